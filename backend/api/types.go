@@ -1,0 +1,229 @@
+// Package api holds every type that crosses between the Go backend and the
+// frontend: results of bound methods, event payloads and settings. The
+// TypeScript types in frontend/src/api/gotypes.gen.ts are generated from this
+// file (make generate), and CI fails when the two drift apart, so the
+// frontend can never read a field the backend stopped sending.
+//
+// JSON names are snake_case throughout because `wayfinder ask --json` prints
+// TurnResult as it is, and a second naming scheme for the UI would only
+// invite mistakes.
+package api
+
+import "time"
+
+// Role says who wrote a message.
+type Role string
+
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// MessageStatus tells the UI how to draw a message: a reply still streaming,
+// one that ended normally, one the person stopped, or one that failed.
+type MessageStatus string
+
+const (
+	StatusComplete    MessageStatus = "complete"
+	StatusStreaming   MessageStatus = "streaming"
+	StatusInterrupted MessageStatus = "interrupted"
+	StatusError       MessageStatus = "error"
+)
+
+// Session is one conversation in the sidebar.
+type Session struct {
+	ID              string    `json:"id"`
+	Title           string    `json:"title"`
+	CreatedAt       time.Time `json:"created_at"`
+	UpdatedAt       time.Time `json:"updated_at"`
+	MessageCount    int       `json:"message_count"`
+	PendingApproval bool      `json:"pending_approval"`
+}
+
+// Message is one chat message as stored and shown.
+type Message struct {
+	ID        string        `json:"id"`
+	SessionID string        `json:"session_id"`
+	Role      Role          `json:"role"`
+	Content   string        `json:"content"`
+	Status    MessageStatus `json:"status"`
+	Error     *ErrorInfo    `json:"error,omitempty"`
+	Result    *TurnResult   `json:"result,omitempty"`
+	CreatedAt time.Time     `json:"created_at"`
+}
+
+// Source is a passage a reply relied on, for numbered citations.
+type Source struct {
+	ID      string  `json:"id"`
+	Title   string  `json:"title"`
+	Source  string  `json:"source"`
+	Page    int     `json:"page,omitempty"`
+	Heading string  `json:"heading,omitempty"`
+	URL     string  `json:"url,omitempty"`
+	Snippet string  `json:"snippet"`
+	Score   float64 `json:"score"`
+}
+
+// TurnResult is seed 000's response format plus accounting; it is what
+// `wayfinder ask --json` prints and what the UI shows under "details".
+type TurnResult struct {
+	Response         string   `json:"response"`
+	SessionID        string   `json:"session_id"`
+	ToolsUsed        []string `json:"tools_used"`
+	Sources          []Source `json:"sources"`
+	LLMCalls         int      `json:"llm_calls"`
+	PromptTokens     int      `json:"prompt_tokens"`
+	CompletionTokens int      `json:"completion_tokens"`
+	ExecutionMS      int64    `json:"execution_ms"`
+}
+
+// ErrorCode is a stable name for a failure the person can act on. The
+// frontend translates codes (ko/en); Message is the English fallback and Hint
+// the next step, e.g. the exact command to run.
+type ErrorCode string
+
+const (
+	ErrOllamaUnreachable ErrorCode = "ollama_unreachable"
+	ErrModelMissing      ErrorCode = "model_missing"
+	ErrModelNoTools      ErrorCode = "model_no_tools"
+	ErrTimeout           ErrorCode = "timeout"
+	ErrStreamDropped     ErrorCode = "stream_dropped"
+	ErrEmptyMessage      ErrorCode = "empty_message"
+	ErrMessageTooLong    ErrorCode = "message_too_long"
+	ErrBusy              ErrorCode = "busy"
+	ErrNotFound          ErrorCode = "not_found"
+	ErrInvalidInput      ErrorCode = "invalid_input"
+	ErrInternal          ErrorCode = "internal"
+)
+
+// ErrorInfo is an error as the person sees it.
+type ErrorInfo struct {
+	Code    ErrorCode `json:"code"`
+	Message string    `json:"message"`
+	Hint    string    `json:"hint,omitempty"`
+}
+
+// SendAck answers ChatService.Send at once; the reply arrives as events.
+type SendAck struct {
+	SessionID          string  `json:"session_id"`
+	TurnID             string  `json:"turn_id"`
+	UserMessage        Message `json:"user_message"`
+	AssistantMessageID string  `json:"assistant_message_id"`
+}
+
+// Theme is the colour scheme.
+type Theme string
+
+const (
+	ThemeSystem Theme = "system"
+	ThemeLight  Theme = "light"
+	ThemeDark   Theme = "dark"
+)
+
+// Settings are what the person chooses in the settings screen. They persist
+// in the database; command-line flags override them for one run.
+type Settings struct {
+	OllamaHost       string `json:"ollama_host"`
+	ChatModel        string `json:"chat_model"`
+	EmbedModel       string `json:"embed_model"`
+	Language         string `json:"language"` // "" follows the OS locale; else "ko" or "en"
+	Theme            Theme  `json:"theme"`
+	MaxIterations    int    `json:"max_iterations"`
+	ContextTokens    int    `json:"context_tokens"` // num_ctx sent to Ollama
+	WebSearchEnabled bool   `json:"web_search_enabled"`
+	WebSearchURL     string `json:"web_search_url"`
+}
+
+// ModelInfo is a model Ollama has, with what it can do.
+type ModelInfo struct {
+	Name         string   `json:"name"`
+	Size         int64    `json:"size"`
+	Capabilities []string `json:"capabilities"` // "completion", "tools", "embedding", ...
+}
+
+// ModelState says whether a configured model is ready.
+type ModelState struct {
+	Name         string   `json:"name"`
+	Installed    bool     `json:"installed"`
+	Capabilities []string `json:"capabilities"`
+}
+
+// OllamaStatus drives onboarding: the UI shows the first problem in it and
+// polls until it is gone.
+type OllamaStatus struct {
+	Host       string     `json:"host"`
+	Reachable  bool       `json:"reachable"`
+	Version    string     `json:"version"`
+	ChatModel  ModelState `json:"chat_model"`
+	EmbedModel ModelState `json:"embed_model"`
+	Error      *ErrorInfo `json:"error,omitempty"`
+}
+
+// AppInfo describes the running app.
+type AppInfo struct {
+	Version string `json:"version"`
+	DataDir string `json:"data_dir"`
+	Mode    string `json:"mode"` // "desktop" or "serve"
+	Locale  string `json:"locale"`
+}
+
+// Event names. The desktop build sends them through the Wails runtime, serve
+// mode as server-sent events; the payload types follow each name.
+const (
+	EventTurnStarted   = "chat.turn_started"   // TurnStarted
+	EventToken         = "chat.token"          // TokenBatch
+	EventTurnFinished  = "chat.turn_finished"  // TurnFinished
+	EventTurnFailed    = "chat.turn_failed"    // TurnFailed
+	EventSessions      = "chat.sessions"       // SessionsChanged
+	EventPullProgress  = "models.pull_progress" // PullProgress
+	EventStatusChanged = "ollama.status"       // OllamaStatus
+)
+
+// TurnStarted announces a turn so every open window can show it.
+type TurnStarted struct {
+	SessionID          string  `json:"session_id"`
+	TurnID             string  `json:"turn_id"`
+	UserMessage        Message `json:"user_message"`
+	AssistantMessageID string  `json:"assistant_message_id"`
+}
+
+// TokenBatch carries the text streamed since the previous batch; batches are
+// sent about every 50 ms so long answers do not flood the bridge.
+type TokenBatch struct {
+	SessionID string `json:"session_id"`
+	TurnID    string `json:"turn_id"`
+	MessageID string `json:"message_id"`
+	Text      string `json:"text"`
+}
+
+// TurnFinished carries the stored assistant message (complete or stopped).
+type TurnFinished struct {
+	SessionID string     `json:"session_id"`
+	TurnID    string     `json:"turn_id"`
+	Message   Message    `json:"message"`
+	Result    TurnResult `json:"result"`
+}
+
+// TurnFailed says a turn ended in an error; the person's message is kept and
+// the partial reply, if any, is in Message.
+type TurnFailed struct {
+	SessionID string    `json:"session_id"`
+	TurnID    string    `json:"turn_id"`
+	Message   Message   `json:"message"`
+	Error     ErrorInfo `json:"error"`
+}
+
+// SessionsChanged tells windows to refresh the sidebar.
+type SessionsChanged struct {
+	SessionID string `json:"session_id"`
+}
+
+// PullProgress reports a model download.
+type PullProgress struct {
+	Model     string     `json:"model"`
+	Status    string     `json:"status"`
+	Completed int64      `json:"completed"`
+	Total     int64      `json:"total"`
+	Done      bool       `json:"done"`
+	Error     *ErrorInfo `json:"error,omitempty"`
+}

@@ -1,0 +1,310 @@
+// Package chat runs conversation turns: it validates and saves what the
+// person wrote, asks a Responder for the reply, streams the reply to the UI
+// in batches, and saves it as it grows so that neither a stop, an error nor a
+// killed process loses what was typed or already answered.
+//
+// The Responder is the seam between the conversation and the intelligence
+// behind it: a plain model call today, the agent graph tomorrow.
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/store"
+)
+
+// MaxMessageRunes bounds one message. A 2 MB paste is refused with a clear
+// message rather than silently cut; the UI keeps the text in the input box.
+const MaxMessageRunes = 100_000
+
+// Turn is what a Responder gets: the session's earlier messages (oldest
+// first, without the new one) and the new text.
+type Turn struct {
+	SessionID string
+	History   []api.Message
+	Text      string
+}
+
+// Responder writes the assistant's reply, calling emit for each piece of
+// text as it is generated. It returns the turn's accounting; Response may be
+// left empty, the streamed text is used then.
+type Responder interface {
+	Respond(ctx context.Context, t Turn, emit func(text string)) (api.TurnResult, error)
+}
+
+// EventSink delivers events to every open window.
+type EventSink interface {
+	Emit(name string, payload any)
+}
+
+// Options tune a Service; zero values take the defaults.
+type Options struct {
+	// Classify turns a Responder error into what the person sees.
+	Classify func(error) api.ErrorInfo
+	// FlushEvery is how often streamed text is sent to the UI (default 50 ms).
+	FlushEvery time.Duration
+	// SaveEvery is how often a growing reply is written to the database
+	// (default 1 s), bounding what a killed process can lose.
+	SaveEvery time.Duration
+	Logger    *slog.Logger
+}
+
+// Service runs turns. Only one turn per session runs at a time.
+type Service struct {
+	store     *store.Store
+	responder Responder
+	events    EventSink
+	opt       Options
+
+	mu      sync.Mutex
+	running map[string]context.CancelFunc // by session id
+	wg      sync.WaitGroup
+}
+
+// New returns a Service.
+func New(st *store.Store, r Responder, events EventSink, opt Options) *Service {
+	if opt.Classify == nil {
+		opt.Classify = func(err error) api.ErrorInfo {
+			return api.ErrorInfo{Code: api.ErrInternal, Message: err.Error()}
+		}
+	}
+	if opt.FlushEvery <= 0 {
+		opt.FlushEvery = 50 * time.Millisecond
+	}
+	if opt.SaveEvery <= 0 {
+		opt.SaveEvery = time.Second
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	return &Service{store: st, responder: r, events: events, opt: opt, running: map[string]context.CancelFunc{}}
+}
+
+// Error is a failure the person can act on; bound methods return it so the
+// UI can show a translated message.
+type Error struct{ Info api.ErrorInfo }
+
+func (e *Error) Error() string { return e.Info.Message }
+
+func userError(code api.ErrorCode, msg, hint string) error {
+	return &Error{api.ErrorInfo{Code: code, Message: msg, Hint: hint}}
+}
+
+// Validate checks a message before anything is saved.
+func Validate(text string) error {
+	if strings.TrimSpace(text) == "" {
+		return userError(api.ErrEmptyMessage, "The message is empty.", "Type a question or a task, then send it.")
+	}
+	if n := utf8.RuneCountInString(text); n > MaxMessageRunes {
+		return userError(api.ErrMessageTooLong,
+			fmt.Sprintf("The message is %d characters long; the limit is %d.", n, MaxMessageRunes),
+			"Shorten it, or import long text as a document in Knowledge and ask about it.")
+	}
+	return nil
+}
+
+// Send starts a turn and returns at once; the reply arrives as events. An
+// empty sessionID starts a new session.
+func (s *Service) Send(ctx context.Context, sessionID, text string) (api.SendAck, error) {
+	t, err := s.begin(ctx, sessionID, text)
+	if err != nil {
+		return api.SendAck{}, err
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.run(t)
+	}()
+	return t.ack, nil
+}
+
+// Ask runs a turn to its end, for the command line. onText receives the
+// streamed text as it arrives.
+func (s *Service) Ask(ctx context.Context, sessionID, text string, onText func(string)) (api.Message, error) {
+	t, err := s.begin(ctx, sessionID, text)
+	if err != nil {
+		return api.Message{}, err
+	}
+	stop := context.AfterFunc(ctx, t.cancel)
+	defer stop()
+	t.onText = onText
+	msg, info := s.run(t)
+	if info != nil {
+		return msg, &Error{*info}
+	}
+	return msg, nil
+}
+
+// Stop ends the running turn of a session, keeping the text so far.
+func (s *Service) Stop(sessionID string) {
+	s.mu.Lock()
+	cancel := s.running[sessionID]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// Busy reports whether a session has a turn running.
+func (s *Service) Busy(sessionID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.running[sessionID] != nil
+}
+
+// Shutdown stops every running turn and waits for them to be saved.
+func (s *Service) Shutdown() {
+	s.mu.Lock()
+	for _, cancel := range s.running {
+		cancel()
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+}
+
+type turn struct {
+	ack     api.SendAck
+	history []api.Message
+	text    string
+	ctx     context.Context
+	cancel  context.CancelFunc
+	onText  func(string)
+}
+
+func (s *Service) begin(ctx context.Context, sessionID, text string) (*turn, error) {
+	if err := Validate(text); err != nil {
+		return nil, err
+	}
+	if sessionID == "" {
+		sess, err := s.store.CreateSession(ctx, titleFrom(text))
+		if err != nil {
+			return nil, err
+		}
+		sessionID = sess.ID
+		s.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
+	} else if _, err := s.store.Session(ctx, sessionID); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, userError(api.ErrNotFound, "This conversation no longer exists.", "Start a new chat.")
+		}
+		return nil, err
+	}
+	// The turn outlives the request that started it: it ends on Stop or
+	// Shutdown, not when the bound call returns.
+	turnCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s.mu.Lock()
+	if s.running[sessionID] != nil {
+		s.mu.Unlock()
+		cancel()
+		return nil, userError(api.ErrBusy, "A reply is still being written in this conversation.", "Wait for it, or press Stop.")
+	}
+	s.running[sessionID] = cancel
+	s.mu.Unlock()
+
+	t, err := s.save(ctx, sessionID, text)
+	if err != nil {
+		s.finish(sessionID)
+		cancel()
+		return nil, err
+	}
+	t.ctx, t.cancel = turnCtx, cancel
+	s.events.Emit(api.EventTurnStarted, api.TurnStarted{
+		SessionID: sessionID, TurnID: t.ack.TurnID, UserMessage: t.ack.UserMessage, AssistantMessageID: t.ack.AssistantMessageID,
+	})
+	return t, nil
+}
+
+func (s *Service) save(ctx context.Context, sessionID, text string) (*turn, error) {
+	history, err := s.store.Messages(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	user, err := s.store.AddMessage(ctx, api.Message{SessionID: sessionID, Role: api.RoleUser, Content: text, Status: api.StatusComplete})
+	if err != nil {
+		return nil, err
+	}
+	reply, err := s.store.AddMessage(ctx, api.Message{SessionID: sessionID, Role: api.RoleAssistant, Status: api.StatusStreaming})
+	if err != nil {
+		return nil, err
+	}
+	return &turn{
+		ack:     api.SendAck{SessionID: sessionID, TurnID: reply.ID, UserMessage: user, AssistantMessageID: reply.ID},
+		history: history,
+		text:    text,
+	}, nil
+}
+
+func (s *Service) finish(sessionID string) {
+	s.mu.Lock()
+	delete(s.running, sessionID)
+	s.mu.Unlock()
+}
+
+// run streams one reply and stores its end state. It returns the stored
+// message and, when the turn failed, what went wrong.
+func (s *Service) run(t *turn) (api.Message, *api.ErrorInfo) {
+	defer s.finish(t.ack.SessionID)
+	defer t.cancel()
+	start := time.Now()
+	reply := api.Message{
+		ID: t.ack.AssistantMessageID, SessionID: t.ack.SessionID, Role: api.RoleAssistant,
+		Status: api.StatusStreaming, CreatedAt: t.ack.UserMessage.CreatedAt,
+	}
+	out := newStream(s, t, &reply)
+	result, err := s.responder.Respond(t.ctx, Turn{SessionID: t.ack.SessionID, History: t.history, Text: t.text}, out.write)
+	text := out.close()
+
+	// Saving must happen even when the turn was cancelled.
+	saveCtx, cancelSave := context.WithTimeout(context.WithoutCancel(t.ctx), 10*time.Second)
+	defer cancelSave()
+	reply.Content = text
+	if result.Response == "" {
+		result.Response = text
+	}
+	result.SessionID = t.ack.SessionID
+	result.ExecutionMS = time.Since(start).Milliseconds()
+	if result.ToolsUsed == nil {
+		result.ToolsUsed = []string{}
+	}
+	if result.Sources == nil {
+		result.Sources = []api.Source{}
+	}
+	switch {
+	case err == nil:
+		reply.Content = result.Response
+		reply.Status = api.StatusComplete
+		reply.Result = &result
+	case t.ctx.Err() != nil && errors.Is(err, context.Canceled):
+		reply.Status = api.StatusInterrupted
+		reply.Result = &result
+	default:
+		info := s.opt.Classify(err)
+		reply.Status = api.StatusError
+		reply.Error = &info
+		s.opt.Logger.Warn("turn failed", "session", t.ack.SessionID, "err", err)
+	}
+	if serr := s.store.UpdateMessage(saveCtx, reply); serr != nil {
+		s.opt.Logger.Error("save reply", "session", t.ack.SessionID, "err", serr)
+	}
+	if reply.Error != nil {
+		s.events.Emit(api.EventTurnFailed, api.TurnFailed{SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, Message: reply, Error: *reply.Error})
+		return reply, reply.Error
+	}
+	s.events.Emit(api.EventTurnFinished, api.TurnFinished{SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, Message: reply, Result: result})
+	return reply, nil
+}
+
+func titleFrom(text string) string {
+	title := strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(title) > 60 {
+		title = string([]rune(title)[:60]) + "…"
+	}
+	return title
+}

@@ -1,0 +1,258 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/store"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// recorder is an EventSink that keeps every event.
+type recorder struct {
+	mu     sync.Mutex
+	events []event
+	notify chan struct{}
+}
+
+type event struct {
+	name    string
+	payload any
+}
+
+func newRecorder() *recorder { return &recorder{notify: make(chan struct{}, 1000)} }
+
+func (r *recorder) Emit(name string, payload any) {
+	r.mu.Lock()
+	r.events = append(r.events, event{name, payload})
+	r.mu.Unlock()
+	r.notify <- struct{}{}
+}
+
+// wait blocks until an event with the name arrives and returns its payload.
+func (r *recorder) wait(t *testing.T, name string) any {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		r.mu.Lock()
+		for _, e := range r.events {
+			if e.name == name {
+				r.mu.Unlock()
+				return e.payload
+			}
+		}
+		r.mu.Unlock()
+		select {
+		case <-r.notify:
+		case <-deadline:
+			t.Fatalf("no %s event", name)
+		}
+	}
+}
+
+func (r *recorder) tokens() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var b strings.Builder
+	for _, e := range r.events {
+		if tb, ok := e.payload.(api.TokenBatch); ok {
+			b.WriteString(tb.Text)
+		}
+	}
+	return b.String()
+}
+
+// responderFunc adapts a function to Responder.
+type responderFunc func(ctx context.Context, t Turn, emit func(string)) (api.TurnResult, error)
+
+func (f responderFunc) Respond(ctx context.Context, t Turn, emit func(string)) (api.TurnResult, error) {
+	return f(ctx, t, emit)
+}
+
+func newService(t *testing.T, r Responder) (*Service, *store.Store, *recorder) {
+	t.Helper()
+	st, err := store.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := newRecorder()
+	svc := New(st, r, rec, Options{FlushEvery: 5 * time.Millisecond, SaveEvery: 10 * time.Millisecond})
+	t.Cleanup(func() { svc.Shutdown(); _ = st.Close() })
+	return svc, st, rec
+}
+
+func TestSendStreamsAndSaves(t *testing.T) {
+	var gotHistory []api.Message
+	svc, st, rec := newService(t, responderFunc(func(ctx context.Context, turn Turn, emit func(string)) (api.TurnResult, error) {
+		gotHistory = turn.History
+		for _, w := range []string{"안녕", "하세요", "!"} {
+			emit(w)
+		}
+		return api.TurnResult{LLMCalls: 1, PromptTokens: 10, CompletionTokens: 3}, nil
+	}))
+	ctx := context.Background()
+	ack, err := svc.Send(ctx, "", "안녕")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fin := rec.wait(t, api.EventTurnFinished).(api.TurnFinished)
+	if fin.Message.Content != "안녕하세요!" || fin.Message.Status != api.StatusComplete {
+		t.Fatalf("finished message = %+v", fin.Message)
+	}
+	if fin.Result.LLMCalls != 1 || fin.Result.SessionID != ack.SessionID || fin.Result.Response != "안녕하세요!" {
+		t.Fatalf("result = %+v", fin.Result)
+	}
+	if got := rec.tokens(); got != "안녕하세요!" {
+		t.Fatalf("streamed tokens = %q", got)
+	}
+	msgs, err := st.Messages(ctx, ack.SessionID)
+	if err != nil || len(msgs) != 2 || msgs[0].Content != "안녕" || msgs[1].Content != "안녕하세요!" || msgs[1].Result == nil {
+		t.Fatalf("stored = %+v, %v", msgs, err)
+	}
+	sess, _ := st.Session(ctx, ack.SessionID)
+	if sess.Title != "안녕" {
+		t.Fatalf("title = %q", sess.Title)
+	}
+
+	// The second turn sees the first as history.
+	svc.Send(ctx, ack.SessionID, "again")
+	waitIdle(t, svc, ack.SessionID)
+	if len(gotHistory) != 2 {
+		t.Fatalf("history of second turn = %d messages, want 2", len(gotHistory))
+	}
+}
+
+func TestValidation(t *testing.T) {
+	svc, st, _ := newService(t, responderFunc(func(context.Context, Turn, func(string)) (api.TurnResult, error) {
+		t.Error("responder called for invalid input")
+		return api.TurnResult{}, nil
+	}))
+	tests := []struct {
+		name, text string
+		code       api.ErrorCode
+	}{
+		{"empty", "", api.ErrEmptyMessage},
+		{"spaces", " \n\t ", api.ErrEmptyMessage},
+		{"2MB paste", strings.Repeat("가", 2<<20/3), api.ErrMessageTooLong},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := svc.Send(context.Background(), "", tt.text)
+			var ue *Error
+			if !errors.As(err, &ue) || ue.Info.Code != tt.code || ue.Info.Hint == "" {
+				t.Fatalf("err = %v, want code %s with a hint", err, tt.code)
+			}
+		})
+	}
+	if list, _ := st.ListSessions(context.Background(), ""); len(list) != 0 {
+		t.Fatalf("invalid input created sessions: %+v", list)
+	}
+	if _, err := svc.Send(context.Background(), "no-such-session", "hi"); err == nil {
+		t.Fatal("unknown session accepted")
+	}
+}
+
+func TestStopKeepsPartialReply(t *testing.T) {
+	started := make(chan struct{})
+	svc, st, rec := newService(t, responderFunc(func(ctx context.Context, _ Turn, emit func(string)) (api.TurnResult, error) {
+		emit("partial ")
+		close(started)
+		<-ctx.Done()
+		return api.TurnResult{LLMCalls: 1}, ctx.Err()
+	}))
+	ack, err := svc.Send(context.Background(), "", "write a long story")
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	if _, err := svc.Send(context.Background(), ack.SessionID, "another"); err == nil {
+		t.Fatal("second turn in a busy session accepted")
+	}
+	svc.Stop(ack.SessionID)
+	fin := rec.wait(t, api.EventTurnFinished).(api.TurnFinished)
+	if fin.Message.Status != api.StatusInterrupted || fin.Message.Content != "partial " {
+		t.Fatalf("stopped message = %+v", fin.Message)
+	}
+	waitIdle(t, svc, ack.SessionID)
+	msgs, _ := st.Messages(context.Background(), ack.SessionID)
+	if msgs[0].Content != "write a long story" || msgs[1].Status != api.StatusInterrupted {
+		t.Fatalf("stored = %+v", msgs)
+	}
+}
+
+func TestResponderErrorKeepsInput(t *testing.T) {
+	svc, st, rec := newService(t, responderFunc(func(ctx context.Context, _ Turn, emit func(string)) (api.TurnResult, error) {
+		emit("half")
+		return api.TurnResult{}, errors.New("connection reset")
+	}))
+	svc.opt.Classify = func(err error) api.ErrorInfo {
+		return api.ErrorInfo{Code: api.ErrStreamDropped, Message: "Ollama stopped answering.", Hint: "Check that `ollama serve` is running, then try again."}
+	}
+	ack, err := svc.Send(context.Background(), "", "내 질문")
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := rec.wait(t, api.EventTurnFailed).(api.TurnFailed)
+	if failed.Error.Code != api.ErrStreamDropped || failed.Message.Content != "half" {
+		t.Fatalf("failed = %+v", failed)
+	}
+	waitIdle(t, svc, ack.SessionID)
+	msgs, _ := st.Messages(context.Background(), ack.SessionID)
+	if len(msgs) != 2 || msgs[0].Content != "내 질문" || msgs[1].Status != api.StatusError || msgs[1].Error.Code != api.ErrStreamDropped {
+		t.Fatalf("stored = %+v", msgs)
+	}
+}
+
+func TestAskIsSynchronous(t *testing.T) {
+	svc, _, _ := newService(t, responderFunc(func(ctx context.Context, _ Turn, emit func(string)) (api.TurnResult, error) {
+		emit("4")
+		return api.TurnResult{LLMCalls: 1}, nil
+	}))
+	var streamed strings.Builder
+	msg, err := svc.Ask(context.Background(), "", "2+2", func(s string) { streamed.WriteString(s) })
+	if err != nil || msg.Content != "4" || streamed.String() != "4" || msg.Result.LLMCalls != 1 {
+		t.Fatalf("Ask = %+v, %v (streamed %q)", msg, err, streamed.String())
+	}
+}
+
+func TestPartialReplySavedWhileStreaming(t *testing.T) {
+	release := make(chan struct{})
+	svc, st, _ := newService(t, responderFunc(func(ctx context.Context, _ Turn, emit func(string)) (api.TurnResult, error) {
+		emit("first words")
+		<-release
+		return api.TurnResult{}, nil
+	}))
+	ack, err := svc.Send(context.Background(), "", "q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer close(release)
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		msgs, _ := st.Messages(context.Background(), ack.SessionID)
+		if len(msgs) == 2 && msgs[1].Content == "first words" && msgs[1].Status == api.StatusStreaming {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("partial reply never saved while streaming")
+}
+
+func waitIdle(t *testing.T, svc *Service, sessionID string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for svc.Busy(sessionID) {
+		if time.Now().After(deadline) {
+			t.Fatal("turn did not end")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

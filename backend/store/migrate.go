@@ -1,0 +1,63 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// Migration is one schema change. Versions only grow; a released migration
+// is never edited, a new one is added instead.
+type Migration struct {
+	Version int
+	Name    string
+	Up      func(tx *gorm.DB) error
+}
+
+// schemaMigration records which migrations of which set have run.
+type schemaMigration struct {
+	Set       string `gorm:"primaryKey"`
+	Version   int    `gorm:"primaryKey"`
+	Name      string
+	AppliedAt time.Time
+}
+
+// Migrate runs the migrations of set that have not run yet, each in its own
+// transaction, in version order. Several packages share one database, so
+// each names its own set ("store", "knowledge", ...).
+func Migrate(ctx context.Context, db *gorm.DB, set string, ms []Migration) error {
+	db = db.WithContext(ctx)
+	if err := db.AutoMigrate(&schemaMigration{}); err != nil {
+		return fmt.Errorf("migrate %s: create schema_migrations: %w", set, err)
+	}
+	var done []int
+	if err := db.Model(&schemaMigration{}).Where("`set` = ?", set).Pluck("version", &done).Error; err != nil {
+		return fmt.Errorf("migrate %s: read applied versions: %w", set, err)
+	}
+	applied := make(map[int]bool, len(done))
+	for _, v := range done {
+		applied[v] = true
+	}
+	last := 0
+	for _, m := range ms {
+		if m.Version <= last {
+			return fmt.Errorf("migrate %s: version %d after %d: versions must increase", set, m.Version, last)
+		}
+		last = m.Version
+		if applied[m.Version] {
+			continue
+		}
+		err := db.Transaction(func(tx *gorm.DB) error {
+			if err := m.Up(tx); err != nil {
+				return err
+			}
+			return tx.Create(&schemaMigration{Set: set, Version: m.Version, Name: m.Name, AppliedAt: time.Now()}).Error
+		})
+		if err != nil {
+			return fmt.Errorf("migrate %s to version %d (%s): %w", set, m.Version, m.Name, err)
+		}
+	}
+	return nil
+}

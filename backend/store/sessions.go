@@ -1,0 +1,324 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+// session and message are the rows; the rest of the app sees api types.
+type session struct {
+	ID              string `gorm:"primaryKey"`
+	Title           string
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	DeletedAt       *time.Time
+	PendingApproval bool
+}
+
+type message struct {
+	ID        string `gorm:"primaryKey"` // UUIDv7: ordering by id is ordering by time
+	SessionID string
+	Role      string
+	Content   string
+	Status    string
+	ErrorJSON string `gorm:"column:error_json"`
+	Result    string `gorm:"column:result_json"`
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+func migrations() []Migration {
+	return []Migration{
+		{Version: 1, Name: "sessions, messages, settings", Up: func(tx *gorm.DB) error {
+			for _, q := range []string{
+				`CREATE TABLE sessions (
+					id TEXT PRIMARY KEY,
+					title TEXT NOT NULL DEFAULT '',
+					created_at DATETIME NOT NULL,
+					updated_at DATETIME NOT NULL,
+					deleted_at DATETIME,
+					pending_approval BOOLEAN NOT NULL DEFAULT 0)`,
+				`CREATE INDEX sessions_updated ON sessions(updated_at)`,
+				`CREATE TABLE messages (
+					id TEXT PRIMARY KEY,
+					session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+					role TEXT NOT NULL,
+					content TEXT NOT NULL DEFAULT '',
+					status TEXT NOT NULL,
+					error_json TEXT NOT NULL DEFAULT '',
+					result_json TEXT NOT NULL DEFAULT '',
+					created_at DATETIME NOT NULL,
+					updated_at DATETIME NOT NULL)`,
+				`CREATE INDEX messages_session ON messages(session_id, id)`,
+				`CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+			} {
+				if err := tx.Exec(q).Error; err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+	}
+}
+
+// NewID returns a time-sortable id.
+func NewID() string { return uuid.Must(uuid.NewV7()).String() }
+
+// CreateSession starts a conversation titled after its first message.
+func (s *Store) CreateSession(ctx context.Context, title string) (api.Session, error) {
+	now := time.Now().UTC()
+	row := session{ID: NewID(), Title: title, CreatedAt: now, UpdatedAt: now}
+	if err := s.db.WithContext(ctx).Create(&row).Error; err != nil {
+		return api.Session{}, fmt.Errorf("create session: %w", err)
+	}
+	return row.toAPI(0), nil
+}
+
+// Session returns one live (not deleted) session.
+func (s *Store) Session(ctx context.Context, id string) (api.Session, error) {
+	var row session
+	err := s.db.WithContext(ctx).Where("id = ? AND deleted_at IS NULL", id).First(&row).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return api.Session{}, fmt.Errorf("session %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return api.Session{}, fmt.Errorf("load session %q: %w", id, err)
+	}
+	var n int64
+	if err := s.db.WithContext(ctx).Model(&message{}).Where("session_id = ?", id).Count(&n).Error; err != nil {
+		return api.Session{}, fmt.Errorf("count messages of %q: %w", id, err)
+	}
+	return row.toAPI(int(n)), nil
+}
+
+// ListSessions returns live sessions, most recently used first. A non-empty
+// query keeps sessions whose title or messages contain it (case-insensitive).
+func (s *Store) ListSessions(ctx context.Context, query string) ([]api.Session, error) {
+	// Counting in the same query keeps the sidebar to one round trip.
+	type row struct {
+		ID, Title            string
+		CreatedAt, UpdatedAt time.Time
+		PendingApproval      bool
+		MessageCount         int
+	}
+	q := s.db.WithContext(ctx).Table("sessions").
+		Select("sessions.*, (SELECT COUNT(*) FROM messages m WHERE m.session_id = sessions.id) AS message_count").
+		Where("deleted_at IS NULL")
+	if query = strings.TrimSpace(query); query != "" {
+		like := "%" + escapeLike(query) + "%"
+		q = q.Where(`title LIKE ? ESCAPE '\' OR EXISTS (SELECT 1 FROM messages m WHERE m.session_id = sessions.id AND m.content LIKE ? ESCAPE '\')`, like, like)
+	}
+	var rows []row
+	if err := q.Order("updated_at DESC, id DESC").Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	out := make([]api.Session, len(rows))
+	for i, r := range rows {
+		out[i] = session{ID: r.ID, Title: r.Title, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, PendingApproval: r.PendingApproval}.toAPI(r.MessageCount)
+	}
+	return out, nil
+}
+
+// RenameSession sets a session's title.
+func (s *Store) RenameSession(ctx context.Context, id, title string) (api.Session, error) {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		return api.Session{}, fmt.Errorf("rename session %q: the title is empty", id)
+	}
+	if err := s.update(ctx, id, map[string]any{"title": title}); err != nil {
+		return api.Session{}, fmt.Errorf("rename session: %w", err)
+	}
+	return s.Session(ctx, id)
+}
+
+// SetPendingApproval marks a session as waiting for the person's decision.
+func (s *Store) SetPendingApproval(ctx context.Context, id string, pending bool) error {
+	if err := s.update(ctx, id, map[string]any{"pending_approval": pending}); err != nil {
+		return fmt.Errorf("mark approval on session: %w", err)
+	}
+	return nil
+}
+
+// DeleteSession hides a session; RestoreSession brings it back (undo).
+// PurgeDeleted removes hidden sessions for good.
+func (s *Store) DeleteSession(ctx context.Context, id string) error {
+	now := time.Now().UTC()
+	res := s.db.WithContext(ctx).Model(&session{}).Where("id = ? AND deleted_at IS NULL", id).Update("deleted_at", now)
+	if res.Error != nil {
+		return fmt.Errorf("delete session %q: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("delete session %q: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// RestoreSession undoes DeleteSession.
+func (s *Store) RestoreSession(ctx context.Context, id string) (api.Session, error) {
+	res := s.db.WithContext(ctx).Model(&session{}).Where("id = ? AND deleted_at IS NOT NULL", id).Update("deleted_at", nil)
+	if res.Error != nil {
+		return api.Session{}, fmt.Errorf("restore session %q: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return api.Session{}, fmt.Errorf("restore session %q: %w", id, ErrNotFound)
+	}
+	return s.Session(ctx, id)
+}
+
+// PurgeDeleted removes sessions deleted before the cutoff, with their
+// messages.
+func (s *Store) PurgeDeleted(ctx context.Context, before time.Time) error {
+	if err := s.db.WithContext(ctx).Where("deleted_at IS NOT NULL AND deleted_at < ?", before.UTC()).Delete(&session{}).Error; err != nil {
+		return fmt.Errorf("purge deleted sessions: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) update(ctx context.Context, id string, values map[string]any) error {
+	values["updated_at"] = time.Now().UTC()
+	res := s.db.WithContext(ctx).Model(&session{}).Where("id = ? AND deleted_at IS NULL", id).Updates(values)
+	if res.Error != nil {
+		return fmt.Errorf("session %q: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("session %q: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// AddMessage appends a message to a session and returns it with its id.
+func (s *Store) AddMessage(ctx context.Context, m api.Message) (api.Message, error) {
+	if m.ID == "" {
+		m.ID = NewID()
+	}
+	now := time.Now().UTC()
+	m.CreatedAt = now
+	row, err := fromAPI(m)
+	if err != nil {
+		return api.Message{}, err
+	}
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(&row).Error; err != nil {
+			return err
+		}
+		return tx.Model(&session{}).Where("id = ?", m.SessionID).Update("updated_at", now).Error
+	})
+	if err != nil {
+		return api.Message{}, fmt.Errorf("add message to session %q: %w", m.SessionID, err)
+	}
+	return m, nil
+}
+
+// UpdateMessage stores new content, status, error or result of a message.
+func (s *Store) UpdateMessage(ctx context.Context, m api.Message) error {
+	row, err := fromAPI(m)
+	if err != nil {
+		return err
+	}
+	res := s.db.WithContext(ctx).Model(&message{}).Where("id = ?", m.ID).Updates(map[string]any{
+		"content":     row.Content,
+		"status":      row.Status,
+		"error_json":  row.ErrorJSON,
+		"result_json": row.Result,
+		"updated_at":  time.Now().UTC(),
+	})
+	if res.Error != nil {
+		return fmt.Errorf("update message %q: %w", m.ID, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("update message %q: %w", m.ID, ErrNotFound)
+	}
+	return nil
+}
+
+// Messages returns a session's messages in order.
+func (s *Store) Messages(ctx context.Context, sessionID string) ([]api.Message, error) {
+	var rows []message
+	if err := s.db.WithContext(ctx).Where("session_id = ?", sessionID).Order("id").Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("load messages of session %q: %w", sessionID, err)
+	}
+	out := make([]api.Message, 0, len(rows))
+	for _, r := range rows {
+		m, err := r.toAPI()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// MarkInterrupted closes replies left streaming by a process that died:
+// they keep the text they had and say they were interrupted. It returns how
+// many it changed.
+func (s *Store) MarkInterrupted(ctx context.Context) (int, error) {
+	res := s.db.WithContext(ctx).Model(&message{}).
+		Where("status = ?", string(api.StatusStreaming)).
+		Updates(map[string]any{"status": string(api.StatusInterrupted), "updated_at": time.Now().UTC()})
+	if res.Error != nil {
+		return 0, fmt.Errorf("mark interrupted replies: %w", res.Error)
+	}
+	return int(res.RowsAffected), nil
+}
+
+func (r session) toAPI(count int) api.Session {
+	return api.Session{
+		ID: r.ID, Title: r.Title, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		MessageCount: count, PendingApproval: r.PendingApproval,
+	}
+}
+
+func fromAPI(m api.Message) (message, error) {
+	row := message{
+		ID: m.ID, SessionID: m.SessionID, Role: string(m.Role), Content: m.Content,
+		Status: string(m.Status), CreatedAt: m.CreatedAt, UpdatedAt: time.Now().UTC(),
+	}
+	if m.Error != nil {
+		b, err := json.Marshal(m.Error)
+		if err != nil {
+			return message{}, fmt.Errorf("encode message error: %w", err)
+		}
+		row.ErrorJSON = string(b)
+	}
+	if m.Result != nil {
+		b, err := json.Marshal(m.Result)
+		if err != nil {
+			return message{}, fmt.Errorf("encode turn result: %w", err)
+		}
+		row.Result = string(b)
+	}
+	return row, nil
+}
+
+func (r message) toAPI() (api.Message, error) {
+	m := api.Message{
+		ID: r.ID, SessionID: r.SessionID, Role: api.Role(r.Role), Content: r.Content,
+		Status: api.MessageStatus(r.Status), CreatedAt: r.CreatedAt,
+	}
+	if r.ErrorJSON != "" {
+		m.Error = new(api.ErrorInfo)
+		if err := json.Unmarshal([]byte(r.ErrorJSON), m.Error); err != nil {
+			return api.Message{}, fmt.Errorf("decode error of message %q: %w", r.ID, err)
+		}
+	}
+	if r.Result != "" {
+		m.Result = new(api.TurnResult)
+		if err := json.Unmarshal([]byte(r.Result), m.Result); err != nil {
+			return api.Message{}, fmt.Errorf("decode result of message %q: %w", r.ID, err)
+		}
+	}
+	return m, nil
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}

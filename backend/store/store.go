@@ -1,0 +1,100 @@
+// Package store keeps Wayfinder's sessions, messages and settings in one
+// SQLite file (gorm + github.com/glebarez/sqlite, pure Go, no cgo).
+//
+// The database runs in WAL mode with synchronous=NORMAL: a killed process
+// loses nothing that was committed, and readers never block the writer that
+// streams a reply. Schema changes go through versioned migrations (see
+// Migrate) so that a database written by an older Wayfinder opens in a newer
+// one; other packages (knowledge, memory) keep their own migration sets in
+// the same file.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	"github.com/glebarez/sqlite"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+// FileName is the database file inside the data directory.
+const FileName = "wayfinder.db"
+
+// ErrNotFound is returned when a session or message does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store is the app's database. It is safe for concurrent use.
+type Store struct {
+	db   *gorm.DB
+	path string
+}
+
+// Open opens (creating if needed) the database in dataDir and brings its
+// schema up to date.
+func Open(ctx context.Context, dataDir string) (*Store, error) {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data directory %q: %w", dataDir, err)
+	}
+	path := filepath.Join(dataDir, FileName)
+	db, err := OpenDB(path)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{db: db, path: path}
+	if err := Migrate(ctx, db, "store", migrations()); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// OpenDB opens a SQLite file with the pragmas every Wayfinder database uses.
+// It is exported for packages and tests that keep their own tables.
+func OpenDB(path string) (*gorm.DB, error) {
+	q := url.Values{}
+	for _, p := range []string{"journal_mode(WAL)", "synchronous(NORMAL)", "busy_timeout(10000)", "foreign_keys(1)"} {
+		q.Add("_pragma", p)
+	}
+	dsn := "file:" + path + "?" + q.Encode()
+	db, err := gorm.Open(sqlite.Open(dsn), &gorm.Config{
+		Logger:                 logger.Discard,
+		SkipDefaultTransaction: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open database %q: %w", path, err)
+	}
+	return db, nil
+}
+
+// DB exposes the gorm handle for packages that keep their own tables in the
+// same file.
+func (s *Store) DB() *gorm.DB { return s.db }
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database.
+func (s *Store) Close() error {
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return fmt.Errorf("close database: %w", err)
+	}
+	return sqlDB.Close()
+}
+
+// IntegrityCheck runs SQLite's own consistency check; crash tests use it.
+func (s *Store) IntegrityCheck(ctx context.Context) error {
+	var res string
+	if err := s.db.WithContext(ctx).Raw("PRAGMA integrity_check").Scan(&res).Error; err != nil {
+		return fmt.Errorf("integrity check: %w", err)
+	}
+	if res != "ok" {
+		return fmt.Errorf("integrity check: %s", res)
+	}
+	return nil
+}

@@ -1,0 +1,240 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"gorm.io/gorm"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+func open(t *testing.T, dir string) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+func TestHistorySurvivesReopen(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := open(t, dir)
+	sess, err := s.CreateSession(ctx, "안녕하세요 first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	user, err := s.AddMessage(ctx, api.Message{SessionID: sess.ID, Role: api.RoleUser, Content: "내 이름은 철수야", Status: api.StatusComplete})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply, err := s.AddMessage(ctx, api.Message{SessionID: sess.ID, Role: api.RoleAssistant, Status: api.StatusStreaming})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply.Content = "반갑습니다, 철수님."
+	reply.Status = api.StatusComplete
+	reply.Result = &api.TurnResult{Response: reply.Content, SessionID: sess.ID, LLMCalls: 1, ToolsUsed: []string{}}
+	if err := s.UpdateMessage(ctx, reply); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s2 := open(t, dir)
+	got, err := s2.Messages(ctx, sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []api.Message{user, reply}
+	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })); diff != "" {
+		t.Fatalf("messages after reopen (-want +got):\n%s", diff)
+	}
+	list, err := s2.ListSessions(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].MessageCount != 2 || list[0].Title != "안녕하세요 first" {
+		t.Fatalf("sessions after reopen = %+v", list)
+	}
+}
+
+func TestListSessionsSearch(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, t.TempDir())
+	a, _ := s.CreateSession(ctx, "Leave policy")
+	b, _ := s.CreateSession(ctx, "유튜브 쇼츠")
+	if _, err := s.AddMessage(ctx, api.Message{SessionID: b.ID, Role: api.RoleUser, Content: "카페 홍보 영상 100%", Status: api.StatusComplete}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		query string
+		want  []string
+	}{
+		{"", []string{b.ID, a.ID}},
+		{"leave", []string{a.ID}},
+		{"쇼츠", []string{b.ID}},
+		{"카페", []string{b.ID}},   // matches message text
+		{"100%", []string{b.ID}}, // % is literal, not a wildcard
+		{"_", nil},               // _ is literal too
+		{"nothing like this", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			got, err := s.ListSessions(ctx, tt.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, g := range got {
+				ids = append(ids, g.ID)
+			}
+			if diff := cmp.Diff(tt.want, ids); diff != "" {
+				t.Fatalf("ids (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDeleteRestorePurge(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, t.TempDir())
+	sess, _ := s.CreateSession(ctx, "to delete")
+	if _, err := s.AddMessage(ctx, api.Message{SessionID: sess.ID, Role: api.RoleUser, Content: "hi", Status: api.StatusComplete}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteSession(ctx, sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Session(ctx, sess.ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("deleted session still visible: %v", err)
+	}
+	if err := s.DeleteSession(ctx, sess.ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("second delete: %v, want ErrNotFound", err)
+	}
+	restored, err := s.RestoreSession(ctx, sess.ID)
+	if err != nil || restored.MessageCount != 1 {
+		t.Fatalf("restore = %+v, %v", restored, err)
+	}
+	if err := s.DeleteSession(ctx, sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PurgeDeleted(ctx, time.Now().Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RestoreSession(ctx, sess.ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("restore after purge: %v", err)
+	}
+	msgs, err := s.Messages(ctx, sess.ID)
+	if err != nil || len(msgs) != 0 {
+		t.Fatalf("messages of purged session = %v, %v (want none: cascade)", msgs, err)
+	}
+}
+
+func TestRenameAndPendingApproval(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, t.TempDir())
+	sess, _ := s.CreateSession(ctx, "old")
+	if _, err := s.RenameSession(ctx, sess.ID, "  "); err == nil {
+		t.Fatal("empty title accepted")
+	}
+	got, err := s.RenameSession(ctx, sess.ID, "새 제목")
+	if err != nil || got.Title != "새 제목" {
+		t.Fatalf("rename = %+v, %v", got, err)
+	}
+	if err := s.SetPendingApproval(ctx, sess.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = s.Session(ctx, sess.ID)
+	if !got.PendingApproval {
+		t.Fatal("pending approval not stored")
+	}
+	if _, err := s.RenameSession(ctx, "missing", "x"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("rename missing: %v", err)
+	}
+}
+
+func TestMarkInterrupted(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, t.TempDir())
+	sess, _ := s.CreateSession(ctx, "t")
+	m, _ := s.AddMessage(ctx, api.Message{SessionID: sess.ID, Role: api.RoleAssistant, Content: "half a rep", Status: api.StatusStreaming})
+	n, err := s.MarkInterrupted(ctx)
+	if err != nil || n != 1 {
+		t.Fatalf("MarkInterrupted = %d, %v", n, err)
+	}
+	msgs, _ := s.Messages(ctx, sess.ID)
+	if msgs[0].ID != m.ID || msgs[0].Status != api.StatusInterrupted || msgs[0].Content != "half a rep" {
+		t.Fatalf("after recovery: %+v", msgs[0])
+	}
+}
+
+func TestSettingsRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, t.TempDir())
+	in := api.Settings{ChatModel: "qwen3:4b", Language: "ko", Theme: api.ThemeDark}
+	var out api.Settings
+	if ok, err := s.LoadSettings(ctx, &out); ok || err != nil {
+		t.Fatalf("fresh load = %v, %v", ok, err)
+	}
+	if err := s.SaveSettings(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	in.ChatModel = "llama3.2:3b"
+	if err := s.SaveSettings(ctx, in); err != nil { // second save updates
+		t.Fatal(err)
+	}
+	if ok, err := s.LoadSettings(ctx, &out); !ok || err != nil {
+		t.Fatalf("load = %v, %v", ok, err)
+	}
+	if diff := cmp.Diff(in, out); diff != "" {
+		t.Fatalf("settings (-want +got):\n%s", diff)
+	}
+}
+
+func TestMigrate(t *testing.T) {
+	ctx := context.Background()
+	db, err := OpenDB(t.TempDir() + "/m.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ran []int
+	mk := func(v int, fail bool) Migration {
+		return Migration{Version: v, Name: "m", Up: func(tx *gorm.DB) error {
+			if fail {
+				return errors.New("boom")
+			}
+			ran = append(ran, v)
+			return tx.Exec("CREATE TABLE t" + string(rune('0'+v)) + " (x INT)").Error
+		}}
+	}
+	if err := Migrate(ctx, db, "x", []Migration{mk(1, false), mk(2, false)}); err != nil {
+		t.Fatal(err)
+	}
+	// Re-running applies only the new one; a failing one is rolled back and named.
+	err = Migrate(ctx, db, "x", []Migration{mk(1, false), mk(2, false), mk(3, false), mk(4, true)})
+	if err == nil || !strings.Contains(err.Error(), "version 4") {
+		t.Fatalf("failing migration error = %v", err)
+	}
+	if diff := cmp.Diff([]int{1, 2, 3}, ran); diff != "" {
+		t.Fatalf("ran (-want +got):\n%s", diff)
+	}
+	if err := Migrate(ctx, db, "y", []Migration{mk(2, false), mk(1, false)}); err == nil {
+		t.Fatal("decreasing versions accepted")
+	}
+}
+
+func TestIntegrityCheck(t *testing.T) {
+	s := open(t, t.TempDir())
+	if err := s.IntegrityCheck(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -170,13 +170,13 @@ type AppInfo struct {
 // Event names. The desktop build sends them through the Wails runtime, serve
 // mode as server-sent events; the payload types follow each name.
 const (
-	EventTurnStarted   = "chat.turn_started"   // TurnStarted
-	EventToken         = "chat.token"          // TokenBatch
-	EventTurnFinished  = "chat.turn_finished"  // TurnFinished
-	EventTurnFailed    = "chat.turn_failed"    // TurnFailed
-	EventSessions      = "chat.sessions"       // SessionsChanged
+	EventTurnStarted   = "chat.turn_started"    // TurnStarted
+	EventToken         = "chat.token"           // TokenBatch
+	EventTurnFinished  = "chat.turn_finished"   // TurnFinished
+	EventTurnFailed    = "chat.turn_failed"     // TurnFailed
+	EventSessions      = "chat.sessions"        // SessionsChanged
 	EventPullProgress  = "models.pull_progress" // PullProgress
-	EventStatusChanged = "ollama.status"       // OllamaStatus
+	EventStatusChanged = "ollama.status"        // OllamaStatus
 )
 
 // TurnStarted announces a turn so every open window can show it.

@@ -1,0 +1,77 @@
+# Wayfinder's two commands are `make run` and `make test`; both install what
+# they need (Debian packages, npm packages, Go modules) and are quick when it
+# is already there. See README.md.
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := run
+
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+BIN := build/bin/wayfinder
+GO_TAGS := desktop,production,webkit2_41
+LDFLAGS := -s -w -X main.version=$(VERSION)
+
+DEB_BUILD := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential
+DEB_TEST := xvfb xauth imagemagick xdotool chromium fonts-noto-cjk fonts-noto-color-emoji poppler-utils
+
+NODE_STAMP := frontend/node_modules/.package-lock.json
+FRONTEND_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
+	frontend/index.html frontend/package.json frontend/vite.config.ts frontend/tsconfig.json
+DIST := frontend/dist/index.html
+
+.PHONY: run build test bench generate deps deps-test test-go test-frontend test-e2e test-desktop test-ollama clean
+
+## run: build everything and open the desktop window (the browser UI when there is no display)
+run: build
+	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
+		exec ./$(BIN); \
+	else \
+		echo "No display found (DISPLAY and WAYLAND_DISPLAY are empty): starting the browser UI instead."; \
+		exec ./$(BIN) serve; \
+	fi
+
+## build: the production binary at build/bin/wayfinder
+build: deps $(DIST)
+	go build -tags $(GO_TAGS) -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+deps:
+	@scripts/apt-ensure.sh $(DEB_BUILD)
+	@go mod download
+
+deps-test: deps
+	@scripts/apt-ensure.sh $(DEB_TEST)
+
+$(NODE_STAMP): frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(DIST): $(NODE_STAMP) $(FRONTEND_SRC)
+	cd frontend && npm run build
+
+## generate: TypeScript types from backend/api (checked by a Go test)
+generate:
+	go run ./backend/api/tsgen
+
+## test: every test: Go (vet, race), frontend unit tests and type checks, browser end-to-end, desktop smoke
+test: deps-test build
+	go vet -tags $(GO_TAGS) ./...
+	go test -race -count=1 ./...
+	$(MAKE) --no-print-directory test-frontend test-e2e test-desktop
+
+test-go: deps $(DIST)
+	go test -race -count=1 ./...
+
+test-frontend: $(NODE_STAMP)
+	cd frontend && npm run check && npm test
+
+test-e2e: build
+	cd frontend && WAYFINDER_BIN=$(CURDIR)/$(BIN) npm run e2e
+
+test-desktop: build
+	scripts/desktop-smoke.sh $(BIN)
+
+## bench: the performance report
+bench: deps $(DIST)
+	go test -run '^$$' -bench . -benchmem ./backend/...
+
+clean:
+	rm -rf build/bin frontend/dist artifacts

@@ -1,0 +1,286 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/agent"
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/llm"
+	"github.com/wayfinder-app/wayfinder/backend/settings"
+	"github.com/wayfinder-app/wayfinder/backend/store"
+)
+
+// App holds the backend for one run, whichever shell shows it.
+type App struct {
+	ctx     context.Context
+	mode    string
+	dataDir string
+	log     *slog.Logger
+	events  *relay
+
+	store    *store.Store
+	settings *settings.Store
+	models   *modelClient
+	chat     *chat.Service
+
+	pullMu sync.Mutex
+	pulls  map[string]context.CancelFunc
+}
+
+// openApp opens the data directory and wires the services. Events go to
+// whatever sink the shell attaches to the relay later.
+func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (*App, error) {
+	dir, err := g.resolvedDataDir()
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(ctx, dir)
+	if err != nil {
+		return nil, fmt.Errorf("open the data folder %s: %w", dir, err)
+	}
+	if n, err := st.MarkInterrupted(ctx); err != nil {
+		logger.Warn("recover replies of a previous run", "err", err)
+	} else if n > 0 {
+		logger.Info("replies cut off by a previous run were marked interrupted", "count", n)
+	}
+	if err := st.PurgeDeleted(ctx, time.Now().Add(-30*24*time.Hour)); err != nil {
+		logger.Warn("purge deleted sessions", "err", err)
+	}
+	var host string
+	if g.ollamaHost != "" {
+		if host, err = settings.NormalizeHost(g.ollamaHost); err != nil {
+			_ = st.Close()
+			return nil, fmt.Errorf("--ollama-host: %w", err)
+		}
+	}
+	cfg, err := settings.Load(ctx, st, settings.Overrides{OllamaHost: host, ChatModel: g.model, EmbedModel: g.embedModel})
+	if err != nil {
+		_ = st.Close()
+		return nil, err
+	}
+	a := &App{
+		ctx: ctx, mode: mode, dataDir: dir, log: logger, events: &relay{},
+		store: st, settings: cfg, pulls: map[string]context.CancelFunc{},
+	}
+	a.models, err = newModelClient(cfg.Current(), logger)
+	if err != nil {
+		_ = st.Close()
+		return nil, err
+	}
+	cfg.Watch(func(s api.Settings) {
+		if err := a.models.reconfigure(s); err != nil {
+			logger.Warn("apply new Ollama settings", "err", err)
+		}
+	})
+	a.chat = chat.New(st, agent.Direct{Model: a.models.chatModel}, a.events, chat.Options{Classify: llm.Classify, Logger: logger})
+	return a, nil
+}
+
+// Close stops running turns and downloads and closes the database.
+func (a *App) Close() {
+	a.chat.Shutdown()
+	a.pullMu.Lock()
+	for _, cancel := range a.pulls {
+		cancel()
+	}
+	a.pullMu.Unlock()
+	if err := a.store.Close(); err != nil {
+		a.log.Warn("close database", "err", err)
+	}
+}
+
+// relay forwards events to the shell's sink once the shell has one (the
+// Wails runtime exists only after startup).
+type relay struct {
+	mu   sync.RWMutex
+	sink chat.EventSink
+}
+
+func (r *relay) attach(s chat.EventSink) {
+	r.mu.Lock()
+	r.sink = s
+	r.mu.Unlock()
+}
+
+func (r *relay) Emit(name string, payload any) {
+	r.mu.RLock()
+	s := r.sink
+	r.mu.RUnlock()
+	if s != nil {
+		s.Emit(name, payload)
+	}
+}
+
+// describe turns any backend error into what the person sees.
+func describe(err error) api.ErrorInfo {
+	var ce *chat.Error
+	switch {
+	case errors.As(err, &ce):
+		return ce.Info
+	case errors.Is(err, store.ErrNotFound):
+		return api.ErrorInfo{Code: api.ErrNotFound, Message: "That item no longer exists.", Hint: "Refresh the list."}
+	case errors.Is(err, settings.ErrInvalid):
+		return api.ErrorInfo{Code: api.ErrInvalidInput, Message: strings.TrimPrefix(err.Error(), settings.ErrInvalid.Error()+": ")}
+	}
+	return llm.Classify(err)
+}
+
+// ChatService is bound to the frontend: conversations and turns.
+type ChatService struct{ app *App }
+
+// ListSessions returns conversations, newest first, filtered by query.
+func (c *ChatService) ListSessions(query string) ([]api.Session, error) {
+	s, err := c.app.store.ListSessions(c.app.ctx, query)
+	return s, err
+}
+
+// Messages returns one conversation.
+func (c *ChatService) Messages(sessionID string) ([]api.Message, error) {
+	m, err := c.app.store.Messages(c.app.ctx, sessionID)
+	return m, err
+}
+
+// Send starts a turn; "" as sessionID starts a new conversation.
+func (c *ChatService) Send(sessionID, text string) (api.SendAck, error) {
+	ack, err := c.app.chat.Send(c.app.ctx, sessionID, text)
+	return ack, err
+}
+
+// Stop ends the reply being written in a conversation.
+func (c *ChatService) Stop(sessionID string) error {
+	c.app.chat.Stop(sessionID)
+	return nil
+}
+
+// Rename retitles a conversation.
+func (c *ChatService) Rename(sessionID, title string) (api.Session, error) {
+	s, err := c.app.store.RenameSession(c.app.ctx, sessionID, title)
+	if err == nil {
+		c.app.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
+	}
+	return s, err
+}
+
+// Delete hides a conversation; Restore undoes it.
+func (c *ChatService) Delete(sessionID string) error {
+	c.app.chat.Stop(sessionID)
+	err := c.app.store.DeleteSession(c.app.ctx, sessionID)
+	if err == nil {
+		c.app.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
+	}
+	return err
+}
+
+// Restore brings back a deleted conversation.
+func (c *ChatService) Restore(sessionID string) (api.Session, error) {
+	s, err := c.app.store.RestoreSession(c.app.ctx, sessionID)
+	if err == nil {
+		c.app.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
+	}
+	return s, err
+}
+
+// SettingsService is bound to the frontend: settings, onboarding, models.
+type SettingsService struct{ app *App }
+
+// Get returns the settings in effect.
+func (s *SettingsService) Get() (api.Settings, error) { return s.app.settings.Current(), nil }
+
+// Save validates and stores settings.
+func (s *SettingsService) Save(in api.Settings) (api.Settings, error) {
+	out, err := s.app.settings.Save(s.app.ctx, in)
+	return out, err
+}
+
+// Status says whether Ollama answers and has the configured models.
+func (s *SettingsService) Status() (api.OllamaStatus, error) {
+	ctx, cancel := context.WithTimeout(s.app.ctx, 5*time.Second)
+	defer cancel()
+	return settings.CheckStatus(ctx, s.app.models, s.app.settings.Current(), describe), nil
+}
+
+// Models lists what Ollama has, with capabilities.
+func (s *SettingsService) Models() ([]api.ModelInfo, error) {
+	ctx, cancel := context.WithTimeout(s.app.ctx, 10*time.Second)
+	defer cancel()
+	m, err := s.app.models.Models(ctx)
+	return m, err
+}
+
+// Pull downloads a model in the background; progress arrives as
+// models.pull_progress events, the last one with done=true.
+func (s *SettingsService) Pull(model string) error {
+	model = strings.TrimSpace(model)
+	if model == "" {
+		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "Name the model to download, e.g. " + settings.DefaultChatModel}}
+	}
+	a := s.app
+	a.pullMu.Lock()
+	if a.pulls[model] != nil {
+		a.pullMu.Unlock()
+		return nil // already downloading; progress keeps coming
+	}
+	ctx, cancel := context.WithCancel(a.ctx)
+	a.pulls[model] = cancel
+	a.pullMu.Unlock()
+	go func() {
+		defer func() {
+			cancel()
+			a.pullMu.Lock()
+			delete(a.pulls, model)
+			a.pullMu.Unlock()
+		}()
+		err := a.models.Pull(ctx, model, func(p api.PullProgress) { a.events.Emit(api.EventPullProgress, p) })
+		last := api.PullProgress{Model: model, Status: "success", Done: true}
+		if err != nil {
+			info := describe(err)
+			last.Status, last.Error = "error", &info
+		}
+		a.events.Emit(api.EventPullProgress, last)
+	}()
+	return nil
+}
+
+// Info describes the running app.
+func (s *SettingsService) Info() (api.AppInfo, error) {
+	return api.AppInfo{Version: version, DataDir: s.app.dataDir, Mode: s.app.mode, Locale: osLocale()}, nil
+}
+
+// Ready is called by the frontend once it has mounted and received Info: the
+// version it got back proves a full round trip through the bindings. The log
+// line is what the desktop smoke test and the startup benchmark wait for.
+func (s *SettingsService) Ready(gotVersion string) error {
+	if gotVersion != version {
+		return fmt.Errorf("frontend reported version %q, backend is %q", gotVersion, version)
+	}
+	s.app.log.Info("frontend ready", "mode", s.app.mode, "version", gotVersion)
+	return nil
+}
+
+// services are the values bound to the frontend, by name.
+func (a *App) services() map[string]any {
+	return map[string]any{
+		"ChatService":     &ChatService{a},
+		"SettingsService": &SettingsService{a},
+	}
+}
+
+// osLocale is the person's language from the environment ("ko", "en", ...).
+func osLocale() string {
+	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if l := os.Getenv(v); l != "" && l != "C" && l != "POSIX" {
+			lang, _, _ := strings.Cut(l, "_")
+			lang, _, _ = strings.Cut(lang, ".")
+			return strings.ToLower(lang)
+		}
+	}
+	return "en"
+}

@@ -1,0 +1,32 @@
+// Command tsgen writes frontend/src/api/gotypes.gen.ts from
+// backend/api/types.go. Run it from the repository root (make generate).
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+const (
+	source = "backend/api/types.go"
+	target = "frontend/src/api/gotypes.gen.ts"
+)
+
+func main() {
+	src, err := os.ReadFile(source)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tsgen:", err)
+		os.Exit(1)
+	}
+	out, err := api.GenerateTypeScript(source, src)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tsgen:", err)
+		os.Exit(1)
+	}
+	if err := os.WriteFile(target, out, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "tsgen:", err)
+		os.Exit(1)
+	}
+}

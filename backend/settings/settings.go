@@ -1,0 +1,193 @@
+// Package settings owns what the person configures: defaults, values saved
+// in the database, and command-line overrides that win for one run without
+// being saved. It also answers the onboarding question "is Ollama ready?"
+// and pulls models with progress.
+package settings
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+// Defaults for a first start. qwen3:4b follows tool calls and writes Korean
+// well at a size most laptops run; bge-m3 embeds Korean and English alike.
+const (
+	DefaultHost       = "http://127.0.0.1:11434"
+	DefaultChatModel  = "qwen3:4b"
+	DefaultEmbedModel = "bge-m3"
+)
+
+// Defaults returns the settings of a first start, reading OLLAMA_HOST like
+// the ollama command does.
+func Defaults() api.Settings {
+	host := DefaultHost
+	if env := os.Getenv("OLLAMA_HOST"); env != "" {
+		if h, err := NormalizeHost(env); err == nil {
+			host = h
+		}
+	}
+	return api.Settings{
+		OllamaHost:    host,
+		ChatModel:     DefaultChatModel,
+		EmbedModel:    DefaultEmbedModel,
+		Theme:         api.ThemeSystem,
+		MaxIterations: 5,
+		ContextTokens: 8192,
+	}
+}
+
+// NormalizeHost turns what people write for OLLAMA_HOST ("0.0.0.0",
+// "localhost:11434", "http://host:port/") into a base URL.
+func NormalizeHost(h string) (string, error) {
+	h = strings.TrimSpace(h)
+	if h == "" {
+		return "", errors.New("the Ollama address is empty")
+	}
+	if !strings.Contains(h, "://") {
+		h = "http://" + h
+	}
+	u, err := url.Parse(h)
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("%q is not an address like http://127.0.0.1:11434", h)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("%q: the address must start with http:// or https://", h)
+	}
+	host, port := u.Hostname(), u.Port()
+	if host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1" // a listen address, not one to connect to
+	}
+	if port == "" {
+		port = "11434"
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return u.Scheme + "://" + host + ":" + port + strings.TrimSuffix(u.Path, "/"), nil
+}
+
+// Overrides come from command-line flags; empty fields override nothing.
+type Overrides struct {
+	OllamaHost string
+	ChatModel  string
+	EmbedModel string
+}
+
+func (o Overrides) apply(s api.Settings) api.Settings {
+	if o.OllamaHost != "" {
+		s.OllamaHost = o.OllamaHost
+	}
+	if o.ChatModel != "" {
+		s.ChatModel = o.ChatModel
+	}
+	if o.EmbedModel != "" {
+		s.EmbedModel = o.EmbedModel
+	}
+	return s
+}
+
+// Validate checks settings before they are saved.
+func Validate(s api.Settings) (api.Settings, error) {
+	host, err := NormalizeHost(s.OllamaHost)
+	if err != nil {
+		return s, err
+	}
+	s.OllamaHost = host
+	s.ChatModel = strings.TrimSpace(s.ChatModel)
+	s.EmbedModel = strings.TrimSpace(s.EmbedModel)
+	var problems []string
+	if s.ChatModel == "" {
+		problems = append(problems, "choose a chat model")
+	}
+	if s.Language != "" && s.Language != "ko" && s.Language != "en" {
+		problems = append(problems, fmt.Sprintf("language %q is not ko or en", s.Language))
+	}
+	if !slices.Contains([]api.Theme{api.ThemeSystem, api.ThemeLight, api.ThemeDark}, s.Theme) {
+		problems = append(problems, fmt.Sprintf("theme %q is not system, light or dark", s.Theme))
+	}
+	if s.MaxIterations < 1 || s.MaxIterations > 20 {
+		problems = append(problems, "iterations must be between 1 and 20")
+	}
+	if s.ContextTokens < 2048 || s.ContextTokens > 262144 {
+		problems = append(problems, "context size must be between 2048 and 262144 tokens")
+	}
+	if s.WebSearchEnabled {
+		if u, err := url.Parse(s.WebSearchURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			problems = append(problems, "web search needs a SearXNG address like http://127.0.0.1:8888")
+		}
+	}
+	if len(problems) > 0 {
+		return s, errors.New(strings.Join(problems, "; "))
+	}
+	return s, nil
+}
+
+// Saver persists the settings document.
+type Saver interface {
+	LoadSettings(ctx context.Context, v any) (bool, error)
+	SaveSettings(ctx context.Context, v any) error
+}
+
+// Store holds the current settings in memory, backed by the database.
+type Store struct {
+	db        Saver
+	overrides Overrides
+
+	mu      sync.RWMutex
+	saved   api.Settings
+	watches []func(api.Settings)
+}
+
+// Load reads saved settings (or the defaults) and applies the overrides.
+func Load(ctx context.Context, db Saver, o Overrides) (*Store, error) {
+	s := Defaults()
+	if _, err := db.LoadSettings(ctx, &s); err != nil {
+		return nil, err
+	}
+	return &Store{db: db, overrides: o, saved: s}, nil
+}
+
+// Current returns the settings in effect: saved values under the overrides.
+func (s *Store) Current() api.Settings {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.overrides.apply(s.saved)
+}
+
+// Watch calls f after every successful save with the settings in effect.
+func (s *Store) Watch(f func(api.Settings)) {
+	s.mu.Lock()
+	s.watches = append(s.watches, f)
+	s.mu.Unlock()
+}
+
+// Save validates and stores new settings and returns those in effect.
+func (s *Store) Save(ctx context.Context, in api.Settings) (api.Settings, error) {
+	in, err := Validate(in)
+	if err != nil {
+		return api.Settings{}, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	if err := s.db.SaveSettings(ctx, in); err != nil {
+		return api.Settings{}, err
+	}
+	s.mu.Lock()
+	s.saved = in
+	watches := slices.Clone(s.watches)
+	s.mu.Unlock()
+	cur := s.Current()
+	for _, f := range watches {
+		f(cur)
+	}
+	return cur, nil
+}
+
+// ErrInvalid marks settings the person must correct.
+var ErrInvalid = errors.New("invalid settings")

@@ -1,0 +1,174 @@
+package settings
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/store"
+)
+
+func TestNormalizeHost(t *testing.T) {
+	tests := []struct{ in, want, err string }{
+		{"http://127.0.0.1:11434", "http://127.0.0.1:11434", ""},
+		{"localhost:11434", "http://localhost:11434", ""},
+		{"0.0.0.0", "http://127.0.0.1:11434", ""},
+		{"http://gpu-box:8080/", "http://gpu-box:8080", ""},
+		{"https://ollama.example/proxy/", "https://ollama.example:11434/proxy", ""},
+		{"[::1]:11434", "http://[::1]:11434", ""},
+		{"", "", "empty"},
+		{"ftp://x", "", "http://"},
+		{"http://", "", "not an address"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := NormalizeHost(tt.in)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestDefaultsReadOllamaHost(t *testing.T) {
+	t.Setenv("OLLAMA_HOST", "0.0.0.0:9999")
+	if got := Defaults().OllamaHost; got != "http://127.0.0.1:9999" {
+		t.Fatalf("host = %q", got)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	ok := Defaults()
+	tests := []struct {
+		name   string
+		change func(*api.Settings)
+		err    string
+	}{
+		{"defaults", func(*api.Settings) {}, ""},
+		{"no model", func(s *api.Settings) { s.ChatModel = " " }, "chat model"},
+		{"language", func(s *api.Settings) { s.Language = "fr" }, "language"},
+		{"theme", func(s *api.Settings) { s.Theme = "pink" }, "theme"},
+		{"iterations", func(s *api.Settings) { s.MaxIterations = 0 }, "iterations"},
+		{"context", func(s *api.Settings) { s.ContextTokens = 100 }, "context"},
+		{"web search without url", func(s *api.Settings) { s.WebSearchEnabled = true }, "SearXNG"},
+		{"web search", func(s *api.Settings) { s.WebSearchEnabled = true; s.WebSearchURL = "http://127.0.0.1:8888" }, ""},
+		{"two problems", func(s *api.Settings) { s.Language = "fr"; s.MaxIterations = 99 }, "language \"fr\" is not ko or en; iterations"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := ok
+			tt.change(&s)
+			_, err := Validate(s)
+			if (tt.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.err)) {
+				t.Fatalf("err = %v, want %q", err, tt.err)
+			}
+		})
+	}
+}
+
+func TestStoreOverridesAndPersistence(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, err := Load(ctx, db, Overrides{ChatModel: "flag-model"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []api.Settings
+	s.Watch(func(cur api.Settings) { seen = append(seen, cur) })
+	in := s.Current()
+	if in.ChatModel != "flag-model" {
+		t.Fatalf("override not applied: %q", in.ChatModel)
+	}
+	in.ChatModel, in.Language = "saved-model", "ko"
+	cur, err := s.Save(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cur.ChatModel != "flag-model" || cur.Language != "ko" || len(seen) != 1 {
+		t.Fatalf("after save: %+v (watch calls %d)", cur, len(seen))
+	}
+	if _, err := s.Save(ctx, api.Settings{}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("invalid save: %v", err)
+	}
+	// A new run without the flag sees the saved model.
+	s2, err := Load(ctx, db, Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s2.Current(); got.ChatModel != "saved-model" || got.Language != "ko" {
+		t.Fatalf("reloaded: %+v", got)
+	}
+}
+
+type fakeOllama struct {
+	version    string
+	models     []api.ModelInfo
+	versionErr error
+}
+
+func (f fakeOllama) Version(context.Context) (string, error)         { return f.version, f.versionErr }
+func (f fakeOllama) Models(context.Context) ([]api.ModelInfo, error) { return f.models, nil }
+
+func TestCheckStatus(t *testing.T) {
+	s := Defaults()
+	s.ChatModel, s.EmbedModel = "qwen3:4b", "bge-m3"
+	describe := func(err error) api.ErrorInfo {
+		return api.ErrorInfo{Code: api.ErrOllamaUnreachable, Message: err.Error(), Hint: "ollama serve"}
+	}
+	tests := []struct {
+		name      string
+		o         fakeOllama
+		code      api.ErrorCode
+		hint      string
+		reachable bool
+	}{
+		{"down", fakeOllama{versionErr: errors.New("connection refused")}, api.ErrOllamaUnreachable, "ollama serve", false},
+		{"no model", fakeOllama{version: "0.34.4"}, api.ErrModelMissing, "ollama pull qwen3:4b", true},
+		{"no tools", fakeOllama{version: "0.34.4", models: []api.ModelInfo{{Name: "qwen3:4b", Capabilities: []string{"completion"}}}}, api.ErrModelNoTools, "tools", true},
+		{"ready", fakeOllama{version: "0.34.4", models: []api.ModelInfo{
+			{Name: "qwen3:4b", Capabilities: []string{"completion", "tools"}},
+			{Name: "bge-m3:latest", Capabilities: []string{"embedding"}},
+		}}, "", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := CheckStatus(context.Background(), tt.o, s, describe)
+			if st.Reachable != tt.reachable {
+				t.Fatalf("reachable = %v", st.Reachable)
+			}
+			if tt.code == "" {
+				if st.Error != nil || !st.EmbedModel.Installed {
+					t.Fatalf("status = %+v", st)
+				}
+				return
+			}
+			if st.Error == nil || st.Error.Code != tt.code || !strings.Contains(st.Error.Hint, tt.hint) {
+				t.Fatalf("error = %+v, want %s with hint %q", st.Error, tt.code, tt.hint)
+			}
+		})
+	}
+}
+
+func TestSameModel(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{{"bge-m3", "bge-m3:latest", true}, {"Qwen3:4B", "qwen3:4b", true}, {"qwen3:4b", "qwen3:8b", false}, {"", "", false}} {
+		if got := SameModel(tt.a, tt.b); got != tt.want {
+			t.Errorf("SameModel(%q,%q) = %v", tt.a, tt.b, got)
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package settings
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+// Ollama is what onboarding needs from the model server.
+type Ollama interface {
+	Version(ctx context.Context) (string, error)
+	Models(ctx context.Context) ([]api.ModelInfo, error)
+}
+
+// Describe turns a client error into what the person sees.
+type Describe func(error) api.ErrorInfo
+
+// CheckStatus asks Ollama whether it answers and has the configured models,
+// and names the first problem with the exact command that fixes it.
+func CheckStatus(ctx context.Context, o Ollama, s api.Settings, describe Describe) api.OllamaStatus {
+	st := api.OllamaStatus{
+		Host:       s.OllamaHost,
+		ChatModel:  api.ModelState{Name: s.ChatModel, Capabilities: []string{}},
+		EmbedModel: api.ModelState{Name: s.EmbedModel, Capabilities: []string{}},
+	}
+	v, err := o.Version(ctx)
+	if err != nil {
+		info := describe(err)
+		st.Error = &info
+		return st
+	}
+	st.Reachable, st.Version = true, v
+	models, err := o.Models(ctx)
+	if err != nil {
+		info := describe(err)
+		st.Error = &info
+		return st
+	}
+	for _, m := range models {
+		if SameModel(m.Name, s.ChatModel) {
+			st.ChatModel = api.ModelState{Name: s.ChatModel, Installed: true, Capabilities: m.Capabilities}
+		}
+		if SameModel(m.Name, s.EmbedModel) {
+			st.EmbedModel = api.ModelState{Name: s.EmbedModel, Installed: true, Capabilities: m.Capabilities}
+		}
+	}
+	switch {
+	case !st.ChatModel.Installed:
+		st.Error = &api.ErrorInfo{
+			Code:    api.ErrModelMissing,
+			Message: fmt.Sprintf("The chat model %s is not downloaded yet.", s.ChatModel),
+			Hint:    "ollama pull " + s.ChatModel,
+		}
+	case !slices.Contains(st.ChatModel.Capabilities, "tools"):
+		st.Error = &api.ErrorInfo{
+			Code:    api.ErrModelNoTools,
+			Message: fmt.Sprintf("The chat model %s cannot call tools, which Wayfinder needs for calculations, documents and recommendations.", s.ChatModel),
+			Hint:    "Choose a model with the “tools” badge in Settings, e.g. ollama pull " + DefaultChatModel,
+		}
+	}
+	return st
+}
+
+// SameModel compares model names the way Ollama resolves them: a name
+// without a tag means ":latest".
+func SameModel(a, b string) bool {
+	norm := func(s string) string {
+		s = strings.ToLower(strings.TrimSpace(s))
+		if !strings.Contains(s, ":") {
+			s += ":latest"
+		}
+		return s
+	}
+	return a != "" && b != "" && norm(a) == norm(b)
+}

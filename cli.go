@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/settings"
+)
+
+func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
+	fs := subFlags("ask", `ask [--session ID] [--json] "message"`, &g, s)
+	session := fs.String("session", "", "continue this session (its id is printed by --json)")
+	asJSON := fs.Bool("json", false, "print the turn's result as JSON instead of streaming the reply")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	text := strings.Join(fs.Args(), " ")
+	if strings.TrimSpace(text) == "" {
+		return fmt.Errorf(`%w: give the message to send, e.g. wayfinder ask "123 * 456"`, errUsage)
+	}
+	a, err := openApp(ctx, g, "ask", newLogger(s.err, g.verbose))
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	var onText func(string)
+	if !*asJSON {
+		onText = func(t string) { fmt.Fprint(s.out, t) }
+	}
+	msg, err := a.chat.Ask(ctx, *session, text, onText)
+	if !*asJSON && msg.Content != "" {
+		fmt.Fprintln(s.out)
+	}
+	if err != nil {
+		return err
+	}
+	if msg.Status == api.StatusInterrupted {
+		return errors.New("stopped before the reply was complete; the partial reply is saved in the session")
+	}
+	if *asJSON {
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(msg.Result)
+	}
+	return nil
+}
+
+func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
+	fs := subFlags("doctor", "doctor", &g, s)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	problems := 0
+	ok := func(format string, a ...any) { fmt.Fprintf(s.out, "✓ "+format+"\n", a...) }
+	bad := func(msg, fix string) {
+		problems++
+		fmt.Fprintf(s.out, "✗ %s\n    fix: %s\n", msg, fix)
+	}
+
+	dir, err := g.resolvedDataDir()
+	if err == nil {
+		err = checkWritable(dir)
+	}
+	if err != nil {
+		bad(fmt.Sprintf("Data folder: %v", err), "choose a folder you can write to with --data-dir or WAYFINDER_DATA_DIR")
+		return fmt.Errorf("%d problem(s) found", problems)
+	}
+	ok("Data folder %s is writable", dir)
+
+	a, err := openApp(ctx, g, "doctor", newLogger(s.err, g.verbose))
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	cfg := a.settings.Current()
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	st := settings.CheckStatus(cctx, a.models, cfg, describe)
+	if !st.Reachable {
+		bad(fmt.Sprintf("Ollama does not answer at %s: %s", cfg.OllamaHost, st.Error.Message),
+			"start it with `ollama serve` (install it from https://ollama.com/download), or point --ollama-host at it")
+		return fmt.Errorf("%d problem(s) found", problems)
+	}
+	ok("Ollama %s answers at %s", st.Version, cfg.OllamaHost)
+	checkModel := func(role string, m api.ModelState, need string) {
+		switch {
+		case !m.Installed:
+			bad(fmt.Sprintf("The %s model %s is not downloaded", role, m.Name), "ollama pull "+m.Name)
+		case !slices.Contains(m.Capabilities, need):
+			bad(fmt.Sprintf("The %s model %s lacks the %q capability (it has: %s)", role, m.Name, need, strings.Join(m.Capabilities, ", ")),
+				fmt.Sprintf("choose another %s model in Settings or with --%s", role, map[string]string{"chat": "model", "embedding": "embed-model"}[role]))
+		default:
+			ok("The %s model %s is ready (%s)", role, m.Name, strings.Join(m.Capabilities, ", "))
+		}
+	}
+	checkModel("chat", st.ChatModel, "tools")
+	checkModel("embedding", st.EmbedModel, "embedding")
+	if problems > 0 {
+		return fmt.Errorf("%d problem(s) found", problems)
+	}
+	fmt.Fprintln(s.out, "Everything is ready.")
+	return nil
+}
+
+func checkWritable(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".doctor-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(filepath.Clean(name))
+}

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+// wayfinder runs the command line in-process.
+func wayfinder(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+const fakeReply = "Hello! I am Wayfinder's test model."
+
+func TestCommandLine(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
+	dir := t.TempDir()
+	base := []string{"--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", "bge-m3"}
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		out, err string
+		notInOut string
+	}{
+		{"help", []string{"--help"}, 0, "", "wayfinder serve", ""},
+		{"help command", []string{"help"}, 0, "wayfinder doctor", "", ""},
+		{"serve help", []string{"serve", "--help"}, 0, "", "--addr", ""},
+		{"unknown command", []string{"frobnicate"}, 2, "", `unknown command "frobnicate"`, ""},
+		{"bad flag", []string{"--nope"}, 2, "", "flag provided but not defined", ""},
+		{"version", []string{"version"}, 0, "wayfinder " + version, "", ""},
+		{"ask without message", append(base, "ask"), 2, "", "give the message", ""},
+		{"ask empty message", append(base, "ask", "   "), 2, "", "give the message", ""},
+		{"ask streams", append(base, "ask", "hello"), 0, "Hello! I am Wayfinder's test model.", "", ""},
+		{"ask json", append(base, "ask", "--json", "hi"), 0, `"llm_calls": 1`, "", "Hello! I am Wayfinder's test model.\n{"},
+		{"global flags after command", append([]string{"ask"}, append(base, "hi")...), 0, "test model", "", ""},
+		{"ask unknown session", append(base, "ask", "--session", "nope", "hi"), 1, "", "no longer exists", ""},
+		{"ask model missing", append(base, "--model", "ghost:1b", "ask", "hi"), 1, "", "ollama pull ghost:1b", ""},
+		{"doctor ready", append(base, "doctor"), 0, "Everything is ready.", "", ""},
+		{"doctor model missing", append(base, "--embed-model", "nomic-embed-text", "doctor"), 1, "fix: ollama pull nomic-embed-text", "", ""},
+		{"doctor unreachable", []string{"--data-dir", dir, "--ollama-host", "http://127.0.0.1:1", "doctor"}, 1, "fix: start it with `ollama serve`", "", ""},
+		{"serve refuses the network", append(base, "serve", "--addr", "0.0.0.0:8765"), 2, "", "loopback only", ""},
+		{"bad ollama host", []string{"--data-dir", dir, "--ollama-host", "ftp://x", "doctor"}, 1, "", "http://", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := wayfinder(t, tt.args...)
+			if code != tt.code || !strings.Contains(out, tt.out) || !strings.Contains(errOut, tt.err) {
+				t.Fatalf("exit %d (want %d)\nstdout: %s\nstderr: %s", code, tt.code, out, errOut)
+			}
+			if tt.notInOut != "" && strings.Contains(out, tt.notInOut) {
+				t.Fatalf("stdout contains %q:\n%s", tt.notInOut, out)
+			}
+		})
+	}
+}
+
+func TestAskContinuesSession(t *testing.T) {
+	fake := ollamatest.New(t)
+	base := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b"}
+	fake.Script(ollamatest.Reply{Text: "반가워요, 철수님."})
+	code, out, errOut := wayfinder(t, append(base, "ask", "--json", "내 이름은 철수야")...)
+	if code != 0 {
+		t.Fatalf("first turn: %d %s", code, errOut)
+	}
+	var first api.TurnResult
+	if err := json.Unmarshal([]byte(out), &first); err != nil || first.SessionID == "" {
+		t.Fatalf("json %q: %v", out, err)
+	}
+	// A new process (a new run() on the same data folder) continues it.
+	fake.Script(ollamatest.Reply{Text: "철수님이라고 하셨어요."})
+	code, out, errOut = wayfinder(t, append(base, "ask", "--session", first.SessionID, "내 이름이 뭐야?")...)
+	if code != 0 || !strings.Contains(out, "철수님이라고") {
+		t.Fatalf("second turn: %d %s %s", code, out, errOut)
+	}
+	req, _ := fake.LastChat()
+	if len(req.Messages) != 4 || req.Messages[1].Content != "내 이름은 철수야" {
+		t.Fatalf("second turn did not send the history: %+v", req.Messages)
+	}
+}
+
+// TestServe starts `wayfinder serve` on a free port and drives the API the
+// way the browser does: token, call, events.
+func TestServe(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "serve", "--addr", "127.0.0.1:0"}, strings.NewReader(""), pw, io.Discard)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, pr)
+	m := regexp.MustCompile(`(http://127\.0\.0\.1:\d+)/\?token=(\w+)`).FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("no URL in %q", line)
+	}
+	base, token := m[1], m[2]
+
+	// Events first, so the turn's events are seen.
+	evReq, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/events?token="+token, nil)
+	evResp, err := http.DefaultClient.Do(evReq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := bufio.NewReader(evResp.Body)
+	events.ReadString('\n') // ": connected"
+
+	call := func(path, body string) (int, string) {
+		req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := call("/api/ChatService/Send", `["", ""]`); code != 400 || !strings.Contains(body, "empty_message") {
+		t.Fatalf("empty message: %d %s", code, body)
+	}
+	code, body := call("/api/ChatService/Send", `["", "hello"]`)
+	if code != 200 {
+		t.Fatalf("send: %d %s", code, body)
+	}
+	var ack api.SendAck
+	json.Unmarshal([]byte(body), &ack)
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		l, err := events.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(l, "event: "+api.EventTurnFinished) {
+			break
+		}
+	}
+	if code, body := call("/api/ChatService/Messages", `["`+ack.SessionID+`"]`); code != 200 || !strings.Contains(body, "test model") {
+		t.Fatalf("messages: %d %s", code, body)
+	}
+	if code, body := call("/api/SettingsService/Status", `[]`); code != 200 || !strings.Contains(body, `"reachable":true`) {
+		t.Fatalf("status: %d %s", code, body)
+	}
+	evResp.Body.Close()
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("serve exited with %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}
+
+func TestOSLocale(t *testing.T) {
+	for _, tt := range []struct{ lang, want string }{{"ko_KR.UTF-8", "ko"}, {"en_US.UTF-8", "en"}, {"C", "en"}, {"", "en"}} {
+		t.Setenv("LC_ALL", "")
+		t.Setenv("LC_MESSAGES", "")
+		t.Setenv("LANG", tt.lang)
+		if got := osLocale(); got != tt.want {
+			t.Errorf("LANG=%q: %q, want %q", tt.lang, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+
+	"github.com/wayfinder-app/wayfinder/backend/agent"
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/llm"
+)
+
+// modelClient is the Ollama client in effect. Settings can change the host
+// or context size while the app runs, so it is swapped, never mutated.
+type modelClient struct {
+	log *slog.Logger
+
+	mu     sync.RWMutex
+	client *llm.Client
+	model  string
+}
+
+func newModelClient(s api.Settings, log *slog.Logger) (*modelClient, error) {
+	m := &modelClient{log: log}
+	return m, m.reconfigure(s)
+}
+
+func (m *modelClient) reconfigure(s api.Settings) error {
+	c, err := llm.New(s.OllamaHost, llm.WithNumCtx(s.ContextTokens), llm.WithLogger(m.log))
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	m.client, m.model = c, s.ChatModel
+	m.mu.Unlock()
+	return nil
+}
+
+func (m *modelClient) current() *llm.Client {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.client
+}
+
+// chatModel is what agent.Direct calls for each turn.
+func (m *modelClient) chatModel() (agent.ChatModel, string) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.client, m.model
+}
+
+func (m *modelClient) Version(ctx context.Context) (string, error) { return m.current().Version(ctx) }
+
+func (m *modelClient) Models(ctx context.Context) ([]api.ModelInfo, error) {
+	return m.current().Models(ctx)
+}
+
+// Pull downloads a model, reporting progress in the frontend's terms.
+func (m *modelClient) Pull(ctx context.Context, model string, progress func(api.PullProgress)) error {
+	return m.current().Pull(ctx, model, func(p llm.Progress) {
+		progress(api.PullProgress{Model: model, Status: p.Status, Completed: p.Completed, Total: p.Total})
+	})
+}

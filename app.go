@@ -154,6 +154,12 @@ func (c *ChatService) Send(sessionID, text string) (api.SendAck, error) {
 	return ack, err
 }
 
+// Decide answers the plan a conversation waits on: approve (optionally with
+// an edited list of sub-tasks), revise with feedback, or cancel.
+func (c *ChatService) Decide(sessionID string, decision api.ApprovalDecision) (api.SendAck, error) {
+	return c.app.chat.Decide(c.app.ctx, sessionID, decision)
+}
+
 // Stop ends the reply being written in a conversation.
 func (c *ChatService) Stop(sessionID string) error {
 	c.app.chat.Stop(sessionID)

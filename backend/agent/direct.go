@@ -40,7 +40,7 @@ type Direct struct {
 }
 
 // Respond implements chat.Responder.
-func (d Direct) Respond(ctx context.Context, t chat.Turn, emit func(string)) (api.TurnResult, error) {
+func (d Direct) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.TurnResult, error) {
 	client, model := d.Model()
 	msgs := []ollama.Message{{Role: "system", Content: SystemPrompt}}
 	history := t.History
@@ -54,7 +54,7 @@ func (d Direct) Respond(ctx context.Context, t chat.Turn, emit func(string)) (ap
 		msgs = append(msgs, ollama.Message{Role: string(m.Role), Content: m.Content})
 	}
 	msgs = append(msgs, ollama.Message{Role: "user", Content: t.Text})
-	resp, err := client.Chat(ctx, llm.ChatRequest{Model: model, Messages: msgs}, func(c llm.Chunk) { emit(c.Content) })
+	resp, err := client.Chat(ctx, llm.ChatRequest{Model: model, Messages: msgs}, func(c llm.Chunk) { out.Text(c.Content) })
 	result := api.TurnResult{
 		Response:         resp.Message.Content,
 		LLMCalls:         max(resp.Attempts, 1),

@@ -20,7 +20,7 @@ func TestDirectStreamsWithHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := Direct{Model: func() (ChatModel, string) { return client, "llama3.2:3b" }}
-	var streamed strings.Builder
+	var streamed textOut
 	res, err := d.Respond(context.Background(), chat.Turn{
 		History: []api.Message{
 			{Role: api.RoleUser, Content: "내 이름은 철수야", Status: api.StatusComplete},
@@ -28,7 +28,7 @@ func TestDirectStreamsWithHistory(t *testing.T) {
 			{Role: api.RoleAssistant, Content: "", Status: api.StatusError},
 		},
 		Text: "내 이름이 뭐라고 했지?",
-	}, func(s string) { streamed.WriteString(s) })
+	}, &streamed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestDirectReportsModelMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := Direct{Model: func() (ChatModel, string) { return client, "no-such-model" }}
-	_, err = d.Respond(context.Background(), chat.Turn{Text: "hi"}, func(string) {})
+	_, err = d.Respond(context.Background(), chat.Turn{Text: "hi"}, &textOut{})
 	if !errors.Is(err, llm.ErrModelNotFound) {
 		t.Fatalf("err = %v, want ErrModelNotFound", err)
 	}
@@ -66,3 +66,9 @@ func TestDirectReportsModelMissing(t *testing.T) {
 		t.Fatalf("classified = %+v", info)
 	}
 }
+
+// textOut collects the streamed text.
+type textOut struct{ strings.Builder }
+
+func (o *textOut) Text(s string)          { o.WriteString(s) }
+func (o *textOut) Trace(e api.TraceEvent) {}

@@ -28,6 +28,9 @@ const (
 	StatusStreaming   MessageStatus = "streaming"
 	StatusInterrupted MessageStatus = "interrupted"
 	StatusError       MessageStatus = "error"
+	// StatusAwaitingApproval marks a reply that proposes a plan and waits
+	// for the person to approve, revise or cancel it.
+	StatusAwaitingApproval MessageStatus = "awaiting_approval"
 )
 
 // Session is one conversation in the sidebar.
@@ -75,6 +78,88 @@ type TurnResult struct {
 	PromptTokens     int      `json:"prompt_tokens"`
 	CompletionTokens int      `json:"completion_tokens"`
 	ExecutionMS      int64    `json:"execution_ms"`
+	// Plan is set while the turn waits for the person's approval.
+	Plan *PlanApproval `json:"plan,omitempty"`
+	// Recommendations are the tools chosen per approved sub-task.
+	Recommendations []Recommendation `json:"recommendations,omitempty"`
+}
+
+// SubTask is one step of a plan.
+type SubTask struct {
+	ID     string `json:"id"`
+	Title  string `json:"title"`
+	Detail string `json:"detail"`
+}
+
+// PlanApproval is a proposed plan waiting for the person.
+type PlanApproval struct {
+	Round    int       `json:"round"` // 1 for the first plan, 2 after one revision, ...
+	Task     string    `json:"task"`
+	SubTasks []SubTask `json:"sub_tasks"`
+}
+
+// ApprovalAction is what the person decided about a plan.
+type ApprovalAction string
+
+const (
+	ActionApprove ApprovalAction = "approve"
+	ActionRevise  ApprovalAction = "revise"
+	ActionCancel  ApprovalAction = "cancel"
+)
+
+// ApprovalDecision answers a PlanApproval. With approve, SubTasks may carry
+// the person's edited list (renamed, reordered, added, removed); empty means
+// the plan as proposed. With revise, Feedback says what to change.
+type ApprovalDecision struct {
+	Action   ApprovalAction `json:"action"`
+	SubTasks []SubTask      `json:"sub_tasks,omitempty"`
+	Feedback string         `json:"feedback,omitempty"`
+}
+
+// Recommendation is the tool chosen for one sub-task.
+type Recommendation struct {
+	SubTaskID    string   `json:"subtask_id"`
+	Tool         string   `json:"tool"`
+	Why          string   `json:"why"`
+	URL          string   `json:"url"`
+	Pricing      string   `json:"pricing"`
+	Alternatives []string `json:"alternatives"`
+	Sources      []Source `json:"sources"`
+}
+
+// TraceKind names a step of the agent shown in the live trace (seed 002's
+// events, plus node boundaries for the workflow drawing).
+type TraceKind string
+
+const (
+	TraceNodeStarted  TraceKind = "node_started"
+	TraceNodeFinished TraceKind = "node_finished"
+	TracePlanning     TraceKind = "planning"
+	TraceToolSelected TraceKind = "tool_selected"
+	TraceToolResult   TraceKind = "tool_result"
+	TraceEvaluation   TraceKind = "evaluation_result"
+	TraceGenerating   TraceKind = "generating"
+	TraceSources      TraceKind = "sources"
+	TraceRetry        TraceKind = "retry"
+)
+
+// TraceEvent is one step of a running turn.
+type TraceEvent struct {
+	SessionID string    `json:"session_id"`
+	TurnID    string    `json:"turn_id"`
+	Kind      TraceKind `json:"kind"`
+	Node      string    `json:"node"`
+	Text      string    `json:"text,omitempty"` // a short human-readable detail
+	Tool      string    `json:"tool,omitempty"`
+	Sources   []Source  `json:"sources,omitempty"`
+}
+
+// ApprovalRequired asks the person to decide on a plan.
+type ApprovalRequired struct {
+	SessionID string       `json:"session_id"`
+	TurnID    string       `json:"turn_id"`
+	MessageID string       `json:"message_id"`
+	Approval  PlanApproval `json:"approval"`
 }
 
 // ErrorCode is a stable name for a failure the person can act on. The
@@ -175,6 +260,8 @@ const (
 	EventTurnFinished  = "chat.turn_finished"   // TurnFinished
 	EventTurnFailed    = "chat.turn_failed"     // TurnFailed
 	EventSessions      = "chat.sessions"        // SessionsChanged
+	EventTrace         = "chat.trace"           // TraceEvent
+	EventApproval      = "chat.approval"        // ApprovalRequired
 	EventPullProgress  = "models.pull_progress" // PullProgress
 	EventStatusChanged = "ollama.status"        // OllamaStatus
 )

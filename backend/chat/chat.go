@@ -26,18 +26,33 @@ import (
 const MaxMessageRunes = 100_000
 
 // Turn is what a Responder gets: the session's earlier messages (oldest
-// first, without the new one) and the new text.
+// first, without the new one) and either the new text or, when the session
+// waits for a plan approval, the person's decision.
 type Turn struct {
 	SessionID string
+	TurnID    string
 	History   []api.Message
 	Text      string
+	// Decision answers the plan the previous turn proposed; nil for a new
+	// message.
+	Decision *api.ApprovalDecision
 }
 
-// Responder writes the assistant's reply, calling emit for each piece of
-// text as it is generated. It returns the turn's accounting; Response may be
-// left empty, the streamed text is used then.
+// Output receives what a Responder produces while it works.
+type Output interface {
+	// Text is a piece of the reply, in order.
+	Text(s string)
+	// Trace is a step of the work, for the live trace; SessionID and TurnID
+	// are filled in by the chat service.
+	Trace(e api.TraceEvent)
+}
+
+// Responder writes the assistant's reply. It returns the turn's accounting;
+// Response may be left empty, the streamed text is used then. A result with
+// Plan set means the turn now waits for the person's decision, which
+// arrives as the next Turn's Decision.
 type Responder interface {
-	Respond(ctx context.Context, t Turn, emit func(text string)) (api.TurnResult, error)
+	Respond(ctx context.Context, t Turn, out Output) (api.TurnResult, error)
 }
 
 // EventSink delivers events to every open window.
@@ -126,6 +141,30 @@ func (s *Service) Send(ctx context.Context, sessionID, text string) (api.SendAck
 	return t.ack, nil
 }
 
+// Decide answers the plan a session is waiting on, and runs the rest of the
+// turn like Send: the reply arrives as events.
+func (s *Service) Decide(ctx context.Context, sessionID string, d api.ApprovalDecision) (api.SendAck, error) {
+	t, err := s.beginDecision(ctx, sessionID, d)
+	if err != nil {
+		return api.SendAck{}, err
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.run(t)
+	}()
+	return t.ack, nil
+}
+
+// AskDecision is Decide run to its end, for the command line.
+func (s *Service) AskDecision(ctx context.Context, sessionID string, d api.ApprovalDecision, onText func(string)) (api.Message, error) {
+	t, err := s.beginDecision(ctx, sessionID, d)
+	if err != nil {
+		return api.Message{}, err
+	}
+	return s.finishSync(ctx, t, onText)
+}
+
 // Ask runs a turn to its end, for the command line. onText receives the
 // streamed text as it arrives.
 func (s *Service) Ask(ctx context.Context, sessionID, text string, onText func(string)) (api.Message, error) {
@@ -133,6 +172,10 @@ func (s *Service) Ask(ctx context.Context, sessionID, text string, onText func(s
 	if err != nil {
 		return api.Message{}, err
 	}
+	return s.finishSync(ctx, t, onText)
+}
+
+func (s *Service) finishSync(ctx context.Context, t *turn, onText func(string)) (api.Message, error) {
 	stop := context.AfterFunc(ctx, t.cancel)
 	defer stop()
 	t.onText = onText
@@ -171,12 +214,13 @@ func (s *Service) Shutdown() {
 }
 
 type turn struct {
-	ack     api.SendAck
-	history []api.Message
-	text    string
-	ctx     context.Context
-	cancel  context.CancelFunc
-	onText  func(string)
+	ack      api.SendAck
+	history  []api.Message
+	text     string
+	decision *api.ApprovalDecision
+	ctx      context.Context
+	cancel   context.CancelFunc
+	onText   func(string)
 }
 
 func (s *Service) begin(ctx context.Context, sessionID, text string) (*turn, error) {
@@ -190,12 +234,44 @@ func (s *Service) begin(ctx context.Context, sessionID, text string) (*turn, err
 		}
 		sessionID = sess.ID
 		s.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
-	} else if _, err := s.store.Session(ctx, sessionID); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, userError(api.ErrNotFound, "This conversation no longer exists.", "Start a new chat.")
-		}
+	} else if err := s.checkSession(ctx, sessionID, false); err != nil {
 		return nil, err
 	}
+	return s.start(ctx, sessionID, text, nil)
+}
+
+func (s *Service) beginDecision(ctx context.Context, sessionID string, d api.ApprovalDecision) (*turn, error) {
+	if err := s.checkSession(ctx, sessionID, true); err != nil {
+		return nil, err
+	}
+	text, err := describeDecision(d)
+	if err != nil {
+		return nil, err
+	}
+	return s.start(ctx, sessionID, text, &d)
+}
+
+// checkSession makes sure the session exists and is (or is not) waiting
+// for a plan decision.
+func (s *Service) checkSession(ctx context.Context, sessionID string, wantPending bool) error {
+	sess, err := s.store.Session(ctx, sessionID)
+	if errors.Is(err, store.ErrNotFound) {
+		return userError(api.ErrNotFound, "This conversation no longer exists.", "Start a new chat.")
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case wantPending && !sess.PendingApproval:
+		return userError(api.ErrInvalidInput, "This conversation has no plan waiting for a decision.", "Send a new message instead.")
+	case !wantPending && sess.PendingApproval:
+		return userError(api.ErrInvalidInput, "A plan in this conversation is waiting for your decision.", "Approve, revise or cancel the plan first.")
+	}
+	return nil
+}
+
+// start claims the session for one turn and saves its messages.
+func (s *Service) start(ctx context.Context, sessionID, text string, d *api.ApprovalDecision) (*turn, error) {
 	// The turn outlives the request that started it: it ends on Stop or
 	// Shutdown, not when the bound call returns.
 	turnCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -209,16 +285,41 @@ func (s *Service) begin(ctx context.Context, sessionID, text string) (*turn, err
 	s.mu.Unlock()
 
 	t, err := s.save(ctx, sessionID, text)
+	if err == nil && d != nil {
+		err = s.store.SetPendingApproval(ctx, sessionID, false)
+	}
 	if err != nil {
 		s.finish(sessionID)
 		cancel()
 		return nil, err
 	}
-	t.ctx, t.cancel = turnCtx, cancel
+	t.ctx, t.cancel, t.decision = turnCtx, cancel, d
 	s.events.Emit(api.EventTurnStarted, api.TurnStarted{
 		SessionID: sessionID, TurnID: t.ack.TurnID, UserMessage: t.ack.UserMessage, AssistantMessageID: t.ack.AssistantMessageID,
 	})
 	return t, nil
+}
+
+// describeDecision is how a decision appears in the conversation.
+func describeDecision(d api.ApprovalDecision) (string, error) {
+	switch d.Action {
+	case api.ActionApprove:
+		if len(d.SubTasks) > 0 {
+			return fmt.Sprintf("✓ Approved the plan (%d steps, edited).", len(d.SubTasks)), nil
+		}
+		return "✓ Approved the plan.", nil
+	case api.ActionRevise:
+		if strings.TrimSpace(d.Feedback) == "" {
+			return "", userError(api.ErrInvalidInput, "Say what should change in the plan.", "Write your feedback, then choose Re-plan.")
+		}
+		if err := Validate(d.Feedback); err != nil {
+			return "", err
+		}
+		return "↻ Revise the plan: " + d.Feedback, nil
+	case api.ActionCancel:
+		return "✕ Cancelled the plan.", nil
+	}
+	return "", userError(api.ErrInvalidInput, fmt.Sprintf("Unknown decision %q.", d.Action), "Approve, revise or cancel.")
 }
 
 func (s *Service) save(ctx context.Context, sessionID, text string) (*turn, error) {
@@ -258,7 +359,9 @@ func (s *Service) run(t *turn) (api.Message, *api.ErrorInfo) {
 		Status: api.StatusStreaming, CreatedAt: t.ack.UserMessage.CreatedAt,
 	}
 	out := newStream(s, t, &reply)
-	result, err := s.responder.Respond(t.ctx, Turn{SessionID: t.ack.SessionID, History: t.history, Text: t.text}, out.write)
+	result, err := s.responder.Respond(t.ctx, Turn{
+		SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, History: t.history, Text: t.text, Decision: t.decision,
+	}, out)
 	text := out.close()
 
 	// Saving must happen even when the turn was cancelled.
@@ -277,6 +380,13 @@ func (s *Service) run(t *turn) (api.Message, *api.ErrorInfo) {
 		result.Sources = []api.Source{}
 	}
 	switch {
+	case err == nil && result.Plan != nil:
+		reply.Content = result.Response
+		reply.Status = api.StatusAwaitingApproval
+		reply.Result = &result
+		if perr := s.store.SetPendingApproval(saveCtx, t.ack.SessionID, true); perr != nil {
+			s.opt.Logger.Error("mark pending approval", "session", t.ack.SessionID, "err", perr)
+		}
 	case err == nil:
 		reply.Content = result.Response
 		reply.Status = api.StatusComplete
@@ -297,6 +407,13 @@ func (s *Service) run(t *turn) (api.Message, *api.ErrorInfo) {
 		s.events.Emit(api.EventTurnFailed, api.TurnFailed{SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, Message: reply, Error: *reply.Error})
 		return reply, reply.Error
 	}
+	if reply.Status == api.StatusAwaitingApproval {
+		s.events.Emit(api.EventApproval, api.ApprovalRequired{
+			SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, MessageID: reply.ID, Approval: *result.Plan,
+		})
+		s.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: t.ack.SessionID})
+	}
+	s.opt.Logger.Info("turn finished", "session", t.ack.SessionID, "status", reply.Status, "llm_calls", result.LLMCalls, "ms", result.ExecutionMS)
 	s.events.Emit(api.EventTurnFinished, api.TurnFinished{SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, Message: reply, Result: result})
 	return reply, nil
 }

@@ -71,10 +71,10 @@ func (r *recorder) tokens() string {
 }
 
 // responderFunc adapts a function to Responder.
-type responderFunc func(ctx context.Context, t Turn, emit func(string)) (api.TurnResult, error)
+type responderFunc func(ctx context.Context, t Turn, out Output) (api.TurnResult, error)
 
-func (f responderFunc) Respond(ctx context.Context, t Turn, emit func(string)) (api.TurnResult, error) {
-	return f(ctx, t, emit)
+func (f responderFunc) Respond(ctx context.Context, t Turn, out Output) (api.TurnResult, error) {
+	return f(ctx, t, out)
 }
 
 func newService(t *testing.T, r Responder) (*Service, *store.Store, *recorder) {
@@ -91,10 +91,10 @@ func newService(t *testing.T, r Responder) (*Service, *store.Store, *recorder) {
 
 func TestSendStreamsAndSaves(t *testing.T) {
 	var gotHistory []api.Message
-	svc, st, rec := newService(t, responderFunc(func(ctx context.Context, turn Turn, emit func(string)) (api.TurnResult, error) {
+	svc, st, rec := newService(t, responderFunc(func(ctx context.Context, turn Turn, out Output) (api.TurnResult, error) {
 		gotHistory = turn.History
 		for _, w := range []string{"안녕", "하세요", "!"} {
-			emit(w)
+			out.Text(w)
 		}
 		return api.TurnResult{LLMCalls: 1, PromptTokens: 10, CompletionTokens: 3}, nil
 	}))
@@ -131,7 +131,7 @@ func TestSendStreamsAndSaves(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	svc, st, _ := newService(t, responderFunc(func(context.Context, Turn, func(string)) (api.TurnResult, error) {
+	svc, st, _ := newService(t, responderFunc(func(context.Context, Turn, Output) (api.TurnResult, error) {
 		t.Error("responder called for invalid input")
 		return api.TurnResult{}, nil
 	}))
@@ -162,8 +162,8 @@ func TestValidation(t *testing.T) {
 
 func TestStopKeepsPartialReply(t *testing.T) {
 	started := make(chan struct{})
-	svc, st, rec := newService(t, responderFunc(func(ctx context.Context, _ Turn, emit func(string)) (api.TurnResult, error) {
-		emit("partial ")
+	svc, st, rec := newService(t, responderFunc(func(ctx context.Context, _ Turn, out Output) (api.TurnResult, error) {
+		out.Text("partial ")
 		close(started)
 		<-ctx.Done()
 		return api.TurnResult{LLMCalls: 1}, ctx.Err()
@@ -189,8 +189,8 @@ func TestStopKeepsPartialReply(t *testing.T) {
 }
 
 func TestResponderErrorKeepsInput(t *testing.T) {
-	svc, st, rec := newService(t, responderFunc(func(ctx context.Context, _ Turn, emit func(string)) (api.TurnResult, error) {
-		emit("half")
+	svc, st, rec := newService(t, responderFunc(func(ctx context.Context, _ Turn, out Output) (api.TurnResult, error) {
+		out.Text("half")
 		return api.TurnResult{}, errors.New("connection reset")
 	}))
 	svc.opt.Classify = func(err error) api.ErrorInfo {
@@ -212,8 +212,8 @@ func TestResponderErrorKeepsInput(t *testing.T) {
 }
 
 func TestAskIsSynchronous(t *testing.T) {
-	svc, _, _ := newService(t, responderFunc(func(ctx context.Context, _ Turn, emit func(string)) (api.TurnResult, error) {
-		emit("4")
+	svc, _, _ := newService(t, responderFunc(func(ctx context.Context, _ Turn, out Output) (api.TurnResult, error) {
+		out.Text("4")
 		return api.TurnResult{LLMCalls: 1}, nil
 	}))
 	var streamed strings.Builder
@@ -225,8 +225,8 @@ func TestAskIsSynchronous(t *testing.T) {
 
 func TestPartialReplySavedWhileStreaming(t *testing.T) {
 	release := make(chan struct{})
-	svc, st, _ := newService(t, responderFunc(func(ctx context.Context, _ Turn, emit func(string)) (api.TurnResult, error) {
-		emit("first words")
+	svc, st, _ := newService(t, responderFunc(func(ctx context.Context, _ Turn, out Output) (api.TurnResult, error) {
+		out.Text("first words")
 		<-release
 		return api.TurnResult{}, nil
 	}))
@@ -254,5 +254,98 @@ func waitIdle(t *testing.T, svc *Service, sessionID string) {
 			t.Fatal("turn did not end")
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// planner proposes a plan on a new message and finishes on a decision.
+func planner(t *testing.T, decisions *[]api.ApprovalDecision) responderFunc {
+	return func(ctx context.Context, turn Turn, out Output) (api.TurnResult, error) {
+		out.Trace(api.TraceEvent{Kind: api.TracePlanning, Node: "planner"})
+		if turn.Decision == nil {
+			out.Text("Here is a plan.")
+			return api.TurnResult{Plan: &api.PlanApproval{Round: 1, Task: turn.Text, SubTasks: []api.SubTask{{ID: "1", Title: "Script"}, {ID: "2", Title: "Video"}}}}, nil
+		}
+		*decisions = append(*decisions, *turn.Decision)
+		out.Text("Guide for " + string(turn.Decision.Action))
+		return api.TurnResult{}, nil
+	}
+}
+
+func TestPlanApprovalFlow(t *testing.T) {
+	var decisions []api.ApprovalDecision
+	svc, st, rec := newService(t, planner(t, &decisions))
+	ctx := context.Background()
+	ack, err := svc.Send(ctx, "", "유튜브 쇼츠 만들기")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := rec.wait(t, api.EventApproval).(api.ApprovalRequired)
+	if req.Approval.Round != 1 || len(req.Approval.SubTasks) != 2 || req.MessageID != ack.AssistantMessageID {
+		t.Fatalf("approval = %+v", req)
+	}
+	trace := rec.wait(t, api.EventTrace).(api.TraceEvent)
+	if trace.SessionID != ack.SessionID || trace.TurnID != ack.TurnID || trace.Kind != api.TracePlanning {
+		t.Fatalf("trace = %+v", trace)
+	}
+	waitIdle(t, svc, ack.SessionID)
+	sess, _ := st.Session(ctx, ack.SessionID)
+	msgs, _ := st.Messages(ctx, ack.SessionID)
+	if !sess.PendingApproval || msgs[1].Status != api.StatusAwaitingApproval || msgs[1].Result.Plan == nil {
+		t.Fatalf("pending not stored: %+v %+v", sess, msgs[1])
+	}
+	// A new message is refused while the plan waits; so is a bad decision.
+	if _, err := svc.Send(ctx, ack.SessionID, "something else"); err == nil {
+		t.Fatal("new message accepted while a plan waits")
+	}
+	for _, d := range []api.ApprovalDecision{{Action: "maybe"}, {Action: api.ActionRevise, Feedback: "  "}} {
+		if _, err := svc.Decide(ctx, ack.SessionID, d); err == nil {
+			t.Fatalf("decision %+v accepted", d)
+		}
+	}
+	edited := []api.SubTask{{ID: "2", Title: "Video first"}, {ID: "1", Title: "Script"}}
+	dack, err := svc.Decide(ctx, ack.SessionID, api.ApprovalDecision{Action: api.ActionApprove, SubTasks: edited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, svc, ack.SessionID)
+	if len(decisions) != 1 || decisions[0].SubTasks[0].Title != "Video first" {
+		t.Fatalf("responder got %+v", decisions)
+	}
+	msgs, _ = st.Messages(ctx, ack.SessionID)
+	sess, _ = st.Session(ctx, ack.SessionID)
+	if sess.PendingApproval || len(msgs) != 4 || msgs[2].ID != dack.UserMessage.ID || msgs[2].Content != "✓ Approved the plan (2 steps, edited)." || msgs[3].Content != "Guide for approve" {
+		t.Fatalf("after decision: %+v %+v", sess, msgs)
+	}
+	if _, err := svc.Decide(ctx, ack.SessionID, api.ApprovalDecision{Action: api.ActionCancel}); err == nil {
+		t.Fatal("decision accepted with no plan waiting")
+	}
+}
+
+func TestTraceKeepsOrderWithText(t *testing.T) {
+	svc, _, rec := newService(t, responderFunc(func(ctx context.Context, _ Turn, out Output) (api.TurnResult, error) {
+		out.Text("before ")
+		out.Trace(api.TraceEvent{Kind: api.TraceToolSelected, Tool: "calculator"})
+		out.Text("after")
+		return api.TurnResult{}, nil
+	}))
+	ack, err := svc.Send(context.Background(), "", "q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.wait(t, api.EventTurnFinished)
+	waitIdle(t, svc, ack.SessionID)
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var seq []string
+	for _, e := range rec.events {
+		switch p := e.payload.(type) {
+		case api.TokenBatch:
+			seq = append(seq, p.Text)
+		case api.TraceEvent:
+			seq = append(seq, "["+p.Tool+"]")
+		}
+	}
+	if got := strings.Join(seq, ""); got != "before [calculator]after" {
+		t.Fatalf("order = %q", got)
 	}
 }

@@ -32,7 +32,16 @@ func newStream(s *Service, t *turn, reply *api.Message) *stream {
 	return st
 }
 
-func (st *stream) write(text string) {
+// Trace sends a step of the work at once, after the text before it, so
+// the live trace and the reply stay in order.
+func (st *stream) Trace(e api.TraceEvent) {
+	st.flush()
+	e.SessionID, e.TurnID = st.t.ack.SessionID, st.t.ack.TurnID
+	st.s.events.Emit(api.EventTrace, e)
+}
+
+// Text adds a piece of the reply.
+func (st *stream) Text(text string) {
 	if text == "" {
 		return
 	}

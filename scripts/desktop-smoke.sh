@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Desktop smoke test: the production binary in a real window under Xvfb.
+# It waits for the frontend's Ready() call (a round trip through a real Wails
+# binding, logged as "frontend ready"), not for a fixed time, then saves a
+# screenshot to artifacts/desktop/. Usage: scripts/desktop-smoke.sh BIN
+set -euo pipefail
+bin=$(realpath "${1:?usage: desktop-smoke.sh BIN}")
+root=$(cd "$(dirname "$0")/.." && pwd)
+out="$root/artifacts/desktop"
+work=$(mktemp -d)
+mkdir -p "$out"
+cleanup() {
+  [ -n "${fake_pid:-}" ] && kill "$fake_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+go build -o "$work/fake-ollama" "$root/backend/llm/ollamatest/cmd/fake-ollama"
+"$work/fake-ollama" --addr 127.0.0.1:0 >"$work/fake.out" 2>&1 &
+fake_pid=$!
+for _ in $(seq 100); do grep -q FAKE_OLLAMA_URL "$work/fake.out" && break; sleep 0.1; done
+fake_url=$(sed -n 's/^FAKE_OLLAMA_URL=//p' "$work/fake.out")
+[ -n "$fake_url" ] || { echo "desktop smoke: the fake Ollama did not start"; cat "$work/fake.out"; exit 1; }
+
+cat >"$work/session.sh" <<INNER
+set -euo pipefail
+"$bin" --data-dir "$work/data" --ollama-host "$fake_url" --model llama3.2:3b --embed-model bge-m3 >"$work/app.log" 2>&1 &
+app=\$!
+ready=""
+for _ in \$(seq 600); do
+  if grep -q "frontend ready" "$work/app.log"; then ready=1; break; fi
+  kill -0 \$app 2>/dev/null || break
+  sleep 0.1
+done
+if [ -z "\$ready" ]; then
+  echo "desktop smoke: the window never reported ready"; cat "$work/app.log"
+  kill \$app 2>/dev/null || true
+  exit 1
+fi
+sleep 0.5 # let the first frame paint after the ready call
+import -window root "$out/window.png"
+# A real turn through the window: type a message and send it.
+xdotool search --sync --onlyvisible --name Wayfinder windowactivate --sync >/dev/null 2>&1 || true
+xdotool type --delay 20 "Hello from the desktop smoke test"
+xdotool key Return
+for _ in \$(seq 100); do grep -q "turn finished" "$work/app.log" && break; sleep 0.1; done
+sleep 0.5
+import -window root "$out/chat.png"
+kill \$app
+wait \$app 2>/dev/null || true
+grep -q "turn finished" "$work/app.log" || { echo "desktop smoke: the message typed into the window got no reply"; cat "$work/app.log"; exit 1; }
+INNER
+xvfb-run -a -s "-screen 0 1280x860x24" bash "$work/session.sh"
+echo "desktop smoke: ok (window ready, one chat turn) — screenshots in artifacts/desktop/"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,9 +17,10 @@ import (
 )
 
 func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
-	fs := subFlags("ask", `ask [--session ID] [--json] "message"`, &g, s)
+	fs := subFlags("ask", `ask [--session ID] [--json] [--approve] "message"`, &g, s)
 	session := fs.String("session", "", "continue this session (its id is printed by --json)")
 	asJSON := fs.Bool("json", false, "print the turn's result as JSON instead of streaming the reply")
+	approve := fs.Bool("approve", false, "approve the first proposed plan without asking (for scripts)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -39,6 +41,17 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	if !*asJSON && msg.Content != "" {
 		fmt.Fprintln(s.out)
 	}
+	input := bufio.NewReader(s.in)
+	for err == nil && msg.Status == api.StatusAwaitingApproval {
+		var d api.ApprovalDecision
+		if d, err = decide(msg.Result.Plan, *approve, input, s); err != nil {
+			return err
+		}
+		msg, err = a.chat.AskDecision(ctx, msg.SessionID, d, onText)
+		if !*asJSON && msg.Content != "" {
+			fmt.Fprintln(s.out)
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -51,6 +64,42 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 		return enc.Encode(msg.Result)
 	}
 	return nil
+}
+
+// decide shows a proposed plan and asks what to do with it. With
+// autoApprove it approves at once, for scripts.
+func decide(plan *api.PlanApproval, autoApprove bool, in *bufio.Reader, s stdio) (api.ApprovalDecision, error) {
+	fmt.Fprintf(s.err, "\nProposed plan (round %d):\n", plan.Round)
+	for i, st := range plan.SubTasks {
+		fmt.Fprintf(s.err, "  %d. %s", i+1, st.Title)
+		if st.Detail != "" {
+			fmt.Fprintf(s.err, " — %s", st.Detail)
+		}
+		fmt.Fprintln(s.err)
+	}
+	if autoApprove {
+		fmt.Fprintln(s.err, "Approved (--approve).")
+		return api.ApprovalDecision{Action: api.ActionApprove}, nil
+	}
+	for {
+		fmt.Fprint(s.err, "[a]pprove, [r]evise with feedback, or [c]ancel? ")
+		line, err := in.ReadString('\n')
+		if err != nil && strings.TrimSpace(line) == "" {
+			return api.ApprovalDecision{}, fmt.Errorf("%w: no answer on standard input; the plan stays waiting in the session (use --approve in scripts)", errUsage)
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "a", "approve", "y", "yes":
+			return api.ApprovalDecision{Action: api.ActionApprove}, nil
+		case "c", "cancel":
+			return api.ApprovalDecision{Action: api.ActionCancel}, nil
+		case "r", "revise":
+			fmt.Fprint(s.err, "What should change? ")
+			fb, _ := in.ReadString('\n')
+			if strings.TrimSpace(fb) != "" {
+				return api.ApprovalDecision{Action: api.ActionRevise, Feedback: strings.TrimSpace(fb)}, nil
+			}
+		}
+	}
 }
 
 func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {

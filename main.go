@@ -57,7 +57,7 @@ type stdio struct {
 func commands() []command {
 	return []command{
 		{"serve", "serve [--addr 127.0.0.1:PORT]", "the Wayfinder UI in your browser (loopback only)", runServe},
-		{"ask", `ask [--session ID] [--json] "message"`, "one turn in the terminal, streaming the reply", runAsk},
+		{"ask", `ask [--session ID] [--json] [--approve] "message"`, "one turn in the terminal, streaming the reply", runAsk},
 		{"doctor", "doctor", "check Ollama, the models and the data folder, and say how to fix each problem", runDoctor},
 		{"version", "version", "print the version", func(_ context.Context, _ globals, _ []string, s stdio) error {
 			fmt.Fprintln(s.out, "wayfinder", version)

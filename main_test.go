@@ -182,3 +182,38 @@ func TestOSLocale(t *testing.T) {
 		}
 	}
 }
+
+func TestDecidePrompt(t *testing.T) {
+	plan := &api.PlanApproval{Round: 2, SubTasks: []api.SubTask{{ID: "1", Title: "대본 작성", Detail: "30초"}, {ID: "2", Title: "영상 생성"}}}
+	tests := []struct {
+		name, input string
+		auto        bool
+		want        api.ApprovalDecision
+		err         string
+	}{
+		{"auto", "", true, api.ApprovalDecision{Action: api.ActionApprove}, ""},
+		{"approve", "a\n", false, api.ApprovalDecision{Action: api.ActionApprove}, ""},
+		{"cancel after nonsense", "what\ncancel\n", false, api.ApprovalDecision{Action: api.ActionCancel}, ""},
+		{"revise", "r\n더 짧게\n", false, api.ApprovalDecision{Action: api.ActionRevise, Feedback: "더 짧게"}, ""},
+		{"revise needs feedback", "r\n\na\n", false, api.ApprovalDecision{Action: api.ActionApprove}, ""},
+		{"no stdin", "", false, api.ApprovalDecision{}, "--approve"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var errOut bytes.Buffer
+			got, err := decide(plan, tt.auto, bufio.NewReader(strings.NewReader(tt.input)), stdio{err: &errOut, out: io.Discard})
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v", err)
+				}
+				return
+			}
+			if err != nil || got.Action != tt.want.Action || got.Feedback != tt.want.Feedback {
+				t.Fatalf("got %+v, %v", got, err)
+			}
+			if !strings.Contains(errOut.String(), "Proposed plan (round 2):\n  1. 대본 작성 — 30초\n  2. 영상 생성") {
+				t.Fatalf("plan not shown:\n%s", errOut.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,93 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+type fakeRetriever struct {
+	docs  []Doc
+	err   error
+	delay time.Duration
+	gotK  int
+}
+
+func (f *fakeRetriever) Search(ctx context.Context, q string, k int) ([]Doc, error) {
+	f.gotK = k
+	if f.delay > 0 {
+		select {
+		case <-time.After(f.delay):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if f.err != nil {
+		return nil, f.err
+	}
+	if k < len(f.docs) {
+		return f.docs[:k], nil
+	}
+	return f.docs, nil
+}
+
+func TestRetrieveDocs(t *testing.T) {
+	docs := []Doc{
+		{ID: "catalog:vrew", Title: "Vrew", Source: "Wayfinder AI tool catalog", URL: "https://vrew.ai", Text: "한국어 자막을 자동으로 만듭니다.", Score: 0.9},
+		{ID: "f1#3", Title: "휴가 규정", Source: "leave-policy.pdf", Page: 3, Heading: "연차", Text: strings.Repeat("가", 2000), Score: 0.5},
+	}
+	tests := []struct {
+		name     string
+		r        *fakeRetriever
+		args     map[string]any
+		want     []string
+		wantK    int
+		wantSrcs int
+		wantErr  error
+	}{
+		{"numbered with sources", &fakeRetriever{docs: docs}, map[string]any{"query": "자막"},
+			[]string{"[1] Vrew — Wayfinder AI tool catalog — https://vrew.ai\n한국어 자막을", "[2] 휴가 규정 — leave-policy.pdf — p. 3 — 연차\n", "…"}, 5, 2, nil},
+		{"top_k passed", &fakeRetriever{docs: docs}, map[string]any{"query": "x", "top_k": 1.0}, []string{"[1] Vrew"}, 1, 1, nil},
+		{"nothing found", &fakeRetriever{}, map[string]any{"query": "없는 것"}, []string{`No documents matched "없는 것"`}, 5, 0, nil},
+		{"missing query", &fakeRetriever{}, map[string]any{}, nil, 0, 0, ErrInvalidArgs},
+		{"top_k too big", &fakeRetriever{}, map[string]any{"query": "x", "top_k": 50.0}, nil, 0, 0, ErrInvalidArgs},
+		{"search fails", &fakeRetriever{err: errors.New("index closed")}, map[string]any{"query": "x"}, []string{}, 5, 0, errors.New("index closed")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := NewRetrieveDocs(tt.r).Call(context.Background(), tt.args)
+			if tt.wantErr != nil {
+				if err == nil || !(errors.Is(err, tt.wantErr) || strings.Contains(err.Error(), tt.wantErr.Error())) {
+					t.Fatalf("err = %v, want %v", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(res.Text, w) {
+					t.Errorf("observation lacks %q:\n%s", w, res.Text)
+				}
+			}
+			if tt.r.gotK != tt.wantK || len(res.Sources) != tt.wantSrcs {
+				t.Errorf("k = %d, sources = %d", tt.r.gotK, len(res.Sources))
+			}
+			if len(res.Sources) == 2 && (res.Sources[1].Page != 3 || res.Sources[1].Source != "leave-policy.pdf" || res.Sources[0].URL != "https://vrew.ai") {
+				t.Errorf("sources = %+v", res.Sources)
+			}
+		})
+	}
+}
+
+func TestRetrieveDocsTimeout(t *testing.T) {
+	tool := NewRetrieveDocs(&fakeRetriever{delay: time.Minute})
+	tool.Timeout = 20 * time.Millisecond
+	r := mustRegistry(t, tool)
+	out := r.Run(context.Background(), Call{Name: "retrieve_docs", Args: map[string]any{"query": "x"}})
+	if !errors.Is(out.Err, ErrTimeout) {
+		t.Fatalf("err = %v, want ErrTimeout", out.Err)
+	}
+}

@@ -1,0 +1,38 @@
+package tools
+
+import "log/slog"
+
+// Deps are what the standard tools need. A nil dependency leaves its tool
+// out, so a caller without memory (or without a knowledge base) still gets a
+// working registry.
+type Deps struct {
+	Retriever Retriever
+	Memory    interface {
+		MemoryReader
+		MemoryWriter
+	}
+	Search   SearchProvider // nil: web_search is not registered at all
+	Folders  Folders        // nil: read_file is not registered
+	Clock    Clock          // nil: time.Now
+	TimeZone string         // default zone of get_time, e.g. "Asia/Seoul"
+}
+
+// Standard builds the registry of Wayfinder's tools in a fixed order:
+// calculator, get_time, retrieve_docs, read_memory, write_memory, read_file,
+// web_search (registered but off until WithEnabled("web_search", true)).
+func Standard(log *slog.Logger, d Deps) (*Registry, error) {
+	ts := []*Tool{NewCalculator(), NewGetTime(d.Clock, d.TimeZone)}
+	if d.Retriever != nil {
+		ts = append(ts, NewRetrieveDocs(d.Retriever))
+	}
+	if d.Memory != nil {
+		ts = append(ts, NewReadMemory(d.Memory), NewWriteMemory(d.Memory))
+	}
+	if d.Folders != nil {
+		ts = append(ts, NewReadFile(d.Folders))
+	}
+	if d.Search != nil {
+		ts = append(ts, NewWebSearch(d.Search))
+	}
+	return NewRegistry(log, ts...)
+}

@@ -1,0 +1,37 @@
+package tools
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestStandard(t *testing.T) {
+	tests := []struct {
+		name        string
+		deps        Deps
+		wantSchemas string
+	}{
+		{"bare", Deps{}, "calculator,get_time"},
+		{"everything", Deps{Retriever: &fakeRetriever{}, Memory: &fakeMemory{}, Search: NoProvider{}, Folders: func() []string { return nil }},
+			"calculator,get_time,retrieve_docs,read_memory,write_memory,read_file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Standard(nil, tt.deps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(r.Names(), ","); got != tt.wantSchemas {
+				t.Errorf("names = %s, want %s", got, tt.wantSchemas)
+			}
+			if len(r.Schemas()) != len(r.Names()) {
+				t.Errorf("%d schemas for %d names", len(r.Schemas()), len(r.Names()))
+			}
+		})
+	}
+	r, _ := Standard(nil, Deps{Search: NoProvider{}})
+	on, err := r.WithEnabled("web_search", true)
+	if err != nil || !strings.HasSuffix(strings.Join(on.Names(), ","), "web_search") {
+		t.Errorf("web_search not enabled: %v %v", on, err)
+	}
+}

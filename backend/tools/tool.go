@@ -1,0 +1,264 @@
+// Package tools holds the tools Wayfinder's agent may call: calculator,
+// get_time, retrieve_docs, read_memory, write_memory, web_search and
+// read_file. None of them executes code.
+//
+// A Tool is declared as data (name, description, parameters, time limit and
+// a run function) so that the JSON schema the model sees and the validation
+// its arguments get come from the same list and cannot drift apart. Small
+// local models send sloppy arguments ("5" for 5, extra keys); validation
+// coerces what is unambiguous and rejects the rest with a message the model
+// can act on. The Registry runs calls and turns every failure (unknown tool,
+// bad arguments, error, time-out, even a panic) into an error observation,
+// because a failing tool must never end the person's turn (seeds 000/001).
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	ollama "github.com/ollama/ollama/api"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+// Errors callers (and tests) can test for with errors.Is.
+var (
+	ErrUnknownTool = errors.New("unknown tool")
+	ErrDisabled    = errors.New("tool is not enabled")
+	ErrInvalidArgs = errors.New("invalid arguments")
+	ErrTimeout     = errors.New("tool timed out")
+	ErrPanic       = errors.New("tool crashed")
+)
+
+// DefaultTimeout applies to tools that do not set their own.
+const DefaultTimeout = 10 * time.Second
+
+// ParamType is a JSON schema type of a parameter.
+type ParamType string
+
+const (
+	TypeString  ParamType = "string"
+	TypeInteger ParamType = "integer"
+	TypeNumber  ParamType = "number"
+	TypeBoolean ParamType = "boolean"
+)
+
+// Param describes one argument of a tool.
+type Param struct {
+	Name        string
+	Type        ParamType
+	Description string
+	Required    bool
+	Enum        []string // allowed values of a string parameter, if limited
+	Min, Max    *float64 // inclusive bounds of a number or integer
+}
+
+// Result is what a tool call produced: the text observation the model reads
+// and the passages it may cite.
+type Result struct {
+	Text    string
+	Sources []api.Source
+}
+
+// RunFunc does a tool's work on validated arguments.
+type RunFunc func(ctx context.Context, args Args) (Result, error)
+
+// Tool is one callable tool.
+type Tool struct {
+	Name        string
+	Description string
+	Params      []Param
+	// Timeout bounds one call; zero means DefaultTimeout.
+	Timeout time.Duration
+	// DefaultOff tools are left out of the schemas and refused until the
+	// registry enables them (web_search: Wayfinder is offline-first).
+	DefaultOff bool
+	Run        RunFunc
+}
+
+// Schema is the tool's description in the form Ollama's chat API takes.
+func (t *Tool) Schema() ollama.Tool {
+	props := ollama.NewToolPropertiesMap()
+	var required []string
+	for _, p := range t.Params {
+		prop := ollama.ToolProperty{Type: ollama.PropertyType{string(p.Type)}, Description: p.Description}
+		for _, v := range p.Enum {
+			prop.Enum = append(prop.Enum, v)
+		}
+		props.Set(p.Name, prop)
+		if p.Required {
+			required = append(required, p.Name)
+		}
+	}
+	return ollama.Tool{
+		Type: "function",
+		Function: ollama.ToolFunction{
+			Name:        t.Name,
+			Description: t.Description,
+			Parameters:  ollama.ToolFunctionParameters{Type: "object", Required: required, Properties: props},
+		},
+	}
+}
+
+func (t *Tool) timeout() time.Duration {
+	if t.Timeout > 0 {
+		return t.Timeout
+	}
+	return DefaultTimeout
+}
+
+// Call validates args and runs the tool within its time limit. Most callers
+// go through Registry.Run, which also turns errors into observations.
+func (t *Tool) Call(ctx context.Context, args map[string]any) (Result, error) {
+	valid, err := t.Validate(args)
+	if err != nil {
+		return Result{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, t.timeout())
+	defer cancel()
+	return t.Run(ctx, valid)
+}
+
+// Validate checks args against the parameters and returns them normalised:
+// strings trimmed, integers as int, numbers as float64, booleans as bool.
+// Keys the tool does not declare are dropped: small models invent them, and
+// refusing the whole call for an extra key would waste a model round.
+func (t *Tool) Validate(args map[string]any) (Args, error) {
+	out := make(Args, len(t.Params))
+	var problems []string
+	for _, p := range t.Params {
+		raw, ok := args[p.Name]
+		if !ok || raw == nil || (isString(raw) && strings.TrimSpace(raw.(string)) == "") {
+			if p.Required {
+				problems = append(problems, fmt.Sprintf("%q is required (%s)", p.Name, p.Description))
+			}
+			continue
+		}
+		v, err := coerce(p, raw)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%q %v", p.Name, err))
+			continue
+		}
+		out[p.Name] = v
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("%w for %s: %s", ErrInvalidArgs, t.Name, strings.Join(problems, "; "))
+	}
+	return out, nil
+}
+
+func isString(v any) bool { _, ok := v.(string); return ok }
+
+func coerce(p Param, raw any) (any, error) {
+	switch p.Type {
+	case TypeString:
+		var s string
+		switch v := raw.(type) {
+		case string:
+			s = strings.TrimSpace(v)
+		case float64, int, int64, bool:
+			s = fmt.Sprint(v)
+		default:
+			return nil, fmt.Errorf("must be a string, got %T", raw)
+		}
+		if len(p.Enum) > 0 && !slices.Contains(p.Enum, s) {
+			return nil, fmt.Errorf("must be one of %s, got %q", strings.Join(p.Enum, ", "), s)
+		}
+		return s, nil
+	case TypeInteger, TypeNumber:
+		f, err := toFloat(raw)
+		if err != nil {
+			return nil, err
+		}
+		if p.Type == TypeInteger && f != math.Trunc(f) {
+			return nil, fmt.Errorf("must be a whole number, got %v", f)
+		}
+		if (p.Min != nil && f < *p.Min) || (p.Max != nil && f > *p.Max) {
+			return nil, fmt.Errorf("must be between %v and %v, got %v", deref(p.Min), deref(p.Max), f)
+		}
+		if p.Type == TypeInteger {
+			return int(f), nil
+		}
+		return f, nil
+	case TypeBoolean:
+		switch v := raw.(type) {
+		case bool:
+			return v, nil
+		case string:
+			b, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return nil, fmt.Errorf("must be true or false, got %q", v)
+			}
+			return b, nil
+		}
+		return nil, fmt.Errorf("must be true or false, got %T", raw)
+	}
+	return nil, fmt.Errorf("has unsupported type %q", p.Type)
+}
+
+func toFloat(raw any) (float64, error) {
+	switch v := raw.(type) {
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, errors.New("must be a finite number")
+		}
+		return v, nil
+	case int:
+		return float64(v), nil
+	case int64:
+		return float64(v), nil
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, fmt.Errorf("must be a number, got %q", v)
+		}
+		return f, nil
+	}
+	return 0, fmt.Errorf("must be a number, got %T", raw)
+}
+
+func deref(p *float64) any {
+	if p == nil {
+		return "any"
+	}
+	return *p
+}
+
+func bound(v float64) *float64 { return &v }
+
+// Args are validated, normalised arguments. The getters return the zero
+// value for an absent optional argument.
+type Args map[string]any
+
+// String returns a string argument.
+func (a Args) String(name string) string { s, _ := a[name].(string); return s }
+
+// Int returns an integer argument, or def when it is absent.
+func (a Args) Int(name string, def int) int {
+	if v, ok := a[name].(int); ok {
+		return v
+	}
+	return def
+}
+
+// Float returns a number argument, or def when it is absent.
+func (a Args) Float(name string, def float64) float64 {
+	if v, ok := a[name].(float64); ok {
+		return v
+	}
+	return def
+}
+
+// Bool returns a boolean argument, or def when it is absent.
+func (a Args) Bool(name string, def bool) bool {
+	if v, ok := a[name].(bool); ok {
+		return v
+	}
+	return def
+}

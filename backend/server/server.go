@@ -39,8 +39,11 @@ type Options struct {
 	// Assets is the built frontend (index.html at its root).
 	Assets fs.FS
 	// Token guards the API; New makes one when empty.
-	Token  string
-	Logger *slog.Logger
+	Token string
+	// Describe turns a method's error into what the person sees (the
+	// desktop shell uses the same function as Wails' ErrorFormatter).
+	Describe func(error) api.ErrorInfo
+	Logger   *slog.Logger
 }
 
 // Server serves the UI, the API and the event stream.
@@ -61,6 +64,9 @@ func New(opt Options) (*Server, error) {
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
+	}
+	if opt.Describe == nil {
+		opt.Describe = func(err error) api.ErrorInfo { return api.ErrorInfo{Code: api.ErrInternal, Message: err.Error()} }
 	}
 	s := &Server{opt: opt, events: newHub(), mux: http.NewServeMux()}
 	s.mux.HandleFunc("POST /api/{service}/{method}", s.guard(s.call))
@@ -201,7 +207,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 	out := m.Call(args)
 	if n := len(out); n > 0 && mt.Out(n-1) == errorType {
 		if err, _ := out[n-1].Interface().(error); err != nil {
-			info := Describe(err)
+			info := s.opt.Describe(err)
 			writeError(w, statusOf(info.Code), info)
 			return
 		}
@@ -217,16 +223,6 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Describe reads the ErrorInfo that bound methods put in their errors as
-// JSON (Wails hands JavaScript nothing but the error string).
-func Describe(err error) api.ErrorInfo {
-	var info api.ErrorInfo
-	if json.Unmarshal([]byte(err.Error()), &info) == nil && info.Code != "" {
-		return info
-	}
-	return api.ErrorInfo{Code: api.ErrInternal, Message: err.Error()}
-}
-
 func statusOf(code api.ErrorCode) int {
 	switch code {
 	case api.ErrEmptyMessage, api.ErrMessageTooLong, api.ErrInvalidInput:
@@ -235,7 +231,8 @@ func statusOf(code api.ErrorCode) int {
 		return http.StatusNotFound
 	case api.ErrBusy:
 		return http.StatusConflict
-	case api.ErrOllamaUnreachable, api.ErrModelMissing, api.ErrModelNoTools, api.ErrTimeout, api.ErrStreamDropped:
+	case api.ErrOllamaUnreachable, api.ErrModelMissing, api.ErrModelNoTools, api.ErrTimeout, api.ErrStreamDropped,
+		api.ErrOllamaError, api.ErrPullFailed, api.ErrBadModelOutput:
 		return http.StatusBadGateway
 	}
 	return http.StatusInternalServerError

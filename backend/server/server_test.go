@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -16,13 +15,14 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/api"
 )
 
+var errEmpty = errors.New("empty")
+
 // greeter stands in for a bound service.
 type greeter struct{}
 
 func (greeter) Hello(name string, times int) (string, error) {
 	if name == "" {
-		b, _ := json.Marshal(api.ErrorInfo{Code: api.ErrEmptyMessage, Message: "empty"})
-		return "", errors.New(string(b))
+		return "", errEmpty
 	}
 	return strings.Repeat("hi "+name+" ", times), nil
 }
@@ -36,7 +36,13 @@ func newTestServer(t *testing.T) (*Server, *httptest.Server) {
 		"index.html":    {Data: []byte("<html>app</html>")},
 		"assets/app.js": {Data: []byte("console.log(1)")},
 	}
-	s, err := New(Options{Services: map[string]any{"Greeter": greeter{}}, Assets: assets, Token: "secret"})
+	describe := func(err error) api.ErrorInfo {
+		if errors.Is(err, errEmpty) {
+			return api.ErrorInfo{Code: api.ErrEmptyMessage, Message: "empty"}
+		}
+		return api.ErrorInfo{Code: api.ErrInternal, Message: err.Error()}
+	}
+	s, err := New(Options{Services: map[string]any{"Greeter": greeter{}}, Assets: assets, Token: "secret", Describe: describe})
 	if err != nil {
 		t.Fatal(err)
 	}

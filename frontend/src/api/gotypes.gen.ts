@@ -130,7 +130,7 @@ export interface ApprovalRequired {
  * frontend translates codes (ko/en); Message is the English fallback and Hint
  * the next step, e.g. the exact command to run.
  */
-export type ErrorCode = "ollama_unreachable" | "model_missing" | "model_no_tools" | "timeout" | "stream_dropped" | "empty_message" | "message_too_long" | "busy" | "not_found" | "invalid_input" | "internal";
+export type ErrorCode = "ollama_unreachable" | "model_missing" | "model_no_tools" | "timeout" | "stream_dropped" | "ollama_error" | "pull_failed" | "bad_model_output" | "empty_message" | "message_too_long" | "busy" | "not_found" | "invalid_input" | "internal";
 
 /** ErrorInfo is an error as the person sees it. */
 export interface ErrorInfo {

@@ -1,0 +1,242 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"strings"
+	"time"
+
+	"github.com/ollama/ollama/api"
+)
+
+// ChatRequest is one call to a chat model.
+type ChatRequest struct {
+	Model    string
+	Messages []api.Message
+	Tools    api.Tools
+	// Format is "json" or a JSON schema; Structured sets it.
+	Format json.RawMessage
+	// Options are model options (temperature, seed, num_predict, ...).
+	Options map[string]any
+	// NumCtx overrides the client's context size for this call.
+	NumCtx    int
+	Think     *api.ThinkValue
+	KeepAlive *api.Duration
+}
+
+// Chunk is a piece of a streamed reply.
+type Chunk struct {
+	Content   string
+	Thinking  string
+	ToolCalls []api.ToolCall
+}
+
+// Response is a finished (or, with an error, partial) reply.
+type Response struct {
+	// Message is the assistant's message: content, thinking (kept apart so
+	// it is never taken for the answer) and tool calls.
+	Message    api.Message
+	Model      string
+	DoneReason string
+	// PromptTokens and CompletionTokens are Ollama's prompt_eval_count and
+	// eval_count.
+	PromptTokens       int
+	CompletionTokens   int
+	TotalDuration      time.Duration
+	LoadDuration       time.Duration
+	PromptEvalDuration time.Duration
+	EvalDuration       time.Duration
+	// Elapsed is the wall time of the call, retries included.
+	Elapsed  time.Duration
+	Attempts int
+	Retries  []RetryRecord
+}
+
+// Chat sends a chat request and streams the reply to onChunk (may be nil).
+// Failed attempts are retried only while nothing was passed to onChunk, so
+// streamed text is never duplicated. When ctx is cancelled, Chat returns
+// promptly with an error matching context.Canceled and the partial reply.
+func (c *Client) Chat(ctx context.Context, req ChatRequest, onChunk func(Chunk)) (Response, error) {
+	return c.chat(ctx, "chat", req, onChunk)
+}
+
+func (c *Client) chat(ctx context.Context, op string, req ChatRequest, onChunk func(Chunk)) (Response, error) {
+	start := time.Now()
+	wire := c.wireRequest(req)
+	var resp Response
+	retries, err := c.retry(ctx, op, req.Model, func(ctx context.Context) (bool, error) {
+		r, delivered, err := c.chatOnce(ctx, op, wire, onChunk)
+		r.Attempts = resp.Attempts + 1
+		resp = r
+		return delivered, err
+	})
+	resp.Retries = retries
+	resp.Elapsed = time.Since(start)
+	return resp, err
+}
+
+// wireRequest builds the official request; num_ctx is always explicit
+// because Ollama's default silently cuts long prompts.
+func (c *Client) wireRequest(req ChatRequest) *api.ChatRequest {
+	opts := maps.Clone(req.Options)
+	if opts == nil {
+		opts = map[string]any{}
+	}
+	switch {
+	case req.NumCtx > 0:
+		opts["num_ctx"] = req.NumCtx
+	case opts["num_ctx"] == nil:
+		opts["num_ctx"] = c.cfg.numCtx
+	}
+	stream := true
+	return &api.ChatRequest{
+		Model:     req.Model,
+		Messages:  req.Messages,
+		Tools:     req.Tools,
+		Format:    req.Format,
+		Options:   opts,
+		Think:     req.Think,
+		KeepAlive: req.KeepAlive,
+		Stream:    &stream,
+	}
+}
+
+// chatOnce is one attempt.
+func (c *Client) chatOnce(ctx context.Context, op string, wire *api.ChatRequest, onChunk func(Chunk)) (Response, bool, error) {
+	actx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	dog := newWatchdog(cancel, c.cfg.timeouts.FirstToken, c.cfg.timeouts.Idle)
+	defer dog.stop()
+
+	var (
+		r                 = Response{Model: wire.Model}
+		content, thinking strings.Builder
+		done, delivered   bool
+	)
+	err := c.api.Chat(actx, wire, func(cr api.ChatResponse) error {
+		dog.tick()
+		m := cr.Message
+		content.WriteString(m.Content)
+		thinking.WriteString(m.Thinking)
+		r.Message.ToolCalls = append(r.Message.ToolCalls, m.ToolCalls...)
+		if cr.Done {
+			done = true
+			r.DoneReason = cr.DoneReason
+			r.PromptTokens, r.CompletionTokens = cr.PromptEvalCount, cr.EvalCount
+			r.TotalDuration, r.LoadDuration = cr.TotalDuration, cr.LoadDuration
+			r.PromptEvalDuration, r.EvalDuration = cr.PromptEvalDuration, cr.EvalDuration
+		}
+		if onChunk != nil && (m.Content != "" || m.Thinking != "" || len(m.ToolCalls) > 0) {
+			delivered = true
+			onChunk(Chunk{Content: m.Content, Thinking: m.Thinking, ToolCalls: m.ToolCalls})
+		}
+		return nil
+	})
+	r.Message.Role = "assistant"
+	r.Message.Content = content.String()
+	r.Message.Thinking = thinking.String()
+	if err == nil && !done {
+		err = errNoDone
+	}
+	return r, delivered, c.fail(ctx, actx, op, wire.Model, err)
+}
+
+// Validator is implemented by structured outputs that check themselves
+// beyond JSON decoding (required fields, ranges); a failure counts as
+// malformed output so the caller's repair attempt can quote it.
+type Validator interface {
+	Validate() error
+}
+
+// Structured asks for a reply in the shape of schema (a JSON schema as
+// json.RawMessage, []byte, string or any value that marshals to one; nil
+// derives it from out with SchemaOf) and decodes it into out. Text that is
+// not valid JSON, has trailing data, or fails out's Validate returns an
+// *Error of kind ErrMalformedOutput carrying the raw text; see
+// RepairMessages. out may be partly filled on failure.
+func (c *Client) Structured(ctx context.Context, req ChatRequest, schema any, out any) (Response, error) {
+	raw, err := schemaBytes(schema, out)
+	if err != nil {
+		return Response{}, fmt.Errorf("structured %q: %w", req.Model, err)
+	}
+	req.Format = raw
+	resp, err := c.chat(ctx, "structured", req, nil)
+	if err != nil {
+		return resp, err
+	}
+	text := stripFence(resp.Message.Content)
+	if err := decodeStrict(text, out); err != nil {
+		return resp, &Error{Kind: ErrMalformedOutput, Op: "structured", Host: c.host, Model: req.Model, Raw: resp.Message.Content, Err: err}
+	}
+	if v, ok := out.(Validator); ok {
+		if err := v.Validate(); err != nil {
+			return resp, &Error{Kind: ErrMalformedOutput, Op: "structured", Host: c.host, Model: req.Model, Raw: resp.Message.Content, Err: err}
+		}
+	}
+	return resp, nil
+}
+
+func schemaBytes(schema, out any) (json.RawMessage, error) {
+	switch s := schema.(type) {
+	case nil:
+		return SchemaOf(out)
+	case json.RawMessage:
+		return s, nil
+	case []byte:
+		return json.RawMessage(s), nil
+	case string:
+		return json.RawMessage(s), nil
+	default:
+		b, err := json.Marshal(s)
+		if err != nil {
+			return nil, fmt.Errorf("marshal schema: %w", err)
+		}
+		return b, nil
+	}
+}
+
+// stripFence removes a Markdown code fence some models put around JSON even
+// when asked for a format.
+func stripFence(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "```") {
+		return s
+	}
+	s = strings.TrimPrefix(s, "```")
+	s = strings.TrimPrefix(s, "json")
+	s = strings.TrimSuffix(strings.TrimSpace(s), "```")
+	return strings.TrimSpace(s)
+}
+
+func decodeStrict(text string, out any) error {
+	if text == "" {
+		return errors.New("empty reply")
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	if err := dec.Decode(out); err != nil {
+		return fmt.Errorf("decode JSON: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("decode JSON: unexpected text after the JSON value")
+	}
+	return nil
+}
+
+// RepairMessages returns the two messages for one repair attempt after a
+// malformed structured reply: the model's own reply, then what was wrong
+// with it. Append them to the request's messages and call Structured again.
+// It returns nil for other errors.
+func RepairMessages(err error) []api.Message {
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != ErrMalformedOutput {
+		return nil
+	}
+	return []api.Message{
+		{Role: "assistant", Content: e.Raw},
+		{Role: "user", Content: fmt.Sprintf("That reply could not be used (%v). Answer again with only one JSON value that matches the schema, and nothing else.", e.Err)},
+	}
+}

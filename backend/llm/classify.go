@@ -1,0 +1,93 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	wf "github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+// Classify turns an error from a Client into what the person sees: a stable
+// code the frontend translates, an English message, and the next step. It
+// returns the zero ErrorInfo for nil.
+func Classify(err error) wf.ErrorInfo {
+	if err == nil {
+		return wf.ErrorInfo{}
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		switch {
+		case errors.Is(err, context.Canceled):
+			return wf.ErrorInfo{Code: wf.ErrInternal, Message: "The request was stopped."}
+		case errors.Is(err, context.DeadlineExceeded):
+			return wf.ErrorInfo{Code: wf.ErrTimeout, Message: "Ollama did not answer in time.",
+				Hint: "Try again; if it keeps happening, choose a smaller model."}
+		}
+		return wf.ErrorInfo{Code: wf.ErrInternal, Message: err.Error()}
+	}
+	model := e.Model
+	switch e.Kind {
+	case ErrUnreachable:
+		return wf.ErrorInfo{
+			Code:    wf.ErrOllamaUnreachable,
+			Message: fmt.Sprintf("Wayfinder cannot reach Ollama at %s.", e.Host),
+			Hint:    "Start Ollama (run `ollama serve`, or open the Ollama app); if it is not installed, get it from https://ollama.com/download. If Ollama runs elsewhere, change the Ollama host in Settings.",
+		}
+	case ErrModelNotFound:
+		return wf.ErrorInfo{
+			Code:    wf.ErrModelMissing,
+			Message: fmt.Sprintf("The model %q is not installed in Ollama.", model),
+			Hint:    fmt.Sprintf("ollama pull %s", model),
+		}
+	case ErrNoToolSupport:
+		return wf.ErrorInfo{
+			Code:    wf.ErrModelNoTools,
+			Message: fmt.Sprintf("The model %q cannot use tools, which Wayfinder needs for this.", model),
+			Hint:    "Choose a chat model with the \"tools\" badge in Settings, for example: ollama pull llama3.2:3b",
+		}
+	case ErrTimeout:
+		return wf.ErrorInfo{
+			Code:    wf.ErrTimeout,
+			Message: "Ollama did not answer in time" + forModel(model) + ".",
+			Hint:    "The model may still be loading or the computer is busy. Try again; if it keeps happening, choose a smaller model.",
+		}
+	case ErrStreamDropped:
+		return wf.ErrorInfo{
+			Code:    wf.ErrStreamDropped,
+			Message: "The connection to Ollama broke off in the middle of the reply.",
+			Hint:    "Check that Ollama is still running (`ollama ps`), then send the message again.",
+		}
+	case ErrMalformedOutput:
+		return wf.ErrorInfo{
+			Code:    wf.ErrBadModelOutput,
+			Message: fmt.Sprintf("The model %q answered in a form Wayfinder could not read.", model),
+			Hint:    "Try again; a larger model follows the format more reliably.",
+		}
+	case ErrPullFailed:
+		return wf.ErrorInfo{
+			Code:    wf.ErrPullFailed,
+			Message: fmt.Sprintf("Downloading the model %q failed: %v", model, e.Err),
+			Hint:    fmt.Sprintf("Check the internet connection and the model name (see https://ollama.com/library), then try again or run: ollama pull %s", model),
+		}
+	case ErrRejected:
+		return wf.ErrorInfo{
+			Code:    wf.ErrInvalidInput,
+			Message: fmt.Sprintf("Ollama refused the request: %v", e.Err),
+			Hint:    "Check the model chosen in Settings; updating Ollama may help.",
+		}
+	default: // ErrServer
+		return wf.ErrorInfo{
+			Code:    wf.ErrOllamaError,
+			Message: fmt.Sprintf("Ollama reported an error: %v", e.Err),
+			Hint:    "Try again; if it keeps happening, look at the Ollama server log or restart Ollama.",
+		}
+	}
+}
+
+func forModel(model string) string {
+	if model == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (model %q)", model)
+}

@@ -1,0 +1,192 @@
+// Package llm is Wayfinder's only way to talk to Ollama. It wraps the
+// official client (github.com/ollama/ollama/api) with what every caller
+// would otherwise repeat: an explicit context size (Ollama's default
+// silently truncates long prompts), timeouts for a model that never answers,
+// retries that never duplicate streamed text, structured output decoded into
+// Go values, batched embeddings, and errors typed so the UI can say in plain
+// words what to do next (see Classify).
+//
+// Messages, tools and tool calls are the official api types; only the
+// request and response of a chat are Wayfinder's own, to keep callers free of
+// Ollama's pointer-valued switches and to carry token counts and retries.
+package llm
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/ollama/ollama/api"
+)
+
+// Defaults, chosen for a 3B model on a laptop CPU.
+const (
+	DefaultHost       = "http://127.0.0.1:11434"
+	DefaultNumCtx     = 8192
+	DefaultMaxRetries = 3
+	DefaultEmbedBatch = 32
+)
+
+// Timeouts bound how long Wayfinder waits for Ollama. Zero fields keep the
+// defaults.
+type Timeouts struct {
+	// FirstToken is the wait for the first chunk of a reply; it includes
+	// loading the model from disk, which can take a while on a cold start.
+	FirstToken time.Duration
+	// Idle is the longest pause between two chunks of a reply.
+	Idle time.Duration
+	// Request bounds one non-streaming call (version, list, show, one
+	// embedding batch).
+	Request time.Duration
+	// PullIdle is the longest pause between two progress lines of a pull.
+	PullIdle time.Duration
+}
+
+// DefaultTimeouts are generous: a slow answer is better than a false alarm,
+// and a cold model load on a laptop CPU can take a minute.
+func DefaultTimeouts() Timeouts {
+	return Timeouts{
+		FirstToken: 120 * time.Second,
+		Idle:       60 * time.Second,
+		Request:    120 * time.Second,
+		PullIdle:   5 * time.Minute,
+	}
+}
+
+type config struct {
+	httpClient *http.Client
+	numCtx     int
+	maxRetries int
+	backoff    time.Duration
+	maxBackoff time.Duration
+	timeouts   Timeouts
+	embedBatch int
+	logger     *slog.Logger
+}
+
+// Option configures a Client.
+type Option func(*config)
+
+// WithHTTPClient sets the HTTP client, e.g. one whose transport refuses every
+// host but Ollama's.
+func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
+
+// WithNumCtx sets the default context size sent as num_ctx.
+func WithNumCtx(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.numCtx = n
+		}
+	}
+}
+
+// WithRetry sets how many times a failed call is retried (0 disables
+// retries) and the first backoff, which doubles each time up to 5 s.
+func WithRetry(maxRetries int, backoff time.Duration) Option {
+	return func(c *config) {
+		c.maxRetries = max(0, maxRetries)
+		c.backoff = backoff
+	}
+}
+
+// WithTimeouts overrides timeouts; zero fields keep the defaults.
+func WithTimeouts(t Timeouts) Option {
+	return func(c *config) {
+		if t.FirstToken > 0 {
+			c.timeouts.FirstToken = t.FirstToken
+		}
+		if t.Idle > 0 {
+			c.timeouts.Idle = t.Idle
+		}
+		if t.Request > 0 {
+			c.timeouts.Request = t.Request
+		}
+		if t.PullIdle > 0 {
+			c.timeouts.PullIdle = t.PullIdle
+		}
+	}
+}
+
+// WithEmbedBatch sets how many texts go into one /api/embed request.
+func WithEmbedBatch(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.embedBatch = n
+		}
+	}
+}
+
+// WithLogger sets where retries are logged (default slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// Client talks to one Ollama server. It is safe for concurrent use.
+type Client struct {
+	api  *api.Client
+	host string
+	cfg  config
+}
+
+// New returns a client for host ("http://127.0.0.1:11434", "127.0.0.1:11434"
+// or "" for the default). It does not contact the server.
+func New(host string, opts ...Option) (*Client, error) {
+	u, err := ParseHost(host)
+	if err != nil {
+		return nil, err
+	}
+	cfg := config{
+		numCtx:     DefaultNumCtx,
+		maxRetries: DefaultMaxRetries,
+		backoff:    250 * time.Millisecond,
+		maxBackoff: 5 * time.Second,
+		timeouts:   DefaultTimeouts(),
+		embedBatch: DefaultEmbedBatch,
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.httpClient == nil {
+		cfg.httpClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.Default()
+	}
+	return &Client{api: api.NewClient(u, cfg.httpClient), host: u.String(), cfg: cfg}, nil
+}
+
+// Host is the normalised base URL, for messages.
+func (c *Client) Host() string { return c.host }
+
+// NumCtx is the context size sent when a request sets none.
+func (c *Client) NumCtx() int { return c.cfg.numCtx }
+
+// ParseHost normalises an Ollama address the way OLLAMA_HOST is read: the
+// scheme defaults to http and the port to 11434.
+func ParseHost(host string) (*url.URL, error) {
+	host = strings.TrimSpace(host)
+	if host == "" {
+		host = DefaultHost
+	}
+	if !strings.Contains(host, "://") {
+		host = "http://" + host
+	}
+	u, err := url.Parse(host)
+	if err != nil {
+		return nil, fmt.Errorf("parse ollama host %q: %w", host, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("parse ollama host %q: scheme must be http or https", host)
+	}
+	if u.Hostname() == "" {
+		return nil, fmt.Errorf("parse ollama host %q: no host name", host)
+	}
+	if u.Port() == "" && u.Scheme == "http" {
+		u.Host = net.JoinHostPort(u.Hostname(), "11434")
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawQuery, u.Fragment = "", ""
+	return u, nil
+}

@@ -1,0 +1,185 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	wf "github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+func TestEmbedBatchesInOrder(t *testing.T) {
+	srv := ollamatest.New(t, ollamatest.WithEmbedDim(16))
+	c := newClient(t, srv.URL(), WithEmbedBatch(32))
+	inputs := make([]string, 70)
+	for i := range inputs {
+		inputs[i] = fmt.Sprintf("chunk %d 문서", i)
+	}
+	var progress []int
+	vecs, err := c.EmbedWithProgress(context.Background(), "bge-m3", inputs, func(done, total int) {
+		if total != 70 {
+			t.Errorf("total = %d", total)
+		}
+		progress = append(progress, done)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]int{32, 64, 70}, progress); d != "" {
+		t.Errorf("progress (-want +got):\n%s", d)
+	}
+	if len(vecs) != 70 {
+		t.Fatalf("%d vectors", len(vecs))
+	}
+	for i, v := range vecs {
+		if d := cmp.Diff(ollamatest.Vector(inputs[i], 16), v); d != "" {
+			t.Fatalf("vector %d is not the embedding of input %d", i, i)
+		}
+	}
+	var sizes []int
+	for _, r := range srv.EmbedRequests() {
+		sizes = append(sizes, len(r.Input.([]any)))
+	}
+	if d := cmp.Diff([]int{32, 32, 6}, sizes); d != "" {
+		t.Errorf("batch sizes (-want +got):\n%s", d)
+	}
+	if v, err := c.Embed(context.Background(), "bge-m3", nil); err != nil || len(v) != 0 || srv.Count(ollamatest.PathEmbed) != 3 {
+		t.Errorf("empty input: %v %v, %d requests", v, err, srv.Count(ollamatest.PathEmbed))
+	}
+}
+
+func TestEmbedErrors(t *testing.T) {
+	srv := ollamatest.New(t)
+	c := newClient(t, srv.URL())
+	srv.Fail(ollamatest.PathEmbed, 1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500})
+	if _, err := c.Embed(context.Background(), "bge-m3", []string{"a"}); err != nil {
+		t.Errorf("500 then success: %v", err)
+	}
+	if srv.Count(ollamatest.PathEmbed) != 2 {
+		t.Errorf("requests = %d", srv.Count(ollamatest.PathEmbed))
+	}
+	_, err := c.Embed(context.Background(), "nomic-embed-text", []string{"a"})
+	if !errors.Is(err, ErrModelNotFound) || Classify(err).Hint != "ollama pull nomic-embed-text" {
+		t.Errorf("missing model: %v / %+v", err, Classify(err))
+	}
+	srv.Fail(ollamatest.PathEmbed, -1, ollamatest.Fault{Kind: ollamatest.FaultHang})
+	if _, err := newClient(t, srv.URL(), WithTimeouts(Timeouts{Request: 20e6})).Embed(context.Background(), "bge-m3", []string{"a"}); !errors.Is(err, ErrTimeout) {
+		t.Errorf("hanging embed: %v", err)
+	}
+}
+
+func TestModelsShowCapabilities(t *testing.T) {
+	srv := ollamatest.New(t, ollamatest.WithModels(
+		ollamatest.Model{Name: "llama3.2:3b", Capabilities: []string{"completion", "tools"}, Size: 10},
+		ollamatest.Model{Name: "bge-m3", Capabilities: []string{"embedding"}, Size: 20},
+	))
+	c := newClient(t, srv.URL())
+	got, err := c.Models(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []wf.ModelInfo{
+		{Name: "llama3.2:3b", Size: 10, Capabilities: []string{"completion", "tools"}},
+		{Name: "bge-m3:latest", Size: 20, Capabilities: []string{"embedding"}},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("models (-want +got):\n%s", d)
+	}
+	st, err := c.ModelState(context.Background(), "bge-m3")
+	if err != nil || !st.Installed || st.Capabilities[0] != "embedding" {
+		t.Errorf("bge-m3 state %+v %v", st, err)
+	}
+	st, err = c.ModelState(context.Background(), "qwen3:4b")
+	if err != nil || st.Installed {
+		t.Errorf("missing model state %+v %v", st, err)
+	}
+	if v, err := c.Version(context.Background()); err != nil || v != "0.34.4" {
+		t.Errorf("version %q %v", v, err)
+	}
+}
+
+func TestPull(t *testing.T) {
+	srv := ollamatest.New(t, ollamatest.WithPullFailure("nope", "pull model manifest: file does not exist"))
+	c := newClient(t, srv.URL())
+	var statuses []string
+	if err := c.Pull(context.Background(), "qwen3:4b", func(p Progress) { statuses = append(statuses, p.Status) }); err != nil {
+		t.Fatal(err)
+	}
+	if statuses[0] != "pulling manifest" || statuses[len(statuses)-1] != "success" {
+		t.Errorf("statuses = %v", statuses)
+	}
+	if st, _ := c.ModelState(context.Background(), "qwen3:4b"); !st.Installed {
+		t.Error("pulled model not installed")
+	}
+
+	err := c.Pull(context.Background(), "nope", nil)
+	if !errors.Is(err, ErrPullFailed) || srv.Count(ollamatest.PathPull) != 2 {
+		t.Fatalf("failed pull: %v after %d requests", err, srv.Count(ollamatest.PathPull))
+	}
+	info := Classify(err)
+	if !strings.Contains(info.Message, "file does not exist") || !strings.Contains(info.Hint, "ollama pull nope") {
+		t.Errorf("Classify = %+v", info)
+	}
+
+	srv.Fail(ollamatest.PathPull, 1, ollamatest.Fault{Kind: ollamatest.FaultDrop})
+	if err := c.Pull(context.Background(), "phi4", nil); err != nil {
+		t.Errorf("pull after a dropped connection: %v", err)
+	}
+}
+
+func TestParseHost(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", "http://127.0.0.1:11434"},
+		{"127.0.0.1:11434", "http://127.0.0.1:11434"},
+		{"localhost", "http://localhost:11434"},
+		{"http://example.lan:8080/", "http://example.lan:8080"},
+		{"https://ollama.example.com", "https://ollama.example.com"},
+		{"[::1]", "http://[::1]:11434"},
+		{"ftp://x", ""},
+		{"http://", ""},
+	}
+	for _, tt := range tests {
+		u, err := ParseHost(tt.in)
+		if tt.want == "" {
+			if err == nil {
+				t.Errorf("ParseHost(%q) = %v, want error", tt.in, u)
+			}
+			continue
+		}
+		if err != nil || u.String() != tt.want {
+			t.Errorf("ParseHost(%q) = %v, %v; want %s", tt.in, u, err, tt.want)
+		}
+	}
+}
+
+func TestClassifyEveryKind(t *testing.T) {
+	tests := []struct {
+		err  error
+		code wf.ErrorCode
+		hint string
+	}{
+		{&Error{Kind: ErrUnreachable, Host: "http://127.0.0.1:11434"}, wf.ErrOllamaUnreachable, "ollama serve"},
+		{&Error{Kind: ErrModelNotFound, Model: "llama3.2:3b"}, wf.ErrModelMissing, "ollama pull llama3.2:3b"},
+		{&Error{Kind: ErrNoToolSupport, Model: "gemma:2b"}, wf.ErrModelNoTools, "tools"},
+		{&Error{Kind: ErrTimeout}, wf.ErrTimeout, "smaller model"},
+		{&Error{Kind: ErrStreamDropped}, wf.ErrStreamDropped, "ollama ps"},
+		{&Error{Kind: ErrMalformedOutput}, wf.ErrBadModelOutput, "Try again"},
+		{&Error{Kind: ErrPullFailed, Model: "x", Err: errors.New("offline")}, wf.ErrPullFailed, "ollama pull x"},
+		{&Error{Kind: ErrRejected, Err: errors.New("bad")}, wf.ErrInvalidInput, "Settings"},
+		{&Error{Kind: ErrServer, Err: errors.New("boom")}, wf.ErrOllamaError, "server log"},
+		{fmt.Errorf("chat: %w", context.DeadlineExceeded), wf.ErrTimeout, "smaller model"},
+	}
+	for _, tt := range tests {
+		info := Classify(fmt.Errorf("wrapped: %w", tt.err))
+		if info.Code != tt.code || info.Message == "" || !strings.Contains(info.Hint, tt.hint) {
+			t.Errorf("Classify(%v) = %+v, want code %s, hint with %q", tt.err, info, tt.code, tt.hint)
+		}
+	}
+	if Classify(nil) != (wf.ErrorInfo{}) {
+		t.Error("Classify(nil) not zero")
+	}
+}

@@ -1,0 +1,44 @@
+package ollamatest
+
+import (
+	"encoding/json"
+	"math/rand"
+	"testing"
+)
+
+func TestMinimalInstance(t *testing.T) {
+	tests := []struct{ schema, want string }{
+		{`"json"`, `{}`},
+		{`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer","minimum":3},"c":{"type":["boolean","null"]}}}`, `{"a":"","b":3,"c":false}`},
+		{`{"type":"array","items":{"enum":["x","y"]}}`, `["x"]`},
+		{`{"anyOf":[{"type":"number"},{"type":"string"}]}`, `0`},
+		{`{"properties":{"k":{"const":"v"}}}`, `{"k":"v"}`},
+		{`not json`, `{}`},
+	}
+	for _, tt := range tests {
+		if got := minimalInstance(json.RawMessage(tt.schema)); got != tt.want {
+			t.Errorf("minimalInstance(%s) = %s, want %s", tt.schema, got, tt.want)
+		}
+	}
+}
+
+func TestCorruptAlwaysBreaksJSON(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for range 200 {
+		got := corrupt(`{"route":"simple","steps":["a"]}`, rng)
+		if json.Valid([]byte(got)) {
+			t.Fatalf("corrupt left valid JSON: %s", got)
+		}
+	}
+}
+
+func FuzzMinimalInstance(f *testing.F) {
+	for _, s := range []string{`"json"`, `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}}`, `{"anyOf":[]}`, `{"type":[]}`, `[]`, `{"items":{"items":{}}}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, schema string) {
+		if got := minimalInstance(json.RawMessage(schema)); !json.Valid([]byte(got)) {
+			t.Fatalf("invalid JSON %q for schema %q", got, schema)
+		}
+	})
+}

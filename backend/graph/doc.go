@@ -1,0 +1,38 @@
+// Package graph runs Wayfinder's agent as a state graph with LangGraph's
+// semantics, because the agent needs what a plain call chain cannot give: a
+// person approving a plan in the middle of a run (interrupts), the run
+// surviving an app restart (checkpoints), and looking back or branching off
+// an earlier point (history, forks).
+//
+// A graph is typed over its state S, a JSON-serialisable struct. Nodes read
+// S and return an Update: writes to fields declared once with a reducer
+// (LastValue, Reduce, Append, MergeByID, DedupeBy, Messages), plus Goto and
+// Send for control flow. All nodes triggered together run in parallel and
+// their writes merge at the end of the step, which is also when a
+// checkpoint is written. Writes of finished tasks are saved as they finish,
+// so after a crash or a failure only the unfinished nodes run again.
+//
+// A node asks a person with Interrupt; the run returns a Result carrying the
+// Interrupts (an interrupt is not an error) and a later Resume re-runs the
+// node from its start, where Interrupt now returns the answer.
+//
+// Where this engine deliberately differs from LangGraph, and why:
+//
+//   - Routers run once at the end of the step on the merged state, not per
+//     task on a private view; with typed state there is no partial view to
+//     offer, and the answer only differs when parallel nodes race on the
+//     field being routed on.
+//   - A step with a single task does not save its writes separately: the
+//     checkpoint a moment later carries them, which halves the database work
+//     of a sequential graph. Parallel steps save each task's writes as it
+//     finishes, so a crash re-runs only the unfinished nodes.
+//   - Editing the state at a before-breakpoint (UpdateState) counts as the
+//     answer to it: the next Resume runs on rather than stopping again.
+//   - Replaying from an older checkpoint first writes a "fork" checkpoint, so
+//     the replay's branch has a head the next Resume continues from, and
+//     nodes and interrupts after it run afresh rather than reusing answers.
+//   - A panicking node is an error of that node, not a crashed app.
+//
+// Nothing here knows about models or tools; backend/agent builds on it, and
+// backend/graph/sqlitesaver stores checkpoints in the app's SQLite database.
+package graph

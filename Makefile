@@ -13,6 +13,9 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 DEB_BUILD := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential
 DEB_TEST := xvfb xauth imagemagick xdotool chromium fonts-noto-cjk fonts-noto-color-emoji poppler-utils
 
+# The real-Ollama tier runs when the shared tools are beside the project.
+OLLAMA_REAL := $(wildcard ../shared/tools/ollama-real)
+
 NODE_STAMP := frontend/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
 	frontend/index.html frontend/package.json frontend/vite.config.ts frontend/tsconfig.json
@@ -56,6 +59,7 @@ test: deps-test build
 	go vet -tags $(GO_TAGS) ./...
 	go test -race -count=1 ./...
 	$(MAKE) --no-print-directory test-frontend test-e2e test-desktop
+	$(if $(OLLAMA_REAL),$(MAKE) --no-print-directory test-ollama,@echo "real-Ollama tier skipped: ../shared/tools/ollama-real not found")
 
 test-go: deps $(DIST)
 	go test -race -count=1 ./...
@@ -68,6 +72,10 @@ test-e2e: build
 
 test-desktop: build
 	scripts/desktop-smoke.sh $(BIN)
+
+## test-ollama: the tier against a real `ollama serve` with a tiny deterministic model
+test-ollama: deps $(DIST)
+	scripts/real-ollama-test.sh
 
 ## bench: the performance report
 bench: deps $(DIST)

@@ -1,0 +1,62 @@
+// A first chat against `wayfinder serve` and the fake Ollama: the reply
+// streams in, and after a reload the history is still there.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import type { Browser } from "playwright-core";
+import { GREETING, lastReply, launchBrowser, openPage, screenshot, send, startApp, startFakeOllama, waitReady, type App, type FakeOllama } from "./harness.ts";
+
+let fake: FakeOllama;
+let app: App;
+let browser: Browser;
+
+before(async () => {
+  fake = await startFakeOllama("default");
+  app = await startApp({ ollamaHost: fake.url });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+  await fake?.stop();
+});
+
+test("send a message, see the reply stream in, reload, the history is still there", async () => {
+  const page = await openPage(browser, app.url);
+  assert.ok(!page.url().includes("token="), "the token is removed from the address bar");
+  await page.waitForSelector("#empty-title");
+
+  // Record every state and length the reply goes through, to see it stream.
+  await page.evaluate(() => {
+    const seen: Array<{ status: string | null; len: number }> = [];
+    (window as unknown as { __seen: typeof seen }).__seen = seen;
+    new MutationObserver(() => {
+      const a = document.querySelector("article[data-role='assistant']");
+      if (a) seen.push({ status: a.getAttribute("data-status"), len: a.textContent?.length ?? 0 });
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+
+  await send(page, "Hello, who are you? 안녕하세요");
+  await page.waitForSelector("article[data-role='user']");
+  const reply = await lastReply(page);
+  assert.equal(reply.status, "complete");
+  assert.equal(reply.text, GREETING);
+  assert.equal(await page.inputValue("#composer-input"), "", "the box is cleared after sending");
+
+  const seen = await page.evaluate(() => (window as unknown as { __seen: Array<{ status: string | null; len: number }> }).__seen);
+  const streamingLens = new Set(seen.filter((s) => s.status === "streaming" && s.len > 0).map((s) => s.len));
+  assert.ok(streamingLens.size >= 2, `the reply grew while streaming (saw lengths ${[...streamingLens].join(", ")})`);
+  await screenshot(page, "chat-reply");
+
+  // The session appears in the sidebar.
+  await page.waitForSelector("nav li button.open");
+
+  await page.reload();
+  await waitReady(page);
+  const user = await page.textContent("article[data-role='user']");
+  assert.equal(user?.trim(), "Hello, who are you? 안녕하세요");
+  const again = await lastReply(page);
+  assert.equal(again.text, GREETING);
+  assert.equal(again.status, "complete");
+  await screenshot(page, "chat-after-reload");
+});

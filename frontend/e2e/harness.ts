@@ -1,0 +1,196 @@
+// Shared setup for the browser specs: the fake Ollama process, the
+// `wayfinder serve` process, and a headless Chromium via playwright-core.
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+const e2eDir = process.env.WAYFINDER_E2E_DIR ?? resolve(".");
+export const repoRoot = resolve(e2eDir, "..", "..");
+export const artifacts = process.env.E2E_ARTIFACTS ?? join(repoRoot, "artifacts", "e2e");
+
+/** The chat model the app is started with; the fake Ollama has it. */
+export const MODEL = "llama3.2:3b";
+/** The fake's default-scenario reply (backend/llm/ollamatest/cmd/fake-ollama). */
+export const GREETING = "Hello! I am Wayfinder's test model.";
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+];
+
+interface Proc {
+  child: ChildProcess;
+  output: () => string;
+}
+
+/**
+ * start runs a command and resolves with the first stdout/stderr match of
+ * pattern; it rejects with the output so far when the process exits or the
+ * time runs out, so a failing start says why.
+ */
+function start(cmd: string, args: string[], pattern: RegExp, timeoutMs: number, cwd = repoRoot): Promise<Proc & { match: RegExpMatchArray }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: process.env });
+    let out = "";
+    let done = false;
+    const finish = (err: Error | null, match?: RegExpMatchArray) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (err) {
+        child.kill("SIGKILL");
+        reject(err);
+      } else resolvePromise({ child, output: () => out, match: match! });
+    };
+    const onData = (buf: Buffer) => {
+      out += buf.toString();
+      const m = out.match(pattern);
+      if (m) finish(null, m);
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.on("error", (e) => finish(new Error(`${cmd}: ${e.message}`)));
+    child.on("exit", (code) => finish(new Error(`${cmd} ${args.join(" ")} exited (${code}) before it was ready:\n${out}`)));
+    const timer = setTimeout(() => finish(new Error(`${cmd} not ready after ${timeoutMs} ms:\n${out}`)), timeoutMs);
+  });
+}
+
+async function stop(p: Proc | undefined): Promise<void> {
+  if (!p || p.child.exitCode !== null || p.child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => p.child.once("exit", () => r()));
+  p.child.kill("SIGTERM");
+  const timer = setTimeout(() => p.child.kill("SIGKILL"), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+let fakeBin: string | undefined;
+
+/** fakeOllamaBinary builds the fake once per run (faster than `go run` per spec). */
+function fakeOllamaBinary(): string {
+  if (process.env.FAKE_OLLAMA_BIN) return process.env.FAKE_OLLAMA_BIN;
+  if (fakeBin) return fakeBin;
+  const dir = mkdtempSync(join(tmpdir(), "wayfinder-fake-"));
+  const bin = join(dir, "fake-ollama");
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  execFileSync("go", ["build", "-o", bin, "./backend/llm/ollamatest/cmd/fake-ollama"], { cwd: repoRoot, stdio: "inherit" });
+  fakeBin = bin;
+  return bin;
+}
+
+export interface FakeOllama {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startFakeOllama(scenario = "default"): Promise<FakeOllama> {
+  const p = await start(fakeOllamaBinary(), ["--addr", "127.0.0.1:0", "--scenario", scenario], /FAKE_OLLAMA_URL=(http:\/\/\S+)/, 120_000);
+  return { url: p.match[1]!, stop: () => stop(p) };
+}
+
+export interface App {
+  /** url is the printed address, with its ?token=. */
+  url: string;
+  dataDir: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+export function wayfinderBinary(): string {
+  const bin = process.env.WAYFINDER_BIN ?? join(repoRoot, "build", "bin", "wayfinder");
+  if (!existsSync(bin)) {
+    throw new Error(`${bin} does not exist: build it first (make build, or go build -o build/bin/wayfinder .), or set WAYFINDER_BIN`);
+  }
+  return bin;
+}
+
+export async function startApp(opts: { ollamaHost: string; dataDir?: string; model?: string }): Promise<App> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "wayfinder-e2e-"));
+  const p = await start(
+    wayfinderBinary(),
+    ["serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir, "--ollama-host", opts.ollamaHost, "--model", opts.model ?? MODEL],
+    /(http:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d+\/\S*)/,
+    60_000,
+  );
+  return {
+    url: p.match[1]!,
+    dataDir,
+    output: p.output,
+    stop: async () => {
+      await stop(p);
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** closedPortURL is an address where nothing listens, for "Ollama is down". */
+export async function closedPortURL(): Promise<string> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", () => r()));
+  const addr = srv.address();
+  const port = typeof addr === "object" && addr ? addr.port : 0;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return `http://127.0.0.1:${port}`;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+}
+
+export async function openPage(browser: Browser, url: string, locale = "en-US"): Promise<Page> {
+  const ctx = await browser.newContext({ locale, viewport: { width: 1200, height: 780 } });
+  const page = await ctx.newPage();
+  page.on("pageerror", (e) => console.error("[page error]", e.message));
+  await page.goto(url);
+  await waitReady(page);
+  return page;
+}
+
+/** waitReady waits for the frontend's ready signal (not a fixed sleep). */
+export async function waitReady(page: Page): Promise<void> {
+  await page.waitForSelector("body[data-ready='1']", { timeout: 20_000 });
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(artifacts, { recursive: true });
+  const path = join(artifacts, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+/** send types a message into the composer and presses Enter. */
+export async function send(page: Page, text: string): Promise<void> {
+  await page.fill("#composer-input", text);
+  await page.press("#composer-input", "Enter");
+}
+
+/** lastReply waits for the newest assistant message to end and returns it. */
+export async function lastReply(page: Page, timeout = 30_000): Promise<{ status: string; text: string }> {
+  const sel = "article[data-role='assistant']";
+  await page.waitForFunction(
+    (s) => {
+      const all = document.querySelectorAll(s);
+      const last = all[all.length - 1];
+      return !!last && last.getAttribute("data-status") !== "streaming";
+    },
+    sel,
+    { timeout },
+  );
+  return page.evaluate((s) => {
+    const all = document.querySelectorAll(s);
+    const last = all[all.length - 1]!;
+    return { status: last.getAttribute("data-status") ?? "", text: (last.querySelector(".bubble") as HTMLElement).innerText.trim() };
+  }, sel);
+}

@@ -1,0 +1,49 @@
+// A chat model that is not installed: the window says so, offers the exact
+// command and a "Pull model" button whose progress bar fills, then recovers
+// into the chat by itself.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import type { Browser } from "playwright-core";
+import { launchBrowser, openPage, screenshot, startApp, startFakeOllama, type App, type FakeOllama } from "./harness.ts";
+
+const MISSING = "qwen3:0.6b";
+let fake: FakeOllama;
+let app: App;
+let browser: Browser;
+
+before(async () => {
+  fake = await startFakeOllama("default");
+  app = await startApp({ ollamaHost: fake.url, model: MISSING });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+  await fake?.stop();
+});
+
+test("a missing model is pulled with a progress bar and the chat appears", async () => {
+  const page = await openPage(browser, app.url);
+  await page.waitForSelector("section.onboarding[data-problem='model_missing']", { timeout: 15_000 });
+  const text = await page.innerText("section.onboarding");
+  assert.match(text, new RegExp(`ollama pull ${MISSING.replace(".", "\\.")}`));
+
+  // Record the progress values the bar shows.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __progress: string[] }).__progress = seen;
+    new MutationObserver(() => {
+      const v = document.querySelector("[role=progressbar]")?.getAttribute("aria-valuenow");
+      if (v && seen.at(-1) !== v) seen.push(v);
+    }).observe(document.body, { subtree: true, attributes: true, childList: true });
+  });
+  await page.click("text=Pull model");
+  await page.waitForSelector("[role=progressbar]");
+  await screenshot(page, "pull-progress");
+  await page.waitForSelector("#composer-input", { timeout: 30_000 });
+  const progress = await page.evaluate(() => (window as unknown as { __progress: string[] }).__progress.map(Number));
+  assert.ok(progress.length >= 2, `the bar moved (saw ${progress.join(", ")})`);
+  assert.deepEqual(progress, [...progress].sort((a, b) => a - b), "progress never goes back");
+  await screenshot(page, "pull-done");
+});

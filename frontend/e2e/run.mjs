@@ -1,0 +1,50 @@
+// Runs the browser end-to-end specs (e2e/*.spec.ts) with node:test and
+// playwright-core driving Debian's Chromium — no browser download needed.
+// Node 20 cannot run TypeScript itself, so the specs are transpiled first
+// (typescript.transpileModule, no type check: `npm run check` does that).
+//
+//   npm run e2e                 # every spec
+//   npm run e2e -- chat xss     # specs whose file name contains a word
+//
+// Environment: WAYFINDER_BIN (default ../build/bin/wayfinder),
+// FAKE_OLLAMA_BIN (default: built from ./backend/llm/ollamatest/cmd/fake-ollama),
+// CHROMIUM_PATH (default /usr/bin/chromium), E2E_ARTIFACTS (screenshots,
+// default ../artifacts/e2e).
+import { spawn } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const out = join(here, "..", "node_modules", ".cache", "wayfinder-e2e");
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+const filters = process.argv.slice(2);
+const specs = [];
+for (const name of readdirSync(here)) {
+  if (!name.endsWith(".ts")) continue;
+  const src = readFileSync(join(here, name), "utf8");
+  const js = ts.transpileModule(src, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+    fileName: name,
+  }).outputText.replace(/(from\s+["']\.\/[^"']+)\.ts(["'])/g, "$1.mjs$2");
+  const target = join(out, name.replace(/\.ts$/, ".mjs"));
+  writeFileSync(target, js);
+  if (name.endsWith(".spec.ts") && (filters.length === 0 || filters.some((f) => name.includes(f)))) {
+    specs.push(target);
+  }
+}
+if (specs.length === 0) {
+  console.error(`no e2e spec matches ${filters.join(" ")}`);
+  process.exit(2);
+}
+
+// One spec at a time: each starts its own app and browser, and the machine
+// is small.
+const child = spawn(process.execPath, ["--test", "--test-concurrency=1", "--test-reporter=spec", ...specs], {
+  stdio: "inherit",
+  env: { ...process.env, WAYFINDER_E2E_DIR: here },
+});
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

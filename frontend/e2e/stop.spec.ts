@@ -1,0 +1,41 @@
+// Stop ends a streaming reply, keeps what was written, and leaves the chat
+// usable.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import type { Browser } from "playwright-core";
+import { lastReply, launchBrowser, openPage, screenshot, send, startApp, startFakeOllama, type App, type FakeOllama } from "./harness.ts";
+
+let fake: FakeOllama;
+let app: App;
+let browser: Browser;
+
+before(async () => {
+  fake = await startFakeOllama("slow");
+  app = await startApp({ ollamaHost: fake.url });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+  await fake?.stop();
+});
+
+test("Escape stops a streaming reply and keeps the partial text", async () => {
+  const page = await openPage(browser, app.url);
+  await send(page, "Tell me a long story");
+  await page.waitForFunction(() => {
+    const a = document.querySelector("article[data-role='assistant'][data-status='streaming'] .md");
+    return (a?.textContent?.length ?? 0) > 20;
+  }, null, { timeout: 20_000 });
+  await page.keyboard.press("Escape");
+  const reply = await lastReply(page);
+  assert.equal(reply.status, "interrupted");
+  assert.match(reply.text, /This reply streams slowly/);
+  assert.ok(reply.text.length < 1200, "it stopped before the end");
+  await screenshot(page, "stopped");
+
+  // The box works again after a stop.
+  await page.fill("#composer-input", "again");
+  assert.equal(await page.isEnabled("button.send"), true);
+});

@@ -1,0 +1,44 @@
+// Event names mapped to their payload types, so a subscription cannot read
+// the wrong shape. The names come from the generated Events constant.
+import type { Transport } from "./transport";
+import {
+  Events,
+  type OllamaStatus,
+  type PullProgress,
+  type SessionsChanged,
+  type TokenBatch,
+  type TurnFailed,
+  type TurnFinished,
+  type TurnStarted,
+} from "./gotypes.gen";
+
+/**
+ * Reconnected is not sent by Go: the HTTP transport raises it when its
+ * event stream comes back after a drop, so stores can reload what they may
+ * have missed.
+ */
+export const Reconnected = "transport.reconnected";
+
+export interface EventMap {
+  [Events.TurnStarted]: TurnStarted;
+  [Events.Token]: TokenBatch;
+  [Events.TurnFinished]: TurnFinished;
+  [Events.TurnFailed]: TurnFailed;
+  [Events.Sessions]: SessionsChanged;
+  [Events.PullProgress]: PullProgress;
+  [Events.StatusChanged]: OllamaStatus;
+  [Reconnected]: null;
+}
+
+export type EventName = keyof EventMap;
+
+export { Events };
+
+/** subscribe is Transport.on with the payload type taken from the name. */
+export function subscribe<K extends EventName>(
+  t: Transport,
+  name: K,
+  handler: (payload: EventMap[K]) => void,
+): () => void {
+  return t.on<EventMap[K]>(name, handler);
+}

@@ -1,0 +1,144 @@
+// Pure state transitions for the chat: backend events and Send replies are
+// folded into per-session message lists. Kept free of Svelte so the tricky
+// ordering cases (tokens before TurnStarted, a reload mid-stream, events for
+// a session the window is not showing) are tested directly.
+import type {
+  Message,
+  SendAck,
+  TokenBatch,
+  TurnFailed,
+  TurnFinished,
+  TurnStarted,
+} from "../api/gotypes.gen";
+
+export interface Thread {
+  messages: Message[];
+  /** loaded is true once Messages() answered for this session. */
+  loaded: boolean;
+}
+
+export type Threads = Record<string, Thread>;
+
+function thread(threads: Threads, sessionID: string): Thread {
+  let th = threads[sessionID];
+  if (!th) {
+    th = { messages: [], loaded: false };
+    threads[sessionID] = th;
+  }
+  return th;
+}
+
+function upsert(th: Thread, msg: Message): void {
+  const i = th.messages.findIndex((m) => m.id === msg.id);
+  if (i >= 0) th.messages[i] = msg;
+  else th.messages.push(msg);
+}
+
+function placeholder(sessionID: string, id: string): Message {
+  return {
+    id,
+    session_id: sessionID,
+    role: "assistant",
+    content: "",
+    status: "streaming",
+    created_at: new Date().toISOString(),
+  };
+}
+
+/** applyAck records the person's message and an empty streaming reply. */
+export function applyAck(threads: Threads, ack: SendAck): void {
+  const th = thread(threads, ack.session_id);
+  upsert(th, ack.user_message);
+  if (!th.messages.some((m) => m.id === ack.assistant_message_id)) {
+    th.messages.push(placeholder(ack.session_id, ack.assistant_message_id));
+  }
+}
+
+export function applyTurnStarted(threads: Threads, ev: TurnStarted): void {
+  applyAck(threads, ev);
+}
+
+/** applyTokens appends streamed text; unknown message ids get a placeholder. */
+export function applyTokens(threads: Threads, batch: TokenBatch): void {
+  const th = thread(threads, batch.session_id);
+  let msg = th.messages.find((m) => m.id === batch.message_id);
+  if (!msg) {
+    msg = placeholder(batch.session_id, batch.message_id);
+    th.messages.push(msg);
+  }
+  if (msg.status !== "streaming") return; // a late batch after the final message
+  msg.content += batch.text;
+}
+
+/** applyFinished replaces the streamed text with the stored message. */
+export function applyFinished(threads: Threads, ev: TurnFinished): void {
+  const th = thread(threads, ev.session_id);
+  upsert(th, { ...ev.message, result: ev.message.result ?? ev.result });
+}
+
+/** applyFailed keeps any partial reply and attaches the error to it. */
+export function applyFailed(threads: Threads, ev: TurnFailed): void {
+  const th = thread(threads, ev.session_id);
+  const prev = th.messages.find((m) => m.id === ev.message.id);
+  const content = ev.message.content || prev?.content || "";
+  upsert(th, { ...ev.message, content, status: "error", error: ev.message.error ?? ev.error });
+}
+
+/**
+ * applyLoaded installs the stored history. A reply still streaming keeps
+ * whichever text is longer: batches may have arrived before the fetch did.
+ */
+export function applyLoaded(threads: Threads, sessionID: string, stored: Message[]): void {
+  const th = thread(threads, sessionID);
+  const live = new Map(th.messages.map((m) => [m.id, m]));
+  const merged = stored.map((m) => {
+    const l = live.get(m.id);
+    if (l && m.status === "streaming" && l.status === "streaming" && l.content.length > m.content.length) {
+      return { ...m, content: l.content };
+    }
+    if (l && l.status !== "streaming" && m.status === "streaming") return l;
+    return m;
+  });
+  const storedIDs = new Set(stored.map((m) => m.id));
+  for (const m of th.messages) if (!storedIDs.has(m.id)) merged.push(m);
+  th.messages = merged;
+  th.loaded = true;
+}
+
+/** streamingMessage is the reply still being written, if any. */
+export function streamingMessage(th: Thread | undefined): Message | undefined {
+  return th?.messages.findLast((m) => m.role === "assistant" && m.status === "streaming");
+}
+
+/**
+ * TokenCoalescer merges token batches that arrive within one frame into one
+ * state update, so a fast stream re-renders Markdown at most once per frame.
+ */
+export class TokenCoalescer {
+  private pending = new Map<string, TokenBatch>();
+  private scheduled = false;
+
+  constructor(
+    private readonly flushTo: (batches: TokenBatch[]) => void,
+    private readonly schedule: (fn: () => void) => void,
+  ) {}
+
+  push(b: TokenBatch): void {
+    const prev = this.pending.get(b.message_id);
+    if (prev) prev.text += b.text;
+    else this.pending.set(b.message_id, { ...b });
+    if (!this.scheduled) {
+      this.scheduled = true;
+      this.schedule(() => this.flush());
+    }
+  }
+
+  /** flush applies everything pending now (also before a final message). */
+  flush(): void {
+    this.scheduled = false;
+    if (this.pending.size === 0) return;
+    const batches = [...this.pending.values()];
+    this.pending.clear();
+    this.flushTo(batches);
+  }
+}

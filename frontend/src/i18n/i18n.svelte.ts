@@ -1,0 +1,51 @@
+// A tiny typed i18n: every UI string lives in en.json and ko.json; keys are
+// checked by TypeScript (MessageKey) and by i18n.test.ts (parity, usage).
+import en from "./en.json";
+import ko from "./ko.json";
+
+export type MessageKey = keyof typeof en;
+export type Lang = "en" | "ko";
+export type Params = Record<string, string | number>;
+
+// Typing ko as Record<MessageKey, string> makes a key missing from ko.json a
+// compile error in `npm run check`, on top of the parity test.
+const catalogs: Record<Lang, Record<MessageKey, string>> = { en, ko };
+
+const state = $state<{ lang: Lang }>({ lang: "en" });
+
+/** resolveLang: the saved setting wins; "" follows the OS/browser locale. */
+export function resolveLang(setting: string | undefined, navigatorLang: string | undefined): Lang {
+  const s = (setting ?? "").toLowerCase();
+  if (s === "ko" || s === "en") return s;
+  return (navigatorLang ?? "").toLowerCase().startsWith("ko") ? "ko" : "en";
+}
+
+export function setLang(lang: Lang): void {
+  state.lang = lang;
+  if (typeof document !== "undefined") document.documentElement.lang = lang;
+}
+
+export function lang(): Lang {
+  return state.lang;
+}
+
+/** format replaces {name} placeholders; unknown placeholders stay visible. */
+export function format(template: string, params?: Params): string {
+  if (!params) return template;
+  return template.replace(/\{(\w+)\}/g, (m, name: string) =>
+    name in params ? String(params[name]) : m,
+  );
+}
+
+/** t looks a key up in the current language (reactive in components). */
+export function t(key: MessageKey, params?: Params): string {
+  const msg = catalogs[state.lang][key] ?? catalogs.en[key] ?? key;
+  return format(msg, params);
+}
+
+/** formatNumber uses the UI language's digit grouping. */
+export function formatNumber(n: number): string {
+  return new Intl.NumberFormat(state.lang === "ko" ? "ko-KR" : "en-US").format(n);
+}
+
+export const catalogsForTest = catalogs;

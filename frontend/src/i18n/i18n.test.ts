@@ -1,0 +1,83 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import en from "./en.json";
+import ko from "./ko.json";
+import { format, resolveLang, setLang, t } from "./i18n.svelte";
+import { Events } from "../api/gotypes.gen";
+
+const SRC = join(__dirname, "..");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return sourceFiles(p);
+    return /\.(svelte|ts)$/.test(name) && !/\.test\.ts$/.test(name) ? [p] : [];
+  });
+}
+
+function placeholders(s: string): string[] {
+  return [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).sort();
+}
+
+describe("message catalogs", () => {
+  it("have the same keys in en and ko", () => {
+    const enKeys = Object.keys(en).sort();
+    const koKeys = Object.keys(ko).sort();
+    expect(koKeys.filter((k) => !enKeys.includes(k)), "only in ko.json").toEqual([]);
+    expect(enKeys.filter((k) => !koKeys.includes(k)), "only in en.json").toEqual([]);
+  });
+
+  it("have no empty strings and the same placeholders", () => {
+    for (const [k, v] of Object.entries(en)) {
+      const kv = (ko as Record<string, string>)[k] ?? "";
+      expect(v.trim(), `en ${k}`).not.toBe("");
+      expect(kv.trim(), `ko ${k}`).not.toBe("");
+      expect(placeholders(kv), `placeholders of ${k}`).toEqual(placeholders(v));
+    }
+  });
+
+  it("contain every key the components use, and nothing unknown is used", () => {
+    const known = new Set(Object.keys(en));
+    const used = new Set<string>();
+    const unknown: string[] = [];
+    const eventNames = new Set<string>(Object.values(Events));
+    // t("key") calls, plus keys written as MessageKey literals in arrays/maps.
+    const pattern = /\bt\(\s*["'`]([^"'`]+)["'`]|["']((?:app|chat|common|empty|error|onboarding|sessions|settings|shortcuts)\.[A-Za-z0-9_]+)["']\s*[\],:)]/g;
+    for (const file of sourceFiles(SRC)) {
+      const text = readFileSync(file, "utf8");
+      for (const m of text.matchAll(pattern)) {
+        const key = m[1] ?? m[2]!;
+        // event names such as "chat.token" share a prefix but are not UI keys
+        if (eventNames.has(key)) continue;
+        used.add(key);
+        if (!known.has(key)) unknown.push(`${relative(SRC, file)}: ${key}`);
+      }
+    }
+    expect(unknown).toEqual([]);
+    expect(used.size).toBeGreaterThan(50);
+  });
+});
+
+describe("t and language", () => {
+  it.each([
+    ["ko", "en-US", "ko"],
+    ["en", "ko-KR", "en"],
+    ["", "ko-KR", "ko"],
+    ["", "ko", "ko"],
+    ["", "en-GB", "en"],
+    ["", undefined, "en"],
+    [undefined, "KO-kr", "ko"],
+    ["fr", "fr-FR", "en"],
+  ])("resolveLang(%j, %j) = %s", (setting, nav, want) => {
+    expect(resolveLang(setting, nav)).toBe(want);
+  });
+
+  it("translates and fills parameters", () => {
+    setLang("ko");
+    expect(t("sessions.delete", { title: "회의록" })).toBe("“회의록” 삭제");
+    setLang("en");
+    expect(t("sessions.delete", { title: "notes" })).toBe("Delete “notes”");
+    expect(format("{a} and {b}", { a: 1 })).toBe("1 and {b}");
+  });
+});

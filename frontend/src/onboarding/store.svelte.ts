@@ -1,0 +1,107 @@
+// StatusStore knows whether Ollama answers and the chat model is there. It
+// re-checks every few seconds while something is wrong, so onboarding
+// disappears by itself once the person has fixed it.
+import { parseError } from "../api/errors";
+import { Events, Reconnected, subscribe } from "../api/events";
+import type { OllamaStatus, PullProgress } from "../api/gotypes.gen";
+import type { ErrorInfo } from "../api/errors";
+import type { SettingsApi } from "../api/settings";
+import type { Transport } from "../api/transport";
+
+export const POLL_MS = 3000;
+
+export type Problem = "unreachable" | "model_missing" | null;
+
+export function problemOf(s: OllamaStatus | null): Problem {
+  if (!s) return null;
+  if (!s.reachable) return "unreachable";
+  if (s.chat_model && !s.chat_model.installed) return "model_missing";
+  return null;
+}
+
+export class StatusStore {
+  status = $state<OllamaStatus | null>(null);
+  checking = $state(false);
+  pull = $state<PullProgress | null>(null);
+  pullError = $state<ErrorInfo | null>(null);
+  pulling = $state(false);
+  /** checkError is set when Status() itself failed (e.g. the server is gone). */
+  checkError = $state<ErrorInfo | null>(null);
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly api: SettingsApi) {}
+
+  get problem(): Problem {
+    return problemOf(this.status);
+  }
+
+  listen(t: Transport): Array<() => void> {
+    return [
+      subscribe(t, Events.StatusChanged, (s) => this.set(s)),
+      subscribe(t, Reconnected, () => void this.check()),
+      subscribe(t, Events.PullProgress, (p) => {
+        this.pull = p;
+        if (p.error) {
+          this.pullError = p.error;
+          this.pulling = false;
+        }
+        if (p.done) {
+          this.pulling = false;
+          void this.check();
+        }
+      }),
+    ];
+  }
+
+  private set(s: OllamaStatus): void {
+    this.status = s;
+    this.schedule();
+  }
+
+  /** check asks the backend now; failures count as "unreachable". */
+  async check(): Promise<void> {
+    this.checking = true;
+    try {
+      const s = await this.api.status();
+      this.checkError = null;
+      this.set(s);
+    } catch (e) {
+      this.checkError = parseError(e);
+      this.set({
+        host: this.status?.host ?? "",
+        reachable: false,
+        version: "",
+        chat_model: this.status?.chat_model ?? { name: "", installed: false, capabilities: [] },
+        embed_model: this.status?.embed_model ?? { name: "", installed: false, capabilities: [] },
+      });
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.problem && !this.pulling) {
+      this.timer = setTimeout(() => void this.check(), POLL_MS);
+    }
+  }
+
+  async startPull(model: string): Promise<void> {
+    this.pulling = true;
+    this.pullError = null;
+    this.pull = { model, status: "", completed: 0, total: 0, done: false };
+    try {
+      await this.api.pull(model);
+    } catch (e) {
+      this.pullError = parseError(e);
+      this.pulling = false;
+      this.schedule();
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

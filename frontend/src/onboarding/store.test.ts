@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { settingsApi } from "../api/settings";
+import { FakeBackend } from "../testing/fakeBackend";
+import { POLL_MS, problemOf, StatusStore } from "./store.svelte";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("StatusStore", () => {
+  it("names the first problem", () => {
+    const ok = new FakeBackend().status;
+    expect(problemOf(null)).toBeNull();
+    expect(problemOf(ok)).toBeNull();
+    expect(problemOf({ ...ok, reachable: false })).toBe("unreachable");
+    expect(problemOf({ ...ok, chat_model: { ...ok.chat_model, installed: false } })).toBe("model_missing");
+  });
+
+  it("re-polls every 3 s while Ollama is down and recovers by itself", async () => {
+    vi.useFakeTimers();
+    const fake = new FakeBackend({ reachable: false });
+    const s = new StatusStore(settingsApi(fake));
+    await s.check();
+    expect(s.problem).toBe("unreachable");
+    const polls = () => fake.calls.filter((c) => c.method === "Status").length;
+    await vi.advanceTimersByTimeAsync(POLL_MS);
+    expect(polls()).toBe(2);
+    fake.status.reachable = true;
+    await vi.advanceTimersByTimeAsync(POLL_MS);
+    expect(s.problem).toBeNull();
+    await vi.advanceTimersByTimeAsync(POLL_MS * 3);
+    expect(polls()).toBe(3); // healthy: no more polling
+    s.stop();
+  });
+
+  it("pulls a missing model with progress and then clears the problem", async () => {
+    const fake = new FakeBackend({ modelInstalled: false });
+    const s = new StatusStore(settingsApi(fake));
+    s.listen(fake);
+    await s.check();
+    expect(s.problem).toBe("model_missing");
+    const seen: number[] = [];
+    fake.on<{ completed: number }>("models.pull_progress", (p) => seen.push(p.completed));
+    await s.startPull("llama3.2:3b");
+    expect(s.pulling).toBe(true);
+    await vi.waitFor(() => expect(s.problem).toBeNull(), { timeout: 2000 });
+    expect(s.pulling).toBe(false);
+    expect(seen.length).toBeGreaterThan(2);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    s.stop();
+  });
+
+  it("treats a failing Status call as unreachable", async () => {
+    const fake = new FakeBackend();
+    fake.call = async () => Promise.reject(new Error("Failed to fetch"));
+    const s = new StatusStore(settingsApi(fake));
+    await s.check();
+    expect(s.problem).toBe("unreachable");
+    s.stop();
+  });
+});

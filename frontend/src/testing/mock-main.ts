@@ -1,0 +1,53 @@
+// Entry of the visual harness (e2e/mock.html): the real App on the
+// in-memory FakeBackend, so screens can be looked at without the Go side.
+// ?scenario=chat|empty|unreachable|model_missing|xss|long  &lang=ko  &theme=dark
+import { mount } from "svelte";
+import "../app.css";
+import App from "../App.svelte";
+import { makeServices } from "../services";
+import { FakeBackend } from "./fakeBackend";
+
+const q = new URLSearchParams(location.search);
+const scenario = q.get("scenario") ?? "chat";
+const XSS = 'Here you go: <img src=x onerror=alert(1)> and [a link](javascript:alert(1)) <script>alert(2)</script> <a href="javascript:alert(3)">click</a>';
+const ANSWER = [
+  "Here is a plan for your **café Shorts** video:",
+  "",
+  "1. Film 5–8 short clips of drinks being made",
+  "2. Cut them to the beat in *CapCut*",
+  "3. Add captions in Korean and English",
+  "",
+  "```bash",
+  "ffmpeg -i clip.mp4 -vf scale=1080:1920 out.mp4",
+  "```",
+  "",
+  "More at [the CapCut site](https://www.capcut.com).",
+].join("\n");
+
+const fake = new FakeBackend({
+  reachable: scenario !== "unreachable",
+  modelInstalled: scenario !== "model_missing",
+  reply: () => (scenario === "xss" ? XSS : ANSWER),
+  tokenDelayMs: Number(q.get("delay") ?? "15"),
+  failWith:
+    scenario === "failed"
+      ? { code: "stream_dropped", message: "ollama closed the connection after 212 tokens", hint: "Check that `ollama serve` is still running, then try again." }
+      : undefined,
+  settings: { language: q.get("lang") ?? "", theme: q.get("theme") ?? "system" } as never,
+});
+
+if (scenario !== "empty") {
+  const day = (d: number) => new Date(Date.now() - d * 86400_000).toISOString();
+  const titles = ["휴가 규정 요약", "Café Shorts video plan", "123 × 456", "Trip to Busan — packing list"];
+  titles.forEach((title, i) => {
+    const id = `seed-${i}`;
+    fake.sessions.push({ id, title, created_at: day(i + 1), updated_at: day(i + 0.5), message_count: 2, pending_approval: false });
+    fake.messages.set(id, [
+      { id: `${id}-u`, session_id: id, role: "user", content: title, status: "complete", created_at: day(i + 1) },
+      { id: `${id}-a`, session_id: id, role: "assistant", content: `About **${title}**…`, status: "complete", created_at: day(i + 1) },
+    ]);
+  });
+}
+
+(window as unknown as { fake: FakeBackend }).fake = fake;
+mount(App, { target: document.getElementById("app")!, props: { services: makeServices(fake) } });

@@ -1,0 +1,409 @@
+// Package vector is Wayfinder's vector index: documents embedded by the
+// configured Ollama embedding model, searched exhaustively by cosine
+// similarity, and kept on disk so that a restart never embeds anything again.
+//
+// It started on chromem-go and keeps its contract (exact search over
+// normalised vectors, exact-match `where` filters, results clamped to what
+// exists) but not its code: chromem-go's persistence writes one gob file per
+// document (7.7 s to reload 50k here) and its query spent 9× the CPU of a
+// contiguous scan at 100k documents (flat.go; BenchmarkChromemQuery keeps
+// the comparison). Here one append-only file per index (log.go) is loaded in
+// the background, so the window opens at once. Until it is loaded — or while
+// everything is re-embedded after the embedding model changed — Query
+// returns ErrNotReady and callers answer from keyword search alone.
+//
+// The embedding model's name is stored with every vector. Opening the index
+// with another model (or calling SetEmbedder) marks every document as
+// pending; a background worker embeds them again in batches, reporting
+// progress, and vector search comes back when it is done.
+package vector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Embedder turns texts into vectors, one per input, in order. Inputs may be
+// many; the implementation batches requests as it likes.
+type Embedder interface {
+	Embed(ctx context.Context, inputs []string) ([][]float32, error)
+}
+
+// EmbedFunc adapts a function to Embedder.
+type EmbedFunc func(ctx context.Context, inputs []string) ([][]float32, error)
+
+// Embed calls f.
+func (f EmbedFunc) Embed(ctx context.Context, inputs []string) ([][]float32, error) {
+	return f(ctx, inputs)
+}
+
+// ModelClient is a client that embeds with a named model, such as
+// *llm.Client.
+type ModelClient interface {
+	Embed(ctx context.Context, model string, inputs []string) ([][]float32, error)
+}
+
+// ModelEmbedder binds a client to one model.
+func ModelEmbedder(c ModelClient, model string) Embedder {
+	return EmbedFunc(func(ctx context.Context, inputs []string) ([][]float32, error) {
+		return c.Embed(ctx, model, inputs)
+	})
+}
+
+var (
+	// ErrNotReady means vector search is not available yet (loading, or
+	// re-embedding after a model change); search keywords instead.
+	ErrNotReady = errors.New("vector index not ready")
+	// ErrNoEmbedder means no embedding model is configured.
+	ErrNoEmbedder = errors.New("no embedding model configured")
+	// ErrClosed is returned after Close.
+	ErrClosed = errors.New("vector index closed")
+)
+
+// Doc is a text to index. Metadata is what Query's where filter matches.
+type Doc struct {
+	ID       string
+	Text     string
+	Metadata map[string]string
+}
+
+// Hit is a search result; Score is the cosine similarity in [-1, 1].
+type Hit struct {
+	ID       string
+	Text     string
+	Metadata map[string]string
+	Score    float32
+}
+
+// Progress reports embedding work done in the background.
+type Progress struct {
+	Model string
+	Done  int
+	Total int
+	// Reembedding is true while the index catches up with a changed model;
+	// vector search is off until Done == Total.
+	Reembedding bool
+}
+
+// Status is a snapshot for the UI and for tests.
+type Status struct {
+	Loaded      bool
+	Model       string
+	Docs        int // documents stored
+	Embedded    int // documents with a vector from Model
+	Pending     int // documents waiting for their vector
+	Reembedding bool
+	Err         string // why loading failed
+}
+
+// Option configures an Index.
+type Option func(*config)
+
+type config struct {
+	batch      int
+	onProgress func(Progress)
+	logger     *slog.Logger
+	retryDelay time.Duration
+}
+
+// WithBatchSize sets how many texts go to the embedder at once (default 64);
+// progress is reported after each batch.
+func WithBatchSize(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.batch = n
+		}
+	}
+}
+
+// WithProgress receives background embedding progress. It is called from
+// the worker goroutine and must not call back into the Index.
+func WithProgress(f func(Progress)) Option { return func(c *config) { c.onProgress = f } }
+
+// WithLogger sets where background failures are logged.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithRetryDelay sets the first wait before the worker retries a failed
+// embedding batch (default 2 s, doubling up to a minute).
+func WithRetryDelay(d time.Duration) Option { return func(c *config) { c.retryDelay = d } }
+
+// entry is what the index knows of one document. Its vector lives in
+// Index.vecs; model is the model of that vector ("" = pending).
+type entry struct {
+	text  string
+	meta  map[string]string
+	model string
+	seq   uint64 // changes when the document is replaced
+	from  string // model of the stored vector when loaded, to tell a model change
+}
+
+// Index is a persistent vector index. It is safe for concurrent use.
+type Index struct {
+	path   string
+	cfg    config
+	loaded chan struct{}
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	kick   chan struct{}
+	// current mirrors emb for embedOne, which must not take mu.
+	current atomic.Pointer[Embedder]
+
+	mu           sync.RWMutex
+	loadErr      error
+	closed       bool
+	model        string
+	emb          Embedder
+	vecs         *flat // vectors of model
+	docs         map[string]*entry
+	pending      map[string]struct{}
+	reembedTotal int // > 0 while catching up with a model change
+	seq          uint64
+	f            *os.File
+	records      int // records in the file, live or dead
+	buf          []byte
+}
+
+// Open returns at once and loads the index file at path (created when
+// missing) in the background; Ready is closed when it is loaded. model names
+// the embedding model whose vectors are searched; pass the configured name
+// even while Ollama is unreachable, or every stored vector is thrown away
+// and re-made. emb may be nil when no embedding model is configured:
+// documents are then stored and embedded once SetEmbedder is called.
+func Open(path, model string, emb Embedder, opts ...Option) *Index {
+	cfg := config{batch: 64, logger: slog.Default(), retryDelay: 2 * time.Second}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ix := &Index{
+		path:    path,
+		cfg:     cfg,
+		loaded:  make(chan struct{}),
+		ctx:     ctx,
+		cancel:  cancel,
+		kick:    make(chan struct{}, 1),
+		model:   model,
+		emb:     emb,
+		docs:    map[string]*entry{},
+		pending: map[string]struct{}{},
+	}
+	ix.current.Store(&emb)
+	ix.vecs = newFlat()
+	ix.wg.Add(2)
+	go ix.load()
+	go ix.work()
+	return ix
+}
+
+// embedOne embeds a query. It reads the current embedder through an atomic
+// pointer because it runs without ix.mu held.
+func (ix *Index) embedOne(ctx context.Context, text string) ([]float32, error) {
+	emb := *ix.current.Load()
+	if emb == nil {
+		return nil, ErrNoEmbedder
+	}
+	vecs, err := emb.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != 1 {
+		return nil, fmt.Errorf("got %d vectors for 1 input", len(vecs))
+	}
+	return normalize(vecs[0])
+}
+
+// normalize returns v scaled to length 1, as chromem-go's dot-product
+// search requires.
+func normalize(v []float32) ([]float32, error) {
+	var sum float64
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+	}
+	if sum == 0 || math.IsNaN(sum) || math.IsInf(sum, 0) {
+		return nil, errors.New("embedding model returned a zero or invalid vector")
+	}
+	norm := math.Sqrt(sum)
+	if math.Abs(norm-1) < 1e-7 {
+		return v, nil
+	}
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = float32(float64(x) / norm)
+	}
+	return out, nil
+}
+
+// load reads the file into fresh state without holding mu (so Status and
+// Query answer "not ready" at once meanwhile), rewrites the file when it is
+// mostly dead records, and swaps the state in.
+func (ix *Index) load() {
+	defer ix.wg.Done()
+	defer close(ix.loaded)
+	ix.mu.RLock()
+	model := ix.model
+	ix.mu.RUnlock()
+
+	var (
+		docs    = map[string]*entry{}
+		pending = map[string]struct{}{}
+		vecs    = newFlat()
+		seq     uint64
+	)
+	good, n, err := readLog(ix.path, func(r record) {
+		vecs.remove(r.id)
+		delete(pending, r.id)
+		if r.op == opDelete {
+			delete(docs, r.id)
+			return
+		}
+		seq++
+		e := &entry{text: r.text, meta: r.meta, seq: seq, from: r.model}
+		docs[r.id] = e
+		if r.model == model && len(r.vec) > 0 && (vecs.dim == 0 || vecs.dim == len(r.vec)) {
+			vecs.put(r.id, r.vec, r.meta)
+			e.model = model
+		} else {
+			pending[r.id] = struct{}{}
+		}
+	})
+	if err == nil && n-len(docs) > len(docs) && n-len(docs) >= 64 {
+		if err = writeLog(ix.path, snapshot(docs, vecs)); err == nil {
+			n, good = len(docs), -1
+		}
+	}
+	var f *os.File
+	if err == nil {
+		if good < 0 {
+			var st os.FileInfo
+			if st, err = os.Stat(ix.path); err == nil {
+				good = st.Size()
+			}
+		}
+		if err == nil {
+			f, err = openAppend(ix.path, good)
+		}
+	}
+
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if err != nil {
+		ix.loadErr = err
+		ix.cfg.logger.Error("load vector index", "path", ix.path, "err", err)
+		return
+	}
+	if ix.closed {
+		f.Close()
+		return
+	}
+	if ix.model != model { // SetEmbedder ran while loading
+		vecs = newFlat()
+		for id, e := range docs {
+			e.model = ""
+			pending[id] = struct{}{}
+		}
+	}
+	ix.f, ix.records = f, n
+	ix.docs, ix.pending, ix.vecs, ix.seq = docs, pending, vecs, seq
+	for id := range pending {
+		if from := docs[id].from; from != "" && from != ix.model {
+			ix.reembedTotal = len(pending)
+			break
+		}
+	}
+	ix.wake()
+}
+
+// snapshot yields one record per live document, with its vector if it has
+// one, for rewriting the file.
+func snapshot(docs map[string]*entry, vecs *flat) func(yield func(*record) bool) {
+	return func(yield func(*record) bool) {
+		for id, e := range docs {
+			r := record{op: opPut, id: id, text: e.text, meta: e.meta}
+			if row, ok := vecs.rows[id]; ok && e.model != "" {
+				r.model, r.vec = e.model, vecs.vector(row)
+			}
+			if !yield(&r) {
+				return
+			}
+		}
+	}
+}
+
+func (ix *Index) wake() {
+	select {
+	case ix.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Ready is closed once the index file is loaded (or failed to load; see
+// Wait).
+func (ix *Index) Ready() <-chan struct{} { return ix.loaded }
+
+// Wait blocks until the index is loaded and reports a load failure.
+func (ix *Index) Wait(ctx context.Context) error {
+	select {
+	case <-ix.loaded:
+	case <-ctx.Done():
+		return fmt.Errorf("wait for vector index: %w", ctx.Err())
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return ErrClosed
+	}
+	return ix.loadErr
+}
+
+// Status reports what the index holds and whether vector search is on.
+func (ix *Index) Status() Status {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	st := Status{Model: ix.model, Docs: len(ix.docs), Pending: len(ix.pending), Reembedding: ix.reembedTotal > 0}
+	select {
+	case <-ix.loaded:
+		st.Loaded = ix.loadErr == nil
+	default:
+	}
+	st.Embedded = st.Docs - st.Pending
+	if ix.loadErr != nil {
+		st.Err = ix.loadErr.Error()
+	}
+	return st
+}
+
+// Count is the number of documents stored, with or without vectors.
+func (ix *Index) Count() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return len(ix.docs)
+}
+
+// SetEmbedder switches the embedding model. With a new model name every
+// document is embedded again in the background and vector search returns
+// ErrNotReady until that is done; with the same name only the embedder is
+// replaced (e.g. a new Ollama host).
+func (ix *Index) SetEmbedder(model string, emb Embedder) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.emb = emb
+	ix.current.Store(&emb)
+	if model != ix.model {
+		ix.model = model
+		ix.vecs = newFlat()
+		for id, e := range ix.docs {
+			e.model = ""
+			ix.pending[id] = struct{}{}
+		}
+		ix.reembedTotal = len(ix.pending)
+	}
+	ix.wake()
+}

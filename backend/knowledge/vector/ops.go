@@ -1,0 +1,424 @@
+package vector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"time"
+)
+
+// Add embeds docs in batches (reporting progress after each; onProgress may
+// be nil) and stores them, replacing documents with the same ID. Documents
+// are stored even when embedding fails or no embedder is set: they are
+// then pending, the background worker retries, and Add reports the
+// embedding error.
+func (ix *Index) Add(ctx context.Context, docs []Doc, onProgress func(done, total int)) error {
+	if err := ix.Wait(ctx); err != nil {
+		return err
+	}
+	for _, d := range docs {
+		if d.ID == "" {
+			return errors.New("add to vector index: document without id")
+		}
+	}
+	ix.mu.RLock()
+	emb, model := ix.emb, ix.model
+	ix.mu.RUnlock()
+
+	var (
+		vecs   [][]float32
+		embErr error
+	)
+	if emb != nil {
+		vecs, embErr = ix.embedAll(ctx, emb, docs, onProgress)
+	}
+
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.closed {
+		return ErrClosed
+	}
+	recs := make([]record, 0, len(docs))
+	for i, d := range docs {
+		ix.seq++
+		e := &entry{text: d.Text, meta: maps.Clone(d.Metadata), seq: ix.seq}
+		rec := record{op: opPut, id: d.ID, text: d.Text, meta: e.meta}
+		ix.vecs.remove(d.ID) // an older vector of a replaced document
+		delete(ix.pending, d.ID)
+		if i < len(vecs) && model == ix.model && (ix.vecs.dim == 0 || ix.vecs.dim == len(vecs[i])) {
+			ix.vecs.put(d.ID, vecs[i], e.meta)
+			e.model, rec.model, rec.vec = model, model, vecs[i]
+		}
+		if e.model == "" {
+			ix.pending[d.ID] = struct{}{}
+		}
+		ix.docs[d.ID] = e
+		recs = append(recs, rec)
+	}
+	if err := ix.persist(recs); err != nil {
+		return err
+	}
+	if len(ix.pending) > 0 {
+		ix.wake()
+	}
+	if embErr != nil {
+		return fmt.Errorf("embed %d documents with %s: %w", len(docs), model, embErr)
+	}
+	return nil
+}
+
+// embedAll embeds the texts of docs in batches. On failure it returns the
+// vectors of the batches that succeeded.
+func (ix *Index) embedAll(ctx context.Context, emb Embedder, docs []Doc, onProgress func(done, total int)) ([][]float32, error) {
+	out := make([][]float32, 0, len(docs))
+	texts := make([]string, 0, ix.cfg.batch)
+	for start := 0; start < len(docs); start += ix.cfg.batch {
+		texts = texts[:0]
+		for _, d := range docs[start:min(start+ix.cfg.batch, len(docs))] {
+			texts = append(texts, d.Text)
+		}
+		vecs, err := embedBatch(ctx, emb, texts)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, vecs...)
+		if onProgress != nil {
+			onProgress(len(out), len(docs))
+		}
+	}
+	return out, nil
+}
+
+// embedBatch embeds texts and checks and normalises what comes back.
+func embedBatch(ctx context.Context, emb Embedder, texts []string) ([][]float32, error) {
+	vecs, err := emb.Embed(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != len(texts) {
+		return nil, fmt.Errorf("got %d vectors for %d texts", len(vecs), len(texts))
+	}
+	for i, v := range vecs {
+		if len(v) != len(vecs[0]) {
+			return nil, fmt.Errorf("vectors of different lengths (%d and %d)", len(vecs[0]), len(v))
+		}
+		if vecs[i], err = normalize(v); err != nil {
+			return nil, err
+		}
+	}
+	return vecs, nil
+}
+
+// persist appends recs to the file. Callers hold mu, so the file's order is
+// the order in which changes were made.
+func (ix *Index) persist(recs []record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	b := ix.buf[:0]
+	for i := range recs {
+		b = recs[i].encode(b)
+	}
+	if cap(b) <= 1<<20 {
+		ix.buf = b
+	}
+	if _, err := ix.f.Write(b); err != nil {
+		return fmt.Errorf("write vector index %q: %w", ix.path, err)
+	}
+	if err := ix.f.Sync(); err != nil {
+		return fmt.Errorf("sync vector index %q: %w", ix.path, err)
+	}
+	ix.records += len(recs)
+	return nil
+}
+
+// Delete removes documents and their vectors; unknown ids are ignored.
+func (ix *Index) Delete(ctx context.Context, ids ...string) error {
+	if err := ix.Wait(ctx); err != nil {
+		return err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.deleteLocked(ctx, ids)
+}
+
+// DeleteWhere removes every document whose metadata has all the key-value
+// pairs of where (which must not be empty) and returns how many it removed.
+func (ix *Index) DeleteWhere(ctx context.Context, where map[string]string) (int, error) {
+	if len(where) == 0 {
+		return 0, errors.New("delete from vector index: empty filter")
+	}
+	if err := ix.Wait(ctx); err != nil {
+		return 0, err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	var ids []string
+	for id, e := range ix.docs {
+		if matches(e.meta, where) {
+			ids = append(ids, id)
+		}
+	}
+	return len(ids), ix.deleteLocked(ctx, ids)
+}
+
+func matches(meta, where map[string]string) bool {
+	for k, v := range where {
+		if got, ok := meta[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
+}
+
+func (ix *Index) deleteLocked(ctx context.Context, ids []string) error {
+	if ix.closed {
+		return ErrClosed
+	}
+	var recs []record
+	for _, id := range ids {
+		if _, ok := ix.docs[id]; !ok {
+			continue
+		}
+		delete(ix.docs, id)
+		delete(ix.pending, id)
+		ix.vecs.remove(id)
+		recs = append(recs, record{op: opDelete, id: id})
+	}
+	if len(ix.pending) == 0 {
+		ix.reembedTotal = 0
+	}
+	return ix.persist(recs)
+}
+
+// Clear removes every document and rewrites the file empty, so nothing
+// deleted lingers on disk.
+func (ix *Index) Clear(ctx context.Context) error {
+	if err := ix.Wait(ctx); err != nil {
+		return err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.closed {
+		return ErrClosed
+	}
+	if err := ix.f.Close(); err != nil {
+		return fmt.Errorf("close vector index %q: %w", ix.path, err)
+	}
+	err := writeLog(ix.path, func(func(*record) bool) {})
+	f, oerr := openAppend(ix.path, int64(len(fileMagic)))
+	if oerr != nil {
+		// Leave the index unusable rather than writing to a closed file.
+		ix.closed = true
+		return errors.Join(err, oerr)
+	}
+	ix.f = f
+	if err != nil {
+		return err
+	}
+	clear(ix.docs)
+	clear(ix.pending)
+	ix.vecs = newFlat()
+	ix.records, ix.reembedTotal = 0, 0
+	return nil
+}
+
+// queryable returns the collection to search, or why vector search is off.
+// Callers hold mu (read).
+func (ix *Index) queryable() error {
+	select {
+	case <-ix.loaded:
+	default:
+		return fmt.Errorf("%w: still loading", ErrNotReady)
+	}
+	switch {
+	case ix.closed:
+		return ErrClosed
+	case ix.loadErr != nil:
+		return fmt.Errorf("%w: %w", ErrNotReady, ix.loadErr)
+	case ix.emb == nil:
+		return ErrNoEmbedder
+	case ix.reembedTotal > 0:
+		return fmt.Errorf("%w: re-embedding with %s, %d of %d left", ErrNotReady, ix.model, len(ix.pending), ix.reembedTotal)
+	}
+	return nil
+}
+
+// Query embeds text and returns up to n documents by cosine similarity,
+// best first, among those whose metadata matches where (exact match on
+// every pair; nil matches all). It returns ErrNotReady or ErrNoEmbedder
+// when vector search is unavailable; callers then use keywords alone.
+func (ix *Index) Query(ctx context.Context, text string, n int, where map[string]string) ([]Hit, error) {
+	ix.mu.RLock()
+	err := ix.queryable()
+	ix.mu.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	vec, err := ix.embedOne(ctx, text)
+	if err != nil {
+		return nil, fmt.Errorf("embed query: %w", err)
+	}
+	return ix.QueryVector(ctx, vec, n, where)
+}
+
+// QueryVector is Query with a vector made by the index's model.
+func (ix *Index) QueryVector(ctx context.Context, vec []float32, n int, where map[string]string) ([]Hit, error) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if err := ix.queryable(); err != nil {
+		return nil, err
+	}
+	if ix.vecs.dim != 0 && len(vec) != ix.vecs.dim {
+		return nil, fmt.Errorf("query vector has %d dimensions, index has %d", len(vec), ix.vecs.dim)
+	}
+	vec, err := normalize(vec)
+	if err != nil {
+		return nil, fmt.Errorf("vector query: %w", err)
+	}
+	// n is clamped by the scan itself: asking for more than exists is fine
+	// (chromem-go made it an error).
+	top, err := ix.vecs.search(ctx, vec, n, where)
+	if err != nil {
+		return nil, fmt.Errorf("vector query: %w", err)
+	}
+	hits := make([]Hit, len(top))
+	for i, t := range top {
+		e := ix.docs[t.id]
+		hits[i] = Hit{ID: t.id, Text: e.text, Metadata: maps.Clone(e.meta), Score: t.score}
+	}
+	return hits, nil
+}
+
+// work embeds pending documents in the background: after a model change,
+// and for documents whose embedding failed or had no embedder.
+func (ix *Index) work() {
+	defer ix.wg.Done()
+	delay := ix.cfg.retryDelay
+	for {
+		select {
+		case <-ix.ctx.Done():
+			return
+		case <-ix.kick:
+		}
+		for {
+			ids, texts, seqs, emb, model := ix.nextBatch()
+			if len(ids) == 0 {
+				break
+			}
+			vecs, err := embedBatch(ix.ctx, emb, texts)
+			if err != nil {
+				if ix.ctx.Err() != nil {
+					return
+				}
+				ix.cfg.logger.Warn("embed pending documents", "model", model, "count", len(ids), "err", err, "retry_in", delay)
+				select {
+				case <-ix.ctx.Done():
+					return
+				case <-time.After(delay):
+				}
+				delay = min(2*delay, time.Minute)
+				continue
+			}
+			delay = ix.cfg.retryDelay
+			p, err := ix.applyBatch(model, ids, seqs, vecs)
+			if err != nil {
+				ix.cfg.logger.Error("store re-embedded documents", "err", err)
+				return
+			}
+			if ix.cfg.onProgress != nil {
+				ix.cfg.onProgress(p)
+			}
+		}
+	}
+}
+
+// nextBatch picks pending documents to embed.
+func (ix *Index) nextBatch() (ids, texts []string, seqs []uint64, emb Embedder, model string) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.emb == nil || ix.closed {
+		return nil, nil, nil, nil, ""
+	}
+	for id := range ix.pending {
+		e := ix.docs[id]
+		ids, texts, seqs = append(ids, id), append(texts, e.text), append(seqs, e.seq)
+		if len(ids) == ix.cfg.batch {
+			break
+		}
+	}
+	return ids, texts, seqs, ix.emb, ix.model
+}
+
+// applyBatch stores vectors for documents that were not replaced, deleted,
+// or overtaken by another model change while they were being embedded.
+func (ix *Index) applyBatch(model string, ids []string, seqs []uint64, vecs [][]float32) (Progress, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	p := Progress{Model: ix.model, Reembedding: ix.reembedTotal > 0}
+	if ix.closed || model != ix.model {
+		return p, nil
+	}
+	var recs []record
+	for i, id := range ids {
+		e, ok := ix.docs[id]
+		if !ok || e.seq != seqs[i] || e.model != "" || (ix.vecs.dim != 0 && ix.vecs.dim != len(vecs[i])) {
+			continue
+		}
+		ix.vecs.put(id, vecs[i], e.meta)
+		e.model = model
+		delete(ix.pending, id)
+		recs = append(recs, record{op: opPut, id: id, model: model, text: e.text, meta: e.meta, vec: vecs[i]})
+	}
+	if err := ix.persist(recs); err != nil {
+		return p, err
+	}
+	if ix.reembedTotal > 0 {
+		p.Total = ix.reembedTotal
+		p.Done = max(0, ix.reembedTotal-len(ix.pending))
+		if len(ix.pending) == 0 {
+			ix.reembedTotal = 0
+		}
+	} else {
+		p.Total = len(ix.docs)
+		p.Done = len(ix.docs) - len(ix.pending)
+	}
+	return p, nil
+}
+
+// Close stops background work and closes the file. It does not wait for a
+// re-embedding to finish: what was embedded so far is on disk, and the rest
+// continues at the next Open.
+func (ix *Index) Close() error {
+	ix.cancel()
+	ix.wg.Wait()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.closed {
+		return nil
+	}
+	ix.closed = true
+	if ix.f == nil {
+		return nil
+	}
+	if err := ix.f.Close(); err != nil {
+		return fmt.Errorf("close vector index %q: %w", ix.path, err)
+	}
+	return nil
+}
+
+// IDs lists the stored documents, for reconciling the index with the
+// database that owns the texts.
+func (ix *Index) IDs(ctx context.Context) ([]string, error) {
+	if err := ix.Wait(ctx); err != nil {
+		return nil, err
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	out := make([]string, 0, len(ix.docs))
+	for id := range ix.docs {
+		out = append(out, id)
+	}
+	return out, nil
+}

@@ -1,0 +1,452 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"gorm.io/gorm"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/fusion"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
+	"github.com/wayfinder-app/wayfinder/backend/store"
+)
+
+// Kind says what a memory is.
+type Kind string
+
+const (
+	KindPreference Kind = "preference"
+	KindFact       Kind = "fact"
+	KindFeedback   Kind = "feedback"
+)
+
+// Valid reports whether k is one of the three kinds.
+func (k Kind) Valid() bool {
+	return k == KindPreference || k == KindFact || k == KindFeedback
+}
+
+// MaxTextLen bounds a memory: one sentence about the person, not a document.
+const MaxTextLen = 500
+
+var (
+	// ErrNotFound is returned for an unknown memory id.
+	ErrNotFound = errors.New("memory not found")
+	// ErrInvalid is returned for empty or overlong text or an unknown kind.
+	ErrInvalid = errors.New("invalid memory")
+)
+
+// Memory is one thing remembered about the person.
+type Memory struct {
+	ID        string
+	Text      string
+	Kind      Kind
+	SessionID string // the conversation it came from, "" when added by hand
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+type memoryRow struct {
+	ID        string `gorm:"primaryKey"`
+	Text      string
+	Norm      string
+	Kind      string
+	SessionID string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+func (memoryRow) TableName() string { return "memories" }
+
+func (r memoryRow) memory() Memory {
+	return Memory{ID: r.ID, Text: r.Text, Kind: Kind(r.Kind), SessionID: r.SessionID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+}
+
+// Thresholds for treating a new memory as a restatement of an old one.
+const (
+	// DuplicateCosine: embeddings this close say the same thing in other
+	// words ("커피를 좋아한다" / "커피를 좋아함").
+	DuplicateCosine = 0.92
+	// DuplicateJaccard is the term-overlap stand-in when no vectors exist.
+	DuplicateJaccard = 0.8
+	// minVectorScore drops vector hits too far from the query to be worth
+	// prompt tokens; exhaustive search always returns k results otherwise.
+	minVectorScore = 0.45
+)
+
+// Store is the long-term memory: rows in SQLite (the record the person sees
+// and edits) and, when an embedding model is configured, their vectors. A
+// memory's vector is written and deleted with its row; Open removes vectors
+// whose row is gone, so nothing is remembered that the person cannot see.
+// It is safe for concurrent use.
+type Store struct {
+	db     *gorm.DB
+	vec    *vector.Index // nil: keyword search only
+	logger *slog.Logger
+	mu     sync.Mutex // serialises Add so two restatements cannot both be added
+	now    func() time.Time
+}
+
+// Open migrates the tables and reconciles vec (which may be nil) with the
+// rows: vectors without a row are deleted, rows without a vector are
+// queued for embedding. It waits for vec to load. The caller owns vec (one
+// index file for memories, e.g. memory.vec in the data directory) and closes
+// it after the store is no longer used.
+func Open(ctx context.Context, db *gorm.DB, vec *vector.Index) (*Store, error) {
+	if err := Migrate(ctx, db); err != nil {
+		return nil, err
+	}
+	s := &Store{db: db, vec: vec, logger: slog.Default(), now: func() time.Time { return time.Now().UTC() }}
+	if vec != nil {
+		if err := s.reconcile(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func (s *Store) reconcile(ctx context.Context) error {
+	ids, err := s.vec.IDs(ctx)
+	if err != nil {
+		return fmt.Errorf("open memory vectors: %w", err)
+	}
+	rows, err := s.rows(ctx, "")
+	if err != nil {
+		return err
+	}
+	have := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		have[r.ID] = true
+	}
+	var orphans []string
+	for _, id := range ids {
+		if !have[id] {
+			orphans = append(orphans, id)
+		}
+		delete(have, id)
+	}
+	if err := s.vec.Delete(ctx, orphans...); err != nil {
+		return fmt.Errorf("remove vectors of deleted memories: %w", err)
+	}
+	var missing []vector.Doc
+	for _, r := range rows {
+		if have[r.ID] {
+			missing = append(missing, doc(r))
+		}
+	}
+	if len(missing) > 0 {
+		// Stored as pending when embedding fails; the index retries.
+		if err := s.vec.Add(ctx, missing, nil); err != nil {
+			s.logger.Warn("embed memories", "count", len(missing), "err", err)
+		}
+	}
+	return nil
+}
+
+func doc(r memoryRow) vector.Doc {
+	return vector.Doc{ID: r.ID, Text: r.Text, Metadata: map[string]string{"kind": r.Kind}}
+}
+
+func validate(text string, kind Kind) (string, error) {
+	text = strings.TrimSpace(text)
+	switch {
+	case text == "":
+		return "", fmt.Errorf("%w: empty text", ErrInvalid)
+	case utf8.RuneCountInString(text) > MaxTextLen:
+		return "", fmt.Errorf("%w: %d characters, at most %d", ErrInvalid, utf8.RuneCountInString(text), MaxTextLen)
+	case !kind.Valid():
+		return "", fmt.Errorf("%w: kind %q is not preference, fact or feedback", ErrInvalid, kind)
+	}
+	return text, nil
+}
+
+// Add remembers text, or, when an existing memory says the same (same
+// normalised text, embeddings at least DuplicateCosine alike, or without
+// vectors term overlap at least DuplicateJaccard), updates that memory with
+// the new wording and kind. created is false for an update.
+func (s *Store) Add(ctx context.Context, text string, kind Kind, sessionID string) (m Memory, created bool, err error) {
+	text, err = validate(text, kind)
+	if err != nil {
+		return Memory{}, false, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	dup, err := s.findDuplicate(ctx, text)
+	if err != nil {
+		return Memory{}, false, err
+	}
+	now := s.now()
+	row := memoryRow{ID: store.NewID(), Text: text, Norm: normalize(text), Kind: string(kind), SessionID: sessionID, CreatedAt: now, UpdatedAt: now}
+	db := s.db.WithContext(ctx)
+	if dup != nil {
+		row.ID, row.CreatedAt = dup.ID, dup.CreatedAt
+		if sessionID == "" {
+			row.SessionID = dup.SessionID
+		}
+		err = db.Save(&row).Error
+	} else {
+		err = db.Create(&row).Error
+	}
+	if err != nil {
+		return Memory{}, false, fmt.Errorf("save memory: %w", err)
+	}
+	s.putVector(ctx, row)
+	return row.memory(), dup == nil, nil
+}
+
+// findDuplicate returns the memory text restates, or nil.
+func (s *Store) findDuplicate(ctx context.Context, text string) (*memoryRow, error) {
+	var same []memoryRow
+	if err := s.db.WithContext(ctx).Where("norm = ?", normalize(text)).Limit(1).Find(&same).Error; err != nil {
+		return nil, fmt.Errorf("look for duplicate memory: %w", err)
+	}
+	if len(same) > 0 {
+		return &same[0], nil
+	}
+	if s.vec != nil {
+		hits, err := s.vec.Query(ctx, text, 1, nil)
+		if err == nil {
+			if len(hits) > 0 && hits[0].Score >= DuplicateCosine {
+				return s.row(ctx, hits[0].ID)
+			}
+			return nil, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		// No vectors right now: compare terms instead.
+	}
+	rows, err := s.rows(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	t := terms(text)
+	for i := range rows {
+		if jaccard(t, terms(rows[i].Text)) >= DuplicateJaccard {
+			return &rows[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// putVector stores the memory's vector. A failure is logged, not returned:
+// the row is the memory, and the index keeps the text pending and retries.
+func (s *Store) putVector(ctx context.Context, r memoryRow) {
+	if s.vec == nil {
+		return
+	}
+	if err := s.vec.Add(ctx, []vector.Doc{doc(r)}, nil); err != nil {
+		s.logger.Warn("embed memory", "id", r.ID, "err", err)
+	}
+}
+
+func (s *Store) row(ctx context.Context, id string) (*memoryRow, error) {
+	var r memoryRow
+	err := s.db.WithContext(ctx).Where("id = ?", id).Take(&r).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read memory %s: %w", id, err)
+	}
+	return &r, nil
+}
+
+// rows returns memories, newest change first, optionally of one kind.
+func (s *Store) rows(ctx context.Context, kind Kind) ([]memoryRow, error) {
+	q := s.db.WithContext(ctx).Order("updated_at DESC, id DESC")
+	if kind != "" {
+		q = q.Where("kind = ?", string(kind))
+	}
+	var rows []memoryRow
+	if err := q.Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("list memories: %w", err)
+	}
+	return rows, nil
+}
+
+// List returns every memory, most recently changed first.
+func (s *Store) List(ctx context.Context) ([]Memory, error) {
+	rows, err := s.rows(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Memory, len(rows))
+	for i, r := range rows {
+		out[i] = r.memory()
+	}
+	return out, nil
+}
+
+// Get returns one memory.
+func (s *Store) Get(ctx context.Context, id string) (Memory, error) {
+	r, err := s.row(ctx, id)
+	if err != nil {
+		return Memory{}, err
+	}
+	return r.memory(), nil
+}
+
+// Edit replaces a memory's text and kind, and its vector.
+func (s *Store) Edit(ctx context.Context, id, text string, kind Kind) (Memory, error) {
+	text, err := validate(text, kind)
+	if err != nil {
+		return Memory{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, err := s.row(ctx, id)
+	if err != nil {
+		return Memory{}, err
+	}
+	r.Text, r.Norm, r.Kind, r.UpdatedAt = text, normalize(text), string(kind), s.now()
+	if err := s.db.WithContext(ctx).Save(r).Error; err != nil {
+		return Memory{}, fmt.Errorf("edit memory %s: %w", id, err)
+	}
+	s.putVector(ctx, *r)
+	return r.memory(), nil
+}
+
+// Delete forgets one memory: its row and its vector.
+func (s *Store) Delete(ctx context.Context, id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	res := s.db.WithContext(ctx).Where("id = ?", id).Delete(&memoryRow{})
+	if res.Error != nil {
+		return fmt.Errorf("delete memory %s: %w", id, res.Error)
+	}
+	if s.vec != nil {
+		if err := s.vec.Delete(ctx, id); err != nil {
+			return fmt.Errorf("delete vector of memory %s: %w", id, err)
+		}
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return nil
+}
+
+// DeleteAll forgets everything: every row, and the vector file is rewritten
+// empty so no deleted text stays on disk.
+func (s *Store) DeleteAll(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.db.WithContext(ctx).Where("1 = 1").Delete(&memoryRow{}).Error; err != nil {
+		return fmt.Errorf("delete all memories: %w", err)
+	}
+	if s.vec != nil {
+		if err := s.vec.Clear(ctx); err != nil {
+			return fmt.Errorf("delete all memory vectors: %w", err)
+		}
+	}
+	return nil
+}
+
+// Search returns up to k memories relevant to query, best first: the keyword
+// ranking (term overlap, so "커피" finds "커피를 좋아한다") fused by RRF with
+// the vector ranking when vectors are available. An empty query returns the
+// k most recent memories.
+func (s *Store) Search(ctx context.Context, query string, k int) ([]Memory, error) {
+	if k <= 0 {
+		return nil, nil
+	}
+	rows, err := s.rows(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(query) == "" {
+		rows = rows[:min(k, len(rows))]
+		out := make([]Memory, len(rows))
+		for i, r := range rows {
+			out[i] = r.memory()
+		}
+		return out, nil
+	}
+	byID := make(map[string]memoryRow, len(rows))
+	for _, r := range rows {
+		byID[r.ID] = r
+	}
+	lists := [][]string{keywordRanking(query, rows)}
+	if s.vec != nil {
+		hits, err := s.vec.Query(ctx, query, k, nil)
+		switch {
+		case err == nil:
+			var ids []string
+			for _, h := range hits {
+				if h.Score >= minVectorScore {
+					ids = append(ids, h.ID)
+				}
+			}
+			lists = append(lists, ids)
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		default:
+			s.logger.Debug("memory search without vectors", "err", err)
+		}
+	}
+	var out []Memory
+	for _, f := range fusion.RRF(fusion.DefaultK, lists...) {
+		if r, ok := byID[f.ID]; ok {
+			out = append(out, r.memory())
+		}
+		if len(out) == k {
+			break
+		}
+	}
+	return out, nil
+}
+
+// keywordRanking orders the memories sharing terms with query: most query
+// terms covered first, then the more specific memory (higher Jaccard).
+func keywordRanking(query string, rows []memoryRow) []string {
+	q := terms(query)
+	type scored struct {
+		id       string
+		covered  int
+		jacc     float64
+		position int
+	}
+	var hits []scored
+	for i, r := range rows {
+		t := terms(r.Text)
+		if n := overlap(q, t); n > 0 {
+			hits = append(hits, scored{r.ID, n, jaccard(q, t), i})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b scored) int {
+		if a.covered != b.covered {
+			return b.covered - a.covered
+		}
+		if a.jacc != b.jacc {
+			if a.jacc > b.jacc {
+				return -1
+			}
+			return 1
+		}
+		return a.position - b.position
+	})
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.id
+	}
+	return ids
+}
+
+// WithinBudget keeps memories, in order, while their estimated tokens fit in
+// budget; load_context uses it so memories never crowd out the conversation.
+func WithinBudget(mems []Memory, budget int) []Memory {
+	used := 0
+	for i, m := range mems {
+		used += EstimateTokens(m.Text) + 4 // "- [kind] " and the newline
+		if used > budget {
+			return mems[:i]
+		}
+	}
+	return mems
+}

@@ -1,0 +1,373 @@
+package memory
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
+	"github.com/wayfinder-app/wayfinder/backend/llm"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+	"github.com/wayfinder-app/wayfinder/backend/store"
+)
+
+// env is a memory store on a fresh database, with vectors from the fake
+// Ollama when withVectors is set.
+type env struct {
+	dir    string
+	srv    *ollamatest.Server
+	client *llm.Client
+}
+
+func newEnv(t *testing.T, withVectors bool) *env {
+	e := &env{dir: t.TempDir()}
+	if withVectors {
+		e.srv = ollamatest.New(t, ollamatest.WithEmbedDim(256))
+		var err error
+		if e.client, err = llm.New(e.srv.URL(), llm.WithRetry(0, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e
+}
+
+// open opens the store as the app would at start; the returned func closes
+// it as the app would at quit.
+func (e *env) open(t *testing.T) (*Store, *vector.Index, func()) {
+	t.Helper()
+	db, err := store.OpenDB(filepath.Join(e.dir, "wayfinder.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vec *vector.Index
+	if e.client != nil {
+		vec = vector.Open(filepath.Join(e.dir, "memory.vec"), "bge-m3", vector.ModelEmbedder(e.client, "bge-m3"),
+			vector.WithRetryDelay(time.Millisecond))
+	}
+	s, err := Open(t.Context(), db, vec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := false
+	closeFn := func() {
+		if closed {
+			return
+		}
+		closed = true
+		if vec != nil {
+			vec.Close()
+		}
+		if sqlDB, err := db.DB(); err == nil {
+			sqlDB.Close()
+		}
+	}
+	t.Cleanup(closeFn)
+	return s, vec, closeFn
+}
+
+func texts(ms []Memory) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Text
+	}
+	return out
+}
+
+func TestAddDeduplicates(t *testing.T) {
+	tests := []struct {
+		name        string
+		first, then string
+		vectors     bool
+		wantDup     bool
+	}{
+		{"identical", "사용자는 커피를 좋아한다", "사용자는 커피를 좋아한다", false, true},
+		{"punctuation and case", "Prefers FREE tools.", "prefers free tools", false, true},
+		{"extra spaces", "커피를  좋아한다", " 커피를 좋아한다 ", false, true},
+		{"high term overlap", "프로젝트 마감일은 3월 15일이다", "프로젝트 마감일은 3월 15일이다 확정", false, true},
+		{"different fact", "사용자는 커피를 좋아한다", "사용자는 차를 좋아한다", false, false},
+		{"same topic other facts", "Name is Chulsoo", "Deadline is March 15", false, false},
+		{"vectors: identical words reordered", "likes coffee black strong", "strong black coffee likes", true, true},
+		{"vectors: different", "사용자는 커피를 좋아한다", "예산은 1억원이다", true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _, _ := newEnv(t, tt.vectors).open(t)
+			ctx := t.Context()
+			a, created, err := s.Add(ctx, tt.first, KindFact, "s1")
+			if err != nil || !created {
+				t.Fatalf("first Add: %v, %v", created, err)
+			}
+			b, created, err := s.Add(ctx, tt.then, KindPreference, "s2")
+			if err != nil {
+				t.Fatal(err)
+			}
+			all, _ := s.List(ctx)
+			if tt.wantDup {
+				if created || b.ID != a.ID || len(all) != 1 {
+					t.Fatalf("not merged: created=%v ids %s/%s, %d memories", created, a.ID, b.ID, len(all))
+				}
+				if all[0].Text != strings.TrimSpace(tt.then) || all[0].Kind != KindPreference || all[0].SessionID != "s2" {
+					t.Errorf("update did not take the new wording and kind: %+v", all[0])
+				}
+				if !all[0].CreatedAt.Equal(a.CreatedAt) {
+					t.Errorf("created time changed")
+				}
+			} else if !created || len(all) != 2 {
+				t.Fatalf("merged distinct memories: created=%v, %d memories", created, len(all))
+			}
+		})
+	}
+}
+
+func TestAddValidates(t *testing.T) {
+	s, _, _ := newEnv(t, false).open(t)
+	for _, tc := range []struct {
+		text string
+		kind Kind
+	}{
+		{"", KindFact}, {"   ", KindFact}, {"ok", "opinion"}, {strings.Repeat("가", MaxTextLen+1), KindFact},
+	} {
+		if _, _, err := s.Add(t.Context(), tc.text, tc.kind, ""); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Add(%.10q, %q) = %v, want ErrInvalid", tc.text, tc.kind, err)
+		}
+	}
+}
+
+func TestSearchKorean(t *testing.T) {
+	for _, vectors := range []bool{false, true} {
+		t.Run(map[bool]string{false: "keywords", true: "hybrid"}[vectors], func(t *testing.T) {
+			s, _, _ := newEnv(t, vectors).open(t)
+			ctx := t.Context()
+			for _, m := range []string{"사용자는 커피를 좋아한다", "프로젝트 마감일은 3월 15일", "Prefers free video tools", "이름은 철수"} {
+				if _, _, err := s.Add(ctx, m, KindFact, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tests := []struct{ query, want string }{
+				{"커피", "사용자는 커피를 좋아한다"},
+				{"커피를 좋아해?", "사용자는 커피를 좋아한다"},
+				{"마감일이 언제야", "프로젝트 마감일은 3월 15일"},
+				{"video tools", "Prefers free video tools"},
+				{"내 이름", "이름은 철수"},
+			}
+			for _, tt := range tests {
+				got, err := s.Search(ctx, tt.query, 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) == 0 || got[0].Text != tt.want {
+					t.Errorf("Search(%q) = %q, want %q first", tt.query, texts(got), tt.want)
+				}
+			}
+			if got, _ := s.Search(ctx, "", 2); len(got) != 2 {
+				t.Errorf("empty query: %d memories, want the 2 most recent", len(got))
+			}
+		})
+	}
+}
+
+// TestReopenNeverReembeds: memories and vectors survive a restart, and the
+// only /api/embed call after it is the search's own query.
+func TestReopenNeverReembeds(t *testing.T) {
+	e := newEnv(t, true)
+	s, vec, closeFn := e.open(t)
+	ctx := t.Context()
+	for _, m := range []string{"사용자는 커피를 좋아한다", "예산은 1억원이다", "Uses Windows and a Mac"} {
+		if _, _, err := s.Add(ctx, m, KindFact, "s1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := vec.Status(); st.Embedded != 3 {
+		t.Fatalf("vector status %+v", st)
+	}
+	before, err := s.Search(ctx, "커피", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeFn()
+	embeds := e.srv.Count(ollamatest.PathEmbed)
+
+	s2, vec2, _ := e.open(t)
+	if got := e.srv.Count(ollamatest.PathEmbed) - embeds; got != 0 {
+		t.Fatalf("reopening made %d /api/embed calls", got)
+	}
+	if st := vec2.Status(); st.Embedded != 3 || st.Pending != 0 {
+		t.Fatalf("vector status after reopen %+v", st)
+	}
+	after, err := s2.Search(ctx, "커피", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(texts(before), texts(after)); diff != "" {
+		t.Errorf("search changed across restart:\n%s", diff)
+	}
+	if got := e.srv.Count(ollamatest.PathEmbed) - embeds; got != 1 {
+		t.Errorf("/api/embed calls after reopen = %d, want 1 (the query)", got)
+	}
+}
+
+func TestEditDeleteRemoveVectors(t *testing.T) {
+	e := newEnv(t, true)
+	s, vec, closeFn := e.open(t)
+	ctx := t.Context()
+	coffee, _, _ := s.Add(ctx, "사용자는 커피를 좋아한다", KindPreference, "s1")
+	budget, _, _ := s.Add(ctx, "예산은 1억원이다", KindFact, "s1")
+	name, _, _ := s.Add(ctx, "이름은 철수", KindFact, "s1")
+
+	edited, err := s.Edit(ctx, coffee.ID, "사용자는 녹차를 좋아한다", KindPreference)
+	if err != nil || edited.Text != "사용자는 녹차를 좋아한다" {
+		t.Fatalf("Edit = %+v, %v", edited, err)
+	}
+	hits, err := vec.Query(ctx, "녹차", 1, nil)
+	if err != nil || hits[0].ID != coffee.ID || hits[0].Text != "사용자는 녹차를 좋아한다" {
+		t.Fatalf("vector not updated by Edit: %+v, %v", hits, err)
+	}
+	if _, err := s.Edit(ctx, "nope", "x", KindFact); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Edit unknown: %v", err)
+	}
+
+	if err := s.Delete(ctx, budget.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete(ctx, budget.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("second Delete: %v", err)
+	}
+	ids, _ := vec.IDs(ctx)
+	slices.Sort(ids)
+	want := []string{coffee.ID, name.ID}
+	slices.Sort(want)
+	if diff := cmp.Diff(want, ids); diff != "" {
+		t.Errorf("vector ids after Delete (-want +got):\n%s", diff)
+	}
+	if got, _ := s.Search(ctx, "예산", 3); slices.Contains(texts(got), "예산은 1억원이다") {
+		t.Errorf("deleted memory still found: %q", texts(got))
+	}
+
+	if err := s.DeleteAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if all, _ := s.List(ctx); len(all) != 0 {
+		t.Errorf("List after DeleteAll: %d", len(all))
+	}
+	if vec.Count() != 0 {
+		t.Errorf("vector count after DeleteAll: %d", vec.Count())
+	}
+	closeFn()
+	// Nothing forgotten may linger on disk.
+	raw, err := os.ReadFile(filepath.Join(e.dir, "memory.vec"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{"커피", "녹차", "예산", "철수"} {
+		if bytes.Contains(raw, []byte(gone)) {
+			t.Errorf("vector file still holds %q after DeleteAll", gone)
+		}
+	}
+}
+
+// TestOpenRemovesOrphanVectors: a vector whose row is gone (say, a crash
+// between the two writes) is deleted at start; a row without a vector is
+// embedded.
+func TestOpenReconciles(t *testing.T) {
+	e := newEnv(t, true)
+	s, vec, closeFn := e.open(t)
+	ctx := t.Context()
+	kept, _, _ := s.Add(ctx, "이름은 철수", KindFact, "")
+	if err := vec.Add(ctx, []vector.Doc{{ID: "orphan", Text: "숨겨진 기억"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := vec.Delete(ctx, kept.ID); err != nil {
+		t.Fatal(err)
+	}
+	closeFn()
+
+	_, vec2, _ := e.open(t)
+	ids, _ := vec2.IDs(ctx)
+	if diff := cmp.Diff([]string{kept.ID}, ids); diff != "" {
+		t.Errorf("vector ids after reconcile (-want +got):\n%s", diff)
+	}
+}
+
+func TestSearchFallsBackWhenEmbeddingFails(t *testing.T) {
+	e := newEnv(t, true)
+	s, _, _ := e.open(t)
+	ctx := t.Context()
+	if _, _, err := s.Add(ctx, "사용자는 커피를 좋아한다", KindPreference, ""); err != nil {
+		t.Fatal(err)
+	}
+	e.srv.Fail(ollamatest.PathEmbed, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500})
+	got, err := s.Search(ctx, "커피", 3)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("Search with Ollama failing = %q, %v", texts(got), err)
+	}
+	// Adding still works: the row is saved and the vector waits.
+	if _, created, err := s.Add(ctx, "예산은 1억원이다", KindFact, ""); err != nil || !created {
+		t.Fatalf("Add with Ollama failing: %v, %v", created, err)
+	}
+}
+
+func TestWithinBudget(t *testing.T) {
+	mems := []Memory{{Text: "사용자는 커피를 좋아한다"}, {Text: "Prefers free tools"}, {Text: "이름은 철수"}}
+	// 11 syllables + ceil(2 spaces/4) = 12, +4 per line = 16;
+	// "Prefers free tools": ceil(18/4) = 5, +4 = 9, so 25 for both.
+	tests := []struct {
+		budget int
+		want   int
+	}{{0, 0}, {15, 0}, {16, 1}, {24, 1}, {25, 2}, {1000, 3}}
+	for _, tt := range tests {
+		if got := WithinBudget(mems, tt.budget); len(got) != tt.want {
+			t.Errorf("WithinBudget(%d) kept %d, want %d", tt.budget, len(got), tt.want)
+		}
+	}
+}
+
+func TestTerms(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"커피를 좋아한다", []string{"커피", "피를", "좋아", "아한", "한다"}},
+		{"커피", []string{"커피"}},
+		{"Free AI tools!", []string{"free", "ai", "tools"}},
+		{"차", []string{"차"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for k := range terms(tt.in) {
+			got = append(got, k)
+		}
+		slices.Sort(got)
+		slices.Sort(tt.want)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("terms(%q) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+// TestConcurrentAddsMerge: the same fact stated by two turns at once is
+// remembered once.
+func TestConcurrentAddsMerge(t *testing.T) {
+	s, _, _ := newEnv(t, false).open(t)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, _, err := s.Add(t.Context(), "사용자는 커피를 좋아한다", KindPreference, "s"); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if all, _ := s.List(t.Context()); len(all) != 1 {
+		t.Errorf("%d memories, want 1", len(all))
+	}
+}

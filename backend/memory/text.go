@@ -1,0 +1,80 @@
+package memory
+
+import (
+	"strings"
+	"unicode"
+)
+
+// isHangul is true for Hangul syllables and jamo.
+func isHangul(r rune) bool {
+	return (r >= 0xAC00 && r <= 0xD7A3) || (r >= 0x1100 && r <= 0x11FF) || (r >= 0x3130 && r <= 0x318F)
+}
+
+// normalize lower-cases text, drops punctuation and symbols and collapses
+// spaces, so "커피를 좋아한다." and "커피를  좋아한다" are the same memory.
+func normalize(s string) string {
+	return strings.Join(words(s), " ")
+}
+
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// terms are what keyword search and duplicate detection compare. Korean
+// attaches particles and endings to words ("커피를" = "커피" + "를"), so a
+// Hangul word contributes its syllable bigrams ("커피를" → "커피", "피를")
+// and a two-syllable query "커피" matches it; shorter words and words in
+// other alphabets are kept whole.
+func terms(s string) map[string]struct{} {
+	out := map[string]struct{}{}
+	for _, w := range words(s) {
+		rs := []rune(w)
+		if len(rs) > 2 && isHangul(rs[0]) {
+			for i := 0; i+1 < len(rs); i++ {
+				if isHangul(rs[i]) && isHangul(rs[i+1]) {
+					out[string(rs[i:i+2])] = struct{}{}
+				}
+			}
+			continue
+		}
+		out[w] = struct{}{}
+	}
+	return out
+}
+
+// overlap returns how many of a's terms b has.
+func overlap(a, b map[string]struct{}) int {
+	n := 0
+	for t := range a {
+		if _, ok := b[t]; ok {
+			n++
+		}
+	}
+	return n
+}
+
+// jaccard is |a∩b| / |a∪b| of two term sets (1 for two empty sets).
+func jaccard(a, b map[string]struct{}) float64 {
+	if len(a) == 0 && len(b) == 0 {
+		return 1
+	}
+	n := overlap(a, b)
+	return float64(n) / float64(len(a)+len(b)-n)
+}
+
+// EstimateTokens is a rough token count for budgeting prompts: a Hangul
+// syllable is about one token in common tokenizers, other text about four
+// characters per token.
+func EstimateTokens(s string) int {
+	hangul, other := 0, 0
+	for _, r := range s {
+		if isHangul(r) {
+			hangul++
+		} else {
+			other++
+		}
+	}
+	return hangul + (other+3)/4
+}

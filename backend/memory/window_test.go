@@ -1,0 +1,202 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/wayfinder-app/wayfinder/backend/store"
+)
+
+func nums(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+func TestPlan(t *testing.T) {
+	tests := []struct {
+		name           string
+		next, messages int
+		wantSum        []int
+		wantKeep       []int
+	}{
+		{name: "empty", messages: 0, wantKeep: []int{}},
+		{name: "under the limit", messages: 5, wantKeep: nums(5)},
+		{name: "exactly MaxMessages is not more", messages: 10, wantKeep: nums(10)},
+		{name: "eleven: six summarised, five kept", messages: 11, wantSum: nums(6), wantKeep: []int{6, 7, 8, 9, 10}},
+		{name: "fifteen", messages: 15, wantSum: nums(10), wantKeep: []int{10, 11, 12, 13, 14}},
+		{name: "after a summary only new ones count", next: 6, messages: 16, wantKeep: []int{6, 7, 8, 9, 10, 11, 12, 13, 14, 15}},
+		{name: "after a summary, over again", next: 6, messages: 17, wantSum: []int{6, 7, 8, 9, 10, 11}, wantKeep: []int{12, 13, 14, 15, 16}},
+		{name: "next past the end (messages removed)", next: 20, messages: 3, wantKeep: []int{}},
+		{name: "negative next", next: -4, messages: 2, wantKeep: []int{0, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sum, keep := Plan(WindowState{Next: tt.next}, nums(tt.messages))
+			if diff := cmp.Diff(tt.wantSum, sum, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("toSummarize (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantKeep, keep, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("keep (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestAddSummaryToWindow(t *testing.T) {
+	const sep = "\n---SUMMARY_BREAK---\n"
+	tests := []struct {
+		name, existing, add, want string
+	}{
+		{"first summary has no separator", "", "요약1", "요약1"},
+		{"second", "요약1", "요약2", "요약1" + sep + "요약2"},
+		{"third", "요약1" + sep + "요약2", "요약3", "요약1" + sep + "요약2" + sep + "요약3"},
+		{"fourth slides the oldest out", "요약1" + sep + "요약2" + sep + "요약3", "요약4", "요약2" + sep + "요약3" + sep + "요약4"},
+		{"empty new summary changes nothing", "요약1", "  ", "요약1"},
+		{"new summary is trimmed", "", "  요약1\n", "요약1"},
+		{"separator inside the new summary cannot split it", "a", "b" + sep + "c", "a" + sep + "b\n\nc"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := AddSummaryToWindow(tt.existing, tt.add); got != tt.want {
+				t.Errorf("AddSummaryToWindow(%q, %q) = %q, want %q", tt.existing, tt.add, got, tt.want)
+			}
+		})
+	}
+	if SummarySeparator != sep {
+		t.Errorf("SummarySeparator = %q, seed 001 says %q", SummarySeparator, sep)
+	}
+}
+
+func TestFormatSummaryForPrompt(t *testing.T) {
+	window := "이름은 철수" + SummarySeparator + "마감일은 3월 15일"
+	tests := []struct {
+		name, summary, lang, want string
+	}{
+		{"korean", window, "ko", "[대화 기록 1]\n이름은 철수\n\n[대화 기록 2]\n마감일은 3월 15일"},
+		{"korean region tag", "하나", "ko-KR", "[대화 기록 1]\n하나"},
+		{"english", "Name is Chulsoo" + SummarySeparator + "Deadline March 15", "en",
+			"[Conversation record 1]\nName is Chulsoo\n\n[Conversation record 2]\nDeadline March 15"},
+		{"unknown language falls back to english", "x", "", "[Conversation record 1]\nx"},
+		{"empty", "", "ko", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := FormatSummaryForPrompt(tt.summary, tt.lang); got != tt.want {
+				t.Errorf("got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// fakeSummarizer numbers its summaries 요약1, 요약2, ... and records what it
+// was asked to summarise.
+type fakeSummarizer struct {
+	calls [][]Msg
+	err   error
+}
+
+func (f *fakeSummarizer) Summarize(_ context.Context, msgs []Msg) (string, error) {
+	if f.err != nil {
+		return "", f.err
+	}
+	f.calls = append(f.calls, msgs)
+	return fmt.Sprintf("요약%d", len(f.calls)), nil
+}
+
+func openWindows(t *testing.T, path string) *Windows {
+	t.Helper()
+	db, err := store.OpenDB(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if sqlDB, err := db.DB(); err == nil {
+			sqlDB.Close()
+		}
+	})
+	w, err := OpenWindows(t.Context(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// TestCompactSeedFlow walks seed 001's diagram: the window summarises after
+// a turn once more than ten messages are open, slides after the third
+// summary, and survives a restart.
+func TestCompactSeedFlow(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.db")
+	w := openWindows(t, path)
+	ctx := t.Context()
+	sum := &fakeSummarizer{}
+	var all []Msg
+	turn := func() (WindowState, bool) {
+		t.Helper()
+		n := len(all)
+		all = append(all, Msg{Role: "user", Content: fmt.Sprint("질문 ", n)}, Msg{Role: "assistant", Content: fmt.Sprint("답 ", n+1)})
+		st, did, err := w.Compact(ctx, sum, "s1", all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, did
+	}
+	for range 5 { // 10 messages: not more than MaxMessages
+		if _, did := turn(); did {
+			t.Fatalf("summarised at %d messages", len(all))
+		}
+	}
+	st, did := turn() // 12 messages: 7 summarised, 5 kept
+	if !did || st.Summary != "요약1" || st.Next != 7 || len(sum.calls[0]) != 7 {
+		t.Fatalf("first compaction: did=%v state=%+v", did, st)
+	}
+	if _, keep := Plan(st, all); len(keep) != KeepRecent {
+		t.Fatalf("kept %d messages, want %d", len(keep), KeepRecent)
+	}
+	for len(sum.calls) < 4 {
+		turn()
+	}
+	st, _ = w.Load(ctx, "s1")
+	want := strings.Join([]string{"요약2", "요약3", "요약4"}, SummarySeparator)
+	if st.Summary != want {
+		t.Errorf("after four summaries: %q, want %q", st.Summary, want)
+	}
+	if got := sum.calls[1][0].Content; got != all[7].Content {
+		t.Errorf("second summary starts at %q, want the first unsummarised message %q", got, all[7].Content)
+	}
+
+	// A new process sees the same window.
+	w2 := openWindows(t, path)
+	again, err := w2.Load(ctx, "s1")
+	if err != nil || again != st {
+		t.Fatalf("after reopen: %+v, %v; want %+v", again, err, st)
+	}
+	if err := w2.Delete(ctx, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := w2.Load(ctx, "s1"); st.Summary != "" || st.Next != 0 {
+		t.Errorf("after Delete: %+v", st)
+	}
+}
+
+func TestCompactFailureKeepsWindow(t *testing.T) {
+	w := openWindows(t, filepath.Join(t.TempDir(), "w.db"))
+	all := make([]Msg, 12)
+	boom := errors.New("ollama down")
+	_, did, err := w.Compact(t.Context(), &fakeSummarizer{err: boom}, "s", all)
+	if !errors.Is(err, boom) || did {
+		t.Fatalf("Compact = %v, %v", did, err)
+	}
+	if st, _ := w.Load(t.Context(), "s"); st.Next != 0 || st.Summary != "" {
+		t.Errorf("window changed after a failed summary: %+v", st)
+	}
+}

@@ -1,0 +1,209 @@
+package importer
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/text/encoding/korean"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/pdftext"
+)
+
+func TestParseJSON(t *testing.T) {
+	tests := []struct {
+		name    string
+		data    string
+		want    []Document
+		wantErr string
+	}{
+		{
+			name: "beir jsonl",
+			data: `{"_id": "4983", "title": "Microstructural development", "text": "Alterations of the architecture."}` + "\n" +
+				`{"_id": "5836", "title": "", "text": "Second abstract."}` + "\n",
+			want: []Document{
+				{ID: "4983", Title: "Microstructural development", Source: "c.jsonl", Kind: KindJSON, Parts: []chunk.Input{{Heading: "Microstructural development", Text: "Alterations of the architecture."}}},
+				{ID: "5836", Title: "5836", Source: "c.jsonl", Kind: KindJSON, Parts: []chunk.Input{{Heading: "5836", Text: "Second abstract."}}},
+			},
+		},
+		{
+			name: "array with numeric id and content",
+			data: `[{"id": 7, "title": "휴가 정책", "content": "연차는 15일입니다."}, {"content": "no id"}]`,
+			want: []Document{
+				{ID: "7", Title: "휴가 정책", Source: "c.jsonl", Kind: KindJSON, Parts: []chunk.Input{{Heading: "휴가 정책", Text: "연차는 15일입니다."}}},
+				{Title: "c #2", Source: "c.jsonl", Kind: KindJSON, Parts: []chunk.Input{{Heading: "c #2", Text: "no id"}}},
+			},
+		},
+		{
+			name: "single pretty object without text field",
+			data: "{\n  \"id\": \"tool-1\",\n  \"name\": \"Runway\",\n  \"pricing\": {\"model\": \"freemium\", \"from\": 12},\n  \"tags\": [\"video\", \"image\"]\n}",
+			want: []Document{
+				{ID: "tool-1", Title: "tool-1", Source: "c.jsonl", Kind: KindJSON, Parts: []chunk.Input{{Heading: "tool-1", Text: "name: Runway\npricing.from: 12\npricing.model: freemium\ntags: video\ntags: image\n"}}},
+			},
+		},
+		{
+			name: "bare strings and nulls",
+			data: "\"first line\"\nnull\n\"second\"\n",
+			want: []Document{
+				{Title: "c #1", Source: "c.jsonl", Kind: KindJSON, Parts: []chunk.Input{{Heading: "c #1", Text: "first line"}}},
+				{Title: "c #2", Source: "c.jsonl", Kind: KindJSON, Parts: []chunk.Input{{Heading: "c #2", Text: "second"}}},
+			},
+		},
+		{name: "empty array", data: "[]", wantErr: ErrEmpty.Error()},
+		{name: "empty file", data: "", wantErr: ErrEmpty.Error()},
+		{name: "bad third line", data: "{\"text\":\"a\"}\n{\"text\":\"b\"}\n{\"text\": oops}\n", wantErr: "json at line 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseJSON("c.jsonl", []byte(tt.data))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("documents (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseMarkdown(t *testing.T) {
+	tests := []struct {
+		name, data, title, body string
+	}{
+		{"front matter", "---\ntitle: \"Leave policy\"\ntags: hr\n---\n# Other\nBody\n", "Leave policy", "# Other\nBody\n"},
+		{"first heading", "intro\n```\n# not this\n```\n# 휴가 정책\n본문\n", "휴가 정책", "intro\n```\n# not this\n```\n# 휴가 정책\n본문\n"},
+		{"file name", "just text", "notes", "just text"},
+		{"unclosed front matter", "---\ntitle: x\nbody", "notes", "---\ntitle: x\nbody"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			docs, err := ParseMarkdown("dir/notes.md", []byte(tt.data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := docs[0]
+			if d.Title != tt.title || d.Parts[0].Text != tt.body || !d.Markdown || d.Kind != KindMarkdown {
+				t.Errorf("got title %q body %q markdown %v kind %q", d.Title, d.Parts[0].Text, d.Markdown, d.Kind)
+			}
+		})
+	}
+	if _, err := ParseMarkdown("e.md", []byte("---\ntitle: x\n---\n  \n")); !errors.Is(err, ErrEmpty) {
+		t.Errorf("front matter only: err = %v, want ErrEmpty", err)
+	}
+}
+
+func TestParseTextEncodings(t *testing.T) {
+	const korean1 = "한국어 문서를 읽습니다."
+	euckr, err := korean.EUCKR.NewEncoder().String(korean1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, data, want string }{
+		{"utf8", korean1, korean1},
+		{"bom", "\ufeff" + korean1, korean1},
+		{"euc-kr", euckr, korean1},
+		{"invalid bytes", "ok \xff\xfe\xfd end", "ok \uFFFD end"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			docs, err := ParseText("a.txt", []byte(tt.data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := docs[0].Parts[0].Text; got != tt.want {
+				t.Errorf("text = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if _, err := ParseText("a.txt", []byte(" \n\t")); !errors.Is(err, ErrEmpty) {
+		t.Errorf("blank: err = %v, want ErrEmpty", err)
+	}
+}
+
+// fakePDF stands in for PDFium so format routing is tested without wasm.
+type fakePDF struct {
+	pages []pdftext.Page
+	err   error
+}
+
+func (f fakePDF) Extract(context.Context, []byte) ([]pdftext.Page, error) { return f.pages, f.err }
+
+func TestImportRoutesByExtension(t *testing.T) {
+	im := Importer{PDF: fakePDF{pages: []pdftext.Page{{Number: 1, Text: "one"}, {Number: 2, Text: "two"}}}}
+	ctx := context.Background()
+	tests := []struct {
+		path    string
+		kind    Kind
+		parts   int
+		pages   int
+		wantErr error
+	}{
+		{"a/Report.PDF", KindPDF, 2, 2, nil},
+		{"notes.markdown", KindMarkdown, 1, 0, nil},
+		{"log.txt", KindText, 1, 0, nil},
+		{"data.ndjson", KindJSON, 1, 0, nil},
+		{"image.png", "", 0, 0, ErrUnsupported},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			data := []byte(`{"text": "x"}`)
+			docs, err := im.Import(ctx, tt.path, data)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("err = %v, want %v", err, tt.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			d := docs[0]
+			if d.Kind != tt.kind || len(d.Parts) != tt.parts || d.Pages != tt.pages || d.Source != tt.path {
+				t.Errorf("got %+v", d)
+			}
+		})
+	}
+}
+
+func TestImportPDFErrorsAreWrapped(t *testing.T) {
+	for _, want := range []error{pdftext.ErrEncrypted, pdftext.ErrCorrupt, pdftext.ErrNoText} {
+		im := Importer{PDF: fakePDF{err: want}}
+		_, err := im.Import(context.Background(), "x.pdf", nil)
+		if !errors.Is(err, want) || !strings.Contains(err.Error(), `"x.pdf"`) {
+			t.Errorf("err = %v, want %v naming the file", err, want)
+		}
+	}
+	if _, err := (Importer{}).Import(context.Background(), "x.pdf", nil); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("no extractor: err = %v", err)
+	}
+}
+
+func FuzzParseJSON(f *testing.F) {
+	f.Add([]byte(`{"_id":"1","title":"t","text":"본문"}` + "\n" + `{"id":2,"content":"c"}`))
+	f.Add([]byte(`[{"title":"x","nested":{"a":[1,2,{"b":true}]}}]`))
+	f.Add([]byte(`"just a string"`))
+	f.Add([]byte("{\"text\": \"a\"}\n{broken"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		docs, err := ParseJSON("f.jsonl", data)
+		if err != nil {
+			if len(docs) != 0 {
+				t.Fatalf("error %v with %d documents", err, len(docs))
+			}
+			return
+		}
+		for i, d := range docs {
+			if d.Title == "" || d.Kind != KindJSON || len(d.Parts) != 1 {
+				t.Fatalf("doc %d malformed: %+v", i, d)
+			}
+			if d.Parts[0].Heading != d.Title {
+				t.Fatalf("doc %d heading %q != title %q", i, d.Parts[0].Heading, d.Title)
+			}
+		}
+	})
+}

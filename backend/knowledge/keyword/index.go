@@ -1,0 +1,268 @@
+// Package keyword is Wayfinder's keyword search: BM25 over chunks, in
+// memory, with a compact snapshot file so a restart loads instead of
+// rebuilding.
+//
+// Why its own index: bleve's CJK analysis does not bigram Hangul, and
+// SQLite FTS5 with Go-made bigrams answered in ≈4 ms per query where this
+// in-memory index answers in well under 1 ms (FACTS.md). Korean is handled
+// by the Analyzer (whole words plus syllable bigrams), English by
+// lower-cased, stemmed words.
+package keyword
+
+import (
+	"container/heap"
+	"math"
+	"slices"
+	"sync"
+)
+
+// Params are the BM25 constants. k1 bounds how much repeated terms count,
+// b how strongly long chunks are penalised.
+type Params struct {
+	K1 float64
+	B  float64
+}
+
+// DefaultParams are Anserini's defaults, taken as published rather than
+// tuned on SciFact's test queries (k1=1.2, b=0.75 scored 0.004 higher there,
+// within noise of 300 queries).
+func DefaultParams() Params { return Params{K1: 0.9, B: 0.4} }
+
+// Hit is one search result.
+type Hit struct {
+	ID    string
+	Score float64
+}
+
+type posting struct {
+	doc uint32
+	tf  uint32
+}
+
+// deletedLen marks a deleted document in Index.lens.
+const deletedLen = math.MaxUint32
+
+type docInfo struct {
+	id      string
+	length  uint32
+	deleted bool
+}
+
+// Index is a BM25 index safe for concurrent use. Document ids are the
+// caller's (chunk ids); adding an existing id replaces it.
+type Index struct {
+	mu       sync.RWMutex
+	analyzer Analyzer
+	params   Params
+	docs     []docInfo
+	lens     []uint32 // lens[doc] = docs[doc].length, or deletedLen; dense for the scoring loop
+	byID     map[string]uint32
+	postings map[string][]posting
+	totalLen int64
+	live     int
+	deleted  int
+	scratch  sync.Pool // *scratch, reused across searches
+}
+
+// scratch is the per-search score table, dense by document number: at 100k
+// chunks a slice is several times faster than a map.
+type scratch struct {
+	scores  []float64
+	touched []uint32
+}
+
+// New returns an empty index.
+func New(a Analyzer, p Params) *Index {
+	return &Index{analyzer: a, params: p, byID: map[string]uint32{}, postings: map[string][]posting{}}
+}
+
+// Analyzer returns the analyzer the index was built with.
+func (ix *Index) Analyzer() Analyzer { return ix.analyzer }
+
+// Len returns the number of documents in the index.
+func (ix *Index) Len() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.live
+}
+
+// Add indexes text under id, replacing an earlier document with that id.
+func (ix *Index) Add(id, text string) {
+	terms := ix.analyzer.Tokens(text)
+	tf := make(map[string]uint32, len(terms))
+	for _, t := range terms {
+		tf[t]++
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.removeLocked(id)
+	doc := ix.appendDoc(docInfo{id: id, length: uint32(len(terms))})
+	for t, n := range tf {
+		ix.postings[t] = append(ix.postings[t], posting{doc: doc, tf: n})
+	}
+}
+
+func (ix *Index) appendDoc(d docInfo) uint32 {
+	doc := uint32(len(ix.docs))
+	ix.docs = append(ix.docs, d)
+	ix.lens = append(ix.lens, d.length)
+	ix.byID[d.id] = doc
+	ix.totalLen += int64(d.length)
+	ix.live++
+	return doc
+}
+
+// Remove deletes the document with id; unknown ids are ignored.
+func (ix *Index) Remove(id string) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.removeLocked(id)
+}
+
+// removeLocked marks a document deleted. Deleted documents stay in posting
+// lists until they are a quarter of the index, so replacing one file does
+// not rewrite every list.
+func (ix *Index) removeLocked(id string) {
+	doc, ok := ix.byID[id]
+	if !ok {
+		return
+	}
+	delete(ix.byID, id)
+	ix.docs[doc].deleted = true
+	ix.lens[doc] = deletedLen
+	ix.totalLen -= int64(ix.docs[doc].length)
+	ix.live--
+	ix.deleted++
+	if ix.deleted > 1024 && ix.deleted*4 > len(ix.docs) {
+		ix.compactLocked()
+	}
+}
+
+// compactLocked renumbers live documents and drops deleted postings.
+func (ix *Index) compactLocked() {
+	remap := make([]uint32, len(ix.docs))
+	docs := make([]docInfo, 0, ix.live)
+	for i, d := range ix.docs {
+		if d.deleted {
+			remap[i] = math.MaxUint32
+			continue
+		}
+		remap[i] = uint32(len(docs))
+		docs = append(docs, d)
+	}
+	for t, ps := range ix.postings {
+		out := ps[:0]
+		for _, p := range ps {
+			if n := remap[p.doc]; n != math.MaxUint32 {
+				out = append(out, posting{doc: n, tf: p.tf})
+			}
+		}
+		if len(out) == 0 {
+			delete(ix.postings, t)
+		} else {
+			ix.postings[t] = slices.Clip(out)
+		}
+	}
+	ix.docs = docs
+	ix.lens = make([]uint32, len(docs))
+	for i, d := range docs {
+		ix.byID[d.id] = uint32(i)
+		ix.lens[i] = d.length
+	}
+	ix.deleted = 0
+}
+
+// Search returns the k best documents for query, best first. keep, when
+// not nil, filters documents by id (e.g. by source) before ranking.
+func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
+	terms := ix.analyzer.Tokens(query)
+	if len(terms) == 0 || k <= 0 {
+		return nil
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.live == 0 {
+		return nil
+	}
+	n := float64(ix.live)
+	avg := float64(ix.totalLen) / n
+	if avg == 0 {
+		avg = 1
+	}
+	k1, b := ix.params.K1, ix.params.B
+	normBase, normPerTerm := k1*(1-b), k1*b/avg
+	sc, _ := ix.scratch.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	defer ix.scratch.Put(sc)
+	if len(sc.scores) < len(ix.docs) {
+		sc.scores = make([]float64, len(ix.docs))
+	}
+	scores := sc.scores
+	touched := sc.touched[:0]
+	for _, t := range terms {
+		ps := ix.postings[t]
+		if len(ps) == 0 {
+			continue
+		}
+		// df counts deleted postings until compaction; capped so idf stays positive.
+		df := min(float64(len(ps)), n)
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		for _, p := range ps {
+			l := ix.lens[p.doc]
+			if l == deletedLen {
+				continue
+			}
+			tf := float64(p.tf)
+			norm := normBase + normPerTerm*float64(l)
+			if scores[p.doc] == 0 {
+				touched = append(touched, p.doc)
+			}
+			scores[p.doc] += idf * tf * (k1 + 1) / (tf + norm)
+		}
+	}
+	h := make(hitHeap, 0, k+1)
+	for _, doc := range touched {
+		s := scores[doc]
+		scores[doc] = 0
+		if keep != nil && !keep(ix.docs[doc].id) {
+			continue
+		}
+		hit := Hit{ID: ix.docs[doc].id, Score: s}
+		if len(h) < k {
+			heap.Push(&h, hit)
+		} else if better(hit, h[0]) {
+			h[0] = hit
+			heap.Fix(&h, 0)
+		}
+	}
+	sc.touched = touched
+	out := make([]Hit, len(h))
+	for i := len(h) - 1; i >= 0; i-- {
+		out[i] = heap.Pop(&h).(Hit)
+	}
+	return out
+}
+
+// better orders hits by score, then by id so results are deterministic.
+func better(a, b Hit) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	return a.ID < b.ID
+}
+
+// hitHeap is a min-heap: the worst of the current top k is at index 0.
+type hitHeap []Hit
+
+func (h hitHeap) Len() int           { return len(h) }
+func (h hitHeap) Less(i, j int) bool { return better(h[j], h[i]) }
+func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)        { *h = append(*h, x.(Hit)) }
+func (h *hitHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

@@ -1,0 +1,133 @@
+package keyword
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Analyzer turns text into index terms. The same Analyzer must be used for
+// documents and queries; it is stored with a snapshot for that reason.
+type Analyzer struct {
+	// Stem applies the Porter stemmer to Latin-script words, so "running"
+	// matches "runs". Korean is handled by bigrams and never stemmed.
+	Stem bool
+	// Stopwords drops very common English words (Lucene's English list).
+	Stopwords bool
+}
+
+// DefaultAnalyzer is what Wayfinder indexes with. Stemming lifted SciFact
+// nDCG@10 from 0.662 to 0.680; removing stop words changed it by less than
+// 0.005 either way, so every word is kept (see TestSciFactVariants).
+func DefaultAnalyzer() Analyzer { return Analyzer{Stem: true} }
+
+type script int
+
+const (
+	scriptNone   script = iota
+	scriptWord          // Latin, digits and other alphabets: whole words
+	scriptHangul        // Korean: whole word plus syllable bigrams
+	scriptCJK           // Chinese and Japanese: bigrams
+)
+
+func scriptOf(r rune) script {
+	switch {
+	case r >= 0xAC00 && r <= 0xD7A3, r >= 0x1100 && r <= 0x11FF, r >= 0x3130 && r <= 0x318F:
+		return scriptHangul
+	case unicode.Is(unicode.Han, r), unicode.Is(unicode.Hiragana, r), unicode.Is(unicode.Katakana, r):
+		return scriptCJK
+	case unicode.IsLetter(r), unicode.IsDigit(r), unicode.Is(unicode.Mn, r):
+		return scriptWord
+	}
+	return scriptNone
+}
+
+// Tokens returns the index terms of s.
+//
+// Korean attaches particles and endings to words ("문서를" = "문서" + "를"),
+// so a Hangul word gives itself and its overlapping syllable bigrams
+// ("문서를" → "문서를", "문서", "서를"): a query for "문서" then matches
+// "문서를", and a query for "문서를" matches "문서" through the shared bigram
+// while the whole word still ranks exact forms first. Words in other
+// alphabets are lower-cased runs of letters and digits.
+func (a Analyzer) Tokens(s string) []string {
+	return a.AppendTokens(nil, s)
+}
+
+// AppendTokens appends the terms of s to dst.
+func (a Analyzer) AppendTokens(dst []string, s string) []string {
+	start, cur := 0, scriptNone
+	emit := func(end int) {
+		if cur == scriptNone || start >= end {
+			return
+		}
+		dst = a.appendRun(dst, s[start:end], cur)
+	}
+	for i, r := range s {
+		sc := scriptOf(r)
+		if sc != cur {
+			emit(i)
+			start, cur = i, sc
+		}
+	}
+	emit(len(s))
+	return dst
+}
+
+func (a Analyzer) appendRun(dst []string, run string, sc script) []string {
+	switch sc {
+	case scriptWord:
+		w := strings.ToLower(run)
+		if a.Stopwords && stopwords[w] {
+			return dst
+		}
+		if a.Stem && isASCII(w) {
+			w = porterStem(w)
+		}
+		return append(dst, w)
+	case scriptHangul:
+		return appendBigrams(dst, run, true)
+	case scriptCJK:
+		return appendBigrams(dst, run, false)
+	}
+	return dst
+}
+
+// appendBigrams emits overlapping two-character terms, plus the whole run
+// when withWhole and the run is longer than two characters. A single
+// character is emitted as is.
+func appendBigrams(dst []string, run string, withWhole bool) []string {
+	idx := make([]int, 0, len(run)/3+1)
+	for i := range run {
+		idx = append(idx, i)
+	}
+	idx = append(idx, len(run))
+	n := len(idx) - 1 // characters
+	if n <= 2 {
+		return append(dst, run)
+	}
+	if withWhole {
+		dst = append(dst, run)
+	}
+	for i := 0; i+2 <= n; i++ {
+		dst = append(dst, run[idx[i]:idx[i+2]])
+	}
+	return dst
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// stopwords is Lucene's English stop word set, as used by Anserini.
+var stopwords = map[string]bool{
+	"a": true, "an": true, "and": true, "are": true, "as": true, "at": true, "be": true,
+	"but": true, "by": true, "for": true, "if": true, "in": true, "into": true, "is": true,
+	"it": true, "no": true, "not": true, "of": true, "on": true, "or": true, "such": true,
+	"that": true, "the": true, "their": true, "then": true, "there": true, "these": true,
+	"they": true, "this": true, "to": true, "was": true, "will": true, "with": true,
+}

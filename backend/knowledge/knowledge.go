@@ -1,0 +1,406 @@
+// Package knowledge is the person's document library: it imports files
+// (PDF, Markdown, text, JSON/JSON Lines), cuts them into cited chunks, keeps
+// documents and chunks in the app's SQLite database, and answers keyword
+// searches that work in Korean and English.
+//
+// Subpackages do the parts that can be tested alone: pdftext (PDFium under
+// wazero), importer (file formats), chunk (passages), keyword (BM25 with a
+// snapshot file). This package ties them to the database, so that importing
+// an unchanged file costs one hash, a changed file replaces its chunks, and a
+// restart loads the keyword index instead of rebuilding it.
+//
+// Vectors are a separate half (package vector): a Base hands every chunk it
+// stores to an optional ChunkSink and removes them from it again, so hybrid
+// search can be layered on top of Search without changing the ingestion path.
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/keyword"
+	"github.com/wayfinder-app/wayfinder/backend/store"
+)
+
+// ErrNotFound is returned for an unknown document id.
+var ErrNotFound = errors.New("document not found")
+
+// Document is one imported document as stored: a whole file, or one record
+// of a JSON file.
+type Document struct {
+	ID        string    `gorm:"primaryKey" json:"id"`
+	RecordID  string    `gorm:"index" json:"record_id,omitempty"` // the JSON record's own `_id`/`id`
+	Source    string    `gorm:"index" json:"source"`              // absolute path of the file
+	Title     string    `json:"title"`
+	Kind      string    `json:"kind"`
+	FileHash  string    `json:"file_hash"` // sha256 of the whole file, for skipping unchanged files
+	FileSize  int64     `json:"file_size"`
+	Pages     int       `json:"pages,omitempty"`
+	Chunks    int       `json:"chunks"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// TableName keeps knowledge tables apart from other packages' in the shared file.
+func (Document) TableName() string { return "kb_documents" }
+
+// Chunk is one stored passage. ID is "<document id>:<seq>".
+type Chunk struct {
+	ID      string `gorm:"primaryKey" json:"id"`
+	DocID   string `gorm:"index" json:"doc_id"`
+	Seq     int    `json:"seq"`
+	Page    int    `json:"page,omitempty"`
+	Heading string `json:"heading,omitempty"`
+	Text    string `json:"text"`
+}
+
+// TableName keeps knowledge tables apart from other packages' in the shared file.
+func (Chunk) TableName() string { return "kb_chunks" }
+
+// meta is a key/value row; "generation" counts changes so the keyword
+// snapshot can tell whether it is current.
+type meta struct {
+	Key   string `gorm:"primaryKey"`
+	Value string
+}
+
+func (meta) TableName() string { return "kb_meta" }
+
+// MigrationSet names this package's migrations in store.Migrate.
+const MigrationSet = "knowledge"
+
+// Migrations returns the schema of the knowledge tables. The structs are
+// frozen copies so that later edits to Document or Chunk need a new
+// migration instead of silently changing version 1.
+func Migrations() []store.Migration {
+	type kbDocument struct {
+		ID        string `gorm:"primaryKey"`
+		RecordID  string `gorm:"index"`
+		Source    string `gorm:"index"`
+		Title     string
+		Kind      string
+		FileHash  string
+		FileSize  int64
+		Pages     int
+		Chunks    int
+		CreatedAt time.Time
+		UpdatedAt time.Time
+	}
+	type kbChunk struct {
+		ID      string `gorm:"primaryKey"`
+		DocID   string `gorm:"index"`
+		Seq     int
+		Page    int
+		Heading string
+		Text    string
+	}
+	return []store.Migration{{
+		Version: 1,
+		Name:    "documents, chunks and meta",
+		Up: func(tx *gorm.DB) error {
+			return errors.Join(
+				tx.Table("kb_documents").AutoMigrate(&kbDocument{}),
+				tx.Table("kb_chunks").AutoMigrate(&kbChunk{}),
+				tx.Table("kb_meta").AutoMigrate(&meta{}),
+			)
+		},
+	}}
+}
+
+// ChunkSink receives chunks as they are stored and forgets them when their
+// document goes: the seam for the vector index.
+type ChunkSink interface {
+	Upsert(ctx context.Context, chunks []IndexedChunk, onProgress func(done, total int)) error
+	Delete(ctx context.Context, chunkIDs []string) error
+}
+
+// IndexedChunk is a chunk with the document fields a vector index filters on.
+type IndexedChunk struct {
+	Chunk
+	Source string
+	Kind   string
+	Title  string
+}
+
+// Options configure a Base. Zero values are usable.
+type Options struct {
+	PDF     importer.PDFExtractor // nil: PDF files fail with importer.ErrUnsupported
+	Chunk   chunk.Options         // chunk sizes; Markdown is set per document
+	Sink    ChunkSink             // optional: receives chunks to embed
+	Vectors VectorSearcher        // optional: vector ranking for hybrid search
+	Logger  *slog.Logger
+}
+
+// Base is the document library. Its methods are safe for concurrent use;
+// imports and removals run one at a time.
+type Base struct {
+	db       *gorm.DB
+	dir      string
+	opts     Options
+	log      *slog.Logger
+	keywords *keyword.Index
+
+	write sync.Mutex // serialises imports and removals
+
+	mu   sync.RWMutex
+	docs map[string]docMeta // document id → filter fields, for Search
+}
+
+type docMeta struct {
+	source, kind, title, recordID string
+}
+
+// snapshotName is the keyword index file inside the Base's directory.
+const snapshotName = "keyword.idx"
+
+// Open runs the migrations, loads the keyword index from dir (rebuilding it
+// from the database when the snapshot is missing or stale) and returns the
+// library. dir is a directory of the app's data folder owned by this package.
+func Open(ctx context.Context, db *gorm.DB, dir string, opts Options) (*Base, error) {
+	if err := store.Migrate(ctx, db, MigrationSet, Migrations()); err != nil {
+		return nil, fmt.Errorf("open knowledge base: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("open knowledge base: %w", err)
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	b := &Base{db: db, dir: dir, opts: opts, log: opts.Logger, docs: map[string]docMeta{}}
+	if err := b.loadDocMeta(ctx); err != nil {
+		return nil, fmt.Errorf("open knowledge base: %w", err)
+	}
+	if err := b.loadKeywords(ctx); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// loadDocMeta reads the fields search filters and citations need, scanning
+// plain columns: with 50k documents, gorm's reflection and time parsing made
+// this the slowest part of start-up.
+func (b *Base) loadDocMeta(ctx context.Context) error {
+	rows, err := b.db.WithContext(ctx).Model(&Document{}).
+		Select("id", "source", "kind", "title", "record_id").Rows()
+	if err != nil {
+		return fmt.Errorf("list documents: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var m docMeta
+		if err := rows.Scan(&id, &m.source, &m.kind, &m.title, &m.recordID); err != nil {
+			return fmt.Errorf("list documents: %w", err)
+		}
+		b.docs[id] = m
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("list documents: %w", err)
+	}
+	return nil
+}
+
+func metaOf(d Document) docMeta {
+	return docMeta{source: d.Source, kind: d.Kind, title: d.Title, recordID: d.RecordID}
+}
+
+func (b *Base) snapshotPath() string { return filepath.Join(b.dir, snapshotName) }
+
+// loadKeywords uses the snapshot when its stamp matches the database's
+// generation and its analyzer is the current one; otherwise it rebuilds.
+func (b *Base) loadKeywords(ctx context.Context) error {
+	gen, err := b.generation(b.db.WithContext(ctx))
+	if err != nil {
+		return fmt.Errorf("open knowledge base: %w", err)
+	}
+	ix, stamp, err := keyword.Load(b.snapshotPath())
+	switch {
+	case err == nil && stamp == gen && ix.Analyzer() == keyword.DefaultAnalyzer():
+		b.keywords = ix
+		return nil
+	case err == nil:
+		b.log.Info("keyword index is stale; rebuilding", "snapshot", stamp, "database", gen)
+	case !errors.Is(err, os.ErrNotExist):
+		b.log.Warn("keyword index unreadable; rebuilding", "err", err)
+	}
+	return b.rebuildKeywords(ctx, gen)
+}
+
+func (b *Base) rebuildKeywords(ctx context.Context, gen string) error {
+	ix := keyword.New(keyword.DefaultAnalyzer(), keyword.DefaultParams())
+	var batch []Chunk
+	err := b.db.WithContext(ctx).Model(&Chunk{}).Order("id").FindInBatches(&batch, 2000, func(*gorm.DB, int) error {
+		for _, c := range batch {
+			ix.Add(c.ID, indexText(c))
+		}
+		return ctx.Err()
+	}).Error
+	if err != nil {
+		return fmt.Errorf("rebuild keyword index: %w", err)
+	}
+	b.keywords = ix
+	if err := ix.Save(b.snapshotPath(), gen); err != nil {
+		b.log.Warn("keyword snapshot not saved; it will be rebuilt next start", "err", err)
+	}
+	return nil
+}
+
+// indexText is what keyword search sees of a chunk: its heading (for JSON
+// records, the title) counts like body text, as Anserini's "flat" setting
+// indexes title and abstract together.
+func indexText(c Chunk) string {
+	if c.Heading == "" {
+		return c.Text
+	}
+	return c.Heading + "\n" + c.Text
+}
+
+func (b *Base) generation(db *gorm.DB) (string, error) {
+	var m meta
+	err := db.Where("key = ?", "generation").Limit(1).Find(&m).Error
+	if err != nil {
+		return "", fmt.Errorf("read generation: %w", err)
+	}
+	if m.Value == "" {
+		return "0", nil
+	}
+	return m.Value, nil
+}
+
+// bumpGeneration records a change inside the transaction that made it.
+func bumpGeneration(tx *gorm.DB) error {
+	var m meta
+	if err := tx.Where("key = ?", "generation").Limit(1).Find(&m).Error; err != nil {
+		return err
+	}
+	n, _ := strconv.Atoi(m.Value)
+	return tx.Clauses(clause.OnConflict{UpdateAll: true}).
+		Create(&meta{Key: "generation", Value: strconv.Itoa(n + 1)}).Error
+}
+
+// saveKeywords writes the snapshot after a change; a failure only costs a
+// rebuild at the next start.
+func (b *Base) saveKeywords(ctx context.Context) {
+	gen, err := b.generation(b.db.WithContext(ctx))
+	if err == nil {
+		err = b.keywords.Save(b.snapshotPath(), gen)
+	}
+	if err != nil {
+		b.log.Warn("keyword snapshot not saved; it will be rebuilt next start", "err", err)
+	}
+}
+
+// List returns the stored documents, newest first.
+func (b *Base) List(ctx context.Context) ([]Document, error) {
+	var docs []Document
+	if err := b.db.WithContext(ctx).Order("updated_at desc, id").Find(&docs).Error; err != nil {
+		return nil, fmt.Errorf("list documents: %w", err)
+	}
+	return docs, nil
+}
+
+// Chunks returns a document's chunks in order.
+func (b *Base) Chunks(ctx context.Context, docID string) ([]Chunk, error) {
+	var cs []Chunk
+	if err := b.db.WithContext(ctx).Where("doc_id = ?", docID).Order("seq").Find(&cs).Error; err != nil {
+		return nil, fmt.Errorf("chunks of %s: %w", docID, err)
+	}
+	return cs, nil
+}
+
+// Remove deletes one document and its chunks.
+func (b *Base) Remove(ctx context.Context, docID string) error {
+	b.write.Lock()
+	defer b.write.Unlock()
+	n, err := b.deleteDocs(ctx, "id = ?", docID)
+	if err != nil {
+		return fmt.Errorf("remove document %s: %w", docID, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("remove document %s: %w", docID, ErrNotFound)
+	}
+	b.saveKeywords(ctx)
+	return nil
+}
+
+// RemoveSource deletes every document imported from the file at path.
+func (b *Base) RemoveSource(ctx context.Context, path string) (int, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return 0, fmt.Errorf("remove %q: %w", path, err)
+	}
+	b.write.Lock()
+	defer b.write.Unlock()
+	n, err := b.deleteDocs(ctx, "source = ?", abs)
+	if err != nil {
+		return 0, fmt.Errorf("remove %q: %w", path, err)
+	}
+	b.saveKeywords(ctx)
+	return n, nil
+}
+
+// deleteDocs removes the documents matching the condition, in one
+// transaction, then from the in-memory indexes. Callers hold b.write.
+func (b *Base) deleteDocs(ctx context.Context, cond string, arg any) (int, error) {
+	var ids, chunkIDs []string
+	err := b.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Model(&Document{}).Where(cond, arg).Pluck("id", &ids).Error; err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+		if err := tx.Model(&Chunk{}).Where("doc_id IN ?", ids).Pluck("id", &chunkIDs).Error; err != nil {
+			return err
+		}
+		if err := tx.Where("doc_id IN ?", ids).Delete(&Chunk{}).Error; err != nil {
+			return err
+		}
+		if err := tx.Where("id IN ?", ids).Delete(&Document{}).Error; err != nil {
+			return err
+		}
+		return bumpGeneration(tx)
+	})
+	if err != nil {
+		return 0, err
+	}
+	b.forget(ctx, ids, chunkIDs)
+	return len(ids), nil
+}
+
+func (b *Base) forget(ctx context.Context, docIDs, chunkIDs []string) {
+	for _, id := range chunkIDs {
+		b.keywords.Remove(id)
+	}
+	b.mu.Lock()
+	for _, id := range docIDs {
+		delete(b.docs, id)
+	}
+	b.mu.Unlock()
+	if b.opts.Sink != nil && len(chunkIDs) > 0 {
+		if err := b.opts.Sink.Delete(ctx, chunkIDs); err != nil {
+			b.log.Warn("vector index kept removed chunks", "err", err)
+		}
+	}
+}
+
+// docOf returns the document id part of a chunk id.
+func docOf(chunkID string) string {
+	if i := strings.LastIndexByte(chunkID, ':'); i >= 0 {
+		return chunkID[:i]
+	}
+	return chunkID
+}

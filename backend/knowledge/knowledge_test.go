@@ -1,0 +1,470 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"gorm.io/gorm"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/pdftext"
+	"github.com/wayfinder-app/wayfinder/backend/store"
+)
+
+// env is one data directory: a database file and the knowledge directory.
+type env struct {
+	t    *testing.T
+	dir  string
+	pdf  *pdftext.Extractor
+	sink *fakeSink
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	return &env{t: t, dir: t.TempDir(), pdf: sharedExtractor(t), sink: &fakeSink{}}
+}
+
+// sharedExtractor compiles PDFium once per test binary through wazero's
+// on-disk cache.
+func sharedExtractor(t *testing.T) *pdftext.Extractor {
+	t.Helper()
+	e, err := pdftext.New(context.Background(), filepath.Join(os.TempDir(), "wayfinder-pdftext-test-cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Close(context.Background()) })
+	return e
+}
+
+// open opens the database and the Base, closing both when the test ends.
+func (e *env) open() (*Base, *gorm.DB) {
+	e.t.Helper()
+	db, err := store.OpenDB(filepath.Join(e.dir, "wayfinder.db"))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() {
+		if sqlDB, err := db.DB(); err == nil {
+			_ = sqlDB.Close()
+		}
+	})
+	b, err := Open(context.Background(), db, filepath.Join(e.dir, "knowledge"), Options{PDF: e.pdf, Sink: e.sink})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return b, db
+}
+
+func closeDB(t *testing.T, db *gorm.DB) {
+	sqlDB, err := db.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sqlDB.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// copyLibrary copies testdata/library to a temporary folder the test may change.
+func copyLibrary(t *testing.T) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "library")
+	if err := os.CopyFS(dst, os.DirFS("testdata/library")); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+type fakeSink struct {
+	mu       sync.Mutex
+	upserted map[string]bool
+}
+
+func (s *fakeSink) Upsert(_ context.Context, chunks []IndexedChunk, onProgress func(done, total int)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.upserted == nil {
+		s.upserted = map[string]bool{}
+	}
+	for i, c := range chunks {
+		if c.Source == "" || c.Kind == "" {
+			return errors.New("chunk without source or kind")
+		}
+		s.upserted[c.ID] = true
+		onProgress(i+1, len(chunks))
+	}
+	return nil
+}
+
+func (s *fakeSink) Delete(_ context.Context, ids []string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range ids {
+		delete(s.upserted, id)
+	}
+	return nil
+}
+
+func (s *fakeSink) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.upserted)
+}
+
+func base(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = filepath.Base(p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestImportFolder(t *testing.T) {
+	e := newEnv(t)
+	b, _ := e.open()
+	lib := copyLibrary(t)
+	var events []Progress
+	rep, err := b.Import(context.Background(), []string{lib}, func(p Progress) { events = append(events, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"guide.md", "hello.pdf", "leave-policy.txt", "records.jsonl", "tools.json"}, base(rep.Imported)); diff != "" {
+		t.Errorf("imported (-want +got):\n%s", diff)
+	}
+	// Each broken PDF fails alone, with the reason a person can act on.
+	wantFailed := map[string]error{"blank.pdf": pdftext.ErrNoText, "corrupt.pdf": pdftext.ErrCorrupt, "encrypted.pdf": pdftext.ErrEncrypted}
+	if len(rep.Failed) != len(wantFailed) {
+		t.Fatalf("failed = %v", rep.Failed)
+	}
+	for _, f := range rep.Failed {
+		if want := wantFailed[filepath.Base(f.Path)]; !errors.Is(f, want) {
+			t.Errorf("%s failed with %v, want %v", f.Path, f.Err, want)
+		}
+	}
+	if rep.Documents != 6 || rep.Pages != 1 {
+		t.Errorf("documents %d pages %d, want 6 and 1", rep.Documents, rep.Pages)
+	}
+	// Progress: every file ends in exactly one final event, in order.
+	final := map[string]Stage{}
+	for _, p := range events {
+		if p.FilesTotal != 8 {
+			t.Fatalf("event %+v: files_total != 8", p)
+		}
+		if p.Stage == StageDone || p.Stage == StageFailed || p.Stage == StageSkipped {
+			if _, dup := final[p.File]; dup {
+				t.Errorf("two final events for %s", p.File)
+			}
+			final[p.File] = p.Stage
+		}
+		if p.Stage == StageDone && p.Chunks == 0 {
+			t.Errorf("done without chunks: %+v", p)
+		}
+		if p.Stage == StageFailed && p.Error == "" {
+			t.Errorf("failed without error: %+v", p)
+		}
+	}
+	if len(final) != 8 {
+		t.Errorf("final events for %d files, want 8", len(final))
+	}
+	pdfDone := slices.IndexFunc(events, func(p Progress) bool { return p.Stage == StageDone && strings.HasSuffix(p.File, "hello.pdf") })
+	if pdfDone < 0 || events[pdfDone].Pages != 1 || events[pdfDone].Embedded != events[pdfDone].Chunks {
+		t.Errorf("hello.pdf done event: %+v", events[max(pdfDone, 0)])
+	}
+	if e.sink.count() != rep.Chunks {
+		t.Errorf("sink has %d chunks, want %d", e.sink.count(), rep.Chunks)
+	}
+	docs, err := b.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recordIDs []string
+	for _, d := range docs {
+		if strings.HasPrefix(d.Source, filepath.Join(lib, ".hidden")) {
+			t.Errorf("hidden file imported: %s", d.Source)
+		}
+		if d.RecordID != "" {
+			recordIDs = append(recordIDs, d.RecordID)
+		}
+	}
+	slices.Sort(recordIDs)
+	if diff := cmp.Diff([]string{"10", "r1", "r2"}, recordIDs); diff != "" {
+		t.Errorf("JSON record ids (-want +got):\n%s", diff)
+	}
+}
+
+func TestImportExplicitBadPaths(t *testing.T) {
+	e := newEnv(t)
+	b, _ := e.open()
+	lib := copyLibrary(t)
+	rep, err := b.Import(context.Background(), []string{
+		filepath.Join(lib, "picture.png"), filepath.Join(lib, "missing.md"), filepath.Join(lib, "guide.md"),
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Imported) != 1 || len(rep.Failed) != 2 {
+		t.Fatalf("report %+v", rep)
+	}
+	var unsupported, missing bool
+	for _, f := range rep.Failed {
+		unsupported = unsupported || errors.Is(f, importer.ErrUnsupported)
+		missing = missing || errors.Is(f, os.ErrNotExist)
+	}
+	if !unsupported || !missing {
+		t.Errorf("failures %v: want one unsupported and one missing", rep.Failed)
+	}
+}
+
+func hitSources(hits []Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, filepath.Base(h.Source))
+	}
+	return out
+}
+
+func TestSearch(t *testing.T) {
+	e := newEnv(t)
+	b, _ := e.open()
+	lib := copyLibrary(t)
+	if _, err := b.Import(context.Background(), []string{lib}, nil); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	tests := []struct {
+		query string
+		opts  SearchOptions
+		want  string // base name of the top hit's file; "" for no hits
+		page  int
+	}{
+		{"문서", SearchOptions{}, "leave-policy.txt", 0}, // "문서를" in the text
+		{"휴가를 신청", SearchOptions{}, "leave-policy.txt", 0},
+		{"번역", SearchOptions{}, "records.jsonl", 0},
+		{"revenue regions", SearchOptions{}, "hello.pdf", 1},
+		{"slide deck", SearchOptions{}, "tools.json", 0},
+		{"embedding models", SearchOptions{Kinds: []string{"markdown"}}, "guide.md", 0},
+		{"embedding models", SearchOptions{Kinds: []string{"pdf"}}, "", 0},
+		{"video", SearchOptions{Sources: []string{filepath.Join(lib, "records.jsonl")}}, "records.jsonl", 0},
+		{"video", SearchOptions{Sources: []string{filepath.Join(lib, "guide.md")}}, "", 0},
+		{"video", SearchOptions{Sources: []string{lib}}, "records.jsonl", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			hits, err := b.Search(ctx, tt.query, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want == "" {
+				if len(hits) != 0 {
+					t.Fatalf("want no hits, got %v", hitSources(hits))
+				}
+				return
+			}
+			if len(hits) == 0 || filepath.Base(hits[0].Source) != tt.want || hits[0].Page != tt.page {
+				t.Fatalf("hits %v, want %s first (page %d)", hitSources(hits), tt.want, tt.page)
+			}
+			h := hits[0]
+			if h.Snippet == "" || h.Text == "" || h.ChunkID == "" || h.Title == "" || h.Score <= 0 {
+				t.Errorf("incomplete hit %+v", h)
+			}
+			if c := h.Citation(); c.ID != h.ChunkID || c.Source != h.Source || c.Page != h.Page {
+				t.Errorf("citation %+v from %+v", c, h)
+			}
+		})
+	}
+}
+
+func TestReimportSkipsUnchangedAndReplacesChanged(t *testing.T) {
+	e := newEnv(t)
+	b, _ := e.open()
+	lib := copyLibrary(t)
+	ctx := context.Background()
+	guide := filepath.Join(lib, "guide.md")
+	if _, err := b.Import(ctx, []string{guide}, nil); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := b.Import(ctx, []string{guide}, nil)
+	if err != nil || len(rep.Skipped) != 1 || len(rep.Imported) != 0 {
+		t.Fatalf("unchanged re-import: %+v, %v", rep, err)
+	}
+	if err := os.WriteFile(guide, []byte("# Wayfinder Guide\n\nNow about tangerines only.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = b.Import(ctx, []string{guide}, nil)
+	if err != nil || len(rep.Imported) != 1 {
+		t.Fatalf("changed re-import: %+v, %v", rep, err)
+	}
+	if hits, _ := b.Search(ctx, "ollama", SearchOptions{}); len(hits) != 0 {
+		t.Errorf("old text still found: %v", hits)
+	}
+	if hits, _ := b.Search(ctx, "tangerines", SearchOptions{}); len(hits) != 1 {
+		t.Errorf("new text not found: %v", hits)
+	}
+	docs, _ := b.List(ctx)
+	if len(docs) != 1 || docs[0].Chunks != 1 {
+		t.Errorf("documents after replace: %+v", docs)
+	}
+	if e.sink.count() != 1 {
+		t.Errorf("sink kept %d chunks, want 1", e.sink.count())
+	}
+}
+
+func TestRemove(t *testing.T) {
+	e := newEnv(t)
+	b, _ := e.open()
+	lib := copyLibrary(t)
+	ctx := context.Background()
+	if _, err := b.Import(ctx, []string{lib}, nil); err != nil {
+		t.Fatal(err)
+	}
+	hits, _ := b.Search(ctx, "번역", SearchOptions{})
+	if len(hits) == 0 {
+		t.Fatal("no hit to remove")
+	}
+	if err := b.Remove(ctx, hits[0].DocID); err != nil {
+		t.Fatal(err)
+	}
+	if hits, _ := b.Search(ctx, "번역", SearchOptions{}); len(hits) != 0 {
+		t.Errorf("removed document still found")
+	}
+	if err := b.Remove(ctx, hits[0].DocID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("second remove: %v", err)
+	}
+	n, err := b.RemoveSource(ctx, filepath.Join(lib, "records.jsonl"))
+	if err != nil || n != 1 {
+		t.Errorf("RemoveSource = %d, %v; want the remaining record", n, err)
+	}
+	if hits, _ := b.Search(ctx, "video", SearchOptions{}); len(hits) != 0 {
+		t.Errorf("removed source still found")
+	}
+}
+
+// TestRestart checks that a new process finds the same results from the
+// snapshot, and rebuilds when the snapshot is missing, damaged or stale.
+func TestRestart(t *testing.T) {
+	e := newEnv(t)
+	b, db := e.open()
+	ctx := context.Background()
+	if _, err := b.Import(ctx, []string{copyLibrary(t)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"문서", "revenue", "번역 품질", "slide"}
+	want := map[string][]Hit{}
+	for _, q := range queries {
+		want[q], _ = b.Search(ctx, q, SearchOptions{})
+	}
+	closeDB(t, db)
+	snap := filepath.Join(e.dir, "knowledge", snapshotName)
+	before, err := os.Stat(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string) {
+		t.Helper()
+		b, db := e.open()
+		defer closeDB(t, db)
+		for _, q := range queries {
+			got, err := b.Search(ctx, q, SearchOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want[q], got); diff != "" {
+				t.Errorf("%s: %q differs after restart:\n%s", name, q, diff)
+			}
+		}
+	}
+	check("snapshot")
+	if after, _ := os.Stat(snap); !after.ModTime().Equal(before.ModTime()) {
+		t.Error("a current snapshot was rewritten at start (rebuilt instead of loaded)")
+	}
+	if err := os.WriteFile(snap, []byte("garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("damaged snapshot")
+	if err := os.Remove(snap); err != nil {
+		t.Fatal(err)
+	}
+	check("missing snapshot")
+	// A stale snapshot: the database changed after it was written.
+	b2, db2 := e.open()
+	stale, _ := os.ReadFile(snap)
+	if _, err := b2.Import(ctx, []string{filepath.Join(copyLibrary(t), "guide.md")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	closeDB(t, db2)
+	if err := os.WriteFile(snap, stale, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b3, db3 := e.open()
+	defer closeDB(t, db3)
+	if hits, _ := b3.Search(ctx, "ollama", SearchOptions{}); len(hits) != 2 {
+		t.Errorf("stale snapshot used: %d hits for a term in two imported copies, want 2", len(hits))
+	}
+}
+
+func TestExtract(t *testing.T) {
+	e := newEnv(t)
+	b, _ := e.open()
+	got, err := b.Extract(context.Background(), "testdata/library/hello.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "--- page 1 ---\nQuarterly revenue grew in every region\n"; got != want {
+		t.Errorf("Extract = %q, want %q", got, want)
+	}
+	if _, err := b.Extract(context.Background(), "testdata/library/encrypted.pdf"); !errors.Is(err, pdftext.ErrEncrypted) {
+		t.Errorf("encrypted: %v", err)
+	}
+}
+
+func TestSnippet(t *testing.T) {
+	long := strings.Repeat("앞부분 내용입니다. ", 40) + "핵심 문서를 여기서 찾습니다. " + strings.Repeat("뒷부분 내용. ", 40)
+	tests := []struct {
+		name, text string
+		terms      []string
+		wantHas    string
+	}{
+		{"short text whole", "짧은  글\n입니다", nil, "짧은 글 입니다"},
+		{"window around term", long, []string{"문서"}, "핵심 문서를"},
+		{"no term found starts at beginning", long, []string{"없음"}, "앞부분"},
+	}
+	for _, tt := range tests {
+		got := snippet(tt.text, tt.terms)
+		if !strings.Contains(got, tt.wantHas) {
+			t.Errorf("%s: snippet %q lacks %q", tt.name, got, tt.wantHas)
+		}
+		if n := len([]rune(got)); n > snippetRunes+2 {
+			t.Errorf("%s: snippet has %d runes", tt.name, n)
+		}
+	}
+}
+
+// TestEvalPDFs imports every PDF of the shared evaluation set.
+func TestEvalPDFs(t *testing.T) {
+	dir := "../../../shared/eval/pdfs"
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("no evaluation PDFs at %s (not part of the repository)", dir)
+	}
+	e := newEnv(t)
+	b, _ := e.open()
+	rep, err := b.Import(context.Background(), []string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Failed) != 0 || len(rep.Imported) != 7 {
+		t.Fatalf("imported %d, failed %v", len(rep.Imported), rep.Failed)
+	}
+	t.Logf("%d files, %d pages, %d chunks", len(rep.Imported), rep.Pages, rep.Chunks)
+	hits, err := b.Search(context.Background(), "한국어 질의응답 데이터셋", SearchOptions{TopK: 3})
+	if err != nil || len(hits) == 0 || !strings.Contains(hits[0].Source, "KorQuAD") || hits[0].Page == 0 {
+		t.Errorf("Korean query: %v, %v", hitSources(hits), err)
+	}
+}

@@ -1,0 +1,226 @@
+package pdftext
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// evalPDFDir holds real PDFs shared by the team for measurements; it is not
+// part of the repository.
+const evalPDFDir = "../../../../shared/eval/pdfs"
+
+// newTestExtractor shares wazero's compilation cache between test runs so
+// only the first run compiles PDFium.
+func newTestExtractor(tb testing.TB) *Extractor {
+	tb.Helper()
+	cache := filepath.Join(os.TempDir(), "wayfinder-pdftext-test-cache")
+	e, err := New(context.Background(), cache)
+	if err != nil {
+		tb.Fatalf("New: %v", err)
+	}
+	tb.Cleanup(func() { _ = e.Close(context.Background()) })
+	return e
+}
+
+func TestExtract(t *testing.T) {
+	e := newTestExtractor(t)
+	tests := []struct {
+		name    string
+		data    []byte
+		want    []Page
+		wantErr error
+	}{
+		{name: "text", data: textPDF("Hello PDF world"), want: []Page{{Number: 1, Text: "Hello PDF world"}}},
+		{name: "blank pages", data: blankPDF(), wantErr: ErrNoText},
+		{name: "encrypted", data: encryptedPDF("secret"), wantErr: ErrEncrypted},
+		{name: "not a pdf", data: []byte("just some text, not a PDF"), wantErr: ErrCorrupt},
+		{name: "empty input", data: nil, wantErr: ErrCorrupt},
+		{name: "garbage after header", data: []byte("%PDF-1.7\n\x00\x01\x02 garbage garbage"), wantErr: ErrCorrupt},
+		{name: "truncated", data: textPDF("Hello PDF world")[:60], wantErr: ErrCorrupt},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := e.Extract(context.Background(), tt.data)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("Extract error = %v, want %v", err, tt.wantErr)
+			}
+			if tt.wantErr != nil {
+				return
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d pages, want %d: %+v", len(got), len(tt.want), got)
+			}
+			for i := range got {
+				if got[i].Number != tt.want[i].Number || strings.TrimSpace(got[i].Text) != tt.want[i].Text {
+					t.Errorf("page %d = %+v, want %+v", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestExtractAfterFailureStillWorks(t *testing.T) {
+	e := newTestExtractor(t)
+	ctx := context.Background()
+	if _, err := e.Extract(ctx, []byte("%PDF-1.4 broken")); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("broken: %v", err)
+	}
+	pages, err := e.Extract(ctx, textPDF("still fine"))
+	if err != nil || len(pages) != 1 || strings.TrimSpace(pages[0].Text) != "still fine" {
+		t.Fatalf("after failure: %+v, %v", pages, err)
+	}
+}
+
+func TestExtractCancelled(t *testing.T) {
+	e := newTestExtractor(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := e.Extract(ctx, textPDF("x")); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
+
+func TestCleanText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a\r\nb", "a\nb"},
+		{"한국어 문서\r\n입니다", "한국어 문서\n입니다"},
+		{"x\x02y\ufffez", "xyz"},
+		{"tab\tkept", "tab\tkept"},
+	}
+	for _, tt := range tests {
+		if got := cleanText(tt.in); got != tt.want {
+			t.Errorf("cleanText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// words splits text into lower-cased runs of letters and digits: Korean words
+// stay whole only when the spaces between them were extracted.
+func words(s string) map[string]int {
+	m := map[string]int{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		m[w]++
+	}
+	return m
+}
+
+// wordRecall is the share of the reference's words (with multiplicity) that
+// the candidate also has.
+func wordRecall(ref, cand string) float64 {
+	rw, cw := words(ref), words(cand)
+	total, hit := 0, 0
+	for w, n := range rw {
+		total += n
+		hit += min(n, cw[w])
+	}
+	if total == 0 {
+		return 1
+	}
+	return float64(hit) / float64(total)
+}
+
+func TestWordRecall(t *testing.T) {
+	tests := []struct {
+		ref, cand string
+		want      float64
+	}{
+		{"문서를 읽다", "문서를 읽다", 1},
+		{"문서를 읽다", "문서를읽다", 0},
+		{"a b a c", "A, b.", 0.5},
+	}
+	for _, tt := range tests {
+		if got := wordRecall(tt.ref, tt.cand); got != tt.want {
+			t.Errorf("wordRecall(%q, %q) = %v, want %v", tt.ref, tt.cand, got, tt.want)
+		}
+	}
+}
+
+func evalPDFs(tb testing.TB) []string {
+	tb.Helper()
+	var files []string
+	_ = filepath.WalkDir(evalPDFDir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(strings.ToLower(p), ".pdf") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		tb.Skipf("no PDFs under %s (evaluation data is not part of the repository)", evalPDFDir)
+	}
+	return files
+}
+
+// TestRecallAgainstPdftotext compares every evaluation PDF with poppler's
+// pdftotext, the reference the issue names: at least 0.95 of its words.
+func TestRecallAgainstPdftotext(t *testing.T) {
+	files := evalPDFs(t)
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext not installed (Debian package poppler-utils)")
+	}
+	e := newTestExtractor(t)
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			ref, err := exec.Command("pdftotext", "-enc", "UTF-8", f, "-").Output()
+			if err != nil {
+				t.Fatalf("pdftotext: %v", err)
+			}
+			pages, err := e.ExtractFile(context.Background(), f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sb strings.Builder
+			for _, p := range pages {
+				sb.WriteString(p.Text)
+				sb.WriteString("\n")
+			}
+			r := wordRecall(string(ref), sb.String())
+			t.Logf("%s: %d pages, word recall %.4f", filepath.Base(f), len(pages), r)
+			if r < 0.95 {
+				t.Errorf("word recall %.4f < 0.95", r)
+			}
+		})
+	}
+}
+
+// BenchmarkExtract reports pages per second over the evaluation PDFs.
+func BenchmarkExtract(b *testing.B) {
+	files := evalPDFs(b)
+	e := newTestExtractor(b)
+	var data [][]byte
+	for _, f := range files {
+		d, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		data = append(data, d)
+	}
+	pages := 0
+	b.ResetTimer()
+	for b.Loop() {
+		for _, d := range data {
+			p, err := e.Extract(context.Background(), d)
+			if err != nil {
+				b.Fatal(err)
+			}
+			pages += len(p)
+		}
+	}
+	b.ReportMetric(float64(pages)/b.Elapsed().Seconds(), "pages/s")
+}
+
+func TestNewFillsCompilationCache(t *testing.T) {
+	dir := filepath.Join(os.TempDir(), "wayfinder-pdftext-test-cache")
+	newTestExtractor(t)
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("compilation cache %s is empty (%v): later starts would recompile", dir, err)
+	}
+}

@@ -1,0 +1,235 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/fusion"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/keyword"
+)
+
+// SearchOptions narrow a search. Zero values mean "top 5, everything".
+type SearchOptions struct {
+	TopK    int      // number of hits; default 5
+	Sources []string // keep chunks from these files or folders (absolute or relative paths)
+	Kinds   []string // keep these document kinds ("pdf", "markdown", "text", "json")
+}
+
+// Hit is one retrieved passage with what a citation needs.
+type Hit struct {
+	ChunkID  string  `json:"chunk_id"`
+	DocID    string  `json:"doc_id"`
+	RecordID string  `json:"record_id,omitempty"`
+	Title    string  `json:"title"`
+	Source   string  `json:"source"`
+	Kind     string  `json:"kind"`
+	Page     int     `json:"page,omitempty"`
+	Heading  string  `json:"heading,omitempty"`
+	Text     string  `json:"text"`
+	Snippet  string  `json:"snippet"`
+	Score    float64 `json:"score"`
+}
+
+// Citation converts a hit to the DTO replies carry.
+func (h Hit) Citation() api.Source {
+	return api.Source{
+		ID: h.ChunkID, Title: h.Title, Source: h.Source, Page: h.Page,
+		Heading: h.Heading, Snippet: h.Snippet, Score: h.Score,
+	}
+}
+
+const defaultTopK = 5
+
+// Search returns the best chunks for query, best first: by keyword (BM25)
+// alone, or, with Options.Vectors, keyword and vector rankings fused by
+// reciprocal rank fusion. Score is BM25 in the first case and the fused
+// score in the second.
+func (b *Base) Search(ctx context.Context, query string, opts SearchOptions) ([]Hit, error) {
+	k := opts.TopK
+	if k <= 0 {
+		k = defaultTopK
+	}
+	keep, err := b.filter(opts)
+	if err != nil {
+		return nil, err
+	}
+	ranked := b.rank(ctx, query, k, keep)
+	if len(ranked) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(ranked))
+	for i, r := range ranked {
+		ids[i] = r.ID
+	}
+	var rows []Chunk
+	if err := b.db.WithContext(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("search %q: load chunks: %w", query, err)
+	}
+	byID := make(map[string]Chunk, len(rows))
+	for _, c := range rows {
+		byID[c.ID] = c
+	}
+	terms := b.keywords.Analyzer().Tokens(query)
+	hits := make([]Hit, 0, len(ranked))
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	for _, r := range ranked {
+		c, ok := byID[r.ID]
+		if !ok {
+			continue // removed between ranking and loading
+		}
+		m := b.docs[c.DocID]
+		hits = append(hits, Hit{
+			ChunkID: c.ID, DocID: c.DocID, RecordID: m.recordID, Title: m.title, Source: m.source, Kind: m.kind,
+			Page: c.Page, Heading: c.Heading, Text: c.Text, Snippet: snippet(c.Text, terms), Score: r.Score,
+		})
+	}
+	return hits, nil
+}
+
+// rank returns the top k chunk ids. Both rankings are taken deeper than k
+// so that fusion can promote a chunk that only one of them ranks high.
+func (b *Base) rank(ctx context.Context, query string, k int, keep func(string) bool) []Ranked {
+	if b.opts.Vectors == nil {
+		return toRanked(b.keywords.Search(query, k, keep))
+	}
+	depth := max(4*k, 40)
+	kw := toRanked(b.keywords.Search(query, depth, keep))
+	vec, err := b.opts.Vectors.SearchChunks(ctx, query, depth)
+	if err != nil {
+		b.log.Debug("vector search unavailable; keyword results only", "err", err)
+		return kw[:min(k, len(kw))]
+	}
+	if keep != nil {
+		vec = slices.DeleteFunc(vec, func(r Ranked) bool { return !keep(r.ID) })
+	}
+	fused := fusion.RRF(fusion.DefaultK, ids(kw), ids(vec))
+	out := make([]Ranked, min(k, len(fused)))
+	for i := range out {
+		out[i] = Ranked{ID: fused[i].ID, Score: fused[i].Score}
+	}
+	return out
+}
+
+func ids(rs []Ranked) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.ID
+	}
+	return out
+}
+
+func toRanked(hits []keyword.Hit) []Ranked {
+	out := make([]Ranked, len(hits))
+	for i, h := range hits {
+		out[i] = Ranked{ID: h.ID, Score: h.Score}
+	}
+	return out
+}
+
+// filter builds the keyword index's id filter from the options; nil means
+// no filtering.
+func (b *Base) filter(opts SearchOptions) (func(chunkID string) bool, error) {
+	if len(opts.Sources) == 0 && len(opts.Kinds) == 0 {
+		return nil, nil
+	}
+	sources := make([]string, 0, len(opts.Sources))
+	for _, s := range opts.Sources {
+		abs, err := filepath.Abs(s)
+		if err != nil {
+			return nil, fmt.Errorf("source filter %q: %w", s, err)
+		}
+		sources = append(sources, abs)
+	}
+	kinds := map[string]bool{}
+	for _, k := range opts.Kinds {
+		kinds[k] = true
+	}
+	return func(chunkID string) bool {
+		b.mu.RLock()
+		m, ok := b.docs[docOf(chunkID)]
+		b.mu.RUnlock()
+		if !ok {
+			return false
+		}
+		if len(kinds) > 0 && !kinds[m.kind] {
+			return false
+		}
+		if len(sources) == 0 {
+			return true
+		}
+		for _, s := range sources {
+			if m.source == s || strings.HasPrefix(m.source, s+string(os.PathSeparator)) {
+				return true
+			}
+		}
+		return false
+	}, nil
+}
+
+// snippetRunes is the length of a snippet: about three lines in the UI.
+const snippetRunes = 240
+
+// snippet cuts a window of the text around the first query term found, so
+// the person sees why the chunk matched.
+func snippet(text string, terms []string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(text) <= snippetRunes {
+		return text
+	}
+	lower := strings.ToLower(text)
+	at := -1
+	for _, t := range terms {
+		if i := strings.Index(lower, t); i >= 0 && (at < 0 || i < at) {
+			at = i
+		}
+	}
+	r := []rune(text)
+	start := 0
+	if at > 0 {
+		start = max(0, utf8.RuneCountInString(lower[:at])-snippetRunes/4)
+	}
+	start = min(start, len(r)-snippetRunes)
+	out := string(r[start : start+snippetRunes])
+	if start > 0 {
+		out = "…" + out
+	}
+	if start+snippetRunes < len(r) {
+		out += "…"
+	}
+	return out
+}
+
+// Extract returns the text of one file as Wayfinder reads it, without
+// storing anything (for `wayfinder kb extract`).
+func (b *Base) Extract(ctx context.Context, path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("extract %q: %w", path, err)
+	}
+	docs, err := importer.Importer{PDF: b.opts.PDF}.Import(ctx, path, data)
+	if err != nil {
+		return "", err
+	}
+	var sb strings.Builder
+	for _, d := range docs {
+		for _, p := range d.Parts {
+			if p.Page > 0 {
+				fmt.Fprintf(&sb, "--- page %d ---\n", p.Page)
+			}
+			if p.Heading != "" {
+				fmt.Fprintf(&sb, "# %s\n", p.Heading)
+			}
+			sb.WriteString(strings.TrimRight(p.Text, "\n"))
+			sb.WriteString("\n")
+		}
+	}
+	return sb.String(), nil
+}

@@ -207,6 +207,45 @@ func (b *Base) importFile(ctx context.Context, path string, p Progress, onProgre
 	if err != nil {
 		return fileResult{}, err
 	}
+	return b.store(ctx, path, hash, info.Size(), parsed, p, onProgress)
+}
+
+// ImportRecords indexes documents that do not come from a file, such as the
+// built-in catalog, under one source name. version plays the part of the
+// file hash: the same version again is skipped, a new one replaces the old
+// documents. It reports whether anything changed.
+func (b *Base) ImportRecords(ctx context.Context, source, version string, docs []importer.Document, onProgress func(Progress)) (bool, error) {
+	if onProgress == nil {
+		onProgress = func(Progress) {}
+	}
+	b.write.Lock()
+	defer b.write.Unlock()
+	var known int64
+	if err := b.db.WithContext(ctx).Model(&Document{}).Where("source = ? AND file_hash = ?", source, version).Count(&known).Error; err != nil {
+		return false, fmt.Errorf("check %s: %w", source, err)
+	}
+	if known > 0 {
+		return false, nil
+	}
+	size := 0
+	for _, d := range docs {
+		for _, part := range d.Parts {
+			size += len(part.Text)
+		}
+	}
+	p := Progress{File: source, FileIndex: 1, FilesTotal: 1}
+	res, err := b.store(ctx, source, version, int64(size), docs, p, onProgress)
+	if err != nil {
+		return false, fmt.Errorf("index %s: %w", source, err)
+	}
+	b.saveKeywords(context.WithoutCancel(ctx))
+	p.Stage, p.Chunks, p.Embedded = StageDone, res.chunks, res.embedded
+	onProgress(p)
+	return true, nil
+}
+
+// store chunks parsed documents and swaps them in for the source's old ones.
+func (b *Base) store(ctx context.Context, source, hash string, size int64, parsed []importer.Document, p Progress, onProgress func(Progress)) (fileResult, error) {
 	p.Stage = StageChunking
 	for _, d := range parsed {
 		p.Pages += d.Pages
@@ -228,8 +267,8 @@ func (b *Base) importFile(ctx context.Context, path string, p Progress, onProgre
 			continue
 		}
 		doc := Document{
-			ID: id.String(), RecordID: d.ID, Source: path, Title: d.Title, Kind: string(d.Kind),
-			FileHash: hash, FileSize: info.Size(), Pages: d.Pages, Chunks: len(cs), CreatedAt: now, UpdatedAt: now,
+			ID: id.String(), RecordID: d.ID, Source: source, Title: d.Title, Kind: string(d.Kind),
+			FileHash: hash, FileSize: size, Pages: d.Pages, Chunks: len(cs), CreatedAt: now, UpdatedAt: now,
 		}
 		docs = append(docs, doc)
 		for _, c := range cs {
@@ -245,9 +284,9 @@ func (b *Base) importFile(ctx context.Context, path string, p Progress, onProgre
 	p.Chunks = len(chunks)
 	onProgress(p)
 
-	oldDocs, oldChunks, err := b.replace(ctx, path, docs, chunks)
+	oldDocs, oldChunks, err := b.replace(ctx, source, docs, chunks)
 	if err != nil {
-		return fileResult{}, fmt.Errorf("%w: store %q: %w", errDatabase, path, err)
+		return fileResult{}, fmt.Errorf("%w: store %q: %w", errDatabase, source, err)
 	}
 	b.forget(ctx, oldDocs, oldChunks)
 	for _, c := range chunks {

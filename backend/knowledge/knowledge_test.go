@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"gorm.io/gorm"
 
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/pdftext"
 	"github.com/wayfinder-app/wayfinder/backend/store"
@@ -466,5 +467,40 @@ func TestEvalPDFs(t *testing.T) {
 	hits, err := b.Search(context.Background(), "한국어 질의응답 데이터셋", SearchOptions{TopK: 3})
 	if err != nil || len(hits) == 0 || !strings.Contains(hits[0].Source, "KorQuAD") || hits[0].Page == 0 {
 		t.Errorf("Korean query: %v, %v", hitSources(hits), err)
+	}
+}
+
+func TestImportRecords(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	b, _ := e.open()
+	record := func(id, title, text string) importer.Document {
+		return importer.Document{ID: id, Title: title, Source: "builtin:catalog", Kind: "catalog", Parts: []chunk.Input{{Text: text}}}
+	}
+	v1 := []importer.Document{
+		record("catalog:vrew", "Vrew", "Vrew 자막 자동 생성 영상 편집 subtitles video editing"),
+		record("catalog:papago", "Papago", "Papago 번역 translation Korean English"),
+	}
+	changed, err := b.ImportRecords(ctx, "builtin:catalog", "v1", v1, nil)
+	if err != nil || !changed {
+		t.Fatalf("first import: %v, %v", changed, err)
+	}
+	hits, err := b.Search(ctx, "자막을", SearchOptions{TopK: 5})
+	if err != nil || len(hits) == 0 || hits[0].RecordID != "catalog:vrew" || hits[0].Kind != "catalog" {
+		t.Fatalf("search after import: %+v, %v", hits, err)
+	}
+	if changed, err := b.ImportRecords(ctx, "builtin:catalog", "v1", v1, nil); err != nil || changed {
+		t.Fatalf("same version again: %v, %v", changed, err)
+	}
+	v2 := []importer.Document{record("catalog:papago", "Papago", "Papago 번역 translation")}
+	if changed, err := b.ImportRecords(ctx, "builtin:catalog", "v2", v2, nil); err != nil || !changed {
+		t.Fatalf("new version: %v, %v", changed, err)
+	}
+	if hits, _ := b.Search(ctx, "자막", SearchOptions{TopK: 5}); len(hits) != 0 {
+		t.Fatalf("entry removed in v2 still found: %+v", hits)
+	}
+	docs, _ := b.List(ctx)
+	if len(docs) != 1 || docs[0].FileHash != "v2" {
+		t.Fatalf("documents after v2: %+v", docs)
 	}
 }

@@ -1,0 +1,80 @@
+package knowledge
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
+	"github.com/wayfinder-app/wayfinder/backend/llm"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+	"github.com/wayfinder-app/wayfinder/backend/store"
+)
+
+// TestHybridRestartDoesNotReembed imports with embeddings, closes, reopens
+// and searches again: the results are the same and the only /api/embed call
+// after the restart is the query's own.
+func TestHybridRestartDoesNotReembed(t *testing.T) {
+	ctx := context.Background()
+	fake := ollamatest.New(t)
+	client, err := llm.New(fake.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	docs := filepath.Join(dir, "docs")
+	os.MkdirAll(docs, 0o755)
+	os.WriteFile(filepath.Join(docs, "leave.md"), []byte("# 휴가 정책\n\n연차는 15일입니다. 병가는 10일입니다.\n\n# Expenses\n\nMeals are reimbursed up to 30 dollars."), 0o644)
+	os.WriteFile(filepath.Join(docs, "other.txt"), []byte("The office opens at nine. 사무실은 9시에 엽니다."), 0o644)
+
+	open := func() (*Base, func()) {
+		db, err := store.OpenDB(filepath.Join(dir, "wayfinder.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix := vector.Open(filepath.Join(dir, "chunks.vec"), "bge-m3", vector.ModelEmbedder(client, "bge-m3"))
+		if err := ix.Wait(ctx); err != nil {
+			t.Fatal(err)
+		}
+		v := Vectors{Index: ix}
+		b, err := Open(ctx, db, filepath.Join(dir, "knowledge"), Options{Sink: v, Vectors: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b, func() {
+			ix.Close()
+			if sqlDB, err := db.DB(); err == nil {
+				sqlDB.Close()
+			}
+		}
+	}
+	b, closeAll := open()
+	rep, err := b.Import(ctx, []string{docs}, nil)
+	if err != nil || len(rep.Failed) != 0 || rep.Chunks == 0 {
+		t.Fatalf("import: %+v, %v", rep, err)
+	}
+	embedsAfterImport := fake.Count(ollamatest.PathEmbed)
+	if embedsAfterImport == 0 {
+		t.Fatal("import embedded nothing")
+	}
+	before, err := b.Search(ctx, "휴가 정책이 뭐야", SearchOptions{TopK: 3})
+	if err != nil || len(before) == 0 || filepath.Base(before[0].Source) != "leave.md" {
+		t.Fatalf("search before restart: %+v, %v", before, err)
+	}
+	closeAll()
+
+	b, closeAll = open()
+	defer closeAll()
+	after, err := b.Search(ctx, "휴가 정책이 뭐야", SearchOptions{TopK: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fake.Count(ollamatest.PathEmbed) - embedsAfterImport; got != 2 {
+		// one query embedding before the restart, one after: nothing re-embedded
+		t.Fatalf("/api/embed calls after import = %d, want 2 (the two queries)", got)
+	}
+	if len(after) != len(before) || after[0].ChunkID != before[0].ChunkID {
+		t.Fatalf("results changed across restart:\nbefore %+v\nafter  %+v", before, after)
+	}
+}

@@ -1,9 +1,8 @@
-// Package agent answers conversation turns for the chat service.
-//
-// Direct is the first responder: it sends the conversation to the chat model
-// in one streamed call. The agent graph (router, planner, plan approval,
-// recommendations, guide, reflection; see DESIGN.md) will replace it behind
-// the same chat.Responder seam.
+// Direct is the first responder: it sends the conversation to the chat
+// model in one streamed call. The agent graph (Agent, in agent.go) replaces
+// it behind the same chat.Responder seam; Direct stays until the app is
+// switched over, and as the simplest possible responder for debugging.
+
 package agent
 
 import (

@@ -1,0 +1,154 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	ollama "github.com/ollama/ollama/api"
+
+	"github.com/wayfinder-app/wayfinder/backend/graph"
+	"github.com/wayfinder-app/wayfinder/backend/memory"
+	"github.com/wayfinder-app/wayfinder/backend/tools"
+)
+
+// afterTurn starts the work that must not delay an answer: folding old
+// messages into the summary window, and reflection into long-term memory.
+// It runs in the background after Respond returned (so after the answer is
+// shown); the session's next turn waits for it so that it sees the new
+// summary, and Close waits for all of it. Its failures are logged, never
+// reported: the answer is already given.
+func (a *Agent) afterTurn(sessionID string, s State) {
+	done := make(chan struct{})
+	a.mu.Lock()
+	prev := a.bg[sessionID]
+	a.bg[sessionID] = done
+	a.mu.Unlock()
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		defer func() {
+			a.mu.Lock()
+			if a.bg[sessionID] == done {
+				delete(a.bg, sessionID)
+			}
+			a.mu.Unlock()
+			close(done)
+		}()
+		if prev != nil {
+			<-prev
+		}
+		ctx, cancel := context.WithTimeout(a.bgCtx, a.opt.AfterTurnTimeout)
+		defer cancel()
+		if err := a.summarize(ctx, sessionID, s); err != nil {
+			a.log.Warn("summarise conversation", "session", sessionID, "err", err)
+		}
+		if err := a.reflect(ctx, sessionID, s); err != nil {
+			a.log.Warn("reflection", "session", sessionID, "err", err)
+		}
+	}()
+}
+
+// waitSession waits for the session's after-turn work, or until ctx ends.
+func (a *Agent) waitSession(ctx context.Context, sessionID string) {
+	a.mu.Lock()
+	ch := a.bg[sessionID]
+	a.mu.Unlock()
+	if ch == nil {
+		return
+	}
+	select {
+	case <-ch:
+	case <-ctx.Done():
+	}
+}
+
+// summarize applies seed 001's window after a turn: when more than
+// memory.MaxMessages messages are unsummarised, all but the KeepRecent newest are
+// summarised (one model call) into the sliding window of summaries, which
+// is written to the session's thread as the finish node would have.
+func (a *Agent) summarize(ctx context.Context, sessionID string, s State) error {
+	if s.Route == RouteEnd && strings.TrimSpace(s.Input) == "" {
+		return nil
+	}
+	conv := append(append([]Msg(nil), s.History...),
+		Msg{Role: "user", Content: s.Input}, Msg{Role: "assistant", Content: s.Response})
+	fold := foldPlan(conv)
+	if len(fold) == 0 {
+		return nil
+	}
+	transcript := make([]memory.Msg, len(fold))
+	for i, m := range fold {
+		transcript[i] = memory.Msg{Role: m.Role, Content: m.Content}
+	}
+	c := &call{a: a, node: "summarize"}
+	resp, err := c.chat(ctx, memory.SummaryPrompt(transcript, s.Lang), nil, nil)
+	if err != nil {
+		return err
+	}
+	summary := strings.TrimSpace(resp.Message.Content)
+	if summary == "" {
+		return fmt.Errorf("summarize %d messages: empty summary", len(fold))
+	}
+	// Every folded message comes from History: the window keeps the
+	// newest KeepRecent, which include this turn's two.
+	n := min(len(fold), len(s.History))
+	upd := graph.Update{a.f.summary.Set(memory.AddSummaryToWindow(s.Summary, summary)), a.f.folded.Set(s.HistoryStart + n)}
+	upd = append(upd, a.f.foldedThrough.Set(s.History[n-1].ID))
+	if _, err := a.g.UpdateState(ctx, graph.Config{ThreadID: sessionID}, upd, graph.End); err != nil {
+		return fmt.Errorf("save summary: %w", err)
+	}
+	a.log.Info("conversation summarised", "session", sessionID, "messages", n)
+	return nil
+}
+
+// memoryOut is reflection's structured output.
+type memoryOut struct {
+	Memories []memoryItem `json:"memories"`
+}
+
+type memoryItem struct {
+	Text string `json:"text"`
+	Kind string `json:"kind" enum:"preference,fact,feedback"`
+}
+
+// reflect extracts preferences, facts and feedback from the turn and
+// writes them to long-term memory (seed 004's reflection node). Trivial
+// turns (greetings, thanks, arithmetic) and cancelled plans are skipped:
+// there is nothing to learn from them, and each reflection is a model call.
+func (a *Agent) reflect(ctx context.Context, sessionID string, s State) error {
+	if a.deps.Memory == nil || s.Trivial || s.Route == RouteEnd || s.Decision == "cancel" || strings.TrimSpace(s.Response) == "" {
+		return nil
+	}
+	c := &call{a: a, node: "reflection"}
+	out, ok, err := structured[memoryOut](ctx, c, []ollama.Message{system(memoryPrompt()), user(memoryUser(s))})
+	if err != nil || !ok {
+		return err
+	}
+	saved := 0
+	for _, m := range out.Memories {
+		text := strings.TrimSpace(m.Text)
+		switch m.Kind {
+		case tools.KindPreference, tools.KindFact, tools.KindFeedback:
+		default:
+			continue
+		}
+		if text == "" || len([]rune(text)) > tools.MaxMemoryLen {
+			continue
+		}
+		var err error
+		if sa, ok := a.deps.Memory.(sessionAdder); ok {
+			err = sa.AddForSession(ctx, sessionID, text, m.Kind)
+		} else {
+			err = a.deps.Memory.Add(ctx, text, m.Kind)
+		}
+		if err != nil {
+			return fmt.Errorf("save memory: %w", err)
+		}
+		saved++
+	}
+	if saved > 0 {
+		a.log.Info("reflection saved memories", "count", saved)
+	}
+	return nil
+}

@@ -1,0 +1,337 @@
+// Package agent is Wayfinder's agent: the state graph that answers a turn
+// (DESIGN.md "The agent graph"; seeds 000-004). It implements
+// chat.Responder, so the chat service, `wayfinder ask` and the UI all run
+// through it.
+//
+// The graph is the embedded workflow definition workflow.json, compiled by
+// backend/workflow through this package's node types: load_context, router,
+// retrieve, answer and tools (the simple ReAct path), planner, approve_plan
+// (an interrupt waiting for the person), recommend, tools and evaluate (a
+// ReAct loop per sub-task with a sufficiency check), guide and finish. The
+// session id is the graph's thread id, and checkpoints live in the app's
+// SQLite database, so a plan waiting for approval survives quitting the app.
+//
+// Work that must not delay the answer runs after the turn: folding old
+// messages into the summary window (seed 001) and reflection into long-term
+// memory (seed 004). Respond starts it in the background; the next turn of
+// the same session waits for it, and Close waits for all of it.
+//
+// Direct (direct.go) is the earlier one-call responder, kept for callers
+// that have not switched yet.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/graph"
+	"github.com/wayfinder-app/wayfinder/backend/graph/sqlitesaver"
+	"github.com/wayfinder-app/wayfinder/backend/tools"
+)
+
+// Memory is long-term memory: searched before a turn, written by
+// reflection after it. Deduplicating near-duplicates is its job.
+type Memory interface {
+	tools.MemoryReader
+	tools.MemoryWriter
+}
+
+// Deps are what the agent runs on.
+type Deps struct {
+	// Model returns the client and model name in effect; both can change
+	// while the app runs (Settings), so it is asked on every call.
+	Model func() (Model, string)
+	// Tools is the registry of the standard tools (tools.Standard). The
+	// agent picks per loop which of them the model may call.
+	Tools *tools.Registry
+	// Retriever searches the knowledge base up front for document
+	// questions, without a model call. Nil: no up-front search.
+	Retriever tools.Retriever
+	// Memory is long-term memory; nil: none.
+	Memory Memory
+	// DB holds the checkpoints (the app's database, store.(*Store).DB()).
+	// Nil keeps them in memory: fine for tests, but a pending plan is lost
+	// when the process ends.
+	DB *gorm.DB
+	// Settings returns the person's settings in effect; when set, its
+	// WebSearchEnabled and MaxIterations (when > 0) override Options on
+	// every turn, so changing them needs no restart. Nil: Options only.
+	Settings func() api.Settings
+	Logger   *slog.Logger
+}
+
+// Options tune the agent; zero values take the defaults.
+type Options struct {
+	// MaxIterations bounds the model rounds of each ReAct loop (default 5).
+	MaxIterations int
+	// MaxEvalRounds bounds the sufficiency checks per sub-task (default 4).
+	MaxEvalRounds int
+	// WebSearch offers web_search to the recommendation loop (default off:
+	// Wayfinder is offline-first).
+	WebSearch bool
+	// StepLimit bounds the graph steps of one run (default 200).
+	StepLimit int
+	// MemoryTokens is the budget for memories in the prompt (default 300).
+	MemoryTokens int
+	// DocsTopK is how many passages a document question gets (default 4).
+	DocsTopK int
+	// Workflow replaces the embedded definition (a person's own file).
+	Workflow []byte
+	// ModelOptions are sent with chat calls (temperature, ...);
+	// StructuredOptions with structured calls (default temperature 0).
+	ModelOptions      map[string]any
+	StructuredOptions map[string]any
+	// AfterTurnTimeout bounds summarising and reflection (default 3 min).
+	AfterTurnTimeout time.Duration
+}
+
+func (o *Options) defaults() {
+	if o.MaxIterations <= 0 {
+		o.MaxIterations = 5
+	}
+	if o.MaxEvalRounds <= 0 {
+		o.MaxEvalRounds = 4
+	}
+	if o.StepLimit <= 0 {
+		o.StepLimit = 200
+	}
+	if o.MemoryTokens <= 0 {
+		o.MemoryTokens = 300
+	}
+	if o.DocsTopK <= 0 {
+		o.DocsTopK = 4
+	}
+	if o.StructuredOptions == nil {
+		o.StructuredOptions = map[string]any{"temperature": 0}
+	}
+	if o.AfterTurnTimeout <= 0 {
+		o.AfterTurnTimeout = 3 * time.Minute
+	}
+}
+
+// Errors callers test for.
+var (
+	// ErrNoPendingPlan is a decision for a session with no plan waiting.
+	ErrNoPendingPlan = errors.New("agent: no plan is waiting for a decision in this session")
+)
+
+// Agent answers turns. It is safe for concurrent use by different sessions.
+type Agent struct {
+	deps    Deps
+	opt     Options
+	f       fields
+	g       *graph.Graph[State]
+	saver   *sqlitesaver.Saver
+	noTools *tools.Registry
+	log     *slog.Logger
+
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
+	mu       sync.Mutex
+	bg       map[string]chan struct{} // session -> its after-turn work, closed when done
+	wg       sync.WaitGroup
+}
+
+var _ chat.Responder = (*Agent)(nil)
+
+// New builds the agent and compiles its workflow.
+func New(deps Deps, opt Options) (*Agent, error) {
+	if deps.Model == nil {
+		return nil, errors.New("new agent: Deps.Model is required")
+	}
+	opt.defaults()
+	a := &Agent{deps: deps, opt: opt, f: newFields(), log: deps.Logger, bg: map[string]chan struct{}{}}
+	if a.log == nil {
+		a.log = slog.New(slog.DiscardHandler)
+	}
+	var err error
+	if a.noTools, err = tools.NewRegistry(a.log); err != nil {
+		return nil, fmt.Errorf("new agent: %w", err)
+	}
+	var cp graph.Checkpointer = graph.NewMemorySaver()
+	if deps.DB != nil {
+		if a.saver, err = sqlitesaver.New(deps.DB); err != nil {
+			return nil, fmt.Errorf("new agent: %w", err)
+		}
+		cp = a.saver
+	}
+	def := opt.Workflow
+	if def == nil {
+		def = defaultWorkflow
+	}
+	if a.g, err = a.compile(def, cp); err != nil {
+		return nil, fmt.Errorf("new agent: %w", err)
+	}
+	a.bgCtx, a.bgCancel = context.WithCancel(context.Background())
+	return a, nil
+}
+
+// Shutdown lets after-turn work (summaries, memories) finish until ctx
+// ends, then cancels what is left and waits for it to stop.
+func (a *Agent) Shutdown(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		a.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		a.bgCancel()
+		return nil
+	case <-ctx.Done():
+		a.bgCancel()
+		<-done
+		return fmt.Errorf("agent shutdown: after-turn work cut short: %w", ctx.Err())
+	}
+}
+
+// Close is Shutdown with ten seconds of grace.
+func (a *Agent) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return a.Shutdown(ctx)
+}
+
+// Wait blocks until all after-turn work has finished (tests, `wayfinder
+// ask` before it exits).
+func (a *Agent) Wait() { a.wg.Wait() }
+
+func (a *Agent) webSearch() bool {
+	if a.deps.Settings != nil {
+		return a.deps.Settings().WebSearchEnabled
+	}
+	return a.opt.WebSearch
+}
+
+// maxIterations is a loop's limit: the node's own config, else the
+// settings, else Options.
+func (a *Agent) maxIterations(node int) int {
+	if node > 0 {
+		return node
+	}
+	if a.deps.Settings != nil {
+		if n := a.deps.Settings().MaxIterations; n > 0 {
+			return n
+		}
+	}
+	return a.opt.MaxIterations
+}
+
+// Respond implements chat.Responder. A new message starts a run on the
+// session's thread; a decision resumes the run waiting at approve_plan.
+func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.TurnResult, error) {
+	if t.SessionID == "" {
+		return api.TurnResult{}, errors.New("agent: turn without a session id")
+	}
+	start := time.Now()
+	a.waitSession(ctx, t.SessionID)
+	sink := &turnSink{out: out, tools: map[string]bool{}}
+	cfg := graph.Config{ThreadID: t.SessionID, StepLimit: a.opt.StepLimit, Events: sink}
+	var (
+		res graph.Result[State]
+		err error
+	)
+	if t.Decision == nil {
+		history, first := historyInput(t.History)
+		res, err = a.g.Invoke(ctx, cfg, a.f.resetTurn(t.Text, history, first))
+	} else {
+		if err := a.checkPending(ctx, t.SessionID); err != nil {
+			return sink.result(), err
+		}
+		res, err = a.g.Resume(ctx, cfg, graph.Command{Resume: *t.Decision})
+	}
+	result := sink.result()
+	result.SessionID = t.SessionID
+	result.ExecutionMS = time.Since(start).Milliseconds()
+	if err != nil {
+		return result, fmt.Errorf("agent turn: %w", err)
+	}
+	st := res.State
+	result.Sources = slices.Clone(st.Sources)
+	if res.Interrupted() {
+		var req planRequest
+		if err := res.Interrupts[0].Decode(&req); err != nil {
+			return result, fmt.Errorf("agent turn: read plan: %w", err)
+		}
+		plan := req.Approval
+		result.Plan = &plan
+		result.Response = firstNonEmpty(req.Problem, strings.TrimSpace(req.Note+" "+msgPlanIntro.in(st.Lang)))
+		out.Text(result.Response)
+		return result, nil
+	}
+	result.Response = st.Response
+	if len(st.Recommendations) > 0 {
+		result.Recommendations = slices.Clone(st.Recommendations)
+	}
+	a.afterTurn(t.SessionID, st)
+	return result, nil
+}
+
+// checkPending makes sure the session's run is waiting at a plan.
+func (a *Agent) checkPending(ctx context.Context, sessionID string) error {
+	snap, err := a.g.GetState(ctx, graph.Config{ThreadID: sessionID})
+	if errors.Is(err, graph.ErrNoCheckpoint) {
+		return ErrNoPendingPlan
+	}
+	if err != nil {
+		return fmt.Errorf("agent: load session %s: %w", sessionID, err)
+	}
+	if len(snap.Interrupts) == 0 {
+		return ErrNoPendingPlan
+	}
+	return nil
+}
+
+// turnSink turns the graph's events into the chat output and the turn's
+// accounting. The engine never calls it from two goroutines at once.
+type turnSink struct {
+	out   chat.Output
+	res   api.TurnResult
+	tools map[string]bool
+}
+
+func (k *turnSink) Event(e graph.Event) {
+	switch e.Kind {
+	case graph.EventNodeStart:
+		k.out.Trace(api.TraceEvent{Kind: api.TraceNodeStarted, Node: e.Node})
+	case graph.EventNodeEnd:
+		k.out.Trace(api.TraceEvent{Kind: api.TraceNodeFinished, Node: e.Node})
+	case graph.EventToken:
+		k.out.Text(e.Text)
+	case graph.EventCustom:
+		switch p := e.Payload.(type) {
+		case api.TraceEvent:
+			k.out.Trace(p)
+		case usage:
+			k.res.LLMCalls += p.Calls
+			k.res.PromptTokens += p.Prompt
+			k.res.CompletionTokens += p.Completion
+		case string:
+			if e.Name == eventTool {
+				k.tools[p] = true
+			}
+		}
+	}
+}
+
+func (k *turnSink) result() api.TurnResult {
+	r := k.res
+	r.ToolsUsed = make([]string, 0, len(k.tools))
+	for name := range k.tools {
+		r.ToolsUsed = append(r.ToolsUsed, name)
+	}
+	sort.Strings(r.ToolsUsed)
+	r.Sources = []api.Source{}
+	return r
+}

@@ -1,0 +1,275 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+
+	ollama "github.com/ollama/ollama/api"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+const shortsTask = "카페 홍보용 유튜브 쇼츠 영상을 만들고 싶어"
+
+func firstPlan() planOut {
+	return planOut{SubTasks: []planStep{
+		{ID: "s1", Title: "대본 작성", Detail: "30초 분량의 카페 소개 대본"},
+		{ID: "s2", Title: "영상 편집", Detail: "촬영본을 세로 영상으로 편집"},
+		{ID: "s3", Title: "썸네일 제작", Detail: "눈에 띄는 썸네일"},
+	}}
+}
+
+func revisedPlan() planOut {
+	return planOut{SubTasks: []planStep{
+		{ID: "s1", Title: "대본 작성", Detail: "무료 도구로 대본 작성"},
+		{ID: "s2", Title: "영상 편집", Detail: "무료 편집기로 자막까지"},
+		{ID: "s3", Title: "썸네일 제작", Detail: "무료 디자인 도구로 썸네일"},
+	}}
+}
+
+var subTaskRe = regexp.MustCompile(`Sub-task (s\d+)`)
+
+// scriptComplex scripts every role of the complex path: the scout searches
+// once per sub-task (two independent calls at once), the reviewer picks a
+// tool by sub-task, the guide cites [1].
+func scriptComplex(e *env) {
+	e.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteComplex}})
+	e.fake.On(isPlanner, ollamatest.Reply{JSON: firstPlan()}, ollamatest.Reply{JSON: revisedPlan()})
+	e.fake.OnFunc(isScout, func(req ollama.ChatRequest) ollamatest.Reply {
+		if lastMessage(req).Role == "tool" {
+			return ollamatest.Reply{Text: "Found a good candidate."}
+		}
+		id := subTaskRe.FindStringSubmatch(req.Messages[1].Content)[1]
+		query := map[string]string{"s1": "ChatGPT script", "s2": "Vrew video", "s3": "Canva thumbnail"}[id]
+		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{
+			toolCall("retrieve_docs", map[string]any{"query": query}),
+			toolCall("get_time", map[string]any{}),
+		}}
+	})
+	e.fake.OnFunc(isReviewer, func(req ollama.ChatRequest) ollamatest.Reply {
+		id := subTaskRe.FindStringSubmatch(lastMessage(req).Content)[1]
+		r := map[string]review{
+			"s1": {Sufficient: true, Tool: "ChatGPT", Why: "한국어 대본을 빠르게 씁니다", URL: "https://chatgpt.com", Pricing: "free, Plus $20/month"},
+			"s2": {Sufficient: true, Tool: "Vrew", Why: "자동 한국어 자막", URL: "https://vrew.ai", Pricing: "free plan, Pro $9.99/month", Alternatives: []string{"CapCut"}},
+			"s3": {Sufficient: true, Tool: "Canva", Why: "썸네일 템플릿", URL: "https://canva.com", Pricing: "free"},
+			"s4": {Sufficient: true, Tool: "YouTube Studio", Why: "업로드", URL: "https://studio.youtube.com", Pricing: "free"},
+		}[id]
+		return ollamatest.Reply{JSON: r}
+	})
+	e.fake.On(isGuide, ollamatest.Reply{Chunks: []string{"# 카페 쇼츠 가이드\n\n", "1. 대본: ChatGPT [1]\n", "2. 편집: Vrew [2]\n", "3. 썸네일: Canva [3]\n"}})
+	e.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{Memories: []memoryItem{
+		{Text: "무료 도구를 선호함", Kind: "preference"}, {Text: "카페를 운영함", Kind: "fact"}, {Text: "", Kind: "fact"}}}})
+}
+
+// Seed 004's whole flow: plan, interrupt, revise with feedback, re-plan,
+// edit one sub-task, approve, one recommendation per sub-task, a streamed
+// guide with citations, and reflection writing memories.
+func TestComplexFlow(t *testing.T) {
+	e := newEnv(t)
+	a := e.agent(Options{})
+	scriptComplex(e)
+
+	// 1. The plan, and the run stops for the person.
+	res, out := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+	if res.Plan == nil || res.Plan.Round != 1 || len(res.Plan.SubTasks) != 3 || res.Plan.Task != shortsTask {
+		t.Fatalf("plan = %+v", res.Plan)
+	}
+	if res.Response != msgPlanIntro.ko || out.String() != res.Response || res.LLMCalls != 2 {
+		t.Fatalf("result = %+v, streamed %q", res, out.String())
+	}
+
+	// 2. Revise: the planner sees its previous plan and the feedback.
+	res, _ = turn(t, a, chat.Turn{SessionID: "s1", Text: "↻ Revise", Decision: &api.ApprovalDecision{Action: api.ActionRevise, Feedback: "무료 도구만 써 줘"}})
+	if res.Plan == nil || res.Plan.Round != 2 || res.Plan.SubTasks[0].Detail != "무료 도구로 대본 작성" || res.LLMCalls != 1 {
+		t.Fatalf("revised plan = %+v", res)
+	}
+	replan := lastMessage(e.requests(isPlanner)[1]).Content
+	if !strings.Contains(replan, "Your previous plan:\n1. [s1] 대본 작성") || !strings.Contains(replan, "- 무료 도구만 써 줘") {
+		t.Fatalf("re-plan prompt:\n%s", replan)
+	}
+
+	// 3. Approve with one sub-task edited and one added (no id yet).
+	edited := append(append([]api.SubTask(nil), res.Plan.SubTasks...), api.SubTask{Title: "업로드", Detail: "유튜브에 올리기"})
+	edited[1].Title = "영상 편집과 자막"
+	res, out = turn(t, a, chat.Turn{SessionID: "s1", Text: "✓ Approved", Decision: &api.ApprovalDecision{Action: api.ActionApprove, SubTasks: edited}})
+	if res.Plan != nil {
+		t.Fatalf("still waiting: %+v", res.Plan)
+	}
+	var ids, tools []string
+	for _, r := range res.Recommendations {
+		ids = append(ids, r.SubTaskID)
+		tools = append(tools, r.Tool)
+	}
+	if strings.Join(ids, ",") != "s1,s2,s3,s4" || strings.Join(tools, ",") != "ChatGPT,Vrew,Canva,YouTube Studio" {
+		t.Fatalf("recommendations %v %v", ids, tools)
+	}
+	if r := res.Recommendations[1]; r.URL != "https://vrew.ai" || r.Alternatives[0] != "CapCut" || len(r.Sources) == 0 {
+		t.Fatalf("recommendation = %+v", r)
+	}
+	if got := e.requests(isScout)[1].Messages[1].Content; !strings.Contains(got, "Sub-task s2: 영상 편집과 자막") {
+		t.Fatalf("the scout did not get the edited title: %q", got)
+	}
+	// Each sub-task: scout (two tool calls, run in parallel), reviewer;
+	// then the guide.
+	if res.LLMCalls != 4*2+1 {
+		t.Fatalf("llm calls = %d", res.LLMCalls)
+	}
+	if strings.Join(res.ToolsUsed, ",") != "calculator,get_time,retrieve_docs" {
+		t.Fatalf("tools used = %v", res.ToolsUsed)
+	}
+	if !strings.HasPrefix(res.Response, "# 카페 쇼츠 가이드") || !strings.Contains(res.Response, "[1]") ||
+		!strings.Contains(res.Response, "**Sources**\n\n1. ChatGPT — Wayfinder AI tool catalog — https://chatgpt.com") {
+		t.Fatalf("guide:\n%s", res.Response)
+	}
+	if strings.TrimSpace(out.String()) != strings.TrimSpace(res.Response) {
+		t.Fatalf("streamed text differs from the response:\n%q\n%q", out.String(), res.Response)
+	}
+	if guide := lastMessage(e.requests(isGuide)[0]).Content; !strings.Contains(guide, "Total cost (computed with the calculator): $29.99") {
+		t.Fatalf("guide prompt lacks the computed total:\n%s", guide)
+	}
+	if len(out.kinds(api.TraceEvaluation)) != 4 || len(out.kinds(api.TraceSources)) == 0 {
+		t.Fatalf("trace = %+v", out.traces)
+	}
+
+	// 4. Reflection ran after the answer and wrote the memories.
+	a.Wait()
+	mems := e.mem.all()
+	if len(mems) != 2 || mems[0].Text != "무료 도구를 선호함" || mems[0].Kind != "preference" {
+		t.Fatalf("memories = %+v", mems)
+	}
+	if in := lastMessage(e.requests(isMemory)[0]).Content; !strings.Contains(in, "Person's feedback on the plan: 무료 도구만 써 줘") {
+		t.Fatalf("reflection input:\n%s", in)
+	}
+}
+
+// Cancel ends the turn with a short message and frees the session.
+func TestComplexCancel(t *testing.T) {
+	e := newEnv(t)
+	a := e.agent(Options{})
+	scriptComplex(e)
+	e.fake.On(isAnswer, ollamatest.Reply{Text: "안녕하세요!"})
+
+	turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+	res, out := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionCancel}})
+	if res.Response != msgCancelled.ko || out.String() != msgCancelled.ko || res.LLMCalls != 0 || res.Plan != nil {
+		t.Fatalf("result = %+v", res)
+	}
+	a.Wait()
+	if len(e.requests(isMemory)) != 0 {
+		t.Fatal("a cancelled plan was reflected on")
+	}
+	if _, err := a.Respond(context.Background(), chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove}}, &output{}); !errors.Is(err, ErrNoPendingPlan) {
+		t.Fatalf("decision without a plan: %v", err)
+	}
+	if res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: "안녕"}); res.Response != "안녕하세요!" {
+		t.Fatalf("next message: %+v", res)
+	}
+}
+
+// A pending approval survives quitting: a new Agent on the same SQLite
+// file resumes the plan.
+func TestApprovalSurvivesRestart(t *testing.T) {
+	e := newEnv(t)
+	scriptComplex(e)
+	first := e.agent(Options{})
+	res, _ := turn(t, first, chat.Turn{SessionID: "s1", Text: shortsTask})
+	if res.Plan == nil {
+		t.Fatal("no plan")
+	}
+	first.Close()
+
+	second := e.agent(Options{})
+	res, _ = turn(t, second, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove}})
+	if len(res.Recommendations) != 3 || !strings.HasPrefix(res.Response, "# 카페 쇼츠 가이드") {
+		t.Fatalf("after restart: %+v", res)
+	}
+	if len(e.requests(isPlanner)) != 1 || len(e.requests(isRouter)) != 1 {
+		t.Fatal("nodes before the interrupt ran again")
+	}
+	second.Wait()
+}
+
+// An unusable edit asks again, with the reason, instead of failing.
+func TestApprovalInvalidEditAsksAgain(t *testing.T) {
+	e := newEnv(t)
+	a := e.agent(Options{})
+	scriptComplex(e)
+	turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+
+	bad := []api.SubTask{{ID: "s1", Title: "대본"}, {ID: "s1", Title: "편집"}}
+	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, SubTasks: bad}})
+	if res.Plan == nil || !strings.Contains(res.Response, `two steps have the id "s1"`) {
+		t.Fatalf("result = %+v", res)
+	}
+	res, _ = turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, SubTasks: []api.SubTask{{Title: "대본 작성"}}}})
+	if len(res.Recommendations) != 1 || res.Recommendations[0].SubTaskID != "s1" {
+		t.Fatalf("result = %+v", res)
+	}
+	a.Wait()
+}
+
+// Broken JSON from the planner: one repair attempt, then a one-step plan
+// the person can edit, with a note saying so.
+func TestPlannerBrokenJSON(t *testing.T) {
+	t.Run("repaired", func(t *testing.T) {
+		e := newEnv(t)
+		a := e.agent(Options{})
+		e.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteComplex}})
+		e.fake.On(isPlanner, ollamatest.Reply{JSON: planOut{SubTasks: []planStep{{ID: "s1", Title: "only one"}}}}, ollamatest.Reply{JSON: firstPlan()})
+		res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+		reqs := e.requests(isPlanner)
+		if len(reqs) != 2 || !strings.Contains(lastMessage(reqs[1]).Content, "the plan needs 2 to 7 sub-tasks") {
+			t.Fatalf("planner calls = %d", len(reqs))
+		}
+		if res.Plan == nil || len(res.Plan.SubTasks) != 3 {
+			t.Fatalf("plan = %+v", res.Plan)
+		}
+	})
+	t.Run("fallback", func(t *testing.T) {
+		e := newEnv(t)
+		a := e.agent(Options{})
+		e.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteComplex}})
+		e.fake.On(isPlanner, ollamatest.Reply{Text: "1. write a script 2. edit"})
+		res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+		if len(e.requests(isPlanner)) != 2 || res.Plan == nil || len(res.Plan.SubTasks) != 1 || res.Plan.SubTasks[0].Title != shortsTask {
+			t.Fatalf("plan = %+v", res.Plan)
+		}
+		if !strings.HasPrefix(res.Response, msgPlanFallback.ko) {
+			t.Fatalf("response %q", res.Response)
+		}
+	})
+}
+
+// The reviewer passes what is missing back to the scout, at most
+// MaxEvalRounds times, then records what was found.
+func TestSufficiencyCheckPassesMissingBack(t *testing.T) {
+	e := newEnv(t)
+	a := e.agent(Options{MaxEvalRounds: 2})
+	e.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteComplex}})
+	e.fake.On(isPlanner, ollamatest.Reply{JSON: planOut{SubTasks: []planStep{{ID: "s1", Title: "영상 편집"}, {ID: "s2", Title: "자막"}}}})
+	e.fake.On(isScout, ollamatest.Reply{Text: "Not sure yet."})
+	e.fake.On(isReviewer, ollamatest.Reply{JSON: review{Sufficient: false, Missing: "가격 정보"}})
+	e.fake.On(isGuide, ollamatest.Reply{Text: "# Guide"})
+	e.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
+
+	turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove}})
+	a.Wait()
+	if n := len(e.requests(isReviewer)); n != 4 {
+		t.Fatalf("reviews = %d, want 2 per sub-task", n)
+	}
+	if got := lastMessage(e.requests(isScout)[1]).Content; !strings.Contains(got, "Still missing: 가격 정보") {
+		t.Fatalf("second scout call did not get what is missing: %q", got)
+	}
+	if len(res.Recommendations) != 2 || res.Recommendations[0].Tool != "—" {
+		t.Fatalf("recommendations = %+v", res.Recommendations)
+	}
+	if !strings.Contains(lastMessage(e.requests(isGuide)[0]).Content, msgRecGuard.ko) {
+		t.Fatal("the guide was not told that some steps hit the limit")
+	}
+}

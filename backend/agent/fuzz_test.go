@@ -1,0 +1,104 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+// The pre-classifier reads whatever a person types: it must never panic
+// and must answer a known route whenever it answers.
+func FuzzClassify(f *testing.F) {
+	for _, s := range []string{"", "안녕", "123 * 456", "회사 휴가 정책이 뭐야?", "그럼 가격은?", "make a video", "((((", "%%%", "\x00\xff"} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, text string, history bool) {
+		got := classify(text, history)
+		if got.ok && got.route != RouteSimple && got.route != RouteEnd {
+			t.Fatalf("classify(%q) = %+v", text, got)
+		}
+		if lang := detectLang(text); lang != "ko" && lang != "en" {
+			t.Fatalf("detectLang(%q) = %q", text, lang)
+		}
+	})
+}
+
+// An edited plan comes from the UI as JSON: validation never panics, and
+// what it accepts always meets the rules.
+func FuzzValidateEdited(f *testing.F) {
+	f.Add(`[{"id":"s1","title":"a"},{"title":"b"}]`)
+	f.Add(`[{"id":"x","title":"a"},{"id":"x","title":"b"}]`)
+	f.Add(`[{"id":"s2","title":"  "}]`)
+	f.Add(`[]`)
+	f.Fuzz(func(t *testing.T, raw string) {
+		var steps []api.SubTask
+		if json.Unmarshal([]byte(raw), &steps) != nil {
+			return
+		}
+		out, err := validateEdited(steps)
+		if err != nil {
+			return
+		}
+		ids := map[string]bool{}
+		for _, st := range out {
+			if st.ID == "" || ids[st.ID] || st.Title == "" || utf8.RuneCountInString(st.Title) > maxTitleRunes {
+				t.Fatalf("accepted %+v", out)
+			}
+			ids[st.ID] = true
+		}
+		if len(out) == 0 || len(out) > maxEditSteps {
+			t.Fatalf("accepted %d steps", len(out))
+		}
+	})
+}
+
+// A node's config is read from a person's workflow file.
+func FuzzParseConfig(f *testing.F) {
+	for _, s := range []string{``, `null`, `{"toolset":"answer"}`, `{"max_iterations":3}`, `{"max_rounds":-1}`, `[1]`, `{`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		cfg, err := parseConfig([]byte(raw))
+		if err == nil && (cfg.MaxIterations < 0 || cfg.MaxIterations > 50 || cfg.MaxRounds < 0 || cfg.MaxRounds > 50) {
+			t.Fatalf("accepted %+v", cfg)
+		}
+	})
+}
+
+func BenchmarkClassify(b *testing.B) {
+	inputs := []string{"안녕하세요", "123 * 456 계산해줘", "회사 휴가 정책이 뭐야?", "카페 홍보용 유튜브 쇼츠 영상을 만들고 싶어", "그럼 가격은?"}
+	for i := 0; b.Loop(); i++ {
+		classify(inputs[i%len(inputs)], true)
+	}
+}
+
+// BenchmarkSimpleTurn measures a one-call turn end to end against the
+// fake model over loopback HTTP: the agent's own overhead (engine, prompt
+// building, checkpoints in memory or SQLite) is what differs between the
+// two.
+func BenchmarkSimpleTurn(b *testing.B) {
+	for _, inMemory := range []bool{true, false} {
+		name := "sqlite"
+		if inMemory {
+			name = "memory"
+		}
+		b.Run(name, func(b *testing.B) {
+			e := newEnv(b)
+			e.inMemory = inMemory
+			e.fake.On(isAnswer, ollamatest.Reply{Text: "안녕하세요!"})
+			a := e.agent(Options{})
+			ctx := context.Background()
+			for b.Loop() {
+				if _, err := a.Respond(ctx, chat.Turn{SessionID: "bench", Text: "안녕"}, &output{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,259 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	ollama "github.com/ollama/ollama/api"
+	"go.uber.org/goleak"
+	"gorm.io/gorm"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/llm"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+	"github.com/wayfinder-app/wayfinder/backend/store"
+	"github.com/wayfinder-app/wayfinder/backend/tools"
+)
+
+func TestMain(m *testing.M) {
+	// gorm's prepared-statement cache (used by graph/sqlitesaver) starts a
+	// janitor goroutine per session that nothing can stop; it is not ours.
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("gorm.io/gorm/internal/lru.NewLRU[...].func1"))
+}
+
+const testModel = "llama3.2:3b"
+
+// fakeDocs is a keyword retriever over a few passages: a document matches
+// when it contains a word (two runes or more) of the query.
+type fakeDocs struct {
+	mu    sync.Mutex
+	docs  []tools.Doc
+	calls []string
+}
+
+func (f *fakeDocs) Search(_ context.Context, query string, k int) ([]tools.Doc, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, query)
+	var out []tools.Doc
+	for _, d := range f.docs {
+		for _, w := range strings.Fields(query) {
+			w = strings.Trim(w, "?!.,")
+			if len([]rune(w)) >= 2 && strings.Contains(strings.ToLower(d.Title+" "+d.Text), strings.ToLower(w)) {
+				out = append(out, d)
+				break
+			}
+		}
+	}
+	return out[:min(k, len(out))], nil
+}
+
+func (f *fakeDocs) searches() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.calls)
+}
+
+var leavePolicy = tools.Doc{ID: "hr-1", Title: "휴가 정책", Source: "employee-handbook.pdf", Page: 3,
+	Text: "휴가 정책: 연차 15일, 병가 10일. 연차는 입사 1년 후부터 사용할 수 있습니다."}
+
+var catalog = []tools.Doc{
+	{ID: "cat-vrew", Title: "Vrew", Source: "Wayfinder AI tool catalog", URL: "https://vrew.ai",
+		Text: "Vrew: AI video editor with automatic Korean subtitles, short-form video editing. Pricing: free plan, Pro $9.99/month."},
+	{ID: "cat-chatgpt", Title: "ChatGPT", Source: "Wayfinder AI tool catalog", URL: "https://chatgpt.com",
+		Text: "ChatGPT: writes scripts and ideas for videos in Korean and English. Pricing: free, Plus $20/month."},
+	{ID: "cat-canva", Title: "Canva", Source: "Wayfinder AI tool catalog", URL: "https://canva.com",
+		Text: "Canva: thumbnails and simple graphics for video. Pricing: free, Pro $15/month."},
+}
+
+// fakeMemory is long-term memory in a slice; Add drops exact duplicates.
+type fakeMemory struct {
+	mu   sync.Mutex
+	mems []tools.Memory
+}
+
+func (f *fakeMemory) Search(_ context.Context, _ string, k int) ([]tools.Memory, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.mems[:min(k, len(f.mems))]), nil
+}
+
+func (f *fakeMemory) Add(_ context.Context, text, kind string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, m := range f.mems {
+		if m.Text == text {
+			return nil
+		}
+	}
+	f.mems = append(f.mems, tools.Memory{ID: text, Text: text, Kind: kind})
+	return nil
+}
+
+func (f *fakeMemory) all() []tools.Memory {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.mems)
+}
+
+// env is one test's world: a fake Ollama, documents, memory and a database.
+type env struct {
+	t      testing.TB
+	fake   *ollamatest.Server
+	client *llm.Client
+	docs   *fakeDocs
+	mem    *fakeMemory
+	dbPath string
+	// inMemory keeps checkpoints in memory instead of SQLite.
+	inMemory bool
+}
+
+func newEnv(t testing.TB) *env {
+	t.Helper()
+	fake := ollamatest.New(t)
+	client, err := llm.New(fake.URL(), llm.WithRetry(2, time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &env{t: t, fake: fake, client: client,
+		docs:   &fakeDocs{docs: append([]tools.Doc{leavePolicy}, catalog...)},
+		mem:    &fakeMemory{},
+		dbPath: filepath.Join(t.TempDir(), "wayfinder.db"),
+	}
+}
+
+func (e *env) openDB() *gorm.DB {
+	e.t.Helper()
+	db, err := store.OpenDB(e.dbPath)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() {
+		if sqlDB, err := db.DB(); err == nil {
+			sqlDB.Close()
+		}
+	})
+	return db
+}
+
+// agent builds an Agent on the env's database; every call makes a new
+// instance, as a new process would.
+func (e *env) agent(opt Options) *Agent {
+	e.t.Helper()
+	reg, err := tools.Standard(nil, tools.Deps{Retriever: e.docs, Memory: e.mem,
+		Clock: func() time.Time { return time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC) }, TimeZone: "Asia/Seoul"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	deps := Deps{
+		Model:     func() (Model, string) { return e.client, testModel },
+		Tools:     reg,
+		Retriever: e.docs,
+		Memory:    e.mem,
+	}
+	if !e.inMemory {
+		deps.DB = e.openDB()
+	}
+	a, err := New(deps, opt)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { a.Close() })
+	return a
+}
+
+// output records what a turn streamed and traced.
+type output struct {
+	mu     sync.Mutex
+	text   strings.Builder
+	traces []api.TraceEvent
+}
+
+func (o *output) Text(s string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.text.WriteString(s)
+}
+
+func (o *output) Trace(e api.TraceEvent) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.traces = append(o.traces, e)
+}
+
+func (o *output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.text.String()
+}
+
+func (o *output) kinds(kind api.TraceKind) []api.TraceEvent {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var out []api.TraceEvent
+	for _, e := range o.traces {
+		if e.Kind == kind {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// turn runs one turn and returns its result and output, failing on error.
+func turn(t *testing.T, a *Agent, tr chat.Turn) (api.TurnResult, *output) {
+	t.Helper()
+	out := &output{}
+	res, err := a.Respond(context.Background(), tr, out)
+	if err != nil {
+		t.Fatalf("respond to %q: %v", tr.Text, err)
+	}
+	return res, out
+}
+
+// chatCalls counts the fake's /api/chat requests.
+func (e *env) chatCalls() int { return e.fake.Count(ollamatest.PathChat) }
+
+// system prompt of a recorded request.
+func systemOf(req ollama.ChatRequest) string {
+	for _, m := range req.Messages {
+		if m.Role == "system" {
+			return m.Content
+		}
+	}
+	return ""
+}
+
+func msgs(pairs ...string) []api.Message {
+	var out []api.Message
+	for i, c := range pairs {
+		role := api.RoleUser
+		if i%2 == 1 {
+			role = api.RoleAssistant
+		}
+		out = append(out, api.Message{ID: fmt.Sprintf("m%03d", i), Role: role, Content: c, Status: api.StatusComplete})
+	}
+	return out
+}
+
+func toolCall(name string, args map[string]any) ollamatest.ToolCall {
+	return ollamatest.ToolCall{Name: name, Args: args}
+}
+
+var (
+	isRouter   = ollamatest.SystemContains(routerRole)
+	isAnswer   = ollamatest.SystemContains(answerRole)
+	isPlanner  = ollamatest.SystemContains(plannerRole)
+	isScout    = ollamatest.SystemContains(scoutRole)
+	isReviewer = ollamatest.SystemContains(reviewerRole)
+	isGuide    = ollamatest.SystemContains(guideRole)
+	isMemory   = ollamatest.SystemContains(memoryRole)
+	// The summary request is backend/memory's: its transcript opens so.
+	isSummary = ollamatest.LastUserContains("요약할 대화:")
+)

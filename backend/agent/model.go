@@ -1,0 +1,144 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	ollama "github.com/ollama/ollama/api"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/graph"
+	"github.com/wayfinder-app/wayfinder/backend/llm"
+)
+
+// Model is what the agent needs from the Ollama layer; *llm.Client has it.
+// Retries with backoff happen inside (seed 003's resilient_invoke); the
+// agent records them.
+type Model interface {
+	Chat(ctx context.Context, req llm.ChatRequest, onChunk func(llm.Chunk)) (llm.Response, error)
+	Structured(ctx context.Context, req llm.ChatRequest, schema any, out any) (llm.Response, error)
+}
+
+// Names of the custom events nodes emit for the turn's sink.
+const (
+	eventTrace = "trace" // payload api.TraceEvent
+	eventUsage = "usage" // payload usage
+	eventTool  = "tool"  // payload string: a tool that ran
+)
+
+// usage is the accounting of one model call.
+type usage struct {
+	Calls, Prompt, Completion int
+}
+
+// call is one node's access to the model: it records accounting and
+// retries so that every node does it the same way.
+type call struct {
+	a       *Agent
+	rt      *graph.Runtime // nil after the turn, where nobody listens
+	node    string
+	retries []llm.RetryRecord
+}
+
+func (a *Agent) newCall(rt *graph.Runtime) *call { return &call{a: a, rt: rt, node: rt.Node()} }
+
+func (c *call) trace(kind api.TraceKind, text string) {
+	if c.rt != nil {
+		c.rt.Emit(eventTrace, api.TraceEvent{Kind: kind, Node: c.node, Text: text})
+	}
+}
+
+func (c *call) record(resp llm.Response) {
+	if c.rt != nil {
+		c.rt.Emit(eventUsage, usage{Calls: max(resp.Attempts, 1), Prompt: resp.PromptTokens, Completion: resp.CompletionTokens})
+	}
+	for _, r := range resp.Retries {
+		c.trace(api.TraceRetry, fmt.Sprintf("model call failed (%s), retrying: attempt %d", r.Code, r.Attempt+1))
+	}
+	c.retries = append(c.retries, resp.Retries...)
+}
+
+// update adds the recorded retries to a node's update.
+func (c *call) update(u graph.Update) graph.Update {
+	if len(c.retries) > 0 {
+		u = append(u, c.a.f.retries.Add(c.retries...))
+	}
+	return u
+}
+
+// chat makes one chat call; stream, when set, receives the reply's text.
+func (c *call) chat(ctx context.Context, msgs []ollama.Message, tools ollama.Tools, stream func(string)) (llm.Response, error) {
+	m, name := c.a.deps.Model()
+	if m == nil {
+		return llm.Response{}, errors.New("no chat model configured")
+	}
+	var onChunk func(llm.Chunk)
+	if stream != nil {
+		onChunk = func(ch llm.Chunk) {
+			if ch.Content != "" {
+				stream(ch.Content)
+			}
+		}
+	}
+	resp, err := m.Chat(ctx, llm.ChatRequest{Model: name, Messages: msgs, Tools: tools, Options: c.a.opt.ModelOptions}, onChunk)
+	c.record(resp)
+	if err != nil {
+		return resp, fmt.Errorf("%s: ask %s: %w", c.node, name, err)
+	}
+	return resp, nil
+}
+
+// structured asks for JSON of type T (a *T with a Validate method refuses
+// replies that parse but make no sense, such as an empty plan). A malformed reply gets one repair
+// attempt with the validation error sent back (llm.RepairMessages); when
+// that fails too, ok is false and the caller uses its safe fallback. Only
+// a failure to reach the model is an error.
+func structured[T any](ctx context.Context, c *call, msgs []ollama.Message) (out T, ok bool, err error) {
+	m, name := c.a.deps.Model()
+	if m == nil {
+		return out, false, errors.New("no chat model configured")
+	}
+	req := llm.ChatRequest{Model: name, Messages: msgs, Options: c.a.opt.StructuredOptions}
+	for attempt := 0; attempt < 2; attempt++ {
+		var v T
+		resp, err := m.Structured(ctx, req, nil, &v)
+		c.record(resp)
+		if err == nil {
+			return v, true, nil
+		}
+		repair := llm.RepairMessages(err)
+		if repair == nil {
+			return out, false, fmt.Errorf("%s: ask %s: %w", c.node, name, err)
+		}
+		c.a.log.Warn("malformed structured output", "node", c.node, "attempt", attempt+1, "err", err)
+		if attempt == 0 {
+			c.trace(api.TraceRetry, "the model's JSON could not be used; asking it to repair the reply")
+			req.Messages = append(append([]ollama.Message(nil), req.Messages...), repair...)
+		}
+	}
+	c.trace(api.TraceRetry, "the model's JSON could not be repaired; using a safe default")
+	return out, false, nil
+}
+
+// toOllama converts conversation and scratch messages for a request.
+func toOllama(msgs []Msg) []ollama.Message {
+	out := make([]ollama.Message, 0, len(msgs))
+	for _, m := range msgs {
+		om := ollama.Message{Role: m.Role, Content: m.Content, ToolName: m.ToolName}
+		for i, tc := range m.ToolCalls {
+			args := ollama.NewToolCallFunctionArguments()
+			for _, k := range slices.Sorted(maps.Keys(tc.Args)) {
+				args.Set(k, tc.Args[k])
+			}
+			om.ToolCalls = append(om.ToolCalls, ollama.ToolCall{Function: ollama.ToolCallFunction{Index: i, Name: tc.Name, Arguments: args}})
+		}
+		out = append(out, om)
+	}
+	return out
+}
+
+func system(text string) ollama.Message { return ollama.Message{Role: "system", Content: text} }
+func user(text string) ollama.Message   { return ollama.Message{Role: "user", Content: text} }

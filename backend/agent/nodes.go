@@ -1,0 +1,335 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	ollama "github.com/ollama/ollama/api"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/graph"
+	"github.com/wayfinder-app/wayfinder/backend/tools"
+)
+
+// loadContext applies the summary window to the session's messages and
+// injects the long-term memories relevant to the message. It makes no
+// model call: summarising happens after a turn (see Agent.afterTurn).
+func (a *Agent) loadContext(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
+	recent, offset := unfolded(s)
+	upd := graph.Update{a.f.history.Set(recent), a.f.historyStart.Set(s.HistoryStart + offset)}
+	if a.deps.Memory == nil || strings.TrimSpace(s.Input) == "" {
+		return upd, nil
+	}
+	mems, err := a.deps.Memory.Search(ctx, s.Input, 8)
+	if err != nil {
+		// Memory is a help, not a requirement: the turn goes on without it.
+		a.log.Warn("load memories", "err", err)
+		return upd, nil
+	}
+	var kept []string
+	budget := a.opt.MemoryTokens
+	for _, m := range mems {
+		cost := estimateTokens(m.Text)
+		if cost > budget {
+			break
+		}
+		budget -= cost
+		kept = append(kept, m.Text)
+	}
+	if len(kept) > 0 {
+		rt.Emit(eventTrace, api.TraceEvent{Kind: api.TracePlanning, Node: rt.Node(), Text: fmt.Sprintf("recalled %d memories", len(kept))})
+		upd = append(upd, a.f.memories.Set(kept))
+	}
+	return upd, nil
+}
+
+// estimateTokens is a rough count for budgets: about three characters per
+// token for mixed Korean and English.
+func estimateTokens(s string) int { return utf8.RuneCountInString(s)/3 + 1 }
+
+// routeDecision is the router's structured output.
+type routeDecision struct {
+	Route            string `json:"route" enum:"simple,complex" desc:"simple: answer directly; complex: a multi-step task to plan"`
+	NeedsDocuments   bool   `json:"needs_documents"`
+	RefersToPrevious bool   `json:"refers_to_previous"`
+	OutOfScope       bool   `json:"out_of_scope"`
+}
+
+// Validate refuses a route the graph does not have.
+func (d *routeDecision) Validate() error {
+	if d.Route != RouteSimple && d.Route != RouteComplex {
+		return fmt.Errorf("route must be \"simple\" or \"complex\", got %q", d.Route)
+	}
+	return nil
+}
+
+// router decides the path: rules first, one structured call when they
+// cannot tell.
+func (a *Agent) router(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
+	c := a.newCall(rt)
+	pre := classify(s.Input, len(s.History) > 0)
+	if !pre.ok {
+		c.trace(api.TracePlanning, "deciding how to handle the message")
+		d, ok, err := structured[routeDecision](ctx, c, []ollama.Message{system(routerPrompt()), user(routerUser(s))})
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			// Safe default: answer directly, with the documents at hand.
+			d = routeDecision{Route: RouteSimple, NeedsDocuments: true}
+		}
+		pre = preRoute{route: d.Route, needsDocs: d.NeedsDocuments, refersBack: d.RefersToPrevious, reason: "model"}
+		if d.OutOfScope {
+			pre.route, pre.reason = RouteEnd, "out of scope"
+		}
+	}
+	c.trace(api.TracePlanning, fmt.Sprintf("route: %s (%s)", pre.route, pre.reason))
+	upd := graph.Update{a.f.route.Set(pre.route), a.f.trivial.Set(pre.trivial),
+		a.f.needsDocs.Set(pre.needsDocs), a.f.refersBack.Set(pre.refersBack)}
+	switch {
+	case pre.route == RouteComplex:
+		upd = append(upd, a.f.task.Set(s.Input))
+	case pre.route == RouteEnd && strings.TrimSpace(s.Input) == "":
+		upd = append(upd, a.f.response.Set(msgEmpty.in(s.Lang)))
+	case pre.route == RouteEnd:
+		upd = append(upd, a.f.response.Set(msgOutOfScope.in(s.Lang)))
+	}
+	return c.update(upd), nil
+}
+
+func routeRouter(s State) string {
+	if s.Route == "" {
+		return RouteSimple
+	}
+	return s.Route
+}
+
+// retrieve searches the documents up front when the router says they are
+// needed, so the answer can use them without a tool round (seed 001's rag
+// node: no model call).
+func (a *Agent) retrieve(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
+	if !s.NeedsDocs || a.deps.Retriever == nil {
+		return nil, nil
+	}
+	rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceToolSelected, Node: rt.Node(), Tool: "retrieve_docs", Text: s.Input})
+	docs, err := a.deps.Retriever.Search(ctx, s.Input, a.opt.DocsTopK)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		a.log.Warn("retrieve documents", "err", err)
+		return nil, nil
+	}
+	rt.Emit(eventTool, "retrieve_docs")
+	if len(docs) == 0 {
+		return nil, nil
+	}
+	srcs := make([]api.Source, len(docs))
+	for i, d := range docs {
+		srcs[i] = api.Source{ID: d.ID, Title: d.Title, Source: d.Source, Page: d.Page, Heading: d.Heading, URL: d.URL,
+			Snippet: cutRunes(strings.TrimSpace(d.Text), 800), Score: d.Score}
+	}
+	rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceSources, Node: rt.Node(), Sources: srcs})
+	return graph.Update{a.f.docs.Add(srcs...), a.f.sources.Add(srcs...)}, nil
+}
+
+// loopConfig is the per-instance config a workflow file may give the loop
+// nodes: their own iteration limit (answer, recommend), the reviewer's
+// rounds (evaluate), and which tools a tools node offers.
+type loopConfig struct {
+	MaxIterations int    `json:"max_iterations,omitempty"`
+	Toolset       string `json:"toolset,omitempty"`
+	MaxRounds     int    `json:"max_rounds,omitempty"`
+}
+
+// answer is the simple path's ReAct step: one model call with the tools,
+// streaming the reply; a reply without tool calls is the answer.
+func (a *Agent) answer(cfg loopConfig) graph.NodeFunc[State] {
+	return func(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
+		limit := a.maxIterations(cfg.MaxIterations)
+		if s.Iterations >= limit {
+			text := guardText(s, limit)
+			rt.Token(text)
+			return graph.Update{a.f.response.Set(text), a.f.notice.Set(fmt.Sprintf("iteration limit %d reached", limit))}, nil
+		}
+		c := a.newCall(rt)
+		c.trace(api.TraceGenerating, "")
+		msgs := []ollama.Message{system(answerPrompt(s))}
+		msgs = append(msgs, toOllama(contextHistory(s))...)
+		msgs = append(msgs, user(s.Input))
+		msgs = append(msgs, toOllama(s.Scratch)...)
+		resp, err := c.chat(ctx, msgs, a.toolset("answer").Schemas(), rt.Token)
+		if err != nil {
+			return nil, err
+		}
+		m := fromOllama(resp.Message)
+		upd := graph.Update{a.f.scratch.Add(m), a.f.iterations.Set(s.Iterations + 1)}
+		if len(m.ToolCalls) == 0 {
+			upd = append(upd, a.f.response.Set(strings.TrimSpace(m.Content)))
+		}
+		return c.update(upd), nil
+	}
+}
+
+// contextHistory is the earlier conversation the answer sees: the whole
+// unsummarised window when the message refers back to it, else only the
+// last exchange (seed 002's check_previous_context), which keeps small
+// models on the new question and the prompt short. The summary is in the
+// system prompt either way.
+func contextHistory(s State) []Msg {
+	if s.RefersBack {
+		return s.History
+	}
+	return tail(s.History, 2)
+}
+
+// routeLoop sends a ReAct node to its tools while the model asks for them.
+func routeLoop(next string) graph.Router[State] {
+	return func(s State) string {
+		if n := len(s.Scratch); n > 0 && s.Response == "" && len(s.Scratch[n-1].ToolCalls) > 0 {
+			return "tools"
+		}
+		return next
+	}
+}
+
+// guardText is what the person reads when a loop hits its limit: plain
+// words and the observations gathered, instead of an error (seed 000's
+// ErrorNode, kinder).
+func guardText(s State, limit int) string {
+	var found []string
+	for _, m := range s.Scratch {
+		if m.Role == "tool" && !strings.HasPrefix(m.Content, "Error:") && !strings.HasPrefix(m.Content, repeatNote) {
+			found = append(found, fmt.Sprintf("- %s: %s", m.ToolName, cutRunes(strings.TrimSpace(m.Content), 300)))
+		}
+	}
+	if len(found) == 0 {
+		return fmt.Sprintf(msgGuardNothing.in(s.Lang), limit)
+	}
+	return fmt.Sprintf(msgGuard.in(s.Lang), limit) + "\n\n" + strings.Join(found, "\n")
+}
+
+func fromOllama(m ollama.Message) Msg {
+	out := Msg{Role: "assistant", Content: m.Content}
+	for _, tc := range m.ToolCalls {
+		args := tc.Function.Arguments.ToMap()
+		out.ToolCalls = append(out.ToolCalls, ToolCall{Name: tc.Function.Name, Args: args})
+	}
+	return out
+}
+
+// repeatNote starts the observation of a call already made in this turn.
+const repeatNote = "This exact call was already made in this turn"
+
+// runTools runs the tool calls of the scratch pad's last message: in
+// parallel, each identical call (tool and arguments) only once per turn,
+// every failure as an error observation the model reads.
+func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
+	set := cfg.Toolset
+	return func(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
+		if len(s.Scratch) == 0 {
+			return nil, nil
+		}
+		calls := s.Scratch[len(s.Scratch)-1].ToolCalls
+		done := map[string]string{}
+		for _, r := range s.ToolRuns {
+			done[r.Key] = r.Observation
+		}
+		reg := a.toolset(set)
+		obs := make([]Msg, len(calls))
+		var run []tools.Call
+		var at []int
+		batch := map[string]int{}
+		for i, tc := range calls {
+			call := tools.Call{Name: tc.Name, Args: tc.Args}
+			key := call.Key()
+			if prev, ok := done[key]; ok {
+				rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceToolSelected, Node: rt.Node(), Tool: tc.Name, Text: "skipped: repeated call"})
+				obs[i] = Msg{Role: "tool", ToolName: tc.Name, Content: repeatNote + "; its result was:\n" + prev}
+				continue
+			}
+			if j, ok := batch[key]; ok {
+				obs[i] = Msg{Role: "tool", ToolName: tc.Name, Content: repeatNote + " (see the result of call " + fmt.Sprint(j+1) + ")."}
+				continue
+			}
+			batch[key] = i
+			rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceToolSelected, Node: rt.Node(), Tool: tc.Name, Text: compactJSON(tc.Args)})
+			run = append(run, call)
+			at = append(at, i)
+		}
+		upd := graph.Update{}
+		for k, o := range reg.RunAll(ctx, run) {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			i := at[k]
+			obs[i] = Msg{Role: "tool", ToolName: o.Call.Name, Content: o.Result.Text}
+			upd = append(upd, a.f.toolRuns.Add(ToolRun{Key: o.Call.Key(), Observation: o.Result.Text}))
+			if !errors.Is(o.Err, tools.ErrUnknownTool) && !errors.Is(o.Err, tools.ErrDisabled) {
+				rt.Emit(eventTool, o.Call.Name)
+			}
+			ev := api.TraceEvent{Kind: api.TraceToolResult, Node: rt.Node(), Tool: o.Call.Name, Text: cutRunes(o.Result.Text, 200), Sources: o.Result.Sources}
+			rt.Emit(eventTrace, ev)
+			if len(o.Result.Sources) > 0 {
+				upd = append(upd, a.f.sources.Add(o.Result.Sources...), a.f.subSources.Add(o.Result.Sources...))
+			}
+		}
+		return append(upd, a.f.scratch.Add(obs...)), nil
+	}
+}
+
+// toolset returns the registry a loop may use: the answer path gets
+// calculator, get_time, retrieve_docs and read_memory; recommendations get
+// retrieve_docs, web_search (when enabled), calculator and get_time.
+func (a *Agent) toolset(name string) *tools.Registry {
+	if a.deps.Tools == nil {
+		return a.noTools
+	}
+	allowed := map[string]bool{"calculator": true, "get_time": true, "retrieve_docs": true}
+	switch name {
+	case "recommend":
+		allowed["web_search"] = a.webSearch()
+	default:
+		allowed["read_memory"] = true
+	}
+	reg := a.deps.Tools
+	// web_search is registered off by default; switch it on when allowed.
+	if allowed["web_search"] {
+		if r, err := reg.WithEnabled("web_search", true); err == nil {
+			reg = r
+		}
+	}
+	for _, n := range reg.Names() {
+		if !allowed[n] {
+			if r, err := reg.WithEnabled(n, false); err == nil {
+				reg = r
+			}
+		}
+	}
+	return reg
+}
+
+// finish writes the turn's last words when no other node did.
+func (a *Agent) finish(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
+	switch {
+	case s.Decision == "cancel":
+		text := msgCancelled.in(s.Lang)
+		rt.Token(text)
+		return graph.Update{a.f.response.Set(text)}, nil
+	case s.Route == RouteEnd && s.Response != "":
+		rt.Token(s.Response)
+	case s.Response == "":
+		text := msgNoAnswer.in(s.Lang)
+		rt.Token(text)
+		return graph.Update{a.f.response.Set(text)}, nil
+	}
+	return nil, nil
+}
+
+var msgNoAnswer = phrases{
+	ko: "죄송해요, 이번에는 답을 만들지 못했어요. 다시 한 번 물어봐 주세요.",
+	en: "Sorry, I could not produce an answer this time. Please ask again.",
+}

@@ -1,0 +1,184 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	ollama "github.com/ollama/ollama/api"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/graph"
+)
+
+// Plan sizes: the model proposes 2-7 steps; a person's edit may keep 1-10.
+const (
+	minPlanSteps  = 2
+	maxPlanSteps  = 7
+	maxEditSteps  = 10
+	maxTitleRunes = 200
+)
+
+// planOut is the planner's structured output.
+type planOut struct {
+	SubTasks []planStep `json:"sub_tasks" desc:"2 to 7 steps in order"`
+}
+
+type planStep struct {
+	ID     string `json:"id" desc:"s1, s2, ..."`
+	Title  string `json:"title"`
+	Detail string `json:"detail"`
+}
+
+// Validate refuses plans a person could not use, so the model gets one
+// chance to repair them.
+func (p *planOut) Validate() error {
+	n := 0
+	for _, st := range p.SubTasks {
+		if strings.TrimSpace(st.Title) != "" {
+			n++
+		}
+	}
+	if n < minPlanSteps || n > maxPlanSteps {
+		return fmt.Errorf("the plan needs %d to %d sub-tasks with titles, got %d", minPlanSteps, maxPlanSteps, n)
+	}
+	return nil
+}
+
+// planner splits the task into sub-tasks; on a re-plan it sees its previous
+// plan and the person's feedback (seed 004's user_feedback).
+func (a *Agent) planner(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
+	c := a.newCall(rt)
+	if len(s.Feedback) > 0 {
+		c.trace(api.TracePlanning, "revising the plan: "+s.Feedback[len(s.Feedback)-1])
+	} else {
+		c.trace(api.TracePlanning, "splitting the task into steps")
+	}
+	out, ok, err := structured[planOut](ctx, c, []ollama.Message{system(plannerPrompt()), user(plannerUser(s))})
+	if err != nil {
+		return nil, err
+	}
+	var steps []api.SubTask
+	for _, st := range out.SubTasks {
+		if strings.TrimSpace(st.Title) != "" {
+			steps = append(steps, api.SubTask{ID: strings.TrimSpace(st.ID), Title: strings.TrimSpace(st.Title), Detail: strings.TrimSpace(st.Detail)})
+		}
+	}
+	note := ""
+	if !ok || len(steps) == 0 {
+		// Safe fallback: the task as one step, which the person can edit.
+		steps = []api.SubTask{{ID: "s1", Title: cutRunes(s.Task, 80), Detail: s.Task}}
+		note = msgPlanFallback.in(s.Lang)
+	}
+	steps = assignIDs(steps)
+	return c.update(graph.Update{a.f.plan.Set(steps), a.f.round.Set(s.Round + 1), a.f.planNote.Set(note), a.f.decision.Set("")}), nil
+}
+
+// assignIDs gives every step a unique id, keeping the ids it has.
+func assignIDs(steps []api.SubTask) []api.SubTask {
+	out := make([]api.SubTask, len(steps))
+	used := map[string]bool{}
+	for _, st := range steps {
+		if st.ID != "" {
+			used[st.ID] = true
+		}
+	}
+	seen := map[string]bool{}
+	next := 1
+	for i, st := range steps {
+		if st.ID == "" || seen[st.ID] {
+			for used[fmt.Sprintf("s%d", next)] {
+				next++
+			}
+			st.ID = fmt.Sprintf("s%d", next)
+			used[st.ID] = true
+		}
+		seen[st.ID] = true
+		out[i] = st
+	}
+	return out
+}
+
+// ErrInvalidPlan says why an edited plan cannot be used.
+var ErrInvalidPlan = errors.New("invalid plan")
+
+// validateEdited checks a person's edited plan: 1-10 steps, every title
+// non-empty, ids unique (steps added in the editor get ids here).
+func validateEdited(steps []api.SubTask) ([]api.SubTask, error) {
+	if len(steps) == 0 || len(steps) > maxEditSteps {
+		return nil, fmt.Errorf("%w: a plan has 1 to %d steps, this one has %d", ErrInvalidPlan, maxEditSteps, len(steps))
+	}
+	out := make([]api.SubTask, len(steps))
+	ids := map[string]bool{}
+	for i, st := range steps {
+		st.ID, st.Title, st.Detail = strings.TrimSpace(st.ID), strings.TrimSpace(st.Title), strings.TrimSpace(st.Detail)
+		switch {
+		case st.Title == "":
+			return nil, fmt.Errorf("%w: step %d has no title", ErrInvalidPlan, i+1)
+		case utf8.RuneCountInString(st.Title) > maxTitleRunes:
+			return nil, fmt.Errorf("%w: the title of step %d is longer than %d characters", ErrInvalidPlan, i+1, maxTitleRunes)
+		case st.ID != "" && ids[st.ID]:
+			return nil, fmt.Errorf("%w: two steps have the id %q", ErrInvalidPlan, st.ID)
+		}
+		if st.ID != "" {
+			ids[st.ID] = true
+		}
+		out[i] = st
+	}
+	return assignIDs(out), nil
+}
+
+// planRequest is the payload of the approval interrupt: the plan, and why
+// the previous answer could not be used when the person is asked again.
+type planRequest struct {
+	Approval api.PlanApproval `json:"approval"`
+	Note     string           `json:"note,omitempty"`
+	Problem  string           `json:"problem,omitempty"`
+}
+
+// approvePlan stops the run until the person decides (seed 004's human
+// review, as a dynamic interrupt so the plan travels with it and survives
+// a restart in the checkpoint). An unusable decision asks again.
+func (a *Agent) approvePlan(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
+	req := planRequest{Approval: api.PlanApproval{Round: s.Round, Task: s.Task, SubTasks: s.Plan}, Note: s.PlanNote}
+	for {
+		d, err := graph.Interrupt[api.ApprovalDecision](rt, req)
+		if err != nil {
+			return nil, err
+		}
+		switch d.Action {
+		case api.ActionApprove:
+			plan := s.Plan
+			if len(d.SubTasks) > 0 {
+				if plan, err = validateEdited(d.SubTasks); err != nil {
+					req.Problem = fmt.Sprintf(msgEditProblem.in(s.Lang), strings.TrimPrefix(err.Error(), ErrInvalidPlan.Error()+": "))
+					continue
+				}
+			}
+			rt.Emit(eventTrace, api.TraceEvent{Kind: api.TracePlanning, Node: rt.Node(), Text: fmt.Sprintf("plan approved (%d steps)", len(plan))})
+			return graph.Update{a.f.decision.Set(string(api.ActionApprove)), a.f.plan.Set(plan), a.f.current.Set(0),
+				a.f.scratch.RemoveAll(), a.f.iterations.Set(0)}, nil
+		case api.ActionRevise:
+			fb := strings.TrimSpace(d.Feedback)
+			if fb == "" {
+				req.Problem = fmt.Sprintf(msgEditProblem.in(s.Lang), "no feedback was given")
+				continue
+			}
+			return graph.Update{a.f.decision.Set(string(api.ActionRevise)), a.f.feedback.Add(fb)}, nil
+		case api.ActionCancel:
+			return graph.Update{a.f.decision.Set(string(api.ActionCancel))}, nil
+		default:
+			req.Problem = fmt.Sprintf(msgEditProblem.in(s.Lang), fmt.Sprintf("unknown decision %q", d.Action))
+		}
+	}
+}
+
+func routeApproval(s State) string {
+	switch s.Decision {
+	case string(api.ActionApprove), string(api.ActionRevise):
+		return s.Decision
+	}
+	return string(api.ActionCancel)
+}

@@ -1,0 +1,354 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/memory"
+)
+
+// The first line of each system prompt names the role; tests and the fake
+// Ollama tell the calls apart by it, so keep them distinct.
+const (
+	answerRole   = "You are Wayfinder, a helpful assistant that runs entirely on the person's own computer."
+	routerRole   = "You are Wayfinder's router."
+	plannerRole  = "You are Wayfinder's planner."
+	scoutRole    = "You are Wayfinder's tool scout."
+	reviewerRole = "You are Wayfinder's reviewer."
+	guideRole    = "You are Wayfinder's guide writer."
+	memoryRole   = "You are Wayfinder's memory keeper."
+)
+
+const languageRule = "Answer in the language the person writes in (Korean or English)."
+
+// answerPrompt is the system prompt of the simple path: who Wayfinder is,
+// the summary window, memories and retrieved passages (seed 001's prompt
+// layout).
+func answerPrompt(s State) string {
+	var b strings.Builder
+	b.WriteString(answerRole + "\n")
+	b.WriteString(languageRule + " Be clear and concise; use Markdown when it helps. If you do not know, say so.\n")
+	b.WriteString("Use the calculator for every calculation and get_time for dates and times. " +
+		"Use retrieve_docs for questions about the person's documents or AI tools, read_memory to recall the person. " +
+		"When a tool returns an error, tell the person plainly what went wrong.\n")
+	if s.Summary != "" {
+		b.WriteString("\n[Earlier conversation summary]\n")
+		b.WriteString(memory.FormatSummaryForPrompt(s.Summary, s.Lang))
+		b.WriteString("\n")
+	}
+	if len(s.Memories) > 0 {
+		b.WriteString("\n[What you remember about the person]\n")
+		for _, m := range s.Memories {
+			b.WriteString("- " + m + "\n")
+		}
+	}
+	if len(s.Docs) > 0 {
+		b.WriteString("\n[Reference documents] Cite them as [1], [2] where you use them.\n")
+		b.WriteString(numberedSources(s.Docs, true))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// routerPrompt asks for seed 004's is_complex_task together with seed 001's
+// rag-vs-agent and seed 002's scope and previous-context checks, in one call.
+func routerPrompt() string {
+	return routerRole + ` Classify the person's latest message. Reply with JSON only.
+- route "simple": a question, a calculation, small talk, or anything answered in one reply.
+- route "complex": a task with several steps that needs a plan and tool recommendations (e.g. "make a YouTube Shorts video about my café").
+- needs_documents: true when the answer depends on the person's documents, company policies, or the catalog of AI tools.
+- refers_to_previous: true when the message only makes sense with the earlier conversation.
+- out_of_scope: true only for requests Wayfinder must not help with (harmful, illegal) or that are not a request at all.`
+}
+
+func routerUser(s State) string {
+	var b strings.Builder
+	if len(s.History) > 0 {
+		b.WriteString("Earlier conversation (most recent last):\n")
+		for _, m := range tail(s.History, 4) {
+			fmt.Fprintf(&b, "%s: %s\n", m.Role, cutRunes(m.Content, 300))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("Latest message:\n" + s.Input)
+	return b.String()
+}
+
+func plannerPrompt() string {
+	return plannerRole + ` Split the person's task into 2 to 7 concrete sub-tasks, in the order they are done.
+Each sub-task gets a short id ("s1", "s2", ...), a title of a few words, and one sentence of detail saying what is produced.
+Sub-tasks are steps where an AI tool or service could help (writing a script, generating images, editing video, ...).
+` + languageRule + ` Reply with JSON only.`
+}
+
+func plannerUser(s State) string {
+	var b strings.Builder
+	b.WriteString("Task: " + s.Task + "\n")
+	if len(s.Memories) > 0 {
+		b.WriteString("\nWhat you remember about the person:\n")
+		for _, m := range s.Memories {
+			b.WriteString("- " + m + "\n")
+		}
+	}
+	if len(s.Plan) > 0 {
+		b.WriteString("\nYour previous plan:\n" + planList(s.Plan))
+	}
+	if len(s.Feedback) > 0 {
+		b.WriteString("\nThe person's feedback on it (follow it):\n")
+		for _, f := range s.Feedback {
+			b.WriteString("- " + f + "\n")
+		}
+		b.WriteString("\nWrite the revised plan.")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func scoutPrompt(webSearch bool) string {
+	tools := "retrieve_docs (the built-in catalog of AI tools and the person's documents), calculator, get_time"
+	if webSearch {
+		tools = "retrieve_docs (the built-in catalog of AI tools and the person's documents), web_search, calculator, get_time"
+	}
+	return scoutRole + ` Find the best AI tool or service for one sub-task of the person's plan.
+Search with the tools available: ` + tools + `. Call several tools at once when the searches are independent.
+Prefer tools found in the sources; note price, link, platform and Korean support. When you have enough, reply with a short note of your choice and why, without calling tools.`
+}
+
+func scoutUser(s State, st api.SubTask) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Overall task: %s\nSub-task %s: %s\n%s", s.Task, st.ID, st.Title, st.Detail)
+	if len(s.Memories) > 0 {
+		b.WriteString("\n\nWhat you remember about the person:\n")
+		for _, m := range s.Memories {
+			b.WriteString("- " + m + "\n")
+		}
+	}
+	if s.Missing != "" {
+		b.WriteString("\n\nStill missing, look for this: " + s.Missing)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func reviewerPrompt() string {
+	return reviewerRole + ` Decide whether the findings are enough to recommend one tool for the sub-task, and give the recommendation.
+Use only what the findings say: tool name, why it fits, its URL, its pricing ("unknown" when not found), and up to three alternatives.
+When something important is missing (no candidate tool, no link), set sufficient to false and say in "missing" what to look for next.
+Reply with JSON only.`
+}
+
+func reviewerUser(s State, st api.SubTask) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Sub-task %s: %s\n%s\n\nFindings:\n", st.ID, st.Title, st.Detail)
+	found := false
+	for _, m := range s.Scratch {
+		switch {
+		case m.Role == "tool":
+			fmt.Fprintf(&b, "[%s]\n%s\n\n", m.ToolName, cutRunes(m.Content, 2000))
+			found = true
+		case m.Role == "assistant" && m.Content != "" && len(m.ToolCalls) == 0:
+			fmt.Fprintf(&b, "[scout's note]\n%s\n\n", cutRunes(m.Content, 1000))
+			found = true
+		}
+	}
+	if !found {
+		b.WriteString("(nothing found yet)\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func guidePrompt() string {
+	return guideRole + ` Write the person's step-by-step workflow guide in Markdown:
+a short overview, then one section per sub-task in order with the recommended tool, why, the link, and the cost where known,
+then the total cost when given. Cite sources with their numbers like [1] right where you use them; do not invent sources or links.
+` + languageRule
+}
+
+func guideUser(s State, total string) string {
+	var b strings.Builder
+	b.WriteString("Task: " + s.Task + "\n\nApproved plan and recommendations:\n")
+	for _, st := range s.Plan {
+		fmt.Fprintf(&b, "\n## %s %s\n%s\n", st.ID, st.Title, st.Detail)
+		for _, r := range s.Recommendations {
+			if r.SubTaskID != st.ID {
+				continue
+			}
+			fmt.Fprintf(&b, "Tool: %s\nWhy: %s\nURL: %s\nPricing: %s\n", r.Tool, r.Why, orUnknown(r.URL), orUnknown(r.Pricing))
+			if len(r.Alternatives) > 0 {
+				fmt.Fprintf(&b, "Alternatives: %s\n", strings.Join(r.Alternatives, ", "))
+			}
+			if refs := citeNumbers(s.Sources, r.Sources); refs != "" {
+				fmt.Fprintf(&b, "Sources: %s\n", refs)
+			}
+		}
+	}
+	if total != "" {
+		b.WriteString("\nTotal cost (computed with the calculator): " + total + "\n")
+	}
+	if len(s.Sources) > 0 {
+		b.WriteString("\nSources:\n" + numberedSources(s.Sources, false))
+	}
+	if s.Notice != "" {
+		b.WriteString("\nNote for the person: " + s.Notice + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func memoryPrompt() string {
+	return memoryRole + ` From the conversation below, extract what is worth remembering about the person for future conversations:
+preferences (tools, budget, style, language), facts about them or their work, and feedback on Wayfinder's answers.
+Each memory is one short sentence in the person's language. Leave out anything temporary or already obvious. An empty list is fine.
+Reply with JSON only.`
+}
+
+func memoryUser(s State) string {
+	var b strings.Builder
+	b.WriteString("Person: " + s.Input + "\n")
+	if s.Task != "" && s.Task != s.Input {
+		b.WriteString("Person's task: " + s.Task + "\n")
+	}
+	for _, f := range s.Feedback {
+		b.WriteString("Person's feedback on the plan: " + f + "\n")
+	}
+	b.WriteString("Wayfinder: " + cutRunes(s.Response, 2000))
+	return b.String()
+}
+
+// numberedSources lists sources as [1] Title — source, with snippets when
+// asked; the numbers are the citation numbers used in the reply.
+func numberedSources(srcs []api.Source, snippets bool) string {
+	var b strings.Builder
+	for i, s := range srcs {
+		fmt.Fprintf(&b, "[%d] %s", i+1, sourceLabel(s))
+		if snippets && s.Snippet != "" {
+			fmt.Fprintf(&b, "\n%s", s.Snippet)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func sourceLabel(s api.Source) string {
+	parts := []string{firstNonEmpty(s.Title, s.Source, s.ID)}
+	if s.Source != "" && s.Source != parts[0] {
+		parts = append(parts, s.Source)
+	}
+	if s.Page > 0 {
+		parts = append(parts, fmt.Sprintf("p. %d", s.Page))
+	}
+	if s.URL != "" {
+		parts = append(parts, s.URL)
+	}
+	return strings.Join(parts, " — ")
+}
+
+// citeNumbers gives the citation numbers (in all) of the sources of one
+// recommendation.
+func citeNumbers(all, some []api.Source) string {
+	var nums []string
+	for _, s := range some {
+		for i, a := range all {
+			if sourceKey(a) == sourceKey(s) {
+				nums = append(nums, fmt.Sprintf("[%d]", i+1))
+				break
+			}
+		}
+	}
+	return strings.Join(nums, " ")
+}
+
+func planList(plan []api.SubTask) string {
+	var b strings.Builder
+	for i, st := range plan {
+		fmt.Fprintf(&b, "%d. [%s] %s — %s\n", i+1, st.ID, st.Title, st.Detail)
+	}
+	return b.String()
+}
+
+func orUnknown(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return "untitled"
+}
+
+func cutRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+func tail[T any](s []T, n int) []T {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}
+
+// compactJSON is for logs and golden files.
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// The texts Wayfinder writes itself, in the person's language.
+type phrases struct{ ko, en string }
+
+func (p phrases) in(lang string) string {
+	if lang == "ko" {
+		return p.ko
+	}
+	return p.en
+}
+
+var (
+	msgEmpty = phrases{
+		ko: "무엇을 도와드릴까요? 질문이나 하고 싶은 작업을 적어 주세요.",
+		en: "What can I help you with? Write a question or a task you want to get done.",
+	}
+	msgOutOfScope = phrases{
+		ko: "죄송하지만 그 요청은 도와드릴 수 없어요. 질문, 계산, 문서 검색, 또는 AI 도구로 작업 계획 세우기를 도와드릴 수 있어요.",
+		en: "Sorry, I can't help with that. I can answer questions, calculate, search your documents, or plan a task with the right AI tools.",
+	}
+	msgPlanIntro = phrases{
+		ko: "계획을 세웠어요 — 승인하거나, 단계를 고치거나, 다시 세우도록 의견을 주세요.",
+		en: "Here is a plan — approve, edit or revise it.",
+	}
+	msgPlanFallback = phrases{
+		ko: "작업을 단계로 자동으로 나누지 못했어요. 단계를 직접 고치거나 이대로 승인해 주세요.",
+		en: "I couldn't split this into steps automatically. Edit the steps, or approve the plan as it is.",
+	}
+	msgCancelled = phrases{
+		ko: "알겠어요, 계획을 취소했어요. 다른 도움이 필요하면 말씀해 주세요.",
+		en: "Okay, I cancelled the plan. Tell me if there is anything else I can do.",
+	}
+	msgGuard = phrases{
+		ko: "도구를 %d번 사용했지만 최종 답을 내지 못해 여기서 멈췄어요. 지금까지 알아낸 내용입니다:",
+		en: "I stopped after %d rounds of tool use without reaching a final answer. Here is what I found so far:",
+	}
+	msgGuardNothing = phrases{
+		ko: "도구를 %d번 사용했지만 쓸 만한 결과를 얻지 못해 여기서 멈췄어요. 질문을 조금 더 구체적으로 바꿔 다시 물어봐 주세요.",
+		en: "I stopped after %d rounds of tool use without finding anything useful. Please rephrase the question a little more specifically.",
+	}
+	msgRecGuard = phrases{
+		ko: "일부 단계는 정보를 충분히 찾지 못해 찾은 범위에서 추천했어요.",
+		en: "For some steps I could not find everything within the search limit, so the recommendation uses what was found.",
+	}
+	msgEditProblem = phrases{
+		ko: "수정한 계획을 사용할 수 없어요: %s. 고친 뒤 다시 승인해 주세요.",
+		en: "The edited plan can't be used: %s. Fix it and approve again.",
+	}
+)

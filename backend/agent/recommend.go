@@ -1,0 +1,199 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	ollama "github.com/ollama/ollama/api"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/graph"
+	"github.com/wayfinder-app/wayfinder/backend/tools"
+)
+
+// recommend is the ReAct step for the current sub-task: one model call
+// with the recommendation tools. Past the iteration limit it makes no call
+// and the reviewer records what was found.
+func (a *Agent) recommend(cfg loopConfig) graph.NodeFunc[State] {
+	return func(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
+		if s.Current >= len(s.Plan) {
+			return nil, nil
+		}
+		st := s.Plan[s.Current]
+		limit := a.maxIterations(cfg.MaxIterations)
+		if s.Iterations >= limit {
+			rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceEvaluation, Node: rt.Node(), Text: fmt.Sprintf("%s: iteration limit %d reached", st.Title, limit)})
+			return nil, nil
+		}
+		c := a.newCall(rt)
+		if s.Iterations == 0 {
+			c.trace(api.TracePlanning, fmt.Sprintf("finding a tool for step %d: %s", s.Current+1, st.Title))
+		}
+		msgs := []ollama.Message{system(scoutPrompt(a.webSearch())), user(scoutUser(s, st))}
+		msgs = append(msgs, toOllama(s.Scratch)...)
+		resp, err := c.chat(ctx, msgs, a.toolset("recommend").Schemas(), nil)
+		if err != nil {
+			return nil, err
+		}
+		return c.update(graph.Update{a.f.scratch.Add(fromOllama(resp.Message)), a.f.iterations.Set(s.Iterations + 1)}), nil
+	}
+}
+
+// routeRecommend goes to the tools while the scout asks for them, else to
+// the reviewer.
+func routeRecommend(s State) string {
+	if n := len(s.Scratch); n > 0 && len(s.Scratch[n-1].ToolCalls) > 0 {
+		return "tools"
+	}
+	return "evaluate"
+}
+
+// review is the reviewer's structured output: the sufficiency check of
+// seed 002's evaluator and the recommendation in one call.
+type review struct {
+	Sufficient   bool     `json:"sufficient"`
+	Missing      string   `json:"missing" desc:"what to search for next when not sufficient"`
+	Tool         string   `json:"tool" desc:"the recommended tool or service"`
+	Why          string   `json:"why"`
+	URL          string   `json:"url"`
+	Pricing      string   `json:"pricing"`
+	Alternatives []string `json:"alternatives"`
+}
+
+// Validate refuses a sufficient review that recommends nothing.
+func (r *review) Validate() error {
+	if r.Sufficient && strings.TrimSpace(r.Tool) == "" {
+		return fmt.Errorf("sufficient is true but tool is empty")
+	}
+	return nil
+}
+
+// evaluate decides whether the current sub-task has enough information;
+// if not, what is missing goes back to the scout, at most max_rounds times
+// (seed 002's default of 4). Then it records the recommendation and moves
+// to the next sub-task.
+func (a *Agent) evaluate(cfg loopConfig) graph.NodeFunc[State] {
+	rounds := cfg.MaxRounds
+	if rounds <= 0 {
+		rounds = a.opt.MaxEvalRounds
+	}
+	return func(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
+		if s.Current >= len(s.Plan) {
+			return nil, nil
+		}
+		st := s.Plan[s.Current]
+		limit := a.maxIterations(0)
+		c := a.newCall(rt)
+		r, ok, err := structured[review](ctx, c, []ollama.Message{system(reviewerPrompt()), user(reviewerUser(s, st))})
+		if err != nil {
+			return nil, err
+		}
+		forced := s.EvalRounds+1 >= rounds || s.Iterations >= limit
+		if ok && !r.Sufficient && !forced {
+			missing := strings.TrimSpace(r.Missing)
+			if missing == "" {
+				missing = "a concrete tool for this step, with its link and price"
+			}
+			c.trace(api.TraceEvaluation, fmt.Sprintf("%s: not enough yet, looking for %s", st.Title, missing))
+			return c.update(graph.Update{a.f.missing.Set(missing), a.f.evalRounds.Set(s.EvalRounds + 1),
+				a.f.scratch.Add(Msg{Role: "user", Content: "Still missing: " + missing + ". Search for it, then reply with your choice."})}), nil
+		}
+		rec := api.Recommendation{SubTaskID: st.ID, Tool: strings.TrimSpace(r.Tool), Why: strings.TrimSpace(r.Why),
+			URL: strings.TrimSpace(r.URL), Pricing: strings.TrimSpace(r.Pricing), Alternatives: r.Alternatives, Sources: s.SubSources}
+		if rec.Alternatives == nil {
+			rec.Alternatives = []string{}
+		}
+		if rec.Sources == nil {
+			rec.Sources = []api.Source{}
+		}
+		if !ok || rec.Tool == "" {
+			rec.Tool, rec.Why = fallbackPick(s)
+		}
+		upd := graph.Update{a.f.recommendations.Add(rec), a.f.current.Set(s.Current + 1), a.f.scratch.RemoveAll(),
+			a.f.iterations.Set(0), a.f.evalRounds.Set(0), a.f.missing.Set(""), a.f.subSources.Replace()}
+		if forced && !(ok && r.Sufficient) {
+			upd = append(upd, a.f.notice.Set(msgRecGuard.in(s.Lang)))
+		}
+		c.trace(api.TraceEvaluation, fmt.Sprintf("%s: recommend %s", st.Title, rec.Tool))
+		return c.update(upd), nil
+	}
+}
+
+// fallbackPick names the best-ranked source found for the sub-task when
+// the reviewer's answer was unusable.
+func fallbackPick(s State) (tool, why string) {
+	if len(s.SubSources) > 0 {
+		return firstNonEmpty(s.SubSources[0].Title, s.SubSources[0].Source),
+			"The best match found in the knowledge base (the model's review could not be read)."
+	}
+	return "—", "No suitable tool was found for this step."
+}
+
+func routeEvaluate(s State) string {
+	if s.Current >= len(s.Plan) {
+		return "done"
+	}
+	return "continue"
+}
+
+// guide writes the workflow guide, streamed, and closes it with the
+// numbered list of sources its citations point at.
+func (a *Agent) guide(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
+	c := a.newCall(rt)
+	c.trace(api.TraceGenerating, "writing the guide")
+	total, used := costTotal(s.Recommendations)
+	if used {
+		rt.Emit(eventTool, "calculator")
+	}
+	msgs := []ollama.Message{system(guidePrompt()), user(guideUser(s, total))}
+	resp, err := c.chat(ctx, msgs, nil, rt.Token)
+	if err != nil {
+		return nil, err
+	}
+	// The stored text is exactly what was streamed, so a reload shows
+	// what the person watched being written.
+	text := resp.Message.Content
+	if len(s.Sources) > 0 {
+		var list strings.Builder
+		switch {
+		case strings.HasSuffix(text, "\n\n"):
+		case strings.HasSuffix(text, "\n"):
+			list.WriteString("\n")
+		default:
+			list.WriteString("\n\n")
+		}
+		list.WriteString("---\n**Sources**\n\n")
+		for i, src := range s.Sources {
+			fmt.Fprintf(&list, "%d. %s\n", i+1, sourceLabel(src))
+		}
+		rt.Token(list.String())
+		text += list.String()
+		rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceSources, Node: rt.Node(), Sources: s.Sources})
+	}
+	return c.update(graph.Update{a.f.response.Set(strings.TrimSpace(text))}), nil
+}
+
+var dollarRe = regexp.MustCompile(`\$\s?(\d+(?:\.\d+)?)`)
+
+// costTotal adds up the dollar prices of the recommendations with the
+// calculator, so the guide's total is computed rather than guessed by a
+// small model. used is false when no price was found.
+func costTotal(recs []api.Recommendation) (total string, used bool) {
+	var terms []string
+	for _, r := range recs {
+		if m := dollarRe.FindStringSubmatch(r.Pricing); m != nil {
+			terms = append(terms, m[1])
+		}
+	}
+	if len(terms) == 0 {
+		return "", false
+	}
+	expr := strings.Join(terms, " + ")
+	v, err := tools.Evaluate(expr)
+	if err != nil {
+		return "", false
+	}
+	return fmt.Sprintf("$%s (%s, from the first price listed for each tool)", v, expr), true
+}

@@ -1,0 +1,72 @@
+package agent
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// detectLang answers "ko" when the text has Hangul, else "en": the fixed
+// messages Wayfinder writes itself (polite ends, guard notices) follow the
+// person's language.
+func detectLang(s string) string {
+	for _, r := range s {
+		if unicode.Is(unicode.Hangul, r) {
+			return "ko"
+		}
+	}
+	return "en"
+}
+
+// preRoute is the rule-based pre-classifier's verdict. ok is false when the
+// rules cannot tell and the model must decide.
+type preRoute struct {
+	ok         bool
+	route      string
+	trivial    bool
+	needsDocs  bool
+	refersBack bool
+	reason     string
+}
+
+var (
+	// Whole messages that are only a greeting or thanks, in either language.
+	greetingRe = regexp.MustCompile(`(?i)^(hi|hello|hey|yo|hiya|good (morning|afternoon|evening)|안녕|안녕하세요|안녕하십니까|반가워|반가워요|반갑습니다|하이|ㅎㅇ)[\s!.~?,]*(there|wayfinder)?[\s!.~?]*$`)
+	thanksRe   = regexp.MustCompile(`(?i)^(thanks?( you)?( so much| a lot)?|thx|ty|cheers|great,? thanks|고마워|고마워요|고맙습니다|감사합니다|감사해요|감사|땡큐|ㄱㅅ)[\s!.~?,]*$`)
+	// An arithmetic expression: two numbers joined by an operator.
+	arithmeticRe = regexp.MustCompile(`\d[\d,.]*\s*(\*|×|x|X|/|÷|\+|-|\^|%)\s*\(?\d`)
+	mathWordsRe  = regexp.MustCompile(`(?i)(sqrt|제곱근|곱하기|나누기|더하기|빼기|\d\s*%\s*(of|의)\s*\d)`)
+	// Words that mark a task to plan rather than a question to answer.
+	taskRe = regexp.MustCompile(`(?i)(만들|제작|기획|계획|워크플로|자동화|세워|짜줘|구축|준비하|시작하려|하고 싶|make|create|build|plan|automate|workflow|set up|launch|produce|design|help me (make|build|create|start))`)
+	// Question forms that are answered, not planned.
+	questionRe = regexp.MustCompile(`(?i)(\?|？|뭐야|뭐예요|뭔가요|무엇|인가요|나요|까요|어때|언제|어디|얼마|누구|몇|알려줘|알려 줘|설명해|^(what|when|where|who|how|why|which|is|are|does|do|can)\b)`)
+	// Words that point back at earlier turns (seed 002's check_previous_context).
+	referRe = regexp.MustCompile(`(?i)^(그럼|그러면|그거|그건|그것|이거|이건|아까|방금|앞에서|위에서|그래서|그리고|and |so |what about|how about|then |that |it |its |also |again|more|why)|아까|말한|말했|했지|했더라|했었|얘기한|said|earlier|before|you mentioned|did i|i told you|we talked`)
+)
+
+// classify decides obvious cases without a model call: a greeting costs
+// one call (the answer) instead of two.
+func classify(text string, hasHistory bool) preRoute {
+	t := strings.TrimSpace(text)
+	n := utf8.RuneCountInString(t)
+	switch {
+	case t == "":
+		return preRoute{ok: true, route: RouteEnd, trivial: true, reason: "empty message"}
+	case greetingRe.MatchString(t):
+		return preRoute{ok: true, route: RouteSimple, trivial: true, reason: "greeting"}
+	case thanksRe.MatchString(t):
+		return preRoute{ok: true, route: RouteSimple, trivial: true, reason: "thanks"}
+	case n <= 80 && (arithmeticRe.MatchString(t) || mathWordsRe.MatchString(t)) && !taskRe.MatchString(t):
+		return preRoute{ok: true, route: RouteSimple, trivial: true, reason: "arithmetic"}
+	case hasHistory && referRe.MatchString(t) && n <= 80:
+		return preRoute{ok: true, route: RouteSimple, refersBack: true, reason: "follow-up"}
+	case hasHistory && n <= 12:
+		return preRoute{ok: true, route: RouteSimple, refersBack: true, reason: "short follow-up"}
+	case n <= 120 && questionRe.MatchString(t) && !taskRe.MatchString(t):
+		// A plain question: look in the documents up front, so a document
+		// question needs one model call.
+		return preRoute{ok: true, route: RouteSimple, needsDocs: true, reason: "question"}
+	}
+	return preRoute{}
+}

@@ -1,0 +1,187 @@
+package agent
+
+import (
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/graph"
+	"github.com/wayfinder-app/wayfinder/backend/llm"
+)
+
+// Msg is one message of the conversation or of a ReAct loop's scratch pad.
+// It is Wayfinder's own type rather than Ollama's because it must survive a
+// checkpoint round trip as plain JSON (Ollama's tool arguments are an
+// ordered map without a stable JSON form across versions).
+type Msg struct {
+	ID        string     `json:"id,omitempty"`
+	Role      string     `json:"role"`
+	Content   string     `json:"content"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	ToolName  string     `json:"tool_name,omitempty"`
+}
+
+// ToolCall is one tool call a model asked for.
+type ToolCall struct {
+	Name string         `json:"name"`
+	Args map[string]any `json:"args,omitempty"`
+}
+
+// ToolRun is a tool call made in this turn and what it returned, so an
+// identical call is answered from here instead of run again (seed 002's
+// tool_history).
+type ToolRun struct {
+	Key         string `json:"key"`
+	Observation string `json:"observation"`
+}
+
+// Route names the router's decision.
+const (
+	RouteSimple  = "simple"
+	RouteComplex = "complex"
+	RouteEnd     = "end"
+)
+
+// State is the agent graph's state for one session (the graph's thread).
+// Summary and the fold markers live across turns; everything else is reset
+// when a new message arrives (see turnInput) and lives through one turn,
+// including the pause for a plan approval.
+type State struct {
+	// Across turns: the seed-001 summary window.
+	Summary       string `json:"summary,omitempty"`
+	Folded        int    `json:"folded,omitempty"`         // messages of the session folded into Summary
+	FoldedThrough string `json:"folded_through,omitempty"` // id of the last folded message
+
+	// The turn's input.
+	Input        string `json:"input"`
+	History      []Msg  `json:"history,omitempty"`       // earlier messages not yet folded (after load_context)
+	HistoryStart int    `json:"history_start,omitempty"` // index in the session of History[0]
+	Lang         string `json:"lang"`                    // "ko" or "en", from the input
+
+	// load_context and router.
+	Memories   []string     `json:"memories,omitempty"`
+	Route      string       `json:"route,omitempty"`
+	Trivial    bool         `json:"trivial,omitempty"` // greeting, thanks, arithmetic: no reflection
+	NeedsDocs  bool         `json:"needs_docs,omitempty"`
+	RefersBack bool         `json:"refers_back,omitempty"`
+	Docs       []api.Source `json:"docs,omitempty"` // passages retrieved up front
+
+	// ReAct loops (answer, recommend): the scratch pad and its round count.
+	Scratch    []Msg        `json:"scratch,omitempty"`
+	Iterations int          `json:"iterations,omitempty"`
+	ToolRuns   []ToolRun    `json:"tool_runs,omitempty"`
+	Sources    []api.Source `json:"sources,omitempty"`
+
+	// Planning and approval.
+	Task     string        `json:"task,omitempty"`
+	Plan     []api.SubTask `json:"plan,omitempty"`
+	Round    int           `json:"round,omitempty"`
+	Feedback []string      `json:"feedback,omitempty"`
+	Decision string        `json:"decision,omitempty"`
+	PlanNote string        `json:"plan_note,omitempty"` // shown with the plan, e.g. when planning fell back
+
+	// Recommendations, one sub-task at a time.
+	Current         int                  `json:"current,omitempty"`
+	Missing         string               `json:"missing,omitempty"`
+	EvalRounds      int                  `json:"eval_rounds,omitempty"`
+	SubSources      []api.Source         `json:"sub_sources,omitempty"`
+	Recommendations []api.Recommendation `json:"recommendations,omitempty"`
+
+	// The outcome.
+	Response string            `json:"response,omitempty"`
+	Notice   string            `json:"notice,omitempty"` // why a loop stopped early
+	Retries  []llm.RetryRecord `json:"retries,omitempty"`
+}
+
+// fields declares how each part of State is written; the nodes use them to
+// build their updates.
+type fields struct {
+	summary, foldedThrough, input, lang, route, task, decision, planNote graph.ValueField[State, string]
+	missing, response, notice                                            graph.ValueField[State, string]
+	folded, historyStart, iterations, round, current, evalRounds         graph.ValueField[State, int]
+	trivial, needsDocs, refersBack                                       graph.ValueField[State, bool]
+	history                                                              graph.ValueField[State, []Msg]
+	memories                                                             graph.ValueField[State, []string]
+	plan                                                                 graph.ValueField[State, []api.SubTask]
+	scratch                                                              graph.MessagesField[State, Msg]
+	toolRuns                                                             graph.ListField[State, ToolRun]
+	docs, sources, subSources                                            graph.ListField[State, api.Source]
+	feedback                                                             graph.ListField[State, string]
+	recommendations                                                      graph.ListField[State, api.Recommendation]
+	retries                                                              graph.ListField[State, llm.RetryRecord]
+}
+
+func sourceKey(s api.Source) string {
+	if s.ID != "" {
+		return s.ID
+	}
+	return s.Source + "\x00" + s.Title + "\x00" + s.URL + "\x00" + s.Heading
+}
+
+func newFields() fields {
+	str := func(name string, at func(*State) *string) graph.ValueField[State, string] {
+		return graph.LastValue(name, at)
+	}
+	num := func(name string, at func(*State) *int) graph.ValueField[State, int] {
+		return graph.LastValue(name, at)
+	}
+	flag := func(name string, at func(*State) *bool) graph.ValueField[State, bool] {
+		return graph.LastValue(name, at)
+	}
+	return fields{
+		summary:       str("summary", func(s *State) *string { return &s.Summary }),
+		foldedThrough: str("folded_through", func(s *State) *string { return &s.FoldedThrough }),
+		input:         str("input", func(s *State) *string { return &s.Input }),
+		lang:          str("lang", func(s *State) *string { return &s.Lang }),
+		route:         str("route", func(s *State) *string { return &s.Route }),
+		task:          str("task", func(s *State) *string { return &s.Task }),
+		decision:      str("decision", func(s *State) *string { return &s.Decision }),
+		planNote:      str("plan_note", func(s *State) *string { return &s.PlanNote }),
+		missing:       str("missing", func(s *State) *string { return &s.Missing }),
+		response:      str("response", func(s *State) *string { return &s.Response }),
+		notice:        str("notice", func(s *State) *string { return &s.Notice }),
+		folded:        num("folded", func(s *State) *int { return &s.Folded }),
+		historyStart:  num("history_start", func(s *State) *int { return &s.HistoryStart }),
+		iterations:    num("iterations", func(s *State) *int { return &s.Iterations }),
+		round:         num("round", func(s *State) *int { return &s.Round }),
+		current:       num("current", func(s *State) *int { return &s.Current }),
+		evalRounds:    num("eval_rounds", func(s *State) *int { return &s.EvalRounds }),
+		trivial:       flag("trivial", func(s *State) *bool { return &s.Trivial }),
+		needsDocs:     flag("needs_docs", func(s *State) *bool { return &s.NeedsDocs }),
+		refersBack:    flag("refers_back", func(s *State) *bool { return &s.RefersBack }),
+		history:       graph.LastValue("history", func(s *State) *[]Msg { return &s.History }),
+		memories:      graph.LastValue("memories", func(s *State) *[]string { return &s.Memories }),
+		plan:          graph.LastValue("plan", func(s *State) *[]api.SubTask { return &s.Plan }),
+		scratch:       graph.Messages("scratch", func(s *State) *[]Msg { return &s.Scratch }, func(m *Msg) *string { return &m.ID }),
+		toolRuns:      graph.DedupeBy("tool_runs", func(s *State) *[]ToolRun { return &s.ToolRuns }, func(r ToolRun) string { return r.Key }),
+		docs:          graph.DedupeBy("docs", func(s *State) *[]api.Source { return &s.Docs }, sourceKey),
+		sources:       graph.DedupeBy("sources", func(s *State) *[]api.Source { return &s.Sources }, sourceKey),
+		subSources:    graph.DedupeBy("sub_sources", func(s *State) *[]api.Source { return &s.SubSources }, sourceKey),
+		feedback:      graph.Append("feedback", func(s *State) *[]string { return &s.Feedback }),
+		recommendations: graph.MergeByID("recommendations", func(s *State) *[]api.Recommendation { return &s.Recommendations },
+			func(r api.Recommendation) string { return r.SubTaskID }),
+		retries: graph.Append("retries", func(s *State) *[]llm.RetryRecord { return &s.Retries }),
+	}
+}
+
+// all lists the fields for graph.New.
+func (f fields) all() []graph.Field[State] {
+	return []graph.Field[State]{
+		f.summary, f.foldedThrough, f.input, f.lang, f.route, f.task, f.decision, f.planNote,
+		f.missing, f.response, f.notice,
+		f.folded, f.historyStart, f.iterations, f.round, f.current, f.evalRounds,
+		f.trivial, f.needsDocs, f.refersBack, f.history, f.memories, f.plan,
+		f.scratch, f.toolRuns, f.docs, f.sources, f.subSources, f.feedback, f.recommendations, f.retries,
+	}
+}
+
+// resetTurn is written with every new message: a turn starts clean except
+// for the summary window, which belongs to the session.
+func (f fields) resetTurn(input string, history []Msg, historyStart int) graph.Update {
+	return graph.Update{
+		f.input.Set(input), f.lang.Set(detectLang(input)),
+		f.history.Set(history), f.historyStart.Set(historyStart),
+		f.memories.Set(nil), f.route.Set(""), f.trivial.Set(false), f.needsDocs.Set(false), f.refersBack.Set(false),
+		f.docs.Replace(), f.scratch.RemoveAll(), f.iterations.Set(0), f.toolRuns.Replace(), f.sources.Replace(),
+		f.task.Set(""), f.plan.Set(nil), f.round.Set(0), f.feedback.Replace(), f.decision.Set(""), f.planNote.Set(""),
+		f.current.Set(0), f.missing.Set(""), f.evalRounds.Set(0), f.subSources.Replace(), f.recommendations.Replace(),
+		f.response.Set(""), f.notice.Set(""), f.retries.Replace(),
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -14,8 +16,10 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/llm"
+	"github.com/wayfinder-app/wayfinder/backend/memory"
 	"github.com/wayfinder-app/wayfinder/backend/settings"
 	"github.com/wayfinder-app/wayfinder/backend/store"
+	"github.com/wayfinder-app/wayfinder/backend/tools"
 )
 
 // App holds the backend for one run, whichever shell shows it.
@@ -29,15 +33,19 @@ type App struct {
 	store    *store.Store
 	settings *settings.Store
 	models   *modelClient
+	library  *library
+	memory   *memory.Store
+	agent    *agent.Agent
 	chat     *chat.Service
 
+	bg     sync.WaitGroup // background work (imports) to wait for on close
 	pullMu sync.Mutex
 	pulls  map[string]context.CancelFunc
 }
 
 // openApp opens the data directory and wires the services. Events go to
 // whatever sink the shell attaches to the relay later.
-func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (*App, error) {
+func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (_ *App, err error) {
 	dir, err := g.resolvedDataDir()
 	if err != nil {
 		return nil, err
@@ -46,6 +54,12 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if err != nil {
 		return nil, fmt.Errorf("open the data folder %s: %w", dir, err)
 	}
+	a := &App{ctx: ctx, mode: mode, dataDir: dir, log: logger, events: &relay{}, store: st, pulls: map[string]context.CancelFunc{}}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
 	if n, err := st.MarkInterrupted(ctx); err != nil {
 		logger.Warn("recover replies of a previous run", "err", err)
 	} else if n > 0 {
@@ -57,44 +71,94 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	var host string
 	if g.ollamaHost != "" {
 		if host, err = settings.NormalizeHost(g.ollamaHost); err != nil {
-			_ = st.Close()
 			return nil, fmt.Errorf("--ollama-host: %w", err)
 		}
 	}
-	cfg, err := settings.Load(ctx, st, settings.Overrides{OllamaHost: host, ChatModel: g.model, EmbedModel: g.embedModel})
-	if err != nil {
-		_ = st.Close()
+	if a.settings, err = settings.Load(ctx, st, settings.Overrides{OllamaHost: host, ChatModel: g.model, EmbedModel: g.embedModel}); err != nil {
 		return nil, err
 	}
-	a := &App{
-		ctx: ctx, mode: mode, dataDir: dir, log: logger, events: &relay{},
-		store: st, settings: cfg, pulls: map[string]context.CancelFunc{},
-	}
-	a.models, err = newModelClient(cfg.Current(), logger)
-	if err != nil {
-		_ = st.Close()
+	cur := a.settings.Current()
+	if a.models, err = newModelClient(cur, logger); err != nil {
 		return nil, err
 	}
-	cfg.Watch(func(s api.Settings) {
+	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), logger); err != nil {
+		return nil, err
+	}
+	vecs, err := memory.NewChromemVectors(filepath.Join(dir, "memory"), cur.EmbedModel, a.models)
+	if err != nil {
+		return nil, fmt.Errorf("open long-term memory: %w", err)
+	}
+	if a.memory, err = memory.Open(ctx, st.DB(), vecs); err != nil {
+		return nil, fmt.Errorf("open long-term memory: %w", err)
+	}
+	longTerm := agent.LongTerm{Store: a.memory}
+	reg, err := tools.Standard(logger, tools.Deps{
+		Retriever: a.library, Memory: longTerm, Search: webSearch{a.settings},
+		Folders: func() []string { return a.settings.Current().Folders },
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.agent, err = agent.New(agent.Deps{
+		Model: a.models.agentModel, Tools: reg, Retriever: a.library, Memory: longTerm,
+		DB: st.DB(), Settings: a.settings.Current, Logger: logger,
+	}, agent.Options{})
+	if err != nil {
+		return nil, err
+	}
+	a.settings.Watch(func(s api.Settings) {
 		if err := a.models.reconfigure(s); err != nil {
 			logger.Warn("apply new Ollama settings", "err", err)
 		}
+		a.library.vectors.SetEmbedder(s.EmbedModel, a.models.embedder(s.EmbedModel))
 	})
-	a.chat = chat.New(st, agent.Direct{Model: a.models.chatModel}, a.events, chat.Options{Classify: llm.Classify, Logger: logger})
+	a.chat = chat.New(st, a.agent, a.events, chat.Options{Classify: llm.Classify, Logger: logger})
 	return a, nil
 }
 
-// Close stops running turns and downloads and closes the database.
+// Close stops running turns, imports and downloads, and closes the data.
 func (a *App) Close() {
-	a.chat.Shutdown()
+	if a.chat != nil {
+		a.chat.Shutdown()
+	}
+	if a.agent != nil {
+		if err := a.agent.Close(); err != nil {
+			a.log.Warn("close the agent", "err", err)
+		}
+	}
 	a.pullMu.Lock()
 	for _, cancel := range a.pulls {
 		cancel()
 	}
 	a.pullMu.Unlock()
+	a.bg.Wait()
+	if a.library != nil {
+		a.library.close()
+	}
 	if err := a.store.Close(); err != nil {
 		a.log.Warn("close database", "err", err)
 	}
+}
+
+// addFolders lets read_file read the folders among paths.
+func (a *App) addFolders(paths []string) error {
+	s := a.settings.Current()
+	changed := false
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		if fi, err := os.Stat(abs); err == nil && fi.IsDir() && !slices.Contains(s.Folders, abs) {
+			s.Folders = append(s.Folders, abs)
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	_, err := a.settings.Save(a.ctx, s)
+	return err
 }
 
 // relay forwards events to the shell's sink once the shell has one (the
@@ -274,8 +338,10 @@ func (s *SettingsService) Ready(gotVersion string) error {
 // services are the values bound to the frontend, by name.
 func (a *App) services() map[string]any {
 	return map[string]any{
-		"ChatService":     &ChatService{a},
-		"SettingsService": &SettingsService{a},
+		"ChatService":      &ChatService{a},
+		"SettingsService":  &SettingsService{a},
+		"KnowledgeService": &KnowledgeService{a},
+		"MemoryService":    &MemoryService{a},
 	}
 }
 

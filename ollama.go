@@ -7,6 +7,7 @@ import (
 
 	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
 	"github.com/wayfinder-app/wayfinder/backend/llm"
 )
 
@@ -42,8 +43,8 @@ func (m *modelClient) current() *llm.Client {
 	return m.client
 }
 
-// chatModel is what agent.Direct calls for each turn.
-func (m *modelClient) chatModel() (agent.ChatModel, string) {
+// agentModel is what the agent calls for each model call.
+func (m *modelClient) agentModel() (agent.Model, string) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	return m.client, m.model
@@ -61,3 +62,12 @@ func (m *modelClient) Pull(ctx context.Context, model string, progress func(api.
 		progress(api.PullProgress{Model: model, Status: p.Status, Completed: p.Completed, Total: p.Total})
 	})
 }
+
+// Embed implements the embedders of the vector index and of memory with
+// the client in effect.
+func (m *modelClient) Embed(ctx context.Context, model string, inputs []string) ([][]float32, error) {
+	return m.current().Embed(ctx, model, inputs)
+}
+
+// embedder binds Embed to one model.
+func (m *modelClient) embedder(model string) vector.Embedder { return vector.ModelEmbedder(m, model) }

@@ -220,6 +220,8 @@ type Settings struct {
 	ContextTokens    int    `json:"context_tokens"` // num_ctx sent to Ollama
 	WebSearchEnabled bool   `json:"web_search_enabled"`
 	WebSearchURL     string `json:"web_search_url"`
+	// Folders the read_file tool may read; imported folders are added.
+	Folders []string `json:"folders"`
 }
 
 // ModelInfo is a model Ollama has, with what it can do.
@@ -255,18 +257,116 @@ type AppInfo struct {
 	Locale  string `json:"locale"`
 }
 
+// KBDocument is an imported document in the knowledge list.
+type KBDocument struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	Source    string    `json:"source"`
+	Kind      string    `json:"kind"`
+	Size      int64     `json:"size"`
+	Pages     int       `json:"pages"`
+	Chunks    int       `json:"chunks"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// SearchHit is one passage retrieval returned, as the knowledge search box
+// and `wayfinder kb search --json` show it.
+type SearchHit struct {
+	ID      string  `json:"id"`
+	DocID   string  `json:"doc_id"`
+	Title   string  `json:"title"`
+	Source  string  `json:"source"`
+	Kind    string  `json:"kind"`
+	Page    int     `json:"page,omitempty"`
+	Heading string  `json:"heading,omitempty"`
+	URL     string  `json:"url,omitempty"`
+	Score   float64 `json:"score"`
+	Text    string  `json:"text"`
+	Snippet string  `json:"snippet"`
+}
+
+// ImportProgress reports one file of an import.
+type ImportProgress struct {
+	ImportID   string `json:"import_id"`
+	File       string `json:"file"`
+	Stage      string `json:"stage"` // reading, chunking, embedding, done, skipped, failed
+	Pages      int    `json:"pages"`
+	Chunks     int    `json:"chunks"`
+	Embedded   int    `json:"embedded"`
+	Error      string `json:"error,omitempty"`
+	FileIndex  int    `json:"file_index"`
+	FilesTotal int    `json:"files_total"`
+}
+
+// ImportFailure is a file that could not be imported, and why.
+type ImportFailure struct {
+	File  string `json:"file"`
+	Error string `json:"error"`
+}
+
+// ImportReport sums up an import when it ends.
+type ImportReport struct {
+	ImportID  string          `json:"import_id"`
+	Imported  []string        `json:"imported"`
+	Skipped   []string        `json:"skipped"`
+	Failed    []ImportFailure `json:"failed"`
+	Documents int             `json:"documents"`
+	Chunks    int             `json:"chunks"`
+	Pages     int             `json:"pages"`
+	Error     *ErrorInfo      `json:"error,omitempty"` // the whole import stopped
+}
+
+// CatalogEntry is a tool of the built-in catalog.
+type CatalogEntry struct {
+	ID            string   `json:"id"`
+	Name          string   `json:"name"`
+	Categories    []string `json:"categories"`
+	Tasks         []string `json:"tasks"`
+	DescriptionEN string   `json:"description_en"`
+	DescriptionKO string   `json:"description_ko"`
+	URL           string   `json:"url"`
+	Pricing       string   `json:"pricing"`
+	Platforms     []string `json:"platforms"`
+	Languages     []string `json:"languages"`
+	LastChecked   string   `json:"last_checked"`
+}
+
+// MemoryKind says what a long-term memory is about.
+type MemoryKind string
+
+const (
+	MemoryPreference MemoryKind = "preference"
+	MemoryFact       MemoryKind = "fact"
+	MemoryFeedback   MemoryKind = "feedback"
+)
+
+// Memory is something Wayfinder remembers about the person; every one is
+// shown in the memory screen and can be edited or deleted.
+type Memory struct {
+	ID        string     `json:"id"`
+	Text      string     `json:"text"`
+	Kind      MemoryKind `json:"kind"`
+	SessionID string     `json:"session_id,omitempty"`
+	CreatedAt time.Time  `json:"created_at"`
+	UpdatedAt time.Time  `json:"updated_at"`
+}
+
 // Event names. The desktop build sends them through the Wails runtime, serve
 // mode as server-sent events; the payload types follow each name.
 const (
-	EventTurnStarted   = "chat.turn_started"    // TurnStarted
-	EventToken         = "chat.token"           // TokenBatch
-	EventTurnFinished  = "chat.turn_finished"   // TurnFinished
-	EventTurnFailed    = "chat.turn_failed"     // TurnFailed
-	EventSessions      = "chat.sessions"        // SessionsChanged
-	EventTrace         = "chat.trace"           // TraceEvent
-	EventApproval      = "chat.approval"        // ApprovalRequired
-	EventPullProgress  = "models.pull_progress" // PullProgress
-	EventStatusChanged = "ollama.status"        // OllamaStatus
+	EventTurnStarted   = "chat.turn_started"     // TurnStarted
+	EventToken         = "chat.token"            // TokenBatch
+	EventTurnFinished  = "chat.turn_finished"    // TurnFinished
+	EventTurnFailed    = "chat.turn_failed"      // TurnFailed
+	EventSessions      = "chat.sessions"         // SessionsChanged
+	EventTrace         = "chat.trace"            // TraceEvent
+	EventApproval      = "chat.approval"         // ApprovalRequired
+	EventPullProgress  = "models.pull_progress"  // PullProgress
+	EventImport        = "knowledge.import"      // ImportProgress
+	EventImportDone    = "knowledge.import_done" // ImportReport
+	EventMemories      = "memory.changed"        // SessionsChanged (empty)
+	EventStatusChanged = "ollama.status"         // OllamaStatus
 )
 
 // TurnStarted announces a turn so every open window can show it.
@@ -316,4 +416,9 @@ type PullProgress struct {
 	Total     int64      `json:"total"`
 	Done      bool       `json:"done"`
 	Error     *ErrorInfo `json:"error,omitempty"`
+}
+
+// MemoriesChanged tells windows to reload the memory list.
+type MemoriesChanged struct {
+	Count int `json:"count"`
 }

@@ -164,6 +164,7 @@ export interface Settings {
   context_tokens: number; // num_ctx sent to Ollama
   web_search_enabled: boolean;
   web_search_url: string;
+  folders: string[];
 }
 
 /** ModelInfo is a model Ollama has, with what it can do. */
@@ -199,6 +200,99 @@ export interface AppInfo {
   data_dir: string;
   mode: string; // "desktop" or "serve"
   locale: string;
+}
+
+/** KBDocument is an imported document in the knowledge list. */
+export interface KBDocument {
+  id: string;
+  title: string;
+  source: string;
+  kind: string;
+  size: number;
+  pages: number;
+  chunks: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * SearchHit is one passage retrieval returned, as the knowledge search box
+ * and `wayfinder kb search --json` show it.
+ */
+export interface SearchHit {
+  id: string;
+  doc_id: string;
+  title: string;
+  source: string;
+  kind: string;
+  page?: number;
+  heading?: string;
+  url?: string;
+  score: number;
+  text: string;
+  snippet: string;
+}
+
+/** ImportProgress reports one file of an import. */
+export interface ImportProgress {
+  import_id: string;
+  file: string;
+  stage: string; // reading, chunking, embedding, done, skipped, failed
+  pages: number;
+  chunks: number;
+  embedded: number;
+  error?: string;
+  file_index: number;
+  files_total: number;
+}
+
+/** ImportFailure is a file that could not be imported, and why. */
+export interface ImportFailure {
+  file: string;
+  error: string;
+}
+
+/** ImportReport sums up an import when it ends. */
+export interface ImportReport {
+  import_id: string;
+  imported: string[];
+  skipped: string[];
+  failed: ImportFailure[];
+  documents: number;
+  chunks: number;
+  pages: number;
+  error?: ErrorInfo | null; // the whole import stopped
+}
+
+/** CatalogEntry is a tool of the built-in catalog. */
+export interface CatalogEntry {
+  id: string;
+  name: string;
+  categories: string[];
+  tasks: string[];
+  description_en: string;
+  description_ko: string;
+  url: string;
+  pricing: string;
+  platforms: string[];
+  languages: string[];
+  last_checked: string;
+}
+
+/** MemoryKind says what a long-term memory is about. */
+export type MemoryKind = "preference" | "fact" | "feedback";
+
+/**
+ * Memory is something Wayfinder remembers about the person; every one is
+ * shown in the memory screen and can be edited or deleted.
+ */
+export interface Memory {
+  id: string;
+  text: string;
+  kind: MemoryKind;
+  session_id?: string;
+  created_at: string;
+  updated_at: string;
 }
 
 /** TurnStarted announces a turn so every open window can show it. */
@@ -254,6 +348,11 @@ export interface PullProgress {
   error?: ErrorInfo | null;
 }
 
+/** MemoriesChanged tells windows to reload the memory list. */
+export interface MemoriesChanged {
+  count: number;
+}
+
 /** Event names, as sent by the Wails runtime or as server-sent events. */
 export const Events = {
   TurnStarted: "chat.turn_started",
@@ -264,5 +363,8 @@ export const Events = {
   Trace: "chat.trace",
   Approval: "chat.approval",
   PullProgress: "models.pull_progress",
+  Import: "knowledge.import",
+  ImportDone: "knowledge.import_done",
+  Memories: "memory.changed",
   StatusChanged: "ollama.status",
 } as const;

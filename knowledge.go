@@ -1,0 +1,300 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/catalog"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/pdftext"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
+	"github.com/wayfinder-app/wayfinder/backend/store"
+	"github.com/wayfinder-app/wayfinder/backend/tools"
+)
+
+// library is the knowledge base of one run: the person's documents and the
+// built-in catalog, searched by keywords and, when an embedding model is
+// there, by vectors. It opens in the background so that a large library
+// never delays the window; callers wait for it through base().
+type library struct {
+	log     *slog.Logger
+	catalog catalog.Catalog
+	byID    map[string]catalog.Entry
+	vectors *vector.Index
+	pdf     *lazyPDF
+
+	ready chan struct{}
+	kb    *knowledge.Base
+	err   error
+}
+
+func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel string, embed vector.Embedder, log *slog.Logger) (*library, error) {
+	cat, err := catalog.Load()
+	if err != nil {
+		return nil, fmt.Errorf("load the built-in catalog: %w", err)
+	}
+	l := &library{
+		log: log, catalog: cat, byID: map[string]catalog.Entry{},
+		pdf:   &lazyPDF{cacheDir: filepath.Join(dataDir, "cache", "pdfium")},
+		ready: make(chan struct{}),
+	}
+	for _, e := range cat.Entries {
+		l.byID[e.ID()] = e
+	}
+	dir := filepath.Join(dataDir, "knowledge")
+	l.vectors = vector.Open(filepath.Join(dir, "chunks.vec"), embedModel, embed, vector.WithLogger(log))
+	go func() {
+		defer close(l.ready)
+		v := knowledge.Vectors{Index: l.vectors}
+		l.kb, l.err = knowledge.Open(ctx, st.DB(), dir, knowledge.Options{PDF: l.pdf, Sink: v, Vectors: v, Logger: log})
+		if l.err != nil {
+			log.Error("open the knowledge base", "err", l.err)
+			return
+		}
+		if changed, err := knowledge.SyncCatalog(ctx, l.kb, cat, nil); err != nil {
+			log.Warn("index the built-in catalog", "err", err)
+		} else if changed {
+			log.Info("built-in catalog indexed", "version", cat.Version, "entries", len(cat.Entries))
+		}
+	}()
+	return l, nil
+}
+
+// base waits for the knowledge base to be open.
+func (l *library) base(ctx context.Context) (*knowledge.Base, error) {
+	select {
+	case <-l.ready:
+		return l.kb, l.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (l *library) close() {
+	<-l.ready
+	if err := l.vectors.Close(); err != nil {
+		l.log.Warn("close vector index", "err", err)
+	}
+	l.pdf.close()
+}
+
+// Search implements tools.Retriever for the agent: catalog passages carry
+// the tool's URL so recommendations can link to it.
+func (l *library) Search(ctx context.Context, query string, topK int) ([]tools.Doc, error) {
+	hits, err := l.search(ctx, query, topK, nil)
+	if err != nil {
+		return nil, err
+	}
+	docs := make([]tools.Doc, len(hits))
+	for i, h := range hits {
+		docs[i] = tools.Doc{ID: h.ID, Title: h.Title, Source: h.Source, Page: h.Page, Heading: h.Heading, URL: h.URL, Text: h.Text, Score: h.Score}
+	}
+	return docs, nil
+}
+
+func (l *library) search(ctx context.Context, query string, topK int, kinds []string) ([]api.SearchHit, error) {
+	kb, err := l.base(ctx)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := kb.Search(ctx, query, knowledge.SearchOptions{TopK: topK, Kinds: kinds})
+	if err != nil {
+		return nil, fmt.Errorf("search the knowledge base: %w", err)
+	}
+	out := make([]api.SearchHit, len(hits))
+	for i, h := range hits {
+		out[i] = api.SearchHit{
+			ID: h.ChunkID, DocID: h.DocID, Title: h.Title, Source: h.Source, Kind: h.Kind, Page: h.Page,
+			Heading: h.Heading, Score: h.Score, Text: h.Text, Snippet: h.Snippet,
+		}
+		if e, ok := l.byID[h.RecordID]; ok && h.Kind == knowledge.KindCatalog {
+			out[i].Source, out[i].URL = catalog.SourceName, e.URL
+		}
+	}
+	return out, nil
+}
+
+func (l *library) documents(ctx context.Context) ([]api.KBDocument, error) {
+	kb, err := l.base(ctx)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := kb.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.KBDocument, 0, len(docs))
+	for _, d := range docs {
+		if d.Source == knowledge.CatalogSource {
+			continue // browsed separately, by category
+		}
+		out = append(out, api.KBDocument{
+			ID: d.ID, Title: d.Title, Source: d.Source, Kind: d.Kind, Size: d.FileSize,
+			Pages: d.Pages, Chunks: d.Chunks, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
+		})
+	}
+	return out, nil
+}
+
+// importPaths imports files and folders, reporting each file's progress.
+func (l *library) importPaths(ctx context.Context, id string, paths []string, progress func(api.ImportProgress)) api.ImportReport {
+	rep := api.ImportReport{ImportID: id, Imported: []string{}, Skipped: []string{}, Failed: []api.ImportFailure{}}
+	kb, err := l.base(ctx)
+	if err != nil {
+		info := describe(err)
+		rep.Error = &info
+		return rep
+	}
+	r, err := kb.Import(ctx, paths, func(p knowledge.Progress) {
+		progress(api.ImportProgress{
+			ImportID: id, File: p.File, Stage: string(p.Stage), Pages: p.Pages, Chunks: p.Chunks,
+			Embedded: p.Embedded, Error: p.Error, FileIndex: p.FileIndex, FilesTotal: p.FilesTotal,
+		})
+	})
+	rep.Imported = append(rep.Imported, r.Imported...)
+	rep.Skipped = append(rep.Skipped, r.Skipped...)
+	for _, f := range r.Failed {
+		rep.Failed = append(rep.Failed, api.ImportFailure{File: f.Path, Error: f.Err.Error()})
+	}
+	rep.Documents, rep.Chunks, rep.Pages = r.Documents, r.Chunks, r.Pages
+	if err != nil {
+		info := describe(err)
+		rep.Error = &info
+	}
+	return rep
+}
+
+func (l *library) catalogEntries(category string) []api.CatalogEntry {
+	var out []api.CatalogEntry
+	for _, e := range l.catalog.Entries {
+		cats := make([]string, len(e.Categories))
+		for i, c := range e.Categories {
+			cats[i] = string(c)
+		}
+		if category != "" && !slices.Contains(cats, category) {
+			continue
+		}
+		out = append(out, api.CatalogEntry{
+			ID: e.ID(), Name: e.Name, Categories: cats, Tasks: e.Tasks, DescriptionEN: e.DescriptionEN,
+			DescriptionKO: e.DescriptionKO, URL: e.URL, Pricing: e.PriceText("en"), Platforms: e.Platforms,
+			Languages: e.Languages, LastChecked: e.LastChecked,
+		})
+	}
+	return out
+}
+
+// lazyPDF starts PDFium (a WebAssembly module, compiled once and cached on
+// disk) at the first PDF, so that starting the app never pays for it.
+type lazyPDF struct {
+	cacheDir string
+	once     sync.Once
+	ex       *pdftext.Extractor
+	err      error
+}
+
+func (p *lazyPDF) get(ctx context.Context) (*pdftext.Extractor, error) {
+	p.once.Do(func() { p.ex, p.err = pdftext.New(context.WithoutCancel(ctx), p.cacheDir) })
+	return p.ex, p.err
+}
+
+// Extract implements importer.PDFExtractor.
+func (p *lazyPDF) Extract(ctx context.Context, data []byte) ([]pdftext.Page, error) {
+	ex, err := p.get(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("start the PDF reader: %w", err)
+	}
+	return ex.Extract(ctx, data)
+}
+
+func (p *lazyPDF) close() {
+	if p.ex != nil {
+		_ = p.ex.Close(context.Background())
+	}
+}
+
+// KnowledgeService is bound to the frontend: the person's documents, the
+// built-in catalog and what retrieval returns.
+type KnowledgeService struct{ app *App }
+
+// Documents lists imported documents, newest first.
+func (k *KnowledgeService) Documents() ([]api.KBDocument, error) {
+	return k.app.library.documents(k.app.ctx)
+}
+
+// Import adds files and folders in the background and returns the import's
+// id; knowledge.import events report each file, knowledge.import_done the
+// end. Imported folders become readable by the read_file tool.
+func (k *KnowledgeService) Import(paths []string) (string, error) {
+	var clean []string
+	for _, p := range paths {
+		if p = strings.TrimSpace(p); p != "" {
+			clean = append(clean, p)
+		}
+	}
+	if len(clean) == 0 {
+		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "Choose at least one file or folder to import."}}
+	}
+	a := k.app
+	id := store.NewID()
+	a.bg.Add(1)
+	go func() {
+		defer a.bg.Done()
+		rep := a.library.importPaths(a.ctx, id, clean, func(p api.ImportProgress) { a.events.Emit(api.EventImport, p) })
+		if err := a.addFolders(clean); err != nil {
+			a.log.Warn("remember imported folders", "err", err)
+		}
+		a.events.Emit(api.EventImportDone, rep)
+	}()
+	return id, nil
+}
+
+// Remove deletes an imported document and its passages.
+func (k *KnowledgeService) Remove(docID string) error {
+	kb, err := k.app.library.base(k.app.ctx)
+	if err != nil {
+		return err
+	}
+	return kb.Remove(k.app.ctx, docID)
+}
+
+// Search shows what retrieval returns for a query.
+func (k *KnowledgeService) Search(query string, topK int) ([]api.SearchHit, error) {
+	if strings.TrimSpace(query) == "" {
+		return []api.SearchHit{}, nil
+	}
+	return k.app.library.search(k.app.ctx, query, min(max(topK, 1), 50), nil)
+}
+
+// Catalog lists the built-in catalog, optionally one category.
+func (k *KnowledgeService) Catalog(category string) ([]api.CatalogEntry, error) {
+	if category != "" && !isCatalogCategory(category) {
+		return nil, &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: fmt.Sprintf("Unknown category %q.", category)}}
+	}
+	return k.app.library.catalogEntries(category), nil
+}
+
+// Categories lists the catalog's categories in display order.
+func (k *KnowledgeService) Categories() ([]string, error) {
+	var out []string
+	for _, c := range catalog.Categories() {
+		out = append(out, string(c))
+	}
+	return out, nil
+}
+
+// isCatalogCategory reports whether name is a catalog category.
+func isCatalogCategory(name string) bool {
+	for _, c := range catalog.Categories() {
+		if strings.EqualFold(string(c), name) {
+			return true
+		}
+	}
+	return false
+}

@@ -85,20 +85,37 @@ type Checkpointer interface {
 	List(ctx context.Context, threadID string, limit int) ([]Saved, error)
 }
 
+// ThreadDeleter is a Checkpointer that can forget a whole thread, its
+// checkpoints and writes (LangGraph's delete_thread, which its checkpointer
+// contract requires). The id stays retired: later Put and PutWrites for it
+// are dropped without error, so a run still going when its conversation is
+// deleted cannot bring it back. It stands apart from Checkpointer so that
+// stores written against the four-method interface keep compiling; both
+// stores here implement it.
+type ThreadDeleter interface {
+	DeleteThread(ctx context.Context, threadID string) error
+}
+
 // MemorySaver keeps checkpoints in memory: for tests, and for runs that
 // need interrupts but not persistence across restarts.
 type MemorySaver struct {
 	mu      sync.Mutex
 	threads map[string][]Saved // each thread sorted by checkpoint id
+	deleted map[string]bool    // retired thread ids
 }
 
 // NewMemorySaver returns an empty in-memory checkpointer.
-func NewMemorySaver() *MemorySaver { return &MemorySaver{threads: map[string][]Saved{}} }
+func NewMemorySaver() *MemorySaver {
+	return &MemorySaver{threads: map[string][]Saved{}, deleted: map[string]bool{}}
+}
 
 // Put implements Checkpointer.
 func (m *MemorySaver) Put(_ context.Context, cp Checkpoint) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.deleted[cp.ThreadID] {
+		return nil
+	}
 	cp.Values = slices.Clone(cp.Values)
 	cp.Next = slices.Clone(cp.Next)
 	list := m.threads[cp.ThreadID]
@@ -115,6 +132,9 @@ func (m *MemorySaver) Put(_ context.Context, cp Checkpoint) error {
 func (m *MemorySaver) PutWrites(_ context.Context, threadID, checkpointID string, writes []PendingWrite) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.deleted[threadID] {
+		return nil
+	}
 	list := m.threads[threadID]
 	i, found := slices.BinarySearchFunc(list, checkpointID, func(s Saved, id string) int { return cmp.Compare(s.ID, id) })
 	if !found {
@@ -167,4 +187,13 @@ func cloneSaved(s Saved) Saved {
 	s.Next = slices.Clone(s.Next)
 	s.Writes = slices.Clone(s.Writes)
 	return s
+}
+
+// DeleteThread implements ThreadDeleter.
+func (m *MemorySaver) DeleteThread(_ context.Context, threadID string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.threads, threadID)
+	m.deleted[threadID] = true
+	return nil
 }

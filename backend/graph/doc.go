@@ -14,7 +14,11 @@
 //
 // A node asks a person with Interrupt; the run returns a Result carrying the
 // Interrupts (an interrupt is not an error) and a later Resume re-runs the
-// node from its start, where Interrupt now returns the answer.
+// node from its start, where Interrupt now returns the answer. Resume at a
+// static before-breakpoint runs on (a resume value there is dropped), also
+// after UpdateState edited the state at it. GetState shows the newest
+// checkpoint with what finished tasks of an unfinished step wrote already;
+// History and a named checkpoint show checkpoints as saved.
 //
 // Where this engine deliberately differs from LangGraph, and why:
 //
@@ -26,8 +30,22 @@
 //     checkpoint a moment later carries them, which halves the database work
 //     of a sequential graph. Parallel steps save each task's writes as it
 //     finishes, so a crash re-runs only the unfinished nodes.
-//   - Editing the state at a before-breakpoint (UpdateState) counts as the
-//     answer to it: the next Resume runs on rather than stopping again.
+//   - Only the StateGraph shape exists: every input runs a __start__ step,
+//     so a thread's history has one checkpoint more per input than a raw
+//     Pregel graph of LangGraph's tests. Breakpoints are named; there is no
+//     "*" wildcard. There are no retry policies: a failed node fails the
+//     run, and Resume (which re-runs only the unfinished nodes) is the retry.
+//   - StepLimit counts node steps the same for Invoke and Resume; LangGraph's
+//     recursion_limit lets a resumed run (which has no input step) take two
+//     more.
+//   - UpdateState with an empty asNode keeps the checkpoint's pending tasks
+//     instead of inferring the node that wrote last; name the node to have
+//     its edges decide what runs next.
+//   - Snapshot.Interrupts lists only questions still open, so a UI reloading
+//     a thread shows exactly what needs an answer; LangGraph's history also
+//     shows interrupts of its step that were answered since.
+//   - Command.ResumeMap with an id no pending interrupt has is an error
+//     (ErrNoInterrupt); LangGraph ignores it and leaves the run waiting.
 //   - Replaying from an older checkpoint first writes a "fork" checkpoint, so
 //     the replay's branch has a head the next Resume continues from, and
 //     nodes and interrupts after it run afresh rather than reusing answers.

@@ -42,7 +42,9 @@ func (g *Graph[S]) GetState(ctx context.Context, cfg Config) (Snapshot[S], error
 	if err != nil {
 		return Snapshot[S]{}, fmt.Errorf("graph: load thread %q: %w", cfg.ThreadID, err)
 	}
-	return g.snapshot(saved)
+	// Like LangGraph, the newest state includes what finished tasks of an
+	// unfinished step wrote; a named checkpoint is shown as it was saved.
+	return g.snapshot(saved, cfg.CheckpointID == "")
 }
 
 // History returns the thread's snapshots newest first, at most limit (0: all).
@@ -59,7 +61,7 @@ func (g *Graph[S]) History(ctx context.Context, cfg Config, limit int) ([]Snapsh
 	}
 	out := make([]Snapshot[S], 0, len(list))
 	for _, s := range list {
-		snap, err := g.snapshot(s)
+		snap, err := g.snapshot(s, false)
 		if err != nil {
 			return nil, err
 		}
@@ -68,15 +70,21 @@ func (g *Graph[S]) History(ctx context.Context, cfg Config, limit int) ([]Snapsh
 	return out, nil
 }
 
-func (g *Graph[S]) snapshot(saved Saved) (Snapshot[S], error) {
+// snapshot describes a saved checkpoint. With applyPending, Values include
+// the pending writes (a Command's update, finished tasks' writes) and Next
+// leaves out the tasks that finished; Tasks always lists them all.
+func (g *Graph[S]) snapshot(saved Saved, applyPending bool) (Snapshot[S], error) {
 	st, err := g.decodeState(saved.Values)
 	if err != nil {
 		return Snapshot[S]{}, err
 	}
 	pend := parsePending(saved.Writes)
 	tasks := saved.Next
-	if len(pend.null) > 0 {
+	if applyPending {
 		if tasks, err = g.applyNull(&st, saved.ID, tasks, pend.null); err != nil {
+			return Snapshot[S]{}, err
+		}
+		if _, err = g.applyPending(&st, saved.ID, tasks, &pending{done: pend.done}); err != nil {
 			return Snapshot[S]{}, err
 		}
 	}
@@ -91,7 +99,9 @@ func (g *Graph[S]) snapshot(saved Saved) (Snapshot[S], error) {
 		} else if pend.before && g.before[t.Node] {
 			snap.Interrupts = append(snap.Interrupts, Interruption{ID: t.ID, Node: t.Node, When: Before})
 		}
-		snap.Next = append(snap.Next, t.Node)
+		if !done || !applyPending {
+			snap.Next = append(snap.Next, t.Node)
+		}
 		snap.Tasks = append(snap.Tasks, ts)
 	}
 	return snap, nil
@@ -126,6 +136,15 @@ func (g *Graph[S]) UpdateState(ctx context.Context, cfg Config, values Update, a
 	if err != nil {
 		return "", err
 	}
+	pend := parsePending(saved.Writes)
+	pendingTasks := saved.Next
+	if cfg.CheckpointID == "" {
+		// As LangGraph does: the edit lands on top of what the unfinished
+		// step already did, and finished tasks are not run again.
+		if pendingTasks, err = g.applyPending(&st, saved.ID, saved.Next, pend); err != nil {
+			return "", err
+		}
+	}
 	cp := Checkpoint{ThreadID: cfg.ThreadID, ID: newID(), ParentID: saved.ID,
 		Metadata: Metadata{Source: SourceUpdate, Step: saved.Metadata.Step + 1}, CreatedAt: time.Now()}
 	next, err := g.advance(&st, cp.ID, []Task{{Node: asNode}}, []Update{values})
@@ -135,7 +154,7 @@ func (g *Graph[S]) UpdateState(ctx context.Context, cfg Config, values Update, a
 	if asNode == "" {
 		// Keep what was pending, under ids of the new checkpoint.
 		var kept []Task
-		for _, t := range saved.Next {
+		for _, t := range pendingTasks {
 			if !slices.ContainsFunc(next, func(n Task) bool { return n.Node == t.Node && n.Arg == nil }) {
 				kept = append(kept, t)
 			}
@@ -151,11 +170,27 @@ func (g *Graph[S]) UpdateState(ctx context.Context, cfg Config, values Update, a
 	}
 	// Editing the state at a breakpoint is how a person answers it: the
 	// next Resume runs on instead of stopping at the same breakpoint again.
-	if parsePending(saved.Writes).before && len(next) > 0 {
+	if pend.before && len(next) > 0 {
 		mark := []PendingWrite{{Idx: idxBefore, Channel: chanBefore, Value: []byte("true")}}
 		if err := g.cp.PutWrites(ctx, cfg.ThreadID, cp.ID, mark); err != nil {
 			return "", fmt.Errorf("graph: save breakpoint mark: %w", err)
 		}
 	}
 	return cp.ID, nil
+}
+
+// DeleteThread removes the thread's history, e.g. when a person deletes a
+// conversation. The checkpointer must implement ThreadDeleter.
+func (g *Graph[S]) DeleteThread(ctx context.Context, threadID string) error {
+	if g.cp == nil {
+		return ErrNoCheckpointer
+	}
+	d, ok := g.cp.(ThreadDeleter)
+	if !ok {
+		return fmt.Errorf("graph: delete thread %q: %T cannot delete: %w", threadID, g.cp, errors.ErrUnsupported)
+	}
+	if err := d.DeleteThread(ctx, threadID); err != nil {
+		return fmt.Errorf("graph: delete thread %q: %w", threadID, err)
+	}
+	return nil
 }

@@ -61,7 +61,10 @@ func reactGraph(t testing.TB, searched *[]string, opts ...graph.Option) *graph.G
 	return mustCompile(t, b, opts...)
 }
 
-func TestConditionalStateGraph(t *testing.T) {
+// The agent's own shape (a messages-based ReAct loop, no LangGraph
+// original): a person edits the tool call at a breakpoint before tools.
+// TestConditionalStateGraph is the port of LangGraph's test.
+func TestReActEditToolCallAtBreakpoint(t *testing.T) {
 	ctx := ctxT(t)
 
 	// Without breakpoints the loop runs to the answer.

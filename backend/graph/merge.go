@@ -98,7 +98,12 @@ func (p *pending) resume(tasks []Task, cmd Command) ([]PendingWrite, error) {
 	case cmd.Resume != nil:
 		switch len(open) {
 		case 0:
-			return nil, ErrNoInterrupt
+			if !p.before {
+				return nil, ErrNoInterrupt
+			}
+			// A value answering a static breakpoint has no node to go to;
+			// LangGraph accepts it (Command(resume=...) at interrupt_before)
+			// and so do we, dropping it.
 		case 1:
 			answer[open[0].ID] = cmd.Resume
 		default:
@@ -167,6 +172,36 @@ func (g *Graph[S]) applyNull(st *S, cpID string, tasks []Task, null Update) ([]T
 	return out, nil
 }
 
+// applyPending brings st up to date with what was saved against a
+// checkpoint since it was written: a Command's update and goto, and the
+// writes of tasks that already finished. It returns the tasks still to run.
+// LangGraph's get_state and update_state do the same for the newest
+// checkpoint, so a half-done parallel step shows what it has done.
+func (g *Graph[S]) applyPending(st *S, cpID string, tasks []Task, pend *pending) ([]Task, error) {
+	tasks, err := g.applyNull(st, cpID, tasks, pend.null)
+	if err != nil {
+		return nil, err
+	}
+	var writes Update
+	var left []Task
+	for _, t := range tasks {
+		done, ok := pend.done[t.ID]
+		if !ok {
+			left = append(left, t)
+			continue
+		}
+		for _, w := range done {
+			if w.Field != gotoField && w.Field != sendField {
+				writes = append(writes, w)
+			}
+		}
+	}
+	if err := g.applyWrites(st, writes); err != nil {
+		return nil, fmt.Errorf("graph: apply finished tasks' writes: %w", err)
+	}
+	return left, nil
+}
+
 // applyWrites runs every field's reducer once over all of its writes of the
 // step, fields in name order so that results never depend on map order.
 func (g *Graph[S]) applyWrites(st *S, writes Update) error {
@@ -191,13 +226,22 @@ func (g *Graph[S]) applyWrites(st *S, writes Update) error {
 
 // advance ends a step: it merges the tasks' updates into st and works out
 // the next step's tasks from edges, routers, Goto and Send. Routers see the
-// merged state.
+// merged state. As in LangGraph, writes of edge-triggered tasks apply
+// before those of Send tasks, while the next step lists Send tasks first.
 func (g *Graph[S]) advance(st *S, cpID string, ran []Task, updates []Update) ([]Task, error) {
 	var writes Update
 	var sends []SendPacket
 	pull := map[string]bool{}
-	for i, u := range updates {
-		for _, w := range u {
+	order := make([]int, 0, len(ran))
+	for _, sent := range []bool{false, true} {
+		for i, t := range ran {
+			if (t.Arg != nil && t.Node != Start) == sent {
+				order = append(order, i)
+			}
+		}
+	}
+	for _, i := range order {
+		for _, w := range updates[i] {
 			switch w.Field {
 			case gotoField:
 				nodes, err := decodeAs[[]string](w.Value)
@@ -242,12 +286,6 @@ func (g *Graph[S]) advance(st *S, cpID string, ran []Task, updates []Update) ([]
 	names := sortedKeys(pull)
 	slices.SortStableFunc(names, func(a, b string) int { return g.nodeIndex(a) - g.nodeIndex(b) })
 	var next []Task
-	for _, n := range names {
-		if g.nodes[n] == nil {
-			return nil, fmt.Errorf("graph: route to %q: %w", n, ErrUnknownNode)
-		}
-		next = append(next, Task{ID: taskID(cpID, len(next), n), Node: n})
-	}
 	for _, p := range sends {
 		if g.nodes[p.Node] == nil {
 			return nil, fmt.Errorf("graph: send to %q: %w", p.Node, ErrUnknownNode)
@@ -257,6 +295,12 @@ func (g *Graph[S]) advance(st *S, cpID string, ran []Task, updates []Update) ([]
 			return nil, fmt.Errorf("graph: encode send to %q: %w", p.Node, err)
 		}
 		next = append(next, Task{ID: taskID(cpID, len(next), p.Node), Node: p.Node, Arg: b, arg: p.Arg})
+	}
+	for _, n := range names {
+		if g.nodes[n] == nil {
+			return nil, fmt.Errorf("graph: route to %q: %w", n, ErrUnknownNode)
+		}
+		next = append(next, Task{ID: taskID(cpID, len(next), n), Node: n})
 	}
 	return next, nil
 }

@@ -169,6 +169,7 @@ func (g *Graph[S]) Resume(ctx context.Context, cfg Config, cmd Command) (Result[
 		}
 	}
 	r := g.newRun(ctx, cfg)
+	r.resumed = true
 	return r.loop(saved.Checkpoint, st, pend, pend.before)
 }
 
@@ -205,6 +206,9 @@ type run[S any] struct {
 	cfg   Config
 	sink  *lockedSink
 	limit int
+	// resumed runs report the state they start from first, as LangGraph's
+	// stream_mode="values" does when a run resumes.
+	resumed bool
 }
 
 func (g *Graph[S]) newRun(ctx context.Context, cfg Config) *run[S] {
@@ -233,6 +237,9 @@ func (r *run[S]) loop(cp Checkpoint, st S, pend *pending, skipBefore bool) (Resu
 		if tasks, err = g.applyNull(&st, cp.ID, tasks, pend.null); err != nil {
 			return zero, err
 		}
+	}
+	if r.resumed {
+		r.sink.emit(Event{Kind: EventValues, Step: cp.Metadata.Step, Values: st})
 	}
 	for steps := 0; ; {
 		if err := r.ctx.Err(); err != nil {

@@ -271,14 +271,19 @@ func addMessages[T any](out []T, ops []MessageOp[T], id func(*T) *string) ([]T, 
 		ops = ops[len(ops)-last:]
 		out = nil
 	}
+	removed := map[string]bool{}
 	for _, op := range ops {
 		switch {
 		case op.Remove != "":
 			i := slices.IndexFunc(out, func(m T) bool { return *id(&m) == op.Remove })
 			if i < 0 {
+				if removed[op.Remove] {
+					continue // removing twice in one write is fine, as in add_messages
+				}
 				return nil, fmt.Errorf("%w %q", ErrUnknownMessage, op.Remove)
 			}
 			out = slices.Delete(out, i, i+1)
+			removed[op.Remove] = true
 		case op.Msg != nil:
 			m := *op.Msg
 			if *id(&m) == "" {

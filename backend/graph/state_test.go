@@ -28,12 +28,12 @@ type ref struct {
 }
 
 type richState struct {
-	Messages []msg   `json:"messages"`
-	Todos    []todo  `json:"todos"`
-	Refs     []ref   `json:"refs"`
-	Answer   string  `json:"answer"`
-	Calls    int     `json:"calls"`
-	Done     bool    `json:"done"`
+	Messages []msg  `json:"messages"`
+	Todos    []todo `json:"todos"`
+	Refs     []ref  `json:"refs"`
+	Answer   string `json:"answer"`
+	Calls    int    `json:"calls"`
+	Done     bool   `json:"done"`
 }
 
 var (
@@ -73,6 +73,9 @@ func TestReducers(t *testing.T) {
 		{"remove by id", graph.Update{fMessages.Remove("1")},
 			func(s *richState) { s.Messages = []msg{hello} }, nil},
 		{"remove unknown id", graph.Update{fMessages.Remove("9")}, nil, graph.ErrUnknownMessage},
+		// test_messages_state.py::test_duplicate_remove_message
+		{"same id removed twice in one write", graph.Update{fMessages.Remove("2", "2")},
+			func(s *richState) { s.Messages = []msg{hi} }, nil},
 		{"remove all", graph.Update{fMessages.RemoveAll()},
 			func(s *richState) { s.Messages = nil }, nil},
 		{"replace messages", graph.Update{fMessages.Replace(msg{ID: "9", Text: "only"})},
@@ -136,27 +139,45 @@ func TestParallelWritesToLastValueFail(t *testing.T) {
 	}
 }
 
+// Port of test_pregel.py::test_remove_message_via_state_update: a chatbot
+// answers "Hi", the answer is removed by id with UpdateState, one message is
+// left, and deleting the thread leaves no checkpoint and no history.
 func TestRemoveMessageViaStateUpdate(t *testing.T) {
 	ctx := ctxT(t)
 	b := graph.New[richState](fMessages)
-	b.AddNode("chat", func(_ context.Context, s richState, _ *graph.Runtime) (graph.Update, error) {
-		return graph.Update{fMessages.Add(msg{ID: "2", Role: "assistant", Text: "hello"})}, nil
+	b.AddNode("chatbot", func(_ context.Context, s richState, _ *graph.Runtime) (graph.Update, error) {
+		return graph.Update{fMessages.Add(msg{Role: "ai", Text: "Hello! How can I help you"})}, nil
 	})
-	b.AddEdge(graph.Start, "chat")
+	b.AddEdge(graph.Start, "chatbot").AddEdge("chatbot", graph.End)
 	g := mustCompile(t, b, graph.WithCheckpointer(graph.NewMemorySaver()))
 	cfg := graph.Config{ThreadID: "1"}
-	if _, err := g.Invoke(ctx, cfg, graph.Update{fMessages.Add(msg{ID: "1", Role: "user", Text: "hi"})}); err != nil {
+	out, err := g.Invoke(ctx, cfg, graph.Update{fMessages.Add(msg{Role: "human", Text: "Hi"})})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.UpdateState(ctx, cfg, graph.Update{fMessages.Remove("2")}, ""); err != nil {
+	last := out.State.Messages[len(out.State.Messages)-1]
+	// LangGraph infers as_node (chatbot, the last writer); asNode "" keeps
+	// the pending tasks, of which there are none: the same outcome.
+	if _, err := g.UpdateState(ctx, cfg, graph.Update{fMessages.Remove(last.ID)}, ""); err != nil {
 		t.Fatal(err)
 	}
 	snap, _ := g.GetState(ctx, cfg)
-	if diff := cmp.Diff([]msg{{ID: "1", Role: "user", Text: "hi"}}, snap.Values.Messages); diff != "" {
-		t.Fatalf("messages (-want +got):\n%s", diff)
+	if len(snap.Values.Messages) != 1 || snap.Values.Messages[0].Text != "Hi" {
+		t.Fatalf("messages = %+v, want only Hi", snap.Values.Messages)
 	}
-	if _, err := g.UpdateState(ctx, cfg, graph.Update{fMessages.Remove("2")}, ""); !errors.Is(err, graph.ErrUnknownMessage) {
+	// test_messages_state.py::test_remove_nonexistent_message, through the graph.
+	if _, err := g.UpdateState(ctx, cfg, graph.Update{fMessages.Remove(last.ID)}, ""); !errors.Is(err, graph.ErrUnknownMessage) {
 		t.Fatalf("removing twice: err = %v, want ErrUnknownMessage", err)
+	}
+
+	if err := g.DeleteThread(ctx, "1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.GetState(ctx, cfg); !errors.Is(err, graph.ErrNoCheckpoint) {
+		t.Fatalf("state after delete: err = %v, want ErrNoCheckpoint", err)
+	}
+	if hist, err := g.History(ctx, cfg, 0); err != nil || len(hist) != 0 {
+		t.Fatalf("history after delete: %d entries, %v", len(hist), err)
 	}
 }
 

@@ -20,6 +20,12 @@ import (
 
 // Run checks the contract on fresh savers made by newSaver.
 func Run(t *testing.T, newSaver func(t *testing.T) graph.Checkpointer) {
+	// Each point maps to LangGraph's checkpoint-conformance spec: EmptyThread
+	// and PutThenGet to test_get_tuple/test_put, ListNewestFirst and
+	// ThreadsAreIsolated to test_list, the Writes ones to test_put_writes
+	// (idempotent, multiple tasks, cleared on the next checkpoint),
+	// DeleteThread to test_delete_thread. Not covered, as the interface has
+	// no such thing: namespaces, list filters and `before`, copy and prune.
 	tests := []struct {
 		name string
 		fn   func(t *testing.T, ctx context.Context, s graph.Checkpointer)
@@ -30,6 +36,7 @@ func Run(t *testing.T, newSaver func(t *testing.T) graph.Checkpointer) {
 		{"ThreadsAreIsolated", threadsAreIsolated},
 		{"WritesUpsertByTaskAndIdx", writesUpsert},
 		{"WritesBelongToOneCheckpoint", writesScoped},
+		{"DeleteThread", deleteThread},
 		{"GraphResumesAcrossInstances", graphResumes},
 	}
 	for _, tc := range tests {
@@ -204,6 +211,57 @@ func writesScoped(t *testing.T, ctx context.Context, s graph.Checkpointer) {
 	list, err := s.List(ctx, "th", 0)
 	if err != nil || len(list) != 2 || len(list[1].Writes) != 1 || len(list[0].Writes) != 0 {
 		t.Fatalf("list: %+v %v", list, err)
+	}
+}
+
+// deleteThread is the conformance suite's delete_thread capability
+// (spec/test_delete_thread.py, minus namespaces, which we do not have),
+// which LangGraph counts among the base ones every checkpointer must have.
+func deleteThread(t *testing.T, ctx context.Context, s graph.Checkpointer) {
+	d, ok := s.(graph.ThreadDeleter)
+	if !ok {
+		t.Fatalf("%T does not implement graph.ThreadDeleter", s)
+	}
+	gone := checkpoint("gone", "", 0, `{"n":1}`)
+	kept := checkpoint("kept", "", 0, `{"n":2}`)
+	mustPut(t, ctx, s, gone, checkpoint("gone", gone.ID, 1, `{"n":3}`), kept)
+	for _, cp := range []graph.Checkpoint{gone, kept} {
+		w := []graph.PendingWrite{{TaskID: "t", Idx: 0, Channel: "c", Value: json.RawMessage(`1`)}}
+		if err := s.PutWrites(ctx, cp.ThreadID, cp.ID, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.DeleteThread(ctx, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, "gone", ""); !errors.Is(err, graph.ErrNoCheckpoint) {
+		t.Fatalf("Get after delete: err = %v, want ErrNoCheckpoint", err)
+	}
+	if _, err := s.Get(ctx, "gone", gone.ID); !errors.Is(err, graph.ErrNoCheckpoint) {
+		t.Fatalf("Get by id after delete: err = %v, want ErrNoCheckpoint", err)
+	}
+	if list, err := s.List(ctx, "gone", 0); err != nil || len(list) != 0 {
+		t.Fatalf("List after delete: %d checkpoints, %v", len(list), err)
+	}
+	got, err := s.Get(ctx, "kept", "")
+	if err != nil || got.ID != kept.ID || len(got.Writes) != 1 {
+		t.Fatalf("other thread after delete: %+v, %v", got, err)
+	}
+	// test_delete_thread_blocks_late_writes: a run still going when its
+	// thread is deleted must not bring it back.
+	mustPut(t, ctx, s, checkpoint("gone", gone.ID, 99, `{"n":4}`))
+	late := []graph.PendingWrite{{TaskID: "late", Idx: 0, Channel: "ch", Value: json.RawMessage(`"late-write"`)}}
+	if err := s.PutWrites(ctx, "gone", gone.ID, late); err != nil {
+		t.Fatalf("late write after delete: %v, want it dropped without error", err)
+	}
+	if _, err := s.Get(ctx, "gone", ""); !errors.Is(err, graph.ErrNoCheckpoint) {
+		t.Fatalf("Get after late writes: err = %v, want ErrNoCheckpoint", err)
+	}
+	if list, err := s.List(ctx, "gone", 0); err != nil || len(list) != 0 {
+		t.Fatalf("List after late writes: %d checkpoints, %v", len(list), err)
+	}
+	if err := d.DeleteThread(ctx, "nobody"); err != nil {
+		t.Fatalf("deleting an unknown thread: %v", err)
 	}
 }
 

@@ -49,6 +49,15 @@ type writeRow struct {
 
 func (writeRow) TableName() string { return "graph_writes" }
 
+// deletedRow retires a thread id: DeleteThread writes it, and Put and
+// PutWrites drop anything for that thread from then on.
+type deletedRow struct {
+	ThreadID  string `gorm:"primaryKey"`
+	DeletedAt time.Time
+}
+
+func (deletedRow) TableName() string { return "graph_deleted_threads" }
+
 // body is the checkpoint column: what is not a key or metadata.
 type body struct {
 	Values    json.RawMessage `json:"values"`
@@ -93,7 +102,7 @@ func Open(path string) (*Saver, error) {
 // engine writes from parallel nodes at once, so db should be in WAL mode
 // with a busy_timeout, or limited to one open connection, as Open does.
 func New(db *gorm.DB) (*Saver, error) {
-	if err := db.AutoMigrate(&checkpointRow{}, &writeRow{}); err != nil {
+	if err := db.AutoMigrate(&checkpointRow{}, &writeRow{}, &deletedRow{}); err != nil {
 		return nil, fmt.Errorf("migrate checkpoint tables: %w", err)
 	}
 	// Each write is a single INSERT, atomic on its own: gorm's wrapping
@@ -124,9 +133,16 @@ func (s *Saver) Put(ctx context.Context, cp graph.Checkpoint) error {
 	if err != nil {
 		return fmt.Errorf("encode metadata %s: %w", cp.ID, err)
 	}
-	row := checkpointRow{ThreadID: cp.ThreadID, CheckpointID: cp.ID, ParentCheckpointID: cp.ParentID,
-		Type: "json", Checkpoint: b, Metadata: meta}
-	err = s.db.WithContext(ctx).Clauses(clause.OnConflict{UpdateAll: true}).Create(&row).Error
+	// One statement, so the step's hot path pays no extra read for the
+	// deleted-thread check.
+	err = s.db.WithContext(ctx).Exec(`INSERT INTO graph_checkpoints
+		(thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata)
+		SELECT ?, '', ?, ?, 'json', ?, ?
+		WHERE NOT EXISTS (SELECT 1 FROM graph_deleted_threads WHERE thread_id = ?)
+		ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) DO UPDATE SET
+		parent_checkpoint_id = excluded.parent_checkpoint_id, type = excluded.type,
+		checkpoint = excluded.checkpoint, metadata = excluded.metadata`,
+		cp.ThreadID, cp.ID, cp.ParentID, b, meta, cp.ThreadID).Error
 	if err != nil {
 		return fmt.Errorf("save checkpoint %s: %w", cp.ID, err)
 	}
@@ -144,7 +160,13 @@ func (s *Saver) PutWrites(ctx context.Context, threadID, checkpointID string, wr
 		rows[i] = writeRow{ThreadID: threadID, CheckpointID: checkpointID, TaskID: w.TaskID, Idx: w.Idx,
 			Channel: w.Channel, Type: "json", Value: w.Value}
 	}
-	err := s.db.WithContext(ctx).Clauses(clause.OnConflict{UpdateAll: true}).Create(&rows).Error
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var deleted int64
+		if err := tx.Model(&deletedRow{}).Where("thread_id = ?", threadID).Count(&deleted).Error; err != nil || deleted > 0 {
+			return err
+		}
+		return tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(&rows).Error
+	})
 	if err != nil {
 		return fmt.Errorf("save writes for %s: %w", checkpointID, err)
 	}
@@ -182,6 +204,26 @@ func (s *Saver) List(ctx context.Context, threadID string, limit int) ([]graph.S
 		return nil, fmt.Errorf("list checkpoints of %q: %w", threadID, err)
 	}
 	return s.withWrites(ctx, rows)
+}
+
+// DeleteThread implements graph.ThreadDeleter: checkpoints and writes go
+// in one transaction, so a thread is never left half deleted, and the id
+// is retired in the same transaction.
+func (s *Saver) DeleteThread(ctx context.Context, threadID string) error {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		tomb := deletedRow{ThreadID: threadID, DeletedAt: time.Now()}
+		if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&tomb).Error; err != nil {
+			return err
+		}
+		if err := tx.Where("thread_id = ?", threadID).Delete(&writeRow{}).Error; err != nil {
+			return err
+		}
+		return tx.Where("thread_id = ?", threadID).Delete(&checkpointRow{}).Error
+	})
+	if err != nil {
+		return fmt.Errorf("delete thread %q: %w", threadID, err)
+	}
+	return nil
 }
 
 func (s *Saver) withWrites(ctx context.Context, rows []checkpointRow) ([]graph.Saved, error) {

@@ -28,7 +28,7 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	if strings.TrimSpace(text) == "" {
 		return fmt.Errorf(`%w: give the message to send, e.g. wayfinder ask "123 * 456"`, errUsage)
 	}
-	a, err := openApp(ctx, g, "ask", newLogger(s.err, g.verbose))
+	a, err := openApp(ctx, g, "ask", cliLogger(s, g.verbose))
 	if err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	ok("Data folder %s is writable", dir)
 
-	a, err := openApp(ctx, g, "doctor", newLogger(s.err, g.verbose))
+	a, err := openApp(ctx, g, "doctor", cliLogger(s, g.verbose))
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,6 +50,9 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 		l.byID[e.ID()] = e
 	}
 	dir := filepath.Join(dataDir, "knowledge")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create the knowledge folder: %w", err)
+	}
 	l.vectors = vector.Open(filepath.Join(dir, "chunks.vec"), embedModel, embed, vector.WithLogger(log))
 	go func() {
 		defer close(l.ready)

@@ -58,6 +58,8 @@ func commands() []command {
 	return []command{
 		{"serve", "serve [--addr 127.0.0.1:PORT]", "the Wayfinder UI in your browser (loopback only)", runServe},
 		{"ask", `ask [--session ID] [--json] [--approve] "message"`, "one turn in the terminal, streaming the reply", runAsk},
+		{"kb", "kb import|list|remove|search|extract", "manage the knowledge base (run `wayfinder kb` for details)", runKB},
+		{"memory", "memory list|add|edit|rm", "see and edit what Wayfinder remembers about you", runMemory},
 		{"doctor", "doctor", "check Ollama, the models and the data folder, and say how to fix each problem", runDoctor},
 		{"version", "version", "print the version", func(_ context.Context, _ globals, _ []string, s stdio) error {
 			fmt.Fprintln(s.out, "wayfinder", version)
@@ -173,6 +175,15 @@ func defaultDataDir() (string, error) {
 		return "", fmt.Errorf("find the data folder: %w (set --data-dir)", err)
 	}
 	return filepath.Join(dir, "Wayfinder"), nil
+}
+
+// cliLogger keeps terminal commands quiet: their output says what happened,
+// and -v shows the details.
+func cliLogger(s stdio, verbose bool) *slog.Logger {
+	if verbose {
+		return newLogger(s.err, true)
+	}
+	return slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: slog.LevelError}))
 }
 
 func newLogger(w io.Writer, verbose bool) *slog.Logger {

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -225,5 +227,65 @@ func TestDecidePrompt(t *testing.T) {
 				t.Fatalf("plan not shown:\n%s", errOut.String())
 			}
 		})
+	}
+}
+
+func TestKnowledgeAndMemoryCommands(t *testing.T) {
+	fake := ollamatest.New(t)
+	base := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", "bge-m3"}
+	docs := t.TempDir()
+	policy := filepath.Join(docs, "leave.md")
+	os.WriteFile(policy, []byte("# 휴가 정책\n\n연차는 15일이고 병가는 10일입니다.\n"), 0o644)
+	os.WriteFile(filepath.Join(docs, "broken.pdf"), []byte("%PDF-1.7 not really"), 0o644)
+
+	code, out, errOut := wayfinder(t, append(base, "kb", "import", docs)...)
+	if code != 1 || !strings.Contains(out, "leave.md: 0 pages, 1 chunks, 1 embedded") || !strings.Contains(out, "broken.pdf: failed") {
+		t.Fatalf("import: %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, _ = wayfinder(t, append(base, "kb", "list")...)
+	if code != 0 || !strings.Contains(out, "leave.md") || strings.Contains(out, "catalog") {
+		t.Fatalf("list: %d\n%s", code, out)
+	}
+	docID := strings.Fields(strings.Split(out, "\n")[1])[0]
+	code, out, _ = wayfinder(t, append(base, "kb", "search", "--json", "--top", "2", "휴가를")...)
+	var hits []struct {
+		ID, Source, Text string
+		Page             int
+		Score            float64
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &hits) != nil || len(hits) == 0 || hits[0].Source != policy || !strings.Contains(hits[0].Text, "연차는 15일") {
+		t.Fatalf("search: %d\n%s", code, out)
+	}
+	code, out, _ = wayfinder(t, append(base, "kb", "extract", policy)...)
+	if code != 0 || !strings.Contains(out, "병가는 10일") {
+		t.Fatalf("extract: %d\n%s", code, out)
+	}
+	if code, out, errOut = wayfinder(t, append(base, "kb", "remove", docID)...); code != 0 {
+		t.Fatalf("remove: %d %s %s", code, out, errOut)
+	}
+	if code, _, errOut = wayfinder(t, append(base, "kb", "frobnicate")...); code != 2 || !strings.Contains(errOut, "unknown kb command") {
+		t.Fatalf("unknown kb command: %d %s", code, errOut)
+	}
+
+	code, out, _ = wayfinder(t, append(base, "memory", "add", "--kind", "preference", "무료 도구를 선호한다")...)
+	if code != 0 || !strings.HasPrefix(out, "remembered ") {
+		t.Fatalf("memory add: %d %s", code, out)
+	}
+	id := strings.TrimSpace(strings.TrimPrefix(out, "remembered "))
+	if code, _, errOut = wayfinder(t, append(base, "memory", "add", "--kind", "bogus", "x")...); code != 1 || !strings.Contains(errOut, "bogus") {
+		t.Fatalf("bad kind: %d %s", code, errOut)
+	}
+	if code, out, _ = wayfinder(t, append(base, "memory", "edit", "--kind", "preference", id, "유료 도구도 괜찮다")...); code != 0 {
+		t.Fatalf("memory edit: %d %s", code, out)
+	}
+	code, out, _ = wayfinder(t, append(base, "memory", "list")...)
+	if code != 0 || !strings.Contains(out, "유료 도구도 괜찮다") || strings.Contains(out, "무료 도구를") {
+		t.Fatalf("memory list: %d %s", code, out)
+	}
+	if code, _, _ = wayfinder(t, append(base, "memory", "rm", "--all")...); code != 0 {
+		t.Fatal("memory rm --all failed")
+	}
+	if _, out, _ = wayfinder(t, append(base, "memory", "list")...); strings.Contains(out, "도구") {
+		t.Fatalf("memories left after rm --all:\n%s", out)
 	}
 }

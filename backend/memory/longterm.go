@@ -14,7 +14,6 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/fusion"
-	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 )
 
@@ -78,79 +77,90 @@ const (
 	// minVectorScore drops vector hits too far from the query to be worth
 	// prompt tokens; exhaustive search always returns k results otherwise.
 	minVectorScore = 0.45
+	// healRetry spaces attempts to embed memories that lack a vector after
+	// embedding failed, so a down Ollama costs a search one failed call per
+	// minute at most.
+	healRetry = time.Minute
 )
 
 // Store is the long-term memory: rows in SQLite (the record the person sees
-// and edits) and, when an embedding model is configured, their vectors. A
-// memory's vector is written and deleted with its row; Open removes vectors
-// whose row is gone, so nothing is remembered that the person cannot see.
-// It is safe for concurrent use.
+// and edits) and, when an embedding model is configured, their vectors in a
+// chromem-go collection. A memory's vector is deleted before its row and
+// written after it, so an interruption can leave a memory without a vector
+// (embedded again later) but never a vector the person cannot see; Open
+// removes any such vector all the same. It is safe for concurrent use.
 type Store struct {
 	db     *gorm.DB
-	vec    *vector.Index // nil: keyword search only
+	vec    *Vectors // nil: keyword search only
 	logger *slog.Logger
-	mu     sync.Mutex // serialises Add so two restatements cannot both be added
 	now    func() time.Time
+
+	mu        sync.Mutex // serialises writes so two restatements cannot both be added
+	healAfter time.Time  // under mu: no embedding retry before this
 }
 
 // Open migrates the tables and reconciles vec (which may be nil) with the
-// rows: vectors without a row are deleted, rows without a vector are
-// queued for embedding. It waits for vec to load. The caller owns vec (one
-// index file for memories, e.g. memory.vec in the data directory) and closes
-// it after the store is no longer used.
-func Open(ctx context.Context, db *gorm.DB, vec *vector.Index) (*Store, error) {
+// rows: vectors without a row are deleted, and rows without a vector, or
+// with one made from older text or by another embedding model, are embedded
+// now (a failure is logged; Search retries). vec comes from
+// NewChromemVectors and needs no closing: chromem writes every change
+// through to disk.
+func Open(ctx context.Context, db *gorm.DB, vec *Vectors) (*Store, error) {
 	if err := Migrate(ctx, db); err != nil {
 		return nil, err
 	}
 	s := &Store{db: db, vec: vec, logger: slog.Default(), now: func() time.Time { return time.Now().UTC() }}
 	if vec != nil {
-		if err := s.reconcile(ctx); err != nil {
-			return nil, err
+		stale, err := s.staleVectors(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("reconcile memory vectors: %w", err)
+		}
+		if err := vec.put(ctx, stale); err != nil {
+			s.logger.Warn("embed memories", "count", len(stale), "err", err)
 		}
 	}
 	return s, nil
 }
 
-func (s *Store) reconcile(ctx context.Context) error {
-	ids, err := s.vec.IDs(ctx)
-	if err != nil {
-		return fmt.Errorf("open memory vectors: %w", err)
-	}
+// staleVectors deletes the vectors of memories that no longer exist and
+// returns the memories whose vector is missing or out of date.
+func (s *Store) staleVectors(ctx context.Context) ([]vecDoc, error) {
 	rows, err := s.rows(ctx, "")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	have := make(map[string]bool, len(rows))
+	want := make(map[string]string, len(rows))
 	for _, r := range rows {
-		have[r.ID] = true
+		want[r.ID] = r.Text
 	}
-	var orphans []string
-	for _, id := range ids {
-		if !have[id] {
-			orphans = append(orphans, id)
-		}
-		delete(have, id)
+	ids, err := s.vec.sync(ctx, want)
+	if err != nil {
+		return nil, err
 	}
-	if err := s.vec.Delete(ctx, orphans...); err != nil {
-		return fmt.Errorf("remove vectors of deleted memories: %w", err)
+	docs := make([]vecDoc, len(ids))
+	for i, id := range ids {
+		docs[i] = vecDoc{ID: id, Text: want[id]}
 	}
-	var missing []vector.Doc
-	for _, r := range rows {
-		if have[r.ID] {
-			missing = append(missing, doc(r))
-		}
-	}
-	if len(missing) > 0 {
-		// Stored as pending when embedding fails; the index retries.
-		if err := s.vec.Add(ctx, missing, nil); err != nil {
-			s.logger.Warn("embed memories", "count", len(missing), "err", err)
-		}
-	}
-	return nil
+	return docs, nil
 }
 
-func doc(r memoryRow) vector.Doc {
-	return vector.Doc{ID: r.ID, Text: r.Text, Metadata: map[string]string{"kind": r.Kind}}
+// heal embeds memories left without a vector by an embedding failure. Search
+// calls it after a vector search (which usually means Ollama answers again);
+// after a failure it waits healRetry before trying again.
+func (s *Store) heal(ctx context.Context) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.now().Before(s.healAfter) {
+		return
+	}
+	stale, err := s.staleVectors(ctx)
+	if err == nil {
+		err = s.vec.put(ctx, stale)
+	}
+	if err != nil {
+		s.healAfter = s.now().Add(healRetry)
+		s.logger.Warn("embed memories without vectors", "err", err)
+	}
 }
 
 func validate(text string, kind Kind) (string, error) {
@@ -210,7 +220,7 @@ func (s *Store) findDuplicate(ctx context.Context, text string) (*memoryRow, err
 		return &same[0], nil
 	}
 	if s.vec != nil {
-		hits, err := s.vec.Query(ctx, text, 1, nil)
+		hits, err := s.vec.query(ctx, text, 1)
 		if err == nil {
 			if len(hits) > 0 && hits[0].Score >= DuplicateCosine {
 				return s.row(ctx, hits[0].ID)
@@ -236,13 +246,19 @@ func (s *Store) findDuplicate(ctx context.Context, text string) (*memoryRow, err
 }
 
 // putVector stores the memory's vector. A failure is logged, not returned:
-// the row is the memory, and the index keeps the text pending and retries.
+// the row is the memory, and Search embeds it later (heal).
 func (s *Store) putVector(ctx context.Context, r memoryRow) {
 	if s.vec == nil {
 		return
 	}
-	if err := s.vec.Add(ctx, []vector.Doc{doc(r)}, nil); err != nil {
-		s.logger.Warn("embed memory", "id", r.ID, "err", err)
+	err := s.vec.put(ctx, []vecDoc{{ID: r.ID, Text: r.Text}})
+	if err == nil {
+		return
+	}
+	s.logger.Warn("embed memory", "id", r.ID, "err", err)
+	// A vector of the old wording must not keep answering for the new one.
+	if err := s.vec.remove(ctx, r.ID); err != nil {
+		s.logger.Warn("delete outdated memory vector", "id", r.ID, "err", err)
 	}
 }
 
@@ -313,18 +329,18 @@ func (s *Store) Edit(ctx context.Context, id, text string, kind Kind) (Memory, e
 	return r.memory(), nil
 }
 
-// Delete forgets one memory: its row and its vector.
+// Delete forgets one memory: its vector, then its row.
 func (s *Store) Delete(ctx context.Context, id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.vec != nil {
+		if err := s.vec.remove(ctx, id); err != nil {
+			return fmt.Errorf("delete vector of memory %s: %w", id, err)
+		}
+	}
 	res := s.db.WithContext(ctx).Where("id = ?", id).Delete(&memoryRow{})
 	if res.Error != nil {
 		return fmt.Errorf("delete memory %s: %w", id, res.Error)
-	}
-	if s.vec != nil {
-		if err := s.vec.Delete(ctx, id); err != nil {
-			return fmt.Errorf("delete vector of memory %s: %w", id, err)
-		}
 	}
 	if res.RowsAffected == 0 {
 		return fmt.Errorf("%w: %s", ErrNotFound, id)
@@ -332,18 +348,18 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	return nil
 }
 
-// DeleteAll forgets everything: every row, and the vector file is rewritten
-// empty so no deleted text stays on disk.
+// DeleteAll forgets everything: the vector collection is deleted with its
+// folder, so no forgotten text stays on disk, then every row.
 func (s *Store) DeleteAll(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.db.WithContext(ctx).Where("1 = 1").Delete(&memoryRow{}).Error; err != nil {
-		return fmt.Errorf("delete all memories: %w", err)
-	}
 	if s.vec != nil {
-		if err := s.vec.Clear(ctx); err != nil {
+		if err := s.vec.clear(); err != nil {
 			return fmt.Errorf("delete all memory vectors: %w", err)
 		}
+	}
+	if err := s.db.WithContext(ctx).Where("1 = 1").Delete(&memoryRow{}).Error; err != nil {
+		return fmt.Errorf("delete all memories: %w", err)
 	}
 	return nil
 }
@@ -374,7 +390,7 @@ func (s *Store) Search(ctx context.Context, query string, k int) ([]Memory, erro
 	}
 	lists := [][]string{keywordRanking(query, rows)}
 	if s.vec != nil {
-		hits, err := s.vec.Query(ctx, query, k, nil)
+		hits, err := s.vec.query(ctx, query, k)
 		switch {
 		case err == nil:
 			var ids []string
@@ -384,6 +400,9 @@ func (s *Store) Search(ctx context.Context, query string, k int) ([]Memory, erro
 				}
 			}
 			lists = append(lists, ids)
+			if s.vec.count() < len(rows) {
+				s.heal(ctx)
+			}
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
 		default:

@@ -3,17 +3,17 @@ package memory
 import (
 	"bytes"
 	"errors"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
 	"github.com/wayfinder-app/wayfinder/backend/llm"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 	"github.com/wayfinder-app/wayfinder/backend/store"
@@ -25,10 +25,11 @@ type env struct {
 	dir    string
 	srv    *ollamatest.Server
 	client *llm.Client
+	model  string // embedding model the next open uses
 }
 
 func newEnv(t *testing.T, withVectors bool) *env {
-	e := &env{dir: t.TempDir()}
+	e := &env{dir: t.TempDir(), model: "bge-m3"}
 	if withVectors {
 		e.srv = ollamatest.New(t, ollamatest.WithEmbedDim(256))
 		var err error
@@ -39,18 +40,21 @@ func newEnv(t *testing.T, withVectors bool) *env {
 	return e
 }
 
+func (e *env) vectorDir() string { return filepath.Join(e.dir, "memory-vectors") }
+
 // open opens the store as the app would at start; the returned func closes
 // it as the app would at quit.
-func (e *env) open(t *testing.T) (*Store, *vector.Index, func()) {
+func (e *env) open(t *testing.T) (*Store, *Vectors, func()) {
 	t.Helper()
 	db, err := store.OpenDB(filepath.Join(e.dir, "wayfinder.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vec *vector.Index
+	var vec *Vectors
 	if e.client != nil {
-		vec = vector.Open(filepath.Join(e.dir, "memory.vec"), "bge-m3", vector.ModelEmbedder(e.client, "bge-m3"),
-			vector.WithRetryDelay(time.Millisecond))
+		if vec, err = NewChromemVectors(e.vectorDir(), e.model, e.client); err != nil {
+			t.Fatal(err)
+		}
 	}
 	s, err := Open(t.Context(), db, vec)
 	if err != nil {
@@ -62,9 +66,6 @@ func (e *env) open(t *testing.T) (*Store, *vector.Index, func()) {
 			return
 		}
 		closed = true
-		if vec != nil {
-			vec.Close()
-		}
 		if sqlDB, err := db.DB(); err == nil {
 			sqlDB.Close()
 		}
@@ -185,8 +186,8 @@ func TestReopenNeverReembeds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if st := vec.Status(); st.Embedded != 3 {
-		t.Fatalf("vector status %+v", st)
+	if n := vec.count(); n != 3 {
+		t.Fatalf("%d vectors, want 3", n)
 	}
 	before, err := s.Search(ctx, "커피", 3)
 	if err != nil {
@@ -199,8 +200,8 @@ func TestReopenNeverReembeds(t *testing.T) {
 	if got := e.srv.Count(ollamatest.PathEmbed) - embeds; got != 0 {
 		t.Fatalf("reopening made %d /api/embed calls", got)
 	}
-	if st := vec2.Status(); st.Embedded != 3 || st.Pending != 0 {
-		t.Fatalf("vector status after reopen %+v", st)
+	if n := vec2.count(); n != 3 {
+		t.Fatalf("%d vectors after reopen, want 3", n)
 	}
 	after, err := s2.Search(ctx, "커피", 3)
 	if err != nil {
@@ -226,8 +227,8 @@ func TestEditDeleteRemoveVectors(t *testing.T) {
 	if err != nil || edited.Text != "사용자는 녹차를 좋아한다" {
 		t.Fatalf("Edit = %+v, %v", edited, err)
 	}
-	hits, err := vec.Query(ctx, "녹차", 1, nil)
-	if err != nil || hits[0].ID != coffee.ID || hits[0].Text != "사용자는 녹차를 좋아한다" {
+	hits, err := vec.query(ctx, "녹차", 1)
+	if err != nil || len(hits) != 1 || hits[0].ID != coffee.ID || hits[0].Text != "사용자는 녹차를 좋아한다" {
 		t.Fatalf("vector not updated by Edit: %+v, %v", hits, err)
 	}
 	if _, err := s.Edit(ctx, "nope", "x", KindFact); !errors.Is(err, ErrNotFound) {
@@ -240,12 +241,8 @@ func TestEditDeleteRemoveVectors(t *testing.T) {
 	if err := s.Delete(ctx, budget.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("second Delete: %v", err)
 	}
-	ids, _ := vec.IDs(ctx)
-	slices.Sort(ids)
-	want := []string{coffee.ID, name.ID}
-	slices.Sort(want)
-	if diff := cmp.Diff(want, ids); diff != "" {
-		t.Errorf("vector ids after Delete (-want +got):\n%s", diff)
+	if diff := cmp.Diff(map[string]string{coffee.ID: "사용자는 녹차를 좋아한다", name.ID: "이름은 철수"}, vectorTexts(t, vec, coffee.ID, budget.ID, name.ID)); diff != "" {
+		t.Errorf("vectors after Delete (-want +got):\n%s", diff)
 	}
 	if got, _ := s.Search(ctx, "예산", 3); slices.Contains(texts(got), "예산은 1억원이다") {
 		t.Errorf("deleted memory still found: %q", texts(got))
@@ -257,42 +254,112 @@ func TestEditDeleteRemoveVectors(t *testing.T) {
 	if all, _ := s.List(ctx); len(all) != 0 {
 		t.Errorf("List after DeleteAll: %d", len(all))
 	}
-	if vec.Count() != 0 {
-		t.Errorf("vector count after DeleteAll: %d", vec.Count())
+	if n := vec.count(); n != 0 {
+		t.Errorf("vector count after DeleteAll: %d", n)
 	}
 	closeFn()
 	// Nothing forgotten may linger on disk.
-	raw, err := os.ReadFile(filepath.Join(e.dir, "memory.vec"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, gone := range []string{"커피", "녹차", "예산", "철수"} {
-		if bytes.Contains(raw, []byte(gone)) {
-			t.Errorf("vector file still holds %q after DeleteAll", gone)
-		}
+	assertNotOnDisk(t, e.vectorDir(), "커피", "녹차", "예산", "철수")
+	if _, vec2, _ := e.open(t); vec2.count() != 0 {
+		t.Errorf("vector count after DeleteAll and reopen: %d", vec2.count())
 	}
 }
 
-// TestOpenRemovesOrphanVectors: a vector whose row is gone (say, a crash
-// between the two writes) is deleted at start; a row without a vector is
-// embedded.
-func TestOpenReconciles(t *testing.T) {
-	e := newEnv(t, true)
-	s, vec, closeFn := e.open(t)
-	ctx := t.Context()
-	kept, _, _ := s.Add(ctx, "이름은 철수", KindFact, "")
-	if err := vec.Add(ctx, []vector.Doc{{ID: "orphan", Text: "숨겨진 기억"}}, nil); err != nil {
-		t.Fatal(err)
+// vectorTexts returns, for those of ids that have a vector, the text it was
+// embedded from; it fails the test if other vectors exist.
+func vectorTexts(t *testing.T, v *Vectors, ids ...string) map[string]string {
+	t.Helper()
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	out := map[string]string{}
+	for _, id := range ids {
+		if d, err := v.col.GetByID(t.Context(), id); err == nil {
+			out[id] = d.Content
+		}
 	}
-	if err := vec.Delete(ctx, kept.ID); err != nil {
-		t.Fatal(err)
+	if n := v.col.Count(); n != len(out) {
+		t.Errorf("%d vectors, %d of them for the memories asked about", n, len(out))
 	}
-	closeFn()
+	return out
+}
 
-	_, vec2, _ := e.open(t)
-	ids, _ := vec2.IDs(ctx)
-	if diff := cmp.Diff([]string{kept.ID}, ids); diff != "" {
-		t.Errorf("vector ids after reconcile (-want +got):\n%s", diff)
+// assertNotOnDisk fails if any file under dir holds one of texts.
+func assertNotOnDisk(t *testing.T, dir string, texts ...string) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, gone := range texts {
+			if bytes.Contains(raw, []byte(gone)) {
+				t.Errorf("%s still holds %q", path, gone)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOpenReconciles: a vector whose row is gone (say, a write from an older
+// version, or a disk error) is deleted at start; a row without a vector, or
+// with one made from other text, is embedded.
+func TestOpenReconciles(t *testing.T) {
+	tests := []struct {
+		name    string
+		keep    bool // whether one memory keeps its correct vector
+		missing bool // whether one memory loses its vector
+		stale   bool // whether one memory's vector is of older text
+	}{
+		{name: "orphan beside good vectors", keep: true, missing: true, stale: true},
+		{name: "only orphans", missing: true},
+		{name: "orphan alone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, true)
+			s, vec, closeFn := e.open(t)
+			ctx := t.Context()
+			want := map[string]string{}
+			add := func(text string) string {
+				m, _, err := s.Add(ctx, text, KindFact, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				want[m.ID] = text
+				return m.ID
+			}
+			if tt.keep {
+				add("이름은 철수")
+			}
+			if tt.missing {
+				if err := vec.remove(ctx, add("예산은 1억원이다")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.stale {
+				id := add("사용자는 녹차를 좋아한다")
+				if err := vec.put(ctx, []vecDoc{{ID: id, Text: "사용자는 커피를 좋아한다"}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := vec.put(ctx, []vecDoc{{ID: "orphan", Text: "숨겨진 기억"}}); err != nil {
+				t.Fatal(err)
+			}
+			closeFn()
+
+			_, vec2, _ := e.open(t)
+			ids := append(slices.Collect(maps.Keys(want)), "orphan")
+			if diff := cmp.Diff(want, vectorTexts(t, vec2, ids...)); diff != "" {
+				t.Errorf("vectors after reconcile (-want +got):\n%s", diff)
+			}
+			assertNotOnDisk(t, e.vectorDir(), "숨겨진", "커피")
+		})
 	}
 }
 

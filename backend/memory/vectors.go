@@ -1,0 +1,291 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"os"
+	"strings"
+	"sync"
+
+	chromem "github.com/philippgille/chromem-go"
+)
+
+// Embedder turns texts into vectors with a named model, one per input, in
+// order; *llm.Client is one.
+type Embedder interface {
+	Embed(ctx context.Context, model string, inputs []string) ([][]float32, error)
+}
+
+// collectionPrefix starts the name of the chromem collection; the embedding
+// model's name completes it. Keeping the model in the name means vectors of
+// two models never meet in one search, and a changed model is noticed at
+// open without reading a document: the old collection is dropped and Open
+// embeds every memory again.
+const collectionPrefix = "memories "
+
+// Vectors holds the embeddings of long-term memories in a persistent
+// chromem-go collection: one document per memory, its ID the memory's ID and
+// its content the text it was embedded from (so a vector made from an older
+// wording is recognised at open). chromem writes every change to disk before
+// returning, so a restart never embeds anything again.
+//
+// Writes are serialised by Store; the lock here keeps a query's count and
+// search consistent with a concurrent write, and replaces the collection
+// safely when everything is forgotten.
+type Vectors struct {
+	db    *chromem.DB
+	model string
+	embed Embedder
+	name  string
+
+	mu  sync.RWMutex
+	col *chromem.Collection
+}
+
+// NewChromemVectors opens (or creates) the memory vectors in dir, a folder
+// under the data directory that nothing else uses, for the embedding model
+// model. Vectors left by another model are deleted; Open then embeds the
+// memories again with this one. The vectors are derived from the rows, so a
+// folder chromem cannot read (a file cut short by a crash: chromem writes in
+// place) is deleted and started afresh rather than disabling vector search
+// for good.
+func NewChromemVectors(dir, model string, e Embedder) (*Vectors, error) {
+	if model == "" || e == nil {
+		return nil, errors.New("open memory vectors: no embedding model")
+	}
+	db, err := openChromem(dir)
+	if err != nil {
+		return nil, err
+	}
+	v := &Vectors{db: db, model: model, embed: e, name: collectionPrefix + model}
+	for name := range db.ListCollections() {
+		if name == v.name || !strings.HasPrefix(name, collectionPrefix) {
+			continue
+		}
+		slog.Info("embedding model changed; memories will be embedded again",
+			"old", strings.TrimPrefix(name, collectionPrefix), "new", model)
+		if err := db.DeleteCollection(name); err != nil {
+			return nil, fmt.Errorf("delete memory vectors of %q: %w", name, err)
+		}
+	}
+	if v.col, err = db.GetOrCreateCollection(v.name, map[string]string{"model": model}, v.embedOne); err != nil {
+		return nil, fmt.Errorf("open memory vector collection: %w", err)
+	}
+	return v, nil
+}
+
+func openChromem(dir string) (*chromem.DB, error) {
+	// Uncompressed: memories are short, and a forgotten text must be
+	// checkably gone from the folder.
+	db, err := chromem.NewPersistentDB(dir, false)
+	if err == nil {
+		return db, nil
+	}
+	if fi, statErr := os.Stat(dir); statErr != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("open memory vectors in %q: %w", dir, err)
+	}
+	slog.Warn("memory vectors unreadable; rebuilding them from the memories", "dir", dir, "err", err)
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, fmt.Errorf("delete unreadable memory vectors in %q: %w", dir, err)
+	}
+	if db, err = chromem.NewPersistentDB(dir, false); err != nil {
+		return nil, fmt.Errorf("open memory vectors in %q: %w", dir, err)
+	}
+	return db, nil
+}
+
+// embedOne is the collection's chromem.EmbeddingFunc, so chromem never falls
+// back to its default (OpenAI over the network). It returns a unit vector,
+// as chromem requires.
+func (v *Vectors) embedOne(ctx context.Context, text string) ([]float32, error) {
+	vecs, err := v.embedAll(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	return vecs[0], nil
+}
+
+// embedAll embeds texts in one call (the client batches) and normalises the
+// vectors; a zero vector has no direction and is refused.
+func (v *Vectors) embedAll(ctx context.Context, texts []string) ([][]float32, error) {
+	vecs, err := v.embed.Embed(ctx, v.model, texts)
+	if err != nil {
+		return nil, fmt.Errorf("embed %d memories with %s: %w", len(texts), v.model, err)
+	}
+	if len(vecs) != len(texts) {
+		return nil, fmt.Errorf("embed %d memories with %s: got %d vectors", len(texts), v.model, len(vecs))
+	}
+	for i, vec := range vecs {
+		var sum float64
+		for _, x := range vec {
+			sum += float64(x) * float64(x)
+		}
+		if sum == 0 || math.IsNaN(sum) || math.IsInf(sum, 0) {
+			return nil, fmt.Errorf("embed memory with %s: unusable vector for input %d", v.model, i)
+		}
+		norm := math.Sqrt(sum)
+		unit := make([]float32, len(vec))
+		for j, x := range vec {
+			unit[j] = float32(float64(x) / norm)
+		}
+		vecs[i] = unit
+	}
+	return vecs, nil
+}
+
+// vecDoc is a memory to embed.
+type vecDoc struct{ ID, Text string }
+
+// vecHit is a search result; Score is the cosine similarity in [-1, 1].
+type vecHit struct {
+	ID, Text string
+	Score    float32
+}
+
+// put embeds docs and stores them, replacing earlier vectors of the same IDs.
+func (v *Vectors) put(ctx context.Context, docs []vecDoc) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	texts := make([]string, len(docs))
+	for i, d := range docs {
+		texts[i] = d.Text
+	}
+	vecs, err := v.embedAll(ctx, texts)
+	if err != nil {
+		return err
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for i, d := range docs {
+		if err := v.col.AddDocument(ctx, chromem.Document{ID: d.ID, Content: d.Text, Embedding: vecs[i]}); err != nil {
+			return fmt.Errorf("store vector of memory %s: %w", d.ID, err)
+		}
+	}
+	return nil
+}
+
+// remove deletes the vectors of ids, in memory and on disk; unknown IDs are
+// ignored.
+func (v *Vectors) remove(ctx context.Context, ids ...string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if err := v.col.Delete(ctx, nil, nil, ids...); err != nil {
+		return fmt.Errorf("delete memory vectors: %w", err)
+	}
+	return nil
+}
+
+// clear deletes the whole collection, folder and all, and starts an empty
+// one, so no forgotten text stays on disk.
+func (v *Vectors) clear() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if err := v.db.DeleteCollection(v.name); err != nil {
+		return fmt.Errorf("delete memory vector collection: %w", err)
+	}
+	col, err := v.db.CreateCollection(v.name, map[string]string{"model": v.model}, v.embedOne)
+	if err != nil {
+		return fmt.Errorf("recreate memory vector collection: %w", err)
+	}
+	v.col = col
+	return nil
+}
+
+// count is how many memories have a vector.
+func (v *Vectors) count() int {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.col.Count()
+}
+
+// query returns up to k memories nearest to text, best first. An empty
+// collection answers without embedding the query.
+func (v *Vectors) query(ctx context.Context, text string, k int) ([]vecHit, error) {
+	if k <= 0 || v.count() == 0 {
+		return nil, nil
+	}
+	q, err := v.embedOne(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	// chromem refuses nResults above the number of documents.
+	n := min(k, v.col.Count())
+	if n == 0 {
+		return nil, nil
+	}
+	res, err := v.col.QueryEmbedding(ctx, q, n, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("search memory vectors: %w", err)
+	}
+	hits := make([]vecHit, len(res))
+	for i, r := range res {
+		hits[i] = vecHit{ID: r.ID, Text: r.Content, Score: r.Similarity}
+	}
+	return hits, nil
+}
+
+// sync makes the collection hold vectors only for want (memory ID → text):
+// vectors of other IDs are deleted, and the IDs whose vector is missing or
+// was made from other text are returned for embedding.
+//
+// chromem v0.7.0 cannot list a collection's documents, so the orphans are
+// found by a search with nResults = Count, which returns every document; its
+// query vector is any stored vector of a wanted memory, which has the right
+// length. When no wanted memory has a vector, every document is an orphan
+// and the collection is started afresh.
+func (v *Vectors) sync(ctx context.Context, want map[string]string) (stale []string, err error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	present := 0
+	var probe []float32
+	for id, text := range want {
+		d, err := v.col.GetByID(ctx, id)
+		if err != nil { // not found: the only error for a non-empty ID
+			stale = append(stale, id)
+			continue
+		}
+		present++
+		probe = d.Embedding
+		if d.Content != text {
+			stale = append(stale, id)
+		}
+	}
+	n := v.col.Count()
+	if n == present {
+		return stale, nil
+	}
+	if probe == nil {
+		if err := v.db.DeleteCollection(v.name); err != nil {
+			return nil, fmt.Errorf("delete orphaned memory vectors: %w", err)
+		}
+		if v.col, err = v.db.CreateCollection(v.name, map[string]string{"model": v.model}, v.embedOne); err != nil {
+			return nil, fmt.Errorf("recreate memory vector collection: %w", err)
+		}
+		return stale, nil
+	}
+	all, err := v.col.QueryEmbedding(ctx, probe, n, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("list memory vectors: %w", err)
+	}
+	var orphans []string
+	for _, r := range all {
+		if _, ok := want[r.ID]; !ok {
+			orphans = append(orphans, r.ID)
+		}
+	}
+	if len(orphans) > 0 {
+		if err := v.col.Delete(ctx, nil, nil, orphans...); err != nil {
+			return nil, fmt.Errorf("delete orphaned memory vectors: %w", err)
+		}
+	}
+	return stale, nil
+}

@@ -38,6 +38,10 @@ type App struct {
 	agent    *agent.Agent
 	chat     *chat.Service
 
+	shellMu        sync.RWMutex
+	shell          shell  // native dialogs; nil outside the desktop window
+	customWorkflow []byte // --workflow; nil: the built-in one
+
 	bg     sync.WaitGroup // background work (imports) to wait for on close
 	pullMu sync.Mutex
 	pulls  map[string]context.CancelFunc
@@ -99,12 +103,15 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if err != nil {
 		return nil, err
 	}
+	if a.customWorkflow, err = loadWorkflow(g.workflow); err != nil {
+		return nil, err
+	}
 	a.agent, err = agent.New(agent.Deps{
 		Model: a.models.agentModel, Tools: reg, Retriever: a.library, Memory: longTerm,
 		DB: st.DB(), Settings: a.settings.Current, Logger: logger,
-	}, agent.Options{})
+	}, agent.Options{Workflow: a.customWorkflow})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("start the agent: %w", err)
 	}
 	a.settings.Watch(func(s api.Settings) {
 		if err := a.models.reconfigure(s); err != nil {

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"net/url"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -30,6 +31,31 @@ func assets() (fs.FS, error) {
 type wailsSink struct{ ctx context.Context }
 
 func (w wailsSink) Emit(name string, payload any) { runtime.EventsEmit(w.ctx, name, payload) }
+
+// wailsShell gives the app native dialogs.
+type wailsShell struct{ ctx context.Context }
+
+var documentFilter = []runtime.FileFilter{{DisplayName: "Documents (PDF, Markdown, text, JSON)", Pattern: "*.pdf;*.md;*.markdown;*.txt;*.json;*.jsonl"}}
+
+func (w wailsShell) OpenFiles(title string) ([]string, error) {
+	return runtime.OpenMultipleFilesDialog(w.ctx, runtime.OpenDialogOptions{Title: title, Filters: documentFilter})
+}
+
+func (w wailsShell) OpenFolder(title string) (string, error) {
+	return runtime.OpenDirectoryDialog(w.ctx, runtime.OpenDialogOptions{Title: title})
+}
+
+func (w wailsShell) SaveFile(title, defaultName string) (string, error) {
+	return runtime.SaveFileDialog(w.ctx, runtime.SaveDialogOptions{
+		Title: title, DefaultFilename: defaultName,
+		Filters: []runtime.FileFilter{{DisplayName: "Markdown", Pattern: "*.md"}},
+	})
+}
+
+func (w wailsShell) OpenPath(path string) error {
+	runtime.BrowserOpenURL(w.ctx, (&url.URL{Scheme: "file", Path: path}).String())
+	return nil
+}
 
 func runDesktop(ctx context.Context, g globals, s stdio) error {
 	logger := newLogger(s.err, g.verbose)
@@ -58,6 +84,7 @@ func runDesktop(ctx context.Context, g globals, s stdio) error {
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
 		OnStartup: func(wctx context.Context) {
 			a.events.attach(wailsSink{wctx})
+			a.attachShell(wailsShell{wctx})
 			// Ctrl+C in the terminal closes the window like the close button.
 			go func() {
 				<-ctx.Done()

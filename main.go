@@ -33,6 +33,7 @@ type globals struct {
 	ollamaHost string
 	model      string
 	embedModel string
+	workflow   string
 	verbose    bool
 }
 
@@ -41,6 +42,7 @@ func (g *globals) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.ollamaHost, "ollama-host", g.ollamaHost, "Ollama address (default: $OLLAMA_HOST, else http://127.0.0.1:11434)")
 	fs.StringVar(&g.model, "model", g.model, "chat model for this run (overrides Settings)")
 	fs.StringVar(&g.embedModel, "embed-model", g.embedModel, "embedding model for this run (overrides Settings)")
+	fs.StringVar(&g.workflow, "workflow", g.workflow, "your own agent workflow definition (JSON) instead of the built-in one (env WAYFINDER_WORKFLOW)")
 	fs.BoolVar(&g.verbose, "v", g.verbose, "log debug details to stderr")
 }
 
@@ -73,7 +75,7 @@ var errUsage = errors.New("usage")
 
 func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
 	s := stdio{in, out, errOut}
-	g := globals{dataDir: os.Getenv("WAYFINDER_DATA_DIR")}
+	g := globals{dataDir: os.Getenv("WAYFINDER_DATA_DIR"), workflow: os.Getenv("WAYFINDER_WORKFLOW")}
 	root := flag.NewFlagSet("wayfinder", flag.ContinueOnError)
 	root.SetOutput(errOut)
 	g.register(root)

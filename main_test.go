@@ -4,13 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -288,4 +291,112 @@ func TestKnowledgeAndMemoryCommands(t *testing.T) {
 	if _, out, _ = wayfinder(t, append(base, "memory", "list")...); strings.Contains(out, "도구") {
 		t.Fatalf("memories left after rm --all:\n%s", out)
 	}
+}
+
+func TestServicesOutsideTheWindow(t *testing.T) {
+	fake := ollamatest.New(t)
+	g := globals{dataDir: t.TempDir(), ollamaHost: fake.URL(), model: "llama3.2:3b", embedModel: "bge-m3"}
+	a, err := openApp(context.Background(), g, "serve", newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	events := &eventLog{}
+	a.events.attach(events)
+
+	wf, err := (&SettingsService{a}).Workflow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, n := range wf.Nodes {
+		ids = append(ids, n.ID)
+	}
+	for _, want := range []string{"router", "planner", "approve_plan", "guide"} {
+		if !slices.Contains(ids, want) {
+			t.Errorf("workflow lacks %s: %v", want, ids)
+		}
+	}
+	if len(wf.Edges) < len(wf.Nodes)-1 {
+		t.Errorf("workflow has %d edges for %d nodes", len(wf.Edges), len(wf.Nodes))
+	}
+
+	// Native dialogs exist only in the desktop window.
+	if _, err := (&SettingsService{a}).SaveTextFile("guide.md", "# x"); describe(err).Code != api.ErrInvalidInput {
+		t.Fatalf("SaveTextFile outside the window: %v", err)
+	}
+	if _, err := (&KnowledgeService{a}).ChooseFiles(); err == nil {
+		t.Fatal("ChooseFiles outside the window succeeded")
+	}
+
+	// Upload: a browser hands over content, not a path.
+	k := &KnowledgeService{a}
+	for _, bad := range []struct{ name, data string }{{"", "eA=="}, {"x.md", "not base64!"}} {
+		if _, err := k.Upload(bad.name, bad.data); err == nil {
+			t.Errorf("Upload(%q, %q) accepted", bad.name, bad.data)
+		}
+	}
+	content := base64.StdEncoding.EncodeToString([]byte("# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n"))
+	id, err := k.Upload("../../travel.md", content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := events.wait(t, api.EventImportDone).(api.ImportReport)
+	if done.ImportID != id || len(done.Imported) != 1 || !strings.HasPrefix(done.Imported[0], filepath.Join(a.dataDir, "uploads")) {
+		t.Fatalf("upload report: %+v", done)
+	}
+	hits, err := k.Search("출장비를", 3)
+	if err != nil || len(hits) == 0 || !strings.Contains(hits[0].Text, "10만원") {
+		t.Fatalf("search after upload: %+v, %v", hits, err)
+	}
+}
+
+func TestCustomWorkflowFile(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "wf.json")
+	os.WriteFile(bad, []byte(`{"nodes":[{"id":"s","type":"start"},{"id":"x","type":"no_such_type"}],"edges":[{"source":"s","target":"x"}]}`), 0o644)
+	code, _, errOut := wayfinder(t, "--data-dir", t.TempDir(), "--workflow", bad, "doctor")
+	if code != 1 || !strings.Contains(errOut, "no_such_type") {
+		t.Fatalf("bad workflow: %d %s", code, errOut)
+	}
+	notJSON := filepath.Join(t.TempDir(), "wf.json")
+	os.WriteFile(notJSON, []byte(`{nodes`), 0o644)
+	if code, _, errOut := wayfinder(t, "--data-dir", t.TempDir(), "--workflow", notJSON, "doctor"); code != 1 || !strings.Contains(errOut, "not valid JSON") {
+		t.Fatalf("non-JSON workflow: %d %s", code, errOut)
+	}
+}
+
+// eventLog is an EventSink that keeps events for tests.
+type eventLog struct {
+	mu     sync.Mutex
+	events []struct {
+		name    string
+		payload any
+	}
+}
+
+func (l *eventLog) Emit(name string, payload any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.events = append(l.events, struct {
+		name    string
+		payload any
+	}{name, payload})
+}
+
+func (l *eventLog) wait(t *testing.T, name string) any {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		l.mu.Lock()
+		for _, e := range l.events {
+			if e.name == name {
+				l.mu.Unlock()
+				return e.payload
+			}
+		}
+		l.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no %s event", name)
+	return nil
 }

@@ -352,6 +352,27 @@ type Memory struct {
 	UpdatedAt time.Time  `json:"updated_at"`
 }
 
+// WorkflowNode is a node of the agent's workflow, for the drawing.
+type WorkflowNode struct {
+	ID   string `json:"id"`
+	Type string `json:"type"` // start, end, or the node type (router, planner, ...)
+}
+
+// WorkflowEdge connects two nodes; Port names the branch of a conditional
+// node ("simple", "complex", "approve", ...).
+type WorkflowEdge struct {
+	Source string `json:"source"`
+	Target string `json:"target"`
+	Port   string `json:"port,omitempty"`
+}
+
+// Workflow is the agent graph in effect, so the UI can draw it and light up
+// the node a trace event names.
+type Workflow struct {
+	Nodes []WorkflowNode `json:"nodes"`
+	Edges []WorkflowEdge `json:"edges"`
+}
+
 // Event names. The desktop build sends them through the Wails runtime, serve
 // mode as server-sent events; the payload types follow each name.
 const (

@@ -165,6 +165,51 @@ func (s *Service) AskDecision(ctx context.Context, sessionID string, d api.Appro
 	return s.finishSync(ctx, t, onText)
 }
 
+// Regenerate runs the last message of a session again, replacing the reply.
+func (s *Service) Regenerate(ctx context.Context, sessionID string) (api.SendAck, error) {
+	return s.redo(ctx, sessionID, nil)
+}
+
+// EditLast replaces the last message of a session with text and runs it.
+func (s *Service) EditLast(ctx context.Context, sessionID, text string) (api.SendAck, error) {
+	if err := Validate(text); err != nil {
+		return api.SendAck{}, err
+	}
+	return s.redo(ctx, sessionID, &text)
+}
+
+// redo removes the session's last turn (the person's last message and what
+// followed) and sends that message, or its replacement, again.
+func (s *Service) redo(ctx context.Context, sessionID string, text *string) (api.SendAck, error) {
+	if s.Busy(sessionID) {
+		return api.SendAck{}, userError(api.ErrBusy, "A reply is still being written in this conversation.", "Wait for it, or press Stop.")
+	}
+	if err := s.checkSession(ctx, sessionID, false); err != nil {
+		return api.SendAck{}, err
+	}
+	msgs, err := s.store.Messages(ctx, sessionID)
+	if err != nil {
+		return api.SendAck{}, err
+	}
+	last := -1
+	for i, m := range msgs {
+		if m.Role == api.RoleUser {
+			last = i
+		}
+	}
+	if last < 0 {
+		return api.SendAck{}, userError(api.ErrInvalidInput, "There is no message to send again.", "Type a message instead.")
+	}
+	again := msgs[last].Content
+	if text != nil {
+		again = *text
+	}
+	if _, err := s.store.DeleteMessagesFrom(ctx, sessionID, msgs[last].ID); err != nil {
+		return api.SendAck{}, err
+	}
+	return s.Send(ctx, sessionID, again)
+}
+
 // Ask runs a turn to its end, for the command line. onText receives the
 // streamed text as it arrives.
 func (s *Service) Ask(ctx context.Context, sessionID, text string, onText func(string)) (api.Message, error) {

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -347,5 +348,45 @@ func TestTraceKeepsOrderWithText(t *testing.T) {
 	}
 	if got := strings.Join(seq, ""); got != "before [calculator]after" {
 		t.Fatalf("order = %q", got)
+	}
+}
+
+func TestRegenerateAndEditLast(t *testing.T) {
+	var seen []string
+	svc, st, _ := newService(t, responderFunc(func(ctx context.Context, turn Turn, out Output) (api.TurnResult, error) {
+		seen = append(seen, fmt.Sprintf("%d:%s", len(turn.History), turn.Text))
+		out.Text("reply to " + turn.Text)
+		return api.TurnResult{}, nil
+	}))
+	ctx := context.Background()
+	if _, err := svc.Regenerate(ctx, "nope"); err == nil {
+		t.Fatal("regenerate of a missing session accepted")
+	}
+	ack, _ := svc.Send(ctx, "", "first")
+	waitIdle(t, svc, ack.SessionID)
+	svc.Send(ctx, ack.SessionID, "second")
+	waitIdle(t, svc, ack.SessionID)
+	if _, err := svc.Regenerate(ctx, ack.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, svc, ack.SessionID)
+	if _, err := svc.EditLast(ctx, ack.SessionID, "  "); err == nil {
+		t.Fatal("empty edit accepted")
+	}
+	if _, err := svc.EditLast(ctx, ack.SessionID, "second, edited"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, svc, ack.SessionID)
+	want := []string{"0:first", "2:second", "2:second", "2:second, edited"}
+	if strings.Join(seen, "|") != strings.Join(want, "|") {
+		t.Fatalf("turns = %q, want %q", seen, want)
+	}
+	msgs, _ := st.Messages(ctx, ack.SessionID)
+	var got []string
+	for _, m := range msgs {
+		got = append(got, m.Content)
+	}
+	if strings.Join(got, "|") != "first|reply to first|second, edited|reply to second, edited" {
+		t.Fatalf("messages = %q", got)
 	}
 }

@@ -28,9 +28,10 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/api"
 )
 
-// maxBody bounds a request; a 2 MB paste must reach the chat service so it
-// can refuse it with a clear message rather than a transport error.
-const maxBody = 8 << 20
+// maxBody bounds a request: large enough for a document uploaded as base64
+// (64 MB), and for a 2 MB paste to reach the chat service, which refuses it
+// with a clear message rather than a transport error.
+const maxBody = 96 << 20
 
 // Options configure a Server.
 type Options struct {

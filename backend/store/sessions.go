@@ -322,3 +322,13 @@ func (r message) toAPI() (api.Message, error) {
 func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
+
+// DeleteMessagesFrom removes a session's message with the given id and every
+// later one: regenerating or editing the last turn replaces it.
+func (s *Store) DeleteMessagesFrom(ctx context.Context, sessionID, messageID string) (int, error) {
+	res := s.db.WithContext(ctx).Where("session_id = ? AND id >= ?", sessionID, messageID).Delete(&message{})
+	if res.Error != nil {
+		return 0, fmt.Errorf("delete messages of session %q: %w", sessionID, res.Error)
+	}
+	return int(res.RowsAffected), nil
+}

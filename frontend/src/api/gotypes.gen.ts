@@ -295,6 +295,31 @@ export interface Memory {
   updated_at: string;
 }
 
+/** WorkflowNode is a node of the agent's workflow, for the drawing. */
+export interface WorkflowNode {
+  id: string;
+  type: string; // start, end, or the node type (router, planner, ...)
+}
+
+/**
+ * WorkflowEdge connects two nodes; Port names the branch of a conditional
+ * node ("simple", "complex", "approve", ...).
+ */
+export interface WorkflowEdge {
+  source: string;
+  target: string;
+  port?: string;
+}
+
+/**
+ * Workflow is the agent graph in effect, so the UI can draw it and light up
+ * the node a trace event names.
+ */
+export interface Workflow {
+  nodes: WorkflowNode[];
+  edges: WorkflowEdge[];
+}
+
 /** TurnStarted announces a turn so every open window can show it. */
 export interface TurnStarted {
   session_id: string;

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/wayfinder-app/wayfinder/backend/agent"
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/store"
+	"github.com/wayfinder-app/wayfinder/backend/workflow"
+)
+
+// shell is what only the desktop window can do: native dialogs and opening
+// folders. Serve mode and the command line have none (nil), and the UI
+// offers browser equivalents there (downloads, file inputs).
+type shell interface {
+	OpenFiles(title string) ([]string, error)
+	OpenFolder(title string) (string, error)
+	SaveFile(title, defaultName string) (string, error)
+	OpenPath(path string) error
+}
+
+var errNoShell = &chat.Error{Info: api.ErrorInfo{
+	Code: api.ErrInvalidInput, Message: "This works only in the desktop window.",
+	Hint: "In the browser, drag files onto the page or use the download button.",
+}}
+
+func (a *App) desktop() (shell, error) {
+	a.shellMu.RLock()
+	defer a.shellMu.RUnlock()
+	if a.shell == nil {
+		return nil, errNoShell
+	}
+	return a.shell, nil
+}
+
+// attachShell is called by the desktop window once it exists.
+func (a *App) attachShell(s shell) {
+	a.shellMu.Lock()
+	a.shell = s
+	a.shellMu.Unlock()
+}
+
+// maxUpload bounds one uploaded file (base64 adds a third on the wire).
+const maxUpload = 64 << 20
+
+// ChooseFiles opens the native file dialog and returns the chosen paths.
+func (k *KnowledgeService) ChooseFiles() ([]string, error) {
+	sh, err := k.app.desktop()
+	if err != nil {
+		return nil, err
+	}
+	return sh.OpenFiles("Import documents")
+}
+
+// ChooseFolder opens the native folder dialog.
+func (k *KnowledgeService) ChooseFolder() (string, error) {
+	sh, err := k.app.desktop()
+	if err != nil {
+		return "", err
+	}
+	return sh.OpenFolder("Import a folder")
+}
+
+// Upload imports a file given by content, for drag and drop and browsers,
+// which hand pages file contents but never paths. The copy is kept in the
+// data folder so citations keep working.
+func (k *KnowledgeService) Upload(name, contentBase64 string) (string, error) {
+	name = filepath.Base(strings.TrimSpace(name))
+	if name == "" || name == "." || name == ".." || name == string(filepath.Separator) {
+		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "The file has no name."}}
+	}
+	if base64.StdEncoding.DecodedLen(len(contentBase64)) > maxUpload {
+		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput,
+			Message: fmt.Sprintf("%s is larger than %d MB.", name, maxUpload>>20), Hint: "Import it from the desktop window, or split it."}}
+	}
+	data, err := base64.StdEncoding.DecodeString(contentBase64)
+	if err != nil {
+		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "The upload of " + name + " arrived damaged.", Hint: "Try again."}}
+	}
+	dir := filepath.Join(k.app.dataDir, "uploads", store.NewID())
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("keep uploaded file: %w", err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return "", fmt.Errorf("keep uploaded file: %w", err)
+	}
+	return k.Import([]string{path})
+}
+
+// Workflow returns the agent graph in effect, for the live drawing.
+func (s *SettingsService) Workflow() (api.Workflow, error) {
+	def, err := workflow.Parse(s.app.workflowJSON())
+	if err != nil {
+		return api.Workflow{}, err
+	}
+	out := api.Workflow{Nodes: []api.WorkflowNode{}, Edges: []api.WorkflowEdge{}}
+	for _, n := range def.Nodes {
+		out.Nodes = append(out.Nodes, api.WorkflowNode{ID: n.ID, Type: n.Type})
+	}
+	for _, e := range def.Edges {
+		out.Edges = append(out.Edges, api.WorkflowEdge{Source: e.Source, Target: e.Target, Port: e.SourcePort})
+	}
+	return out, nil
+}
+
+// SaveTextFile asks where to save text (a guide, in Markdown) and writes
+// it; "" means the person cancelled.
+func (s *SettingsService) SaveTextFile(defaultName, content string) (string, error) {
+	sh, err := s.app.desktop()
+	if err != nil {
+		return "", err
+	}
+	path, err := sh.SaveFile("Save the guide", filepath.Base(defaultName))
+	if err != nil || path == "" {
+		return "", err
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		return "", fmt.Errorf("save %s: %w", path, err)
+	}
+	return path, nil
+}
+
+// OpenDataDir shows the data folder in the file manager.
+func (s *SettingsService) OpenDataDir() error {
+	sh, err := s.app.desktop()
+	if err != nil {
+		return err
+	}
+	return sh.OpenPath(s.app.dataDir)
+}
+
+// Regenerate runs the last message again, replacing its reply.
+func (c *ChatService) Regenerate(sessionID string) (api.SendAck, error) {
+	return c.app.chat.Regenerate(c.app.ctx, sessionID)
+}
+
+// EditLast replaces the last message and runs it.
+func (c *ChatService) EditLast(sessionID, text string) (api.SendAck, error) {
+	return c.app.chat.EditLast(c.app.ctx, sessionID, text)
+}
+
+// workflowJSON is the agent's workflow: the person's own file when given,
+// else the one built in.
+func (a *App) workflowJSON() []byte {
+	if a.customWorkflow != nil {
+		return a.customWorkflow
+	}
+	return agent.DefaultWorkflow()
+}
+
+// loadWorkflow reads a person's workflow file; the agent validates it when
+// it compiles, with every problem listed.
+func loadWorkflow(path string) ([]byte, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read the workflow file: %w", err)
+	}
+	if !json.Valid(b) {
+		return nil, errors.New("the workflow file " + path + " is not valid JSON")
+	}
+	return b, nil
+}

@@ -39,10 +39,14 @@ if [ -z "\$ready" ]; then
 fi
 sleep 0.5 # let the first frame paint after the ready call
 import -window root "$out/window.png"
-# A real turn through the window: type a message and send it.
-xdotool search --sync --onlyvisible --name Wayfinder windowactivate --sync >/dev/null 2>&1 || true
-xdotool type --delay 20 "Hello from the desktop smoke test"
-xdotool key Return
+# A real turn through the window: focus it (Xvfb has no window manager to do
+# that), focus the message box with the app's own Ctrl+K, type and send.
+wid=\$(xdotool search --sync --onlyvisible --name Wayfinder | head -1)
+xdotool windowfocus --sync "\$wid"
+xdotool mousemove --window "\$wid" 400 300 click 1
+xdotool key --window "\$wid" ctrl+k
+xdotool type --window "\$wid" --delay 20 "Hello from the desktop smoke test"
+xdotool key --window "\$wid" Return
 for _ in \$(seq 100); do grep -q "turn finished" "$work/app.log" && break; sleep 0.1; done
 sleep 0.5
 import -window root "$out/chat.png"

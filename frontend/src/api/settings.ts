@@ -1,6 +1,6 @@
 // Typed client for the Go SettingsService.
 import type { Transport } from "./transport";
-import type { AppInfo, ModelInfo, OllamaStatus, Settings } from "./gotypes.gen";
+import type { AppInfo, ModelInfo, OllamaStatus, Settings, Workflow } from "./gotypes.gen";
 
 const S = "SettingsService";
 
@@ -12,11 +12,21 @@ export interface SettingsApi {
   /** pull downloads a model; progress arrives as models.pull_progress. */
   pull(model: string): Promise<void>;
   info(): Promise<AppInfo>;
+  ready(version: string): Promise<void>;
+  /** workflow is the agent graph in effect, for the live drawing. */
+  workflow(): Promise<Workflow>;
+  /** saveTextFile opens the desktop save dialog; "" when cancelled. */
+  saveTextFile(defaultName: string, content: string): Promise<string>;
+  /** openDataDir shows the data folder in the file manager (desktop). */
+  openDataDir(): Promise<void>;
 }
 
 export function settingsApi(t: Transport): SettingsApi {
   return {
-    get: () => t.call<Settings>(S, "Get", []),
+    get: async () => {
+      const s = await t.call<Settings>(S, "Get", []);
+      return { ...s, folders: s.folders ?? [] };
+    },
     save: (s) => t.call<Settings>(S, "Save", [s]),
     status: () => t.call<OllamaStatus>(S, "Status", []),
     models: async () =>
@@ -26,5 +36,12 @@ export function settingsApi(t: Transport): SettingsApi {
       })),
     pull: (model) => t.call<void>(S, "Pull", [model]),
     info: () => t.call<AppInfo>(S, "Info", []),
+    ready: (version) => t.call<void>(S, "Ready", [version]),
+    workflow: async () => {
+      const w = await t.call<Workflow | null>(S, "Workflow", []);
+      return { nodes: w?.nodes ?? [], edges: w?.edges ?? [] };
+    },
+    saveTextFile: async (name, content) => (await t.call<string | null>(S, "SaveTextFile", [name, content])) ?? "",
+    openDataDir: () => t.call<void>(S, "OpenDataDir", []),
   };
 }

@@ -50,6 +50,7 @@ export class FakeBackend implements Transport {
       context_tokens: 8192,
       web_search_enabled: false,
       web_search_url: "",
+      folders: [],
       ...opts.settings,
     };
     this.status = {
@@ -169,6 +170,11 @@ export class FakeBackend implements Transport {
   "SettingsService.Info"(): AppInfo {
     return { version: "0.1.0-dev", data_dir: "/home/you/.local/share/wayfinder", mode: "serve", locale: "en" };
   }
+  "SettingsService.Ready"(): void {
+    this.readyCalls++;
+  }
+  /** How often the page reported Ready (it must, once, after mounting). */
+  readyCalls = 0;
 
   private stream(sid: string, turn: string, asst: Message, prompt: string): void {
     const text = (this.opts.reply ?? ((p: string) => `You said: **${p}**`))(prompt);

@@ -85,7 +85,8 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if a.models, err = newModelClient(cur, logger); err != nil {
 		return nil, err
 	}
-	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), logger); err != nil {
+	longRunning := mode == "desktop" || mode == "serve"
+	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), longRunning, logger); err != nil {
 		return nil, err
 	}
 	vecs, err := memory.NewChromemVectors(filepath.Join(dir, "memory"), cur.EmbedModel, a.models)

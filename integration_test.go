@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -86,5 +87,41 @@ func TestIntegrationPullFailsClearly(t *testing.T) {
 	}
 	if info := describe(err); info.Message == "" || info.Code == api.ErrInternal && !strings.Contains(strings.ToLower(info.Message), "pull") {
 		t.Fatalf("pull error not explained: %+v", info)
+	}
+}
+
+// The complex flow, auto-approved. The tiny model fills every schema with
+// empty strings, so this proves the fallbacks (an empty plan becomes the
+// task as one step; a recommendation with no tool says so) rather than the
+// model. testdata/plan-first.workflow.json routes every message to the
+// planner, because the tiny model's router decision is random.
+func TestIntegrationComplexFlow(t *testing.T) {
+	base := realOllama(t)
+	args := append(base, "--workflow", "testdata/plan-first.workflow.json", "ask", "--approve", "--json", "Make a YouTube Shorts video about my café")
+	code, out, errOut := wayfinder(t, args...)
+	var res api.TurnResult
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
+		t.Fatalf("complex flow: %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "1. Make a YouTube Shorts video about my café") {
+		t.Fatalf("fallback plan not shown:\n%s", errOut)
+	}
+	if len(res.Recommendations) != 1 || res.Recommendations[0].Why == "" || res.Response == "" || res.LLMCalls < 3 {
+		t.Fatalf("result: %+v", res)
+	}
+}
+
+// Ingestion with real embeddings, then search.
+func TestIntegrationKnowledge(t *testing.T) {
+	base := realOllama(t)
+	docs := t.TempDir()
+	os.WriteFile(filepath.Join(docs, "policy.md"), []byte("# 휴가 정책\n\n연차는 15일입니다.\n"), 0o644)
+	code, out, errOut := wayfinder(t, append(base, "kb", "import", docs)...)
+	if code != 0 || !strings.Contains(out, "1 chunks, 1 embedded") {
+		t.Fatalf("import: %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, errOut = wayfinder(t, append(base, "kb", "search", "--json", "휴가를")...)
+	if code != 0 || !strings.Contains(out, "연차는 15일") {
+		t.Fatalf("search: %d\n%s\n%s", code, out, errOut)
 	}
 }

@@ -31,12 +31,19 @@ type library struct {
 	vectors *vector.Index
 	pdf     *lazyPDF
 
+	stop  context.CancelFunc // ends background indexing at close
+	bg    sync.WaitGroup
 	ready chan struct{}
 	kb    *knowledge.Base
 	err   error
 }
 
-func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel string, embed vector.Embedder, log *slog.Logger) (*library, error) {
+// openLibrary opens the knowledge base in the background. With embedInBackground
+// (the desktop window and serve mode, which stay open), chunks that have no
+// vector yet — the catalog after its first indexing, files imported while
+// Ollama was away — are embedded in the background too; short commands
+// leave that for later rather than keep the person waiting.
+func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel string, embed vector.Embedder, embedInBackground bool, log *slog.Logger) (*library, error) {
 	cat, err := catalog.Load()
 	if err != nil {
 		return nil, fmt.Errorf("load the built-in catalog: %w", err)
@@ -54,6 +61,7 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 		return nil, fmt.Errorf("create the knowledge folder: %w", err)
 	}
 	l.vectors = vector.Open(filepath.Join(dir, "chunks.vec"), embedModel, embed, vector.WithLogger(log))
+	ctx, l.stop = context.WithCancel(ctx)
 	go func() {
 		defer close(l.ready)
 		v := knowledge.Vectors{Index: l.vectors}
@@ -66,6 +74,13 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 			log.Warn("index the built-in catalog", "err", err)
 		} else if changed {
 			log.Info("built-in catalog indexed", "version", cat.Version, "entries", len(cat.Entries))
+		}
+		if embedInBackground {
+			l.bg.Add(1)
+			go func() {
+				defer l.bg.Done()
+				l.embedMissing(ctx)
+			}()
 		}
 	}()
 	return l, nil
@@ -81,8 +96,33 @@ func (l *library) base(ctx context.Context) (*knowledge.Base, error) {
 	}
 }
 
+// embedMissing embeds the chunks the vector index lacks. It gives up
+// quietly without an embedding model: keyword search serves meanwhile.
+func (l *library) embedMissing(ctx context.Context) {
+	if err := l.vectors.Wait(ctx); err != nil {
+		return
+	}
+	ids, err := l.vectors.IDs(ctx)
+	if err != nil {
+		return
+	}
+	have := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		have[id] = true
+	}
+	n, err := l.kb.Reindex(ctx, func(id string) bool { return have[id] }, nil)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		l.log.Info("passages not embedded yet; keyword search serves meanwhile", "err", err)
+	case n > 0:
+		l.log.Info("passages embedded", "count", n)
+	}
+}
+
 func (l *library) close() {
+	l.stop()
 	<-l.ready
+	l.bg.Wait()
 	if err := l.vectors.Close(); err != nil {
 		l.log.Warn("close vector index", "err", err)
 	}

@@ -276,10 +276,19 @@ func TestPoliteEnds(t *testing.T) {
 	if res.Response != msgEmpty.en || out.String() != msgEmpty.en || e.chatCalls() != 0 {
 		t.Fatalf("empty: %+v after %d calls", res, e.chatCalls())
 	}
-	e.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple, OutOfScope: true}})
+	// A refusal the model does not explain is not obeyed (small models fill
+	// the schema at random); one with a reason ends the turn.
+	e.fake.Script(ollamatest.Reply{JSON: routeDecision{Route: RouteSimple, OutOfScope: true}})
+	res, _ = turn(t, a, chat.Turn{SessionID: "s0", Text: "카페 이름 추천해줘"})
+	a.Wait()
+	if res.Response == msgOutOfScope.ko {
+		t.Fatalf("unexplained refusal obeyed: %+v", res)
+	}
+	e.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple, OutOfScope: true, Reason: "asks to break into a network"}})
+	calls := e.chatCalls()
 	res, _ = turn(t, a, chat.Turn{SessionID: "s1", Text: "이웃집 와이파이 비밀번호를 몰래 알아내고 싶어"})
 	a.Wait()
-	if res.Response != msgOutOfScope.ko || res.LLMCalls != 1 || len(e.requests(isAnswer)) != 0 || len(e.requests(isMemory)) != 0 {
+	if res.Response != msgOutOfScope.ko || res.LLMCalls != 1 || e.chatCalls() != calls+1 {
 		t.Fatalf("out of scope: %+v", res)
 	}
 }

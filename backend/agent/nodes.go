@@ -56,6 +56,7 @@ type routeDecision struct {
 	NeedsDocuments   bool   `json:"needs_documents"`
 	RefersToPrevious bool   `json:"refers_to_previous"`
 	OutOfScope       bool   `json:"out_of_scope"`
+	Reason           string `json:"reason" desc:"one short sentence: why this route (and why out of scope, if so)"`
 }
 
 // Validate refuses a route the graph does not have.
@@ -82,8 +83,11 @@ func (a *Agent) router(ctx context.Context, s State, rt *graph.Runtime) (graph.U
 			d = routeDecision{Route: RouteSimple, NeedsDocuments: true}
 		}
 		pre = preRoute{route: d.Route, needsDocs: d.NeedsDocuments, refersBack: d.RefersToPrevious, reason: "model"}
-		if d.OutOfScope {
-			pre.route, pre.reason = RouteEnd, "out of scope"
+		// Refusing a real task costs the person more than answering an odd
+		// one, so a refusal needs the model to say why: a small model that
+		// fills the schema at random (true, with no reason) is not obeyed.
+		if d.OutOfScope && strings.TrimSpace(d.Reason) != "" {
+			pre.route, pre.reason = RouteEnd, "out of scope: "+strings.TrimSpace(d.Reason)
 		}
 	}
 	c.trace(api.TracePlanning, fmt.Sprintf("route: %s (%s)", pre.route, pre.reason))
@@ -161,9 +165,19 @@ func (a *Agent) answer(cfg loopConfig) graph.NodeFunc[State] {
 		msgs = append(msgs, toOllama(contextHistory(s))...)
 		msgs = append(msgs, user(s.Input))
 		msgs = append(msgs, toOllama(s.Scratch)...)
-		resp, err := c.chat(ctx, msgs, a.toolset("answer").Schemas(), rt.Token)
+		tools := a.toolset("answer").Schemas()
+		resp, err := c.chat(ctx, msgs, tools, rt.Token)
 		if err != nil {
 			return nil, err
+		}
+		if len(resp.Message.ToolCalls) == 0 && strings.TrimSpace(resp.Message.Content) == "" && len(tools) > 0 {
+			// Small models sometimes meet a list of tools with nothing at all,
+			// or with a call to a tool that does not exist, which Ollama drops.
+			// Once more without tools gets a plain answer.
+			c.trace(api.TraceRetry, "empty reply: asking again without tools")
+			if resp, err = c.chat(ctx, msgs, nil, rt.Token); err != nil {
+				return nil, err
+			}
 		}
 		m := fromOllama(resp.Message)
 		upd := graph.Update{a.f.scratch.Add(m), a.f.iterations.Set(s.Iterations + 1)}

@@ -51,6 +51,13 @@ func (p *planOut) Validate() error {
 // plan and the person's feedback (seed 004's user_feedback).
 func (a *Agent) planner(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
 	c := a.newCall(rt)
+	var setTask graph.Update
+	if strings.TrimSpace(s.Task) == "" {
+		// A workflow without a router (a person's own) plans the message
+		// itself.
+		s.Task = s.Input
+		setTask = graph.Update{a.f.task.Set(s.Input)}
+	}
 	if len(s.Feedback) > 0 {
 		c.trace(api.TracePlanning, "revising the plan: "+s.Feedback[len(s.Feedback)-1])
 	} else {
@@ -69,11 +76,15 @@ func (a *Agent) planner(ctx context.Context, s State, rt *graph.Runtime) (graph.
 	note := ""
 	if !ok || len(steps) == 0 {
 		// Safe fallback: the task as one step, which the person can edit.
-		steps = []api.SubTask{{ID: "s1", Title: cutRunes(s.Task, 80), Detail: s.Task}}
+		steps = []api.SubTask{{ID: "s1", Title: cutRunes(s.Task, 80)}}
+		if steps[0].Title != s.Task {
+			steps[0].Detail = s.Task // the whole task when the title had to be cut
+		}
 		note = msgPlanFallback.in(s.Lang)
 	}
 	steps = assignIDs(steps)
-	return c.update(graph.Update{a.f.plan.Set(steps), a.f.round.Set(s.Round + 1), a.f.planNote.Set(note), a.f.decision.Set("")}), nil
+	upd := append(setTask, a.f.plan.Set(steps), a.f.round.Set(s.Round+1), a.f.planNote.Set(note), a.f.decision.Set(""))
+	return c.update(upd), nil
 }
 
 // assignIDs gives every step a unique id, keeping the ids it has.

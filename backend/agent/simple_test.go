@@ -357,3 +357,25 @@ func TestOllamaDiesMidStream(t *testing.T) {
 		t.Fatalf("after the failure: %q", res.Response)
 	}
 }
+
+// A small model that meets the tool list with an empty reply (the real
+// tiny test model does: its call to a tool we do not have is dropped by
+// Ollama) is asked once more without tools, instead of apologising.
+func TestEmptyReplyWithToolsAsksAgainWithout(t *testing.T) {
+	e := newEnv(t)
+	a := e.agent(Options{})
+	e.fake.OnFunc(isAnswer, func(req ollama.ChatRequest) ollamatest.Reply {
+		if len(req.Tools) > 0 {
+			return ollamatest.Reply{Text: ""}
+		}
+		return ollamatest.Reply{Text: "A plain answer."}
+	})
+	res, out := turn(t, a, chat.Turn{SessionID: "s1", Text: "what is a good name for a café?"})
+	a.Wait()
+	if res.Response != "A plain answer." || !strings.Contains(out.String(), "A plain answer.") {
+		t.Fatalf("response %q", res.Response)
+	}
+	if res.LLMCalls != 2 || len(out.kinds(api.TraceRetry)) != 1 {
+		t.Fatalf("calls %d, trace %+v", res.LLMCalls, out.traces)
+	}
+}

@@ -177,6 +177,8 @@ func expand(paths []string) ([]string, []FileError) {
 type fileResult struct {
 	skipped                       bool
 	docs, chunks, pages, embedded int
+	newDocs                       []Document
+	newChunks                     []Chunk
 }
 
 func (b *Base) importFile(ctx context.Context, path string, p Progress, onProgress func(Progress)) (fileResult, error) {
@@ -207,13 +209,18 @@ func (b *Base) importFile(ctx context.Context, path string, p Progress, onProgre
 	if err != nil {
 		return fileResult{}, err
 	}
-	return b.store(ctx, path, hash, info.Size(), parsed, p, onProgress)
+	res, err := b.store(ctx, path, hash, info.Size(), parsed, p, onProgress)
+	if err == nil {
+		res.embedded = b.sink(ctx, res.newDocs, res.newChunks, p, onProgress)
+	}
+	return res, err
 }
 
 // ImportRecords indexes documents that do not come from a file, such as the
 // built-in catalog, under one source name. version plays the part of the
 // file hash: the same version again is skipped, a new one replaces the old
-// documents. It reports whether anything changed.
+// documents. It reports whether anything changed. The records are not
+// embedded here: Reindex does that in the background.
 func (b *Base) ImportRecords(ctx context.Context, source, version string, docs []importer.Document, onProgress func(Progress)) (bool, error) {
 	if onProgress == nil {
 		onProgress = func(Progress) {}
@@ -239,12 +246,13 @@ func (b *Base) ImportRecords(ctx context.Context, source, version string, docs [
 		return false, fmt.Errorf("index %s: %w", source, err)
 	}
 	b.saveKeywords(context.WithoutCancel(ctx))
-	p.Stage, p.Chunks, p.Embedded = StageDone, res.chunks, res.embedded
+	p.Stage, p.Chunks = StageDone, res.chunks
 	onProgress(p)
 	return true, nil
 }
 
-// store chunks parsed documents and swaps them in for the source's old ones.
+// store chunks parsed documents and swaps them in for the source's old ones;
+// the caller hands the new chunks to the sink (embedding).
 func (b *Base) store(ctx context.Context, source, hash string, size int64, parsed []importer.Document, p Progress, onProgress func(Progress)) (fileResult, error) {
 	p.Stage = StageChunking
 	for _, d := range parsed {
@@ -297,9 +305,7 @@ func (b *Base) store(ctx context.Context, source, hash string, size int64, parse
 		b.docs[d.ID] = metaOf(d)
 	}
 	b.mu.Unlock()
-	res := fileResult{docs: len(docs), chunks: len(chunks), pages: p.Pages}
-	res.embedded = b.sink(ctx, docs, chunks, p, onProgress)
-	return res, nil
+	return fileResult{docs: len(docs), chunks: len(chunks), pages: p.Pages, newDocs: docs, newChunks: chunks}, nil
 }
 
 // replace swaps the file's old documents for the new ones in one

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"gorm.io/gorm"
 
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/catalog"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/pdftext"
@@ -502,5 +503,38 @@ func TestImportRecords(t *testing.T) {
 	docs, _ := b.List(ctx)
 	if len(docs) != 1 || docs[0].FileHash != "v2" {
 		t.Fatalf("documents after v2: %+v", docs)
+	}
+}
+
+func TestSyncCatalog(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	b, _ := e.open()
+	c, err := catalog.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed, err := SyncCatalog(ctx, b, c, nil); err != nil || !changed {
+		t.Fatalf("first sync: %v, %v", changed, err)
+	}
+	if changed, err := SyncCatalog(ctx, b, c, nil); err != nil || changed {
+		t.Fatalf("second sync of the same version: %v, %v", changed, err)
+	}
+	tests := []struct{ query, want string }{
+		{"자막 자동 생성 영상 편집", "Vrew"},
+		{"translate Korean documents", "Papago"},
+	}
+	for _, tt := range tests {
+		hits, err := b.Search(ctx, tt.query, SearchOptions{TopK: 10, Kinds: []string{KindCatalog}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		for _, h := range hits {
+			titles = append(titles, h.Title)
+		}
+		if !slices.Contains(titles, tt.want) {
+			t.Errorf("%q: top 10 %v lacks %s", tt.query, titles, tt.want)
+		}
 	}
 }

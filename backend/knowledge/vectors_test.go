@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/catalog"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
 	"github.com/wayfinder-app/wayfinder/backend/llm"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
@@ -76,5 +77,60 @@ func TestHybridRestartDoesNotReembed(t *testing.T) {
 	}
 	if len(after) != len(before) || after[0].ChunkID != before[0].ChunkID {
 		t.Fatalf("results changed across restart:\nbefore %+v\nafter  %+v", before, after)
+	}
+}
+
+// TestReindexEmbedsWhatIsMissing: the catalog is indexed by keywords only;
+// Reindex embeds its chunks once, and a second Reindex finds nothing to do.
+func TestReindexEmbedsWhatIsMissing(t *testing.T) {
+	ctx := context.Background()
+	fake := ollamatest.New(t)
+	client, err := llm.New(fake.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	db, err := store.OpenDB(filepath.Join(dir, "wayfinder.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := vector.Open(filepath.Join(dir, "chunks.vec"), "bge-m3", vector.ModelEmbedder(client, "bge-m3"))
+	defer ix.Close()
+	v := Vectors{Index: ix}
+	b, err := Open(ctx, db, filepath.Join(dir, "knowledge"), Options{Sink: v, Vectors: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := catalog.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := SyncCatalog(ctx, b, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if fake.Count(ollamatest.PathEmbed) != 0 {
+		t.Fatal("SyncCatalog embedded in the foreground")
+	}
+	if err := ix.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	has := func() func(string) bool {
+		ids, _ := ix.IDs(ctx)
+		set := map[string]bool{}
+		for _, id := range ids {
+			set[id] = true
+		}
+		return func(id string) bool { return set[id] }
+	}
+	n, err := b.Reindex(ctx, has(), nil)
+	if err != nil || n != len(c.Entries) {
+		t.Fatalf("reindex: %d, %v (want %d)", n, err, len(c.Entries))
+	}
+	if n, err := b.Reindex(ctx, has(), nil); err != nil || n != 0 {
+		t.Fatalf("second reindex: %d, %v", n, err)
+	}
+	hits, err := b.Search(ctx, "subtitles for Korean videos", SearchOptions{TopK: 5, Kinds: []string{KindCatalog}})
+	if err != nil || len(hits) == 0 {
+		t.Fatalf("hybrid search: %v, %v", hits, err)
 	}
 }

@@ -1,0 +1,50 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+)
+
+// reindexBatch is how many chunks one Upsert gets: progress after each, and
+// a cancelled reindex loses at most one batch of work.
+const reindexBatch = 64
+
+// Reindex hands the sink every chunk it does not have yet (has reports
+// which it has): the built-in catalog after its first indexing, and files
+// imported while no embedding model answered. Long-running shells call it
+// in the background; it stops when ctx ends and continues next time.
+func (b *Base) Reindex(ctx context.Context, has func(chunkID string) bool, onProgress func(done, total int)) (int, error) {
+	if b.opts.Sink == nil {
+		return 0, nil
+	}
+	type row struct {
+		Chunk
+		Source, Kind, Title string
+	}
+	var rows []row
+	err := b.db.WithContext(ctx).Table("kb_chunks").
+		Select("kb_chunks.*, kb_documents.source, kb_documents.kind, kb_documents.title").
+		Joins("JOIN kb_documents ON kb_documents.id = kb_chunks.doc_id").
+		Order("kb_chunks.id").Scan(&rows).Error
+	if err != nil {
+		return 0, fmt.Errorf("list chunks to embed: %w", err)
+	}
+	var todo []IndexedChunk
+	for _, r := range rows {
+		if !has(r.ID) {
+			todo = append(todo, IndexedChunk{Chunk: r.Chunk, Source: r.Source, Kind: r.Kind, Title: r.Title})
+		}
+	}
+	done := 0
+	for start := 0; start < len(todo); start += reindexBatch {
+		batch := todo[start:min(start+reindexBatch, len(todo))]
+		if err := b.opts.Sink.Upsert(ctx, batch, nil); err != nil {
+			return done, fmt.Errorf("embed chunks: %w", err)
+		}
+		done += len(batch)
+		if onProgress != nil {
+			onProgress(done, len(todo))
+		}
+	}
+	return done, nil
+}

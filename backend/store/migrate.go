@@ -29,7 +29,10 @@ type schemaMigration struct {
 // each names its own set ("store", "knowledge", ...).
 func Migrate(ctx context.Context, db *gorm.DB, set string, ms []Migration) error {
 	db = db.WithContext(ctx)
-	if err := db.AutoMigrate(&schemaMigration{}); err != nil {
+	// IF NOT EXISTS, not gorm's AutoMigrate: packages migrate concurrently,
+	// and a check-then-create would race.
+	const create = "CREATE TABLE IF NOT EXISTS schema_migrations (`set` TEXT NOT NULL, version INTEGER NOT NULL, name TEXT, applied_at DATETIME, PRIMARY KEY (`set`, version))"
+	if err := db.Exec(create).Error; err != nil {
 		return fmt.Errorf("migrate %s: create schema_migrations: %w", set, err)
 	}
 	var done []int
@@ -50,6 +53,12 @@ func Migrate(ctx context.Context, db *gorm.DB, set string, ms []Migration) error
 			continue
 		}
 		err := db.Transaction(func(tx *gorm.DB) error {
+			// Another process may have applied it since the read above; the
+			// transaction holds the write lock, so this answer is final.
+			var n int64
+			if err := tx.Model(&schemaMigration{}).Where("`set` = ? AND version = ?", set, m.Version).Count(&n).Error; err != nil || n > 0 {
+				return err
+			}
 			if err := m.Up(tx); err != nil {
 				return err
 			}

@@ -60,6 +60,11 @@ func OpenDB(path string) (*gorm.DB, error) {
 	for _, p := range []string{"journal_mode(WAL)", "synchronous(NORMAL)", "busy_timeout(10000)", "foreign_keys(1)"} {
 		q.Add("_pragma", p)
 	}
+	// Transactions take the write lock when they begin: a deferred one that
+	// later needs to write fails at once with SQLITE_BUSY when another
+	// connection writes (busy_timeout cannot help an upgrade), whereas an
+	// immediate one waits its turn.
+	q.Set("_txlock", "immediate")
 	dsn := "file:" + path + "?" + q.Encode()
 	db, err := gorm.Open(sqlite.Open(dsn), &gorm.Config{
 		Logger:                 logger.Discard,

@@ -238,3 +238,43 @@ func TestIntegrityCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestConcurrentMigrations: packages migrate their own sets at the same
+// time on one file (the knowledge base opens in the background while memory
+// migrates); none may fail with "database is locked".
+func TestConcurrentMigrations(t *testing.T) {
+	ctx := context.Background()
+	path := t.TempDir() + "/c.db"
+	errs := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			db, err := OpenDB(path)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer func() {
+				if sqlDB, err := db.DB(); err == nil {
+					sqlDB.Close()
+				}
+			}()
+			set := string(rune('a' + i%4)) // two processes per set
+			var ms []Migration
+			for v := 1; v <= 5; v++ {
+				table := set + string(rune('0'+v))
+				ms = append(ms, Migration{Version: v, Name: table, Up: func(tx *gorm.DB) error {
+					if err := tx.Exec("CREATE TABLE t_" + table + " (x INT)").Error; err != nil {
+						return err
+					}
+					return tx.Exec("INSERT INTO t_" + table + " VALUES (1)").Error
+				}})
+			}
+			errs <- Migrate(ctx, db, set, ms)
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

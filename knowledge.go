@@ -50,7 +50,7 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 	}
 	l := &library{
 		log: log, catalog: cat, byID: map[string]catalog.Entry{},
-		pdf:   &lazyPDF{cacheDir: filepath.Join(dataDir, "cache", "pdfium")},
+		pdf:   &lazyPDF{cacheDir: pdfCacheDir(dataDir)},
 		ready: make(chan struct{}),
 	}
 	for _, e := range cat.Entries {
@@ -331,6 +331,16 @@ func (k *KnowledgeService) Categories() ([]string, error) {
 		out = append(out, string(c))
 	}
 	return out, nil
+}
+
+// pdfCacheDir is where PDFium's compiled code is kept: the OS cache folder,
+// shared by every data folder (compiling takes seconds, loading a fraction),
+// else the data folder.
+func pdfCacheDir(dataDir string) string {
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "wayfinder", "pdfium")
+	}
+	return filepath.Join(dataDir, "cache", "pdfium")
 }
 
 // isCatalogCategory reports whether name is a catalog category.

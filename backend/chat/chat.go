@@ -133,12 +133,17 @@ func (s *Service) Send(ctx context.Context, sessionID, text string) (api.SendAck
 	if err != nil {
 		return api.SendAck{}, err
 	}
+	return s.launch(t), nil
+}
+
+// launch runs a started turn in the background.
+func (s *Service) launch(t *turn) api.SendAck {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		s.run(t)
 	}()
-	return t.ack, nil
+	return t.ack
 }
 
 // Decide answers the plan a session is waiting on, and runs the rest of the
@@ -148,12 +153,7 @@ func (s *Service) Decide(ctx context.Context, sessionID string, d api.ApprovalDe
 	if err != nil {
 		return api.SendAck{}, err
 	}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		s.run(t)
-	}()
-	return t.ack, nil
+	return s.launch(t), nil
 }
 
 // AskDecision is Decide run to its end, for the command line.

@@ -400,3 +400,43 @@ func (l *eventLog) wait(t *testing.T, name string) any {
 	t.Fatalf("no %s event", name)
 	return nil
 }
+
+// TestOllamaDiesMidReply: the stream breaks after some text; the turn ends
+// with a clear, actionable error, the person's message and the partial
+// reply are kept, and the next message works once Ollama is back.
+func TestOllamaDiesMidReply(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
+	fake.Fail(ollamatest.PathChat, -1, ollamatest.Fault{Kind: ollamatest.FaultDrop, After: 2})
+	g := globals{dataDir: t.TempDir(), ollamaHost: fake.URL(), model: "llama3.2:3b", embedModel: "bge-m3"}
+	a, err := openApp(context.Background(), g, "serve", newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	events := &eventLog{}
+	a.events.attach(events)
+	c := &ChatService{a}
+	ack, err := c.Send("", "tell me about my café's opening hours")
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := events.wait(t, api.EventTurnFailed).(api.TurnFailed)
+	if failed.Error.Code != api.ErrStreamDropped || failed.Error.Hint == "" {
+		t.Fatalf("error shown: %+v", failed.Error)
+	}
+	msgs, err := c.Messages(ack.SessionID)
+	if err != nil || len(msgs) != 2 || msgs[0].Content != "tell me about my café's opening hours" || msgs[1].Status != api.StatusError {
+		t.Fatalf("stored: %+v, %v", msgs, err)
+	}
+	fake.Reset()
+	for a.chat.Busy(ack.SessionID) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := c.Regenerate(ack.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	fin := events.wait(t, api.EventTurnFinished).(api.TurnFinished)
+	if fin.Message.Status != api.StatusComplete || fin.Message.Content == "" {
+		t.Fatalf("after Ollama came back: %+v", fin.Message)
+	}
+}

@@ -77,9 +77,9 @@ test-desktop: build
 test-ollama: deps $(DIST)
 	scripts/real-ollama-test.sh
 
-## bench: the performance report
-bench: deps $(DIST)
-	go test -run '^$$' -bench . -benchmem ./backend/...
+## bench: the performance report, measured in one run: artifacts/bench/REPORT.md (also printed)
+bench: deps-test build
+	go run ./tests/bench -app $(BIN) -out artifacts/bench/REPORT.md
 
 clean:
 	rm -rf build/bin frontend/dist artifacts

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+	"github.com/wayfinder-app/wayfinder/backend/store"
+)
+
+// hybridResult is hybrid search latency over n chunks.
+type hybridResult struct {
+	chunks, dim, queries int
+	p50, p95             time.Duration
+	importTime           time.Duration
+}
+
+// measureHybrid imports n synthetic records (≈80 words each, English and
+// Korean, Zipf-distributed, seeded: the same generator as the knowledge
+// benchmarks) into a Base with a vector index whose embedder is the fake's
+// deterministic bag-of-words vector (no HTTP), then times Search, which
+// fuses keyword and vector rankings.
+func measureHybrid(ctx context.Context, n, dim, queries int) (hybridResult, error) {
+	res := hybridResult{dim: dim, queries: queries}
+	dir, err := os.MkdirTemp("", "wayfinder-bench-hybrid-")
+	if err != nil {
+		return res, err
+	}
+	defer os.RemoveAll(dir)
+	src := filepath.Join(dir, "records.jsonl")
+	qs, err := writeRecords(src, n)
+	if err != nil {
+		return res, err
+	}
+	db, err := store.OpenDB(filepath.Join(dir, "wayfinder.db"))
+	if err != nil {
+		return res, err
+	}
+	defer func() {
+		if s, err := db.DB(); err == nil {
+			s.Close()
+		}
+	}()
+	embed := vector.EmbedFunc(func(_ context.Context, in []string) ([][]float32, error) {
+		out := make([][]float32, len(in))
+		for i, t := range in {
+			out[i] = ollamatest.Vector(t, dim)
+		}
+		return out, nil
+	})
+	ix := vector.Open(filepath.Join(dir, "chunks.vec"), "bench-embed", embed, vector.WithBatchSize(256))
+	defer ix.Close()
+	v := knowledge.Vectors{Index: ix}
+	kb, err := knowledge.Open(ctx, db, filepath.Join(dir, "knowledge"), knowledge.Options{Sink: v, Vectors: v})
+	if err != nil {
+		return res, err
+	}
+	start := time.Now()
+	rep, err := kb.Import(ctx, []string{src}, nil)
+	if err != nil {
+		return res, err
+	}
+	res.importTime = time.Since(start)
+	res.chunks = rep.Chunks
+	if err := ix.Wait(ctx); err != nil {
+		return res, fmt.Errorf("vector index: %w", err)
+	}
+	for st := ix.Status(); st.Pending > 0; st = ix.Status() {
+		time.Sleep(100 * time.Millisecond)
+	}
+	lat := make([]time.Duration, 0, queries)
+	for i := range queries {
+		t := time.Now()
+		if _, err := kb.Search(ctx, qs[i%len(qs)], knowledge.SearchOptions{TopK: 10}); err != nil {
+			return res, err
+		}
+		lat = append(lat, time.Since(t))
+	}
+	slices.Sort(lat)
+	res.p50 = lat[len(lat)/2]
+	res.p95 = lat[len(lat)*95/100]
+	return res, nil
+}
+
+// writeRecords writes n JSON Lines records and returns queries drawn from
+// the same vocabulary.
+func writeRecords(path string, n int) ([]string, error) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	vocab := make([]string, 30000)
+	for i := range vocab {
+		if i%3 == 0 {
+			vocab[i] = string([]rune{rune(0xAC00 + rng.IntN(2000)), rune(0xAC00 + rng.IntN(2000))}) + "를"
+		} else {
+			vocab[i] = fmt.Sprintf("word%x", i)
+		}
+	}
+	zipf := rand.NewZipf(rng, 1.1, 1, uint64(len(vocab)-1))
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	buf := make([]byte, 0, 1024)
+	for i := range n {
+		buf = buf[:0]
+		for range 80 {
+			buf = append(buf, vocab[zipf.Uint64()]...)
+			buf = append(buf, ' ')
+		}
+		if err := enc.Encode(map[string]string{"_id": fmt.Sprint(i), "title": vocab[zipf.Uint64()], "text": string(buf)}); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	qs := make([]string, 200)
+	for i := range qs {
+		qs[i] = vocab[zipf.Uint64()] + " " + vocab[rng.IntN(3000)]
+	}
+	return qs, nil
+}

@@ -1,0 +1,317 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	ollama "github.com/ollama/ollama/api"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+	"github.com/wayfinder-app/wayfinder/tests/internal/world"
+)
+
+// timing is an HTTP transport that measures every /api/chat call from the
+// request to the end of its body: the raw model-call time Wayfinder cannot
+// do better than.
+type timing struct {
+	base http.RoundTripper
+	mu   sync.Mutex
+	sum  time.Duration
+	n    int
+}
+
+func (t *timing) RoundTrip(r *http.Request) (*http.Response, error) {
+	start := time.Now()
+	resp, err := t.base.RoundTrip(r)
+	if err != nil || r.URL.Path != ollamatest.PathChat {
+		return resp, err
+	}
+	resp.Body = &timedBody{ReadCloser: resp.Body, done: func() {
+		t.mu.Lock()
+		t.sum += time.Since(start)
+		t.n++
+		t.mu.Unlock()
+	}}
+	return resp, nil
+}
+
+func (t *timing) reset() (time.Duration, int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, n := t.sum, t.n
+	t.sum, t.n = 0, 0
+	return s, n
+}
+
+type timedBody struct {
+	io.ReadCloser
+	once sync.Once
+	done func()
+}
+
+func (b *timedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.once.Do(b.done)
+	}
+	return n, err
+}
+
+func (b *timedBody) Close() error {
+	b.once.Do(b.done)
+	return b.ReadCloser.Close()
+}
+
+// scenario is one of seed 001's scenarios with the model calls its table
+// lists.
+type scenario struct {
+	name      string
+	seedCalls string
+	goal      string
+	input     string
+}
+
+var scenarios = []scenario{
+	{"greeting", "2", "1", "안녕하세요"},
+	{"calculator (123*456)", "3", "2", "123*456은 얼마야?"},
+	{"RAG (leave policy)", "2", "1 + retrieval", "회사 휴가 정책에서 연차는 며칠이야?"},
+}
+
+// overheadRow is one scenario measured against the 50 ms fake.
+type overheadRow struct {
+	name         string
+	turn, model  time.Duration
+	calls, after int
+	seed, goal   string
+	critical     int
+	runs         int // turn and model are sums over this many runs
+}
+
+func newBackend(ctx context.Context, fake *ollamatest.Server, tr http.RoundTripper) (*world.Backend, func(), error) {
+	dir, err := os.MkdirTemp("", "wayfinder-bench-")
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := world.Open(ctx, fake.URL(), world.Config{DataDir: dir, HTTPClient: &http.Client{Transport: tr}})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	return b, func() { b.Close(); os.RemoveAll(dir) }, nil
+}
+
+// measureTurns runs each scenario runs times against a fake answering
+// after 50 ms, and reports turn time against the sum of raw model-call
+// times, with model calls on the critical path and after the answer.
+func measureTurns(ctx context.Context, runs int) ([]overheadRow, error) {
+	fake, err := ollamatest.Start("127.0.0.1:0", ollamatest.WithLatency(50*time.Millisecond))
+	if err != nil {
+		return nil, err
+	}
+	defer fake.Close()
+	world.ScriptComplex(fake, world.Pace{})
+	tr := &timing{base: http.DefaultTransport.(*http.Transport).Clone()}
+	var rows []overheadRow
+	for _, sc := range scenarios {
+		row := overheadRow{name: sc.name, seed: sc.seedCalls, goal: sc.goal, runs: runs}
+		for range runs {
+			b, done, err := newBackend(ctx, fake, tr)
+			if err != nil {
+				return nil, err
+			}
+			before := fake.Count(ollamatest.PathChat)
+			tr.reset()
+			start := time.Now()
+			msg, err := b.Chat.Ask(ctx, "", sc.input, nil)
+			turn := time.Since(start)
+			model, _ := tr.reset()
+			if err != nil || msg.Status != api.StatusComplete {
+				done()
+				return nil, fmt.Errorf("%s: %v (%s)", sc.name, err, msg.Status)
+			}
+			critical := msg.Result.LLMCalls
+			b.Agent.Wait()
+			row.turn += turn
+			row.model += model
+			row.critical = critical
+			row.calls = fake.Count(ollamatest.PathChat) - before
+			row.after = row.calls - critical
+			done()
+		}
+		rows = append(rows, row)
+	}
+	alone, err := agentAlone(ctx, fake, tr, runs)
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, alone)
+	long, err := longConversation(ctx, fake, tr)
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, long)
+	cx, err := complexTurn(ctx, fake, tr, runs)
+	if err != nil {
+		return nil, err
+	}
+	return append(rows, cx), nil
+}
+
+// longConversation is seed 001's fourth scenario: a conversation long
+// enough for the summary window; measured is the turn on which the window
+// first folds old messages.
+func longConversation(ctx context.Context, fake *ollamatest.Server, tr *timing) (overheadRow, error) {
+	row := overheadRow{name: "long conversation (turn 11)", seed: "3 (+1 summary before the answer)", goal: "0 extra before the answer", runs: 1}
+	b, done, err := newBackend(ctx, fake, tr)
+	if err != nil {
+		return row, err
+	}
+	defer done()
+	session := ""
+	for i := 1; i <= 11; i++ {
+		b.Agent.Wait()
+		before := fake.Count(ollamatest.PathChat)
+		tr.reset()
+		start := time.Now()
+		msg, err := b.Chat.Ask(ctx, session, fmt.Sprintf("Turn %d: the project deadline is March %d. What should I do next?", i, i), nil)
+		turn := time.Since(start)
+		model, _ := tr.reset()
+		if err != nil || msg.Status != api.StatusComplete {
+			return row, fmt.Errorf("long conversation turn %d: %v", i, err)
+		}
+		session = msg.SessionID
+		if i == 11 {
+			row.turn, row.model, row.critical = turn, model, msg.Result.LLMCalls
+			b.Agent.Wait()
+			row.calls = fake.Count(ollamatest.PathChat) - before
+			row.after = row.calls - row.critical
+		}
+	}
+	return row, nil
+}
+
+// complexTurn is seed 004's flow: plan, approval, recommendations, guide.
+func complexTurn(ctx context.Context, fake *ollamatest.Server, tr *timing, runs int) (overheadRow, error) {
+	row := overheadRow{name: "complex task (plan + approve + guide)", seed: "—", goal: "—", runs: runs}
+	for range runs {
+		b, done, err := newBackend(ctx, fake, tr)
+		if err != nil {
+			return row, err
+		}
+		before := fake.Count(ollamatest.PathChat)
+		tr.reset()
+		start := time.Now()
+		msg, err := b.Chat.Ask(ctx, "", world.ComplexTask, nil)
+		crit := msg.Result.LLMCalls
+		if err == nil {
+			msg, err = b.Chat.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionApprove}, nil)
+		}
+		turn := time.Since(start)
+		model, _ := tr.reset()
+		if err != nil || msg.Status != api.StatusComplete {
+			done()
+			return row, fmt.Errorf("complex: %v", err)
+		}
+		b.Agent.Wait()
+		row.turn += turn
+		row.model += model
+		row.critical = crit + msg.Result.LLMCalls
+		row.calls = fake.Count(ollamatest.PathChat) - before
+		row.after = row.calls - row.critical
+		done()
+	}
+	return row, nil
+}
+
+// promptGrowth runs a 50-turn conversation and compares the prompt of the
+// 50th answer with what sending the whole history would cost, in the fake's
+// token estimate (bytes / 4).
+func promptGrowth(ctx context.Context) (sent, full int, err error) {
+	fake, err := ollamatest.Start("127.0.0.1:0")
+	if err != nil {
+		return 0, 0, err
+	}
+	defer fake.Close()
+	reply := strings.Repeat("This is a long and careful answer about planning. ", 8)
+	fake.On(world.IsAnswer, ollamatest.Reply{Text: reply})
+	world.ScriptComplex(fake, world.Pace{})
+	b, done, err := newBackend(ctx, fake, http.DefaultTransport)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer done()
+	session := ""
+	var history []string
+	for i := 1; i <= 50; i++ {
+		b.Agent.Wait()
+		in := fmt.Sprintf("Turn %d: here is more about my project, which is a shop that sells handmade cups; what next?", i)
+		msg, err := b.Chat.Ask(ctx, session, in, nil)
+		if err != nil || msg.Status != api.StatusComplete {
+			return 0, 0, fmt.Errorf("turn %d: %v", i, err)
+		}
+		session = msg.SessionID
+		if i < 50 {
+			history = append(history, in, msg.Content)
+		}
+	}
+	var answers []ollama.ChatRequest
+	for _, r := range fake.ChatRequests() {
+		if world.IsAnswer(r) {
+			answers = append(answers, r)
+		}
+	}
+	if len(answers) < 50 {
+		return 0, 0, fmt.Errorf("only %d answer calls in 50 turns", len(answers))
+	}
+	final := answers[len(answers)-1]
+	for _, m := range final.Messages {
+		sent += len(m.Content)
+	}
+	// The whole history instead of the window: the first turn's system
+	// prompt (no summary yet), every earlier message, the question.
+	full = len(answers[0].Messages[0].Content) + len(world.Last(final).Content)
+	for _, h := range history {
+		full += len(h)
+	}
+	return sent/4 + 1, full/4 + 1, nil
+}
+
+// discardOutput drops what a turn streams.
+type discardOutput struct{}
+
+func (discardOutput) Text(string)          {}
+func (discardOutput) Trace(api.TraceEvent) {}
+
+// agentAlone times the greeting through the agent graph alone, without the
+// chat service saving messages around it, to show where overhead sits.
+func agentAlone(ctx context.Context, fake *ollamatest.Server, tr *timing, runs int) (overheadRow, error) {
+	row := overheadRow{name: "greeting, agent graph alone (no chat service)", seed: "—", goal: "—", runs: runs}
+	for i := range runs {
+		b, done, err := newBackend(ctx, fake, tr)
+		if err != nil {
+			return row, err
+		}
+		tr.reset()
+		start := time.Now()
+		res, err := b.Agent.Respond(ctx, chat.Turn{SessionID: fmt.Sprint("bench-", i), Text: "안녕하세요"}, discardOutput{})
+		turn := time.Since(start)
+		model, _ := tr.reset()
+		b.Agent.Wait()
+		done()
+		if err != nil {
+			return row, fmt.Errorf("agent alone: %w", err)
+		}
+		row.turn += turn
+		row.model += model
+		row.critical = res.LLMCalls
+	}
+	return row, nil
+}

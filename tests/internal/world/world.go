@@ -1,0 +1,387 @@
+// Package world builds what the black-box tests under tests/ run against: a
+// fake Ollama scripted for every model-calling role of the agent graph, and a
+// Wayfinder backend (store, tools, agent, chat service) wired the way app.go
+// wires it, but inside the test process so that a test can swap the HTTP
+// client, the data directory or the fake.
+//
+// The roles are recognised by the first line of their system prompts (see
+// backend/agent/prompts.go); if a prompt changes, the scripted fakes stop
+// matching and the tests fail loudly rather than pass on default replies.
+package world
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	ollama "github.com/ollama/ollama/api"
+
+	"github.com/wayfinder-app/wayfinder/backend/agent"
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/llm"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+	"github.com/wayfinder-app/wayfinder/backend/store"
+	"github.com/wayfinder-app/wayfinder/backend/tools"
+)
+
+// Model is the chat model every world uses; the fake has it installed.
+const Model = "llama3.2:3b"
+
+// The roles of the agent graph that call a model, by the opening of their
+// system prompts.
+const (
+	RoleAnswer   = "You are Wayfinder, a helpful assistant"
+	RoleRouter   = "You are Wayfinder's router."
+	RolePlanner  = "You are Wayfinder's planner."
+	RoleScout    = "You are Wayfinder's tool scout."
+	RoleReviewer = "You are Wayfinder's reviewer."
+	RoleGuide    = "You are Wayfinder's guide writer."
+	RoleMemory   = "You are Wayfinder's memory keeper."
+)
+
+// Matchers for the roles.
+var (
+	IsAnswer   = ollamatest.SystemContains(RoleAnswer)
+	IsRouter   = ollamatest.SystemContains(RoleRouter)
+	IsPlanner  = ollamatest.SystemContains(RolePlanner)
+	IsScout    = ollamatest.SystemContains(RoleScout)
+	IsReviewer = ollamatest.SystemContains(RoleReviewer)
+	IsGuide    = ollamatest.SystemContains(RoleGuide)
+	IsMemory   = ollamatest.SystemContains(RoleMemory)
+	// IsSummary is backend/memory's summarising call.
+	IsSummary = ollamatest.LastUserContains("요약할 대화:")
+)
+
+// ComplexTask is the seed 004 task every complex scenario sends.
+const ComplexTask = "카페 홍보용 유튜브 쇼츠 영상을 만들고 싶어"
+
+// Plan is the planner's answer for ComplexTask.
+var Plan = map[string]any{"sub_tasks": []map[string]string{
+	{"id": "s1", "title": "대본 작성", "detail": "30초 분량의 카페 소개 대본"},
+	{"id": "s2", "title": "영상 편집", "detail": "촬영본을 세로 영상으로 편집"},
+	{"id": "s3", "title": "썸네일 제작", "detail": "눈에 띄는 썸네일"},
+}}
+
+var subTaskRe = regexp.MustCompile(`Sub-task (s\d+)`)
+
+var picks = map[string]map[string]any{
+	"s1": {"sufficient": true, "tool": "ChatGPT", "why": "한국어 대본", "url": "https://chatgpt.com", "pricing": "free, Plus $20/month", "alternatives": []string{}},
+	"s2": {"sufficient": true, "tool": "Vrew", "why": "자동 한국어 자막", "url": "https://vrew.ai", "pricing": "free plan, Pro $9.99/month", "alternatives": []string{"CapCut"}},
+	"s3": {"sufficient": true, "tool": "Canva", "why": "썸네일 템플릿", "url": "https://canva.com", "pricing": "free", "alternatives": []string{}},
+}
+
+// Pace slows the fake's replies so that a turn takes a while (crash tests);
+// zero values answer at once.
+type Pace struct {
+	ChunkDelay time.Duration
+}
+
+// ScriptComplex scripts every role of the complex path: the router says
+// complex for ComplexTask, the planner proposes Plan, the scout searches
+// once per sub-task, the reviewer picks a tool, the guide streams a cited
+// guide, the memory keeper writes one memory, and the answer role answers
+// simple questions.
+func ScriptComplex(fake *ollamatest.Server, p Pace) {
+	for _, role := range Roles {
+		fake.OnFunc(Matcher(role), func(req ollama.ChatRequest) ollamatest.Reply { return Respond(role, req, p) })
+	}
+}
+
+// Roles lists the roles that call a model, in the order a turn reaches them.
+var Roles = []string{RoleRouter, RoleAnswer, RolePlanner, RoleScout, RoleReviewer, RoleGuide, RoleMemory}
+
+// Matcher selects the requests of one role.
+func Matcher(role string) ollamatest.Matcher { return ollamatest.SystemContains(role) }
+
+// Respond is the well-behaved model's reply to req in role.
+func Respond(role string, req ollama.ChatRequest, p Pace) ollamatest.Reply {
+	switch role {
+	case RoleRouter:
+		return Route(req)
+	case RolePlanner:
+		return ollamatest.Reply{JSON: Plan, ChunkDelay: p.ChunkDelay}
+	case RoleScout:
+		if last(req).Role == "tool" {
+			return ollamatest.Reply{Chunks: []string{"Found ", "a good ", "candidate."}, ChunkDelay: p.ChunkDelay}
+		}
+		id := "s1"
+		if len(req.Messages) > 1 {
+			if m := subTaskRe.FindStringSubmatch(req.Messages[1].Content); m != nil {
+				id = m[1]
+			}
+		}
+		query := map[string]string{"s1": "ChatGPT script", "s2": "Vrew video", "s3": "Canva thumbnail"}[id]
+		if query == "" {
+			query = "ChatGPT"
+		}
+		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "retrieve_docs", Args: map[string]any{"query": query}}}}
+	case RoleReviewer:
+		id := "s1"
+		if m := subTaskRe.FindStringSubmatch(last(req).Content); m != nil {
+			id = m[1]
+		}
+		r, ok := picks[id]
+		if !ok {
+			r = picks["s1"]
+		}
+		return ollamatest.Reply{JSON: r, ChunkDelay: p.ChunkDelay}
+	case RoleGuide:
+		return ollamatest.Reply{Chunks: []string{"# 카페 쇼츠 가이드\n\n", "1. 대본: ChatGPT [1]\n", "2. 편집: Vrew [2]\n", "3. 썸네일: Canva [3]\n", "끝.\n"}, ChunkDelay: p.ChunkDelay}
+	case RoleMemory:
+		return ollamatest.Reply{JSON: map[string]any{"memories": []map[string]string{{"text": "카페를 운영함", "kind": "fact"}}}}
+	case RoleAnswer:
+		// Arithmetic goes through the calculator, as seed 001 does.
+		if strings.Contains(userInput(req), "123*456") {
+			if last(req).Role != "tool" {
+				return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "calculator", Args: map[string]any{"expression": "123*456"}}}}
+			}
+			return ollamatest.Reply{Chunks: []string{"123*456 = ", strings.TrimSpace(last(req).Content)}, ChunkDelay: p.ChunkDelay}
+		}
+		return ollamatest.Reply{Chunks: []string{"알겠습니다. ", "도와드릴게요."}, ChunkDelay: p.ChunkDelay}
+	}
+	return ollamatest.Reply{Text: "ok"}
+}
+
+// Route is the router's answer: complex for ComplexTask, simple otherwise,
+// with documents for questions about the leave policy (휴가).
+func Route(req ollama.ChatRequest) ollamatest.Reply {
+	// The first user message holds the input; a repair request adds
+	// another one after it.
+	in := ""
+	for _, m := range req.Messages {
+		if m.Role == "user" {
+			in = m.Content
+			break
+		}
+	}
+	return ollamatest.Reply{JSON: map[string]any{
+		"route":           map[bool]string{true: "complex", false: "simple"}[strings.Contains(in, ComplexTask)],
+		"needs_documents": strings.Contains(in, "휴가"), "refers_to_previous": false, "out_of_scope": false,
+	}}
+}
+
+// userInput is the last message the person wrote in a request.
+func userInput(req ollama.ChatRequest) string {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if req.Messages[i].Role == "user" {
+			return req.Messages[i].Content
+		}
+	}
+	return ""
+}
+
+func last(req ollama.ChatRequest) ollama.Message { return req.Messages[len(req.Messages)-1] }
+
+// Last is the last message of a request.
+func Last(req ollama.ChatRequest) ollama.Message { return last(req) }
+
+// Catalog is a small stand-in for the knowledge base.
+var Catalog = []tools.Doc{
+	{ID: "cat-vrew", Title: "Vrew", Source: "Wayfinder AI tool catalog", URL: "https://vrew.ai",
+		Text: "Vrew: AI video editor with automatic Korean subtitles. Pricing: free plan, Pro $9.99/month."},
+	{ID: "cat-chatgpt", Title: "ChatGPT", Source: "Wayfinder AI tool catalog", URL: "https://chatgpt.com",
+		Text: "ChatGPT: writes scripts for videos in Korean and English. Pricing: free, Plus $20/month."},
+	{ID: "cat-canva", Title: "Canva", Source: "Wayfinder AI tool catalog", URL: "https://canva.com",
+		Text: "Canva: thumbnails and simple graphics. Pricing: free, Pro $15/month."},
+	{ID: "hr-1", Title: "휴가 정책", Source: "employee-handbook.pdf", Page: 3,
+		Text: "휴가 정책: 연차 15일, 병가 10일. 연차는 입사 1년 후부터 사용할 수 있습니다."},
+}
+
+// Docs is a keyword retriever over a fixed list: a document matches when it
+// contains a word (two runes or more) of the query.
+type Docs struct{ List []tools.Doc }
+
+// Search implements tools.Retriever.
+func (d Docs) Search(_ context.Context, query string, k int) ([]tools.Doc, error) {
+	var out []tools.Doc
+	for _, doc := range d.List {
+		for _, w := range strings.Fields(query) {
+			w = strings.Trim(w, "?!.,")
+			if len([]rune(w)) >= 2 && strings.Contains(strings.ToLower(doc.Title+" "+doc.Text), strings.ToLower(w)) {
+				out = append(out, doc)
+				break
+			}
+		}
+	}
+	return out[:min(k, len(out))], nil
+}
+
+// Memory is long-term memory in a slice, tagged with the session that wrote
+// it so concurrency tests can see leaks. Safe for concurrent use.
+type Memory struct {
+	mu   sync.Mutex
+	mems []tools.Memory
+}
+
+// Search implements tools.MemoryReader.
+func (m *Memory) Search(_ context.Context, _ string, k int) ([]tools.Memory, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]tools.Memory(nil), m.mems[:min(k, len(m.mems))]...), nil
+}
+
+// Add implements tools.MemoryWriter; exact duplicates are dropped.
+func (m *Memory) Add(_ context.Context, text, kind string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, x := range m.mems {
+		if x.Text == text {
+			return nil
+		}
+	}
+	m.mems = append(m.mems, tools.Memory{ID: fmt.Sprint(len(m.mems) + 1), Text: text, Kind: kind})
+	return nil
+}
+
+// All returns every memory.
+func (m *Memory) All() []tools.Memory {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]tools.Memory(nil), m.mems...)
+}
+
+// Config tunes a Backend; zero values take test-friendly defaults.
+type Config struct {
+	// DataDir holds the database (default: a temporary folder).
+	DataDir string
+	// HTTPClient is the client used to reach Ollama (default: Go's).
+	HTTPClient *http.Client
+	// LLMOptions are added after the defaults (a few quick retries).
+	LLMOptions []llm.Option
+	Agent      agent.Options
+	// Folders are the folders read_file may read (nil: read_file is off).
+	Folders []string
+	// Memory is long-term memory (default: a new Memory).
+	Memory *Memory
+	// Docs is the knowledge base (default: Catalog).
+	Docs []tools.Doc
+	// Events receives the chat service's events (default: dropped).
+	Events chat.EventSink
+}
+
+// Backend is Wayfinder's backend for one test: what app.go's openApp builds,
+// without the knowledge base and the Wails shell.
+type Backend struct {
+	Store  *store.Store
+	Client *llm.Client
+	Agent  *agent.Agent
+	Chat   *chat.Service
+	Memory *Memory
+}
+
+type discard struct{}
+
+func (discard) Emit(string, any) {}
+
+// New wires a Backend against the fake at host and closes it when the test
+// ends (turns stopped, after-turn work finished, database closed).
+func New(t testing.TB, host string, cfg Config) *Backend {
+	t.Helper()
+	b, err := Open(context.Background(), host, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	return b
+}
+
+// Open is New for callers without a testing.TB (benchmark programs).
+func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
+	if cfg.DataDir == "" {
+		return nil, fmt.Errorf("world: Config.DataDir is required")
+	}
+	st, err := store.Open(ctx, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := st.MarkInterrupted(ctx); err != nil {
+		st.Close()
+		return nil, err
+	}
+	opts := []llm.Option{llm.WithRetry(2, time.Millisecond), llm.WithLogger(slog.New(slog.DiscardHandler))}
+	if cfg.HTTPClient != nil {
+		opts = append(opts, llm.WithHTTPClient(cfg.HTTPClient))
+	}
+	opts = append(opts, cfg.LLMOptions...)
+	client, err := llm.New(host, opts...)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	if cfg.Memory == nil {
+		cfg.Memory = &Memory{}
+	}
+	if cfg.Docs == nil {
+		cfg.Docs = Catalog
+	}
+	deps := tools.Deps{
+		Retriever: Docs{cfg.Docs}, Memory: cfg.Memory,
+		Clock:    func() time.Time { return time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC) },
+		TimeZone: "Asia/Seoul",
+	}
+	if cfg.Folders != nil {
+		folders := cfg.Folders
+		deps.Folders = func() []string { return folders }
+	}
+	reg, err := tools.Standard(nil, deps)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	ag, err := agent.New(agent.Deps{
+		Model: func() (agent.Model, string) { return client, Model }, Tools: reg,
+		Retriever: Docs{cfg.Docs}, Memory: cfg.Memory, DB: st.DB(),
+	}, cfg.Agent)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	events := cfg.Events
+	if events == nil {
+		events = discard{}
+	}
+	svc := chat.New(st, ag, events, chat.Options{Classify: llm.Classify, Logger: slog.New(slog.DiscardHandler)})
+	return &Backend{Store: st, Client: client, Agent: ag, Chat: svc, Memory: cfg.Memory}, nil
+}
+
+// Close stops turns, lets after-turn work end and closes the database.
+func (b *Backend) Close() {
+	b.Chat.Shutdown()
+	_ = b.Agent.Close()
+	_ = b.Store.Close()
+}
+
+// Complex runs ComplexTask in a new session and approves the first plan.
+func (b *Backend) Complex(ctx context.Context) (api.Message, error) {
+	msg, err := b.Chat.Ask(ctx, "", ComplexTask, nil)
+	if err != nil {
+		return msg, err
+	}
+	if msg.Status != api.StatusAwaitingApproval {
+		return msg, fmt.Errorf("complex task: want a plan to approve, got status %s: %q", msg.Status, msg.Content)
+	}
+	return b.Chat.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionApprove}, nil)
+}
+
+// DBPath is the database file in a data directory.
+func DBPath(dataDir string) string { return filepath.Join(dataDir, store.FileName) }
+
+// BuildBinary builds the wayfinder command (no desktop tags: every command
+// but the window works) into dir and returns its path.
+func BuildBinary(dir string) (string, error) {
+	bin := filepath.Join(dir, "wayfinder")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/wayfinder-app/wayfinder")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build wayfinder: %w\n%s", err, out)
+	}
+	return bin, nil
+}

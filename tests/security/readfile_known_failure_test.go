@@ -1,0 +1,27 @@
+//go:build wayfinder_known_failure
+
+package security
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/tests/internal/world"
+)
+
+// TestReadFileInsideAddedFolder is the positive control of
+// TestReadFileStaysInAddedFolders: a file inside an added folder must be
+// readable through the agent. It fails today because no toolset of the
+// agent enables read_file (backend/agent/nodes.go toolset), so the model's
+// call is refused as a disabled tool. Run it with
+// go test -tags wayfinder_known_failure ./tests/security.
+func TestReadFileInsideAddedFolder(t *testing.T) {
+	allowed, _ := folders(t)
+	reqs := askReadFile(t, allowed, "notes.txt")
+	for _, r := range reqs {
+		if m := world.Last(r); m.Role == "tool" && strings.Contains(m.Content, notes) {
+			return
+		}
+	}
+	t.Fatal("read_file(notes.txt) inside the added folder did not return the note")
+}

@@ -308,6 +308,9 @@ func (a *Agent) toolset(name string) *tools.Registry {
 		allowed["web_search"] = a.webSearch()
 	default:
 		allowed["read_memory"] = true
+		// read_file only once the person has added a folder: a tool that can
+		// only fail is one more way to confuse a small model.
+		allowed["read_file"] = a.deps.Settings != nil && len(a.deps.Settings().Folders) > 0
 	}
 	reg := a.deps.Tools
 	// web_search is registered off by default; switch it on when allowed.

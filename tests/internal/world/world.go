@@ -337,9 +337,11 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 		st.Close()
 		return nil, err
 	}
+	settings := api.Settings{Folders: cfg.Folders} // as app.go: read_file is offered once a folder is added
 	ag, err := agent.New(agent.Deps{
 		Model: func() (agent.Model, string) { return client, Model }, Tools: reg,
 		Retriever: Docs{cfg.Docs}, Memory: cfg.Memory, DB: st.DB(),
+		Settings: func() api.Settings { return settings },
 	}, cfg.Agent)
 	if err != nil {
 		st.Close()

@@ -1,4 +1,3 @@
-//go:build wayfinder_known_failure
 
 package security
 

@@ -272,17 +272,13 @@ func (s *Service) begin(ctx context.Context, sessionID, text string) (*turn, err
 	if err := Validate(text); err != nil {
 		return nil, err
 	}
+	title := ""
 	if sessionID == "" {
-		sess, err := s.store.CreateSession(ctx, titleFrom(text))
-		if err != nil {
-			return nil, err
-		}
-		sessionID = sess.ID
-		s.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
+		sessionID, title = store.NewID(), titleFrom(text)
 	} else if err := s.checkSession(ctx, sessionID, false); err != nil {
 		return nil, err
 	}
-	return s.start(ctx, sessionID, text, nil)
+	return s.start(ctx, sessionID, title, text, nil)
 }
 
 func (s *Service) beginDecision(ctx context.Context, sessionID string, d api.ApprovalDecision) (*turn, error) {
@@ -293,7 +289,7 @@ func (s *Service) beginDecision(ctx context.Context, sessionID string, d api.App
 	if err != nil {
 		return nil, err
 	}
-	return s.start(ctx, sessionID, text, &d)
+	return s.start(ctx, sessionID, "", text, &d)
 }
 
 // checkSession makes sure the session exists and is (or is not) waiting
@@ -315,8 +311,9 @@ func (s *Service) checkSession(ctx context.Context, sessionID string, wantPendin
 	return nil
 }
 
-// start claims the session for one turn and saves its messages.
-func (s *Service) start(ctx context.Context, sessionID, text string, d *api.ApprovalDecision) (*turn, error) {
+// start claims the session for one turn and saves its messages; a
+// non-empty newTitle creates the session with them.
+func (s *Service) start(ctx context.Context, sessionID, newTitle, text string, d *api.ApprovalDecision) (*turn, error) {
 	// The turn outlives the request that started it: it ends on Stop or
 	// Shutdown, not when the bound call returns.
 	turnCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -329,7 +326,7 @@ func (s *Service) start(ctx context.Context, sessionID, text string, d *api.Appr
 	s.running[sessionID] = cancel
 	s.mu.Unlock()
 
-	t, err := s.save(ctx, sessionID, text)
+	t, err := s.save(ctx, sessionID, newTitle, text)
 	if err == nil && d != nil {
 		err = s.store.SetPendingApproval(ctx, sessionID, false)
 	}
@@ -339,6 +336,9 @@ func (s *Service) start(ctx context.Context, sessionID, text string, d *api.Appr
 		return nil, err
 	}
 	t.ctx, t.cancel, t.decision = turnCtx, cancel, d
+	if newTitle != "" {
+		s.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
+	}
 	s.events.Emit(api.EventTurnStarted, api.TurnStarted{
 		SessionID: sessionID, TurnID: t.ack.TurnID, UserMessage: t.ack.UserMessage, AssistantMessageID: t.ack.AssistantMessageID,
 	})
@@ -367,16 +367,15 @@ func describeDecision(d api.ApprovalDecision) (string, error) {
 	return "", userError(api.ErrInvalidInput, fmt.Sprintf("Unknown decision %q.", d.Action), "Approve, revise or cancel.")
 }
 
-func (s *Service) save(ctx context.Context, sessionID, text string) (*turn, error) {
-	history, err := s.store.Messages(ctx, sessionID)
-	if err != nil {
-		return nil, err
+func (s *Service) save(ctx context.Context, sessionID, newTitle, text string) (*turn, error) {
+	var history []api.Message
+	if newTitle == "" {
+		var err error
+		if history, err = s.store.Messages(ctx, sessionID); err != nil {
+			return nil, err
+		}
 	}
-	user, err := s.store.AddMessage(ctx, api.Message{SessionID: sessionID, Role: api.RoleUser, Content: text, Status: api.StatusComplete})
-	if err != nil {
-		return nil, err
-	}
-	reply, err := s.store.AddMessage(ctx, api.Message{SessionID: sessionID, Role: api.RoleAssistant, Status: api.StatusStreaming})
+	user, reply, err := s.store.StartTurn(ctx, sessionID, newTitle, text)
 	if err != nil {
 		return nil, err
 	}

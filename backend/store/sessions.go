@@ -195,6 +195,41 @@ func (s *Store) update(ctx context.Context, id string, values map[string]any) er
 	return nil
 }
 
+// StartTurn saves the person's message and the empty reply that will
+// stream into it in one transaction, first creating the session when
+// newTitle is not "" — so a crash can never leave a new conversation
+// without the message that started it.
+func (s *Store) StartTurn(ctx context.Context, sessionID, newTitle, text string) (user, reply api.Message, err error) {
+	now := time.Now().UTC()
+	user = api.Message{ID: NewID(), SessionID: sessionID, Role: api.RoleUser, Content: text, Status: api.StatusComplete, CreatedAt: now}
+	reply = api.Message{ID: NewID(), SessionID: sessionID, Role: api.RoleAssistant, Status: api.StatusStreaming, CreatedAt: now}
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if newTitle != "" {
+			if err := tx.Create(&session{ID: sessionID, Title: newTitle, CreatedAt: now, UpdatedAt: now}).Error; err != nil {
+				return err
+			}
+		}
+		for _, m := range []api.Message{user, reply} {
+			row, err := fromAPI(m)
+			if err != nil {
+				return err
+			}
+			if err := tx.Create(&row).Error; err != nil {
+				return err
+			}
+		}
+		res := tx.Model(&session{}).Where("id = ? AND deleted_at IS NULL", sessionID).Update("updated_at", now)
+		if res.Error == nil && res.RowsAffected == 0 {
+			return ErrNotFound
+		}
+		return res.Error
+	})
+	if err != nil {
+		return api.Message{}, api.Message{}, fmt.Errorf("start a turn in session %q: %w", sessionID, err)
+	}
+	return user, reply, nil
+}
+
 // AddMessage appends a message to a session and returns it with its id.
 func (s *Store) AddMessage(ctx context.Context, m api.Message) (api.Message, error) {
 	if m.ID == "" {

@@ -53,7 +53,7 @@ test("send a message, see the reply stream in, reload, the history is still ther
 
   await page.reload();
   await waitReady(page);
-  const user = await page.textContent("article[data-role='user']");
+  const user = await page.textContent("article[data-role='user'] .user-text");
   assert.equal(user?.trim(), "Hello, who are you? 안녕하세요");
   const again = await lastReply(page);
   assert.equal(again.text, GREETING);

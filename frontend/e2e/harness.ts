@@ -194,3 +194,60 @@ export async function lastReply(page: Page, timeout = 30_000): Promise<{ status:
     return { status: last.getAttribute("data-status") ?? "", text: (last.querySelector(".bubble") as HTMLElement).innerText.trim() };
   }, sel);
 }
+
+/** A scripted fake-Ollama reply (backend/llm/ollamatest Reply over JSON). */
+export interface FakeReply {
+  text?: string;
+  chunks?: string[];
+  json?: unknown;
+  tool_calls?: Array<{ name: string; args?: Record<string, unknown> }>;
+  delay_ms?: number;
+  chunk_delay_ms?: number;
+}
+
+async function control(fake: FakeOllama, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${fake.url}/__fake/${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`fake ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** script appends replies the fake gives to the next /api/chat requests, in order. */
+export async function script(fake: FakeOllama, replies: FakeReply[]): Promise<void> {
+  await control(fake, "script", replies);
+}
+
+/** pending is how many scripted replies are still unused. */
+export async function pending(fake: FakeOllama): Promise<number> {
+  const r = (await control(fake, "script", [])) as { pending: number };
+  return r.pending;
+}
+
+/** watchDialogs records every alert/confirm/prompt a page opens (XSS canary). */
+export function watchDialogs(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("dialog", (d) => {
+    seen.push(d.message());
+    void d.dismiss();
+  });
+  return seen;
+}
+
+/** inertDOM lists anything that could run script in the app's DOM. */
+export async function inertDOM(page: Page): Promise<{ handlers: string[]; scripts: number; jsLinks: number; iframes: number }> {
+  return page.evaluate(() => {
+    const all = [...document.querySelectorAll("body *")];
+    return {
+      handlers: all.filter((el) => el.getAttributeNames().some((a) => a.startsWith("on"))).map((el) => el.outerHTML.slice(0, 200)),
+      scripts: [...document.querySelectorAll("script")].filter((s) => !s.src && s.textContent?.includes("alert")).length,
+      jsLinks: [...document.querySelectorAll("a, [href], [src], [action], [formaction]")].filter((a) =>
+        ["href", "src", "action", "formaction"].some((n) => /^\s*(javascript|vbscript|data:text)/i.test(a.getAttribute(n) ?? "")),
+      ).length,
+      iframes: document.querySelectorAll("iframe, object, embed, frame").length,
+    };
+  });
+}

@@ -107,5 +107,105 @@ await shot("deleted-undo", "scenario=chat", async (p) => {
   await p.waitForSelector(".toast");
 });
 
+const planOpen = async (p, text = "Make a YouTube Shorts video about my café") => {
+  await p.fill("#composer-input", text);
+  await p.press("#composer-input", "Enter");
+  await p.waitForSelector("dialog.plan[open]");
+};
+await shot("plan-dialog", "scenario=complex", (p) => planOpen(p));
+await shot("plan-dialog-ko", "scenario=complex&lang=ko", (p) => planOpen(p, "카페 홍보용 쇼츠 영상 만들기"), { locale: "ko-KR" });
+await shot("plan-dialog-dark", "scenario=complex&theme=dark", (p) => planOpen(p), { dark: true });
+await shot("plan-edited", "scenario=complex", async (p) => {
+  await planOpen(p);
+  await p.fill("dialog.plan li[data-step='1'] input.title", "Edit the video with subtitles");
+  await p.click("dialog.plan button.add");
+  await p.keyboard.type("Upload to YouTube");
+  await p.focus("dialog.plan li[data-step='3'] .handle");
+  await p.keyboard.press("ArrowUp");
+  await p.fill("#plan-feedback", "Only free tools please");
+});
+await shot("plan-confirm-cancel", "scenario=complex", async (p) => {
+  await planOpen(p);
+  await p.keyboard.press("Escape");
+  await p.waitForSelector("dialog.plan .confirm");
+});
+await shot("plan-empty-title", "scenario=complex", async (p) => {
+  await planOpen(p);
+  await p.fill("dialog.plan li[data-step='0'] input.title", "");
+  await p.click("dialog.plan button.approve");
+  await p.waitForSelector("dialog.plan .problems");
+});
+await shot("trace-running", "scenario=complex&step=400&delay=60", async (p) => {
+  await planOpen(p);
+  await p.click("dialog.plan button.approve");
+  await p.waitForSelector(".trace [data-active='1']");
+  await p.waitForSelector("[data-testid=trace-steps] li:nth-child(4)");
+});
+const guide = async (p, text) => {
+  await planOpen(p, text);
+  await p.click("dialog.plan button.approve");
+  await p.waitForFunction(() => document.querySelectorAll("article[data-role='assistant'][data-status='complete'] .card").length >= 3);
+};
+await shot("guide", "scenario=complex&step=5&delay=0", (p) => guide(p));
+await shot("guide-ko", "scenario=complex&step=5&delay=0&lang=ko", (p) => guide(p, "카페 쇼츠 영상"), { locale: "ko-KR" });
+await shot("guide-dark", "scenario=complex&step=5&delay=0&theme=dark", (p) => guide(p), { dark: true });
+await shot("guide-source", "scenario=complex&step=5&delay=0", async (p) => {
+  await guide(p);
+  await p.click(".md button.cite >> nth=0");
+  await p.waitForSelector("dialog.source[open]");
+});
+await shot("guide-details", "scenario=complex&step=5&delay=0", async (p) => {
+  await guide(p);
+  await p.click("article[data-role='assistant']:last-of-type details summary");
+  await p.evaluate(() => document.querySelector(".scroller").scrollTo(0, 1e6));
+});
+await shot("edit-last", "scenario=chat", async (p) => {
+  await sendAndWait(p, "Explain RAG in one line");
+  await p.click("button.edit-last");
+});
+await shot("knowledge", "scenario=chat", async (p) => {
+  await p.click("text=Knowledge");
+  await p.waitForSelector("table.docs");
+});
+await shot("knowledge-import", "scenario=chat&step=600", async (p) => {
+  await p.click("text=Knowledge");
+  await p.setInputFiles("#kb-file-input", { name: "연차 규정.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 fake") });
+  await p.waitForSelector(".progress [role=progressbar][aria-valuenow]");
+  await p.waitForTimeout(1300);
+});
+await shot("knowledge-search-ko", "scenario=chat&lang=ko", async (p) => {
+  await p.click("text=지식 베이스");
+  await p.click("#kb-tab-search");
+  await p.fill("#kb-search", "휴가 규정");
+  await p.press("#kb-search", "Enter");
+  await p.waitForSelector(".hit");
+}, { locale: "ko-KR" });
+await shot("knowledge-catalog", "scenario=chat", async (p) => {
+  await p.click("text=Knowledge");
+  await p.click("#kb-tab-catalog");
+  await p.waitForSelector(".catalog .tool");
+});
+await shot("memory", "scenario=chat", async (p) => {
+  await p.click("text=Memory");
+  await p.waitForSelector(".item");
+});
+await shot("memory-forget-ko", "scenario=chat&lang=ko", async (p) => {
+  await p.click("nav >> text=기억");
+  await p.click("button.forget-all");
+  await p.waitForSelector(".confirm");
+}, { locale: "ko-KR" });
+await shot("settings-full", "scenario=chat&mode=desktop", async (p) => {
+  await p.click("button[aria-label='Settings']");
+  await p.waitForSelector("dialog[open] #set-chat option", { state: "attached" });
+  await p.check("#set-web");
+  await p.fill("#set-pull", "bge-m3");
+  await p.click("text=Pull");
+  await p.waitForSelector("dialog[open] .pull [role=progressbar]");
+});
+await shot("help", "scenario=chat", async (p) => {
+  await p.keyboard.press("Control+/");
+  await p.waitForSelector("dialog[open] kbd");
+});
+
 await browser.close();
 server.close();

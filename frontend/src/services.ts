@@ -1,6 +1,8 @@
 // Services bundles the transport and the typed API modules built on it; App
 // receives it as a prop so tests and the visual harness can pass fakes.
 import { chatApi, type ChatApi } from "./api/chat";
+import { knowledgeApi, type KnowledgeApi } from "./api/knowledge";
+import { memoryApi, type MemoryApi } from "./api/memory";
 import { settingsApi, type SettingsApi } from "./api/settings";
 import type { Transport } from "./api/transport";
 
@@ -8,8 +10,16 @@ export interface Services {
   transport: Transport;
   chat: ChatApi;
   settings: SettingsApi;
+  knowledge: KnowledgeApi;
+  memory: MemoryApi;
 }
 
 export function makeServices(transport: Transport): Services {
-  return { transport, chat: chatApi(transport), settings: settingsApi(transport) };
+  return {
+    transport,
+    chat: chatApi(transport),
+    settings: settingsApi(transport),
+    knowledge: knowledgeApi(transport),
+    memory: memoryApi(transport),
+  };
 }

@@ -3,7 +3,12 @@
 import type { Transport } from "./transport";
 import {
   Events,
+  type ApprovalRequired,
+  type ImportProgress,
+  type ImportReport,
+  type MemoriesChanged,
   type OllamaStatus,
+  type TraceEvent,
   type PullProgress,
   type SessionsChanged,
   type TokenBatch,
@@ -27,6 +32,11 @@ export interface EventMap {
   [Events.Sessions]: SessionsChanged;
   [Events.PullProgress]: PullProgress;
   [Events.StatusChanged]: OllamaStatus;
+  [Events.Trace]: TraceEvent;
+  [Events.Approval]: ApprovalRequired;
+  [Events.Import]: ImportProgress;
+  [Events.ImportDone]: ImportReport;
+  [Events.Memories]: MemoriesChanged;
   [Reconnected]: null;
 }
 

@@ -3,8 +3,11 @@
 // ordering cases (tokens before TurnStarted, a reload mid-stream, events for
 // a session the window is not showing) are tested directly.
 import type {
+  ApprovalRequired,
   Message,
+  PlanApproval,
   SendAck,
+  TurnResult,
   TokenBatch,
   TurnFailed,
   TurnFinished,
@@ -141,4 +144,55 @@ export class TokenCoalescer {
     this.pending.clear();
     this.flushTo(batches);
   }
+}
+
+/**
+ * applyApproval marks the reply that carries a proposed plan as waiting for
+ * the person (the event can arrive before or after turn_finished).
+ */
+export function applyApproval(threads: Threads, ev: ApprovalRequired): void {
+  const th = thread(threads, ev.session_id);
+  let msg = th.messages.find((m) => m.id === ev.message_id);
+  if (!msg) {
+    msg = placeholder(ev.session_id, ev.message_id);
+    th.messages.push(msg);
+  }
+  msg.status = "awaiting_approval";
+  msg.result = { ...emptyResult(ev.session_id), ...msg.result, plan: ev.approval };
+}
+
+function emptyResult(sessionID: string): TurnResult {
+  return { response: "", session_id: sessionID, tools_used: [], sources: [], llm_calls: 0, prompt_tokens: 0, completion_tokens: 0, execution_ms: 0 };
+}
+
+/** pendingApproval is the plan the session waits on: only the newest reply can hold one. */
+export function pendingApproval(th: Thread | undefined): { message: Message; plan: PlanApproval } | undefined {
+  const last = th?.messages.findLast((m) => m.role === "assistant");
+  if (!last || last.status !== "awaiting_approval" || !last.result?.plan) return undefined;
+  return { message: last, plan: last.result.plan };
+}
+
+/** settleApproval closes a plan once a decision was accepted. */
+export function settleApproval(threads: Threads, sessionID: string, messageID: string): void {
+  const msg = threads[sessionID]?.messages.find((m) => m.id === messageID);
+  if (msg && msg.status === "awaiting_approval") msg.status = "complete";
+}
+
+/**
+ * applyRerun installs the ack of Regenerate or EditLast: the last user
+ * message and everything after it are replaced by the new turn.
+ */
+export function applyRerun(threads: Threads, ack: SendAck): void {
+  const th = thread(threads, ack.session_id);
+  const i = th.messages.findLastIndex((m) => m.role === "user");
+  if (i >= 0) th.messages.splice(i);
+  applyAck(threads, ack);
+}
+
+/** lastTurn is the newest person message and the reply after it, if any. */
+export function lastTurn(th: Thread | undefined): { user?: Message; reply?: Message } {
+  const msgs = th?.messages ?? [];
+  const i = msgs.findLastIndex((m) => m.role === "user");
+  if (i < 0) return {};
+  return { user: msgs[i], reply: msgs.slice(i + 1).findLast((m) => m.role === "assistant") };
 }

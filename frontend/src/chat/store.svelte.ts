@@ -3,13 +3,20 @@
 import type { ChatApi } from "../api/chat";
 import { parseError } from "../api/errors";
 import { Events, Reconnected, subscribe } from "../api/events";
-import type { Message } from "../api/gotypes.gen";
+import type { ApprovalDecision, Message, PlanApproval, SendAck, SubTask } from "../api/gotypes.gen";
+import { applyTrace, finishTrace, newTrace, type TurnTrace } from "../trace/reduce";
+import { draftFrom, type PlanDraft } from "../plan/edit";
 import type { ErrorInfo } from "../api/errors";
 import type { Transport } from "../api/transport";
 import { checkMessage } from "./input";
 import {
   applyAck,
+  applyApproval,
   applyFailed,
+  applyRerun,
+  lastTurn,
+  pendingApproval,
+  settleApproval,
   applyFinished,
   applyLoaded,
   applyTokens,
@@ -29,6 +36,28 @@ export class ChatStore {
   sendError = $state<ErrorInfo | null>(null);
   loading = $state(false);
   loadError = $state<ErrorInfo | null>(null);
+  /** traces of turns seen live in this window, by assistant message id. */
+  traces = $state<Record<string, TurnTrace>>({});
+  /** deciding is true while a plan decision is on its way. */
+  deciding = $state(false);
+  decideError = $state<ErrorInfo | null>(null);
+
+  /** planDrafts keep the person's edits of each pending plan (by message id). */
+  planDrafts = $state<Record<string, PlanDraft>>({});
+  /**
+   * approvedSteps: the list the person approved, by session, so cards and
+   * exports name the steps as edited (the stored plan is the proposal).
+   */
+  approvedSteps = $state<Record<string, SubTask[]>>({});
+  /** planHidden: plans the person put aside with "Decide later". */
+  planHidden = $state<Record<string, boolean>>({});
+
+  private turnToMessage = new Map<string, string>();
+
+  /** ensureDraft creates the editable copy of a plan once. */
+  ensureDraft(messageID: string, plan: PlanApproval): PlanDraft {
+    return (this.planDrafts[messageID] ??= draftFrom(plan));
+  }
 
   private coalescer: TokenCoalescer;
   private unsubs: Array<() => void> = [];
@@ -51,18 +80,68 @@ export class ChatStore {
     return this.currentID ? streamingMessage(this.threads[this.currentID]) : undefined;
   }
 
+  /** pending is the plan the open session waits on, if any. */
+  get pending(): { message: Message; plan: PlanApproval } | undefined {
+    return this.currentID ? pendingApproval(this.threads[this.currentID]) : undefined;
+  }
+
+  /** last is the newest person message and its reply (regenerate, edit). */
+  get last(): { user?: Message; reply?: Message } {
+    return this.currentID ? lastTurn(this.threads[this.currentID]) : {};
+  }
+
+  /** liveTrace is the trace of the open session's newest reply. */
+  get liveTrace(): TurnTrace | undefined {
+    const id = this.last.reply?.id;
+    return id ? this.traces[id] : undefined;
+  }
+
+  private startTrace(turnID: string, messageID: string): void {
+    this.turnToMessage.set(turnID, messageID);
+    if (!this.traces[messageID] || this.traces[messageID].turnID !== turnID) this.traces[messageID] = newTrace(turnID);
+  }
+
+  private endTrace(turnID: string): void {
+    const id = this.turnToMessage.get(turnID);
+    const tr = id ? this.traces[id] : undefined;
+    if (tr) finishTrace(tr);
+  }
+
   listen(t: Transport): void {
     this.unsubs.push(
-      subscribe(t, Events.TurnStarted, (ev) => applyTurnStarted(this.threads, ev)),
+      subscribe(t, Events.TurnStarted, (ev) => {
+        applyTurnStarted(this.threads, ev);
+        this.startTrace(ev.turn_id, ev.assistant_message_id);
+      }),
+      subscribe(t, Events.Trace, (ev) => {
+        let id = this.turnToMessage.get(ev.turn_id);
+        if (!id) {
+          // The trace started before this window saw the turn: attach it to
+          // the reply that is streaming in that session.
+          const streaming = streamingMessage(this.threads[ev.session_id]);
+          if (!streaming) return;
+          id = streaming.id;
+          this.startTrace(ev.turn_id, id);
+        }
+        const tr = this.traces[id];
+        if (tr) applyTrace(tr, ev);
+      }),
+      subscribe(t, Events.Approval, (ev) => {
+        this.coalescer.flush();
+        applyApproval(this.threads, ev);
+        this.endTrace(ev.turn_id);
+      }),
       subscribe(t, Events.Token, (b) => this.coalescer.push(b)),
       subscribe(t, Events.TurnFinished, (ev) => {
         this.coalescer.flush();
         applyFinished(this.threads, ev);
+        this.endTrace(ev.turn_id);
         this.onTurnEnded();
       }),
       subscribe(t, Events.TurnFailed, (ev) => {
         this.coalescer.flush();
         applyFailed(this.threads, ev);
+        this.endTrace(ev.turn_id);
         this.onTurnEnded(ev.error);
       }),
       // Events sent while the stream was down are lost: reload what is shown.
@@ -80,6 +159,7 @@ export class ChatStore {
   async open(id: string): Promise<void> {
     this.currentID = id;
     this.sendError = null;
+    this.decideError = null;
     this.loadError = null;
     this.loading = true;
     try {
@@ -108,9 +188,7 @@ export class ChatStore {
     this.sendError = null;
     try {
       const ack = await this.api.send(this.currentID ?? "", text);
-      applyAck(this.threads, ack);
-      const th = this.threads[ack.session_id];
-      if (th) th.loaded = true;
+      this.accepted(ack);
       this.currentID = ack.session_id;
       if (this.draft === text) this.draft = "";
       return true;
@@ -123,6 +201,69 @@ export class ChatStore {
   }
 
   /** retry resends the person's message of a failed turn. */
+  private accepted(ack: SendAck, rerun = false): void {
+    if (rerun) applyRerun(this.threads, ack);
+    else applyAck(this.threads, ack);
+    const th = this.threads[ack.session_id];
+    if (th) th.loaded = true;
+    this.startTrace(ack.turn_id, ack.assistant_message_id);
+  }
+
+  /**
+   * decide answers the pending plan. The dialog stays open (and everything
+   * typed in it stays) until the backend accepted the decision.
+   */
+  async decide(decision: ApprovalDecision): Promise<boolean> {
+    const p = this.pending;
+    if (!this.currentID || !p || this.deciding) return false;
+    this.deciding = true;
+    this.decideError = null;
+    try {
+      const ack = await this.api.decide(this.currentID, decision);
+      if (decision.action === "approve") this.approvedSteps[this.currentID] = decision.sub_tasks ?? p.plan.sub_tasks;
+      settleApproval(this.threads, this.currentID, p.message.id);
+      this.accepted(ack);
+      return true;
+    } catch (e) {
+      this.decideError = parseError(e);
+      return false;
+    } finally {
+      this.deciding = false;
+    }
+  }
+
+  /** regenerate reruns the last person message, replacing the reply. */
+  async regenerate(): Promise<boolean> {
+    if (!this.currentID || this.sending || this.streaming) return false;
+    this.sending = true;
+    this.sendError = null;
+    try {
+      this.accepted(await this.api.regenerate(this.currentID), true);
+      return true;
+    } catch (e) {
+      this.sendError = parseError(e);
+      return false;
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  /** editLast replaces the last person message with text and reruns it. */
+  async editLast(text: string): Promise<boolean> {
+    if (!this.currentID || !checkMessage(text).ok || this.sending || this.streaming) return false;
+    this.sending = true;
+    this.sendError = null;
+    try {
+      this.accepted(await this.api.editLast(this.currentID, text), true);
+      return true;
+    } catch (e) {
+      this.sendError = parseError(e);
+      return false;
+    } finally {
+      this.sending = false;
+    }
+  }
+
   async retry(failed: Message): Promise<void> {
     const msgs = this.messages;
     const i = msgs.findIndex((m) => m.id === failed.id);

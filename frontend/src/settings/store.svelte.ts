@@ -44,6 +44,17 @@ export class SettingsStore {
     return this.info;
   }
 
+  /** openDataDir shows the data folder in the file manager (desktop). */
+  async openDataDir(): Promise<boolean> {
+    try {
+      await this.api.openDataDir();
+      return true;
+    } catch (e) {
+      this.error = parseError(e);
+      return false;
+    }
+  }
+
   async save(next: Settings): Promise<boolean> {
     this.saving = true;
     try {

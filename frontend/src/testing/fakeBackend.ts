@@ -4,7 +4,20 @@
 import type { Transport } from "../api/transport";
 import { ApiError } from "../api/errors";
 import type {
+  ApprovalDecision,
   AppInfo,
+  CatalogEntry,
+  ImportProgress,
+  KBDocument,
+  Memory,
+  MemoryKind,
+  PlanApproval,
+  Recommendation,
+  SearchHit,
+  Source,
+  TraceEvent,
+  TurnResult,
+  Workflow,
   Message,
   ModelInfo,
   OllamaStatus,
@@ -26,7 +39,62 @@ export interface FakeOptions {
   settings?: Partial<Settings>;
   /** failWith ends every turn with this error after half the reply. */
   failWith?: ErrorInfo;
+  /** complex decides which prompts take the plan → approve → guide path. */
+  complex?: (text: string) => boolean;
+  /** mode is AppInfo.mode: "serve" (browser) or "desktop". */
+  mode?: string;
+  /** stepDelayMs between trace steps of the complex path. */
+  stepDelayMs?: number;
 }
+
+export const FAKE_WORKFLOW: Workflow = {
+  nodes: [
+    { id: "start", type: "start" },
+    { id: "load_context", type: "load_context" },
+    { id: "router", type: "router" },
+    { id: "retrieve", type: "retrieve" },
+    { id: "answer", type: "answer" },
+    { id: "answer_tools", type: "tools" },
+    { id: "planner", type: "planner" },
+    { id: "approve_plan", type: "approve_plan" },
+    { id: "recommend", type: "recommend" },
+    { id: "recommend_tools", type: "tools" },
+    { id: "evaluate", type: "evaluate" },
+    { id: "guide", type: "guide" },
+    { id: "finish", type: "finish" },
+    { id: "end", type: "end" },
+  ],
+  edges: [
+    { source: "start", target: "load_context" },
+    { source: "load_context", target: "router" },
+    { source: "router", target: "retrieve", port: "simple" },
+    { source: "router", target: "planner", port: "complex" },
+    { source: "router", target: "finish", port: "end" },
+    { source: "retrieve", target: "answer" },
+    { source: "answer", target: "answer_tools", port: "tools" },
+    { source: "answer", target: "finish", port: "done" },
+    { source: "answer_tools", target: "answer" },
+    { source: "planner", target: "approve_plan" },
+    { source: "approve_plan", target: "recommend", port: "approve" },
+    { source: "approve_plan", target: "planner", port: "revise" },
+    { source: "approve_plan", target: "finish", port: "cancel" },
+    { source: "recommend", target: "recommend_tools", port: "tools" },
+    { source: "recommend", target: "evaluate", port: "evaluate" },
+    { source: "recommend_tools", target: "evaluate" },
+    { source: "evaluate", target: "recommend", port: "continue" },
+    { source: "evaluate", target: "guide", port: "done" },
+    { source: "guide", target: "finish" },
+    { source: "finish", target: "end" },
+  ],
+};
+
+const CATALOG: CatalogEntry[] = [
+  { id: "chatgpt", name: "ChatGPT", categories: ["writing", "research-search"], tasks: ["script"], description_en: "General assistant for drafting scripts and posts.", description_ko: "대본과 글 초안을 쓰는 범용 도우미.", url: "https://chatgpt.com", pricing: "free · Plus $20/month", platforms: ["web"], languages: ["ko", "en"], last_checked: "2026-10-01" },
+  { id: "vrew", name: "Vrew", categories: ["video"], tasks: ["subtitles"], description_en: "Video editor with automatic Korean subtitles.", description_ko: "한국어 자동 자막이 되는 영상 편집기.", url: "https://vrew.ai", pricing: "free · Pro $9.99/month", platforms: ["windows", "mac"], languages: ["ko", "en"], last_checked: "2026-10-01" },
+  { id: "capcut", name: "CapCut", categories: ["video"], tasks: ["editing"], description_en: "Short-form video editing with templates.", description_ko: "템플릿으로 쇼츠를 편집하는 도구.", url: "https://www.capcut.com", pricing: "free", platforms: ["web", "mobile"], languages: ["ko", "en"], last_checked: "2026-10-01" },
+  { id: "canva", name: "Canva", categories: ["presentation-design", "image"], tasks: ["thumbnail"], description_en: "Design tool with thumbnail templates.", description_ko: "썸네일 템플릿이 있는 디자인 도구.", url: "https://canva.com", pricing: "free · Pro $15/month", platforms: ["web"], languages: ["ko", "en"], last_checked: "2026-10-01" },
+  { id: "deepl", name: "DeepL", categories: ["translation"], tasks: ["translate"], description_en: "Accurate translation between Korean and English.", description_ko: "정확한 한영 번역.", url: "https://www.deepl.com", pricing: "free · Pro $8.74/month", platforms: ["web"], languages: ["ko", "en"], last_checked: "2026-10-01" },
+];
 
 export class FakeBackend implements Transport {
   sessions: Session[] = [];
@@ -38,6 +106,11 @@ export class FakeBackend implements Transport {
   private stopped = new Set<string>();
   settings: Settings;
   status: OllamaStatus;
+  docs: KBDocument[] = [];
+  memories: Memory[] = [];
+  savedFiles: Array<{ name: string; content: string }> = [];
+  /** saveAs is what the fake native save dialog answers ("" = cancelled). */
+  saveAs = "/home/you/Documents/guide.md";
 
   constructor(private readonly opts: FakeOptions = {}) {
     this.settings = {
@@ -111,8 +184,156 @@ export class FakeBackend implements Transport {
     this.messages.get(sid)!.push(user, asst);
     const turn = this.id("t");
     const ack: SendAck = { session_id: sid, turn_id: turn, user_message: user, assistant_message_id: asst.id };
-    setTimeout(() => this.stream(sid, turn, asst, text), 0);
+    if (this.opts.complex?.(text)) setTimeout(() => void this.planTurn(sid, turn, asst, text, 1, ""), 0);
+    else setTimeout(() => this.stream(sid, turn, asst, text), 0);
     return ack;
+  }
+  "ChatService.Decide"(sid: string, d: ApprovalDecision): SendAck {
+    const msgs = this.messages.get(sid);
+    const waiting = msgs?.findLast((m) => m.role === "assistant");
+    const plan = waiting?.result?.plan;
+    if (!msgs || !waiting || waiting.status !== "awaiting_approval" || !plan) {
+      throw new ApiError({ code: "invalid_input", message: "no plan is waiting for a decision" });
+    }
+    waiting.status = "complete";
+    const now = new Date().toISOString();
+    const label = d.action === "approve" ? "✓ Approved" : d.action === "revise" ? `↻ ${d.feedback ?? ""}` : "✕ Cancelled";
+    const user: Message = { id: this.id("m"), session_id: sid, role: "user", content: label, status: "complete", created_at: now };
+    const asst: Message = { id: this.id("m"), session_id: sid, role: "assistant", content: "", status: "streaming", created_at: now };
+    msgs.push(user, asst);
+    const turn = this.id("t");
+    this.decisions.push(structuredClone(d));
+    setTimeout(() => {
+      if (d.action === "revise") void this.planTurn(sid, turn, asst, plan.task, plan.round + 1, d.feedback ?? "");
+      else if (d.action === "cancel") this.streamText(sid, turn, asst, "Plan cancelled. Tell me when you want to try again.", {});
+      else void this.guideTurn(sid, turn, asst, d.sub_tasks?.length ? d.sub_tasks : plan.sub_tasks);
+    }, 0);
+    const s = this.sessions.find((x) => x.id === sid);
+    if (s) s.pending_approval = false;
+    return { session_id: sid, turn_id: turn, user_message: user, assistant_message_id: asst.id };
+  }
+  "ChatService.Regenerate"(sid: string): SendAck {
+    return this.rerun(sid, null);
+  }
+  "ChatService.EditLast"(sid: string, text: string): SendAck {
+    if (!text.trim()) throw new ApiError({ code: "empty_message", message: "message is empty" });
+    return this.rerun(sid, text);
+  }
+
+  decisions: ApprovalDecision[] = [];
+
+  private rerun(sid: string, text: string | null): SendAck {
+    const msgs = this.messages.get(sid);
+    const i = msgs?.findLastIndex((m) => m.role === "user") ?? -1;
+    if (!msgs || i < 0) throw new ApiError({ code: "not_found", message: "nothing to rerun" });
+    const prompt = text ?? msgs[i]!.content;
+    msgs.splice(i);
+    const now = new Date().toISOString();
+    const user: Message = { id: this.id("m"), session_id: sid, role: "user", content: prompt, status: "complete", created_at: now };
+    const asst: Message = { id: this.id("m"), session_id: sid, role: "assistant", content: "", status: "streaming", created_at: now };
+    msgs.push(user, asst);
+    const turn = this.id("t");
+    setTimeout(() => this.stream(sid, turn, asst, prompt), 0);
+    return { session_id: sid, turn_id: turn, user_message: user, assistant_message_id: asst.id };
+  }
+
+  private trace(sid: string, turn: string, kind: TraceEvent["kind"], node: string, extra: Partial<TraceEvent> = {}): void {
+    this.emit("chat.trace", { session_id: sid, turn_id: turn, kind, node, ...extra });
+  }
+
+  private wait(ms = this.opts.stepDelayMs ?? 0): Promise<void> {
+    return new Promise((r) => setTimeout(r, ms));
+  }
+
+  private async planTurn(sid: string, turn: string, asst: Message, task: string, round: number, feedback: string): Promise<void> {
+    const user = this.messages.get(sid)!.at(-2)!;
+    this.emit("chat.turn_started", { session_id: sid, turn_id: turn, user_message: user, assistant_message_id: asst.id });
+    for (const node of round === 1 ? ["load_context", "router", "planner"] : ["planner"]) {
+      this.trace(sid, turn, "node_started", node);
+      await this.wait();
+      if (node === "router") this.trace(sid, turn, "planning", node, { text: "route: complex" });
+      if (node === "planner") this.trace(sid, turn, "planning", node, { text: feedback ? `revising the plan: ${feedback}` : "splitting the task into steps" });
+      this.trace(sid, turn, "node_finished", node);
+    }
+    const free = feedback ? " (free tools)" : "";
+    const plan: PlanApproval = {
+      round,
+      task,
+      sub_tasks: [
+        { id: "s1", title: "Write the script" + free, detail: "A 30-second script introducing the café" },
+        { id: "s2", title: "Edit the video" + free, detail: "Cut vertical clips and add subtitles" },
+        { id: "s3", title: "Make a thumbnail" + free, detail: "An eye-catching cover image" },
+      ],
+    };
+    this.trace(sid, turn, "node_started", "approve_plan");
+    const intro = "Here is a plan. Check the steps, change what you like, then approve.";
+    asst.content = intro;
+    this.emit("chat.token", { session_id: sid, turn_id: turn, message_id: asst.id, text: intro });
+    asst.status = "awaiting_approval";
+    const result: TurnResult = { ...this.result(sid, asst.content), llm_calls: 2, plan };
+    asst.result = result;
+    const s = this.sessions.find((x) => x.id === sid);
+    if (s) s.pending_approval = true;
+    this.emit("chat.approval", { session_id: sid, turn_id: turn, message_id: asst.id, approval: plan });
+    this.emit("chat.turn_finished", { session_id: sid, turn_id: turn, message: structuredClone(asst), result });
+    this.emit("chat.sessions", { session_id: sid });
+  }
+
+  private async guideTurn(sid: string, turn: string, asst: Message, steps: PlanApproval["sub_tasks"]): Promise<void> {
+    const user = this.messages.get(sid)!.at(-2)!;
+    this.emit("chat.turn_started", { session_id: sid, turn_id: turn, user_message: user, assistant_message_id: asst.id });
+    const pick = [CATALOG[0]!, CATALOG[1]!, CATALOG[3]!, CATALOG[2]!, CATALOG[4]!];
+    const sources: Source[] = [];
+    const recs: Recommendation[] = [];
+    for (const [i, st] of steps.entries()) {
+      const tool = pick[i % pick.length]!;
+      this.trace(sid, turn, "node_started", "recommend");
+      this.trace(sid, turn, "planning", "recommend", { text: `finding a tool for step ${i + 1}: ${st.title}` });
+      await this.wait();
+      this.trace(sid, turn, "node_started", "recommend_tools");
+      this.trace(sid, turn, "tool_selected", "recommend_tools", { tool: "retrieve_docs", text: `{"query":"${tool.name}"}` });
+      const src: Source = { id: `cat-${tool.id}`, title: tool.name, source: "Wayfinder AI tool catalog", url: tool.url, snippet: tool.description_en, score: 0.9 };
+      if (!sources.some((x) => x.id === src.id)) sources.push(src);
+      this.trace(sid, turn, "sources", "recommend_tools", { sources: [src] });
+      this.trace(sid, turn, "node_started", "evaluate");
+      await this.wait();
+      this.trace(sid, turn, "evaluation_result", "evaluate", { text: `${st.title}: recommend ${tool.name}` });
+      recs.push({ subtask_id: st.id || `s${i + 1}`, tool: tool.name, why: tool.description_en, url: tool.url, pricing: tool.pricing, alternatives: i === 1 ? ["CapCut"] : [], sources: [src] });
+    }
+    this.trace(sid, turn, "node_started", "guide");
+    this.trace(sid, turn, "generating", "guide", { text: "writing the guide" });
+    const lines = ["# Café Shorts guide", "", "A short plan you can follow this week.", ""];
+    recs.forEach((r, i) => {
+      const n = sources.findIndex((x) => x.id === r.sources[0]!.id) + 1;
+      lines.push(`## ${i + 1}. ${steps[i]!.title}`, "", `Use **${r.tool}** [${n}]: ${r.why} Cost: ${r.pricing}.`, "");
+    });
+    await this.streamText(sid, turn, asst, lines.join("\n"), { recommendations: recs, sources, tools_used: ["retrieve_docs"], llm_calls: steps.length * 2 + 1 });
+  }
+
+  private result(sid: string, response: string): TurnResult {
+    return { response, session_id: sid, tools_used: [], sources: [], llm_calls: 1, prompt_tokens: 42, completion_tokens: 17, execution_ms: 830 };
+  }
+
+  private streamText(sid: string, turn: string, asst: Message, text: string, extra: Partial<TurnResult>): Promise<void> {
+    return new Promise((done) => {
+      const parts = text.match(/.{1,16}/gs) ?? [];
+      let i = 0;
+      const next = () => {
+        const part = parts[i++];
+        if (part === undefined) {
+          asst.status = "complete";
+          const result = { ...this.result(sid, asst.content), ...extra };
+          asst.result = result;
+          this.emit("chat.turn_finished", { session_id: sid, turn_id: turn, message: structuredClone(asst), result });
+          this.emit("chat.sessions", { session_id: sid });
+          return done();
+        }
+        asst.content += part;
+        this.emit("chat.token", { session_id: sid, turn_id: turn, message_id: asst.id, text: part });
+        setTimeout(next, this.opts.tokenDelayMs ?? 0);
+      };
+      next();
+    });
   }
   "ChatService.Stop"(id: string): void {
     this.stopped.add(id);
@@ -168,7 +389,95 @@ export class FakeBackend implements Transport {
     setTimeout(tick, 20);
   }
   "SettingsService.Info"(): AppInfo {
-    return { version: "0.1.0-dev", data_dir: "/home/you/.local/share/wayfinder", mode: "serve", locale: "en" };
+    return { version: "0.1.0-dev", data_dir: "/home/you/.local/share/wayfinder", mode: this.opts.mode ?? "serve", locale: "en" };
+  }
+  "SettingsService.Workflow"(): Workflow {
+    return structuredClone(FAKE_WORKFLOW);
+  }
+  "SettingsService.SaveTextFile"(name: string, content: string): string {
+    this.savedFiles.push({ name, content });
+    return this.saveAs;
+  }
+  "SettingsService.OpenDataDir"(): void {}
+
+  // --- KnowledgeService ---
+  "KnowledgeService.Documents"(): KBDocument[] {
+    return structuredClone(this.docs);
+  }
+  "KnowledgeService.Upload"(name: string, contentBase64: string): string {
+    const id = this.id("imp");
+    const size = Math.floor((contentBase64.length * 3) / 4);
+    const pdf = /\.pdf$/i.test(name);
+    const p = (stage: string, extra: Partial<ImportProgress> = {}): ImportProgress => ({ import_id: id, file: name, stage, pages: pdf ? 4 : 0, chunks: 0, embedded: 0, file_index: 0, files_total: 1, ...extra });
+    const steps: ImportProgress[] = [p("reading"), p("chunking", { chunks: 12 }), p("embedding", { chunks: 12, embedded: 6 }), p("embedding", { chunks: 12, embedded: 12 }), p("done", { chunks: 12, embedded: 12 })];
+    let i = 0;
+    const tick = () => {
+      const step = steps[i++];
+      if (!step) {
+        const now = new Date().toISOString();
+        this.docs.push({ id: this.id("doc"), title: name, source: name, kind: pdf ? "pdf" : "markdown", size, pages: pdf ? 4 : 0, chunks: 12, created_at: now, updated_at: now });
+        this.emit("knowledge.import_done", { import_id: id, imported: [name], skipped: [], failed: [], documents: 1, chunks: 12, pages: pdf ? 4 : 0 });
+        return;
+      }
+      this.emit("knowledge.import", step);
+      setTimeout(tick, this.opts.stepDelayMs ?? 0);
+    };
+    setTimeout(tick, 0);
+    return id;
+  }
+  "KnowledgeService.Import"(paths: string[]): string {
+    return this["KnowledgeService.Upload"](paths[0] ?? "file.md", "");
+  }
+  "KnowledgeService.ChooseFiles"(): string[] {
+    return ["/home/you/정책.pdf"];
+  }
+  "KnowledgeService.ChooseFolder"(): string {
+    return "/home/you/notes";
+  }
+  "KnowledgeService.Remove"(id: string): void {
+    this.docs = this.docs.filter((d) => d.id !== id);
+  }
+  "KnowledgeService.Search"(query: string, topK: number): SearchHit[] {
+    const q = query.toLowerCase();
+    const hits: SearchHit[] = [];
+    for (const d of this.docs) {
+      hits.push({ id: `${d.id}-c1`, doc_id: d.id, title: d.title, source: d.source, kind: d.kind, page: d.pages ? 2 : undefined, heading: "연차 휴가", score: 0.82, text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", snippet: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>" });
+    }
+    for (const e of CATALOG) {
+      if (`${e.name} ${e.description_en} ${e.description_ko} ${e.categories.join(" ")}`.toLowerCase().includes(q)) {
+        hits.push({ id: `cat-${e.id}`, doc_id: "catalog", title: e.name, source: "catalog", kind: "catalog", url: e.url, score: 0.5, text: e.description_ko, snippet: `${e.description_en} ${e.description_ko}` });
+      }
+    }
+    return hits.slice(0, topK);
+  }
+  "KnowledgeService.Categories"(): string[] {
+    return [...new Set(CATALOG.flatMap((e) => e.categories))].sort();
+  }
+  "KnowledgeService.Catalog"(category: string): CatalogEntry[] {
+    return CATALOG.filter((e) => !category || e.categories.includes(category));
+  }
+
+  // --- MemoryService ---
+  "MemoryService.List"(): Memory[] {
+    return structuredClone(this.memories);
+  }
+  "MemoryService.Add"(text: string, kind: MemoryKind): Memory {
+    const now = new Date().toISOString();
+    const m: Memory = { id: this.id("mem"), text, kind, created_at: now, updated_at: now };
+    this.memories.push(m);
+    return { ...m };
+  }
+  "MemoryService.Edit"(id: string, text: string, kind: MemoryKind): Memory {
+    const m = this.memories.find((x) => x.id === id);
+    if (!m) throw new ApiError({ code: "not_found", message: "memory not found" });
+    Object.assign(m, { text, kind, updated_at: new Date().toISOString() });
+    return { ...m };
+  }
+  "MemoryService.Delete"(id: string): void {
+    this.memories = this.memories.filter((x) => x.id !== id);
+  }
+  "MemoryService.DeleteAll"(): void {
+    this.memories = [];
   }
   "SettingsService.Ready"(): void {
     this.readyCalls++;

@@ -34,10 +34,23 @@ const fake = new FakeBackend({
       ? { code: "stream_dropped", message: "ollama closed the connection after 212 tokens", hint: "Check that `ollama serve` is still running, then try again." }
       : undefined,
   settings: { language: q.get("lang") ?? "", theme: q.get("theme") ?? "system" } as never,
+  complex: (text) => scenario === "complex" && /video|shorts|영상|쇼츠|plan/i.test(text),
+  stepDelayMs: Number(q.get("step") ?? "60"),
+  mode: q.get("mode") ?? "serve",
 });
 
+const day = (d: number) => new Date(Date.now() - d * 86400_000).toISOString();
+fake.docs.push(
+  { id: "doc-1", title: "휴가 규정.pdf", source: "/home/you/docs/휴가 규정.pdf", kind: "pdf", size: 482_113, pages: 12, chunks: 57, created_at: day(3), updated_at: day(3) },
+  { id: "doc-2", title: "Onboarding notes.md", source: "/home/you/docs/onboarding.md", kind: "markdown", size: 8_402, pages: 0, chunks: 9, created_at: day(10), updated_at: day(1) },
+);
+fake.memories.push(
+  { id: "mem-a", text: "Prefers free tools", kind: "preference", created_at: day(2), updated_at: day(2) },
+  { id: "mem-b", text: "카페를 운영함", kind: "fact", created_at: day(5), updated_at: day(5) },
+  { id: "mem-c", text: "Wanted shorter plans with at most 4 steps", kind: "feedback", created_at: day(7), updated_at: day(6) },
+);
+
 if (scenario !== "empty") {
-  const day = (d: number) => new Date(Date.now() - d * 86400_000).toISOString();
   const titles = ["휴가 규정 요약", "Café Shorts video plan", "123 × 456", "Trip to Busan — packing list"];
   titles.forEach((title, i) => {
     const id = `seed-${i}`;

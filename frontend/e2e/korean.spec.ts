@@ -1,0 +1,93 @@
+// The whole UI in Korean: a browser whose locale is ko-KR gets every
+// screen (chat, plan dialog, trace, knowledge, memory, settings, help)
+// with no English UI string left over.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, openPage, repoRoot, screenshot, script, send, startApp, startFakeOllama, type App, type FakeOllama } from "./harness.ts";
+
+let fake: FakeOllama;
+let app: App;
+let browser: Browser;
+
+const i18n = join(repoRoot, "frontend", "src", "i18n");
+const en = JSON.parse(readFileSync(join(i18n, "en.json"), "utf8")) as Record<string, string>;
+const ko = JSON.parse(readFileSync(join(i18n, "ko.json"), "utf8")) as Record<string, string>;
+const koText = Object.values(ko).join("\n");
+// English UI strings that never occur in Korean ones (placeholders cut out).
+const english = [...new Set(Object.values(en).flatMap((v) => v.split(/\{\w+\}/)).map((s) => s.trim()))].filter(
+  (s) => s.length >= 6 && /[a-z]{3}/.test(s) && !koText.includes(s),
+);
+
+before(async () => {
+  fake = await startFakeOllama("default");
+  app = await startApp({ ollamaHost: fake.url });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+  await fake?.stop();
+});
+
+/** leftovers lists English UI strings visible on the page (model text excluded). */
+async function leftovers(page: Page): Promise<string[]> {
+  const text = await page.evaluate(() => {
+    const clone = document.body.cloneNode(true) as HTMLElement;
+    // Model output and the person's own text may be in any language.
+    for (const el of clone.querySelectorAll(".md, .user-text, .snippet, .hit, .tool .desc, .tool .tool-head, [data-testid=trace-steps] .text, code, .dir, textarea, input")) el.remove();
+    return clone.innerText + " " + [...document.querySelectorAll("[aria-label], [placeholder], [title]")].map((e) => `${e.getAttribute("aria-label") ?? ""} ${e.getAttribute("placeholder") ?? ""} ${e.getAttribute("title") ?? ""}`).join(" ");
+  });
+  return english.filter((s) => text.includes(s));
+}
+
+test("every screen speaks Korean", async () => {
+  assert.ok(english.length > 100, `checking ${english.length} English strings`);
+  const page = await openPage(browser, app.url, "ko-KR");
+  assert.equal(await page.getAttribute("html", "lang"), "ko");
+  assert.deepEqual(await leftovers(page), [], "empty chat");
+  await screenshot(page, "ko-1-empty");
+
+  await script(fake, [
+    { json: { route: "complex", needs_documents: false, refers_to_previous: false, out_of_scope: false, reason: "작업" } },
+    { json: { sub_tasks: [{ id: "s1", title: "대본 작성", detail: "30초 분량" }, { id: "s2", title: "영상 편집", detail: "자막 포함" }] } },
+  ]);
+  await send(page, "카페 홍보용 유튜브 쇼츠 영상을 만들고 싶어");
+  await page.waitForSelector("dialog.plan[open]");
+  assert.equal(await page.textContent("dialog.plan .round"), "1번째 계획");
+  assert.deepEqual(await leftovers(page), [], "plan dialog");
+  await screenshot(page, "ko-2-plan");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("dialog.plan .confirm");
+  assert.deepEqual(await leftovers(page), [], "cancel confirmation");
+  await page.click("dialog.plan .confirm-cancel");
+  await page.waitForSelector("dialog.plan", { state: "detached" });
+
+  await page.click(".views button >> nth=0");
+  await page.waitForSelector("#kb-title");
+  assert.deepEqual(await leftovers(page), [], "knowledge");
+  await page.click("#kb-tab-search");
+  assert.deepEqual(await leftovers(page), [], "knowledge search");
+  await page.click("#kb-tab-catalog");
+  await page.waitForSelector(".catalog .tool");
+  assert.deepEqual(await leftovers(page), [], "catalog");
+  await screenshot(page, "ko-3-catalog");
+
+  await page.click(".views button >> nth=1");
+  await page.waitForSelector("#mem-title");
+  assert.deepEqual(await leftovers(page), [], "memory");
+
+  await page.click(".topbar button[aria-label='설정']");
+  await page.waitForSelector("dialog[open] #set-host");
+  assert.deepEqual(await leftovers(page), [], "settings");
+  await screenshot(page, "ko-4-settings");
+  await page.keyboard.press("Escape");
+
+  await page.keyboard.press("Control+/");
+  await page.waitForSelector("dialog[open] kbd");
+  assert.deepEqual(await leftovers(page), [], "shortcuts");
+  await screenshot(page, "ko-5-help");
+});

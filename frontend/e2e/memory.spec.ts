@@ -1,0 +1,78 @@
+// The memory screen against the real MemoryService: add, edit (text and
+// kind), delete one, forget everything; what is shown survives a reload.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, openPage, screenshot, startApp, startFakeOllama, waitReady, type App, type FakeOllama } from "./harness.ts";
+
+let fake: FakeOllama;
+let app: App;
+let browser: Browser;
+
+before(async () => {
+  fake = await startFakeOllama("default");
+  app = await startApp({ ollamaHost: fake.url });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+  await fake?.stop();
+});
+
+async function texts(page: Page): Promise<string[]> {
+  return page.$$eval(".mem .item .text", (els) => els.map((e) => e.textContent ?? ""));
+}
+
+async function remember(page: Page, text: string, kind: string): Promise<void> {
+  await page.fill("#mem-new", text);
+  await page.selectOption("#mem-new-kind", kind);
+  await page.click("form.add button[type=submit]");
+  await page.waitForFunction((t) => [...document.querySelectorAll(".mem .item .text")].some((e) => e.textContent === t), text);
+}
+
+test("add, edit, delete a memory, and forget everything", async () => {
+  const page = await openPage(browser, app.url);
+  await page.click(".views button >> nth=1");
+  await page.waitForSelector("#mem-title");
+  await remember(page, "Prefers free tools", "preference");
+  await remember(page, "카페를 운영함", "fact");
+  await screenshot(page, "memory-1-list");
+
+  // Edit the first one: new text and a new kind.
+  const id = await page.$eval(".mem .item:has(.text:text-is('Prefers free tools'))", (li) => li.getAttribute("data-memory"));
+  await page.click(`li[data-memory='${id}'] button.edit`);
+  await page.fill(`#mem-edit-${id}`, "Prefers free and open-source tools");
+  await page.selectOption(`#mem-edit-kind-${id}`, "feedback");
+  await screenshot(page, "memory-2-editing");
+  await page.click(`li[data-memory='${id}'] button.save`);
+  await page.waitForSelector(`li[data-memory='${id}'] .kind[data-kind='feedback']`);
+  assert.ok((await texts(page)).includes("Prefers free and open-source tools"));
+
+  // The edit is stored: it is still there after a reload.
+  await page.reload();
+  await waitReady(page);
+  await page.click(".views button >> nth=1");
+  await page.waitForSelector(`li[data-memory='${id}'] .kind[data-kind='feedback']`);
+
+  // Delete one, after confirming.
+  await page.click(`li[data-memory='${id}'] button.delete`);
+  await page.click(`li[data-memory='${id}'] button.confirm-delete`);
+  await page.waitForSelector(`li[data-memory='${id}']`, { state: "detached" });
+  assert.deepEqual(await texts(page), ["카페를 운영함"]);
+
+  // Forget everything, after confirming.
+  await remember(page, "Lives in Busan", "fact");
+  await page.click("button.forget-all");
+  await page.waitForSelector(".mem .confirm");
+  await screenshot(page, "memory-3-forget-confirm");
+  await page.click("button.confirm-forget");
+  await page.waitForSelector(".mem .item", { state: "detached" });
+  await page.reload();
+  await waitReady(page);
+  await page.click(".views button >> nth=1");
+  await page.waitForSelector(".mem .empty");
+  assert.deepEqual(await texts(page), []);
+  await screenshot(page, "memory-4-empty");
+});

@@ -1,0 +1,46 @@
+// Typed client for the Go KnowledgeService: the person's documents, the
+// built-in tool catalog and retrieval as the agent sees it.
+import type { Transport } from "./transport";
+import type { CatalogEntry, KBDocument, SearchHit } from "./gotypes.gen";
+
+const S = "KnowledgeService";
+
+export interface KnowledgeApi {
+  documents(): Promise<KBDocument[]>;
+  /** importPaths imports files or folders by path (desktop); progress comes as events. */
+  importPaths(paths: string[]): Promise<string>;
+  /** chooseFiles and chooseFolder open native dialogs (desktop only). */
+  chooseFiles(): Promise<string[]>;
+  chooseFolder(): Promise<string>;
+  /** upload imports one file's contents (drag and drop, the browser). */
+  upload(name: string, contentBase64: string): Promise<string>;
+  remove(docID: string): Promise<void>;
+  search(query: string, topK: number): Promise<SearchHit[]>;
+  catalog(category: string): Promise<CatalogEntry[]>;
+  categories(): Promise<string[]>;
+}
+
+export function knowledgeApi(t: Transport): KnowledgeApi {
+  const list = async <T>(method: string, args: unknown[]) => (await t.call<T[] | null>(S, method, args)) ?? [];
+  return {
+    documents: () => list<KBDocument>("Documents", []),
+    importPaths: (paths) => t.call<string>(S, "Import", [paths]),
+    chooseFiles: () => list<string>("ChooseFiles", []),
+    chooseFolder: async () => (await t.call<string | null>(S, "ChooseFolder", [])) ?? "",
+    upload: (name, content) => t.call<string>(S, "Upload", [name, content]),
+    remove: (id) => t.call<void>(S, "Remove", [id]),
+    search: async (q, k) => (await list<SearchHit>("Search", [q, k])).map((h) => ({ ...h })),
+    catalog: async (c) => (await list<CatalogEntry>("Catalog", [c])).map((e) => ({ ...e, categories: e.categories ?? [], tasks: e.tasks ?? [], platforms: e.platforms ?? [], languages: e.languages ?? [] })),
+    categories: () => list<string>("Categories", []),
+  };
+}
+
+/** toBase64 encodes file bytes for Upload without blowing the call stack. */
+export function toBase64(bytes: Uint8Array): string {
+  let bin = "";
+  const step = 0x8000;
+  for (let i = 0; i < bytes.length; i += step) {
+    bin += String.fromCharCode(...bytes.subarray(i, i + step));
+  }
+  return btoa(bin);
+}

@@ -1,0 +1,108 @@
+// From an approved plan to the guide: recommendation cards, numbered
+// citations that open the source, the live trace with the drawing, export
+// (download in the browser, save dialog on the desktop), regenerate and
+// edit-and-resend.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { $, $$, cleanup, click, fill, key, send, start } from "../testing/ui";
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+async function guide(opts = {}) {
+  const ctx = await start({ complex: () => true, ...opts });
+  await send("Make a YouTube Shorts video");
+  await vi.waitFor(() => expect(document.querySelector("dialog.plan")).not.toBeNull());
+  click("dialog.plan button.approve");
+  await vi.waitFor(() => expect($$("article[data-status='complete'] .card")).toHaveLength(3));
+  return ctx;
+}
+
+describe("guide", () => {
+  it("shows one card per sub-task and citations that open their source", async () => {
+    await guide();
+    const cards = $$(".card");
+    expect(cards.map((c) => $(".tool", c).textContent)).toEqual(["ChatGPT", "Vrew", "Canva"]);
+    expect($(".step", cards[0]!).textContent).toContain("Write the script");
+    expect(cards[1]!.textContent).toContain("CapCut");
+    const cites = $$(".md button.cite");
+    expect(cites.map((b) => b.textContent)).toEqual(["[1]", "[2]", "[3]"]);
+    click(cites[1]!);
+    expect($("#source-title").textContent).toContain("Vrew");
+    expect($("dialog.source .snippet").textContent).toContain("automatic Korean subtitles");
+  });
+
+  it("lit the running node and kept the steps for the details", async () => {
+    await guide();
+    expect($$(".trace svg [data-node]")).toHaveLength(14);
+    expect($$(".trace .visited").map((g) => g.dataset.node)).toEqual(expect.arrayContaining(["recommend", "evaluate", "guide"]));
+    expect($(".trace .state").textContent).toContain("Finished");
+    expect($$("[data-testid=trace-steps] li").map((l) => l.dataset.kind)).toContain("evaluation_result");
+    const details = $$("article[data-role='assistant']").at(-1)!.querySelector("details")!;
+    expect(details.textContent).toContain("retrieve_docs");
+    expect(details.textContent).toContain("Sources");
+  });
+
+  it("downloads the Markdown in the browser", async () => {
+    const created: Blob[] = [];
+    vi.spyOn(URL, "createObjectURL").mockImplementation((b) => {
+      created.push(b as Blob);
+      return "blob:x";
+    });
+    vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => {});
+    const clicks: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this.download);
+    });
+    await guide();
+    click($$("button.export").at(-1)!);
+    await vi.waitFor(() => expect(clicks).toEqual(["Café-Shorts-guide.md"]));
+    const text = await created[0]!.text();
+    expect(text).toMatch(/^# Café Shorts guide/);
+    expect(text).toContain("| Write the script | ChatGPT |");
+    expect(text).toContain("## Sources");
+    await vi.waitFor(() => expect($("p.notice").textContent).toContain("Café-Shorts-guide.md"));
+  });
+
+  it("uses the native save dialog on the desktop", async () => {
+    const { fake } = await guide({ mode: "desktop" });
+    await vi.waitFor(() => expect(fake.calls.some((c) => c.method === "Info")).toBe(true));
+    click($$("button.export").at(-1)!);
+    await vi.waitFor(() => expect(fake.savedFiles).toHaveLength(1));
+    expect(fake.savedFiles[0]!.name).toBe("Café-Shorts-guide.md");
+    expect(fake.savedFiles[0]!.content).toContain("Vrew");
+    await vi.waitFor(() => expect($("p.notice").textContent).toContain("/home/you/Documents/guide.md"));
+  });
+});
+
+describe("regenerate and edit the last message", () => {
+  it("regenerates the last reply in place", async () => {
+    let n = 0;
+    const { fake } = await start({ reply: () => `answer ${++n}` });
+    await send("hello");
+    await vi.waitFor(() => expect(document.querySelector("button.regenerate")).not.toBeNull());
+    click("button.regenerate");
+    await vi.waitFor(() => expect($$("article[data-role='assistant']").at(-1)!.textContent).toContain("answer 2"));
+    expect($$("article")).toHaveLength(2);
+    expect(fake.calls.some((c) => c.method === "Regenerate")).toBe(true);
+  });
+
+  it("edits and resends the last message; Escape keeps the old one", async () => {
+    const { fake } = await start();
+    await send("helo");
+    await vi.waitFor(() => expect(document.querySelector("button.edit-last")).not.toBeNull());
+    click("button.edit-last");
+    const box = $("article[data-role='user'] textarea");
+    fill(box, "hello again");
+    key(box, "Escape");
+    expect($("article[data-role='user']").textContent).toContain("helo");
+    click("button.edit-last");
+    fill("article[data-role='user'] textarea", "hello again");
+    click("button.save-edit");
+    await vi.waitFor(() => expect($$("article[data-role='user'] .user-text").map((a) => a.textContent)).toEqual(["hello again"]));
+    expect(fake.calls.find((c) => c.method === "EditLast")?.args).toEqual(["s-1", "hello again"]);
+    await vi.waitFor(() => expect($$("article[data-role='assistant']").at(-1)!.textContent).toContain("hello again"));
+    expect($$("article")).toHaveLength(2);
+  });
+});

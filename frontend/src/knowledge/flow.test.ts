@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { flushSync } from "svelte";
+import { $, $$, cleanup, click, fill, start } from "../testing/ui";
+import { progressOf, formatBytes, baseName } from "./progress";
+import { toBase64 } from "../api/knowledge";
+
+afterEach(cleanup);
+
+async function openKnowledge(opts = {}) {
+  const ctx = await start(opts);
+  click($$(".views button")[0]!);
+  await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull());
+  return ctx;
+}
+
+describe("knowledge screen", () => {
+  it("uploads a picked file with a progress bar and lists it", async () => {
+    const { fake } = await openKnowledge();
+    await vi.waitFor(() => expect($(".kb").textContent).toContain("No documents yet"));
+    const input = $("#kb-file-input") as HTMLInputElement;
+    const file = new File([new Uint8Array([37, 80, 68, 70])], "휴가 규정.pdf", { type: "application/pdf" });
+    Object.defineProperty(input, "files", { value: [file], configurable: true });
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    await vi.waitFor(() => expect(document.querySelector("table.docs tr[data-doc]")).not.toBeNull());
+    expect(fake.calls.find((c) => c.method === "Upload")?.args).toEqual(["휴가 규정.pdf", "JVBERg=="]);
+    expect($(".progress [role=progressbar]").getAttribute("aria-valuenow")).toBe("100");
+    expect($("table.docs").textContent).toContain("휴가 규정.pdf");
+    expect($("table.docs").textContent).toContain("12");
+  });
+
+  it("imports through the native dialogs on the desktop", async () => {
+    const { fake } = await openKnowledge({ mode: "desktop" });
+    await vi.waitFor(() => expect(document.querySelector(".drop button:nth-child(2)")).not.toBeNull());
+    click(".drop button.primary");
+    await vi.waitFor(() => expect(fake.calls.find((c) => c.method === "Import")?.args).toEqual([["/home/you/정책.pdf"]]));
+  });
+
+  it("removes a document after confirming", async () => {
+    const { fake } = await start();
+    fake.docs.push({ id: "d1", title: "notes.md", source: "notes.md", kind: "markdown", size: 1536, pages: 0, chunks: 3, created_at: "2026-11-01T00:00:00Z", updated_at: "2026-11-01T00:00:00Z" });
+    click($$(".views button")[0]!);
+    await vi.waitFor(() => expect(document.querySelector("tr[data-doc='d1']")).not.toBeNull());
+    expect($("tr[data-doc='d1']").textContent).toContain("1.5 KB");
+    click("tr[data-doc='d1'] button.remove");
+    expect(fake.docs).toHaveLength(1);
+    click("tr[data-doc='d1'] button.confirm-remove");
+    await vi.waitFor(() => expect(document.querySelector("tr[data-doc='d1']")).toBeNull());
+    expect(fake.docs).toHaveLength(0);
+  });
+
+  it("searches in Korean and shows document text as text", async () => {
+    const { fake } = await start({ settings: { language: "ko" } });
+    fake.docs.push({ id: "d1", title: "휴가.pdf", source: "휴가.pdf", kind: "pdf", size: 10, pages: 2, chunks: 3, created_at: "", updated_at: "" });
+    click($$(".views button")[0]!);
+    click("#kb-tab-search");
+    fill("#kb-search", "휴가를");
+    $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
+    flushSync();
+    await vi.waitFor(() => expect($$(".hit")).toHaveLength(1));
+    expect(fake.calls.find((c) => c.method === "Search")?.args).toEqual(["휴가를", 10]);
+    expect($(".hit .snippet").textContent).toContain("<img src=x onerror=alert(1)>");
+    expect(document.querySelector(".hit img")).toBeNull();
+    expect($(".hit").textContent).toContain("2쪽");
+  });
+
+  it("browses the catalog by category", async () => {
+    await openKnowledge();
+    click("#kb-tab-catalog");
+    await vi.waitFor(() => expect($$(".catalog .tool").length).toBe(5));
+    click($$(".chip").find((c) => c.textContent === "Video")!);
+    await vi.waitFor(() => expect($$(".catalog .tool strong").map((s) => s.textContent)).toEqual(["Vrew", "CapCut"]));
+  });
+});
+
+describe("import progress", () => {
+  const p = (stage: string, chunks = 0, embedded = 0) => ({ import_id: "i", file: "/a/b/c.pdf", stage, pages: 3, chunks, embedded, file_index: 0, files_total: 1 });
+  it.each([
+    ["reading", 0, 0, 10, false],
+    ["chunking", 10, 0, 30, false],
+    ["embedding", 10, 5, 63, false],
+    ["embedding", 0, 0, 30, false],
+    ["done", 10, 10, 100, true],
+    ["failed", 0, 0, 100, true],
+    ["skipped", 0, 0, 100, true],
+  ])("%s %i/%i → %i%%", (stage, chunks, embedded, percent, finished) => {
+    expect(progressOf(p(stage as string, chunks as number, embedded as number))).toMatchObject({ percent, finished });
+  });
+
+  it("formats names, sizes and bytes", () => {
+    expect(baseName("C:\\docs\\정책.pdf")).toBe("정책.pdf");
+    expect(baseName("/home/a/b.md")).toBe("b.md");
+    expect(formatBytes(512)).toBe("512 B");
+    expect(formatBytes(1536)).toBe("1.5 KB");
+    expect(formatBytes(5 * 1024 * 1024)).toBe("5 MB");
+    const big = new Uint8Array(100_000).fill(65);
+    expect(atob(toBase64(big))).toHaveLength(100_000);
+    expect(toBase64(new TextEncoder().encode("한글"))).toBe(btoa(String.fromCharCode(...new TextEncoder().encode("한글"))));
+  });
+});

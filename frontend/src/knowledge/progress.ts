@@ -1,0 +1,63 @@
+// How far one file of an import is, for its progress bar. Stages come from
+// the backend (reading, chunking, embedding, done, skipped, failed).
+import type { ImportProgress } from "../api/gotypes.gen";
+
+export interface FileProgress {
+  file: string;
+  stage: string;
+  /** percent 0-100 */
+  percent: number;
+  pages: number;
+  chunks: number;
+  error: string;
+  finished: boolean;
+}
+
+export function progressOf(p: ImportProgress): FileProgress {
+  let percent = 0;
+  switch (p.stage) {
+    case "reading":
+      percent = 10;
+      break;
+    case "chunking":
+      percent = 30;
+      break;
+    case "embedding":
+      percent = 30 + (p.chunks > 0 ? Math.min(1, p.embedded / p.chunks) * 65 : 0);
+      break;
+    case "done":
+    case "skipped":
+    case "failed":
+      percent = 100;
+      break;
+    default:
+      percent = 5;
+  }
+  return {
+    file: p.file,
+    stage: p.stage,
+    percent: Math.round(percent),
+    pages: p.pages,
+    chunks: p.chunks,
+    error: p.error ?? "",
+    finished: p.stage === "done" || p.stage === "skipped" || p.stage === "failed",
+  };
+}
+
+/** baseName shows a path's last part (both / and \ separators). */
+export function baseName(path: string): string {
+  const parts = path.split(/[\\/]/).filter(Boolean);
+  return parts.at(-1) ?? path;
+}
+
+/** formatBytes: 1536 → "1.5 KB". */
+export function formatBytes(n: number, locale = "en-US"): string {
+  const units = ["B", "KB", "MB", "GB"];
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: u === 0 ? 0 : 1 }).format(v)} ${units[u]}`;
+}

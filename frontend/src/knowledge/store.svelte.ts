@@ -1,0 +1,191 @@
+// KnowledgeStore: the person's documents, imports in progress (one progress
+// bar per file), retrieval as the agent sees it, and the built-in catalog.
+import { parseError, type ErrorInfo } from "../api/errors";
+import { Events, Reconnected, subscribe } from "../api/events";
+import type { CatalogEntry, ImportReport, KBDocument, SearchHit } from "../api/gotypes.gen";
+import { toBase64, type KnowledgeApi } from "../api/knowledge";
+import type { Transport } from "../api/transport";
+import { progressOf, type FileProgress } from "./progress";
+
+/** Larger files are refused in the browser before they are read into memory. */
+export const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
+
+export interface Upload {
+  name: string;
+  state: "uploading" | "sent" | "failed";
+  error: ErrorInfo | null;
+}
+
+export class KnowledgeStore {
+  docs = $state<KBDocument[]>([]);
+  loading = $state(false);
+  error = $state<ErrorInfo | null>(null);
+  /** files of running and recent imports, by import id then file. */
+  files = $state<Record<string, Record<string, FileProgress>>>({});
+  reports = $state<ImportReport[]>([]);
+  uploads = $state<Upload[]>([]);
+
+  query = $state("");
+  hits = $state<SearchHit[]>([]);
+  searching = $state(false);
+  searched = $state(false);
+  searchError = $state<ErrorInfo | null>(null);
+
+  categories = $state<string[]>([]);
+  category = $state("");
+  catalog = $state<CatalogEntry[]>([]);
+  catalogError = $state<ErrorInfo | null>(null);
+
+  constructor(private readonly api: KnowledgeApi) {}
+
+  listen(t: Transport): () => void {
+    const offs = [
+      subscribe(t, Events.Import, (p) => {
+        const byFile = (this.files[p.import_id] ??= {});
+        byFile[p.file] = progressOf(p);
+      }),
+      subscribe(t, Events.ImportDone, (r) => {
+        this.reports = [r, ...this.reports.filter((x) => x.import_id !== r.import_id)].slice(0, 5);
+        void this.load();
+      }),
+      subscribe(t, Reconnected, () => void this.load()),
+    ];
+    return () => offs.forEach((off) => off());
+  }
+
+  /** progress lists every file of every import shown, newest import first. */
+  get progress(): FileProgress[] {
+    return Object.values(this.files).reverse().flatMap((m) => Object.values(m));
+  }
+
+  get importing(): boolean {
+    return this.progress.some((p) => !p.finished) || this.uploads.some((u) => u.state === "uploading");
+  }
+
+  async load(): Promise<void> {
+    this.loading = true;
+    try {
+      this.docs = await this.api.documents();
+      this.error = null;
+    } catch (e) {
+      this.error = parseError(e);
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  async importPaths(paths: string[]): Promise<void> {
+    if (!paths.length) return;
+    try {
+      const id = await this.api.importPaths(paths);
+      this.files[id] ??= {};
+      this.error = null;
+    } catch (e) {
+      this.error = parseError(e);
+    }
+  }
+
+  async chooseFiles(): Promise<void> {
+    try {
+      await this.importPaths(await this.api.chooseFiles());
+    } catch (e) {
+      this.error = parseError(e);
+    }
+  }
+
+  async chooseFolder(): Promise<void> {
+    try {
+      const dir = await this.api.chooseFolder();
+      if (dir) await this.importPaths([dir]);
+    } catch (e) {
+      this.error = parseError(e);
+    }
+  }
+
+  /** upload sends dropped or picked files' contents, one by one. */
+  async upload(files: Iterable<File>): Promise<void> {
+    for (const f of files) {
+      const u: Upload = { name: f.name, state: "uploading", error: null };
+      this.uploads = [...this.uploads.filter((x) => x.name !== f.name), u];
+      const row = () => this.uploads.find((x) => x.name === f.name)!;
+      if (f.size > MAX_UPLOAD_BYTES) {
+        Object.assign(row(), { state: "failed", error: { code: "invalid_input", message: `${f.name}: ${Math.round(f.size / 1048576)} MB is too large`, hint: "" } });
+        continue;
+      }
+      try {
+        const bytes = new Uint8Array(await f.arrayBuffer());
+        const id = await this.api.upload(f.name, toBase64(bytes));
+        this.files[id] ??= {};
+        row().state = "sent";
+      } catch (e) {
+        Object.assign(row(), { state: "failed", error: parseError(e) });
+      }
+    }
+    this.uploads = this.uploads.filter((x) => x.state !== "sent");
+  }
+
+  dismissUpload(name: string): void {
+    this.uploads = this.uploads.filter((u) => u.name !== name);
+  }
+
+  clearFinished(): void {
+    for (const [id, m] of Object.entries(this.files)) {
+      if (Object.values(m).every((p) => p.finished)) delete this.files[id];
+    }
+    this.reports = [];
+  }
+
+  async remove(id: string): Promise<boolean> {
+    try {
+      await this.api.remove(id);
+      this.docs = this.docs.filter((d) => d.id !== id);
+      return true;
+    } catch (e) {
+      this.error = parseError(e);
+      return false;
+    }
+  }
+
+  async search(q: string = this.query): Promise<void> {
+    this.query = q;
+    if (!q.trim()) {
+      this.hits = [];
+      this.searched = false;
+      return;
+    }
+    this.searching = true;
+    try {
+      const hits = await this.api.search(q, 10);
+      if (this.query === q) {
+        this.hits = hits;
+        this.searched = true;
+        this.searchError = null;
+      }
+    } catch (e) {
+      this.searchError = parseError(e);
+    } finally {
+      this.searching = false;
+    }
+  }
+
+  async loadCategories(): Promise<void> {
+    try {
+      this.categories = await this.api.categories();
+      this.catalogError = null;
+      if (!this.catalog.length) await this.browse(this.category);
+    } catch (e) {
+      this.catalogError = parseError(e);
+    }
+  }
+
+  async browse(category: string): Promise<void> {
+    this.category = category;
+    try {
+      const entries = await this.api.catalog(category);
+      if (this.category === category) this.catalog = entries;
+      this.catalogError = null;
+    } catch (e) {
+      this.catalogError = parseError(e);
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { $, $$, cleanup, click, fill, key, start } from "../testing/ui";
+import { checkMemory } from "./store.svelte";
+
+afterEach(cleanup);
+
+async function openMemory() {
+  const ctx = await start();
+  ctx.fake.memories.push(
+    { id: "m1", text: "Prefers free tools", kind: "preference", created_at: "2026-11-01T00:00:00Z", updated_at: "2026-11-01T00:00:00Z" },
+    { id: "m2", text: "카페를 운영함", kind: "fact", created_at: "2026-11-02T00:00:00Z", updated_at: "2026-11-02T00:00:00Z" },
+  );
+  click($$(".views button")[1]!);
+  await vi.waitFor(() => expect($$(".item")).toHaveLength(2));
+  return ctx;
+}
+
+describe("memory screen", () => {
+  it("lists memories newest first with kind and date", async () => {
+    await openMemory();
+    expect($$(".item .text").map((e) => e.textContent)).toEqual(["카페를 운영함", "Prefers free tools"]);
+    expect($$(".item .kind").map((e) => e.textContent)).toEqual(["Fact", "Preference"]);
+    expect($(".item .meta").textContent).toMatch(/2026/);
+  });
+
+  it("edits a memory; an empty text cannot be saved", async () => {
+    const { fake } = await openMemory();
+    click("li[data-memory='m1'] button.edit");
+    const box = $("#mem-edit-m1");
+    await vi.waitFor(() => expect(document.activeElement).toBe(box));
+    fill(box, "  ");
+    expect(($("li[data-memory='m1'] button.save") as HTMLButtonElement).disabled).toBe(true);
+    fill(box, "Prefers free and open-source tools");
+    // (Changing the kind is covered by the browser spec: happy-dom's
+    // select has no :checked, which Svelte's bind:value reads.)
+    key(box, "Enter");
+    await vi.waitFor(() => expect($("li[data-memory='m1'] .text").textContent).toBe("Prefers free and open-source tools"));
+    expect(fake.memories.find((m) => m.id === "m1")).toMatchObject({ text: "Prefers free and open-source tools", kind: "preference" });
+  });
+
+  it("deletes one after confirming, and forgets everything after confirming", async () => {
+    const { fake } = await openMemory();
+    click("li[data-memory='m2'] button.delete");
+    click("li[data-memory='m2'] button.confirm-delete");
+    await vi.waitFor(() => expect($$(".item")).toHaveLength(1));
+    expect(fake.memories.map((m) => m.id)).toEqual(["m1"]);
+    click("button.forget-all");
+    expect($(".confirm").textContent).toContain("All 1 memories");
+    expect(fake.memories).toHaveLength(1);
+    click("button.confirm-forget");
+    await vi.waitFor(() => expect($(".mem").textContent).toContain("remembers nothing"));
+    expect(fake.memories).toHaveLength(0);
+  });
+
+  it("adds a memory", async () => {
+    const { fake } = await openMemory();
+    fill("#mem-new", "Lives in Busan");
+    $("form.add").dispatchEvent(new Event("submit", { cancelable: true }));
+    await vi.waitFor(() => expect($$(".item")).toHaveLength(3));
+    expect(fake.memories.at(-1)).toMatchObject({ text: "Lives in Busan", kind: "preference" });
+  });
+
+  it.each([
+    ["", "empty"],
+    ["   ", "empty"],
+    ["ok", "ok"],
+    ["x".repeat(2001), "too_long"],
+  ])("checkMemory(%j) = %s", (text, want) => {
+    expect(checkMemory(text)).toBe(want);
+  });
+});

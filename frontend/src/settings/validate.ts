@@ -1,0 +1,16 @@
+// Checks on the settings form before Save, so a mistyped number or URL is
+// pointed at in place instead of being refused by the backend.
+import type { Settings } from "../api/gotypes.gen";
+
+export const MAX_ITERATIONS = 20;
+
+export type SettingsProblem = "host" | "iterations" | "web_url";
+
+export function checkSettings(s: Settings): SettingsProblem[] {
+  const out: SettingsProblem[] = [];
+  if (!/^https?:\/\/[^\s/]+/i.test(s.ollama_host.trim()) && !/^[\w.-]+(:\d+)?$/.test(s.ollama_host.trim())) out.push("host");
+  const n = Number(s.max_iterations);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_ITERATIONS) out.push("iterations");
+  if (s.web_search_enabled && !/^https?:\/\/[^\s/]+/i.test(s.web_search_url.trim())) out.push("web_url");
+  return out;
+}

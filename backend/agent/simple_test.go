@@ -304,7 +304,8 @@ func TestRouterBrokenJSON(t *testing.T) {
 	t.Run("repaired", func(t *testing.T) {
 		e := newEnv(t)
 		a := e.agent(Options{})
-		e.fake.On(isRouter, ollamatest.Reply{Text: `{"route": "simple", `}, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple}})
+		// Cut inside a value: beyond local mending, so the model is asked again.
+		e.fake.On(isRouter, ollamatest.Reply{Text: `{"route": "simp`}, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple}})
 		e.fake.On(isAnswer, ollamatest.Reply{Text: "Sure."})
 		e.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
 		res, out := turn(t, a, chat.Turn{SessionID: "s1", Text: "Tell me something nice about Seoul"})
@@ -315,6 +316,19 @@ func TestRouterBrokenJSON(t *testing.T) {
 		}
 		if res.Response != "Sure." || res.LLMCalls != 3 || len(out.kinds(api.TraceRetry)) != 1 {
 			t.Fatalf("result = %+v, traces %+v", res, out.traces)
+		}
+	})
+	t.Run("mended locally", func(t *testing.T) {
+		e := newEnv(t)
+		a := e.agent(Options{})
+		// A dangling comma and a missing brace are mended without a call.
+		e.fake.On(isRouter, ollamatest.Reply{Text: "Here you go: {\"route\": \"simple\", "})
+		e.fake.On(isAnswer, ollamatest.Reply{Text: "Sure."})
+		e.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
+		res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: "Tell me something nice about Seoul"})
+		a.Wait()
+		if len(e.requests(isRouter)) != 1 || res.Response != "Sure." || res.LLMCalls != 2 {
+			t.Fatalf("router calls = %d, result %+v", len(e.requests(isRouter)), res)
 		}
 	})
 	t.Run("fallback", func(t *testing.T) {

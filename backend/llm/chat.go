@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"reflect"
 	"strings"
 	"time"
 
+	"github.com/kaptinlin/jsonrepair"
 	"github.com/ollama/ollama/api"
 )
 
@@ -54,6 +56,8 @@ type Response struct {
 	Elapsed  time.Duration
 	Attempts int
 	Retries  []RetryRecord
+	// Repaired says Structured had to mend the model's JSON.
+	Repaired bool
 }
 
 // Chat sends a chat request and streams the reply to onChunk (may be nil).
@@ -170,7 +174,14 @@ func (c *Client) Structured(ctx context.Context, req ChatRequest, schema any, ou
 	}
 	text := stripFence(resp.Message.Content)
 	if err := decodeStrict(text, out); err != nil {
-		return resp, &Error{Kind: ErrMalformedOutput, Op: "structured", Host: c.host, Model: req.Model, Raw: resp.Message.Content, Err: err}
+		// Small models wrap JSON in prose, drop the last bracket or use single
+		// quotes. A repaired reply still has to decode strictly and pass the
+		// caller's validation, so a repair never invents an answer.
+		repaired, ok := repairJSON(text)
+		if !ok || decodeFresh(repaired, out) != nil {
+			return resp, &Error{Kind: ErrMalformedOutput, Op: "structured", Host: c.host, Model: req.Model, Raw: resp.Message.Content, Err: err}
+		}
+		resp.Repaired = true
 	}
 	if v, ok := out.(Validator); ok {
 		if err := v.Validate(); err != nil {
@@ -210,6 +221,27 @@ func stripFence(s string) string {
 	s = strings.TrimPrefix(s, "json")
 	s = strings.TrimSuffix(strings.TrimSpace(s), "```")
 	return strings.TrimSpace(s)
+}
+
+// repairJSON mends the usual damage in a model's JSON: text around it,
+// missing closing brackets, single quotes, trailing commas.
+func repairJSON(text string) (string, bool) {
+	if i := strings.IndexAny(text, "{["); i > 0 {
+		text = text[i:] // prose before the value
+	}
+	out, err := jsonrepair.Repair(text)
+	return out, err == nil
+}
+
+// decodeFresh decodes into a new value and stores it in out only when the
+// whole decode succeeds, so a failed attempt leaves out as it was.
+func decodeFresh(text string, out any) error {
+	fresh := reflect.New(reflect.TypeOf(out).Elem())
+	if err := decodeStrict(text, fresh.Interface()); err != nil {
+		return err
+	}
+	reflect.ValueOf(out).Elem().Set(fresh.Elem())
+	return nil
 }
 
 func decodeStrict(text string, out any) error {

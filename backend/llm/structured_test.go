@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -105,7 +106,10 @@ func TestStructuredMalformed(t *testing.T) {
 		{"valid", ollamatest.Reply{Text: `{"goal":"g","subtasks":[{"title":"t","detail":"d"}]}`}, true},
 		{"fenced", ollamatest.Reply{Text: "```json\n{\"goal\":\"g\",\"subtasks\":[{\"title\":\"t\",\"detail\":\"d\"}]}\n```"}, true},
 		{"truncated", ollamatest.Reply{Text: `{"goal":"g","subtasks":[{"ti`}, false},
-		{"prose around", ollamatest.Reply{Text: `Sure! {"goal":"g"}`}, false},
+		{"prose around, repaired", ollamatest.Reply{Text: "Sure! Here is the JSON:\n" + `{"goal":"g","subtasks":[{"title":"t"}]}`}, true},
+		{"last brace missing, repaired", ollamatest.Reply{Text: `{"goal":"g","subtasks":[{"title":"t"}]`}, true},
+		{"single quotes, repaired", ollamatest.Reply{Text: `{'goal':'g','subtasks':[{'title':'café'}]}`}, true},
+		{"prose around, repaired but invalid", ollamatest.Reply{Text: `Sure! {"goal":"g"}`}, false},
 		{"trailing text", ollamatest.Reply{Text: `{"goal":"g","subtasks":[{"title":"t"}]} hope this helps`}, false},
 		{"empty", ollamatest.Reply{Fault: ollamatest.Fault{Kind: ollamatest.FaultEmpty}}, false},
 		{"wrong type", ollamatest.Reply{Text: `{"goal":5}`}, false},
@@ -141,13 +145,15 @@ func TestStructuredMalformed(t *testing.T) {
 // reply and the reason go back to the model.
 func TestRepairThenSucceed(t *testing.T) {
 	srv := ollamatest.New(t)
-	srv.Script(ollamatest.Reply{Text: `{"route": "complex"`}, ollamatest.Reply{JSON: route{Route: "simple"}})
+	// A cut-off value is beyond local repair (it fails validation), so the
+	// model is asked again.
+	srv.Script(ollamatest.Reply{Text: `{"route": "compl`}, ollamatest.Reply{JSON: route{Route: "simple"}})
 	c := newClient(t, srv.URL())
 	req := ChatRequest{Model: model, Messages: user("hello")}
-	var r route
+	var r checkedRoute
 	_, err := c.Structured(context.Background(), req, nil, &r)
 	repair := RepairMessages(err)
-	if len(repair) != 2 || repair[0].Content != `{"route": "complex"` || repair[1].Role != "user" {
+	if len(repair) != 2 || repair[0].Content != `{"route": "compl` || repair[1].Role != "user" {
 		t.Fatalf("repair messages = %+v (err %v)", repair, err)
 	}
 	req.Messages = append(req.Messages, repair...)
@@ -163,24 +169,41 @@ func TestRepairThenSucceed(t *testing.T) {
 	}
 }
 
+// checkedRoute validates like the agent's decisions do: a repaired reply
+// must still be one of the allowed values.
+type checkedRoute struct {
+	Route string `json:"route"`
+}
+
+func (r *checkedRoute) Validate() error {
+	if r.Route != "simple" && r.Route != "complex" {
+		return fmt.Errorf("route %q is not simple or complex", r.Route)
+	}
+	return nil
+}
+
 func TestStructuredRawSchemaAndCorruptionRate(t *testing.T) {
 	srv := ollamatest.New(t, ollamatest.WithCorruption(7, 0.3))
 	c := newClient(t, srv.URL())
 	schema := json.RawMessage(`{"type":"object","properties":{"route":{"type":"string","enum":["simple","complex"]}},"required":["route"]}`)
-	failed := 0
-	for range 50 {
-		var r route
-		if _, err := c.Structured(context.Background(), ChatRequest{Model: model, Messages: user("x")}, schema, &r); err != nil {
+	failed, repaired := 0, 0
+	for range 80 {
+		var r checkedRoute
+		resp, err := c.Structured(context.Background(), ChatRequest{Model: model, Messages: user("x")}, schema, &r)
+		switch {
+		case err != nil:
 			if !errors.Is(err, ErrMalformedOutput) {
 				t.Fatal(err)
 			}
 			failed++
-		} else if r.Route != "simple" {
-			t.Errorf("schema instance route = %q", r.Route)
+		case r.Route != "simple":
+			t.Errorf("schema instance route = %q", r.Route) // a repair must never invent a value
+		case resp.Repaired:
+			repaired++
 		}
 	}
-	if failed != srv.Corruptions() {
-		t.Errorf("%d failures for %d corruptions", failed, srv.Corruptions())
+	if failed+repaired != srv.Corruptions() || repaired == 0 || failed == 0 {
+		t.Errorf("%d corruptions: %d repaired, %d failed (want both kinds, adding up)", srv.Corruptions(), repaired, failed)
 	}
 }
 

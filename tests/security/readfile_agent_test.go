@@ -1,4 +1,3 @@
-
 package security
 
 import (
@@ -10,10 +9,8 @@ import (
 
 // TestReadFileInsideAddedFolder is the positive control of
 // TestReadFileStaysInAddedFolders: a file inside an added folder must be
-// readable through the agent. It fails today because no toolset of the
-// agent enables read_file (backend/agent/nodes.go toolset), so the model's
-// call is refused as a disabled tool. Run it with
-// go test -tags wayfinder_known_failure ./tests/security.
+// readable through the agent. It found that no toolset offered read_file;
+// the answer loop now does once a folder is added.
 func TestReadFileInsideAddedFolder(t *testing.T) {
 	allowed, _ := folders(t)
 	reqs := askReadFile(t, allowed, "notes.txt")

@@ -227,7 +227,7 @@ func (l *library) catalogEntries(category string) []api.CatalogEntry {
 		}
 		out = append(out, api.CatalogEntry{
 			ID: e.ID(), Name: e.Name, Categories: cats, Tasks: e.Tasks, DescriptionEN: e.DescriptionEN,
-			DescriptionKO: e.DescriptionKO, URL: e.URL, Pricing: e.PriceText("en"), Platforms: e.Platforms,
+			DescriptionKO: e.DescriptionKO, URL: e.URL, Pricing: e.PriceText("en"), PricingKO: e.PriceText("ko"), Platforms: e.Platforms,
 			Languages: e.Languages, LastChecked: e.LastChecked,
 		})
 	}

@@ -326,7 +326,8 @@ type CatalogEntry struct {
 	DescriptionEN string   `json:"description_en"`
 	DescriptionKO string   `json:"description_ko"`
 	URL           string   `json:"url"`
-	Pricing       string   `json:"pricing"`
+	Pricing       string   `json:"pricing"`    // in English
+	PricingKO     string   `json:"pricing_ko"` // in Korean
 	Platforms     []string `json:"platforms"`
 	Languages     []string `json:"languages"`
 	LastChecked   string   `json:"last_checked"`

@@ -273,7 +273,8 @@ export interface CatalogEntry {
   description_en: string;
   description_ko: string;
   url: string;
-  pricing: string;
+  pricing: string; // in English
+  pricing_ko: string; // in Korean
   platforms: string[];
   languages: string[];
   last_checked: string;

@@ -50,9 +50,26 @@ xdotool key --window "\$wid" Return
 for _ in \$(seq 100); do grep -q "turn finished" "$work/app.log" && break; sleep 0.1; done
 sleep 0.5
 import -window root "$out/chat.png"
+grep -q "turn finished" "$work/app.log" || { echo "desktop smoke: the message typed into the window got no reply"; cat "$work/app.log"; kill \$app; exit 1; }
+
+# The complex flow: the fake routes the task to the planner and proposes a
+# plan; the approval dialog opens in the window; Ctrl+Enter approves it.
+curl -sf -X POST "$fake_url/__fake/script" -d '[{"json":{"route":"complex","needs_documents":false,"refers_to_previous":false,"out_of_scope":false,"reason":"a task with steps"}},{"json":{"sub_tasks":[{"id":"s1","title":"Write the script","detail":"A 30-second script"},{"id":"s2","title":"Edit the video","detail":"Vertical clips with subtitles"},{"id":"s3","title":"Make a thumbnail","detail":"An eye-catching cover"}]}}]' >/dev/null
+xdotool key --window "\$wid" ctrl+n
+xdotool key --window "\$wid" ctrl+k
+xdotool type --window "\$wid" --delay 10 "Help me make a YouTube Shorts video to promote my cafe"
+xdotool key --window "\$wid" Return
+for _ in \$(seq 200); do grep -q "status=awaiting_approval" "$work/app.log" && break; sleep 0.1; done
+grep -q "status=awaiting_approval" "$work/app.log" || { echo "desktop smoke: no plan was proposed"; cat "$work/app.log"; kill \$app; exit 1; }
+sleep 3 # the dialog opens on the approval event; give WebKit time to paint it under Xvfb
+import -window root "$out/approval.png"
+xdotool key --window "\$wid" ctrl+Return
+for _ in \$(seq 300); do [ "\$(grep -c 'turn finished.*status=complete' "$work/app.log")" -ge 2 ] && break; sleep 0.1; done
+sleep 1
+import -window root "$out/guide.png"
 kill \$app
 wait \$app 2>/dev/null || true
-grep -q "turn finished" "$work/app.log" || { echo "desktop smoke: the message typed into the window got no reply"; cat "$work/app.log"; exit 1; }
+[ "\$(grep -c 'turn finished.*status=complete' "$work/app.log")" -ge 2 ] || { echo "desktop smoke: the approved plan never finished"; cat "$work/app.log"; exit 1; }
 INNER
 xvfb-run -a -s "-screen 0 1280x860x24" bash "$work/session.sh"
-echo "desktop smoke: ok (window ready, one chat turn) — screenshots in artifacts/desktop/"
+echo "desktop smoke: ok (window ready, a chat turn, a plan approved in the dialog) — screenshots in artifacts/desktop/"

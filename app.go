@@ -119,6 +119,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 			logger.Warn("apply new Ollama settings", "err", err)
 		}
 		a.library.vectors.SetEmbedder(s.EmbedModel, a.models.embedder(s.EmbedModel))
+		go a.emitStatus()
 	})
 	a.chat = chat.New(st, a.agent, a.events, chat.Options{Classify: llm.Classify, Logger: logger})
 	return a, nil
@@ -146,6 +147,14 @@ func (a *App) Close() {
 	if err := a.store.Close(); err != nil {
 		a.log.Warn("close database", "err", err)
 	}
+}
+
+// emitStatus tells every window whether Ollama is ready now, so onboarding
+// moves on at once after a new host or a finished download.
+func (a *App) emitStatus() {
+	ctx, cancel := context.WithTimeout(a.ctx, 5*time.Second)
+	defer cancel()
+	a.events.Emit(api.EventStatusChanged, settings.CheckStatus(ctx, a.models, a.settings.Current(), describe))
 }
 
 // addFolders lets read_file read the folders among paths.
@@ -323,6 +332,7 @@ func (s *SettingsService) Pull(model string) error {
 			last.Status, last.Error = "error", &info
 		}
 		a.events.Emit(api.EventPullProgress, last)
+		a.emitStatus()
 	}()
 	return nil
 }

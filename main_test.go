@@ -440,3 +440,28 @@ func TestOllamaDiesMidReply(t *testing.T) {
 		t.Fatalf("after Ollama came back: %+v", fin.Message)
 	}
 }
+
+// TestStatusEventAfterPull: a finished download announces the new status,
+// so onboarding moves on without waiting for its next poll.
+func TestStatusEventAfterPull(t *testing.T) {
+	fake := ollamatest.New(t)
+	g := globals{dataDir: t.TempDir(), ollamaHost: fake.URL(), model: "qwen3:4b", embedModel: "bge-m3"}
+	a, err := openApp(context.Background(), g, "serve", newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	events := &eventLog{}
+	a.events.attach(events)
+	s := &SettingsService{a}
+	if st, _ := s.Status(); st.ChatModel.Installed {
+		t.Fatal("qwen3:4b installed before the pull")
+	}
+	if err := s.Pull("qwen3:4b"); err != nil {
+		t.Fatal(err)
+	}
+	st := events.wait(t, api.EventStatusChanged).(api.OllamaStatus)
+	if !st.ChatModel.Installed {
+		t.Fatalf("status after pull: %+v", st)
+	}
+}

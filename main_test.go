@@ -295,14 +295,7 @@ func TestKnowledgeAndMemoryCommands(t *testing.T) {
 
 func TestServicesOutsideTheWindow(t *testing.T) {
 	fake := ollamatest.New(t)
-	g := globals{dataDir: t.TempDir(), ollamaHost: fake.URL(), model: "llama3.2:3b", embedModel: "bge-m3"}
-	a, err := openApp(context.Background(), g, "serve", newLogger(io.Discard, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	events := &eventLog{}
-	a.events.attach(events)
+	a, events := openTestApp(t, fake, "llama3.2:3b")
 
 	wf, err := (&SettingsService{a}).Workflow()
 	if err != nil {
@@ -407,14 +400,7 @@ func (l *eventLog) wait(t *testing.T, name string) any {
 func TestOllamaDiesMidReply(t *testing.T) {
 	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
 	fake.Fail(ollamatest.PathChat, -1, ollamatest.Fault{Kind: ollamatest.FaultDrop, After: 2})
-	g := globals{dataDir: t.TempDir(), ollamaHost: fake.URL(), model: "llama3.2:3b", embedModel: "bge-m3"}
-	a, err := openApp(context.Background(), g, "serve", newLogger(io.Discard, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	events := &eventLog{}
-	a.events.attach(events)
+	a, events := openTestApp(t, fake, "llama3.2:3b")
 	c := &ChatService{a}
 	ack, err := c.Send("", "tell me about my café's opening hours")
 	if err != nil {
@@ -445,14 +431,7 @@ func TestOllamaDiesMidReply(t *testing.T) {
 // so onboarding moves on without waiting for its next poll.
 func TestStatusEventAfterPull(t *testing.T) {
 	fake := ollamatest.New(t)
-	g := globals{dataDir: t.TempDir(), ollamaHost: fake.URL(), model: "qwen3:4b", embedModel: "bge-m3"}
-	a, err := openApp(context.Background(), g, "serve", newLogger(io.Discard, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	events := &eventLog{}
-	a.events.attach(events)
+	a, events := openTestApp(t, fake, "qwen3:4b")
 	s := &SettingsService{a}
 	if st, _ := s.Status(); st.ChatModel.Installed {
 		t.Fatal("qwen3:4b installed before the pull")
@@ -464,4 +443,19 @@ func TestStatusEventAfterPull(t *testing.T) {
 	if !st.ChatModel.Installed {
 		t.Fatalf("status after pull: %+v", st)
 	}
+}
+
+// openTestApp opens the backend as serve mode does, on a fresh data folder
+// and the fake Ollama, and records its events.
+func openTestApp(t *testing.T, fake *ollamatest.Server, model string) (*App, *eventLog) {
+	t.Helper()
+	g := globals{dataDir: t.TempDir(), ollamaHost: fake.URL(), model: model, embedModel: "bge-m3"}
+	a, err := openApp(context.Background(), g, "serve", newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	events := &eventLog{}
+	a.events.attach(events)
+	return a, events
 }

@@ -32,8 +32,8 @@ run: build
 		exec ./$(BIN) serve; \
 	fi
 
-## build: the production binary at build/bin/wayfinder
-build: deps $(DIST)
+## build: the production binary at build/bin/wayfinder (TypeScript bindings regenerated first)
+build: deps generate $(DIST)
 	go build -tags $(GO_TAGS) -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 deps:
@@ -50,9 +50,9 @@ $(NODE_STAMP): frontend/package-lock.json
 $(DIST): $(NODE_STAMP) $(FRONTEND_SRC)
 	cd frontend && npm run build
 
-## generate: TypeScript types from backend/api (checked by a Go test)
+## generate: the frontend's TypeScript bindings from backend/api (a Go test checks they are current)
 generate:
-	go run ./backend/api/tsgen
+	@go run ./backend/api/tsgen
 
 ## test: every test: Go (vet, race), frontend unit tests and type checks, browser end-to-end, desktop smoke
 test: deps-test build

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 
@@ -24,6 +25,9 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tsgen:", err)
 		os.Exit(1)
+	}
+	if old, err := os.ReadFile(target); err == nil && bytes.Equal(old, out) {
+		return // unchanged: keep the file's time, so make does not rebuild the frontend
 	}
 	if err := os.WriteFile(target, out, 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "tsgen:", err)

@@ -273,6 +273,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 	result.Response = st.Response
 	if len(st.Recommendations) > 0 {
 		result.Recommendations = slices.Clone(st.Recommendations)
+		result.Steps = slices.Clone(st.Plan)
 	}
 	a.afterTurn(t.SessionID, st)
 	return result, nil

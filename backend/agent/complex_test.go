@@ -108,6 +108,9 @@ func TestComplexFlow(t *testing.T) {
 	if strings.Join(ids, ",") != "s1,s2,s3,s4" || strings.Join(tools, ",") != "ChatGPT,Vrew,Canva,YouTube Studio" {
 		t.Fatalf("recommendations %v %v", ids, tools)
 	}
+	if len(res.Steps) != 4 || res.Steps[1].Title != "영상 편집과 자막" || res.Steps[3].ID != "s4" {
+		t.Fatalf("approved steps in the result: %+v", res.Steps)
+	}
 	if r := res.Recommendations[1]; r.URL != "https://vrew.ai" || r.Alternatives[0] != "CapCut" || len(r.Sources) == 0 {
 		t.Fatalf("recommendation = %+v", r)
 	}

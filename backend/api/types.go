@@ -82,6 +82,9 @@ type TurnResult struct {
 	Plan *PlanApproval `json:"plan,omitempty"`
 	// Recommendations are the tools chosen per approved sub-task.
 	Recommendations []Recommendation `json:"recommendations,omitempty"`
+	// Steps are the sub-tasks as the person approved them (edited or not),
+	// which the recommendations' subtask_id refer to.
+	Steps []SubTask `json:"steps,omitempty"`
 }
 
 // SubTask is one step of a plan.

@@ -59,6 +59,7 @@ export interface TurnResult {
   execution_ms: number;
   plan?: PlanApproval | null;
   recommendations?: Recommendation[];
+  steps?: SubTask[];
 }
 
 /** SubTask is one step of a plan. */

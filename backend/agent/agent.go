@@ -246,10 +246,22 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		history, first := historyInput(t.History)
 		res, err = a.g.Invoke(ctx, cfg, a.f.resetTurn(t.Text, history, first))
 	} else {
-		if err := a.checkPending(ctx, t.SessionID); err != nil {
+		var from string
+		if from, err = a.resumePoint(ctx, t.SessionID); err != nil {
 			return sink.result(), err
 		}
-		res, err = a.g.Resume(ctx, cfg, graph.Command{Resume: *t.Decision})
+		if from != "" {
+			// The turn after an approval failed: go back to just before
+			// approve_plan, which asks for the plan again, then answer it.
+			replay := cfg
+			replay.CheckpointID = from
+			if res, err = a.g.Resume(ctx, replay, graph.Command{}); err == nil && !res.Interrupted() {
+				err = ErrNoPendingPlan
+			}
+		}
+		if err == nil {
+			res, err = a.g.Resume(ctx, cfg, graph.Command{Resume: *t.Decision})
+		}
 	}
 	result := sink.result()
 	result.SessionID = t.SessionID
@@ -279,19 +291,33 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 	return result, nil
 }
 
-// checkPending makes sure the session's run is waiting at a plan.
-func (a *Agent) checkPending(ctx context.Context, sessionID string) error {
-	snap, err := a.g.GetState(ctx, graph.Config{ThreadID: sessionID})
-	if errors.Is(err, graph.ErrNoCheckpoint) {
-		return ErrNoPendingPlan
+// resumePoint finds where a decision continues: "" when the run waits at
+// the plan; else, when the turn after an approval failed (Ollama went away
+// while recommending), the checkpoint of the same run just before
+// approve_plan, so the approved plan is not lost; else ErrNoPendingPlan.
+func (a *Agent) resumePoint(ctx context.Context, sessionID string) (string, error) {
+	history, err := a.g.History(ctx, graph.Config{ThreadID: sessionID}, 0)
+	if err != nil && !errors.Is(err, graph.ErrNoCheckpoint) {
+		return "", fmt.Errorf("agent: load session %s: %w", sessionID, err)
 	}
-	if err != nil {
-		return fmt.Errorf("agent: load session %s: %w", sessionID, err)
+	if len(history) == 0 {
+		return "", ErrNoPendingPlan
 	}
-	if len(snap.Interrupts) == 0 {
-		return ErrNoPendingPlan
+	if len(history[0].Interrupts) > 0 {
+		return "", nil
 	}
-	return nil
+	if len(history[0].Next) == 0 {
+		return "", ErrNoPendingPlan // the run ended: approved and answered, or cancelled
+	}
+	for _, snap := range history[1:] { // newest first, back to this run's start
+		if slices.Contains(snap.Next, "approve_plan") {
+			return snap.CheckpointID, nil
+		}
+		if snap.Metadata.Source == graph.SourceInput {
+			break
+		}
+	}
+	return "", ErrNoPendingPlan
 }
 
 // turnSink turns the graph's events into the chat output and the turn's

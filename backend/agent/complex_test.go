@@ -276,3 +276,29 @@ func TestSufficiencyCheckPassesMissingBack(t *testing.T) {
 		t.Fatal("the guide was not told that some steps hit the limit")
 	}
 }
+
+// Ollama going away after the approval (while recommending) does not lose
+// the plan: the next approval goes back to it, without planning again.
+func TestApprovalAfterFailedRecommendation(t *testing.T) {
+	e := newEnv(t)
+	scriptComplex(e)
+	a := e.agent(Options{})
+	if res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask}); res.Plan == nil {
+		t.Fatal("no plan")
+	}
+	e.fake.Fail(ollamatest.PathChat, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "overloaded"})
+	_, err := a.Respond(context.Background(), chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove}}, &output{})
+	if err == nil {
+		t.Fatal("recommending succeeded with Ollama failing")
+	}
+	e.fake.Reset()
+	scriptComplex(e)
+	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove}})
+	if len(res.Recommendations) != 3 || !strings.HasPrefix(res.Response, "# 카페 쇼츠 가이드") {
+		t.Fatalf("approval after the failure: %+v", res)
+	}
+	if len(e.requests(isPlanner)) != 0 {
+		t.Fatal("the task was planned again instead of resuming the approved plan")
+	}
+	a.Wait()
+}

@@ -442,7 +442,16 @@ func (s *Service) run(t *turn) (api.Message, *api.ErrorInfo) {
 		info := s.opt.Classify(err)
 		reply.Status = api.StatusError
 		reply.Error = &info
+
 		s.opt.Logger.Warn("turn failed", "session", t.ack.SessionID, "err", err)
+	}
+	if t.decision != nil && (reply.Status == api.StatusError || reply.Status == api.StatusInterrupted) {
+		// The plan was decided but the work after it failed or was stopped:
+		// the plan waits again, to be approved once more (the agent goes
+		// back to it) instead of being lost.
+		if perr := s.store.SetPendingApproval(saveCtx, t.ack.SessionID, true); perr != nil {
+			s.opt.Logger.Error("mark pending approval", "session", t.ack.SessionID, "err", perr)
+		}
 	}
 	if serr := s.store.UpdateMessage(saveCtx, reply); serr != nil {
 		s.opt.Logger.Error("save reply", "session", t.ack.SessionID, "err", serr)

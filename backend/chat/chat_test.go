@@ -390,3 +390,40 @@ func TestRegenerateAndEditLast(t *testing.T) {
 		t.Fatalf("messages = %q", got)
 	}
 }
+
+func TestFailedDecisionLeavesThePlanWaiting(t *testing.T) {
+	fail := true
+	svc, st, _ := newService(t, responderFunc(func(ctx context.Context, turn Turn, out Output) (api.TurnResult, error) {
+		if turn.Decision == nil {
+			return api.TurnResult{Plan: &api.PlanApproval{Round: 1, SubTasks: []api.SubTask{{ID: "s1", Title: "a"}}}}, nil
+		}
+		if fail {
+			out.Text("half a guide")
+			return api.TurnResult{}, errors.New("ollama went away")
+		}
+		out.Text("the guide")
+		return api.TurnResult{}, nil
+	}))
+	ctx := context.Background()
+	ack, _ := svc.Send(ctx, "", "plan my video")
+	waitIdle(t, svc, ack.SessionID)
+	if _, err := svc.Decide(ctx, ack.SessionID, api.ApprovalDecision{Action: api.ActionApprove}); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, svc, ack.SessionID)
+	if sess, _ := st.Session(ctx, ack.SessionID); !sess.PendingApproval {
+		t.Fatal("the plan is no longer waiting after the decision's turn failed")
+	}
+	fail = false
+	if _, err := svc.Decide(ctx, ack.SessionID, api.ApprovalDecision{Action: api.ActionApprove}); err != nil {
+		t.Fatalf("approving again: %v", err)
+	}
+	waitIdle(t, svc, ack.SessionID)
+	msgs, _ := st.Messages(ctx, ack.SessionID)
+	if last := msgs[len(msgs)-1]; last.Content != "the guide" || last.Status != api.StatusComplete {
+		t.Fatalf("last message: %+v", last)
+	}
+	if sess, _ := st.Session(ctx, ack.SessionID); sess.PendingApproval {
+		t.Fatal("still pending after a successful decision")
+	}
+}

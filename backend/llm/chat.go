@@ -121,7 +121,7 @@ func (c *Client) chatOnce(ctx context.Context, op string, wire *api.ChatRequest,
 		content, thinking strings.Builder
 		done, delivered   bool
 	)
-	err := c.api.Chat(actx, wire, func(cr api.ChatResponse) error {
+	err := c.streamChat(actx, wire, func(cr api.ChatResponse) error {
 		dog.tick()
 		m := cr.Message
 		content.WriteString(m.Content)

@@ -360,3 +360,18 @@ func TestKoreanStreamsIntact(t *testing.T) {
 		t.Errorf("prompt sent = %q", sent.Messages[0].Content)
 	}
 }
+
+// A reply line far larger than the reader's first buffer (a model pasting a
+// long document in one chunk) still arrives whole.
+func TestChatLongLine(t *testing.T) {
+	srv := ollamatest.New(t)
+	long := strings.Repeat("가나다라 ", 60_000) // ≈ 780 KB in one chunk
+	srv.Script(ollamatest.Reply{Chunks: []string{long, "끝"}})
+	resp, err := newClient(t, srv.URL()).Chat(context.Background(), ChatRequest{Model: model, Messages: user("x")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Message.Content != long+"끝" {
+		t.Fatalf("content of %d bytes, want %d", len(resp.Message.Content), len(long)+len("끝"))
+	}
+}

@@ -469,3 +469,35 @@ func WithinBudget(mems []Memory, budget int) []Memory {
 	}
 	return mems
 }
+
+// MigrationSet names this package's migrations in the shared database.
+const MigrationSet = "memory"
+
+func migrations() []store.Migration {
+	return []store.Migration{
+		{Version: 1, Name: "long-term memories", Up: func(tx *gorm.DB) error {
+			for _, q := range []string{
+				`CREATE TABLE memories (
+					id TEXT PRIMARY KEY,
+					text TEXT NOT NULL,
+					norm TEXT NOT NULL,
+					kind TEXT NOT NULL,
+					session_id TEXT NOT NULL DEFAULT '',
+					created_at DATETIME NOT NULL,
+					updated_at DATETIME NOT NULL)`,
+				`CREATE INDEX memories_norm ON memories(norm)`,
+				`CREATE INDEX memories_updated ON memories(updated_at)`,
+			} {
+				if err := tx.Exec(q).Error; err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+	}
+}
+
+// Migrate brings the memory tables up to date; Open calls it.
+func Migrate(ctx context.Context, db *gorm.DB) error {
+	return store.Migrate(ctx, db, MigrationSet, migrations())
+}

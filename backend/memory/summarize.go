@@ -1,54 +1,16 @@
 package memory
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/ollama/ollama/api"
-
-	"github.com/wayfinder-app/wayfinder/backend/llm"
 )
-
-// Chatter is the one model call the summariser needs; *llm.Client has it.
-type Chatter interface {
-	Chat(ctx context.Context, req llm.ChatRequest, onChunk func(llm.Chunk)) (llm.Response, error)
-}
-
-// ErrEmptySummary is returned when the model answers with nothing; the
-// window is then left as it was and summarising is tried after the next turn.
-var ErrEmptySummary = errors.New("model returned an empty summary")
 
 // maxSummarizedChars cuts each message in the transcript, so that six long
 // answers cannot overflow the model's context.
 const maxSummarizedChars = 2000
-
-// Summarizer folds old messages into one short summary with the chat model.
-type Summarizer struct {
-	Chat  Chatter
-	Model string
-	// Lang is the language of the summary ("ko" or "en").
-	Lang string
-}
-
-// Summarize returns a summary of msgs.
-func (s *Summarizer) Summarize(ctx context.Context, msgs []Msg) (string, error) {
-	resp, err := s.Chat.Chat(ctx, llm.ChatRequest{
-		Model:    s.Model,
-		Messages: SummaryPrompt(msgs, s.Lang),
-		Options:  map[string]any{"temperature": 0},
-	}, nil)
-	if err != nil {
-		return "", fmt.Errorf("summarise %d messages: %w", len(msgs), err)
-	}
-	text := strings.TrimSpace(resp.Message.Content)
-	if text == "" {
-		return "", ErrEmptySummary
-	}
-	return text, nil
-}
 
 const summaryInstructionKo = `당신은 대화를 요약하는 도우미입니다. 아래 대화에서 나중에 다시 필요할 내용만 간결하게 요약하세요.
 - 사용자의 이름, 선호, 결정, 날짜와 마감일, 숫자와 금액, 진행 중인 작업을 빠짐없이 남기세요.

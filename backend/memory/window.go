@@ -3,11 +3,11 @@
 // three rolling summaries) and long-term memories about the person
 // (preferences, facts, feedback) that they can list, edit and delete.
 //
-// The summary window is split into pure functions (Plan, AddSummaryToWindow,
-// FormatSummaryForPrompt) and a small store, because the summarising model
-// call must run after a turn is answered, never on the path of the next
-// answer: the agent calls Compact once the reply is shown, and load_context
-// only reads the saved state.
+// The summary window is pure functions (Plan, AddSummaryToWindow,
+// FormatSummaryForPrompt, SummaryPrompt) because the summarising model call
+// must run after a turn is answered, never on the path of the next answer:
+// the agent summarises once the reply is shown and keeps the window in the
+// session's graph state, which load_context only reads.
 //
 // Long-term memories keep their vectors in a persistent chromem-go
 // collection (Vectors), while the knowledge base uses its own flat index

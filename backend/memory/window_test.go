@@ -1,17 +1,10 @@
 package memory
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-
-	"github.com/wayfinder-app/wayfinder/backend/store"
 )
 
 func nums(n int) []int {
@@ -95,108 +88,5 @@ func TestFormatSummaryForPrompt(t *testing.T) {
 				t.Errorf("got %q\nwant %q", got, tt.want)
 			}
 		})
-	}
-}
-
-// fakeSummarizer numbers its summaries 요약1, 요약2, ... and records what it
-// was asked to summarise.
-type fakeSummarizer struct {
-	calls [][]Msg
-	err   error
-}
-
-func (f *fakeSummarizer) Summarize(_ context.Context, msgs []Msg) (string, error) {
-	if f.err != nil {
-		return "", f.err
-	}
-	f.calls = append(f.calls, msgs)
-	return fmt.Sprintf("요약%d", len(f.calls)), nil
-}
-
-func openWindows(t *testing.T, path string) *Windows {
-	t.Helper()
-	db, err := store.OpenDB(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if sqlDB, err := db.DB(); err == nil {
-			sqlDB.Close()
-		}
-	})
-	w, err := OpenWindows(t.Context(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w
-}
-
-// TestCompactSeedFlow walks seed 001's diagram: the window summarises after
-// a turn once more than ten messages are open, slides after the third
-// summary, and survives a restart.
-func TestCompactSeedFlow(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "w.db")
-	w := openWindows(t, path)
-	ctx := t.Context()
-	sum := &fakeSummarizer{}
-	var all []Msg
-	turn := func() (WindowState, bool) {
-		t.Helper()
-		n := len(all)
-		all = append(all, Msg{Role: "user", Content: fmt.Sprint("질문 ", n)}, Msg{Role: "assistant", Content: fmt.Sprint("답 ", n+1)})
-		st, did, err := w.Compact(ctx, sum, "s1", all)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st, did
-	}
-	for range 5 { // 10 messages: not more than MaxMessages
-		if _, did := turn(); did {
-			t.Fatalf("summarised at %d messages", len(all))
-		}
-	}
-	st, did := turn() // 12 messages: 7 summarised, 5 kept
-	if !did || st.Summary != "요약1" || st.Next != 7 || len(sum.calls[0]) != 7 {
-		t.Fatalf("first compaction: did=%v state=%+v", did, st)
-	}
-	if _, keep := Plan(st, all); len(keep) != KeepRecent {
-		t.Fatalf("kept %d messages, want %d", len(keep), KeepRecent)
-	}
-	for len(sum.calls) < 4 {
-		turn()
-	}
-	st, _ = w.Load(ctx, "s1")
-	want := strings.Join([]string{"요약2", "요약3", "요약4"}, SummarySeparator)
-	if st.Summary != want {
-		t.Errorf("after four summaries: %q, want %q", st.Summary, want)
-	}
-	if got := sum.calls[1][0].Content; got != all[7].Content {
-		t.Errorf("second summary starts at %q, want the first unsummarised message %q", got, all[7].Content)
-	}
-
-	// A new process sees the same window.
-	w2 := openWindows(t, path)
-	again, err := w2.Load(ctx, "s1")
-	if err != nil || again != st {
-		t.Fatalf("after reopen: %+v, %v; want %+v", again, err, st)
-	}
-	if err := w2.Delete(ctx, "s1"); err != nil {
-		t.Fatal(err)
-	}
-	if st, _ := w2.Load(ctx, "s1"); st.Summary != "" || st.Next != 0 {
-		t.Errorf("after Delete: %+v", st)
-	}
-}
-
-func TestCompactFailureKeepsWindow(t *testing.T) {
-	w := openWindows(t, filepath.Join(t.TempDir(), "w.db"))
-	all := make([]Msg, 12)
-	boom := errors.New("ollama down")
-	_, did, err := w.Compact(t.Context(), &fakeSummarizer{err: boom}, "s", all)
-	if !errors.Is(err, boom) || did {
-		t.Fatalf("Compact = %v, %v", did, err)
-	}
-	if st, _ := w.Load(t.Context(), "s"); st.Next != 0 || st.Summary != "" {
-		t.Errorf("window changed after a failed summary: %+v", st)
 	}
 }

@@ -70,6 +70,9 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onChunk func(Chunk))
 
 func (c *Client) chat(ctx context.Context, op string, req ChatRequest, onChunk func(Chunk)) (Response, error) {
 	start := time.Now()
+	if req.Think == nil {
+		req.Think = c.thinkOff(ctx, req.Model)
+	}
 	wire := c.wireRequest(req)
 	var resp Response
 	retries, err := c.retry(ctx, op, req.Model, func(ctx context.Context) (bool, error) {

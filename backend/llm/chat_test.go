@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net"
@@ -373,5 +374,35 @@ func TestChatLongLine(t *testing.T) {
 	}
 	if resp.Message.Content != long+"끝" {
 		t.Fatalf("content of %d bytes, want %d", len(resp.Message.Content), len(long)+len("끝"))
+	}
+}
+
+// Thinking models are asked not to think; others get no `think` field,
+// which some Ollama versions reject for them.
+func TestThinkingTurnedOffOnlyForThinkingModels(t *testing.T) {
+	srv := ollamatest.New(t, ollamatest.WithModels(
+		ollamatest.Model{Name: "qwen3:4b", Capabilities: []string{"completion", "tools", "thinking"}},
+		ollamatest.Model{Name: "llama3.2:3b", Capabilities: []string{"completion", "tools"}},
+	))
+	c := newClient(t, srv.URL())
+	for _, tt := range []struct {
+		model string
+		think string
+	}{{"qwen3:4b", "false"}, {"llama3.2:3b", "<nil>"}, {"qwen3:4b", "false"}} {
+		if _, err := c.Chat(context.Background(), ChatRequest{Model: tt.model, Messages: user("hi")}, nil); err != nil {
+			t.Fatal(err)
+		}
+		req, _ := srv.LastChat()
+		got := "<nil>"
+		if req.Think != nil {
+			b, _ := json.Marshal(req.Think)
+			got = string(b)
+		}
+		if got != tt.think {
+			t.Errorf("%s: think = %s, want %s", tt.model, got, tt.think)
+		}
+	}
+	if n := srv.Count(ollamatest.PathShow); n != 2 {
+		t.Errorf("%d /api/show calls, want 2 (one per model, then cached)", n)
 	}
 }

@@ -125,9 +125,10 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 
 // Client talks to one Ollama server. It is safe for concurrent use.
 type Client struct {
-	api  *api.Client
-	host string
-	cfg  config
+	api      *api.Client
+	host     string
+	cfg      config
+	thinking thinkers
 }
 
 // New returns a client for host ("http://127.0.0.1:11434", "127.0.0.1:11434"

@@ -1,28 +1,13 @@
 // A first chat against `wayfinder serve` and the fake Ollama: the reply
 // streams in, and after a reload the history is still there.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import { GREETING, lastReply, launchBrowser, openPage, screenshot, script, send, startApp, startFakeOllama, waitReady, type App, type FakeOllama } from "./harness.ts";
+import { GREETING, lastReply, openPage, screenshot, script, send, waitReady, withWorld } from "./harness.ts";
 
-let fake: FakeOllama;
-let app: App;
-let browser: Browser;
-
-before(async () => {
-  fake = await startFakeOllama("default");
-  app = await startApp({ ollamaHost: fake.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await app?.stop();
-  await fake?.stop();
-});
+const w = withWorld();
 
 test("send a message, see the reply stream in, reload, the history is still there", async () => {
-  const page = await openPage(browser, app.url);
+  const page = await openPage(w.browser, w.app.url);
   assert.ok(!page.url().includes("token="), "the token is removed from the address bar");
   await page.waitForSelector("#empty-title");
 
@@ -39,7 +24,7 @@ test("send a message, see the reply stream in, reload, the history is still ther
   // A pure greeting goes straight to the answer (no router call), which
   // streams in slow chunks: several batches reach the page even when the
   // machine is busy.
-  await script(fake, [{ chunks: ["Hello! ", "I am ", "Wayfinder's ", "test ", "model."], chunk_delay_ms: 150 }]);
+  await script(w.fake, [{ chunks: ["Hello! ", "I am ", "Wayfinder's ", "test ", "model."], chunk_delay_ms: 150 }]);
   await send(page, "안녕하세요");
   await page.waitForSelector("article[data-role='user']");
   const reply = await lastReply(page);

@@ -2,27 +2,13 @@
 // serve` and the scripted fake Ollama: edit a sub-task, re-plan with
 // feedback, close the page while the plan waits and come back, approve,
 // then read the guide (cards, a citation's source) and export it.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPage, screenshot, script, send, startApp, startFakeOllama, waitReady, type App, type FakeOllama } from "./harness.ts";
+import type { Page } from "playwright-core";
+import { openPage, screenshot, script, send, waitReady, withWorld } from "./harness.ts";
 
-let fake: FakeOllama;
-let app: App;
-let browser: Browser;
-
-before(async () => {
-  fake = await startFakeOllama("default");
-  app = await startApp({ ollamaHost: fake.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await app?.stop();
-  await fake?.stop();
-});
+const w = withWorld();
 
 const TASK = "Help me make a YouTube Shorts video to promote my café";
 const plan = (suffix: string) => ({
@@ -38,8 +24,8 @@ async function titles(page: Page): Promise<string[]> {
 }
 
 test("plan → edit → re-plan with feedback → leave and resume → approve → guide → export", async () => {
-  await script(fake, [{ json: { route: "complex", needs_documents: false, refers_to_previous: false, out_of_scope: false, reason: "a task" } }, { json: plan("") }]);
-  let page = await openPage(browser, app.url);
+  await script(w.fake, [{ json: { route: "complex", needs_documents: false, refers_to_previous: false, out_of_scope: false, reason: "a task" } }, { json: plan("") }]);
+  let page = await openPage(w.browser, w.app.url);
   // Visiting the knowledge screen opens the knowledge base before the turn
   // (parallel retrieve_docs calls racing to open it hit SQLITE_BUSY in the
   // backend as of this writing; reported to the lead).
@@ -62,7 +48,7 @@ test("plan → edit → re-plan with feedback → leave and resume → approve �
   await page.fill("dialog.plan li[data-step='1'] input.title", "Edit the video with Korean subtitles");
   await page.click("dialog.plan button.replan");
   assert.ok(await page.isVisible("#plan-feedback-error"), "re-plan without feedback explains what is missing");
-  await script(fake, [{ json: plan(", with free tools only") }]);
+  await script(w.fake, [{ json: plan(", with free tools only") }]);
   await page.fill("#plan-feedback", "Use free tools only");
   await page.click("dialog.plan button.replan");
   await page.waitForFunction(() => document.querySelector("dialog.plan .round")?.textContent === "Round 2 of planning");
@@ -78,7 +64,7 @@ test("plan → edit → re-plan with feedback → leave and resume → approve �
   // Close the page while the plan waits; a new page shows it again.
   const sessionURL = page.url();
   await page.context().close();
-  page = await openPage(browser, app.url);
+  page = await openPage(w.browser, w.app.url);
   await page.waitForSelector("nav li [data-pending]");
   await page.click("nav li button.open");
   await page.waitForSelector("dialog.plan[open]");
@@ -96,7 +82,7 @@ test("plan → edit → re-plan with feedback → leave and resume → approve �
   const review = (tool: string, url: string, pricing: string, alternatives: string[] = []) => ({
     json: { sufficient: true, missing: "", tool, why: `${tool} fits this step`, url, pricing, alternatives },
   });
-  await script(fake, [
+  await script(w.fake, [
     { tool_calls: [{ name: "retrieve_docs", args: { query: "script writing assistant" } }] },
     review("ChatGPT", "https://chatgpt.com", "free, Plus $20/month"),
     { tool_calls: [{ name: "retrieve_docs", args: { query: "video editor subtitles" } }] },

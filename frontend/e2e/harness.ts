@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { after, before } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
 
 const e2eDir = process.env.WAYFINDER_E2E_DIR ?? resolve(".");
@@ -130,6 +131,33 @@ export async function startApp(opts: { ollamaHost: string; dataDir?: string; mod
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** World is what one spec file runs against: a fake Ollama, the app and a browser. */
+export interface World {
+  fake: FakeOllama;
+  app: App;
+  browser: Browser;
+}
+
+/**
+ * withWorld starts a fake Ollama with the scenario, `wayfinder serve` wired to
+ * it and a browser before the file's tests, and stops them after. The fields
+ * are set once the file's tests start.
+ */
+export function withWorld(scenario = "default", opts: { model?: string } = {}): World {
+  const w = {} as World;
+  before(async () => {
+    w.fake = await startFakeOllama(scenario);
+    w.app = await startApp({ ollamaHost: w.fake.url, ...opts });
+    w.browser = await launchBrowser();
+  });
+  after(async () => {
+    await w.browser?.close();
+    await w.app?.stop();
+    await w.fake?.stop();
+  });
+  return w;
 }
 
 /** closedPortURL is an address where nothing listens, for "Ollama is down". */

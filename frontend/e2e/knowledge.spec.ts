@@ -2,31 +2,17 @@
 // seeing it listed and found by a Korean search, then asking a question
 // whose answer cites it, and opening the cited passage. A Markdown file
 // full of XSS payloads goes the same way and never runs.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { inertDOM, lastReply, launchBrowser, openPage, repoRoot, screenshot, script, send, startApp, startFakeOllama, watchDialogs, type App, type FakeOllama } from "./harness.ts";
+import type { Page } from "playwright-core";
+import { inertDOM, lastReply, openPage, repoRoot, screenshot, script, send, watchDialogs, withWorld } from "./harness.ts";
 
 const PDF = join(repoRoot, "..", "shared", "eval", "pdfs", "ko", "unstructured_korean-text-with-tables.pdf");
 
-let fake: FakeOllama;
-let app: App;
-let browser: Browser;
-
-before(async () => {
-  fake = await startFakeOllama("default");
-  app = await startApp({ ollamaHost: fake.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await app?.stop();
-  await fake?.stop();
-});
+const w = withWorld();
 
 async function importFile(page: Page, path: string): Promise<void> {
   const name = path.split("/").pop()!;
@@ -46,7 +32,7 @@ async function importFile(page: Page, path: string): Promise<void> {
 }
 
 test("import a Korean PDF, search it, and get an answer that cites it", { skip: !existsSync(PDF) && `no ${PDF}` }, async () => {
-  const page = await openPage(browser, app.url);
+  const page = await openPage(w.browser, w.app.url);
   await page.click(".views button >> nth=0");
   await page.waitForSelector("#kb-title");
   await importFile(page, PDF);
@@ -66,7 +52,7 @@ test("import a Korean PDF, search it, and get an answer that cites it", { skip: 
   await screenshot(page, "knowledge-2-search");
 
   // A document question: retrieval up front, then one model call.
-  await script(fake, [{ text: "커피전문점·제과점·편의점에서는 2% 빅포인트가 적립됩니다 [1]." }]);
+  await script(w.fake, [{ text: "커피전문점·제과점·편의점에서는 2% 빅포인트가 적립됩니다 [1]." }]);
   await page.click("button.new");
   await send(page, "커피전문점에서 적립률은 얼마인가요?");
   const reply = await lastReply(page);
@@ -103,7 +89,7 @@ test("a document full of XSS payloads is shown as text everywhere", async () => 
       "<a href=\"&#106;avascript:alert('doc-entity')\">entity</a> <img src=\"x\" onerror=\"&#97;lert('doc-ent2')\">",
     ].join("\n"),
   );
-  const page = await openPage(browser, app.url);
+  const page = await openPage(w.browser, w.app.url);
   const dialogs = watchDialogs(page);
   await page.click(".views button >> nth=0");
   await importFile(page, file);
@@ -113,7 +99,7 @@ test("a document full of XSS payloads is shown as text everywhere", async () => 
   await page.waitForSelector(".hit");
   assert.match((await page.textContent(".hit .snippet")) ?? "", /onerror|script/);
 
-  await script(fake, [{ text: "Every scanner is checked yearly [1]. <img src=x onerror=alert('reply')>" }]);
+  await script(w.fake, [{ text: "Every scanner is checked yearly [1]. <img src=x onerror=alert('reply')>" }]);
   await page.click("button.new");
   await send(page, "What is the scanner policy?");
   await lastReply(page);

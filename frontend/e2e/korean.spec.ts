@@ -1,16 +1,12 @@
 // The whole UI in Korean: a browser whose locale is ko-KR gets every
 // screen (chat, plan dialog, trace, knowledge, memory, settings, help)
 // with no English UI string left over.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPage, repoRoot, screenshot, script, send, startApp, startFakeOllama, type App, type FakeOllama } from "./harness.ts";
-
-let fake: FakeOllama;
-let app: App;
-let browser: Browser;
+import type { Page } from "playwright-core";
+import { openPage, repoRoot, screenshot, script, send, withWorld } from "./harness.ts";
 
 const i18n = join(repoRoot, "frontend", "src", "i18n");
 const en = JSON.parse(readFileSync(join(i18n, "en.json"), "utf8")) as Record<string, string>;
@@ -21,17 +17,7 @@ const english = [...new Set(Object.values(en).flatMap((v) => v.split(/\{\w+\}/))
   (s) => s.length >= 6 && /[a-z]{3}/.test(s) && !koText.includes(s),
 );
 
-before(async () => {
-  fake = await startFakeOllama("default");
-  app = await startApp({ ollamaHost: fake.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await app?.stop();
-  await fake?.stop();
-});
+const w = withWorld();
 
 /** leftovers lists English UI strings visible on the page (model text excluded). */
 async function leftovers(page: Page): Promise<string[]> {
@@ -46,12 +32,12 @@ async function leftovers(page: Page): Promise<string[]> {
 
 test("every screen speaks Korean", async () => {
   assert.ok(english.length > 100, `checking ${english.length} English strings`);
-  const page = await openPage(browser, app.url, "ko-KR");
+  const page = await openPage(w.browser, w.app.url, "ko-KR");
   assert.equal(await page.getAttribute("html", "lang"), "ko");
   assert.deepEqual(await leftovers(page), [], "empty chat");
   await screenshot(page, "ko-1-empty");
 
-  await script(fake, [
+  await script(w.fake, [
     { json: { route: "complex", needs_documents: false, refers_to_previous: false, out_of_scope: false, reason: "작업" } },
     { json: { sub_tasks: [{ id: "s1", title: "대본 작성", detail: "30초 분량" }, { id: "s2", title: "영상 편집", detail: "자막 포함" }] } },
   ]);

@@ -1,25 +1,11 @@
 // The memory screen against the real MemoryService: add, edit (text and
 // kind), delete one, forget everything; what is shown survives a reload.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPage, screenshot, startApp, startFakeOllama, waitReady, type App, type FakeOllama } from "./harness.ts";
+import type { Page } from "playwright-core";
+import { openPage, screenshot, waitReady, withWorld } from "./harness.ts";
 
-let fake: FakeOllama;
-let app: App;
-let browser: Browser;
-
-before(async () => {
-  fake = await startFakeOllama("default");
-  app = await startApp({ ollamaHost: fake.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await app?.stop();
-  await fake?.stop();
-});
+const w = withWorld();
 
 async function texts(page: Page): Promise<string[]> {
   return page.$$eval(".mem .item .text", (els) => els.map((e) => e.textContent ?? ""));
@@ -33,7 +19,7 @@ async function remember(page: Page, text: string, kind: string): Promise<void> {
 }
 
 test("add, edit, delete a memory, and forget everything", async () => {
-  const page = await openPage(browser, app.url);
+  const page = await openPage(w.browser, w.app.url);
   await page.click(".views button >> nth=1");
   await page.waitForSelector("#mem-title");
   await remember(page, "Prefers free tools", "preference");

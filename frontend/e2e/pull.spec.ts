@@ -1,30 +1,16 @@
 // A chat model that is not installed: the window says so, offers the exact
 // command and a "Pull model" button whose progress bar fills, then recovers
 // into the chat by itself.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import { launchBrowser, openPage, screenshot, startApp, startFakeOllama, type App, type FakeOllama } from "./harness.ts";
+import { openPage, screenshot, withWorld } from "./harness.ts";
 
 const MISSING = "qwen3:0.6b";
-let fake: FakeOllama;
-let app: App;
-let browser: Browser;
 
-before(async () => {
-  fake = await startFakeOllama("default");
-  app = await startApp({ ollamaHost: fake.url, model: MISSING });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await app?.stop();
-  await fake?.stop();
-});
+const w = withWorld("default", { model: MISSING });
 
 test("a missing model is pulled with a progress bar and the chat appears", async () => {
-  const page = await openPage(browser, app.url);
+  const page = await openPage(w.browser, w.app.url);
   await page.waitForSelector("section.onboarding[data-problem='model_missing']", { timeout: 15_000 });
   const text = await page.innerText("section.onboarding");
   assert.match(text, new RegExp(`ollama pull ${MISSING.replace(".", "\\.")}`));

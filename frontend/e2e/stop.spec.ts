@@ -1,28 +1,13 @@
 // Stop ends a streaming reply, keeps what was written, and leaves the chat
 // usable.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import { lastReply, launchBrowser, openPage, screenshot, send, startApp, startFakeOllama, type App, type FakeOllama } from "./harness.ts";
+import { lastReply, openPage, screenshot, send, withWorld } from "./harness.ts";
 
-let fake: FakeOllama;
-let app: App;
-let browser: Browser;
-
-before(async () => {
-  fake = await startFakeOllama("slow");
-  app = await startApp({ ollamaHost: fake.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await app?.stop();
-  await fake?.stop();
-});
+const w = withWorld("slow");
 
 test("Escape stops a streaming reply and keeps the partial text", async () => {
-  const page = await openPage(browser, app.url);
+  const page = await openPage(w.browser, w.app.url);
   await send(page, "Tell me a long story");
   await page.waitForFunction(() => {
     const a = document.querySelector("article[data-role='assistant'][data-status='streaming'] .md");

@@ -1,10 +1,9 @@
 // OWASP-style filter-evasion payloads in a model reply (streamed, then
 // stored and reloaded) never execute: no dialog, no handler attribute, no
 // script, frame or javascript:/data: link in the page.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import { inertDOM, lastReply, launchBrowser, openPage, screenshot, script, send, startApp, startFakeOllama, waitReady, watchDialogs, type App, type FakeOllama } from "./harness.ts";
+import { inertDOM, lastReply, openPage, screenshot, script, send, waitReady, watchDialogs, withWorld } from "./harness.ts";
 
 // From the OWASP XSS Filter Evasion Cheat Sheet, in Markdown and HTML.
 const PAYLOADS = [
@@ -33,26 +32,12 @@ const PAYLOADS = [
   "```html\n<script>alert('in code')</script>\n```",
 ].join("\n\n");
 
-let fake: FakeOllama;
-let app: App;
-let browser: Browser;
-
-before(async () => {
-  fake = await startFakeOllama("default");
-  app = await startApp({ ollamaHost: fake.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await app?.stop();
-  await fake?.stop();
-});
+const w = withWorld();
 
 test("OWASP payloads in a model reply stay inert, live and after reload", async () => {
-  const page = await openPage(browser, app.url);
+  const page = await openPage(w.browser, w.app.url);
   const dialogs = watchDialogs(page);
-  await script(fake, [
+  await script(w.fake, [
     { json: { route: "simple", needs_documents: false, refers_to_previous: false, out_of_scope: false, reason: "a question" } },
     { text: `Here you go:\n\n${PAYLOADS}\n\nDone.`, chunk_delay_ms: 5 },
   ]);

@@ -1,28 +1,13 @@
 // A model reply full of XSS payloads renders as inert text: no dialog, no
 // handler attribute, no script, no javascript: link.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import { lastReply, launchBrowser, openPage, screenshot, send, startApp, startFakeOllama, type App, type FakeOllama } from "./harness.ts";
+import { lastReply, openPage, screenshot, send, withWorld } from "./harness.ts";
 
-let fake: FakeOllama;
-let app: App;
-let browser: Browser;
-
-before(async () => {
-  fake = await startFakeOllama("xss");
-  app = await startApp({ ollamaHost: fake.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await app?.stop();
-  await fake?.stop();
-});
+const w = withWorld("xss");
 
 test("an XSS reply never executes", async () => {
-  const page = await openPage(browser, app.url);
+  const page = await openPage(w.browser, w.app.url);
   const dialogs: string[] = [];
   page.on("dialog", (d) => {
     dialogs.push(d.message());

@@ -237,7 +237,10 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 	start := time.Now()
 	a.waitSession(ctx, t.SessionID)
 	sink := &turnSink{out: out, tools: map[string]bool{}}
-	cfg := graph.Config{ThreadID: t.SessionID, StepLimit: a.opt.StepLimit, Events: sink}
+	// Checkpoints are saved while the next node waits on the model; a turn
+	// cut short by a crash is marked interrupted anyway, and a plan waiting
+	// for approval is saved before Respond returns.
+	cfg := graph.Config{ThreadID: t.SessionID, StepLimit: a.opt.StepLimit, Events: sink, Durability: graph.DurabilityAsync}
 	var (
 		res graph.Result[State]
 		err error

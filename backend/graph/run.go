@@ -55,8 +55,9 @@ type Graph[S any] struct {
 type Config struct {
 	ThreadID     string
 	CheckpointID string    // run from (or inspect) this checkpoint instead of the newest
-	StepLimit    int       // 0: DefaultStepLimit
-	Events       EventSink // optional
+	StepLimit    int        // 0: DefaultStepLimit
+	Events       EventSink  // optional
+	Durability   Durability // when checkpoints are saved; default DurabilitySync
 }
 
 // Command resumes a stopped run. Resume answers the single pending
@@ -129,11 +130,11 @@ func (g *Graph[S]) Invoke(ctx context.Context, cfg Config, input Update) (Result
 	cp := Checkpoint{ThreadID: cfg.ThreadID, ID: newID(), ParentID: parent,
 		Metadata: Metadata{Source: SourceInput, Step: step}, CreatedAt: time.Now()}
 	cp.Next = []Task{{ID: taskID(cp.ID, 0, Start), Node: Start, Arg: arg}}
-	if err := g.put(ctx, &cp, st); err != nil {
-		return zero, err
-	}
 	r := g.newRun(ctx, cfg)
-	return r.loop(cp, st, &pending{}, false)
+	if err := r.save(&cp, st); err != nil {
+		return r.finish(zero, err)
+	}
+	return r.finish(r.loop(cp, st, &pending{}, false))
 }
 
 // Resume continues the run stopped at the thread's newest checkpoint. With
@@ -170,7 +171,7 @@ func (g *Graph[S]) Resume(ctx context.Context, cfg Config, cmd Command) (Result[
 	}
 	r := g.newRun(ctx, cfg)
 	r.resumed = true
-	return r.loop(saved.Checkpoint, st, pend, pend.before)
+	return r.finish(r.loop(saved.Checkpoint, st, pend, pend.before))
 }
 
 // load returns the checkpoint a resume starts from: the newest, or a fork
@@ -206,6 +207,7 @@ type run[S any] struct {
 	cfg   Config
 	sink  *lockedSink
 	limit int
+	w     *writer // nil: saves are synchronous
 	// resumed runs report the state they start from first, as LangGraph's
 	// stream_mode="values" does when a run resumes.
 	resumed bool
@@ -216,7 +218,23 @@ func (g *Graph[S]) newRun(ctx context.Context, cfg Config) *run[S] {
 	if limit <= 0 {
 		limit = DefaultStepLimit
 	}
-	return &run[S]{g: g, ctx: ctx, cfg: cfg, sink: &lockedSink{sink: cfg.Events}, limit: limit}
+	r := &run[S]{g: g, ctx: ctx, cfg: cfg, sink: &lockedSink{sink: cfg.Events}, limit: limit}
+	if cfg.Durability == DurabilityAsync && g.cp != nil {
+		r.w = newWriter(ctx)
+	}
+	return r
+}
+
+// finish waits for the run's queued saves before it reports the outcome:
+// a result is only returned once it is stored.
+func (r *run[S]) finish(res Result[S], err error) (Result[S], error) {
+	if r.w == nil {
+		return res, err
+	}
+	if ferr := r.w.flush(); ferr != nil && err == nil {
+		return Result[S]{}, fmt.Errorf("graph: save checkpoint: %w", ferr)
+	}
+	return res, err
 }
 
 // taskOutcome is what one task left behind in a step.
@@ -244,6 +262,11 @@ func (r *run[S]) loop(cp Checkpoint, st S, pend *pending, skipBefore bool) (Resu
 	for steps := 0; ; {
 		if err := r.ctx.Err(); err != nil {
 			return zero, fmt.Errorf("graph: step %d: %w", cp.Metadata.Step+1, err)
+		}
+		if r.w != nil {
+			if err := r.w.failed(); err != nil {
+				return zero, fmt.Errorf("graph: save checkpoint: %w", err)
+			}
 		}
 		if len(tasks) == 0 {
 			if steps == 0 && len(pend.null) > 0 {
@@ -300,7 +323,7 @@ func (r *run[S]) loop(cp Checkpoint, st S, pend *pending, skipBefore bool) (Resu
 		if next.Next, err = g.advance(&st, next.ID, tasks, updates); err != nil {
 			return zero, err
 		}
-		if err := g.put(r.ctx, &next, st); err != nil {
+		if err := r.save(&next, st); err != nil {
 			return zero, err
 		}
 		r.sink.emit(Event{Kind: EventValues, Step: step, Values: st})
@@ -317,7 +340,7 @@ func (r *run[S]) loop(cp Checkpoint, st S, pend *pending, skipBefore bool) (Resu
 func (r *run[S]) finishUpdate(cp Checkpoint, st S) (Result[S], error) {
 	next := Checkpoint{ThreadID: r.cfg.ThreadID, ID: newID(), ParentID: cp.ID,
 		Metadata: Metadata{Source: SourceUpdate, Step: cp.Metadata.Step + 1}, CreatedAt: time.Now()}
-	if err := r.g.put(r.ctx, &next, st); err != nil {
+	if err := r.save(&next, st); err != nil {
 		return Result[S]{}, err
 	}
 	return Result[S]{State: st, CheckpointID: next.ID}, nil
@@ -444,24 +467,43 @@ func (r *run[S]) putWrites(cpID string, writes []PendingWrite) error {
 	if r.g.cp == nil {
 		return nil
 	}
-	if err := r.g.cp.PutWrites(r.ctx, r.cfg.ThreadID, cpID, writes); err != nil {
-		return fmt.Errorf("graph: save writes: %w", err)
+	return r.write("save writes", func(ctx context.Context) error {
+		return r.g.cp.PutWrites(ctx, r.cfg.ThreadID, cpID, writes)
+	})
+}
+
+// save stores a checkpoint of the run. The state is encoded at once, as the
+// next step changes it.
+func (r *run[S]) save(cp *Checkpoint, st S) error {
+	if r.g.cp == nil {
+		return nil
 	}
-	return nil
+	if err := encodeState(cp, st); err != nil {
+		return err
+	}
+	saved := *cp
+	return r.write("save checkpoint", func(ctx context.Context) error { return r.g.cp.Put(ctx, saved) })
 }
 
 func (g *Graph[S]) put(ctx context.Context, cp *Checkpoint, st S) error {
 	if g.cp == nil {
 		return nil
 	}
+	if err := encodeState(cp, st); err != nil {
+		return err
+	}
+	if err := g.cp.Put(ctx, *cp); err != nil {
+		return fmt.Errorf("graph: save checkpoint: %w", err)
+	}
+	return nil
+}
+
+func encodeState[S any](cp *Checkpoint, st S) error {
 	b, err := json.Marshal(st)
 	if err != nil {
 		return fmt.Errorf("graph: encode state: %w", err)
 	}
 	cp.Values = b
-	if err := g.cp.Put(ctx, *cp); err != nil {
-		return fmt.Errorf("graph: save checkpoint: %w", err)
-	}
 	return nil
 }
 

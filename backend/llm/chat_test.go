@@ -406,3 +406,25 @@ func TestThinkingTurnedOffOnlyForThinkingModels(t *testing.T) {
 		t.Errorf("%d /api/show calls, want 2 (one per model, then cached)", n)
 	}
 }
+
+// The app's startup status check shows every model; the first turn after
+// it must not ask again.
+func TestModelsWarmsThinkingCache(t *testing.T) {
+	srv := ollamatest.New(t, ollamatest.WithModels(
+		ollamatest.Model{Name: "qwen3:4b", Capabilities: []string{"completion", "thinking"}},
+	))
+	c := newClient(t, srv.URL())
+	if _, err := c.Models(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	shows := srv.Count(ollamatest.PathShow)
+	if _, err := c.Chat(context.Background(), ChatRequest{Model: "qwen3:4b", Messages: user("hi")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if req, _ := srv.LastChat(); req.Think == nil {
+		t.Error("thinking model got no think=false after Models()")
+	}
+	if n := srv.Count(ollamatest.PathShow); n != shows {
+		t.Errorf("chat made %d more /api/show calls after Models(), want 0", n-shows)
+	}
+}

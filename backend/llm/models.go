@@ -41,6 +41,9 @@ func (c *Client) Show(ctx context.Context, model string) (*api.ShowResponse, err
 		resp, err = c.api.Show(ctx, &api.ShowRequest{Model: model})
 		return err
 	})
+	if err == nil {
+		c.thinking.remember(model, resp)
+	}
 	return resp, err
 }
 

@@ -13,30 +13,42 @@ import (
 // of every call on a laptop, and with `think` unset some Ollama versions put
 // the <think> text into the reply itself. Models without the capability get
 // no `think` field at all, because some Ollama versions reject it for them.
+//
+// Every successful Show fills it, so the app's startup status check (which
+// shows each installed model) spares the first turn its own /api/show.
 type thinkers struct {
 	mu     sync.Mutex
 	models map[string]bool
+}
+
+func (t *thinkers) lookup(model string) (thinks, known bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	thinks, known = t.models[model]
+	return thinks, known
+}
+
+func (t *thinkers) remember(model string, show *api.ShowResponse) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.models == nil {
+		t.models = map[string]bool{}
+	}
+	t.models[model] = slices.Contains(capStrings(show.Capabilities), "thinking")
 }
 
 // thinkOff returns the `think` value for a request to model: false for a
 // thinking model, nil otherwise (also when Ollama cannot say; the chat call
 // itself reports that problem).
 func (c *Client) thinkOff(ctx context.Context, model string) *api.ThinkValue {
-	c.thinking.mu.Lock()
-	thinks, known := c.thinking.models[model]
-	c.thinking.mu.Unlock()
+	thinks, known := c.thinking.lookup(model)
 	if !known {
 		show, err := c.api.Show(ctx, &api.ShowRequest{Model: model})
 		if err != nil {
 			return nil
 		}
-		thinks = slices.Contains(capStrings(show.Capabilities), "thinking")
-		c.thinking.mu.Lock()
-		if c.thinking.models == nil {
-			c.thinking.models = map[string]bool{}
-		}
-		c.thinking.models[model] = thinks
-		c.thinking.mu.Unlock()
+		c.thinking.remember(model, show)
+		thinks, _ = c.thinking.lookup(model)
 	}
 	if !thinks {
 		return nil

@@ -14,11 +14,11 @@ import (
 
 // afterTurn starts the work that must not delay an answer: folding old
 // messages into the summary window, and reflection into long-term memory.
-// It runs in the background after Respond returned (so after the answer is
-// shown); the session's next turn waits for it so that it sees the new
+// It runs in the background once the answer is saved (saved closed; nil:
+// at once); the session's next turn waits for it so that it sees the new
 // summary, and Close waits for all of it. Its failures are logged, never
 // reported: the answer is already given.
-func (a *Agent) afterTurn(sessionID string, s State) {
+func (a *Agent) afterTurn(sessionID string, s State, saved <-chan struct{}) {
 	done := make(chan struct{})
 	a.mu.Lock()
 	prev := a.bg[sessionID]
@@ -37,6 +37,13 @@ func (a *Agent) afterTurn(sessionID string, s State) {
 		}()
 		if prev != nil {
 			<-prev
+		}
+		if saved != nil {
+			select {
+			case <-saved:
+			case <-a.bgCtx.Done():
+				return
+			}
 		}
 		ctx, cancel := context.WithTimeout(a.bgCtx, a.opt.AfterTurnTimeout)
 		defer cancel()

@@ -290,7 +290,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		result.Recommendations = slices.Clone(st.Recommendations)
 		result.Steps = slices.Clone(st.Plan)
 	}
-	a.afterTurn(t.SessionID, st)
+	a.afterTurn(t.SessionID, st, t.Saved)
 	return result, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -340,4 +341,33 @@ func TestConcurrentSessions(t *testing.T) {
 		}
 	}
 	a.Wait()
+}
+
+// Reflection starts only once the chat service has saved the reply, so it
+// does not compete with that save.
+func TestAfterTurnWaitsForTheSavedReply(t *testing.T) {
+	e := newEnv(t)
+	a := e.agent(Options{})
+	saved := make(chan struct{})
+	var early atomic.Bool
+	e.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple}})
+	e.fake.On(isAnswer, ollamatest.Reply{Text: "좋은 선택이에요."})
+	e.fake.OnFunc(isMemory, func(ollama.ChatRequest) ollamatest.Reply {
+		select {
+		case <-saved:
+		default:
+			early.Store(true)
+		}
+		return ollamatest.Reply{JSON: memoryOut{}}
+	})
+	turn(t, a, chat.Turn{SessionID: "s1", Text: "나는 무료 도구만 쓰고 싶어", Saved: saved})
+	time.Sleep(20 * time.Millisecond) // time enough for work that does not wait to start
+	close(saved)
+	a.Wait()
+	if early.Load() {
+		t.Error("reflection ran before the reply was saved")
+	}
+	if len(e.requests(isMemory)) != 1 {
+		t.Errorf("%d reflection calls after the save, want 1", len(e.requests(isMemory)))
+	}
 }

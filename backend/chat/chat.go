@@ -36,6 +36,10 @@ type Turn struct {
 	// Decision answers the plan the previous turn proposed; nil for a new
 	// message.
 	Decision *api.ApprovalDecision
+	// Saved is closed once the reply is stored and announced. Work a
+	// Responder leaves for after the answer (summaries, reflection) waits
+	// for it rather than compete with saving the reply. Nil: nobody saves.
+	Saved <-chan struct{}
 }
 
 // Output receives what a Responder produces while it works.
@@ -397,6 +401,8 @@ func (s *Service) finish(sessionID string) {
 func (s *Service) run(t *turn) (api.Message, *api.ErrorInfo) {
 	defer s.finish(t.ack.SessionID)
 	defer t.cancel()
+	saved := make(chan struct{})
+	defer close(saved)
 	start := time.Now()
 	reply := api.Message{
 		ID: t.ack.AssistantMessageID, SessionID: t.ack.SessionID, Role: api.RoleAssistant,
@@ -405,6 +411,7 @@ func (s *Service) run(t *turn) (api.Message, *api.ErrorInfo) {
 	out := newStream(s, t, &reply)
 	result, err := s.responder.Respond(t.ctx, Turn{
 		SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, History: t.history, Text: t.text, Decision: t.decision,
+		Saved: saved,
 	}, out)
 	text := out.close()
 

@@ -224,6 +224,33 @@ func TestAskIsSynchronous(t *testing.T) {
 	}
 }
 
+// Turn.Saved tells the Responder when the reply is stored and announced:
+// open while it works, closed once turn_finished is out and the message
+// reads back complete.
+func TestSavedClosesAfterTheReplyIsStored(t *testing.T) {
+	saved := make(chan (<-chan struct{}), 1)
+	svc, st, rec := newService(t, responderFunc(func(ctx context.Context, turn Turn, out Output) (api.TurnResult, error) {
+		select {
+		case <-turn.Saved:
+			t.Error("Saved closed while the Responder works")
+		default:
+		}
+		saved <- turn.Saved
+		out.Text("done")
+		return api.TurnResult{}, nil
+	}))
+	ack, err := svc.Send(context.Background(), "", "hi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-(<-saved)
+	rec.wait(t, api.EventTurnFinished)
+	msgs, err := st.Messages(context.Background(), ack.SessionID)
+	if err != nil || len(msgs) != 2 || msgs[1].Status != api.StatusComplete || msgs[1].Content != "done" {
+		t.Fatalf("messages once Saved closed: %+v, %v", msgs, err)
+	}
+}
+
 func TestPartialReplySavedWhileStreaming(t *testing.T) {
 	release := make(chan struct{})
 	svc, st, _ := newService(t, responderFunc(func(ctx context.Context, _ Turn, out Output) (api.TurnResult, error) {

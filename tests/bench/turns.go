@@ -15,6 +15,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+	"github.com/wayfinder-app/wayfinder/backend/store"
 	"github.com/wayfinder-app/wayfinder/tests/internal/world"
 )
 
@@ -105,6 +106,13 @@ func newBackend(ctx context.Context, fake *ollamatest.Server, tr http.RoundTripp
 		os.RemoveAll(dir)
 		return nil, nil, err
 	}
+	// As the app's startup status check does: it lists and shows the
+	// models, which tells the client whether the chat model thinks.
+	if _, err := b.Client.Models(ctx); err != nil {
+		b.Close()
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
 	return b, func() { b.Close(); os.RemoveAll(dir) }, nil
 }
 
@@ -122,29 +130,14 @@ func measureTurns(ctx context.Context, runs int) ([]overheadRow, error) {
 	var rows []overheadRow
 	for _, sc := range scenarios {
 		row := overheadRow{name: sc.name, seed: sc.seedCalls, goal: sc.goal, runs: runs}
-		for range runs {
-			b, done, err := newBackend(ctx, fake, tr)
-			if err != nil {
-				return nil, err
-			}
-			before := fake.Count(ollamatest.PathChat)
-			tr.reset()
-			start := time.Now()
-			msg, err := b.Chat.Ask(ctx, "", sc.input, nil)
-			turn := time.Since(start)
-			model, _ := tr.reset()
-			if err != nil || msg.Status != api.StatusComplete {
-				done()
-				return nil, fmt.Errorf("%s: %v (%s)", sc.name, err, msg.Status)
-			}
-			critical := msg.Result.LLMCalls
-			b.Agent.Wait()
-			row.turn += turn
-			row.model += model
-			row.critical = critical
-			row.calls = fake.Count(ollamatest.PathChat) - before
-			row.after = row.calls - critical
-			done()
+		err := withBackend(ctx, fake, tr, func(b *world.Backend) error {
+			return timeTurns(b, fake, tr, &row, func() (int, error) {
+				msg, err := b.Chat.Ask(ctx, "", sc.input, nil)
+				return msg.Result.LLMCalls, finished(msg, err)
+			})
+		})
+		if err != nil {
+			return nil, err
 		}
 		rows = append(rows, row)
 	}
@@ -163,6 +156,51 @@ func measureTurns(ctx context.Context, runs int) ([]overheadRow, error) {
 		return nil, err
 	}
 	return append(rows, cx), nil
+}
+
+func withBackend(ctx context.Context, fake *ollamatest.Server, tr http.RoundTripper, f func(*world.Backend) error) error {
+	b, done, err := newBackend(ctx, fake, tr)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return f(b)
+}
+
+// finished is err, or an error when the turn ended otherwise than complete.
+func finished(msg api.Message, err error) error {
+	if err == nil && msg.Status != api.StatusComplete {
+		err = fmt.Errorf("turn ended %s: %q", msg.Status, msg.Content)
+	}
+	return err
+}
+
+// timeTurns runs turn once unmeasured, as the app has before the person's
+// turn (statements prepared, connections open), then row.runs times, each a
+// new conversation, adding their times and calls to row. turn returns the
+// model calls it made before the answer.
+func timeTurns(b *world.Backend, fake *ollamatest.Server, tr *timing, row *overheadRow, turn func() (int, error)) error {
+	for i := range row.runs + 1 {
+		before := fake.Count(ollamatest.PathChat)
+		tr.reset()
+		start := time.Now()
+		critical, err := turn()
+		elapsed := time.Since(start)
+		model, _ := tr.reset()
+		if err != nil {
+			return fmt.Errorf("%s: %w", row.name, err)
+		}
+		b.Agent.Wait() // after-turn work ends before the person's next message
+		if i == 0 {
+			continue
+		}
+		row.turn += elapsed
+		row.model += model
+		row.critical = critical
+		row.calls = fake.Count(ollamatest.PathChat) - before
+		row.after = row.calls - critical
+	}
+	return nil
 }
 
 // longConversation is seed 001's fourth scenario: a conversation long
@@ -201,34 +239,17 @@ func longConversation(ctx context.Context, fake *ollamatest.Server, tr *timing) 
 // complexTurn is seed 004's flow: plan, approval, recommendations, guide.
 func complexTurn(ctx context.Context, fake *ollamatest.Server, tr *timing, runs int) (overheadRow, error) {
 	row := overheadRow{name: "complex task (plan + approve + guide)", seed: "—", goal: "—", runs: runs}
-	for range runs {
-		b, done, err := newBackend(ctx, fake, tr)
-		if err != nil {
-			return row, err
-		}
-		before := fake.Count(ollamatest.PathChat)
-		tr.reset()
-		start := time.Now()
-		msg, err := b.Chat.Ask(ctx, "", world.ComplexTask, nil)
-		crit := msg.Result.LLMCalls
-		if err == nil {
+	return row, withBackend(ctx, fake, tr, func(b *world.Backend) error {
+		return timeTurns(b, fake, tr, &row, func() (int, error) {
+			msg, err := b.Chat.Ask(ctx, "", world.ComplexTask, nil)
+			if err != nil {
+				return 0, err
+			}
+			crit := msg.Result.LLMCalls
 			msg, err = b.Chat.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionApprove}, nil)
-		}
-		turn := time.Since(start)
-		model, _ := tr.reset()
-		if err != nil || msg.Status != api.StatusComplete {
-			done()
-			return row, fmt.Errorf("complex: %v", err)
-		}
-		b.Agent.Wait()
-		row.turn += turn
-		row.model += model
-		row.critical = crit + msg.Result.LLMCalls
-		row.calls = fake.Count(ollamatest.PathChat) - before
-		row.after = row.calls - row.critical
-		done()
-	}
-	return row, nil
+			return crit + msg.Result.LLMCalls, finished(msg, err)
+		})
+	})
 }
 
 // promptGrowth runs a 50-turn conversation and compares the prompt of the
@@ -294,24 +315,10 @@ func (discardOutput) Trace(api.TraceEvent) {}
 // chat service saving messages around it, to show where overhead sits.
 func agentAlone(ctx context.Context, fake *ollamatest.Server, tr *timing, runs int) (overheadRow, error) {
 	row := overheadRow{name: "greeting, agent graph alone (no chat service)", seed: "—", goal: "—", runs: runs}
-	for i := range runs {
-		b, done, err := newBackend(ctx, fake, tr)
-		if err != nil {
-			return row, err
-		}
-		tr.reset()
-		start := time.Now()
-		res, err := b.Agent.Respond(ctx, chat.Turn{SessionID: fmt.Sprint("bench-", i), Text: "안녕하세요"}, discardOutput{})
-		turn := time.Since(start)
-		model, _ := tr.reset()
-		b.Agent.Wait()
-		done()
-		if err != nil {
-			return row, fmt.Errorf("agent alone: %w", err)
-		}
-		row.turn += turn
-		row.model += model
-		row.critical = res.LLMCalls
-	}
-	return row, nil
+	return row, withBackend(ctx, fake, tr, func(b *world.Backend) error {
+		return timeTurns(b, fake, tr, &row, func() (int, error) {
+			res, err := b.Agent.Respond(ctx, chat.Turn{SessionID: store.NewID(), Text: "안녕하세요"}, discardOutput{})
+			return res.LLMCalls, err
+		})
+	})
 }

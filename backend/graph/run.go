@@ -54,7 +54,7 @@ type Graph[S any] struct {
 // Config says which thread a run belongs to and how to report it.
 type Config struct {
 	ThreadID     string
-	CheckpointID string    // run from (or inspect) this checkpoint instead of the newest
+	CheckpointID string     // run from (or inspect) this checkpoint instead of the newest
 	StepLimit    int        // 0: DefaultStepLimit
 	Events       EventSink  // optional
 	Durability   Durability // when checkpoints are saved; default DurabilitySync

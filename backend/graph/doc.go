@@ -20,6 +20,14 @@
 // checkpoint with what finished tasks of an unfinished step wrote already;
 // History and a named checkpoint show checkpoints as saved.
 //
+// Config.Durability chooses when checkpoints reach the store, as LangGraph's
+// durability does: DurabilitySync saves each step before the next starts;
+// DurabilityAsync saves them in order on a goroutine while the next step
+// runs, so a node waiting on a model does not also wait on the database,
+// and Invoke and Resume return only once every save is done. A killed
+// process then loses at most the newest steps, never a finished run or an
+// interrupt that was reported.
+//
 // Where this engine deliberately differs from LangGraph, and why:
 //
 //   - Routers run once at the end of the step on the merged state, not per

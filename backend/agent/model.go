@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	ollama "github.com/ollama/ollama/api"
 
@@ -45,9 +46,9 @@ type call struct {
 
 func (a *Agent) newCall(rt *graph.Runtime) *call { return &call{a: a, rt: rt, node: rt.Node()} }
 
-func (c *call) trace(kind api.TraceKind, text string) {
+func (c *call) trace(kind api.TraceKind, l line) {
 	if c.rt != nil {
-		c.rt.Emit(eventTrace, api.TraceEvent{Kind: kind, Node: c.node, Text: text})
+		c.rt.Emit(eventTrace, l.event(kind, c.node))
 	}
 }
 
@@ -56,7 +57,7 @@ func (c *call) record(resp llm.Response) {
 		c.rt.Emit(eventUsage, usage{Calls: max(resp.Attempts, 1), Prompt: resp.PromptTokens, Completion: resp.CompletionTokens})
 	}
 	for _, r := range resp.Retries {
-		c.trace(api.TraceRetry, fmt.Sprintf("model call failed (%s), retrying: attempt %d", r.Code, r.Attempt+1))
+		c.trace(api.TraceRetry, say(api.TraceModelRetry, "error", string(r.Code), "attempt", strconv.Itoa(r.Attempt+1)))
 	}
 	c.retries = append(c.retries, resp.Retries...)
 }
@@ -115,11 +116,11 @@ func structured[T any](ctx context.Context, c *call, msgs []ollama.Message) (out
 		}
 		c.a.log.Warn("malformed structured output", "node", c.node, "attempt", attempt+1, "err", err)
 		if attempt == 0 {
-			c.trace(api.TraceRetry, "the model's JSON could not be used; asking it to repair the reply")
+			c.trace(api.TraceRetry, say(api.TraceJSONRepair))
 			req.Messages = append(append([]ollama.Message(nil), req.Messages...), repair...)
 		}
 	}
-	c.trace(api.TraceRetry, "the model's JSON could not be repaired; using a safe default")
+	c.trace(api.TraceRetry, say(api.TraceJSONDefault))
 	return out, false, nil
 }
 

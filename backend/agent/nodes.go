@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -40,7 +41,7 @@ func (a *Agent) loadContext(ctx context.Context, s State, rt *graph.Runtime) (gr
 		kept = append(kept, m.Text)
 	}
 	if len(kept) > 0 {
-		rt.Emit(eventTrace, api.TraceEvent{Kind: api.TracePlanning, Node: rt.Node(), Text: fmt.Sprintf("recalled %d memories", len(kept))})
+		rt.Emit(eventTrace, say(api.TraceMemories, "count", strconv.Itoa(len(kept))).event(api.TracePlanning, rt.Node()))
 		upd = append(upd, a.f.memories.Set(kept))
 	}
 	return upd, nil
@@ -73,7 +74,7 @@ func (a *Agent) router(ctx context.Context, s State, rt *graph.Runtime) (graph.U
 	c := a.newCall(rt)
 	pre := classify(s.Input, len(s.History) > 0)
 	if !pre.ok {
-		c.trace(api.TracePlanning, "deciding how to handle the message")
+		c.trace(api.TracePlanning, say(api.TraceRouting))
 		d, ok, err := structured[routeDecision](ctx, c, []ollama.Message{system(routerPrompt()), user(routerUser(s))})
 		if err != nil {
 			return nil, err
@@ -90,7 +91,7 @@ func (a *Agent) router(ctx context.Context, s State, rt *graph.Runtime) (graph.U
 			pre.route, pre.reason = RouteEnd, "out of scope: "+strings.TrimSpace(d.Reason)
 		}
 	}
-	c.trace(api.TracePlanning, fmt.Sprintf("route: %s (%s)", pre.route, pre.reason))
+	c.trace(api.TracePlanning, say(api.TraceRouted, "route", pre.route, "reason", pre.reason))
 	upd := graph.Update{a.f.route.Set(pre.route), a.f.trivial.Set(pre.trivial),
 		a.f.needsDocs.Set(pre.needsDocs), a.f.refersBack.Set(pre.refersBack)}
 	switch {
@@ -160,7 +161,7 @@ func (a *Agent) answer(cfg loopConfig) graph.NodeFunc[State] {
 			return graph.Update{a.f.response.Set(text), a.f.notice.Set(fmt.Sprintf("iteration limit %d reached", limit))}, nil
 		}
 		c := a.newCall(rt)
-		c.trace(api.TraceGenerating, "")
+		c.trace(api.TraceGenerating, line{})
 		msgs := []ollama.Message{system(answerPrompt(s))}
 		msgs = append(msgs, toOllama(contextHistory(s))...)
 		msgs = append(msgs, user(s.Input))
@@ -174,7 +175,7 @@ func (a *Agent) answer(cfg loopConfig) graph.NodeFunc[State] {
 			// Small models sometimes meet a list of tools with nothing at all,
 			// or with a call to a tool that does not exist, which Ollama drops.
 			// Once more without tools gets a plain answer.
-			c.trace(api.TraceRetry, "empty reply: asking again without tools")
+			c.trace(api.TraceRetry, say(api.TraceEmptyReply))
 			if resp, err = c.chat(ctx, msgs, nil, rt.Token); err != nil {
 				return nil, err
 			}
@@ -261,7 +262,9 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 			call := tools.Call{Name: tc.Name, Args: tc.Args}
 			key := call.Key()
 			if prev, ok := done[key]; ok {
-				rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceToolSelected, Node: rt.Node(), Tool: tc.Name, Text: "skipped: repeated call"})
+				ev := say(api.TraceRepeatedCall).event(api.TraceToolSelected, rt.Node())
+				ev.Tool = tc.Name
+				rt.Emit(eventTrace, ev)
 				obs[i] = Msg{Role: "tool", ToolName: tc.Name, Content: repeatNote + "; its result was:\n" + prev}
 				continue
 			}

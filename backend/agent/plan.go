@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -59,9 +60,9 @@ func (a *Agent) planner(ctx context.Context, s State, rt *graph.Runtime) (graph.
 		setTask = graph.Update{a.f.task.Set(s.Input)}
 	}
 	if len(s.Feedback) > 0 {
-		c.trace(api.TracePlanning, "revising the plan: "+s.Feedback[len(s.Feedback)-1])
+		c.trace(api.TracePlanning, say(api.TracePlanRevising, "feedback", s.Feedback[len(s.Feedback)-1]))
 	} else {
-		c.trace(api.TracePlanning, "splitting the task into steps")
+		c.trace(api.TracePlanning, say(api.TracePlanSplitting))
 	}
 	out, ok, err := structured[planOut](ctx, c, []ollama.Message{system(plannerPrompt()), user(plannerUser(s))})
 	if err != nil {
@@ -168,7 +169,7 @@ func (a *Agent) approvePlan(ctx context.Context, s State, rt *graph.Runtime) (gr
 					continue
 				}
 			}
-			rt.Emit(eventTrace, api.TraceEvent{Kind: api.TracePlanning, Node: rt.Node(), Text: fmt.Sprintf("plan approved (%d steps)", len(plan))})
+			rt.Emit(eventTrace, say(api.TracePlanApproved, "count", strconv.Itoa(len(plan))).event(api.TracePlanning, rt.Node()))
 			return graph.Update{a.f.decision.Set(string(api.ActionApprove)), a.f.plan.Set(plan), a.f.current.Set(0),
 				a.f.scratch.RemoveAll(), a.f.iterations.Set(0)}, nil
 		case api.ActionRevise:

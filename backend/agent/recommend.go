@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	ollama "github.com/ollama/ollama/api"
@@ -24,12 +25,12 @@ func (a *Agent) recommend(cfg loopConfig) graph.NodeFunc[State] {
 		st := s.Plan[s.Current]
 		limit := a.maxIterations(cfg.MaxIterations)
 		if s.Iterations >= limit {
-			rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceEvaluation, Node: rt.Node(), Text: fmt.Sprintf("%s: iteration limit %d reached", st.Title, limit)})
+			rt.Emit(eventTrace, say(api.TraceIterationLimit, "step", st.Title, "limit", strconv.Itoa(limit)).event(api.TraceEvaluation, rt.Node()))
 			return nil, nil
 		}
 		c := a.newCall(rt)
 		if s.Iterations == 0 {
-			c.trace(api.TracePlanning, fmt.Sprintf("finding a tool for step %d: %s", s.Current+1, st.Title))
+			c.trace(api.TracePlanning, say(api.TraceToolFinding, "number", strconv.Itoa(s.Current+1), "step", st.Title))
 		}
 		msgs := []ollama.Message{system(scoutPrompt(a.webSearch())), user(scoutUser(s, st))}
 		msgs = append(msgs, toOllama(s.Scratch)...)
@@ -96,7 +97,7 @@ func (a *Agent) evaluate(cfg loopConfig) graph.NodeFunc[State] {
 			if missing == "" {
 				missing = "a concrete tool for this step, with its link and price"
 			}
-			c.trace(api.TraceEvaluation, fmt.Sprintf("%s: not enough yet, looking for %s", st.Title, missing))
+			c.trace(api.TraceEvaluation, say(api.TraceStepMissing, "step", st.Title, "missing", missing))
 			return c.update(graph.Update{a.f.missing.Set(missing), a.f.evalRounds.Set(s.EvalRounds + 1),
 				a.f.scratch.Add(Msg{Role: "user", Content: "Still missing: " + missing + ". Search for it, then reply with your choice."})}), nil
 		}
@@ -116,7 +117,7 @@ func (a *Agent) evaluate(cfg loopConfig) graph.NodeFunc[State] {
 		if forced && !(ok && r.Sufficient) {
 			upd = append(upd, a.f.notice.Set(msgRecGuard.in(s.Lang)))
 		}
-		c.trace(api.TraceEvaluation, fmt.Sprintf("%s: recommend %s", st.Title, rec.Tool))
+		c.trace(api.TraceEvaluation, say(api.TraceStepRecommend, "step", st.Title, "tool", rec.Tool))
 		return c.update(upd), nil
 	}
 }
@@ -142,7 +143,7 @@ func routeEvaluate(s State) string {
 // numbered list of sources its citations point at.
 func (a *Agent) guide(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
 	c := a.newCall(rt)
-	c.trace(api.TraceGenerating, "writing the guide")
+	c.trace(api.TraceGenerating, say(api.TraceGuideWriting))
 	total, used := costTotal(s.Recommendations)
 	if used {
 		rt.Emit(eventTool, "calculator")

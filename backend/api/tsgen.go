@@ -15,7 +15,7 @@ import (
 // TypeScript the frontend imports. It reads source rather than reflecting
 // on values so that named string types become unions of their constants and
 // doc comments carry over. Only what types.go uses is supported: structs,
-// named strings, slices, pointers, time.Time and the basic kinds; anything
+// named strings, slices, maps, pointers, time.Time and the basic kinds; anything
 // else is an error, so a new kind of field cannot slip through untyped.
 func GenerateTypeScript(filename string, src []byte) ([]byte, error) {
 	fset := token.NewFileSet()
@@ -160,6 +160,13 @@ func tsType(e ast.Expr) (string, error) {
 	case *ast.ArrayType:
 		inner, err := tsType(t.Elt)
 		return inner + "[]", err
+	case *ast.MapType:
+		key, err := tsType(t.Key)
+		if err != nil {
+			return "", err
+		}
+		val, err := tsType(t.Value)
+		return fmt.Sprintf("Record<%s, %s>", key, val), err
 	case *ast.SelectorExpr:
 		if x, ok := t.X.(*ast.Ident); ok && x.Name == "time" && t.Sel.Name == "Time" {
 			return "string", nil // RFC 3339

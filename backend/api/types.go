@@ -146,15 +146,43 @@ const (
 	TraceRetry        TraceKind = "retry"
 )
 
+// TraceCode names a sentence of the live trace, so the UI can say it in
+// the person's language ("trace.say.<code>" in frontend/src/i18n, with
+// TraceEvent.Args filling its {placeholders}).
+type TraceCode string
+
+const (
+	TraceRouting        TraceCode = "routing"
+	TraceRouted         TraceCode = "routed"
+	TraceMemories       TraceCode = "memories_recalled"
+	TraceRepeatedCall   TraceCode = "repeated_call"
+	TraceEmptyReply     TraceCode = "empty_reply"
+	TraceModelRetry     TraceCode = "model_retry"
+	TraceJSONRepair     TraceCode = "json_repair"
+	TraceJSONDefault    TraceCode = "json_default"
+	TracePlanSplitting  TraceCode = "plan_splitting"
+	TracePlanRevising   TraceCode = "plan_revising"
+	TracePlanApproved   TraceCode = "plan_approved"
+	TraceToolFinding    TraceCode = "tool_finding"
+	TraceStepMissing    TraceCode = "step_missing"
+	TraceStepRecommend  TraceCode = "step_recommend"
+	TraceIterationLimit TraceCode = "iteration_limit"
+	TraceGuideWriting   TraceCode = "guide_writing"
+)
+
 // TraceEvent is one step of a running turn.
 type TraceEvent struct {
 	SessionID string    `json:"session_id"`
 	TurnID    string    `json:"turn_id"`
 	Kind      TraceKind `json:"kind"`
 	Node      string    `json:"node"`
-	Text      string    `json:"text,omitempty"` // a short human-readable detail
-	Tool      string    `json:"tool,omitempty"`
-	Sources   []Source  `json:"sources,omitempty"`
+	// Text is a short detail: the English sentence of Code, or free text
+	// (a tool's arguments or result, a search query) when Code is empty.
+	Text    string            `json:"text,omitempty"`
+	Code    TraceCode         `json:"code,omitempty"`
+	Args    map[string]string `json:"args,omitempty"`
+	Tool    string            `json:"tool,omitempty"`
+	Sources []Source          `json:"sources,omitempty"`
 }
 
 // ApprovalRequired asks the person to decide on a plan.

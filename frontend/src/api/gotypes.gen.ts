@@ -107,13 +107,22 @@ export interface Recommendation {
  */
 export type TraceKind = "node_started" | "node_finished" | "planning" | "tool_selected" | "tool_result" | "evaluation_result" | "generating" | "sources" | "retry";
 
+/**
+ * TraceCode names a sentence of the live trace, so the UI can say it in
+ * the person's language ("trace.say.<code>" in frontend/src/i18n, with
+ * TraceEvent.Args filling its {placeholders}).
+ */
+export type TraceCode = "routing" | "routed" | "memories_recalled" | "repeated_call" | "empty_reply" | "model_retry" | "json_repair" | "json_default" | "plan_splitting" | "plan_revising" | "plan_approved" | "tool_finding" | "step_missing" | "step_recommend" | "iteration_limit" | "guide_writing";
+
 /** TraceEvent is one step of a running turn. */
 export interface TraceEvent {
   session_id: string;
   turn_id: string;
   kind: TraceKind;
   node: string;
-  text?: string; // a short human-readable detail
+  text?: string;
+  code?: TraceCode;
+  args?: Record<string, string>;
   tool?: string;
   sources?: Source[];
 }

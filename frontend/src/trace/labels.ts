@@ -1,5 +1,6 @@
 // Words for the nodes of the workflow and the kinds of trace steps.
-import type { TraceKind } from "../api/gotypes.gen";
+import type { TraceCode, TraceKind } from "../api/gotypes.gen";
+import type { TraceStep } from "./reduce";
 import { t, type MessageKey } from "../i18n/i18n.svelte";
 
 const nodeKeys: Record<string, MessageKey> = {
@@ -38,4 +39,35 @@ const kindKeys: Record<TraceKind, MessageKey> = {
 
 export function kindLabel(kind: TraceKind): string {
   return t(kindKeys[kind] ?? "trace.kindPlanning");
+}
+
+// Every code the backend can send has a sentence: a new Go constant without
+// an entry here fails `npm run check`.
+const sayKeys: Record<TraceCode, MessageKey> = {
+  routing: "trace.say.routing",
+  routed: "trace.say.routed",
+  memories_recalled: "trace.say.memories_recalled",
+  repeated_call: "trace.say.repeated_call",
+  empty_reply: "trace.say.empty_reply",
+  model_retry: "trace.say.model_retry",
+  json_repair: "trace.say.json_repair",
+  json_default: "trace.say.json_default",
+  plan_splitting: "trace.say.plan_splitting",
+  plan_revising: "trace.say.plan_revising",
+  plan_approved: "trace.say.plan_approved",
+  tool_finding: "trace.say.tool_finding",
+  step_missing: "trace.say.step_missing",
+  step_recommend: "trace.say.step_recommend",
+  iteration_limit: "trace.say.iteration_limit",
+  guide_writing: "trace.say.guide_writing",
+};
+
+/**
+ * stepText is a step's detail in the UI's language: its coded sentence, or
+ * the backend's text when it has no code (tool arguments and results) or a
+ * code this build does not know yet.
+ */
+export function stepText(s: Pick<TraceStep, "text" | "code" | "args">): string {
+  const key = s.code ? sayKeys[s.code] : undefined;
+  return key ? t(key, s.args) : s.text;
 }

@@ -11,6 +11,12 @@ const ev = (kind: TraceEvent["kind"], node: string, extra: Partial<TraceEvent> =
 });
 
 describe("trace reducer", () => {
+  it("keeps a step's code and arguments for the UI to word", () => {
+    const tr = newTrace("t");
+    applyTrace(tr, ev("planning", "router", { text: "Route: simple (greeting)", code: "routed", args: { route: "simple", reason: "greeting" } }));
+    expect(tr.steps[0]).toMatchObject({ text: "Route: simple (greeting)", code: "routed", args: { route: "simple", reason: "greeting" } });
+  });
+
   it("lights the running node and lists the steps in order", () => {
     const tr = newTrace("t");
     applyTrace(tr, ev("node_started", "router"));

@@ -1,12 +1,15 @@
 // Folds chat.trace events into what the live trace panel shows: the steps
 // in order, the node running now (lit up in the workflow drawing) and the
 // nodes already visited. Pure, so the ordering rules are unit-tested.
-import type { Source, TraceEvent, TraceKind } from "../api/gotypes.gen";
+import type { Source, TraceCode, TraceEvent, TraceKind } from "../api/gotypes.gen";
 
 export interface TraceStep {
   kind: TraceKind;
   node: string;
   text: string;
+  /** code and args, when set, say text in the UI's language (labels.ts). */
+  code?: TraceCode;
+  args?: Record<string, string>;
   tool: string;
   sources: number;
 }
@@ -44,7 +47,12 @@ export function applyTrace(tr: TurnTrace, ev: TraceEvent): void {
   const last = tr.steps.at(-1);
   // "generating" arrives once per streamed section; one line is enough.
   if (last && ev.kind === "generating" && last.kind === "generating" && last.node === ev.node) return;
-  tr.steps.push({ kind: ev.kind, node: ev.node, text: ev.text ?? "", tool: ev.tool ?? "", sources: ev.sources?.length ?? 0 });
+  const step: TraceStep = { kind: ev.kind, node: ev.node, text: ev.text ?? "", tool: ev.tool ?? "", sources: ev.sources?.length ?? 0 };
+  if (ev.code) {
+    step.code = ev.code;
+    step.args = ev.args ?? {};
+  }
+  tr.steps.push(step);
   if (tr.steps.length > MAX_STEPS) tr.steps.splice(0, tr.steps.length - MAX_STEPS);
 }
 

@@ -1,0 +1,83 @@
+package agent
+
+import (
+	"strings"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+// line is a sentence of the live trace. The UI words it from its code and
+// arguments in the person's language; the event's Text keeps the English
+// for logs and for API clients that do not translate.
+type line struct {
+	code api.TraceCode
+	args map[string]string
+}
+
+// say makes a line from its code and name, value pairs for its blanks.
+func say(code api.TraceCode, kv ...string) line {
+	l := line{code: code}
+	if len(kv) > 0 {
+		l.args = make(map[string]string, len(kv)/2)
+		for i := 0; i+1 < len(kv); i += 2 {
+			l.args[kv[i]] = kv[i+1]
+		}
+	}
+	return l
+}
+
+// english is each code's sentence with {placeholders}, the same as
+// "trace.say.<code>" in frontend/src/i18n/en.json (a test holds them equal).
+func english(code api.TraceCode) string {
+	switch code {
+	case api.TraceRouting:
+		return "Deciding how to handle the message"
+	case api.TraceRouted:
+		return "Route: {route} ({reason})"
+	case api.TraceMemories:
+		return "Recalled {count} memories"
+	case api.TraceRepeatedCall:
+		return "Skipped a repeated call"
+	case api.TraceEmptyReply:
+		return "Empty reply: asking again without tools"
+	case api.TraceModelRetry:
+		return "The model call failed ({error}); attempt {attempt}"
+	case api.TraceJSONRepair:
+		return "The model's JSON could not be used; asking it to repair the reply"
+	case api.TraceJSONDefault:
+		return "The model's JSON could not be repaired; using a safe default"
+	case api.TracePlanSplitting:
+		return "Splitting the task into steps"
+	case api.TracePlanRevising:
+		return "Revising the plan: {feedback}"
+	case api.TracePlanApproved:
+		return "Plan approved ({count} steps)"
+	case api.TraceToolFinding:
+		return "Finding a tool for step {number}: {step}"
+	case api.TraceStepMissing:
+		return "{step}: not enough yet, looking for {missing}"
+	case api.TraceStepRecommend:
+		return "{step}: recommend {tool}"
+	case api.TraceIterationLimit:
+		return "{step}: stopped after {limit} rounds"
+	case api.TraceGuideWriting:
+		return "Writing the guide"
+	}
+	return string(code)
+}
+
+func (l line) text() string {
+	s := english(l.code)
+	for k, v := range l.args {
+		s = strings.ReplaceAll(s, "{"+k+"}", v)
+	}
+	return s
+}
+
+// event is the trace event of the line; a zero line has no text.
+func (l line) event(kind api.TraceKind, node string) api.TraceEvent {
+	if l.code == "" {
+		return api.TraceEvent{Kind: kind, Node: node}
+	}
+	return api.TraceEvent{Kind: kind, Node: node, Text: l.text(), Code: l.code, Args: l.args}
+}

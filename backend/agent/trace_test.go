@@ -1,0 +1,57 @@
+package agent
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+// The English of every trace sentence is the UI's English, word for word,
+// so the trace reads the same in the app and in logs or API clients. The
+// frontend's type check makes sure every code has a catalog entry.
+func TestTraceSentencesMatchTheUICatalog(t *testing.T) {
+	b, err := os.ReadFile("../../frontend/src/i18n/en.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var catalog map[string]string
+	if err := json.Unmarshal(b, &catalog); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for key, want := range catalog {
+		code, ok := strings.CutPrefix(key, "trace.say.")
+		if !ok {
+			continue
+		}
+		n++
+		if got := english(api.TraceCode(code)); got != want {
+			t.Errorf("%s: Go says %q, en.json %q", code, got, want)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no trace.say.* entries in en.json")
+	}
+}
+
+func TestTraceLineFillsItsBlanks(t *testing.T) {
+	for _, tt := range []struct {
+		line line
+		want string
+	}{
+		{say(api.TraceToolFinding, "number", "2", "step", "촬영 장비 고르기"), "Finding a tool for step 2: 촬영 장비 고르기"},
+		{say(api.TraceMemories, "count", "3"), "Recalled 3 memories"},
+		{say(api.TraceRouting), "Deciding how to handle the message"},
+	} {
+		ev := tt.line.event(api.TracePlanning, "router")
+		if ev.Text != tt.want || ev.Code != tt.line.code || ev.Node != "router" {
+			t.Errorf("%s: event %+v, want text %q", tt.line.code, ev, tt.want)
+		}
+	}
+	if ev := (line{}).event(api.TraceGenerating, "answer"); ev.Text != "" || ev.Code != "" {
+		t.Errorf("a zero line has text: %+v", ev)
+	}
+}

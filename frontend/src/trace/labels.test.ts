@@ -1,0 +1,22 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { TraceCode } from "../api/gotypes.gen";
+import { setLang } from "../i18n/i18n.svelte";
+import { stepText } from "./labels";
+
+describe("stepText", () => {
+  afterEach(() => setLang("en"));
+
+  it("says a coded step in the UI's language, filling its blanks", () => {
+    const step = { text: "Finding a tool for step 2: 영상 편집", code: "tool_finding" as TraceCode, args: { number: "2", step: "영상 편집" } };
+    setLang("ko");
+    expect(stepText(step)).toBe("2단계에 맞는 도구 찾기: 영상 편집");
+    setLang("en");
+    expect(stepText(step)).toBe("Finding a tool for step 2: 영상 편집");
+  });
+
+  it("shows free text as sent, and the backend's English for a code it does not know", () => {
+    setLang("ko");
+    expect(stepText({ text: '{"expression":"123*456"}' })).toBe('{"expression":"123*456"}');
+    expect(stepText({ text: "Something new", code: "not_yet_known" as TraceCode, args: {} })).toBe("Something new");
+  });
+});

@@ -23,8 +23,9 @@ const w = withWorld();
 async function leftovers(page: Page): Promise<string[]> {
   const text = await page.evaluate(() => {
     const clone = document.body.cloneNode(true) as HTMLElement;
-    // Model output and the person's own text may be in any language.
-    for (const el of clone.querySelectorAll(".md, .user-text, .snippet, .hit, .tool .desc, .tool .tool-head, [data-testid=trace-steps] .text, code, .dir, textarea, input")) el.remove();
+    // Model output and the person's own text may be in any language; the
+    // trace's own sentences may not.
+    for (const el of clone.querySelectorAll(".md, .user-text, .snippet, .hit, .tool .desc, .tool .tool-head, [data-testid=trace-steps] .text[data-free], code, .dir, textarea, input")) el.remove();
     return clone.innerText + " " + [...document.querySelectorAll("[aria-label], [placeholder], [title]")].map((e) => `${e.getAttribute("aria-label") ?? ""} ${e.getAttribute("placeholder") ?? ""} ${e.getAttribute("title") ?? ""}`).join(" ");
   });
   return english.filter((s) => text.includes(s));
@@ -44,6 +45,7 @@ test("every screen speaks Korean", async () => {
   await send(page, "카페 홍보용 유튜브 쇼츠 영상을 만들고 싶어");
   await page.waitForSelector("dialog.plan[open]");
   assert.equal(await page.textContent("dialog.plan .round"), "1번째 계획");
+  assert.match((await page.textContent("[data-testid=trace-steps]")) ?? "", /작업을 단계로 나누는 중/, "the trace's sentences in Korean");
   assert.deepEqual(await leftovers(page), [], "plan dialog");
   await screenshot(page, "ko-2-plan");
   await page.keyboard.press("Escape");

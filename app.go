@@ -119,6 +119,11 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 			logger.Warn("apply new Ollama settings", "err", err)
 		}
 		a.library.vectors.SetEmbedder(s.EmbedModel, a.models.embedder(s.EmbedModel))
+		a.bg.Go(func() {
+			if err := a.memory.UseEmbedModel(a.ctx, s.EmbedModel); err != nil {
+				logger.Warn("switch memory embeddings", "model", s.EmbedModel, "err", err)
+			}
+		})
 		go a.emitStatus()
 	})
 	a.chat = chat.New(st, a.agent, a.events, chat.Options{Classify: llm.Classify, Logger: logger})

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -458,4 +459,40 @@ func openTestApp(t *testing.T, fake *ollamatest.Server, model string) (*App, *ev
 	events := &eventLog{}
 	a.events.attach(events)
 	return a, events
+}
+
+// A new embedding model chosen in Settings applies to long-term memory at
+// once: every memory is embedded again with it.
+func TestEmbedModelChangeReachesMemory(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithModels(
+		ollamatest.Model{Name: "llama3.2:3b", Capabilities: []string{"completion", "tools"}},
+		ollamatest.Model{Name: "bge-m3", Capabilities: []string{"embedding"}},
+		ollamatest.Model{Name: "nomic-embed-text", Capabilities: []string{"embedding"}},
+	))
+	// No --embed-model: a flag would pin the model for the whole run.
+	g := globals{dataDir: t.TempDir(), ollamaHost: fake.URL(), model: "llama3.2:3b"}
+	a, err := openApp(context.Background(), g, "serve", newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	if _, err := (&MemoryService{a}).Add("사용자는 무료 도구를 선호한다", api.MemoryPreference); err != nil {
+		t.Fatal(err)
+	}
+	s := &SettingsService{a}
+	cur, _ := s.Get()
+	cur.EmbedModel = "nomic-embed-text"
+	if _, err := s.Save(cur); err != nil {
+		t.Fatal(err)
+	}
+	a.bg.Wait()
+	reembedded := false
+	for _, r := range fake.EmbedRequests() {
+		if r.Model == "nomic-embed-text" && strings.Contains(fmt.Sprint(r.Input), "무료 도구") {
+			reembedded = true
+		}
+	}
+	if !reembedded {
+		t.Error("the memory was not embedded with the new model")
+	}
 }

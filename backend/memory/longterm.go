@@ -163,6 +163,26 @@ func (s *Store) heal(ctx context.Context) {
 	}
 }
 
+// UseEmbedModel switches the memory vectors to model when the person
+// changes the embedding model: the old vectors are dropped, as the two
+// models' vectors cannot be compared, and every memory is embedded again
+// (a failure is logged, and Search retries later). Until then search ranks
+// by keywords alone.
+func (s *Store) UseEmbedModel(ctx context.Context, model string) error {
+	if s.vec == nil {
+		return nil
+	}
+	changed, err := s.vec.useModel(model)
+	if err != nil || !changed {
+		return err
+	}
+	s.mu.Lock()
+	s.healAfter = time.Time{}
+	s.mu.Unlock()
+	s.heal(ctx)
+	return nil
+}
+
 func validate(text string, kind Kind) (string, error) {
 	text = strings.TrimSpace(text)
 	switch {

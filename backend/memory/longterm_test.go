@@ -438,3 +438,46 @@ func TestConcurrentAddsMerge(t *testing.T) {
 		t.Errorf("%d memories, want 1", len(all))
 	}
 }
+
+// Changing the embedding model in Settings re-embeds every memory with the
+// new model at once and drops the old model's vectors; the same model again
+// changes nothing.
+func TestUseEmbedModelReembeds(t *testing.T) {
+	e := newEnv(t, true)
+	s, vec, _ := e.open(t)
+	ctx := t.Context()
+	want := map[string]string{}
+	for _, text := range []string{"사용자는 커피를 좋아한다", "예산은 1억원이다"} {
+		m, _, err := s.Add(ctx, text, KindFact, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[m.ID] = text
+	}
+	e.srv.AddModel(ollamatest.Model{Name: "nomic-embed-text", Capabilities: []string{"embedding"}})
+	before := len(e.srv.EmbedRequests())
+	if err := s.UseEmbedModel(ctx, "nomic-embed-text"); err != nil {
+		t.Fatal(err)
+	}
+	var models []string
+	for _, r := range e.srv.EmbedRequests()[before:] {
+		models = append(models, r.Model)
+	}
+	if len(models) == 0 || slices.ContainsFunc(models, func(m string) bool { return m != "nomic-embed-text" }) {
+		t.Errorf("embed calls after the switch used %v, want only nomic-embed-text", models)
+	}
+	if diff := cmp.Diff(want, vectorTexts(t, vec, slices.Collect(maps.Keys(want))...)); diff != "" {
+		t.Errorf("vectors after the switch (-want +got):\n%s", diff)
+	}
+	if got := slices.Collect(maps.Keys(vec.db.ListCollections())); !cmp.Equal(got, []string{collectionPrefix + "nomic-embed-text"}) {
+		t.Errorf("collections %v, want only the new model's", got)
+	}
+	hits, err := s.Search(ctx, "커피", 1)
+	if err != nil || len(hits) != 1 || hits[0].Text != "사용자는 커피를 좋아한다" {
+		t.Errorf("search after the switch: %v, %v", texts(hits), err)
+	}
+	n := len(e.srv.EmbedRequests())
+	if err := s.UseEmbedModel(ctx, "nomic-embed-text"); err != nil || len(e.srv.EmbedRequests()) != n {
+		t.Errorf("the same model again: %v, %d embed calls", err, len(e.srv.EmbedRequests())-n)
+	}
+}

@@ -60,21 +60,49 @@ func NewChromemVectors(dir, model string, e Embedder) (*Vectors, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &Vectors{db: db, model: model, embed: e, name: collectionPrefix + model}
-	for name := range db.ListCollections() {
-		if name == v.name || !strings.HasPrefix(name, collectionPrefix) {
+	v := &Vectors{db: db, embed: e}
+	if _, err := v.useModel(model); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// useModel makes model's collection the one in use and deletes every other
+// model's vectors, which cannot be compared with its own. It reports
+// whether the model changed; the memories then need embedding again.
+func (v *Vectors) useModel(model string) (changed bool, err error) {
+	if model == "" {
+		return false, errors.New("memory vectors: no embedding model")
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if model == v.model {
+		return false, nil
+	}
+	name := collectionPrefix + model
+	for old := range v.db.ListCollections() {
+		if old == name || !strings.HasPrefix(old, collectionPrefix) {
 			continue
 		}
 		slog.Info("embedding model changed; memories will be embedded again",
-			"old", strings.TrimPrefix(name, collectionPrefix), "new", model)
-		if err := db.DeleteCollection(name); err != nil {
-			return nil, fmt.Errorf("delete memory vectors of %q: %w", name, err)
+			"old", strings.TrimPrefix(old, collectionPrefix), "new", model)
+		if err := v.db.DeleteCollection(old); err != nil {
+			return false, fmt.Errorf("delete memory vectors of %q: %w", old, err)
 		}
 	}
-	if v.col, err = db.GetOrCreateCollection(v.name, map[string]string{"model": model}, v.embedOne); err != nil {
-		return nil, fmt.Errorf("open memory vector collection: %w", err)
+	col, err := v.db.GetOrCreateCollection(name, map[string]string{"model": model}, v.embedOne)
+	if err != nil {
+		return false, fmt.Errorf("open memory vector collection: %w", err)
 	}
-	return v, nil
+	v.model, v.name, v.col = model, name, col
+	return true, nil
+}
+
+// current is the model in use.
+func (v *Vectors) current() string {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.model
 }
 
 func openChromem(dir string) (*chromem.DB, error) {
@@ -101,7 +129,7 @@ func openChromem(dir string) (*chromem.DB, error) {
 // back to its default (OpenAI over the network). It returns a unit vector,
 // as chromem requires.
 func (v *Vectors) embedOne(ctx context.Context, text string) ([]float32, error) {
-	vecs, err := v.embedAll(ctx, []string{text})
+	vecs, err := v.embedAll(ctx, v.current(), []string{text})
 	if err != nil {
 		return nil, err
 	}
@@ -110,13 +138,13 @@ func (v *Vectors) embedOne(ctx context.Context, text string) ([]float32, error) 
 
 // embedAll embeds texts in one call (the client batches) and normalises the
 // vectors; a zero vector has no direction and is refused.
-func (v *Vectors) embedAll(ctx context.Context, texts []string) ([][]float32, error) {
-	vecs, err := v.embed.Embed(ctx, v.model, texts)
+func (v *Vectors) embedAll(ctx context.Context, model string, texts []string) ([][]float32, error) {
+	vecs, err := v.embed.Embed(ctx, model, texts)
 	if err != nil {
-		return nil, fmt.Errorf("embed %d memories with %s: %w", len(texts), v.model, err)
+		return nil, fmt.Errorf("embed %d memories with %s: %w", len(texts), model, err)
 	}
 	if len(vecs) != len(texts) {
-		return nil, fmt.Errorf("embed %d memories with %s: got %d vectors", len(texts), v.model, len(vecs))
+		return nil, fmt.Errorf("embed %d memories with %s: got %d vectors", len(texts), model, len(vecs))
 	}
 	for i, vec := range vecs {
 		var sum float64
@@ -124,7 +152,7 @@ func (v *Vectors) embedAll(ctx context.Context, texts []string) ([][]float32, er
 			sum += float64(x) * float64(x)
 		}
 		if sum == 0 || math.IsNaN(sum) || math.IsInf(sum, 0) {
-			return nil, fmt.Errorf("embed memory with %s: unusable vector for input %d", v.model, i)
+			return nil, fmt.Errorf("embed memory with %s: unusable vector for input %d", model, i)
 		}
 		norm := math.Sqrt(sum)
 		unit := make([]float32, len(vec))
@@ -146,6 +174,8 @@ type vecHit struct {
 }
 
 // put embeds docs and stores them, replacing earlier vectors of the same IDs.
+// Vectors made by a model switched away from meanwhile are dropped: the
+// switch embeds everything again.
 func (v *Vectors) put(ctx context.Context, docs []vecDoc) error {
 	if len(docs) == 0 {
 		return nil
@@ -154,12 +184,16 @@ func (v *Vectors) put(ctx context.Context, docs []vecDoc) error {
 	for i, d := range docs {
 		texts[i] = d.Text
 	}
-	vecs, err := v.embedAll(ctx, texts)
+	model := v.current()
+	vecs, err := v.embedAll(ctx, model, texts)
 	if err != nil {
 		return err
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if v.model != model {
+		return nil
+	}
 	for i, d := range docs {
 		if err := v.col.AddDocument(ctx, chromem.Document{ID: d.ID, Content: d.Text, Embedding: vecs[i]}); err != nil {
 			return fmt.Errorf("store vector of memory %s: %w", d.ID, err)
@@ -211,12 +245,17 @@ func (v *Vectors) query(ctx context.Context, text string, k int) ([]vecHit, erro
 	if k <= 0 || v.count() == 0 {
 		return nil, nil
 	}
-	q, err := v.embedOne(ctx, text)
+	model := v.current()
+	vecs, err := v.embedAll(ctx, model, []string{text})
 	if err != nil {
 		return nil, err
 	}
+	q := vecs[0]
 	v.mu.RLock()
 	defer v.mu.RUnlock()
+	if v.model != model { // switched meanwhile: no vectors to compare with yet
+		return nil, nil
+	}
 	// chromem refuses nResults above the number of documents.
 	n := min(k, v.col.Count())
 	if n == 0 {

@@ -206,8 +206,17 @@ func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
 		if len(ps) == 0 {
 			continue
 		}
-		// df counts deleted postings until compaction; capped so idf stays positive.
-		df := min(float64(len(ps)), n)
+		df := float64(len(ps))
+		if ix.deleted > 0 {
+			// Deleted postings stay until compaction but must not count:
+			// scores would depend on what was deleted before.
+			df = 0
+			for _, p := range ps {
+				if ix.lens[p.doc] != deletedLen {
+					df++
+				}
+			}
+		}
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		for _, p := range ps {
 			l := ix.lens[p.doc]

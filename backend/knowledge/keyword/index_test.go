@@ -299,3 +299,28 @@ func BenchmarkLoad50k(b *testing.B) {
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MB-heap")
 	runtime.KeepAlive(loaded)
 }
+
+// Scores after deletions (before any compaction) are those of an index
+// that never held the deleted documents: deleted postings do not count in
+// a term's document frequency.
+func TestDeletedDocumentsDoNotCountInScores(t *testing.T) {
+	live := New(DefaultAnalyzer(), DefaultParams())
+	churned := New(DefaultAnalyzer(), DefaultParams())
+	for i := range 40 {
+		text := fmt.Sprintf("휴가 정책 문서 %d", i)
+		if i%4 == 0 {
+			text += " 연차"
+		}
+		churned.Add(fmt.Sprintf("gone%d", i), "연차 연차 휴가 신청 "+text) // removed below
+		churned.Add(fmt.Sprintf("d%d", i), text)
+		live.Add(fmt.Sprintf("d%d", i), text)
+	}
+	for i := range 40 {
+		churned.Remove(fmt.Sprintf("gone%d", i))
+	}
+	want := live.Search("연차 휴가", 10, nil)
+	got := churned.Search("연차 휴가", 10, nil)
+	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+		t.Errorf("scores after deletions differ from a clean index (-clean +churned):\n%s", diff)
+	}
+}

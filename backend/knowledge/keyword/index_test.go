@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -322,5 +323,21 @@ func TestDeletedDocumentsDoNotCountInScores(t *testing.T) {
 	got := churned.Search("연차 휴가", 10, nil)
 	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
 		t.Errorf("scores after deletions differ from a clean index (-clean +churned):\n%s", diff)
+	}
+}
+
+// A one-syllable word is found with or without its particle: "책" finds
+// "책을", and "책을" finds "책".
+func TestOneSyllableKoreanWords(t *testing.T) {
+	ix := New(DefaultAnalyzer(), DefaultParams())
+	ix.Add("read", "어제 그 책을 다 읽었다")
+	ix.Add("shelf", "책 세 권이 있다")
+	ix.Add("other", "영화를 봤다")
+	for _, q := range []string{"책", "책을", "책은"} {
+		got := ids(ix.Search(q, 10, nil))
+		slices.Sort(got)
+		if !cmp.Equal(got, []string{"read", "shelf"}) {
+			t.Errorf("Search(%q) = %v, want read and shelf", q, got)
+		}
 	}
 }

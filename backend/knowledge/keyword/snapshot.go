@@ -18,8 +18,11 @@ import (
 var ErrBadSnapshot = errors.New("keyword snapshot unusable")
 
 const (
-	snapshotMagic   = "WFKW"
-	snapshotVersion = 1
+	snapshotMagic = "WFKW"
+	// snapshotVersion changes with the format and with the terms the
+	// analyzer makes, so a snapshot of older terms is rebuilt.
+	// 2: one-syllable Korean stems ("책을" → "책").
+	snapshotVersion = 2
 	maxStringLen    = 1 << 20
 )
 

@@ -2,6 +2,7 @@ package keyword
 
 import (
 	"strings"
+	"unicode/utf8"
 	"unicode"
 )
 
@@ -85,11 +86,37 @@ func (a Analyzer) appendRun(dst []string, run string, sc script) []string {
 		}
 		return append(dst, w)
 	case scriptHangul:
-		return appendBigrams(dst, run, true)
+		dst = appendBigrams(dst, run, true)
+		if stem := oneSyllableStem(run); stem != "" {
+			dst = append(dst, stem)
+		}
+		return dst
 	case scriptCJK:
 		return appendBigrams(dst, run, false)
 	}
 	return dst
+}
+
+// particles are Korean particles that rarely end a noun. Bigrams already
+// find a stem of two syllables or more inside a word ("문서를" holds "문서");
+// a stem of one syllable ("책을", "집에서") would be lost without cutting
+// the particle off. 이, 가, 도, 로, 의, 와, 과 are left out: they end too
+// many nouns (나이, 휴가, 정도, 도로, 회의, 사과) to be cut safely.
+var particles = [...]string{
+	"에서", "에게", "으로", "까지", "부터", "처럼", "보다", "한테", "이랑", "하고", "에는", "에도",
+	"을", "를", "은", "는", "에",
+}
+
+// oneSyllableStem returns the one-syllable word before a particle ("책을" →
+// "책"), or "".
+func oneSyllableStem(word string) string {
+	for _, p := range particles {
+		stem, ok := strings.CutSuffix(word, p)
+		if ok && utf8.RuneCountInString(stem) == 1 {
+			return stem
+		}
+	}
+	return ""
 }
 
 // appendBigrams emits overlapping two-character terms, plus the whole run

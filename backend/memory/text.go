@@ -3,6 +3,8 @@ package memory
 import (
 	"strings"
 	"unicode"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/keyword"
 )
 
 // isHangul is true for Hangul syllables and jamo.
@@ -22,24 +24,13 @@ func words(s string) []string {
 	})
 }
 
-// terms are what keyword search and duplicate detection compare. Korean
-// attaches particles and endings to words ("커피를" = "커피" + "를"), so a
-// Hangul word contributes its syllable bigrams ("커피를" → "커피", "피를")
-// and a two-syllable query "커피" matches it; shorter words and words in
-// other alphabets are kept whole.
+// terms are what keyword search and duplicate detection compare: the
+// knowledge base's index terms, so Korean particles and endings are handled
+// the same way ("커피를" matches "커피", "책을" matches "책").
 func terms(s string) map[string]struct{} {
 	out := map[string]struct{}{}
-	for _, w := range words(s) {
-		rs := []rune(w)
-		if len(rs) > 2 && isHangul(rs[0]) {
-			for i := 0; i+1 < len(rs); i++ {
-				if isHangul(rs[i]) && isHangul(rs[i+1]) {
-					out[string(rs[i:i+2])] = struct{}{}
-				}
-			}
-			continue
-		}
-		out[w] = struct{}{}
+	for _, t := range keyword.DefaultAnalyzer().Tokens(s) {
+		out[t] = struct{}{}
 	}
 	return out
 }

@@ -42,9 +42,10 @@ type App struct {
 	shell          shell  // native dialogs; nil outside the desktop window
 	customWorkflow []byte // --workflow; nil: the built-in one
 
-	bg     sync.WaitGroup // background work (imports) to wait for on close
-	pullMu sync.Mutex
-	pulls  map[string]context.CancelFunc
+	bg        sync.WaitGroup // background work (imports) to wait for on close
+	chatReady chan struct{}  // closed once chat is set
+	pullMu    sync.Mutex
+	pulls     map[string]context.CancelFunc
 }
 
 // openApp opens the data directory and wires the services. Events go to
@@ -58,7 +59,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if err != nil {
 		return nil, fmt.Errorf("open the data folder %s: %w", dir, err)
 	}
-	a := &App{ctx: ctx, mode: mode, dataDir: dir, log: logger, events: &relay{}, store: st, pulls: map[string]context.CancelFunc{}}
+	a := &App{ctx: ctx, mode: mode, dataDir: dir, log: logger, events: &relay{}, store: st, pulls: map[string]context.CancelFunc{}, chatReady: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			a.Close()
@@ -85,8 +86,11 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if a.models, err = newModelClient(cur, logger); err != nil {
 		return nil, err
 	}
-	longRunning := mode == "desktop" || mode == "serve"
-	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), longRunning, logger); err != nil {
+	var pace func(context.Context) error // background embedding waits while a turn runs
+	if mode == "desktop" || mode == "serve" {
+		pace = a.waitTurns
+	}
+	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), pace, logger); err != nil {
 		return nil, err
 	}
 	vecs, err := memory.NewChromemVectors(filepath.Join(dir, "memory"), cur.EmbedModel, a.models)
@@ -127,7 +131,19 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 		go a.emitStatus()
 	})
 	a.chat = chat.New(st, a.agent, a.events, chat.Options{Classify: llm.Classify, Logger: logger})
+	close(a.chatReady)
 	return a, nil
+}
+
+// waitTurns blocks while a chat turn runs, so that background embedding
+// leaves Ollama and the machine to the answer the person waits for.
+func (a *App) waitTurns(ctx context.Context) error {
+	select {
+	case <-a.chatReady:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return a.chat.WaitIdle(ctx)
 }
 
 // Close stops running turns, imports and downloads, and closes the data.

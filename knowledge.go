@@ -38,12 +38,14 @@ type library struct {
 	err   error
 }
 
-// openLibrary opens the knowledge base in the background. With embedInBackground
+// openLibrary opens the knowledge base in the background. With pace set
 // (the desktop window and serve mode, which stay open), chunks that have no
 // vector yet — the catalog after its first indexing, files imported while
-// Ollama was away — are embedded in the background too; short commands
-// leave that for later rather than keep the person waiting.
-func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel string, embed vector.Embedder, embedInBackground bool, log *slog.Logger) (*library, error) {
+// Ollama was away — are embedded in the background too, pace running before
+// each batch so that it can wait while the person's turn runs. Short
+// commands (nil pace) leave that for later rather than keep the person
+// waiting.
+func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel string, embed vector.Embedder, pace func(context.Context) error, log *slog.Logger) (*library, error) {
 	cat, err := catalog.Load()
 	if err != nil {
 		return nil, fmt.Errorf("load the built-in catalog: %w", err)
@@ -75,12 +77,8 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 		} else if changed {
 			log.Info("built-in catalog indexed", "version", cat.Version, "entries", len(cat.Entries))
 		}
-		if embedInBackground {
-			l.bg.Add(1)
-			go func() {
-				defer l.bg.Done()
-				l.embedMissing(ctx)
-			}()
+		if pace != nil {
+			l.bg.Go(func() { l.embedMissing(ctx, pace) })
 		}
 	}()
 	return l, nil
@@ -98,7 +96,7 @@ func (l *library) base(ctx context.Context) (*knowledge.Base, error) {
 
 // embedMissing embeds the chunks the vector index lacks. It gives up
 // quietly without an embedding model: keyword search serves meanwhile.
-func (l *library) embedMissing(ctx context.Context) {
+func (l *library) embedMissing(ctx context.Context, pace func(context.Context) error) {
 	if err := l.vectors.Wait(ctx); err != nil {
 		return
 	}
@@ -110,7 +108,7 @@ func (l *library) embedMissing(ctx context.Context) {
 	for _, id := range ids {
 		have[id] = true
 	}
-	n, err := l.kb.Reindex(ctx, func(id string) bool { return have[id] }, nil)
+	n, err := l.kb.Reindex(ctx, func(id string) bool { return have[id] }, pace)
 	switch {
 	case err != nil && ctx.Err() == nil:
 		l.log.Info("passages not embedded yet; keyword search serves meanwhile", "err", err)

@@ -85,6 +85,7 @@ type Service struct {
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by session id
+	idle    chan struct{}                 // closed when running becomes empty
 	wg      sync.WaitGroup
 }
 
@@ -104,7 +105,9 @@ func New(st *store.Store, r Responder, events EventSink, opt Options) *Service {
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
 	}
-	return &Service{store: st, responder: r, events: events, opt: opt, running: map[string]context.CancelFunc{}}
+	idle := make(chan struct{})
+	close(idle)
+	return &Service{store: st, responder: r, events: events, opt: opt, running: map[string]context.CancelFunc{}, idle: idle}
 }
 
 // Error is a failure the person can act on; bound methods return it so the
@@ -245,6 +248,21 @@ func (s *Service) Stop(sessionID string) {
 	}
 }
 
+// WaitIdle blocks until no turn runs in any session, or ctx ends. Work
+// that competes with the model for the machine (embedding the catalog in
+// the background) waits on it.
+func (s *Service) WaitIdle(ctx context.Context) error {
+	s.mu.Lock()
+	idle := s.idle
+	s.mu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // Busy reports whether a session has a turn running.
 func (s *Service) Busy(sessionID string) bool {
 	s.mu.Lock()
@@ -327,6 +345,9 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, text string, d
 		cancel()
 		return nil, userError(api.ErrBusy, "A reply is still being written in this conversation.", "Wait for it, or press Stop.")
 	}
+	if len(s.running) == 0 {
+		s.idle = make(chan struct{})
+	}
 	s.running[sessionID] = cancel
 	s.mu.Unlock()
 
@@ -392,8 +413,14 @@ func (s *Service) save(ctx context.Context, sessionID, newTitle, text string) (*
 
 func (s *Service) finish(sessionID string) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.running[sessionID]; !ok {
+		return
+	}
 	delete(s.running, sessionID)
-	s.mu.Unlock()
+	if len(s.running) == 0 {
+		close(s.idle)
+	}
 }
 
 // run streams one reply and stores its end state. It returns the stored

@@ -251,6 +251,46 @@ func TestSavedClosesAfterTheReplyIsStored(t *testing.T) {
 	}
 }
 
+// WaitIdle holds background work back while any turn runs, and lets it go
+// once the last one ends.
+func TestWaitIdle(t *testing.T) {
+	release := make(chan struct{})
+	svc, _, rec := newService(t, responderFunc(func(ctx context.Context, _ Turn, out Output) (api.TurnResult, error) {
+		<-release
+		out.Text("ok")
+		return api.TurnResult{}, nil
+	}))
+	ctx := context.Background()
+	if err := svc.WaitIdle(ctx); err != nil {
+		t.Fatalf("idle service: %v", err)
+	}
+	for range 2 {
+		if _, err := svc.Send(ctx, "", "hi"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	if err := svc.WaitIdle(short); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("WaitIdle during two turns = %v, want it to wait", err)
+	}
+	close(release)
+	if err := svc.WaitIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rec.mu.Lock()
+	finished := 0
+	for _, e := range rec.events {
+		if e.name == api.EventTurnFinished {
+			finished++
+		}
+	}
+	rec.mu.Unlock()
+	if finished != 2 {
+		t.Errorf("WaitIdle returned after %d of 2 turns finished", finished)
+	}
+}
+
 func TestPartialReplySavedWhileStreaming(t *testing.T) {
 	release := make(chan struct{})
 	svc, st, _ := newService(t, responderFunc(func(ctx context.Context, _ Turn, out Output) (api.TurnResult, error) {

@@ -13,7 +13,10 @@ const reindexBatch = 64
 // which it has): the built-in catalog after its first indexing, and files
 // imported while no embedding model answered. Long-running shells call it
 // in the background; it stops when ctx ends and continues next time.
-func (b *Base) Reindex(ctx context.Context, has func(chunkID string) bool, onProgress func(done, total int)) (int, error) {
+// pace (may be nil) runs before each batch and may block to leave the
+// machine to more urgent work: embedding competes with the chat model for
+// the same CPU or GPU. Its error stops the reindex.
+func (b *Base) Reindex(ctx context.Context, has func(chunkID string) bool, pace func(context.Context) error) (int, error) {
 	if b.opts.Sink == nil {
 		return 0, nil
 	}
@@ -38,13 +41,15 @@ func (b *Base) Reindex(ctx context.Context, has func(chunkID string) bool, onPro
 	done := 0
 	for start := 0; start < len(todo); start += reindexBatch {
 		batch := todo[start:min(start+reindexBatch, len(todo))]
+		if pace != nil {
+			if err := pace(ctx); err != nil {
+				return done, fmt.Errorf("embed chunks: %w", err)
+			}
+		}
 		if err := b.opts.Sink.Upsert(ctx, batch, nil); err != nil {
 			return done, fmt.Errorf("embed chunks: %w", err)
 		}
 		done += len(batch)
-		if onProgress != nil {
-			onProgress(done, len(todo))
-		}
 	}
 	return done, nil
 }

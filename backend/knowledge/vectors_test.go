@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -122,9 +123,21 @@ func TestReindexEmbedsWhatIsMissing(t *testing.T) {
 		}
 		return func(id string) bool { return set[id] }
 	}
-	n, err := b.Reindex(ctx, has(), nil)
+	// pace runs before every batch and can hold it back or stop it.
+	errPaused := errors.New("the person is chatting")
+	if n, err := b.Reindex(ctx, has(), func(context.Context) error { return errPaused }); !errors.Is(err, errPaused) || n != 0 || fake.Count(ollamatest.PathEmbed) != 0 {
+		t.Fatalf("reindex stopped by pace: %d, %v, %d embed calls", n, err, fake.Count(ollamatest.PathEmbed))
+	}
+	var paced []int // embed calls made when pace ran
+	n, err := b.Reindex(ctx, has(), func(context.Context) error {
+		paced = append(paced, fake.Count(ollamatest.PathEmbed))
+		return nil
+	})
 	if err != nil || n != len(c.Entries) {
 		t.Fatalf("reindex: %d, %v (want %d)", n, err, len(c.Entries))
+	}
+	if want := (len(c.Entries) + reindexBatch - 1) / reindexBatch; len(paced) != want || paced[0] != 0 {
+		t.Errorf("pace ran %d times (first after %v embed calls), want %d, before any", len(paced), paced, want)
 	}
 	if n, err := b.Reindex(ctx, has(), nil); err != nil || n != 0 {
 		t.Fatalf("second reindex: %d, %v", n, err)

@@ -2,8 +2,8 @@ package keyword
 
 import (
 	"strings"
-	"unicode/utf8"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Analyzer turns text into index terms. The same Analyzer must be used for

@@ -146,7 +146,7 @@ func measureTurns(ctx context.Context, runs int) ([]overheadRow, error) {
 		return nil, err
 	}
 	rows = append(rows, alone)
-	long, err := longConversation(ctx, fake, tr)
+	long, err := longConversation(ctx, fake, tr, runs)
 	if err != nil {
 		return nil, err
 	}
@@ -205,35 +205,36 @@ func timeTurns(b *world.Backend, fake *ollamatest.Server, tr *timing, row *overh
 
 // longConversation is seed 001's fourth scenario: a conversation long
 // enough for the summary window; measured is the turn on which the window
-// first folds old messages.
-func longConversation(ctx context.Context, fake *ollamatest.Server, tr *timing) (overheadRow, error) {
-	row := overheadRow{name: "long conversation (turn 11)", seed: "3 (+1 summary before the answer)", goal: "0 extra before the answer", runs: 1}
-	b, done, err := newBackend(ctx, fake, tr)
-	if err != nil {
-		return row, err
-	}
-	defer done()
-	session := ""
-	for i := 1; i <= 11; i++ {
-		b.Agent.Wait()
-		before := fake.Count(ollamatest.PathChat)
-		tr.reset()
-		start := time.Now()
-		msg, err := b.Chat.Ask(ctx, session, fmt.Sprintf("Turn %d: the project deadline is March %d. What should I do next?", i, i), nil)
-		turn := time.Since(start)
-		model, _ := tr.reset()
-		if err != nil || msg.Status != api.StatusComplete {
-			return row, fmt.Errorf("long conversation turn %d: %v", i, err)
+// first folds old messages, in runs conversations.
+func longConversation(ctx context.Context, fake *ollamatest.Server, tr *timing, runs int) (overheadRow, error) {
+	row := overheadRow{name: "long conversation (turn 11)", seed: "3 (+1 summary before the answer)", goal: "0 extra before the answer", runs: runs}
+	return row, withBackend(ctx, fake, tr, func(b *world.Backend) error {
+		for range runs {
+			session := ""
+			for i := 1; i <= 11; i++ {
+				b.Agent.Wait()
+				before := fake.Count(ollamatest.PathChat)
+				tr.reset()
+				start := time.Now()
+				msg, err := b.Chat.Ask(ctx, session, fmt.Sprintf("Turn %d: the project deadline is March %d. What should I do next?", i, i), nil)
+				turn := time.Since(start)
+				model, _ := tr.reset()
+				if err := finished(msg, err); err != nil {
+					return fmt.Errorf("long conversation turn %d: %w", i, err)
+				}
+				session = msg.SessionID
+				if i == 11 {
+					row.turn += turn
+					row.model += model
+					row.critical = msg.Result.LLMCalls
+					b.Agent.Wait()
+					row.calls = fake.Count(ollamatest.PathChat) - before
+					row.after = row.calls - row.critical
+				}
+			}
 		}
-		session = msg.SessionID
-		if i == 11 {
-			row.turn, row.model, row.critical = turn, model, msg.Result.LLMCalls
-			b.Agent.Wait()
-			row.calls = fake.Count(ollamatest.PathChat) - before
-			row.after = row.calls - row.critical
-		}
-	}
-	return row, nil
+		return nil
+	})
 }
 
 // complexTurn is seed 004's flow: plan, approval, recommendations, guide.

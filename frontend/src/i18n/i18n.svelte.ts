@@ -37,6 +37,11 @@ export function format(template: string, params?: Params): string {
   );
 }
 
+/** isKey tells whether a key built at run time is in the catalogs. */
+export function isKey(key: string): key is MessageKey {
+  return Object.hasOwn(catalogs.en, key);
+}
+
 /** t looks a key up in the current language (reactive in components). */
 export function t(key: MessageKey, params?: Params): string {
   const msg = catalogs[state.lang][key] ?? catalogs.en[key] ?? key;

@@ -14,6 +14,13 @@ describe("stepText", () => {
     expect(stepText(step)).toBe("Finding a tool for step 2: 영상 편집");
   });
 
+  it("words routes and the router's reasons, and keeps the model's own words", () => {
+    setLang("ko");
+    expect(stepText({ text: "", code: "routed", args: { route: "simple", reason: "short follow-up" } })).toBe("처리 방식: 바로 답변 (짧은 후속 질문)");
+    setLang("en");
+    expect(stepText({ text: "", code: "routed", args: { route: "end", reason: "out of scope: weather" } })).toBe("Route: stop here (out of scope: weather)");
+  });
+
   it("shows free text as sent, and the backend's English for a code it does not know", () => {
     setLang("ko");
     expect(stepText({ text: '{"expression":"123*456"}' })).toBe('{"expression":"123*456"}');

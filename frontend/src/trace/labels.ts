@@ -1,7 +1,7 @@
 // Words for the nodes of the workflow and the kinds of trace steps.
 import type { TraceCode, TraceKind } from "../api/gotypes.gen";
 import type { TraceStep } from "./reduce";
-import { t, type MessageKey } from "../i18n/i18n.svelte";
+import { isKey, t, type MessageKey } from "../i18n/i18n.svelte";
 
 const nodeKeys: Record<string, MessageKey> = {
   start: "trace.nodeStart",
@@ -69,5 +69,19 @@ const sayKeys: Record<TraceCode, MessageKey> = {
  */
 export function stepText(s: Pick<TraceStep, "text" | "code" | "args">): string {
   const key = s.code ? sayKeys[s.code] : undefined;
-  return key ? t(key, s.args) : s.text;
+  if (!key) return s.text;
+  const args: Record<string, string> = {};
+  for (const [name, value] of Object.entries(s.args ?? {})) args[name] = argText(name, value);
+  return t(key, args);
+}
+
+/**
+ * argText words a route or a router's reason ("simple", "short follow-up")
+ * in the UI's language; other arguments (step titles, tool names, the
+ * model's own reasons) are shown as they are.
+ */
+function argText(name: string, value: string): string {
+  if (name !== "route" && name !== "reason") return value;
+  const key = `trace.${name}.${value.replace(/[\s-]+/g, "_")}`;
+  return isKey(key) ? t(key) : value;
 }

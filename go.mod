@@ -7,6 +7,7 @@ require (
 	github.com/glebarez/sqlite v1.11.0
 	github.com/google/go-cmp v0.7.0
 	github.com/google/uuid v1.6.0
+	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/kaptinlin/jsonrepair v0.2.15
 	github.com/ollama/ollama v0.34.4
 	github.com/philippgille/chromem-go v0.7.0

@@ -20,10 +20,6 @@ import (
 func TestHybridRestartDoesNotReembed(t *testing.T) {
 	ctx := context.Background()
 	fake := ollamatest.New(t)
-	client, err := llm.New(fake.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	docs := filepath.Join(dir, "docs")
 	os.MkdirAll(docs, 0o755)
@@ -32,6 +28,10 @@ func TestHybridRestartDoesNotReembed(t *testing.T) {
 
 	open := func() (*Base, func()) {
 		db, err := store.OpenDB(filepath.Join(dir, "wayfinder.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		client, err := llm.New(fake.URL()) // a new process has a new client
 		if err != nil {
 			t.Fatal(err)
 		}

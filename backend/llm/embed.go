@@ -3,15 +3,46 @@ package llm
 import (
 	"context"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/ollama/ollama/api"
 )
 
 // Embed returns one vector per input, in order, sending the inputs in
 // batches (WithEmbedBatch).
+//
+// A single input (a search query) is answered from a small cache when the
+// same model embedded the same text minutes ago: one turn searches both
+// long-term memory and the documents with the person's message, and each
+// embedding is a model round trip (or worse, a model swap in Ollama).
 func (c *Client) Embed(ctx context.Context, model string, inputs []string) ([][]float32, error) {
-	return c.EmbedWithProgress(ctx, model, inputs, nil)
+	if len(inputs) != 1 {
+		return c.EmbedWithProgress(ctx, model, inputs, nil)
+	}
+	key := model + "\x00" + inputs[0]
+	if q, ok := c.queries.Get(key); ok && time.Since(q.at) < queryCacheTTL {
+		return [][]float32{slices.Clone(q.vec)}, nil
+	}
+	out, err := c.EmbedWithProgress(ctx, model, inputs, nil)
+	if err == nil {
+		c.queries.Add(key, queryVector{vec: slices.Clone(out[0]), at: time.Now()})
+	}
+	return out, err
 }
+
+type queryVector struct {
+	vec []float32
+	at  time.Time
+}
+
+// The query cache holds a few hundred vectors (about 1 MB at 1024
+// dimensions) for ten minutes, so a re-pulled model's new vectors are in
+// use soon after.
+const (
+	queryCacheSize = 256
+	queryCacheTTL  = 10 * time.Minute
+)
 
 // EmbedWithProgress is Embed reporting after each batch how many inputs are
 // done; onProgress may be nil.

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/ollama/ollama/api"
 )
 
@@ -129,6 +130,7 @@ type Client struct {
 	host     string
 	cfg      config
 	thinking thinkers
+	queries  *lru.Cache[string, queryVector] // recent single-input embeddings, by model and text
 }
 
 // New returns a client for host ("http://127.0.0.1:11434", "127.0.0.1:11434"
@@ -155,7 +157,16 @@ func New(host string, opts ...Option) (*Client, error) {
 	if cfg.logger == nil {
 		cfg.logger = slog.Default()
 	}
-	return &Client{api: api.NewClient(u, cfg.httpClient), host: u.String(), cfg: cfg}, nil
+	// (The expirable variant of this cache starts a goroutine that never
+	// ends; a client is replaced whenever the settings change.)
+	queries, err := lru.New[string, queryVector](queryCacheSize)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{
+		api: api.NewClient(u, cfg.httpClient), host: u.String(), cfg: cfg,
+		queries: queries,
+	}, nil
 }
 
 // Host is the normalised base URL, for messages.

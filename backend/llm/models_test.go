@@ -52,6 +52,42 @@ func TestEmbedBatchesInOrder(t *testing.T) {
 	}
 }
 
+// A turn embeds the person's message twice (memory recall, then document
+// search): the second time comes from the cache, per model, and a caller
+// changing its vector does not change the cached one. Several inputs are
+// never cached.
+func TestEmbedCachesQueries(t *testing.T) {
+	srv := ollamatest.New(t, ollamatest.WithEmbedDim(8), ollamatest.WithModels(
+		ollamatest.Model{Name: "bge-m3", Capabilities: []string{"embedding"}},
+		ollamatest.Model{Name: "nomic-embed-text", Capabilities: []string{"embedding"}},
+	))
+	c := newClient(t, srv.URL())
+	ctx := context.Background()
+	embed := func(model string, inputs ...string) [][]float32 {
+		t.Helper()
+		v, err := c.Embed(ctx, model, inputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	first := embed("bge-m3", "연차는 며칠이야?")
+	first[0][0] = 42 // the caller's copy
+	again := embed("bge-m3", "연차는 며칠이야?")
+	if n := srv.Count(ollamatest.PathEmbed); n != 1 {
+		t.Errorf("%d embed requests for the same query twice, want 1", n)
+	}
+	if d := cmp.Diff(ollamatest.Vector("연차는 며칠이야?", 8), again[0]); d != "" {
+		t.Errorf("cached vector changed by a caller (-want +got):\n%s", d)
+	}
+	embed("nomic-embed-text", "연차는 며칠이야?")
+	embed("bge-m3", "a", "b")
+	embed("bge-m3", "a", "b")
+	if n := srv.Count(ollamatest.PathEmbed); n != 4 {
+		t.Errorf("%d embed requests, want 4 (another model and two batches are not cached)", n)
+	}
+}
+
 func TestEmbedErrors(t *testing.T) {
 	srv := ollamatest.New(t)
 	c := newClient(t, srv.URL())

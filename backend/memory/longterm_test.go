@@ -196,6 +196,10 @@ func TestReopenNeverReembeds(t *testing.T) {
 	closeFn()
 	embeds := e.srv.Count(ollamatest.PathEmbed)
 
+	var err2 error
+	if e.client, err2 = llm.New(e.srv.URL(), llm.WithRetry(0, 0)); err2 != nil { // a new process
+		t.Fatal(err2)
+	}
 	s2, vec2, _ := e.open(t)
 	if got := e.srv.Count(ollamatest.PathEmbed) - embeds; got != 0 {
 		t.Fatalf("reopening made %d /api/embed calls", got)

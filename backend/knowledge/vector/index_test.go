@@ -107,7 +107,11 @@ func TestRestartNeverReembeds(t *testing.T) {
 	}
 	embedsBefore := srv.Count(ollamatest.PathEmbed)
 
-	ix2 := openReady(t, path, "bge-m3", emb)
+	client2, err := llm.New(srv.URL()) // a new process has a new client
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix2 := openReady(t, path, "bge-m3", ModelEmbedder(client2, "bge-m3"))
 	after, err := ix2.Query(t.Context(), "휴가 정책", 1, nil)
 	if err != nil {
 		t.Fatal(err)

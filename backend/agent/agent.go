@@ -13,11 +13,9 @@
 //
 // Work that must not delay the answer runs after the turn: folding old
 // messages into the summary window (seed 001) and reflection into long-term
-// memory (seed 004). Respond starts it in the background; the next turn of
-// the same session waits for it, and Close waits for all of it.
-//
-// Direct (direct.go) is the earlier one-call responder, kept for callers
-// that have not switched yet.
+// memory (seed 004). Respond leaves it to a goroutine that begins once the
+// chat service has saved the answer (chat.Turn.Saved); the next turn of the
+// same session waits for it, and Close waits for all of it.
 package agent
 
 import (

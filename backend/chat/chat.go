@@ -26,8 +26,9 @@ import (
 const MaxMessageRunes = 100_000
 
 // Turn is what a Responder gets: the session's earlier messages (oldest
-// first, without the new one) and either the new text or, when the session
-// waits for a plan approval, the person's decision.
+// first, without the new one; their text and status, not their results)
+// and either the new text or, when the session waits for a plan approval,
+// the person's decision.
 type Turn struct {
 	SessionID string
 	TurnID    string
@@ -396,7 +397,7 @@ func (s *Service) save(ctx context.Context, sessionID, newTitle, text string) (*
 	var history []api.Message
 	if newTitle == "" {
 		var err error
-		if history, err = s.store.Messages(ctx, sessionID); err != nil {
+		if history, err = s.store.History(ctx, sessionID); err != nil {
 			return nil, err
 		}
 	}

@@ -292,6 +292,24 @@ func (s *Store) Messages(ctx context.Context, sessionID string) ([]api.Message, 
 	return out, nil
 }
 
+// History is a session's messages as a turn needs them, oldest first: id,
+// role, text, status and time, without the results and errors, whose
+// decoding is most of the cost of reading a long conversation.
+func (s *Store) History(ctx context.Context, sessionID string) ([]api.Message, error) {
+	var rows []message
+	err := s.db.WithContext(ctx).Select("id", "session_id", "role", "content", "status", "created_at").
+		Where("session_id = ?", sessionID).Order("id").Find(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("load the history of session %q: %w", sessionID, err)
+	}
+	out := make([]api.Message, len(rows))
+	for i, r := range rows {
+		out[i] = api.Message{ID: r.ID, SessionID: r.SessionID, Role: api.Role(r.Role), Content: r.Content,
+			Status: api.MessageStatus(r.Status), CreatedAt: r.CreatedAt}
+	}
+	return out, nil
+}
+
 // MarkInterrupted closes replies left streaming by a process that died:
 // they keep the text they had and say they were interrupted. It returns how
 // many it changed.

@@ -58,6 +58,15 @@ func TestHistorySurvivesReopen(t *testing.T) {
 	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })); diff != "" {
 		t.Fatalf("messages after reopen (-want +got):\n%s", diff)
 	}
+	// History is the same messages without results and errors.
+	hist, err := s2.History(ctx, sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply.Result = nil
+	if diff := cmp.Diff([]api.Message{user, reply}, hist, cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })); diff != "" {
+		t.Fatalf("history after reopen (-want +got):\n%s", diff)
+	}
 	list, err := s2.ListSessions(ctx, "")
 	if err != nil {
 		t.Fatal(err)

@@ -141,7 +141,7 @@ func TestComplexFlow(t *testing.T) {
 
 	// 4. Reflection ran after the answer and wrote the memories.
 	a.Wait()
-	mems := e.mem.all()
+	mems := e.mem.All()
 	if len(mems) != 2 || mems[0].Text != "무료 도구를 선호함" || mems[0].Kind != "preference" {
 		t.Fatalf("memories = %+v", mems)
 	}

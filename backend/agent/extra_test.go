@@ -303,8 +303,8 @@ func TestReflectionFailureIsHarmless(t *testing.T) {
 	e.fake.On(isMemory, ollamatest.Reply{Fault: ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "boom"}})
 	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: "나는 무료 도구만 쓰고 싶어"})
 	a.Wait()
-	if res.Response != "좋은 선택이에요." || len(e.mem.all()) != 0 || len(e.requests(isMemory)) == 0 {
-		t.Fatalf("result %+v, memories %+v", res, e.mem.all())
+	if res.Response != "좋은 선택이에요." || len(e.mem.All()) != 0 || len(e.requests(isMemory)) == 0 {
+		t.Fatalf("result %+v, memories %+v", res, e.mem.All())
 	}
 }
 

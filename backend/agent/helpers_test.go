@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +19,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
+	"github.com/wayfinder-app/wayfinder/backend/tools/toolstest"
 )
 
 func TestMain(m *testing.M) {
@@ -29,37 +29,6 @@ func TestMain(m *testing.M) {
 }
 
 const testModel = "llama3.2:3b"
-
-// fakeDocs is a keyword retriever over a few passages: a document matches
-// when it contains a word (two runes or more) of the query.
-type fakeDocs struct {
-	mu    sync.Mutex
-	docs  []tools.Doc
-	calls []string
-}
-
-func (f *fakeDocs) Search(_ context.Context, query string, k int) ([]tools.Doc, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.calls = append(f.calls, query)
-	var out []tools.Doc
-	for _, d := range f.docs {
-		for _, w := range strings.Fields(query) {
-			w = strings.Trim(w, "?!.,")
-			if len([]rune(w)) >= 2 && strings.Contains(strings.ToLower(d.Title+" "+d.Text), strings.ToLower(w)) {
-				out = append(out, d)
-				break
-			}
-		}
-	}
-	return out[:min(k, len(out))], nil
-}
-
-func (f *fakeDocs) searches() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.calls)
-}
 
 var leavePolicy = tools.Doc{ID: "hr-1", Title: "휴가 정책", Source: "employee-handbook.pdf", Page: 3,
 	Text: "휴가 정책: 연차 15일, 병가 10일. 연차는 입사 1년 후부터 사용할 수 있습니다."}
@@ -73,43 +42,13 @@ var catalog = []tools.Doc{
 		Text: "Canva: thumbnails and simple graphics for video. Pricing: free, Pro $15/month."},
 }
 
-// fakeMemory is long-term memory in a slice; Add drops exact duplicates.
-type fakeMemory struct {
-	mu   sync.Mutex
-	mems []tools.Memory
-}
-
-func (f *fakeMemory) Search(_ context.Context, _ string, k int) ([]tools.Memory, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.mems[:min(k, len(f.mems))]), nil
-}
-
-func (f *fakeMemory) Add(_ context.Context, text, kind string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, m := range f.mems {
-		if m.Text == text {
-			return nil
-		}
-	}
-	f.mems = append(f.mems, tools.Memory{ID: text, Text: text, Kind: kind})
-	return nil
-}
-
-func (f *fakeMemory) all() []tools.Memory {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.mems)
-}
-
 // env is one test's world: a fake Ollama, documents, memory and a database.
 type env struct {
 	t      testing.TB
 	fake   *ollamatest.Server
 	client *llm.Client
-	docs   *fakeDocs
-	mem    *fakeMemory
+	docs   *toolstest.Docs
+	mem    *toolstest.Memory
 	dbPath string
 	// inMemory keeps checkpoints in memory instead of SQLite.
 	inMemory bool
@@ -123,8 +62,8 @@ func newEnv(t testing.TB) *env {
 		t.Fatal(err)
 	}
 	return &env{t: t, fake: fake, client: client,
-		docs:   &fakeDocs{docs: append([]tools.Doc{leavePolicy}, catalog...)},
-		mem:    &fakeMemory{},
+		docs:   toolstest.NewDocs(append([]tools.Doc{leavePolicy}, catalog...)...),
+		mem:    &toolstest.Memory{},
 		dbPath: filepath.Join(t.TempDir(), "wayfinder.db"),
 	}
 }

@@ -282,7 +282,7 @@ func TestRepeatedCallRunsOnce(t *testing.T) {
 	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: "Summarise our leave rules for the team"})
 	a.Wait()
 	var searched int
-	for _, q := range e.docs.searches() {
+	for _, q := range e.docs.Queries() {
 		if q == "휴가" {
 			searched++
 		}

@@ -18,7 +18,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,6 +30,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
+	"github.com/wayfinder-app/wayfinder/backend/tools/toolstest"
 )
 
 // Model is the chat model every world uses; the fake has it installed.
@@ -196,58 +196,8 @@ var Catalog = []tools.Doc{
 		Text: "휴가 정책: 연차 15일, 병가 10일. 연차는 입사 1년 후부터 사용할 수 있습니다."},
 }
 
-// Docs is a keyword retriever over a fixed list: a document matches when it
-// contains a word (two runes or more) of the query.
-type Docs struct{ List []tools.Doc }
-
-// Search implements tools.Retriever.
-func (d Docs) Search(_ context.Context, query string, k int) ([]tools.Doc, error) {
-	var out []tools.Doc
-	for _, doc := range d.List {
-		for _, w := range strings.Fields(query) {
-			w = strings.Trim(w, "?!.,")
-			if len([]rune(w)) >= 2 && strings.Contains(strings.ToLower(doc.Title+" "+doc.Text), strings.ToLower(w)) {
-				out = append(out, doc)
-				break
-			}
-		}
-	}
-	return out[:min(k, len(out))], nil
-}
-
-// Memory is long-term memory in a slice, tagged with the session that wrote
-// it so concurrency tests can see leaks. Safe for concurrent use.
-type Memory struct {
-	mu   sync.Mutex
-	mems []tools.Memory
-}
-
-// Search implements tools.MemoryReader.
-func (m *Memory) Search(_ context.Context, _ string, k int) ([]tools.Memory, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]tools.Memory(nil), m.mems[:min(k, len(m.mems))]...), nil
-}
-
-// Add implements tools.MemoryWriter; exact duplicates are dropped.
-func (m *Memory) Add(_ context.Context, text, kind string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, x := range m.mems {
-		if x.Text == text {
-			return nil
-		}
-	}
-	m.mems = append(m.mems, tools.Memory{ID: fmt.Sprint(len(m.mems) + 1), Text: text, Kind: kind})
-	return nil
-}
-
-// All returns every memory.
-func (m *Memory) All() []tools.Memory {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]tools.Memory(nil), m.mems...)
-}
+// Memory is long-term memory in a slice (toolstest.Memory).
+type Memory = toolstest.Memory
 
 // Config tunes a Backend; zero values take test-friendly defaults.
 type Config struct {
@@ -323,8 +273,9 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 	if cfg.Docs == nil {
 		cfg.Docs = Catalog
 	}
+	docs := toolstest.NewDocs(cfg.Docs...)
 	deps := tools.Deps{
-		Retriever: Docs{cfg.Docs}, Memory: cfg.Memory,
+		Retriever: docs, Memory: cfg.Memory,
 		Clock:    func() time.Time { return time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC) },
 		TimeZone: "Asia/Seoul",
 	}
@@ -340,7 +291,7 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 	settings := api.Settings{Folders: cfg.Folders} // as app.go: read_file is offered once a folder is added
 	ag, err := agent.New(agent.Deps{
 		Model: func() (agent.Model, string) { return client, Model }, Tools: reg,
-		Retriever: Docs{cfg.Docs}, Memory: cfg.Memory, DB: st.DB(),
+		Retriever: docs, Memory: cfg.Memory, DB: st.DB(),
 		Settings: func() api.Settings { return settings },
 	}, cfg.Agent)
 	if err != nil {

@@ -171,3 +171,39 @@ func TestAsyncDurabilityKeepsFinishedStepsOnStop(t *testing.T) {
 		t.Errorf("after stop: %+v, %v; want foo \">a\" waiting at b", snap, err)
 	}
 }
+
+// failStart fails the save of the checkpoint after the __start__ step while
+// armed.
+type failStart struct {
+	*graph.MemorySaver
+	armed atomic.Bool
+}
+
+func (s *failStart) Put(ctx context.Context, cp graph.Checkpoint) error {
+	if s.armed.Load() && cp.Metadata.Step == 0 {
+		return errDiskFull
+	}
+	return s.MemorySaver.Put(ctx, cp)
+}
+
+// A run's input is used as given, but a resume after the input step failed
+// decodes it from the checkpoint, in both durabilities.
+func TestInputReplayedFromCheckpoint(t *testing.T) {
+	for _, d := range []graph.Durability{graph.DurabilitySync, graph.DurabilityAsync} {
+		saver := &failStart{MemorySaver: graph.NewMemorySaver()}
+		b := graph.New(fooAdd)
+		b.AddNode("a", appendFoo("a", nil))
+		b.AddEdge(graph.Start, "a").AddEdge("a", graph.End)
+		g := mustCompile(t, b, graph.WithCheckpointer(saver))
+		cfg := graph.Config{ThreadID: "t", Durability: d}
+		saver.armed.Store(true)
+		if _, err := g.Invoke(ctxT(t), cfg, graph.Update{fooAdd.Add("입력>")}); !errors.Is(err, errDiskFull) {
+			t.Fatalf("durability %d: invoke = %v, want the save failure", d, err)
+		}
+		saver.armed.Store(false)
+		res, err := g.Resume(ctxT(t), cfg, graph.Command{})
+		if err != nil || res.State.Foo != "입력>a" {
+			t.Errorf("durability %d: resume = %+v, %v; want the input decoded again, then a", d, res, err)
+		}
+	}
+}

@@ -129,7 +129,7 @@ func (g *Graph[S]) Invoke(ctx context.Context, cfg Config, input Update) (Result
 	}
 	cp := Checkpoint{ThreadID: cfg.ThreadID, ID: newID(), ParentID: parent,
 		Metadata: Metadata{Source: SourceInput, Step: step}, CreatedAt: time.Now()}
-	cp.Next = []Task{{ID: taskID(cp.ID, 0, Start), Node: Start, Arg: arg}}
+	cp.Next = []Task{{ID: taskID(cp.ID, 0, Start), Node: Start, Arg: arg, arg: input}}
 	r := g.newRun(ctx, cfg)
 	if err := r.save(&cp, st); err != nil {
 		return r.finish(zero, err)
@@ -383,6 +383,12 @@ func (r *run[S]) runTasks(cp Checkpoint, step int, tasks []Task, st S, pend *pen
 
 func (r *run[S]) runTask(cp Checkpoint, step int, t Task, st S, answers []json.RawMessage, alone bool) taskOutcome {
 	if t.Node == Start {
+		// The input as given, unless the run resumes from a checkpoint:
+		// decoding it again is most of a short step's work in a long
+		// conversation.
+		if in, ok := t.arg.(Update); ok {
+			return taskOutcome{update: in}
+		}
 		var in Update
 		if err := json.Unmarshal(t.Arg, &in); err != nil {
 			return taskOutcome{err: fmt.Errorf("graph: decode input: %w", err)}

@@ -154,7 +154,7 @@ func (l *library) search(ctx context.Context, query string, topK int, kinds []st
 	for i, h := range hits {
 		out[i] = api.SearchHit{
 			ID: h.ChunkID, DocID: h.DocID, Title: h.Title, Source: h.Source, Kind: h.Kind, Page: h.Page,
-			Heading: h.Heading, Score: h.Score, Text: h.Text, Snippet: h.Snippet,
+			Heading: h.Heading, Score: h.Score, Text: h.Text, Snippet: h.Snippet, Words: h.Words, Meaning: h.Meaning,
 		}
 		if e, ok := l.byID[h.RecordID]; ok && h.Kind == knowledge.KindCatalog {
 			out[i].Source, out[i].URL = catalog.SourceName, e.URL

@@ -315,6 +315,8 @@ type SearchHit struct {
 	Score   float64 `json:"score"`
 	Text    string  `json:"text"`
 	Snippet string  `json:"snippet"`
+	Words   bool    `json:"words"`   // found by shared words
+	Meaning bool    `json:"meaning"` // found by a similar meaning (vectors)
 }
 
 // ImportProgress reports one file of an import.

@@ -61,6 +61,17 @@ func TestHybridSearch(t *testing.T) {
 	if want := 1.0 / 61; got[0].Score != want || got[1].Score != want {
 		t.Errorf("fused scores %v, %v; want both %v", got[0].Score, got[1].Score, want)
 	}
+	// Each hit says which ranking found it.
+	for _, h := range got {
+		byWords := filepath.Base(h.Source) == "records.jsonl"
+		if h.Words != byWords || h.Meaning == byWords {
+			t.Errorf("%s: words %v, meaning %v; want found by %s only", filepath.Base(h.Source), h.Words, h.Meaning,
+				map[bool]string{true: "words", false: "meaning"}[byWords])
+		}
+	}
+	if !keywordOnly[0].Words || keywordOnly[0].Meaning {
+		t.Errorf("keyword-only hit: words %v, meaning %v", keywordOnly[0].Words, keywordOnly[0].Meaning)
+	}
 
 	// Filters apply to the vector half too.
 	got, err = b.Search(ctx, "video", SearchOptions{Sources: []string{filepath.Join(lib, "records.jsonl")}})

@@ -12,7 +12,6 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/fusion"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
-	"github.com/wayfinder-app/wayfinder/backend/knowledge/keyword"
 )
 
 // SearchOptions narrow a search. Zero values mean "top 5, everything".
@@ -35,6 +34,11 @@ type Hit struct {
 	Text     string  `json:"text"`
 	Snippet  string  `json:"snippet"`
 	Score    float64 `json:"score"`
+	// Words and Meaning say which ranking found the chunk: shared words
+	// (BM25) or a similar meaning (vectors); a person reads that more
+	// easily than a fused score.
+	Words   bool `json:"words"`
+	Meaning bool `json:"meaning"`
 }
 
 // Citation converts a hit to the DTO replies carry.
@@ -89,19 +93,34 @@ func (b *Base) Search(ctx context.Context, query string, opts SearchOptions) ([]
 		hits = append(hits, Hit{
 			ChunkID: c.ID, DocID: c.DocID, RecordID: m.recordID, Title: m.title, Source: m.source, Kind: m.kind,
 			Page: c.Page, Heading: c.Heading, Text: c.Text, Snippet: snippet(c.Text, terms), Score: r.Score,
+			Words: r.words, Meaning: r.meaning,
 		})
 	}
 	return hits, nil
 }
 
-// rank returns the top k chunk ids. Both rankings are taken deeper than k
-// so that fusion can promote a chunk that only one of them ranks high.
-func (b *Base) rank(ctx context.Context, query string, k int, keep func(string) bool) []Ranked {
+// match is a ranked chunk and the rankings that found it.
+type match struct {
+	Ranked
+	words, meaning bool
+}
+
+// rank returns the top k chunks. Both rankings are taken deeper than k so
+// that fusion can promote a chunk that only one of them ranks high.
+func (b *Base) rank(ctx context.Context, query string, k int, keep func(string) bool) []match {
+	byWords := func(n int) []match {
+		hits := b.keywords.Search(query, n, keep)
+		out := make([]match, len(hits))
+		for i, h := range hits {
+			out[i] = match{Ranked: Ranked{ID: h.ID, Score: h.Score}, words: true}
+		}
+		return out
+	}
 	if b.opts.Vectors == nil {
-		return toRanked(b.keywords.Search(query, k, keep))
+		return byWords(k)
 	}
 	depth := max(4*k, 40)
-	kw := toRanked(b.keywords.Search(query, depth, keep))
+	kw := byWords(depth)
 	vec, err := b.opts.Vectors.SearchChunks(ctx, query, depth)
 	if err != nil {
 		b.log.Debug("vector search unavailable; keyword results only", "err", err)
@@ -110,10 +129,17 @@ func (b *Base) rank(ctx context.Context, query string, k int, keep func(string) 
 	if keep != nil {
 		vec = slices.DeleteFunc(vec, func(r Ranked) bool { return !keep(r.ID) })
 	}
-	fused := fusion.RRF(fusion.DefaultK, ids(kw), ids(vec))
-	out := make([]Ranked, min(k, len(fused)))
+	wordIDs := make([]string, len(kw))
+	for i, m := range kw {
+		wordIDs[i] = m.ID
+	}
+	meaningIDs := ids(vec)
+	fused := fusion.RRF(fusion.DefaultK, wordIDs, meaningIDs)
+	out := make([]match, min(k, len(fused)))
 	for i := range out {
-		out[i] = Ranked{ID: fused[i].ID, Score: fused[i].Score}
+		id := fused[i].ID
+		out[i] = match{Ranked: Ranked{ID: id, Score: fused[i].Score},
+			words: slices.Contains(wordIDs, id), meaning: slices.Contains(meaningIDs, id)}
 	}
 	return out
 }
@@ -122,14 +148,6 @@ func ids(rs []Ranked) []string {
 	out := make([]string, len(rs))
 	for i, r := range rs {
 		out[i] = r.ID
-	}
-	return out
-}
-
-func toRanked(hits []keyword.Hit) []Ranked {
-	out := make([]Ranked, len(hits))
-	for i, h := range hits {
-		out[i] = Ranked{ID: h.ID, Score: h.Score}
 	}
 	return out
 }

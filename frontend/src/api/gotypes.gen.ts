@@ -241,6 +241,8 @@ export interface SearchHit {
   score: number;
   text: string;
   snippet: string;
+  words: boolean; // found by shared words
+  meaning: boolean; // found by a similar meaning (vectors)
 }
 
 /** ImportProgress reports one file of an import. */

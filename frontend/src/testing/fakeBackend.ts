@@ -441,11 +441,11 @@ export class FakeBackend implements Transport {
     const q = query.toLowerCase();
     const hits: SearchHit[] = [];
     for (const d of this.docs) {
-      hits.push({ id: `${d.id}-c1`, doc_id: d.id, title: d.title, source: d.source, kind: d.kind, page: d.pages ? 2 : undefined, heading: "연차 휴가", score: 0.82, text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", snippet: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>" });
+      hits.push({ id: `${d.id}-c1`, doc_id: d.id, title: d.title, source: d.source, kind: d.kind, page: d.pages ? 2 : undefined, heading: "연차 휴가", score: 0.82, words: true, meaning: true, text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", snippet: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>" });
     }
     for (const e of CATALOG) {
       if (`${e.name} ${e.description_en} ${e.description_ko} ${e.categories.join(" ")}`.toLowerCase().includes(q)) {
-        hits.push({ id: `cat-${e.id}`, doc_id: "catalog", title: e.name, source: "catalog", kind: "catalog", url: e.url, score: 0.5, text: e.description_ko, snippet: `${e.description_en} ${e.description_ko}` });
+        hits.push({ id: `cat-${e.id}`, doc_id: "catalog", title: e.name, source: "catalog", kind: "catalog", url: e.url, score: 0.5, words: false, meaning: true, text: e.description_ko, snippet: `${e.description_en} ${e.description_ko}` });
       }
     }
     return hits.slice(0, topK);

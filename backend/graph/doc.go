@@ -26,7 +26,9 @@
 // runs, so a node waiting on a model does not also wait on the database,
 // and Invoke and Resume return only once every save is done. A killed
 // process then loses at most the newest steps, never a finished run or an
-// interrupt that was reported.
+// interrupt that was reported. The state is encoded on that goroutine too,
+// which is safe because reducers copy what they change; nodes, as in
+// LangGraph, must not change the state they are given (return an Update).
 //
 // Where this engine deliberately differs from LangGraph, and why:
 //

@@ -478,17 +478,20 @@ func (r *run[S]) putWrites(cpID string, writes []PendingWrite) error {
 	})
 }
 
-// save stores a checkpoint of the run. The state is encoded at once, as the
-// next step changes it.
+// save stores a checkpoint of the run. With async durability the state is
+// encoded on the writer's goroutine too: st is a snapshot, since reducers
+// copy what they change and nodes must not change the state they are given.
 func (r *run[S]) save(cp *Checkpoint, st S) error {
 	if r.g.cp == nil {
 		return nil
 	}
-	if err := encodeState(cp, st); err != nil {
-		return err
-	}
 	saved := *cp
-	return r.write("save checkpoint", func(ctx context.Context) error { return r.g.cp.Put(ctx, saved) })
+	return r.write("save checkpoint", func(ctx context.Context) error {
+		if err := encodeState(&saved, st); err != nil {
+			return err
+		}
+		return r.g.cp.Put(ctx, saved)
+	})
 }
 
 func (g *Graph[S]) put(ctx context.Context, cp *Checkpoint, st S) error {

@@ -192,7 +192,7 @@ func (s *Service) redo(ctx context.Context, sessionID string, text *string) (api
 	if s.Busy(sessionID) {
 		return api.SendAck{}, userError(api.ErrBusy, "A reply is still being written in this conversation.", "Wait for it, or press Stop.")
 	}
-	if err := s.checkSession(ctx, sessionID, false); err != nil {
+	if err := s.checkSession(ctx, sessionID); err != nil {
 		return api.SendAck{}, err
 	}
 	msgs, err := s.store.Messages(ctx, sessionID)
@@ -298,16 +298,11 @@ func (s *Service) begin(ctx context.Context, sessionID, text string) (*turn, err
 	title := ""
 	if sessionID == "" {
 		sessionID, title = store.NewID(), titleFrom(text)
-	} else if err := s.checkSession(ctx, sessionID, false); err != nil {
-		return nil, err
 	}
 	return s.start(ctx, sessionID, title, text, nil)
 }
 
 func (s *Service) beginDecision(ctx context.Context, sessionID string, d api.ApprovalDecision) (*turn, error) {
-	if err := s.checkSession(ctx, sessionID, true); err != nil {
-		return nil, err
-	}
 	text, err := describeDecision(d)
 	if err != nil {
 		return nil, err
@@ -315,23 +310,27 @@ func (s *Service) beginDecision(ctx context.Context, sessionID string, d api.App
 	return s.start(ctx, sessionID, "", text, &d)
 }
 
-// checkSession makes sure the session exists and is (or is not) waiting
-// for a plan decision.
-func (s *Service) checkSession(ctx context.Context, sessionID string, wantPending bool) error {
+// checkSession makes sure the session exists and is not waiting for a
+// plan decision.
+func (s *Service) checkSession(ctx context.Context, sessionID string) error {
 	sess, err := s.store.Session(ctx, sessionID)
-	if errors.Is(err, store.ErrNotFound) {
-		return userError(api.ErrNotFound, "This conversation no longer exists.", "Start a new chat.")
+	if err == nil && sess.PendingApproval {
+		err = store.ErrPlanPending
 	}
-	if err != nil {
-		return err
-	}
+	return sessionError(err)
+}
+
+// sessionError is what the person sees when a session cannot take a turn.
+func sessionError(err error) error {
 	switch {
-	case wantPending && !sess.PendingApproval:
+	case errors.Is(err, store.ErrNotFound):
+		return userError(api.ErrNotFound, "This conversation no longer exists.", "Start a new chat.")
+	case errors.Is(err, store.ErrNoPlanPending):
 		return userError(api.ErrInvalidInput, "This conversation has no plan waiting for a decision.", "Send a new message instead.")
-	case !wantPending && sess.PendingApproval:
+	case errors.Is(err, store.ErrPlanPending):
 		return userError(api.ErrInvalidInput, "A plan in this conversation is waiting for your decision.", "Approve, revise or cancel the plan first.")
 	}
-	return nil
+	return err
 }
 
 // start claims the session for one turn and saves its messages; a
@@ -352,14 +351,11 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, text string, d
 	s.running[sessionID] = cancel
 	s.mu.Unlock()
 
-	t, err := s.save(ctx, sessionID, newTitle, text)
-	if err == nil && d != nil {
-		err = s.store.SetPendingApproval(ctx, sessionID, false)
-	}
+	t, err := s.save(ctx, sessionID, newTitle, text, d != nil)
 	if err != nil {
 		s.finish(sessionID)
 		cancel()
-		return nil, err
+		return nil, sessionError(err)
 	}
 	t.ctx, t.cancel, t.decision = turnCtx, cancel, d
 	if newTitle != "" {
@@ -393,7 +389,7 @@ func describeDecision(d api.ApprovalDecision) (string, error) {
 	return "", userError(api.ErrInvalidInput, fmt.Sprintf("Unknown decision %q.", d.Action), "Approve, revise or cancel.")
 }
 
-func (s *Service) save(ctx context.Context, sessionID, newTitle, text string) (*turn, error) {
+func (s *Service) save(ctx context.Context, sessionID, newTitle, text string, decision bool) (*turn, error) {
 	var history []api.Message
 	if newTitle == "" {
 		var err error
@@ -401,7 +397,7 @@ func (s *Service) save(ctx context.Context, sessionID, newTitle, text string) (*
 			return nil, err
 		}
 	}
-	user, reply, err := s.store.StartTurn(ctx, sessionID, newTitle, text)
+	user, reply, err := s.store.StartTurn(ctx, sessionID, newTitle, text, decision)
 	if err != nil {
 		return nil, err
 	}

@@ -361,9 +361,13 @@ func TestPlanApprovalFlow(t *testing.T) {
 	if !sess.PendingApproval || msgs[1].Status != api.StatusAwaitingApproval || msgs[1].Result.Plan == nil {
 		t.Fatalf("pending not stored: %+v %+v", sess, msgs[1])
 	}
-	// A new message is refused while the plan waits; so is a bad decision.
-	if _, err := svc.Send(ctx, ack.SessionID, "something else"); err == nil {
-		t.Fatal("new message accepted while a plan waits")
+	// A new message is refused while the plan waits, and nothing is saved;
+	// so is a bad decision.
+	if _, err := svc.Send(ctx, ack.SessionID, "something else"); codeOf(err) != api.ErrInvalidInput {
+		t.Fatalf("new message while a plan waits: %v", err)
+	}
+	if again, _ := st.Messages(ctx, ack.SessionID); len(again) != len(msgs) {
+		t.Fatalf("a refused message was saved: %d messages, want %d", len(again), len(msgs))
 	}
 	for _, d := range []api.ApprovalDecision{{Action: "maybe"}, {Action: api.ActionRevise, Feedback: "  "}} {
 		if _, err := svc.Decide(ctx, ack.SessionID, d); err == nil {
@@ -384,9 +388,24 @@ func TestPlanApprovalFlow(t *testing.T) {
 	if sess.PendingApproval || len(msgs) != 4 || msgs[2].ID != dack.UserMessage.ID || msgs[2].Content != "✓ Approved the plan (2 steps, edited)." || msgs[3].Content != "Guide for approve" {
 		t.Fatalf("after decision: %+v %+v", sess, msgs)
 	}
-	if _, err := svc.Decide(ctx, ack.SessionID, api.ApprovalDecision{Action: api.ActionCancel}); err == nil {
-		t.Fatal("decision accepted with no plan waiting")
+	if _, err := svc.Decide(ctx, ack.SessionID, api.ApprovalDecision{Action: api.ActionCancel}); codeOf(err) != api.ErrInvalidInput {
+		t.Fatalf("decision with no plan waiting: %v", err)
 	}
+	if err := st.DeleteSession(ctx, ack.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Send(ctx, ack.SessionID, "hello?"); codeOf(err) != api.ErrNotFound {
+		t.Fatalf("message to a deleted conversation: %v", err)
+	}
+}
+
+// codeOf is the code of a user-facing error, or "".
+func codeOf(err error) api.ErrorCode {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Info.Code
+	}
+	return ""
 }
 
 func TestTraceKeepsOrderWithText(t *testing.T) {

@@ -198,8 +198,12 @@ func (s *Store) update(ctx context.Context, id string, values map[string]any) er
 // StartTurn saves the person's message and the empty reply that will
 // stream into it in one transaction, first creating the session when
 // newTitle is not "" — so a crash can never leave a new conversation
-// without the message that started it.
-func (s *Store) StartTurn(ctx context.Context, sessionID, newTitle, text string) (user, reply api.Message, err error) {
+// without the message that started it. In an existing session, decision
+// says the message answers the plan the session waits for: the session
+// must be waiting (else ErrNoPlanPending) and stops waiting; a session
+// waiting for a plan takes no other message (ErrPlanPending). Checking in
+// the same statement that touches the session spares every turn a read.
+func (s *Store) StartTurn(ctx context.Context, sessionID, newTitle, text string, decision bool) (user, reply api.Message, err error) {
 	now := time.Now().UTC()
 	user = api.Message{ID: NewID(), SessionID: sessionID, Role: api.RoleUser, Content: text, Status: api.StatusComplete, CreatedAt: now}
 	reply = api.Message{ID: NewID(), SessionID: sessionID, Role: api.RoleAssistant, Status: api.StatusStreaming, CreatedAt: now}
@@ -207,6 +211,15 @@ func (s *Store) StartTurn(ctx context.Context, sessionID, newTitle, text string)
 		if newTitle != "" {
 			if err := tx.Create(&session{ID: sessionID, Title: newTitle, CreatedAt: now, UpdatedAt: now}).Error; err != nil {
 				return err
+			}
+		} else {
+			res := tx.Model(&session{}).Where("id = ? AND deleted_at IS NULL AND pending_approval = ?", sessionID, decision).
+				Updates(map[string]any{"updated_at": now, "pending_approval": false})
+			if res.Error != nil {
+				return res.Error
+			}
+			if res.RowsAffected == 0 {
+				return turnRefused(tx, sessionID)
 			}
 		}
 		for _, m := range []api.Message{user, reply} {
@@ -218,16 +231,27 @@ func (s *Store) StartTurn(ctx context.Context, sessionID, newTitle, text string)
 				return err
 			}
 		}
-		res := tx.Model(&session{}).Where("id = ? AND deleted_at IS NULL", sessionID).Update("updated_at", now)
-		if res.Error == nil && res.RowsAffected == 0 {
-			return ErrNotFound
-		}
-		return res.Error
+		return nil
 	})
 	if err != nil {
 		return api.Message{}, api.Message{}, fmt.Errorf("start a turn in session %q: %w", sessionID, err)
 	}
 	return user, reply, nil
+}
+
+// turnRefused says why StartTurn found no session to start the turn in.
+func turnRefused(tx *gorm.DB, sessionID string) error {
+	var sess session
+	err := tx.Where("id = ? AND deleted_at IS NULL", sessionID).Take(&sess).Error
+	switch {
+	case errors.Is(err, gorm.ErrRecordNotFound):
+		return ErrNotFound
+	case err != nil:
+		return err
+	case sess.PendingApproval:
+		return ErrPlanPending
+	}
+	return ErrNoPlanPending
 }
 
 // AddMessage appends a message to a session and returns it with its id.

@@ -28,6 +28,13 @@ const FileName = "wayfinder.db"
 // ErrNotFound is returned when a session or message does not exist.
 var ErrNotFound = errors.New("not found")
 
+// Errors of StartTurn: the session is, or is not, waiting for a decision on
+// a plan, unlike what the turn expects.
+var (
+	ErrPlanPending   = errors.New("a plan is waiting for a decision")
+	ErrNoPlanPending = errors.New("no plan is waiting for a decision")
+)
+
 // Store is the app's database. It is safe for concurrent use.
 type Store struct {
 	db   *gorm.DB

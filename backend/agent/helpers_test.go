@@ -186,13 +186,13 @@ func toolCall(name string, args map[string]any) ollamatest.ToolCall {
 }
 
 var (
-	isRouter   = ollamatest.SystemContains(routerRole)
-	isAnswer   = ollamatest.SystemContains(answerRole)
-	isPlanner  = ollamatest.SystemContains(plannerRole)
-	isScout    = ollamatest.SystemContains(scoutRole)
-	isReviewer = ollamatest.SystemContains(reviewerRole)
-	isGuide    = ollamatest.SystemContains(guideRole)
-	isMemory   = ollamatest.SystemContains(memoryRole)
+	isRouter   = ollamatest.SystemContains(RoleRouter)
+	isAnswer   = ollamatest.SystemContains(RoleAnswer)
+	isPlanner  = ollamatest.SystemContains(RolePlanner)
+	isScout    = ollamatest.SystemContains(RoleScout)
+	isReviewer = ollamatest.SystemContains(RoleReviewer)
+	isGuide    = ollamatest.SystemContains(RoleGuide)
+	isMemory   = ollamatest.SystemContains(RoleMemory)
 	// The summary request is backend/memory's: its transcript opens so.
 	isSummary = ollamatest.LastUserContains("요약할 대화:")
 )

@@ -9,16 +9,17 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/memory"
 )
 
-// The first line of each system prompt names the role; tests and the fake
-// Ollama tell the calls apart by it, so keep them distinct.
+// The first line of each system prompt names the role; tests (also those
+// outside this package) and the fake Ollama tell the calls apart by it, so
+// keep them distinct.
 const (
-	answerRole   = "You are Wayfinder, a helpful assistant that runs entirely on the person's own computer."
-	routerRole   = "You are Wayfinder's router."
-	plannerRole  = "You are Wayfinder's planner."
-	scoutRole    = "You are Wayfinder's tool scout."
-	reviewerRole = "You are Wayfinder's reviewer."
-	guideRole    = "You are Wayfinder's guide writer."
-	memoryRole   = "You are Wayfinder's memory keeper."
+	RoleAnswer   = "You are Wayfinder, a helpful assistant that runs entirely on the person's own computer."
+	RoleRouter   = "You are Wayfinder's router."
+	RolePlanner  = "You are Wayfinder's planner."
+	RoleScout    = "You are Wayfinder's tool scout."
+	RoleReviewer = "You are Wayfinder's reviewer."
+	RoleGuide    = "You are Wayfinder's guide writer."
+	RoleMemory   = "You are Wayfinder's memory keeper."
 )
 
 const languageRule = "Answer in the language the person writes in (Korean or English)."
@@ -28,7 +29,7 @@ const languageRule = "Answer in the language the person writes in (Korean or Eng
 // layout).
 func answerPrompt(s State) string {
 	var b strings.Builder
-	b.WriteString(answerRole + "\n")
+	b.WriteString(RoleAnswer + "\n")
 	b.WriteString(languageRule + " Be clear and concise; use Markdown when it helps. If you do not know, say so.\n")
 	b.WriteString("Use the calculator for every calculation and get_time for dates and times. " +
 		"Use retrieve_docs for questions about the person's documents or AI tools, read_memory to recall the person. " +
@@ -54,7 +55,7 @@ func answerPrompt(s State) string {
 // routerPrompt asks for seed 004's is_complex_task together with seed 001's
 // rag-vs-agent and seed 002's scope and previous-context checks, in one call.
 func routerPrompt() string {
-	return routerRole + ` Classify the person's latest message. Reply with JSON only.
+	return RoleRouter + ` Classify the person's latest message. Reply with JSON only.
 - route "simple": a question, a calculation, small talk, or anything answered in one reply.
 - route "complex": a task with several steps that needs a plan and tool recommendations (e.g. "make a YouTube Shorts video about my café").
 - needs_documents: true when the answer depends on the person's documents, company policies, or the catalog of AI tools.
@@ -76,7 +77,7 @@ func routerUser(s State) string {
 }
 
 func plannerPrompt() string {
-	return plannerRole + ` Split the person's task into 2 to 7 concrete sub-tasks, in the order they are done.
+	return RolePlanner + ` Split the person's task into 2 to 7 concrete sub-tasks, in the order they are done.
 Each sub-task gets a short id ("s1", "s2", ...), a title of a few words, and one sentence of detail saying what is produced.
 Sub-tasks are steps where an AI tool or service could help (writing a script, generating images, editing video, ...).
 ` + languageRule + ` Reply with JSON only.`
@@ -109,7 +110,7 @@ func scoutPrompt(webSearch bool) string {
 	if webSearch {
 		tools = "retrieve_docs (the built-in catalog of AI tools and the person's documents), web_search, calculator, get_time"
 	}
-	return scoutRole + ` Find the best AI tool or service for one sub-task of the person's plan.
+	return RoleScout + ` Find the best AI tool or service for one sub-task of the person's plan.
 Search with the tools available: ` + tools + `. Call several tools at once when the searches are independent.
 Prefer tools found in the sources; note price, link, platform and Korean support. When you have enough, reply with a short note of your choice and why, without calling tools.`
 }
@@ -130,7 +131,7 @@ func scoutUser(s State, st api.SubTask) string {
 }
 
 func reviewerPrompt() string {
-	return reviewerRole + ` Decide whether the findings are enough to recommend one tool for the sub-task, and give the recommendation.
+	return RoleReviewer + ` Decide whether the findings are enough to recommend one tool for the sub-task, and give the recommendation.
 Use only what the findings say: tool name, why it fits, its URL, its pricing ("unknown" when not found), and up to three alternatives.
 When something important is missing (no candidate tool, no link), set sufficient to false and say in "missing" what to look for next.
 Reply with JSON only.`
@@ -157,7 +158,7 @@ func reviewerUser(s State, st api.SubTask) string {
 }
 
 func guidePrompt() string {
-	return guideRole + ` Write the person's step-by-step workflow guide in Markdown:
+	return RoleGuide + ` Write the person's step-by-step workflow guide in Markdown:
 a short overview, then one section per sub-task in order with the recommended tool, why, the link, and the cost where known,
 then the total cost when given. Cite sources with their numbers like [1] right where you use them; do not invent sources or links.
 ` + languageRule
@@ -194,7 +195,7 @@ func guideUser(s State, total string) string {
 }
 
 func memoryPrompt() string {
-	return memoryRole + ` From the conversation below, extract what is worth remembering about the person for future conversations:
+	return RoleMemory + ` From the conversation below, extract what is worth remembering about the person for future conversations:
 preferences (tools, budget, style, language), facts about them or their work, and feedback on Wayfinder's answers.
 Each memory is one short sentence in the person's language. Leave out anything temporary or already obvious. An empty list is fine.
 Reply with JSON only.`

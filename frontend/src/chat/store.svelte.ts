@@ -233,28 +233,23 @@ export class ChatStore {
   }
 
   /** regenerate reruns the last person message, replacing the reply. */
-  async regenerate(): Promise<boolean> {
+  regenerate(): Promise<boolean> {
+    return this.rerun((id) => this.api.regenerate(id));
+  }
+
+  /** editLast replaces the last person message with text and reruns it. */
+  editLast(text: string): Promise<boolean> {
+    if (!checkMessage(text).ok) return Promise.resolve(false);
+    return this.rerun((id) => this.api.editLast(id, text));
+  }
+
+  /** rerun replaces the current conversation's last turn by what call starts. */
+  private async rerun(call: (sessionID: string) => Promise<SendAck>): Promise<boolean> {
     if (!this.currentID || this.sending || this.streaming) return false;
     this.sending = true;
     this.sendError = null;
     try {
-      this.accepted(await this.api.regenerate(this.currentID), true);
-      return true;
-    } catch (e) {
-      this.sendError = parseError(e);
-      return false;
-    } finally {
-      this.sending = false;
-    }
-  }
-
-  /** editLast replaces the last person message with text and reruns it. */
-  async editLast(text: string): Promise<boolean> {
-    if (!this.currentID || !checkMessage(text).ok || this.sending || this.streaming) return false;
-    this.sending = true;
-    this.sendError = null;
-    try {
-      this.accepted(await this.api.editLast(this.currentID, text), true);
+      this.accepted(await call(this.currentID), true);
       return true;
     } catch (e) {
       this.sendError = parseError(e);

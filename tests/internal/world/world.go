@@ -39,13 +39,13 @@ const Model = "llama3.2:3b"
 // The roles of the agent graph that call a model, by the opening of their
 // system prompts.
 const (
-	RoleAnswer   = "You are Wayfinder, a helpful assistant"
-	RoleRouter   = "You are Wayfinder's router."
-	RolePlanner  = "You are Wayfinder's planner."
-	RoleScout    = "You are Wayfinder's tool scout."
-	RoleReviewer = "You are Wayfinder's reviewer."
-	RoleGuide    = "You are Wayfinder's guide writer."
-	RoleMemory   = "You are Wayfinder's memory keeper."
+	RoleAnswer   = agent.RoleAnswer
+	RoleRouter   = agent.RoleRouter
+	RolePlanner  = agent.RolePlanner
+	RoleScout    = agent.RoleScout
+	RoleReviewer = agent.RoleReviewer
+	RoleGuide    = agent.RoleGuide
+	RoleMemory   = agent.RoleMemory
 )
 
 // Matchers for the roles.

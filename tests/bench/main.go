@@ -99,6 +99,9 @@ func verdict(ok bool) string {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
 
+// ms2 is for the sub-millisecond parts of a turn.
+func ms2(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+
 func mib(kib int) string { return fmt.Sprintf("%.0f MiB", float64(kib)/1024) }
 
 func run(ctx context.Context, o options) (string, error) {
@@ -112,9 +115,17 @@ func run(ctx context.Context, o options) (string, error) {
 	} else {
 		for _, r := range rows {
 			ratio := float64(r.turn) / float64(r.model)
+			mean := func(d time.Duration) string { return ms2(d / time.Duration(r.runs)) }
 			t.add("turn time ÷ raw model-call time: "+r.name,
-				fmt.Sprintf("%.3f (%s turn, %s in model calls; mean of %d)", ratio, ms(r.turn/time.Duration(r.runs)), ms(r.model/time.Duration(r.runs)), r.runs),
+				fmt.Sprintf("%.3f (%s turn, %s in model calls, %s before the first call, %s after the last; mean of %d)",
+					ratio, mean(r.turn), mean(r.model), mean(r.beforeFirst), mean(r.afterLast), r.runs),
 				"goal ≤ 1.02", verdict(ratio <= 1.02))
+		}
+		if busy, idle, err := saveAfterIdle(ctx, 30, 50*time.Millisecond); err != nil {
+			t.fail("saving a reply, back to back vs after a 50 ms wait", err)
+		} else {
+			t.add("saving a reply (one SQLite UPDATE), back to back vs after a 50 ms wait", fmt.Sprintf("%s vs %s (median of 30)", ms2(busy), ms2(idle)),
+				"reference: the machine's cost of running after a wait", "")
 		}
 		for _, r := range rows {
 			if strings.Contains(r.name, "alone") {

@@ -21,12 +21,20 @@ import (
 
 // timing is an HTTP transport that measures every /api/chat call from the
 // request to the end of its body: the raw model-call time Wayfinder cannot
-// do better than.
+// do better than. It also notes when the first call of a turn began and
+// the last one ended, which splits the rest into the work before, between
+// and after the calls.
 type timing struct {
 	base http.RoundTripper
 	mu   sync.Mutex
-	sum  time.Duration
-	n    int
+	c    calls
+}
+
+// calls is what timing saw since its last reset.
+type calls struct {
+	sum         time.Duration
+	n           int
+	first, last time.Time // start of the first call, end of the last
 }
 
 func (t *timing) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -36,20 +44,25 @@ func (t *timing) RoundTrip(r *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	resp.Body = &timedBody{ReadCloser: resp.Body, done: func() {
+		end := time.Now()
 		t.mu.Lock()
-		t.sum += time.Since(start)
-		t.n++
+		t.c.sum += end.Sub(start)
+		t.c.n++
+		if t.c.first.IsZero() || start.Before(t.c.first) {
+			t.c.first = start
+		}
+		t.c.last = end
 		t.mu.Unlock()
 	}}
 	return resp, nil
 }
 
-func (t *timing) reset() (time.Duration, int) {
+func (t *timing) reset() calls {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, n := t.sum, t.n
-	t.sum, t.n = 0, 0
-	return s, n
+	c := t.c
+	t.c = calls{}
+	return c
 }
 
 type timedBody struct {
@@ -93,7 +106,17 @@ type overheadRow struct {
 	calls, after int
 	seed, goal   string
 	critical     int
-	runs         int // turn and model are sums over this many runs
+	runs         int // the durations are sums over this many runs
+	// time spent before the first model call and after the last one
+	beforeFirst, afterLast time.Duration
+}
+
+// add counts one measured turn that began at start and returned at end.
+func (r *overheadRow) add(start, end time.Time, c calls) {
+	r.turn += end.Sub(start)
+	r.model += c.sum
+	r.beforeFirst += c.first.Sub(start)
+	r.afterLast += end.Sub(c.last)
 }
 
 func newBackend(ctx context.Context, fake *ollamatest.Server, tr http.RoundTripper) (*world.Backend, func(), error) {
@@ -185,8 +208,8 @@ func timeTurns(b *world.Backend, fake *ollamatest.Server, tr *timing, row *overh
 		tr.reset()
 		start := time.Now()
 		critical, err := turn()
-		elapsed := time.Since(start)
-		model, _ := tr.reset()
+		end := time.Now()
+		c := tr.reset()
 		if err != nil {
 			return fmt.Errorf("%s: %w", row.name, err)
 		}
@@ -194,8 +217,7 @@ func timeTurns(b *world.Backend, fake *ollamatest.Server, tr *timing, row *overh
 		if i == 0 {
 			continue
 		}
-		row.turn += elapsed
-		row.model += model
+		row.add(start, end, c)
 		row.critical = critical
 		row.calls = fake.Count(ollamatest.PathChat) - before
 		row.after = row.calls - critical
@@ -217,15 +239,14 @@ func longConversation(ctx context.Context, fake *ollamatest.Server, tr *timing, 
 				tr.reset()
 				start := time.Now()
 				msg, err := b.Chat.Ask(ctx, session, fmt.Sprintf("Turn %d: the project deadline is March %d. What should I do next?", i, i), nil)
-				turn := time.Since(start)
-				model, _ := tr.reset()
+				end := time.Now()
+				c := tr.reset()
 				if err := finished(msg, err); err != nil {
 					return fmt.Errorf("long conversation turn %d: %w", i, err)
 				}
 				session = msg.SessionID
 				if i == 11 {
-					row.turn += turn
-					row.model += model
+					row.add(start, end, c)
 					row.critical = msg.Result.LLMCalls
 					b.Agent.Wait()
 					row.calls = fake.Count(ollamatest.PathChat) - before

@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/knowledgetest"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 )
 
@@ -37,46 +37,13 @@ func openBench(b *testing.B, dir string) *Base {
 	return kb
 }
 
-// writeSyntheticJSONL writes n records of ≈80 words (English and Korean,
-// Zipf-distributed, seeded) and returns queries drawn the same way.
+// writeSyntheticJSONL writes the shared synthetic corpus of n records and
+// returns 100 queries.
 func writeSyntheticJSONL(b *testing.B, path string, n int) []string {
 	b.Helper()
-	rng := rand.New(rand.NewPCG(3, 4))
-	vocab := make([]string, 30000)
-	for i := range vocab {
-		if i%3 == 0 {
-			vocab[i] = string([]rune{rune(0xAC00 + rng.IntN(2000)), rune(0xAC00 + rng.IntN(2000))}) + "를"
-		} else {
-			vocab[i] = fmt.Sprintf("word%x", i)
-		}
-	}
-	zipf := rand.NewZipf(rng, 1.1, 1, uint64(len(vocab)-1))
-	f, err := os.Create(path)
+	queries, err := knowledgetest.WriteCorpus(path, n, 100)
 	if err != nil {
 		b.Fatal(err)
-	}
-	w := bufio.NewWriter(f)
-	enc := json.NewEncoder(w)
-	var sb strings.Builder
-	for i := range n {
-		sb.Reset()
-		for range 80 {
-			sb.WriteString(vocab[zipf.Uint64()])
-			sb.WriteByte(' ')
-		}
-		if err := enc.Encode(map[string]string{"_id": fmt.Sprint(i), "title": vocab[zipf.Uint64()], "text": sb.String()}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := w.Flush(); err != nil {
-		b.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		b.Fatal(err)
-	}
-	queries := make([]string, 100)
-	for i := range queries {
-		queries[i] = vocab[zipf.Uint64()] + " " + vocab[rng.IntN(3000)]
 	}
 	return queries
 }

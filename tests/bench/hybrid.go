@@ -1,17 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/knowledgetest"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 	"github.com/wayfinder-app/wayfinder/backend/store"
@@ -37,7 +35,7 @@ func measureHybrid(ctx context.Context, n, dim, queries int) (hybridResult, erro
 	}
 	defer os.RemoveAll(dir)
 	src := filepath.Join(dir, "records.jsonl")
-	qs, err := writeRecords(src, n)
+	qs, err := knowledgetest.WriteCorpus(src, n, 200)
 	if err != nil {
 		return res, err
 	}
@@ -89,49 +87,4 @@ func measureHybrid(ctx context.Context, n, dim, queries int) (hybridResult, erro
 	res.p50 = lat[len(lat)/2]
 	res.p95 = lat[len(lat)*95/100]
 	return res, nil
-}
-
-// writeRecords writes n JSON Lines records and returns queries drawn from
-// the same vocabulary.
-func writeRecords(path string, n int) ([]string, error) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	vocab := make([]string, 30000)
-	for i := range vocab {
-		if i%3 == 0 {
-			vocab[i] = string([]rune{rune(0xAC00 + rng.IntN(2000)), rune(0xAC00 + rng.IntN(2000))}) + "를"
-		} else {
-			vocab[i] = fmt.Sprintf("word%x", i)
-		}
-	}
-	zipf := rand.NewZipf(rng, 1.1, 1, uint64(len(vocab)-1))
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	w := bufio.NewWriter(f)
-	enc := json.NewEncoder(w)
-	buf := make([]byte, 0, 1024)
-	for i := range n {
-		buf = buf[:0]
-		for range 80 {
-			buf = append(buf, vocab[zipf.Uint64()]...)
-			buf = append(buf, ' ')
-		}
-		if err := enc.Encode(map[string]string{"_id": fmt.Sprint(i), "title": vocab[zipf.Uint64()], "text": string(buf)}); err != nil {
-			f.Close()
-			return nil, err
-		}
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if err := f.Close(); err != nil {
-		return nil, err
-	}
-	qs := make([]string, 200)
-	for i := range qs {
-		qs[i] = vocab[zipf.Uint64()] + " " + vocab[rng.IntN(3000)]
-	}
-	return qs, nil
 }

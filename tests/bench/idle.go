@@ -10,31 +10,37 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/store"
 )
 
-// saveAfterIdle times the statement that ends every turn, saving the reply
-// (store.UpdateMessage), run back to back and run after waiting as long as
-// a model call takes. The difference is the machine's, not Wayfinder's:
-// code that runs after a wait finds its caches cold, and a turn pays that
-// once before its first model call and once after its last. Medians of n.
-func saveAfterIdle(ctx context.Context, n int, wait time.Duration) (busy, idle time.Duration, err error) {
+// afterWait is how long the statement that ends every turn, saving the
+// reply (store.UpdateMessage), takes back to back, after sleeping as long
+// as a model call takes, and after busy-waiting as long without ever
+// letting the CPU idle. Medians of n.
+type afterWait struct{ warm, slept, spun time.Duration }
+
+// saveAfterWait measures afterWait. On this project's VM both waits make the
+// statement several times slower, the busy one too: the caches and page
+// tables the statement needs are gone after wait, whatever the CPU did
+// meanwhile, so a turn pays that once before its first model call and
+// once after its last, and fewer statements is the only remedy.
+func saveAfterWait(ctx context.Context, n int, wait time.Duration) (afterWait, error) {
 	dir, err := os.MkdirTemp("", "wayfinder-bench-idle-")
 	if err != nil {
-		return 0, 0, err
+		return afterWait{}, err
 	}
 	defer os.RemoveAll(dir)
 	st, err := store.Open(ctx, dir)
 	if err != nil {
-		return 0, 0, err
+		return afterWait{}, err
 	}
 	defer st.Close()
 	_, reply, err := st.StartTurn(ctx, store.NewID(), "idle", "안녕하세요", false)
 	if err != nil {
-		return 0, 0, err
+		return afterWait{}, err
 	}
 	reply.Status = api.StatusComplete
-	median := func(pause time.Duration) (time.Duration, error) {
+	median := func(pause func()) (time.Duration, error) {
 		d := make([]time.Duration, n)
 		for i := range d {
-			time.Sleep(pause)
+			pause()
 			reply.Content = "반갑습니다 " + time.Now().String()
 			start := time.Now()
 			if err := st.UpdateMessage(ctx, reply); err != nil {
@@ -45,9 +51,16 @@ func saveAfterIdle(ctx context.Context, n int, wait time.Duration) (busy, idle t
 		slices.Sort(d)
 		return d[n/2], nil
 	}
-	if busy, err = median(0); err != nil {
-		return 0, 0, err
+	var r afterWait
+	if r.warm, err = median(func() {}); err != nil {
+		return r, err
 	}
-	idle, err = median(wait)
-	return busy, idle, err
+	if r.slept, err = median(func() { time.Sleep(wait) }); err != nil {
+		return r, err
+	}
+	r.spun, err = median(func() {
+		for end := time.Now().Add(wait); time.Now().Before(end); {
+		}
+	})
+	return r, err
 }

@@ -210,7 +210,8 @@ func run(ctx context.Context, o options) (string, error) {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r[0], r[1], r[2], r[3])
 	}
 	b.WriteString("\nNotes: turn figures run the real chat service and agent graph (SQLite checkpoints, tools) against the fake Ollama (`backend/llm/ollamatest`) " +
-		"with 50 ms latency per call, with a small in-memory document list instead of the knowledge base; \"raw model-call time\" is each /api/chat request timed " +
+		"with 50 ms latency per call, with the app's long-term memory (chromem-go, embedded by the fake) and a small in-memory document list instead of the knowledge base; " +
+		"\"raw model-call time\" is each /api/chat and /api/embed request timed " +
 		"from sending to the end of its reply, summed. Calls \"after the answer\" are summarising and reflection, which run once the reply is saved. " +
 		"Prompt tokens use the fake's estimate (bytes ÷ 4) on both sides. Window startup is from exec to the frontend's first call into Go after mounting " +
 		"(the \"frontend ready\" log line), median of the runs, under Xvfb; memory is VmRSS after idling, per process (shared pages count in each).\n")

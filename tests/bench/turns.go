@@ -19,9 +19,9 @@ import (
 	"github.com/wayfinder-app/wayfinder/tests/internal/world"
 )
 
-// timing is an HTTP transport that measures every /api/chat call from the
-// request to the end of its body: the raw model-call time Wayfinder cannot
-// do better than. It also notes when the first call of a turn began and
+// timing is an HTTP transport that measures every model call (/api/chat,
+// and /api/embed for long-term memory) from the request to the end of its
+// body: the raw model-call time Wayfinder cannot do better than. It also notes when the first call of a turn began and
 // the last one ended, which splits the rest into the work before, between
 // and after the calls.
 type timing struct {
@@ -40,7 +40,7 @@ type calls struct {
 func (t *timing) RoundTrip(r *http.Request) (*http.Response, error) {
 	start := time.Now()
 	resp, err := t.base.RoundTrip(r)
-	if err != nil || r.URL.Path != ollamatest.PathChat {
+	if err != nil || (r.URL.Path != ollamatest.PathChat && r.URL.Path != ollamatest.PathEmbed) {
 		return resp, err
 	}
 	resp.Body = &timedBody{ReadCloser: resp.Body, done: func() {
@@ -124,7 +124,7 @@ func newBackend(ctx context.Context, fake *ollamatest.Server, tr http.RoundTripp
 	if err != nil {
 		return nil, nil, err
 	}
-	b, err := world.Open(ctx, fake.URL(), world.Config{DataDir: dir, HTTPClient: &http.Client{Transport: tr}})
+	b, err := world.Open(ctx, fake.URL(), world.Config{DataDir: dir, HTTPClient: &http.Client{Transport: tr}, LongTerm: true})
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, nil, err

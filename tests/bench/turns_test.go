@@ -11,9 +11,9 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 )
 
-// TestTimingSplitsTheTurn runs two model calls through the timing transport
-// and checks that the turn splits into the calls, the time before the
-// first and the time after the last.
+// TestTimingSplitsTheTurn runs three model calls through the timing
+// transport and checks that the turn splits into the calls, the time
+// before the first and the time after the last.
 func TestTimingSplitsTheTurn(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(20 * time.Millisecond)
@@ -33,8 +33,9 @@ func TestTimingSplitsTheTurn(t *testing.T) {
 
 	start := time.Now()
 	time.Sleep(10 * time.Millisecond)
+	call(ollamatest.PathEmbed) // searching long-term memory is a model call too
 	call(ollamatest.PathChat)
-	call("/api/embed") // not a chat call: neither counted nor an end
+	call("/api/show") // not a model call: neither counted nor an end
 	call(ollamatest.PathChat)
 	time.Sleep(10 * time.Millisecond)
 	end := time.Now()
@@ -44,14 +45,14 @@ func TestTimingSplitsTheTurn(t *testing.T) {
 	if got := tr.reset(); got.n != 0 || got.sum != 0 || !got.first.IsZero() {
 		t.Errorf("after reset: %+v, want nothing", got)
 	}
-	if row.model < 40*time.Millisecond || row.model > end.Sub(start)-20*time.Millisecond {
-		t.Errorf("model time %v: want the two chat calls (≥ 40 ms), not the waits around them", row.model)
+	if row.model < 60*time.Millisecond || row.model > end.Sub(start)-20*time.Millisecond {
+		t.Errorf("model time %v: want the three model calls (≥ 60 ms), not the waits around them", row.model)
 	}
 	if row.beforeFirst < 10*time.Millisecond || row.afterLast < 10*time.Millisecond {
 		t.Errorf("before the first call %v, after the last %v: want ≥ 10 ms each", row.beforeFirst, row.afterLast)
 	}
-	// The embed call sits between the chat calls: it is in neither part.
+	// The /api/show call sits between the chat calls: it is in neither part.
 	if between := row.turn - row.model - row.beforeFirst - row.afterLast; between < 20*time.Millisecond {
-		t.Errorf("between the chat calls %v: want the embed call's ≥ 20 ms", between)
+		t.Errorf("between the model calls %v: want the /api/show call's ≥ 20 ms", between)
 	}
 }

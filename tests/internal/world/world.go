@@ -28,6 +28,8 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/llm"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+	"github.com/wayfinder-app/wayfinder/backend/memory"
+	"github.com/wayfinder-app/wayfinder/backend/settings"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
 	"github.com/wayfinder-app/wayfinder/backend/tools/toolstest"
@@ -212,6 +214,10 @@ type Config struct {
 	Folders []string
 	// Memory is long-term memory (default: a new Memory).
 	Memory *Memory
+	// LongTerm replaces Memory with the app's own long-term memory
+	// (backend/memory on chromem-go, embedded by the fake), so that a turn
+	// reads and embeds as it does in the app.
+	LongTerm bool
 	// Docs is the knowledge base (default: Catalog).
 	Docs []tools.Doc
 	// Events receives the chat service's events (default: dropped).
@@ -231,6 +237,19 @@ type Backend struct {
 type discard struct{}
 
 func (discard) Emit(string, any) {}
+
+// longTerm opens long-term memory as app.go does.
+func longTerm(ctx context.Context, st *store.Store, dir string, e memory.Embedder) (agent.Memory, error) {
+	vecs, err := memory.NewChromemVectors(filepath.Join(dir, "memory"), settings.DefaultEmbedModel, e)
+	if err != nil {
+		return nil, fmt.Errorf("open long-term memory: %w", err)
+	}
+	ms, err := memory.Open(ctx, st.DB(), vecs)
+	if err != nil {
+		return nil, fmt.Errorf("open long-term memory: %w", err)
+	}
+	return agent.LongTerm{Store: ms}, nil
+}
 
 // New wires a Backend against the fake at host and closes it when the test
 // ends (turns stopped, after-turn work finished, database closed).
@@ -270,12 +289,19 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 	if cfg.Memory == nil {
 		cfg.Memory = &Memory{}
 	}
+	var mem agent.Memory = cfg.Memory
+	if cfg.LongTerm {
+		if mem, err = longTerm(ctx, st, cfg.DataDir, client); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
 	if cfg.Docs == nil {
 		cfg.Docs = Catalog
 	}
 	docs := toolstest.NewDocs(cfg.Docs...)
 	deps := tools.Deps{
-		Retriever: docs, Memory: cfg.Memory,
+		Retriever: docs, Memory: mem,
 		Clock:    func() time.Time { return time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC) },
 		TimeZone: "Asia/Seoul",
 	}
@@ -291,7 +317,7 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 	settings := api.Settings{Folders: cfg.Folders} // as app.go: read_file is offered once a folder is added
 	ag, err := agent.New(agent.Deps{
 		Model: func() (agent.Model, string) { return client, Model }, Tools: reg,
-		Retriever: docs, Memory: cfg.Memory, DB: st.DB(),
+		Retriever: docs, Memory: mem, DB: st.DB(),
 		Settings: func() api.Settings { return settings },
 	}, cfg.Agent)
 	if err != nil {

@@ -21,9 +21,9 @@ import (
 
 // timing is an HTTP transport that measures every model call (/api/chat,
 // and /api/embed for long-term memory) from the request to the end of its
-// body: the raw model-call time Wayfinder cannot do better than. It also notes when the first call of a turn began and
-// the last one ended, which splits the rest into the work before, between
-// and after the calls.
+// body: the raw model-call time Wayfinder cannot do better than. It also
+// notes when the first call of a turn began and the last one ended, which
+// splits the rest into the work before, between and after the calls.
 type timing struct {
 	base http.RoundTripper
 	mu   sync.Mutex

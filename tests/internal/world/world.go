@@ -216,7 +216,8 @@ type Config struct {
 	Memory *Memory
 	// LongTerm replaces Memory with the app's own long-term memory
 	// (backend/memory on chromem-go, embedded by the fake), so that a turn
-	// reads and embeds as it does in the app.
+	// reads and embeds as it does in the app; Backend.Memory then stays
+	// empty.
 	LongTerm bool
 	// Docs is the knowledge base (default: Catalog).
 	Docs []tools.Doc

@@ -35,22 +35,7 @@ import (
 
 var binary string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "wayfinder-crash-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary, err = world.BuildBinary(dir)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { world.RunWithBinary(m, &binary) }
 
 func envInt(name string, def int64) int64 {
 	if v, err := strconv.ParseInt(os.Getenv(name), 10, 64); err == nil && v != 0 {

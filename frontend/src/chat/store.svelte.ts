@@ -200,7 +200,7 @@ export class ChatStore {
     }
   }
 
-  /** retry resends the person's message of a failed turn. */
+  /** accepted shows a turn the backend took: its messages and its trace. */
   private accepted(ack: SendAck, rerun = false): void {
     if (rerun) applyRerun(this.threads, ack);
     else applyAck(this.threads, ack);
@@ -259,6 +259,7 @@ export class ChatStore {
     }
   }
 
+  /** retry resends the person's message of a failed turn. */
   async retry(failed: Message): Promise<void> {
     const msgs = this.messages;
     const i = msgs.findIndex((m) => m.id === failed.id);

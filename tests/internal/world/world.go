@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -355,13 +356,24 @@ func (b *Backend) Complex(ctx context.Context) (api.Message, error) {
 // DBPath is the database file in a data directory.
 func DBPath(dataDir string) string { return filepath.Join(dataDir, store.FileName) }
 
-// BuildBinary builds the wayfinder command (no desktop tags: every command
-// but the window works) into dir and returns its path.
-func BuildBinary(dir string) (string, error) {
-	bin := filepath.Join(dir, "wayfinder")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/wayfinder-app/wayfinder")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build wayfinder: %w\n%s", err, out)
+// RunWithBinary is a TestMain for packages that run the wayfinder command:
+// it builds the command (no desktop tags: every command but the window
+// works) into a temporary folder, sets *binary to its path, runs the tests
+// and exits with their code.
+func RunWithBinary(m *testing.M, binary *string) {
+	dir, err := os.MkdirTemp("", "wayfinder-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
-	return bin, nil
+	*binary = filepath.Join(dir, "wayfinder")
+	cmd := exec.Command("go", "build", "-o", *binary, "github.com/wayfinder-app/wayfinder")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build wayfinder: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }

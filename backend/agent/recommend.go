@@ -102,10 +102,7 @@ func (a *Agent) evaluate(cfg loopConfig) graph.NodeFunc[State] {
 				a.f.scratch.Add(Msg{Role: "user", Content: "Still missing: " + missing + ". Search for it, then reply with your choice."})}), nil
 		}
 		rec := api.Recommendation{SubTaskID: st.ID, Tool: strings.TrimSpace(r.Tool), Why: strings.TrimSpace(r.Why),
-			URL: strings.TrimSpace(r.URL), Pricing: strings.TrimSpace(r.Pricing), Alternatives: r.Alternatives, Sources: s.SubSources}
-		if rec.Alternatives == nil {
-			rec.Alternatives = []string{}
-		}
+			URL: strings.TrimSpace(r.URL), Pricing: strings.TrimSpace(r.Pricing), Alternatives: nonBlank(r.Alternatives), Sources: s.SubSources}
 		if rec.Sources == nil {
 			rec.Sources = []api.Source{}
 		}
@@ -197,4 +194,16 @@ func costTotal(recs []api.Recommendation) (total string, used bool) {
 		return "", false
 	}
 	return fmt.Sprintf("$%s (%s, from the first price listed for each tool)", v, expr), true
+}
+
+// nonBlank is xs trimmed, without the empty strings a small model fills a
+// schema's lists with (never nil: the UI reads an empty list).
+func nonBlank(xs []string) []string {
+	out := []string{}
+	for _, x := range xs {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -229,6 +230,20 @@ func TestParseConfig(t *testing.T) {
 		}
 		if err != nil || got != tt.want {
 			t.Errorf("parseConfig(%s) = %+v, %v", tt.raw, got, err)
+		}
+	}
+}
+
+func TestNonBlank(t *testing.T) {
+	for _, tc := range []struct {
+		in, want []string
+	}{
+		{nil, []string{}},
+		{[]string{"", "  "}, []string{}},
+		{[]string{" CapCut ", "", "Vrew"}, []string{"CapCut", "Vrew"}},
+	} {
+		if got := nonBlank(tc.in); got == nil || !slices.Equal(got, tc.want) {
+			t.Errorf("nonBlank(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gofrs/flock"
+
 	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
@@ -29,6 +31,7 @@ type App struct {
 	dataDir string
 	log     *slog.Logger
 	events  *relay
+	lock    *flock.Flock // held while the app runs: one process per data folder
 
 	store    *store.Store
 	settings *settings.Store
@@ -55,11 +58,16 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if err != nil {
 		return nil, err
 	}
+	lock, err := lockDataDir(dir)
+	if err != nil {
+		return nil, err
+	}
 	st, err := store.Open(ctx, dir)
 	if err != nil {
+		_ = lock.Unlock()
 		return nil, fmt.Errorf("open the data folder %s: %w", dir, err)
 	}
-	a := &App{ctx: ctx, mode: mode, dataDir: dir, log: logger, events: &relay{}, store: st, pulls: map[string]context.CancelFunc{}, chatReady: make(chan struct{})}
+	a := &App{ctx: ctx, mode: mode, dataDir: dir, log: logger, events: &relay{}, lock: lock, store: st, pulls: map[string]context.CancelFunc{}, chatReady: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			a.Close()
@@ -167,6 +175,9 @@ func (a *App) Close() {
 	}
 	if err := a.store.Close(); err != nil {
 		a.log.Warn("close database", "err", err)
+	}
+	if err := a.lock.Unlock(); err != nil {
+		a.log.Warn("unlock the data folder", "err", err)
 	}
 }
 

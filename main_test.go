@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -494,5 +495,33 @@ func TestEmbedModelChangeReachesMemory(t *testing.T) {
 	}
 	if !reembedded {
 		t.Error("the memory was not embedded with the new model")
+	}
+}
+
+// One process per data folder: while the app has it open, a second app and
+// `wayfinder ask` are turned away with what to do, and nothing is written;
+// once the app closes, the folder opens again.
+func TestDataFolderInUse(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
+	g := globals{dataDir: t.TempDir(), ollamaHost: fake.URL(), model: "llama3.2:3b", embedModel: "bge-m3"}
+	first, err := openApp(context.Background(), g, "serve", newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openApp(context.Background(), g, "desktop", newLogger(io.Discard, false)); !errors.Is(err, errDataDirBusy) {
+		first.Close()
+		t.Fatalf("second app on the same folder: err = %v, want errDataDirBusy", err)
+	}
+	code, _, stderr := wayfinder(t, "--data-dir", g.dataDir, "--ollama-host", fake.URL(), "ask", "hello")
+	if code != 1 || !strings.Contains(stderr, "another Wayfinder is using the data folder "+g.dataDir) || !strings.Contains(stderr, "--data-dir") {
+		t.Errorf("ask beside the app: exit %d, stderr %q", code, stderr)
+	}
+	if n := fake.Count(ollamatest.PathChat); n != 0 {
+		t.Errorf("the refused ask still called the model %d times", n)
+	}
+	first.Close()
+	code, stdout, stderr := wayfinder(t, "--data-dir", g.dataDir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", "bge-m3", "ask", "hello")
+	if code != 0 || !strings.Contains(stdout, fakeReply) {
+		t.Errorf("ask after the app closed: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

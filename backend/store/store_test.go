@@ -254,6 +254,16 @@ func TestIntegrityCheck(t *testing.T) {
 func TestConcurrentMigrations(t *testing.T) {
 	ctx := context.Background()
 	path := t.TempDir() + "/c.db"
+	// The file exists in WAL mode first, as the app's store makes it before
+	// the others open it: eight connections switching a new file to WAL at
+	// once can get SQLITE_BUSY, which no busy timeout waits out.
+	first, err := OpenDB(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sqlDB, err := first.DB(); err == nil {
+		t.Cleanup(func() { sqlDB.Close() })
+	}
 	errs := make(chan error, 8)
 	for i := range 8 {
 		go func() {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -61,7 +62,7 @@ func runDesktop(ctx context.Context, g globals, s stdio) error {
 	logger := newLogger(s.err, g.verbose)
 	a, err := openApp(ctx, g, "desktop", logger)
 	if err != nil {
-		return err
+		return errors.Join(err, showStartupError(ctx, err))
 	}
 	defer a.Close()
 	ui, err := assets()

@@ -67,9 +67,31 @@ xdotool key --window "\$wid" ctrl+Return
 for _ in \$(seq 300); do [ "\$(grep -c 'turn finished.*status=complete' "$work/app.log")" -ge 2 ] && break; sleep 0.1; done
 sleep 1
 import -window root "$out/guide.png"
+
+# A second start on the same data folder gets a small window saying that
+# Wayfinder is already open (and uses nothing of the folder); Escape closes it.
+"$bin" --data-dir "$work/data" --ollama-host "$fake_url" >"$work/second.log" 2>&1 &
+second=\$!
+wid2=""
+for _ in \$(seq 100); do
+  wid2=\$(xdotool search --onlyvisible --name Wayfinder | grep -vx "\$wid" | head -1 || true)
+  [ -n "\$wid2" ] && break
+  kill -0 \$second 2>/dev/null || break
+  sleep 0.1
+done
+[ -n "\$wid2" ] || { echo "desktop smoke: a second start on the same folder showed no window"; cat "$work/second.log"; kill \$app \$second 2>/dev/null; exit 1; }
+sleep 2 # let WebKit paint the page
+import -window root "$out/already-open.png"
+xdotool windowfocus --sync "\$wid2"
+xdotool key --window "\$wid2" Escape
+for _ in \$(seq 50); do kill -0 \$second 2>/dev/null || break; sleep 0.1; done
+if kill \$second 2>/dev/null; then echo "desktop smoke: Escape did not close the startup error window"; kill \$app; exit 1; fi
+wait \$second || true
+grep -q "another Wayfinder is using the data folder" "$work/second.log" || { echo "desktop smoke: the second start did not say why"; cat "$work/second.log"; kill \$app; exit 1; }
+kill -0 \$app || { echo "desktop smoke: the first window did not survive a second start"; exit 1; }
 kill \$app
 wait \$app 2>/dev/null || true
 [ "\$(grep -c 'turn finished.*status=complete' "$work/app.log")" -ge 2 ] || { echo "desktop smoke: the approved plan never finished"; cat "$work/app.log"; exit 1; }
 INNER
 xvfb-run -a -s "-screen 0 1280x860x24" bash "$work/session.sh"
-echo "desktop smoke: ok (window ready, a chat turn, a plan approved in the dialog) — screenshots in artifacts/desktop/"
+echo "desktop smoke: ok (window ready, a chat turn, a plan approved in the dialog, a second start turned away) — screenshots in artifacts/desktop/"

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"html/template"
+	"net/http"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// showStartupError opens a small window that says why Wayfinder could not
+// start: launched from a desktop menu, there is no terminal to read the
+// error in, and a window that never appears looks like a crash.
+func showStartupError(ctx context.Context, cause error) error {
+	page, err := startupErrorPage(osLocale(), cause)
+	if err != nil {
+		return err
+	}
+	return wails.Run(&options.App{
+		Title:  "Wayfinder",
+		Width:  560,
+		Height: 340,
+		AssetServer: &assetserver.Options{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write(page)
+		})},
+		BackgroundColour: &options.RGBA{R: 255, G: 255, B: 255, A: 255},
+		OnStartup: func(wctx context.Context) {
+			go func() {
+				<-ctx.Done()
+				runtime.Quit(wctx)
+			}()
+		},
+		Linux: &linux.Options{ProgramName: "wayfinder"},
+	})
+}
+
+// startupText is the startup error window's wording in one language.
+type startupText struct {
+	Lang, Heading, Problem, Details, Close string
+	Next                                   template.HTML // our own text, with <code> for commands
+}
+
+var startupTexts = map[string]struct{ busy, other startupText }{
+	"en": {
+		busy: startupText{Lang: "en", Heading: "Wayfinder is already open",
+			Problem: "Another Wayfinder is using this data folder, and two at once could overwrite each other's work.",
+			Next:    "Switch to the Wayfinder window that is already open. If there is none, a <code>wayfinder serve</code> or <code>wayfinder ask</code> in a terminal is still running: stop it, then start Wayfinder again.",
+			Details: "Details", Close: "Close"},
+		other: startupText{Lang: "en", Heading: "Wayfinder could not start",
+			Problem: "Something went wrong while Wayfinder was starting; the details below say what.",
+			Next:    "Run <code>wayfinder doctor</code> in a terminal to check the setup, or start Wayfinder with <code>--data-dir</code> to use another folder.",
+			Details: "Details", Close: "Close"},
+	},
+	"ko": {
+		busy: startupText{Lang: "ko", Heading: "Wayfinder가 이미 열려 있습니다",
+			Problem: "다른 Wayfinder가 이 데이터 폴더를 쓰고 있습니다. 둘이 동시에 쓰면 서로의 작업을 덮어쓸 수 있습니다.",
+			Next:    "이미 열려 있는 Wayfinder 창으로 전환하세요. 열린 창이 없다면 터미널에서 <code>wayfinder serve</code>나 <code>wayfinder ask</code>가 아직 실행 중입니다. 그것을 끝낸 뒤 Wayfinder를 다시 시작하세요.",
+			Details: "자세한 내용", Close: "닫기"},
+		other: startupText{Lang: "ko", Heading: "Wayfinder를 시작하지 못했습니다",
+			Problem: "Wayfinder를 시작하는 중에 문제가 생겼습니다. 아래 자세한 내용에 원인이 있습니다.",
+			Next:    "터미널에서 <code>wayfinder doctor</code>를 실행해 설정을 확인하거나, <code>--data-dir</code>로 다른 폴더를 지정해 Wayfinder를 시작하세요.",
+			Details: "자세한 내용", Close: "닫기"},
+	},
+}
+
+var startupTemplate = template.Must(template.New("startup").Parse(`<!doctype html>
+<html lang="{{.Lang}}">
+<head>
+<meta charset="utf-8">
+<title>Wayfinder</title>
+<style>
+  :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK KR", "Apple SD Gothic Neo", "Malgun Gothic", sans-serif; }
+  body { margin: 0; padding: 28px 32px; background: light-dark(#ffffff, #17191d); color: light-dark(#1d2127, #e6e8eb); font-size: 14px; line-height: 1.55; }
+  h1 { margin: 0 0 12px; font-size: 18px; }
+  p { margin: 0 0 10px; }
+  details { margin: 14px 0 20px; color: light-dark(#5f6773, #9aa2ad); }
+  code, pre { font-family: ui-monospace, "DejaVu Sans Mono", "Noto Sans Mono CJK KR", monospace; }
+  pre { white-space: pre-wrap; word-break: break-word; font-size: 12px; margin: 8px 0 0; }
+  button { font: inherit; padding: 6px 18px; border-radius: 6px; border: 1px solid transparent; background: light-dark(#2f62d0, #7aa5ff); color: light-dark(#ffffff, #0e1420); cursor: pointer; }
+</style>
+</head>
+<body>
+<h1>{{.Text.Heading}}</h1>
+<p>{{.Text.Problem}}</p>
+<p>{{.Text.Next}}</p>
+<details{{if .Open}} open{{end}}><summary>{{.Text.Details}}</summary><pre>{{.Cause}}</pre></details>
+<button id="close" autofocus onclick="window.runtime.Quit()">{{.Text.Close}}</button>
+<script>document.addEventListener("keydown", (e) => { if (e.key === "Escape") window.runtime.Quit(); });</script>
+</body>
+</html>
+`))
+
+// startupErrorPage renders the window's page in lang (Korean or English)
+// for the error that stopped the start.
+func startupErrorPage(lang string, cause error) ([]byte, error) {
+	texts, ok := startupTexts[lang]
+	if !ok {
+		texts = startupTexts["en"]
+	}
+	text := texts.other
+	if errors.Is(cause, errDataDirBusy) {
+		text = texts.busy
+	}
+	var b bytes.Buffer
+	err := startupTemplate.Execute(&b, struct {
+		Lang  string
+		Text  startupText
+		Cause string
+		Open  bool // the cause is the news, unless the heading already says it
+	}{text.Lang, text, cause.Error(), !errors.Is(cause, errDataDirBusy)})
+	return b.Bytes(), err
+}

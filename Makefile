@@ -11,7 +11,7 @@ GO_TAGS := desktop,production,webkit2_41
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
 DEB_BUILD := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential
-DEB_TEST := xvfb xauth imagemagick xdotool chromium fonts-noto-cjk fonts-noto-color-emoji poppler-utils
+DEB_TEST := xvfb xauth dbus-daemon imagemagick xdotool chromium fonts-noto-cjk fonts-noto-color-emoji poppler-utils
 
 # The real-Ollama tier runs when the shared tools are beside the project.
 OLLAMA_REAL := $(wildcard ../shared/tools/ollama-real)

@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
+	"sync/atomic"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -62,7 +65,11 @@ func runDesktop(ctx context.Context, g globals, s stdio) error {
 	logger := newLogger(s.err, g.verbose)
 	a, err := openApp(ctx, g, "desktop", logger)
 	if err != nil {
-		return errors.Join(err, showStartupError(ctx, err))
+		var lock *options.SingleInstanceLock
+		if dir, derr := g.resolvedDataDir(); derr == nil && errors.Is(err, errDataDirBusy) {
+			lock = singleInstance(dir, nil)
+		}
+		return errors.Join(err, showStartupError(ctx, err, lock))
 	}
 	defer a.Close()
 	ui, err := assets()
@@ -73,6 +80,7 @@ func runDesktop(ctx context.Context, g globals, s stdio) error {
 	for _, svc := range a.services() {
 		binds = append(binds, svc)
 	}
+	var window atomic.Pointer[context.Context] // the Wails context, once the window exists
 	return wails.Run(&options.App{
 		Title:     "Wayfinder",
 		Width:     1180,
@@ -84,6 +92,7 @@ func runDesktop(ctx context.Context, g globals, s stdio) error {
 		},
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
 		OnStartup: func(wctx context.Context) {
+			window.Store(&wctx)
 			a.events.attach(wailsSink{wctx})
 			a.attachShell(wailsShell{wctx})
 			// Ctrl+C in the terminal closes the window like the close button.
@@ -92,7 +101,14 @@ func runDesktop(ctx context.Context, g globals, s stdio) error {
 				runtime.Quit(wctx)
 			}()
 		},
-		OnShutdown:     func(context.Context) { a.chat.Shutdown() },
+		OnShutdown: func(context.Context) { a.chat.Shutdown() },
+		SingleInstanceLock: singleInstance(a.dataDir, func(options.SecondInstanceData) {
+			if wctx := window.Load(); wctx != nil {
+				logger.Info("Wayfinder was started again on this data folder: this window comes to the front")
+				runtime.WindowUnminimise(*wctx)
+				runtime.WindowShow(*wctx)
+			}
+		}),
 		Bind:           binds,
 		ErrorFormatter: func(err error) any { return describe(err) },
 		Linux: &linux.Options{
@@ -101,4 +117,14 @@ func runDesktop(ctx context.Context, g globals, s stdio) error {
 			WindowIsTranslucent: false,
 		},
 	})
+}
+
+// singleInstance makes a second start of the desktop app on the same data
+// folder bring the open window to the front and quit, which is what a
+// person who clicked the icon again wants (Wails does it over D-Bus on
+// Linux). Without a session bus, the second start, which found the folder
+// locked, says so in a window of its own.
+func singleInstance(dataDir string, onSecond func(options.SecondInstanceData)) *options.SingleInstanceLock {
+	sum := sha256.Sum256([]byte(dataDir))
+	return &options.SingleInstanceLock{UniqueId: "wayfinder-" + hex.EncodeToString(sum[:8]), OnSecondInstanceLaunch: onSecond}
 }

@@ -16,8 +16,10 @@ import (
 
 // showStartupError opens a small window that says why Wayfinder could not
 // start: launched from a desktop menu, there is no terminal to read the
-// error in, and a window that never appears looks like a crash.
-func showStartupError(ctx context.Context, cause error) error {
+// error in, and a window that never appears looks like a crash. With the
+// open app's single-instance lock, a start that found the data folder in
+// use brings that app's window to the front and quits before showing this.
+func showStartupError(ctx context.Context, cause error, lock *options.SingleInstanceLock) error {
 	page, err := startupErrorPage(osLocale(), cause)
 	if err != nil {
 		return err
@@ -37,7 +39,8 @@ func showStartupError(ctx context.Context, cause error) error {
 				runtime.Quit(wctx)
 			}()
 		},
-		Linux: &linux.Options{ProgramName: "wayfinder"},
+		SingleInstanceLock: lock,
+		Linux:              &linux.Options{ProgramName: "wayfinder"},
 	})
 }
 
@@ -78,6 +81,7 @@ var startupTemplate = template.Must(template.New("startup").Parse(`<!doctype htm
 <style>
   :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK KR", "Apple SD Gothic Neo", "Malgun Gothic", sans-serif; }
   body { margin: 0; padding: 28px 32px; background: light-dark(#ffffff, #17191d); color: light-dark(#1d2127, #e6e8eb); font-size: 14px; line-height: 1.55; }
+  html:lang(ko) { word-break: keep-all; } /* Korean breaks between words, not inside them */
   h1 { margin: 0 0 12px; font-size: 18px; }
   p { margin: 0 0 10px; }
   details { margin: 14px 0 20px; color: light-dark(#5f6773, #9aa2ad); }

@@ -68,9 +68,18 @@ for _ in \$(seq 300); do [ "\$(grep -c 'turn finished.*status=complete' "$work/a
 sleep 1
 import -window root "$out/guide.png"
 
-# A second start on the same data folder gets a small window saying that
-# Wayfinder is already open (and uses nothing of the folder); Escape closes it.
+# A second start on the same data folder, as a click on the icon again:
+# over the session bus it brings this window to the front and quits.
 "$bin" --data-dir "$work/data" --ollama-host "$fake_url" >"$work/second.log" 2>&1 &
+second=\$!
+for _ in \$(seq 100); do kill -0 \$second 2>/dev/null || break; sleep 0.1; done
+if kill \$second 2>/dev/null; then echo "desktop smoke: a second start did not hand over to the open window"; cat "$work/second.log"; kill \$app; exit 1; fi
+grep -q "this window comes to the front" "$work/app.log" || { echo "desktop smoke: the open window was not told of the second start"; cat "$work/app.log" "$work/second.log"; kill \$app; exit 1; }
+
+# Without a session bus, the second start says in a small window of its own
+# that Wayfinder is already open (and uses nothing of the folder), here in
+# Korean; Escape closes it.
+DBUS_SESSION_BUS_ADDRESS=unix:path=$work/no-bus LANG=ko_KR.UTF-8 "$bin" --data-dir "$work/data" --ollama-host "$fake_url" >"$work/second.log" 2>&1 &
 second=\$!
 wid2=""
 for _ in \$(seq 100); do
@@ -79,7 +88,7 @@ for _ in \$(seq 100); do
   kill -0 \$second 2>/dev/null || break
   sleep 0.1
 done
-[ -n "\$wid2" ] || { echo "desktop smoke: a second start on the same folder showed no window"; cat "$work/second.log"; kill \$app \$second 2>/dev/null; exit 1; }
+[ -n "\$wid2" ] || { echo "desktop smoke: a second start without a session bus showed no window"; cat "$work/second.log"; kill \$app \$second 2>/dev/null; exit 1; }
 sleep 2 # let WebKit paint the page
 import -window root "$out/already-open.png"
 xdotool windowfocus --sync "\$wid2"
@@ -93,5 +102,6 @@ kill \$app
 wait \$app 2>/dev/null || true
 [ "\$(grep -c 'turn finished.*status=complete' "$work/app.log")" -ge 2 ] || { echo "desktop smoke: the approved plan never finished"; cat "$work/app.log"; exit 1; }
 INNER
-xvfb-run -a -s "-screen 0 1280x860x24" bash "$work/session.sh"
+# A session bus, as a desktop has: Wails uses it to keep one window per data folder.
+xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- bash "$work/session.sh"
 echo "desktop smoke: ok (window ready, a chat turn, a plan approved in the dialog, a second start turned away) — screenshots in artifacts/desktop/"

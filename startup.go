@@ -46,27 +46,27 @@ func showStartupError(ctx context.Context, cause error, lock *options.SingleInst
 
 // startupText is the startup error window's wording in one language.
 type startupText struct {
-	Lang, Heading, Problem, Details, Close string
-	Next                                   template.HTML // our own text, with <code> for commands
+	Heading, Problem, Details, Close string
+	Next                             template.HTML // our own text, with <code> for commands
 }
 
 var startupTexts = map[string]struct{ busy, other startupText }{
 	"en": {
-		busy: startupText{Lang: "en", Heading: "Wayfinder is already open",
+		busy: startupText{Heading: "Wayfinder is already open",
 			Problem: "Another Wayfinder is using this data folder, and two at once could overwrite each other's work.",
 			Next:    "Switch to the Wayfinder window that is already open. If there is none, a <code>wayfinder serve</code> or <code>wayfinder ask</code> in a terminal is still running: stop it, then start Wayfinder again.",
 			Details: "Details", Close: "Close"},
-		other: startupText{Lang: "en", Heading: "Wayfinder could not start",
+		other: startupText{Heading: "Wayfinder could not start",
 			Problem: "Something went wrong while Wayfinder was starting; the details below say what.",
 			Next:    "Run <code>wayfinder doctor</code> in a terminal to check the setup, or start Wayfinder with <code>--data-dir</code> to use another folder.",
 			Details: "Details", Close: "Close"},
 	},
 	"ko": {
-		busy: startupText{Lang: "ko", Heading: "Wayfinder가 이미 열려 있습니다",
+		busy: startupText{Heading: "Wayfinder가 이미 열려 있습니다",
 			Problem: "다른 Wayfinder가 이 데이터 폴더를 쓰고 있습니다. 둘이 동시에 쓰면 서로의 작업을 덮어쓸 수 있습니다.",
 			Next:    "이미 열려 있는 Wayfinder 창으로 전환하세요. 열린 창이 없다면 터미널에서 <code>wayfinder serve</code>나 <code>wayfinder ask</code>가 아직 실행 중입니다. 그것을 끝낸 뒤 Wayfinder를 다시 시작하세요.",
 			Details: "자세한 내용", Close: "닫기"},
-		other: startupText{Lang: "ko", Heading: "Wayfinder를 시작하지 못했습니다",
+		other: startupText{Heading: "Wayfinder를 시작하지 못했습니다",
 			Problem: "Wayfinder를 시작하는 중에 문제가 생겼습니다. 아래 자세한 내용에 원인이 있습니다.",
 			Next:    "터미널에서 <code>wayfinder doctor</code>를 실행해 설정을 확인하거나, <code>--data-dir</code>로 다른 폴더를 지정해 Wayfinder를 시작하세요.",
 			Details: "자세한 내용", Close: "닫기"},
@@ -106,7 +106,7 @@ var startupTemplate = template.Must(template.New("startup").Parse(`<!doctype htm
 func startupErrorPage(lang string, cause error) ([]byte, error) {
 	texts, ok := startupTexts[lang]
 	if !ok {
-		texts = startupTexts["en"]
+		lang, texts = "en", startupTexts["en"]
 	}
 	text := texts.other
 	if errors.Is(cause, errDataDirBusy) {
@@ -118,6 +118,6 @@ func startupErrorPage(lang string, cause error) ([]byte, error) {
 		Text  startupText
 		Cause string
 		Open  bool // the cause is the news, unless the heading already says it
-	}{text.Lang, text, cause.Error(), !errors.Is(cause, errDataDirBusy)})
+	}{lang, text, cause.Error(), !errors.Is(cause, errDataDirBusy)})
 	return b.Bytes(), err
 }

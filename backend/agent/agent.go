@@ -235,10 +235,12 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 	start := time.Now()
 	a.waitSession(ctx, t.SessionID)
 	sink := &turnSink{out: out, tools: map[string]bool{}}
-	// Checkpoints are saved while the next node waits on the model; a turn
-	// cut short by a crash is marked interrupted anyway, and a plan waiting
-	// for approval is saved before Respond returns.
-	cfg := graph.Config{ThreadID: t.SessionID, StepLimit: a.opt.StepLimit, Events: sink, Durability: graph.DurabilityAsync}
+	// A turn's checkpoint is saved where it ends: a turn cut short by a
+	// crash is marked interrupted and starts again from the person's
+	// message, so the steps in between would be written for nothing; a plan
+	// waiting for approval, and how far a failed turn got, are saved before
+	// Respond returns.
+	cfg := graph.Config{ThreadID: t.SessionID, StepLimit: a.opt.StepLimit, Events: sink, Durability: graph.DurabilityExit}
 	var (
 		res graph.Result[State]
 		err error

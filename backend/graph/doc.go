@@ -29,6 +29,10 @@
 // interrupt that was reported. The state is encoded on that goroutine too,
 // which is safe because reducers copy what they change; nodes, as in
 // LangGraph, must not change the state they are given (return an Update).
+// DurabilityExit saves once, where the run stops (it ends, is interrupted,
+// fails or is stopped): the newest checkpoint with the writes of the step
+// it stopped in, so a resume after a failure still runs only the
+// unfinished tasks. A killed process loses the run in progress.
 //
 // Where this engine deliberately differs from LangGraph, and why:
 //

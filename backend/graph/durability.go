@@ -21,6 +21,13 @@ const (
 	// on resume), never an interrupt or a finished run, which Invoke and
 	// Resume only report once saved.
 	DurabilityAsync
+	// DurabilityExit saves only where a run ends (it finishes, is
+	// interrupted, fails or is stopped): its newest checkpoint, hung off
+	// the checkpoint the run started from, with the writes of the step it
+	// stopped in. A run makes one save instead of one per step, and the
+	// thread's history holds one checkpoint per run; a killed process loses
+	// the run in progress, and the thread is as it was before it.
+	DurabilityExit
 )
 
 // writer saves one run's checkpoints and writes in the order they were
@@ -82,6 +89,56 @@ func (w *writer) flush() error {
 	close(w.jobs)
 	<-w.done
 	return w.failed()
+}
+
+// held keeps a run's newest checkpoint and its pending writes in memory
+// until the run ends (DurabilityExit). The mutex is for the writes of
+// parallel tasks.
+type held[S any] struct {
+	base   string // the stored checkpoint the run started from ("" for none)
+	mu     sync.Mutex
+	cp     *Checkpoint
+	state  S
+	writes map[string][]PendingWrite // by checkpoint id
+}
+
+func (h *held[S]) keep(cp Checkpoint, st S) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.cp, h.state = &cp, st
+}
+
+func (h *held[S]) addWrites(cpID string, w []PendingWrite) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.writes == nil {
+		h.writes = map[string][]PendingWrite{}
+	}
+	h.writes[cpID] = append(h.writes[cpID], w...)
+}
+
+// save stores the newest checkpoint and the writes made on it; writes on
+// the checkpoints before it belong to steps that finished, whose result
+// the newest one holds.
+func (h *held[S]) save(ctx context.Context, cp Checkpointer, threadID string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	last := h.base
+	if h.cp != nil {
+		saved := *h.cp
+		saved.ParentID = h.base // the steps in between were never stored
+		if err := encodeState(&saved, h.state); err != nil {
+			return err
+		}
+		if err := cp.Put(ctx, saved); err != nil {
+			return err
+		}
+		last = saved.ID
+	}
+	if w := h.writes[last]; len(w) > 0 {
+		return cp.PutWrites(ctx, threadID, last, w)
+	}
+	return nil
 }
 
 // write runs a save now (sync) or queues it (async).

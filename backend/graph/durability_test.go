@@ -130,8 +130,11 @@ func TestDurabilitiesKeepTheSameHistory(t *testing.T) {
 // A checkpoint that cannot be saved fails the run in both modes, with the
 // store's error.
 func TestSaveFailureFailsTheRun(t *testing.T) {
-	for _, d := range []graph.Durability{graph.DurabilitySync, graph.DurabilityAsync} {
-		saver := &gatedSaver{MemorySaver: graph.NewMemorySaver(), failStep: 1}
+	for _, c := range []struct {
+		d        graph.Durability
+		failStep int
+	}{{graph.DurabilitySync, 1}, {graph.DurabilityAsync, 1}, {graph.DurabilityExit, 4}} {
+		saver := &gatedSaver{MemorySaver: graph.NewMemorySaver(), failStep: c.failStep}
 		var last atomic.Int32
 		b := graph.New(fooAdd)
 		for _, n := range []string{"a", "b", "c", "d"} {
@@ -139,36 +142,128 @@ func TestSaveFailureFailsTheRun(t *testing.T) {
 		}
 		b.AddEdge(graph.Start, "a").AddEdge("a", "b").AddEdge("b", "c").AddEdge("c", "d").AddEdge("d", graph.End)
 		g := mustCompile(t, b, graph.WithCheckpointer(saver))
-		_, err := g.Invoke(ctxT(t), graph.Config{ThreadID: "t", Durability: d}, graph.Update{fooAdd.Add(">")})
+		_, err := g.Invoke(ctxT(t), graph.Config{ThreadID: "t", Durability: c.d}, graph.Update{fooAdd.Add(">")})
 		if !errors.Is(err, errDiskFull) {
-			t.Errorf("durability %d: err = %v, want the save failure", d, err)
+			t.Errorf("durability %d: err = %v, want the save failure", c.d, err)
 		}
 		// An async run may have run ahead of its saves; a sync one stops at once.
-		if n := last.Load(); d == graph.DurabilitySync && n != 1 {
+		if n := last.Load(); c.d == graph.DurabilitySync && n != 1 {
 			t.Errorf("%d nodes ran after the failed save of step 1, want 0", n-1)
 		}
 	}
 }
 
 // Stopping a run keeps the steps it finished, as a synchronous run does.
-func TestAsyncDurabilityKeepsFinishedStepsOnStop(t *testing.T) {
+func TestStopKeepsFinishedSteps(t *testing.T) {
+	for _, d := range []graph.Durability{graph.DurabilityAsync, graph.DurabilityExit} {
+		b := graph.New(fooAdd)
+		ctx, cancel := context.WithCancel(ctxT(t))
+		b.AddNode("a", appendFoo("a", nil))
+		b.AddNode("b", func(ctx context.Context, s strState, rt *graph.Runtime) (graph.Update, error) {
+			cancel()
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+		b.AddEdge(graph.Start, "a").AddEdge("a", "b").AddEdge("b", graph.End)
+		g := mustCompile(t, b, graph.WithCheckpointer(graph.NewMemorySaver()))
+		cfg := graph.Config{ThreadID: "t", Durability: d}
+		if _, err := g.Invoke(ctx, cfg, graph.Update{fooAdd.Add(">")}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("durability %d: err = %v, want canceled", d, err)
+		}
+		snap, err := g.GetState(ctxT(t), cfg)
+		if err != nil || snap.Values.Foo != ">a" || !cmp.Equal(snap.Next, []string{"b"}) {
+			t.Errorf("durability %d: after stop: %+v, %v; want foo \">a\" waiting at b", d, snap, err)
+		}
+	}
+}
+
+// With exit durability a run stores nothing while it runs, then one
+// checkpoint where it stops, hung off the one it started from. Each stop
+// (an interrupt, the end) looks as it does in a synchronous run.
+func TestExitDurabilitySavesWhereTheRunStops(t *testing.T) {
+	type stop struct {
+		snap graph.Snapshot[hitlState]
+		err  error
+	}
+	stops := map[graph.Durability][]stop{}
+	for _, d := range []graph.Durability{graph.DurabilitySync, graph.DurabilityExit} {
+		g := hitlGraph(t, graph.NewMemorySaver())
+		cfg := graph.Config{ThreadID: "t", Durability: d}
+		look := func() {
+			snap, err := g.GetState(ctxT(t), cfg)
+			stops[d] = append(stops[d], stop{snap, err})
+		}
+		if _, err := g.Invoke(ctxT(t), cfg, graph.Update{logAppend.Add([]string{"in"})}); err != nil {
+			t.Fatal(err)
+		}
+		look()
+		if _, err := g.Resume(ctxT(t), cfg, graph.Command{Resume: "yes"}); err != nil {
+			t.Fatal(err)
+		}
+		look()
+		if d != graph.DurabilityExit {
+			continue
+		}
+		hist, err := g.History(ctxT(t), cfg, 0)
+		if err != nil || len(hist) != 2 || hist[0].ParentID != hist[1].CheckpointID || hist[1].ParentID != "" {
+			t.Errorf("exit history: %+v, %v; want the interrupt's checkpoint, then the end's hung off it", hist, err)
+		}
+	}
+	ignore := cmpopts.IgnoreFields(graph.Snapshot[hitlState]{}, "CheckpointID", "ParentID", "CreatedAt", "Tasks", "Metadata")
+	ignoreIDs := cmpopts.IgnoreFields(graph.Interruption{}, "ID")
+	if diff := cmp.Diff(stops[graph.DurabilitySync], stops[graph.DurabilityExit], ignore, ignoreIDs, cmp.AllowUnexported(stop{}), cmpopts.EquateErrors()); diff != "" {
+		t.Errorf("exit stops differ from sync (-sync +exit):\n%s", diff)
+	}
+
+	// Nothing is stored while the run runs.
+	saver := graph.NewMemorySaver()
+	var g *graph.Graph[strState]
 	b := graph.New(fooAdd)
-	ctx, cancel := context.WithCancel(ctxT(t))
 	b.AddNode("a", appendFoo("a", nil))
 	b.AddNode("b", func(ctx context.Context, s strState, rt *graph.Runtime) (graph.Update, error) {
-		cancel()
-		<-ctx.Done()
-		return nil, ctx.Err()
+		if hist, err := g.History(ctx, graph.Config{ThreadID: "t"}, 0); len(hist) != 0 || !errors.Is(err, graph.ErrNoCheckpoint) && err != nil {
+			t.Errorf("during the run the store holds %d checkpoints (%v), want none", len(hist), err)
+		}
+		return graph.Update{fooAdd.Add("b")}, nil
 	})
 	b.AddEdge(graph.Start, "a").AddEdge("a", "b").AddEdge("b", graph.End)
-	g := mustCompile(t, b, graph.WithCheckpointer(graph.NewMemorySaver()))
-	cfg := graph.Config{ThreadID: "t", Durability: graph.DurabilityAsync}
-	if _, err := g.Invoke(ctx, cfg, graph.Update{fooAdd.Add(">")}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("err = %v, want canceled", err)
+	g = mustCompile(t, b, graph.WithCheckpointer(saver))
+	res, err := g.Invoke(ctxT(t), graph.Config{ThreadID: "t", Durability: graph.DurabilityExit}, graph.Update{fooAdd.Add(">")})
+	if err != nil || res.State.Foo != ">ab" {
+		t.Fatalf("invoke: %+v, %v", res, err)
 	}
-	snap, err := g.GetState(ctxT(t), cfg)
-	if err != nil || snap.Values.Foo != ">a" || !cmp.Equal(snap.Next, []string{"b"}) {
-		t.Errorf("after stop: %+v, %v; want foo \">a\" waiting at b", snap, err)
+	if snap, err := g.GetState(ctxT(t), graph.Config{ThreadID: "t"}); err != nil || snap.CheckpointID != res.CheckpointID || snap.Values.Foo != ">ab" {
+		t.Errorf("after the run: %+v, %v; want the result stored", snap, err)
+	}
+}
+
+// A step that fails in an exit-durable run keeps the writes of its tasks
+// that finished, so a resume runs only the one that failed.
+func TestExitDurabilityKeepsFinishedTasksOfAFailedStep(t *testing.T) {
+	var okRuns, flakyRuns atomic.Int32
+	b := graph.New(logAppend)
+	b.AddNode("ok", func(ctx context.Context, s hitlState, rt *graph.Runtime) (graph.Update, error) {
+		okRuns.Add(1)
+		return graph.Update{logAppend.Add([]string{"ok"})}, nil
+	})
+	b.AddNode("flaky", func(ctx context.Context, s hitlState, rt *graph.Runtime) (graph.Update, error) {
+		if flakyRuns.Add(1) == 1 {
+			return nil, errDiskFull
+		}
+		return graph.Update{logAppend.Add([]string{"flaky"})}, nil
+	})
+	b.AddEdge(graph.Start, "ok").AddEdge(graph.Start, "flaky").AddEdge("ok", graph.End).AddEdge("flaky", graph.End)
+	g := mustCompile(t, b, graph.WithCheckpointer(graph.NewMemorySaver()))
+	cfg := graph.Config{ThreadID: "t", Durability: graph.DurabilityExit}
+	if _, err := g.Invoke(ctxT(t), cfg, graph.Update{logAppend.Add([]string{"in"})}); !errors.Is(err, errDiskFull) {
+		t.Fatalf("invoke: %v, want the node's failure", err)
+	}
+	res, err := g.Resume(ctxT(t), cfg, graph.Command{})
+	if err != nil || !cmp.Equal(res.State.Log, []string{"in", "ok", "flaky"}) {
+		t.Fatalf("resume: %+v, %v", res, err)
+	}
+	if okRuns.Load() != 1 || flakyRuns.Load() != 2 {
+		t.Errorf("ok ran %d times, flaky %d; want 1 and 2", okRuns.Load(), flakyRuns.Load())
 	}
 }
 

@@ -130,7 +130,7 @@ func (g *Graph[S]) Invoke(ctx context.Context, cfg Config, input Update) (Result
 	cp := Checkpoint{ThreadID: cfg.ThreadID, ID: newID(), ParentID: parent,
 		Metadata: Metadata{Source: SourceInput, Step: step}, CreatedAt: time.Now()}
 	cp.Next = []Task{{ID: taskID(cp.ID, 0, Start), Node: Start, Arg: arg, arg: input}}
-	r := g.newRun(ctx, cfg)
+	r := g.newRun(ctx, cfg, parent)
 	if err := r.save(&cp, st); err != nil {
 		return r.finish(zero, err)
 	}
@@ -169,7 +169,7 @@ func (g *Graph[S]) Resume(ctx context.Context, cfg Config, cmd Command) (Result[
 			return zero, fmt.Errorf("graph: save resume: %w", err)
 		}
 	}
-	r := g.newRun(ctx, cfg)
+	r := g.newRun(ctx, cfg, saved.ID)
 	r.resumed = true
 	return r.finish(r.loop(saved.Checkpoint, st, pend, pend.before))
 }
@@ -207,20 +207,26 @@ type run[S any] struct {
 	cfg   Config
 	sink  *lockedSink
 	limit int
-	w     *writer // nil: saves are synchronous
+	w     *writer  // DurabilityAsync
+	held  *held[S] // DurabilityExit
 	// resumed runs report the state they start from first, as LangGraph's
 	// stream_mode="values" does when a run resumes.
 	resumed bool
 }
 
-func (g *Graph[S]) newRun(ctx context.Context, cfg Config) *run[S] {
+// newRun prepares a run that starts from the stored checkpoint base.
+func (g *Graph[S]) newRun(ctx context.Context, cfg Config, base string) *run[S] {
 	limit := cfg.StepLimit
 	if limit <= 0 {
 		limit = DefaultStepLimit
 	}
 	r := &run[S]{g: g, ctx: ctx, cfg: cfg, sink: &lockedSink{sink: cfg.Events}, limit: limit}
-	if cfg.Durability == DurabilityAsync && g.cp != nil {
+	switch {
+	case g.cp == nil:
+	case cfg.Durability == DurabilityAsync:
 		r.w = newWriter(ctx)
+	case cfg.Durability == DurabilityExit:
+		r.held = &held[S]{base: base}
 	}
 	return r
 }
@@ -228,10 +234,15 @@ func (g *Graph[S]) newRun(ctx context.Context, cfg Config) *run[S] {
 // finish waits for the run's queued saves before it reports the outcome:
 // a result is only returned once it is stored.
 func (r *run[S]) finish(res Result[S], err error) (Result[S], error) {
-	if r.w == nil {
-		return res, err
+	var ferr error
+	switch {
+	case r.w != nil:
+		ferr = r.w.flush()
+	case r.held != nil:
+		// A stopped run still saves where it got to.
+		ferr = r.held.save(context.WithoutCancel(r.ctx), r.g.cp, r.cfg.ThreadID)
 	}
-	if ferr := r.w.flush(); ferr != nil && err == nil {
+	if ferr != nil && err == nil {
 		return Result[S]{}, fmt.Errorf("graph: save checkpoint: %w", ferr)
 	}
 	return res, err
@@ -473,6 +484,10 @@ func (r *run[S]) putWrites(cpID string, writes []PendingWrite) error {
 	if r.g.cp == nil {
 		return nil
 	}
+	if r.held != nil {
+		r.held.addWrites(cpID, writes)
+		return nil
+	}
 	return r.write("save writes", func(ctx context.Context) error {
 		return r.g.cp.PutWrites(ctx, r.cfg.ThreadID, cpID, writes)
 	})
@@ -483,6 +498,10 @@ func (r *run[S]) putWrites(cpID string, writes []PendingWrite) error {
 // copy what they change and nodes must not change the state they are given.
 func (r *run[S]) save(cp *Checkpoint, st S) error {
 	if r.g.cp == nil {
+		return nil
+	}
+	if r.held != nil {
+		r.held.keep(*cp, st)
 		return nil
 	}
 	saved := *cp

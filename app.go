@@ -81,13 +81,11 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if err := st.PurgeDeleted(ctx, time.Now().Add(-30*24*time.Hour)); err != nil {
 		logger.Warn("purge deleted sessions", "err", err)
 	}
-	var host string
-	if g.ollamaHost != "" {
-		if host, err = settings.NormalizeHost(g.ollamaHost); err != nil {
-			return nil, fmt.Errorf("--ollama-host: %w", err)
-		}
+	over, err := g.overrides()
+	if err != nil {
+		return nil, err
 	}
-	if a.settings, err = settings.Load(ctx, st, settings.Overrides{OllamaHost: host, ChatModel: g.model, EmbedModel: g.embedModel}); err != nil {
+	if a.settings, err = settings.Load(ctx, st, over); err != nil {
 		return nil, err
 	}
 	cur := a.settings.Current()
@@ -141,6 +139,19 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	a.chat = chat.New(st, a.agent, a.events, chat.Options{Classify: llm.Classify, Logger: logger})
 	close(a.chatReady)
 	return a, nil
+}
+
+// overrides are the settings given on the command line; they win over the
+// saved ones and are not saved.
+func (g globals) overrides() (settings.Overrides, error) {
+	o := settings.Overrides{ChatModel: g.model, EmbedModel: g.embedModel}
+	if g.ollamaHost != "" {
+		var err error
+		if o.OllamaHost, err = settings.NormalizeHost(g.ollamaHost); err != nil {
+			return o, fmt.Errorf("--ollama-host: %w", err)
+		}
+	}
+	return o, nil
 }
 
 // waitTurns blocks while a chat turn runs, so that background embedding

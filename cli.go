@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wayfinder-app/wayfinder/backend/agent"
+	"github.com/wayfinder-app/wayfinder/backend/store"
 	"os"
 	"path/filepath"
 	"slices"
@@ -124,15 +126,33 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	ok("Data folder %s is writable", dir)
 
-	a, err := openApp(ctx, g, "doctor", cliLogger(s, g.verbose))
+	logger := cliLogger(s, g.verbose)
+	var cfg api.Settings
+	a, err := openApp(ctx, g, "doctor", logger)
+	switch {
+	case errors.Is(err, errDataDirBusy):
+		// People run doctor when the open app misbehaves: check what it
+		// uses without opening the folder it owns.
+		if cfg, err = readSettings(ctx, g, dir); err != nil {
+			return err
+		}
+		if err := checkWorkflowFile(g.workflow); err != nil {
+			return err
+		}
+		ok("Data folder %s is in use by an open Wayfinder; its settings were read without changing anything", dir)
+	case err != nil:
+		return err
+	default:
+		defer a.Close()
+		cfg = a.settings.Current()
+	}
+	models, err := newModelClient(cfg, logger)
 	if err != nil {
 		return err
 	}
-	defer a.Close()
-	cfg := a.settings.Current()
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	st := settings.CheckStatus(cctx, a.models, cfg, describe)
+	st := settings.CheckStatus(cctx, models, cfg, describe)
 	if !st.Reachable {
 		bad(fmt.Sprintf("Ollama does not answer at %s: %s", cfg.OllamaHost, st.Error.Message),
 			"start it with `ollama serve` (install it from https://ollama.com/download), or point --ollama-host at it")
@@ -157,6 +177,44 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	fmt.Fprintln(s.out, "Everything is ready.")
 	return nil
+}
+
+// readSettings returns the settings in effect for a data folder another
+// Wayfinder has open, reading its database without writing to it.
+func readSettings(ctx context.Context, g globals, dir string) (api.Settings, error) {
+	over, err := g.overrides()
+	if err != nil {
+		return api.Settings{}, err
+	}
+	st, err := settings.Load(ctx, readOnlySettings(dir), over)
+	if err != nil {
+		return api.Settings{}, err
+	}
+	return st.Current(), nil
+}
+
+// checkWorkflowFile reports a problem with the person's workflow file, as
+// starting the app would.
+func checkWorkflowFile(path string) error {
+	def, err := loadWorkflow(path)
+	if err != nil || def == nil {
+		return err
+	}
+	if err := agent.CheckWorkflow(def); err != nil {
+		return fmt.Errorf("start the agent: %w", err)
+	}
+	return nil
+}
+
+// readOnlySettings is a settings.Saver for a data folder in use elsewhere.
+type readOnlySettings string
+
+func (d readOnlySettings) LoadSettings(ctx context.Context, v any) (bool, error) {
+	return store.ReadSettings(ctx, string(d), v)
+}
+
+func (d readOnlySettings) SaveSettings(context.Context, any) error {
+	return fmt.Errorf("the data folder %s is in use by another Wayfinder: settings cannot be saved here", string(d))
 }
 
 func checkWritable(dir string) error {

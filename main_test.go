@@ -525,3 +525,36 @@ func TestDataFolderInUse(t *testing.T) {
 		t.Errorf("ask after the app closed: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// doctor is run when the open app misbehaves: beside it, doctor checks the
+// settings the app saved (command-line ones still win) and the workflow
+// file, without opening the folder the app owns.
+func TestDoctorBesideTheApp(t *testing.T) {
+	ctx := context.Background()
+	fake := ollamatest.New(t)
+	dir := t.TempDir()
+	a, err := openApp(ctx, globals{dataDir: dir}, "serve", newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	cfg := a.settings.Current()
+	cfg.OllamaHost, cfg.ChatModel, cfg.EmbedModel = fake.URL(), "llama3.2:3b", "bge-m3"
+	if _, err := a.settings.Save(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := wayfinder(t, "--data-dir", dir, "doctor")
+	for _, want := range []string{"is in use by an open Wayfinder", "The chat model llama3.2:3b is ready", "Everything is ready."} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Fatalf("doctor beside the app: exit %d, want %q in\n%s\n%s", code, want, out, errOut)
+		}
+	}
+	if code, out, _ := wayfinder(t, "--data-dir", dir, "--model", "ghost:1b", "doctor"); code != 1 || !strings.Contains(out, "ollama pull ghost:1b") {
+		t.Errorf("doctor --model beside the app: exit %d\n%s", code, out)
+	}
+	bad := filepath.Join(t.TempDir(), "wf.json")
+	os.WriteFile(bad, []byte(`{"nodes":[{"id":"s","type":"start"},{"id":"x","type":"no_such_type"}],"edges":[{"source":"s","target":"x"}]}`), 0o644)
+	if code, _, errOut := wayfinder(t, "--data-dir", dir, "--workflow", bad, "doctor"); code != 1 || !strings.Contains(errOut, "no_such_type") {
+		t.Errorf("doctor with a bad workflow beside the app: exit %d\n%s", code, errOut)
+	}
+}

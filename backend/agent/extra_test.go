@@ -125,16 +125,22 @@ func TestCustomWorkflow(t *testing.T) {
 		t.Fatalf("result = %+v after %d calls", res, len(e.requests(isAnswer)))
 	}
 
+	// New and CheckWorkflow (doctor's check) find the same problems.
 	model := func() (Model, string) { return e.client, testModel }
-	unwired := strings.Replace(def, `{"source": "ans", "target": "bye", "source_port": "done"},`, "", 1)
-	_, err := New(Deps{Model: model}, Options{Workflow: []byte(unwired)})
-	if !errors.Is(err, workflow.ErrInvalid) || !strings.Contains(err.Error(), `node "ans": port "done" is not wired`) {
-		t.Fatalf("err = %v", err)
+	if err := CheckWorkflow([]byte(def)); err != nil {
+		t.Fatalf("check of a good workflow: %v", err)
 	}
-	badConfig := strings.Replace(def, `"toolset": "answer"`, `"toolset": "everything"`, 1)
-	_, err = New(Deps{Model: model}, Options{Workflow: []byte(badConfig)})
-	if !errors.Is(err, workflow.ErrInvalid) || !strings.Contains(err.Error(), `toolset must be "answer" or "recommend", got "everything"`) {
-		t.Fatalf("err = %v", err)
+	for broken, want := range map[string]string{
+		strings.Replace(def, `{"source": "ans", "target": "bye", "source_port": "done"},`, "", 1): `node "ans": port "done" is not wired`,
+		strings.Replace(def, `"toolset": "answer"`, `"toolset": "everything"`, 1):                 `toolset must be "answer" or "recommend", got "everything"`,
+	} {
+		_, err := New(Deps{Model: model}, Options{Workflow: []byte(broken)})
+		if !errors.Is(err, workflow.ErrInvalid) || !strings.Contains(err.Error(), want) {
+			t.Errorf("New: err = %v, want %q", err, want)
+		}
+		if err := CheckWorkflow([]byte(broken)); !errors.Is(err, workflow.ErrInvalid) || !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckWorkflow: err = %v, want %q", err, want)
+		}
 	}
 }
 

@@ -121,3 +121,12 @@ func (a *Agent) compile(def []byte, cp graph.Checkpointer) (*graph.Graph[State],
 	}
 	return g, nil
 }
+
+// CheckWorkflow reports what New would find wrong with a workflow
+// definition, without anything to run it on: `wayfinder doctor` beside an
+// open app, which owns the data folder.
+func CheckWorkflow(def []byte) error {
+	a := &Agent{f: newFields()}
+	_, err := a.compile(def, graph.NewMemorySaver())
+	return err
+}

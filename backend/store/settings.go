@@ -5,9 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
 
+	"github.com/glebarez/sqlite"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
+	"gorm.io/gorm/logger"
 )
 
 type setting struct {
@@ -48,4 +54,23 @@ func (s *Store) SaveSettings(ctx context.Context, v any) error {
 		return fmt.Errorf("save settings: %w", err)
 	}
 	return nil
+}
+
+// ReadSettings decodes the settings saved in dataDir's database into v
+// without writing anything: no migration, a read-only connection. It is for
+// `wayfinder doctor` beside an open app, which owns the folder. It reports
+// false when there is no database or nothing was saved yet.
+func ReadSettings(ctx context.Context, dataDir string, v any) (bool, error) {
+	path := filepath.Join(dataDir, FileName)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	q := url.Values{"mode": {"ro"}, "_pragma": {"busy_timeout(10000)"}}
+	db, err := gorm.Open(sqlite.Open("file:"+path+"?"+q.Encode()), &gorm.Config{Logger: logger.Discard})
+	if err != nil {
+		return false, fmt.Errorf("open %q to read the settings: %w", path, err)
+	}
+	s := &Store{db: db, path: path}
+	defer s.Close()
+	return s.LoadSettings(ctx, v)
 }

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -206,6 +208,28 @@ func TestSettingsRoundTrip(t *testing.T) {
 	}
 	if diff := cmp.Diff(in, out); diff != "" {
 		t.Fatalf("settings (-want +got):\n%s", diff)
+	}
+}
+
+// ReadSettings sees what an open store saved, and creates nothing where
+// there is no database.
+func TestReadSettingsBesideAnOpenStore(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	var out api.Settings
+	if ok, err := ReadSettings(ctx, dir, &out); ok || err != nil {
+		t.Fatalf("no database: %v, %v", ok, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, FileName)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("reading created the database: %v", err)
+	}
+	s := open(t, dir)
+	in := api.Settings{ChatModel: "qwen3:4b", Language: "ko"}
+	if err := s.SaveSettings(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := ReadSettings(ctx, dir, &out); !ok || err != nil || !cmp.Equal(out, in) {
+		t.Fatalf("beside the open store: %+v, %v, %v; want %+v", out, ok, err, in)
 	}
 }
 

@@ -175,6 +175,66 @@ func TestSearchKorean(t *testing.T) {
 	}
 }
 
+// Search keeps its own copy of the memories (terms included); it must see
+// every change at once, in the table's order.
+func TestSearchSeesEveryChange(t *testing.T) {
+	s, _, _ := newEnv(t, false).open(t)
+	ctx := t.Context()
+	recent := func(step string) {
+		t.Helper()
+		list, err := s.List(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Search(ctx, "", 10)
+		if err != nil || !slices.Equal(texts(got), texts(list)) {
+			t.Errorf("%s: most recent = %q, %v; the table has %q", step, texts(got), err, texts(list))
+		}
+	}
+	first := func(query string) string {
+		t.Helper()
+		got, err := s.Search(ctx, query, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) == 0 {
+			return ""
+		}
+		return got[0].Text
+	}
+	coffee, _, _ := s.Add(ctx, "사용자는 커피를 좋아한다", KindPreference, "s1")
+	budget, _, _ := s.Add(ctx, "예산은 1억원이다", KindFact, "s1")
+	s.Add(ctx, "이름은 철수", KindFact, "s1")
+	recent("after adding")
+
+	if _, err := s.Edit(ctx, coffee.ID, "사용자는 녹차를 좋아한다", KindPreference); err != nil {
+		t.Fatal(err)
+	}
+	if got := first("커피"); got != "" {
+		t.Errorf("the old wording is still found: %q", got)
+	}
+	if got := first("녹차"); got != "사용자는 녹차를 좋아한다" {
+		t.Errorf("the new wording is not found: %q", got)
+	}
+	recent("after editing")
+	if _, created, _ := s.Add(ctx, "사용자는 녹차를 좋아한다", KindFact, ""); created {
+		t.Error("a restatement was added as a new memory")
+	}
+	recent("after a restatement")
+
+	if err := s.Delete(ctx, budget.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := first("예산"); got != "" {
+		t.Errorf("a deleted memory is still found: %q", got)
+	}
+	recent("after deleting")
+	if err := s.DeleteAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	recent("after deleting all")
+}
+
 // TestReopenNeverReembeds: memories and vectors survive a restart, and the
 // only /api/embed call after it is the search's own query.
 func TestReopenNeverReembeds(t *testing.T) {

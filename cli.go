@@ -6,16 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/wayfinder-app/wayfinder/backend/agent"
-	"github.com/wayfinder-app/wayfinder/backend/store"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/settings"
+	"github.com/wayfinder-app/wayfinder/backend/store"
 )
 
 func runAsk(ctx context.Context, g globals, args []string, s stdio) error {

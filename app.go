@@ -99,12 +99,8 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), pace, logger); err != nil {
 		return nil, err
 	}
-	vecs, err := memory.NewChromemVectors(filepath.Join(dir, "memory"), cur.EmbedModel, a.models)
-	if err != nil {
-		return nil, fmt.Errorf("open long-term memory: %w", err)
-	}
-	if a.memory, err = memory.Open(ctx, st.DB(), vecs); err != nil {
-		return nil, fmt.Errorf("open long-term memory: %w", err)
+	if a.memory, err = memory.OpenInDataDir(ctx, st.DB(), dir, cur.EmbedModel, a.models); err != nil {
+		return nil, err
 	}
 	longTerm := agent.LongTerm{Store: a.memory}
 	reg, err := tools.Standard(logger, tools.Deps{

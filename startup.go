@@ -108,8 +108,9 @@ func startupErrorPage(lang string, cause error) ([]byte, error) {
 	if !ok {
 		lang, texts = "en", startupTexts["en"]
 	}
+	busy := errors.Is(cause, errDataDirBusy)
 	text := texts.other
-	if errors.Is(cause, errDataDirBusy) {
+	if busy {
 		text = texts.busy
 	}
 	var b bytes.Buffer
@@ -118,6 +119,6 @@ func startupErrorPage(lang string, cause error) ([]byte, error) {
 		Text  startupText
 		Cause string
 		Open  bool // the cause is the news, unless the heading already says it
-	}{lang, text, cause.Error(), !errors.Is(cause, errDataDirBusy)})
+	}{lang, text, cause.Error(), !busy})
 	return b.Bytes(), err
 }

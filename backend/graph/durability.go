@@ -2,12 +2,11 @@ package graph
 
 import (
 	"context"
-	"fmt"
 	"sync"
 )
 
 // Durability says when a run's checkpoints reach the Checkpointer
-// (LangGraph's durability modes "sync" and "async").
+// (LangGraph's durability modes "sync", "async" and "exit").
 type Durability int
 
 const (
@@ -30,37 +29,94 @@ const (
 	DurabilityExit
 )
 
+// persister takes a run's checkpoints and pending writes to the
+// Checkpointer as its Durability says.
+type persister[S any] interface {
+	checkpoint(cp Checkpoint, st S) error
+	writes(cpID string, w []PendingWrite) error
+	// failed is the failure of an earlier save, which stops the run at its
+	// next step.
+	failed() error
+	// end runs once the run has stopped: every save is made when it
+	// returns.
+	end() error
+}
+
+// newPersister returns the persister of a run on thread that starts from
+// the stored checkpoint base. Saves made after the step that made them
+// outlive a stop: a stopped run still saves what it finished, as a
+// synchronous run would have before it noticed the stop.
+func newPersister[S any](ctx context.Context, cp Checkpointer, d Durability, thread, base string) persister[S] {
+	now := direct[S]{ctx: ctx, cp: cp, thread: thread}
+	later := now
+	later.ctx = context.WithoutCancel(ctx)
+	switch {
+	case cp == nil:
+		return nowhere[S]{}
+	case d == DurabilityAsync:
+		return newWriter(later)
+	case d == DurabilityExit:
+		return &held[S]{to: later, base: base}
+	}
+	return now
+}
+
+// direct saves at once (DurabilitySync).
+type direct[S any] struct {
+	ctx    context.Context
+	cp     Checkpointer
+	thread string
+}
+
+func (s direct[S]) checkpoint(cp Checkpoint, st S) error {
+	if err := encodeState(&cp, st); err != nil {
+		return err
+	}
+	return s.cp.Put(s.ctx, cp)
+}
+
+func (s direct[S]) writes(cpID string, w []PendingWrite) error {
+	return s.cp.PutWrites(s.ctx, s.thread, cpID, w)
+}
+
+func (direct[S]) failed() error { return nil }
+func (direct[S]) end() error    { return nil }
+
+// nowhere is a graph without a Checkpointer.
+type nowhere[S any] struct{}
+
+func (nowhere[S]) checkpoint(Checkpoint, S) error      { return nil }
+func (nowhere[S]) writes(string, []PendingWrite) error { return nil }
+func (nowhere[S]) failed() error                       { return nil }
+func (nowhere[S]) end() error                          { return nil }
+
 // writer saves one run's checkpoints and writes in the order they were
-// made. After the first failure it saves nothing more, and the run stops
-// at its next step with that error.
-type writer struct {
-	ctx  context.Context
-	jobs chan func(context.Context) error
+// made, on a goroutine of its own (DurabilityAsync). The state is encoded
+// there too: st is a snapshot, since reducers copy what they change and
+// nodes must not change the state they are given. After the first failure
+// it saves nothing more.
+type writer[S any] struct {
+	to   direct[S]
+	jobs chan func() error
 	done chan struct{}
 
 	mu  sync.Mutex
 	err error
 }
 
-func newWriter(ctx context.Context) *writer {
-	w := &writer{
-		// A stopped run still saves what it finished, as a synchronous run
-		// would have before it noticed the stop.
-		ctx:  context.WithoutCancel(ctx),
-		jobs: make(chan func(context.Context) error, 64),
-		done: make(chan struct{}),
-	}
+func newWriter[S any](to direct[S]) *writer[S] {
+	w := &writer[S]{to: to, jobs: make(chan func() error, 64), done: make(chan struct{})}
 	go w.loop()
 	return w
 }
 
-func (w *writer) loop() {
+func (w *writer[S]) loop() {
 	defer close(w.done)
 	for job := range w.jobs {
 		if w.failed() != nil {
 			continue
 		}
-		if err := job(w.ctx); err != nil {
+		if err := job(); err != nil {
 			w.mu.Lock()
 			w.err = err
 			w.mu.Unlock()
@@ -68,14 +124,14 @@ func (w *writer) loop() {
 	}
 }
 
-func (w *writer) failed() error {
+func (w *writer[S]) failed() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.err
 }
 
 // add queues a save; it returns the error of an earlier one, if any.
-func (w *writer) add(job func(context.Context) error) error {
+func (w *writer[S]) add(job func() error) error {
 	if err := w.failed(); err != nil {
 		return err
 	}
@@ -83,9 +139,16 @@ func (w *writer) add(job func(context.Context) error) error {
 	return nil
 }
 
-// flush waits for every queued save and returns the first failure. The
-// writer takes no more work after it.
-func (w *writer) flush() error {
+func (w *writer[S]) checkpoint(cp Checkpoint, st S) error {
+	return w.add(func() error { return w.to.checkpoint(cp, st) })
+}
+
+func (w *writer[S]) writes(cpID string, pw []PendingWrite) error {
+	return w.add(func() error { return w.to.writes(cpID, pw) })
+}
+
+// end waits for every queued save and returns the first failure.
+func (w *writer[S]) end() error {
 	close(w.jobs)
 	<-w.done
 	return w.failed()
@@ -95,62 +158,50 @@ func (w *writer) flush() error {
 // until the run ends (DurabilityExit). The mutex is for the writes of
 // parallel tasks.
 type held[S any] struct {
-	base   string // the stored checkpoint the run started from ("" for none)
-	mu     sync.Mutex
-	cp     *Checkpoint
-	state  S
-	writes map[string][]PendingWrite // by checkpoint id
+	to    direct[S]
+	base  string // the stored checkpoint the run started from ("" for none)
+	mu    sync.Mutex
+	cp    *Checkpoint
+	state S
+	byCP  map[string][]PendingWrite // pending writes by checkpoint id
 }
 
-func (h *held[S]) keep(cp Checkpoint, st S) {
+func (h *held[S]) checkpoint(cp Checkpoint, st S) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.cp, h.state = &cp, st
+	return nil
 }
 
-func (h *held[S]) addWrites(cpID string, w []PendingWrite) {
+func (h *held[S]) writes(cpID string, w []PendingWrite) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.writes == nil {
-		h.writes = map[string][]PendingWrite{}
+	if h.byCP == nil {
+		h.byCP = map[string][]PendingWrite{}
 	}
-	h.writes[cpID] = append(h.writes[cpID], w...)
+	h.byCP[cpID] = append(h.byCP[cpID], w...)
+	return nil
 }
 
-// save stores the newest checkpoint and the writes made on it; writes on
+func (h *held[S]) failed() error { return nil }
+
+// end stores the newest checkpoint and the writes made on it; writes on
 // the checkpoints before it belong to steps that finished, whose result
 // the newest one holds.
-func (h *held[S]) save(ctx context.Context, cp Checkpointer, threadID string) error {
+func (h *held[S]) end() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	last := h.base
 	if h.cp != nil {
 		saved := *h.cp
 		saved.ParentID = h.base // the steps in between were never stored
-		if err := encodeState(&saved, h.state); err != nil {
-			return err
-		}
-		if err := cp.Put(ctx, saved); err != nil {
+		if err := h.to.checkpoint(saved, h.state); err != nil {
 			return err
 		}
 		last = saved.ID
 	}
-	if w := h.writes[last]; len(w) > 0 {
-		return cp.PutWrites(ctx, threadID, last, w)
-	}
-	return nil
-}
-
-// write runs a save now (sync) or queues it (async).
-func (r *run[S]) write(what string, save func(context.Context) error) error {
-	var err error
-	if r.w == nil {
-		err = save(r.ctx)
-	} else {
-		err = r.w.add(save)
-	}
-	if err != nil {
-		return fmt.Errorf("graph: %s: %w", what, err)
+	if w := h.byCP[last]; len(w) > 0 {
+		return h.to.writes(last, w)
 	}
 	return nil
 }

@@ -165,8 +165,8 @@ func (g *Graph[S]) UpdateState(ctx context.Context, cfg Config, values Update, a
 		}
 	}
 	cp.Next = next
-	if err := g.put(ctx, &cp, st); err != nil {
-		return "", err
+	if err := (direct[S]{ctx: ctx, cp: g.cp}).checkpoint(cp, st); err != nil {
+		return "", fmt.Errorf("graph: save checkpoint: %w", err)
 	}
 	// Editing the state at a breakpoint is how a person answers it: the
 	// next Resume runs on instead of stopping at the same breakpoint again.

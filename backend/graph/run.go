@@ -207,8 +207,7 @@ type run[S any] struct {
 	cfg   Config
 	sink  *lockedSink
 	limit int
-	w     *writer  // DurabilityAsync
-	held  *held[S] // DurabilityExit
+	saves persister[S]
 	// resumed runs report the state they start from first, as LangGraph's
 	// stream_mode="values" does when a run resumes.
 	resumed bool
@@ -220,29 +219,14 @@ func (g *Graph[S]) newRun(ctx context.Context, cfg Config, base string) *run[S] 
 	if limit <= 0 {
 		limit = DefaultStepLimit
 	}
-	r := &run[S]{g: g, ctx: ctx, cfg: cfg, sink: &lockedSink{sink: cfg.Events}, limit: limit}
-	switch {
-	case g.cp == nil:
-	case cfg.Durability == DurabilityAsync:
-		r.w = newWriter(ctx)
-	case cfg.Durability == DurabilityExit:
-		r.held = &held[S]{base: base}
-	}
-	return r
+	return &run[S]{g: g, ctx: ctx, cfg: cfg, sink: &lockedSink{sink: cfg.Events}, limit: limit,
+		saves: newPersister[S](ctx, g.cp, cfg.Durability, cfg.ThreadID, base)}
 }
 
-// finish waits for the run's queued saves before it reports the outcome:
+// finish makes the run's outstanding saves before it reports the outcome:
 // a result is only returned once it is stored.
 func (r *run[S]) finish(res Result[S], err error) (Result[S], error) {
-	var ferr error
-	switch {
-	case r.w != nil:
-		ferr = r.w.flush()
-	case r.held != nil:
-		// A stopped run still saves where it got to.
-		ferr = r.held.save(context.WithoutCancel(r.ctx), r.g.cp, r.cfg.ThreadID)
-	}
-	if ferr != nil && err == nil {
+	if ferr := r.saves.end(); ferr != nil && err == nil {
 		return Result[S]{}, fmt.Errorf("graph: save checkpoint: %w", ferr)
 	}
 	return res, err
@@ -274,10 +258,8 @@ func (r *run[S]) loop(cp Checkpoint, st S, pend *pending, skipBefore bool) (Resu
 		if err := r.ctx.Err(); err != nil {
 			return zero, fmt.Errorf("graph: step %d: %w", cp.Metadata.Step+1, err)
 		}
-		if r.w != nil {
-			if err := r.w.failed(); err != nil {
-				return zero, fmt.Errorf("graph: save checkpoint: %w", err)
-			}
+		if err := r.saves.failed(); err != nil {
+			return zero, fmt.Errorf("graph: save checkpoint: %w", err)
 		}
 		if len(tasks) == 0 {
 			if steps == 0 && len(pend.null) > 0 {
@@ -481,46 +463,15 @@ func encodeWrites(task string, upd Update) ([]PendingWrite, error) {
 }
 
 func (r *run[S]) putWrites(cpID string, writes []PendingWrite) error {
-	if r.g.cp == nil {
-		return nil
+	if err := r.saves.writes(cpID, writes); err != nil {
+		return fmt.Errorf("graph: save writes: %w", err)
 	}
-	if r.held != nil {
-		r.held.addWrites(cpID, writes)
-		return nil
-	}
-	return r.write("save writes", func(ctx context.Context) error {
-		return r.g.cp.PutWrites(ctx, r.cfg.ThreadID, cpID, writes)
-	})
+	return nil
 }
 
-// save stores a checkpoint of the run. With async durability the state is
-// encoded on the writer's goroutine too: st is a snapshot, since reducers
-// copy what they change and nodes must not change the state they are given.
+// save stores a checkpoint of the run, as its Durability says.
 func (r *run[S]) save(cp *Checkpoint, st S) error {
-	if r.g.cp == nil {
-		return nil
-	}
-	if r.held != nil {
-		r.held.keep(*cp, st)
-		return nil
-	}
-	saved := *cp
-	return r.write("save checkpoint", func(ctx context.Context) error {
-		if err := encodeState(&saved, st); err != nil {
-			return err
-		}
-		return r.g.cp.Put(ctx, saved)
-	})
-}
-
-func (g *Graph[S]) put(ctx context.Context, cp *Checkpoint, st S) error {
-	if g.cp == nil {
-		return nil
-	}
-	if err := encodeState(cp, st); err != nil {
-		return err
-	}
-	if err := g.cp.Put(ctx, *cp); err != nil {
+	if err := r.saves.checkpoint(*cp, st); err != nil {
 		return fmt.Errorf("graph: save checkpoint: %w", err)
 	}
 	return nil

@@ -133,13 +133,11 @@ func (b *Base) rank(ctx context.Context, query string, k int, keep func(string) 
 	for i, m := range kw {
 		wordIDs[i] = m.ID
 	}
-	meaningIDs := ids(vec)
-	fused := fusion.RRF(fusion.DefaultK, wordIDs, meaningIDs)
+	fused := fusion.RRF(fusion.DefaultK, wordIDs, ids(vec))
 	out := make([]match, min(k, len(fused)))
-	for i := range out {
-		id := fused[i].ID
-		out[i] = match{Ranked: Ranked{ID: id, Score: fused[i].Score},
-			words: slices.Contains(wordIDs, id), meaning: slices.Contains(meaningIDs, id)}
+	for i, f := range fused[:len(out)] {
+		// Ranks says where each list had the chunk (0: not at all).
+		out[i] = match{Ranked: Ranked{ID: f.ID, Score: f.Score}, words: f.Ranks[0] > 0, meaning: f.Ranks[1] > 0}
 	}
 	return out
 }

@@ -28,13 +28,16 @@ func (t *thinkers) lookup(model string) (thinks, known bool) {
 	return thinks, known
 }
 
-func (t *thinkers) remember(model string, show *api.ShowResponse) {
+// remember notes whether model thinks, and returns it.
+func (t *thinkers) remember(model string, show *api.ShowResponse) bool {
+	thinks := slices.Contains(capStrings(show.Capabilities), "thinking")
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.models == nil {
 		t.models = map[string]bool{}
 	}
-	t.models[model] = slices.Contains(capStrings(show.Capabilities), "thinking")
+	t.models[model] = thinks
+	return thinks
 }
 
 // thinkOff returns the `think` value for a request to model: false for a
@@ -47,8 +50,7 @@ func (c *Client) thinkOff(ctx context.Context, model string) *api.ThinkValue {
 		if err != nil {
 			return nil
 		}
-		c.thinking.remember(model, show)
-		thinks, _ = c.thinking.lookup(model)
+		thinks = c.thinking.remember(model, show)
 	}
 	if !thinks {
 		return nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -141,6 +142,20 @@ func Open(ctx context.Context, db *gorm.DB, vec *Vectors) (*Store, error) {
 		if err := vec.put(ctx, stale); err != nil {
 			s.logger.Warn("embed memories", "count", len(stale), "err", err)
 		}
+	}
+	return s, nil
+}
+
+// OpenInDataDir opens long-term memory as the app keeps it: the rows in
+// db, the vectors of model in the data folder's "memory" folder.
+func OpenInDataDir(ctx context.Context, db *gorm.DB, dataDir, model string, e Embedder) (*Store, error) {
+	vecs, err := NewChromemVectors(filepath.Join(dataDir, "memory"), model, e)
+	if err != nil {
+		return nil, fmt.Errorf("open long-term memory: %w", err)
+	}
+	s, err := Open(ctx, db, vecs)
+	if err != nil {
+		return nil, fmt.Errorf("open long-term memory: %w", err)
 	}
 	return s, nil
 }

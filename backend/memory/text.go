@@ -15,13 +15,10 @@ func isHangul(r rune) bool {
 // normalize lower-cases text, drops punctuation and symbols and collapses
 // spaces, so "커피를 좋아한다." and "커피를  좋아한다" are the same memory.
 func normalize(s string) string {
-	return strings.Join(words(s), " ")
-}
-
-func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
+	return strings.Join(words, " ")
 }
 
 // terms are what keyword search and duplicate detection compare: the

@@ -41,26 +41,10 @@ export function kindLabel(kind: TraceKind): string {
   return t(kindKeys[kind] ?? "trace.kindPlanning");
 }
 
-// Every code the backend can send has a sentence: a new Go constant without
-// an entry here fails `npm run check`.
-const sayKeys: Record<TraceCode, MessageKey> = {
-  routing: "trace.say.routing",
-  routed: "trace.say.routed",
-  memories_recalled: "trace.say.memories_recalled",
-  repeated_call: "trace.say.repeated_call",
-  empty_reply: "trace.say.empty_reply",
-  model_retry: "trace.say.model_retry",
-  json_repair: "trace.say.json_repair",
-  json_default: "trace.say.json_default",
-  plan_splitting: "trace.say.plan_splitting",
-  plan_revising: "trace.say.plan_revising",
-  plan_approved: "trace.say.plan_approved",
-  tool_finding: "trace.say.tool_finding",
-  step_missing: "trace.say.step_missing",
-  step_recommend: "trace.say.step_recommend",
-  iteration_limit: "trace.say.iteration_limit",
-  guide_writing: "trace.say.guide_writing",
-};
+// Every code the backend can send has a sentence "trace.say.<code>": a new
+// Go constant without one in the catalogs fails `npm run check`.
+const everyCodeSaid: `trace.say.${TraceCode}` extends MessageKey ? true : never = true;
+void everyCodeSaid;
 
 /**
  * stepText is a step's detail in the UI's language: its coded sentence, or
@@ -68,8 +52,8 @@ const sayKeys: Record<TraceCode, MessageKey> = {
  * code this build does not know yet.
  */
 export function stepText(s: Pick<TraceStep, "text" | "code" | "args">): string {
-  const key = s.code ? sayKeys[s.code] : undefined;
-  if (!key) return s.text;
+  const key = `trace.say.${s.code}`;
+  if (!s.code || !isKey(key)) return s.text;
   const args: Record<string, string> = {};
   for (const [name, value] of Object.entries(s.args ?? {})) args[name] = argText(name, value);
   return t(key, args);

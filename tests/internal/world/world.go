@@ -240,19 +240,6 @@ type discard struct{}
 
 func (discard) Emit(string, any) {}
 
-// longTerm opens long-term memory as app.go does.
-func longTerm(ctx context.Context, st *store.Store, dir string, e memory.Embedder) (agent.Memory, error) {
-	vecs, err := memory.NewChromemVectors(filepath.Join(dir, "memory"), settings.DefaultEmbedModel, e)
-	if err != nil {
-		return nil, fmt.Errorf("open long-term memory: %w", err)
-	}
-	ms, err := memory.Open(ctx, st.DB(), vecs)
-	if err != nil {
-		return nil, fmt.Errorf("open long-term memory: %w", err)
-	}
-	return agent.LongTerm{Store: ms}, nil
-}
-
 // New wires a Backend against the fake at host and closes it when the test
 // ends (turns stopped, after-turn work finished, database closed).
 func New(t testing.TB, host string, cfg Config) *Backend {
@@ -293,10 +280,12 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 	}
 	var mem agent.Memory = cfg.Memory
 	if cfg.LongTerm {
-		if mem, err = longTerm(ctx, st, cfg.DataDir, client); err != nil {
+		ms, err := memory.OpenInDataDir(ctx, st.DB(), cfg.DataDir, settings.DefaultEmbedModel, client)
+		if err != nil {
 			st.Close()
 			return nil, err
 		}
+		mem = agent.LongTerm{Store: ms}
 	}
 	if cfg.Docs == nil {
 		cfg.Docs = Catalog

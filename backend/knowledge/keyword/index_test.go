@@ -3,7 +3,6 @@ package keyword
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/knowledgetest"
 )
 
 func ids(hits []Hit) []string {
@@ -232,32 +233,12 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// synthetic builds n chunks of ≈60 terms drawn with a Zipf distribution
-// from an English and a Korean vocabulary, seeded so runs are comparable.
+// synthetic indexes n chunks of 60 words of the shared test corpus.
 func synthetic(n int) (*Index, []string) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	vocab := make([]string, 20000)
-	for i := range vocab {
-		if i%3 == 0 {
-			vocab[i] = string([]rune{rune(0xAC00 + rng.IntN(2000)), rune(0xAC00 + rng.IntN(2000))}) + "를"
-		} else {
-			vocab[i] = fmt.Sprintf("term%x", i)
-		}
-	}
-	zipf := rand.NewZipf(rng, 1.1, 1, uint64(len(vocab)-1))
+	texts, queries := knowledgetest.Corpus(n, 60, 200)
 	ix := New(DefaultAnalyzer(), DefaultParams())
-	var b strings.Builder
-	for i := range n {
-		b.Reset()
-		for range 60 {
-			b.WriteString(vocab[zipf.Uint64()])
-			b.WriteByte(' ')
-		}
-		ix.Add(fmt.Sprintf("chunk-%d", i), b.String())
-	}
-	queries := make([]string, 200)
-	for i := range queries {
-		queries[i] = vocab[zipf.Uint64()] + " " + vocab[zipf.Uint64()] + " " + vocab[rng.IntN(2000)]
+	for i, text := range texts {
+		ix.Add(fmt.Sprintf("chunk-%d", i), text)
 	}
 	return ix, queries
 }

@@ -11,10 +11,10 @@ import (
 	"strings"
 )
 
-// WriteCorpus writes n JSON Lines records of ≈80 words (English-like and
-// Korean, Zipf-distributed, always the same for the same n) to path and
-// returns q queries drawn from the same vocabulary.
-func WriteCorpus(path string, n, q int) ([]string, error) {
+// Corpus returns n texts of the given number of words (English-like and
+// Korean with a particle, Zipf-distributed, always the same for the same
+// arguments) and q two-word queries drawn from the same vocabulary.
+func Corpus(n, words, q int) (texts, queries []string) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	vocab := make([]string, 30000)
 	for i := range vocab {
@@ -25,6 +25,27 @@ func WriteCorpus(path string, n, q int) ([]string, error) {
 		}
 	}
 	zipf := rand.NewZipf(rng, 1.1, 1, uint64(len(vocab)-1))
+	texts = make([]string, n)
+	var sb strings.Builder
+	for i := range texts {
+		sb.Reset()
+		for range words {
+			sb.WriteString(vocab[zipf.Uint64()])
+			sb.WriteByte(' ')
+		}
+		texts[i] = sb.String()
+	}
+	queries = make([]string, q)
+	for i := range queries {
+		queries[i] = vocab[zipf.Uint64()] + " " + vocab[rng.IntN(3000)]
+	}
+	return texts, queries
+}
+
+// WriteCorpus writes n JSON Lines records of the Corpus, ≈80 words each,
+// to path and returns q queries.
+func WriteCorpus(path string, n, q int) ([]string, error) {
+	texts, queries := Corpus(n, 80, q)
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
@@ -32,14 +53,9 @@ func WriteCorpus(path string, n, q int) ([]string, error) {
 	defer f.Close()
 	w := bufio.NewWriter(f)
 	enc := json.NewEncoder(w)
-	var sb strings.Builder
-	for i := range n {
-		sb.Reset()
-		for range 80 {
-			sb.WriteString(vocab[zipf.Uint64()])
-			sb.WriteByte(' ')
-		}
-		if err := enc.Encode(map[string]string{"_id": fmt.Sprint(i), "title": vocab[zipf.Uint64()], "text": sb.String()}); err != nil {
+	for i, text := range texts {
+		title, _, _ := strings.Cut(text, " ")
+		if err := enc.Encode(map[string]string{"_id": fmt.Sprint(i), "title": title, "text": text}); err != nil {
 			return nil, fmt.Errorf("write corpus %s: %w", path, err)
 		}
 	}
@@ -48,10 +64,6 @@ func WriteCorpus(path string, n, q int) ([]string, error) {
 	}
 	if err := f.Close(); err != nil {
 		return nil, fmt.Errorf("write corpus %s: %w", path, err)
-	}
-	queries := make([]string, q)
-	for i := range queries {
-		queries[i] = vocab[zipf.Uint64()] + " " + vocab[rng.IntN(3000)]
 	}
 	return queries, nil
 }

@@ -67,8 +67,21 @@ type body struct {
 
 // Saver is a graph.Checkpointer over a gorm database.
 type Saver struct {
-	db    *gorm.DB
-	owned bool // opened by Open, closed by Close
+	db     *gorm.DB
+	owned  bool    // opened by Open, closed by Close
+	newest *newest // nil unless OnlyWriter
+}
+
+// Option configures a Saver.
+type Option func(*Saver)
+
+// OnlyWriter says the Saver is the only writer of its tables for as long
+// as it lives, as in an app whose process owns its data folder. The Saver
+// then keeps which threads have checkpoints, and the newest checkpoint of
+// each thread it has used, in memory: a run's first read, its thread's
+// newest checkpoint, costs no query.
+func OnlyWriter() Option {
+	return func(s *Saver) { s.newest = &newest{} }
 }
 
 var _ graph.Checkpointer = (*Saver)(nil)
@@ -76,7 +89,7 @@ var _ graph.Checkpointer = (*Saver)(nil)
 // Open opens (or creates) the database at path in WAL mode. synchronous=
 // NORMAL keeps every committed step across a process crash, which is the
 // failure a desktop app sees, at a fraction of FULL's fsync cost.
-func Open(path string) (*Saver, error) {
+func Open(path string, opts ...Option) (*Saver, error) {
 	dsn := path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(5000)"
 	db, err := gorm.Open(sqlite.Open(dsn), &gorm.Config{Logger: logger.Discard})
 	if err != nil {
@@ -89,7 +102,7 @@ func Open(path string) (*Saver, error) {
 	// One connection: SQLite has one writer anyway, and this way writes
 	// queue in Go instead of failing with SQLITE_BUSY.
 	sqlDB.SetMaxOpenConns(1)
-	s, err := New(db)
+	s, err := New(db, opts...)
 	if err != nil {
 		sqlDB.Close()
 		return nil, err
@@ -101,14 +114,23 @@ func Open(path string) (*Saver, error) {
 // New uses an existing database (the app's own), creating the tables. The
 // engine writes from parallel nodes at once, so db should be in WAL mode
 // with a busy_timeout, or limited to one open connection, as Open does.
-func New(db *gorm.DB) (*Saver, error) {
+func New(db *gorm.DB, opts ...Option) (*Saver, error) {
 	if err := db.AutoMigrate(&checkpointRow{}, &writeRow{}, &deletedRow{}); err != nil {
 		return nil, fmt.Errorf("migrate checkpoint tables: %w", err)
 	}
 	// Each write is a single INSERT, atomic on its own: gorm's wrapping
 	// BEGIN/COMMIT would only add two statements per step. Prepared
 	// statements skip re-parsing the same few queries every step.
-	return &Saver{db: db.Session(&gorm.Session{SkipDefaultTransaction: true, PrepareStmt: true})}, nil
+	s := &Saver{db: db.Session(&gorm.Session{SkipDefaultTransaction: true, PrepareStmt: true})}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.newest != nil {
+		if err := s.newest.load(s.db); err != nil {
+			return nil, fmt.Errorf("list checkpoint threads: %w", err)
+		}
+	}
+	return s, nil
 }
 
 // Close closes the database if Open opened it.
@@ -135,16 +157,19 @@ func (s *Saver) Put(ctx context.Context, cp graph.Checkpoint) error {
 	}
 	// One statement, so the step's hot path pays no extra read for the
 	// deleted-thread check.
-	err = s.db.WithContext(ctx).Exec(`INSERT INTO graph_checkpoints
+	res := s.db.WithContext(ctx).Exec(`INSERT INTO graph_checkpoints
 		(thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata)
 		SELECT ?, '', ?, ?, 'json', ?, ?
 		WHERE NOT EXISTS (SELECT 1 FROM graph_deleted_threads WHERE thread_id = ?)
 		ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) DO UPDATE SET
 		parent_checkpoint_id = excluded.parent_checkpoint_id, type = excluded.type,
 		checkpoint = excluded.checkpoint, metadata = excluded.metadata`,
-		cp.ThreadID, cp.ID, cp.ParentID, b, meta, cp.ThreadID).Error
-	if err != nil {
-		return fmt.Errorf("save checkpoint %s: %w", cp.ID, err)
+		cp.ThreadID, cp.ID, cp.ParentID, b, meta, cp.ThreadID)
+	if res.Error != nil {
+		return fmt.Errorf("save checkpoint %s: %w", cp.ID, res.Error)
+	}
+	if s.newest != nil && res.RowsAffected > 0 {
+		s.newest.put(cp)
 	}
 	return nil
 }
@@ -170,11 +195,22 @@ func (s *Saver) PutWrites(ctx context.Context, threadID, checkpointID string, wr
 	if err != nil {
 		return fmt.Errorf("save writes for %s: %w", checkpointID, err)
 	}
+	if s.newest != nil {
+		s.newest.forget(threadID)
+	}
 	return nil
 }
 
 // Get implements graph.Checkpointer.
 func (s *Saver) Get(ctx context.Context, threadID, checkpointID string) (graph.Saved, error) {
+	if checkpointID == "" && s.newest != nil {
+		return s.newest.lookup(threadID, func() (graph.Saved, error) { return s.load(ctx, threadID, "") })
+	}
+	return s.load(ctx, threadID, checkpointID)
+}
+
+// load reads a checkpoint and its writes from the database.
+func (s *Saver) load(ctx context.Context, threadID, checkpointID string) (graph.Saved, error) {
 	q := s.db.WithContext(ctx).Where("thread_id = ? AND checkpoint_ns = ''", threadID)
 	if checkpointID != "" {
 		q = q.Where("checkpoint_id = ?", checkpointID)
@@ -222,6 +258,9 @@ func (s *Saver) DeleteThread(ctx context.Context, threadID string) error {
 	})
 	if err != nil {
 		return fmt.Errorf("delete thread %q: %w", threadID, err)
+	}
+	if s.newest != nil {
+		s.newest.deleted(threadID)
 	}
 	return nil
 }

@@ -2,18 +2,24 @@ package sqlitesaver_test
 
 import (
 	"encoding/json"
+	"errors"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
+	"github.com/glebarez/sqlite"
 	"github.com/google/uuid"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
 	"github.com/wayfinder-app/wayfinder/backend/graph"
 	"github.com/wayfinder-app/wayfinder/backend/graph/checkpointtest"
 	"github.com/wayfinder-app/wayfinder/backend/graph/sqlitesaver"
 )
 
-func openSaver(t testing.TB) *sqlitesaver.Saver {
+func openSaver(t testing.TB, opts ...sqlitesaver.Option) *sqlitesaver.Saver {
 	t.Helper()
-	s, err := sqlitesaver.Open(filepath.Join(t.TempDir(), "cp.db"))
+	s, err := sqlitesaver.Open(filepath.Join(t.TempDir(), "cp.db"), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,6 +29,56 @@ func openSaver(t testing.TB) *sqlitesaver.Saver {
 
 func TestSQLiteSaverContract(t *testing.T) {
 	checkpointtest.Run(t, func(t *testing.T) graph.Checkpointer { return openSaver(t) })
+}
+
+func TestOnlyWriterContract(t *testing.T) {
+	checkpointtest.Run(t, func(t *testing.T) graph.Checkpointer { return openSaver(t, sqlitesaver.OnlyWriter()) })
+}
+
+// TestOnlyWriterReadsNewestFromMemory: with OnlyWriter, a thread's newest
+// checkpoint, and a thread that has none, are answered without a query,
+// while a Saver opened later on the same file still finds what an earlier
+// one stored.
+func TestOnlyWriterReadsNewestFromMemory(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "cp.db")
+	cp := graph.Checkpoint{ThreadID: "th", ID: uuid.Must(uuid.NewV7()).String(), Values: json.RawMessage(`{"n":1}`),
+		Metadata: graph.Metadata{Source: graph.SourceLoop}}
+	for i := range 2 {
+		db, err := gorm.Open(sqlite.Open(path), &gorm.Config{Logger: logger.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var queries atomic.Int32
+		if err := db.Callback().Query().Before("gorm:query").Register("count", func(*gorm.DB) { queries.Add(1) }); err != nil {
+			t.Fatal(err)
+		}
+		s, err := sqlitesaver.New(db, sqlitesaver.OnlyWriter())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			if err := s.Put(ctx, cp); err != nil {
+				t.Fatal(err)
+			}
+		}
+		queries.Store(0)
+		for range 2 {
+			if got, err := s.Get(ctx, "th", ""); err != nil || got.ID != cp.ID || string(got.Values) != `{"n":1}` {
+				t.Fatalf("open %d: newest = %+v, %v; want %s", i, got.Checkpoint, err, cp.ID)
+			}
+			if _, err := s.Get(ctx, "new", ""); !errors.Is(err, graph.ErrNoCheckpoint) {
+				t.Fatalf("open %d: a thread without checkpoints: %v", i, err)
+			}
+		}
+		// The first open stored the checkpoint and never reads it; the
+		// second loads it once.
+		if want := int32(i * 2); queries.Load() != want {
+			t.Fatalf("open %d: %d queries for four reads, want %d", i, queries.Load(), want)
+		}
+		sqlDB, _ := db.DB()
+		sqlDB.Close()
+	}
 }
 
 // Conformance suite's test_put_writes_idempotent_across_restart: a task's

@@ -42,8 +42,13 @@ func (a *Agent) afterTurn(sessionID string, s State, saved <-chan struct{}) {
 			select {
 			case <-saved:
 			case <-a.bgCtx.Done():
-				return
 			}
+		}
+		if err := a.saves.release(context.Background(), sessionID); err != nil {
+			a.log.Warn("save the turn's checkpoint", "session", sessionID, "err", err)
+		}
+		if a.bgCtx.Err() != nil {
+			return
 		}
 		ctx, cancel := context.WithTimeout(a.bgCtx, a.opt.AfterTurnTimeout)
 		defer cancel()

@@ -130,7 +130,7 @@ type Agent struct {
 	opt     Options
 	f       fields
 	g       *graph.Graph[State]
-	saver   *sqlitesaver.Saver
+	saves   *laterSaver
 	noTools *tools.Registry
 	log     *slog.Logger
 
@@ -159,16 +159,16 @@ func New(deps Deps, opt Options) (*Agent, error) {
 	}
 	var cp graph.Checkpointer = graph.NewMemorySaver()
 	if deps.DB != nil {
-		if a.saver, err = sqlitesaver.New(deps.DB); err != nil {
+		if cp, err = sqlitesaver.New(deps.DB, sqlitesaver.OnlyWriter()); err != nil {
 			return nil, fmt.Errorf("new agent: %w", err)
 		}
-		cp = a.saver
 	}
+	a.saves = newLaterSaver(cp)
 	def := opt.Workflow
 	if def == nil {
 		def = defaultWorkflow
 	}
-	if a.g, err = a.compile(def, cp); err != nil {
+	if a.g, err = a.compile(def, a.saves); err != nil {
 		return nil, fmt.Errorf("new agent: %w", err)
 	}
 	a.bgCtx, a.bgCancel = context.WithCancel(context.Background())
@@ -247,7 +247,13 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 	)
 	if t.Decision == nil {
 		history, first := historyInput(t.History)
+		a.saves.hold(t.SessionID)
 		res, err = a.g.Invoke(ctx, cfg, a.f.resetTurn(t.Text, history, first))
+		if err != nil || res.Interrupted() {
+			if serr := a.saves.release(context.WithoutCancel(ctx), t.SessionID); serr != nil && err == nil {
+				err = fmt.Errorf("save the plan: %w", serr)
+			}
+		}
 	} else {
 		var from string
 		if from, err = a.resumePoint(ctx, t.SessionID); err != nil {

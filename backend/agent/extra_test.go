@@ -39,6 +39,7 @@ func TestRetryIsRecorded(t *testing.T) {
 	if len(out.kinds(api.TraceRetry)) != 1 {
 		t.Fatalf("trace = %+v", out.traces)
 	}
+	a.Wait() // the turn's checkpoint is saved with the after-turn work
 	snap, err := a.g.GetState(context.Background(), graph.Config{ThreadID: "s1"})
 	if err != nil || len(snap.Values.Retries) != 1 || snap.Values.Retries[0].Attempt != 1 {
 		t.Fatalf("retries in state = %+v, %v", snap.Values.Retries, err)
@@ -376,4 +377,69 @@ func TestAfterTurnWaitsForTheSavedReply(t *testing.T) {
 	if len(e.requests(isMemory)) != 1 {
 		t.Errorf("%d reflection calls after the save, want 1", len(e.requests(isMemory)))
 	}
+}
+
+// A turn that ends with an answer saves its checkpoint after the reply is
+// saved, with the after-turn work, or when shutdown gives up waiting for it;
+// a turn that stops at a plan saves it before it reports the plan.
+func TestWhenATurnSavesItsCheckpoint(t *testing.T) {
+	newest := func(t *testing.T, a *Agent, session string) *graph.Snapshot[State] {
+		t.Helper()
+		snap, err := a.g.GetState(context.Background(), graph.Config{ThreadID: session})
+		if errors.Is(err, graph.ErrNoCheckpoint) {
+			return nil
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &snap
+	}
+	answer := func(e *env) {
+		e.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple}})
+		e.fake.On(isAnswer, ollamatest.Reply{Text: "좋은 선택이에요."})
+		e.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
+	}
+	t.Run("answer, after the reply", func(t *testing.T) {
+		e := newEnv(t)
+		answer(e)
+		a := e.agent(Options{})
+		saved := make(chan struct{})
+		turn(t, a, chat.Turn{SessionID: "s1", Text: "나는 무료 도구만 쓰고 싶어", Saved: saved})
+		time.Sleep(20 * time.Millisecond) // time enough for a save that does not wait
+		if snap := newest(t, a, "s1"); snap != nil {
+			t.Fatalf("checkpoint saved before the reply: next %v", snap.Next)
+		}
+		close(saved)
+		a.Wait()
+		// A new process finds the finished run.
+		if snap := newest(t, e.agent(Options{}), "s1"); snap == nil || len(snap.Next) != 0 || snap.Values.Response != "좋은 선택이에요." {
+			t.Fatalf("after the reply was saved: %+v", snap)
+		}
+	})
+	t.Run("answer, at shutdown", func(t *testing.T) {
+		e := newEnv(t)
+		answer(e)
+		a := e.agent(Options{})
+		turn(t, a, chat.Turn{SessionID: "s1", Text: "나는 무료 도구만 쓰고 싶어", Saved: make(chan struct{})})
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		if err := a.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("shutdown while the reply is never saved: %v", err)
+		}
+		if snap := newest(t, e.agent(Options{}), "s1"); snap == nil || len(snap.Next) != 0 {
+			t.Fatalf("after shutdown: %+v", snap)
+		}
+	})
+	t.Run("plan, before it is reported", func(t *testing.T) {
+		e := newEnv(t)
+		scriptComplex(e)
+		a := e.agent(Options{})
+		res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask, Saved: make(chan struct{})})
+		if res.Plan == nil {
+			t.Fatal("no plan")
+		}
+		if snap := newest(t, e.agent(Options{}), "s1"); snap == nil || len(snap.Interrupts) != 1 {
+			t.Fatalf("when the plan was reported: %+v", snap)
+		}
+	})
 }

@@ -9,7 +9,9 @@ import (
 )
 
 // BenchmarkHistory is the read every turn of a conversation starts with,
-// in a long conversation (300 turns, 600 messages).
+// in a long conversation (300 turns, 600 messages): from the database, as
+// the first turn after a start reads it, and kept in memory, as the turns
+// after it do.
 func BenchmarkHistory(b *testing.B) {
 	ctx := context.Background()
 	s, err := Open(ctx, b.TempDir())
@@ -32,9 +34,16 @@ func BenchmarkHistory(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	for b.Loop() {
-		if h, err := s.History(ctx, session); err != nil || len(h) != 600 {
-			b.Fatalf("%d messages, %v", len(h), err)
-		}
+	for _, read := range []struct {
+		name string
+		read func(context.Context, string) ([]api.Message, error)
+	}{{"database", s.readHistory}, {"kept", s.History}} {
+		b.Run(read.name, func(b *testing.B) {
+			for b.Loop() {
+				if h, err := read.read(ctx, session); err != nil || len(h) != 600 {
+					b.Fatalf("%d messages, %v", len(h), err)
+				}
+			}
+		})
 	}
 }

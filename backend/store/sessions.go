@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -180,6 +181,7 @@ func (s *Store) PurgeDeleted(ctx context.Context, before time.Time) error {
 	if err := s.db.WithContext(ctx).Where("deleted_at IS NOT NULL AND deleted_at < ?", before.UTC()).Delete(&session{}).Error; err != nil {
 		return fmt.Errorf("purge deleted sessions: %w", err)
 	}
+	s.histories.forget("")
 	return nil
 }
 
@@ -236,6 +238,7 @@ func (s *Store) StartTurn(ctx context.Context, sessionID, newTitle, text string,
 	if err != nil {
 		return api.Message{}, api.Message{}, fmt.Errorf("start a turn in session %q: %w", sessionID, err)
 	}
+	s.histories.change(sessionID, func(h []api.Message) []api.Message { return append(h, user, reply) })
 	return user, reply, nil
 }
 
@@ -274,6 +277,7 @@ func (s *Store) AddMessage(ctx context.Context, m api.Message) (api.Message, err
 	if err != nil {
 		return api.Message{}, fmt.Errorf("add message to session %q: %w", m.SessionID, err)
 	}
+	s.histories.change(m.SessionID, func(h []api.Message) []api.Message { return append(h, asHistory(m)) })
 	return m, nil
 }
 
@@ -296,6 +300,16 @@ func (s *Store) UpdateMessage(ctx context.Context, m api.Message) error {
 	if res.RowsAffected == 0 {
 		return fmt.Errorf("update message %q: %w", m.ID, ErrNotFound)
 	}
+	if m.SessionID == "" { // which history holds it is unknown
+		s.histories.forget("")
+		return nil
+	}
+	s.histories.change(m.SessionID, func(h []api.Message) []api.Message {
+		if i := slices.IndexFunc(h, func(o api.Message) bool { return o.ID == m.ID }); i >= 0 {
+			h[i].Content, h[i].Status = m.Content, m.Status
+		}
+		return h
+	})
 	return nil
 }
 
@@ -320,8 +334,19 @@ func (s *Store) Messages(ctx context.Context, sessionID string) ([]api.Message, 
 // role, text, status and time, without the results and errors, whose
 // decoding is most of the cost of reading a long conversation.
 func (s *Store) History(ctx context.Context, sessionID string) ([]api.Message, error) {
-	// Every turn starts with this read, and it grows with the conversation:
-	// scanning rows by hand costs a third less than gorm's reflection
+	msgs, writes, ok := s.histories.get(sessionID)
+	if ok {
+		return msgs, nil
+	}
+	msgs, err := s.readHistory(ctx, sessionID)
+	if err == nil {
+		s.histories.keep(sessionID, writes, msgs)
+	}
+	return msgs, err
+}
+
+func (s *Store) readHistory(ctx context.Context, sessionID string) ([]api.Message, error) {
+	// Scanning rows by hand costs a third less than gorm's reflection
 	// (BenchmarkHistory, 600 messages: 2.6 -> 1.8 ms).
 	rows, err := s.db.WithContext(ctx).Raw("SELECT id, role, content, status, created_at FROM messages WHERE session_id = ? ORDER BY id", sessionID).Rows()
 	if err != nil {
@@ -352,6 +377,7 @@ func (s *Store) MarkInterrupted(ctx context.Context) (int, error) {
 	if res.Error != nil {
 		return 0, fmt.Errorf("mark interrupted replies: %w", res.Error)
 	}
+	s.histories.forget("")
 	return int(res.RowsAffected), nil
 }
 
@@ -415,5 +441,8 @@ func (s *Store) DeleteMessagesFrom(ctx context.Context, sessionID, messageID str
 	if res.Error != nil {
 		return 0, fmt.Errorf("delete messages of session %q: %w", sessionID, res.Error)
 	}
+	s.histories.change(sessionID, func(h []api.Message) []api.Message {
+		return slices.DeleteFunc(h, func(m api.Message) bool { return m.ID >= messageID })
+	})
 	return int(res.RowsAffected), nil
 }

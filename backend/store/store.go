@@ -37,8 +37,9 @@ var (
 
 // Store is the app's database. It is safe for concurrent use.
 type Store struct {
-	db   *gorm.DB
-	path string
+	db        *gorm.DB
+	path      string
+	histories *histories
 }
 
 // Open opens (creating if needed) the database in dataDir and brings its
@@ -52,7 +53,7 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, path: path}
+	s := &Store{db: db, path: path, histories: newHistories()}
 	if err := Migrate(ctx, db, "store", migrations()); err != nil {
 		_ = s.Close()
 		return nil, err

@@ -321,3 +321,90 @@ func TestConcurrentMigrations(t *testing.T) {
 		}
 	}
 }
+
+// TestHistorySeesEveryChange: the history a turn reads, kept in memory
+// after the first read, matches the database after every kind of write.
+func TestHistorySeesEveryChange(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, t.TempDir())
+	session := NewID()
+	var last api.Message
+	steps := []struct {
+		name  string
+		write func() error
+	}{
+		{"first turn", func() (err error) {
+			_, last, err = s.StartTurn(ctx, session, "t", "안녕", false)
+			return err
+		}},
+		{"reply saved", func() error {
+			last.Content, last.Status = "반가워요", api.StatusComplete
+			return s.UpdateMessage(ctx, last)
+		}},
+		{"second turn", func() (err error) {
+			_, last, err = s.StartTurn(ctx, session, "", "날씨는?", false)
+			return err
+		}},
+		{"partial reply saved", func() error {
+			last.Content = "맑"
+			return s.UpdateMessage(ctx, last)
+		}},
+		{"marked interrupted after a crash", func() error {
+			_, err := s.MarkInterrupted(ctx)
+			return err
+		}},
+		{"message added", func() (err error) {
+			last, err = s.AddMessage(ctx, api.Message{SessionID: session, Role: api.RoleAssistant, Content: "메모", Status: api.StatusComplete})
+			return err
+		}},
+		{"update without a session id", func() error {
+			m := last
+			m.SessionID, m.Content = "", "고친 메모"
+			return s.UpdateMessage(ctx, m)
+		}},
+		{"last turn removed to regenerate", func() error {
+			h, err := s.History(ctx, session)
+			if err != nil {
+				return err
+			}
+			_, err = s.DeleteMessagesFrom(ctx, session, h[2].ID)
+			return err
+		}},
+		{"purged", func() error {
+			if err := s.DeleteSession(ctx, session); err != nil {
+				return err
+			}
+			return s.PurgeDeleted(ctx, time.Now().Add(time.Hour))
+		}},
+	}
+	for _, step := range steps {
+		if _, err := s.History(ctx, session); err != nil { // kept from here on
+			t.Fatal(err)
+		}
+		if err := step.write(); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		got, err := s.History(ctx, session)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := s.readHistory(ctx, session)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("after %s: kept history differs from the database (-db +kept):\n%s", step.name, diff)
+		}
+	}
+}
+
+// A history read that a write overtook is not kept.
+func TestHistoriesKeepNoStaleRead(t *testing.T) {
+	h := newHistories()
+	_, writes, _ := h.get("s")
+	h.change("s", func(m []api.Message) []api.Message { return m })
+	h.keep("s", writes, []api.Message{{ID: "old"}})
+	if _, _, ok := h.get("s"); ok {
+		t.Fatal("a read older than a write was kept")
+	}
+}

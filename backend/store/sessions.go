@@ -332,7 +332,8 @@ func (s *Store) Messages(ctx context.Context, sessionID string) ([]api.Message, 
 
 // History is a session's messages as a turn needs them, oldest first: id,
 // role, text, status and time, without the results and errors, whose
-// decoding is most of the cost of reading a long conversation.
+// decoding is most of the cost of reading a long conversation. The
+// histories of the conversations used lately come from memory.
 func (s *Store) History(ctx context.Context, sessionID string) ([]api.Message, error) {
 	msgs, writes, ok := s.histories.get(sessionID)
 	if ok {

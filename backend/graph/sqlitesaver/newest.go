@@ -21,9 +21,9 @@ type newest struct {
 	// threads maps each thread with checkpoints to its newest, or to nil
 	// while that is not loaded.
 	threads map[string]*graph.Saved
-	// changes counts the writes to each thread, so that a load which a
-	// write overtook does not replace what the write left.
-	changes map[string]int
+	// writes counts the writes, so that a load which a write overtook does
+	// not replace what the write left.
+	writes int
 }
 
 // load fills the mirror with the threads that have checkpoints.
@@ -33,7 +33,6 @@ func (n *newest) load(db *gorm.DB) error {
 		return err
 	}
 	n.threads = make(map[string]*graph.Saved, len(ids))
-	n.changes = map[string]int{}
 	for _, id := range ids {
 		n.threads[id] = nil
 	}
@@ -46,7 +45,7 @@ func (n *newest) load(db *gorm.DB) error {
 func (n *newest) lookup(thread string, load func() (graph.Saved, error)) (graph.Saved, error) {
 	n.mu.Lock()
 	cp, ok := n.threads[thread]
-	changes := n.changes[thread]
+	writes := n.writes
 	n.mu.Unlock()
 	switch {
 	case !ok:
@@ -60,7 +59,7 @@ func (n *newest) lookup(thread string, load func() (graph.Saved, error)) (graph.
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.changes[thread] == changes {
+	if n.writes == writes {
 		kept := clone(saved)
 		n.threads[thread] = &kept
 	}
@@ -72,10 +71,11 @@ func (n *newest) lookup(thread string, load func() (graph.Saved, error)) (graph.
 func (n *newest) put(cp graph.Checkpoint) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.changes[cp.ThreadID]++
+	n.writes++
 	cur, ok := n.threads[cp.ThreadID]
 	if !ok || (cur != nil && cp.ID >= cur.ID) {
-		n.threads[cp.ThreadID] = &graph.Saved{Checkpoint: clone(graph.Saved{Checkpoint: cp}).Checkpoint}
+		kept := clone(graph.Saved{Checkpoint: cp})
+		n.threads[cp.ThreadID] = &kept
 	}
 }
 
@@ -84,7 +84,7 @@ func (n *newest) put(cp graph.Checkpoint) {
 func (n *newest) forget(thread string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.changes[thread]++
+	n.writes++
 	if _, ok := n.threads[thread]; ok {
 		n.threads[thread] = nil
 	}
@@ -94,7 +94,7 @@ func (n *newest) forget(thread string) {
 func (n *newest) deleted(thread string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.changes[thread]++
+	n.writes++
 	delete(n.threads, thread)
 }
 

@@ -233,6 +233,10 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		return api.TurnResult{}, errors.New("agent: turn without a session id")
 	}
 	start := time.Now()
+	stored := t.Stored
+	if stored == nil {
+		stored = func() bool { return true }
+	}
 	a.waitSession(ctx, t.SessionID)
 	sink := &turnSink{out: out, tools: map[string]bool{}}
 	// A turn's checkpoint is saved where it ends: a turn cut short by a
@@ -246,15 +250,25 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		err error
 	)
 	if t.Decision == nil {
+		// The run starts while the person's message is being saved; the
+		// model's replies wait for the save (stored), and a refused turn's
+		// checkpoints are dropped.
 		history, first := historyInput(t.History)
-		a.saves.hold(t.SessionID)
-		res, err = a.g.Invoke(ctx, cfg, a.f.resetTurn(t.Text, history, first))
+		earlier := a.saves.hold(t.SessionID)
+		res, err = a.g.Invoke(context.WithValue(ctx, storedKey{}, stored), cfg, a.f.resetTurn(t.Text, history, first))
+		if !stored() {
+			a.saves.drop(t.SessionID, earlier)
+			return sink.result(), errNotStored
+		}
 		if err != nil || res.Interrupted() {
 			if serr := a.saves.release(context.WithoutCancel(ctx), t.SessionID); serr != nil && err == nil {
 				err = fmt.Errorf("save the plan: %w", serr)
 			}
 		}
 	} else {
+		if !stored() {
+			return sink.result(), errNotStored
+		}
 		var from string
 		if from, err = a.resumePoint(ctx, t.SessionID); err != nil {
 			return sink.result(), err

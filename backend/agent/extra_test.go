@@ -443,3 +443,34 @@ func TestWhenATurnSavesItsCheckpoint(t *testing.T) {
 		}
 	})
 }
+
+// A turn runs while the person's message is being saved (chat.Turn.Stored).
+// A turn whose message was refused runs no tool and leaves no checkpoint,
+// so the plan the session waits for stays the one approved next.
+func TestRefusedTurnLeavesNoTrace(t *testing.T) {
+	e := newEnv(t)
+	scriptComplex(e)
+	e.fake.On(isAnswer, ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("calculator", map[string]any{"expression": "123 * 456"})}})
+	a := e.agent(Options{})
+	if res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask}); res.Plan == nil {
+		t.Fatal("no plan")
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	refused := func() bool { cancel(); return false } // as the chat service does
+	out := &output{}
+	if _, err := a.Respond(ctx, chat.Turn{SessionID: "s1", Text: "123 * 456 계산해줘", Stored: refused}, out); !errors.Is(err, errNotStored) {
+		t.Fatalf("refused turn: %v", err)
+	}
+	if tools := out.kinds(api.TraceToolSelected); len(tools) != 0 {
+		t.Fatalf("the refused turn ran tools: %+v", tools)
+	}
+	fresh := e.agent(Options{}) // reads the database, not this agent's memory
+	if snap, err := fresh.g.GetState(context.Background(), graph.Config{ThreadID: "s1"}); err != nil || len(snap.Interrupts) != 1 {
+		t.Fatalf("after a refused turn the newest checkpoint is not the plan: %+v, %v", snap, err)
+	}
+	res, _ := turn(t, fresh, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove}})
+	if res.Response == "" || res.Plan != nil {
+		t.Fatalf("approving after a refused turn: %+v", res)
+	}
+}

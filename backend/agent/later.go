@@ -27,12 +27,28 @@ func newLaterSaver(cp graph.Checkpointer) *laterSaver {
 	return &laterSaver{Checkpointer: cp, held: map[string][]func(context.Context) error{}}
 }
 
-// hold starts holding the thread's saves. Saves still held from an
-// earlier run stay, to be made first.
-func (s *laterSaver) hold(thread string) {
+// hold starts holding the thread's saves and returns how many it holds
+// already: saves still held from an earlier run stay, to be made first.
+func (s *laterSaver) hold(thread string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.held[thread] = s.held[thread] // present, even when nil: held
+	return len(s.held[thread])
+}
+
+// drop forgets the saves held since hold returned earlier, for a run that
+// must leave no trace (its turn was refused).
+func (s *laterSaver) drop(thread string, earlier int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	saves, ok := s.held[thread]
+	switch {
+	case !ok: // released meanwhile
+	case earlier == 0:
+		delete(s.held, thread)
+	default:
+		s.held[thread] = saves[:min(earlier, len(saves))]
+	}
 }
 
 // release makes the thread's held saves, in order, and stops holding.

@@ -35,6 +35,12 @@ type usage struct {
 	Calls, Prompt, Completion int
 }
 
+// storedKey carries a turn's chat.Turn.Stored to its model calls.
+type storedKey struct{}
+
+// errNotStored ends a turn whose message the chat service could not save.
+var errNotStored = errors.New("the message was not saved")
+
 // call is one node's access to the model: it records accounting and
 // retries so that every node does it the same way.
 type call struct {
@@ -70,6 +76,17 @@ func (c *call) update(u graph.Update) graph.Update {
 	return u
 }
 
+// stored waits until the turn's message is saved (chat.Turn.Stored). A
+// turn's first model call is sent while the message is being written,
+// which takes a fraction of the reply's time; the reply is used only once
+// the message is saved, so a refused turn runs no tool and writes nothing.
+func stored(ctx context.Context) error {
+	if f, ok := ctx.Value(storedKey{}).(func() bool); ok && !f() {
+		return errNotStored
+	}
+	return nil
+}
+
 // chat makes one chat call; stream, when set, receives the reply's text.
 func (c *call) chat(ctx context.Context, msgs []ollama.Message, tools ollama.Tools, stream func(string)) (llm.Response, error) {
 	m, name := c.a.deps.Model()
@@ -86,6 +103,9 @@ func (c *call) chat(ctx context.Context, msgs []ollama.Message, tools ollama.Too
 	}
 	resp, err := m.Chat(ctx, llm.ChatRequest{Model: name, Messages: msgs, Tools: tools, Options: c.a.opt.ModelOptions}, onChunk)
 	c.record(resp)
+	if err := stored(ctx); err != nil {
+		return resp, err
+	}
 	if err != nil {
 		return resp, fmt.Errorf("%s: ask %s: %w", c.node, name, err)
 	}
@@ -107,6 +127,9 @@ func structured[T any](ctx context.Context, c *call, msgs []ollama.Message) (out
 		var v T
 		resp, err := m.Structured(ctx, req, nil, &v)
 		c.record(resp)
+		if err := stored(ctx); err != nil {
+			return out, false, err
+		}
 		if err == nil {
 			return v, true, nil
 		}

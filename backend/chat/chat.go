@@ -41,6 +41,14 @@ type Turn struct {
 	// Responder leaves for after the answer (summaries, reflection) waits
 	// for it rather than compete with saving the reply. Nil: nobody saves.
 	Saved <-chan struct{}
+	// Stored waits until the person's message is saved and reports whether
+	// it was. The Responder is called while the message is being written,
+	// so that the work before the model's reply costs the person nothing;
+	// it must ask Stored before it acts on that work (runs a tool, keeps a
+	// checkpoint, says it is done). When Stored says false the turn is
+	// cancelled and must leave no trace; what it sent to Output is dropped.
+	// Nil: the message is saved already.
+	Stored func() bool
 }
 
 // Output receives what a Responder produces while it works.
@@ -137,40 +145,30 @@ func Validate(text string) error {
 // Send starts a turn and returns at once; the reply arrives as events. An
 // empty sessionID starts a new session.
 func (s *Service) Send(ctx context.Context, sessionID, text string) (api.SendAck, error) {
-	t, err := s.begin(ctx, sessionID, text)
+	t, err := s.begin(ctx, sessionID, text, nil)
 	if err != nil {
 		return api.SendAck{}, err
 	}
-	return s.launch(t), nil
-}
-
-// launch runs a started turn in the background.
-func (s *Service) launch(t *turn) api.SendAck {
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		s.run(t)
-	}()
-	return t.ack
+	return t.ack, nil
 }
 
 // Decide answers the plan a session is waiting on, and runs the rest of the
 // turn like Send: the reply arrives as events.
 func (s *Service) Decide(ctx context.Context, sessionID string, d api.ApprovalDecision) (api.SendAck, error) {
-	t, err := s.beginDecision(ctx, sessionID, d)
+	t, err := s.beginDecision(ctx, sessionID, d, nil)
 	if err != nil {
 		return api.SendAck{}, err
 	}
-	return s.launch(t), nil
+	return t.ack, nil
 }
 
 // AskDecision is Decide run to its end, for the command line.
 func (s *Service) AskDecision(ctx context.Context, sessionID string, d api.ApprovalDecision, onText func(string)) (api.Message, error) {
-	t, err := s.beginDecision(ctx, sessionID, d)
+	t, err := s.beginDecision(ctx, sessionID, d, onText)
 	if err != nil {
 		return api.Message{}, err
 	}
-	return s.finishSync(ctx, t, onText)
+	return s.wait(ctx, t)
 }
 
 // Regenerate runs the last message of a session again, replacing the reply.
@@ -221,22 +219,23 @@ func (s *Service) redo(ctx context.Context, sessionID string, text *string) (api
 // Ask runs a turn to its end, for the command line. onText receives the
 // streamed text as it arrives.
 func (s *Service) Ask(ctx context.Context, sessionID, text string, onText func(string)) (api.Message, error) {
-	t, err := s.begin(ctx, sessionID, text)
+	t, err := s.begin(ctx, sessionID, text, onText)
 	if err != nil {
 		return api.Message{}, err
 	}
-	return s.finishSync(ctx, t, onText)
+	return s.wait(ctx, t)
 }
 
-func (s *Service) finishSync(ctx context.Context, t *turn, onText func(string)) (api.Message, error) {
+// wait returns a started turn's stored reply once it ends; ending ctx
+// stops the turn.
+func (s *Service) wait(ctx context.Context, t *turn) (api.Message, error) {
 	stop := context.AfterFunc(ctx, t.cancel)
 	defer stop()
-	t.onText = onText
-	msg, info := s.run(t)
-	if info != nil {
-		return msg, &Error{*info}
+	<-t.done
+	if t.reply.Error != nil {
+		return t.reply, &Error{*t.reply.Error}
 	}
-	return msg, nil
+	return t.reply, nil
 }
 
 // Stop ends the running turn of a session, keeping the text so far.
@@ -289,9 +288,21 @@ type turn struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
 	onText   func(string)
+	out      *stream
+
+	stored chan struct{} // closed once the messages are saved or refused
+	ok     bool          // whether they were saved; read after stored
+	done   chan struct{} // closed when the turn has ended
+	reply  api.Message   // as stored when done
 }
 
-func (s *Service) begin(ctx context.Context, sessionID, text string) (*turn, error) {
+// isStored is Turn.Stored.
+func (t *turn) isStored() bool {
+	<-t.stored
+	return t.ok
+}
+
+func (s *Service) begin(ctx context.Context, sessionID, text string, onText func(string)) (*turn, error) {
 	if err := Validate(text); err != nil {
 		return nil, err
 	}
@@ -299,15 +310,15 @@ func (s *Service) begin(ctx context.Context, sessionID, text string) (*turn, err
 	if sessionID == "" {
 		sessionID, title = store.NewID(), titleFrom(text)
 	}
-	return s.start(ctx, sessionID, title, text, nil)
+	return s.start(ctx, sessionID, title, text, nil, onText)
 }
 
-func (s *Service) beginDecision(ctx context.Context, sessionID string, d api.ApprovalDecision) (*turn, error) {
+func (s *Service) beginDecision(ctx context.Context, sessionID string, d api.ApprovalDecision, onText func(string)) (*turn, error) {
 	text, err := describeDecision(d)
 	if err != nil {
 		return nil, err
 	}
-	return s.start(ctx, sessionID, "", text, &d)
+	return s.start(ctx, sessionID, "", text, &d, onText)
 }
 
 // checkSession makes sure the session exists and is not waiting for a
@@ -333,9 +344,12 @@ func sessionError(err error) error {
 	return err
 }
 
-// start claims the session for one turn and saves its messages; a
-// non-empty newTitle creates the session with them.
-func (s *Service) start(ctx context.Context, sessionID, newTitle, text string, d *api.ApprovalDecision) (*turn, error) {
+// start claims the session for one turn, starts it and saves its
+// messages; a non-empty newTitle creates the session with them. The turn
+// runs while the messages are written, so the work before its first model
+// call costs the person nothing (see Turn.Stored); when they cannot be
+// written, start waits for the turn to unwind and says why.
+func (s *Service) start(ctx context.Context, sessionID, newTitle, text string, d *api.ApprovalDecision, onText func(string)) (*turn, error) {
 	// The turn outlives the request that started it: it ends on Stop or
 	// Shutdown, not when the bound call returns.
 	turnCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -351,19 +365,43 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, text string, d
 	s.running[sessionID] = cancel
 	s.mu.Unlock()
 
-	t, err := s.save(ctx, sessionID, newTitle, text, d != nil)
+	var history []api.Message
+	if newTitle == "" {
+		var err error
+		if history, err = s.store.History(ctx, sessionID); err != nil {
+			s.finish(sessionID)
+			cancel()
+			return nil, sessionError(err)
+		}
+	}
+	user, reply := store.NewTurn(sessionID, text)
+	t := &turn{
+		ack:     api.SendAck{SessionID: sessionID, TurnID: reply.ID, UserMessage: user, AssistantMessageID: reply.ID},
+		history: history, text: text, decision: d, ctx: turnCtx, cancel: cancel, onText: onText,
+		stored: make(chan struct{}), done: make(chan struct{}), reply: reply,
+	}
+	t.out = newStream(s, t)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.run(t)
+	}()
+
+	err := s.store.StartTurn(ctx, newTitle, user, reply, d != nil)
+	t.ok = err == nil
+	close(t.stored)
 	if err != nil {
-		s.finish(sessionID)
 		cancel()
+		<-t.done // the session takes a turn again once the caller hears why
 		return nil, sessionError(err)
 	}
-	t.ctx, t.cancel, t.decision = turnCtx, cancel, d
 	if newTitle != "" {
 		s.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
 	}
 	s.events.Emit(api.EventTurnStarted, api.TurnStarted{
 		SessionID: sessionID, TurnID: t.ack.TurnID, UserMessage: t.ack.UserMessage, AssistantMessageID: t.ack.AssistantMessageID,
 	})
+	t.out.open()
 	return t, nil
 }
 
@@ -389,25 +427,6 @@ func describeDecision(d api.ApprovalDecision) (string, error) {
 	return "", userError(api.ErrInvalidInput, fmt.Sprintf("Unknown decision %q.", d.Action), "Approve, revise or cancel.")
 }
 
-func (s *Service) save(ctx context.Context, sessionID, newTitle, text string, decision bool) (*turn, error) {
-	var history []api.Message
-	if newTitle == "" {
-		var err error
-		if history, err = s.store.History(ctx, sessionID); err != nil {
-			return nil, err
-		}
-	}
-	user, reply, err := s.store.StartTurn(ctx, sessionID, newTitle, text, decision)
-	if err != nil {
-		return nil, err
-	}
-	return &turn{
-		ack:     api.SendAck{SessionID: sessionID, TurnID: reply.ID, UserMessage: user, AssistantMessageID: reply.ID},
-		history: history,
-		text:    text,
-	}, nil
-}
-
 func (s *Service) finish(sessionID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -420,24 +439,24 @@ func (s *Service) finish(sessionID string) {
 	}
 }
 
-// run streams one reply and stores its end state. It returns the stored
-// message and, when the turn failed, what went wrong.
-func (s *Service) run(t *turn) (api.Message, *api.ErrorInfo) {
+// run streams one reply and stores its end state in t.reply; a turn whose
+// messages were not stored ends without a trace.
+func (s *Service) run(t *turn) {
+	defer close(t.done)
 	defer s.finish(t.ack.SessionID)
 	defer t.cancel()
 	saved := make(chan struct{})
 	defer close(saved)
 	start := time.Now()
-	reply := api.Message{
-		ID: t.ack.AssistantMessageID, SessionID: t.ack.SessionID, Role: api.RoleAssistant,
-		Status: api.StatusStreaming, CreatedAt: t.ack.UserMessage.CreatedAt,
-	}
-	out := newStream(s, t, &reply)
 	result, err := s.responder.Respond(t.ctx, Turn{
 		SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, History: t.history, Text: t.text, Decision: t.decision,
-		Saved: saved,
-	}, out)
-	text := out.close()
+		Saved: saved, Stored: t.isStored,
+	}, t.out)
+	text := t.out.close()
+	if !t.isStored() {
+		return
+	}
+	reply := &t.reply
 
 	// Saving must happen even when the turn was cancelled.
 	saveCtx, cancelSave := context.WithTimeout(context.WithoutCancel(t.ctx), 10*time.Second)
@@ -484,12 +503,12 @@ func (s *Service) run(t *turn) (api.Message, *api.ErrorInfo) {
 			s.opt.Logger.Error("mark pending approval", "session", t.ack.SessionID, "err", perr)
 		}
 	}
-	if serr := s.store.UpdateMessage(saveCtx, reply); serr != nil {
+	if serr := s.store.UpdateMessage(saveCtx, *reply); serr != nil {
 		s.opt.Logger.Error("save reply", "session", t.ack.SessionID, "err", serr)
 	}
 	if reply.Error != nil {
-		s.events.Emit(api.EventTurnFailed, api.TurnFailed{SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, Message: reply, Error: *reply.Error})
-		return reply, reply.Error
+		s.events.Emit(api.EventTurnFailed, api.TurnFailed{SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, Message: *reply, Error: *reply.Error})
+		return
 	}
 	if reply.Status == api.StatusAwaitingApproval {
 		s.events.Emit(api.EventApproval, api.ApprovalRequired{
@@ -498,8 +517,7 @@ func (s *Service) run(t *turn) (api.Message, *api.ErrorInfo) {
 		s.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: t.ack.SessionID})
 	}
 	s.opt.Logger.Info("turn finished", "session", t.ack.SessionID, "status", reply.Status, "llm_calls", result.LLMCalls, "ms", result.ExecutionMS)
-	s.events.Emit(api.EventTurnFinished, api.TurnFinished{SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, Message: reply, Result: result})
-	return reply, nil
+	s.events.Emit(api.EventTurnFinished, api.TurnFinished{SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, Message: *reply, Result: result})
 }
 
 func titleFrom(text string) string {

@@ -132,8 +132,10 @@ func TestSendStreamsAndSaves(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	svc, st, _ := newService(t, responderFunc(func(context.Context, Turn, Output) (api.TurnResult, error) {
-		t.Error("responder called for invalid input")
+	svc, st, _ := newService(t, responderFunc(func(_ context.Context, turn Turn, _ Output) (api.TurnResult, error) {
+		if turn.Stored() {
+			t.Error("a turn for invalid input was stored")
+		}
 		return api.TurnResult{}, nil
 	}))
 	tests := []struct {
@@ -434,6 +436,84 @@ func TestTraceKeepsOrderWithText(t *testing.T) {
 	}
 	if got := strings.Join(seq, ""); got != "before [calculator]after" {
 		t.Fatalf("order = %q", got)
+	}
+}
+
+// The Responder runs while the person's message is being written: what it
+// sends before the message is stored reaches the UI only after TurnStarted,
+// in order, and nothing of it once the message is refused.
+func TestOutputWaitsForTheStoredMessage(t *testing.T) {
+	prepared := make(chan struct{})
+	svc, st, rec := newService(t, responderFunc(func(ctx context.Context, turn Turn, out Output) (api.TurnResult, error) {
+		out.Text("early ")
+		out.Trace(api.TraceEvent{Kind: api.TraceToolSelected, Tool: "calculator"})
+		close(prepared)
+		if !turn.Stored() {
+			return api.TurnResult{}, context.Cause(ctx)
+		}
+		out.Text("rest")
+		return api.TurnResult{}, nil
+	}))
+	ctx := context.Background()
+
+	// Another connection holds the write lock, so StartTurn waits.
+	lock := st.DB().Begin()
+	if lock.Error != nil {
+		t.Fatal(lock.Error)
+	}
+	t.Cleanup(func() { lock.Rollback() }) // before Shutdown, when the test fails early
+	acks := make(chan error, 1)
+	go func() {
+		_, err := svc.Send(ctx, "", "q")
+		acks <- err
+	}()
+	<-prepared
+	rec.mu.Lock()
+	early := len(rec.events)
+	rec.mu.Unlock()
+	if early != 0 {
+		t.Fatalf("%d events sent before the message was stored", early)
+	}
+	if err := lock.Rollback().Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-acks; err != nil {
+		t.Fatal(err)
+	}
+	rec.wait(t, api.EventTurnFinished)
+	rec.mu.Lock()
+	var seq []string
+	for _, e := range rec.events {
+		switch p := e.payload.(type) {
+		case api.TurnStarted:
+			seq = append(seq, "<started>")
+		case api.TokenBatch:
+			seq = append(seq, p.Text)
+		case api.TraceEvent:
+			seq = append(seq, "["+p.Tool+"]")
+		}
+	}
+	rec.mu.Unlock()
+	if got := strings.Join(seq, ""); got != "<started>early [calculator]rest" {
+		t.Fatalf("events = %q", got)
+	}
+
+	// A message the store refuses: the turn is cancelled, sends nothing,
+	// and the session is free when Send returns.
+	prepared = make(chan struct{})
+	rec.mu.Lock()
+	rec.events = nil
+	rec.mu.Unlock()
+	if _, err := svc.Send(ctx, "no-such-session", "q"); codeOf(err) != api.ErrNotFound {
+		t.Fatalf("Send to a missing session: %v", err)
+	}
+	if svc.Busy("no-such-session") {
+		t.Fatal("the refused turn still holds the session")
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.events) != 0 {
+		t.Fatalf("a refused turn sent %+v", rec.events)
 	}
 }
 

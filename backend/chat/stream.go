@@ -12,24 +12,58 @@ import (
 // stream collects a reply as it is generated. A ticker sends what arrived
 // since the last tick as one TokenBatch (so a fast model does not send a
 // bridge message per token) and, less often, saves the text so far.
+//
+// The reply starts before its turn's messages are stored (Turn.Stored):
+// until open, what it would send waits in order and nothing is saved, and
+// a turn that is never opened sends nothing.
 type stream struct {
-	s     *Service
-	t     *turn
-	reply *api.Message
+	s *Service
+	t *turn
 
 	mu      sync.Mutex
 	all     strings.Builder
 	pending strings.Builder
 
+	sendMu sync.Mutex
+	opened bool
+	queued []func()
+
 	done chan struct{}
 	wg   sync.WaitGroup
 }
 
-func newStream(s *Service, t *turn, reply *api.Message) *stream {
-	st := &stream{s: s, t: t, reply: reply, done: make(chan struct{})}
+func newStream(s *Service, t *turn) *stream {
+	st := &stream{s: s, t: t, done: make(chan struct{})}
 	st.wg.Add(1)
 	go st.loop()
 	return st
+}
+
+// open sends what waited and lets the rest through.
+func (st *stream) open() {
+	st.sendMu.Lock()
+	defer st.sendMu.Unlock()
+	for _, f := range st.queued {
+		f()
+	}
+	st.queued, st.opened = nil, true
+}
+
+// send runs f, which sends something to the person, once the stream is open.
+func (st *stream) send(f func()) {
+	st.sendMu.Lock()
+	defer st.sendMu.Unlock()
+	if !st.opened {
+		st.queued = append(st.queued, f)
+		return
+	}
+	f()
+}
+
+func (st *stream) isOpen() bool {
+	st.sendMu.Lock()
+	defer st.sendMu.Unlock()
+	return st.opened
 }
 
 // Trace sends a step of the work at once, after the text before it, so
@@ -37,7 +71,7 @@ func newStream(s *Service, t *turn, reply *api.Message) *stream {
 func (st *stream) Trace(e api.TraceEvent) {
 	st.flush()
 	e.SessionID, e.TurnID = st.t.ack.SessionID, st.t.ack.TurnID
-	st.s.events.Emit(api.EventTrace, e)
+	st.send(func() { st.s.events.Emit(api.EventTrace, e) })
 }
 
 // Text adds a piece of the reply.
@@ -50,7 +84,7 @@ func (st *stream) Text(text string) {
 	st.pending.WriteString(text)
 	st.mu.Unlock()
 	if st.t.onText != nil {
-		st.t.onText(text)
+		st.send(func() { st.t.onText(text) })
 	}
 }
 
@@ -78,8 +112,10 @@ func (st *stream) flush() {
 	st.pending.Reset()
 	st.mu.Unlock()
 	if text != "" {
-		st.s.events.Emit(api.EventToken, api.TokenBatch{
-			SessionID: st.t.ack.SessionID, TurnID: st.t.ack.TurnID, MessageID: st.reply.ID, Text: text,
+		st.send(func() {
+			st.s.events.Emit(api.EventToken, api.TokenBatch{
+				SessionID: st.t.ack.SessionID, TurnID: st.t.ack.TurnID, MessageID: st.t.ack.AssistantMessageID, Text: text,
+			})
 		})
 	}
 }
@@ -87,8 +123,11 @@ func (st *stream) flush() {
 // save writes the partial reply so a killed process keeps it; errors are
 // only logged because the final save will try again.
 func (st *stream) save() {
+	if !st.isOpen() {
+		return
+	}
 	st.mu.Lock()
-	partial := *st.reply
+	partial := st.t.reply
 	partial.Content = st.all.String()
 	st.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

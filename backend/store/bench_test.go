@@ -25,8 +25,8 @@ func BenchmarkHistory(b *testing.B) {
 		if i == 0 {
 			title = "long"
 		}
-		_, reply, err := s.StartTurn(ctx, session, title, strings.Repeat("질문 ", 20), false)
-		if err != nil {
+		user, reply := NewTurn(session, strings.Repeat("질문 ", 20))
+		if err := s.StartTurn(ctx, title, user, reply, false); err != nil {
 			b.Fatal(err)
 		}
 		reply.Content, reply.Status = strings.Repeat("답변 ", 80), api.StatusComplete

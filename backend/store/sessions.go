@@ -197,19 +197,27 @@ func (s *Store) update(ctx context.Context, id string, values map[string]any) er
 	return nil
 }
 
-// StartTurn saves the person's message and the empty reply that will
-// stream into it in one transaction, first creating the session when
-// newTitle is not "" — so a crash can never leave a new conversation
-// without the message that started it. In an existing session, decision
-// says the message answers the plan the session waits for: the session
-// must be waiting (else ErrNoPlanPending) and stops waiting; a session
-// waiting for a plan takes no other message (ErrPlanPending). Checking in
-// the same statement that touches the session spares every turn a read.
-func (s *Store) StartTurn(ctx context.Context, sessionID, newTitle, text string, decision bool) (user, reply api.Message, err error) {
+// NewTurn makes a turn's two messages: the person's and the empty reply
+// that will stream into it. They get their ids here, before StartTurn
+// saves them, so that the reply can be prepared while they are written.
+func NewTurn(sessionID, text string) (user, reply api.Message) {
 	now := time.Now().UTC()
 	user = api.Message{ID: NewID(), SessionID: sessionID, Role: api.RoleUser, Content: text, Status: api.StatusComplete, CreatedAt: now}
 	reply = api.Message{ID: NewID(), SessionID: sessionID, Role: api.RoleAssistant, Status: api.StatusStreaming, CreatedAt: now}
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return user, reply
+}
+
+// StartTurn saves a turn's messages (from NewTurn) in one transaction,
+// first creating the session when newTitle is not "" — so a crash can
+// never leave a new conversation without the message that started it. In
+// an existing session, decision says the message answers the plan the
+// session waits for: the session must be waiting (else ErrNoPlanPending)
+// and stops waiting; a session waiting for a plan takes no other message
+// (ErrPlanPending). Checking in the same statement that touches the
+// session spares every turn a read.
+func (s *Store) StartTurn(ctx context.Context, newTitle string, user, reply api.Message, decision bool) error {
+	sessionID, now := user.SessionID, user.CreatedAt
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if newTitle != "" {
 			if err := tx.Create(&session{ID: sessionID, Title: newTitle, CreatedAt: now, UpdatedAt: now}).Error; err != nil {
 				return err
@@ -236,10 +244,10 @@ func (s *Store) StartTurn(ctx context.Context, sessionID, newTitle, text string,
 		return nil
 	})
 	if err != nil {
-		return api.Message{}, api.Message{}, fmt.Errorf("start a turn in session %q: %w", sessionID, err)
+		return fmt.Errorf("start a turn in session %q: %w", sessionID, err)
 	}
 	s.histories.change(sessionID, func(h []api.Message) []api.Message { return append(h, user, reply) })
-	return user, reply, nil
+	return nil
 }
 
 // turnRefused says why StartTurn found no session to start the turn in.

@@ -334,16 +334,18 @@ func TestHistorySeesEveryChange(t *testing.T) {
 		write func() error
 	}{
 		{"first turn", func() (err error) {
-			_, last, err = s.StartTurn(ctx, session, "t", "안녕", false)
-			return err
+			var user api.Message
+			user, last = NewTurn(session, "안녕")
+			return s.StartTurn(ctx, "t", user, last, false)
 		}},
 		{"reply saved", func() error {
 			last.Content, last.Status = "반가워요", api.StatusComplete
 			return s.UpdateMessage(ctx, last)
 		}},
 		{"second turn", func() (err error) {
-			_, last, err = s.StartTurn(ctx, session, "", "날씨는?", false)
-			return err
+			var user api.Message
+			user, last = NewTurn(session, "날씨는?")
+			return s.StartTurn(ctx, "", user, last, false)
 		}},
 		{"partial reply saved", func() error {
 			last.Content = "맑"

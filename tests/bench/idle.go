@@ -32,8 +32,8 @@ func saveAfterWait(ctx context.Context, n int, wait time.Duration) (afterWait, e
 		return afterWait{}, err
 	}
 	defer st.Close()
-	_, reply, err := st.StartTurn(ctx, store.NewID(), "idle", "안녕하세요", false)
-	if err != nil {
+	user, reply := store.NewTurn(store.NewID(), "안녕하세요")
+	if err := st.StartTurn(ctx, "idle", user, reply, false); err != nil {
 		return afterWait{}, err
 	}
 	reply.Status = api.StatusComplete

@@ -124,7 +124,10 @@ func TestSendStreamsAndSaves(t *testing.T) {
 	}
 
 	// The second turn sees the first as history.
-	svc.Send(ctx, ack.SessionID, "again")
+	waitIdle(t, svc, ack.SessionID)
+	if _, err := svc.Send(ctx, ack.SessionID, "again"); err != nil {
+		t.Fatal(err)
+	}
 	waitIdle(t, svc, ack.SessionID)
 	if len(gotHistory) != 2 {
 		t.Fatalf("history of second turn = %d messages, want 2", len(gotHistory))

@@ -1,6 +1,7 @@
 // Package chat runs conversation turns: it validates and saves what the
-// person wrote, asks a Responder for the reply, streams the reply to the UI
-// in batches, and saves it as it grows so that neither a stop, an error nor a
+// person wrote, asks a Responder for the reply (starting it while the
+// message is saved, see Turn.Stored), streams the reply to the UI in
+// batches, and saves it as it grows so that neither a stop, an error nor a
 // killed process loses what was typed or already answered.
 //
 // The Responder is the seam between the conversation and the intelligence

@@ -291,7 +291,7 @@ type turn struct {
 	onText   func(string)
 	out      *stream
 
-	stored chan struct{} // closed once the messages are saved or refused
+	stored chan struct{} // closed once the messages are saved and announced, or refused
 	ok     bool          // whether they were saved; read after stored
 	done   chan struct{} // closed when the turn has ended
 	reply  api.Message   // as stored when done
@@ -394,11 +394,9 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, text string, d
 		defer s.wg.Done()
 		s.run(t)
 	}()
-	err := <-storing
-	t.ok = err == nil
-	close(t.stored)
-	if err != nil {
+	if err := <-storing; err != nil {
 		cancel()
+		close(t.stored)
 		<-t.done // the session takes a turn again once the caller hears why
 		return nil, sessionError(err)
 	}
@@ -409,6 +407,10 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, text string, d
 		SessionID: sessionID, TurnID: t.ack.TurnID, UserMessage: t.ack.UserMessage, AssistantMessageID: t.ack.AssistantMessageID,
 	})
 	t.out.open()
+	// Stored says yes only now, so that the turn's end is announced after
+	// its start even when the turn ends before its message is saved.
+	t.ok = true
+	close(t.stored)
 	return t, nil
 }
 

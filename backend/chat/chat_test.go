@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -494,10 +495,12 @@ func TestOutputWaitsForTheStoredMessage(t *testing.T) {
 			seq = append(seq, p.Text)
 		case api.TraceEvent:
 			seq = append(seq, "["+p.Tool+"]")
+		case api.TurnFinished:
+			seq = append(seq, "<finished>")
 		}
 	}
 	rec.mu.Unlock()
-	if got := strings.Join(seq, ""); got != "<started>early [calculator]rest" {
+	if got := strings.Join(seq, ""); got != "<started>early [calculator]rest<finished>" {
 		t.Fatalf("events = %q", got)
 	}
 
@@ -517,6 +520,44 @@ func TestOutputWaitsForTheStoredMessage(t *testing.T) {
 	defer rec.mu.Unlock()
 	if len(rec.events) != 0 {
 		t.Fatalf("a refused turn sent %+v", rec.events)
+	}
+}
+
+// slowStart is a recorder that takes its time over TurnStarted, as a busy
+// window may.
+type slowStart struct{ *recorder }
+
+func (s slowStart) Emit(name string, payload any) {
+	if name == api.EventTurnStarted {
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.recorder.Emit(name, payload)
+}
+
+// A turn that ends before its message is saved (here at once) is still
+// announced as started before it is announced as ended.
+func TestTurnEndsAfterItStarts(t *testing.T) {
+	st, err := store.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := newRecorder()
+	svc := New(st, responderFunc(func(context.Context, Turn, Output) (api.TurnResult, error) {
+		return api.TurnResult{}, errors.New("ollama is not running")
+	}), slowStart{rec}, Options{})
+	t.Cleanup(func() { svc.Shutdown(); _ = st.Close() })
+	if _, err := svc.Send(context.Background(), "", "q"); err != nil {
+		t.Fatal(err)
+	}
+	rec.wait(t, api.EventTurnFailed)
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var names []string
+	for _, e := range rec.events {
+		names = append(names, e.name)
+	}
+	if i, j := slices.Index(names, api.EventTurnStarted), slices.Index(names, api.EventTurnFailed); i < 0 || i > j {
+		t.Fatalf("events %v", names)
 	}
 }
 

@@ -120,6 +120,9 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if err != nil {
 		return nil, fmt.Errorf("start the agent: %w", err)
 	}
+	if err := a.forgetPurged(ctx); err != nil {
+		logger.Warn("delete the checkpoints of purged conversations", "err", err)
+	}
 	a.settings.Watch(func(s api.Settings) {
 		if err := a.models.reconfigure(s); err != nil {
 			logger.Warn("apply new Ollama settings", "err", err)
@@ -152,6 +155,20 @@ func (g globals) overrides() (settings.Overrides, error) {
 
 // waitTurns blocks while a chat turn runs, so that background embedding
 // leaves Ollama and the machine to the answer the person waits for.
+// forgetPurged deletes the agent's checkpoints of conversations purged for
+// good (PurgeDeleted, above), which would otherwise keep their words.
+func (a *App) forgetPurged(ctx context.Context) error {
+	ids, err := a.store.SessionIDs(ctx)
+	if err != nil {
+		return err
+	}
+	n, err := a.agent.ForgetThreads(ctx, func(thread string) bool { return ids[thread] })
+	if n > 0 {
+		a.log.Info("deleted the checkpoints of purged conversations", "count", n)
+	}
+	return err
+}
+
 func (a *App) waitTurns(ctx context.Context) error {
 	select {
 	case <-a.chatReady:

@@ -21,6 +21,7 @@ import (
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+	"github.com/wayfinder-app/wayfinder/backend/store"
 )
 
 // wayfinder runs the command line in-process.
@@ -107,6 +108,52 @@ func TestAskContinuesSession(t *testing.T) {
 	}
 	if !answered {
 		t.Fatalf("the second turn did not send the history: %+v", fake.ChatRequests())
+	}
+}
+
+// A conversation deleted more than 30 days ago is purged at start, and its
+// checkpoints (which hold its words) go with it; a kept one's stay.
+func TestPurgeTakesTheCheckpoints(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
+	dir := t.TempDir()
+	base := []string{"--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b"}
+	var sessions []string
+	for _, q := range []string{"비밀 계획을 알려줄게", "keep this one"} {
+		code, out, errOut := wayfinder(t, append(base, "ask", "--json", q)...)
+		var res api.TurnResult
+		if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil {
+			t.Fatalf("ask %q: %d %v %s", q, code, err, errOut)
+		}
+		sessions = append(sessions, res.SessionID)
+	}
+	db, err := store.OpenDB(filepath.Join(dir, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sqlDB, _ := db.DB()
+	defer sqlDB.Close()
+	checkpoints := func(session string) (n int64) {
+		t.Helper()
+		if err := db.Table("graph_checkpoints").Where("thread_id = ?", session).Count(&n).Error; err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if checkpoints(sessions[0]) == 0 || checkpoints(sessions[1]) == 0 {
+		t.Fatal("the turns left no checkpoints to purge")
+	}
+	if err := db.Exec("UPDATE sessions SET deleted_at = ? WHERE id = ?", time.Now().Add(-31*24*time.Hour).UTC(), sessions[0]).Error; err != nil {
+		t.Fatal(err)
+	}
+
+	if code, _, errOut := wayfinder(t, append(base, "ask", "--session", sessions[1], "again")...); code != 0 {
+		t.Fatalf("ask after the purge: %s", errOut)
+	}
+	if n := checkpoints(sessions[0]); n != 0 {
+		t.Fatalf("%d checkpoints of the purged conversation left", n)
+	}
+	if checkpoints(sessions[1]) == 0 {
+		t.Fatal("the kept conversation lost its checkpoints")
 	}
 }
 

@@ -201,6 +201,36 @@ func (a *Agent) Close() error {
 	return a.Shutdown(ctx)
 }
 
+// ForgetThreads deletes the checkpoints of every conversation keep does
+// not claim, and says how many. Checkpoints hold a conversation's words
+// (questions, plans, its summary), so a conversation deleted for good must
+// take them along; the app calls this at start, after purging, which also
+// catches up after a process killed in between.
+func (a *Agent) ForgetThreads(ctx context.Context, keep func(thread string) bool) (int, error) {
+	saver, ok := a.saves.Checkpointer.(interface {
+		Threads(context.Context) ([]string, error)
+		graph.ThreadDeleter
+	})
+	if !ok {
+		return 0, nil // in memory: gone with the process
+	}
+	threads, err := saver.Threads(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, th := range threads {
+		if keep(th) {
+			continue
+		}
+		if err := saver.DeleteThread(ctx, th); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
 // Wait blocks until all after-turn work has finished (tests, `wayfinder
 // ask` before it exits).
 func (a *Agent) Wait() { a.wg.Wait() }

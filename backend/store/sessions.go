@@ -163,6 +163,20 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	return nil
 }
 
+// SessionIDs returns the ids of all sessions, hidden ones included (they
+// can still be restored).
+func (s *Store) SessionIDs(ctx context.Context) (map[string]bool, error) {
+	var ids []string
+	if err := s.db.WithContext(ctx).Model(&session{}).Pluck("id", &ids).Error; err != nil {
+		return nil, fmt.Errorf("list session ids: %w", err)
+	}
+	set := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		set[id] = true
+	}
+	return set, nil
+}
+
 // RestoreSession undoes DeleteSession.
 func (s *Store) RestoreSession(ctx context.Context, id string) (api.Session, error) {
 	res := s.db.WithContext(ctx).Model(&session{}).Where("id = ? AND deleted_at IS NOT NULL", id).Update("deleted_at", nil)

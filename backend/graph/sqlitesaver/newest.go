@@ -28,8 +28,8 @@ type newest struct {
 
 // load fills the mirror with the threads that have checkpoints.
 func (n *newest) load(db *gorm.DB) error {
-	var ids []string
-	if err := db.Model(&checkpointRow{}).Distinct("thread_id").Pluck("thread_id", &ids).Error; err != nil {
+	ids, err := threadIDs(db)
+	if err != nil {
 		return err
 	}
 	n.threads = make(map[string]*graph.Saved, len(ids))

@@ -242,6 +242,22 @@ func (s *Saver) List(ctx context.Context, threadID string, limit int) ([]graph.S
 	return s.withWrites(ctx, rows)
 }
 
+// Threads lists the threads that have checkpoints, so that those whose
+// owner is gone can be deleted.
+func (s *Saver) Threads(ctx context.Context) ([]string, error) {
+	ids, err := threadIDs(s.db.WithContext(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("list threads: %w", err)
+	}
+	return ids, nil
+}
+
+func threadIDs(db *gorm.DB) ([]string, error) {
+	var ids []string
+	err := db.Model(&checkpointRow{}).Distinct("thread_id").Order("thread_id").Pluck("thread_id", &ids).Error
+	return ids, err
+}
+
 // DeleteThread implements graph.ThreadDeleter: checkpoints and writes go
 // in one transaction, so a thread is never left half deleted, and the id
 // is retired in the same transaction.

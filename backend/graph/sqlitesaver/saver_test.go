@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -110,5 +111,25 @@ func TestPutWritesIdempotentAcrossRestart(t *testing.T) {
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+func TestThreads(t *testing.T) {
+	ctx := t.Context()
+	s := openSaver(t, sqlitesaver.OnlyWriter())
+	for _, th := range []string{"b", "a", "b"} {
+		cp := graph.Checkpoint{ThreadID: th, ID: uuid.Must(uuid.NewV7()).String(), Values: json.RawMessage(`{}`), Metadata: graph.Metadata{Source: graph.SourceLoop}}
+		if err := s.Put(ctx, cp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := s.Threads(ctx); err != nil || !slices.Equal(got, []string{"a", "b"}) {
+		t.Fatalf("threads = %v, %v", got, err)
+	}
+	if err := s.DeleteThread(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Threads(ctx); err != nil || !slices.Equal(got, []string{"b"}) {
+		t.Fatalf("threads after deleting a = %v, %v", got, err)
 	}
 }

@@ -1,6 +1,7 @@
 package sqlitesaver
 
 import (
+	"maps"
 	"slices"
 	"sync"
 
@@ -96,6 +97,13 @@ func (n *newest) deleted(thread string) {
 	defer n.mu.Unlock()
 	n.writes++
 	delete(n.threads, thread)
+}
+
+// list returns the threads with checkpoints, in order.
+func (n *newest) list() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Sorted(maps.Keys(n.threads))
 }
 
 // clone copies what a caller could change.

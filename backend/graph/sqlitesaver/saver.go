@@ -245,6 +245,9 @@ func (s *Saver) List(ctx context.Context, threadID string, limit int) ([]graph.S
 // Threads lists the threads that have checkpoints, so that those whose
 // owner is gone can be deleted.
 func (s *Saver) Threads(ctx context.Context) ([]string, error) {
+	if s.newest != nil {
+		return s.newest.list(), nil
+	}
 	ids, err := threadIDs(s.db.WithContext(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("list threads: %w", err)

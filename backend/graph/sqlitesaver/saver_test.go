@@ -115,21 +115,38 @@ func TestPutWritesIdempotentAcrossRestart(t *testing.T) {
 }
 
 func TestThreads(t *testing.T) {
-	ctx := t.Context()
-	s := openSaver(t, sqlitesaver.OnlyWriter())
-	for _, th := range []string{"b", "a", "b"} {
-		cp := graph.Checkpoint{ThreadID: th, ID: uuid.Must(uuid.NewV7()).String(), Values: json.RawMessage(`{}`), Metadata: graph.Metadata{Source: graph.SourceLoop}}
-		if err := s.Put(ctx, cp); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if got, err := s.Threads(ctx); err != nil || !slices.Equal(got, []string{"a", "b"}) {
-		t.Fatalf("threads = %v, %v", got, err)
-	}
-	if err := s.DeleteThread(ctx, "a"); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := s.Threads(ctx); err != nil || !slices.Equal(got, []string{"b"}) {
-		t.Fatalf("threads after deleting a = %v, %v", got, err)
+	for name, opts := range map[string][]sqlitesaver.Option{"database": nil, "only writer": {sqlitesaver.OnlyWriter()}} {
+		t.Run(name, func(t *testing.T) {
+			ctx := t.Context()
+			path := filepath.Join(t.TempDir(), "cp.db")
+			s, err := sqlitesaver.Open(path, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, th := range []string{"b", "a", "b"} {
+				cp := graph.Checkpoint{ThreadID: th, ID: uuid.Must(uuid.NewV7()).String(), Values: json.RawMessage(`{}`), Metadata: graph.Metadata{Source: graph.SourceLoop}}
+				if err := s.Put(ctx, cp); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.DeleteThread(ctx, "a"); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Put(ctx, graph.Checkpoint{ThreadID: "c", ID: uuid.Must(uuid.NewV7()).String(), Values: json.RawMessage(`{}`), Metadata: graph.Metadata{Source: graph.SourceLoop}}); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := s.Threads(ctx); err != nil || !slices.Equal(got, []string{"b", "c"}) {
+				t.Fatalf("threads = %v, %v", got, err)
+			}
+			s.Close()
+			// A new Saver on the file lists the same.
+			if s, err = sqlitesaver.Open(path, opts...); err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if got, err := s.Threads(ctx); err != nil || !slices.Equal(got, []string{"b", "c"}) {
+				t.Fatalf("threads after reopening = %v, %v", got, err)
+			}
+		})
 	}
 }

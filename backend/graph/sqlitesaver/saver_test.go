@@ -123,18 +123,20 @@ func TestThreads(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, th := range []string{"b", "a", "b"} {
-				cp := graph.Checkpoint{ThreadID: th, ID: uuid.Must(uuid.NewV7()).String(), Values: json.RawMessage(`{}`), Metadata: graph.Metadata{Source: graph.SourceLoop}}
+			put := func(thread string) {
+				t.Helper()
+				cp := graph.Checkpoint{ThreadID: thread, ID: uuid.Must(uuid.NewV7()).String(), Values: json.RawMessage(`{}`), Metadata: graph.Metadata{Source: graph.SourceLoop}}
 				if err := s.Put(ctx, cp); err != nil {
 					t.Fatal(err)
 				}
 			}
+			put("b")
+			put("a")
+			put("b")
 			if err := s.DeleteThread(ctx, "a"); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Put(ctx, graph.Checkpoint{ThreadID: "c", ID: uuid.Must(uuid.NewV7()).String(), Values: json.RawMessage(`{}`), Metadata: graph.Metadata{Source: graph.SourceLoop}}); err != nil {
-				t.Fatal(err)
-			}
+			put("c")
 			if got, err := s.Threads(ctx); err != nil || !slices.Equal(got, []string{"b", "c"}) {
 				t.Fatalf("threads = %v, %v", got, err)
 			}

@@ -74,13 +74,29 @@ func (c *Client) chat(ctx context.Context, op string, req ChatRequest, onChunk f
 		req.Think = c.thinkOff(ctx, req.Model)
 	}
 	wire := c.wireRequest(req)
-	var resp Response
+	var (
+		resp   Response
+		filter *textCallFilter
+	)
 	retries, err := c.retry(ctx, op, req.Model, func(ctx context.Context) (bool, error) {
-		r, delivered, err := c.chatOnce(ctx, op, wire, onChunk)
+		emit := onChunk
+		if len(req.Tools) > 0 {
+			// Each attempt starts its reply afresh; what an attempt held
+			// back is dropped with it.
+			filter = &textCallFilter{offered: req.Tools, emit: onChunk}
+			emit = filter.push
+		}
+		r, delivered, err := c.chatOnce(ctx, op, wire, emit)
 		r.Attempts = resp.Attempts + 1
 		resp = r
+		if filter != nil {
+			delivered = filter.emitted
+		}
 		return delivered, err
 	})
+	if err == nil && filter != nil {
+		filter.finish(&resp.Message)
+	}
 	resp.Retries = retries
 	resp.Elapsed = time.Since(start)
 	return resp, err

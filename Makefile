@@ -5,10 +5,16 @@ SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := run
 
+# The version, commit and build date `wayfinder --version` prints. The build
+# date is the commit's (or SOURCE_DATE_EPOCH's), so that building one commit
+# twice gives the same binary and Go's cache is not defeated by a clock.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)$(if $(findstring -dirty,$(VERSION)),-dirty)
+BUILD_DATE ?= $(shell d=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null)}; [ -n "$$d" ] && date -u -d "@$$d" +%Y-%m-%dT%H:%M:%SZ)
 BIN := build/bin/wayfinder
 GO_TAGS := desktop,production,webkit2_41
-LDFLAGS := -s -w -X main.version=$(VERSION)
+VERSION_PKG := github.com/wayfinder-app/wayfinder/backend/version
+LDFLAGS := -s -w -X $(VERSION_PKG).version=$(VERSION) -X $(VERSION_PKG).commit=$(COMMIT) -X $(VERSION_PKG).date=$(BUILD_DATE)
 
 DEB_BUILD := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential
 DEB_TEST := xvfb xauth dbus-daemon imagemagick xdotool chromium fonts-noto-cjk fonts-noto-color-emoji poppler-utils

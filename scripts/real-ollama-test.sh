@@ -14,5 +14,5 @@ port=$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=
 url=$(bash "$tools/serve.sh" "$cache/ollama" "$port" "$state" | tail -1)
 echo "real Ollama at $url"
 cd "$root"
-WAYFINDER_REAL_OLLAMA="$url" go test -tags integration -count=1 -run Integration -v . 2>&1 | tee "$state/test.log" | grep -E '^(=== RUN|--- |PASS|FAIL|ok|\s+integration_test)' || true
+WAYFINDER_REAL_OLLAMA="$url" go test -tags integration -count=1 -run Integration -v ./backend/app/ 2>&1 | tee "$state/test.log" | grep -E '^(=== RUN|--- |PASS|FAIL|ok|\s+integration_test)' || true
 grep -q '^ok' "$state/test.log" || { echo "real Ollama tier failed; server log:"; tail -30 "$state/ollama.log"; cat "$state/test.log" | tail -60; exit 1; }

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -22,6 +22,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/settings"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
+	"github.com/wayfinder-app/wayfinder/backend/version"
 )
 
 // App holds the backend for one run, whichever shell shows it.
@@ -42,7 +43,7 @@ type App struct {
 	chat     *chat.Service
 
 	shellMu        sync.RWMutex
-	shell          shell  // native dialogs; nil outside the desktop window
+	shell          Shell  // native dialogs; nil outside the desktop window
 	customWorkflow []byte // --workflow; nil: the built-in one
 
 	bg        sync.WaitGroup // background work (imports) to wait for on close
@@ -234,6 +235,18 @@ func (a *App) addFolders(paths []string) error {
 	return err
 }
 
+// AttachEvents sends the app's events to the desktop window, once it exists.
+func (a *App) AttachEvents(sink chat.EventSink) { a.events.attach(sink) }
+
+// Shutdown stops the turns in flight, when the window closes.
+func (a *App) Shutdown() { a.chat.Shutdown() }
+
+// InstanceID names the app open on its data folder (see instanceID).
+func (a *App) InstanceID() string { return instanceID(a.dataDir) }
+
+// Log is the app's logger.
+func (a *App) Log() *slog.Logger { return a.log }
+
 // relay forwards events to the shell's sink once the shell has one (the
 // Wails runtime exists only after startup).
 type relay struct {
@@ -255,6 +268,9 @@ func (r *relay) Emit(name string, payload any) {
 		s.Emit(name, payload)
 	}
 }
+
+// Describe turns any error of a bound service into what the person sees.
+func Describe(err error) api.ErrorInfo { return describe(err) }
 
 // describe turns any backend error into what the person sees.
 func describe(err error) api.ErrorInfo {
@@ -395,22 +411,24 @@ func (s *SettingsService) Pull(model string) error {
 
 // Info describes the running app.
 func (s *SettingsService) Info() (api.AppInfo, error) {
-	return api.AppInfo{Version: version, DataDir: s.app.dataDir, Mode: s.app.mode, Locale: osLocale()}, nil
+	return api.AppInfo{Version: version.Current().Version, DataDir: s.app.dataDir, Mode: s.app.mode, Locale: osLocale()}, nil
 }
 
 // Ready is called by the frontend once it has mounted and received Info: the
 // version it got back proves a full round trip through the bindings. The log
 // line is what the desktop smoke test and the startup benchmark wait for.
 func (s *SettingsService) Ready(gotVersion string) error {
-	if gotVersion != version {
-		return fmt.Errorf("frontend reported version %q, backend is %q", gotVersion, version)
+	if want := version.Current().Version; gotVersion != want {
+		return fmt.Errorf("frontend reported version %q, backend is %q", gotVersion, want)
 	}
 	s.app.log.Info("frontend ready", "mode", s.app.mode, "version", gotVersion)
 	return nil
 }
 
-// services are the values bound to the frontend, by name.
-func (a *App) services() map[string]any {
+// Services are the values bound to the frontend, by name: the desktop
+// window binds them (window.go.app.ChatService…), serve mode dispatches
+// POST /api/ChatService/… to them.
+func (a *App) Services() map[string]any {
 	return map[string]any{
 		"ChatService":      &ChatService{a},
 		"SettingsService":  &SettingsService{a},

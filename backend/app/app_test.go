@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bufio"
@@ -22,13 +22,14 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 	"github.com/wayfinder-app/wayfinder/backend/store"
+	"github.com/wayfinder-app/wayfinder/backend/version"
 )
 
 // wayfinder runs the command line in-process.
 func wayfinder(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(""), &out, &errOut)
+	code = Main(context.Background(), args, strings.NewReader(""), &out, &errOut, testShells)
 	return code, out.String(), errOut.String()
 }
 
@@ -45,12 +46,12 @@ func TestCommandLine(t *testing.T) {
 		out, err string
 		notInOut string
 	}{
-		{"help", []string{"--help"}, 0, "", "wayfinder serve", ""},
+		{"help", []string{"--help"}, 0, "wayfinder serve", "", ""},
 		{"help command", []string{"help"}, 0, "wayfinder doctor", "", ""},
-		{"serve help", []string{"serve", "--help"}, 0, "", "--addr", ""},
+		{"serve help", []string{"serve", "--help"}, 0, "--addr", "", ""},
 		{"unknown command", []string{"frobnicate"}, 2, "", `unknown command "frobnicate"`, ""},
 		{"bad flag", []string{"--nope"}, 2, "", "flag provided but not defined", ""},
-		{"version", []string{"version"}, 0, "wayfinder " + version, "", ""},
+		{"version", []string{"version"}, 0, "wayfinder " + version.Current().Version, "", ""},
 		{"ask without message", append(base, "ask"), 2, "", "give the message", ""},
 		{"ask empty message", append(base, "ask", "   "), 2, "", "give the message", ""},
 		{"ask streams", append(base, "ask", "hello"), 0, "Hello! I am Wayfinder's test model.", "", ""},
@@ -89,7 +90,7 @@ func TestAskContinuesSession(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &first); err != nil || first.SessionID == "" {
 		t.Fatalf("json %q: %v", out, err)
 	}
-	// A new process (a new run() on the same data folder) continues it.
+	// A new process (a new Main() on the same data folder) continues it.
 	fake.Script(ollamatest.Reply{Text: "철수님이라고 하셨어요."})
 	code, out, errOut = wayfinder(t, append(base, "ask", "--session", first.SessionID, "내 이름이 뭐야?")...)
 	if code != 0 || !strings.Contains(out, "철수님이라고") {
@@ -165,7 +166,7 @@ func TestServe(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "serve", "--addr", "127.0.0.1:0"}, strings.NewReader(""), pw, io.Discard)
+		done <- Main(ctx, []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "serve", "--addr", "127.0.0.1:0"}, strings.NewReader(""), pw, io.Discard, testShells)
 		pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
@@ -505,7 +506,7 @@ func openTestApp(t *testing.T, fake *ollamatest.Server, model string) (*App, *ev
 	}
 	t.Cleanup(a.Close)
 	events := &eventLog{}
-	a.events.attach(events)
+	a.AttachEvents(events)
 	return a, events
 }
 

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -15,6 +15,9 @@ import (
 
 func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 	const usage = "kb import PATH... | list | remove ID | search [--top N] [--json] QUERY | extract FILE"
+	if err := helpFor(args, usage, s); err != nil {
+		return err
+	}
 	if len(args) == 0 {
 		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
 	}
@@ -144,6 +147,9 @@ func printSearchJSON(s stdio, hits []api.SearchHit) error {
 
 func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 	const usage = "memory list | add [--kind K] TEXT | edit [--kind K] ID TEXT | rm ID | rm --all"
+	if err := helpFor(args, usage, s); err != nil {
+		return err
+	}
 	if len(args) == 0 {
 		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
 	}

@@ -5,7 +5,7 @@
 // that Wayfinder works with the real server's wire format and quirks
 // (thinking beside content, a pull failing inside a 200 response, a model
 // whose structured answers are empty), not that the model is any good.
-package main
+package app
 
 import (
 	"context"

@@ -1,7 +1,15 @@
-// Command wayfinder is a local-first assistant: a desktop window by default,
-// the same UI in a browser with `serve`, one turn in the terminal with `ask`,
-// and a setup check with `doctor`. See README.md.
-package main
+// Package app is one run of Wayfinder: its command line (the desktop window
+// by default, the same UI in a browser with `serve`, one turn in the
+// terminal with `ask`, the knowledge base and memory with `kb` and `memory`,
+// a setup check with `doctor`), the backend wired together for one data
+// folder (App), and the services both UIs call (ChatService,
+// SettingsService, KnowledgeService, MemoryService: thin and typed, over
+// backend/chat, store, settings, knowledge and memory).
+//
+// It does not import Wails: the desktop window comes in through Shells from
+// package main, and package desktop, the only one that talks to the Wails
+// runtime, shows it. So everything here is tested without a display.
+package app
 
 import (
 	"context"
@@ -9,22 +17,28 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
-	"syscall"
+	"strings"
+
+	"github.com/wayfinder-app/wayfinder/backend/version"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
-
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+// Shells are what package main gives the command line to show the app in.
+type Shells struct {
+	// Assets is the built frontend, index.html at its root.
+	Assets fs.FS
+	// Window shows a in the desktop window until it closes.
+	Window func(ctx context.Context, a *App) error
+	// ErrorWindow shows a page saying why the app could not start, in a
+	// small window of its own (a launcher has no terminal to show it in).
+	// instanceID is the open app's (InstanceID) when the data folder was in
+	// use, so that a desktop with a session bus raises that app's window
+	// instead; "" otherwise.
+	ErrorWindow func(ctx context.Context, page []byte, instanceID string) error
 }
 
 // globals are the flags every command accepts.
@@ -54,6 +68,7 @@ type command struct {
 type stdio struct {
 	in       io.Reader
 	out, err io.Writer
+	shells   Shells
 }
 
 func commands() []command {
@@ -63,46 +78,54 @@ func commands() []command {
 		{"kb", "kb import|list|remove|search|extract", "manage the knowledge base (run `wayfinder kb` for details)", runKB},
 		{"memory", "memory list|add|edit|rm", "see and edit what Wayfinder remembers about you", runMemory},
 		{"doctor", "doctor", "check Ollama, the models and the data folder, and say how to fix each problem", runDoctor},
-		{"version", "version", "print the version", func(_ context.Context, _ globals, _ []string, s stdio) error {
-			fmt.Fprintln(s.out, "wayfinder", version)
-			return nil
-		}},
+		{"version", "version", "print the version, commit and build date (also --version)", runVersion},
 	}
+}
+
+func runVersion(_ context.Context, g globals, args []string, s stdio) error {
+	fs := subFlags("version", "version", &g, s)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	fmt.Fprint(s.out, version.Current())
+	return nil
 }
 
 // errUsage marks a command-line mistake (exit code 2).
 var errUsage = errors.New("usage")
 
-func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
-	s := stdio{in, out, errOut}
+// Main runs the command line with args (without the program name) and
+// returns the exit code: 0 done, 1 failed, 2 a command-line mistake.
+func Main(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer, shells Shells) int {
+	s := stdio{in, out, errOut, shells}
 	g := globals{dataDir: os.Getenv("WAYFINDER_DATA_DIR"), workflow: os.Getenv("WAYFINDER_WORKFLOW")}
-	root := flag.NewFlagSet("wayfinder", flag.ContinueOnError)
-	root.SetOutput(errOut)
-	g.register(root)
-	root.Usage = func() { rootUsage(root, errOut) }
+	root := subFlags("wayfinder", "", &g, s)
+	showVersion := root.Bool("version", false, "print the version, commit and build date")
 	if err := root.Parse(args); err != nil {
-		return exitCode(err)
+		return report(errOut, "", err)
+	}
+	if *showVersion {
+		fmt.Fprint(out, version.Current())
+		return 0
 	}
 	rest := root.Args()
 	if len(rest) == 0 {
-		return report(errOut, runDesktop(ctx, g, s))
+		return report(errOut, "", runDesktop(ctx, g, s))
 	}
 	for _, c := range commands() {
 		if c.name == rest[0] {
-			return report(errOut, c.run(ctx, g, rest[1:], s))
+			return report(errOut, c.name, c.run(ctx, g, rest[1:], s))
 		}
 	}
 	if rest[0] == "help" {
-		rootUsage(root, out)
+		rootUsage(root.FlagSet, out)
 		return 0
 	}
-	fmt.Fprintf(errOut, "wayfinder: unknown command %q\n\n", rest[0])
-	rootUsage(root, errOut)
-	return 2
+	return report(errOut, "", fmt.Errorf("%w: unknown command %q", errUsage, rest[0]))
 }
 
 func rootUsage(fs *flag.FlagSet, w io.Writer) {
-	fmt.Fprintf(w, "Wayfinder %s — a local-first assistant that plans your tasks with local models.\n\n", version)
+	fmt.Fprintf(w, "Wayfinder %s — a local-first assistant that plans your tasks with local models.\n\n", version.Current().Version)
 	fmt.Fprintln(w, "Usage:\n  wayfinder [flags]            open the desktop window")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  wayfinder %-28s %s\n", c.usage, c.summary)
@@ -113,35 +136,60 @@ func rootUsage(fs *flag.FlagSet, w io.Writer) {
 	fmt.Fprintln(w, "\nRun `wayfinder COMMAND --help` for a command's own flags.")
 }
 
+// flagSet is a flag.FlagSet that prints its help to standard output (it
+// was asked for) and turns a mistake into errUsage, which report prints as
+// one line and where to find the help, instead of the whole usage.
+type flagSet struct {
+	*flag.FlagSet
+	usage func(io.Writer)
+	out   io.Writer
+}
+
 // subFlags makes a command's flag set, with the global flags on it too so
-// they may come before or after the command name.
-func subFlags(name, usage string, g *globals, s stdio) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	g.register(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(s.err, "Usage: wayfinder %s\n\nFlags:\n", usage)
+// they may come before or after the command name; usage "" is the root's.
+func subFlags(name, usage string, g *globals, s stdio) *flagSet {
+	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), out: s.out}
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	g.register(fs.FlagSet)
+	fs.usage = func(w io.Writer) {
+		fmt.Fprintf(w, "Usage: wayfinder %s\n\nFlags:\n", usage)
+		fs.SetOutput(w)
 		fs.PrintDefaults()
+	}
+	if usage == "" {
+		fs.usage = func(w io.Writer) { rootUsage(fs.FlagSet, w) }
 	}
 	return fs
 }
 
-func exitCode(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
+// Parse parses args; --help prints the usage and returns flag.ErrHelp.
+func (fs *flagSet) Parse(args []string) error {
+	err := fs.FlagSet.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.usage(fs.out)
+		return err
+	case err != nil:
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	return 2
+	return nil
 }
 
-// report prints an error the way a person can act on it.
-func report(w io.Writer, err error) int {
+// report prints an error the way a person can act on it; cmd is the
+// command that ran ("" for none), for the help hint after a mistake.
+func report(w io.Writer, cmd string, err error) int {
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.Is(err, errUsage):
-		fmt.Fprintln(w, "wayfinder:", err)
+		fmt.Fprintln(w, "wayfinder:", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
+		if cmd != "" {
+			cmd += " "
+		}
+		fmt.Fprintf(w, "Run `wayfinder %s--help` for usage.\n", cmd)
 		return 2
 	}
 	info := describe(err)
@@ -194,4 +242,14 @@ func newLogger(w io.Writer, verbose bool) *slog.Logger {
 		level = slog.LevelDebug
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+// helpFor prints usage when args ask for help, for commands whose first
+// argument is a subcommand.
+func helpFor(args []string, usage string, s stdio) error {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprintf(s.out, "Usage: wayfinder %s\n\nRun `wayfinder --help` for the flags every command accepts.\n", usage)
+		return flag.ErrHelp
+	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -27,12 +27,7 @@ func runServe(ctx context.Context, g globals, args []string, s stdio) error {
 		return err
 	}
 	defer a.Close()
-	ui, err := assets()
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	srv, err := server.New(server.Options{Services: a.services(), Assets: ui, Describe: describe, Logger: logger})
+	srv, err := server.New(server.Options{Services: a.Services(), Assets: s.shells.Assets, Describe: describe, Logger: logger})
 	if err != nil {
 		ln.Close()
 		return err

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"encoding/base64"
@@ -16,10 +16,10 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/workflow"
 )
 
-// shell is what only the desktop window can do: native dialogs and opening
+// Shell is what only the desktop window can do: native dialogs and opening
 // folders. Serve mode and the command line have none (nil), and the UI
 // offers browser equivalents there (downloads, file inputs).
-type shell interface {
+type Shell interface {
 	OpenFiles(title string) ([]string, error)
 	OpenFolder(title string) (string, error)
 	SaveFile(title, defaultName string) (string, error)
@@ -31,7 +31,7 @@ var errNoShell = &chat.Error{Info: api.ErrorInfo{
 	Hint: "In the browser, drag files onto the page or use the download button.",
 }}
 
-func (a *App) desktop() (shell, error) {
+func (a *App) desktop() (Shell, error) {
 	a.shellMu.RLock()
 	defer a.shellMu.RUnlock()
 	if a.shell == nil {
@@ -40,8 +40,8 @@ func (a *App) desktop() (shell, error) {
 	return a.shell, nil
 }
 
-// attachShell is called by the desktop window once it exists.
-func (a *App) attachShell(s shell) {
+// AttachShell is called by the desktop window once it exists.
+func (a *App) AttachShell(s Shell) {
 	a.shellMu.Lock()
 	a.shell = s
 	a.shellMu.Unlock()

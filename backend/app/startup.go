@@ -1,47 +1,47 @@
-package main
+package app
 
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"html/template"
-	"net/http"
-
-	"github.com/wailsapp/wails/v2"
-	"github.com/wailsapp/wails/v2/pkg/options"
-	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
-	"github.com/wailsapp/wails/v2/pkg/options/linux"
-	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
-// showStartupError opens a small window that says why Wayfinder could not
-// start: launched from a desktop menu, there is no terminal to read the
-// error in, and a window that never appears looks like a crash. With the
-// open app's single-instance lock, a start that found the data folder in
-// use brings that app's window to the front and quits before showing this.
-func showStartupError(ctx context.Context, cause error, lock *options.SingleInstanceLock) error {
-	page, err := startupErrorPage(osLocale(), cause)
-	if err != nil {
-		return err
+// runDesktop opens the app in the desktop window. When it cannot start, a
+// small window says why: launched from a desktop menu, there is no terminal
+// to read the error in, and a window that never appears looks like a
+// crash. With the open app's instance id, a start that found the data
+// folder in use brings that app's window to the front and quits before
+// showing it.
+func runDesktop(ctx context.Context, g globals, s stdio) error {
+	if s.shells.Window == nil {
+		return errors.New("this build of Wayfinder has no desktop window: use `wayfinder serve`")
 	}
-	return wails.Run(&options.App{
-		Title:  "Wayfinder",
-		Width:  560,
-		Height: 340,
-		AssetServer: &assetserver.Options{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			_, _ = w.Write(page)
-		})},
-		BackgroundColour: &options.RGBA{R: 255, G: 255, B: 255, A: 255},
-		OnStartup: func(wctx context.Context) {
-			go func() {
-				<-ctx.Done()
-				runtime.Quit(wctx)
-			}()
-		},
-		SingleInstanceLock: lock,
-		Linux:              &linux.Options{ProgramName: "wayfinder"},
-	})
+	a, err := openApp(ctx, g, "desktop", newLogger(s.err, g.verbose))
+	if err != nil {
+		var instance string
+		if dir, derr := g.resolvedDataDir(); derr == nil && errors.Is(err, errDataDirBusy) {
+			instance = instanceID(dir)
+		}
+		page, perr := startupErrorPage(osLocale(), err)
+		if perr != nil {
+			return errors.Join(err, perr)
+		}
+		return errors.Join(err, s.shells.ErrorWindow(ctx, page, instance))
+	}
+	defer a.Close()
+	return s.shells.Window(ctx, a)
+}
+
+// instanceID names the app open on a data folder: a second start of the
+// desktop app on the same folder brings that window to the front and quits,
+// which is what a person who clicked the icon again wants (Wails does it
+// over D-Bus on Linux).
+func instanceID(dataDir string) string {
+	sum := sha256.Sum256([]byte(dataDir))
+	return "wayfinder-" + hex.EncodeToString(sum[:8])
 }
 
 // startupText is the startup error window's wording in one language.

@@ -1,13 +1,16 @@
-package main
+// Package desktop shows Wayfinder in a native window with Wails v2
+// (WebKitGTK on Linux, WebView2 on Windows, WKWebView on macOS). It is the
+// only package that imports Wails: the rest of the backend reaches the
+// window through the small interfaces it defines where it uses them (an
+// event sink, native dialogs), and is tested without a display.
+package desktop
 
 import (
 	"context"
-	"crypto/sha256"
-	"embed"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
+	"net/http"
 	"net/url"
 	"sync/atomic"
 
@@ -18,67 +21,65 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
-//go:embed all:frontend/dist
-var embedded embed.FS
-
-// assets is the built frontend with index.html at its root.
-func assets() (fs.FS, error) {
-	sub, err := fs.Sub(embedded, "frontend/dist")
-	if err != nil {
-		return nil, fmt.Errorf("frontend assets: %w", err)
-	}
-	return sub, nil
+// Options are what the main window shows and binds.
+type Options struct {
+	// Assets is the built frontend, index.html at its root.
+	Assets fs.FS
+	// Bind are the services the frontend calls, as window.go.<package>.<Type>.
+	Bind []any
+	// ErrorFormatter turns a bound method's error into what the frontend's
+	// promise rejects with.
+	ErrorFormatter func(error) any
+	// InstanceID names the app open on one data folder: a second start with
+	// the same id brings this window to the front and quits.
+	InstanceID string
+	// Icon is the window's icon (PNG), shown by the window manager and the
+	// task bar on Linux; Windows and macOS take theirs from the executable.
+	Icon []byte
+	// Started is called once the window exists, with what it can do.
+	Started func(Window)
+	// Closing is called when the window closes, before Run returns.
+	Closing func()
+	Log     *slog.Logger
 }
 
-// wailsSink sends events through the Wails runtime; this file is the only
-// place that talks to it.
-type wailsSink struct{ ctx context.Context }
+// Window is the open window: events to the frontend and native dialogs.
+type Window struct{ ctx context.Context }
 
-func (w wailsSink) Emit(name string, payload any) { runtime.EventsEmit(w.ctx, name, payload) }
-
-// wailsShell gives the app native dialogs.
-type wailsShell struct{ ctx context.Context }
+// Emit sends an event to the frontend.
+func (w Window) Emit(name string, payload any) { runtime.EventsEmit(w.ctx, name, payload) }
 
 var documentFilter = []runtime.FileFilter{{DisplayName: "Documents (PDF, Markdown, text, JSON)", Pattern: "*.pdf;*.md;*.markdown;*.txt;*.json;*.jsonl"}}
 
-func (w wailsShell) OpenFiles(title string) ([]string, error) {
+// OpenFiles asks for documents to import.
+func (w Window) OpenFiles(title string) ([]string, error) {
 	return runtime.OpenMultipleFilesDialog(w.ctx, runtime.OpenDialogOptions{Title: title, Filters: documentFilter})
 }
 
-func (w wailsShell) OpenFolder(title string) (string, error) {
+// OpenFolder asks for a folder.
+func (w Window) OpenFolder(title string) (string, error) {
 	return runtime.OpenDirectoryDialog(w.ctx, runtime.OpenDialogOptions{Title: title})
 }
 
-func (w wailsShell) SaveFile(title, defaultName string) (string, error) {
+// SaveFile asks where to save a Markdown file.
+func (w Window) SaveFile(title, defaultName string) (string, error) {
 	return runtime.SaveFileDialog(w.ctx, runtime.SaveDialogOptions{
 		Title: title, DefaultFilename: defaultName,
 		Filters: []runtime.FileFilter{{DisplayName: "Markdown", Pattern: "*.md"}},
 	})
 }
 
-func (w wailsShell) OpenPath(path string) error {
+// OpenPath shows a file or folder in the system's file manager.
+func (w Window) OpenPath(path string) error {
 	runtime.BrowserOpenURL(w.ctx, (&url.URL{Scheme: "file", Path: path}).String())
 	return nil
 }
 
-func runDesktop(ctx context.Context, g globals, s stdio) error {
-	logger := newLogger(s.err, g.verbose)
-	a, err := openApp(ctx, g, "desktop", logger)
-	if err != nil {
-		var lock *options.SingleInstanceLock
-		if dir, derr := g.resolvedDataDir(); derr == nil && errors.Is(err, errDataDirBusy) {
-			lock = singleInstance(dir, nil)
-		}
-		return errors.Join(err, showStartupError(ctx, err, lock))
-	}
-	defer a.Close()
-	ui, err := assets()
-	if err != nil {
-		return err
-	}
-	var binds []any
-	for _, svc := range a.services() {
-		binds = append(binds, svc)
+// Run shows the main window until it closes or ctx ends (Ctrl+C in the
+// terminal closes it like the close button).
+func Run(ctx context.Context, o Options) error {
+	if o.Assets == nil {
+		return fmt.Errorf("the desktop window has no frontend to show")
 	}
 	var window atomic.Pointer[context.Context] // the Wails context, once the window exists
 	return wails.Run(&options.App{
@@ -88,30 +89,29 @@ func runDesktop(ctx context.Context, g globals, s stdio) error {
 		MinWidth:  720,
 		MinHeight: 520,
 		AssetServer: &assetserver.Options{
-			Assets: ui,
+			Assets: o.Assets,
 		},
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 255},
 		OnStartup: func(wctx context.Context) {
 			window.Store(&wctx)
-			a.events.attach(wailsSink{wctx})
-			a.attachShell(wailsShell{wctx})
-			// Ctrl+C in the terminal closes the window like the close button.
+			o.Started(Window{wctx})
 			go func() {
 				<-ctx.Done()
 				runtime.Quit(wctx)
 			}()
 		},
-		OnShutdown: func(context.Context) { a.chat.Shutdown() },
-		SingleInstanceLock: singleInstance(a.dataDir, func(options.SecondInstanceData) {
+		OnShutdown: func(context.Context) { o.Closing() },
+		SingleInstanceLock: &options.SingleInstanceLock{UniqueId: o.InstanceID, OnSecondInstanceLaunch: func(options.SecondInstanceData) {
 			if wctx := window.Load(); wctx != nil {
-				logger.Info("Wayfinder was started again on this data folder: this window comes to the front")
+				o.Log.Info("Wayfinder was started again on this data folder: this window comes to the front")
 				runtime.WindowUnminimise(*wctx)
 				runtime.WindowShow(*wctx)
 			}
-		}),
-		Bind:           binds,
-		ErrorFormatter: func(err error) any { return describe(err) },
+		}},
+		Bind:           o.Bind,
+		ErrorFormatter: o.ErrorFormatter,
 		Linux: &linux.Options{
+			Icon:                o.Icon,
 			ProgramName:         "wayfinder",
 			WebviewGpuPolicy:    linux.WebviewGpuPolicyOnDemand,
 			WindowIsTranslucent: false,
@@ -119,12 +119,31 @@ func runDesktop(ctx context.Context, g globals, s stdio) error {
 	})
 }
 
-// singleInstance makes a second start of the desktop app on the same data
-// folder bring the open window to the front and quit, which is what a
-// person who clicked the icon again wants (Wails does it over D-Bus on
-// Linux). Without a session bus, the second start, which found the folder
-// locked, says so in a window of its own.
-func singleInstance(dataDir string, onSecond func(options.SecondInstanceData)) *options.SingleInstanceLock {
-	sum := sha256.Sum256([]byte(dataDir))
-	return &options.SingleInstanceLock{UniqueId: "wayfinder-" + hex.EncodeToString(sum[:8]), OnSecondInstanceLaunch: onSecond}
+// ShowError shows page (a whole HTML document, from our own template) in a
+// small window until it is closed; the page closes it with
+// window.runtime.Quit(). With instanceID, a desktop with a session bus
+// hands the start over to the app already open under that id instead.
+func ShowError(ctx context.Context, page []byte, instanceID string, icon []byte) error {
+	var lock *options.SingleInstanceLock
+	if instanceID != "" {
+		lock = &options.SingleInstanceLock{UniqueId: instanceID}
+	}
+	return wails.Run(&options.App{
+		Title:  "Wayfinder",
+		Width:  560,
+		Height: 340,
+		AssetServer: &assetserver.Options{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write(page)
+		})},
+		BackgroundColour: &options.RGBA{R: 255, G: 255, B: 255, A: 255},
+		OnStartup: func(wctx context.Context) {
+			go func() {
+				<-ctx.Done()
+				runtime.Quit(wctx)
+			}()
+		},
+		SingleInstanceLock: lock,
+		Linux:              &linux.Options{Icon: icon, ProgramName: "wayfinder"},
+	})
 }

@@ -30,7 +30,7 @@ class FakeEventSource {
 
 describe("createTransport", () => {
   it("uses Wails bindings when window.go exists", () => {
-    const win = { go: { main: {} }, runtime: { EventsOn: () => () => {} } } as unknown as Window & WailsWindow;
+    const win = { go: { app: {} }, runtime: { EventsOn: () => () => {} } } as unknown as Window & WailsWindow;
     expect(createTransport(win)).toBeInstanceOf(WailsTransport);
   });
   it("uses HTTP when there are no bindings", () => {
@@ -39,9 +39,9 @@ describe("createTransport", () => {
 });
 
 describe("WailsTransport", () => {
-  it("calls window.go.main[service][method] with the args", async () => {
+  it("calls window.go.app[service][method] with the args", async () => {
     const fn = vi.fn(async (a: unknown, b: unknown) => ({ got: [a, b] }));
-    const tr = new WailsTransport({ go: { main: { ChatService: { Send: fn as never } } } });
+    const tr = new WailsTransport({ go: { app: { ChatService: { Send: fn as never } } } });
     await expect(tr.call("ChatService", "Send", ["", "hi"])).resolves.toEqual({ got: ["", "hi"] });
     expect(fn).toHaveBeenCalledWith("", "hi");
   });
@@ -49,7 +49,7 @@ describe("WailsTransport", () => {
     const fn = async () => {
       throw '{"code":"model_missing","message":"model llama3.2:3b not found","hint":"ollama pull llama3.2:3b"}';
     };
-    const tr = new WailsTransport({ go: { main: { ChatService: { Send: fn } } } });
+    const tr = new WailsTransport({ go: { app: { ChatService: { Send: fn } } } });
     const err = await tr.call("ChatService", "Send", []).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).info).toEqual({
@@ -59,12 +59,12 @@ describe("WailsTransport", () => {
     });
   });
   it("falls back to internal for a plain string rejection", async () => {
-    const tr = new WailsTransport({ go: { main: { S: { M: async () => Promise.reject("boom") } } } });
+    const tr = new WailsTransport({ go: { app: { S: { M: async () => Promise.reject("boom") } } } });
     const err = (await tr.call("S", "M", []).catch((e: unknown) => e)) as ApiError;
     expect(err.info).toEqual({ code: "internal", message: "boom" });
   });
   it("rejects a missing binding with a clear error", async () => {
-    const tr = new WailsTransport({ go: { main: {} } });
+    const tr = new WailsTransport({ go: { app: {} } });
     const err = (await tr.call("Nope", "X", []).catch((e: unknown) => e)) as ApiError;
     expect(err.info.message).toContain("Nope.X");
   });

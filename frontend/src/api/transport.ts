@@ -14,21 +14,25 @@ export interface Transport {
 
 type BoundMethod = (...args: unknown[]) => Promise<unknown>;
 
-/** The part of window that Wails v2 injects into its webview. */
+/**
+ * The part of window that Wails v2 injects into its webview. Bound services
+ * appear under the Go package that declares them: backend/app, so
+ * window.go.app.ChatService.Send.
+ */
 export interface WailsWindow {
-  go?: { main?: Record<string, Record<string, BoundMethod> | undefined> };
+  go?: { app?: Record<string, Record<string, BoundMethod> | undefined> };
   runtime?: {
     EventsOn(name: string, cb: (...data: unknown[]) => void): () => void;
     BrowserOpenURL?(url: string): void;
   };
 }
 
-/** WailsTransport calls bound Go methods: window.go.main[Service][Method]. */
+/** WailsTransport calls bound Go methods: window.go.app[Service][Method]. */
 export class WailsTransport implements Transport {
   constructor(private readonly win: WailsWindow) {}
 
   async call<T>(service: string, method: string, args: unknown[]): Promise<T> {
-    const fn = this.win.go?.main?.[service]?.[method];
+    const fn = this.win.go?.app?.[service]?.[method];
     if (typeof fn !== "function") {
       throw new ApiError({ code: "internal", message: `no binding ${service}.${method}` });
     }

@@ -1,8 +1,8 @@
 // Package world builds what the black-box tests under tests/ run against: a
 // fake Ollama scripted for every model-calling role of the agent graph, and a
-// Wayfinder backend (store, tools, agent, chat service) wired the way app.go
-// wires it, but inside the test process so that a test can swap the HTTP
-// client, the data directory or the fake.
+// Wayfinder backend (store, tools, agent, chat service) wired the way
+// backend/app/app.go wires it, but inside the test process so that a test
+// can swap the HTTP client, the data directory or the fake.
 //
 // The roles are recognised by the first line of their system prompts (see
 // backend/agent/prompts.go); if a prompt changes, the scripted fakes stop
@@ -226,7 +226,7 @@ type Config struct {
 	Events chat.EventSink
 }
 
-// Backend is Wayfinder's backend for one test: what app.go's openApp builds,
+// Backend is Wayfinder's backend for one test: what backend/app's openApp builds,
 // without the knowledge base and the Wails shell.
 type Backend struct {
 	Store  *store.Store
@@ -305,7 +305,7 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 		st.Close()
 		return nil, err
 	}
-	settings := api.Settings{Folders: cfg.Folders} // as app.go: read_file is offered once a folder is added
+	settings := api.Settings{Folders: cfg.Folders} // as backend/app: read_file is offered once a folder is added
 	ag, err := agent.New(agent.Deps{
 		Model: func() (agent.Model, string) { return client, Model }, Tools: reg,
 		Retriever: docs, Memory: mem, DB: st.DB(),

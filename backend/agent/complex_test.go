@@ -47,7 +47,7 @@ func scriptComplex(e *env) {
 		id := subTaskRe.FindStringSubmatch(req.Messages[1].Content)[1]
 		query := map[string]string{"s1": "ChatGPT script", "s2": "Vrew video", "s3": "Canva thumbnail"}[id]
 		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{
-			toolCall("retrieve_docs", map[string]any{"query": query}),
+			toolCall("search_catalog", map[string]any{"query": query}),
 			toolCall("get_time", map[string]any{}),
 		}}
 	})
@@ -122,7 +122,7 @@ func TestComplexFlow(t *testing.T) {
 	if res.LLMCalls != 4*2+1 {
 		t.Fatalf("llm calls = %d", res.LLMCalls)
 	}
-	if strings.Join(res.ToolsUsed, ",") != "calculator,get_time,retrieve_docs" {
+	if strings.Join(res.ToolsUsed, ",") != "calculator,get_time,search_catalog" {
 		t.Fatalf("tools used = %v", res.ToolsUsed)
 	}
 	if !strings.HasPrefix(res.Response, "# 카페 쇼츠 가이드") || !strings.Contains(res.Response, "[1]") ||

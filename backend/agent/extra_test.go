@@ -70,7 +70,7 @@ func TestToolsets(t *testing.T) {
 	a.deps.Settings = func() api.Settings { return api.Settings{WebSearchEnabled: on} }
 	names := func(set string) string {
 		var out []string
-		for _, s := range a.toolset(set).Schemas() {
+		for _, s := range a.toolset(set, State{Input: "우리 회사 휴가 규정 알려줘"}).Schemas() {
 			out = append(out, s.Function.Name)
 		}
 		return strings.Join(out, ",")
@@ -78,13 +78,13 @@ func TestToolsets(t *testing.T) {
 	if got := names("answer"); got != "calculator,get_time,retrieve_docs,read_memory" {
 		t.Fatalf("answer tools = %s", got)
 	}
-	if got := names("recommend"); got != "calculator,get_time,retrieve_docs" {
+	if got := names("recommend"); got != "calculator,get_time,retrieve_docs,search_catalog" {
 		t.Fatalf("recommend tools (web off) = %s", got)
 	}
 	// The standard registry of the tests has no search provider, so turning
 	// it on adds nothing rather than failing.
 	on = true
-	if got := names("recommend"); got != "calculator,get_time,retrieve_docs" {
+	if got := names("recommend"); got != "calculator,get_time,retrieve_docs,search_catalog" {
 		t.Fatalf("recommend tools without a provider = %s", got)
 	}
 	withSearch, err := tools.Standard(nil, tools.Deps{Retriever: e.docs, Memory: e.mem, Search: tools.NoProvider{}})
@@ -92,14 +92,14 @@ func TestToolsets(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.deps.Tools = withSearch
-	if got := names("recommend"); got != "calculator,get_time,retrieve_docs,web_search" {
+	if got := names("recommend"); got != "calculator,get_time,retrieve_docs,search_catalog,web_search" {
 		t.Fatalf("recommend tools (web on) = %s", got)
 	}
 	if got := names("answer"); got != "calculator,get_time,retrieve_docs,read_memory" {
 		t.Fatalf("answer tools (web on) = %s", got)
 	}
 	on = false
-	if got := names("recommend"); got != "calculator,get_time,retrieve_docs" {
+	if got := names("recommend"); got != "calculator,get_time,retrieve_docs,search_catalog" {
 		t.Fatalf("recommend tools (web off again) = %s", got)
 	}
 	if strings.Contains(scoutPrompt(false), "web_search") || !strings.Contains(scoutPrompt(true), "web_search") {

@@ -34,11 +34,11 @@ var leavePolicy = tools.Doc{ID: "hr-1", Title: "휴가 정책", Source: "employe
 	Text: "휴가 정책: 연차 15일, 병가 10일. 연차는 입사 1년 후부터 사용할 수 있습니다."}
 
 var catalog = []tools.Doc{
-	{ID: "cat-vrew", Title: "Vrew", Source: "Wayfinder AI tool catalog", URL: "https://vrew.ai",
+	{ID: "cat-vrew", Title: "Vrew", Source: "Wayfinder AI tool catalog", Catalog: true, URL: "https://vrew.ai",
 		Text: "Vrew: AI video editor with automatic Korean subtitles, short-form video editing. Pricing: free plan, Pro $9.99/month."},
-	{ID: "cat-chatgpt", Title: "ChatGPT", Source: "Wayfinder AI tool catalog", URL: "https://chatgpt.com",
+	{ID: "cat-chatgpt", Title: "ChatGPT", Source: "Wayfinder AI tool catalog", Catalog: true, URL: "https://chatgpt.com",
 		Text: "ChatGPT: writes scripts and ideas for videos in Korean and English. Pricing: free, Plus $20/month."},
-	{ID: "cat-canva", Title: "Canva", Source: "Wayfinder AI tool catalog", URL: "https://canva.com",
+	{ID: "cat-canva", Title: "Canva", Source: "Wayfinder AI tool catalog", Catalog: true, URL: "https://canva.com",
 		Text: "Canva: thumbnails and simple graphics for video. Pricing: free, Pro $15/month."},
 }
 

@@ -114,28 +114,36 @@ func routeRouter(s State) string {
 
 // retrieve searches the documents up front when the router says they are
 // needed, so the answer can use them without a tool round (seed 001's rag
-// node: no model call).
+// node: no model call). The built-in catalog is searched too only when the
+// message asks for a tool (asksForTool).
 func (a *Agent) retrieve(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
 	if !s.NeedsDocs || a.deps.Retriever == nil {
 		return nil, nil
 	}
-	rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceToolSelected, Node: rt.Node(), Tool: "retrieve_docs", Text: s.Input})
-	docs, err := a.deps.Retriever.Search(ctx, s.Input, a.opt.DocsTopK)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	scopes := []tools.Scope{tools.ScopeDocuments}
+	if asksForTool(s.Input) {
+		scopes = append(scopes, tools.ScopeCatalog)
+	}
+	var srcs []api.Source
+	for _, scope := range scopes {
+		tool := map[tools.Scope]string{tools.ScopeDocuments: "retrieve_docs", tools.ScopeCatalog: "search_catalog"}[scope]
+		rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceToolSelected, Node: rt.Node(), Tool: tool, Text: s.Input})
+		docs, err := a.deps.Retriever.Search(ctx, s.Input, scope, a.opt.DocsTopK)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			a.log.Warn("retrieve documents", "scope", scope, "err", err)
+			continue
 		}
-		a.log.Warn("retrieve documents", "err", err)
-		return nil, nil
+		rt.Emit(eventTool, tool)
+		for _, d := range docs {
+			srcs = append(srcs, api.Source{ID: d.ID, Title: d.Title, Source: d.Source, Page: d.Page, Heading: d.Heading, URL: d.URL,
+				Snippet: cutRunes(strings.TrimSpace(d.Text), 800), Score: d.Score})
+		}
 	}
-	rt.Emit(eventTool, "retrieve_docs")
-	if len(docs) == 0 {
+	if len(srcs) == 0 {
 		return nil, nil
-	}
-	srcs := make([]api.Source, len(docs))
-	for i, d := range docs {
-		srcs[i] = api.Source{ID: d.ID, Title: d.Title, Source: d.Source, Page: d.Page, Heading: d.Heading, URL: d.URL,
-			Snippet: cutRunes(strings.TrimSpace(d.Text), 800), Score: d.Score}
 	}
 	rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceSources, Node: rt.Node(), Sources: srcs})
 	return graph.Update{a.f.docs.Add(srcs...), a.f.sources.Add(srcs...)}, nil
@@ -166,7 +174,7 @@ func (a *Agent) answer(cfg loopConfig) graph.NodeFunc[State] {
 		msgs = append(msgs, toOllama(contextHistory(s))...)
 		msgs = append(msgs, user(s.Input))
 		msgs = append(msgs, toOllama(s.Scratch)...)
-		tools := a.toolset("answer").Schemas()
+		tools := a.toolset("answer", s).Schemas()
 		resp, err := c.chat(ctx, msgs, tools, rt.Token)
 		if err != nil {
 			return nil, err
@@ -253,7 +261,7 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 		for _, r := range s.ToolRuns {
 			done[r.Key] = r.Observation
 		}
-		reg := a.toolset(set)
+		reg := a.toolset(set, s)
 		obs := make([]Msg, len(calls))
 		var run []tools.Call
 		var at []int
@@ -299,9 +307,10 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 }
 
 // toolset returns the registry a loop may use: the answer path gets
-// calculator, get_time, retrieve_docs and read_memory; recommendations get
+// calculator, get_time, retrieve_docs and read_memory, and search_catalog
+// when the message asks for a tool; recommendations get search_catalog,
 // retrieve_docs, web_search (when enabled), calculator and get_time.
-func (a *Agent) toolset(name string) *tools.Registry {
+func (a *Agent) toolset(name string, s State) *tools.Registry {
 	if a.deps.Tools == nil {
 		return a.noTools
 	}
@@ -309,7 +318,9 @@ func (a *Agent) toolset(name string) *tools.Registry {
 	switch name {
 	case "recommend":
 		allowed["web_search"] = a.webSearch()
+		allowed["search_catalog"] = true
 	default:
+		allowed["search_catalog"] = asksForTool(s.Input)
 		allowed["read_memory"] = true
 		// read_file only once the person has added a folder: a tool that can
 		// only fail is one more way to confuse a small model.

@@ -32,7 +32,7 @@ func answerPrompt(s State) string {
 	b.WriteString(RoleAnswer + "\n")
 	b.WriteString(languageRule + " Be clear and concise; use Markdown when it helps. If you do not know, say so.\n")
 	b.WriteString("Use the calculator for every calculation and get_time for dates and times. " +
-		"Use retrieve_docs for questions about the person's documents or AI tools, read_memory to recall the person. " +
+		"Use retrieve_docs for questions about the person's documents, search_catalog (when offered) to find AI tools, read_memory to recall the person. " +
 		"When a tool returns an error, tell the person plainly what went wrong.\n")
 	if s.Summary != "" {
 		b.WriteString("\n[Earlier conversation summary]\n")
@@ -106,9 +106,9 @@ func plannerUser(s State) string {
 }
 
 func scoutPrompt(webSearch bool) string {
-	tools := "retrieve_docs (the built-in catalog of AI tools and the person's documents), calculator, get_time"
+	tools := "search_catalog (the built-in catalog of AI tools), retrieve_docs (the person's documents), calculator, get_time"
 	if webSearch {
-		tools = "retrieve_docs (the built-in catalog of AI tools and the person's documents), web_search, calculator, get_time"
+		tools = "search_catalog (the built-in catalog of AI tools), retrieve_docs (the person's documents), web_search, calculator, get_time"
 	}
 	return RoleScout + ` Find the best AI tool or service for one sub-task of the person's plan.
 Search with the tools available: ` + tools + `. Call several tools at once when the searches are independent.

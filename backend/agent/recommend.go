@@ -34,7 +34,7 @@ func (a *Agent) recommend(cfg loopConfig) graph.NodeFunc[State] {
 		}
 		msgs := []ollama.Message{system(scoutPrompt(a.webSearch())), user(scoutUser(s, st))}
 		msgs = append(msgs, toOllama(s.Scratch)...)
-		resp, err := c.chat(ctx, msgs, a.toolset("recommend").Schemas(), nil)
+		resp, err := c.chat(ctx, msgs, a.toolset("recommend", s).Schemas(), nil)
 		if err != nil {
 			return nil, err
 		}

@@ -10,11 +10,12 @@ import (
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 )
 
 func runKB(ctx context.Context, g globals, args []string, s stdio) error {
-	const usage = "kb import PATH... | list | remove ID | search [--top N] [--json] QUERY | extract FILE"
+	const usage = "kb import PATH... | list | remove ID | search [--top N] [--json] [--scope documents|catalog|all] [--per-doc N] [--floor F] QUERY | extract FILE"
 	if err := helpFor(args, usage, s); err != nil {
 		return err
 	}
@@ -25,9 +26,13 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 	fs := subFlags("kb "+sub, usage, &g, s)
 	top := 5
 	asJSON := false
+	scope, perDoc, floor := "", 0, 0.0
 	if sub == "search" {
 		fs.IntVar(&top, "top", top, "how many passages to show")
 		fs.BoolVar(&asJSON, "json", false, "print JSON: id, source, page, score, text")
+		fs.StringVar(&scope, "scope", "documents", "what to search: documents (your files), catalog (the built-in AI tools) or all")
+		fs.IntVar(&perDoc, "per-doc", 0, "passages of one document at most (0: one, -1: no limit)")
+		fs.Float64Var(&floor, "floor", 0, fmt.Sprintf("relevance floor, the share of the query a passage must match (0: %.2f, -1: none)", knowledge.DefaultFloor))
 	}
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -71,7 +76,11 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		fmt.Fprintln(s.out, "removed", args[0])
 		return nil
 	case "search":
-		hits, err := a.library.search(ctx, strings.Join(args, " "), max(top, 1), nil)
+		sc, err := knowledge.ParseScope(scope)
+		if err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		hits, err := a.library.search(ctx, strings.Join(args, " "), knowledge.SearchOptions{TopK: max(top, 1), Scope: sc, PerDoc: perDoc, Floor: floor})
 		if err != nil {
 			return err
 		}

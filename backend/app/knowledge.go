@@ -127,26 +127,32 @@ func (l *library) close() {
 	l.pdf.close()
 }
 
-// Search implements tools.Retriever for the agent: catalog passages carry
-// the tool's URL so recommendations can link to it.
-func (l *library) Search(ctx context.Context, query string, topK int) ([]tools.Doc, error) {
-	hits, err := l.search(ctx, query, topK, nil)
+// Search implements tools.Retriever for the agent: the person's documents
+// or the catalog, never both at once; catalog passages carry the tool's URL
+// so recommendations can link to it.
+func (l *library) Search(ctx context.Context, query string, scope tools.Scope, topK int) ([]tools.Doc, error) {
+	sc := knowledge.ScopeDocuments
+	if scope == tools.ScopeCatalog {
+		sc = knowledge.ScopeCatalog
+	}
+	hits, err := l.search(ctx, query, knowledge.SearchOptions{TopK: topK, Scope: sc})
 	if err != nil {
 		return nil, err
 	}
 	docs := make([]tools.Doc, len(hits))
 	for i, h := range hits {
-		docs[i] = tools.Doc{ID: h.ID, Title: h.Title, Source: h.Source, Page: h.Page, Heading: h.Heading, URL: h.URL, Text: h.Text, Score: h.Score}
+		docs[i] = tools.Doc{ID: h.ID, Title: h.Title, Source: h.Source, Page: h.Page, Heading: h.Heading, URL: h.URL,
+			Text: h.Text, Score: h.Score, Catalog: h.Kind == knowledge.KindCatalog}
 	}
 	return docs, nil
 }
 
-func (l *library) search(ctx context.Context, query string, topK int, kinds []string) ([]api.SearchHit, error) {
+func (l *library) search(ctx context.Context, query string, opts knowledge.SearchOptions) ([]api.SearchHit, error) {
 	kb, err := l.base(ctx)
 	if err != nil {
 		return nil, err
 	}
-	hits, err := kb.Search(ctx, query, knowledge.SearchOptions{TopK: topK, Kinds: kinds})
+	hits, err := kb.Search(ctx, query, opts)
 	if err != nil {
 		return nil, fmt.Errorf("search the knowledge base: %w", err)
 	}
@@ -311,7 +317,7 @@ func (k *KnowledgeService) Search(query string, topK int) ([]api.SearchHit, erro
 	if strings.TrimSpace(query) == "" {
 		return []api.SearchHit{}, nil
 	}
-	return k.app.library.search(k.app.ctx, query, min(max(topK, 1), 50), nil)
+	return k.app.library.search(k.app.ctx, query, knowledge.SearchOptions{TopK: min(max(topK, 1), 50)})
 }
 
 // Catalog lists the built-in catalog, optionally one category.

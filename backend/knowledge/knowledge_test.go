@@ -486,7 +486,7 @@ func TestImportRecords(t *testing.T) {
 	if err != nil || !changed {
 		t.Fatalf("first import: %v, %v", changed, err)
 	}
-	hits, err := b.Search(ctx, "자막을", SearchOptions{TopK: 5})
+	hits, err := b.Search(ctx, "자막을", SearchOptions{TopK: 5, Scope: ScopeCatalog})
 	if err != nil || len(hits) == 0 || hits[0].RecordID != "catalog:vrew" || hits[0].Kind != "catalog" {
 		t.Fatalf("search after import: %+v, %v", hits, err)
 	}
@@ -497,7 +497,7 @@ func TestImportRecords(t *testing.T) {
 	if changed, err := b.ImportRecords(ctx, "builtin:catalog", "v2", v2, nil); err != nil || !changed {
 		t.Fatalf("new version: %v, %v", changed, err)
 	}
-	if hits, _ := b.Search(ctx, "자막", SearchOptions{TopK: 5}); len(hits) != 0 {
+	if hits, _ := b.Search(ctx, "자막", SearchOptions{TopK: 5, Scope: ScopeCatalog}); len(hits) != 0 {
 		t.Fatalf("entry removed in v2 still found: %+v", hits)
 	}
 	docs, _ := b.List(ctx)
@@ -525,7 +525,7 @@ func TestSyncCatalog(t *testing.T) {
 		{"translate Korean documents", "Papago"},
 	}
 	for _, tt := range tests {
-		hits, err := b.Search(ctx, tt.query, SearchOptions{TopK: 10, Kinds: []string{KindCatalog}})
+		hits, err := b.Search(ctx, tt.query, SearchOptions{TopK: 10, Scope: ScopeCatalog})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -142,7 +142,7 @@ func TestReindexEmbedsWhatIsMissing(t *testing.T) {
 	if n, err := b.Reindex(ctx, has(), nil); err != nil || n != 0 {
 		t.Fatalf("second reindex: %d, %v", n, err)
 	}
-	hits, err := b.Search(ctx, "subtitles for Korean videos", SearchOptions{TopK: 5, Kinds: []string{KindCatalog}})
+	hits, err := b.Search(ctx, "subtitles for Korean videos", SearchOptions{TopK: 5, Scope: ScopeCatalog})
 	if err != nil || len(hits) == 0 {
 		t.Fatalf("hybrid search: %v, %v", hits, err)
 	}

@@ -465,11 +465,11 @@ func TestTerms(t *testing.T) {
 		in   string
 		want []string
 	}{
-		{"커피를 좋아한다", []string{"커피를", "커피", "피를", "좋아한다", "좋아", "아한", "한다"}},
+		{"커피를 좋아한다", []string{"커피", "피를", "좋아", "아한", "한다"}},
 		{"커피", []string{"커피"}},
 		{"Free AI tools!", []string{"free", "ai", "tool"}},
 		{"차", []string{"차"}},
-		{"책을 좋아함", []string{"책을", "책", "좋아함", "좋아", "아함"}},
+		{"책을 좋아함", []string{"책을", "책", "좋아", "아함"}},
 	}
 	for _, tt := range tests {
 		var got []string

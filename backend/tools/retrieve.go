@@ -19,23 +19,50 @@ type Doc struct {
 	URL     string
 	Text    string
 	Score   float64
+	Catalog bool // an entry of the built-in catalog of AI tools
 }
 
-// Retriever searches the knowledge base (catalog and the person's files).
+// Scope is what a search covers. The person's documents and the built-in
+// catalog of AI tools are searched apart: a question about the person's
+// files must not get tool advertisements among its sources, and a
+// recommendation looks for tools, not for the person's notes.
+type Scope string
+
+const (
+	ScopeDocuments Scope = "documents" // the files the person imported
+	ScopeCatalog   Scope = "catalog"   // the built-in catalog of AI tools and services
+)
+
+// Retriever searches the knowledge base within a scope.
 type Retriever interface {
-	Search(ctx context.Context, query string, topK int) ([]Doc, error)
+	Search(ctx context.Context, query string, scope Scope, topK int) ([]Doc, error)
 }
 
 // maxPassageChars cuts one passage in the observation; the person can open
 // the whole source from the citation.
 const maxPassageChars = 1200
 
-// NewRetrieveDocs is the retrieve_docs tool.
+// NewRetrieveDocs is the retrieve_docs tool: the person's documents only.
 func NewRetrieveDocs(r Retriever) *Tool {
+	return newSearchTool(r, ScopeDocuments, "retrieve_docs",
+		"Search the documents the person imported (their files, notes, policies). Never returns AI tools. "+
+			"Returns numbered passages to cite as [1], [2].",
+		"No documents matched %q. Try other words, or answer from general knowledge and say so.")
+}
+
+// NewSearchCatalog is the search_catalog tool: the built-in catalog of AI
+// tools and services, for recommendations.
+func NewSearchCatalog(r Retriever) *Tool {
+	return newSearchTool(r, ScopeCatalog, "search_catalog",
+		"Search Wayfinder's built-in catalog of AI tools and services (with prices, platforms and Korean support), "+
+			"to recommend a tool. Not for the person's documents. Returns numbered entries to cite as [1], [2].",
+		"No catalog entry matched %q. Try other words for the task.")
+}
+
+func newSearchTool(r Retriever, scope Scope, name, description, nothing string) *Tool {
 	return &Tool{
-		Name: "retrieve_docs",
-		Description: "Search Wayfinder's knowledge base: the built-in catalog of AI tools and services (with prices, " +
-			"platforms and Korean support) and the documents the person imported. Returns numbered passages to cite as [1], [2].",
+		Name:        name,
+		Description: description,
 		Params: []Param{
 			{Name: "query", Type: TypeString, Required: true, Description: "what to look for, in the person's words (Korean or English)"},
 			{Name: "top_k", Type: TypeInteger, Min: bound(1), Max: bound(10), Description: "how many passages, 1-10 (default 5)"},
@@ -43,12 +70,12 @@ func NewRetrieveDocs(r Retriever) *Tool {
 		Timeout: 15 * time.Second,
 		Run: func(ctx context.Context, args Args) (Result, error) {
 			query := args.String("query")
-			docs, err := r.Search(ctx, query, args.Int("top_k", 5))
+			docs, err := r.Search(ctx, query, scope, args.Int("top_k", 5))
 			if err != nil {
 				return Result{}, fmt.Errorf("search %q: %w", query, err)
 			}
 			if len(docs) == 0 {
-				return Result{Text: fmt.Sprintf("No documents matched %q. Try other words, or answer from general knowledge and say so.", query)}, nil
+				return Result{Text: fmt.Sprintf(nothing, query)}, nil
 			}
 			var b strings.Builder
 			sources := make([]api.Source, 0, len(docs))

@@ -13,10 +13,11 @@ type fakeRetriever struct {
 	err   error
 	delay time.Duration
 	gotK  int
+	scope Scope
 }
 
-func (f *fakeRetriever) Search(ctx context.Context, q string, k int) ([]Doc, error) {
-	f.gotK = k
+func (f *fakeRetriever) Search(ctx context.Context, q string, scope Scope, k int) ([]Doc, error) {
+	f.gotK, f.scope = k, scope
 	if f.delay > 0 {
 		select {
 		case <-time.After(f.delay):
@@ -72,6 +73,9 @@ func TestRetrieveDocs(t *testing.T) {
 					t.Errorf("observation lacks %q:\n%s", w, res.Text)
 				}
 			}
+			if tt.r.scope != ScopeDocuments {
+				t.Errorf("retrieve_docs searched %q, want the person's documents", tt.r.scope)
+			}
 			if tt.r.gotK != tt.wantK || len(res.Sources) != tt.wantSrcs {
 				t.Errorf("k = %d, sources = %d", tt.r.gotK, len(res.Sources))
 			}
@@ -89,5 +93,29 @@ func TestRetrieveDocsTimeout(t *testing.T) {
 	out := r.Run(context.Background(), Call{Name: "retrieve_docs", Args: map[string]any{"query": "x"}})
 	if !errors.Is(out.Err, ErrTimeout) {
 		t.Fatalf("err = %v, want ErrTimeout", out.Err)
+	}
+}
+
+// search_catalog searches the catalog and nothing else; retrieve_docs the
+// person's documents and nothing else.
+func TestSearchToolScopes(t *testing.T) {
+	tests := []struct {
+		tool      func(Retriever) *Tool
+		scope     Scope
+		emptyText string
+	}{
+		{NewRetrieveDocs, ScopeDocuments, `No documents matched "영상 편집"`},
+		{NewSearchCatalog, ScopeCatalog, `No catalog entry matched "영상 편집"`},
+	}
+	for _, tt := range tests {
+		r := &fakeRetriever{}
+		tool := tt.tool(r)
+		res, err := tool.Call(context.Background(), map[string]any{"query": "영상 편집"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.scope != tt.scope || !strings.Contains(res.Text, tt.emptyText) {
+			t.Errorf("%s: searched %q, said %q; want %q and %q", tool.Name, r.scope, res.Text, tt.scope, tt.emptyText)
+		}
 	}
 }

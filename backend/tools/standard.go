@@ -18,12 +18,13 @@ type Deps struct {
 }
 
 // Standard builds the registry of Wayfinder's tools in a fixed order:
-// calculator, get_time, retrieve_docs, read_memory, write_memory, read_file,
+// calculator, get_time, retrieve_docs, search_catalog, read_memory,
+// write_memory, read_file,
 // web_search (registered but off until WithEnabled("web_search", true)).
 func Standard(log *slog.Logger, d Deps) (*Registry, error) {
 	ts := []*Tool{NewCalculator(), NewGetTime(d.Clock, d.TimeZone)}
 	if d.Retriever != nil {
-		ts = append(ts, NewRetrieveDocs(d.Retriever))
+		ts = append(ts, NewRetrieveDocs(d.Retriever), NewSearchCatalog(d.Retriever))
 	}
 	if d.Memory != nil {
 		ts = append(ts, NewReadMemory(d.Memory), NewWriteMemory(d.Memory))

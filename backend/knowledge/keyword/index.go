@@ -172,6 +172,43 @@ func (ix *Index) compactLocked() {
 	ix.deleted = 0
 }
 
+// QueryWeight is the score a document of average length would get by
+// holding each of the query's indexed terms once: the sum of their idf.
+// A hit's Score divided by it says how much of the query it matches, on a
+// scale that does not depend on the query's length or the corpus, which is
+// what a relevance floor needs (see knowledge.SearchOptions.Floor). Terms
+// the index has never seen count for nothing: no document can match them.
+func (ix *Index) QueryWeight(query string) float64 {
+	terms := ix.analyzer.Tokens(query)
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	n := float64(ix.live)
+	w := 0.0
+	for _, t := range terms {
+		if df := ix.liveDF(t); df > 0 {
+			w += math.Log(1 + (n-df+0.5)/(df+0.5))
+		}
+	}
+	return w
+}
+
+// liveDF is the number of live documents holding term t. Deleted postings
+// stay until compaction but must not count: scores would depend on what
+// was deleted before.
+func (ix *Index) liveDF(t string) float64 {
+	ps := ix.postings[t]
+	if ix.deleted == 0 {
+		return float64(len(ps))
+	}
+	df := 0.0
+	for _, p := range ps {
+		if ix.lens[p.doc] != deletedLen {
+			df++
+		}
+	}
+	return df
+}
+
 // Search returns the k best documents for query, best first. keep, when
 // not nil, filters documents by id (e.g. by source) before ranking.
 func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
@@ -206,17 +243,7 @@ func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
 		if len(ps) == 0 {
 			continue
 		}
-		df := float64(len(ps))
-		if ix.deleted > 0 {
-			// Deleted postings stay until compaction but must not count:
-			// scores would depend on what was deleted before.
-			df = 0
-			for _, p := range ps {
-				if ix.lens[p.doc] != deletedLen {
-					df++
-				}
-			}
-		}
+		df := ix.liveDF(t)
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		for _, p := range ps {
 			l := ix.lens[p.doc]

@@ -22,7 +22,8 @@ const (
 	// snapshotVersion changes with the format and with the terms the
 	// analyzer makes, so a snapshot of older terms is rebuilt.
 	// 2: one-syllable Korean stems ("책을" → "책").
-	snapshotVersion = 2
+	// 3: Korean words of three syllables or more give bigrams only.
+	snapshotVersion = 3
 	maxStringLen    = 1 << 20
 )
 

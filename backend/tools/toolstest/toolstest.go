@@ -14,25 +14,33 @@ import (
 )
 
 // Docs is a keyword retriever over a fixed list: a document matches when it
-// contains a word (two runes or more) of the query. It records the queries
-// it was asked. Safe for concurrent use.
+// is in the search's scope (Doc.Catalog) and contains a word (two runes or
+// more) of the query. It records the searches it was asked. Safe for
+// concurrent use.
 type Docs struct {
 	list []tools.Doc
 
-	mu      sync.Mutex
-	queries []string
+	mu       sync.Mutex
+	searches []Search
+}
+
+// Search is one search a Docs was asked, and what it returned.
+type Search struct {
+	Query string
+	Scope tools.Scope
+	Found []tools.Doc
 }
 
 // NewDocs returns a retriever over list.
 func NewDocs(list ...tools.Doc) *Docs { return &Docs{list: list} }
 
 // Search implements tools.Retriever.
-func (d *Docs) Search(_ context.Context, query string, k int) ([]tools.Doc, error) {
-	d.mu.Lock()
-	d.queries = append(d.queries, query)
-	d.mu.Unlock()
+func (d *Docs) Search(_ context.Context, query string, scope tools.Scope, k int) ([]tools.Doc, error) {
 	var out []tools.Doc
 	for _, doc := range d.list {
+		if doc.Catalog != (scope == tools.ScopeCatalog) {
+			continue
+		}
 		text := strings.ToLower(doc.Title + " " + doc.Text)
 		for _, w := range strings.Fields(query) {
 			w = strings.Trim(w, "?!.,")
@@ -42,14 +50,29 @@ func (d *Docs) Search(_ context.Context, query string, k int) ([]tools.Doc, erro
 			}
 		}
 	}
-	return out[:min(k, len(out))], nil
+	out = out[:min(k, len(out))]
+	d.mu.Lock()
+	d.searches = append(d.searches, Search{Query: query, Scope: scope, Found: slices.Clone(out)})
+	d.mu.Unlock()
+	return out, nil
 }
 
 // Queries returns the queries searched so far, in order.
 func (d *Docs) Queries() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return slices.Clone(d.queries)
+	out := make([]string, len(d.searches))
+	for i, s := range d.searches {
+		out[i] = s.Query
+	}
+	return out
+}
+
+// Searches returns the searches made so far, in order.
+func (d *Docs) Searches() []Search {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Clone(d.searches)
 }
 
 // Memory is long-term memory in a slice: search returns the oldest k, and

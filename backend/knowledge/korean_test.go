@@ -1,0 +1,145 @@
+package knowledge
+
+import (
+	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/knowledgetest"
+)
+
+// koreanSet is the Korean question set: paragraphs of the Debian FAQ and
+// LibreOffice's help in Korean as documents, questions written by hand
+// (testdata/ko/README.md says how).
+const koreanSet = "testdata/ko"
+
+// rankSet runs every query of set through Search and returns the record
+// ids of the hits, best first, one per document.
+func rankSet(tb testing.TB, kb *Base, set knowledgetest.QuestionSet, opts SearchOptions) map[string][]string {
+	tb.Helper()
+	out := make(map[string][]string, len(set.Queries))
+	for id, text := range set.Queries {
+		hits, err := kb.Search(context.Background(), text, opts)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, h := range hits {
+			if !seen[h.RecordID] {
+				seen[h.RecordID] = true
+				out[id] = append(out[id], h.RecordID)
+			}
+		}
+	}
+	return out
+}
+
+// TestKoreanRetrieval holds keyword-only retrieval on the Korean set at
+// what it reaches (README.md, "Korean question set"): recall@5 0.905 on the
+// questions the analyzer was chosen on and 0.896 on the held-out ones it
+// never was. Issue 18's goal is 0.99; the misses are mostly questions that
+// share no word with their paragraph (synonyms, other spellings of loan
+// words), which keywords alone cannot find.
+func TestKoreanRetrieval(t *testing.T) {
+	e := newEnv(t)
+	kb, _ := e.open()
+	if _, err := kb.Import(context.Background(), []string{filepath.Join(koreanSet, "corpus.jsonl")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	floor := map[string]float64{"dev": 0.90, "heldout": 0.89}
+	for _, split := range []string{"dev", "heldout"} {
+		set, err := knowledgetest.LoadQuestionSet(koreanSet, filepath.Join("qrels", split+".tsv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := set.Evaluate(rankSet(t, kb, set, SearchOptions{TopK: 10}))
+		t.Logf("%s: %d questions, recall@5 %.4f, nDCG@10 %.4f", split, sc.Queries, sc.Recall5, sc.NDCG10)
+		if testing.Verbose() {
+			for _, id := range sc.Misses {
+				t.Logf("  miss %s %q", id, set.Queries[id])
+			}
+		}
+		if sc.Recall5 < floor[split] {
+			t.Errorf("%s: recall@5 %.4f, want ≥ %.2f", split, sc.Recall5, floor[split])
+		}
+	}
+}
+
+// TestFloorSweep prints what the relevance floor cuts from the top five on
+// the Korean set and on SciFact (when ../shared/eval is there): irrelevant
+// passages removed, and the recall@5 it costs. Opt in with
+// WAYFINDER_FLOOR_SWEEP=1; README.md has the figures.
+func TestFloorSweep(t *testing.T) {
+	if os.Getenv("WAYFINDER_FLOOR_SWEEP") == "" {
+		t.Skip("set WAYFINDER_FLOOR_SWEEP=1 to print the relevance floor's effect")
+	}
+	sets := []struct{ name, dir, corpus, qrels string }{
+		{"korean dev+heldout", koreanSet, "corpus.jsonl", "qrels/all"},
+		{"scifact test", sciFactDir(), "corpus.jsonl", "qrels/test.tsv"},
+	}
+	for _, s := range sets {
+		if _, err := os.Stat(filepath.Join(s.dir, s.corpus)); err != nil {
+			t.Logf("%s: not found, skipped", s.name)
+			continue
+		}
+		set := loadSets(t, s.dir, s.qrels)
+		e := newEnv(t)
+		kb, _ := e.open()
+		if _, err := kb.Import(context.Background(), []string{filepath.Join(s.dir, s.corpus)}, nil); err != nil {
+			t.Fatal(err)
+		}
+		base := 0
+		for _, floor := range []float64{-1, 0.05, 0.1, 0.15, 0.2, 0.3} {
+			ranked := rankSet(t, kb, set, SearchOptions{TopK: 5, Floor: floor})
+			irrelevant, passages := 0, 0
+			for id, got := range ranked {
+				passages += len(got)
+				for _, d := range got {
+					if !set.Rel[id][d] {
+						irrelevant++
+					}
+				}
+			}
+			if floor < 0 {
+				base = irrelevant
+			}
+			sc := set.Evaluate(ranked)
+			t.Logf("%s floor %5.2f: %4d passages in the top 5, %4d irrelevant (%4d cut), recall@5 %.4f",
+				s.name, floor, passages, irrelevant, base-irrelevant, sc.Recall5)
+		}
+	}
+}
+
+// loadSets reads one qrels file, or with "qrels/all" the dev and held-out
+// parts of the Korean set together.
+func loadSets(t *testing.T, dir, qrels string) knowledgetest.QuestionSet {
+	t.Helper()
+	if qrels != "qrels/all" {
+		set, err := knowledgetest.LoadQuestionSet(dir, qrels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return set
+	}
+	all := knowledgetest.QuestionSet{Queries: map[string]string{}, Rel: map[string]map[string]bool{}}
+	for _, f := range []string{"qrels/dev.tsv", "qrels/heldout.tsv"} {
+		set, err := knowledgetest.LoadQuestionSet(dir, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		maps.Copy(all.Queries, set.Queries)
+		maps.Copy(all.Rel, set.Rel)
+	}
+	return all
+}
+
+// sciFactDir is BEIR SciFact beside the repository (shared/eval), or where
+// WAYFINDER_SCIFACT points (a worktree has no shared/ beside it).
+func sciFactDir() string {
+	if d := os.Getenv("WAYFINDER_SCIFACT"); d != "" {
+		return d
+	}
+	return "../../../shared/eval/scifact"
+}

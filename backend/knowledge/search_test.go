@@ -1,0 +1,179 @@
+package knowledge
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/catalog"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
+	"github.com/wayfinder-app/wayfinder/backend/store"
+)
+
+// openSmallChunks opens a Base whose chunks are at most size runes, so a
+// paragraph of a test file becomes several overlapping chunks.
+func openSmallChunks(t *testing.T, size int) *Base {
+	t.Helper()
+	dir := t.TempDir()
+	db, err := store.OpenDB(filepath.Join(dir, "wayfinder.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeDB(t, db) })
+	b, err := Open(context.Background(), db, filepath.Join(dir, "knowledge"), Options{Chunk: chunk.Options{Size: size}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestSearchScope: a question about the person's documents never returns
+// the built-in catalog, by keywords or by vectors; the catalog is searched
+// only when asked for.
+func TestSearchScope(t *testing.T) {
+	ctx := context.Background()
+	b := openSmallChunks(t, 0)
+	c, err := catalog.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := SyncCatalog(ctx, b, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	dir := writeFiles(t, map[string]string{"notes.txt": "우리 카페 홍보 영상에는 자막을 꼭 넣기로 했다. 영상 편집은 금요일까지."})
+	if _, err := b.Import(ctx, []string{dir}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The catalog has tools for exactly this (Vrew: 자막 자동 생성 영상 편집).
+	const q = "영상 자막 편집"
+	kinds := func(hits []Hit) (docs, cat int) {
+		for _, h := range hits {
+			if h.Kind == KindCatalog {
+				cat++
+			} else {
+				docs++
+			}
+		}
+		return docs, cat
+	}
+	catalogHit, err := b.Search(ctx, q, SearchOptions{TopK: 5, Scope: ScopeCatalog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, c := kinds(catalogHit); d != 0 || c == 0 {
+		t.Fatalf("catalog scope: %d documents, %d catalog entries; want catalog entries only", d, c)
+	}
+	vectorSides := map[string]VectorSearcher{
+		"keywords only": nil,
+		// The vector half ranks a catalog entry first: the scope must hold there too.
+		"hybrid": fakeVectors{ranked: []Ranked{{ID: catalogHit[0].ChunkID, Score: 0.9}}},
+	}
+	for name, v := range vectorSides {
+		b.opts.Vectors = v
+		for _, scope := range []Scope{"", ScopeDocuments} {
+			hits, err := b.Search(ctx, q, SearchOptions{TopK: 5, Scope: scope})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d, c := kinds(hits); d != 1 || c != 0 {
+				t.Errorf("%s, scope %q: %d documents, %d catalog entries; want the note alone", name, scope, d, c)
+			}
+		}
+		all, err := b.Search(ctx, q, SearchOptions{TopK: 10, Scope: ScopeAll})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, c := kinds(all); d != 1 || c == 0 {
+			t.Errorf("%s, scope all: %d documents, %d catalog entries; want both", name, d, c)
+		}
+	}
+	if _, err := b.Search(ctx, q, SearchOptions{Scope: "web"}); err == nil {
+		t.Error("unknown scope accepted")
+	}
+}
+
+// TestOneBestChunkPerDocument: two chunks of one paragraph do not fill two
+// of the top places unless the caller asks for that.
+func TestOneBestChunkPerDocument(t *testing.T) {
+	ctx := context.Background()
+	b := openSmallChunks(t, 120)
+	long := strings.Repeat("연차 휴가 신청은 팀장 승인 후 인사팀에 제출한다. ", 12)
+	dir := writeFiles(t, map[string]string{
+		"policy.txt": long,
+		"memo.txt":   "휴가 일정은 공유 달력에 적어 둔다.",
+	})
+	if _, err := b.Import(ctx, []string{dir}, nil); err != nil {
+		t.Fatal(err)
+	}
+	all, err := b.Search(ctx, "휴가 신청 승인", SearchOptions{TopK: 5, PerDoc: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitSources(all); len(got) < 3 || got[0] != "policy.txt" || got[1] != "policy.txt" {
+		t.Fatalf("without a limit: %v; want several policy chunks first (the test needs them)", got)
+	}
+	hits, err := b.Search(ctx, "휴가 신청 승인", SearchOptions{TopK: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitSources(hits); strings.Join(got, " ") != "policy.txt memo.txt" {
+		t.Errorf("default: %v; want the best policy chunk, then the memo", got)
+	}
+	if hits[0].ChunkID != all[0].ChunkID {
+		t.Errorf("kept chunk %s, want the best one %s", hits[0].ChunkID, all[0].ChunkID)
+	}
+	two, err := b.Search(ctx, "휴가 신청 승인", SearchOptions{TopK: 5, PerDoc: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitSources(two); strings.Join(got, " ") != "policy.txt policy.txt memo.txt" {
+		t.Errorf("two per document: %v", got)
+	}
+}
+
+// TestRelevanceFloor: a passage sharing only a minor word of the question
+// is not offered as a source; one matching most of it is.
+func TestRelevanceFloor(t *testing.T) {
+	ctx := context.Background()
+	b := openSmallChunks(t, 120)
+	var filler []string
+	for i := range 40 {
+		// Common words: "the" and "policy" appear everywhere, like in real files.
+		filler = append(filler, "the kitchen policy "+strings.Repeat("x", i%7+1)+": the office kitchen is cleaned on friday")
+	}
+	dir := writeFiles(t, map[string]string{
+		"leave.txt":  "The parental leave policy grants sixteen weeks of paid parental leave.",
+		"office.txt": strings.Join(filler, "\n\n"),
+	})
+	if _, err := b.Import(ctx, []string{dir}, nil); err != nil {
+		t.Fatal(err)
+	}
+	const q = "how many weeks of paid parental leave does the policy grant"
+	hits, err := b.Search(ctx, q, SearchOptions{TopK: 5, PerDoc: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitSources(hits); len(got) != 1 || got[0] != "leave.txt" {
+		t.Errorf("with the floor: %v; want leave.txt alone", got)
+	}
+	open, err := b.Search(ctx, q, SearchOptions{TopK: 5, PerDoc: -1, Floor: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(open) != 5 || filepath.Base(open[0].Source) != "leave.txt" {
+		t.Errorf("without the floor: %v; want leave.txt first and four weak office chunks", hitSources(open))
+	}
+}

@@ -100,11 +100,13 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		if err != nil {
 			return err
 		}
-		text, err := kb.Extract(ctx, args[0])
+		warnings, err := kb.Extract(ctx, args[0], s.out)
 		if err != nil {
 			return fmt.Errorf("extract %s: %w", filepath.Base(args[0]), err)
 		}
-		fmt.Fprintln(s.out, text)
+		for _, w := range warnings {
+			fmt.Fprintf(s.err, "warning: %s\n", w)
+		}
 		return nil
 	}
 }

@@ -6,17 +6,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-	"gorm.io/gorm"
-
-	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
 )
 
@@ -36,14 +34,17 @@ const (
 
 // Progress is one import event, for a progress bar per file.
 type Progress struct {
-	File       string `json:"file"`
-	Stage      Stage  `json:"stage"`
-	Pages      int    `json:"pages,omitempty"`
-	Chunks     int    `json:"chunks,omitempty"`
-	Embedded   int    `json:"embedded,omitempty"`
-	Error      string `json:"error,omitempty"`
-	FileIndex  int    `json:"file_index"` // 1-based position of File among FilesTotal
-	FilesTotal int    `json:"files_total"`
+	File     string `json:"file"`
+	Stage    Stage  `json:"stage"`
+	Pages    int    `json:"pages,omitempty"`
+	Chunks   int    `json:"chunks,omitempty"`
+	Embedded int    `json:"embedded,omitempty"`
+	Error    string `json:"error,omitempty"`
+	// Warnings say what was imported but not as it was: invalid bytes
+	// replaced, with their lines.
+	Warnings   []string `json:"warnings,omitempty"`
+	FileIndex  int      `json:"file_index"` // 1-based position of File among FilesTotal
+	FilesTotal int      `json:"files_total"`
 }
 
 // FileError is a file that could not be imported; other files are not affected.
@@ -60,14 +61,38 @@ type Report struct {
 	Imported  []string // files whose documents were added or replaced
 	Skipped   []string // unchanged files
 	Failed    []FileError
+	Warnings  []FileError // imported files with a warning each (Progress.Warnings)
 	Documents int
 	Chunks    int
 	Pages     int
 }
 
-// maxFileSize keeps one enormous file from exhausting memory; larger files
-// fail with a clear message.
-const maxFileSize = 512 << 20
+// The budget of one file's import (reading, chunking, storing; embedding
+// comes after and has its own progress):
+//
+//   - size: at most maxFileSize;
+//   - memory: the file is read in blocks of 32 KB, a JSON record may take up
+//     to 32 MB (importer.maxRecord), and chunks go to the database in
+//     batches of stageBatch, so reading holds a few MB whatever the file's
+//     size; what stays is the keyword index's share of the new chunks
+//     (about 250 bytes per chunk). `tests/bench` measures the peak: see the
+//     README's table;
+//   - time: fileBudget, 2 minutes plus a second per MB.
+//
+// After an import that read more than freeAfter bytes the heap is returned
+// to the operating system at once instead of over the next minutes.
+const (
+	maxFileSize = 512 << 20
+	freeAfter   = 16 << 20
+)
+
+// fileBudget is how long reading one file may take.
+func fileBudget(size int64) time.Duration {
+	return 2*time.Minute + time.Duration(size>>20)*time.Second
+}
+
+// errTooSlow is the cause of a file's deadline.
+var errTooSlow = errors.New("reading the file took too long")
 
 // Import adds files and folders (recursively, supported types only, hidden
 // entries skipped). An unchanged file is skipped by content hash, a changed
@@ -84,9 +109,13 @@ func (b *Base) Import(ctx context.Context, paths []string, onProgress func(Progr
 	b.write.Lock()
 	defer b.write.Unlock()
 	changed := false
+	var read int64
 	defer func() {
 		if changed {
 			b.saveKeywords(context.WithoutCancel(ctx))
+		}
+		if read > freeAfter {
+			debug.FreeOSMemory()
 		}
 	}()
 	for i, path := range files {
@@ -95,6 +124,7 @@ func (b *Base) Import(ctx context.Context, paths []string, onProgress func(Progr
 		}
 		p := Progress{File: path, FileIndex: i + 1, FilesTotal: len(files)}
 		res, err := b.importFile(ctx, path, p, onProgress)
+		read += res.read
 		switch {
 		case err == nil && res.skipped:
 			rep.Skipped = append(rep.Skipped, path)
@@ -105,7 +135,10 @@ func (b *Base) Import(ctx context.Context, paths []string, onProgress func(Progr
 			rep.Documents += res.docs
 			rep.Chunks += res.chunks
 			rep.Pages += res.pages
-			p.Stage, p.Pages, p.Chunks, p.Embedded = StageDone, res.pages, res.chunks, res.embedded
+			p.Stage, p.Pages, p.Chunks, p.Embedded, p.Warnings = StageDone, res.pages, res.chunks, res.embedded, res.warnings
+			for _, w := range res.warnings {
+				rep.Warnings = append(rep.Warnings, FileError{Path: path, Err: errors.New(w)})
+			}
 		case ctx.Err() != nil:
 			return rep, ctx.Err()
 		case errors.Is(err, errDatabase):
@@ -177,8 +210,8 @@ func expand(paths []string) ([]string, []FileError) {
 type fileResult struct {
 	skipped                       bool
 	docs, chunks, pages, embedded int
-	newDocs                       []Document
-	newChunks                     []Chunk
+	warnings                      []string
+	read                          int64 // bytes read
 }
 
 func (b *Base) importFile(ctx context.Context, path string, p Progress, onProgress func(Progress)) (fileResult, error) {
@@ -191,29 +224,57 @@ func (b *Base) importFile(ctx context.Context, path string, p Progress, onProgre
 	if info.Size() > maxFileSize {
 		return fileResult{}, fmt.Errorf("file is %d MB; the limit is %d MB", info.Size()>>20, maxFileSize>>20)
 	}
-	data, err := os.ReadFile(path)
+	hash, err := hashFile(path)
 	if err != nil {
 		return fileResult{}, err
 	}
-	sum := sha256.Sum256(data)
-	hash := hex.EncodeToString(sum[:])
 	var known int64
-	if err := b.db.WithContext(ctx).Model(&Document{}).Where("source = ? AND file_hash = ?", path, hash).Count(&known).Error; err != nil {
+	if err := b.db.WithContext(ctx).Model(&Document{}).Where("source = ? AND file_hash = ? AND NOT staged", path, hash).Count(&known).Error; err != nil {
 		return fileResult{}, fmt.Errorf("%w: %w", errDatabase, err)
 	}
 	if known > 0 {
 		return fileResult{skipped: true}, nil
 	}
-	imp := importer.Importer{PDF: b.opts.PDF}
-	parsed, err := imp.Import(ctx, path, data)
+	f, err := os.Open(path)
 	if err != nil {
 		return fileResult{}, err
 	}
-	res, err := b.store(ctx, path, hash, info.Size(), parsed, p, onProgress)
-	if err == nil {
-		res.embedded = b.sink(ctx, res.newDocs, res.newChunks, p, onProgress)
+	defer f.Close()
+	budget := fileBudget(info.Size())
+	if b.opts.FileTime > 0 {
+		budget = b.opts.FileTime
 	}
+	fctx, cancel := context.WithTimeoutCause(ctx, budget, errTooSlow)
+	defer cancel()
+	st, err := b.newStager(fctx, path, hash, info.Size(), p, onProgress)
+	if err != nil {
+		return fileResult{}, err
+	}
+	imp := importer.Importer{PDF: b.opts.PDF}
+	warnings, err := imp.Read(fctx, path, f, st)
+	if err == nil {
+		err = st.flush()
+	}
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(fctx), errTooSlow) {
+		err = fmt.Errorf("reading it took longer than %s, the limit for a file of %d MB; it was not imported", budget, info.Size()>>20)
+	}
+	res, err := st.finish(ctx, err)
+	res.warnings, res.read = warnings, info.Size()
 	return res, err
+}
+
+// hashFile is the sha256 of a file, read as a stream.
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // ImportRecords indexes documents that do not come from a file, such as the
@@ -228,7 +289,7 @@ func (b *Base) ImportRecords(ctx context.Context, source, version string, docs [
 	b.write.Lock()
 	defer b.write.Unlock()
 	var known int64
-	if err := b.db.WithContext(ctx).Model(&Document{}).Where("source = ? AND file_hash = ?", source, version).Count(&known).Error; err != nil {
+	if err := b.db.WithContext(ctx).Model(&Document{}).Where("source = ? AND file_hash = ? AND NOT staged", source, version).Count(&known).Error; err != nil {
 		return false, fmt.Errorf("check %s: %w", source, err)
 	}
 	if known > 0 {
@@ -241,7 +302,23 @@ func (b *Base) ImportRecords(ctx context.Context, source, version string, docs [
 		}
 	}
 	p := Progress{File: source, FileIndex: 1, FilesTotal: 1}
-	res, err := b.store(ctx, source, version, int64(size), docs, p, onProgress)
+	st, err := b.newStager(ctx, source, version, int64(size), p, onProgress)
+	if err != nil {
+		return false, fmt.Errorf("index %s: %w", source, err)
+	}
+	st.embed = false
+	err = func() error {
+		for _, d := range docs {
+			if err := st.Begin(d); err != nil {
+				return err
+			}
+			if err := st.End(d); err != nil {
+				return err
+			}
+		}
+		return st.flush()
+	}()
+	res, err := st.finish(ctx, err)
 	if err != nil {
 		return false, fmt.Errorf("index %s: %w", source, err)
 	}
@@ -249,119 +326,4 @@ func (b *Base) ImportRecords(ctx context.Context, source, version string, docs [
 	p.Stage, p.Chunks = StageDone, res.chunks
 	onProgress(p)
 	return true, nil
-}
-
-// store chunks parsed documents and swaps them in for the source's old ones;
-// the caller hands the new chunks to the sink (embedding).
-func (b *Base) store(ctx context.Context, source, hash string, size int64, parsed []importer.Document, p Progress, onProgress func(Progress)) (fileResult, error) {
-	p.Stage = StageChunking
-	for _, d := range parsed {
-		p.Pages += d.Pages
-	}
-	onProgress(p)
-
-	now := time.Now()
-	var docs []Document
-	var chunks []Chunk
-	for _, d := range parsed {
-		id, err := uuid.NewV7()
-		if err != nil {
-			return fileResult{}, err
-		}
-		opt := b.opts.Chunk
-		opt.Markdown = d.Markdown
-		cs := chunk.Split(d.Parts, opt)
-		if len(cs) == 0 {
-			continue
-		}
-		doc := Document{
-			ID: id.String(), RecordID: d.ID, Source: source, Title: d.Title, Kind: string(d.Kind),
-			FileHash: hash, FileSize: size, Pages: d.Pages, Chunks: len(cs), CreatedAt: now, UpdatedAt: now,
-		}
-		docs = append(docs, doc)
-		for _, c := range cs {
-			chunks = append(chunks, Chunk{
-				ID: fmt.Sprintf("%s:%d", doc.ID, c.Index), DocID: doc.ID, Seq: c.Index,
-				Page: c.Page, Heading: c.Heading, Text: c.Text,
-			})
-		}
-	}
-	if len(chunks) == 0 {
-		return fileResult{}, importer.ErrEmpty
-	}
-	p.Chunks = len(chunks)
-	onProgress(p)
-
-	oldDocs, oldChunks, err := b.replace(ctx, source, docs, chunks)
-	if err != nil {
-		return fileResult{}, fmt.Errorf("%w: store %q: %w", errDatabase, source, err)
-	}
-	b.forget(ctx, oldDocs, oldChunks)
-	for _, c := range chunks {
-		b.keywords.Add(c.ID, indexText(c))
-	}
-	b.mu.Lock()
-	for _, d := range docs {
-		b.docs[d.ID] = metaOf(d)
-	}
-	b.mu.Unlock()
-	return fileResult{docs: len(docs), chunks: len(chunks), pages: p.Pages, newDocs: docs, newChunks: chunks}, nil
-}
-
-// replace swaps the file's old documents for the new ones in one
-// transaction, so a crash leaves either the old or the new version.
-func (b *Base) replace(ctx context.Context, path string, docs []Document, chunks []Chunk) (oldDocs, oldChunks []string, err error) {
-	err = b.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Model(&Document{}).Where("source = ?", path).Pluck("id", &oldDocs).Error; err != nil {
-			return err
-		}
-		if len(oldDocs) > 0 {
-			if err := tx.Model(&Chunk{}).Where("doc_id IN ?", oldDocs).Pluck("id", &oldChunks).Error; err != nil {
-				return err
-			}
-			if err := tx.Where("doc_id IN ?", oldDocs).Delete(&Chunk{}).Error; err != nil {
-				return err
-			}
-			if err := tx.Where("id IN ?", oldDocs).Delete(&Document{}).Error; err != nil {
-				return err
-			}
-		}
-		if err := tx.CreateInBatches(docs, 200).Error; err != nil {
-			return err
-		}
-		if err := tx.CreateInBatches(chunks, 200).Error; err != nil {
-			return err
-		}
-		return bumpGeneration(tx)
-	})
-	return oldDocs, oldChunks, err
-}
-
-// sink hands new chunks to the vector half, if any. Embedding failures do
-// not fail the import: keyword search already has the chunks.
-func (b *Base) sink(ctx context.Context, docs []Document, chunks []Chunk, p Progress, onProgress func(Progress)) int {
-	if b.opts.Sink == nil {
-		return 0
-	}
-	byID := make(map[string]Document, len(docs))
-	for _, d := range docs {
-		byID[d.ID] = d
-	}
-	items := make([]IndexedChunk, len(chunks))
-	for i, c := range chunks {
-		d := byID[c.DocID]
-		items[i] = IndexedChunk{Chunk: c, Source: d.Source, Kind: d.Kind, Title: d.Title}
-	}
-	embedded := 0
-	p.Stage = StageEmbedding
-	onProgress(p)
-	err := b.opts.Sink.Upsert(ctx, items, func(done, total int) {
-		embedded = done
-		p.Embedded = done
-		onProgress(p)
-	})
-	if err != nil {
-		b.log.Warn("chunks not embedded; keyword search still finds them", "file", p.File, "err", err)
-	}
-	return embedded
 }

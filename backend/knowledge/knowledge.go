@@ -41,15 +41,18 @@ var ErrNotFound = errors.New("document not found")
 // Document is one imported document as stored: a whole file, or one record
 // of a JSON file.
 type Document struct {
-	ID        string    `gorm:"primaryKey" json:"id"`
-	RecordID  string    `gorm:"index" json:"record_id,omitempty"` // the JSON record's own `_id`/`id`
-	Source    string    `gorm:"index" json:"source"`              // absolute path of the file
-	Title     string    `json:"title"`
-	Kind      string    `json:"kind"`
-	FileHash  string    `json:"file_hash"` // sha256 of the whole file, for skipping unchanged files
-	FileSize  int64     `json:"file_size"`
-	Pages     int       `json:"pages,omitempty"`
-	Chunks    int       `json:"chunks"`
+	ID       string `gorm:"primaryKey" json:"id"`
+	RecordID string `gorm:"index" json:"record_id,omitempty"` // the JSON record's own `_id`/`id`
+	Source   string `gorm:"index" json:"source"`              // absolute path of the file
+	Title    string `json:"title"`
+	Kind     string `json:"kind"`
+	FileHash string `json:"file_hash"` // sha256 of the whole file, for skipping unchanged files
+	FileSize int64  `json:"file_size"`
+	Pages    int    `json:"pages,omitempty"`
+	Chunks   int    `json:"chunks"`
+	// Staged marks the rows of an import still being read: hidden until the
+	// import swaps them in, deleted if it fails (see stager).
+	Staged    bool      `json:"-"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 }
@@ -117,6 +120,15 @@ func Migrations() []store.Migration {
 				tx.Table("kb_meta").AutoMigrate(&meta{}),
 			)
 		},
+	}, {
+		Version: 2,
+		Name:    "staged imports; documents by content hash",
+		Up: func(tx *gorm.DB) error {
+			return errors.Join(
+				tx.Exec("ALTER TABLE kb_documents ADD COLUMN staged numeric NOT NULL DEFAULT false").Error,
+				tx.Exec("CREATE INDEX IF NOT EXISTS idx_kb_documents_file_hash ON kb_documents(file_hash)").Error,
+			)
+		},
 	}}
 }
 
@@ -142,6 +154,9 @@ type Options struct {
 	Sink    ChunkSink             // optional: receives chunks to embed
 	Vectors VectorSearcher        // optional: vector ranking for hybrid search
 	Logger  *slog.Logger
+	// FileTime is how long reading one file may take; zero means
+	// fileBudget (2 minutes plus a second per MB).
+	FileTime time.Duration
 }
 
 // Base is the document library. Its methods are safe for concurrent use;
@@ -180,6 +195,9 @@ func Open(ctx context.Context, db *gorm.DB, dir string, opts Options) (*Base, er
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	b := &Base{db: db, dir: dir, opts: opts, log: opts.Logger, docs: map[string]docMeta{}}
+	if err := b.dropStaged(ctx, "1 = 1"); err != nil { // a previous run stopped mid-import
+		return nil, fmt.Errorf("open knowledge base: remove an unfinished import: %w", err)
+	}
 	if err := b.loadDocMeta(ctx); err != nil {
 		return nil, fmt.Errorf("open knowledge base: %w", err)
 	}
@@ -194,7 +212,7 @@ func Open(ctx context.Context, db *gorm.DB, dir string, opts Options) (*Base, er
 // this the slowest part of start-up.
 func (b *Base) loadDocMeta(ctx context.Context) error {
 	rows, err := b.db.WithContext(ctx).Model(&Document{}).
-		Select("id", "source", "kind", "title", "record_id").Rows()
+		Select("id", "source", "kind", "title", "record_id").Where("NOT staged").Rows()
 	if err != nil {
 		return fmt.Errorf("list documents: %w", err)
 	}
@@ -242,7 +260,8 @@ func (b *Base) loadKeywords(ctx context.Context) error {
 func (b *Base) rebuildKeywords(ctx context.Context, gen string) error {
 	ix := keyword.New(keyword.DefaultAnalyzer(), keyword.DefaultParams())
 	var batch []Chunk
-	err := b.db.WithContext(ctx).Model(&Chunk{}).Order("id").FindInBatches(&batch, 2000, func(*gorm.DB, int) error {
+	live := b.db.Model(&Document{}).Select("id").Where("NOT staged")
+	err := b.db.WithContext(ctx).Model(&Chunk{}).Where("doc_id IN (?)", live).Order("id").FindInBatches(&batch, 2000, func(*gorm.DB, int) error {
 		for _, c := range batch {
 			ix.Add(c.ID, indexText(c))
 		}
@@ -306,7 +325,7 @@ func (b *Base) saveKeywords(ctx context.Context) {
 // List returns the stored documents, newest first.
 func (b *Base) List(ctx context.Context) ([]Document, error) {
 	var docs []Document
-	if err := b.db.WithContext(ctx).Order("updated_at desc, id").Find(&docs).Error; err != nil {
+	if err := b.db.WithContext(ctx).Where("NOT staged").Order("updated_at desc, id").Find(&docs).Error; err != nil {
 		return nil, fmt.Errorf("list documents: %w", err)
 	}
 	return docs, nil

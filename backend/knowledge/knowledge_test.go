@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -415,14 +416,40 @@ func TestRestart(t *testing.T) {
 func TestExtract(t *testing.T) {
 	e := newEnv(t)
 	b, _ := e.open()
-	got, err := b.Extract(context.Background(), "testdata/library/hello.pdf")
-	if err != nil {
-		t.Fatal(err)
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
-	if want := "--- page 1 ---\nQuarterly revenue grew in every region\n"; got != want {
-		t.Errorf("Extract = %q, want %q", got, want)
+	utf16 := []byte{0xFF, 0xFE}
+	for _, r := range "한국어\n" {
+		utf16 = append(utf16, byte(r), byte(r>>8))
 	}
-	if _, err := b.Extract(context.Background(), "testdata/library/encrypted.pdf"); !errors.Is(err, pdftext.ErrEncrypted) {
+	tests := []struct {
+		name, path, want string
+		warnings         int
+	}{
+		{"pdf pages", "testdata/library/hello.pdf", "--- page 1 ---\nQuarterly revenue grew in every region\n", 0},
+		{"utf-16 text", write("u.txt", utf16), "한국어\n", 0},
+		{"invalid byte, reported", write("bad.txt", []byte("ok\nbad \xff here\n")), "ok\nbad \uFFFD here\n", 1},
+		{"json records", write("r.jsonl", []byte(`{"title":"A","text":"one"}`+"\n"+`{"title":"B","text":"two"}`)), "# A\none\n# B\ntwo\n", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out strings.Builder
+			warnings, err := b.Extract(context.Background(), tt.path, &out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.String() != tt.want || len(warnings) != tt.warnings {
+				t.Errorf("Extract = %q, %q; want %q and %d warnings", out.String(), warnings, tt.want, tt.warnings)
+			}
+		})
+	}
+	if _, err := b.Extract(context.Background(), "testdata/library/encrypted.pdf", io.Discard); !errors.Is(err, pdftext.ErrEncrypted) {
 		t.Errorf("encrypted: %v", err)
 	}
 }

@@ -20,36 +20,65 @@ func (b *Base) Reindex(ctx context.Context, has func(chunkID string) bool, pace 
 	if b.opts.Sink == nil {
 		return 0, nil
 	}
-	type row struct {
-		Chunk
-		Source, Kind, Title string
-	}
-	var rows []row
-	err := b.db.WithContext(ctx).Table("kb_chunks").
-		Select("kb_chunks.*, kb_documents.source, kb_documents.kind, kb_documents.title").
-		Joins("JOIN kb_documents ON kb_documents.id = kb_chunks.doc_id").
-		Order("kb_chunks.id").Scan(&rows).Error
-	if err != nil {
-		return 0, fmt.Errorf("list chunks to embed: %w", err)
-	}
-	var todo []IndexedChunk
-	for _, r := range rows {
-		if !has(r.ID) {
-			todo = append(todo, IndexedChunk{Chunk: r.Chunk, Source: r.Source, Kind: r.Kind, Title: r.Title})
-		}
-	}
 	done := 0
-	for start := 0; start < len(todo); start += reindexBatch {
-		batch := todo[start:min(start+reindexBatch, len(todo))]
+	var todo []IndexedChunk
+	embed := func() error {
 		if pace != nil {
 			if err := pace(ctx); err != nil {
-				return done, fmt.Errorf("embed chunks: %w", err)
+				return err
 			}
 		}
-		if err := b.opts.Sink.Upsert(ctx, batch, nil); err != nil {
+		if err := b.opts.Sink.Upsert(ctx, todo, nil); err != nil {
+			return err
+		}
+		done += len(todo)
+		todo = todo[:0]
+		return nil
+	}
+	// A page at a time, so that a large library is never read whole.
+	const page = 1000
+	for after := int64(0); ; {
+		rows, last, err := b.chunksAfter(ctx, after, page)
+		if err != nil {
+			return done, fmt.Errorf("list chunks to embed: %w", err)
+		}
+		after = last
+		var missing []Chunk
+		for _, c := range rows {
+			if !has(c.ID) {
+				missing = append(missing, c)
+			}
+		}
+		var docs map[string]Document
+		if len(missing) > 0 {
+			docs, err = b.docsOf(ctx, missing)
+		}
+		if err != nil {
+			return done, fmt.Errorf("list chunks to embed: %w", err)
+		}
+		for _, c := range missing {
+			d, ok := docs[c.DocID]
+			if !ok {
+				continue // a staged import's
+			}
+			todo = append(todo, IndexedChunk{Chunk: c, Source: d.Source, Kind: d.Kind, Title: d.Title})
+			if len(todo) == reindexBatch {
+				if err := embed(); err != nil {
+					return done, fmt.Errorf("embed chunks: %w", err)
+				}
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return done, err
+		}
+		if len(rows) < page {
+			break
+		}
+	}
+	if len(todo) > 0 {
+		if err := embed(); err != nil {
 			return done, fmt.Errorf("embed chunks: %w", err)
 		}
-		done += len(batch)
 	}
 	return done, nil
 }

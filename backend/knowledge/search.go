@@ -1,8 +1,10 @@
 package knowledge
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -309,29 +311,63 @@ func snippet(text string, terms []string) string {
 	return out
 }
 
-// Extract returns the text of one file as Wayfinder reads it, without
-// storing anything (for `wayfinder kb extract`).
-func (b *Base) Extract(ctx context.Context, path string) (string, error) {
-	data, err := os.ReadFile(path)
+// Extract writes the text of one file as Wayfinder reads it to w, as it
+// reads it, without storing anything (for `wayfinder kb extract`), and
+// returns the warnings an import would give.
+func (b *Base) Extract(ctx context.Context, path string, w io.Writer) ([]string, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return "", fmt.Errorf("extract %q: %w", path, err)
+		return nil, fmt.Errorf("extract %q: %w", path, err)
 	}
-	docs, err := importer.Importer{PDF: b.opts.PDF}.Import(ctx, path, data)
-	if err != nil {
-		return "", err
+	defer f.Close()
+	out := &extractor{w: bufio.NewWriter(w)}
+	warnings, err := importer.Importer{PDF: b.opts.PDF}.Read(ctx, path, f, out)
+	if ferr := out.w.Flush(); err == nil {
+		err = ferr
 	}
-	var sb strings.Builder
-	for _, d := range docs {
-		for _, p := range d.Parts {
-			if p.Page > 0 {
-				fmt.Fprintf(&sb, "--- page %d ---\n", p.Page)
-			}
-			if p.Heading != "" {
-				fmt.Fprintf(&sb, "# %s\n", p.Heading)
-			}
-			sb.WriteString(strings.TrimRight(p.Text, "\n"))
-			sb.WriteString("\n")
+	return warnings, err
+}
+
+// extractor is the importer.Sink of Extract: page and heading lines, then
+// the text.
+type extractor struct {
+	w    *bufio.Writer
+	tail byte // the last byte written
+}
+
+func (e *extractor) Begin(d importer.Document) error {
+	for _, p := range d.Parts {
+		if p.Page > 0 {
+			e.line(fmt.Sprintf("--- page %d ---", p.Page))
 		}
+		if p.Heading != "" {
+			e.line("# " + p.Heading)
+		}
+		e.line(strings.TrimRight(p.Text, "\n"))
 	}
-	return sb.String(), nil
+	return nil
+}
+
+func (e *extractor) line(s string) {
+	e.write(s)
+	e.write("\n")
+}
+
+func (e *extractor) write(s string) {
+	if s != "" {
+		e.w.WriteString(s)
+		e.tail = s[len(s)-1]
+	}
+}
+
+func (e *extractor) Text(text string) error {
+	e.write(text)
+	return nil
+}
+
+func (e *extractor) End(importer.Document) error {
+	if e.tail != '\n' && e.tail != 0 {
+		e.write("\n")
+	}
+	return nil
 }

@@ -9,9 +9,9 @@
 package chunk
 
 import (
+	"errors"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // Defaults sized for embedding models with 512-token windows and for
@@ -62,66 +62,156 @@ type Chunk struct {
 	Text    string `json:"text"`
 }
 
-// Split cuts the inputs into chunks, in order.
+// Split cuts the inputs into chunks, in order. Consecutive inputs with the
+// same page and heading are one text, as if they had come in one piece.
 func Split(inputs []Input, opt Options) []Chunk {
-	opt = opt.normalised()
 	var out []Chunk
+	s := NewSplitter(opt, func(c Chunk) error {
+		out = append(out, c)
+		return nil
+	})
 	for _, in := range inputs {
-		for _, s := range sections(in, opt.Markdown) {
-			for _, piece := range splitText(s.text, opt.Size, opt.Overlap) {
-				out = append(out, Chunk{Index: len(out), Page: in.Page, Heading: s.heading, Text: piece})
-			}
-		}
+		_ = s.Write(in) // emit never fails here
 	}
+	_ = s.Close()
 	return out
 }
 
-type section struct {
-	heading string
-	text    string
+// maxHeadingLine is the longest Markdown line still read as a heading: the
+// splitter holds a line until it knows whether it is one, and a file of one
+// enormous line must not be held whole.
+const maxHeadingLine = 4096
+
+// Splitter makes the chunks Split would make of text that arrives in
+// pieces, holding no more than about two chunks of it: a large file is
+// chunked while it is read. Write the inputs in order, then Close.
+type Splitter struct {
+	opt  Options
+	emit func(Chunk) error
+	n    int // chunks emitted
+
+	started  bool
+	page     int
+	base     string   // the input's own heading (e.g. a JSON title)
+	trail    []string // trail[i] is the current Markdown heading of level i+1
+	heading  string   // heading of the current section
+	inFence  bool
+	line     []byte // Markdown: the start of a line not yet complete
+	longLine bool   // Markdown: the current line is too long to be a heading and went to the text already
+
+	text textSplitter
 }
+
+// NewSplitter returns a Splitter that hands each chunk to emit, in order; an
+// error from emit stops the splitter and is returned by Write or Close.
+func NewSplitter(opt Options, emit func(Chunk) error) *Splitter {
+	opt = opt.normalised()
+	s := &Splitter{opt: opt, emit: emit}
+	s.text = textSplitter{size: opt.Size, overlap: opt.Overlap, emit: s.emitPiece}
+	return s
+}
+
+// Count is the number of chunks emitted so far.
+func (s *Splitter) Count() int { return s.n }
+
+func (s *Splitter) emitPiece(piece string) error {
+	c := Chunk{Index: s.n, Page: s.page, Heading: s.heading, Text: piece}
+	s.n++
+	return s.emit(c)
+}
+
+// Write adds text. An input with the page and heading of the one before
+// continues it; another starts a new section.
+func (s *Splitter) Write(in Input) error {
+	if !s.started || in.Page != s.page || strings.TrimSpace(in.Heading) != s.base {
+		if err := s.endInput(); err != nil {
+			return err
+		}
+		s.started = true
+		s.page, s.base = in.Page, strings.TrimSpace(in.Heading)
+		s.heading, s.trail, s.inFence = s.base, s.trail[:0], false
+	}
+	if !s.opt.Markdown {
+		return s.text.write(in.Text)
+	}
+	for text := in.Text; text != ""; {
+		part, complete := text, false
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			part, complete = text[:i+1], true
+		}
+		text = text[len(part):]
+		var err error
+		switch {
+		case s.longLine:
+			s.longLine = !complete
+			err = s.text.write(part)
+		case !complete:
+			s.line = append(s.line, part...)
+			if len(s.line) > maxHeadingLine {
+				s.longLine = true
+				err = s.bodyLine(string(s.line))
+				s.line = s.line[:0]
+			}
+		default:
+			if len(s.line) > 0 {
+				part = string(append(s.line, part...))
+				s.line = s.line[:0]
+			}
+			err = s.markdownLine(part)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bodyLine adds a line that is not a heading, opening or closing a fence.
+func (s *Splitter) bodyLine(line string) error {
+	trimmed := strings.TrimLeftFunc(line, unicode.IsSpace)
+	if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+		s.inFence = !s.inFence
+	}
+	return s.text.write(line)
+}
+
+// markdownLine handles one whole line: a heading starts a new section.
+func (s *Splitter) markdownLine(line string) error {
+	if s.inFence || len(line) > maxHeadingLine {
+		return s.bodyLine(line)
+	}
+	level, title, ok := atxHeading(line)
+	if !ok {
+		return s.bodyLine(line)
+	}
+	if err := s.text.end(); err != nil {
+		return err
+	}
+	if level > len(s.trail) {
+		s.trail = append(s.trail, make([]string, level-len(s.trail))...)
+	}
+	s.trail = append(s.trail[:level-1], title)
+	s.heading = joinHeading(s.base, s.trail)
+	return nil
+}
+
+func (s *Splitter) endInput() error {
+	var err error
+	if len(s.line) > 0 {
+		err = s.markdownLine(string(s.line))
+	}
+	s.line, s.longLine = s.line[:0], false
+	return errors.Join(err, s.text.end())
+}
+
+// Close emits the last chunks.
+func (s *Splitter) Close() error { return s.endInput() }
 
 // headingSep joins nested Markdown headings, e.g. "Guide › Install".
 const headingSep = " › "
 
-// sections splits one input at Markdown headings. The heading of a section
-// is the trail of enclosing headings, so a chunk under "Install" in a
-// "Guide" still says where it belongs.
-func sections(in Input, markdown bool) []section {
-	var out []section
-	var trail []string // trail[i] is the current heading of level i+1
-	base := strings.TrimSpace(in.Heading)
-	heading := base
-	var body strings.Builder
-	flush := func() {
-		if strings.TrimSpace(body.String()) != "" {
-			out = append(out, section{heading: heading, text: body.String()})
-		}
-		body.Reset()
-	}
-	inFence := false
-	for line := range strings.Lines(in.Text) {
-		trimmed := strings.TrimSpace(line)
-		if markdown && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")) {
-			inFence = !inFence
-		}
-		if markdown && !inFence {
-			if level, title, ok := atxHeading(line); ok {
-				flush()
-				if level > len(trail) {
-					trail = append(trail, make([]string, level-len(trail))...)
-				}
-				trail = append(trail[:level-1], title)
-				heading = joinHeading(base, trail)
-				continue
-			}
-		}
-		body.WriteString(line)
-	}
-	flush()
-	return out
-}
-
+// joinHeading is the trail of enclosing headings, so a chunk under
+// "Install" in a "Guide" still says where it belongs.
 func joinHeading(base string, trail []string) string {
 	parts := []string{}
 	if base != "" {
@@ -161,34 +251,88 @@ func atxHeading(line string) (level int, title string, ok bool) {
 	return level, rest, true
 }
 
-// splitText cuts text into pieces of at most size runes with the given
-// overlap. Words shorter than size/2 are never cut.
-func splitText(text string, size, overlap int) []string {
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return nil
+// textSplitter cuts one section's text into pieces of at most size runes
+// with the given overlap, as the text arrives. Words shorter than size/2
+// are never cut. It makes the same pieces whether the text comes whole or
+// in parts: a cut is only made once the text after it is known to hold
+// more than whitespace, which is what cutting the whole text decides on.
+type textSplitter struct {
+	size, overlap int
+	emit          func(piece string) error
+
+	buf       []rune // the section's text from the start of the next piece
+	lastText  int    // index in buf of the last rune that is not a space; -1: none
+	skipSpace bool   // drop spaces before the next piece (after a cut, or at the start)
+	begun     bool
+}
+
+func (t *textSplitter) write(text string) error {
+	if !t.begun {
+		t.begun, t.skipSpace, t.lastText = true, true, -1
 	}
-	if utf8.RuneCountInString(text) <= size {
-		return []string{text}
+	for _, r := range text {
+		space := unicode.IsSpace(r)
+		if t.skipSpace && space {
+			continue
+		}
+		t.skipSpace = false
+		t.buf = append(t.buf, r)
+		if !space {
+			t.lastText = len(t.buf) - 1
+		} else if len(t.buf)-1-t.lastText > t.size+1 {
+			// A run of spaces longer than a chunk changes no cut:
+			// keep just enough of it to decide the same ones.
+			t.buf = t.buf[:len(t.buf)-1]
+		}
 	}
-	r := []rune(text)
-	var out []string
-	start := 0
-	for start < len(r) {
-		end := min(start+size, len(r))
+	return t.cut(false)
+}
+
+// cut emits every piece that is decided: all of them at the end.
+func (t *textSplitter) cut(final bool) error {
+	for {
+		r := t.buf
+		if final {
+			r = r[:t.lastText+1]
+		} else if t.lastText <= t.size {
+			// Not yet known whether the text goes on past this chunk.
+			return nil
+		}
+		if len(r) == 0 {
+			return nil
+		}
+		end := min(t.size, len(r))
 		cut := end
 		if end < len(r) {
-			cut = bestBreak(r, start+size/2, end)
+			cut = bestBreak(r, t.size/2, end)
 		}
-		if piece := strings.TrimSpace(string(r[start:cut])); piece != "" {
-			out = append(out, piece)
+		if piece := strings.TrimSpace(string(r[:cut])); piece != "" {
+			if err := t.emit(piece); err != nil {
+				return err
+			}
 		}
 		if cut >= len(r) {
-			break
+			t.buf, t.lastText = t.buf[:0], -1
+			return nil
 		}
-		start = overlapStart(r, start, cut, overlap)
+		next := overlapStart(r, 0, cut, t.overlap)
+		n := copy(t.buf, t.buf[next:])
+		t.buf = t.buf[:n]
+		t.lastText -= next
 	}
-	return out
+}
+
+// end emits the rest of the section and readies the splitter for the next.
+func (t *textSplitter) end() error {
+	if !t.begun {
+		return nil
+	}
+	err := t.cut(true)
+	t.buf, t.begun = t.buf[:0], false
+	if cap(t.buf) > 1<<16 {
+		t.buf = nil // one long write: don't keep its buffer
+	}
+	return err
 }
 
 // bestBreak picks where to end a chunk in r[lo:hi]: after a paragraph

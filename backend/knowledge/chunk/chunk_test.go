@@ -184,7 +184,20 @@ func FuzzSplit(f *testing.F) {
 		if size > 5000 {
 			size %= 5000
 		}
-		checkInvariants(t, text, Options{Size: size, Overlap: overlap, Markdown: markdown})
+		opt := Options{Size: size, Overlap: overlap, Markdown: markdown}
+		checkInvariants(t, text, opt)
+		// Read in blocks, the text must give the same chunks.
+		step := 1 + (size&0xff+overlap&0xff)%97
+		got := streamSplit(t, []Input{{Text: text}}, opt, func(n int) []int {
+			var cuts []int
+			for at := step; at < n; at += step {
+				cuts = append(cuts, at)
+			}
+			return cuts
+		})
+		if diff := cmp.Diff(Split([]Input{{Text: text}}, opt), got); diff != "" {
+			t.Fatalf("streamed in %d-byte blocks (%+v) (-whole +streamed):\n%s", step, opt, diff)
+		}
 	})
 }
 

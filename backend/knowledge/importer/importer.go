@@ -3,8 +3,10 @@
 // for the chunker), plain text, and JSON or JSON Lines (one document per
 // record, keeping the record's own id).
 //
-// It reads bytes and returns text; storing, hashing and indexing belong to
-// the caller, so every format can be tested without a database.
+// It reads a stream and hands on text as it goes (a file of any size is
+// read in blocks, in any of the encodings decode.go tells apart); storing,
+// hashing and indexing belong to the caller, so every format can be tested
+// without a database.
 package importer
 
 import (
@@ -12,11 +14,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
+	"slices"
 	"strings"
-	"unicode/utf8"
-
-	"golang.org/x/text/encoding/korean"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/pdftext"
@@ -76,29 +77,110 @@ func KindOf(path string) (Kind, bool) {
 	return "", false
 }
 
-// Import parses the content of the file at path (the path only names the
-// source and the format). A JSON file may give several documents.
-func (im Importer) Import(ctx context.Context, path string, data []byte) ([]Document, error) {
+// Sink receives a file's documents while the importer reads it, so that a
+// large file is never held whole: Begin, any number of Text, End, for each
+// document in turn.
+type Sink interface {
+	// Begin starts a document; d.Parts (possibly none) is its first text.
+	Begin(d Document) error
+	// Text continues the current document's last part (a long text file
+	// arrives in blocks).
+	Text(text string) error
+	// End finishes the document; d is final, with what was learnt while
+	// reading (a Markdown title from its first heading). d.Parts is unused.
+	End(d Document) error
+}
+
+// Read reads the content of the file at path from r (the path only names
+// the source and the format) and hands its documents to sink as it goes.
+// It returns warnings about the text (invalid bytes replaced, with their
+// lines). A failure may come after some documents were handed over; the
+// caller discards them.
+func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink) ([]string, error) {
 	kind, ok := KindOf(path)
 	if !ok {
 		return nil, fmt.Errorf("import %q: %w", path, ErrUnsupported)
 	}
-	var docs []Document
-	var err error
-	switch kind {
-	case KindPDF:
-		docs, err = im.importPDF(ctx, path, data)
-	case KindMarkdown:
-		docs, err = ParseMarkdown(path, data)
-	case KindText:
-		docs, err = ParseText(path, data)
-	case KindJSON:
-		docs, err = ParseJSON(path, data)
-	}
+	var tr *TextReader
+	err := func() error {
+		if kind == KindPDF {
+			data, err := io.ReadAll(r)
+			if err != nil {
+				return err
+			}
+			docs, err := im.importPDF(ctx, path, data)
+			if err != nil {
+				return err
+			}
+			return emitAll(sink, docs)
+		}
+		var err error
+		if tr, err = NewTextReader(r); err != nil {
+			return err
+		}
+		switch kind {
+		case KindMarkdown:
+			return readMarkdown(ctx, path, tr, sink)
+		case KindJSON:
+			return readJSON(ctx, path, tr, sink)
+		default:
+			return readText(ctx, path, tr, sink)
+		}
+	}()
 	if err != nil {
 		return nil, fmt.Errorf("import %q: %w", path, err)
 	}
-	return docs, nil
+	if tr != nil && tr.Warning() != "" {
+		return []string{tr.Warning()}, nil
+	}
+	return nil, nil
+}
+
+func emitAll(sink Sink, docs []Document) error {
+	for _, d := range docs {
+		if err := sink.Begin(d); err != nil {
+			return err
+		}
+		if err := sink.End(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Import parses a whole file held in memory, for callers that want the
+// documents rather than a stream (tests, fuzzing, small records).
+func (im Importer) Import(ctx context.Context, path string, data []byte) ([]Document, error) {
+	var c collector
+	if _, err := im.Read(ctx, path, bytes.NewReader(data), &c); err != nil {
+		return nil, err
+	}
+	return c.docs, nil
+}
+
+// collector is a Sink that keeps everything.
+type collector struct{ docs []Document }
+
+func (c *collector) Begin(d Document) error {
+	d.Parts = slices.Clone(d.Parts)
+	c.docs = append(c.docs, d)
+	return nil
+}
+
+func (c *collector) Text(text string) error {
+	d := &c.docs[len(c.docs)-1]
+	if len(d.Parts) == 0 {
+		d.Parts = append(d.Parts, chunk.Input{})
+	}
+	d.Parts[len(d.Parts)-1].Text += text
+	return nil
+}
+
+func (c *collector) End(d Document) error {
+	last := &c.docs[len(c.docs)-1]
+	d.Parts = last.Parts
+	*last = d
+	return nil
 }
 
 func (im Importer) importPDF(ctx context.Context, path string, data []byte) ([]Document, error) {
@@ -118,29 +200,143 @@ func (im Importer) importPDF(ctx context.Context, path string, data []byte) ([]D
 
 // ParseText imports a plain text file; paragraphs are blank-line separated.
 func ParseText(path string, data []byte) ([]Document, error) {
-	text := decodeText(data)
-	if strings.TrimSpace(text) == "" {
-		return nil, ErrEmpty
-	}
-	return []Document{{Title: baseName(path), Source: path, Kind: KindText, Parts: []chunk.Input{{Text: text}}}}, nil
+	return parse(path, data, readText)
 }
 
 // ParseMarkdown imports a Markdown file. A YAML front matter block is
 // dropped from the text, its `title:` kept; otherwise the first level-1
 // heading names the document.
 func ParseMarkdown(path string, data []byte) ([]Document, error) {
-	text := decodeText(data)
-	title, body := frontMatter(text)
-	if strings.TrimSpace(body) == "" {
-		return nil, ErrEmpty
+	return parse(path, data, readMarkdown)
+}
+
+func parse(path string, data []byte, read func(context.Context, string, *TextReader, Sink) error) ([]Document, error) {
+	tr, err := NewTextReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
 	}
-	if title == "" {
-		title = firstHeading(body)
+	var c collector
+	if err := read(context.Background(), path, tr, &c); err != nil {
+		return nil, err
 	}
-	if title == "" {
-		title = baseName(path)
+	return c.docs, nil
+}
+
+// readText streams a text file as one document.
+func readText(ctx context.Context, path string, tr *TextReader, sink Sink) error {
+	doc := Document{Title: baseName(path), Source: path, Kind: KindText}
+	return streamBody(ctx, tr, "", doc, sink, nil)
+}
+
+// streamBody hands first and then the rest of tr to sink as one document,
+// once it holds more than spaces (ErrEmpty otherwise). see, if set, looks
+// at each block, and at the end (end true), and may change the document
+// before it ends.
+func streamBody(ctx context.Context, tr *TextReader, first string, doc Document, sink Sink, see func(text string, end bool, d *Document)) error {
+	begun := false
+	for text := first; ; {
+		if text != "" {
+			if see != nil {
+				see(text, false, &doc)
+			}
+			var err error
+			switch {
+			case begun:
+				err = sink.Text(text)
+			case strings.TrimSpace(text) != "":
+				begun = true
+				err = sink.Begin(doc)
+				if err == nil {
+					err = sink.Text(text)
+				}
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var err error
+		text, err = tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
 	}
-	return []Document{{Title: title, Source: path, Kind: KindMarkdown, Markdown: true, Parts: []chunk.Input{{Text: body}}}}, nil
+	if !begun {
+		return ErrEmpty
+	}
+	if see != nil {
+		see("", true, &doc)
+	}
+	return sink.End(doc)
+}
+
+// maxFrontMatter bounds the block read to find a front matter's end.
+const maxFrontMatter = 64 << 10
+
+// readMarkdown streams a Markdown file: the front matter is read first (it
+// names the document), the body in blocks, watching for the first level-1
+// heading to name the document when the front matter did not.
+func readMarkdown(ctx context.Context, path string, tr *TextReader, sink Sink) error {
+	var head strings.Builder
+	for head.Len() < maxFrontMatter {
+		block, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		head.WriteString(block)
+		if !strings.HasPrefix(head.String(), "---") || closedFrontMatter(head.String()) {
+			break
+		}
+	}
+	title, body := frontMatter(head.String())
+	doc := Document{Title: title, Source: path, Kind: KindMarkdown, Markdown: true}
+	var h headingScan
+	see := func(text string, end bool, d *Document) {
+		if d.Title == "" {
+			d.Title = h.scan(text, end)
+		}
+	}
+	return streamBody(ctx, tr, body, doc, &titled{Sink: sink, path: path}, see)
+}
+
+// titled names a Markdown document after its file when neither its front
+// matter nor a heading did.
+type titled struct {
+	Sink
+	path string
+}
+
+func (t *titled) Begin(d Document) error { return t.Sink.Begin(t.name(d)) }
+func (t *titled) End(d Document) error   { return t.Sink.End(t.name(d)) }
+
+func (t *titled) name(d Document) Document {
+	if d.Title == "" {
+		d.Title = baseName(t.path)
+	}
+	return d
+}
+
+// closedFrontMatter reports whether text, which opens front matter, has
+// its closing line.
+func closedFrontMatter(text string) bool {
+	_, rest, ok := strings.Cut(text, "\n")
+	if !ok {
+		return false
+	}
+	for line := range strings.Lines(rest) {
+		if strings.TrimSpace(line) == "---" && strings.HasSuffix(line, "\n") {
+			return true
+		}
+	}
+	return false
 }
 
 // frontMatter splits "---\n...\n---\n" off the start of a Markdown file.
@@ -173,32 +369,48 @@ func frontMatter(text string) (title, body string) {
 	return title, after
 }
 
-func firstHeading(text string) string {
-	inFence := false
-	for line := range strings.Lines(text) {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inFence = !inFence
-		}
-		if !inFence && strings.HasPrefix(t, "# ") {
-			return strings.TrimSpace(strings.TrimRight(t[2:], "#"))
-		}
-	}
-	return ""
+// headingScan finds the first level-1 heading ("# Title", outside fenced
+// code) in text that arrives in blocks.
+type headingScan struct {
+	line    []byte
+	skip    bool // the current line is too long to be a heading
+	inFence bool
+	found   string
 }
 
-// decodeText returns UTF-8 text: a byte-order mark is dropped, and a file
-// that is not UTF-8 but is valid EUC-KR/CP949 (still common for Korean
-// files made on Windows) is converted.
-func decodeText(data []byte) string {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if utf8.Valid(data) {
-		return string(data)
+// scan reads one more block (the last line too at the end) and returns
+// the heading once found.
+func (h *headingScan) scan(text string, end bool) string {
+	for h.found == "" && text != "" {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 {
+			if !h.skip {
+				h.line = append(h.line, text...)
+				h.skip = len(h.line) > 4096
+			}
+			break
+		}
+		if !h.skip {
+			h.line = append(h.line, text[:i]...)
+			h.check(string(h.line))
+		}
+		h.line, h.skip = h.line[:0], false
+		text = text[i+1:]
 	}
-	if out, err := korean.EUCKR.NewDecoder().Bytes(data); err == nil && utf8.Valid(out) && !bytes.ContainsRune(out, utf8.RuneError) {
-		return string(out)
+	if end && h.found == "" && !h.skip {
+		h.check(string(h.line))
 	}
-	return strings.ToValidUTF8(string(data), "\uFFFD")
+	return h.found
+}
+
+func (h *headingScan) check(line string) {
+	t := strings.TrimSpace(line)
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		h.inFence = !h.inFence
+	}
+	if !h.inFence && strings.HasPrefix(t, "# ") {
+		h.found = strings.TrimSpace(strings.TrimRight(t[2:], "#"))
+	}
 }
 
 func baseName(path string) string {

@@ -3,11 +3,12 @@ package importer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"golang.org/x/text/encoding/korean"
+	"golang.org/x/text/encoding/unicode"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/pdftext"
@@ -101,34 +102,6 @@ func TestParseMarkdown(t *testing.T) {
 	}
 }
 
-func TestParseTextEncodings(t *testing.T) {
-	const korean1 = "한국어 문서를 읽습니다."
-	euckr, err := korean.EUCKR.NewEncoder().String(korean1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct{ name, data, want string }{
-		{"utf8", korean1, korean1},
-		{"bom", "\ufeff" + korean1, korean1},
-		{"euc-kr", euckr, korean1},
-		{"invalid bytes", "ok \xff\xfe\xfd end", "ok \uFFFD end"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			docs, err := ParseText("a.txt", []byte(tt.data))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := docs[0].Parts[0].Text; got != tt.want {
-				t.Errorf("text = %q, want %q", got, tt.want)
-			}
-		})
-	}
-	if _, err := ParseText("a.txt", []byte(" \n\t")); !errors.Is(err, ErrEmpty) {
-		t.Errorf("blank: err = %v, want ErrEmpty", err)
-	}
-}
-
 // fakePDF stands in for PDFium so format routing is tested without wasm.
 type fakePDF struct {
 	pages []pdftext.Page
@@ -206,4 +179,52 @@ func FuzzParseJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestJSONStreams reads large JSON as a stream: errors name their line
+// however far into the file, a record may not grow past maxRecord, and
+// UTF-16 JSON from Windows tools is read.
+func TestJSONStreams(t *testing.T) {
+	var jsonl, array strings.Builder
+	array.WriteString("[\n")
+	for i := range 30000 {
+		fmt.Fprintf(&jsonl, `{"_id": "r%d", "text": "레코드 %d 본문"}`+"\n", i, i)
+		fmt.Fprintf(&array, `  {"id": %d, "title": "제목 %d", "text": "본문"},`+"\n", i, i)
+	}
+	array.WriteString(`  {"id": "last", "text": "끝"}` + "\n]\n")
+	u16, err := unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder().String(`[{"_id": "w1", "text": "윈도우 메모장"}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		data    string
+		records int
+		lastID  string
+		wantErr string
+	}{
+		{"30k lines", jsonl.String(), 30000, "r29999", ""},
+		{"an array of 30k records", array.String(), 30001, "last", ""},
+		{"a bad line far in", jsonl.String() + "{\"text\": oops}\n", 0, "", "json at line 30001"},
+		{"a bad item far into an array", strings.Replace(array.String(), `"id": 20000,`, `"id": 20000,,`, 1), 0, "", "json at line 20002"},
+		{"a record larger than the limit", `{"text": "small"}` + "\n" + `{"text": "` + strings.Repeat("가", maxRecord/3+10) + `"}`, 0, "", "larger than 32 MB (the record starts on line 2)"},
+		{"UTF-16 with a BOM", u16, 1, "w1", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			docs, err := ParseJSON("big.jsonl", []byte(tt.data))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(docs) != tt.records || docs[len(docs)-1].ID != tt.lastID {
+				t.Fatalf("%d records, last %+v; want %d ending with %q", len(docs), docs[len(docs)-1], tt.records, tt.lastID)
+			}
+		})
+	}
 }

@@ -1,7 +1,9 @@
 package importer
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,10 +21,78 @@ import (
 // it, and `text` or `content` is its body. A record without a text field is
 // rendered as "key: value" lines so its data is still searchable.
 func ParseJSON(path string, data []byte) ([]Document, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	dec := json.NewDecoder(bytes.NewReader(data))
+	return parse(path, data, readJSON)
+}
+
+// maxRecord bounds one JSON value (a record, or a whole file that is one
+// object): the decoder holds a value whole, and its parsed form takes
+// several times its size.
+const maxRecord = 32 << 20
+
+var errRecordTooLarge = fmt.Errorf("a JSON record is larger than %d MB", maxRecord>>20)
+
+// readJSON streams records: values one after another, and the items of an
+// array that opens the file one at a time, so a file of any size is read
+// within about maxRecord of memory.
+func readJSON(ctx context.Context, path string, tr *TextReader, sink Sink) error {
+	first, err := tr.Next()
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	lr := &lineReader{r: io.MultiReader(strings.NewReader(first), tr), line: 1}
+	dec := json.NewDecoder(lr)
 	dec.UseNumber()
-	var docs []Document
+	lr.dec = dec
+	n := 0
+	emit := func(v any) error {
+		d, ok := record(path, v, n)
+		if !ok {
+			return nil
+		}
+		n++
+		if err := sink.Begin(d); err != nil {
+			return err
+		}
+		return sink.End(d)
+	}
+	// fail names the line of an error. A value's syntax error is found again
+	// in what the decoder holds of it (from the value's start), as its own
+	// offsets do not count what Token read.
+	fail := func(err error, decoding bool) error {
+		if errors.Is(err, errRecordTooLarge) {
+			start := lr.lineAt(dec.InputOffset()) + leadingNewlines(dec.Buffered())
+			return fmt.Errorf("%w (the record starts on line %d)", errRecordTooLarge, start)
+		}
+		at := dec.InputOffset()
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			at = syn.Offset
+			if decoding {
+				at = dec.InputOffset() + valueErrorOffset(dec.Buffered())
+			}
+		}
+		return fmt.Errorf("json at line %d: %w", lr.lineAt(at), err)
+	}
+	if t := strings.TrimLeft(first, " \t\r\n"); strings.HasPrefix(t, "[") {
+		if _, err := dec.Token(); err != nil {
+			return fail(err, false)
+		}
+		for dec.More() {
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				return fail(err, true)
+			}
+			if err := emit(v); err != nil {
+				return err
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return fail(err, false)
+		}
+	}
 	for {
 		var v any
 		err := dec.Decode(&v)
@@ -30,36 +100,111 @@ func ParseJSON(path string, data []byte) ([]Document, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("json at line %d: %w", lineOf(data, errOffset(err, dec)), err)
+			return fail(err, true)
 		}
 		if arr, ok := v.([]any); ok {
 			for _, item := range arr {
-				docs = appendRecord(docs, path, item)
+				if err := emit(item); err != nil {
+					return err
+				}
 			}
-			continue
+		} else if err := emit(v); err != nil {
+			return err
 		}
-		docs = appendRecord(docs, path, v)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 	}
-	if len(docs) == 0 {
-		return nil, ErrEmpty
+	if n == 0 {
+		return ErrEmpty
 	}
-	return docs, nil
+	return nil
 }
 
-func errOffset(err error, dec *json.Decoder) int64 {
+// valueErrorOffset is where a fresh decoder finds the syntax error in the
+// bytes of one value.
+func valueErrorOffset(value io.Reader) int64 {
 	var syn *json.SyntaxError
-	if errors.As(err, &syn) {
+	var v any
+	if err := json.NewDecoder(value).Decode(&v); errors.As(err, &syn) {
 		return syn.Offset
 	}
-	return dec.InputOffset()
+	return 0
 }
 
-func lineOf(data []byte, offset int64) int {
-	offset = min(max(offset, 0), int64(len(data)))
-	return 1 + bytes.Count(data[:offset], []byte("\n"))
+// leadingNewlines counts the line breaks before a value starts.
+func leadingNewlines(r io.Reader) int64 {
+	br := bufio.NewReader(r)
+	n := int64(0)
+	for {
+		c, err := br.ReadByte()
+		switch {
+		case err != nil || c != ' ' && c != '\t' && c != '\r' && c != '\n':
+			return n
+		case c == '\n':
+			n++
+		}
+	}
 }
 
-func appendRecord(docs []Document, path string, v any) []Document {
+// lineReader counts lines under the JSON decoder, so that an error names
+// its line without the file being held: the decoder finds errors in the
+// bytes it read last, which are kept; further back the line where a read
+// began is known. It also stops a value that grows past maxRecord.
+type lineReader struct {
+	r    io.Reader
+	dec  *json.Decoder
+	off  int64 // bytes read
+	line int64 // line at off
+	// the last read, and where each read since the current value began
+	last              []byte
+	lastOff, lastLine int64
+	marks             []mark
+}
+
+type mark struct{ off, line int64 }
+
+func (l *lineReader) Read(p []byte) (int, error) {
+	consumed := int64(0)
+	if l.dec != nil {
+		consumed = l.dec.InputOffset()
+	}
+	n, err := l.r.Read(p[:min(len(p), maxRecord+1)])
+	if l.off+int64(n)-consumed > maxRecord {
+		return 0, errRecordTooLarge
+	}
+	if n > 0 {
+		i := 0
+		for i < len(l.marks)-1 && l.marks[i+1].off <= consumed {
+			i++
+		}
+		l.marks = append(l.marks[i:], mark{l.off, l.line})
+		l.last = append(l.last[:0], p[:n]...)
+		l.lastOff, l.lastLine = l.off, l.line
+		l.off += int64(n)
+		l.line += int64(bytes.Count(p[:n], []byte("\n")))
+	}
+	return n, err
+}
+
+// lineAt is the line of a byte offset: exact in the last read, else the
+// line where the read holding it began.
+func (l *lineReader) lineAt(off int64) int64 {
+	if off >= l.lastOff && off <= l.lastOff+int64(len(l.last)) {
+		return l.lastLine + int64(bytes.Count(l.last[:off-l.lastOff], []byte("\n")))
+	}
+	line := int64(1)
+	for _, m := range l.marks {
+		if m.off <= off {
+			line = m.line
+		}
+	}
+	return line
+}
+
+// record makes the document of one JSON value; n counts the documents
+// before it, for names of records without a title or id.
+func record(path string, v any, n int) (Document, bool) {
 	var id, title, text string
 	switch r := v.(type) {
 	case map[string]any:
@@ -81,23 +226,23 @@ func appendRecord(docs []Document, path string, v any) []Document {
 	case string:
 		text = r
 	case nil:
-		return docs
+		return Document{}, false
 	default:
 		text = flatten("", r)
 	}
 	if strings.TrimSpace(text) == "" && title == "" {
-		return docs
+		return Document{}, false
 	}
 	if title == "" && id != "" {
 		title = id
 	}
 	if title == "" {
-		title = fmt.Sprintf("%s #%d", baseName(path), len(docs)+1)
+		title = fmt.Sprintf("%s #%d", baseName(path), n+1)
 	}
-	return append(docs, Document{
+	return Document{
 		ID: id, Title: title, Source: path, Kind: KindJSON,
 		Parts: []chunk.Input{{Heading: title, Text: text}},
-	})
+	}, true
 }
 
 func firstOf(r map[string]any, keys ...string) any {

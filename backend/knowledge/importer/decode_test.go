@@ -1,0 +1,201 @@
+package importer
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/korean"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
+)
+
+// Korean text as people write it: KS X 1001 syllables, spaces, digits,
+// punctuation, line breaks.
+const korean1 = "제1조(목적) 이 규정은 1980년 6월 16일부터 시행한다.\n한국어 문서를 읽습니다. 띄어쓰기도 지킵니다.\n"
+
+func encode(t testing.TB, e encoding.Encoding, s string) []byte {
+	t.Helper()
+	b, err := e.NewEncoder().Bytes([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func randomBytes(seed uint64, n int, nul bool) []byte {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+		for !nul && b[i] == 0 {
+			b[i] = byte(rng.Uint32())
+		}
+	}
+	return b
+}
+
+// readAll decodes data through a TextReader, returning the text, the
+// encoding it decided on and the warning.
+func readAll(data []byte) (text, enc, warning string, err error) {
+	tr, err := NewTextReader(bytes.NewReader(data))
+	if err != nil {
+		return "", "", "", err
+	}
+	var b strings.Builder
+	for {
+		s, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return b.String(), tr.Encoding, "", err
+		}
+		b.WriteString(s)
+	}
+	return b.String(), tr.Encoding, tr.Warning(), nil
+}
+
+func TestTextEncodings(t *testing.T) {
+	long := strings.Repeat(korean1, 3000) // ≈ 300 KB: many blocks, runes cut at block ends
+	le := unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)
+	be := unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)
+	hangulOnly := strings.Repeat("가나다라마바사아자차카타파하한국어문서를읽습니다", 20)
+	uhc := strings.Repeat("한국어 문서입니다. 똠방각하는 햏을 쓴다.\n", 50) // 똠, 햏: Unified Hangul Code only
+	asciiHead := strings.Repeat("plain ASCII line before any Korean\n", 3000)
+	tests := []struct {
+		name    string
+		data    []byte
+		enc     string
+		want    string
+		warning string // part of the warning; "" for none
+	}{
+		{"utf-8", []byte(long), "UTF-8", long, ""},
+		{"utf-8 with BOM", append([]byte("\xef\xbb\xbf"), long...), "UTF-8", long, ""},
+		{"utf-16le with BOM", append([]byte{0xFF, 0xFE}, encode(t, le, long)...), "UTF-16LE", long, ""},
+		{"utf-16be with BOM", append([]byte{0xFE, 0xFF}, encode(t, be, long)...), "UTF-16BE", long, ""},
+		{"utf-16le without BOM", encode(t, le, long), "UTF-16LE", long, ""},
+		{"utf-16be without BOM", encode(t, be, long), "UTF-16BE", long, ""},
+		{"utf-16le without BOM, English", encode(t, le, "Plain English, line one.\nLine two.\n"), "UTF-16LE", "Plain English, line one.\nLine two.\n", ""},
+		{"utf-16le without any ASCII", encode(t, le, hangulOnly), "UTF-16LE", hangulOnly, ""},
+		{"utf-16be without any ASCII", encode(t, be, hangulOnly), "UTF-16BE", hangulOnly, ""},
+		{"utf-32le with BOM", append([]byte{0xFF, 0xFE, 0, 0}, encode(t, utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM), korean1)...), "UTF-32LE", korean1, ""},
+		{"euc-kr", encode(t, korean.EUCKR, long), "EUC-KR/CP949", long, ""},
+		{"cp949 with extension syllables", encode(t, korean.EUCKR, uhc), "EUC-KR/CP949", uhc, ""},
+		{"ASCII for 100 KB, then EUC-KR", encode(t, korean.EUCKR, asciiHead+korean1), "EUC-KR/CP949", asciiHead + korean1, ""},
+		{"ASCII for 100 KB, then UTF-8", []byte(asciiHead + korean1), "UTF-8", asciiHead + korean1, ""},
+		{"ASCII only", []byte("just ASCII\n"), "ASCII", "just ASCII\n", ""},
+		{"odd byte at the end of UTF-16", append(encode(t, le, korean1), 'x'), "UTF-16LE", korean1 + "\uFFFD", "line 3"},
+		{"invalid bytes reported by line", []byte("one\ntwo \xff\nthree\nfour \xc3\x28 \xe0\n"), "UTF-8", "one\ntwo \uFFFD\nthree\nfour \uFFFD( \uFFFD\n", "3 invalid characters replaced with \uFFFD (lines 2, 4)"},
+		{"junk on many lines", []byte(strings.Repeat("x\xff\n", 7) + strings.Repeat("clean line of text\n", 50)), "UTF-8", strings.Repeat("x\uFFFD\n", 7) + strings.Repeat("clean line of text\n", 50), "7 invalid characters replaced with \uFFFD (lines 1, 2, 3, 4, 5 and later)"},
+		{"a NUL in text", []byte("text with a \x00 in it\n"), "ASCII", "text with a \uFFFD in it\n", "line 1"},
+		{"Latin-1 is not read as Korean", []byte("Caf\xe9 au lait, cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade and more plain words to read here.\n"), "UTF-8",
+			"Caf\uFFFD au lait, cr\uFFFDme br\uFFFDl\uFFFDe, na\uFFFDve fa\uFFFDade and more plain words to read here.\n", "6 invalid characters"},
+		{"ANSI colours in a log", []byte("\x1b[31merror\x1b[0m: disk full\n"), "ASCII", "\x1b[31merror\x1b[0m: disk full\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, enc, warning, err := readAll(tt.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if enc != tt.enc {
+				t.Errorf("encoding %q, want %q", enc, tt.enc)
+			}
+			if text != tt.want {
+				t.Errorf("text differs: got %d bytes %q…, want %d bytes %q…", len(text), head(text), len(tt.want), head(tt.want))
+			}
+			if tt.warning == "" && warning != "" || !strings.Contains(warning, tt.warning) {
+				t.Errorf("warning %q, want one containing %q", warning, tt.warning)
+			}
+		})
+	}
+}
+
+func head(s string) string {
+	if len(s) > 80 {
+		s = s[:80]
+		for !utf8.ValidString(s) {
+			s = s[:len(s)-1]
+		}
+	}
+	return s
+}
+
+func TestNotText(t *testing.T) {
+	png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), randomBytes(3, 1<<20, true)...)
+	textThenJunk := append([]byte(strings.Repeat(korean1, 5000)), randomBytes(4, 1<<20, false)...)
+	tests := []struct {
+		name string
+		data []byte
+		want string // in the error
+	}{
+		{"2 MB of random bytes", randomBytes(1, 2<<20, true), "binary data"},
+		{"random bytes without a NUL", randomBytes(2, 2<<20, false), "binary data"},
+		{"Japanese in Shift JIS", encode(t, japanese.ShiftJIS, strings.Repeat("日本語の文書を読みます。これはテストです。\n", 200)), "Wayfinder reads UTF-8, UTF-16 and EUC-KR/CP949"},
+		{"a PNG", png, "binary data"},
+		{"1 MB of text, then 1 MB of random bytes", textThenJunk, "the first on line 10001"},
+		{"UTF-16 of random code units", append([]byte{0xFF, 0xFE}, randomBytes(5, 1<<16, true)...), "not readable as text"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, _, err := readAll(tt.data)
+			if !errors.Is(err, ErrNotText) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want ErrNotText saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestRandomBytesAreNeverText: whatever the seed, random data is refused,
+// not imported as text in some encoding.
+func TestRandomBytesAreNeverText(t *testing.T) {
+	for seed := range uint64(200) {
+		for _, size := range []int{300, 5000, 70000} {
+			if text, enc, _, err := readAll(randomBytes(seed, size, seed%2 == 0)); !errors.Is(err, ErrNotText) {
+				t.Fatalf("seed %d, %d bytes: read as %s (%d bytes), err %v", seed, size, enc, len(text), err)
+			}
+		}
+	}
+}
+
+// FuzzTextReader: for any bytes the reader gives valid UTF-8 without NULs
+// or fails with ErrNotText; UTF-8 text without junk comes back unchanged;
+// text written as UTF-16 with a BOM comes back unchanged.
+func FuzzTextReader(f *testing.F) {
+	f.Add([]byte(korean1))
+	f.Add(append([]byte{0xFF, 0xFE}, encode(f, unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), korean1)...))
+	f.Add(encode(f, korean.EUCKR, korean1))
+	f.Add([]byte("ok \xff\xfe\xfd end"))
+	f.Add(randomBytes(1, 512, true))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		text, _, _, err := readAll(data)
+		if err != nil {
+			if !errors.Is(err, ErrNotText) {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		if !utf8.ValidString(text) || strings.ContainsRune(text, 0) {
+			t.Fatalf("output is not clean UTF-8: %q", text)
+		}
+		clean := utf8.Valid(data) && !bytes.ContainsFunc(data, func(r rune) bool {
+			return r < 0x20 && r != '\n' && r != '\t' && r != '\r' && r != '\f' && r != '\v' && r != 0x1b
+		})
+		if clean && !bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) && text != string(data) {
+			t.Fatalf("UTF-8 text changed: %q → %q", data, text)
+		}
+		if clean && utf8.Valid(data) && !strings.ContainsRune(string(data), utf8.RuneError) {
+			u16 := append([]byte{0xFF, 0xFE}, encode(t, unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), string(data))...)
+			if back, _, _, err := readAll(u16); err != nil || back != string(data) {
+				t.Fatalf("UTF-16 round trip: %q → %q, %v", data, back, err)
+			}
+		}
+	})
+}

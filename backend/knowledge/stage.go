@@ -1,0 +1,334 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
+)
+
+// stageBatch is how many chunks go to the database in one transaction.
+// Each batch holds the write lock briefly, so the rest of the app (chat,
+// settings) writes between batches even while a large file is imported.
+const stageBatch = 500
+
+// stager is the importer.Sink of one file: its documents and chunks are
+// written as they come, in short transactions, as staged rows that nothing
+// shows; finish swaps them for the file's old documents in one transaction,
+// or deletes them. So a file that fails at its last byte leaves nothing
+// behind, a crash leaves the old version (Open removes staged rows), and
+// memory holds one batch.
+type stager struct {
+	b              *Base
+	ctx            context.Context
+	source, hash   string
+	size           int64
+	now            time.Time
+	p              Progress
+	onProgress     func(Progress)
+	embed          bool       // hand the new chunks to the sink after the swap
+	docs           []Document // rows to insert: a document's is written when it begins
+	chunks         []Chunk
+	ended          []Document // documents that ended after their row was written
+	dropped        []string   // documents that ended without text after their row was written
+	cur            Document
+	curRow         int // index of cur in docs; -1 once written
+	split          *chunk.Splitter
+	page           int
+	heading        string
+	nDocs, nChunks int
+	pages          int
+	// lastRowID is kb_chunks' largest rowid before the import: SQLite gives
+	// new rows larger ones, and only imports (one at a time, under
+	// Base.write) add chunks, so the new chunks are the rows above it.
+	lastRowID int64
+}
+
+func (b *Base) newStager(ctx context.Context, source, hash string, size int64, p Progress, onProgress func(Progress)) (*stager, error) {
+	p.Stage = StageChunking
+	s := &stager{b: b, ctx: ctx, source: source, hash: hash, size: size, now: time.Now(), p: p, onProgress: onProgress, embed: true}
+	if err := b.db.WithContext(ctx).Raw("SELECT COALESCE(MAX(rowid), 0) FROM kb_chunks").Scan(&s.lastRowID).Error; err != nil {
+		return nil, fmt.Errorf("%w: %w", errDatabase, err)
+	}
+	return s, nil
+}
+
+// Begin implements importer.Sink.
+func (s *stager) Begin(d importer.Document) error {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return err
+	}
+	s.cur = Document{ID: id.String(), Source: s.source, Kind: string(d.Kind), Title: d.Title, FileHash: s.hash, FileSize: s.size, Staged: true, CreatedAt: s.now, UpdatedAt: s.now}
+	s.docs = append(s.docs, s.cur) // so that a failure finds the chunks' rows by their document
+	s.curRow = len(s.docs) - 1
+	opt := s.b.opts.Chunk
+	opt.Markdown = d.Markdown
+	s.split = chunk.NewSplitter(opt, s.add)
+	s.page, s.heading = 0, ""
+	for _, part := range d.Parts {
+		if err := s.write(part); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *stager) write(in chunk.Input) error {
+	s.page, s.heading = in.Page, in.Heading
+	return s.split.Write(in)
+}
+
+// Text implements importer.Sink.
+func (s *stager) Text(text string) error {
+	return s.write(chunk.Input{Page: s.page, Heading: s.heading, Text: text})
+}
+
+func (s *stager) add(c chunk.Chunk) error {
+	s.chunks = append(s.chunks, Chunk{
+		ID: fmt.Sprintf("%s:%d", s.cur.ID, c.Index), DocID: s.cur.ID, Seq: c.Index,
+		Page: c.Page, Heading: c.Heading, Text: c.Text,
+	})
+	if len(s.chunks) >= stageBatch {
+		return s.flush()
+	}
+	return nil
+}
+
+// End implements importer.Sink. A document without text is left out, as
+// an empty JSON record is.
+func (s *stager) End(d importer.Document) error {
+	if err := s.split.Close(); err != nil {
+		return err
+	}
+	n := s.split.Count()
+	doc := s.cur
+	doc.RecordID, doc.Title, doc.Kind, doc.Pages, doc.Chunks = d.ID, d.Title, string(d.Kind), d.Pages, n
+	switch {
+	case n == 0 && s.curRow >= 0:
+		s.docs = s.docs[:s.curRow]
+	case n == 0:
+		s.dropped = append(s.dropped, doc.ID)
+	case s.curRow >= 0:
+		s.docs[s.curRow] = doc
+	default:
+		s.ended = append(s.ended, doc)
+	}
+	if n > 0 {
+		s.pages += d.Pages
+		s.nDocs++
+	}
+	if len(s.docs) >= stageBatch {
+		return s.flush()
+	}
+	return nil
+}
+
+// flush writes the batch.
+func (s *stager) flush() error {
+	if len(s.docs)+len(s.chunks)+len(s.ended)+len(s.dropped) == 0 {
+		return nil
+	}
+	err := s.b.db.WithContext(s.ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.CreateInBatches(s.docs, 100).Error; err != nil {
+			return err
+		}
+		if err := tx.CreateInBatches(s.chunks, 100).Error; err != nil {
+			return err
+		}
+		for _, d := range s.ended {
+			if err := tx.Select("record_id", "title", "kind", "pages", "chunks").Updates(&d).Error; err != nil {
+				return err
+			}
+		}
+		if len(s.dropped) > 0 {
+			return tx.Where("id IN ?", s.dropped).Delete(&Document{}).Error
+		}
+		return nil
+	})
+	if err != nil {
+		if s.ctx.Err() != nil {
+			return s.ctx.Err()
+		}
+		return fmt.Errorf("%w: store %q: %w", errDatabase, s.source, err)
+	}
+	s.nChunks += len(s.chunks)
+	s.docs, s.chunks, s.ended, s.dropped = s.docs[:0], s.chunks[:0], s.ended[:0], s.dropped[:0]
+	s.curRow = -1
+	s.p.Pages, s.p.Chunks = s.pages, s.nChunks
+	s.onProgress(s.p)
+	return nil
+}
+
+// finish ends the import: on failure (err, or no text at all) it deletes
+// the staged rows; otherwise it swaps them in, then indexes the new chunks
+// and hands them to the sink.
+func (s *stager) finish(ctx context.Context, err error) (fileResult, error) {
+	if err == nil && s.nChunks == 0 {
+		err = importer.ErrEmpty
+	}
+	if err != nil {
+		if cerr := s.b.dropStaged(context.WithoutCancel(ctx), "source = ?", s.source); cerr != nil {
+			s.b.log.Warn("staged rows of a failed import stay until the next start", "file", s.source, "err", cerr)
+		}
+		return fileResult{}, err
+	}
+	var oldDocs, oldChunks []string
+	err = s.b.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Model(&Document{}).Where("source = ? AND NOT staged", s.source).Pluck("id", &oldDocs).Error; err != nil {
+			return err
+		}
+		if len(oldDocs) > 0 {
+			if err := tx.Model(&Chunk{}).Where("doc_id IN ?", oldDocs).Pluck("id", &oldChunks).Error; err != nil {
+				return err
+			}
+			if err := tx.Where("doc_id IN ?", oldDocs).Delete(&Chunk{}).Error; err != nil {
+				return err
+			}
+			if err := tx.Where("id IN ?", oldDocs).Delete(&Document{}).Error; err != nil {
+				return err
+			}
+		}
+		if err := tx.Model(&Document{}).Where("source = ? AND staged", s.source).Update("staged", false).Error; err != nil {
+			return err
+		}
+		return bumpGeneration(tx)
+	})
+	if err != nil {
+		_ = s.b.dropStaged(context.WithoutCancel(ctx), "source = ?", s.source)
+		return fileResult{}, fmt.Errorf("%w: store %q: %w", errDatabase, s.source, err)
+	}
+	s.b.forget(ctx, oldDocs, oldChunks)
+	res := fileResult{docs: s.nDocs, chunks: s.nChunks, pages: s.pages}
+	res.embedded = s.index(ctx)
+	return res, nil
+}
+
+// index adds the swapped-in chunks to the keyword index and the document
+// list, and hands them to the sink, a page at a time read back from the
+// database. An embedding failure does not fail the import (keyword search
+// has the chunks); the rest are left for Reindex.
+func (s *stager) index(ctx context.Context) int {
+	const page = 1000
+	embedding := s.embed && s.b.opts.Sink != nil
+	if embedding {
+		s.p.Stage = StageEmbedding
+		s.onProgress(s.p)
+	}
+	embedded := 0
+	for after := s.lastRowID; ; {
+		rows, last, err := s.b.chunksAfter(ctx, after, page)
+		if err == nil && len(rows) > 0 {
+			after = last
+			var docs map[string]Document
+			if docs, err = s.b.docsOf(ctx, rows); err == nil {
+				s.b.addLive(rows, docs)
+			}
+			if err == nil && embedding {
+				embedding = s.sink(ctx, rows, docs, &embedded)
+			}
+		}
+		if err != nil {
+			s.b.log.Error("index imported chunks; they are found after a restart", "file", s.source, "err", err)
+		}
+		if err != nil || len(rows) < page {
+			return embedded
+		}
+	}
+}
+
+// sink hands chunks to the vector half; false after a failure, which
+// leaves the rest to Reindex.
+func (s *stager) sink(ctx context.Context, rows []Chunk, docs map[string]Document, embedded *int) bool {
+	items := make([]IndexedChunk, len(rows))
+	for i, c := range rows {
+		d := docs[c.DocID]
+		items[i] = IndexedChunk{Chunk: c, Source: d.Source, Kind: d.Kind, Title: d.Title}
+	}
+	before := *embedded
+	err := s.b.opts.Sink.Upsert(ctx, items, func(done, total int) {
+		s.p.Embedded = before + done
+		s.onProgress(s.p)
+	})
+	if err != nil {
+		s.b.log.Warn("chunks not embedded; keyword search still finds them", "file", s.source, "err", err)
+		return false
+	}
+	*embedded += len(items)
+	return true
+}
+
+// chunksAfter reads up to n chunks with a rowid above after, in rowid
+// order, and returns the last rowid read.
+func (b *Base) chunksAfter(ctx context.Context, after int64, n int) ([]Chunk, int64, error) {
+	rows, err := b.db.WithContext(context.WithoutCancel(ctx)).
+		Raw("SELECT rowid, id, doc_id, seq, page, heading, text FROM kb_chunks WHERE rowid > ? ORDER BY rowid LIMIT ?", after, n).Rows()
+	if err != nil {
+		return nil, after, err
+	}
+	defer rows.Close()
+	var out []Chunk
+	for rows.Next() {
+		var c Chunk
+		if err := rows.Scan(&after, &c.ID, &c.DocID, &c.Seq, &c.Page, &c.Heading, &c.Text); err != nil {
+			return nil, after, err
+		}
+		out = append(out, c)
+	}
+	return out, after, rows.Err()
+}
+
+// addLive puts chunks of live documents into the keyword index and their
+// documents into the list search filters by.
+func (b *Base) addLive(chunks []Chunk, docs map[string]Document) {
+	for _, c := range chunks {
+		if _, ok := docs[c.DocID]; ok {
+			b.keywords.Add(c.ID, indexText(c))
+		}
+	}
+	b.mu.Lock()
+	for _, d := range docs {
+		b.docs[d.ID] = metaOf(d)
+	}
+	b.mu.Unlock()
+}
+
+// docsOf loads the documents of the chunks.
+func (b *Base) docsOf(ctx context.Context, chunks []Chunk) (map[string]Document, error) {
+	ids := make([]string, 0, len(chunks))
+	seen := map[string]bool{}
+	for _, c := range chunks {
+		if !seen[c.DocID] {
+			seen[c.DocID] = true
+			ids = append(ids, c.DocID)
+		}
+	}
+	var docs []Document
+	if err := b.db.WithContext(context.WithoutCancel(ctx)).Where("id IN ? AND NOT staged", ids).Find(&docs).Error; err != nil {
+		return nil, err
+	}
+	out := make(map[string]Document, len(docs))
+	for _, d := range docs {
+		out[d.ID] = d
+	}
+	return out, nil
+}
+
+// dropStaged deletes staged documents matching the condition and their
+// chunks: a failed import's, or at start, a crashed one's.
+func (b *Base) dropStaged(ctx context.Context, cond string, args ...any) error {
+	return b.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		staged := tx.Model(&Document{}).Select("id").Where("staged").Where(cond, args...)
+		if err := tx.Where("doc_id IN (?)", staged).Delete(&Chunk{}).Error; err != nil {
+			return err
+		}
+		return tx.Where("staged").Where(cond, args...).Delete(&Document{}).Error
+	})
+}
+
+var _ importer.Sink = (*stager)(nil)

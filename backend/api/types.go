@@ -330,6 +330,9 @@ type ImportProgress struct {
 	Error      string `json:"error,omitempty"`
 	FileIndex  int    `json:"file_index"`
 	FilesTotal int    `json:"files_total"`
+	// Warnings say what was imported but not as it was (invalid bytes
+	// replaced, with their lines).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // ImportFailure is a file that could not be imported, and why.
@@ -344,6 +347,7 @@ type ImportReport struct {
 	Imported  []string        `json:"imported"`
 	Skipped   []string        `json:"skipped"`
 	Failed    []ImportFailure `json:"failed"`
+	Warnings  []ImportFailure `json:"warnings"` // imported files, each with one warning
 	Documents int             `json:"documents"`
 	Chunks    int             `json:"chunks"`
 	Pages     int             `json:"pages"`

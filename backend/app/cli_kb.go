@@ -116,6 +116,9 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 		switch p.Stage {
 		case "done":
 			fmt.Fprintf(s.out, "[%d/%d] %s: %d pages, %d chunks, %d embedded\n", p.FileIndex, p.FilesTotal, p.File, p.Pages, p.Chunks, p.Embedded)
+			for _, w := range p.Warnings {
+				fmt.Fprintf(s.out, "  warning: %s\n", w)
+			}
 		case "skipped":
 			fmt.Fprintf(s.out, "[%d/%d] %s: unchanged, skipped\n", p.FileIndex, p.FilesTotal, p.File)
 		case "failed":

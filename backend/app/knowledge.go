@@ -193,7 +193,7 @@ func (l *library) documents(ctx context.Context) ([]api.KBDocument, error) {
 
 // importPaths imports files and folders, reporting each file's progress.
 func (l *library) importPaths(ctx context.Context, id string, paths []string, progress func(api.ImportProgress)) api.ImportReport {
-	rep := api.ImportReport{ImportID: id, Imported: []string{}, Skipped: []string{}, Failed: []api.ImportFailure{}}
+	rep := api.ImportReport{ImportID: id, Imported: []string{}, Skipped: []string{}, Failed: []api.ImportFailure{}, Warnings: []api.ImportFailure{}}
 	kb, err := l.base(ctx)
 	if err != nil {
 		info := describe(err)
@@ -203,13 +203,16 @@ func (l *library) importPaths(ctx context.Context, id string, paths []string, pr
 	r, err := kb.Import(ctx, paths, func(p knowledge.Progress) {
 		progress(api.ImportProgress{
 			ImportID: id, File: p.File, Stage: string(p.Stage), Pages: p.Pages, Chunks: p.Chunks,
-			Embedded: p.Embedded, Error: p.Error, FileIndex: p.FileIndex, FilesTotal: p.FilesTotal,
+			Embedded: p.Embedded, Error: p.Error, FileIndex: p.FileIndex, FilesTotal: p.FilesTotal, Warnings: p.Warnings,
 		})
 	})
 	rep.Imported = append(rep.Imported, r.Imported...)
 	rep.Skipped = append(rep.Skipped, r.Skipped...)
 	for _, f := range r.Failed {
 		rep.Failed = append(rep.Failed, api.ImportFailure{File: f.Path, Error: f.Err.Error()})
+	}
+	for _, w := range r.Warnings {
+		rep.Warnings = append(rep.Warnings, api.ImportFailure{File: w.Path, Error: w.Err.Error()})
 	}
 	rep.Documents, rep.Chunks, rep.Pages = r.Documents, r.Chunks, r.Pages
 	if err != nil {

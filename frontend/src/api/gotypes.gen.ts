@@ -256,6 +256,7 @@ export interface ImportProgress {
   error?: string;
   file_index: number;
   files_total: number;
+  warnings?: string[];
 }
 
 /** ImportFailure is a file that could not be imported, and why. */
@@ -270,6 +271,7 @@ export interface ImportReport {
   imported: string[];
   skipped: string[];
   failed: ImportFailure[];
+  warnings: ImportFailure[]; // imported files, each with one warning
   documents: number;
   chunks: number;
   pages: number;

@@ -19,6 +19,11 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/store"
 )
 
+// newPlainEnv is an env without PDFium, for tests of other formats.
+func newPlainEnv(t *testing.T) *env {
+	return &env{t: t, dir: t.TempDir(), sink: &fakeSink{}}
+}
+
 // openWith opens a Base over the env's data with other options.
 func (e *env) openWith(opts Options) *Base {
 	e.t.Helper()
@@ -78,7 +83,7 @@ func TestImportEncodingsAndJunk(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t)
+			e := newPlainEnv(t)
 			b := e.openWith(Options{})
 			path := filepath.Join(t.TempDir(), tt.file)
 			if err := os.WriteFile(path, tt.data, 0o644); err != nil {
@@ -123,7 +128,7 @@ func TestImportEncodingsAndJunk(t *testing.T) {
 // be junk after several batches were written keeps the old version, and
 // leaves no staged rows; nor does a crash (staged rows at start).
 func TestFailedImportLeavesNothing(t *testing.T) {
-	e := newEnv(t)
+	e := newPlainEnv(t)
 	b := e.openWith(Options{Sink: e.sink})
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "notes.txt")
@@ -190,7 +195,7 @@ func (slowPDF) Extract(ctx context.Context, _ []byte) ([]pdftext.Page, error) {
 }
 
 func TestImportTimeBudget(t *testing.T) {
-	e := newEnv(t)
+	e := newPlainEnv(t)
 	b := e.openWith(Options{PDF: slowPDF{}, FileTime: 200 * time.Millisecond})
 	path := filepath.Join(t.TempDir(), "slow.pdf")
 	if err := os.WriteFile(path, []byte("%PDF-1.4"), 0o644); err != nil {
@@ -216,10 +221,10 @@ func TestImportTimeBudget(t *testing.T) {
 // chunks of the whole text (the Splitter's tests prove the cuts; this
 // proves the importer and stager hand it over without gaps).
 func TestLargeTextIsChunkedLikeASmallOne(t *testing.T) {
-	e := newEnv(t)
+	e := newPlainEnv(t)
 	b := e.openWith(Options{})
 	var sb strings.Builder
-	for i := range 30000 {
+	for i := range 12000 {
 		fmt.Fprintf(&sb, "문단 %d: 한국어 문서를 읽습니다. Paragraph %d of a long file.\n\n", i, i)
 	}
 	path := filepath.Join(t.TempDir(), "long.md")
@@ -242,10 +247,10 @@ func TestLargeTextIsChunkedLikeASmallOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cs) != docs[0].Chunks || len(cs) < 1000 {
+	if len(cs) != docs[0].Chunks || len(cs) < stageBatch {
 		t.Fatalf("%d chunks stored, document says %d", len(cs), docs[0].Chunks)
 	}
-	for _, i := range []int{0, 29999} {
+	for _, i := range []int{0, 11999} {
 		q := fmt.Sprintf("Paragraph %d of", i)
 		found := false
 		for _, c := range cs {
@@ -255,7 +260,7 @@ func TestLargeTextIsChunkedLikeASmallOne(t *testing.T) {
 			t.Errorf("%q is in no chunk", q)
 		}
 	}
-	if !strings.Contains(want[0].Parts[0].Text, "Paragraph 29999") {
+	if !strings.Contains(want[0].Parts[0].Text, "Paragraph 11999") {
 		t.Fatal("the parser lost the end")
 	}
 }

@@ -8,7 +8,6 @@ import (
 	ollama "github.com/ollama/ollama/api"
 
 	"github.com/wayfinder-app/wayfinder/backend/graph"
-	"github.com/wayfinder-app/wayfinder/backend/memory"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
 )
 
@@ -76,37 +75,27 @@ func (a *Agent) waitSession(ctx context.Context, sessionID string) {
 }
 
 // summarize applies seed 001's window after a turn: when more than
-// memory.MaxMessages messages are unsummarised, all but the KeepRecent newest are
-// summarised (one model call) into the sliding window of summaries, which
-// is written to the session's thread as the finish node would have.
+// memory.MaxMessages messages are unsummarised, all but the KeepRecent
+// newest are summarised (one model call) into the sliding window of
+// summaries, and so are more of the oldest when the rest would not fit the
+// history budget. The window is written to the session's thread as the
+// finish node would have.
 func (a *Agent) summarize(ctx context.Context, sessionID string, s State) error {
 	if s.Route == RouteEnd && strings.TrimSpace(s.Input) == "" {
 		return nil
 	}
 	conv := append(append([]Msg(nil), s.History...),
 		Msg{Role: "user", Content: s.Input}, Msg{Role: "assistant", Content: s.Response})
-	fold := foldPlan(conv)
-	if len(fold) == 0 {
+	// Only messages of History can be marked folded (this turn's two have
+	// no ids in the state yet); the next turn folds them if need be.
+	n := min(len(foldPlan(conv, a.budget(ctx).history)), len(s.History))
+	if n == 0 {
 		return nil
 	}
-	transcript := make([]memory.Msg, len(fold))
-	for i, m := range fold {
-		transcript[i] = memory.Msg{Role: m.Role, Content: m.Content}
-	}
-	c := &call{a: a, node: "summarize"}
-	resp, err := c.chat(ctx, memory.SummaryPrompt(transcript, s.Lang), nil, nil)
+	upd, err := a.fold(ctx, &call{a: a, node: "summarize"}, s, s.History[:n])
 	if err != nil {
 		return err
 	}
-	summary := strings.TrimSpace(resp.Message.Content)
-	if summary == "" {
-		return fmt.Errorf("summarize %d messages: empty summary", len(fold))
-	}
-	// Every folded message comes from History: the window keeps the
-	// newest KeepRecent, which include this turn's two.
-	n := min(len(fold), len(s.History))
-	upd := graph.Update{a.f.summary.Set(memory.AddSummaryToWindow(s.Summary, summary)), a.f.folded.Set(s.HistoryStart + n)}
-	upd = append(upd, a.f.foldedThrough.Set(s.History[n-1].ID))
 	if _, err := a.g.UpdateState(ctx, graph.Config{ThreadID: sessionID}, upd, graph.End); err != nil {
 		return fmt.Errorf("save summary: %w", err)
 	}

@@ -44,7 +44,12 @@ func scriptComplex(e *env) {
 		if lastMessage(req).Role == "tool" {
 			return ollamatest.Reply{Text: "Found a good candidate."}
 		}
-		id := subTaskRe.FindStringSubmatch(req.Messages[1].Content)[1]
+		id := "s1"
+		for _, m := range req.Messages { // the sub-task follows the conversation
+			if sm := subTaskRe.FindStringSubmatch(m.Content); m.Role == "user" && sm != nil {
+				id = sm[1]
+			}
+		}
 		query := map[string]string{"s1": "ChatGPT script", "s2": "Vrew video", "s3": "Canva thumbnail"}[id]
 		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{
 			toolCall("search_catalog", map[string]any{"query": query}),

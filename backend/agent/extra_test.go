@@ -55,7 +55,7 @@ func TestMemoriesWithinBudget(t *testing.T) {
 	a := e.agent(Options{MemoryTokens: 40})
 	e.fake.On(isAnswer, ollamatest.Reply{Text: "네!"})
 	turn(t, a, chat.Turn{SessionID: "s1", Text: "안녕"})
-	sys := systemOf(e.requests(isAnswer)[0])
+	sys := promptText(e.requests(isAnswer)[0])
 	if !strings.Contains(sys, "- 무료 도구를 선호함") || strings.Contains(sys, "아주 긴 기억") || strings.Contains(sys, "카페를 운영함") {
 		t.Fatalf("memories in the prompt:\n%s", sys)
 	}
@@ -269,7 +269,7 @@ func TestLongTermMemoryAdapter(t *testing.T) {
 		t.Fatalf("memories = %+v, %v", all, err)
 	}
 	turn(t, a, chat.Turn{SessionID: "s2", Text: "커피 추천해 줄래"})
-	if sys := systemOf(e.requests(isAnswer)[1]); !strings.Contains(sys, "- 커피를 좋아한다") {
+	if sys := promptText(e.requests(isAnswer)[1]); !strings.Contains(sys, "- 커피를 좋아한다") {
 		t.Fatalf("memory not injected:\n%s", sys)
 	}
 	a.Wait()

@@ -169,6 +169,15 @@ func systemOf(req ollama.ChatRequest) string {
 	return ""
 }
 
+// promptText is every message of a recorded request, joined.
+func promptText(req ollama.ChatRequest) string {
+	var b strings.Builder
+	for _, m := range req.Messages {
+		b.WriteString(m.Content + "\n")
+	}
+	return b.String()
+}
+
 func msgs(pairs ...string) []api.Message {
 	var out []api.Message
 	for i, c := range pairs {
@@ -193,6 +202,9 @@ var (
 	isReviewer = ollamatest.SystemContains(RoleReviewer)
 	isGuide    = ollamatest.SystemContains(RoleGuide)
 	isMemory   = ollamatest.SystemContains(RoleMemory)
-	// The summary request is backend/memory's: its transcript opens so.
-	isSummary = ollamatest.LastUserContains("요약할 대화:")
+	// The summary request is backend/memory's: its transcript has this
+	// header, in Korean or English.
+	isSummary = func(req ollama.ChatRequest) bool {
+		return ollamatest.LastUserContains("요약할 대화:")(req) || ollamatest.LastUserContains("Conversation to summarise:")(req)
+	}
 )

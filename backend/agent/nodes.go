@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	ollama "github.com/ollama/ollama/api"
 
@@ -17,10 +16,32 @@ import (
 
 // loadContext applies the summary window to the session's messages and
 // injects the long-term memories relevant to the message. It makes no
-// model call: summarising happens after a turn (see Agent.afterTurn).
+// model call unless the unsummarised messages do not fit the history's
+// share of the context (summarising fell behind, or the context is small):
+// then the oldest are folded into the summary first, since a message the
+// prompt leaves out must be in a summary.
 func (a *Agent) loadContext(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
 	recent, offset := unfolded(s)
-	upd := graph.Update{a.f.history.Set(recent), a.f.historyStart.Set(s.HistoryStart + offset)}
+	s.History, s.HistoryStart = recent, s.HistoryStart+offset
+	var upd graph.Update
+	if n := overflow(recent, a.budget(ctx).history); n > 0 {
+		c := a.newCall(rt)
+		c.trace(api.TracePlanning, say(api.TraceSummarizing, "count", strconv.Itoa(n)))
+		folded, err := a.fold(ctx, c, s, recent[:n])
+		switch {
+		case err == nil:
+			recent, upd = recent[n:], folded
+		case ctx.Err() != nil || errors.Is(err, errNotStored):
+			return nil, err
+		default:
+			// The answer still comes, with every message: the model may
+			// cut the oldest, and the person is told.
+			a.log.Warn("summarise before answering", "messages", n, "err", err)
+			c.trace(api.TracePlanning, say(api.TraceSummaryFailed, "count", strconv.Itoa(n)))
+		}
+		upd = c.update(upd)
+	}
+	upd = append(upd, a.f.history.Set(recent), a.f.historyStart.Set(s.HistoryStart+len(s.History)-len(recent)))
 	if a.deps.Memory == nil || strings.TrimSpace(s.Input) == "" {
 		return upd, nil
 	}
@@ -33,7 +54,7 @@ func (a *Agent) loadContext(ctx context.Context, s State, rt *graph.Runtime) (gr
 	var kept []string
 	budget := a.opt.MemoryTokens
 	for _, m := range mems {
-		cost := estimateTokens(m.Text)
+		cost := tokens(m.Text)
 		if cost > budget {
 			break
 		}
@@ -46,10 +67,6 @@ func (a *Agent) loadContext(ctx context.Context, s State, rt *graph.Runtime) (gr
 	}
 	return upd, nil
 }
-
-// estimateTokens is a rough count for budgets: about three characters per
-// token for mixed Korean and English.
-func estimateTokens(s string) int { return utf8.RuneCountInString(s)/3 + 1 }
 
 // routeDecision is the router's structured output.
 type routeDecision struct {
@@ -170,11 +187,8 @@ func (a *Agent) answer(cfg loopConfig) graph.NodeFunc[State] {
 		}
 		c := a.newCall(rt)
 		c.trace(api.TraceGenerating, line{})
-		msgs := []ollama.Message{system(answerPrompt(s))}
-		msgs = append(msgs, toOllama(contextHistory(s))...)
-		msgs = append(msgs, user(s.Input))
-		msgs = append(msgs, toOllama(s.Scratch)...)
 		tools := a.toolset("answer", s).Schemas()
+		msgs := answerMessages(s, a.budget(ctx), tools)
 		resp, err := c.chat(ctx, msgs, tools, rt.Token)
 		if err != nil {
 			return nil, err
@@ -195,18 +209,6 @@ func (a *Agent) answer(cfg loopConfig) graph.NodeFunc[State] {
 		}
 		return c.update(upd), nil
 	}
-}
-
-// contextHistory is the earlier conversation the answer sees: the whole
-// unsummarised window when the message refers back to it, else only the
-// last exchange (seed 002's check_previous_context), which keeps small
-// models on the new question and the prompt short. The summary is in the
-// system prompt either way.
-func contextHistory(s State) []Msg {
-	if s.RefersBack {
-		return s.History
-	}
-	return tail(s.History, 2)
 }
 
 // routeLoop sends a ReAct node to its tools while the model asks for them.

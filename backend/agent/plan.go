@@ -8,8 +8,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	ollama "github.com/ollama/ollama/api"
-
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/graph"
 )
@@ -64,7 +62,7 @@ func (a *Agent) planner(ctx context.Context, s State, rt *graph.Runtime) (graph.
 	} else {
 		c.trace(api.TracePlanning, say(api.TracePlanSplitting))
 	}
-	out, ok, err := structured[planOut](ctx, c, []ollama.Message{system(plannerPrompt()), user(plannerUser(s))})
+	out, ok, err := structured[planOut](ctx, c, plannerMessages(s))
 	if err != nil {
 		return nil, err
 	}

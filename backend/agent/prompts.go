@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	ollama "github.com/ollama/ollama/api"
+
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/memory"
 )
@@ -24,32 +26,121 @@ const (
 
 const languageRule = "Answer in the language the person writes in (Korean or English)."
 
-// answerPrompt is the system prompt of the simple path: who Wayfinder is,
-// the summary window, memories and retrieved passages (seed 001's prompt
-// layout).
-func answerPrompt(s State) string {
-	var b strings.Builder
-	b.WriteString(RoleAnswer + "\n")
-	b.WriteString(languageRule + " Be clear and concise; use Markdown when it helps. If you do not know, say so.\n")
-	b.WriteString("Use the calculator for every calculation and get_time for dates and times. " +
+// answerPrompt is the system prompt of the simple path: who Wayfinder is
+// and how it answers.
+func answerPrompt() string {
+	return RoleAnswer + "\n" +
+		languageRule + " Be clear and concise; use Markdown when it helps. If you do not know, say so.\n" +
+		"Use the calculator for every calculation and get_time for dates and times. " +
 		"Use retrieve_docs for questions about the person's documents, search_catalog (when offered) to find AI tools, read_memory to recall the person. " +
-		"When a tool returns an error, tell the person plainly what went wrong.\n")
+		"When a tool returns an error, tell the person plainly what went wrong."
+}
+
+// withConversation lays out a call that sees the conversation, from what
+// changes least to what changes most, so a server that caches a prompt's
+// beginning reuses the most: the call's system prompt with the summaries of
+// the older conversation (seed 001's prompt), the unsummarised messages
+// verbatim, then the call's own messages.
+func withConversation(s State, sys string, own ...ollama.Message) []ollama.Message {
+	msgs := make([]ollama.Message, 0, 1+len(s.History)+len(own))
 	if s.Summary != "" {
-		b.WriteString("\n[Earlier conversation summary]\n")
-		b.WriteString(memory.FormatSummaryForPrompt(s.Summary, s.Lang))
-		b.WriteString("\n")
+		sys += "\n\n[Earlier conversation summary]\n" + memory.FormatSummaryForPrompt(s.Summary, s.Lang)
 	}
+	msgs = append(msgs, system(sys))
+	msgs = append(msgs, toOllama(s.History)...)
+	return append(msgs, own...)
+}
+
+// answerMessages is the answer call: the conversation, what this turn
+// brought (memories, passages) fitted to the room the budget leaves, the
+// message, and the tool rounds so far.
+func answerMessages(s State, b budget, tools ollama.Tools) []ollama.Message {
+	sys := answerPrompt()
+	room := b.prompt - b.prompt/5 - // the tool rounds
+		tokens(sys) - tokens(s.Summary) - msgTokens(s.History) - tokens(s.Input) - toolTokens(tools)
+	var own []ollama.Message
+	if material := turnMaterial(s, room); material != "" {
+		// Ollama joins it and the message into one user turn.
+		own = append(own, user(material))
+	}
+	own = append(own, user(s.Input))
+	return append(withConversation(s, sys, own...), toOllama(s.Scratch)...)
+}
+
+// The other calls that see the conversation: the planner, the scout and
+// reviewer of each sub-task, and the guide.
+
+func plannerMessages(s State) []ollama.Message {
+	return withConversation(s, plannerPrompt(), user(plannerUser(s)))
+}
+
+func scoutMessages(s State, st api.SubTask, webSearch bool) []ollama.Message {
+	return append(withConversation(s, scoutPrompt(webSearch), user(scoutUser(s, st))), toOllama(s.Scratch)...)
+}
+
+func reviewerMessages(s State, st api.SubTask) []ollama.Message {
+	return withConversation(s, reviewerPrompt(), user(reviewerUser(s, st)))
+}
+
+func guideMessages(s State, total string) []ollama.Message {
+	return withConversation(s, guidePrompt(), user(guideUser(s, total)))
+}
+
+// turnMaterial is what the turn looked up for the answer: memories about
+// the person and passages from the documents, best first, as many passages
+// as fit room tokens (at least the best one, cut to fit).
+func turnMaterial(s State, room int) string {
+	var b strings.Builder
 	if len(s.Memories) > 0 {
-		b.WriteString("\n[What you remember about the person]\n")
+		b.WriteString("[What you remember about the person]\n")
 		for _, m := range s.Memories {
 			b.WriteString("- " + m + "\n")
 		}
+		room -= tokens(b.String())
 	}
 	if len(s.Docs) > 0 {
-		b.WriteString("\n[Reference documents] Cite them as [1], [2] where you use them.\n")
-		b.WriteString(numberedSources(s.Docs, true))
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("[Reference documents] Cite them as [1], [2] where you use them.\n")
+		b.WriteString(numberedSources(fitPassages(s.Docs, room), true))
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// fitPassages keeps the passages, in order, that fit room tokens; the
+// first is kept in any case, its snippet cut to fit.
+func fitPassages(docs []api.Source, room int) []api.Source {
+	var out []api.Source
+	for i, d := range docs {
+		cost := tokens(sourceLabel(d)) + tokens(d.Snippet) + msgOverhead
+		if cost > room {
+			if i == 0 {
+				d.Snippet = cutTokens(d.Snippet, max(room-tokens(sourceLabel(d))-msgOverhead, 100))
+				out = append(out, d)
+			}
+			break
+		}
+		room -= cost
+		out = append(out, d)
+	}
+	return out
+}
+
+// cutTokens cuts s to about n tokens (as tokens counts them).
+func cutTokens(s string, n int) string {
+	used := 0
+	for i, r := range s {
+		if r < 0x80 {
+			used++ // a quarter token, counted in quarters below
+		} else {
+			used += 4
+		}
+		if used > 4*n {
+			return s[:i] + "…"
+		}
+	}
+	return s
 }
 
 // routerPrompt asks for seed 004's is_complex_task together with seed 001's

@@ -2,11 +2,14 @@ package agent
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	ollama "github.com/ollama/ollama/api"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/memory"
@@ -45,25 +48,39 @@ func promptState() State {
 	}
 }
 
+// render shows a request's messages in order, as the model gets them.
+func render(msgs []ollama.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		fmt.Fprintf(&b, "### %s", m.Role)
+		if m.ToolName != "" {
+			fmt.Fprintf(&b, " (%s)", m.ToolName)
+		}
+		b.WriteString("\n" + m.Content + "\n")
+		for _, tc := range m.ToolCalls {
+			fmt.Fprintf(&b, "→ %s %s\n", tc.Function.Name, tc.Function.Arguments.String())
+		}
+	}
+	return b.String()
+}
+
 // The prompts are the agent's contract with small models; a golden file
 // makes every change to them visible in review. Run with -update to accept.
+// The calls that see the conversation are shown whole, in the order the
+// model reads them: the part that changes least first.
 func TestPromptsGolden(t *testing.T) {
 	s := promptState()
 	st := s.Plan[1]
 	total, _ := costTotal(s.Recommendations)
 	prompts := map[string]string{
-		"answer_system":    answerPrompt(s),
+		"answer_request":   render(answerMessages(s, newBudget(8192), nil)),
 		"router_system":    routerPrompt(),
 		"router_user":      routerUser(s),
-		"planner_system":   plannerPrompt(),
-		"planner_user":     plannerUser(s),
-		"scout_system":     scoutPrompt(false),
+		"planner_request":  render(plannerMessages(s)),
+		"scout_request":    render(scoutMessages(s, st, false)),
 		"scout_system_web": scoutPrompt(true),
-		"scout_user":       scoutUser(s, st),
-		"reviewer_system":  reviewerPrompt(),
-		"reviewer_user":    reviewerUser(s, st),
-		"guide_system":     guidePrompt(),
-		"guide_user":       guideUser(s, total),
+		"reviewer_request": render(reviewerMessages(s, st)),
+		"guide_request":    render(guideMessages(s, total)),
 		"memory_system":    memoryPrompt(),
 		"memory_user":      memoryUser(s),
 	}

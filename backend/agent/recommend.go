@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	ollama "github.com/ollama/ollama/api"
-
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/graph"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
@@ -32,8 +30,7 @@ func (a *Agent) recommend(cfg loopConfig) graph.NodeFunc[State] {
 		if s.Iterations == 0 {
 			c.trace(api.TracePlanning, say(api.TraceToolFinding, "number", strconv.Itoa(s.Current+1), "step", st.Title))
 		}
-		msgs := []ollama.Message{system(scoutPrompt(a.webSearch())), user(scoutUser(s, st))}
-		msgs = append(msgs, toOllama(s.Scratch)...)
+		msgs := scoutMessages(s, st, a.webSearch())
 		resp, err := c.chat(ctx, msgs, a.toolset("recommend", s).Schemas(), nil)
 		if err != nil {
 			return nil, err
@@ -87,7 +84,7 @@ func (a *Agent) evaluate(cfg loopConfig) graph.NodeFunc[State] {
 		st := s.Plan[s.Current]
 		limit := a.maxIterations(0)
 		c := a.newCall(rt)
-		r, ok, err := structured[review](ctx, c, []ollama.Message{system(reviewerPrompt()), user(reviewerUser(s, st))})
+		r, ok, err := structured[review](ctx, c, reviewerMessages(s, st))
 		if err != nil {
 			return nil, err
 		}
@@ -145,8 +142,7 @@ func (a *Agent) guide(ctx context.Context, s State, rt *graph.Runtime) (graph.Up
 	if used {
 		rt.Emit(eventTool, "calculator")
 	}
-	msgs := []ollama.Message{system(guidePrompt()), user(guideUser(s, total))}
-	resp, err := c.chat(ctx, msgs, nil, rt.Token)
+	resp, err := c.chat(ctx, guideMessages(s, total), nil, rt.Token)
 	if err != nil {
 		return nil, err
 	}

@@ -63,7 +63,7 @@ func TestCatalogOnlyWhereToolsAreWanted(t *testing.T) {
 		}
 	}
 	if req := e.requests(isAnswer)[0]; catalogIn(req) {
-		t.Errorf("the catalog reached a document question's prompt:\n%s", systemOf(req))
+		t.Errorf("the catalog reached a document question's prompt:\n%s", promptText(req))
 	}
 	for _, src := range res.Sources {
 		if src.Source == "Wayfinder AI tool catalog" {
@@ -79,8 +79,8 @@ func TestCatalogOnlyWhereToolsAreWanted(t *testing.T) {
 		}
 	}
 	req := e.requests(isAnswer)[1]
-	if !catalogFound || !strings.Contains(systemOf(req), "Vrew") || !catalogIn(req) {
-		t.Errorf("a tool question did not get the catalog (searches %+v):\n%s", e.docs.Searches(), systemOf(req))
+	if !catalogFound || !strings.Contains(promptText(req), "Vrew") || !catalogIn(req) {
+		t.Errorf("a tool question did not get the catalog (searches %+v):\n%s", e.docs.Searches(), promptText(req))
 	}
 	if len(res.Sources) == 0 || res.Sources[0].Title != "Vrew" {
 		t.Errorf("sources = %+v", res.Sources)

@@ -101,12 +101,14 @@ func TestScenarioDocumentQuestion(t *testing.T) {
 	if res.LLMCalls != 1 || len(e.requests(isAnswer)) != 1 || len(e.requests(isRouter)) != 0 {
 		t.Fatalf("model calls = %d, want 1", res.LLMCalls)
 	}
-	// A new question that does not refer back sees only the last exchange.
-	if got := e.requests(isAnswer)[0].Messages; len(got) != 4 || got[1].Content != "123 * 456" {
+	// A new question sees the conversation too (system, four earlier
+	// messages, the passage, the question), the passage after it.
+	got := e.requests(isAnswer)[0].Messages
+	if len(got) != 7 || got[1].Content != "안녕" || got[4].Content != "56088입니다." || got[6].Content != "회사 휴가 정책이 뭐야?" {
 		t.Fatalf("sent %d messages: %+v", len(got), got)
 	}
-	if sys := systemOf(e.requests(isAnswer)[0]); !strings.Contains(sys, "연차 15일") || !strings.Contains(sys, "[1] 휴가 정책") {
-		t.Fatalf("system prompt lacks the passage:\n%s", sys)
+	if material := got[5].Content; got[5].Role != "user" || !strings.Contains(material, "연차 15일") || !strings.Contains(material, "[1] 휴가 정책") {
+		t.Fatalf("the passage is not just before the question:\n%s", material)
 	}
 	if len(res.Sources) != 1 || res.Sources[0].ID != "hr-1" || res.Sources[0].Page != 3 {
 		t.Fatalf("sources = %+v", res.Sources)
@@ -191,7 +193,7 @@ func TestScenarioNewProcessRemembers(t *testing.T) {
 		t.Fatalf("response %q", res.Response)
 	}
 	req := e.requests(isAnswer)[1]
-	if !strings.Contains(systemOf(req), "- 이름은 철수") || req.Messages[1].Content != "내 이름은 철수야" {
+	if !strings.Contains(promptText(req), "- 이름은 철수") || req.Messages[1].Content != "내 이름은 철수야" {
 		t.Fatalf("the second process does not know the name: %+v", req.Messages)
 	}
 }

@@ -62,6 +62,12 @@ func english(code api.TraceCode) string {
 		return "{step}: stopped after {limit} rounds"
 	case api.TraceGuideWriting:
 		return "Writing the guide"
+	case api.TraceSummarizing:
+		return "Summarising the {count} oldest messages to fit the model's context"
+	case api.TraceSummaryFailed:
+		return "Could not summarise the {count} oldest messages; the model may not see all of them"
+	case api.TraceModelFallback:
+		return "{model} failed ({reason}); continuing with {fallback}"
 	}
 	return string(code)
 }

@@ -90,7 +90,7 @@ func TestUnfoldedAndFoldPlan(t *testing.T) {
 		{"by id", State{History: hist(8), FoldedThrough: "c", Folded: 99}, "defgh", 3},
 		{"by count when the id is gone", State{History: hist(8), FoldedThrough: "zz", Folded: 5}, "fgh", 5},
 		{"count relative to a capped history", State{History: hist(8), HistoryStart: 10, Folded: 12}, "cdefgh", 2},
-		{"summary far behind keeps the newest", State{History: hist(25)}, "pqrstuvwxy", 15},
+		{"summary far behind: none is cut", State{History: hist(25)}, "abcdefghijklmnopqrstuvwxy", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,11 +100,23 @@ func TestUnfoldedAndFoldPlan(t *testing.T) {
 			}
 		})
 	}
-	if foldPlan(hist(memory.MaxMessages)) != nil {
+	const roomy = 1 << 20
+	if len(foldPlan(hist(memory.MaxMessages), roomy)) != 0 {
 		t.Fatal("folded at exactly MaxMessages")
 	}
-	if got := foldPlan(hist(memory.MaxMessages + 2)); ids(got) != "abcdefg" {
+	if got := foldPlan(hist(memory.MaxMessages+2), roomy); ids(got) != "abcdefg" {
 		t.Fatalf("fold = %q", ids(got))
+	}
+	// Each message costs 5 tokens here (1 + the template's 4): a budget of
+	// 12 keeps the two newest, whatever seed 001's count says.
+	if got := foldPlan(hist(4), 12); ids(got) != "ab" {
+		t.Fatalf("fold within the budget = %q", ids(got))
+	}
+	if got := foldPlan(hist(memory.MaxMessages+2), 12); ids(got) != "abcdefghij" {
+		t.Fatalf("fold by count and budget = %q", ids(got))
+	}
+	if got := foldPlan(hist(3), 0); ids(got) != "abc" {
+		t.Fatalf("nothing fits: fold = %q", ids(got))
 	}
 }
 
@@ -245,5 +257,16 @@ func TestNonBlank(t *testing.T) {
 		if got := nonBlank(tc.in); got == nil || !slices.Equal(got, tc.want) {
 			t.Errorf("nonBlank(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// toolTokens counts a schema about as its JSON would (within a quarter),
+// without encoding it.
+func TestToolTokens(t *testing.T) {
+	e := newEnv(t)
+	schemas := e.agent(Options{}).toolset("answer", State{}).Schemas()
+	got, json := toolTokens(schemas), tokens(compactJSON(schemas))
+	if got < json*3/4 || got > json*5/4 {
+		t.Fatalf("toolTokens = %d, the JSON takes %d", got, json)
 	}
 }

@@ -168,6 +168,9 @@ const (
 	TraceStepRecommend  TraceCode = "step_recommend"
 	TraceIterationLimit TraceCode = "iteration_limit"
 	TraceGuideWriting   TraceCode = "guide_writing"
+	TraceSummarizing    TraceCode = "summarizing"
+	TraceSummaryFailed  TraceCode = "summary_failed"
+	TraceModelFallback  TraceCode = "model_fallback"
 )
 
 // TraceEvent is one step of a running turn.
@@ -248,7 +251,7 @@ type Settings struct {
 	Language         string `json:"language"` // "" follows the OS locale; else "ko" or "en"
 	Theme            Theme  `json:"theme"`
 	MaxIterations    int    `json:"max_iterations"`
-	ContextTokens    int    `json:"context_tokens"` // num_ctx sent to Ollama
+	ContextTokens    int    `json:"context_tokens"` // num_ctx sent to Ollama; 0: the model's own (up to 32768)
 	WebSearchEnabled bool   `json:"web_search_enabled"`
 	WebSearchURL     string `json:"web_search_url"`
 	// Folders the read_file tool may read; imported folders are added.

@@ -73,7 +73,7 @@ func (c *Client) chat(ctx context.Context, op string, req ChatRequest, onChunk f
 	if req.Think == nil {
 		req.Think = c.thinkOff(ctx, req.Model)
 	}
-	wire := c.wireRequest(req)
+	wire := c.wireRequest(ctx, req)
 	var (
 		resp   Response
 		filter *textCallFilter
@@ -104,7 +104,7 @@ func (c *Client) chat(ctx context.Context, op string, req ChatRequest, onChunk f
 
 // wireRequest builds the official request; num_ctx is always explicit
 // because Ollama's default silently cuts long prompts.
-func (c *Client) wireRequest(req ChatRequest) *api.ChatRequest {
+func (c *Client) wireRequest(ctx context.Context, req ChatRequest) *api.ChatRequest {
 	opts := maps.Clone(req.Options)
 	if opts == nil {
 		opts = map[string]any{}
@@ -113,7 +113,7 @@ func (c *Client) wireRequest(req ChatRequest) *api.ChatRequest {
 	case req.NumCtx > 0:
 		opts["num_ctx"] = req.NumCtx
 	case opts["num_ctx"] == nil:
-		opts["num_ctx"] = c.cfg.numCtx
+		opts["num_ctx"] = c.ContextSize(ctx, req.Model)
 	}
 	stream := true
 	return &api.ChatRequest{

@@ -79,6 +79,8 @@ func TestNumCtxIsAlwaysExplicit(t *testing.T) {
 		{"client option", []Option{WithNumCtx(32768)}, ChatRequest{}, 32768, 0},
 		{"per request", []Option{WithNumCtx(32768)}, ChatRequest{NumCtx: 4096}, 4096, 0},
 		{"caller options kept", nil, ChatRequest{Options: map[string]any{"num_ctx": 2048, "temperature": 0.2}}, 2048, 0.2},
+		// The fake's llama3.2:3b says 131072: more than a laptop should reserve.
+		{"the model's own, capped", []Option{WithNumCtx(0)}, ChatRequest{}, MaxModelNumCtx, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,6 +100,38 @@ func TestNumCtxIsAlwaysExplicit(t *testing.T) {
 				t.Error("request was not streamed")
 			}
 		})
+	}
+}
+
+// TestContextSize: the size set wins; unset, the model's own context
+// length from /api/show (asked once), capped; unknown, the default.
+func TestContextSize(t *testing.T) {
+	srv := ollamatest.New(t)
+	srv.AddModel(ollamatest.Model{Name: "small:1b", Capabilities: []string{"completion", "tools"}, ContextLength: 4096})
+	ctx := context.Background()
+	if got := newClient(t, srv.URL(), WithNumCtx(3000)).ContextSize(ctx, "small:1b"); got != 3000 {
+		t.Errorf("set: %d", got)
+	}
+	own := newClient(t, srv.URL(), WithNumCtx(0))
+	for range 2 {
+		if got := own.ContextSize(ctx, "small:1b"); got != 4096 {
+			t.Errorf("the model's own: %d", got)
+		}
+	}
+	if n := srv.Count(ollamatest.PathShow); n != 1 {
+		t.Errorf("/api/show asked %d times, want once", n)
+	}
+	if got := own.ContextSize(ctx, "llama3.2:3b"); got != MaxModelNumCtx {
+		t.Errorf("capped: %d", got)
+	}
+	if got := own.ContextSize(ctx, "missing:1b"); got != DefaultNumCtx {
+		t.Errorf("unknown model: %d", got)
+	}
+	if _, err := own.Chat(ctx, ChatRequest{Model: "small:1b", Messages: user("hi")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := srv.LastChat(); got.Options["num_ctx"] != float64(4096) {
+		t.Errorf("num_ctx sent = %v", got.Options["num_ctx"])
 	}
 }
 

@@ -30,6 +30,11 @@ const (
 	DefaultNumCtx     = 8192
 	DefaultMaxRetries = 3
 	DefaultEmbedBatch = 32
+	// MaxModelNumCtx caps a model's own context length when it is used as
+	// num_ctx (WithNumCtx(0)): Ollama reserves memory for the whole
+	// context, and a 128k-token context of a 4B model would take tens of
+	// gigabytes.
+	MaxModelNumCtx = 32768
 )
 
 // Timeouts bound how long Wayfinder waits for Ollama. Zero fields keep the
@@ -76,13 +81,10 @@ type Option func(*config)
 // host but Ollama's.
 func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
 
-// WithNumCtx sets the default context size sent as num_ctx.
+// WithNumCtx sets the context size sent as num_ctx; 0 (or less) uses each
+// model's own context length, up to MaxModelNumCtx (see ContextSize).
 func WithNumCtx(n int) Option {
-	return func(c *config) {
-		if n > 0 {
-			c.numCtx = n
-		}
-	}
+	return func(c *config) { c.numCtx = max(n, 0) }
 }
 
 // WithRetry sets how many times a failed call is retried (0 disables
@@ -129,7 +131,7 @@ type Client struct {
 	api      *api.Client
 	host     string
 	cfg      config
-	thinking thinkers
+	facts    modelFacts
 	queries  *lru.Cache[string, queryVector] // recent single-input embeddings, by model and text
 }
 
@@ -172,8 +174,6 @@ func New(host string, opts ...Option) (*Client, error) {
 // Host is the normalised base URL, for messages.
 func (c *Client) Host() string { return c.host }
 
-// NumCtx is the context size sent when a request sets none.
-func (c *Client) NumCtx() int { return c.cfg.numCtx }
 
 // ParseHost normalises an Ollama address the way OLLAMA_HOST is read: the
 // scheme defaults to http and the port to 11434.

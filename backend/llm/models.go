@@ -42,7 +42,7 @@ func (c *Client) Show(ctx context.Context, model string) (*api.ShowResponse, err
 		return err
 	})
 	if err == nil {
-		c.thinking.remember(model, resp)
+		c.facts.remember(model, resp)
 	}
 	return resp, err
 }

@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -379,7 +378,7 @@ func cut(s string, n int) string {
 type textCallFilter struct {
 	offered api.Tools
 	emit    func(Chunk) // the reader; nil: nobody reads the stream
-	content bytes.Buffer
+	content strings.Builder
 	sent    int  // bytes of content passed on
 	free    bool // gave up holding back (too long): everything passes
 	emitted bool // something reached the reader

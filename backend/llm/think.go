@@ -8,52 +8,91 @@ import (
 	"github.com/ollama/ollama/api"
 )
 
-// thinkers remembers which models think before answering. Wayfinder asks
-// such models (qwen3, deepseek-r1, ...) not to: thinking multiplies the time
-// of every call on a laptop, and with `think` unset some Ollama versions put
-// the <think> text into the reply itself. Models without the capability get
-// no `think` field at all, because some Ollama versions reject it for them.
+// modelFacts remembers what /api/show said of each model: whether it thinks
+// before answering, and its own context length.
+//
+// Wayfinder asks thinking models (qwen3, deepseek-r1, ...) not to: thinking
+// multiplies the time of every call on a laptop, and with `think` unset
+// some Ollama versions put the <think> text into the reply itself. Models
+// without the capability get no `think` field at all, because some Ollama
+// versions reject it for them.
 //
 // Every successful Show fills it, so the app's startup status check (which
 // shows each installed model) spares the first turn its own /api/show.
-type thinkers struct {
+type modelFacts struct {
 	mu     sync.Mutex
-	models map[string]bool
+	models map[string]facts
 }
 
-func (t *thinkers) lookup(model string) (thinks, known bool) {
+type facts struct {
+	thinks     bool
+	contextLen int // 0: the model did not say
+}
+
+func (t *modelFacts) lookup(model string) (facts, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	thinks, known = t.models[model]
-	return thinks, known
+	f, known := t.models[model]
+	return f, known
 }
 
-// remember notes whether model thinks, and returns it.
-func (t *thinkers) remember(model string, show *api.ShowResponse) bool {
-	thinks := slices.Contains(capStrings(show.Capabilities), "thinking")
+// remember notes what show says of model, and returns it.
+func (t *modelFacts) remember(model string, show *api.ShowResponse) facts {
+	f := facts{thinks: slices.Contains(capStrings(show.Capabilities), "thinking"), contextLen: contextLength(show)}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.models == nil {
-		t.models = map[string]bool{}
+		t.models = map[string]facts{}
 	}
-	t.models[model] = thinks
-	return thinks
+	t.models[model] = f
+	return f
+}
+
+// contextLength reads "<architecture>.context_length" from the model info.
+func contextLength(show *api.ShowResponse) int {
+	arch, _ := show.ModelInfo["general.architecture"].(string)
+	switch n := show.ModelInfo[arch+".context_length"].(type) {
+	case float64:
+		return int(n)
+	case int:
+		return n
+	}
+	return 0
+}
+
+// factsOf returns what is known of model, asking Ollama once; ok is false
+// when Ollama cannot say (the chat call itself reports that problem).
+func (c *Client) factsOf(ctx context.Context, model string) (facts, bool) {
+	if f, known := c.facts.lookup(model); known {
+		return f, true
+	}
+	show, err := c.api.Show(ctx, &api.ShowRequest{Model: model})
+	if err != nil {
+		return facts{}, false
+	}
+	return c.facts.remember(model, show), true
 }
 
 // thinkOff returns the `think` value for a request to model: false for a
-// thinking model, nil otherwise (also when Ollama cannot say; the chat call
-// itself reports that problem).
+// thinking model, nil otherwise.
 func (c *Client) thinkOff(ctx context.Context, model string) *api.ThinkValue {
-	thinks, known := c.thinking.lookup(model)
-	if !known {
-		show, err := c.api.Show(ctx, &api.ShowRequest{Model: model})
-		if err != nil {
-			return nil
-		}
-		thinks = c.thinking.remember(model, show)
-	}
-	if !thinks {
+	if f, ok := c.factsOf(ctx, model); !ok || !f.thinks {
 		return nil
 	}
 	return &api.ThinkValue{Value: false}
+}
+
+// ContextSize is the context (num_ctx, in tokens) Wayfinder runs model
+// with: the size set with WithNumCtx, or, when none was set, the model's
+// own context length up to MaxModelNumCtx (DefaultNumCtx when Ollama does
+// not say). Prompts are fitted to it, because Ollama silently drops the
+// start of a prompt that does not fit.
+func (c *Client) ContextSize(ctx context.Context, model string) int {
+	if c.cfg.numCtx > 0 {
+		return c.cfg.numCtx
+	}
+	if f, ok := c.factsOf(ctx, model); ok && f.contextLen > 0 {
+		return min(f.contextLen, MaxModelNumCtx)
+	}
+	return DefaultNumCtx
 }

@@ -27,12 +27,18 @@ const summaryInstructionEn = `You summarise conversations. Summarise only what w
 // SummaryPrompt is the request sent to summarise msgs: the instructions as
 // the system message and the transcript as one user message, so a small
 // model cannot mistake the old turns for a conversation to continue.
-func SummaryPrompt(msgs []Msg, lang string) []api.Message {
-	instr, user, assistant, head := summaryInstructionEn, "User", "Assistant", "Conversation to summarise:"
+// carried, when not empty, is the summary that is about to slide out of the
+// window (SlidingOut): it opens the transcript, so what it held lives on in
+// the new summary instead of being dropped.
+func SummaryPrompt(msgs []Msg, carried, lang string) []api.Message {
+	instr, user, assistant, head, earlier := summaryInstructionEn, "User", "Assistant", "Conversation to summarise:", "Summary of the conversation before it (keep what still matters):"
 	if isKorean(lang) {
-		instr, user, assistant, head = summaryInstructionKo, "사용자", "AI", "요약할 대화:"
+		instr, user, assistant, head, earlier = summaryInstructionKo, "사용자", "AI", "요약할 대화:", "그 전 대화의 요약 (아직 필요한 내용은 남기세요):"
 	}
 	var b strings.Builder
+	if carried = strings.TrimSpace(carried); carried != "" {
+		b.WriteString(earlier + "\n" + carried + "\n\n")
+	}
 	b.WriteString(head)
 	for _, m := range msgs {
 		who := assistant

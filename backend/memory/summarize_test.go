@@ -37,22 +37,32 @@ func golden(t *testing.T, name, got string) {
 }
 
 // TestSummaryPrompt checks the summarising request, in both languages,
-// against golden files.
+// against golden files: on its own, and carrying the summary that slides
+// out of a full window.
 func TestSummaryPrompt(t *testing.T) {
+	carried := map[string]string{"ko": "사용자는 카페 '블루 랜턴'을 운영하고, 예산은 370만 원이다.",
+		"en": "The person runs a café called Blue Lantern; the budget is 3,700,000 won."}
 	for _, lang := range []string{"ko", "en"} {
-		t.Run(lang, func(t *testing.T) {
-			var b strings.Builder
-			for _, m := range SummaryPrompt(seedTurns, lang) {
-				b.WriteString("### " + m.Role + "\n" + m.Content + "\n")
+		for _, carry := range []bool{false, true} {
+			name := "summarize_prompt_" + lang
+			c := ""
+			if carry {
+				name, c = name+"_carried", carried[lang]
 			}
-			golden(t, "summarize_prompt_"+lang+".golden", b.String())
-		})
+			t.Run(name, func(t *testing.T) {
+				var b strings.Builder
+				for _, m := range SummaryPrompt(seedTurns, c, lang) {
+					b.WriteString("### " + m.Role + "\n" + m.Content + "\n")
+				}
+				golden(t, name+".golden", b.String())
+			})
+		}
 	}
 }
 
 func TestSummaryPromptCutsLongMessages(t *testing.T) {
 	long := strings.Repeat("가", maxSummarizedChars+100)
-	msgs := SummaryPrompt([]Msg{{Role: "user", Content: long}}, "ko")
+	msgs := SummaryPrompt([]Msg{{Role: "user", Content: long}}, "", "ko")
 	if n := len([]rune(msgs[1].Content)); n > maxSummarizedChars+20 {
 		t.Errorf("transcript is %d runes", n)
 	}

@@ -93,6 +93,16 @@ func AddSummaryToWindow(existing, newSummary string) string {
 	return strings.Join(summaries, SummarySeparator)
 }
 
+// SlidingOut is the summary the next AddSummaryToWindow will drop: the
+// oldest, when the window is full; "" otherwise. Summarising it again with
+// the next messages (SummaryPrompt's carried) keeps what it held.
+func SlidingOut(window string) string {
+	if all := splitSummaries(window); len(all) >= MaxSummaries {
+		return all[0]
+	}
+	return ""
+}
+
 func splitSummaries(s string) []string {
 	var out []string
 	for _, part := range strings.Split(s, SummarySeparator) {

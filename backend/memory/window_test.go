@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -88,5 +89,21 @@ func TestFormatSummaryForPrompt(t *testing.T) {
 				t.Errorf("got %q\nwant %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestSlidingOut(t *testing.T) {
+	window := ""
+	for i, s := range []string{"요약1", "요약2", "요약3"} {
+		if got := SlidingOut(window); got != "" {
+			t.Fatalf("with %d summaries, %q would slide out", i, got)
+		}
+		window = AddSummaryToWindow(window, s)
+	}
+	if got := SlidingOut(window); got != "요약1" {
+		t.Fatalf("full window: %q slides out, want 요약1", got)
+	}
+	if next := AddSummaryToWindow(window, "요약4"); strings.Contains(next, "요약1") || !strings.HasPrefix(next, "요약2") {
+		t.Fatalf("the summary SlidingOut named did not slide out: %q", next)
 	}
 }

@@ -116,8 +116,8 @@ func Validate(s api.Settings) (api.Settings, error) {
 	if s.MaxIterations < 1 || s.MaxIterations > 20 {
 		problems = append(problems, "iterations must be between 1 and 20")
 	}
-	if s.ContextTokens < 2048 || s.ContextTokens > 262144 {
-		problems = append(problems, "context size must be between 2048 and 262144 tokens")
+	if s.ContextTokens != 0 && (s.ContextTokens < 2048 || s.ContextTokens > 262144) {
+		problems = append(problems, "context size must be between 2048 and 262144 tokens (or 0: the model's own)")
 	}
 	if s.WebSearchEnabled {
 		if u, err := url.Parse(s.WebSearchURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -60,8 +60,10 @@ var (
 	IsReviewer = ollamatest.SystemContains(RoleReviewer)
 	IsGuide    = ollamatest.SystemContains(RoleGuide)
 	IsMemory   = ollamatest.SystemContains(RoleMemory)
-	// IsSummary is backend/memory's summarising call.
-	IsSummary = ollamatest.LastUserContains("요약할 대화:")
+	// IsSummary is backend/memory's summarising call, in Korean or English.
+	IsSummary = func(req ollama.ChatRequest) bool {
+		return ollamatest.LastUserContains("요약할 대화:")(req) || ollamatest.LastUserContains("Conversation to summarise:")(req)
+	}
 )
 
 // ComplexTask is the seed 004 task every complex scenario sends.
@@ -117,9 +119,9 @@ func Respond(role string, req ollama.ChatRequest, p Pace) ollamatest.Reply {
 			return ollamatest.Reply{Chunks: []string{"Found ", "a good ", "candidate."}, ChunkDelay: p.ChunkDelay}
 		}
 		id := "s1"
-		if len(req.Messages) > 1 {
-			if m := subTaskRe.FindStringSubmatch(req.Messages[1].Content); m != nil {
-				id = m[1]
+		for _, m := range req.Messages { // the sub-task follows the conversation
+			if sm := subTaskRe.FindStringSubmatch(m.Content); m.Role == "user" && sm != nil {
+				id = sm[1]
 			}
 		}
 		query := map[string]string{"s1": "ChatGPT script", "s2": "Vrew video", "s3": "Canva thumbnail"}[id]

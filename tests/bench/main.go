@@ -141,13 +141,11 @@ func run(ctx context.Context, o options) (string, error) {
 		}
 	}
 
-	log("prompt size after 50 turns")
-	if sent, full, err := promptGrowth(ctx); err != nil {
-		t.fail("prompt tokens after 50 turns", err)
+	log("conversation context: prompt tokens per call at turns %v", contextTurns)
+	if rows, err := contextCost(ctx); err != nil {
+		t.fail("prompt tokens per call in a conversation", err)
 	} else {
-		ratio := float64(sent) / float64(full)
-		t.add("prompt tokens of the 50th answer vs the full history", fmt.Sprintf("%d vs %d tokens (%.1f%%)", sent, full, 100*ratio),
-			"goal ≤ 10%", verdict(ratio <= 0.10))
+		addContextRows(t, rows)
 	}
 
 	if !o.skipKB {

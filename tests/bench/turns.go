@@ -6,11 +6,8 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"strings"
 	"sync"
 	"time"
-
-	ollama "github.com/ollama/ollama/api"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
@@ -272,59 +269,6 @@ func complexTurn(ctx context.Context, fake *ollamatest.Server, tr *timing, runs 
 			return crit + msg.Result.LLMCalls, finished(msg, err)
 		})
 	})
-}
-
-// promptGrowth runs a 50-turn conversation and compares the prompt of the
-// 50th answer with what sending the whole history would cost, in the fake's
-// token estimate (bytes / 4).
-func promptGrowth(ctx context.Context) (sent, full int, err error) {
-	fake, err := ollamatest.Start("127.0.0.1:0")
-	if err != nil {
-		return 0, 0, err
-	}
-	defer fake.Close()
-	reply := strings.Repeat("This is a long and careful answer about planning. ", 8)
-	fake.On(world.IsAnswer, ollamatest.Reply{Text: reply})
-	world.ScriptComplex(fake, world.Pace{})
-	b, done, err := newBackend(ctx, fake, http.DefaultTransport)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer done()
-	session := ""
-	var history []string
-	for i := 1; i <= 50; i++ {
-		b.Agent.Wait()
-		in := fmt.Sprintf("Turn %d: here is more about my project, which is a shop that sells handmade cups; what next?", i)
-		msg, err := b.Chat.Ask(ctx, session, in, nil)
-		if err != nil || msg.Status != api.StatusComplete {
-			return 0, 0, fmt.Errorf("turn %d: %v", i, err)
-		}
-		session = msg.SessionID
-		if i < 50 {
-			history = append(history, in, msg.Content)
-		}
-	}
-	var answers []ollama.ChatRequest
-	for _, r := range fake.ChatRequests() {
-		if world.IsAnswer(r) {
-			answers = append(answers, r)
-		}
-	}
-	if len(answers) < 50 {
-		return 0, 0, fmt.Errorf("only %d answer calls in 50 turns", len(answers))
-	}
-	final := answers[len(answers)-1]
-	for _, m := range final.Messages {
-		sent += len(m.Content)
-	}
-	// The whole history instead of the window: the first turn's system
-	// prompt (no summary yet), every earlier message, the question.
-	full = len(answers[0].Messages[0].Content) + len(world.Last(final).Content)
-	for _, h := range history {
-		full += len(h)
-	}
-	return sent/4 + 1, full/4 + 1, nil
 }
 
 // discardOutput drops what a turn streams.

@@ -112,7 +112,7 @@ export type TraceKind = "node_started" | "node_finished" | "planning" | "tool_se
  * the person's language ("trace.say.<code>" in frontend/src/i18n, with
  * TraceEvent.Args filling its {placeholders}).
  */
-export type TraceCode = "routing" | "routed" | "memories_recalled" | "repeated_call" | "empty_reply" | "model_retry" | "json_repair" | "json_default" | "plan_splitting" | "plan_revising" | "plan_approved" | "tool_finding" | "step_missing" | "step_recommend" | "iteration_limit" | "guide_writing";
+export type TraceCode = "routing" | "routed" | "memories_recalled" | "repeated_call" | "empty_reply" | "model_retry" | "json_repair" | "json_default" | "plan_splitting" | "plan_revising" | "plan_approved" | "tool_finding" | "step_missing" | "step_recommend" | "iteration_limit" | "guide_writing" | "summarizing" | "summary_failed" | "model_fallback";
 
 /** TraceEvent is one step of a running turn. */
 export interface TraceEvent {
@@ -171,7 +171,7 @@ export interface Settings {
   language: string; // "" follows the OS locale; else "ko" or "en"
   theme: Theme;
   max_iterations: number;
-  context_tokens: number; // num_ctx sent to Ollama
+  context_tokens: number; // num_ctx sent to Ollama; 0: the model's own (up to 32768)
   web_search_enabled: boolean;
   web_search_url: string;
   folders: string[];

@@ -83,11 +83,11 @@ test("plan → edit → re-plan with feedback → leave and resume → approve �
     json: { sufficient: true, missing: "", tool, why: `${tool} fits this step`, url, pricing, alternatives },
   });
   await script(w.fake, [
-    { tool_calls: [{ name: "retrieve_docs", args: { query: "script writing assistant" } }] },
+    { tool_calls: [{ name: "search_catalog", args: { query: "script writing assistant" } }] },
     review("ChatGPT", "https://chatgpt.com", "free, Plus $20/month"),
-    { tool_calls: [{ name: "retrieve_docs", args: { query: "video editor subtitles" } }] },
+    { tool_calls: [{ name: "search_catalog", args: { query: "video editor subtitles" } }] },
     review("Vrew", "https://vrew.ai", "free plan, Pro $9.99/month", ["CapCut"]),
-    { tool_calls: [{ name: "retrieve_docs", args: { query: "thumbnail design" } }] },
+    { tool_calls: [{ name: "search_catalog", args: { query: "thumbnail design" } }] },
     review("Canva", "https://canva.com", "free"),
     { chunks: ["# Café Shorts guide\n\n", "1. Script with ChatGPT [1]\n", "2. Edit in Vrew [2]\n", "3. Thumbnail in Canva [3]\n"], chunk_delay_ms: 40 },
     { json: { memories: [{ text: "Prefers free tools", kind: "preference" }] } },

@@ -23,15 +23,14 @@ import (
 	"io"
 	"os"
 	"strings"
-	"unicode"
-	"unicode/utf16"
 
 	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
 )
 
 //go:embed pdfium.wasm.gz
 var pdfiumWasmGz []byte
+
+var errOutOfMemory = errors.New("out of pdfium memory")
 
 // Errors callers test with errors.Is to tell the person what is wrong with a file.
 var (
@@ -170,27 +169,7 @@ func (e *Extractor) Extract(ctx context.Context, data []byte) ([]Page, error) {
 	return nil, fmt.Errorf("%d pages: %w", len(pages), ErrNoText)
 }
 
-// pdfium wraps one instance's exported C functions.
-type pdfium struct {
-	m api.Module
-}
-
-// call invokes an exported function with i32 arguments and returns its first
-// result (0 when it has none).
-func (p *pdfium) call(ctx context.Context, name string, args ...uint64) (uint32, error) {
-	f := p.m.ExportedFunction(name)
-	if f == nil {
-		return 0, fmt.Errorf("pdfium lacks %s", name)
-	}
-	res, err := f.Call(ctx, args...)
-	if err != nil {
-		return 0, fmt.Errorf("pdfium %s: %w", name, err)
-	}
-	if len(res) == 0 {
-		return 0, nil
-	}
-	return uint32(res[0]), nil
-}
+var debugGlyphs func([]glyph)
 
 // FPDF_GetLastError codes.
 const (
@@ -210,6 +189,14 @@ func (p *pdfium) extract(ctx context.Context, data []byte) ([]Page, error) {
 	if _, err := p.call(ctx, "FPDF_InitLibrary"); err != nil {
 		return nil, err
 	}
+	scratch, err := p.call(ctx, "malloc", scratchSize)
+	if err != nil {
+		return nil, err
+	}
+	if scratch == 0 {
+		return nil, fmt.Errorf("out of pdfium memory")
+	}
+	p.scratch = scratch
 	// PDFium reads the document in place, so the copy lives until the end.
 	buf, err := p.call(ctx, "malloc", uint64(len(data)))
 	if err != nil {
@@ -273,55 +260,14 @@ func (p *pdfium) pageText(ctx context.Context, doc, index uint32) (string, error
 	if err != nil || int32(count) <= 0 {
 		return "", err
 	}
-	size := (count + 1) * 2 // UTF-16 code units plus the terminating NUL
-	out, err := p.call(ctx, "malloc", uint64(size))
+	gs, err := p.glyphs(ctx, tp, int(count))
 	if err != nil {
 		return "", err
 	}
-	if out == 0 {
-		return "", fmt.Errorf("out of pdfium memory")
+	if debugGlyphs != nil {
+		debugGlyphs(gs)
 	}
-	defer p.call(context.WithoutCancel(ctx), "free", uint64(out))
-	got, err := p.call(ctx, "FPDFText_GetText", uint64(tp), 0, uint64(count), uint64(out))
-	if err != nil {
-		return "", err
-	}
-	if got <= 1 {
-		return "", nil
-	}
-	raw, ok := p.m.Memory().Read(out, (got-1)*2)
-	if !ok {
-		return "", fmt.Errorf("text buffer out of range")
-	}
-	return cleanText(decodeUTF16(raw)), nil
-}
-
-func decodeUTF16(b []byte) string {
-	u := make([]uint16, len(b)/2)
-	for i := range u {
-		u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
-	}
-	return string(utf16.Decode(u))
-}
-
-// cleanText normalises PDFium's output: CRLF line ends become "\n", and
-// control characters PDFium uses as markers (e.g. \x02 for a hyphen at a line
-// break, \ufffe for unmapped glyphs) are dropped so they never reach search.
-func cleanText(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t':
-			return r
-		case r == '\r':
-			return '\n'
-		case r == 0xfffe || r == 0xffff || r == unicode.ReplacementChar:
-			return -1
-		case unicode.IsControl(r):
-			return -1
-		}
-		return r
-	}, s)
+	return pageText(gs), nil
 }
 
 func gunzip(b []byte) ([]byte, error) {

@@ -1,0 +1,558 @@
+package pdftext
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Reading order.
+//
+// PDFium's own text (FPDFText_GetText) follows the order in which the file
+// draws its glyphs. Most writers draw in reading order, but Hancom Office
+// exports (through macOS) draw each line's Hangul first and its digits and
+// punctuation afterwards as another text object, so "제1조(목적)" came out as
+// "제 조 목적 … 1 ( )". pageText rebuilds the order from the glyphs'
+// positions instead, the way a person reads:
+//
+//  1. glyphs are grouped by writing direction (rotated text is read in its
+//     own frame, so a page or a table turned by 90° still reads line by line);
+//  2. glyphs whose vertical extents overlap by half form a line, so a
+//     superscript or a digit drawn a little off the baseline stays on it;
+//  3. a vertical strip of white space that runs down several lines, with
+//     lines on both sides filling their width, is a gutter between columns:
+//     the left column is read to its end before the right one. Narrow cells
+//     of a table do not pass that test, so a table row reads across;
+//  4. within a line, glyphs go left to right; a space is written where the
+//     file drew one, where PDFium inferred one between glyphs that it also
+//     read one after the other, and otherwise where the gap between two
+//     glyphs is wider than a tenth of the font size (pdftotext's rule).
+//
+// Lines are separated by "\n", paragraphs and columns by a blank line.
+
+// item is a glyph in the reading frame of its writing direction: x grows
+// along the line, y upwards.
+type item struct {
+	r       rune    // 0 for a glyph that has no text but takes up room
+	x0, x1  float64 // extent along the line
+	base    float64 // about the baseline: a fifth of the font size above lo
+	lo, hi  float64 // vertical extent used to group glyphs into lines
+	h       float64 // font size in points (after the text matrix)
+	seq     int     // position in PDFium's order
+	space   bool    // a space glyph drawn by the file
+	hyphen  bool    // a hyphen PDFium found ending a line inside a word
+	spaceB4 bool    // PDFium read a space between this and the glyph before it
+	breakB4 bool    // PDFium started a line before this glyph
+}
+
+// Thresholds, in units of the font size unless said otherwise.
+const (
+	wordGap       = 0.1 // wider gaps between glyphs are spaces (pdftotext's minWordBreakSpace)
+	lineOverlap   = 0.5 // share of the smaller vertical extent two glyphs must share to be on one line
+	minGutter     = 0.9 // narrowest white strip between two columns
+	minGutterRows = 3   // lines a gutter must run down
+	fullLine      = 0.6 // a column's typical line fills this share of its width
+	paraGap       = 1.6 // a vertical gap this many times the usual line pitch starts a paragraph
+)
+
+// pageText returns a page's text in reading order.
+func pageText(gs []glyph) string {
+	groups := map[int][]item{}
+	var order []int
+	seq := 0
+	spaceB4, breakB4 := false, false
+	for _, g := range gs {
+		switch {
+		case g.gen && (g.r == '\r' || g.r == '\n'):
+			breakB4 = true
+			continue
+		case g.gen:
+			spaceB4 = true
+			continue
+		}
+		q, it := toItem(g)
+		it.seq, it.spaceB4, it.breakB4 = seq, spaceB4, breakB4
+		seq++
+		spaceB4, breakB4 = it.space, false
+		if _, ok := groups[q]; !ok {
+			order = append(order, q)
+		}
+		groups[q] = append(groups[q], it)
+	}
+	var sb strings.Builder
+	for _, q := range order {
+		var w textWriter
+		w.region(bandsOf(groups[q]))
+		if sb.Len() > 0 && w.sb.Len() > 0 {
+			sb.WriteString("\n\n")
+		}
+		sb.WriteString(w.sb.String())
+	}
+	return sb.String()
+}
+
+// toItem turns a glyph into a layout item, returning its writing direction.
+func toItem(g glyph) (int, item) {
+	x0, x1 := g.x0, max(g.x1, g.x0+1e-3)
+	it := item{r: g.r, x0: x0, x1: x1, lo: g.lo, hi: g.hi, h: g.h, base: g.lo + 0.2*g.h}
+	switch {
+	case g.r == 2: // PDFium's mark for a hyphen that ends a line inside a word
+		it.r, it.hyphen = '-', true
+	case g.r == 0xfffe || g.r == 0xffff || g.r == unicode.ReplacementChar || (unicode.IsControl(g.r) && !unicode.IsSpace(g.r)):
+		it.r = 0
+	case unicode.IsSpace(g.r):
+		it.r, it.space = ' ', true
+	}
+	return g.q, it
+}
+
+// band is one line: glyphs sharing a vertical extent, sorted along the line.
+type band struct {
+	items  []item
+	lo, hi float64 // extent of its largest glyph
+	h      float64
+	base   float64
+}
+
+// bandsOf groups glyphs into lines, top to bottom. It works on runs —
+// glyphs PDFium read one after the other along one baseline — so that a
+// line is never torn apart, and it never puts two glyphs at the same place
+// on one line: two lines of small type beside a large heading overlap the
+// heading, not each other.
+func bandsOf(items []item) []band {
+	runs := runsOf(items)
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].base > runs[j].base })
+	var bands []band
+	for _, r := range runs {
+		best, bestOv := -1, 0.0
+		for k := len(bands) - 1; k >= 0 && k >= len(bands)-8; k-- {
+			b := &bands[k]
+			if b.lo > r.hi {
+				break
+			}
+			ov := (min(b.hi, r.hi) - max(b.lo, r.lo)) / min(b.hi-b.lo, r.hi-r.lo)
+			if ov >= lineOverlap && ov > bestOv && !collides(b.items, r.items) {
+				best, bestOv = k, ov
+			}
+		}
+		if best < 0 {
+			bands = append(bands, band{items: r.items, lo: r.lo, hi: r.hi, h: r.h, base: r.base})
+			continue
+		}
+		b := &bands[best]
+		b.items = mergeAlong(b.items, r.items)
+		if r.h > b.h {
+			b.lo, b.hi, b.h, b.base = r.lo, r.hi, r.h, r.base
+		}
+	}
+	return bands
+}
+
+// runsOf cuts glyphs (in PDFium's order) into runs, each sorted along its
+// line and carrying the extent of its largest glyph.
+func runsOf(items []item) []band {
+	var runs []band
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			r := rebanded(band{}, slices.Clone(items[start:end]))
+			sortAlong(r.items)
+			runs = append(runs, r)
+		}
+		start = end
+	}
+	for i := 1; i < len(items); i++ {
+		p, q := items[i-1], items[i]
+		h := min(p.h, q.h)
+		if q.breakB4 || math.Abs(q.base-p.base) > 0.25*h || q.x0 < p.x0-0.5*h {
+			flush(i)
+		}
+	}
+	flush(len(items))
+	return runs
+}
+
+// collides says whether a glyph of b sits on a glyph of a: then b belongs
+// to another line. The same letter at the same place is text drawn twice,
+// and an accent sits on its letter: neither is a collision. Both slices are sorted along the line.
+func collides(a, b []item) bool {
+	j := 0
+	for _, g := range b {
+		if g.space || g.r == 0 || accents[g.r] != 0 {
+			continue
+		}
+		for j < len(a) && a[j].x1 <= g.x0 {
+			j++
+		}
+		for k := j; k < len(a) && a[k].x0 < g.x1; k++ {
+			o := a[k]
+			if o.space || o.r == 0 || accents[o.r] != 0 || (o.r == g.r && math.Abs(o.base-g.base) < 0.3*g.h) {
+				continue
+			}
+			if min(o.x1, g.x1)-max(o.x0, g.x0) > 0.5*min(o.x1-o.x0, g.x1-g.x0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mergeAlong merges two slices sorted along the line.
+func mergeAlong(a, b []item) []item {
+	out := make([]item, 0, len(a)+len(b))
+	out = append(out, a...)
+	out = append(out, b...)
+	sortAlong(out)
+	return out
+}
+
+// sortAlong orders a line's glyphs left to right, keeping PDFium's order
+// for glyphs that start at the same place (the pieces of a ligature).
+func sortAlong(items []item) {
+	sort.SliceStable(items, func(i, j int) bool {
+		if items[i].x0 != items[j].x0 {
+			return items[i].x0 < items[j].x0
+		}
+		return items[i].seq < items[j].seq
+	})
+}
+
+// textWriter writes regions of lines as text.
+type textWriter struct {
+	sb strings.Builder
+}
+
+// region writes lines, split first at the gutter that runs down the most of
+// them: the lines above it, the columns on either side, the lines below.
+func (w *textWriter) region(bands []band) {
+	if len(bands) == 0 {
+		return
+	}
+	g, ok := findGutter(bands)
+	if !ok {
+		w.lines(bands)
+		return
+	}
+	w.region(bands[:g.from])
+	var left, right []band
+	for _, b := range bands[g.from:g.to] {
+		var l, r []item
+		for _, it := range b.items {
+			if it.x1 <= g.x0+1e-6 {
+				l = append(l, it)
+			} else {
+				r = append(r, it)
+			}
+		}
+		if len(l) > 0 {
+			left = append(left, rebanded(b, l))
+		}
+		if len(r) > 0 {
+			right = append(right, rebanded(b, r))
+		}
+	}
+	w.region(left)
+	w.region(right)
+	w.region(bands[g.to:])
+}
+
+func rebanded(b band, items []item) band {
+	nb := band{items: items, lo: items[0].lo, hi: items[0].hi, h: items[0].h, base: items[0].base}
+	for _, it := range items[1:] {
+		if it.h > nb.h {
+			nb.lo, nb.hi, nb.h, nb.base = it.lo, it.hi, it.h, it.base
+		}
+	}
+	return nb
+}
+
+// gutter is white space between x0 and x1 on lines [from, to).
+type gutter struct {
+	x0, x1   float64
+	from, to int
+}
+
+// findGutter finds the gutter that runs down the most lines and separates
+// two columns of full lines.
+func findGutter(bands []band) (gutter, bool) {
+	if len(bands) < minGutterRows {
+		return gutter{}, false
+	}
+	left, right := math.Inf(1), math.Inf(-1)
+	var hs []float64
+	for _, b := range bands {
+		left = min(left, b.items[0].x0)
+		for _, it := range b.items {
+			right = max(right, it.x1)
+		}
+		hs = append(hs, b.h)
+	}
+	minW := minGutter * median(hs)
+	var active []cand
+	var best gutter
+	found := false
+	consider := func(c cand, to int) {
+		if to-c.from < minGutterRows {
+			return
+		}
+		g := gutter{x0: c.x0, x1: c.x1, from: c.from, to: to}
+		if found && (g.to-g.from < best.to-best.from || (g.to-g.from == best.to-best.from && g.x1-g.x0 <= best.x1-best.x0)) {
+			return
+		}
+		if debugGutter != nil {
+			debugGutter(g, columnsApart(bands[g.from:g.to], g))
+		}
+		if columnsApart(bands[g.from:g.to], g) {
+			best, found = g, true
+		}
+	}
+	for k, b := range bands {
+		free := freeSpans(b, left, right, minW)
+		var next []cand
+		for _, c := range active {
+			alive := false
+			for _, f := range free {
+				x0, x1 := max(c.x0, f[0]), min(c.x1, f[1])
+				if x1-x0 >= minW {
+					next = appendCand(next, cand{x0, x1, c.from})
+					alive = true
+				}
+			}
+			if !alive {
+				consider(c, k)
+			}
+		}
+		for _, f := range free {
+			next = appendCand(next, cand{f[0], f[1], k})
+		}
+		active = next
+	}
+	for _, c := range active {
+		consider(c, len(bands))
+	}
+	return best, found
+}
+
+// cand is white space between x0 and x1 on every line since from.
+type cand struct {
+	x0, x1 float64
+	from   int
+}
+
+// appendCand adds a candidate unless one with the same span (and an earlier
+// start) is there.
+func appendCand(cs []cand, c cand) []cand {
+	for i, o := range cs {
+		if o.x0 == c.x0 && o.x1 == c.x1 {
+			if c.from < o.from {
+				cs[i] = c
+			}
+			return cs
+		}
+	}
+	return append(cs, c)
+}
+
+// freeSpans lists the white spans of a line at least minW wide, including
+// the margins up to the region's edges.
+func freeSpans(b band, left, right, minW float64) [][2]float64 {
+	var out [][2]float64
+	edge := left
+	for _, it := range b.items {
+		if it.space || it.r == 0 {
+			continue
+		}
+		if it.x0-edge >= minW {
+			out = append(out, [2]float64{edge, it.x0})
+		}
+		edge = max(edge, it.x1)
+	}
+	if right-edge >= minW {
+		out = append(out, [2]float64{edge, right})
+	}
+	return out
+}
+
+// columnsApart tells a gutter between two columns of text from the white
+// space between cells of a table: on both sides there are lines, and the
+// typical line fills most of its side's width. Edges are medians, so a
+// footer or a page number that shares the strip's lines does not count.
+func columnsApart(bands []band, g gutter) bool {
+	var lw, rw, l0s, r1s []float64
+	for _, b := range bands {
+		l0, l1, r0, r1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+		for _, it := range b.items {
+			if it.space || it.r == 0 {
+				continue
+			}
+			if it.x1 <= g.x0+1e-6 {
+				l0, l1 = min(l0, it.x0), max(l1, it.x1)
+			} else {
+				r0, r1 = min(r0, it.x0), max(r1, it.x1)
+			}
+		}
+		if l1 > l0 {
+			lw, l0s = append(lw, l1-l0), append(l0s, l0)
+		}
+		if r1 > r0 {
+			rw, r1s = append(rw, r1-r0), append(r1s, r1)
+		}
+	}
+	if len(lw) < minGutterRows || len(rw) < minGutterRows {
+		return false
+	}
+	return median(lw) >= fullLine*(g.x0-median(l0s)) && median(rw) >= fullLine*(median(r1s)-g.x1)
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// lines writes lines top to bottom; a larger gap than usual between two
+// lines starts a paragraph.
+func (w *textWriter) lines(bands []band) {
+	var pitches []float64
+	for i := 1; i < len(bands); i++ {
+		if d := bands[i-1].base - bands[i].base; d > 0 {
+			pitches = append(pitches, d/bands[i].h)
+		}
+	}
+	pitch := median(pitches)
+	if w.sb.Len() > 0 {
+		w.sb.WriteString("\n\n")
+	}
+	joined := false
+	for i, b := range bands {
+		if i > 0 && !joined {
+			w.sb.WriteByte('\n')
+			if d := (bands[i-1].base - b.base) / b.h; pitch > 0 && d > paraGap*pitch {
+				w.sb.WriteByte('\n')
+			}
+		}
+		// A word hyphenated across lines is joined, as pdftotext does, so
+		// that a search for it finds it.
+		hyphen := w.line(b.items)
+		joined = hyphen && i+1 < len(bands)
+		if hyphen && !joined {
+			w.sb.WriteByte('-')
+		}
+	}
+}
+
+// line writes one line's glyphs, left to right, with spaces between words.
+// A hyphen that PDFium found ending the line inside a word is left out and
+// reported.
+func (w *textWriter) line(items []item) (hyphen bool) {
+	last := len(items) - 1
+	for last >= 0 && items[last].space {
+		last--
+	}
+	if last >= 0 && items[last].hyphen {
+		items, hyphen = items[:last], true
+	}
+	marks := attachAccents(items)
+	var prev *item
+	pendingSpace := false
+	wrote := false
+	for i := range items {
+		it := &items[i]
+		if marks[i] < 0 {
+			continue // an accent written with its letter
+		}
+		if it.space {
+			pendingSpace = wrote
+			continue
+		}
+		if prev != nil && duplicate(*prev, *it) {
+			continue
+		}
+		if prev != nil && !pendingSpace && wrote {
+			pendingSpace = spaceBetween(*prev, *it)
+		}
+		if it.r != 0 {
+			if pendingSpace {
+				w.sb.WriteByte(' ')
+			}
+			if marks[i] > 0 {
+				w.sb.WriteString(norm.NFC.String(string([]rune{it.r, marks[i]})))
+			} else {
+				w.sb.WriteRune(it.r)
+			}
+			wrote = true
+			pendingSpace = false
+		}
+		prev = it
+	}
+	return hyphen
+}
+
+// accents maps the spacing diacritics that TeX and other typesetters draw
+// over a letter as glyphs of their own to the combining marks that join
+// them to it ("Almaz´an" is "Almazán").
+var accents = map[rune]rune{
+	'´': '\u0301', '`': '\u0300', '¨': '\u0308', 'ˆ': '\u0302', '˜': '\u0303',
+	'¸': '\u0327', 'ˇ': '\u030c', '˘': '\u0306', '˙': '\u0307', '˚': '\u030a',
+	'¯': '\u0304', '˝': '\u030b', '˛': '\u0328',
+}
+
+// attachAccents finds the accents of a line that sit on a neighbouring
+// letter: marks[i] is the combining mark to write after letter i, or -1 for
+// an accent that goes with its letter.
+func attachAccents(items []item) []rune {
+	var marks []rune
+	for i, a := range items {
+		mark := accents[a.r]
+		if mark == 0 {
+			continue
+		}
+		for _, j := range []int{i - 1, i + 1, i - 2, i + 2} {
+			if j < 0 || j >= len(items) || !unicode.IsLetter(items[j].r) {
+				continue
+			}
+			l := items[j]
+			if min(a.x1, l.x1)-max(a.x0, l.x0) >= 0.5*(a.x1-a.x0) {
+				if marks == nil {
+					marks = make([]rune, len(items))
+				}
+				if marks[j] == 0 {
+					marks[i], marks[j] = -1, mark
+				}
+				break
+			}
+		}
+	}
+	if marks == nil {
+		return make([]rune, len(items))
+	}
+	return marks
+}
+
+// spaceBetween decides whether a word ends between two neighbouring glyphs.
+// Where PDFium read the two one after the other on one line, its own
+// judgement (from the font's space width and the text's kerning) stands;
+// for glyphs that only meet after reordering, the gap decides.
+func spaceBetween(p, q item) bool {
+	if q.seq == p.seq+1 && !q.breakB4 {
+		return q.spaceB4
+	}
+	return q.x0-p.x1 > wordGap*max(p.h, q.h)
+}
+
+// duplicate says whether q repeats p at the same place (text drawn twice
+// for a bold or shadow effect).
+func duplicate(p, q item) bool {
+	// Consecutive glyphs at one place are the pieces of a ligature ("ﬀ");
+	// a letter written twice ("ll") lies a whole advance further.
+	return q.seq != p.seq+1 && p.r == q.r &&
+		math.Abs(p.x0-q.x0) < 0.5*min(p.x1-p.x0, q.x1-q.x0) && math.Abs(p.base-q.base) < 0.3*p.h
+}
+var debugGutter func(gutter, bool)

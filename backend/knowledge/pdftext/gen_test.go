@@ -125,31 +125,48 @@ type setter struct {
 // width is the advance of text in points.
 func (s setter) width(text string) float64 {
 	w := 0.0
-	for _, r := range text {
+	for _, r := range plain(text) {
 		w += advance(r)/1000*s.size + s.tracking*s.size
 	}
 	return w
 }
 
 // line sets one line; extra is added to every space (justification).
+// Text between "{^" and "}" is a superscript: smaller, raised, drawn with
+// font b like a footnote mark.
 func (s setter) line(text string, x, y float64, turn int, extra float64) []placed {
 	var out []placed
 	pos := 0.0
 	dx, dy := turnVec(turn)
-	for _, r := range text {
-		adv := advance(r)/1000*s.size + s.tracking*s.size
+	sup := false
+	for i, r := range text {
+		if strings.HasPrefix(text[i:], "{^") {
+			sup = true
+			continue
+		}
+		if sup && r == '^' && i > 0 && text[i-1] == '{' {
+			continue
+		}
+		if sup && r == '}' {
+			sup = false
+			continue
+		}
+		size, rise, f := s.size, 0.0, s.a
+		if s.second(r) || sup {
+			f = s.b
+			if s.bScale > 0 {
+				size = s.size * s.bScale
+			}
+			rise = s.bRise
+		}
+		if sup {
+			size, rise = s.size*0.6, s.size*0.4
+		}
+		adv := advance(r)/1000*size + s.tracking*s.size
 		if r == ' ' {
 			adv += extra
 		}
 		if r != ' ' || s.drawSpaces {
-			f, size, rise := s.a, s.size, 0.0
-			if s.second(r) {
-				f = s.b
-				if s.bScale > 0 {
-					size = s.size * s.bScale
-				}
-				rise = s.bRise
-			}
 			// The rise moves the glyph across its baseline: perpendicular to
 			// the direction of writing.
 			out = append(out, placed{r: r, font: f, size: size, turn: turn,
@@ -158,6 +175,11 @@ func (s setter) line(text string, x, y float64, turn int, extra float64) []place
 		pos += adv
 	}
 	return out
+}
+
+// plain drops the superscript markup: the text a reader sees.
+func plain(text string) string {
+	return strings.NewReplacer("{^", "", "}", "").Replace(text)
 }
 
 func turnVec(turn int) (float64, float64) {
@@ -210,7 +232,7 @@ func (s setter) column(pars []string, x, top, width, leading float64, turn int) 
 				extra = (width - s.width(l)) / float64(n)
 			}
 			glyphs = append(glyphs, s.line(l, x+off*dy, top-off*dx, turn, extra))
-			texts = append(texts, l)
+			texts = append(texts, plain(l))
 			off += leading
 		}
 		off += leading / 2

@@ -56,6 +56,7 @@ const (
 	minGutter     = 0.9 // narrowest white strip between two columns
 	minGutterRows = 3   // lines a gutter must run down
 	fullLine      = 0.6 // a column's typical line fills this share of its width
+	minColumn     = 8   // narrowest column of prose
 	paraGap       = 1.6 // a vertical gap this many times the usual line pitch starts a paragraph
 )
 
@@ -193,7 +194,10 @@ func collides(a, b []item) bool {
 			if o.space || o.r == 0 || accents[o.r] != 0 || (o.r == g.r && math.Abs(o.base-g.base) < 0.3*g.h) {
 				continue
 			}
-			if min(o.x1, g.x1)-max(o.x0, g.x0) > 0.5*min(o.x1-o.x0, g.x1-g.x0) {
+			// Half the narrower glyph, and a quarter em: a full stop tucked
+			// under the letter before it (tight tracking) is no collision.
+			ov := min(o.x1, g.x1) - max(o.x0, g.x0)
+			if ov > 0.5*min(o.x1-o.x0, g.x1-g.x0) && ov > 0.25*min(o.h, g.h) {
 				return true
 			}
 		}
@@ -291,7 +295,8 @@ func findGutter(bands []band) (gutter, bool) {
 		}
 		hs = append(hs, b.h)
 	}
-	minW := minGutter * median(hs)
+	h := median(hs)
+	minW := minGutter * h
 	var active []cand
 	var best gutter
 	found := false
@@ -304,9 +309,9 @@ func findGutter(bands []band) (gutter, bool) {
 			return
 		}
 		if debugGutter != nil {
-			debugGutter(g, columnsApart(bands[g.from:g.to], g))
+			debugGutter(g, columnsApart(bands[g.from:g.to], g, minW, h))
 		}
-		if columnsApart(bands[g.from:g.to], g) {
+		if columnsApart(bands[g.from:g.to], g, minW, h) {
 			best, found = g, true
 		}
 	}
@@ -378,34 +383,61 @@ func freeSpans(b band, left, right, minW float64) [][2]float64 {
 }
 
 // columnsApart tells a gutter between two columns of text from the white
-// space between cells of a table: on both sides there are lines, and the
-// typical line fills most of its side's width. Edges are medians, so a
-// footer or a page number that shares the strip's lines does not count.
-func columnsApart(bands []band, g gutter) bool {
-	var lw, rw, l0s, r1s []float64
+// space between the cells of a table. Both sides must be columns of prose:
+// at least minColumn wide, with lines that cover most of that width in ink
+// (gaps wider than a gutter do not count). A table's cells leave such gaps
+// or are narrow, so its rows read across. Edges are medians, so a footer or
+// a page number on the strip's lines does not count.
+func columnsApart(bands []band, g gutter, minW, h float64) bool {
+	var lcov, rcov, l0s, r1s []float64
 	for _, b := range bands {
-		l0, l1, r0, r1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+		var l, r []item
 		for _, it := range b.items {
 			if it.space || it.r == 0 {
 				continue
 			}
 			if it.x1 <= g.x0+1e-6 {
-				l0, l1 = min(l0, it.x0), max(l1, it.x1)
+				l = append(l, it)
 			} else {
-				r0, r1 = min(r0, it.x0), max(r1, it.x1)
+				r = append(r, it)
 			}
 		}
-		if l1 > l0 {
-			lw, l0s = append(lw, l1-l0), append(l0s, l0)
+		if len(l) > 0 {
+			lcov, l0s = append(lcov, inked(l, minW)), append(l0s, l[0].x0)
 		}
-		if r1 > r0 {
-			rw, r1s = append(rw, r1-r0), append(r1s, r1)
+		if len(r) > 0 {
+			rcov, r1s = append(rcov, inked(r, minW)), append(r1s, lastEnd(r))
 		}
 	}
-	if len(lw) < minGutterRows || len(rw) < minGutterRows {
+	if len(lcov) < minGutterRows || len(rcov) < minGutterRows {
 		return false
 	}
-	return median(lw) >= fullLine*(g.x0-median(l0s)) && median(rw) >= fullLine*(median(r1s)-g.x1)
+	lspan, rspan := g.x0-median(l0s), median(r1s)-g.x1
+	return lspan >= minColumn*h && rspan >= minColumn*h &&
+		median(lcov) >= fullLine*lspan && median(rcov) >= fullLine*rspan
+}
+
+// inked is the length of a line less the gaps in it wider than minW.
+func inked(items []item, minW float64) float64 {
+	total, end := 0.0, items[0].x0
+	for _, it := range items {
+		if gap := it.x0 - end; gap > 0 && gap < minW {
+			total += gap // a word space
+		}
+		if it.x1 > end {
+			total += it.x1 - max(end, it.x0)
+			end = it.x1
+		}
+	}
+	return total
+}
+
+func lastEnd(items []item) float64 {
+	e := items[0].x1
+	for _, it := range items {
+		e = max(e, it.x1)
+	}
+	return e
 }
 
 func median(v []float64) float64 {

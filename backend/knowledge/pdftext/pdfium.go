@@ -89,7 +89,6 @@ type glyph struct {
 	x0, x1 float64 // extent along the line: from the origin by the advance
 	lo, hi float64 // extent across it: the font's descent to its ascent
 	h      float64 // font size after the text matrix
-	loose  bool    // read from the loose box alone, as upright text
 }
 
 func (p *pdfium) f64(off uint32) float64 {
@@ -104,10 +103,13 @@ func (p *pdfium) f32(off uint32) float64 {
 
 // glyphs reads every character of a text page with its geometry. Every
 // call into the module costs a goroutine (wazero watches the context of
-// each call), so upright text, nearly all of it, takes two calls per glyph:
-// its code point and its loose box, which runs from the origin by the
-// advance and spans the font's descent to its ascent — its height is the
-// font size after the text matrix. Other glyphs also ask for their matrix.
+// each call), so upright text, nearly all of it, takes one call per glyph:
+// its loose box, which runs from the origin by the advance and spans the
+// font's descent to its ascent — its height is the font size after the text
+// matrix. The code points come from one FPDFText_GetText call. Only where a
+// new stretch of text begins (after a break PDFium inferred, or where the
+// boxes stop following each other along a line) is the matrix asked for,
+// and rotated or mirrored text is then read glyph by glyph with it.
 func (p *pdfium) glyphs(ctx context.Context, tp uint32, count int) ([]glyph, error) {
 	text, err := p.pageRunes(ctx, tp, count)
 	if err != nil {
@@ -116,6 +118,8 @@ func (p *pdfium) glyphs(ctx context.Context, tp uint32, count int) ([]glyph, err
 	out := make([]glyph, 0, count)
 	s := uint64(p.scratch)
 	tpa := uint64(tp)
+	var prev *glyph // the last glyph of the stretch being read
+	upright := true // whether that stretch is upright
 	for i := 0; i < count; i++ {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -146,6 +150,7 @@ func (p *pdfium) glyphs(ctx context.Context, tp uint32, count int) ([]glyph, err
 		}
 		if g.gen {
 			out = append(out, g)
+			prev = nil
 			continue
 		}
 		// FS_RECTF: left, top, right, bottom as float32.
@@ -153,37 +158,52 @@ func (p *pdfium) glyphs(ctx context.Context, tp uint32, count int) ([]glyph, err
 		if err != nil {
 			return nil, err
 		}
+		valid := false
 		if ok != 0 {
 			g.x0, g.hi, g.x1, g.lo = p.f32(0), p.f32(4), p.f32(8), p.f32(12)
-			if g.x1 >= g.x0 && g.hi-g.lo > 1e-3 {
-				g.h, g.loose = g.hi-g.lo, true
-				out = append(out, g)
-				continue
-			}
+			g.h = g.hi - g.lo
+			valid = g.x1 >= g.x0 && g.h > 1e-3
 		}
-		if err := p.turnedGlyph(ctx, tpa, idx, &g); err != nil {
-			return nil, err
+		if prev == nil || !valid || !follows(*prev, g) {
+			q, err := p.turnOf(ctx, tpa, idx)
+			if err != nil {
+				return nil, err
+			}
+			upright = q == 0
+		}
+		if !upright || !valid {
+			if err := p.turnedGlyph(ctx, tpa, idx, &g); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, g)
-	}
-	// PDFium scales the loose box by the matrix's a alone, so a line written
-	// upwards or downwards can look upright. Its glyphs then follow each
-	// other down a column instead of along a line: read those again.
-	for i := 1; i < len(out); i++ {
-		p0, q := out[i-1], out[i]
-		h := min(p0.h, q.h)
-		if p0.loose && q.loose && math.Abs(q.x0-p0.x0) < 0.2*h && math.Abs(q.lo-p0.lo) > 0.5*h {
-			for _, k := range []int{i - 1, i} {
-				if out[k].loose {
-					out[k].loose = false
-					if err := p.turnedGlyph(ctx, tpa, uint64(k), &out[k]); err != nil {
-						return nil, err
-					}
-				}
-			}
-		}
+		prev = &out[len(out)-1]
 	}
 	return out, nil
+}
+
+// follows says whether g continues the line of p: it starts about where p
+// ends, on the same baseline, at the same size.
+func follows(p, g glyph) bool {
+	h := p.h
+	return g.x0 >= p.x0-0.1*h && g.x0 <= p.x1+1.5*h &&
+		math.Abs(g.lo-p.lo) < 0.3*h && math.Abs(g.h-p.h) < 0.3*h
+}
+
+// turnOf returns the writing direction of a glyph in quarter turns, or -1
+// for text that is mirrored or slanted more than a few degrees: such text
+// is read with its own matrix too.
+func (p *pdfium) turnOf(ctx context.Context, tp, idx uint64) (int, error) {
+	s := uint64(p.scratch)
+	ok, err := p.call(ctx, "FPDFText_GetMatrix", tp, idx, s)
+	if err != nil || ok == 0 {
+		return 0, err
+	}
+	a, b, c, d := p.f32(0), p.f32(4), p.f32(8), p.f32(12)
+	if a > 0 && d > 0 && math.Abs(b) < 0.05*a && math.Abs(c) < 0.05*d {
+		return 0, nil
+	}
+	return -1, nil
 }
 
 // pageRunes returns the code point of every character of a text page from
@@ -256,6 +276,13 @@ func (p *pdfium) turnedGlyph(ctx context.Context, tp, idx uint64, g *glyph) erro
 	bx, by := turn(g.q, x1, y1)
 	g.x0, g.x1 = min(ax, bx), max(ax, bx)
 	g.h = math.Float64frombits(size) * math.Hypot(c, d)
+	// The ink box makes gaps look wider than they are; the advance from the
+	// font's widths does not (PDFium's loose box has it only for upright text).
+	if w, ok, err := p.advance(ctx, tp, idx, g.r, math.Float64frombits(size)*math.Hypot(a, b)); err != nil {
+		return err
+	} else if ok {
+		g.x0, g.x1 = ox, ox+w
+	}
 	if !(g.h > 0) || math.IsInf(g.h, 0) {
 		g.h = math.Abs(by - ay)
 	}
@@ -268,6 +295,25 @@ func (p *pdfium) turnedGlyph(ctx context.Context, tp, idx uint64, g *glyph) erro
 	}
 	g.lo, g.hi = oy-0.2*g.h, oy+0.8*g.h
 	return nil
+}
+
+// advance is a glyph's advance width in points, from its font's widths.
+func (p *pdfium) advance(ctx context.Context, tp, idx uint64, r rune, size float64) (float64, bool, error) {
+	obj, err := p.call(ctx, "FPDFText_GetTextObject", tp, idx)
+	if err != nil || obj == 0 {
+		return 0, false, err
+	}
+	font, err := p.call(ctx, "FPDFTextObj_GetFont", uint64(obj))
+	if err != nil || font == 0 {
+		return 0, false, err
+	}
+	s := uint64(p.scratch)
+	ok, err := p.call(ctx, "FPDFFont_GetGlyphWidth", uint64(font), uint64(r), api.EncodeF32(float32(size)), s)
+	if err != nil || ok == 0 {
+		return 0, false, err
+	}
+	w := p.f32(0)
+	return w, w > 0 && w < 4*size, nil
 }
 
 // turn rotates a point of user space into the reading frame of text written

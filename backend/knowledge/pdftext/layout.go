@@ -308,9 +308,6 @@ func findGutter(bands []band) (gutter, bool) {
 		if found && (g.to-g.from < best.to-best.from || (g.to-g.from == best.to-best.from && g.x1-g.x0 <= best.x1-best.x0)) {
 			return
 		}
-		if debugGutter != nil {
-			debugGutter(g, columnsApart(bands[g.from:g.to], g, minW, h))
-		}
 		if columnsApart(bands[g.from:g.to], g, minW, h) {
 			best, found = g, true
 		}
@@ -587,4 +584,3 @@ func duplicate(p, q item) bool {
 	return q.seq != p.seq+1 && p.r == q.r &&
 		math.Abs(p.x0-q.x0) < 0.5*min(p.x1-p.x0, q.x1-q.x0) && math.Abs(p.base-q.base) < 0.3*p.h
 }
-var debugGutter func(gutter, bool)

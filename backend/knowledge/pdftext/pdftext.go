@@ -169,8 +169,6 @@ func (e *Extractor) Extract(ctx context.Context, data []byte) ([]Page, error) {
 	return nil, fmt.Errorf("%d pages: %w", len(pages), ErrNoText)
 }
 
-var debugGlyphs func([]glyph)
-
 // FPDF_GetLastError codes.
 const (
 	fpdfErrFile     = 2
@@ -263,9 +261,6 @@ func (p *pdfium) pageText(ctx context.Context, doc, index uint32) (string, error
 	gs, err := p.glyphs(ctx, tp, int(count))
 	if err != nil {
 		return "", err
-	}
-	if debugGlyphs != nil {
-		debugGlyphs(gs)
 	}
 	return pageText(gs), nil
 }

@@ -1,0 +1,163 @@
+package pdftext
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// glyphLine lays runes out on one upright baseline from x, one em (10 pt)
+// per Hangul syllable and half an em for the rest, and returns them in the
+// order given by draw: the indexes of text, as the file draws them. A
+// generated space marks every gap and jump in drawing order, as PDFium's
+// do.
+func glyphLine(text string, x, base float64, draw []int) []glyph {
+	runes := []rune(text)
+	pos := make([]float64, len(runes)+1)
+	pos[0] = x
+	for i, r := range runes {
+		w := 5.0
+		if r >= 0xac00 && r <= 0xd7a3 {
+			w = 10
+		}
+		pos[i+1] = pos[i] + w
+	}
+	if draw == nil {
+		for i := range runes {
+			draw = append(draw, i)
+		}
+	}
+	var out []glyph
+	gap := false
+	for k, i := range draw {
+		r := runes[i]
+		if r == ' ' {
+			gap = true // Hancom leaves gaps instead of drawing spaces
+			continue
+		}
+		if len(out) > 0 && (gap || draw[k-1] != i-1) {
+			out = append(out, glyph{r: ' ', gen: true})
+		}
+		gap = false
+		out = append(out, glyph{r: r, x0: pos[i], x1: pos[i+1], lo: base - 2, hi: base + 8, h: 10})
+	}
+	return out
+}
+
+func brk() glyph { return glyph{r: '\n', gen: true} }
+
+func TestPageText(t *testing.T) {
+	hangulFirst := func(text string) []int { // Hancom: Hangul, then the rest
+		var a, b []int
+		for i, r := range []rune(text) {
+			if r >= 0xac00 && r <= 0xd7a3 {
+				a = append(a, i)
+			} else {
+				b = append(b, i)
+			}
+		}
+		return append(a, b...)
+	}
+	line1 := "제1조(목적) 이 규정은 1980. 6. 16.부터 시행한다."
+	sup := glyphLine("학칙", 72, 700, nil)
+	// A footnote mark: smaller and raised by a third of an em.
+	sup = append(sup, glyph{r: '1', x0: 92, x1: 95, lo: 702.5, hi: 708.5, h: 6}, glyph{r: ')', x0: 95, x1: 97, lo: 702.5, hi: 708.5, h: 6})
+	tests := []struct {
+		name string
+		in   []glyph
+		want string
+	}{
+		{"Hancom line: digits drawn after the Hangul", glyphLine(line1, 72, 700, hangulFirst(line1)), line1},
+		{"two lines drawn bottom first", append(append(glyphLine("둘째 줄", 72, 680, nil), brk()), glyphLine("첫째 줄", 72, 700, nil)...), "첫째 줄\n둘째 줄"},
+		{"digits a little lower stay on the line", append(glyphLine("제조", 72, 700, nil), glyph{r: '3', x0: 92, x1: 97, lo: 697.5, hi: 707.5, h: 10}), "제조3"},
+		{"superscript stays on its line", sup, "학칙1)"},
+		{"space kept between Korean words drawn apart", glyphLine("문서를 읽다", 72, 700, hangulFirst("문서를 읽다")), "문서를 읽다"},
+		{"hyphenated word joined across lines", []glyph{
+			{r: 'e', x0: 72, x1: 77, lo: 698, hi: 708, h: 10}, {r: 'x', x0: 77, x1: 82, lo: 698, hi: 708, h: 10}, {r: 2, x0: 82, x1: 85, lo: 698, hi: 708, h: 10},
+			brk(), {r: 'a', x0: 72, x1: 77, lo: 686, hi: 696, h: 10}, {r: 'm', x0: 77, x1: 84, lo: 686, hi: 696, h: 10},
+		}, "exam"},
+		{"ligature pieces kept", []glyph{
+			{r: 'o', x0: 72, x1: 77, lo: 698, hi: 708, h: 10}, {r: 'f', x0: 77, x1: 85, lo: 698, hi: 708, h: 10}, {r: 'f', x0: 77, x1: 85, lo: 698, hi: 708, h: 10},
+		}, "off"},
+		{"text drawn twice at one place written once", append(glyphLine("같은 글", 72, 700, nil), glyphLine("같은 글", 72.3, 700, nil)...), "같은 글"},
+		{"accent joined to its letter", []glyph{
+			{r: 'c', x0: 72, x1: 77, lo: 698, hi: 708, h: 10}, {r: 'a', x0: 77, x1: 82, lo: 698, hi: 708, h: 10},
+			{r: 'f', x0: 82, x1: 85, lo: 698, hi: 708, h: 10}, {r: 'e', x0: 85, x1: 90, lo: 698, hi: 708, h: 10},
+			{r: ' ', gen: true}, {r: '´', x0: 86, x1: 89, lo: 699, hi: 709, h: 10},
+		}, "café"},
+		{"unmapped glyph takes room but writes nothing", []glyph{
+			{r: 'a', x0: 72, x1: 77, lo: 698, hi: 708, h: 10}, {r: 0xfffe, x0: 77, x1: 82, lo: 698, hi: 708, h: 10}, {r: 'b', x0: 82, x1: 87, lo: 698, hi: 708, h: 10},
+		}, "ab"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := pageText(tt.in); got != tt.want {
+				t.Errorf("pageText = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestPageTextColumns puts two columns of three lines side by side, drawn
+// row by row, and a full-width title above them.
+func TestPageTextColumns(t *testing.T) {
+	left := []string{"왼쪽 단의 첫째 줄입니다 여기에", "왼쪽 단의 둘째 줄입니다 여기에", "왼쪽 단의 셋째 줄입니다 여기에"}
+	right := []string{"오른쪽 단의 첫째 줄입니다 여기", "오른쪽 단의 둘째 줄입니다 여기", "오른쪽 단의 셋째 줄입니다 여기"}
+	gs := glyphLine("제목은 두 단에 걸쳐 있습니다 아주 길게 씁니다 정말 길게", 72, 760, nil)
+	for i := range left {
+		y := 730 - 14*float64(i)
+		gs = append(gs, brk())
+		gs = append(gs, glyphLine(left[i], 72, y, nil)...)
+		gs = append(gs, brk())
+		gs = append(gs, glyphLine(right[i], 72+240+20, y, nil)...)
+	}
+	want := "제목은 두 단에 걸쳐 있습니다 아주 길게 씁니다 정말 길게\n\n" + strings.Join(left, "\n") + "\n\n" + strings.Join(right, "\n")
+	if got := pageText(gs); got != want {
+		t.Errorf("pageText =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// FuzzPageText feeds arbitrary glyph geometry to the reading-order code:
+// it must not panic, must write valid UTF-8 and must write no letter that
+// was not on the page.
+func FuzzPageText(f *testing.F) {
+	f.Add([]byte("\x00\x10\x20\x05\x01\x10\x30\x20\x05\x02\x80\x10\x21\x05\x03"))
+	f.Add([]byte(strings.Repeat("\x11\x22\x33\x44\x55\x66", 20)))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		const alphabet = "abc가나다123().- "
+		letters := []rune(alphabet)
+		var gs []glyph
+		in := map[rune]int{}
+		for i := 0; i+5 <= len(data) && len(gs) < 2000; i += 5 {
+			b := data[i : i+5]
+			switch b[4] % 8 {
+			case 0:
+				gs = append(gs, glyph{r: ' ', gen: true})
+				continue
+			case 1:
+				gs = append(gs, brk())
+				continue
+			}
+			r := letters[int(b[0])%len(letters)]
+			h := 1 + float64(b[3]%40)
+			x0 := float64(b[1]) * 3
+			lo := float64(b[2]) * 3
+			g := glyph{r: r, x0: x0, x1: x0 + float64(b[4]%16), lo: lo, hi: lo + h, h: h, q: int(b[4]>>6) % 4}
+			gs = append(gs, g)
+			in[r]++
+		}
+		out := pageText(gs)
+		if !utf8.ValidString(out) {
+			t.Fatalf("invalid UTF-8: %q", out)
+		}
+		for _, r := range out {
+			if r == ' ' || r == '\n' || r == '-' {
+				continue
+			}
+			if in[r] == 0 {
+				t.Fatalf("wrote %q, which was not on the page (or more often than it was): %q", r, out)
+			}
+			in[r]--
+		}
+	})
+}

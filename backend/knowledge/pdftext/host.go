@@ -145,8 +145,9 @@ func instantiateWASI(ctx context.Context, r wazero.Runtime) error {
 
 // resizeHeap grows linear memory to at least the requested size, as
 // Emscripten's JS runtime does, returning 1 on success and 0 when the
-// runtime's memory limit is reached (malloc then returns NULL).
-func resizeHeap(_ context.Context, m api.Module, s []uint64) {
+// runtime's memory limit is reached (malloc then returns NULL, and the
+// instance's state remembers it: whatever fails next failed for memory).
+func resizeHeap(ctx context.Context, m api.Module, s []uint64) {
 	requested := uint64(uint32(s[0]))
 	cur := uint64(m.Memory().Size())
 	if requested <= cur {
@@ -164,6 +165,9 @@ func resizeHeap(_ context.Context, m api.Module, s []uint64) {
 	if _, ok := m.Memory().Grow(uint32(exact)); ok {
 		s[0] = 1
 		return
+	}
+	if st := stateOf(ctx); st != nil {
+		st.memoryRefused = true
 	}
 	s[0] = 0
 }

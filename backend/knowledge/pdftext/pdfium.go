@@ -3,6 +3,7 @@ package pdftext
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"unicode/utf16"
@@ -14,9 +15,11 @@ import (
 // looked up once and called through a reused stack, because reading a page
 // glyph by glyph makes tens of thousands of calls.
 type pdfium struct {
-	m     api.Module
-	fns   map[string]api.Function
-	stack []uint64
+	m      api.Module
+	limits Limits
+	dead   error // the trap that stopped the instance
+	fns    map[string]api.Function
+	stack  []uint64
 	// scratch is guest memory for out-parameters (boxes, origins, matrices).
 	scratch uint32
 }
@@ -43,6 +46,12 @@ func (p *pdfium) fn(name string) (api.Function, error) {
 // raw calls an exported function and returns its first result undecoded
 // (0 when it has none).
 func (p *pdfium) raw(ctx context.Context, name string, args ...uint64) (uint64, error) {
+	if p.dead != nil || p.m.IsClosed() {
+		// After a trap or a deadline the instance is in no state to run,
+		// and once wazero has closed it, its memory is unmapped: calling
+		// into it (even to clean up) would fault.
+		return 0, &callError{name: name, err: errors.Join(errInstanceGone, p.dead)}
+	}
 	f, err := p.fn(name)
 	if err != nil {
 		return 0, err
@@ -54,6 +63,7 @@ func (p *pdfium) raw(ctx context.Context, name string, args ...uint64) (uint64, 
 	st := p.stack[:n]
 	copy(st, args)
 	if err := f.CallWithStack(ctx, st); err != nil {
+		p.dead = err
 		return 0, &callError{name: name, err: err}
 	}
 	if len(f.Definition().ResultTypes()) == 0 {
@@ -68,6 +78,8 @@ func (p *pdfium) call(ctx context.Context, name string, args ...uint64) (uint32,
 	r, err := p.raw(ctx, name, args...)
 	return uint32(r), err
 }
+
+var errInstanceGone = errors.New("pdfium instance stopped")
 
 // callError keeps wazero's error (which can hold a WebAssembly stack trace)
 // for logs and errors.Is, while its text stays one line for people.

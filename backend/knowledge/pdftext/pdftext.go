@@ -21,10 +21,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
+	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 )
 
 //go:embed pdfium.wasm.gz
@@ -32,19 +36,8 @@ var pdfiumWasmGz []byte
 
 var errOutOfMemory = errors.New("out of pdfium memory")
 
-// Errors callers test with errors.Is to tell the person what is wrong with a file.
-var (
-	ErrCorrupt   = errors.New("pdf is damaged or not a pdf")
-	ErrEncrypted = errors.New("pdf is protected by a password")
-	ErrNoText    = errors.New("pdf has no extractable text (scanned images need OCR)")
-)
-
-// maxMemoryPages caps one PDFium instance at 1 GiB so a hostile file cannot
-// take the whole machine.
-const maxMemoryPages = 16384
-
 // maxConcurrent bounds simultaneous extractions: each one owns a PDFium
-// instance of ≈20 MB plus the document.
+// instance of up to Limits.Memory.
 const maxConcurrent = 2
 
 // Page is the text of one page; Number starts at 1.
@@ -54,24 +47,40 @@ type Page struct {
 }
 
 // Extractor runs PDFium. It is safe for concurrent use: every Extract call
-// gets a fresh PDFium instance, so a crash inside PDFium on one file cannot
-// affect the next one.
+// gets a fresh PDFium instance, with memory of its own that is unmapped when
+// the file is done, so a hostile or broken file cannot affect the next one
+// or leave the process larger.
 type Extractor struct {
-	rt    wazero.Runtime
-	mod   wazero.CompiledModule
-	slots chan struct{}
+	rt     wazero.Runtime
+	mod    wazero.CompiledModule
+	slots  chan struct{}
+	limits Limits
+	log    *slog.Logger
 }
+
+// Option configures an Extractor.
+type Option func(*Extractor)
+
+// WithLimits replaces DefaultLimits; zero fields keep their default.
+func WithLimits(l Limits) Option { return func(e *Extractor) { e.limits = l.withDefaults() } }
+
+// WithLogger receives the details behind failures (PDFium's traps).
+func WithLogger(l *slog.Logger) Option { return func(e *Extractor) { e.log = l } }
 
 // New compiles PDFium. cacheDir holds wazero's compilation cache so later
 // starts skip compilation; "" disables the cache.
-func New(ctx context.Context, cacheDir string) (*Extractor, error) {
+func New(ctx context.Context, cacheDir string, opts ...Option) (*Extractor, error) {
+	e := &Extractor{slots: make(chan struct{}, maxConcurrent), limits: DefaultLimits, log: slog.Default()}
+	for _, o := range opts {
+		o(e)
+	}
 	wasm, err := gunzip(pdfiumWasmGz)
 	if err != nil {
 		return nil, fmt.Errorf("unpack pdfium: %w", err)
 	}
 	cfg := wazero.NewRuntimeConfig().
 		WithCloseOnContextDone(true).
-		WithMemoryLimitPages(maxMemoryPages)
+		WithMemoryLimitPages(uint32(e.limits.Memory / wasmPageSize))
 	if cacheDir != "" {
 		if err := os.MkdirAll(cacheDir, 0o755); err != nil {
 			return nil, fmt.Errorf("create pdfium cache dir: %w", err)
@@ -82,27 +91,27 @@ func New(ctx context.Context, cacheDir string) (*Extractor, error) {
 		}
 		cfg = cfg.WithCompilationCache(cache)
 	}
-	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
-	e, err := setup(ctx, rt, wasm)
-	if err != nil {
-		_ = rt.Close(ctx)
+	e.rt = wazero.NewRuntimeWithConfig(ctx, cfg)
+	if err := e.setup(ctx, wasm); err != nil {
+		_ = e.rt.Close(ctx)
 		return nil, err
 	}
 	return e, nil
 }
 
-func setup(ctx context.Context, rt wazero.Runtime, wasm []byte) (*Extractor, error) {
-	mod, err := rt.CompileModule(ctx, wasm)
+func (e *Extractor) setup(ctx context.Context, wasm []byte) error {
+	mod, err := e.rt.CompileModule(ctx, wasm)
 	if err != nil {
-		return nil, fmt.Errorf("compile pdfium: %w", err)
+		return fmt.Errorf("compile pdfium: %w", err)
 	}
-	if err := instantiateWASI(ctx, rt); err != nil {
-		return nil, err
+	if err := instantiateWASI(ctx, e.rt); err != nil {
+		return err
 	}
-	if err := instantiateEnv(ctx, rt, mod); err != nil {
-		return nil, err
+	if err := instantiateEnv(ctx, e.rt, mod); err != nil {
+		return err
 	}
-	return &Extractor{rt: rt, mod: mod, slots: make(chan struct{}, maxConcurrent)}, nil
+	e.mod = mod
+	return nil
 }
 
 // Close releases the runtime; the Extractor must not be used afterwards.
@@ -132,8 +141,25 @@ func (e *Extractor) ExtractReader(ctx context.Context, r io.ReaderAt, size int64
 	return e.Extract(ctx, data)
 }
 
+// instState is what the host functions learn about one instance while it
+// runs; it travels in the context of every call.
+type instState struct {
+	memoryRefused bool // PDFium asked for more memory than Limits.Memory
+}
+
+type stateKey struct{}
+
+func stateOf(ctx context.Context) *instState {
+	st, _ := ctx.Value(stateKey{}).(*instState)
+	return st
+}
+
+// errDeadline is the cause of a context the extractor itself timed out.
+var errDeadline = errors.New("pdftext deadline")
+
 // Extract returns the text of every page. It fails with ErrCorrupt,
-// ErrEncrypted or ErrNoText (wrapped) when the document cannot give text.
+// ErrEncrypted, ErrNoText, ErrTooLarge or ErrTooSlow (wrapped) when the
+// document cannot give text, and with ctx's error when ctx ends.
 func (e *Extractor) Extract(ctx context.Context, data []byte) ([]Page, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -147,19 +173,30 @@ func (e *Extractor) Extract(ctx context.Context, data []byte) ([]Page, error) {
 	if !bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF")) {
 		return nil, fmt.Errorf("no %%PDF header: %w", ErrCorrupt)
 	}
-	inst, err := e.rt.InstantiateModule(ctx, e.mod,
+	// PDFium reads the document in place, so it shares the memory budget;
+	// a quarter stays for PDFium's own work.
+	if room := e.limits.Memory - e.limits.Memory/4; uint64(len(data)) > room {
+		return nil, &LimitError{Err: ErrTooLarge, Reason: fmt.Sprintf(
+			"this PDF is larger than %s, more than the PDF reader takes at once", megabytes(room))}
+	}
+	st := &instState{}
+	ictx := context.WithValue(experimental.WithMemoryAllocator(ctx, memoryAllocator()), stateKey{}, st)
+	inst, err := e.rt.InstantiateModule(ictx, e.mod,
 		wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
-		return nil, fmt.Errorf("instantiate pdfium: %w", err)
+		return nil, fmt.Errorf("start the PDF reader: %w", err)
 	}
-	defer inst.Close(context.WithoutCancel(ctx))
-	p := &pdfium{m: inst}
-	pages, err := p.extract(ctx, data)
+	p := &pdfium{m: inst, limits: e.limits}
+	pages, err := p.extract(ictx, data)
+	grown := inst.Memory().Size()
+	_ = inst.Close(context.WithoutCancel(ctx))
+	if memoryAllocator() == nil && grown > 64<<20 {
+		// Without a mapping of its own, the instance's memory was Go heap:
+		// give it back now rather than whenever the heap shrinks.
+		debug.FreeOSMemory()
+	}
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, err
+		return nil, e.explain(ctx, st, err)
 	}
 	for _, pg := range pages {
 		if strings.TrimSpace(pg.Text) != "" {
@@ -169,30 +206,47 @@ func (e *Extractor) Extract(ctx context.Context, data []byte) ([]Page, error) {
 	return nil, fmt.Errorf("%d pages: %w", len(pages), ErrNoText)
 }
 
+// explain turns a failure inside PDFium into one of the package's errors:
+// the caller's cancellation stays itself; memory refused to PDFium and the
+// extractor's own deadlines become limit errors; any other trap means
+// PDFium could not read the file. The trap itself goes to the log.
+func (e *Extractor) explain(ctx context.Context, st *instState, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var le *LimitError
+	if errors.As(err, &le) || errors.Is(err, ErrEncrypted) || errors.Is(err, ErrNoText) {
+		return err
+	}
+	if st.memoryRefused || errors.Is(err, errOutOfMemory) {
+		return tooLarge("this PDF expands to more than %s in memory", megabytes(e.limits.Memory))
+	}
+	var ce *callError
+	if errors.As(err, &ce) {
+		e.log.Debug("pdfium stopped", "call", ce.name, "err", ce.err)
+		return fmt.Errorf("PDFium stopped reading it (%s): %w", ce.name, ErrCorrupt)
+	}
+	return err
+}
+
 // FPDF_GetLastError codes.
 const (
-	fpdfErrFile     = 2
-	fpdfErrFormat   = 3
 	fpdfErrPassword = 4
 	fpdfErrSecurity = 5
 )
 
 func (p *pdfium) extract(ctx context.Context, data []byte) ([]Page, error) {
-	if _, err := p.call(ctx, "emscripten_stack_init"); err != nil {
-		return nil, err
-	}
-	if _, err := p.call(ctx, "__wasm_call_ctors"); err != nil {
-		return nil, err
-	}
-	if _, err := p.call(ctx, "FPDF_InitLibrary"); err != nil {
-		return nil, err
+	for _, f := range []string{"emscripten_stack_init", "__wasm_call_ctors", "FPDF_InitLibrary"} {
+		if _, err := p.call(ctx, f); err != nil {
+			return nil, err
+		}
 	}
 	scratch, err := p.call(ctx, "malloc", scratchSize)
 	if err != nil {
 		return nil, err
 	}
 	if scratch == 0 {
-		return nil, fmt.Errorf("out of pdfium memory")
+		return nil, errOutOfMemory
 	}
 	p.scratch = scratch
 	// PDFium reads the document in place, so the copy lives until the end.
@@ -201,11 +255,21 @@ func (p *pdfium) extract(ctx context.Context, data []byte) ([]Page, error) {
 		return nil, err
 	}
 	if buf == 0 || !p.m.Memory().Write(buf, data) {
-		return nil, fmt.Errorf("pdf of %d bytes does not fit in pdfium memory", len(data))
+		return nil, errOutOfMemory
 	}
-	doc, err := p.call(ctx, "FPDF_LoadMemDocument", uint64(buf), uint64(len(data)), 0)
+	var doc, n uint32
+	err = p.within(ctx, p.limits.OpenTime, func(ctx context.Context) error {
+		if doc, err = p.call(ctx, "FPDF_LoadMemDocument", uint64(buf), uint64(len(data)), 0); err != nil || doc == 0 {
+			return err
+		}
+		n, err = p.call(ctx, "FPDF_GetPageCount", uint64(doc))
+		return err
+	})
+	if errors.Is(err, errDeadline) {
+		return nil, tooSlow("this PDF takes more than %s to open", p.limits.OpenTime)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("open document: %w: %w", ErrCorrupt, err)
+		return nil, err
 	}
 	if doc == 0 {
 		code, err := p.call(ctx, "FPDF_GetLastError")
@@ -222,20 +286,48 @@ func (p *pdfium) extract(ctx context.Context, data []byte) ([]Page, error) {
 		}
 	}
 	defer p.call(context.WithoutCancel(ctx), "FPDF_CloseDocument", uint64(doc))
-	n, err := p.call(ctx, "FPDF_GetPageCount", uint64(doc))
-	if err != nil {
-		return nil, err
+	if int(n) > p.limits.Pages {
+		return nil, tooLarge("this PDF has more than %d pages", p.limits.Pages)
 	}
 	pages := make([]Page, 0, n)
+	total := 0
 	for i := uint32(0); i < n; i++ {
-		text, err := p.pageText(ctx, doc, i)
-		if err != nil {
+		var text string
+		err := p.within(ctx, p.limits.PageTime, func(ctx context.Context) error {
+			var err error
+			text, err = p.pageText(ctx, doc, i)
+			return err
+		})
+		switch {
+		case errors.Is(err, errDeadline):
+			return nil, tooSlow("page %d of this PDF takes more than %s to read", i+1, p.limits.PageTime)
+		case errors.Is(err, errTooManyChars):
+			return nil, tooLarge("page %d of this PDF has more than %d characters", i+1, p.limits.PageChars)
+		case err != nil:
 			return nil, fmt.Errorf("page %d: %w", i+1, err)
+		}
+		if total += len(text); total > p.limits.TextBytes {
+			return nil, tooLarge("this PDF holds more than %s of text", megabytes(uint64(p.limits.TextBytes)))
 		}
 		pages = append(pages, Page{Number: int(i) + 1, Text: text})
 	}
 	return pages, nil
 }
+
+// within runs f with a deadline of its own. When that deadline (and not the
+// caller's) ends f, the error is errDeadline: wazero has then closed the
+// instance, so nothing more can be asked of it.
+func (p *pdfium) within(ctx context.Context, d time.Duration, f func(context.Context) error) error {
+	dctx, cancel := context.WithTimeoutCause(ctx, d, errDeadline)
+	defer cancel()
+	err := f(dctx)
+	if err != nil && ctx.Err() == nil && context.Cause(dctx) == errDeadline {
+		return errDeadline
+	}
+	return err
+}
+
+var errTooManyChars = errors.New("too many characters on a page")
 
 func (p *pdfium) pageText(ctx context.Context, doc, index uint32) (string, error) {
 	page, err := p.call(ctx, "FPDF_LoadPage", uint64(doc), uint64(index))
@@ -257,6 +349,9 @@ func (p *pdfium) pageText(ctx context.Context, doc, index uint32) (string, error
 	count, err := p.call(ctx, "FPDFText_CountChars", uint64(tp))
 	if err != nil || int32(count) <= 0 {
 		return "", err
+	}
+	if int(count) > p.limits.PageChars {
+		return "", errTooManyChars
 	}
 	gs, err := p.glyphs(ctx, tp, int(count))
 	if err != nil {

@@ -1,0 +1,356 @@
+package pdftext
+
+import (
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"compress/zlib"
+	"hash/adler32"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// bombPDF is a one-page PDF whose content stream inflates to size bytes
+// (a multiple of 1 MiB) of spaces: at 1 GiB the file is about 1 MB.
+//
+// Compressing a gigabyte takes seconds (minutes under -race), so the
+// stream is assembled instead: once the compressor's window holds only
+// spaces, every further MiB flushes to the same bytes, which are repeated;
+// an empty final block and the Adler-32 of the whole end the zlib stream.
+func bombPDF(tb testing.TB, size int64) []byte {
+	tb.Helper()
+	const chunk = 1 << 20
+	var buf bytes.Buffer
+	fw, err := flate.NewWriter(&buf, flate.BestCompression)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	spaces := bytes.Repeat([]byte{' '}, chunk)
+	var first, steady []byte
+	for i := 0; i < 3; i++ {
+		mark := buf.Len()
+		fw.Write(spaces)
+		fw.Flush()
+		piece := bytes.Clone(buf.Bytes()[mark:])
+		switch i {
+		case 0:
+			first = piece
+		case 1:
+			steady = piece
+		case 2:
+			if !bytes.Equal(piece, steady) {
+				tb.Fatal("compressor output does not settle: cannot assemble the bomb")
+			}
+		}
+	}
+	z := bytes.NewBuffer([]byte{0x78, 0xda}) // zlib header, best compression
+	z.Write(first)
+	for n := int64(chunk); n < size; n += chunk {
+		z.Write(steady)
+	}
+	z.Write([]byte{0x03, 0x00}) // final, empty, fixed-Huffman block
+	one := adler32.Checksum(spaces)
+	sum := one
+	for n := int64(chunk); n < size; n += chunk {
+		sum = adler32Combine(sum, one, chunk)
+	}
+	z.Write([]byte{byte(sum >> 24), byte(sum >> 16), byte(sum >> 8), byte(sum)})
+	return buildPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", z.Len(), z.Bytes()),
+	}, "")
+}
+
+// adler32Combine is the Adler-32 of two strings from theirs and the second
+// one's length (zlib's adler32_combine).
+func adler32Combine(a1, a2 uint32, len2 int64) uint32 {
+	const base = 65521
+	rem := uint32(len2 % base)
+	sum1 := a1 & 0xffff
+	sum2 := (rem * sum1) % base
+	sum1 += (a2 & 0xffff) + base - 1
+	sum2 += (a1 >> 16) + (a2 >> 16) + base - rem
+	sum1 %= base
+	sum2 %= base
+	return sum2<<16 | sum1
+}
+
+var (
+	gibBombOnce sync.Once
+	gibBomb     []byte
+)
+
+// gibBombPDF is the 1 GiB bomb, made once per test binary.
+func gibBombPDF(tb testing.TB) []byte {
+	gibBombOnce.Do(func() { gibBomb = bombPDF(tb, 1<<30) })
+	return gibBomb
+}
+
+// slowPDF is a one-page PDF whose content stream holds n path operations:
+// small on disk, long for PDFium to parse.
+func slowPDF(tb testing.TB, n int) []byte {
+	tb.Helper()
+	var z bytes.Buffer
+	w, err := zlib.NewWriterLevel(&z, zlib.BestSpeed)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	block := bytes.Repeat([]byte("1 2 m 3 4 l 5 6 7 8 9 10 c h S\n"), 10_000)
+	for i := 0; i < n; i += 10_000 {
+		w.Write(block)
+	}
+	w.Close()
+	return buildPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", z.Len(), z.Bytes()),
+	}, "")
+}
+
+// oneLine fails the test unless err is a single line that says nothing of
+// WebAssembly: it is what the person reads.
+func oneLine(t *testing.T, err error) {
+	t.Helper()
+	if msg := err.Error(); strings.Contains(msg, "\n") || strings.Contains(strings.ToLower(msg), "wasm") {
+		t.Errorf("error is not one plain line: %q", msg)
+	}
+}
+
+// bombExtractor has the default memory budget and time enough for the
+// memory limit, not the clock of a loaded machine, to stop the bomb.
+func bombExtractor(tb testing.TB) *Extractor {
+	tb.Helper()
+	cache := filepath.Join(os.TempDir(), "wayfinder-pdftext-test-cache")
+	e, err := New(context.Background(), cache, WithLimits(Limits{PageTime: 10 * time.Minute}))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = e.Close(context.Background()) })
+	return e
+}
+
+func TestInflateBomb(t *testing.T) {
+	e := bombExtractor(t)
+	data := gibBombPDF(t)
+	t.Logf("bomb PDF: %d bytes, inflates to 1 GiB", len(data))
+	_, err := e.Extract(context.Background(), data)
+	if !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("Extract = %v, want ErrTooLarge", err)
+	}
+	oneLine(t, err)
+	if want := "this PDF expands to more than 384 MB in memory; it looks damaged or hostile"; err.Error() != want {
+		t.Errorf("message %q, want %q", err, want)
+	}
+	// The next file is read as if nothing happened.
+	pages, err := e.Extract(context.Background(), textPDF("after the bomb"))
+	if err != nil || strings.TrimSpace(pages[0].Text) != "after the bomb" {
+		t.Fatalf("after the bomb: %+v, %v", pages, err)
+	}
+}
+
+// childEnv makes the test binary, run again, act as the child of
+// TestInflateBombMemory: it reads the PDF named by the variable and prints
+// its memory figures.
+const childEnv = "WAYFINDER_PDFTEXT_MEMORY_CHILD"
+
+// TestInflateBombMemory reads the 1 GiB bomb in a child process and checks
+// what the process's memory did: the peak (VmHWM) stays within 512 MB of
+// the idle process, and the memory is given back afterwards.
+func TestInflateBombMemory(t *testing.T) {
+	if os.Getenv(childEnv) != "" {
+		memoryChild(t, os.Getenv(childEnv))
+		return
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc/self/status")
+	}
+	path := filepath.Join(t.TempDir(), "bomb.pdf")
+	if err := os.WriteFile(path, gibBombPDF(t), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestInflateBombMemory$", "-test.v")
+	cmd.Env = append(os.Environ(), childEnv+"="+path)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	got := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if _, rest, ok := strings.Cut(sc.Text(), "MEMORY "); ok {
+			for _, kv := range strings.Fields(rest) {
+				k, v, _ := strings.Cut(kv, "=")
+				got[k] = v
+			}
+		}
+		if _, msg, ok := strings.Cut(sc.Text(), "ERROR "); ok {
+			got["error"] = msg
+		}
+	}
+	kb := func(k string) int64 {
+		v, err := strconv.ParseInt(got[k], 10, 64)
+		if err != nil {
+			t.Fatalf("no %s in the child's output:\n%s", k, out)
+		}
+		return v
+	}
+	idle, peak, after := kb("idle_kb"), kb("peak_kb"), kb("after_kb")
+	t.Logf("idle %d MB, peak %d MB (+%d MB), after %d MB (+%d MB); error: %s",
+		idle>>10, peak>>10, (peak-idle)>>10, after>>10, (after-idle)>>10, got["error"])
+	if peak-idle > 512<<10 {
+		t.Errorf("peak is %d MB above idle, want at most 512 MB", (peak-idle)>>10)
+	}
+	if after-idle > 64<<10 {
+		t.Errorf("after the file the process holds %d MB more than idle: memory not given back", (after-idle)>>10)
+	}
+	if !strings.Contains(got["error"], "expands to more than 384 MB") {
+		t.Errorf("child's error %q does not say the PDF expands past the limit", got["error"])
+	}
+}
+
+func memoryChild(t *testing.T, path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := bombExtractor(t)
+	// Warm up: the compiled module is loaded and one file read, so that
+	// "idle" is the process ready to import.
+	if _, err := e.Extract(context.Background(), textPDF("warm up")); err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	idle := procStatusKB(t, "VmRSS")
+	// Writing 5 to clear_refs resets VmHWM to the current RSS.
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		t.Fatalf("reset peak RSS: %v", err)
+	}
+	_, xerr := e.Extract(context.Background(), data)
+	peak := procStatusKB(t, "VmHWM")
+	runtime.GC()
+	time.Sleep(100 * time.Millisecond)
+	after := procStatusKB(t, "VmRSS")
+	fmt.Printf("MEMORY idle_kb=%d peak_kb=%d after_kb=%d\n", idle, peak, after)
+	fmt.Printf("ERROR %v\n", xerr)
+}
+
+func procStatusKB(t *testing.T, field string) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, field+":"); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Fatalf("no %s in /proc/self/status", field)
+	return 0
+}
+
+func TestSlowPage(t *testing.T) {
+	cache := filepath.Join(os.TempDir(), "wayfinder-pdftext-test-cache")
+	e, err := New(context.Background(), cache, WithLimits(Limits{PageTime: 50 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(context.Background())
+	data := slowPDF(t, 1_000_000)
+	start := time.Now()
+	_, err = e.Extract(context.Background(), data)
+	if !errors.Is(err, ErrTooSlow) {
+		t.Fatalf("Extract = %v, want ErrTooSlow", err)
+	}
+	oneLine(t, err)
+	if want := "page 1 of this PDF takes more than 50ms to read; it looks damaged or hostile"; err.Error() != want {
+		t.Errorf("message %q, want %q", err, want)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("stopping the page took %v", d)
+	}
+	if _, err := e.Extract(context.Background(), textPDF("next file")); err != nil {
+		t.Fatalf("next file: %v", err)
+	}
+}
+
+func TestLimitsOnContent(t *testing.T) {
+	cache := filepath.Join(os.TempDir(), "wayfinder-pdftext-test-cache")
+	e, err := New(context.Background(), cache, WithLimits(Limits{Memory: 64 << 20, PageChars: 5}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(context.Background())
+	tests := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"page with too many characters", textPDF("more than five"), "page 1 of this PDF has more than 5 characters; it looks damaged or hostile"},
+		{"stream inflating past a small budget", bombPDF(t, 128<<20), "this PDF expands to more than 64 MB in memory; it looks damaged or hostile"},
+		{"file larger than the budget", append(textPDF("x"), make([]byte, 64<<20)...), "this PDF is larger than 48 MB, more than the PDF reader takes at once"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := e.Extract(context.Background(), tt.data)
+			if !errors.Is(err, ErrTooLarge) || err.Error() != tt.want {
+				t.Fatalf("Extract = %v, want ErrTooLarge: %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestLibraryFiles reads the broken files of the shared test library: each
+// gives its own error, in one line.
+func TestLibraryFiles(t *testing.T) {
+	e := newTestExtractor(t)
+	for name, want := range map[string]error{
+		"corrupt.pdf":   ErrCorrupt,
+		"encrypted.pdf": ErrEncrypted,
+		"blank.pdf":     ErrNoText,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := e.ExtractFile(context.Background(), filepath.Join("..", "testdata", "library", name))
+			if !errors.Is(err, want) {
+				t.Fatalf("ExtractFile = %v, want %v", err, want)
+			}
+			oneLine(t, err)
+		})
+	}
+}
+
+// FuzzExtract feeds arbitrary bytes to PDFium through the extractor: it
+// must not panic, and any error must be one of the package's, in one line.
+func FuzzExtract(f *testing.F) {
+	for _, seed := range [][]byte{textPDF("seed"), blankPDF(), encryptedPDF("pw"), textPDF("x")[:90], []byte("%PDF-1.7\n1 0 obj << >> endobj")} {
+		f.Add(seed)
+	}
+	e := newTestExtractor(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, err := e.Extract(context.Background(), data)
+		if err == nil {
+			return
+		}
+		if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrEncrypted) && !errors.Is(err, ErrNoText) &&
+			!errors.Is(err, ErrTooLarge) && !errors.Is(err, ErrTooSlow) {
+			t.Fatalf("unexpected error kind: %v", err)
+		}
+		oneLine(t, err)
+	})
+}

@@ -297,21 +297,16 @@ func findGutter(bands []band) (gutter, bool) {
 	}
 	h := median(hs)
 	minW := minGutter * h
-	var active []cand
-	var best gutter
-	found := false
-	consider := func(c cand, to int) {
-		if to-c.from < minGutterRows {
-			return
-		}
-		g := gutter{x0: c.x0, x1: c.x1, from: c.from, to: to}
-		if found && (g.to-g.from < best.to-best.from || (g.to-g.from == best.to-best.from && g.x1-g.x0 <= best.x1-best.x0)) {
-			return
-		}
-		if columnsApart(bands[g.from:g.to], g, minW, h) {
-			best, found = g, true
+	// Collect the white strips that run down enough lines and leave room
+	// for a column on either side, then test the longest (then widest)
+	// first: testing is the costly part.
+	var strips []gutter
+	keep := func(c cand, to int) {
+		if to-c.from >= minGutterRows && c.x0-left >= minColumn*h && right-c.x1 >= minColumn*h {
+			strips = append(strips, gutter{x0: c.x0, x1: c.x1, from: c.from, to: to})
 		}
 	}
+	var active []cand
 	for k, b := range bands {
 		free := freeSpans(b, left, right, minW)
 		var next []cand
@@ -325,7 +320,7 @@ func findGutter(bands []band) (gutter, bool) {
 				}
 			}
 			if !alive {
-				consider(c, k)
+				keep(c, k)
 			}
 		}
 		for _, f := range free {
@@ -334,9 +329,21 @@ func findGutter(bands []band) (gutter, bool) {
 		active = next
 	}
 	for _, c := range active {
-		consider(c, len(bands))
+		keep(c, len(bands))
 	}
-	return best, found
+	sort.Slice(strips, func(i, j int) bool {
+		a, b := strips[i], strips[j]
+		if a.to-a.from != b.to-b.from {
+			return a.to-a.from > b.to-b.from
+		}
+		return a.x1-a.x0 > b.x1-b.x0
+	})
+	for _, g := range strips {
+		if columnsApart(bands[g.from:g.to], g, minW, h) {
+			return g, true
+		}
+	}
+	return gutter{}, false
 }
 
 // cand is white space between x0 and x1 on every line since from.

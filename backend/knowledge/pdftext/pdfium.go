@@ -119,8 +119,8 @@ func (p *pdfium) f32(off uint32) float64 {
 // its loose box, which runs from the origin by the advance and spans the
 // font's descent to its ascent — its height is the font size after the text
 // matrix. The code points come from one FPDFText_GetText call. Only where a
-// new stretch of text begins (after a break PDFium inferred, or where the
-// boxes stop following each other along a line) is the matrix asked for,
+// new stretch of text begins (after a line break PDFium inferred, or where
+// the boxes stop following each other along a line) is the matrix asked for,
 // and rotated or mirrored text is then read glyph by glyph with it.
 func (p *pdfium) glyphs(ctx context.Context, tp uint32, count int) ([]glyph, error) {
 	text, err := p.pageRunes(ctx, tp, count)
@@ -162,7 +162,9 @@ func (p *pdfium) glyphs(ctx context.Context, tp uint32, count int) ([]glyph, err
 		}
 		if g.gen {
 			out = append(out, g)
-			prev = nil
+			if g.r != ' ' {
+				prev = nil // a new line: its direction is asked for again
+			}
 			continue
 		}
 		// FS_RECTF: left, top, right, bottom as float32.

@@ -65,11 +65,16 @@ func bombPDF(tb testing.TB, size int64) []byte {
 		sum = adler32Combine(sum, one, chunk)
 	}
 	z.Write([]byte{byte(sum >> 24), byte(sum >> 16), byte(sum >> 8), byte(sum)})
+	return flatePagePDF(z.Bytes())
+}
+
+// flatePagePDF is a one-page PDF with the given zlib stream as its content.
+func flatePagePDF(z []byte) []byte {
 	return buildPDF([]string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
-		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", z.Len(), z.Bytes()),
+		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", len(z), z),
 	}, "")
 }
 
@@ -112,12 +117,7 @@ func slowPDF(tb testing.TB, n int) []byte {
 		w.Write(block)
 	}
 	w.Close()
-	return buildPDF([]string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
-		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", z.Len(), z.Bytes()),
-	}, "")
+	return flatePagePDF(z.Bytes())
 }
 
 // oneLine fails the test unless err is a single line that says nothing of

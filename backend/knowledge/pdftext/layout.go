@@ -23,10 +23,11 @@ import (
 //     own frame, so a page or a table turned by 90° still reads line by line);
 //  2. glyphs whose vertical extents overlap by half form a line, so a
 //     superscript or a digit drawn a little off the baseline stays on it;
-//  3. a vertical strip of white space that runs down several lines, with
-//     lines on both sides filling their width, is a gutter between columns:
-//     the left column is read to its end before the right one. Narrow cells
-//     of a table do not pass that test, so a table row reads across;
+//  3. a vertical strip of white space that runs down several lines between
+//     two columns of prose (each at least minColumn wide, its lines covering
+//     most of that width) is a gutter: the left column is read to its end
+//     before the right one. A table's cells fail that test, so its rows
+//     read across;
 //  4. within a line, glyphs go left to right; a space is written where the
 //     file drew one, where PDFium inferred one between glyphs that it also
 //     read one after the other, and otherwise where the gap between two
@@ -501,7 +502,7 @@ func (w *textWriter) line(items []item) (hyphen bool) {
 	wrote := false
 	for i := range items {
 		it := &items[i]
-		if marks[i] < 0 {
+		if marks != nil && marks[i] < 0 {
 			continue // an accent written with its letter
 		}
 		if it.space {
@@ -518,7 +519,7 @@ func (w *textWriter) line(items []item) (hyphen bool) {
 			if pendingSpace {
 				w.sb.WriteByte(' ')
 			}
-			if marks[i] > 0 {
+			if marks != nil && marks[i] > 0 {
 				w.sb.WriteString(norm.NFC.String(string([]rune{it.r, marks[i]})))
 			} else {
 				w.sb.WriteRune(it.r)
@@ -542,7 +543,7 @@ var accents = map[rune]rune{
 
 // attachAccents finds the accents of a line that sit on a neighbouring
 // letter: marks[i] is the combining mark to write after letter i, or -1 for
-// an accent that goes with its letter.
+// an accent that goes with its letter; nil when the line has none.
 func attachAccents(items []item) []rune {
 	var marks []rune
 	for i, a := range items {
@@ -565,9 +566,6 @@ func attachAccents(items []item) []rune {
 				break
 			}
 		}
-	}
-	if marks == nil {
-		return make([]rune, len(items))
 	}
 	return marks
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/knowledgetest"
 )
 
 // evalPDFDir holds real PDFs shared by the team for measurements; it is not
@@ -201,7 +203,7 @@ func BenchmarkExtract(b *testing.B) {
 	}
 	pages := 0
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := knowledgetest.CPUTime()
 	for b.Loop() {
 		for _, d := range data {
 			p, err := e.Extract(context.Background(), d)
@@ -212,7 +214,7 @@ func BenchmarkExtract(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(pages)/b.Elapsed().Seconds(), "pages/s")
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := knowledgetest.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(pages)/cpu.Seconds(), "pages/cpu-s")
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	chromem "github.com/philippgille/chromem-go"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/knowledgetest"
 )
 
 // Benchmarks use seeded random unit vectors: exhaustive search costs the
@@ -101,7 +103,7 @@ func BenchmarkQuery(b *testing.B) {
 						queries[i] = randomVector(rng, dim)
 					}
 					lat := make([]time.Duration, 0, b.N)
-					cpu := cpuTime()
+					cpu := knowledgetest.CPUTime()
 					b.ResetTimer()
 					for i := 0; b.Loop(); i++ {
 						start := time.Now()
@@ -114,7 +116,7 @@ func BenchmarkQuery(b *testing.B) {
 					b.StopTimer()
 					reportLatency(b, lat)
 					b.ReportMetric(indexMB, "index-MB")
-					b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(len(lat)), "cpu-ms/op")
+					b.ReportMetric(float64((knowledgetest.CPUTime()-cpu).Microseconds())/1000/float64(len(lat)), "cpu-ms/op")
 				})
 			}
 		}
@@ -142,7 +144,7 @@ func BenchmarkChromemQuery(b *testing.B) {
 				}
 				q := randomVector(rand.New(rand.NewPCG(2, 2)), dim)
 				lat := make([]time.Duration, 0, b.N)
-				cpu := cpuTime()
+				cpu := knowledgetest.CPUTime()
 				for b.Loop() {
 					start := time.Now()
 					if _, err := col.QueryEmbedding(b.Context(), q, 10, nil, nil); err != nil {
@@ -152,7 +154,7 @@ func BenchmarkChromemQuery(b *testing.B) {
 				}
 				b.StopTimer()
 				reportLatency(b, lat)
-				b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(len(lat)), "cpu-ms/op")
+				b.ReportMetric(float64((knowledgetest.CPUTime()-cpu).Microseconds())/1000/float64(len(lat)), "cpu-ms/op")
 			})
 		}
 	}
@@ -178,7 +180,7 @@ func BenchmarkLoad(b *testing.B) {
 		b.Fatal(err)
 	}
 	var open, ready []time.Duration
-	cpu := cpuTime()
+	cpu := knowledgetest.CPUTime()
 	for b.Loop() {
 		start := time.Now()
 		ix := Open(path, "m", &fakeEmbedder{dim: dim})
@@ -192,7 +194,7 @@ func BenchmarkLoad(b *testing.B) {
 		}
 		ix.Close()
 	}
-	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(len(open)), "cpu-ms/op")
+	b.ReportMetric(float64((knowledgetest.CPUTime()-cpu).Microseconds())/1000/float64(len(open)), "cpu-ms/op")
 	slices.Sort(open)
 	slices.Sort(ready)
 	b.ReportMetric(float64(open[len(open)/2].Microseconds())/1000, "open-ms")

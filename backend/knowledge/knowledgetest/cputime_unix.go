@@ -1,15 +1,15 @@
 //go:build unix
 
-package pdftext
+package knowledgetest
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the CPU time this process has used: on a shared machine it
-// measures the work better than the wall clock.
-func cpuTime() time.Duration {
+// CPUTime is the process's user+system CPU time. The machine is shared, so
+// wall-clock figures depend on the neighbours; CPU time does not.
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

@@ -62,7 +62,13 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create the knowledge folder: %w", err)
 	}
-	l.vectors = vector.Open(filepath.Join(dir, "chunks.vec"), embedModel, embed, vector.WithLogger(log))
+	vopts := []vector.Option{vector.WithLogger(log)}
+	if pace == nil {
+		// A short command reads the vectors only if it gets to use them:
+		// `kb search` while no embedding model answers needs none.
+		vopts = append(vopts, vector.LoadOnUse())
+	}
+	l.vectors = vector.Open(filepath.Join(dir, "chunks.vec"), embedModel, embed, vopts...)
 	ctx, l.stop = context.WithCancel(ctx)
 	go func() {
 		defer close(l.ready)

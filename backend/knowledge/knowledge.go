@@ -170,12 +170,7 @@ type Base struct {
 
 	write sync.Mutex // serialises imports and removals
 
-	mu   sync.RWMutex
-	docs map[string]docMeta // document id → filter fields, for Search
-}
-
-type docMeta struct {
-	source, kind, title, recordID string
+	docs *docSet // live documents' sources and kinds, for search filters
 }
 
 // snapshotName is the keyword index file inside the Base's directory.
@@ -194,7 +189,7 @@ func Open(ctx context.Context, db *gorm.DB, dir string, opts Options) (*Base, er
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	b := &Base{db: db, dir: dir, opts: opts, log: opts.Logger, docs: map[string]docMeta{}}
+	b := &Base{db: db, dir: dir, opts: opts, log: opts.Logger, docs: newDocSet()}
 	if err := b.dropStaged(ctx, "1 = 1"); err != nil { // a previous run stopped mid-import
 		return nil, fmt.Errorf("open knowledge base: remove an unfinished import: %w", err)
 	}
@@ -207,32 +202,27 @@ func Open(ctx context.Context, db *gorm.DB, dir string, opts Options) (*Base, er
 	return b, nil
 }
 
-// loadDocMeta reads the fields search filters and citations need, scanning
-// plain columns: with 50k documents, gorm's reflection and time parsing made
+// loadDocMeta reads the fields search filters need, scanning plain
+// columns: with 50k documents, gorm's reflection and time parsing made
 // this the slowest part of start-up.
 func (b *Base) loadDocMeta(ctx context.Context) error {
 	rows, err := b.db.WithContext(ctx).Model(&Document{}).
-		Select("id", "source", "kind", "title", "record_id").Where("NOT staged").Rows()
+		Select("id", "source", "kind").Where("NOT staged").Rows()
 	if err != nil {
 		return fmt.Errorf("list documents: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id string
-		var m docMeta
-		if err := rows.Scan(&id, &m.source, &m.kind, &m.title, &m.recordID); err != nil {
+		var id, source, kind string
+		if err := rows.Scan(&id, &source, &kind); err != nil {
 			return fmt.Errorf("list documents: %w", err)
 		}
-		b.docs[id] = m
+		b.docs.add(id, source, kind)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("list documents: %w", err)
 	}
 	return nil
-}
-
-func metaOf(d Document) docMeta {
-	return docMeta{source: d.Source, kind: d.Kind, title: d.Title, recordID: d.RecordID}
 }
 
 func (b *Base) snapshotPath() string { return filepath.Join(b.dir, snapshotName) }
@@ -404,11 +394,7 @@ func (b *Base) forget(ctx context.Context, docIDs, chunkIDs []string) {
 	for _, id := range chunkIDs {
 		b.keywords.Remove(id)
 	}
-	b.mu.Lock()
-	for _, id := range docIDs {
-		delete(b.docs, id)
-	}
-	b.mu.Unlock()
+	b.docs.remove(docIDs)
 	if b.opts.Sink != nil && len(chunkIDs) > 0 {
 		if err := b.opts.Sink.Delete(ctx, chunkIDs); err != nil {
 			b.log.Warn("vector index kept removed chunks", "err", err)

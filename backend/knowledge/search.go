@@ -137,18 +137,20 @@ func (b *Base) Search(ctx context.Context, query string, opts SearchOptions) ([]
 	for _, c := range rows {
 		byID[c.ID] = c
 	}
+	docs, err := b.docsOf(ctx, rows)
+	if err != nil {
+		return nil, fmt.Errorf("search %q: load documents: %w", query, err)
+	}
 	terms := b.keywords.Analyzer().Tokens(query)
 	hits := make([]Hit, 0, len(ranked))
-	b.mu.RLock()
-	defer b.mu.RUnlock()
 	for _, r := range ranked {
 		c, ok := byID[r.ID]
-		if !ok {
+		m, live := docs[c.DocID]
+		if !ok || !live {
 			continue // removed between ranking and loading
 		}
-		m := b.docs[c.DocID]
 		hits = append(hits, Hit{
-			ChunkID: c.ID, DocID: c.DocID, RecordID: m.recordID, Title: m.title, Source: m.source, Kind: m.kind,
+			ChunkID: c.ID, DocID: c.DocID, RecordID: m.RecordID, Title: m.Title, Source: m.Source, Kind: m.Kind,
 			Page: c.Page, Heading: c.Heading, Text: c.Text, Snippet: snippet(c.Text, terms), Score: r.Score,
 			Words: r.words, Meaning: r.meaning,
 		})
@@ -254,23 +256,21 @@ func (b *Base) filter(opts SearchOptions) (func(chunkID string) bool, error) {
 		kinds[k] = true
 	}
 	return func(chunkID string) bool {
-		b.mu.RLock()
-		m, ok := b.docs[docOf(chunkID)]
-		b.mu.RUnlock()
+		source, kind, ok := b.docs.get(docOf(chunkID))
 		if !ok {
 			return false
 		}
-		if len(kinds) > 0 && !kinds[m.kind] {
+		if len(kinds) > 0 && !kinds[kind] {
 			return false
 		}
-		if scope != ScopeAll && (m.kind == KindCatalog) != (scope == ScopeCatalog) {
+		if scope != ScopeAll && (kind == KindCatalog) != (scope == ScopeCatalog) {
 			return false
 		}
 		if len(sources) == 0 {
 			return true
 		}
 		for _, s := range sources {
-			if m.source == s || strings.HasPrefix(m.source, s+string(os.PathSeparator)) {
+			if source == s || strings.HasPrefix(source, s+string(os.PathSeparator)) {
 				return true
 			}
 		}

@@ -291,11 +291,9 @@ func (b *Base) addLive(chunks []Chunk, docs map[string]Document) {
 			b.keywords.Add(c.ID, indexText(c))
 		}
 	}
-	b.mu.Lock()
 	for _, d := range docs {
-		b.docs[d.ID] = metaOf(d)
+		b.docs.add(d.ID, d.Source, d.Kind)
 	}
-	b.mu.Unlock()
 }
 
 // docsOf loads the documents of the chunks.

@@ -112,25 +112,14 @@ func (ix *Index) write(f io.Writer, stamp string) error {
 	slices.Sort(terms)
 	s.uvarint(uint64(len(terms)))
 	for _, t := range terms {
-		ps := ix.postings[t]
-		liveN := 0
-		for _, p := range ps {
-			if remap[p.doc] != math.MaxUint32 {
-				liveN++
-			}
+		pl := ix.postings[t]
+		if ix.deleted > 0 {
+			live := pl.remapped(remap, math.MaxUint32)
+			pl = &live
 		}
 		s.str(t)
-		s.uvarint(uint64(liveN))
-		prev := uint32(0)
-		for _, p := range ps {
-			d := remap[p.doc]
-			if d == math.MaxUint32 {
-				continue
-			}
-			s.uvarint(uint64(d - prev)) // posting lists are in ascending doc order
-			s.uvarint(uint64(p.tf))
-			prev = d
-		}
+		s.uvarint(uint64(pl.n))
+		s.w.Write(pl.b) // the same encoding: gaps in ascending doc order, tf
 	}
 	if err := bw.Flush(); err != nil {
 		return err
@@ -141,7 +130,8 @@ func (ix *Index) write(f io.Writer, stamp string) error {
 	return err
 }
 
-// Load reads a snapshot written by Save and returns the index and its stamp.
+// Load reads a snapshot written by Save and returns the index and its
+// stamp. The posting lists stay in the bytes read (see plist).
 func Load(path string) (*Index, string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -217,23 +207,34 @@ func decode(data []byte) (*Index, string, error) {
 	if nterms > uint64(len(r.b)) {
 		return nil, "", errors.New("term count larger than the file")
 	}
-	ix.postings = make(map[string][]posting, nterms)
+	ix.postings = make(map[string]*plist, nterms)
+	lists := make([]plist, nterms) // one allocation for all the list headers
 	for i := uint64(0); i < nterms && r.err == nil; i++ {
 		t := r.str()
 		n := r.uvarint()
 		if n > ndocs {
 			return nil, "", errors.New("posting list longer than the document count")
 		}
-		ps := make([]posting, 0, n)
+		start := r.b
 		doc := uint64(0)
 		for j := uint64(0); j < n && r.err == nil; j++ {
-			doc += r.uvarint()
+			gap := r.uvarint()
+			if j > 0 && gap == 0 {
+				return nil, "", errors.New("posting list out of order")
+			}
+			doc += gap
 			if doc >= ndocs {
 				return nil, "", errors.New("posting for an unknown document")
 			}
-			ps = append(ps, posting{doc: uint32(doc), tf: uint32(r.uvarint())})
+			if tf := r.uvarint(); tf > math.MaxUint32 {
+				return nil, "", errors.New("term frequency out of range")
+			}
 		}
-		ix.postings[t] = ps
+		used := len(start) - len(r.b)
+		// The full slice expression makes a later add copy the list
+		// instead of writing over the next one.
+		lists[i] = plist{b: start[:used:used], n: uint32(n), last: uint32(doc)}
+		ix.postings[t] = &lists[i]
 	}
 	if r.err != nil {
 		return nil, "", r.err

@@ -111,6 +111,7 @@ type config struct {
 	onProgress func(Progress)
 	logger     *slog.Logger
 	retryDelay time.Duration
+	onUse      bool
 }
 
 // WithBatchSize sets how many texts go to the embedder at once (default 64);
@@ -129,6 +130,13 @@ func WithProgress(f func(Progress)) Option { return func(c *config) { c.onProgre
 
 // WithLogger sets where background failures are logged.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// LoadOnUse leaves the file unread until something needs it: a query
+// whose text the embedder could embed, or Add, Delete, IDs or Wait. A
+// short command that searches by keywords while no embedding model answers
+// then never reads the vectors (hundreds of MB for a large library).
+// Without it the file is read in the background from Open on.
+func LoadOnUse() Option { return func(c *config) { c.onUse = true } }
 
 // WithRetryDelay sets the first wait before the worker retries a failed
 // embedding batch (default 2 s, doubling up to a minute).
@@ -149,6 +157,7 @@ type Index struct {
 	path   string
 	cfg    config
 	loaded chan struct{}
+	start  sync.Once // starts load
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -197,10 +206,27 @@ func Open(path, model string, emb Embedder, opts ...Option) *Index {
 	}
 	ix.current.Store(&emb)
 	ix.vecs = newFlat()
-	ix.wg.Add(2)
-	go ix.load()
+	ix.wg.Add(1)
 	go ix.work()
+	if !cfg.onUse {
+		ix.use()
+	}
 	return ix
+}
+
+// use starts reading the file, once.
+func (ix *Index) use() {
+	ix.start.Do(func() {
+		ix.mu.RLock()
+		closed := ix.closed
+		ix.mu.RUnlock()
+		if closed {
+			close(ix.loaded)
+			return
+		}
+		ix.wg.Add(1)
+		go ix.load()
+	})
 }
 
 // embedOne embeds a query. It reads the current embedder through an atomic
@@ -345,11 +371,15 @@ func (ix *Index) wake() {
 }
 
 // Ready is closed once the index file is loaded (or failed to load; see
-// Wait).
-func (ix *Index) Ready() <-chan struct{} { return ix.loaded }
+// Wait). With LoadOnUse it starts the loading.
+func (ix *Index) Ready() <-chan struct{} {
+	ix.use()
+	return ix.loaded
+}
 
 // Wait blocks until the index is loaded and reports a load failure.
 func (ix *Index) Wait(ctx context.Context) error {
+	ix.use()
 	select {
 	case <-ix.loaded:
 	case <-ctx.Done():

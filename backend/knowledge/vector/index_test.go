@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -438,5 +439,40 @@ func TestCloseStopsWorker(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("Close hung while the worker waited to retry")
+	}
+}
+
+// TestLoadOnUse: with LoadOnUse the file is read only when a query could
+// use it, so a search while no embedding model answers costs nothing. The
+// file here is not an index at all: reading it would show as a load error.
+func TestLoadOnUse(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "chunks.vec")
+	if err := os.WriteFile(path, []byte("this is not a vector index"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	emb := &fakeEmbedder{dim: 8}
+	emb.fail.Store(1)
+	ix := Open(path, "m", emb, LoadOnUse(), WithLogger(slog.New(slog.DiscardHandler)))
+	ctx := context.Background()
+	if _, err := ix.Query(ctx, "휴가", 3, nil); err == nil || errors.Is(err, ErrNotReady) {
+		t.Fatalf("query without a working embedder: %v, want the embedding error", err)
+	}
+	if st := ix.Status(); st.Loaded || st.Err != "" {
+		t.Fatalf("the file was read for a query that could not use it: %+v", st)
+	}
+	if _, err := ix.Query(ctx, "휴가", 3, nil); !errors.Is(err, ErrNotReady) || !strings.Contains(err.Error(), "not a Wayfinder vector index") {
+		t.Fatalf("query with an embedder: %v, want the file read (and found damaged)", err)
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// Never used: Close returns at once and Wait does not hang.
+	unused := Open(filepath.Join(t.TempDir(), "x.vec"), "m", emb, LoadOnUse())
+	if err := unused.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := unused.Wait(ctx); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Wait after Close: %v", err)
 	}
 }

@@ -250,6 +250,18 @@ func (ix *Index) queryable() error {
 // every pair; nil matches all). It returns ErrNotReady or ErrNoEmbedder
 // when vector search is unavailable; callers then use keywords alone.
 func (ix *Index) Query(ctx context.Context, text string, n int, where map[string]string) ([]Hit, error) {
+	if ix.cfg.onUse {
+		// Loaded on use: only once the query has a vector, so a search
+		// while no embedding model answers never reads the file.
+		vec, err := ix.embedOne(ctx, text)
+		if err != nil {
+			return nil, fmt.Errorf("embed query: %w", err)
+		}
+		if err := ix.Wait(ctx); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrNotReady, err)
+		}
+		return ix.QueryVector(ctx, vec, n, where)
+	}
 	ix.mu.RLock()
 	err := ix.queryable()
 	ix.mu.RUnlock()
@@ -392,14 +404,15 @@ func (ix *Index) applyBatch(model string, ids []string, seqs []uint64, vecs [][]
 // continues at the next Open.
 func (ix *Index) Close() error {
 	ix.cancel()
+	ix.mu.Lock()
+	wasClosed := ix.closed
+	ix.closed = true // a load still running closes its file and stops
+	ix.mu.Unlock()
+	ix.start.Do(func() { close(ix.loaded) }) // never loaded: nothing to wait for
 	ix.wg.Wait()
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	if ix.closed {
-		return nil
-	}
-	ix.closed = true
-	if ix.f == nil {
+	if wasClosed || ix.f == nil {
 		return nil
 	}
 	if err := ix.f.Close(); err != nil {

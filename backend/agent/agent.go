@@ -20,6 +20,7 @@ package agent
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -133,6 +134,7 @@ type Agent struct {
 	saves   *laterSaver
 	noTools *tools.Registry
 	log     *slog.Logger
+	secret  [16]byte // keys the data blocks' nonces (trust.go)
 
 	bgCtx    context.Context
 	bgCancel context.CancelFunc
@@ -150,6 +152,7 @@ func New(deps Deps, opt Options) (*Agent, error) {
 	}
 	opt.defaults()
 	a := &Agent{deps: deps, opt: opt, f: newFields(), log: deps.Logger, bg: map[string]chan struct{}{}}
+	_, _ = rand.Read(a.secret[:]) // never fails (crypto/rand's contract since Go 1.24)
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
@@ -285,7 +288,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		// checkpoints are dropped.
 		history, first := historyInput(t.History)
 		earlier := a.saves.hold(t.SessionID)
-		res, err = a.g.Invoke(context.WithValue(ctx, storedKey{}, stored), cfg, a.f.resetTurn(t.Text, history, first))
+		res, err = a.g.Invoke(context.WithValue(ctx, storedKey{}, stored), cfg, a.f.resetTurn(t.Text, a.nonce(t.SessionID), history, first))
 		if !stored() {
 			a.saves.drop(t.SessionID, earlier)
 			return sink.result(), errNotStored
@@ -323,7 +326,8 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		return result, fmt.Errorf("agent turn: %w", err)
 	}
 	st := res.State
-	result.Sources = slices.Clone(st.Sources)
+	result.Sources = slices.Clone(st.Cited)
+	result.Retrieved = without(st.Sources, st.Cited)
 	if res.Interrupted() {
 		var req planRequest
 		if err := res.Interrupts[0].Decode(&req); err != nil {

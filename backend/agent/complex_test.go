@@ -130,9 +130,14 @@ func TestComplexFlow(t *testing.T) {
 	if strings.Join(res.ToolsUsed, ",") != "calculator,get_time,search_catalog" {
 		t.Fatalf("tools used = %v", res.ToolsUsed)
 	}
-	if !strings.HasPrefix(res.Response, "# 카페 쇼츠 가이드") || !strings.Contains(res.Response, "[1]") ||
-		!strings.Contains(res.Response, "**Sources**\n\n1. ChatGPT — Wayfinder AI tool catalog — https://chatgpt.com") {
-		t.Fatalf("guide:\n%s", res.Response)
+	if !strings.HasPrefix(res.Response, "# 카페 쇼츠 가이드") || !strings.Contains(res.Response, "ChatGPT [1]") ||
+		len(res.Sources) == 0 || res.Sources[0].ID != "cat-chatgpt" {
+		t.Fatalf("guide:\n%s\nsources %+v", res.Response, res.Sources)
+	}
+	for _, r := range res.Recommendations[:3] {
+		if len(r.Sources) == 0 || r.Sources[0].Title != r.Tool {
+			t.Fatalf("the %s card points at %+v", r.Tool, r.Sources)
+		}
 	}
 	if strings.TrimSpace(out.String()) != strings.TrimSpace(res.Response) {
 		t.Fatalf("streamed text differs from the response:\n%q\n%q", out.String(), res.Response)
@@ -271,7 +276,7 @@ func TestSufficiencyCheckPassesMissingBack(t *testing.T) {
 	if n := len(e.requests(isReviewer)); n != 4 {
 		t.Fatalf("reviews = %d, want 2 per sub-task", n)
 	}
-	if got := lastMessage(e.requests(isScout)[1]).Content; !strings.Contains(got, "Still missing: 가격 정보") {
+	if got := lastMessage(e.requests(isScout)[1]).Content; !strings.Contains(got, "still missing:\n<data-") || !strings.Contains(got, "\n가격 정보\n</data-") {
 		t.Fatalf("second scout call did not get what is missing: %q", got)
 	}
 	if len(res.Recommendations) != 2 || res.Recommendations[0].Tool != "—" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -189,7 +190,10 @@ func (a *Agent) answer(cfg loopConfig) graph.NodeFunc[State] {
 		c.trace(api.TraceGenerating, line{})
 		tools := a.toolset("answer", s).Schemas()
 		msgs := answerMessages(s, a.budget(ctx), tools)
-		resp, err := c.chat(ctx, msgs, tools, rt.Token)
+		// The reply streams through a citer, which renumbers its [n]
+		// markers as they are written (cite.go).
+		cit := newCiter(len(s.Sources), rt.Token)
+		resp, err := c.chat(ctx, msgs, tools, cit.Write)
 		if err != nil {
 			return nil, err
 		}
@@ -198,14 +202,17 @@ func (a *Agent) answer(cfg loopConfig) graph.NodeFunc[State] {
 			// or with a call to a tool that does not exist, which Ollama drops.
 			// Once more without tools gets a plain answer.
 			c.trace(api.TraceRetry, say(api.TraceEmptyReply))
-			if resp, err = c.chat(ctx, msgs, nil, rt.Token); err != nil {
+			cit = newCiter(len(s.Sources), rt.Token)
+			if resp, err = c.chat(ctx, msgs, nil, cit.Write); err != nil {
 				return nil, err
 			}
 		}
+		cit.Close()
 		m := fromOllama(resp.Message)
+		a.markApprovals(s, &m)
 		upd := graph.Update{a.f.scratch.Add(m), a.f.iterations.Set(s.Iterations + 1)}
 		if len(m.ToolCalls) == 0 {
-			upd = append(upd, a.f.response.Set(strings.TrimSpace(m.Content)))
+			upd = append(upd, a.f.response.Set(strings.TrimSpace(cit.Text())), a.f.cited.Set(pick(s.Sources, cit.Cited())))
 		}
 		return c.update(upd), nil
 	}
@@ -259,10 +266,11 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 			return nil, nil
 		}
 		calls := s.Scratch[len(s.Scratch)-1].ToolCalls
-		done := map[string]string{}
+		done := map[string]ToolRun{}
 		for _, r := range s.ToolRuns {
-			done[r.Key] = r.Observation
+			done[r.Key] = r
 		}
+		upd := graph.Update{}
 		reg := a.toolset(set, s)
 		obs := make([]Msg, len(calls))
 		var run []tools.Call
@@ -270,12 +278,26 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 		batch := map[string]int{}
 		for i, tc := range calls {
 			call := tools.Call{Name: tc.Name, Args: tc.Args}
+			if q, ok := tc.Args["query"].(string); ok && tc.Name == tools.WebSearchName {
+				// What the search server receives comes from the person and
+				// the plan, never from a document (trust.go).
+				if clean, dropped := scrubQuery(s, q); dropped > 0 {
+					call.Args = maps.Clone(tc.Args)
+					call.Args["query"] = clean
+					ev := say(api.TraceQueryScrubbed, "count", strconv.Itoa(dropped), "query", clean).event(api.TraceToolSelected, rt.Node())
+					ev.Tool = tc.Name
+					rt.Emit(eventTrace, ev)
+				}
+			}
 			key := call.Key()
 			if prev, ok := done[key]; ok {
 				ev := say(api.TraceRepeatedCall).event(api.TraceToolSelected, rt.Node())
 				ev.Tool = tc.Name
 				rt.Emit(eventTrace, ev)
-				obs[i] = Msg{Role: "tool", ToolName: tc.Name, Content: repeatNote + "; its result was:\n" + prev}
+				obs[i] = Msg{Role: "tool", ToolName: tc.Name, Content: repeatNote + "; its result was:\n" + prev.Observation, Data: a.fromOutside(tc.Name)}
+				if len(prev.Sources) > 0 {
+					upd = append(upd, a.f.subSources.Add(prev.Sources...))
+				}
 				continue
 			}
 			if j, ok := batch[key]; ok {
@@ -287,14 +309,18 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 			run = append(run, call)
 			at = append(at, i)
 		}
-		upd := graph.Update{}
+		nums := newNumbering(s.Sources)
 		for k, o := range reg.RunAll(ctx, run) {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 			i := at[k]
-			obs[i] = Msg{Role: "tool", ToolName: o.Call.Name, Content: o.Result.Text}
-			upd = append(upd, a.f.toolRuns.Add(ToolRun{Key: o.Call.Key(), Observation: o.Result.Text}))
+			text := o.Result.Text
+			if len(o.Result.Sources) > 0 {
+				text = nums.passages(o.Result.Sources)
+			}
+			obs[i] = Msg{Role: "tool", ToolName: o.Call.Name, Content: text, Data: o.Err == nil && a.fromOutside(o.Call.Name)}
+			upd = append(upd, a.f.toolRuns.Add(ToolRun{Key: o.Call.Key(), Observation: text, Sources: o.Result.Sources}))
 			if !errors.Is(o.Err, tools.ErrUnknownTool) && !errors.Is(o.Err, tools.ErrDisabled) {
 				rt.Emit(eventTool, o.Call.Name)
 			}

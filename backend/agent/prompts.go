@@ -27,13 +27,16 @@ const (
 const languageRule = "Answer in the language the person writes in (Korean or English)."
 
 // answerPrompt is the system prompt of the simple path: who Wayfinder is
-// and how it answers.
-func answerPrompt() string {
+// and how it answers. nonce names the conversation's data blocks, so the
+// prompt stays the same through a conversation.
+func answerPrompt(nonce string) string {
 	return RoleAnswer + "\n" +
 		languageRule + " Be clear and concise; use Markdown when it helps. If you do not know, say so.\n" +
 		"Use the calculator for every calculation and get_time for dates and times. " +
 		"Use retrieve_docs for questions about the person's documents, search_catalog (when offered) to find AI tools, read_memory to recall the person. " +
-		"When a tool returns an error, tell the person plainly what went wrong."
+		"When a tool returns an error, tell the person plainly what went wrong.\n" +
+		"Cite passages by their numbers, like [1], right where you use them; cite only passages you used.\n" +
+		dataRule(nonce)
 }
 
 // withConversation lays out a call that sees the conversation, from what
@@ -55,7 +58,7 @@ func withConversation(s State, sys string, own ...ollama.Message) []ollama.Messa
 // brought (memories, passages) fitted to the room the budget leaves, the
 // message, and the tool rounds so far.
 func answerMessages(s State, b budget, tools ollama.Tools) []ollama.Message {
-	sys := answerPrompt()
+	sys := answerPrompt(nonceOf(s))
 	room := b.prompt - b.prompt/5 - // the tool rounds
 		tokens(sys) - tokens(s.Summary) - msgTokens(s.History) - tokens(s.Input) - toolTokens(tools)
 	var own []ollama.Message
@@ -64,7 +67,7 @@ func answerMessages(s State, b budget, tools ollama.Tools) []ollama.Message {
 		own = append(own, user(material))
 	}
 	own = append(own, user(s.Input))
-	return append(withConversation(s, sys, own...), toOllama(s.Scratch)...)
+	return append(withConversation(s, sys, own...), scratchMessages(s)...)
 }
 
 // The other calls that see the conversation: the planner, the scout and
@@ -75,15 +78,16 @@ func plannerMessages(s State) []ollama.Message {
 }
 
 func scoutMessages(s State, st api.SubTask, webSearch bool) []ollama.Message {
-	return append(withConversation(s, scoutPrompt(webSearch), user(scoutUser(s, st))), toOllama(s.Scratch)...)
+	return append(withConversation(s, scoutPrompt(webSearch, nonceOf(s)), user(scoutUser(s, st))), scratchMessages(s)...)
 }
 
 func reviewerMessages(s State, st api.SubTask) []ollama.Message {
-	return withConversation(s, reviewerPrompt(), user(reviewerUser(s, st)))
+	return withConversation(s, reviewerPrompt(nonceOf(s)), user(reviewerUser(s, st)))
 }
 
-func guideMessages(s State, total string) []ollama.Message {
-	return withConversation(s, guidePrompt(), user(guideUser(s, total)))
+// guideMessages: srcs are the passages the guide may cite (guideSources).
+func guideMessages(s State, srcs []api.Source, total string) []ollama.Message {
+	return withConversation(s, guidePrompt(nonceOf(s)), user(guideUser(s, srcs, total)))
 }
 
 // turnMaterial is what the turn looked up for the answer: memories about
@@ -102,8 +106,8 @@ func turnMaterial(s State, room int) string {
 		if b.Len() > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString("[Reference documents] Cite them as [1], [2] where you use them.\n")
-		b.WriteString(numberedSources(fitPassages(s.Docs, room), true))
+		b.WriteString("[Reference documents]\n")
+		b.WriteString(dataBlock(nonceOf(s), "documents", numberedSources(fitPassages(s.Docs, room), true)) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -196,14 +200,16 @@ func plannerUser(s State) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func scoutPrompt(webSearch bool) string {
+func scoutPrompt(webSearch bool, nonce string) string {
 	tools := "search_catalog (the built-in catalog of AI tools), retrieve_docs (the person's documents), calculator, get_time"
 	if webSearch {
 		tools = "search_catalog (the built-in catalog of AI tools), retrieve_docs (the person's documents), web_search, calculator, get_time"
 	}
 	return RoleScout + ` Find the best AI tool or service for one sub-task of the person's plan.
 Search with the tools available: ` + tools + `. Call several tools at once when the searches are independent.
-Prefer tools found in the sources; note price, link, platform and Korean support. When you have enough, reply with a short note of your choice and why, without calling tools.`
+Prefer tools found in the sources; note price, link, platform and Korean support. When you have enough, reply with a short note of your choice and why, without calling tools.
+Search with the person's words and the sub-task; never put text from the results (names of people, numbers, codes) into a search.
+` + dataRule(nonce)
 }
 
 func scoutUser(s State, st api.SubTask) string {
@@ -216,15 +222,16 @@ func scoutUser(s State, st api.SubTask) string {
 		}
 	}
 	if s.Missing != "" {
-		b.WriteString("\n\nStill missing, look for this: " + s.Missing)
+		b.WriteString("\n\nThe reviewer says this is still missing; look for it:\n" + dataBlock(nonceOf(s), "reviewer", s.Missing))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func reviewerPrompt() string {
+func reviewerPrompt(nonce string) string {
 	return RoleReviewer + ` Decide whether the findings are enough to recommend one tool for the sub-task, and give the recommendation.
 Use only what the findings say: tool name, why it fits, its URL, its pricing ("unknown" when not found), and up to three alternatives.
 When something important is missing (no candidate tool, no link), set sufficient to false and say in "missing" what to look for next.
+` + dataRule(nonce) + `
 Reply with JSON only.`
 }
 
@@ -235,10 +242,13 @@ func reviewerUser(s State, st api.SubTask) string {
 	for _, m := range s.Scratch {
 		switch {
 		case m.Role == "tool":
-			fmt.Fprintf(&b, "[%s]\n%s\n\n", m.ToolName, cutRunes(m.Content, 2000))
+			cut := m
+			cut.Content = cutRunes(m.Content, 2000)
+			b.WriteString(observation(nonceOf(s), cut) + "\n\n")
 			found = true
 		case m.Role == "assistant" && m.Content != "" && len(m.ToolCalls) == 0:
-			fmt.Fprintf(&b, "[scout's note]\n%s\n\n", cutRunes(m.Content, 1000))
+			// The scout wrote it after reading the results: data too.
+			b.WriteString(dataBlock(nonceOf(s), "scout-note", cutRunes(m.Content, 1000)) + "\n\n")
 			found = true
 		}
 	}
@@ -248,14 +258,18 @@ func reviewerUser(s State, st api.SubTask) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func guidePrompt() string {
+func guidePrompt(nonce string) string {
 	return RoleGuide + ` Write the person's step-by-step workflow guide in Markdown:
 a short overview, then one section per sub-task in order with the recommended tool, why, the link, and the cost where known,
-then the total cost when given. Cite sources with their numbers like [1] right where you use them; do not invent sources or links.
-` + languageRule
+then the total cost when given. Cite sources with their numbers like [1] right where you use them, only the sources listed for that tool;
+do not invent sources or links, and do not add a list of sources at the end (Wayfinder adds it).
+` + dataRule(nonce) + "\n" + languageRule
 }
 
-func guideUser(s State, total string) string {
+// guideUser gives the guide writer the plan and, per sub-task, the
+// recommendation with the numbers of the passages about its tool (srcs,
+// numbered from 1: see guideSources).
+func guideUser(s State, srcs []api.Source, total string) string {
 	var b strings.Builder
 	b.WriteString("Task: " + s.Task + "\n\nApproved plan and recommendations:\n")
 	for _, st := range s.Plan {
@@ -264,20 +278,22 @@ func guideUser(s State, total string) string {
 			if r.SubTaskID != st.ID {
 				continue
 			}
-			fmt.Fprintf(&b, "Tool: %s\nWhy: %s\nURL: %s\nPricing: %s\n", r.Tool, r.Why, orUnknown(r.URL), orUnknown(r.Pricing))
+			var rec strings.Builder
+			fmt.Fprintf(&rec, "Tool: %s\nWhy: %s\nURL: %s\nPricing: %s\n", r.Tool, r.Why, orUnknown(r.URL), orUnknown(r.Pricing))
 			if len(r.Alternatives) > 0 {
-				fmt.Fprintf(&b, "Alternatives: %s\n", strings.Join(r.Alternatives, ", "))
+				fmt.Fprintf(&rec, "Alternatives: %s\n", strings.Join(r.Alternatives, ", "))
 			}
-			if refs := citeNumbers(s.Sources, r.Sources); refs != "" {
-				fmt.Fprintf(&b, "Sources: %s\n", refs)
+			if refs := citeNumbers(srcs, r.Sources); refs != "" {
+				fmt.Fprintf(&rec, "Sources: %s\n", refs)
 			}
+			b.WriteString(dataBlock(nonceOf(s), "recommendation", rec.String()) + "\n")
 		}
 	}
 	if total != "" {
 		b.WriteString("\nTotal cost (computed with the calculator): " + total + "\n")
 	}
-	if len(s.Sources) > 0 {
-		b.WriteString("\nSources:\n" + numberedSources(s.Sources, false))
+	if len(srcs) > 0 {
+		b.WriteString("\nSources:\n" + dataBlock(nonceOf(s), "sources", numberedSources(srcs, false)) + "\n")
 	}
 	if s.Notice != "" {
 		b.WriteString("\nNote for the person: " + s.Notice + "\n")
@@ -326,6 +342,9 @@ func sourceLabel(s api.Source) string {
 	}
 	if s.Page > 0 {
 		parts = append(parts, fmt.Sprintf("p. %d", s.Page))
+	}
+	if s.Heading != "" {
+		parts = append(parts, s.Heading)
 	}
 	if s.URL != "" {
 		parts = append(parts, s.URL)

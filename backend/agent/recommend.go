@@ -35,7 +35,9 @@ func (a *Agent) recommend(cfg loopConfig) graph.NodeFunc[State] {
 		if err != nil {
 			return nil, err
 		}
-		return c.update(graph.Update{a.f.scratch.Add(fromOllama(resp.Message)), a.f.iterations.Set(s.Iterations + 1)}), nil
+		m := fromOllama(resp.Message)
+		a.markApprovals(s, &m)
+		return c.update(graph.Update{a.f.scratch.Add(m), a.f.iterations.Set(s.Iterations + 1)}), nil
 	}
 }
 
@@ -95,17 +97,18 @@ func (a *Agent) evaluate(cfg loopConfig) graph.NodeFunc[State] {
 				missing = "a concrete tool for this step, with its link and price"
 			}
 			c.trace(api.TraceEvaluation, say(api.TraceStepMissing, "step", st.Title, "missing", missing))
+			// The reviewer wrote it after reading the findings: it reaches
+			// the scout as data, not as the person's words.
 			return c.update(graph.Update{a.f.missing.Set(missing), a.f.evalRounds.Set(s.EvalRounds + 1),
-				a.f.scratch.Add(Msg{Role: "user", Content: "Still missing: " + missing + ". Search for it, then reply with your choice."})}), nil
+				a.f.scratch.Add(Msg{Role: "user", Content: "The reviewer says this is still missing:\n" +
+					dataBlock(nonceOf(s), "reviewer", missing) + "\nSearch for it, then reply with your choice."})}), nil
 		}
 		rec := api.Recommendation{SubTaskID: st.ID, Tool: strings.TrimSpace(r.Tool), Why: strings.TrimSpace(r.Why),
-			URL: strings.TrimSpace(r.URL), Pricing: strings.TrimSpace(r.Pricing), Alternatives: nonBlank(r.Alternatives), Sources: s.SubSources}
-		if rec.Sources == nil {
-			rec.Sources = []api.Source{}
-		}
+			URL: strings.TrimSpace(r.URL), Pricing: strings.TrimSpace(r.Pricing), Alternatives: nonBlank(r.Alternatives)}
 		if !ok || rec.Tool == "" {
 			rec.Tool, rec.Why = fallbackPick(s)
 		}
+		rec.Sources = aboutTool(rec.Tool, rec.URL, s.SubSources)
 		upd := graph.Update{a.f.recommendations.Add(rec), a.f.current.Set(s.Current + 1), a.f.scratch.RemoveAll(),
 			a.f.iterations.Set(0), a.f.evalRounds.Set(0), a.f.missing.Set(""), a.f.subSources.Replace()}
 		if forced && !(ok && r.Sufficient) {
@@ -133,8 +136,11 @@ func routeEvaluate(s State) string {
 	return "continue"
 }
 
-// guide writes the workflow guide, streamed, and closes it with the
-// numbered list of sources its citations point at.
+// guide writes the workflow guide, streamed through a citer, from the
+// passages about the recommended tools. Its sources are the passages it
+// cites, renumbered in the order first cited, then those the cards show
+// that the text did not cite; the UI lists them under the guide, so the
+// text carries no list of its own (and an export lists them once).
 func (a *Agent) guide(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
 	c := a.newCall(rt)
 	c.trace(api.TraceGenerating, say(api.TraceGuideWriting))
@@ -142,31 +148,31 @@ func (a *Agent) guide(ctx context.Context, s State, rt *graph.Runtime) (graph.Up
 	if used {
 		rt.Emit(eventTool, "calculator")
 	}
-	resp, err := c.chat(ctx, guideMessages(s, total), nil, rt.Token)
-	if err != nil {
-		return nil, err
-	}
+	offered := guideSources(s.Recommendations)
+	msgs := guideMessages(s, offered, total)
 	// The stored text is exactly what was streamed, so a reload shows
 	// what the person watched being written.
-	text := resp.Message.Content
-	if len(s.Sources) > 0 {
-		var list strings.Builder
-		switch {
-		case strings.HasSuffix(text, "\n\n"):
-		case strings.HasSuffix(text, "\n"):
-			list.WriteString("\n")
-		default:
-			list.WriteString("\n\n")
-		}
-		list.WriteString("---\n**Sources**\n\n")
-		for i, src := range s.Sources {
-			fmt.Fprintf(&list, "%d. %s\n", i+1, sourceLabel(src))
-		}
-		rt.Token(list.String())
-		text += list.String()
-		rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceSources, Node: rt.Node(), Sources: s.Sources})
+	cit := newCiter(len(offered), rt.Token)
+	if _, err := c.chat(ctx, msgs, nil, cit.Write); err != nil {
+		return nil, err
 	}
-	return c.update(graph.Update{a.f.response.Set(strings.TrimSpace(text))}), nil
+	cit.Close()
+	cited := pick(offered, cit.Cited())
+	cited = append(cited, without(offered, cited)...)
+	if len(cited) > 0 {
+		rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceSources, Node: rt.Node(), Sources: cited})
+	}
+	return c.update(graph.Update{a.f.response.Set(strings.TrimSpace(cit.Text())), a.f.cited.Set(cited)}), nil
+}
+
+// guideSources are the passages the guide may cite: those about each
+// recommended tool, in the order of the recommendations.
+func guideSources(recs []api.Recommendation) []api.Source {
+	var all []api.Source
+	for _, r := range recs {
+		all = append(all, r.Sources...)
+	}
+	return without(all, nil)
 }
 
 var dollarRe = regexp.MustCompile(`\$\s?(\d+(?:\.\d+)?)`)

@@ -278,7 +278,7 @@ func TestRepeatedCallRunsOnce(t *testing.T) {
 	e.fake.On(isAnswer,
 		ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("retrieve_docs", map[string]any{"query": "휴가", "top_k": 2})}},
 		ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("retrieve_docs", map[string]any{"top_k": 2, "query": "휴가"})}},
-		ollamatest.Reply{Text: "연차는 15일입니다."})
+		ollamatest.Reply{Text: "연차는 15일입니다 [1]."})
 	e.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
 
 	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: "Summarise our leave rules for the team"})
@@ -295,7 +295,7 @@ func TestRepeatedCallRunsOnce(t *testing.T) {
 	if obs := lastMessage(e.requests(isAnswer)[2]); !strings.HasPrefix(obs.Content, repeatNote) || !strings.Contains(obs.Content, "연차 15일") {
 		t.Fatalf("repeat observation = %q", obs.Content)
 	}
-	if res.Response != "연차는 15일입니다." || len(res.Sources) != 1 {
+	if res.Response != "연차는 15일입니다 [1]." || len(res.Sources) != 1 {
 		t.Fatalf("result = %+v", res)
 	}
 }

@@ -16,20 +16,30 @@ type Msg struct {
 	Content   string     `json:"content"`
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	ToolName  string     `json:"tool_name,omitempty"`
+	// Data marks a tool result that holds text from outside (documents,
+	// files, web pages): the model reads it inside a data block.
+	Data bool `json:"data,omitempty"`
 }
 
 // ToolCall is one tool call a model asked for.
 type ToolCall struct {
 	Name string         `json:"name"`
 	Args map[string]any `json:"args,omitempty"`
+	// NeedsApproval is set when the call must wait for the person before it
+	// runs: it reads files or goes to the network while text from outside
+	// (documents, tool results, web pages) is in the model's context, so
+	// that text may have chosen its arguments (issue 22.2; markApprovals).
+	// The tools node's approval gate asks the person for these calls.
+	NeedsApproval bool `json:"needs_approval,omitempty"`
 }
 
 // ToolRun is a tool call made in this turn and what it returned, so an
 // identical call is answered from here instead of run again (seed 002's
 // tool_history).
 type ToolRun struct {
-	Key         string `json:"key"`
-	Observation string `json:"observation"`
+	Key         string       `json:"key"`
+	Observation string       `json:"observation"`
+	Sources     []api.Source `json:"sources,omitempty"` // its passages, which count for each sub-task that asks again
 }
 
 // Route names the router's decision.
@@ -51,6 +61,7 @@ type State struct {
 
 	// The turn's input.
 	Input        string `json:"input"`
+	Nonce        string `json:"nonce,omitempty"`         // names the data blocks (trust.go)
 	History      []Msg  `json:"history,omitempty"`       // earlier messages not yet folded (after load_context)
 	HistoryStart int    `json:"history_start,omitempty"` // index in the session of History[0]
 	Lang         string `json:"lang"`                    // "ko" or "en", from the input
@@ -67,7 +78,8 @@ type State struct {
 	Scratch    []Msg        `json:"scratch,omitempty"`
 	Iterations int          `json:"iterations,omitempty"`
 	ToolRuns   []ToolRun    `json:"tool_runs,omitempty"`
-	Sources    []api.Source `json:"sources,omitempty"`
+	Sources    []api.Source `json:"sources,omitempty"` // every passage the model was given, numbered from 1
+	Cited      []api.Source `json:"cited,omitempty"`   // the reply's sources: the passages it cites, renumbered (cite.go)
 
 	// Planning and approval.
 	Task     string        `json:"task,omitempty"`
@@ -94,11 +106,12 @@ type State struct {
 // build their updates.
 type fields struct {
 	summary, foldedThrough, input, lang, route, task, decision, planNote graph.ValueField[State, string]
-	missing, response, notice                                            graph.ValueField[State, string]
+	missing, response, notice, nonce                                     graph.ValueField[State, string]
 	folded, historyStart, iterations, round, current, evalRounds         graph.ValueField[State, int]
 	trivial, needsDocs, refersBack                                       graph.ValueField[State, bool]
 	history                                                              graph.ValueField[State, []Msg]
 	memories                                                             graph.ValueField[State, []string]
+	cited                                                                graph.ValueField[State, []api.Source]
 	plan                                                                 graph.ValueField[State, []api.SubTask]
 	scratch                                                              graph.MessagesField[State, Msg]
 	toolRuns                                                             graph.ListField[State, ToolRun]
@@ -129,6 +142,7 @@ func newFields() fields {
 		summary:       str("summary", func(s *State) *string { return &s.Summary }),
 		foldedThrough: str("folded_through", func(s *State) *string { return &s.FoldedThrough }),
 		input:         str("input", func(s *State) *string { return &s.Input }),
+		nonce:         str("nonce", func(s *State) *string { return &s.Nonce }),
 		lang:          str("lang", func(s *State) *string { return &s.Lang }),
 		route:         str("route", func(s *State) *string { return &s.Route }),
 		task:          str("task", func(s *State) *string { return &s.Task }),
@@ -148,6 +162,7 @@ func newFields() fields {
 		refersBack:    flag("refers_back", func(s *State) *bool { return &s.RefersBack }),
 		history:       graph.LastValue("history", func(s *State) *[]Msg { return &s.History }),
 		memories:      graph.LastValue("memories", func(s *State) *[]string { return &s.Memories }),
+		cited:         graph.LastValue("cited", func(s *State) *[]api.Source { return &s.Cited }),
 		plan:          graph.LastValue("plan", func(s *State) *[]api.SubTask { return &s.Plan }),
 		scratch:       graph.Messages("scratch", func(s *State) *[]Msg { return &s.Scratch }, func(m *Msg) *string { return &m.ID }),
 		toolRuns:      graph.DedupeBy("tool_runs", func(s *State) *[]ToolRun { return &s.ToolRuns }, func(r ToolRun) string { return r.Key }),
@@ -164,22 +179,22 @@ func newFields() fields {
 // all lists the fields for graph.New.
 func (f fields) all() []graph.Field[State] {
 	return []graph.Field[State]{
-		f.summary, f.foldedThrough, f.input, f.lang, f.route, f.task, f.decision, f.planNote,
+		f.summary, f.foldedThrough, f.input, f.nonce, f.lang, f.route, f.task, f.decision, f.planNote,
 		f.missing, f.response, f.notice,
 		f.folded, f.historyStart, f.iterations, f.round, f.current, f.evalRounds,
-		f.trivial, f.needsDocs, f.refersBack, f.history, f.memories, f.plan,
+		f.trivial, f.needsDocs, f.refersBack, f.history, f.memories, f.cited, f.plan,
 		f.scratch, f.toolRuns, f.docs, f.sources, f.subSources, f.feedback, f.recommendations, f.retries,
 	}
 }
 
 // resetTurn is written with every new message: a turn starts clean except
 // for the summary window, which belongs to the session.
-func (f fields) resetTurn(input string, history []Msg, historyStart int) graph.Update {
+func (f fields) resetTurn(input, nonce string, history []Msg, historyStart int) graph.Update {
 	return graph.Update{
-		f.input.Set(input), f.lang.Set(detectLang(input)),
+		f.input.Set(input), f.nonce.Set(nonce), f.lang.Set(detectLang(input)),
 		f.history.Set(history), f.historyStart.Set(historyStart),
 		f.memories.Set(nil), f.route.Set(""), f.trivial.Set(false), f.needsDocs.Set(false), f.refersBack.Set(false),
-		f.docs.Replace(), f.scratch.RemoveAll(), f.iterations.Set(0), f.toolRuns.Replace(), f.sources.Replace(),
+		f.docs.Replace(), f.scratch.RemoveAll(), f.iterations.Set(0), f.toolRuns.Replace(), f.sources.Replace(), f.cited.Set(nil),
 		f.task.Set(""), f.plan.Set(nil), f.round.Set(0), f.feedback.Replace(), f.decision.Set(""), f.planNote.Set(""),
 		f.current.Set(0), f.missing.Set(""), f.evalRounds.Set(0), f.subSources.Replace(), f.recommendations.Replace(),
 		f.response.Set(""), f.notice.Set(""), f.retries.Replace(),

@@ -70,10 +70,16 @@ type Source struct {
 // TurnResult is seed 000's response format plus accounting; it is what
 // `wayfinder ask --json` prints and what the UI shows under "details".
 type TurnResult struct {
-	Response         string   `json:"response"`
-	SessionID        string   `json:"session_id"`
-	ToolsUsed        []string `json:"tools_used"`
-	Sources          []Source `json:"sources"`
+	Response  string   `json:"response"`
+	SessionID string   `json:"session_id"`
+	ToolsUsed []string `json:"tools_used"`
+	// Sources are the passages the reply cites, in the order of its [n]
+	// markers ([1] is Sources[0]); a guide's also include the passages its
+	// recommendation cards point at.
+	Sources []Source `json:"sources"`
+	// Retrieved are the passages the model was given but the reply did not
+	// cite, shown under the message's details.
+	Retrieved        []Source `json:"retrieved,omitempty"`
 	LLMCalls         int      `json:"llm_calls"`
 	PromptTokens     int      `json:"prompt_tokens"`
 	CompletionTokens int      `json:"completion_tokens"`
@@ -171,6 +177,7 @@ const (
 	TraceSummarizing    TraceCode = "summarizing"
 	TraceSummaryFailed  TraceCode = "summary_failed"
 	TraceModelFallback  TraceCode = "model_fallback"
+	TraceQueryScrubbed  TraceCode = "query_scrubbed"
 )
 
 // TraceEvent is one step of a running turn.

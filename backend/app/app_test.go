@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 	"github.com/wayfinder-app/wayfinder/backend/store"
@@ -312,6 +313,12 @@ func TestKnowledgeAndMemoryCommands(t *testing.T) {
 	code, out, _ = wayfinder(t, append(base, "kb", "extract", policy)...)
 	if code != 0 || !strings.Contains(out, "병가는 10일") {
 		t.Fatalf("extract: %d\n%s", code, out)
+	}
+	// A reply that cites the document lists it under the streamed text.
+	fake.On(ollamatest.SystemContains(agent.RoleAnswer), ollamatest.Reply{Text: "연차는 15일입니다 [1]."})
+	code, out, errOut = wayfinder(t, append(base, "ask", "휴가는 며칠이야?")...)
+	if code != 0 || !strings.Contains(out, "연차는 15일입니다 [1].\n\nSources:\n[1] 휴가 정책 — "+policy+"\n") {
+		t.Fatalf("ask with a citation: %d\n%s\n%s", code, out, errOut)
 	}
 	if code, out, errOut = wayfinder(t, append(base, "kb", "remove", docID)...); code != 0 {
 		t.Fatalf("remove: %d %s %s", code, out, errOut)

@@ -65,7 +65,32 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(msg.Result)
 	}
+	if msg.Result != nil {
+		printSources(s, msg.Result.Sources)
+	}
 	return nil
+}
+
+// printSources lists what the reply's [n] markers point at, as the window
+// lists them under the reply.
+func printSources(s stdio, srcs []api.Source) {
+	if len(srcs) == 0 {
+		return
+	}
+	fmt.Fprintln(s.out, "\nSources:")
+	for i, src := range srcs {
+		parts := []string{src.Title}
+		if src.Source != "" && src.Source != src.Title {
+			parts = append(parts, src.Source)
+		}
+		if src.Page > 0 {
+			parts = append(parts, fmt.Sprintf("p. %d", src.Page))
+		}
+		if src.URL != "" {
+			parts = append(parts, src.URL)
+		}
+		fmt.Fprintf(s.out, "[%d] %s\n", i+1, strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), " — "))
+	}
 }
 
 // decide shows a proposed plan and asks what to do with it. With

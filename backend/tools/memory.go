@@ -47,6 +47,7 @@ func NewReadMemory(m MemoryReader) *Tool {
 			{Name: "k", Type: TypeInteger, Min: bound(1), Max: bound(20), Description: "how many memories, 1-20 (default 5)"},
 		},
 		Timeout: 5 * time.Second,
+		Outside: true,
 		Run: func(ctx context.Context, args Args) (Result, error) {
 			query := args.String("query")
 			mems, err := m.Search(ctx, query, args.Int("k", 5))

@@ -37,6 +37,8 @@ func NewReadFile(folders Folders) *Tool {
 			"Give a path relative to such a folder, or a full path inside one.",
 		Params:  []Param{{Name: "path", Type: TypeString, Required: true, Description: "file path, e.g. notes/plan.md"}},
 		Timeout: 5 * time.Second,
+		Outside: true,
+		Reaches: true,
 		Run: func(ctx context.Context, args Args) (Result, error) {
 			text, err := ReadTextFile(folders(), args.String("path"), MaxReadFileBytes)
 			if err != nil {

@@ -128,6 +128,12 @@ func (r *Registry) Names() []string {
 	return out
 }
 
+// Lookup returns the tool registered as name, enabled or not.
+func (r *Registry) Lookup(name string) (*Tool, bool) {
+	t, ok := r.tools[name]
+	return t, ok
+}
+
 // Schemas lists the enabled tools for the model.
 func (r *Registry) Schemas() []ollama.Tool {
 	var out []ollama.Tool

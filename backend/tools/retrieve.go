@@ -44,7 +44,7 @@ const maxPassageChars = 1200
 
 // NewRetrieveDocs is the retrieve_docs tool: the person's documents only.
 func NewRetrieveDocs(r Retriever) *Tool {
-	return newSearchTool(r, ScopeDocuments, "retrieve_docs",
+	return newSearchTool(r, ScopeDocuments, true, "retrieve_docs",
 		"Search the documents the person imported (their files, notes, policies). Never returns AI tools. "+
 			"Returns numbered passages to cite as [1], [2].",
 		"No documents matched %q. Try other words, or answer from general knowledge and say so.")
@@ -53,13 +53,14 @@ func NewRetrieveDocs(r Retriever) *Tool {
 // NewSearchCatalog is the search_catalog tool: the built-in catalog of AI
 // tools and services, for recommendations.
 func NewSearchCatalog(r Retriever) *Tool {
-	return newSearchTool(r, ScopeCatalog, "search_catalog",
+	// Wayfinder ships the catalog: it is not text from outside.
+	return newSearchTool(r, ScopeCatalog, false, "search_catalog",
 		"Search Wayfinder's built-in catalog of AI tools and services (with prices, platforms and Korean support), "+
 			"to recommend a tool. Not for the person's documents. Returns numbered entries to cite as [1], [2].",
 		"No catalog entry matched %q. Try other words for the task.")
 }
 
-func newSearchTool(r Retriever, scope Scope, name, description, nothing string) *Tool {
+func newSearchTool(r Retriever, scope Scope, outside bool, name, description, nothing string) *Tool {
 	return &Tool{
 		Name:        name,
 		Description: description,
@@ -68,6 +69,7 @@ func newSearchTool(r Retriever, scope Scope, name, description, nothing string) 
 			{Name: "top_k", Type: TypeInteger, Min: bound(1), Max: bound(10), Description: "how many passages, 1-10 (default 5)"},
 		},
 		Timeout: 15 * time.Second,
+		Outside: outside,
 		Run: func(ctx context.Context, args Args) (Result, error) {
 			query := args.String("query")
 			docs, err := r.Search(ctx, query, scope, args.Int("top_k", 5))
@@ -85,7 +87,7 @@ func newSearchTool(r Retriever, scope Scope, name, description, nothing string) 
 				}
 				fmt.Fprintf(&b, "[%d] %s\n%s", i+1, docLabel(d), cut(strings.TrimSpace(d.Text), maxPassageChars))
 				sources = append(sources, api.Source{ID: d.ID, Title: d.Title, Source: d.Source, Page: d.Page,
-					Heading: d.Heading, URL: d.URL, Snippet: cut(strings.TrimSpace(d.Text), 300), Score: d.Score})
+					Heading: d.Heading, URL: d.URL, Snippet: cut(strings.TrimSpace(d.Text), maxPassageChars), Score: d.Score})
 			}
 			return Result{Text: b.String(), Sources: sources}, nil
 		},

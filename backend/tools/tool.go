@@ -62,7 +62,11 @@ type Param struct {
 // Result is what a tool call produced: the text observation the model reads
 // and the passages it may cite.
 type Result struct {
-	Text    string
+	Text string
+	// Sources are the passages of Text, in order, each Snippet holding the
+	// passage as Text gives it. The agent shows them to the model from
+	// here, numbered across the whole turn, so that [n] means one passage
+	// whichever call found it.
 	Sources []api.Source
 }
 
@@ -79,7 +83,15 @@ type Tool struct {
 	// DefaultOff tools are left out of the schemas and refused until the
 	// registry enables them (web_search: Wayfinder is offline-first).
 	DefaultOff bool
-	Run        RunFunc
+	// Outside marks a tool whose results hold text Wayfinder did not write
+	// (documents, files, web pages, what was remembered): text that may try
+	// to steer the model. Once such text is in a model's context, the calls
+	// it makes to tools that Reach need the person's approval.
+	Outside bool
+	// Reaches marks a tool that reads the person's files or goes to the
+	// network on the model's behalf.
+	Reaches bool
+	Run     RunFunc
 }
 
 // Schema is the tool's description in the form Ollama's chat API takes.

@@ -27,12 +27,16 @@ type SearchProvider interface {
 	Search(ctx context.Context, query string, n int) ([]WebResult, error)
 }
 
+// WebSearchName is web_search's name: the agent keeps untrusted text out
+// of its queries.
+const WebSearchName = "web_search"
+
 // NewWebSearch is the web_search tool. It is off by default: Wayfinder is
 // offline-first, and the registry lists it only once the person enables web
 // search in the settings.
 func NewWebSearch(p SearchProvider) *Tool {
 	return &Tool{
-		Name:        "web_search",
+		Name:        WebSearchName,
 		Description: "Search the web for recent information (new tools, current prices). Returns numbered results to cite.",
 		Params: []Param{
 			{Name: "query", Type: TypeString, Required: true, Description: "search terms"},
@@ -40,6 +44,8 @@ func NewWebSearch(p SearchProvider) *Tool {
 		},
 		Timeout:    20 * time.Second,
 		DefaultOff: true,
+		Outside:    true,
+		Reaches:    true,
 		Run: func(ctx context.Context, args Args) (Result, error) {
 			query := args.String("query")
 			results, err := p.Search(ctx, query, args.Int("max_results", 5))
@@ -56,7 +62,7 @@ func NewWebSearch(p SearchProvider) *Tool {
 					b.WriteString("\n\n")
 				}
 				fmt.Fprintf(&b, "[%d] %s — %s\n%s", i+1, r.Title, r.URL, cut(r.Snippet, 500))
-				sources = append(sources, api.Source{ID: r.URL, Title: r.Title, Source: "web", URL: r.URL, Snippet: cut(r.Snippet, 300)})
+				sources = append(sources, api.Source{ID: r.URL, Title: r.Title, Source: "web", URL: r.URL, Snippet: cut(r.Snippet, 500)})
 			}
 			return Result{Text: b.String(), Sources: sources}, nil
 		},

@@ -63,12 +63,11 @@ test("import a Korean PDF, search it, and get an answer that cites it", { skip: 
   await page.waitForSelector("dialog.source[open]");
   assert.match((await page.textContent("dialog.source .snippet")) ?? "", /\S/);
   await page.click("dialog.source button.primary");
-  // The PDF is among the turn's numbered sources; its passage opens.
-  await page.click("article[data-role='assistant']:last-of-type details summary");
-  const sources = await page.$$eval("article[data-role='assistant']:last-of-type .srcs li", (els) => els.map((e) => e.textContent ?? ""));
+  // The PDF is the reply's source, listed under it; its passage opens.
+  const sources = await page.$$eval("article[data-role='assistant']:last-of-type .cited li", (els) => els.map((e) => e.textContent ?? ""));
   const i = sources.findIndex((s) => s.includes("unstructured_korean-text-with-tables"));
   assert.ok(i >= 0, `the PDF is a source: ${sources.join(" | ")}`);
-  await page.click(`article[data-role='assistant']:last-of-type .srcs li >> nth=${i} >> button`);
+  await page.click(`article[data-role='assistant']:last-of-type .cited li >> nth=${i} >> button`);
   await page.waitForSelector("dialog.source[open]");
   assert.match((await page.textContent("dialog.source")) ?? "", /적립/);
   await screenshot(page, "knowledge-3-cited");

@@ -66,3 +66,12 @@ export function linkCitations(root: HTMLElement, count: number, label: (n: numbe
     text.replaceWith(frag);
   }
 }
+
+// A guide saved before the window listed sources itself ends with its own
+// list ("---", "**Sources**", "1. …"); withoutSourcesList drops it so that
+// the list is shown, and exported, once.
+const LEGACY_LIST = /\n+-{3,}\n+\*\*Sources\*\*\n+(?:\d+\. [^\n]*(?:\n|$))+\s*$/;
+
+export function withoutSourcesList(text: string): string {
+  return text.replace(LEGACY_LIST, "\n");
+}

@@ -1,6 +1,7 @@
 // Builds the Markdown file a person exports: the guide as written, then the
 // recommendations and the sources its numbered citations point at.
 import type { Recommendation, Source, SubTask } from "../api/gotypes.gen";
+import { withoutSourcesList } from "./citations";
 
 export interface ExportInput {
   title: string;
@@ -33,7 +34,7 @@ function quote(s: string): string {
 
 export function exportMarkdown(x: ExportInput): string {
   const out: string[] = [];
-  const guide = x.guide.trim();
+  const guide = withoutSourcesList(x.guide).trim();
   if (!/^#\s/.test(guide)) out.push(`# ${x.title.trim() || "Wayfinder"}`, "");
   out.push(guide, "");
   const recs = x.recommendations ?? [];

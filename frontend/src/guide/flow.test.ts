@@ -41,7 +41,22 @@ describe("guide", () => {
     expect($$("[data-testid=trace-steps] li").map((l) => l.dataset.kind)).toContain("evaluation_result");
     const details = $$("article[data-role='assistant']").at(-1)!.querySelector("details")!;
     expect(details.textContent).toContain("retrieve_docs");
-    expect(details.textContent).toContain("Sources");
+  });
+
+  it("lists the cited passages as sources and keeps the uncited ones under Details", async () => {
+    await guide();
+    const reply = $$("article[data-role='assistant']").at(-1)!;
+    expect([...reply.querySelectorAll<HTMLElement>(".cited li")].map((l) => l.textContent!.trim())).toEqual(["[1] ChatGPT", "[2] Vrew", "[3] Canva"]);
+    expect($(".cited", reply).textContent).not.toContain("Leave policy");
+    const retrieved = [...reply.querySelectorAll<HTMLElement>("details .retrieved li")];
+    expect(retrieved.map((l) => l.textContent)).toEqual(["Leave policy · page 3"]);
+    click($("button", retrieved[0]!));
+    expect($("#source-title").textContent).toBe("Leave policy");
+    expect($("dialog.source .uncited").textContent).toContain("did not cite");
+    // Each card's chip opens the passage about its own tool.
+    const cards = [...reply.querySelectorAll<HTMLElement>(".card")];
+    click($("button.cite", cards[1]!));
+    expect($("#source-title").textContent).toContain("Vrew");
   });
 
   it("downloads the Markdown in the browser", async () => {
@@ -61,7 +76,9 @@ describe("guide", () => {
     const text = await created[0]!.text();
     expect(text).toMatch(/^# Café Shorts guide/);
     expect(text).toContain("| Write the script | ChatGPT |");
-    expect(text).toContain("## Sources");
+    expect(text.match(/## Sources/g)).toHaveLength(1);
+    expect(text.match(/ChatGPT — </g)).toHaveLength(1);
+    expect(text).not.toContain("Leave policy");
     await vi.waitFor(() => expect($("p.notice").textContent).toContain("Café-Shorts-guide.md"));
   });
 

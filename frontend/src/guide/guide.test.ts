@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { citationParts, citedNumbers, linkCitations } from "./citations";
+import { citationParts, citedNumbers, linkCitations, withoutSourcesList } from "./citations";
 import { exportMarkdown, fileName } from "./export";
 import type { Source } from "../api/gotypes.gen";
 
@@ -79,6 +79,14 @@ describe("export", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("lists the sources once when a guide saved earlier carries its own list", () => {
+    const legacy = "# Guide\n\nUse ChatGPT [1].\n\n---\n**Sources**\n\n1. ChatGPT — Wayfinder AI tool catalog — https://chatgpt.com\n2. 정책.pdf — p. 3\n";
+    const md = exportMarkdown({ title: "x", guide: legacy, sources, labels, date: new Date(0) });
+    expect(md.match(/Sources/g)).toHaveLength(1);
+    expect(md).toContain("Use ChatGPT [1].\n\n## Sources");
+    expect(withoutSourcesList("Text\n\n---\nNot a list")).toBe("Text\n\n---\nNot a list");
   });
 
   it("keeps the guide's own title", () => {

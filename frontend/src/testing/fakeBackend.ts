@@ -307,7 +307,9 @@ export class FakeBackend implements Transport {
       const n = sources.findIndex((x) => x.id === r.sources[0]!.id) + 1;
       lines.push(`## ${i + 1}. ${steps[i]!.title}`, "", `Use **${r.tool}** [${n}]: ${r.why} Cost: ${r.pricing}.`, "");
     });
-    await this.streamText(sid, turn, asst, lines.join("\n"), { recommendations: recs, sources, tools_used: ["retrieve_docs"], llm_calls: steps.length * 2 + 1 });
+    // A passage the scout found but nothing cites: it stays under Details.
+    const retrieved: Source[] = [{ id: "hr-1", title: "Leave policy", source: "handbook.pdf", page: 3, snippet: "15 days of annual leave.", score: 0.2 }];
+    await this.streamText(sid, turn, asst, lines.join("\n"), { recommendations: recs, sources, retrieved, tools_used: ["retrieve_docs"], llm_calls: steps.length * 2 + 1 });
   }
 
   private result(sid: string, response: string): TurnResult {

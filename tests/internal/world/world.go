@@ -226,6 +226,9 @@ type Config struct {
 	Docs []tools.Doc
 	// Events receives the chat service's events (default: dropped).
 	Events chat.EventSink
+	// WebSearch is a SearXNG address: web search is on and goes there
+	// ("": web search is off).
+	WebSearch string
 }
 
 // Backend is Wayfinder's backend for one test: what backend/app's openApp builds,
@@ -302,12 +305,19 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 		folders := cfg.Folders
 		deps.Folders = func() []string { return folders }
 	}
+	if cfg.WebSearch != "" {
+		if deps.Search, err = tools.NewSearXNG(cfg.WebSearch, nil); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
 	reg, err := tools.Standard(nil, deps)
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
-	settings := api.Settings{Folders: cfg.Folders} // as backend/app: read_file is offered once a folder is added
+	// As backend/app: read_file is offered once a folder is added.
+	settings := api.Settings{Folders: cfg.Folders, WebSearchEnabled: cfg.WebSearch != "", WebSearchURL: cfg.WebSearch}
 	ag, err := agent.New(agent.Deps{
 		Model: func() (agent.Model, string) { return client, Model }, Tools: reg,
 		Retriever: docs, Memory: mem, DB: st.DB(),

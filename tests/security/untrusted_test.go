@@ -62,7 +62,7 @@ func TestWebSearchQueriesCarryNoDocumentText(t *testing.T) {
 		case found != "":
 			// Search the web with the line of what the documents said.
 			return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "web_search", Args: map[string]any{
-				"query": "free editor " + copyLine(found, salaryToken)}}}}
+				"query": "editor " + copyLine(found, salaryToken)}}}}
 		}
 		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "retrieve_docs", Args: map[string]any{"query": "video budget"}}}}
 	})
@@ -91,7 +91,7 @@ func TestWebSearchQueriesCarryNoDocumentText(t *testing.T) {
 				t.Fatalf("the search server received %q from the document: %q", leak, q)
 			}
 		}
-		if !strings.Contains(q, "free editor") {
+		if !strings.HasPrefix(q, "editor") {
 			t.Fatalf("the scout's own words were dropped too: %q", q)
 		}
 	}

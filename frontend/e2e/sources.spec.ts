@@ -62,11 +62,11 @@ test("a guide lists only what it cites; cards point at their own tool; export on
   // (Names alone: while the catalog is still being embedded in the
   // background, an entry without a vector can rank below ten others.)
   await script(w.fake, [
-    { tool_calls: [{ name: "retrieve_docs", args: { query: "ChatGPT", top_k: 10 } }] },
+    { tool_calls: [{ name: "search_catalog", args: { query: "ChatGPT", top_k: 10 } }] },
     review("ChatGPT", "https://chatgpt.com", "free, Plus $20/month"),
-    { tool_calls: [{ name: "retrieve_docs", args: { query: "Vrew", top_k: 10 } }] },
+    { tool_calls: [{ name: "search_catalog", args: { query: "Vrew", top_k: 10 } }] },
     review("Vrew", "https://vrew.ai", "free plan"),
-    { tool_calls: [{ name: "retrieve_docs", args: { query: "Canva", top_k: 10 } }] },
+    { tool_calls: [{ name: "search_catalog", args: { query: "Canva", top_k: 10 } }] },
     review("Canva", "https://www.canva.com", "free"),
     // The writer cites out of order, repeats one, and invents [42].
     { chunks: ["# Café Shorts guide\n\n", "1. Edit in Vrew [", "2] and again [2]\n", "2. Script with ChatGPT [1]\n", "3. A made-up source [42]\n"], chunk_delay_ms: 40 },

@@ -14,11 +14,6 @@ import (
 // wasmPageSize is the fixed WebAssembly memory page size.
 const wasmPageSize = 65536
 
-// errnoENOENT is musl's ENOENT as Emscripten numbers it. PDFium is handed
-// documents in memory, so any file-system call it makes is answered
-// "no such file" instead of being emulated.
-const errnoENOENT = 44
-
 // instantiateEnv builds the "env" host module: wazero's Emscripten helpers
 // (invoke_*, longjmp) plus the handful of JS-library functions that this
 // build of PDFium imports. They replace Emscripten's JavaScript glue; time is
@@ -69,13 +64,15 @@ func instantiateEnv(ctx context.Context, r wazero.Runtime, guest wazero.Compiled
 	fn("_localtime_js", tm, []api.ValueType{i32, i32, i32}, none)
 	fn("_gmtime_js", tm, []api.ValueType{i32, i32, i32}, none)
 
-	// File-system syscalls: PDFium works on memory only.
+	// File-system syscalls: the document is the only file (docfile.go).
+	fn("__syscall_openat", sysOpenat, []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i32})
+	fn("__syscall_fstat64", sysFstat, []api.ValueType{i32, i32}, []api.ValueType{i32})
 	noFile := func(_ context.Context, _ api.Module, s []uint64) {
 		s[0] = api.EncodeI32(-errnoENOENT)
 	}
 	for name, n := range map[string]int{
-		"__syscall_openat": 4, "__syscall_fcntl64": 3, "__syscall_ioctl": 3,
-		"__syscall_fstat64": 2, "__syscall_stat64": 2, "__syscall_newfstatat": 4,
+		"__syscall_fcntl64": 3, "__syscall_ioctl": 3,
+		"__syscall_stat64": 2, "__syscall_newfstatat": 4,
 		"__syscall_lstat64": 2, "__syscall_getdents64": 3, "__syscall_unlinkat": 3,
 		"__syscall_rmdir": 1, "__syscall_ftruncate64": 3,
 	} {
@@ -100,9 +97,9 @@ const (
 
 // instantiateWASI provides the few WASI calls this build imports. wazero's
 // own WASI module cannot be used: this build was linked without BigInt
-// support, so fd_seek takes its 64-bit offset as two i32 halves. PDFium only
-// writes diagnostics to stderr, which are discarded; it reads no files and
-// has no environment.
+// support, so fd_seek takes its 64-bit offset as two i32 halves. PDFium
+// writes diagnostics to stderr, which are discarded, reads the one document
+// file (docfile.go) and has no environment.
 func instantiateWASI(ctx context.Context, r wazero.Runtime) error {
 	i32 := api.ValueTypeI32
 	b := r.NewHostModuleBuilder("wasi_snapshot_preview1")
@@ -126,11 +123,8 @@ func instantiateWASI(ctx context.Context, r wazero.Runtime) error {
 		m.Memory().WriteUint32Le(written, total)
 		s[0] = 0
 	})
-	fn("fd_read", 4, func(_ context.Context, m api.Module, s []uint64) {
-		m.Memory().WriteUint32Le(uint32(s[3]), 0) // end of file
-		s[0] = 0
-	})
-	fn("fd_seek", 5, func(_ context.Context, _ api.Module, s []uint64) { s[0] = wasiESPIPE })
+	fn("fd_read", 4, wasiRead)
+	fn("fd_seek", 5, wasiSeek)
 	fn("environ_sizes_get", 2, func(_ context.Context, m api.Module, s []uint64) {
 		m.Memory().WriteUint32Le(uint32(s[0]), 0)
 		m.Memory().WriteUint32Le(uint32(s[1]), 0)

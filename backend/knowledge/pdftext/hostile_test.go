@@ -5,10 +5,10 @@ import (
 	"bytes"
 	"compress/flate"
 	"compress/zlib"
-	"hash/adler32"
 	"context"
 	"errors"
 	"fmt"
+	"hash/adler32"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -284,7 +284,6 @@ func TestLimitsOnContent(t *testing.T) {
 	}{
 		{"page with too many characters", textPDF("more than five"), "page 1 of this PDF has more than 5 characters; it looks damaged or hostile"},
 		{"stream inflating past a small budget", bombPDF(t, 128<<20), "this PDF expands to more than 64 MB in memory; it looks damaged or hostile"},
-		{"file larger than the budget", append(textPDF("x"), make([]byte, 64<<20)...), "this PDF is larger than 48 MB, more than the PDF reader takes at once"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -333,4 +332,59 @@ func FuzzExtract(f *testing.F) {
 		}
 		oneLine(t, err)
 	})
+}
+
+// TestLargeFileSmallMemory reads, from disk, a 100 MB PDF (a stream nobody
+// refers to fills it) with a 64 MB memory budget: PDFium reads the file
+// through the host as it needs it, so the file's size does not count
+// against the budget.
+func TestLargeFileSmallMemory(t *testing.T) {
+	cache := filepath.Join(os.TempDir(), "wayfinder-pdftext-test-cache")
+	e, err := New(context.Background(), cache, WithLimits(Limits{Memory: 64 << 20}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(context.Background())
+	stream := "1 0 0 1 0 0 cm\n" + strings.Repeat("% filler line nobody reads\n", 100<<20/27)
+	data := buildPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+		pdfStream("BT /F1 24 Tf 72 700 Td (large but light) Tj ET"),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+		pdfStream(stream),
+	}, "")
+	path := filepath.Join(t.TempDir(), "large.pdf")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pages, err := e.ExtractReader(context.Background(), f, int64(len(data)))
+	if err != nil || strings.TrimSpace(pages[0].Text) != "large but light" {
+		t.Fatalf("ExtractReader: %+v, %v", pages, err)
+	}
+}
+
+// failingReader fails every read past the header, like a file on a disk
+// that goes away.
+type failingReader struct{ head []byte }
+
+func (r failingReader) ReadAt(p []byte, off int64) (int, error) {
+	if off == 0 && len(p) <= len(r.head) {
+		return copy(p, r.head), nil
+	}
+	return 0, errors.New("device went away")
+}
+
+func TestReadErrorIsNotCorrupt(t *testing.T) {
+	e := newTestExtractor(t)
+	data := textPDF("x")
+	_, err := e.ExtractReader(context.Background(), failingReader{head: data[:min(len(data), 1024)]}, int64(len(data)))
+	if err == nil || errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "device went away") {
+		t.Fatalf("ExtractReader = %v, want the read error", err)
+	}
 }

@@ -35,9 +35,10 @@ func (e *LimitError) Unwrap() error { return e.Err }
 // Limits bound what one PDF may cost, whatever is in it. A file that
 // crosses one fails alone with a *LimitError; the next file starts afresh.
 type Limits struct {
-	// Memory caps PDFium's memory for one file, the document's own bytes
-	// included. The process holds about this much more than when idle while
-	// such a file is read, and gives it back when the file is done.
+	// Memory caps PDFium's memory for one file (the document itself is read
+	// through the host, not copied in). The process holds at most about
+	// this much more than when idle while such a file is read, and gives it
+	// back when the file is done.
 	Memory uint64
 	// OpenTime and PageTime cap opening the document and reading one page.
 	OpenTime, PageTime time.Duration

@@ -132,19 +132,25 @@ func (e *Extractor) ExtractFile(ctx context.Context, path string) ([]Page, error
 	return pages, nil
 }
 
-// ExtractReader extracts a PDF of the given size read from r.
+// ExtractReader extracts a PDF of the given size read from r. PDFium reads
+// the parts it needs through r as it goes, so an *os.File is never loaded
+// whole.
 func (e *Extractor) ExtractReader(ctx context.Context, r io.ReaderAt, size int64) ([]Page, error) {
-	data := make([]byte, size)
-	if _, err := r.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
+	head := make([]byte, min(size, 1024))
+	if _, err := r.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("read pdf: %w", err)
 	}
-	return e.Extract(ctx, data)
+	if !bytes.Contains(head, []byte("%PDF")) {
+		return nil, fmt.Errorf("no %%PDF header: %w", ErrCorrupt)
+	}
+	return e.extract(ctx, &docFile{r: r, size: size})
 }
 
 // instState is what the host functions learn about one instance while it
 // runs; it travels in the context of every call.
 type instState struct {
-	memoryRefused bool // PDFium asked for more memory than Limits.Memory
+	memoryRefused bool     // PDFium asked for more memory than Limits.Memory
+	file          *docFile // the document, the one file PDFium can open
 }
 
 type stateKey struct{}
@@ -161,6 +167,10 @@ var errDeadline = errors.New("pdftext deadline")
 // ErrEncrypted, ErrNoText, ErrTooLarge or ErrTooSlow (wrapped) when the
 // document cannot give text, and with ctx's error when ctx ends.
 func (e *Extractor) Extract(ctx context.Context, data []byte) ([]Page, error) {
+	return e.ExtractReader(ctx, bytes.NewReader(data), int64(len(data)))
+}
+
+func (e *Extractor) extract(ctx context.Context, doc *docFile) ([]Page, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -170,16 +180,7 @@ func (e *Extractor) Extract(ctx context.Context, data []byte) ([]Page, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	if !bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF")) {
-		return nil, fmt.Errorf("no %%PDF header: %w", ErrCorrupt)
-	}
-	// PDFium reads the document in place, so it shares the memory budget;
-	// a quarter stays for PDFium's own work.
-	if room := e.limits.Memory - e.limits.Memory/4; uint64(len(data)) > room {
-		return nil, &LimitError{Err: ErrTooLarge, Reason: fmt.Sprintf(
-			"this PDF is larger than %s, more than the PDF reader takes at once", megabytes(room))}
-	}
-	st := &instState{}
+	st := &instState{file: doc}
 	ictx := context.WithValue(experimental.WithMemoryAllocator(ctx, memoryAllocator()), stateKey{}, st)
 	inst, err := e.rt.InstantiateModule(ictx, e.mod,
 		wazero.NewModuleConfig().WithName("").WithStartFunctions())
@@ -187,13 +188,16 @@ func (e *Extractor) Extract(ctx context.Context, data []byte) ([]Page, error) {
 		return nil, fmt.Errorf("start the PDF reader: %w", err)
 	}
 	p := &pdfium{m: inst, limits: e.limits}
-	pages, err := p.extract(ictx, data)
+	pages, err := p.extract(ictx)
 	grown := inst.Memory().Size()
 	_ = inst.Close(context.WithoutCancel(ctx))
 	if memoryAllocator() == nil && grown > 64<<20 {
 		// Without a mapping of its own, the instance's memory was Go heap:
 		// give it back now rather than whenever the heap shrinks.
 		debug.FreeOSMemory()
+	}
+	if doc.err != nil {
+		return nil, fmt.Errorf("read pdf: %w", doc.err)
 	}
 	if err != nil {
 		return nil, e.explain(ctx, st, err)
@@ -235,7 +239,7 @@ const (
 	fpdfErrSecurity = 5
 )
 
-func (p *pdfium) extract(ctx context.Context, data []byte) ([]Page, error) {
+func (p *pdfium) extract(ctx context.Context) ([]Page, error) {
 	for _, f := range []string{"emscripten_stack_init", "__wasm_call_ctors", "FPDF_InitLibrary"} {
 		if _, err := p.call(ctx, f); err != nil {
 			return nil, err
@@ -249,17 +253,16 @@ func (p *pdfium) extract(ctx context.Context, data []byte) ([]Page, error) {
 		return nil, errOutOfMemory
 	}
 	p.scratch = scratch
-	// PDFium reads the document in place, so the copy lives until the end.
-	buf, err := p.call(ctx, "malloc", uint64(len(data)))
+	path, err := p.call(ctx, "malloc", uint64(len(docPath)+1))
 	if err != nil {
 		return nil, err
 	}
-	if buf == 0 || !p.m.Memory().Write(buf, data) {
+	if path == 0 || !p.m.Memory().Write(path, append([]byte(docPath), 0)) {
 		return nil, errOutOfMemory
 	}
 	var doc, n uint32
 	err = p.within(ctx, p.limits.OpenTime, func(ctx context.Context) error {
-		if doc, err = p.call(ctx, "FPDF_LoadMemDocument", uint64(buf), uint64(len(data)), 0); err != nil || doc == 0 {
+		if doc, err = p.call(ctx, "FPDF_LoadDocument", uint64(path), 0); err != nil || doc == 0 {
 			return err
 		}
 		n, err = p.call(ctx, "FPDF_GetPageCount", uint64(doc))

@@ -192,7 +192,7 @@ func collides(a, b []item) bool {
 		}
 		for k := j; k < len(a) && a[k].x0 < g.x1; k++ {
 			o := a[k]
-			if o.space || o.r == 0 || accents[o.r] != 0 || (o.r == g.r && math.Abs(o.base-g.base) < 0.3*g.h) {
+			if o.space || o.r == 0 || accents[o.r] != 0 || (o.r == g.r && math.Abs(o.base-g.base) < 0.3*g.h) || samePlace(o, g) {
 				continue
 			}
 			// Half the narrower glyph, and a quarter em: a full stop tucked
@@ -204,6 +204,13 @@ func collides(a, b []item) bool {
 		}
 	}
 	return false
+}
+
+// samePlace says whether two glyphs have the same box: the pieces of one
+// ligature ("ﬂ" read as f and l), or a copy of them, never another line.
+func samePlace(a, b item) bool {
+	e := 0.01 * min(a.h, b.h)
+	return math.Abs(a.x0-b.x0) < e && math.Abs(a.x1-b.x1) < e && math.Abs(a.lo-b.lo) < e
 }
 
 // mergeAlong merges two slices sorted along the line.
@@ -498,6 +505,7 @@ func (w *textWriter) line(items []item) (hyphen bool) {
 	}
 	marks := attachAccents(items)
 	var prev *item
+	var recent [4]*item // the last glyphs written, to drop copies of them
 	pendingSpace := false
 	wrote := false
 	for i := range items {
@@ -509,7 +517,7 @@ func (w *textWriter) line(items []item) (hyphen bool) {
 			pendingSpace = wrote
 			continue
 		}
-		if prev != nil && duplicate(*prev, *it) {
+		if copied(recent[:], *it) {
 			continue
 		}
 		if prev != nil && !pendingSpace && wrote {
@@ -528,8 +536,20 @@ func (w *textWriter) line(items []item) (hyphen bool) {
 			pendingSpace = false
 		}
 		prev = it
+		copy(recent[1:], recent[:len(recent)-1])
+		recent[0] = it
 	}
 	return hyphen
+}
+
+// copied says whether q repeats one of the glyphs just written.
+func copied(recent []*item, q item) bool {
+	for _, p := range recent {
+		if p != nil && duplicate(*p, q) {
+			return true
+		}
+	}
+	return false
 }
 
 // accents maps the spacing diacritics that TeX and other typesetters draw
@@ -584,8 +604,11 @@ func spaceBetween(p, q item) bool {
 // duplicate says whether q repeats p at the same place (text drawn twice
 // for a bold or shadow effect).
 func duplicate(p, q item) bool {
-	// Consecutive glyphs at one place are the pieces of a ligature ("ﬀ");
-	// a letter written twice ("ll") lies a whole advance further.
-	return q.seq != p.seq+1 && p.r == q.r &&
-		math.Abs(p.x0-q.x0) < 0.5*min(p.x1-p.x0, q.x1-q.x0) && math.Abs(p.base-q.base) < 0.3*p.h
+	// Consecutive glyphs at one place are the pieces of a ligature ("ﬀ"),
+	// and a piece is as wide as its whole ligature, unlike the letter itself
+	// ("i" before "ﬁ"); a letter written twice ("ll") lies a whole advance
+	// further.
+	wp, wq := p.x1-p.x0, q.x1-q.x0
+	return q.seq != p.seq+1 && p.r == q.r && math.Abs(wp-wq) < 0.2*max(wp, wq) &&
+		math.Abs(p.x0-q.x0) < 0.5*min(wp, wq) && math.Abs(p.base-q.base) < 0.3*p.h
 }

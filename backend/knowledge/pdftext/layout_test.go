@@ -79,6 +79,14 @@ func TestPageText(t *testing.T) {
 		{"ligature pieces kept", []glyph{
 			{r: 'o', x0: 72, x1: 77, lo: 698, hi: 708, h: 10}, {r: 'f', x0: 77, x1: 85, lo: 698, hi: 708, h: 10}, {r: 'f', x0: 77, x1: 85, lo: 698, hi: 708, h: 10},
 		}, "off"},
+		{"letter before a ligature of the same letter kept", []glyph{
+			{r: 't', x0: 72, x1: 75, lo: 698, hi: 708, h: 10}, {r: 'i', x0: 75, x1: 78, lo: 698, hi: 708, h: 10},
+			{r: 'f', x0: 78, x1: 84, lo: 698, hi: 708, h: 10}, {r: 'i', x0: 78, x1: 84, lo: 698, hi: 708, h: 10}, {r: 'e', x0: 84, x1: 89, lo: 698, hi: 708, h: 10},
+		}, "tifie"},
+		{"ligature drawn twice written once", []glyph{
+			{r: 'f', x0: 72, x1: 80, lo: 698, hi: 708, h: 10}, {r: 'l', x0: 72, x1: 80, lo: 698, hi: 708, h: 10}, {r: 'y', x0: 80, x1: 85, lo: 698, hi: 708, h: 10},
+			brk(), {r: 'f', x0: 72, x1: 80, lo: 698, hi: 708, h: 10}, {r: 'l', x0: 72, x1: 80, lo: 698, hi: 708, h: 10}, {r: 'y', x0: 80, x1: 85, lo: 698, hi: 708, h: 10},
+		}, "fly"},
 		{"text drawn twice at one place written once", append(glyphLine("같은 글", 72, 700, nil), glyphLine("같은 글", 72.3, 700, nil)...), "같은 글"},
 		{"accent joined to its letter", []glyph{
 			{r: 'c', x0: 72, x1: 77, lo: 698, hi: 708, h: 10}, {r: 'a', x0: 77, x1: 82, lo: 698, hi: 708, h: 10},

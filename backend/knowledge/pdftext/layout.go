@@ -30,8 +30,8 @@ import (
 //     read across;
 //  4. within a line, glyphs go left to right; a space is written where the
 //     file drew one, where PDFium inferred one between glyphs that it also
-//     read one after the other, and otherwise where the gap between two
-//     glyphs is wider than a tenth of the font size (pdftotext's rule).
+//     read one after the other, and where the gap between two glyphs is
+//     wider than a tenth of the font size (pdftotext's rule).
 //
 // Lines are separated by "\n", paragraphs and columns by a blank line.
 
@@ -590,15 +590,18 @@ func attachAccents(items []item) []rune {
 	return marks
 }
 
-// spaceBetween decides whether a word ends between two neighbouring glyphs.
-// Where PDFium read the two one after the other on one line, its own
-// judgement (from the font's space width and the text's kerning) stands;
-// for glyphs that only meet after reordering, the gap decides.
+// spaceBetween decides whether a word ends between two neighbouring glyphs:
+// where the gap between them is wider than a tenth of the font size
+// (pdftotext's rule), and where PDFium, reading the two one after the
+// other on one line, inferred a space (from the font's space width and the
+// text's kerning). PDFium's own judgement counts only for glyphs it read in
+// a row: glyphs that meet only after reordering have no PDFium judgement.
 func spaceBetween(p, q item) bool {
+	gap := q.x0-p.x1 > wordGap*max(p.h, q.h)
 	if q.seq == p.seq+1 && !q.breakB4 {
-		return q.spaceB4
+		return q.spaceB4 || gap
 	}
-	return q.x0-p.x1 > wordGap*max(p.h, q.h)
+	return gap
 }
 
 // duplicate says whether q repeats p at the same place (text drawn twice

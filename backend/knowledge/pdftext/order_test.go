@@ -17,6 +17,10 @@ type genCase struct {
 	lines []string // the text, line by line, in reading order
 	exact []string // strings that must come out whole
 	pairs []string // strings that must come out whole on one line (a table's cells)
+	// pdftotextCuts: pdftotext cuts words where the font changes unless the
+	// glyphs touch, so with loose tracking it writes "제 1 조": its text is
+	// no reference then (the source text still is).
+	pdftotextCuts bool
 }
 
 // a4 is the page size in points.
@@ -123,6 +127,11 @@ func turned(name string, pars []string, s setter, turn int) genCase {
 	}
 }
 
+func looseTracking(c genCase) genCase {
+	c.pdftotextCuts = true
+	return c
+}
+
 func generatedCases() []genCase {
 	ko := func(mod func(*setter)) setter {
 		a, b := koFonts()
@@ -145,6 +154,7 @@ func generatedCases() []genCase {
 	return []genCase{
 		singleColumn("ko Hancom: one TJ per font and line", koRegulation, ko(nil), drawTJ, false, koExact...),
 		singleColumn("ko Hancom: glyph runs, drawn spaces, tight tracking", koRegulation, ko(func(s *setter) { s.drawSpaces, s.tracking = true, -0.1 }), drawRuns, false, koExact...),
+		looseTracking(singleColumn("ko Hancom: one TJ per font and line, loose tracking (+5%)", koRegulation, ko(func(s *setter) { s.tracking = 0.05 }), drawTJ, false, koExact...)),
 		singleColumn("ko: all Hangul of the page before any digit", koRegulation, ko(nil), drawTJ, true, koExact...),
 		singleColumn("ko: digits smaller and lower, superscript note", footnote, ko(func(s *setter) { s.bScale, s.bRise = 0.92, -0.5 }), drawTJ, false, append(koExact, "정한다1).")...),
 		singleColumn("en: figures and punctuation drawn apart", enContract, en(nil), drawTJ, false, enExact...),
@@ -205,7 +215,7 @@ func TestReadingOrderGenerated(t *testing.T) {
 			}
 			r := wordRecall(string(ref), got)
 			t.Logf("word recall against pdftotext %.4f", r)
-			if r < 0.97 {
+			if r < 0.97 && !tc.pdftotextCuts {
 				t.Errorf("word recall against pdftotext %.4f < 0.97\npdftotext: %s\n      got: %s", r, ref, got)
 			}
 		})

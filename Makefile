@@ -5,19 +5,21 @@ SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := run
 
-# The version, commit and build date `wayfinder --version` prints. The build
-# date is the commit's (or SOURCE_DATE_EPOCH's), so that building one commit
-# twice gives the same binary and Go's cache is not defeated by a clock.
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)$(if $(findstring -dirty,$(VERSION)),-dirty)
-BUILD_DATE ?= $(shell d=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null)}; [ -n "$$d" ] && date -u -d "@$$d" +%Y-%m-%dT%H:%M:%SZ)
+# The version, commit and build date `wayfinder --version` prints and the
+# packages carry (scripts/version.sh: from `git describe`). The build date is
+# the commit's (or SOURCE_DATE_EPOCH's), so that building one commit twice
+# gives the same binary and Go's cache is not defeated by a clock.
+$(foreach v,$(shell scripts/version.sh),$(eval $(v)))
 BIN := build/bin/wayfinder
 GO_TAGS := desktop,production,webkit2_41
 VERSION_PKG := github.com/wayfinder-app/wayfinder/backend/version
-LDFLAGS := -s -w -X $(VERSION_PKG).version=$(VERSION) -X $(VERSION_PKG).commit=$(COMMIT) -X $(VERSION_PKG).date=$(BUILD_DATE)
+LDFLAGS_VERSION := -X $(VERSION_PKG).version=$(VERSION) -X $(VERSION_PKG).commit=$(COMMIT) -X $(VERSION_PKG).date=$(BUILD_DATE)
+LDFLAGS := -s -w $(LDFLAGS_VERSION)
+export VERSION DEB_VERSION WIN_VERSION COMMIT BUILD_DATE LDFLAGS_VERSION BIN
 
 DEB_BUILD := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential
-DEB_TEST := xvfb xauth dbus-daemon imagemagick xdotool chromium fonts-noto-cjk fonts-noto-color-emoji poppler-utils
+DEB_TEST := xvfb xauth dbus-daemon imagemagick xdotool x11-utils chromium fonts-noto-cjk fonts-noto-color-emoji poppler-utils
+DEB_PACKAGE := nsis dpkg-dev help2man lintian desktop-file-utils appstream librsvg2-bin icoutils 7zip rofi
 
 # The real-Ollama tier runs when the shared tools are beside the project.
 OLLAMA_REAL := $(wildcard ../shared/tools/ollama-real)
@@ -27,7 +29,7 @@ FRONTEND_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
 	frontend/index.html frontend/package.json frontend/vite.config.ts frontend/tsconfig.json
 DIST := frontend/dist/index.html
 
-.PHONY: run build test bench generate deps deps-test test-go test-frontend test-e2e test-desktop test-ollama clean
+.PHONY: run build package icons test bench generate deps deps-test test-go test-frontend test-e2e test-desktop test-package test-ollama clean
 
 ## run: build everything and open the desktop window (the browser UI when there is no display)
 run: build
@@ -40,7 +42,16 @@ run: build
 
 ## build: the production binary at build/bin/wayfinder (TypeScript bindings regenerated first)
 build: deps generate $(DIST)
-	go build -tags $(GO_TAGS) -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) .
+	go build -tags $(GO_TAGS) -trimpath -buildmode=pie -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+## package: the downloads in build/package/: a .deb, the Windows installer and .exe, a .tar.gz, SHA256SUMS
+package: build
+	@scripts/apt-ensure.sh $(DEB_PACKAGE)
+	scripts/package.sh
+
+## icons: every icon under build/ rendered again from build/appicon.svg
+icons:
+	scripts/icons.sh
 
 deps:
 	@scripts/apt-ensure.sh $(DEB_BUILD)
@@ -60,11 +71,11 @@ $(DIST): $(NODE_STAMP) $(FRONTEND_SRC)
 generate:
 	@go run ./backend/api/tsgen
 
-## test: every test: Go (vet, race), frontend unit tests and type checks, browser end-to-end, desktop smoke
+## test: every test: Go (vet, race), frontend unit tests and type checks, browser end-to-end, desktop smoke, packages
 test: deps-test build
 	go vet -tags $(GO_TAGS) ./...
 	go test -race -count=1 ./...
-	$(MAKE) --no-print-directory test-frontend test-e2e test-desktop
+	$(MAKE) --no-print-directory test-frontend test-e2e test-desktop test-package
 	$(if $(OLLAMA_REAL),$(MAKE) --no-print-directory test-ollama,@echo "real-Ollama tier skipped: ../shared/tools/ollama-real not found")
 
 test-go: deps $(DIST)
@@ -79,13 +90,18 @@ test-e2e: build
 test-desktop: build
 	scripts/desktop-smoke.sh $(BIN)
 
+## test-package: make the packages, then check them: the .deb installed into a throwaway root, started and removed; the .exe's resources; the installer's contents
+test-package: deps-test package
+	WAYFINDER_PACKAGES=$(CURDIR)/build/package go test -tags packaging -count=1 -v ./tests/packaging/
+
 ## test-ollama: the tier against a real `ollama serve` with a tiny deterministic model
 test-ollama: deps $(DIST)
 	scripts/real-ollama-test.sh
 
 ## bench: the performance report, measured in one run: artifacts/bench/REPORT.md (also printed)
 bench: deps-test build
+	@scripts/apt-ensure.sh $(DEB_PACKAGE)
 	go run ./tests/bench -app $(BIN) -out artifacts/bench/REPORT.md
 
 clean:
-	rm -rf build/bin frontend/dist artifacts
+	rm -rf build/bin build/package frontend/dist artifacts

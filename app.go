@@ -26,6 +26,7 @@ func shells(assets fs.FS) app.Shells {
 				Bind:           bind,
 				ErrorFormatter: func(err error) any { return app.Describe(err) },
 				InstanceID:     a.InstanceID(),
+				Icon:           icon,
 				Started: func(w desktop.Window) {
 					a.AttachEvents(w)
 					a.AttachShell(w)
@@ -35,7 +36,7 @@ func shells(assets fs.FS) app.Shells {
 			})
 		},
 		ErrorWindow: func(ctx context.Context, page []byte, instanceID string) error {
-			return desktop.ShowError(ctx, page, instanceID, nil)
+			return desktop.ShowError(ctx, page, instanceID, icon)
 		},
 	}
 }

@@ -42,14 +42,19 @@ import -window root "$out/window.png"
 # A real turn through the window: focus it (Xvfb has no window manager to do
 # that), focus the message box with the app's own Ctrl+K, type and send.
 wid=\$(xdotool search --sync --onlyvisible --name Wayfinder | head -1)
+# The window carries Wayfinder's icon for the task bar and window switcher
+# (GTK sets none, silently, from an icon too large for the X property).
+icon=\$(xprop -id "\$wid" -f _NET_WM_ICON 32c '=\$0x\$1' _NET_WM_ICON)
+[ "\$icon" = "_NET_WM_ICON(CARDINAL)=256x256" ] || { echo "desktop smoke: the window has no 256x256 icon: \$icon"; kill \$app; exit 1; }
 xdotool windowfocus --sync "\$wid"
 xdotool mousemove --window "\$wid" 400 300 click 1
 xdotool key --window "\$wid" ctrl+k
 xdotool type --window "\$wid" --delay 20 "Hello from the desktop smoke test"
 xdotool key --window "\$wid" Return
 for _ in \$(seq 100); do grep -q "turn finished" "$work/app.log" && break; sleep 0.1; done
-sleep 0.5
+sleep 1 # WebKit paints the reply a moment after the turn is logged
 import -window root "$out/chat.png"
+import -window "\$wid" "$out/window-chat.png"
 grep -q "turn finished" "$work/app.log" || { echo "desktop smoke: the message typed into the window got no reply"; cat "$work/app.log"; kill \$app; exit 1; }
 
 # The complex flow: the fake routes the task to the planner and proposes a
@@ -63,10 +68,12 @@ for _ in \$(seq 200); do grep -q "status=awaiting_approval" "$work/app.log" && b
 grep -q "status=awaiting_approval" "$work/app.log" || { echo "desktop smoke: no plan was proposed"; cat "$work/app.log"; kill \$app; exit 1; }
 sleep 3 # the dialog opens on the approval event; give WebKit time to paint it under Xvfb
 import -window root "$out/approval.png"
+import -window "\$wid" "$out/window-plan.png"
 xdotool key --window "\$wid" ctrl+Return
 for _ in \$(seq 300); do [ "\$(grep -c 'turn finished.*status=complete' "$work/app.log")" -ge 2 ] && break; sleep 0.1; done
 sleep 1
 import -window root "$out/guide.png"
+import -window "\$wid" "$out/window-guide.png"
 
 # A second start on the same data folder, as a click on the icon again:
 # over the session bus it brings this window to the front and quits.
@@ -104,4 +111,4 @@ wait \$app 2>/dev/null || true
 INNER
 # A session bus, as a desktop has: Wails uses it to keep one window per data folder.
 xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- bash "$work/session.sh"
-echo "desktop smoke: ok (window ready, a chat turn, a plan approved in the dialog, a second start turned away) — screenshots in artifacts/desktop/"
+echo "desktop smoke: ok (window ready with its icon, a chat turn, a plan approved in the dialog, a second start turned away) — screenshots in artifacts/desktop/"

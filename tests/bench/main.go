@@ -33,6 +33,7 @@ type options struct {
 	windowRuns          int
 	idle                time.Duration
 	skipWindows, skipKB bool
+	skipPackages        bool
 }
 
 func main() {
@@ -50,6 +51,7 @@ func main() {
 	flag.DurationVar(&o.idle, "idle", 3*time.Second, "idle time before reading memory")
 	flag.BoolVar(&o.skipWindows, "skip-windows", false, "skip the desktop window measurements")
 	flag.BoolVar(&o.skipKB, "skip-kb", false, "skip the knowledge base measurements")
+	flag.BoolVar(&o.skipPackages, "skip-packages", false, "skip the package sizes (packages.go)")
 	flag.Parse()
 	if *worker != "" {
 		if err := windowWorker(*worker, *workerRuns, *workerIdle); err != nil {
@@ -180,7 +182,7 @@ func run(ctx context.Context, o options) (string, error) {
 		}
 		defer os.RemoveAll(dir)
 		helloBin = filepath.Join(dir, "hello")
-		build := exec.CommandContext(ctx, "go", "build", "-tags", "desktop,production,webkit2_41", "-trimpath", "-ldflags", "-s -w", "-o", helloBin, "./tests/bench/hello")
+		build := exec.CommandContext(ctx, "go", "build", "-tags", "desktop,production,webkit2_41", "-trimpath", "-buildmode=pie", "-ldflags", "-s -w", "-o", helloBin, "./tests/bench/hello")
 		build.Dir = o.root
 		if out, err := build.CombinedOutput(); err != nil {
 			t.fail("Wails hello-world", fmt.Errorf("%w: %s", err, out))
@@ -213,6 +215,13 @@ func run(ctx context.Context, o options) (string, error) {
 		"from sending to the end of its reply, summed. Calls \"after the answer\" are summarising and reflection, which run once the reply is saved. " +
 		"Prompt tokens use the fake's estimate (bytes ÷ 4) on both sides. Window startup is from exec to the frontend's first call into Go after mounting " +
 		"(the \"frontend ready\" log line), median of the runs, under Xvfb; memory is VmRSS after idling, per process (shared pages count in each).\n")
+	if !o.skipPackages {
+		section, err := packageSizes(ctx, o, log)
+		if err != nil {
+			section = fmt.Sprintf("\n## Package sizes\n\nNot measured: %v\n", err)
+		}
+		b.WriteString(section)
+	}
 	return b.String(), nil
 }
 

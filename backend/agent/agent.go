@@ -36,6 +36,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/graph"
 	"github.com/wayfinder-app/wayfinder/backend/graph/sqlitesaver"
+	"github.com/wayfinder-app/wayfinder/backend/memory"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
 )
 
@@ -43,7 +44,10 @@ import (
 // reflection after it. Deduplicating near-duplicates is its job.
 type Memory interface {
 	tools.MemoryReader
-	tools.MemoryWriter
+	// Remember stores a memory of conversation sessionID: what the person
+	// asked to be remembered (memory.OriginSaid) or what reflection drew
+	// from their words (memory.OriginReflection).
+	Remember(ctx context.Context, text, kind string, origin memory.Origin, sessionID string) error
 }
 
 // Deps are what the agent runs on.
@@ -288,7 +292,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		// checkpoints are dropped.
 		history, first := historyInput(t.History)
 		earlier := a.saves.hold(t.SessionID)
-		res, err = a.g.Invoke(context.WithValue(ctx, storedKey{}, stored), cfg, a.f.resetTurn(t.Text, a.nonce(t.SessionID), history, first))
+		res, err = a.g.Invoke(context.WithValue(ctx, storedKey{}, stored), cfg, a.f.resetTurn(t.Text, t.SessionID, a.nonce(t.SessionID), history, first))
 		if !stored() {
 			a.saves.drop(t.SessionID, earlier)
 			return sink.result(), errNotStored

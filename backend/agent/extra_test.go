@@ -251,7 +251,8 @@ func TestLongTermMemoryAdapter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lt := LongTerm{Store: ms}
+	changed := 0
+	lt := LongTerm{Store: ms, Changed: func() { changed++ }}
 	a, err := New(Deps{Model: func() (Model, string) { return e.client, testModel }, Memory: lt, DB: e.openDB()}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -265,8 +266,12 @@ func TestLongTermMemoryAdapter(t *testing.T) {
 	turn(t, a, chat.Turn{SessionID: "s1", Text: "나는 커피를 정말 좋아해"})
 	a.Wait()
 	all, err := ms.List(ctx)
-	if err != nil || len(all) != 1 || all[0].Text != "커피를 좋아한다" || all[0].SessionID != "s1" || all[0].Kind != memory.KindPreference {
+	if err != nil || len(all) != 1 || all[0].Text != "커피를 좋아한다" || all[0].SessionID != "s1" || all[0].Kind != memory.KindPreference ||
+		all[0].Origin != memory.OriginReflection {
 		t.Fatalf("memories = %+v, %v", all, err)
+	}
+	if changed != 2 { // each write, the restatement too, tells the windows
+		t.Fatalf("Changed called %d times, want 2", changed)
 	}
 	turn(t, a, chat.Turn{SessionID: "s2", Text: "커피 추천해 줄래"})
 	if sys := promptText(e.requests(isAnswer)[1]); !strings.Contains(sys, "- 커피를 좋아한다") {

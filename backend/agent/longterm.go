@@ -9,9 +9,12 @@ import (
 )
 
 // LongTerm adapts backend/memory's store to the Memory the agent (and the
-// read_memory/write_memory tools, through tools.Deps.Memory) use.
+// read_memory tool, through tools.Deps.Memory) use.
 type LongTerm struct {
 	Store *memory.Store
+	// Changed, when set, is called after a memory is written, so that an
+	// open Memory screen shows it at once (the app sends an event).
+	Changed func()
 }
 
 var _ Memory = LongTerm{}
@@ -24,26 +27,18 @@ func (l LongTerm) Search(ctx context.Context, query string, k int) ([]tools.Memo
 	}
 	out := make([]tools.Memory, len(mems))
 	for i, m := range mems {
-		out[i] = tools.Memory{ID: m.ID, Text: m.Text, Kind: string(m.Kind)}
+		out[i] = tools.Memory{ID: m.ID, Text: m.Text, Kind: string(m.Kind), Origin: string(m.Origin)}
 	}
 	return out, nil
 }
 
-// Add implements tools.MemoryWriter; the memory store drops restatements.
-func (l LongTerm) Add(ctx context.Context, text, kind string) error {
-	return l.AddForSession(ctx, "", text, kind)
-}
-
-// AddForSession records which conversation a memory came from, so the
-// memory manager can link back to it; reflection uses it.
-func (l LongTerm) AddForSession(ctx context.Context, sessionID, text, kind string) error {
-	if _, _, err := l.Store.Add(ctx, text, memory.Kind(kind), sessionID); err != nil {
+// Remember implements Memory; the memory store drops restatements.
+func (l LongTerm) Remember(ctx context.Context, text, kind string, origin memory.Origin, sessionID string) error {
+	if _, _, err := l.Store.Add(ctx, text, memory.Kind(kind), memory.Provenance{Origin: origin, SessionID: sessionID}); err != nil {
 		return fmt.Errorf("remember %q: %w", kind, err)
 	}
+	if l.Changed != nil {
+		l.Changed()
+	}
 	return nil
-}
-
-// sessionAdder is the optional richer Add of a Memory.
-type sessionAdder interface {
-	AddForSession(ctx context.Context, sessionID, text, kind string) error
 }

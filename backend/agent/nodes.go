@@ -90,6 +90,10 @@ func (d *routeDecision) Validate() error {
 // cannot tell.
 func (a *Agent) router(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
 	c := a.newCall(rt)
+	if what, ok := rememberRequest(s.Input); ok && a.deps.Memory != nil {
+		c.trace(api.TracePlanning, say(api.TraceRouted, "route", RouteEnd, "reason", "remember"))
+		return a.remember(ctx, s, rt, what)
+	}
 	pre := classify(s.Input, len(s.History) > 0)
 	if !pre.ok {
 		c.trace(api.TracePlanning, say(api.TraceRouting))

@@ -302,22 +302,25 @@ func guideUser(s State, srcs []api.Source, total string) string {
 }
 
 func memoryPrompt() string {
-	return RoleMemory + ` From the conversation below, extract what is worth remembering about the person for future conversations:
+	return RoleMemory + ` From what the person wrote below, extract what is worth remembering about them for future conversations:
 preferences (tools, budget, style, language), facts about them or their work, and feedback on Wayfinder's answers.
-Each memory is one short sentence in the person's language. Leave out anything temporary or already obvious. An empty list is fine.
+Use only what the person wrote. Each memory is one short sentence in the person's language, close to their own words.
+Leave out anything temporary or already obvious. An empty list is fine.
 Reply with JSON only.`
 }
 
+// memoryUser is what reflection reads: the person's own words of the turn
+// and nothing else (no reply, no passage, no tool result), so that what
+// it remembers can only come from the person.
 func memoryUser(s State) string {
 	var b strings.Builder
-	b.WriteString("Person: " + s.Input + "\n")
+	b.WriteString("Person: " + s.Input)
 	if s.Task != "" && s.Task != s.Input {
-		b.WriteString("Person's task: " + s.Task + "\n")
+		b.WriteString("\nPerson's task: " + s.Task)
 	}
 	for _, f := range s.Feedback {
-		b.WriteString("Person's feedback on the plan: " + f + "\n")
+		b.WriteString("\nPerson's feedback on the plan: " + f)
 	}
-	b.WriteString("Wayfinder: " + cutRunes(s.Response, 2000))
 	return b.String()
 }
 

@@ -13,14 +13,14 @@ import (
 
 func TestAsksForTool(t *testing.T) {
 	tests := map[string]bool{
-		"영상 편집에 좋은 AI 도구 추천해 줘":                    true,
-		"자막 만들어 주는 앱 있어?":                          true,
+		"영상 편집에 좋은 AI 도구 추천해 줘":                     true,
+		"자막 만들어 주는 앱 있어?":                           true,
 		"Which app should I use to edit shorts?":    true,
 		"what's a good free tool for thumbnails":    true,
-		"회사 휴가 정책이 뭐야?":                            false,
-		"연차는 며칠이에요?":                               false,
+		"회사 휴가 정책이 뭐야?":                             false,
+		"연차는 며칠이에요?":                                false,
 		"What does my handbook say about overtime?": false,
-		"내 문서에서 추천하는 프로그램이 뭐야?":                    false, // a question about the person's file
+		"내 문서에서 추천하는 프로그램이 뭐야?":                     false, // a question about the person's file
 		"What is 12% of 3,700,000 won?":             false,
 	}
 	for text, want := range tests {

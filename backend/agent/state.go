@@ -62,6 +62,7 @@ type State struct {
 	// The turn's input.
 	Input        string `json:"input"`
 	Nonce        string `json:"nonce,omitempty"`         // names the data blocks (trust.go)
+	Session      string `json:"session,omitempty"`       // the conversation, for what a turn remembers
 	History      []Msg  `json:"history,omitempty"`       // earlier messages not yet folded (after load_context)
 	HistoryStart int    `json:"history_start,omitempty"` // index in the session of History[0]
 	Lang         string `json:"lang"`                    // "ko" or "en", from the input
@@ -106,7 +107,7 @@ type State struct {
 // build their updates.
 type fields struct {
 	summary, foldedThrough, input, lang, route, task, decision, planNote graph.ValueField[State, string]
-	missing, response, notice, nonce                                     graph.ValueField[State, string]
+	missing, response, notice, nonce, session                            graph.ValueField[State, string]
 	folded, historyStart, iterations, round, current, evalRounds         graph.ValueField[State, int]
 	trivial, needsDocs, refersBack                                       graph.ValueField[State, bool]
 	history                                                              graph.ValueField[State, []Msg]
@@ -143,6 +144,7 @@ func newFields() fields {
 		foldedThrough: str("folded_through", func(s *State) *string { return &s.FoldedThrough }),
 		input:         str("input", func(s *State) *string { return &s.Input }),
 		nonce:         str("nonce", func(s *State) *string { return &s.Nonce }),
+		session:       str("session", func(s *State) *string { return &s.Session }),
 		lang:          str("lang", func(s *State) *string { return &s.Lang }),
 		route:         str("route", func(s *State) *string { return &s.Route }),
 		task:          str("task", func(s *State) *string { return &s.Task }),
@@ -179,7 +181,7 @@ func newFields() fields {
 // all lists the fields for graph.New.
 func (f fields) all() []graph.Field[State] {
 	return []graph.Field[State]{
-		f.summary, f.foldedThrough, f.input, f.nonce, f.lang, f.route, f.task, f.decision, f.planNote,
+		f.summary, f.foldedThrough, f.input, f.nonce, f.session, f.lang, f.route, f.task, f.decision, f.planNote,
 		f.missing, f.response, f.notice,
 		f.folded, f.historyStart, f.iterations, f.round, f.current, f.evalRounds,
 		f.trivial, f.needsDocs, f.refersBack, f.history, f.memories, f.cited, f.plan,
@@ -189,9 +191,9 @@ func (f fields) all() []graph.Field[State] {
 
 // resetTurn is written with every new message: a turn starts clean except
 // for the summary window, which belongs to the session.
-func (f fields) resetTurn(input, nonce string, history []Msg, historyStart int) graph.Update {
+func (f fields) resetTurn(input, session, nonce string, history []Msg, historyStart int) graph.Update {
 	return graph.Update{
-		f.input.Set(input), f.nonce.Set(nonce), f.lang.Set(detectLang(input)),
+		f.input.Set(input), f.session.Set(session), f.nonce.Set(nonce), f.lang.Set(detectLang(input)),
 		f.history.Set(history), f.historyStart.Set(historyStart),
 		f.memories.Set(nil), f.route.Set(""), f.trivial.Set(false), f.needsDocs.Set(false), f.refersBack.Set(false),
 		f.docs.Replace(), f.scratch.RemoveAll(), f.iterations.Set(0), f.toolRuns.Replace(), f.sources.Replace(), f.cited.Set(nil),

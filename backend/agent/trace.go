@@ -68,6 +68,8 @@ func english(code api.TraceCode) string {
 		return "Could not summarise the {count} oldest messages; the model may not see all of them"
 	case api.TraceModelFallback:
 		return "{model} failed ({reason}); continuing with {fallback}"
+	case api.TraceMemorySaved:
+		return "Remembered: {text}"
 	case api.TraceQueryScrubbed:
 		return "Left {count} words from documents or web pages out of the web search: {query}"
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	toolcatalog "github.com/wayfinder-app/wayfinder/backend/knowledge/catalog"
+	"github.com/wayfinder-app/wayfinder/backend/memory"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
 )
 
@@ -238,4 +240,35 @@ func toolLabel(name string) string {
 		return -1
 	}, name)
 	return "tool:" + cutRunes(clean, 40)
+}
+
+// linkRe finds what a memory could use to send the person somewhere or
+// read something: addresses, e-mail addresses, file paths.
+var linkRe = regexp.MustCompile(`(?i)\b(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+\.[\w.]+|(?:^|\s)(?:~|\.{1,2})?/[\w./-]+|(?:^|\s)\.[\w-]+`)
+
+// minCoverage is how much of a memory, at least, the person's words must
+// hold. Reflection may sum up ("Runs a café" from "my café is called Blue
+// Lantern": 0.25 in Korean bigrams), so the bar is low; what keeps text
+// from elsewhere out is the check on borrowed terms.
+const minCoverage = 0.2
+
+// fromThePerson says why reflection may not keep text as a memory of what
+// the person wrote this turn (person), or "" when it may: too little of it
+// is in their words, it holds an address, e-mail or path they did not
+// write, or it borrows terms that only this turn's documents, files, tool
+// results or web pages hold.
+func fromThePerson(text, person string, s State) string {
+	for _, l := range linkRe.FindAllString(text, -1) {
+		if !strings.Contains(strings.ToLower(person), strings.ToLower(strings.TrimSpace(l))) {
+			return "a link or path the person did not write: " + strings.TrimSpace(l)
+		}
+	}
+	if c := memory.Coverage(text, person); c < minCoverage {
+		return fmt.Sprintf("%.0f%% of it is in the person's words", 100*c)
+	}
+	_, outside := vocabularies(s)
+	if b := memory.Borrowed(text, person, outside); len(b) > 0 {
+		return "it borrows from documents or tool results: " + strings.Join(b, ", ")
+	}
+	return ""
 }

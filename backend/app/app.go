@@ -103,7 +103,9 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if a.memory, err = memory.OpenInDataDir(ctx, st.DB(), dir, cur.EmbedModel, a.models); err != nil {
 		return nil, err
 	}
-	longTerm := agent.LongTerm{Store: a.memory}
+	// A memory written during a turn ("remember that …") or by reflection
+	// shows up at once in an open Memory screen.
+	longTerm := agent.LongTerm{Store: a.memory, Changed: func() { a.events.Emit(api.EventMemories, api.MemoriesChanged{}) }}
 	reg, err := tools.Standard(logger, tools.Deps{
 		Retriever: a.library, Memory: longTerm, Search: webSearch{a.settings},
 		Folders: func() []string { return a.settings.Current().Folders },

@@ -342,6 +342,18 @@ func TestKnowledgeAndMemoryCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "유료 도구도 괜찮다") || strings.Contains(out, "무료 도구를") {
 		t.Fatalf("memory list: %d %s", code, out)
 	}
+	// Asking in a conversation stores the person's words, at once, and the
+	// list says where each memory came from.
+	calls := fake.Count(ollamatest.PathChat)
+	code, out, errOut = wayfinder(t, append(base, "ask", "Please remember that I edit videos on a Mac.")...)
+	if code != 0 || !strings.Contains(out, "I'll remember: “I edit videos on a Mac”") || fake.Count(ollamatest.PathChat) != calls {
+		t.Fatalf("remember: %d %q %s (model calls %d -> %d)", code, out, errOut, calls, fake.Count(ollamatest.PathChat))
+	}
+	code, out, _ = wayfinder(t, append(base, "memory", "list")...)
+	if code != 0 || !regexp.MustCompile(`(?m)^\S+\s+fact\s+said\s+.*I edit videos on a Mac$`).MatchString(out) ||
+		!regexp.MustCompile(`(?m)^\S+\s+preference\s+edited\s+.*유료 도구도 괜찮다$`).MatchString(out) {
+		t.Fatalf("memory list with origins:\n%s", out)
+	}
 	if code, _, _ = wayfinder(t, append(base, "memory", "rm", "--all")...); code != 0 {
 		t.Fatal("memory rm --all failed")
 	}

@@ -192,9 +192,11 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 			return err
 		}
 		w := tabwriter.NewWriter(s.out, 2, 4, 2, ' ', 0)
-		fmt.Fprintln(w, "ID\tKIND\tUPDATED\tTEXT")
+		// FROM: said (you asked in a conversation), reflection (drawn from
+		// what you wrote), edited (written or corrected by you).
+		fmt.Fprintln(w, "ID\tKIND\tFROM\tUPDATED\tTEXT")
 		for _, x := range ms {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", x.ID, x.Kind, x.UpdatedAt.Local().Format("2006-01-02 15:04"), x.Text)
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", x.ID, x.Kind, x.Origin, x.UpdatedAt.Local().Format("2006-01-02 15:04"), x.Text)
 		}
 		return w.Flush()
 	case "add":

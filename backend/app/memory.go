@@ -25,7 +25,7 @@ func (m *MemoryService) List() ([]api.Memory, error) {
 // Add remembers something by hand; a near-duplicate updates the existing
 // memory instead.
 func (m *MemoryService) Add(text string, kind api.MemoryKind) (api.Memory, error) {
-	mem, _, err := m.app.memory.Add(m.app.ctx, text, memory.Kind(kind), "")
+	mem, _, err := m.app.memory.Add(m.app.ctx, text, memory.Kind(kind), memory.ByHand())
 	m.changed(err)
 	return toAPIMemory(mem), err
 }
@@ -58,7 +58,8 @@ func (m *MemoryService) changed(err error) {
 }
 
 func toAPIMemory(m memory.Memory) api.Memory {
-	return api.Memory{ID: m.ID, Text: m.Text, Kind: api.MemoryKind(m.Kind), SessionID: m.SessionID, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt}
+	return api.Memory{ID: m.ID, Text: m.Text, Kind: api.MemoryKind(m.Kind), Origin: api.MemoryOrigin(m.Origin), SessionID: m.SessionID,
+		CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt}
 }
 
 func toAPIMemories(ms []memory.Memory) []api.Memory {

@@ -36,6 +36,53 @@ func (k Kind) Valid() bool {
 // MaxTextLen bounds a memory: one sentence about the person, not a document.
 const MaxTextLen = 500
 
+// Origin says where a memory came from. Every memory is the person's own
+// words or was drawn from them: nothing a document, a tool or a web page
+// said becomes a memory (see the agent's reflection).
+type Origin string
+
+const (
+	// OriginSaid: the person asked Wayfinder to remember it, in a
+	// conversation ("remember that I prefer free tools").
+	OriginSaid Origin = "said"
+	// OriginReflection: drawn from what the person wrote, after a turn.
+	OriginReflection Origin = "reflection"
+	// OriginEdited: written or corrected by the person in the Memory
+	// screen or with `wayfinder memory`.
+	OriginEdited Origin = "edited"
+)
+
+// rank orders origins by how directly the person stated the memory; a
+// restatement keeps the most direct one.
+func (o Origin) rank() int {
+	switch o {
+	case OriginEdited:
+		return 3
+	case OriginSaid:
+		return 2
+	case OriginReflection:
+		return 1
+	}
+	return 0
+}
+
+// Provenance is where a new memory comes from.
+type Provenance struct {
+	Origin    Origin
+	SessionID string // the conversation, "" when written by hand
+}
+
+// ByHand is a memory the person wrote in the Memory screen or the CLI.
+func ByHand() Provenance { return Provenance{Origin: OriginEdited} }
+
+// Said is a memory the person asked for in conversation sessionID.
+func Said(sessionID string) Provenance { return Provenance{Origin: OriginSaid, SessionID: sessionID} }
+
+// Reflected is a memory reflection drew from conversation sessionID.
+func Reflected(sessionID string) Provenance {
+	return Provenance{Origin: OriginReflection, SessionID: sessionID}
+}
+
 var (
 	// ErrNotFound is returned for an unknown memory id.
 	ErrNotFound = errors.New("memory not found")
@@ -48,6 +95,7 @@ type Memory struct {
 	ID        string
 	Text      string
 	Kind      Kind
+	Origin    Origin
 	SessionID string // the conversation it came from, "" when added by hand
 	CreatedAt time.Time
 	UpdatedAt time.Time
@@ -58,6 +106,7 @@ type memoryRow struct {
 	Text      string
 	Norm      string
 	Kind      string
+	Origin    string
 	SessionID string
 	CreatedAt time.Time
 	UpdatedAt time.Time
@@ -66,7 +115,8 @@ type memoryRow struct {
 func (memoryRow) TableName() string { return "memories" }
 
 func (r memoryRow) memory() Memory {
-	return Memory{ID: r.ID, Text: r.Text, Kind: Kind(r.Kind), SessionID: r.SessionID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+	return Memory{ID: r.ID, Text: r.Text, Kind: Kind(r.Kind), Origin: Origin(r.Origin), SessionID: r.SessionID,
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
 // Thresholds for treating a new memory as a restatement of an old one.
@@ -237,8 +287,9 @@ func validate(text string, kind Kind) (string, error) {
 // Add remembers text, or, when an existing memory says the same (same
 // normalised text, embeddings at least DuplicateCosine alike, or without
 // vectors term overlap at least DuplicateJaccard), updates that memory with
-// the new wording and kind. created is false for an update.
-func (s *Store) Add(ctx context.Context, text string, kind Kind, sessionID string) (m Memory, created bool, err error) {
+// the new wording and kind, keeping the more direct of the two origins.
+// created is false for an update.
+func (s *Store) Add(ctx context.Context, text string, kind Kind, from Provenance) (m Memory, created bool, err error) {
 	text, err = validate(text, kind)
 	if err != nil {
 		return Memory{}, false, err
@@ -250,12 +301,19 @@ func (s *Store) Add(ctx context.Context, text string, kind Kind, sessionID strin
 		return Memory{}, false, err
 	}
 	now := s.now()
-	row := memoryRow{ID: store.NewID(), Text: text, Norm: normalize(text), Kind: string(kind), SessionID: sessionID, CreatedAt: now, UpdatedAt: now}
+	if from.Origin.rank() == 0 {
+		return Memory{}, false, fmt.Errorf("%w: origin %q is not said, reflection or edited", ErrInvalid, from.Origin)
+	}
+	row := memoryRow{ID: store.NewID(), Text: text, Norm: normalize(text), Kind: string(kind), Origin: string(from.Origin),
+		SessionID: from.SessionID, CreatedAt: now, UpdatedAt: now}
 	db := s.db.WithContext(ctx)
 	if dup != nil {
 		row.ID, row.CreatedAt = dup.ID, dup.CreatedAt
-		if sessionID == "" {
+		if from.SessionID == "" {
 			row.SessionID = dup.SessionID
+		}
+		if old := Origin(dup.Origin); old.rank() > from.Origin.rank() {
+			row.Origin = dup.Origin
 		}
 		err = db.Save(&row).Error
 	} else {
@@ -388,7 +446,8 @@ func (s *Store) Get(ctx context.Context, id string) (Memory, error) {
 	return r.memory(), nil
 }
 
-// Edit replaces a memory's text and kind, and its vector.
+// Edit replaces a memory's text and kind, and its vector; the memory is
+// the person's own writing from then on.
 func (s *Store) Edit(ctx context.Context, id, text string, kind Kind) (Memory, error) {
 	text, err := validate(text, kind)
 	if err != nil {
@@ -400,7 +459,7 @@ func (s *Store) Edit(ctx context.Context, id, text string, kind Kind) (Memory, e
 	if err != nil {
 		return Memory{}, err
 	}
-	r.Text, r.Norm, r.Kind, r.UpdatedAt = text, normalize(text), string(kind), s.now()
+	r.Text, r.Norm, r.Kind, r.Origin, r.UpdatedAt = text, normalize(text), string(kind), string(OriginEdited), s.now()
 	if err := s.db.WithContext(ctx).Save(r).Error; err != nil {
 		return Memory{}, fmt.Errorf("edit memory %s: %w", id, err)
 	}
@@ -564,6 +623,20 @@ func migrations() []store.Migration {
 					updated_at DATETIME NOT NULL)`,
 				`CREATE INDEX memories_norm ON memories(norm)`,
 				`CREATE INDEX memories_updated ON memories(updated_at)`,
+			} {
+				if err := tx.Exec(q).Error; err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+		// Before origins were recorded, a memory with a conversation came
+		// from reflection and one without was added by hand (write_memory
+		// was offered to no model).
+		{Version: 2, Name: "memory origins", Up: func(tx *gorm.DB) error {
+			for _, q := range []string{
+				`ALTER TABLE memories ADD COLUMN origin TEXT NOT NULL DEFAULT ''`,
+				`UPDATE memories SET origin = CASE WHEN session_id <> '' THEN 'reflection' ELSE 'edited' END`,
 			} {
 				if err := tx.Exec(q).Error; err != nil {
 					return err

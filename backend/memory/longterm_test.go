@@ -102,11 +102,11 @@ func TestAddDeduplicates(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _, _ := newEnv(t, tt.vectors).open(t)
 			ctx := t.Context()
-			a, created, err := s.Add(ctx, tt.first, KindFact, "s1")
+			a, created, err := s.Add(ctx, tt.first, KindFact, Reflected("s1"))
 			if err != nil || !created {
 				t.Fatalf("first Add: %v, %v", created, err)
 			}
-			b, created, err := s.Add(ctx, tt.then, KindPreference, "s2")
+			b, created, err := s.Add(ctx, tt.then, KindPreference, Reflected("s2"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,7 +136,7 @@ func TestAddValidates(t *testing.T) {
 	}{
 		{"", KindFact}, {"   ", KindFact}, {"ok", "opinion"}, {strings.Repeat("가", MaxTextLen+1), KindFact},
 	} {
-		if _, _, err := s.Add(t.Context(), tc.text, tc.kind, ""); !errors.Is(err, ErrInvalid) {
+		if _, _, err := s.Add(t.Context(), tc.text, tc.kind, ByHand()); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Add(%.10q, %q) = %v, want ErrInvalid", tc.text, tc.kind, err)
 		}
 	}
@@ -148,7 +148,7 @@ func TestSearchKorean(t *testing.T) {
 			s, _, _ := newEnv(t, vectors).open(t)
 			ctx := t.Context()
 			for _, m := range []string{"사용자는 커피를 좋아한다", "프로젝트 마감일은 3월 15일", "Prefers free video tools", "이름은 철수"} {
-				if _, _, err := s.Add(ctx, m, KindFact, ""); err != nil {
+				if _, _, err := s.Add(ctx, m, KindFact, ByHand()); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -202,9 +202,9 @@ func TestSearchSeesEveryChange(t *testing.T) {
 		}
 		return got[0].Text
 	}
-	coffee, _, _ := s.Add(ctx, "사용자는 커피를 좋아한다", KindPreference, "s1")
-	budget, _, _ := s.Add(ctx, "예산은 1억원이다", KindFact, "s1")
-	s.Add(ctx, "이름은 철수", KindFact, "s1")
+	coffee, _, _ := s.Add(ctx, "사용자는 커피를 좋아한다", KindPreference, Reflected("s1"))
+	budget, _, _ := s.Add(ctx, "예산은 1억원이다", KindFact, Reflected("s1"))
+	s.Add(ctx, "이름은 철수", KindFact, Reflected("s1"))
 	recent("after adding")
 
 	if _, err := s.Edit(ctx, coffee.ID, "사용자는 녹차를 좋아한다", KindPreference); err != nil {
@@ -217,7 +217,7 @@ func TestSearchSeesEveryChange(t *testing.T) {
 		t.Errorf("the new wording is not found: %q", got)
 	}
 	recent("after editing")
-	if _, created, _ := s.Add(ctx, "사용자는 녹차를 좋아한다", KindFact, ""); created {
+	if _, created, _ := s.Add(ctx, "사용자는 녹차를 좋아한다", KindFact, ByHand()); created {
 		t.Error("a restatement was added as a new memory")
 	}
 	recent("after a restatement")
@@ -242,7 +242,7 @@ func TestReopenNeverReembeds(t *testing.T) {
 	s, vec, closeFn := e.open(t)
 	ctx := t.Context()
 	for _, m := range []string{"사용자는 커피를 좋아한다", "예산은 1억원이다", "Uses Windows and a Mac"} {
-		if _, _, err := s.Add(ctx, m, KindFact, "s1"); err != nil {
+		if _, _, err := s.Add(ctx, m, KindFact, Reflected("s1")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -283,9 +283,9 @@ func TestEditDeleteRemoveVectors(t *testing.T) {
 	e := newEnv(t, true)
 	s, vec, closeFn := e.open(t)
 	ctx := t.Context()
-	coffee, _, _ := s.Add(ctx, "사용자는 커피를 좋아한다", KindPreference, "s1")
-	budget, _, _ := s.Add(ctx, "예산은 1억원이다", KindFact, "s1")
-	name, _, _ := s.Add(ctx, "이름은 철수", KindFact, "s1")
+	coffee, _, _ := s.Add(ctx, "사용자는 커피를 좋아한다", KindPreference, Reflected("s1"))
+	budget, _, _ := s.Add(ctx, "예산은 1억원이다", KindFact, Reflected("s1"))
+	name, _, _ := s.Add(ctx, "이름은 철수", KindFact, Reflected("s1"))
 
 	edited, err := s.Edit(ctx, coffee.ID, "사용자는 녹차를 좋아한다", KindPreference)
 	if err != nil || edited.Text != "사용자는 녹차를 좋아한다" {
@@ -391,7 +391,7 @@ func TestOpenReconciles(t *testing.T) {
 			ctx := t.Context()
 			want := map[string]string{}
 			add := func(text string) string {
-				m, _, err := s.Add(ctx, text, KindFact, "")
+				m, _, err := s.Add(ctx, text, KindFact, ByHand())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -431,7 +431,7 @@ func TestSearchFallsBackWhenEmbeddingFails(t *testing.T) {
 	e := newEnv(t, true)
 	s, _, _ := e.open(t)
 	ctx := t.Context()
-	if _, _, err := s.Add(ctx, "사용자는 커피를 좋아한다", KindPreference, ""); err != nil {
+	if _, _, err := s.Add(ctx, "사용자는 커피를 좋아한다", KindPreference, ByHand()); err != nil {
 		t.Fatal(err)
 	}
 	e.srv.Fail(ollamatest.PathEmbed, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500})
@@ -440,7 +440,7 @@ func TestSearchFallsBackWhenEmbeddingFails(t *testing.T) {
 		t.Fatalf("Search with Ollama failing = %q, %v", texts(got), err)
 	}
 	// Adding still works: the row is saved and the vector waits.
-	if _, created, err := s.Add(ctx, "예산은 1억원이다", KindFact, ""); err != nil || !created {
+	if _, created, err := s.Add(ctx, "예산은 1억원이다", KindFact, ByHand()); err != nil || !created {
 		t.Fatalf("Add with Ollama failing: %v, %v", created, err)
 	}
 }
@@ -493,7 +493,7 @@ func TestConcurrentAddsMerge(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, _, err := s.Add(t.Context(), "사용자는 커피를 좋아한다", KindPreference, "s"); err != nil {
+			if _, _, err := s.Add(t.Context(), "사용자는 커피를 좋아한다", KindPreference, Said("s")); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -513,7 +513,7 @@ func TestUseEmbedModelReembeds(t *testing.T) {
 	ctx := t.Context()
 	want := map[string]string{}
 	for _, text := range []string{"사용자는 커피를 좋아한다", "예산은 1억원이다"} {
-		m, _, err := s.Add(ctx, text, KindFact, "")
+		m, _, err := s.Add(ctx, text, KindFact, ByHand())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -66,3 +66,31 @@ func EstimateTokens(s string) int {
 	}
 	return hangul + (other+3)/4
 }
+
+// Coverage is the share of claim's terms that evidence holds: how much of
+// a memory the person's own words support (1 when claim has no terms).
+// Terms are the search terms, so "Prefers free tools" is covered by "I
+// prefer free tools" and "무료 도구를 선호함" by "무료 도구를 선호해".
+func Coverage(claim, evidence string) float64 {
+	c := terms(claim)
+	if len(c) == 0 {
+		return 1
+	}
+	return float64(overlap(c, terms(evidence))) / float64(len(c))
+}
+
+// Borrowed lists the terms of claim that the person's words do not hold
+// but other text does: what a memory would take from a document, a tool
+// result or a web page rather than from the person.
+func Borrowed(claim, person, other string) []string {
+	p, o := terms(person), terms(other)
+	var out []string
+	for t := range terms(claim) {
+		_, said := p[t]
+		_, elsewhere := o[t]
+		if !said && elsewhere {
+			out = append(out, t)
+		}
+	}
+	return out
+}

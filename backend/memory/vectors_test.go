@@ -96,12 +96,12 @@ func TestSearchHealsMissingVectors(t *testing.T) {
 	f := &fakeEmbedder{dim: 64}
 	s, vec, now := openWith(t, t.TempDir(), f)
 	ctx := t.Context()
-	coffee, _, err := s.Add(ctx, "사용자는 커피를 좋아한다", KindPreference, "")
+	coffee, _, err := s.Add(ctx, "사용자는 커피를 좋아한다", KindPreference, ByHand())
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.setFailOn("예산")
-	budget, created, err := s.Add(ctx, "예산은 1억원이다", KindFact, "")
+	budget, created, err := s.Add(ctx, "예산은 1억원이다", KindFact, ByHand())
 	if err != nil || !created {
 		t.Fatalf("Add while embedding fails: %v, %v", created, err)
 	}
@@ -137,7 +137,7 @@ func TestEditFailureDropsOldVector(t *testing.T) {
 	f := &fakeEmbedder{dim: 64}
 	s, vec, _ := openWith(t, t.TempDir(), f)
 	ctx := t.Context()
-	m, _, err := s.Add(ctx, "사용자는 커피를 좋아한다", KindPreference, "")
+	m, _, err := s.Add(ctx, "사용자는 커피를 좋아한다", KindPreference, ByHand())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestModelChangeReembeds(t *testing.T) {
 	s, _, closeFn := e.open(t)
 	ctx := t.Context()
 	for _, m := range []string{"사용자는 커피를 좋아한다", "예산은 1억원이다", "Uses Windows and a Mac"} {
-		if _, _, err := s.Add(ctx, m, KindFact, ""); err != nil {
+		if _, _, err := s.Add(ctx, m, KindFact, ByHand()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -222,7 +222,7 @@ func TestUnreadableVectorsRebuilt(t *testing.T) {
 	dir := t.TempDir()
 	f := &fakeEmbedder{dim: 64}
 	s, _, _ := openWith(t, dir, f)
-	m, _, err := s.Add(t.Context(), "사용자는 커피를 좋아한다", KindPreference, "")
+	m, _, err := s.Add(t.Context(), "사용자는 커피를 좋아한다", KindPreference, ByHand())
 	if err != nil {
 		t.Fatal(err)
 	}

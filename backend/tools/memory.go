@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Memory kinds the agent may store; the memory package persists the same
@@ -17,24 +16,21 @@ const (
 )
 
 // MaxMemoryLen bounds one memory: a memory is a sentence about the person,
-// not a document.
+// not a document. No tool writes memories: the agent stores what the
+// person asks it to remember, and what reflection draws from their words.
 const MaxMemoryLen = 500
 
 // Memory is one long-term memory as read_memory shows it.
 type Memory struct {
-	ID   string
-	Text string
-	Kind string
+	ID     string
+	Text   string
+	Kind   string
+	Origin string // said, reflection or edited (backend/memory's Origin)
 }
 
 // MemoryReader searches long-term memory.
 type MemoryReader interface {
 	Search(ctx context.Context, query string, k int) ([]Memory, error)
-}
-
-// MemoryWriter stores a memory (deduplicating near-duplicates is its job).
-type MemoryWriter interface {
-	Add(ctx context.Context, text, kind string) error
 }
 
 // NewReadMemory is the read_memory tool.
@@ -65,31 +61,6 @@ func NewReadMemory(m MemoryReader) *Tool {
 				fmt.Fprintf(&b, "%d. [%s] %s", i+1, mem.Kind, mem.Text)
 			}
 			return Result{Text: b.String()}, nil
-		},
-	}
-}
-
-// NewWriteMemory is the write_memory tool.
-func NewWriteMemory(m MemoryWriter) *Tool {
-	return &Tool{
-		Name: "write_memory",
-		Description: "Remember something about the person for future conversations, only when they state a lasting preference " +
-			"or fact or give feedback. The person can see and delete every memory.",
-		Params: []Param{
-			{Name: "text", Type: TypeString, Required: true, Description: "one short sentence, e.g. \"Prefers free tools\""},
-			{Name: "kind", Type: TypeString, Required: true, Enum: []string{KindPreference, KindFact, KindFeedback},
-				Description: "preference, fact or feedback"},
-		},
-		Timeout: 5 * time.Second,
-		Run: func(ctx context.Context, args Args) (Result, error) {
-			text, kind := args.String("text"), args.String("kind")
-			if n := utf8.RuneCountInString(text); n > MaxMemoryLen {
-				return Result{}, fmt.Errorf("%w: memory is %d characters; keep it under %d", ErrInvalidArgs, n, MaxMemoryLen)
-			}
-			if err := m.Add(ctx, text, kind); err != nil {
-				return Result{}, fmt.Errorf("save memory: %w", err)
-			}
-			return Result{Text: fmt.Sprintf("Remembered (%s): %s", kind, text)}, nil
 		},
 	}
 }

@@ -7,19 +7,16 @@ import "log/slog"
 // working registry.
 type Deps struct {
 	Retriever Retriever
-	Memory    interface {
-		MemoryReader
-		MemoryWriter
-	}
-	Search   SearchProvider // nil: web_search is not registered at all
-	Folders  Folders        // nil: read_file is not registered
-	Clock    Clock          // nil: time.Now
-	TimeZone string         // default zone of get_time, e.g. "Asia/Seoul"
+	Memory    MemoryReader
+	Search    SearchProvider // nil: web_search is not registered at all
+	Folders   Folders        // nil: read_file is not registered
+	Clock     Clock          // nil: time.Now
+	TimeZone  string         // default zone of get_time, e.g. "Asia/Seoul"
 }
 
 // Standard builds the registry of Wayfinder's tools in a fixed order:
 // calculator, get_time, retrieve_docs, search_catalog, read_memory,
-// write_memory, read_file,
+// read_file,
 // web_search (registered but off until WithEnabled("web_search", true)).
 func Standard(log *slog.Logger, d Deps) (*Registry, error) {
 	ts := []*Tool{NewCalculator(), NewGetTime(d.Clock, d.TimeZone)}
@@ -27,7 +24,7 @@ func Standard(log *slog.Logger, d Deps) (*Registry, error) {
 		ts = append(ts, NewRetrieveDocs(d.Retriever), NewSearchCatalog(d.Retriever))
 	}
 	if d.Memory != nil {
-		ts = append(ts, NewReadMemory(d.Memory), NewWriteMemory(d.Memory))
+		ts = append(ts, NewReadMemory(d.Memory))
 	}
 	if d.Folders != nil {
 		ts = append(ts, NewReadFile(d.Folders))

@@ -13,7 +13,7 @@ func TestStandard(t *testing.T) {
 	}{
 		{"bare", Deps{}, "calculator,get_time"},
 		{"everything", Deps{Retriever: &fakeRetriever{}, Memory: &fakeMemory{}, Search: NoProvider{}, Folders: func() []string { return nil }},
-			"calculator,get_time,retrieve_docs,search_catalog,read_memory,write_memory,read_file"},
+			"calculator,get_time,retrieve_docs,search_catalog,read_memory,read_file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,6 @@
 // Package tools holds the tools Wayfinder's agent may call: calculator,
-// get_time, retrieve_docs, search_catalog, read_memory, write_memory,
-// web_search and read_file. None of them executes code.
+// get_time, retrieve_docs, search_catalog, read_memory, web_search and
+// read_file. None of them executes code, and none writes memories.
 //
 // A Tool is declared as data (name, description, parameters, time limit and
 // a run function) so that the JSON schema the model sees and the validation

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { openPage, screenshot, waitReady, withWorld } from "./harness.ts";
+import { lastReply, openPage, screenshot, send, waitReady, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -61,4 +61,37 @@ test("add, edit, delete a memory, and forget everything", async () => {
   await page.waitForSelector(".mem .empty");
   assert.deepEqual(await texts(page), []);
   await screenshot(page, "memory-4-empty");
+});
+
+test("“remember that …” in the chat is stored at once and shown in an open Memory screen", async () => {
+  // One window shows the Memory screen; the person talks in another.
+  const memoryPage = await openPage(w.browser, w.app.url);
+  await memoryPage.setViewportSize({ width: 1280, height: 800 });
+  await memoryPage.click(".views button >> nth=1");
+  await memoryPage.waitForSelector("#mem-title");
+  const chatPage = await openPage(w.browser, w.app.url);
+  await chatPage.setViewportSize({ width: 1280, height: 800 });
+
+  await send(chatPage, "Please remember that I prefer free tools.");
+  const reply = await lastReply(chatPage);
+  assert.equal(reply.status, "complete");
+  assert.match(reply.text, /I'll remember: “I prefer free tools”/);
+  await screenshot(chatPage, "memory-5-remember-chat");
+  // No reload: the event brings it to the open screen, marked as said.
+  const said = ".mem .item:has(.text:text-is('I prefer free tools'))";
+  await memoryPage.waitForSelector(`${said} .origin[data-origin='said']`, { timeout: 5_000 });
+  assert.equal(await memoryPage.textContent(`${said} .origin`), "You asked to remember this");
+  await screenshot(memoryPage, "memory-6-remembered");
+
+  // The same in Korean, in a Korean window, at the narrow size.
+  const ko = await openPage(w.browser, w.app.url, "ko-KR");
+  await ko.setViewportSize({ width: 800, height: 700 });
+  await send(ko, "나는 맥에서 영상을 편집한다는 걸 기억해 줘");
+  assert.match((await lastReply(ko)).text, /기억해 둘게요: “나는 맥에서 영상을 편집한다”/);
+  await screenshot(ko, "memory-7-remember-ko-chat");
+  await ko.click(".views button >> nth=1");
+  const item = ".mem .item:has(.text:text-is('나는 맥에서 영상을 편집한다'))";
+  await ko.waitForSelector(`${item} .origin[data-origin='said']`);
+  assert.equal(await ko.textContent(`${item} .origin`), "직접 기억해 달라고 하신 내용");
+  await screenshot(ko, "memory-8-remembered-ko");
 });

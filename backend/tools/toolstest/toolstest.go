@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wayfinder-app/wayfinder/backend/memory"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
 )
 
@@ -89,8 +90,8 @@ func (m *Memory) Search(_ context.Context, _ string, k int) ([]tools.Memory, err
 	return slices.Clone(m.mems[:min(k, len(m.mems))]), nil
 }
 
-// Add implements tools.MemoryWriter.
-func (m *Memory) Add(_ context.Context, text, kind string) error {
+// Remember implements the agent's Memory.
+func (m *Memory) Remember(_ context.Context, text, kind string, origin memory.Origin, _ string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, x := range m.mems {
@@ -98,8 +99,13 @@ func (m *Memory) Add(_ context.Context, text, kind string) error {
 			return nil
 		}
 	}
-	m.mems = append(m.mems, tools.Memory{ID: strconv.Itoa(len(m.mems) + 1), Text: text, Kind: kind})
+	m.mems = append(m.mems, tools.Memory{ID: strconv.Itoa(len(m.mems) + 1), Text: text, Kind: kind, Origin: string(origin)})
 	return nil
+}
+
+// Add puts a memory the person wrote by hand, for a test to start with.
+func (m *Memory) Add(ctx context.Context, text, kind string) error {
+	return m.Remember(ctx, text, kind, memory.OriginEdited, "")
 }
 
 // All returns every memory, oldest first.

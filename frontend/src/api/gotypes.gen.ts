@@ -113,7 +113,7 @@ export type TraceKind = "node_started" | "node_finished" | "planning" | "tool_se
  * the person's language ("trace.say.<code>" in frontend/src/i18n, with
  * TraceEvent.Args filling its {placeholders}).
  */
-export type TraceCode = "routing" | "routed" | "memories_recalled" | "repeated_call" | "empty_reply" | "model_retry" | "json_repair" | "json_default" | "plan_splitting" | "plan_revising" | "plan_approved" | "tool_finding" | "step_missing" | "step_recommend" | "iteration_limit" | "guide_writing" | "summarizing" | "summary_failed" | "model_fallback" | "query_scrubbed";
+export type TraceCode = "routing" | "routed" | "memories_recalled" | "repeated_call" | "empty_reply" | "model_retry" | "json_repair" | "json_default" | "plan_splitting" | "plan_revising" | "plan_approved" | "tool_finding" | "step_missing" | "step_recommend" | "iteration_limit" | "guide_writing" | "summarizing" | "summary_failed" | "model_fallback" | "query_scrubbed" | "memory_saved";
 
 /** TraceEvent is one step of a running turn. */
 export interface TraceEvent {
@@ -299,6 +299,12 @@ export interface CatalogEntry {
 export type MemoryKind = "preference" | "fact" | "feedback";
 
 /**
+ * MemoryOrigin says where a memory came from: nothing but the person's
+ * own words ever becomes a memory.
+ */
+export type MemoryOrigin = "said" | "reflection" | "edited";
+
+/**
  * Memory is something Wayfinder remembers about the person; every one is
  * shown in the memory screen and can be edited or deleted.
  */
@@ -306,6 +312,7 @@ export interface Memory {
   id: string;
   text: string;
   kind: MemoryKind;
+  origin: MemoryOrigin;
   session_id?: string;
   created_at: string;
   updated_at: string;

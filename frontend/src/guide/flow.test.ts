@@ -13,9 +13,11 @@ afterEach(() => {
 async function guide(opts = {}) {
   const ctx = await start({ complex: () => true, ...opts });
   await send("Make a YouTube Shorts video");
-  await vi.waitFor(() => expect(document.querySelector("dialog.plan")).not.toBeNull());
+  // The first guide of a run also loads the dialog's and the cards' code:
+  // on a busy machine that takes more than waitFor's default second.
+  await vi.waitFor(() => expect(document.querySelector("dialog.plan")).not.toBeNull(), { timeout: 5000 });
   click("dialog.plan button.approve");
-  await vi.waitFor(() => expect($$("article[data-status='complete'] .card")).toHaveLength(3));
+  await vi.waitFor(() => expect($$("article[data-status='complete'] .card")).toHaveLength(3), { timeout: 5000 });
   return ctx;
 }
 

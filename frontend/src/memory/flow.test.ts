@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { $, $$, cleanup, click, fill, key, start } from "../testing/ui";
+import { $, $$, cleanup, click, fill, key, send, start } from "../testing/ui";
 import { checkMemory } from "./store.svelte";
 
 afterEach(cleanup);
@@ -7,8 +7,8 @@ afterEach(cleanup);
 async function openMemory() {
   const ctx = await start();
   ctx.fake.memories.push(
-    { id: "m1", text: "Prefers free tools", kind: "preference", created_at: "2026-11-01T00:00:00Z", updated_at: "2026-11-01T00:00:00Z" },
-    { id: "m2", text: "카페를 운영함", kind: "fact", created_at: "2026-11-02T00:00:00Z", updated_at: "2026-11-02T00:00:00Z" },
+    { id: "m1", text: "Prefers free tools", kind: "preference", origin: "reflection", created_at: "2026-11-01T00:00:00Z", updated_at: "2026-11-01T00:00:00Z" },
+    { id: "m2", text: "카페를 운영함", kind: "fact", origin: "edited", created_at: "2026-11-02T00:00:00Z", updated_at: "2026-11-02T00:00:00Z" },
   );
   click($$(".views button")[1]!);
   await vi.waitFor(() => expect($$(".item")).toHaveLength(2));
@@ -60,11 +60,36 @@ describe("memory screen", () => {
     expect(fake.memories.at(-1)).toMatchObject({ text: "Lives in Busan", kind: "preference" });
   });
 
+  it("says where each memory came from", async () => {
+    await openMemory();
+    expect($$(".item .origin").map((e) => e.textContent)).toEqual(["Written or edited by you", "Learned from what you wrote"]);
+  });
+
+  it("shows a memory written during a turn at once, from the event", async () => {
+    const { fake } = await openMemory();
+    const now = new Date().toISOString();
+    fake.memories.push({ id: "m3", text: "I edit on a Mac", kind: "fact", origin: "said", session_id: "s-9", created_at: now, updated_at: now });
+    fake.emit("memory.changed", { count: 3 });
+    await vi.waitFor(() => expect($$(".item")).toHaveLength(3));
+    expect($("li[data-memory='m3'] .origin").textContent).toBe("You asked to remember this");
+  });
+
+  it("remembers what the person asks in the chat and confirms it", async () => {
+    const { fake } = await start();
+    await send("remember that I prefer free tools");
+    await vi.waitFor(() => expect($$("article[data-role='assistant']").at(-1)!.getAttribute("data-status")).toBe("complete"));
+    expect($$("article[data-role='assistant']").at(-1)!.textContent).toContain("I'll remember: “I prefer free tools”");
+    expect(fake.memories).toMatchObject([{ text: "I prefer free tools", origin: "said" }]);
+    click($$(".views button")[1]!);
+    await vi.waitFor(() => expect($$(".item .text").map((e) => e.textContent)).toEqual(["I prefer free tools"]));
+    expect($(".item .origin").textContent).toBe("You asked to remember this");
+  });
+
   it.each([
     ["", "empty"],
     ["   ", "empty"],
     ["ok", "ok"],
-    ["x".repeat(2001), "too_long"],
+    ["x".repeat(501), "too_long"],
   ])("checkMemory(%j) = %s", (text, want) => {
     expect(checkMemory(text)).toBe(want);
   });

@@ -7,7 +7,8 @@ import type { MemoryApi } from "../api/memory";
 import type { Transport } from "../api/transport";
 
 export const KINDS: MemoryKind[] = ["preference", "fact", "feedback"];
-export const MAX_MEMORY_CHARS = 2000;
+/** The backend's limit (backend/memory MaxTextLen): a sentence, not a document. */
+export const MAX_MEMORY_CHARS = 500;
 
 export function checkMemory(text: string): "ok" | "empty" | "too_long" {
   const s = text.trim();

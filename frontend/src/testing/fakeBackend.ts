@@ -465,14 +465,14 @@ export class FakeBackend implements Transport {
   }
   "MemoryService.Add"(text: string, kind: MemoryKind): Memory {
     const now = new Date().toISOString();
-    const m: Memory = { id: this.id("mem"), text, kind, created_at: now, updated_at: now };
+    const m: Memory = { id: this.id("mem"), text, kind, origin: "edited", created_at: now, updated_at: now };
     this.memories.push(m);
     return { ...m };
   }
   "MemoryService.Edit"(id: string, text: string, kind: MemoryKind): Memory {
     const m = this.memories.find((x) => x.id === id);
     if (!m) throw new ApiError({ code: "not_found", message: "memory not found" });
-    Object.assign(m, { text, kind, updated_at: new Date().toISOString() });
+    Object.assign(m, { text, kind, origin: "edited", updated_at: new Date().toISOString() });
     return { ...m };
   }
   "MemoryService.Delete"(id: string): void {
@@ -488,7 +488,16 @@ export class FakeBackend implements Transport {
   readyCalls = 0;
 
   private stream(sid: string, turn: string, asst: Message, prompt: string): void {
-    const text = (this.opts.reply ?? ((p: string) => `You said: **${p}**`))(prompt);
+    let text = (this.opts.reply ?? ((p: string) => `You said: **${p}**`))(prompt);
+    // As the agent does: "remember that …" stores the person's words at
+    // once, says so, and tells every window the memories changed.
+    const remember = /^(?:remember that|기억해 줘:)\s*(.+)$/i.exec(prompt.trim());
+    if (remember) {
+      const now = new Date().toISOString();
+      this.memories.push({ id: this.id("mem"), text: remember[1]!, kind: "preference", origin: "said", session_id: sid, created_at: now, updated_at: now });
+      this.emit("memory.changed", { count: this.memories.length });
+      text = prompt.startsWith("기억") ? `기억해 둘게요: “${remember[1]}”` : `Got it, I'll remember: “${remember[1]}”`;
+    }
     const user = this.messages.get(sid)!.at(-2)!;
     this.emit("chat.turn_started", { session_id: sid, turn_id: turn, user_message: user, assistant_message_id: asst.id });
     const parts = text.match(/.{1,12}/gs) ?? [];

@@ -45,9 +45,9 @@ fake.docs.push(
   { id: "doc-2", title: "Onboarding notes.md", source: "/home/you/docs/onboarding.md", kind: "markdown", size: 8_402, pages: 0, chunks: 9, created_at: day(10), updated_at: day(1) },
 );
 fake.memories.push(
-  { id: "mem-a", text: "Prefers free tools", kind: "preference", created_at: day(2), updated_at: day(2) },
-  { id: "mem-b", text: "카페를 운영함", kind: "fact", created_at: day(5), updated_at: day(5) },
-  { id: "mem-c", text: "Wanted shorter plans with at most 4 steps", kind: "feedback", created_at: day(7), updated_at: day(6) },
+  { id: "mem-a", text: "Prefers free tools", kind: "preference", origin: "reflection", created_at: day(2), updated_at: day(2) },
+  { id: "mem-b", text: "카페를 운영함", kind: "fact", origin: "edited", created_at: day(5), updated_at: day(5) },
+  { id: "mem-c", text: "Wanted shorter plans with at most 4 steps", kind: "feedback", origin: "said", created_at: day(7), updated_at: day(6) },
 );
 
 if (scenario !== "empty") {

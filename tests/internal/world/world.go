@@ -239,6 +239,8 @@ type Backend struct {
 	Agent  *agent.Agent
 	Chat   *chat.Service
 	Memory *Memory
+	// LongTerm is the app's long-term memory when Config.LongTerm is set.
+	LongTerm *memory.Store
 }
 
 type discard struct{}
@@ -284,13 +286,13 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 		cfg.Memory = &Memory{}
 	}
 	var mem agent.Memory = cfg.Memory
+	var longTerm *memory.Store
 	if cfg.LongTerm {
-		ms, err := memory.OpenInDataDir(ctx, st.DB(), cfg.DataDir, settings.DefaultEmbedModel, client)
-		if err != nil {
+		if longTerm, err = memory.OpenInDataDir(ctx, st.DB(), cfg.DataDir, settings.DefaultEmbedModel, client); err != nil {
 			st.Close()
 			return nil, err
 		}
-		mem = agent.LongTerm{Store: ms}
+		mem = agent.LongTerm{Store: longTerm}
 	}
 	if cfg.Docs == nil {
 		cfg.Docs = Catalog
@@ -332,7 +334,7 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 		events = discard{}
 	}
 	svc := chat.New(st, ag, events, chat.Options{Classify: llm.Classify, Logger: slog.New(slog.DiscardHandler)})
-	return &Backend{Store: st, Client: client, Agent: ag, Chat: svc, Memory: cfg.Memory}, nil
+	return &Backend{Store: st, Client: client, Agent: ag, Chat: svc, Memory: cfg.Memory, LongTerm: longTerm}, nil
 }
 
 // Close stops turns, lets after-turn work end and closes the database.

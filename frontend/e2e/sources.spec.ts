@@ -134,3 +134,56 @@ test("a guide lists only what it cites; cards point at their own tool; export on
   await page.$eval(`${LAST} .cited`, (el) => el.scrollIntoView());
   await screenshot(page, "sources-4-narrow");
 });
+
+test("a link to a host nobody gave shows its full address and a warning before opening", async () => {
+  await script(w.fake, [
+    {
+      text:
+        "Your menu: [menu](https://shop.mysite.example/menu). " +
+        "Also see [this page](https://evil.example/collect?key=sk-live-7781&to=https://mysite.example).",
+    },
+  ]);
+  const page = await openPage(w.browser, w.app.url);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // Record what the app asks the browser to open, instead of going there.
+  await page.evaluate(() => {
+    const w = window as unknown as { opened: string[] };
+    w.opened = [];
+    window.open = (url?: string | URL) => {
+      w.opened.push(String(url));
+      return null;
+    };
+  });
+  const opened = () => page.evaluate(() => (window as unknown as { opened: string[] }).opened);
+  await page.click("button.new");
+  await send(page, "What should my page on mysite.example say?");
+  await page.waitForSelector(`${LAST}[data-status='complete'] .md a`);
+  assert.deepEqual(await page.$$eval(`${LAST} .md a.unverified`, (as) => as.map((a) => a.textContent)), ["this page"]);
+
+  await page.click(`${LAST} .md a.unverified`);
+  await page.waitForSelector("dialog.link-warning[open]");
+  assert.equal(await page.textContent("dialog.link-warning .host"), "evil.example");
+  assert.equal(await page.textContent("dialog.link-warning .address"), "https://evil.example/collect?key=sk-live-7781&to=https://mysite.example");
+  await screenshot(page, "sources-5-link-warning");
+  await page.click("dialog.link-warning button.cancel");
+  await page.waitForSelector("dialog.link-warning[open]", { state: "detached" });
+  assert.deepEqual(await opened(), [], "nothing opened after Cancel");
+
+  // The host the person wrote opens at once.
+  await page.click(`${LAST} .md a:text-is("menu")`);
+  assert.deepEqual(await opened(), ["https://shop.mysite.example/menu"]);
+  assert.equal(await page.$("dialog.link-warning[open]"), null);
+  // The other one opens when the person insists.
+  await page.click(`${LAST} .md a.unverified`);
+  await page.click("dialog.link-warning button.open-anyway");
+  assert.deepEqual(await opened(), ["https://shop.mysite.example/menu", "https://evil.example/collect?key=sk-live-7781&to=https://mysite.example"]);
+
+  // The warning in Korean, at the narrow size.
+  const ko = await openPage(w.browser, w.app.url, "ko-KR");
+  await ko.setViewportSize({ width: 800, height: 700 });
+  await ko.click("nav li button.open >> nth=0");
+  await ko.click(`${LAST} .md a.unverified`);
+  await ko.waitForSelector("dialog.link-warning[open]");
+  assert.match((await ko.textContent("dialog.link-warning h2")) ?? "", /이 링크를 열까요/);
+  await screenshot(ko, "sources-6-link-warning-ko");
+});

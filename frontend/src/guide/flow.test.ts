@@ -55,6 +55,8 @@ describe("guide", () => {
     click($("button", retrieved[0]!));
     expect($("#source-title").textContent).toBe("Leave policy");
     expect($("dialog.source .uncited").textContent).toContain("did not cite");
+    // The cards' links go to the cited sources' sites: no warning.
+    expect(reply.querySelectorAll(".card .link.unverified")).toHaveLength(0);
     // Each card's chip opens the passage about its own tool.
     const cards = [...reply.querySelectorAll<HTMLElement>(".card")];
     click($("button.cite", cards[1]!));

@@ -25,13 +25,13 @@ async function reply() {
 }
 
 function link(text: string): HTMLAnchorElement {
-  return $$<HTMLAnchorElement>(".md a").find((a) => a.textContent === text)!;
+  return [...document.querySelectorAll<HTMLAnchorElement>(".md a")].find((a) => a.textContent === text)!;
 }
 
 describe("links in answers", () => {
   it("marks only the links to hosts nobody gave", async () => {
     await reply();
-    expect($$<HTMLAnchorElement>(".md a.unverified").map((a) => a.textContent)).toEqual(["docs", "here", "look-alike"]);
+    expect($$(".md a.unverified").map((a) => a.textContent)).toEqual(["docs", "here", "look-alike"]);
     expect(link("here").title).toContain("https://evil.example/collect?key=sk-live-123");
   });
 

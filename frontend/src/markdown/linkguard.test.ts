@@ -20,7 +20,9 @@ async function reply() {
   });
   await start({ reply: () => REPLY });
   await send("Check my site mysite.example please");
-  await vi.waitFor(() => expect($$("article[data-role='assistant']").at(-1)!.getAttribute("data-status")).toBe("complete"));
+  // The first reply of a run loads the chat's code: allow a busy machine
+  // more than waitFor's default second.
+  await vi.waitFor(() => expect($$("article[data-role='assistant']").at(-1)!.getAttribute("data-status")).toBe("complete"), { timeout: 5000 });
   return opened;
 }
 

@@ -77,7 +77,7 @@ describe("memory screen", () => {
   it("remembers what the person asks in the chat and confirms it", async () => {
     const { fake } = await start();
     await send("remember that I prefer free tools");
-    await vi.waitFor(() => expect($$("article[data-role='assistant']").at(-1)!.getAttribute("data-status")).toBe("complete"));
+    await vi.waitFor(() => expect($$("article[data-role='assistant']").at(-1)!.getAttribute("data-status")).toBe("complete"), { timeout: 5000 });
     expect($$("article[data-role='assistant']").at(-1)!.textContent).toContain("I'll remember: “I prefer free tools”");
     expect(fake.memories).toMatchObject([{ text: "I prefer free tools", origin: "said" }]);
     click($$(".views button")[1]!);

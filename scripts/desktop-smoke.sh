@@ -108,7 +108,39 @@ kill -0 \$app || { echo "desktop smoke: the first window did not survive a secon
 kill \$app
 wait \$app 2>/dev/null || true
 [ "\$(grep -c 'turn finished.*status=complete' "$work/app.log")" -ge 2 ] || { echo "desktop smoke: the approved plan never finished"; cat "$work/app.log"; exit 1; }
+
+# Read-only mode: Ollama is gone when the app starts again. An old
+# conversation still opens with its messages; only sending waits, with the
+# reason beside the message box (its warning colour is on screen only then);
+# once Ollama is back the kept draft goes out.
+kill $fake_pid; wait $fake_pid 2>/dev/null || true
+"$bin" --data-dir "$work/data" --ollama-host "$fake_url" --model llama3.2:3b --embed-model bge-m3 >"$work/ro.log" 2>&1 &
+app=\$!
+for _ in \$(seq 600); do grep -q "frontend ready" "$work/ro.log" && break; sleep 0.1; done
+grep -q "frontend ready" "$work/ro.log" || { echo "desktop smoke: the window did not start without Ollama"; cat "$work/ro.log"; kill \$app; exit 1; }
+wid=\$(xdotool search --sync --onlyvisible --name Wayfinder | head -1)
+xdotool windowfocus --sync "\$wid"
+xdotool mousemove --window "\$wid" 100 122 click 1
+sleep 1
+xdotool key --window "\$wid" ctrl+k
+xdotool type --window "\$wid" --delay 10 "Are you still there"
+xdotool key --window "\$wid" Return
+sleep 2
+import -window root "$out/readonly.png"
+warn=\$(convert "$out/readonly.png" -fill black +opaque "#FFF7E0" -fill white -opaque "#FFF7E0" -format "%[fx:mean*w*h]" info:)
+[ "\${warn%.*}" -gt 2000 ] || { echo "desktop smoke: no read-only notice beside the message box (\$warn warning pixels)"; cat "$work/ro.log"; kill \$app; exit 1; }
+if grep -q "turn finished" "$work/ro.log"; then echo "desktop smoke: a message was sent while Ollama was down"; kill \$app; exit 1; fi
+"$work/fake-ollama" --addr "${fake_url#http://}" >"$work/fake2.out" 2>&1 &
+fake2=\$!
+sleep 4 # the window checks again every 3 seconds
+xdotool key --window "\$wid" Return
+for _ in \$(seq 100); do grep -q "turn finished" "$work/ro.log" && break; sleep 0.1; done
+sleep 0.5
+import -window root "$out/readonly-released.png"
+kill \$app \$fake2
+wait \$app 2>/dev/null || true
+grep -q "turn finished.*status=complete" "$work/ro.log" || { echo "desktop smoke: the draft kept in read-only mode was not sent once Ollama came back"; cat "$work/ro.log"; exit 1; }
 INNER
 # A session bus, as a desktop has: Wails uses it to keep one window per data folder.
 xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- bash "$work/session.sh"
-echo "desktop smoke: ok (window ready with its icon, a chat turn, a plan approved in the dialog, a second start turned away) — screenshots in artifacts/desktop/"
+echo "desktop smoke: ok (window ready with its icon, a chat turn, a plan approved in the dialog, a second start turned away, read-only without Ollama) — screenshots in artifacts/desktop/"

@@ -93,8 +93,9 @@ export interface FakeOllama {
   stop(): Promise<void>;
 }
 
-export async function startFakeOllama(scenario = "default"): Promise<FakeOllama> {
-  const p = await start(fakeOllamaBinary(), ["--addr", "127.0.0.1:0", "--scenario", scenario], /FAKE_OLLAMA_URL=(http:\/\/\S+)/, 120_000);
+/** startFakeOllama starts the fake; addr "127.0.0.1:PORT" brings one back where an earlier one was. */
+export async function startFakeOllama(scenario = "default", addr = "127.0.0.1:0"): Promise<FakeOllama> {
+  const p = await start(fakeOllamaBinary(), ["--addr", addr, "--scenario", scenario], /FAKE_OLLAMA_URL=(http:\/\/\S+)/, 120_000);
   return { url: p.match[1]!, stop: () => stop(p) };
 }
 
@@ -177,8 +178,14 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function openPage(browser: Browser, url: string, locale = "en-US"): Promise<Page> {
-  const ctx = await browser.newContext({ locale, viewport: { width: 1200, height: 780 } });
+/** The window sizes every screen is looked at in. */
+export const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 800, height: 700 },
+] as const;
+
+export async function openPage(browser: Browser, url: string, locale = "en-US", viewport: { width: number; height: number } = { width: 1200, height: 780 }): Promise<Page> {
+  const ctx = await browser.newContext({ locale, viewport });
   const page = await ctx.newPage();
   page.on("pageerror", (e) => console.error("[page error]", e.message));
   await page.goto(url);
@@ -196,6 +203,20 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(artifacts, `${name}.png`);
   await page.screenshot({ path });
   return path;
+}
+
+/**
+ * screenshotSizes saves the page at 1280×800 and 800×700 as NAME-1280.png
+ * and NAME-800.png, then puts the viewport back.
+ */
+export async function screenshotSizes(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize();
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await screenshot(page, `${name}-${size.width}`);
+  }
+  if (before) await page.setViewportSize(before);
 }
 
 /** send types a message into the composer and presses Enter. */

@@ -27,7 +27,10 @@ test("a missing model is pulled with a progress bar and the chat appears", async
   await page.click("text=Pull model");
   await page.waitForSelector("[role=progressbar]");
   await screenshot(page, "pull-progress");
-  await page.waitForSelector("#composer-input", { timeout: 30_000 });
+  await page.waitForSelector("section.onboarding", { state: "detached", timeout: 30_000 });
+  assert.equal(await page.isDisabled("button.send"), true, "nothing typed yet");
+  await page.fill("#composer-input", "hello");
+  assert.equal(await page.isDisabled("button.send"), false, "sending is no longer held");
   const progress = await page.evaluate(() => (window as unknown as { __progress: string[] }).__progress.map(Number));
   assert.ok(progress.length >= 2, `the bar moved (saw ${progress.join(", ")})`);
   assert.deepEqual(progress, [...progress].sort((a, b) => a - b), "progress never goes back");

@@ -155,11 +155,4 @@ describe("App", () => {
     key(window, "k", { ctrlKey: true });
     expect(document.activeElement?.id).toBe("composer-input");
   });
-
-  it("shows onboarding while Ollama is down", async () => {
-    await start({ reachable: false });
-    expect($("section.onboarding").dataset.problem).toBe("unreachable");
-    expect($("section.onboarding").textContent).toContain("ollama serve");
-    expect(document.querySelector("#composer-input")).toBeNull();
-  });
 });

@@ -10,6 +10,8 @@ export class SettingsStore {
   settings = $state<Settings | null>(null);
   models = $state<ModelInfo[]>([]);
   modelsError = $state<ErrorInfo | null>(null);
+  /** modelsLoaded is true once Ollama listed its models (models is known). */
+  modelsLoaded = $state(false);
   info = $state<AppInfo | null>(null);
   saving = $state(false);
   error = $state<ErrorInfo | null>(null);
@@ -30,6 +32,7 @@ export class SettingsStore {
     try {
       this.models = await this.api.models();
       this.modelsError = null;
+      this.modelsLoaded = true;
     } catch (e) {
       this.modelsError = parseError(e);
     }

@@ -371,12 +371,15 @@ export class FakeBackend implements Transport {
   "SettingsService.Status"(): OllamaStatus {
     return structuredClone(this.status);
   }
+  /** models are what the fake Ollama has, named as Ollama lists them (with a tag). */
+  models: ModelInfo[] = [
+    { name: "llama3.2:3b", size: 2_000_000_000, capabilities: ["completion", "tools"] },
+    { name: "gemma3:1b", size: 800_000_000, capabilities: ["completion"] },
+    { name: "bge-m3:latest", size: 1_200_000_000, capabilities: ["embedding"] },
+  ];
   "SettingsService.Models"(): ModelInfo[] {
-    return [
-      { name: "llama3.2:3b", size: 2_000_000_000, capabilities: ["completion", "tools"] },
-      { name: "gemma3:1b", size: 800_000_000, capabilities: ["completion"] },
-      { name: "bge-m3", size: 1_200_000_000, capabilities: ["embedding"] },
-    ];
+    if (!this.status.reachable) throw new ApiError({ code: "ollama_unreachable", message: "ollama is not reachable", hint: "ollama serve" });
+    return structuredClone(this.models);
   }
   "SettingsService.Pull"(model: string): void {
     const total = 2_000_000_000;

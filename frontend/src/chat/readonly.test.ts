@@ -1,0 +1,117 @@
+// Read-only mode: with Ollama unreachable (or the chat model missing) the
+// conversations, the knowledge base, memory and settings stay usable; only
+// sending is held, with the reason and the fix beside the message box.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { flushSync } from "svelte";
+import { FakeBackend } from "../testing/fakeBackend";
+import { $, cleanup, click, fill, key, start } from "../testing/ui";
+import type { Message } from "../api/gotypes.gen";
+import { POLL_MS } from "../onboarding/store.svelte";
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+/** withConversation is a fake with one stored conversation of two messages. */
+function withConversation(opts: ConstructorParameters<typeof FakeBackend>[0] = {}): FakeBackend {
+  const fake = new FakeBackend({ settings: { language: "en" }, ...opts });
+  const at = "2026-11-20T10:00:00Z";
+  fake.sessions.push({ id: "old", title: "Leave policy", created_at: at, updated_at: at, message_count: 2, pending_approval: false });
+  const msgs: Message[] = [
+    { id: "m1", session_id: "old", role: "user", content: "How many days of leave do I get?", status: "complete", created_at: at },
+    { id: "m2", session_id: "old", role: "assistant", content: "You get **15 days** a year.", status: "complete", created_at: at },
+  ];
+  fake.messages.set("old", msgs);
+  return fake;
+}
+
+describe("read-only mode", () => {
+  it("shows an old conversation with Ollama down; only sending waits, with the reason and the fix beside the box", async () => {
+    const fake = withConversation({ reachable: false });
+    await start({}, fake);
+    click("nav li button.open");
+    await vi.waitFor(() => expect(document.querySelectorAll("article[data-role]")).toHaveLength(2));
+    expect($("article[data-role='assistant'] strong").textContent).toBe("15 days");
+    expect(document.querySelector("section.onboarding")).toBeNull();
+
+    const held = $("#composer-held");
+    expect(held.dataset.problem).toBe("unreachable");
+    expect(held.textContent).toContain("Sending is paused");
+    expect(held.textContent).toContain("ollama serve");
+    // The box stays, keeps what is typed, and says why Send is off.
+    fill("#composer-input", "And sick days?");
+    const send = $("button.send") as HTMLButtonElement;
+    expect(send.disabled).toBe(true);
+    expect($("#composer-input").getAttribute("aria-describedby")).toBe("composer-held");
+    key($("#composer-input"), "Enter");
+    expect(fake.calls.filter((c) => c.method === "Send")).toHaveLength(0);
+    expect(($("#composer-input") as HTMLTextAreaElement).value).toBe("And sick days?");
+    // Copy and regenerate still read; regenerate waits too.
+    expect(document.querySelector("button.copy-msg")).not.toBeNull();
+    expect(document.querySelector("button.regenerate")).toBeNull();
+
+    // Knowledge and memory open as usual.
+    click(".views button:nth-child(1)");
+    expect(document.querySelector("#kb-title")).not.toBeNull();
+    click(".views button:nth-child(2)");
+    await vi.waitFor(() => expect(document.querySelector("section.mem")).not.toBeNull());
+  });
+
+  it("releases sending by itself once Ollama answers, keeping the draft", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const fake = withConversation({ reachable: false });
+    await start({}, fake);
+    click("nav li button.open");
+    await vi.waitFor(() => expect(document.querySelector("#composer-held")).not.toBeNull());
+    fill("#composer-input", "And sick days?");
+    fake.status.reachable = true;
+    await vi.advanceTimersByTimeAsync(POLL_MS + 10);
+    flushSync();
+    expect(document.querySelector("#composer-held")).toBeNull();
+    key($("#composer-input"), "Enter");
+    await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Send")).toHaveLength(1));
+    expect(fake.calls.find((c) => c.method === "Send")!.args.slice(0, 2)).toEqual(["old", "And sick days?"]);
+  });
+
+  it("guides a first start in a new chat, with the message box still there", async () => {
+    await start({ reachable: false });
+    expect($("section.onboarding").dataset.problem).toBe("unreachable");
+    expect($("section.onboarding").textContent).toContain("ollama serve");
+    expect(document.querySelector("#composer-input")).not.toBeNull();
+    expect(($("button.send") as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("holds sending while the chat model is missing and offers to download it", async () => {
+    const fake = withConversation({ modelInstalled: false });
+    await start({}, fake);
+    click("nav li button.open");
+    await vi.waitFor(() => expect(document.querySelector("#composer-held")).not.toBeNull());
+    expect($("#composer-held").dataset.problem).toBe("model_missing");
+    expect($("#composer-held").textContent).toContain("llama3.2:3b");
+    click("#composer-held button.primary");
+    await vi.waitFor(() => expect(document.querySelector("#composer-held")).toBeNull(), { timeout: 3000 });
+    expect(fake.calls.some((c) => c.method === "Pull" && c.args[0] === "llama3.2:3b")).toBe(true);
+  });
+});
+
+describe("settings with Ollama down or a model named without its tag", () => {
+  it("does not call an installed model missing because Ollama lists it as name:latest", async () => {
+    await start({ settings: { language: "en", embed_model: "bge-m3" } });
+    click("button[aria-label='Settings']");
+    await vi.waitFor(() => expect($("#set-embed").textContent).toContain("bge-m3:latest"));
+    const embed = $("#set-embed") as HTMLSelectElement;
+    const texts = [...embed.options].map((o) => o.textContent ?? "");
+    expect(texts.some((x) => x.includes("not installed"))).toBe(false);
+    expect(embed.selectedOptions[0]?.textContent).toContain("bge-m3");
+    expect($("#set-embed").parentElement!.querySelector(".badge.good")?.textContent).toBe("embedding");
+  });
+
+  it("says it cannot tell what is installed while Ollama is unreachable", async () => {
+    await start({ reachable: false, settings: { language: "en", chat_model: "qwen3:4b" } });
+    click("button[aria-label='Settings']");
+    await vi.waitFor(() => expect(($("#set-chat") as HTMLSelectElement).options.length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect($("#set-chat").textContent).toContain("can’t check"));
+    expect($("#set-chat").textContent).not.toContain("not installed");
+  });
+});

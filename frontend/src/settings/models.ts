@@ -1,0 +1,37 @@
+// Model names as Ollama resolves them, and the order the pickers show them
+// in. The UI compared names exactly, so "bge-m3" (the setting) and
+// "bge-m3:latest" (what Ollama lists) looked like two models and Settings
+// called an installed model "not installed" while `doctor` said it was
+// ready; the backend's settings.SameModel is the rule both now follow.
+import type { ModelInfo } from "../api/gotypes.gen";
+
+/** normalName is a name with the tag Ollama assumes when there is none. */
+function normalName(name: string): string {
+  const n = name.trim().toLowerCase();
+  return n.includes(":") ? n : `${n}:latest`;
+}
+
+/** sameModel tells whether two names mean the same installed model. */
+export function sameModel(a: string | undefined, b: string | undefined): boolean {
+  return !!a && !!b && normalName(a) === normalName(b);
+}
+
+/** findModel is the installed model a name refers to, if any. */
+export function findModel(models: ModelInfo[], name: string | undefined): ModelInfo | undefined {
+  return models.find((m) => sameModel(m.name, name));
+}
+
+/** isChatModel: a model that writes text (embedding-only models do not). */
+export function isChatModel(m: ModelInfo): boolean {
+  return !m.capabilities.includes("embedding") || m.capabilities.includes("completion");
+}
+
+/**
+ * chatModels are the installed models that can chat, those that call tools
+ * first (Wayfinder needs tools for calculations, documents and
+ * recommendations), each group by name.
+ */
+export function chatModels(models: ModelInfo[]): ModelInfo[] {
+  const tools = (m: ModelInfo) => (m.capabilities.includes("tools") ? 0 : 1);
+  return models.filter(isChatModel).sort((a, b) => tools(a) - tools(b) || a.name.localeCompare(b.name));
+}

@@ -21,6 +21,8 @@ fake_pid=$!
 for _ in $(seq 100); do grep -q FAKE_OLLAMA_URL "$work/fake.out" && break; sleep 0.1; done
 fake_url=$(sed -n 's/^FAKE_OLLAMA_URL=//p' "$work/fake.out")
 [ -n "$fake_url" ] || { echo "desktop smoke: the fake Ollama did not start"; cat "$work/fake.out"; exit 1; }
+# A second chat model with tools, for the model picker.
+curl -sf -X POST "$fake_url/__fake/models" -d '{"name":"qwen3:4b","capabilities":["completion","tools","thinking"]}' >/dev/null
 
 cat >"$work/session.sh" <<INNER
 set -euo pipefail
@@ -57,6 +59,23 @@ import -window root "$out/chat.png"
 import -window "\$wid" "$out/window-chat.png"
 grep -q "turn finished" "$work/app.log" || { echo "desktop smoke: the message typed into the window got no reply"; cat "$work/app.log"; kill \$app; exit 1; }
 
+# The model picker in the chat header: open it, take the next model
+# (qwen3:4b, after the default llama3.2:3b among the models with tools),
+# and the conversation's next turn is written by it.
+xdotool mousemove --window "\$wid" 940 22 click 1
+sleep 1
+import -window root "$out/picker-open.png"
+xdotool key Down Return
+for _ in \$(seq 50); do grep -q "conversation model set.*model=qwen3:4b" "$work/app.log" && break; sleep 0.1; done
+grep -q "conversation model set.*model=qwen3:4b" "$work/app.log" || { echo "desktop smoke: the model picker did not switch the conversation to qwen3:4b"; cat "$work/app.log"; kill \$app; exit 1; }
+xdotool key --window "\$wid" ctrl+k
+xdotool type --window "\$wid" --delay 10 "Which model wrote this"
+xdotool key --window "\$wid" Return
+for _ in \$(seq 100); do grep -q "turn finished.*model=qwen3:4b" "$work/app.log" && break; sleep 0.1; done
+sleep 0.5
+import -window root "$out/picker.png"
+grep -q "turn finished.*status=complete.*model=qwen3:4b" "$work/app.log" || { echo "desktop smoke: the turn after switching was not written by qwen3:4b"; cat "$work/app.log"; kill \$app; exit 1; }
+
 # The complex flow: the fake routes the task to the planner and proposes a
 # plan; the approval dialog opens in the window; Ctrl+Enter approves it.
 curl -sf -X POST "$fake_url/__fake/script" -d '[{"json":{"route":"complex","needs_documents":false,"refers_to_previous":false,"out_of_scope":false,"reason":"a task with steps"}},{"json":{"sub_tasks":[{"id":"s1","title":"Write the script","detail":"A 30-second script"},{"id":"s2","title":"Edit the video","detail":"Vertical clips with subtitles"},{"id":"s3","title":"Make a thumbnail","detail":"An eye-catching cover"}]}}]' >/dev/null
@@ -70,7 +89,7 @@ sleep 3 # the dialog opens on the approval event; give WebKit time to paint it u
 import -window root "$out/approval.png"
 import -window "\$wid" "$out/window-plan.png"
 xdotool key --window "\$wid" ctrl+Return
-for _ in \$(seq 300); do [ "\$(grep -c 'turn finished.*status=complete' "$work/app.log")" -ge 2 ] && break; sleep 0.1; done
+for _ in \$(seq 300); do [ "\$(grep -c 'turn finished.*status=complete' "$work/app.log")" -ge 3 ] && break; sleep 0.1; done
 sleep 1
 import -window root "$out/guide.png"
 import -window "\$wid" "$out/window-guide.png"
@@ -107,7 +126,7 @@ grep -q "another Wayfinder is using the data folder" "$work/second.log" || { ech
 kill -0 \$app || { echo "desktop smoke: the first window did not survive a second start"; exit 1; }
 kill \$app
 wait \$app 2>/dev/null || true
-[ "\$(grep -c 'turn finished.*status=complete' "$work/app.log")" -ge 2 ] || { echo "desktop smoke: the approved plan never finished"; cat "$work/app.log"; exit 1; }
+[ "\$(grep -c 'turn finished.*status=complete' "$work/app.log")" -ge 3 ] || { echo "desktop smoke: the approved plan never finished"; cat "$work/app.log"; exit 1; }
 
 # Read-only mode: Ollama is gone when the app starts again. An old
 # conversation still opens with its messages; only sending waits, with the
@@ -143,4 +162,4 @@ grep -q "turn finished.*status=complete" "$work/ro.log" || { echo "desktop smoke
 INNER
 # A session bus, as a desktop has: Wails uses it to keep one window per data folder.
 xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- bash "$work/session.sh"
-echo "desktop smoke: ok (window ready with its icon, a chat turn, a plan approved in the dialog, a second start turned away, read-only without Ollama) — screenshots in artifacts/desktop/"
+echo "desktop smoke: ok (window ready with its icon, a chat turn, the model picker, a plan approved in the dialog, a second start turned away, read-only without Ollama) — screenshots in artifacts/desktop/"

@@ -17,8 +17,9 @@ import (
 // It runs in the background once the answer is saved (saved closed; nil:
 // at once); the session's next turn waits for it so that it sees the new
 // summary, and Close waits for all of it. Its failures are logged, never
-// reported: the answer is already given.
-func (a *Agent) afterTurn(sessionID string, s State, saved <-chan struct{}) {
+// reported: the answer is already given. bg is the agent's background
+// context with the turn's model.
+func (a *Agent) afterTurn(bg context.Context, sessionID string, s State, saved <-chan struct{}) {
 	done := make(chan struct{})
 	a.mu.Lock()
 	prev := a.bg[sessionID]
@@ -50,7 +51,7 @@ func (a *Agent) afterTurn(sessionID string, s State, saved <-chan struct{}) {
 		if a.bgCtx.Err() != nil {
 			return
 		}
-		ctx, cancel := context.WithTimeout(a.bgCtx, a.opt.AfterTurnTimeout)
+		ctx, cancel := context.WithTimeout(bg, a.opt.AfterTurnTimeout)
 		defer cancel()
 		if err := a.summarize(ctx, sessionID, s); err != nil {
 			a.log.Warn("summarise conversation", "session", sessionID, "err", err)

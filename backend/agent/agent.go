@@ -275,6 +275,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		stored = func() bool { return true }
 	}
 	a.waitSession(ctx, t.SessionID)
+	ctx = withTurnModel(ctx, t.Model)
 	sink := &turnSink{out: out, tools: map[string]bool{}}
 	// A turn's checkpoint is saved where it ends: a turn cut short by a
 	// crash is marked interrupted and starts again from the person's
@@ -326,6 +327,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 	result := sink.result()
 	result.SessionID = t.SessionID
 	result.ExecutionMS = time.Since(start).Milliseconds()
+	_, result.Model = a.model(ctx)
 	if err != nil {
 		return result, fmt.Errorf("agent turn: %w", err)
 	}
@@ -348,7 +350,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		result.Recommendations = slices.Clone(st.Recommendations)
 		result.Steps = slices.Clone(st.Plan)
 	}
-	a.afterTurn(t.SessionID, st, t.Saved)
+	a.afterTurn(withTurnModel(a.bgCtx, t.Model), t.SessionID, st, t.Saved)
 	return result, nil
 }
 

@@ -89,7 +89,7 @@ func stored(ctx context.Context) error {
 
 // chat makes one chat call; stream, when set, receives the reply's text.
 func (c *call) chat(ctx context.Context, msgs []ollama.Message, tools ollama.Tools, stream func(string)) (llm.Response, error) {
-	m, name := c.a.deps.Model()
+	m, name := c.a.model(ctx)
 	if m == nil {
 		return llm.Response{}, errors.New("no chat model configured")
 	}
@@ -118,7 +118,7 @@ func (c *call) chat(ctx context.Context, msgs []ollama.Message, tools ollama.Too
 // that fails too, ok is false and the caller uses its safe fallback. Only
 // a failure to reach the model is an error.
 func structured[T any](ctx context.Context, c *call, msgs []ollama.Message) (out T, ok bool, err error) {
-	m, name := c.a.deps.Model()
+	m, name := c.a.model(ctx)
 	if m == nil {
 		return out, false, errors.New("no chat model configured")
 	}

@@ -41,6 +41,9 @@ type Session struct {
 	UpdatedAt       time.Time `json:"updated_at"`
 	MessageCount    int       `json:"message_count"`
 	PendingApproval bool      `json:"pending_approval"`
+	// Model is the chat model the person picked for this conversation; ""
+	// follows the default chat model of the settings.
+	Model string `json:"model"`
 }
 
 // Message is one chat message as stored and shown.
@@ -84,6 +87,8 @@ type TurnResult struct {
 	PromptTokens     int      `json:"prompt_tokens"`
 	CompletionTokens int      `json:"completion_tokens"`
 	ExecutionMS      int64    `json:"execution_ms"`
+	// Model is the chat model that wrote the reply.
+	Model string `json:"model,omitempty"`
 	// Plan is set while the turn waits for the person's approval.
 	Plan *PlanApproval `json:"plan,omitempty"`
 	// Recommendations are the tools chosen per approved sub-task.
@@ -231,6 +236,14 @@ type ErrorInfo struct {
 	Code    ErrorCode `json:"code"`
 	Message string    `json:"message"`
 	Hint    string    `json:"hint,omitempty"`
+}
+
+// SendOptions are how a message is sent, beside its text.
+type SendOptions struct {
+	// Model is the chat model for a new conversation, which keeps it; ""
+	// is the default chat model. An existing conversation keeps the model
+	// it has (ChatService.SetModel changes it).
+	Model string `json:"model,omitempty"`
 }
 
 // SendAck answers ChatService.Send at once; the reply arrives as events.
@@ -497,6 +510,8 @@ type PullProgress struct {
 	Total     int64      `json:"total"`
 	Done      bool       `json:"done"`
 	Error     *ErrorInfo `json:"error,omitempty"`
+	// Cancelled marks the last event of a download the person cancelled.
+	Cancelled bool `json:"cancelled,omitempty"`
 }
 
 // MemoriesChanged tells windows to reload the memory list.

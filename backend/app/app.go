@@ -303,10 +303,37 @@ func (c *ChatService) Messages(sessionID string) ([]api.Message, error) {
 	return m, err
 }
 
-// Send starts a turn; "" as sessionID starts a new conversation.
-func (c *ChatService) Send(sessionID, text string) (api.SendAck, error) {
-	ack, err := c.app.chat.Send(c.app.ctx, sessionID, text)
+// Send starts a turn; "" as sessionID starts a new conversation, with
+// opts.Model as its chat model ("" for the default).
+func (c *ChatService) Send(sessionID, text string, opts api.SendOptions) (api.SendAck, error) {
+	if err := checkModelName(opts.Model); err != nil {
+		return api.SendAck{}, err
+	}
+	ack, err := c.app.chat.SendWith(c.app.ctx, sessionID, text, opts)
 	return ack, err
+}
+
+// SetModel sets the chat model a conversation's turns use from now on; ""
+// goes back to the default chat model of the settings.
+func (c *ChatService) SetModel(sessionID, model string) (api.Session, error) {
+	if err := checkModelName(model); err != nil {
+		return api.Session{}, err
+	}
+	s, err := c.app.store.SetSessionModel(c.app.ctx, sessionID, model)
+	if err == nil {
+		c.app.log.Info("conversation model set", "session", sessionID, "model", s.Model)
+		c.app.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
+	}
+	return s, err
+}
+
+// checkModelName refuses what cannot be an Ollama model name, before it is
+// kept with a conversation.
+func checkModelName(name string) error {
+	if len(name) > 200 || strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "That is not a model name.", Hint: "Choose a model from the list."}}
+	}
+	return nil
 }
 
 // Decide answers the plan a conversation waits on: approve (optionally with
@@ -401,13 +428,49 @@ func (s *SettingsService) Pull(model string) error {
 		}()
 		err := a.models.Pull(ctx, model, func(p api.PullProgress) { a.events.Emit(api.EventPullProgress, p) })
 		last := api.PullProgress{Model: model, Status: "success", Done: true}
-		if err != nil {
+		switch {
+		case err != nil && ctx.Err() != nil:
+			// Cancelled (CancelPull, or the app closing): Ollama keeps
+			// what it downloaded and a later pull resumes from there.
+			last.Status, last.Cancelled = "cancelled", true
+		case err != nil:
 			info := describe(err)
 			last.Status, last.Error = "error", &info
 		}
 		a.events.Emit(api.EventPullProgress, last)
 		a.emitStatus()
 	}()
+	return nil
+}
+
+// CancelPull stops a download Pull started; the last progress event says
+// it was cancelled. A model that is not downloading is not an error.
+func (s *SettingsService) CancelPull(model string) error {
+	a := s.app
+	a.pullMu.Lock()
+	cancel := a.pulls[strings.TrimSpace(model)]
+	a.pullMu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	return nil
+}
+
+// DeleteModel removes a model from Ollama, for good (the window asks
+// first). Conversations that used it keep their messages; sending in them
+// waits until another model is chosen or it is downloaded again.
+func (s *SettingsService) DeleteModel(model string) error {
+	model = strings.TrimSpace(model)
+	if err := checkModelName(model); err != nil || model == "" {
+		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "Name the model to delete."}}
+	}
+	ctx, cancel := context.WithTimeout(s.app.ctx, 30*time.Second)
+	defer cancel()
+	if err := s.app.models.Delete(ctx, model); err != nil {
+		return err
+	}
+	s.app.log.Info("model deleted", "model", model)
+	go s.app.emitStatus()
 	return nil
 }
 

@@ -201,10 +201,10 @@ func TestServe(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
-	if code, body := call("/api/ChatService/Send", `["", ""]`); code != 400 || !strings.Contains(body, "empty_message") {
+	if code, body := call("/api/ChatService/Send", `["", "", {}]`); code != 400 || !strings.Contains(body, "empty_message") {
 		t.Fatalf("empty message: %d %s", code, body)
 	}
-	code, body := call("/api/ChatService/Send", `["", "hello"]`)
+	code, body := call("/api/ChatService/Send", `["", "hello", {}]`)
 	if code != 200 {
 		t.Fatalf("send: %d %s", code, body)
 	}
@@ -471,7 +471,7 @@ func TestOllamaDiesMidReply(t *testing.T) {
 	fake.Fail(ollamatest.PathChat, -1, ollamatest.Fault{Kind: ollamatest.FaultDrop, After: 2})
 	a, events := openTestApp(t, fake, "llama3.2:3b")
 	c := &ChatService{a}
-	ack, err := c.Send("", "tell me about my café's opening hours")
+	ack, err := c.Send("", "tell me about my café's opening hours", api.SendOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

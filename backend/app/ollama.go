@@ -63,6 +63,11 @@ func (m *modelClient) Pull(ctx context.Context, model string, progress func(api.
 	})
 }
 
+// Delete removes an installed model.
+func (m *modelClient) Delete(ctx context.Context, model string) error {
+	return m.current().Delete(ctx, model)
+}
+
 // Embed implements the embedders of the vector index and of memory with
 // the client in effect.
 func (m *modelClient) Embed(ctx context.Context, model string, inputs []string) ([][]float32, error) {

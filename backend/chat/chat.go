@@ -35,6 +35,8 @@ type Turn struct {
 	TurnID    string
 	History   []api.Message
 	Text      string
+	// Model is the conversation's chat model; "" is the default one.
+	Model string
 	// Decision answers the plan the previous turn proposed; nil for a new
 	// message.
 	Decision *api.ApprovalDecision
@@ -146,7 +148,13 @@ func Validate(text string) error {
 // Send starts a turn and returns at once; the reply arrives as events. An
 // empty sessionID starts a new session.
 func (s *Service) Send(ctx context.Context, sessionID, text string) (api.SendAck, error) {
-	t, err := s.begin(ctx, sessionID, text, nil)
+	return s.SendWith(ctx, sessionID, text, api.SendOptions{})
+}
+
+// SendWith is Send with options: a new session gets opts.Model as its
+// model.
+func (s *Service) SendWith(ctx context.Context, sessionID, text string, opts api.SendOptions) (api.SendAck, error) {
+	t, err := s.begin(ctx, sessionID, text, opts, nil)
 	if err != nil {
 		return api.SendAck{}, err
 	}
@@ -220,7 +228,7 @@ func (s *Service) redo(ctx context.Context, sessionID string, text *string) (api
 // Ask runs a turn to its end, for the command line. onText receives the
 // streamed text as it arrives.
 func (s *Service) Ask(ctx context.Context, sessionID, text string, onText func(string)) (api.Message, error) {
-	t, err := s.begin(ctx, sessionID, text, onText)
+	t, err := s.begin(ctx, sessionID, text, api.SendOptions{}, onText)
 	if err != nil {
 		return api.Message{}, err
 	}
@@ -285,6 +293,7 @@ type turn struct {
 	ack      api.SendAck
 	history  []api.Message
 	text     string
+	model    string
 	decision *api.ApprovalDecision
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -303,15 +312,15 @@ func (t *turn) isStored() bool {
 	return t.ok
 }
 
-func (s *Service) begin(ctx context.Context, sessionID, text string, onText func(string)) (*turn, error) {
+func (s *Service) begin(ctx context.Context, sessionID, text string, opts api.SendOptions, onText func(string)) (*turn, error) {
 	if err := Validate(text); err != nil {
 		return nil, err
 	}
-	title := ""
+	title, model := "", ""
 	if sessionID == "" {
-		sessionID, title = store.NewID(), titleFrom(text)
+		sessionID, title, model = store.NewID(), titleFrom(text), strings.TrimSpace(opts.Model)
 	}
-	return s.start(ctx, sessionID, title, text, nil, onText)
+	return s.start(ctx, sessionID, title, model, text, nil, onText)
 }
 
 func (s *Service) beginDecision(ctx context.Context, sessionID string, d api.ApprovalDecision, onText func(string)) (*turn, error) {
@@ -319,7 +328,7 @@ func (s *Service) beginDecision(ctx context.Context, sessionID string, d api.App
 	if err != nil {
 		return nil, err
 	}
-	return s.start(ctx, sessionID, "", text, &d, onText)
+	return s.start(ctx, sessionID, "", "", text, &d, onText)
 }
 
 // checkSession makes sure the session exists and is not waiting for a
@@ -346,11 +355,12 @@ func sessionError(err error) error {
 }
 
 // start claims the session for one turn, starts it and saves its
-// messages; a non-empty newTitle creates the session with them. The turn
+// messages; a non-empty newTitle creates the session with them, and
+// newModel as its model. The turn
 // runs while the messages are written, so the work before its first model
 // call costs the person nothing (see Turn.Stored); when they cannot be
 // written, start waits for the turn to unwind and says why.
-func (s *Service) start(ctx context.Context, sessionID, newTitle, text string, d *api.ApprovalDecision, onText func(string)) (*turn, error) {
+func (s *Service) start(ctx context.Context, sessionID, newTitle, newModel, text string, d *api.ApprovalDecision, onText func(string)) (*turn, error) {
 	// The turn outlives the request that started it: it ends on Stop or
 	// Shutdown, not when the bound call returns.
 	turnCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -367,9 +377,13 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, text string, d
 	s.mu.Unlock()
 
 	var history []api.Message
+	model := newModel
 	if newTitle == "" {
 		var err error
-		if history, err = s.store.History(ctx, sessionID); err != nil {
+		if model, err = s.store.SessionModel(ctx, sessionID); err == nil {
+			history, err = s.store.History(ctx, sessionID)
+		}
+		if err != nil {
 			s.finish(sessionID)
 			cancel()
 			return nil, sessionError(err)
@@ -378,7 +392,7 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, text string, d
 	user, reply := store.NewTurn(sessionID, text)
 	t := &turn{
 		ack:     api.SendAck{SessionID: sessionID, TurnID: reply.ID, UserMessage: user, AssistantMessageID: reply.ID},
-		history: history, text: text, decision: d, ctx: turnCtx, cancel: cancel, onText: onText,
+		history: history, text: text, model: model, decision: d, ctx: turnCtx, cancel: cancel, onText: onText,
 		stored: make(chan struct{}), done: make(chan struct{}), reply: reply,
 	}
 	t.out = newStream(s, t)
@@ -401,6 +415,13 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, text string, d
 		return nil, sessionError(err)
 	}
 	if newTitle != "" {
+		if newModel != "" {
+			// Rare (a model picked in a new chat), so the session is
+			// created as every other and given its model right after.
+			if _, err := s.store.SetSessionModel(ctx, sessionID, newModel); err != nil {
+				s.opt.Logger.Warn("keep the model of a new conversation", "session", sessionID, "err", err)
+			}
+		}
 		s.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
 	}
 	s.events.Emit(api.EventTurnStarted, api.TurnStarted{
@@ -458,7 +479,7 @@ func (s *Service) run(t *turn) {
 	defer close(saved)
 	start := time.Now()
 	result, err := s.responder.Respond(t.ctx, Turn{
-		SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, History: t.history, Text: t.text, Decision: t.decision,
+		SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, History: t.history, Text: t.text, Model: t.model, Decision: t.decision,
 		Saved: saved, Stored: t.isStored,
 	}, t.out)
 	text := t.out.close()
@@ -525,7 +546,7 @@ func (s *Service) run(t *turn) {
 		})
 		s.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: t.ack.SessionID})
 	}
-	s.opt.Logger.Info("turn finished", "session", t.ack.SessionID, "status", reply.Status, "llm_calls", result.LLMCalls, "ms", result.ExecutionMS)
+	s.opt.Logger.Info("turn finished", "session", t.ack.SessionID, "status", reply.Status, "model", result.Model, "llm_calls", result.LLMCalls, "ms", result.ExecutionMS)
 	s.events.Emit(api.EventTurnFinished, api.TurnFinished{SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, Message: *reply, Result: result})
 }
 

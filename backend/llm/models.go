@@ -98,6 +98,14 @@ func (c *Client) ModelState(ctx context.Context, model string) (wf.ModelState, e
 	return st, nil
 }
 
+// Delete removes an installed model from Ollama; a model Ollama does not
+// have is ErrModelNotFound.
+func (c *Client) Delete(ctx context.Context, model string) error {
+	return c.call(ctx, "delete", model, func(ctx context.Context) error {
+		return c.api.Delete(ctx, &api.DeleteRequest{Model: model})
+	})
+}
+
 // Pull downloads model, reporting each progress line to onProgress (may be
 // nil). A failure the server reports inside its 200 stream (no network,
 // unknown name) is ErrPullFailed and is not retried; a dropped connection

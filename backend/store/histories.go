@@ -80,3 +80,24 @@ func (h *histories) forget(session string) {
 func asHistory(m api.Message) api.Message {
 	return api.Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status, CreatedAt: m.CreatedAt}
 }
+
+// sessionModels keeps each conversation's chat model once read, as
+// histories keep their messages: every turn needs it before its first
+// model call. A map of short strings, one per conversation used.
+type sessionModels struct {
+	mu   sync.Mutex
+	byID map[string]string
+}
+
+func (m *sessionModels) get(id string) (string, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.byID[id]
+	return v, ok
+}
+
+func (m *sessionModels) set(id, model string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.byID[id] = model
+}

@@ -23,6 +23,7 @@ type session struct {
 	UpdatedAt       time.Time
 	DeletedAt       *time.Time
 	PendingApproval bool
+	Model           string // "" follows the settings' chat model
 }
 
 type message struct {
@@ -68,6 +69,9 @@ func migrations() []Migration {
 			}
 			return nil
 		}},
+		{Version: 2, Name: "a chat model per conversation", Up: func(tx *gorm.DB) error {
+			return tx.Exec(`ALTER TABLE sessions ADD COLUMN model TEXT NOT NULL DEFAULT ''`).Error
+		}},
 	}
 }
 
@@ -106,7 +110,7 @@ func (s *Store) Session(ctx context.Context, id string) (api.Session, error) {
 func (s *Store) ListSessions(ctx context.Context, query string) ([]api.Session, error) {
 	// Counting in the same query keeps the sidebar to one round trip.
 	type row struct {
-		ID, Title            string
+		ID, Title, Model     string
 		CreatedAt, UpdatedAt time.Time
 		PendingApproval      bool
 		MessageCount         int
@@ -124,7 +128,7 @@ func (s *Store) ListSessions(ctx context.Context, query string) ([]api.Session, 
 	}
 	out := make([]api.Session, len(rows))
 	for i, r := range rows {
-		out[i] = session{ID: r.ID, Title: r.Title, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, PendingApproval: r.PendingApproval}.toAPI(r.MessageCount)
+		out[i] = session{ID: r.ID, Title: r.Title, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, PendingApproval: r.PendingApproval, Model: r.Model}.toAPI(r.MessageCount)
 	}
 	return out, nil
 }
@@ -147,6 +151,41 @@ func (s *Store) SetPendingApproval(ctx context.Context, id string, pending bool)
 		return fmt.Errorf("mark approval on session: %w", err)
 	}
 	return nil
+}
+
+// SetSessionModel sets the chat model of a conversation ("" for the
+// settings' default). It does not touch updated_at: picking a model is not
+// using the conversation, and the sidebar keeps its order.
+func (s *Store) SetSessionModel(ctx context.Context, id, model string) (api.Session, error) {
+	model = strings.TrimSpace(model)
+	res := s.db.WithContext(ctx).Model(&session{}).Where("id = ? AND deleted_at IS NULL", id).UpdateColumn("model", model)
+	if res.Error != nil {
+		return api.Session{}, fmt.Errorf("set the model of session %q: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return api.Session{}, fmt.Errorf("set the model of session %q: %w", id, ErrNotFound)
+	}
+	s.models.set(id, model)
+	return s.Session(ctx, id)
+}
+
+// SessionModel is the chat model a conversation's turns use ("" for the
+// settings' default). Every turn asks, so the answers are kept in memory
+// (one process owns the data folder and sets models only through the
+// store).
+func (s *Store) SessionModel(ctx context.Context, id string) (string, error) {
+	if m, ok := s.models.get(id); ok {
+		return m, nil
+	}
+	var models []string
+	if err := s.db.WithContext(ctx).Model(&session{}).Where("id = ?", id).Pluck("model", &models).Error; err != nil {
+		return "", fmt.Errorf("read the model of session %q: %w", id, err)
+	}
+	if len(models) == 0 {
+		return "", nil // a session being created: its model comes with it
+	}
+	s.models.set(id, models[0])
+	return models[0], nil
 }
 
 // DeleteSession hides a session; RestoreSession brings it back (undo).
@@ -407,7 +446,7 @@ func (s *Store) MarkInterrupted(ctx context.Context) (int, error) {
 func (r session) toAPI(count int) api.Session {
 	return api.Session{
 		ID: r.ID, Title: r.Title, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-		MessageCount: count, PendingApproval: r.PendingApproval,
+		MessageCount: count, PendingApproval: r.PendingApproval, Model: r.Model,
 	}
 }
 

@@ -40,6 +40,7 @@ type Store struct {
 	db        *gorm.DB
 	path      string
 	histories *histories
+	models    *sessionModels
 }
 
 // Open opens (creating if needed) the database in dataDir and brings its
@@ -53,7 +54,7 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, path: path, histories: newHistories()}
+	s := &Store{db: db, path: path, histories: newHistories(), models: &sessionModels{byID: map[string]string{}}}
 	if err := Migrate(ctx, db, "store", migrations()); err != nil {
 		_ = s.Close()
 		return nil, err

@@ -270,6 +270,23 @@ export async function script(fake: FakeOllama, replies: FakeReply[]): Promise<vo
   await control(fake, "script", replies);
 }
 
+/** A model the fake has installed (backend/llm/ollamatest Model). */
+export interface FakeModel {
+  name: string;
+  capabilities: string[];
+  size?: number;
+}
+
+/** installModels gives the fake more models. */
+export async function installModels(fake: FakeOllama, models: FakeModel[]): Promise<void> {
+  await control(fake, "models", models);
+}
+
+/** pullDelay sets the fake's pause between download progress lines. */
+export async function pullDelay(fake: FakeOllama, ms: number): Promise<void> {
+  await control(fake, "pull_delay", { ms });
+}
+
 /** pending is how many scripted replies are still unused. */
 export async function pending(fake: FakeOllama): Promise<number> {
   const r = (await control(fake, "script", [])) as { pending: number };

@@ -118,7 +118,7 @@ describe("App", () => {
     expect($("article[data-role='user']").textContent).toContain("긴 질문");
     (banner.querySelector("button") as HTMLButtonElement).click();
     await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Send")).toHaveLength(2));
-    expect(fake.calls.filter((c) => c.method === "Send")[1]!.args).toEqual(["s-1", "긴 질문"]);
+    expect(fake.calls.filter((c) => c.method === "Send")[1]!.args).toEqual(["s-1", "긴 질문", {}]);
   });
 
   it("renames, deletes and undoes a delete from the sidebar", async () => {

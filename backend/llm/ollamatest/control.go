@@ -14,6 +14,8 @@ import (
 //	POST /__fake/fail    {"path": "/api/chat", "times": 1, "fault": {"kind": "http_500"}}
 //	POST /__fake/reset   forget script, rules, faults and recorded requests
 //	GET  /__fake/counts  {"/api/chat": 3, ...}
+//	POST /__fake/models  a Model, or an array of them, installed
+//	POST /__fake/pull_delay {"ms": 2000}: the pause between pull progress lines
 const controlPrefix = "/__fake/"
 
 // wireReply is a Reply with its durations in milliseconds for JSON.
@@ -64,6 +66,30 @@ func (s *Server) handleControl(w http.ResponseWriter, r *http.Request, body []by
 		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 	case "reset":
 		s.Reset()
+		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	case "models":
+		var many []Model
+		if err := json.Unmarshal(body, &many); err != nil {
+			var one Model
+			if err := json.Unmarshal(body, &one); err != nil || one.Name == "" {
+				bad(`models: want {"name": "qwen3:4b", "capabilities": ["completion", "tools"]} or an array of them`)
+				return
+			}
+			many = []Model{one}
+		}
+		for _, m := range many {
+			s.AddModel(m)
+		}
+		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	case "pull_delay":
+		var req struct {
+			MS int `json:"ms"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil || req.MS < 0 {
+			bad(`pull_delay: want {"ms": 2000}`)
+			return
+		}
+		s.SetPullDelay(time.Duration(req.MS) * time.Millisecond)
 		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 	case "counts":
 		s.mu.Lock()

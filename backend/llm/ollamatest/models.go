@@ -144,6 +144,34 @@ func (s *Server) handleShow(w http.ResponseWriter, body []byte) {
 	})
 }
 
+// handleDelete removes a model as Ollama's DELETE /api/delete does: 200
+// with an empty body, or 404 for a model it does not have.
+func (s *Server) handleDelete(w http.ResponseWriter, body []byte) {
+	var req api.DeleteRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid request: " + err.Error()})
+		return
+	}
+	name := req.Model
+	if name == "" {
+		name = req.Name
+	}
+	if _, ok := s.model(name); !ok {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("model '%s' not found", name)})
+		return
+	}
+	s.RemoveModel(name)
+	w.WriteHeader(http.StatusOK)
+}
+
+// SetPullDelay changes the pause between pull progress lines, e.g. so that
+// a test has time to cancel a download.
+func (s *Server) SetPullDelay(d time.Duration) {
+	s.mu.Lock()
+	s.cfg.pullDelay = d
+	s.mu.Unlock()
+}
+
 // pullSteps is how many progress lines a simulated download has.
 const pullSteps = 5
 

@@ -41,6 +41,7 @@ const (
 	PathShow    = "/api/show"
 	PathPull    = "/api/pull"
 	PathVersion = "/api/version"
+	PathDelete  = "/api/delete"
 )
 
 // Request is one HTTP request as the fake received it.
@@ -226,6 +227,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.handleShow(w, body)
 	case PathPull:
 		s.handlePull(w, r, body)
+	case PathDelete:
+		s.handleDelete(w, body)
 	case PathVersion:
 		writeJSON(w, http.StatusOK, map[string]string{"version": s.cfgVersion()})
 	default:

@@ -1,15 +1,17 @@
 // Typed client for the Go ChatService (bound in the desktop app, served
 // under /api/ChatService/* by `wayfinder serve`).
 import type { Transport } from "./transport";
-import type { ApprovalDecision, Message, SendAck, Session } from "./gotypes.gen";
+import type { ApprovalDecision, Message, SendAck, SendOptions, Session } from "./gotypes.gen";
 
 const S = "ChatService";
 
 export interface ChatApi {
   listSessions(query: string): Promise<Session[]>;
   messages(sessionID: string): Promise<Message[]>;
-  /** send starts a turn; sessionID "" creates a new session. */
-  send(sessionID: string, text: string): Promise<SendAck>;
+  /** send starts a turn; sessionID "" creates a new session (with opts.model as its model). */
+  send(sessionID: string, text: string, opts?: SendOptions): Promise<SendAck>;
+  /** setModel sets the chat model of a conversation ("" for the default). */
+  setModel(sessionID: string, model: string): Promise<Session>;
   /** decide answers the plan the session is waiting on; it starts a turn. */
   decide(sessionID: string, decision: ApprovalDecision): Promise<SendAck>;
   /** regenerate reruns the last user message, replacing the reply. */
@@ -28,7 +30,8 @@ export function chatApi(t: Transport): ChatApi {
     // Go encodes a nil slice as null; the UI always wants an array.
     listSessions: async (query) => (await t.call<Session[] | null>(S, "ListSessions", [query])) ?? [],
     messages: async (id) => (await t.call<Message[] | null>(S, "Messages", [id])) ?? [],
-    send: (id, text) => t.call<SendAck>(S, "Send", [id, text]),
+    send: (id, text, opts = {}) => t.call<SendAck>(S, "Send", [id, text, opts]),
+    setModel: (id, model) => t.call<Session>(S, "SetModel", [id, model]),
     decide: (id, decision) => t.call<SendAck>(S, "Decide", [id, decision]),
     regenerate: (id) => t.call<SendAck>(S, "Regenerate", [id]),
     editLast: (id, text) => t.call<SendAck>(S, "EditLast", [id, text]),

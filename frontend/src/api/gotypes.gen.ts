@@ -18,6 +18,7 @@ export interface Session {
   updated_at: string;
   message_count: number;
   pending_approval: boolean;
+  model: string;
 }
 
 /** Message is one chat message as stored and shown. */
@@ -58,6 +59,7 @@ export interface TurnResult {
   prompt_tokens: number;
   completion_tokens: number;
   execution_ms: number;
+  model?: string;
   plan?: PlanApproval | null;
   recommendations?: Recommendation[];
   steps?: SubTask[];
@@ -148,6 +150,11 @@ export interface ErrorInfo {
   code: ErrorCode;
   message: string;
   hint?: string;
+}
+
+/** SendOptions are how a message is sent, beside its text. */
+export interface SendOptions {
+  model?: string;
 }
 
 /** SendAck answers ChatService.Send at once; the reply arrives as events. */
@@ -394,6 +401,7 @@ export interface PullProgress {
   total: number;
   done: boolean;
   error?: ErrorInfo | null;
+  cancelled?: boolean;
 }
 
 /** MemoriesChanged tells windows to reload the memory list. */

@@ -11,6 +11,10 @@ export interface SettingsApi {
   models(): Promise<ModelInfo[]>;
   /** pull downloads a model; progress arrives as models.pull_progress. */
   pull(model: string): Promise<void>;
+  /** cancelPull stops a download; its last progress event says cancelled. */
+  cancelPull(model: string): Promise<void>;
+  /** deleteModel removes a model from Ollama for good. */
+  deleteModel(model: string): Promise<void>;
   info(): Promise<AppInfo>;
   ready(version: string): Promise<void>;
   /** workflow is the agent graph in effect, for the live drawing. */
@@ -35,6 +39,8 @@ export function settingsApi(t: Transport): SettingsApi {
         capabilities: m.capabilities ?? [],
       })),
     pull: (model) => t.call<void>(S, "Pull", [model]),
+    cancelPull: (model) => t.call<void>(S, "CancelPull", [model]),
+    deleteModel: (model) => t.call<void>(S, "DeleteModel", [model]),
     info: () => t.call<AppInfo>(S, "Info", []),
     ready: (version) => t.call<void>(S, "Ready", [version]),
     workflow: async () => {

@@ -17,7 +17,7 @@ afterEach(() => {
 function withConversation(opts: ConstructorParameters<typeof FakeBackend>[0] = {}): FakeBackend {
   const fake = new FakeBackend({ settings: { language: "en" }, ...opts });
   const at = "2026-11-20T10:00:00Z";
-  fake.sessions.push({ id: "old", title: "Leave policy", created_at: at, updated_at: at, message_count: 2, pending_approval: false });
+  fake.sessions.push({ id: "old", title: "Leave policy", created_at: at, updated_at: at, message_count: 2, pending_approval: false, model: "" });
   const msgs: Message[] = [
     { id: "m1", session_id: "old", role: "user", content: "How many days of leave do I get?", status: "complete", created_at: at },
     { id: "m2", session_id: "old", role: "assistant", content: "You get **15 days** a year.", status: "complete", created_at: at },

@@ -3,7 +3,7 @@
 import type { ChatApi } from "../api/chat";
 import { parseError } from "../api/errors";
 import { Events, Reconnected, subscribe } from "../api/events";
-import type { ApprovalDecision, Message, PlanApproval, SendAck, SubTask } from "../api/gotypes.gen";
+import type { ApprovalDecision, Message, PlanApproval, SendAck, Session, SubTask } from "../api/gotypes.gen";
 import { applyTrace, finishTrace, newTrace, type TurnTrace } from "../trace/reduce";
 import { draftFrom, type PlanDraft } from "../plan/edit";
 import type { ErrorInfo } from "../api/errors";
@@ -49,6 +49,11 @@ export class ChatStore {
    * exports name the steps as edited (the stored plan is the proposal).
    */
   approvedSteps = $state<Record<string, SubTask[]>>({});
+  /** newChatModel is the model picked for the new chat before its first message ("" = default). */
+  newChatModel = $state("");
+  /** modelError is a model switch the backend refused. */
+  modelError = $state<ErrorInfo | null>(null);
+
   /** planHidden: plans the person put aside with "Decide later". */
   planHidden = $state<Record<string, boolean>>({});
 
@@ -174,6 +179,7 @@ export class ChatStore {
 
   newChat(): void {
     this.currentID = null;
+    this.newChatModel = "";
     this.sendError = null;
     this.loadError = null;
   }
@@ -187,7 +193,8 @@ export class ChatStore {
     this.sending = true;
     this.sendError = null;
     try {
-      const ack = await this.api.send(this.currentID ?? "", text);
+      const opts = !this.currentID && this.newChatModel ? { model: this.newChatModel } : {};
+      const ack = await this.api.send(this.currentID ?? "", text, opts);
       this.accepted(ack);
       this.currentID = ack.session_id;
       if (this.draft === text) this.draft = "";
@@ -229,6 +236,25 @@ export class ChatStore {
       return false;
     } finally {
       this.deciding = false;
+    }
+  }
+
+  /**
+   * setModel picks the chat model of the open conversation (kept with it;
+   * its next turns use it) or of the new chat about to start. It returns
+   * the updated conversation, or null for a new chat or a refusal.
+   */
+  async setModel(model: string): Promise<Session | null> {
+    this.modelError = null;
+    if (!this.currentID) {
+      this.newChatModel = model;
+      return null;
+    }
+    try {
+      return await this.api.setModel(this.currentID, model);
+    } catch (e) {
+      this.modelError = parseError(e);
+      return null;
     }
   }
 

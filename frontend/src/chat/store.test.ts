@@ -30,7 +30,7 @@ describe("ChatStore", () => {
       status: "complete",
       content: "Hello **there**, this is a longer streamed answer.",
     });
-    expect(fake.calls.find((c) => c.method === "Send")?.args).toEqual(["", "hi"]);
+    expect(fake.calls.find((c) => c.method === "Send")?.args).toEqual(["", "hi", {}]);
   });
 
   it("keeps the draft and shows the error when Send is refused", async () => {

@@ -47,6 +47,7 @@ export class StatusStore {
         }
         if (p.done) {
           this.pulling = false;
+          if (p.cancelled) this.pull = null;
           void this.check();
         }
       }),
@@ -97,6 +98,17 @@ export class StatusStore {
       this.pullError = parseError(e);
       this.pulling = false;
       this.schedule();
+    }
+  }
+
+  /** cancelPull stops the download in progress; what Ollama got is kept for a later pull. */
+  async cancelPull(): Promise<void> {
+    const model = this.pull?.model;
+    if (!model || !this.pulling) return;
+    try {
+      await this.api.cancelPull(model);
+    } catch (e) {
+      this.pullError = parseError(e);
     }
   }
 

@@ -49,6 +49,11 @@ export class SessionsStore {
     this.searchTimer = setTimeout(() => void this.refresh(), 200);
   }
 
+  /** replace shows a conversation as the backend returned it (e.g. a new model). */
+  replace(s: Session): void {
+    this.list = this.list.map((x) => (x.id === s.id ? s : x));
+  }
+
   async rename(id: string, title: string): Promise<void> {
     const clean = title.trim();
     if (!clean) return;

@@ -4,6 +4,7 @@
 // called an installed model "not installed" while `doctor` said it was
 // ready; the backend's settings.SameModel is the rule both now follow.
 import type { ModelInfo } from "../api/gotypes.gen";
+import { isKey, t } from "../i18n/i18n.svelte";
 
 /** normalName is a name with the tag Ollama assumes when there is none. */
 function normalName(name: string): string {
@@ -34,4 +35,10 @@ export function isChatModel(m: ModelInfo): boolean {
 export function chatModels(models: ModelInfo[]): ModelInfo[] {
   const tools = (m: ModelInfo) => (m.capabilities.includes("tools") ? 0 : 1);
   return models.filter(isChatModel).sort((a, b) => tools(a) - tools(b) || a.name.localeCompare(b.name));
+}
+
+/** capLabel words one of Ollama's capabilities in the UI's language. */
+export function capLabel(cap: string): string {
+  const key = `models.cap.${cap}`;
+  return isKey(key) ? t(key) : cap;
 }

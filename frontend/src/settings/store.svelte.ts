@@ -47,6 +47,12 @@ export class SettingsStore {
     return this.info;
   }
 
+  /** deleteModel removes a model from Ollama and lists the models again. */
+  async deleteModel(name: string): Promise<void> {
+    await this.api.deleteModel(name);
+    await this.loadModels();
+  }
+
   /** openDataDir shows the data folder in the file manager (desktop). */
   async openDataDir(): Promise<boolean> {
     try {

@@ -23,6 +23,7 @@ import type {
   OllamaStatus,
   ErrorInfo,
   SendAck,
+  SendOptions,
   Session,
   Settings,
 } from "../api/gotypes.gen";
@@ -45,6 +46,8 @@ export interface FakeOptions {
   mode?: string;
   /** stepDelayMs between trace steps of the complex path. */
   stepDelayMs?: number;
+  /** pullStepMs between the progress events of a download. */
+  pullStepMs?: number;
 }
 
 export const FAKE_WORKFLOW: Workflow = {
@@ -133,6 +136,7 @@ export class FakeBackend implements Transport {
       chat_model: { name: this.settings.chat_model, installed: opts.modelInstalled ?? true, capabilities: ["completion", "tools"] },
       embed_model: { name: this.settings.embed_model, installed: true, capabilities: ["embedding"] },
     };
+    if (opts.modelInstalled === false) this.models = this.models.filter((m) => m.name !== this.settings.chat_model);
   }
 
   private id(prefix: string): string {
@@ -168,7 +172,7 @@ export class FakeBackend implements Transport {
     if (!this.messages.has(id)) throw new ApiError({ code: "not_found", message: "session not found" });
     return structuredClone(this.messages.get(id)!);
   }
-  "ChatService.Send"(sessionID: string, text: string): SendAck {
+  "ChatService.Send"(sessionID: string, text: string, opts: SendOptions = {}): SendAck {
     if (!text.trim()) throw new ApiError({ code: "empty_message", message: "message is empty" });
     if (!this.status.reachable)
       throw new ApiError({ code: "ollama_unreachable", message: "ollama is not reachable", hint: "ollama serve" });
@@ -176,7 +180,7 @@ export class FakeBackend implements Transport {
     let sid = sessionID;
     if (!sid) {
       sid = this.id("s");
-      this.sessions.push({ id: sid, title: text.slice(0, 40), created_at: now, updated_at: now, message_count: 0, pending_approval: false });
+      this.sessions.push({ id: sid, title: text.slice(0, 40), created_at: now, updated_at: now, message_count: 0, pending_approval: false, model: opts.model ?? "" });
       this.messages.set(sid, []);
     }
     const user: Message = { id: this.id("m"), session_id: sid, role: "user", content: text, status: "complete", created_at: now };
@@ -313,7 +317,7 @@ export class FakeBackend implements Transport {
   }
 
   private result(sid: string, response: string): TurnResult {
-    return { response, session_id: sid, tools_used: [], sources: [], llm_calls: 1, prompt_tokens: 42, completion_tokens: 17, execution_ms: 830 };
+    return { response, session_id: sid, tools_used: [], sources: [], llm_calls: 1, prompt_tokens: 42, completion_tokens: 17, execution_ms: 830, model: this.modelOf(sid) };
   }
 
   private streamText(sid: string, turn: string, asst: Message, text: string, extra: Partial<TurnResult>): Promise<void> {
@@ -336,6 +340,16 @@ export class FakeBackend implements Transport {
       };
       next();
     });
+  }
+  "ChatService.SetModel"(id: string, model: string): Session {
+    const s = this.sessions.find((x) => x.id === id);
+    if (!s) throw new ApiError({ code: "not_found", message: "session not found" });
+    s.model = model;
+    return { ...s };
+  }
+  /** modelOf is the chat model a session's turns use. */
+  modelOf(sid: string): string {
+    return this.sessions.find((x) => x.id === sid)?.model || this.settings.chat_model;
   }
   "ChatService.Stop"(id: string): void {
     this.stopped.add(id);
@@ -381,17 +395,34 @@ export class FakeBackend implements Transport {
     if (!this.status.reachable) throw new ApiError({ code: "ollama_unreachable", message: "ollama is not reachable", hint: "ollama serve" });
     return structuredClone(this.models);
   }
+  private pulls = new Map<string, ReturnType<typeof setTimeout>>();
   "SettingsService.Pull"(model: string): void {
     const total = 2_000_000_000;
     let done = 0;
     const tick = () => {
       done = Math.min(total, done + total / 5);
       const finished = done >= total;
-      if (finished) this.status.chat_model.installed = true;
+      if (finished) {
+        this.pulls.delete(model);
+        if (model === this.status.chat_model.name) this.status.chat_model.installed = true;
+        if (!this.models.some((m) => m.name === model)) this.models.push({ name: model, size: total, capabilities: ["completion", "tools"] });
+      }
       this.emit("models.pull_progress", { model, status: finished ? "success" : "pulling manifest", completed: done, total, done: finished });
-      if (!finished) setTimeout(tick, this.opts.tokenDelayMs ?? 20);
+      if (!finished) this.pulls.set(model, setTimeout(tick, this.opts.pullStepMs ?? this.opts.tokenDelayMs ?? 20));
     };
-    setTimeout(tick, 20);
+    this.pulls.set(model, setTimeout(tick, 20));
+  }
+  "SettingsService.CancelPull"(model: string): void {
+    const timer = this.pulls.get(model);
+    if (!timer) return;
+    clearTimeout(timer);
+    this.pulls.delete(model);
+    this.emit("models.pull_progress", { model, status: "cancelled", completed: 0, total: 0, done: true, cancelled: true });
+  }
+  "SettingsService.DeleteModel"(model: string): void {
+    if (!this.models.some((m) => m.name === model)) throw new ApiError({ code: "model_missing", message: `model '${model}' not found` });
+    this.models = this.models.filter((m) => m.name !== model);
+    if (model === this.status.chat_model.name) this.status.chat_model.installed = false;
   }
   "SettingsService.Info"(): AppInfo {
     return { version: "0.1.0-dev", data_dir: "/home/you/.local/share/wayfinder", mode: this.opts.mode ?? "serve", locale: "en" };
@@ -526,7 +557,7 @@ export class FakeBackend implements Transport {
 
   private finish(sid: string, turn: string, asst: Message, status: "complete" | "interrupted"): void {
     asst.status = status;
-    const result = { response: asst.content, session_id: sid, tools_used: [], sources: [], llm_calls: 1, prompt_tokens: 42, completion_tokens: 17, execution_ms: 830 };
+    const result = this.result(sid, asst.content);
     asst.result = result;
     const s = this.sessions.find((x) => x.id === sid);
     if (s) {

@@ -54,7 +54,7 @@ if (scenario !== "empty") {
   const titles = ["휴가 규정 요약", "Café Shorts video plan", "123 × 456", "Trip to Busan — packing list"];
   titles.forEach((title, i) => {
     const id = `seed-${i}`;
-    fake.sessions.push({ id, title, created_at: day(i + 1), updated_at: day(i + 0.5), message_count: 2, pending_approval: false });
+    fake.sessions.push({ id, title, created_at: day(i + 1), updated_at: day(i + 0.5), message_count: 2, pending_approval: false, model: "" });
     fake.messages.set(id, [
       { id: `${id}-u`, session_id: id, role: "user", content: title, status: "complete", created_at: day(i + 1) },
       { id: `${id}-a`, session_id: id, role: "assistant", content: `About **${title}**…`, status: "complete", created_at: day(i + 1) },

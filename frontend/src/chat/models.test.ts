@@ -1,0 +1,125 @@
+// The model picker in the chat header, the model named in each answer's
+// details, onboarding that offers installed models first, and pulling
+// (with cancel) and deleting models in Settings.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FakeBackend } from "../testing/fakeBackend";
+import { $, $$, cleanup, click, send, start } from "../testing/ui";
+import { flushSync } from "svelte";
+
+afterEach(cleanup);
+
+function pick(model: string): void {
+  const sel = $("#model-picker") as HTMLSelectElement;
+  sel.value = model;
+  sel.dispatchEvent(new Event("change", { bubbles: true }));
+  flushSync();
+}
+
+async function reply(n: number): Promise<HTMLElement> {
+  await vi.waitFor(() => expect(document.querySelectorAll("article[data-role='assistant'][data-status='complete']")).toHaveLength(n));
+  return $$("article[data-role='assistant']")[n - 1]!;
+}
+
+function detailsModel(article: HTMLElement): string {
+  return article.querySelector("details dd.model")?.textContent ?? "";
+}
+
+describe("model picker", () => {
+  it("lists the installed chat models, tools-capable first, and shows the default", async () => {
+    const fake = new FakeBackend({ settings: { language: "en" } });
+    fake.models.push({ name: "qwen3:4b", size: 2_500_000_000, capabilities: ["completion", "tools", "thinking"] });
+    await start({}, fake);
+    const sel = $("#model-picker") as HTMLSelectElement;
+    await vi.waitFor(() => expect(sel.querySelectorAll("option")).toHaveLength(3));
+    const groups = [...sel.querySelectorAll("optgroup")].map((g) => [g.label, [...g.querySelectorAll("option")].map((o) => o.value)]);
+    expect(groups).toEqual([
+      ["Can use tools", ["llama3.2:3b", "qwen3:4b"]],
+      ["Without tools (no calculator, documents or tool recommendations)", ["gemma3:1b"]],
+    ]);
+    expect(sel.value).toBe("llama3.2:3b");
+    expect(sel.selectedOptions[0]!.textContent).toBe("llama3.2:3b · tools (default)");
+    expect([...sel.options].some((o) => o.value.startsWith("bge-m3"))).toBe(false);
+  });
+
+  it("starts a new chat with the picked model, switches it midway, and names the writer of each answer", async () => {
+    const { fake } = await start();
+    await vi.waitFor(() => expect(($("#model-picker") as HTMLSelectElement).options.length).toBe(2));
+    pick("gemma3:1b");
+    await send("hello");
+    expect(fake.calls.find((c) => c.method === "Send")!.args).toEqual(["", "hello", { model: "gemma3:1b" }]);
+    expect(detailsModel(await reply(1))).toBe("gemma3:1b");
+    await vi.waitFor(() => expect(($("#model-picker") as HTMLSelectElement).value).toBe("gemma3:1b"));
+
+    pick("llama3.2:3b");
+    await vi.waitFor(() => expect(fake.calls.some((c) => c.method === "SetModel")).toBe(true));
+    expect(fake.calls.find((c) => c.method === "SetModel")!.args).toEqual(["s-1", "llama3.2:3b"]);
+    await send("and again");
+    expect(detailsModel(await reply(2))).toBe("llama3.2:3b");
+    expect(detailsModel($$("article[data-role='assistant']")[0]!)).toBe("gemma3:1b");
+
+    // A new chat starts from the default again.
+    click("button.new");
+    expect(($("#model-picker") as HTMLSelectElement).value).toBe("llama3.2:3b");
+  });
+
+  it("holds sending in a conversation whose model is gone and offers an installed one", async () => {
+    const fake = new FakeBackend({ settings: { language: "en" } });
+    const at = "2026-11-20T10:00:00Z";
+    fake.sessions.push({ id: "old", title: "Old", created_at: at, updated_at: at, message_count: 2, pending_approval: false, model: "mistral:7b" });
+    fake.messages.set("old", [
+      { id: "m1", session_id: "old", role: "user", content: "hi", status: "complete", created_at: at },
+      { id: "m2", session_id: "old", role: "assistant", content: "hello", status: "complete", created_at: at },
+    ]);
+    await start({}, fake);
+    click("nav li button.open");
+    await vi.waitFor(() => expect(document.querySelector("#composer-held[data-problem='model_missing']")).not.toBeNull());
+    expect($("#composer-held").textContent).toContain("mistral:7b");
+    expect(($("#model-picker") as HTMLSelectElement).selectedOptions[0]!.textContent).toBe("mistral:7b — not installed");
+    click("#composer-held button.use");
+    await vi.waitFor(() => expect(document.querySelector("#composer-held")).toBeNull());
+    expect(fake.calls.find((c) => c.method === "SetModel")!.args).toEqual(["old", "llama3.2:3b"]);
+  });
+});
+
+describe("onboarding and Settings", () => {
+  it("offers the installed tools-capable models before pulling the default one", async () => {
+    const fake = new FakeBackend({ settings: { language: "en", chat_model: "qwen3:4b" }, modelInstalled: false });
+    await start({}, fake);
+    await vi.waitFor(() => expect(document.querySelector("section.onboarding button.use")).not.toBeNull());
+    expect($("section.onboarding").dataset.problem).toBe("model_missing");
+    const offered = $$("section.onboarding button.use").map((b) => b.textContent);
+    expect(offered).toEqual(["Use llama3.2:3b"]);
+    expect($("section.onboarding").textContent).toContain("ollama pull qwen3:4b");
+    click("section.onboarding button.use");
+    await vi.waitFor(() => expect(document.querySelector("section.onboarding")).toBeNull());
+    expect(fake.settings.chat_model).toBe("llama3.2:3b");
+    expect(document.querySelector("#empty-title")).not.toBeNull();
+  });
+
+  it("cancels a download", async () => {
+    const fake = new FakeBackend({ settings: { language: "en", chat_model: "qwen3:4b" }, modelInstalled: false, pullStepMs: 200 });
+    await start({}, fake);
+    await vi.waitFor(() => expect(document.querySelector("section.onboarding button.pull")).not.toBeNull());
+    click("section.onboarding button.pull");
+    await vi.waitFor(() => expect(document.querySelector("section.onboarding button.cancel-pull")).not.toBeNull());
+    click("section.onboarding button.cancel-pull");
+    await vi.waitFor(() => expect(document.querySelector("section.onboarding button.cancel-pull")).toBeNull());
+    expect(fake.calls.some((c) => c.method === "CancelPull" && c.args[0] === "qwen3:4b")).toBe(true);
+    expect(($("section.onboarding button.pull") as HTMLButtonElement).disabled).toBe(false);
+    expect(fake.models.some((m) => m.name === "qwen3:4b")).toBe(false);
+  });
+
+  it("deletes a model from Settings only after a confirmation", async () => {
+    const { fake } = await start();
+    click("button[aria-label='Settings']");
+    await vi.waitFor(() => expect(document.querySelector("li[data-model='gemma3:1b'] .delete-model")).not.toBeNull());
+    click("li[data-model='gemma3:1b'] .delete-model");
+    expect($("li[data-model='gemma3:1b'] .confirm").textContent).toContain("Delete gemma3:1b from this computer (0.8 GB)?");
+    click("li[data-model='gemma3:1b'] .delete-no");
+    expect(fake.calls.some((c) => c.method === "DeleteModel")).toBe(false);
+    click("li[data-model='gemma3:1b'] .delete-model");
+    click("li[data-model='gemma3:1b'] .delete-yes");
+    await vi.waitFor(() => expect(document.querySelector("li[data-model='gemma3:1b']")).toBeNull());
+    expect(fake.calls.find((c) => c.method === "DeleteModel")!.args).toEqual(["gemma3:1b"]);
+  });
+});

@@ -34,6 +34,9 @@ type options struct {
 	idle                time.Duration
 	skipWindows, skipKB bool
 	skipPackages        bool
+	only                string
+	kbChunks, kbTextMB  int
+	kbBaseline          string
 }
 
 func main() {
@@ -52,7 +55,15 @@ func main() {
 	flag.BoolVar(&o.skipWindows, "skip-windows", false, "skip the desktop window measurements")
 	flag.BoolVar(&o.skipKB, "skip-kb", false, "skip the knowledge base measurements")
 	flag.BoolVar(&o.skipPackages, "skip-packages", false, "skip the package sizes (packages.go)")
+	flag.StringVar(&o.only, "only", "", `measure one part only: "kb-rss" (the knowledge base's memory through the CLI)`)
+	flag.IntVar(&o.kbChunks, "kb-rss-chunks", 100_000, "records (one chunk each) imported for the knowledge base's memory")
+	flag.IntVar(&o.kbTextMB, "kb-rss-text-mb", 200, "size of the text file imported for the memory of one large file (0: none)")
+	flag.StringVar(&o.kbBaseline, "kb-rss-baseline", kbRSSBaseline, `git revision built and measured beside this one ("": none)`)
+	rssRun := flag.String("rss-run", "", "internal: run the command after -- and write its peak RSS to this file")
 	flag.Parse()
+	if *rssRun != "" {
+		os.Exit(rssLauncher(*rssRun, flag.Args()))
+	}
 	if *worker != "" {
 		if err := windowWorker(*worker, *workerRuns, *workerIdle); err != nil {
 			fmt.Fprintln(os.Stderr, "window worker:", err)
@@ -110,6 +121,10 @@ func run(ctx context.Context, o options) (string, error) {
 	begin := time.Now()
 	t := &table{}
 	log := func(format string, a ...any) { fmt.Fprintf(os.Stderr, "bench: "+format+"\n", a...) }
+	if o.only == "kb-rss" {
+		kbRSSRows(ctx, o, t, log)
+		return t.report(begin), nil
+	}
 
 	log("turns against a fake Ollama with 50 ms latency (%d runs each)", o.turnRuns)
 	if rows, err := measureTurns(ctx, o.turnRuns); err != nil {
@@ -165,6 +180,7 @@ func run(ctx context.Context, o options) (string, error) {
 			t.add(fmt.Sprintf("hybrid query p50 / p95 at %dk chunks (%d-d vectors, RRF)", h.chunks/1000, h.dim),
 				fmt.Sprintf("%s / %s", ms(h.p50), ms(h.p95)), "goal p50 ≤ 40 ms", verdict(h.p50 <= 40*time.Millisecond))
 		}
+		kbRSSRows(ctx, o, t, log)
 		log("PDF extraction (backend/knowledge/pdftext BenchmarkExtract)")
 		if m, err := goBench(ctx, o.root, "./backend/knowledge/pdftext/", "BenchmarkExtract", "3x"); err != nil {
 			t.fail("PDF pages/s", err)
@@ -201,6 +217,19 @@ func run(ctx context.Context, o options) (string, error) {
 		t.add("binary size (stripped, desktop build)", fmt.Sprintf("%.1f MB", float64(fi.Size())/1e6), ref, "")
 	}
 
+	report := t.report(begin)
+	if !o.skipPackages {
+		section, err := packageSizes(ctx, o, log)
+		if err != nil {
+			section = fmt.Sprintf("\n## Package sizes\n\nNot measured: %v\n", err)
+		}
+		report += section
+	}
+	return report, nil
+}
+
+// report renders the table with the run's circumstances and notes.
+func (t *table) report(begin time.Time) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Wayfinder performance report\n\n")
 	fmt.Fprintf(&b, "Measured %s in one run of `make bench` (%s) on %d CPU cores, %s/%s, %s; load average at the start: %s.\n\n",
@@ -214,15 +243,10 @@ func run(ctx context.Context, o options) (string, error) {
 		"\"raw model-call time\" is each /api/chat and /api/embed request timed " +
 		"from sending to the end of its reply, summed. Calls \"after the answer\" are summarising and reflection, which run once the reply is saved. " +
 		"Prompt tokens use the fake's estimate (bytes ÷ 4) on both sides. Window startup is from exec to the frontend's first call into Go after mounting " +
-		"(the \"frontend ready\" log line), median of the runs, under Xvfb; memory is VmRSS after idling, per process (shared pages count in each).\n")
-	if !o.skipPackages {
-		section, err := packageSizes(ctx, o, log)
-		if err != nil {
-			section = fmt.Sprintf("\n## Package sizes\n\nNot measured: %v\n", err)
-		}
-		b.WriteString(section)
-	}
-	return b.String(), nil
+		"(the \"frontend ready\" log line), median of the runs, under Xvfb; memory is VmRSS after idling, per process (shared pages count in each). " +
+		"Knowledge base memory is the peak RSS (rusage) of the desktop binary's command line with no Ollama answering, so keyword only; the desktop build " +
+		"maps GTK and WebKit even for a command (≈ 70 MiB of the idle figure).\n")
+	return b.String()
 }
 
 // windows measures Wayfinder's window and the hello-world's.

@@ -328,8 +328,14 @@ type KBDocument struct {
 // SearchHit is one passage retrieval returned, as the knowledge search box
 // and `wayfinder kb search --json` show it.
 type SearchHit struct {
-	ID      string  `json:"id"`
-	DocID   string  `json:"doc_id"`
+	ID    string `json:"id"`     // the chunk: "<doc_id>:<seq>"
+	DocID string `json:"doc_id"` // the document (Documents lists it)
+	// RecordID is the record's own id in its file (JSON `_id`/`id`), so a
+	// script can map a hit back to its data; "" when the file has none.
+	RecordID string `json:"record_id,omitempty"`
+	// File is the file's name (Source is its full path); "" for the
+	// built-in catalog.
+	File    string  `json:"file,omitempty"`
 	Title   string  `json:"title"`
 	Source  string  `json:"source"`
 	Kind    string  `json:"kind"`
@@ -347,7 +353,7 @@ type SearchHit struct {
 type ImportProgress struct {
 	ImportID   string `json:"import_id"`
 	File       string `json:"file"`
-	Stage      string `json:"stage"` // reading, chunking, embedding, done, skipped, failed
+	Stage      string `json:"stage"` // reading, chunking, embedding, done, skipped, duplicate, failed
 	Pages      int    `json:"pages"`
 	Chunks     int    `json:"chunks"`
 	Embedded   int    `json:"embedded"`
@@ -357,6 +363,11 @@ type ImportProgress struct {
 	// Warnings say what was imported but not as it was (invalid bytes
 	// replaced, with their lines).
 	Warnings []string `json:"warnings,omitempty"`
+	// Replaced: an upload took the place of an earlier one of its name.
+	Replaced bool `json:"replaced,omitempty"`
+	// DuplicateOf names the document that already has the content of an
+	// upload in stage "duplicate" (which was not stored again).
+	DuplicateOf string `json:"duplicate_of,omitempty"`
 }
 
 // ImportFailure is a file that could not be imported, and why.
@@ -372,6 +383,10 @@ type ImportReport struct {
 	Skipped   []string        `json:"skipped"`
 	Failed    []ImportFailure `json:"failed"`
 	Warnings  []ImportFailure `json:"warnings"` // imported files, each with one warning
+	Replaced  []string        `json:"replaced"` // uploads that replaced an earlier one of their name
+	// Duplicates are uploads the library had already (Error is the title
+	// of the document that has the content).
+	Duplicates []ImportFailure `json:"duplicates"`
 	Documents int             `json:"documents"`
 	Chunks    int             `json:"chunks"`
 	Pages     int             `json:"pages"`

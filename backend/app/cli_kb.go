@@ -89,8 +89,14 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		}
 		for i, h := range hits {
 			where := h.Source
+			if h.RecordID != "" && h.RecordID != h.Title {
+				where += ", id " + h.RecordID
+			}
 			if h.Page > 0 {
 				where += fmt.Sprintf(", p. %d", h.Page)
+			}
+			if h.Heading != "" && h.Heading != h.Title {
+				where += ", § " + h.Heading
 			}
 			fmt.Fprintf(s.out, "%d. %s (%s) score %.4f\n   %s\n", i+1, h.Title, where, h.Score, h.Snippet)
 		}
@@ -142,17 +148,26 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 	return nil
 }
 
+// printSearchJSON prints one object per hit with what a script needs to
+// map it back to its data: the document, the record's own id (JSON `_id`
+// or `id`; "" when the file has none), the file, page and heading.
 func printSearchJSON(s stdio, hits []api.SearchHit) error {
 	type row struct {
-		ID     string  `json:"id"`
-		Source string  `json:"source"`
-		Page   int     `json:"page"`
-		Score  float64 `json:"score"`
-		Text   string  `json:"text"`
+		ID       string  `json:"id"` // the chunk
+		DocID    string  `json:"doc_id"`
+		RecordID string  `json:"record_id"`
+		File     string  `json:"file"`
+		Source   string  `json:"source"`
+		Title    string  `json:"title"`
+		Kind     string  `json:"kind"`
+		Page     int     `json:"page"`
+		Heading  string  `json:"heading"`
+		Score    float64 `json:"score"`
+		Text     string  `json:"text"`
 	}
 	rows := make([]row, len(hits))
 	for i, h := range hits {
-		rows[i] = row{h.ID, h.Source, h.Page, h.Score, h.Text}
+		rows[i] = row{h.ID, h.DocID, h.RecordID, h.File, h.Source, h.Title, h.Kind, h.Page, h.Heading, h.Score, h.Text}
 	}
 	enc := json.NewEncoder(s.out)
 	enc.SetIndent("", "  ")

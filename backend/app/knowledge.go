@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -73,7 +74,7 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 	go func() {
 		defer close(l.ready)
 		v := knowledge.Vectors{Index: l.vectors}
-		l.kb, l.err = knowledge.Open(ctx, st.DB(), dir, knowledge.Options{PDF: l.pdf, Sink: v, Vectors: v, Logger: log})
+		l.kb, l.err = knowledge.Open(ctx, st.DB(), dir, knowledge.Options{PDF: l.pdf, Sink: v, Vectors: v, Logger: log, UploadDir: filepath.Join(dataDir, "uploads")})
 		if l.err != nil {
 			log.Error("open the knowledge base", "err", l.err)
 			return
@@ -165,11 +166,14 @@ func (l *library) search(ctx context.Context, query string, opts knowledge.Searc
 	out := make([]api.SearchHit, len(hits))
 	for i, h := range hits {
 		out[i] = api.SearchHit{
-			ID: h.ChunkID, DocID: h.DocID, Title: h.Title, Source: h.Source, Kind: h.Kind, Page: h.Page,
+			ID: h.ChunkID, DocID: h.DocID, RecordID: h.RecordID, File: filepath.Base(h.Source), Title: h.Title, Source: h.Source, Kind: h.Kind, Page: h.Page,
 			Heading: h.Heading, Score: h.Score, Text: h.Text, Snippet: h.Snippet, Words: h.Words, Meaning: h.Meaning,
 		}
-		if e, ok := l.byID[h.RecordID]; ok && h.Kind == knowledge.KindCatalog {
-			out[i].Source, out[i].URL = catalog.SourceName, e.URL
+		if h.Kind == knowledge.KindCatalog {
+			out[i].Source, out[i].File = catalog.SourceName, ""
+			if e, ok := l.byID[h.RecordID]; ok {
+				out[i].URL = e.URL
+			}
 		}
 	}
 	return out, nil
@@ -197,21 +201,22 @@ func (l *library) documents(ctx context.Context) ([]api.KBDocument, error) {
 	return out, nil
 }
 
-// importPaths imports files and folders, reporting each file's progress.
-func (l *library) importPaths(ctx context.Context, id string, paths []string, progress func(api.ImportProgress)) api.ImportReport {
-	rep := api.ImportReport{ImportID: id, Imported: []string{}, Skipped: []string{}, Failed: []api.ImportFailure{}, Warnings: []api.ImportFailure{}}
-	kb, err := l.base(ctx)
-	if err != nil {
-		info := describe(err)
-		rep.Error = &info
-		return rep
+// progressOf is the DTO of an import event.
+func progressOf(id string, p knowledge.Progress) api.ImportProgress {
+	return api.ImportProgress{
+		ImportID: id, File: p.File, Stage: string(p.Stage), Pages: p.Pages, Chunks: p.Chunks,
+		Embedded: p.Embedded, Error: p.Error, FileIndex: p.FileIndex, FilesTotal: p.FilesTotal, Warnings: p.Warnings,
+		Replaced: p.Replaced, DuplicateOf: p.DuplicateOf,
 	}
-	r, err := kb.Import(ctx, paths, func(p knowledge.Progress) {
-		progress(api.ImportProgress{
-			ImportID: id, File: p.File, Stage: string(p.Stage), Pages: p.Pages, Chunks: p.Chunks,
-			Embedded: p.Embedded, Error: p.Error, FileIndex: p.FileIndex, FilesTotal: p.FilesTotal, Warnings: p.Warnings,
-		})
-	})
+}
+
+func newReport(id string) api.ImportReport {
+	return api.ImportReport{ImportID: id, Imported: []string{}, Skipped: []string{}, Failed: []api.ImportFailure{},
+		Warnings: []api.ImportFailure{}, Replaced: []string{}, Duplicates: []api.ImportFailure{}}
+}
+
+// addReport adds what an import reports to the DTO.
+func addReport(rep *api.ImportReport, r knowledge.Report) {
 	rep.Imported = append(rep.Imported, r.Imported...)
 	rep.Skipped = append(rep.Skipped, r.Skipped...)
 	for _, f := range r.Failed {
@@ -220,7 +225,44 @@ func (l *library) importPaths(ctx context.Context, id string, paths []string, pr
 	for _, w := range r.Warnings {
 		rep.Warnings = append(rep.Warnings, api.ImportFailure{File: w.Path, Error: w.Err.Error()})
 	}
-	rep.Documents, rep.Chunks, rep.Pages = r.Documents, r.Chunks, r.Pages
+	rep.Documents, rep.Chunks, rep.Pages = rep.Documents+r.Documents, rep.Chunks+r.Chunks, rep.Pages+r.Pages
+}
+
+// upload imports a file given by content (see knowledge.Base.Upload).
+func (l *library) upload(ctx context.Context, id, name string, content io.Reader, progress func(api.ImportProgress)) api.ImportReport {
+	rep := newReport(id)
+	kb, err := l.base(ctx)
+	if err != nil {
+		info := describe(err)
+		rep.Error = &info
+		return rep
+	}
+	res, err := kb.Upload(ctx, name, content, func(p knowledge.Progress) { progress(progressOf(id, p)) })
+	addReport(&rep, res.Report)
+	switch res.Outcome {
+	case knowledge.UploadReplaced:
+		rep.Replaced = append(rep.Replaced, res.Path)
+	case knowledge.UploadDuplicate:
+		rep.Duplicates = append(rep.Duplicates, api.ImportFailure{File: name, Error: res.Same.Title})
+	}
+	if err != nil {
+		info := describe(err)
+		rep.Error = &info
+	}
+	return rep
+}
+
+// importPaths imports files and folders, reporting each file's progress.
+func (l *library) importPaths(ctx context.Context, id string, paths []string, progress func(api.ImportProgress)) api.ImportReport {
+	rep := newReport(id)
+	kb, err := l.base(ctx)
+	if err != nil {
+		info := describe(err)
+		rep.Error = &info
+		return rep
+	}
+	r, err := kb.Import(ctx, paths, func(p knowledge.Progress) { progress(progressOf(id, p)) })
+	addReport(&rep, r)
 	if err != nil {
 		info := describe(err)
 		rep.Error = &info

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -69,8 +70,11 @@ func (k *KnowledgeService) ChooseFolder() (string, error) {
 }
 
 // Upload imports a file given by content, for drag and drop and browsers,
-// which hand pages file contents but never paths. The copy is kept in the
-// data folder so citations keep working.
+// which hand pages file contents but never paths, in the background like
+// Import. The copy is kept in the data folder so citations keep working;
+// content the library has already is not stored twice, a file of the name
+// of an earlier upload replaces it, and a failed upload leaves nothing
+// (knowledge.Base.Upload).
 func (k *KnowledgeService) Upload(name, contentBase64 string) (string, error) {
 	name = filepath.Base(strings.TrimSpace(name))
 	if name == "" || name == "." || name == ".." || name == string(filepath.Separator) {
@@ -84,15 +88,15 @@ func (k *KnowledgeService) Upload(name, contentBase64 string) (string, error) {
 	if err != nil {
 		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "The upload of " + name + " arrived damaged.", Hint: "Try again."}}
 	}
-	dir := filepath.Join(k.app.dataDir, "uploads", store.NewID())
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("keep uploaded file: %w", err)
-	}
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return "", fmt.Errorf("keep uploaded file: %w", err)
-	}
-	return k.Import([]string{path})
+	a := k.app
+	id := store.NewID()
+	a.bg.Add(1)
+	go func() {
+		defer a.bg.Done()
+		rep := a.library.upload(a.ctx, id, name, bytes.NewReader(data), func(p api.ImportProgress) { a.events.Emit(api.EventImport, p) })
+		a.events.Emit(api.EventImportDone, rep)
+	}()
+	return id, nil
 }
 
 // Workflow returns the agent graph in effect, for the live drawing.

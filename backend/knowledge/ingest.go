@@ -28,7 +28,8 @@ const (
 	StageChunking  Stage = "chunking"
 	StageEmbedding Stage = "embedding"
 	StageDone      Stage = "done"
-	StageSkipped   Stage = "skipped" // unchanged since the last import
+	StageSkipped   Stage = "skipped"   // unchanged since the last import
+	StageDuplicate Stage = "duplicate" // an upload whose content the library has already
 	StageFailed    Stage = "failed"
 )
 
@@ -40,6 +41,11 @@ type Progress struct {
 	Chunks   int    `json:"chunks,omitempty"`
 	Embedded int    `json:"embedded,omitempty"`
 	Error    string `json:"error,omitempty"`
+	// Replaced is set when an upload took the place of an earlier one of
+	// its name; DuplicateOf names the document that has the content of a
+	// StageDuplicate upload.
+	Replaced    bool   `json:"replaced,omitempty"`
+	DuplicateOf string `json:"duplicate_of,omitempty"`
 	// Warnings say what was imported but not as it was: invalid bytes
 	// replaced, with their lines.
 	Warnings   []string `json:"warnings,omitempty"`
@@ -108,49 +114,69 @@ func (b *Base) Import(ctx context.Context, paths []string, onProgress func(Progr
 	rep.Failed = append(rep.Failed, walkErrs...)
 	b.write.Lock()
 	defer b.write.Unlock()
-	changed := false
-	var read int64
-	defer func() {
-		if changed {
-			b.saveKeywords(context.WithoutCancel(ctx))
-		}
-		if read > freeAfter {
-			debug.FreeOSMemory()
-		}
-	}()
+	var st importState
+	defer b.afterImport(ctx, &st)
 	for i, path := range files {
-		if err := ctx.Err(); err != nil {
-			return rep, err
-		}
 		p := Progress{File: path, FileIndex: i + 1, FilesTotal: len(files)}
-		res, err := b.importFile(ctx, path, p, onProgress)
-		read += res.read
-		switch {
-		case err == nil && res.skipped:
-			rep.Skipped = append(rep.Skipped, path)
-			p.Stage = StageSkipped
-		case err == nil:
-			changed = true
-			rep.Imported = append(rep.Imported, path)
-			rep.Documents += res.docs
-			rep.Chunks += res.chunks
-			rep.Pages += res.pages
-			p.Stage, p.Pages, p.Chunks, p.Embedded, p.Warnings = StageDone, res.pages, res.chunks, res.embedded, res.warnings
-			for _, w := range res.warnings {
-				rep.Warnings = append(rep.Warnings, FileError{Path: path, Err: errors.New(w)})
-			}
-		case ctx.Err() != nil:
-			return rep, ctx.Err()
-		case errors.Is(err, errDatabase):
+		if err := b.importOne(ctx, path, path, p, onProgress, &rep, &st); err != nil {
 			return rep, err
-		default:
-			rep.Failed = append(rep.Failed, FileError{Path: path, Err: err})
-			p.Stage, p.Error = StageFailed, err.Error()
-			b.log.Info("file not imported", "file", path, "err", err)
 		}
-		onProgress(p)
 	}
 	return rep, nil
+}
+
+// importState is what an Import call learns across its files.
+type importState struct {
+	changed bool
+	read    int64
+}
+
+// afterImport saves the keyword index after changes and gives the memory
+// of a large import back to the system.
+func (b *Base) afterImport(ctx context.Context, st *importState) {
+	if st.changed {
+		b.saveKeywords(context.WithoutCancel(ctx))
+	}
+	if st.read > freeAfter {
+		debug.FreeOSMemory()
+	}
+}
+
+// importOne imports the file at path as source (the same path, or where an
+// upload will be kept), reports it and adds it to rep. Its error is only
+// for what stops the whole import (cancellation, the database). Callers
+// hold b.write.
+func (b *Base) importOne(ctx context.Context, source, path string, p Progress, onProgress func(Progress), rep *Report, st *importState) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	res, err := b.importFile(ctx, source, path, p, onProgress)
+	st.read += res.read
+	switch {
+	case err == nil && res.skipped:
+		rep.Skipped = append(rep.Skipped, source)
+		p.Stage = StageSkipped
+	case err == nil:
+		st.changed = true
+		rep.Imported = append(rep.Imported, source)
+		rep.Documents += res.docs
+		rep.Chunks += res.chunks
+		rep.Pages += res.pages
+		p.Stage, p.Pages, p.Chunks, p.Embedded, p.Warnings = StageDone, res.pages, res.chunks, res.embedded, res.warnings
+		for _, w := range res.warnings {
+			rep.Warnings = append(rep.Warnings, FileError{Path: source, Err: errors.New(w)})
+		}
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, errDatabase):
+		return err
+	default:
+		rep.Failed = append(rep.Failed, FileError{Path: source, Err: err})
+		p.Stage, p.Error = StageFailed, err.Error()
+		b.log.Info("file not imported", "file", source, "err", err)
+	}
+	onProgress(p)
+	return nil
 }
 
 // errDatabase marks failures of the database itself, which stop an import.
@@ -214,7 +240,8 @@ type fileResult struct {
 	read                          int64 // bytes read
 }
 
-func (b *Base) importFile(ctx context.Context, path string, p Progress, onProgress func(Progress)) (fileResult, error) {
+// importFile reads the file at path and stores it as source.
+func (b *Base) importFile(ctx context.Context, source, path string, p Progress, onProgress func(Progress)) (fileResult, error) {
 	p.Stage = StageReading
 	onProgress(p)
 	info, err := os.Stat(path)
@@ -229,7 +256,7 @@ func (b *Base) importFile(ctx context.Context, path string, p Progress, onProgre
 		return fileResult{}, err
 	}
 	var known int64
-	if err := b.db.WithContext(ctx).Model(&Document{}).Where("source = ? AND file_hash = ? AND NOT staged", path, hash).Count(&known).Error; err != nil {
+	if err := b.db.WithContext(ctx).Model(&Document{}).Where("source = ? AND file_hash = ? AND NOT staged", source, hash).Count(&known).Error; err != nil {
 		return fileResult{}, fmt.Errorf("%w: %w", errDatabase, err)
 	}
 	if known > 0 {
@@ -246,12 +273,12 @@ func (b *Base) importFile(ctx context.Context, path string, p Progress, onProgre
 	}
 	fctx, cancel := context.WithTimeoutCause(ctx, budget, errTooSlow)
 	defer cancel()
-	st, err := b.newStager(fctx, path, hash, info.Size(), p, onProgress)
+	st, err := b.newStager(fctx, source, hash, info.Size(), p, onProgress)
 	if err != nil {
 		return fileResult{}, err
 	}
 	imp := importer.Importer{PDF: b.opts.PDF}
-	warnings, err := imp.Read(fctx, path, f, st)
+	warnings, err := imp.Read(fctx, source, f, st)
 	if err == nil {
 		err = st.flush()
 	}

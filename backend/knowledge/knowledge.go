@@ -157,6 +157,9 @@ type Options struct {
 	// FileTime is how long reading one file may take; zero means
 	// fileBudget (2 minutes plus a second per MB).
 	FileTime time.Duration
+	// UploadDir is the folder where uploads are kept (see upload.go);
+	// absolute. Upload fails without it.
+	UploadDir string
 }
 
 // Base is the document library. Its methods are safe for concurrent use;
@@ -168,7 +171,8 @@ type Base struct {
 	log      *slog.Logger
 	keywords *keyword.Index
 
-	write sync.Mutex // serialises imports and removals
+	write   sync.Mutex // serialises imports and removals
+	uploads sync.Mutex // serialises uploads and removals; taken before write
 
 	docs *docSet // live documents' sources and kinds, for search filters
 }
@@ -193,6 +197,7 @@ func Open(ctx context.Context, db *gorm.DB, dir string, opts Options) (*Base, er
 	if err := b.dropStaged(ctx, "1 = 1"); err != nil { // a previous run stopped mid-import
 		return nil, fmt.Errorf("open knowledge base: remove an unfinished import: %w", err)
 	}
+	b.sweepUploads(ctx)
 	if err := b.loadDocMeta(ctx); err != nil {
 		return nil, fmt.Errorf("open knowledge base: %w", err)
 	}
@@ -330,8 +335,11 @@ func (b *Base) Chunks(ctx context.Context, docID string) ([]Chunk, error) {
 	return cs, nil
 }
 
-// Remove deletes one document and its chunks.
+// Remove deletes one document and its chunks, and the uploaded copy of
+// its file when no other document comes from it.
 func (b *Base) Remove(ctx context.Context, docID string) error {
+	b.uploads.Lock()
+	defer b.uploads.Unlock()
 	b.write.Lock()
 	defer b.write.Unlock()
 	n, err := b.deleteDocs(ctx, "id = ?", docID)
@@ -351,6 +359,8 @@ func (b *Base) RemoveSource(ctx context.Context, path string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("remove %q: %w", path, err)
 	}
+	b.uploads.Lock()
+	defer b.uploads.Unlock()
 	b.write.Lock()
 	defer b.write.Unlock()
 	n, err := b.deleteDocs(ctx, "source = ?", abs)
@@ -362,15 +372,19 @@ func (b *Base) RemoveSource(ctx context.Context, path string) (int, error) {
 }
 
 // deleteDocs removes the documents matching the condition, in one
-// transaction, then from the in-memory indexes. Callers hold b.write.
+// transaction, then from the in-memory indexes, and the uploaded copies no
+// document uses any more. Callers hold b.write.
 func (b *Base) deleteDocs(ctx context.Context, cond string, arg any) (int, error) {
-	var ids, chunkIDs []string
+	var ids, chunkIDs, sources []string
 	err := b.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Model(&Document{}).Where(cond, arg).Pluck("id", &ids).Error; err != nil {
 			return err
 		}
 		if len(ids) == 0 {
 			return nil
+		}
+		if err := tx.Model(&Document{}).Where("id IN ?", ids).Distinct("source").Pluck("source", &sources).Error; err != nil {
+			return err
 		}
 		if err := tx.Model(&Chunk{}).Where("doc_id IN ?", ids).Pluck("id", &chunkIDs).Error; err != nil {
 			return err
@@ -387,6 +401,7 @@ func (b *Base) deleteDocs(ctx context.Context, cond string, arg any) (int, error
 		return 0, err
 	}
 	b.forget(ctx, ids, chunkIDs)
+	b.dropUploadsOf(ctx, sources)
 	return len(ids), nil
 }
 

@@ -4,7 +4,7 @@
 // full of XSS payloads goes the same way and never runs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -115,4 +115,79 @@ test("a document full of XSS payloads is shown as text everywhere", async () => 
   assert.equal(dom.jsLinks, 0);
   assert.equal(dom.iframes, 0);
   assert.equal(dom.scripts, 0);
+});
+
+/** uploadAndWait picks a file and waits for one more row of it in stage. */
+async function uploadAndWait(page: Page, path: string, stage: string): Promise<string> {
+  const name = path.split("/").pop()!;
+  const count = () =>
+    page.$$eval(".progress li.file", (lis, [n, s]) => lis.filter((li) => li.querySelector(".name")?.textContent === n && li.getAttribute("data-stage") === s).length, [name, stage]);
+  const before = await count();
+  await page.setInputFiles("#kb-file-input", path);
+  try {
+    await page.waitForFunction(
+      ([n, s, b]) => [...document.querySelectorAll(".progress li.file")].filter((li) => li.querySelector(".name")?.textContent === n && li.getAttribute("data-stage") === s).length > Number(b),
+      [name, stage, String(before)],
+      { timeout: 60_000 },
+    );
+  } catch (e) {
+    await screenshot(page, `knowledge-upload-failed-${name}`);
+    throw e;
+  }
+  // The newest import is listed first.
+  return page.$$eval(".progress li.file", (lis, [n, s]) => lis.find((li) => li.querySelector(".name")?.textContent === n && li.getAttribute("data-stage") === s)?.textContent ?? "", [name, stage]);
+}
+
+async function shots(page: Page, name: string): Promise<void> {
+  for (const [width, height] of [[1280, 800], [800, 700]] as const) {
+    await page.setViewportSize({ width, height });
+    await screenshot(page, `${name}-${width}x${height}`);
+  }
+}
+
+test("uploads in Korean: the same content once, a changed file replaces it, removing deletes the copy", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wf-upload-"));
+  const rules = join(dir, "출장 규정.md");
+  const copy = join(dir, "사본.md");
+  const v1 = "# 출장 규정\n\n## 교통비\n\n출장비는 하루 10만원까지 지원합니다.\n";
+  writeFileSync(rules, v1);
+  writeFileSync(copy, v1);
+  const uploads = join(w.app.dataDir, "uploads");
+  const kept = () => (existsSync(uploads) ? readdirSync(uploads).filter((f) => f !== "xss-notes.md") : []); // the other test's upload
+  const rows = (title: string) => page.$$eval("table.docs tr[data-doc]", (trs, t) => trs.filter((tr) => tr.textContent?.includes(t)).length, title);
+  const page = await openPage(w.browser, w.app.url, "ko-KR");
+  await page.click(".views button >> nth=0");
+  await page.waitForSelector("#kb-title");
+
+  await uploadAndWait(page, rules, "done");
+  const dup = await uploadAndWait(page, copy, "duplicate");
+  assert.match(dup, /이미 내 문서에 있어 다시 추가하지 않았습니다\(“출장 규정”\)/);
+  writeFileSync(rules, "# 출장 규정\n\n## 숙박비\n\n숙박비는 하루 8만원까지 지원합니다.\n");
+  const replaced = await uploadAndWait(page, rules, "done");
+  assert.match(replaced, /이전 버전을 새 파일로 바꿨습니다/);
+  await page.waitForFunction(() => [...document.querySelectorAll("table.docs tr[data-doc]")].filter((tr) => tr.textContent?.includes("출장 규정")).length === 1);
+  assert.equal(await rows("사본"), 0, "the duplicate is not listed");
+  assert.deepEqual(kept(), ["출장 규정.md"]);
+  assert.match(readFileSync(join(uploads, "출장 규정.md"), "utf8"), /숙박비는/);
+
+  // A file with a bad byte imports, with a warning that names the line.
+  const memo = join(dir, "메모.txt");
+  writeFileSync(memo, Buffer.concat([Buffer.from("첫째 줄입니다\n둘째 줄 "), Buffer.from([0xff]), Buffer.from("\n셋째 줄\n")]));
+  const warned = await uploadAndWait(page, memo, "done");
+  assert.match(warned, /가져왔지만 확인이 필요합니다: 1 invalid character replaced with \uFFFD \(line 2\)/);
+  await shots(page, "knowledge-uploads-ko");
+
+  await page.click("#kb-tab-search");
+  await page.fill("#kb-search", "숙박비는 얼마");
+  await page.press("#kb-search", "Enter");
+  await page.waitForSelector(".hit .hit-where");
+  const where = await page.$$eval(".hits > li:first-child .hit-where span", (els) => els.map((e) => e.textContent));
+  assert.deepEqual(where, ["출장 규정.md", "출장 규정 › 숙박비"]);
+  await shots(page, "knowledge-hit-where-ko");
+
+  await page.click("#kb-tab-docs");
+  await page.click("table.docs tr[data-doc]:has-text('출장 규정') button.remove");
+  await page.click("table.docs tr[data-doc]:has-text('출장 규정') button.confirm-remove");
+  await page.waitForFunction(() => ![...document.querySelectorAll("table.docs tr[data-doc]")].some((tr) => tr.textContent?.includes("출장 규정")));
+  assert.deepEqual(kept(), ["메모.txt"], "removing the document deletes its uploaded copy");
 });

@@ -33,7 +33,8 @@ var ErrNotText = errors.New("not readable as text")
 //  3. Valid UTF-8 is UTF-8. A window of ASCII decides nothing: the file is
 //     read as ASCII until its first other byte, and decided from there.
 //  4. UTF-16 without ASCII characters (so without that NUL pattern) is
-//     accepted at ≥ 95% textual code units when the window is neither UTF-8
+//     accepted at ≥ 95% textual code units, at least 16 of them different
+//     (a repeated byte pair is no text), when the window is neither UTF-8
 //     nor CP949.
 //  5. CP949 (EUC-KR with the Unified Hangul Code extension) is accepted when
 //     the window decodes without an error and at least half of its
@@ -164,7 +165,7 @@ func (t *TextReader) decide(w []byte, atEOF, utf16OK bool) error {
 		t.mode, t.in, t.Encoding = modePending, t.src, "ASCII"
 	case validUTF8(w, atEOF):
 		t.use(encoding.Nop, "UTF-8")
-	case utf16OK && len(w) >= 64 && max(le, be) >= 0.95 && !cp949(w, atEOF):
+	case utf16OK && len(w) >= 64 && max(le, be) >= 0.95 && distinctUnits(w) >= min(16, pairs/4) && !cp949(w, atEOF):
 		if be > le {
 			t.use(unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "UTF-16BE")
 		} else {
@@ -287,6 +288,15 @@ func textualShare(w []byte, bigEndian bool) float64 {
 		return 0
 	}
 	return float64(ok) / float64(n)
+}
+
+// distinctUnits counts the different byte pairs in w, up to 64.
+func distinctUnits(w []byte) int {
+	seen := map[[2]byte]bool{}
+	for i := 0; i+1 < len(w) && len(seen) < 64; i += 2 {
+		seen[[2]byte{w[i], w[i+1]}] = true
+	}
+	return len(seen)
 }
 
 // textual is true for the code points of the scripts, punctuation and

@@ -141,6 +141,7 @@ func TestNotText(t *testing.T) {
 		{"Japanese in Shift JIS", encode(t, japanese.ShiftJIS, strings.Repeat("日本語の文書を読みます。これはテストです。\n", 200)), "Wayfinder reads UTF-8, UTF-16 and EUC-KR/CP949"},
 		{"a PNG", png, "binary data"},
 		{"1 MB of text, then 1 MB of random bytes", textThenJunk, "the first on line 10001"},
+		{"a repeated byte pair", append([]byte("\x00\x01\x02junk\xff\xfe"), bytes.Repeat([]byte("\x00\x9f"), 500)...), "not readable as text"},
 		{"UTF-16 of random code units", append([]byte{0xFF, 0xFE}, randomBytes(5, 1<<16, true)...), "not readable as text"},
 	}
 	for _, tt := range tests {

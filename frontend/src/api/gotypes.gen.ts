@@ -238,8 +238,10 @@ export interface KBDocument {
  * and `wayfinder kb search --json` show it.
  */
 export interface SearchHit {
-  id: string;
-  doc_id: string;
+  id: string; // the chunk: "<doc_id>:<seq>"
+  doc_id: string; // the document (Documents lists it)
+  record_id?: string;
+  file?: string;
   title: string;
   source: string;
   kind: string;
@@ -257,7 +259,7 @@ export interface SearchHit {
 export interface ImportProgress {
   import_id: string;
   file: string;
-  stage: string; // reading, chunking, embedding, done, skipped, failed
+  stage: string; // reading, chunking, embedding, done, skipped, duplicate, failed
   pages: number;
   chunks: number;
   embedded: number;
@@ -265,6 +267,8 @@ export interface ImportProgress {
   file_index: number;
   files_total: number;
   warnings?: string[];
+  replaced?: boolean;
+  duplicate_of?: string;
 }
 
 /** ImportFailure is a file that could not be imported, and why. */
@@ -280,6 +284,8 @@ export interface ImportReport {
   skipped: string[];
   failed: ImportFailure[];
   warnings: ImportFailure[]; // imported files, each with one warning
+  replaced: string[]; // uploads that replaced an earlier one of their name
+  duplicates: ImportFailure[];
   documents: number;
   chunks: number;
   pages: number;

@@ -28,6 +28,49 @@ describe("knowledge screen", () => {
     expect($("table.docs").textContent).toContain("12");
   });
 
+  it("tells an upload the library has already, one that replaced an earlier version, and warnings", async () => {
+    const { fake } = await openKnowledge();
+    const input = $("#kb-file-input") as HTMLInputElement;
+    // pick uploads a file and returns its row once it reaches stage.
+    const pick = async (name: string, text: string, stage: string) => {
+      const rows = () => $$(`.progress li.file[data-stage='${stage}'] .name[title$='${name}']`);
+      const before = rows().length;
+      const file = new File([new TextEncoder().encode(text)], name);
+      Object.defineProperty(input, "files", { value: [file], configurable: true });
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+      await vi.waitFor(() => expect(rows().length).toBe(before + 1));
+      return rows()[0]!.closest("li")!; // the newest import is listed first
+    };
+    await pick("출장 규정.md", "출장비는 하루 10만원", "done");
+    const dup = await pick("copy.md", "출장비는 하루 10만원", "duplicate");
+    expect(dup.textContent).toContain("Already in your documents as “출장 규정.md”: not added again");
+    expect(dup.querySelector("[role=progressbar]")!.getAttribute("aria-valuenow")).toBe("100");
+    await vi.waitFor(() => expect(fake.docs).toHaveLength(1));
+    const replaced = await pick("출장 규정.md", "숙박비는 하루 8만원", "done");
+    expect(replaced.textContent).toContain("Done: replaced the earlier version");
+    const warned = await pick("log.txt", "ok", "done");
+    expect(warned.querySelector(".warn")!.textContent).toBe("Imported with a warning: 2 invalid characters replaced with \uFFFD (lines 3, 7)");
+    await vi.waitFor(() => expect($$("table.docs tr[data-doc]")).toHaveLength(2));
+  });
+
+  it("shows where a hit comes from: file, record id, page and heading", async () => {
+    const { fake } = await start({ settings: { language: "ko" } });
+    fake.docs.push({ id: "d1", title: "휴가 기록", source: "/data/uploads/records.jsonl", kind: "json", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });
+    fake.docs.push({ id: "d2", title: "규정", source: "/home/you/규정.pdf", kind: "pdf", size: 10, pages: 9, chunks: 3, created_at: "", updated_at: "" });
+    click($$(".views button")[0]!);
+    click("#kb-tab-search");
+    fill("#kb-search", "휴가");
+    $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
+    flushSync();
+    await vi.waitFor(() => expect($$(".hit")).toHaveLength(2));
+    const where = $$(".hit-where").map((w) => [...w.querySelectorAll("span")].map((s) => s.textContent));
+    expect(where).toEqual([
+      ["records.jsonl", "ID r-1024", "연차 휴가"],
+      ["규정.pdf", "2쪽", "연차 휴가"],
+    ]);
+    expect($(".hit-where [data-part=file]").getAttribute("title")).toBe("/data/uploads/records.jsonl");
+  });
+
   it("imports through the native dialogs on the desktop", async () => {
     const { fake } = await openKnowledge({ mode: "desktop" });
     await vi.waitFor(() => expect(document.querySelector(".drop button:nth-child(2)")).not.toBeNull());
@@ -82,6 +125,7 @@ describe("import progress", () => {
     ["done", 10, 10, 100, true],
     ["failed", 0, 0, 100, true],
     ["skipped", 0, 0, 100, true],
+    ["duplicate", 0, 0, 100, true],
   ])("%s %i/%i → %i%%", (stage, chunks, embedded, percent, finished) => {
     expect(progressOf(p(stage as string, chunks as number, embedded as number))).toMatchObject({ percent, finished });
   });

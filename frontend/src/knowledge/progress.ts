@@ -1,8 +1,11 @@
 // How far one file of an import is, for its progress bar. Stages come from
-// the backend (reading, chunking, embedding, done, skipped, failed).
+// the backend (reading, chunking, embedding, done, skipped, duplicate,
+// failed).
 import type { ImportProgress } from "../api/gotypes.gen";
 
 export interface FileProgress {
+  /** unique among imports: the same file may be in two of them */
+  key: string;
   file: string;
   stage: string;
   /** percent 0-100 */
@@ -11,7 +14,15 @@ export interface FileProgress {
   chunks: number;
   error: string;
   finished: boolean;
+  /** an upload that replaced an earlier one of its name */
+  replaced: boolean;
+  /** the title of the document that had this upload's content already */
+  duplicateOf: string;
+  /** what was imported but not as it was (invalid bytes, by line) */
+  warnings: string[];
 }
+
+const FINISHED = new Set(["done", "skipped", "duplicate", "failed"]);
 
 export function progressOf(p: ImportProgress): FileProgress {
   let percent = 0;
@@ -27,6 +38,7 @@ export function progressOf(p: ImportProgress): FileProgress {
       break;
     case "done":
     case "skipped":
+    case "duplicate":
     case "failed":
       percent = 100;
       break;
@@ -34,13 +46,17 @@ export function progressOf(p: ImportProgress): FileProgress {
       percent = 5;
   }
   return {
+    key: `${p.import_id}\u0000${p.file}`,
     file: p.file,
     stage: p.stage,
     percent: Math.round(percent),
     pages: p.pages,
     chunks: p.chunks,
     error: p.error ?? "",
-    finished: p.stage === "done" || p.stage === "skipped" || p.stage === "failed",
+    finished: FINISHED.has(p.stage),
+    replaced: p.replaced ?? false,
+    duplicateOf: p.duplicate_of ?? "",
+    warnings: p.warnings ?? [],
   };
 }
 

@@ -110,6 +110,8 @@ export class FakeBackend implements Transport {
   settings: Settings;
   status: OllamaStatus;
   docs: KBDocument[] = [];
+  /** uploads by name, for duplicates and replacements as the backend tells them */
+  uploads: Array<{ name: string; content: string }> = [];
   memories: Memory[] = [];
   savedFiles: Array<{ name: string; content: string }> = [];
   /** saveAs is what the fake native save dialog answers ("" = cancelled). */
@@ -445,14 +447,35 @@ export class FakeBackend implements Transport {
     const size = Math.floor((contentBase64.length * 3) / 4);
     const pdf = /\.pdf$/i.test(name);
     const p = (stage: string, extra: Partial<ImportProgress> = {}): ImportProgress => ({ import_id: id, file: name, stage, pages: pdf ? 4 : 0, chunks: 0, embedded: 0, file_index: 0, files_total: 1, ...extra });
-    const steps: ImportProgress[] = [p("reading"), p("chunking", { chunks: 12 }), p("embedding", { chunks: 12, embedded: 6 }), p("embedding", { chunks: 12, embedded: 12 }), p("done", { chunks: 12, embedded: 12 })];
+    const report = { import_id: id, imported: [] as string[], skipped: [], failed: [], warnings: [], replaced: [] as string[], duplicates: [] as { file: string; error: string }[], documents: 0, chunks: 0, pages: 0 };
+    // As the backend: the same content is one document, the same name replaces.
+    const same = contentBase64 ? this.uploads.find((u) => u.content === contentBase64) : undefined;
+    const earlier = this.uploads.find((u) => u.name === name);
+    let steps: ImportProgress[];
+    if (same) {
+      steps = [p("reading"), p("duplicate", { duplicate_of: same.name })];
+      report.duplicates.push({ file: name, error: same.name });
+    } else {
+      const warnings = /\.txt$/i.test(name) ? ["2 invalid characters replaced with \uFFFD (lines 3, 7)"] : undefined;
+      steps = [p("reading"), p("chunking", { chunks: 12 }), p("embedding", { chunks: 12, embedded: 6 }), p("embedding", { chunks: 12, embedded: 12 }), p("done", { chunks: 12, embedded: 12, replaced: !!earlier, warnings })];
+      Object.assign(report, { imported: [name], documents: 1, chunks: 12, pages: pdf ? 4 : 0 });
+      if (earlier) {
+        report.replaced.push(name);
+        this.docs = this.docs.filter((d) => d.source !== name);
+        earlier.content = contentBase64;
+      } else {
+        this.uploads.push({ name, content: contentBase64 });
+      }
+    }
     let i = 0;
     const tick = () => {
       const step = steps[i++];
       if (!step) {
-        const now = new Date().toISOString();
-        this.docs.push({ id: this.id("doc"), title: name, source: name, kind: pdf ? "pdf" : "markdown", size, pages: pdf ? 4 : 0, chunks: 12, created_at: now, updated_at: now });
-        this.emit("knowledge.import_done", { import_id: id, imported: [name], skipped: [], failed: [], documents: 1, chunks: 12, pages: pdf ? 4 : 0 });
+        if (!same) {
+          const now = new Date().toISOString();
+          this.docs.push({ id: this.id("doc"), title: name, source: name, kind: pdf ? "pdf" : "markdown", size, pages: pdf ? 4 : 0, chunks: 12, created_at: now, updated_at: now });
+        }
+        this.emit("knowledge.import_done", report);
         return;
       }
       this.emit("knowledge.import", step);
@@ -477,7 +500,9 @@ export class FakeBackend implements Transport {
     const q = query.toLowerCase();
     const hits: SearchHit[] = [];
     for (const d of this.docs) {
-      hits.push({ id: `${d.id}-c1`, doc_id: d.id, title: d.title, source: d.source, kind: d.kind, page: d.pages ? 2 : undefined, heading: "연차 휴가", score: 0.82, words: true, meaning: true, text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", snippet: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>" });
+      const file = d.source.split(/[\\/]/).pop();
+      const record_id = d.kind === "json" ? "r-1024" : undefined;
+      hits.push({ id: `${d.id}-c1`, doc_id: d.id, record_id, file, title: d.title, source: d.source, kind: d.kind, page: d.pages ? 2 : undefined, heading: "연차 휴가", score: 0.82, words: true, meaning: true, text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", snippet: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>" });
     }
     for (const e of CATALOG) {
       if (`${e.name} ${e.description_en} ${e.description_ko} ${e.categories.join(" ")}`.toLowerCase().includes(q)) {

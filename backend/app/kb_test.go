@@ -1,0 +1,156 @@
+package app
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+// TestSearchJSONMapsBack: every hit of `kb search --json` says which
+// document, record, file, page and heading it came from, so a script can
+// find it in its own data.
+func TestSearchJSONMapsBack(t *testing.T) {
+	fake := ollamatest.New(t)
+	base := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", "bge-m3"}
+	docs := t.TempDir()
+	files := map[string]string{
+		"records.jsonl": `{"_id": "4983", "title": "Microstructure", "text": "Alterations of the cerebral white matter architecture."}` + "\n" +
+			`{"id": 77, "text": "연차는 15일이고 병가는 10일입니다."}` + "\n" +
+			`{"text": "a record without an id mentions tangerines"}` + "\n",
+		"guide.md": "# Guide\n\nIntro.\n\n## Install\n\nRun the pomegranate installer.\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(docs, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, out, errOut := wayfinder(t, append(base, "kb", "import", docs)...); code != 0 {
+		t.Fatalf("import: %d\n%s\n%s", code, out, errOut)
+	}
+	_, list, _ := wayfinder(t, append(base, "kb", "list")...)
+	type hit struct {
+		ID       string `json:"id"`
+		DocID    string `json:"doc_id"`
+		RecordID string `json:"record_id"`
+		File     string `json:"file"`
+		Source   string `json:"source"`
+		Title    string `json:"title"`
+		Page     int    `json:"page"`
+		Heading  string `json:"heading"`
+		Text     string `json:"text"`
+	}
+	tests := []struct {
+		query, record, file, heading, title string
+	}{
+		{"cerebral white matter", "4983", "records.jsonl", "Microstructure", "Microstructure"},
+		{"병가는", "77", "records.jsonl", "77", "77"},
+		{"tangerines", "", "records.jsonl", "records #3", "records #3"},
+		{"pomegranate installer", "", "guide.md", "Guide › Install", "Guide"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			code, out, errOut := wayfinder(t, append(base, "kb", "search", "--json", "--top", "1", tt.query)...)
+			var hits []hit
+			if code != 0 || json.Unmarshal([]byte(out), &hits) != nil || len(hits) != 1 {
+				t.Fatalf("search: %d\n%s\n%s", code, out, errOut)
+			}
+			h := hits[0]
+			if h.RecordID != tt.record || h.File != tt.file || h.Heading != tt.heading || h.Title != tt.title ||
+				h.Source != filepath.Join(docs, tt.file) || !strings.HasPrefix(h.ID, h.DocID+":") || !strings.Contains(list, h.DocID) {
+				t.Errorf("hit %+v; want record %q, file %q, heading %q, title %q, a document kb list shows", h, tt.record, tt.file, tt.heading, tt.title)
+			}
+			var raw []map[string]any
+			_ = json.Unmarshal([]byte(out), &raw)
+			for _, key := range []string{"id", "doc_id", "record_id", "file", "source", "title", "kind", "page", "heading", "score", "text"} {
+				if _, ok := raw[0][key]; !ok {
+					t.Errorf("no %q in %s", key, out)
+				}
+			}
+		})
+	}
+	code, out, _ := wayfinder(t, append(base, "kb", "search", "cerebral white matter")...)
+	if code != 0 || !strings.Contains(out, "Microstructure ("+filepath.Join(docs, "records.jsonl")+", id 4983)") {
+		t.Errorf("text output: %d\n%s", code, out)
+	}
+}
+
+// waitReport waits for the end of one import.
+func waitReport(t *testing.T, l *eventLog, id string) api.ImportReport {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		l.mu.Lock()
+		for _, e := range l.events {
+			if r, ok := e.payload.(api.ImportReport); ok && e.name == api.EventImportDone && r.ImportID == id {
+				l.mu.Unlock()
+				return r
+			}
+		}
+		l.mu.Unlock()
+	}
+	t.Fatalf("import %s did not end", id)
+	return api.ImportReport{}
+}
+
+// TestUploadService: what the Knowledge screen sees of uploads: the same
+// content twice is one document, a changed file of the same name replaces
+// it, removing deletes the copy, a failed upload leaves nothing; search
+// hits name the file and the record.
+func TestUploadService(t *testing.T) {
+	a, events := openTestApp(t, ollamatest.New(t), "llama3.2:3b")
+	k := &KnowledgeService{a}
+	uploads := filepath.Join(a.dataDir, "uploads")
+	send := func(name, text string) api.ImportReport {
+		t.Helper()
+		id, err := k.Upload(name, base64.StdEncoding.EncodeToString([]byte(text)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return waitReport(t, events, id)
+	}
+	kept := func() []string {
+		entries, _ := os.ReadDir(uploads)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	const v1 = `{"_id": "trip-1", "title": "출장 규정", "text": "출장비는 하루 10만원까지 지원합니다."}` + "\n"
+	if r := send("rules.jsonl", v1); len(r.Imported) != 1 || len(r.Replaced)+len(r.Duplicates)+len(r.Failed) != 0 {
+		t.Fatalf("first upload: %+v", r)
+	}
+	if r := send("again.jsonl", v1); len(r.Duplicates) != 1 || r.Duplicates[0].Error != "출장 규정" || len(r.Imported) != 0 {
+		t.Fatalf("same content: %+v", r)
+	}
+	const v2 = `{"_id": "trip-2", "title": "출장 규정", "text": "숙박비는 하루 8만원까지 지원합니다."}` + "\n"
+	if r := send("rules.jsonl", v2); len(r.Replaced) != 1 || len(r.Imported) != 1 {
+		t.Fatalf("changed file: %+v", r)
+	}
+	if r := send("broken.md", "\x00\x01binary\xff\xfe"+strings.Repeat("\x00\xff\x13", 3000)); len(r.Failed) != 1 || !strings.Contains(r.Failed[0].Error, "binary data") {
+		t.Fatalf("binary upload: %+v", r)
+	}
+	if got := strings.Join(kept(), ","); got != "rules.jsonl" {
+		t.Fatalf("uploads folder: %s", got)
+	}
+	docs, err := k.Documents()
+	if err != nil || len(docs) != 1 {
+		t.Fatalf("documents: %+v, %v", docs, err)
+	}
+	hits, err := k.Search("숙박비는", 5)
+	if err != nil || len(hits) != 1 || hits[0].File != "rules.jsonl" || hits[0].RecordID != "trip-2" || hits[0].DocID != docs[0].ID {
+		t.Fatalf("search: %+v, %v", hits, err)
+	}
+	if err := k.Remove(docs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := kept(); len(got) != 0 {
+		t.Fatalf("after removing the document the folder holds %v", got)
+	}
+}

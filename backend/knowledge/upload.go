@@ -1,0 +1,258 @@
+package knowledge
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
+)
+
+// Uploads are files given by content (dropped on the window, picked in a
+// browser), which hand over bytes but never a path. The Base keeps a copy
+// of each under Options.UploadDir, one per file name, so citations keep
+// working:
+//
+//   - the same content again is not stored twice: the person is told the
+//     library has it already (by its content hash, whatever its name);
+//   - a file with the name of an earlier upload replaces it, in one swap;
+//   - removing the last document of an upload deletes its copy;
+//   - an upload that fails leaves nothing: it is written to a temporary
+//     folder (incomingDir) and imported from there, and only a success
+//     moves it into place. A crash can leave that folder, or (before this
+//     version) copies of removed documents: Open sweeps both.
+
+// incomingDir holds uploads while they are imported.
+const incomingDir = ".incoming"
+
+// UploadOutcome says what became of an upload.
+type UploadOutcome string
+
+const (
+	UploadAdded     UploadOutcome = "added"     // a new file in the library
+	UploadReplaced  UploadOutcome = "replaced"  // an earlier upload of that name, replaced
+	UploadDuplicate UploadOutcome = "duplicate" // the library has this content already
+	UploadFailed    UploadOutcome = "failed"    // see Report.Failed
+)
+
+// UploadResult is the end of one upload.
+type UploadResult struct {
+	Outcome UploadOutcome
+	Path    string   // where the copy is kept (added, replaced)
+	Same    Document // duplicate: a document with this content
+	Report  Report
+}
+
+// ErrUploadName is a name no file can be kept under.
+var ErrUploadName = errors.New("the file has no usable name")
+
+// Upload imports a file given by its content under its name, with the
+// progress of one file (Progress.Stage StageDuplicate, Replaced). The
+// error is only for what stops it (no upload folder, the database,
+// cancellation); a file that cannot be imported is an UploadFailed outcome.
+func (b *Base) Upload(ctx context.Context, name string, content io.Reader, onProgress func(Progress)) (UploadResult, error) {
+	if onProgress == nil {
+		onProgress = func(Progress) {}
+	}
+	dir := b.opts.UploadDir
+	if dir == "" {
+		return UploadResult{}, errors.New("upload: no upload folder")
+	}
+	name = filepath.Base(strings.TrimSpace(name))
+	if name == "" || name == "." || name == ".." || name == string(filepath.Separator) || strings.HasPrefix(name, ".") {
+		return UploadResult{}, ErrUploadName
+	}
+	b.uploads.Lock()
+	defer b.uploads.Unlock()
+	target := filepath.Join(dir, name)
+	p := Progress{File: target, FileIndex: 1, FilesTotal: 1, Stage: StageReading}
+	onProgress(p)
+	fail := func(err error) (UploadResult, error) {
+		p.Stage, p.Error = StageFailed, err.Error()
+		onProgress(p)
+		return UploadResult{Outcome: UploadFailed, Report: Report{Failed: []FileError{{Path: target, Err: err}}}}, nil
+	}
+	if _, ok := importer.KindOf(name); !ok {
+		return fail(fmt.Errorf("import %q: %w", name, importer.ErrUnsupported))
+	}
+
+	tmpDir, err := os.MkdirTemp(filepath.Join(dir, incomingDir), "up-")
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = os.MkdirAll(filepath.Join(dir, incomingDir), 0o700); err == nil {
+			tmpDir, err = os.MkdirTemp(filepath.Join(dir, incomingDir), "up-")
+		}
+	}
+	if err != nil {
+		return UploadResult{}, fmt.Errorf("keep the uploaded file: %w", err)
+	}
+	defer func() {
+		os.RemoveAll(tmpDir)                           // after a success the file has moved out
+		_ = os.Remove(filepath.Join(dir, incomingDir)) // only if no other upload uses it
+	}()
+	tmp := filepath.Join(tmpDir, name)
+	hash, err := writeHashed(tmp, content)
+	if err != nil {
+		return UploadResult{}, fmt.Errorf("keep the uploaded file: %w", err)
+	}
+
+	var same Document
+	err = b.db.WithContext(ctx).Where("file_hash = ? AND NOT staged", hash).Order("created_at").Limit(1).Find(&same).Error
+	if err != nil {
+		return UploadResult{}, fmt.Errorf("upload %s: %w", name, err)
+	}
+	if same.ID != "" {
+		p.Stage, p.DuplicateOf = StageDuplicate, same.Title
+		onProgress(p)
+		return UploadResult{Outcome: UploadDuplicate, Same: same}, nil
+	}
+	sources, err := b.uploadSources(ctx)
+	if err != nil {
+		return UploadResult{}, fmt.Errorf("upload %s: %w", name, err)
+	}
+	var earlier []string // the current layout keeps uploads/NAME, earlier versions uploads/ID/NAME
+	for _, s := range sources {
+		if filepath.Base(s) == name {
+			earlier = append(earlier, s)
+		}
+	}
+
+	b.write.Lock()
+	defer b.write.Unlock()
+	var rep Report
+	var st importState
+	defer b.afterImport(ctx, &st)
+	done := p
+	err = b.importOne(ctx, target, tmp, p, func(q Progress) {
+		if q.Stage == StageDone {
+			q.Replaced = len(earlier) > 0
+			done = q
+			return // sent once the copy is in place
+		}
+		onProgress(q)
+	}, &rep, &st)
+	if err != nil {
+		return UploadResult{Outcome: UploadFailed, Report: rep}, err
+	}
+	if len(rep.Imported) == 0 {
+		return UploadResult{Outcome: UploadFailed, Report: rep}, nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err == nil {
+		err = os.Rename(tmp, target)
+	}
+	if err != nil {
+		// The documents are in; without their copy they still answer searches.
+		b.log.Warn("uploaded file not kept; its documents stay searchable", "file", target, "err", err)
+	}
+	for _, old := range earlier {
+		if old == target {
+			continue
+		}
+		if _, err := b.deleteDocs(ctx, "source = ?", old); err != nil {
+			b.log.Warn("remove the replaced upload", "file", old, "err", err)
+		}
+		b.dropUpload(old)
+	}
+	onProgress(done)
+	res := UploadResult{Outcome: UploadAdded, Path: target, Report: rep}
+	if len(earlier) > 0 {
+		res.Outcome = UploadReplaced
+	}
+	return res, nil
+}
+
+// writeHashed writes r to path and returns the sha256 of what it wrote.
+func writeHashed(path string, r io.Reader) (string, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	_, err = io.Copy(f, io.TeeReader(r, h))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return hex.EncodeToString(h.Sum(nil)), err
+}
+
+// uploadSources lists the sources of documents kept under the upload
+// folder.
+func (b *Base) uploadSources(ctx context.Context) ([]string, error) {
+	prefix := b.opts.UploadDir + string(filepath.Separator)
+	// A range on the indexed column instead of LIKE, which would need
+	// escaping and scan the table: every path under prefix sorts between
+	// it and prefix with its last byte (the separator) incremented.
+	end := prefix[:len(prefix)-1] + string(rune(prefix[len(prefix)-1]+1))
+	var sources []string
+	err := b.db.WithContext(ctx).Model(&Document{}).Distinct("source").
+		Where("source >= ? AND source < ?", prefix, end).Pluck("source", &sources).Error
+	if err != nil {
+		return nil, fmt.Errorf("list uploads: %w", err)
+	}
+	return sources, nil
+}
+
+// dropUpload deletes a kept upload's copy, and its folder if that was
+// one of the earlier layout's, now empty.
+func (b *Base) dropUpload(path string) {
+	dir := b.opts.UploadDir
+	if dir == "" || !strings.HasPrefix(path, dir+string(filepath.Separator)) {
+		return
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		b.log.Warn("delete the copy of a removed upload", "file", path, "err", err)
+	}
+	if parent := filepath.Dir(path); parent != dir {
+		_ = os.Remove(parent) // only if empty
+	}
+}
+
+// dropUploadsOf deletes the copies of uploads among sources that no
+// document uses any more. Callers hold b.write.
+func (b *Base) dropUploadsOf(ctx context.Context, sources []string) {
+	for _, s := range sources {
+		if b.opts.UploadDir == "" || !strings.HasPrefix(s, b.opts.UploadDir+string(filepath.Separator)) {
+			continue
+		}
+		var left int64
+		if err := b.db.WithContext(ctx).Model(&Document{}).Where("source = ?", s).Count(&left).Error; err != nil || left > 0 {
+			continue
+		}
+		b.dropUpload(s)
+	}
+}
+
+// sweepUploads removes what an interrupted upload left (incomingDir) and
+// copies no document uses (removed before removing deleted them).
+func (b *Base) sweepUploads(ctx context.Context) {
+	dir := b.opts.UploadDir
+	if dir == "" {
+		return
+	}
+	if err := os.RemoveAll(filepath.Join(dir, incomingDir)); err != nil {
+		b.log.Warn("remove interrupted uploads", "err", err)
+	}
+	sources, err := b.uploadSources(ctx)
+	if err != nil {
+		b.log.Warn("uploads not checked for leftovers", "err", err)
+		return
+	}
+	used := map[string]bool{}
+	for _, s := range sources {
+		used[s] = true
+	}
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || used[path] {
+			return nil
+		}
+		b.log.Info("deleting an uploaded file no document uses", "file", path)
+		b.dropUpload(path)
+		return nil
+	})
+}

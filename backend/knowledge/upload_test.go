@@ -1,0 +1,163 @@
+package knowledge
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// uploadEnv is a Base with an upload folder.
+func uploadEnv(t *testing.T) (*env, *Base, string) {
+	e := newPlainEnv(t)
+	dir := filepath.Join(e.dir, "uploads")
+	return e, e.openWith(Options{Sink: e.sink, UploadDir: dir}), dir
+}
+
+// files lists what the upload folder holds, relative, hidden ones and
+// folders left empty too.
+func files(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return nil
+		}
+		if entries, _ := os.ReadDir(p); !d.IsDir() || len(entries) == 0 {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, rel)
+		}
+		return nil
+	})
+	return out
+}
+
+func TestUploads(t *testing.T) {
+	e, b, dir := uploadEnv(t)
+	ctx := context.Background()
+	upload := func(name, content string) (UploadResult, []Progress) {
+		t.Helper()
+		var ps []Progress
+		res, err := b.Upload(ctx, name, strings.NewReader(content), func(p Progress) { ps = append(ps, p) })
+		if err != nil {
+			t.Fatalf("upload %s: %v", name, err)
+		}
+		return res, ps
+	}
+	found := func(q string) int {
+		hits, err := b.Search(ctx, q, SearchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(hits)
+	}
+	steps := []struct {
+		name, file, content string
+		outcome             UploadOutcome
+		last                Stage
+		files               []string
+		docs                int
+		found, gone         string
+	}{
+		{"a new file", "travel.md", "# 출장 규정\n\n출장비는 하루 10만원까지, tangerines.\n", UploadAdded, StageDone, []string{"travel.md"}, 1, "tangerines", ""},
+		{"the same content under another name", "copy.md", "# 출장 규정\n\n출장비는 하루 10만원까지, tangerines.\n", UploadDuplicate, StageDuplicate, []string{"travel.md"}, 1, "tangerines", ""},
+		{"the same content again", "travel.md", "# 출장 규정\n\n출장비는 하루 10만원까지, tangerines.\n", UploadDuplicate, StageDuplicate, []string{"travel.md"}, 1, "tangerines", ""},
+		{"a changed file of that name", "travel.md", "# 출장 규정\n\n숙박비는 하루 8만원까지, pomegranates.\n", UploadReplaced, StageDone, []string{"travel.md"}, 1, "pomegranates", "tangerines"},
+		{"junk under that name", "travel.md", string(junk(64 << 10)), UploadFailed, StageFailed, []string{"travel.md"}, 1, "pomegranates", ""},
+		{"text, then junk, under a new name", "junk.md", strings.Repeat("quinces and more quinces\n", 40000) + string(junk(1<<20)), UploadFailed, StageFailed, []string{"travel.md"}, 1, "pomegranates", "quinces"},
+		{"an empty file", "empty.txt", "  \n", UploadFailed, StageFailed, []string{"travel.md"}, 1, "pomegranates", ""},
+		{"an unsupported type", "photo.png", "\x89PNG", UploadFailed, StageFailed, []string{"travel.md"}, 1, "pomegranates", ""},
+		{"records", "records.jsonl", `{"_id": "r1", "text": "귤은 겨울 과일"}` + "\n" + `{"_id": "r2", "text": "석류는 가을 과일"}` + "\n", UploadAdded, StageDone, []string{"records.jsonl", "travel.md"}, 3, "석류는", ""},
+	}
+	for _, s := range steps {
+		res, ps := upload(s.file, s.content)
+		last := ps[len(ps)-1]
+		if res.Outcome != s.outcome || last.Stage != s.last {
+			t.Fatalf("%s: outcome %q, last stage %q; want %q, %q (%+v)", s.name, res.Outcome, last.Stage, s.outcome, s.last, res)
+		}
+		if s.outcome == UploadDuplicate && (res.Same.Title != "출장 규정" || last.DuplicateOf != "출장 규정") {
+			t.Errorf("%s: duplicate of %q / %q", s.name, res.Same.Title, last.DuplicateOf)
+		}
+		if s.outcome == UploadReplaced != last.Replaced {
+			t.Errorf("%s: Replaced = %v", s.name, last.Replaced)
+		}
+		if got := files(t, dir); strings.Join(got, ",") != strings.Join(s.files, ",") { // nothing left in .incoming either
+			t.Errorf("%s: the upload folder holds %v, want %v", s.name, got, s.files)
+		}
+		if d, _ := rows(t, b); int(d) != s.docs {
+			t.Errorf("%s: %d documents, want %d", s.name, d, s.docs)
+		}
+		if found(s.found) == 0 || s.gone != "" && found(s.gone) != 0 {
+			t.Errorf("%s: %q found %d times, %q %d times", s.name, s.found, found(s.found), s.gone, found(s.gone))
+		}
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "travel.md")); !strings.Contains(string(got), "숙박비는") {
+		t.Errorf("the kept copy is not the latest version: %q", got)
+	}
+
+	// Removing a record keeps the file while other records use it.
+	docs, _ := b.List(ctx)
+	var records []string
+	for _, d := range docs {
+		if d.RecordID != "" {
+			records = append(records, d.ID)
+		}
+	}
+	if err := b.Remove(ctx, records[0]); err != nil {
+		t.Fatal(err)
+	}
+	if got := files(t, dir); len(got) != 2 {
+		t.Errorf("after removing one record of two: %v", got)
+	}
+	if err := b.Remove(ctx, records[1]); err != nil {
+		t.Fatal(err)
+	}
+	if got := files(t, dir); strings.Join(got, ",") != "travel.md" {
+		t.Errorf("after removing both records: %v", got)
+	}
+	if e.sink.count() != 1 {
+		t.Errorf("the sink kept %d chunks", e.sink.count())
+	}
+}
+
+// TestUploadsOfEarlierVersions: copies kept as uploads/ID/NAME are
+// replaced by a new upload of that name, and Open deletes what interrupted
+// uploads left and copies no document uses.
+func TestUploadsOfEarlierVersions(t *testing.T) {
+	e, b, dir := uploadEnv(t)
+	ctx := context.Background()
+	legacy := filepath.Join(dir, "0190aaaa", "notes.md")
+	orphan := filepath.Join(dir, "0190bbbb", "removed.md")
+	incoming := filepath.Join(dir, incomingDir, "up-1", "half.md")
+	for path, text := range map[string]string{legacy: "# Notes\n\nold tangerines\n", orphan: "no document", incoming: "half written"} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := b.Import(ctx, []string{legacy}, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	b = e.openWith(Options{UploadDir: dir})
+	if got := files(t, dir); strings.Join(got, ",") != filepath.Join("0190aaaa", "notes.md") {
+		t.Fatalf("after a restart the upload folder holds %v; want only the copy in use", got)
+	}
+	res, err := b.Upload(ctx, "notes.md", strings.NewReader("# Notes\n\nnew pomegranates\n"), nil)
+	if err != nil || res.Outcome != UploadReplaced {
+		t.Fatalf("upload over an earlier version's copy: %+v, %v", res, err)
+	}
+	if got := files(t, dir); strings.Join(got, ",") != "notes.md" {
+		t.Errorf("upload folder %v; want the new copy only", got)
+	}
+	if _, err := os.Stat(filepath.Dir(legacy)); !os.IsNotExist(err) {
+		t.Errorf("the earlier copy's folder is still there: %v", err)
+	}
+	docs, _ := b.List(ctx)
+	if len(docs) != 1 || docs[0].Source != filepath.Join(dir, "notes.md") {
+		t.Errorf("documents %+v", docs)
+	}
+}

@@ -12,9 +12,11 @@ import (
 	"fmt"
 	"image"
 	_ "image/png"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -62,23 +64,37 @@ func TestWindowsIcon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(b) < 6 || binary.LittleEndian.Uint16(b[2:]) != 1 {
-		t.Fatal("icon.ico is not an icon file")
+	images := icoImages(t, b)
+	for _, size := range []int{16, 24, 32, 48, 64, 128, 256} {
+		if len(images[size]) == 0 {
+			t.Errorf("icon.ico has no %d px image (has %v)", size, slices.Sorted(maps.Keys(images)))
+		}
 	}
-	have := map[int]bool{}
-	for i := range int(binary.LittleEndian.Uint16(b[4:])) {
-		e := b[6+16*i:]
+}
+
+// icoImages are the images of an .ico file by width.
+func icoImages(t *testing.T, ico []byte) map[int][]byte {
+	t.Helper()
+	if len(ico) < 6 || binary.LittleEndian.Uint16(ico[2:]) != 1 {
+		t.Fatal("not an icon file")
+	}
+	images := map[int][]byte{}
+	for i := range int(binary.LittleEndian.Uint16(ico[4:])) {
+		if len(ico) < 6+16*(i+1) {
+			t.Fatalf("the icon directory runs past the file")
+		}
+		e := ico[6+16*i:]
 		w := int(e[0])
 		if w == 0 {
 			w = 256
 		}
-		have[w] = true
-	}
-	for _, size := range []int{16, 24, 32, 48, 64, 128, 256} {
-		if !have[size] {
-			t.Errorf("icon.ico has no %d px image (has %v)", size, have)
+		size, off := binary.LittleEndian.Uint32(e[8:]), binary.LittleEndian.Uint32(e[12:])
+		if int(off)+int(size) > len(ico) {
+			t.Fatalf("icon image %d runs past the file", i)
 		}
+		images[w] = ico[off : off+size]
 	}
+	return images
 }
 
 // The software centre's screenshots are files in the repository, at the

@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"debug/pe"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"image"
@@ -161,28 +160,6 @@ func TestWindowsProgram(t *testing.T) {
 	if m := rs.Get(winres.RT_MANIFEST, winres.ID(1), winres.LCIDDefault); !bytes.Contains(m, []byte("PerMonitorV2")) && !bytes.Contains(m, []byte("permonitorv2")) {
 		t.Errorf("manifest without per-monitor DPI awareness:\n%s", m)
 	}
-}
-
-// icoImages are the images of an .ico file by width.
-func icoImages(t *testing.T, ico []byte) map[int][]byte {
-	t.Helper()
-	if len(ico) < 6 {
-		t.Fatal("not an icon file")
-	}
-	images := map[int][]byte{}
-	for i := range int(binary.LittleEndian.Uint16(ico[4:])) {
-		e := ico[6+16*i:]
-		w := int(e[0])
-		if w == 0 {
-			w = 256
-		}
-		size, off := binary.LittleEndian.Uint32(e[8:]), binary.LittleEndian.Uint32(e[12:])
-		if int(off)+int(size) > len(ico) {
-			t.Fatalf("icon image %d runs past the file", i)
-		}
-		images[w] = ico[off : off+size]
-	}
-	return images
 }
 
 // versionInfo reads a program's version resource (what Properties >

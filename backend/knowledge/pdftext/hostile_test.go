@@ -265,8 +265,17 @@ func TestSlowPage(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("stopping the page took %v", d)
 	}
-	if _, err := e.Extract(context.Background(), textPDF("next file")); err != nil {
-		t.Fatalf("next file: %v", err)
+	// The same extractor reads the next file. A loaded machine can stall
+	// even a one-line page past 50 ms, so only a different failure, or
+	// running out of tries, means the extractor broke.
+	for try := 1; ; try++ {
+		_, err := e.Extract(context.Background(), textPDF("next file"))
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, ErrTooSlow) || try == 5 {
+			t.Fatalf("next file (try %d): %v", try, err)
+		}
 	}
 }
 

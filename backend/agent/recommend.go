@@ -23,12 +23,12 @@ func (a *Agent) recommend(cfg loopConfig) graph.NodeFunc[State] {
 		st := s.Plan[s.Current]
 		limit := a.maxIterations(cfg.MaxIterations)
 		if s.Iterations >= limit {
-			rt.Emit(eventTrace, say(api.TraceIterationLimit, "step", st.Title, "limit", strconv.Itoa(limit)).event(api.TraceEvaluation, rt.Node()))
+			rt.Emit(eventTrace, say(api.TraceIterationLimit, stepArgs(s, "step", st.Title, "limit", strconv.Itoa(limit))...).event(api.TraceEvaluation, rt.Node()))
 			return nil, nil
 		}
 		c := a.newCall(rt)
 		if s.Iterations == 0 {
-			c.trace(api.TracePlanning, say(api.TraceToolFinding, "number", strconv.Itoa(s.Current+1), "step", st.Title))
+			c.trace(api.TracePlanning, say(api.TraceToolFinding, stepArgs(s, "step", st.Title)...))
 		}
 		msgs := scoutMessages(s, st, a.webSearch())
 		resp, err := c.chat(ctx, msgs, a.toolset("recommend", s).Schemas(), nil)
@@ -39,6 +39,13 @@ func (a *Agent) recommend(cfg loopConfig) graph.NodeFunc[State] {
 		a.markApprovals(s, &m)
 		return c.update(graph.Update{a.f.scratch.Add(m), a.f.iterations.Set(s.Iterations + 1)}), nil
 	}
+}
+
+// stepArgs are a trace line's blanks about the current sub-task: its id,
+// number and the plan's length (the window's "Step 2 of 4"), then kv. The
+// id keeps steps apart when several run at once.
+func stepArgs(s State, kv ...string) []string {
+	return append([]string{"id", s.Plan[s.Current].ID, "number", strconv.Itoa(s.Current + 1), "total", strconv.Itoa(len(s.Plan))}, kv...)
 }
 
 // routeRecommend goes to the tools while the scout asks for them, else to
@@ -96,7 +103,7 @@ func (a *Agent) evaluate(cfg loopConfig) graph.NodeFunc[State] {
 			if missing == "" {
 				missing = "a concrete tool for this step, with its link and price"
 			}
-			c.trace(api.TraceEvaluation, say(api.TraceStepMissing, "step", st.Title, "missing", missing))
+			c.trace(api.TraceEvaluation, say(api.TraceStepMissing, stepArgs(s, "step", st.Title, "missing", missing)...))
 			// The reviewer wrote it after reading the findings: it reaches
 			// the scout as data, not as the person's words.
 			return c.update(graph.Update{a.f.missing.Set(missing), a.f.evalRounds.Set(s.EvalRounds + 1),
@@ -114,7 +121,10 @@ func (a *Agent) evaluate(cfg loopConfig) graph.NodeFunc[State] {
 		if forced && !(ok && r.Sufficient) {
 			upd = append(upd, a.f.notice.Set(msgRecGuard.in(s.Lang)))
 		}
-		c.trace(api.TraceEvaluation, say(api.TraceStepRecommend, "step", st.Title, "tool", rec.Tool))
+		done := say(api.TraceStepRecommend, stepArgs(s, "step", st.Title, "tool", rec.Tool)...).event(api.TraceEvaluation, rt.Node())
+		card := rec
+		done.Recommendation = &card
+		rt.Emit(eventTrace, done)
 		return c.update(upd), nil
 	}
 }

@@ -199,6 +199,9 @@ type TraceEvent struct {
 	Args    map[string]string `json:"args,omitempty"`
 	Tool    string            `json:"tool,omitempty"`
 	Sources []Source          `json:"sources,omitempty"`
+	// Recommendation comes with TraceStepRecommend: the card of the
+	// sub-task just finished, so the window shows it before the turn ends.
+	Recommendation *Recommendation `json:"recommendation,omitempty"`
 }
 
 // ApprovalRequired asks the person to decide on a plan.

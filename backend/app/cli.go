@@ -14,6 +14,7 @@ import (
 
 	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/settings"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 )
@@ -35,11 +36,18 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 		return err
 	}
 	defer a.Close()
-	var onText func(string)
+	// What the model is doing goes to standard error as it happens (the
+	// window shows the same in the reply); the reply to standard output.
+	progress := newProgressPrinter(s.err, cliLanguage(a.settings.Current().Language))
+	onText := progress.text
 	if !*asJSON {
-		onText = func(t string) { fmt.Fprint(s.out, t) }
+		onText = func(t string) {
+			fmt.Fprint(s.out, t)
+			progress.text(t)
+		}
 	}
-	msg, err := a.chat.Ask(ctx, *session, text, onText)
+	follow := chat.WithTrace(progress.event)
+	msg, err := a.chat.Ask(ctx, *session, text, onText, follow)
 	if !*asJSON && msg.Content != "" {
 		fmt.Fprintln(s.out)
 	}
@@ -49,7 +57,7 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 		if d, err = decide(msg.Result.Plan, *approve, input, s); err != nil {
 			return err
 		}
-		msg, err = a.chat.AskDecision(ctx, msg.SessionID, d, onText)
+		msg, err = a.chat.AskDecision(ctx, msg.SessionID, d, onText, follow)
 		if !*asJSON && msg.Content != "" {
 			fmt.Fprintln(s.out)
 		}
@@ -91,6 +99,15 @@ func printSources(s stdio, srcs []api.Source) {
 		}
 		fmt.Fprintf(s.out, "[%d] %s\n", i+1, strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), " — "))
 	}
+}
+
+// cliLanguage is the language of the command line's progress lines: the
+// one chosen in Settings, else the system's.
+func cliLanguage(setting string) string {
+	if setting != "" {
+		return setting
+	}
+	return osLocale()
 }
 
 // decide shows a proposed plan and asks what to do with it. With

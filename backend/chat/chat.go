@@ -154,7 +154,7 @@ func (s *Service) Send(ctx context.Context, sessionID, text string) (api.SendAck
 // SendWith is Send with options: a new session gets opts.Model as its
 // model.
 func (s *Service) SendWith(ctx context.Context, sessionID, text string, opts api.SendOptions) (api.SendAck, error) {
-	t, err := s.begin(ctx, sessionID, text, opts, nil)
+	t, err := s.begin(ctx, sessionID, text, opts, watch{})
 	if err != nil {
 		return api.SendAck{}, err
 	}
@@ -164,7 +164,7 @@ func (s *Service) SendWith(ctx context.Context, sessionID, text string, opts api
 // Decide answers the plan a session is waiting on, and runs the rest of the
 // turn like Send: the reply arrives as events.
 func (s *Service) Decide(ctx context.Context, sessionID string, d api.ApprovalDecision) (api.SendAck, error) {
-	t, err := s.beginDecision(ctx, sessionID, d, nil)
+	t, err := s.beginDecision(ctx, sessionID, d, watch{})
 	if err != nil {
 		return api.SendAck{}, err
 	}
@@ -172,8 +172,8 @@ func (s *Service) Decide(ctx context.Context, sessionID string, d api.ApprovalDe
 }
 
 // AskDecision is Decide run to its end, for the command line.
-func (s *Service) AskDecision(ctx context.Context, sessionID string, d api.ApprovalDecision, onText func(string)) (api.Message, error) {
-	t, err := s.beginDecision(ctx, sessionID, d, onText)
+func (s *Service) AskDecision(ctx context.Context, sessionID string, d api.ApprovalDecision, onText func(string), opts ...AskOption) (api.Message, error) {
+	t, err := s.beginDecision(ctx, sessionID, d, watching(onText, opts))
 	if err != nil {
 		return api.Message{}, err
 	}
@@ -227,8 +227,8 @@ func (s *Service) redo(ctx context.Context, sessionID string, text *string) (api
 
 // Ask runs a turn to its end, for the command line. onText receives the
 // streamed text as it arrives.
-func (s *Service) Ask(ctx context.Context, sessionID, text string, onText func(string)) (api.Message, error) {
-	t, err := s.begin(ctx, sessionID, text, api.SendOptions{}, onText)
+func (s *Service) Ask(ctx context.Context, sessionID, text string, onText func(string), opts ...AskOption) (api.Message, error) {
+	t, err := s.begin(ctx, sessionID, text, api.SendOptions{}, watching(onText, opts))
 	if err != nil {
 		return api.Message{}, err
 	}
@@ -245,6 +245,30 @@ func (s *Service) wait(ctx context.Context, t *turn) (api.Message, error) {
 		return t.reply, &Error{*t.reply.Error}
 	}
 	return t.reply, nil
+}
+
+// AskOption adds to what Ask and AskDecision report while the turn runs.
+type AskOption func(*watch)
+
+// WithTrace has every step of the work (the live trace's events) passed
+// to f as it happens, in order with the text: `wayfinder ask` prints its
+// progress lines from them.
+func WithTrace(f func(api.TraceEvent)) AskOption {
+	return func(w *watch) { w.trace = f }
+}
+
+// watch is who follows a turn from the command line.
+type watch struct {
+	text  func(string)
+	trace func(api.TraceEvent)
+}
+
+func watching(onText func(string), opts []AskOption) watch {
+	w := watch{text: onText}
+	for _, o := range opts {
+		o(&w)
+	}
+	return w
 }
 
 // Stop ends the running turn of a session, keeping the text so far.
@@ -297,7 +321,7 @@ type turn struct {
 	decision *api.ApprovalDecision
 	ctx      context.Context
 	cancel   context.CancelFunc
-	onText   func(string)
+	watch    watch
 	out      *stream
 
 	stored chan struct{} // closed once the messages are saved and announced, or refused
@@ -312,7 +336,7 @@ func (t *turn) isStored() bool {
 	return t.ok
 }
 
-func (s *Service) begin(ctx context.Context, sessionID, text string, opts api.SendOptions, onText func(string)) (*turn, error) {
+func (s *Service) begin(ctx context.Context, sessionID, text string, opts api.SendOptions, w watch) (*turn, error) {
 	if err := Validate(text); err != nil {
 		return nil, err
 	}
@@ -320,15 +344,15 @@ func (s *Service) begin(ctx context.Context, sessionID, text string, opts api.Se
 	if sessionID == "" {
 		sessionID, title, model = store.NewID(), titleFrom(text), strings.TrimSpace(opts.Model)
 	}
-	return s.start(ctx, sessionID, title, model, text, nil, onText)
+	return s.start(ctx, sessionID, title, model, text, nil, w)
 }
 
-func (s *Service) beginDecision(ctx context.Context, sessionID string, d api.ApprovalDecision, onText func(string)) (*turn, error) {
+func (s *Service) beginDecision(ctx context.Context, sessionID string, d api.ApprovalDecision, w watch) (*turn, error) {
 	text, err := describeDecision(d)
 	if err != nil {
 		return nil, err
 	}
-	return s.start(ctx, sessionID, "", "", text, &d, onText)
+	return s.start(ctx, sessionID, "", "", text, &d, w)
 }
 
 // checkSession makes sure the session exists and is not waiting for a
@@ -360,7 +384,7 @@ func sessionError(err error) error {
 // runs while the messages are written, so the work before its first model
 // call costs the person nothing (see Turn.Stored); when they cannot be
 // written, start waits for the turn to unwind and says why.
-func (s *Service) start(ctx context.Context, sessionID, newTitle, newModel, text string, d *api.ApprovalDecision, onText func(string)) (*turn, error) {
+func (s *Service) start(ctx context.Context, sessionID, newTitle, newModel, text string, d *api.ApprovalDecision, w watch) (*turn, error) {
 	// The turn outlives the request that started it: it ends on Stop or
 	// Shutdown, not when the bound call returns.
 	turnCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -392,7 +416,7 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, newModel, text
 	user, reply := store.NewTurn(sessionID, text)
 	t := &turn{
 		ack:     api.SendAck{SessionID: sessionID, TurnID: reply.ID, UserMessage: user, AssistantMessageID: reply.ID},
-		history: history, text: text, model: model, decision: d, ctx: turnCtx, cancel: cancel, onText: onText,
+		history: history, text: text, model: model, decision: d, ctx: turnCtx, cancel: cancel, watch: w,
 		stored: make(chan struct{}), done: make(chan struct{}), reply: reply,
 	}
 	t.out = newStream(s, t)

@@ -71,7 +71,12 @@ func (st *stream) isOpen() bool {
 func (st *stream) Trace(e api.TraceEvent) {
 	st.flush()
 	e.SessionID, e.TurnID = st.t.ack.SessionID, st.t.ack.TurnID
-	st.send(func() { st.s.events.Emit(api.EventTrace, e) })
+	st.send(func() {
+		st.s.events.Emit(api.EventTrace, e)
+		if st.t.watch.trace != nil {
+			st.t.watch.trace(e)
+		}
+	})
 }
 
 // Text adds a piece of the reply.
@@ -83,8 +88,8 @@ func (st *stream) Text(text string) {
 	st.all.WriteString(text)
 	st.pending.WriteString(text)
 	st.mu.Unlock()
-	if st.t.onText != nil {
-		st.send(func() { st.t.onText(text) })
+	if st.t.watch.text != nil {
+		st.send(func() { st.t.watch.text(text) })
 	}
 }
 

@@ -128,6 +128,7 @@ export interface TraceEvent {
   args?: Record<string, string>;
   tool?: string;
   sources?: Source[];
+  recommendation?: Recommendation | null;
 }
 
 /** ApprovalRequired asks the person to decide on a plan. */

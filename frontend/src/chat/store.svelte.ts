@@ -4,7 +4,8 @@ import type { ChatApi } from "../api/chat";
 import { parseError } from "../api/errors";
 import { Events, Reconnected, subscribe } from "../api/events";
 import type { ApprovalDecision, Message, PlanApproval, SendAck, Session, SubTask } from "../api/gotypes.gen";
-import { applyTrace, finishTrace, newTrace, type TurnTrace } from "../trace/reduce";
+import { applyTrace, finishTrace, newTrace, type TraceOutcome, type TurnTrace } from "../trace/reduce";
+import { applyProgress, newProgress, type Progress } from "./progress";
 import { draftFrom, type PlanDraft } from "../plan/edit";
 import type { ErrorInfo } from "../api/errors";
 import type { Transport } from "../api/transport";
@@ -36,6 +37,10 @@ export class ChatStore {
   sendError = $state<ErrorInfo | null>(null);
   loading = $state(false);
   loadError = $state<ErrorInfo | null>(null);
+  /** progress of the replies being written, by assistant message id. */
+  progress = $state<Record<string, Progress>>({});
+  /** now is the clock (tests replace it). */
+  now: () => number = () => Date.now();
   /** traces of turns seen live in this window, by assistant message id. */
   traces = $state<Record<string, TurnTrace>>({});
   /** deciding is true while a plan decision is on its way. */
@@ -103,13 +108,16 @@ export class ChatStore {
 
   private startTrace(turnID: string, messageID: string): void {
     this.turnToMessage.set(turnID, messageID);
-    if (!this.traces[messageID] || this.traces[messageID].turnID !== turnID) this.traces[messageID] = newTrace(turnID);
+    if (!this.traces[messageID] || this.traces[messageID].turnID !== turnID) {
+      this.traces[messageID] = newTrace(turnID);
+      this.progress[messageID] = newProgress(this.now());
+    }
   }
 
-  private endTrace(turnID: string): void {
+  private endTrace(turnID: string, outcome: TraceOutcome): void {
     const id = this.turnToMessage.get(turnID);
     const tr = id ? this.traces[id] : undefined;
-    if (tr) finishTrace(tr);
+    if (tr) finishTrace(tr, outcome);
   }
 
   listen(t: Transport): void {
@@ -130,23 +138,26 @@ export class ChatStore {
         }
         const tr = this.traces[id];
         if (tr) applyTrace(tr, ev);
+        const p = this.progress[id];
+        if (p) applyProgress(p, ev, this.now());
       }),
       subscribe(t, Events.Approval, (ev) => {
         this.coalescer.flush();
         applyApproval(this.threads, ev);
-        this.endTrace(ev.turn_id);
+        this.endTrace(ev.turn_id, "waiting");
       }),
       subscribe(t, Events.Token, (b) => this.coalescer.push(b)),
       subscribe(t, Events.TurnFinished, (ev) => {
         this.coalescer.flush();
         applyFinished(this.threads, ev);
-        this.endTrace(ev.turn_id);
+        const waiting = ev.message.status === "awaiting_approval";
+        this.endTrace(ev.turn_id, waiting ? "waiting" : ev.message.status === "interrupted" ? "stopped" : "complete");
         this.onTurnEnded();
       }),
       subscribe(t, Events.TurnFailed, (ev) => {
         this.coalescer.flush();
         applyFailed(this.threads, ev);
-        this.endTrace(ev.turn_id);
+        this.endTrace(ev.turn_id, "failed");
         this.onTurnEnded(ev.error);
       }),
       // Events sent while the stream was down are lost: reload what is shown.

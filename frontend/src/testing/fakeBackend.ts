@@ -255,10 +255,13 @@ export class FakeBackend implements Transport {
     const user = this.messages.get(sid)!.at(-2)!;
     this.emit("chat.turn_started", { session_id: sid, turn_id: turn, user_message: user, assistant_message_id: asst.id });
     for (const node of round === 1 ? ["load_context", "router", "planner"] : ["planner"]) {
+      // As the agent does: a node says what it does, then the model works.
       this.trace(sid, turn, "node_started", node);
+      if (node === "router") this.trace(sid, turn, "planning", node, { text: "Deciding how to handle the message", code: "routing" });
+      if (node === "planner")
+        this.trace(sid, turn, "planning", node, feedback ? { text: `Revising the plan: ${feedback}`, code: "plan_revising", args: { feedback } } : { text: "Splitting the task into steps", code: "plan_splitting" });
       await this.wait();
-      if (node === "router") this.trace(sid, turn, "planning", node, { text: "route: complex" });
-      if (node === "planner") this.trace(sid, turn, "planning", node, { text: feedback ? `revising the plan: ${feedback}` : "splitting the task into steps" });
+      if (node === "router") this.trace(sid, turn, "planning", node, { text: "Route: complex", code: "routed", args: { route: "complex", reason: "model" } });
       this.trace(sid, turn, "node_finished", node);
     }
     const free = feedback ? " (free tools)" : "";
@@ -294,7 +297,8 @@ export class FakeBackend implements Transport {
     for (const [i, st] of steps.entries()) {
       const tool = pick[i % pick.length]!;
       this.trace(sid, turn, "node_started", "recommend");
-      this.trace(sid, turn, "planning", "recommend", { text: `finding a tool for step ${i + 1}: ${st.title}` });
+      const at = { id: st.id || `s${i + 1}`, number: String(i + 1), total: String(steps.length), step: st.title };
+      this.trace(sid, turn, "planning", "recommend", { text: `Finding a tool for step ${i + 1}: ${st.title}`, code: "tool_finding", args: at });
       await this.wait();
       this.trace(sid, turn, "node_started", "recommend_tools");
       this.trace(sid, turn, "tool_selected", "recommend_tools", { tool: "retrieve_docs", text: `{"query":"${tool.name}"}` });
@@ -303,11 +307,12 @@ export class FakeBackend implements Transport {
       this.trace(sid, turn, "sources", "recommend_tools", { sources: [src] });
       this.trace(sid, turn, "node_started", "evaluate");
       await this.wait();
-      this.trace(sid, turn, "evaluation_result", "evaluate", { text: `${st.title}: recommend ${tool.name}` });
-      recs.push({ subtask_id: st.id || `s${i + 1}`, tool: tool.name, why: tool.description_en, url: tool.url, pricing: tool.pricing, alternatives: i === 1 ? ["CapCut"] : [], sources: [src] });
+      const rec: Recommendation = { subtask_id: at.id, tool: tool.name, why: tool.description_en, url: tool.url, pricing: tool.pricing, alternatives: i === 1 ? ["CapCut"] : [], sources: [src] };
+      this.trace(sid, turn, "evaluation_result", "evaluate", { text: `${st.title}: recommend ${tool.name}`, code: "step_recommend", args: { ...at, tool: tool.name }, recommendation: rec });
+      recs.push(rec);
     }
     this.trace(sid, turn, "node_started", "guide");
-    this.trace(sid, turn, "generating", "guide", { text: "writing the guide" });
+    this.trace(sid, turn, "generating", "guide", { text: "Writing the guide", code: "guide_writing" });
     const lines = ["# Café Shorts guide", "", "A short plan you can follow this week.", ""];
     recs.forEach((r, i) => {
       const n = sources.findIndex((x) => x.id === r.sources[0]!.id) + 1;

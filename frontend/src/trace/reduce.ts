@@ -22,7 +22,12 @@ export interface TurnTrace {
   visited: string[];
   sources: Source[];
   done: boolean;
+  /** outcome says how a done turn ended: it did not always finish. */
+  outcome?: TraceOutcome;
 }
+
+/** How a turn ended: answered, stopped by the person, failed, or waiting for a decision. */
+export type TraceOutcome = "complete" | "stopped" | "failed" | "waiting";
 
 /** Node boundaries light the drawing; they are not listed as steps. */
 const boundary: ReadonlySet<TraceKind> = new Set(["node_started", "node_finished"]);
@@ -56,7 +61,8 @@ export function applyTrace(tr: TurnTrace, ev: TraceEvent): void {
   if (tr.steps.length > MAX_STEPS) tr.steps.splice(0, tr.steps.length - MAX_STEPS);
 }
 
-export function finishTrace(tr: TurnTrace): void {
+export function finishTrace(tr: TurnTrace, outcome: TraceOutcome = "complete"): void {
   tr.active = null;
   tr.done = true;
+  tr.outcome = outcome;
 }

@@ -1,0 +1,116 @@
+package app
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+// progressText holds the sentences `wayfinder ask` prints on standard
+// error while the model works, in English and Korean: the same as the
+// window's progress line ("progress.*" in frontend/src/i18n, a test holds
+// them equal), so the terminal and the window say the same thing.
+var progressText = map[string][2]string{
+	"progress.routing":     {"Deciding how to handle your message…", "메시지를 어떻게 처리할지 정하는 중…"},
+	"progress.planning":    {"Making a plan: splitting the task into steps…", "계획을 세우는 중: 작업을 단계로 나누고 있습니다…"},
+	"progress.revising":    {"Revising the plan with your feedback…", "의견을 반영해 계획을 고치는 중…"},
+	"progress.step":        {"Step {number} of {total}: finding a tool for “{step}”…", "{total}단계 중 {number}단계: “{step}”에 맞는 도구를 찾는 중…"},
+	"progress.stepMissing": {"Step {number} of {total}: still looking for {missing}…", "{total}단계 중 {number}단계: 더 찾는 중 — {missing}…"},
+	"progress.stepDone":    {"Step {number} of {total}: {tool} for “{step}”", "{total}단계 중 {number}단계: “{step}”에는 {tool}"},
+	"progress.guide":       {"Writing the guide…", "가이드를 쓰는 중…"},
+	"progress.tool":        {"Using {tool}…", "{tool} 사용 중…"},
+	"progress.retry":       {"The model call failed ({error}); trying again…", "모델 호출이 실패해 다시 시도하는 중… ({error})"},
+}
+
+// progressKey is the sentence a trace event is shown with, and its blanks;
+// "" for events that are no progress a person waits on (node boundaries,
+// tool results, the answer itself, which streams on standard output).
+func progressKey(ev api.TraceEvent) (string, map[string]string) {
+	switch ev.Code {
+	case api.TraceRouting:
+		return "progress.routing", nil
+	case api.TracePlanSplitting:
+		return "progress.planning", nil
+	case api.TracePlanRevising:
+		return "progress.revising", nil
+	case api.TraceToolFinding:
+		return "progress.step", ev.Args
+	case api.TraceStepMissing:
+		return "progress.stepMissing", ev.Args
+	case api.TraceStepRecommend:
+		return "progress.stepDone", ev.Args
+	case api.TraceGuideWriting:
+		return "progress.guide", nil
+	case api.TraceModelRetry:
+		return "progress.retry", ev.Args
+	}
+	if ev.Kind == api.TraceToolSelected && ev.Tool != "" && ev.Code == "" {
+		return "progress.tool", map[string]string{"tool": ev.Tool}
+	}
+	return "", nil
+}
+
+// progressPrinter writes a turn's progress lines with the time since the
+// command started ("Step 2 of 4: finding a tool for “Edit the video”… 12 s").
+// The reply streams on standard output meanwhile: a line never starts in
+// the middle of the reply's text on a terminal that shows both.
+type progressPrinter struct {
+	w     io.Writer
+	ko    bool
+	start time.Time
+	now   func() time.Time
+
+	mu      sync.Mutex
+	midLine bool // the reply's text so far does not end with a newline
+	steps   bool // a sub-task is being recommended: its line says enough
+}
+
+func newProgressPrinter(w io.Writer, lang string) *progressPrinter {
+	return &progressPrinter{w: w, ko: lang == "ko", start: time.Now(), now: time.Now}
+}
+
+// text notes the reply's text as it streams.
+func (p *progressPrinter) text(s string) {
+	if s == "" {
+		return
+	}
+	p.mu.Lock()
+	p.midLine = !strings.HasSuffix(s, "\n")
+	p.mu.Unlock()
+}
+
+// event prints the line of a trace event, if it has one.
+func (p *progressPrinter) event(ev api.TraceEvent) {
+	key, args := progressKey(ev)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch key {
+	case "":
+		return
+	case "progress.step", "progress.stepMissing":
+		p.steps = true
+	case "progress.guide":
+		p.steps = false
+	case "progress.tool":
+		if p.steps { // the scout's searches: its step's line says what it does
+			return
+		}
+	}
+	lang := 0
+	if p.ko {
+		lang = 1
+	}
+	line := progressText[key][lang]
+	for k, v := range args {
+		line = strings.ReplaceAll(line, "{"+k+"}", v)
+	}
+	lead := ""
+	if p.midLine {
+		lead, p.midLine = "\n", false
+	}
+	fmt.Fprintf(p.w, "%s%s %d s\n", lead, line, int(p.now().Sub(p.start).Seconds()))
+}

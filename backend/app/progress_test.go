@@ -1,0 +1,107 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+// The progress lines are the window's sentences: the same text for every
+// key in both languages.
+func TestProgressTextMatchesTheWindow(t *testing.T) {
+	for i, lang := range []string{"en", "ko"} {
+		b, err := os.ReadFile("../../frontend/src/i18n/" + lang + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var catalog map[string]string
+		if err := json.Unmarshal(b, &catalog); err != nil {
+			t.Fatal(err)
+		}
+		for key, text := range progressText {
+			if catalog[key] != text[i] {
+				t.Errorf("%s %s: Go says %q, %s.json %q", lang, key, text[i], lang, catalog[key])
+			}
+		}
+	}
+}
+
+// TestAskPrintsProgress: `wayfinder ask` says on standard error what the
+// model is doing while the person waits — routing, planning, each step of
+// the approved plan as it starts and ends, the guide — with the seconds
+// since the start, while the reply goes to standard output.
+func TestAskPrintsProgress(t *testing.T) {
+	fake := ollamatest.New(t)
+	review := func(tool string) ollamatest.Reply {
+		return ollamatest.Reply{JSON: map[string]any{"sufficient": true, "missing": "", "tool": tool, "why": "fits", "url": "https://example.com", "pricing": "free", "alternatives": []string{}}}
+	}
+	fake.Script(
+		ollamatest.Reply{JSON: map[string]any{"route": "complex", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false, "reason": "a task"}},
+		ollamatest.Reply{JSON: map[string]any{"sub_tasks": []map[string]string{
+			{"id": "s1", "title": "Write the script", "detail": "30 seconds"},
+			{"id": "s2", "title": "Edit the video", "detail": "vertical"},
+		}}},
+		ollamatest.Reply{Text: "ChatGPT writes scripts."}, review("ChatGPT"),
+		ollamatest.Reply{Text: "Vrew edits video."}, review("Vrew"),
+		ollamatest.Reply{Text: "# Guide\n\nUse ChatGPT, then Vrew."},
+		ollamatest.Reply{JSON: map[string]any{"memories": []any{}}},
+	)
+	code, out, errOut := wayfinder(t, "--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b",
+		"ask", "--approve", "Help me make a YouTube Shorts video to promote my cafe")
+	if code != 0 {
+		t.Fatalf("ask: %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "Use ChatGPT, then Vrew.") || strings.Contains(out, "finding a tool") {
+		t.Fatalf("standard output holds the reply only:\n%s", out)
+	}
+	want := []string{
+		"Deciding how to handle your message…",
+		"Making a plan: splitting the task into steps…",
+		"Proposed plan (round 1):",
+		"Step 1 of 2: finding a tool for “Write the script”…",
+		"Step 1 of 2: ChatGPT for “Write the script”",
+		"Step 2 of 2: finding a tool for “Edit the video”…",
+		"Step 2 of 2: Vrew for “Edit the video”",
+		"Writing the guide…",
+	}
+	at := 0
+	for _, w := range want {
+		i := strings.Index(errOut[at:], w)
+		if i < 0 {
+			t.Fatalf("standard error lacks %q after position %d:\n%s", w, at, errOut)
+		}
+		at += i + len(w)
+	}
+	if !regexp.MustCompile(`(?m)^Step 2 of 2: finding a tool for “Edit the video”… \d+ s$`).MatchString(errOut) {
+		t.Fatalf("a progress line ends with the time since the start:\n%s", errOut)
+	}
+}
+
+// A progress line never starts in the middle of the reply's text, and the
+// scout's searches are not listed while its step's line is up.
+func TestProgressPrinter(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgressPrinter(&buf, "ko")
+	clock := p.start
+	p.now = func() time.Time { return clock }
+	p.event(api.TraceEvent{Kind: api.TraceToolSelected, Tool: "calculator"})
+	p.text("The answer is ")
+	clock = clock.Add(3 * time.Second)
+	p.event(api.TraceEvent{Kind: api.TraceRetry, Code: api.TraceModelRetry, Args: map[string]string{"error": "timeout", "attempt": "2"}})
+	p.event(api.TraceEvent{Kind: api.TracePlanning, Code: api.TraceToolFinding, Args: map[string]string{"number": "1", "total": "2", "step": "대본"}})
+	p.event(api.TraceEvent{Kind: api.TraceToolSelected, Tool: "search_catalog"})
+	p.event(api.TraceEvent{Kind: api.TraceNodeStarted, Node: "evaluate"})
+	want := "calculator 사용 중… 0 s\n" +
+		"\n모델 호출이 실패해 다시 시도하는 중… (timeout) 3 s\n" +
+		"2단계 중 1단계: “대본”에 맞는 도구를 찾는 중… 3 s\n"
+	if buf.String() != want {
+		t.Fatalf("printed:\n%q\nwant:\n%q", buf.String(), want)
+	}
+}

@@ -1,0 +1,90 @@
+// Progress where the person looks, against `wayfinder serve` and a slow
+// scripted fake Ollama: the reply says what the model is doing (routing,
+// planning, each step of the approved plan with its number and a clock),
+// the recommendation cards appear one by one as the steps finish, and the
+// guide streams under them; the live trace opens at 800 px too. In English
+// and Korean, at 1280×800 and 800×700.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { openPage, screenshot, screenshotSizes, script, send, withWorld } from "./harness.ts";
+
+const w = withWorld();
+
+const ROUTE = { json: { route: "complex", needs_documents: false, refers_to_previous: false, out_of_scope: false, reason: "a task" } };
+const PLAN = {
+  json: {
+    sub_tasks: [
+      { id: "s1", title: "Write the script", detail: "A 30-second script" },
+      { id: "s2", title: "Edit the video", detail: "Vertical clips with subtitles" },
+      { id: "s3", title: "Make a thumbnail", detail: "An eye-catching cover" },
+    ],
+  },
+};
+const review = (tool: string) => ({ delay_ms: 1200, json: { sufficient: true, missing: "", tool, why: `${tool} fits this step`, url: `https://${tool.toLowerCase()}.com`, pricing: "free", alternatives: [] } });
+const scout = (query: string) => ({ delay_ms: 1200, tool_calls: [{ name: "search_catalog", args: { query } }] });
+
+const live = "article[data-role='assistant'][data-status='streaming']";
+
+async function progressText(page: Page): Promise<string> {
+  return (await page.textContent(`${live} .progress`)) ?? "";
+}
+
+async function flow(page: Page, lang: "en" | "ko"): Promise<void> {
+  const say = {
+    planning: lang === "en" ? "Making a plan: splitting the task into steps…" : "계획을 세우는 중: 작업을 단계로 나누고 있습니다…",
+    step2: lang === "en" ? "Step 2 of 3: finding a tool for “Edit the video”…" : "3단계 중 2단계: “Edit the video”에 맞는 도구를 찾는 중…",
+    guide: lang === "en" ? "Writing the guide…" : "가이드를 쓰는 중…",
+  };
+  await script(w.fake, [{ ...ROUTE, delay_ms: 600 }, { ...PLAN, delay_ms: 2500 }]);
+  await page.click("button.new");
+  await send(page, "Help me make a YouTube Shorts video to promote my café");
+  await page.waitForFunction(([sel, text]) => document.querySelector(`${sel} .progress`)?.textContent?.includes(text!), [live, say.planning] as const);
+  assert.match(await progressText(page), /\d:\d\d/, "the line has a clock");
+  await screenshotSizes(page, `progress-1-planning-${lang}`);
+  await page.waitForSelector("dialog.plan[open]", { timeout: 15_000 });
+
+  await script(w.fake, [
+    scout("script writing"), review("ChatGPT"),
+    scout("video editor"), review("Vrew"),
+    scout("thumbnail"), review("Canva"),
+    { chunks: ["# Café Shorts guide\n\n", "1. Script with ChatGPT\n", "2. Edit in Vrew\n", "3. Thumbnail in Canva\n"], chunk_delay_ms: 400 },
+    { json: { memories: [] } },
+  ]);
+  await page.click("dialog.plan button.approve");
+  // Step 2 in flight: its line and the first step's card, before the turn ends.
+  await page.waitForFunction(([sel, text]) => document.querySelector(`${sel} .progress`)?.textContent?.includes(text!), [live, say.step2] as const, { timeout: 20_000 });
+  assert.equal(await page.locator(`${live} .card`).count(), 1, "the first step's card is there while step 2 runs");
+  assert.equal(await page.locator(`${live} .card .tool`).first().textContent(), "ChatGPT");
+  await screenshotSizes(page, `progress-2-step-${lang}`);
+  // The guide streams under the three cards.
+  await page.waitForFunction(([sel, text]) => document.querySelector(`${sel} .progress`)?.textContent?.includes(text!) && !!document.querySelector(`${sel} .bubble .md`), [live, say.guide] as const, { timeout: 20_000 });
+  assert.equal(await page.locator(`${live} .card`).count(), 3);
+  const cardsAbove = await page.$eval(live, (el) => {
+    const recs = el.querySelector(".recs")!.getBoundingClientRect();
+    const guide = el.querySelector(".bubble .md")!.getBoundingClientRect();
+    return recs.bottom <= guide.top;
+  });
+  assert.ok(cardsAbove, "the guide streams under the cards");
+  await screenshotSizes(page, `progress-3-guide-${lang}`);
+  await page.waitForSelector("article[data-role='assistant']:last-of-type[data-status='complete']", { timeout: 20_000 });
+  assert.equal(await page.locator("article[data-role='assistant']:last-of-type .progress").count(), 0, "no progress line once done");
+}
+
+test("the reply shows its progress, cards one by one and the guide under them", async () => {
+  const en = await openPage(w.browser, w.app.url, "en-US", { width: 1280, height: 800 });
+  await flow(en, "en");
+  const ko = await openPage(w.browser, w.app.url, "ko-KR", { width: 1280, height: 800 });
+  await flow(ko, "ko");
+});
+
+test("the live trace opens and closes at 800 px", async () => {
+  const page = await openPage(w.browser, w.app.url, "en-US", { width: 800, height: 700 });
+  assert.equal(await page.locator("#trace-panel").count(), 0, "closed by default in a narrow window");
+  await page.click("button.trace-toggle");
+  const box = await page.locator("#trace-panel").boundingBox();
+  assert.ok(box && box.width > 200 && box.x + box.width <= 800 && box.height > 300, `the panel is on screen: ${JSON.stringify(box)}`);
+  await screenshot(page, "trace-800-en");
+  await page.click("#trace-panel header button");
+  assert.equal(await page.locator("#trace-panel").count(), 0);
+});

@@ -1,0 +1,125 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Recommendation, TraceEvent } from "../api/gotypes.gen";
+import { setLang } from "../i18n/i18n.svelte";
+import { applyProgress, elapsed, newProgress, progressLines } from "./progress";
+import { FakeBackend } from "../testing/fakeBackend";
+import { $, $$, cleanup, click, send, start } from "../testing/ui";
+
+const ev = (e: Partial<TraceEvent>): TraceEvent => ({ session_id: "s", turn_id: "t", kind: "planning", node: "", ...e });
+const card = (id: string, tool: string): Recommendation => ({ subtask_id: id, tool, why: "", url: "", pricing: "", alternatives: [], sources: [] });
+const finding = (id: string, n: number, total: number, step: string) => ev({ code: "tool_finding", args: { id, number: String(n), total: String(total), step } });
+const done = (id: string, n: number, total: number, tool: string) =>
+  ev({ kind: "evaluation_result", code: "step_recommend", args: { id, number: String(n), total: String(total), tool }, recommendation: card(id, tool) });
+
+describe("progress", () => {
+  afterEach(() => setLang("en"));
+
+  it("says the phase, then each step with its number, and counts the steps done", () => {
+    const p = newProgress(0);
+    expect(progressLines(p, 0).map((l) => l.text)).toEqual(["Thinking…"]);
+    applyProgress(p, ev({ code: "routing" }), 1000);
+    expect(progressLines(p, 0)).toEqual([{ text: "Deciding how to handle your message…", since: 1000 }]);
+    applyProgress(p, ev({ code: "plan_approved", args: { count: "4" } }), 2000);
+    applyProgress(p, finding("s2", 2, 4, "Edit the video"), 3000);
+    expect(progressLines(p, 0)).toEqual([{ text: "Step 2 of 4: finding a tool for “Edit the video”…", since: 3000 }]);
+    applyProgress(p, ev({ kind: "evaluation_result", code: "step_missing", args: { id: "s2", number: "2", total: "4", step: "Edit the video", missing: "a free editor" } }), 4000);
+    expect(progressLines(p, 0)[0]!.text).toBe("Step 2 of 4: still looking for a free editor…");
+    applyProgress(p, done("s2", 2, 4, "Vrew"), 5000);
+    applyProgress(p, finding("s3", 3, 4, "Make a thumbnail"), 5000);
+    expect(progressLines(p, 0).map((l) => l.text)).toEqual(["Step 3 of 4: finding a tool for “Make a thumbnail”…", "1 of 4 steps done"]);
+    expect(p.recommendations.map((r) => r.tool)).toEqual(["Vrew"]);
+    applyProgress(p, ev({ kind: "retry", code: "model_retry", args: { error: "timeout", attempt: "2" } }), 6000);
+    expect(progressLines(p, 0).at(-1)!.text).toBe("The model call failed (timeout); trying again…");
+    applyProgress(p, ev({ kind: "generating", code: "guide_writing" }), 7000);
+    expect(progressLines(p, 0)).toEqual([{ text: "Writing the guide…", since: 7000 }]);
+    setLang("ko");
+    expect(progressLines(p, 0)[0]!.text).toBe("가이드를 쓰는 중…");
+  });
+
+  it("keeps several steps in flight at once, each with its own clock, in plan order", () => {
+    const p = newProgress(0);
+    applyProgress(p, finding("s3", 3, 3, "Thumbnail"), 100);
+    applyProgress(p, finding("s1", 1, 3, "Script"), 200);
+    applyProgress(p, finding("s2", 2, 3, "Edit"), 300);
+    applyProgress(p, done("s3", 3, 3, "Canva"), 400);
+    applyProgress(p, done("s1", 1, 3, "ChatGPT"), 500);
+    expect(progressLines(p, 0)).toEqual([
+      { text: "Step 2 of 3: finding a tool for “Edit”…", since: 300 },
+      { text: "2 of 3 steps done", since: 0 },
+    ]);
+    // Cards come in the order the steps finished; each once.
+    applyProgress(p, done("s1", 1, 3, "ChatGPT"), 600);
+    expect(p.recommendations.map((r) => r.subtask_id)).toEqual(["s3", "s1"]);
+  });
+
+  it("names a tool the answer uses, and not the scout's searches", () => {
+    const p = newProgress(0);
+    applyProgress(p, ev({ kind: "node_started", node: "answer" }), 10);
+    expect(progressLines(p, 0)[0]!.text).toBe("Writing the answer…");
+    applyProgress(p, ev({ kind: "tool_selected", node: "answer_tools", tool: "calculator", text: '{"expression":"1+1"}' }), 20);
+    expect(progressLines(p, 0)[0]!.text).toBe("Using calculator…");
+    applyProgress(p, finding("s1", 1, 1, "Script"), 30);
+    applyProgress(p, ev({ kind: "tool_selected", node: "recommend_tools", tool: "search_catalog" }), 40);
+    expect(progressLines(p, 0)[0]!.text).toBe("Step 1 of 1: finding a tool for “Script”…");
+  });
+
+  it("writes the time as m:ss", () => {
+    expect(elapsed(0, 999)).toBe("0:00");
+    expect(elapsed(0, 12_500)).toBe("0:12");
+    expect(elapsed(0, 125_000)).toBe("2:05");
+  });
+});
+
+describe("progress in the reply", () => {
+  afterEach(cleanup);
+
+  it("shows the phase while planning, then the steps, the cards one by one, and the guide under them", async () => {
+    const fake = new FakeBackend({ settings: { language: "en" }, complex: () => true, stepDelayMs: 150, tokenDelayMs: 30 });
+    await start({}, fake);
+    await send("Make a YouTube Shorts video about my café");
+    await vi.waitFor(() => expect(document.querySelector("article[data-status='streaming'] [role=status][data-phase='planning']")).not.toBeNull());
+    expect($("article[data-status='streaming'] .progress").textContent).toContain("Making a plan: splitting the task into steps…");
+    await vi.waitFor(() => expect(document.querySelector("dialog.plan[open]")).not.toBeNull(), { timeout: 3000 });
+    click("dialog.plan button.approve");
+
+    // Step 1 runs: its line, no card yet.
+    await vi.waitFor(() => expect($("article[data-status='streaming'] .progress").textContent).toContain("Step 1 of 3: finding a tool for “Write the script”…"));
+    expect(document.querySelectorAll("article[data-status='streaming'] .card")).toHaveLength(0);
+    // A card appears as each step finishes, before the turn ends.
+    await vi.waitFor(() => expect(document.querySelectorAll("article[data-status='streaming'] .card")).toHaveLength(1), { timeout: 3000 });
+    expect($("article[data-status='streaming'] .progress").textContent).toMatch(/Step 2 of 3: finding a tool for “Edit the video”…|1 of 3 steps done/);
+    await vi.waitFor(() => expect(document.querySelectorAll("article[data-status='streaming'] .card")).toHaveLength(2), { timeout: 3000 });
+    // The guide streams under the cards.
+    await vi.waitFor(() => expect(document.querySelector("article[data-status='streaming'] .bubble .md")).not.toBeNull(), { timeout: 3000 });
+    const live = $("article[data-status='streaming']");
+    expect(live.querySelector(".progress")!.textContent).toContain("Writing the guide…");
+    expect(live.querySelectorAll(".card")).toHaveLength(3);
+    const order = [...live.children].map((c) => c.className.split(" ")[0]);
+    expect(order.indexOf("recs")).toBeLessThan(order.indexOf("bubble"));
+    // Done: no progress line; the stored cards stay above the guide.
+    await vi.waitFor(() => expect(document.querySelector("article[data-role='assistant'][data-status='complete'] .card")).not.toBeNull(), { timeout: 5000 });
+    const final = $$("article[data-role='assistant']").at(-1)!;
+    expect(final.querySelector(".progress")).toBeNull();
+    expect(final.querySelectorAll(".card")).toHaveLength(3);
+  });
+
+  it("the trace of a failed turn says it failed, not that it finished", async () => {
+    await start({ failWith: { code: "stream_dropped", message: "connection lost" }, reply: () => "A partial answer that is cut off half way" });
+    await send("hello");
+    await vi.waitFor(() => expect(document.querySelector("article[data-status='error']")).not.toBeNull());
+    const state = $("#trace-panel .state").textContent ?? "";
+    expect(state).toContain("Stopped by an error");
+    expect(state).not.toContain("Finished.");
+    expect($("#trace-panel").dataset.outcome).toBe("failed");
+  });
+
+  it("opens the trace from its button even before anything ran", async () => {
+    await start();
+    expect(document.querySelector("#trace-panel")).toBeNull();
+    click("button.trace-toggle"); // shown already (wide window): hide
+    click("button.trace-toggle");
+    expect($("#trace-panel .state").textContent).toContain("Steps appear here while Wayfinder works.");
+    click("#trace-panel header button");
+    expect(document.querySelector("#trace-panel")).toBeNull();
+  });
+});

@@ -1,0 +1,169 @@
+// What the assistant's message says while the model works: the phase
+// (routing, planning, recommending, writing the guide), each sub-task
+// being worked on ("Step 2 of 4: finding a tool for “Edit the video”…"),
+// the time since it started, and the cards of the sub-tasks done so far.
+// It is folded from the backend's trace events (their codes, see
+// api.TraceCode), never guessed from timing. Several sub-tasks may be in
+// flight at once (they are keyed by id), so a backend that recommends them
+// in parallel needs no change here.
+import type { Recommendation, TraceEvent } from "../api/gotypes.gen";
+import { t } from "../i18n/i18n.svelte";
+
+export type Phase = "starting" | "routing" | "planning" | "revising" | "answering" | "tool" | "recommending" | "guide";
+
+export interface StepProgress {
+  id: string;
+  number: number;
+  title: string;
+  startedAt: number;
+  /** missing: what the reviewer asked the scout to look for next. */
+  missing?: string;
+  /** doneAt is set once the step's card is in. */
+  doneAt?: number;
+}
+
+export interface Progress {
+  startedAt: number;
+  phase: Phase;
+  phaseAt: number;
+  /** total is the number of sub-tasks of the approved plan (0 before). */
+  total: number;
+  steps: StepProgress[];
+  /** cards of the finished sub-tasks, in the order they finished. */
+  recommendations: Recommendation[];
+  /** tool is the tool the answer is using now. */
+  tool?: string;
+  /** retry says the last model call failed and is being made again. */
+  retry?: { error: string; at: number };
+}
+
+export function newProgress(startedAt: number): Progress {
+  return { startedAt, phase: "starting", phaseAt: startedAt, total: 0, steps: [], recommendations: [] };
+}
+
+function enter(p: Progress, phase: Phase, now: number): void {
+  if (p.phase !== phase) {
+    p.phase = phase;
+    p.phaseAt = now;
+  }
+  p.retry = undefined;
+}
+
+function step(p: Progress, a: Record<string, string>, now: number): StepProgress {
+  const id = a.id || `#${a.number}`;
+  let s = p.steps.find((x) => x.id === id);
+  if (!s) {
+    s = { id, number: Number(a.number) || p.steps.length + 1, title: a.step ?? "", startedAt: now };
+    p.steps.push(s);
+    p.steps.sort((x, y) => x.number - y.number);
+  }
+  if (a.total) p.total = Number(a.total) || p.total;
+  return s;
+}
+
+/** applyProgress folds one trace event into the progress. */
+export function applyProgress(p: Progress, ev: TraceEvent, now: number): void {
+  const a = ev.args ?? {};
+  switch (ev.code) {
+    case "routing":
+      return enter(p, "routing", now);
+    case "plan_splitting":
+      return enter(p, "planning", now);
+    case "plan_revising":
+      return enter(p, "revising", now);
+    case "plan_approved":
+      p.total = Number(a.count) || p.total;
+      return enter(p, "recommending", now);
+    case "tool_finding":
+      enter(p, "recommending", now);
+      step(p, a, now);
+      return;
+    case "step_missing":
+      step(p, a, now).missing = a.missing;
+      return;
+    case "step_recommend": {
+      const s = step(p, a, now);
+      s.doneAt = now;
+      s.missing = undefined;
+      const card = ev.recommendation;
+      if (card && !p.recommendations.some((r) => r.subtask_id === card.subtask_id)) p.recommendations.push(card);
+      return;
+    }
+    case "guide_writing":
+      return enter(p, "guide", now);
+    case "model_retry":
+      p.retry = { error: a.error ?? "", at: now };
+      return;
+  }
+  if (ev.kind === "node_started" && (ev.node === "answer" || ev.node === "retrieve")) {
+    p.tool = undefined;
+    enter(p, "answering", now);
+  } else if (ev.kind === "tool_selected" && ev.tool && !ev.code && p.phase !== "recommending") {
+    p.tool = ev.tool;
+    enter(p, "tool", now);
+  }
+}
+
+/** elapsed is m:ss since a moment, for "· 0:12". */
+export function elapsed(since: number, now: number): string {
+  const s = Math.max(0, Math.floor((now - since) / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** inFlight are the sub-tasks started and not done, in plan order. */
+export function inFlight(p: Progress): StepProgress[] {
+  return p.steps.filter((s) => s.doneAt === undefined);
+}
+
+export interface ProgressLine {
+  text: string;
+  /** since is when what the line describes started, for its clock. */
+  since: number;
+}
+
+/**
+ * progressLines are the sentences the message shows now, in the UI's
+ * language: one per sub-task in flight, else the phase's own; the count of
+ * steps done while recommending; a retry when one is under way.
+ */
+export function progressLines(p: Progress | undefined, startedAt: number): ProgressLine[] {
+  if (!p) return [{ text: t("chat.thinking"), since: startedAt }];
+  const lines: ProgressLine[] = [];
+  const total = String(p.total || p.steps.length);
+  const running = inFlight(p);
+  if (p.phase === "recommending" && running.length) {
+    for (const s of running) {
+      const args = { number: String(s.number), total, step: s.title, missing: s.missing ?? "" };
+      lines.push({ text: s.missing ? t("progress.stepMissing", args) : t("progress.step", args), since: s.startedAt });
+    }
+  } else {
+    lines.push({ text: phaseText(p), since: p.phaseAt });
+  }
+  const done = p.steps.length - running.length;
+  if (p.total && done > 0 && p.phase === "recommending") {
+    lines.push({ text: t("progress.stepsDone", { done: String(done), total }), since: p.startedAt });
+  }
+  if (p.retry) lines.push({ text: t("progress.retry", { error: p.retry.error }), since: p.retry.at });
+  return lines;
+}
+
+function phaseText(p: Progress): string {
+  switch (p.phase) {
+    case "routing":
+      return t("progress.routing");
+    case "planning":
+      return t("progress.planning");
+    case "revising":
+      return t("progress.revising");
+    case "answering":
+      return t("progress.answering");
+    case "tool":
+      return t("progress.tool", { tool: p.tool ?? "" });
+    case "guide":
+      return t("progress.guide");
+    case "recommending":
+      return t("progress.recommending");
+    default:
+      return t("chat.thinking");
+  }
+}

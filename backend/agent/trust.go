@@ -74,11 +74,11 @@ func dataRule(nonce string) string {
 // reads this round: passages retrieved up front, results of tools marked
 // Outside, or what the reviewer said is missing (written after reading
 // such results).
-func (a *Agent) outsideInContext(s State, scratch []Msg) bool {
+func (a *Agent) outsideInContext(s State) bool {
 	if len(s.Docs) > 0 || s.Missing != "" {
 		return true
 	}
-	for _, m := range scratch {
+	for _, m := range s.Scratch {
 		if m.Role == "tool" && a.fromOutside(m.ToolName) {
 			return true
 		}
@@ -107,7 +107,7 @@ func (a *Agent) lookupTool(name string) (*tools.Tool, bool) {
 // person. The approval gate of the tools node asks; the flag is the whole
 // contract between the two.
 func (a *Agent) markApprovals(s State, m *Msg) {
-	if len(m.ToolCalls) == 0 || !a.outsideInContext(s, s.Scratch) {
+	if len(m.ToolCalls) == 0 || !a.outsideInContext(s) {
 		return
 	}
 	for i, tc := range m.ToolCalls {

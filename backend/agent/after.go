@@ -7,6 +7,7 @@ import (
 
 	ollama "github.com/ollama/ollama/api"
 
+	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/graph"
 	"github.com/wayfinder-app/wayfinder/backend/memory"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
@@ -18,8 +19,9 @@ import (
 // at once); the session's next turn waits for it so that it sees the new
 // summary, and Close waits for all of it. Its failures are logged, never
 // reported: the answer is already given. bg is the agent's background
-// context with the turn's model.
-func (a *Agent) afterTurn(bg context.Context, sessionID string, s State, saved <-chan struct{}) {
+// context with the turn's model. The model calls it made go to settled
+// (when set), so the turn's accounting counts them.
+func (a *Agent) afterTurn(bg context.Context, sessionID string, s State, saved <-chan struct{}, settled func(chat.Usage)) {
 	done := make(chan struct{})
 	a.mu.Lock()
 	prev := a.bg[sessionID]
@@ -53,11 +55,16 @@ func (a *Agent) afterTurn(bg context.Context, sessionID string, s State, saved <
 		}
 		ctx, cancel := context.WithTimeout(bg, a.opt.AfterTurnTimeout)
 		defer cancel()
-		if err := a.summarize(ctx, sessionID, s); err != nil {
+		sum := &call{a: a, node: "summarize"}
+		if err := a.summarize(ctx, sum, sessionID, s); err != nil {
 			a.log.Warn("summarise conversation", "session", sessionID, "err", err)
 		}
-		if err := a.reflect(ctx, sessionID, s); err != nil {
+		refl := &call{a: a, node: "reflection"}
+		if err := a.reflect(ctx, refl, sessionID, s); err != nil {
 			a.log.Warn("reflection", "session", sessionID, "err", err)
+		}
+		if u := sum.used.add(refl.used); u.Calls > 0 && settled != nil {
+			settled(chat.Usage{LLMCalls: u.Calls, PromptTokens: u.Prompt, CompletionTokens: u.Completion})
 		}
 	}()
 }
@@ -82,7 +89,7 @@ func (a *Agent) waitSession(ctx context.Context, sessionID string) {
 // summaries, and so are more of the oldest when the rest would not fit the
 // history budget. The window is written to the session's thread as the
 // finish node would have.
-func (a *Agent) summarize(ctx context.Context, sessionID string, s State) error {
+func (a *Agent) summarize(ctx context.Context, c *call, sessionID string, s State) error {
 	if s.Route == RouteEnd && strings.TrimSpace(s.Input) == "" {
 		return nil
 	}
@@ -94,7 +101,7 @@ func (a *Agent) summarize(ctx context.Context, sessionID string, s State) error 
 	if n == 0 {
 		return nil
 	}
-	upd, err := a.fold(ctx, &call{a: a, node: "summarize"}, s, s.History[:n])
+	upd, err := a.fold(ctx, c, s, s.History[:n])
 	if err != nil {
 		return err
 	}
@@ -124,11 +131,10 @@ type memoryItem struct {
 // (greetings, thanks, arithmetic), explicit memories (already stored) and
 // cancelled plans are skipped: there is nothing to learn from them, and
 // each reflection is a model call.
-func (a *Agent) reflect(ctx context.Context, sessionID string, s State) error {
+func (a *Agent) reflect(ctx context.Context, c *call, sessionID string, s State) error {
 	if a.deps.Memory == nil || s.Trivial || s.Route == RouteEnd || s.Decision == "cancel" || strings.TrimSpace(s.Response) == "" {
 		return nil
 	}
-	c := &call{a: a, node: "reflection"}
 	person := memoryUser(s)
 	out, ok, err := structured[memoryOut](ctx, c, []ollama.Message{system(memoryPrompt()), user(person)})
 	if err != nil || !ok {

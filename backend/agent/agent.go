@@ -332,6 +332,9 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		return result, fmt.Errorf("agent turn: %w", err)
 	}
 	st := res.State
+	// The state counts every call since the person's message, also those
+	// before a plan's approval, which the run resumed here did not make.
+	result.LLMCalls, result.PromptTokens, result.CompletionTokens = st.Usage.Calls, st.Usage.Prompt, st.Usage.Completion
 	result.Sources = slices.Clone(st.Cited)
 	result.Retrieved = without(st.Sources, st.Cited)
 	if res.Interrupted() {
@@ -350,7 +353,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		result.Recommendations = slices.Clone(st.Recommendations)
 		result.Steps = slices.Clone(st.Plan)
 	}
-	a.afterTurn(withTurnModel(a.bgCtx, t.Model), t.SessionID, st, t.Saved)
+	a.afterTurn(withTurnModel(a.bgCtx, t.Model), t.SessionID, st, t.Saved, t.Settled)
 	return result, nil
 }
 

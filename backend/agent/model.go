@@ -30,9 +30,17 @@ const (
 	eventTool  = "tool"  // payload string: a tool that ran
 )
 
-// usage is the accounting of one model call.
+// usage is the accounting of model calls.
 type usage struct {
-	Calls, Prompt, Completion int
+	Calls      int `json:"calls,omitempty"`
+	Prompt     int `json:"prompt,omitempty"`
+	Completion int `json:"completion,omitempty"`
+	// Reset, written into the state, starts the count again (a new message).
+	Reset bool `json:"reset,omitempty"`
+}
+
+func (u usage) add(v usage) usage {
+	return usage{Calls: u.Calls + v.Calls, Prompt: u.Prompt + v.Prompt, Completion: u.Completion + v.Completion}
 }
 
 // storedKey carries a turn's chat.Turn.Stored to its model calls.
@@ -48,6 +56,7 @@ type call struct {
 	rt      *graph.Runtime // nil after the turn, where nobody listens
 	node    string
 	retries []llm.RetryRecord
+	used    usage
 }
 
 func (a *Agent) newCall(rt *graph.Runtime) *call { return &call{a: a, rt: rt, node: rt.Node()} }
@@ -59,8 +68,10 @@ func (c *call) trace(kind api.TraceKind, l line) {
 }
 
 func (c *call) record(resp llm.Response) {
+	u := usage{Calls: max(resp.Attempts, 1), Prompt: resp.PromptTokens, Completion: resp.CompletionTokens}
+	c.used = c.used.add(u)
 	if c.rt != nil {
-		c.rt.Emit(eventUsage, usage{Calls: max(resp.Attempts, 1), Prompt: resp.PromptTokens, Completion: resp.CompletionTokens})
+		c.rt.Emit(eventUsage, u)
 	}
 	for _, r := range resp.Retries {
 		c.trace(api.TraceRetry, say(api.TraceModelRetry, "error", string(r.Code), "attempt", strconv.Itoa(r.Attempt+1)))
@@ -68,10 +79,13 @@ func (c *call) record(resp llm.Response) {
 	c.retries = append(c.retries, resp.Retries...)
 }
 
-// update adds the recorded retries to a node's update.
+// update adds the recorded retries and model calls to a node's update.
 func (c *call) update(u graph.Update) graph.Update {
 	if len(c.retries) > 0 {
 		u = append(u, c.a.f.retries.Add(c.retries...))
+	}
+	if c.used.Calls > 0 {
+		u = append(u, c.a.f.usage.Add(c.used))
 	}
 	return u
 }

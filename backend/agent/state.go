@@ -101,6 +101,9 @@ type State struct {
 	Response string            `json:"response,omitempty"`
 	Notice   string            `json:"notice,omitempty"` // why a loop stopped early
 	Retries  []llm.RetryRecord `json:"retries,omitempty"`
+	// Usage counts the model calls since the person's message, across a
+	// pause for the plan's approval, so the turn that ends reports them all.
+	Usage usage `json:"usage,omitzero"`
 }
 
 // fields declares how each part of State is written; the nodes use them to
@@ -120,6 +123,7 @@ type fields struct {
 	feedback                                                             graph.ListField[State, string]
 	recommendations                                                      graph.ListField[State, api.Recommendation]
 	retries                                                              graph.ListField[State, llm.RetryRecord]
+	usage                                                                graph.ReduceField[State, usage]
 }
 
 func sourceKey(s api.Source) string {
@@ -175,6 +179,12 @@ func newFields() fields {
 		recommendations: graph.MergeByID("recommendations", func(s *State) *[]api.Recommendation { return &s.Recommendations },
 			func(r api.Recommendation) string { return r.SubTaskID }),
 		retries: graph.Append("retries", func(s *State) *[]llm.RetryRecord { return &s.Retries }),
+		usage: graph.Reduce("usage", func(s *State) *usage { return &s.Usage }, func(cur, w usage) usage {
+			if w.Reset {
+				return usage{}
+			}
+			return cur.add(w)
+		}),
 	}
 }
 
@@ -185,7 +195,7 @@ func (f fields) all() []graph.Field[State] {
 		f.missing, f.response, f.notice,
 		f.folded, f.historyStart, f.iterations, f.round, f.current, f.evalRounds,
 		f.trivial, f.needsDocs, f.refersBack, f.history, f.memories, f.cited, f.plan,
-		f.scratch, f.toolRuns, f.docs, f.sources, f.subSources, f.feedback, f.recommendations, f.retries,
+		f.scratch, f.toolRuns, f.docs, f.sources, f.subSources, f.feedback, f.recommendations, f.retries, f.usage,
 	}
 }
 
@@ -199,6 +209,6 @@ func (f fields) resetTurn(input, session, nonce string, history []Msg, historySt
 		f.docs.Replace(), f.scratch.RemoveAll(), f.iterations.Set(0), f.toolRuns.Replace(), f.sources.Replace(), f.cited.Set(nil),
 		f.task.Set(""), f.plan.Set(nil), f.round.Set(0), f.feedback.Replace(), f.decision.Set(""), f.planNote.Set(""),
 		f.current.Set(0), f.missing.Set(""), f.evalRounds.Set(0), f.subSources.Replace(), f.recommendations.Replace(),
-		f.response.Set(""), f.notice.Set(""), f.retries.Replace(),
+		f.response.Set(""), f.notice.Set(""), f.retries.Replace(), f.usage.Add(usage{Reset: true}),
 	}
 }

@@ -467,18 +467,19 @@ type Workflow struct {
 // Event names. The desktop build sends them through the Wails runtime, serve
 // mode as server-sent events; the payload types follow each name.
 const (
-	EventTurnStarted   = "chat.turn_started"     // TurnStarted
-	EventToken         = "chat.token"            // TokenBatch
-	EventTurnFinished  = "chat.turn_finished"    // TurnFinished
-	EventTurnFailed    = "chat.turn_failed"      // TurnFailed
-	EventSessions      = "chat.sessions"         // SessionsChanged
-	EventTrace         = "chat.trace"            // TraceEvent
-	EventApproval      = "chat.approval"         // ApprovalRequired
-	EventPullProgress  = "models.pull_progress"  // PullProgress
-	EventImport        = "knowledge.import"      // ImportProgress
-	EventImportDone    = "knowledge.import_done" // ImportReport
-	EventMemories      = "memory.changed"        // SessionsChanged (empty)
-	EventStatusChanged = "ollama.status"         // OllamaStatus
+	EventTurnStarted    = "chat.turn_started"     // TurnStarted
+	EventToken          = "chat.token"            // TokenBatch
+	EventTurnFinished   = "chat.turn_finished"    // TurnFinished
+	EventTurnFailed     = "chat.turn_failed"      // TurnFailed
+	EventSessions       = "chat.sessions"         // SessionsChanged
+	EventTrace          = "chat.trace"            // TraceEvent
+	EventApproval       = "chat.approval"         // ApprovalRequired
+	EventMessageUpdated = "chat.message_updated"  // MessageUpdated
+	EventPullProgress   = "models.pull_progress"  // PullProgress
+	EventImport         = "knowledge.import"      // ImportProgress
+	EventImportDone     = "knowledge.import_done" // ImportReport
+	EventMemories       = "memory.changed"        // SessionsChanged (empty)
+	EventStatusChanged  = "ollama.status"         // OllamaStatus
 )
 
 // TurnStarted announces a turn so every open window can show it.
@@ -513,6 +514,14 @@ type TurnFailed struct {
 	TurnID    string    `json:"turn_id"`
 	Message   Message   `json:"message"`
 	Error     ErrorInfo `json:"error"`
+}
+
+// MessageUpdated carries a stored message that changed after its turn
+// ended: the model calls made after the answer (summary, reflection) are
+// added to its result once they are done.
+type MessageUpdated struct {
+	SessionID string  `json:"session_id"`
+	Message   Message `json:"message"`
 }
 
 // SessionsChanged tells windows to refresh the sidebar.

@@ -44,6 +44,11 @@ type Turn struct {
 	// Responder leaves for after the answer (summaries, reflection) waits
 	// for it rather than compete with saving the reply. Nil: nobody saves.
 	Saved <-chan struct{}
+	// Settled, when set, takes the model calls the Responder made after the
+	// answer (summaries, reflection) once they are done, so that the stored
+	// reply's result counts every call the turn caused. It is called at
+	// most once, after Saved is closed.
+	Settled func(Usage)
 	// Stored waits until the person's message is saved and reports whether
 	// it was. The Responder is called while the message is being written,
 	// so that the work before the model's reply costs the person nothing;
@@ -52,6 +57,11 @@ type Turn struct {
 	// cancelled and must leave no trace; what it sent to Output is dropped.
 	// Nil: the message is saved already.
 	Stored func() bool
+}
+
+// Usage is model calls and their tokens, as TurnResult counts them.
+type Usage struct {
+	LLMCalls, PromptTokens, CompletionTokens int
 }
 
 // Output receives what a Responder produces while it works.
@@ -504,7 +514,7 @@ func (s *Service) run(t *turn) {
 	start := time.Now()
 	result, err := s.responder.Respond(t.ctx, Turn{
 		SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, History: t.history, Text: t.text, Model: t.model, Decision: t.decision,
-		Saved: saved, Stored: t.isStored,
+		Saved: saved, Stored: t.isStored, Settled: func(u Usage) { s.settle(t, u) },
 	}, t.out)
 	text := t.out.close()
 	if !t.isStored() {
@@ -572,6 +582,27 @@ func (s *Service) run(t *turn) {
 	}
 	s.opt.Logger.Info("turn finished", "session", t.ack.SessionID, "status", reply.Status, "model", result.Model, "llm_calls", result.LLMCalls, "ms", result.ExecutionMS)
 	s.events.Emit(api.EventTurnFinished, api.TurnFinished{SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, Message: *reply, Result: result})
+}
+
+// settle adds the model calls a turn made after its answer to the stored
+// reply's result and shows the new figures in every window.
+func (s *Service) settle(t *turn, u Usage) {
+	reply := t.reply // written before Saved closed, which settle comes after
+	if reply.Result == nil {
+		return
+	}
+	r := *reply.Result
+	r.LLMCalls += u.LLMCalls
+	r.PromptTokens += u.PromptTokens
+	r.CompletionTokens += u.CompletionTokens
+	reply.Result = &r
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.store.UpdateMessage(ctx, reply); err != nil {
+		s.opt.Logger.Warn("save the turn's final accounting", "session", reply.SessionID, "err", err)
+		return
+	}
+	s.events.Emit(api.EventMessageUpdated, api.MessageUpdated{SessionID: reply.SessionID, Message: reply})
 }
 
 func titleFrom(text string) string {

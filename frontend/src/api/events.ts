@@ -7,6 +7,7 @@ import {
   type ImportProgress,
   type ImportReport,
   type MemoriesChanged,
+  type MessageUpdated,
   type OllamaStatus,
   type TraceEvent,
   type PullProgress,
@@ -34,6 +35,7 @@ export interface EventMap {
   [Events.StatusChanged]: OllamaStatus;
   [Events.Trace]: TraceEvent;
   [Events.Approval]: ApprovalRequired;
+  [Events.MessageUpdated]: MessageUpdated;
   [Events.Import]: ImportProgress;
   [Events.ImportDone]: ImportReport;
   [Events.Memories]: MemoriesChanged;

@@ -395,6 +395,16 @@ export interface TurnFailed {
   error: ErrorInfo;
 }
 
+/**
+ * MessageUpdated carries a stored message that changed after its turn
+ * ended: the model calls made after the answer (summary, reflection) are
+ * added to its result once they are done.
+ */
+export interface MessageUpdated {
+  session_id: string;
+  message: Message;
+}
+
 /** SessionsChanged tells windows to refresh the sidebar. */
 export interface SessionsChanged {
   session_id: string;
@@ -425,6 +435,7 @@ export const Events = {
   Sessions: "chat.sessions",
   Trace: "chat.trace",
   Approval: "chat.approval",
+  MessageUpdated: "chat.message_updated",
   PullProgress: "models.pull_progress",
   Import: "knowledge.import",
   ImportDone: "knowledge.import_done",

@@ -7,6 +7,7 @@ import {
   applyLoaded,
   applyTokens,
   applyTurnStarted,
+  applyUpdated,
   streamingMessage,
   TokenCoalescer,
   type Threads,
@@ -22,6 +23,18 @@ function final(content: string, status: MessageStatus = "complete"): Message {
 }
 
 describe("chat reducer", () => {
+  it("takes the final accounting that arrives after the turn", () => {
+    const th: Threads = {};
+    applyAck(th, ack);
+    const result = { response: "hi", session_id: "s1", tools_used: [], sources: [], llm_calls: 1, prompt_tokens: 3, completion_tokens: 4, execution_ms: 5 };
+    applyFinished(th, { session_id: "s1", turn_id: "t1", message: { ...final("hi"), result }, result });
+    applyUpdated(th, { session_id: "s1", message: { ...final("hi"), result: { ...result, llm_calls: 3, prompt_tokens: 90 } } });
+    expect(th.s1!.messages[1]!.result).toMatchObject({ llm_calls: 3, prompt_tokens: 90 });
+    // A session this window never loaded stays unloaded.
+    applyUpdated(th, { session_id: "s2", message: { ...final("x"), session_id: "s2" } });
+    expect(th.s2).toBeUndefined();
+  });
+
   it("streams tokens into the placeholder and finishes with the stored message", () => {
     const th: Threads = {};
     applyAck(th, ack);

@@ -5,6 +5,7 @@
 import type {
   ApprovalRequired,
   Message,
+  MessageUpdated,
   PlanApproval,
   SendAck,
   TurnResult,
@@ -77,6 +78,17 @@ export function applyTokens(threads: Threads, batch: TokenBatch): void {
 export function applyFinished(threads: Threads, ev: TurnFinished): void {
   const th = thread(threads, ev.session_id);
   upsert(th, { ...ev.message, result: ev.message.result ?? ev.result });
+}
+
+/**
+ * applyUpdated takes a stored message that changed after its turn (the
+ * model calls made after the answer, added to its result). A session this
+ * window has not loaded is left alone: it reads the message when it does.
+ */
+export function applyUpdated(threads: Threads, ev: MessageUpdated): void {
+  const th = threads[ev.session_id];
+  const i = th ? th.messages.findIndex((m) => m.id === ev.message.id) : -1;
+  if (th && i >= 0 && th.messages[i]!.status !== "streaming") th.messages[i] = ev.message;
 }
 
 /** applyFailed keeps any partial reply and attaches the error to it. */

@@ -22,6 +22,7 @@ import {
   applyLoaded,
   applyTokens,
   applyTurnStarted,
+  applyUpdated,
   streamingMessage,
   TokenCoalescer,
   type Threads,
@@ -154,6 +155,7 @@ export class ChatStore {
         this.endTrace(ev.turn_id, waiting ? "waiting" : ev.message.status === "interrupted" ? "stopped" : "complete");
         this.onTurnEnded();
       }),
+      subscribe(t, Events.MessageUpdated, (ev) => applyUpdated(this.threads, ev)),
       subscribe(t, Events.TurnFailed, (ev) => {
         this.coalescer.flush();
         applyFailed(this.threads, ev);

@@ -267,7 +267,7 @@ func TestDecidePrompt(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var errOut bytes.Buffer
-			got, err := decide(plan, tt.auto, bufio.NewReader(strings.NewReader(tt.input)), stdio{err: &errOut, out: io.Discard})
+			got, err := decide(context.Background(), plan, tt.auto, newLineReader(strings.NewReader(tt.input)), stdio{err: &errOut, out: io.Discard})
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err = %v", err)
@@ -281,6 +281,117 @@ func TestDecidePrompt(t *testing.T) {
 				t.Fatalf("plan not shown:\n%s", errOut.String())
 			}
 		})
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe to read while a command writes it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// onlySession is the data folder's one conversation.
+func onlySession(t *testing.T, dir string) api.Session {
+	t.Helper()
+	st, err := store.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	all, err := st.ListSessions(context.Background(), "")
+	if err != nil || len(all) != 1 {
+		t.Fatalf("sessions: %+v, %v", all, err)
+	}
+	return all[0]
+}
+
+// `ask --session` on a conversation whose plan waits shows the plan and
+// takes the decision, instead of refusing; Ctrl+C at the question leaves
+// the plan waiting, and a message given with --session is sent once the
+// plan is decided.
+func TestAskDecidesAWaitingPlan(t *testing.T) {
+	fake := ollamatest.New(t)
+	dir := t.TempDir()
+	// The plan-first workflow plans every message; the fake's structured
+	// replies are empty, so the plan is the task as one step.
+	base := []string{"--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--workflow", "testdata/plan-first.workflow.json"}
+	code, _, errOut := wayfinder(t, append(base, "ask", "Make a video about my café")...)
+	if code != 2 || !strings.Contains(errOut, "the plan stays waiting") {
+		t.Fatalf("ask with nothing on stdin: %d\n%s", code, errOut)
+	}
+	sess := onlySession(t, dir)
+	if !sess.PendingApproval {
+		t.Fatal("the plan is not waiting")
+	}
+	// Ctrl+C at the question: exit 130, the plan still waits.
+	ctx, cancel := context.WithCancel(context.Background())
+	stdin, never := io.Pipe()
+	defer never.Close()
+	var out, errBuf lockedBuffer
+	done := make(chan int)
+	go func() { done <- Main(ctx, append(base, "ask", "--session", sess.ID), stdin, &out, &errBuf, testShells) }()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(errBuf.String(), "[a]pprove") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	code = <-done
+	if code != 130 || !strings.Contains(errBuf.String(), "1. Make a video about my café") ||
+		!strings.Contains(errBuf.String(), "the plan is still waiting; decide later with: wayfinder ask --session "+sess.ID) {
+		t.Fatalf("Ctrl+C at the plan: %d\n%s", code, errBuf.String())
+	}
+	if !onlySession(t, dir).PendingApproval {
+		t.Fatal("Ctrl+C dropped the waiting plan")
+	}
+
+	// Approve at the prompt; the message given beside it is sent after (and
+	// planned too, by this workflow: its plan is approved as well).
+	var stdout, stderr bytes.Buffer
+	code = Main(context.Background(), append(base, "ask", "--session", sess.ID, "고마워"), strings.NewReader("a\na\n"), &stdout, &stderr, testShells)
+	if code != 0 || !strings.Contains(stderr.String(), "A plan in this conversation is waiting for your decision.") ||
+		!strings.Contains(stderr.String(), "Proposed plan (round 1)") {
+		t.Fatalf("ask --session on the waiting plan: %d\n%s\n%s", code, stdout.String(), stderr.String())
+	}
+	if onlySession(t, dir).PendingApproval {
+		t.Fatal("the plan still waits after the approval")
+	}
+	var thanked bool
+	for _, req := range fake.ChatRequests() {
+		thanked = thanked || strings.Contains(req.Messages[len(req.Messages)-1].Content, "Task: 고마워")
+	}
+	if !thanked {
+		t.Fatal("the message given with --session was not sent after the plan")
+	}
+	// With no plan waiting and no message, there is nothing to do.
+	if code, _, errOut := wayfinder(t, append(base, "ask", "--session", sess.ID)...); code != 2 || !strings.Contains(errOut, "no plan is waiting") {
+		t.Fatalf("ask --session with nothing to do: %d\n%s", code, errOut)
+	}
+}
+
+// `ask --json` reports every model call of the turn, the reflection after
+// the answer included: the fake saw as many.
+func TestAskJSONCountsEveryCall(t *testing.T) {
+	fake := ollamatest.New(t)
+	base := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b"}
+	code, out, errOut := wayfinder(t, append(base, "ask", "--json", "What should a small café post on YouTube?")...)
+	var res api.TurnResult
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
+		t.Fatalf("ask --json: %d\n%s\n%s", code, out, errOut)
+	}
+	if n := fake.Count(ollamatest.PathChat); res.LLMCalls != n || n < 2 {
+		t.Fatalf("ask --json says %d model calls, the server saw %d", res.LLMCalls, n)
 	}
 }
 

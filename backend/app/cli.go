@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,14 +22,14 @@ import (
 
 func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	fs := subFlags("ask", `ask [--session ID] [--json] [--approve] "message"`, &g, s)
-	session := fs.String("session", "", "continue this session (its id is printed by --json)")
+	session := fs.String("session", "", "continue this session (its id is printed by --json); a plan waiting in it is shown to decide first")
 	asJSON := fs.Bool("json", false, "print the turn's result as JSON instead of streaming the reply")
 	approve := fs.Bool("approve", false, "approve the first proposed plan without asking (for scripts)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	text := strings.Join(fs.Args(), " ")
-	if strings.TrimSpace(text) == "" {
+	text := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	if text == "" && *session == "" {
 		return fmt.Errorf(`%w: give the message to send, e.g. wayfinder ask "123 * 456"`, errUsage)
 	}
 	a, err := openApp(ctx, g, "ask", cliLogger(s, g.verbose))
@@ -39,36 +40,51 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	// What the model is doing goes to standard error as it happens (the
 	// window shows the same in the reply); the reply to standard output.
 	progress := newProgressPrinter(s.err, cliLanguage(a.settings.Current().Language))
-	onText := progress.text
+	t := asker{a: a, s: s, approve: *approve, in: newLineReader(s.in), onText: progress.text, follow: chat.WithTrace(progress.event), printed: !*asJSON}
 	if !*asJSON {
-		onText = func(t string) {
-			fmt.Fprint(s.out, t)
-			progress.text(t)
+		t.onText = func(txt string) {
+			fmt.Fprint(s.out, txt)
+			progress.text(txt)
 		}
 	}
-	follow := chat.WithTrace(progress.event)
-	msg, err := a.chat.Ask(ctx, *session, text, onText, follow)
-	if !*asJSON && msg.Content != "" {
-		fmt.Fprintln(s.out)
-	}
-	input := bufio.NewReader(s.in)
-	for err == nil && msg.Status == api.StatusAwaitingApproval {
-		var d api.ApprovalDecision
-		if d, err = decide(msg.Result.Plan, *approve, input, s); err != nil {
+	var msg api.Message
+	if *session != "" {
+		plan, waiting, err := a.chat.PendingPlan(ctx, *session)
+		if err != nil {
 			return err
 		}
-		msg, err = a.chat.AskDecision(ctx, msg.SessionID, d, onText, follow)
-		if !*asJSON && msg.Content != "" {
-			fmt.Fprintln(s.out)
+		if waiting {
+			fmt.Fprintln(s.err, "A plan in this conversation is waiting for your decision.")
+			if text != "" {
+				fmt.Fprintln(s.err, "Your message is sent once the plan is decided.")
+			}
+			if msg, err = t.decidePlans(ctx, plan); err != nil {
+				return err
+			}
+		} else if text == "" {
+			return fmt.Errorf("%w: no plan is waiting in this conversation: give the message to send", errUsage)
 		}
 	}
-	if err != nil {
-		return err
+	if text != "" {
+		msg, err = a.chat.Ask(ctx, *session, text, t.onText, t.follow)
+		t.endReply(msg)
+		if err != nil {
+			return err
+		}
+		if msg, err = t.decidePlans(ctx, msg); err != nil {
+			return err
+		}
 	}
 	if msg.Status == api.StatusInterrupted {
 		return errors.New("stopped before the reply was complete; the partial reply is saved in the session")
 	}
 	if *asJSON {
+		// The work after the answer (summary, reflection) adds its model
+		// calls to the reply's result: print the final figures.
+		a.agent.Wait()
+		if final, err := storedMessage(ctx, a, msg); err == nil {
+			msg = final
+		}
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(msg.Result)
@@ -110,9 +126,98 @@ func cliLanguage(setting string) string {
 	return osLocale()
 }
 
+// asker runs the turns of one `wayfinder ask`.
+type asker struct {
+	a       *App
+	s       stdio
+	onText  func(string)
+	follow  chat.AskOption // the progress lines
+	printed bool           // the reply goes to standard output (not --json)
+	approve bool
+	in      *lineReader
+}
+
+// endReply ends a streamed reply's line.
+func (t asker) endReply(msg api.Message) {
+	if t.printed && msg.Content != "" {
+		fmt.Fprintln(t.s.out)
+	}
+}
+
+// decidePlans asks about msg's plan while one is waiting, and runs each
+// decision's turn. Ctrl+C at the question leaves the plan waiting.
+func (t asker) decidePlans(ctx context.Context, msg api.Message) (api.Message, error) {
+	for msg.Status == api.StatusAwaitingApproval {
+		d, err := decide(ctx, msg.Result.Plan, t.approve, t.in, t.s)
+		if ctx.Err() != nil {
+			fmt.Fprintln(t.s.err)
+			return msg, fmt.Errorf("%w: the plan is still waiting; decide later with: wayfinder ask --session %s", errStopped, msg.SessionID)
+		}
+		if err != nil {
+			return msg, err
+		}
+		msg, err = t.a.chat.AskDecision(ctx, msg.SessionID, d, t.onText, t.follow)
+		t.endReply(msg)
+		if err != nil {
+			return msg, err
+		}
+	}
+	return msg, nil
+}
+
+// storedMessage reads msg back as stored.
+func storedMessage(ctx context.Context, a *App, msg api.Message) (api.Message, error) {
+	all, err := a.store.Messages(ctx, msg.SessionID)
+	if err != nil {
+		return msg, err
+	}
+	for _, m := range all {
+		if m.ID == msg.ID {
+			return m, nil
+		}
+	}
+	return msg, store.ErrNotFound
+}
+
+// lineReader reads standard input a line at a time and stops waiting when
+// ctx ends (Ctrl+C), which a read on a terminal cannot do by itself.
+type lineReader struct {
+	in      *bufio.Reader
+	lines   chan lineRead
+	reading bool
+}
+
+type lineRead struct {
+	line string
+	err  error
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{in: bufio.NewReader(r), lines: make(chan lineRead, 1)}
+}
+
+// readLine returns the next line; a read cut short by ctx is picked up by
+// the next call.
+func (r *lineReader) readLine(ctx context.Context) (string, error) {
+	if !r.reading {
+		r.reading = true
+		go func() {
+			line, err := r.in.ReadString('\n')
+			r.lines <- lineRead{line, err}
+		}()
+	}
+	select {
+	case l := <-r.lines:
+		r.reading = false
+		return l.line, l.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
 // decide shows a proposed plan and asks what to do with it. With
 // autoApprove it approves at once, for scripts.
-func decide(plan *api.PlanApproval, autoApprove bool, in *bufio.Reader, s stdio) (api.ApprovalDecision, error) {
+func decide(ctx context.Context, plan *api.PlanApproval, autoApprove bool, in *lineReader, s stdio) (api.ApprovalDecision, error) {
 	fmt.Fprintf(s.err, "\nProposed plan (round %d):\n", plan.Round)
 	for i, st := range plan.SubTasks {
 		fmt.Fprintf(s.err, "  %d. %s", i+1, st.Title)
@@ -127,7 +232,10 @@ func decide(plan *api.PlanApproval, autoApprove bool, in *bufio.Reader, s stdio)
 	}
 	for {
 		fmt.Fprint(s.err, "[a]pprove, [r]evise with feedback, or [c]ancel? ")
-		line, err := in.ReadString('\n')
+		line, err := in.readLine(ctx)
+		if ctx.Err() != nil {
+			return api.ApprovalDecision{}, ctx.Err()
+		}
 		if err != nil && strings.TrimSpace(line) == "" {
 			return api.ApprovalDecision{}, fmt.Errorf("%w: no answer on standard input; the plan stays waiting in the session (use --approve in scripts)", errUsage)
 		}
@@ -138,9 +246,15 @@ func decide(plan *api.PlanApproval, autoApprove bool, in *bufio.Reader, s stdio)
 			return api.ApprovalDecision{Action: api.ActionCancel}, nil
 		case "r", "revise":
 			fmt.Fprint(s.err, "What should change? ")
-			fb, _ := in.ReadString('\n')
+			fb, err := in.readLine(ctx)
+			if ctx.Err() != nil {
+				return api.ApprovalDecision{}, ctx.Err()
+			}
 			if strings.TrimSpace(fb) != "" {
 				return api.ApprovalDecision{Action: api.ActionRevise, Feedback: strings.TrimSpace(fb)}, nil
+			}
+			if err != nil {
+				return api.ApprovalDecision{}, fmt.Errorf("%w: no feedback on standard input; the plan stays waiting in the session", errUsage)
 			}
 		}
 	}

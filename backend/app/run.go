@@ -94,6 +94,10 @@ func runVersion(_ context.Context, g globals, args []string, s stdio) error {
 // errUsage marks a command-line mistake (exit code 2).
 var errUsage = errors.New("usage")
 
+// errStopped marks a command the person stopped (Ctrl+C) where nothing
+// was lost: it says what is left and ends with the shell's code for it.
+var errStopped = errors.New("stopped")
+
 // Main runs the command line with args (without the program name) and
 // returns the exit code: 0 done, 1 failed, 2 a command-line mistake.
 func Main(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer, shells Shells) int {
@@ -184,6 +188,9 @@ func report(w io.Writer, cmd string, err error) int {
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.Is(err, errStopped):
+		fmt.Fprintln(w, "wayfinder:", strings.TrimPrefix(err.Error(), errStopped.Error()+": "))
+		return 130 // as a shell reports a command ended by Ctrl+C
 	case errors.Is(err, errUsage):
 		fmt.Fprintln(w, "wayfinder:", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
 		if cmd != "" {

@@ -190,6 +190,27 @@ func (s *Service) AskDecision(ctx context.Context, sessionID string, d api.Appro
 	return s.wait(ctx, t)
 }
 
+// PendingPlan returns the reply whose plan the session waits on (its
+// Result.Plan is the plan); ok is false when no plan is waiting.
+func (s *Service) PendingPlan(ctx context.Context, sessionID string) (reply api.Message, ok bool, err error) {
+	sess, err := s.store.Session(ctx, sessionID)
+	if err != nil || !sess.PendingApproval {
+		return api.Message{}, false, sessionError(err)
+	}
+	msgs, err := s.store.Messages(ctx, sessionID)
+	if err != nil {
+		return api.Message{}, false, err
+	}
+	// The newest plan: after an approval whose work failed, the session
+	// waits on it again, with the failed reply after it.
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if m := msgs[i]; m.Status == api.StatusAwaitingApproval && m.Result != nil && m.Result.Plan != nil {
+			return m, true, nil
+		}
+	}
+	return api.Message{}, false, fmt.Errorf("session %s waits for a decision but holds no plan", sessionID)
+}
+
 // Regenerate runs the last message of a session again, replacing the reply.
 func (s *Service) Regenerate(ctx context.Context, sessionID string) (api.SendAck, error) {
 	return s.redo(ctx, sessionID, nil)

@@ -264,9 +264,9 @@ func complexTurn(ctx context.Context, fake *ollamatest.Server, tr *timing, runs 
 			if err != nil {
 				return 0, err
 			}
-			crit := msg.Result.LLMCalls
 			msg, err = b.Chat.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionApprove}, nil)
-			return crit + msg.Result.LLMCalls, finished(msg, err)
+			// The reply counts the calls before the approval too.
+			return msg.Result.LLMCalls, finished(msg, err)
 		})
 	})
 }

@@ -19,8 +19,9 @@ import (
 // at once); the session's next turn waits for it so that it sees the new
 // summary, and Close waits for all of it. Its failures are logged, never
 // reported: the answer is already given. bg is the agent's background
-// context with the turn's model. The model calls it made go to settled
-// (when set), so the turn's accounting counts them.
+// context with the turn's model, and the fallback if the turn fell back;
+// the model calls it makes go to settled (when set), so the turn's
+// accounting counts them.
 func (a *Agent) afterTurn(bg context.Context, sessionID string, s State, saved <-chan struct{}, settled func(chat.Usage)) {
 	done := make(chan struct{})
 	a.mu.Lock()

@@ -97,6 +97,9 @@ type Options struct {
 	StructuredOptions map[string]any
 	// AfterTurnTimeout bounds summarising and reflection (default 3 min).
 	AfterTurnTimeout time.Duration
+	// FallbackModel answers when the chat model is missing, out of memory
+	// or keeps failing; Deps.Settings' wins when set.
+	FallbackModel string
 }
 
 func (o *Options) defaults() {
@@ -276,6 +279,8 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 	}
 	a.waitSession(ctx, t.SessionID)
 	ctx = withTurnModel(ctx, t.Model)
+	choice := &modelChoice{}
+	ctx = withChoice(ctx, choice)
 	sink := &turnSink{out: out, tools: map[string]bool{}}
 	// A turn's checkpoint is saved where it ends: a turn cut short by a
 	// crash is marked interrupted and starts again from the person's
@@ -327,7 +332,10 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 	result := sink.result()
 	result.SessionID = t.SessionID
 	result.ExecutionMS = time.Since(start).Milliseconds()
-	_, result.Model = a.model(ctx)
+	result.Model, result.FallbackFrom = choice.result()
+	if result.Model == "" { // no call answered (a cancelled plan): the conversation's model
+		_, result.Model = a.model(ctx)
+	}
 	if err != nil {
 		return result, fmt.Errorf("agent turn: %w", err)
 	}
@@ -353,7 +361,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		result.Recommendations = slices.Clone(st.Recommendations)
 		result.Steps = slices.Clone(st.Plan)
 	}
-	a.afterTurn(withTurnModel(a.bgCtx, t.Model), t.SessionID, st, t.Saved, t.Settled)
+	a.afterTurn(withChoice(withTurnModel(a.bgCtx, t.Model), choice), t.SessionID, st, t.Saved, t.Settled)
 	return result, nil
 }
 

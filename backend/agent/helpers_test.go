@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -52,6 +53,8 @@ type env struct {
 	dbPath string
 	// inMemory keeps checkpoints in memory instead of SQLite.
 	inMemory bool
+	// model is the chat model agents are given (default testModel).
+	model string
 }
 
 func newEnv(t testing.TB) *env {
@@ -92,7 +95,7 @@ func (e *env) agent(opt Options) *Agent {
 		e.t.Fatal(err)
 	}
 	deps := Deps{
-		Model:     func() (Model, string) { return e.client, testModel },
+		Model:     func() (Model, string) { return e.client, cmp.Or(e.model, testModel) },
 		Tools:     reg,
 		Retriever: e.docs,
 		Memory:    e.mem,

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
 
 	ollama "github.com/ollama/ollama/api"
 
@@ -103,20 +105,19 @@ func stored(ctx context.Context) error {
 
 // chat makes one chat call; stream, when set, receives the reply's text.
 func (c *call) chat(ctx context.Context, msgs []ollama.Message, tools ollama.Tools, stream func(string)) (llm.Response, error) {
-	m, name := c.a.model(ctx)
-	if m == nil {
-		return llm.Response{}, errors.New("no chat model configured")
-	}
+	streamed := false
 	var onChunk func(llm.Chunk)
 	if stream != nil {
 		onChunk = func(ch llm.Chunk) {
 			if ch.Content != "" {
+				streamed = true
 				stream(ch.Content)
 			}
 		}
 	}
-	resp, err := m.Chat(ctx, llm.ChatRequest{Model: name, Messages: msgs, Tools: tools, Options: c.a.opt.ModelOptions}, onChunk)
-	c.record(resp)
+	resp, name, err := c.do(ctx, func(m Model, name string) (llm.Response, error) {
+		return m.Chat(ctx, llm.ChatRequest{Model: name, Messages: msgs, Tools: tools, Options: c.a.opt.ModelOptions}, onChunk)
+	}, func() bool { return streamed })
 	if err := stored(ctx); err != nil {
 		return resp, err
 	}
@@ -126,21 +127,129 @@ func (c *call) chat(ctx context.Context, msgs []ollama.Message, tools ollama.Too
 	return resp, nil
 }
 
+// fallbackModel is the chat model that answers when the chosen one cannot:
+// the settings', else Options'.
+func (a *Agent) fallbackModel() string {
+	if a.deps.Settings != nil {
+		return strings.TrimSpace(a.deps.Settings().FallbackModel)
+	}
+	return a.opt.FallbackModel
+}
+
+// modelChoice is one turn's use of the chat models: once the chosen model
+// fails in a way another model can cure, the rest of the turn and its
+// after-turn work run on the fallback, without trying the chosen one again.
+type modelChoice struct {
+	mu       sync.Mutex
+	fallback string // the model in use instead of the chosen one; "" while it serves
+	from     string // the chosen model it replaced
+	answered string // the model of the turn's last successful call
+}
+
+type choiceKey struct{}
+
+func withChoice(ctx context.Context, m *modelChoice) context.Context {
+	return context.WithValue(ctx, choiceKey{}, m)
+}
+
+// choiceOf is the turn's modelChoice; a fresh one outside a turn.
+func choiceOf(ctx context.Context) *modelChoice {
+	if m, ok := ctx.Value(choiceKey{}).(*modelChoice); ok {
+		return m
+	}
+	return &modelChoice{}
+}
+
+func (m *modelChoice) inUse(chosen string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.fallback != "" && m.from == chosen {
+		return m.fallback
+	}
+	return chosen
+}
+
+func (m *modelChoice) fellBack(from, to string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.from, m.fallback = from, to
+}
+
+func (m *modelChoice) served(name string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.answered = name
+}
+
+// result is what the turn's accounting says of the models.
+func (m *modelChoice) result() (answered, from string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.fallback != "" && m.answered == m.fallback {
+		from = m.from
+	}
+	return m.answered, from
+}
+
+// curable says whether another model may succeed where the chosen one
+// failed: it is missing, does not fit in memory, cannot use tools, or kept
+// failing through the client's retries. An unreachable Ollama is not: the
+// fallback runs on the same server.
+func curable(err error) bool {
+	for _, kind := range []error{llm.ErrModelNotFound, llm.ErrOutOfMemory, llm.ErrNoToolSupport, llm.ErrServer, llm.ErrTimeout, llm.ErrStreamDropped} {
+		if errors.Is(err, kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// do sends one model call (send) to the model in effect, and again to the
+// fallback model when the chosen one fails in a way another can cure and
+// nothing of its reply reached the person (shown says whether it did). It
+// returns the model that was asked last. Each attempt is recorded.
+func (c *call) do(ctx context.Context, send func(m Model, name string) (llm.Response, error), shown func() bool) (llm.Response, string, error) {
+	m, chosen := c.a.model(ctx)
+	if m == nil {
+		return llm.Response{}, "", errors.New("no chat model configured")
+	}
+	choice := choiceOf(ctx)
+	name := choice.inUse(chosen)
+	resp, err := send(m, name)
+	c.record(resp)
+	if fb := c.a.fallbackModel(); err != nil && name == chosen && fb != "" && fb != chosen && curable(err) && ctx.Err() == nil && !shown() {
+		code := llm.Classify(err).Code
+		c.a.log.Warn("chat model failed, using the fallback", "node", c.node, "model", chosen, "fallback", fb, "err", err)
+		c.trace(api.TraceRetry, say(api.TraceModelFallback, "model", chosen, "fallback", fb, "reason", string(code)))
+		choice.fellBack(chosen, fb)
+		first := err
+		name = fb
+		if resp, err = send(m, name); err != nil && !errors.Is(err, llm.ErrMalformedOutput) {
+			// The person's own choice is what to fix: its error comes first.
+			err = fmt.Errorf("%w; the fallback model %s failed too: %w", first, fb, err)
+		}
+		c.record(resp)
+	}
+	if err == nil {
+		choice.served(name)
+	}
+	return resp, name, err
+}
+
 // structured asks for JSON of type T (a *T with a Validate method refuses
 // replies that parse but make no sense, such as an empty plan). A malformed reply gets one repair
 // attempt with the validation error sent back (llm.RepairMessages); when
 // that fails too, ok is false and the caller uses its safe fallback. Only
 // a failure to reach the model is an error.
 func structured[T any](ctx context.Context, c *call, msgs []ollama.Message) (out T, ok bool, err error) {
-	m, name := c.a.model(ctx)
-	if m == nil {
-		return out, false, errors.New("no chat model configured")
-	}
-	req := llm.ChatRequest{Model: name, Messages: msgs, Options: c.a.opt.StructuredOptions}
+	req := llm.ChatRequest{Messages: msgs, Options: c.a.opt.StructuredOptions}
 	for attempt := 0; attempt < 2; attempt++ {
 		var v T
-		resp, err := m.Structured(ctx, req, nil, &v)
-		c.record(resp)
+		_, name, err := c.do(ctx, func(m Model, name string) (llm.Response, error) {
+			v = *new(T)
+			req.Model = name
+			return m.Structured(ctx, req, nil, &v)
+		}, func() bool { return false })
 		if err := stored(ctx); err != nil {
 			return out, false, err
 		}

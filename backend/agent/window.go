@@ -97,7 +97,7 @@ type contextSizer interface {
 
 // budget is the context budget of the chat model in effect.
 func (a *Agent) budget(ctx context.Context) budget {
-	m, name := a.deps.Model()
+	m, name := a.model(ctx)
 	if cs, ok := m.(contextSizer); ok {
 		return newBudget(cs.ContextSize(ctx, name))
 	}

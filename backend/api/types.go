@@ -87,8 +87,10 @@ type TurnResult struct {
 	PromptTokens     int      `json:"prompt_tokens"`
 	CompletionTokens int      `json:"completion_tokens"`
 	ExecutionMS      int64    `json:"execution_ms"`
-	// Model is the chat model that wrote the reply.
-	Model string `json:"model,omitempty"`
+	// Model is the chat model that answered; FallbackFrom, when set, is the
+	// chosen model the turn left for it (missing, out of memory, failing).
+	Model        string `json:"model,omitempty"`
+	FallbackFrom string `json:"fallback_from,omitempty"`
 	// Plan is set while the turn waits for the person's approval.
 	Plan *PlanApproval `json:"plan,omitempty"`
 	// Recommendations are the tools chosen per approved sub-task.
@@ -221,6 +223,7 @@ const (
 	ErrOllamaUnreachable ErrorCode = "ollama_unreachable"
 	ErrModelMissing      ErrorCode = "model_missing"
 	ErrModelNoTools      ErrorCode = "model_no_tools"
+	ErrModelOutOfMemory  ErrorCode = "model_out_of_memory"
 	ErrTimeout           ErrorCode = "timeout"
 	ErrStreamDropped     ErrorCode = "stream_dropped"
 	ErrOllamaError       ErrorCode = "ollama_error"
@@ -269,13 +272,16 @@ const (
 // Settings are what the person chooses in the settings screen. They persist
 // in the database; command-line flags override them for one run.
 type Settings struct {
-	OllamaHost       string `json:"ollama_host"`
-	ChatModel        string `json:"chat_model"`
-	EmbedModel       string `json:"embed_model"`
-	Language         string `json:"language"` // "" follows the OS locale; else "ko" or "en"
-	Theme            Theme  `json:"theme"`
-	MaxIterations    int    `json:"max_iterations"`
-	ContextTokens    int    `json:"context_tokens"` // num_ctx sent to Ollama; 0: the model's own (up to 32768)
+	OllamaHost    string `json:"ollama_host"`
+	ChatModel     string `json:"chat_model"`
+	EmbedModel    string `json:"embed_model"`
+	Language      string `json:"language"` // "" follows the OS locale; else "ko" or "en"
+	Theme         Theme  `json:"theme"`
+	MaxIterations int    `json:"max_iterations"`
+	ContextTokens int    `json:"context_tokens"` // num_ctx sent to Ollama; 0: the model's own (up to 32768)
+	// FallbackModel answers when the chat model is missing, does not fit
+	// in memory or keeps failing; "" means none.
+	FallbackModel    string `json:"fallback_model"`
 	WebSearchEnabled bool   `json:"web_search_enabled"`
 	WebSearchURL     string `json:"web_search_url"`
 	// Folders the read_file tool may read; imported folders are added.

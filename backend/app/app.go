@@ -146,7 +146,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 // overrides are the settings given on the command line; they win over the
 // saved ones and are not saved.
 func (g globals) overrides() (settings.Overrides, error) {
-	o := settings.Overrides{ChatModel: g.model, EmbedModel: g.embedModel}
+	o := settings.Overrides{ChatModel: g.model, FallbackModel: g.fallback, EmbedModel: g.embedModel}
 	if g.ollamaHost != "" {
 		var err error
 		if o.OllamaHost, err = settings.NormalizeHost(g.ollamaHost); err != nil {

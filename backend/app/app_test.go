@@ -395,6 +395,21 @@ func TestAskJSONCountsEveryCall(t *testing.T) {
 	}
 }
 
+// --fallback-model names the model that answers when the chosen one is
+// missing; the result says which answered.
+func TestAskFallbackModel(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
+	base := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "ghost:1b"}
+	code, out, errOut := wayfinder(t, append(base, "--fallback-model", "llama3.2:3b", "ask", "--json", "hi")...)
+	var res api.TurnResult
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.Model != "llama3.2:3b" || res.FallbackFrom != "ghost:1b" || res.Response != fakeReply {
+		t.Fatalf("ask with a fallback: %d %+v\n%s\n%s", code, res, out, errOut)
+	}
+	if code, _, errOut := wayfinder(t, append(base, "ask", "hi")...); code != 1 || !strings.Contains(errOut, "ollama pull ghost:1b") {
+		t.Fatalf("ask without a fallback: %d\n%s", code, errOut)
+	}
+}
+
 func TestKnowledgeAndMemoryCommands(t *testing.T) {
 	fake := ollamatest.New(t)
 	base := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", "bge-m3"}

@@ -46,6 +46,7 @@ type globals struct {
 	dataDir    string
 	ollamaHost string
 	model      string
+	fallback   string
 	embedModel string
 	workflow   string
 	verbose    bool
@@ -55,6 +56,7 @@ func (g *globals) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.dataDir, "data-dir", g.dataDir, "where Wayfinder keeps its data (env WAYFINDER_DATA_DIR)")
 	fs.StringVar(&g.ollamaHost, "ollama-host", g.ollamaHost, "Ollama address (default: $OLLAMA_HOST, else http://127.0.0.1:11434)")
 	fs.StringVar(&g.model, "model", g.model, "chat model for this run (overrides Settings)")
+	fs.StringVar(&g.fallback, "fallback-model", g.fallback, "chat model that answers when the chosen one is missing, out of memory or keeps failing (overrides Settings)")
 	fs.StringVar(&g.embedModel, "embed-model", g.embedModel, "embedding model for this run (overrides Settings)")
 	fs.StringVar(&g.workflow, "workflow", g.workflow, "your own agent workflow definition (JSON) instead of the built-in one (env WAYFINDER_WORKFLOW)")
 	fs.BoolVar(&g.verbose, "v", g.verbose, "log debug details to stderr")

@@ -135,6 +135,25 @@ func TestContextSize(t *testing.T) {
 	}
 }
 
+// Ollama's ways of saying a model does not fit in memory, in an HTTP error
+// or in an error line of a started stream: out of memory, not retried.
+func TestOutOfMemory(t *testing.T) {
+	for _, msg := range []string{
+		"model requires more system memory (48.0 GiB) than is available (15.2 GiB)",
+		"llama runner process has terminated: cudaMalloc failed: out of memory",
+	} {
+		srv := ollamatest.New(t)
+		srv.Fail(ollamatest.PathChat, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: msg})
+		_, err := newClient(t, srv.URL()).Chat(context.Background(), ChatRequest{Model: model, Messages: user("hi")}, nil)
+		if !errors.Is(err, ErrOutOfMemory) || Classify(err).Code != wf.ErrModelOutOfMemory || srv.Count(ollamatest.PathChat) != 1 {
+			t.Errorf("%q: %v (%d requests)", msg, err, srv.Count(ollamatest.PathChat))
+		}
+	}
+	if kindOf(errors.New("out of memory")) != ErrOutOfMemory {
+		t.Error("an error line in the stream was not read as out of memory")
+	}
+}
+
 func TestChatToolCalls(t *testing.T) {
 	srv := ollamatest.New(t)
 	srv.On(ollamatest.HasTools(), ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "calculator", Args: map[string]any{"expression": "123*456"}}}})

@@ -46,6 +46,12 @@ func Classify(err error) wf.ErrorInfo {
 			Message: fmt.Sprintf("The model %q cannot use tools, which Wayfinder needs for this.", model),
 			Hint:    "Choose a chat model with the \"tools\" badge in Settings, for example: ollama pull llama3.2:3b",
 		}
+	case ErrOutOfMemory:
+		return wf.ErrorInfo{
+			Code:    wf.ErrModelOutOfMemory,
+			Message: fmt.Sprintf("The model %q does not fit in this computer's memory.", model),
+			Hint:    "Choose a smaller chat model in Settings, or name a fallback model there (or with --fallback-model) for when this one cannot run.",
+		}
 	case ErrTimeout:
 		return wf.ErrorInfo{
 			Code:    wf.ErrTimeout,

@@ -18,6 +18,7 @@ var (
 	ErrUnreachable     = errors.New("ollama is not reachable")
 	ErrModelNotFound   = errors.New("model is not installed")
 	ErrNoToolSupport   = errors.New("model does not support tools")
+	ErrOutOfMemory     = errors.New("model does not fit in memory")
 	ErrTimeout         = errors.New("ollama did not answer in time")
 	ErrStreamDropped   = errors.New("connection to ollama dropped in the middle of the reply")
 	ErrMalformedOutput = errors.New("model output does not fit the requested format")
@@ -98,6 +99,8 @@ func kindOf(err error) error {
 			return ErrNoToolSupport
 		case se.StatusCode == 404 && strings.Contains(msg, "model") && strings.Contains(msg, "not found"):
 			return ErrModelNotFound
+		case outOfMemory(msg):
+			return ErrOutOfMemory
 		case se.StatusCode >= 500:
 			return ErrServer
 		default:
@@ -138,7 +141,22 @@ func kindOf(err error) error {
 	}
 	// Error lines inside a stream and unreadable lines arrive as plain
 	// errors from the official client.
+	if outOfMemory(strings.ToLower(err.Error())) {
+		return ErrOutOfMemory
+	}
 	return ErrServer
+}
+
+// outOfMemory reads Ollama's ways of saying a model does not fit: "model
+// requires more system memory (5.5 GiB) than is available (3.1 GiB)", a
+// runner that died with "out of memory", "cudaMalloc failed", ...
+func outOfMemory(msg string) bool {
+	for _, s := range []string{"requires more system memory", "out of memory", "insufficient memory", "not enough memory", "cudamalloc failed"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // retryable says whether another attempt may help.

@@ -207,6 +207,7 @@ func TestClassifyEveryKind(t *testing.T) {
 		{&Error{Kind: ErrPullFailed, Model: "x", Err: errors.New("offline")}, wf.ErrPullFailed, "ollama pull x"},
 		{&Error{Kind: ErrRejected, Err: errors.New("bad")}, wf.ErrInvalidInput, "Settings"},
 		{&Error{Kind: ErrServer, Err: errors.New("boom")}, wf.ErrOllamaError, "server log"},
+		{&Error{Kind: ErrOutOfMemory, Model: "qwen3:32b"}, wf.ErrModelOutOfMemory, "fallback model"},
 		{fmt.Errorf("chat: %w", context.DeadlineExceeded), wf.ErrTimeout, "smaller model"},
 	}
 	for _, tt := range tests {

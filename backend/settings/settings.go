@@ -76,9 +76,10 @@ func NormalizeHost(h string) (string, error) {
 
 // Overrides come from command-line flags; empty fields override nothing.
 type Overrides struct {
-	OllamaHost string
-	ChatModel  string
-	EmbedModel string
+	OllamaHost    string
+	ChatModel     string
+	FallbackModel string
+	EmbedModel    string
 }
 
 func (o Overrides) apply(s api.Settings) api.Settings {
@@ -90,6 +91,9 @@ func (o Overrides) apply(s api.Settings) api.Settings {
 	}
 	if o.EmbedModel != "" {
 		s.EmbedModel = o.EmbedModel
+	}
+	if o.FallbackModel != "" {
+		s.FallbackModel = o.FallbackModel
 	}
 	return s
 }
@@ -103,6 +107,7 @@ func Validate(s api.Settings) (api.Settings, error) {
 	s.OllamaHost = host
 	s.ChatModel = strings.TrimSpace(s.ChatModel)
 	s.EmbedModel = strings.TrimSpace(s.EmbedModel)
+	s.FallbackModel = strings.TrimSpace(s.FallbackModel)
 	var problems []string
 	if s.ChatModel == "" {
 		problems = append(problems, "choose a chat model")

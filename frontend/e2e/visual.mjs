@@ -40,7 +40,7 @@ const browser = await chromium.launch({
 });
 
 async function shot(name, query, act, opts = {}) {
-  const ctx = await browser.newContext({ viewport: { width: 1200, height: 780 }, locale: opts.locale ?? "en-US", colorScheme: opts.dark ? "dark" : "light" });
+  const ctx = await browser.newContext({ viewport: opts.viewport ?? { width: 1200, height: 780 }, locale: opts.locale ?? "en-US", colorScheme: opts.dark ? "dark" : "light" });
   const page = await ctx.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -202,6 +202,22 @@ await shot("settings-full", "scenario=chat&mode=desktop", async (p) => {
   await p.click("text=Pull");
   await p.waitForSelector("dialog[open] .pull [role=progressbar]");
 });
+// The fallback model: chosen in Settings, named in a reply's Details.
+await shot("settings-fallback-ko", "scenario=chat&lang=ko&fallback=llama3.2:3b", async (p) => {
+  await p.click("button[aria-label='설정']");
+  await p.waitForSelector("dialog[open] #set-fallback option", { state: "attached" });
+  await p.evaluate(() => document.querySelector("#set-fallback").scrollIntoView());
+}, { locale: "ko-KR", viewport: { width: 800, height: 700 } });
+await shot("details-fallback", "scenario=chat&fallback=llama3.2:3b", async (p) => {
+  await sendAndWait(p, "Name my café");
+  await p.click("article[data-role='assistant']:last-of-type details summary");
+  await p.evaluate(() => document.querySelector(".scroller").scrollTo(0, 1e6));
+}, { viewport: { width: 1280, height: 800 } });
+await shot("details-fallback-ko", "scenario=chat&lang=ko&fallback=llama3.2:3b", async (p) => {
+  await sendAndWait(p, "카페 이름 지어 줘");
+  await p.click("article[data-role='assistant']:last-of-type details summary");
+  await p.evaluate(() => document.querySelector(".scroller").scrollTo(0, 1e6));
+}, { locale: "ko-KR", viewport: { width: 800, height: 700 } });
 await shot("help", "scenario=chat", async (p) => {
   await p.keyboard.press("Control+/");
   await p.waitForSelector("dialog[open] kbd");

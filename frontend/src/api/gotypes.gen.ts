@@ -60,6 +60,7 @@ export interface TurnResult {
   completion_tokens: number;
   execution_ms: number;
   model?: string;
+  fallback_from?: string;
   plan?: PlanApproval | null;
   recommendations?: Recommendation[];
   steps?: SubTask[];
@@ -144,7 +145,7 @@ export interface ApprovalRequired {
  * frontend translates codes (ko/en); Message is the English fallback and Hint
  * the next step, e.g. the exact command to run.
  */
-export type ErrorCode = "ollama_unreachable" | "model_missing" | "model_no_tools" | "timeout" | "stream_dropped" | "ollama_error" | "pull_failed" | "bad_model_output" | "empty_message" | "message_too_long" | "busy" | "not_found" | "invalid_input" | "internal";
+export type ErrorCode = "ollama_unreachable" | "model_missing" | "model_no_tools" | "model_out_of_memory" | "timeout" | "stream_dropped" | "ollama_error" | "pull_failed" | "bad_model_output" | "empty_message" | "message_too_long" | "busy" | "not_found" | "invalid_input" | "internal";
 
 /** ErrorInfo is an error as the person sees it. */
 export interface ErrorInfo {
@@ -181,6 +182,7 @@ export interface Settings {
   theme: Theme;
   max_iterations: number;
   context_tokens: number; // num_ctx sent to Ollama; 0: the model's own (up to 32768)
+  fallback_model: string;
   web_search_enabled: boolean;
   web_search_url: string;
   folders: string[];

@@ -48,6 +48,8 @@ export interface FakeOptions {
   stepDelayMs?: number;
   /** pullStepMs between the progress events of a download. */
   pullStepMs?: number;
+  /** fallbackFrom makes every answer come from settings.fallback_model instead of this chosen model. */
+  fallbackFrom?: string;
 }
 
 export const FAKE_WORKFLOW: Workflow = {
@@ -126,6 +128,7 @@ export class FakeBackend implements Transport {
       theme: "system",
       max_iterations: 5,
       context_tokens: 8192,
+      fallback_model: "",
       web_search_enabled: false,
       web_search_url: "",
       folders: [],
@@ -324,7 +327,12 @@ export class FakeBackend implements Transport {
   }
 
   private result(sid: string, response: string): TurnResult {
-    return { response, session_id: sid, tools_used: [], sources: [], llm_calls: 1, prompt_tokens: 42, completion_tokens: 17, execution_ms: 830, model: this.modelOf(sid) };
+    const fellBack = !!this.opts.fallbackFrom && !!this.settings.fallback_model;
+    return {
+      response, session_id: sid, tools_used: [], sources: [], llm_calls: 1, prompt_tokens: 42, completion_tokens: 17, execution_ms: 830,
+      model: fellBack ? this.settings.fallback_model : this.modelOf(sid),
+      fallback_from: fellBack ? this.opts.fallbackFrom : undefined,
+    };
   }
 
   private streamText(sid: string, turn: string, asst: Message, text: string, extra: Partial<TurnResult>): Promise<void> {

@@ -1,6 +1,7 @@
 // Entry of the visual harness (e2e/mock.html): the real App on the
 // in-memory FakeBackend, so screens can be looked at without the Go side.
 // ?scenario=chat|empty|unreachable|model_missing|xss|long  &lang=ko  &theme=dark
+// &fallback=MODEL (the chosen model qwen3:4b is not installed: MODEL answers)
 import { mount } from "svelte";
 import "../app.css";
 import App from "../App.svelte";
@@ -33,7 +34,12 @@ const fake = new FakeBackend({
     scenario === "failed"
       ? { code: "stream_dropped", message: "ollama closed the connection after 212 tokens", hint: "Check that `ollama serve` is still running, then try again." }
       : undefined,
-  settings: { language: q.get("lang") ?? "", theme: q.get("theme") ?? "system" } as never,
+  settings: {
+    language: q.get("lang") ?? "",
+    theme: q.get("theme") ?? "system",
+    ...(q.get("fallback") ? { chat_model: "qwen3:4b", fallback_model: q.get("fallback") } : {}),
+  } as never,
+  fallbackFrom: q.get("fallback") ? "qwen3:4b" : undefined,
   complex: (text) => scenario === "complex" && /video|shorts|영상|쇼츠|plan/i.test(text),
   stepDelayMs: Number(q.get("step") ?? "60"),
   mode: q.get("mode") ?? "serve",

@@ -3,6 +3,7 @@ module github.com/wayfinder-app/wayfinder
 go 1.26.8
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/expr-lang/expr v1.17.8
 	github.com/glebarez/sqlite v1.11.0
 	github.com/gofrs/flock v0.13.1
@@ -17,6 +18,8 @@ require (
 	github.com/wailsapp/wails/v2 v2.16.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/mod v0.37.0
+	golang.org/x/sys v0.47.0
+	golang.org/x/term v0.44.0
 	golang.org/x/text v0.39.0
 	gorm.io/gorm v1.31.2
 )
@@ -122,8 +125,6 @@ require (
 	golang.org/x/image v0.41.0 // indirect
 	golang.org/x/net v0.56.0 // indirect
 	golang.org/x/sync v0.21.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
-	golang.org/x/term v0.44.0 // indirect
 	golang.org/x/tools v0.47.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect

@@ -36,6 +36,8 @@ func english(code api.TraceCode) string {
 		return "Route: {route} ({reason})"
 	case api.TraceMemories:
 		return "Recalled {count} memories"
+	case api.TraceMemories + one:
+		return "Recalled {count} memory"
 	case api.TraceRepeatedCall:
 		return "Skipped a repeated call"
 	case api.TraceEmptyReply:
@@ -52,6 +54,8 @@ func english(code api.TraceCode) string {
 		return "Revising the plan: {feedback}"
 	case api.TracePlanApproved:
 		return "Plan approved ({count} steps)"
+	case api.TracePlanApproved + one:
+		return "Plan approved ({count} step)"
 	case api.TraceToolFinding:
 		return "Finding a tool for step {number}: {step}"
 	case api.TraceStepMissing:
@@ -64,20 +68,35 @@ func english(code api.TraceCode) string {
 		return "Writing the guide"
 	case api.TraceSummarizing:
 		return "Summarising the {count} oldest messages to fit the model's context"
+	case api.TraceSummarizing + one:
+		return "Summarising the oldest message to fit the model's context"
 	case api.TraceSummaryFailed:
 		return "Could not summarise the {count} oldest messages; the model may not see all of them"
+	case api.TraceSummaryFailed + one:
+		return "Could not summarise the oldest message; the model may not see it"
 	case api.TraceModelFallback:
 		return "{model} failed ({reason}); continuing with {fallback}"
 	case api.TraceMemorySaved:
 		return "Remembered: {text}"
 	case api.TraceQueryScrubbed:
 		return "Left {count} words from documents or web pages out of the web search: {query}"
+	case api.TraceQueryScrubbed + one:
+		return "Left {count} word from documents or web pages out of the web search: {query}"
 	}
 	return string(code)
 }
 
+// one suffixes a code whose sentence has a count, for its singular form
+// (the UI catalog's "trace.say.<code>.one").
+const one = ".one"
+
 func (l line) text() string {
 	s := english(l.code)
+	if l.args["count"] == "1" {
+		if single := english(l.code + one); single != string(l.code+one) {
+			s = single
+		}
+	}
 	for k, v := range l.args {
 		s = strings.ReplaceAll(s, "{"+k+"}", v)
 	}

@@ -44,6 +44,9 @@ func TestTraceLineFillsItsBlanks(t *testing.T) {
 	}{
 		{say(api.TraceToolFinding, "number", "2", "step", "촬영 장비 고르기"), "Finding a tool for step 2: 촬영 장비 고르기"},
 		{say(api.TraceMemories, "count", "3"), "Recalled 3 memories"},
+		{say(api.TraceMemories, "count", "1"), "Recalled 1 memory"},
+		{say(api.TracePlanApproved, "count", "1"), "Plan approved (1 step)"},
+		{say(api.TraceSummarizing, "count", "1"), "Summarising the oldest message to fit the model's context"},
 		{say(api.TraceRouting), "Deciding how to handle the message"},
 	} {
 		ev := tt.line.event(api.TracePlanning, "router")

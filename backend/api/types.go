@@ -377,6 +377,10 @@ type ImportProgress struct {
 	// DuplicateOf names the document that already has the content of an
 	// upload in stage "duplicate" (which was not stored again).
 	DuplicateOf string `json:"duplicate_of,omitempty"`
+	// EmbedError says why Embedded is short of Chunks (Ollama unreachable,
+	// the embedding model missing): keyword search finds those chunks, and
+	// they are embedded once the model answers.
+	EmbedError *ErrorInfo `json:"embed_error,omitempty"`
 }
 
 // ImportFailure is a file that could not be imported, and why.
@@ -387,19 +391,22 @@ type ImportFailure struct {
 
 // ImportReport sums up an import when it ends.
 type ImportReport struct {
-	ImportID  string          `json:"import_id"`
-	Imported  []string        `json:"imported"`
-	Skipped   []string        `json:"skipped"`
-	Failed    []ImportFailure `json:"failed"`
-	Warnings  []ImportFailure `json:"warnings"` // imported files, each with one warning
-	Replaced  []string        `json:"replaced"` // uploads that replaced an earlier one of their name
+	ImportID string          `json:"import_id"`
+	Imported []string        `json:"imported"`
+	Skipped  []string        `json:"skipped"`
+	Failed   []ImportFailure `json:"failed"`
+	Warnings []ImportFailure `json:"warnings"` // imported files, each with one warning
+	Replaced []string        `json:"replaced"` // uploads that replaced an earlier one of their name
 	// Duplicates are uploads the library had already (Error is the title
 	// of the document that has the content).
 	Duplicates []ImportFailure `json:"duplicates"`
-	Documents int             `json:"documents"`
-	Chunks    int             `json:"chunks"`
-	Pages     int             `json:"pages"`
-	Error     *ErrorInfo      `json:"error,omitempty"` // the whole import stopped
+	// Ignored are files found in the folders that are not of a type
+	// Wayfinder imports (PDF, Markdown, text, JSON, JSON Lines).
+	Ignored   []string   `json:"ignored"`
+	Documents int        `json:"documents"`
+	Chunks    int        `json:"chunks"`
+	Pages     int        `json:"pages"`
+	Error     *ErrorInfo `json:"error,omitempty"` // the whole import stopped
 }
 
 // CatalogEntry is a tool of the built-in catalog.

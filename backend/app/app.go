@@ -33,6 +33,9 @@ type App struct {
 	log     *slog.Logger
 	events  *relay
 	lock    *flock.Flock // held while the app runs: one process per data folder
+	// readOnly: another process owns the data folder (openReadOnly); nil
+	// lock, agent and chat.
+	readOnly bool
 
 	store    *store.Store
 	settings *settings.Store
@@ -97,7 +100,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if mode == "desktop" || mode == "serve" {
 		pace = a.waitTurns
 	}
-	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), pace, logger); err != nil {
+	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), pace, false, logger); err != nil {
 		return nil, err
 	}
 	if a.memory, err = memory.OpenInDataDir(ctx, st.DB(), dir, cur.EmbedModel, a.models); err != nil {
@@ -140,6 +143,50 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	})
 	a.chat = chat.New(st, a.agent, a.events, chat.Options{Classify: llm.Classify, Logger: logger})
 	close(a.chatReady)
+	return a, nil
+}
+
+// openReadOnly opens a data folder that another Wayfinder owns, for the
+// commands that only read (kb list, kb search, memory list, export): the
+// database through a read-only connection beside the owner's (SQLite WAL:
+// each read sees the last committed transaction), the knowledge base and
+// its vector file without writing them (knowledge.OpenReadOnly,
+// vector.ReadOnly), the memories' rows without their vectors. Settings and
+// the agent are not needed, nor started. See the README's "Beside the
+// open app" for what a reader may miss.
+func openReadOnly(ctx context.Context, g globals, logger *slog.Logger) (_ *App, err error) {
+	dir, err := g.resolvedDataDir()
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.OpenReadOnly(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read the data folder %s: %w", dir, err)
+	}
+	a := &App{ctx: ctx, mode: "read", dataDir: dir, log: logger, events: &relay{}, store: st, readOnly: true,
+		pulls: map[string]context.CancelFunc{}, chatReady: make(chan struct{})}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
+	over, err := g.overrides()
+	if err != nil {
+		return nil, err
+	}
+	if a.settings, err = settings.Load(ctx, readOnlySettings{st}, over); err != nil {
+		return nil, err
+	}
+	cur := a.settings.Current()
+	if a.models, err = newModelClient(cur, logger); err != nil {
+		return nil, err
+	}
+	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), nil, true, logger); err != nil {
+		return nil, err
+	}
+	if a.memory, err = memory.OpenReadOnly(ctx, st.DB()); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 
@@ -202,6 +249,9 @@ func (a *App) Close() {
 	}
 	if err := a.store.Close(); err != nil {
 		a.log.Warn("close database", "err", err)
+	}
+	if a.lock == nil {
+		return // read-only: another process holds the lock
 	}
 	if err := a.lock.Unlock(); err != nil {
 		a.log.Warn("unlock the data folder", "err", err)

@@ -419,7 +419,7 @@ func TestKnowledgeAndMemoryCommands(t *testing.T) {
 	os.WriteFile(filepath.Join(docs, "broken.pdf"), []byte("%PDF-1.7 not really"), 0o644)
 
 	code, out, errOut := wayfinder(t, append(base, "kb", "import", docs)...)
-	if code != 1 || !strings.Contains(out, "leave.md: 0 pages, 1 chunks, 1 embedded") || !strings.Contains(out, "broken.pdf: failed") {
+	if code != 1 || !strings.Contains(out, "leave.md: 1 chunk, 1 embedded") || !strings.Contains(out, "broken.pdf: failed") {
 		t.Fatalf("import: %d\n%s\n%s", code, out, errOut)
 	}
 	code, out, _ = wayfinder(t, append(base, "kb", "list")...)
@@ -480,7 +480,7 @@ func TestKnowledgeAndMemoryCommands(t *testing.T) {
 		!regexp.MustCompile(`(?m)^\S+\s+preference\s+edited\s+.*유료 도구도 괜찮다$`).MatchString(out) {
 		t.Fatalf("memory list with origins:\n%s", out)
 	}
-	if code, _, _ = wayfinder(t, append(base, "memory", "rm", "--all")...); code != 0 {
+	if code, _, _ = wayfinder(t, append(base, "memory", "rm", "--all", "--yes")...); code != 0 {
 		t.Fatal("memory rm --all failed")
 	}
 	if _, out, _ = wayfinder(t, append(base, "memory", "list")...); strings.Contains(out, "도구") {

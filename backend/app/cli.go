@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"golang.org/x/term"
 
 	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
@@ -92,6 +95,8 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	if msg.Result != nil {
 		printSources(s, msg.Result.Sources)
 	}
+	// On standard error, so that standard output stays the reply.
+	fmt.Fprintf(s.err, "\nSession %s (continue it with: wayfinder ask --session %s \"…\")\n", msg.SessionID, msg.SessionID)
 	return nil
 }
 
@@ -278,7 +283,7 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	if err != nil {
 		bad(fmt.Sprintf("Data folder: %v", err), "choose a folder you can write to with --data-dir or WAYFINDER_DATA_DIR")
-		return fmt.Errorf("%d problem(s) found", problems)
+		return errors.New(count(problems, "problem", "problems") + " found")
 	}
 	ok("Data folder %s is writable", dir)
 
@@ -312,7 +317,7 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 	if !st.Reachable {
 		bad(fmt.Sprintf("Ollama does not answer at %s: %s", cfg.OllamaHost, st.Error.Message),
 			"start it with `ollama serve` (install it from https://ollama.com/download), or point --ollama-host at it")
-		return fmt.Errorf("%d problem(s) found", problems)
+		return errors.New(count(problems, "problem", "problems") + " found")
 	}
 	ok("Ollama %s answers at %s", st.Version, cfg.OllamaHost)
 	checkModel := func(role string, m api.ModelState, need string) {
@@ -329,7 +334,7 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 	checkModel("chat", st.ChatModel, "tools")
 	checkModel("embedding", st.EmbedModel, "embedding")
 	if problems > 0 {
-		return fmt.Errorf("%d problem(s) found", problems)
+		return errors.New(count(problems, "problem", "problems") + " found")
 	}
 	fmt.Fprintln(s.out, "Everything is ready.")
 	return nil
@@ -342,7 +347,15 @@ func readSettings(ctx context.Context, g globals, dir string) (api.Settings, err
 	if err != nil {
 		return api.Settings{}, err
 	}
-	st, err := settings.Load(ctx, readOnlySettings(dir), over)
+	db, err := store.OpenReadOnly(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist): // nothing saved yet: the defaults
+	case err != nil:
+		return api.Settings{}, err
+	default:
+		defer db.Close()
+	}
+	st, err := settings.Load(ctx, readOnlySettings{db}, over)
 	if err != nil {
 		return api.Settings{}, err
 	}
@@ -362,15 +375,34 @@ func checkWorkflowFile(path string) error {
 	return nil
 }
 
-// readOnlySettings is a settings.Saver for a data folder in use elsewhere.
-type readOnlySettings string
+// readOnlySettings is a settings.Saver for a data folder in use elsewhere;
+// a nil store is a folder without a database yet.
+type readOnlySettings struct{ db *store.Store }
 
 func (d readOnlySettings) LoadSettings(ctx context.Context, v any) (bool, error) {
-	return store.ReadSettings(ctx, string(d), v)
+	if d.db == nil {
+		return false, nil
+	}
+	return d.db.LoadSettings(ctx, v)
 }
 
 func (d readOnlySettings) SaveSettings(context.Context, any) error {
-	return fmt.Errorf("the data folder %s is in use by another Wayfinder: settings cannot be saved here", string(d))
+	return errors.New("another Wayfinder is using the data folder: settings cannot be saved here")
+}
+
+// openCLI opens the data folder for a command. One that only reads it
+// (reads) runs beside the Wayfinder that has the folder open too, read-only
+// (openReadOnly), and says so on standard error.
+func openCLI(ctx context.Context, g globals, s stdio, reads bool) (*App, error) {
+	a, err := openApp(ctx, g, "cli", cliLogger(s, g.verbose))
+	if !reads || !errors.Is(err, errDataDirBusy) {
+		return a, err
+	}
+	if a, err = openReadOnly(ctx, g, cliLogger(s, g.verbose)); err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(s.err, "(An open Wayfinder is using this data folder: showing what it has saved, read-only.)")
+	return a, nil
 }
 
 func checkWritable(dir string) error {
@@ -384,4 +416,30 @@ func checkWritable(dir string) error {
 	name := f.Name()
 	f.Close()
 	return os.Remove(filepath.Clean(name))
+}
+
+// isTerminal reports whether r is a terminal a person types into.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// confirm asks a yes/no question on the terminal before something that
+// cannot be undone; without a terminal (a script, a pipe) it refuses and
+// names the flag that skips the question. No, an empty answer and Ctrl+C
+// all leave everything as it was.
+func confirm(ctx context.Context, s stdio, question string) error {
+	if !isTerminal(s.in) {
+		return fmt.Errorf("%w: standard input is not a terminal, so nobody can confirm; add --yes to go ahead without asking", errUsage)
+	}
+	fmt.Fprintf(s.err, "%s [y/N] ", question)
+	line, _ := newLineReader(s.in).readLine(ctx)
+	if ctx.Err() != nil {
+		fmt.Fprintln(s.err)
+		return fmt.Errorf("%w: nothing was changed", errStopped)
+	}
+	if a := strings.ToLower(strings.TrimSpace(line)); a == "y" || a == "yes" {
+		return nil
+	}
+	return errors.New("cancelled: nothing was changed")
 }

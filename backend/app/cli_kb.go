@@ -46,7 +46,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 	case n >= 0 && len(args) != n, n < 0 && len(args) == 0:
 		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
 	}
-	a, err := openApp(ctx, g, "cli", cliLogger(s, g.verbose))
+	a, err := openCLI(ctx, g, s, sub != "import" && sub != "remove")
 	if err != nil {
 		return err
 	}
@@ -70,10 +70,18 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		if err != nil {
 			return err
 		}
-		if err := kb.Remove(ctx, args[0]); err != nil {
+		docs, err := a.library.documents(ctx)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintln(s.out, "removed", args[0])
+		doc, err := byIDPrefix("document", "wayfinder kb list", args[0], docs, func(d api.KBDocument) (string, string) { return d.ID, d.Title })
+		if err != nil {
+			return err
+		}
+		if err := kb.Remove(ctx, doc.ID); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.out, "removed %s (%s)\n", doc.ID, doc.Title)
 		return nil
 	case "search":
 		sc, err := knowledge.ParseScope(scope)
@@ -119,16 +127,29 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 
 func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 	rep := a.library.importPaths(ctx, store.NewID(), paths, func(p api.ImportProgress) {
+		at := fmt.Sprintf("[%d/%d] %s:", p.FileIndex, p.FilesTotal, p.File)
 		switch p.Stage {
 		case "done":
-			fmt.Fprintf(s.out, "[%d/%d] %s: %d pages, %d chunks, %d embedded\n", p.FileIndex, p.FilesTotal, p.File, p.Pages, p.Chunks, p.Embedded)
+			var parts []string
+			if p.Pages > 0 {
+				parts = append(parts, count(p.Pages, "page", "pages"))
+			}
+			parts = append(parts, count(p.Chunks, "chunk", "chunks"), fmt.Sprintf("%d embedded", p.Embedded))
+			fmt.Fprintln(s.out, at, strings.Join(parts, ", "))
+			if p.EmbedError != nil && p.Embedded < p.Chunks {
+				fmt.Fprintf(s.out, "  not embedded: %s\n", p.EmbedError.Message)
+				fmt.Fprintln(s.out, "  Keyword search finds them now; they are embedded when the Wayfinder window or `wayfinder serve` runs with the embedding model reachable.")
+				if p.EmbedError.Hint != "" {
+					fmt.Fprintf(s.out, "  next step: %s\n", p.EmbedError.Hint)
+				}
+			}
 			for _, w := range p.Warnings {
 				fmt.Fprintf(s.out, "  warning: %s\n", w)
 			}
 		case "skipped":
-			fmt.Fprintf(s.out, "[%d/%d] %s: unchanged, skipped\n", p.FileIndex, p.FilesTotal, p.File)
+			fmt.Fprintln(s.out, at, "unchanged, skipped")
 		case "failed":
-			fmt.Fprintf(s.out, "[%d/%d] %s: failed: %s\n", p.FileIndex, p.FilesTotal, p.File, p.Error)
+			fmt.Fprintln(s.out, at, "failed:", p.Error)
 		}
 	})
 	if rep.Error != nil {
@@ -137,15 +158,77 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 	if err := a.addFolders(paths); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "Imported %d files (%d documents, %d chunks); %d unchanged, %d failed.\n",
-		len(rep.Imported), rep.Documents, rep.Chunks, len(rep.Skipped), len(rep.Failed))
+	fmt.Fprintf(s.out, "Imported %s (%s, %s); %d unchanged, %d failed.\n",
+		count(len(rep.Imported), "file", "files"), count(rep.Documents, "document", "documents"), count(rep.Chunks, "chunk", "chunks"), len(rep.Skipped), len(rep.Failed))
 	for _, f := range rep.Failed {
 		fmt.Fprintf(s.out, "  not imported: %s: %s\n", f.File, f.Error)
 	}
+	if n := len(rep.Ignored); n > 0 {
+		fmt.Fprintf(s.out, "Left out %s of other types (Wayfinder imports PDF, Markdown, text, JSON and JSON Lines):\n", count(n, "file", "files"))
+		const shown = 10
+		for _, f := range rep.Ignored[:min(n, shown)] {
+			fmt.Fprintf(s.out, "  %s\n", f)
+		}
+		if n > shown {
+			fmt.Fprintf(s.out, "  … and %d more\n", n-shown)
+		}
+	}
 	if len(rep.Failed) > 0 {
-		return fmt.Errorf("%d file(s) could not be imported", len(rep.Failed))
+		return fmt.Errorf("%s could not be imported", count(len(rep.Failed), "file", "files"))
 	}
 	return nil
+}
+
+// count says "1 file", "2 files".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// minIDPrefix is the shortest start of an id the commands accept for it.
+const minIDPrefix = 4
+
+// byIDPrefix finds the one item whose id is id or starts with it, so that
+// people can type the start of a 36-character id. Ids are time-ordered
+// (UUIDv7), so items made close together share their first characters:
+// an ambiguous prefix lists the candidates to choose from. what names the
+// item ("document"), list the command that shows the ids.
+func byIDPrefix[T any](what, list, id string, items []T, key func(T) (id, label string)) (T, error) {
+	var zero T
+	id = strings.TrimSpace(id)
+	var found []T
+	for _, it := range items {
+		k, _ := key(it)
+		if k == id {
+			return it, nil
+		}
+		if strings.HasPrefix(k, id) {
+			found = append(found, it)
+		}
+	}
+	switch {
+	case len(id) < minIDPrefix:
+		return zero, fmt.Errorf("%w: give at least %d characters of the %s's id (`%s` shows them)", errUsage, minIDPrefix, what, list)
+	case len(found) == 0:
+		return zero, &chat.Error{Info: api.ErrorInfo{Code: api.ErrNotFound,
+			Message: fmt.Sprintf("No %s has an id starting with %q.", what, id), Hint: "`" + list + "` shows them."}}
+	case len(found) > 1:
+		var b strings.Builder
+		for i, it := range found {
+			if i == 5 {
+				fmt.Fprintf(&b, "\n  … and %d more", len(found)-i)
+				break
+			}
+			k, label := key(it)
+			fmt.Fprintf(&b, "\n  %s  %s", k, label)
+		}
+		return zero, &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput,
+			Message: fmt.Sprintf("%q is the start of %d %ss' ids:%s", id, len(found), what, b.String()),
+			Hint:    "Give more characters of the id."}}
+	}
+	return found[0], nil
 }
 
 // printSearchJSON prints one object per hit with what a script needs to
@@ -175,7 +258,7 @@ func printSearchJSON(s stdio, hits []api.SearchHit) error {
 }
 
 func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
-	const usage = "memory list | add [--kind K] TEXT | edit [--kind K] ID TEXT | rm ID | rm --all"
+	const usage = "memory list | add [--kind K] TEXT | edit [--kind K] ID TEXT | rm ID | rm --all [--yes]"
 	if err := helpFor(args, usage, s); err != nil {
 		return err
 	}
@@ -185,7 +268,8 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 	sub, args := args[0], args[1:]
 	fs := subFlags("memory "+sub, usage, &g, s)
 	kind := fs.String("kind", "fact", "preference, fact or feedback")
-	all := fs.Bool("all", false, "with rm: forget every memory")
+	all := fs.Bool("all", false, "with rm: forget every memory (asks first in a terminal)")
+	yes := fs.Bool("yes", false, "with rm --all: do not ask (needed when standard input is not a terminal)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -194,12 +278,20 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 	if !ok {
 		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
 	}
-	a, err := openApp(ctx, g, "cli", cliLogger(s, g.verbose))
+	a, err := openCLI(ctx, g, s, sub == "list")
 	if err != nil {
 		return err
 	}
 	defer a.Close()
 	m := &MemoryService{a}
+	// edit and rm take the start of an id too.
+	pick := func(id string) (api.Memory, error) {
+		ms, err := m.List()
+		if err != nil {
+			return api.Memory{}, err
+		}
+		return byIDPrefix("memory", "wayfinder memory list", id, ms, func(x api.Memory) (string, string) { return x.ID, x.Text })
+	}
 	switch sub {
 	case "list":
 		ms, err := m.List()
@@ -221,23 +313,43 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 		}
 		fmt.Fprintln(s.out, "remembered", x.ID)
 	case "edit":
-		x, err := m.Edit(args[0], strings.Join(args[1:], " "), api.MemoryKind(*kind))
+		x, err := pick(args[0])
 		if err != nil {
+			return err
+		}
+		if x, err = m.Edit(x.ID, strings.Join(args[1:], " "), api.MemoryKind(*kind)); err != nil {
 			return err
 		}
 		fmt.Fprintln(s.out, "updated", x.ID)
 	default: // rm
 		if *all {
+			ms, err := m.List()
+			if err != nil {
+				return err
+			}
+			if len(ms) == 0 {
+				fmt.Fprintln(s.out, "There are no memories to forget.")
+				return nil
+			}
+			if !*yes {
+				if err := confirm(ctx, s, fmt.Sprintf("Forget all %s? This cannot be undone.", count(len(ms), "memory", "memories"))); err != nil {
+					return err
+				}
+			}
 			if err := m.DeleteAll(); err != nil {
 				return err
 			}
-			fmt.Fprintln(s.out, "forgot every memory")
+			fmt.Fprintf(s.out, "Forgot %s.\n", count(len(ms), "memory", "memories"))
 			return nil
 		}
-		if err := m.Delete(args[0]); err != nil {
+		x, err := pick(args[0])
+		if err != nil {
 			return err
 		}
-		fmt.Fprintln(s.out, "forgot", args[0])
+		if err := m.Delete(x.ID); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.out, "forgot %s (%s)\n", x.ID, x.Text)
 	}
 	return nil
 }

@@ -39,14 +39,17 @@ type library struct {
 	err   error
 }
 
-// openLibrary opens the knowledge base in the background. With pace set
+// openLibrary opens the knowledge base in the background; readOnly opens
+// it beside the app that owns the data folder (knowledge.OpenReadOnly,
+// vector.ReadOnly: nothing is written, the catalog is not synced). With
+// pace set
 // (the desktop window and serve mode, which stay open), chunks that have no
 // vector yet — the catalog after its first indexing, files imported while
 // Ollama was away — are embedded in the background too, pace running before
 // each batch so that it can wait while the person's turn runs. Short
 // commands (nil pace) leave that for later rather than keep the person
 // waiting.
-func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel string, embed vector.Embedder, pace func(context.Context) error, log *slog.Logger) (*library, error) {
+func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel string, embed vector.Embedder, pace func(context.Context) error, readOnly bool, log *slog.Logger) (*library, error) {
 	cat, err := catalog.Load()
 	if err != nil {
 		return nil, fmt.Errorf("load the built-in catalog: %w", err)
@@ -60,7 +63,7 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 		l.byID[e.ID()] = e
 	}
 	dir := filepath.Join(dataDir, "knowledge")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil && !readOnly {
 		return nil, fmt.Errorf("create the knowledge folder: %w", err)
 	}
 	vopts := []vector.Option{vector.WithLogger(log)}
@@ -69,14 +72,24 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 		// `kb search` while no embedding model answers needs none.
 		vopts = append(vopts, vector.LoadOnUse())
 	}
+	if readOnly {
+		vopts = append(vopts, vector.ReadOnly())
+	}
 	l.vectors = vector.Open(filepath.Join(dir, "chunks.vec"), embedModel, embed, vopts...)
 	ctx, l.stop = context.WithCancel(ctx)
 	go func() {
 		defer close(l.ready)
 		v := knowledge.Vectors{Index: l.vectors}
-		l.kb, l.err = knowledge.Open(ctx, st.DB(), dir, knowledge.Options{PDF: l.pdf, Sink: v, Vectors: v, Logger: log, UploadDir: filepath.Join(dataDir, "uploads")})
+		opts := knowledge.Options{PDF: l.pdf, Sink: v, Vectors: v, Logger: log, UploadDir: filepath.Join(dataDir, "uploads")}
+		if readOnly {
+			l.kb, l.err = knowledge.OpenReadOnly(ctx, st.DB(), dir, opts)
+			return
+		}
+		l.kb, l.err = knowledge.Open(ctx, st.DB(), dir, opts)
 		if l.err != nil {
-			log.Error("open the knowledge base", "err", l.err)
+			if ctx.Err() == nil { // else a short command ended before it needed the library
+				log.Error("open the knowledge base", "err", l.err)
+			}
 			return
 		}
 		if changed, err := knowledge.SyncCatalog(ctx, l.kb, cat, nil); err != nil {
@@ -203,22 +216,28 @@ func (l *library) documents(ctx context.Context) ([]api.KBDocument, error) {
 
 // progressOf is the DTO of an import event.
 func progressOf(id string, p knowledge.Progress) api.ImportProgress {
-	return api.ImportProgress{
+	ev := api.ImportProgress{
 		ImportID: id, File: p.File, Stage: string(p.Stage), Pages: p.Pages, Chunks: p.Chunks,
 		Embedded: p.Embedded, Error: p.Error, FileIndex: p.FileIndex, FilesTotal: p.FilesTotal, Warnings: p.Warnings,
 		Replaced: p.Replaced, DuplicateOf: p.DuplicateOf,
 	}
+	if p.EmbedErr != nil {
+		info := describe(p.EmbedErr)
+		ev.EmbedError = &info
+	}
+	return ev
 }
 
 func newReport(id string) api.ImportReport {
 	return api.ImportReport{ImportID: id, Imported: []string{}, Skipped: []string{}, Failed: []api.ImportFailure{},
-		Warnings: []api.ImportFailure{}, Replaced: []string{}, Duplicates: []api.ImportFailure{}}
+		Warnings: []api.ImportFailure{}, Replaced: []string{}, Duplicates: []api.ImportFailure{}, Ignored: []string{}}
 }
 
 // addReport adds what an import reports to the DTO.
 func addReport(rep *api.ImportReport, r knowledge.Report) {
 	rep.Imported = append(rep.Imported, r.Imported...)
 	rep.Skipped = append(rep.Skipped, r.Skipped...)
+	rep.Ignored = append(rep.Ignored, r.Ignored...)
 	for _, f := range r.Failed {
 		rep.Failed = append(rep.Failed, api.ImportFailure{File: f.Path, Error: f.Err.Error()})
 	}

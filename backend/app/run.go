@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/wayfinder-app/wayfinder/backend/version"
@@ -149,6 +150,10 @@ type flagSet struct {
 	*flag.FlagSet
 	usage func(io.Writer)
 	out   io.Writer
+	// anywhere: flags may follow the positional arguments (every command;
+	// not the root, whose first positional argument is the command).
+	anywhere bool
+	args     []string // the positional arguments, with anywhere
 }
 
 // subFlags makes a command's flag set, with the global flags on it too so
@@ -165,12 +170,20 @@ func subFlags(name, usage string, g *globals, s stdio) *flagSet {
 	}
 	if usage == "" {
 		fs.usage = func(w io.Writer) { rootUsage(fs.FlagSet, w) }
+	} else {
+		fs.anywhere = true
 	}
 	return fs
 }
 
-// Parse parses args; --help prints the usage and returns flag.ErrHelp.
+// Parse parses args; --help prints the usage and returns flag.ErrHelp. A
+// command's flags may come anywhere among its arguments (`kb search leave
+// --top 2`), as people type them, and "--" ends the flags (`ask -- -v
+// means what?`).
 func (fs *flagSet) Parse(args []string) error {
+	if fs.anywhere {
+		args, fs.args = fs.split(args)
+	}
 	err := fs.FlagSet.Parse(args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
@@ -181,6 +194,56 @@ func (fs *flagSet) Parse(args []string) error {
 	}
 	return nil
 }
+
+// split separates the flags (with their values) from the positional
+// arguments. The standard library's parser stops at the first positional
+// argument; spf13/pflag would go on, but reads a single dash as short
+// options, and Go's -flag spelling is what every command has accepted. A
+// word that is not a flag of the command stays a flag (and fails as an
+// unknown one), unless it is a negative number such as -5.
+func (fs *flagSet) split(args []string) (flags, positional []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name := strings.TrimLeft(a, "-")
+		switch {
+		case a == "--":
+			return flags, append(positional, args[i+1:]...)
+		case len(a) < 2 || a[0] != '-' || isNumber(a) && fs.Lookup(name) == nil:
+			positional = append(positional, a)
+		default:
+			flags = append(flags, a)
+			if strings.Contains(name, "=") {
+				continue
+			}
+			if f := fs.Lookup(name); f != nil && !isBoolFlag(f) && i+1 < len(args) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+		}
+	}
+	return flags, positional
+}
+
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+// Args are the positional arguments.
+func (fs *flagSet) Args() []string {
+	if fs.anywhere {
+		return fs.args
+	}
+	return fs.FlagSet.Args()
+}
+
+// NArg is len(Args()).
+func (fs *flagSet) NArg() int { return len(fs.Args()) }
 
 // report prints an error the way a person can act on it; cmd is the
 // command that ran ("" for none), for the help hint after a mistake.

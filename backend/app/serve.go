@@ -2,7 +2,13 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
+	"syscall"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
 
 	"github.com/wayfinder-app/wayfinder/backend/server"
 )
@@ -18,7 +24,7 @@ func runServe(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	ln, err := server.Listen(*addr)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return listenError(*addr, err)
 	}
 	logger := newLogger(s.err, g.verbose)
 	a, err := openApp(ctx, g, "serve", logger)
@@ -36,4 +42,21 @@ func runServe(ctx context.Context, g globals, args []string, s stdio) error {
 	fmt.Fprintf(s.out, "Wayfinder is running at http://%s/?token=%s\n", ln.Addr(), srv.Token())
 	fmt.Fprintln(s.out, "Open that address in your browser. Press Ctrl+C to stop.")
 	return srv.Serve(ctx, ln)
+}
+
+// listenError says why serve could not listen: an address that is not
+// allowed is a command-line mistake; a port in use, or one the system
+// refuses, is not, and the person needs the flag that picks another.
+func listenError(addr string, err error) error {
+	var op *net.OpError
+	if !errors.As(err, &op) {
+		return fmt.Errorf("%w: %v", errUsage, err) // not loopback, or not HOST:PORT
+	}
+	hint := "Choose another port with --addr 127.0.0.1:PORT, or --addr 127.0.0.1:0 for a free one."
+	msg := fmt.Sprintf("Cannot listen on %s: %v.", addr, op.Err)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		msg = fmt.Sprintf("The address %s is in use: another `wayfinder serve` or another program is listening there.", addr)
+		hint += " If it is a Wayfinder, open the address it printed instead."
+	}
+	return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: msg, Hint: hint}}
 }

@@ -48,9 +48,12 @@ type Progress struct {
 	DuplicateOf string `json:"duplicate_of,omitempty"`
 	// Warnings say what was imported but not as it was: invalid bytes
 	// replaced, with their lines.
-	Warnings   []string `json:"warnings,omitempty"`
-	FileIndex  int      `json:"file_index"` // 1-based position of File among FilesTotal
-	FilesTotal int      `json:"files_total"`
+	Warnings []string `json:"warnings,omitempty"`
+	// EmbedErr says why chunks were not embedded (Embedded < Chunks):
+	// keyword search finds them meanwhile, and Reindex embeds them later.
+	EmbedErr   error `json:"-"`
+	FileIndex  int   `json:"file_index"` // 1-based position of File among FilesTotal
+	FilesTotal int   `json:"files_total"`
 }
 
 // FileError is a file that could not be imported; other files are not affected.
@@ -64,10 +67,13 @@ func (e FileError) Unwrap() error { return e.Err }
 
 // Report sums up one Import call.
 type Report struct {
-	Imported  []string // files whose documents were added or replaced
-	Skipped   []string // unchanged files
-	Failed    []FileError
-	Warnings  []FileError // imported files with a warning each (Progress.Warnings)
+	Imported []string // files whose documents were added or replaced
+	Skipped  []string // unchanged files
+	Failed   []FileError
+	Warnings []FileError // imported files with a warning each (Progress.Warnings)
+	// Ignored are files found in folders whose type cannot be imported
+	// (a file named on its own fails instead).
+	Ignored   []string
 	Documents int
 	Chunks    int
 	Pages     int
@@ -110,8 +116,12 @@ func (b *Base) Import(ctx context.Context, paths []string, onProgress func(Progr
 		onProgress = func(Progress) {}
 	}
 	var rep Report
-	files, walkErrs := expand(paths)
+	files, ignored, walkErrs := expand(paths)
 	rep.Failed = append(rep.Failed, walkErrs...)
+	rep.Ignored = ignored
+	if err := b.writable(); err != nil {
+		return rep, err
+	}
 	b.write.Lock()
 	defer b.write.Unlock()
 	var st importState
@@ -162,7 +172,7 @@ func (b *Base) importOne(ctx context.Context, source, path string, p Progress, o
 		rep.Documents += res.docs
 		rep.Chunks += res.chunks
 		rep.Pages += res.pages
-		p.Stage, p.Pages, p.Chunks, p.Embedded, p.Warnings = StageDone, res.pages, res.chunks, res.embedded, res.warnings
+		p.Stage, p.Pages, p.Chunks, p.Embedded, p.Warnings, p.EmbedErr = StageDone, res.pages, res.chunks, res.embedded, res.warnings, res.embedErr
 		for _, w := range res.warnings {
 			rep.Warnings = append(rep.Warnings, FileError{Path: source, Err: errors.New(w)})
 		}
@@ -183,11 +193,11 @@ func (b *Base) importOne(ctx context.Context, source, path string, p Progress, o
 var errDatabase = errors.New("knowledge database")
 
 // expand turns the arguments into absolute file paths, sorted, without
-// duplicates. A missing path is a FileError, not a reason to stop.
-func expand(paths []string) ([]string, []FileError) {
+// duplicates, and lists the files of folders that are not of a type it
+// imports (hidden ones aside). A missing path is a FileError, not a reason
+// to stop.
+func expand(paths []string) (files, ignored []string, errs []FileError) {
 	seen := map[string]bool{}
-	var files []string
-	var errs []FileError
 	add := func(p string) {
 		if !seen[p] {
 			seen[p] = true
@@ -220,8 +230,13 @@ func expand(paths []string) ([]string, []FileError) {
 				}
 				return nil
 			}
-			if _, ok := importer.KindOf(p); ok && d.Type().IsRegular() {
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			if _, ok := importer.KindOf(p); ok {
 				add(p)
+			} else {
+				ignored = append(ignored, p)
 			}
 			return nil
 		})
@@ -230,7 +245,8 @@ func expand(paths []string) ([]string, []FileError) {
 		}
 	}
 	slices.Sort(files)
-	return files, errs
+	slices.Sort(ignored)
+	return files, slices.Compact(ignored), errs
 }
 
 type fileResult struct {
@@ -238,6 +254,7 @@ type fileResult struct {
 	docs, chunks, pages, embedded int
 	warnings                      []string
 	read                          int64 // bytes read
+	embedErr                      error // why chunks were not embedded
 }
 
 // importFile reads the file at path and stores it as source.
@@ -312,6 +329,9 @@ func hashFile(path string) (string, error) {
 func (b *Base) ImportRecords(ctx context.Context, source, version string, docs []importer.Document, onProgress func(Progress)) (bool, error) {
 	if onProgress == nil {
 		onProgress = func(Progress) {}
+	}
+	if err := b.writable(); err != nil {
+		return false, err
 	}
 	b.write.Lock()
 	defer b.write.Unlock()

@@ -173,6 +173,9 @@ type Base struct {
 
 	write   sync.Mutex // serialises imports and removals
 	uploads sync.Mutex // serialises uploads and removals; taken before write
+	// readOnly: opened beside the app that owns the data folder
+	// (OpenReadOnly); every change is refused with ErrReadOnly.
+	readOnly bool
 
 	docs *docSet // live documents' sources and kinds, for search filters
 }
@@ -205,6 +208,38 @@ func Open(ctx context.Context, db *gorm.DB, dir string, opts Options) (*Base, er
 		return nil, err
 	}
 	return b, nil
+}
+
+// ErrReadOnly refuses a change to a library opened with OpenReadOnly.
+var ErrReadOnly = errors.New("the knowledge base is open read-only: another Wayfinder owns the data folder")
+
+// OpenReadOnly opens the library for searching and listing while another
+// process (the open app) owns it and may be importing: no migration, no
+// clean-up of an unfinished import (its rows stay hidden, as they are
+// from every search), and a keyword snapshot that is not current is
+// rebuilt in memory from the committed chunks and never written. db is a
+// read-only connection (store.OpenReadOnly). Import, Remove and Reindex
+// return ErrReadOnly.
+func OpenReadOnly(ctx context.Context, db *gorm.DB, dir string, opts Options) (*Base, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	b := &Base{db: db, dir: dir, opts: opts, log: opts.Logger, docs: newDocSet(), readOnly: true}
+	if err := b.loadDocMeta(ctx); err != nil {
+		return nil, fmt.Errorf("open knowledge base: %w", err)
+	}
+	if err := b.loadKeywords(ctx); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// writable refuses changes to a library opened read-only.
+func (b *Base) writable() error {
+	if b.readOnly {
+		return ErrReadOnly
+	}
+	return nil
 }
 
 // loadDocMeta reads the fields search filters need, scanning plain
@@ -266,6 +301,9 @@ func (b *Base) rebuildKeywords(ctx context.Context, gen string) error {
 		return fmt.Errorf("rebuild keyword index: %w", err)
 	}
 	b.keywords = ix
+	if b.readOnly {
+		return nil // the owner of the folder writes the snapshot
+	}
 	if err := ix.Save(b.snapshotPath(), gen); err != nil {
 		b.log.Warn("keyword snapshot not saved; it will be rebuilt next start", "err", err)
 	}
@@ -338,6 +376,9 @@ func (b *Base) Chunks(ctx context.Context, docID string) ([]Chunk, error) {
 // Remove deletes one document and its chunks, and the uploaded copy of
 // its file when no other document comes from it.
 func (b *Base) Remove(ctx context.Context, docID string) error {
+	if err := b.writable(); err != nil {
+		return err
+	}
 	b.uploads.Lock()
 	defer b.uploads.Unlock()
 	b.write.Lock()
@@ -358,6 +399,9 @@ func (b *Base) RemoveSource(ctx context.Context, path string) (int, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return 0, fmt.Errorf("remove %q: %w", path, err)
+	}
+	if err := b.writable(); err != nil {
+		return 0, err
 	}
 	b.uploads.Lock()
 	defer b.uploads.Unlock()

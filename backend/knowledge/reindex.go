@@ -20,6 +20,9 @@ func (b *Base) Reindex(ctx context.Context, has func(chunkID string) bool, pace 
 	if b.opts.Sink == nil {
 		return 0, nil
 	}
+	if b.readOnly {
+		return 0, ErrReadOnly
+	}
 	done := 0
 	var todo []IndexedChunk
 	embed := func() error {

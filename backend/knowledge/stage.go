@@ -205,22 +205,21 @@ func (s *stager) finish(ctx context.Context, err error) (fileResult, error) {
 	}
 	s.b.forget(ctx, oldDocs, oldChunks)
 	res := fileResult{docs: s.nDocs, chunks: s.nChunks, pages: s.pages}
-	res.embedded = s.index(ctx)
+	res.embedded, res.embedErr = s.index(ctx)
 	return res, nil
 }
 
 // index adds the swapped-in chunks to the keyword index and the document
 // list, and hands them to the sink, a page at a time read back from the
 // database. An embedding failure does not fail the import (keyword search
-// has the chunks); the rest are left for Reindex.
-func (s *stager) index(ctx context.Context) int {
+// has the chunks); the rest are left for Reindex, and the error says why.
+func (s *stager) index(ctx context.Context) (embedded int, embedErr error) {
 	const page = 1000
 	embedding := s.embed && s.b.opts.Sink != nil
 	if embedding {
 		s.p.Stage = StageEmbedding
 		s.onProgress(s.p)
 	}
-	embedded := 0
 	for after := s.lastRowID; ; {
 		rows, last, err := s.b.chunksAfter(ctx, after, page)
 		if err == nil && len(rows) > 0 {
@@ -230,21 +229,23 @@ func (s *stager) index(ctx context.Context) int {
 				s.b.addLive(rows, docs)
 			}
 			if err == nil && embedding {
-				embedding = s.sink(ctx, rows, docs, &embedded)
+				if embedErr = s.sink(ctx, rows, docs, &embedded); embedErr != nil {
+					embedding = false
+				}
 			}
 		}
 		if err != nil {
 			s.b.log.Error("index imported chunks; they are found after a restart", "file", s.source, "err", err)
 		}
 		if err != nil || len(rows) < page {
-			return embedded
+			return embedded, embedErr
 		}
 	}
 }
 
-// sink hands chunks to the vector half; false after a failure, which
-// leaves the rest to Reindex.
-func (s *stager) sink(ctx context.Context, rows []Chunk, docs map[string]Document, embedded *int) bool {
+// sink hands chunks to the vector half; a failure leaves the rest to
+// Reindex.
+func (s *stager) sink(ctx context.Context, rows []Chunk, docs map[string]Document, embedded *int) error {
 	items := make([]IndexedChunk, len(rows))
 	for i, c := range rows {
 		d := docs[c.DocID]
@@ -257,10 +258,10 @@ func (s *stager) sink(ctx context.Context, rows []Chunk, docs map[string]Documen
 	})
 	if err != nil {
 		s.b.log.Warn("chunks not embedded; keyword search still finds them", "file", s.source, "err", err)
-		return false
+		return err
 	}
 	*embedded += len(items)
-	return true
+	return nil
 }
 
 // chunksAfter reads up to n chunks with a rowid above after, in rowid

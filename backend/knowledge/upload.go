@@ -69,6 +69,9 @@ func (b *Base) Upload(ctx context.Context, name string, content io.Reader, onPro
 	if name == "" || name == "." || name == ".." || name == string(filepath.Separator) || strings.HasPrefix(name, ".") {
 		return UploadResult{}, ErrUploadName
 	}
+	if err := b.writable(); err != nil {
+		return UploadResult{}, err
+	}
 	b.uploads.Lock()
 	defer b.uploads.Unlock()
 	target := filepath.Join(dir, name)

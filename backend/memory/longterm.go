@@ -196,6 +196,24 @@ func Open(ctx context.Context, db *gorm.DB, vec *Vectors) (*Store, error) {
 	return s, nil
 }
 
+// OpenReadOnly reads the memories of a data folder another process (the
+// open app) owns, for listing them: the rows through db, a read-only
+// connection, without a migration or vectors (chromem-go's files may be
+// half written by their owner, and a list needs none). Changes fail.
+func OpenReadOnly(ctx context.Context, db *gorm.DB) (*Store, error) {
+	s := &Store{db: db, logger: slog.Default(), now: func() time.Time { return time.Now().UTC() }}
+	rows, err := s.rows(ctx, "")
+	if err != nil {
+		return nil, fmt.Errorf("read long-term memory: %w", err)
+	}
+	all := make([]indexed, len(rows))
+	for i, r := range rows {
+		all[i] = indexed{r, terms(r.Text)}
+	}
+	s.all.Store(&all)
+	return s, nil
+}
+
 // OpenInDataDir opens long-term memory as the app keeps it: the rows in
 // db, the vectors of model in the data folder's "memory" folder.
 func OpenInDataDir(ctx context.Context, db *gorm.DB, dataDir, model string, e Embedder) (*Store, error) {

@@ -396,6 +396,9 @@ func (s *Store) Messages(ctx context.Context, sessionID string) ([]api.Message, 
 // decoding is most of the cost of reading a long conversation. The
 // histories of the conversations used lately come from memory.
 func (s *Store) History(ctx context.Context, sessionID string) ([]api.Message, error) {
+	if s.readOnly {
+		return s.readHistory(ctx, sessionID)
+	}
 	msgs, writes, ok := s.histories.get(sessionID)
 	if ok {
 		return msgs, nil

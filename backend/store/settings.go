@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -56,21 +55,22 @@ func (s *Store) SaveSettings(ctx context.Context, v any) error {
 	return nil
 }
 
-// ReadSettings decodes the settings saved in dataDir's database into v
-// without writing anything: no migration, a read-only connection. It is for
-// `wayfinder doctor` beside an open app, which owns the folder. It reports
-// false when there is no database or nothing was saved yet.
-func ReadSettings(ctx context.Context, dataDir string, v any) (bool, error) {
+// OpenReadOnly opens dataDir's database for reading while another process
+// (the open app) owns it and writes to it: no migration, and a read-only
+// connection, which never writes the database file. SQLite's WAL mode is
+// made for this: each read sees the last transaction committed before it
+// began, while the writer goes on. The store keeps no history cache, since
+// another process writes. It fails with fs.ErrNotExist when there is no
+// database yet.
+func OpenReadOnly(dataDir string) (*Store, error) {
 	path := filepath.Join(dataDir, FileName)
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return false, nil
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("open %q: %w", path, err)
 	}
 	q := url.Values{"mode": {"ro"}, "_pragma": {"busy_timeout(10000)"}}
-	db, err := gorm.Open(sqlite.Open("file:"+path+"?"+q.Encode()), &gorm.Config{Logger: logger.Discard})
+	db, err := gorm.Open(sqlite.Open("file:"+path+"?"+q.Encode()), &gorm.Config{Logger: logger.Discard, SkipDefaultTransaction: true})
 	if err != nil {
-		return false, fmt.Errorf("open %q to read the settings: %w", path, err)
+		return nil, fmt.Errorf("open %q to read it: %w", path, err)
 	}
-	s := &Store{db: db, path: path}
-	defer s.Close()
-	return s.LoadSettings(ctx, v)
+	return &Store{db: db, path: path, histories: newHistories(), readOnly: true}, nil
 }

@@ -41,6 +41,9 @@ type Store struct {
 	path      string
 	histories *histories
 	models    *sessionModels
+	// readOnly: opened beside the app that owns the folder (OpenReadOnly);
+	// another process writes, so nothing read may be kept.
+	readOnly bool
 }
 
 // Open opens (creating if needed) the database in dataDir and brings its

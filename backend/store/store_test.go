@@ -211,14 +211,13 @@ func TestSettingsRoundTrip(t *testing.T) {
 	}
 }
 
-// ReadSettings sees what an open store saved, and creates nothing where
-// there is no database.
-func TestReadSettingsBesideAnOpenStore(t *testing.T) {
+// OpenReadOnly sees what an open store saved, while it writes, creates
+// nothing where there is no database, and cannot write.
+func TestOpenReadOnlyBesideAnOpenStore(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	var out api.Settings
-	if ok, err := ReadSettings(ctx, dir, &out); ok || err != nil {
-		t.Fatalf("no database: %v, %v", ok, err)
+	if _, err := OpenReadOnly(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("no database: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, FileName)); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("reading created the database: %v", err)
@@ -228,8 +227,28 @@ func TestReadSettingsBesideAnOpenStore(t *testing.T) {
 	if err := s.SaveSettings(ctx, in); err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := ReadSettings(ctx, dir, &out); !ok || err != nil || !cmp.Equal(out, in) {
+	sess, err := s.CreateSession(ctx, "first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReadOnly(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var out api.Settings
+	if ok, err := r.LoadSettings(ctx, &out); !ok || err != nil || !cmp.Equal(out, in) {
 		t.Fatalf("beside the open store: %+v, %v, %v; want %+v", out, ok, err, in)
+	}
+	// The owner goes on writing; the reader sees each committed change.
+	if _, err := s.AddMessage(ctx, api.Message{SessionID: sess.ID, Role: api.RoleUser, Content: "hello", Status: api.StatusComplete}); err != nil {
+		t.Fatal(err)
+	}
+	if msgs, err := r.Messages(ctx, sess.ID); err != nil || len(msgs) != 1 {
+		t.Fatalf("reader after the owner's write: %v %v", msgs, err)
+	}
+	if _, err := r.CreateSession(ctx, "nope"); err == nil {
+		t.Fatal("a read-only store wrote a session")
 	}
 }
 

@@ -65,6 +65,8 @@ var (
 	ErrNoEmbedder = errors.New("no embedding model configured")
 	// ErrClosed is returned after Close.
 	ErrClosed = errors.New("vector index closed")
+	// ErrReadOnly refuses a change to an index opened with ReadOnly.
+	ErrReadOnly = errors.New("vector index open read-only")
 )
 
 // Doc is a text to index. Metadata is what Query's where filter matches.
@@ -112,6 +114,7 @@ type config struct {
 	logger     *slog.Logger
 	retryDelay time.Duration
 	onUse      bool
+	readOnly   bool
 }
 
 // WithBatchSize sets how many texts go to the embedder at once (default 64);
@@ -137,6 +140,15 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 // then never reads the vectors (hundreds of MB for a large library).
 // Without it the file is read in the background from Open on.
 func LoadOnUse() Option { return func(c *config) { c.onUse = true } }
+
+// ReadOnly reads the file for queries while another process (the open
+// app) owns it and appends to it: the file is read once up to its last
+// whole record (a record being appended fails its length or CRC check and
+// is left for next time) and never truncated, rewritten or appended to;
+// nothing is embedded in the background; Add, Delete and Clear return
+// ErrReadOnly. The owner's rewrite replaces the file by a rename, so a
+// reader holds either the old file or the new one, never a mix.
+func ReadOnly() Option { return func(c *config) { c.readOnly = true } }
 
 // WithRetryDelay sets the first wait before the worker retries a failed
 // embedding batch (default 2 s, doubling up to a minute).
@@ -300,13 +312,13 @@ func (ix *Index) load() {
 			pending[r.id] = struct{}{}
 		}
 	})
-	if err == nil && n-len(docs) > len(docs) && n-len(docs) >= 64 {
+	if err == nil && !ix.cfg.readOnly && n-len(docs) > len(docs) && n-len(docs) >= 64 {
 		if err = writeLog(ix.path, snapshot(docs, vecs)); err == nil {
 			n, good = len(docs), -1
 		}
 	}
 	var f *os.File
-	if err == nil {
+	if err == nil && !ix.cfg.readOnly {
 		if good < 0 {
 			var st os.FileInfo
 			if st, err = os.Stat(ix.path); err == nil {
@@ -326,7 +338,9 @@ func (ix *Index) load() {
 		return
 	}
 	if ix.closed {
-		f.Close()
+		if f != nil {
+			f.Close()
+		}
 		return
 	}
 	if ix.model != model { // SetEmbedder ran while loading
@@ -364,6 +378,9 @@ func snapshot(docs map[string]*entry, vecs *flat) func(yield func(*record) bool)
 }
 
 func (ix *Index) wake() {
+	if ix.cfg.readOnly {
+		return // embedding would write: the owner of the file does it
+	}
 	select {
 	case ix.kick <- struct{}{}:
 	default:

@@ -14,6 +14,9 @@ import (
 // then pending, the background worker retries, and Add reports the
 // embedding error.
 func (ix *Index) Add(ctx context.Context, docs []Doc, onProgress func(done, total int)) error {
+	if ix.cfg.readOnly {
+		return ErrReadOnly
+	}
 	if err := ix.Wait(ctx); err != nil {
 		return err
 	}
@@ -135,6 +138,9 @@ func (ix *Index) persist(recs []record) error {
 
 // Delete removes documents and their vectors; unknown ids are ignored.
 func (ix *Index) Delete(ctx context.Context, ids ...string) error {
+	if ix.cfg.readOnly {
+		return ErrReadOnly
+	}
 	if err := ix.Wait(ctx); err != nil {
 		return err
 	}
@@ -146,6 +152,9 @@ func (ix *Index) Delete(ctx context.Context, ids ...string) error {
 // DeleteWhere removes every document whose metadata has all the key-value
 // pairs of where (which must not be empty) and returns how many it removed.
 func (ix *Index) DeleteWhere(ctx context.Context, where map[string]string) (int, error) {
+	if ix.cfg.readOnly {
+		return 0, ErrReadOnly
+	}
 	if len(where) == 0 {
 		return 0, errors.New("delete from vector index: empty filter")
 	}
@@ -195,6 +204,9 @@ func (ix *Index) deleteLocked(ctx context.Context, ids []string) error {
 // Clear removes every document and rewrites the file empty, so nothing
 // deleted lingers on disk.
 func (ix *Index) Clear(ctx context.Context) error {
+	if ix.cfg.readOnly {
+		return ErrReadOnly
+	}
 	if err := ix.Wait(ctx); err != nil {
 		return err
 	}

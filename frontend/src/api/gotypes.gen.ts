@@ -272,6 +272,7 @@ export interface ImportProgress {
   warnings?: string[];
   replaced?: boolean;
   duplicate_of?: string;
+  embed_error?: ErrorInfo | null;
 }
 
 /** ImportFailure is a file that could not be imported, and why. */
@@ -289,6 +290,7 @@ export interface ImportReport {
   warnings: ImportFailure[]; // imported files, each with one warning
   replaced: string[]; // uploads that replaced an earlier one of their name
   duplicates: ImportFailure[];
+  ignored: string[];
   documents: number;
   chunks: number;
   pages: number;

@@ -42,9 +42,14 @@ export function isKey(key: string): key is MessageKey {
   return Object.hasOwn(catalogs.en, key);
 }
 
-/** t looks a key up in the current language (reactive in components). */
+/** t looks a key up in the current language (reactive in components).
+ * With a count (or n) of 1 it takes the key's ".one" form when there is
+ * one ("1 source", not "1 sources"). */
 export function t(key: MessageKey, params?: Params): string {
-  const msg = catalogs[state.lang][key] ?? catalogs.en[key] ?? key;
+  const one = `${key}.one`;
+  const n = params?.count ?? params?.n;
+  const k = (n === 1 || n === "1") && isKey(one) ? one : key;
+  const msg = catalogs[state.lang][k] ?? catalogs.en[k] ?? key;
   return format(msg, params);
 }
 

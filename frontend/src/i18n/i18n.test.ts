@@ -73,6 +73,24 @@ describe("t and language", () => {
     expect(resolveLang(setting, nav)).toBe(want);
   });
 
+  it("takes the singular form for a count of one", () => {
+    setLang("en");
+    expect(t("trace.sourcesFound", { count: 1 })).toBe("1 source");
+    expect(t("trace.sourcesFound", { count: 2 })).toBe("2 sources");
+    expect(t("trace.say.memories_recalled", { count: "1" })).toBe("Recalled 1 memory");
+    expect(t("knowledge.toolsN", { n: 1 })).toBe("1 tool");
+    expect(t("knowledge.toolsN", { n: 0 })).toBe("0 tools");
+    setLang("ko");
+    expect(t("trace.sourcesFound", { count: 1 })).toBe("출처 1개");
+    setLang("en");
+  });
+
+  it("has a plural form beside every singular one", () => {
+    for (const key of Object.keys(en).filter((k) => k.endsWith(".one"))) {
+      expect(Object.hasOwn(en, key.slice(0, -".one".length)), key).toBe(true);
+    }
+  });
+
   it("translates and fills parameters", () => {
     setLang("ko");
     expect(t("sessions.delete", { title: "회의록" })).toBe("“회의록” 삭제");

@@ -45,7 +45,7 @@ describe("memory screen", () => {
     await vi.waitFor(() => expect($$(".item")).toHaveLength(1));
     expect(fake.memories.map((m) => m.id)).toEqual(["m1"]);
     click("button.forget-all");
-    expect($(".confirm").textContent).toContain("All 1 memories");
+    expect($(".confirm").textContent).toContain("The one memory will be deleted");
     expect(fake.memories).toHaveLength(1);
     click("button.confirm-forget");
     await vi.waitFor(() => expect($(".mem").textContent).toContain("remembers nothing"));

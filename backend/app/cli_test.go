@@ -1,0 +1,342 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/creack/pty"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+// Every command takes its flags before, between or after its arguments,
+// and "--" ends them: `kb search leave --top 2` searches for "leave".
+func TestFlagsAnywhere(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
+	base := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", "bge-m3"}
+	docs := t.TempDir()
+	for i, text := range []string{"Annual leave is 15 days.", "Sick leave is 10 days.", "Parental leave is a year."} {
+		os.WriteFile(filepath.Join(docs, string(rune('a'+i))+".md"), []byte("# Leave\n\n"+text+"\n"), 0o644)
+	}
+	if code, out, errOut := wayfinder(t, append(base, "kb", "import", docs)...); code != 0 {
+		t.Fatalf("import: %d\n%s\n%s", code, out, errOut)
+	}
+	for _, args := range [][]string{
+		{"kb", "search", "leave", "--top", "2", "--json"},
+		{"kb", "search", "--json", "leave", "--top=2"},
+		{"kb", "search", "--top", "2", "leave", "--json"},
+	} {
+		code, out, errOut := wayfinder(t, append(base, args...)...)
+		var hits []api.SearchHit
+		if code != 0 || json.Unmarshal([]byte(out), &hits) != nil || len(hits) != 2 {
+			t.Fatalf("%v: exit %d, want 2 hits as JSON\n%s\n%s", args, code, out, errOut)
+		}
+	}
+	// Flags after the message, and the global ones after the command.
+	code, out, errOut := wayfinder(t, "ask", "hello", "--json", "--data-dir", base[1], "--ollama-host", fake.URL(), "--model", "llama3.2:3b")
+	if code != 0 || !strings.Contains(out, `"llm_calls"`) {
+		t.Fatalf("ask hello --json: %d\n%s\n%s", code, out, errOut)
+	}
+	// "--" ends the flags: what follows is text, however it looks.
+	code, out, errOut = wayfinder(t, append(base, "memory", "add", "--kind", "preference", "--", "--json is my favourite flag")...)
+	if code != 0 {
+		t.Fatalf("memory add with --: %d %s %s", code, out, errOut)
+	}
+	if _, out, _ = wayfinder(t, append(base, "memory", "list")...); !regexp.MustCompile(`(?m)preference\s+edited\s+.*--json is my favourite flag$`).MatchString(out) {
+		t.Fatalf("the text after -- was not kept as text:\n%s", out)
+	}
+	// A negative number is an argument, not an unknown flag.
+	if code, out, errOut = wayfinder(t, append(base, "ask", "what", "is", "-5", "+", "3")...); code != 0 {
+		t.Fatalf("ask with a negative number: %d %s %s", code, out, errOut)
+	}
+	// An unknown flag after the arguments is still a mistake.
+	if code, _, errOut = wayfinder(t, append(base, "kb", "search", "leave", "--frob")...); code != 2 || !strings.Contains(errOut, "flag provided but not defined: -frob") {
+		t.Fatalf("unknown flag after the query: %d %s", code, errOut)
+	}
+}
+
+// A streamed reply is the whole of standard output; the session's id, to
+// continue it, goes to standard error at the end.
+func TestAskPrintsTheSessionOnStderr(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
+	base := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b"}
+	code, out, errOut := wayfinder(t, append(base, "ask", "hello")...)
+	if code != 0 || out != fakeReply+"\n" {
+		t.Fatalf("stdout is not just the reply: %d %q %s", code, out, errOut)
+	}
+	m := regexp.MustCompile(`Session ([0-9a-f-]{36}) \(continue it with: wayfinder ask --session ([0-9a-f-]{36}) "…"\)`).FindStringSubmatch(errOut)
+	if m == nil || m[1] != m[2] {
+		t.Fatalf("no session id on stderr: %q", errOut)
+	}
+	if code, out, errOut = wayfinder(t, append(base, "ask", "--session", m[1], "again")...); code != 0 || !strings.Contains(errOut, m[1]) {
+		t.Fatalf("the printed session does not continue: %d %s %s", code, out, errOut)
+	}
+}
+
+// memory rm --all asks in a terminal (a real pseudo-terminal here), is
+// refused without one unless --yes says so, and says how many it forgot.
+func TestForgetEverythingAsksFirst(t *testing.T) {
+	fake := ollamatest.New(t)
+	base := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--embed-model", "bge-m3"}
+	for _, m := range []string{"I prefer free tools", "I edit on a Mac"} {
+		if code, _, errOut := wayfinder(t, append(base, "memory", "add", m)...); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	left := func() int {
+		_, out, _ := wayfinder(t, append(base, "memory", "list")...)
+		return strings.Count(out, "\n") - 1
+	}
+	// No terminal, no --yes: nothing is forgotten.
+	code, _, errOut := wayfinder(t, append(base, "memory", "rm", "--all")...)
+	if code != 2 || !strings.Contains(errOut, "add --yes") || left() != 2 {
+		t.Fatalf("rm --all from a pipe: exit %d, %d left, %s", code, left(), errOut)
+	}
+	inTerminal := func(answer string) (int, string, string) {
+		ptmx, tty, err := pty.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ptmx.Close()
+		defer tty.Close()
+		if _, err := ptmx.Write([]byte(answer)); err != nil {
+			t.Fatal(err)
+		}
+		var out, errOut bytes.Buffer
+		code := Main(context.Background(), append(base, "memory", "rm", "--all"), tty, &out, &errOut, testShells)
+		return code, out.String(), errOut.String()
+	}
+	code, _, errOut = inTerminal("n\n")
+	if code != 1 || !strings.Contains(errOut, "Forget all 2 memories? This cannot be undone. [y/N]") || !strings.Contains(errOut, "nothing was changed") || left() != 2 {
+		t.Fatalf("answering no: exit %d, %d left\n%s", code, left(), errOut)
+	}
+	code, out, errOut := inTerminal("y\n")
+	if code != 0 || !strings.Contains(out, "Forgot 2 memories.") || left() != 0 {
+		t.Fatalf("answering yes: exit %d, %d left\n%s\n%s", code, left(), out, errOut)
+	}
+	wayfinder(t, append(base, "memory", "add", "one more")...)
+	if code, out, _ = wayfinder(t, append(base, "memory", "rm", "--all", "--yes")...); code != 0 || !strings.Contains(out, "Forgot 1 memory.") || left() != 0 {
+		t.Fatalf("rm --all --yes: exit %d %q", code, out)
+	}
+}
+
+// Documents and memories are named by the start of their id: four
+// characters or more, and only while one id starts so.
+func TestIDPrefixes(t *testing.T) {
+	fake := ollamatest.New(t)
+	base := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--embed-model", "bge-m3"}
+	docs := t.TempDir()
+	os.WriteFile(filepath.Join(docs, "one.md"), []byte("# One\n\nThe first note.\n"), 0o644)
+	os.WriteFile(filepath.Join(docs, "two.md"), []byte("# Two\n\nThe second note.\n"), 0o644)
+	if code, out, errOut := wayfinder(t, append(base, "kb", "import", docs)...); code != 0 {
+		t.Fatalf("import: %d %s %s", code, out, errOut)
+	}
+	_, out, _ := wayfinder(t, append(base, "kb", "list")...)
+	var ids []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		ids = append(ids, strings.Fields(l)[0])
+	}
+	if len(ids) != 2 {
+		t.Fatalf("kb list:\n%s", out)
+	}
+	common := 0
+	for common < len(ids[0]) && ids[0][common] == ids[1][common] {
+		common++
+	}
+	if common >= 4 { // made in the same moment: the shared start names both
+		code, _, errOut := wayfinder(t, append(base, "kb", "remove", ids[0][:common])...)
+		if code != 1 || !strings.Contains(errOut, "is the start of 2 documents' ids") || !strings.Contains(errOut, ids[0]) || !strings.Contains(errOut, ids[1]) {
+			t.Fatalf("ambiguous prefix: %d %s", code, errOut)
+		}
+	}
+	if code, _, errOut := wayfinder(t, append(base, "kb", "remove", ids[0][:3])...); code != 2 || !strings.Contains(errOut, "at least 4 characters") {
+		t.Fatalf("three characters: %d %s", code, errOut)
+	}
+	if code, _, errOut := wayfinder(t, append(base, "kb", "remove", "ffffffff")...); code != 1 || !strings.Contains(errOut, `No document has an id starting with "ffffffff"`) {
+		t.Fatalf("unknown prefix: %d %s", code, errOut)
+	}
+	unique := ids[0][:common+1]
+	if code, out, errOut := wayfinder(t, append(base, "kb", "remove", unique)...); code != 0 || !strings.Contains(out, "removed "+ids[0]) {
+		t.Fatalf("remove %s: %d %s %s", unique, code, out, errOut)
+	}
+	if _, out, _ = wayfinder(t, append(base, "kb", "list")...); strings.Contains(out, ids[0]) || !strings.Contains(out, ids[1]) {
+		t.Fatalf("after remove:\n%s", out)
+	}
+
+	_, out, _ = wayfinder(t, append(base, "memory", "add", "I like tea")...)
+	id := strings.TrimSpace(strings.TrimPrefix(out, "remembered "))
+	if code, out, errOut := wayfinder(t, append(base, "memory", "edit", id[:8], "I like green tea")...); code != 0 || !strings.Contains(out, "updated "+id) {
+		t.Fatalf("memory edit by prefix: %d %s %s", code, out, errOut)
+	}
+	if code, out, errOut := wayfinder(t, append(base, "memory", "rm", id[:8])...); code != 0 || !strings.Contains(out, "forgot "+id+" (I like green tea)") {
+		t.Fatalf("memory rm by prefix: %d %s %s", code, out, errOut)
+	}
+}
+
+// A folder import names the files it left out and why, counts in words
+// that agree with the numbers, and says why nothing was embedded when
+// Ollama is away.
+func TestImportSaysWhatItDid(t *testing.T) {
+	docs := t.TempDir()
+	os.WriteFile(filepath.Join(docs, "notes.md"), []byte("# Notes\n\nOne small note.\n"), 0o644)
+	os.WriteFile(filepath.Join(docs, "photo.png"), []byte("\x89PNG\r\n"), 0o644)
+	os.WriteFile(filepath.Join(docs, "report.docx"), []byte("PK"), 0o644)
+	os.WriteFile(filepath.Join(docs, ".hidden.md"), []byte("# Hidden\n"), 0o644)
+
+	down := []string{"--data-dir", t.TempDir(), "--ollama-host", "http://127.0.0.1:1", "--embed-model", "bge-m3"}
+	code, out, errOut := wayfinder(t, append(down, "kb", "import", docs)...)
+	for _, want := range []string{
+		"notes.md: 1 chunk, 0 embedded\n",
+		"  not embedded: Wayfinder cannot reach Ollama at http://127.0.0.1:1.\n",
+		"Keyword search finds them now",
+		"Imported 1 file (1 document, 1 chunk); 0 unchanged, 0 failed.\n",
+		"Left out 2 files of other types (Wayfinder imports PDF, Markdown, text, JSON and JSON Lines):\n  " + filepath.Join(docs, "photo.png") + "\n  " + filepath.Join(docs, "report.docx") + "\n",
+	} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Fatalf("import with Ollama down: exit %d, want %q in\n%s\n%s", code, want, out, errOut)
+		}
+	}
+	if strings.Contains(out, ".hidden.md") {
+		t.Errorf("hidden files are not news:\n%s", out)
+	}
+	// Keyword search finds it all the same.
+	if code, out, _ = wayfinder(t, append(down, "kb", "search", "small note")...); code != 0 || !strings.Contains(out, "notes.md") {
+		t.Fatalf("search with Ollama down: %d\n%s", code, out)
+	}
+}
+
+// doctor counts problems in words that agree with the number.
+func TestDoctorCountsInWords(t *testing.T) {
+	fake := ollamatest.New(t)
+	code, out, errOut := wayfinder(t, "--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", "nomic-embed-text", "doctor")
+	if code != 1 || !strings.Contains(errOut, "wayfinder: 1 problem found") {
+		t.Fatalf("doctor: %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// serve on a port in use says so, and how to pick another, instead of
+// calling it a usage mistake.
+func TestServeOnABusyPort(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	code, _, errOut := wayfinder(t, "--data-dir", t.TempDir(), "serve", "--addr", ln.Addr().String())
+	if code != 1 || !strings.Contains(errOut, "The address "+ln.Addr().String()+" is in use") ||
+		!strings.Contains(errOut, "--addr 127.0.0.1:0") || strings.Contains(errOut, "usage") {
+		t.Fatalf("serve on a busy port: exit %d\n%s", code, errOut)
+	}
+}
+
+// Short commands end without the knowledge base's start-up complaining
+// that it was cut short.
+func TestShortCommandsAreQuiet(t *testing.T) {
+	fake := ollamatest.New(t)
+	base := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", "bge-m3"}
+	for _, args := range [][]string{{"memory", "list"}, {"memory", "add", "x y z"}, {"memory", "list"}, {"kb", "list"}, {"doctor"}} {
+		for range 3 {
+			if code, out, errOut := wayfinder(t, append(base, args...)...); code != 0 || errOut != "" {
+				t.Fatalf("%v: exit %d, stderr %q (stdout %q)", args, code, errOut, out)
+			}
+		}
+	}
+}
+
+// The commands that only read work beside the open app, even while it
+// imports, and change nothing; the others are still turned away.
+func TestReadingBesideTheApp(t *testing.T) {
+	ctx := context.Background()
+	fake := ollamatest.New(t)
+	dir := t.TempDir()
+	g := globals{dataDir: dir, ollamaHost: fake.URL(), model: "llama3.2:3b", embedModel: "bge-m3"}
+	// As the window, less its background embedding of the catalog, which
+	// would change the vector file while the test compares it.
+	a, err := openApp(ctx, g, "cli", newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	docs := t.TempDir()
+	os.WriteFile(filepath.Join(docs, "leave.md"), []byte("# 휴가 정책\n\n연차는 15일입니다.\n"), 0o644)
+	if rep := a.library.importPaths(ctx, "1", []string{docs}, func(api.ImportProgress) {}); len(rep.Imported) != 1 {
+		t.Fatalf("import in the app: %+v", rep)
+	}
+	if _, err := (&MemoryService{a}).Add("무료 도구를 선호한다", api.MemoryPreference); err != nil {
+		t.Fatal(err)
+	}
+	// Every file of the data folder but SQLite's shared-memory index, which
+	// readers of a WAL database use too.
+	files := func() map[string]string {
+		out := map[string]string{}
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && !strings.HasSuffix(p, "-shm") {
+				info, _ := d.Info()
+				out[p] = fmt.Sprint(info.Size(), info.ModTime())
+			}
+			return nil
+		})
+		return out
+	}
+	base := []string{"--data-dir", dir, "--ollama-host", fake.URL(), "--embed-model", "bge-m3"}
+	note := "(An open Wayfinder is using this data folder: showing what it has saved, read-only.)\n"
+	reads := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"kb", "list"}, "leave.md"},
+		{[]string{"kb", "search", "휴가를"}, "연차는 15일"},
+		{[]string{"kb", "search", "--json", "연차"}, `"source": "` + filepath.Join(docs, "leave.md")},
+		{[]string{"memory", "list"}, "무료 도구를 선호한다"},
+	}
+	read := func() {
+		t.Helper()
+		for _, c := range reads {
+			code, out, errOut := wayfinder(t, append(base, c.args...)...)
+			if code != 0 || !strings.Contains(out, c.want) || errOut != note {
+				t.Fatalf("%v beside the app: exit %d\nstdout: %s\nstderr: %q", c.args, code, out, errOut)
+			}
+		}
+	}
+	before := files()
+	read()
+	if diff := cmp.Diff(before, files()); diff != "" {
+		t.Fatalf("the readers changed the data folder (-before +after):\n%s", diff)
+	}
+
+	// More files arrive in the app while the commands read.
+	more := t.TempDir()
+	for i := range 30 {
+		os.WriteFile(filepath.Join(more, fmt.Sprintf("note%02d.md", i)), []byte(fmt.Sprintf("# Note %d\n\n휴가 메모 %d번입니다.\n", i, i)), 0o644)
+	}
+	imported := make(chan api.ImportReport, 1)
+	go func() { imported <- a.library.importPaths(ctx, "2", []string{more}, func(api.ImportProgress) {}) }()
+	read()
+	if rep := <-imported; len(rep.Imported) != 30 {
+		t.Fatalf("the app's import beside the readers: %+v", rep)
+	}
+	// What the app committed since is what the next reader sees.
+	if code, out, _ := wayfinder(t, append(base, "kb", "list")...); code != 0 || !strings.Contains(out, "note29.md") {
+		t.Fatalf("kb list after the app's import:\n%s", out)
+	}
+	for _, args := range [][]string{{"kb", "import", docs}, {"kb", "remove", "abcd"}, {"memory", "rm", "--all", "--yes"}, {"ask", "hi"}} {
+		if code, _, errOut := wayfinder(t, append(base, args...)...); code != 1 || !strings.Contains(errOut, "another Wayfinder is using the data folder") {
+			t.Fatalf("%v beside the app: exit %d %s", args, code, errOut)
+		}
+	}
+	if ms, _ := (&MemoryService{a}).List(); len(ms) != 1 {
+		t.Fatalf("memories after the readers: %+v", ms)
+	}
+}

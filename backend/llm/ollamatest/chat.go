@@ -63,10 +63,41 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request, body []byte,
 		Metrics:    metrics(req, reply, len(chunks)),
 	}
 
+	// Under a latency model the call waits for a slot and pays its
+	// prefill first; each chunk then pays its tokens' generation.
+	var mc *modelCall
+	if lat := s.latencyModel(); lat != nil {
+		var ok bool
+		if mc, ok = lat.begin(r.Context(), req, s.closed); !ok {
+			return
+		}
+		defer func() {
+			mc.release()
+			s.addStats(mc.stats)
+		}()
+	}
+	generate := func(c api.Message) bool {
+		if mc == nil {
+			return true
+		}
+		return mc.generate(r.Context(), s.closed, c.Content+toolCallText(c.ToolCalls))
+	}
+	finalMetrics := func() {
+		if mc != nil {
+			final.Metrics = mc.metrics()
+		}
+	}
+
 	if req.Stream != nil && !*req.Stream {
 		if !s.wait(r.Context(), reply.Delay) {
 			return
 		}
+		for _, c := range chunks {
+			if !generate(c) {
+				return
+			}
+		}
+		finalMetrics()
 		if fault.Kind == FaultMalformed {
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
 			io.WriteString(w, malformedLine)
@@ -106,6 +137,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request, body []byte,
 		if i > 0 && !s.wait(r.Context(), delay) {
 			return
 		}
+		if !generate(c) {
+			return
+		}
 		line := api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Message: c}
 		if err := writeLine(w, line); err != nil {
 			return
@@ -115,6 +149,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request, body []byte,
 		s.strike(w, r, fault)
 		return
 	}
+	finalMetrics()
 	final.CreatedAt = time.Now().UTC()
 	writeLine(w, final)
 }

@@ -16,6 +16,9 @@ import (
 //	GET  /__fake/counts  {"/api/chat": 3, ...}
 //	POST /__fake/models  a Model, or an array of them, installed
 //	POST /__fake/pull_delay {"ms": 2000}: the pause between pull progress lines
+//	POST /__fake/profile {"name": "gpu", "slots": 4, "scale": 0.5}: a latency
+//	     model (Profile) with empty caches; {"name": ""} turns it off
+//	GET  /__fake/stats   [CallStats, ...] of the chat calls under a latency model
 const controlPrefix = "/__fake/"
 
 // wireReply is a Reply with its durations in milliseconds for JSON.
@@ -91,6 +94,31 @@ func (s *Server) handleControl(w http.ResponseWriter, r *http.Request, body []by
 		}
 		s.SetPullDelay(time.Duration(req.MS) * time.Millisecond)
 		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	case "profile":
+		var req struct {
+			Name  string  `json:"name"`
+			Slots int     `json:"slots"`
+			Scale float64 `json:"scale"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil {
+			bad(`profile: want {"name": "cpu" or "gpu" or "", "slots": 4, "scale": 1}`)
+			return
+		}
+		if req.Name == "" {
+			s.SetProfile(nil)
+			writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+			return
+		}
+		p, err := ProfileNamed(req.Name, max(req.Slots, 1))
+		if err != nil {
+			bad("profile: " + err.Error())
+			return
+		}
+		p.Scale = req.Scale
+		s.SetProfile(&p)
+		writeJSON(w, http.StatusOK, p)
+	case "stats":
+		writeJSON(w, http.StatusOK, s.Stats())
 	case "counts":
 		s.mu.Lock()
 		counts := make(map[string]int, len(s.counts))

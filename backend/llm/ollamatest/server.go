@@ -67,6 +67,9 @@ type Server struct {
 	counts      map[string]int
 	corruptions int
 	rng         *rand.Rand
+	lat         *latencyModel // nil: no latency model (WithProfile)
+	tok         *tokens
+	stats       []CallStats
 }
 
 // config holds what options set.
@@ -81,6 +84,8 @@ type config struct {
 	pullFailures map[string]string
 	corruptP     float64
 	seed         int64
+	profile      *Profile
+	tokenizer    Tokenizer
 }
 
 // Option configures a Server.
@@ -123,6 +128,14 @@ func WithCorruption(seed int64, p float64) Option {
 	return func(c *config) { c.seed, c.corruptP = seed, p }
 }
 
+// WithProfile runs every chat call through a model server's latency
+// model (Profile): slots, prefix cache, prefill and generation time.
+func WithProfile(p Profile) Option { return func(c *config) { c.profile = &p } }
+
+// WithTokenizer counts prompt and output tokens with tk (default:
+// EstimateTokenizer) for the latency model and the reported counts.
+func WithTokenizer(tk Tokenizer) Option { return func(c *config) { c.tokenizer = tk } }
+
 // New starts a fake on a random loopback port and closes it when the test
 // ends.
 func New(t testing.TB, opts ...Option) *Server {
@@ -162,13 +175,49 @@ func newServer(opts []Option) *Server {
 	for i := range cfg.models {
 		cfg.models[i].Name = normalizeName(cfg.models[i].Name)
 	}
-	return &Server{
+	s := &Server{
 		closed: make(chan struct{}),
 		cfg:    cfg,
 		faults: map[string][]Fault{},
 		counts: map[string]int{},
 		rng:    rand.New(rand.NewSource(cfg.seed)),
+		tok:    newTokens(cfg.tokenizer),
 	}
+	if cfg.profile != nil {
+		s.lat = newLatencyModel(*cfg.profile, s.tok)
+	}
+	return s
+}
+
+// SetProfile replaces the latency model (nil: none); the new one starts
+// with empty caches. Calls under way finish under the old one.
+func (s *Server) SetProfile(p *Profile) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lat = nil
+	if p != nil {
+		s.lat = newLatencyModel(*p, s.tok)
+	}
+}
+
+func (s *Server) latencyModel() *latencyModel {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lat
+}
+
+// Stats returns what each chat call cost under the latency model, oldest
+// first (none without one).
+func (s *Server) Stats() []CallStats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]CallStats(nil), s.stats...)
+}
+
+func (s *Server) addStats(c CallStats) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stats = append(s.stats, c)
 }
 
 // URL is the base URL, e.g. http://127.0.0.1:43210.
@@ -220,6 +269,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case PathChat:
 		s.handleChat(w, r, body, nil)
 	case PathEmbed:
+		if lat := s.latencyModel(); lat != nil && !s.wait(r.Context(), lat.p.wall(lat.p.Embed)) {
+			return
+		}
 		s.handleEmbed(w, body)
 	case PathTags:
 		s.handleTags(w)
@@ -339,7 +391,7 @@ func (s *Server) Corruptions() int {
 func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.script, s.rules, s.requests = nil, nil, nil
+	s.script, s.rules, s.requests, s.stats = nil, nil, nil, nil
 	s.faults = map[string][]Fault{}
 	s.counts = map[string]int{}
 	s.corruptions = 0

@@ -41,6 +41,10 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("fake-ollama", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on")
 	scenario := fs.String("scenario", "default", "canned behaviour: "+strings.Join(scenarioNames, ", "))
+	profile := fs.String("profile", "", `a model server's latency: "cpu" (qwen3:4b on 8 CPU cores) or "gpu" (on an 8 GB GPU); "" answers at once`)
+	slots := fs.Int("slots", 1, "parallel slots of the profile (OLLAMA_NUM_PARALLEL)")
+	scale := fs.Float64("scale", 1, "run the profile's times this much faster on the wall clock (reported durations stay modelled)")
+	tokenizer := fs.String("tokenizer", "", "a Hugging Face tokenizer.json to count tokens with (scripts/qwen-tokenizer.sh); default: an estimate")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -50,6 +54,21 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	opts, err := scenarioOptions(*scenario)
 	if err != nil {
 		return err
+	}
+	if *tokenizer != "" {
+		tk, err := ollamatest.LoadTokenizer(*tokenizer)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, ollamatest.WithTokenizer(tk))
+	}
+	if *profile != "" {
+		p, err := ollamatest.ProfileNamed(*profile, *slots)
+		if err != nil {
+			return err
+		}
+		p.Scale = *scale
+		opts = append(opts, ollamatest.WithProfile(p))
 	}
 	srv, err := ollamatest.Start(*addr, opts...)
 	if err != nil {

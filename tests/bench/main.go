@@ -28,7 +28,6 @@ import (
 
 type options struct {
 	root, out, app      string
-	turnRuns            int
 	hybridChunks, dim   int
 	windowRuns          int
 	idle                time.Duration
@@ -37,6 +36,7 @@ type options struct {
 	only                string
 	kbChunks, kbTextMB  int
 	kbBaseline          string
+	speed               speedOptions
 }
 
 func main() {
@@ -47,7 +47,6 @@ func main() {
 	flag.StringVar(&o.root, "root", ".", "the repository root")
 	flag.StringVar(&o.out, "out", "artifacts/bench/REPORT.md", "where to write the report")
 	flag.StringVar(&o.app, "app", "build/bin/wayfinder", "the desktop binary (make build)")
-	flag.IntVar(&o.turnRuns, "turn-runs", 10, "runs of each turn scenario")
 	flag.IntVar(&o.hybridChunks, "hybrid-chunks", 100_000, "chunks for the hybrid search latency")
 	flag.IntVar(&o.dim, "hybrid-dim", 1024, "embedding dimensions (bge-m3: 1024)")
 	flag.IntVar(&o.windowRuns, "window-runs-app", 3, "window starts per app (median reported)")
@@ -55,7 +54,11 @@ func main() {
 	flag.BoolVar(&o.skipWindows, "skip-windows", false, "skip the desktop window measurements")
 	flag.BoolVar(&o.skipKB, "skip-kb", false, "skip the knowledge base measurements")
 	flag.BoolVar(&o.skipPackages, "skip-packages", false, "skip the package sizes (packages.go)")
-	flag.StringVar(&o.only, "only", "", `measure one part only: "kb-rss" (the knowledge base's memory through the CLI)`)
+	flag.StringVar(&o.only, "only", "", `measure one part only: "kb-rss" (the knowledge base's memory through the CLI) or "speed" (the scenarios under a model server's latency)`)
+	flag.StringVar(&o.speed.baseline, "speed-baseline", speedBaseline, `git revision whose serve mode is measured beside this build's in the speed section ("": none)`)
+	flag.Float64Var(&o.speed.scale, "speed-scale", 0.25, "run the model server's modelled times this much faster on the wall clock (reported times are scaled back)")
+	flag.StringVar(&o.speed.tokenizer, "tokenizer", "", "Qwen3's tokenizer.json (scripts/qwen-tokenizer.sh); default: an estimate")
+	flag.StringVar(&o.speed.configs, "speed-configs", "", `model server set-ups to run, e.g. "gpu4,cpu1" (default: cpu1,cpu4,gpu1,gpu4)`)
 	flag.IntVar(&o.kbChunks, "kb-rss-chunks", 100_000, "records (one chunk each) imported for the knowledge base's memory")
 	flag.IntVar(&o.kbTextMB, "kb-rss-text-mb", 200, "size of the text file imported for the memory of one large file (0: none)")
 	flag.StringVar(&o.kbBaseline, "kb-rss-baseline", kbRSSBaseline, `git revision built and measured beside this one ("": none)`)
@@ -125,37 +128,9 @@ func run(ctx context.Context, o options) (string, error) {
 		kbRSSRows(ctx, o, t, log)
 		return t.report(begin), nil
 	}
-
-	log("turns against a fake Ollama with 50 ms latency (%d runs each)", o.turnRuns)
-	if rows, err := measureTurns(ctx, o.turnRuns); err != nil {
-		t.fail("turn time ÷ raw model-call time", err)
-	} else {
-		for _, r := range rows {
-			ratio := float64(r.turn) / float64(r.model)
-			mean := func(d time.Duration) string { return ms2(d / time.Duration(r.runs)) }
-			t.add("turn time ÷ raw model-call time: "+r.name,
-				fmt.Sprintf("%.3f (%s turn, %s in model calls, %s before the first call, %s after the last; mean of %d)",
-					ratio, mean(r.turn), mean(r.model), mean(r.beforeFirst), mean(r.afterLast), r.runs),
-				"goal ≤ 1.02", verdict(ratio <= 1.02))
-		}
-		if w, err := saveAfterWait(ctx, 30, 50*time.Millisecond); err != nil {
-			t.fail("saving a reply after a 50 ms wait", err)
-		} else {
-			t.add("saving a reply (one SQLite UPDATE): back to back / after a 50 ms sleep / after 50 ms of busy-waiting",
-				fmt.Sprintf("%s / %s / %s (medians of 30)", ms2(w.warm), ms2(w.slept), ms2(w.spun)),
-				"reference: the machine's cost of running after a wait", "")
-		}
-		for _, r := range rows {
-			if strings.Contains(r.name, "alone") {
-				continue
-			}
-			if r.seed == "—" {
-				t.add("model calls: "+r.name, fmt.Sprintf("%d before the answer, %d after it", r.critical, r.after), "no seed figure", "")
-				continue
-			}
-			t.add("model calls: "+r.name, fmt.Sprintf("%d before the answer, %d after it", r.critical, r.after),
-				fmt.Sprintf("seed 001: %s; goal %s", r.seed, r.goal), "")
-		}
+	if o.only == "speed" {
+		section, rep := speedSection(ctx, o, log)
+		return t.report(begin) + section, writeReportJSON(o.out, rep, nil)
 	}
 
 	log("conversation context: prompt tokens per call at turns %v", contextTurns)
@@ -218,6 +193,8 @@ func run(ctx context.Context, o options) (string, error) {
 	}
 
 	report := t.report(begin)
+	section, rep := speedSection(ctx, o, log)
+	report += section
 	if !o.skipPackages {
 		section, err := packageSizes(ctx, o, log)
 		if err != nil {
@@ -225,7 +202,7 @@ func run(ctx context.Context, o options) (string, error) {
 		}
 		report += section
 	}
-	return report, nil
+	return report, writeReportJSON(o.out, rep, map[string]any{"table": t.rows})
 }
 
 // report renders the table with the run's circumstances and notes.
@@ -238,14 +215,12 @@ func (t *table) report(begin time.Time) string {
 	for _, r := range t.rows {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r[0], r[1], r[2], r[3])
 	}
-	b.WriteString("\nNotes: turn figures run the real chat service and agent graph (SQLite checkpoints, tools) against the fake Ollama (`backend/llm/ollamatest`) " +
-		"with 50 ms latency per call, with the app's long-term memory (chromem-go, embedded by the fake) and a small in-memory document list instead of the knowledge base; " +
-		"\"raw model-call time\" is each /api/chat and /api/embed request timed " +
-		"from sending to the end of its reply, summed. Calls \"after the answer\" are summarising and reflection, which run once the reply is saved. " +
-		"Prompt tokens use the fake's estimate (bytes ÷ 4) on both sides. Window startup is from exec to the frontend's first call into Go after mounting " +
+	b.WriteString("\nNotes: the conversation-context figures run the real chat service and agent graph against the fake Ollama (`backend/llm/ollamatest`) in this process, " +
+		"with the app's long-term memory (chromem-go, embedded by the fake); their prompt tokens use the fake's estimate (bytes ÷ 4). " +
+		"Window startup is from exec to the frontend's first call into Go after mounting " +
 		"(the \"frontend ready\" log line), median of the runs, under Xvfb; memory is VmRSS after idling, per process (shared pages count in each). " +
 		"Knowledge base memory is the peak RSS (rusage) of the desktop binary's command line with no Ollama answering, so keyword only; the desktop build " +
-		"maps GTK and WebKit even for a command (≈ 70 MiB of the idle figure).\n")
+		"maps GTK and WebKit even for a command (≈ 70 MiB of the idle figure). The speed section below says how it measures.\n")
 	return b.String()
 }
 

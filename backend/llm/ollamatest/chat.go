@@ -15,6 +15,14 @@ import (
 // handleChat answers /api/chat. global, when set, is a fault from Fail that
 // overrides the reply's own and leaves the script untouched.
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request, body []byte, global *Fault) {
+	s.mu.Lock()
+	s.inFlight++
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.inFlight--
+		s.mu.Unlock()
+	}()
 	var req api.ChatRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid request: " + err.Error()})

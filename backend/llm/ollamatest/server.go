@@ -68,6 +68,7 @@ type Server struct {
 	corruptions int
 	rng         *rand.Rand
 	lat         *latencyModel // nil: no latency model (WithProfile)
+	inFlight    int           // chat requests being answered
 	tok         *tokens
 	stats       []CallStats
 }
@@ -204,6 +205,13 @@ func (s *Server) latencyModel() *latencyModel {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lat
+}
+
+// InFlight is how many chat requests are being answered now.
+func (s *Server) InFlight() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inFlight
 }
 
 // Stats returns what each chat call cost under the latency model, oldest

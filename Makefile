@@ -74,12 +74,12 @@ generate:
 ## test: every test: Go (vet, race), frontend unit tests and type checks, browser end-to-end, desktop smoke, packages
 test: deps-test build
 	go vet -tags $(GO_TAGS) ./...
-	go test -race -count=1 ./...
+	WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
 	$(MAKE) --no-print-directory test-frontend test-e2e test-desktop test-package
 	$(if $(OLLAMA_REAL),$(MAKE) --no-print-directory test-ollama,@echo "real-Ollama tier skipped: ../shared/tools/ollama-real not found")
 
 test-go: deps $(DIST)
-	go test -race -count=1 ./...
+	WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
 
 test-frontend: $(NODE_STAMP)
 	cd frontend && npm run check && npm test
@@ -98,10 +98,10 @@ test-package: deps-test package
 test-ollama: deps $(DIST)
 	scripts/real-ollama-test.sh
 
-## bench: the performance report, measured in one run: artifacts/bench/REPORT.md (also printed)
+## bench: the performance report, measured in one run: artifacts/bench/REPORT.md (also printed) and report.json beside it
 bench: deps-test build
 	@scripts/apt-ensure.sh $(DEB_PACKAGE)
-	go run ./tests/bench -app $(BIN) -out artifacts/bench/REPORT.md
+	go run ./tests/bench -app $(BIN) -tokenizer $$(scripts/qwen-tokenizer.sh) -out artifacts/bench/REPORT.md
 
 clean:
 	rm -rf build/bin build/package frontend/dist artifacts

@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -42,7 +43,10 @@ type served struct {
 	notify chan struct{}
 }
 
-var servingRe = regexp.MustCompile(`running at (http://[^/\s]+)/\?token=(\S+)`)
+var (
+	servingRe = regexp.MustCompile(`running at (http://[^/\s]+)/\?token=(\S+)`)
+	arityRe   = regexp.MustCompile(`takes (\d+) arguments, got \d+`)
+)
 
 // startServe runs bin serve on dataDir against the Ollama at host and
 // connects to its events.
@@ -166,6 +170,13 @@ func (s *served) call(ctx context.Context, service, method string, out any, args
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return err
+	}
+	if m := arityRe.FindSubmatch(b); resp.StatusCode == http.StatusBadRequest && m != nil {
+		// A later build takes more arguments (options at the end): the
+		// zero value of each, as a caller that sets none.
+		if n, _ := strconv.Atoi(string(m[1])); n > len(args) && n <= len(args)+3 {
+			return s.call(ctx, service, method, out, append(args, make([]any, n-len(args))...)...)
+		}
 	}
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("%s.%s: %s: %s", service, method, resp.Status, bytes.TrimSpace(b))

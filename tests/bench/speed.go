@@ -94,6 +94,9 @@ type speedRun struct {
 	scale float64
 	// profile turns the latency model on (true) or off (the warm-up turns).
 	profile func(on bool)
+	// answered is when the last request's answer was all there (its last
+	// text), or zero: the work after the answer starts later.
+	answered time.Time
 }
 
 // modelled turns a wall-clock duration into modelled milliseconds.
@@ -119,19 +122,20 @@ func (r *speedRun) request(ctx context.Context, do func() (string, error)) (stri
 	if err != nil {
 		return "", phase{}, err
 	}
+	// A turn that asks for approval emits the plan, then its end.
 	evs, err := r.srv.waitEvent(ctx, from, 30*time.Minute, func(e event) bool {
-		switch e.name {
-		case api.EventTurnFinished, api.EventApproval, api.EventTurnFailed:
-			return true
-		}
-		return false
+		return e.name == api.EventTurnFinished || e.name == api.EventTurnFailed
 	})
 	if err != nil {
 		return session, phase{}, err
 	}
 	var p phase
+	r.answered = time.Time{}
 	for _, e := range evs {
 		ms := r.modelled(e.at.Sub(start))
+		if e.name == api.EventToken || e.name == api.EventApproval {
+			r.answered = e.at
+		}
 		if p.FirstProgressMS == 0 && visible(e) {
 			p.FirstProgressMS = ms
 		}
@@ -141,7 +145,13 @@ func (r *speedRun) request(ctx context.Context, do func() (string, error)) (stri
 	}
 	last := evs[len(evs)-1]
 	p.DoneMS = r.modelled(last.at.Sub(start))
-	p.Ended = map[string]string{api.EventTurnFinished: "finished", api.EventApproval: "approval", api.EventTurnFailed: "failed"}[last.name]
+	p.Ended = map[string]string{api.EventTurnFinished: "finished", api.EventTurnFailed: "failed"}[last.name]
+	for _, e := range evs {
+		if e.name == api.EventApproval {
+			p.Ended = "approval"
+			p.DoneMS = r.modelled(e.at.Sub(start))
+		}
+	}
 	if p.Ended == "failed" {
 		return session, p, fmt.Errorf("turn failed: %s", last.data)
 	}
@@ -174,6 +184,7 @@ func (r *speedRun) turn25(ctx context.Context) ([]phase, error) {
 			r.settle(ctx)
 			r.profile(true)
 		}
+		r.settle(ctx) // the person reads the answer; the work after it ends
 		var ack api.SendAck
 		_, _, err := r.request(ctx, func() (string, error) {
 			err := r.srv.call(ctx, "ChatService", "Send", &ack, session, fmt.Sprintf("Turn %d: here is more about my café, which sells hand-drip coffee and cakes; what should I do next?", i))
@@ -218,7 +229,13 @@ func (r *speedRun) task(ctx context.Context, revise bool) ([]phase, error) {
 	if p := phases[len(phases)-1]; p.Ended != "approval" {
 		return phases, fmt.Errorf("want a plan to approve, the turn ended %s", p.Ended)
 	}
-	return phases, decide(api.ApprovalDecision{Action: api.ActionApprove})
+	if err := decide(api.ApprovalDecision{Action: api.ActionApprove}); err != nil {
+		return phases, err
+	}
+	if r.fake.Count(ollamatest.PathChat) < 3 {
+		return phases, fmt.Errorf("the task made %d model calls: it did not plan and recommend", r.fake.Count(ollamatest.PathChat))
+	}
+	return phases, nil
 }
 
 // settle waits until the server has had no call in flight for a while:
@@ -293,18 +310,23 @@ func measureSpeed(ctx context.Context, build, bin, tokenizer string, cfg speedCo
 	run.settle(ctx)
 	time.Sleep(2 * time.Second)
 	run.settle(ctx)
+	// One server for all the scenarios, in order, as a person's Ollama:
+	// what one conversation left in its slots is there for the next.
+	run.profile(true)
 	for _, sc := range speedScenarios {
 		log("speed: %s, %s, %s", build, cfg.Name, sc.name)
 		run.settle(ctx)
 		fake.Reset()
 		scriptSpeed(fake)
-		run.profile(true)
 		phases, err := sc.run(ctx, run)
 		if err != nil {
 			fail(sc.name, err)
 			continue
 		}
-		end := time.Now()
+		end := run.answered
+		if end.IsZero() {
+			end = time.Now()
+		}
 		run.settle(ctx)
 		row := speedRow{Build: build, Config: cfg.Name, Scenario: sc.name, Phases: phases}
 		last := phases[len(phases)-1]

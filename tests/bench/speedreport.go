@@ -186,5 +186,8 @@ func writeReportJSON(out string, speed *speedReport, extra map[string]any) error
 	if err != nil {
 		return err
 	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
 	return os.WriteFile(filepath.Join(filepath.Dir(out), "report.json"), append(b, '\n'), 0o644)
 }

@@ -68,6 +68,9 @@ func TestRunRejects(t *testing.T) {
 		{"--scenario", "nope"},
 		{"--addr", "0.0.0.0:0"},
 		{"--addr", "nonsense"},
+		{"--profile", "tpu"},
+		{"--profile", "gpu", "--slots", "0"},
+		{"--tokenizer", "/nonexistent/tokenizer.json"},
 	} {
 		if err := run(context.Background(), args, io.Discard); err == nil {
 			t.Errorf("run(%v) accepted", args)

@@ -51,7 +51,7 @@ func findCalls(content string, offered api.Tools) ([]api.ToolCall, int, bool) {
 		return nil, 0, false
 	}
 	for _, at := range callStarts(content, 0) {
-		if calls, err := parseCalls(content[at:], offered); err == nil {
+		if calls, err := parseCalls(content[at:], offered, false); err == nil {
 			return calls, at, true
 		}
 	}
@@ -96,7 +96,8 @@ var errIncomplete = errors.New("incomplete tool call")
 
 // parseCalls reads s as nothing but tool calls (and space between them).
 // It returns errIncomplete when s is a proper beginning of such text.
-func parseCalls(s string, offered api.Tools) ([]api.ToolCall, error) {
+// Inside a tag or a fence (jsonOnly) the calls are JSON values only.
+func parseCalls(s string, offered api.Tools, jsonOnly bool) ([]api.ToolCall, error) {
 	var calls []api.ToolCall
 	for {
 		s = strings.TrimLeftFunc(s, isSpace)
@@ -112,6 +113,10 @@ func parseCalls(s string, offered api.Tools) ([]api.ToolCall, error) {
 			err  error
 		)
 		switch {
+		case s[0] == '{' || s[0] == '[':
+			got, rest, err = parseValue(s, offered)
+		case jsonOnly:
+			return nil, fmt.Errorf("text that is not a tool call: %q", cut(s, 20))
 		case strings.HasPrefix(s, tagOpen):
 			inner, after, closed := strings.Cut(s[len(tagOpen):], tagClose)
 			if !closed {
@@ -119,7 +124,7 @@ func parseCalls(s string, offered api.Tools) ([]api.ToolCall, error) {
 				// the closing tag: both are read as far as they go.
 				inner = strings.TrimSuffix(inner, partialSuffix(inner, tagClose))
 			}
-			got, err = parseValues(inner, offered)
+			got, err = parseCalls(inner, offered, true)
 			rest = after
 		case strings.HasPrefix(tagOpen, s):
 			return nil, errIncomplete
@@ -127,8 +132,6 @@ func parseCalls(s string, offered api.Tools) ([]api.ToolCall, error) {
 			got, rest, err = parseFence(s, offered)
 		case strings.HasPrefix(fence, s):
 			return nil, errIncomplete
-		case s[0] == '{' || s[0] == '[':
-			got, rest, err = parseValue(s, offered)
 		default:
 			return nil, fmt.Errorf("text that is not a tool call: %q", cut(s, 20))
 		}
@@ -157,7 +160,7 @@ func parseFence(s string, offered api.Tools) (calls []api.ToolCall, rest string,
 	if !closed {
 		inner = strings.TrimSuffix(inner, partialSuffix(inner, fence))
 	}
-	calls, err = parseValues(inner, offered)
+	calls, err = parseCalls(inner, offered, true)
 	return calls, after, err
 }
 
@@ -177,30 +180,6 @@ func isFenceLang(s string) bool {
 		return true
 	}
 	return false
-}
-
-// parseValues reads one or more JSON values, each a call or a list of
-// calls, with only space between them.
-func parseValues(s string, offered api.Tools) ([]api.ToolCall, error) {
-	var calls []api.ToolCall
-	for {
-		s = strings.TrimLeftFunc(s, isSpace)
-		if s == "" {
-			if len(calls) == 0 {
-				return nil, errIncomplete
-			}
-			return calls, nil
-		}
-		if s[0] != '{' && s[0] != '[' {
-			return nil, fmt.Errorf("text that is not a tool call: %q", cut(s, 20))
-		}
-		got, rest, err := parseValue(s, offered)
-		if err != nil {
-			return nil, err
-		}
-		calls = append(calls, got...)
-		s = rest
-	}
 }
 
 // parseValue decodes the JSON value at the start of s as a call or a list
@@ -417,7 +396,7 @@ func (f *textCallFilter) push(ch Chunk) {
 // from which what arrived so far could still be calls, else its end.
 func (f *textCallFilter) holdFrom(s string) int {
 	for _, at := range callStarts(s, f.sent) {
-		if _, err := parseCalls(s[at:], f.offered); err == nil || errors.Is(err, errIncomplete) {
+		if _, err := parseCalls(s[at:], f.offered, false); err == nil || errors.Is(err, errIncomplete) {
 			return at
 		}
 	}

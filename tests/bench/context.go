@@ -110,11 +110,13 @@ func contextCost(ctx context.Context) ([]contextRow, error) {
 func tokensOf(s string) int { return len(s) / 4 }
 
 // costOf splits a request's prompt into the conversation (messages seen
-// before, and the summaries in the system prompt) and the rest.
+// before, and the summaries in the system prompt) and the rest; the whole
+// is counted as the fake counts a request.
 func costOf(req ollama.ChatRequest, earlier map[string]bool) callCost {
 	c := callCost{role: roleOf(req)}
+	size := 0
 	for _, m := range req.Messages {
-		c.tokens += tokensOf(m.Content)
+		size += len(m.Content)
 		switch {
 		case m.Role == "system":
 			if _, sums, ok := strings.Cut(m.Content, "[Earlier conversation summary]"); ok {
@@ -126,6 +128,7 @@ func costOf(req ollama.ChatRequest, earlier map[string]bool) callCost {
 			c.verbatim += tokensOf(m.Content) // the transcript to summarise
 		}
 	}
+	c.tokens = size/4 + 1
 	return c
 }
 
@@ -146,15 +149,16 @@ func roleOf(req ollama.ChatRequest) string {
 func addContextRows(t *table, rows []contextRow) {
 	for _, r := range rows {
 		if r.turn == 0 {
-			n, tokens := map[string]int{}, 0
+			n, size, tokens := map[string]int{}, map[string]int{}, 0
 			for _, c := range r.calls {
 				n[c.role]++
+				size[c.role] += c.tokens
 				tokens += c.tokens
 			}
 			turns := slices.Max(contextTurns)
 			t.add(fmt.Sprintf("model calls of the whole %d-turn conversation", turns),
-				fmt.Sprintf("%d answers, %d summaries, %d reflections: %d calls, %.0f prompt tokens a turn on average",
-					n["answer"], n["summary"], n["reflection"], len(r.calls), float64(tokens)/float64(turns)), "", "")
+				fmt.Sprintf("%d answers, %d summaries (%d prompt tokens each on average), %d reflections: %d calls, %.0f prompt tokens a turn on average",
+					n["answer"], n["summary"], size["summary"]/max(n["summary"], 1), n["reflection"], len(r.calls), float64(tokens)/float64(turns)), "", "")
 			continue
 		}
 		var parts []string

@@ -19,7 +19,7 @@ func TestContextCostSplitsThePrompt(t *testing.T) {
 		{Role: "user", Content: "the new question"},
 	}}
 	c := costOf(answer, earlier)
-	if c.role != "answer" || c.verbatim != 2+3 || c.sums != tokensOf("\nssss ssss ssss ssss") || c.tokens != tokensOf(answer.Messages[0].Content)+2+3+4 {
+	if c.role != "answer" || c.verbatim != 2+3 || c.sums != tokensOf("\nssss ssss ssss ssss") || c.tokens != (len(answer.Messages[0].Content)+9+14+16)/4+1 {
 		t.Fatalf("answer: %+v", c)
 	}
 	summary := ollama.ChatRequest{Messages: []ollama.Message{{Role: "system", Content: "You summarise conversations."},

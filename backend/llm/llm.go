@@ -128,11 +128,11 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 
 // Client talks to one Ollama server. It is safe for concurrent use.
 type Client struct {
-	api      *api.Client
-	host     string
-	cfg      config
-	facts    modelFacts
-	queries  *lru.Cache[string, queryVector] // recent single-input embeddings, by model and text
+	api     *api.Client
+	host    string
+	cfg     config
+	facts   modelFacts
+	queries *lru.Cache[string, queryVector] // recent single-input embeddings, by model and text
 }
 
 // New returns a client for host ("http://127.0.0.1:11434", "127.0.0.1:11434"
@@ -173,7 +173,6 @@ func New(host string, opts ...Option) (*Client, error) {
 
 // Host is the normalised base URL, for messages.
 func (c *Client) Host() string { return c.host }
-
 
 // ParseHost normalises an Ollama address the way OLLAMA_HOST is read: the
 // scheme defaults to http and the port to 11434.

@@ -409,6 +409,25 @@ type ImportReport struct {
 	Error     *ErrorInfo `json:"error,omitempty"` // the whole import stopped
 }
 
+// ImportResult says what importing a conversation export did.
+type ImportResult struct {
+	Conversations int `json:"conversations"` // in the file
+	Added         int `json:"added"`         // stored under their own ids
+	// Copies were stored under new ids: a conversation of the same id was
+	// there already, and different (continued since, or deleted).
+	Copies int `json:"copies"`
+	// Unchanged were there already, the same.
+	Unchanged int `json:"unchanged"`
+	// Sessions are the conversations' ids in the store, in the file's order.
+	Sessions []string `json:"sessions"`
+}
+
+// ExportFile is an export for the window to save or download.
+type ExportFile struct {
+	Name    string `json:"name"` // a file name to suggest
+	Content string `json:"content"`
+}
+
 // CatalogEntry is a tool of the built-in catalog.
 type CatalogEntry struct {
 	ID            string   `json:"id"`

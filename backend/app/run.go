@@ -80,6 +80,8 @@ func commands() []command {
 		{"ask", `ask [--session ID] [--json] [--approve] "message"`, "one turn in the terminal, streaming the reply", runAsk},
 		{"kb", "kb import|list|remove|search|extract", "manage the knowledge base (run `wayfinder kb` for details)", runKB},
 		{"memory", "memory list|add|edit|rm", "see and edit what Wayfinder remembers about you", runMemory},
+		{"export", exportUsage, "conversations as Markdown (to read) or JSON (to import again)", runExport},
+		{"import", "import FILE", "conversations from a JSON export", runImport},
 		{"doctor", "doctor", "check Ollama, the models and the data folder, and say how to fix each problem", runDoctor},
 		{"version", "version", "print the version, commit and build date (also --version)", runVersion},
 	}
@@ -244,6 +246,14 @@ func (fs *flagSet) Args() []string {
 
 // NArg is len(Args()).
 func (fs *flagSet) NArg() int { return len(fs.Args()) }
+
+// Arg is the i-th positional argument, "" past the last.
+func (fs *flagSet) Arg(i int) string {
+	if a := fs.Args(); i < len(a) {
+		return a[i]
+	}
+	return ""
+}
 
 // report prints an error the way a person can act on it; cmd is the
 // command that ran ("" for none), for the help hint after a mistake.

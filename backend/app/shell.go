@@ -115,14 +115,14 @@ func (s *SettingsService) Workflow() (api.Workflow, error) {
 	return out, nil
 }
 
-// SaveTextFile asks where to save text (a guide, in Markdown) and writes
+// SaveTextFile asks where to save text (a guide, conversations) and writes
 // it; "" means the person cancelled.
 func (s *SettingsService) SaveTextFile(defaultName, content string) (string, error) {
 	sh, err := s.app.desktop()
 	if err != nil {
 		return "", err
 	}
-	path, err := sh.SaveFile("Save the guide", filepath.Base(defaultName))
+	path, err := sh.SaveFile("Save", filepath.Base(defaultName))
 	if err != nil || path == "" {
 		return "", err
 	}

@@ -511,3 +511,54 @@ func (s *Store) DeleteMessagesFrom(ctx context.Context, sessionID, messageID str
 	})
 	return int(res.RowsAffected), nil
 }
+// ErrExists is returned by ImportSession when the session's id, or one of
+// its messages' ids, is taken.
+var ErrExists = errors.New("already exists")
+
+// ImportSession stores a conversation from an export as it was: its id,
+// title, times, plan flag and model, and its messages with theirs, in one
+// transaction. It fails with ErrExists, storing nothing, when the session
+// id (of a live or a deleted conversation) or a message id is taken.
+func (s *Store) ImportSession(ctx context.Context, sess api.Session, msgs []api.Message) error {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var n int64
+		if err := tx.Model(&session{}).Where("id = ?", sess.ID).Count(&n).Error; err != nil {
+			return err
+		}
+		ids := make([]string, len(msgs))
+		for i, m := range msgs {
+			ids[i] = m.ID
+		}
+		for start := 0; n == 0 && start < len(ids); start += 500 { // SQLite's bound on parameters
+			var taken int64
+			if err := tx.Model(&message{}).Where("id IN ?", ids[start:min(start+500, len(ids))]).Count(&taken).Error; err != nil {
+				return err
+			}
+			n += taken
+		}
+		if n > 0 {
+			return ErrExists
+		}
+		row := session{ID: sess.ID, Title: sess.Title, CreatedAt: sess.CreatedAt.UTC(), UpdatedAt: sess.UpdatedAt.UTC(),
+			PendingApproval: sess.PendingApproval, Model: strings.TrimSpace(sess.Model)}
+		if err := tx.Create(&row).Error; err != nil {
+			return err
+		}
+		for _, m := range msgs {
+			m.SessionID = sess.ID
+			r, err := fromAPI(m)
+			if err != nil {
+				return err
+			}
+			r.UpdatedAt = r.CreatedAt
+			if err := tx.Create(&r).Error; err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("import session %q: %w", sess.ID, err)
+	}
+	return nil
+}

@@ -429,3 +429,43 @@ func TestHistoriesKeepNoStaleRead(t *testing.T) {
 		t.Fatal("a read older than a write was kept")
 	}
 }
+
+// An imported conversation keeps its ids, times, plan flag and model; an
+// id taken by a live or deleted conversation, or by a message, stores
+// nothing.
+func TestImportSession(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, t.TempDir())
+	at := time.Date(2026, 1, 2, 3, 4, 5, 6000, time.UTC)
+	sess := api.Session{ID: "imported", Title: "가져온 대화", CreatedAt: at, UpdatedAt: at.Add(time.Hour), PendingApproval: true, Model: "qwen3:4b"}
+	msgs := []api.Message{
+		{ID: "m1", Role: api.RoleUser, Content: "안녕", Status: api.StatusComplete, CreatedAt: at},
+		{ID: "m2", Role: api.RoleAssistant, Content: "Here is a plan.", Status: api.StatusAwaitingApproval, CreatedAt: at,
+			Result: &api.TurnResult{Plan: &api.PlanApproval{Round: 1, SubTasks: []api.SubTask{{ID: "a", Title: "A"}}}}},
+	}
+	if err := s.ImportSession(ctx, sess, msgs); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Session(ctx, "imported")
+	sess.MessageCount = 2
+	if err != nil || !cmp.Equal(got, sess) {
+		t.Fatalf("session %+v %v, want %+v", got, err, sess)
+	}
+	back, err := s.Messages(ctx, "imported")
+	if err != nil || len(back) != 2 || back[1].Result.Plan.SubTasks[0].Title != "A" || !back[0].CreatedAt.Equal(at) || back[0].SessionID != "imported" {
+		t.Fatalf("messages %+v %v", back, err)
+	}
+	other := api.Session{ID: "other", CreatedAt: at, UpdatedAt: at}
+	if err := s.ImportSession(ctx, other, []api.Message{{ID: "m2", Role: api.RoleUser, Status: api.StatusComplete, CreatedAt: at}}); !errors.Is(err, ErrExists) {
+		t.Fatalf("a taken message id: %v", err)
+	}
+	if err := s.DeleteSession(ctx, "imported"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ImportSession(ctx, sess, nil); !errors.Is(err, ErrExists) {
+		t.Fatalf("the id of a deleted conversation: %v", err)
+	}
+	if _, err := s.Session(ctx, "other"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a refused import left a session: %v", err)
+	}
+}

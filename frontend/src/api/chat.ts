@@ -1,7 +1,7 @@
 // Typed client for the Go ChatService (bound in the desktop app, served
 // under /api/ChatService/* by `wayfinder serve`).
 import type { Transport } from "./transport";
-import type { ApprovalDecision, Message, SendAck, SendOptions, Session } from "./gotypes.gen";
+import type { ApprovalDecision, ExportFile, ImportResult, Message, SendAck, SendOptions, Session } from "./gotypes.gen";
 
 const S = "ChatService";
 
@@ -23,6 +23,10 @@ export interface ChatApi {
   /** delete is soft: restore undoes it. */
   delete(sessionID: string): Promise<void>;
   restore(sessionID: string): Promise<Session>;
+  /** exportConversations writes conversations (all of them when ids is empty) as Markdown ("md") or JSON ("json"). */
+  exportConversations(ids: string[], format: "md" | "json", lang: string): Promise<ExportFile>;
+  /** importConversations stores the conversations of a JSON export. */
+  importConversations(content: string): Promise<ImportResult>;
 }
 
 export function chatApi(t: Transport): ChatApi {
@@ -39,5 +43,7 @@ export function chatApi(t: Transport): ChatApi {
     rename: (id, title) => t.call<Session>(S, "Rename", [id, title]),
     delete: (id) => t.call<void>(S, "Delete", [id]),
     restore: (id) => t.call<Session>(S, "Restore", [id]),
+    exportConversations: (ids, format, lang) => t.call<ExportFile>(S, "Export", [ids, format, lang]),
+    importConversations: (content) => t.call<ImportResult>(S, "Import", [content]),
   };
 }

@@ -297,6 +297,21 @@ export interface ImportReport {
   error?: ErrorInfo | null; // the whole import stopped
 }
 
+/** ImportResult says what importing a conversation export did. */
+export interface ImportResult {
+  conversations: number; // in the file
+  added: number; // stored under their own ids
+  copies: number;
+  unchanged: number;
+  sessions: string[];
+}
+
+/** ExportFile is an export for the window to save or download. */
+export interface ExportFile {
+  name: string; // a file name to suggest
+  content: string;
+}
+
 /** CatalogEntry is a tool of the built-in catalog. */
 export interface CatalogEntry {
   id: string;

@@ -1,6 +1,10 @@
 // SessionsStore is the sidebar: the list, the search box, rename, and
 // delete with a few seconds to undo (the backend deletes softly).
 import type { ChatApi } from "../api/chat";
+import type { SettingsApi } from "../api/settings";
+import { saveMarkdown } from "../guide/save";
+import { MAX_UPLOAD_BYTES } from "../knowledge/store.svelte";
+import { lang, t } from "../i18n/i18n.svelte";
 import { parseError } from "../api/errors";
 import { Events, Reconnected, subscribe } from "../api/events";
 import type { Session } from "../api/gotypes.gen";
@@ -13,6 +17,8 @@ export class SessionsStore {
   list = $state<Session[]>([]);
   query = $state("");
   error = $state<ErrorInfo | null>(null);
+  /** notice says what an export or an import did, for a moment. */
+  notice = $state<string | null>(null);
   /** deleted is the session that can still be restored. */
   deleted = $state<Session | null>(null);
   private undoTimer: ReturnType<typeof setTimeout> | null = null;
@@ -80,6 +86,54 @@ export class SessionsStore {
       this.undoTimer = setTimeout(() => (this.deleted = null), UNDO_MS);
     }
     return true;
+  }
+
+  /** exportTo saves conversations (every one when ids is empty) as a file:
+   * the save dialog in the desktop app, a download in the browser. */
+  async exportTo(settings: SettingsApi, mode: string, ids: string[], format: "md" | "json"): Promise<void> {
+    try {
+      const file = await this.api.exportConversations(ids, format, lang());
+      const r = await saveMarkdown(settings, mode, file.name, file.content, format === "json" ? "application/json" : "text/markdown");
+      if (r.kind !== "cancelled") this.say(t("sessions.exported", { name: r.kind === "saved" ? r.path : r.name }));
+    } catch (e) {
+      this.error = parseError(e);
+    }
+  }
+
+  /** importFile stores the conversations of a JSON export the person chose
+   * and returns the id of the first one, to open it. */
+  async importFile(file: File): Promise<string | null> {
+    if (file.size > MAX_UPLOAD_BYTES) {
+      this.error = { code: "invalid_input", message: t("sessions.importTooLarge", { name: file.name }) };
+      return null;
+    }
+    try {
+      const r = await this.api.importConversations(await file.text());
+      await this.refresh();
+      const parts = [t("sessions.imported", { count: r.conversations })];
+      if (r.copies) parts.push(t("sessions.importedCopies", { count: r.copies }));
+      if (r.unchanged) parts.push(t("sessions.importedUnchanged", { count: r.unchanged }));
+      this.say(parts.join(" "));
+      return r.sessions[0] ?? null;
+    } catch (e) {
+      const err = parseError(e);
+      // The backend says what is wrong in English; the sentence around it
+      // is the UI's own.
+      if (err.code === "invalid_input") {
+        const detail = err.message.replace(/^This file cannot be imported: /, "").replace(/\.$/, "");
+        err.message = `${t("sessions.importRefused", { name: file.name })} (${detail})`;
+      }
+      this.error = err;
+      return null;
+    }
+  }
+
+  private noticeTimer: ReturnType<typeof setTimeout> | null = null;
+
+  private say(text: string): void {
+    if (this.noticeTimer) clearTimeout(this.noticeTimer);
+    this.notice = text;
+    this.noticeTimer = setTimeout(() => (this.notice = null), UNDO_MS);
   }
 
   async undo(): Promise<Session | null> {

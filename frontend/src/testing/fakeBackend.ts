@@ -22,6 +22,8 @@ import type {
   ModelInfo,
   OllamaStatus,
   ErrorInfo,
+  ExportFile,
+  ImportResult,
   SendAck,
   SendOptions,
   Session,
@@ -387,6 +389,45 @@ export class FakeBackend implements Transport {
     this.deleted.delete(id);
     this.sessions.push(s);
     return { ...s };
+  }
+
+  /** ChatService.Export: a JSON or a Markdown of the conversations, as the Go archive writes them (in short). */
+  "ChatService.Export"(ids: string[], format: string, lang: string): ExportFile {
+    const list = ids.length ? this.sessions.filter((s) => ids.includes(s.id)) : this.sessions;
+    if (format === "json") {
+      const conversations = list.map((s) => ({ ...s, messages: this.messages.get(s.id) ?? [] }));
+      return { name: "wayfinder-conversations.json", content: JSON.stringify({ format: "wayfinder.conversations", version: 1, conversations }, null, 2) };
+    }
+    const you = lang === "ko" ? "나" : "You";
+    const md = list.map((s) => [`# ${s.title}`, ...(this.messages.get(s.id) ?? []).map((m) => `## ${m.role === "user" ? you : "Wayfinder"}\n\n${m.content}`)].join("\n\n"));
+    return { name: `${list.length === 1 ? list[0]!.title : "wayfinder-conversations"}.md`, content: md.join("\n\n---\n\n") };
+  }
+  /** ChatService.Import: the conversations of a JSON export, new ids kept. */
+  "ChatService.Import"(content: string): ImportResult {
+    let doc: { format?: string; conversations?: (Session & { messages: Message[] })[] };
+    try {
+      doc = JSON.parse(content);
+    } catch {
+      throw new ApiError({ code: "invalid_input", message: "This file cannot be imported: it is not a Wayfinder conversation export." });
+    }
+    if (doc.format !== "wayfinder.conversations" || !Array.isArray(doc.conversations)) {
+      throw new ApiError({ code: "invalid_input", message: "This file cannot be imported: it is not a Wayfinder conversation export." });
+    }
+    const r: ImportResult = { conversations: 0, added: 0, copies: 0, unchanged: 0, sessions: [] };
+    for (const c of doc.conversations) {
+      const { messages, ...s } = c;
+      r.conversations++;
+      r.sessions.push(s.id);
+      if (this.sessions.some((x) => x.id === s.id)) {
+        r.unchanged++;
+        continue;
+      }
+      r.added++;
+      this.sessions.push({ ...s, message_count: messages.length });
+      this.messages.set(s.id, messages);
+    }
+    this.emit("chat.sessions", { session_id: "" });
+    return r;
   }
 
   // --- SettingsService ---

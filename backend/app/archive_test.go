@@ -1,0 +1,190 @@
+package app
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/agent"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+// scriptTask makes the fake answer a task with a plan of two steps, a
+// recommendation for each and a cited guide, and anything else simply.
+func scriptTask(fake *ollamatest.Server) {
+	fake.On(ollamatest.SystemContains(agent.RoleRouter), ollamatest.Reply{JSON: map[string]any{
+		"route": "complex", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false}})
+	fake.On(ollamatest.SystemContains(agent.RolePlanner), ollamatest.Reply{JSON: map[string]any{"sub_tasks": []map[string]string{
+		{"id": "s1", "title": "대본 작성", "detail": "30초"}, {"id": "s2", "title": "영상 편집", "detail": "세로 영상"}}}})
+	fake.On(ollamatest.SystemContains(agent.RoleScout), ollamatest.Reply{Text: "Found a good candidate."})
+	fake.On(ollamatest.SystemContains(agent.RoleReviewer), ollamatest.Reply{JSON: map[string]any{
+		"sufficient": true, "tool": "Vrew", "why": "자동 한국어 자막", "url": "https://vrew.ai", "pricing": "free plan", "alternatives": []string{"CapCut"}}})
+	fake.On(ollamatest.SystemContains(agent.RoleGuide), ollamatest.Reply{Text: "# 카페 쇼츠 가이드\n\n1. 대본을 씁니다.\n2. Vrew로 편집합니다.\n"})
+	fake.On(ollamatest.SystemContains(agent.RoleMemory), ollamatest.Reply{JSON: map[string]any{"memories": []any{}}})
+}
+
+// Every conversation exported as JSON, imported into an empty data folder
+// and exported again is the same file, byte for byte; importing it again
+// changes nothing; a conversation continued since comes back as a copy.
+func TestExportImportRoundTrip(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
+	scriptTask(fake)
+	src := t.TempDir()
+	base := func(dir string) []string {
+		return []string{"--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", "bge-m3"}
+	}
+	if code, out, errOut := wayfinder(t, append(base(src), "ask", "--approve", "카페 홍보용 유튜브 쇼츠를 만들고 싶어")...); code != 0 {
+		t.Fatalf("task: %d\n%s\n%s", code, out, errOut)
+	}
+	out := t.TempDir()
+	first := filepath.Join(out, "first.json")
+	if code, _, errOut := wayfinder(t, append(base(src), "export", "--all", "-o", first)...); code != 0 || !strings.Contains(errOut, "Exported 1 conversation to "+first) {
+		t.Fatalf("export: %d %s", code, errOut)
+	}
+	b1, _ := os.ReadFile(first)
+	for _, want := range []string{`"format": "wayfinder.conversations"`, `"version": 1`, `"title": "대본 작성"`, `"tool": "Vrew"`, "카페 쇼츠 가이드"} {
+		if !bytes.Contains(b1, []byte(want)) {
+			t.Fatalf("the export lacks %q:\n%s", want, b1)
+		}
+	}
+	if info, _ := os.Stat(first); info.Mode().Perm() != 0o600 {
+		t.Errorf("the export is readable by others: %v", info.Mode())
+	}
+
+	dst := t.TempDir()
+	if code, out, errOut := wayfinder(t, append(base(dst), "import", first)...); code != 0 || !strings.Contains(out, "Imported 1 conversation: 1 new.") {
+		t.Fatalf("import: %d\n%s\n%s", code, out, errOut)
+	}
+	second := filepath.Join(out, "second.json")
+	if code, _, errOut := wayfinder(t, append(base(dst), "export", "--all", "--format", "json", "-o", second)...); code != 0 {
+		t.Fatalf("export again: %d %s", code, errOut)
+	}
+	if b2, _ := os.ReadFile(second); !bytes.Equal(b1, b2) {
+		t.Fatalf("export → import → export differs:\n%s\n---\n%s", b1, b2)
+	}
+	if code, out, _ := wayfinder(t, append(base(dst), "import", first)...); code != 0 || !strings.Contains(out, "Imported 1 conversation: 0 new, 1 already here, unchanged.") {
+		t.Fatalf("import twice: %d %s", code, out)
+	}
+	// The imported conversation goes on; the export, imported again, is
+	// kept beside it as a copy.
+	_, list, _ := wayfinder(t, append(base(dst), "export", "--all", "--format", "json")...)
+	id := between(list, `"id": "`, `"`)
+	if code, _, errOut := wayfinder(t, append(base(dst), "ask", "--session", id, "thanks")...); code != 0 {
+		t.Fatalf("continue the imported conversation: %s", errOut)
+	}
+	if code, out, _ := wayfinder(t, append(base(dst), "import", first)...); code != 0 || !strings.Contains(out, "Imported 1 conversation: 0 new, 1 as a copy under new ids") {
+		t.Fatalf("import after continuing: %d %s", code, out)
+	}
+	if _, all, _ := wayfinder(t, append(base(dst), "export", "--all", "--format", "json")...); strings.Count(all, `"title": "카페 홍보용`) != 2 {
+		t.Fatalf("want the continued conversation and its copy:\n%s", all)
+	}
+}
+
+// The Markdown export reads as the conversation did: the plan, the
+// approved steps, the recommendations and the guide, headings kept below
+// the conversation's own.
+func TestExportMarkdown(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
+	scriptTask(fake)
+	base := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", "bge-m3"}
+	_, _, errOut := wayfinder(t, append(base, "ask", "--approve", "카페 홍보용 유튜브 쇼츠를 만들고 싶어")...)
+	id := between(errOut, "Session ", " ")
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--session", id[:8]}, []string{"# 카페 홍보용 유튜브 쇼츠를 만들고 싶어\n", "## You · ", "## Wayfinder · ", "### Plan\n\n1. 대본 작성 — 30초\n2. 영상 편집 — 세로 영상\n",
+			"### Recommendations\n\n| Step | Tool | Why | Pricing | Link |", "| 영상 편집 | Vrew (Alternatives: CapCut) | 자동 한국어 자막 | free plan | <https://vrew.ai> |", "### 카페 쇼츠 가이드", "Exported from Wayfinder on "}},
+		{[]string{"--all", "--lang", "ko"}, []string{"## 나 · ", "### 계획\n", "### 추천\n", "Wayfinder에서 내보낸 날짜: "}},
+	} {
+		code, out, errOut := wayfinder(t, append(append(base, "export"), tt.args...)...)
+		for _, w := range tt.want {
+			if code != 0 || !strings.Contains(out, w) {
+				t.Fatalf("export %v: exit %d, want %q in\n%s\n%s", tt.args, code, w, out, errOut)
+			}
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "choose one conversation with --session ID, or --all"},
+		{[]string{"--all", "--session", id}, "choose one conversation"},
+		{[]string{"--all", "--format", "pdf"}, `unknown format "pdf"`},
+		{[]string{"--session", "0000"}, `No conversation has an id starting with "0000"`},
+	} {
+		if code, _, errOut := wayfinder(t, append(append(base, "export"), tt.args...)...); code == 0 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("export %v: exit %d, want %q in %s", tt.args, code, tt.want, errOut)
+		}
+	}
+}
+
+// A file that is not an export, or an export that cannot be taken as it
+// is, imports nothing and says why.
+func TestImportRefusesBadFiles(t *testing.T) {
+	fake := ollamatest.New(t)
+	dir := t.TempDir()
+	base := []string{"--data-dir", dir, "--ollama-host", fake.URL(), "--embed-model", "bge-m3"}
+	files := t.TempDir()
+	good := `{"id":"c1","title":"fine","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","messages":[]}`
+	bad := `{"id":"c2","title":"bad","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","messages":[{"id":"m","role":"system","status":"complete","created_at":"2026-01-01T00:00:00Z"}]}`
+	for _, tt := range []struct{ name, content, want string }{
+		{"notes.md", "# My chat\n\nhello\n", "This file cannot be imported: it is not a Wayfinder conversation export"},
+		{"half.json", `{"format":"wayfinder.conversations","version":1,"conversations":[` + good + "," + bad + `]}`, `conversation 2 (c2): message 1: role "system" is not user or assistant`},
+		{"newer.json", `{"format":"wayfinder.conversations","version":9,"conversations":[]}`, "made by a newer Wayfinder"},
+	} {
+		path := filepath.Join(files, tt.name)
+		os.WriteFile(path, []byte(tt.content), 0o600)
+		code, out, errOut := wayfinder(t, append(base, "import", path)...)
+		if code != 1 || !strings.Contains(errOut, tt.want) || !strings.Contains(errOut, "next step:") {
+			t.Errorf("import %s: exit %d\n%s\n%s", tt.name, code, out, errOut)
+		}
+	}
+	// Not even the good conversation before the bad one was stored.
+	if _, out, _ := wayfinder(t, append(base, "export", "--all", "--format", "json")...); strings.Contains(out, `"c1"`) {
+		t.Fatalf("a refused file left a conversation behind:\n%s", out)
+	}
+	if code, _, errOut := wayfinder(t, append(base, "import", filepath.Join(files, "missing.json"))...); code != 1 || !strings.Contains(errOut, "no such file") {
+		t.Errorf("missing file: %d %s", code, errOut)
+	}
+}
+
+func between(s, start, end string) string {
+	_, after, ok := strings.Cut(s, start)
+	if !ok {
+		return ""
+	}
+	v, _, _ := strings.Cut(after, end)
+	return v
+}
+
+// A conversation exported while its plan waited comes back with the plan
+// in its transcript but no longer waiting (the agent's working state is
+// not exported), so the person can go on in it.
+func TestImportAWaitingPlan(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
+	scriptTask(fake)
+	base := func(dir string) []string {
+		return []string{"--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", "bge-m3"}
+	}
+	src, dst := t.TempDir(), t.TempDir()
+	wayfinder(t, append(base(src), "ask", "카페 홍보용 유튜브 쇼츠를 만들고 싶어")...) // no answer on stdin: the plan waits
+	file := filepath.Join(t.TempDir(), "waiting.json")
+	wayfinder(t, append(base(src), "export", "--all", "-o", file)...)
+	if b, _ := os.ReadFile(file); !bytes.Contains(b, []byte(`"pending_approval": true`)) {
+		t.Fatalf("the export lost the waiting plan:\n%s", b)
+	}
+	if code, _, errOut := wayfinder(t, append(base(dst), "import", file)...); code != 0 {
+		t.Fatal(errOut)
+	}
+	_, out, _ := wayfinder(t, append(base(dst), "export", "--all", "--format", "json")...)
+	if strings.Contains(out, "pending_approval") || strings.Contains(out, `"status": "awaiting_approval"`) || !strings.Contains(out, `"title": "대본 작성"`) {
+		t.Fatalf("imported waiting plan:\n%s", out)
+	}
+	fake.On(ollamatest.SystemContains(agent.RoleRouter), ollamatest.Reply{JSON: map[string]any{"route": "simple", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false}})
+	if code, _, errOut := wayfinder(t, append(base(dst), "ask", "--session", between(out, `"id": "`, `"`), "안녕")...); code != 0 {
+		t.Fatalf("the imported conversation does not go on: %s", errOut)
+	}
+}

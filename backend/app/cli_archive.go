@@ -1,0 +1,125 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+const exportUsage = "export [--format md|json] [--session ID | --all] [-o FILE]"
+
+func runExport(ctx context.Context, g globals, args []string, s stdio) error {
+	fs := subFlags("export", exportUsage, &g, s)
+	format := fs.String("format", "", "md (Markdown, to read) or json (everything, to import again); default: from -o's extension, else md")
+	session := fs.String("session", "", "the conversation to export (its id, or the first characters of it)")
+	all := fs.Bool("all", false, "export every conversation")
+	outPath := fs.String("o", "", "write to this file instead of standard output")
+	lang := fs.String("lang", "en", "the language of the Markdown's headings: en or ko")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return fmt.Errorf("%w: export takes no arguments, got %q (use --session ID or --all)", errUsage, fs.Args())
+	case (*session == "") == !*all:
+		return fmt.Errorf("%w: choose one conversation with --session ID, or --all", errUsage)
+	}
+	if *format == "" {
+		*format = formatMarkdown
+		if strings.EqualFold(filepath.Ext(*outPath), ".json") {
+			*format = formatJSON
+		}
+	}
+	*format = strings.ToLower(strings.TrimPrefix(*format, "."))
+	if *format == "markdown" {
+		*format = formatMarkdown
+	}
+	if *format != formatJSON && *format != formatMarkdown {
+		return fmt.Errorf("%w: unknown format %q: use md or json", errUsage, *format)
+	}
+	a, err := openCLI(ctx, g, s, true)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	var ids []string
+	if *session != "" {
+		list, err := a.store.ListSessions(ctx, "")
+		if err != nil {
+			return err
+		}
+		sess, err := byIDPrefix("conversation", "wayfinder export --all", *session, list, func(x api.Session) (string, string) { return x.ID, x.Title })
+		if err != nil {
+			return err
+		}
+		ids = []string{sess.ID}
+	}
+	if *outPath == "" {
+		_, err := exportTo(ctx, a.store, ids, *format, *lang, s.out)
+		return err
+	}
+	// Written beside the target and renamed into place, so that a failed
+	// export never leaves half a file where a whole one was.
+	tmp, err := os.CreateTemp(filepath.Dir(*outPath), "."+filepath.Base(*outPath)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", *outPath, err)
+	}
+	defer os.Remove(tmp.Name())
+	n, err := exportTo(ctx, a.store, ids, *format, *lang, tmp)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o600) // conversations are private
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), *outPath)
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", *outPath, err)
+	}
+	fmt.Fprintf(s.err, "Exported %s to %s.\n", count(n, "conversation", "conversations"), *outPath)
+	return nil
+}
+
+func runImport(ctx context.Context, g globals, args []string, s stdio) error {
+	fs := subFlags("import", "import FILE", &g, s)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: give the file to import (made by wayfinder export --format json)", errUsage)
+	}
+	path := fs.Arg(0)
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("import %s: %w", path, err)
+	}
+	a, err := openCLI(ctx, g, s, false)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	res, err := importFrom(ctx, a.store, func() (io.ReadCloser, error) { return os.Open(path) })
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(s.out, importSummary(res))
+	return nil
+}
+
+// importSummary says what an import did in one sentence.
+func importSummary(r api.ImportResult) string {
+	parts := []string{fmt.Sprintf("%d new", r.Added)}
+	if r.Copies > 0 {
+		parts = append(parts, fmt.Sprintf("%d as %s under new ids (a different conversation had the id)", r.Copies, map[bool]string{true: "a copy", false: "copies"}[r.Copies == 1]))
+	}
+	if r.Unchanged > 0 {
+		parts = append(parts, fmt.Sprintf("%d already here, unchanged", r.Unchanged))
+	}
+	return fmt.Sprintf("Imported %s: %s.", count(r.Conversations, "conversation", "conversations"), strings.Join(parts, ", "))
+}

@@ -1,0 +1,380 @@
+// Package archive is Wayfinder's conversation export: a versioned JSON
+// document that holds conversations without losing anything and reads back
+// into a data folder (Write, Read), and a Markdown rendering of the same
+// conversations for people to read (Markdown).
+//
+// An archive is read as a stream, one conversation at a time, each within
+// a byte budget, so a file of any size — or one made to hurt — costs
+// bounded memory; everything in it is checked before anything is stored
+// (Check), and a problem is reported with the conversation and message it
+// is in.
+package archive
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+// Format names the document; Version is the one this build writes. A
+// reader takes every version up to its own.
+const (
+	Format  = "wayfinder.conversations"
+	Version = 1
+)
+
+// Conversation is one conversation as exported: the session and its
+// messages, in order.
+type Conversation struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+	// PendingApproval: the last reply proposed a plan that waited for the
+	// person's decision when it was exported.
+	PendingApproval bool `json:"pending_approval,omitempty"`
+	// Model is the chat model picked for the conversation; "" follows the
+	// default chat model.
+	Model    string    `json:"model,omitempty"`
+	Messages []Message `json:"messages"`
+}
+
+// Message is one message as exported: all of api.Message but the session
+// id, which the conversation gives.
+type Message struct {
+	ID        string            `json:"id"`
+	Role      api.Role          `json:"role"`
+	Content   string            `json:"content"`
+	Status    api.MessageStatus `json:"status"`
+	Error     *api.ErrorInfo    `json:"error,omitempty"`
+	Result    *api.TurnResult   `json:"result,omitempty"`
+	CreatedAt time.Time         `json:"created_at"`
+}
+
+// FromAPI makes the exported form of a session and its messages.
+func FromAPI(s api.Session, msgs []api.Message) Conversation {
+	c := Conversation{ID: s.ID, Title: s.Title, CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(),
+		PendingApproval: s.PendingApproval, Model: s.Model, Messages: make([]Message, len(msgs))}
+	for i, m := range msgs {
+		c.Messages[i] = Message{ID: m.ID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error, Result: m.Result, CreatedAt: m.CreatedAt.UTC()}
+	}
+	return c
+}
+
+// Session is the conversation's session, as the store takes it.
+func (c Conversation) Session() api.Session {
+	return api.Session{ID: c.ID, Title: c.Title, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,
+		PendingApproval: c.PendingApproval, Model: c.Model, MessageCount: len(c.Messages)}
+}
+
+// APIMessages are the conversation's messages, as the store takes them.
+func (c Conversation) APIMessages() []api.Message {
+	out := make([]api.Message, len(c.Messages))
+	for i, m := range c.Messages {
+		out[i] = api.Message{ID: m.ID, SessionID: c.ID, Role: m.Role, Content: m.Content, Status: m.Status,
+			Error: m.Error, Result: m.Result, CreatedAt: m.CreatedAt}
+	}
+	return out
+}
+
+// Writer writes an archive one conversation at a time, so that exporting
+// every conversation never holds them all. The output is the same for the
+// same conversations (no export time is written), which is what makes an
+// export, imported and exported again, come out byte for byte the same.
+type Writer struct {
+	w   io.Writer
+	n   int
+	err error
+}
+
+// NewWriter starts an archive on w.
+func NewWriter(w io.Writer) *Writer {
+	aw := &Writer{w: w}
+	_, aw.err = fmt.Fprintf(w, "{\n  \"format\": %q,\n  \"version\": %d,\n  \"conversations\": [", Format, Version)
+	return aw
+}
+
+// Add writes one conversation.
+func (aw *Writer) Add(c Conversation) error {
+	if aw.err != nil {
+		return aw.err
+	}
+	b, err := json.MarshalIndent(c, "    ", "  ")
+	if err != nil {
+		aw.err = fmt.Errorf("encode conversation %s: %w", c.ID, err)
+		return aw.err
+	}
+	sep := ",\n    "
+	if aw.n == 0 {
+		sep = "\n    "
+	}
+	aw.n++
+	if _, err := io.WriteString(aw.w, sep); err != nil {
+		aw.err = err
+		return err
+	}
+	_, aw.err = aw.w.Write(b)
+	return aw.err
+}
+
+// Close ends the document.
+func (aw *Writer) Close() error {
+	if aw.err != nil {
+		return aw.err
+	}
+	end := "\n  ]\n}\n"
+	if aw.n == 0 {
+		end = "]\n}\n"
+	}
+	_, aw.err = io.WriteString(aw.w, end)
+	return aw.err
+}
+
+// Limits bound what one archive may hold. The budget per conversation is
+// what bounds memory: a conversation is decoded whole, and the decoder
+// never buffers more than the budget before failing.
+type Limits struct {
+	ConversationBytes int64 // the JSON of one conversation
+	Messages          int   // messages of one conversation
+	MessageRunes      int   // characters of one message
+	TitleRunes        int
+}
+
+// DefaultLimits are far above what the app writes: a reply is rarely
+// 100 kB, a conversation of a thousand turns a few MB.
+var DefaultLimits = Limits{ConversationBytes: 64 << 20, Messages: 20_000, MessageRunes: 2_000_000, TitleRunes: 1_000}
+
+// ErrNotArchive: the file is not a Wayfinder conversation export.
+var ErrNotArchive = errors.New("not a Wayfinder conversation export")
+
+// ErrInvalid: the file is an export, but one the app cannot take as it is.
+var ErrInvalid = errors.New("the conversation export cannot be imported")
+
+// Read decodes an archive from r, calling fn with each conversation in
+// order after checking it (Check); fn's error stops the reading. It
+// returns the number of conversations. The format and version are checked
+// when they are read: an archive whose header comes after its
+// conversations (edited by hand) is only checked at the end, so a caller
+// that stores as it reads should read the file once without storing first
+// (Import does).
+func Read(r io.Reader, lim Limits, fn func(Conversation) error) (int, error) {
+	br := &budgetReader{r: r, left: lim.ConversationBytes}
+	dec := json.NewDecoder(br)
+	var (
+		n             int
+		format        string
+		version       int
+		seenF, seenV  bool
+		conversations bool
+		ids           = map[string]string{} // message id -> conversation, across the file
+	)
+	fail := func(err error) (int, error) {
+		if errors.Is(err, errBudget) {
+			return n, fmt.Errorf("%w: conversation %d is larger than %d MB", ErrInvalid, n+1, lim.ConversationBytes>>20)
+		}
+		var se *json.SyntaxError
+		switch {
+		case errors.As(err, &se):
+			return n, fmt.Errorf("%w: the JSON is broken at byte %d: %v", ErrInvalid, se.Offset, se)
+		case errors.Is(err, ErrInvalid), errors.Is(err, ErrNotArchive):
+			return n, err
+		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+			return n, fmt.Errorf("%w: the file ends too soon (cut short?): unexpected EOF", ErrInvalid)
+		}
+		return n, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return 0, fmt.Errorf("%w: the file is empty", ErrNotArchive)
+		}
+		return 0, fmt.Errorf("%w: it is not JSON", ErrNotArchive)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return 0, fmt.Errorf("%w: it is not a JSON object", ErrNotArchive)
+	}
+	header := func() error {
+		switch {
+		case !seenF || format != Format:
+			return fmt.Errorf("%w: its \"format\" is %q, not %q", ErrNotArchive, format, Format)
+		case !seenV || version < 1:
+			return fmt.Errorf("%w: it has no valid \"version\"", ErrNotArchive)
+		case version > Version:
+			return fmt.Errorf("%w: it was made by a newer Wayfinder (format version %d; this one reads up to %d): update Wayfinder", ErrInvalid, version, Version)
+		}
+		return nil
+	}
+	for dec.More() {
+		br.left = lim.ConversationBytes
+		tok, err := dec.Token()
+		if err != nil {
+			return fail(err)
+		}
+		key, _ := tok.(string)
+		switch key {
+		case "format":
+			seenF = true
+			if err := dec.Decode(&format); err != nil {
+				return fail(fmt.Errorf("%w: \"format\" is not a string", ErrNotArchive))
+			}
+			if format != Format {
+				return n, header()
+			}
+		case "version":
+			seenV = true
+			if err := dec.Decode(&version); err != nil {
+				return fail(fmt.Errorf("%w: \"version\" is not a whole number", ErrNotArchive))
+			}
+			if seenF {
+				if err := header(); err != nil {
+					return n, err
+				}
+			}
+		case "conversations":
+			conversations = true
+			if tok, err := dec.Token(); err != nil {
+				return fail(err)
+			} else if d, ok := tok.(json.Delim); !ok || d != '[' {
+				return n, fmt.Errorf("%w: \"conversations\" is not a list", ErrInvalid)
+			}
+			for dec.More() {
+				br.left = lim.ConversationBytes
+				var c Conversation
+				if err := dec.Decode(&c); err != nil {
+					var te *json.UnmarshalTypeError
+					var se *json.SyntaxError
+					switch {
+					case errors.As(err, &te):
+						return n, fmt.Errorf("%w: conversation %d: %q should be %s, not JSON %s", ErrInvalid, n+1, te.Field, te.Type, te.Value)
+					case errors.As(err, &se), errors.Is(err, errBudget), errors.Is(err, io.ErrUnexpectedEOF):
+						return fail(err)
+					}
+					return n, fmt.Errorf("%w: conversation %d: %v", ErrInvalid, n+1, err)
+				}
+				if err := Check(&c, lim, ids); err != nil {
+					return n, fmt.Errorf("%w: conversation %d (%s): %w", ErrInvalid, n+1, c.ID, err)
+				}
+				n++
+				if err := fn(c); err != nil {
+					return n, err
+				}
+			}
+			if _, err := dec.Token(); err != nil { // ]
+				return fail(err)
+			}
+		default:
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	if _, err := dec.Token(); err != nil { // }
+		return fail(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return n, fmt.Errorf("%w: there is more after the end of the export", ErrInvalid)
+	}
+	if err := header(); err != nil {
+		return n, err
+	}
+	if !conversations {
+		return n, fmt.Errorf("%w: it has no \"conversations\"", ErrNotArchive)
+	}
+	return n, nil
+}
+
+// errBudget stops a decoder that read more than a conversation may hold.
+var errBudget = errors.New("over budget")
+
+// budgetReader fails once more than left bytes have been read; the reader
+// of the archive refills left before each conversation.
+type budgetReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (b *budgetReader) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, errBudget
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+// Check makes sure a conversation can be stored as it is and shown as it
+// was: ids (unique across the file: seen maps message ids to their
+// conversation), roles, statuses, times, sizes, and messages in the order
+// of their ids (the order the store lists them in). A reply that was still
+// being written when it was exported becomes interrupted, as it does when
+// the app stops mid-reply.
+func Check(c *Conversation, lim Limits, seen map[string]string) error {
+	if err := checkID(c.ID); err != nil {
+		return fmt.Errorf("its id: %w", err)
+	}
+	if n := len([]rune(c.Title)); n > lim.TitleRunes {
+		return fmt.Errorf("the title is %d characters long; the limit is %d", n, lim.TitleRunes)
+	}
+	if c.CreatedAt.IsZero() || c.UpdatedAt.IsZero() {
+		return errors.New("created_at and updated_at are required")
+	}
+	if len(c.Messages) > lim.Messages {
+		return fmt.Errorf("it has %d messages; the limit is %d", len(c.Messages), lim.Messages)
+	}
+	c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
+	for i := range c.Messages {
+		m := &c.Messages[i]
+		where := fmt.Sprintf("message %d", i+1)
+		if err := checkID(m.ID); err != nil {
+			return fmt.Errorf("%s: its id: %w", where, err)
+		}
+		if other, dup := seen[m.ID]; dup {
+			return fmt.Errorf("%s: its id %s is also a message of conversation %s", where, m.ID, other)
+		}
+		seen[m.ID] = c.ID
+		if i > 0 && m.ID <= c.Messages[i-1].ID {
+			return fmt.Errorf("%s: the messages are not in the order of their ids", where)
+		}
+		if m.Role != api.RoleUser && m.Role != api.RoleAssistant {
+			return fmt.Errorf("%s: role %q is not user or assistant", where, m.Role)
+		}
+		switch m.Status {
+		case api.StatusComplete, api.StatusInterrupted, api.StatusError, api.StatusAwaitingApproval:
+		case api.StatusStreaming:
+			m.Status = api.StatusInterrupted
+		default:
+			return fmt.Errorf("%s: status %q is not one Wayfinder knows", where, m.Status)
+		}
+		if m.CreatedAt.IsZero() {
+			return fmt.Errorf("%s: created_at is required", where)
+		}
+		m.CreatedAt = m.CreatedAt.UTC()
+		if n := len([]rune(m.Content)); n > lim.MessageRunes {
+			return fmt.Errorf("%s is %d characters long; the limit is %d", where, n, lim.MessageRunes)
+		}
+	}
+	return nil
+}
+
+// checkID accepts the ids Wayfinder makes (UUIDs) and other short plain
+// ones; an id goes into file names and URLs nowhere, but stays printable.
+func checkID(id string) error {
+	if id == "" || len(id) > 64 {
+		return fmt.Errorf("%q must be 1 to 64 characters", id)
+	}
+	if strings.IndexFunc(id, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' || r == ':')
+	}) >= 0 {
+		return fmt.Errorf("%q may hold only letters, digits and - _ . :", id)
+	}
+	return nil
+}

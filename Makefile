@@ -29,7 +29,7 @@ FRONTEND_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
 	frontend/index.html frontend/package.json frontend/vite.config.ts frontend/tsconfig.json
 DIST := frontend/dist/index.html
 
-.PHONY: run build package icons test bench generate deps deps-test test-go test-frontend test-e2e test-desktop test-package test-ollama clean
+.PHONY: run build package icons test bench generate deps deps-test deps-mcp test-go test-frontend test-e2e test-desktop test-package test-ollama clean
 
 ## run: build everything and open the desktop window (the browser UI when there is no display)
 run: build
@@ -60,6 +60,14 @@ deps:
 deps-test: deps
 	@scripts/apt-ensure.sh $(DEB_TEST)
 
+## deps-mcp: the MCP reference servers the Go tests run (npm registry, into tests/mcpservers/node_modules)
+MCP_STAMP := tests/mcpservers/node_modules/.package-lock.json
+MCP_SERVERS := $(CURDIR)/tests/mcpservers/node_modules/.bin
+deps-mcp: $(MCP_STAMP)
+$(MCP_STAMP): tests/mcpservers/package-lock.json
+	cd tests/mcpservers && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
 $(NODE_STAMP): frontend/package-lock.json
 	cd frontend && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
@@ -72,14 +80,14 @@ generate:
 	@go run ./backend/api/tsgen
 
 ## test: every test: Go (vet, race), frontend unit tests and type checks, browser end-to-end, desktop smoke, packages
-test: deps-test build
+test: deps-test deps-mcp build
 	go vet -tags $(GO_TAGS) ./...
-	WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
+	WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
 	$(MAKE) --no-print-directory test-frontend test-e2e test-desktop test-package
 	$(if $(OLLAMA_REAL),$(MAKE) --no-print-directory test-ollama,@echo "real-Ollama tier skipped: ../shared/tools/ollama-real not found")
 
-test-go: deps $(DIST)
-	WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
+test-go: deps deps-mcp $(DIST)
+	WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
 
 test-frontend: $(NODE_STAMP)
 	cd frontend && npm run check && npm test

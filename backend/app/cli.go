@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,6 +20,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/mcp"
 	"github.com/wayfinder-app/wayfinder/backend/settings"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 )
@@ -307,6 +309,7 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 		defer a.Close()
 		cfg = a.settings.Current()
 	}
+	problems += doctorMCP(ctx, dir, logger, ok, bad)
 	models, err := newModelClient(cfg, logger)
 	if err != nil {
 		return err
@@ -338,6 +341,34 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	fmt.Fprintln(s.out, "Everything is ready.")
 	return nil
+}
+
+// doctorMCP checks the MCP servers of mcp.json: each enabled one is
+// started and its tools listed; one that fails shows its standard error.
+func doctorMCP(ctx context.Context, dir string, logger *slog.Logger, ok func(string, ...any), bad func(msg, fix string)) int {
+	m := mcp.New(dir, mcp.Options{Logger: logger})
+	defer m.Close()
+	if err := m.Err(); err != nil {
+		bad(err.Error(), "fix the file, or remove it and add the servers again with `wayfinder mcp add`")
+		return 1
+	}
+	problems := 0
+	for _, srv := range m.Status(ctx, true) {
+		switch srv.State {
+		case api.MCPOff:
+			ok("MCP server %s is switched off", srv.Name)
+		case api.MCPFailed:
+			problems++
+			msg := fmt.Sprintf("MCP server %s did not start: %s", srv.Name, srv.Error)
+			if srv.Stderr != "" {
+				msg += "\n    its standard error:\n      " + strings.ReplaceAll(srv.Stderr, "\n", "\n      ")
+			}
+			bad(msg, fmt.Sprintf("check its command in %s (`wayfinder mcp list`), or switch it off with `wayfinder mcp off %s`", filepath.Join(dir, mcp.FileName), srv.Name))
+		default:
+			ok("MCP server %s is ready (%s)", srv.Name, count(len(srv.Tools), "tool", "tools"))
+		}
+	}
+	return problems
 }
 
 // readSettings returns the settings in effect for a data folder another

@@ -78,6 +78,12 @@ type Tool struct {
 	Name        string
 	Description string
 	Params      []Param
+	// InputSchema, when set, is the schema of the arguments as the tool's
+	// provider gave it (MCP tools: nested objects, arrays, anything JSON
+	// Schema says) and Params is unused: Validate then only checks that
+	// the required arguments are there and leaves the rest to the
+	// provider, which validates its own input.
+	InputSchema *ollama.ToolFunctionParameters
 	// Timeout bounds one call; zero means DefaultTimeout.
 	Timeout time.Duration
 	// DefaultOff tools are left out of the schemas and refused until the
@@ -96,6 +102,9 @@ type Tool struct {
 
 // Schema is the tool's description in the form Ollama's chat API takes.
 func (t *Tool) Schema() ollama.Tool {
+	if t.InputSchema != nil {
+		return ollama.Tool{Type: "function", Function: ollama.ToolFunction{Name: t.Name, Description: t.Description, Parameters: *t.InputSchema}}
+	}
 	props := ollama.NewToolPropertiesMap()
 	var required []string
 	for _, p := range t.Params {
@@ -142,6 +151,9 @@ func (t *Tool) Call(ctx context.Context, args map[string]any) (Result, error) {
 // Keys the tool does not declare are dropped: small models invent them, and
 // refusing the whole call for an extra key would waste a model round.
 func (t *Tool) Validate(args map[string]any) (Args, error) {
+	if t.InputSchema != nil {
+		return t.validateRaw(args)
+	}
 	out := make(Args, len(t.Params))
 	var problems []string
 	for _, p := range t.Params {
@@ -161,6 +173,25 @@ func (t *Tool) Validate(args map[string]any) (Args, error) {
 	}
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("%w for %s: %s", ErrInvalidArgs, t.Name, strings.Join(problems, "; "))
+	}
+	return out, nil
+}
+
+// validateRaw checks the arguments of a tool with its provider's schema:
+// the required ones must be there; the values go on as the model sent them.
+func (t *Tool) validateRaw(args map[string]any) (Args, error) {
+	var missing []string
+	for _, name := range t.InputSchema.Required {
+		if v, ok := args[name]; !ok || v == nil {
+			missing = append(missing, strconv.Quote(name))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%w for %s: %s required", ErrInvalidArgs, t.Name, strings.Join(missing, ", "))
+	}
+	out := make(Args, len(args))
+	for k, v := range args {
+		out[k] = v
 	}
 	return out, nil
 }

@@ -445,6 +445,36 @@ export interface MemoriesChanged {
   count: number;
 }
 
+/** MCPState is where an MCP server is in its life. */
+export type MCPState = "off" | "idle" | "starting" | "ready" | "failed";
+
+/**
+ * MCPServer is one MCP server as Settings, `wayfinder mcp list` and
+ * `doctor` show it.
+ */
+export interface MCPServer {
+  name: string;
+  transport: string; // "stdio" or "http"
+  command?: string;
+  url?: string;
+  enabled: boolean;
+  auto_approve_read_only: boolean;
+  state: MCPState;
+  error?: string;
+  stderr?: string;
+  retry_in?: number;
+  tools: MCPTool[];
+}
+
+/** MCPTool is one tool of an MCP server. */
+export interface MCPTool {
+  name: string; // as the server names it
+  full_name: string;
+  description: string;
+  enabled: boolean;
+  read_only: boolean;
+}
+
 /** Event names, as sent by the Wails runtime or as server-sent events. */
 export const Events = {
   TurnStarted: "chat.turn_started",

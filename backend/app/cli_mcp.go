@@ -1,0 +1,200 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/mcp"
+)
+
+// envFlag collects repeated --env KEY=VALUE flags.
+type envFlag map[string]string
+
+func (e envFlag) String() string { return "" }
+func (e envFlag) Set(v string) error {
+	k, val, ok := strings.Cut(v, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("want KEY=VALUE, got %q", v)
+	}
+	e[k] = val
+	return nil
+}
+
+// runMCP manages the MCP servers of mcp.json in the data folder. It needs
+// no lock on the data folder: an open app reads the file again when it
+// changes.
+func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
+	const usage = "mcp list [--json] | add NAME [--env KEY=VALUE]... -- COMMAND [ARGS...] | add NAME --url URL | remove NAME | on|off NAME [TOOL]"
+	if err := helpFor(args, usage, s); err != nil {
+		return err
+	}
+	if len(args) == 0 {
+		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
+	}
+	sub, args := args[0], args[1:]
+	fs := subFlags("mcp "+sub, usage, &g, s)
+	asJSON := false
+	url := ""
+	env := envFlag{}
+	switch sub {
+	case "list":
+		fs.BoolVar(&asJSON, "json", false, "print the servers, their state and tools as JSON")
+	case "add":
+		fs.StringVar(&url, "url", "", "address of a Streamable HTTP server (instead of a command)")
+		fs.Var(env, "env", "an environment variable for the server's command, KEY=VALUE (repeatable)")
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	args = fs.Args()
+	dir, err := g.resolvedDataDir()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	m := mcp.New(dir, mcp.Options{Logger: cliLogger(s, g.verbose)})
+	defer m.Close()
+	if err := m.Err(); err != nil && sub != "list" {
+		return fmt.Errorf("%w; fix or remove the file first", err)
+	}
+	switch sub {
+	case "list":
+		if len(args) != 0 {
+			return fmt.Errorf("%w: wayfinder mcp list [--json]", errUsage)
+		}
+		if err := m.Err(); err != nil {
+			return err
+		}
+		servers := m.Status(ctx, true)
+		if asJSON {
+			enc := json.NewEncoder(s.out)
+			enc.SetIndent("", "  ")
+			return enc.Encode(servers)
+		}
+		if len(servers) == 0 {
+			fmt.Fprintf(s.out, "No MCP servers. Add one with `wayfinder mcp add NAME -- COMMAND [ARGS...]` or `wayfinder mcp add NAME --url URL`, or paste an \"mcpServers\" block into %s.\n", mcp.FileName)
+			return nil
+		}
+		for _, srv := range servers {
+			printServer(s.out, srv)
+		}
+		return nil
+	case "add":
+		if len(args) == 0 || (url == "") == (len(args) < 2) {
+			return fmt.Errorf("%w: wayfinder mcp add NAME -- COMMAND [ARGS...] or wayfinder mcp add NAME --url URL", errUsage)
+		}
+		name := args[0]
+		entry := mcp.Server{URL: url}
+		if url == "" {
+			entry.Command, entry.Args = args[1], args[2:]
+		}
+		if len(env) > 0 {
+			entry.Env = env
+		}
+		if err := m.Update(func(c *mcp.Config) error {
+			if _, ok := c.Servers[name]; ok {
+				return fmt.Errorf("an MCP server named %q is already there; remove it first or choose another name", name)
+			}
+			c.Servers[name] = entry
+			return nil
+		}); err != nil {
+			return err
+		}
+		srv := m.Status(ctx, true)
+		for _, st := range srv {
+			if st.Name == name {
+				printServer(s.out, st)
+				if st.State == api.MCPFailed {
+					return fmt.Errorf("added %s, but it did not start; fix its command and try `wayfinder mcp list`, or `wayfinder mcp remove %s`", name, name)
+				}
+			}
+		}
+		fmt.Fprintf(s.out, "Added %s. Every call of its tools asks you first.\n", name)
+		return nil
+	case "remove", "on", "off":
+		if len(args) < 1 || len(args) > 2 || (sub == "remove" && len(args) != 1) {
+			return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
+		}
+		name := args[0]
+		err := m.Update(func(c *mcp.Config) error {
+			srv, ok := c.Servers[name]
+			if !ok {
+				return fmt.Errorf("no MCP server named %q (see `wayfinder mcp list`)", name)
+			}
+			switch {
+			case sub == "remove":
+				delete(c.Servers, name)
+				return nil
+			case len(args) == 2:
+				srv.DisabledTools = toggle(srv.DisabledTools, args[1], sub == "off")
+			default:
+				srv.Disabled = sub == "off"
+			}
+			c.Servers[name] = srv
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		what := name
+		if len(args) == 2 {
+			what = name + " " + args[1]
+		}
+		fmt.Fprintf(s.out, "%s: %s\n", map[string]string{"remove": "Removed", "on": "Switched on", "off": "Switched off"}[sub], what)
+		return nil
+	}
+	return fmt.Errorf("%w: unknown mcp command %q; use wayfinder %s", errUsage, sub, usage)
+}
+
+// toggle adds name to or takes it from a list of switched-off names.
+func toggle(off []string, name string, switchOff bool) []string {
+	out := make([]string, 0, len(off)+1)
+	for _, n := range off {
+		if n != name {
+			out = append(out, n)
+		}
+	}
+	if switchOff {
+		out = append(out, name)
+	}
+	return out
+}
+
+func printServer(w io.Writer, srv api.MCPServer) {
+	where := srv.Command
+	if srv.URL != "" {
+		where = srv.URL
+	}
+	fmt.Fprintf(w, "%s (%s: %s): %s\n", srv.Name, srv.Transport, where, srv.State)
+	if srv.Error != "" {
+		fmt.Fprintf(w, "  error: %s\n", srv.Error)
+	}
+	if srv.Stderr != "" {
+		fmt.Fprintf(w, "  its standard error:\n    %s\n", strings.ReplaceAll(srv.Stderr, "\n", "\n    "))
+	}
+	for _, t := range srv.Tools {
+		flags := ""
+		if !t.Enabled {
+			flags += " [off]"
+		}
+		if t.ReadOnly {
+			flags += " [read-only]"
+		}
+		fmt.Fprintf(w, "  %s%s  %s\n", t.FullName, flags, firstLine(t.Description, 80))
+	}
+}
+
+func firstLine(s string, n int) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

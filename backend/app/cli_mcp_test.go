@@ -1,0 +1,70 @@
+package app
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+func TestMCPCommands(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"--data-dir", dir}
+	code, out, errOut := wayfinder(t, append(base, "mcp", "list")...)
+	if code != 0 || !strings.Contains(out, "No MCP servers") {
+		t.Fatalf("empty list: %d %q %q", code, out, errOut)
+	}
+	// A server that cannot start is added, and says why.
+	code, out, errOut = wayfinder(t, append(base, "mcp", "add", "broken", "--env", "A=1", "--", "/nonexistent/server", "--flag")...)
+	if code != 1 || !strings.Contains(out, "broken (stdio: /nonexistent/server --flag): failed") || !strings.Contains(errOut, "did not start") {
+		t.Fatalf("add broken: %d %q %q", code, out, errOut)
+	}
+	code, _, errOut = wayfinder(t, append(base, "mcp", "add", "broken", "--url", "http://127.0.0.1:1/mcp")...)
+	if code != 1 || !strings.Contains(errOut, "already there") {
+		t.Fatalf("add twice: %d %q", code, errOut)
+	}
+	for _, bad := range [][]string{{"mcp", "add", "x"}, {"mcp", "add", "x", "--url", "http://h", "extra"}, {"mcp", "remove"}, {"mcp", "frob"}} {
+		if code, _, _ := wayfinder(t, append(base, bad...)...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", bad, code)
+		}
+	}
+	if code, _, errOut := wayfinder(t, append(base, "mcp", "add", "bad name", "--url", "http://h")...); code != 1 || !strings.Contains(errOut, "server name") {
+		t.Errorf("bad name: %d %q", code, errOut)
+	}
+	if code, out, _ := wayfinder(t, append(base, "mcp", "off", "broken")...); code != 0 || !strings.Contains(out, "Switched off: broken") {
+		t.Fatalf("off: %d %q", code, out)
+	}
+	code, out, _ = wayfinder(t, append(base, "mcp", "list", "--json")...)
+	var servers []api.MCPServer
+	if err := json.Unmarshal([]byte(out), &servers); code != 0 || err != nil || len(servers) != 1 || servers[0].State != api.MCPOff {
+		t.Fatalf("list --json: %d %q %v", code, out, err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "mcp.json"))
+	if err != nil || !strings.Contains(string(b), `"mcpServers"`) || !strings.Contains(string(b), `"A": "1"`) {
+		t.Fatalf("mcp.json: %s %v", b, err)
+	}
+	if code, out, _ := wayfinder(t, append(base, "mcp", "remove", "broken")...); code != 0 || !strings.Contains(out, "Removed") {
+		t.Fatalf("remove: %d %q", code, out)
+	}
+	if code, _, errOut := wayfinder(t, append(base, "mcp", "remove", "broken")...); code != 1 || !strings.Contains(errOut, "no MCP server") {
+		t.Fatalf("remove again: %d %q", code, errOut)
+	}
+}
+
+func TestDoctorShowsMCPServers(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "server.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'missing API key: set WEATHER_KEY' >&2\nexit 1\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := wayfinder(t, "--data-dir", dir, "mcp", "add", "weather", "--", script); code != 1 {
+		t.Fatalf("add: %d %q", code, errOut)
+	}
+	code, out, _ := wayfinder(t, "--data-dir", dir, "--ollama-host", "http://127.0.0.1:1", "doctor")
+	if code != 1 || !strings.Contains(out, "✗ MCP server weather did not start") || !strings.Contains(out, "missing API key: set WEATHER_KEY") {
+		t.Fatalf("doctor: %d %q", code, out)
+	}
+}

@@ -1,0 +1,525 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/version"
+)
+
+// Defaults of Options, documented in the README ("MCP servers").
+const (
+	// DefaultStartTimeout bounds starting a server and listing its tools
+	// (npx may download the server the first time).
+	DefaultStartTimeout = 30 * time.Second
+	// DefaultCallTimeout bounds one tool call unless the server's entry
+	// sets timeoutSeconds.
+	DefaultCallTimeout = 60 * time.Second
+	// DefaultMaxMessage bounds one message from a server: a larger one ends
+	// the connection (the call fails with a note; the server is restarted
+	// when next needed) instead of filling memory.
+	DefaultMaxMessage = 4 << 20
+	// stderrTail is how much of a server's standard error is kept.
+	stderrTail = 4 << 10
+)
+
+// Options tune a Manager; zero values take the defaults.
+type Options struct {
+	StartTimeout time.Duration
+	CallTimeout  time.Duration
+	MaxMessage   int
+	// Backoff is the pause before the n-th restart after a failure (n >=
+	// 1); default 1s, 2s, 4s ... up to a minute.
+	Backoff func(n int) time.Duration
+	Logger  *slog.Logger
+	Now     func() time.Time
+}
+
+func (o *Options) defaults() {
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = DefaultStartTimeout
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = DefaultCallTimeout
+	}
+	if o.MaxMessage <= 0 {
+		o.MaxMessage = DefaultMaxMessage
+	}
+	if o.Backoff == nil {
+		o.Backoff = func(n int) time.Duration {
+			return min(time.Second<<min(n-1, 6), time.Minute)
+		}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+}
+
+// Manager owns the MCP servers of one data folder. It is safe for
+// concurrent use; nothing starts until a server's tools are first needed.
+type Manager struct {
+	dir  string
+	opts Options
+
+	mu      sync.Mutex
+	cfg     Config
+	cfgErr  error
+	servers map[string]*server
+	closed  bool
+	// seen is the file's state when last read, so that an edit by hand or
+	// by `wayfinder mcp` while the app runs is picked up on the next use.
+	seen fileState
+}
+
+type fileState struct {
+	mod  time.Time
+	size int64
+}
+
+func (m *Manager) fileState() fileState {
+	fi, err := os.Stat(filepath.Join(m.dir, FileName))
+	if err != nil {
+		return fileState{size: -1}
+	}
+	return fileState{fi.ModTime(), fi.Size()}
+}
+
+// New reads dir/mcp.json. A file that does not parse is not fatal: the
+// manager runs no server and Err says why (Settings and doctor show it).
+func New(dir string, opts Options) *Manager {
+	opts.defaults()
+	m := &Manager{dir: dir, opts: opts, servers: map[string]*server{}}
+	m.seen = m.fileState()
+	m.cfg, m.cfgErr = Load(dir)
+	return m
+}
+
+// Err is the problem with mcp.json, if any.
+func (m *Manager) Err() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.cfgErr
+}
+
+// Config returns the configuration in effect, read again first when the
+// file changed.
+func (m *Manager) Config() Config {
+	now := m.fileState()
+	m.mu.Lock()
+	changed := now != m.seen
+	m.mu.Unlock()
+	if changed {
+		if err := m.Reload(); err != nil {
+			m.opts.Logger.Warn("read mcp.json again", "err", err)
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.cfg
+}
+
+// Update changes the configuration (fn edits a copy), saves it and
+// restarts the servers whose entry changed.
+func (m *Manager) Update(fn func(*Config) error) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.cfgErr != nil {
+		return fmt.Errorf("mcp.json must be fixed first: %w", m.cfgErr)
+	}
+	next := Config{Servers: map[string]Server{}}
+	for n, s := range m.cfg.Servers {
+		s.Args = slices.Clone(s.Args)
+		s.DisabledTools = slices.Clone(s.DisabledTools)
+		next.Servers[n] = s
+	}
+	if err := fn(&next); err != nil {
+		return err
+	}
+	if err := Save(m.dir, next); err != nil {
+		return err
+	}
+	m.seen = m.fileState()
+	for n, s := range m.servers {
+		if nc, ok := next.Servers[n]; !ok || !sameProcess(nc, s.cfg()) {
+			s.stop()
+			delete(m.servers, n)
+		} else {
+			s.setConfig(nc)
+		}
+	}
+	m.cfg = next
+	return nil
+}
+
+// Reload reads mcp.json again (after a person edited it by hand).
+func (m *Manager) Reload() error {
+	seen := m.fileState()
+	c, err := Load(m.dir)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.seen = seen
+	m.cfgErr = err
+	if err != nil {
+		return err
+	}
+	for n, s := range m.servers {
+		if nc, ok := c.Servers[n]; !ok || !sameProcess(nc, s.cfg()) {
+			s.stop()
+			delete(m.servers, n)
+		} else {
+			s.setConfig(nc)
+		}
+	}
+	m.cfg = c
+	return nil
+}
+
+// sameProcess reports whether a changed entry can keep the running
+// server: only the switches changed, not how it is started.
+func sameProcess(a, b Server) bool {
+	return a.Command == b.Command && slices.Equal(a.Args, b.Args) && equalMaps(a.Env, b.Env) &&
+		a.URL == b.URL && equalMaps(a.Headers, b.Headers) && a.Disabled == b.Disabled
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// Close stops every server.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.closed = true
+	for _, s := range m.servers {
+		s.stop()
+	}
+	m.servers = map[string]*server{}
+}
+
+// server returns the live record of an enabled server, nil for a
+// disabled or unknown one.
+func (m *Manager) server(name string) *server {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.cfg.Servers[name]
+	if !ok || c.Disabled || m.closed {
+		return nil
+	}
+	s := m.servers[name]
+	if s == nil {
+		s = &server{name: name, conf: c, m: m, sem: make(chan struct{}, 1)}
+		m.servers[name] = s
+	}
+	return s
+}
+
+// Status lists every configured server with its state and tools. With
+// start, enabled servers that are not running are started first (what
+// `wayfinder mcp list` and doctor do), all at once, each within the start
+// time limit.
+func (m *Manager) Status(ctx context.Context, start bool) []api.MCPServer {
+	cfg := m.Config()
+	if start {
+		var wg sync.WaitGroup
+		for _, n := range cfg.Names() {
+			if s := m.server(n); s != nil {
+				wg.Go(func() { _, _ = s.session(ctx) })
+			}
+		}
+		wg.Wait()
+	}
+	out := make([]api.MCPServer, 0, len(cfg.Servers))
+	for _, n := range cfg.Names() {
+		c := cfg.Servers[n]
+		st := api.MCPServer{Name: n, Transport: c.Transport(), URL: c.URL, Enabled: !c.Disabled,
+			AutoApproveReadOnly: c.AutoApproveReadOnly, State: api.MCPOff, Tools: []api.MCPTool{}}
+		if c.Command != "" {
+			st.Command = strings.Join(append([]string{c.Command}, c.Args...), " ")
+		}
+		if s := m.server(n); s != nil {
+			s.describe(&st)
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// ErrNotRunning is a call to a server that is off, unknown or waiting to
+// be restarted.
+var ErrNotRunning = errors.New("MCP server is not running")
+
+// server is one configured server and, while it runs, its session.
+type server struct {
+	name string
+	m    *Manager
+	sem  chan struct{} // held while starting, so one start runs at a time
+
+	mu       sync.Mutex
+	conf     Server
+	sess     *sdk.ClientSession
+	stopProc func()
+	stderr   *tail
+	tools    []*sdk.Tool // as last listed; kept while the server restarts
+	listed   bool
+	stale    bool // the server said its tools changed
+	starting bool
+	err      string
+	lastRun  *tail // stderr of the failed run, read when shown: the process may still be flushing it
+	failures int
+	retryAt  time.Time
+	stopped  bool
+}
+
+func (s *server) cfg() Server {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conf
+}
+
+func (s *server) setConfig(c Server) {
+	s.mu.Lock()
+	s.conf = c
+	s.mu.Unlock()
+}
+
+// session returns the running session, starting the server when it is
+// not running and no restart pause is pending.
+func (s *server) session(ctx context.Context) (*sdk.ClientSession, error) {
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-s.sem }()
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("%s: %w", s.name, ErrNotRunning)
+	}
+	if s.sess != nil && !s.stale {
+		cs := s.sess
+		s.mu.Unlock()
+		return cs, nil
+	}
+	if s.sess != nil && s.stale { // only the tool list needs reading again
+		cs := s.sess
+		s.mu.Unlock()
+		if err := s.list(ctx, cs); err != nil {
+			return nil, err
+		}
+		return cs, nil
+	}
+	if wait := s.retryAt.Sub(s.m.opts.Now()); wait > 0 {
+		err := s.err
+		s.mu.Unlock()
+		return nil, fmt.Errorf("%s: %w (%s); Wayfinder tries again in %s", s.name, ErrNotRunning, err, wait.Round(time.Second))
+	}
+	s.starting = true
+	conf := s.conf
+	s.mu.Unlock()
+
+	cs, stop, tail, err := s.start(ctx, conf)
+	s.mu.Lock()
+	s.starting = false
+	if err == nil && s.stopped { // removed while it started
+		s.mu.Unlock()
+		stop()
+		return nil, fmt.Errorf("%s: %w", s.name, ErrNotRunning)
+	}
+	if err != nil {
+		s.fail(err, tail)
+		s.mu.Unlock()
+		return nil, fmt.Errorf("start MCP server %s: %w", s.name, err)
+	}
+	s.sess, s.stopProc, s.stderr = cs, stop, tail
+	s.mu.Unlock()
+	go s.watch(cs)
+	if err := s.list(ctx, cs); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.failures, s.err, s.lastRun = 0, "", nil
+	s.mu.Unlock()
+	return cs, nil
+}
+
+// fail records a failed start or a crash; s.mu is held.
+func (s *server) fail(err error, t *tail) {
+	s.failures++
+	s.err = err.Error()
+	s.lastRun = t
+	s.retryAt = s.m.opts.Now().Add(s.m.opts.Backoff(s.failures))
+	s.m.opts.Logger.Warn("MCP server failed", "server", s.name, "err", err, "stderr", t.String(), "failures", s.failures)
+}
+
+// list reads the server's tools.
+func (s *server) list(ctx context.Context, cs *sdk.ClientSession) error {
+	ctx, cancel := context.WithTimeout(ctx, s.m.opts.StartTimeout)
+	defer cancel()
+	var ts []*sdk.Tool
+	for t, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			err = fmt.Errorf("list the tools of MCP server %s: %w", s.name, err)
+			s.mu.Lock()
+			if s.sess == cs {
+				s.fail(err, s.stderr)
+				s.sess = nil
+			}
+			stop := s.stopProc
+			s.mu.Unlock()
+			if stop != nil {
+				stop()
+			}
+			return err
+		}
+		if t != nil && t.Name != "" {
+			ts = append(ts, t)
+		}
+	}
+	s.mu.Lock()
+	s.tools, s.listed, s.stale = ts, true, false
+	s.mu.Unlock()
+	return nil
+}
+
+// watch notices a server that ends on its own (a crash): the next use
+// restarts it after the pause.
+func (s *server) watch(cs *sdk.ClientSession) {
+	err := cs.Wait()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sess != cs || s.stopped {
+		return
+	}
+	if err == nil {
+		err = errors.New("the server closed the connection")
+	}
+	s.sess = nil
+	s.fail(fmt.Errorf("stopped: %w", err), s.stderr)
+	if s.stopProc != nil {
+		go s.stopProc()
+	}
+}
+
+// broken ends a session whose connection failed during a call, so the next
+// use starts the server again.
+func (s *server) broken(cs *sdk.ClientSession, err error) {
+	s.mu.Lock()
+	if s.sess != cs {
+		s.mu.Unlock()
+		return
+	}
+	s.sess = nil
+	s.fail(err, s.stderr)
+	stop := s.stopProc
+	s.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}
+
+// stop ends the server for good (removed, changed or the app closing).
+func (s *server) stop() {
+	s.mu.Lock()
+	s.stopped = true
+	stop := s.stopProc
+	s.sess = nil
+	s.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}
+
+func (s *server) describe(st *api.MCPServer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.starting:
+		st.State = api.MCPStarting
+	case s.sess != nil:
+		st.State = api.MCPReady
+	case s.err != "":
+		st.State = api.MCPFailed
+		st.Error = s.err
+		st.Stderr = s.lastRun.String()
+		if wait := s.retryAt.Sub(s.m.opts.Now()); wait > 0 {
+			st.RetryIn = int(wait.Round(time.Second) / time.Second)
+		}
+	default:
+		st.State = api.MCPIdle
+	}
+	for _, t := range s.tools {
+		st.Tools = append(st.Tools, api.MCPTool{Name: t.Name, FullName: FullName(s.name, t.Name),
+			Description: t.Description, Enabled: s.conf.ToolEnabled(t.Name), ReadOnly: readOnly(t)})
+	}
+}
+
+func readOnly(t *sdk.Tool) bool { return t.Annotations != nil && t.Annotations.ReadOnlyHint }
+
+// client makes the SDK client of one server's session.
+func (s *server) client() *sdk.Client {
+	return sdk.NewClient(&sdk.Implementation{Name: "wayfinder", Version: version.Current().Version}, &sdk.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			s.mu.Lock()
+			s.stale = true
+			s.mu.Unlock()
+		},
+	})
+}
+
+// tail keeps the last bytes written to it: a server's standard error.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - stderrTail; over > 0 {
+		t.buf = slices.Clone(t.buf[over:])
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	if t == nil {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(strings.ToValidUTF8(string(t.buf), "?"))
+}
+
+// environ is the server's environment: Wayfinder's, with the entry's env
+// on top.
+func environ(extra map[string]string) []string {
+	env := os.Environ()
+	for k, v := range extra {
+		env = append(env, k+"="+v)
+	}
+	return env
+}

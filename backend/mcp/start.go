@@ -1,0 +1,145 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// start connects to a server: runs its command or reaches its URL, and
+// says hello (the MCP initialize handshake), all within the start time
+// limit. stop ends the session and, for a command, its process.
+func (s *server) start(ctx context.Context, c Server) (*sdk.ClientSession, func(), *tail, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.m.opts.StartTimeout)
+	defer cancel()
+	if c.URL != "" {
+		t := &sdk.StreamableClientTransport{Endpoint: c.URL, MaxRetries: -1, DisableStandaloneSSE: true,
+			HTTPClient: &http.Client{Transport: limitedTransport{headers: c.Headers, max: int64(s.m.opts.MaxMessage)}}}
+		cs, err := s.client().Connect(ctx, t, nil)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("connect to %s: %w", c.URL, startErr(ctx, err))
+		}
+		return cs, func() { _ = cs.Close() }, nil, nil
+	}
+	errs := &tail{}
+	cmd := exec.Command(c.Command, c.Args...)
+	cmd.Env = environ(c.Env)
+	cmd.Stderr = errs
+	ownGroup(cmd)
+	// Pipes of our own rather than cmd.StdoutPipe: the session reads
+	// stdout until the process ends, and Wait must not close it under
+	// the reader.
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, nil, nil, err
+	}
+	cmd.Stdin, cmd.Stdout = inR, outW
+	if err := cmd.Start(); err != nil {
+		for _, f := range []*os.File{inR, inW, outR, outW} {
+			f.Close()
+		}
+		return nil, nil, errs, fmt.Errorf("run %s: %w", c.Command, err)
+	}
+	inR.Close()
+	outW.Close()
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	var once sync.Once
+	var cs *sdk.ClientSession
+	stop := func() {
+		once.Do(func() {
+			if cs != nil {
+				_ = cs.Close()
+			}
+			inW.Close()
+			select { // a polite server ends when its input closes
+			case <-exited:
+			case <-time.After(2 * time.Second):
+				killGroup(cmd)
+				<-exited
+			}
+			killGroup(cmd) // children it left behind (npx runs node)
+			outR.Close()
+		})
+	}
+	t := &sdk.IOTransport{Reader: outR, Writer: inW, MaxLineLength: s.m.opts.MaxMessage}
+	cs, err = s.client().Connect(ctx, t, nil)
+	if err != nil {
+		err = startErr(ctx, err)
+		select {
+		case <-exited:
+			err = fmt.Errorf("%s exited: %s", c.Command, cmd.ProcessState)
+		case <-time.After(100 * time.Millisecond):
+		}
+		stop()
+		return nil, nil, errs, err
+	}
+	return cs, stop, errs, nil
+}
+
+// startErr says a start ran out of time in words.
+func startErr(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("no answer to the MCP handshake in time: %w", err)
+	}
+	return err
+}
+
+// limitedTransport adds the entry's headers to every request and cuts a
+// response body at max bytes, so an HTTP server cannot fill memory.
+type limitedTransport struct {
+	headers map[string]string
+	max     int64
+}
+
+func (t limitedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(t.headers) > 0 {
+		r = r.Clone(r.Context())
+		for k, v := range t.headers {
+			r.Header.Set(k, v)
+		}
+	}
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = &limitedBody{ReadCloser: resp.Body, left: t.max}
+	return resp, nil
+}
+
+// errTooLarge ends a response longer than the message budget.
+var errTooLarge = errors.New("the server sent more than the message size limit")
+
+type limitedBody struct {
+	io.ReadCloser
+	left int64
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, errTooLarge
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	return n, err
+}

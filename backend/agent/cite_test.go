@@ -196,7 +196,15 @@ func TestAnswerSourcesAreWhatItCites(t *testing.T) {
 func TestGuideCitesWhatItUses(t *testing.T) {
 	e := newEnv(t)
 	a := e.agent(Options{})
-	// Rules match oldest first: these come before scriptComplex's.
+	// Rules match oldest first: these come before scriptComplex's. Each
+	// first review asks for more, and the scout's search also finds the
+	// leave policy and the other tools.
+	e.fake.OnFunc(isReviewer, func(req ollama.ChatRequest) ollamatest.Reply {
+		if !strings.Contains(lastMessage(req).Content, "휴가 정책") {
+			return ollamatest.Reply{JSON: review{Sufficient: false, Missing: "more tools"}}
+		}
+		return scriptedReview(req)
+	})
 	e.fake.OnFunc(isScout, func(req ollama.ChatRequest) ollamatest.Reply {
 		if lastMessage(req).Role == "tool" {
 			return ollamatest.Reply{Text: "Found a good candidate."}

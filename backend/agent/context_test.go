@@ -110,6 +110,13 @@ func TestEarlierFactsReachEveryCall(t *testing.T) {
 	t.Run("task", func(t *testing.T) {
 		e := newEnv(t)
 		summariseByEcho(e)
+		// The first review asks for more, so that the scout is called too.
+		e.fake.OnFunc(isReviewer, func(req ollama.ChatRequest) ollamatest.Reply {
+			if len(e.requests(isReviewer)) == 1 {
+				return ollamatest.Reply{JSON: review{Sufficient: false, Missing: "가격"}}
+			}
+			return scriptedReview(req)
+		})
 		scriptComplex(e)
 		e.fake.On(isAnswer, ollamatest.Reply{Text: "네, 알겠어요."})
 		c, res := play(t, e, shortsTask)

@@ -36,11 +36,11 @@ var leavePolicy = tools.Doc{ID: "hr-1", Title: "휴가 정책", Source: "employe
 
 var catalog = []tools.Doc{
 	{ID: "cat-vrew", Title: "Vrew", Source: "Wayfinder AI tool catalog", Catalog: true, URL: "https://vrew.ai",
-		Text: "Vrew: AI video editor with automatic Korean subtitles, short-form video editing. Pricing: free plan, Pro $9.99/month."},
+		Text: "Vrew: AI video editor with automatic Korean subtitles, short-form video editing. 자동 한국어 자막으로 세로 영상을 편집합니다. Pricing: free plan, Pro $9.99/month."},
 	{ID: "cat-chatgpt", Title: "ChatGPT", Source: "Wayfinder AI tool catalog", Catalog: true, URL: "https://chatgpt.com",
-		Text: "ChatGPT: writes scripts and ideas for videos in Korean and English. Pricing: free, Plus $20/month."},
+		Text: "ChatGPT: writes scripts and ideas for videos in Korean and English. 한국어 대본 작성. Pricing: free, Plus $20/month."},
 	{ID: "cat-canva", Title: "Canva", Source: "Wayfinder AI tool catalog", Catalog: true, URL: "https://canva.com",
-		Text: "Canva: thumbnails and simple graphics for video. Pricing: free, Pro $15/month."},
+		Text: "Canva: thumbnails and simple graphics for video. 썸네일 제작. Pricing: free, Pro $15/month."},
 }
 
 // env is one test's world: a fake Ollama, documents, memory and a database.

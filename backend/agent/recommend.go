@@ -29,6 +29,13 @@ func (a *Agent) recommend(cfg loopConfig) graph.NodeFunc[State] {
 		c := a.newCall(rt)
 		if s.Iterations == 0 {
 			c.trace(api.TracePlanning, say(api.TraceToolFinding, stepArgs(s, "step", st.Title)...))
+			// The first search needs no model: the scout's first call
+			// would search the catalog with the sub-task's words, so the
+			// reviewer reads those results at once, and the scout is asked
+			// only for what the reviewer finds missing.
+			if calls := a.firstSearch(s, st); len(calls) > 0 {
+				return graph.Update{a.f.scratch.Add(Msg{Role: "assistant", ToolCalls: calls}), a.f.iterations.Set(1)}, nil
+			}
 		}
 		msgs := scoutMessages(s, st, a.webSearch())
 		resp, err := c.chat(ctx, msgs, a.toolset("recommend", s).Schemas(), nil)
@@ -39,6 +46,28 @@ func (a *Agent) recommend(cfg loopConfig) graph.NodeFunc[State] {
 		a.markApprovals(s, &m)
 		return c.update(graph.Update{a.f.scratch.Add(m), a.f.iterations.Set(s.Iterations + 1)}), nil
 	}
+}
+
+// firstSearch is the search every sub-task starts with, made by
+// Wayfinder rather than asked of the model: the catalog of AI tools and
+// the person's documents, with the sub-task's own words (the plan the
+// person approved). None when the recommendation tools lack them.
+func (a *Agent) firstSearch(s State, st api.SubTask) []ToolCall {
+	query := strings.TrimSpace(st.Title + " " + st.Detail)
+	if query == "" {
+		return nil
+	}
+	offered := map[string]bool{}
+	for _, t := range a.toolset("recommend", s).Schemas() {
+		offered[t.Function.Name] = true
+	}
+	var calls []ToolCall
+	for _, name := range []string{"search_catalog", "retrieve_docs"} {
+		if offered[name] {
+			calls = append(calls, ToolCall{Name: name, Args: map[string]any{"query": query}})
+		}
+	}
+	return calls
 }
 
 // stepArgs are a trace line's blanks about the current sub-task: its id,

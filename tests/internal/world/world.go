@@ -192,11 +192,11 @@ func Last(req ollama.ChatRequest) ollama.Message { return last(req) }
 // Catalog is a small stand-in for the knowledge base.
 var Catalog = []tools.Doc{
 	{ID: "cat-vrew", Title: "Vrew", Source: "Wayfinder AI tool catalog", Catalog: true, URL: "https://vrew.ai",
-		Text: "Vrew: AI video editor with automatic Korean subtitles. Pricing: free plan, Pro $9.99/month."},
+		Text: "Vrew: AI video editor with automatic Korean subtitles. 자동 한국어 자막으로 세로 영상을 편집합니다. Pricing: free plan, Pro $9.99/month."},
 	{ID: "cat-chatgpt", Title: "ChatGPT", Source: "Wayfinder AI tool catalog", Catalog: true, URL: "https://chatgpt.com",
-		Text: "ChatGPT: writes scripts for videos in Korean and English. Pricing: free, Plus $20/month."},
+		Text: "ChatGPT: writes scripts for videos in Korean and English. 한국어 대본 작성. Pricing: free, Plus $20/month."},
 	{ID: "cat-canva", Title: "Canva", Source: "Wayfinder AI tool catalog", Catalog: true, URL: "https://canva.com",
-		Text: "Canva: thumbnails and simple graphics. Pricing: free, Pro $15/month."},
+		Text: "Canva: thumbnails and simple graphics. 썸네일 제작. Pricing: free, Pro $15/month."},
 	{ID: "hr-1", Title: "휴가 정책", Source: "employee-handbook.pdf", Page: 3,
 		Text: "휴가 정책: 연차 15일, 병가 10일. 연차는 입사 1년 후부터 사용할 수 있습니다."},
 }

@@ -89,6 +89,9 @@ type Options struct {
 	MemoryTokens int
 	// DocsTopK is how many passages a document question gets (default 4).
 	DocsTopK int
+	// Parallel is how many sub-tasks are recommended at once when
+	// Settings do not say (default 1).
+	Parallel int
 	// Workflow replaces the embedded definition (a person's own file).
 	Workflow []byte
 	// ModelOptions are sent with chat calls (temperature, ...);

@@ -90,8 +90,10 @@ type State struct {
 	Decision string        `json:"decision,omitempty"`
 	PlanNote string        `json:"plan_note,omitempty"` // shown with the plan, e.g. when planning fell back
 
-	// Recommendations, one sub-task at a time.
+	// Recommendations: the sub-task being looked at (StepOnly: the one a
+	// sub-task's own loop stops after, recommendSteps).
 	Current         int                  `json:"current,omitempty"`
+	StepOnly        int                  `json:"step_only,omitempty"`
 	Missing         string               `json:"missing,omitempty"`
 	EvalRounds      int                  `json:"eval_rounds,omitempty"`
 	SubSources      []api.Source         `json:"sub_sources,omitempty"`
@@ -112,6 +114,7 @@ type fields struct {
 	summary, foldedThrough, input, lang, route, task, decision, planNote graph.ValueField[State, string]
 	missing, response, notice, nonce, session                            graph.ValueField[State, string]
 	folded, historyStart, iterations, round, current, evalRounds         graph.ValueField[State, int]
+	stepOnly                                                             graph.ValueField[State, int]
 	trivial, needsDocs, refersBack                                       graph.ValueField[State, bool]
 	history                                                              graph.ValueField[State, []Msg]
 	memories                                                             graph.ValueField[State, []string]
@@ -162,6 +165,7 @@ func newFields() fields {
 		iterations:    num("iterations", func(s *State) *int { return &s.Iterations }),
 		round:         num("round", func(s *State) *int { return &s.Round }),
 		current:       num("current", func(s *State) *int { return &s.Current }),
+		stepOnly:      num("step_only", func(s *State) *int { return &s.StepOnly }),
 		evalRounds:    num("eval_rounds", func(s *State) *int { return &s.EvalRounds }),
 		trivial:       flag("trivial", func(s *State) *bool { return &s.Trivial }),
 		needsDocs:     flag("needs_docs", func(s *State) *bool { return &s.NeedsDocs }),
@@ -193,7 +197,7 @@ func (f fields) all() []graph.Field[State] {
 	return []graph.Field[State]{
 		f.summary, f.foldedThrough, f.input, f.nonce, f.session, f.lang, f.route, f.task, f.decision, f.planNote,
 		f.missing, f.response, f.notice,
-		f.folded, f.historyStart, f.iterations, f.round, f.current, f.evalRounds,
+		f.folded, f.historyStart, f.iterations, f.round, f.current, f.evalRounds, f.stepOnly,
 		f.trivial, f.needsDocs, f.refersBack, f.history, f.memories, f.cited, f.plan,
 		f.scratch, f.toolRuns, f.docs, f.sources, f.subSources, f.feedback, f.recommendations, f.retries, f.usage,
 	}
@@ -210,5 +214,22 @@ func (f fields) resetTurn(input, session, nonce string, history []Msg, historySt
 		f.task.Set(""), f.plan.Set(nil), f.round.Set(0), f.feedback.Replace(), f.decision.Set(""), f.planNote.Set(""),
 		f.current.Set(0), f.missing.Set(""), f.evalRounds.Set(0), f.subSources.Replace(), f.recommendations.Replace(),
 		f.response.Set(""), f.notice.Set(""), f.retries.Replace(), f.usage.Add(usage{Reset: true}),
+	}
+}
+
+// copyOf is the update that gives a new thread the whole of s: the input
+// of a graph run on a state that already exists (recommendSteps' loops).
+func (f fields) copyOf(s State) graph.Update {
+	return graph.Update{
+		f.summary.Set(s.Summary), f.foldedThrough.Set(s.FoldedThrough), f.input.Set(s.Input), f.nonce.Set(s.Nonce),
+		f.session.Set(s.Session), f.lang.Set(s.Lang), f.route.Set(s.Route), f.task.Set(s.Task), f.decision.Set(s.Decision),
+		f.planNote.Set(s.PlanNote), f.missing.Set(s.Missing), f.response.Set(s.Response), f.notice.Set(s.Notice),
+		f.folded.Set(s.Folded), f.historyStart.Set(s.HistoryStart), f.iterations.Set(s.Iterations), f.round.Set(s.Round),
+		f.current.Set(s.Current), f.evalRounds.Set(s.EvalRounds), f.stepOnly.Set(s.StepOnly),
+		f.trivial.Set(s.Trivial), f.needsDocs.Set(s.NeedsDocs), f.refersBack.Set(s.RefersBack),
+		f.history.Set(s.History), f.memories.Set(s.Memories), f.cited.Set(s.Cited), f.plan.Set(s.Plan),
+		f.scratch.Replace(s.Scratch...), f.toolRuns.Replace(s.ToolRuns...), f.docs.Replace(s.Docs...),
+		f.sources.Replace(s.Sources...), f.subSources.Replace(s.SubSources...), f.feedback.Replace(s.Feedback...),
+		f.recommendations.Replace(s.Recommendations...), f.retries.Replace(s.Retries...), f.usage.Add(s.Usage),
 	}
 }

@@ -32,6 +32,7 @@ const (
 	TypeApprovePlan = "approve_plan"
 	TypeRecommend   = "recommend"
 	TypeEvaluate    = "evaluate"
+	TypeSteps       = "recommend_steps"
 	TypeGuide       = "guide"
 	TypeFinish      = "finish"
 )
@@ -75,8 +76,15 @@ func (a *Agent) registry() (*workflow.Registry[State], error) {
 		TypeRecommend: {Build: configured(a.recommend), Ports: []string{"tools", "evaluate"},
 			Route: router(routeRecommend)},
 		TypeEvaluate: {Build: configured(a.evaluate), Ports: []string{"continue", "done"}, Route: router(routeEvaluate)},
-		TypeGuide:    {Build: fixed(a.guide)},
-		TypeFinish:   {Build: fixed(a.finish)},
+		TypeSteps: {Build: func(raw json.RawMessage) (graph.NodeFunc[State], error) {
+			cfg, err := parseConfig(raw)
+			if err != nil {
+				return nil, err
+			}
+			return a.recommendSteps(cfg)
+		}},
+		TypeGuide:  {Build: fixed(a.guide)},
+		TypeFinish: {Build: fixed(a.finish)},
 	}
 	reg := workflow.NewRegistry[State]()
 	for name, t := range types {

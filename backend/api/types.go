@@ -281,7 +281,11 @@ type Settings struct {
 	ContextTokens int    `json:"context_tokens"` // num_ctx sent to Ollama; 0: the model's own (up to 32768)
 	// FallbackModel answers when the chat model is missing, does not fit
 	// in memory or keeps failing; "" means none.
-	FallbackModel    string `json:"fallback_model"`
+	FallbackModel string `json:"fallback_model"`
+	// ParallelRequests is how many requests the Ollama server answers at
+	// once (its OLLAMA_NUM_PARALLEL, which it does not tell): the sub-tasks
+	// of a plan are recommended that many at a time. 0 means 1.
+	ParallelRequests int    `json:"parallel_requests"`
 	WebSearchEnabled bool   `json:"web_search_enabled"`
 	WebSearchURL     string `json:"web_search_url"`
 	// Folders the read_file tool may read; imported folders are added.

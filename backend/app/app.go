@@ -193,7 +193,10 @@ func openReadOnly(ctx context.Context, g globals, logger *slog.Logger) (_ *App, 
 // overrides are the settings given on the command line; they win over the
 // saved ones and are not saved.
 func (g globals) overrides() (settings.Overrides, error) {
-	o := settings.Overrides{ChatModel: g.model, FallbackModel: g.fallback, EmbedModel: g.embedModel}
+	o := settings.Overrides{ChatModel: g.model, FallbackModel: g.fallback, EmbedModel: g.embedModel, Parallel: g.parallel}
+	if g.parallel < 0 || g.parallel > 16 {
+		return o, fmt.Errorf("--parallel %d: want 1 to 16", g.parallel)
+	}
 	if g.ollamaHost != "" {
 		var err error
 		if o.OllamaHost, err = settings.NormalizeHost(g.ollamaHost); err != nil {

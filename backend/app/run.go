@@ -49,6 +49,7 @@ type globals struct {
 	model      string
 	fallback   string
 	embedModel string
+	parallel   int
 	workflow   string
 	verbose    bool
 }
@@ -59,6 +60,7 @@ func (g *globals) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.model, "model", g.model, "chat model for this run (overrides Settings)")
 	fs.StringVar(&g.fallback, "fallback-model", g.fallback, "chat model that answers when the chosen one is missing, out of memory or keeps failing (overrides Settings)")
 	fs.StringVar(&g.embedModel, "embed-model", g.embedModel, "embedding model for this run (overrides Settings)")
+	fs.IntVar(&g.parallel, "parallel", g.parallel, "requests the Ollama server answers at once (its OLLAMA_NUM_PARALLEL): sub-tasks are recommended that many at a time (overrides Settings)")
 	fs.StringVar(&g.workflow, "workflow", g.workflow, "your own agent workflow definition (JSON) instead of the built-in one (env WAYFINDER_WORKFLOW)")
 	fs.BoolVar(&g.verbose, "v", g.verbose, "log debug details to stderr")
 }

@@ -80,6 +80,7 @@ type Overrides struct {
 	ChatModel     string
 	FallbackModel string
 	EmbedModel    string
+	Parallel      int // 0: no override
 }
 
 func (o Overrides) apply(s api.Settings) api.Settings {
@@ -94,6 +95,9 @@ func (o Overrides) apply(s api.Settings) api.Settings {
 	}
 	if o.FallbackModel != "" {
 		s.FallbackModel = o.FallbackModel
+	}
+	if o.Parallel > 0 {
+		s.ParallelRequests = o.Parallel
 	}
 	return s
 }
@@ -120,6 +124,9 @@ func Validate(s api.Settings) (api.Settings, error) {
 	}
 	if s.MaxIterations < 1 || s.MaxIterations > 20 {
 		problems = append(problems, "iterations must be between 1 and 20")
+	}
+	if s.ParallelRequests < 0 || s.ParallelRequests > 16 {
+		problems = append(problems, "parallel requests must be between 1 and 16 (or 0: one)")
 	}
 	if s.ContextTokens != 0 && (s.ContextTokens < 2048 || s.ContextTokens > 262144) {
 		problems = append(problems, "context size must be between 2048 and 262144 tokens (or 0: the model's own)")

@@ -221,6 +221,17 @@ func runCell(t *testing.T, s step, f fault) string {
 			return f.mutate(s, r)
 		})
 	}
+	if s.role == world.RoleScout {
+		// Each sub-task starts with Wayfinder's own search; the scout is
+		// asked when the reviewer wants more, as here the first time.
+		var asked sync.Map
+		fake.OnFunc(world.Matcher(world.RoleReviewer), func(req ollama.ChatRequest) ollamatest.Reply {
+			if _, again := asked.LoadOrStore(world.SubTaskOf(req), true); !again {
+				return ollamatest.Reply{JSON: map[string]any{"sufficient": false, "missing": "a price", "tool": "", "why": "", "url": "", "pricing": "", "alternatives": []string{}}}
+			}
+			return world.Respond(world.RoleReviewer, req, world.Pace{})
+		})
+	}
 	world.ScriptComplex(fake, world.Pace{})
 	ev := &events{}
 	cfg := world.Config{

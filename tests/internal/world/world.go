@@ -130,11 +130,7 @@ func Respond(role string, req ollama.ChatRequest, p Pace) ollamatest.Reply {
 		}
 		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "search_catalog", Args: map[string]any{"query": query}}}}
 	case RoleReviewer:
-		id := "s1"
-		if m := subTaskRe.FindStringSubmatch(last(req).Content); m != nil {
-			id = m[1]
-		}
-		r, ok := picks[id]
+		r, ok := picks[SubTaskOf(req)]
 		if !ok {
 			r = picks["s1"]
 		}
@@ -154,6 +150,15 @@ func Respond(role string, req ollama.ChatRequest, p Pace) ollamatest.Reply {
 		return ollamatest.Reply{Chunks: []string{"알겠습니다. ", "도와드릴게요."}, ChunkDelay: p.ChunkDelay}
 	}
 	return ollamatest.Reply{Text: "ok"}
+}
+
+// SubTaskOf is the id of the sub-task a reviewer's request is about
+// ("s1" when it names none).
+func SubTaskOf(req ollama.ChatRequest) string {
+	if m := subTaskRe.FindStringSubmatch(last(req).Content); m != nil {
+		return m[1]
+	}
+	return "s1"
 }
 
 // Route is the router's answer: complex for ComplexTask, simple otherwise,

@@ -78,15 +78,21 @@ test("plan → edit → re-plan with feedback → leave and resume → approve �
   await page.click("dialog.plan .confirm .keep");
   await page.fill("dialog.plan li[data-step='1'] input.title", "Edit the video with subtitles");
 
-  // Approve: per sub-task the scout searches, the reviewer recommends; then the guide.
+  // Approve: per sub-task Wayfinder searches the catalog with the step's
+  // words, the reviewer asks for more, the scout searches, the reviewer
+  // recommends; then the guide.
   const review = (tool: string, url: string, pricing: string, alternatives: string[] = []) => ({
     json: { sufficient: true, missing: "", tool, why: `${tool} fits this step`, url, pricing, alternatives },
   });
+  const more = { json: { sufficient: false, missing: "a tool named in the catalog", tool: "", why: "", url: "", pricing: "", alternatives: [] } };
   await script(w.fake, [
+    more,
     { tool_calls: [{ name: "search_catalog", args: { query: "script writing assistant" } }] },
     review("ChatGPT", "https://chatgpt.com", "free, Plus $20/month"),
+    more,
     { tool_calls: [{ name: "search_catalog", args: { query: "video editor subtitles" } }] },
     review("Vrew", "https://vrew.ai", "free plan, Pro $9.99/month", ["CapCut"]),
+    more,
     { tool_calls: [{ name: "search_catalog", args: { query: "thumbnail design" } }] },
     review("Canva", "https://canva.com", "free"),
     { chunks: ["# Café Shorts guide\n\n", "1. Script with ChatGPT [1]\n", "2. Edit in Vrew [2]\n", "3. Thumbnail in Canva [3]\n"], chunk_delay_ms: 40 },

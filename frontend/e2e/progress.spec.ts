@@ -22,7 +22,6 @@ const PLAN = {
   },
 };
 const review = (tool: string) => ({ delay_ms: 1200, json: { sufficient: true, missing: "", tool, why: `${tool} fits this step`, url: `https://${tool.toLowerCase()}.com`, pricing: "free", alternatives: [] } });
-const scout = (query: string) => ({ delay_ms: 1200, tool_calls: [{ name: "search_catalog", args: { query } }] });
 
 const live = "article[data-role='assistant'][data-status='streaming']";
 
@@ -45,9 +44,11 @@ async function flow(page: Page, lang: "en" | "ko"): Promise<void> {
   await page.waitForSelector("dialog.plan[open]", { timeout: 15_000 });
 
   await script(w.fake, [
-    scout("script writing"), review("ChatGPT"),
-    scout("video editor"), review("Vrew"),
-    scout("thumbnail"), review("Canva"),
+    // Each step starts with Wayfinder's own catalog search; the reviews
+    // find what they need in it.
+    review("ChatGPT"),
+    review("Vrew"),
+    review("Canva"),
     { chunks: ["# Café Shorts guide\n\n", "1. Script with ChatGPT\n", "2. Edit in Vrew\n", "3. Thumbnail in Canva\n"], chunk_delay_ms: 400 },
     { json: { memories: [] } },
   ]);

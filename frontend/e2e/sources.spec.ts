@@ -17,6 +17,7 @@ const LAST = "article[data-role='assistant']:last-of-type";
 const review = (tool: string, url: string, pricing: string) => ({
   json: { sufficient: true, missing: "", tool, why: `${tool} fits this step`, url, pricing, alternatives: [] },
 });
+const more = { json: { sufficient: false, missing: "the tool's own entry in the catalog", tool: "", why: "", url: "", pricing: "", alternatives: [] } };
 
 /** openSource clicks a citation and returns the opened passage's title and text. */
 async function openSource(page: Page, selector: string): Promise<{ title: string; snippet: string }> {
@@ -61,11 +62,16 @@ test("a guide lists only what it cites; cards point at their own tool; export on
   // Each search finds the tool by name and, by meaning, several others.
   // (Names alone: while the catalog is still being embedded in the
   // background, an entry without a vector can rank below ten others.)
+  // Per sub-task: Wayfinder's own search with the step's words, a review
+  // that asks for more, the scout's search, the review that recommends.
   await script(w.fake, [
+    more,
     { tool_calls: [{ name: "search_catalog", args: { query: "ChatGPT", top_k: 10 } }] },
     review("ChatGPT", "https://chatgpt.com", "free, Plus $20/month"),
+    more,
     { tool_calls: [{ name: "search_catalog", args: { query: "Vrew", top_k: 10 } }] },
     review("Vrew", "https://vrew.ai", "free plan"),
+    more,
     { tool_calls: [{ name: "search_catalog", args: { query: "Canva", top_k: 10 } }] },
     review("Canva", "https://www.canva.com", "free"),
     // The writer cites out of order, repeats one, and invents [42].

@@ -183,6 +183,7 @@ export interface Settings {
   max_iterations: number;
   context_tokens: number; // num_ctx sent to Ollama; 0: the model's own (up to 32768)
   fallback_model: string;
+  parallel_requests: number;
   web_search_enabled: boolean;
   web_search_url: string;
   folders: string[];

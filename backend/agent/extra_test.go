@@ -102,7 +102,7 @@ func TestToolsets(t *testing.T) {
 	if got := names("recommend"); got != "calculator,get_time,retrieve_docs,search_catalog" {
 		t.Fatalf("recommend tools (web off again) = %s", got)
 	}
-	if strings.Contains(scoutPrompt(false, "n"), "web_search") || !strings.Contains(scoutPrompt(true, "n"), "web_search") {
+	if strings.Contains(scoutPrompt(false), "web_search") || !strings.Contains(scoutPrompt(true), "web_search") {
 		t.Fatal("the scout prompt does not follow the web search setting")
 	}
 }

@@ -82,7 +82,7 @@ func TestPromptsGolden(t *testing.T) {
 		"router_user":      routerUser(s),
 		"planner_request":  render(plannerMessages(s)),
 		"scout_request":    render(scoutMessages(s, st, false)),
-		"scout_system_web": scoutPrompt(true, s.Nonce),
+		"scout_system_web": scoutPrompt(true),
 		"reviewer_request": render(reviewerMessages(s, st)),
 		"guide_request":    render(guideMessages(s, guideSources(s.Recommendations), total)),
 		"memory_system":    memoryPrompt(),

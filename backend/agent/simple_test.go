@@ -102,12 +102,14 @@ func TestScenarioDocumentQuestion(t *testing.T) {
 		t.Fatalf("model calls = %d, want 1", res.LLMCalls)
 	}
 	// A new question sees the conversation too (system, four earlier
-	// messages, the passage, the question), the passage after it.
+	// messages, the conversation's data key, the passage, the question),
+	// the passage after it.
 	got := e.requests(isAnswer)[0].Messages
-	if len(got) != 7 || got[1].Content != "안녕" || got[4].Content != "56088입니다." || got[6].Content != "회사 휴가 정책이 뭐야?" {
+	if len(got) != 8 || got[1].Content != "안녕" || got[4].Content != "56088입니다." || got[7].Content != "회사 휴가 정책이 뭐야?" ||
+		!strings.HasPrefix(got[5].Content, "In this conversation, data blocks are between <data-") {
 		t.Fatalf("sent %d messages: %+v", len(got), got)
 	}
-	if material := got[5].Content; got[5].Role != "user" || !strings.Contains(material, "연차 15일") || !strings.Contains(material, "[1] 휴가 정책") {
+	if material := got[6].Content; got[6].Role != "user" || !strings.Contains(material, "연차 15일") || !strings.Contains(material, "[1] 휴가 정책") {
 		t.Fatalf("the passage is not just before the question:\n%s", material)
 	}
 	if len(res.Sources) != 1 || res.Sources[0].ID != "hr-1" || res.Sources[0].Page != 3 {
@@ -163,8 +165,9 @@ func TestScenarioLongConversation(t *testing.T) {
 	if sys := systemOf(req); !strings.Contains(sys, "[대화 기록 1]\n사용자 이름: 철수. 프로젝트 마감일: 3월 15일.") {
 		t.Fatalf("system prompt lacks the summary:\n%s", sys)
 	}
-	// Seven folded, five recent kept, plus system and the question.
-	if len(req.Messages) != 1+5+1 || req.Messages[1].Content != "다섯 명이군요." {
+	// Seven folded, five recent kept, plus system, the data key and the
+	// question.
+	if len(req.Messages) != 1+5+2 || req.Messages[1].Content != "다섯 명이군요." {
 		t.Fatalf("sent %d messages, first %q", len(req.Messages), req.Messages[1].Content)
 	}
 	a.Wait()

@@ -10,6 +10,7 @@ const base: Settings = {
   theme: "system",
   max_iterations: 5,
   context_tokens: 8192,
+  parallel_requests: 0,
   fallback_model: "",
   web_search_enabled: false,
   web_search_url: "",

@@ -50,10 +50,11 @@ var (
 
 // startServe runs bin serve on dataDir against the Ollama at host and
 // connects to its events.
-func startServe(ctx context.Context, bin, dataDir, host, model string) (*served, error) {
+func startServe(ctx context.Context, bin, dataDir, host, model string, extra ...string) (*served, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir,
-		"--ollama-host", host, "--model", model, "--embed-model", "bge-m3")
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir,
+		"--ollama-host", host, "--model", model, "--embed-model", "bge-m3"}, extra...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(os.Environ(), "OLLAMA_HOST="+host)
 	out, err := cmd.StdoutPipe()
 	if err != nil {

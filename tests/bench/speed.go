@@ -253,7 +253,8 @@ func (r *speedRun) settle(ctx context.Context) {
 }
 
 // measureSpeed runs every scenario for one build (bin) and set-up.
-func measureSpeed(ctx context.Context, build, bin, tokenizer string, cfg speedConfig, scale float64, handbook string, log func(string, ...any)) []speedRow {
+// extra are serve's flags for this build (the baseline has none of them).
+func measureSpeed(ctx context.Context, build, bin, tokenizer string, cfg speedConfig, scale float64, handbook string, extra []string, log func(string, ...any)) []speedRow {
 	var rows []speedRow
 	fail := func(sc string, err error) {
 		rows = append(rows, speedRow{Build: build, Config: cfg.Name, Scenario: sc, Error: firstLine(err)})
@@ -292,7 +293,7 @@ func measureSpeed(ctx context.Context, build, bin, tokenizer string, cfg speedCo
 		fail("all", fmt.Errorf("kb import: %w: %s", err, out))
 		return rows
 	}
-	srv, err := startServe(ctx, bin, data, fake.URL(), benchModel)
+	srv, err := startServe(ctx, bin, data, fake.URL(), benchModel, extra...)
 	if err != nil {
 		fail("all", err)
 		return rows

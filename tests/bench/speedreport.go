@@ -56,7 +56,13 @@ func speedSection(ctx context.Context, o options, log func(string, ...any)) (str
 	if err != nil {
 		return "\n## Speed with a real model's latency\n\nNot measured: " + err.Error() + "\n", nil
 	}
-	builds := []struct{ name, bin string }{{"this build", filepath.Join(o.root, o.app)}}
+	// This build is told the server's slots (--parallel), as a person
+	// sets parallel_requests to their Ollama's OLLAMA_NUM_PARALLEL.
+	type build struct {
+		name, bin string
+		parallel  bool
+	}
+	builds := []build{{"this build", filepath.Join(o.root, o.app), true}}
 	if o.speed.baseline != "" {
 		log("speed: building %s in a temporary worktree", o.speed.baseline)
 		bin, cleanup, err := buildBaseline(ctx, o.root, o.speed.baseline)
@@ -64,12 +70,16 @@ func speedSection(ctx context.Context, o options, log func(string, ...any)) (str
 			rep.Rows = append(rep.Rows, speedRow{Build: o.speed.baseline, Scenario: "all", Error: firstLine(err)})
 		} else {
 			defer cleanup()
-			builds = append(builds, struct{ name, bin string }{o.speed.baseline, bin})
+			builds = append(builds, build{o.speed.baseline, bin, false})
 		}
 	}
 	for _, c := range rep.Configs {
 		for _, b := range builds {
-			rep.Rows = append(rep.Rows, measureSpeed(ctx, b.name, b.bin, o.speed.tokenizer, c, o.speed.scale, handbook, log)...)
+			var extra []string
+			if b.parallel {
+				extra = []string{"--parallel", fmt.Sprint(c.Slots)}
+			}
+			rep.Rows = append(rep.Rows, measureSpeed(ctx, b.name, b.bin, o.speed.tokenizer, c, o.speed.scale, handbook, extra, log)...)
 		}
 	}
 	rep.Goals = speedGoals(rep)

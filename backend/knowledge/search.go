@@ -194,7 +194,17 @@ func (b *Base) rank(ctx context.Context, query string, k, perDoc int, floor floa
 	for i, m := range kw {
 		wordIDs[i] = m.ID
 	}
-	fused := fusion.RRF(fusion.DefaultK, wordIDs, ids(vec))
+	covers := func(int, string) bool { return true }
+	if cov, ok := b.opts.Vectors.(vectorCoverage); ok {
+		has := map[string]bool{}
+		for i, ok := range cov.HasVectors(wordIDs) {
+			has[wordIDs[i]] = ok
+		}
+		// The keyword list covers every chunk; the vector list those with
+		// a vector (chunks it returned have one).
+		covers = func(list int, id string) bool { return list == 0 || has[id] }
+	}
+	fused := fusion.RRFCovered(fusion.DefaultK, covers, wordIDs, ids(vec))
 	out := make([]match, len(fused))
 	for i, f := range fused {
 		// Ranks says where each list had the chunk (0: not at all).

@@ -38,3 +38,6 @@ func (v Vectors) SearchChunks(ctx context.Context, query string, k int) ([]Ranke
 	}
 	return out, nil
 }
+
+// HasVectors reports which chunks have a vector (see vectorCoverage).
+func (v Vectors) HasVectors(ids []string) []bool { return v.Index.HasVectors(ids) }

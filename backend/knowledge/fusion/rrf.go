@@ -25,6 +25,18 @@ type Fused struct {
 // stable order: the better best rank first, then the order in which ids
 // first appear reading the lists in turn.
 func RRF(k int, lists ...[]string) []Fused {
+	return RRFCovered(k, nil, lists...)
+}
+
+// RRFCovered is RRF for retrievers that cannot each rank every id:
+// covers(list, id) says whether lists[list] could have held id (a vector
+// ranking cannot hold a chunk that is not embedded yet). An id's score is
+// its reciprocal ranks summed over the lists that cover it, scaled by how
+// many lists there are over how many cover it, so an id is neither
+// punished nor favoured for a list that could not rank it: a chunk found
+// first by its words while it waits for its vector scores as one found
+// first by both. covers nil means every list covers every id.
+func RRFCovered(k int, covers func(list int, id string) bool, lists ...[]string) []Fused {
 	if k <= 0 {
 		k = DefaultK
 	}
@@ -49,6 +61,17 @@ func RRF(k int, lists ...[]string) []Fused {
 			a.Ranks[li] = pos + 1
 			a.Score += 1 / float64(k+pos+1)
 			a.best = min(a.best, pos+1)
+		}
+	}
+	if covers != nil {
+		for _, a := range order {
+			n := 0
+			for li := range lists {
+				if a.Ranks[li] > 0 || covers(li, a.ID) {
+					n++
+				}
+			}
+			a.Score *= float64(len(lists)) / float64(n)
 		}
 	}
 	sort.SliceStable(order, func(i, j int) bool {

@@ -128,3 +128,25 @@ func BenchmarkRRF(b *testing.B) {
 		RRF(DefaultK, x, y)
 	}
 }
+
+// An id that a list could not hold is scored over the lists that could:
+// "new" is first by words and has no vector yet, so it counts as if the
+// vector list agreed, and ranks above "both", second in each list.
+func TestRRFCovered(t *testing.T) {
+	words := []string{"new", "both", "w"}
+	vectors := []string{"v", "both"}
+	covers := func(list int, id string) bool { return list == 0 || id != "new" }
+	got := RRFCovered(60, covers, words, vectors)
+	want := []Fused{
+		{ID: "new", Score: 2.0 / 61, Ranks: []int{1, 0}},
+		{ID: "both", Score: 1.0/62 + 1.0/62, Ranks: []int{2, 2}},
+		{ID: "v", Score: 1.0 / 61, Ranks: []int{0, 1}},
+		{ID: "w", Score: 1.0 / 63, Ranks: []int{3, 0}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("RRFCovered (-want +got):\n%s", diff)
+	}
+	if plain := RRF(60, words, vectors); plain[0].ID != "both" {
+		t.Errorf("plain RRF first %q; want both (the case RRFCovered is for)", plain[0].ID)
+	}
+}

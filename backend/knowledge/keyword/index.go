@@ -175,15 +175,19 @@ func (ix *Index) compactLocked() {
 // what a relevance floor needs (see knowledge.SearchOptions.Floor). Terms
 // the index has never seen count for nothing: no document can match them.
 func (ix *Index) QueryWeight(query string) float64 {
-	terms := ix.analyzer.Tokens(query)
+	terms := ix.analyzer.appendTerms(nil, query)
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	n := float64(ix.live)
 	w := 0.0
 	for _, t := range terms {
-		if df := ix.liveDF(t); df > 0 {
-			w += math.Log(1 + (n-df+0.5)/(df+0.5))
+		idf := 0.0
+		for _, term := range [2]string{t.term, t.alt} {
+			if df := ix.liveDF(term); term != "" && df > 0 {
+				idf = max(idf, math.Log(1+(n-df+0.5)/(df+0.5)))
+			}
 		}
+		w += idf
 	}
 	return w
 }
@@ -214,7 +218,7 @@ func (ix *Index) liveDF(t string) float64 {
 // Search returns the k best documents for query, best first. keep, when
 // not nil, filters documents by id (e.g. by source) before ranking.
 func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
-	terms := ix.analyzer.Tokens(query)
+	terms := ix.analyzer.appendTerms(nil, query)
 	if len(terms) == 0 || k <= 0 {
 		return nil
 	}
@@ -240,7 +244,40 @@ func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
 	}
 	scores := sc.scores
 	touched := sc.touched[:0]
-	for _, t := range terms {
+	bm25 := func(idf float64, tf uint32, l uint32) float64 {
+		return idf * float64(tf) * (k1 + 1) / (float64(tf) + normBase + normPerTerm*float64(l))
+	}
+	for _, qt := range terms {
+		if alt := ix.postings[qt.alt]; alt != nil && alt.n > 0 {
+			// A one-syllable word with a particle: each document counts
+			// the better of its two forms, once (see queryTerm).
+			best := map[uint32]float64{}
+			for _, t := range [2]string{qt.term, qt.alt} {
+				pl := ix.postings[t]
+				if pl == nil {
+					continue
+				}
+				df := ix.liveDF(t)
+				idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+				for c := pl.cursor(); ; {
+					doc, tf, ok := c.next()
+					if !ok {
+						break
+					}
+					if l := ix.lens[doc]; l != deletedLen {
+						best[doc] = max(best[doc], bm25(idf, tf, l))
+					}
+				}
+			}
+			for doc, s := range best {
+				if scores[doc] == 0 {
+					touched = append(touched, doc)
+				}
+				scores[doc] += s
+			}
+			continue
+		}
+		t := qt.term
 		pl := ix.postings[t]
 		if pl == nil || pl.n == 0 {
 			continue

@@ -3,6 +3,7 @@ package keyword
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -319,6 +320,40 @@ func TestOneSyllableKoreanWords(t *testing.T) {
 		slices.Sort(got)
 		if !cmp.Equal(got, []string{"read", "shelf"}) {
 			t.Errorf("Search(%q) = %v, want read and shelf", q, got)
+		}
+	}
+}
+
+// The stem of a one-syllable word does not count on top of its exact form:
+// "책을" scores a document holding "책을" as a term of the same rarity
+// ("읽었") does, not more. Counted twice, every verb form that ends like a
+// particle (좋은, 넣을, 하는) weighed double and a plain bigram BM25 ranked
+// better.
+func TestStemCountsOnce(t *testing.T) {
+	ix := New(DefaultAnalyzer(), DefaultParams())
+	ix.Add("read", "책을 읽었다")
+	ix.Add("shelf", "책 세 권")
+	stem, exact := ix.Search("책을", 1, nil), ix.Search("읽었", 1, nil)
+	if len(stem) != 1 || len(exact) != 1 || stem[0].ID != "read" {
+		t.Fatalf("Search(책을) = %v, Search(읽었) = %v", stem, exact)
+	}
+	if math.Abs(stem[0].Score-exact[0].Score) > 1e-9 {
+		t.Errorf("score of 책을 %v, of 읽었 %v: want equal (the stem 책 must not add to the exact form)", stem[0].Score, exact[0].Score)
+	}
+	if w, w1 := ix.QueryWeight("책을"), ix.QueryWeight("읽었"); math.Abs(w-w1) > 1e-9 {
+		t.Errorf("QueryWeight(책을) %v, QueryWeight(읽었) %v: want equal", w, w1)
+	}
+}
+
+// Other spellings of a loan word find each other (spelling.go).
+func TestLoanWordSpellings(t *testing.T) {
+	ix := New(DefaultAnalyzer(), DefaultParams())
+	ix.Add("dir", "홈 디렉터리에 설정 파일이 있습니다")
+	ix.Add("msg", "오류 메시지를 확인하세요")
+	ix.Add("other", "창을 닫습니다")
+	for q, want := range map[string]string{"디렉토리": "dir", "홈디렉토리는": "dir", "메세지가": "msg", "메시지": "msg"} {
+		if got := ids(ix.Search(q, 1, nil)); !cmp.Equal(got, []string{want}) {
+			t.Errorf("Search(%q) = %v, want %s", q, got, want)
 		}
 	}
 }

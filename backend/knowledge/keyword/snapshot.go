@@ -23,7 +23,8 @@ const (
 	// analyzer makes, so a snapshot of older terms is rebuilt.
 	// 2: one-syllable Korean stems ("책을" → "책").
 	// 3: Korean words of three syllables or more give bigrams only.
-	snapshotVersion = 3
+	// 4: other spellings of loan words mapped to one (spelling.go).
+	snapshotVersion = 4
 	maxStringLen    = 1 << 20
 )
 

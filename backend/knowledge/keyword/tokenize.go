@@ -58,6 +58,27 @@ func (a Analyzer) Tokens(s string) []string {
 
 // AppendTokens appends the terms of s to dst.
 func (a Analyzer) AppendTokens(dst []string, s string) []string {
+	for _, t := range a.appendTerms(nil, s) {
+		dst = append(dst, t.term)
+		if t.alt != "" {
+			dst = append(dst, t.alt)
+		}
+	}
+	return dst
+}
+
+// queryTerm is a term of a query and, for a one-syllable word with a
+// particle, the word without it (alt: "책을" → "책을" or "책"). A document
+// holding "책을" holds both terms; a search counts the better of the two
+// once, so the exact form scores as in a plain bigram index and the stem
+// only adds evidence where the exact form is missing ("책은", "책"). Both
+// counted in full, the stem doubled the weight of every verb form that
+// looks like a particle ending (좋은, 넣을, 하는) and a plain bigram BM25
+// beat us on questions full of them.
+type queryTerm struct{ term, alt string }
+
+// appendTerms appends the terms of s to dst, each with its alternative.
+func (a Analyzer) appendTerms(dst []queryTerm, s string) []queryTerm {
 	start, cur := 0, scriptNone
 	emit := func(end int) {
 		if cur == scriptNone || start >= end {
@@ -76,7 +97,7 @@ func (a Analyzer) AppendTokens(dst []string, s string) []string {
 	return dst
 }
 
-func (a Analyzer) appendRun(dst []string, run string, sc script) []string {
+func (a Analyzer) appendRun(dst []queryTerm, run string, sc script) []queryTerm {
 	switch sc {
 	case scriptWord:
 		w := strings.ToLower(run)
@@ -86,12 +107,14 @@ func (a Analyzer) appendRun(dst []string, run string, sc script) []string {
 		if a.Stem && isASCII(w) {
 			w = porterStem(w)
 		}
-		return append(dst, w)
+		return append(dst, queryTerm{term: w})
 	case scriptHangul:
+		run = spellings.Replace(run)
+		first := len(dst)
 		dst = appendBigrams(dst, run)
-		if stem := oneSyllableStem(run); stem != "" {
-			dst = append(dst, stem)
-		}
+		// The stem is the alternative of the word's first bigram, the one
+		// that holds it ("집에서": "집에" or "집").
+		dst[first].alt = oneSyllableStem(run)
 		return dst
 	case scriptCJK:
 		return appendBigrams(dst, run)
@@ -123,7 +146,7 @@ func oneSyllableStem(word string) string {
 
 // appendBigrams emits overlapping two-character terms; a run of one or two
 // characters is emitted as is.
-func appendBigrams(dst []string, run string) []string {
+func appendBigrams(dst []queryTerm, run string) []queryTerm {
 	idx := make([]int, 0, len(run)/3+1)
 	for i := range run {
 		idx = append(idx, i)
@@ -131,10 +154,10 @@ func appendBigrams(dst []string, run string) []string {
 	idx = append(idx, len(run))
 	n := len(idx) - 1 // characters
 	if n <= 2 {
-		return append(dst, run)
+		return append(dst, queryTerm{term: run})
 	}
 	for i := 0; i+2 <= n; i++ {
-		dst = append(dst, run[idx[i]:idx[i+2]])
+		dst = append(dst, queryTerm{term: run[idx[i]:idx[i+2]]})
 	}
 	return dst
 }

@@ -18,7 +18,7 @@ func TestTokens(t *testing.T) {
 		{"korean two syllables", plain, "문서", []string{"문서"}},
 		{"korean one syllable", plain, "책", []string{"책"}},
 		{"korean one-syllable stem", plain, "책을", []string{"책을", "책"}},
-		{"korean one-syllable stem, long particle", plain, "집에서", []string{"집에", "에서", "집"}},
+		{"korean one-syllable stem, long particle", plain, "집에서", []string{"집에", "집", "에서"}},
 		{"korean sentence keeps words apart", plain, "휴가 신청은 문서로", []string{"휴가", "신청", "청은", "문서", "서로"}},
 		{"mixed scripts split", plain, "AI를 활용한 GPT-4o", []string{"ai", "를", "활용", "용한", "gpt", "4o"}},
 		{"english lower-cased", plain, "Hello, World! x2", []string{"hello", "world", "x2"}},

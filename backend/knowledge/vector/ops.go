@@ -287,6 +287,20 @@ func (ix *Index) Query(ctx context.Context, text string, n int, where map[string
 	return ix.QueryVector(ctx, vec, n, where)
 }
 
+// HasVectors reports which of ids have a vector of the current model, that
+// is which can be among Query's results. A document added but not embedded
+// yet cannot, and a ranking that fuses vector results with another must not
+// count its absence against it.
+func (ix *Index) HasVectors(ids []string) []bool {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	out := make([]bool, len(ids))
+	for i, id := range ids {
+		_, out[i] = ix.vecs.rows[id]
+	}
+	return out
+}
+
 // QueryVector is Query with a vector made by the index's model.
 func (ix *Index) QueryVector(ctx context.Context, vec []float32, n int, where map[string]string) ([]Hit, error) {
 	ix.mu.RLock()

@@ -13,7 +13,9 @@ import (
 
 // QuestionSet is a retrieval test set in BEIR's layout: queries.jsonl
 // ({"_id", "text"}) and a qrels TSV (query id, corpus id, score; a header
-// row) naming the relevant documents of each query.
+// row) naming the relevant documents of each query. Any score above 0 is
+// relevant (the Korean set grades 2 for the paragraph a question was
+// written from, 1 for another that answers it; both count).
 type QuestionSet struct {
 	Queries map[string]string          // query id → text
 	Rel     map[string]map[string]bool // query id → relevant corpus ids
@@ -79,7 +81,12 @@ func LoadQuestionSet(dir, qrels string) (QuestionSet, error) {
 
 // Scores are the mean metrics of a run over a question set.
 type Scores struct {
-	Queries   int
+	Queries int
+	// Success5 is the share of queries with a relevant document in the
+	// first five: an answer in sight. With one relevant document per query
+	// it equals Recall5; with pooled judgements (several paragraphs answer
+	// one question) Recall5 also asks for all of them.
+	Success5  float64
 	Recall5   float64
 	NDCG10    float64
 	Recall100 float64
@@ -99,11 +106,13 @@ func (s QuestionSet) Evaluate(ranked map[string][]string) Scores {
 		sc.Recall100 += RecallAt(got, rel, 100)
 		if r5 == 0 {
 			sc.Misses = append(sc.Misses, id)
+		} else {
+			sc.Success5++
 		}
 	}
 	if sc.Queries > 0 {
 		n := float64(sc.Queries)
-		sc.Recall5, sc.NDCG10, sc.Recall100 = sc.Recall5/n, sc.NDCG10/n, sc.Recall100/n
+		sc.Success5, sc.Recall5, sc.NDCG10, sc.Recall100 = sc.Success5/n, sc.Recall5/n, sc.NDCG10/n, sc.Recall100/n
 	}
 	return sc
 }

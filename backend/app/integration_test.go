@@ -117,7 +117,7 @@ func TestIntegrationKnowledge(t *testing.T) {
 	docs := t.TempDir()
 	os.WriteFile(filepath.Join(docs, "policy.md"), []byte("# 휴가 정책\n\n연차는 15일입니다.\n"), 0o644)
 	code, out, errOut := wayfinder(t, append(base, "kb", "import", docs)...)
-	if code != 0 || !strings.Contains(out, "1 chunks, 1 embedded") {
+	if code != 0 || !strings.Contains(out, "1 chunk, 1 embedded") {
 		t.Fatalf("import: %d\n%s\n%s", code, out, errOut)
 	}
 	code, out, errOut = wayfinder(t, append(base, "kb", "search", "--json", "휴가를")...)

@@ -624,3 +624,13 @@ type MCPTool struct {
 	// ReadOnly: the server says the tool changes nothing (readOnlyHint).
 	ReadOnly bool `json:"read_only"`
 }
+
+// MCPServerInput is a server the person adds in Settings: a command (and
+// its arguments) or a URL.
+type MCPServerInput struct {
+	Name    string            `json:"name"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	URL     string            `json:"url"`
+	Env     map[string]string `json:"env"`
+}

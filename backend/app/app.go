@@ -18,6 +18,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/llm"
+	"github.com/wayfinder-app/wayfinder/backend/mcp"
 	"github.com/wayfinder-app/wayfinder/backend/memory"
 	"github.com/wayfinder-app/wayfinder/backend/settings"
 	"github.com/wayfinder-app/wayfinder/backend/store"
@@ -44,6 +45,7 @@ type App struct {
 	memory   *memory.Store
 	agent    *agent.Agent
 	chat     *chat.Service
+	mcp      *mcp.Manager // the MCP servers of mcp.json; nil when read-only
 
 	shellMu        sync.RWMutex
 	shell          Shell  // native dialogs; nil outside the desktop window
@@ -118,6 +120,10 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	}
 	if a.customWorkflow, err = loadWorkflow(g.workflow); err != nil {
 		return nil, err
+	}
+	a.mcp = mcp.New(dir, mcp.Options{Logger: logger})
+	if err := a.mcp.Err(); err != nil {
+		logger.Warn("MCP servers are off until mcp.json is fixed", "err", err)
 	}
 	a.agent, err = agent.New(agent.Deps{
 		Model: a.models.agentModel, Tools: reg, Retriever: a.library, Memory: longTerm,
@@ -240,6 +246,9 @@ func (a *App) Close() {
 		if err := a.agent.Close(); err != nil {
 			a.log.Warn("close the agent", "err", err)
 		}
+	}
+	if a.mcp != nil {
+		a.mcp.Close()
 	}
 	a.pullMu.Lock()
 	for _, cancel := range a.pulls {
@@ -552,6 +561,7 @@ func (a *App) Services() map[string]any {
 		"SettingsService":  &SettingsService{a},
 		"KnowledgeService": &KnowledgeService{a},
 		"MemoryService":    &MemoryService{a},
+		"MCPService":       &MCPService{a},
 	}
 }
 

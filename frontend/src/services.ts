@@ -2,6 +2,7 @@
 // receives it as a prop so tests and the visual harness can pass fakes.
 import { chatApi, type ChatApi } from "./api/chat";
 import { knowledgeApi, type KnowledgeApi } from "./api/knowledge";
+import { mcpApi, type McpApi } from "./api/mcp";
 import { memoryApi, type MemoryApi } from "./api/memory";
 import { settingsApi, type SettingsApi } from "./api/settings";
 import type { Transport } from "./api/transport";
@@ -12,6 +13,7 @@ export interface Services {
   settings: SettingsApi;
   knowledge: KnowledgeApi;
   memory: MemoryApi;
+  mcp: McpApi;
 }
 
 export function makeServices(transport: Transport): Services {
@@ -21,5 +23,6 @@ export function makeServices(transport: Transport): Services {
     settings: settingsApi(transport),
     knowledge: knowledgeApi(transport),
     memory: memoryApi(transport),
+    mcp: mcpApi(transport),
   };
 }

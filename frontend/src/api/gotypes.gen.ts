@@ -476,6 +476,18 @@ export interface MCPTool {
   read_only: boolean;
 }
 
+/**
+ * MCPServerInput is a server the person adds in Settings: a command (and
+ * its arguments) or a URL.
+ */
+export interface MCPServerInput {
+  name: string;
+  command: string;
+  args: string[];
+  url: string;
+  env: Record<string, string>;
+}
+
 /** Event names, as sent by the Wails runtime or as server-sent events. */
 export const Events = {
   TurnStarted: "chat.turn_started",

@@ -1,6 +1,7 @@
 // FakeBackend is an in-memory stand-in for the Go services, used by unit
 // tests and by the visual harness (mock.html). It implements Transport, so
 // everything above the transport runs exactly as in the app.
+import type { MCPServer, MCPServerInput } from "../api/gotypes.gen";
 import type { Transport } from "../api/transport";
 import { ApiError } from "../api/errors";
 import type {
@@ -571,6 +572,31 @@ export class FakeBackend implements Transport {
   }
   "KnowledgeService.Catalog"(category: string): CatalogEntry[] {
     return CATALOG.filter((e) => !category || e.categories.includes(category));
+  }
+
+  // --- MCPService ---
+  /** mcpServers is mcp.json as the fake keeps it. */
+  mcpServers: MCPServer[] = [];
+  "MCPService.List"(start: boolean): MCPServer[] {
+    if (start) for (const s of this.mcpServers) if (s.enabled && s.state === "idle") s.state = "ready";
+    return structuredClone(this.mcpServers);
+  }
+  "MCPService.Add"(input: MCPServerInput): MCPServer[] {
+    if (this.mcpServers.some((s) => s.name === input.name)) throw new ApiError({ code: "invalid_input", message: `an MCP server named "${input.name}" is already there` });
+    const command = [input.command, ...(input.args ?? [])].join(" ").trim();
+    this.mcpServers.push({ name: input.name, transport: input.url ? "http" : "stdio", command, url: input.url, enabled: true, auto_approve_read_only: false, state: "ready", tools: [] });
+    return structuredClone(this.mcpServers);
+  }
+  "MCPService.Remove"(name: string): void {
+    this.mcpServers = this.mcpServers.filter((s) => s.name !== name);
+  }
+  "MCPService.SetServer"(name: string, enabled: boolean, auto: boolean): void {
+    const s = this.mcpServers.find((x) => x.name === name);
+    if (s) Object.assign(s, { enabled, auto_approve_read_only: auto, state: enabled ? "idle" : "off" });
+  }
+  "MCPService.SetTool"(name: string, tool: string, enabled: boolean): void {
+    const t = this.mcpServers.find((x) => x.name === name)?.tools.find((x) => x.name === tool);
+    if (t) t.enabled = enabled;
   }
 
   // --- MemoryService ---

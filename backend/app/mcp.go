@@ -1,0 +1,119 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/mcp"
+)
+
+// MCPService is bound to the frontend: the MCP servers section of
+// Settings. The file mcp.json stays the source of truth; every change is
+// written there, and an edit by hand is picked up on the next use.
+type MCPService struct{ app *App }
+
+func (s *MCPService) manager() (*mcp.Manager, error) {
+	if s.app.mcp == nil {
+		return nil, &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "MCP servers cannot be changed while another Wayfinder has this data folder open."}}
+	}
+	return s.app.mcp, nil
+}
+
+// List returns the servers, their state and tools; with start, the
+// enabled servers that are not running are started first (the Check
+// button), each within the start time limit.
+func (s *MCPService) List(start bool) ([]api.MCPServer, error) {
+	m, err := s.manager()
+	if err != nil {
+		return nil, err
+	}
+	if err := m.Err(); err != nil {
+		return nil, invalid(err)
+	}
+	ctx, cancel := context.WithTimeout(s.app.ctx, mcp.DefaultStartTimeout+5*time.Second)
+	defer cancel()
+	return m.Status(ctx, start), nil
+}
+
+// Add adds a server and starts it, so that the person sees at once
+// whether it works.
+func (s *MCPService) Add(in api.MCPServerInput) ([]api.MCPServer, error) {
+	m, err := s.manager()
+	if err != nil {
+		return nil, err
+	}
+	name := strings.TrimSpace(in.Name)
+	entry := mcp.Server{Command: strings.TrimSpace(in.Command), Args: in.Args, URL: strings.TrimSpace(in.URL), Env: in.Env}
+	if len(entry.Env) == 0 {
+		entry.Env = nil
+	}
+	err = m.Update(func(c *mcp.Config) error {
+		if _, ok := c.Servers[name]; ok {
+			return fmt.Errorf("%w: an MCP server named %q is already there", mcp.ErrBadConfig, name)
+		}
+		if err := entry.Check(name); err != nil {
+			return err
+		}
+		c.Servers[name] = entry
+		return nil
+	})
+	if err != nil {
+		return nil, invalid(err)
+	}
+	return s.List(true)
+}
+
+// Remove takes a server out of mcp.json and stops it.
+func (s *MCPService) Remove(name string) error {
+	return s.change(name, func(c *mcp.Config, _ mcp.Server) { delete(c.Servers, name) })
+}
+
+// SetServer switches a server on or off and sets whether its read-only
+// tools run without asking.
+func (s *MCPService) SetServer(name string, enabled, autoApproveReadOnly bool) error {
+	return s.change(name, func(c *mcp.Config, srv mcp.Server) {
+		srv.Disabled, srv.AutoApproveReadOnly = !enabled, autoApproveReadOnly
+		c.Servers[name] = srv
+	})
+}
+
+// SetTool switches one tool of a server on or off.
+func (s *MCPService) SetTool(name, tool string, enabled bool) error {
+	return s.change(name, func(c *mcp.Config, srv mcp.Server) {
+		srv.DisabledTools = toggle(srv.DisabledTools, tool, !enabled)
+		c.Servers[name] = srv
+	})
+}
+
+func (s *MCPService) change(name string, fn func(*mcp.Config, mcp.Server)) error {
+	m, err := s.manager()
+	if err != nil {
+		return err
+	}
+	return invalid(m.Update(func(c *mcp.Config) error {
+		srv, ok := c.Servers[name]
+		if !ok {
+			return fmt.Errorf("%w: no MCP server named %q", mcp.ErrBadConfig, name)
+		}
+		fn(c, srv)
+		return nil
+	}))
+}
+
+// invalid turns a configuration mistake into an error the UI shows as it
+// is.
+func invalid(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := strings.TrimPrefix(err.Error(), mcp.ErrBadConfig.Error()+": ")
+	if errors.Is(err, mcp.ErrBadConfig) {
+		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: msg}}
+	}
+	return err
+}

@@ -56,6 +56,11 @@ type Message struct {
 	Error     *ErrorInfo    `json:"error,omitempty"`
 	Result    *TurnResult   `json:"result,omitempty"`
 	CreatedAt time.Time     `json:"created_at"`
+	// Variants are the other answers to the same message, kept when the
+	// person asked for another one (Regenerate), oldest first by
+	// CreatedAt; this message is the one shown, and the one later turns
+	// continue from.
+	Variants []Message `json:"variants,omitempty"`
 }
 
 // Source is a passage a reply relied on, for numbered citations.

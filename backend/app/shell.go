@@ -141,9 +141,16 @@ func (s *SettingsService) OpenDataDir() error {
 	return sh.OpenPath(s.app.dataDir)
 }
 
-// Regenerate runs the last message again, replacing its reply.
+// Regenerate answers the last message again; the earlier answers stay as
+// variants of the new one.
 func (c *ChatService) Regenerate(sessionID string) (api.SendAck, error) {
 	return c.app.chat.Regenerate(c.app.ctx, sessionID)
+}
+
+// ShowVariant shows another answer to a message (one of its variants) in
+// its place; later turns continue from it.
+func (c *ChatService) ShowVariant(sessionID, messageID, variantID string) (api.Message, error) {
+	return c.app.chat.ShowVariant(c.app.ctx, sessionID, messageID, variantID)
 }
 
 // EditLast replaces the last message and runs it.

@@ -14,7 +14,9 @@ export interface ChatApi {
   setModel(sessionID: string, model: string): Promise<Session>;
   /** decide answers the plan the session is waiting on; it starts a turn. */
   decide(sessionID: string, decision: ApprovalDecision): Promise<SendAck>;
-  /** regenerate reruns the last user message, replacing the reply. */
+  /** showVariant shows another answer to a message in its place; later turns continue from it. */
+  showVariant(sessionID: string, messageID: string, variantID: string): Promise<Message>;
+  /** regenerate answers the last user message again; the earlier answers become variants. */
   regenerate(sessionID: string): Promise<SendAck>;
   /** editLast replaces the last user message and reruns it. */
   editLast(sessionID: string, text: string): Promise<SendAck>;
@@ -38,6 +40,7 @@ export function chatApi(t: Transport): ChatApi {
     setModel: (id, model) => t.call<Session>(S, "SetModel", [id, model]),
     decide: (id, decision) => t.call<SendAck>(S, "Decide", [id, decision]),
     regenerate: (id) => t.call<SendAck>(S, "Regenerate", [id]),
+    showVariant: (id, messageID, variantID) => t.call<Message>(S, "ShowVariant", [id, messageID, variantID]),
     editLast: (id, text) => t.call<SendAck>(S, "EditLast", [id, text]),
     stop: (id) => t.call<void>(S, "Stop", [id]),
     rename: (id, title) => t.call<Session>(S, "Rename", [id, title]),

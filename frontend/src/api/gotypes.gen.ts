@@ -31,6 +31,7 @@ export interface Message {
   error?: ErrorInfo | null;
   result?: TurnResult | null;
   created_at: string;
+  variants?: Message[];
 }
 
 /** Source is a passage a reply relied on, for numbered citations. */

@@ -49,13 +49,46 @@ function placeholder(sessionID: string, id: string): Message {
   };
 }
 
-/** applyAck records the person's message and an empty streaming reply. */
+/**
+ * applyAck records the person's message and an empty streaming reply. A
+ * reply to a message already shown (Regenerate) keeps the answers it had
+ * as the new reply's variants, as the backend stores them.
+ */
 export function applyAck(threads: Threads, ack: SendAck): void {
   const th = thread(threads, ack.session_id);
+  const at = th.messages.findIndex((m) => m.id === ack.user_message.id);
+  let earlier: Message[] = [];
+  if (at >= 0) {
+    const after = th.messages.slice(at + 1);
+    earlier = after.filter((m) => m.role === "assistant" && m.id !== ack.assistant_message_id);
+    if (earlier.length) th.messages = th.messages.filter((m) => !earlier.includes(m));
+  }
   upsert(th, ack.user_message);
   if (!th.messages.some((m) => m.id === ack.assistant_message_id)) {
-    th.messages.push(placeholder(ack.session_id, ack.assistant_message_id));
+    const reply = placeholder(ack.session_id, ack.assistant_message_id);
+    if (earlier.length) reply.variants = asVariants(earlier);
+    th.messages.push(reply);
   }
+}
+
+/** asVariants flattens answers (and the variants they had) into one list, oldest first. */
+function asVariants(answers: Message[]): Message[] {
+  const all = answers.flatMap((m) => [...(m.variants ?? []), { ...m, variants: undefined }]);
+  return all.sort((a, b) => a.created_at.localeCompare(b.created_at));
+}
+
+/** keepVariants: a final message from an event does not repeat the variants the window holds. */
+function keepVariants(th: Thread, msg: Message): Message {
+  if (msg.variants) return msg;
+  const prev = th.messages.find((m) => m.id === msg.id);
+  return prev?.variants ? { ...msg, variants: prev.variants } : msg;
+}
+
+/** variantsInOrder are a reply and its variants, oldest first, and where the reply is among them. */
+export function variantsInOrder(m: Message): { all: Message[]; at: number } {
+  if (!m.variants?.length) return { all: [m], at: 0 };
+  const all = [...m.variants, m].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  return { all, at: all.indexOf(m) };
 }
 
 export function applyTurnStarted(threads: Threads, ev: TurnStarted): void {
@@ -77,7 +110,7 @@ export function applyTokens(threads: Threads, batch: TokenBatch): void {
 /** applyFinished replaces the streamed text with the stored message. */
 export function applyFinished(threads: Threads, ev: TurnFinished): void {
   const th = thread(threads, ev.session_id);
-  upsert(th, { ...ev.message, result: ev.message.result ?? ev.result });
+  upsert(th, keepVariants(th, { ...ev.message, result: ev.message.result ?? ev.result }));
 }
 
 /**
@@ -96,7 +129,7 @@ export function applyFailed(threads: Threads, ev: TurnFailed): void {
   const th = thread(threads, ev.session_id);
   const prev = th.messages.find((m) => m.id === ev.message.id);
   const content = ev.message.content || prev?.content || "";
-  upsert(th, { ...ev.message, content, status: "error", error: ev.message.error ?? ev.error });
+  upsert(th, keepVariants(th, { ...ev.message, content, status: "error", error: ev.message.error ?? ev.error }));
 }
 
 /**
@@ -191,13 +224,15 @@ export function settleApproval(threads: Threads, sessionID: string, messageID: s
 }
 
 /**
- * applyRerun installs the ack of Regenerate or EditLast: the last user
- * message and everything after it are replaced by the new turn.
+ * applyRerun installs the ack of Regenerate or EditLast: a new answer to
+ * the last message, or a new last message and its answer.
  */
 export function applyRerun(threads: Threads, ack: SendAck): void {
   const th = thread(threads, ack.session_id);
   const i = th.messages.findLastIndex((m) => m.role === "user");
-  if (i >= 0) th.messages.splice(i);
+  // Regenerate answers the same message again (its answers become
+  // variants, see applyAck); EditLast replaces it.
+  if (i >= 0 && th.messages[i]!.id !== ack.user_message.id) th.messages.splice(i);
   applyAck(threads, ack);
 }
 

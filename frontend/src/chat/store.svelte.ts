@@ -271,7 +271,23 @@ export class ChatStore {
     }
   }
 
-  /** regenerate reruns the last person message, replacing the reply. */
+  /** showVariant shows another answer to a message; the window's copy follows the backend's. */
+  async showVariant(messageID: string, variantID: string): Promise<boolean> {
+    if (!this.currentID || this.sending || this.streaming) return false;
+    const id = this.currentID;
+    try {
+      const shown = await this.api.showVariant(id, messageID, variantID);
+      const th = this.threads[id];
+      const i = th?.messages.findIndex((m) => m.id === shown.id) ?? -1;
+      if (th && i >= 0) th.messages[i] = shown;
+      return true;
+    } catch (e) {
+      this.sendError = parseError(e);
+      return false;
+    }
+  }
+
+  /** regenerate answers the last person message again; the earlier answers stay as variants. */
   regenerate(): Promise<boolean> {
     return this.rerun((id) => this.api.regenerate(id));
   }

@@ -228,6 +228,19 @@ export class FakeBackend implements Transport {
   "ChatService.Regenerate"(sid: string): SendAck {
     return this.rerun(sid, null);
   }
+  "ChatService.ShowVariant"(sid: string, messageID: string, variantID: string): Message {
+    const msgs = this.messages.get(sid);
+    const i = msgs?.findIndex((m) => m.id === messageID) ?? -1;
+    const shown = msgs?.[i];
+    const v = shown?.variants?.find((x) => x.id === variantID);
+    if (!msgs || !shown || !v) throw new ApiError({ code: "not_found", message: "no such answer" });
+    // As the store does: the rows swap what they hold, so the shown one keeps its id and place.
+    const { id: _vid, variants: _vv, ...vData } = v;
+    const { id: _sid, variants: others, ...sData } = shown;
+    const swapped: Message = { ...vData, id: shown.id, variants: others!.map((x) => (x.id === v.id ? { ...sData, id: v.id } : x)) };
+    msgs[i] = swapped;
+    return structuredClone(swapped);
+  }
   "ChatService.EditLast"(sid: string, text: string): SendAck {
     if (!text.trim()) throw new ApiError({ code: "empty_message", message: "message is empty" });
     return this.rerun(sid, text);
@@ -240,11 +253,16 @@ export class FakeBackend implements Transport {
     const i = msgs?.findLastIndex((m) => m.role === "user") ?? -1;
     if (!msgs || i < 0) throw new ApiError({ code: "not_found", message: "nothing to rerun" });
     const prompt = text ?? msgs[i]!.content;
-    msgs.splice(i);
-    const now = new Date().toISOString();
-    const user: Message = { id: this.id("m"), session_id: sid, role: "user", content: prompt, status: "complete", created_at: now };
+    // Regenerate keeps the person's message and the earlier answers as
+    // variants of the new one; EditLast replaces them all.
+    const earlier = text === null ? msgs.slice(i + 1).flatMap((m) => [...(m.variants ?? []), { ...m, variants: undefined }]) : [];
+    const now = new Date(Date.now() + this.seq).toISOString();
+    const user: Message = text === null ? msgs[i]! : { id: this.id("m"), session_id: sid, role: "user", content: prompt, status: "complete", created_at: now };
+    msgs.splice(text === null ? i + 1 : i);
     const asst: Message = { id: this.id("m"), session_id: sid, role: "assistant", content: "", status: "streaming", created_at: now };
-    msgs.push(user, asst);
+    if (earlier.length) asst.variants = earlier;
+    if (text !== null) msgs.push(user);
+    msgs.push(asst);
     const turn = this.id("t");
     setTimeout(() => this.stream(sid, turn, asst, prompt), 0);
     return { session_id: sid, turn_id: turn, user_message: user, assistant_message_id: asst.id };

@@ -1,0 +1,52 @@
+// Regenerate against `wayfinder serve`: the earlier answer is kept as a
+// variant (‹ 1/2 ›), the newest is shown, the person moves between them,
+// and both the answers and the choice survive a reload.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { GREETING, lastReply, openPage, screenshotSizes, script, send, waitReady, withWorld } from "./harness.ts";
+
+const w = withWorld();
+
+async function shownAnswer(page: Page): Promise<{ text: string; count: string }> {
+  return page.evaluate(() => {
+    const all = document.querySelectorAll("article[data-role='assistant']");
+    const last = all[all.length - 1]!;
+    return { text: last.querySelector(".md")?.textContent?.trim() ?? "", count: last.querySelector(".variants .count")?.textContent ?? "" };
+  });
+}
+
+test("regenerate keeps the earlier answer as a variant, kept after a reload", async () => {
+  const page = await openPage(w.browser, w.app.url);
+  await send(page, "Suggest a name for my café");
+  assert.equal((await lastReply(page)).text, GREETING);
+  await script(w.fake, [
+    { json: { route: "simple", needs_documents: false, refers_to_previous: false, out_of_scope: false, reason: "a question" } },
+    { text: "How about “Morning Lantern”?", chunk_delay_ms: 30 },
+  ]);
+  await page.click("button.regenerate");
+  await page.waitForFunction(() => document.querySelector("article[data-role='assistant'] .variants .count")?.textContent === "2/2");
+  await lastReply(page);
+  assert.deepEqual(await shownAnswer(page), { text: "How about “Morning Lantern”?", count: "2/2" }, "the newest is shown");
+  assert.equal(await page.locator("article").count(), 2, "one question, one answer shown");
+
+  await page.reload();
+  await waitReady(page);
+  await page.waitForSelector(".variants .count");
+  assert.deepEqual(await shownAnswer(page), { text: "How about “Morning Lantern”?", count: "2/2" });
+  await page.click(".variants .prev-variant");
+  await page.waitForFunction(() => document.querySelector(".variants .count")?.textContent === "1/2");
+  assert.equal((await shownAnswer(page)).text, GREETING);
+  await screenshotSizes(page, "variants-en");
+
+  // The choice is kept: the next turn continues from it, a reload shows it.
+  await page.reload();
+  await waitReady(page);
+  await page.waitForSelector(".variants .count");
+  assert.deepEqual(await shownAnswer(page), { text: GREETING, count: "1/2" });
+
+  const ko = await openPage(w.browser, w.app.url + new URL(page.url()).hash, "ko-KR");
+  await ko.waitForSelector(".variants .count");
+  assert.equal(await ko.getAttribute(".variants .prev-variant", "aria-label"), "이전 답변 보기");
+  await screenshotSizes(ko, "variants-ko");
+});

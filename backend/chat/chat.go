@@ -636,24 +636,52 @@ func (s *Service) run(t *turn) {
 }
 
 // settle adds the model calls a turn made after its answer to the stored
-// reply's result and shows the new figures in every window.
+// reply's result and shows the new figures in every window. The answer is
+// looked up first: showing another variant meanwhile (ShowVariant) moves
+// answers between rows, and the figures belong to the answer, not the row.
 func (s *Service) settle(t *turn, u Usage) {
-	reply := t.reply // written before Saved closed, which settle comes after
-	if reply.Result == nil {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	msgs, err := s.store.Messages(ctx, t.reply.SessionID)
+	if err != nil {
+		s.opt.Logger.Warn("save the turn's final accounting", "session", t.reply.SessionID, "err", err)
 		return
 	}
-	r := *reply.Result
+	shown, answer := findAnswer(msgs, t.reply)
+	if answer == nil || answer.Result == nil {
+		return
+	}
+	r := *answer.Result
 	r.LLMCalls += u.LLMCalls
 	r.PromptTokens += u.PromptTokens
 	r.CompletionTokens += u.CompletionTokens
-	reply.Result = &r
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := s.store.UpdateMessage(ctx, reply); err != nil {
-		s.opt.Logger.Warn("save the turn's final accounting", "session", reply.SessionID, "err", err)
+	answer.Result = &r
+	if err := s.store.UpdateMessage(ctx, *answer); err != nil {
+		s.opt.Logger.Warn("save the turn's final accounting", "session", t.reply.SessionID, "err", err)
 		return
 	}
-	s.events.Emit(api.EventMessageUpdated, api.MessageUpdated{SessionID: reply.SessionID, Message: reply})
+	s.events.Emit(api.EventMessageUpdated, api.MessageUpdated{SessionID: t.reply.SessionID, Message: *shown})
+}
+
+// findAnswer finds the answer reply is, by its time (which moves with it
+// between rows), among the messages shown and their variants; shown is
+// the message in the conversation's line that holds or stands for it.
+func findAnswer(msgs []api.Message, reply api.Message) (shown, answer *api.Message) {
+	for i := range msgs {
+		m := &msgs[i]
+		if m.Role != api.RoleAssistant {
+			continue
+		}
+		if m.CreatedAt.Equal(reply.CreatedAt) {
+			return m, m
+		}
+		for j := range m.Variants {
+			if m.Variants[j].CreatedAt.Equal(reply.CreatedAt) {
+				return m, &m.Variants[j]
+			}
+		}
+	}
+	return nil, nil
 }
 
 // lastFrom is the index of the last message of role, or -1.

@@ -87,3 +87,33 @@ func TestRegenerateKeepsVariants(t *testing.T) {
 		t.Fatalf("turn started: %+v", started)
 	}
 }
+
+// The model calls made after an answer are added to that answer even when
+// another variant is shown by then (the rows swapped what they hold).
+func TestSettleFollowsTheAnswer(t *testing.T) {
+	var settle []func(Usage)
+	n := 0
+	svc, st, _ := newService(t, responderFunc(func(ctx context.Context, turn Turn, out Output) (api.TurnResult, error) {
+		settle = append(settle, turn.Settled)
+		n++
+		out.Text(fmt.Sprintf("answer %d", n))
+		return api.TurnResult{LLMCalls: 1}, nil
+	}))
+	ctx := context.Background()
+	ack, _ := svc.Send(ctx, "", "q")
+	waitIdle(t, svc, ack.SessionID)
+	if _, err := svc.Regenerate(ctx, ack.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, svc, ack.SessionID)
+	msgs, _ := st.Messages(ctx, ack.SessionID)
+	if _, err := svc.ShowVariant(ctx, ack.SessionID, msgs[1].ID, msgs[1].Variants[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	settle[1](Usage{LLMCalls: 5}) // the second answer's reflection ends now
+	msgs, _ = st.Messages(ctx, ack.SessionID)
+	shown, hidden := msgs[1], msgs[1].Variants[0]
+	if shown.Content != "answer 1" || shown.Result.LLMCalls != 1 || hidden.Content != "answer 2" || hidden.Result.LLMCalls != 6 {
+		t.Fatalf("shown %q %d calls, variant %q %d calls", shown.Content, shown.Result.LLMCalls, hidden.Content, hidden.Result.LLMCalls)
+	}
+}

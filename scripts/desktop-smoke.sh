@@ -42,7 +42,7 @@ fi
 sleep 0.5 # let the first frame paint after the ready call
 import -window root "$out/window.png"
 # A real turn through the window: focus it (Xvfb has no window manager to do
-# that), focus the message box with the app's own Ctrl+K, type and send.
+# that), focus the message box with the app's own Shift+Esc, type and send.
 wid=\$(xdotool search --sync --onlyvisible --name Wayfinder | head -1)
 # The window carries Wayfinder's icon for the task bar and window switcher
 # (GTK sets none, silently, from an icon too large for the X property).
@@ -50,7 +50,7 @@ icon=\$(xprop -id "\$wid" -f _NET_WM_ICON 32c '=\$0x\$1' _NET_WM_ICON)
 [ "\$icon" = "_NET_WM_ICON(CARDINAL)=256x256" ] || { echo "desktop smoke: the window has no 256x256 icon: \$icon"; kill \$app; exit 1; }
 xdotool windowfocus --sync "\$wid"
 xdotool mousemove --window "\$wid" 400 300 click 1
-xdotool key --window "\$wid" ctrl+k
+xdotool key --window "\$wid" shift+Escape
 xdotool type --window "\$wid" --delay 20 "Hello from the desktop smoke test"
 xdotool key --window "\$wid" Return
 for _ in \$(seq 100); do grep -q "turn finished" "$work/app.log" && break; sleep 0.1; done
@@ -68,7 +68,7 @@ import -window root "$out/picker-open.png"
 xdotool key Down Return
 for _ in \$(seq 50); do grep -q "conversation model set.*model=qwen3:4b" "$work/app.log" && break; sleep 0.1; done
 grep -q "conversation model set.*model=qwen3:4b" "$work/app.log" || { echo "desktop smoke: the model picker did not switch the conversation to qwen3:4b"; cat "$work/app.log"; kill \$app; exit 1; }
-xdotool key --window "\$wid" ctrl+k
+xdotool key --window "\$wid" shift+Escape
 xdotool type --window "\$wid" --delay 10 "Which model wrote this"
 xdotool key --window "\$wid" Return
 for _ in \$(seq 100); do grep -q "turn finished.*model=qwen3:4b" "$work/app.log" && break; sleep 0.1; done
@@ -80,7 +80,7 @@ grep -q "turn finished.*status=complete.*model=qwen3:4b" "$work/app.log" || { ec
 # plan; the approval dialog opens in the window; Ctrl+Enter approves it.
 curl -sf -X POST "$fake_url/__fake/script" -d '[{"json":{"route":"complex","needs_documents":false,"refers_to_previous":false,"out_of_scope":false,"reason":"a task with steps"}},{"json":{"sub_tasks":[{"id":"s1","title":"Write the script","detail":"A 30-second script"},{"id":"s2","title":"Edit the video","detail":"Vertical clips with subtitles"},{"id":"s3","title":"Make a thumbnail","detail":"An eye-catching cover"}]}}]' >/dev/null
 xdotool key --window "\$wid" ctrl+n
-xdotool key --window "\$wid" ctrl+k
+xdotool key --window "\$wid" shift+Escape
 xdotool type --window "\$wid" --delay 10 "Help me make a YouTube Shorts video to promote my cafe"
 xdotool key --window "\$wid" Return
 for _ in \$(seq 200); do grep -q "status=awaiting_approval" "$work/app.log" && break; sleep 0.1; done
@@ -141,7 +141,7 @@ wid=\$(xdotool search --sync --onlyvisible --name Wayfinder | head -1)
 xdotool windowfocus --sync "\$wid"
 xdotool mousemove --window "\$wid" 100 122 click 1
 sleep 1
-xdotool key --window "\$wid" ctrl+k
+xdotool key --window "\$wid" shift+Escape
 xdotool type --window "\$wid" --delay 10 "Are you still there"
 xdotool key --window "\$wid" Return
 sleep 2

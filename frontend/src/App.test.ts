@@ -144,7 +144,7 @@ describe("App", () => {
     expect(fake.calls.map((c) => c.method)).toContain("Restore");
   });
 
-  it("Ctrl+N starts a new chat and Ctrl+K focuses the box", async () => {
+  it("Ctrl+N starts a new chat and Shift+Esc focuses the box", async () => {
     await start();
     type("hello");
     key($("#composer-input"), "Enter");
@@ -152,7 +152,7 @@ describe("App", () => {
     key(window, "n", { ctrlKey: true });
     await vi.waitFor(() => expect(document.querySelector("#empty-title")).not.toBeNull());
     ($("#session-search") as HTMLInputElement).focus();
-    key(window, "k", { ctrlKey: true });
-    expect(document.activeElement?.id).toBe("composer-input");
+    key(window, "Escape", { shiftKey: true });
+    await vi.waitFor(() => expect(document.activeElement?.id).toBe("composer-input"));
   });
 });

@@ -10,7 +10,9 @@ e.g.
   scripts/kb-eval.py ./wayfinder backend/knowledge/testdata/ko qrels/dev.tsv
   scripts/kb-eval.py ./wayfinder ../shared/eval/scifact qrels/test.tsv --top 100
 
-Prints recall@5, nDCG@10 and recall@100 (over the documents, best chunk
+Prints the share of queries with a relevant document in the top five
+("answer in top 5"; equal to recall@5 when each query has one relevant
+document), recall@5, nDCG@10 and recall@100 (over the documents, best chunk
 first) and the median time of one search process. No embedding model is
 reached (OLLAMA_HOST points at a closed port), so this is keyword-only.
 """
@@ -54,7 +56,7 @@ def main():
                    stdout=subprocess.DEVNULL)
     db = sqlite3.connect(os.path.join(data, 'wayfinder.db'))
     record = dict(db.execute('select id, record_id from kb_documents'))
-    r5 = ndcg = r100 = 0.0
+    s5 = r5 = ndcg = r100 = 0.0
     times = []
     for qid in sorted(queries):
         t0 = time.monotonic()
@@ -67,13 +69,14 @@ def main():
             if rid not in ranked:
                 ranked.append(rid)
         want = rel[qid]
+        s5 += bool(want & set(ranked[:5]))
         r5 += len(want & set(ranked[:5])) / len(want)
         r100 += len(want & set(ranked[:100])) / len(want)
         dcg = sum(1 / math.log2(i + 2) for i, d in enumerate(ranked[:10]) if d in want)
         idcg = sum(1 / math.log2(i + 2) for i in range(min(10, len(want))))
         ndcg += dcg / idcg
     n = len(queries)
-    print(f'{set_dir} {qrels_file}: {n} queries, recall@5 {r5 / n:.4f}, nDCG@10 {ndcg / n:.4f}, '
+    print(f'{set_dir} {qrels_file}: {n} queries, answer in top 5 {s5 / n:.4f}, recall@5 {r5 / n:.4f}, nDCG@10 {ndcg / n:.4f}, '
           f'recall@{min(top, 100)} {r100 / n:.4f}, median search process {statistics.median(times) * 1000:.0f} ms')
 
 

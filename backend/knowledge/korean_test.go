@@ -50,11 +50,14 @@ func TestKoreanRetrieval(t *testing.T) {
 	if _, err := kb.Import(context.Background(), []string{filepath.Join(koreanSet, "corpus.jsonl")}, nil); err != nil {
 		t.Fatal(err)
 	}
-	floor := map[string]float64{"dev": 0.90, "heldout": 0.89}
-	for _, split := range []string{"dev", "heldout"} {
+	// dev-pooled is dev with the other paragraphs that answer a question
+	// as well (testdata/ko/README.md): its floor is on an answer in the
+	// top five, as recall@5 asks for every relevant paragraph.
+	floor := map[string]float64{"dev": 0.90, "heldout": 0.89, "dev-pooled": 0.93}
+	for _, split := range []string{"dev", "heldout", "dev-pooled"} {
 		sc := compareWithReference(t, kb, koreanSet, filepath.Join("qrels", split+".tsv"))
-		if sc.Recall5 < floor[split] {
-			t.Errorf("%s: recall@5 %.4f, want ≥ %.2f", split, sc.Recall5, floor[split])
+		if sc.Success5 < floor[split] {
+			t.Errorf("%s: an answer in the top 5 for %.4f of the questions, want ≥ %.2f", split, sc.Success5, floor[split])
 		}
 	}
 }

@@ -88,3 +88,16 @@ func measureHybrid(ctx context.Context, n, dim, queries int) (hybridResult, erro
 	res.p95 = lat[len(lat)*95/100]
 	return res, nil
 }
+
+// hybridRow measures hybrid search (measureHybrid, 300 queries) and adds
+// its row to the report.
+func hybridRow(ctx context.Context, o options, t *table, log func(string, ...any)) {
+	log("hybrid search over %d chunks (%d-dimension vectors)", o.hybridChunks, o.dim)
+	h, err := measureHybrid(ctx, o.hybridChunks, o.dim, 300)
+	if err != nil {
+		t.fail("hybrid query p50", err)
+		return
+	}
+	t.add(fmt.Sprintf("hybrid query p50 / p95 at %dk chunks (%d-d vectors, RRF)", h.chunks/1000, h.dim),
+		fmt.Sprintf("%s / %s", ms(h.p50), ms(h.p95)), "goal p50 ≤ 40 ms", verdict(h.p50 <= 40*time.Millisecond))
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/fileperm"
 	"github.com/wayfinder-app/wayfinder/backend/llm"
 	"github.com/wayfinder-app/wayfinder/backend/mcp"
 	"github.com/wayfinder-app/wayfinder/backend/memory"
@@ -37,6 +38,7 @@ type App struct {
 	// readOnly: another process owns the data folder (openReadOnly); nil
 	// lock, agent and chat.
 	readOnly bool
+	umask   os.FileMode  // the person's, for files saved outside the data folder
 
 	store    *store.Store
 	settings *settings.Store
@@ -64,6 +66,12 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if err != nil {
 		return nil, err
 	}
+	// Everything created from here on is private, and so becomes what an
+	// older version left readable by others (see backend/fileperm).
+	umask := fileperm.Restrict()
+	if err := fileperm.Tighten(dir); err != nil {
+		logger.Warn("make the data folder private", "err", err)
+	}
 	lock, err := lockDataDir(dir)
 	if err != nil {
 		return nil, err
@@ -73,7 +81,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 		_ = lock.Unlock()
 		return nil, fmt.Errorf("open the data folder %s: %w", dir, err)
 	}
-	a := &App{ctx: ctx, mode: mode, dataDir: dir, log: logger, events: &relay{}, lock: lock, store: st, pulls: map[string]context.CancelFunc{}, chatReady: make(chan struct{})}
+	a := &App{ctx: ctx, mode: mode, dataDir: dir, umask: umask, log: logger, events: &relay{}, lock: lock, store: st, pulls: map[string]context.CancelFunc{}, chatReady: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			a.Close()

@@ -13,6 +13,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/fileperm"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 	"github.com/wayfinder-app/wayfinder/backend/workflow"
 )
@@ -126,7 +127,7 @@ func (s *SettingsService) SaveTextFile(defaultName, content string) (string, err
 	if err != nil || path == "" {
 		return "", err
 	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+	if err := fileperm.WriteShared(path, []byte(content), s.app.umask); err != nil {
 		return "", fmt.Errorf("save %s: %w", path, err)
 	}
 	return path, nil

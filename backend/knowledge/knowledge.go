@@ -190,7 +190,7 @@ func Open(ctx context.Context, db *gorm.DB, dir string, opts Options) (*Base, er
 	if err := store.Migrate(ctx, db, MigrationSet, Migrations()); err != nil {
 		return nil, fmt.Errorf("open knowledge base: %w", err)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open knowledge base: %w", err)
 	}
 	if opts.Logger == nil {

@@ -14,12 +14,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 
 	"github.com/glebarez/sqlite"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
+
+	"github.com/wayfinder-app/wayfinder/backend/fileperm"
 )
 
 // FileName is the database file inside the data directory.
@@ -49,7 +50,7 @@ type Store struct {
 // Open opens (creating if needed) the database in dataDir and brings its
 // schema up to date.
 func Open(ctx context.Context, dataDir string) (*Store, error) {
-	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+	if err := fileperm.MkdirAll(dataDir); err != nil {
 		return nil, fmt.Errorf("create data directory %q: %w", dataDir, err)
 	}
 	path := filepath.Join(dataDir, FileName)
@@ -67,7 +68,19 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 
 // OpenDB opens a SQLite file with the pragmas every Wayfinder database uses.
 // It is exported for packages and tests that keep their own tables.
+//
+// The file is created 0600 before SQLite opens it, and an existing one and
+// its -wal and -shm are tightened to 0600: SQLite would create the database
+// 0644 and gives the -wal and -shm it creates the database's own mode.
 func OpenDB(path string) (*gorm.DB, error) {
+	if err := fileperm.CreatePrivate(path); err != nil {
+		return nil, fmt.Errorf("open database %q: %w", path, err)
+	}
+	for _, side := range []string{"-wal", "-shm"} {
+		if err := fileperm.TightenFile(path + side); err != nil {
+			return nil, fmt.Errorf("open database %q: %w", path, err)
+		}
+	}
 	q := url.Values{}
 	for _, p := range []string{"journal_mode(WAL)", "synchronous(NORMAL)", "busy_timeout(10000)", "foreign_keys(1)"} {
 		q.Add("_pragma", p)

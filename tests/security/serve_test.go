@@ -2,12 +2,16 @@ package security
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -46,34 +50,8 @@ var urlRe = regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/\?token=([A-Za-z0-9_-]
 // gets an answer.
 func TestServeGuardsTheAPI(t *testing.T) {
 	fake := ollamatest.New(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cmd := commandContext(ctx, "--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "serve", "--addr", "127.0.0.1:"+freePort(t))
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		cancel()
-		_ = cmd.Wait()
-	}()
-	lines := bufio.NewScanner(stdout)
-	var addr, token string
-	deadline := time.AfterFunc(30*time.Second, cancel)
-	for lines.Scan() {
-		if m := urlRe.FindStringSubmatch(lines.Text()); m != nil {
-			addr, token = m[1], m[2]
-			break
-		}
-	}
-	deadline.Stop()
-	if addr == "" {
-		t.Fatal("serve printed no address with a token")
-	}
-	go io.Copy(io.Discard, stdout)
+	srv := startServe(t, serveOptions{ollama: fake.URL()})
+	addr, token := srv.addr, srv.token
 
 	call := func(path, auth, origin, host string) int {
 		req, err := http.NewRequest(http.MethodPost, "http://"+addr+path, strings.NewReader(`[""]`))
@@ -137,5 +115,113 @@ func get(t *testing.T, u string) int {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// serveOptions start the real `wayfinder serve`.
+type serveOptions struct {
+	ollama  string   // the fake Ollama's URL
+	dataDir string   // "" makes a new one
+	wrap    []string // a command to run serve under, e.g. prlimit
+}
+
+// served is a running `wayfinder serve`.
+type served struct {
+	addr, token string
+	// stop interrupts it (Ctrl+C) and waits until it has exited.
+	stop func()
+}
+
+// startServe runs `wayfinder serve` until stop or the end of the test.
+func startServe(t *testing.T, o serveOptions) served {
+	t.Helper()
+	if o.dataDir == "" {
+		o.dataDir = t.TempDir()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	args := append(append([]string{}, o.wrap...), binary, "--data-dir", o.dataDir, "--ollama-host", o.ollama, "serve", "--addr", "127.0.0.1:"+freePort(t))
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &lockedWriter{w: &stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stop := sync.OnceFunc(func() {
+		cancel()
+		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("serve's log:\n%s", cmd.Stderr.(*lockedWriter).String())
+		}
+	})
+	t.Cleanup(stop)
+	var addr, token string
+	lines := bufio.NewScanner(stdout)
+	deadline := time.AfterFunc(30*time.Second, cancel)
+	for lines.Scan() {
+		if m := urlRe.FindStringSubmatch(lines.Text()); m != nil {
+			addr, token = m[1], m[2]
+			break
+		}
+	}
+	deadline.Stop()
+	if addr == "" {
+		t.Fatalf("serve printed no address with a token; its log:\n%s", cmd.Stderr.(*lockedWriter).String())
+	}
+	go io.Copy(io.Discard, stdout)
+	return served{addr, token, stop}
+}
+
+// lockedWriter lets the test read a child's stderr while it still writes.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  *strings.Builder
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.String()
+}
+
+// callAPI calls a bound method ("Service/Method") through serve with the
+// token and decodes the answer, a result or an ErrorInfo, into out (which
+// may be nil); it returns the HTTP status.
+func callAPI(t *testing.T, addr, token, method string, out any, args ...any) int {
+	t.Helper()
+	body, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/api/"+method, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			t.Fatalf("%s: status %d, %v in %s", method, resp.StatusCode, err, data)
+		}
+	}
 	return resp.StatusCode
 }

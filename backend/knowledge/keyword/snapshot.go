@@ -33,7 +33,7 @@ const (
 // stamp is stored verbatim; the caller uses it to tell whether the snapshot
 // matches its database (e.g. a change counter).
 func (ix *Index) Save(path, stamp string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("save keyword index: %w", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")

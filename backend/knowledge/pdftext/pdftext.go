@@ -82,7 +82,7 @@ func New(ctx context.Context, cacheDir string, opts ...Option) (*Extractor, erro
 		WithCloseOnContextDone(true).
 		WithMemoryLimitPages(uint32(e.limits.Memory / wasmPageSize))
 	if cacheDir != "" {
-		if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		if err := os.MkdirAll(cacheDir, 0o700); err != nil {
 			return nil, fmt.Errorf("create pdfium cache dir: %w", err)
 		}
 		cache, err := wazero.NewCompilationCacheWithDir(cacheDir)

@@ -24,7 +24,7 @@ func shells(assets fs.FS) app.Shells {
 			return desktop.Run(ctx, desktop.Options{
 				Assets:         assets,
 				Bind:           bind,
-				ErrorFormatter: func(err error) any { return app.Describe(err) },
+				ErrorFormatter: func(err error) any { return a.Describe(err) },
 				InstanceID:     a.InstanceID(),
 				Icon:           icon,
 				Started: func(w desktop.Window) {

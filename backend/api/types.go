@@ -240,6 +240,43 @@ const (
 	ErrNotFound          ErrorCode = "not_found"
 	ErrInvalidInput      ErrorCode = "invalid_input"
 	ErrInternal          ErrorCode = "internal"
+
+	// Something the person asked for does not exist (HTTP 404).
+	ErrSessionNotFound  ErrorCode = "session_not_found"
+	ErrMemoryNotFound   ErrorCode = "memory_not_found"
+	ErrDocumentNotFound ErrorCode = "document_not_found"
+	ErrFolderNotFound   ErrorCode = "folder_not_found"
+	ErrFolderNotGranted ErrorCode = "folder_not_granted"
+	ErrNoSuchMethod     ErrorCode = "no_such_method"
+	// What the person sent needs correcting (HTTP 400, 413 for the size).
+	ErrTitleEmpty      ErrorCode = "title_empty"
+	ErrTitleTooLong    ErrorCode = "title_too_long"
+	ErrMemoryEmpty     ErrorCode = "memory_empty"
+	ErrMemoryTooLong   ErrorCode = "memory_too_long"
+	ErrMemoryKind      ErrorCode = "memory_kind_unknown"
+	ErrSettingsInvalid ErrorCode = "settings_invalid"
+	ErrNotAFolder      ErrorCode = "not_a_folder"
+	ErrNothingToImport ErrorCode = "nothing_to_import"
+	ErrUnknownCategory ErrorCode = "unknown_category"
+	ErrUploadNoName    ErrorCode = "upload_no_name"
+	ErrUploadTooLarge  ErrorCode = "upload_too_large"
+	ErrUploadDamaged   ErrorCode = "upload_damaged"
+	ErrModelNameEmpty  ErrorCode = "model_name_empty"
+	ErrDesktopOnly     ErrorCode = "desktop_only"
+	ErrFeedbackEmpty   ErrorCode = "feedback_empty"
+	ErrUnknownDecision ErrorCode = "unknown_decision"
+	ErrBadRequest      ErrorCode = "bad_request"
+	// The conversation is not in the state the request expects (HTTP 409).
+	ErrPlanWaiting    ErrorCode = "plan_waiting"
+	ErrNoPlanWaiting  ErrorCode = "no_plan_waiting"
+	ErrNothingToRetry ErrorCode = "nothing_to_retry"
+	// Serve mode's guard (HTTP 401 and 403).
+	ErrUnauthorized ErrorCode = "unauthorized"
+	ErrForeignPage  ErrorCode = "foreign_page"
+	// The data folder cannot be written (HTTP 507): the message names the
+	// folder and what to do.
+	ErrDiskFull     ErrorCode = "disk_full"
+	ErrDataReadOnly ErrorCode = "data_folder_read_only"
 )
 
 // ErrorInfo is an error as the person sees it.
@@ -293,8 +330,27 @@ type Settings struct {
 	ParallelRequests int    `json:"parallel_requests"`
 	WebSearchEnabled bool   `json:"web_search_enabled"`
 	WebSearchURL     string `json:"web_search_url"`
-	// Folders the read_file tool may read; imported folders are added.
-	Folders []string `json:"folders"`
+	// Folders are the folders the person lets the read_file tool read.
+	// Only SettingsService's folder methods and `wayfinder folders` change
+	// them (Save keeps them as they are): importing a folder never does.
+	Folders []FolderGrant `json:"folder_grants"`
+	// RevokedImportFolders were readable by read_file only because they
+	// had been imported, which no longer grants anything; Settings lists
+	// them until the person grants them again or dismisses the notice.
+	RevokedImportFolders []string `json:"revoked_import_folders,omitempty"`
+}
+
+// FolderGrant is a folder the person lets the read_file tool read, with
+// what it allows there beyond ordinary files.
+type FolderGrant struct {
+	Path string `json:"path"` // absolute
+	// AllowHidden lets read_file read hidden files and folders (names
+	// starting with a dot) in this folder.
+	AllowHidden bool `json:"allow_hidden"`
+	// AllowSecrets lets it read files that usually hold secrets (.env*,
+	// keys, .git/, .ssh/, credentials; the list is in README.md).
+	AllowSecrets bool      `json:"allow_secrets"`
+	GrantedAt    time.Time `json:"granted_at"`
 }
 
 // ModelInfo is a model Ollama has, with what it can do.

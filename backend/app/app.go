@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +16,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/fileperm"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge"
 	"github.com/wayfinder-app/wayfinder/backend/llm"
 	"github.com/wayfinder-app/wayfinder/backend/mcp"
 	"github.com/wayfinder-app/wayfinder/backend/memory"
@@ -102,6 +101,9 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if a.settings, err = settings.Load(ctx, st, over); err != nil {
 		return nil, err
 	}
+	for _, m := range a.settings.Migrated {
+		logger.Warn("settings of an older version updated", "change", m)
+	}
 	cur := a.settings.Current()
 	if a.models, err = newModelClient(cur, logger); err != nil {
 		return nil, err
@@ -121,7 +123,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	longTerm := agent.LongTerm{Store: a.memory, Changed: func() { a.events.Emit(api.EventMemories, api.MemoriesChanged{}) }}
 	reg, err := tools.Standard(logger, tools.Deps{
 		Retriever: a.library, Memory: longTerm, Search: webSearch{a.settings},
-		Folders: func() []string { return a.settings.Current().Folders },
+		Folders: func() []api.FolderGrant { return a.settings.Current().Folders },
 	})
 	if err != nil {
 		return nil, err
@@ -286,27 +288,6 @@ func (a *App) emitStatus() {
 	a.events.Emit(api.EventStatusChanged, settings.CheckStatus(ctx, a.models, a.settings.Current(), describe))
 }
 
-// addFolders lets read_file read the folders among paths.
-func (a *App) addFolders(paths []string) error {
-	s := a.settings.Current()
-	changed := false
-	for _, p := range paths {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			continue
-		}
-		if fi, err := os.Stat(abs); err == nil && fi.IsDir() && !slices.Contains(s.Folders, abs) {
-			s.Folders = append(s.Folders, abs)
-			changed = true
-		}
-	}
-	if !changed {
-		return nil
-	}
-	_, err := a.settings.Save(a.ctx, s)
-	return err
-}
-
 // AttachEvents sends the app's events to the desktop window, once it exists.
 func (a *App) AttachEvents(sink chat.EventSink) { a.events.attach(sink) }
 
@@ -341,19 +322,29 @@ func (r *relay) Emit(name string, payload any) {
 	}
 }
 
-// Describe turns any error of a bound service into what the person sees.
-func Describe(err error) api.ErrorInfo { return describe(err) }
+// Describe turns any error of a bound service into what the person sees,
+// naming the app's data folder in what it says about storage.
+func (a *App) Describe(err error) api.ErrorInfo { return describeIn(a.dataDir, err) }
 
-// describe turns any backend error into what the person sees.
-func describe(err error) api.ErrorInfo {
-	var ce *chat.Error
+// describe is Describe where the data folder is not known.
+func describe(err error) api.ErrorInfo { return describeIn("", err) }
+
+// describeIn is Describe for the data folder dataDir ("" when unknown):
+// errors that carry their own ErrorInfo keep it, a full disk or a data
+// folder that cannot be written says which folder and what to do, and the
+// rest is classified as a model client error.
+func describeIn(dataDir string, err error) api.ErrorInfo {
+	if info, ok := api.AsError(err); ok {
+		return info
+	}
+	if info, ok := store.DescribeStorage(err, dataDir); ok {
+		return info
+	}
 	switch {
-	case errors.As(err, &ce):
-		return ce.Info
+	case errors.Is(err, knowledge.ErrNotFound):
+		return api.ErrorInfo{Code: api.ErrDocumentNotFound, Message: "That document is no longer in the knowledge base.", Hint: "Refresh the list."}
 	case errors.Is(err, store.ErrNotFound):
 		return api.ErrorInfo{Code: api.ErrNotFound, Message: "That item no longer exists.", Hint: "Refresh the list."}
-	case errors.Is(err, settings.ErrInvalid):
-		return api.ErrorInfo{Code: api.ErrInvalidInput, Message: strings.TrimPrefix(err.Error(), settings.ErrInvalid.Error()+": ")}
 	}
 	return llm.Classify(err)
 }
@@ -478,7 +469,7 @@ func (s *SettingsService) Models() ([]api.ModelInfo, error) {
 func (s *SettingsService) Pull(model string) error {
 	model = strings.TrimSpace(model)
 	if model == "" {
-		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "Name the model to download, e.g. " + settings.DefaultChatModel}}
+		return api.NewError(api.ErrModelNameEmpty, "Name the model to download, e.g. "+settings.DefaultChatModel, "")
 	}
 	a := s.app
 	a.pullMu.Lock()

@@ -510,7 +510,7 @@ func TestServicesOutsideTheWindow(t *testing.T) {
 	}
 
 	// Native dialogs exist only in the desktop window.
-	if _, err := (&SettingsService{a}).SaveTextFile("guide.md", "# x"); describe(err).Code != api.ErrInvalidInput {
+	if _, err := (&SettingsService{a}).SaveTextFile("guide.md", "# x"); describe(err).Code != api.ErrDesktopOnly {
 		t.Fatalf("SaveTextFile outside the window: %v", err)
 	}
 	if _, err := (&KnowledgeService{a}).ChooseFiles(); err == nil {

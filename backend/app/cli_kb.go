@@ -155,9 +155,6 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 	if rep.Error != nil {
 		return &chat.Error{Info: *rep.Error}
 	}
-	if err := a.addFolders(paths); err != nil {
-		return err
-	}
 	fmt.Fprintf(s.out, "Imported %s (%s, %s); %d unchanged, %d failed.\n",
 		count(len(rep.Imported), "file", "files"), count(rep.Documents, "document", "documents"), count(rep.Chunks, "chunk", "chunks"), len(rep.Skipped), len(rep.Failed))
 	for _, f := range rep.Failed {

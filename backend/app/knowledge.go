@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
-	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/catalog"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/pdftext"
@@ -348,7 +347,8 @@ func (k *KnowledgeService) Documents() ([]api.KBDocument, error) {
 
 // Import adds files and folders in the background and returns the import's
 // id; knowledge.import events report each file, knowledge.import_done the
-// end. Imported folders become readable by the read_file tool.
+// end. Importing grants read_file nothing: the person grants folders in
+// Settings.
 func (k *KnowledgeService) Import(paths []string) (string, error) {
 	var clean []string
 	for _, p := range paths {
@@ -357,7 +357,7 @@ func (k *KnowledgeService) Import(paths []string) (string, error) {
 		}
 	}
 	if len(clean) == 0 {
-		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "Choose at least one file or folder to import."}}
+		return "", api.NewError(api.ErrNothingToImport, "Choose at least one file or folder to import.", "")
 	}
 	a := k.app
 	id := store.NewID()
@@ -365,9 +365,6 @@ func (k *KnowledgeService) Import(paths []string) (string, error) {
 	go func() {
 		defer a.bg.Done()
 		rep := a.library.importPaths(a.ctx, id, clean, func(p api.ImportProgress) { a.events.Emit(api.EventImport, p) })
-		if err := a.addFolders(clean); err != nil {
-			a.log.Warn("remember imported folders", "err", err)
-		}
 		a.events.Emit(api.EventImportDone, rep)
 	}()
 	return id, nil
@@ -393,7 +390,7 @@ func (k *KnowledgeService) Search(query string, topK int) ([]api.SearchHit, erro
 // Catalog lists the built-in catalog, optionally one category.
 func (k *KnowledgeService) Catalog(category string) ([]api.CatalogEntry, error) {
 	if category != "" && !isCatalogCategory(category) {
-		return nil, &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: fmt.Sprintf("Unknown category %q.", category)}}
+		return nil, api.NewError(api.ErrUnknownCategory, fmt.Sprintf("Unknown category %q.", category), "Choose a category from the list.")
 	}
 	return k.app.library.catalogEntries(category), nil
 }

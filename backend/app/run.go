@@ -85,6 +85,7 @@ func commands() []command {
 		{"export", exportUsage, "conversations as Markdown (to read) or JSON (to import again)", runExport},
 		{"import", "import FILE", "conversations from a JSON export", runImport},
 		{"mcp", "mcp list|add|remove|on|off", "connect MCP servers whose tools the assistant may call, always asking you first (run `wayfinder mcp` for details)", runMCP},
+		{"folders", "folders list|add|remove", "the folders the read_file tool may read: grant, list, revoke", runFolders},
 		{"doctor", "doctor", "check Ollama, the models and the data folder, and say how to fix each problem", runDoctor},
 		{"version", "version", "print the version, commit and build date (also --version)", runVersion},
 	}

@@ -33,7 +33,7 @@ func runServe(ctx context.Context, g globals, args []string, s stdio) error {
 		return err
 	}
 	defer a.Close()
-	srv, err := server.New(server.Options{Services: a.Services(), Assets: s.shells.Assets, Describe: describe, Logger: logger})
+	srv, err := server.New(server.Options{Services: a.Services(), Assets: s.shells.Assets, Describe: a.Describe, Logger: logger})
 	if err != nil {
 		ln.Close()
 		return err

@@ -29,7 +29,7 @@ type Shell interface {
 }
 
 var errNoShell = &chat.Error{Info: api.ErrorInfo{
-	Code: api.ErrInvalidInput, Message: "This works only in the desktop window.",
+	Code: api.ErrDesktopOnly, Message: "This works only in the desktop window.",
 	Hint: "In the browser, drag files onto the page or use the download button.",
 }}
 
@@ -79,15 +79,20 @@ func (k *KnowledgeService) ChooseFolder() (string, error) {
 func (k *KnowledgeService) Upload(name, contentBase64 string) (string, error) {
 	name = filepath.Base(strings.TrimSpace(name))
 	if name == "" || name == "." || name == ".." || name == string(filepath.Separator) {
-		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "The file has no name."}}
+		return "", api.NewError(api.ErrUploadNoName, "The file has no name.", "")
 	}
-	if base64.StdEncoding.DecodedLen(len(contentBase64)) > maxUpload {
-		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput,
-			Message: fmt.Sprintf("%s is larger than %d MB.", name, maxUpload>>20), Hint: "Import it from the desktop window, or split it."}}
+	tooLarge := api.NewError(api.ErrUploadTooLarge, fmt.Sprintf("%s is larger than %d MB.", name, maxUpload>>20), "Import it from the desktop window, or split it.")
+	// The limit is on the file's bytes: base64's padding must not count.
+	padding := len(contentBase64) - len(strings.TrimRight(contentBase64, "="))
+	if base64.StdEncoding.DecodedLen(len(contentBase64))-min(padding, 2) > maxUpload {
+		return "", tooLarge
 	}
 	data, err := base64.StdEncoding.DecodeString(contentBase64)
 	if err != nil {
-		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "The upload of " + name + " arrived damaged.", Hint: "Try again."}}
+		return "", api.NewError(api.ErrUploadDamaged, "The upload of "+name+" arrived damaged.", "Try again.")
+	}
+	if len(data) > maxUpload {
+		return "", tooLarge
 	}
 	a := k.app
 	id := store.NewID()

@@ -134,12 +134,10 @@ func New(st *store.Store, r Responder, events EventSink, opt Options) *Service {
 
 // Error is a failure the person can act on; bound methods return it so the
 // UI can show a translated message.
-type Error struct{ Info api.ErrorInfo }
-
-func (e *Error) Error() string { return e.Info.Message }
+type Error = api.Error
 
 func userError(code api.ErrorCode, msg, hint string) error {
-	return &Error{api.ErrorInfo{Code: code, Message: msg, Hint: hint}}
+	return api.NewError(code, msg, hint)
 }
 
 // Validate checks a message before anything is saved.
@@ -263,7 +261,7 @@ func (s *Service) redo(ctx context.Context, sessionID, text string) (api.SendAck
 	}
 	last := lastFrom(msgs, api.RoleUser)
 	if last < 0 {
-		return api.SendAck{}, userError(api.ErrInvalidInput, "There is no message to send again.", "Type a message instead.")
+		return api.SendAck{}, userError(api.ErrNothingToRetry, "There is no message to send again.", "Type a message instead.")
 	}
 	if _, err := s.store.DeleteMessagesFrom(ctx, sessionID, msgs[last].ID); err != nil {
 		return api.SendAck{}, err
@@ -288,7 +286,7 @@ func (s *Service) wait(ctx context.Context, t *turn) (api.Message, error) {
 	defer stop()
 	<-t.done
 	if t.reply.Error != nil {
-		return t.reply, &Error{*t.reply.Error}
+		return t.reply, &Error{Info: *t.reply.Error}
 	}
 	return t.reply, nil
 }
@@ -415,13 +413,13 @@ func (s *Service) checkSession(ctx context.Context, sessionID string) error {
 func sessionError(err error) error {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return userError(api.ErrNotFound, "This conversation no longer exists.", "Start a new chat.")
+		return userError(api.ErrSessionNotFound, "This conversation no longer exists.", "Start a new chat.")
 	case errors.Is(err, store.ErrNoPlanPending):
-		return userError(api.ErrInvalidInput, "This conversation has no plan waiting for a decision.", "Send a new message instead.")
+		return userError(api.ErrNoPlanWaiting, "This conversation has no plan waiting for a decision.", "Send a new message instead.")
 	case errors.Is(err, store.ErrNotLast):
 		return userError(api.ErrInvalidInput, "Only the last message can be answered again.", "Send it again as a new message.")
 	case errors.Is(err, store.ErrPlanPending):
-		return userError(api.ErrInvalidInput, "A plan in this conversation is waiting for your decision.", "Approve, revise or cancel the plan first.")
+		return userError(api.ErrPlanWaiting, "A plan in this conversation is waiting for your decision.", "Approve, revise or cancel the plan first.")
 	}
 	return err
 }
@@ -530,7 +528,7 @@ func describeDecision(d api.ApprovalDecision) (string, error) {
 		return "✓ Approved the plan.", nil
 	case api.ActionRevise:
 		if strings.TrimSpace(d.Feedback) == "" {
-			return "", userError(api.ErrInvalidInput, "Say what should change in the plan.", "Write your feedback, then choose Re-plan.")
+			return "", userError(api.ErrFeedbackEmpty, "Say what should change in the plan.", "Write your feedback, then choose Re-plan.")
 		}
 		if err := Validate(d.Feedback); err != nil {
 			return "", err
@@ -539,7 +537,7 @@ func describeDecision(d api.ApprovalDecision) (string, error) {
 	case api.ActionCancel:
 		return "✕ Cancelled the plan.", nil
 	}
-	return "", userError(api.ErrInvalidInput, fmt.Sprintf("Unknown decision %q.", d.Action), "Approve, revise or cancel.")
+	return "", userError(api.ErrUnknownDecision, fmt.Sprintf("Unknown decision %q.", d.Action), "Approve, revise or cancel.")
 }
 
 func (s *Service) finish(sessionID string) {

@@ -369,15 +369,15 @@ func TestPlanApprovalFlow(t *testing.T) {
 	}
 	// A new message is refused while the plan waits, and nothing is saved;
 	// so is a bad decision.
-	if _, err := svc.Send(ctx, ack.SessionID, "something else"); codeOf(err) != api.ErrInvalidInput {
+	if _, err := svc.Send(ctx, ack.SessionID, "something else"); codeOf(err) != api.ErrPlanWaiting {
 		t.Fatalf("new message while a plan waits: %v", err)
 	}
 	if again, _ := st.Messages(ctx, ack.SessionID); len(again) != len(msgs) {
 		t.Fatalf("a refused message was saved: %d messages, want %d", len(again), len(msgs))
 	}
-	for _, d := range []api.ApprovalDecision{{Action: "maybe"}, {Action: api.ActionRevise, Feedback: "  "}} {
-		if _, err := svc.Decide(ctx, ack.SessionID, d); err == nil {
-			t.Fatalf("decision %+v accepted", d)
+	for d, code := range map[*api.ApprovalDecision]api.ErrorCode{{Action: "maybe"}: api.ErrUnknownDecision, {Action: api.ActionRevise, Feedback: "  "}: api.ErrFeedbackEmpty} {
+		if _, err := svc.Decide(ctx, ack.SessionID, *d); codeOf(err) != code {
+			t.Fatalf("decision %+v: %v, want %s", *d, err, code)
 		}
 	}
 	edited := []api.SubTask{{ID: "2", Title: "Video first"}, {ID: "1", Title: "Script"}}
@@ -394,13 +394,13 @@ func TestPlanApprovalFlow(t *testing.T) {
 	if sess.PendingApproval || len(msgs) != 4 || msgs[2].ID != dack.UserMessage.ID || msgs[2].Content != "✓ Approved the plan (2 steps, edited)." || msgs[3].Content != "Guide for approve" {
 		t.Fatalf("after decision: %+v %+v", sess, msgs)
 	}
-	if _, err := svc.Decide(ctx, ack.SessionID, api.ApprovalDecision{Action: api.ActionCancel}); codeOf(err) != api.ErrInvalidInput {
+	if _, err := svc.Decide(ctx, ack.SessionID, api.ApprovalDecision{Action: api.ActionCancel}); codeOf(err) != api.ErrNoPlanWaiting {
 		t.Fatalf("decision with no plan waiting: %v", err)
 	}
 	if err := st.DeleteSession(ctx, ack.SessionID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Send(ctx, ack.SessionID, "hello?"); codeOf(err) != api.ErrNotFound {
+	if _, err := svc.Send(ctx, ack.SessionID, "hello?"); codeOf(err) != api.ErrSessionNotFound {
 		t.Fatalf("message to a deleted conversation: %v", err)
 	}
 }
@@ -510,7 +510,7 @@ func TestOutputWaitsForTheStoredMessage(t *testing.T) {
 	rec.mu.Lock()
 	rec.events = nil
 	rec.mu.Unlock()
-	if _, err := svc.Send(ctx, "no-such-session", "q"); codeOf(err) != api.ErrNotFound {
+	if _, err := svc.Send(ctx, "no-such-session", "q"); codeOf(err) != api.ErrSessionNotFound {
 		t.Fatalf("Send to a missing session: %v", err)
 	}
 	if svc.Busy("no-such-session") {

@@ -15,6 +15,7 @@ import (
 
 	"gorm.io/gorm"
 
+	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/fusion"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 )
@@ -293,13 +294,24 @@ func validate(text string, kind Kind) (string, error) {
 	text = strings.TrimSpace(text)
 	switch {
 	case text == "":
-		return "", fmt.Errorf("%w: empty text", ErrInvalid)
+		return "", invalid(api.ErrMemoryEmpty, "The memory is empty.", "Write what Wayfinder should remember.")
 	case utf8.RuneCountInString(text) > MaxTextLen:
-		return "", fmt.Errorf("%w: %d characters, at most %d", ErrInvalid, utf8.RuneCountInString(text), MaxTextLen)
+		return "", invalid(api.ErrMemoryTooLong, fmt.Sprintf("The memory is %d characters long; at most %d fit.", utf8.RuneCountInString(text), MaxTextLen), "Keep it to one or two sentences.")
 	case !kind.Valid():
-		return "", fmt.Errorf("%w: kind %q is not preference, fact or feedback", ErrInvalid, kind)
+		return "", invalid(api.ErrMemoryKind, fmt.Sprintf("%q is not a kind of memory.", kind), "Use preference, fact or feedback.")
 	}
 	return text, nil
+}
+
+// invalid is an ErrInvalid with what the person sees.
+func invalid(code api.ErrorCode, msg, hint string) error {
+	return &api.Error{Info: api.ErrorInfo{Code: code, Message: msg, Hint: hint}, Err: ErrInvalid}
+}
+
+// notFound is an ErrNotFound with what the person sees.
+func notFound(id string) error {
+	return &api.Error{Info: api.ErrorInfo{Code: api.ErrMemoryNotFound, Message: fmt.Sprintf("There is no memory %s; it may have been deleted.", id),
+		Hint: "Refresh the list of memories."}, Err: ErrNotFound}
 }
 
 // Add remembers text, or, when an existing memory says the same (same
@@ -421,7 +433,7 @@ func (s *Store) row(ctx context.Context, id string) (*memoryRow, error) {
 	var r memoryRow
 	err := s.db.WithContext(ctx).Where("id = ?", id).Take(&r).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+		return nil, notFound(id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read memory %s: %w", id, err)
@@ -500,7 +512,7 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 		return fmt.Errorf("delete memory %s: %w", id, res.Error)
 	}
 	if res.RowsAffected == 0 {
-		return fmt.Errorf("%w: %s", ErrNotFound, id)
+		return notFound(id)
 	}
 	s.changed(nil, id)
 	return nil

@@ -77,11 +77,6 @@ func (h *hub) close() {
 
 // stream is the server-sent-events endpoint.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
-	flusher, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
-		return
-	}
 	c, ok := s.events.subscribe()
 	if !ok {
 		http.Error(w, "shutting down", http.StatusServiceUnavailable)
@@ -91,9 +86,22 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Accel-Buffering", "no")
+	// The stream lives as long as the page: no overall read or write
+	// deadline, one per frame instead, so a browser that stops reading is
+	// dropped (and reconnects by itself) without holding the hub back.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	send := func(format string, a ...any) bool {
+		_ = rc.SetWriteDeadline(time.Now().Add(frameTimeout))
+		if _, err := fmt.Fprintf(w, format, a...); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
 	// A comment line opens the stream at once so the browser's onopen fires.
-	fmt.Fprint(w, ": connected\nretry: 1000\n\n")
-	flusher.Flush()
+	if !send(": connected\nretry: 1000\n\n") {
+		return
+	}
 	keepalive := time.NewTicker(15 * time.Second)
 	defer keepalive.Stop()
 	for {
@@ -101,14 +109,13 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case <-keepalive.C:
-			fmt.Fprint(w, ": keepalive\n\n")
-			flusher.Flush()
-		case f, ok := <-c:
-			if !ok {
+			if !send(": keepalive\n\n") {
 				return
 			}
-			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", f.name, f.data)
-			flusher.Flush()
+		case f, ok := <-c:
+			if !ok || !send("event: %s\ndata: %s\n\n", f.name, f.data) {
+				return
+			}
 		}
 	}
 }

@@ -7,6 +7,11 @@
 // token printed in the URL: other local users and web pages the person visits
 // (which can reach 127.0.0.1 too) must not be able to read their chats. A
 // foreign Origin or Host header is refused as well (DNS rebinding).
+//
+// Any local program can still connect, so the server must not be starved:
+// timeouts on every phase of a request, a cap on connections in total and
+// per client with unauthenticated ones closed first (limit.go), and
+// requests without the token answered and their connection closed at once.
 package server
 
 import (
@@ -33,6 +38,24 @@ import (
 // with a clear message rather than a transport error.
 const maxBody = 96 << 20
 
+// Timeouts. A connection that sends nothing is closed after headerTimeout;
+// a whole request (a 96 MB upload included) must arrive within readTimeout
+// and an answer be taken within writeTimeout, measured from the end of the
+// method call, however long the call itself took. The event stream has no
+// overall deadline, only one per frame (frameTimeout): a browser that stops
+// reading is dropped, one that keeps reading stays.
+const (
+	headerTimeout = 5 * time.Second
+	readTimeout   = 2 * time.Minute
+	writeTimeout  = 30 * time.Second
+	idleTimeout   = time.Minute
+	frameTimeout  = 30 * time.Second
+)
+
+// reservedFiles are the open files kept for everything but connections:
+// the database, vectors, memory files, documents being imported, Ollama.
+const reservedFiles = 128
+
 // Options configure a Server.
 type Options struct {
 	// Services are the bound values by name, e.g. "ChatService": *ChatService.
@@ -45,6 +68,9 @@ type Options struct {
 	// desktop shell uses the same function as Wails' ErrorFormatter).
 	Describe func(error) api.ErrorInfo
 	Logger   *slog.Logger
+	// MaxConns and MaxConnsPerClient cap open connections; zero takes
+	// them from the open-file limit (see connCaps).
+	MaxConns, MaxConnsPerClient int
 }
 
 // Server serves the UI, the API and the event stream.
@@ -69,6 +95,12 @@ func New(opt Options) (*Server, error) {
 	if opt.Describe == nil {
 		opt.Describe = func(err error) api.ErrorInfo { return api.ErrorInfo{Code: api.ErrInternal, Message: err.Error()} }
 	}
+	if opt.MaxConns <= 0 {
+		opt.MaxConns, opt.MaxConnsPerClient = connCaps(openFileLimit())
+	}
+	if opt.MaxConnsPerClient <= 0 {
+		opt.MaxConnsPerClient = opt.MaxConns
+	}
 	s := &Server{opt: opt, events: newHub(), mux: http.NewServeMux()}
 	s.mux.HandleFunc("POST /api/{service}/{method}", s.guard(s.call))
 	s.mux.HandleFunc("GET /api/events", s.guard(s.stream))
@@ -87,6 +119,7 @@ func (s *Server) Emit(name string, payload any) { s.events.publish(name, payload
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !loopbackHost(r.Host) {
+		w.Header().Set("Connection", "close")
 		http.Error(w, "wayfinder serve answers only to 127.0.0.1 or localhost", http.StatusForbidden)
 		return
 	}
@@ -112,11 +145,28 @@ func Listen(addr string) (net.Listener, error) {
 	return ln, nil
 }
 
+// connCaps derives the connection caps from the open-file limit: all but
+// reservedFiles in total (at most 4,096), half of that per client.
+func connCaps(openFiles int) (total, perClient int) {
+	total = min(max(openFiles-reservedFiles, 16), 4096)
+	return total, max(total/2, 8)
+}
+
 // Serve runs until ctx ends, then shuts down gracefully.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: headerTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ConnContext:       withConn,
+		ErrorLog:          slog.NewLogLogger(s.opt.Logger.Handler(), slog.LevelDebug),
+	}
+	limited := newLimitListener(ln, s.opt.MaxConns, s.opt.MaxConnsPerClient)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(limited) }()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
@@ -149,11 +199,14 @@ func loopbackHost(hostport string) bool {
 
 // guard checks the token and the Origin before a handler runs. The token
 // comes in the Authorization header, or as ?token= for EventSource, which
-// cannot set headers.
+// cannot set headers. A refused request is answered and its connection
+// closed at once; an accepted one marks its connection authenticated,
+// which keeps it from being closed to make room (limit.go).
 func (s *Server) guard(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && origin != "http://"+r.Host {
-			writeError(w, http.StatusForbidden, api.ErrorInfo{Code: api.ErrInvalidInput, Message: "Requests from other web pages are refused."})
+			w.Header().Set("Connection", "close")
+			writeError(w, http.StatusForbidden, api.ErrorInfo{Code: api.ErrForeignPage, Message: "Requests from other web pages are refused."})
 			return
 		}
 		token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -161,12 +214,14 @@ func (s *Server) guard(next http.HandlerFunc) http.HandlerFunc {
 			token = r.URL.Query().Get("token")
 		}
 		if subtle.ConstantTimeCompare([]byte(token), []byte(s.opt.Token)) != 1 {
+			w.Header().Set("Connection", "close")
 			writeError(w, http.StatusUnauthorized, api.ErrorInfo{
-				Code: api.ErrInvalidInput, Message: "Missing or wrong access token.",
+				Code: api.ErrUnauthorized, Message: "Missing or wrong access token.",
 				Hint: "Open the full address that `wayfinder serve` printed, including ?token=…",
 			})
 			return
 		}
+		markAuthenticated(r.Context())
 		next(w, r)
 	}
 }
@@ -183,33 +238,39 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 		m = reflect.ValueOf(svc).MethodByName(r.PathValue("method"))
 	}
 	if !m.IsValid() {
-		writeError(w, http.StatusNotFound, api.ErrorInfo{Code: api.ErrNotFound, Message: "No such method: " + name})
+		writeError(w, http.StatusNotFound, api.ErrorInfo{Code: api.ErrNoSuchMethod, Message: "No such method: " + name})
 		return
 	}
 	var raw []json.RawMessage
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody)).Decode(&raw); err != nil {
-		writeError(w, http.StatusBadRequest, api.ErrorInfo{Code: api.ErrInvalidInput, Message: "The request body must be a JSON array of arguments: " + err.Error()})
+		writeError(w, http.StatusBadRequest, api.ErrorInfo{Code: api.ErrBadRequest, Message: "The request body must be a JSON array of arguments: " + err.Error()})
 		return
 	}
 	mt := m.Type()
 	if len(raw) != mt.NumIn() {
-		writeError(w, http.StatusBadRequest, api.ErrorInfo{Code: api.ErrInvalidInput, Message: fmt.Sprintf("%s takes %d arguments, got %d", name, mt.NumIn(), len(raw))})
+		writeError(w, http.StatusBadRequest, api.ErrorInfo{Code: api.ErrBadRequest, Message: fmt.Sprintf("%s takes %d arguments, got %d", name, mt.NumIn(), len(raw))})
 		return
 	}
 	args := make([]reflect.Value, len(raw))
 	for i, a := range raw {
 		v := reflect.New(mt.In(i))
 		if err := json.Unmarshal(a, v.Interface()); err != nil {
-			writeError(w, http.StatusBadRequest, api.ErrorInfo{Code: api.ErrInvalidInput, Message: fmt.Sprintf("argument %d of %s: %v", i+1, name, err)})
+			writeError(w, http.StatusBadRequest, api.ErrorInfo{Code: api.ErrBadRequest, Message: fmt.Sprintf("argument %d of %s: %v", i+1, name, err)})
 			return
 		}
 		args[i] = v.Elem()
 	}
+	// The call may take long (an embedding model loading): the write
+	// deadline starts when it returns.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{}) // the body is read; idleTimeout takes over after the answer
+	_ = rc.SetWriteDeadline(time.Time{})
 	out := m.Call(args)
+	_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 	if n := len(out); n > 0 && mt.Out(n-1) == errorType {
 		if err, _ := out[n-1].Interface().(error); err != nil {
 			info := s.opt.Describe(err)
-			writeError(w, statusOf(info.Code), info)
+			writeError(w, api.HTTPStatus(info.Code), info)
 			return
 		}
 		out = out[:n-1]
@@ -222,21 +283,6 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 	if err := json.NewEncoder(w).Encode(out[0].Interface()); err != nil {
 		s.opt.Logger.Warn("write response", "method", name, "err", err)
 	}
-}
-
-func statusOf(code api.ErrorCode) int {
-	switch code {
-	case api.ErrEmptyMessage, api.ErrMessageTooLong, api.ErrInvalidInput:
-		return http.StatusBadRequest
-	case api.ErrNotFound:
-		return http.StatusNotFound
-	case api.ErrBusy:
-		return http.StatusConflict
-	case api.ErrOllamaUnreachable, api.ErrModelMissing, api.ErrModelNoTools, api.ErrTimeout, api.ErrStreamDropped,
-		api.ErrOllamaError, api.ErrPullFailed, api.ErrBadModelOutput:
-		return http.StatusBadGateway
-	}
-	return http.StatusInternalServerError
 }
 
 func writeError(w http.ResponseWriter, status int, info api.ErrorInfo) {

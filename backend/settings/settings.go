@@ -6,6 +6,7 @@ package settings
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -153,18 +154,39 @@ type Store struct {
 	db        Saver
 	overrides Overrides
 
+	writeMu sync.Mutex // serialises read-modify-save, so no change undoes another
 	mu      sync.RWMutex
 	saved   api.Settings
 	watches []func(api.Settings)
+	// Migrated lists what Load changed in a document saved by an older
+	// version, for the log.
+	Migrated []string
 }
 
 // Load reads saved settings (or the defaults) and applies the overrides.
+// A document saved by an older version is brought up to date and saved
+// again when db accepts it (a read-only Saver keeps the result in memory,
+// and the next Load migrates again).
 func Load(ctx context.Context, db Saver, o Overrides) (*Store, error) {
 	s := Defaults()
-	if _, err := db.LoadSettings(ctx, &s); err != nil {
+	var raw json.RawMessage
+	found, err := db.LoadSettings(ctx, &raw)
+	if err != nil {
 		return nil, err
 	}
-	return &Store{db: db, overrides: o, saved: s}, nil
+	st := &Store{db: db, overrides: o, saved: s}
+	if !found {
+		return st, nil
+	}
+	if err := json.Unmarshal(raw, &st.saved); err != nil {
+		return nil, fmt.Errorf("decode settings: %w", err)
+	}
+	if migrateFolders(raw, &st.saved) {
+		st.Migrated = append(st.Migrated, fmt.Sprintf("folders that imports had made readable by read_file are no longer readable until granted: %s",
+			strings.Join(st.saved.RevokedImportFolders, ", ")))
+		_ = db.SaveSettings(ctx, st.saved)
+	}
+	return st, nil
 }
 
 // Current returns the settings in effect: saved values under the overrides.
@@ -181,17 +203,29 @@ func (s *Store) Watch(f func(api.Settings)) {
 	s.mu.Unlock()
 }
 
-// Save validates and stores new settings and returns those in effect.
+// Save validates and stores new settings and returns those in effect. The
+// folder grants are kept as they are: only Grant and Revoke change them.
 func (s *Store) Save(ctx context.Context, in api.Settings) (api.Settings, error) {
 	in, err := Validate(in)
 	if err != nil {
-		return api.Settings{}, fmt.Errorf("%w: %w", ErrInvalid, err)
+		return api.Settings{}, &api.Error{Info: api.ErrorInfo{Code: api.ErrSettingsInvalid, Message: err.Error()}, Err: ErrInvalid}
 	}
-	if err := s.db.SaveSettings(ctx, in); err != nil {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	s.mu.RLock()
+	in.Folders, in.RevokedImportFolders = s.saved.Folders, s.saved.RevokedImportFolders
+	s.mu.RUnlock()
+	return s.commit(ctx, in)
+}
+
+// commit saves next, makes it current and tells the watchers; the caller
+// holds writeMu.
+func (s *Store) commit(ctx context.Context, next api.Settings) (api.Settings, error) {
+	if err := s.db.SaveSettings(ctx, next); err != nil {
 		return api.Settings{}, err
 	}
 	s.mu.Lock()
-	s.saved = in
+	s.saved = next
 	watches := slices.Clone(s.watches)
 	s.mu.Unlock()
 	cur := s.Current()

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -99,7 +100,7 @@ func (s *Store) Session(ctx context.Context, id string) (api.Session, error) {
 	var row session
 	err := s.db.WithContext(ctx).Where("id = ? AND deleted_at IS NULL", id).First(&row).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return api.Session{}, fmt.Errorf("session %q: %w", id, ErrNotFound)
+		return api.Session{}, sessionNotFound(id)
 	}
 	if err != nil {
 		return api.Session{}, fmt.Errorf("load session %q: %w", id, err)
@@ -142,13 +143,26 @@ func (s *Store) ListSessions(ctx context.Context, query string) ([]api.Session, 
 // RenameSession sets a session's title.
 func (s *Store) RenameSession(ctx context.Context, id, title string) (api.Session, error) {
 	title = strings.TrimSpace(title)
-	if title == "" {
-		return api.Session{}, fmt.Errorf("rename session %q: the title is empty", id)
+	switch n := utf8.RuneCountInString(title); {
+	case n == 0:
+		return api.Session{}, api.NewError(api.ErrTitleEmpty, "The title is empty.", "Type a title for the conversation.")
+	case n > MaxTitleLen:
+		return api.Session{}, api.NewError(api.ErrTitleTooLong, fmt.Sprintf("The title is %d characters long; at most %d fit.", n, MaxTitleLen), "Shorten it.")
 	}
 	if err := s.update(ctx, id, map[string]any{"title": title}); err != nil {
 		return api.Session{}, fmt.Errorf("rename session: %w", err)
 	}
 	return s.Session(ctx, id)
+}
+
+// MaxTitleLen bounds a conversation's title, which the sidebar shows on
+// one line.
+const MaxTitleLen = 200
+
+// sessionNotFound is an ErrNotFound with what the person sees.
+func sessionNotFound(id string) error {
+	return &api.Error{Info: api.ErrorInfo{Code: api.ErrSessionNotFound, Message: fmt.Sprintf("There is no conversation %s; it may have been deleted.", id),
+		Hint: "Choose another conversation or start a new one."}, Err: ErrNotFound}
 }
 
 // SetPendingApproval marks a session as waiting for the person's decision.
@@ -203,7 +217,7 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 		return fmt.Errorf("delete session %q: %w", id, res.Error)
 	}
 	if res.RowsAffected == 0 {
-		return fmt.Errorf("delete session %q: %w", id, ErrNotFound)
+		return sessionNotFound(id)
 	}
 	return nil
 }
@@ -229,7 +243,7 @@ func (s *Store) RestoreSession(ctx context.Context, id string) (api.Session, err
 		return api.Session{}, fmt.Errorf("restore session %q: %w", id, res.Error)
 	}
 	if res.RowsAffected == 0 {
-		return api.Session{}, fmt.Errorf("restore session %q: %w", id, ErrNotFound)
+		return api.Session{}, sessionNotFound(id)
 	}
 	return s.Session(ctx, id)
 }
@@ -251,7 +265,7 @@ func (s *Store) update(ctx context.Context, id string, values map[string]any) er
 		return fmt.Errorf("session %q: %w", id, res.Error)
 	}
 	if res.RowsAffected == 0 {
-		return fmt.Errorf("session %q: %w", id, ErrNotFound)
+		return sessionNotFound(id)
 	}
 	return nil
 }
@@ -315,7 +329,7 @@ func turnRefused(tx *gorm.DB, sessionID string) error {
 	err := tx.Where("id = ? AND deleted_at IS NULL", sessionID).Take(&sess).Error
 	switch {
 	case errors.Is(err, gorm.ErrRecordNotFound):
-		return ErrNotFound
+		return sessionNotFound(sessionID)
 	case err != nil:
 		return err
 	case sess.PendingApproval:

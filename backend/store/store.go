@@ -96,6 +96,9 @@ func OpenDB(path string) (*gorm.DB, error) {
 		SkipDefaultTransaction: true,
 	})
 	if err != nil {
+		return nil, &StorageError{Dir: filepath.Dir(path), Err: fmt.Errorf("open database %q: %w", path, err)}
+	}
+	if err := wrapStorageErrors(db, filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("open database %q: %w", path, err)
 	}
 	return db, nil

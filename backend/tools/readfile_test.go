@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
 )
 
 func TestReadTextFile(t *testing.T) {
@@ -39,10 +41,10 @@ func TestReadTextFile(t *testing.T) {
 	must(os.Symlink(other, filepath.Join(added, "otherdir")))
 	must(os.Symlink(filepath.Join(added, "notes", "plan.md"), filepath.Join(added, "inside-link.md")))
 
-	folders := []string{added}
+	folders := grants(added)
 	tests := []struct {
 		name    string
-		folders []string
+		folders []api.FolderGrant
 		path    string
 		want    string
 		wantErr error
@@ -51,7 +53,7 @@ func TestReadTextFile(t *testing.T) {
 		{"absolute inside", folders, filepath.Join(added, "notes", "plan.md"), "# 계획", nil},
 		{"link inside the folder", folders, "inside-link.md", "# 계획", nil},
 		{"BOM stripped", folders, "bom.txt", "hello", nil},
-		{"second folder", []string{other, added}, "notes/plan.md", "# 계획", nil},
+		{"second folder", grants(other, added), "notes/plan.md", "# 계획", nil},
 		{"dot-dot", folders, "../other/secret.txt", "", ErrOutsideFolders},
 		{"dot-dot in the middle", folders, "notes/../../other/secret.txt", "", ErrOutsideFolders},
 		{"absolute outside", folders, filepath.Join(other, "secret.txt"), "", ErrOutsideFolders},
@@ -73,15 +75,18 @@ func TestReadTextFile(t *testing.T) {
 			got, err := ReadTextFile(tt.folders, tt.path, 1000)
 			if tt.wantErr != nil {
 				if !errors.Is(err, tt.wantErr) {
-					t.Fatalf("ReadTextFile(%q) = %q, %v; want %v", tt.path, got, err, tt.wantErr)
+					t.Fatalf("ReadTextFile(%q) = %q, %v; want %v", tt.path, got.Text, err, tt.wantErr)
 				}
-				if strings.Contains(got, "secret") {
+				if strings.Contains(got.Text, "secret") {
 					t.Fatal("leaked content")
 				}
 				return
 			}
-			if err != nil || !strings.HasPrefix(got, tt.want) {
-				t.Fatalf("ReadTextFile(%q) = %q, %v; want prefix %q", tt.path, got, err, tt.want)
+			if err != nil || !strings.HasPrefix(got.Text, tt.want) {
+				t.Fatalf("ReadTextFile(%q) = %q, %v; want prefix %q", tt.path, got.Text, err, tt.want)
+			}
+			if !filepath.IsAbs(got.Path) || !strings.HasSuffix(got.Path, ".md") && !strings.HasSuffix(got.Path, ".txt") {
+				t.Fatalf("ReadTextFile(%q) says it read %q", tt.path, got.Path)
 			}
 		})
 	}
@@ -92,16 +97,30 @@ func TestReadFileTool(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("안녕"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var folders []string
-	r := mustRegistry(t, NewReadFile(func() []string { return folders }))
+	var folders []api.FolderGrant
+	r := mustRegistry(t, NewReadFile(func() []api.FolderGrant { return folders }))
 	call := Call{Name: "read_file", Args: map[string]any{"path": "a.txt"}}
-	if out := r.Run(context.Background(), call); !errors.Is(out.Err, ErrOutsideFolders) || !strings.Contains(out.Result.Text, "no folders added") {
-		t.Fatalf("before adding the folder: %+v", out)
+	if out := r.Run(context.Background(), call); !errors.Is(out.Err, ErrOutsideFolders) || !strings.Contains(out.Result.Text, "no folders granted") {
+		t.Fatalf("before granting the folder: %+v", out)
 	}
-	folders = []string{dir} // added in the settings: counts at the next call
-	if out := r.Run(context.Background(), call); out.Err != nil || out.Result.Text != "안녕" {
-		t.Fatalf("after adding the folder: %+v", out)
+	folders = grants(dir) // granted in the settings: counts at the next call
+	want := "File: " + filepath.Join(dir, "a.txt") + "\n\n안녕"
+	if out := r.Run(context.Background(), call); out.Err != nil || out.Result.Text != want {
+		t.Fatalf("after granting the folder: %+v, want %q", out, want)
 	}
+	folders = nil // revoked
+	if out := r.Run(context.Background(), call); !errors.Is(out.Err, ErrOutsideFolders) {
+		t.Fatalf("after revoking the folder: %+v", out)
+	}
+}
+
+// grants grants each folder with nothing more than ordinary files.
+func grants(dirs ...string) []api.FolderGrant {
+	out := make([]api.FolderGrant, len(dirs))
+	for i, d := range dirs {
+		out[i] = api.FolderGrant{Path: d}
+	}
+	return out
 }
 
 // FuzzReadTextFile: whatever path the model sends, nothing outside the
@@ -128,12 +147,12 @@ func FuzzReadTextFile(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, path string) {
-		got, err := ReadTextFile([]string{added}, path, 1000)
-		if strings.Contains(got, "TOPSECRET") {
+		got, err := ReadTextFile(grants(added), path, 1000)
+		if strings.Contains(got.Text, "TOPSECRET") {
 			t.Fatalf("ReadTextFile(%q) escaped the folder", path)
 		}
-		if err == nil && got != "fine" {
-			t.Fatalf("ReadTextFile(%q) = %q", path, got)
+		if err == nil && got.Text != "fine" {
+			t.Fatalf("ReadTextFile(%q) = %q", path, got.Text)
 		}
 	})
 }

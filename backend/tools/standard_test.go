@@ -3,6 +3,8 @@ package tools
 import (
 	"strings"
 	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
 )
 
 func TestStandard(t *testing.T) {
@@ -12,7 +14,7 @@ func TestStandard(t *testing.T) {
 		wantSchemas string
 	}{
 		{"bare", Deps{}, "calculator,get_time"},
-		{"everything", Deps{Retriever: &fakeRetriever{}, Memory: &fakeMemory{}, Search: NoProvider{}, Folders: func() []string { return nil }},
+		{"everything", Deps{Retriever: &fakeRetriever{}, Memory: &fakeMemory{}, Search: NoProvider{}, Folders: func() []api.FolderGrant { return nil }},
 			"calculator,get_time,retrieve_docs,search_catalog,read_memory,read_file"},
 	}
 	for _, tt := range tests {

@@ -25,7 +25,10 @@ import (
 
 var binary string
 
-func TestMain(m *testing.M) { world.RunWithBinary(m, &binary) }
+func TestMain(m *testing.M) {
+	execWithFileLimit() // when asked to by startServe: a helper process, not tests
+	world.RunWithBinary(m, &binary)
+}
 
 // onlyHost is a transport that refuses, and remembers, every request to a
 // host other than the allowed one.

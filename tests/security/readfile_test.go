@@ -51,7 +51,7 @@ func askReadFile(t *testing.T, allowed, path string) []ollama.ChatRequest {
 		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "read_file", Args: map[string]any{"path": path}}}}
 	})
 	world.ScriptComplex(fake, world.Pace{})
-	b := world.New(t, fake.URL(), world.Config{DataDir: t.TempDir(), Folders: []string{allowed}})
+	b := world.New(t, fake.URL(), world.Config{DataDir: t.TempDir(), Folders: []api.FolderGrant{{Path: allowed}}})
 	msg, err := b.Chat.Ask(context.Background(), "", "Show me the file "+path, nil)
 	if err != nil || msg.Status != api.StatusComplete {
 		t.Fatalf("turn: %v %+v", err, msg)
@@ -110,7 +110,7 @@ func firstLine(s string) string {
 // accident of a broken tool).
 func TestReadFileToolRefusesEscapes(t *testing.T) {
 	allowed, secretPath := folders(t)
-	reg, err := tools.Standard(nil, tools.Deps{Folders: func() []string { return []string{allowed} }})
+	reg, err := tools.Standard(nil, tools.Deps{Folders: func() []api.FolderGrant { return []api.FolderGrant{{Path: allowed}} }})
 	if err != nil {
 		t.Fatal(err)
 	}

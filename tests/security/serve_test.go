@@ -122,12 +122,15 @@ func get(t *testing.T, u string) int {
 type serveOptions struct {
 	ollama  string   // the fake Ollama's URL
 	dataDir string   // "" makes a new one
-	wrap    []string // a command to run serve under, e.g. prlimit
+	// launch, when set, turns serve's argv into the command to run
+	// (path, arguments, environment), e.g. under an open-file limit.
+	launch func(argv []string) (string, []string, []string)
 }
 
 // served is a running `wayfinder serve`.
 type served struct {
 	addr, token string
+	pid         int
 	// stop interrupts it (Ctrl+C) and waits until it has exited.
 	stop func()
 }
@@ -139,8 +142,13 @@ func startServe(t *testing.T, o serveOptions) served {
 		o.dataDir = t.TempDir()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	args := append(append([]string{}, o.wrap...), binary, "--data-dir", o.dataDir, "--ollama-host", o.ollama, "serve", "--addr", "127.0.0.1:"+freePort(t))
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	argv := []string{binary, "--data-dir", o.dataDir, "--ollama-host", o.ollama, "serve", "--addr", "127.0.0.1:" + freePort(t)}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	if o.launch != nil {
+		path, args, env := o.launch(argv)
+		cmd = exec.CommandContext(ctx, path, args...)
+		cmd.Env = env
+	}
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
 	stdout, err := cmd.StdoutPipe()
@@ -174,7 +182,7 @@ func startServe(t *testing.T, o serveOptions) served {
 		t.Fatalf("serve printed no address with a token; its log:\n%s", cmd.Stderr.(*lockedWriter).String())
 	}
 	go io.Copy(io.Discard, stdout)
-	return served{addr, token, stop}
+	return served{addr, token, cmd.Process.Pid, stop}
 }
 
 // lockedWriter lets the test read a child's stderr while it still writes.

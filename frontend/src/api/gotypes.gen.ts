@@ -146,7 +146,7 @@ export interface ApprovalRequired {
  * frontend translates codes (ko/en); Message is the English fallback and Hint
  * the next step, e.g. the exact command to run.
  */
-export type ErrorCode = "ollama_unreachable" | "model_missing" | "model_no_tools" | "model_out_of_memory" | "timeout" | "stream_dropped" | "ollama_error" | "pull_failed" | "bad_model_output" | "empty_message" | "message_too_long" | "busy" | "not_found" | "invalid_input" | "internal";
+export type ErrorCode = "ollama_unreachable" | "model_missing" | "model_no_tools" | "model_out_of_memory" | "timeout" | "stream_dropped" | "ollama_error" | "pull_failed" | "bad_model_output" | "empty_message" | "message_too_long" | "busy" | "not_found" | "invalid_input" | "internal" | "session_not_found" | "memory_not_found" | "document_not_found" | "folder_not_found" | "folder_not_granted" | "no_such_method" | "title_empty" | "title_too_long" | "memory_empty" | "memory_too_long" | "memory_kind_unknown" | "settings_invalid" | "not_a_folder" | "nothing_to_import" | "unknown_category" | "upload_no_name" | "upload_too_large" | "upload_damaged" | "model_name_empty" | "desktop_only" | "feedback_empty" | "unknown_decision" | "bad_request" | "plan_waiting" | "no_plan_waiting" | "nothing_to_retry" | "unauthorized" | "foreign_page" | "disk_full" | "data_folder_read_only";
 
 /** ErrorInfo is an error as the person sees it. */
 export interface ErrorInfo {
@@ -187,7 +187,19 @@ export interface Settings {
   parallel_requests: number;
   web_search_enabled: boolean;
   web_search_url: string;
-  folders: string[];
+  folder_grants: FolderGrant[];
+  revoked_import_folders?: string[];
+}
+
+/**
+ * FolderGrant is a folder the person lets the read_file tool read, with
+ * what it allows there beyond ordinary files.
+ */
+export interface FolderGrant {
+  path: string; // absolute
+  allow_hidden: boolean;
+  allow_secrets: boolean;
+  granted_at: string;
 }
 
 /** ModelInfo is a model Ollama has, with what it can do. */

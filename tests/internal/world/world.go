@@ -218,8 +218,8 @@ type Config struct {
 	// LLMOptions are added after the defaults (a few quick retries).
 	LLMOptions []llm.Option
 	Agent      agent.Options
-	// Folders are the folders read_file may read (nil: read_file is off).
-	Folders []string
+	// Folders are the folders granted to read_file (nil: read_file is off).
+	Folders []api.FolderGrant
 	// Memory is long-term memory (default: a new Memory).
 	Memory *Memory
 	// LongTerm replaces Memory with the app's own long-term memory
@@ -310,7 +310,7 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 	}
 	if cfg.Folders != nil {
 		folders := cfg.Folders
-		deps.Folders = func() []string { return folders }
+		deps.Folders = func() []api.FolderGrant { return folders }
 	}
 	if cfg.WebSearch != "" {
 		if deps.Search, err = tools.NewSearXNG(cfg.WebSearch, nil); err != nil {
@@ -323,7 +323,7 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 		st.Close()
 		return nil, err
 	}
-	// As backend/app: read_file is offered once a folder is added.
+	// As backend/app: read_file is offered once a folder is granted.
 	settings := api.Settings{Folders: cfg.Folders, WebSearchEnabled: cfg.WebSearch != "", WebSearchURL: cfg.WebSearch}
 	ag, err := agent.New(agent.Deps{
 		Model: func() (agent.Model, string) { return client, Model }, Tools: reg,

@@ -1,0 +1,127 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+// Folders the read_file tool may read: granted, listed and revoked by the
+// person only (see backend/settings/folders.go).
+
+// GrantFolder lets read_file read a folder, or changes what it allows
+// there; it returns the settings in effect.
+func (s *SettingsService) GrantFolder(path string, allowHidden, allowSecrets bool) (api.Settings, error) {
+	return s.app.settings.Grant(s.app.ctx, api.FolderGrant{Path: path, AllowHidden: allowHidden, AllowSecrets: allowSecrets})
+}
+
+// RevokeFolder stops read_file reading a folder.
+func (s *SettingsService) RevokeFolder(path string) (api.Settings, error) {
+	return s.app.settings.Revoke(s.app.ctx, path)
+}
+
+// DismissRevokedFolders clears the notice about folders that imports used
+// to make readable.
+func (s *SettingsService) DismissRevokedFolders() (api.Settings, error) {
+	return s.app.settings.DismissRevokedImports(s.app.ctx)
+}
+
+// ChooseFolder opens the native folder dialog to pick a folder to grant.
+func (s *SettingsService) ChooseFolder() (string, error) {
+	sh, err := s.app.desktop()
+	if err != nil {
+		return "", err
+	}
+	return sh.OpenFolder("Let Wayfinder read a folder")
+}
+
+func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
+	const usage = "folders list [--json] | add [--hidden] [--secrets] PATH | remove PATH"
+	if len(args) == 0 {
+		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
+	}
+	sub, args := args[0], args[1:]
+	fs := subFlags("folders "+sub, usage, &g, s)
+	hidden := fs.Bool("hidden", false, "with add: let read_file read hidden files and folders (.name) there too")
+	secrets := fs.Bool("secrets", false, "with add: let read_file read files that usually hold secrets (.env, keys, .git, .ssh; see README) there too")
+	asJSON := fs.Bool("json", false, "with list: print JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	args = fs.Args()
+	if ok := map[string]bool{"list": len(args) == 0, "add": len(args) == 1, "remove": len(args) == 1}[sub]; !ok {
+		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
+	}
+	a, err := openApp(ctx, g, "cli", cliLogger(s, g.verbose))
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	svc := &SettingsService{a}
+	switch sub {
+	case "add":
+		cur, err := svc.GrantFolder(args[0], *hidden, *secrets)
+		if err != nil {
+			return err
+		}
+		abs, _ := filepath.Abs(args[0])
+		for _, f := range cur.Folders {
+			if f.Path == abs {
+				fmt.Fprintf(s.out, "read_file may now read %s (%s)\n", f.Path, allows(f))
+			}
+		}
+		return nil
+	case "remove":
+		if _, err := svc.RevokeFolder(args[0]); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.out, "read_file may no longer read %s\n", args[0])
+		return nil
+	}
+	cur := a.settings.Current()
+	if *asJSON {
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Folders []api.FolderGrant `json:"folders"`
+			Revoked []string          `json:"revoked_import_folders"`
+		}{append([]api.FolderGrant{}, cur.Folders...), append([]string{}, cur.RevokedImportFolders...)})
+	}
+	if len(cur.Folders) == 0 {
+		fmt.Fprintln(s.out, "read_file may read no folder. Grant one with: wayfinder folders add PATH")
+	} else {
+		w := tabwriter.NewWriter(s.out, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "FOLDER\tALLOWS\tGRANTED")
+		for _, f := range cur.Folders {
+			fmt.Fprintf(w, "%s\t%s\t%s\n", f.Path, allows(f), f.GrantedAt.Local().Format("2006-01-02 15:04"))
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(cur.RevokedImportFolders) > 0 {
+		fmt.Fprintln(s.out, "\nImporting documents no longer lets read_file read their folder. These folders were readable only because you had imported them, and no longer are:")
+		for _, p := range cur.RevokedImportFolders {
+			fmt.Fprintln(s.out, "  "+p)
+		}
+		fmt.Fprintln(s.out, "Grant one again with `wayfinder folders add PATH`, or forget it with `wayfinder folders remove PATH`.")
+	}
+	return nil
+}
+
+// allows says in words what a grant lets read_file read.
+func allows(f api.FolderGrant) string {
+	switch {
+	case f.AllowHidden && f.AllowSecrets:
+		return "files, hidden files and files that usually hold secrets"
+	case f.AllowHidden:
+		return "files and hidden files; not secrets"
+	case f.AllowSecrets:
+		return "files and files that usually hold secrets; not hidden files"
+	}
+	return "files; not hidden files or secrets"
+}

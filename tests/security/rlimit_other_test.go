@@ -1,0 +1,5 @@
+//go:build !unix
+
+package security
+
+func execWithFileLimit() {}

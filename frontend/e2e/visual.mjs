@@ -101,6 +101,15 @@ await shot("settings", "scenario=chat", async (p) => {
   await p.click("button[aria-label='Settings']");
   await p.waitForSelector("dialog[open] #set-chat option", { state: "attached" });
 });
+for (const [lang, locale] of [["en", "en-US"], ["ko", "ko-KR"]]) {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 700 }]) {
+    await shot(`folders-revoked-${lang}-${viewport.width}x${viewport.height}`, `scenario=chat&revoked=1&lang=${lang}`, async (p) => {
+      await p.click(".topbar .tools button:last-child");
+      await p.waitForSelector("dialog[open] [data-testid='revoked-imports']");
+      await p.locator("[data-testid='revoked-imports']").scrollIntoViewIfNeeded();
+    }, { locale, viewport });
+  }
+}
 await shot("deleted-undo", "scenario=chat", async (p) => {
   await p.hover("nav li:first-child");
   await p.click("nav li:first-child button[title='Delete']");

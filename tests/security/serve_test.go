@@ -120,8 +120,8 @@ func get(t *testing.T, u string) int {
 
 // serveOptions start the real `wayfinder serve`.
 type serveOptions struct {
-	ollama  string   // the fake Ollama's URL
-	dataDir string   // "" makes a new one
+	ollama  string // the fake Ollama's URL
+	dataDir string // "" makes a new one
 	// launch, when set, turns serve's argv into the command to run
 	// (path, arguments, environment), e.g. under an open-file limit.
 	launch func(argv []string) (string, []string, []string)

@@ -23,15 +23,24 @@ export interface SettingsApi {
   saveTextFile(defaultName: string, content: string): Promise<string>;
   /** openDataDir shows the data folder in the file manager (desktop). */
   openDataDir(): Promise<void>;
+  /** grantFolder lets read_file read a folder (or changes what it allows there). */
+  grantFolder(path: string, allowHidden: boolean, allowSecrets: boolean): Promise<Settings>;
+  revokeFolder(path: string): Promise<Settings>;
+  /** dismissRevokedFolders clears the notice about folders imports used to grant. */
+  dismissRevokedFolders(): Promise<Settings>;
+  /** chooseFolder opens the native folder dialog (desktop); "" when cancelled. */
+  chooseFolder(): Promise<string>;
+}
+
+/** withLists gives a Settings' lists their empty value instead of null. */
+function withLists(s: Settings): Settings {
+  return { ...s, folder_grants: s.folder_grants ?? [], revoked_import_folders: s.revoked_import_folders ?? [] };
 }
 
 export function settingsApi(t: Transport): SettingsApi {
   return {
-    get: async () => {
-      const s = await t.call<Settings>(S, "Get", []);
-      return { ...s, folders: s.folders ?? [] };
-    },
-    save: (s) => t.call<Settings>(S, "Save", [s]),
+    get: async () => withLists(await t.call<Settings>(S, "Get", [])),
+    save: async (s) => withLists(await t.call<Settings>(S, "Save", [s])),
     status: () => t.call<OllamaStatus>(S, "Status", []),
     models: async () =>
       ((await t.call<ModelInfo[] | null>(S, "Models", [])) ?? []).map((m) => ({
@@ -49,5 +58,9 @@ export function settingsApi(t: Transport): SettingsApi {
     },
     saveTextFile: async (name, content) => (await t.call<string | null>(S, "SaveTextFile", [name, content])) ?? "",
     openDataDir: () => t.call<void>(S, "OpenDataDir", []),
+    grantFolder: async (path, hidden, secrets) => withLists(await t.call<Settings>(S, "GrantFolder", [path, hidden, secrets])),
+    revokeFolder: async (path) => withLists(await t.call<Settings>(S, "RevokeFolder", [path])),
+    dismissRevokedFolders: async () => withLists(await t.call<Settings>(S, "DismissRevokedFolders", [])),
+    chooseFolder: async () => (await t.call<string | null>(S, "ChooseFolder", [])) ?? "",
   };
 }

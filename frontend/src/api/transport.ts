@@ -77,6 +77,8 @@ export interface HttpTransportOptions {
 export class HttpTransport implements Transport {
   private readonly base: string;
   private readonly token: string;
+  /** tokenGiven is false when the page was opened without ?token= (and none was kept). */
+  readonly tokenGiven: boolean;
   private readonly fetchFn: FetchLike;
   private readonly makeSource: EventSourceFactory;
   private source: EventSourceLike | null = null;
@@ -86,6 +88,7 @@ export class HttpTransport implements Transport {
 
   constructor(opts: HttpTransportOptions) {
     this.token = opts.token;
+    this.tokenGiven = opts.token !== "";
     this.base = (opts.baseUrl ?? "").replace(/\/$/, "");
     this.fetchFn = opts.fetch ?? ((input, init) => fetch(input, init));
     this.makeSource = opts.eventSource ?? ((url) => new EventSource(url));

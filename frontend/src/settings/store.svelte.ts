@@ -15,6 +15,9 @@ export class SettingsStore {
   info = $state<AppInfo | null>(null);
   saving = $state(false);
   error = $state<ErrorInfo | null>(null);
+  /** folderError is the last failed grant or revoke (shown by the folder list). */
+  folderError = $state<ErrorInfo | null>(null);
+  folderBusy = $state(false);
 
   constructor(private readonly api: SettingsApi) {}
 
@@ -76,6 +79,47 @@ export class SettingsStore {
       return false;
     } finally {
       this.saving = false;
+    }
+  }
+
+  /**
+   * Folder grants apply at once (not with Save): each call returns the
+   * settings in effect, which replace the ones shown.
+   */
+  async grantFolder(path: string, allowHidden = false, allowSecrets = false): Promise<boolean> {
+    return this.changeFolders(() => this.api.grantFolder(path, allowHidden, allowSecrets));
+  }
+
+  async revokeFolder(path: string): Promise<boolean> {
+    return this.changeFolders(() => this.api.revokeFolder(path));
+  }
+
+  async dismissRevokedFolders(): Promise<boolean> {
+    return this.changeFolders(() => this.api.dismissRevokedFolders());
+  }
+
+  /** chooseFolder asks the desktop's folder dialog; "" when cancelled or unavailable. */
+  async chooseFolder(): Promise<string> {
+    try {
+      return await this.api.chooseFolder();
+    } catch (e) {
+      this.folderError = parseError(e);
+      return "";
+    }
+  }
+
+  private async changeFolders(call: () => Promise<Settings>): Promise<boolean> {
+    this.folderBusy = true;
+    try {
+      const next = await call();
+      this.settings = this.settings ? { ...this.settings, folder_grants: next.folder_grants, revoked_import_folders: next.revoked_import_folders } : next;
+      this.folderError = null;
+      return true;
+    } catch (e) {
+      this.folderError = parseError(e);
+      return false;
+    } finally {
+      this.folderBusy = false;
     }
   }
 

@@ -14,7 +14,7 @@ const base: Settings = {
   fallback_model: "",
   web_search_enabled: false,
   web_search_url: "",
-  folders: [],
+  folder_grants: [],
 };
 
 describe("checkSettings", () => {

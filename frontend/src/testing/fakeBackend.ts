@@ -135,7 +135,8 @@ export class FakeBackend implements Transport {
       fallback_model: "",
       web_search_enabled: false,
       web_search_url: "",
-      folders: [],
+      folder_grants: [],
+      revoked_import_folders: [],
       ...opts.settings,
     };
     this.status = {
@@ -455,8 +456,9 @@ export class FakeBackend implements Transport {
     return { ...this.settings };
   }
   "SettingsService.Save"(s: Settings): Settings {
-    this.settings = { ...s };
-    return { ...s };
+    // As the backend: Save leaves the folder grants alone.
+    this.settings = { ...s, folder_grants: this.settings.folder_grants, revoked_import_folders: this.settings.revoked_import_folders };
+    return { ...this.settings };
   }
   "SettingsService.Status"(): OllamaStatus {
     return structuredClone(this.status);
@@ -511,6 +513,31 @@ export class FakeBackend implements Transport {
     return this.saveAs;
   }
   "SettingsService.OpenDataDir"(): void {}
+  /** folders names the folders that exist on the fake disk. */
+  folders = new Set(["/home/you/notes", "/home/you/projects"]);
+  chosenFolder = "/home/you/projects";
+  "SettingsService.GrantFolder"(path: string, hidden: boolean, secrets: boolean): Settings {
+    if (!this.folders.has(path)) throw new ApiError({ code: "folder_not_found", message: `There is no folder ${path}.` });
+    const grants = this.settings.folder_grants.filter((g) => g.path !== path);
+    const old = this.settings.folder_grants.find((g) => g.path === path);
+    grants.push({ path, allow_hidden: hidden, allow_secrets: secrets, granted_at: old?.granted_at ?? "2026-11-23T09:00:00Z" });
+    const revoked = (this.settings.revoked_import_folders ?? []).filter((p) => p !== path);
+    this.settings = { ...this.settings, folder_grants: grants, revoked_import_folders: revoked };
+    return structuredClone(this.settings);
+  }
+  "SettingsService.RevokeFolder"(path: string): Settings {
+    if (!this.settings.folder_grants.some((g) => g.path === path)) throw new ApiError({ code: "folder_not_granted", message: `${path} is not a folder Wayfinder may read.` });
+    this.settings = { ...this.settings, folder_grants: this.settings.folder_grants.filter((g) => g.path !== path) };
+    return structuredClone(this.settings);
+  }
+  "SettingsService.DismissRevokedFolders"(): Settings {
+    this.settings = { ...this.settings, revoked_import_folders: [] };
+    return structuredClone(this.settings);
+  }
+  "SettingsService.ChooseFolder"(): string {
+    if (this.opts.mode !== "desktop") throw new ApiError({ code: "desktop_only", message: "This works only in the desktop window." });
+    return this.chosenFolder;
+  }
 
   // --- KnowledgeService ---
   "KnowledgeService.Documents"(): KBDocument[] {

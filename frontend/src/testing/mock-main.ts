@@ -2,6 +2,7 @@
 // in-memory FakeBackend, so screens can be looked at without the Go side.
 // ?scenario=chat|empty|unreachable|model_missing|xss|long  &lang=ko  &theme=dark
 // &fallback=MODEL (the chosen model qwen3:4b is not installed: MODEL answers)
+// &revoked=1 (folders an older version had made readable on import)
 import { mount } from "svelte";
 import "../app.css";
 import App from "../App.svelte";
@@ -38,6 +39,8 @@ const fake = new FakeBackend({
     language: q.get("lang") ?? "",
     theme: q.get("theme") ?? "system",
     ...(q.get("fallback") ? { chat_model: "qwen3:4b", fallback_model: q.get("fallback") } : {}),
+    folder_grants: q.get("revoked") ? [{ path: "/home/you/notes", allow_hidden: false, allow_secrets: false, granted_at: "2026-11-20T09:00:00Z" }] : [],
+    revoked_import_folders: q.get("revoked") ? ["/home/you/projects/café-menu", "/home/you/문서/회의록"] : [],
   } as never,
   fallbackFrom: q.get("fallback") ? "qwen3:4b" : undefined,
   complex: (text) => scenario === "complex" && /video|shorts|영상|쇼츠|plan/i.test(text),

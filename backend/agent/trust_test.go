@@ -54,7 +54,7 @@ func TestScrubQueryKeepsOutsideTextOffTheNetwork(t *testing.T) {
 // read_file and web_search calls are flagged for approval once text from
 // outside is in the model's context, and only then; other tools never.
 func TestMarkApprovals(t *testing.T) {
-	reg, err := tools.Standard(nil, tools.Deps{Search: tools.NoProvider{}, Folders: func() []string { return []string{t.TempDir()} }})
+	reg, err := tools.Standard(nil, tools.Deps{Search: tools.NoProvider{}, Folders: func() []api.FolderGrant { return []api.FolderGrant{{Path: t.TempDir()}} }})
 	if err != nil {
 		t.Fatal(err)
 	}

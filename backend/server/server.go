@@ -68,9 +68,6 @@ type Options struct {
 	// desktop shell uses the same function as Wails' ErrorFormatter).
 	Describe func(error) api.ErrorInfo
 	Logger   *slog.Logger
-	// MaxConns and MaxConnsPerClient cap open connections; zero takes
-	// them from the open-file limit (see connCaps).
-	MaxConns, MaxConnsPerClient int
 }
 
 // Server serves the UI, the API and the event stream.
@@ -94,12 +91,6 @@ func New(opt Options) (*Server, error) {
 	}
 	if opt.Describe == nil {
 		opt.Describe = func(err error) api.ErrorInfo { return api.ErrorInfo{Code: api.ErrInternal, Message: err.Error()} }
-	}
-	if opt.MaxConns <= 0 {
-		opt.MaxConns, opt.MaxConnsPerClient = connCaps(openFileLimit())
-	}
-	if opt.MaxConnsPerClient <= 0 {
-		opt.MaxConnsPerClient = opt.MaxConns
 	}
 	s := &Server{opt: opt, events: newHub(), mux: http.NewServeMux()}
 	s.mux.HandleFunc("POST /api/{service}/{method}", s.guard(s.call))
@@ -164,7 +155,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ConnContext:       withConn,
 		ErrorLog:          slog.NewLogLogger(s.opt.Logger.Handler(), slog.LevelDebug),
 	}
-	limited := newLimitListener(ln, s.opt.MaxConns, s.opt.MaxConnsPerClient)
+	total, perClient := connCaps(openFileLimit())
+	limited := newLimitListener(ln, total, perClient)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(limited) }()
 	select {

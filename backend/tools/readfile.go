@@ -70,7 +70,7 @@ type FileText struct {
 //   - "../" escapes, absolute paths elsewhere and symlinks that point
 //     outside are refused (links that stay inside are followed);
 //   - hidden files and folders (".name") need the grant's AllowHidden, and
-//     the names that usually hold secrets (see secretKind) its AllowSecrets,
+//     the names that usually hold secrets (see isSecret) its AllowSecrets,
 //     whether they are named directly or reached through a link;
 //   - a file with more than one hard link is refused: one of its other names
 //     may be outside the folder, and nothing says which is the original;

@@ -2,28 +2,14 @@
 // granted here explicitly, listed with what they allow, changed and
 // revoked at once; grants an older version made on import are explained.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { flushSync, mount, unmount } from "svelte";
-import App from "../App.svelte";
-import { makeServices } from "../services";
-import { FakeBackend, type FakeOptions } from "../testing/fakeBackend";
-import { setLang } from "../i18n/i18n.svelte";
+import { flushSync } from "svelte";
+import type { FakeOptions } from "../testing/fakeBackend";
+import { $ as el, cleanup, click, fill, start, stop } from "../testing/ui";
 
-let app: ReturnType<typeof mount> | null = null;
-
-afterEach(() => {
-  if (app) unmount(app);
-  app = null;
-  document.body.innerHTML = "";
-  delete document.body.dataset.ready;
-  setLang("en");
-});
+afterEach(cleanup);
 
 async function openSettings(opts: FakeOptions = {}) {
-  const fake = new FakeBackend({ settings: { language: "en" }, ...opts });
-  const target = document.createElement("div");
-  document.body.appendChild(target);
-  app = mount(App, { target, props: { services: makeServices(fake) } });
-  await vi.waitFor(() => expect(document.body.dataset.ready).toBe("1"));
+  const { fake } = await start(opts);
   settingsButton().click();
   flushSync();
   await vi.waitFor(() => expect(document.querySelector("dialog[open] [data-testid='folder-grants']")).not.toBeNull());
@@ -36,38 +22,25 @@ function settingsButton(): HTMLButtonElement {
   return all[all.length - 1]!;
 }
 
-function el<T extends HTMLElement>(sel: string): T {
-  const e = document.querySelector<T>(sel);
-  if (!e) throw new Error(`no ${sel}`);
-  return e;
-}
-
-function fill(sel: string, value: string) {
-  const input = el<HTMLInputElement>(sel);
-  input.value = value;
-  input.dispatchEvent(new Event("input", { bubbles: true }));
-  flushSync();
-}
-
 describe("folders in Settings", () => {
   it("grants, shows what a grant allows, changes it and revokes it", async () => {
     const fake = await openSettings();
     expect(el("[data-testid='folder-grants']").textContent).toContain("No folder yet");
     fill("#folder-path", "/home/you/notes");
-    el<HTMLButtonElement>("button.grant").click();
+    click("button.grant");
     await vi.waitFor(() => expect(document.querySelector("li[data-folder='/home/you/notes']")).not.toBeNull());
     const row = el("li[data-folder='/home/you/notes']");
     expect(row.textContent).toContain("Files");
-    expect(el<HTMLInputElement>("li[data-folder='/home/you/notes'] .hidden-toggle").checked).toBe(false);
-    expect(el<HTMLInputElement>("li[data-folder='/home/you/notes'] .secrets-toggle").checked).toBe(false);
-    expect(el<HTMLInputElement>("#folder-path").value).toBe("");
+    expect((el("li[data-folder='/home/you/notes'] .hidden-toggle") as HTMLInputElement).checked).toBe(false);
+    expect((el("li[data-folder='/home/you/notes'] .secrets-toggle") as HTMLInputElement).checked).toBe(false);
+    expect((el("#folder-path") as HTMLInputElement).value).toBe("");
 
-    el<HTMLInputElement>("li[data-folder='/home/you/notes'] .hidden-toggle").click();
+    click("li[data-folder='/home/you/notes'] .hidden-toggle");
     await vi.waitFor(() => expect(fake.settings.folder_grants[0]?.allow_hidden).toBe(true));
     expect(fake.settings.folder_grants[0]?.allow_secrets).toBe(false);
 
     // Saving the settings form afterwards keeps the grant.
-    el<HTMLButtonElement>("dialog[open] button[type=submit]").click();
+    click("dialog[open] button[type=submit]");
     await vi.waitFor(() => expect(fake.calls.some((c) => c.method === "Save")).toBe(true));
     expect(fake.settings.folder_grants).toHaveLength(1);
 
@@ -75,7 +48,7 @@ describe("folders in Settings", () => {
     settingsButton().click();
     flushSync();
     await vi.waitFor(() => expect(document.querySelector("dialog[open] li[data-folder='/home/you/notes'] button.revoke")).not.toBeNull());
-    el<HTMLButtonElement>("li[data-folder='/home/you/notes'] button.revoke").click();
+    click("li[data-folder='/home/you/notes'] button.revoke");
     await vi.waitFor(() => expect(document.querySelector("li[data-folder='/home/you/notes']")).toBeNull());
     expect(fake.settings.folder_grants).toHaveLength(0);
   });
@@ -83,18 +56,18 @@ describe("folders in Settings", () => {
   it("says why a folder cannot be granted", async () => {
     await openSettings();
     fill("#folder-path", "/no/such/folder");
-    el<HTMLButtonElement>("button.grant").click();
+    click("button.grant");
     await vi.waitFor(() => expect(document.querySelector("[data-testid='folder-grants'] [role='alert']")?.textContent).toContain("There is no such folder"));
   });
 
   it("lists the folders imports used to make readable, to grant again or dismiss", async () => {
-    const fake = await openSettings({ settings: { language: "ko", revoked_import_folders: ["/home/you/notes", "/home/you/old"] } });
+    const fake = await openSettings({ settings: { language: "ko", revoked_import_folders: ["/home/you/notes", "/home/you/old"] } as FakeOptions["settings"] });
     const notice = el("[data-testid='revoked-imports']");
     expect(notice.textContent).toContain("/home/you/old");
     expect(notice.textContent).toContain("이제 문서를 가져와도");
-    el<HTMLButtonElement>("[data-testid='revoked-imports'] button.regrant").click();
+    click("[data-testid='revoked-imports'] button.regrant");
     await vi.waitFor(() => expect(document.querySelector("li[data-folder='/home/you/notes']")).not.toBeNull());
-    el<HTMLButtonElement>("[data-testid='revoked-imports'] button.dismiss").click();
+    click("[data-testid='revoked-imports'] button.dismiss");
     await vi.waitFor(() => expect(document.querySelector("[data-testid='revoked-imports']")).toBeNull());
     expect(fake.settings.revoked_import_folders).toEqual([]);
   });
@@ -102,12 +75,9 @@ describe("folders in Settings", () => {
   it("offers the folder dialog in the desktop window only", async () => {
     await openSettings({ mode: "desktop" });
     await vi.waitFor(() => expect(document.querySelector("button.choose")).not.toBeNull());
-    el<HTMLButtonElement>("button.choose").click();
-    await vi.waitFor(() => expect(el<HTMLInputElement>("#folder-path").value).toBe("/home/you/projects"));
-    unmount(app!);
-    app = null;
-    document.body.innerHTML = "";
-    delete document.body.dataset.ready;
+    click("button.choose");
+    await vi.waitFor(() => expect((el("#folder-path") as HTMLInputElement).value).toBe("/home/you/projects"));
+    stop();
     await openSettings();
     expect(document.querySelector("button.choose")).toBeNull();
   });

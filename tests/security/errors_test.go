@@ -8,6 +8,7 @@ import (
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+	"github.com/wayfinder-app/wayfinder/tests/internal/world"
 )
 
 // TestServeErrorCodes (issue 22.6): what the person got wrong or asked for
@@ -18,9 +19,12 @@ func TestServeErrorCodes(t *testing.T) {
 	srv := startServe(t, serveOptions{ollama: fake.URL()})
 	var sess api.Session
 	// A conversation to rename: ask starts one; ListSessions finds it.
-	var ack api.SendAck
-	if st := callAPI(t, srv.addr, srv.token, "ChatService/Send", &ack, "", "hello"); st != http.StatusOK {
-		t.Fatalf("send: %d", st)
+	var ack struct {
+		api.SendAck
+		api.ErrorInfo
+	}
+	if st := callAPI(t, srv.addr, srv.token, "ChatService/Send", &ack, "", "hello", api.SendOptions{Model: world.Model}); st != http.StatusOK {
+		t.Fatalf("send: %d %+v", st, ack.ErrorInfo)
 	}
 	sess.ID = ack.SessionID
 	tests := []struct {

@@ -37,7 +37,7 @@ type App struct {
 	// readOnly: another process owns the data folder (openReadOnly); nil
 	// lock, agent and chat.
 	readOnly bool
-	umask   os.FileMode  // the person's, for files saved outside the data folder
+	umask    os.FileMode // the person's, for files saved outside the data folder
 
 	store    *store.Store
 	settings *settings.Store

@@ -41,6 +41,9 @@ func (s *SettingsService) ChooseFolder() (string, error) {
 
 func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
 	const usage = "folders list [--json] | add [--hidden] [--secrets] PATH | remove PATH"
+	if err := helpFor(args, usage, s); err != nil {
+		return err
+	}
 	if len(args) == 0 {
 		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
 	}

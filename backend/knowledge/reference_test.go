@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,29 +33,46 @@ func TestAgainstReferenceBM25(t *testing.T) {
 	if _, err := kb.Import(context.Background(), []string{corpus}, nil); err != nil {
 		t.Fatal(err)
 	}
-	compareWithReference(t, kb, dir, "qrels/test.tsv")
+	newReferenceRun(t, kb, dir).compare(t, "qrels/test.tsv")
 }
 
-// compareWithReference evaluates Base.Search and the reference BM25 over
-// the corpus of dir (already imported into kb) on one qrels file: ours
-// must find at least as many answers in the top five, with an nDCG@10 no
-// more than 0.005 below. With -v it lists our misses, marking those the
-// reference finds in its top five. It returns our scores.
-func compareWithReference(t *testing.T, kb *Base, dir, qrels string) knowledgetest.Scores {
+// referenceRun compares Base.Search with the reference BM25 over the
+// corpus of dir (already imported into kb) on one or more qrels files of
+// the same queries; each query is ranked once by each side.
+type referenceRun struct {
+	kb         *Base
+	dir        string
+	ref        *knowledgetest.RefBM25
+	ours, refs map[string][]string // query id → record ids, best first
+}
+
+func newReferenceRun(t *testing.T, kb *Base, dir string) *referenceRun {
 	t.Helper()
-	set, err := knowledgetest.LoadQuestionSet(dir, qrels)
+	return &referenceRun{kb: kb, dir: dir, ref: knowledgetest.NewRefBM25(readCorpus(t, filepath.Join(dir, "corpus.jsonl")), 0.9, 0.4),
+		ours: map[string][]string{}, refs: map[string][]string{}}
+}
+
+// compare evaluates both on one qrels file: ours must find at least as
+// many answers in the top five, with an nDCG@10 no more than 0.005 below.
+// With -v it lists our misses, marking those the reference finds in its
+// top five. It returns our scores.
+func (r *referenceRun) compare(t *testing.T, qrels string) knowledgetest.Scores {
+	t.Helper()
+	set, err := knowledgetest.LoadQuestionSet(r.dir, qrels)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := knowledgetest.NewRefBM25(readCorpus(t, filepath.Join(dir, "corpus.jsonl")), 0.9, 0.4)
-	refRanked := map[string][]string{}
+	todo := knowledgetest.QuestionSet{Queries: map[string]string{}, Rel: set.Rel}
 	for id, text := range set.Queries {
-		refRanked[id] = ref.Search(text, 10)
+		if _, ok := r.ours[id]; !ok {
+			todo.Queries[id] = text
+			r.refs[id] = r.ref.Search(text, 10)
+		}
 	}
-	ours := set.Evaluate(rankSet(t, kb, set, SearchOptions{TopK: 10}))
-	theirs := set.Evaluate(refRanked)
+	maps.Copy(r.ours, rankSet(t, r.kb, todo, SearchOptions{TopK: 10}))
+	ours, theirs := set.Evaluate(r.ours), set.Evaluate(r.refs)
 	t.Logf("%s %s: %d questions; ours: answer in the top 5 %.4f, recall@5 %.4f, nDCG@10 %.4f; plain bigram BM25: %.4f, %.4f, %.4f",
-		filepath.Base(dir), qrels, ours.Queries, ours.Success5, ours.Recall5, ours.NDCG10, theirs.Success5, theirs.Recall5, theirs.NDCG10)
+		filepath.Base(r.dir), qrels, ours.Queries, ours.Success5, ours.Recall5, ours.NDCG10, theirs.Success5, theirs.Recall5, theirs.NDCG10)
 	if testing.Verbose() {
 		missed := map[string]bool{}
 		for _, id := range theirs.Misses {

@@ -19,6 +19,7 @@ reached (OLLAMA_HOST points at a closed port), so this is keyword-only.
 import json
 import math
 import os
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -51,6 +52,13 @@ def main():
         if q['_id'] in rel:
             queries[q['_id']] = q['text']
     data = tempfile.mkdtemp(prefix='kb-eval-')
+    try:
+        evaluate(binary, set_dir, qrels_file, queries, rel, top, extra, data)
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def evaluate(binary, set_dir, qrels_file, queries, rel, top, extra, data):
     env = dict(os.environ, WAYFINDER_DATA_DIR=data, OLLAMA_HOST='http://127.0.0.1:9')
     subprocess.run([binary, 'kb', 'import', os.path.join(set_dir, 'corpus.jsonl')], env=env, check=True,
                    stdout=subprocess.DEVNULL)

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/google/uuid"
 )
@@ -19,12 +20,41 @@ type docSet struct {
 	groupOf map[docGroup]uint32
 	byUUID  map[uuid.UUID]uint32
 	other   map[string]uint32 // ids that are not UUIDs
+	// catalog holds the ids of the built-in catalog's few hundred
+	// documents, replaced whole when they change: the default search
+	// scope only needs to tell them apart, for every candidate chunk,
+	// without a lock or a lookup in the large maps.
+	catalog atomic.Pointer[map[string]bool]
 }
 
 type docGroup struct{ source, kind string }
 
 func newDocSet() *docSet {
-	return &docSet{groupOf: map[docGroup]uint32{}, byUUID: map[uuid.UUID]uint32{}, other: map[string]uint32{}}
+	s := &docSet{groupOf: map[docGroup]uint32{}, byUUID: map[uuid.UUID]uint32{}, other: map[string]uint32{}}
+	s.catalog.Store(&map[string]bool{})
+	return s
+}
+
+// isCatalog reports whether the document is one of the built-in catalog's.
+func (s *docSet) isCatalog(id string) bool { return (*s.catalog.Load())[id] }
+
+// setCatalog records that a document is in the catalog or not any more.
+// Callers hold s.mu.
+func (s *docSet) setCatalog(id string, in bool) {
+	old := *s.catalog.Load()
+	if old[id] == in {
+		return
+	}
+	next := make(map[string]bool, len(old)+1)
+	for k := range old {
+		next[k] = true
+	}
+	if in {
+		next[id] = true
+	} else {
+		delete(next, id)
+	}
+	s.catalog.Store(&next)
 }
 
 // add records a document; adding it again changes nothing.
@@ -43,6 +73,9 @@ func (s *docSet) add(id, source, kind string) {
 	} else {
 		s.other[id] = n
 	}
+	if kind == KindCatalog {
+		s.setCatalog(id, true)
+	}
 }
 
 // remove forgets documents. Their group stays: a file imported again
@@ -56,6 +89,7 @@ func (s *docSet) remove(ids []string) {
 		} else {
 			delete(s.other, id)
 		}
+		s.setCatalog(id, false)
 	}
 }
 

@@ -430,13 +430,8 @@ func (b *Base) deleteDocs(ctx context.Context, cond string, arg any) (int, error
 		if err := tx.Model(&Document{}).Where("id IN ?", ids).Distinct("source").Pluck("source", &sources).Error; err != nil {
 			return err
 		}
-		if err := tx.Model(&Chunk{}).Where("doc_id IN ?", ids).Pluck("id", &chunkIDs).Error; err != nil {
-			return err
-		}
-		if err := tx.Where("doc_id IN ?", ids).Delete(&Chunk{}).Error; err != nil {
-			return err
-		}
-		if err := tx.Where("id IN ?", ids).Delete(&Document{}).Error; err != nil {
+		var err error
+		if chunkIDs, err = deleteRows(tx, ids); err != nil {
 			return err
 		}
 		return bumpGeneration(tx)
@@ -447,6 +442,21 @@ func (b *Base) deleteDocs(ctx context.Context, cond string, arg any) (int, error
 	b.forget(ctx, ids, chunkIDs)
 	b.dropUploadsOf(ctx, sources)
 	return len(ids), nil
+}
+
+// deleteRows deletes documents and their chunks inside tx and returns the
+// chunks' ids, for the in-memory indexes.
+func deleteRows(tx *gorm.DB, docIDs []string) (chunkIDs []string, err error) {
+	if len(docIDs) == 0 {
+		return nil, nil
+	}
+	if err := tx.Model(&Chunk{}).Where("doc_id IN ?", docIDs).Pluck("id", &chunkIDs).Error; err != nil {
+		return nil, err
+	}
+	if err := tx.Where("doc_id IN ?", docIDs).Delete(&Chunk{}).Error; err != nil {
+		return nil, err
+	}
+	return chunkIDs, tx.Where("id IN ?", docIDs).Delete(&Document{}).Error
 }
 
 func (b *Base) forget(ctx context.Context, docIDs, chunkIDs []string) {
@@ -463,6 +473,9 @@ func (b *Base) forget(ctx context.Context, docIDs, chunkIDs []string) {
 
 // docOf returns the document id part of a chunk id.
 func docOf(chunkID string) string {
+	if len(chunkID) > 36 && chunkID[36] == ':' { // "<uuid>:<seq>", every id this package makes; search asks per candidate
+		return chunkID[:36]
+	}
 	if i := strings.LastIndexByte(chunkID, ':'); i >= 0 {
 		return chunkID[:i]
 	}

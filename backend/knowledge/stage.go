@@ -183,16 +183,9 @@ func (s *stager) finish(ctx context.Context, err error) (fileResult, error) {
 		if err := tx.Model(&Document{}).Where("source = ? AND NOT staged", s.source).Pluck("id", &oldDocs).Error; err != nil {
 			return err
 		}
-		if len(oldDocs) > 0 {
-			if err := tx.Model(&Chunk{}).Where("doc_id IN ?", oldDocs).Pluck("id", &oldChunks).Error; err != nil {
-				return err
-			}
-			if err := tx.Where("doc_id IN ?", oldDocs).Delete(&Chunk{}).Error; err != nil {
-				return err
-			}
-			if err := tx.Where("id IN ?", oldDocs).Delete(&Document{}).Error; err != nil {
-				return err
-			}
+		var err error
+		if oldChunks, err = deleteRows(tx, oldDocs); err != nil {
+			return err
 		}
 		if err := tx.Model(&Document{}).Where("source = ? AND staged", s.source).Update("staged", false).Error; err != nil {
 			return err

@@ -506,6 +506,3 @@ func (t *TextReader) Read(p []byte) (int, error) {
 	t.rest = t.rest[n:]
 	return n, nil
 }
-
-// Line is the number of the line being read (1-based).
-func (t *TextReader) Line() int64 { return t.line }

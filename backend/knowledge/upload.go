@@ -77,10 +77,18 @@ func (b *Base) Upload(ctx context.Context, name string, content io.Reader, onPro
 	target := filepath.Join(dir, name)
 	p := Progress{File: target, FileIndex: 1, FilesTotal: 1, Stage: StageReading}
 	onProgress(p)
+	// fail ends an upload the file is to blame for; stop one that
+	// something else stopped (the disk, the database, cancellation). Both
+	// tell the progress, so its bar ends.
 	fail := func(err error) (UploadResult, error) {
 		p.Stage, p.Error = StageFailed, err.Error()
 		onProgress(p)
 		return UploadResult{Outcome: UploadFailed, Report: Report{Failed: []FileError{{Path: target, Err: err}}}}, nil
+	}
+	stop := func(err error) (UploadResult, error) {
+		p.Stage, p.Error = StageFailed, err.Error()
+		onProgress(p)
+		return UploadResult{Outcome: UploadFailed}, err
 	}
 	if _, ok := importer.KindOf(name); !ok {
 		return fail(fmt.Errorf("import %q: %w", name, importer.ErrUnsupported))
@@ -93,7 +101,7 @@ func (b *Base) Upload(ctx context.Context, name string, content io.Reader, onPro
 		}
 	}
 	if err != nil {
-		return UploadResult{}, fmt.Errorf("keep the uploaded file: %w", err)
+		return stop(fmt.Errorf("keep the uploaded file: %w", err))
 	}
 	defer func() {
 		os.RemoveAll(tmpDir)                           // after a success the file has moved out
@@ -102,13 +110,13 @@ func (b *Base) Upload(ctx context.Context, name string, content io.Reader, onPro
 	tmp := filepath.Join(tmpDir, name)
 	hash, err := writeHashed(tmp, content)
 	if err != nil {
-		return UploadResult{}, fmt.Errorf("keep the uploaded file: %w", err)
+		return stop(fmt.Errorf("keep the uploaded file: %w", err))
 	}
 
 	var same Document
 	err = b.db.WithContext(ctx).Where("file_hash = ? AND NOT staged", hash).Order("created_at").Limit(1).Find(&same).Error
 	if err != nil {
-		return UploadResult{}, fmt.Errorf("upload %s: %w", name, err)
+		return stop(fmt.Errorf("upload %s: %w", name, err))
 	}
 	if same.ID != "" {
 		p.Stage, p.DuplicateOf = StageDuplicate, same.Title
@@ -117,7 +125,7 @@ func (b *Base) Upload(ctx context.Context, name string, content io.Reader, onPro
 	}
 	sources, err := b.uploadSources(ctx)
 	if err != nil {
-		return UploadResult{}, fmt.Errorf("upload %s: %w", name, err)
+		return stop(fmt.Errorf("upload %s: %w", name, err))
 	}
 	var earlier []string // the current layout keeps uploads/NAME, earlier versions uploads/ID/NAME
 	for _, s := range sources {
@@ -141,7 +149,9 @@ func (b *Base) Upload(ctx context.Context, name string, content io.Reader, onPro
 		onProgress(q)
 	}, &rep, &st)
 	if err != nil {
-		return UploadResult{Outcome: UploadFailed, Report: rep}, err
+		res, err := stop(err)
+		res.Report = rep
+		return res, err
 	}
 	if len(rep.Imported) == 0 {
 		return UploadResult{Outcome: UploadFailed, Report: rep}, nil

@@ -161,3 +161,22 @@ func TestUploadsOfEarlierVersions(t *testing.T) {
 		t.Errorf("documents %+v", docs)
 	}
 }
+
+// TestUploadStopped: an upload that something else stops (here, the
+// import is cancelled) ends its progress too and leaves nothing.
+func TestUploadStopped(t *testing.T) {
+	_, b, dir := uploadEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var last Progress
+	res, err := b.Upload(ctx, "notes.md", strings.NewReader("# Notes\n\ntangerines\n"), func(p Progress) { last = p })
+	if err == nil || res.Outcome != UploadFailed || last.Stage != StageFailed {
+		t.Fatalf("cancelled upload: %+v, %v, last progress %+v", res, err, last)
+	}
+	if got := files(t, dir); len(got) != 0 {
+		t.Errorf("a stopped upload left %v", got)
+	}
+	if d, c := rows(t, b); d != 0 || c != 0 {
+		t.Errorf("a stopped upload left %d documents, %d chunks", d, c)
+	}
+}

@@ -321,13 +321,13 @@ func (p *lazyPDF) get(ctx context.Context) (*pdftext.Extractor, error) {
 	return p.ex, p.err
 }
 
-// Extract implements importer.PDFExtractor.
-func (p *lazyPDF) Extract(ctx context.Context, data []byte) ([]pdftext.Page, error) {
+// ExtractReader implements importer.PDFExtractor.
+func (p *lazyPDF) ExtractReader(ctx context.Context, r io.ReaderAt, size int64) ([]pdftext.Page, error) {
 	ex, err := p.get(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("start the PDF reader: %w", err)
 	}
-	return ex.Extract(ctx, data)
+	return ex.ExtractReader(ctx, r, size)
 }
 
 func (p *lazyPDF) close() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -189,7 +190,7 @@ func TestFailedImportLeavesNothing(t *testing.T) {
 // slowPDF never finishes a page.
 type slowPDF struct{}
 
-func (slowPDF) Extract(ctx context.Context, _ []byte) ([]pdftext.Page, error) {
+func (slowPDF) ExtractReader(ctx context.Context, _ io.ReaderAt, _ int64) ([]pdftext.Page, error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
 }

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -51,9 +52,11 @@ type Document struct {
 	Parts    []chunk.Input // text in order, one per PDF page
 }
 
-// PDFExtractor is the part of pdftext.Extractor the importer needs.
+// PDFExtractor is the part of pdftext.Extractor the importer needs. It
+// reads the document through r as it needs it, so a PDF on disk is never
+// held whole in memory.
 type PDFExtractor interface {
-	Extract(ctx context.Context, data []byte) ([]pdftext.Page, error)
+	ExtractReader(ctx context.Context, r io.ReaderAt, size int64) ([]pdftext.Page, error)
 }
 
 // Importer reads files of every supported kind. PDF may be nil, in which
@@ -104,11 +107,7 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 	var tr *TextReader
 	err := func() error {
 		if kind == KindPDF {
-			data, err := io.ReadAll(r)
-			if err != nil {
-				return err
-			}
-			docs, err := im.importPDF(ctx, path, data)
+			docs, err := im.importPDF(ctx, path, r)
 			if err != nil {
 				return err
 			}
@@ -183,11 +182,44 @@ func (c *collector) End(d Document) error {
 	return nil
 }
 
-func (im Importer) importPDF(ctx context.Context, path string, data []byte) ([]Document, error) {
+// sizedReaderAt is what a PDF can be read from in place: a file, or
+// bytes.Reader and strings.Reader.
+type sizedReaderAt interface {
+	io.ReaderAt
+	Size() int64
+}
+
+// readerAt gives r as an io.ReaderAt and its size: a file or a sized
+// reader as it is, anything else (a network stream) read into memory.
+func readerAt(r io.Reader) (io.ReaderAt, int64, error) {
+	switch r := r.(type) {
+	case *os.File:
+		info, err := r.Stat()
+		if err != nil {
+			return nil, 0, err
+		}
+		if info.Mode().IsRegular() {
+			return r, info.Size(), nil
+		}
+	case sizedReaderAt:
+		return r, r.Size(), nil
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, 0, err
+	}
+	return bytes.NewReader(data), int64(len(data)), nil
+}
+
+func (im Importer) importPDF(ctx context.Context, path string, r io.Reader) ([]Document, error) {
 	if im.PDF == nil {
 		return nil, fmt.Errorf("no pdf extractor: %w", ErrUnsupported)
 	}
-	pages, err := im.PDF.Extract(ctx, data)
+	ra, size, err := readerAt(r)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := im.PDF.ExtractReader(ctx, ra, size)
 	if err != nil {
 		return nil, err
 	}

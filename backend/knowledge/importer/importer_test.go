@@ -1,9 +1,13 @@
 package importer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -108,7 +112,51 @@ type fakePDF struct {
 	err   error
 }
 
-func (f fakePDF) Extract(context.Context, []byte) ([]pdftext.Page, error) { return f.pages, f.err }
+func (f fakePDF) ExtractReader(context.Context, io.ReaderAt, int64) ([]pdftext.Page, error) {
+	return f.pages, f.err
+}
+
+// readerPDF keeps what the importer gave it.
+type readerPDF struct {
+	r    io.ReaderAt
+	size int64
+}
+
+func (f *readerPDF) ExtractReader(_ context.Context, r io.ReaderAt, size int64) ([]pdftext.Page, error) {
+	f.r, f.size = r, size
+	return []pdftext.Page{{Number: 1, Text: "text"}}, nil
+}
+
+// TestPDFReadInPlace: a PDF on disk goes to the extractor as the file
+// itself (PDFium reads the parts it needs), not read into memory first;
+// a stream that cannot be read at will is read whole, once.
+func TestPDFReadInPlace(t *testing.T) {
+	data := []byte("%PDF-1.4 whatever follows")
+	path := filepath.Join(t.TempDir(), "a.pdf")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var ex readerPDF
+	var c collector
+	if _, err := (Importer{PDF: &ex}).Read(context.Background(), path, f, &c); err != nil {
+		t.Fatal(err)
+	}
+	if ex.r != f || ex.size != int64(len(data)) {
+		t.Errorf("the extractor got %T of %d bytes, want the file itself (%d bytes)", ex.r, ex.size, len(data))
+	}
+	if _, err := (Importer{PDF: &ex}).Read(context.Background(), path, io.MultiReader(bytes.NewReader(data)), &c); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, ex.size)
+	if n, _ := ex.r.ReadAt(got, 0); n != len(data) || !bytes.Equal(got, data) {
+		t.Errorf("from a stream the extractor read %q, want %q", got[:n], data)
+	}
+}
 
 func TestImportRoutesByExtension(t *testing.T) {
 	im := Importer{PDF: fakePDF{pages: []pdftext.Page{{Number: 1, Text: "one"}, {Number: 2, Text: "two"}}}}

@@ -15,6 +15,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -287,18 +289,25 @@ func TestLimitsOnContent(t *testing.T) {
 	}
 	defer e.Close(context.Background())
 	tests := []struct {
-		name string
-		data []byte
-		want string
+		name  string
+		data  []byte
+		want  string
+		parts LimitError // what a caller translates
 	}{
-		{"page with too many characters", textPDF("more than five"), "page 1 of this PDF has more than 5 characters; it looks damaged or hostile"},
-		{"stream inflating past a small budget", bombPDF(t, 128<<20), "this PDF expands to more than 64 MB in memory; it looks damaged or hostile"},
+		{"page with too many characters", textPDF("more than five"), "page 1 of this PDF has more than 5 characters; it looks damaged or hostile",
+			LimitError{Limit: LimitPageChars, Page: 1, Max: "5"}},
+		{"stream inflating past a small budget", bombPDF(t, 128<<20), "this PDF expands to more than 64 MB in memory; it looks damaged or hostile",
+			LimitError{Limit: LimitMemory, Max: "64 MB"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := e.Extract(context.Background(), tt.data)
 			if !errors.Is(err, ErrTooLarge) || err.Error() != tt.want {
 				t.Fatalf("Extract = %v, want ErrTooLarge: %q", err, tt.want)
+			}
+			var le *LimitError
+			if !errors.As(err, &le) || le.Limit != tt.parts.Limit || le.Page != tt.parts.Page || le.Max != tt.parts.Max {
+				t.Errorf("limit error %+v, want limit %s, page %d, max %s", le, tt.parts.Limit, tt.parts.Page, tt.parts.Max)
 			}
 		})
 	}
@@ -395,5 +404,76 @@ func TestReadErrorIsNotCorrupt(t *testing.T) {
 	_, err := e.ExtractReader(context.Background(), failingReader{head: data[:min(len(data), 1024)]}, int64(len(data)))
 	if err == nil || errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "device went away") {
 		t.Fatalf("ExtractReader = %v, want the read error", err)
+	}
+}
+
+// gatedReader serves a PDF and, at its first read past the header check
+// (PDFium reading the document, inside an extraction's slot), says so on
+// entered and waits for release.
+type gatedReader struct {
+	data     []byte
+	reads    atomic.Int32
+	entered  chan struct{}
+	release  chan struct{}
+	announce sync.Once
+}
+
+func newGatedReader(data []byte) *gatedReader {
+	return &gatedReader{data: data, entered: make(chan struct{}), release: make(chan struct{})}
+}
+
+func (r *gatedReader) ReadAt(p []byte, off int64) (int, error) {
+	if r.reads.Add(1) > 1 {
+		r.announce.Do(func() { close(r.entered) })
+		<-r.release
+	}
+	return bytes.NewReader(r.data).ReadAt(p, off)
+}
+
+// TestOneExtractionAtATime: each extraction may use Limits.Memory (384 MB),
+// so two at once would break the 512 MB budget of an import; the second
+// waits until the first is done.
+func TestOneExtractionAtATime(t *testing.T) {
+	e := newTestExtractor(t)
+	first, second := newGatedReader(textPDF("first")), newGatedReader(textPDF("second"))
+	close(second.release)
+	type result struct {
+		pages []Page
+		err   error
+	}
+	run := func(r *gatedReader) <-chan result {
+		out := make(chan result, 1)
+		go func() {
+			pages, err := e.ExtractReader(context.Background(), r, int64(len(r.data)))
+			out <- result{pages, err}
+		}()
+		return out
+	}
+	wait := func(c <-chan struct{}, what string) {
+		t.Helper()
+		select {
+		case <-c:
+		case <-time.After(2 * time.Minute):
+			t.Fatalf("%s never happened", what)
+		}
+	}
+	done1 := run(first)
+	wait(first.entered, "the first extraction reading")
+	if len(e.slots) != cap(e.slots) {
+		t.Fatalf("with one extraction running, %d of %d slots are taken: another could start", len(e.slots), cap(e.slots))
+	}
+	done2 := run(second)
+	select {
+	case <-second.entered:
+		t.Fatal("a second extraction read its file while the first was running")
+	case <-time.After(time.Second): // only ever hides a failure on a slow machine, never makes one
+	}
+	close(first.release)
+	wait(second.entered, "the second extraction reading after the first")
+	for i, c := range []<-chan result{done1, done2} {
+		r := <-c
+		if r.err != nil || len(r.pages) != 1 || strings.TrimSpace(r.pages[0].Text) != []string{"first", "second"}[i] {
+			t.Errorf("extraction %d: %+v, %v", i+1, r.pages, r.err)
+		}
 	}
 }

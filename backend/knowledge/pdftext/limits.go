@@ -23,11 +23,28 @@ var (
 )
 
 // LimitError is a file stopped by one of the Limits; Error is a sentence
-// for the person, Unwrap gives ErrTooLarge or ErrTooSlow.
+// for the person, Unwrap gives ErrTooLarge or ErrTooSlow. Limit, Page and
+// Max say the same in parts, for callers that say it in another language.
 type LimitError struct {
 	Err    error
 	Reason string
+	Limit  Limit
+	Page   int    // the page that crossed it (from 1); 0: the whole document
+	Max    string // the limit as Reason says it: "384 MB", "30s", "20000"
 }
+
+// Limit names one of the Limits.
+type Limit string
+
+// The limits a LimitError can name.
+const (
+	LimitMemory    Limit = "memory"
+	LimitOpenTime  Limit = "open_time"
+	LimitPageTime  Limit = "page_time"
+	LimitPages     Limit = "pages"
+	LimitPageChars Limit = "page_chars"
+	LimitTextBytes Limit = "text_bytes"
+)
 
 func (e *LimitError) Error() string { return e.Reason }
 func (e *LimitError) Unwrap() error { return e.Err }
@@ -83,10 +100,12 @@ func (l Limits) withDefaults() Limits {
 
 func megabytes(n uint64) string { return fmt.Sprintf("%d MB", n>>20) }
 
-func tooLarge(format string, a ...any) error {
-	return &LimitError{Err: ErrTooLarge, Reason: fmt.Sprintf(format, a...) + "; it looks damaged or hostile"}
-}
-
-func tooSlow(format string, a ...any) error {
-	return &LimitError{Err: ErrTooSlow, Reason: fmt.Sprintf(format, a...) + "; it looks damaged or hostile"}
+// limitError builds a LimitError; format says what crossed the limit, of
+// "this PDF", with %s for max.
+func limitError(err error, lim Limit, page int, max, format string) error {
+	reason := fmt.Sprintf(format, max)
+	if page > 0 {
+		reason = fmt.Sprintf("page %d of %s", page, reason)
+	}
+	return &LimitError{Err: err, Reason: reason + "; it looks damaged or hostile", Limit: lim, Page: page, Max: max}
 }

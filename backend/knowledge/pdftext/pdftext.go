@@ -24,6 +24,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,8 +38,11 @@ var pdfiumWasmGz []byte
 var errOutOfMemory = errors.New("out of pdfium memory")
 
 // maxConcurrent bounds simultaneous extractions: each one owns a PDFium
-// instance of up to Limits.Memory.
-const maxConcurrent = 2
+// instance of up to Limits.Memory (384 MB), so two at once (an import and
+// an upload, the library and a conversation's files) could hold 768 MB,
+// past the 512 MB above idle that any import may cost. One at a time keeps
+// the process within it; the next waits its turn (or its context).
+const maxConcurrent = 1
 
 // Page is the text of one page; Number starts at 1.
 type Page struct {
@@ -46,8 +50,9 @@ type Page struct {
 	Text   string
 }
 
-// Extractor runs PDFium. It is safe for concurrent use: every Extract call
-// gets a fresh PDFium instance, with memory of its own that is unmapped when
+// Extractor runs PDFium. It is safe for concurrent use (extractions run
+// one at a time, see maxConcurrent): every Extract call gets a fresh PDFium
+// instance, with memory of its own that is unmapped when
 // the file is done, so a hostile or broken file cannot affect the next one
 // or leave the process larger.
 type Extractor struct {
@@ -119,13 +124,18 @@ func (e *Extractor) Close(ctx context.Context) error {
 	return e.rt.Close(ctx)
 }
 
-// ExtractFile reads and extracts one file.
+// ExtractFile extracts one file, read in place.
 func (e *Extractor) ExtractFile(ctx context.Context, path string) ([]Page, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read pdf %q: %w", path, err)
 	}
-	pages, err := e.Extract(ctx, data)
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read pdf %q: %w", path, err)
+	}
+	pages, err := e.ExtractReader(ctx, f, info.Size())
 	if err != nil {
 		return pages, fmt.Errorf("extract %q: %w", path, err)
 	}
@@ -223,7 +233,7 @@ func (e *Extractor) explain(ctx context.Context, st *instState, err error) error
 		return err
 	}
 	if st.memoryRefused || errors.Is(err, errOutOfMemory) {
-		return tooLarge("this PDF expands to more than %s in memory", megabytes(e.limits.Memory))
+		return limitError(ErrTooLarge, LimitMemory, 0, megabytes(e.limits.Memory), "this PDF expands to more than %s in memory")
 	}
 	var ce *callError
 	if errors.As(err, &ce) {
@@ -269,7 +279,7 @@ func (p *pdfium) extract(ctx context.Context) ([]Page, error) {
 		return err
 	})
 	if errors.Is(err, errDeadline) {
-		return nil, tooSlow("this PDF takes more than %s to open", p.limits.OpenTime)
+		return nil, limitError(ErrTooSlow, LimitOpenTime, 0, p.limits.OpenTime.String(), "this PDF takes more than %s to open")
 	}
 	if err != nil {
 		return nil, err
@@ -290,7 +300,7 @@ func (p *pdfium) extract(ctx context.Context) ([]Page, error) {
 	}
 	defer p.call(context.WithoutCancel(ctx), "FPDF_CloseDocument", uint64(doc))
 	if int(n) > p.limits.Pages {
-		return nil, tooLarge("this PDF has more than %d pages", p.limits.Pages)
+		return nil, limitError(ErrTooLarge, LimitPages, 0, strconv.Itoa(p.limits.Pages), "this PDF has more than %s pages")
 	}
 	pages := make([]Page, 0, n)
 	total := 0
@@ -303,14 +313,14 @@ func (p *pdfium) extract(ctx context.Context) ([]Page, error) {
 		})
 		switch {
 		case errors.Is(err, errDeadline):
-			return nil, tooSlow("page %d of this PDF takes more than %s to read", i+1, p.limits.PageTime)
+			return nil, limitError(ErrTooSlow, LimitPageTime, int(i)+1, p.limits.PageTime.String(), "this PDF takes more than %s to read")
 		case errors.Is(err, errTooManyChars):
-			return nil, tooLarge("page %d of this PDF has more than %d characters", i+1, p.limits.PageChars)
+			return nil, limitError(ErrTooLarge, LimitPageChars, int(i)+1, strconv.Itoa(p.limits.PageChars), "this PDF has more than %s characters")
 		case err != nil:
 			return nil, fmt.Errorf("page %d: %w", i+1, err)
 		}
 		if total += len(text); total > p.limits.TextBytes {
-			return nil, tooLarge("this PDF holds more than %s of text", megabytes(uint64(p.limits.TextBytes)))
+			return nil, limitError(ErrTooLarge, LimitTextBytes, 0, megabytes(uint64(p.limits.TextBytes)), "this PDF holds more than %s of text")
 		}
 		pages = append(pages, Page{Number: int(i) + 1, Text: text})
 	}

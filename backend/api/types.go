@@ -425,15 +425,17 @@ type SearchHit struct {
 
 // ImportProgress reports one file of an import.
 type ImportProgress struct {
-	ImportID   string `json:"import_id"`
-	File       string `json:"file"`
-	Stage      string `json:"stage"` // reading, chunking, embedding, done, skipped, duplicate, failed
-	Pages      int    `json:"pages"`
-	Chunks     int    `json:"chunks"`
-	Embedded   int    `json:"embedded"`
-	Error      string `json:"error,omitempty"`
-	FileIndex  int    `json:"file_index"`
-	FilesTotal int    `json:"files_total"`
+	ImportID string `json:"import_id"`
+	File     string `json:"file"`
+	Stage    string `json:"stage"` // reading, chunking, embedding, done, skipped, duplicate, failed
+	Pages    int    `json:"pages"`
+	Chunks   int    `json:"chunks"`
+	Embedded int    `json:"embedded"`
+	Error    string `json:"error,omitempty"`
+	// Reason is Error in parts, when the window can word it.
+	Reason     *FileReason `json:"reason,omitempty"`
+	FileIndex  int         `json:"file_index"`
+	FilesTotal int         `json:"files_total"`
 	// Warnings say what was imported but not as it was (invalid bytes
 	// replaced, with their lines).
 	Warnings []string `json:"warnings,omitempty"`
@@ -448,10 +450,24 @@ type ImportProgress struct {
 	EmbedError *ErrorInfo `json:"embed_error,omitempty"`
 }
 
+// FileReason says why a file was not imported in parts the window words in
+// the person's language (Error keeps the English sentence). Code is
+// pdf_limit (with Limit: memory, open_time, page_time, pages, page_chars,
+// text_bytes; Page when one page crossed it; Max the limit: "384 MB", a
+// count, or seconds for the times), pdf_encrypted, pdf_no_text or
+// pdf_damaged.
+type FileReason struct {
+	Code  string `json:"code"`
+	Limit string `json:"limit,omitempty"`
+	Page  int    `json:"page,omitempty"`
+	Max   string `json:"max,omitempty"`
+}
+
 // ImportFailure is a file that could not be imported, and why.
 type ImportFailure struct {
-	File  string `json:"file"`
-	Error string `json:"error"`
+	File   string      `json:"file"`
+	Error  string      `json:"error"`
+	Reason *FileReason `json:"reason,omitempty"`
 }
 
 // ImportReport sums up an import when it ends.

@@ -3,6 +3,8 @@ package app
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/pdftext"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 )
 
@@ -152,5 +155,74 @@ func TestUploadService(t *testing.T) {
 	}
 	if got := kept(); len(got) != 0 {
 		t.Fatalf("after removing the document the folder holds %v", got)
+	}
+}
+
+// TestUploadFailureReasons: a PDF that cannot be read fails with a reason
+// the window words in the person's language (not the Go error), in the
+// file's progress and in the import's report.
+func TestUploadFailureReasons(t *testing.T) {
+	a, events := openTestApp(t, ollamatest.New(t), "llama3.2:3b")
+	k := &KnowledgeService{a}
+	encrypted, err := os.ReadFile(filepath.Join("..", "knowledge", "testdata", "library", "encrypted.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, content, code string
+	}{
+		{"locked.pdf", string(encrypted), "pdf_encrypted"},
+		{"broken.pdf", "%PDF-1.7 not really", "pdf_damaged"},
+		{"binary.md", "\x00\x01binary\xff\xfe" + strings.Repeat("\x00\xff\x13", 3000), ""}, // no wording of its own: the sentence stays
+	}
+	for _, tt := range tests {
+		id, err := k.Upload(tt.name, base64.StdEncoding.EncodeToString([]byte(tt.content)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := waitReport(t, events, id)
+		if len(r.Failed) != 1 || r.Failed[0].Error == "" || (r.Failed[0].Reason == nil) != (tt.code == "") ||
+			(tt.code != "" && r.Failed[0].Reason.Code != tt.code) {
+			t.Errorf("%s: report %+v, want reason %q", tt.name, r.Failed, tt.code)
+		}
+		var failed *api.ImportProgress
+		events.mu.Lock()
+		for _, e := range events.events {
+			if p, ok := e.payload.(api.ImportProgress); ok && p.ImportID == id && p.Stage == "failed" {
+				failed = &p
+			}
+		}
+		events.mu.Unlock()
+		if failed == nil || (failed.Reason == nil) != (tt.code == "") || (tt.code != "" && failed.Reason.Code != tt.code) {
+			t.Errorf("%s: failed progress %+v, want reason %q", tt.name, failed, tt.code)
+		}
+	}
+}
+
+// TestReasonOfLimits: each PDF limit keeps its parts through the import's
+// wrapping; times go out in seconds.
+func TestReasonOfLimits(t *testing.T) {
+	tests := []struct {
+		err  error
+		want api.FileReason
+	}{
+		{&pdftext.LimitError{Err: pdftext.ErrTooLarge, Limit: pdftext.LimitMemory, Max: "384 MB"},
+			api.FileReason{Code: "pdf_limit", Limit: "memory", Max: "384 MB"}},
+		{&pdftext.LimitError{Err: pdftext.ErrTooSlow, Limit: pdftext.LimitPageTime, Page: 3, Max: "30s"},
+			api.FileReason{Code: "pdf_limit", Limit: "page_time", Page: 3, Max: "30"}},
+		{&pdftext.LimitError{Err: pdftext.ErrTooSlow, Limit: pdftext.LimitOpenTime, Max: "1m30s"},
+			api.FileReason{Code: "pdf_limit", Limit: "open_time", Max: "90"}},
+		{&pdftext.LimitError{Err: pdftext.ErrTooLarge, Limit: pdftext.LimitPages, Max: "20000"},
+			api.FileReason{Code: "pdf_limit", Limit: "pages", Max: "20000"}},
+		{pdftext.ErrNoText, api.FileReason{Code: "pdf_no_text"}},
+	}
+	for _, tt := range tests {
+		err := fmt.Errorf("import %q: %w", "/x/y.pdf", tt.err)
+		if got := reasonOf(err); got == nil || *got != tt.want {
+			t.Errorf("reasonOf(%v) = %+v, want %+v", err, got, tt.want)
+		}
+	}
+	if got := reasonOf(errors.New("disk full")); got != nil {
+		t.Errorf("reasonOf(an unknown error) = %+v, want nil", got)
 	}
 }

@@ -2,14 +2,17 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge"
@@ -217,7 +220,7 @@ func (l *library) documents(ctx context.Context) ([]api.KBDocument, error) {
 func progressOf(id string, p knowledge.Progress) api.ImportProgress {
 	ev := api.ImportProgress{
 		ImportID: id, File: p.File, Stage: string(p.Stage), Pages: p.Pages, Chunks: p.Chunks,
-		Embedded: p.Embedded, Error: p.Error, FileIndex: p.FileIndex, FilesTotal: p.FilesTotal, Warnings: p.Warnings,
+		Embedded: p.Embedded, Error: p.Error, Reason: reasonOf(p.Err), FileIndex: p.FileIndex, FilesTotal: p.FilesTotal, Warnings: p.Warnings,
 		Replaced: p.Replaced, DuplicateOf: p.DuplicateOf,
 	}
 	if p.EmbedErr != nil {
@@ -225,6 +228,30 @@ func progressOf(id string, p knowledge.Progress) api.ImportProgress {
 		ev.EmbedError = &info
 	}
 	return ev
+}
+
+// reasonOf gives the parts of a file's failure the window words in the
+// person's language; nil when it has no such wording (the window then
+// shows the error's own sentence).
+func reasonOf(err error) *api.FileReason {
+	var le *pdftext.LimitError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &le):
+		r := &api.FileReason{Code: "pdf_limit", Limit: string(le.Limit), Page: le.Page, Max: le.Max}
+		if d, perr := time.ParseDuration(le.Max); perr == nil {
+			r.Max = strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+		}
+		return r
+	case errors.Is(err, pdftext.ErrEncrypted):
+		return &api.FileReason{Code: "pdf_encrypted"}
+	case errors.Is(err, pdftext.ErrNoText):
+		return &api.FileReason{Code: "pdf_no_text"}
+	case errors.Is(err, pdftext.ErrCorrupt):
+		return &api.FileReason{Code: "pdf_damaged"}
+	}
+	return nil
 }
 
 func newReport(id string) api.ImportReport {
@@ -238,7 +265,7 @@ func addReport(rep *api.ImportReport, r knowledge.Report) {
 	rep.Skipped = append(rep.Skipped, r.Skipped...)
 	rep.Ignored = append(rep.Ignored, r.Ignored...)
 	for _, f := range r.Failed {
-		rep.Failed = append(rep.Failed, api.ImportFailure{File: f.Path, Error: f.Err.Error()})
+		rep.Failed = append(rep.Failed, api.ImportFailure{File: f.Path, Error: f.Err.Error(), Reason: reasonOf(f.Err)})
 	}
 	for _, w := range r.Warnings {
 		rep.Warnings = append(rep.Warnings, api.ImportFailure{File: w.Path, Error: w.Err.Error()})

@@ -41,6 +41,8 @@ type Progress struct {
 	Chunks   int    `json:"chunks,omitempty"`
 	Embedded int    `json:"embedded,omitempty"`
 	Error    string `json:"error,omitempty"`
+	// Err is what Error says, for callers that word it themselves.
+	Err error `json:"-"`
 	// Replaced is set when an upload took the place of an earlier one of
 	// its name; DuplicateOf names the document that has the content of a
 	// StageDuplicate upload.
@@ -182,7 +184,7 @@ func (b *Base) importOne(ctx context.Context, source, path string, p Progress, o
 		return err
 	default:
 		rep.Failed = append(rep.Failed, FileError{Path: source, Err: err})
-		p.Stage, p.Error = StageFailed, err.Error()
+		p.Stage, p.Error, p.Err = StageFailed, err.Error(), err
 		b.log.Info("file not imported", "file", source, "err", err)
 	}
 	onProgress(p)

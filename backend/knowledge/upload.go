@@ -81,12 +81,12 @@ func (b *Base) Upload(ctx context.Context, name string, content io.Reader, onPro
 	// something else stopped (the disk, the database, cancellation). Both
 	// tell the progress, so its bar ends.
 	fail := func(err error) (UploadResult, error) {
-		p.Stage, p.Error = StageFailed, err.Error()
+		p.Stage, p.Error, p.Err = StageFailed, err.Error(), err
 		onProgress(p)
 		return UploadResult{Outcome: UploadFailed, Report: Report{Failed: []FileError{{Path: target, Err: err}}}}, nil
 	}
 	stop := func(err error) (UploadResult, error) {
-		p.Stage, p.Error = StageFailed, err.Error()
+		p.Stage, p.Error, p.Err = StageFailed, err.Error(), err
 		onProgress(p)
 		return UploadResult{Outcome: UploadFailed}, err
 	}

@@ -281,6 +281,7 @@ export interface ImportProgress {
   chunks: number;
   embedded: number;
   error?: string;
+  reason?: FileReason | null;
   file_index: number;
   files_total: number;
   warnings?: string[];
@@ -289,10 +290,26 @@ export interface ImportProgress {
   embed_error?: ErrorInfo | null;
 }
 
+/**
+ * FileReason says why a file was not imported in parts the window words in
+ * the person's language (Error keeps the English sentence). Code is
+ * pdf_limit (with Limit: memory, open_time, page_time, pages, page_chars,
+ * text_bytes; Page when one page crossed it; Max the limit: "384 MB", a
+ * count, or seconds for the times), pdf_encrypted, pdf_no_text or
+ * pdf_damaged.
+ */
+export interface FileReason {
+  code: string;
+  limit?: string;
+  page?: number;
+  max?: string;
+}
+
 /** ImportFailure is a file that could not be imported, and why. */
 export interface ImportFailure {
   file: string;
   error: string;
+  reason?: FileReason | null;
 }
 
 /** ImportReport sums up an import when it ends. */

@@ -1,7 +1,7 @@
 // How far one file of an import is, for its progress bar. Stages come from
 // the backend (reading, chunking, embedding, done, skipped, duplicate,
 // failed).
-import type { ImportProgress } from "../api/gotypes.gen";
+import type { FileReason, ImportProgress } from "../api/gotypes.gen";
 
 export interface FileProgress {
   /** unique among imports: the same file may be in two of them */
@@ -13,6 +13,8 @@ export interface FileProgress {
   pages: number;
   chunks: number;
   error: string;
+  /** error in parts the view words in the person's language (reasons.ts) */
+  reason: FileReason | null;
   finished: boolean;
   /** an upload that replaced an earlier one of its name */
   replaced: boolean;
@@ -53,6 +55,7 @@ export function progressOf(p: ImportProgress): FileProgress {
     pages: p.pages,
     chunks: p.chunks,
     error: p.error ?? "",
+    reason: p.reason ?? null,
     finished: FINISHED.has(p.stage),
     replaced: p.replaced ?? false,
     duplicateOf: p.duplicate_of ?? "",

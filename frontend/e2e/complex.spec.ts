@@ -72,6 +72,23 @@ test("plan → edit → re-plan with feedback → leave and resume → approve �
   assert.ok(sessionURL.includes("#s="), "the open session was in the address");
   await screenshot(page, "complex-3-resumed");
 
+  // In a small window the decision buttons stay in view (the steps scroll),
+  // also with a longer plan.
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 800, height: 700 });
+  await page.click("dialog.plan button.add");
+  await page.click("dialog.plan button.add");
+  await page.fill("dialog.plan li[data-step='3'] input.title", "Upload it");
+  await page.fill("dialog.plan li[data-step='4'] input.title", "Share it");
+  for (const b of ["button.approve", "button.replan", "button.cancel-plan"]) {
+    const box = await page.locator(`dialog.plan ${b}`).boundingBox();
+    assert.ok(box && box.y >= 0 && box.y + box.height <= 700, `${b} is in view at 800x700: ${JSON.stringify(box)}`);
+  }
+  await screenshot(page, "complex-3-resumed-800");
+  await page.click("dialog.plan li[data-step='4'] button.remove");
+  await page.click("dialog.plan li[data-step='3'] button.remove");
+  if (before) await page.setViewportSize(before);
+
   // Escape asks before cancelling; keep editing.
   await page.keyboard.press("Escape");
   await page.waitForSelector("dialog.plan .confirm");

@@ -506,6 +506,10 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, newModel, text
 			}
 		}
 		s.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
+	} else if d != nil {
+		// The session stopped waiting for its plan: the sidebar's "plan
+		// waiting" goes now, not when the guide is written minutes later.
+		s.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
 	}
 	s.events.Emit(api.EventTurnStarted, api.TurnStarted{
 		SessionID: sessionID, TurnID: t.ack.TurnID, UserMessage: t.ack.UserMessage, AssistantMessageID: t.ack.AssistantMessageID,

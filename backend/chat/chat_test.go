@@ -637,3 +637,45 @@ func TestFailedDecisionLeavesThePlanWaiting(t *testing.T) {
 		t.Fatal("still pending after a successful decision")
 	}
 }
+
+// Deciding on a plan tells the windows at once that the conversation no
+// longer waits (the sidebar's "plan waiting"), before the guide is written.
+func TestDecisionAnnouncesTheSessionAtOnce(t *testing.T) {
+	release := make(chan struct{})
+	svc, _, rec := newService(t, responderFunc(func(ctx context.Context, turn Turn, out Output) (api.TurnResult, error) {
+		if turn.Decision == nil {
+			return api.TurnResult{Plan: &api.PlanApproval{Round: 1, Task: turn.Text, SubTasks: []api.SubTask{{ID: "1", Title: "Script"}}}}, nil
+		}
+		<-release // the guide takes its time
+		return api.TurnResult{}, nil
+	}))
+	defer close(release)
+	ctx := context.Background()
+	ack, err := svc.Send(ctx, "", "make a video")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, svc, ack.SessionID)
+	rec.mu.Lock()
+	before := len(rec.events)
+	rec.mu.Unlock()
+	if _, err := svc.Decide(ctx, ack.SessionID, api.ApprovalDecision{Action: api.ActionApprove}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(5 * time.Second)
+	for {
+		rec.mu.Lock()
+		for _, e := range rec.events[before:] {
+			if c, ok := e.payload.(api.SessionsChanged); ok && e.name == api.EventSessions && c.SessionID == ack.SessionID {
+				rec.mu.Unlock()
+				return
+			}
+		}
+		rec.mu.Unlock()
+		select {
+		case <-rec.notify:
+		case <-deadline:
+			t.Fatal("no sessions event while the approved turn runs")
+		}
+	}
+}

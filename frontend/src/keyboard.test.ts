@@ -49,15 +49,17 @@ async function chatAbout(text: string) {
   ta.dispatchEvent(new Event("input", { bubbles: true }));
   flushSync();
   key(ta, "Enter");
-  await vi.waitFor(() => expect(document.querySelector("article[data-role='assistant'][data-status='complete']")).not.toBeNull());
-  await vi.waitFor(() => expect([...document.querySelectorAll("nav li .title")].map((e) => e.textContent)).toContain(text));
+  // Generous waits: the suite runs on a machine shared with other builds.
+  const slow = { timeout: 10_000 };
+  await vi.waitFor(() => expect(document.querySelector("article[data-role='assistant'][data-status='complete']")).not.toBeNull(), slow);
+  await vi.waitFor(() => expect([...document.querySelectorAll("nav li .title")].map((e) => e.textContent)).toContain(text), slow);
   // Distinct update times keep the sidebar's order fixed.
   await new Promise((r) => setTimeout(r, 5));
 }
 
 const openTitle = () => document.querySelector("nav li [aria-current='page'] .title")?.textContent;
 
-describe("keyboard", () => {
+describe("keyboard", { timeout: 30_000 }, () => {
   it("Ctrl+↓ and Ctrl+↑ move through the conversations in the sidebar's order", async () => {
     await start();
     await chatAbout("older one");

@@ -102,6 +102,14 @@ func TestToolsets(t *testing.T) {
 	if got := names("recommend"); got != "calculator,get_time,retrieve_docs,search_catalog" {
 		t.Fatalf("recommend tools (web off again) = %s", got)
 	}
+	// run_python follows its own setting in every loop.
+	a.deps.Settings = func() api.Settings { return api.Settings{RunPythonEnabled: true} }
+	if got := names("answer"); got != "calculator,get_time,retrieve_docs,read_memory,run_python" {
+		t.Fatalf("answer tools (python on) = %s", got)
+	}
+	if got := names("recommend"); got != "calculator,get_time,retrieve_docs,search_catalog,run_python" {
+		t.Fatalf("recommend tools (python on) = %s", got)
+	}
 	if strings.Contains(scoutPrompt(false), "web_search") || !strings.Contains(scoutPrompt(true), "web_search") {
 		t.Fatal("the scout prompt does not follow the web search setting")
 	}

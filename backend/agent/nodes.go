@@ -346,7 +346,8 @@ func (a *Agent) toolset(name string, s State) *tools.Registry {
 	if a.deps.Tools == nil {
 		return a.noTools
 	}
-	allowed := map[string]bool{"calculator": true, "get_time": true, "retrieve_docs": true}
+	allowed := map[string]bool{"calculator": true, "get_time": true, "retrieve_docs": true,
+		"run_python": a.deps.Settings != nil && a.deps.Settings().RunPythonEnabled}
 	switch name {
 	case "recommend":
 		allowed["web_search"] = a.webSearch()
@@ -359,10 +360,13 @@ func (a *Agent) toolset(name string, s State) *tools.Registry {
 		allowed["read_file"] = a.deps.Settings != nil && len(a.deps.Settings().Folders) > 0
 	}
 	reg := a.deps.Tools
-	// web_search is registered off by default; switch it on when allowed.
-	if allowed["web_search"] {
-		if r, err := reg.WithEnabled("web_search", true); err == nil {
-			reg = r
+	// web_search and run_python are registered off by default; switch
+	// them on when allowed.
+	for _, n := range []string{"web_search", "run_python"} {
+		if allowed[n] {
+			if r, err := reg.WithEnabled(n, true); err == nil {
+				reg = r
+			}
 		}
 	}
 	for _, n := range reg.Names() {

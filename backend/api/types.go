@@ -330,6 +330,9 @@ type Settings struct {
 	ParallelRequests int    `json:"parallel_requests"`
 	WebSearchEnabled bool   `json:"web_search_enabled"`
 	WebSearchURL     string `json:"web_search_url"`
+	// RunPythonEnabled offers the model run_python, a Starlark interpreter
+	// with no file, network or clock access (off until the person opts in).
+	RunPythonEnabled bool `json:"run_python_enabled"`
 	// Folders are the folders the person lets the read_file tool read.
 	// Only SettingsService's folder methods and `wayfinder folders` change
 	// them (Save keeps them as they are): importing a folder never does.

@@ -17,7 +17,9 @@ type Deps struct {
 // Standard builds the registry of Wayfinder's tools in a fixed order:
 // calculator, get_time, retrieve_docs, search_catalog, read_memory,
 // read_file,
-// web_search (registered but off until WithEnabled("web_search", true)).
+// web_search and run_python (registered but off until WithEnabled turns
+// them on: web_search reaches the network, run_python is the person's
+// choice in Settings).
 func Standard(log *slog.Logger, d Deps) (*Registry, error) {
 	ts := []*Tool{NewCalculator(), NewGetTime(d.Clock, d.TimeZone)}
 	if d.Retriever != nil {
@@ -32,5 +34,6 @@ func Standard(log *slog.Logger, d Deps) (*Registry, error) {
 	if d.Search != nil {
 		ts = append(ts, NewWebSearch(d.Search))
 	}
+	ts = append(ts, NewRunPython())
 	return NewRegistry(log, ts...)
 }

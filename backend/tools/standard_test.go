@@ -32,6 +32,10 @@ func TestStandard(t *testing.T) {
 		})
 	}
 	r, _ := Standard(nil, Deps{Search: NoProvider{}})
+	py, err := r.WithEnabled("run_python", true)
+	if err != nil || !strings.HasSuffix(strings.Join(py.Names(), ","), "run_python") {
+		t.Errorf("run_python not enabled: %v %v", py, err)
+	}
 	on, err := r.WithEnabled("web_search", true)
 	if err != nil || !strings.HasSuffix(strings.Join(on.Names(), ","), "web_search") {
 		t.Errorf("web_search not enabled: %v %v", on, err)

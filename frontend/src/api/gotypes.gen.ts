@@ -187,6 +187,7 @@ export interface Settings {
   parallel_requests: number;
   web_search_enabled: boolean;
   web_search_url: string;
+  run_python_enabled: boolean;
   folder_grants: FolderGrant[];
   revoked_import_folders?: string[];
 }

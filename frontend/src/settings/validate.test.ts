@@ -13,6 +13,7 @@ const base: Settings = {
   parallel_requests: 0,
   fallback_model: "",
   web_search_enabled: false,
+  run_python_enabled: false,
   web_search_url: "",
   folder_grants: [],
 };

@@ -134,6 +134,7 @@ export class FakeBackend implements Transport {
       parallel_requests: 0,
       fallback_model: "",
       web_search_enabled: false,
+      run_python_enabled: false,
       web_search_url: "",
       folder_grants: [],
       revoked_import_folders: [],

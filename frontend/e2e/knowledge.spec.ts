@@ -4,7 +4,7 @@
 // full of XSS payloads goes the same way and never runs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -177,6 +177,16 @@ test("uploads in Korean: the same content once, a changed file replaces it, remo
   writeFileSync(memo, Buffer.concat([Buffer.from("첫째 줄입니다\n둘째 줄 "), Buffer.from([0xff]), Buffer.from("\n셋째 줄\n")]));
   const warned = await uploadAndWait(page, memo, "done");
   assert.match(warned, /가져왔지만 확인이 필요합니다: 1 invalid character replaced with \uFFFD \(line 2\)/);
+
+  // A PDF that cannot be read says why in Korean (not the Go error) and leaves nothing behind.
+  const locked = join(dir, "잠긴 문서.pdf");
+  copyFileSync(join(repoRoot, "backend", "knowledge", "testdata", "library", "encrypted.pdf"), locked);
+  const failed = await uploadAndWait(page, locked, "failed");
+  assert.match(failed, /이 PDF는 암호로 보호되어 있습니다\. 암호를 없앤 사본을 저장해 그 파일을 추가하세요\./);
+  assert.doesNotMatch(failed, /import "|protected by a password/);
+  const banner = await page.$$eval(".report", (els) => els.map((el) => el.textContent).join("\n"));
+  assert.match(banner, /이 PDF는 암호로 보호되어 있습니다/);
+  assert.doesNotMatch(banner, /import "/);
   await shots(page, "knowledge-uploads-ko");
 
   await page.click("#kb-tab-search");

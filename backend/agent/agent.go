@@ -26,7 +26,6 @@ import (
 	"log/slog"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -71,7 +70,13 @@ type Deps struct {
 	// WebSearchEnabled and MaxIterations (when > 0) override Options on
 	// every turn, so changing them needs no restart. Nil: Options only.
 	Settings func() api.Settings
-	Logger   *slog.Logger
+	// Grants keeps "always for this tool" (the store); nil: nothing is
+	// allowed for good, "always" runs the call once.
+	Grants Grants
+	// ReadOnlyAllowed says whether the person lets a server's read-only
+	// tools (Tool.ReadOnly) run without asking; nil: never.
+	ReadOnlyAllowed func(server string) bool
+	Logger          *slog.Logger
 }
 
 // Options tune the agent; zero values take the defaults.
@@ -131,8 +136,9 @@ func (o *Options) defaults() {
 
 // Errors callers test for.
 var (
-	// ErrNoPendingPlan is a decision for a session with no plan waiting.
-	ErrNoPendingPlan = errors.New("agent: no plan is waiting for a decision in this session")
+	// ErrNoPendingPlan is a decision for a session with no plan or tool
+	// call waiting.
+	ErrNoPendingPlan = errors.New("agent: nothing is waiting for a decision in this session")
 )
 
 // Agent answers turns. It is safe for concurrent use by different sessions.
@@ -145,6 +151,8 @@ type Agent struct {
 	noTools *tools.Registry
 	log     *slog.Logger
 	secret  [16]byte // keys the data blocks' nonces (trust.go)
+	// approvers are the workflow's nodes of type approve_plan, by id.
+	approvers map[string]bool
 
 	bgCtx    context.Context
 	bgCancel context.CancelFunc
@@ -315,21 +323,27 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		if !stored() {
 			return sink.result(), errNotStored
 		}
-		var from string
-		if from, err = a.resumePoint(ctx, t.SessionID); err != nil {
-			return sink.result(), err
-		}
-		if from != "" {
-			// The turn after an approval failed: go back to just before
-			// approve_plan, which asks for the plan again, then answer it.
-			replay := cfg
-			replay.CheckpointID = from
-			if res, err = a.g.Resume(ctx, replay, graph.Command{}); err == nil && !res.Interrupted() {
-				err = ErrNoPendingPlan
+		if res, err = a.decide(ctx, cfg, *t.Decision); err != nil && !errors.Is(err, ErrNoPendingPlan) && !isRefusal(err) {
+			// The decision was taken but the work after it did not finish:
+			// offer the approval again, edits and all, so that one click
+			// goes on instead of the decision being lost.
+			again := api.AgainFailed
+			if ctx.Err() != nil {
+				again = api.AgainInterrupted
 			}
-		}
-		if err == nil {
-			res, err = a.g.Resume(ctx, cfg, graph.Command{Resume: *t.Decision})
+			octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			again2, oerr := a.reoffer(octx, t.SessionID, *t.Decision, again)
+			cancel()
+			if oerr != nil {
+				a.log.Warn("offer the approval again", "session", t.SessionID, "err", oerr)
+			}
+			result := sink.result()
+			result.SessionID = t.SessionID
+			if again2.Interrupted() {
+				a.describeWait(&result, again2)
+				out.Text(result.Response)
+			}
+			return result, fmt.Errorf("agent turn: %w", err)
 		}
 	}
 	result := sink.result()
@@ -349,13 +363,9 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 	result.Sources = slices.Clone(st.Cited)
 	result.Retrieved = without(st.Sources, st.Cited)
 	if res.Interrupted() {
-		var req planRequest
-		if err := res.Interrupts[0].Decode(&req); err != nil {
-			return result, fmt.Errorf("agent turn: read plan: %w", err)
+		if err := a.describeWait(&result, res); err != nil {
+			return result, fmt.Errorf("agent turn: %w", err)
 		}
-		plan := req.Approval
-		result.Plan = &plan
-		result.Response = firstNonEmpty(req.Problem, strings.TrimSpace(req.Note+" "+msgPlanIntro.in(st.Lang)))
 		out.Text(result.Response)
 		return result, nil
 	}
@@ -366,35 +376,6 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 	}
 	a.afterTurn(withChoice(withTurnModel(a.bgCtx, t.Model), choice), t.SessionID, st, t.Saved, t.Settled)
 	return result, nil
-}
-
-// resumePoint finds where a decision continues: "" when the run waits at
-// the plan; else, when the turn after an approval failed (Ollama went away
-// while recommending), the checkpoint of the same run just before
-// approve_plan, so the approved plan is not lost; else ErrNoPendingPlan.
-func (a *Agent) resumePoint(ctx context.Context, sessionID string) (string, error) {
-	history, err := a.g.History(ctx, graph.Config{ThreadID: sessionID}, 0)
-	if err != nil && !errors.Is(err, graph.ErrNoCheckpoint) {
-		return "", fmt.Errorf("agent: load session %s: %w", sessionID, err)
-	}
-	if len(history) == 0 {
-		return "", ErrNoPendingPlan
-	}
-	if len(history[0].Interrupts) > 0 {
-		return "", nil
-	}
-	if len(history[0].Next) == 0 {
-		return "", ErrNoPendingPlan // the run ended: approved and answered, or cancelled
-	}
-	for _, snap := range history[1:] { // newest first, back to this run's start
-		if slices.Contains(snap.Next, "approve_plan") {
-			return snap.CheckpointID, nil
-		}
-		if snap.Metadata.Source == graph.SourceInput {
-			break
-		}
-	}
-	return "", ErrNoPendingPlan
 }
 
 // turnSink turns the graph's events into the chat output and the turn's
@@ -425,6 +406,8 @@ func (k *turnSink) Event(e graph.Event) {
 			if e.Name == eventTool {
 				k.tools[p] = true
 			}
+		case api.ToolCallRecord:
+			k.res.ToolCalls = append(k.res.ToolCalls, p)
 		}
 	}
 }

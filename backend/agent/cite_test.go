@@ -218,8 +218,8 @@ func TestGuideCitesWhatItUses(t *testing.T) {
 	e.fake.On(isGuide, ollamatest.Reply{Chunks: []string{"# 가이드\n\n편집: Vrew [", "2]\n대본: ChatGPT [1][2]\n"}})
 	scriptComplex(e)
 
-	turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
-	res, out := turn(t, a, chat.Turn{SessionID: "s1", Text: "✓", Decision: &api.ApprovalDecision{Action: api.ActionApprove}})
+	plan, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+	res, out := turn(t, a, chat.Turn{SessionID: "s1", Text: "✓", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: plan.Plan.Version}})
 	a.Wait()
 	prompt := lastMessage(e.requests(isGuide)[0]).Content
 	if strings.Contains(prompt, "휴가") || !strings.Contains(prompt, "[3] Canva") {

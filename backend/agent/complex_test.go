@@ -11,6 +11,7 @@ import (
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/graph"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 )
 
@@ -91,6 +92,7 @@ func TestComplexFlow(t *testing.T) {
 
 	// 1. The plan, and the run stops for the person.
 	res, out := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+	first := res
 	if res.Plan == nil || res.Plan.Round != 1 || len(res.Plan.SubTasks) != 3 || res.Plan.Task != shortsTask {
 		t.Fatalf("plan = %+v", res.Plan)
 	}
@@ -99,10 +101,13 @@ func TestComplexFlow(t *testing.T) {
 	}
 
 	// 2. Revise: the planner sees its previous plan and the feedback.
-	res, _ = turn(t, a, chat.Turn{SessionID: "s1", Text: "↻ Revise", Decision: &api.ApprovalDecision{Action: api.ActionRevise, Feedback: "무료 도구만 써 줘"}})
+	res, _ = turn(t, a, chat.Turn{SessionID: "s1", Text: "↻ Revise", Decision: &api.ApprovalDecision{Action: api.ActionRevise, Feedback: "무료 도구만 써 줘", Version: res.Plan.Version}})
 	// The calls count from the person's message: router, planner, planner.
 	if res.Plan == nil || res.Plan.Round != 2 || res.Plan.SubTasks[0].Detail != "무료 도구로 대본 작성" || res.LLMCalls != 3 {
 		t.Fatalf("revised plan = %+v", res)
+	}
+	if res.Plan.Version == "" || res.Plan.Version == first.Plan.Version {
+		t.Fatalf("the re-plan kept version %q", res.Plan.Version)
 	}
 	replan := lastMessage(e.requests(isPlanner)[1]).Content
 	if !strings.Contains(replan, "Your previous plan:\n1. [s1] 대본 작성") || !strings.Contains(replan, "- 무료 도구만 써 줘") {
@@ -112,7 +117,7 @@ func TestComplexFlow(t *testing.T) {
 	// 3. Approve with one sub-task edited and one added (no id yet).
 	edited := append(append([]api.SubTask(nil), res.Plan.SubTasks...), api.SubTask{Title: "업로드", Detail: "유튜브에 올리기"})
 	edited[1].Title = "영상 편집과 자막"
-	res, out = turn(t, a, chat.Turn{SessionID: "s1", Text: "✓ Approved", Decision: &api.ApprovalDecision{Action: api.ActionApprove, SubTasks: edited}})
+	res, out = turn(t, a, chat.Turn{SessionID: "s1", Text: "✓ Approved", Decision: &api.ApprovalDecision{Action: api.ActionApprove, SubTasks: edited, Version: res.Plan.Version}})
 	if res.Plan != nil {
 		t.Fatalf("still waiting: %+v", res.Plan)
 	}
@@ -186,8 +191,8 @@ func TestComplexCancel(t *testing.T) {
 	scriptComplex(e)
 	e.fake.On(isAnswer, ollamatest.Reply{Text: "안녕하세요!"})
 
-	turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
-	res, out := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionCancel}})
+	plan, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+	res, out := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionCancel, Version: plan.Plan.Version}})
 	// Nothing was asked after the plan: the two calls are the router's and
 	// the planner's.
 	if res.Response != msgCancelled.ko || out.String() != msgCancelled.ko || res.LLMCalls != 2 || res.Plan != nil {
@@ -197,7 +202,7 @@ func TestComplexCancel(t *testing.T) {
 	if len(e.requests(isMemory)) != 0 {
 		t.Fatal("a cancelled plan was reflected on")
 	}
-	if _, err := a.Respond(context.Background(), chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove}}, &output{}); !errors.Is(err, ErrNoPendingPlan) {
+	if _, err := a.Respond(context.Background(), chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: plan.Plan.Version}}, &output{}); !errors.Is(err, ErrNoPendingPlan) {
 		t.Fatalf("decision without a plan: %v", err)
 	}
 	if res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: "안녕"}); res.Response != "안녕하세요!" {
@@ -218,7 +223,7 @@ func TestApprovalSurvivesRestart(t *testing.T) {
 	first.Close()
 
 	second := e.agent(Options{})
-	res, _ = turn(t, second, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove}})
+	res, _ = turn(t, second, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: res.Plan.Version}})
 	if len(res.Recommendations) != 3 || !strings.HasPrefix(res.Response, "# 카페 쇼츠 가이드") {
 		t.Fatalf("after restart: %+v", res)
 	}
@@ -233,14 +238,21 @@ func TestApprovalInvalidEditAsksAgain(t *testing.T) {
 	e := newEnv(t)
 	a := e.agent(Options{})
 	scriptComplex(e)
-	turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+	first, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
 
 	bad := []api.SubTask{{ID: "s1", Title: "대본"}, {ID: "s1", Title: "편집"}}
-	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, SubTasks: bad}})
+	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, SubTasks: bad, Version: first.Plan.Version}})
 	if res.Plan == nil || !strings.Contains(res.Response, `two steps have the id "s1"`) {
 		t.Fatalf("result = %+v", res)
 	}
-	res, _ = turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, SubTasks: []api.SubTask{{Title: "대본 작성"}}}})
+	// Asked again, it is a new question: the first one's version no longer answers.
+	if res.Plan.Version == first.Plan.Version {
+		t.Fatalf("asked again with the same version %q", res.Plan.Version)
+	}
+	if _, err := a.Respond(context.Background(), chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: first.Plan.Version}}, &output{}); codeOf(err) != api.ErrPlanChanged {
+		t.Fatalf("a decision for the question before: %v", err)
+	}
+	res, _ = turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, SubTasks: []api.SubTask{{Title: "대본 작성"}}, Version: res.Plan.Version}})
 	if len(res.Recommendations) != 1 || res.Recommendations[0].SubTaskID != "s1" {
 		t.Fatalf("result = %+v", res)
 	}
@@ -291,8 +303,8 @@ func TestSufficiencyCheckPassesMissingBack(t *testing.T) {
 	e.fake.On(isGuide, ollamatest.Reply{Text: "# Guide"})
 	e.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
 
-	turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
-	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove}})
+	plan, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: plan.Plan.Version}})
 	a.Wait()
 	if n := len(e.requests(isReviewer)); n != 4 {
 		t.Fatalf("reviews = %d, want 2 per sub-task", n)
@@ -311,27 +323,100 @@ func TestSufficiencyCheckPassesMissingBack(t *testing.T) {
 }
 
 // Ollama going away after the approval (while recommending) does not lose
-// the plan: the next approval goes back to it, without planning again.
+// the plan nor the person's edits: the failed turn offers the approved
+// plan again, edits included, under a new version, and approving it goes
+// on without planning again.
 func TestApprovalAfterFailedRecommendation(t *testing.T) {
 	e := newEnv(t)
 	scriptComplex(e)
 	a := e.agent(Options{})
-	if res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask}); res.Plan == nil {
+	first, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+	if first.Plan == nil {
 		t.Fatal("no plan")
 	}
+	edited := append([]api.SubTask(nil), first.Plan.SubTasks[:2]...)
+	edited[1].Title = "영상 편집과 자막"
 	e.fake.Fail(ollamatest.PathChat, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "overloaded"})
-	_, err := a.Respond(context.Background(), chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove}}, &output{})
+	out := &output{}
+	res, err := a.Respond(context.Background(), chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, SubTasks: edited, Version: first.Plan.Version}}, out)
 	if err == nil {
 		t.Fatal("recommending succeeded with Ollama failing")
 	}
+	again := res.Plan
+	if again == nil || again.Again != api.AgainFailed || again.Version == "" || again.Version == first.Plan.Version ||
+		len(again.SubTasks) != 2 || again.SubTasks[1].Title != "영상 편집과 자막" {
+		t.Fatalf("the failed turn did not offer the approved plan again: %+v", again)
+	}
+	if res.Response != msgPlanAgain.ko || out.String() != msgPlanAgain.ko {
+		t.Fatalf("offered again with %q, streamed %q", res.Response, out.String())
+	}
 	e.fake.Reset()
 	scriptComplex(e)
-	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove}})
-	if len(res.Recommendations) != 3 || !strings.HasPrefix(res.Response, "# 카페 쇼츠 가이드") {
+	if _, err := a.Respond(context.Background(), chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: first.Plan.Version}}, &output{}); codeOf(err) != api.ErrPlanChanged {
+		t.Fatalf("the first plan's version still answers: %v", err)
+	}
+	res, _ = turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: again.Version}})
+	if len(res.Recommendations) != 2 || res.Steps[1].Title != "영상 편집과 자막" || !strings.HasPrefix(res.Response, "# 카페 쇼츠 가이드") {
 		t.Fatalf("approval after the failure: %+v", res)
 	}
 	if len(e.requests(isPlanner)) != 0 {
 		t.Fatal("the task was planned again instead of resuming the approved plan")
 	}
 	a.Wait()
+}
+
+// codeOf is the code of a refusal the agent returns.
+func codeOf(err error) api.ErrorCode {
+	var ce *chat.Error
+	if errors.As(err, &ce) {
+		return ce.Info.Code
+	}
+	return ""
+}
+
+// A process killed after the approval was taken (its answer even saved
+// in the checkpoint) and before the work on it: after the restart,
+// Reoffer asks again for the plan as approved, edits included, under a
+// new version; approving that once goes on with the edited plan, and the
+// cut answer is not used.
+func TestReofferAfterCrash(t *testing.T) {
+	e := newEnv(t)
+	scriptComplex(e)
+	first := e.agent(Options{})
+	plan, _ := turn(t, first, chat.Turn{SessionID: "s1", Text: shortsTask})
+	edited := []api.SubTask{plan.Plan.SubTasks[0], {Title: "업로드"}}
+	d := api.ApprovalDecision{Action: api.ActionApprove, SubTasks: edited, Version: plan.Plan.Version}
+	// The cut turn: its answer reaches the checkpoint, then the process dies.
+	snap, err := first.g.GetState(context.Background(), graph.Config{ThreadID: "s1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := first.g.Resume(cut, graph.Config{ThreadID: "s1"}, graph.Command{ResumeMap: map[string]any{snap.Interrupts[0].ID: d}}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cut resume: %v", err)
+	}
+	first.Close()
+
+	second := e.agent(Options{})
+	res, err := second.Reoffer(context.Background(), "s1", d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := res.Plan
+	if again == nil || again.Again != api.AgainInterrupted || again.Version == plan.Plan.Version || len(again.SubTasks) != 2 ||
+		again.SubTasks[1].Title != "업로드" || res.Response != msgPlanAgain.ko {
+		t.Fatalf("offered again: %+v", res)
+	}
+	if _, err := second.Reoffer(context.Background(), "s1", d); err != nil {
+		t.Fatalf("a second Reoffer for the old version: %v", err)
+	}
+	res, _ = turn(t, second, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: again.Version}})
+	if len(res.Steps) != 2 || res.Steps[1].Title != "업로드" || len(res.Recommendations) != 2 {
+		t.Fatalf("after approving again: %+v", res)
+	}
+	if len(e.requests(isPlanner)) != 1 {
+		t.Fatal("planned again")
+	}
+	second.Wait()
 }

@@ -124,7 +124,7 @@ func TestEarlierFactsReachEveryCall(t *testing.T) {
 			t.Fatalf("no plan: %+v", res)
 		}
 		check(t, e, "planner", isPlanner)
-		res, _ = turn(t, c.a, chat.Turn{SessionID: c.session, History: c.history, Text: "✓", Decision: &api.ApprovalDecision{Action: api.ActionApprove}})
+		res, _ = turn(t, c.a, chat.Turn{SessionID: c.session, History: c.history, Text: "✓", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: res.Plan.Version}})
 		c.a.Wait()
 		if len(res.Recommendations) != 3 {
 			t.Fatalf("recommendations: %+v", res.Recommendations)

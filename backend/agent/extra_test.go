@@ -234,7 +234,7 @@ func TestThroughChatService(t *testing.T) {
 		t.Fatal("the session is not marked pending")
 	}
 	var streamed strings.Builder
-	msg, err = svc.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionApprove}, func(s string) { streamed.WriteString(s) })
+	msg, err = svc.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionApprove, Version: msg.Result.Plan.Version}, func(s string) { streamed.WriteString(s) })
 	if err != nil || msg.Status != api.StatusComplete || len(msg.Result.Recommendations) != 3 || !strings.Contains(streamed.String(), "카페 쇼츠 가이드") {
 		t.Fatalf("decision: %+v, %v", msg, err)
 	}
@@ -467,7 +467,8 @@ func TestRefusedTurnLeavesNoTrace(t *testing.T) {
 	scriptComplex(e)
 	e.fake.On(isAnswer, ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("calculator", map[string]any{"expression": "123 * 456"})}})
 	a := e.agent(Options{})
-	if res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask}); res.Plan == nil {
+	plan, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+	if plan.Plan == nil {
 		t.Fatal("no plan")
 	}
 
@@ -484,7 +485,7 @@ func TestRefusedTurnLeavesNoTrace(t *testing.T) {
 	if snap, err := fresh.g.GetState(context.Background(), graph.Config{ThreadID: "s1"}); err != nil || len(snap.Interrupts) != 1 {
 		t.Fatalf("after a refused turn the newest checkpoint is not the plan: %+v, %v", snap, err)
 	}
-	res, _ := turn(t, fresh, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove}})
+	res, _ := turn(t, fresh, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: plan.Plan.Version}})
 	if res.Response == "" || res.Plan != nil {
 		t.Fatalf("approving after a refused turn: %+v", res)
 	}

@@ -27,9 +27,10 @@ type Model interface {
 
 // Names of the custom events nodes emit for the turn's sink.
 const (
-	eventTrace = "trace" // payload api.TraceEvent
-	eventUsage = "usage" // payload usage
-	eventTool  = "tool"  // payload string: a tool that ran
+	eventTrace    = "trace"     // payload api.TraceEvent
+	eventUsage    = "usage"     // payload usage
+	eventTool     = "tool"      // payload string: a tool that ran
+	eventToolCall = "tool_call" // payload api.ToolCallRecord: a call, its arguments, outcome and decision
 )
 
 // usage is the accounting of model calls.

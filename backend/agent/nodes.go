@@ -262,7 +262,9 @@ const repeatNote = "This exact call was already made in this turn"
 
 // runTools runs the tool calls of the scratch pad's last message: in
 // parallel, each identical call (tool and arguments) only once per turn,
-// every failure as an error observation the model reads.
+// every failure as an error observation the model reads. Calls that need
+// the person's approval are asked about first (gate.go); a denied call is
+// an observation too.
 func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 	set := cfg.Toolset
 	return func(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
@@ -277,7 +279,7 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 		upd := graph.Update{}
 		reg := a.toolset(set, s)
 		obs := make([]Msg, len(calls))
-		var run []tools.Call
+		var run []gateCall
 		var at []int
 		batch := map[string]int{}
 		for i, tc := range calls {
@@ -309,15 +311,39 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 				continue
 			}
 			batch[key] = i
-			rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceToolSelected, Node: rt.Node(), Tool: tc.Name, Text: compactJSON(tc.Args)})
-			run = append(run, call)
+			run = append(run, gateCall{Call: call, ID: callID(rt, i), Flagged: tc.NeedsApproval})
 			at = append(at, i)
 		}
+		verdicts, err := a.gate(ctx, s, rt, reg, run)
+		if err != nil {
+			return nil, err
+		}
+		// Nothing runs until every call of the batch is settled, so a call
+		// runs once, after its approval, however often the node ran.
+		if err := stored(ctx); err != nil {
+			return nil, err
+		}
+		var allowed []tools.Call
+		var allowedAt []int
+		for k, c := range run {
+			t, _ := reg.Lookup(c.Name)
+			if !verdicts[k].run {
+				i := at[k]
+				obs[i] = Msg{Role: "tool", ToolName: c.Name, Content: denied(c.Name)}
+				upd = append(upd, a.f.toolRuns.Add(ToolRun{Key: c.Key(), Observation: obs[i].Content}))
+				rt.Emit(eventToolCall, record(c.ID, t, c.Call, verdicts[k], "", false))
+				continue
+			}
+			rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceToolSelected, Node: rt.Node(), Tool: c.Name, Text: compactJSON(c.Args)})
+			allowed = append(allowed, c.Call)
+			allowedAt = append(allowedAt, k)
+		}
 		nums := newNumbering(s.Sources)
-		for k, o := range reg.RunAll(ctx, run) {
+		for n, o := range reg.RunAll(ctx, allowed) {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			k := allowedAt[n]
 			i := at[k]
 			text := o.Result.Text
 			if len(o.Result.Sources) > 0 {
@@ -328,6 +354,8 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 			if !errors.Is(o.Err, tools.ErrUnknownTool) && !errors.Is(o.Err, tools.ErrDisabled) {
 				rt.Emit(eventTool, o.Call.Name)
 			}
+			t, _ := reg.Lookup(o.Call.Name)
+			rt.Emit(eventToolCall, record(run[k].ID, t, o.Call, verdicts[k], o.Result.Text, o.Err != nil))
 			ev := api.TraceEvent{Kind: api.TraceToolResult, Node: rt.Node(), Tool: o.Call.Name, Text: cutRunes(o.Result.Text, 200), Sources: o.Result.Sources}
 			rt.Emit(eventTrace, ev)
 			if len(o.Result.Sources) > 0 {

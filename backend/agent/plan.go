@@ -150,10 +150,13 @@ type planRequest struct {
 
 // approvePlan stops the run until the person decides (seed 004's human
 // review, as a dynamic interrupt so the plan travels with it and survives
-// a restart in the checkpoint). An unusable decision asks again.
+// a restart in the checkpoint). An unusable decision asks again. Each
+// question has its own version (questionID): a decision names the one it
+// answers, so it cannot land on a plan the person has not seen.
 func (a *Agent) approvePlan(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
-	req := planRequest{Approval: api.PlanApproval{Round: s.Round, Task: s.Task, SubTasks: s.Plan}, Note: s.PlanNote}
-	for {
+	req := planRequest{Approval: api.PlanApproval{Round: s.Round, Task: s.Task, SubTasks: s.Plan, Again: api.AgainReason(s.Again)}, Note: s.PlanNote}
+	for asked := 0; ; asked++ {
+		req.Approval.Version = questionID(rt, asked)
 		d, err := graph.Interrupt[api.ApprovalDecision](rt, req)
 		if err != nil {
 			return nil, err
@@ -169,20 +172,27 @@ func (a *Agent) approvePlan(ctx context.Context, s State, rt *graph.Runtime) (gr
 			}
 			rt.Emit(eventTrace, say(api.TracePlanApproved, "count", strconv.Itoa(len(plan))).event(api.TracePlanning, rt.Node()))
 			return graph.Update{a.f.decision.Set(string(api.ActionApprove)), a.f.plan.Set(plan), a.f.current.Set(0),
-				a.f.scratch.RemoveAll(), a.f.iterations.Set(0)}, nil
+				a.f.scratch.RemoveAll(), a.f.iterations.Set(0), a.f.again.Set("")}, nil
 		case api.ActionRevise:
 			fb := strings.TrimSpace(d.Feedback)
 			if fb == "" {
 				req.Problem = fmt.Sprintf(msgEditProblem.in(s.Lang), "no feedback was given")
 				continue
 			}
-			return graph.Update{a.f.decision.Set(string(api.ActionRevise)), a.f.feedback.Add(fb)}, nil
+			return graph.Update{a.f.decision.Set(string(api.ActionRevise)), a.f.feedback.Add(fb), a.f.again.Set("")}, nil
 		case api.ActionCancel:
-			return graph.Update{a.f.decision.Set(string(api.ActionCancel))}, nil
+			return graph.Update{a.f.decision.Set(string(api.ActionCancel)), a.f.again.Set("")}, nil
 		default:
 			req.Problem = fmt.Sprintf(msgEditProblem.in(s.Lang), fmt.Sprintf("unknown decision %q", d.Action))
 		}
 	}
+}
+
+// questionID names the n-th question (from 0) a task asks: the task's id,
+// which is the interrupt's, stays while the run waits and across restarts,
+// and changes with every new plan, re-plan or plan offered again.
+func questionID(rt *graph.Runtime, n int) string {
+	return rt.TaskID() + "." + strconv.Itoa(n)
 }
 
 func routeApproval(s State) string {

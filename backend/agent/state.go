@@ -89,6 +89,9 @@ type State struct {
 	Feedback []string      `json:"feedback,omitempty"`
 	Decision string        `json:"decision,omitempty"`
 	PlanNote string        `json:"plan_note,omitempty"` // shown with the plan, e.g. when planning fell back
+	// Again says why an approval is asked for again (api.AgainReason):
+	// the work after the person's decision did not finish.
+	Again string `json:"again,omitempty"`
 
 	// Recommendations: the sub-task being looked at (StepOnly: the one a
 	// sub-task's own loop stops after, recommendSteps).
@@ -112,7 +115,7 @@ type State struct {
 // build their updates.
 type fields struct {
 	summary, foldedThrough, input, lang, route, task, decision, planNote graph.ValueField[State, string]
-	missing, response, notice, nonce, session                            graph.ValueField[State, string]
+	missing, response, notice, nonce, session, again                     graph.ValueField[State, string]
 	folded, historyStart, iterations, round, current, evalRounds         graph.ValueField[State, int]
 	stepOnly                                                             graph.ValueField[State, int]
 	trivial, needsDocs, refersBack                                       graph.ValueField[State, bool]
@@ -157,6 +160,7 @@ func newFields() fields {
 		task:          str("task", func(s *State) *string { return &s.Task }),
 		decision:      str("decision", func(s *State) *string { return &s.Decision }),
 		planNote:      str("plan_note", func(s *State) *string { return &s.PlanNote }),
+		again:         str("again", func(s *State) *string { return &s.Again }),
 		missing:       str("missing", func(s *State) *string { return &s.Missing }),
 		response:      str("response", func(s *State) *string { return &s.Response }),
 		notice:        str("notice", func(s *State) *string { return &s.Notice }),
@@ -195,7 +199,7 @@ func newFields() fields {
 // all lists the fields for graph.New.
 func (f fields) all() []graph.Field[State] {
 	return []graph.Field[State]{
-		f.summary, f.foldedThrough, f.input, f.nonce, f.session, f.lang, f.route, f.task, f.decision, f.planNote,
+		f.summary, f.foldedThrough, f.input, f.nonce, f.session, f.lang, f.route, f.task, f.decision, f.planNote, f.again,
 		f.missing, f.response, f.notice,
 		f.folded, f.historyStart, f.iterations, f.round, f.current, f.evalRounds, f.stepOnly,
 		f.trivial, f.needsDocs, f.refersBack, f.history, f.memories, f.cited, f.plan,
@@ -211,7 +215,7 @@ func (f fields) resetTurn(input, session, nonce string, history []Msg, historySt
 		f.history.Set(history), f.historyStart.Set(historyStart),
 		f.memories.Set(nil), f.route.Set(""), f.trivial.Set(false), f.needsDocs.Set(false), f.refersBack.Set(false),
 		f.docs.Replace(), f.scratch.RemoveAll(), f.iterations.Set(0), f.toolRuns.Replace(), f.sources.Replace(), f.cited.Set(nil),
-		f.task.Set(""), f.plan.Set(nil), f.round.Set(0), f.feedback.Replace(), f.decision.Set(""), f.planNote.Set(""),
+		f.task.Set(""), f.plan.Set(nil), f.round.Set(0), f.feedback.Replace(), f.decision.Set(""), f.planNote.Set(""), f.again.Set(""),
 		f.current.Set(0), f.missing.Set(""), f.evalRounds.Set(0), f.subSources.Replace(), f.recommendations.Replace(),
 		f.response.Set(""), f.notice.Set(""), f.retries.Replace(), f.usage.Add(usage{Reset: true}),
 	}

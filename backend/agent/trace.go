@@ -82,6 +82,16 @@ func english(code api.TraceCode) string {
 		return "Left {count} words from documents or web pages out of the web search: {query}"
 	case api.TraceQueryScrubbed + one:
 		return "Left {count} word from documents or web pages out of the web search: {query}"
+	case api.TraceToolAsk:
+		return "Waiting for your approval to run {tool}"
+	case api.TraceToolOnce:
+		return "{tool}: allowed once"
+	case api.TraceToolAlways:
+		return "{tool}: allowed from now on"
+	case api.TraceToolGranted:
+		return "{tool}: allowed earlier for good"
+	case api.TraceToolDenied:
+		return "{tool}: denied, going on without it"
 	}
 	return string(code)
 }

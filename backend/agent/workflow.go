@@ -127,6 +127,12 @@ func (a *Agent) compile(def []byte, cp graph.Checkpointer) (*graph.Graph[State],
 	if err != nil {
 		return nil, fmt.Errorf("compile workflow %q: %w", d.Name, err)
 	}
+	a.approvers = map[string]bool{}
+	for _, n := range d.Nodes {
+		if n.Type == TypeApprovePlan {
+			a.approvers[n.ID] = true
+		}
+	}
 	return g, nil
 }
 

@@ -28,8 +28,9 @@ const (
 	StatusStreaming   MessageStatus = "streaming"
 	StatusInterrupted MessageStatus = "interrupted"
 	StatusError       MessageStatus = "error"
-	// StatusAwaitingApproval marks a reply that proposes a plan and waits
-	// for the person to approve, revise or cancel it.
+	// StatusAwaitingApproval marks a reply that waits for the person: a
+	// proposed plan to approve, revise or cancel (Result.Plan), or a tool
+	// call to run or deny (Result.ToolCall).
 	StatusAwaitingApproval MessageStatus = "awaiting_approval"
 )
 
@@ -55,7 +56,10 @@ type Message struct {
 	Status    MessageStatus `json:"status"`
 	Error     *ErrorInfo    `json:"error,omitempty"`
 	Result    *TurnResult   `json:"result,omitempty"`
-	CreatedAt time.Time     `json:"created_at"`
+	// Decision is set on the person's message that answered a plan or a
+	// tool call: what they decided, edits included.
+	Decision  *ApprovalDecision `json:"decision,omitempty"`
+	CreatedAt time.Time         `json:"created_at"`
 	// Variants are the other answers to the same message, kept when the
 	// person asked for another one (Regenerate), oldest first by
 	// CreatedAt; this message is the one shown, and the one later turns
@@ -96,8 +100,15 @@ type TurnResult struct {
 	// chosen model the turn left for it (missing, out of memory, failing).
 	Model        string `json:"model,omitempty"`
 	FallbackFrom string `json:"fallback_from,omitempty"`
-	// Plan is set while the turn waits for the person's approval.
+	// Plan is set while the turn waits for the person's approval of a plan.
 	Plan *PlanApproval `json:"plan,omitempty"`
+	// ToolCall is set while the turn waits for the person's approval of a
+	// tool call.
+	ToolCall *ToolApproval `json:"tool_call,omitempty"`
+	// ToolCalls are the tool calls of the turn that reach files or the
+	// network, or needed the person: arguments, outcome and who allowed
+	// them (the message details).
+	ToolCalls []ToolCallRecord `json:"tool_calls,omitempty"`
 	// Recommendations are the tools chosen per approved sub-task.
 	Recommendations []Recommendation `json:"recommendations,omitempty"`
 	// Steps are the sub-tasks as the person approved them (edited or not),
@@ -114,27 +125,121 @@ type SubTask struct {
 
 // PlanApproval is a proposed plan waiting for the person.
 type PlanApproval struct {
+	// Version names this question: every new plan, re-plan, plan asked
+	// again and plan offered again after a failure gets a new one. A
+	// decision carries it back, so it can only answer the plan the person
+	// saw (the graph interrupt's id and the question's number in it).
+	Version  string    `json:"version"`
 	Round    int       `json:"round"` // 1 for the first plan, 2 after one revision, ...
 	Task     string    `json:"task"`
 	SubTasks []SubTask `json:"sub_tasks"`
+	// Again is set when an approved plan is offered again because the work
+	// after the approval did not finish: AgainInterrupted (the app was
+	// closed or stopped) or AgainFailed (an error). SubTasks are the plan
+	// as approved, edits included.
+	Again AgainReason `json:"again,omitempty"`
 }
 
-// ApprovalAction is what the person decided about a plan.
+// AgainReason says why an approval is asked for again.
+type AgainReason string
+
+const (
+	AgainInterrupted AgainReason = "interrupted"
+	AgainFailed      AgainReason = "failed"
+)
+
+// ToolApproval is a tool call waiting for the person's approval: shown in
+// full, arguments and all, before it runs.
+type ToolApproval struct {
+	// ID names this call; a decision carries it back as its Version.
+	ID   string `json:"id"`
+	Tool string `json:"tool"`
+	// Server is the MCP server that provides the tool; "" for Wayfinder's
+	// own tools.
+	Server      string `json:"server,omitempty"`
+	Description string `json:"description"`
+	// Arguments are the call's arguments as the model sent them: a JSON
+	// object, complete.
+	Arguments string `json:"arguments"`
+	// Reason says why the person is asked: ReasonUntrusted (text from
+	// documents, tool results or the web is in the context the model
+	// decided from, and the tool reads files or the network) or
+	// ReasonAlwaysAsk (the tool asks before every call).
+	Reason   ToolAskReason `json:"reason"`
+	ReadOnly bool          `json:"read_only,omitempty"`
+	// Again is set when the call is asked about again after the app was
+	// closed while the call's decision was being carried out.
+	Again AgainReason `json:"again,omitempty"`
+}
+
+// ToolAskReason says why a tool call needs the person's approval.
+type ToolAskReason string
+
+const (
+	ReasonUntrusted ToolAskReason = "untrusted_context"
+	ReasonAlwaysAsk ToolAskReason = "always_ask"
+)
+
+// ToolCallRecord is a tool call of a turn as the message details show it.
+type ToolCallRecord struct {
+	ID        string `json:"id"`
+	Tool      string `json:"tool"`
+	Server    string `json:"server,omitempty"`
+	Arguments string `json:"arguments"`        // JSON object
+	Result    string `json:"result,omitempty"` // the observation, cut to 2,000 characters
+	Decision  string `json:"decision"`         // ToolDecided*
+	Error     bool   `json:"error,omitempty"`  // the call failed (Result says why)
+}
+
+// How a tool call came to run or not (ToolCallRecord.Decision).
+const (
+	ToolDecidedAuto    = "auto"     // needed no approval
+	ToolDecidedOnce    = "run_once" // the person allowed this call
+	ToolDecidedAlways  = "always"   // the person allowed the tool from now on
+	ToolDecidedGranted = "granted"  // allowed earlier with "always"
+	ToolDecidedDenied  = "deny"     // the person refused it
+)
+
+// ToolGrant is a tool the person allowed to run without asking ("always
+// for this tool"), listed and revocable in Settings.
+type ToolGrant struct {
+	Tool      string    `json:"tool"`
+	Server    string    `json:"server,omitempty"`
+	GrantedAt time.Time `json:"granted_at"`
+}
+
+// ApprovalAction is what the person decided about a plan or a tool call.
 type ApprovalAction string
 
 const (
 	ActionApprove ApprovalAction = "approve"
 	ActionRevise  ApprovalAction = "revise"
 	ActionCancel  ApprovalAction = "cancel"
+	// Tool calls: run this call, run it and every later call of this tool
+	// without asking, or refuse it (the model reads the refusal).
+	ActionRunOnce ApprovalAction = "run_once"
+	ActionAlways  ApprovalAction = "always"
+	ActionDeny    ApprovalAction = "deny"
 )
 
-// ApprovalDecision answers a PlanApproval. With approve, SubTasks may carry
-// the person's edited list (renamed, reordered, added, removed); empty means
-// the plan as proposed. With revise, Feedback says what to change.
+// ApprovalDecision answers a PlanApproval or a ToolApproval. Version is the
+// PlanApproval's Version or the ToolApproval's ID: a decision for anything
+// but what waits now is refused (ErrPlanChanged, ErrToolCallChanged). With
+// approve, SubTasks may carry the person's edited list (renamed,
+// reordered, added, removed); empty means the plan as proposed. With
+// revise, Feedback says what to change.
 type ApprovalDecision struct {
 	Action   ApprovalAction `json:"action"`
+	Version  string         `json:"version"`
 	SubTasks []SubTask      `json:"sub_tasks,omitempty"`
 	Feedback string         `json:"feedback,omitempty"`
+}
+
+// Awaiting is what a conversation waits for: a plan or a tool call.
+type Awaiting struct {
+	MessageID string        `json:"message_id"`
+	Plan      *PlanApproval `json:"plan,omitempty"`
+	ToolCall  *ToolApproval `json:"tool_call,omitempty"`
 }
 
 // Recommendation is the tool chosen for one sub-task.
@@ -191,6 +296,11 @@ const (
 	TraceModelFallback  TraceCode = "model_fallback"
 	TraceQueryScrubbed  TraceCode = "query_scrubbed"
 	TraceMemorySaved    TraceCode = "memory_saved"
+	TraceToolAsk        TraceCode = "tool_ask"     // {tool}: waiting for the person
+	TraceToolOnce       TraceCode = "tool_once"    // {tool}: the person allowed this call
+	TraceToolAlways     TraceCode = "tool_always"  // {tool}: the person allowed the tool from now on
+	TraceToolGranted    TraceCode = "tool_granted" // {tool}: allowed earlier for good
+	TraceToolDenied     TraceCode = "tool_denied"  // {tool}: the person refused the call
 )
 
 // TraceEvent is one step of a running turn.
@@ -217,6 +327,14 @@ type ApprovalRequired struct {
 	TurnID    string       `json:"turn_id"`
 	MessageID string       `json:"message_id"`
 	Approval  PlanApproval `json:"approval"`
+}
+
+// ToolApprovalRequired asks the person to decide on a tool call.
+type ToolApprovalRequired struct {
+	SessionID string       `json:"session_id"`
+	TurnID    string       `json:"turn_id"`
+	MessageID string       `json:"message_id"`
+	ToolCall  ToolApproval `json:"tool_call"`
 }
 
 // ErrorCode is a stable name for a failure the person can act on. The
@@ -277,6 +395,11 @@ const (
 	// folder and what to do.
 	ErrDiskFull     ErrorCode = "disk_full"
 	ErrDataReadOnly ErrorCode = "data_folder_read_only"
+	// ErrPlanChanged refuses a decision for a plan that no longer waits
+	// (decided already, re-planned); ErrToolCallChanged one for a tool
+	// call. ErrorInfo.Awaiting says what waits now.
+	ErrPlanChanged     ErrorCode = "plan_changed"
+	ErrToolCallChanged ErrorCode = "tool_call_changed"
 )
 
 // ErrorInfo is an error as the person sees it.
@@ -284,6 +407,9 @@ type ErrorInfo struct {
 	Code    ErrorCode `json:"code"`
 	Message string    `json:"message"`
 	Hint    string    `json:"hint,omitempty"`
+	// Awaiting comes with ErrPlanChanged and ErrToolCallChanged: what the
+	// conversation waits for now, nil when nothing does.
+	Awaiting *Awaiting `json:"awaiting,omitempty"`
 }
 
 // SendOptions are how a message is sent, beside its text.
@@ -590,6 +716,7 @@ const (
 	EventSessions       = "chat.sessions"         // SessionsChanged
 	EventTrace          = "chat.trace"            // TraceEvent
 	EventApproval       = "chat.approval"         // ApprovalRequired
+	EventToolApproval   = "chat.tool_approval"    // ToolApprovalRequired
 	EventMessageUpdated = "chat.message_updated"  // MessageUpdated
 	EventPullProgress   = "models.pull_progress"  // PullProgress
 	EventImport         = "knowledge.import"      // ImportProgress

@@ -137,7 +137,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	}
 	a.agent, err = agent.New(agent.Deps{
 		Model: a.models.agentModel, Tools: reg, Retriever: a.library, Memory: longTerm,
-		DB: st.DB(), Settings: a.settings.Current, Logger: logger,
+		DB: st.DB(), Settings: a.settings.Current, Grants: st, Logger: logger,
 	}, agent.Options{Workflow: a.customWorkflow})
 	if err != nil {
 		return nil, fmt.Errorf("start the agent: %w", err)
@@ -158,6 +158,11 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 		go a.emitStatus()
 	})
 	a.chat = chat.New(st, a.agent, a.events, chat.Options{Classify: llm.Classify, Logger: logger})
+	if n, err := a.chat.Recover(ctx); err != nil {
+		logger.Warn("offer again the decisions a previous run cut short", "err", err)
+	} else if n > 0 {
+		logger.Info("decisions cut short by a previous run wait again", "count", n)
+	}
 	close(a.chatReady)
 	return a, nil
 }
@@ -447,6 +452,17 @@ func (s *SettingsService) Get() (api.Settings, error) { return s.app.settings.Cu
 func (s *SettingsService) Save(in api.Settings) (api.Settings, error) {
 	out, err := s.app.settings.Save(s.app.ctx, in)
 	return out, err
+}
+
+// ToolGrants lists the tools the person allowed to run without asking
+// ("always for this tool" in the approval dialog).
+func (s *SettingsService) ToolGrants() ([]api.ToolGrant, error) {
+	return s.app.store.ToolGrants(s.app.ctx)
+}
+
+// RevokeToolGrant takes "always" back: the tool asks again.
+func (s *SettingsService) RevokeToolGrant(tool string) error {
+	return s.app.store.RevokeTool(s.app.ctx, tool)
 }
 
 // Status says whether Ollama answers and has the configured models.

@@ -250,7 +250,7 @@ func TestOSLocale(t *testing.T) {
 }
 
 func TestDecidePrompt(t *testing.T) {
-	plan := &api.PlanApproval{Round: 2, SubTasks: []api.SubTask{{ID: "1", Title: "대본 작성", Detail: "30초"}, {ID: "2", Title: "영상 생성"}}}
+	plan := &api.PlanApproval{Version: "v7", Round: 2, SubTasks: []api.SubTask{{ID: "1", Title: "대본 작성", Detail: "30초"}, {ID: "2", Title: "영상 생성"}}}
 	tests := []struct {
 		name, input string
 		auto        bool
@@ -274,7 +274,7 @@ func TestDecidePrompt(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || got.Action != tt.want.Action || got.Feedback != tt.want.Feedback {
+			if err != nil || got.Action != tt.want.Action || got.Feedback != tt.want.Feedback || got.Version != "v7" {
 				t.Fatalf("got %+v, %v", got, err)
 			}
 			if !strings.Contains(errOut.String(), "Proposed plan (round 2):\n  1. 대본 작성 — 30초\n  2. 영상 생성") {
@@ -407,6 +407,45 @@ func TestAskFallbackModel(t *testing.T) {
 	}
 	if code, _, errOut := wayfinder(t, append(base, "ask", "hi")...); code != 1 || !strings.Contains(errOut, "ollama pull ghost:1b") {
 		t.Fatalf("ask without a fallback: %d\n%s", code, errOut)
+	}
+}
+
+// The tool approval prompt shows the whole call, arguments indented in
+// full, and answers with the call's id.
+func TestDecideToolPrompt(t *testing.T) {
+	long := strings.Repeat("가", 3000)
+	tc := api.ToolApproval{ID: "c1", Tool: "read_file", Description: "Read a text file", Arguments: `{"path":"notes/` + long + `.md"}`, Reason: api.ReasonUntrusted}
+	tests := []struct {
+		name, input string
+		auto        bool
+		want        api.ApprovalAction
+		err         string
+	}{
+		{"auto", "", true, api.ActionRunOnce, ""},
+		{"once", "r\n", false, api.ActionRunOnce, ""},
+		{"always after nonsense", "maybe\nalways\n", false, api.ActionAlways, ""},
+		{"deny", "d\n", false, api.ActionDeny, ""},
+		{"no stdin", "", false, "", "--approve-tools"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var errOut bytes.Buffer
+			got, err := decideTool(context.Background(), tc, tt.auto, newLineReader(strings.NewReader(tt.input)), stdio{err: &errOut, out: io.Discard})
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v", err)
+				}
+				return
+			}
+			if err != nil || got.Action != tt.want || got.Version != "c1" {
+				t.Fatalf("got %+v, %v", got, err)
+			}
+			shown := errOut.String()
+			if !strings.Contains(shown, "read_file") || !strings.Contains(shown, "Read a text file") ||
+				!strings.Contains(shown, "{\n    \"path\": \"notes/"+long+".md\"\n  }") || !strings.Contains(shown, "steered") {
+				t.Fatalf("call not shown in full:\n%.300s", shown)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -26,10 +27,11 @@ import (
 )
 
 func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
-	fs := subFlags("ask", `ask [--session ID] [--json] [--approve] "message"`, &g, s)
-	session := fs.String("session", "", "continue this session (its id is printed by --json); a plan waiting in it is shown to decide first")
+	fs := subFlags("ask", `ask [--session ID] [--json] [--approve] [--approve-tools] "message"`, &g, s)
+	session := fs.String("session", "", "continue this session (its id is printed by --json); a plan or tool call waiting in it is shown to decide first")
 	asJSON := fs.Bool("json", false, "print the turn's result as JSON instead of streaming the reply")
 	approve := fs.Bool("approve", false, "approve the first proposed plan without asking (for scripts)")
+	approveTools := fs.Bool("approve-tools", false, "run every tool call that asks for approval, once each, without asking (for scripts)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -45,7 +47,7 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	// What the model is doing goes to standard error as it happens (the
 	// window shows the same in the reply); the reply to standard output.
 	progress := newProgressPrinter(s.err, cliLanguage(a.settings.Current().Language))
-	t := asker{a: a, s: s, approve: *approve, in: newLineReader(s.in), onText: progress.text, follow: chat.WithTrace(progress.event), printed: !*asJSON}
+	t := asker{a: a, s: s, approve: *approve, approveTools: *approveTools, in: newLineReader(s.in), onText: progress.text, follow: chat.WithTrace(progress.event), printed: !*asJSON}
 	if !*asJSON {
 		t.onText = func(txt string) {
 			fmt.Fprint(s.out, txt)
@@ -54,20 +56,24 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	var msg api.Message
 	if *session != "" {
-		plan, waiting, err := a.chat.PendingPlan(ctx, *session)
+		waiting, ok, err := a.chat.PendingDecision(ctx, *session)
 		if err != nil {
 			return err
 		}
-		if waiting {
-			fmt.Fprintln(s.err, "A plan in this conversation is waiting for your decision.")
-			if text != "" {
-				fmt.Fprintln(s.err, "Your message is sent once the plan is decided.")
+		if ok {
+			what := "A plan"
+			if waiting.Result.ToolCall != nil {
+				what = "A tool call"
 			}
-			if msg, err = t.decidePlans(ctx, plan); err != nil {
+			fmt.Fprintf(s.err, "%s in this conversation is waiting for your decision.\n", what)
+			if text != "" {
+				fmt.Fprintln(s.err, "Your message is sent once it is decided.")
+			}
+			if msg, err = t.decideAll(ctx, waiting); err != nil {
 				return err
 			}
 		} else if text == "" {
-			return fmt.Errorf("%w: no plan is waiting in this conversation: give the message to send", errUsage)
+			return fmt.Errorf("%w: no plan or tool call is waiting in this conversation: give the message to send", errUsage)
 		}
 	}
 	if text != "" {
@@ -76,7 +82,7 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 		if err != nil {
 			return err
 		}
-		if msg, err = t.decidePlans(ctx, msg); err != nil {
+		if msg, err = t.decideAll(ctx, msg); err != nil {
 			return err
 		}
 	}
@@ -140,8 +146,10 @@ type asker struct {
 	onText  func(string)
 	follow  chat.AskOption // the progress lines
 	printed bool           // the reply goes to standard output (not --json)
-	approve bool
-	in      *lineReader
+	approve bool           // --approve: the first plan
+	// approveTools (--approve-tools) runs every tool call that asks, once.
+	approveTools bool
+	in           *lineReader
 }
 
 // endReply ends a streamed reply's line.
@@ -151,14 +159,23 @@ func (t asker) endReply(msg api.Message) {
 	}
 }
 
-// decidePlans asks about msg's plan while one is waiting, and runs each
-// decision's turn. Ctrl+C at the question leaves the plan waiting.
-func (t asker) decidePlans(ctx context.Context, msg api.Message) (api.Message, error) {
+// decideAll asks about what msg waits for (a plan or a tool call) while
+// something waits, and runs each decision's turn. Ctrl+C at the question
+// leaves it waiting.
+func (t asker) decideAll(ctx context.Context, msg api.Message) (api.Message, error) {
 	for msg.Status == api.StatusAwaitingApproval {
-		d, err := decide(ctx, msg.Result.Plan, t.approve, t.in, t.s)
+		var d api.ApprovalDecision
+		var err error
+		what := "plan"
+		if msg.Result.ToolCall != nil {
+			what = "tool call"
+			d, err = decideTool(ctx, *msg.Result.ToolCall, t.approveTools, t.in, t.s)
+		} else {
+			d, err = decide(ctx, msg.Result.Plan, t.approve, t.in, t.s)
+		}
 		if ctx.Err() != nil {
 			fmt.Fprintln(t.s.err)
-			return msg, fmt.Errorf("%w: the plan is still waiting; decide later with: wayfinder ask --session %s", errStopped, msg.SessionID)
+			return msg, fmt.Errorf("%w: the %s is still waiting; decide later with: wayfinder ask --session %s", errStopped, what, msg.SessionID)
 		}
 		if err != nil {
 			return msg, err
@@ -233,9 +250,15 @@ func decide(ctx context.Context, plan *api.PlanApproval, autoApprove bool, in *l
 		}
 		fmt.Fprintln(s.err)
 	}
+	if plan.Again != "" {
+		fmt.Fprintln(s.err, "The work on this plan stopped before it finished; it is offered again as you approved it.")
+	}
+	// The decision names the plan it answers: if the plan changed
+	// meanwhile (another window decided), it is refused, not misapplied.
+	v := plan.Version
 	if autoApprove {
 		fmt.Fprintln(s.err, "Approved (--approve).")
-		return api.ApprovalDecision{Action: api.ActionApprove}, nil
+		return api.ApprovalDecision{Action: api.ActionApprove, Version: v}, nil
 	}
 	for {
 		fmt.Fprint(s.err, "[a]pprove, [r]evise with feedback, or [c]ancel? ")
@@ -248,9 +271,9 @@ func decide(ctx context.Context, plan *api.PlanApproval, autoApprove bool, in *l
 		}
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "a", "approve", "y", "yes":
-			return api.ApprovalDecision{Action: api.ActionApprove}, nil
+			return api.ApprovalDecision{Action: api.ActionApprove, Version: v}, nil
 		case "c", "cancel":
-			return api.ApprovalDecision{Action: api.ActionCancel}, nil
+			return api.ApprovalDecision{Action: api.ActionCancel, Version: v}, nil
 		case "r", "revise":
 			fmt.Fprint(s.err, "What should change? ")
 			fb, err := in.readLine(ctx)
@@ -258,13 +281,70 @@ func decide(ctx context.Context, plan *api.PlanApproval, autoApprove bool, in *l
 				return api.ApprovalDecision{}, ctx.Err()
 			}
 			if strings.TrimSpace(fb) != "" {
-				return api.ApprovalDecision{Action: api.ActionRevise, Feedback: strings.TrimSpace(fb)}, nil
+				return api.ApprovalDecision{Action: api.ActionRevise, Feedback: strings.TrimSpace(fb), Version: v}, nil
 			}
 			if err != nil {
 				return api.ApprovalDecision{}, fmt.Errorf("%w: no feedback on standard input; the plan stays waiting in the session", errUsage)
 			}
 		}
 	}
+}
+
+// decideTool shows a tool call that waits for approval, arguments in
+// full, and asks whether it may run. With autoApprove (--approve-tools)
+// it runs once at once, for scripts.
+func decideTool(ctx context.Context, tc api.ToolApproval, autoApprove bool, in *lineReader, s stdio) (api.ApprovalDecision, error) {
+	name := tc.Tool
+	if tc.Server != "" {
+		name = tc.Server + " / " + tc.Tool
+	}
+	fmt.Fprintf(s.err, "\nThe assistant wants to run the tool %s.\n", name)
+	if tc.Description != "" {
+		fmt.Fprintf(s.err, "  %s\n", tc.Description)
+	}
+	switch tc.Reason {
+	case api.ReasonUntrusted:
+		fmt.Fprintln(s.err, "  Asked because text from documents, tool results or the web may have steered this call.")
+	case api.ReasonAlwaysAsk:
+		fmt.Fprintln(s.err, "  This tool asks before every call.")
+	}
+	if tc.Again != "" {
+		fmt.Fprintln(s.err, "  Wayfinder closed after this call was decided and before the work finished; it may have run already.")
+	}
+	fmt.Fprintf(s.err, "Arguments:\n%s\n", prettyJSON(tc.Arguments))
+	v := tc.ID
+	if autoApprove {
+		fmt.Fprintln(s.err, "Ran once (--approve-tools).")
+		return api.ApprovalDecision{Action: api.ActionRunOnce, Version: v}, nil
+	}
+	for {
+		fmt.Fprint(s.err, "[r]un once, [a]lways for this tool, or [d]eny? ")
+		line, err := in.readLine(ctx)
+		if ctx.Err() != nil {
+			return api.ApprovalDecision{}, ctx.Err()
+		}
+		if err != nil && strings.TrimSpace(line) == "" {
+			return api.ApprovalDecision{}, fmt.Errorf("%w: no answer on standard input; the call stays waiting in the session (use --approve-tools in scripts)", errUsage)
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "r", "run", "once", "y", "yes":
+			return api.ApprovalDecision{Action: api.ActionRunOnce, Version: v}, nil
+		case "a", "always":
+			return api.ApprovalDecision{Action: api.ActionAlways, Version: v}, nil
+		case "d", "deny", "n", "no":
+			return api.ApprovalDecision{Action: api.ActionDeny, Version: v}, nil
+		}
+	}
+}
+
+// prettyJSON indents a JSON object for reading; anything else is shown as
+// it is.
+func prettyJSON(raw string) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(raw), "  ", "  "); err != nil {
+		return "  " + raw
+	}
+	return "  " + b.String()
 }
 
 func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {

@@ -28,8 +28,8 @@ const MaxMessageRunes = 100_000
 
 // Turn is what a Responder gets: the session's earlier messages (oldest
 // first, without the new one; their text and status, not their results)
-// and either the new text or, when the session waits for a plan approval,
-// the person's decision.
+// and either the new text or, when the session waits for the person (a
+// plan, a tool call), the person's decision.
 type Turn struct {
 	SessionID string
 	TurnID    string
@@ -37,8 +37,9 @@ type Turn struct {
 	Text      string
 	// Model is the conversation's chat model; "" is the default one.
 	Model string
-	// Decision answers the plan the previous turn proposed; nil for a new
-	// message.
+	// Decision answers what the previous turn asked for (a plan, a tool
+	// call); nil for a new message. Its Version is the one the session
+	// waited for: the store checked it when it took the decision.
 	Decision *api.ApprovalDecision
 	// Saved is closed once the reply is stored and announced. Work a
 	// Responder leaves for after the answer (summaries, reflection) waits
@@ -75,10 +76,21 @@ type Output interface {
 
 // Responder writes the assistant's reply. It returns the turn's accounting;
 // Response may be left empty, the streamed text is used then. A result with
-// Plan set means the turn now waits for the person's decision, which
-// arrives as the next Turn's Decision.
+// Plan or ToolCall set means the turn now waits for the person's decision,
+// which arrives as the next Turn's Decision. A turn that carried out a
+// decision and then failed or was stopped may return an error together
+// with a Plan: the approval offered again (AgainFailed), so the person's
+// decision and edits are not lost.
 type Responder interface {
 	Respond(ctx context.Context, t Turn, out Output) (api.TurnResult, error)
+}
+
+// Reofferer is a Responder that can ask again for a decision whose turn a
+// killed process cut short (Service.Recover). It returns the result that
+// waits for the person (Plan or ToolCall set), or a result without either
+// when there is nothing left to ask.
+type Reofferer interface {
+	Reoffer(ctx context.Context, sessionID string, d api.ApprovalDecision) (api.TurnResult, error)
 }
 
 // EventSink delivers events to every open window.
@@ -106,8 +118,8 @@ type Service struct {
 	opt       Options
 
 	mu      sync.Mutex
-	running map[string]context.CancelFunc // by session id
-	idle    chan struct{}                 // closed when running becomes empty
+	running map[string]*turn // by session id
+	idle    chan struct{}    // closed when running becomes empty
 	wg      sync.WaitGroup
 }
 
@@ -129,7 +141,7 @@ func New(st *store.Store, r Responder, events EventSink, opt Options) *Service {
 	}
 	idle := make(chan struct{})
 	close(idle)
-	return &Service{store: st, responder: r, events: events, opt: opt, running: map[string]context.CancelFunc{}, idle: idle}
+	return &Service{store: st, responder: r, events: events, opt: opt, running: map[string]*turn{}, idle: idle}
 }
 
 // Error is a failure the person can act on; bound methods return it so the
@@ -169,8 +181,10 @@ func (s *Service) SendWith(ctx context.Context, sessionID, text string, opts api
 	return t.ack, nil
 }
 
-// Decide answers the plan a session is waiting on, and runs the rest of the
-// turn like Send: the reply arrives as events.
+// Decide answers the plan or the tool call a session is waiting on, and
+// runs the rest of the turn like Send: the reply arrives as events. A
+// decision whose Version is not what the session waits for is refused
+// with ErrPlanChanged or ErrToolCallChanged and what waits now.
 func (s *Service) Decide(ctx context.Context, sessionID string, d api.ApprovalDecision) (api.SendAck, error) {
 	t, err := s.beginDecision(ctx, sessionID, d, watch{})
 	if err != nil {
@@ -188,9 +202,10 @@ func (s *Service) AskDecision(ctx context.Context, sessionID string, d api.Appro
 	return s.wait(ctx, t)
 }
 
-// PendingPlan returns the reply whose plan the session waits on (its
-// Result.Plan is the plan); ok is false when no plan is waiting.
-func (s *Service) PendingPlan(ctx context.Context, sessionID string) (reply api.Message, ok bool, err error) {
+// PendingDecision returns the reply whose question the session waits on
+// (its Result.Plan is the plan, or its Result.ToolCall the tool call); ok
+// is false when nothing waits.
+func (s *Service) PendingDecision(ctx context.Context, sessionID string) (reply api.Message, ok bool, err error) {
 	sess, err := s.store.Session(ctx, sessionID)
 	if err != nil || !sess.PendingApproval {
 		return api.Message{}, false, sessionError(err)
@@ -199,14 +214,14 @@ func (s *Service) PendingPlan(ctx context.Context, sessionID string) (reply api.
 	if err != nil {
 		return api.Message{}, false, err
 	}
-	// The newest plan: after an approval whose work failed, the session
-	// waits on it again, with the failed reply after it.
+	// The newest question: after an approval whose work failed, the
+	// session waits on it again, with the failed reply after it.
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if m := msgs[i]; m.Status == api.StatusAwaitingApproval && m.Result != nil && m.Result.Plan != nil {
+		if m := msgs[i]; m.Status == api.StatusAwaitingApproval && m.Result != nil && waits(*m.Result) {
 			return m, true, nil
 		}
 	}
-	return api.Message{}, false, fmt.Errorf("session %s waits for a decision but holds no plan", sessionID)
+	return api.Message{}, false, fmt.Errorf("session %s waits for a decision but holds no plan or tool call", sessionID)
 }
 
 // Regenerate answers the last message of a session again. The new answer
@@ -318,10 +333,10 @@ func watching(onText func(string), opts []AskOption) watch {
 // Stop ends the running turn of a session, keeping the text so far.
 func (s *Service) Stop(sessionID string) {
 	s.mu.Lock()
-	cancel := s.running[sessionID]
+	t := s.running[sessionID]
 	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if t != nil {
+		t.cancel()
 	}
 }
 
@@ -350,8 +365,8 @@ func (s *Service) Busy(sessionID string) bool {
 // Shutdown stops every running turn and waits for them to be saved.
 func (s *Service) Shutdown() {
 	s.mu.Lock()
-	for _, cancel := range s.running {
-		cancel()
+	for _, t := range s.running {
+		t.cancel()
 	}
 	s.mu.Unlock()
 	s.wg.Wait()
@@ -436,47 +451,55 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, newModel, text
 	// The turn outlives the request that started it: it ends on Stop or
 	// Shutdown, not when the bound call returns.
 	turnCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s.mu.Lock()
-	if s.running[sessionID] != nil {
-		s.mu.Unlock()
-		cancel()
-		return nil, userError(api.ErrBusy, "A reply is still being written in this conversation.", "Wait for it, or press Stop.")
+	user, reply := store.NewTurn(sessionID, text)
+	user.Decision = d
+	t := &turn{
+		ack:  api.SendAck{SessionID: sessionID, TurnID: reply.ID, UserMessage: user, AssistantMessageID: reply.ID},
+		text: text, decision: d, ctx: turnCtx, cancel: cancel, watch: w,
+		stored: make(chan struct{}), done: make(chan struct{}), reply: reply,
 	}
-	if len(s.running) == 0 {
-		s.idle = make(chan struct{})
+	for {
+		other := s.claim(sessionID, t)
+		if other == nil {
+			break
+		}
+		if d == nil {
+			cancel()
+			return nil, userError(api.ErrBusy, "A reply is still being written in this conversation.", "Wait for it, or press Stop.")
+		}
+		if err := s.awaitOther(ctx, sessionID, *d, other); err != nil {
+			cancel()
+			return nil, err
+		}
 	}
-	s.running[sessionID] = cancel
-	s.mu.Unlock()
 
-	var history []api.Message
-	model := newModel
+	t.model = newModel
 	if newTitle == "" {
 		var err error
-		if model, err = s.store.SessionModel(ctx, sessionID); err == nil {
-			history, err = s.store.History(ctx, sessionID)
+		if t.model, err = s.store.SessionModel(ctx, sessionID); err == nil {
+			t.history, err = s.store.History(ctx, sessionID)
 		}
 		if err != nil {
 			s.finish(sessionID)
 			cancel()
+			close(t.stored) // refused, for a decision waiting on this turn
+			close(t.done)
 			return nil, sessionError(err)
 		}
 	}
-	user, reply := store.NewTurn(sessionID, text)
-	save := func() error { return s.store.StartTurn(ctx, newTitle, user, reply, d != nil) }
+	save := func() error { return s.store.StartTurn(ctx, newTitle, user, reply) }
 	if again {
-		i := lastFrom(history, api.RoleUser)
+		i := lastFrom(t.history, api.RoleUser)
 		if i < 0 {
 			s.finish(sessionID)
 			cancel()
+			close(t.stored)
+			close(t.done)
 			return nil, userError(api.ErrInvalidInput, "There is no message to answer again.", "Type a message instead.")
 		}
-		user, text, history = history[i], history[i].Content, history[:i]
+		user, t.text, t.history = t.history[i], t.history[i].Content, t.history[:i]
+		t.ack.UserMessage = user
 		save = func() error { return s.store.StartRerun(ctx, user, reply) }
-	}
-	t := &turn{
-		ack:     api.SendAck{SessionID: sessionID, TurnID: reply.ID, UserMessage: user, AssistantMessageID: reply.ID},
-		history: history, text: text, model: model, decision: d, ctx: turnCtx, cancel: cancel, watch: w,
-		stored: make(chan struct{}), done: make(chan struct{}), reply: reply,
 	}
 	t.out = newStream(s, t)
 	// The turn's goroutine starts last: when this one waits, Go runs the
@@ -495,6 +518,9 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, newModel, text
 		cancel()
 		close(t.stored)
 		<-t.done // the session takes a turn again once the caller hears why
+		if d != nil && (errors.Is(err, store.ErrNoPlanPending) || errors.Is(err, store.ErrOtherPending)) {
+			return nil, s.decisionRefused(ctx, sessionID, *d)
+		}
 		return nil, sessionError(err)
 	}
 	if newTitle != "" {
@@ -525,6 +551,12 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, newModel, text
 // describeDecision is how a decision appears in the conversation.
 func describeDecision(d api.ApprovalDecision) (string, error) {
 	switch d.Action {
+	case api.ActionRunOnce:
+		return "▶ Allowed the tool call once.", nil
+	case api.ActionAlways:
+		return "▶ Allowed the tool call, and this tool from now on.", nil
+	case api.ActionDeny:
+		return "✕ Denied the tool call.", nil
 	case api.ActionApprove:
 		if len(d.SubTasks) > 0 {
 			return fmt.Sprintf("✓ Approved the plan (%d steps, edited).", len(d.SubTasks)), nil
@@ -541,7 +573,87 @@ func describeDecision(d api.ApprovalDecision) (string, error) {
 	case api.ActionCancel:
 		return "✕ Cancelled the plan.", nil
 	}
-	return "", userError(api.ErrUnknownDecision, fmt.Sprintf("Unknown decision %q.", d.Action), "Approve, revise or cancel.")
+	return "", userError(api.ErrUnknownDecision, fmt.Sprintf("Unknown decision %q.", d.Action), "Approve, revise or cancel a plan; run once, always or deny a tool call.")
+}
+
+// claim makes t the session's running turn, or returns the turn that runs.
+func (s *Service) claim(sessionID string, t *turn) *turn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if other := s.running[sessionID]; other != nil {
+		return other
+	}
+	if len(s.running) == 0 {
+		s.idle = make(chan struct{})
+	}
+	s.running[sessionID] = t
+	return nil
+}
+
+// awaitOther settles a decision that came while another turn of the
+// session runs, so that of decisions sent at once exactly one applies and
+// the others hear why, instead of "busy": after another decision the
+// store took, this one answers something decided; after one it refused,
+// this one may still apply. A turn that is not a decision only blocks a
+// decision for what it has just asked (it is finishing); any other is
+// stale. It returns nil when the caller may try to claim the session again.
+func (s *Service) awaitOther(ctx context.Context, sessionID string, d api.ApprovalDecision, other *turn) error {
+	if other.decision != nil {
+		select {
+		case <-other.stored:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if other.ok {
+			return s.decisionRefused(ctx, sessionID, d)
+		}
+	} else if aw, err := s.store.Awaiting(ctx, sessionID); err != nil || aw == nil || awaitingVersion(aw) != d.Version {
+		return s.decisionRefused(ctx, sessionID, d)
+	}
+	select {
+	case <-other.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// isToolAction tells a decision about a tool call from one about a plan.
+func isToolAction(a api.ApprovalAction) bool {
+	return a == api.ActionRunOnce || a == api.ActionAlways || a == api.ActionDeny
+}
+
+// decisionRefused says why a decision was not taken: what it answered no
+// longer waits. The refusal carries what waits now, so the person sees it
+// instead of having their decision applied to something they never saw.
+func (s *Service) decisionRefused(ctx context.Context, sessionID string, d api.ApprovalDecision) error {
+	aw, err := s.store.Awaiting(ctx, sessionID)
+	if err != nil {
+		return sessionError(err)
+	}
+	info := api.ErrorInfo{Code: api.ErrPlanChanged, Awaiting: aw}
+	if isToolAction(d.Action) {
+		info.Code = api.ErrToolCallChanged
+	}
+	switch {
+	case aw == nil:
+		info.Message, info.Hint = "This was already decided; nothing waits for a decision now.", "The reply to that decision is in the conversation."
+	case info.Code == api.ErrPlanChanged:
+		info.Message, info.Hint = "The plan changed; here is the current one.", "Look at it, then decide again."
+	default:
+		info.Message, info.Hint = "The tool call changed; here is what waits now.", "Look at it, then decide again."
+	}
+	return &Error{Info: info}
+}
+
+func awaitingVersion(aw *api.Awaiting) string {
+	switch {
+	case aw.Plan != nil:
+		return aw.Plan.Version
+	case aw.ToolCall != nil:
+		return aw.ToolCall.ID
+	}
+	return ""
 }
 
 func (s *Service) finish(sessionID string) {
@@ -590,14 +702,12 @@ func (s *Service) run(t *turn) {
 	if result.Sources == nil {
 		result.Sources = []api.Source{}
 	}
+	waiting := ""
 	switch {
-	case err == nil && result.Plan != nil:
+	case err == nil && waits(result):
 		reply.Content = result.Response
 		reply.Status = api.StatusAwaitingApproval
 		reply.Result = &result
-		if perr := s.store.SetPendingApproval(saveCtx, t.ack.SessionID, true); perr != nil {
-			s.opt.Logger.Error("mark pending approval", "session", t.ack.SessionID, "err", perr)
-		}
 	case err == nil:
 		reply.Content = result.Response
 		reply.Status = api.StatusComplete
@@ -609,29 +719,28 @@ func (s *Service) run(t *turn) {
 		info := s.opt.Classify(err)
 		reply.Status = api.StatusError
 		reply.Error = &info
-
 		s.opt.Logger.Warn("turn failed", "session", t.ack.SessionID, "err", err)
 	}
-	if t.decision != nil && (reply.Status == api.StatusError || reply.Status == api.StatusInterrupted) {
-		// The plan was decided but the work after it failed or was stopped:
-		// the plan waits again, to be approved once more (the agent goes
-		// back to it) instead of being lost.
-		if perr := s.store.SetPendingApproval(saveCtx, t.ack.SessionID, true); perr != nil {
-			s.opt.Logger.Error("mark pending approval", "session", t.ack.SessionID, "err", perr)
-		}
-	}
-	if serr := s.store.UpdateMessage(saveCtx, *reply); serr != nil {
-		s.opt.Logger.Error("save reply", "session", t.ack.SessionID, "err", serr)
-	}
-	if reply.Error != nil {
-		s.events.Emit(api.EventTurnFailed, api.TurnFailed{SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, Message: *reply, Error: *reply.Error})
-		return
+	if err != nil && t.decision != nil && waits(result) {
+		// The decision was taken but the work after it failed or was
+		// stopped: the responder offers the approval again, edits and all,
+		// so that one more click goes on instead of the decision being lost.
+		// The reply keeps its error, to say why.
+		reply.Status = api.StatusAwaitingApproval
+		reply.Result = &result
 	}
 	if reply.Status == api.StatusAwaitingApproval {
-		s.events.Emit(api.EventApproval, api.ApprovalRequired{
-			SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, MessageID: reply.ID, Approval: *result.Plan,
-		})
-		s.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: t.ack.SessionID})
+		waiting = awaitingVersion(&api.Awaiting{Plan: result.Plan, ToolCall: result.ToolCall})
+	}
+	if serr := s.store.EndTurn(saveCtx, *reply, waiting, t.decision != nil); serr != nil {
+		s.opt.Logger.Error("save reply", "session", t.ack.SessionID, "err", serr)
+	}
+	if reply.Status == api.StatusAwaitingApproval {
+		s.announceAwaiting(t.ack.TurnID, *reply)
+	}
+	if reply.Status == api.StatusError {
+		s.events.Emit(api.EventTurnFailed, api.TurnFailed{SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, Message: *reply, Error: *reply.Error})
+		return
 	}
 	s.opt.Logger.Info("turn finished", "session", t.ack.SessionID, "status", reply.Status, "model", result.Model, "llm_calls", result.LLMCalls, "ms", result.ExecutionMS)
 	s.events.Emit(api.EventTurnFinished, api.TurnFinished{SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, Message: *reply, Result: result})
@@ -694,6 +803,65 @@ func lastFrom(msgs []api.Message, role api.Role) int {
 		}
 	}
 	return -1
+}
+
+// waits reports whether a result asks the person for a decision.
+func waits(r api.TurnResult) bool { return r.Plan != nil || r.ToolCall != nil }
+
+// announceAwaiting tells every window that a reply waits for the person.
+func (s *Service) announceAwaiting(turnID string, reply api.Message) {
+	r := reply.Result
+	if r.Plan != nil {
+		s.events.Emit(api.EventApproval, api.ApprovalRequired{
+			SessionID: reply.SessionID, TurnID: turnID, MessageID: reply.ID, Approval: *r.Plan,
+		})
+	} else {
+		s.events.Emit(api.EventToolApproval, api.ToolApprovalRequired{
+			SessionID: reply.SessionID, TurnID: turnID, MessageID: reply.ID, ToolCall: *r.ToolCall,
+		})
+	}
+	s.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: reply.SessionID})
+}
+
+// Recover offers again the decisions whose turns a killed process cut
+// short (a person approved a plan, with edits, and the app was closed
+// before the work on it finished): each waits for the person as it did,
+// with what they decided, and the interrupted reply says so. It runs once
+// at start, after the store marked cut replies interrupted and before any
+// turn; it returns how many it offered again.
+func (s *Service) Recover(ctx context.Context) (int, error) {
+	cuts, err := s.store.CutDecisions(ctx)
+	if err != nil || len(cuts) == 0 {
+		return 0, err
+	}
+	r, canOffer := s.responder.(Reofferer)
+	n := 0
+	var errs []error
+	for _, c := range cuts {
+		reply := c.Reply
+		if reply.ID == "" {
+			// No reply to offer it in: stop waiting rather than wait forever.
+			errs = append(errs, s.store.SetPendingApproval(ctx, c.SessionID, false))
+			continue
+		}
+		waiting := ""
+		if canOffer {
+			res, err := r.Reoffer(ctx, c.SessionID, c.Decision)
+			switch {
+			case err != nil:
+				s.opt.Logger.Warn("offer a cut decision again", "session", c.SessionID, "err", err)
+				errs = append(errs, err)
+			case waits(res):
+				res.SessionID = c.SessionID
+				reply.Status, reply.Result = api.StatusAwaitingApproval, &res
+				reply.Content = strings.TrimSpace(reply.Content + "\n\n" + res.Response)
+				waiting = awaitingVersion(&api.Awaiting{Plan: res.Plan, ToolCall: res.ToolCall})
+				n++
+			}
+		}
+		errs = append(errs, s.store.EndTurn(ctx, reply, waiting, true))
+	}
+	return n, errors.Join(errs...)
 }
 
 func titleFrom(text string) string {

@@ -607,3 +607,137 @@ func TestInterruptStreamModeValues(t *testing.T) {
 		t.Fatalf("resume events (-want +got):\n%s", diff)
 	}
 }
+
+// A resume whose run stops before the asking node runs again (a process
+// killed right after the answer was saved) must not answer the question:
+// the next resume's value does. Without the record of how many answers the
+// open question follows, the cut answer would be used and the new one
+// queued for a question never asked. The node also sees its task id, which
+// is the interrupt's id, so it can name what it asks about.
+func TestCutResumeIsReplaced(t *testing.T) {
+	ctx := ctxT(t)
+	type state struct {
+		Got []string `json:"got"`
+	}
+	got := graph.Append("got", func(s *state) *[]string { return &s.Got })
+	b := graph.New(got)
+	var ids []string
+	b.AddNode("ask", func(_ context.Context, s state, rt *graph.Runtime) (graph.Update, error) {
+		ids = append(ids, rt.TaskID())
+		first, err := graph.Interrupt[string](rt, "first?")
+		if err != nil {
+			return nil, err
+		}
+		second, err := graph.Interrupt[string](rt, "second?")
+		if err != nil {
+			return nil, err
+		}
+		return graph.Update{got.Add(first, second)}, nil
+	})
+	b.AddEdge(graph.Start, "ask").AddEdge("ask", graph.End)
+	g := mustCompile(t, b, graph.WithCheckpointer(graph.NewMemorySaver()))
+	cfg := graph.Config{ThreadID: "1"}
+	res, err := g.Invoke(ctx, cfg, graph.Update{got.Add()})
+	if err != nil || len(res.Interrupts) != 1 {
+		t.Fatalf("invoke: %+v %v", res, err)
+	}
+	id := res.Interrupts[0].ID
+	if ids[0] != id {
+		t.Fatalf("the node saw task id %q, the interrupt is %q", ids[0], id)
+	}
+	if res, err = g.Resume(ctx, cfg, graph.Command{ResumeMap: map[string]any{id: "one"}}); err != nil || len(res.Interrupts) != 1 || res.Interrupts[0].ID != id {
+		t.Fatalf("first answer: %+v %v", res, err)
+	}
+	// The cut resume: its answer is saved, then the run stops before the node.
+	cut, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := g.Resume(cut, cfg, graph.Command{ResumeMap: map[string]any{id: "lost"}}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cut resume: %v", err)
+	}
+	snap, err := g.GetState(ctx, cfg)
+	if err != nil || len(snap.Interrupts) != 1 || string(snap.Interrupts[0].Value) != `"second?"` {
+		t.Fatalf("after the cut: %+v %v", snap, err)
+	}
+	res, err = g.Resume(ctx, cfg, graph.Command{ResumeMap: map[string]any{id: "two"}})
+	if err != nil || res.Interrupted() || !cmp.Equal(res.State.Got, []string{"one", "two"}) {
+		t.Fatalf("after the cut, the next answer must be used: %+v %v", res.State, err)
+	}
+}
+
+// A node that matches answers to its questions by id (Answers, AskNext)
+// asks only what is still open: a question settled meanwhile is skipped,
+// and the answers of the others do not shift, as they would with
+// Interrupt's order (the answer to "b" would be read as the answer to
+// "a" once "a" needs no asking).
+func TestAnswersByID(t *testing.T) {
+	ctx := ctxT(t)
+	type state struct {
+		Done []string `json:"done"`
+	}
+	type answer struct {
+		ID, Value string
+	}
+	done := graph.Append("done", func(s *state) *[]string { return &s.Done })
+	b := graph.New(done)
+	var settled atomic.Bool // "a" needs no question once settled elsewhere
+	b.AddNode("ask", func(_ context.Context, s state, rt *graph.Runtime) (graph.Update, error) {
+		answers, err := graph.Answers[answer](rt)
+		if err != nil {
+			return nil, err
+		}
+		byID := map[string]string{}
+		for _, a := range answers {
+			byID[a.ID] = a.Value
+		}
+		var got []string
+		for _, q := range []string{"a", "b", "c"} {
+			v, ok := byID[q]
+			switch {
+			case ok:
+				got = append(got, q+"="+v)
+			case q == "a" && settled.Load():
+				got = append(got, "a=settled")
+			default:
+				return nil, graph.AskNext(rt, q)
+			}
+		}
+		return graph.Update{done.Add(got...)}, nil
+	})
+	b.AddEdge(graph.Start, "ask").AddEdge("ask", graph.End)
+	g := mustCompile(t, b, graph.WithCheckpointer(graph.NewMemorySaver()))
+	question := func(res graph.Result[state], err error) (string, string) {
+		t.Helper()
+		var q string
+		if err != nil || len(res.Interrupts) != 1 || res.Interrupts[0].Decode(&q) != nil {
+			t.Fatalf("want one question: %+v %v", res, err)
+		}
+		return q, res.Interrupts[0].ID
+	}
+	answerWith := func(id string, a answer) graph.Command { return graph.Command{ResumeMap: map[string]any{id: a}} }
+
+	cfg := graph.Config{ThreadID: "1"}
+	q, id := question(g.Invoke(ctx, cfg, graph.Update{done.Add()}))
+	if q != "a" {
+		t.Fatalf("first question %q", q)
+	}
+	if q, _ = question(g.Resume(ctx, cfg, answerWith(id, answer{"a", "1"}))); q != "b" {
+		t.Fatalf("second question %q", q)
+	}
+	settled.Store(true) // answered already: its answer still counts
+	if q, _ = question(g.Resume(ctx, cfg, answerWith(id, answer{"b", "2"}))); q != "c" {
+		t.Fatalf("third question %q", q)
+	}
+	res, err := g.Resume(ctx, cfg, answerWith(id, answer{"c", "3"}))
+	if err != nil || res.Interrupted() || !cmp.Equal(res.State.Done, []string{"a=1", "b=2", "c=3"}) {
+		t.Fatalf("final: %+v %v", res.State, err)
+	}
+
+	// Settled before it was asked: never asked.
+	cfg = graph.Config{ThreadID: "2"}
+	if q, id = question(g.Invoke(ctx, cfg, graph.Update{done.Add()})); q != "b" {
+		t.Fatalf("with a settled, first question %q", q)
+	}
+	if q, _ = question(g.Resume(ctx, cfg, answerWith(id, answer{"b", "2"}))); q != "c" {
+		t.Fatalf("then %q", q)
+	}
+}

@@ -12,6 +12,7 @@ type pending struct {
 	done       map[string]Update            // tasks that finished, with their writes
 	answers    map[string][]json.RawMessage // resume values recorded per task
 	interrupts map[string]json.RawMessage   // open interrupt payload per task
+	asked      map[string]int               // answers the open question follows, per task
 	errors     map[string]string            // last error per task
 	null       Update                       // a Command's update and goto
 	before     bool                         // the step already stopped at a before-breakpoint
@@ -37,6 +38,11 @@ func parsePending(writes []PendingWrite) *pending {
 			setKey(&p.errors, w.TaskID, msg)
 		case chanInterrupt:
 			setKey(&p.interrupts, w.TaskID, w.Value)
+		case chanAsked:
+			var n int
+			if json.Unmarshal(w.Value, &n) == nil {
+				setKey(&p.asked, w.TaskID, n)
+			}
 		case chanResume:
 			var answers []json.RawMessage
 			_ = json.Unmarshal(w.Value, &answers)
@@ -116,7 +122,13 @@ func (p *pending) resume(tasks []Task, cmd Command) ([]PendingWrite, error) {
 		if err != nil {
 			return nil, fmt.Errorf("graph: encode resume value: %w", err)
 		}
-		list := append(slices.Clone(p.answers[id]), b)
+		prev := p.answers[id]
+		if n, ok := p.asked[id]; ok && n < len(prev) {
+			// An answer recorded by a resume whose run never reached the
+			// node: this one replaces it.
+			prev = prev[:n]
+		}
+		list := append(slices.Clone(prev), b)
 		enc, err := json.Marshal(list)
 		if err != nil {
 			return nil, fmt.Errorf("graph: encode resume values: %w", err)

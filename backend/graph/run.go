@@ -89,12 +89,14 @@ const (
 	chanInterrupt = "__interrupt__"
 	chanResume    = "__resume__"
 	chanBefore    = "__before__"
+	chanAsked     = "__asked__"
 
 	idxDone      = -1
 	idxError     = -2
 	idxInterrupt = -3
 	idxResume    = -4
 	idxBefore    = -5
+	idxAsked     = -6
 )
 
 // Invoke starts a new run on the thread with input as the first writes, from
@@ -405,8 +407,15 @@ func (r *run[S]) runTask(cp Checkpoint, step int, t Task, st S, answers []json.R
 	var sig *interruptSignal
 	switch {
 	case errors.As(err, &sig):
-		w := PendingWrite{TaskID: t.ID, Idx: idxInterrupt, Channel: chanInterrupt, Value: sig.payload}
-		if perr := r.putWrites(cp.ID, []PendingWrite{w}); perr != nil {
+		// How many answers the open question follows, so that a resume whose
+		// run was cut before the node used its answer (a killed process)
+		// is replaced by the next one instead of answering this question.
+		asked, _ := json.Marshal(sig.asked)
+		ws := []PendingWrite{
+			{TaskID: t.ID, Idx: idxInterrupt, Channel: chanInterrupt, Value: sig.payload},
+			{TaskID: t.ID, Idx: idxAsked, Channel: chanAsked, Value: asked},
+		}
+		if perr := r.putWrites(cp.ID, ws); perr != nil {
 			return taskOutcome{err: &NodeError{Node: t.Node, Err: perr}}
 		}
 		return taskOutcome{interrupt: sig.payload}

@@ -96,6 +96,11 @@ type Runtime struct {
 // Node is the name of the running node.
 func (rt *Runtime) Node() string { return rt.node }
 
+// TaskID is the id of the running task: the id of an interrupt it asks
+// (Interruption.ID), stable while the task waits and across a restart, so
+// a node can name what it asks about (a tool call's id) before it asks.
+func (rt *Runtime) TaskID() string { return rt.taskID }
+
 // Step is the number of the step the node runs in.
 func (rt *Runtime) Step() int { return rt.step }
 
@@ -119,7 +124,10 @@ func ArgAs[T any](rt *Runtime) (T, error) {
 }
 
 // interruptSignal travels up from Interrupt to the engine as an error.
-type interruptSignal struct{ payload json.RawMessage }
+type interruptSignal struct {
+	payload json.RawMessage
+	asked   int // answers the node had used before this question
+}
 
 func (*interruptSignal) Error() string { return "graph: node interrupted" }
 
@@ -128,6 +136,33 @@ func (*interruptSignal) Error() string { return "graph: node interrupted" }
 func IsInterrupt(err error) bool {
 	var s *interruptSignal
 	return errors.As(err, &s)
+}
+
+// Answers returns the answers this task has had so far, in the order they
+// came. A node that asks about several things and matches each answer to
+// its question itself (by an id the answer carries) reads them here, and
+// asks what is still open with AskNext: unlike Interrupt's order, that
+// stays right when the node's questions change between its runs (a
+// question settled meanwhile is simply not asked).
+func Answers[T any](rt *Runtime) ([]T, error) {
+	out := make([]T, len(rt.answers))
+	for i, raw := range rt.answers {
+		v, err := decodeAs[T](raw)
+		if err != nil {
+			return nil, fmt.Errorf("node %q: resume value %d: %w", rt.node, i, err)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// AskNext asks a person a new question, after every answer the task has
+// had: it returns the error the node must return as is, and the answer
+// arrives in Answers when the node runs again.
+func AskNext(rt *Runtime, payload any) error {
+	rt.asked = len(rt.answers)
+	_, err := Interrupt[json.RawMessage](rt, payload)
+	return err
 }
 
 // Interrupt asks a person. The first time, it returns an error the node must
@@ -150,5 +185,5 @@ func Interrupt[T any](rt *Runtime, payload any) (T, error) {
 	if err != nil {
 		return zero, fmt.Errorf("node %q: interrupt payload: %w", rt.node, err)
 	}
-	return zero, &interruptSignal{payload: b}
+	return zero, &interruptSignal{payload: b, asked: i}
 }

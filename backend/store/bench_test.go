@@ -26,7 +26,7 @@ func BenchmarkHistory(b *testing.B) {
 			title = "long"
 		}
 		user, reply := NewTurn(session, strings.Repeat("질문 ", 20))
-		if err := s.StartTurn(ctx, title, user, reply, false); err != nil {
+		if err := s.StartTurn(ctx, title, user, reply); err != nil {
 			b.Fatal(err)
 		}
 		reply.Content, reply.Status = strings.Repeat("답변 ", 80), api.StatusComplete

@@ -25,6 +25,11 @@ type session struct {
 	DeletedAt       *time.Time
 	PendingApproval bool
 	Model           string // "" follows the settings' chat model
+	// PendingVersion is the version of what the session waits for (a
+	// plan's, a tool call's id) while PendingApproval; after a decision
+	// took it and until its turn ends, it stays with PendingApproval false,
+	// which is how a turn cut short by a killed process is found.
+	PendingVersion string
 }
 
 type message struct {
@@ -38,6 +43,7 @@ type message struct {
 	// VariantOf hides an earlier answer behind the one shown instead
 	// (its id); "" for every message in the conversation's line.
 	VariantOf string `gorm:"column:variant_of"`
+	Decision  string `gorm:"column:decision_json"`
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
@@ -79,6 +85,7 @@ func migrations() []Migration {
 		{Version: 3, Name: "answers kept as variants", Up: func(tx *gorm.DB) error {
 			return tx.Exec(`ALTER TABLE messages ADD COLUMN variant_of TEXT NOT NULL DEFAULT ''`).Error
 		}},
+		{Version: 4, Name: "decision versions, decisions on messages, tool grants", Up: migrateApprovals},
 	}
 }
 
@@ -165,9 +172,15 @@ func sessionNotFound(id string) error {
 		Hint: "Choose another conversation or start a new one."}, Err: ErrNotFound}
 }
 
-// SetPendingApproval marks a session as waiting for the person's decision.
+// SetPendingApproval marks a session as waiting for the person's decision,
+// or not; not waiting also forgets the version of a decision being carried
+// out.
 func (s *Store) SetPendingApproval(ctx context.Context, id string, pending bool) error {
-	if err := s.update(ctx, id, map[string]any{"pending_approval": pending}); err != nil {
+	values := map[string]any{"pending_approval": pending}
+	if !pending {
+		values["pending_version"] = ""
+	}
+	if err := s.update(ctx, id, values); err != nil {
 		return fmt.Errorf("mark approval on session: %w", err)
 	}
 	return nil
@@ -283,12 +296,14 @@ func NewTurn(sessionID, text string) (user, reply api.Message) {
 // StartTurn saves a turn's messages (from NewTurn) in one transaction,
 // first creating the session when newTitle is not "" — so a crash can
 // never leave a new conversation without the message that started it. In
-// an existing session, decision says the message answers the plan the
-// session waits for: the session must be waiting (else ErrNoPlanPending)
-// and stops waiting; a session waiting for a plan takes no other message
-// (ErrPlanPending). Checking in the same statement that touches the
-// session spares every turn a read.
-func (s *Store) StartTurn(ctx context.Context, newTitle string, user, reply api.Message, decision bool) error {
+// an existing session, a user message with a Decision answers what the
+// session waits for: the session must wait for exactly the decision's
+// Version (else ErrNoPlanPending when nothing waits, ErrOtherPending when
+// something else does) and stops waiting; a session waiting for a decision
+// takes no other message (ErrPlanPending). Checking in the same statement
+// that touches the session makes one decision of any number sent at once
+// the one that applies, and spares every turn a read.
+func (s *Store) StartTurn(ctx context.Context, newTitle string, user, reply api.Message) error {
 	sessionID, now := user.SessionID, user.CreatedAt
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if newTitle != "" {
@@ -296,13 +311,24 @@ func (s *Store) StartTurn(ctx context.Context, newTitle string, user, reply api.
 				return err
 			}
 		} else {
-			res := tx.Model(&session{}).Where("id = ? AND deleted_at IS NULL AND pending_approval = ?", sessionID, decision).
-				Updates(map[string]any{"updated_at": now, "pending_approval": false})
+			q := tx.Model(&session{}).Where("id = ? AND deleted_at IS NULL", sessionID)
+			if d := user.Decision; d != nil {
+				q = q.Where("pending_approval = ? AND pending_version = ?", true, d.Version)
+			} else {
+				q = q.Where("pending_approval = ?", false)
+			}
+			// A decision's version stays: it names the decision being carried
+			// out until its turn ends (EndTurn).
+			values := map[string]any{"updated_at": now, "pending_approval": false}
+			if user.Decision == nil {
+				values["pending_version"] = ""
+			}
+			res := q.Updates(values)
 			if res.Error != nil {
 				return res.Error
 			}
 			if res.RowsAffected == 0 {
-				return turnRefused(tx, sessionID)
+				return turnRefused(tx, sessionID, user.Decision != nil)
 			}
 		}
 		for _, m := range []api.Message{user, reply} {
@@ -324,7 +350,7 @@ func (s *Store) StartTurn(ctx context.Context, newTitle string, user, reply api.
 }
 
 // turnRefused says why StartTurn found no session to start the turn in.
-func turnRefused(tx *gorm.DB, sessionID string) error {
+func turnRefused(tx *gorm.DB, sessionID string, decision bool) error {
 	var sess session
 	err := tx.Where("id = ? AND deleted_at IS NULL", sessionID).Take(&sess).Error
 	switch {
@@ -332,6 +358,8 @@ func turnRefused(tx *gorm.DB, sessionID string) error {
 		return sessionNotFound(sessionID)
 	case err != nil:
 		return err
+	case sess.PendingApproval && decision:
+		return ErrOtherPending
 	case sess.PendingApproval:
 		return ErrPlanPending
 	}
@@ -364,11 +392,19 @@ func (s *Store) AddMessage(ctx context.Context, m api.Message) (api.Message, err
 
 // UpdateMessage stores new content, status, error or result of a message.
 func (s *Store) UpdateMessage(ctx context.Context, m api.Message) error {
+	if err := s.updateMessage(s.db.WithContext(ctx), m); err != nil {
+		return err
+	}
+	s.noteUpdate(m)
+	return nil
+}
+
+func (s *Store) updateMessage(db *gorm.DB, m api.Message) error {
 	row, err := fromAPI(m)
 	if err != nil {
 		return err
 	}
-	res := s.db.WithContext(ctx).Model(&message{}).Where("id = ?", m.ID).Updates(map[string]any{
+	res := db.Model(&message{}).Where("id = ?", m.ID).Updates(map[string]any{
 		"content":     row.Content,
 		"status":      row.Status,
 		"error_json":  row.ErrorJSON,
@@ -381,9 +417,14 @@ func (s *Store) UpdateMessage(ctx context.Context, m api.Message) error {
 	if res.RowsAffected == 0 {
 		return fmt.Errorf("update message %q: %w", m.ID, ErrNotFound)
 	}
+	return nil
+}
+
+// noteUpdate brings the kept histories up to date with an updated message.
+func (s *Store) noteUpdate(m api.Message) {
 	if m.SessionID == "" { // which history holds it is unknown
 		s.histories.forget("")
-		return nil
+		return
 	}
 	s.histories.change(m.SessionID, func(h []api.Message) []api.Message {
 		if i := slices.IndexFunc(h, func(o api.Message) bool { return o.ID == m.ID }); i >= 0 {
@@ -391,7 +432,6 @@ func (s *Store) UpdateMessage(ctx context.Context, m api.Message) error {
 		}
 		return h
 	})
-	return nil
 }
 
 // Messages returns a session's messages in order, each answer with the
@@ -485,6 +525,13 @@ func fromAPI(m api.Message) (message, error) {
 		}
 		row.Result = string(b)
 	}
+	if m.Decision != nil {
+		b, err := json.Marshal(m.Decision)
+		if err != nil {
+			return message{}, fmt.Errorf("encode decision: %w", err)
+		}
+		row.Decision = string(b)
+	}
 	return row, nil
 }
 
@@ -503,6 +550,12 @@ func (r message) toAPI() (api.Message, error) {
 		m.Result = new(api.TurnResult)
 		if err := json.Unmarshal([]byte(r.Result), m.Result); err != nil {
 			return api.Message{}, fmt.Errorf("decode result of message %q: %w", r.ID, err)
+		}
+	}
+	if r.Decision != "" {
+		m.Decision = new(api.ApprovalDecision)
+		if err := json.Unmarshal([]byte(r.Decision), m.Decision); err != nil {
+			return api.Message{}, fmt.Errorf("decode decision of message %q: %w", r.ID, err)
 		}
 	}
 	return m, nil

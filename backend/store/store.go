@@ -30,10 +30,13 @@ const FileName = "wayfinder.db"
 var ErrNotFound = errors.New("not found")
 
 // Errors of StartTurn: the session is, or is not, waiting for a decision on
-// a plan, unlike what the turn expects.
+// a plan or a tool call, unlike what the turn expects.
 var (
 	ErrPlanPending   = errors.New("a plan is waiting for a decision")
 	ErrNoPlanPending = errors.New("no plan is waiting for a decision")
+	// ErrOtherPending refuses a decision for something other than what
+	// the session waits for (an older plan, another tool call).
+	ErrOtherPending = errors.New("the decision answers something that no longer waits")
 )
 
 // Store is the app's database. It is safe for concurrent use.

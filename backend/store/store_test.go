@@ -355,7 +355,7 @@ func TestHistorySeesEveryChange(t *testing.T) {
 		{"first turn", func() (err error) {
 			var user api.Message
 			user, last = NewTurn(session, "안녕")
-			return s.StartTurn(ctx, "t", user, last, false)
+			return s.StartTurn(ctx, "t", user, last)
 		}},
 		{"reply saved", func() error {
 			last.Content, last.Status = "반가워요", api.StatusComplete
@@ -364,7 +364,7 @@ func TestHistorySeesEveryChange(t *testing.T) {
 		{"second turn", func() (err error) {
 			var user api.Message
 			user, last = NewTurn(session, "날씨는?")
-			return s.StartTurn(ctx, "", user, last, false)
+			return s.StartTurn(ctx, "", user, last)
 		}},
 		{"partial reply saved", func() error {
 			last.Content = "맑"

@@ -38,7 +38,7 @@ func (s *Store) StartRerun(ctx context.Context, user, reply api.Message) error {
 			return res.Error
 		}
 		if res.RowsAffected == 0 {
-			return turnRefused(tx, sessionID)
+			return turnRefused(tx, sessionID, false)
 		}
 		var later int64
 		if err := tx.Model(&message{}).Where("session_id = ? AND id > ? AND role = ?", sessionID, user.ID, string(api.RoleUser)).Count(&later).Error; err != nil {

@@ -16,7 +16,7 @@ func TestVariantsSurviveReopen(t *testing.T) {
 	dir := t.TempDir()
 	s := open(t, dir)
 	user, reply := NewTurn(NewID(), "질문")
-	if err := s.StartTurn(ctx, "t", user, reply, false); err != nil {
+	if err := s.StartTurn(ctx, "t", user, reply); err != nil {
 		t.Fatal(err)
 	}
 	answer := func(id, text string) {

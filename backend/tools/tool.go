@@ -98,6 +98,17 @@ type Tool struct {
 	// network on the model's behalf.
 	Reaches bool
 	Run     RunFunc
+
+	// What the agent's approval gate reads besides Reaches (backend/agent
+	// gate.go). AlwaysAsk tools need the person's approval for every call,
+	// unless they allowed the tool for good (MCP tools, which can act).
+	AlwaysAsk bool
+	// ReadOnly tools declare they change nothing (MCP's readOnlyHint):
+	// the person may let such tools of a server run without asking.
+	ReadOnly bool
+	// Server is the MCP server that provides the tool; "" for Wayfinder's
+	// own.
+	Server string
 }
 
 // Schema is the tool's description in the form Ollama's chat API takes.

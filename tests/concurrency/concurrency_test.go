@@ -148,7 +148,7 @@ func converse(ctx context.Context, b *world.Backend, i int, complex bool) (strin
 	if complex && i%2 == 0 {
 		msg, err = b.Chat.Ask(ctx, "", world.ComplexTask+" ("+mk+")", nil)
 		if err == nil && msg.Status == api.StatusAwaitingApproval {
-			msg, err = b.Chat.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionApprove}, nil)
+			msg, err = b.Chat.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionApprove, Version: msg.Result.Plan.Version}, nil)
 		}
 	} else {
 		msg, err = b.Chat.Ask(ctx, "", "My project code is "+mk+". How should I plan it?", nil)

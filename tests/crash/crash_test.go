@@ -252,7 +252,12 @@ func (h *harness) recover(run int) string {
 		}
 		if cur.PendingApproval {
 			h.approved++
-			msg, err := b.Chat.AskDecision(ctx, s.ID, api.ApprovalDecision{Action: api.ActionApprove}, nil)
+			aw, err := b.Store.Awaiting(ctx, s.ID)
+			if err != nil || aw == nil || aw.Plan == nil {
+				t.Errorf("run %d: session %s waits, but for no plan: %+v %v", run, s.ID, aw, err)
+				continue
+			}
+			msg, err := b.Chat.AskDecision(ctx, s.ID, api.ApprovalDecision{Action: api.ActionApprove, Version: aw.Plan.Version}, nil)
 			if err != nil || msg.Status != api.StatusComplete || msg.Result == nil || len(msg.Result.Recommendations) == 0 {
 				t.Errorf("run %d: the plan waiting in %s could not be approved after the crash: %v %+v", run, s.ID, err, msg)
 			}
@@ -262,7 +267,7 @@ func (h *harness) recover(run int) string {
 			h.continued++
 			msg, err := b.Chat.Ask(ctx, s.ID, "Please go on.", nil)
 			if err == nil && msg.Status == api.StatusAwaitingApproval {
-				msg, err = b.Chat.AskDecision(ctx, s.ID, api.ApprovalDecision{Action: api.ActionApprove}, nil)
+				msg, err = b.Chat.AskDecision(ctx, s.ID, api.ApprovalDecision{Action: api.ActionApprove, Version: msg.Result.Plan.Version}, nil)
 			}
 			if err != nil || msg.Status != api.StatusComplete {
 				t.Errorf("run %d: session %s cannot go on after an interrupted reply: %v %+v", run, s.ID, err, msg)

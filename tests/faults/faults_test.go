@@ -255,7 +255,7 @@ func runCell(t *testing.T, s step, f fault) string {
 	turns := 1
 	if err == nil && msg.Status == api.StatusAwaitingApproval {
 		turns++
-		msg, err = b.Chat.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionApprove}, nil)
+		msg, err = b.Chat.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionApprove, Version: msg.Result.Plan.Version}, nil)
 	}
 	sessionID := msg.SessionID
 	b.Agent.Wait() // reflection runs after the answer

@@ -73,7 +73,7 @@ var scenarios = []scenario{
 		if msg.Status != api.StatusAwaitingApproval {
 			return pathMissed + ": answered directly instead of proposing a plan"
 		}
-		msg, err = b.Chat.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionApprove}, nil)
+		msg, err = b.Chat.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionApprove, Version: msg.Result.Plan.Version}, nil)
 		if why := complete(msg, err); why != "" {
 			return why
 		}

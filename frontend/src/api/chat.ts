@@ -12,7 +12,10 @@ export interface ChatApi {
   send(sessionID: string, text: string, opts?: SendOptions): Promise<SendAck>;
   /** setModel sets the chat model of a conversation ("" for the default). */
   setModel(sessionID: string, model: string): Promise<Session>;
-  /** decide answers the plan the session is waiting on; it starts a turn. */
+  /**
+   * decide answers the plan or tool call the session is waiting on (the
+   * decision's version names which); it starts a turn.
+   */
   decide(sessionID: string, decision: ApprovalDecision): Promise<SendAck>;
   /** showVariant shows another answer to a message in its place; later turns continue from it. */
   showVariant(sessionID: string, messageID: string, variantID: string): Promise<Message>;

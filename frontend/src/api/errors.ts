@@ -52,6 +52,8 @@ function fromString(s: string): ErrorInfo {
 function normalise(info: ErrorInfo): ErrorInfo {
   const out: ErrorInfo = { code: info.code, message: info.message };
   if (info.hint) out.hint = info.hint;
+  // A refused decision says what waits now (plan_changed, tool_call_changed).
+  if (info.awaiting) out.awaiting = info.awaiting;
   return out;
 }
 

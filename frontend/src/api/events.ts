@@ -13,6 +13,7 @@ import {
   type PullProgress,
   type SessionsChanged,
   type TokenBatch,
+  type ToolApprovalRequired,
   type TurnFailed,
   type TurnFinished,
   type TurnStarted,
@@ -36,6 +37,7 @@ export interface EventMap {
   [Events.Trace]: TraceEvent;
   [Events.Approval]: ApprovalRequired;
   [Events.MessageUpdated]: MessageUpdated;
+  [Events.ToolApproval]: ToolApprovalRequired;
   [Events.Import]: ImportProgress;
   [Events.ImportDone]: ImportReport;
   [Events.Memories]: MemoriesChanged;

@@ -30,6 +30,7 @@ export interface Message {
   status: MessageStatus;
   error?: ErrorInfo | null;
   result?: TurnResult | null;
+  decision?: ApprovalDecision | null;
   created_at: string;
   variants?: Message[];
 }
@@ -63,6 +64,8 @@ export interface TurnResult {
   model?: string;
   fallback_from?: string;
   plan?: PlanApproval | null;
+  tool_call?: ToolApproval | null;
+  tool_calls?: ToolCallRecord[];
   recommendations?: Recommendation[];
   steps?: SubTask[];
 }
@@ -76,23 +79,78 @@ export interface SubTask {
 
 /** PlanApproval is a proposed plan waiting for the person. */
 export interface PlanApproval {
+  version: string;
   round: number; // 1 for the first plan, 2 after one revision, ...
   task: string;
   sub_tasks: SubTask[];
+  again?: AgainReason;
 }
 
-/** ApprovalAction is what the person decided about a plan. */
-export type ApprovalAction = "approve" | "revise" | "cancel";
+/** AgainReason says why an approval is asked for again. */
+export type AgainReason = "interrupted" | "failed";
 
 /**
- * ApprovalDecision answers a PlanApproval. With approve, SubTasks may carry
- * the person's edited list (renamed, reordered, added, removed); empty means
- * the plan as proposed. With revise, Feedback says what to change.
+ * ToolApproval is a tool call waiting for the person's approval: shown in
+ * full, arguments and all, before it runs.
+ */
+export interface ToolApproval {
+  id: string;
+  tool: string;
+  server?: string;
+  description: string;
+  arguments: string;
+  reason: ToolAskReason;
+  read_only?: boolean;
+  again?: AgainReason;
+}
+
+/** ToolAskReason says why a tool call needs the person's approval. */
+export type ToolAskReason = "untrusted_context" | "always_ask";
+
+/** ToolCallRecord is a tool call of a turn as the message details show it. */
+export interface ToolCallRecord {
+  id: string;
+  tool: string;
+  server?: string;
+  arguments: string; // JSON object
+  result?: string; // the observation, cut to 2,000 characters
+  decision: string; // ToolDecided*
+  error?: boolean; // the call failed (Result says why)
+}
+
+/**
+ * ToolGrant is a tool the person allowed to run without asking ("always
+ * for this tool"), listed and revocable in Settings.
+ */
+export interface ToolGrant {
+  tool: string;
+  server?: string;
+  granted_at: string;
+}
+
+/** ApprovalAction is what the person decided about a plan or a tool call. */
+export type ApprovalAction = "approve" | "revise" | "cancel" | "run_once" | "always" | "deny";
+
+/**
+ * ApprovalDecision answers a PlanApproval or a ToolApproval. Version is the
+ * PlanApproval's Version or the ToolApproval's ID: a decision for anything
+ * but what waits now is refused (ErrPlanChanged, ErrToolCallChanged). With
+ * approve, SubTasks may carry the person's edited list (renamed,
+ * reordered, added, removed); empty means the plan as proposed. With
+ * revise, Feedback says what to change.
  */
 export interface ApprovalDecision {
   action: ApprovalAction;
+  version: string;
   sub_tasks?: SubTask[];
   feedback?: string;
+}
+
+/** Awaiting is what a conversation waits for: a plan or a tool call. */
+export interface Awaiting {
+  message_id: string;
+  plan?: PlanApproval | null;
+  tool_call?: ToolApproval | null;
 }
 
 /** Recommendation is the tool chosen for one sub-task. */
@@ -117,7 +175,7 @@ export type TraceKind = "node_started" | "node_finished" | "planning" | "tool_se
  * the person's language ("trace.say.<code>" in frontend/src/i18n, with
  * TraceEvent.Args filling its {placeholders}).
  */
-export type TraceCode = "routing" | "routed" | "memories_recalled" | "repeated_call" | "empty_reply" | "model_retry" | "json_repair" | "json_default" | "plan_splitting" | "plan_revising" | "plan_approved" | "tool_finding" | "step_missing" | "step_recommend" | "iteration_limit" | "guide_writing" | "summarizing" | "summary_failed" | "model_fallback" | "query_scrubbed" | "memory_saved";
+export type TraceCode = "routing" | "routed" | "memories_recalled" | "repeated_call" | "empty_reply" | "model_retry" | "json_repair" | "json_default" | "plan_splitting" | "plan_revising" | "plan_approved" | "tool_finding" | "step_missing" | "step_recommend" | "iteration_limit" | "guide_writing" | "summarizing" | "summary_failed" | "model_fallback" | "query_scrubbed" | "memory_saved" | "tool_ask" | "tool_once" | "tool_always" | "tool_granted" | "tool_denied";
 
 /** TraceEvent is one step of a running turn. */
 export interface TraceEvent {
@@ -141,18 +199,27 @@ export interface ApprovalRequired {
   approval: PlanApproval;
 }
 
+/** ToolApprovalRequired asks the person to decide on a tool call. */
+export interface ToolApprovalRequired {
+  session_id: string;
+  turn_id: string;
+  message_id: string;
+  tool_call: ToolApproval;
+}
+
 /**
  * ErrorCode is a stable name for a failure the person can act on. The
  * frontend translates codes (ko/en); Message is the English fallback and Hint
  * the next step, e.g. the exact command to run.
  */
-export type ErrorCode = "ollama_unreachable" | "model_missing" | "model_no_tools" | "model_out_of_memory" | "timeout" | "stream_dropped" | "ollama_error" | "pull_failed" | "bad_model_output" | "empty_message" | "message_too_long" | "busy" | "not_found" | "invalid_input" | "internal" | "session_not_found" | "memory_not_found" | "document_not_found" | "folder_not_found" | "folder_not_granted" | "no_such_method" | "title_empty" | "title_too_long" | "memory_empty" | "memory_too_long" | "memory_kind_unknown" | "settings_invalid" | "not_a_folder" | "nothing_to_import" | "unknown_category" | "upload_no_name" | "upload_too_large" | "upload_damaged" | "model_name_empty" | "desktop_only" | "feedback_empty" | "unknown_decision" | "bad_request" | "plan_waiting" | "no_plan_waiting" | "nothing_to_retry" | "unauthorized" | "foreign_page" | "disk_full" | "data_folder_read_only";
+export type ErrorCode = "ollama_unreachable" | "model_missing" | "model_no_tools" | "model_out_of_memory" | "timeout" | "stream_dropped" | "ollama_error" | "pull_failed" | "bad_model_output" | "empty_message" | "message_too_long" | "busy" | "not_found" | "invalid_input" | "internal" | "session_not_found" | "memory_not_found" | "document_not_found" | "folder_not_found" | "folder_not_granted" | "no_such_method" | "title_empty" | "title_too_long" | "memory_empty" | "memory_too_long" | "memory_kind_unknown" | "settings_invalid" | "not_a_folder" | "nothing_to_import" | "unknown_category" | "upload_no_name" | "upload_too_large" | "upload_damaged" | "model_name_empty" | "desktop_only" | "feedback_empty" | "unknown_decision" | "bad_request" | "plan_waiting" | "no_plan_waiting" | "nothing_to_retry" | "unauthorized" | "foreign_page" | "disk_full" | "data_folder_read_only" | "plan_changed" | "tool_call_changed";
 
 /** ErrorInfo is an error as the person sees it. */
 export interface ErrorInfo {
   code: ErrorCode;
   message: string;
   hint?: string;
+  awaiting?: Awaiting | null;
 }
 
 /** SendOptions are how a message is sent, beside its text. */
@@ -528,6 +595,7 @@ export const Events = {
   Sessions: "chat.sessions",
   Trace: "chat.trace",
   Approval: "chat.approval",
+  ToolApproval: "chat.tool_approval",
   MessageUpdated: "chat.message_updated",
   PullProgress: "models.pull_progress",
   Import: "knowledge.import",

@@ -1,6 +1,6 @@
 // Typed client for the Go SettingsService.
 import type { Transport } from "./transport";
-import type { AppInfo, ModelInfo, OllamaStatus, Settings, Workflow } from "./gotypes.gen";
+import type { AppInfo, ModelInfo, OllamaStatus, Settings, ToolGrant, Workflow } from "./gotypes.gen";
 
 const S = "SettingsService";
 
@@ -30,6 +30,10 @@ export interface SettingsApi {
   dismissRevokedFolders(): Promise<Settings>;
   /** chooseFolder opens the native folder dialog (desktop); "" when cancelled. */
   chooseFolder(): Promise<string>;
+  /** toolGrants lists the tools allowed to run without asking. */
+  toolGrants(): Promise<ToolGrant[]>;
+  /** revokeToolGrant makes a tool ask again before each call. */
+  revokeToolGrant(tool: string): Promise<void>;
 }
 
 /** withLists gives a Settings' lists their empty value instead of null. */
@@ -62,5 +66,7 @@ export function settingsApi(t: Transport): SettingsApi {
     revokeFolder: async (path) => withLists(await t.call<Settings>(S, "RevokeFolder", [path])),
     dismissRevokedFolders: async () => withLists(await t.call<Settings>(S, "DismissRevokedFolders", [])),
     chooseFolder: async () => (await t.call<string | null>(S, "ChooseFolder", [])) ?? "",
+    toolGrants: async () => (await t.call<ToolGrant[] | null>(S, "ToolGrants", [])) ?? [],
+    revokeToolGrant: (tool) => t.call<void>(S, "RevokeToolGrant", [tool]),
   };
 }

@@ -6,7 +6,7 @@ const T = "2026-11-21T01:00:00Z";
 const msg = (id: string, role: Message["role"], content: string, status: Message["status"] = "complete"): Message => ({
   id, session_id: "s1", role, content, status, created_at: T,
 });
-const plan = { round: 1, task: "쇼츠", sub_tasks: [{ id: "s1", title: "대본", detail: "" }] };
+const plan = { version: "v1", round: 1, task: "쇼츠", sub_tasks: [{ id: "s1", title: "대본", detail: "" }] };
 const approvalEv: ApprovalRequired = { session_id: "s1", turn_id: "t1", message_id: "a1", approval: plan };
 
 describe("plan approval in the chat reducer", () => {

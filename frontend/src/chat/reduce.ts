@@ -4,9 +4,12 @@
 // a session the window is not showing) are tested directly.
 import type {
   ApprovalRequired,
+  Awaiting,
   Message,
   MessageUpdated,
   PlanApproval,
+  ToolApproval,
+  ToolApprovalRequired,
   SendAck,
   TurnResult,
   TokenBatch,
@@ -203,11 +206,45 @@ export function applyApproval(threads: Threads, ev: ApprovalRequired): void {
     th.messages.push(msg);
   }
   msg.status = "awaiting_approval";
-  msg.result = { ...emptyResult(ev.session_id), ...msg.result, plan: ev.approval };
+  msg.result = { ...emptyResult(ev.session_id), ...msg.result, plan: ev.approval, tool_call: null };
+}
+
+/** applyToolApproval marks the reply that asks to run a tool call as waiting. */
+export function applyToolApproval(threads: Threads, ev: ToolApprovalRequired): void {
+  const th = thread(threads, ev.session_id);
+  let msg = th.messages.find((m) => m.id === ev.message_id);
+  if (!msg) {
+    msg = placeholder(ev.session_id, ev.message_id);
+    th.messages.push(msg);
+  }
+  msg.status = "awaiting_approval";
+  msg.result = { ...emptyResult(ev.session_id), ...msg.result, tool_call: ev.tool_call, plan: null };
+}
+
+/**
+ * applyAwaiting installs what a refused decision says the session waits for
+ * now, so the dialog shows the current plan or call at once; nothing
+ * waiting closes what this window still showed as waiting.
+ */
+export function applyAwaiting(threads: Threads, sessionID: string, aw: Awaiting | null | undefined): void {
+  const th = thread(threads, sessionID);
+  if (!aw) {
+    for (const m of th.messages) if (m.status === "awaiting_approval") m.status = "complete";
+    return;
+  }
+  if (aw.plan) applyApproval(threads, { session_id: sessionID, turn_id: "", message_id: aw.message_id, approval: aw.plan });
+  else if (aw.tool_call) applyToolApproval(threads, { session_id: sessionID, turn_id: "", message_id: aw.message_id, tool_call: aw.tool_call });
 }
 
 function emptyResult(sessionID: string): TurnResult {
   return { response: "", session_id: sessionID, tools_used: [], sources: [], llm_calls: 0, prompt_tokens: 0, completion_tokens: 0, execution_ms: 0 };
+}
+
+/** pendingToolCall is the tool call the session waits on, in its newest reply. */
+export function pendingToolCall(th: Thread | undefined): { message: Message; call: ToolApproval } | undefined {
+  const last = th?.messages.findLast((m) => m.role === "assistant");
+  if (!last || last.status !== "awaiting_approval" || !last.result?.tool_call) return undefined;
+  return { message: last, call: last.result.tool_call };
 }
 
 /** pendingApproval is the plan the session waits on: only the newest reply can hold one. */

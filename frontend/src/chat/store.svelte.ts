@@ -3,20 +3,23 @@
 import type { ChatApi } from "../api/chat";
 import { parseError } from "../api/errors";
 import { Events, Reconnected, subscribe } from "../api/events";
-import type { ApprovalDecision, Message, PlanApproval, SendAck, Session, SubTask } from "../api/gotypes.gen";
+import type { ApprovalAction, ApprovalDecision, Message, PlanApproval, SendAck, Session, SubTask, ToolApproval } from "../api/gotypes.gen";
 import { applyTrace, finishTrace, newTrace, type TraceOutcome, type TurnTrace } from "../trace/reduce";
 import { applyProgress, newProgress, type Progress } from "./progress";
-import { draftFrom, type PlanDraft } from "../plan/edit";
+import { draftFrom, type PlanDecision, type PlanDraft } from "../plan/edit";
 import type { ErrorInfo } from "../api/errors";
 import type { Transport } from "../api/transport";
 import { checkMessage } from "./input";
 import {
   applyAck,
   applyApproval,
+  applyAwaiting,
+  applyToolApproval,
   applyFailed,
   applyRerun,
   lastTurn,
   pendingApproval,
+  pendingToolCall,
   settleApproval,
   applyFinished,
   applyLoaded,
@@ -62,6 +65,8 @@ export class ChatStore {
 
   /** planHidden: plans the person put aside with "Decide later". */
   planHidden = $state<Record<string, boolean>>({});
+  /** toolHidden: tool calls the person put aside with "Decide later". */
+  toolHidden = $state<Record<string, boolean>>({});
 
   private turnToMessage = new Map<string, string>();
 
@@ -94,6 +99,11 @@ export class ChatStore {
   /** pending is the plan the open session waits on, if any. */
   get pending(): { message: Message; plan: PlanApproval } | undefined {
     return this.currentID ? pendingApproval(this.threads[this.currentID]) : undefined;
+  }
+
+  /** pendingTool is the tool call the open session waits on, if any. */
+  get pendingTool(): { message: Message; call: ToolApproval } | undefined {
+    return this.currentID ? pendingToolCall(this.threads[this.currentID]) : undefined;
   }
 
   /** last is the newest person message and its reply (regenerate, edit). */
@@ -145,6 +155,11 @@ export class ChatStore {
       subscribe(t, Events.Approval, (ev) => {
         this.coalescer.flush();
         applyApproval(this.threads, ev);
+        this.endTrace(ev.turn_id, "waiting");
+      }),
+      subscribe(t, Events.ToolApproval, (ev) => {
+        this.coalescer.flush();
+        applyToolApproval(this.threads, ev);
         this.endTrace(ev.turn_id, "waiting");
       }),
       subscribe(t, Events.Token, (b) => this.coalescer.push(b)),
@@ -230,22 +245,48 @@ export class ChatStore {
   }
 
   /**
-   * decide answers the pending plan. The dialog stays open (and everything
-   * typed in it stays) until the backend accepted the decision.
+   * decide answers the pending plan, naming the version it answers. The
+   * dialog stays open (and everything typed in it stays) until the backend
+   * accepted the decision.
    */
-  async decide(decision: ApprovalDecision): Promise<boolean> {
+  async decide(decision: PlanDecision): Promise<boolean> {
     const p = this.pending;
-    if (!this.currentID || !p || this.deciding) return false;
+    if (!p) return false;
+    const ok = await this.sendDecision(p.message, { ...decision, version: p.plan.version });
+    if (ok && decision.action === "approve" && this.currentID) this.approvedSteps[this.currentID] = decision.sub_tasks ?? p.plan.sub_tasks;
+    return ok;
+  }
+
+  /** decideTool answers the pending tool call: run once, always, or deny. */
+  decideTool(action: ApprovalAction): Promise<boolean> {
+    const p = this.pendingTool;
+    if (!p) return Promise.resolve(false);
+    return this.sendDecision(p.message, { action, version: p.call.id });
+  }
+
+  /**
+   * sendDecision sends a decision for what message asks. A refusal
+   * because it no longer waits (another window or a re-plan was first)
+   * brings what waits now: it replaces what this window showed, and the
+   * session is reloaded, so the person decides on what is really there.
+   */
+  private async sendDecision(message: Message, decision: ApprovalDecision): Promise<boolean> {
+    const sid = this.currentID;
+    if (!sid || this.deciding) return false;
     this.deciding = true;
     this.decideError = null;
     try {
-      const ack = await this.api.decide(this.currentID, decision);
-      if (decision.action === "approve") this.approvedSteps[this.currentID] = decision.sub_tasks ?? p.plan.sub_tasks;
-      settleApproval(this.threads, this.currentID, p.message.id);
+      const ack = await this.api.decide(sid, decision);
+      settleApproval(this.threads, sid, message.id);
       this.accepted(ack);
       return true;
     } catch (e) {
-      this.decideError = parseError(e);
+      const err = parseError(e);
+      this.decideError = err;
+      if (err.code === "plan_changed" || err.code === "tool_call_changed") {
+        applyAwaiting(this.threads, sid, err.awaiting);
+        void this.reload(sid);
+      }
       return false;
     } finally {
       this.deciding = false;
@@ -287,6 +328,15 @@ export class ChatStore {
     }
   }
 
+  /** reload fetches a session's messages again, keeping what is shown. */
+  private async reload(id: string): Promise<void> {
+    try {
+      applyLoaded(this.threads, id, await this.api.messages(id));
+    } catch {
+      // What the refusal said is shown already; a later open reloads.
+    }
+  }
+
   /** regenerate answers the last person message again; the earlier answers stay as variants. */
   regenerate(): Promise<boolean> {
     return this.rerun((id) => this.api.regenerate(id));
@@ -318,7 +368,8 @@ export class ChatStore {
   async retry(failed: Message): Promise<void> {
     const msgs = this.messages;
     const i = msgs.findIndex((m) => m.id === failed.id);
-    const user = msgs.slice(0, i < 0 ? msgs.length : i).findLast((m) => m.role === "user");
+    // A decision is not a message to send again: the question before it is.
+    const user = msgs.slice(0, i < 0 ? msgs.length : i).findLast((m) => m.role === "user" && !m.decision);
     if (user) await this.send(user.content);
   }
 

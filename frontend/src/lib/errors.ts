@@ -48,6 +48,8 @@ const titles: Record<string, MessageKey> = {
   foreign_page: "error.foreign_page",
   disk_full: "error.disk_full",
   data_folder_read_only: "error.data_folder_read_only",
+  plan_changed: "error.plan_changed",
+  tool_call_changed: "error.tool_call_changed",
 };
 
 export interface ErrorText {
@@ -57,6 +59,8 @@ export interface ErrorText {
 }
 
 export function errorText(info: ErrorInfo): ErrorText {
-  const key = titles[info.code] ?? "error.internal";
+  let key = titles[info.code] ?? "error.internal";
+  // A refused decision with nothing waiting any more was simply decided first.
+  if ((info.code === "plan_changed" || info.code === "tool_call_changed") && !info.awaiting) key = "error.decided_already";
   return { title: t(key), detail: info.message, hint: info.hint ?? "" };
 }

@@ -3,6 +3,7 @@ import type { PlanApproval } from "../api/gotypes.gen";
 import { add, approval, changed, draftFrom, move, remove, revision, validate, MAX_STEPS } from "./edit";
 
 const plan: PlanApproval = {
+  version: "v1",
   round: 1,
   task: "카페 쇼츠",
   sub_tasks: [

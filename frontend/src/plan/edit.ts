@@ -9,6 +9,12 @@ export const MAX_STEPS = 10;
 export const MAX_TITLE = 200;
 export const MAX_DETAIL = 2000;
 
+/**
+ * PlanDecision is what the dialog decides; the chat store adds the version
+ * of the plan it answers before it sends it.
+ */
+export type PlanDecision = Omit<ApprovalDecision, "version">;
+
 /** A DraftStep is a sub-task being edited; key is stable for the UI list. */
 export interface DraftStep {
   key: string;
@@ -90,14 +96,14 @@ export function changed(d: PlanDraft, plan: PlanApproval): boolean {
  * person changed something, so the backend keeps the plan as proposed
  * otherwise.
  */
-export function approval(d: PlanDraft, plan: PlanApproval): ApprovalDecision {
+export function approval(d: PlanDraft, plan: PlanApproval): PlanDecision {
   return changed(d, plan) ? { action: "approve", sub_tasks: edited(d) } : { action: "approve" };
 }
 
 /** revision asks the planner again with the feedback (required). */
-export function revision(d: PlanDraft): ApprovalDecision | null {
+export function revision(d: PlanDraft): PlanDecision | null {
   const feedback = d.feedback.trim();
   return feedback ? { action: "revise", feedback } : null;
 }
 
-export const cancellation: ApprovalDecision = { action: "cancel" };
+export const cancellation: PlanDecision = { action: "cancel" };

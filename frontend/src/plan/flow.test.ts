@@ -44,6 +44,7 @@ describe("plan approval dialog", () => {
     await vi.waitFor(() => expect(fake.decisions).toHaveLength(1));
     expect(fake.decisions[0]).toEqual({
       action: "approve",
+      version: expect.stringMatching(/^p-t-/),
       sub_tasks: [
         { id: "", title: "Upload", detail: "" },
         { id: "s2", title: "Edit the video with subtitles", detail: "Cut vertical clips and add subtitles" },
@@ -85,7 +86,7 @@ describe("plan approval dialog", () => {
   it("approves the plan as proposed without a list", async () => {
     const { fake } = await openPlan();
     click("dialog.plan button.approve");
-    await vi.waitFor(() => expect(fake.decisions).toEqual([{ action: "approve" }]));
+    await vi.waitFor(() => expect(fake.decisions).toEqual([{ action: "approve", version: expect.stringMatching(/^p-t-/) }]));
   });
 
   it("refuses an empty title and points at it", async () => {
@@ -112,7 +113,7 @@ describe("plan approval dialog", () => {
     expect(titles()).toHaveLength(3);
     esc();
     click("dialog.plan button.confirm-cancel");
-    await vi.waitFor(() => expect(fake.decisions).toEqual([{ action: "cancel" }]));
+    await vi.waitFor(() => expect(fake.decisions).toEqual([{ action: "cancel", version: expect.stringMatching(/^p-t-/) }]));
     await vi.waitFor(() => expect($$("article[data-role='assistant']").at(-1)!.dataset.status).toBe("complete"));
     expect($$("article[data-role='assistant']").at(-1)!.textContent).toContain("Plan cancelled");
   });
@@ -125,7 +126,7 @@ describe("plan approval dialog", () => {
     expect(fake.decisions).toEqual([]);
     fill("#plan-feedback", "무료 도구만 써 줘");
     click("dialog.plan button.replan");
-    await vi.waitFor(() => expect(fake.decisions).toEqual([{ action: "revise", feedback: "무료 도구만 써 줘" }]));
+    await vi.waitFor(() => expect(fake.decisions).toEqual([{ action: "revise", feedback: "무료 도구만 써 줘", version: expect.stringMatching(/^p-t-/) }]));
     await vi.waitFor(() => expect($("dialog.plan .round").textContent).toBe("Round 2 of planning"));
     expect(titles()[0]).toBe("Write the script (free tools)");
   });
@@ -159,6 +160,6 @@ describe("plan approval dialog", () => {
     await start({}, again);
     await vi.waitFor(() => expect(document.querySelector("dialog.plan")).not.toBeNull());
     expect(titles()).toHaveLength(3);
-    expect($("nav li [data-pending]").textContent).toBe("plan waiting");
+    expect($("nav li [data-pending]").textContent).toBe("waiting for you");
   });
 });

@@ -1,7 +1,7 @@
 // SettingsStore loads and saves the person's settings and applies the
 // language and theme to the page.
 import { parseError } from "../api/errors";
-import type { AppInfo, ModelInfo, Settings } from "../api/gotypes.gen";
+import type { AppInfo, ModelInfo, Settings, ToolGrant } from "../api/gotypes.gen";
 import type { ErrorInfo } from "../api/errors";
 import type { SettingsApi } from "../api/settings";
 import { resolveLang, setLang } from "../i18n/i18n.svelte";
@@ -18,6 +18,8 @@ export class SettingsStore {
   /** folderError is the last failed grant or revoke (shown by the folder list). */
   folderError = $state<ErrorInfo | null>(null);
   folderBusy = $state(false);
+  /** grants are the tools allowed to run without asking. */
+  grants = $state<ToolGrant[]>([]);
 
   constructor(private readonly api: SettingsApi) {}
 
@@ -63,6 +65,27 @@ export class SettingsStore {
       return true;
     } catch (e) {
       this.error = parseError(e);
+      return false;
+    }
+  }
+
+  async loadGrants(): Promise<void> {
+    try {
+      this.grants = await this.api.toolGrants();
+    } catch (e) {
+      this.error = parseError(e);
+    }
+  }
+
+  /** revokeGrant makes the tool ask before each call again. */
+  async revokeGrant(tool: string): Promise<boolean> {
+    try {
+      await this.api.revokeToolGrant(tool);
+      this.grants = this.grants.filter((g) => g.tool !== tool);
+      return true;
+    } catch (e) {
+      this.error = parseError(e);
+      await this.loadGrants();
       return false;
     }
   }

@@ -327,7 +327,7 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 	settings := api.Settings{Folders: cfg.Folders, WebSearchEnabled: cfg.WebSearch != "", WebSearchURL: cfg.WebSearch}
 	ag, err := agent.New(agent.Deps{
 		Model: func() (agent.Model, string) { return client, Model }, Tools: reg,
-		Retriever: docs, Memory: mem, DB: st.DB(),
+		Retriever: docs, Memory: mem, DB: st.DB(), Grants: st,
 		Settings: func() api.Settings { return settings },
 	}, cfg.Agent)
 	if err != nil {
@@ -339,6 +339,11 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 		events = discard{}
 	}
 	svc := chat.New(st, ag, events, chat.Options{Classify: llm.Classify, Logger: slog.New(slog.DiscardHandler)})
+	if _, err := svc.Recover(ctx); err != nil {
+		ag.Close()
+		st.Close()
+		return nil, err
+	}
 	return &Backend{Store: st, Client: client, Agent: ag, Chat: svc, Memory: cfg.Memory, LongTerm: longTerm}, nil
 }
 
@@ -349,16 +354,22 @@ func (b *Backend) Close() {
 	_ = b.Store.Close()
 }
 
-// Complex runs ComplexTask in a new session and approves the first plan.
+// Complex runs ComplexTask in a new session, approves the first plan and
+// runs once every tool call that waits for approval, as `wayfinder ask
+// --approve --approve-tools` does.
 func (b *Backend) Complex(ctx context.Context) (api.Message, error) {
 	msg, err := b.Chat.Ask(ctx, "", ComplexTask, nil)
 	if err != nil {
 		return msg, err
 	}
-	if msg.Status != api.StatusAwaitingApproval {
+	if msg.Status != api.StatusAwaitingApproval || msg.Result.Plan == nil {
 		return msg, fmt.Errorf("complex task: want a plan to approve, got status %s: %q", msg.Status, msg.Content)
 	}
-	return b.Chat.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionApprove}, nil)
+	msg, err = b.Chat.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionApprove, Version: msg.Result.Plan.Version}, nil)
+	for err == nil && msg.Status == api.StatusAwaitingApproval && msg.Result.ToolCall != nil {
+		msg, err = b.Chat.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionRunOnce, Version: msg.Result.ToolCall.ID}, nil)
+	}
+	return msg, err
 }
 
 // DBPath is the database file in a data directory.

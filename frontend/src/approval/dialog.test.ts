@@ -1,0 +1,66 @@
+// The dialog alone, for what the fake's built-in read_file call does not
+// show: a server's tool (MCP, later) with its own description, a
+// read-only tool that asks before every call, arguments that are not an
+// object, and a call offered again after a restart.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { flushSync, mount, unmount } from "svelte";
+import type { ToolApproval } from "../api/gotypes.gen";
+import ToolApprovalDialog from "./ToolApprovalDialog.svelte";
+import { setLang } from "../i18n/i18n.svelte";
+
+let app: ReturnType<typeof mount> | null = null;
+afterEach(() => {
+  if (app) unmount(app);
+  app = null;
+  document.body.innerHTML = "";
+  setLang("en");
+});
+
+function show(call: ToolApproval) {
+  const decided: string[] = [];
+  const target = document.createElement("div");
+  document.body.appendChild(target);
+  app = mount(ToolApprovalDialog, { target, props: { call, ondecide: (a: string) => decided.push(a), onhide: () => decided.push("hidden") } });
+  flushSync();
+  return { decided, $: (sel: string) => document.querySelector<HTMLElement>(sel) };
+}
+
+describe("the tool approval dialog", () => {
+  it("shows a server's tool as the server describes it, and why it asks", () => {
+    const { $ } = show({ id: "c1", tool: "write_file", server: "filesystem", description: "Create or overwrite a file.", arguments: '{"path":"/tmp/a","content":"x"}', reason: "always_ask" });
+    expect($(".server")!.textContent).toBe("filesystem");
+    expect($(".description")!.textContent).toBe("Create or overwrite a file.");
+    expect($(".reason")!.textContent).toBe("This tool asks before every call.");
+    expect($(".badge")).toBeNull();
+  });
+
+  it("marks a read-only tool and a call asked again after a restart", () => {
+    const { $ } = show({ id: "c2", tool: "list_dir", server: "filesystem", description: "List a folder.", arguments: "{}", reason: "always_ask", read_only: true, again: "interrupted" });
+    expect($(".badge")!.textContent).toBe("says it only reads");
+    expect($(".again")!.textContent).toContain("it may have run already");
+    expect($(".args .none")!.textContent).toBe("No arguments.");
+  });
+
+  it("shows arguments that are not an object as they came", () => {
+    const { $ } = show({ id: "c3", tool: "odd", server: "x", description: "", arguments: "not json \u202E", reason: "always_ask" });
+    expect($(".args pre.raw")!.textContent).toBe("not json \\u202E");
+    expect($(".description")!.textContent).toBe("—");
+  });
+
+  it("decides only by its buttons: Escape hides, always needs a second click", async () => {
+    const { decided, $ } = show({ id: "c4", tool: "read_file", description: "", arguments: '{"path":"a"}', reason: "untrusted_context" });
+    $("button.always")!.click();
+    flushSync();
+    expect(decided).toEqual([]);
+    // Escape first leaves the "always" confirmation, then hides.
+    $("dialog")!.dispatchEvent(new Event("cancel", { cancelable: true }));
+    flushSync();
+    expect($("button.confirm-always")).toBeNull();
+    $("dialog")!.dispatchEvent(new Event("cancel", { cancelable: true }));
+    flushSync();
+    await vi.waitFor(() => expect(decided).toEqual(["hidden"]));
+    $("button.run-once")!.click();
+    $("button.deny")!.click();
+    expect(decided).toEqual(["hidden", "run_once", "deny"]);
+  });
+});

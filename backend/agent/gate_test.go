@@ -110,7 +110,7 @@ func TestGateAsksAndRunsOnceAfterRestart(t *testing.T) {
 	if res.Response != "read_file 도구를 사용하려고 해요. 실행할지 정해 주세요." || out.String() != res.Response {
 		t.Fatalf("asked with %q", res.Response)
 	}
-	if asks := codes(out, api.TraceToolAsk); len(asks) != 1 || asks[0].Tool != "read_file" {
+	if asks := toolLines(out, api.TraceToolAsk); len(asks) != 1 || asks[0].Tool != "read_file" {
 		t.Fatalf("trace: %+v", out.kinds(api.TraceToolSelected))
 	}
 	first.Close()
@@ -130,7 +130,7 @@ func TestGateAsksAndRunsOnceAfterRestart(t *testing.T) {
 		res.ToolCalls[0].Result != "contents of .env" || res.ToolCalls[0].ID != tc.ID {
 		t.Fatalf("message details: %+v", res.ToolCalls)
 	}
-	if ok := codes(out, api.TraceToolOnce); len(ok) != 1 || ok[0].Args["tool"] != "read_file" {
+	if ok := toolLines(out, api.TraceToolOnce); len(ok) != 1 || ok[0].Args["tool"] != "read_file" {
 		t.Fatalf("trace of the decision: %+v", out.kinds(api.TraceToolSelected))
 	}
 	second.Wait()
@@ -282,8 +282,8 @@ func TestGateTwoCallsInOneBatch(t *testing.T) {
 	a.Wait()
 }
 
-// codes returns the trace lines with a code.
-func codes(o *output, code api.TraceCode) []api.TraceEvent {
+// toolLines returns the tool trace lines with a code.
+func toolLines(o *output, code api.TraceCode) []api.TraceEvent {
 	var out []api.TraceEvent
 	for _, e := range o.kinds(api.TraceToolSelected) {
 		if e.Code == code {

@@ -18,12 +18,12 @@ func TestProgressEvents(t *testing.T) {
 	e := newEnv(t)
 	a := e.agent(Options{})
 	scriptComplex(e)
-	_, out := turn(t, a, chat.Turn{SessionID: "p", Text: shortsTask})
+	plan, out := turn(t, a, chat.Turn{SessionID: "p", Text: shortsTask})
 	if got := codes(out); !strings.HasPrefix(got, "routing routed plan_splitting") {
 		t.Fatalf("before the plan: %s", got)
 	}
 
-	_, out = turn(t, a, chat.Turn{SessionID: "p", Text: "✓ Approved", Decision: &api.ApprovalDecision{Action: api.ActionApprove}})
+	_, out = turn(t, a, chat.Turn{SessionID: "p", Text: "✓ Approved", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: plan.Plan.Version}})
 	var lines []string
 	for _, ev := range out.traces {
 		switch ev.Code {

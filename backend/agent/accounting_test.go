@@ -130,11 +130,11 @@ func TestAccountingAcrossTheApproval(t *testing.T) {
 	if n := e.chatCalls(); plan.Result.LLMCalls != n || n != 2 {
 		t.Fatalf("the plan reports %d calls, the server saw %d", plan.Result.LLMCalls, n)
 	}
-	revised, err := svc.AskDecision(ctx, plan.SessionID, api.ApprovalDecision{Action: api.ActionRevise, Feedback: "무료 도구만"}, nil)
+	revised, err := svc.AskDecision(ctx, plan.SessionID, api.ApprovalDecision{Action: api.ActionRevise, Feedback: "무료 도구만", Version: plan.Result.Plan.Version}, nil)
 	if err != nil || revised.Result.Plan == nil || revised.Result.LLMCalls != 3 {
 		t.Fatalf("revised: %+v, %v", revised.Result, err)
 	}
-	done, err := svc.AskDecision(ctx, plan.SessionID, api.ApprovalDecision{Action: api.ActionApprove}, nil)
+	done, err := svc.AskDecision(ctx, plan.SessionID, api.ApprovalDecision{Action: api.ActionApprove, Version: revised.Result.Plan.Version}, nil)
 	if err != nil || done.Status != api.StatusComplete {
 		t.Fatalf("approve: %+v, %v", done, err)
 	}

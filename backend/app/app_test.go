@@ -375,7 +375,7 @@ func TestAskDecidesAWaitingPlan(t *testing.T) {
 		t.Fatal("the message given with --session was not sent after the plan")
 	}
 	// With no plan waiting and no message, there is nothing to do.
-	if code, _, errOut := wayfinder(t, append(base, "ask", "--session", sess.ID)...); code != 2 || !strings.Contains(errOut, "no plan is waiting") {
+	if code, _, errOut := wayfinder(t, append(base, "ask", "--session", sess.ID)...); code != 2 || !strings.Contains(errOut, "no plan or tool call is waiting") {
 		t.Fatalf("ask --session with nothing to do: %d\n%s", code, errOut)
 	}
 }

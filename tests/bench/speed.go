@@ -47,6 +47,9 @@ type phase struct {
 	FirstTokenMS    float64 `json:"first_token_ms"`    // the first text of the answer, plan or guide
 	DoneMS          float64 `json:"done_ms"`           // the answer finished, or the plan shown
 	Ended           string  `json:"ended"`             // finished, approval, failed
+	// plan is the version of the plan the phase asked about, which the
+	// decision names (a build from before versions sends none, harmlessly).
+	plan string
 }
 
 // speedRow is one scenario on one build and set-up.
@@ -150,6 +153,10 @@ func (r *speedRun) request(ctx context.Context, do func() (string, error)) (stri
 		if e.name == api.EventApproval {
 			p.Ended = "approval"
 			p.DoneMS = r.modelled(e.at.Sub(start))
+			var a api.ApprovalRequired
+			if err := json.Unmarshal(e.data, &a); err == nil {
+				p.plan = a.Approval.Version
+			}
 		}
 	}
 	if p.Ended == "failed" {
@@ -221,15 +228,16 @@ func (r *speedRun) task(ctx context.Context, revise bool) ([]phase, error) {
 		phases = append(phases, p)
 		return err
 	}
+	waiting := func() string { return phases[len(phases)-1].plan }
 	if revise {
-		if err := decide(api.ApprovalDecision{Action: api.ActionRevise, Feedback: "무료 도구만 써 주세요"}); err != nil {
+		if err := decide(api.ApprovalDecision{Action: api.ActionRevise, Feedback: "무료 도구만 써 주세요", Version: waiting()}); err != nil {
 			return phases, err
 		}
 	}
 	if p := phases[len(phases)-1]; p.Ended != "approval" {
 		return phases, fmt.Errorf("want a plan to approve, the turn ended %s", p.Ended)
 	}
-	if err := decide(api.ApprovalDecision{Action: api.ActionApprove}); err != nil {
+	if err := decide(api.ApprovalDecision{Action: api.ActionApprove, Version: waiting()}); err != nil {
 		return phases, err
 	}
 	if r.fake.Count(ollamatest.PathChat) < 3 {

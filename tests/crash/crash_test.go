@@ -23,6 +23,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -71,7 +72,7 @@ func (h *harness) args(extra ...string) []string {
 // proposed plan stays waiting and the command ends; with holdStdin it stays
 // open instead, and the process sits at the approval prompt like a person
 // thinking it over, until it is killed.
-func (h *harness) start(holdStdin bool, args ...string) (*exec.Cmd, *strings.Builder, chan error) {
+func (h *harness) start(holdStdin bool, args ...string) (*exec.Cmd, *output, chan error) {
 	cmd := exec.Command(binary, h.args(args...)...)
 	var hold io.WriteCloser
 	if holdStdin {
@@ -82,7 +83,7 @@ func (h *harness) start(holdStdin bool, args ...string) (*exec.Cmd, *strings.Bui
 	} else {
 		cmd.Stdin = strings.NewReader("")
 	}
-	out := &strings.Builder{}
+	out := &output{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		h.t.Fatal(err)
@@ -96,6 +97,25 @@ func (h *harness) start(holdStdin bool, args ...string) (*exec.Cmd, *strings.Bui
 		done <- err
 	}()
 	return cmd, out, done
+}
+
+// output is what a started process wrote, safe to read while it writes
+// (a test watches for a prompt).
+type output struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.Write(p)
+}
+
+func (o *output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
 }
 
 func TestKillAnywhere(t *testing.T) {

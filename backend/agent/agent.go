@@ -26,6 +26,7 @@ import (
 	"log/slog"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -241,7 +242,9 @@ func (a *Agent) ForgetThreads(ctx context.Context, keep func(thread string) bool
 	}
 	n := 0
 	for _, th := range threads {
-		if keep(th) {
+		// A sub-task's loop keeps its checkpoints under its conversation's
+		// thread (stepThread) and goes with it.
+		if conv, _, _ := strings.Cut(th, stepThreadSep); keep(conv) {
 			continue
 		}
 		if err := saver.DeleteThread(ctx, th); err != nil {

@@ -19,7 +19,28 @@ import (
 // (ToolCall.NeedsApproval) because text from outside was in the model's
 // context when it chose a tool that reads files or the network
 // (markApprovals, trust.go). "Always for this tool" is kept by Deps.Grants.
-
+//
+// How a tool plugs in (MCP, or any tool that acts): the gate needs no
+// code of the tool's own, only what its *tools.Tool declares —
+//
+//	&tools.Tool{
+//		Name:      "files__write_file", // unique in the registry; grants are kept by name
+//		Server:    "files",             // who provides it; shown in the dialog and the grants
+//		AlwaysAsk: true,                // ask before every call (until "always for this tool")
+//		ReadOnly:  ann.ReadOnlyHint,    // runs unasked where Deps.ReadOnlyAllowed(Server) is true
+//		Outside:   true,                // its results are data: later file/network calls get flagged
+//		Reaches:   true,                // it reads files or the network itself
+//		...
+//	}
+//
+// Add it to the registry the agent gets (Deps.Tools): a tool with a
+// Server is offered on the answer and the recommend loops beside the
+// built-in ones (toolset), and the gate asks about each of its calls,
+// whichever loop or sub-task makes it; the dialog, ask's prompt,
+// --approve-tools, grants and their revocation in Settings, the trace and
+// the message details then work for it unchanged. Deps.ReadOnlyAllowed
+// (nil: never) is the person's per-server choice to let read-only tools
+// run without asking.
 // Grants are the tools the person allowed for good ("always for this
 // tool"); the store keeps them, Settings lists and revokes them.
 type Grants interface {

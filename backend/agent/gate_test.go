@@ -194,8 +194,9 @@ func TestGateAlwaysIsKeptAndRevocable(t *testing.T) {
 
 // No untrusted text in the context (no passages, no tool results yet):
 // read_file runs without asking. A tool that asks before every call
-// (AlwaysAsk, as MCP tools will) asks even then, unless it is read-only
-// and its server's read-only tools are allowed.
+// (AlwaysAsk, as MCP tools do) asks even then, unless it is read-only
+// and its server's read-only tools are allowed. A server's tool is offered
+// to the model beside the built-in ones (its name is none of theirs).
 func TestGateWhenToAsk(t *testing.T) {
 	t.Run("clean context", func(t *testing.T) {
 		w := newGateWorld(t)
@@ -209,7 +210,7 @@ func TestGateWhenToAsk(t *testing.T) {
 		a.Wait()
 	})
 	mcp := func(readOnly bool) *tools.Tool {
-		return &tools.Tool{Name: "get_time", Server: "clock", AlwaysAsk: true, ReadOnly: readOnly, Description: "What time it is.",
+		return &tools.Tool{Name: "clock_now", Server: "clock", AlwaysAsk: true, ReadOnly: readOnly, Description: "What time it is.",
 			Run: func(context.Context, tools.Args) (tools.Result, error) { return tools.Result{Text: "09:30"}, nil }}
 	}
 	for _, tt := range []struct {
@@ -230,7 +231,7 @@ func TestGateWhenToAsk(t *testing.T) {
 				if last := lastMessage(req); last.Role == "tool" {
 					return ollamatest.Reply{Text: "It is " + last.Content}
 				}
-				return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("get_time", map[string]any{})}}
+				return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("clock_now", map[string]any{})}}
 			})
 			w.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
 			a := w.agent(t, func(d *Deps) { d.ReadOnlyAllowed = func(server string) bool { return tt.ok && server == "clock" } })

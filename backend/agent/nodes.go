@@ -398,7 +398,9 @@ func (a *Agent) toolset(name string, s State) *tools.Registry {
 		}
 	}
 	for _, n := range reg.Names() {
-		if !allowed[n] {
+		// A server's tools (MCP) are offered wherever tools are: the gate
+		// asks before they run, and the registry's own switch turns one off.
+		if t, ok := reg.Lookup(n); !allowed[n] && !(ok && t.Server != "") {
 			if r, err := reg.WithEnabled(n, false); err == nil {
 				reg = r
 			}

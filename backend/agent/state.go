@@ -227,7 +227,7 @@ func (f fields) copyOf(s State) graph.Update {
 	return graph.Update{
 		f.summary.Set(s.Summary), f.foldedThrough.Set(s.FoldedThrough), f.input.Set(s.Input), f.nonce.Set(s.Nonce),
 		f.session.Set(s.Session), f.lang.Set(s.Lang), f.route.Set(s.Route), f.task.Set(s.Task), f.decision.Set(s.Decision),
-		f.planNote.Set(s.PlanNote), f.missing.Set(s.Missing), f.response.Set(s.Response), f.notice.Set(s.Notice),
+		f.planNote.Set(s.PlanNote), f.again.Set(s.Again), f.missing.Set(s.Missing), f.response.Set(s.Response), f.notice.Set(s.Notice),
 		f.folded.Set(s.Folded), f.historyStart.Set(s.HistoryStart), f.iterations.Set(s.Iterations), f.round.Set(s.Round),
 		f.current.Set(s.Current), f.evalRounds.Set(s.EvalRounds), f.stepOnly.Set(s.StepOnly),
 		f.trivial.Set(s.Trivial), f.needsDocs.Set(s.NeedsDocs), f.refersBack.Set(s.RefersBack),

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
@@ -34,15 +35,24 @@ func (a *Agent) recommendSteps(cfg loopConfig) (graph.NodeFunc[State], error) {
 		if s.Current >= n {
 			return nil, nil
 		}
+		answers, err := graph.Answers[api.ApprovalDecision](rt)
+		if err != nil {
+			return nil, err
+		}
+		byID := make(map[string]api.ApprovalDecision, len(answers))
+		for _, d := range answers {
+			byID[d.Version] = d
+		}
 		results := make([]State, n)
+		waits := make([]*graph.Interruption, n)
 		errs := make([]error, n)
 		run := func(i int, from State) {
-			results[i], errs[i] = a.runStep(ctx, step, from, i, rt)
+			results[i], waits[i], errs[i] = a.runStep(ctx, step, stepThread(s, rt, i), from, i, rt, byID)
 		}
 		if par := min(a.parallel(), n-s.Current); par <= 1 {
 			from := s
 			for i := s.Current; i < n; i++ {
-				if run(i, from); errs[i] != nil {
+				if run(i, from); errs[i] != nil || waits[i] != nil {
 					break
 				}
 				from = results[i]
@@ -67,9 +77,35 @@ func (a *Agent) recommendSteps(cfg loopConfig) (graph.NodeFunc[State], error) {
 		if err := errors.Join(errs...); err != nil {
 			return nil, err
 		}
+		// A sub-task waits for the person (a tool call its gate holds):
+		// the turn asks, in the plan's order, one question at a time. The
+		// answer comes back to this node, which resumes that sub-task's
+		// loop from its checkpoint; the sub-tasks that ended are read back
+		// from theirs, so nothing runs twice.
+		for _, w := range waits {
+			if w != nil {
+				return nil, graph.AskNext(rt, w.Value)
+			}
+		}
+		for i := s.Current; i < n; i++ {
+			if err := step.DeleteThread(context.WithoutCancel(ctx), stepThread(s, rt, i)); err != nil {
+				a.log.Warn("delete a sub-task's checkpoints", "session", s.Session, "err", err)
+			}
+		}
 		return a.mergeSteps(s, results), nil
 	}, nil
 }
+
+// stepThread names the checkpoint thread of sub-task i's loop in this run
+// of the node: under the conversation's thread (ForgetThreads deletes it
+// with the conversation) and the node's task, which keeps its id when the
+// node runs again after the person's answer.
+func stepThread(s State, rt *graph.Runtime, i int) string {
+	return s.Session + stepThreadSep + rt.TaskID() + "/" + strconv.Itoa(i)
+}
+
+// stepThreadSep separates a conversation's thread from a sub-task's.
+const stepThreadSep = "/step/"
 
 // parallel is how many sub-tasks may run at once.
 func (a *Agent) parallel() int {
@@ -96,20 +132,20 @@ func (a *Agent) stepGraph(cfg loopConfig) (*graph.Graph[State], error) {
 		}
 		return "continue"
 	}, map[string]string{"continue": TypeRecommend, "done": graph.End})
-	g, err := b.Compile()
+	g, err := b.Compile(graph.WithCheckpointer(a.saves.Checkpointer))
 	if err != nil {
 		return nil, fmt.Errorf("recommendation loop: %w", err)
 	}
 	return g, nil
 }
 
-// runStep runs sub-task i's loop from state from, reporting its progress
-// through rt, and returns the state it ended in.
-func (a *Agent) runStep(ctx context.Context, g *graph.Graph[State], from State, i int, rt *graph.Runtime) (State, error) {
-	from.Current, from.StepOnly = i, i
-	from.Scratch, from.Iterations, from.EvalRounds, from.Missing, from.SubSources = nil, 0, 0, "", nil
-	// What this sub-task's calls cost and retried, added up by mergeSteps.
-	from.Retries, from.Usage = nil, usage{}
+// runStep runs sub-task i's loop on thread from state from, reporting its
+// progress through rt, and returns the state it ended in, or the question
+// it waits on. A loop that ran before in this node's task (the node runs
+// again after each of the person's answers) goes on from its checkpoint:
+// one that ended is read back, one that waits resumes with its answer
+// from answers (by the version the decision carries) or goes on waiting.
+func (a *Agent) runStep(ctx context.Context, g *graph.Graph[State], thread string, from State, i int, rt *graph.Runtime, answers map[string]api.ApprovalDecision) (State, *graph.Interruption, error) {
 	events := graph.EventSinkFunc(func(e graph.Event) {
 		switch e.Kind {
 		case graph.EventCustom:
@@ -120,16 +156,43 @@ func (a *Agent) runStep(ctx context.Context, g *graph.Graph[State], from State, 
 			rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceNodeFinished, Node: e.Node})
 		}
 	})
-	res, err := g.Invoke(ctx, graph.Config{StepLimit: a.opt.StepLimit, Events: events}, a.f.copyOf(from))
+	// One save where the loop ends (done, waiting, failed): what a later
+	// run of the node needs, without a write per step.
+	cfg := graph.Config{ThreadID: thread, StepLimit: a.opt.StepLimit, Events: events, Durability: graph.DurabilityExit}
+	var res graph.Result[State]
+	snap, err := g.GetState(ctx, graph.Config{ThreadID: thread})
+	switch {
+	case errors.Is(err, graph.ErrNoCheckpoint):
+		from.Current, from.StepOnly = i, i
+		from.Scratch, from.Iterations, from.EvalRounds, from.Missing, from.SubSources = nil, 0, 0, "", nil
+		// What this sub-task's calls cost and retried, added up by mergeSteps.
+		from.Retries, from.Usage = nil, usage{}
+		res, err = g.Invoke(ctx, cfg, a.f.copyOf(from))
+	case err != nil:
+		return State{}, nil, fmt.Errorf("sub-task %s: %w", from.Plan[i].ID, err)
+	case len(snap.Interrupts) > 0:
+		in := snap.Interrupts[0]
+		var req approvalRequest
+		if err := in.Decode(&req); err != nil {
+			return State{}, nil, fmt.Errorf("sub-task %s: read what it waits for: %w", from.Plan[i].ID, err)
+		}
+		d, ok := answers[req.version()]
+		if !ok {
+			return State{}, &in, nil
+		}
+		res, err = g.Resume(ctx, cfg, graph.Command{ResumeMap: map[string]any{in.ID: d}})
+	case len(snap.Next) == 0:
+		return snap.Values, nil, nil
+	default: // stopped or failed before: go on from where it was
+		res, err = g.Resume(ctx, cfg, graph.Command{})
+	}
 	if err != nil {
-		return State{}, err
+		return State{}, nil, err
 	}
 	if res.Interrupted() {
-		// No step of the loop asks the person anything yet; one that does
-		// must not be answered by running on.
-		return State{}, fmt.Errorf("sub-task %s: a step asked for the person's decision, which runs one sub-task at a time only", from.Plan[i].ID)
+		return State{}, &res.Interrupts[0], nil
 	}
-	return res.State, nil
+	return res.State, nil, nil
 }
 
 // mergeSteps is the update that records the outcome of every sub-task

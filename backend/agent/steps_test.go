@@ -109,8 +109,8 @@ func TestParallelStepsMatchOneAtATime(t *testing.T) {
 			return scriptedReview(req)
 		})
 		scriptComplex(e) // after the reviews' rule: the first rule that matches answers
-		turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
-		res, out := turn(t, a, chat.Turn{SessionID: "s1", Text: "✓", Decision: &api.ApprovalDecision{Action: api.ActionApprove}})
+		plan, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+		res, out := turn(t, a, chat.Turn{SessionID: "s1", Text: "✓", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: plan.Plan.Version}})
 		a.Wait()
 		return res, out, e
 	}

@@ -100,14 +100,15 @@ type Tool struct {
 	Run     RunFunc
 
 	// What the agent's approval gate reads besides Reaches (backend/agent
-	// gate.go). AlwaysAsk tools need the person's approval for every call,
-	// unless they allowed the tool for good (MCP tools, which can act).
+	// gate.go explains how a tool plugs in). AlwaysAsk tools need the
+	// person's approval for every call, unless they allowed the tool for
+	// good (MCP tools, which can act).
 	AlwaysAsk bool
 	// ReadOnly tools declare they change nothing (MCP's readOnlyHint):
 	// the person may let such tools of a server run without asking.
 	ReadOnly bool
 	// Server is the MCP server that provides the tool; "" for Wayfinder's
-	// own.
+	// own. The agent offers a server's tools on every loop.
 	Server string
 }
 

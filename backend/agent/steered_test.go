@@ -185,6 +185,13 @@ func TestGateHoldsSteeredCalls(t *testing.T) {
 				t.Fatalf("a sub-task ran again: reviews %v", reviewed)
 			}
 			a.Wait()
+			// The sub-tasks' own checkpoints went when the node was done.
+			threads, err := a.saves.Checkpointer.(interface {
+				Threads(context.Context) ([]string, error)
+			}).Threads(context.Background())
+			if err != nil || slices.ContainsFunc(threads, func(th string) bool { return strings.Contains(th, stepThreadSep) }) {
+				t.Fatalf("threads left: %v, %v", threads, err)
+			}
 		})
 	}
 }

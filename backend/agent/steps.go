@@ -74,7 +74,18 @@ func (a *Agent) recommendSteps(cfg loopConfig) (graph.NodeFunc[State], error) {
 			}
 			wg.Wait()
 		}
+		// The loops' checkpoints are only for the person's answers: gone
+		// once the node is done with them (a failed turn that is offered
+		// again starts its sub-tasks afresh).
+		forget := func() {
+			for i := s.Current; i < n; i++ {
+				if err := step.DeleteThread(context.WithoutCancel(ctx), stepThread(s, rt, i)); err != nil {
+					a.log.Warn("delete a sub-task's checkpoints", "session", s.Session, "err", err)
+				}
+			}
+		}
 		if err := errors.Join(errs...); err != nil {
+			forget()
 			return nil, err
 		}
 		// A sub-task waits for the person (a tool call its gate holds):
@@ -87,11 +98,7 @@ func (a *Agent) recommendSteps(cfg loopConfig) (graph.NodeFunc[State], error) {
 				return nil, graph.AskNext(rt, w.Value)
 			}
 		}
-		for i := s.Current; i < n; i++ {
-			if err := step.DeleteThread(context.WithoutCancel(ctx), stepThread(s, rt, i)); err != nil {
-				a.log.Warn("delete a sub-task's checkpoints", "session", s.Session, "err", err)
-			}
-		}
+		forget()
 		return a.mergeSteps(s, results), nil
 	}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 	"github.com/wayfinder-app/wayfinder/backend/version"
@@ -377,6 +379,38 @@ func TestAskDecidesAWaitingPlan(t *testing.T) {
 	// With no plan waiting and no message, there is nothing to do.
 	if code, _, errOut := wayfinder(t, append(base, "ask", "--session", sess.ID)...); code != 2 || !strings.Contains(errOut, "no plan or tool call is waiting") {
 		t.Fatalf("ask --session with nothing to do: %d\n%s", code, errOut)
+	}
+}
+
+// A decision the CLI makes for a plan that changed meanwhile is refused
+// with "the plan changed; here is the current one": the current plan is
+// shown and asked about, and approving it applies.
+func TestAskRefusedDecisionShowsTheCurrentPlan(t *testing.T) {
+	fake := ollamatest.New(t)
+	ctx := context.Background()
+	g := globals{dataDir: t.TempDir(), ollamaHost: fake.URL(), model: "llama3.2:3b", workflow: "testdata/plan-first.workflow.json"}
+	a, err := openApp(ctx, g, "ask", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	first, err := a.chat.Ask(ctx, "", "Make a video about my café", nil)
+	if err != nil || first.Result == nil || first.Result.Plan == nil {
+		t.Fatalf("ask: %+v, %v", first, err)
+	}
+	// The plan changes after the CLI read it (revised elsewhere).
+	revised, err := a.chat.AskDecision(ctx, first.SessionID, api.ApprovalDecision{Action: api.ActionRevise, Feedback: "짧게", Version: first.Result.Plan.Version}, nil)
+	if err != nil || revised.Result.Plan == nil || revised.Result.Plan.Round != 2 {
+		t.Fatalf("revise: %+v, %v", revised.Result, err)
+	}
+	var errOut bytes.Buffer
+	s := stdio{out: io.Discard, err: &errOut}
+	ask := asker{a: a, s: s, in: newLineReader(strings.NewReader("a\na\n")), onText: func(string) {}, follow: chat.WithTrace(func(api.TraceEvent) {})}
+	msg, err := ask.decideAll(ctx, first) // first still shows round 1
+	shown := errOut.String()
+	refused := strings.Index(shown, "The plan changed; here is the current one.")
+	if err != nil || msg.Status != api.StatusComplete || refused < 0 || !strings.Contains(shown[refused:], "Proposed plan (round 2)") {
+		t.Fatalf("decideAll: %v, %s\n%s", err, msg.Status, shown)
 	}
 }
 

@@ -180,13 +180,34 @@ func (t asker) decideAll(ctx context.Context, msg api.Message) (api.Message, err
 		if err != nil {
 			return msg, err
 		}
-		msg, err = t.a.chat.AskDecision(ctx, msg.SessionID, d, t.onText, t.follow)
-		t.endReply(msg)
-		if err != nil {
-			return msg, err
+		reply, err := t.a.chat.AskDecision(ctx, msg.SessionID, d, t.onText, t.follow)
+		t.endReply(reply)
+		if now, ok := t.refused(ctx, msg.SessionID, err); ok {
+			msg = now // what waits now, asked about in turn
+			continue
 		}
+		if err != nil {
+			return reply, err
+		}
+		msg = reply
 	}
 	return msg, nil
+}
+
+// refused says, when err refuses a decision because what it answered no
+// longer waits (the plan changed, the call was decided), why, and returns
+// what waits now to ask about instead.
+func (t asker) refused(ctx context.Context, sessionID string, err error) (api.Message, bool) {
+	var ce *chat.Error
+	if !errors.As(err, &ce) || (ce.Info.Code != api.ErrPlanChanged && ce.Info.Code != api.ErrToolCallChanged) || ce.Info.Awaiting == nil {
+		return api.Message{}, false
+	}
+	now, ok, perr := t.a.chat.PendingDecision(ctx, sessionID)
+	if perr != nil || !ok {
+		return api.Message{}, false
+	}
+	fmt.Fprintf(t.s.err, "\n%s\n", ce.Info.Message)
+	return now, true
 }
 
 // storedMessage reads msg back as stored.

@@ -78,14 +78,54 @@ func TestKillAfterApproval(t *testing.T) {
 			srv.kill()
 			continue
 		}
-		time.Sleep(time.Duration(rng.Int63n(int64(length))))
+		// Run 1 is killed as soon as the approval is accepted, before the
+		// recommendations start (no model call after the plan yet); the
+		// others at a random moment of the work.
+		calls := slow.Count(ollamatest.PathChat)
+		if run > 1 {
+			time.Sleep(time.Duration(rng.Int63n(int64(length))))
+		}
 		srv.kill()
-		outcomes[settleAfterKill(t, dir, fast.URL(), ack.SessionID, run)]++
+		got := settleAfterKill(t, dir, fast.URL(), ack.SessionID, run)
+		if run == 1 {
+			after := slow.Count(ollamatest.PathChat) - calls
+			t.Logf("run 1: killed after %d model calls of the approved work: %s", after, got)
+			if after == 0 && got != "offered again" {
+				t.Errorf("killed between the approval and the recommendations: %s, want the plan offered again", got)
+			}
+		}
+		outcomes[got]++
 	}
 	t.Logf("kills after an approval: %v", outcomes)
 	if outcomes["lost"] > 0 {
 		t.Fatalf("%d approvals lost", outcomes["lost"])
 	}
+}
+
+// A decision for a plan that is no longer the one waiting (the person
+// revised it in another window) is refused in serve mode with 409,
+// plan_changed, "the plan changed; here is the current one" and the
+// current plan; a decision for the current one applies.
+func TestServeRefusesAStaleDecision(t *testing.T) {
+	fake := ollamatest.New(t)
+	world.ScriptComplex(fake, world.Pace{})
+	srv := startServe(t, t.TempDir(), fake.URL())
+	defer srv.kill()
+	ack := srv.send(world.ComplexTask)
+	first := srv.waitFor(ack.SessionID, func(m api.Message) bool { return m.Status == api.StatusAwaitingApproval })
+	srv.decide(ack.SessionID, api.ApprovalDecision{Action: api.ActionRevise, Feedback: "무료 도구만", Version: first.Result.Plan.Version})
+	now := srv.waitFor(ack.SessionID, func(m api.Message) bool {
+		return m.Status == api.StatusAwaitingApproval && m.Result.Plan.Version != first.Result.Plan.Version
+	})
+	status, body := srv.post("Decide", ack.SessionID, api.ApprovalDecision{Action: api.ActionApprove, Version: first.Result.Plan.Version})
+	var info api.ErrorInfo
+	if err := json.Unmarshal(body, &info); err != nil || status != http.StatusConflict || info.Code != api.ErrPlanChanged ||
+		info.Message != "The plan changed; here is the current one." || info.Awaiting == nil || info.Awaiting.Plan == nil ||
+		info.Awaiting.Plan.Version != now.Result.Plan.Version {
+		t.Fatalf("a stale approval: HTTP %d %s", status, body)
+	}
+	srv.decide(ack.SessionID, api.ApprovalDecision{Action: api.ActionApprove, Version: now.Result.Plan.Version})
+	srv.waitFor(ack.SessionID, func(m api.Message) bool { return m.Status == api.StatusComplete && len(m.Result.Steps) > 0 })
 }
 
 // settleAfterKill starts a backend on the data folder, as the next start
@@ -347,8 +387,8 @@ func (s *served) kill() {
 	<-s.done
 }
 
-// call posts a bound method's arguments and decodes its result.
-func (s *served) call(method string, out any, args ...any) {
+// post posts a bound method's arguments and returns the status and body.
+func (s *served) post(method string, args ...any) (int, []byte) {
 	s.t.Helper()
 	body, _ := json.Marshal(args)
 	req, _ := http.NewRequest(http.MethodPost, "http://"+s.addr+"/api/ChatService/"+method, bytes.NewReader(body))
@@ -360,8 +400,15 @@ func (s *served) call(method string, out any, args ...any) {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		s.t.Fatalf("%s: HTTP %d %s", method, resp.StatusCode, b)
+	return resp.StatusCode, b
+}
+
+// call posts a bound method's arguments and decodes its result.
+func (s *served) call(method string, out any, args ...any) {
+	s.t.Helper()
+	status, b := s.post(method, args...)
+	if status != http.StatusOK {
+		s.t.Fatalf("%s: HTTP %d %s", method, status, b)
 	}
 	if out != nil {
 		if err := json.Unmarshal(b, out); err != nil {

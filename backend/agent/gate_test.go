@@ -57,7 +57,7 @@ func (w *gateWorld) agent(t *testing.T, change ...func(*Deps)) *Agent {
 	deps := Deps{
 		Model: func() (Model, string) { return w.client, testModel }, Tools: w.reg, Retriever: w.docs,
 		DB: w.st.DB(), Grants: w.st,
-		Settings: func() api.Settings { return api.Settings{Folders: []string{"/notes"}} },
+		Settings: func() api.Settings { return api.Settings{Folders: []api.FolderGrant{{Path: "/notes"}}} },
 	}
 	for _, c := range change {
 		c(&deps)

@@ -53,7 +53,7 @@ func newSteeredWorld(t *testing.T) *steeredWorld {
 func (w *steeredWorld) agent(t *testing.T) *Agent {
 	t.Helper()
 	reg, err := tools.Standard(nil, tools.Deps{Retriever: w.docs, Memory: w.mem, Search: w.search,
-		Folders: func() []string { return []string{w.folder} },
+		Folders: func() []api.FolderGrant { return []api.FolderGrant{{Path: w.folder}} },
 		Clock:   func() time.Time { return time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC) }})
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +61,7 @@ func (w *steeredWorld) agent(t *testing.T) *Agent {
 	a, err := New(Deps{
 		Model: func() (Model, string) { return w.client, testModel }, Tools: reg, Retriever: w.docs, Memory: w.mem, DB: w.openDB(),
 		Settings: func() api.Settings {
-			return api.Settings{Folders: []string{w.folder}, WebSearchEnabled: true, ParallelRequests: w.parallel}
+			return api.Settings{Folders: []api.FolderGrant{{Path: w.folder}}, WebSearchEnabled: true, ParallelRequests: w.parallel}
 		},
 	}, Options{})
 	if err != nil {

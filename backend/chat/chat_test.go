@@ -901,7 +901,7 @@ func TestToolCallApproval(t *testing.T) {
 		t.Fatalf("tool approval event %+v", req)
 	}
 	waitIdle(t, svc, ack.SessionID)
-	if _, err := svc.Send(ctx, ack.SessionID, "never mind"); codeOf(err) != api.ErrInvalidInput {
+	if _, err := svc.Send(ctx, ack.SessionID, "never mind"); codeOf(err) != api.ErrPlanWaiting {
 		t.Fatalf("a message while a call waits: %v", err)
 	}
 	for _, d := range []api.ApprovalDecision{{Action: api.ActionRunOnce, Version: "c0"}, {Action: api.ActionApprove, Version: "c2"}} {
@@ -935,7 +935,7 @@ func TestDecisionAnnouncesTheSessionAtOnce(t *testing.T) {
 	release := make(chan struct{})
 	svc, _, rec := newService(t, responderFunc(func(ctx context.Context, turn Turn, out Output) (api.TurnResult, error) {
 		if turn.Decision == nil {
-			return api.TurnResult{Plan: &api.PlanApproval{Round: 1, Task: turn.Text, SubTasks: []api.SubTask{{ID: "1", Title: "Script"}}}}, nil
+			return api.TurnResult{Plan: &api.PlanApproval{Version: "v1", Round: 1, Task: turn.Text, SubTasks: []api.SubTask{{ID: "1", Title: "Script"}}}}, nil
 		}
 		<-release // the guide takes its time
 		return api.TurnResult{}, nil
@@ -950,7 +950,7 @@ func TestDecisionAnnouncesTheSessionAtOnce(t *testing.T) {
 	rec.mu.Lock()
 	before := len(rec.events)
 	rec.mu.Unlock()
-	if _, err := svc.Decide(ctx, ack.SessionID, api.ApprovalDecision{Action: api.ActionApprove}); err != nil {
+	if _, err := svc.Decide(ctx, ack.SessionID, api.ApprovalDecision{Action: api.ActionApprove, Version: "v1"}); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.After(5 * time.Second)

@@ -95,6 +95,12 @@ func TestInjectedDocumentCannotReadSecrets(t *testing.T) {
 	b := world.New(t, fake.URL(), world.Config{DataDir: t.TempDir(), Folders: []api.FolderGrant{{Path: dir}}, Events: rec,
 		Agent: agent.Options{MaxIterations: len(paths) + 2}})
 	msg, err := b.Chat.Ask(context.Background(), "", "notes.md 파일을 요약해 줘", nil)
+	// Once the note is in the model's context, each read_file call it
+	// steers waits for the person (the approval gate); here the person
+	// lets every one run, and the folder's rules alone must hold.
+	for err == nil && msg.Status == api.StatusAwaitingApproval && msg.Result.ToolCall != nil {
+		msg, err = b.Chat.AskDecision(context.Background(), msg.SessionID, api.ApprovalDecision{Action: api.ActionRunOnce, Version: msg.Result.ToolCall.ID}, nil)
+	}
 	if err != nil || msg.Status != api.StatusComplete {
 		t.Fatalf("turn: %v %+v", err, msg)
 	}

@@ -102,6 +102,14 @@ func TestToolsets(t *testing.T) {
 	if got := names("recommend"); got != "calculator,get_time,retrieve_docs,search_catalog" {
 		t.Fatalf("recommend tools (web off again) = %s", got)
 	}
+	a.deps.Tools, err = tools.Standard(nil, tools.Deps{Retriever: e.docs, Memory: e.mem, Weather: &tools.OpenMeteo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.deps.Settings = func() api.Settings { return api.Settings{WeatherEnabled: true} }
+	if got := names("answer"); got != "calculator,get_time,retrieve_docs,read_memory,get_weather" {
+		t.Fatalf("answer tools (weather on) = %s", got)
+	}
 	// run_python follows its own setting in every loop.
 	a.deps.Settings = func() api.Settings { return api.Settings{RunPythonEnabled: true} }
 	if got := names("answer"); got != "calculator,get_time,retrieve_docs,read_memory,run_python" {

@@ -375,7 +375,8 @@ func (a *Agent) toolset(name string, s State) *tools.Registry {
 		return a.noTools
 	}
 	allowed := map[string]bool{"calculator": true, "get_time": true, "retrieve_docs": true,
-		"run_python": a.deps.Settings != nil && a.deps.Settings().RunPythonEnabled}
+		"run_python":  a.deps.Settings != nil && a.deps.Settings().RunPythonEnabled,
+		"get_weather": a.deps.Settings != nil && a.deps.Settings().WeatherEnabled}
 	switch name {
 	case "recommend":
 		allowed["web_search"] = a.webSearch()
@@ -390,7 +391,7 @@ func (a *Agent) toolset(name string, s State) *tools.Registry {
 	reg := a.deps.Tools
 	// web_search and run_python are registered off by default; switch
 	// them on when allowed.
-	for _, n := range []string{"web_search", "run_python"} {
+	for _, n := range []string{"web_search", "get_weather", "run_python"} {
 		if allowed[n] {
 			if r, err := reg.WithEnabled(n, true); err == nil {
 				reg = r

@@ -459,6 +459,9 @@ type Settings struct {
 	// RunPythonEnabled offers the model run_python, a Starlark interpreter
 	// with no file, network or clock access (off until the person opts in).
 	RunPythonEnabled bool `json:"run_python_enabled"`
+	// WeatherEnabled offers the model get_weather (Open-Meteo, over the
+	// network; off until the person opts in).
+	WeatherEnabled bool `json:"weather_enabled"`
 	// Folders are the folders the person lets the read_file tool read.
 	// Only SettingsService's folder methods and `wayfinder folders` change
 	// them (Save keeps them as they are): importing a folder never does.

@@ -122,7 +122,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	// shows up at once in an open Memory screen.
 	longTerm := agent.LongTerm{Store: a.memory, Changed: func() { a.events.Emit(api.EventMemories, api.MemoriesChanged{}) }}
 	reg, err := tools.Standard(logger, tools.Deps{
-		Retriever: a.library, Memory: longTerm, Search: webSearch{a.settings},
+		Retriever: a.library, Memory: longTerm, Search: webSearch{a.settings}, Weather: &tools.OpenMeteo{},
 		Folders: func() []api.FolderGrant { return a.settings.Current().Folders },
 	})
 	if err != nil {

@@ -12,12 +12,13 @@ type Deps struct {
 	Folders   Folders        // nil: read_file is not registered
 	Clock     Clock          // nil: time.Now
 	TimeZone  string         // default zone of get_time, e.g. "Asia/Seoul"
+	Weather   *OpenMeteo     // nil: get_weather is not registered
 }
 
 // Standard builds the registry of Wayfinder's tools in a fixed order:
 // calculator, get_time, retrieve_docs, search_catalog, read_memory,
 // read_file,
-// web_search and run_python (registered but off until WithEnabled turns
+// web_search, get_weather and run_python (registered but off until WithEnabled turns
 // them on: web_search reaches the network, run_python is the person's
 // choice in Settings).
 func Standard(log *slog.Logger, d Deps) (*Registry, error) {
@@ -33,6 +34,9 @@ func Standard(log *slog.Logger, d Deps) (*Registry, error) {
 	}
 	if d.Search != nil {
 		ts = append(ts, NewWebSearch(d.Search))
+	}
+	if d.Weather != nil {
+		ts = append(ts, NewGetWeather(*d.Weather))
 	}
 	ts = append(ts, NewRunPython())
 	return NewRegistry(log, ts...)

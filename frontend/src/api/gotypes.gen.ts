@@ -255,6 +255,7 @@ export interface Settings {
   web_search_enabled: boolean;
   web_search_url: string;
   run_python_enabled: boolean;
+  weather_enabled: boolean;
   folder_grants: FolderGrant[];
   revoked_import_folders?: string[];
 }

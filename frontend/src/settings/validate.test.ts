@@ -14,6 +14,7 @@ const base: Settings = {
   fallback_model: "",
   web_search_enabled: false,
   run_python_enabled: false,
+  weather_enabled: false,
   web_search_url: "",
   folder_grants: [],
 };

@@ -145,6 +145,7 @@ export class FakeBackend implements Transport {
       fallback_model: "",
       web_search_enabled: false,
       run_python_enabled: false,
+      weather_enabled: false,
       web_search_url: "",
       folder_grants: [],
       revoked_import_folders: [],

@@ -389,7 +389,7 @@ func (a *Agent) toolset(name string, s State) *tools.Registry {
 		allowed["read_file"] = a.deps.Settings != nil && len(a.deps.Settings().Folders) > 0
 	}
 	reg := a.deps.Tools
-	// web_search and run_python are registered off by default; switch
+	// web_search, get_weather and run_python are registered off; switch
 	// them on when allowed.
 	for _, n := range []string{"web_search", "get_weather", "run_python"} {
 		if allowed[n] {

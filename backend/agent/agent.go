@@ -292,7 +292,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		stored = func() bool { return true }
 	}
 	a.waitSession(ctx, t.SessionID)
-	ctx = withTurnModel(ctx, t.Model)
+	ctx = withTurnSettings(withTurnModel(ctx, t.Model), t.Settings)
 	choice := &modelChoice{}
 	ctx = withChoice(ctx, choice)
 	sink := &turnSink{out: out, tools: map[string]bool{}}
@@ -377,7 +377,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		result.Recommendations = slices.Clone(st.Recommendations)
 		result.Steps = slices.Clone(st.Plan)
 	}
-	a.afterTurn(withChoice(withTurnModel(a.bgCtx, t.Model), choice), t.SessionID, st, t.Saved, t.Settled)
+	a.afterTurn(withChoice(withTurnSettings(withTurnModel(a.bgCtx, t.Model), t.Settings), choice), t.SessionID, st, t.Saved, t.Settled)
 	return result, nil
 }
 

@@ -89,6 +89,12 @@ func (e *env) openDB() *gorm.DB {
 // instance, as a new process would.
 func (e *env) agent(opt Options) *Agent {
 	e.t.Helper()
+	return e.agentWith(opt, nil)
+}
+
+// agentWith is agent with the person's settings.
+func (e *env) agentWith(opt Options, settings func() api.Settings) *Agent {
+	e.t.Helper()
 	reg, err := tools.Standard(nil, tools.Deps{Retriever: e.docs, Memory: e.mem,
 		Clock: func() time.Time { return time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC) }, TimeZone: "Asia/Seoul"})
 	if err != nil {
@@ -99,6 +105,7 @@ func (e *env) agent(opt Options) *Agent {
 		Tools:     reg,
 		Retriever: e.docs,
 		Memory:    e.mem,
+		Settings:  settings,
 	}
 	if !e.inMemory {
 		deps.DB = e.openDB()

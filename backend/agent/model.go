@@ -116,8 +116,16 @@ func (c *call) chat(ctx context.Context, msgs []ollama.Message, tools ollama.Too
 			}
 		}
 	}
+	opts, tune := c.a.opt.ModelOptions, c.a.tuned(ctx)
+	if tune.temperature != nil {
+		opts = maps.Clone(opts)
+		if opts == nil {
+			opts = map[string]any{}
+		}
+		opts["temperature"] = *tune.temperature
+	}
 	resp, name, err := c.do(ctx, func(m Model, name string) (llm.Response, error) {
-		return m.Chat(ctx, llm.ChatRequest{Model: name, Messages: msgs, Tools: tools, Options: c.a.opt.ModelOptions}, onChunk)
+		return m.Chat(ctx, llm.ChatRequest{Model: name, Messages: msgs, Tools: tools, Options: opts, NumCtx: tune.numCtx}, onChunk)
 	}, func() bool { return streamed })
 	if err := stored(ctx); err != nil {
 		return resp, err
@@ -243,7 +251,7 @@ func (c *call) do(ctx context.Context, send func(m Model, name string) (llm.Resp
 // that fails too, ok is false and the caller uses its safe fallback. Only
 // a failure to reach the model is an error.
 func structured[T any](ctx context.Context, c *call, msgs []ollama.Message) (out T, ok bool, err error) {
-	req := llm.ChatRequest{Messages: msgs, Options: c.a.opt.StructuredOptions}
+	req := llm.ChatRequest{Messages: msgs, Options: c.a.opt.StructuredOptions, NumCtx: c.a.tuned(ctx).numCtx}
 	for attempt := 0; attempt < 2; attempt++ {
 		var v T
 		_, name, err := c.do(ctx, func(m Model, name string) (llm.Response, error) {

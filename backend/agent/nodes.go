@@ -193,7 +193,7 @@ func (a *Agent) answer(cfg loopConfig) graph.NodeFunc[State] {
 		c := a.newCall(rt)
 		c.trace(api.TraceGenerating, line{})
 		tools := a.toolset("answer", s).Schemas()
-		msgs := answerMessages(s, a.budget(ctx), tools)
+		msgs := withPersona(answerMessages(s, a.budget(ctx), tools), a.tuned(ctx).systemPrompt)
 		// The reply streams through a citer, which renumbers its [n]
 		// markers as they are written (cite.go).
 		cit := newCiter(len(s.Sources), rt.Token)

@@ -62,7 +62,7 @@ func (a *Agent) planner(ctx context.Context, s State, rt *graph.Runtime) (graph.
 	} else {
 		c.trace(api.TracePlanning, say(api.TracePlanSplitting))
 	}
-	out, ok, err := structured[planOut](ctx, c, plannerMessages(s))
+	out, ok, err := structured[planOut](ctx, c, withPersona(plannerMessages(s), a.tuned(ctx).systemPrompt))
 	if err != nil {
 		return nil, err
 	}

@@ -188,7 +188,7 @@ func (a *Agent) guide(ctx context.Context, s State, rt *graph.Runtime) (graph.Up
 		rt.Emit(eventTool, "calculator")
 	}
 	offered := guideSources(s.Recommendations)
-	msgs := guideMessages(s, offered, total)
+	msgs := withPersona(guideMessages(s, offered, total), a.tuned(ctx).systemPrompt)
 	// The stored text is exactly what was streamed, so a reload shows
 	// what the person watched being written.
 	cit := newCiter(len(offered), rt.Token)

@@ -97,6 +97,9 @@ type contextSizer interface {
 
 // budget is the context budget of the chat model in effect.
 func (a *Agent) budget(ctx context.Context) budget {
+	if n := a.tuned(ctx).numCtx; n > 0 {
+		return newBudget(n) // the conversation's own context size
+	}
 	m, name := a.model(ctx)
 	if cs, ok := m.(contextSizer); ok {
 		return newBudget(cs.ContextSize(ctx, name))

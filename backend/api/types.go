@@ -45,6 +45,17 @@ type Session struct {
 	// Model is the chat model the person picked for this conversation; ""
 	// follows the default chat model of the settings.
 	Model string `json:"model"`
+	// Settings override the global ones for this conversation; nil (or a
+	// nil field) follows Settings.
+	Settings *ConversationSettings `json:"settings,omitempty"`
+}
+
+// ConversationSettings are what a person tunes for one conversation; each
+// nil field follows the global Settings of the same name.
+type ConversationSettings struct {
+	SystemPrompt  *string  `json:"system_prompt,omitempty"`
+	Temperature   *float64 `json:"temperature,omitempty"`
+	ContextTokens *int     `json:"context_tokens,omitempty"`
 }
 
 // Message is one chat message as stored and shown.
@@ -447,6 +458,13 @@ type Settings struct {
 	Theme         Theme  `json:"theme"`
 	MaxIterations int    `json:"max_iterations"`
 	ContextTokens int    `json:"context_tokens"` // num_ctx sent to Ollama; 0: the model's own (up to 32768)
+	// SystemPrompt is the person's own instructions for the replies they
+	// read (a persona, a tone, a language): added to the system prompts of
+	// the answer, the planner and the guide. "" adds nothing.
+	SystemPrompt string `json:"system_prompt"`
+	// Temperature of the calls that write text for the person (0 to 2);
+	// nil: the model's own default. Calls that must return JSON keep 0.
+	Temperature *float64 `json:"temperature"`
 	// FallbackModel answers when the chat model is missing, does not fit
 	// in memory or keeps failing; "" means none.
 	FallbackModel string `json:"fallback_model"`

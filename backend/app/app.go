@@ -393,6 +393,20 @@ func (c *ChatService) SetModel(sessionID, model string) (api.Session, error) {
 	return s, err
 }
 
+// SetSettings sets a conversation's own system prompt, temperature and
+// context size (nil fields follow Settings; all nil: none of its own).
+func (c *ChatService) SetSettings(sessionID string, cs api.ConversationSettings) (api.Session, error) {
+	cs, err := settings.ValidateConversation(cs)
+	if err != nil {
+		return api.Session{}, err
+	}
+	s, err := c.app.store.SetSessionSettings(c.app.ctx, sessionID, cs)
+	if err == nil {
+		c.app.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
+	}
+	return s, err
+}
+
 // checkModelName refuses what cannot be an Ollama model name, before it is
 // kept with a conversation.
 func checkModelName(name string) error {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/settings"
 )
 
 // Format names the document; Version is the one this build writes. A
@@ -40,8 +41,11 @@ type Conversation struct {
 	PendingApproval bool `json:"pending_approval,omitempty"`
 	// Model is the chat model picked for the conversation; "" follows the
 	// default chat model.
-	Model    string    `json:"model,omitempty"`
-	Messages []Message `json:"messages"`
+	Model string `json:"model,omitempty"`
+	// Settings are the conversation's own (a system prompt, temperature,
+	// context size over the global ones).
+	Settings *api.ConversationSettings `json:"settings,omitempty"`
+	Messages []Message                 `json:"messages"`
 }
 
 // Message is one message as exported: all of api.Message but the session
@@ -59,7 +63,7 @@ type Message struct {
 // FromAPI makes the exported form of a session and its messages.
 func FromAPI(s api.Session, msgs []api.Message) Conversation {
 	c := Conversation{ID: s.ID, Title: s.Title, CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(),
-		PendingApproval: s.PendingApproval, Model: s.Model, Messages: make([]Message, len(msgs))}
+		PendingApproval: s.PendingApproval, Model: s.Model, Settings: s.Settings, Messages: make([]Message, len(msgs))}
 	for i, m := range msgs {
 		c.Messages[i] = Message{ID: m.ID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error, Result: m.Result, CreatedAt: m.CreatedAt.UTC()}
 	}
@@ -69,7 +73,7 @@ func FromAPI(s api.Session, msgs []api.Message) Conversation {
 // Session is the conversation's session, as the store takes it.
 func (c Conversation) Session() api.Session {
 	return api.Session{ID: c.ID, Title: c.Title, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,
-		PendingApproval: c.PendingApproval, Model: c.Model, MessageCount: len(c.Messages)}
+		PendingApproval: c.PendingApproval, Model: c.Model, Settings: c.Settings, MessageCount: len(c.Messages)}
 }
 
 // APIMessages are the conversation's messages, as the store takes them.
@@ -329,6 +333,11 @@ func Check(c *Conversation, lim Limits, seen map[string]string) error {
 	}
 	if len(c.Messages) > lim.Messages {
 		return fmt.Errorf("it has %d messages; the limit is %d", len(c.Messages), lim.Messages)
+	}
+	if c.Settings != nil {
+		if _, err := settings.ValidateConversation(*c.Settings); err != nil {
+			return fmt.Errorf("its settings: %s", strings.TrimPrefix(err.Error(), settings.ErrInvalid.Error()+": "))
+		}
 	}
 	c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
 	for i := range c.Messages {

@@ -167,6 +167,7 @@ func TestHostileArchives(t *testing.T) {
 		{"same message twice", msg(okMsg + "," + okMsg), ErrInvalid, "message 2: its id m1 is also a message of conversation c1"},
 		{"out of order", msg(strings.Replace(okMsg, "m1", "m2", 1) + "," + okMsg), ErrInvalid, "not in the order of their ids"},
 		{"bad time", msg(strings.Replace(okMsg, "2026-01-01T00:00:00Z", "yesterday", 1)), ErrInvalid, "conversation 1"},
+		{"bad settings", conv(`{"id":"c1","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","settings":{"temperature":9,"context_tokens":10},"messages":[]}`), ErrInvalid, "its settings: temperature must be between 0 and 2; context size must be between 2048 and 262144 tokens"},
 		{"deep nesting", msg(`{"id":"m1","role":"user","status":"complete","created_at":"2026-01-01T00:00:00Z","result":{"plan":` + strings.Repeat(`{"x":`, 20000) + `1` + strings.Repeat(`}`, 20000) + `}}`), ErrInvalid, "exceeded max depth"},
 	}
 	for _, tt := range tests {

@@ -37,6 +37,9 @@ type Turn struct {
 	Text      string
 	// Model is the conversation's chat model; "" is the default one.
 	Model string
+	// Settings are the conversation's own settings (system prompt,
+	// temperature, context size) over the global ones; nil: none.
+	Settings *api.ConversationSettings
 	// Decision answers what the previous turn asked for (a plan, a tool
 	// call); nil for a new message. Its Version is the one the session
 	// waited for: the store checked it when it took the decision.
@@ -377,6 +380,7 @@ type turn struct {
 	history  []api.Message
 	text     string
 	model    string
+	tuned    *api.ConversationSettings // the conversation's own settings
 	decision *api.ApprovalDecision
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -477,7 +481,9 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, newModel, text
 	if newTitle == "" {
 		var err error
 		if t.model, err = s.store.SessionModel(ctx, sessionID); err == nil {
-			t.history, err = s.store.History(ctx, sessionID)
+			if t.tuned, err = s.store.SessionSettings(ctx, sessionID); err == nil {
+				t.history, err = s.store.History(ctx, sessionID)
+			}
 		}
 		if err != nil {
 			s.finish(sessionID)
@@ -678,7 +684,7 @@ func (s *Service) run(t *turn) {
 	defer close(saved)
 	start := time.Now()
 	result, err := s.responder.Respond(t.ctx, Turn{
-		SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, History: t.history, Text: t.text, Model: t.model, Decision: t.decision,
+		SessionID: t.ack.SessionID, TurnID: t.ack.TurnID, History: t.history, Text: t.text, Model: t.model, Settings: t.tuned, Decision: t.decision,
 		Saved: saved, Stored: t.isStored, Settled: func(u Usage) { s.settle(t, u) },
 	}, t.out)
 	text := t.out.close()

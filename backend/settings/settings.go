@@ -9,11 +9,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 )
@@ -129,9 +131,7 @@ func Validate(s api.Settings) (api.Settings, error) {
 	if s.ParallelRequests < 0 || s.ParallelRequests > 16 {
 		problems = append(problems, "parallel requests must be between 1 and 16 (or 0: one)")
 	}
-	if s.ContextTokens != 0 && (s.ContextTokens < 2048 || s.ContextTokens > 262144) {
-		problems = append(problems, "context size must be between 2048 and 262144 tokens (or 0: the model's own)")
-	}
+	problems = append(problems, tunables(&s.SystemPrompt, s.Temperature, &s.ContextTokens, true)...)
 	if s.WebSearchEnabled {
 		if u, err := url.Parse(s.WebSearchURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			problems = append(problems, "web search needs a SearXNG address like http://127.0.0.1:8888")
@@ -141,6 +141,49 @@ func Validate(s api.Settings) (api.Settings, error) {
 		return s, errors.New(strings.Join(problems, "; "))
 	}
 	return s, nil
+}
+
+// Limits of what people tune, globally and per conversation.
+const (
+	MinContextTokens = 2048
+	MaxContextTokens = 262144
+	MaxTemperature   = 2.0
+	// MaxSystemPrompt bounds the person's instructions: they are sent with
+	// every answer, and a long one crowds out the conversation.
+	MaxSystemPrompt = 4000
+)
+
+// tunables checks the system prompt (trimmed in place), the temperature
+// and the context size; with zeroCtx a context size of 0 (the model's
+// own) is allowed too.
+func tunables(prompt *string, temp *float64, numCtx *int, zeroCtx bool) []string {
+	var problems []string
+	if prompt != nil {
+		*prompt = strings.TrimSpace(*prompt)
+		if n := utf8.RuneCountInString(*prompt); n > MaxSystemPrompt {
+			problems = append(problems, fmt.Sprintf("the system prompt is %d characters long; the limit is %d", n, MaxSystemPrompt))
+		}
+	}
+	if temp != nil && (math.IsNaN(*temp) || *temp < 0 || *temp > MaxTemperature) {
+		problems = append(problems, fmt.Sprintf("temperature must be between 0 and %g", MaxTemperature))
+	}
+	if numCtx != nil && !(zeroCtx && *numCtx == 0) && (*numCtx < MinContextTokens || *numCtx > MaxContextTokens) {
+		msg := fmt.Sprintf("context size must be between %d and %d tokens", MinContextTokens, MaxContextTokens)
+		if zeroCtx {
+			msg += " (or 0: the model's own)"
+		}
+		problems = append(problems, msg)
+	}
+	return problems
+}
+
+// ValidateConversation checks one conversation's settings before they are
+// saved; empty fields follow the global settings.
+func ValidateConversation(cs api.ConversationSettings) (api.ConversationSettings, error) {
+	if problems := tunables(cs.SystemPrompt, cs.Temperature, cs.ContextTokens, false); len(problems) > 0 {
+		return cs, fmt.Errorf("%w: %s", ErrInvalid, strings.Join(problems, "; "))
+	}
+	return cs, nil
 }
 
 // Saver persists the settings document.

@@ -61,6 +61,13 @@ func TestValidate(t *testing.T) {
 		{"web search without url", func(s *api.Settings) { s.WebSearchEnabled = true }, "SearXNG"},
 		{"web search", func(s *api.Settings) { s.WebSearchEnabled = true; s.WebSearchURL = "http://127.0.0.1:8888" }, ""},
 		{"two problems", func(s *api.Settings) { s.Language = "fr"; s.MaxIterations = 99 }, "language \"fr\" is not ko or en; iterations"},
+		{"temperature below 0", func(s *api.Settings) { s.Temperature = ptr(-0.1) }, "temperature must be between 0 and 2"},
+		{"temperature above 2", func(s *api.Settings) { s.Temperature = ptr(2.01) }, "temperature must be between 0 and 2"},
+		{"temperature 0 and 2", func(s *api.Settings) { s.Temperature = ptr(2.0) }, ""},
+		{"context above the range", func(s *api.Settings) { s.ContextTokens = 300000 }, "between 2048 and 262144 tokens (or 0: the model's own)"},
+		{"context 0: the model's own", func(s *api.Settings) { s.ContextTokens = 0 }, ""},
+		{"system prompt", func(s *api.Settings) { s.SystemPrompt = "  Be brief.  " }, ""},
+		{"system prompt too long", func(s *api.Settings) { s.SystemPrompt = strings.Repeat("가", 4001) }, "the system prompt is 4001 characters long; the limit is 4000"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -170,5 +177,33 @@ func TestSameModel(t *testing.T) {
 		if got := SameModel(tt.a, tt.b); got != tt.want {
 			t.Errorf("SameModel(%q,%q) = %v", tt.a, tt.b, got)
 		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// A conversation's own settings: each set field checked, 0 is no context
+// size of a conversation's own (leave it unset to follow the global one).
+func TestValidateConversation(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		in   api.ConversationSettings
+		err  string
+	}{
+		{"none", api.ConversationSettings{}, ""},
+		{"all", api.ConversationSettings{SystemPrompt: ptr(" 해적처럼 말해 "), Temperature: ptr(0.0), ContextTokens: ptr(4096)}, ""},
+		{"temperature", api.ConversationSettings{Temperature: ptr(3.0)}, "temperature must be between 0 and 2"},
+		{"context 0", api.ConversationSettings{ContextTokens: ptr(0)}, "context size must be between 2048 and 262144 tokens"},
+		{"context small", api.ConversationSettings{ContextTokens: ptr(512)}, "context size must be between 2048 and 262144 tokens"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := ValidateConversation(tt.in)
+			if (tt.err == "") != (err == nil) || (err != nil && (!strings.Contains(err.Error(), tt.err) || !errors.Is(err, ErrInvalid))) {
+				t.Fatalf("err = %v, want %q", err, tt.err)
+			}
+			if err == nil && out.SystemPrompt != nil && *out.SystemPrompt != strings.TrimSpace(*out.SystemPrompt) {
+				t.Fatalf("not trimmed: %q", *out.SystemPrompt)
+			}
+		})
 	}
 }

@@ -85,8 +85,25 @@ func asHistory(m api.Message) api.Message {
 // histories keep their messages: every turn needs it before its first
 // model call. A map of short strings, one per conversation used.
 type sessionModels struct {
-	mu   sync.Mutex
-	byID map[string]string
+	mu       sync.Mutex
+	byID     map[string]string
+	settings map[string]*api.ConversationSettings // nil: none set
+}
+
+func (m *sessionModels) getSettings(id string) (*api.ConversationSettings, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	cs, ok := m.settings[id]
+	return cs, ok
+}
+
+func (m *sessionModels) setSettings(id string, cs *api.ConversationSettings) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.settings == nil {
+		m.settings = map[string]*api.ConversationSettings{}
+	}
+	m.settings[id] = cs
 }
 
 func (m *sessionModels) get(id string) (string, bool) {

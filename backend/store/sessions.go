@@ -30,6 +30,9 @@ type session struct {
 	// took it and until its turn ends, it stays with PendingApproval false,
 	// which is how a turn cut short by a killed process is found.
 	PendingVersion string
+	// SettingsJSON holds the conversation's api.ConversationSettings; ""
+	// follows the global settings.
+	SettingsJSON string `gorm:"column:settings_json"`
 }
 
 type message struct {
@@ -86,6 +89,9 @@ func migrations() []Migration {
 			return tx.Exec(`ALTER TABLE messages ADD COLUMN variant_of TEXT NOT NULL DEFAULT ''`).Error
 		}},
 		{Version: 4, Name: "decision versions, decisions on messages, tool grants", Up: migrateApprovals},
+		{Version: 5, Name: "settings per conversation", Up: func(tx *gorm.DB) error {
+			return tx.Exec(`ALTER TABLE sessions ADD COLUMN settings_json TEXT NOT NULL DEFAULT ''`).Error
+		}},
 	}
 }
 
@@ -125,6 +131,7 @@ func (s *Store) ListSessions(ctx context.Context, query string) ([]api.Session, 
 	// Counting in the same query keeps the sidebar to one round trip.
 	type row struct {
 		ID, Title, Model     string
+		SettingsJSON         string `gorm:"column:settings_json"`
 		CreatedAt, UpdatedAt time.Time
 		PendingApproval      bool
 		MessageCount         int
@@ -142,7 +149,7 @@ func (s *Store) ListSessions(ctx context.Context, query string) ([]api.Session, 
 	}
 	out := make([]api.Session, len(rows))
 	for i, r := range rows {
-		out[i] = session{ID: r.ID, Title: r.Title, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, PendingApproval: r.PendingApproval, Model: r.Model}.toAPI(r.MessageCount)
+		out[i] = session{ID: r.ID, Title: r.Title, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, PendingApproval: r.PendingApproval, Model: r.Model, SettingsJSON: r.SettingsJSON}.toAPI(r.MessageCount)
 	}
 	return out, nil
 }
@@ -502,8 +509,67 @@ func (s *Store) MarkInterrupted(ctx context.Context) (int, error) {
 func (r session) toAPI(count int) api.Session {
 	return api.Session{
 		ID: r.ID, Title: r.Title, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-		MessageCount: count, PendingApproval: r.PendingApproval, Model: r.Model,
+		MessageCount: count, PendingApproval: r.PendingApproval, Model: r.Model, Settings: decodeSettings(r.SettingsJSON),
 	}
+}
+
+// decodeSettings reads a conversation's settings; what cannot be read
+// follows the global settings (nil).
+func decodeSettings(s string) *api.ConversationSettings {
+	if s == "" {
+		return nil
+	}
+	var cs api.ConversationSettings
+	if json.Unmarshal([]byte(s), &cs) != nil || cs == (api.ConversationSettings{}) {
+		return nil
+	}
+	return &cs
+}
+
+// encodeSettings is decodeSettings' inverse: "" when nothing is set.
+func encodeSettings(cs *api.ConversationSettings) (string, error) {
+	if cs == nil || *cs == (api.ConversationSettings{}) {
+		return "", nil
+	}
+	b, err := json.Marshal(cs)
+	return string(b), err
+}
+
+// SetSessionSettings sets a conversation's own settings (nil fields follow
+// the global ones); like its model, it does not reorder the sidebar. The
+// caller validates them (settings.ValidateConversation).
+func (s *Store) SetSessionSettings(ctx context.Context, id string, cs api.ConversationSettings) (api.Session, error) {
+	enc, err := encodeSettings(&cs)
+	if err != nil {
+		return api.Session{}, fmt.Errorf("encode the settings of session %q: %w", id, err)
+	}
+	res := s.db.WithContext(ctx).Model(&session{}).Where("id = ? AND deleted_at IS NULL", id).UpdateColumn("settings_json", enc)
+	if res.Error != nil {
+		return api.Session{}, fmt.Errorf("set the settings of session %q: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return api.Session{}, fmt.Errorf("set the settings of session %q: %w", id, ErrNotFound)
+	}
+	s.models.setSettings(id, decodeSettings(enc))
+	return s.Session(ctx, id)
+}
+
+// SessionSettings are a conversation's own settings (nil: none), which
+// every turn reads; kept in memory once read, as SessionModel.
+func (s *Store) SessionSettings(ctx context.Context, id string) (*api.ConversationSettings, error) {
+	if cs, ok := s.models.getSettings(id); ok && !s.readOnly {
+		return cs, nil
+	}
+	var encs []string
+	if err := s.db.WithContext(ctx).Model(&session{}).Where("id = ?", id).Pluck("settings_json", &encs).Error; err != nil {
+		return nil, fmt.Errorf("read the settings of session %q: %w", id, err)
+	}
+	if len(encs) == 0 {
+		return nil, nil // a session being created
+	}
+	cs := decodeSettings(encs[0])
+	s.models.setSettings(id, cs)
+	return cs, nil
 }
 
 func fromAPI(m api.Message) (message, error) {
@@ -577,6 +643,7 @@ func (s *Store) DeleteMessagesFrom(ctx context.Context, sessionID, messageID str
 	})
 	return int(res.RowsAffected), nil
 }
+
 // ErrExists is returned by ImportSession when the session's id, or one of
 // its messages' ids, is taken.
 var ErrExists = errors.New("already exists")
@@ -605,8 +672,12 @@ func (s *Store) ImportSession(ctx context.Context, sess api.Session, msgs []api.
 		if n > 0 {
 			return ErrExists
 		}
+		enc, err := encodeSettings(sess.Settings)
+		if err != nil {
+			return err
+		}
 		row := session{ID: sess.ID, Title: sess.Title, CreatedAt: sess.CreatedAt.UTC(), UpdatedAt: sess.UpdatedAt.UTC(),
-			PendingApproval: sess.PendingApproval, Model: strings.TrimSpace(sess.Model)}
+			PendingApproval: sess.PendingApproval, Model: strings.TrimSpace(sess.Model), SettingsJSON: enc}
 		if err := tx.Create(&row).Error; err != nil {
 			return err
 		}

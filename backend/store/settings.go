@@ -72,5 +72,5 @@ func OpenReadOnly(dataDir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %q to read it: %w", path, err)
 	}
-	return &Store{db: db, path: path, histories: newHistories(), readOnly: true}, nil
+	return &Store{db: db, path: path, histories: newHistories(), models: &sessionModels{byID: map[string]string{}}, readOnly: true}, nil
 }

@@ -469,3 +469,39 @@ func TestImportSession(t *testing.T) {
 		t.Fatalf("a refused import left a session: %v", err)
 	}
 }
+
+// A conversation keeps its own settings across a reopen; setting none
+// clears them; the sidebar lists them and keeps its order.
+func TestSessionSettings(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := open(t, dir)
+	sess, err := s.CreateSession(ctx, "tuned")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompt, temp, numCtx := "짧게 답해", 0.4, 16384
+	cs := api.ConversationSettings{SystemPrompt: &prompt, Temperature: &temp, ContextTokens: &numCtx}
+	got, err := s.SetSessionSettings(ctx, sess.ID, cs)
+	if err != nil || !cmp.Equal(got.Settings, &cs) || !got.UpdatedAt.Equal(sess.UpdatedAt) {
+		t.Fatalf("SetSessionSettings = %+v, %v", got, err)
+	}
+	s.Close()
+	s = open(t, dir)
+	if read, err := s.SessionSettings(ctx, sess.ID); err != nil || !cmp.Equal(read, &cs) {
+		t.Fatalf("after reopening: %+v %v", read, err)
+	}
+	if list, _ := s.ListSessions(ctx, ""); len(list) != 1 || !cmp.Equal(list[0].Settings, &cs) {
+		t.Fatalf("sidebar: %+v", list)
+	}
+	if got, err = s.SetSessionSettings(ctx, sess.ID, api.ConversationSettings{}); err != nil || got.Settings != nil {
+		t.Fatalf("cleared: %+v %v", got, err)
+	}
+	if read, _ := s.SessionSettings(ctx, sess.ID); read != nil {
+		t.Fatalf("cleared settings read back: %+v", read)
+	}
+	s.DeleteSession(ctx, sess.ID)
+	if _, err := s.SetSessionSettings(ctx, sess.ID, cs); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a deleted conversation: %v", err)
+	}
+}

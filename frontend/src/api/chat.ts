@@ -1,7 +1,7 @@
 // Typed client for the Go ChatService (bound in the desktop app, served
 // under /api/ChatService/* by `wayfinder serve`).
 import type { Transport } from "./transport";
-import type { ApprovalDecision, ExportFile, ImportResult, Message, SendAck, SendOptions, Session } from "./gotypes.gen";
+import type { ApprovalDecision, ConversationSettings, ExportFile, ImportResult, Message, SendAck, SendOptions, Session } from "./gotypes.gen";
 
 const S = "ChatService";
 
@@ -10,6 +10,8 @@ export interface ChatApi {
   messages(sessionID: string): Promise<Message[]>;
   /** send starts a turn; sessionID "" creates a new session (with opts.model as its model). */
   send(sessionID: string, text: string, opts?: SendOptions): Promise<SendAck>;
+  /** setSettings sets a conversation's own settings (unset fields follow the global ones). */
+  setSettings(sessionID: string, settings: ConversationSettings): Promise<Session>;
   /** setModel sets the chat model of a conversation ("" for the default). */
   setModel(sessionID: string, model: string): Promise<Session>;
   /**
@@ -41,6 +43,7 @@ export function chatApi(t: Transport): ChatApi {
     messages: async (id) => (await t.call<Message[] | null>(S, "Messages", [id])) ?? [],
     send: (id, text, opts = {}) => t.call<SendAck>(S, "Send", [id, text, opts]),
     setModel: (id, model) => t.call<Session>(S, "SetModel", [id, model]),
+    setSettings: (id, cs) => t.call<Session>(S, "SetSettings", [id, cs]),
     decide: (id, decision) => t.call<SendAck>(S, "Decide", [id, decision]),
     regenerate: (id) => t.call<SendAck>(S, "Regenerate", [id]),
     showVariant: (id, messageID, variantID) => t.call<Message>(S, "ShowVariant", [id, messageID, variantID]),

@@ -19,6 +19,17 @@ export interface Session {
   message_count: number;
   pending_approval: boolean;
   model: string;
+  settings?: ConversationSettings | null;
+}
+
+/**
+ * ConversationSettings are what a person tunes for one conversation; each
+ * nil field follows the global Settings of the same name.
+ */
+export interface ConversationSettings {
+  system_prompt?: string | null;
+  temperature?: number | null;
+  context_tokens?: number | null;
 }
 
 /** Message is one chat message as stored and shown. */
@@ -250,6 +261,8 @@ export interface Settings {
   theme: Theme;
   max_iterations: number;
   context_tokens: number; // num_ctx sent to Ollama; 0: the model's own (up to 32768)
+  system_prompt: string;
+  temperature: number | null;
   fallback_model: string;
   parallel_requests: number;
   web_search_enabled: boolean;

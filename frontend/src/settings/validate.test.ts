@@ -11,6 +11,8 @@ const base: Settings = {
   max_iterations: 5,
   context_tokens: 8192,
   parallel_requests: 0,
+  system_prompt: "",
+  temperature: null,
   fallback_model: "",
   web_search_enabled: false,
   run_python_enabled: false,

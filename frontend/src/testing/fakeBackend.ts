@@ -6,6 +6,7 @@ import type { Transport } from "../api/transport";
 import { ApiError } from "../api/errors";
 import type {
   ApprovalDecision,
+  ConversationSettings,
   AppInfo,
   CatalogEntry,
   ImportProgress,
@@ -142,6 +143,8 @@ export class FakeBackend implements Transport {
       max_iterations: 5,
       context_tokens: 8192,
       parallel_requests: 0,
+      system_prompt: "",
+      temperature: null,
       fallback_model: "",
       web_search_enabled: false,
       run_python_enabled: false,
@@ -450,6 +453,14 @@ export class FakeBackend implements Transport {
     const s = this.sessions.find((x) => x.id === id);
     if (!s) throw new ApiError({ code: "not_found", message: "session not found" });
     s.model = model;
+    return { ...s };
+  }
+  "ChatService.SetSettings"(id: string, cs: ConversationSettings): Session {
+    const s = this.sessions.find((x) => x.id === id);
+    if (!s) throw new ApiError({ code: "not_found", message: "session not found" });
+    const t = cs.temperature;
+    if (t != null && (t < 0 || t > 2)) throw new ApiError({ code: "invalid_input", message: "temperature must be between 0 and 2" });
+    s.settings = Object.values(cs).some((v) => v != null) ? { ...cs } : null;
     return { ...s };
   }
   /** modelOf is the chat model a session's turns use. */

@@ -292,7 +292,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		stored = func() bool { return true }
 	}
 	a.waitSession(ctx, t.SessionID)
-	ctx = withTurnSettings(withTurnModel(ctx, t.Model), t.Settings)
+	ctx = withTurnSettings(withTurnModel(tools.WithConversation(ctx, t.SessionID), t.Model), t.Settings)
 	choice := &modelChoice{}
 	ctx = withChoice(ctx, choice)
 	sink := &turnSink{out: out, tools: map[string]bool{}}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -240,7 +241,38 @@ func (a *App) forgetPurged(ctx context.Context) error {
 	if n > 0 {
 		a.log.Info("deleted the checkpoints of purged conversations", "count", n)
 	}
+	a.forgetAttached(ids)
 	return err
+}
+
+// forgetAttached deletes, in the background, the attached files (and
+// their documents) of conversations purged for good: the folder exists
+// only once a file was attached, so most starts open no knowledge base.
+func (a *App) forgetAttached(live map[string]bool) {
+	entries, _ := os.ReadDir(filepath.Join(a.dataDir, "uploads", ".conversations"))
+	var gone []string
+	for _, e := range entries {
+		if e.IsDir() && !live[e.Name()] {
+			gone = append(gone, e.Name())
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	a.bg.Go(func() {
+		kb, err := a.library.base(a.ctx)
+		if err != nil {
+			a.log.Warn("the attached files of purged conversations not deleted", "err", err)
+			return
+		}
+		for _, id := range gone {
+			if n, err := kb.ForgetConversation(a.ctx, id); err != nil {
+				a.log.Warn("delete the attached files of a purged conversation", "conversation", id, "err", err)
+			} else {
+				a.log.Info("deleted the attached files of a purged conversation", "conversation", id, "documents", n)
+			}
+		}
+	})
 }
 
 func (a *App) waitTurns(ctx context.Context) error {

@@ -157,7 +157,7 @@ func (l *library) Search(ctx context.Context, query string, scope tools.Scope, t
 	if scope == tools.ScopeCatalog {
 		sc = knowledge.ScopeCatalog
 	}
-	hits, err := l.search(ctx, query, knowledge.SearchOptions{TopK: topK, Scope: sc})
+	hits, err := l.search(ctx, query, knowledge.SearchOptions{TopK: topK, Scope: sc, Conversation: tools.ConversationOf(ctx)})
 	if err != nil {
 		return nil, err
 	}
@@ -205,8 +205,8 @@ func (l *library) documents(ctx context.Context) ([]api.KBDocument, error) {
 	}
 	out := make([]api.KBDocument, 0, len(docs))
 	for _, d := range docs {
-		if d.Source == knowledge.CatalogSource {
-			continue // browsed separately, by category
+		if d.Source == knowledge.CatalogSource || kb.ConversationOf(d.Source) != "" {
+			continue // browsed separately: by category; in their conversation
 		}
 		out = append(out, api.KBDocument{
 			ID: d.ID, Title: d.Title, Source: d.Source, Kind: d.Kind, Size: d.FileSize,
@@ -274,7 +274,7 @@ func addReport(rep *api.ImportReport, r knowledge.Report) {
 }
 
 // upload imports a file given by content (see knowledge.Base.Upload).
-func (l *library) upload(ctx context.Context, id, name string, content io.Reader, progress func(api.ImportProgress)) api.ImportReport {
+func (l *library) upload(ctx context.Context, id, conversation, name string, content io.Reader, progress func(api.ImportProgress)) api.ImportReport {
 	rep := newReport(id)
 	kb, err := l.base(ctx)
 	if err != nil {
@@ -282,7 +282,13 @@ func (l *library) upload(ctx context.Context, id, name string, content io.Reader
 		rep.Error = &info
 		return rep
 	}
-	res, err := kb.Upload(ctx, name, content, func(p knowledge.Progress) { progress(progressOf(id, p)) })
+	onProgress := func(p knowledge.Progress) { progress(progressOf(id, p)) }
+	var res knowledge.UploadResult
+	if conversation == "" {
+		res, err = kb.Upload(ctx, name, content, onProgress)
+	} else {
+		res, err = kb.UploadToConversation(ctx, conversation, name, content, onProgress)
+	}
 	addReport(&rep, res.Report)
 	switch res.Outcome {
 	case knowledge.UploadReplaced:

@@ -77,6 +77,13 @@ func (k *KnowledgeService) ChooseFolder() (string, error) {
 // of an earlier upload replaces it, and a failed upload leaves nothing
 // (knowledge.Base.Upload).
 func (k *KnowledgeService) Upload(name, contentBase64 string) (string, error) {
+	return k.startUpload("", name, contentBase64)
+}
+
+// startUpload checks an upload and imports it in the background, into the
+// library (conversation "") or a conversation's own files; progress and
+// the report arrive as events under the returned import id.
+func (k *KnowledgeService) startUpload(conversation, name, contentBase64 string) (string, error) {
 	name = filepath.Base(strings.TrimSpace(name))
 	if name == "" || name == "." || name == ".." || name == string(filepath.Separator) {
 		return "", api.NewError(api.ErrUploadNoName, "The file has no name.", "")
@@ -99,7 +106,7 @@ func (k *KnowledgeService) Upload(name, contentBase64 string) (string, error) {
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()
-		rep := a.library.upload(a.ctx, id, name, bytes.NewReader(data), func(p api.ImportProgress) { a.events.Emit(api.EventImport, p) })
+		rep := a.library.upload(a.ctx, id, conversation, name, bytes.NewReader(data), func(p api.ImportProgress) { a.events.Emit(api.EventImport, p) })
 		a.events.Emit(api.EventImportDone, rep)
 	}()
 	return id, nil

@@ -26,6 +26,10 @@ type SearchOptions struct {
 	// Scope is what the search covers: the person's documents (default),
 	// the built-in catalog of AI tools, or both.
 	Scope Scope
+	// Conversation is the conversation searching: its own files
+	// (UploadToConversation) are seen with the library's; "" sees the
+	// library's only.
+	Conversation string
 	// PerDoc is how many passages of one document the results may hold:
 	// 0 means DefaultPerDoc, a negative value no limit. Two overlapping
 	// chunks of one paragraph in two of five places tell the person
@@ -250,8 +254,8 @@ func (b *Base) filter(opts SearchOptions) (func(chunkID string) bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(opts.Sources) == 0 && len(opts.Kinds) == 0 && scope == ScopeAll {
-		return nil, nil
+	if len(opts.Sources) == 0 && len(opts.Kinds) == 0 && scope == ScopeAll && b.opts.UploadDir == "" {
+		return nil, nil // no conversation can have files of its own
 	}
 	sources := make([]string, 0, len(opts.Sources))
 	for _, s := range opts.Sources {
@@ -281,6 +285,9 @@ func (b *Base) filter(opts SearchOptions) (func(chunkID string) bool, error) {
 			return false
 		}
 		if scope != ScopeAll && (kind == KindCatalog) != (scope == ScopeCatalog) {
+			return false
+		}
+		if !b.visibleTo(source, opts.Conversation) {
 			return false
 		}
 		if len(sources) == 0 {

@@ -58,6 +58,12 @@ var ErrUploadName = errors.New("the file has no usable name")
 // error is only for what stops it (no upload folder, the database,
 // cancellation); a file that cannot be imported is an UploadFailed outcome.
 func (b *Base) Upload(ctx context.Context, name string, content io.Reader, onProgress func(Progress)) (UploadResult, error) {
+	return b.upload(ctx, "", name, content, onProgress)
+}
+
+// upload is Upload into the library (conversation "") or into one
+// conversation's own files (conversation.go).
+func (b *Base) upload(ctx context.Context, conversation, name string, content io.Reader, onProgress func(Progress)) (UploadResult, error) {
 	if onProgress == nil {
 		onProgress = func(Progress) {}
 	}
@@ -69,12 +75,16 @@ func (b *Base) Upload(ctx context.Context, name string, content io.Reader, onPro
 	if name == "" || name == "." || name == ".." || name == string(filepath.Separator) || strings.HasPrefix(name, ".") {
 		return UploadResult{}, ErrUploadName
 	}
+	folder, err := b.uploadFolder(conversation)
+	if err != nil {
+		return UploadResult{}, err
+	}
 	if err := b.writable(); err != nil {
 		return UploadResult{}, err
 	}
 	b.uploads.Lock()
 	defer b.uploads.Unlock()
-	target := filepath.Join(dir, name)
+	target := filepath.Join(folder, name)
 	p := Progress{File: target, FileIndex: 1, FilesTotal: 1, Stage: StageReading}
 	onProgress(p)
 	// fail ends an upload the file is to blame for; stop one that
@@ -113,10 +123,19 @@ func (b *Base) Upload(ctx context.Context, name string, content io.Reader, onPro
 		return stop(fmt.Errorf("keep the uploaded file: %w", err))
 	}
 
-	var same Document
-	err = b.db.WithContext(ctx).Where("file_hash = ? AND NOT staged", hash).Order("created_at").Limit(1).Find(&same).Error
+	// The same content is a duplicate only where this upload's readers
+	// see it: the library's copy, or this conversation's own.
+	var sames []Document
+	err = b.db.WithContext(ctx).Where("file_hash = ? AND NOT staged", hash).Order("created_at").Limit(100).Find(&sames).Error
 	if err != nil {
 		return stop(fmt.Errorf("upload %s: %w", name, err))
+	}
+	var same Document
+	for _, d := range sames {
+		if b.visibleTo(d.Source, conversation) {
+			same = d
+			break
+		}
 	}
 	if same.ID != "" {
 		p.Stage, p.DuplicateOf = StageDuplicate, same.Title
@@ -129,7 +148,7 @@ func (b *Base) Upload(ctx context.Context, name string, content io.Reader, onPro
 	}
 	var earlier []string // the current layout keeps uploads/NAME, earlier versions uploads/ID/NAME
 	for _, s := range sources {
-		if filepath.Base(s) == name {
+		if filepath.Base(s) == name && b.conversationOf(s) == conversation {
 			earlier = append(earlier, s)
 		}
 	}
@@ -156,7 +175,7 @@ func (b *Base) Upload(ctx context.Context, name string, content io.Reader, onPro
 	if len(rep.Imported) == 0 {
 		return UploadResult{Outcome: UploadFailed, Report: rep}, nil
 	}
-	if err := os.MkdirAll(dir, 0o700); err == nil {
+	if err := os.MkdirAll(folder, 0o700); err == nil {
 		err = os.Rename(tmp, target)
 	}
 	if err != nil {

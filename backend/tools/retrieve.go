@@ -33,9 +33,24 @@ const (
 	ScopeCatalog   Scope = "catalog"   // the built-in catalog of AI tools and services
 )
 
-// Retriever searches the knowledge base within a scope.
+// Retriever searches the knowledge base within a scope. The conversation
+// searching (ConversationOf(ctx)) sees its own attached files too.
 type Retriever interface {
 	Search(ctx context.Context, query string, scope Scope, topK int) ([]Doc, error)
+}
+
+type conversationKey struct{}
+
+// WithConversation marks ctx as the work of one conversation, so that the
+// searches made under it see that conversation's own files.
+func WithConversation(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, conversationKey{}, id)
+}
+
+// ConversationOf is the conversation ctx works for; "" for none.
+func ConversationOf(ctx context.Context) string {
+	id, _ := ctx.Value(conversationKey{}).(string)
+	return id
 }
 
 // maxPassageChars cuts one passage in the observation; the person can open

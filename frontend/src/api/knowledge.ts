@@ -14,6 +14,12 @@ export interface KnowledgeApi {
   chooseFolder(): Promise<string>;
   /** upload imports one file's contents (drag and drop, the browser). */
   upload(name: string, contentBase64: string): Promise<string>;
+  /** attach imports one file's contents into a conversation's own files (the message box). */
+  attach(sessionID: string, name: string, contentBase64: string): Promise<string>;
+  /** attached lists the documents of a conversation's own files. */
+  attached(sessionID: string): Promise<KBDocument[]>;
+  /** addToLibrary makes a conversation's file part of the whole library. */
+  addToLibrary(sessionID: string, source: string): Promise<string>;
   remove(docID: string): Promise<void>;
   search(query: string, topK: number): Promise<SearchHit[]>;
   catalog(category: string): Promise<CatalogEntry[]>;
@@ -28,6 +34,9 @@ export function knowledgeApi(t: Transport): KnowledgeApi {
     chooseFiles: () => list<string>("ChooseFiles", []),
     chooseFolder: async () => (await t.call<string | null>(S, "ChooseFolder", [])) ?? "",
     upload: (name, content) => t.call<string>(S, "Upload", [name, content]),
+    attach: (sid, name, content) => t.call<string>(S, "Attach", [sid, name, content]),
+    attached: (sid) => list<KBDocument>("Attached", [sid]),
+    addToLibrary: (sid, source) => t.call<string>(S, "AddToLibrary", [sid, source]),
     remove: (id) => t.call<void>(S, "Remove", [id]),
     search: async (q, k) => (await list<SearchHit>("Search", [q, k])).map((h) => ({ ...h })),
     catalog: async (c) => (await list<CatalogEntry>("Catalog", [c])).map((e) => ({ ...e, categories: e.categories ?? [], tasks: e.tasks ?? [], platforms: e.platforms ?? [], languages: e.languages ?? [] })),

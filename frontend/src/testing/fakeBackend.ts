@@ -670,6 +670,42 @@ export class FakeBackend implements Transport {
     setTimeout(tick, 0);
     return id;
   }
+  /** attached: each conversation's own files, as the backend keeps them apart from docs. */
+  attached: Record<string, KBDocument[]> = {};
+  "KnowledgeService.Attach"(sid: string, name: string, contentBase64: string): string {
+    if (!this.sessions.some((s) => s.id === sid)) throw new ApiError({ code: "not_found", message: "That item no longer exists." });
+    const id = this.id("imp");
+    const p = (stage: string, extra: Partial<ImportProgress> = {}): ImportProgress => ({ import_id: id, file: name, stage, pages: 0, chunks: 0, embedded: 0, file_index: 1, files_total: 1, ...extra });
+    const bad = !/\.(pdf|md|markdown|txt|text|json|jsonl)$/i.test(name);
+    const steps = bad
+      ? [p("reading"), p("failed", { error: "this kind of file is not supported" })]
+      : [p("reading"), p("chunking", { chunks: 4 }), p("embedding", { chunks: 4, embedded: 2 }), p("done", { chunks: 4, embedded: 4 })];
+    let i = 0;
+    const tick = () => {
+      const step = steps[i++];
+      if (!step) {
+        const now = new Date().toISOString();
+        if (!bad) (this.attached[sid] ??= []).push({ id: this.id("doc"), title: name, source: `/data/uploads/.conversations/${sid}/${name}`, kind: "markdown", size: contentBase64.length, pages: 0, chunks: 4, created_at: now, updated_at: now });
+        this.emit("knowledge.import_done", { import_id: id, imported: bad ? [] : [name], skipped: [], failed: bad ? [{ file: name, error: "this kind of file is not supported" }] : [], warnings: [], replaced: [], duplicates: [], ignored: [], documents: bad ? 0 : 1, chunks: bad ? 0 : 4, pages: 0 });
+        return;
+      }
+      this.emit("knowledge.import", step);
+      setTimeout(tick, this.opts.stepDelayMs ?? 0);
+    };
+    setTimeout(tick, 0);
+    return id;
+  }
+  "KnowledgeService.Attached"(sid: string): KBDocument[] {
+    return structuredClone(this.attached[sid] ?? []);
+  }
+  "KnowledgeService.AddToLibrary"(sid: string, source: string): string {
+    const doc = (this.attached[sid] ?? []).find((d) => d.source === source);
+    if (!doc) throw new ApiError({ code: "not_found", message: "It is no longer attached to this conversation." });
+    this.attached[sid] = this.attached[sid]!.filter((d) => d !== doc);
+    const to = `/data/uploads/${doc.title}`;
+    this.docs.push({ ...doc, source: to });
+    return to;
+  }
   "KnowledgeService.Import"(paths: string[]): string {
     return this["KnowledgeService.Upload"](paths[0] ?? "file.md", "");
   }

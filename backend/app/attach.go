@@ -1,0 +1,66 @@
+package app
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge"
+)
+
+// Attach imports a file given by its content (attached or dropped on the
+// message box) into one conversation's own files: that conversation's
+// searches and retrieve_docs see it, no other conversation and not the
+// library, until AddToLibrary. It returns the import id; progress and
+// the report arrive as Upload's do.
+func (k *KnowledgeService) Attach(sessionID, name, contentBase64 string) (string, error) {
+	if _, err := k.app.store.Session(k.app.ctx, sessionID); err != nil {
+		return "", err
+	}
+	return k.startUpload(sessionID, name, contentBase64)
+}
+
+// Attached lists the documents of a conversation's own files.
+func (k *KnowledgeService) Attached(sessionID string) ([]api.KBDocument, error) {
+	kb, err := k.app.library.base(k.app.ctx)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := kb.ConversationDocuments(k.app.ctx, sessionID)
+	if errors.Is(err, knowledge.ErrConversation) {
+		return nil, &chat.Error{Info: api.ErrorInfo{Code: api.ErrNotFound, Message: "That conversation no longer exists."}}
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.KBDocument, len(docs))
+	for i, d := range docs {
+		out[i] = api.KBDocument{ID: d.ID, Title: d.Title, Source: d.Source, Kind: d.Kind, Size: d.FileSize,
+			Pages: d.Pages, Chunks: d.Chunks, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
+	}
+	return out, nil
+}
+
+// AddToLibrary makes a conversation's file (source, as Attached lists it)
+// part of the whole library, without importing it again; it returns where
+// the file is kept now.
+func (k *KnowledgeService) AddToLibrary(sessionID, source string) (string, error) {
+	kb, err := k.app.library.base(k.app.ctx)
+	if err != nil {
+		return "", err
+	}
+	to, err := kb.Promote(k.app.ctx, sessionID, source)
+	switch {
+	case errors.Is(err, knowledge.ErrNameTaken):
+		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput,
+			Message: "The library already has a file named " + filepath.Base(source) + ".",
+			Hint:    "Rename the file and attach it again, or remove the library's file first."}}
+	case errors.Is(err, os.ErrNotExist):
+		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrNotFound, Message: filepath.Base(source) + " is no longer attached to this conversation.", Hint: "Refresh the list."}}
+	case err != nil:
+		return "", err
+	}
+	return to, nil
+}

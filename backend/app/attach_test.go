@@ -1,0 +1,182 @@
+package app
+
+import (
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	ollama "github.com/ollama/ollama/api"
+
+	"github.com/wayfinder-app/wayfinder/backend/agent"
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+// TestAttachedFiles: a file attached in a conversation reaches the model
+// in that conversation's turns (the up-front document search and
+// retrieve_docs), not in another conversation's, not in the library's
+// list or search; added to the library, every conversation finds it.
+func TestAttachedFiles(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}))
+	fake.On(ollamatest.SystemContains(agent.RoleRouter), ollamatest.Reply{JSON: map[string]any{
+		"route": "simple", "needs_documents": true, "refers_to_previous": false, "out_of_scope": false}})
+	a, events := openTestApp(t, fake, "llama3.2:3b")
+	c, k := &ChatService{a}, &KnowledgeService{a}
+	prompt := func(r ollama.ChatRequest) string {
+		var b strings.Builder
+		for _, m := range r.Messages {
+			b.WriteString(m.Content)
+		}
+		return b.String()
+	}
+	// answerSees says whether the answer call of a turn held the passage.
+	answerSees := func(session, text, passage string) (string, bool) {
+		t.Helper()
+		n := len(fake.ChatRequests())
+		ack, err := c.Send(session, text, api.SendOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		events.finished(t, ack.TurnID)
+		a.agent.Wait()
+		for _, r := range fake.ChatRequests()[n:] {
+			if len(r.Messages) > 0 && strings.HasPrefix(r.Messages[0].Content, agent.RoleAnswer) {
+				return ack.SessionID, strings.Contains(prompt(r), passage)
+			}
+		}
+		t.Fatalf("no answer call in the turn %q", text)
+		return "", false
+	}
+	attach := func(session, name, content string) api.ImportReport {
+		t.Helper()
+		id, err := k.Attach(session, name, base64.StdEncoding.EncodeToString([]byte(content)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id }).(api.ImportReport)
+	}
+
+	mine, _ := answerSees("", "hello", "never")
+	other, _ := answerSees("", "hello too", "never")
+	rep := attach(mine, "출장규정.md", "# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n")
+	if len(rep.Imported) != 1 || rep.Error != nil {
+		t.Fatalf("attach: %+v", rep)
+	}
+	if _, seen := answerSees(mine, "출장비는 하루 얼마까지 지원하나요?", "10만원까지"); !seen {
+		t.Fatal("the conversation's own file did not reach its answer")
+	}
+	if _, seen := answerSees(other, "출장비는 하루 얼마까지 지원하나요?", "10만원까지"); seen {
+		t.Fatal("another conversation's answer got the file")
+	}
+	if docs, _ := k.Documents(); len(docs) != 0 {
+		t.Fatalf("the library lists an attached file: %+v", docs)
+	}
+	if hits, _ := k.Search("출장비", 5); len(hits) != 0 {
+		t.Fatalf("the library's search finds an attached file: %+v", hits)
+	}
+	files, err := k.Attached(mine)
+	if err != nil || len(files) != 1 || !strings.HasSuffix(files[0].Source, "출장규정.md") {
+		t.Fatalf("Attached: %+v %v", files, err)
+	}
+	if list, _ := k.Attached(other); len(list) != 0 {
+		t.Fatalf("another conversation lists it: %+v", list)
+	}
+	if _, err := k.Attach("no-such-session", "x.md", "eA=="); describe(err).Code != api.ErrNotFound {
+		t.Fatalf("attach to an unknown conversation: %v", err)
+	}
+
+	// Added to the library: everyone's.
+	if _, err := k.AddToLibrary(other, files[0].Source); describe(err).Code != api.ErrNotFound {
+		t.Fatalf("another conversation added it: %v", err)
+	}
+	if _, err := k.AddToLibrary(mine, files[0].Source); err != nil {
+		t.Fatal(err)
+	}
+	if _, seen := answerSees(other, "출장비는 하루 얼마까지 지원하나요?", "10만원까지"); !seen {
+		t.Fatal("after adding it to the library, another conversation does not see it")
+	}
+	if docs, _ := k.Documents(); len(docs) != 1 {
+		t.Fatalf("the library after adding: %+v", docs)
+	}
+	if list, _ := k.Attached(mine); len(list) != 0 {
+		t.Fatalf("still attached after adding: %+v", list)
+	}
+}
+
+// The agent's retrieve_docs tool, called by the model mid-answer, honours
+// the conversation too.
+func TestAttachedFilesRetrieveDocs(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}))
+	fake.On(ollamatest.SystemContains(agent.RoleRouter), ollamatest.Reply{JSON: map[string]any{
+		"route": "simple", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false}})
+	fake.OnFunc(ollamatest.SystemContains(agent.RoleAnswer), func(r ollama.ChatRequest) ollamatest.Reply {
+		if last := r.Messages[len(r.Messages)-1]; last.Role == "tool" {
+			return ollamatest.Reply{Text: "found: " + last.Content}
+		}
+		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "retrieve_docs", Args: map[string]any{"query": "출장비 지원"}}}}
+	})
+	a, events := openTestApp(t, fake, "llama3.2:3b")
+	c, k := &ChatService{a}, &KnowledgeService{a}
+	reply := func(session, text string) (string, string) {
+		t.Helper()
+		ack, err := c.Send(session, text, api.SendOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := events.finished(t, ack.TurnID)
+		a.agent.Wait()
+		return ack.SessionID, m.Content
+	}
+	mine, _ := reply("", "hello")
+	other, _ := reply("", "hello too")
+	id, err := k.Attach(mine, "출장규정.md", base64.StdEncoding.EncodeToString([]byte("# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	if _, got := reply(mine, "출장비 규정을 찾아 줘"); !strings.Contains(got, "10만원") {
+		t.Fatalf("retrieve_docs in its conversation: %q", got)
+	}
+	if _, got := reply(other, "출장비 규정을 찾아 줘"); strings.Contains(got, "10만원") {
+		t.Fatalf("retrieve_docs in another conversation found it: %q", got)
+	}
+}
+
+// A conversation purged for good takes its attached files with it at the
+// next start.
+func TestAttachedFilesPurged(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}))
+	a, events := openTestApp(t, fake, "llama3.2:3b")
+	c, k := &ChatService{a}, &KnowledgeService{a}
+	ack, err := c.Send("", "hello", api.SendOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events.finished(t, ack.TurnID)
+	id, err := k.Attach(ack.SessionID, "memo.txt", base64.StdEncoding.EncodeToString([]byte("회의는 화요일입니다.")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	folder := filepath.Join(a.dataDir, "uploads", ".conversations", ack.SessionID)
+	if _, err := os.Stat(filepath.Join(folder, "memo.txt")); err != nil {
+		t.Fatal(err)
+	}
+	// Still there while the conversation can be restored.
+	a.forgetAttached(map[string]bool{ack.SessionID: true})
+	a.bg.Wait()
+	if _, err := os.Stat(folder); err != nil {
+		t.Fatalf("a live conversation's files went: %v", err)
+	}
+	a.forgetAttached(map[string]bool{})
+	a.bg.Wait()
+	if _, err := os.Stat(folder); !os.IsNotExist(err) {
+		t.Fatalf("a purged conversation's folder stays: %v", err)
+	}
+	kb, _ := a.library.base(a.ctx)
+	if docs, _ := kb.ConversationDocuments(a.ctx, ack.SessionID); len(docs) != 0 {
+		t.Fatalf("a purged conversation's documents stay: %+v", docs)
+	}
+}

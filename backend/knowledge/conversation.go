@@ -1,0 +1,187 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gorm.io/gorm"
+)
+
+// Files attached in a conversation are uploads kept apart from the
+// library: UploadDir/.conversations/<conversation id>/<name>. Their
+// documents answer only that conversation's searches (SearchOptions.
+// Conversation); every other search, the library's list and other
+// conversations do not see them, until the person adds one to the library
+// (Promote), which moves it to UploadDir/<name>. The folder's name starts
+// with a dot, so no upload's name (Upload refuses those) can clash with it.
+const conversationsDir = ".conversations"
+
+// ErrConversation is a conversation id that cannot name a folder.
+var ErrConversation = errors.New("not a conversation id")
+
+// ErrNameTaken is a file the library already has one of that name.
+var ErrNameTaken = errors.New("the library has a file of that name")
+
+// validConversation accepts the ids the store makes (UUIDs) and any other
+// short id of letters, digits, '-' and '_', which cannot leave the folder.
+func validConversation(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// uploadFolder is where an upload is kept: the library's folder, or a
+// conversation's.
+func (b *Base) uploadFolder(conversation string) (string, error) {
+	if conversation == "" {
+		return b.opts.UploadDir, nil
+	}
+	if !validConversation(conversation) {
+		return "", fmt.Errorf("%w: %q", ErrConversation, conversation)
+	}
+	return filepath.Join(b.opts.UploadDir, conversationsDir, conversation), nil
+}
+
+// ConversationOf is the conversation a document's source belongs to; ""
+// for the library.
+func (b *Base) ConversationOf(source string) string {
+	return b.conversationOf(source)
+}
+
+func (b *Base) conversationOf(source string) string {
+	if b.opts.UploadDir == "" {
+		return ""
+	}
+	root := filepath.Join(b.opts.UploadDir, conversationsDir) + string(filepath.Separator)
+	rest, ok := strings.CutPrefix(source, root)
+	if !ok {
+		return ""
+	}
+	id, _, _ := strings.Cut(rest, string(filepath.Separator))
+	return id
+}
+
+// visibleTo says whether a search of conversation ("" for none) sees a
+// document from source: the library's always, a conversation's only in it.
+func (b *Base) visibleTo(source, conversation string) bool {
+	c := b.conversationOf(source)
+	return c == "" || c == conversation
+}
+
+// UploadToConversation is Upload into one conversation's own files: the
+// same checks, progress and outcomes, a duplicate only of what that
+// conversation sees (the library or its own files).
+func (b *Base) UploadToConversation(ctx context.Context, conversation, name string, content io.Reader, onProgress func(Progress)) (UploadResult, error) {
+	if !validConversation(conversation) {
+		return UploadResult{}, fmt.Errorf("%w: %q", ErrConversation, conversation)
+	}
+	return b.upload(ctx, conversation, name, content, onProgress)
+}
+
+// ConversationDocuments lists the documents of a conversation's own files.
+func (b *Base) ConversationDocuments(ctx context.Context, conversation string) ([]Document, error) {
+	if !validConversation(conversation) {
+		return nil, fmt.Errorf("%w: %q", ErrConversation, conversation)
+	}
+	folder, _ := b.uploadFolder(conversation)
+	prefix := folder + string(filepath.Separator)
+	var docs []Document
+	err := b.db.WithContext(ctx).Where("source >= ? AND source < ? AND NOT staged", prefix, folder+string(rune(filepath.Separator+1))).
+		Order("created_at, id").Find(&docs).Error
+	if err != nil {
+		return nil, fmt.Errorf("list the files of conversation %s: %w", conversation, err)
+	}
+	return docs, nil
+}
+
+// Promote adds a file of a conversation to the library: its copy moves to
+// the library's folder and its documents, unchanged (no second import),
+// become everyone's. A library file of the same name is not replaced:
+// ErrNameTaken says so.
+func (b *Base) Promote(ctx context.Context, conversation, source string) (string, error) {
+	if err := b.writable(); err != nil {
+		return "", err
+	}
+	if !validConversation(conversation) || b.conversationOf(source) != conversation {
+		return "", fmt.Errorf("add %q to the library: %w", source, os.ErrNotExist)
+	}
+	b.uploads.Lock()
+	defer b.uploads.Unlock()
+	b.write.Lock()
+	defer b.write.Unlock()
+	var docs []Document
+	if err := b.db.WithContext(ctx).Where("source = ? AND NOT staged", source).Find(&docs).Error; err != nil {
+		return "", fmt.Errorf("add %q to the library: %w", source, err)
+	}
+	if len(docs) == 0 {
+		return "", fmt.Errorf("add %q to the library: %w", source, os.ErrNotExist)
+	}
+	target := filepath.Join(b.opts.UploadDir, filepath.Base(source))
+	var taken int64
+	if err := b.db.WithContext(ctx).Model(&Document{}).Where("source = ?", target).Count(&taken).Error; err != nil {
+		return "", fmt.Errorf("add %q to the library: %w", source, err)
+	}
+	if _, err := os.Lstat(target); taken > 0 || err == nil {
+		return "", fmt.Errorf("add %s to the library: %w", filepath.Base(source), ErrNameTaken)
+	}
+	// The file moves first: if the database then fails, it goes back, and
+	// the documents still point at it.
+	if err := os.Rename(source, target); err != nil {
+		return "", fmt.Errorf("add %s to the library: %w", filepath.Base(source), err)
+	}
+	err := b.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		return tx.Model(&Document{}).Where("source = ?", source).Update("source", target).Error
+	})
+	if err != nil {
+		if rerr := os.Rename(target, source); rerr != nil {
+			b.log.Warn("a promoted file not moved back", "file", target, "err", rerr)
+		}
+		return "", fmt.Errorf("add %s to the library: %w", filepath.Base(source), err)
+	}
+	for _, d := range docs {
+		b.docs.add(d.ID, target, d.Kind)
+	}
+	_ = os.Remove(filepath.Dir(source)) // the conversation's folder, if that was its last file
+	return target, nil
+}
+
+// ForgetConversation removes a conversation's own files and their
+// documents (the conversation is gone for good).
+func (b *Base) ForgetConversation(ctx context.Context, conversation string) (int, error) {
+	docs, err := b.ConversationDocuments(ctx, conversation)
+	if err != nil {
+		return 0, err
+	}
+	if err := b.writable(); err != nil {
+		return 0, err
+	}
+	b.uploads.Lock()
+	defer b.uploads.Unlock()
+	b.write.Lock()
+	defer b.write.Unlock()
+	n := 0
+	for _, d := range docs {
+		k, err := b.deleteDocs(ctx, "source = ?", d.Source)
+		n += k
+		if err != nil {
+			return n, fmt.Errorf("forget the files of conversation %s: %w", conversation, err)
+		}
+	}
+	b.saveKeywords(ctx)
+	folder, _ := b.uploadFolder(conversation)
+	if err := os.RemoveAll(folder); err != nil {
+		b.log.Warn("the files of a forgotten conversation not deleted", "folder", folder, "err", err)
+	}
+	return n, nil
+}

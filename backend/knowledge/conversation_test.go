@@ -1,0 +1,131 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Files attached in a conversation answer that conversation's searches
+// only (not another's, not the library's, in any scope); the same content
+// is a duplicate only where it is seen; a name is replaced only within its
+// own folder; added to the library, a file is everyone's without a second
+// import; a conversation forgotten takes its files with it.
+func TestConversationFiles(t *testing.T) {
+	e, b, dir := uploadEnv(t)
+	ctx := context.Background()
+	const a, other = "0199a000-0000-7000-8000-00000000000a", "0199a000-0000-7000-8000-00000000000b"
+	attach := func(conv, name, content string) UploadResult {
+		t.Helper()
+		var last Progress
+		res, err := b.UploadToConversation(ctx, conv, name, strings.NewReader(content), func(p Progress) { last = p })
+		if err != nil {
+			t.Fatalf("attach %s: %v", name, err)
+		}
+		if res.Outcome != UploadDuplicate && last.Stage != StageDone {
+			t.Fatalf("attach %s: last progress %+v", name, last)
+		}
+		return res
+	}
+	titles := func(conv string, scope Scope, q string) []string {
+		t.Helper()
+		hits, err := b.Search(ctx, q, SearchOptions{Conversation: conv, Scope: scope, PerDoc: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range hits {
+			out = append(out, filepath.Base(h.Source))
+		}
+		return out
+	}
+
+	res := attach(a, "출장규정.md", "# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n")
+	if res.Outcome != UploadAdded || res.Path != filepath.Join(dir, ".conversations", a, "출장규정.md") {
+		t.Fatalf("attach: %+v", res)
+	}
+	if got := titles(a, ScopeDocuments, "출장비"); !slices.Equal(got, []string{"출장규정.md"}) {
+		t.Fatalf("its conversation: %v", got)
+	}
+	for _, sc := range []Scope{ScopeDocuments, ScopeAll} {
+		if got := titles(other, sc, "출장비"); len(got) != 0 {
+			t.Fatalf("another conversation (%s) sees it: %v", sc, got)
+		}
+		if got := titles("", sc, "출장비"); len(got) != 0 {
+			t.Fatalf("the library's search (%s) sees it: %v", sc, got)
+		}
+	}
+	if got := titles(a, ScopeCatalog, "출장비"); len(got) != 0 {
+		t.Fatalf("the catalog scope holds it: %v", got)
+	}
+
+	// The same content in another conversation is that one's own; the
+	// library's upload of it is new too; in the same conversation it is
+	// a duplicate.
+	if r := attach(other, "copy.md", "# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n"); r.Outcome != UploadAdded {
+		t.Fatalf("the same content in another conversation: %+v", r)
+	}
+	if r := attach(a, "again.md", "# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n"); r.Outcome != UploadDuplicate {
+		t.Fatalf("the same content again in its conversation: %+v", r)
+	}
+	// The same name in the library does not replace the conversation's.
+	if r, err := b.Upload(ctx, "출장규정.md", strings.NewReader("# 다른 문서\n\n숙박비 규정.\n"), nil); err != nil || r.Outcome != UploadAdded {
+		t.Fatalf("library upload of the same name: %+v %v", r, err)
+	}
+	if got := titles(a, ScopeDocuments, "출장비"); !slices.Equal(got, []string{"출장규정.md"}) {
+		t.Fatalf("after the library's upload of the same name: %v", got)
+	}
+	docs, err := b.ConversationDocuments(ctx, a)
+	if err != nil || len(docs) != 1 || docs[0].Title == "" {
+		t.Fatalf("ConversationDocuments: %+v %v", docs, err)
+	}
+
+	// Added to the library: the name is taken there.
+	if _, err := b.Promote(ctx, a, docs[0].Source); !errors.Is(err, ErrNameTaken) {
+		t.Fatalf("promote onto a taken name: %v", err)
+	}
+	res = attach(a, "meeting.txt", "회의록: 다음 주 화요일에 예산 회의가 있습니다.")
+	if _, err := b.Promote(ctx, other, res.Path); err == nil {
+		t.Fatal("another conversation promoted a's file")
+	}
+	to, err := b.Promote(ctx, a, res.Path)
+	if err != nil || to != filepath.Join(dir, "meeting.txt") {
+		t.Fatalf("promote: %q %v", to, err)
+	}
+	if _, err := os.Stat(to); err != nil {
+		t.Fatalf("the promoted copy: %v", err)
+	}
+	if got := titles(other, ScopeDocuments, "예산 회의"); !slices.Equal(got, []string{"meeting.txt"}) {
+		t.Fatalf("another conversation after promoting: %v", got)
+	}
+	if got := titles("", ScopeDocuments, "예산 회의"); !slices.Equal(got, []string{"meeting.txt"}) {
+		t.Fatalf("the library after promoting: %v", got)
+	}
+
+	// Reopened, the scopes hold (they come from the stored sources).
+	b = e.openWith(Options{Sink: e.sink, UploadDir: dir})
+	if got := titles(other, ScopeDocuments, "출장비"); !slices.Equal(got, []string{"copy.md"}) {
+		t.Fatalf("after reopening, the other conversation: %v", got)
+	}
+
+	// Forgotten with its conversation.
+	if n, err := b.ForgetConversation(ctx, a); err != nil || n != 1 {
+		t.Fatalf("forget: %d %v", n, err)
+	}
+	if got := titles(a, ScopeDocuments, "출장비"); len(got) != 0 {
+		t.Fatalf("a forgotten conversation's file is found: %v", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".conversations", a)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("its folder stays: %v", err)
+	}
+
+	for _, bad := range []string{"", "../x", "a/b", strings.Repeat("x", 65)} {
+		if _, err := b.UploadToConversation(ctx, bad, "x.md", strings.NewReader("x"), nil); !errors.Is(err, ErrConversation) {
+			t.Errorf("conversation %q: %v", bad, err)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+// AttachStore: files attached to conversations from the message box. Each
+// goes into that conversation's own part of the knowledge base (only its
+// turns search it) with a progress row per file until it is in; the
+// conversation's files are listed under the box, each can be added to the
+// whole library.
+import { parseError, type ErrorInfo } from "../api/errors";
+import { Events, Reconnected, subscribe } from "../api/events";
+import type { KBDocument } from "../api/gotypes.gen";
+import { toBase64, type KnowledgeApi } from "../api/knowledge";
+import type { Transport } from "../api/transport";
+import { MAX_UPLOAD_BYTES } from "../knowledge/store.svelte";
+import { progressOf, type FileProgress } from "../knowledge/progress";
+
+/** The kinds the knowledge base imports, for the file picker. */
+export const ATTACH_ACCEPT = ".pdf,.md,.markdown,.txt,.text,.json,.jsonl";
+
+/** Pending is one attached file on its way in. */
+export interface Pending {
+  /** a key unique among this conversation's pending files */
+  key: string;
+  session: string;
+  name: string;
+  importID: string;
+  progress: FileProgress | null;
+  error: ErrorInfo | null;
+}
+
+export class AttachStore {
+  /** files attached to each conversation, by session id */
+  files = $state<Record<string, KBDocument[]>>({});
+  pending = $state<Pending[]>([]);
+  error = $state<ErrorInfo | null>(null);
+  private seq = 0;
+
+  constructor(private readonly api: KnowledgeApi) {}
+
+  listen(t: Transport): () => void {
+    const offs = [
+      subscribe(t, Events.Import, (p) => {
+        const row = this.pending.find((x) => x.importID === p.import_id);
+        if (row) row.progress = progressOf(p);
+      }),
+      subscribe(t, Events.ImportDone, (r) => {
+        const row = this.pending.find((x) => x.importID === r.import_id);
+        if (!row) return;
+        const failed = r.failed?.[0]?.error || r.error?.message;
+        if (failed) {
+          row.error = { code: "invalid_input", message: `${row.name}: ${failed}`, hint: "" };
+          return;
+        }
+        if (r.duplicates?.length && row.progress) row.progress = { ...row.progress, stage: "duplicate", duplicateOf: r.duplicates[0]!.error, finished: true, percent: 100 };
+        else this.pending = this.pending.filter((x) => x !== row);
+        void this.load(row.session);
+      }),
+      subscribe(t, Reconnected, () => {
+        for (const sid of Object.keys(this.files)) void this.load(sid);
+      }),
+    ];
+    return () => offs.forEach((off) => off());
+  }
+
+  /** of lists what a conversation holds and what is on its way. */
+  of(sessionID: string): { files: KBDocument[]; pending: Pending[] } {
+    return { files: this.files[sessionID] ?? [], pending: this.pending.filter((p) => p.session === sessionID) };
+  }
+
+  async load(sessionID: string): Promise<void> {
+    if (!sessionID) return;
+    try {
+      this.files[sessionID] = await this.api.attached(sessionID);
+    } catch (e) {
+      this.error = parseError(e);
+    }
+  }
+
+  /** attach sends files one by one; each shows its own progress. */
+  async attach(sessionID: string, files: Iterable<File>): Promise<void> {
+    for (const f of files) {
+      const row: Pending = { key: `${++this.seq}`, session: sessionID, name: f.name, importID: "", progress: null, error: null };
+      this.pending = [...this.pending, row];
+      const live = () => this.pending.find((x) => x.key === row.key);
+      if (f.size > MAX_UPLOAD_BYTES) {
+        Object.assign(live()!, { error: { code: "invalid_input", message: `${f.name}: ${Math.round(f.size / 1048576)} MB > 64 MB`, hint: "" } });
+        continue;
+      }
+      try {
+        const bytes = new Uint8Array(await f.arrayBuffer());
+        const id = await this.api.attach(sessionID, f.name, toBase64(bytes));
+        const r = live();
+        if (r) r.importID = id;
+      } catch (e) {
+        const r = live();
+        if (r) r.error = parseError(e);
+      }
+    }
+  }
+
+  dismiss(key: string): void {
+    this.pending = this.pending.filter((p) => p.key !== key);
+  }
+
+  /** addToLibrary moves a file from the conversation to the whole library. */
+  async addToLibrary(sessionID: string, doc: KBDocument): Promise<boolean> {
+    this.error = null;
+    try {
+      await this.api.addToLibrary(sessionID, doc.source);
+      await this.load(sessionID);
+      return true;
+    } catch (e) {
+      this.error = parseError(e);
+      return false;
+    }
+  }
+}

@@ -1,0 +1,67 @@
+// Files in chat: attached or dropped on the message box they go into the
+// open conversation's own knowledge with a progress row each; the
+// conversation lists its files, and one can join the whole library. A new
+// chat has no conversation yet, so attaching waits for the first message.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { flushSync } from "svelte";
+import { $, $$, cleanup, click, send, start } from "../testing/ui";
+
+afterEach(cleanup);
+
+function pick(files: File[]): void {
+  const input = $("[data-testid='attach-input']") as HTMLInputElement;
+  Object.defineProperty(input, "files", { value: files, configurable: true });
+  input.dispatchEvent(new Event("change", { bubbles: true }));
+  flushSync();
+}
+
+describe("files in chat", () => {
+  it("waits for a conversation before it attaches", async () => {
+    await start();
+    const b = $("[data-testid='attach-files']") as HTMLButtonElement;
+    expect(b.disabled).toBe(true);
+    expect(b.title).toBe("Send a first message, then attach files to this conversation.");
+  });
+
+  it("attaches files with a progress row each, lists them, refuses what it cannot read, and adds one to the library", async () => {
+    const { fake } = await start({ stepDelayMs: 5 });
+    await send("hello");
+    await vi.waitFor(() => expect(($("[data-testid='attach-files']") as HTMLButtonElement).disabled).toBe(false));
+    pick([new File(["# 출장 규정\n\n10만원"], "출장규정.md"), new File(["MZ"], "setup.exe")]);
+    // Each file has its own row while it is on its way.
+    await vi.waitFor(() => expect($$("[data-testid='attachments'] .pending li").length).toBe(2));
+    await vi.waitFor(() => expect($("[data-testid='attachments'] .files li").textContent).toContain("출장규정.md"));
+    await vi.waitFor(() => expect($("[data-testid='attachments'] .pending li[data-stage='failed']").textContent).toContain("setup.exe: this kind of file is not supported"));
+    expect($$("[data-testid='attachments'] .pending li")).toHaveLength(1);
+    expect(fake.calls.filter((c) => c.method === "Attach").map((c) => [c.args[0], c.args[1]])).toEqual([["s-1", "출장규정.md"], ["s-1", "setup.exe"]]);
+    expect($("[data-testid='attachments']").textContent).toContain("Only this conversation searches these files.");
+    // The library does not list it until it is added.
+    expect(fake.docs).toHaveLength(0);
+    click([...$$("[data-testid='attachments'] .files button")].find((b) => b.textContent === "Add to library")!);
+    await vi.waitFor(() => expect(fake.docs.map((d) => d.source)).toEqual(["/data/uploads/출장규정.md"]));
+    await vi.waitFor(() => expect(document.querySelector("[data-testid='attachments'] .files")).toBeNull());
+    // The failed row goes when dismissed.
+    click("[data-testid='attachments'] .pending li button");
+    expect(document.querySelector("[data-testid='attachments']")).toBeNull();
+  });
+
+  it("takes dropped files", async () => {
+    const { fake } = await start();
+    await send("hello");
+    await vi.waitFor(() => expect(($("[data-testid='attach-files']") as HTMLButtonElement).disabled).toBe(false));
+    const form = $("form.composer");
+    const files = [new File(["{}"], "data.json")];
+    const dt = { types: ["Files"], files } as unknown as DataTransfer;
+    const over = new Event("dragover", { bubbles: true, cancelable: true });
+    Object.defineProperty(over, "dataTransfer", { value: dt });
+    form.dispatchEvent(over);
+    flushSync();
+    expect($("form.composer .drop").textContent).toBe("Drop files to attach them to this conversation");
+    const drop = new Event("drop", { bubbles: true, cancelable: true });
+    Object.defineProperty(drop, "dataTransfer", { value: dt });
+    form.dispatchEvent(drop);
+    flushSync();
+    await vi.waitFor(() => expect($("[data-testid='attachments'] .files li").textContent).toContain("data.json"));
+    expect(fake.calls.find((c) => c.method === "Attach")!.args[1]).toBe("data.json");
+  });
+});

@@ -598,6 +598,9 @@ type ImportProgress struct {
 	// the embedding model missing): keyword search finds those chunks, and
 	// they are embedded once the model answers.
 	EmbedError *ErrorInfo `json:"embed_error,omitempty"`
+	// Conversation is the conversation a file is attached to
+	// (KnowledgeService.Attach); "" for the library's imports.
+	Conversation string `json:"conversation,omitempty"`
 }
 
 // FileReason says why a file was not imported in parts the window words in
@@ -634,6 +637,8 @@ type ImportReport struct {
 	// Ignored are files found in the folders that are not of a type
 	// Wayfinder imports (PDF, Markdown, text, JSON, JSON Lines).
 	Ignored   []string   `json:"ignored"`
+	// Conversation: as in ImportProgress.
+	Conversation string `json:"conversation,omitempty"`
 	Documents int        `json:"documents"`
 	Chunks    int        `json:"chunks"`
 	Pages     int        `json:"pages"`

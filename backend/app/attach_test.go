@@ -61,7 +61,7 @@ func TestAttachedFiles(t *testing.T) {
 	mine, _ := answerSees("", "hello", "never")
 	other, _ := answerSees("", "hello too", "never")
 	rep := attach(mine, "출장규정.md", "# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n")
-	if len(rep.Imported) != 1 || rep.Error != nil {
+	if len(rep.Imported) != 1 || rep.Error != nil || rep.Conversation != mine {
 		t.Fatalf("attach: %+v", rep)
 	}
 	if _, seen := answerSees(mine, "출장비는 하루 얼마까지 지원하나요?", "10만원까지"); !seen {

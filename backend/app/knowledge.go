@@ -276,13 +276,18 @@ func addReport(rep *api.ImportReport, r knowledge.Report) {
 // upload imports a file given by content (see knowledge.Base.Upload).
 func (l *library) upload(ctx context.Context, id, conversation, name string, content io.Reader, progress func(api.ImportProgress)) api.ImportReport {
 	rep := newReport(id)
+	rep.Conversation = conversation
 	kb, err := l.base(ctx)
 	if err != nil {
 		info := describe(err)
 		rep.Error = &info
 		return rep
 	}
-	onProgress := func(p knowledge.Progress) { progress(progressOf(id, p)) }
+	onProgress := func(p knowledge.Progress) {
+		ev := progressOf(id, p)
+		ev.Conversation = conversation
+		progress(ev)
+	}
 	var res knowledge.UploadResult
 	if conversation == "" {
 		res, err = kb.Upload(ctx, name, content, onProgress)

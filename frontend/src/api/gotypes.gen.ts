@@ -370,6 +370,7 @@ export interface ImportProgress {
   replaced?: boolean;
   duplicate_of?: string;
   embed_error?: ErrorInfo | null;
+  conversation?: string;
 }
 
 /**
@@ -404,6 +405,7 @@ export interface ImportReport {
   replaced: string[]; // uploads that replaced an earlier one of their name
   duplicates: ImportFailure[];
   ignored: string[];
+  conversation?: string;
   documents: number;
   chunks: number;
   pages: number;

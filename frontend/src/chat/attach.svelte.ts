@@ -37,11 +37,12 @@ export class AttachStore {
   listen(t: Transport): () => void {
     const offs = [
       subscribe(t, Events.Import, (p) => {
-        const row = this.pending.find((x) => x.importID === p.import_id);
+        const row = this.rowOf(p.import_id, p.conversation, [p.file]);
         if (row) row.progress = progressOf(p);
       }),
       subscribe(t, Events.ImportDone, (r) => {
-        const row = this.pending.find((x) => x.importID === r.import_id);
+        const files = [...(r.imported ?? []), ...(r.failed ?? []).map((f) => f.file), ...(r.duplicates ?? []).map((f) => f.file)];
+        const row = this.rowOf(r.import_id, r.conversation, files);
         if (!row) return;
         const failed = r.failed?.[0]?.error || r.error?.message;
         if (failed) {
@@ -57,6 +58,20 @@ export class AttachStore {
       }),
     ];
     return () => offs.forEach((off) => off());
+  }
+
+  /**
+   * rowOf finds the pending file an event is about: by its import id, or,
+   * when the events outrun Attach's answer, as the first file of that
+   * conversation and name still waiting for its id.
+   */
+  private rowOf(importID: string, conversation: string | undefined, files: string[]): Pending | undefined {
+    const byID = this.pending.find((x) => x.importID === importID);
+    if (byID || !conversation) return byID;
+    const names = new Set(files.map(base));
+    const row = this.pending.find((x) => !x.importID && x.session === conversation && names.has(x.name));
+    if (row) row.importID = importID;
+    return row;
   }
 
   /** of lists what a conversation holds and what is on its way. */
@@ -87,7 +102,7 @@ export class AttachStore {
         const bytes = new Uint8Array(await f.arrayBuffer());
         const id = await this.api.attach(sessionID, f.name, toBase64(bytes));
         const r = live();
-        if (r) r.importID = id;
+        if (r && !r.importID) r.importID = id;
       } catch (e) {
         const r = live();
         if (r) r.error = parseError(e);
@@ -111,4 +126,8 @@ export class AttachStore {
       return false;
     }
   }
+}
+
+function base(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
 }

@@ -35,8 +35,13 @@ describe("files in chat", () => {
     expect($$("[data-testid='attachments'] .pending li")).toHaveLength(1);
     expect(fake.calls.filter((c) => c.method === "Attach").map((c) => [c.args[0], c.args[1]])).toEqual([["s-1", "출장규정.md"], ["s-1", "setup.exe"]]);
     expect($("[data-testid='attachments']").textContent).toContain("Only this conversation searches these files.");
-    // The library does not list it until it is added.
+    // The library does not list it until it is added, nor show its import.
     expect(fake.docs).toHaveLength(0);
+    click(".views button");
+    await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull());
+    expect(document.body.textContent).not.toContain("출장규정.md");
+    click(".sidebar li button.open");
+    await vi.waitFor(() => expect(document.querySelector("[data-testid='attachments'] .files li")).not.toBeNull());
     click([...$$("[data-testid='attachments'] .files button")].find((b) => b.textContent === "Add to library")!);
     await vi.waitFor(() => expect(fake.docs.map((d) => d.source)).toEqual(["/data/uploads/출장규정.md"]));
     await vi.waitFor(() => expect(document.querySelector("[data-testid='attachments'] .files")).toBeNull());

@@ -41,10 +41,12 @@ export class KnowledgeStore {
   listen(t: Transport): () => void {
     const offs = [
       subscribe(t, Events.Import, (p) => {
+        if (p.conversation) return; // a file attached in a chat (chat/attach.svelte.ts)
         const byFile = (this.files[p.import_id] ??= {});
         byFile[p.file] = progressOf(p);
       }),
       subscribe(t, Events.ImportDone, (r) => {
+        if (r.conversation) return;
         this.reports = [r, ...this.reports.filter((x) => x.import_id !== r.import_id)].slice(0, 5);
         void this.load();
       }),

@@ -675,7 +675,7 @@ export class FakeBackend implements Transport {
   "KnowledgeService.Attach"(sid: string, name: string, contentBase64: string): string {
     if (!this.sessions.some((s) => s.id === sid)) throw new ApiError({ code: "not_found", message: "That item no longer exists." });
     const id = this.id("imp");
-    const p = (stage: string, extra: Partial<ImportProgress> = {}): ImportProgress => ({ import_id: id, file: name, stage, pages: 0, chunks: 0, embedded: 0, file_index: 1, files_total: 1, ...extra });
+    const p = (stage: string, extra: Partial<ImportProgress> = {}): ImportProgress => ({ import_id: id, file: name, stage, pages: 0, chunks: 0, embedded: 0, file_index: 1, files_total: 1, conversation: sid, ...extra });
     const bad = !/\.(pdf|md|markdown|txt|text|json|jsonl)$/i.test(name);
     const steps = bad
       ? [p("reading"), p("failed", { error: "this kind of file is not supported" })]
@@ -686,7 +686,7 @@ export class FakeBackend implements Transport {
       if (!step) {
         const now = new Date().toISOString();
         if (!bad) (this.attached[sid] ??= []).push({ id: this.id("doc"), title: name, source: `/data/uploads/.conversations/${sid}/${name}`, kind: "markdown", size: contentBase64.length, pages: 0, chunks: 4, created_at: now, updated_at: now });
-        this.emit("knowledge.import_done", { import_id: id, imported: bad ? [] : [name], skipped: [], failed: bad ? [{ file: name, error: "this kind of file is not supported" }] : [], warnings: [], replaced: [], duplicates: [], ignored: [], documents: bad ? 0 : 1, chunks: bad ? 0 : 4, pages: 0 });
+        this.emit("knowledge.import_done", { import_id: id, conversation: sid, imported: bad ? [] : [name], skipped: [], failed: bad ? [{ file: name, error: "this kind of file is not supported" }] : [], warnings: [], replaced: [], duplicates: [], ignored: [], documents: bad ? 0 : 1, chunks: bad ? 0 : 4, pages: 0 });
         return;
       }
       this.emit("knowledge.import", step);

@@ -636,13 +636,13 @@ type ImportReport struct {
 	Duplicates []ImportFailure `json:"duplicates"`
 	// Ignored are files found in the folders that are not of a type
 	// Wayfinder imports (PDF, Markdown, text, JSON, JSON Lines).
-	Ignored   []string   `json:"ignored"`
+	Ignored []string `json:"ignored"`
 	// Conversation: as in ImportProgress.
-	Conversation string `json:"conversation,omitempty"`
-	Documents int        `json:"documents"`
-	Chunks    int        `json:"chunks"`
-	Pages     int        `json:"pages"`
-	Error     *ErrorInfo `json:"error,omitempty"` // the whole import stopped
+	Conversation string     `json:"conversation,omitempty"`
+	Documents    int        `json:"documents"`
+	Chunks       int        `json:"chunks"`
+	Pages        int        `json:"pages"`
+	Error        *ErrorInfo `json:"error,omitempty"` // the whole import stopped
 }
 
 // ImportResult says what importing a conversation export did.

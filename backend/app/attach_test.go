@@ -83,7 +83,7 @@ func TestAttachedFiles(t *testing.T) {
 	if list, _ := k.Attached(other); len(list) != 0 {
 		t.Fatalf("another conversation lists it: %+v", list)
 	}
-	if _, err := k.Attach("no-such-session", "x.md", "eA=="); describe(err).Code != api.ErrNotFound {
+	if _, err := k.Attach("no-such-session", "x.md", "eA=="); describe(err).Code != api.ErrSessionNotFound {
 		t.Fatalf("attach to an unknown conversation: %v", err)
 	}
 

@@ -87,7 +87,7 @@ func TestTuningReachesOllama(t *testing.T) {
 
 	// Bad values are refused with what is wrong, and nothing changes.
 	hot := 5.0
-	if _, err := c.SetSettings(id, api.ConversationSettings{Temperature: &hot}); describe(err).Code != api.ErrInvalidInput || !strings.Contains(describe(err).Message, "temperature") {
+	if _, err := c.SetSettings(id, api.ConversationSettings{Temperature: &hot}); describe(err).Code != api.ErrSettingsInvalid || !strings.Contains(describe(err).Message, "temperature") {
 		t.Fatalf("temperature 5: %v", err)
 	}
 	if s, _ := a.store.Session(a.ctx, id); s.Settings == nil || *s.Settings.Temperature != 0.3 {

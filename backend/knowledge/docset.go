@@ -119,3 +119,16 @@ func canonicalUUID(id string) (uuid.UUID, bool) {
 	u, err := uuid.Parse(id)
 	return u, err == nil
 }
+
+// anySource says whether some live document's source satisfies ok; it
+// looks at each distinct (source, kind) once, not at every document.
+func (s *docSet) anySource(ok func(source string) bool) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, g := range s.groups {
+		if ok(g.source) {
+			return true
+		}
+	}
+	return false
+}

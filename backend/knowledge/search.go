@@ -274,7 +274,19 @@ func (b *Base) filter(opts SearchOptions) (func(chunkID string) bool, error) {
 		// are few and kept apart, which is several times faster per
 		// candidate than the whole document table at 100k chunks.
 		catalog := scope == ScopeCatalog
-		return func(chunkID string) bool { return b.docs.isCatalog(docOf(chunkID)) == catalog }, nil
+		if catalog || !b.docs.anySource(func(src string) bool { return b.conversationOf(src) != "" }) {
+			return func(chunkID string) bool { return b.docs.isCatalog(docOf(chunkID)) == catalog }, nil
+		}
+		// Some conversation has files of its own: each document's source
+		// says whether this search sees it.
+		return func(chunkID string) bool {
+			id := docOf(chunkID)
+			if b.docs.isCatalog(id) {
+				return false
+			}
+			source, _, ok := b.docs.get(id)
+			return ok && b.visibleTo(source, opts.Conversation)
+		}, nil
 	}
 	return func(chunkID string) bool {
 		source, kind, ok := b.docs.get(docOf(chunkID))

@@ -77,7 +77,17 @@ type Deps struct {
 	// ReadOnlyAllowed says whether the person lets a server's read-only
 	// tools (Tool.ReadOnly) run without asking; nil: never.
 	ReadOnlyAllowed func(server string) bool
-	Logger          *slog.Logger
+	// MCP gives the tools of the person's MCP servers, offered to the
+	// answer and recommend loops beside the standard ones; nil: none.
+	MCP    ToolSource
+	Logger *slog.Logger
+}
+
+// ToolSource gives tools that come and go while the app runs (MCP
+// servers' tools). Tools may start a server, so it takes the turn's
+// context.
+type ToolSource interface {
+	Tools(ctx context.Context) []*tools.Tool
 }
 
 // Options tune the agent; zero values take the defaults.

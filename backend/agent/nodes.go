@@ -192,7 +192,7 @@ func (a *Agent) answer(cfg loopConfig) graph.NodeFunc[State] {
 		}
 		c := a.newCall(rt)
 		c.trace(api.TraceGenerating, line{})
-		tools := a.toolset("answer", s).Schemas()
+		tools := a.toolset(ctx, "answer", s).Schemas()
 		msgs := withPersona(answerMessages(s, a.budget(ctx), tools), a.tuned(ctx).systemPrompt)
 		// The reply streams through a citer, which renumbers its [n]
 		// markers as they are written (cite.go).
@@ -277,7 +277,7 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 			done[r.Key] = r
 		}
 		upd := graph.Update{}
-		reg := a.toolset(set, s)
+		reg := a.toolset(ctx, set, s)
 		obs := make([]Msg, len(calls))
 		var run []gateCall
 		var at []int
@@ -369,10 +369,19 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 // toolset returns the registry a loop may use: the answer path gets
 // calculator, get_time, retrieve_docs and read_memory, and search_catalog
 // when the message asks for a tool; recommendations get search_catalog,
-// retrieve_docs, web_search (when enabled), calculator and get_time.
-func (a *Agent) toolset(name string, s State) *tools.Registry {
+// retrieve_docs, web_search (when enabled), calculator and get_time. Both
+// get the tools of the person's MCP servers (Deps.MCP).
+func (a *Agent) toolset(ctx context.Context, name string, s State) *tools.Registry {
 	if a.deps.Tools == nil {
 		return a.noTools
+	}
+	reg := a.deps.Tools
+	if a.deps.MCP != nil {
+		if r, err := reg.With(a.deps.MCP.Tools(ctx)...); err != nil {
+			a.log.Warn("offer the MCP servers' tools", "err", err)
+		} else {
+			reg = r
+		}
 	}
 	allowed := map[string]bool{"calculator": true, "get_time": true, "retrieve_docs": true,
 		"run_python":  a.deps.Settings != nil && a.deps.Settings().RunPythonEnabled,
@@ -388,7 +397,6 @@ func (a *Agent) toolset(name string, s State) *tools.Registry {
 		// only fail is one more way to confuse a small model.
 		allowed["read_file"] = a.deps.Settings != nil && len(a.deps.Settings().Folders) > 0
 	}
-	reg := a.deps.Tools
 	// web_search, get_weather and run_python are registered off; switch
 	// them on when allowed.
 	for _, n := range []string{"web_search", "get_weather", "run_python"} {

@@ -138,7 +138,8 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	}
 	a.agent, err = agent.New(agent.Deps{
 		Model: a.models.agentModel, Tools: reg, Retriever: a.library, Memory: longTerm,
-		DB: st.DB(), Settings: a.settings.Current, Grants: st, Logger: logger,
+		DB: st.DB(), Settings: a.settings.Current, Grants: st, MCP: a.mcp, Logger: logger,
+		ReadOnlyAllowed: func(server string) bool { return a.mcp.Config().Servers[server].AutoApproveReadOnly },
 	}, agent.Options{Workflow: a.customWorkflow})
 	if err != nil {
 		return nil, fmt.Errorf("start the agent: %w", err)

@@ -1,12 +1,16 @@
 package app
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	ollama "github.com/ollama/ollama/api"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
@@ -35,6 +39,53 @@ func filesystemServer(t *testing.T) string {
 		t.Skipf("reference server not installed (make deps-mcp): %v", err)
 	}
 	return path
+}
+
+// A question answered with an MCP server's tool, end to end: wayfinder
+// ask, the reference filesystem server over stdio, the approval prompt on
+// the terminal (run once), the tool's result in the answer and in the
+// message details; without an answer on stdin, the call stays waiting.
+func TestAskCallsAnMCPTool(t *testing.T) {
+	root := t.TempDir()
+	note := filepath.Join(root, "메모.txt")
+	if err := os.WriteFile(note, []byte("회의는 목요일 3시"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dataDir := t.TempDir()
+	if err := mcp.Save(dataDir, mcp.Config{Servers: map[string]mcp.Server{"files": {Command: filesystemServer(t), Args: []string{root}}}}); err != nil {
+		t.Fatal(err)
+	}
+	fake := ollamatest.New(t)
+	offered := false
+	fake.OnFunc(ollamatest.All(ollamatest.HasTools(), ollamatest.LastIsToolResult()), func(req ollama.ChatRequest) ollamatest.Reply {
+		return ollamatest.Reply{Text: "파일 내용: " + req.Messages[len(req.Messages)-1].Content}
+	})
+	fake.OnFunc(ollamatest.HasTools(), func(req ollama.ChatRequest) ollamatest.Reply {
+		for _, tl := range req.Tools {
+			offered = offered || tl.Function.Name == "files__read_text_file"
+		}
+		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "files__read_text_file", Args: map[string]any{"path": note}}}}
+	})
+	base := []string{"--data-dir", dataDir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b"}
+
+	code, out, errOut := wayfinder(t, append(base, "ask", "--json", "메모.txt 파일을 읽어 줘")...)
+	if code != 2 || !strings.Contains(errOut, "files__read_text_file") || !strings.Contains(errOut, note) || !strings.Contains(errOut, "--approve-tools") {
+		t.Fatalf("without an answer: %d\n%s\n%s", code, out, errOut)
+	}
+	if !offered {
+		t.Fatal("the MCP tool was not offered to the model")
+	}
+	var stdout, stderr bytes.Buffer
+	code = Main(context.Background(), append(base, "ask", "--json", "--session", onlySession(t, dataDir).ID), strings.NewReader("r\n"), &stdout, &stderr, testShells)
+	out, errOut = stdout.String(), stderr.String()
+	var res api.TurnResult
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
+		t.Fatalf("run once: %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(res.Response, "회의는 목요일 3시") || len(res.ToolCalls) != 1 || res.ToolCalls[0].Server != "files" ||
+		res.ToolCalls[0].Decision != api.ToolDecidedOnce || !strings.Contains(res.ToolCalls[0].Result, "회의는 목요일 3시") {
+		t.Fatalf("after run once: %+v\n%s", res, errOut)
+	}
 }
 
 // The Settings section's service: add starts the server and lists its

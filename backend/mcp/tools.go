@@ -149,6 +149,12 @@ func (m *Manager) tool(server string, conf Server, t *sdk.Tool, budget int) *too
 		// may read files or the network: the agent treats it as both.
 		Outside: true,
 		Reaches: true,
+		// Every call asks the person first (the agent's approval gate),
+		// unless they allowed this tool for good or let this server's
+		// read-only tools run.
+		AlwaysAsk: true,
+		ReadOnly:  readOnly(t),
+		Server:    server,
 		Run: func(ctx context.Context, args tools.Args) (tools.Result, error) {
 			return m.Call(ctx, server, name, args)
 		},

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"maps"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -107,6 +108,31 @@ func (r *Registry) WithEnabled(name string, on bool) (*Registry, error) {
 	c := *r
 	c.enabled = maps.Clone(r.enabled)
 	c.enabled[name] = on
+	return &c, nil
+}
+
+// With returns a copy of the registry with more tools after its own (the
+// MCP servers' tools, which change while the app runs). A tool whose name
+// is taken is an error; the registry itself is unchanged.
+func (r *Registry) With(extra ...*Tool) (*Registry, error) {
+	if len(extra) == 0 {
+		return r, nil
+	}
+	c := *r
+	c.tools = maps.Clone(r.tools)
+	c.enabled = maps.Clone(r.enabled)
+	c.order = slices.Clone(r.order)
+	for _, t := range extra {
+		if t == nil || t.Name == "" || t.Run == nil {
+			return nil, errors.New("add tools: a tool needs a name and a run function")
+		}
+		if _, dup := c.tools[t.Name]; dup {
+			return nil, fmt.Errorf("add tools: tool %q registered twice", t.Name)
+		}
+		c.tools[t.Name] = t
+		c.order = append(c.order, t.Name)
+		c.enabled[t.Name] = !t.DefaultOff
+	}
 	return &c, nil
 }
 

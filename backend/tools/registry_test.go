@@ -232,3 +232,27 @@ func BenchmarkRegistryRunCalculator(b *testing.B) {
 		}
 	}
 }
+
+func TestRegistryWith(t *testing.T) {
+	base, err := NewRegistry(nil, NewCalculator())
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := &Tool{Name: "srv__echo", Run: func(_ context.Context, a Args) (Result, error) { return Result{Text: "ok"}, nil }}
+	r, err := base.With(extra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Names(); len(got) != 2 || got[1] != "srv__echo" {
+		t.Fatalf("names %v", got)
+	}
+	if len(base.Names()) != 1 {
+		t.Fatalf("the base registry changed: %v", base.Names())
+	}
+	if o := r.Run(context.Background(), Call{Name: "srv__echo"}); o.Err != nil || o.Result.Text != "ok" {
+		t.Fatalf("run: %+v", o)
+	}
+	if _, err := r.With(&Tool{Name: "calculator", Run: extra.Run}); err == nil {
+		t.Fatal("a taken name was accepted")
+	}
+}

@@ -1,0 +1,78 @@
+package agent
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	ollama "github.com/ollama/ollama/api"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+	"github.com/wayfinder-app/wayfinder/backend/tools"
+)
+
+// mcpSource stands for the MCP manager: tools that come and go.
+type mcpSource struct{ tools []*tools.Tool }
+
+func (m *mcpSource) Tools(context.Context) []*tools.Tool { return m.tools }
+
+// An MCP server's tools are offered to both loops beside the built-in
+// ones, and a call of one waits for the person like any tool that acts:
+// with the server, the description and the arguments; run once runs it
+// once, and the call is in the message details.
+func TestMCPToolsAreOfferedAndAsked(t *testing.T) {
+	var runs atomic.Int32
+	write := &tools.Tool{Name: "files__write_file", Server: "files", AlwaysAsk: true, Outside: true, Reaches: true,
+		Description: "[MCP server files] Create or overwrite a file.",
+		InputSchema: &ollama.ToolFunctionParameters{Type: "object", Required: []string{"path"}, Properties: ollama.NewToolPropertiesMap()},
+		Run: func(_ context.Context, args tools.Args) (tools.Result, error) {
+			runs.Add(1)
+			return tools.Result{Text: "wrote " + args.String("path")}, nil
+		}}
+	src := &mcpSource{tools: []*tools.Tool{write}}
+	w := newGateWorld(t)
+	a := w.agent(t, func(d *Deps) { d.MCP = src })
+	for _, set := range []string{"answer", "recommend"} {
+		var names []string
+		for _, s := range a.toolset(context.Background(), set, State{}).Schemas() {
+			names = append(names, s.Function.Name)
+		}
+		if !slices.Contains(names, "files__write_file") || !slices.Contains(names, "calculator") {
+			t.Errorf("%s loop tools %v", set, names)
+		}
+	}
+	w.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple}})
+	w.fake.OnFunc(isAnswer, func(req ollama.ChatRequest) ollamatest.Reply {
+		if last := lastMessage(req); last.Role == "tool" {
+			return ollamatest.Reply{Text: "Done: " + last.Content}
+		}
+		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("files__write_file", map[string]any{"path": "todo.md", "content": "- 장보기"})}}
+	})
+	w.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
+	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: "todo.md에 장보기를 적어 줘"})
+	tc := res.ToolCall
+	if tc == nil || tc.Server != "files" || tc.Tool != "files__write_file" || tc.Reason != api.ReasonAlwaysAsk ||
+		tc.Description != write.Description || tc.Arguments != `{"content":"- 장보기","path":"todo.md"}` {
+		t.Fatalf("the MCP call does not wait for the person: %+v", res)
+	}
+	if runs.Load() != 0 {
+		t.Fatal("the MCP tool ran before the person decided")
+	}
+	res, _ = turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionRunOnce, Version: tc.ID}})
+	if runs.Load() != 1 || !strings.HasPrefix(res.Response, "Done: ") || !strings.Contains(res.Response, "wrote todo.md") {
+		t.Fatalf("after run once: %d runs, %+v", runs.Load(), res)
+	}
+	if len(res.ToolCalls) != 1 || res.ToolCalls[0].Server != "files" || res.ToolCalls[0].Decision != api.ToolDecidedOnce || res.ToolCalls[0].Result != "wrote todo.md" {
+		t.Fatalf("details %+v", res.ToolCalls)
+	}
+	a.Wait()
+	// A server switched off takes its tools away at once.
+	src.tools = nil
+	if _, ok := a.toolset(context.Background(), "answer", State{}).Lookup("files__write_file"); ok {
+		t.Fatal("the tool of a server that is gone is still offered")
+	}
+}

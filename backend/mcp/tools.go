@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -103,7 +104,8 @@ func (m *Manager) Tools(ctx context.Context) []*tools.Tool {
 	}
 	var out []*tools.Tool
 	seen := map[string]bool{}
-	for _, f := range sortFound(all, func(f found) string { return f.server }) {
+	slices.SortFunc(all, func(a, b found) int { return strings.Compare(a.server, b.server) })
+	for _, f := range all {
 		for _, t := range f.tools {
 			if !f.conf.ToolEnabled(t.Name) {
 				continue
@@ -114,16 +116,6 @@ func (m *Manager) Tools(ctx context.Context) []*tools.Tool {
 			}
 			seen[tt.Name] = true
 			out = append(out, tt)
-		}
-	}
-	return out
-}
-
-func sortFound[T any](xs []T, key func(T) string) []T {
-	out := append([]T(nil), xs...)
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && key(out[j]) < key(out[j-1]); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
 		}
 	}
 	return out

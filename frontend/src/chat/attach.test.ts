@@ -24,14 +24,15 @@ describe("files in chat", () => {
   });
 
   it("attaches files with a progress row each, lists them, refuses what it cannot read, and adds one to the library", async () => {
-    const { fake } = await start({ stepDelayMs: 5 });
+    // Slow enough steps that both rows are still on their way when looked at, on a loaded machine too.
+    const { fake } = await start({ stepDelayMs: 250 });
     await send("hello");
     await vi.waitFor(() => expect(($("[data-testid='attach-files']") as HTMLButtonElement).disabled).toBe(false));
     pick([new File(["# 출장 규정\n\n10만원"], "출장규정.md"), new File(["MZ"], "setup.exe")]);
     // Each file has its own row while it is on its way.
-    await vi.waitFor(() => expect($$("[data-testid='attachments'] .pending li").length).toBe(2));
-    await vi.waitFor(() => expect($("[data-testid='attachments'] .files li").textContent).toContain("출장규정.md"));
-    await vi.waitFor(() => expect($("[data-testid='attachments'] .pending li[data-stage='failed']").textContent).toContain("setup.exe: this kind of file is not supported"));
+    await vi.waitFor(() => expect($$("[data-testid='attachments'] .pending li").length).toBe(2), { timeout: 5000 });
+    await vi.waitFor(() => expect($("[data-testid='attachments'] .files li").textContent).toContain("출장규정.md"), { timeout: 5000 });
+    await vi.waitFor(() => expect($("[data-testid='attachments'] .pending li[data-stage='failed']").textContent).toContain("setup.exe: this kind of file is not supported"), { timeout: 5000 });
     expect($$("[data-testid='attachments'] .pending li")).toHaveLength(1);
     expect(fake.calls.filter((c) => c.method === "Attach").map((c) => [c.args[0], c.args[1]])).toEqual([["s-1", "출장규정.md"], ["s-1", "setup.exe"]]);
     expect($("[data-testid='attachments']").textContent).toContain("Only this conversation searches these files.");

@@ -299,6 +299,19 @@ func TestLimitsOnContent(t *testing.T) {
 		{"stream inflating past a small budget", bombPDF(t, 128<<20), "this PDF expands to more than 64 MB in memory; it looks damaged or hostile",
 			LimitError{Limit: LimitMemory, Max: "64 MB"}},
 	}
+	small, err := New(context.Background(), cache, WithLimits(Limits{Memory: 64 << 20, TextBytes: 8}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Close(context.Background())
+	_, err = small.Extract(context.Background(), textPDF("more than eight bytes"))
+	var le *LimitError
+	if !errors.As(err, &le) || !errors.Is(err, ErrTooLarge) || le.Limit != LimitTextBytes || err.Error() != "this PDF holds more than 8 bytes of text; it looks damaged or hostile" {
+		t.Errorf("a PDF with more text than allowed: %v", err)
+	}
+	if d := DefaultLimits; d.Memory+uint64(d.TextBytes) > 480<<20 {
+		t.Errorf("PDFium's memory and the text of one file may reach %d MB; a file may cost 512 MB in all", (d.Memory+uint64(d.TextBytes))>>20)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := e.Extract(context.Background(), tt.data)

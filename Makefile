@@ -18,7 +18,9 @@ LDFLAGS := -s -w $(LDFLAGS_VERSION)
 export VERSION DEB_VERSION WIN_VERSION COMMIT BUILD_DATE LDFLAGS_VERSION BIN
 
 DEB_BUILD := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential
-DEB_TEST := xvfb xauth dbus-daemon imagemagick xdotool x11-utils chromium fonts-noto-cjk fonts-noto-color-emoji poppler-utils
+# What the Go tests run: zim-tools makes and checks the ZIM files of backend/zim's tests.
+DEB_GO_TEST := zim-tools
+DEB_TEST := xvfb xauth dbus-daemon imagemagick xdotool x11-utils chromium fonts-noto-cjk fonts-noto-color-emoji poppler-utils $(DEB_GO_TEST)
 DEB_PACKAGE := nsis dpkg-dev help2man lintian desktop-file-utils appstream librsvg2-bin icoutils 7zip rofi
 
 # The real-Ollama tier runs when the shared tools are beside the project.
@@ -87,6 +89,7 @@ test: deps-test deps-mcp build
 	$(if $(OLLAMA_REAL),$(MAKE) --no-print-directory test-ollama,@echo "real-Ollama tier skipped: ../shared/tools/ollama-real not found")
 
 test-go: deps deps-mcp $(DIST)
+	@scripts/apt-ensure.sh $(DEB_GO_TEST)
 	WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
 
 test-frontend: $(NODE_STAMP)

@@ -24,8 +24,9 @@ import (
 // code of the tool's own, only what its *tools.Tool declares —
 //
 //	&tools.Tool{
-//		Name:      "files__write_file", // unique in the registry; grants are kept by name
+//		Name:      "files__write_file", // unique in the registry; grants are kept by name and Origin
 //		Server:    "files",             // who provides it; shown in the dialog and the grants
+//		Origin:    "3f9a…",             // exactly what provides it: grants hold for it only
 //		AlwaysAsk: true,                // ask before every call (until "always for this tool")
 //		ReadOnly:  ann.ReadOnlyHint,    // runs unasked where Deps.ReadOnlyAllowed(Server) is true
 //		Outside:   true,                // its results are data: later file/network calls get flagged
@@ -43,9 +44,11 @@ import (
 // run without asking.
 // Grants are the tools the person allowed for good ("always for this
 // tool"); the store keeps them, Settings lists and revokes them.
+// A grant holds for the tool's Origin only: a server replaced by another
+// program under the same name asks again.
 type Grants interface {
-	ToolGranted(ctx context.Context, tool string) (bool, error)
-	GrantTool(ctx context.Context, tool, server string) error
+	ToolGranted(ctx context.Context, tool, origin string) (bool, error)
+	GrantTool(ctx context.Context, tool, server, origin string) error
 }
 
 // toolRequest is the payload of a tool call's approval interrupt.
@@ -158,7 +161,7 @@ func (a *Agent) granted(ctx context.Context, t *tools.Tool) bool {
 	if a.deps.Grants == nil {
 		return false
 	}
-	ok, err := a.deps.Grants.ToolGranted(ctx, t.Name)
+	ok, err := a.deps.Grants.ToolGranted(ctx, t.Name, t.Origin)
 	if err != nil {
 		a.log.Warn("read a tool grant", "tool", t.Name, "err", err)
 	}
@@ -176,7 +179,7 @@ func (a *Agent) apply(ctx context.Context, rt *graph.Runtime, t *tools.Tool, d a
 	case api.ActionAlways:
 		v = verdict{run: true, how: api.ToolDecidedAlways}
 		if a.deps.Grants != nil {
-			if err := a.deps.Grants.GrantTool(ctx, t.Name, t.Server); err != nil {
+			if err := a.deps.Grants.GrantTool(ctx, t.Name, t.Server, t.Origin); err != nil {
 				a.log.Warn("remember a tool grant", "tool", t.Name, "err", err)
 			}
 		}

@@ -134,7 +134,7 @@ func TestGateAsksAndRunsOnceAfterRestart(t *testing.T) {
 		t.Fatalf("trace of the decision: %+v", out.kinds(api.TraceToolSelected))
 	}
 	second.Wait()
-	if granted, _ := w.st.ToolGranted(context.Background(), "read_file"); granted {
+	if granted, _ := w.st.ToolGranted(context.Background(), "read_file", ""); granted {
 		t.Fatal("run once granted the tool for good")
 	}
 }

@@ -76,3 +76,63 @@ func TestMCPToolsAreOfferedAndAsked(t *testing.T) {
 		t.Fatal("the tool of a server that is gone is still offered")
 	}
 }
+
+// "Always" holds for the program that provides the tool (Tool.Origin):
+// the same server runs the tool unasked, but a new server added under the
+// old one's name, with another command, asks again instead of inheriting
+// the grant; and the person's "always" for the new one replaces the old.
+func TestMCPGrantHoldsForItsServerOnly(t *testing.T) {
+	var runs atomic.Int32
+	write := func(origin string) *tools.Tool {
+		return &tools.Tool{Name: "files__write_file", Server: "files", Origin: origin, AlwaysAsk: true, Outside: true, Reaches: true,
+			Description: "[MCP server files] Create or overwrite a file.",
+			InputSchema: &ollama.ToolFunctionParameters{Type: "object", Properties: ollama.NewToolPropertiesMap()},
+			Run: func(context.Context, tools.Args) (tools.Result, error) {
+				runs.Add(1)
+				return tools.Result{Text: "wrote"}, nil
+			}}
+	}
+	src := &mcpSource{tools: []*tools.Tool{write("old-server")}}
+	w := newGateWorld(t)
+	a := w.agent(t, func(d *Deps) { d.MCP = src })
+	w.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple}})
+	w.fake.OnFunc(isAnswer, func(req ollama.ChatRequest) ollamatest.Reply {
+		if last := lastMessage(req); last.Role == "tool" {
+			return ollamatest.Reply{Text: "Done: " + last.Content}
+		}
+		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("files__write_file", map[string]any{"path": "a.md"})}}
+	})
+	w.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
+	ask := func(session string) *api.ToolApproval {
+		t.Helper()
+		res, _ := turn(t, a, chat.Turn{SessionID: session, Text: "a.md에 적어 줘"})
+		a.Wait()
+		return res.ToolCall
+	}
+	tc := ask("s1")
+	if tc == nil {
+		t.Fatal("the first call did not ask")
+	}
+	turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionAlways, Version: tc.ID}})
+	a.Wait()
+	if tc := ask("s2"); tc != nil || runs.Load() != 2 {
+		t.Fatalf("the granted tool of the same server asked again (%+v) or did not run (%d runs)", tc, runs.Load())
+	}
+	src.tools = []*tools.Tool{write("new-server")} // removed, and another program added as "files"
+	tc = ask("s3")
+	if tc == nil || runs.Load() != 2 {
+		t.Fatalf("a new server under the old name inherited the grant: asked %v, %d runs", tc != nil, runs.Load())
+	}
+	turn(t, a, chat.Turn{SessionID: "s3", Decision: &api.ApprovalDecision{Action: api.ActionAlways, Version: tc.ID}})
+	a.Wait()
+	grants, err := w.st.ToolGrants(context.Background())
+	if err != nil || len(grants) != 1 || grants[0].Tool != "files__write_file" {
+		t.Fatalf("grants %+v %v", grants, err)
+	}
+	if ok, _ := w.st.ToolGranted(context.Background(), "files__write_file", "old-server"); ok {
+		t.Fatal("the old server's grant is still there")
+	}
+	if tc := ask("s4"); tc != nil {
+		t.Fatalf("the new server's grant does not hold: %+v", tc)
+	}
+}

@@ -68,9 +68,18 @@ func (s *MCPService) Add(in api.MCPServerInput) ([]api.MCPServer, error) {
 	return s.List(true)
 }
 
-// Remove takes a server out of mcp.json and stops it.
+// Remove takes a server out of mcp.json and stops it, and takes back the
+// grants ("always for this tool") of its tools: a server added later under
+// the same name asks again (grants are kept with the program that
+// provides the tool, so one added by hand or by `wayfinder mcp` asks too).
 func (s *MCPService) Remove(name string) error {
-	return s.change(name, func(c *mcp.Config, _ mcp.Server) { delete(c.Servers, name) })
+	if err := s.change(name, func(c *mcp.Config, _ mcp.Server) { delete(c.Servers, name) }); err != nil {
+		return err
+	}
+	if _, err := s.app.store.RevokeServer(s.app.ctx, name); err != nil {
+		return fmt.Errorf("MCP server %s removed, but its tools allowed for good stay listed in Settings: %w", name, err)
+	}
+	return nil
 }
 
 // SetServer switches a server on or off and sets whether its read-only

@@ -119,8 +119,14 @@ func TestMCPService(t *testing.T) {
 			t.Fatal("a switched-off tool is offered")
 		}
 	}
+	if err := a.store.GrantTool(context.Background(), "files__write_file", "files", cfg.Servers["files"].Origin()); err != nil {
+		t.Fatal(err)
+	}
 	if err := svc.Remove("files"); err != nil {
 		t.Fatal(err)
+	}
+	if grants, err := a.store.ToolGrants(context.Background()); err != nil || len(grants) != 0 {
+		t.Fatalf("a removed server's grants are kept: %+v %v", grants, err)
 	}
 	if list, err := svc.List(false); err != nil || len(list) != 0 {
 		t.Fatalf("after remove: %+v %v", list, err)

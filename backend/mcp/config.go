@@ -10,6 +10,8 @@ package mcp
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,6 +61,20 @@ func (s Server) Transport() string {
 		return "http"
 	}
 	return "stdio"
+}
+
+// Origin names the program behind the entry: a hash of its command and
+// arguments, or of its URL. Grants ("always for this tool") are kept with
+// it, so a new server added under an old one's name, or an entry changed
+// to run something else, asks again instead of inheriting them. Its env,
+// headers and switches are left out: a new API key is the same server.
+func (s Server) Origin() string {
+	h := sha256.New()
+	for _, part := range append([]string{s.Transport(), s.Command, s.URL}, s.Args...) {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
 // ToolEnabled reports whether the person left the server's tool on.

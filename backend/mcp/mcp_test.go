@@ -86,6 +86,40 @@ func TestParseConfig(t *testing.T) {
 	}
 }
 
+// Origin names the program: another command, argument or URL is another
+// origin (its grants do not carry over); a new key in env or headers, or
+// a switch, is the same server.
+func TestOrigin(t *testing.T) {
+	base := Server{Command: "npx", Args: []string{"-y", "server-a"}}
+	same := []Server{
+		{Command: "npx", Args: []string{"-y", "server-a"}, Env: map[string]string{"KEY": "new"}},
+		{Command: "npx", Args: []string{"-y", "server-a"}, Disabled: true, DisabledTools: []string{"x"}, AutoApproveReadOnly: true, TimeoutSeconds: 9},
+	}
+	other := []Server{
+		{Command: "npx", Args: []string{"-y", "server-b"}},
+		{Command: "node", Args: []string{"-y", "server-a"}},
+		{Command: "npx", Args: []string{"-y", "server", "-a"}},
+		{Command: "npx", Args: []string{"-yserver-a"}},
+		{URL: "http://127.0.0.1:9/mcp"},
+	}
+	for _, s := range same {
+		if s.Origin() != base.Origin() {
+			t.Errorf("%+v: origin changed", s)
+		}
+	}
+	seen := map[string]bool{base.Origin(): true}
+	for _, s := range other {
+		if seen[s.Origin()] {
+			t.Errorf("%+v: the origin of another program", s)
+		}
+		seen[s.Origin()] = true
+	}
+	h := Server{URL: "http://127.0.0.1:9/mcp", Headers: map[string]string{"Authorization": "Bearer x"}}
+	if h.Origin() != (Server{URL: "http://127.0.0.1:9/mcp"}).Origin() {
+		t.Error("a header changed the origin")
+	}
+}
+
 func TestSaveAndLoad(t *testing.T) {
 	dir := t.TempDir()
 	if c, err := Load(dir); err != nil || len(c.Servers) != 0 {
@@ -132,6 +166,9 @@ func TestStdioServer(t *testing.T) {
 	echo, ok := reg.Lookup("h__echo")
 	if !ok {
 		t.Fatalf("tools %v, want h__echo", reg.Names())
+	}
+	if echo.Server != "h" || echo.Origin != helper("good").Origin() || echo.Origin == "" {
+		t.Errorf("server %q origin %q: grants would not be kept with the server's program", echo.Server, echo.Origin)
 	}
 	if n := utf8.RuneCountInString(echo.Description); n > MaxDescription || !strings.HasPrefix(echo.Description, "[MCP server h]") {
 		t.Errorf("description (%d characters) %q", n, echo.Description)

@@ -147,6 +147,7 @@ func (m *Manager) tool(server string, conf Server, t *sdk.Tool, budget int) *too
 		AlwaysAsk: true,
 		ReadOnly:  readOnly(t),
 		Server:    server,
+		Origin:    conf.Origin(),
 		Run: func(ctx context.Context, args tools.Args) (tools.Result, error) {
 			return m.Call(ctx, server, name, args)
 		},

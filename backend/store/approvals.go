@@ -123,14 +123,21 @@ func (s *Store) Awaiting(ctx context.Context, sessionID string) (*api.Awaiting, 
 }
 
 // GrantTool remembers that the person allowed a tool to run without
-// asking ("always for this tool").
-func (s *Store) GrantTool(ctx context.Context, tool, server string) error {
+// asking ("always for this tool"). origin names exactly what provides the
+// tool (an MCP server's command or URL, hashed): the grant holds for it
+// only, and granting the tool again for another origin replaces it.
+func (s *Store) GrantTool(ctx context.Context, tool, server, origin string) error {
 	tool = strings.TrimSpace(tool)
 	if tool == "" {
 		return errors.New("grant a tool: no tool named")
 	}
-	row := toolGrant{Tool: tool, Server: server, GrantedAt: time.Now().UTC()}
-	if err := s.db.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error; err != nil {
+	row := toolGrant{Tool: tool, Server: server, Origin: origin, GrantedAt: time.Now().UTC()}
+	err := s.db.WithContext(ctx).Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "tool"}},
+		Where:     clause.Where{Exprs: []clause.Expression{clause.Neq{Column: clause.Column{Table: "excluded", Name: "origin"}, Value: clause.Column{Table: "tool_grants", Name: "origin"}}}},
+		DoUpdates: clause.AssignmentColumns([]string{"server", "origin", "granted_at"}),
+	}).Create(&row).Error
+	if err != nil {
 		return fmt.Errorf("grant tool %q: %w", tool, err)
 	}
 	return nil
@@ -148,10 +155,25 @@ func (s *Store) RevokeTool(ctx context.Context, tool string) error {
 	return nil
 }
 
-// ToolGranted reports whether the person allowed the tool for good.
-func (s *Store) ToolGranted(ctx context.Context, tool string) (bool, error) {
+// RevokeServer takes back the grants of a server's tools (it was removed
+// or now runs another program): its tools ask again.
+func (s *Store) RevokeServer(ctx context.Context, server string) (int, error) {
+	if server == "" {
+		return 0, errors.New("revoke the grants of a server: no server named")
+	}
+	res := s.db.WithContext(ctx).Where("server = ?", server).Delete(&toolGrant{})
+	if res.Error != nil {
+		return 0, fmt.Errorf("revoke the grants of server %q: %w", server, res.Error)
+	}
+	return int(res.RowsAffected), nil
+}
+
+// ToolGranted reports whether the person allowed the tool for good, as
+// provided by origin: a grant given to another origin (a server of the
+// same name that ran another program) does not count.
+func (s *Store) ToolGranted(ctx context.Context, tool, origin string) (bool, error) {
 	var n int64
-	if err := s.db.WithContext(ctx).Model(&toolGrant{}).Where("tool = ?", tool).Count(&n).Error; err != nil {
+	if err := s.db.WithContext(ctx).Model(&toolGrant{}).Where("tool = ? AND origin = ?", tool, origin).Count(&n).Error; err != nil {
 		return false, fmt.Errorf("read the grant of tool %q: %w", tool, err)
 	}
 	return n > 0, nil
@@ -173,5 +195,6 @@ func (s *Store) ToolGrants(ctx context.Context) ([]api.ToolGrant, error) {
 type toolGrant struct {
 	Tool      string `gorm:"primaryKey"`
 	Server    string
+	Origin    string
 	GrantedAt time.Time
 }

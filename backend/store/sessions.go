@@ -92,6 +92,11 @@ func migrations() []Migration {
 		{Version: 5, Name: "settings per conversation", Up: func(tx *gorm.DB) error {
 			return tx.Exec(`ALTER TABLE sessions ADD COLUMN settings_json TEXT NOT NULL DEFAULT ''`).Error
 		}},
+		// Grants made before hold for no origin: an MCP tool granted then
+		// asks once more, since what provided it then is not known.
+		{Version: 6, Name: "tool grants kept with what provides the tool", Up: func(tx *gorm.DB) error {
+			return tx.Exec(`ALTER TABLE tool_grants ADD COLUMN origin TEXT NOT NULL DEFAULT ''`).Error
+		}},
 	}
 }
 

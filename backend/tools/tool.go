@@ -110,6 +110,11 @@ type Tool struct {
 	// Server is the MCP server that provides the tool; "" for Wayfinder's
 	// own. The agent offers a server's tools on every loop.
 	Server string
+	// Origin names exactly what provides the tool (for MCP, a hash of the
+	// server's command and arguments or its URL). "Always for this tool"
+	// is kept with it, so a different program added under the same server
+	// name does not inherit the old one's grants; "" for Wayfinder's own.
+	Origin string
 }
 
 // Schema is the tool's description in the form Ollama's chat API takes.

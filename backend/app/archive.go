@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -133,12 +134,22 @@ func importOne(ctx context.Context, st *store.Store, c archive.Conversation) (st
 		return c.ID, importedSame, err
 	}
 	c.ID = store.NewID()
+	// New ids given in the order of the old ones: the store lists a
+	// conversation by id, and orders answers of equal time by it.
+	var all []*archive.Message
 	for i := range c.Messages {
-		c.Messages[i].ID = store.NewID() // in order: time-ordered ids keep the messages' order
-		if r := c.Messages[i].Result; r != nil {
+		all = append(all, &c.Messages[i])
+		for j := range c.Messages[i].Variants {
+			all = append(all, &c.Messages[i].Variants[j])
+		}
+	}
+	slices.SortStableFunc(all, func(a, b *archive.Message) int { return strings.Compare(a.ID, b.ID) })
+	for _, m := range all {
+		m.ID = store.NewID()
+		if r := m.Result; r != nil {
 			cp := *r
 			cp.SessionID = c.ID
-			c.Messages[i].Result = &cp
+			m.Result = &cp
 		}
 	}
 	return c.ID, importedCopy, st.ImportSession(ctx, c.Session(), c.APIMessages())

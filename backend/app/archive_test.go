@@ -6,8 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/wayfinder-app/wayfinder/backend/agent"
+	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 )
 
@@ -44,7 +48,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatalf("export: %d %s", code, errOut)
 	}
 	b1, _ := os.ReadFile(first)
-	for _, want := range []string{`"format": "wayfinder.conversations"`, `"version": 1`, `"title": "대본 작성"`, `"tool": "Vrew"`, "카페 쇼츠 가이드"} {
+	for _, want := range []string{`"format": "wayfinder.conversations"`, `"version": 2`, `"title": "대본 작성"`, `"decision": {`, `"tool": "Vrew"`, "카페 쇼츠 가이드"} {
 		if !bytes.Contains(b1, []byte(want)) {
 			t.Fatalf("the export lacks %q:\n%s", want, b1)
 		}
@@ -186,5 +190,96 @@ func TestImportAWaitingPlan(t *testing.T) {
 	fake.On(ollamatest.SystemContains(agent.RoleRouter), ollamatest.Reply{JSON: map[string]any{"route": "simple", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false}})
 	if code, _, errOut := wayfinder(t, append(base(dst), "ask", "--session", between(out, `"id": "`, `"`), "안녕")...); code != 0 {
 		t.Fatalf("the imported conversation does not go on: %s", errOut)
+	}
+}
+
+// TestExportImportVariants: a conversation with answers regenerated twice
+// (an earlier one chosen to show), its own model and settings, exported
+// from one data folder and imported into another, is the same
+// conversation there — every answer kept behind the one shown, which
+// stays shown and can be swapped — and exports again byte for byte.
+func TestExportImportVariants(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithModels(
+		ollamatest.Model{Name: "llama3.2:3b", Capabilities: []string{"completion", "tools"}},
+		ollamatest.Model{Name: "qwen3:4b", Capabilities: []string{"completion", "tools"}},
+		ollamatest.Model{Name: "bge-m3", Capabilities: []string{"embedding"}},
+	), ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}))
+	src, events := openTestApp(t, fake, "llama3.2:3b")
+	c := &ChatService{src}
+	ack, err := c.Send("", "hello there", api.SendOptions{Model: "qwen3:4b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events.finished(t, ack.TurnID)
+	for range 2 {
+		src.agent.Wait()
+		for src.chat.Busy(ack.SessionID) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		again, err := c.Regenerate(ack.SessionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		events.finished(t, again.TurnID)
+	}
+	src.agent.Wait()
+	for src.chat.Busy(ack.SessionID) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	msgs, _ := c.Messages(ack.SessionID)
+	if len(msgs) != 2 || len(msgs[1].Variants) != 2 {
+		t.Fatalf("before the export: %+v", msgs)
+	}
+	if _, err := c.ShowVariant(ack.SessionID, msgs[1].ID, msgs[1].Variants[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	prompt, temp, num := "존댓말로 답하세요.", 0.2, 4096
+	if _, err := c.SetSettings(ack.SessionID, api.ConversationSettings{SystemPrompt: &prompt, Temperature: &temp, ContextTokens: &num}); err != nil {
+		t.Fatal(err)
+	}
+	wantSess, _ := src.store.Session(src.ctx, ack.SessionID)
+	wantMsgs, _ := c.Messages(ack.SessionID)
+	file, err := c.Export(nil, "json", "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"version": 2`, `"variants": [`, `"system_prompt": "존댓말로 답하세요."`, `"model": "qwen3:4b"`} {
+		if !strings.Contains(file.Content, want) {
+			t.Fatalf("the export lacks %q:\n%s", want, file.Content)
+		}
+	}
+
+	dst, _ := openTestApp(t, fake, "llama3.2:3b")
+	d := &ChatService{dst}
+	if res, err := d.Import(file.Content); err != nil || res.Added != 1 {
+		t.Fatalf("import: %+v %v", res, err)
+	}
+	gotSess, err := dst.store.Session(dst.ctx, ack.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotMsgs, _ := d.Messages(ack.SessionID)
+	sameTime := cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })
+	if diff := cmp.Diff(wantSess, gotSess, sameTime); diff != "" {
+		t.Errorf("session (-exported +imported):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantMsgs, gotMsgs, sameTime); diff != "" {
+		t.Errorf("messages (-exported +imported):\n%s", diff)
+	}
+	if again, err := d.Export(nil, "json", "en"); err != nil || again.Content != file.Content {
+		t.Fatalf("export → import → export differs (%v):\n%s\n---\n%s", err, file.Content, again.Content)
+	}
+	md, err := d.Export([]string{ack.SessionID}, "md", "ko")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"모델 qwen3:4b · 온도 0.2 · 컨텍스트 4096 토큰", "시스템 프롬프트:\n\n> 존댓말로 답하세요.", "· 답변 1/3\n", "### 다른 답변", "#### 답변 2/3 · ", "#### 답변 3/3 · "} {
+		if !strings.Contains(md.Content, want) {
+			t.Errorf("the Markdown export lacks %q:\n%s", want, md.Content)
+		}
+	}
+	// The imported answers are answers like any: another can be shown.
+	if shown, err := d.ShowVariant(ack.SessionID, gotMsgs[1].ID, gotMsgs[1].Variants[1].ID); err != nil || shown.Content != gotMsgs[1].Variants[1].Content {
+		t.Fatalf("show an imported variant: %+v %v", shown, err)
 	}
 }

@@ -24,9 +24,12 @@ import (
 
 // Format names the document; Version is the one this build writes. A
 // reader takes every version up to its own.
+// Version 2 added the answers kept behind a regenerated one (Variants)
+// and the person's decisions on plans and tool calls (Decision): a reader
+// of version 1 would drop them without a word, so it refuses version 2.
 const (
 	Format  = "wayfinder.conversations"
-	Version = 1
+	Version = 2
 )
 
 // Conversation is one conversation as exported: the session and its
@@ -51,13 +54,20 @@ type Conversation struct {
 // Message is one message as exported: all of api.Message but the session
 // id, which the conversation gives.
 type Message struct {
-	ID        string            `json:"id"`
-	Role      api.Role          `json:"role"`
-	Content   string            `json:"content"`
-	Status    api.MessageStatus `json:"status"`
-	Error     *api.ErrorInfo    `json:"error,omitempty"`
-	Result    *api.TurnResult   `json:"result,omitempty"`
-	CreatedAt time.Time         `json:"created_at"`
+	ID      string            `json:"id"`
+	Role    api.Role          `json:"role"`
+	Content string            `json:"content"`
+	Status  api.MessageStatus `json:"status"`
+	Error   *api.ErrorInfo    `json:"error,omitempty"`
+	Result  *api.TurnResult   `json:"result,omitempty"`
+	// Decision is what the person decided on a plan or a tool call, on
+	// the message that answered it (edits and the plan's version kept).
+	Decision  *api.ApprovalDecision `json:"decision,omitempty"`
+	CreatedAt time.Time             `json:"created_at"`
+	// Variants are the earlier answers kept behind this one when the
+	// person asked for another (‹ 1/2 ›), oldest first; they have none of
+	// their own.
+	Variants []Message `json:"variants,omitempty"`
 }
 
 // FromAPI makes the exported form of a session and its messages.
@@ -65,9 +75,18 @@ func FromAPI(s api.Session, msgs []api.Message) Conversation {
 	c := Conversation{ID: s.ID, Title: s.Title, CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(),
 		PendingApproval: s.PendingApproval, Model: s.Model, Settings: s.Settings, Messages: make([]Message, len(msgs))}
 	for i, m := range msgs {
-		c.Messages[i] = Message{ID: m.ID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error, Result: m.Result, CreatedAt: m.CreatedAt.UTC()}
+		c.Messages[i] = fromAPIMessage(m)
 	}
 	return c
+}
+
+func fromAPIMessage(m api.Message) Message {
+	out := Message{ID: m.ID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error, Result: m.Result,
+		Decision: m.Decision, CreatedAt: m.CreatedAt.UTC()}
+	for _, v := range m.Variants {
+		out.Variants = append(out.Variants, fromAPIMessage(v))
+	}
+	return out
 }
 
 // Session is the conversation's session, as the store takes it.
@@ -80,8 +99,16 @@ func (c Conversation) Session() api.Session {
 func (c Conversation) APIMessages() []api.Message {
 	out := make([]api.Message, len(c.Messages))
 	for i, m := range c.Messages {
-		out[i] = api.Message{ID: m.ID, SessionID: c.ID, Role: m.Role, Content: m.Content, Status: m.Status,
-			Error: m.Error, Result: m.Result, CreatedAt: m.CreatedAt}
+		out[i] = m.apiMessage(c.ID)
+	}
+	return out
+}
+
+func (m Message) apiMessage(sessionID string) api.Message {
+	out := api.Message{ID: m.ID, SessionID: sessionID, Role: m.Role, Content: m.Content, Status: m.Status,
+		Error: m.Error, Result: m.Result, Decision: m.Decision, CreatedAt: m.CreatedAt}
+	for _, v := range m.Variants {
+		out.Variants = append(out.Variants, v.apiMessage(sessionID))
 	}
 	return out
 }
@@ -340,36 +367,67 @@ func Check(c *Conversation, lim Limits, seen map[string]string) error {
 		}
 	}
 	c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
+	total := len(c.Messages)
 	for i := range c.Messages {
 		m := &c.Messages[i]
 		where := fmt.Sprintf("message %d", i+1)
-		if err := checkID(m.ID); err != nil {
-			return fmt.Errorf("%s: its id: %w", where, err)
+		if err := checkMessage(m, where, c.ID, lim, seen); err != nil {
+			return err
 		}
-		if other, dup := seen[m.ID]; dup {
-			return fmt.Errorf("%s: its id %s is also a message of conversation %s", where, m.ID, other)
-		}
-		seen[m.ID] = c.ID
 		if i > 0 && m.ID <= c.Messages[i-1].ID {
 			return fmt.Errorf("%s: the messages are not in the order of their ids", where)
 		}
-		if m.Role != api.RoleUser && m.Role != api.RoleAssistant {
-			return fmt.Errorf("%s: role %q is not user or assistant", where, m.Role)
+		if len(m.Variants) > 0 && m.Role != api.RoleAssistant {
+			return fmt.Errorf("%s: only an answer has other answers (variants)", where)
 		}
-		switch m.Status {
-		case api.StatusComplete, api.StatusInterrupted, api.StatusError, api.StatusAwaitingApproval:
-		case api.StatusStreaming:
-			m.Status = api.StatusInterrupted
-		default:
-			return fmt.Errorf("%s: status %q is not one Wayfinder knows", where, m.Status)
+		if total += len(m.Variants); total > lim.Messages {
+			return fmt.Errorf("it has %d messages with the other answers; the limit is %d", total, lim.Messages)
 		}
-		if m.CreatedAt.IsZero() {
-			return fmt.Errorf("%s: created_at is required", where)
+		for j := range m.Variants {
+			v := &m.Variants[j]
+			vwhere := fmt.Sprintf("%s, other answer %d", where, j+1)
+			if err := checkMessage(v, vwhere, c.ID, lim, seen); err != nil {
+				return err
+			}
+			switch {
+			case v.Role != api.RoleAssistant:
+				return fmt.Errorf("%s: role %q is not assistant", vwhere, v.Role)
+			case len(v.Variants) > 0:
+				return fmt.Errorf("%s: an other answer has no other answers of its own", vwhere)
+			case j > 0 && v.CreatedAt.Before(m.Variants[j-1].CreatedAt):
+				return fmt.Errorf("%s: the other answers are not oldest first", vwhere)
+			}
 		}
-		m.CreatedAt = m.CreatedAt.UTC()
-		if n := len([]rune(m.Content)); n > lim.MessageRunes {
-			return fmt.Errorf("%s is %d characters long; the limit is %d", where, n, lim.MessageRunes)
-		}
+	}
+	return nil
+}
+
+// checkMessage checks one message (or an answer kept as a variant), where
+// names it in an error.
+func checkMessage(m *Message, where, conv string, lim Limits, seen map[string]string) error {
+	if err := checkID(m.ID); err != nil {
+		return fmt.Errorf("%s: its id: %w", where, err)
+	}
+	if other, dup := seen[m.ID]; dup {
+		return fmt.Errorf("%s: its id %s is also a message of conversation %s", where, m.ID, other)
+	}
+	seen[m.ID] = conv
+	if m.Role != api.RoleUser && m.Role != api.RoleAssistant {
+		return fmt.Errorf("%s: role %q is not user or assistant", where, m.Role)
+	}
+	switch m.Status {
+	case api.StatusComplete, api.StatusInterrupted, api.StatusError, api.StatusAwaitingApproval:
+	case api.StatusStreaming:
+		m.Status = api.StatusInterrupted
+	default:
+		return fmt.Errorf("%s: status %q is not one Wayfinder knows", where, m.Status)
+	}
+	if m.CreatedAt.IsZero() {
+		return fmt.Errorf("%s: created_at is required", where)
+	}
+	m.CreatedAt = m.CreatedAt.UTC()
+	if n := len([]rune(m.Content)); n > lim.MessageRunes {
+		return fmt.Errorf("%s is %d characters long; the limit is %d", where, n, lim.MessageRunes)
 	}
 	return nil
 }

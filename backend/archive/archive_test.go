@@ -22,17 +22,23 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 var t0 = time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
 
 // sample is a conversation with everything an export must keep: a task
-// whose plan was approved with edits, recommendations with sources, a
-// cited answer, a stopped reply and a failed one, in Korean and English.
+// whose plan was approved with edits (the decision with the plan's
+// version), recommendations with sources, a cited answer, a stopped reply,
+// a failed one regenerated twice (the earlier answers kept as variants,
+// the middle one shown), the conversation's own settings, in Korean and
+// English.
 func sample() []Conversation {
+	prompt, temp, ctxTokens := "짧게 답해 주세요.\nAnswer briefly.", 0.3, 8192
 	src := api.Source{ID: "doc1:0", Title: "휴가 정책", Source: "/home/me/docs/leave.md", Page: 2, Heading: "연차", Snippet: "연차는 15일입니다.\n병가는 10일입니다.", Score: 0.42}
 	return []Conversation{{
 		ID: "0199a000-0000-7000-8000-000000000001", Title: "카페 쇼츠 만들기", CreatedAt: t0, UpdatedAt: t0.Add(time.Hour), Model: "qwen3:4b",
+		Settings: &api.ConversationSettings{SystemPrompt: &prompt, Temperature: &temp, ContextTokens: &ctxTokens},
 		Messages: []Message{
 			{ID: "0199a000-0000-7000-8000-000000000010", Role: api.RoleUser, Content: "카페 홍보용 유튜브 쇼츠를 만들고 싶어", Status: api.StatusComplete, CreatedAt: t0},
 			{ID: "0199a000-0000-7000-8000-000000000011", Role: api.RoleAssistant, Content: "Here is a plan.", Status: api.StatusComplete, CreatedAt: t0.Add(time.Second),
-				Result: &api.TurnResult{SessionID: "0199a000-0000-7000-8000-000000000001", Plan: &api.PlanApproval{Round: 1, Task: "쇼츠", SubTasks: []api.SubTask{{ID: "s1", Title: "대본 쓰기", Detail: "30초"}, {ID: "s2", Title: "영상 편집"}}}}},
-			{ID: "0199a000-0000-7000-8000-000000000012", Role: api.RoleUser, Content: "Approve", Status: api.StatusComplete, CreatedAt: t0.Add(2 * time.Second)},
+				Result: &api.TurnResult{SessionID: "0199a000-0000-7000-8000-000000000001", Plan: &api.PlanApproval{Version: "int-1:1", Round: 1, Task: "쇼츠", SubTasks: []api.SubTask{{ID: "s1", Title: "대본 쓰기", Detail: "30초"}, {ID: "s2", Title: "영상 편집"}}}}},
+			{ID: "0199a000-0000-7000-8000-000000000012", Role: api.RoleUser, Content: "Approve", Status: api.StatusComplete, CreatedAt: t0.Add(2 * time.Second),
+				Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: "int-1:1", SubTasks: []api.SubTask{{ID: "s1", Title: "대본 쓰기 | 초안", Detail: "30초"}, {ID: "s2", Title: "영상 편집"}}}},
 			{ID: "0199a000-0000-7000-8000-000000000013", Role: api.RoleAssistant, Content: "# 가이드\n\n1. 대본을 씁니다 [1].\n2. CapCut으로 편집합니다.", Status: api.StatusComplete, CreatedAt: t0.Add(3 * time.Second),
 				Result: &api.TurnResult{SessionID: "0199a000-0000-7000-8000-000000000001", ToolsUsed: []string{"search_catalog"}, Sources: []api.Source{src}, LLMCalls: 7, PromptTokens: 4000, CompletionTokens: 900, ExecutionMS: 12000, Model: "qwen3:4b",
 					Steps: []api.SubTask{{ID: "s1", Title: "대본 쓰기 | 초안", Detail: "30초"}, {ID: "s2", Title: "영상 편집"}},
@@ -41,8 +47,13 @@ func sample() []Conversation {
 			{ID: "0199a000-0000-7000-8000-000000000014", Role: api.RoleUser, Content: "What about music?", Status: api.StatusComplete, CreatedAt: t0.Add(4 * time.Second)},
 			{ID: "0199a000-0000-7000-8000-000000000015", Role: api.RoleAssistant, Content: "You could use", Status: api.StatusInterrupted, CreatedAt: t0.Add(5 * time.Second)},
 			{ID: "0199a000-0000-7000-8000-000000000016", Role: api.RoleUser, Content: "again", Status: api.StatusComplete, CreatedAt: t0.Add(6 * time.Second)},
-			{ID: "0199a000-0000-7000-8000-000000000017", Role: api.RoleAssistant, Status: api.StatusError, CreatedAt: t0.Add(7 * time.Second),
-				Error: &api.ErrorInfo{Code: api.ErrOllamaUnreachable, Message: "Wayfinder cannot reach Ollama at http://127.0.0.1:11434.", Hint: "ollama serve"}},
+			{ID: "0199a000-0000-7000-8000-000000000017", Role: api.RoleAssistant, Content: "음악은 **YouTube 오디오 보관함**에서 [1].", Status: api.StatusComplete, CreatedAt: t0.Add(9 * time.Second),
+				Result: &api.TurnResult{SessionID: "0199a000-0000-7000-8000-000000000001", Sources: []api.Source{{ID: "catalog:yt-audio", Title: "YouTube Audio Library", Source: "Wayfinder catalog", URL: "https://studio.youtube.com/", Snippet: "Free music"}}, Model: "qwen3:4b"},
+				Variants: []Message{
+					{ID: "0199a000-0000-7000-8000-000000000018", Role: api.RoleAssistant, Status: api.StatusError, CreatedAt: t0.Add(7 * time.Second),
+						Error: &api.ErrorInfo{Code: api.ErrOllamaUnreachable, Message: "Wayfinder cannot reach Ollama at http://127.0.0.1:11434.", Hint: "ollama serve"}},
+					{ID: "0199a000-0000-7000-8000-000000000019", Role: api.RoleAssistant, Content: "# 음악\n\nEpidemic Sound를 쓰세요.", Status: api.StatusComplete, CreatedAt: t0.Add(11 * time.Second)},
+				}},
 		},
 	}, {
 		ID: "0199a000-0000-7000-8000-000000000002", Title: "", CreatedAt: t0, UpdatedAt: t0, PendingApproval: true,
@@ -153,7 +164,7 @@ func TestHostileArchives(t *testing.T) {
 		{"another format", `{"format":"chatgpt","version":1,"conversations":[]}`, ErrNotArchive, `"format" is "chatgpt"`},
 		{"no format", `{"version":1,"conversations":[]}`, ErrNotArchive, `"format" is ""`},
 		{"no version", `{"format":"wayfinder.conversations","conversations":[]}`, ErrNotArchive, `no valid "version"`},
-		{"newer version", `{"format":"wayfinder.conversations","version":2,"conversations":[]}`, ErrInvalid, "made by a newer Wayfinder (format version 2"},
+		{"newer version", `{"format":"wayfinder.conversations","version":3,"conversations":[]}`, ErrInvalid, "made by a newer Wayfinder (format version 3; this one reads up to 2)"},
 		{"version text", `{"format":"wayfinder.conversations","version":"1"}`, ErrNotArchive, `"version" is not a whole number`},
 		{"conversations not a list", `{"format":"wayfinder.conversations","version":1,"conversations":{}}`, ErrInvalid, `"conversations" is not a list`},
 		{"cut short", good[:len(good)/2], ErrInvalid, "unexpected EOF"},
@@ -166,6 +177,12 @@ func TestHostileArchives(t *testing.T) {
 		{"bad status", msg(strings.Replace(okMsg, `"complete"`, `"done"`, 1)), ErrInvalid, `status "done"`},
 		{"same message twice", msg(okMsg + "," + okMsg), ErrInvalid, "message 2: its id m1 is also a message of conversation c1"},
 		{"out of order", msg(strings.Replace(okMsg, "m1", "m2", 1) + "," + okMsg), ErrInvalid, "not in the order of their ids"},
+		{"variant of a question", msg(strings.Replace(okMsg, `"created_at"`, `"variants":[`+strings.Replace(okMsg, "m1", "m2", 1)+`],"created_at"`, 1)), ErrInvalid, "message 1: only an answer has other answers"},
+		{"variant not an answer", msg(`{"id":"m1","role":"assistant","status":"complete","created_at":"2026-01-01T00:00:00Z","variants":[` + strings.Replace(okMsg, "m1", "m2", 1) + `]}`), ErrInvalid, `message 1, other answer 1: role "user" is not assistant`},
+		{"variant with variants", msg(`{"id":"m1","role":"assistant","status":"complete","created_at":"2026-01-01T00:00:00Z","variants":[{"id":"m2","role":"assistant","status":"complete","created_at":"2026-01-01T00:00:00Z","variants":[{"id":"m3","role":"assistant","status":"complete","created_at":"2026-01-01T00:00:00Z"}]}]}`), ErrInvalid, "an other answer has no other answers of its own"},
+		{"variant id taken", msg(`{"id":"m1","role":"assistant","status":"complete","created_at":"2026-01-01T00:00:00Z","variants":[{"id":"m1","role":"assistant","status":"done","created_at":"2026-01-01T00:00:00Z"}]}`), ErrInvalid, "message 1, other answer 1: its id m1 is also a message of conversation c1"},
+		{"variant bad status", msg(`{"id":"m1","role":"assistant","status":"complete","created_at":"2026-01-01T00:00:00Z","variants":[{"id":"m2","role":"assistant","status":"done","created_at":"2026-01-01T00:00:00Z"}]}`), ErrInvalid, `message 1, other answer 1: status "done"`},
+		{"variants out of order", msg(`{"id":"m1","role":"assistant","status":"complete","created_at":"2026-01-01T00:00:00Z","variants":[{"id":"m2","role":"assistant","status":"complete","created_at":"2026-01-02T00:00:00Z"},{"id":"m3","role":"assistant","status":"complete","created_at":"2026-01-01T00:00:00Z"}]}`), ErrInvalid, "other answer 2: the other answers are not oldest first"},
 		{"bad time", msg(strings.Replace(okMsg, "2026-01-01T00:00:00Z", "yesterday", 1)), ErrInvalid, "conversation 1"},
 		{"bad settings", conv(`{"id":"c1","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","settings":{"temperature":9,"context_tokens":10},"messages":[]}`), ErrInvalid, "its settings: temperature must be between 0 and 2; context size must be between 2048 and 262144 tokens"},
 		{"deep nesting", msg(`{"id":"m1","role":"user","status":"complete","created_at":"2026-01-01T00:00:00Z","result":{"plan":` + strings.Repeat(`{"x":`, 20000) + `1` + strings.Repeat(`}`, 20000) + `}}`), ErrInvalid, "exceeded max depth"},
@@ -189,6 +206,8 @@ func TestLimitsBoundMemory(t *testing.T) {
 		{"long title", `{"id":"c","title":"일곱 글자 제목","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","messages":[]}`, "the title is 8 characters long; the limit is 5"},
 		{"long message", `{"id":"c","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","messages":[{"id":"m","role":"user","status":"complete","created_at":"2026-01-01T00:00:00Z","content":"열한 글자의 메시지입니다"}]}`, "message 1 is 13 characters long; the limit is 10"},
 		{"many messages", `{"id":"c","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","messages":[` + strings.Repeat(`{"id":"m","role":"user","status":"complete","created_at":"2026-01-01T00:00:00Z"},`, 3) + `{}]}`, "it has 4 messages; the limit is 3"},
+		{"many answers", `{"id":"c","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","messages":[{"id":"m1","role":"assistant","status":"complete","created_at":"2026-01-01T00:00:00Z","variants":[` + strings.Repeat(`{"id":"m2","role":"assistant","status":"complete","created_at":"2026-01-01T00:00:00Z"},`, 2) + `{}]}]}`, "it has 4 messages with the other answers; the limit is 3"},
+		{"long answer kept", `{"id":"c","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","messages":[{"id":"m1","role":"assistant","status":"complete","created_at":"2026-01-01T00:00:00Z","variants":[{"id":"m2","role":"assistant","status":"complete","created_at":"2026-01-01T00:00:00Z","content":"열한 글자의 메시지입니다"}]}]}`, "message 1, other answer 1 is 13 characters long; the limit is 10"},
 	} {
 		in := `{"format":"wayfinder.conversations","version":1,"conversations":[` + tt.in + `]}`
 		if _, err := Read(strings.NewReader(in), lim, func(Conversation) error { return nil }); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want) {

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,17 +18,23 @@ type labels struct {
 	you, assistant, plan, planWaiting, steps, recommendations, sources       string
 	step, tool, why, pricing, link, alternatives, page, model, stopped, fail string
 	exported, untitled                                                       string
+	// The conversation's own settings, and the answers kept behind a
+	// regenerated one: answer is a format of the answer's place and the
+	// number of answers.
+	systemPrompt, temperature, context, otherAnswers, answer string
 }
 
 var languages = map[string]labels{
 	"en": {you: "You", assistant: "Wayfinder", plan: "Plan", planWaiting: "Plan (waiting for a decision when exported)",
 		steps: "Approved steps", recommendations: "Recommendations", sources: "Sources", step: "Step", tool: "Tool",
 		why: "Why", pricing: "Pricing", link: "Link", alternatives: "Alternatives", page: "p.", model: "model",
-		stopped: "The reply was stopped here.", fail: "The reply failed", exported: "Exported from Wayfinder on", untitled: "Untitled conversation"},
+		stopped: "The reply was stopped here.", fail: "The reply failed", exported: "Exported from Wayfinder on", untitled: "Untitled conversation",
+		systemPrompt: "System prompt", temperature: "temperature", context: "context %d tokens", otherAnswers: "Other answers", answer: "answer %d of %d"},
 	"ko": {you: "나", assistant: "Wayfinder", plan: "계획", planWaiting: "계획 (내보낼 때 결정을 기다리던 중)",
 		steps: "승인한 단계", recommendations: "추천", sources: "출처", step: "단계", tool: "도구",
 		why: "이유", pricing: "가격", link: "링크", alternatives: "대안", page: "쪽", model: "모델",
-		stopped: "답변이 여기서 중단되었습니다.", fail: "답변 실패", exported: "Wayfinder에서 내보낸 날짜:", untitled: "제목 없는 대화"},
+		stopped: "답변이 여기서 중단되었습니다.", fail: "답변 실패", exported: "Wayfinder에서 내보낸 날짜:", untitled: "제목 없는 대화",
+		systemPrompt: "시스템 프롬프트", temperature: "온도", context: "컨텍스트 %d 토큰", otherAnswers: "다른 답변", answer: "답변 %d/%d"},
 }
 
 // MarkdownWriter writes conversations as Markdown for people to read: each
@@ -70,7 +79,22 @@ func (mw *MarkdownWriter) Add(c Conversation) error {
 	if c.Model != "" {
 		meta = append(meta, mw.l.model+" "+c.Model)
 	}
+	var prompt string
+	if cs := c.Settings; cs != nil {
+		if cs.Temperature != nil {
+			meta = append(meta, mw.l.temperature+" "+strconv.FormatFloat(*cs.Temperature, 'g', -1, 64))
+		}
+		if cs.ContextTokens != nil {
+			meta = append(meta, fmt.Sprintf(mw.l.context, *cs.ContextTokens))
+		}
+		if cs.SystemPrompt != nil {
+			prompt = strings.TrimSpace(*cs.SystemPrompt)
+		}
+	}
 	fmt.Fprintf(&b, "*%s*\n", strings.Join(meta, " · "))
+	if prompt != "" {
+		fmt.Fprintf(&b, "\n%s:\n\n%s\n", mw.l.systemPrompt, quote(prompt))
+	}
 	for i, m := range c.Messages {
 		// A plan's reply keeps its status after the decision: only the
 		// conversation says whether it still waits.
@@ -91,14 +115,42 @@ func (mw *MarkdownWriter) Close() error {
 
 func (mw *MarkdownWriter) when(t time.Time) string { return t.In(mw.loc).Format("2006-01-02 15:04") }
 
+// message writes one message as a section; an answer with variants
+// says which of them it is, and they follow it, oldest first, one level
+// down, as the window's ‹ 1/2 › shows them.
 func (mw *MarkdownWriter) message(b *strings.Builder, m Message, waiting bool) {
 	who := mw.l.you
 	if m.Role == api.RoleAssistant {
 		who = mw.l.assistant
 	}
-	fmt.Fprintf(b, "\n## %s · %s\n", who, mw.when(m.CreatedAt))
+	head := []string{who, mw.when(m.CreatedAt)}
+	all := append(slices.Clone(m.Variants), m)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].CreatedAt.Before(all[j].CreatedAt) })
+	if len(m.Variants) > 0 {
+		at := slices.IndexFunc(all, func(v Message) bool { return v.ID == m.ID })
+		head = append(head, fmt.Sprintf(mw.l.answer, at+1, len(all)))
+	}
+	fmt.Fprintf(b, "\n## %s\n", strings.Join(head, " · "))
+	mw.body(b, m, waiting, 2)
+	if len(m.Variants) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n### %s\n", mw.l.otherAnswers)
+	for i, v := range all {
+		if v.ID == m.ID {
+			continue
+		}
+		fmt.Fprintf(b, "\n#### %s · %s\n", fmt.Sprintf(mw.l.answer, i+1, len(all)), mw.when(v.CreatedAt))
+		mw.body(b, v, false, 4)
+	}
+}
+
+// body writes a message's text, how it ended and what its result holds,
+// under a heading of level depth: the text's own headings go below it.
+func (mw *MarkdownWriter) body(b *strings.Builder, m Message, waiting bool, depth int) {
+	sub := strings.Repeat("#", depth+1)
 	if text := strings.TrimSpace(m.Content); text != "" {
-		b.WriteString("\n" + demote(text) + "\n")
+		b.WriteString("\n" + demoteBy(text, depth) + "\n")
 	}
 	switch {
 	case m.Status == api.StatusInterrupted:
@@ -115,15 +167,15 @@ func (mw *MarkdownWriter) message(b *strings.Builder, m Message, waiting bool) {
 		if waiting {
 			head = mw.l.planWaiting
 		}
-		fmt.Fprintf(b, "\n### %s\n\n", head)
+		fmt.Fprintf(b, "\n%s %s\n\n", sub, head)
 		steps(b, r.Plan.SubTasks)
 	}
 	if len(r.Steps) > 0 {
-		fmt.Fprintf(b, "\n### %s\n\n", mw.l.steps)
+		fmt.Fprintf(b, "\n%s %s\n\n", sub, mw.l.steps)
 		steps(b, r.Steps)
 	}
 	if len(r.Recommendations) > 0 {
-		fmt.Fprintf(b, "\n### %s\n\n| %s | %s | %s | %s | %s |\n|---|---|---|---|---|\n", mw.l.recommendations, mw.l.step, mw.l.tool, mw.l.why, mw.l.pricing, mw.l.link)
+		fmt.Fprintf(b, "\n%s %s\n\n| %s | %s | %s | %s | %s |\n|---|---|---|---|---|\n", sub, mw.l.recommendations, mw.l.step, mw.l.tool, mw.l.why, mw.l.pricing, mw.l.link)
 		for _, rec := range r.Recommendations {
 			step := rec.SubTaskID
 			for _, s := range r.Steps {
@@ -139,7 +191,7 @@ func (mw *MarkdownWriter) message(b *strings.Builder, m Message, waiting bool) {
 		}
 	}
 	if len(r.Sources) > 0 {
-		fmt.Fprintf(b, "\n### %s\n\n", mw.l.sources)
+		fmt.Fprintf(b, "\n%s %s\n\n", sub, mw.l.sources)
 		for i, s := range r.Sources {
 			where := []string{}
 			for _, p := range []string{oneLine(s.Title), oneLine(s.Source)} {
@@ -186,7 +238,10 @@ var (
 // demote moves a message's headings two levels down, below the
 // conversation's (#) and the message's (##), leaving code blocks alone: a
 // guide's "# Title" must not read as a new conversation.
-func demote(text string) string {
+func demote(text string) string { return demoteBy(text, 2) }
+
+// demoteBy moves headings by levels down (to ###### at most).
+func demoteBy(text string, by int) string {
 	lines := strings.Split(text, "\n")
 	inCode := false
 	for i, l := range lines {
@@ -195,11 +250,8 @@ func demote(text string) string {
 			inCode = !inCode
 		case !inCode && heading.MatchString(l):
 			t := strings.TrimLeft(l, " ")
-			if strings.HasPrefix(t, "#####") {
-				lines[i] = "######" + strings.TrimLeft(t, "#")
-			} else {
-				lines[i] = "##" + t
-			}
+			rest := strings.TrimLeft(t, "#")
+			lines[i] = strings.Repeat("#", min(6, len(t)-len(rest)+by)) + rest
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -225,4 +277,13 @@ func dash(s string) string {
 		return "—"
 	}
 	return s
+}
+
+// quote sets text apart as a block quote, line by line.
+func quote(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight("> "+l, " ")
+	}
+	return strings.Join(lines, "\n")
 }

@@ -654,8 +654,9 @@ func (s *Store) DeleteMessagesFrom(ctx context.Context, sessionID, messageID str
 var ErrExists = errors.New("already exists")
 
 // ImportSession stores a conversation from an export as it was: its id,
-// title, times, plan flag and model, and its messages with theirs, in one
-// transaction. It fails with ErrExists, storing nothing, when the session
+// title, times, plan flag, model and settings, and its messages with
+// theirs (decisions, and the answers kept as variants behind the one
+// shown), in one transaction. It fails with ErrExists, storing nothing, when the session
 // id (of a live or a deleted conversation) or a message id is taken.
 func (s *Store) ImportSession(ctx context.Context, sess api.Session, msgs []api.Message) error {
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -663,9 +664,12 @@ func (s *Store) ImportSession(ctx context.Context, sess api.Session, msgs []api.
 		if err := tx.Model(&session{}).Where("id = ?", sess.ID).Count(&n).Error; err != nil {
 			return err
 		}
-		ids := make([]string, len(msgs))
-		for i, m := range msgs {
-			ids[i] = m.ID
+		ids := make([]string, 0, len(msgs))
+		for _, m := range msgs {
+			ids = append(ids, m.ID)
+			for _, v := range m.Variants {
+				ids = append(ids, v.ID)
+			}
 		}
 		for start := 0; n == 0 && start < len(ids); start += 500 { // SQLite's bound on parameters
 			var taken int64
@@ -686,15 +690,23 @@ func (s *Store) ImportSession(ctx context.Context, sess api.Session, msgs []api.
 		if err := tx.Create(&row).Error; err != nil {
 			return err
 		}
-		for _, m := range msgs {
+		put := func(m api.Message, variantOf string) error {
 			m.SessionID = sess.ID
 			r, err := fromAPI(m)
 			if err != nil {
 				return err
 			}
-			r.UpdatedAt = r.CreatedAt
-			if err := tx.Create(&r).Error; err != nil {
+			r.UpdatedAt, r.VariantOf = r.CreatedAt, variantOf
+			return tx.Create(&r).Error
+		}
+		for _, m := range msgs {
+			if err := put(m, ""); err != nil {
 				return err
+			}
+			for _, v := range m.Variants {
+				if err := put(v, m.ID); err != nil {
+					return err
+				}
 			}
 		}
 		return nil

@@ -2,8 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 )
@@ -64,5 +68,55 @@ func TestVariantsSurviveReopen(t *testing.T) {
 	msgs, err := s2.Messages(ctx, user.SessionID)
 	if err != nil || len(msgs) != 2 || msgs[1].ID != second.ID || msgs[1].Content != "첫 답" || len(msgs[1].Variants) != 1 || msgs[1].Variants[0].ID != reply.ID {
 		t.Fatalf("messages after reopening: %+v %v", msgs, err)
+	}
+}
+
+// TestImportSessionVariants: an imported conversation's answers kept as
+// variants come back behind the answer shown (and out of its history), a
+// person's decision stays on its message, and a variant's taken id stores
+// nothing.
+func TestImportSessionVariants(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, t.TempDir())
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	sess := api.Session{ID: "imported", CreatedAt: at, UpdatedAt: at}
+	decision := &api.ApprovalDecision{Action: api.ActionApprove, Version: "int-1:1", SubTasks: []api.SubTask{{ID: "a", Title: "고친 단계"}}}
+	msgs := []api.Message{
+		{ID: "m1", Role: api.RoleUser, Content: "질문", Status: api.StatusComplete, CreatedAt: at, Decision: decision},
+		{ID: "m4", Role: api.RoleAssistant, Content: "둘째 답", Status: api.StatusComplete, CreatedAt: at.Add(2 * time.Second),
+			Variants: []api.Message{
+				{ID: "m2", Role: api.RoleAssistant, Content: "첫 답", Status: api.StatusComplete, CreatedAt: at.Add(time.Second)},
+				{ID: "m3", Role: api.RoleAssistant, Content: "셋째 답", Status: api.StatusError, CreatedAt: at.Add(3 * time.Second),
+					Error: &api.ErrorInfo{Code: api.ErrOllamaUnreachable, Message: "down"}},
+			}},
+	}
+	if err := s.ImportSession(ctx, sess, msgs); err != nil {
+		t.Fatal(err)
+	}
+	back, err := s.Messages(ctx, "imported")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range msgs {
+		msgs[i].SessionID = "imported"
+		for j := range msgs[i].Variants {
+			msgs[i].Variants[j].SessionID = "imported"
+		}
+	}
+	if diff := cmp.Diff(msgs, back); diff != "" {
+		t.Fatalf("messages (-want +got):\n%s", diff)
+	}
+	h, err := s.History(ctx, "imported")
+	if err != nil || len(h) != 2 || h[1].Content != "둘째 답" {
+		t.Fatalf("history %+v %v", h, err)
+	}
+	if shown, err := s.ShowVariant(ctx, "imported", "m4", "m2"); err != nil || shown.Content != "첫 답" {
+		t.Fatalf("show an imported variant: %+v %v", shown, err)
+	}
+	other := api.Session{ID: "other", CreatedAt: at, UpdatedAt: at}
+	taken := []api.Message{{ID: "n1", Role: api.RoleAssistant, Status: api.StatusComplete, CreatedAt: at,
+		Variants: []api.Message{{ID: "m3", Role: api.RoleAssistant, Status: api.StatusComplete, CreatedAt: at}}}}
+	if err := s.ImportSession(ctx, other, taken); !errors.Is(err, ErrExists) {
+		t.Fatalf("a variant's taken id: %v", err)
 	}
 }

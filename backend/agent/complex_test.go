@@ -99,6 +99,10 @@ func TestComplexFlow(t *testing.T) {
 	if res.Response != msgPlanIntro.ko || out.String() != res.Response || res.LLMCalls != 2 {
 		t.Fatalf("result = %+v, streamed %q", res, out.String())
 	}
+	// The window shows the introduction from its key, in the language of the moment.
+	if res.TextKey != keyPlanIntro {
+		t.Fatalf("the plan's introduction has key %q", res.TextKey)
+	}
 
 	// 2. Revise: the planner sees its previous plan and the feedback.
 	res, _ = turn(t, a, chat.Turn{SessionID: "s1", Text: "↻ Revise", Decision: &api.ApprovalDecision{Action: api.ActionRevise, Feedback: "무료 도구만 써 줘", Version: res.Plan.Version}})
@@ -195,7 +199,7 @@ func TestComplexCancel(t *testing.T) {
 	res, out := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionCancel, Version: plan.Plan.Version}})
 	// Nothing was asked after the plan: the two calls are the router's and
 	// the planner's.
-	if res.Response != msgCancelled.ko || out.String() != msgCancelled.ko || res.LLMCalls != 2 || res.Plan != nil {
+	if res.Response != msgCancelled.ko || out.String() != msgCancelled.ko || res.LLMCalls != 2 || res.Plan != nil || res.TextKey != keyCancelled {
 		t.Fatalf("result = %+v", res)
 	}
 	a.Wait()
@@ -205,7 +209,7 @@ func TestComplexCancel(t *testing.T) {
 	if _, err := a.Respond(context.Background(), chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: plan.Plan.Version}}, &output{}); !errors.Is(err, ErrNoPendingPlan) {
 		t.Fatalf("decision without a plan: %v", err)
 	}
-	if res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: "안녕"}); res.Response != "안녕하세요!" {
+	if res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: "안녕"}); res.Response != "안녕하세요!" || res.TextKey != "" {
 		t.Fatalf("next message: %+v", res)
 	}
 }
@@ -242,7 +246,7 @@ func TestApprovalInvalidEditAsksAgain(t *testing.T) {
 
 	bad := []api.SubTask{{ID: "s1", Title: "대본"}, {ID: "s1", Title: "편집"}}
 	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, SubTasks: bad, Version: first.Plan.Version}})
-	if res.Plan == nil || !strings.Contains(res.Response, `two steps have the id "s1"`) {
+	if res.Plan == nil || !strings.Contains(res.Response, `two steps have the id "s1"`) || res.TextKey != "" {
 		t.Fatalf("result = %+v", res)
 	}
 	// Asked again, it is a new question: the first one's version no longer answers.
@@ -285,7 +289,7 @@ func TestPlannerBrokenJSON(t *testing.T) {
 		if len(e.requests(isPlanner)) != 2 || res.Plan == nil || len(res.Plan.SubTasks) != 1 || res.Plan.SubTasks[0].Title != shortsTask {
 			t.Fatalf("plan = %+v", res.Plan)
 		}
-		if !strings.HasPrefix(res.Response, msgPlanFallback.ko) {
+		if !strings.HasPrefix(res.Response, msgPlanFallback.ko) || res.TextKey != keyPlanFallback {
 			t.Fatalf("response %q", res.Response)
 		}
 	})
@@ -347,7 +351,7 @@ func TestApprovalAfterFailedRecommendation(t *testing.T) {
 		len(again.SubTasks) != 2 || again.SubTasks[1].Title != "영상 편집과 자막" {
 		t.Fatalf("the failed turn did not offer the approved plan again: %+v", again)
 	}
-	if res.Response != msgPlanAgain.ko || out.String() != msgPlanAgain.ko {
+	if res.Response != msgPlanAgain.ko || out.String() != msgPlanAgain.ko || res.TextKey != keyPlanAgain {
 		t.Fatalf("offered again with %q, streamed %q", res.Response, out.String())
 	}
 	e.fake.Reset()

@@ -155,17 +155,27 @@ func (a *Agent) describeWait(result *api.TurnResult, res graph.Result[State]) er
 		tc := *req.ToolCall
 		result.ToolCall = &tc
 		result.Response = fmt.Sprintf(msgToolAsk.in(lang), tc.Tool)
+		result.TextKey, result.TextArgs = keyToolAsk, map[string]string{"tool": tc.Tool}
 		if tc.Again != "" {
 			result.Response = fmt.Sprintf(msgToolAgain.in(lang), tc.Tool)
+			result.TextKey = keyToolAgain
 		}
 	case req.Approval != nil:
 		plan := *req.Approval
 		result.Plan = &plan
-		intro := strings.TrimSpace(req.Note + " " + msgPlanIntro.in(lang))
-		if plan.Again != "" {
-			intro = msgPlanAgain.in(lang)
+		intro, key := msgPlanIntro.in(lang), keyPlanIntro
+		if req.Note != "" {
+			intro, key = strings.TrimSpace(req.Note+" "+intro), keyPlanFallback
 		}
-		result.Response = firstNonEmpty(req.Problem, intro)
+		if plan.Again != "" {
+			intro, key = msgPlanAgain.in(lang), keyPlanAgain
+		}
+		if req.Problem != "" {
+			// The problem's words come from the plan's check, in English
+			// inside a sentence of the person's language: kept as written.
+			intro, key = req.Problem, ""
+		}
+		result.Response, result.TextKey = intro, key
 	default:
 		return errors.New("the run waits for something unknown")
 	}

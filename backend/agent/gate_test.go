@@ -268,8 +268,8 @@ func TestGateTwoCallsInOneBatch(t *testing.T) {
 	a := w.agent(t)
 	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: fileQuestion})
 	firstID := res.ToolCall.ID
-	if res.ToolCall.Arguments != `{"path":"a.md"}` {
-		t.Fatalf("first ask %+v", res.ToolCall)
+	if res.ToolCall.Arguments != `{"path":"a.md"}` || res.TextKey != keyToolAsk || res.TextArgs["tool"] != "read_file" {
+		t.Fatalf("first ask %+v (%q %v)", res.ToolCall, res.TextKey, res.TextArgs)
 	}
 	res, _ = turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionDeny, Version: firstID}})
 	if res.ToolCall == nil || res.ToolCall.Arguments != `{"path":"b.md"}` || res.ToolCall.ID == firstID || w.reads.Load() != 0 {

@@ -125,6 +125,12 @@ type TurnResult struct {
 	// Steps are the sub-tasks as the person approved them (edited or not),
 	// which the recommendations' subtask_id refer to.
 	Steps []SubTask `json:"steps,omitempty"`
+	// TextKey names the line Wayfinder wrote itself when Response is one
+	// (a plan's introduction, a cancelled plan, ...), with TextArgs for its
+	// blanks. The window shows the line from the key in the language chosen
+	// now, not the one stored in the language of the moment it was written.
+	TextKey  string            `json:"text_key,omitempty"`
+	TextArgs map[string]string `json:"text_args,omitempty"`
 }
 
 // SubTask is one step of a plan.
@@ -149,6 +155,10 @@ type PlanApproval struct {
 	// closed or stopped) or AgainFailed (an error). SubTasks are the plan
 	// as approved, edits included.
 	Again AgainReason `json:"again,omitempty"`
+	// Decided is what the person decided once they did (approve, revise,
+	// cancel); SubTasks are then the plan as approved, edits included, so
+	// the conversation shows what was carried out after a reload too.
+	Decided ApprovalAction `json:"decided,omitempty"`
 }
 
 // AgainReason says why an approval is asked for again.

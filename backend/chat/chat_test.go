@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/google/go-cmp/cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -968,5 +969,58 @@ func TestDecisionAnnouncesTheSessionAtOnce(t *testing.T) {
 		case <-deadline:
 			t.Fatal("no sessions event while the approved turn runs")
 		}
+	}
+}
+
+// The reply that proposed a plan keeps what the person decided, and the
+// steps as they approved them (renamed, reordered, one removed), so the
+// conversation read back from the store shows the plan that was carried
+// out; it no longer waits.
+func TestDecidedPlanIsStoredAsDecided(t *testing.T) {
+	proposed := []api.SubTask{{ID: "1", Title: "Script"}, {ID: "2", Title: "Edit"}, {ID: "3", Title: "Upload"}}
+	edited := []api.SubTask{{ID: "2", Title: "Edit the video"}, {ID: "1", Title: "Write the script"}}
+	for _, tc := range []struct {
+		name string
+		d    api.ApprovalDecision
+		want []api.SubTask
+	}{
+		{"approved with edits", api.ApprovalDecision{Action: api.ActionApprove, SubTasks: edited}, edited},
+		{"approved as proposed", api.ApprovalDecision{Action: api.ActionApprove}, proposed},
+		{"cancelled", api.ApprovalDecision{Action: api.ActionCancel}, proposed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			svc, st, _ := newService(t, responderFunc(func(ctx context.Context, turn Turn, out Output) (api.TurnResult, error) {
+				if turn.Decision == nil {
+					return api.TurnResult{Plan: &api.PlanApproval{Version: "v1", Round: 1, Task: turn.Text, SubTasks: proposed}}, nil
+				}
+				return api.TurnResult{Response: "done"}, nil
+			}))
+			ctx := context.Background()
+			ack, err := svc.Send(ctx, "", "make a video")
+			if err != nil {
+				t.Fatal(err)
+			}
+			waitIdle(t, svc, ack.SessionID)
+			tc.d.Version = "v1"
+			if _, err := svc.Decide(ctx, ack.SessionID, tc.d); err != nil {
+				t.Fatal(err)
+			}
+			waitIdle(t, svc, ack.SessionID)
+			msgs, err := st.Messages(ctx, ack.SessionID)
+			if err != nil || len(msgs) != 4 {
+				t.Fatalf("messages %+v %v", msgs, err)
+			}
+			plan := msgs[1]
+			if plan.Status != api.StatusComplete || plan.Result == nil || plan.Result.Plan == nil {
+				t.Fatalf("the plan's reply %+v", plan)
+			}
+			if got := plan.Result.Plan; got.Decided != tc.d.Action || !cmp.Equal(got.SubTasks, tc.want) {
+				t.Fatalf("stored plan %+v, want decided %q with %+v", got, tc.d.Action, tc.want)
+			}
+			hist, err := st.History(ctx, ack.SessionID)
+			if err != nil || hist[1].Status != api.StatusComplete {
+				t.Fatalf("history %+v %v", hist, err)
+			}
+		})
 	}
 }

@@ -342,6 +342,11 @@ func (s *Store) StartTurn(ctx context.Context, newTitle string, user, reply api.
 			if res.RowsAffected == 0 {
 				return turnRefused(tx, sessionID, user.Decision != nil)
 			}
+			if d := user.Decision; d != nil {
+				if err := markDecided(tx, sessionID, *d); err != nil {
+					return err
+				}
+			}
 		}
 		for _, m := range []api.Message{user, reply} {
 			row, err := fromAPI(m)
@@ -357,8 +362,53 @@ func (s *Store) StartTurn(ctx context.Context, newTitle string, user, reply api.
 	if err != nil {
 		return fmt.Errorf("start a turn in session %q: %w", sessionID, err)
 	}
-	s.histories.change(sessionID, func(h []api.Message) []api.Message { return append(h, user, reply) })
+	s.histories.change(sessionID, func(h []api.Message) []api.Message {
+		if user.Decision != nil {
+			for i := len(h) - 1; i >= 0; i-- {
+				if h[i].Role == api.RoleAssistant && h[i].Status == api.StatusAwaitingApproval {
+					h[i].Status = api.StatusComplete
+					break
+				}
+			}
+		}
+		return append(h, user, reply)
+	})
 	return nil
+}
+
+// markDecided closes the reply that asked for a decision: it no longer
+// waits, and a plan keeps what the person decided and the steps as they
+// approved them, edits included, so the conversation shows the plan that
+// was carried out, after a reload too, rather than the one proposed.
+func markDecided(tx *gorm.DB, sessionID string, d api.ApprovalDecision) error {
+	var row message
+	err := tx.Where("session_id = ? AND role = ? AND status = ? AND variant_of = ''", sessionID, api.RoleAssistant, api.StatusAwaitingApproval).
+		Order("id DESC").Take(&row).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("find the reply decided on: %w", err)
+	}
+	m, err := row.toAPI()
+	if err != nil {
+		return err
+	}
+	m.Status = api.StatusComplete
+	if m.Result != nil && m.Result.Plan != nil {
+		p := m.Result.Plan
+		p.Decided = d.Action
+		if d.Action == api.ActionApprove && len(d.SubTasks) > 0 {
+			p.SubTasks = slices.Clone(d.SubTasks)
+		}
+	}
+	upd, err := fromAPI(m)
+	if err != nil {
+		return err
+	}
+	return tx.Model(&message{}).Where("id = ?", m.ID).Updates(map[string]any{
+		"status": upd.Status, "result_json": upd.Result, "updated_at": time.Now().UTC(),
+	}).Error
 }
 
 // turnRefused says why StartTurn found no session to start the turn in.

@@ -79,6 +79,8 @@ export interface TurnResult {
   tool_calls?: ToolCallRecord[];
   recommendations?: Recommendation[];
   steps?: SubTask[];
+  text_key?: string;
+  text_args?: Record<string, string>;
 }
 
 /** SubTask is one step of a plan. */
@@ -95,6 +97,7 @@ export interface PlanApproval {
   task: string;
   sub_tasks: SubTask[];
   again?: AgainReason;
+  decided?: ApprovalAction;
 }
 
 /** AgainReason says why an approval is asked for again. */

@@ -3,6 +3,7 @@
 // ordering cases (tokens before TurnStarted, a reload mid-stream, events for
 // a session the window is not showing) are tested directly.
 import type {
+  ApprovalDecision,
   ApprovalRequired,
   Awaiting,
   Message,
@@ -254,10 +255,20 @@ export function pendingApproval(th: Thread | undefined): { message: Message; pla
   return { message: last, plan: last.result.plan };
 }
 
-/** settleApproval closes a plan once a decision was accepted. */
-export function settleApproval(threads: Threads, sessionID: string, messageID: string): void {
+/**
+ * settleApproval closes a plan or tool call once a decision was accepted.
+ * A plan keeps the decision and the steps as approved, edits included, as
+ * the backend stores them, so its card shows what is carried out.
+ */
+export function settleApproval(threads: Threads, sessionID: string, messageID: string, decision?: ApprovalDecision): void {
   const msg = threads[sessionID]?.messages.find((m) => m.id === messageID);
-  if (msg && msg.status === "awaiting_approval") msg.status = "complete";
+  if (!msg || msg.status !== "awaiting_approval") return;
+  msg.status = "complete";
+  const plan = msg.result?.plan;
+  if (plan && decision && msg.result) {
+    const edited = decision.action === "approve" && decision.sub_tasks?.length;
+    msg.result = { ...msg.result, plan: { ...plan, decided: decision.action, sub_tasks: edited ? [...decision.sub_tasks!] : plan.sub_tasks } };
+  }
 }
 
 /**

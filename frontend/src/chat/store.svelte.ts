@@ -277,7 +277,7 @@ export class ChatStore {
     this.decideError = null;
     try {
       const ack = await this.api.decide(sid, decision);
-      settleApproval(this.threads, sid, message.id);
+      settleApproval(this.threads, sid, message.id, decision);
       this.accepted(ack);
       return true;
     } catch (e) {

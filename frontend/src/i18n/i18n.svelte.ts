@@ -58,4 +58,9 @@ export function formatNumber(n: number): string {
   return new Intl.NumberFormat(state.lang === "ko" ? "ko-KR" : "en-US").format(n);
 }
 
+/** everyLang is a key's words in every language, to recognise stored text. */
+export function everyLang(key: MessageKey): string[] {
+  return [catalogs.en[key], catalogs.ko[key]];
+}
+
 export const catalogsForTest = catalogs;

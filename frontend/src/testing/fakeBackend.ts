@@ -232,6 +232,11 @@ export class FakeBackend implements Transport {
       throw new ApiError({ code: tool ? "tool_call_changed" : "plan_changed", message: "The decision answers something that no longer waits.", awaiting });
     }
     waiting.status = "complete";
+    // As the store does: the plan keeps the decision and the steps as approved.
+    if (plan && waiting.result) {
+      const edited = d.action === "approve" && d.sub_tasks?.length ? structuredClone(d.sub_tasks) : plan.sub_tasks;
+      waiting.result = { ...waiting.result, plan: { ...plan, decided: d.action, sub_tasks: edited } };
+    }
     const now = new Date().toISOString();
     const label = d.action === "approve" ? "✓ Approved" : d.action === "revise" ? `↻ ${d.feedback ?? ""}` : "✕ Cancelled";
     const user: Message = { id: this.id("m"), session_id: sid, role: "user", content: label, status: "complete", decision: structuredClone(d), created_at: now };
@@ -326,11 +331,12 @@ export class FakeBackend implements Transport {
       ],
     };
     this.trace(sid, turn, "node_started", "approve_plan");
-    const intro = "Here is a plan. Check the steps, change what you like, then approve.";
+    // The agent's words and key (backend/agent: msgPlanIntro, keyPlanIntro).
+    const intro = "Here is a plan — approve, edit or revise it.";
     asst.content = intro;
     this.emit("chat.token", { session_id: sid, turn_id: turn, message_id: asst.id, text: intro });
     asst.status = "awaiting_approval";
-    const result: TurnResult = { ...this.result(sid, asst.content), llm_calls: 2, plan };
+    const result: TurnResult = { ...this.result(sid, asst.content), llm_calls: 2, plan, text_key: "plan_intro" };
     asst.result = result;
     const s = this.sessions.find((x) => x.id === sid);
     if (s) s.pending_approval = true;
@@ -359,7 +365,7 @@ export class FakeBackend implements Transport {
     asst.content = intro;
     this.emit("chat.token", { session_id: sid, turn_id: turn, message_id: asst.id, text: intro });
     asst.status = "awaiting_approval";
-    const result: TurnResult = { ...this.result(sid, intro), tool_call: call };
+    const result: TurnResult = { ...this.result(sid, intro), tool_call: call, text_key: "tool_ask", text_args: { tool: call.tool } };
     asst.result = result;
     const s = this.sessions.find((x) => x.id === sid);
     if (s) s.pending_approval = true;

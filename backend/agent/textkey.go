@@ -1,0 +1,32 @@
+package agent
+
+// The keys of the lines Wayfinder writes itself (api.TurnResult.TextKey).
+// The window keeps its own words for each under "app.<key>" in its
+// language files, so a line written in English reads in Korean after the
+// person switches, and a plan's introduction can stop asking once the plan
+// was decided. A line that is not one of these (the model's words) has no
+// key and is shown as stored.
+const (
+	keyPlanIntro    = "plan_intro"
+	keyPlanFallback = "plan_fallback"
+	keyPlanAgain    = "plan_again"
+	keyToolAsk      = "tool_ask"
+	keyToolAgain    = "tool_again"
+	keyCancelled    = "cancelled"
+	keyNoAnswer     = "no_answer"
+	keyEmpty        = "empty"
+	keyOutOfScope   = "out_of_scope"
+)
+
+// lineKey is the key of a turn's final text when Wayfinder wrote it
+// itself (a line without blanks), "" when the model did.
+func lineKey(text, lang string) string {
+	for key, p := range map[string]phrases{
+		keyCancelled: msgCancelled, keyNoAnswer: msgNoAnswer, keyEmpty: msgEmpty, keyOutOfScope: msgOutOfScope,
+	} {
+		if text == p.in(lang) {
+			return key
+		}
+	}
+	return ""
+}

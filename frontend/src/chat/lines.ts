@@ -1,0 +1,80 @@
+// The lines Wayfinder writes itself (a plan's introduction, a tool call's
+// question, a cancelled plan, ...) are shown from their key
+// (TurnResult.text_key) in the language chosen now, not as stored in the
+// language of the moment they were written; a plan or tool call that was
+// decided says so instead of asking still. The model's words are shown as
+// written. Replies stored before lines had keys are recognised by their
+// words, which the catalogs keep identical to the agent's (a Go test,
+// TestWindowHasTheLines, holds them together).
+import type { ApprovalAction, Message } from "../api/gotypes.gen";
+import { everyLang, isKey, t, type MessageKey } from "../i18n/i18n.svelte";
+
+/** The keys the agent writes (backend/agent/textkey.go). */
+const LINE_KEYS = ["plan_intro", "plan_fallback", "plan_again", "tool_ask", "tool_again", "cancelled", "no_answer", "empty", "out_of_scope"] as const;
+
+/** legacyKey recognises a line stored without a key by its words in either language. */
+function legacyKey(text: string): MessageKey | undefined {
+  for (const k of LINE_KEYS) {
+    const key = `line.${k}` as MessageKey;
+    if (everyLang(key).includes(text)) return key;
+  }
+  return undefined;
+}
+
+const decidedKeys: Record<string, MessageKey> = {
+  approve: "line.plan_approved",
+  revise: "line.plan_revised",
+  cancel: "line.plan_cancelled",
+};
+
+/** decidedLine says what became of a plan that no longer waits. */
+function decidedLine(decided: ApprovalAction | undefined): string {
+  return t(decidedKeys[decided ?? ""] ?? "line.plan_closed");
+}
+
+/**
+ * shownText is a reply's text as the window shows it: its app line
+ * rendered now, in the current language. pending says whether the reply is
+ * the question the conversation waits on.
+ */
+export function shownText(m: Message, pending: boolean): string {
+  if (m.role !== "assistant" || m.status === "streaming") return m.content;
+  const r = m.result;
+  const said = r?.response || m.content;
+  let line: string | undefined;
+  if (r?.plan && !pending) line = decidedLine(r.plan.decided);
+  else if (r?.tool_call && !pending) line = t("line.tool_decided", { tool: r.tool_call.tool });
+  else {
+    const key = r?.text_key ? `line.${r.text_key}` : legacyKey(said);
+    if (key && isKey(key)) line = t(key, r?.text_args ?? undefined);
+  }
+  if (line === undefined) return m.content;
+  if (!m.content || m.content === said) return line;
+  // A reply offered again after a cut keeps what it had written before
+  // its line (chat.Recover): only the line is the app's.
+  if (said && m.content.endsWith(said)) return m.content.slice(0, m.content.length - said.length) + line;
+  return m.content;
+}
+
+/** planTag is the state a plan card shows beside its title, if any. */
+export function planTag(m: Message, pending: boolean, after: Message | undefined): MessageKey | undefined {
+  const plan = m.result?.plan;
+  if (!plan) return undefined;
+  if (pending) return "plan.waiting";
+  switch (plan.decided) {
+    case "approve":
+      if (!after || after.status === "streaming" || after.status === "awaiting_approval") return "plan.running";
+      return after.status === "complete" ? "plan.done" : "plan.stoppedTag";
+    case "cancel":
+      return "plan.cancelledTag";
+    case "revise":
+      return "plan.revisedTag";
+  }
+  return undefined;
+}
+
+/** planSummary is the plan card's title key. */
+export function planSummary(m: Message, pending: boolean): MessageKey {
+  if (pending) return "plan.summary";
+  return m.result?.plan?.decided === "approve" ? "plan.summaryApproved" : "plan.summaryClosed";
+}

@@ -41,7 +41,7 @@ func HTTPStatus(code ErrorCode) int {
 	case ErrNotFound, ErrSessionNotFound, ErrMemoryNotFound, ErrDocumentNotFound, ErrFolderNotFound,
 		ErrFolderNotGranted, ErrNoSuchMethod:
 		return http.StatusNotFound
-	case ErrBusy, ErrPlanWaiting, ErrNoPlanWaiting, ErrNothingToRetry, ErrPlanChanged, ErrToolCallChanged:
+	case ErrBusy, ErrPlanWaiting, ErrToolCallWaiting, ErrNoPlanWaiting, ErrNothingToRetry, ErrPlanChanged, ErrToolCallChanged:
 		return http.StatusConflict
 	case ErrUnauthorized:
 		return http.StatusUnauthorized

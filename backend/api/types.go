@@ -406,9 +406,12 @@ const (
 	ErrUnknownDecision ErrorCode = "unknown_decision"
 	ErrBadRequest      ErrorCode = "bad_request"
 	// The conversation is not in the state the request expects (HTTP 409).
-	ErrPlanWaiting    ErrorCode = "plan_waiting"
-	ErrNoPlanWaiting  ErrorCode = "no_plan_waiting"
-	ErrNothingToRetry ErrorCode = "nothing_to_retry"
+	ErrPlanWaiting ErrorCode = "plan_waiting"
+	// ErrToolCallWaiting: a tool call waits for the person's approval;
+	// ErrorInfo.Awaiting holds it.
+	ErrToolCallWaiting ErrorCode = "tool_call_waiting"
+	ErrNoPlanWaiting   ErrorCode = "no_plan_waiting"
+	ErrNothingToRetry  ErrorCode = "nothing_to_retry"
 	// Serve mode's guard (HTTP 401 and 403).
 	ErrUnauthorized ErrorCode = "unauthorized"
 	ErrForeignPage  ErrorCode = "foreign_page"

@@ -419,11 +419,25 @@ func (s *Service) beginDecision(ctx context.Context, sessionID string, d api.App
 }
 
 // checkSession makes sure the session exists and is not waiting for a
-// plan decision.
+// decision.
 func (s *Service) checkSession(ctx context.Context, sessionID string) error {
 	sess, err := s.store.Session(ctx, sessionID)
 	if err == nil && sess.PendingApproval {
 		err = store.ErrPlanPending
+	}
+	return s.refused(ctx, sessionID, err)
+}
+
+// refused is sessionError naming what the session waits for: the store
+// only knows that something waits, and a person asked to approve a plan
+// while a tool call waits looks for a plan that is not there.
+func (s *Service) refused(ctx context.Context, sessionID string, err error) error {
+	if errors.Is(err, store.ErrPlanPending) {
+		if aw, aerr := s.store.Awaiting(ctx, sessionID); aerr == nil && aw != nil && aw.ToolCall != nil {
+			return &Error{Info: api.ErrorInfo{Code: api.ErrToolCallWaiting, Awaiting: aw,
+				Message: "A tool call in this conversation is waiting for your approval.",
+				Hint:    "Run it once, always allow the tool, or deny it first; then send your message."}}
+		}
 	}
 	return sessionError(err)
 }
@@ -527,7 +541,7 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, newModel, text
 		if d != nil && (errors.Is(err, store.ErrNoPlanPending) || errors.Is(err, store.ErrOtherPending)) {
 			return nil, s.decisionRefused(ctx, sessionID, *d)
 		}
-		return nil, sessionError(err)
+		return nil, s.refused(ctx, sessionID, err)
 	}
 	if newTitle != "" {
 		if newModel != "" {

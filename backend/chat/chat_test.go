@@ -902,8 +902,20 @@ func TestToolCallApproval(t *testing.T) {
 		t.Fatalf("tool approval event %+v", req)
 	}
 	waitIdle(t, svc, ack.SessionID)
-	if _, err := svc.Send(ctx, ack.SessionID, "never mind"); codeOf(err) != api.ErrPlanWaiting {
-		t.Fatalf("a message while a call waits: %v", err)
+	// A message, an edit or another answer is refused, naming the tool
+	// call (not a plan) and what to do; the call comes with it.
+	for name, try := range map[string]func() error{
+		"send":       func() error { _, err := svc.Send(ctx, ack.SessionID, "never mind"); return err },
+		"regenerate": func() error { _, err := svc.Regenerate(ctx, ack.SessionID); return err },
+		"edit":       func() error { _, err := svc.EditLast(ctx, ack.SessionID, "what is in b.md?"); return err },
+	} {
+		err := try()
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Info.Code != api.ErrToolCallWaiting || !strings.Contains(ce.Info.Message, "tool call") ||
+			strings.Contains(ce.Info.Message, "plan") || !strings.Contains(ce.Info.Hint, "deny") ||
+			ce.Info.Awaiting == nil || ce.Info.Awaiting.ToolCall == nil || ce.Info.Awaiting.ToolCall.ID != "c1" {
+			t.Fatalf("%s while a call waits: %v", name, err)
+		}
 	}
 	for _, d := range []api.ApprovalDecision{{Action: api.ActionRunOnce, Version: "c0"}, {Action: api.ActionApprove, Version: "c2"}} {
 		_, err := svc.Decide(ctx, ack.SessionID, d)

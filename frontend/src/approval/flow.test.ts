@@ -166,3 +166,39 @@ describe("plan decisions carry the plan's version", () => {
     expect($("dialog.plan .again").textContent).toContain("with your edits");
   });
 });
+
+describe("a message while a tool call waits that this window did not see", () => {
+  // `wayfinder ask` (or another window) left a tool call waiting: sending
+  // is refused with the tool call named — not a plan — and what to do, in
+  // the person's language, and the call is shown to decide on.
+  async function refused(language: "en" | "ko") {
+    const { fake } = await start({ settings: { language } });
+    if (language === "ko") setLang("ko");
+    await send("hello");
+    await vi.waitFor(() => expect(lastReply().dataset.status).toBe("complete"));
+    const sid = fake.sessions[0]!.id;
+    const last = fake.messages.get(sid)!.at(-1)!;
+    last.status = "awaiting_approval";
+    last.result = { ...last.result!, tool_call: { id: "c-cli", tool: "read_file", description: "Reads a file.", arguments: '{"path":"notes/a.md"}', reason: "untrusted_context" } };
+    fake.sessions[0]!.pending_approval = true;
+    await send("and another thing");
+    await vi.waitFor(() => expect(document.querySelector(".banner.error")).not.toBeNull());
+    const banner = $(".banner.error");
+    await vi.waitFor(() => expect(document.querySelector("dialog.tool-approval")).not.toBeNull(), { timeout: 5000 });
+    return banner.textContent!;
+  }
+
+  it("says a tool call waits, in English", async () => {
+    const text = await refused("en");
+    expect(text).toContain("A tool call in this conversation is waiting for your approval.");
+    expect(text).toContain("Run it once, always allow the tool, or deny it first; then send your message.");
+    expect(text).not.toContain("plan");
+  });
+
+  it("says a tool call waits, in Korean, with no English left", async () => {
+    const text = await refused("ko");
+    expect(text).toContain("이 대화에서 도구 호출이 승인을 기다리고 있습니다.");
+    expect(text).toContain("먼저 한 번 실행하거나, 이 도구를 항상 허용하거나, 거부하세요.");
+    expect(text).not.toMatch(/[A-Za-z]{4,}/);
+  });
+});

@@ -229,6 +229,10 @@ export class ChatStore {
       return true;
     } catch (e) {
       this.sendError = parseError(e);
+      // Something waits that this window did not know of (decided
+      // elsewhere, asked by `wayfinder ask`): show it, to decide on.
+      const sid = this.currentID;
+      if (sid && (this.sendError.code === "plan_waiting" || this.sendError.code === "tool_call_waiting")) void this.reload(sid);
       return false;
     } finally {
       this.sending = false;

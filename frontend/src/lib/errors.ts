@@ -1,6 +1,6 @@
 // Turns ErrorInfo into words for the person, in their language.
 import type { ErrorInfo } from "../api/errors";
-import { t, type MessageKey } from "../i18n/i18n.svelte";
+import { isKey, t, type MessageKey } from "../i18n/i18n.svelte";
 
 const titles: Record<string, MessageKey> = {
   ollama_unreachable: "error.ollama_unreachable",
@@ -43,6 +43,7 @@ const titles: Record<string, MessageKey> = {
   unknown_decision: "error.unknown_decision",
   bad_request: "error.bad_request",
   plan_waiting: "error.plan_waiting",
+  tool_call_waiting: "error.tool_call_waiting",
   no_plan_waiting: "error.no_plan_waiting",
   nothing_to_retry: "error.nothing_to_retry",
   foreign_page: "error.foreign_page",
@@ -58,9 +59,18 @@ export interface ErrorText {
   hint: string;
 }
 
+/**
+ * errorText is an error in the person's language. The title comes from
+ * the code; so does the hint when the catalogs have one for it
+ * ("error.<code>.hint"), since the backend writes its hints in English
+ * only. A backend message that only says what the title says in another
+ * language is dropped for codes with a hint of their own.
+ */
 export function errorText(info: ErrorInfo): ErrorText {
   let key = titles[info.code] ?? "error.internal";
   // A refused decision with nothing waiting any more was simply decided first.
   if ((info.code === "plan_changed" || info.code === "tool_call_changed") && !info.awaiting) key = "error.decided_already";
+  const hintKey = `${key}.hint`;
+  if (isKey(hintKey)) return { title: t(key), detail: "", hint: t(hintKey) };
   return { title: t(key), detail: info.message, hint: info.hint ?? "" };
 }

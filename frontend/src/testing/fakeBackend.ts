@@ -201,6 +201,15 @@ export class FakeBackend implements Transport {
     if (!text.trim()) throw new ApiError({ code: "empty_message", message: "message is empty" });
     if (!this.status.reachable)
       throw new ApiError({ code: "ollama_unreachable", message: "ollama is not reachable", hint: "ollama serve" });
+    const waits = this.sessions.find((x) => x.id === sessionID)?.pending_approval;
+    if (waits) {
+      // As the backend refuses it: naming what waits, in English.
+      const last = this.messages.get(sessionID)!.at(-1)!;
+      const call = last.result?.tool_call;
+      const awaiting = { message_id: last.id, plan: last.result?.plan ?? null, tool_call: call ?? null };
+      if (call) throw new ApiError({ code: "tool_call_waiting", message: "A tool call in this conversation is waiting for your approval.", hint: "Run it once, always allow the tool, or deny it first; then send your message.", awaiting });
+      throw new ApiError({ code: "plan_waiting", message: "A plan in this conversation is waiting for your decision.", hint: "Approve, revise or cancel the plan first." });
+    }
     const now = new Date().toISOString();
     let sid = sessionID;
     if (!sid) {

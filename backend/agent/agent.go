@@ -84,10 +84,13 @@ type Deps struct {
 }
 
 // ToolSource gives tools that come and go while the app runs (MCP
-// servers' tools). Tools may start a server, so it takes the turn's
-// context.
+// servers' tools). Tools may start a server, which can take many seconds
+// (npx may download it first), so it takes the turn's context, and
+// starting, when not nil, is told of each server it starts: the returned
+// func is called once the start ended (err nil: started), so the person
+// sees what the turn waits for.
 type ToolSource interface {
-	Tools(ctx context.Context) []*tools.Tool
+	Tools(ctx context.Context, starting func(server string) (done func(err error))) []*tools.Tool
 }
 
 // Options tune the agent; zero values take the defaults.

@@ -70,7 +70,7 @@ func TestToolsets(t *testing.T) {
 	a.deps.Settings = func() api.Settings { return api.Settings{WebSearchEnabled: on} }
 	names := func(set string) string {
 		var out []string
-		for _, s := range a.toolset(context.Background(), set, State{Input: "우리 회사 휴가 규정 알려줘"}).Schemas() {
+		for _, s := range a.toolset(context.Background(), nil, set, State{Input: "우리 회사 휴가 규정 알려줘"}).Schemas() {
 			out = append(out, s.Function.Name)
 		}
 		return strings.Join(out, ",")

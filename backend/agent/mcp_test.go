@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -15,10 +16,27 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/tools"
 )
 
-// mcpSource stands for the MCP manager: tools that come and go.
-type mcpSource struct{ tools []*tools.Tool }
+// mcpSource stands for the MCP manager: tools that come and go; the
+// servers in start are started on the next call (those in fail fail).
+type mcpSource struct {
+	tools       []*tools.Tool
+	start, fail []string
+}
 
-func (m *mcpSource) Tools(context.Context) []*tools.Tool { return m.tools }
+func (m *mcpSource) Tools(_ context.Context, starting func(string) func(error)) []*tools.Tool {
+	for _, s := range m.start {
+		if starting != nil {
+			starting(s)(nil)
+		}
+	}
+	for _, s := range m.fail {
+		if starting != nil {
+			starting(s)(errors.New("no answer to the MCP handshake in time"))
+		}
+	}
+	m.start, m.fail = nil, nil
+	return m.tools
+}
 
 // An MCP server's tools are offered to both loops beside the built-in
 // ones, and a call of one waits for the person like any tool that acts:
@@ -38,7 +56,7 @@ func TestMCPToolsAreOfferedAndAsked(t *testing.T) {
 	a := w.agent(t, func(d *Deps) { d.MCP = src })
 	for _, set := range []string{"answer", "recommend"} {
 		var names []string
-		for _, s := range a.toolset(context.Background(), set, State{}).Schemas() {
+		for _, s := range a.toolset(context.Background(), nil, set, State{}).Schemas() {
 			names = append(names, s.Function.Name)
 		}
 		if !slices.Contains(names, "files__write_file") || !slices.Contains(names, "calculator") {
@@ -72,7 +90,7 @@ func TestMCPToolsAreOfferedAndAsked(t *testing.T) {
 	a.Wait()
 	// A server switched off takes its tools away at once.
 	src.tools = nil
-	if _, ok := a.toolset(context.Background(), "answer", State{}).Lookup("files__write_file"); ok {
+	if _, ok := a.toolset(context.Background(), nil, "answer", State{}).Lookup("files__write_file"); ok {
 		t.Fatal("the tool of a server that is gone is still offered")
 	}
 }
@@ -134,5 +152,29 @@ func TestMCPGrantHoldsForItsServerOnly(t *testing.T) {
 	}
 	if tc := ask("s4"); tc != nil {
 		t.Fatalf("the new server's grant does not hold: %+v", tc)
+	}
+}
+
+// A server started for the turn is said in the trace before the model is
+// asked (the window's progress line and ask's standard error read it),
+// and so is one that did not start, with why.
+func TestMCPServerStartIsTraced(t *testing.T) {
+	src := &mcpSource{start: []string{"files"}, fail: []string{"web"}}
+	w := newGateWorld(t)
+	a := w.agent(t, func(d *Deps) { d.MCP = src })
+	w.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple}})
+	w.fake.On(isAnswer, ollamatest.Reply{Text: "안녕하세요"})
+	w.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
+	_, out := turn(t, a, chat.Turn{SessionID: "s1", Text: "안녕"})
+	a.Wait()
+	starting, started, failed := toolLines(out, api.TraceMCPStarting), toolLines(out, api.TraceMCPStarted), toolLines(out, api.TraceMCPFailed)
+	if len(starting) != 2 || starting[0].Args["server"] != "files" || starting[0].Text != "Starting MCP server files" {
+		t.Fatalf("starting: %+v", starting)
+	}
+	if len(started) != 1 || started[0].Args["server"] != "files" {
+		t.Fatalf("started: %+v", started)
+	}
+	if len(failed) != 1 || failed[0].Args["server"] != "web" || !strings.Contains(failed[0].Text, "no answer to the MCP handshake") {
+		t.Fatalf("failed: %+v", failed)
 	}
 }

@@ -192,7 +192,7 @@ func (a *Agent) answer(cfg loopConfig) graph.NodeFunc[State] {
 		}
 		c := a.newCall(rt)
 		c.trace(api.TraceGenerating, line{})
-		tools := a.toolset(ctx, "answer", s).Schemas()
+		tools := a.toolset(ctx, rt, "answer", s).Schemas()
 		msgs := withPersona(answerMessages(s, a.budget(ctx), tools), a.tuned(ctx).systemPrompt)
 		// The reply streams through a citer, which renumbers its [n]
 		// markers as they are written (cite.go).
@@ -277,7 +277,7 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 			done[r.Key] = r
 		}
 		upd := graph.Update{}
-		reg := a.toolset(ctx, set, s)
+		reg := a.toolset(ctx, rt, set, s)
 		obs := make([]Msg, len(calls))
 		var run []gateCall
 		var at []int
@@ -371,13 +371,14 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 // when the message asks for a tool; recommendations get search_catalog,
 // retrieve_docs, web_search (when enabled), calculator and get_time. Both
 // get the tools of the person's MCP servers (Deps.MCP).
-func (a *Agent) toolset(ctx context.Context, name string, s State) *tools.Registry {
+// A server that starts meanwhile is said in rt's trace (nil: nowhere).
+func (a *Agent) toolset(ctx context.Context, rt *graph.Runtime, name string, s State) *tools.Registry {
 	if a.deps.Tools == nil {
 		return a.noTools
 	}
 	reg := a.deps.Tools
 	if a.deps.MCP != nil {
-		if r, err := reg.With(a.deps.MCP.Tools(ctx)...); err != nil {
+		if r, err := reg.With(a.deps.MCP.Tools(ctx, serverProgress(rt))...); err != nil {
 			a.log.Warn("offer the MCP servers' tools", "err", err)
 		} else {
 			reg = r
@@ -416,6 +417,26 @@ func (a *Agent) toolset(ctx context.Context, name string, s State) *tools.Regist
 		}
 	}
 	return reg
+}
+
+// serverProgress tells the trace (and so the progress line in the window
+// and on ask's standard error) that an MCP server starts, and how that
+// ended: the first turn that needs tools may wait up to 30 seconds for it.
+func serverProgress(rt *graph.Runtime) func(string) func(error) {
+	if rt == nil {
+		return nil
+	}
+	node := rt.Node()
+	return func(server string) func(error) {
+		rt.Emit(eventTrace, say(api.TraceMCPStarting, "server", server).event(api.TraceToolSelected, node))
+		return func(err error) {
+			if err != nil {
+				rt.Emit(eventTrace, say(api.TraceMCPFailed, "server", server, "error", err.Error()).event(api.TraceToolSelected, node))
+				return
+			}
+			rt.Emit(eventTrace, say(api.TraceMCPStarted, "server", server).event(api.TraceToolSelected, node))
+		}
+	}
 }
 
 // finish writes the turn's last words when no other node did.

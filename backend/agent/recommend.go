@@ -33,12 +33,12 @@ func (a *Agent) recommend(cfg loopConfig) graph.NodeFunc[State] {
 			// would search the catalog with the sub-task's words, so the
 			// reviewer reads those results at once, and the scout is asked
 			// only for what the reviewer finds missing.
-			if calls := a.firstSearch(ctx, s, st); len(calls) > 0 {
+			if calls := a.firstSearch(ctx, rt, s, st); len(calls) > 0 {
 				return graph.Update{a.f.scratch.Add(Msg{Role: "assistant", ToolCalls: calls}), a.f.iterations.Set(1)}, nil
 			}
 		}
 		msgs := scoutMessages(s, st, a.webSearch())
-		resp, err := c.chat(ctx, msgs, a.toolset(ctx, "recommend", s).Schemas(), nil)
+		resp, err := c.chat(ctx, msgs, a.toolset(ctx, rt, "recommend", s).Schemas(), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -52,13 +52,13 @@ func (a *Agent) recommend(cfg loopConfig) graph.NodeFunc[State] {
 // Wayfinder rather than asked of the model: the catalog of AI tools and
 // the person's documents, with the sub-task's own words (the plan the
 // person approved). None when the recommendation tools lack them.
-func (a *Agent) firstSearch(ctx context.Context, s State, st api.SubTask) []ToolCall {
+func (a *Agent) firstSearch(ctx context.Context, rt *graph.Runtime, s State, st api.SubTask) []ToolCall {
 	query := strings.TrimSpace(st.Title + " " + st.Detail)
 	if query == "" {
 		return nil
 	}
 	offered := map[string]bool{}
-	for _, t := range a.toolset(ctx, "recommend", s).Schemas() {
+	for _, t := range a.toolset(ctx, rt, "recommend", s).Schemas() {
 		offered[t.Function.Name] = true
 	}
 	var calls []ToolCall

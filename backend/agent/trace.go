@@ -92,6 +92,12 @@ func english(code api.TraceCode) string {
 		return "{tool}: allowed earlier for good"
 	case api.TraceToolDenied:
 		return "{tool}: denied, going on without it"
+	case api.TraceMCPStarting:
+		return "Starting MCP server {server}"
+	case api.TraceMCPStarted:
+		return "MCP server {server} started"
+	case api.TraceMCPFailed:
+		return "MCP server {server} did not start ({error}); going on without its tools"
 	}
 	return string(code)
 }

@@ -265,7 +265,7 @@ func TestNonBlank(t *testing.T) {
 // without encoding it.
 func TestToolTokens(t *testing.T) {
 	e := newEnv(t)
-	schemas := e.agent(Options{}).toolset(context.Background(), "answer", State{}).Schemas()
+	schemas := e.agent(Options{}).toolset(context.Background(), nil, "answer", State{}).Schemas()
 	got, json := toolTokens(schemas), tokens(compactJSON(schemas))
 	if got < json*3/4 || got > json*5/4 {
 		t.Fatalf("toolTokens = %d, the JSON takes %d", got, json)

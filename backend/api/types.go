@@ -322,6 +322,9 @@ const (
 	TraceToolAlways     TraceCode = "tool_always"  // {tool}: the person allowed the tool from now on
 	TraceToolGranted    TraceCode = "tool_granted" // {tool}: allowed earlier for good
 	TraceToolDenied     TraceCode = "tool_denied"  // {tool}: the person refused the call
+	TraceMCPStarting    TraceCode = "mcp_starting" // {server}: an MCP server starts for this turn (up to 30 s)
+	TraceMCPStarted     TraceCode = "mcp_started"  // {server}: it started and listed its tools
+	TraceMCPFailed      TraceCode = "mcp_failed"   // {server, error}: it did not start; the turn goes on without it
 )
 
 // TraceEvent is one step of a running turn.

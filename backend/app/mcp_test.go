@@ -75,6 +75,9 @@ func TestAskCallsAnMCPTool(t *testing.T) {
 	if !offered {
 		t.Fatal("the MCP tool was not offered to the model")
 	}
+	if !strings.Contains(errOut, "Starting MCP server files…") {
+		t.Fatalf("the server's start is not in the progress:\n%s", errOut)
+	}
 	var stdout, stderr bytes.Buffer
 	code = Main(context.Background(), append(base, "ask", "--json", "--session", onlySession(t, dataDir).ID), strings.NewReader("r\n"), &stdout, &stderr, testShells)
 	out, errOut = stdout.String(), stderr.String()
@@ -114,7 +117,7 @@ func TestMCPService(t *testing.T) {
 	if err != nil || cfg.Servers["files"].ToolEnabled("write_file") || !cfg.Servers["files"].AutoApproveReadOnly {
 		t.Fatalf("mcp.json %+v %v", cfg, err)
 	}
-	for _, tl := range a.mcp.Tools(context.Background()) {
+	for _, tl := range a.mcp.Tools(context.Background(), nil) {
 		if tl.Name == "files__write_file" {
 			t.Fatal("a switched-off tool is offered")
 		}

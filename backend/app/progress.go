@@ -24,6 +24,8 @@ var progressText = map[string][2]string{
 	"progress.guide":       {"Writing the guide…", "가이드를 쓰는 중…"},
 	"progress.tool":        {"Using {tool}…", "{tool} 사용 중…"},
 	"progress.retry":       {"The model call failed ({error}); trying again…", "모델 호출이 실패해 다시 시도하는 중… ({error})"},
+	"progress.mcpStarting": {"Starting MCP server {server}…", "MCP 서버 {server} 시작하는 중…"},
+	"progress.mcpFailed":   {"MCP server {server} did not start ({error}); going on without its tools", "MCP 서버 {server} 시작 실패({error}) — 이 서버의 도구 없이 계속합니다"},
 }
 
 // progressKey is the sentence a trace event is shown with, and its blanks;
@@ -47,6 +49,10 @@ func progressKey(ev api.TraceEvent) (string, map[string]string) {
 		return "progress.guide", nil
 	case api.TraceModelRetry:
 		return "progress.retry", ev.Args
+	case api.TraceMCPStarting:
+		return "progress.mcpStarting", ev.Args
+	case api.TraceMCPFailed:
+		return "progress.mcpFailed", ev.Args
 	}
 	if ev.Kind == api.TraceToolSelected && ev.Tool != "" && ev.Code == "" {
 		return "progress.tool", map[string]string{"tool": ev.Tool}

@@ -245,7 +245,7 @@ func (m *Manager) Status(ctx context.Context, start bool) []api.MCPServer {
 		var wg sync.WaitGroup
 		for _, n := range cfg.Names() {
 			if s := m.server(n); s != nil {
-				wg.Go(func() { _, _ = s.session(ctx) })
+				wg.Go(func() { _, _ = s.session(ctx, nil) })
 			}
 		}
 		wg.Wait()
@@ -305,8 +305,10 @@ func (s *server) setConfig(c Server) {
 }
 
 // session returns the running session, starting the server when it is
-// not running and no restart pause is pending.
-func (s *server) session(ctx context.Context) (*sdk.ClientSession, error) {
+// not running and no restart pause is pending; starting (nil: nobody) is
+// told when it starts the server, and the func it returns how the start
+// (the handshake and the list of tools) ended.
+func (s *server) session(ctx context.Context, starting func(string) func(error)) (*sdk.ClientSession, error) {
 	select {
 	case s.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -339,7 +341,19 @@ func (s *server) session(ctx context.Context) (*sdk.ClientSession, error) {
 	s.starting = true
 	conf := s.conf
 	s.mu.Unlock()
+	done := func(error) {}
+	if starting != nil {
+		if d := starting(s.name); d != nil {
+			done = d
+		}
+	}
+	cs, err := s.begin(ctx, conf)
+	done(err)
+	return cs, err
+}
 
+// begin starts the server and lists its tools; s.starting is set.
+func (s *server) begin(ctx context.Context, conf Server) (*sdk.ClientSession, error) {
 	cs, stop, tail, err := s.start(ctx, conf)
 	s.mu.Lock()
 	s.starting = false

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -33,7 +35,7 @@ func newManager(t *testing.T, servers map[string]Server, opts Options) *Manager 
 // registry is what the agent would make of the manager's tools.
 func registry(t *testing.T, m *Manager) *tools.Registry {
 	t.Helper()
-	reg, err := tools.NewRegistry(nil, m.Tools(context.Background())...)
+	reg, err := tools.NewRegistry(nil, m.Tools(context.Background(), nil)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +151,7 @@ func TestSaveAndLoad(t *testing.T) {
 	}
 	m := New(dir, Options{})
 	defer m.Close()
-	if m.Err() == nil || len(m.Tools(context.Background())) != 0 {
+	if m.Err() == nil || len(m.Tools(context.Background(), nil)) != 0 {
 		t.Fatal("a broken mcp.json was not reported")
 	}
 	if err := m.Update(func(*Config) error { return nil }); err == nil {
@@ -301,7 +303,7 @@ func waitFor(t *testing.T, ok func() bool) {
 
 func TestStartFailure(t *testing.T) {
 	m := newManager(t, map[string]Server{"broken": helper("startfail"), "missing": {Command: "/nonexistent/mcp-server"}}, Options{})
-	if ts := m.Tools(context.Background()); len(ts) != 0 {
+	if ts := m.Tools(context.Background(), nil); len(ts) != 0 {
 		t.Fatalf("tools of servers that failed: %v", ts)
 	}
 	st := m.Status(context.Background(), true)
@@ -376,7 +378,7 @@ func TestSwitches(t *testing.T) {
 	if err := m.Update(func(c *Config) error { delete(c.Servers, "h"); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if ts := m.Tools(context.Background()); len(ts) != 0 {
+	if ts := m.Tools(context.Background(), nil); len(ts) != 0 {
 		t.Fatalf("tools of a removed server: %v", ts)
 	}
 	if _, err := m.Call(context.Background(), "h", "echo", nil); !errors.Is(err, ErrNotRunning) {
@@ -404,5 +406,40 @@ func TestDescriptionBudget(t *testing.T) {
 	}
 	if FullName("s", strings.Repeat("t", 70)+"a") == FullName("s", strings.Repeat("t", 70)+"b") {
 		t.Error("long names collide")
+	}
+}
+
+// Tools tells who asks which servers it starts and how each start ended,
+// so the first turn's wait is explained; a running server or one in its
+// restart pause starts nothing and says nothing.
+func TestToolsSaysWhichServersStart(t *testing.T) {
+	m := newManager(t, map[string]Server{"h": helper("good"), "broken": helper("startfail")}, Options{})
+	var mu sync.Mutex
+	var said []string
+	starting := func(server string) func(error) {
+		mu.Lock()
+		said = append(said, "starting "+server)
+		mu.Unlock()
+		return func(err error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				said = append(said, "failed "+server)
+			} else {
+				said = append(said, "started "+server)
+			}
+		}
+	}
+	if ts := m.Tools(context.Background(), starting); len(ts) == 0 {
+		t.Fatal("no tools")
+	}
+	slices.Sort(said)
+	if want := []string{"failed broken", "started h", "starting broken", "starting h"}; !slices.Equal(said, want) {
+		t.Fatalf("said %q, want %q", said, want)
+	}
+	said = nil
+	m.Tools(context.Background(), starting)
+	if len(said) != 0 {
+		t.Fatalf("a running server and one in its pause said %q", said)
 	}
 }

@@ -61,8 +61,11 @@ func FullName(server, tool string) string {
 // the servers that are not running yet (lazily: the first turn that
 // needs tools). A server that cannot start offers the tools it had when it
 // last ran, if any: a call then tries to start it again and fails as an
-// observation when it cannot.
-func (m *Manager) Tools(ctx context.Context) []*tools.Tool {
+// observation when it cannot. starting (nil: nobody) is told of each
+// server that starts now, and the func it returns of how that ended, so
+// the person sees what the turn waits for (starting may take the whole
+// StartTimeout).
+func (m *Manager) Tools(ctx context.Context, starting func(server string) (done func(err error))) []*tools.Tool {
 	cfg := m.Config()
 	type found struct {
 		server string
@@ -78,7 +81,7 @@ func (m *Manager) Tools(ctx context.Context) []*tools.Tool {
 			continue
 		}
 		wg.Go(func() {
-			if _, err := s.session(ctx); err != nil {
+			if _, err := s.session(ctx, starting); err != nil {
 				m.opts.Logger.Debug("MCP server not available", "server", n, "err", err)
 			}
 			s.mu.Lock()
@@ -234,7 +237,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args map[string
 	if s == nil {
 		return tools.Result{}, fmt.Errorf("%s: %w (it is off or was removed)", server, ErrNotRunning)
 	}
-	cs, err := s.session(ctx)
+	cs, err := s.session(ctx, nil)
 	if err != nil {
 		return tools.Result{}, err
 	}

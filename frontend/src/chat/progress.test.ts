@@ -63,6 +63,24 @@ describe("progress", () => {
     expect(progressLines(p, 0)[0]!.text).toBe("Step 1 of 1: finding a tool for “Script”…");
   });
 
+  it("says which MCP server starts while the turn waits for it, and one that did not start", () => {
+    const p = newProgress(0);
+    applyProgress(p, ev({ kind: "node_started", node: "answer" }), 10);
+    applyProgress(p, ev({ kind: "tool_selected", node: "answer", code: "mcp_starting", args: { server: "files" } }), 20);
+    applyProgress(p, ev({ kind: "tool_selected", node: "answer", code: "mcp_starting", args: { server: "web" } }), 30);
+    expect(progressLines(p, 0)).toEqual([
+      { text: "Writing the answer…", since: 10 },
+      { text: "Starting MCP server files…", since: 20 },
+      { text: "Starting MCP server web…", since: 30 },
+    ]);
+    applyProgress(p, ev({ kind: "tool_selected", node: "answer", code: "mcp_started", args: { server: "files" } }), 40);
+    applyProgress(p, ev({ kind: "tool_selected", node: "answer", code: "mcp_failed", args: { server: "web", error: "timeout" } }), 50);
+    expect(progressLines(p, 0).map((l) => l.text)).toEqual(["Writing the answer…", "MCP server web did not start (timeout); going on without its tools"]);
+    setLang("ko");
+    applyProgress(p, ev({ kind: "tool_selected", node: "answer", code: "mcp_starting", args: { server: "files" } }), 60);
+    expect(progressLines(p, 0).at(-1)!.text).toBe("MCP 서버 files 시작하는 중…");
+  });
+
   it("writes the time as m:ss", () => {
     expect(elapsed(0, 999)).toBe("0:00");
     expect(elapsed(0, 12_500)).toBe("0:12");

@@ -35,10 +35,16 @@ export interface Progress {
   tool?: string;
   /** retry says the last model call failed and is being made again. */
   retry?: { error: string; at: number };
+  /**
+   * servers are the MCP servers starting for this turn (the first turn
+   * that needs tools may wait up to 30 s for them), and those that did not
+   * start, with why: the turn goes on without their tools.
+   */
+  servers: { server: string; at: number; error?: string }[];
 }
 
 export function newProgress(startedAt: number): Progress {
-  return { startedAt, phase: "starting", phaseAt: startedAt, total: 0, steps: [], recommendations: [] };
+  return { startedAt, phase: "starting", phaseAt: startedAt, total: 0, steps: [], recommendations: [], servers: [] };
 }
 
 function enter(p: Progress, phase: Phase, now: number): void {
@@ -94,6 +100,15 @@ export function applyProgress(p: Progress, ev: TraceEvent, now: number): void {
     case "model_retry":
       p.retry = { error: a.error ?? "", at: now };
       return;
+    case "mcp_starting":
+      p.servers = [...p.servers.filter((s) => s.server !== a.server), { server: a.server ?? "", at: now }];
+      return;
+    case "mcp_started":
+      p.servers = p.servers.filter((s) => s.server !== a.server);
+      return;
+    case "mcp_failed":
+      p.servers = p.servers.map((s) => (s.server === a.server ? { ...s, error: a.error ?? "", at: now } : s));
+      return;
   }
   if (ev.kind === "node_started" && (ev.node === "answer" || ev.node === "retrieve")) {
     p.tool = undefined;
@@ -144,6 +159,10 @@ export function progressLines(p: Progress | undefined, startedAt: number): Progr
     lines.push({ text: t("progress.stepsDone", { done: String(done), total }), since: p.startedAt });
   }
   if (p.retry) lines.push({ text: t("progress.retry", { error: p.retry.error }), since: p.retry.at });
+  for (const s of p.servers) {
+    const text = s.error === undefined ? t("progress.mcpStarting", { server: s.server }) : t("progress.mcpFailed", { server: s.server, error: s.error });
+    lines.push({ text, since: s.at });
+  }
   return lines;
 }
 

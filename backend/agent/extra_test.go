@@ -110,6 +110,20 @@ func TestToolsets(t *testing.T) {
 	if got := names("answer"); got != "calculator,get_time,retrieve_docs,read_memory,get_weather" {
 		t.Fatalf("answer tools (weather on) = %s", got)
 	}
+	a.deps.Tools, err = tools.Standard(nil, tools.Deps{Retriever: e.docs, Memory: e.mem, Wikipedia: &tools.Wikipedia{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names("answer"); got != "calculator,get_time,retrieve_docs,read_memory" {
+		t.Fatalf("answer tools (wikipedia off) = %s", got)
+	}
+	a.deps.Settings = func() api.Settings { return api.Settings{WikipediaEnabled: true} }
+	if got := names("answer"); got != "calculator,get_time,retrieve_docs,read_memory,search_wikipedia" {
+		t.Fatalf("answer tools (wikipedia on) = %s", got)
+	}
+	if got := names("recommend"); got != "calculator,get_time,retrieve_docs,search_catalog,search_wikipedia" {
+		t.Fatalf("recommend tools (wikipedia on) = %s", got)
+	}
 	// run_python follows its own setting in every loop.
 	a.deps.Settings = func() api.Settings { return api.Settings{RunPythonEnabled: true} }
 	if got := names("answer"); got != "calculator,get_time,retrieve_docs,read_memory,run_python" {

@@ -385,8 +385,9 @@ func (a *Agent) toolset(ctx context.Context, rt *graph.Runtime, name string, s S
 		}
 	}
 	allowed := map[string]bool{"calculator": true, "get_time": true, "retrieve_docs": true,
-		"run_python":  a.deps.Settings != nil && a.deps.Settings().RunPythonEnabled,
-		"get_weather": a.deps.Settings != nil && a.deps.Settings().WeatherEnabled}
+		"run_python":        a.deps.Settings != nil && a.deps.Settings().RunPythonEnabled,
+		"get_weather":       a.deps.Settings != nil && a.deps.Settings().WeatherEnabled,
+		tools.WikipediaName: a.deps.Settings != nil && a.deps.Settings().WikipediaEnabled}
 	switch name {
 	case "recommend":
 		allowed["web_search"] = a.webSearch()
@@ -398,9 +399,9 @@ func (a *Agent) toolset(ctx context.Context, rt *graph.Runtime, name string, s S
 		// only fail is one more way to confuse a small model.
 		allowed["read_file"] = a.deps.Settings != nil && len(a.deps.Settings().Folders) > 0
 	}
-	// web_search, get_weather and run_python are registered off; switch
-	// them on when allowed.
-	for _, n := range []string{"web_search", "get_weather", "run_python"} {
+	// web_search, get_weather, search_wikipedia and run_python are
+	// registered off; switch them on when allowed.
+	for _, n := range []string{"web_search", "get_weather", tools.WikipediaName, "run_python"} {
 		if allowed[n] {
 			if r, err := reg.WithEnabled(n, true); err == nil {
 				reg = r

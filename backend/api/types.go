@@ -496,6 +496,13 @@ type Settings struct {
 	// WeatherEnabled offers the model get_weather (Open-Meteo, over the
 	// network; off until the person opts in).
 	WeatherEnabled bool `json:"weather_enabled"`
+	// WikipediaEnabled offers the model search_wikipedia, which reads
+	// WikipediaZIM (a Kiwix ZIM file the person chose; "" for none) and,
+	// with WikipediaOnline, asks Wikipedia's MediaWiki API over the
+	// network for what the file lacks. Off until the person opts in.
+	WikipediaEnabled bool   `json:"wikipedia_enabled"`
+	WikipediaZIM     string `json:"wikipedia_zim"`
+	WikipediaOnline  bool   `json:"wikipedia_online"`
 	// Folders are the folders the person lets the read_file tool read.
 	// Only SettingsService's folder methods and `wayfinder folders` change
 	// them (Save keeps them as they are): importing a folder never does.

@@ -124,6 +124,13 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	longTerm := agent.LongTerm{Store: a.memory, Changed: func() { a.events.Emit(api.EventMemories, api.MemoriesChanged{}) }}
 	reg, err := tools.Standard(logger, tools.Deps{
 		Retriever: a.library, Memory: longTerm, Search: webSearch{a.settings}, Weather: &tools.OpenMeteo{},
+		Wikipedia: &tools.Wikipedia{Config: func() tools.WikipediaConfig {
+			s := a.settings.Current()
+			if !s.WikipediaEnabled {
+				return tools.WikipediaConfig{}
+			}
+			return tools.WikipediaConfig{ZIM: s.WikipediaZIM, Online: s.WikipediaOnline}
+		}},
 		Folders: func() []api.FolderGrant { return a.settings.Current().Folders },
 	})
 	if err != nil {
@@ -217,6 +224,16 @@ func openReadOnly(ctx context.Context, g globals, logger *slog.Logger) (_ *App, 
 // saved ones and are not saved.
 func (g globals) overrides() (settings.Overrides, error) {
 	o := settings.Overrides{ChatModel: g.model, FallbackModel: g.fallback, EmbedModel: g.embedModel, Parallel: g.parallel}
+	if g.wikipediaZIM != "" {
+		p, err := filepath.Abs(g.wikipediaZIM)
+		if err == nil {
+			err = settings.CheckZIM(p)
+		}
+		if err != nil {
+			return o, fmt.Errorf("--wikipedia-zim: %w", err)
+		}
+		o.WikipediaZIM = p
+	}
 	if g.parallel < 0 || g.parallel > 16 {
 		return o, fmt.Errorf("--parallel %d: want 1 to 16", g.parallel)
 	}

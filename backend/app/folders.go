@@ -39,6 +39,16 @@ func (s *SettingsService) ChooseFolder() (string, error) {
 	return sh.OpenFolder("Let Wayfinder read a folder")
 }
 
+// ChooseZIM opens the native file dialog to pick the ZIM file
+// search_wikipedia reads; "" when cancelled. Save checks the file.
+func (s *SettingsService) ChooseZIM() (string, error) {
+	sh, err := s.app.desktop()
+	if err != nil {
+		return "", err
+	}
+	return sh.OpenZIM("Choose an offline Wikipedia (ZIM file)")
+}
+
 func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
 	const usage = "folders list [--json] | add [--hidden] [--secrets] PATH | remove PATH"
 	if err := helpFor(args, usage, s); err != nil {

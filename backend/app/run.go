@@ -52,6 +52,8 @@ type globals struct {
 	parallel   int
 	workflow   string
 	verbose    bool
+	// wikipediaZIM: search_wikipedia reads this ZIM file for one run
+	wikipediaZIM string
 }
 
 func (g *globals) register(fs *flag.FlagSet) {
@@ -62,6 +64,7 @@ func (g *globals) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.embedModel, "embed-model", g.embedModel, "embedding model for this run (overrides Settings)")
 	fs.IntVar(&g.parallel, "parallel", g.parallel, "requests the Ollama server answers at once (its OLLAMA_NUM_PARALLEL): sub-tasks are recommended that many at a time (overrides Settings)")
 	fs.StringVar(&g.workflow, "workflow", g.workflow, "your own agent workflow definition (JSON) instead of the built-in one (env WAYFINDER_WORKFLOW)")
+	fs.StringVar(&g.wikipediaZIM, "wikipedia-zim", g.wikipediaZIM, "let the assistant search this Kiwix ZIM file (an offline Wikipedia) with search_wikipedia, for this run (overrides Settings)")
 	fs.BoolVar(&g.verbose, "v", g.verbose, "log debug details to stderr")
 }
 

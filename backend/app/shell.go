@@ -24,6 +24,7 @@ import (
 type Shell interface {
 	OpenFiles(title string) ([]string, error)
 	OpenFolder(title string) (string, error)
+	OpenZIM(title string) (string, error)
 	SaveFile(title, defaultName string) (string, error)
 	OpenPath(path string) error
 }

@@ -61,6 +61,12 @@ func (w Window) OpenFolder(title string) (string, error) {
 	return runtime.OpenDirectoryDialog(w.ctx, runtime.OpenDialogOptions{Title: title})
 }
 
+// OpenZIM asks for a Kiwix ZIM file (an offline Wikipedia).
+func (w Window) OpenZIM(title string) (string, error) {
+	return runtime.OpenFileDialog(w.ctx, runtime.OpenDialogOptions{Title: title,
+		Filters: []runtime.FileFilter{{DisplayName: "Kiwix ZIM files", Pattern: "*.zim"}}})
+}
+
 // SaveFile asks where to save a Markdown file.
 func (w Window) SaveFile(title, defaultName string) (string, error) {
 	return runtime.SaveFileDialog(w.ctx, runtime.SaveDialogOptions{

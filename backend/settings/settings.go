@@ -12,12 +12,14 @@ import (
 	"math"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/zim"
 )
 
 // Defaults for a first start. qwen3:4b follows tool calls and writes Korean
@@ -84,6 +86,9 @@ type Overrides struct {
 	FallbackModel string
 	EmbedModel    string
 	Parallel      int // 0: no override
+	// WikipediaZIM searches this ZIM file with search_wikipedia for one
+	// run (it turns the tool on: naming the file is the person's choice).
+	WikipediaZIM string
 }
 
 func (o Overrides) apply(s api.Settings) api.Settings {
@@ -101,6 +106,9 @@ func (o Overrides) apply(s api.Settings) api.Settings {
 	}
 	if o.Parallel > 0 {
 		s.ParallelRequests = o.Parallel
+	}
+	if o.WikipediaZIM != "" {
+		s.WikipediaZIM, s.WikipediaEnabled = o.WikipediaZIM, true
 	}
 	return s
 }
@@ -137,10 +145,40 @@ func Validate(s api.Settings) (api.Settings, error) {
 			problems = append(problems, "web search needs a SearXNG address like http://127.0.0.1:8888")
 		}
 	}
+	problems = append(problems, wikipedia(&s)...)
 	if len(problems) > 0 {
 		return s, errors.New(strings.Join(problems, "; "))
 	}
 	return s, nil
+}
+
+// wikipedia checks search_wikipedia's settings: a ZIM file is a full path
+// to a file that opens as one, so a wrong choice is said when it is made
+// rather than at the model's first call.
+func wikipedia(s *api.Settings) []string {
+	s.WikipediaZIM = strings.TrimSpace(s.WikipediaZIM)
+	var problems []string
+	if p := s.WikipediaZIM; p != "" {
+		if err := CheckZIM(p); err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
+	if s.WikipediaEnabled && s.WikipediaZIM == "" && !s.WikipediaOnline {
+		problems = append(problems, "Wikipedia needs a ZIM file or online search")
+	}
+	return problems
+}
+
+// CheckZIM says why path cannot be search_wikipedia's ZIM file, or nil.
+func CheckZIM(path string) error {
+	if !filepath.IsAbs(path) {
+		return fmt.Errorf("the Wikipedia file must be a full path (like /home/me/wikipedia_ko.zim), not %q", path)
+	}
+	a, err := zim.Open(path)
+	if err != nil {
+		return fmt.Errorf("the Wikipedia file %s cannot be used: %w", path, err)
+	}
+	return a.Close()
 }
 
 // Limits of what people tune, globally and per conversation.

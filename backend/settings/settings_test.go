@@ -3,6 +3,8 @@ package settings
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -47,6 +49,12 @@ func TestDefaultsReadOllamaHost(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	ok := Defaults()
+	wiki, err := filepath.Abs(filepath.Join("..", "zim", "testdata", "wiki.zim"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	notZIM := filepath.Join(t.TempDir(), "notes.zim")
+	os.WriteFile(notZIM, []byte(strings.Repeat("not a ZIM file\n", 10)), 0o600)
 	tests := []struct {
 		name   string
 		change func(*api.Settings)
@@ -67,6 +75,12 @@ func TestValidate(t *testing.T) {
 		{"context above the range", func(s *api.Settings) { s.ContextTokens = 300000 }, "between 2048 and 262144 tokens (or 0: the model's own)"},
 		{"context 0: the model's own", func(s *api.Settings) { s.ContextTokens = 0 }, ""},
 		{"system prompt", func(s *api.Settings) { s.SystemPrompt = "  Be brief.  " }, ""},
+		{"wikipedia with a zim file", func(s *api.Settings) { s.WikipediaEnabled = true; s.WikipediaZIM = " " + wiki + " " }, ""},
+		{"wikipedia online only", func(s *api.Settings) { s.WikipediaEnabled = true; s.WikipediaOnline = true }, ""},
+		{"wikipedia with nothing", func(s *api.Settings) { s.WikipediaEnabled = true }, "Wikipedia needs a ZIM file or online search"},
+		{"wikipedia relative path", func(s *api.Settings) { s.WikipediaZIM = "wiki.zim" }, "must be a full path"},
+		{"wikipedia missing file", func(s *api.Settings) { s.WikipediaZIM = wiki + ".gone" }, "cannot be used: open"},
+		{"wikipedia not a zim", func(s *api.Settings) { s.WikipediaZIM = notZIM }, "notes.zim cannot be used: not a ZIM file"},
 		{"system prompt too long", func(s *api.Settings) { s.SystemPrompt = strings.Repeat("가", 4001) }, "the system prompt is 4001 characters long; the limit is 4000"},
 	}
 	for _, tt := range tests {
@@ -109,6 +123,10 @@ func TestStoreOverridesAndPersistence(t *testing.T) {
 	}
 	if _, err := s.Save(ctx, api.Settings{}); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("invalid save: %v", err)
+	}
+	// --wikipedia-zim turns search_wikipedia on with that file for the run.
+	if got := (Overrides{WikipediaZIM: "/w.zim"}).apply(api.Settings{WikipediaOnline: true}); !got.WikipediaEnabled || got.WikipediaZIM != "/w.zim" || !got.WikipediaOnline {
+		t.Fatalf("wikipedia override: %+v", got)
 	}
 	// A new run without the flag sees the saved model.
 	s2, err := Load(ctx, db, Overrides{})

@@ -13,14 +13,16 @@ type Deps struct {
 	Clock     Clock          // nil: time.Now
 	TimeZone  string         // default zone of get_time, e.g. "Asia/Seoul"
 	Weather   *OpenMeteo     // nil: get_weather is not registered
+	Wikipedia *Wikipedia     // nil: search_wikipedia is not registered
 }
 
 // Standard builds the registry of Wayfinder's tools in a fixed order:
 // calculator, get_time, retrieve_docs, search_catalog, read_memory,
 // read_file,
-// web_search, get_weather and run_python (registered but off until WithEnabled turns
-// them on: web_search reaches the network, run_python is the person's
-// choice in Settings).
+// web_search, get_weather, search_wikipedia and run_python (registered but
+// off until WithEnabled turns them on: web_search and get_weather reach the
+// network, search_wikipedia a file or the network, run_python is the
+// person's choice in Settings).
 func Standard(log *slog.Logger, d Deps) (*Registry, error) {
 	ts := []*Tool{NewCalculator(), NewGetTime(d.Clock, d.TimeZone)}
 	if d.Retriever != nil {
@@ -37,6 +39,9 @@ func Standard(log *slog.Logger, d Deps) (*Registry, error) {
 	}
 	if d.Weather != nil {
 		ts = append(ts, NewGetWeather(*d.Weather))
+	}
+	if d.Wikipedia != nil {
+		ts = append(ts, NewSearchWikipedia(*d.Wikipedia))
 	}
 	ts = append(ts, NewRunPython())
 	return NewRegistry(log, ts...)

@@ -36,6 +36,13 @@ func TestStandard(t *testing.T) {
 	if err != nil || !strings.HasSuffix(strings.Join(py.Names(), ","), "run_python") {
 		t.Errorf("run_python not enabled: %v %v", py, err)
 	}
+	wiki, _ := Standard(nil, Deps{Wikipedia: &Wikipedia{}})
+	if got := strings.Join(wiki.Names(), ","); got != "calculator,get_time" {
+		t.Errorf("search_wikipedia is offered before it is enabled: %s", got)
+	}
+	if wiki, err = wiki.WithEnabled(WikipediaName, true); err != nil || strings.Join(wiki.Names(), ",") != "calculator,get_time,search_wikipedia" {
+		t.Errorf("search_wikipedia not enabled: %v %v", wiki, err)
+	}
 	on, err := r.WithEnabled("web_search", true)
 	if err != nil || !strings.HasSuffix(strings.Join(on.Names(), ","), "web_search") {
 		t.Errorf("web_search not enabled: %v %v", on, err)

@@ -272,6 +272,9 @@ export interface Settings {
   web_search_url: string;
   run_python_enabled: boolean;
   weather_enabled: boolean;
+  wikipedia_enabled: boolean;
+  wikipedia_zim: string;
+  wikipedia_online: boolean;
   folder_grants: FolderGrant[];
   revoked_import_folders?: string[];
 }

@@ -30,6 +30,8 @@ export interface SettingsApi {
   dismissRevokedFolders(): Promise<Settings>;
   /** chooseFolder opens the native folder dialog (desktop); "" when cancelled. */
   chooseFolder(): Promise<string>;
+  /** chooseZim opens the native file dialog for search_wikipedia's ZIM file (desktop); "" when cancelled. */
+  chooseZim(): Promise<string>;
   /** toolGrants lists the tools allowed to run without asking. */
   toolGrants(): Promise<ToolGrant[]>;
   /** revokeToolGrant makes a tool ask again before each call. */
@@ -66,6 +68,7 @@ export function settingsApi(t: Transport): SettingsApi {
     revokeFolder: async (path) => withLists(await t.call<Settings>(S, "RevokeFolder", [path])),
     dismissRevokedFolders: async () => withLists(await t.call<Settings>(S, "DismissRevokedFolders", [])),
     chooseFolder: async () => (await t.call<string | null>(S, "ChooseFolder", [])) ?? "",
+    chooseZim: async () => (await t.call<string | null>(S, "ChooseZIM", [])) ?? "",
     toolGrants: async () => (await t.call<ToolGrant[] | null>(S, "ToolGrants", [])) ?? [],
     revokeToolGrant: (tool) => t.call<void>(S, "RevokeToolGrant", [tool]),
   };

@@ -131,6 +131,16 @@ export class SettingsStore {
     }
   }
 
+  /** chooseZim asks the desktop's file dialog for a ZIM file; "" when cancelled or unavailable. */
+  async chooseZim(): Promise<string> {
+    try {
+      return await this.api.chooseZim();
+    } catch (e) {
+      this.error = parseError(e);
+      return "";
+    }
+  }
+
   private async changeFolders(call: () => Promise<Settings>): Promise<boolean> {
     this.folderBusy = true;
     try {

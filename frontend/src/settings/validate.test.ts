@@ -17,6 +17,9 @@ const base: Settings = {
   web_search_enabled: false,
   run_python_enabled: false,
   weather_enabled: false,
+  wikipedia_enabled: false,
+  wikipedia_zim: "",
+  wikipedia_online: false,
   web_search_url: "",
   folder_grants: [],
 };

@@ -4,7 +4,12 @@ import type { Settings } from "../api/gotypes.gen";
 
 export const MAX_ITERATIONS = 20;
 
-export type SettingsProblem = "host" | "iterations" | "web_url";
+export type SettingsProblem = "host" | "iterations" | "web_url" | "wiki_zim" | "wiki_source";
+
+/** isAbsolutePath: /home/…, C:\… or \\server\… — the ZIM file is named in full. */
+export function isAbsolutePath(p: string): boolean {
+  return /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(p);
+}
 
 export function checkSettings(s: Settings): SettingsProblem[] {
   const out: SettingsProblem[] = [];
@@ -12,5 +17,8 @@ export function checkSettings(s: Settings): SettingsProblem[] {
   const n = Number(s.max_iterations);
   if (!Number.isInteger(n) || n < 1 || n > MAX_ITERATIONS) out.push("iterations");
   if (s.web_search_enabled && !/^https?:\/\/[^\s/]+/i.test(s.web_search_url.trim())) out.push("web_url");
+  const zim = (s.wikipedia_zim ?? "").trim();
+  if (zim && !isAbsolutePath(zim)) out.push("wiki_zim");
+  if (s.wikipedia_enabled && !zim && !s.wikipedia_online) out.push("wiki_source");
   return out;
 }

@@ -149,6 +149,9 @@ export class FakeBackend implements Transport {
       web_search_enabled: false,
       run_python_enabled: false,
       weather_enabled: false,
+      wikipedia_enabled: false,
+      wikipedia_zim: "",
+      wikipedia_online: false,
       web_search_url: "",
       folder_grants: [],
       revoked_import_folders: [],
@@ -609,6 +612,7 @@ export class FakeBackend implements Transport {
   /** folders names the folders that exist on the fake disk. */
   folders = new Set(["/home/you/notes", "/home/you/projects"]);
   chosenFolder = "/home/you/projects";
+  chosenZim = "/home/you/wikipedia_ko_all.zim";
   "SettingsService.GrantFolder"(path: string, hidden: boolean, secrets: boolean): Settings {
     if (!this.folders.has(path)) throw new ApiError({ code: "folder_not_found", message: `There is no folder ${path}.` });
     const grants = this.settings.folder_grants.filter((g) => g.path !== path);
@@ -626,6 +630,10 @@ export class FakeBackend implements Transport {
   "SettingsService.DismissRevokedFolders"(): Settings {
     this.settings = { ...this.settings, revoked_import_folders: [] };
     return structuredClone(this.settings);
+  }
+  "SettingsService.ChooseZIM"(): string {
+    if (this.opts.mode !== "desktop") throw new ApiError({ code: "desktop_only", message: "This works only in the desktop window." });
+    return this.chosenZim;
   }
   "SettingsService.ChooseFolder"(): string {
     if (this.opts.mode !== "desktop") throw new ApiError({ code: "desktop_only", message: "This works only in the desktop window." });

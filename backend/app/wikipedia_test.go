@@ -1,0 +1,58 @@
+package app
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	ollama "github.com/ollama/ollama/api"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+// wayfinder --wikipedia-zim FILE ask: search_wikipedia is offered for the
+// run, reads the file, and the call with its result is in the turn's
+// details; without the flag (and Settings off) it is not offered; a file
+// that is not a ZIM file is refused before anything runs.
+func TestAskSearchesWikipedia(t *testing.T) {
+	fake := ollamatest.New(t)
+	offered := false
+	fake.OnFunc(ollamatest.All(ollamatest.HasTools(), ollamatest.LastIsToolResult()), func(req ollama.ChatRequest) ollamatest.Reply {
+		return ollamatest.Reply{Text: "위키백과: " + req.Messages[len(req.Messages)-1].Content}
+	})
+	fake.OnFunc(ollamatest.HasTools(), func(req ollama.ChatRequest) ollamatest.Reply {
+		offered = false
+		for _, tl := range req.Tools {
+			offered = offered || tl.Function.Name == "search_wikipedia"
+		}
+		if !offered {
+			return ollamatest.Reply{Text: "no wikipedia"}
+		}
+		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "search_wikipedia", Args: map[string]any{"query": "서울"}}}}
+	})
+	dataDir := t.TempDir()
+	base := []string{"--data-dir", dataDir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b"}
+
+	code, out, errOut := wayfinder(t, append(base, "ask", "--json", "서울에 대해 알려줘")...)
+	if code != 0 || offered || !strings.Contains(out, "no wikipedia") {
+		t.Fatalf("without the file: %d, offered %v\n%s\n%s", code, offered, out, errOut)
+	}
+
+	zim := filepath.Join("..", "zim", "testdata", "wiki.zim") // relative: the flag makes it absolute
+	code, out, errOut = wayfinder(t, append(base, "--wikipedia-zim", zim, "ask", "--json", "서울에 대해 알려줘")...)
+	var res api.TurnResult
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
+		t.Fatalf("with the file: %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(res.Response, "서울특별시는 대한민국의 수도이다.") || len(res.ToolCalls) != 1 || res.ToolCalls[0].Tool != "search_wikipedia" ||
+		!strings.Contains(res.ToolCalls[0].Result, "[1] 서울 — offline Wikipedia (wiki.zim)") {
+		t.Fatalf("the call and its result: %+v", res)
+	}
+
+	code, _, errOut = wayfinder(t, append(base, "--wikipedia-zim", filepath.Join("testdata"), "ask", "서울")...)
+	if code == 0 || !strings.Contains(errOut, "--wikipedia-zim: the Wikipedia file") {
+		t.Fatalf("a folder as the file: %d\n%s", code, errOut)
+	}
+}

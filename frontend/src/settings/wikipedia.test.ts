@@ -1,0 +1,88 @@
+// search_wikipedia in Settings (issue 19.5): on/off, the ZIM file (typed,
+// or chosen with the desktop's dialog) and online search, checked in place
+// in English and Korean before the backend checks the file itself.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { flushSync } from "svelte";
+import type { Settings } from "../api/gotypes.gen";
+import type { FakeOptions } from "../testing/fakeBackend";
+import { $ as el, cleanup, click, fill, start, stop } from "../testing/ui";
+import { checkSettings, isAbsolutePath } from "./validate";
+
+afterEach(cleanup);
+
+async function openSettings(opts: FakeOptions = {}) {
+  const { fake } = await start(opts);
+  const all = document.querySelectorAll<HTMLButtonElement>(".topbar .tools button");
+  all[all.length - 1]!.click();
+  flushSync();
+  await vi.waitFor(() => expect(document.querySelector("dialog[open] #set-wiki")).not.toBeNull(), { timeout: 5000 });
+  return fake;
+}
+
+function toggle(id: string, on: boolean): void {
+  const b = el(id) as HTMLInputElement;
+  b.checked = on;
+  b.dispatchEvent(new Event("change", { bubbles: true }));
+  flushSync();
+}
+
+function submit(): HTMLButtonElement {
+  return document.querySelector("dialog[open] button[type='submit']") as HTMLButtonElement;
+}
+
+describe("checkSettings: Wikipedia", () => {
+  const base = { ollama_host: "http://127.0.0.1:11434", max_iterations: 5, web_search_enabled: false, web_search_url: "" } as Settings;
+  it.each([
+    ["off", { wikipedia_enabled: false, wikipedia_zim: "", wikipedia_online: false }, []],
+    ["on with nothing", { wikipedia_enabled: true, wikipedia_zim: " ", wikipedia_online: false }, ["wiki_source"]],
+    ["online only", { wikipedia_enabled: true, wikipedia_zim: "", wikipedia_online: true }, []],
+    ["a file", { wikipedia_enabled: true, wikipedia_zim: "/home/me/위키백과.zim", wikipedia_online: false }, []],
+    ["a relative file", { wikipedia_enabled: true, wikipedia_zim: "wiki.zim", wikipedia_online: true }, ["wiki_zim"]],
+  ] as const)("%s", (_, wiki, want) => {
+    expect(checkSettings({ ...base, ...wiki })).toEqual(want);
+  });
+  it.each([["/a.zim", true], ["C:\\wiki\\a.zim", true], ["\\\\server\\a.zim", true], ["a.zim", false], ["~/a.zim", false]] as const)(
+    "isAbsolutePath(%s)",
+    (p, want) => expect(isAbsolutePath(p)).toBe(want),
+  );
+});
+
+describe("Wikipedia in Settings", () => {
+  it("is off by default; on, it needs a file or online search, then saves both", async () => {
+    const fake = await openSettings();
+    expect((el("#set-wiki") as HTMLInputElement).checked).toBe(false);
+    expect(document.querySelector("#set-wiki-zim")).toBeNull();
+    toggle("#set-wiki", true);
+    expect(el("#set-wiki-zim-help").textContent).toBe("Choose a ZIM file, or allow online search below.");
+    expect(submit().disabled).toBe(true);
+    fill("#set-wiki-zim", "wikipedia.zim");
+    expect(el("#set-wiki-zim-help").textContent).toContain("full path");
+    fill("#set-wiki-zim", "  /home/you/wikipedia_ko_all.zim ");
+    expect(submit().disabled).toBe(false);
+    toggle("#set-wiki-online", true);
+    submit().click();
+    await vi.waitFor(() => expect(fake.settings.wikipedia_enabled).toBe(true), { timeout: 5000 });
+    expect(fake.settings.wikipedia_zim).toBe("/home/you/wikipedia_ko_all.zim");
+    expect(fake.settings.wikipedia_online).toBe(true);
+  });
+
+  it("says it in Korean", async () => {
+    await openSettings({ settings: { language: "ko" } as FakeOptions["settings"] });
+    expect(el("dialog[open]").textContent).toContain("어시스턴트가 위키백과에서 찾아보도록 허용");
+    toggle("#set-wiki", true);
+    expect(el("#set-wiki-zim-help").textContent).toBe("ZIM 파일을 고르거나 아래에서 온라인 검색을 허용하세요.");
+    fill("#set-wiki-zim", "위키.zim");
+    expect(el("#set-wiki-zim-help").textContent).toContain("전체 경로");
+  });
+
+  it("offers the file dialog in the desktop window only", async () => {
+    await openSettings({ mode: "desktop" });
+    toggle("#set-wiki", true);
+    click("button.choose-zim");
+    await vi.waitFor(() => expect((el("#set-wiki-zim") as HTMLInputElement).value).toBe("/home/you/wikipedia_ko_all.zim"), { timeout: 5000 });
+    stop();
+    await openSettings();
+    toggle("#set-wiki", true);
+    expect(document.querySelector("button.choose-zim")).toBeNull();
+  });
+});

@@ -104,6 +104,32 @@ describe("knowledge screen", () => {
     expect($(".hit .snippet").textContent).toContain("<img src=x onerror=alert(1)>");
     expect(document.querySelector(".hit img")).toBeNull();
     expect($(".hit").textContent).toContain("2쪽");
+    // The Korean query's word is marked without its particle, as text.
+    expect($$(".hit .snippet mark").map((m) => m.textContent)).toEqual(["휴가"]);
+  });
+
+  it("opens a hit: the whole passage, where it is, the words marked, no markup from the document", async () => {
+    const { fake } = await start();
+    fake.docs.push({ id: "d1", title: "Leave policy", source: "/data/uploads/leave.md", kind: "markdown", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });
+    click($$(".views button")[0]!);
+    click("#kb-tab-search");
+    fill("#kb-search", "휴가 15일");
+    $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
+    flushSync();
+    await vi.waitFor(() => expect($$(".hit")).toHaveLength(1));
+    click(".hit button.read-hit");
+    await vi.waitFor(() => expect(document.querySelector("dialog.reader[open]")).not.toBeNull());
+    const passage = $("dialog.reader [data-testid=reader-passage]");
+    expect(passage.textContent).toBe("연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>");
+    expect([...passage.querySelectorAll("mark")].map((m) => m.textContent)).toEqual(["휴가", "15일"]);
+    expect(document.querySelector("dialog.reader img")).toBeNull();
+    expect($("dialog.reader h2").textContent).toBe("Leave policy");
+    expect($("dialog.reader .where").textContent).toContain("leave.md");
+    click("dialog.reader form button");
+    await vi.waitFor(() => expect(document.querySelector("dialog.reader[open]")).toBeNull());
+    // The title opens it too.
+    click(".hit button.open-hit");
+    await vi.waitFor(() => expect(document.querySelector("dialog.reader[open]")).not.toBeNull());
   });
 
   it("browses the catalog by category", async () => {

@@ -27,6 +27,8 @@ export class KnowledgeStore {
 
   query = $state("");
   hits = $state<SearchHit[]>([]);
+  /** hitsQuery is the query the hits answer (its words are marked in them). */
+  hitsQuery = $state("");
   searching = $state(false);
   searched = $state(false);
   searchError = $state<ErrorInfo | null>(null);
@@ -160,6 +162,7 @@ export class KnowledgeStore {
       const hits = await this.api.search(q, 10);
       if (this.query === q) {
         this.hits = hits;
+        this.hitsQuery = q;
         this.searched = true;
         this.searchError = null;
       }

@@ -24,6 +24,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/mcp"
 	"github.com/wayfinder-app/wayfinder/backend/settings"
 	"github.com/wayfinder-app/wayfinder/backend/store"
+	"github.com/wayfinder-app/wayfinder/backend/zim"
 )
 
 func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
@@ -411,6 +412,7 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 		cfg = a.settings.Current()
 	}
 	problems += doctorMCP(ctx, dir, logger, ok, bad)
+	problems += doctorWikipedia(cfg, ok, bad)
 	models, err := newModelClient(cfg, logger)
 	if err != nil {
 		return err
@@ -468,6 +470,30 @@ func doctorMCP(ctx context.Context, dir string, logger *slog.Logger, ok func(str
 		default:
 			ok("MCP server %s is ready (%s)", srv.Name, count(len(srv.Tools), "tool", "tools"))
 		}
+	}
+	return problems
+}
+
+// doctorWikipedia checks search_wikipedia's ZIM file when the tool is on:
+// a file moved, deleted or damaged since it was chosen shows here rather
+// than at the model's first call.
+func doctorWikipedia(cfg api.Settings, ok func(string, ...any), bad func(msg, fix string)) int {
+	if !cfg.WikipediaEnabled {
+		return 0
+	}
+	problems := 0
+	if cfg.WikipediaZIM != "" {
+		if a, err := zim.Open(cfg.WikipediaZIM); err != nil {
+			problems++
+			bad(fmt.Sprintf("search_wikipedia cannot read its ZIM file %s: %v", cfg.WikipediaZIM, err),
+				"choose another file in Settings → Wikipedia (Kiwix offers them), or run with --wikipedia-zim FILE")
+		} else {
+			ok("search_wikipedia reads the ZIM file %s (%d entries)", cfg.WikipediaZIM, a.EntryCount())
+			a.Close()
+		}
+	}
+	if cfg.WikipediaOnline {
+		ok("search_wikipedia may ask Wikipedia online (MediaWiki API) for what the file lacks")
 	}
 	return problems
 }

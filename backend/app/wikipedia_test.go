@@ -1,7 +1,10 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,5 +57,45 @@ func TestAskSearchesWikipedia(t *testing.T) {
 	code, _, errOut = wayfinder(t, append(base, "--wikipedia-zim", filepath.Join("testdata"), "ask", "서울")...)
 	if code == 0 || !strings.Contains(errOut, "--wikipedia-zim: the Wikipedia file") {
 		t.Fatalf("a folder as the file: %d\n%s", code, errOut)
+	}
+}
+
+// doctor checks the chosen ZIM file: a file damaged or gone since it was
+// chosen is a problem with its fix.
+func TestDoctorChecksTheZIMFile(t *testing.T) {
+	ctx := context.Background()
+	fake := ollamatest.New(t)
+	dir := t.TempDir()
+	whole, err := os.ReadFile(filepath.Join("..", "zim", "testdata", "wiki.zim"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "위키백과.zim")
+	if err := os.WriteFile(file, whole, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, err := openApp(ctx, globals{dataDir: dir}, "serve", newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := a.settings.Current()
+	cfg.OllamaHost, cfg.ChatModel, cfg.EmbedModel = fake.URL(), "llama3.2:3b", "bge-m3"
+	cfg.WikipediaEnabled, cfg.WikipediaZIM, cfg.WikipediaOnline = true, file, true
+	if _, err := a.settings.Save(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	code, out, errOut := wayfinder(t, "--data-dir", dir, "doctor")
+	for _, want := range []string{"✓ search_wikipedia reads the ZIM file " + file + " (", "✓ search_wikipedia may ask Wikipedia online", "Everything is ready."} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Fatalf("doctor: exit %d, want %q in\n%s\n%s", code, want, out, errOut)
+		}
+	}
+	if err := os.WriteFile(file, []byte("<html>a login page, not the download</html>"+strings.Repeat(" ", 100)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = wayfinder(t, "--data-dir", dir, "doctor")
+	if code != 1 || !strings.Contains(out, "✗ search_wikipedia cannot read its ZIM file "+file+": not a ZIM file") || !strings.Contains(out, "Settings → Wikipedia") {
+		t.Fatalf("doctor with a damaged file: exit %d\n%s", code, out)
 	}
 }

@@ -67,8 +67,12 @@ func args(req *sdk.CallToolRequest) map[string]any {
 
 // testServer is a well-behaved server with tools that misbehave on
 // purpose: huge output, an error, a hang, a crash, an image.
-func testServer() *sdk.Server {
-	s := sdk.NewServer(&sdk.Implementation{Name: "helper", Version: "1"}, nil)
+func testServer(opts ...*sdk.ServerOptions) *sdk.Server {
+	var o *sdk.ServerOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	s := sdk.NewServer(&sdk.Implementation{Name: "helper", Version: "1"}, o)
 	add := func(t *sdk.Tool, h sdk.ToolHandler) {
 		t.InputSchema = objectSchema
 		s.AddTool(t, h)

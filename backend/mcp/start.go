@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"os"
 	"os/exec"
@@ -21,7 +22,12 @@ func (s *server) start(ctx context.Context, c Server) (*sdk.ClientSession, func(
 	ctx, cancel := context.WithTimeout(ctx, s.m.opts.StartTimeout)
 	defer cancel()
 	if c.URL != "" {
-		t := &sdk.StreamableClientTransport{Endpoint: c.URL, MaxRetries: -1, DisableStandaloneSSE: true,
+		// The standalone stream (an HTTP GET the SDK keeps open) is how a
+		// server of the 2025 protocols sends tools/list_changed; the newest
+		// protocol's subscriptions/listen is a long POST. Both live as long
+		// as the session, so their bodies are bounded per event
+		// (MaxEventSize) rather than in total (limitedTransport).
+		t := &sdk.StreamableClientTransport{Endpoint: c.URL, MaxRetries: -1, MaxEventSize: s.m.opts.MaxMessage,
 			HTTPClient: &http.Client{Transport: limitedTransport{headers: c.Headers, max: int64(s.m.opts.MaxMessage)}}}
 		cs, err := s.client().Connect(ctx, t, nil)
 		if err != nil {
@@ -103,7 +109,10 @@ func startErr(ctx context.Context, err error) error {
 }
 
 // limitedTransport adds the entry's headers to every request and cuts a
-// response body at max bytes, so an HTTP server cannot fill memory.
+// JSON response body at max bytes, so an HTTP server cannot fill memory.
+// An event stream (text/event-stream) is left whole: it may carry a
+// session's notifications for hours, and the SDK bounds each of its
+// events by StreamableClientTransport.MaxEventSize instead.
 type limitedTransport struct {
 	headers map[string]string
 	max     int64
@@ -120,7 +129,9 @@ func (t limitedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp.Body = &limitedBody{ReadCloser: resp.Body, left: t.max}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
+		resp.Body = &limitedBody{ReadCloser: resp.Body, left: t.max}
+	}
 	return resp, nil
 }
 

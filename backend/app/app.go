@@ -429,6 +429,26 @@ func (c *ChatService) Send(sessionID, text string, opts api.SendOptions) (api.Se
 	return ack, err
 }
 
+// Create starts an empty conversation, with model as its chat model (""
+// for the default): files attached in a new chat need a conversation to
+// belong to before its first message, which then titles it.
+func (c *ChatService) Create(model string) (api.Session, error) {
+	if err := checkModelName(model); err != nil {
+		return api.Session{}, err
+	}
+	s, err := c.app.store.CreateSession(c.app.ctx, "")
+	if err != nil {
+		return api.Session{}, err
+	}
+	if model = strings.TrimSpace(model); model != "" {
+		if s, err = c.app.store.SetSessionModel(c.app.ctx, s.ID, model); err != nil {
+			return api.Session{}, err
+		}
+	}
+	c.app.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: s.ID})
+	return s, nil
+}
+
 // SetModel sets the chat model a conversation's turns use from now on; ""
 // goes back to the default chat model of the settings.
 func (c *ChatService) SetModel(sessionID, model string) (api.Session, error) {

@@ -180,3 +180,70 @@ func TestAttachedFilesPurged(t *testing.T) {
 		t.Fatalf("a purged conversation's documents stay: %+v", docs)
 	}
 }
+
+// TestAttachInNewChat: files attached in a new chat go into a
+// conversation made for them (with the model picked there), which the
+// sidebar lists untitled; its first message titles it, finds the file,
+// and a later message leaves the title alone.
+func TestAttachInNewChat(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithModels(
+		ollamatest.Model{Name: "llama3.2:3b", Capabilities: []string{"completion", "tools"}},
+		ollamatest.Model{Name: "qwen3:4b", Capabilities: []string{"completion", "tools"}},
+		ollamatest.Model{Name: "bge-m3", Capabilities: []string{"embedding"}},
+	), ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}))
+	fake.On(ollamatest.SystemContains(agent.RoleRouter), ollamatest.Reply{JSON: map[string]any{
+		"route": "simple", "needs_documents": true, "refers_to_previous": false, "out_of_scope": false}})
+	a, events := openTestApp(t, fake, "llama3.2:3b")
+	c, k := &ChatService{a}, &KnowledgeService{a}
+	sess, err := c.Create("qwen3:4b")
+	if err != nil || sess.ID == "" || sess.Title != "" || sess.Model != "qwen3:4b" || sess.MessageCount != 0 {
+		t.Fatalf("Create: %+v %v", sess, err)
+	}
+	events.waitFor(t, api.EventSessions, func(p any) bool { return p.(api.SessionsChanged).SessionID == sess.ID })
+	if _, err := c.Create("bad\nname"); describe(err).Code != api.ErrInvalidInput {
+		t.Fatalf("a bad model name: %v", err)
+	}
+	id, err := k.Attach(sess.ID, "출장규정.md", base64.StdEncoding.EncodeToString([]byte("# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id }).(api.ImportReport); len(rep.Imported) != 1 || rep.Conversation != sess.ID {
+		t.Fatalf("attach: %+v", rep)
+	}
+	if list, _ := c.ListSessions(""); len(list) != 1 || list[0].ID != sess.ID || list[0].Title != "" {
+		t.Fatalf("sidebar before the first message: %+v", list)
+	}
+
+	n := len(fake.ChatRequests())
+	ack, err := c.Send(sess.ID, "출장비는   하루 얼마까지\n지원하나요?", api.SendOptions{})
+	if err != nil || ack.SessionID != sess.ID {
+		t.Fatalf("first message: %+v %v", ack, err)
+	}
+	events.finished(t, ack.TurnID)
+	a.agent.Wait()
+	seen := false
+	for _, r := range fake.ChatRequests()[n:] {
+		if r.Model != "qwen3:4b" {
+			t.Errorf("a call of the conversation used %s", r.Model)
+		}
+		for _, m := range r.Messages {
+			seen = seen || strings.Contains(m.Content, "10만원까지")
+		}
+	}
+	if !seen {
+		t.Fatal("the first message's answer did not get the attached file")
+	}
+	got, _ := a.store.Session(a.ctx, sess.ID)
+	if got.Title != "출장비는 하루 얼마까지 지원하나요?" {
+		t.Fatalf("title after the first message: %q", got.Title)
+	}
+	next, err := c.Send(sess.ID, "고마워요", api.SendOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events.finished(t, next.TurnID)
+	a.agent.Wait()
+	if got, _ := a.store.Session(a.ctx, sess.ID); got.Title != "출장비는 하루 얼마까지 지원하나요?" {
+		t.Fatalf("a later message changed the title: %q", got.Title)
+	}
+}

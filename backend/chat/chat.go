@@ -552,9 +552,11 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, newModel, text
 			}
 		}
 		s.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
-	} else if d != nil {
+	} else if d != nil || len(t.history) == 0 {
 		// The session stopped waiting for its plan: the sidebar's "plan
 		// waiting" goes now, not when the guide is written minutes later.
+		// A conversation made before its first message (files attached in
+		// a new chat) has just been titled by it.
 		s.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
 	}
 	s.events.Emit(api.EventTurnStarted, api.TurnStarted{
@@ -884,10 +886,4 @@ func (s *Service) Recover(ctx context.Context) (int, error) {
 	return n, errors.Join(errs...)
 }
 
-func titleFrom(text string) string {
-	title := strings.Join(strings.Fields(text), " ")
-	if utf8.RuneCountInString(title) > 60 {
-		title = string([]rune(title)[:60]) + "…"
-	}
-	return title
-}
+func titleFrom(text string) string { return store.TitleFrom(text) }

@@ -103,7 +103,18 @@ func migrations() []Migration {
 // NewID returns a time-sortable id.
 func NewID() string { return uuid.Must(uuid.NewV7()).String() }
 
-// CreateSession starts a conversation titled after its first message.
+// TitleFrom is a conversation's title made from its first message: the
+// words on one line, at most 60 characters.
+func TitleFrom(text string) string {
+	title := strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(title) > 60 {
+		title = string([]rune(title)[:60]) + "…"
+	}
+	return title
+}
+
+// CreateSession starts a conversation titled title; "" leaves the title to
+// its first message (StartTurn).
 func (s *Store) CreateSession(ctx context.Context, title string) (api.Session, error) {
 	now := time.Now().UTC()
 	row := session{ID: NewID(), Title: title, CreatedAt: now, UpdatedAt: now}
@@ -334,6 +345,9 @@ func (s *Store) StartTurn(ctx context.Context, newTitle string, user, reply api.
 			values := map[string]any{"updated_at": now, "pending_approval": false}
 			if user.Decision == nil {
 				values["pending_version"] = ""
+				// A conversation made before its first message (for files
+				// attached in a new chat) is titled by that message.
+				values["title"] = gorm.Expr("CASE WHEN title = '' AND NOT EXISTS (SELECT 1 FROM messages WHERE messages.session_id = sessions.id) THEN ? ELSE title END", TitleFrom(user.Content))
 			}
 			res := q.Updates(values)
 			if res.Error != nil {

@@ -1,5 +1,6 @@
 // Files in chat, in the window: a Markdown file attached from the message
-// box goes into the conversation's own knowledge with its progress, a file
+// box of a new chat starts a conversation and goes into its own knowledge
+// with its progress, a file
 // Wayfinder cannot read says why, the Knowledge screen does not list the
 // attached file until it is added to the library — in English and Korean,
 // at 1280×800 and 800×700. That only its conversation's searches and
@@ -15,12 +16,10 @@ const w = withWorld();
 
 test("attach files to a conversation, see each file's progress, add one to the library", async () => {
   const page = await openPage(w.browser, w.app.url);
-  // A new chat has no conversation to attach to yet.
-  assert.ok(await page.isDisabled("[data-testid='attach-files']"));
-  await send(page, "Summarise my travel rules");
-  assert.equal((await lastReply(page)).text, GREETING);
-  await page.waitForSelector("[data-testid='attach-files']:not([disabled])");
-
+  // A new chat takes files: a conversation starts with them; sending waits
+  // until they are in, and the first message titles the conversation.
+  assert.ok(!(await page.isDisabled("[data-testid='attach-files']")));
+  await page.fill("#composer-input", "Summarise my travel rules");
   await page.setInputFiles("[data-testid='attach-input']", [
     { name: "출장 규정.md", mimeType: "text/markdown", buffer: Buffer.from("# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n") },
     { name: "slides.pptx", mimeType: "application/octet-stream", buffer: Buffer.from("PK\u0003\u0004") },
@@ -29,6 +28,11 @@ test("attach files to a conversation, see each file's progress, add one to the l
   await page.waitForSelector("[data-testid='attachments'] .pending li[data-stage='failed']");
   assert.match((await page.textContent("[data-testid='attachments'] .pending li[data-stage='failed']")) ?? "", /slides\.pptx/);
   await screenshotSizes(page, "attach-1-attached-en");
+  await page.waitForSelector("button.send:not([disabled])");
+  await page.press("#composer-input", "Enter");
+  assert.equal((await lastReply(page)).text, GREETING);
+  await page.waitForFunction(() => document.querySelector(".sidebar li .title")?.textContent === "Summarise my travel rules");
+  assert.equal(await page.$$eval(".sidebar li", (lis) => lis.length), 1, "one conversation");
   const conv = join(w.app.dataDir, "uploads", ".conversations");
   assert.equal(readdirSync(conv).length, 1, "one conversation folder");
 

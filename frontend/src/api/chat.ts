@@ -8,6 +8,8 @@ const S = "ChatService";
 export interface ChatApi {
   listSessions(query: string): Promise<Session[]>;
   messages(sessionID: string): Promise<Message[]>;
+  /** create starts an empty conversation (files attached in a new chat); its first message titles it. */
+  create(model: string): Promise<Session>;
   /** send starts a turn; sessionID "" creates a new session (with opts.model as its model). */
   send(sessionID: string, text: string, opts?: SendOptions): Promise<SendAck>;
   /** setSettings sets a conversation's own settings (unset fields follow the global ones). */
@@ -41,6 +43,7 @@ export function chatApi(t: Transport): ChatApi {
     // Go encodes a nil slice as null; the UI always wants an array.
     listSessions: async (query) => (await t.call<Session[] | null>(S, "ListSessions", [query])) ?? [],
     messages: async (id) => (await t.call<Message[] | null>(S, "Messages", [id])) ?? [],
+    create: (model) => t.call<Session>(S, "Create", [model]),
     send: (id, text, opts = {}) => t.call<SendAck>(S, "Send", [id, text, opts]),
     setModel: (id, model) => t.call<Session>(S, "SetModel", [id, model]),
     setSettings: (id, cs) => t.call<Session>(S, "SetSettings", [id, cs]),

@@ -1,10 +1,12 @@
 // Files in chat: attached or dropped on the message box they go into the
 // open conversation's own knowledge with a progress row each; the
-// conversation lists its files, and one can join the whole library. A new
-// chat has no conversation yet, so attaching waits for the first message.
+// conversation lists its files, and one can join the whole library. In a
+// new chat, attaching starts a conversation for the files (the first
+// message then titles it), and sending waits until they are in.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync } from "svelte";
-import { $, $$, cleanup, click, send, start } from "../testing/ui";
+import { $, $$, cleanup, click, fill, send, start } from "../testing/ui";
+import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
 
@@ -16,18 +18,60 @@ function pick(files: File[]): void {
 }
 
 describe("files in chat", () => {
-  it("waits for a conversation before it attaches", async () => {
-    await start();
+  it("attaches in a new chat: a conversation starts with the files, sending waits for them, the first message titles it", async () => {
+    const { fake } = await start({ stepDelayMs: 250 });
     const b = $("[data-testid='attach-files']") as HTMLButtonElement;
-    expect(b.disabled).toBe(true);
-    expect(b.title).toBe("Send a first message, then attach files to this conversation.");
+    expect(b.disabled).toBe(false);
+    expect(b.title).toBe("Attach files: a new conversation starts with them");
+    fill("#composer-input", "이 규정을 요약해 줘");
+    pick([new File(["# 출장 규정\n\n10만원"], "출장규정.md")]);
+    await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Attach")).toHaveLength(1), { timeout: 5000 });
+    const sid = fake.sessions[0]!.id;
+    expect(fake.calls.filter((c) => c.method === "Create")).toHaveLength(1);
+    expect(fake.calls.find((c) => c.method === "Attach")!.args.slice(0, 2)).toEqual([sid, "출장규정.md"]);
+    // While the file is on its way in, sending waits, and says why.
+    await vi.waitFor(() => expect($$("[data-testid='attachments'] .pending li")).toHaveLength(1), { timeout: 5000 });
+    expect(($("button.send") as HTMLButtonElement).disabled).toBe(true);
+    expect($("#composer-help").textContent).toBe("Sending waits until the attached files are in, so that the answer can use them.");
+    // The draft typed before attaching is kept.
+    expect(($("#composer-input") as HTMLTextAreaElement).value).toBe("이 규정을 요약해 줘");
+    await vi.waitFor(() => expect($("[data-testid='attachments'] .files li").textContent).toContain("출장규정.md"), { timeout: 5000 });
+    await vi.waitFor(() => expect(($("button.send") as HTMLButtonElement).disabled).toBe(false), { timeout: 5000 });
+    click("button.send");
+    await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Send")).toHaveLength(1), { timeout: 5000 });
+    // The message goes into that conversation, not a new one, which it titles.
+    expect(fake.calls.find((c) => c.method === "Send")!.args[0]).toBe(sid);
+    expect(fake.sessions).toHaveLength(1);
+    await vi.waitFor(() => expect($(".sidebar li .title").textContent).toBe("이 규정을 요약해 줘"), { timeout: 5000 });
+    expect($("[data-testid='attachments'] .files li").textContent).toContain("출장규정.md");
+  });
+
+  it("takes files dropped on a new chat, in Korean", async () => {
+    const { fake } = await start({ settings: { language: "ko" } });
+    setLang("ko");
+    expect(($("[data-testid='attach-files']") as HTMLButtonElement).title).toBe("파일 첨부: 이 파일로 새 대화를 시작해요");
+    const form = $("form.composer");
+    const dt = { types: ["Files"], files: [new File(["{}"], "data.json")] } as unknown as DataTransfer;
+    const over = new Event("dragover", { bubbles: true, cancelable: true });
+    Object.defineProperty(over, "dataTransfer", { value: dt });
+    form.dispatchEvent(over);
+    flushSync();
+    expect($("form.composer .drop").textContent).toBe("여기에 놓으면 이 파일로 새 대화를 시작해요");
+    const drop = new Event("drop", { bubbles: true, cancelable: true });
+    Object.defineProperty(drop, "dataTransfer", { value: dt });
+    form.dispatchEvent(drop);
+    flushSync();
+    await vi.waitFor(() => expect($("[data-testid='attachments'] .files li").textContent).toContain("data.json"), { timeout: 5000 });
+    expect(fake.calls.filter((c) => c.method === "Create").map((c) => c.args)).toEqual([[""]]);
+    expect(fake.calls.find((c) => c.method === "Attach")!.args[0]).toBe(fake.sessions[0]!.id);
+    await vi.waitFor(() => expect($(".sidebar li .title").textContent).toBe("새 대화"), { timeout: 5000 });
   });
 
   it("attaches files with a progress row each, lists them, refuses what it cannot read, and adds one to the library", async () => {
     // Slow enough steps that both rows are still on their way when looked at, on a loaded machine too.
     const { fake } = await start({ stepDelayMs: 250 });
     await send("hello");
-    await vi.waitFor(() => expect(($("[data-testid='attach-files']") as HTMLButtonElement).disabled).toBe(false));
+    await vi.waitFor(() => expect($("[data-testid='attach-files']").title).toBe("Attach files to this conversation"));
     pick([new File(["# 출장 규정\n\n10만원"], "출장규정.md"), new File(["MZ"], "setup.exe")]);
     // Each file has its own row while it is on its way.
     await vi.waitFor(() => expect($$("[data-testid='attachments'] .pending li").length).toBe(2), { timeout: 5000 });
@@ -54,7 +98,7 @@ describe("files in chat", () => {
   it("takes dropped files", async () => {
     const { fake } = await start();
     await send("hello");
-    await vi.waitFor(() => expect(($("[data-testid='attach-files']") as HTMLButtonElement).disabled).toBe(false));
+    await vi.waitFor(() => expect($("[data-testid='attach-files']").title).toBe("Attach files to this conversation"));
     const form = $("form.composer");
     const files = [new File(["{}"], "data.json")];
     const dt = { types: ["Files"], files } as unknown as DataTransfer;

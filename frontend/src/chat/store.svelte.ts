@@ -205,6 +205,28 @@ export class ChatStore {
     }
   }
 
+  /**
+   * conversation returns the open conversation's id, first making one
+   * (with the model picked for the new chat) when a new chat has none
+   * yet: files attached before the first message need one to belong to.
+   * It returns null, saying why, when it cannot be made.
+   */
+  async conversation(): Promise<string | null> {
+    if (this.currentID) return this.currentID;
+    this.sendError = null;
+    try {
+      const s = await this.api.create(this.newChatModel);
+      if (this.currentID) return this.currentID; // a first message made one meanwhile
+      applyLoaded(this.threads, s.id, []);
+      this.currentID = s.id;
+      this.newChatModel = "";
+      return s.id;
+    } catch (e) {
+      this.sendError = parseError(e);
+      return null;
+    }
+  }
+
   newChat(): void {
     this.currentID = null;
     this.newChatModel = "";

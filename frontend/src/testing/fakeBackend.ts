@@ -220,6 +220,12 @@ export class FakeBackend implements Transport {
       this.sessions.push({ id: sid, title: text.slice(0, 40), created_at: now, updated_at: now, message_count: 0, pending_approval: false, model: opts.model ?? "" });
       this.messages.set(sid, []);
     }
+    const made = this.sessions.find((x) => x.id === sid);
+    if (made && !made.title && !this.messages.get(sid)!.length) {
+      // Made before its first message (files attached in a new chat): titled by it.
+      made.title = text.slice(0, 40);
+      setTimeout(() => this.emit("chat.sessions", { session_id: sid }), 0);
+    }
     const user: Message = { id: this.id("m"), session_id: sid, role: "user", content: text, status: "complete", created_at: now };
     const asst: Message = { id: this.id("m"), session_id: sid, role: "assistant", content: "", status: "streaming", created_at: now };
     this.messages.get(sid)!.push(user, asst);
@@ -466,6 +472,14 @@ export class FakeBackend implements Transport {
       };
       next();
     });
+  }
+  "ChatService.Create"(model: string): Session {
+    const now = new Date().toISOString();
+    const s: Session = { id: this.id("s"), title: "", created_at: now, updated_at: now, message_count: 0, pending_approval: false, model };
+    this.sessions.push(s);
+    this.messages.set(s.id, []);
+    this.emit("chat.sessions", { session_id: s.id });
+    return { ...s };
   }
   "ChatService.SetModel"(id: string, model: string): Session {
     const s = this.sessions.find((x) => x.id === id);

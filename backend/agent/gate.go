@@ -209,12 +209,12 @@ func denied(tool string) string {
 const maxRecorded = 2000
 
 // record is the call as the message details show it.
-func record(id string, t *tools.Tool, c tools.Call, v verdict, result string, failed bool) api.ToolCallRecord {
+func record(id string, t *tools.Tool, c tools.Call, v verdict, result string, failed bool, files ...api.Attachment) api.ToolCallRecord {
 	args, _ := json.Marshal(c.Args)
 	if len(c.Args) == 0 {
 		args = []byte("{}")
 	}
-	r := api.ToolCallRecord{ID: id, Tool: c.Name, Arguments: string(args), Result: cutRunes(result, maxRecorded), Decision: v.how, Error: failed}
+	r := api.ToolCallRecord{ID: id, Tool: c.Name, Arguments: string(args), Result: cutRunes(result, maxRecorded), Decision: v.how, Error: failed, Attachments: files}
 	if t != nil {
 		r.Server = t.Server
 	}

@@ -355,7 +355,7 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 				rt.Emit(eventTool, o.Call.Name)
 			}
 			t, _ := reg.Lookup(o.Call.Name)
-			rt.Emit(eventToolCall, record(run[k].ID, t, o.Call, verdicts[k], o.Result.Text, o.Err != nil))
+			rt.Emit(eventToolCall, record(run[k].ID, t, o.Call, verdicts[k], o.Result.Text, o.Err != nil, o.Result.Attachments...))
 			ev := api.TraceEvent{Kind: api.TraceToolResult, Node: rt.Node(), Tool: o.Call.Name, Text: cutRunes(o.Result.Text, 200), Sources: o.Result.Sources}
 			rt.Emit(eventTrace, ev)
 			if len(o.Result.Sources) > 0 {

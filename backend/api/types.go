@@ -210,6 +210,33 @@ type ToolCallRecord struct {
 	Result    string `json:"result,omitempty"` // the observation, cut to 2,000 characters
 	Decision  string `json:"decision"`         // ToolDecided*
 	Error     bool   `json:"error,omitempty"`  // the call failed (Result says why)
+	// Attachments are the binary results of the call (an MCP tool's
+	// images, audio, blobs), saved in the data folder.
+	Attachments []Attachment `json:"attachments,omitempty"`
+}
+
+// Attachment is a binary result of a tool call, saved in the data folder
+// (mcp-attachments/<conversation>/<Name>) until its conversation is
+// purged. The window shows images (ChatService.Attachment); the rest, and
+// ask, say where the file is.
+type Attachment struct {
+	// Name is the file's name: its content's hash and an extension.
+	Name string `json:"name"`
+	// Kind is what the tool said it is: "image", "audio" or "resource <uri>".
+	Kind string `json:"kind"`
+	// MIME is the type the tool gave, unchecked; the window sniffs the
+	// file's own bytes before it shows one.
+	MIME   string `json:"mime"`
+	Size   int64  `json:"size"`
+	Path   string `json:"path"`
+	Server string `json:"server,omitempty"`
+}
+
+// AttachmentImage is an attachment's picture for the window: a data: URL
+// of a PNG, JPEG, GIF or WebP image, sniffed from the file.
+type AttachmentImage struct {
+	MIME    string `json:"mime"`
+	DataURL string `json:"data_url"`
 }
 
 // How a tool call came to run or not (ToolCallRecord.Decision).

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -260,6 +261,11 @@ func (a *App) forgetPurged(ctx context.Context) error {
 		a.log.Info("deleted the checkpoints of purged conversations", "count", n)
 	}
 	a.forgetAttached(ids)
+	if n, ferr := mcp.ForgetConversations(a.dataDir, ids); ferr != nil {
+		a.log.Warn("delete the MCP attachments of purged conversations", "err", ferr)
+	} else if n > 0 {
+		a.log.Info("deleted the MCP attachments of purged conversations", "count", n)
+	}
 	return err
 }
 
@@ -525,6 +531,20 @@ func (c *ChatService) Restore(sessionID string) (api.Session, error) {
 		c.app.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
 	}
 	return s, err
+}
+
+// Attachment gives the window a tool's picture of a conversation (an MCP
+// tool's image result) as a data: URL, so the same call works in the
+// window and in the browser. Only a PNG, JPEG, GIF or WebP image, as its
+// own bytes say, of at most 8 MB, named as Wayfinder names them, is given
+// (mcp.ReadImage); anything else is an invalid_input error.
+func (c *ChatService) Attachment(sessionID, name string) (api.AttachmentImage, error) {
+	mt, data, err := mcp.ReadImage(c.app.dataDir, sessionID, name)
+	if err != nil {
+		return api.AttachmentImage{}, &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput,
+			Message: "This attachment cannot be shown here.", Hint: "It stays in the data folder, under " + mcp.AttachmentsDir + "."}, Err: err}
+	}
+	return api.AttachmentImage{MIME: mt, DataURL: "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(data)}, nil
 }
 
 // SettingsService is bound to the frontend: settings, onboarding, models.

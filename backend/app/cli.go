@@ -103,6 +103,7 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	if msg.Result != nil {
 		printSources(s, msg.Result.Sources)
+		printAttachments(s, msg.Result.ToolCalls)
 	}
 	// On standard error, so that standard output stays the reply.
 	fmt.Fprintf(s.err, "\nSession %s (continue it with: wayfinder ask --session %s \"…\")\n", msg.SessionID, msg.SessionID)
@@ -129,6 +130,36 @@ func printSources(s stdio, srcs []api.Source) {
 		}
 		fmt.Fprintf(s.out, "[%d] %s\n", i+1, strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), " — "))
 	}
+}
+
+// printAttachments lists the files tools returned (an MCP tool's
+// images), where the window shows them under the reply: the terminal
+// cannot show a picture, so it says where the file is.
+func printAttachments(s stdio, calls []api.ToolCallRecord) {
+	var lines []string
+	for _, c := range calls {
+		for _, a := range c.Attachments {
+			lines = append(lines, fmt.Sprintf("%s (%s %s, %s, from %s)", a.Path, a.Kind, a.MIME, sizeText(a.Size), c.Tool))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintln(s.out, "\nAttachments:")
+	for _, l := range lines {
+		fmt.Fprintln(s.out, l)
+	}
+}
+
+// sizeText is a file's size in words a person reads.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // cliLanguage is the language of the command line's progress lines: the

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	ollama "github.com/ollama/ollama/api"
 
@@ -20,12 +22,18 @@ import (
 // filesystemServer is the npm reference filesystem server (make deps-mcp).
 func filesystemServer(t *testing.T) string {
 	t.Helper()
+	return referenceServer(t, "mcp-server-filesystem")
+}
+
+// referenceServer is the command of an npm reference server (make deps-mcp).
+func referenceServer(t *testing.T, bin string) string {
+	t.Helper()
 	dir := os.Getenv("WAYFINDER_MCP_SERVERS")
 	required := dir != ""
 	if dir == "" {
 		dir = filepath.Join("..", "..", "tests", "mcpservers", "node_modules", ".bin")
 	}
-	path, err := filepath.Abs(filepath.Join(dir, "mcp-server-filesystem"))
+	path, err := filepath.Abs(filepath.Join(dir, bin))
 	if err == nil {
 		_, err = os.Stat(path)
 	}
@@ -144,4 +152,75 @@ func mcpCode(err error) api.ErrorCode {
 		return ""
 	}
 	return describe(err).Code
+}
+
+// A picture an MCP tool returns, end to end with the reference
+// "everything" server: ask prints where the file is, the message keeps it
+// among its tool calls' attachments, the window gets it as an image (a
+// data: URL of the sniffed PNG), and purging the conversation deletes it.
+func TestMCPImageAttachment(t *testing.T) {
+	dataDir := t.TempDir()
+	if err := mcp.Save(dataDir, mcp.Config{Servers: map[string]mcp.Server{"every": {Command: referenceServer(t, "mcp-server-everything"), Args: []string{"stdio"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	fake := ollamatest.New(t)
+	fake.On(ollamatest.All(ollamatest.HasTools(), ollamatest.LastIsToolResult()), ollamatest.Reply{Text: "작은 그림을 가져왔습니다."})
+	fake.On(ollamatest.HasTools(), ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "every__get-tiny-image", Args: map[string]any{}}}})
+	g := globals{dataDir: dataDir, ollamaHost: fake.URL(), model: "llama3.2:3b", embedModel: "bge-m3"}
+	code, out, errOut := wayfinder(t, "--data-dir", dataDir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "ask", "--approve-tools", "작은 그림을 보여 줘")
+	if code != 0 {
+		t.Fatalf("ask: %d\n%s\n%s", code, out, errOut)
+	}
+	session := onlySession(t, dataDir).ID
+	folder := filepath.Join(dataDir, mcp.AttachmentsDir, session)
+	files, _ := filepath.Glob(filepath.Join(folder, "*.png"))
+	if len(files) != 1 || !strings.Contains(out, "Attachments:\n"+files[0]+" (image image/png") {
+		t.Fatalf("ask does not say where the picture is (%v):\n%s", files, out)
+	}
+
+	a, err := openApp(context.Background(), g, "serve", newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	c := &ChatService{a}
+	msgs, err := c.Messages(session)
+	if err != nil || len(msgs) == 0 {
+		t.Fatalf("messages %+v %v", msgs, err)
+	}
+	last := msgs[len(msgs)-1] // the reply after the call ran (--approve-tools)
+	if last.Result == nil || len(last.Result.ToolCalls) != 1 || len(last.Result.ToolCalls[0].Attachments) != 1 {
+		t.Fatalf("the message does not keep the attachment: %+v", last)
+	}
+	att := last.Result.ToolCalls[0].Attachments[0]
+	if att.Path != files[0] || att.Server != "every" {
+		t.Fatalf("attachment %+v", att)
+	}
+	img, err := c.Attachment(session, att.Name)
+	if err != nil || img.MIME != "image/png" || !strings.HasPrefix(img.DataURL, "data:image/png;base64,iVBORw0KGgo") {
+		t.Fatalf("the window cannot show it: %+v %v", img, err)
+	}
+	if _, err := c.Attachment(session, "../../mcp.json"); mcpCode(err) != api.ErrInvalidInput {
+		t.Fatalf("a path outside the attachments: %v", err)
+	}
+
+	// Deleted, it stays (Restore may bring it back); purged, it goes.
+	if err := c.Delete(session); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.forgetPurged(a.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(files[0]); err != nil {
+		t.Fatalf("a deleted conversation's picture went before the purge: %v", err)
+	}
+	if err := a.store.PurgeDeleted(a.ctx, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.forgetPurged(a.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(folder); !os.IsNotExist(err) {
+		t.Fatalf("a purged conversation's pictures stay: %v", err)
+	}
 }

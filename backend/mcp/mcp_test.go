@@ -214,7 +214,7 @@ func TestResults(t *testing.T) {
 		if o.Err != nil || !strings.Contains(o.Result.Text, "a dot:") || !strings.Contains(o.Result.Text, "image image/png") {
 			t.Fatalf("%q %v", o.Result.Text, o.Err)
 		}
-		files, _ := filepath.Glob(filepath.Join(m.dir, AttachmentsDir, "*.png"))
+		files, _ := filepath.Glob(filepath.Join(m.dir, AttachmentsDir, "*", "*.png"))
 		if len(files) != 1 {
 			t.Fatalf("attachments %v", files)
 		}

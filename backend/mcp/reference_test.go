@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/tools"
 )
 
 // referenceServer is the command of one of the MCP reference servers from
@@ -90,10 +91,14 @@ func TestReferenceEverything(t *testing.T) {
 	if o.Err != nil || !strings.Contains(o.Result.Text, "42") {
 		t.Fatalf("sum: %q %v", o.Result.Text, o.Err)
 	}
-	o = run(reg, "every__get-tiny-image", nil)
-	files, _ := filepath.Glob(filepath.Join(m.dir, AttachmentsDir, "*.png"))
-	if o.Err != nil || len(files) != 1 || !strings.Contains(o.Result.Text, files[0]) {
+	o = reg.Run(tools.WithConversation(context.Background(), "c1"), tools.Call{Name: "every__get-tiny-image"})
+	files, _ := filepath.Glob(filepath.Join(m.dir, AttachmentsDir, "c1", "*.png"))
+	if o.Err != nil || len(files) != 1 || !strings.Contains(o.Result.Text, files[0]) || len(o.Result.Attachments) != 1 {
 		t.Fatalf("image: %q %v, attachments %v", o.Result.Text, o.Err, files)
+	}
+	// The window can show it: a real PNG, sniffed.
+	if mt, data, err := ReadImage(m.dir, "c1", o.Result.Attachments[0].Name); err != nil || mt != "image/png" || len(data) < 50 {
+		t.Fatalf("the tiny image is not shown: %q, %d bytes, %v", mt, len(data), err)
 	}
 	o = run(reg, "every__get-resource-links", map[string]any{"count": 2})
 	if o.Err != nil || !strings.Contains(o.Result.Text, "[resource ") {

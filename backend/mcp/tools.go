@@ -7,9 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"mime"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -21,6 +18,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	ollama "github.com/ollama/ollama/api"
 
+	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
 )
 
@@ -259,7 +257,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args map[string
 		}
 		return tools.Result{}, fmt.Errorf("MCP server %s: %w", server, err)
 	}
-	return m.result(server, res)
+	return m.result(ctx, server, res)
 }
 
 // alive reports whether a session still answers a ping.
@@ -273,16 +271,24 @@ func alive(ctx context.Context, cs *sdk.ClientSession) bool {
 // structured content as JSON when there is no text, links and embedded
 // resources by their address, and binary content (images, audio, blobs)
 // saved as an attachment in the data folder, the observation saying where.
-func (m *Manager) result(server string, res *sdk.CallToolResult) (tools.Result, error) {
+func (m *Manager) result(ctx context.Context, server string, res *sdk.CallToolResult) (tools.Result, error) {
 	var parts []string
+	var files []api.Attachment
+	attach := func(kind, mimeType string, data []byte) string {
+		note, a, ok := m.attach(ctx, server, kind, mimeType, data)
+		if ok {
+			files = append(files, a)
+		}
+		return note
+	}
 	for _, c := range res.Content {
 		switch c := c.(type) {
 		case *sdk.TextContent:
 			parts = append(parts, c.Text)
 		case *sdk.ImageContent:
-			parts = append(parts, m.attach(server, "image", c.MIMEType, c.Data))
+			parts = append(parts, attach("image", c.MIMEType, c.Data))
 		case *sdk.AudioContent:
-			parts = append(parts, m.attach(server, "audio", c.MIMEType, c.Data))
+			parts = append(parts, attach("audio", c.MIMEType, c.Data))
 		case *sdk.ResourceLink:
 			parts = append(parts, fmt.Sprintf("[resource %s: %s]", firstOf(c.Title, c.Name), c.URI))
 		case *sdk.EmbeddedResource:
@@ -291,7 +297,7 @@ func (m *Manager) result(server string, res *sdk.CallToolResult) (tools.Result, 
 			case c.Resource.Text != "":
 				parts = append(parts, fmt.Sprintf("[resource %s]\n%s", c.Resource.URI, c.Resource.Text))
 			case len(c.Resource.Blob) > 0:
-				parts = append(parts, m.attach(server, "resource "+c.Resource.URI, c.Resource.MIMEType, c.Resource.Blob))
+				parts = append(parts, attach("resource "+c.Resource.URI, c.Resource.MIMEType, c.Resource.Blob))
 			}
 		default:
 			parts = append(parts, fmt.Sprintf("[content of a kind Wayfinder does not show: %T]", c))
@@ -312,7 +318,7 @@ func (m *Manager) result(server string, res *sdk.CallToolResult) (tools.Result, 
 	if text == "" {
 		text = "(the tool returned nothing)"
 	}
-	return tools.Result{Text: text}, nil
+	return tools.Result{Text: text, Attachments: files}, nil
 }
 
 func firstOf(a, b string) string {
@@ -320,29 +326,4 @@ func firstOf(a, b string) string {
 		return a
 	}
 	return b
-}
-
-// AttachmentsDir is where binary results are kept, inside the data folder.
-const AttachmentsDir = "mcp-attachments"
-
-// attach saves binary content under the data folder (named by its hash,
-// so the same image is kept once) and returns the note the model reads.
-func (m *Manager) attach(server, kind, mimeType string, data []byte) string {
-	sum := sha256.Sum256(data)
-	ext := ".bin"
-	if exts, _ := mime.ExtensionsByType(mimeType); len(exts) > 0 {
-		ext = exts[0]
-	}
-	dir := filepath.Join(m.dir, AttachmentsDir)
-	path := filepath.Join(dir, hex.EncodeToString(sum[:12])+ext)
-	if err := os.MkdirAll(dir, 0o700); err == nil {
-		if _, err := os.Stat(path); err != nil {
-			err = os.WriteFile(path, data, 0o600)
-			if err != nil {
-				m.opts.Logger.Warn("save an MCP attachment", "server", server, "err", err)
-				return fmt.Sprintf("[%s %s, %d bytes: not saved: %v]", kind, mimeType, len(data), err)
-			}
-		}
-	}
-	return fmt.Sprintf("[%s %s, %d bytes, saved as attachment %s]", kind, mimeType, len(data), path)
 }

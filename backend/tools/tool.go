@@ -68,6 +68,9 @@ type Result struct {
 	// here, numbered across the whole turn, so that [n] means one passage
 	// whichever call found it.
 	Sources []api.Source
+	// Attachments are binary results saved in the data folder (an MCP
+	// tool's images); the message shows them, Text says where they are.
+	Attachments []api.Attachment
 }
 
 // RunFunc does a tool's work on validated arguments.

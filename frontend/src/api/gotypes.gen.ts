@@ -130,6 +130,31 @@ export interface ToolCallRecord {
   result?: string; // the observation, cut to 2,000 characters
   decision: string; // ToolDecided*
   error?: boolean; // the call failed (Result says why)
+  attachments?: Attachment[];
+}
+
+/**
+ * Attachment is a binary result of a tool call, saved in the data folder
+ * (mcp-attachments/<conversation>/<Name>) until its conversation is
+ * purged. The window shows images (ChatService.Attachment); the rest, and
+ * ask, say where the file is.
+ */
+export interface Attachment {
+  name: string;
+  kind: string;
+  mime: string;
+  size: number;
+  path: string;
+  server?: string;
+}
+
+/**
+ * AttachmentImage is an attachment's picture for the window: a data: URL
+ * of a PNG, JPEG, GIF or WebP image, sniffed from the file.
+ */
+export interface AttachmentImage {
+  mime: string;
+  data_url: string;
 }
 
 /**

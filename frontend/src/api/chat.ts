@@ -1,7 +1,7 @@
 // Typed client for the Go ChatService (bound in the desktop app, served
 // under /api/ChatService/* by `wayfinder serve`).
 import type { Transport } from "./transport";
-import type { ApprovalDecision, ConversationSettings, ExportFile, ImportResult, Message, SendAck, SendOptions, Session } from "./gotypes.gen";
+import type { ApprovalDecision, AttachmentImage, ConversationSettings, ExportFile, ImportResult, Message, SendAck, SendOptions, Session } from "./gotypes.gen";
 
 const S = "ChatService";
 
@@ -36,6 +36,11 @@ export interface ChatApi {
   exportConversations(ids: string[], format: "md" | "json", lang: string): Promise<ExportFile>;
   /** importConversations stores the conversations of a JSON export. */
   importConversations(content: string): Promise<ImportResult>;
+  /**
+   * attachment is a tool's picture in a conversation as a data: URL; the
+   * backend gives only PNG/JPEG/GIF/WebP images, sniffed, of at most 8 MB.
+   */
+  attachment(sessionID: string, name: string): Promise<AttachmentImage>;
 }
 
 export function chatApi(t: Transport): ChatApi {
@@ -57,5 +62,6 @@ export function chatApi(t: Transport): ChatApi {
     restore: (id) => t.call<Session>(S, "Restore", [id]),
     exportConversations: (ids, format, lang) => t.call<ExportFile>(S, "Export", [ids, format, lang]),
     importConversations: (content) => t.call<ImportResult>(S, "Import", [content]),
+    attachment: (id, name) => t.call<AttachmentImage>(S, "Attachment", [id, name]),
   };
 }

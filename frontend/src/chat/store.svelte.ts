@@ -3,7 +3,7 @@
 import type { ChatApi } from "../api/chat";
 import { parseError } from "../api/errors";
 import { Events, Reconnected, subscribe } from "../api/events";
-import type { ApprovalAction, ApprovalDecision, Message, PlanApproval, SendAck, Session, SubTask, ToolApproval } from "../api/gotypes.gen";
+import type { ApprovalAction, ApprovalDecision, AttachmentImage, Message, PlanApproval, SendAck, Session, SubTask, ToolApproval } from "../api/gotypes.gen";
 import { applyTrace, finishTrace, newTrace, type TraceOutcome, type TurnTrace } from "../trace/reduce";
 import { applyProgress, newProgress, type Progress } from "./progress";
 import { draftFrom, type PlanDecision, type PlanDraft } from "../plan/edit";
@@ -397,6 +397,12 @@ export class ChatStore {
     // A decision is not a message to send again: the question before it is.
     const user = msgs.slice(0, i < 0 ? msgs.length : i).findLast((m) => m.role === "user" && !m.decision);
     if (user) await this.send(user.content);
+  }
+
+  /** attachment loads a tool's picture of the open conversation (an MCP tool's image). */
+  attachment(name: string): Promise<AttachmentImage> {
+    if (!this.currentID) return Promise.reject(new Error("no conversation is open"));
+    return this.api.attachment(this.currentID, name);
   }
 
   async stop(): Promise<void> {

@@ -1,7 +1,7 @@
 // FakeBackend is an in-memory stand-in for the Go services, used by unit
 // tests and by the visual harness (mock.html). It implements Transport, so
 // everything above the transport runs exactly as in the app.
-import type { MCPServer, MCPServerInput } from "../api/gotypes.gen";
+import type { MCPServer, MCPServerInput, AttachmentImage } from "../api/gotypes.gen";
 import type { Transport } from "../api/transport";
 import { ApiError } from "../api/errors";
 import type {
@@ -195,6 +195,13 @@ export class FakeBackend implements Transport {
     return this.sessions
       .filter((s) => !q || s.title.toLowerCase().includes(q))
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+  }
+  /** images are the pictures "ChatService.Attachment" gives, by session and name; any other is refused as the backend refuses it. */
+  images = new Map<string, string>();
+  "ChatService.Attachment"(id: string, name: string): AttachmentImage {
+    const url = this.images.get(`${id}/${name}`);
+    if (!url) throw new ApiError({ code: "invalid_input", message: "This attachment cannot be shown here.", hint: "It stays in the data folder, under mcp-attachments." });
+    return { mime: "image/png", data_url: url };
   }
   "ChatService.Messages"(id: string): Message[] {
     if (!this.messages.has(id)) throw new ApiError({ code: "not_found", message: "session not found" });

@@ -657,13 +657,14 @@ type ImportProgress struct {
 // the person's language (Error keeps the English sentence). Code is
 // pdf_limit (with Limit: memory, open_time, page_time, pages, page_chars,
 // text_bytes; Page when one page crossed it; Max the limit: "384 MB", a
-// count, or seconds for the times), pdf_encrypted, pdf_no_text or
-// pdf_damaged.
+// count, or seconds for the times), pdf_encrypted, pdf_no_text,
+// pdf_damaged, or json_invalid (Line: where the JSON parser stopped).
 type FileReason struct {
 	Code  string `json:"code"`
 	Limit string `json:"limit,omitempty"`
 	Page  int    `json:"page,omitempty"`
 	Max   string `json:"max,omitempty"`
+	Line  int64  `json:"line,omitempty"`
 }
 
 // ImportFailure is a file that could not be imported, and why.

@@ -174,6 +174,7 @@ func TestUploadFailureReasons(t *testing.T) {
 		{"locked.pdf", string(encrypted), "pdf_encrypted"},
 		{"broken.pdf", "%PDF-1.7 not really", "pdf_damaged"},
 		{"binary.md", "\x00\x01binary\xff\xfe" + strings.Repeat("\x00\xff\x13", 3000), ""}, // no wording of its own: the sentence stays
+		{"broken.json", "{\n  \"a\": 1,\n  \"b\": \n}\n", "json_invalid"},
 	}
 	for _, tt := range tests {
 		id, err := k.Upload(tt.name, base64.StdEncoding.EncodeToString([]byte(tt.content)))
@@ -195,6 +196,12 @@ func TestUploadFailureReasons(t *testing.T) {
 		events.mu.Unlock()
 		if failed == nil || (failed.Reason == nil) != (tt.code == "") || (tt.code != "" && failed.Reason.Code != tt.code) {
 			t.Errorf("%s: failed progress %+v, want reason %q", tt.name, failed, tt.code)
+		}
+		if tt.code == "json_invalid" && (r.Failed[0].Reason.Line != 4 || failed.Reason.Line != 4) {
+			t.Errorf("%s: the line of the broken JSON: %+v, %+v, want 4", tt.name, r.Failed[0].Reason, failed.Reason)
+		}
+		if r.Error != nil {
+			t.Errorf("%s: the failed file is also the import's error %+v (said twice)", tt.name, r.Error)
 		}
 	}
 }

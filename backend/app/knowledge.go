@@ -17,6 +17,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/catalog"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/pdftext"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
 	"github.com/wayfinder-app/wayfinder/backend/store"
@@ -235,6 +236,7 @@ func progressOf(id string, p knowledge.Progress) api.ImportProgress {
 // shows the error's own sentence).
 func reasonOf(err error) *api.FileReason {
 	var le *pdftext.LimitError
+	var syn *importer.SyntaxError
 	switch {
 	case err == nil:
 		return nil
@@ -250,6 +252,8 @@ func reasonOf(err error) *api.FileReason {
 		return &api.FileReason{Code: "pdf_no_text"}
 	case errors.Is(err, pdftext.ErrCorrupt):
 		return &api.FileReason{Code: "pdf_damaged"}
+	case errors.As(err, &syn):
+		return &api.FileReason{Code: "json_invalid", Line: syn.Line}
 	}
 	return nil
 }

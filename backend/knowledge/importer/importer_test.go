@@ -20,10 +20,11 @@ import (
 
 func TestParseJSON(t *testing.T) {
 	tests := []struct {
-		name    string
-		data    string
-		want    []Document
-		wantErr string
+		name     string
+		data     string
+		want     []Document
+		wantErr  string
+		wantLine int64
 	}{
 		{
 			name: "beir jsonl",
@@ -59,7 +60,8 @@ func TestParseJSON(t *testing.T) {
 		},
 		{name: "empty array", data: "[]", wantErr: ErrEmpty.Error()},
 		{name: "empty file", data: "", wantErr: ErrEmpty.Error()},
-		{name: "bad third line", data: "{\"text\":\"a\"}\n{\"text\":\"b\"}\n{\"text\": oops}\n", wantErr: "json at line 3"},
+		{name: "bad third line", data: "{\"text\":\"a\"}\n{\"text\":\"b\"}\n{\"text\": oops}\n", wantErr: "json at line 3", wantLine: 3},
+		{name: "cut short", data: "[\n{\"text\":\"a\"},\n{\"text\": \"b", wantErr: "json at line 3", wantLine: 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,6 +69,10 @@ func TestParseJSON(t *testing.T) {
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
+				}
+				var syn *SyntaxError
+				if errors.As(err, &syn) != (tt.wantLine > 0) || (syn != nil && syn.Line != tt.wantLine) {
+					t.Fatalf("err = %#v, want a SyntaxError at line %d", err, tt.wantLine)
 				}
 				return
 			}

@@ -71,7 +71,15 @@ func readJSON(ctx context.Context, path string, tr *TextReader, sink Sink) error
 				at = dec.InputOffset() + valueErrorOffset(dec.Buffered())
 			}
 		}
-		return fmt.Errorf("json at line %d: %w", lr.lineAt(at), err)
+		line := lr.lineAt(at)
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			// Cut short: the file ends where a value should go on.
+			return &SyntaxError{Line: lr.line, Err: err}
+		}
+		if errors.As(err, &syn) {
+			return &SyntaxError{Line: line, Err: err}
+		}
+		return fmt.Errorf("json at line %d: %w", line, err)
 	}
 	if t := strings.TrimLeft(first, " \t\r\n"); strings.HasPrefix(t, "[") {
 		if _, err := dec.Token(); err != nil {
@@ -120,6 +128,19 @@ func readJSON(ctx context.Context, path string, tr *TextReader, sink Sink) error
 	}
 	return nil
 }
+
+// SyntaxError is a JSON file that is not valid JSON: where the parser
+// stopped (Line, from 1) and what it found there. Its own type, so that the
+// window can say in the person's language that the file is not valid JSON
+// and on which line, rather than show the parser's English.
+type SyntaxError struct {
+	Line int64
+	Err  error
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("json at line %d: %v", e.Line, e.Err) }
+
+func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // valueErrorOffset is where a fresh decoder finds the syntax error in the
 // bytes of one value.

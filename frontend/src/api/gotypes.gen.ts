@@ -409,14 +409,15 @@ export interface ImportProgress {
  * the person's language (Error keeps the English sentence). Code is
  * pdf_limit (with Limit: memory, open_time, page_time, pages, page_chars,
  * text_bytes; Page when one page crossed it; Max the limit: "384 MB", a
- * count, or seconds for the times), pdf_encrypted, pdf_no_text or
- * pdf_damaged.
+ * count, or seconds for the times), pdf_encrypted, pdf_no_text,
+ * pdf_damaged, or json_invalid (Line: where the JSON parser stopped).
  */
 export interface FileReason {
   code: string;
   limit?: string;
   page?: number;
   max?: string;
+  line?: number;
 }
 
 /** ImportFailure is a file that could not be imported, and why. */

@@ -27,6 +27,16 @@ describe("failureText", () => {
       "This PDF is protected by a password. Save a copy without the password, then add that.",
       "이 PDF는 암호로 보호되어 있습니다. 암호를 없앤 사본을 저장해 그 파일을 추가하세요.",
     ],
+    [
+      { code: "json_invalid", line: 4 },
+      "This file is not valid JSON: the first mistake is on line 4. Fix it there, then add the file again.",
+      "올바른 JSON 파일이 아니에요. 처음 잘못된 곳은 4번째 줄이에요. 그곳을 고친 뒤 파일을 다시 추가해 주세요.",
+    ],
+    [
+      { code: "json_invalid" },
+      "This file is not valid JSON. Fix it, then add the file again.",
+      "올바른 JSON 파일이 아니에요. 고친 뒤 파일을 다시 추가해 주세요.",
+    ],
   ])("%o in both languages, one line, no Go error", (reason, en, ko) => {
     setLang("en");
     expect(failureText(goError, reason)).toBe(en);
@@ -40,6 +50,7 @@ describe("failureText", () => {
       { code: "pdf_encrypted" },
       { code: "pdf_no_text" },
       { code: "pdf_damaged" },
+      { code: "json_invalid", line: 7 },
     ];
     for (const lang of ["en", "ko"] as const) {
       setLang(lang);

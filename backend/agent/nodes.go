@@ -284,7 +284,7 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 		batch := map[string]int{}
 		for i, tc := range calls {
 			call := tools.Call{Name: tc.Name, Args: tc.Args}
-			if q, ok := tc.Args["query"].(string); ok && tc.Name == tools.WebSearchName {
+			if q, ok := tc.Args["query"].(string); ok && a.queryLeaves(tc.Name) {
 				// What the search server receives comes from the person and
 				// the plan, never from a document (trust.go).
 				if clean, dropped := scrubQuery(s, q); dropped > 0 {
@@ -364,6 +364,20 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 		}
 		return append(upd, a.f.scratch.Add(obs...)), nil
 	}
+}
+
+// queryLeaves reports whether a tool's "query" argument leaves the
+// machine: web_search's always, search_wikipedia's when the person allowed
+// it online (offline, the ZIM file is searched for the model's words as
+// they are, since nothing leaves).
+func (a *Agent) queryLeaves(tool string) bool {
+	switch tool {
+	case tools.WebSearchName:
+		return true
+	case tools.WikipediaName:
+		return a.deps.Settings != nil && a.deps.Settings().WikipediaOnline
+	}
+	return false
 }
 
 // toolset returns the registry a loop may use: the answer path gets

@@ -51,6 +51,21 @@ func TestScrubQueryKeepsOutsideTextOffTheNetwork(t *testing.T) {
 	}
 }
 
+// The queries that leave the machine are scrubbed: web_search's, and
+// search_wikipedia's once it may go online.
+func TestQueryLeaves(t *testing.T) {
+	a := &Agent{}
+	online := false
+	a.deps.Settings = func() api.Settings { return api.Settings{WikipediaEnabled: true, WikipediaOnline: online} }
+	if !a.queryLeaves(tools.WebSearchName) || a.queryLeaves(tools.WikipediaName) || a.queryLeaves("retrieve_docs") {
+		t.Fatal("offline: only web_search's query leaves")
+	}
+	online = true
+	if !a.queryLeaves(tools.WikipediaName) {
+		t.Fatal("online: search_wikipedia's query leaves the machine too")
+	}
+}
+
 // read_file and web_search calls are flagged for approval once text from
 // outside is in the model's context, and only then; other tools never.
 func TestMarkApprovals(t *testing.T) {

@@ -454,6 +454,14 @@ const (
 	// call. ErrorInfo.Awaiting says what waits now.
 	ErrPlanChanged     ErrorCode = "plan_changed"
 	ErrToolCallChanged ErrorCode = "tool_call_changed"
+	// The ZIM file chosen for search_wikipedia cannot be used: named
+	// without its full path, not there, not a ZIM file, damaged (a cut
+	// download), or unreadable (permissions, a format from before 2012).
+	ErrZIMRelative   ErrorCode = "zim_relative"
+	ErrZIMMissing    ErrorCode = "zim_missing"
+	ErrZIMNotZIM     ErrorCode = "zim_not_zim"
+	ErrZIMDamaged    ErrorCode = "zim_damaged"
+	ErrZIMUnreadable ErrorCode = "zim_unreadable"
 )
 
 // ErrorInfo is an error as the person sees it.

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"net/url"
 	"os"
@@ -169,10 +170,13 @@ func wikipedia(s *api.Settings) []string {
 	return problems
 }
 
+// errZIMRelative is a ZIM file named without its full path.
+var errZIMRelative = errors.New("the Wikipedia file must be a full path")
+
 // CheckZIM says why path cannot be search_wikipedia's ZIM file, or nil.
 func CheckZIM(path string) error {
 	if !filepath.IsAbs(path) {
-		return fmt.Errorf("the Wikipedia file must be a full path (like /home/me/wikipedia_ko.zim), not %q", path)
+		return fmt.Errorf("%w (like /home/me/wikipedia_ko.zim), not %q", errZIMRelative, path)
 	}
 	a, err := zim.Open(path)
 	if err != nil {
@@ -228,6 +232,23 @@ func ValidateConversation(cs api.ConversationSettings) (api.ConversationSettings
 type Saver interface {
 	LoadSettings(ctx context.Context, v any) (bool, error)
 	SaveSettings(ctx context.Context, v any) error
+}
+
+// zimError is CheckZIM's error as the person sees it: a code per reason,
+// so that the window says it in their language.
+func zimError(err error) *api.Error {
+	code := api.ErrZIMUnreadable
+	switch {
+	case errors.Is(err, errZIMRelative):
+		code = api.ErrZIMRelative
+	case errors.Is(err, fs.ErrNotExist):
+		code = api.ErrZIMMissing
+	case errors.Is(err, zim.ErrNotZIM):
+		code = api.ErrZIMNotZIM
+	case errors.Is(err, zim.ErrCorrupt):
+		code = api.ErrZIMDamaged
+	}
+	return &api.Error{Info: api.ErrorInfo{Code: code, Message: err.Error()}, Err: ErrInvalid}
 }
 
 // Store holds the current settings in memory, backed by the database.
@@ -287,6 +308,11 @@ func (s *Store) Watch(f func(api.Settings)) {
 // Save validates and stores new settings and returns those in effect. The
 // folder grants are kept as they are: only Grant and Revoke change them.
 func (s *Store) Save(ctx context.Context, in api.Settings) (api.Settings, error) {
+	if p := strings.TrimSpace(in.WikipediaZIM); p != "" {
+		if err := CheckZIM(p); err != nil {
+			return api.Settings{}, zimError(err)
+		}
+	}
 	in, err := Validate(in)
 	if err != nil {
 		return api.Settings{}, &api.Error{Info: api.ErrorInfo{Code: api.ErrSettingsInvalid, Message: err.Error()}, Err: ErrInvalid}

@@ -225,3 +225,55 @@ func TestValidateConversation(t *testing.T) {
 		})
 	}
 }
+
+// A ZIM file that cannot be used is refused on save with a code per
+// reason (the window words each in the person's language), and nothing is
+// saved.
+func TestSaveRefusesABadZIM(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, err := Load(ctx, db, Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	whole, err := os.ReadFile(filepath.Join("..", "zim", "testdata", "wiki.zim"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, cut, page := filepath.Join(dir, "위키.zim"), filepath.Join(dir, "cut.zim"), filepath.Join(dir, "page.zim")
+	os.WriteFile(good, whole, 0o600)
+	os.WriteFile(cut, whole[:len(whole)/3], 0o600)
+	os.WriteFile(page, []byte(strings.Repeat("<html>Sign in to download</html>", 5)), 0o600)
+	cases := []struct {
+		path string
+		code api.ErrorCode
+	}{
+		{"wiki.zim", api.ErrZIMRelative},
+		{filepath.Join(dir, "gone.zim"), api.ErrZIMMissing},
+		{page, api.ErrZIMNotZIM},
+		{dir, api.ErrZIMNotZIM},
+		{cut, api.ErrZIMDamaged},
+		{good, ""},
+	}
+	for _, c := range cases {
+		in := s.Current()
+		in.WikipediaEnabled, in.WikipediaZIM = true, c.path
+		cur, err := s.Save(ctx, in)
+		var ae *api.Error
+		switch {
+		case c.code == "":
+			if err != nil || cur.WikipediaZIM != good {
+				t.Fatalf("%s: %+v, %v", c.path, cur.WikipediaZIM, err)
+			}
+		case !errors.As(err, &ae) || ae.Info.Code != c.code || !errors.Is(err, ErrInvalid):
+			t.Fatalf("%s: %v, want %s", c.path, err, c.code)
+		case s.Current().WikipediaZIM != "":
+			t.Fatalf("%s: saved anyway", c.path)
+		}
+	}
+}

@@ -85,7 +85,7 @@ func Open(path string) (*Archive, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("%s is not a file", path)
+		return nil, fmt.Errorf("%s is not a file: %w", path, ErrNotZIM)
 	}
 	a, err := New(f, st.Size())
 	if err != nil {

@@ -57,8 +57,8 @@ test("search an offline Wikipedia chosen in Settings", async () => {
   await ko.click("dialog[open] button[type='submit']");
   await ko.waitForSelector("dialog[open] [role='alert']");
   const alert = (await ko.textContent("dialog[open] [role='alert']")) ?? "";
-  assert.match(alert, /고쳐야 할 설정이 있습니다/);
-  assert.match(alert, /README\.md cannot be used: not a ZIM file/);
+  assert.match(alert, /그 파일은 ZIM 파일이 아닙니다\./);
+  assert.match(alert, /Kiwix에서 내려받은 \.zim 파일/);
   await ko.locator("dialog[open] [role='alert']").scrollIntoViewIfNeeded();
   await screenshotSizes(ko, "wikipedia-3-not-a-zim-ko");
   await ko.fill("#set-wiki-zim", "위키.zim");

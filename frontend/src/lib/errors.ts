@@ -51,6 +51,11 @@ const titles: Record<string, MessageKey> = {
   data_folder_read_only: "error.data_folder_read_only",
   plan_changed: "error.plan_changed",
   tool_call_changed: "error.tool_call_changed",
+  zim_relative: "error.zim_relative",
+  zim_missing: "error.zim_missing",
+  zim_not_zim: "error.zim_not_zim",
+  zim_damaged: "error.zim_damaged",
+  zim_unreadable: "error.zim_unreadable",
 };
 
 export interface ErrorText {

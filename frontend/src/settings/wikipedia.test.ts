@@ -7,6 +7,8 @@ import type { Settings } from "../api/gotypes.gen";
 import type { FakeOptions } from "../testing/fakeBackend";
 import { $ as el, cleanup, click, fill, start, stop } from "../testing/ui";
 import { checkSettings, isAbsolutePath } from "./validate";
+import { errorText } from "../lib/errors";
+import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
 
@@ -84,5 +86,26 @@ describe("Wikipedia in Settings", () => {
     await openSettings();
     toggle("#set-wiki", true);
     expect(document.querySelector("button.choose-zim")).toBeNull();
+  });
+});
+
+describe("a ZIM file the backend refuses", () => {
+  afterEach(() => setLang("en"));
+  it.each([
+    ["zim_relative", "The Wikipedia file must be named with its full path.", "위키백과 파일은 전체 경로로 지정해야 합니다."],
+    ["zim_missing", "There is no Wikipedia file at that path.", "그 경로에 위키백과 파일이 없습니다."],
+    ["zim_not_zim", "That file is not a ZIM file.", "그 파일은 ZIM 파일이 아닙니다."],
+    ["zim_damaged", "The ZIM file is damaged.", "ZIM 파일이 손상되었습니다."],
+    ["zim_unreadable", "Wayfinder cannot read that ZIM file.", "Wayfinder가 그 ZIM 파일을 읽을 수 없습니다."],
+  ] as const)("%s is said in English and Korean, with what to do", (code, en, ko) => {
+    const info = { code, message: "the Wikipedia file /x.zim cannot be used: not a ZIM file" };
+    const inEn = errorText(info);
+    expect(inEn.title).toBe(en);
+    expect(inEn.hint).not.toBe("");
+    expect(inEn.detail).toBe(""); // the backend's English words are not shown
+    setLang("ko");
+    const inKo = errorText(info);
+    expect(inKo.title).toBe(ko);
+    expect(inKo.hint).toMatch(/[가-힣]/);
   });
 });

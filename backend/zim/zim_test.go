@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -318,4 +319,61 @@ func FuzzArchive(f *testing.F) {
 		}
 		a.MainPage()
 	})
+}
+
+// TestBoundedMemory: a cluster that decompresses to more than it should
+// (a "zip bomb" of zeros) is read as a stream: skipping 20 MB to reach a
+// blob keeps little in memory, a blob is read only up to what is asked,
+// and one that claims to end past MaxDecompressed is refused.
+func TestBoundedMemory(t *testing.T) {
+	zeros := strings.Repeat("\x00", 20<<20)
+	data := buildZIM(t, zimSpec{minor: 1, comp: compZstd}, []testEntry{
+		{ns: 'C', path: "a", mime: "text/html", data: zeros},
+		{ns: 'C', path: "b", mime: "text/html", data: "<p>after the zeros</p>"},
+	})
+	if len(data) > 64<<10 {
+		t.Fatalf("the bomb is %d bytes compressed", len(data))
+	}
+	a, err := New(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := a.Titles(context.Background(), 'C', "", 2)
+	if err != nil || len(es) != 2 {
+		t.Fatalf("%v, %v", es, err)
+	}
+	alloc := func(f func()) uint64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	var body []byte
+	var truncated bool
+	n := alloc(func() { body, truncated, err = a.Content(es[1], 1000) })
+	if err != nil || string(body) != "<p>after the zeros</p>" || truncated {
+		t.Fatalf("blob after the zeros: %q, %v, %v", body, truncated, err)
+	}
+	if n > 16<<20 {
+		t.Fatalf("skipping 20 MB of zeros allocated %d MB", n>>20)
+	}
+	n = alloc(func() { body, truncated, err = a.Content(es[0], 64<<10) })
+	if err != nil || len(body) != 64<<10 || !truncated || n > 16<<20 {
+		t.Fatalf("a 20 MB blob read up to 64 KB: %d bytes, %v, %v, %d MB allocated", len(body), truncated, err, n>>20)
+	}
+
+	// A blob that claims to end past the cap.
+	huge := buildZIM(t, zimSpec{minor: 1, comp: compNone}, []testEntry{{ns: 'C', path: "a", mime: "text/html", data: "<p>x</p>"}})
+	c := int(binary.LittleEndian.Uint64(huge[binary.LittleEndian.Uint64(huge[48:]):]))
+	binary.LittleEndian.PutUint32(huge[c+1+4:], MaxDecompressed+1)
+	a, err = New(bytes.NewReader(huge), int64(len(huge)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, _ = a.Titles(context.Background(), 'C', "", 1)
+	if _, _, err := a.Content(es[0], 1000); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "runs from 8 to") {
+		t.Fatalf("past the cap: %v", err)
+	}
 }

@@ -99,3 +99,25 @@ func TestDoctorChecksTheZIMFile(t *testing.T) {
 		t.Fatalf("doctor with a damaged file: exit %d\n%s", code, out)
 	}
 }
+
+// zimShell is a desktop window whose file dialog returns a chosen file.
+type zimShell struct {
+	Shell
+	chosen, title string
+}
+
+func (z *zimShell) OpenZIM(title string) (string, error) { z.title = title; return z.chosen, nil }
+
+// The file dialog for the ZIM file exists in the desktop window only.
+func TestChooseZIM(t *testing.T) {
+	a, _ := openTestApp(t, ollamatest.New(t), "llama3.2:3b")
+	s := &SettingsService{a}
+	if _, err := s.ChooseZIM(); describe(err).Code != api.ErrDesktopOnly {
+		t.Fatalf("outside the window: %v", err)
+	}
+	sh := &zimShell{chosen: "/home/you/wikipedia_ko_all.zim"}
+	a.AttachShell(sh)
+	if p, err := s.ChooseZIM(); err != nil || p != sh.chosen || !strings.Contains(sh.title, "ZIM") {
+		t.Fatalf("in the window: %q, %v (title %q)", p, err, sh.title)
+	}
+}

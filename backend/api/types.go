@@ -584,6 +584,21 @@ type OllamaStatus struct {
 	ChatModel  ModelState `json:"chat_model"`
 	EmbedModel ModelState `json:"embed_model"`
 	Error      *ErrorInfo `json:"error,omitempty"`
+	// Hosts is the state of each Ollama host when several are set
+	// (ollama_host lists them separated by commas); empty with one.
+	Hosts []HostStatus `json:"hosts"`
+}
+
+// HostStatus is one Ollama host of several: whether calls go to it, since
+// when it is down and when it is tried again, and the models it has.
+type HostStatus struct {
+	URL       string    `json:"url"`
+	Up        bool      `json:"up"`
+	DownSince time.Time `json:"down_since,omitempty"`
+	RetryAt   time.Time `json:"retry_at,omitempty"`
+	Error     string    `json:"error,omitempty"`
+	Models    []string  `json:"models"`
+	InFlight  int       `json:"in_flight"`
 }
 
 // AppInfo describes the running app.

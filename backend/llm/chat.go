@@ -28,6 +28,10 @@ type ChatRequest struct {
 	NumCtx    int
 	Think     *api.ThinkValue
 	KeepAlive *api.Duration
+	// Conversation names the conversation the call is for, so that with
+	// several Ollama hosts its calls stay on the host whose prompt cache
+	// holds it (see pool). Not sent to Ollama.
+	Conversation string
 }
 
 // Chunk is a piece of a streamed reply.
@@ -71,14 +75,14 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onChunk func(Chunk))
 func (c *Client) chat(ctx context.Context, op string, req ChatRequest, onChunk func(Chunk)) (Response, error) {
 	start := time.Now()
 	if req.Think == nil {
-		req.Think = c.thinkOff(ctx, req.Model)
+		req.Think = c.thinkOff(ctx, req.Model, req.Conversation)
 	}
 	wire := c.wireRequest(ctx, req)
 	var (
 		resp   Response
 		filter *textCallFilter
 	)
-	retries, err := c.retry(ctx, op, req.Model, func(ctx context.Context) (bool, error) {
+	retries, err := c.retry(ctx, op, req.Model, req.Conversation, func(ctx context.Context, h *endpoint) (bool, error) {
 		emit := onChunk
 		if len(req.Tools) > 0 {
 			// Each attempt starts its reply afresh; what an attempt held
@@ -86,7 +90,7 @@ func (c *Client) chat(ctx context.Context, op string, req ChatRequest, onChunk f
 			filter = &textCallFilter{offered: req.Tools, emit: onChunk}
 			emit = filter.push
 		}
-		r, delivered, err := c.chatOnce(ctx, op, wire, emit)
+		r, delivered, err := c.chatOnce(ctx, h, op, wire, emit)
 		r.Attempts = resp.Attempts + 1
 		resp = r
 		if filter != nil {
@@ -113,7 +117,7 @@ func (c *Client) wireRequest(ctx context.Context, req ChatRequest) *api.ChatRequ
 	case req.NumCtx > 0:
 		opts["num_ctx"] = req.NumCtx
 	case opts["num_ctx"] == nil:
-		opts["num_ctx"] = c.ContextSize(ctx, req.Model)
+		opts["num_ctx"] = c.contextSize(ctx, req.Model, req.Conversation)
 	}
 	stream := true
 	return &api.ChatRequest{
@@ -129,7 +133,7 @@ func (c *Client) wireRequest(ctx context.Context, req ChatRequest) *api.ChatRequ
 }
 
 // chatOnce is one attempt.
-func (c *Client) chatOnce(ctx context.Context, op string, wire *api.ChatRequest, onChunk func(Chunk)) (Response, bool, error) {
+func (c *Client) chatOnce(ctx context.Context, h *endpoint, op string, wire *api.ChatRequest, onChunk func(Chunk)) (Response, bool, error) {
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	dog := newWatchdog(cancel, c.cfg.timeouts.FirstToken, c.cfg.timeouts.Idle)
@@ -140,7 +144,7 @@ func (c *Client) chatOnce(ctx context.Context, op string, wire *api.ChatRequest,
 		content, thinking strings.Builder
 		done, delivered   bool
 	)
-	err := c.streamChat(actx, wire, func(cr api.ChatResponse) error {
+	err := c.streamChat(actx, h, wire, func(cr api.ChatResponse) error {
 		dog.tick()
 		m := cr.Message
 		content.WriteString(m.Content)

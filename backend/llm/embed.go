@@ -51,15 +51,15 @@ func (c *Client) EmbedWithProgress(ctx context.Context, model string, inputs []s
 	for start := 0; start < len(inputs); start += c.cfg.embedBatch {
 		batch := inputs[start:min(start+c.cfg.embedBatch, len(inputs))]
 		var vecs [][]float32
-		_, err := c.retry(ctx, "embed", model, func(ctx context.Context) (bool, error) {
+		_, err := c.retry(ctx, "embed", model, "", func(ctx context.Context, h *endpoint) (bool, error) {
 			actx, cancel := context.WithTimeoutCause(ctx, c.cfg.timeouts.Request, errRequest)
 			defer cancel()
-			resp, err := c.api.Embed(actx, &api.EmbedRequest{Model: model, Input: batch})
+			resp, err := h.api.Embed(actx, &api.EmbedRequest{Model: model, Input: batch})
 			if err != nil {
 				return false, c.fail(ctx, actx, "embed", model, err)
 			}
 			if len(resp.Embeddings) != len(batch) {
-				return false, &Error{Kind: ErrServer, Op: "embed", Host: c.host, Model: model,
+				return false, &Error{Kind: ErrServer, Op: "embed", Host: h.url, Model: model,
 					Err: fmt.Errorf("got %d vectors for %d inputs", len(resp.Embeddings), len(batch))}
 			}
 			vecs = resp.Embeddings

@@ -69,7 +69,8 @@ var (
 )
 
 // fail turns err from an attempt into what the caller sees: the caller's own
-// cancellation as is (wrapped with the operation), anything else as *Error.
+// cancellation as is (wrapped with the operation), anything else as *Error
+// (retry fills in the host the attempt went to).
 func (c *Client) fail(ctx, attemptCtx context.Context, op, model string, err error) error {
 	if err == nil {
 		return nil
@@ -83,10 +84,10 @@ func (c *Client) fail(ctx, attemptCtx context.Context, op, model string, err err
 	}
 	if attemptCtx != nil {
 		if cause := context.Cause(attemptCtx); cause == errFirstToken || cause == errIdle || cause == errRequest {
-			return &Error{Kind: ErrTimeout, Op: op, Host: c.host, Model: model, Err: cause}
+			return &Error{Kind: ErrTimeout, Op: op, Model: model, Err: cause}
 		}
 	}
-	return &Error{Kind: kindOf(err), Op: op, Host: c.host, Model: model, Err: err}
+	return &Error{Kind: kindOf(err), Op: op, Model: model, Err: err}
 }
 
 // kindOf sorts a raw error from the official client.

@@ -21,7 +21,6 @@ import (
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
-	"github.com/ollama/ollama/api"
 )
 
 // Defaults, chosen for a 3B model on a laptop CPU.
@@ -126,19 +125,21 @@ func WithEmbedBatch(n int) Option {
 // WithLogger sets where retries are logged (default slog.Default()).
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
-// Client talks to one Ollama server. It is safe for concurrent use.
+// Client talks to one Ollama server, or to several that share the work
+// (see pool). It is safe for concurrent use.
 type Client struct {
-	api     *api.Client
-	host    string
+	pool    *pool
+	host    string // the hosts, normalised and joined with ", ", for messages
 	cfg     config
 	facts   modelFacts
 	queries *lru.Cache[string, queryVector] // recent single-input embeddings, by model and text
 }
 
 // New returns a client for host ("http://127.0.0.1:11434", "127.0.0.1:11434"
-// or "" for the default). It does not contact the server.
+// or "" for the default), or for several hosts separated by commas. It does
+// not contact the servers.
 func New(host string, opts ...Option) (*Client, error) {
-	u, err := ParseHost(host)
+	urls, err := ParseHosts(host)
 	if err != nil {
 		return nil, err
 	}
@@ -165,13 +166,14 @@ func New(host string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{
-		api: api.NewClient(u, cfg.httpClient), host: u.String(), cfg: cfg,
-		queries: queries,
-	}, nil
+	p, err := newPool(urls, cfg.httpClient)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{pool: p, host: strings.Join(urls, ", "), cfg: cfg, queries: queries}, nil
 }
 
-// Host is the normalised base URL, for messages.
+// Host is the normalised base URL (several joined with ", "), for messages.
 func (c *Client) Host() string { return c.host }
 
 // ParseHost normalises an Ollama address the way OLLAMA_HOST is read: the

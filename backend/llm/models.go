@@ -1,8 +1,11 @@
 package llm
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
+	"time"
 
 	"github.com/ollama/ollama/api"
 	wf "github.com/wayfinder-app/wayfinder/backend/api"
@@ -12,22 +15,47 @@ import (
 type Progress = api.ProgressResponse
 
 // call runs a short non-streaming request with the request timeout and
-// retries.
-func (c *Client) call(ctx context.Context, op, model string, fn func(ctx context.Context) error) error {
-	_, err := c.retry(ctx, op, model, func(ctx context.Context) (bool, error) {
+// retries, on the host the pool picks for model.
+func (c *Client) call(ctx context.Context, op, model string, fn func(ctx context.Context, h *endpoint) error) error {
+	_, err := c.retry(ctx, op, model, "", func(ctx context.Context, h *endpoint) (bool, error) {
 		actx, cancel := context.WithTimeoutCause(ctx, c.cfg.timeouts.Request, errRequest)
 		defer cancel()
-		return false, c.fail(ctx, actx, op, model, fn(actx))
+		return false, c.fail(ctx, actx, op, model, fn(actx, h))
 	})
 	return err
+}
+
+// on runs a short request on host h only (no other host takes it over),
+// with the request timeout and retries.
+func (c *Client) on(ctx context.Context, h *endpoint, op, model string, fn func(ctx context.Context) error) error {
+	backoff := c.cfg.backoff
+	for attempt := 0; ; attempt++ {
+		actx, cancel := context.WithTimeoutCause(ctx, c.cfg.timeouts.Request, errRequest)
+		err := c.fail(ctx, actx, op, model, fn(actx))
+		cancel()
+		var e *Error
+		if errors.As(err, &e) && e.Host == "" {
+			e.Host = h.url
+		}
+		c.pool.note(h, model, err)
+		if err == nil || ctx.Err() != nil || !retryable(err) || attempt >= c.cfg.maxRetries {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return c.fail(ctx, nil, op, model, ctx.Err())
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, c.cfg.maxBackoff)
+	}
 }
 
 // Version returns the server's version; it doubles as the reachability
 // check.
 func (c *Client) Version(ctx context.Context) (string, error) {
 	var v string
-	err := c.call(ctx, "version", "", func(ctx context.Context) (err error) {
-		v, err = c.api.Version(ctx)
+	err := c.call(ctx, "version", "", func(ctx context.Context, h *endpoint) (err error) {
+		v, err = h.api.Version(ctx)
 		return err
 	})
 	return v, err
@@ -37,8 +65,8 @@ func (c *Client) Version(ctx context.Context) (string, error) {
 // capabilities.
 func (c *Client) Show(ctx context.Context, model string) (*api.ShowResponse, error) {
 	var resp *api.ShowResponse
-	err := c.call(ctx, "show", model, func(ctx context.Context) (err error) {
-		resp, err = c.api.Show(ctx, &api.ShowRequest{Model: model})
+	err := c.call(ctx, "show", model, func(ctx context.Context, h *endpoint) (err error) {
+		resp, err = h.api.Show(ctx, &api.ShowRequest{Model: model})
 		return err
 	})
 	if err == nil {
@@ -49,18 +77,40 @@ func (c *Client) Show(ctx context.Context, model string) (*api.ShowResponse, err
 
 // Models lists installed models with their capabilities. Older servers do
 // not put capabilities in the list, so each model is also shown; a model
-// that cannot be shown keeps what the list said.
+// that cannot be shown keeps what the list said. With several hosts it is
+// every model some host that answers has (a call of it goes to one that
+// has it); it fails only when no host answers.
 func (c *Client) Models(ctx context.Context) ([]wf.ModelInfo, error) {
-	var list *api.ListResponse
-	err := c.call(ctx, "list", "", func(ctx context.Context) (err error) {
-		list, err = c.api.List(ctx)
-		return err
-	})
-	if err != nil {
-		return nil, err
+	var (
+		models   []api.ListModelResponse
+		firstErr error
+		answered bool
+	)
+	for _, h := range c.pool.hosts {
+		var list *api.ListResponse
+		err := c.on(ctx, h, "list", "", func(ctx context.Context) (err error) {
+			list, err = h.api.List(ctx)
+			return err
+		})
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		if err != nil {
+			firstErr = cmp.Or(firstErr, err)
+			continue
+		}
+		for _, m := range list.Models {
+			if !slices.ContainsFunc(models, func(o api.ListModelResponse) bool { return sameModel(o.Name, m.Name) }) {
+				models = append(models, m)
+			}
+		}
+		answered = true
 	}
-	out := make([]wf.ModelInfo, 0, len(list.Models))
-	for _, m := range list.Models {
+	if !answered {
+		return nil, firstErr
+	}
+	out := make([]wf.ModelInfo, 0, len(models))
+	for _, m := range models {
 		info := wf.ModelInfo{Name: m.Name, Size: m.Size, Capabilities: capStrings(m.Capabilities)}
 		if show, err := c.Show(ctx, m.Name); err == nil {
 			info.Capabilities = capStrings(show.Capabilities)
@@ -99,25 +149,76 @@ func (c *Client) ModelState(ctx context.Context, model string) (wf.ModelState, e
 }
 
 // Delete removes an installed model from Ollama; a model Ollama does not
-// have is ErrModelNotFound.
+// have is ErrModelNotFound. With several hosts it is removed from every
+// host that answers, and is ErrModelNotFound only when none had it.
 func (c *Client) Delete(ctx context.Context, model string) error {
-	return c.call(ctx, "delete", model, func(ctx context.Context) error {
-		return c.api.Delete(ctx, &api.DeleteRequest{Model: model})
-	})
+	var errs []error
+	deleted := false
+	for _, h := range c.pool.hosts {
+		err := c.on(ctx, h, "delete", model, func(ctx context.Context) error {
+			return h.api.Delete(ctx, &api.DeleteRequest{Model: model})
+		})
+		switch {
+		case err == nil:
+			deleted = true
+		case ctx.Err() != nil:
+			return err
+		case errors.Is(err, ErrModelNotFound) && len(c.pool.hosts) > 1:
+			errs = append([]error{err}, errs...) // the host-level errors first
+		default:
+			errs = append(errs, err)
+		}
+	}
+	if deleted && !slices.ContainsFunc(errs, func(e error) bool { return !errors.Is(e, ErrModelNotFound) }) {
+		return nil
+	}
+	if deleted || len(errs) == 0 {
+		return errors.Join(errs...)
+	}
+	return errs[0]
 }
 
 // Pull downloads model, reporting each progress line to onProgress (may be
 // nil). A failure the server reports inside its 200 stream (no network,
 // unknown name) is ErrPullFailed and is not retried; a dropped connection
-// is, and Ollama resumes the download where it stopped.
+// is, and Ollama resumes the download where it stopped. With several hosts
+// each host downloads it in turn (the progress starts again for each),
+// so that every host can take its calls; the first failure stops it.
 func (c *Client) Pull(ctx context.Context, model string, onProgress func(Progress)) error {
-	_, err := c.retry(ctx, "pull", model, func(ctx context.Context) (bool, error) {
+	for _, h := range c.pool.hosts {
+		if err := c.pullOn(ctx, h, model, onProgress); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Client) pullOn(ctx context.Context, h *endpoint, model string, onProgress func(Progress)) error {
+	backoff := c.cfg.backoff
+	for attempt := 0; ; attempt++ {
+		err := c.pullOnce(ctx, h, model, onProgress)
+		c.pool.note(h, model, err)
+		if err == nil || ctx.Err() != nil || !retryable(err) || attempt >= c.cfg.maxRetries {
+			return err
+		}
+		c.cfg.logger.Warn("ollama pull failed, retrying", "model", model, "host", h.url, "attempt", attempt+1, "backoff", backoff, "err", err)
+		select {
+		case <-ctx.Done():
+			return c.fail(ctx, nil, "pull", model, ctx.Err())
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, c.cfg.maxBackoff)
+	}
+}
+
+func (c *Client) pullOnce(ctx context.Context, h *endpoint, model string, onProgress func(Progress)) error {
+	{
 		actx, cancel := context.WithCancelCause(ctx)
 		defer cancel(nil)
 		dog := newWatchdog(cancel, c.cfg.timeouts.PullIdle, c.cfg.timeouts.PullIdle)
 		defer dog.stop()
 		var sawSuccess bool
-		err := c.api.Pull(actx, &api.PullRequest{Model: model}, func(p api.ProgressResponse) error {
+		err := h.api.Pull(actx, &api.PullRequest{Model: model}, func(p api.ProgressResponse) error {
 			dog.tick()
 			sawSuccess = sawSuccess || p.Status == "success"
 			if onProgress != nil {
@@ -130,12 +231,14 @@ func (c *Client) Pull(ctx context.Context, model string, onProgress func(Progres
 		}
 		err = c.fail(ctx, actx, "pull", model, err)
 		var e *Error
-		if errors.As(err, &e) && e.Kind == ErrServer && !isStatusError(e.Err) {
-			e.Kind = ErrPullFailed
+		if errors.As(err, &e) {
+			e.Host = h.url
+			if e.Kind == ErrServer && !isStatusError(e.Err) {
+				e.Kind = ErrPullFailed
+			}
 		}
-		return false, err
-	})
-	return err
+		return err
+	}
 }
 
 func isStatusError(err error) bool {

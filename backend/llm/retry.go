@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"time"
 
@@ -20,24 +21,52 @@ type RetryRecord struct {
 	At      time.Time     `json:"at"`
 }
 
-// attemptFunc is one try of a call. It reports whether it already passed
-// output to the caller (streamed text), which forbids a retry.
-type attemptFunc func(ctx context.Context) (delivered bool, err error)
+// attemptFunc is one try of a call, on host h. It reports whether it
+// already passed output to the caller (streamed text), which forbids a
+// retry.
+type attemptFunc func(ctx context.Context, h *endpoint) (delivered bool, err error)
 
 // retry runs fn until it succeeds, fails for good, or the retries run out.
-// Errors returned by fn must already be classified (see fail).
-func (c *Client) retry(ctx context.Context, op, model string, fn attemptFunc) ([]RetryRecord, error) {
+// Errors returned by fn must already be classified (see fail). Each attempt
+// goes to the host the pool picks for model and conversation. When an
+// attempt finds its host down (no connection, a dropped one, a 5xx) and
+// another host can take the call, the next attempt goes there at once,
+// without a backoff and without counting against the retries: the call
+// did not fail, a host did.
+func (c *Client) retry(ctx context.Context, op, model, conversation string, fn attemptFunc) ([]RetryRecord, error) {
 	var records []RetryRecord
 	backoff := c.cfg.backoff
-	for attempt := 1; ; attempt++ {
-		delivered, err := fn(ctx)
-		if err == nil || ctx.Err() != nil || delivered || !retryable(err) || attempt > c.cfg.maxRetries {
+	for attempt, failed, moved := 1, 0, 0; ; attempt++ {
+		h := c.pool.acquire(ctx, model, conversation)
+		delivered, err := fn(ctx, h)
+		var e *Error
+		if errors.As(err, &e) && e.Host == "" {
+			e.Host = h.url
+		}
+		c.pool.release(h, model, err)
+		if err == nil || ctx.Err() != nil || delivered {
 			return records, err
 		}
+		// (At most once per host: a pool that keeps picking failing hosts
+		// must not loop.)
+		failover := moved < len(c.pool.hosts)-1 && hostFault(err) && c.pool.another(h)
+		if !failover && (!retryable(err) || failed >= c.cfg.maxRetries) {
+			return records, err
+		}
+		wait := backoff
+		if failover {
+			wait = 0
+			moved++
+		} else {
+			failed++
+		}
 		records = append(records, RetryRecord{
-			Op: op, Attempt: attempt, Code: Classify(err).Code, Error: err.Error(), Backoff: backoff, At: time.Now(),
+			Op: op, Attempt: attempt, Code: Classify(err).Code, Error: err.Error(), Backoff: wait, At: time.Now(),
 		})
-		c.cfg.logger.Warn("ollama call failed, retrying", "op", op, "model", model, "attempt", attempt, "backoff", backoff, "err", err)
+		c.cfg.logger.Warn("ollama call failed, retrying", "op", op, "model", model, "host", h.url, "attempt", attempt, "backoff", wait, "err", err)
+		if failover {
+			continue
+		}
 		t := time.NewTimer(backoff)
 		select {
 		case <-ctx.Done():

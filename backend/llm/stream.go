@@ -23,12 +23,12 @@ const (
 	maxLineBuffer   = 8 << 20
 )
 
-func (c *Client) streamChat(ctx context.Context, req *api.ChatRequest, fn func(api.ChatResponse) error) error {
+func (c *Client) streamChat(ctx context.Context, h *endpoint, req *api.ChatRequest, fn func(api.ChatResponse) error) error {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return err
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(c.host, "/")+"/api/chat", bytes.NewReader(body))
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(h.url, "/")+"/api/chat", bytes.NewReader(body))
 	if err != nil {
 		return err
 	}

@@ -62,11 +62,18 @@ func contextLength(show *api.ShowResponse) int {
 
 // factsOf returns what is known of model, asking Ollama once; ok is false
 // when Ollama cannot say (the chat call itself reports that problem).
-func (c *Client) factsOf(ctx context.Context, model string) (facts, bool) {
+//
+// With several hosts the facts are asked of one that has the model; the
+// hosts are meant to hold the same models, so they say the same.
+func (c *Client) factsOf(ctx context.Context, model, conversation string) (facts, bool) {
 	if f, known := c.facts.lookup(model); known {
 		return f, true
 	}
-	show, err := c.api.Show(ctx, &api.ShowRequest{Model: model})
+	h := c.pool.pick(ctx, model, conversation)
+	show, err := h.api.Show(ctx, &api.ShowRequest{Model: model})
+	if !c.pool.single() && ctx.Err() == nil {
+		c.pool.note(h, model, c.fail(ctx, nil, "show", model, err))
+	}
 	if err != nil {
 		return facts{}, false
 	}
@@ -75,8 +82,8 @@ func (c *Client) factsOf(ctx context.Context, model string) (facts, bool) {
 
 // thinkOff returns the `think` value for a request to model: false for a
 // thinking model, nil otherwise.
-func (c *Client) thinkOff(ctx context.Context, model string) *api.ThinkValue {
-	if f, ok := c.factsOf(ctx, model); !ok || !f.thinks {
+func (c *Client) thinkOff(ctx context.Context, model, conversation string) *api.ThinkValue {
+	if f, ok := c.factsOf(ctx, model, conversation); !ok || !f.thinks {
 		return nil
 	}
 	return &api.ThinkValue{Value: false}
@@ -88,10 +95,14 @@ func (c *Client) thinkOff(ctx context.Context, model string) *api.ThinkValue {
 // not say). Prompts are fitted to it, because Ollama silently drops the
 // start of a prompt that does not fit.
 func (c *Client) ContextSize(ctx context.Context, model string) int {
+	return c.contextSize(ctx, model, "")
+}
+
+func (c *Client) contextSize(ctx context.Context, model, conversation string) int {
 	if c.cfg.numCtx > 0 {
 		return c.cfg.numCtx
 	}
-	if f, ok := c.factsOf(ctx, model); ok && f.contextLen > 0 {
+	if f, ok := c.factsOf(ctx, model, conversation); ok && f.contextLen > 0 {
 		return min(f.contextLen, MaxModelNumCtx)
 	}
 	return DefaultNumCtx

@@ -340,6 +340,21 @@ export interface OllamaStatus {
   chat_model: ModelState;
   embed_model: ModelState;
   error?: ErrorInfo | null;
+  hosts: HostStatus[];
+}
+
+/**
+ * HostStatus is one Ollama host of several: whether calls go to it, since
+ * when it is down and when it is tried again, and the models it has.
+ */
+export interface HostStatus {
+  url: string;
+  up: boolean;
+  down_since?: string;
+  retry_at?: string;
+  error?: string;
+  models: string[];
+  in_flight: number;
 }
 
 /** AppInfo describes the running app. */

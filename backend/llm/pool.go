@@ -1,0 +1,357 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+	"github.com/ollama/ollama/api"
+	wf "github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+// A Client may talk to several Ollama servers (hosts) that hold the same
+// models, e.g. two machines with a GPU each. Each attempt of a call goes to
+// one host, picked here:
+//
+//  1. hosts that are up (or whose backoff after a failure has run out, which
+//     makes the attempt their health check);
+//  2. of those, the ones whose /api/tags lists the model (cached for
+//     tagsTTL, since a person pulls models rarely and a listing per call
+//     would double the requests); when none lists it, any host that is up,
+//     so that the error is the usual "model missing" and the fallback rules
+//     apply as with one host;
+//  3. the fewest calls in flight from this client, so sub-tasks run at the
+//     same time spread over the hosts;
+//  4. among equals the host this conversation used last (its prompt-prefix
+//     cache holds the conversation, which saves the prefill of all of it),
+//     then the order the person listed them in.
+//
+// When every host is down, the one whose backoff ends first is tried anyway,
+// so the caller gets the real error (ollama_unreachable) at once instead of
+// a made-up one. A host is marked down when an attempt on it fails to
+// connect, drops its connection or gets a server error, and is tried again
+// after a backoff that doubles from hostBackoff up to hostMaxBackoff.
+//
+// With a single host none of this runs: no listing, no backoff, the host is
+// always the one asked, exactly as before several hosts were possible.
+type pool struct {
+	hosts  []*endpoint
+	now    func() time.Time
+	sticky *lru.Cache[string, *endpoint] // conversation → host it last used
+
+	tagsTTL     time.Duration
+	tagsTimeout time.Duration
+	backoff     time.Duration
+	maxBackoff  time.Duration
+
+	mu sync.Mutex // guards the mutable fields of every endpoint
+}
+
+// Host health timings. A failed host is left alone for a few seconds at
+// first (a restart of `ollama serve`), up to a minute (a machine that is
+// off), so a down host costs one failed connection a minute at most.
+const (
+	tagsTTL        = 10 * time.Second
+	tagsTimeout    = 5 * time.Second
+	hostBackoff    = 2 * time.Second
+	hostMaxBackoff = time.Minute
+	stickySize     = 1024
+)
+
+// endpoint is one Ollama server of the pool.
+type endpoint struct {
+	url string
+	api *api.Client
+
+	// guarded by pool.mu
+	inFlight  int
+	down      bool
+	downSince time.Time
+	retryAt   time.Time
+	failures  int // consecutive, for the backoff
+	lastErr   string
+	models    []string // from /api/tags, normalised names
+	modelsAt  time.Time
+	listing   chan struct{} // closed when the listing under way ends; nil: none
+}
+
+func newPool(urls []string, hc *http.Client) (*pool, error) {
+	sticky, err := lru.New[string, *endpoint](stickySize)
+	if err != nil {
+		return nil, err
+	}
+	p := &pool{now: time.Now, sticky: sticky, tagsTTL: tagsTTL, tagsTimeout: tagsTimeout,
+		backoff: hostBackoff, maxBackoff: hostMaxBackoff}
+	for _, u := range urls {
+		pu, err := ParseHost(u)
+		if err != nil {
+			return nil, err
+		}
+		p.hosts = append(p.hosts, &endpoint{url: pu.String(), api: api.NewClient(pu, hc)})
+	}
+	return p, nil
+}
+
+// ParseHosts splits a comma-separated list of Ollama addresses (what
+// --ollama-host and the settings hold) and normalises each with ParseHost;
+// repeats are dropped. An empty list is the default host.
+func ParseHosts(list string) ([]string, error) {
+	var out []string
+	for _, part := range strings.Split(list, ",") {
+		if strings.TrimSpace(part) == "" && strings.TrimSpace(list) != "" {
+			continue
+		}
+		u, err := ParseHost(part)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, u.String()) {
+			out = append(out, u.String())
+		}
+	}
+	return out, nil
+}
+
+func (p *pool) single() bool { return len(p.hosts) == 1 }
+
+// acquire picks the host for one attempt and counts it in flight; call
+// release with the attempt's outcome.
+func (p *pool) acquire(ctx context.Context, model, conversation string) *endpoint {
+	h := p.pick(ctx, model, conversation)
+	p.mu.Lock()
+	h.inFlight++
+	p.mu.Unlock()
+	return h
+}
+
+// release ends an attempt on h: a failure that says the server is in
+// trouble marks it down, any answer from it marks it up.
+func (p *pool) release(h *endpoint, model string, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	h.inFlight--
+	p.noteLocked(h, model, err)
+}
+
+// note records an outcome of a call on h that was not acquired (a listing).
+func (p *pool) note(h *endpoint, model string, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.noteLocked(h, model, err)
+}
+
+func (p *pool) noteLocked(h *endpoint, model string, err error) {
+	switch {
+	case err == nil:
+		h.down, h.failures, h.lastErr = false, 0, ""
+	case hostFault(err):
+		now := p.now()
+		if !h.down {
+			h.down, h.downSince = true, now
+		}
+		backoff := p.backoff << min(h.failures, 10)
+		h.failures++
+		h.retryAt = now.Add(min(backoff, p.maxBackoff))
+		h.lastErr = err.Error()
+		h.modelsAt = time.Time{} // list again when it is back
+	case errors.Is(err, ErrModelNotFound):
+		// The listing was stale (the model was deleted there): forget it,
+		// the host answered, so it is up.
+		h.down, h.failures, h.lastErr = false, 0, ""
+		h.models = slices.DeleteFunc(slices.Clone(h.models), func(m string) bool { return sameModel(m, model) })
+	default:
+		// The host answered (a timeout, a bad request, a model that does
+		// not fit): it is up, the call itself failed.
+		if !errors.Is(err, ErrTimeout) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+			h.down, h.failures, h.lastErr = false, 0, ""
+		}
+	}
+}
+
+// hostFault says whether err means the server itself is in trouble: it
+// cannot be reached, dropped the connection, or answered 5xx.
+func hostFault(err error) bool {
+	return errors.Is(err, ErrUnreachable) || errors.Is(err, ErrStreamDropped) || errors.Is(err, ErrServer)
+}
+
+// another says whether a host other than h could take a retry now: one
+// that is up, or whose backoff has run out.
+func (p *pool) another(h *endpoint) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.now()
+	for _, o := range p.hosts {
+		if o != h && (!o.down || !now.Before(o.retryAt)) {
+			return true
+		}
+	}
+	return false
+}
+
+// pick chooses the host for a call of model (may be "") for conversation
+// (may be "") without counting it in flight.
+func (p *pool) pick(ctx context.Context, model, conversation string) *endpoint {
+	if p.single() {
+		return p.hosts[0]
+	}
+	if model != "" {
+		p.refreshTags(ctx)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.now()
+	var up, withModel []*endpoint
+	for _, h := range p.hosts {
+		if h.down && now.Before(h.retryAt) {
+			continue
+		}
+		up = append(up, h)
+		if model != "" && slices.ContainsFunc(h.models, func(m string) bool { return sameModel(m, model) }) {
+			withModel = append(withModel, h)
+		}
+	}
+	set := withModel
+	if len(set) == 0 {
+		set = up
+	}
+	if len(set) == 0 {
+		// Every host is down: the one back soonest, for the real error.
+		h := slices.MinFunc(p.hosts, func(a, b *endpoint) int { return a.retryAt.Compare(b.retryAt) })
+		return h
+	}
+	var last *endpoint
+	if conversation != "" {
+		last, _ = p.sticky.Get(conversation)
+	}
+	best := set[0]
+	for _, h := range set[1:] {
+		if h.inFlight < best.inFlight || (h.inFlight == best.inFlight && h == last) {
+			best = h
+		}
+	}
+	if conversation != "" && best != last {
+		p.sticky.Add(conversation, best)
+	}
+	return best
+}
+
+// refreshTags lists the models of every host whose listing is older than
+// tagsTTL and that is not backing off, all at once. A host that does not
+// answer is marked down; a listing already under way is waited for.
+func (p *pool) refreshTags(ctx context.Context) {
+	p.mu.Lock()
+	now := p.now()
+	var wait []chan struct{}
+	var todo []*endpoint
+	for _, h := range p.hosts {
+		switch {
+		case h.listing != nil:
+			wait = append(wait, h.listing)
+		case (h.down && now.Before(h.retryAt)) || (!h.modelsAt.IsZero() && now.Sub(h.modelsAt) < p.tagsTTL):
+		default:
+			h.listing = make(chan struct{})
+			wait = append(wait, h.listing)
+			todo = append(todo, h)
+		}
+	}
+	p.mu.Unlock()
+	for _, h := range todo {
+		go p.listTags(ctx, h)
+	}
+	for _, ch := range wait {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (p *pool) listTags(ctx context.Context, h *endpoint) {
+	// The listing outlives a caller that gives up: another call waits for it.
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.tagsTimeout)
+	defer cancel()
+	list, err := h.api.List(lctx)
+	if err != nil && lctx.Err() != nil {
+		err = &Error{Kind: ErrUnreachable, Op: "list", Host: h.url, Err: fmt.Errorf("no answer within %s: %w", p.tagsTimeout, err)}
+	} else if err != nil {
+		err = &Error{Kind: kindOf(err), Op: "list", Host: h.url, Err: err}
+		if !hostFault(err) {
+			err = &Error{Kind: ErrServer, Op: "list", Host: h.url, Err: err}
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err == nil {
+		h.models = h.models[:0]
+		for _, m := range list.Models {
+			h.models = append(h.models, m.Name)
+		}
+		h.modelsAt = p.now()
+	}
+	p.noteLocked(h, "", err)
+	close(h.listing)
+	h.listing = nil
+}
+
+// sameModel compares names the way Ollama resolves them: no tag means
+// ":latest".
+func sameModel(a, b string) bool {
+	norm := func(s string) string {
+		s = strings.ToLower(strings.TrimSpace(s))
+		if !strings.Contains(s, ":") {
+			s += ":latest"
+		}
+		return s
+	}
+	return norm(a) == norm(b)
+}
+
+// HostStates reports each host's state, listing the models of each first
+// (so a host that was never asked gets its health checked). With one host
+// it says whether it answers.
+func (c *Client) HostStates(ctx context.Context) []wf.HostStatus {
+	p := c.pool
+	p.mu.Lock()
+	for _, h := range p.hosts {
+		h.modelsAt = time.Time{}
+		if h.down {
+			h.retryAt = time.Time{} // a person asked: try now
+		}
+	}
+	p.mu.Unlock()
+	p.refreshTags(ctx)
+	return c.pool.states()
+}
+
+func (p *pool) states() []wf.HostStatus {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]wf.HostStatus, 0, len(p.hosts))
+	for _, h := range p.hosts {
+		st := wf.HostStatus{URL: h.url, Up: !h.down, InFlight: h.inFlight, Models: slices.Clone(h.models)}
+		if st.Models == nil {
+			st.Models = []string{}
+		}
+		if h.down {
+			st.DownSince, st.RetryAt, st.Error = h.downSince, h.retryAt, h.lastErr
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// Hosts are the normalised addresses of the servers, in the order given.
+func (c *Client) Hosts() []string {
+	out := make([]string, len(c.pool.hosts))
+	for i, h := range c.pool.hosts {
+		out[i] = h.url
+	}
+	return out
+}

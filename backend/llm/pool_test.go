@@ -1,0 +1,339 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/ollama/ollama/api"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+// clock is a hand-moved time for the pool's backoff.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// newPoolClient is newClient for several fakes, on a hand-moved clock.
+func newPoolClient(t *testing.T, urls ...string) (*Client, *clock) {
+	t.Helper()
+	c := newClient(t, strings.Join(urls, ","))
+	clk := &clock{t: time.Date(2026, 11, 26, 22, 0, 0, 0, time.UTC)}
+	c.pool.now = clk.now
+	return c, clk
+}
+
+// chatOn makes one chat call for conversation and returns which fake
+// answered it (by the reply each fake gives).
+func chatOn(t *testing.T, c *Client, conversation string) string {
+	t.Helper()
+	resp, err := c.Chat(context.Background(), ChatRequest{Model: model, Messages: user("hi"), Conversation: conversation}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.Message.Content
+}
+
+func namedFake(t *testing.T, name string, opts ...ollamatest.Option) *ollamatest.Server {
+	srv := ollamatest.New(t, append([]ollamatest.Option{ollamatest.WithDefaultReply(ollamatest.Reply{Text: name})}, opts...)...)
+	return srv
+}
+
+func TestParseHosts(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+		err  bool
+	}{
+		{"", []string{"http://127.0.0.1:11434"}, false},
+		{"gpu1:11434", []string{"http://gpu1:11434"}, false},
+		{"gpu1, http://gpu2:8080/ ,gpu1", []string{"http://gpu1:11434", "http://gpu2:8080"}, false},
+		{"gpu1,,gpu2,", []string{"http://gpu1:11434", "http://gpu2:11434"}, false},
+		{"gpu1,ftp://x", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseHosts(tt.in)
+			if (err != nil) != tt.err {
+				t.Fatalf("err = %v", err)
+			}
+			if d := cmp.Diff(tt.want, got); d != "" && !tt.err {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// One host works exactly as before: no listing of its models, and its
+// errors are what they always were.
+func TestSingleHostListsNothing(t *testing.T) {
+	a := namedFake(t, "A")
+	c := newClient(t, a.URL())
+	if got := chatOn(t, c, "c1"); got != "A" {
+		t.Fatalf("answer %q", got)
+	}
+	if n := a.Count(ollamatest.PathTags); n != 0 {
+		t.Errorf("/api/tags asked %d times with one host", n)
+	}
+	if got := c.Hosts(); len(got) != 1 || got[0] != a.URL() {
+		t.Errorf("hosts %v", got)
+	}
+}
+
+func TestHostDownIsSkipped(t *testing.T) {
+	down := namedFake(t, "down")
+	downURL := down.URL()
+	down.Close()
+	b := namedFake(t, "B")
+	c, _ := newPoolClient(t, downURL, b.URL())
+	for range 3 {
+		resp, err := c.Chat(context.Background(), ChatRequest{Model: model, Messages: user("hi"), Conversation: "c1"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Message.Content != "B" || len(resp.Retries) != 0 {
+			t.Fatalf("answer %q, retries %v", resp.Message.Content, resp.Retries)
+		}
+	}
+	vecs, err := c.Embed(context.Background(), "bge-m3", []string{"x", "y"})
+	if err != nil || len(vecs) != 2 {
+		t.Fatalf("embed: %v", err)
+	}
+	st := c.pool.states()
+	if st[0].Up || st[0].Error == "" || st[0].DownSince.IsZero() || !st[1].Up {
+		t.Errorf("states %+v", st)
+	}
+}
+
+// A host that goes down during a call hands the call to another at once:
+// the call succeeds, the retry is recorded, and the host is left alone.
+func TestFailoverOnServerError(t *testing.T) {
+	a, b := namedFake(t, "A"), namedFake(t, "B")
+	c, _ := newPoolClient(t, a.URL(), b.URL())
+	a.Fail(ollamatest.PathChat, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "runner crashed"})
+	resp, err := c.Chat(context.Background(), ChatRequest{Model: model, Messages: user("hi")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Message.Content != "B" || len(resp.Retries) != 1 || resp.Retries[0].Backoff != 0 {
+		t.Fatalf("answer %q, retries %+v", resp.Message.Content, resp.Retries)
+	}
+	if got := chatOn(t, c, ""); got != "B" {
+		t.Errorf("next call went to %q while A backs off", got)
+	}
+	if n := a.Count(ollamatest.PathChat); n != 1 {
+		t.Errorf("A was asked %d times", n)
+	}
+}
+
+// A reply that broke off after it was shown is not asked again of another
+// host (the person would read its beginning twice): the existing rule.
+func TestDroppedStreamIsNotRetriedElsewhere(t *testing.T) {
+	a, b := namedFake(t, "A"), namedFake(t, "B")
+	c, _ := newPoolClient(t, a.URL(), b.URL())
+	a.Script(ollamatest.Reply{Text: "one two three", Fault: ollamatest.Fault{Kind: ollamatest.FaultDrop, After: 2}})
+	var got strings.Builder
+	_, err := c.Chat(context.Background(), ChatRequest{Model: model, Messages: user("hi")}, func(ch Chunk) { got.WriteString(ch.Content) })
+	if !errors.Is(err, ErrStreamDropped) {
+		t.Fatalf("err = %v", err)
+	}
+	if b.Count(ollamatest.PathChat) != 0 || got.String() != "one two " {
+		t.Errorf("B asked %d times, streamed %q", b.Count(ollamatest.PathChat), got.String())
+	}
+	if st := c.pool.states(); st[0].Up {
+		t.Errorf("A still up after dropping the stream: %+v", st[0])
+	}
+}
+
+func TestHostWithoutTheModelIsSkipped(t *testing.T) {
+	a := namedFake(t, "A", ollamatest.WithModels(ollamatest.Model{Name: "bge-m3", Capabilities: []string{"embedding"}}))
+	b := namedFake(t, "B")
+	c, _ := newPoolClient(t, a.URL(), b.URL())
+	for _, conv := range []string{"c1", "c2", ""} {
+		if got := chatOn(t, c, conv); got != "B" {
+			t.Errorf("conversation %q went to %q, which lacks the model", conv, got)
+		}
+	}
+	if a.Count(ollamatest.PathChat) != 0 {
+		t.Errorf("A got %d chats", a.Count(ollamatest.PathChat))
+	}
+	// The embedding model is on both: the first listed takes it.
+	if _, err := c.Embed(context.Background(), "bge-m3", []string{"x", "y"}); err != nil {
+		t.Fatal(err)
+	}
+	if a.Count(ollamatest.PathEmbed) != 1 {
+		t.Errorf("A got %d embeds", a.Count(ollamatest.PathEmbed))
+	}
+	// Listings are cached: three chats and an embed listed each host once.
+	if a.Count(ollamatest.PathTags) != 1 || b.Count(ollamatest.PathTags) != 1 {
+		t.Errorf("tags asked %d and %d times", a.Count(ollamatest.PathTags), b.Count(ollamatest.PathTags))
+	}
+}
+
+// When no host has the model, the call goes to one that answers and the
+// error is the usual one, so the fallback model rules apply.
+func TestNoHostHasTheModel(t *testing.T) {
+	a, b := namedFake(t, "A"), namedFake(t, "B")
+	c, _ := newPoolClient(t, a.URL(), b.URL())
+	_, err := c.Chat(context.Background(), ChatRequest{Model: "nope:1b", Messages: user("hi")}, nil)
+	if !errors.Is(err, ErrModelNotFound) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// hold makes fake srv keep every chat whose last message is text waiting
+// until the returned func is called.
+func hold(t *testing.T, srv *ollamatest.Server, text, reply string) (arrived <-chan struct{}, release func()) {
+	gate, in := make(chan struct{}), make(chan struct{}, 8)
+	srv.OnFunc(ollamatest.LastUserContains(text), func(api.ChatRequest) ollamatest.Reply {
+		in <- struct{}{}
+		<-gate
+		return ollamatest.Reply{Text: reply}
+	})
+	var once sync.Once
+	release = func() { once.Do(func() { close(gate) }) }
+	t.Cleanup(release)
+	return in, release
+}
+
+func TestFewestInFlightThenSticky(t *testing.T) {
+	a, b := namedFake(t, "A"), namedFake(t, "B")
+	c, _ := newPoolClient(t, a.URL(), b.URL())
+	// Idle hosts: the first listed.
+	if got := chatOn(t, c, "c1"); got != "A" {
+		t.Fatalf("c1 went to %q", got)
+	}
+	// With a call of c1 in flight on A, the next call of c1 goes to B, the
+	// host with fewer calls in flight: sub-tasks spread over the hosts.
+	arrived, release := hold(t, a, "slow", "A slow")
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Chat(context.Background(), ChatRequest{Model: model, Messages: user("slow"), Conversation: "c1"}, nil)
+		done <- err
+	}()
+	<-arrived
+	if got := chatOn(t, c, "c2"); got != "B" {
+		t.Errorf("with A busy, c2 went to %q", got)
+	}
+	release()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	// Both idle again: each conversation goes back to the host it last
+	// used, whose cache holds it.
+	for range 2 {
+		if got := chatOn(t, c, "c2"); got != "B" {
+			t.Errorf("c2 went to %q, not back to B", got)
+		}
+		if got := chatOn(t, c, "c1"); got != "A" {
+			t.Errorf("c1 went to %q, not back to A", got)
+		}
+	}
+}
+
+func TestDownHostIsRetriedAfterBackoff(t *testing.T) {
+	a, b := namedFake(t, "A"), namedFake(t, "B")
+	c, clk := newPoolClient(t, a.URL(), b.URL())
+	a.Fail(ollamatest.PathChat, 1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "restarting"})
+	if got := chatOn(t, c, "c1"); got != "B" {
+		t.Fatalf("went to %q", got)
+	}
+	st := c.pool.states()[0]
+	if st.Up || !st.RetryAt.Equal(clk.now().Add(hostBackoff)) {
+		t.Fatalf("A after failing: %+v", st)
+	}
+	clk.add(hostBackoff - time.Millisecond)
+	if got := chatOn(t, c, "c2"); got != "B" {
+		t.Fatalf("before its backoff ran out, a call went to %q", got)
+	}
+	clk.add(time.Millisecond)
+	if got := chatOn(t, c, "c3"); got != "A" {
+		t.Fatalf("after its backoff, a call went to %q", got)
+	}
+	if st := c.pool.states()[0]; !st.Up || st.Error != "" {
+		t.Errorf("A after recovering: %+v", st)
+	}
+}
+
+// A host that keeps failing is left alone longer each time, up to a
+// minute.
+func TestHostBackoffDoubles(t *testing.T) {
+	a, b := namedFake(t, "A"), namedFake(t, "B")
+	c, clk := newPoolClient(t, a.URL(), b.URL())
+	a.Fail(ollamatest.PathTags, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500})
+	var waits []time.Duration
+	for range 7 {
+		chatOn(t, c, "")
+		st := c.pool.states()[0]
+		waits = append(waits, st.RetryAt.Sub(clk.now()))
+		clk.add(st.RetryAt.Sub(clk.now()))
+	}
+	want := []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 32 * time.Second, time.Minute, time.Minute}
+	if d := cmp.Diff(want, waits); d != "" {
+		t.Errorf("backoffs (-want +got):\n%s", d)
+	}
+	if a.Count(ollamatest.PathChat) != 0 {
+		t.Errorf("A got %d chats while its listing failed", a.Count(ollamatest.PathChat))
+	}
+}
+
+func TestAllHostsDownIsUnreachable(t *testing.T) {
+	a, b := namedFake(t, "A"), namedFake(t, "B")
+	urls := []string{a.URL(), b.URL()}
+	a.Close()
+	b.Close()
+	c, _ := newPoolClient(t, urls...)
+	_, err := c.Chat(context.Background(), ChatRequest{Model: model, Messages: user("hi")}, nil)
+	if !errors.Is(err, ErrUnreachable) {
+		t.Fatalf("err = %v", err)
+	}
+	var e *Error
+	if !errors.As(err, &e) || (e.Host != urls[0] && e.Host != urls[1]) {
+		t.Errorf("error names host %q", e.Host)
+	}
+	if _, err := c.Version(context.Background()); !errors.Is(err, ErrUnreachable) {
+		t.Errorf("version: %v", err)
+	}
+}
+
+// Models is every model some host has; Pull reaches every host.
+func TestModelsAndPullAcrossHosts(t *testing.T) {
+	a := namedFake(t, "A", ollamatest.WithModels(ollamatest.Model{Name: "bge-m3", Capabilities: []string{"embedding"}}))
+	b := namedFake(t, "B")
+	c, _ := newPoolClient(t, a.URL(), b.URL())
+	ms, err := c.Models(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, m := range ms {
+		names = append(names, m.Name)
+	}
+	if !strings.Contains(strings.Join(names, " "), model) || !strings.Contains(strings.Join(names, " "), "bge-m3") {
+		t.Errorf("models %v", names)
+	}
+	if err := c.Pull(context.Background(), "tinyllama:1b", nil); err != nil {
+		t.Fatal(err)
+	}
+	if a.Count(ollamatest.PathPull) != 1 || b.Count(ollamatest.PathPull) != 1 {
+		t.Errorf("pulls %d / %d", a.Count(ollamatest.PathPull), b.Count(ollamatest.PathPull))
+	}
+	st := c.HostStates(context.Background())
+	for _, h := range st {
+		if !h.Up || !strings.Contains(strings.Join(h.Models, " "), "tinyllama:1b") {
+			t.Errorf("state %+v", h)
+		}
+	}
+}

@@ -391,7 +391,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		result.Recommendations = slices.Clone(st.Recommendations)
 		result.Steps = slices.Clone(st.Plan)
 	}
-	a.afterTurn(withChoice(withTurnSettings(withTurnModel(a.bgCtx, t.Model), t.Settings), choice), t.SessionID, st, t.Saved, t.Settled)
+	a.afterTurn(withChoice(withTurnSettings(withTurnModel(tools.WithConversation(a.bgCtx, t.SessionID), t.Model), t.Settings), choice), t.SessionID, st, t.Saved, t.Settled)
 	return result, nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/graph"
 	"github.com/wayfinder-app/wayfinder/backend/llm"
+	wtools "github.com/wayfinder-app/wayfinder/backend/tools"
 )
 
 // Model is what the agent needs from the Ollama layer; *llm.Client has it.
@@ -125,7 +126,8 @@ func (c *call) chat(ctx context.Context, msgs []ollama.Message, tools ollama.Too
 		opts["temperature"] = *tune.temperature
 	}
 	resp, name, err := c.do(ctx, func(m Model, name string) (llm.Response, error) {
-		return m.Chat(ctx, llm.ChatRequest{Model: name, Messages: msgs, Tools: tools, Options: opts, NumCtx: tune.numCtx}, onChunk)
+		return m.Chat(ctx, llm.ChatRequest{Model: name, Messages: msgs, Tools: tools, Options: opts, NumCtx: tune.numCtx,
+			Conversation: wtools.ConversationOf(ctx)}, onChunk)
 	}, func() bool { return streamed })
 	if err := stored(ctx); err != nil {
 		return resp, err
@@ -251,7 +253,8 @@ func (c *call) do(ctx context.Context, send func(m Model, name string) (llm.Resp
 // that fails too, ok is false and the caller uses its safe fallback. Only
 // a failure to reach the model is an error.
 func structured[T any](ctx context.Context, c *call, msgs []ollama.Message) (out T, ok bool, err error) {
-	req := llm.ChatRequest{Messages: msgs, Options: c.a.opt.StructuredOptions, NumCtx: c.a.tuned(ctx).numCtx}
+	req := llm.ChatRequest{Messages: msgs, Options: c.a.opt.StructuredOptions, NumCtx: c.a.tuned(ctx).numCtx,
+		Conversation: wtools.ConversationOf(ctx)}
 	for attempt := 0; attempt < 2; attempt++ {
 		var v T
 		_, name, err := c.do(ctx, func(m Model, name string) (llm.Response, error) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
@@ -114,14 +115,20 @@ func stepThread(s State, rt *graph.Runtime, i int) string {
 // stepThreadSep separates a conversation's thread from a sub-task's.
 const stepThreadSep = "/step/"
 
-// parallel is how many sub-tasks may run at once.
+// parallel is how many sub-tasks may run at once: what one Ollama server
+// answers at once, times the hosts when several share the calls (the
+// settings' ollama_host lists them, separated by commas), so that each
+// host gets its share.
 func (a *Agent) parallel() int {
+	n, hosts := max(a.opt.Parallel, 1), 1
 	if a.deps.Settings != nil {
-		if n := a.deps.Settings().ParallelRequests; n > 0 {
-			return n
+		s := a.deps.Settings()
+		if s.ParallelRequests > 0 {
+			n = s.ParallelRequests
 		}
+		hosts = max(1, len(slices.DeleteFunc(strings.Split(s.OllamaHost, ","), func(h string) bool { return strings.TrimSpace(h) == "" })))
 	}
-	return max(a.opt.Parallel, 1)
+	return n * hosts
 }
 
 // stepGraph is the recommendation loop of one sub-task.

@@ -240,7 +240,7 @@ func (g globals) overrides() (settings.Overrides, error) {
 	}
 	if g.ollamaHost != "" {
 		var err error
-		if o.OllamaHost, err = settings.NormalizeHost(g.ollamaHost); err != nil {
+		if o.OllamaHost, err = settings.NormalizeHosts(g.ollamaHost); err != nil {
 			return o, fmt.Errorf("--ollama-host: %w", err)
 		}
 	}

@@ -452,11 +452,13 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 	defer cancel()
 	st := settings.CheckStatus(cctx, models, cfg, describe)
 	if !st.Reachable {
+		doctorHosts(st.Hosts, ok, bad)
 		bad(fmt.Sprintf("Ollama does not answer at %s: %s", cfg.OllamaHost, st.Error.Message),
 			"start it with `ollama serve` (install it from https://ollama.com/download), or point --ollama-host at it")
 		return errors.New(count(problems, "problem", "problems") + " found")
 	}
 	ok("Ollama %s answers at %s", st.Version, cfg.OllamaHost)
+	doctorHosts(st.Hosts, ok, bad)
 	checkModel := func(role string, m api.ModelState, need string) {
 		switch {
 		case !m.Installed:
@@ -631,4 +633,22 @@ func confirm(ctx context.Context, s stdio, question string) error {
 		return nil
 	}
 	return errors.New("cancelled: nothing was changed")
+}
+
+// doctorHosts prints the state of each Ollama host when several are set;
+// a host that is down is a problem (bad counts it).
+func doctorHosts(hosts []api.HostStatus, ok func(string, ...any), bad func(msg, fix string)) {
+	for _, h := range hosts {
+		models := "no models"
+		if len(h.Models) > 0 {
+			models = "models: " + strings.Join(h.Models, ", ")
+		}
+		if h.Up {
+			ok("Ollama host %s is up (%s)", h.URL, models)
+			continue
+		}
+		bad(fmt.Sprintf("Ollama host %s is down since %s: %s; calls go to the other hosts, and it is tried again from %s",
+			h.URL, h.DownSince.Local().Format("15:04:05"), h.Error, h.RetryAt.Local().Format("15:04:05")),
+			"start `ollama serve` there, or remove it from the hosts in Settings or --ollama-host")
+	}
 }

@@ -226,6 +226,30 @@ func TestDoctorCountsInWords(t *testing.T) {
 	}
 }
 
+// doctor with several Ollama hosts prints each one's state: up with its
+// models, or down with the error and when it is tried again.
+func TestDoctorShowsEachHost(t *testing.T) {
+	up := ollamatest.New(t)
+	gone := ollamatest.New(t)
+	goneURL := gone.URL()
+	gone.Close()
+	code, out, errOut := wayfinder(t, "--data-dir", t.TempDir(), "--ollama-host", up.URL()+","+goneURL,
+		"--model", "llama3.2:3b", "--embed-model", "bge-m3", "doctor")
+	if code != 1 || !strings.Contains(errOut, "wayfinder: 1 problem found") {
+		t.Fatalf("doctor: %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"✓ Ollama host " + up.URL() + " is up (models: llama3.2:3b, bge-m3:latest)",
+		"✗ Ollama host " + goneURL + " is down since ",
+		"calls go to the other hosts, and it is tried again from ",
+		"✓ The chat model llama3.2:3b is ready",
+	} {
+		if !strings.Contains(out+errOut, want) {
+			t.Errorf("doctor lacks %q:\n%s\n%s", want, out, errOut)
+		}
+	}
+}
+
 // serve on a port in use says so, and how to pick another, instead of
 // calling it a usage mistake.
 func TestServeOnABusyPort(t *testing.T) {

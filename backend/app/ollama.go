@@ -56,6 +56,16 @@ func (m *modelClient) Models(ctx context.Context) ([]api.ModelInfo, error) {
 	return m.current().Models(ctx)
 }
 
+// HostStates is the state of each Ollama host when several are set, nil
+// with one.
+func (m *modelClient) HostStates(ctx context.Context) []api.HostStatus {
+	c := m.current()
+	if len(c.Hosts()) < 2 {
+		return nil
+	}
+	return c.HostStates(ctx)
+}
+
 // Pull downloads a model, reporting progress in the frontend's terms.
 func (m *modelClient) Pull(ctx context.Context, model string, progress func(api.PullProgress)) error {
 	return m.current().Pull(ctx, model, func(p llm.Progress) {

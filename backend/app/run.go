@@ -58,7 +58,7 @@ type globals struct {
 
 func (g *globals) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.dataDir, "data-dir", g.dataDir, "where Wayfinder keeps its data (env WAYFINDER_DATA_DIR)")
-	fs.StringVar(&g.ollamaHost, "ollama-host", g.ollamaHost, "Ollama address (default: $OLLAMA_HOST, else http://127.0.0.1:11434)")
+	fs.StringVar(&g.ollamaHost, "ollama-host", g.ollamaHost, "Ollama address, or several separated by commas to share the calls (default: $OLLAMA_HOST, else http://127.0.0.1:11434)")
 	fs.StringVar(&g.model, "model", g.model, "chat model for this run (overrides Settings)")
 	fs.StringVar(&g.fallback, "fallback-model", g.fallback, "chat model that answers when the chosen one is missing, out of memory or keeps failing (overrides Settings)")
 	fs.StringVar(&g.embedModel, "embed-model", g.embedModel, "embedding model for this run (overrides Settings)")

@@ -80,6 +80,36 @@ func NormalizeHost(h string) (string, error) {
 	return u.Scheme + "://" + host + ":" + port + strings.TrimSuffix(u.Path, "/"), nil
 }
 
+// NormalizeHosts normalises a comma-separated list of Ollama addresses
+// (several hosts share the calls, see llm's pool) with NormalizeHost each,
+// drops repeats and joins them with ", ". One address comes back as
+// NormalizeHost returns it.
+func NormalizeHosts(list string) (string, error) {
+	var out []string
+	for part := range strings.SplitSeq(list, ",") {
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		h, err := NormalizeHost(part)
+		if err != nil {
+			return "", err
+		}
+		if !slices.Contains(out, h) {
+			out = append(out, h)
+		}
+	}
+	if len(out) == 0 {
+		return "", errors.New("the Ollama address is empty")
+	}
+	if len(out) > MaxHosts {
+		return "", fmt.Errorf("%d Ollama addresses; at most %d", len(out), MaxHosts)
+	}
+	return strings.Join(out, ", "), nil
+}
+
+// MaxHosts bounds the Ollama hosts: each is listed and watched.
+const MaxHosts = 16
+
 // Overrides come from command-line flags; empty fields override nothing.
 type Overrides struct {
 	OllamaHost    string
@@ -116,7 +146,7 @@ func (o Overrides) apply(s api.Settings) api.Settings {
 
 // Validate checks settings before they are saved.
 func Validate(s api.Settings) (api.Settings, error) {
-	host, err := NormalizeHost(s.OllamaHost)
+	host, err := NormalizeHosts(s.OllamaHost)
 	if err != nil {
 		return s, err
 	}

@@ -40,6 +40,38 @@ func TestNormalizeHost(t *testing.T) {
 	}
 }
 
+func TestNormalizeHosts(t *testing.T) {
+	tests := []struct{ in, want, err string }{
+		{"localhost", "http://localhost:11434", ""},
+		{"gpu1, gpu2:8080 ,gpu1,", "http://gpu1:11434, http://gpu2:8080", ""},
+		{"0.0.0.0,http://[::1]:11434/", "http://127.0.0.1:11434, http://[::1]:11434", ""},
+		{" , ", "", "empty"},
+		{"gpu1,ftp://x", "", "http://"},
+		{strings.Repeat("h,", 16) + "a,b,c,d,e,f,g,i,j,k,l,m,n,o,p,q,r", "", "at most 16"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := NormalizeHosts(tt.in)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+	// Settings save the list normalised.
+	s := Defaults()
+	s.OllamaHost = "gpu1,gpu2"
+	v, err := Validate(s)
+	if err != nil || v.OllamaHost != "http://gpu1:11434, http://gpu2:11434" {
+		t.Fatalf("validated %q, %v", v.OllamaHost, err)
+	}
+}
+
 func TestDefaultsReadOllamaHost(t *testing.T) {
 	t.Setenv("OLLAMA_HOST", "0.0.0.0:9999")
 	if got := Defaults().OllamaHost; got != "http://127.0.0.1:9999" {

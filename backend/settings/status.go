@@ -15,6 +15,12 @@ type Ollama interface {
 	Models(ctx context.Context) ([]api.ModelInfo, error)
 }
 
+// HostLister is an Ollama client with several hosts: it reports each
+// one's state (nil with one host).
+type HostLister interface {
+	HostStates(ctx context.Context) []api.HostStatus
+}
+
 // Describe turns a client error into what the person sees.
 type Describe func(error) api.ErrorInfo
 
@@ -25,6 +31,13 @@ func CheckStatus(ctx context.Context, o Ollama, s api.Settings, describe Describ
 		Host:       s.OllamaHost,
 		ChatModel:  api.ModelState{Name: s.ChatModel, Capabilities: []string{}},
 		EmbedModel: api.ModelState{Name: s.EmbedModel, Capabilities: []string{}},
+		Hosts:      []api.HostStatus{},
+	}
+	if hl, ok := o.(HostLister); ok {
+		// First: listing every host tells the calls below which answer.
+		if hosts := hl.HostStates(ctx); hosts != nil {
+			st.Hosts = hosts
+		}
 	}
 	v, err := o.Version(ctx)
 	if err != nil {

@@ -74,6 +74,7 @@ export class StatusStore {
         version: "",
         chat_model: this.status?.chat_model ?? { name: "", installed: false, capabilities: [] },
         embed_model: this.status?.embed_model ?? { name: "", installed: false, capabilities: [] },
+        hosts: this.status?.hosts ?? [],
       });
     } finally {
       this.checking = false;

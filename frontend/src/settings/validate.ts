@@ -13,7 +13,9 @@ export function isAbsolutePath(p: string): boolean {
 
 export function checkSettings(s: Settings): SettingsProblem[] {
   const out: SettingsProblem[] = [];
-  if (!/^https?:\/\/[^\s/]+/i.test(s.ollama_host.trim()) && !/^[\w.-]+(:\d+)?$/.test(s.ollama_host.trim())) out.push("host");
+  // One address, or several separated by commas (the calls are shared).
+  const hosts = s.ollama_host.split(",").map((h) => h.trim()).filter((h) => h !== "");
+  if (hosts.length === 0 || hosts.some((h) => !/^https?:\/\/[^\s/]+/i.test(h) && !/^[\w.-]+(:\d+)?$/.test(h))) out.push("host");
   const n = Number(s.max_iterations);
   if (!Number.isInteger(n) || n < 1 || n > MAX_ITERATIONS) out.push("iterations");
   if (s.web_search_enabled && !/^https?:\/\/[^\s/]+/i.test(s.web_search_url.trim())) out.push("web_url");

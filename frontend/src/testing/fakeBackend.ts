@@ -1,7 +1,7 @@
 // FakeBackend is an in-memory stand-in for the Go services, used by unit
 // tests and by the visual harness (mock.html). It implements Transport, so
 // everything above the transport runs exactly as in the app.
-import type { MCPServer, MCPServerInput, AttachmentImage } from "../api/gotypes.gen";
+import type { HostStatus, MCPServer, MCPServerInput, AttachmentImage } from "../api/gotypes.gen";
 import type { Transport } from "../api/transport";
 import { ApiError } from "../api/errors";
 import type {
@@ -38,6 +38,8 @@ type Handler = (payload: unknown) => void;
 
 export interface FakeOptions {
   reachable?: boolean;
+  /** The state of each Ollama host when several are set. */
+  hosts?: HostStatus[];
   modelInstalled?: boolean;
   /** reply produces the assistant's text for a prompt. */
   reply?: (text: string) => string;
@@ -163,6 +165,7 @@ export class FakeBackend implements Transport {
       version: "0.34.4",
       chat_model: { name: this.settings.chat_model, installed: opts.modelInstalled ?? true, capabilities: ["completion", "tools"] },
       embed_model: { name: this.settings.embed_model, installed: true, capabilities: ["embedding"] },
+      hosts: opts.hosts ?? [],
     };
     if (opts.modelInstalled === false) this.models = this.models.filter((m) => m.name !== this.settings.chat_model);
   }

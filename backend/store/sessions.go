@@ -406,7 +406,9 @@ func markDecided(tx *gorm.DB, sessionID string, d api.ApprovalDecision) error {
 	}
 	m, err := row.toAPI()
 	if err != nil {
-		return err
+		// A reply that cannot be read back must not make the decision
+		// impossible: it keeps what it said, only the status changes.
+		return tx.Model(&message{}).Where("id = ?", row.ID).Updates(map[string]any{"status": api.StatusComplete, "updated_at": time.Now().UTC()}).Error
 	}
 	m.Status = api.StatusComplete
 	if m.Result != nil && m.Result.Plan != nil {

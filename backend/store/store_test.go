@@ -505,3 +505,32 @@ func TestSessionSettings(t *testing.T) {
 		t.Fatalf("a deleted conversation: %v", err)
 	}
 }
+
+// A decision closes the reply that asked even when that reply's result
+// cannot be read back: the person can still decide.
+func TestDecisionOnAnUnreadableReply(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, t.TempDir())
+	user, reply := NewTurn("s1", "make a video")
+	if err := s.StartTurn(ctx, "video", user, reply); err != nil {
+		t.Fatal(err)
+	}
+	reply.Status, reply.Content = api.StatusAwaitingApproval, "Here is a plan — approve, edit or revise it."
+	reply.Result = &api.TurnResult{Plan: &api.PlanApproval{Version: "v1", Round: 1, SubTasks: []api.SubTask{{ID: "a", Title: "A"}}}}
+	if err := s.EndTurn(ctx, reply, "v1", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.Exec("UPDATE messages SET result_json = ? WHERE id = ?", "{not json", reply.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	d := &api.ApprovalDecision{Action: api.ActionApprove, Version: "v1"}
+	user2, reply2 := NewTurn("s1", "✓ Approved the plan.")
+	user2.Decision = d
+	if err := s.StartTurn(ctx, "", user2, reply2); err != nil {
+		t.Fatalf("the decision was refused: %v", err)
+	}
+	var status string
+	if err := s.db.Raw("SELECT status FROM messages WHERE id = ?", reply.ID).Scan(&status).Error; err != nil || status != string(api.StatusComplete) {
+		t.Fatalf("the reply that asked is %q (%v), want complete", status, err)
+	}
+}

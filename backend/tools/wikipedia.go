@@ -151,7 +151,7 @@ func (w Wikipedia) offline(ctx context.Context, path, query string) (Result, boo
 	if others := otherTitles(hits, best); others != "" {
 		fmt.Fprintf(&b, "\n\nOther titles: %s", others)
 	}
-	src := api.Source{ID: "zim:" + name + ":" + hits[best].Path, Title: title, Source: "wikipedia", Snippet: cut(text, 500)}
+	src := api.Source{ID: "zim:" + name + ":" + hits[best].Path, Title: title, Source: "Wikipedia (offline, " + name + ")", Snippet: cut(text, 500)}
 	return Result{Text: b.String(), Sources: []api.Source{src}}, true, nil
 }
 
@@ -265,7 +265,7 @@ func (w Wikipedia) online(ctx context.Context, query, lang string) (Result, erro
 			u = p.URL
 		}
 		fmt.Fprintf(&b, "[%d] %s — Wikipedia (%s) %s\n%s", i+1, cut(p.Title, 200), lang, u, text)
-		sources = append(sources, api.Source{ID: orDefault(u, "wikipedia:"+lang+":"+p.Title), Title: cut(p.Title, 200), Source: "wikipedia", URL: u, Snippet: cut(text, 500)})
+		sources = append(sources, api.Source{ID: orDefault(u, "wikipedia:"+lang+":"+p.Title), Title: cut(p.Title, 200), Source: "Wikipedia (" + lang + ")", URL: u, Snippet: cut(text, 500)})
 	}
 	return Result{Text: b.String(), Sources: sources}, nil
 }

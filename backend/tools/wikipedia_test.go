@@ -58,7 +58,7 @@ func TestSearchWikipediaOffline(t *testing.T) {
 			if n := utf8.RuneCountInString(res.Text); n > maxArticleText+300 {
 				t.Errorf("%d characters", n)
 			}
-			if c.sourceName != "" && (len(res.Sources) != 1 || res.Sources[0].Title != c.sourceName || res.Sources[0].Source != "wikipedia") {
+			if c.sourceName != "" && (len(res.Sources) != 1 || res.Sources[0].Title != c.sourceName || res.Sources[0].Source != "Wikipedia (offline, wiki.zim)") {
 				t.Errorf("sources %+v", res.Sources)
 			}
 		})
@@ -123,11 +123,12 @@ func TestSearchWikipediaOnline(t *testing.T) {
 		name, query, lang, body string
 		status                  int
 		want, wantErr, path     string
+		source                  string
 	}{
-		{name: "korean", query: "서울", body: seoulPages, status: 200, path: "/ko/w/api.php 서울",
+		{name: "korean", query: "서울", body: seoulPages, status: 200, path: "/ko/w/api.php 서울", source: "Wikipedia (ko)",
 			want: "[1] 서울특별시 — Wikipedia (ko) https://ko.wikipedia.org/wiki/서울특별시\n서울특별시는 대한민국의 수도이다.\n\n[2] 서울 지하철 — Wikipedia (ko)"},
 		{name: "english by default", query: "Seoul", body: `{"query":{"pages":[{"title":"Seoul","index":1,"extract":"Seoul is the capital.","fullurl":"https://en.wikipedia.org/wiki/Seoul"}]}}`, status: 200,
-			path: "/en/w/api.php Seoul", want: "[1] Seoul — Wikipedia (en) https://en.wikipedia.org/wiki/Seoul\nSeoul is the capital."},
+			path: "/en/w/api.php Seoul", source: "Wikipedia (en)", want: "[1] Seoul — Wikipedia (en) https://en.wikipedia.org/wiki/Seoul\nSeoul is the capital."},
 		{name: "language asked", query: "Seoul", lang: "KO", body: `{"query":{"pages":[]}}`, status: 200, path: "/ko/w/api.php Seoul", want: `Wikipedia (ko) has no article matching "Seoul".`},
 		{name: "no results", query: "zzzz", body: `{"batchcomplete":true}`, status: 200, want: `Wikipedia (en) has no article matching "zzzz".`},
 		{name: "bad language", query: "Seoul", lang: "../../x", wantErr: "not a Wikipedia language code"},
@@ -148,6 +149,9 @@ func TestSearchWikipediaOnline(t *testing.T) {
 			}
 			if err != nil || !strings.HasPrefix(res.Text, c.want) {
 				t.Fatalf("got %q, %v\nwant %q", res.Text, err, c.want)
+			}
+			if c.source != "" && (len(res.Sources) == 0 || res.Sources[0].Source != c.source || !strings.HasPrefix(res.Sources[0].URL, "https://")) {
+				t.Fatalf("sources %+v, want from %q", res.Sources, c.source)
 			}
 			if c.path != "" && (len(*asked) != 1 || (*asked)[0] != c.path) {
 				t.Fatalf("asked %q, want %q", *asked, c.path)

@@ -344,7 +344,10 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 			// offer the approval again, edits and all, so that one click
 			// goes on instead of the decision being lost.
 			again := api.AgainFailed
-			if ctx.Err() != nil {
+			switch {
+			case errors.Is(context.Cause(ctx), chat.ErrStopped):
+				again = api.AgainStopped
+			case ctx.Err() != nil:
 				again = api.AgainInterrupted
 			}
 			octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	ollama "github.com/ollama/ollama/api"
 
@@ -176,5 +177,52 @@ func TestMCPServerStartIsTraced(t *testing.T) {
 	}
 	if len(failed) != 1 || failed[0].Args["server"] != "web" || !strings.Contains(failed[0].Text, "no answer to the MCP handshake") {
 		t.Fatalf("failed: %+v", failed)
+	}
+}
+
+// Stop while an approved call hangs (a server that never answers): the
+// turn ends at once, nothing ran to completion, and the call is offered
+// again saying the person stopped it; the app closing instead says so.
+func TestStopDuringAHungCall(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		cause error
+		want  api.AgainReason
+	}{
+		{"stopped by the person", chat.ErrStopped, api.AgainStopped},
+		{"the app closing", nil, api.AgainInterrupted},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			started := make(chan struct{}, 1)
+			hang := &tools.Tool{Name: "slow__wait", Server: "slow", AlwaysAsk: true, Outside: true, Reaches: true,
+				Description: "[MCP server slow] Never answers.", Timeout: time.Hour,
+				InputSchema: &ollama.ToolFunctionParameters{Type: "object", Properties: ollama.NewToolPropertiesMap()},
+				Run: func(ctx context.Context, _ tools.Args) (tools.Result, error) {
+					started <- struct{}{}
+					<-ctx.Done()
+					return tools.Result{}, ctx.Err()
+				}}
+			w := newGateWorld(t)
+			a := w.agent(t, func(d *Deps) { d.MCP = &mcpSource{tools: []*tools.Tool{hang}} })
+			w.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple}})
+			w.fake.On(isAnswer, ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("slow__wait", map[string]any{})}})
+			w.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
+			res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: "기다려 줘"})
+			if res.ToolCall == nil {
+				t.Fatalf("the call does not ask: %+v", res)
+			}
+			ctx, cancel := context.WithCancelCause(context.Background())
+			go func() {
+				<-started
+				cancel(c.cause)
+			}()
+			res, err := a.Respond(ctx, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionRunOnce, Version: res.ToolCall.ID}}, &output{})
+			if err == nil || !errors.Is(err, context.Canceled) {
+				t.Fatalf("the stopped turn ended with %v", err)
+			}
+			if res.ToolCall == nil || res.ToolCall.Again != c.want || res.ToolCall.Tool != "slow__wait" {
+				t.Fatalf("offered again: %+v, want again %q", res.ToolCall, c.want)
+			}
+		})
 	}
 }

@@ -167,6 +167,9 @@ type AgainReason string
 const (
 	AgainInterrupted AgainReason = "interrupted"
 	AgainFailed      AgainReason = "failed"
+	// AgainStopped: the person stopped the work (Stop, Ctrl+C), a tool
+	// call that hung, say; it may have done part of it.
+	AgainStopped AgainReason = "stopped"
 )
 
 // ToolApproval is a tool call waiting for the person's approval: shown in

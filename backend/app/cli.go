@@ -361,7 +361,11 @@ func decideTool(ctx context.Context, tc api.ToolApproval, autoApprove bool, in *
 	case api.ReasonAlwaysAsk:
 		fmt.Fprintln(s.err, "  This tool asks before every call.")
 	}
-	if tc.Again != "" {
+	switch tc.Again {
+	case "":
+	case api.AgainStopped:
+		fmt.Fprintln(s.err, "  You stopped this call before it finished (its server had not answered); it may have done part of its work.")
+	default:
 		fmt.Fprintln(s.err, "  Wayfinder closed after this call was decided and before the work finished; it may have run already.")
 	}
 	fmt.Fprintf(s.err, "Arguments:\n%s\n", prettyJSON(tc.Arguments))

@@ -300,7 +300,7 @@ func (s *Service) Ask(ctx context.Context, sessionID, text string, onText func(s
 // wait returns a started turn's stored reply once it ends; ending ctx
 // stops the turn.
 func (s *Service) wait(ctx context.Context, t *turn) (api.Message, error) {
-	stop := context.AfterFunc(ctx, t.cancel)
+	stop := context.AfterFunc(ctx, func() { t.stop(ErrStopped) })
 	defer stop()
 	<-t.done
 	if t.reply.Error != nil {
@@ -333,13 +333,18 @@ func watching(onText func(string), opts []AskOption) watch {
 	return w
 }
 
+// ErrStopped is the cause (context.Cause) of a turn's context when the
+// person stopped it (Stop, or Ctrl+C in ask), as opposed to the app
+// closing: a decision whose work was stopped is offered again saying so.
+var ErrStopped = errors.New("stopped by the person")
+
 // Stop ends the running turn of a session, keeping the text so far.
 func (s *Service) Stop(sessionID string) {
 	s.mu.Lock()
 	t := s.running[sessionID]
 	s.mu.Unlock()
 	if t != nil {
-		t.cancel()
+		t.stop(ErrStopped)
 	}
 }
 
@@ -384,6 +389,7 @@ type turn struct {
 	decision *api.ApprovalDecision
 	ctx      context.Context
 	cancel   context.CancelFunc
+	stop     context.CancelCauseFunc // cancel with a cause (ErrStopped)
 	watch    watch
 	out      *stream
 
@@ -468,12 +474,13 @@ func sessionError(err error) error {
 func (s *Service) start(ctx context.Context, sessionID, newTitle, newModel, text string, d *api.ApprovalDecision, w watch, again bool) (*turn, error) {
 	// The turn outlives the request that started it: it ends on Stop or
 	// Shutdown, not when the bound call returns.
-	turnCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	turnCtx, stop := context.WithCancelCause(context.WithoutCancel(ctx))
+	cancel := func() { stop(nil) }
 	user, reply := store.NewTurn(sessionID, text)
 	user.Decision = d
 	t := &turn{
 		ack:  api.SendAck{SessionID: sessionID, TurnID: reply.ID, UserMessage: user, AssistantMessageID: reply.ID},
-		text: text, decision: d, ctx: turnCtx, cancel: cancel, watch: w,
+		text: text, decision: d, ctx: turnCtx, cancel: cancel, stop: stop, watch: w,
 		stored: make(chan struct{}), done: make(chan struct{}), reply: reply,
 	}
 	for {

@@ -174,6 +174,10 @@ func TestStopKeepsPartialReply(t *testing.T) {
 		out.Text("partial ")
 		close(started)
 		<-ctx.Done()
+		// The responder can tell the person's Stop from the app closing.
+		if !errors.Is(context.Cause(ctx), ErrStopped) {
+			out.Text("(not told it was the person's Stop)")
+		}
 		return api.TurnResult{LLMCalls: 1}, ctx.Err()
 	}))
 	ack, err := svc.Send(context.Background(), "", "write a long story")

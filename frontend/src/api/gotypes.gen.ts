@@ -101,7 +101,7 @@ export interface PlanApproval {
 }
 
 /** AgainReason says why an approval is asked for again. */
-export type AgainReason = "interrupted" | "failed";
+export type AgainReason = "interrupted" | "failed" | "stopped";
 
 /**
  * ToolApproval is a tool call waiting for the person's approval: shown in

@@ -41,6 +41,11 @@ describe("the tool approval dialog", () => {
     expect($(".args .none")!.textContent).toBe("No arguments.");
   });
 
+  it("says the person stopped a call that hung, not that Wayfinder closed", () => {
+    const { $ } = show({ id: "c4", tool: "slow__wait", server: "slow", description: "Never answers.", arguments: "{}", reason: "always_ask", again: "stopped" });
+    expect($(".again")!.textContent).toBe("You stopped this call before it finished (its server had not answered); it may have done part of its work. Run it again, or deny it.");
+  });
+
   it("shows arguments that are not an object as they came", () => {
     const { $ } = show({ id: "c3", tool: "odd", server: "x", description: "", arguments: "not json \u202E", reason: "always_ask" });
     expect($(".args pre.raw")!.textContent).toBe("not json \\u202E");

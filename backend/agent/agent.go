@@ -389,7 +389,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 		return result, nil
 	}
 	result.Response = st.Response
-	result.TextKey = lineKey(st.Response, st.Lang)
+	result.TextKey, result.TextArgs = lineKey(st.Response, st.Lang)
 	if len(st.Recommendations) > 0 {
 		result.Recommendations = slices.Clone(st.Recommendations)
 		result.Steps = slices.Clone(st.Plan)

@@ -85,6 +85,10 @@ func TestRememberDuringTheTurn(t *testing.T) {
 			if !strings.HasPrefix(res.Response, tc.confirm) || out.String() != res.Response {
 				t.Fatalf("reply %q, streamed %q", res.Response, out.String())
 			}
+			// The window shows the line from its key, what was remembered in its blank.
+			if res.TextKey != keyRemembered || res.TextArgs["what"] != tc.text {
+				t.Fatalf("key %q %v", res.TextKey, res.TextArgs)
+			}
 			mems := e.mem.All()
 			if len(mems) != 1 || mems[0].Text != tc.text || mems[0].Kind != tools.KindPreference || mems[0].Origin != string(memory.OriginSaid) {
 				t.Fatalf("memories %+v", mems)

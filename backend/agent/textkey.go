@@ -1,5 +1,7 @@
 package agent
 
+import "strings"
+
 // The keys of the lines Wayfinder writes itself (api.TurnResult.TextKey).
 // The window keeps its own words for each under "app.<key>" in its
 // language files, so a line written in English reads in Korean after the
@@ -16,17 +18,24 @@ const (
 	keyNoAnswer     = "no_answer"
 	keyEmpty        = "empty"
 	keyOutOfScope   = "out_of_scope"
+	keyRemembered   = "remembered"
+	keyRememberFail = "remember_failed"
 )
 
 // lineKey is the key of a turn's final text when Wayfinder wrote it
-// itself (a line without blanks), "" when the model did.
-func lineKey(text, lang string) string {
+// itself, with the words in its blank ("" when the model wrote it).
+func lineKey(text, lang string) (string, map[string]string) {
 	for key, p := range map[string]phrases{
-		keyCancelled: msgCancelled, keyNoAnswer: msgNoAnswer, keyEmpty: msgEmpty, keyOutOfScope: msgOutOfScope,
+		keyCancelled: msgCancelled, keyNoAnswer: msgNoAnswer, keyEmpty: msgEmpty, keyOutOfScope: msgOutOfScope, keyRememberFail: msgRememberFailed,
 	} {
 		if text == p.in(lang) {
-			return key
+			return key, nil
 		}
 	}
-	return ""
+	// A line with one blank: what the person asked to be remembered.
+	if pre, post, ok := strings.Cut(msgRemembered.in(lang), "%s"); ok &&
+		len(text) >= len(pre)+len(post) && strings.HasPrefix(text, pre) && strings.HasSuffix(text, post) {
+		return keyRemembered, map[string]string{"what": text[len(pre) : len(text)-len(post)]}
+	}
+	return "", nil
 }

@@ -9,8 +9,8 @@
 import type { ApprovalAction, Message } from "../api/gotypes.gen";
 import { everyLang, isKey, t, type MessageKey } from "../i18n/i18n.svelte";
 
-/** The keys the agent writes (backend/agent/textkey.go). */
-const LINE_KEYS = ["plan_intro", "plan_fallback", "plan_again", "tool_ask", "tool_again", "cancelled", "no_answer", "empty", "out_of_scope"] as const;
+/** The agent's lines without blanks (backend/agent/textkey.go), which words alone identify. */
+const LINE_KEYS = ["plan_intro", "plan_fallback", "plan_again", "cancelled", "no_answer", "empty", "out_of_scope", "remember_failed"] as const;
 
 /** legacyKey recognises a line stored without a key by its words in either language. */
 function legacyKey(text: string): MessageKey | undefined {

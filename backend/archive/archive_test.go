@@ -288,3 +288,25 @@ func TestDemoteHeadings(t *testing.T) {
 		t.Fatalf("demote:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A plan the person approved is exported as approved, with its steps as
+// they approved them.
+func TestMarkdownApprovedPlan(t *testing.T) {
+	for _, tc := range []struct{ lang, head string }{{"en", "Approved plan"}, {"ko", "승인한 계획"}} {
+		var b bytes.Buffer
+		mw := NewMarkdownWriter(&b, tc.lang, time.UTC, t0)
+		c := sample()[0]
+		c.PendingApproval = false
+		c.Messages = []Message{{ID: "m1", Role: api.RoleAssistant, Content: "x", Status: api.StatusComplete, CreatedAt: t0,
+			Result: &api.TurnResult{Plan: &api.PlanApproval{Round: 1, Decided: api.ActionApprove, SubTasks: []api.SubTask{{ID: "a", Title: "Cut the clips"}}}}}}
+		if err := mw.Add(c); err != nil {
+			t.Fatal(err)
+		}
+		if err := mw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tc.head) || !strings.Contains(b.String(), "Cut the clips") {
+			t.Fatalf("%s export:\n%s", tc.lang, b.String())
+		}
+	}
+}

@@ -15,9 +15,9 @@ import (
 
 // labels are the words of a Markdown export in one language.
 type labels struct {
-	you, assistant, plan, planWaiting, steps, recommendations, sources       string
-	step, tool, why, pricing, link, alternatives, page, model, stopped, fail string
-	exported, untitled                                                       string
+	you, assistant, plan, planWaiting, planApproved, steps, recommendations, sources string
+	step, tool, why, pricing, link, alternatives, page, model, stopped, fail         string
+	exported, untitled                                                               string
 	// The conversation's own settings, and the answers kept behind a
 	// regenerated one: answer is a format of the answer's place and the
 	// number of answers.
@@ -25,12 +25,12 @@ type labels struct {
 }
 
 var languages = map[string]labels{
-	"en": {you: "You", assistant: "Wayfinder", plan: "Plan", planWaiting: "Plan (waiting for a decision when exported)",
+	"en": {you: "You", assistant: "Wayfinder", plan: "Plan", planWaiting: "Plan (waiting for a decision when exported)", planApproved: "Approved plan",
 		steps: "Approved steps", recommendations: "Recommendations", sources: "Sources", step: "Step", tool: "Tool",
 		why: "Why", pricing: "Pricing", link: "Link", alternatives: "Alternatives", page: "p.", model: "model",
 		stopped: "The reply was stopped here.", fail: "The reply failed", exported: "Exported from Wayfinder on", untitled: "Untitled conversation",
 		systemPrompt: "System prompt", temperature: "temperature", context: "context %d tokens", otherAnswers: "Other answers", answer: "answer %d of %d"},
-	"ko": {you: "나", assistant: "Wayfinder", plan: "계획", planWaiting: "계획 (내보낼 때 결정을 기다리던 중)",
+	"ko": {you: "나", assistant: "Wayfinder", plan: "계획", planWaiting: "계획 (내보낼 때 결정을 기다리던 중)", planApproved: "승인한 계획",
 		steps: "승인한 단계", recommendations: "추천", sources: "출처", step: "단계", tool: "도구",
 		why: "이유", pricing: "가격", link: "링크", alternatives: "대안", page: "쪽", model: "모델",
 		stopped: "답변이 여기서 중단되었습니다.", fail: "답변 실패", exported: "Wayfinder에서 내보낸 날짜:", untitled: "제목 없는 대화",
@@ -96,8 +96,9 @@ func (mw *MarkdownWriter) Add(c Conversation) error {
 		fmt.Fprintf(&b, "\n%s:\n\n%s\n", mw.l.systemPrompt, quote(prompt))
 	}
 	for i, m := range c.Messages {
-		// A plan's reply keeps its status after the decision: only the
-		// conversation says whether it still waits.
+		// A plan's reply stored before decisions closed it (store
+		// markDecided) may still say it waits: only the conversation says
+		// whether it does.
 		mw.message(&b, m, c.PendingApproval && i == len(c.Messages)-1)
 	}
 	_, mw.err = io.WriteString(mw.w, b.String())
@@ -164,8 +165,11 @@ func (mw *MarkdownWriter) body(b *strings.Builder, m Message, waiting bool, dept
 	}
 	if r.Plan != nil && len(r.Plan.SubTasks) > 0 {
 		head := mw.l.plan
-		if waiting {
+		switch {
+		case waiting:
 			head = mw.l.planWaiting
+		case r.Plan.Decided == api.ActionApprove:
+			head = mw.l.planApproved // its steps as approved, edits included
 		}
 		fmt.Fprintf(b, "\n%s %s\n\n", sub, head)
 		steps(b, r.Plan.SubTasks)

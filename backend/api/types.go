@@ -663,8 +663,11 @@ type ImportProgress struct {
 	FileIndex  int         `json:"file_index"`
 	FilesTotal int         `json:"files_total"`
 	// Warnings say what was imported but not as it was (invalid bytes
-	// replaced, with their lines).
-	Warnings []string `json:"warnings,omitempty"`
+	// replaced, with their lines); WarningReasons are the same in parts
+	// (one for each; an empty Code where the window has no words of its
+	// own).
+	Warnings       []string     `json:"warnings,omitempty"`
+	WarningReasons []FileReason `json:"warning_reasons,omitempty"`
 	// Replaced: an upload took the place of an earlier one of its name.
 	Replaced bool `json:"replaced,omitempty"`
 	// DuplicateOf names the document that already has the content of an
@@ -679,18 +682,27 @@ type ImportProgress struct {
 	Conversation string `json:"conversation,omitempty"`
 }
 
-// FileReason says why a file was not imported in parts the window words in
-// the person's language (Error keeps the English sentence). Code is
-// pdf_limit (with Limit: memory, open_time, page_time, pages, page_chars,
-// text_bytes; Page when one page crossed it; Max the limit: "384 MB", a
-// count, or seconds for the times), pdf_encrypted, pdf_no_text,
-// pdf_damaged, or json_invalid (Line: where the JSON parser stopped).
+// FileReason says why a file was not imported, or what was not imported as
+// it was, in parts the window words in the person's language (Error keeps
+// the English sentence). Code is pdf_limit (with Limit: memory, open_time,
+// page_time, pages, page_chars, text_bytes; Page when one page crossed it;
+// Max the limit: "384 MB", a count, or seconds for the times),
+// pdf_encrypted, pdf_no_text, pdf_damaged; unsupported (not a kind
+// Wayfinder reads), empty (no text), binary (binary data, the first junk
+// on Line), encoding (invalid sequences of an unknown encoding, from
+// Line), json_invalid (broken at Line), json_record_too_large (a record
+// from Line over Max MB), too_slow (reading took more than Max seconds);
+// and, for a warning, replaced (Count invalid characters replaced with
+// U+FFFD on Lines, "3, 7"; More when on later lines too).
 type FileReason struct {
 	Code  string `json:"code"`
 	Limit string `json:"limit,omitempty"`
 	Page  int    `json:"page,omitempty"`
 	Max   string `json:"max,omitempty"`
 	Line  int64  `json:"line,omitempty"`
+	Count int64  `json:"count,omitempty"`
+	Lines string `json:"lines,omitempty"`
+	More  bool   `json:"more,omitempty"`
 }
 
 // ImportFailure is a file that could not be imported, and why.

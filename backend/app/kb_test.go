@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/pdftext"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 )
@@ -173,7 +175,10 @@ func TestUploadFailureReasons(t *testing.T) {
 	}{
 		{"locked.pdf", string(encrypted), "pdf_encrypted"},
 		{"broken.pdf", "%PDF-1.7 not really", "pdf_damaged"},
-		{"binary.md", "\x00\x01binary\xff\xfe" + strings.Repeat("\x00\xff\x13", 3000), ""}, // no wording of its own: the sentence stays
+		{"binary.md", "\x00\x01binary\xff\xfe" + strings.Repeat("\x00\xff\x13", 3000), "binary"},
+		{"latin.txt", "caf\xe9 " + strings.Repeat("na\xefve r\xe9sum\xe9 \x80\x81 ", 400), "encoding"},
+		{"empty.md", "   \n\n", "empty"},
+		{"setup.exe", "MZ\x90\x00", "unsupported"},
 		{"broken.json", "{\n  \"a\": 1,\n  \"b\": \n}\n", "json_invalid"},
 	}
 	for _, tt := range tests {
@@ -206,8 +211,38 @@ func TestUploadFailureReasons(t *testing.T) {
 	}
 }
 
+// TestUploadWarningReason: invalid bytes replaced in an imported file come
+// with their parts (how many, on which lines) in the progress and the
+// report, for the window to word.
+func TestUploadWarningReason(t *testing.T) {
+	a, events := openTestApp(t, ollamatest.New(t), "llama3.2:3b")
+	k := &KnowledgeService{a}
+	id, err := k.Upload("notes.md", base64.StdEncoding.EncodeToString([]byte("# 메모\n\n"+strings.Repeat("좋은 문장입니다.\n", 300)+"깨진 \xff 글자\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := waitReport(t, events, id)
+	want := api.FileReason{Code: "replaced", Count: 1, Lines: "303"}
+	if len(r.Imported) != 1 || len(r.Warnings) != 1 || r.Warnings[0].Reason == nil || *r.Warnings[0].Reason != want {
+		t.Fatalf("report %+v, want the warning %+v", r, want)
+	}
+	var done *api.ImportProgress
+	events.mu.Lock()
+	for _, e := range events.events {
+		if p, ok := e.payload.(api.ImportProgress); ok && p.ImportID == id && p.Stage == "done" {
+			done = &p
+		}
+	}
+	events.mu.Unlock()
+	if done == nil || len(done.Warnings) != 1 || len(done.WarningReasons) != 1 || done.WarningReasons[0] != want ||
+		!strings.Contains(done.Warnings[0], "1 invalid character replaced") {
+		t.Fatalf("progress %+v, want the warning %+v", done, want)
+	}
+}
+
 // TestReasonOfLimits: each PDF limit keeps its parts through the import's
-// wrapping; times go out in seconds.
+// wrapping; times go out in seconds; the other failures a window words
+// keep theirs.
 func TestReasonOfLimits(t *testing.T) {
 	tests := []struct {
 		err  error
@@ -222,6 +257,14 @@ func TestReasonOfLimits(t *testing.T) {
 		{&pdftext.LimitError{Err: pdftext.ErrTooLarge, Limit: pdftext.LimitPages, Max: "20000"},
 			api.FileReason{Code: "pdf_limit", Limit: "pages", Max: "20000"}},
 		{pdftext.ErrNoText, api.FileReason{Code: "pdf_no_text"}},
+		{&importer.NotTextError{Binary: true, Junk: 40, Runes: 100, Line: 2}, api.FileReason{Code: "binary", Line: 2}},
+		{&importer.NotTextError{Junk: 40, Runes: 1000, Line: 7}, api.FileReason{Code: "encoding", Line: 7}},
+		{&importer.SyntaxError{Line: 12, Err: errors.New("invalid character '}'")}, api.FileReason{Code: "json_invalid", Line: 12}},
+		{&importer.RecordTooLargeError{Line: 40}, api.FileReason{Code: "json_record_too_large", Line: 40, Max: "32"}},
+		{&knowledge.TooSlowError{Budget: 90 * time.Second, MB: 3}, api.FileReason{Code: "too_slow", Max: "90"}},
+		{&importer.Replaced{Count: 7, Lines: []int64{3, 9}, More: true}, api.FileReason{Code: "replaced", Count: 7, Lines: "3, 9", More: true}},
+		{importer.ErrUnsupported, api.FileReason{Code: "unsupported"}},
+		{importer.ErrEmpty, api.FileReason{Code: "empty"}},
 	}
 	for _, tt := range tests {
 		err := fmt.Errorf("import %q: %w", "/x/y.pdf", tt.err)

@@ -224,6 +224,13 @@ func progressOf(id string, p knowledge.Progress) api.ImportProgress {
 		Embedded: p.Embedded, Error: p.Error, Reason: reasonOf(p.Err), FileIndex: p.FileIndex, FilesTotal: p.FilesTotal, Warnings: p.Warnings,
 		Replaced: p.Replaced, DuplicateOf: p.DuplicateOf,
 	}
+	for _, w := range p.WarningErrs {
+		r := reasonOf(w)
+		if r == nil {
+			r = &api.FileReason{}
+		}
+		ev.WarningReasons = append(ev.WarningReasons, *r)
+	}
 	if p.EmbedErr != nil {
 		info := describe(p.EmbedErr)
 		ev.EmbedError = &info
@@ -255,6 +262,32 @@ func reasonOf(err error) *api.FileReason {
 	case errors.As(err, &syn):
 		return &api.FileReason{Code: "json_invalid", Line: syn.Line}
 	}
+	var (
+		nt  *importer.NotTextError
+		je  *importer.RecordTooLargeError
+		rep *importer.Replaced
+		ts  *knowledge.TooSlowError
+	)
+	switch {
+	case errors.As(err, &rep):
+		lines := make([]string, len(rep.Lines))
+		for i, l := range rep.Lines {
+			lines[i] = strconv.FormatInt(l, 10)
+		}
+		return &api.FileReason{Code: "replaced", Count: rep.Count, Lines: strings.Join(lines, ", "), More: rep.More}
+	case errors.As(err, &nt) && nt.Binary:
+		return &api.FileReason{Code: "binary", Line: nt.Line}
+	case errors.As(err, &nt):
+		return &api.FileReason{Code: "encoding", Line: nt.Line}
+	case errors.As(err, &je):
+		return &api.FileReason{Code: "json_record_too_large", Line: je.Line, Max: strconv.Itoa(importer.MaxRecordMB)}
+	case errors.As(err, &ts):
+		return &api.FileReason{Code: "too_slow", Max: strconv.FormatFloat(ts.Budget.Seconds(), 'f', -1, 64)}
+	case errors.Is(err, importer.ErrUnsupported):
+		return &api.FileReason{Code: "unsupported"}
+	case errors.Is(err, importer.ErrEmpty):
+		return &api.FileReason{Code: "empty"}
+	}
 	return nil
 }
 
@@ -272,7 +305,7 @@ func addReport(rep *api.ImportReport, r knowledge.Report) {
 		rep.Failed = append(rep.Failed, api.ImportFailure{File: f.Path, Error: f.Err.Error(), Reason: reasonOf(f.Err)})
 	}
 	for _, w := range r.Warnings {
-		rep.Warnings = append(rep.Warnings, api.ImportFailure{File: w.Path, Error: w.Err.Error()})
+		rep.Warnings = append(rep.Warnings, api.ImportFailure{File: w.Path, Error: w.Err.Error(), Reason: reasonOf(w.Err)})
 	}
 	rep.Documents, rep.Chunks, rep.Pages = rep.Documents+r.Documents, rep.Chunks+r.Chunks, rep.Pages+r.Pages
 }

@@ -51,6 +51,9 @@ type Progress struct {
 	// Warnings say what was imported but not as it was: invalid bytes
 	// replaced, with their lines.
 	Warnings []string `json:"warnings,omitempty"`
+	// WarningErrs are the Warnings as errors (*importer.Replaced), for
+	// callers that word them themselves.
+	WarningErrs []error `json:"-"`
 	// EmbedErr says why chunks were not embedded (Embedded < Chunks):
 	// keyword search finds them meanwhile, and Reindex embeds them later.
 	EmbedErr   error `json:"-"`
@@ -107,6 +110,17 @@ func fileBudget(size int64) time.Duration {
 
 // errTooSlow is the cause of a file's deadline.
 var errTooSlow = errors.New("reading the file took too long")
+
+// TooSlowError fails a file whose reading took longer than its budget
+// (Budget, for a file of MB megabytes).
+type TooSlowError struct {
+	Budget time.Duration
+	MB     int64
+}
+
+func (e *TooSlowError) Error() string {
+	return fmt.Sprintf("reading it took longer than %s, the limit for a file of %d MB; it was not imported", e.Budget, e.MB)
+}
 
 // Import adds files and folders (recursively, supported types only, hidden
 // entries skipped). An unchanged file is skipped by content hash, a changed
@@ -174,9 +188,10 @@ func (b *Base) importOne(ctx context.Context, source, path string, p Progress, o
 		rep.Documents += res.docs
 		rep.Chunks += res.chunks
 		rep.Pages += res.pages
-		p.Stage, p.Pages, p.Chunks, p.Embedded, p.Warnings, p.EmbedErr = StageDone, res.pages, res.chunks, res.embedded, res.warnings, res.embedErr
+		p.Stage, p.Pages, p.Chunks, p.Embedded, p.WarningErrs, p.EmbedErr = StageDone, res.pages, res.chunks, res.embedded, res.warnings, res.embedErr
 		for _, w := range res.warnings {
-			rep.Warnings = append(rep.Warnings, FileError{Path: source, Err: errors.New(w)})
+			p.Warnings = append(p.Warnings, w.Error())
+			rep.Warnings = append(rep.Warnings, FileError{Path: source, Err: w})
 		}
 	case ctx.Err() != nil:
 		return ctx.Err()
@@ -254,7 +269,7 @@ func expand(paths []string) (files, ignored []string, errs []FileError) {
 type fileResult struct {
 	skipped                       bool
 	docs, chunks, pages, embedded int
-	warnings                      []string
+	warnings                      []error
 	read                          int64 // bytes read
 	embedErr                      error // why chunks were not embedded
 }
@@ -302,7 +317,7 @@ func (b *Base) importFile(ctx context.Context, source, path string, p Progress, 
 		err = st.flush()
 	}
 	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(fctx), errTooSlow) {
-		err = fmt.Errorf("reading it took longer than %s, the limit for a file of %d MB; it was not imported", budget, info.Size()>>20)
+		err = &TooSlowError{Budget: budget, MB: info.Size() >> 20}
 	}
 	res, err := st.finish(ctx, err)
 	res.warnings, res.read = warnings, info.Size()

@@ -361,7 +361,11 @@ func (b *Base) Extract(ctx context.Context, path string, w io.Writer) ([]string,
 	if ferr := out.w.Flush(); err == nil {
 		err = ferr
 	}
-	return warnings, err
+	var words []string
+	for _, w := range warnings {
+		words = append(words, w.Error())
+	}
+	return words, err
 }
 
 // extractor is the importer.Sink of Extract: page and heading lines, then

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -457,25 +458,48 @@ func (t *TextReader) clean(dst, raw []byte, atEOF bool) []byte {
 	return append(dst, raw[start:]...)
 }
 
+// NotTextError is ErrNotText with its parts, so that the window can say it
+// in the person's language: Binary when the junk is mostly control bytes
+// (binary data), else invalid sequences of an encoding Wayfinder does not
+// read; Junk of the first Runes characters, the first on Line.
+type NotTextError struct {
+	Binary      bool
+	Junk, Runes int64
+	Line        int64
+}
+
+func (e *NotTextError) Error() string {
+	if e.Binary {
+		return fmt.Sprintf("%v: it looks like binary data (%d control or invalid bytes in the first %d characters, the first on line %d)",
+			ErrNotText, e.Junk, e.Runes, e.Line)
+	}
+	return fmt.Sprintf("%v: %d invalid byte sequences in the first %d characters, the first on line %d; Wayfinder reads UTF-8, UTF-16 and EUC-KR/CP949 text",
+		ErrNotText, e.Junk, e.Runes, e.Line)
+}
+
+// Is makes errors.Is(err, ErrNotText) hold.
+func (e *NotTextError) Is(target error) bool { return target == ErrNotText }
+
 func (t *TextReader) tooMuchJunk() error {
 	if t.junk <= minJunk || t.junk*maxJunkShare <= t.runes {
 		return nil
 	}
-	if t.controls*10 >= t.junk {
-		return fmt.Errorf("%w: it looks like binary data (%d control or invalid bytes in the first %d characters, the first on line %d)",
-			ErrNotText, t.junk, t.runes, t.junkLines[0])
-	}
-	return fmt.Errorf("%w: %d invalid byte sequences in the first %d characters, the first on line %d; Wayfinder reads UTF-8, UTF-16 and EUC-KR/CP949 text",
-		ErrNotText, t.junk, t.runes, t.junkLines[0])
+	return &NotTextError{Binary: t.controls*10 >= t.junk, Junk: t.junk, Runes: t.runes, Line: t.junkLines[0]}
 }
 
-// Warning describes the junk that was replaced, or is "" when there was none.
-func (t *TextReader) Warning() string {
-	if t.junk == 0 {
-		return ""
-	}
-	lines := make([]string, len(t.junkLines))
-	for i, l := range t.junkLines {
+// Replaced is the warning about junk that was replaced with U+FFFD: how
+// many characters, on which lines (the first few; More when there were
+// others). It is an error so that it travels as one, and its parts let
+// the window say it in the person's language.
+type Replaced struct {
+	Count int64
+	Lines []int64
+	More  bool
+}
+
+func (r *Replaced) Error() string {
+	lines := make([]string, len(r.Lines))
+	for i, l := range r.Lines {
 		lines[i] = fmt.Sprint(l)
 	}
 	where := "line"
@@ -483,14 +507,30 @@ func (t *TextReader) Warning() string {
 		where = "lines"
 	}
 	more := ""
-	if t.moreLines {
+	if r.More {
 		more = " and later"
 	}
 	noun := "character"
-	if t.junk > 1 {
+	if r.Count > 1 {
 		noun = "characters"
 	}
-	return fmt.Sprintf("%d invalid %s replaced with \uFFFD (%s %s%s)", t.junk, noun, where, strings.Join(lines, ", "), more)
+	return fmt.Sprintf("%d invalid %s replaced with \uFFFD (%s %s%s)", r.Count, noun, where, strings.Join(lines, ", "), more)
+}
+
+// Replacement is the junk that was replaced, or nil when there was none.
+func (t *TextReader) Replacement() *Replaced {
+	if t.junk == 0 {
+		return nil
+	}
+	return &Replaced{Count: t.junk, Lines: slices.Clone(t.junkLines), More: t.moreLines}
+}
+
+// Warning describes the junk that was replaced, or is "" when there was none.
+func (t *TextReader) Warning() string {
+	if r := t.Replacement(); r != nil {
+		return r.Error()
+	}
+	return ""
 }
 
 // Read implements io.Reader over Next, for decoders that want bytes.

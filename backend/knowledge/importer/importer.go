@@ -97,9 +97,9 @@ type Sink interface {
 // Read reads the content of the file at path from r (the path only names
 // the source and the format) and hands its documents to sink as it goes.
 // It returns warnings about the text (invalid bytes replaced, with their
-// lines). A failure may come after some documents were handed over; the
+// lines: *Replaced). A failure may come after some documents were handed over; the
 // caller discards them.
-func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink) ([]string, error) {
+func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink) ([]error, error) {
 	kind, ok := KindOf(path)
 	if !ok {
 		return nil, fmt.Errorf("import %q: %w", path, ErrUnsupported)
@@ -129,8 +129,10 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 	if err != nil {
 		return nil, fmt.Errorf("import %q: %w", path, err)
 	}
-	if tr != nil && tr.Warning() != "" {
-		return []string{tr.Warning()}, nil
+	if tr != nil {
+		if rep := tr.Replacement(); rep != nil {
+			return []error{rep}, nil
+		}
 	}
 	return nil, nil
 }

@@ -31,6 +31,19 @@ const maxRecord = 32 << 20
 
 var errRecordTooLarge = fmt.Errorf("a JSON record is larger than %d MB", maxRecord>>20)
 
+// RecordTooLargeError fails a JSON file whose record starting on Line is
+// larger than MaxRecordMB.
+type RecordTooLargeError struct{ Line int64 }
+
+// MaxRecordMB is the largest JSON record read, in MB.
+const MaxRecordMB = maxRecord >> 20
+
+func (e *RecordTooLargeError) Error() string {
+	return fmt.Sprintf("%v (the record starts on line %d)", errRecordTooLarge, e.Line)
+}
+
+func (e *RecordTooLargeError) Unwrap() error { return errRecordTooLarge }
+
 // readJSON streams records: values one after another, and the items of an
 // array that opens the file one at a time, so a file of any size is read
 // within about maxRecord of memory.
@@ -61,7 +74,7 @@ func readJSON(ctx context.Context, path string, tr *TextReader, sink Sink) error
 	fail := func(err error, decoding bool) error {
 		if errors.Is(err, errRecordTooLarge) {
 			start := lr.lineAt(dec.InputOffset()) + leadingNewlines(dec.Buffered())
-			return fmt.Errorf("%w (the record starts on line %d)", errRecordTooLarge, start)
+			return &RecordTooLargeError{Line: start}
 		}
 		at := dec.InputOffset()
 		var syn *json.SyntaxError

@@ -413,6 +413,7 @@ export interface ImportProgress {
   file_index: number;
   files_total: number;
   warnings?: string[];
+  warning_reasons?: FileReason[];
   replaced?: boolean;
   duplicate_of?: string;
   embed_error?: ErrorInfo | null;
@@ -420,12 +421,18 @@ export interface ImportProgress {
 }
 
 /**
- * FileReason says why a file was not imported in parts the window words in
- * the person's language (Error keeps the English sentence). Code is
- * pdf_limit (with Limit: memory, open_time, page_time, pages, page_chars,
- * text_bytes; Page when one page crossed it; Max the limit: "384 MB", a
- * count, or seconds for the times), pdf_encrypted, pdf_no_text,
- * pdf_damaged, or json_invalid (Line: where the JSON parser stopped).
+ * FileReason says why a file was not imported, or what was not imported as
+ * it was, in parts the window words in the person's language (Error keeps
+ * the English sentence). Code is pdf_limit (with Limit: memory, open_time,
+ * page_time, pages, page_chars, text_bytes; Page when one page crossed it;
+ * Max the limit: "384 MB", a count, or seconds for the times),
+ * pdf_encrypted, pdf_no_text, pdf_damaged; unsupported (not a kind
+ * Wayfinder reads), empty (no text), binary (binary data, the first junk
+ * on Line), encoding (invalid sequences of an unknown encoding, from
+ * Line), json_invalid (broken at Line), json_record_too_large (a record
+ * from Line over Max MB), too_slow (reading took more than Max seconds);
+ * and, for a warning, replaced (Count invalid characters replaced with
+ * U+FFFD on Lines, "3, 7"; More when on later lines too).
  */
 export interface FileReason {
   code: string;
@@ -433,6 +440,9 @@ export interface FileReason {
   page?: number;
   max?: string;
   line?: number;
+  count?: number;
+  lines?: string;
+  more?: boolean;
 }
 
 /** ImportFailure is a file that could not be imported, and why. */

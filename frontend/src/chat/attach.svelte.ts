@@ -10,6 +10,9 @@ import { toBase64, type KnowledgeApi } from "../api/knowledge";
 import type { Transport } from "../api/transport";
 import { MAX_UPLOAD_BYTES } from "../knowledge/store.svelte";
 import { progressOf, type FileProgress } from "../knowledge/progress";
+import { failureText } from "../knowledge/reasons";
+import { errorText } from "../lib/errors";
+import { formatNumber, t } from "../i18n/i18n.svelte";
 
 /** The kinds the knowledge base imports, for the file picker. */
 export const ATTACH_ACCEPT = ".pdf,.md,.markdown,.txt,.text,.json,.jsonl";
@@ -34,26 +37,29 @@ export class AttachStore {
 
   constructor(private readonly api: KnowledgeApi) {}
 
-  listen(t: Transport): () => void {
+  listen(transport: Transport): () => void {
     const offs = [
-      subscribe(t, Events.Import, (p) => {
+      subscribe(transport, Events.Import, (p) => {
         const row = this.rowOf(p.import_id, p.conversation, [p.file]);
         if (row) row.progress = progressOf(p);
       }),
-      subscribe(t, Events.ImportDone, (r) => {
+      subscribe(transport, Events.ImportDone, (r) => {
         const files = [...(r.imported ?? []), ...(r.failed ?? []).map((f) => f.file), ...(r.duplicates ?? []).map((f) => f.file)];
         const row = this.rowOf(r.import_id, r.conversation, files);
         if (!row) return;
-        const failed = r.failed?.[0]?.error || r.error?.message;
-        if (failed) {
-          row.error = { code: "invalid_input", message: `${row.name}: ${failed}`, hint: "" };
+        const f = r.failed?.[0];
+        if (f || r.error) {
+          // The file's reason in the person's language; an import that
+          // failed as a whole (the knowledge base unavailable) keeps its
+          // error, which the banner words by its code.
+          row.error = f ? { code: "invalid_input", message: t("attach.failed", { file: row.name, reason: failureText(f.error, f.reason) }), hint: "" } : r.error!;
           return;
         }
         if (r.duplicates?.length && row.progress) row.progress = { ...row.progress, stage: "duplicate", duplicateOf: r.duplicates[0]!.error, finished: true, percent: 100 };
         else this.pending = this.pending.filter((x) => x !== row);
         void this.load(row.session);
       }),
-      subscribe(t, Reconnected, () => {
+      subscribe(transport, Reconnected, () => {
         for (const sid of Object.keys(this.files)) void this.load(sid);
       }),
     ];
@@ -95,7 +101,8 @@ export class AttachStore {
       this.pending = [...this.pending, row];
       const live = () => this.pending.find((x) => x.key === row.key);
       if (f.size > MAX_UPLOAD_BYTES) {
-        Object.assign(live()!, { error: { code: "invalid_input", message: `${f.name}: ${Math.round(f.size / 1048576)} MB > 64 MB`, hint: "" } });
+        const message = t("attach.tooLarge", { file: f.name, size: formatNumber(Math.round(f.size / 1048576)), max: MAX_UPLOAD_BYTES / 1048576 });
+        Object.assign(live()!, { error: { code: "upload_too_large", message, hint: "" } });
         continue;
       }
       try {
@@ -105,7 +112,9 @@ export class AttachStore {
         if (r && !r.importID) r.importID = id;
       } catch (e) {
         const r = live();
-        if (r) r.error = parseError(e);
+        // Said in the person's language: the error's title by its code.
+        const err = parseError(e);
+        if (r) r.error = { ...err, message: t("attach.failed", { file: f.name, reason: errorText(err).title }) };
       }
     }
   }

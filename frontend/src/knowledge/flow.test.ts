@@ -3,6 +3,7 @@ import { flushSync } from "svelte";
 import { $, $$, cleanup, click, fill, start } from "../testing/ui";
 import { progressOf, formatBytes, baseName } from "./progress";
 import { toBase64 } from "../api/knowledge";
+import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
 
@@ -49,8 +50,21 @@ describe("knowledge screen", () => {
     const replaced = await pick("출장 규정.md", "숙박비는 하루 8만원", "done");
     expect(replaced.textContent).toContain("Done: replaced the earlier version");
     const warned = await pick("log.txt", "ok", "done");
-    expect(warned.querySelector(".warn")!.textContent).toBe("Imported with a warning: 2 invalid characters replaced with \uFFFD (lines 3, 7)");
+    expect(warned.querySelector(".warn")!.textContent).toBe("Imported with a warning: 2 unreadable characters were replaced with \uFFFD (line numbers: 3, 7).");
     await vi.waitFor(() => expect($$("table.docs tr[data-doc]")).toHaveLength(2));
+  });
+
+  it("says the invalid-characters warning in Korean", async () => {
+    const { fake } = await start({ settings: { language: "ko" } });
+    setLang("ko");
+    click($$(".views button")[0]!);
+    await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull());
+    const input = $("#kb-file-input") as HTMLInputElement;
+    Object.defineProperty(input, "files", { value: [new File(["ok"], "log.txt")], configurable: true });
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-stage='done'] .warn")).not.toBeNull(), { timeout: 5000 });
+    expect($(".progress li.file .warn").textContent).toBe("가져왔지만 확인이 필요합니다: 읽을 수 없는 글자 2개를 \uFFFD로 바꿨습니다(3, 7번째 줄).");
+    expect(fake.docs).toHaveLength(1);
   });
 
   it("shows where a hit comes from: file, record id, page and heading", async () => {

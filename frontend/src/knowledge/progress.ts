@@ -22,6 +22,8 @@ export interface FileProgress {
   duplicateOf: string;
   /** what was imported but not as it was (invalid bytes, by line) */
   warnings: string[];
+  /** the warnings in parts, one for each (null: no words of the view's own) */
+  warningReasons: (FileReason | null)[];
 }
 
 const FINISHED = new Set(["done", "skipped", "duplicate", "failed"]);
@@ -60,6 +62,7 @@ export function progressOf(p: ImportProgress): FileProgress {
     replaced: p.replaced ?? false,
     duplicateOf: p.duplicate_of ?? "",
     warnings: p.warnings ?? [],
+    warningReasons: (p.warnings ?? []).map((_, i) => (p.warning_reasons?.[i]?.code ? p.warning_reasons[i]! : null)),
   };
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { setLang } from "../i18n/i18n.svelte";
-import { failureText } from "./reasons";
+import { failureText, warningText } from "./reasons";
 
 describe("failureText", () => {
   afterEach(() => setLang("en"));
@@ -50,7 +50,8 @@ describe("failureText", () => {
       { code: "pdf_encrypted" },
       { code: "pdf_no_text" },
       { code: "pdf_damaged" },
-      { code: "json_invalid", line: 7 },
+      ...["unsupported", "empty", "binary", "encoding", "json_invalid", "json_record_too_large", "too_slow", "replaced"].map((code) => ({ code, line: 4, max: "32", count: 3, lines: "4, 9" })),
+      { code: "replaced", count: 3, lines: "4, 9", more: true },
     ];
     for (const lang of ["en", "ko"] as const) {
       setLang(lang);
@@ -66,5 +67,40 @@ describe("failureText", () => {
   it("an unnamed failure keeps its sentence without the Go wrapping", () => {
     expect(failureText('import "/tmp/x/notes.md": not readable as text: it holds binary data')).toBe("not readable as text: it holds binary data");
     expect(failureText("file is 300 MB; the limit is 256 MB", { code: "something_new" })).toBe("file is 300 MB; the limit is 256 MB");
+  });
+
+  // The importer's reasons the Korean window used to show in English.
+  it.each([
+    [{ code: "unsupported" }, "This kind of file is not supported: Wayfinder reads PDF, Markdown, text, JSON and JSON Lines files.", "지원하지 않는 종류의 파일입니다. Wayfinder는 PDF, Markdown, 텍스트, JSON, JSON Lines 파일을 읽습니다."],
+    [{ code: "empty" }, "This file has no text to read.", "이 파일에는 읽을 텍스트가 없습니다."],
+    [{ code: "binary", line: 1 }, "This file holds binary data, not text (from line 1), so it was not imported.", "이 파일은 텍스트가 아니라 바이너리 데이터여서(1번째 줄부터) 가져오지 않았습니다."],
+    [{ code: "encoding", line: 12 }, "This file has many characters Wayfinder cannot read (from line 12): save it as UTF-8, UTF-16 or EUC-KR text, then add it again.", "이 파일에는 Wayfinder가 읽을 수 없는 글자가 많습니다(12번째 줄부터). UTF-8, UTF-16 또는 EUC-KR 텍스트로 저장한 뒤 다시 추가하세요."],
+    [{ code: "json_record_too_large", line: 5, max: "32" }, "A JSON record starting on line 5 is larger than 32 MB; split it, then add the file again.", "5번째 줄에서 시작하는 JSON 레코드가 32 MB보다 큽니다. 나눈 뒤 파일을 다시 추가하세요."],
+    [{ code: "too_slow", max: "120" }, "Reading this file took more than 120 seconds, so it was not imported.", "이 파일을 읽는 데 120초 넘게 걸려 가져오지 않았습니다."],
+  ])("%o in Korean too", (reason, en, ko) => {
+    const goError = 'import "/tmp/up/x.md": something in English';
+    setLang("en");
+    expect(failureText(goError, reason)).toBe(en);
+    setLang("ko");
+    expect(failureText(goError, reason)).toBe(ko);
+  });
+});
+
+describe("warningText", () => {
+  afterEach(() => setLang("en"));
+  const sentence = "3 invalid characters replaced with \uFFFD (lines 4, 9)";
+  it.each([
+    [{ code: "replaced", count: 3, lines: "4, 9" }, "Imported with a warning: 3 unreadable characters were replaced with � (line numbers: 4, 9).", "가져왔지만 확인이 필요합니다: 읽을 수 없는 글자 3개를 �로 바꿨습니다(4, 9번째 줄)."],
+    [{ code: "replaced", count: 1, lines: "7" }, "Imported with a warning: 1 unreadable character was replaced with � (line number: 7).", "가져왔지만 확인이 필요합니다: 읽을 수 없는 글자 1개를 �로 바꿨습니다(7번째 줄)."],
+    [{ code: "replaced", count: 40, lines: "1, 2, 3, 4, 5", more: true }, "Imported with a warning: 40 unreadable characters were replaced with � (line numbers: 1, 2, 3, 4, 5 and later).", "가져왔지만 확인이 필요합니다: 읽을 수 없는 글자 40개를 �로 바꿨습니다(1, 2, 3, 4, 5번째 줄과 그 뒤)."],
+  ])("the invalid-bytes warning %o in English and Korean", (reason, en, ko) => {
+    setLang("en");
+    expect(warningText(sentence, reason)).toBe(en);
+    setLang("ko");
+    expect(warningText(sentence, reason)).toBe(ko);
+    expect(warningText(sentence, reason)).not.toContain("replaced");
+  });
+  it("keeps a warning it has no words for", () => {
+    expect(warningText("something new")).toBe("Imported with a warning: something new");
   });
 });

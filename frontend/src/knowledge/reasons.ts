@@ -1,7 +1,8 @@
 // Why a file was not imported, in the person's language. The backend sends
 // the failures it can name in parts (FileReason: a PDF over one of its
-// limits, locked, without text, damaged; a JSON file that is not valid
-// JSON, with its line); any other keeps the backend's
+// limits, locked, without text, damaged; a kind not read, no text, binary
+// data, an unknown encoding, broken JSON, too slow; and the warning about
+// characters replaced); any other keeps the backend's
 // sentence, without the "import "<path>": " the Go side wraps it in (the
 // file's name is shown beside it, and an upload's path is a temporary one).
 import type { FileReason } from "../api/gotypes.gen";
@@ -11,7 +12,15 @@ export function failureText(error: string, reason?: FileReason | null): string {
   if (reason) {
     let key = reason.code === "pdf_limit" ? `knowledge.reason.pdf_limit.${reason.limit ?? ""}` : `knowledge.reason.${reason.code}`;
     if (reason.code === "json_invalid" && !reason.line) key = "knowledge.reason.json_invalid_somewhere";
-    if (isKey(key)) return t(key, { page: reason.page ?? 0, max: reason.max ?? "", line: reason.line ?? 0 });
+    if (reason.more && isKey(`${key}.more`)) key += ".more";
+    if (isKey(key)) {
+      return t(key, { page: reason.page ?? 0, max: reason.max ?? "", line: reason.line ?? 0, count: reason.count ?? 0, lines: reason.lines ?? "" });
+    }
   }
   return error.replace(/^import ".*?": /, "");
+}
+
+/** warningText is one of a file's warnings (what was imported but not as it was), in the person's language. */
+export function warningText(warning: string, reason?: FileReason | null): string {
+  return t("knowledge.warning", { text: failureText(warning, reason) });
 }

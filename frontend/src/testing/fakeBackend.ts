@@ -690,7 +690,8 @@ export class FakeBackend implements Transport {
       report.duplicates.push({ file: name, error: same.name });
     } else {
       const warnings = /\.txt$/i.test(name) ? ["2 invalid characters replaced with \uFFFD (lines 3, 7)"] : undefined;
-      steps = [p("reading"), p("chunking", { chunks: 12 }), p("embedding", { chunks: 12, embedded: 6 }), p("embedding", { chunks: 12, embedded: 12 }), p("done", { chunks: 12, embedded: 12, replaced: !!earlier, warnings })];
+      const warning_reasons = warnings ? [{ code: "replaced", count: 2, lines: "3, 7" }] : undefined;
+      steps = [p("reading"), p("chunking", { chunks: 12 }), p("embedding", { chunks: 12, embedded: 6 }), p("embedding", { chunks: 12, embedded: 12 }), p("done", { chunks: 12, embedded: 12, replaced: !!earlier, warnings, warning_reasons })];
       Object.assign(report, { imported: [name], documents: 1, chunks: 12, pages: pdf ? 4 : 0 });
       if (earlier) {
         report.replaced.push(name);
@@ -725,7 +726,7 @@ export class FakeBackend implements Transport {
     const p = (stage: string, extra: Partial<ImportProgress> = {}): ImportProgress => ({ import_id: id, file: name, stage, pages: 0, chunks: 0, embedded: 0, file_index: 1, files_total: 1, conversation: sid, ...extra });
     const bad = !/\.(pdf|md|markdown|txt|text|json|jsonl)$/i.test(name);
     const steps = bad
-      ? [p("reading"), p("failed", { error: "this kind of file is not supported" })]
+      ? [p("reading"), p("failed", { error: "this kind of file is not supported", reason: { code: "unsupported" } })]
       : [p("reading"), p("chunking", { chunks: 4 }), p("embedding", { chunks: 4, embedded: 2 }), p("done", { chunks: 4, embedded: 4 })];
     let i = 0;
     const tick = () => {
@@ -733,7 +734,7 @@ export class FakeBackend implements Transport {
       if (!step) {
         const now = new Date().toISOString();
         if (!bad) (this.attached[sid] ??= []).push({ id: this.id("doc"), title: name, source: `/data/uploads/.conversations/${sid}/${name}`, kind: "markdown", size: contentBase64.length, pages: 0, chunks: 4, created_at: now, updated_at: now });
-        this.emit("knowledge.import_done", { import_id: id, conversation: sid, imported: bad ? [] : [name], skipped: [], failed: bad ? [{ file: name, error: "this kind of file is not supported" }] : [], warnings: [], replaced: [], duplicates: [], ignored: [], documents: bad ? 0 : 1, chunks: bad ? 0 : 4, pages: 0 });
+        this.emit("knowledge.import_done", { import_id: id, conversation: sid, imported: bad ? [] : [name], skipped: [], failed: bad ? [{ file: name, error: "this kind of file is not supported", reason: { code: "unsupported" } }] : [], warnings: [], replaced: [], duplicates: [], ignored: [], documents: bad ? 0 : 1, chunks: bad ? 0 : 4, pages: 0 });
         return;
       }
       this.emit("knowledge.import", step);

@@ -216,12 +216,16 @@ func TestStopDuringAHungCall(t *testing.T) {
 				<-started
 				cancel(c.cause)
 			}()
-			res, err := a.Respond(ctx, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionRunOnce, Version: res.ToolCall.ID}}, &output{})
+			out := &output{}
+			res, err := a.Respond(ctx, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionRunOnce, Version: res.ToolCall.ID}}, out)
 			if err == nil || !errors.Is(err, context.Canceled) {
 				t.Fatalf("the stopped turn ended with %v", err)
 			}
 			if res.ToolCall == nil || res.ToolCall.Again != c.want || res.ToolCall.Tool != "slow__wait" {
 				t.Fatalf("offered again: %+v, want again %q", res.ToolCall, c.want)
+			}
+			if running := toolLines(out, ""); len(running) != 1 || running[0].Text != "{}" {
+				t.Fatalf("the trace of the running call: %+v (a call without arguments shows {})", running)
 			}
 		})
 	}

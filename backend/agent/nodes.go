@@ -334,7 +334,11 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 				rt.Emit(eventToolCall, record(c.ID, t, c.Call, verdicts[k], "", false))
 				continue
 			}
-			rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceToolSelected, Node: rt.Node(), Tool: c.Name, Text: compactJSON(c.Args)})
+			args := "{}" // a call without arguments, not "null"
+			if len(c.Args) > 0 {
+				args = compactJSON(c.Args)
+			}
+			rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceToolSelected, Node: rt.Node(), Tool: c.Name, Text: args})
 			allowed = append(allowed, c.Call)
 			allowedAt = append(allowedAt, k)
 		}

@@ -612,6 +612,22 @@ type AppInfo struct {
 	Locale  string `json:"locale"`
 }
 
+// Passage is a search hit opened in the Knowledge screen's reader: its
+// chunk (Text) in its document, with the text just before and after it
+// (without what the chunks repeat of each other; "" at the document's ends).
+type Passage struct {
+	ChunkID string `json:"chunk_id"`
+	DocID   string `json:"doc_id"`
+	Title   string `json:"title"`
+	File    string `json:"file,omitempty"`
+	Kind    string `json:"kind"`
+	Page    int    `json:"page,omitempty"`
+	Heading string `json:"heading,omitempty"`
+	Before  string `json:"before"`
+	Text    string `json:"text"`
+	After   string `json:"after"`
+}
+
 // KBDocument is an imported document in the knowledge list.
 type KBDocument struct {
 	ID        string    `json:"id"`

@@ -276,3 +276,43 @@ func TestReasonOfLimits(t *testing.T) {
 		t.Errorf("reasonOf(an unknown error) = %+v, want nil", got)
 	}
 }
+
+// A hit of the Knowledge screen's search opens with its chunk and the text
+// around it, what the chunks repeat of each other shown once.
+func TestKnowledgePassage(t *testing.T) {
+	a, events := openTestApp(t, ollamatest.New(t), "llama3.2:3b")
+	k := &KnowledgeService{a}
+	var text strings.Builder
+	text.WriteString("# Handbook\n\n")
+	for i := 1; i <= 200; i++ {
+		fmt.Fprintf(&text, "Rule %d says something ordinary about the office. ", i)
+		if i == 100 {
+			text.WriteString("Annual leave is fifteen days. ")
+		}
+	}
+	id, err := k.Upload("handbook.md", base64.StdEncoding.EncodeToString([]byte(text.String())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := waitReport(t, events, id); len(r.Imported) != 1 {
+		t.Fatalf("report %+v", r)
+	}
+	hits, err := k.Search("annual leave fifteen", 1)
+	if err != nil || len(hits) != 1 {
+		t.Fatalf("hits %+v %v", hits, err)
+	}
+	p, err := k.Passage(hits[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Text != hits[0].Text || p.File != "handbook.md" || p.Before == "" || p.After == "" {
+		t.Fatalf("passage %+v", p)
+	}
+	whole := p.Before + p.Text + p.After
+	if !strings.Contains(text.String(), whole) {
+		t.Fatalf("before, the chunk and after are not the document's text in a row:\n%q", whole)
+	}
+	if _, err := k.Passage("nope:1"); err == nil {
+		t.Fatal("an unknown passage opened")
+	}
+}

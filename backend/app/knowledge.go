@@ -462,6 +462,33 @@ func (k *KnowledgeService) Search(query string, topK int) ([]api.SearchHit, erro
 	return k.app.library.search(k.app.ctx, query, knowledge.SearchOptions{TopK: min(max(topK, 1), 50)})
 }
 
+// Passage opens a search hit: its chunk with the text around it in its
+// document (the Knowledge screen's reader).
+func (k *KnowledgeService) Passage(chunkID string) (api.Passage, error) {
+	kb, err := k.app.library.base(k.app.ctx)
+	if err != nil {
+		return api.Passage{}, err
+	}
+	p, err := kb.Passage(k.app.ctx, chunkID)
+	if err != nil {
+		return api.Passage{}, err
+	}
+	out := api.Passage{ChunkID: p.Chunk.ID, DocID: p.Doc.ID, Title: p.Doc.Title, File: filepath.Base(p.Doc.Source), Kind: p.Doc.Kind,
+		Page: p.Chunk.Page, Heading: p.Chunk.Heading, Text: p.Chunk.Text}
+	if p.Doc.Kind == knowledge.KindCatalog {
+		out.File = ""
+	}
+	if p.Before != nil {
+		// What the chunk repeats of the one before is shown once, in the chunk.
+		repeated := len(p.Chunk.Text) - len(knowledge.WithoutOverlap(p.Before.Text, p.Chunk.Text))
+		out.Before = p.Before.Text[:len(p.Before.Text)-repeated]
+	}
+	if p.After != nil {
+		out.After = knowledge.WithoutOverlap(p.Chunk.Text, p.After.Text)
+	}
+	return out, nil
+}
+
 // Catalog lists the built-in catalog, optionally one category.
 func (k *KnowledgeService) Catalog(category string) ([]api.CatalogEntry, error) {
 	if category != "" && !isCatalogCategory(category) {

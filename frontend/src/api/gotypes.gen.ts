@@ -365,6 +365,24 @@ export interface AppInfo {
   locale: string;
 }
 
+/**
+ * Passage is a search hit opened in the Knowledge screen's reader: its
+ * chunk (Text) in its document, with the text just before and after it
+ * (without what the chunks repeat of each other; "" at the document's ends).
+ */
+export interface Passage {
+  chunk_id: string;
+  doc_id: string;
+  title: string;
+  file?: string;
+  kind: string;
+  page?: number;
+  heading?: string;
+  before: string;
+  text: string;
+  after: string;
+}
+
 /** KBDocument is an imported document in the knowledge list. */
 export interface KBDocument {
   id: string;

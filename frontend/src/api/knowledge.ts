@@ -1,7 +1,7 @@
 // Typed client for the Go KnowledgeService: the person's documents, the
 // built-in tool catalog and retrieval as the agent sees it.
 import type { Transport } from "./transport";
-import type { CatalogEntry, KBDocument, SearchHit } from "./gotypes.gen";
+import type { CatalogEntry, KBDocument, Passage, SearchHit } from "./gotypes.gen";
 
 const S = "KnowledgeService";
 
@@ -22,6 +22,8 @@ export interface KnowledgeApi {
   addToLibrary(sessionID: string, source: string): Promise<string>;
   remove(docID: string): Promise<void>;
   search(query: string, topK: number): Promise<SearchHit[]>;
+  /** passage opens a hit: its chunk with the text around it in its document. */
+  passage(chunkID: string): Promise<Passage>;
   catalog(category: string): Promise<CatalogEntry[]>;
   categories(): Promise<string[]>;
 }
@@ -39,6 +41,7 @@ export function knowledgeApi(t: Transport): KnowledgeApi {
     addToLibrary: (sid, source) => t.call<string>(S, "AddToLibrary", [sid, source]),
     remove: (id) => t.call<void>(S, "Remove", [id]),
     search: async (q, k) => (await list<SearchHit>("Search", [q, k])).map((h) => ({ ...h })),
+    passage: (id) => t.call<Passage>(S, "Passage", [id]),
     catalog: async (c) => (await list<CatalogEntry>("Catalog", [c])).map((e) => ({ ...e, categories: e.categories ?? [], tasks: e.tasks ?? [], platforms: e.platforms ?? [], languages: e.languages ?? [] })),
     categories: () => list<string>("Categories", []),
   };

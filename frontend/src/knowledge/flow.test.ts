@@ -137,6 +137,10 @@ describe("knowledge screen", () => {
     expect(passage.textContent).toBe("연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>");
     expect([...passage.querySelectorAll("mark")].map((m) => m.textContent)).toEqual(["휴가", "15일"]);
     expect(document.querySelector("dialog.reader img")).toBeNull();
+    // In its document: the text before and after it, from Passage.
+    await vi.waitFor(() => expect($("dialog.reader [data-part=before]").textContent).toBe("휴가 규정의 앞부분입니다. "));
+    expect($("dialog.reader [data-part=after]").textContent).toBe(" 병가는 따로 정합니다.");
+    expect(fake.calls.find((c) => c.method === "Passage")?.args).toEqual(["d1-c1"]);
     expect($("dialog.reader h2").textContent).toBe("Leave policy");
     expect($("dialog.reader .where").textContent).toContain("leave.md");
     click("dialog.reader form button");

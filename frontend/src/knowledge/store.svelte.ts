@@ -2,7 +2,7 @@
 // bar per file), retrieval as the agent sees it, and the built-in catalog.
 import { parseError, type ErrorInfo } from "../api/errors";
 import { Events, Reconnected, subscribe } from "../api/events";
-import type { CatalogEntry, ImportReport, KBDocument, SearchHit } from "../api/gotypes.gen";
+import type { CatalogEntry, ImportReport, KBDocument, Passage, SearchHit } from "../api/gotypes.gen";
 import { toBase64, type KnowledgeApi } from "../api/knowledge";
 import type { Transport } from "../api/transport";
 import { progressOf, type FileProgress } from "./progress";
@@ -170,6 +170,18 @@ export class KnowledgeStore {
       this.searchError = parseError(e);
     } finally {
       this.searching = false;
+    }
+  }
+
+  /**
+   * passage opens a hit in its document: its chunk with the text around
+   * it. null when it cannot be read (the reader then shows the hit alone).
+   */
+  async passage(hit: SearchHit): Promise<Passage | null> {
+    try {
+      return await this.api.passage(hit.id);
+    } catch {
+      return null;
     }
   }
 

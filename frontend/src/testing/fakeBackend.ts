@@ -16,6 +16,7 @@ import type {
   PlanApproval,
   Recommendation,
   SearchHit,
+  Passage,
   Source,
   TraceEvent,
   TurnResult,
@@ -780,6 +781,12 @@ export class FakeBackend implements Transport {
       }
     }
     return hits.slice(0, topK);
+  }
+  "KnowledgeService.Passage"(chunkID: string): Passage {
+    const d = this.docs.find((x) => chunkID === `${x.id}-c1`);
+    if (!d) throw new ApiError({ code: "document_not_found", message: "That document is no longer in the knowledge base." });
+    const file = d.source.split(/[\\/]/).pop();
+    return { chunk_id: chunkID, doc_id: d.id, title: d.title, file, kind: d.kind, heading: "연차 휴가", before: "휴가 규정의 앞부분입니다. ", text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", after: " 병가는 따로 정합니다." };
   }
   "KnowledgeService.Categories"(): string[] {
     return [...new Set(CATALOG.flatMap((e) => e.categories))].sort();

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/mcp"
+	"github.com/wayfinder-app/wayfinder/backend/store"
 )
 
 // envFlag collects repeated --env KEY=VALUE flags.
@@ -148,6 +150,9 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 			what = name + " " + args[1]
 		}
 		fmt.Fprintf(s.out, "%s: %s\n", map[string]string{"remove": "Removed", "on": "Switched on", "off": "Switched off"}[sub], what)
+		if sub == "remove" {
+			return revokeServerGrants(ctx, dir, name, s)
+		}
 		return nil
 	}
 	return fmt.Errorf("%w: unknown mcp command %q; use wayfinder %s", errUsage, sub, usage)
@@ -197,4 +202,35 @@ func firstLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// revokeServerGrants takes back the "always" grants of a removed server's
+// tools, as removing it in Settings does, so none stay listed for a
+// program that is gone. While a Wayfinder has the data folder open the
+// store is its to change: the grants then stay until revoked in Settings
+// (they can no longer apply: a grant holds only for the program it was
+// given to).
+func revokeServerGrants(ctx context.Context, dir, name string, s stdio) error {
+	lock, err := lockDataDir(dir)
+	if errors.Is(err, errDataDirBusy) {
+		fmt.Fprintf(s.err, "Wayfinder is open, so tools of %s you allowed for good stay listed in its Settings until you revoke them there.\n", name)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	st, err := store.Open(ctx, dir)
+	if err != nil {
+		return fmt.Errorf("open the data folder %s: %w", dir, err)
+	}
+	defer st.Close()
+	n, err := st.RevokeServer(ctx, name)
+	if err != nil {
+		return fmt.Errorf("%s was removed, but its tools allowed for good stay listed in Settings: %w", name, err)
+	}
+	if n > 0 {
+		fmt.Fprintf(s.out, "Took back %s for its tools.\n", count(n, "grant", "grants"))
+	}
+	return nil
 }

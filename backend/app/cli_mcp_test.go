@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/store"
 )
 
 func TestMCPCommands(t *testing.T) {
@@ -46,11 +48,36 @@ func TestMCPCommands(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), `"mcpServers"`) || !strings.Contains(string(b), `"A": "1"`) {
 		t.Fatalf("mcp.json: %s %v", b, err)
 	}
-	if code, out, _ := wayfinder(t, append(base, "mcp", "remove", "broken")...); code != 0 || !strings.Contains(out, "Removed") {
+	// Removing a server takes back its tools' grants, as Settings does.
+	grant(t, dir, "broken__x", "broken")
+	grant(t, dir, "other__y", "other")
+	if code, out, _ := wayfinder(t, append(base, "mcp", "remove", "broken")...); code != 0 || !strings.Contains(out, "Removed") || !strings.Contains(out, "Took back 1 grant") {
 		t.Fatalf("remove: %d %q", code, out)
+	}
+	st, err := store.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grants, err := st.ToolGrants(context.Background())
+	st.Close()
+	if err != nil || len(grants) != 1 || grants[0].Server != "other" {
+		t.Fatalf("grants after remove: %+v %v", grants, err)
 	}
 	if code, _, errOut := wayfinder(t, append(base, "mcp", "remove", "broken")...); code != 1 || !strings.Contains(errOut, "no MCP server") {
 		t.Fatalf("remove again: %d %q", code, errOut)
+	}
+}
+
+// grant allows a server's tool for good, as the approval dialog does.
+func grant(t *testing.T, dir, tool, server string) {
+	t.Helper()
+	st, err := store.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.GrantTool(context.Background(), tool, server, "origin-of-"+server); err != nil {
+		t.Fatal(err)
 	}
 }
 

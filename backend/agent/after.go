@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	ollama "github.com/ollama/ollama/api"
-
 	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/graph"
 	"github.com/wayfinder-app/wayfinder/backend/memory"
@@ -137,7 +135,7 @@ func (a *Agent) reflect(ctx context.Context, c *call, sessionID string, s State)
 		return nil
 	}
 	person := memoryUser(s)
-	out, ok, err := structured[memoryOut](ctx, c, []ollama.Message{system(memoryPrompt()), user(person)})
+	out, ok, err := structured[memoryOut](ctx, c, append(roleSystem(memoryPrompt()), user(person)))
 	if err != nil || !ok {
 		return err
 	}

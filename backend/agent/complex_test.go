@@ -148,8 +148,8 @@ func TestComplexFlow(t *testing.T) {
 	// missing (two tool calls, run in parallel), and the reviewer again;
 	// then the guide; and the three calls before the approval.
 	scouts := e.requests(isScout)
-	if len(scouts) != 1 || !strings.Contains(scouts[0].Messages[1].Content, "Sub-task s4: 업로드") ||
-		!strings.Contains(scouts[0].Messages[1].Content, "유튜브 업로드 도구") {
+	if len(scouts) != 1 || !strings.Contains(scouts[0].Messages[2].Content, "Sub-task s4: 업로드") ||
+		!strings.Contains(scouts[0].Messages[2].Content, "유튜브 업로드 도구") {
 		t.Fatalf("scout calls: %d, first %+v", len(scouts), scouts)
 	}
 	if res.LLMCalls != 3+3+1+3 {

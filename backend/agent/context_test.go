@@ -151,8 +151,9 @@ func TestBehindSummaryKeepsEveryMessage(t *testing.T) {
 		t.Fatalf("%d calls before the answer, want 1", res.LLMCalls)
 	}
 	got := e.requests(isAnswer)[0].Messages
-	// System, the 24 messages, this conversation's data key, the question.
-	if len(got) != 1+24+2 || got[1].Content != "질문 0" || got[24].Content != "답 11" {
+	// The preamble and the answer's instructions, the 24 messages, the
+	// question (no data block, so no data key).
+	if len(got) != 2+24+1 || got[2].Content != "질문 0" || got[25].Content != "답 11" {
 		t.Fatalf("sent %d messages: %+v", len(got), got)
 	}
 	a.Wait()
@@ -193,7 +194,7 @@ func TestSmallContextFoldsWhatDoesNotFit(t *testing.T) {
 	folded := lastMessage(sums[0]).Content
 	req := e.requests(isAnswer)[0]
 	var kept []string
-	for _, m := range req.Messages[1 : len(req.Messages)-2] { // without the data key and the question
+	for _, m := range req.Messages[2 : len(req.Messages)-1] { // without the system messages and the question
 		kept = append(kept, m.Content[:6])
 	}
 	// Four fit (4 x 154 = 616 <= 716); the four oldest are in the summary

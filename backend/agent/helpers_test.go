@@ -169,14 +169,16 @@ func turn(t *testing.T, a *Agent, tr chat.Turn) (api.TurnResult, *output) {
 // chatCalls counts the fake's /api/chat requests.
 func (e *env) chatCalls() int { return e.fake.Count(ollamatest.PathChat) }
 
-// system prompt of a recorded request.
+// system prompt of a recorded request: its system messages joined, as
+// Ollama joins them.
 func systemOf(req ollama.ChatRequest) string {
+	var sys []string
 	for _, m := range req.Messages {
 		if m.Role == "system" {
-			return m.Content
+			sys = append(sys, m.Content)
 		}
 	}
-	return ""
+	return strings.Join(sys, "\n\n")
 }
 
 // promptText is every message of a recorded request, joined.

@@ -97,7 +97,7 @@ func (a *Agent) router(ctx context.Context, s State, rt *graph.Runtime) (graph.U
 	pre := classify(s.Input, len(s.History) > 0)
 	if !pre.ok {
 		c.trace(api.TracePlanning, say(api.TraceRouting))
-		d, ok, err := structured[routeDecision](ctx, c, []ollama.Message{system(routerPrompt()), user(routerUser(s))})
+		d, ok, err := structured[routeDecision](ctx, c, append(roleSystem(routerPrompt()), user(routerUser(s))))
 		if err != nil {
 			return nil, err
 		}

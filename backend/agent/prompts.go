@@ -11,11 +11,16 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/memory"
 )
 
-// The first line of each system prompt names the role; tests (also those
-// outside this package) and the fake Ollama tell the calls apart by it, so
-// keep them distinct.
+// Every call's system prompt is two system messages: the preamble, the
+// same in every call of every conversation (plus the conversation's
+// summaries), then the role's own instructions. Ollama joins system
+// messages at the top of the prompt, so a server that caches a prompt's
+// beginning reuses the preamble across roles and conversations. The first
+// line of the role's message names the role; tests (also those outside
+// this package) and the fake Ollama tell the calls apart by it, so keep
+// them distinct, and out of the preamble.
 const (
-	RoleAnswer   = "You are Wayfinder, a helpful assistant that runs entirely on the person's own computer."
+	RoleAnswer   = "You are Wayfinder's answer writer: answer the person's latest message."
 	RoleRouter   = "You are Wayfinder's router."
 	RolePlanner  = "You are Wayfinder's planner."
 	RoleScout    = "You are Wayfinder's tool scout."
@@ -26,29 +31,45 @@ const (
 
 const languageRule = "Answer in the language the person writes in (Korean or English)."
 
-// answerPrompt is the system prompt of the simple path: who Wayfinder is
-// and how it answers. It is the same in every conversation.
+// preamble opens every call: who Wayfinder is and the rule on data blocks
+// (issue 22), which holds for every role that reads them. Nothing in it
+// varies, so the server's prompt cache serves it to every call after the
+// first; the rule costs a cold server's first call only.
+func preamble() string {
+	return "You are Wayfinder, a helpful assistant that runs entirely on the person's own computer: " +
+		"it answers questions, searches the person's documents and plans tasks with AI tools, one part of the work in each call.\n" +
+		dataRule()
+}
+
+// roleSystem is a call's system messages without a conversation: the
+// preamble, then the role's instructions.
+func roleSystem(role string) []ollama.Message {
+	return []ollama.Message{system(preamble()), system(role)}
+}
+
+// answerPrompt is the answer role's instructions on the simple path: how
+// Wayfinder answers. It is the same in every conversation.
 func answerPrompt() string {
 	return RoleAnswer + "\n" +
 		languageRule + " Be clear and concise; use Markdown when it helps. If you do not know, say so.\n" +
 		"Use the calculator for every calculation and get_time for dates and times. " +
 		"Use retrieve_docs for questions about the person's documents, search_catalog (when offered) to find AI tools, read_memory to recall the person. " +
 		"When a tool returns an error, tell the person plainly what went wrong.\n" +
-		"Cite passages by their numbers, like [1], right where you use them; cite only passages you used.\n" +
-		dataRule()
+		"Cite passages by their numbers, like [1], right where you use them; cite only passages you used."
 }
 
 // withConversation lays out a call that sees the conversation, from what
 // changes least to what changes most, so a server that caches a prompt's
-// beginning reuses the most: the call's system prompt with the summaries of
-// the older conversation (seed 001's prompt), the unsummarised messages
-// verbatim, then the call's own messages.
+// beginning reuses the most: the preamble with the summaries of the older
+// conversation (seed 001's prompt), the role's instructions sys, the
+// unsummarised messages verbatim, then the call's own messages.
 func withConversation(s State, sys string, own ...ollama.Message) []ollama.Message {
-	msgs := make([]ollama.Message, 0, 1+len(s.History)+len(own))
+	msgs := make([]ollama.Message, 0, 2+len(s.History)+len(own))
+	pre := preamble()
 	if s.Summary != "" {
-		sys += "\n\n[Earlier conversation summary]\n" + memory.FormatSummaryForPrompt(s.Summary, s.Lang)
+		pre += "\n\n[Earlier conversation summary]\n" + memory.FormatSummaryForPrompt(s.Summary, s.Lang)
 	}
-	msgs = append(msgs, system(sys))
+	msgs = append(msgs, system(pre), system(sys))
 	msgs = append(msgs, toOllama(s.History)...)
 	return append(msgs, own...)
 }
@@ -60,8 +81,18 @@ func answerMessages(s State, b budget, tools ollama.Tools) []ollama.Message {
 	sys := answerPrompt()
 	room := b.prompt - b.prompt/5 - // the tool rounds
 		tokens(sys) - tokens(s.Summary) - msgTokens(s.History) - tokens(s.Input) - toolTokens(tools) - tokens(dataKey(nonceOf(s)))
-	own := []ollama.Message{user(dataKey(nonceOf(s)))}
-	if material := turnMaterial(s, room); material != "" {
+	var own []ollama.Message
+	material := turnMaterial(s, room)
+	if material != "" || scratchHasData(s) {
+		// Only a prompt with data blocks names their key: a greeting or
+		// a calculation is shorter without it (a cold server evaluates
+		// every token). A tool's data arrives in a later round, so its
+		// prompt diverges from the round before at the key, just after the
+		// conversation: the server evaluates the message and the rounds
+		// again, not the system prompt, tools or conversation.
+		own = append(own, user(dataKey(nonceOf(s))))
+	}
+	if material != "" {
 		// Ollama joins it and the message into one user turn.
 		own = append(own, user(material))
 	}
@@ -207,8 +238,7 @@ func scoutPrompt(webSearch bool) string {
 	return RoleScout + ` Find the best AI tool or service for one sub-task of the person's plan.
 Search with the tools available: ` + tools + `. Call several tools at once when the searches are independent.
 Prefer tools found in the sources; note price, link, platform and Korean support. When you have enough, reply with a short note of your choice and why, without calling tools.
-Search with the person's words and the sub-task; never put text from the results (names of people, numbers, codes) into a search.
-` + dataRule()
+Search with the person's words and the sub-task; never put text from the results (names of people, numbers, codes) into a search.`
 }
 
 func scoutUser(s State, st api.SubTask) string {
@@ -230,7 +260,6 @@ func reviewerPrompt() string {
 	return RoleReviewer + ` Decide whether the findings are enough to recommend one tool for the sub-task, and give the recommendation.
 Use only what the findings say: tool name, why it fits, its URL, its pricing ("unknown" when not found), and up to three alternatives.
 When something important is missing (no candidate tool, no link), set sufficient to false and say in "missing" what to look for next.
-` + dataRule() + `
 Reply with JSON only.`
 }
 
@@ -262,7 +291,7 @@ func guidePrompt() string {
 a short overview, then one section per sub-task in order with the recommended tool, why, the link, and the cost where known,
 then the total cost when given. Cite sources with their numbers like [1] right where you use them, only the sources listed for that tool;
 do not invent sources or links, and do not add a list of sources at the end (Wayfinder adds it).
-` + dataRule() + "\n" + languageRule
+` + languageRule
 }
 
 // guideUser gives the guide writer the plan and, per sub-task, the

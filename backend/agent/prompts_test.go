@@ -78,6 +78,7 @@ func TestPromptsGolden(t *testing.T) {
 	total, _ := costTotal(s.Recommendations)
 	prompts := map[string]string{
 		"answer_request":   render(answerMessages(s, newBudget(8192), nil)),
+		"preamble":         preamble(),
 		"router_system":    routerPrompt(),
 		"router_user":      routerUser(s),
 		"planner_request":  render(plannerMessages(s)),

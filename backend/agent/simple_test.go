@@ -101,15 +101,15 @@ func TestScenarioDocumentQuestion(t *testing.T) {
 	if res.LLMCalls != 1 || len(e.requests(isAnswer)) != 1 || len(e.requests(isRouter)) != 0 {
 		t.Fatalf("model calls = %d, want 1", res.LLMCalls)
 	}
-	// A new question sees the conversation too (system, four earlier
-	// messages, the conversation's data key, the passage, the question),
-	// the passage after it.
+	// A new question sees the conversation too (the preamble and the
+	// answer's instructions, four earlier messages, the conversation's data
+	// key, the passage, the question), the passage after it.
 	got := e.requests(isAnswer)[0].Messages
-	if len(got) != 8 || got[1].Content != "안녕" || got[4].Content != "56088입니다." || got[7].Content != "회사 휴가 정책이 뭐야?" ||
-		!strings.HasPrefix(got[5].Content, "In this conversation, data blocks are between <data-") {
+	if len(got) != 9 || got[2].Content != "안녕" || got[5].Content != "56088입니다." || got[8].Content != "회사 휴가 정책이 뭐야?" ||
+		!strings.HasPrefix(got[6].Content, "In this conversation, data blocks are between <data-") {
 		t.Fatalf("sent %d messages: %+v", len(got), got)
 	}
-	if material := got[6].Content; got[6].Role != "user" || !strings.Contains(material, "연차 15일") || !strings.Contains(material, "[1] 휴가 정책") {
+	if material := got[7].Content; got[7].Role != "user" || !strings.Contains(material, "연차 15일") || !strings.Contains(material, "[1] 휴가 정책") {
 		t.Fatalf("the passage is not just before the question:\n%s", material)
 	}
 	if len(res.Sources) != 1 || res.Sources[0].ID != "hr-1" || res.Sources[0].Page != 3 {
@@ -165,10 +165,10 @@ func TestScenarioLongConversation(t *testing.T) {
 	if sys := systemOf(req); !strings.Contains(sys, "[대화 기록 1]\n사용자 이름: 철수. 프로젝트 마감일: 3월 15일.") {
 		t.Fatalf("system prompt lacks the summary:\n%s", sys)
 	}
-	// Seven folded, five recent kept, plus system, the data key and the
-	// question.
-	if len(req.Messages) != 1+5+2 || req.Messages[1].Content != "다섯 명이군요." {
-		t.Fatalf("sent %d messages, first %q", len(req.Messages), req.Messages[1].Content)
+	// Seven folded, five recent kept, plus the two system messages and
+	// the question (no data block, so no data key).
+	if len(req.Messages) != 2+5+1 || req.Messages[2].Content != "다섯 명이군요." {
+		t.Fatalf("sent %d messages, first %q", len(req.Messages), req.Messages[2].Content)
 	}
 	a.Wait()
 }
@@ -196,7 +196,7 @@ func TestScenarioNewProcessRemembers(t *testing.T) {
 		t.Fatalf("response %q", res.Response)
 	}
 	req := e.requests(isAnswer)[1]
-	if !strings.Contains(promptText(req), "- 이름은 철수") || req.Messages[1].Content != "내 이름은 철수야" {
+	if !strings.Contains(promptText(req), "- 이름은 철수") || req.Messages[2].Content != "내 이름은 철수야" {
 		t.Fatalf("the second process does not know the name: %+v", req.Messages)
 	}
 }

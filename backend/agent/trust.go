@@ -221,6 +221,17 @@ func scratchMessages(s State) []ollama.Message {
 	return out
 }
 
+// scratchHasData reports whether a tool result of this turn reaches the
+// model as a data block (see observation).
+func scratchHasData(s State) bool {
+	for _, m := range s.Scratch {
+		if m.Role == "tool" && observation(nonceOf(s), m) != m.Content {
+			return true
+		}
+	}
+	return false
+}
+
 // observation is a tool result as the model reads it: text from outside
 // in a data block. Wayfinder's own words stay outside it: the results of
 // its own tools (the calculator, the clock), an error (which says what to

@@ -71,13 +71,19 @@ func (a *Agent) tuned(ctx context.Context) tuned {
 }
 
 // withPersona adds the person's own instructions to a call's system prompt
-// (its first message). They are the person's words, so instructions, and
-// come last: they tune the tone and language of the reply, while the rules
-// before them (data is never instructions, cite sources) still hold.
+// (its last system message, the role's, so the preamble before it stays
+// the same in every call). They are the person's words, so instructions,
+// and come last: they tune the tone and language of the reply, while the
+// rules before them (data is never instructions, cite sources) still hold.
 func withPersona(msgs []ollama.Message, prompt string) []ollama.Message {
-	if prompt == "" || len(msgs) == 0 || msgs[0].Role != "system" {
+	if prompt == "" {
 		return msgs
 	}
-	msgs[0].Content += "\n\n[The person's instructions for your replies]\n" + prompt
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "system" {
+			msgs[i].Content += "\n\n[The person's instructions for your replies]\n" + prompt
+			return msgs
+		}
+	}
 	return msgs
 }

@@ -42,7 +42,7 @@ func TestAttachedFiles(t *testing.T) {
 		events.finished(t, ack.TurnID)
 		a.agent.Wait()
 		for _, r := range fake.ChatRequests()[n:] {
-			if len(r.Messages) > 0 && strings.HasPrefix(r.Messages[0].Content, agent.RoleAnswer) {
+			if ollamatest.SystemContains(agent.RoleAnswer)(r) {
 				return ack.SessionID, strings.Contains(prompt(r), passage)
 			}
 		}

@@ -102,11 +102,12 @@ func (w teeWriter) Flush() {
 	}
 }
 
-// role is the first line of a call's system prompt ("You are Wayfinder's
-// reviewer. …"), cut short.
+// role is the first line of a call's last system message, the role's
+// instructions after the shared preamble ("You are Wayfinder's reviewer.
+// …"), cut short.
 func role(c *chatCall) string {
-	for _, m := range c.req.Messages {
-		if m.Role == "system" {
+	for i := len(c.req.Messages) - 1; i >= 0; i-- {
+		if m := c.req.Messages[i]; m.Role == "system" {
 			line, _, _ := strings.Cut(m.Content, "\n")
 			line, _, _ = strings.Cut(line, ".")
 			return line

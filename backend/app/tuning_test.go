@@ -22,11 +22,14 @@ func TestTuningReachesOllama(t *testing.T) {
 	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}))
 	a, events := openTestApp(t, fake, "llama3.2:3b")
 	c, set := &ChatService{a}, &SettingsService{a}
-	system := func(r ollama.ChatRequest) string {
-		if len(r.Messages) == 0 || r.Messages[0].Role != "system" {
-			return ""
+	system := func(r ollama.ChatRequest) string { // joined, as Ollama joins them
+		var sys []string
+		for _, m := range r.Messages {
+			if m.Role == "system" {
+				sys = append(sys, m.Content)
+			}
 		}
-		return r.Messages[0].Content
+		return strings.Join(sys, "\n\n")
 	}
 	turn := func(session, text string) (string, []ollama.ChatRequest) {
 		t.Helper()
@@ -41,7 +44,7 @@ func TestTuningReachesOllama(t *testing.T) {
 	}
 	answer := func(reqs []ollama.ChatRequest) ollama.ChatRequest {
 		t.Helper()
-		i := slices.IndexFunc(reqs, func(r ollama.ChatRequest) bool { return strings.HasPrefix(system(r), agent.RoleAnswer) })
+		i := slices.IndexFunc(reqs, func(r ollama.ChatRequest) bool { return strings.Contains(system(r), agent.RoleAnswer) })
 		if i < 0 {
 			t.Fatalf("no answer call among %d", len(reqs))
 		}
@@ -60,7 +63,7 @@ func TestTuningReachesOllama(t *testing.T) {
 		t.Fatalf("global settings: options %v\n%s", ans.Options, system(ans))
 	}
 	for _, r := range reqs {
-		if !strings.HasPrefix(system(r), agent.RoleAnswer) && r.Options["temperature"] == 1.1 {
+		if !strings.Contains(system(r), agent.RoleAnswer) && r.Options["temperature"] == 1.1 {
 			t.Fatalf("a call that must return JSON got the person's temperature:\n%s", system(r))
 		}
 	}

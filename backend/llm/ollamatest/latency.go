@@ -96,8 +96,8 @@ type CallStats struct {
 	Queued   time.Duration `json:"queued_ns"`
 	Prefill  time.Duration `json:"prefill_ns"`
 	Generate time.Duration `json:"generate_ns"`
-	// System is the first line of the request's system prompt: which role
-	// of the agent made the call.
+	// System is the first line of the request's last system message:
+	// which role of the agent made the call.
 	System string `json:"system,omitempty"`
 }
 
@@ -242,9 +242,12 @@ func sleep(ctx context.Context, done <-chan struct{}, d time.Duration) bool {
 	}
 }
 
+// systemLine is the first line of the request's last system message: an
+// application that opens every call with the same preamble (Wayfinder
+// does, for the prompt cache) names the call's role in the message after.
 func systemLine(req api.ChatRequest) string {
-	for _, m := range req.Messages {
-		if m.Role == "system" {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if m := req.Messages[i]; m.Role == "system" {
 			line, _, _ := cutLine(m.Content)
 			return line
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +13,8 @@ import (
 	ollama "github.com/ollama/ollama/api"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 	"github.com/wayfinder-app/wayfinder/backend/memory"
 )
 
@@ -107,6 +110,72 @@ func TestPromptsGolden(t *testing.T) {
 			}
 			if diff := cmp.Diff(string(want), got); diff != "" {
 				t.Fatalf("prompt %s changed (-golden +now; run with -update to accept):\n%s", name, diff)
+			}
+		})
+	}
+}
+
+// Every call of a turn opens with the same system message, the preamble
+// (with no summary yet, in a new conversation), and names its role only in
+// the message after it: Ollama joins system messages at the top, so the
+// server's cache serves the preamble to each call after the first. With
+// one slot, each call after the first finds at least the preamble cached.
+func TestEveryCallOpensWithThePreamble(t *testing.T) {
+	e := newEnv(t)
+	p := ollamatest.ProfileGPU
+	p.Scale = 0.001
+	e.fake.SetProfile(&p)
+	a := e.agent(Options{})
+	scriptComplex(e)
+	e.fake.On(isAnswer, ollamatest.Reply{Text: "안녕하세요!"})
+	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+	turn(t, a, chat.Turn{SessionID: "s1", Text: "✓ Approved", Decision: &api.ApprovalDecision{Action: api.ActionApprove,
+		SubTasks: append(res.Plan.SubTasks, api.SubTask{Title: "업로드", Detail: "유튜브에 올리기"}), Version: res.Plan.Version}}) // s4 asks the scout
+	turn(t, a, chat.Turn{SessionID: "s2", Text: "오늘 기분이 어때?"})
+	a.Wait()
+
+	reqs, stats := e.fake.ChatRequests(), e.fake.Stats()
+	var roles []string
+	for i, r := range reqs {
+		if len(r.Messages) < 2 || r.Messages[0].Role != "system" || r.Messages[0].Content != preamble() || r.Messages[1].Role != "system" {
+			t.Fatalf("call %d does not open with the preamble and then its role: %+v", i, r.Messages)
+		}
+		roles = append(roles, stats[i].System)
+		if i > 0 && stats[i].Cached < stats[0].Prompt/4 {
+			t.Errorf("call %d (%s): %d of %d prompt tokens cached", i, stats[i].System, stats[i].Cached, stats[i].Prompt)
+		}
+	}
+	for _, role := range []string{RoleRouter, RolePlanner, RoleReviewer, RoleScout, RoleGuide, RoleMemory, RoleAnswer} {
+		if strings.Contains(preamble(), role) || !slices.ContainsFunc(roles, func(r string) bool { return strings.HasPrefix(r, role) }) {
+			t.Errorf("role %q: in the preamble, or no call's last system message opens with it (calls: %v)", role, roles)
+		}
+	}
+}
+
+// The answer names the conversation's data key only when its prompt holds
+// a data block: passages, or a tool result from outside (not the
+// calculator's own).
+func TestAnswerDataKeyOnlyWithData(t *testing.T) {
+	key := dataKey("k1")
+	for _, c := range []struct {
+		name string
+		s    State
+		want bool
+	}{
+		{"greeting", State{Input: "안녕", Nonce: "k1"}, false},
+		{"calculator's result", State{Input: "2*3", Nonce: "k1", Scratch: []Msg{
+			{Role: "assistant", ToolCalls: []ToolCall{{Name: "calculator"}}}, {Role: "tool", ToolName: "calculator", Content: "6"}}}, false},
+		{"passages", State{Input: "휴가?", Nonce: "k1", Docs: []api.Source{{ID: "d1", Title: "휴가", Snippet: "연차 15일"}}}, true},
+		{"a document's text from a tool", State{Input: "휴가?", Nonce: "k1", Scratch: []Msg{
+			{Role: "assistant", ToolCalls: []ToolCall{{Name: "retrieve_docs"}}}, {Role: "tool", ToolName: "retrieve_docs", Content: "연차 15일", Data: true}}}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := false
+			for _, m := range answerMessages(c.s, newBudget(8192), nil) {
+				got = got || m.Content == key
+			}
+			if got != c.want {
+				t.Fatalf("data key in the prompt: %v, want %v", got, c.want)
 			}
 		})
 	}

@@ -457,6 +457,12 @@ const (
 	// call. ErrorInfo.Awaiting says what waits now.
 	ErrPlanChanged     ErrorCode = "plan_changed"
 	ErrToolCallChanged ErrorCode = "tool_call_changed"
+	// A conversation import refused: the file is not an export
+	// (ErrImportNotExport), or one that cannot be taken as it is
+	// (ErrImportInvalid: the message says what and where). Nothing was
+	// imported.
+	ErrImportNotExport ErrorCode = "import_not_export"
+	ErrImportInvalid   ErrorCode = "import_invalid"
 	// The ZIM file chosen for search_wikipedia cannot be used: named
 	// without its full path, not there, not a ZIM file, damaged (a cut
 	// download), or unreadable (permissions, a format from before 2012).

@@ -181,11 +181,11 @@ func stored(ctx context.Context, st *store.Store, c archive.Conversation) (bool,
 func importError(err error) error {
 	switch {
 	case errors.Is(err, archive.ErrNotArchive):
-		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput,
+		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrImportNotExport,
 			Message: "This file cannot be imported: it is " + strings.Replace(err.Error(), ": it is", ":", 1) + ".",
 			Hint:    "Import a file made by `wayfinder export --format json` or by Export in the window; Markdown exports are for reading and cannot be imported."}}
 	case errors.Is(err, archive.ErrInvalid):
-		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput,
+		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrImportInvalid,
 			Message: "This file cannot be imported: " + strings.TrimPrefix(err.Error(), archive.ErrInvalid.Error()+": ") + ".",
 			Hint:    "Nothing was imported. Export the conversations again, or correct the file where the message says."}}
 	}

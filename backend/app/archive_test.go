@@ -278,6 +278,20 @@ func TestExportImportVariants(t *testing.T) {
 			t.Errorf("the Markdown export lacks %q:\n%s", want, md.Content)
 		}
 	}
+	// A refused file says which kind of refusal it is, for the window to
+	// word (import_not_export, import_invalid), and what and where.
+	for _, tt := range []struct {
+		content string
+		code    api.ErrorCode
+		where   string
+	}{
+		{"# notes\n", api.ErrImportNotExport, "not a Wayfinder conversation export"},
+		{`{"format":"wayfinder.conversations","version":9,"conversations":[]}`, api.ErrImportInvalid, "made by a newer Wayfinder"},
+	} {
+		if _, err := d.Import(tt.content); describe(err).Code != tt.code || !strings.Contains(describe(err).Message, tt.where) {
+			t.Errorf("import %q: %+v", tt.content, describe(err))
+		}
+	}
 	// The imported answers are answers like any: another can be shown.
 	if shown, err := d.ShowVariant(ack.SessionID, gotMsgs[1].ID, gotMsgs[1].Variants[1].ID); err != nil || shown.Content != gotMsgs[1].Variants[1].Content {
 		t.Fatalf("show an imported variant: %+v %v", shown, err)

@@ -98,7 +98,9 @@ describe("App", () => {
     key($("#composer-input"), "Enter");
     await vi.waitFor(() => expect(document.querySelector("[role=alert]")).not.toBeNull());
     expect($("[role=alert]").textContent).toContain("Wayfinder is still answering in this conversation.");
-    expect($("[role=alert]").textContent).toContain("wait for it");
+    // The hint is the catalog's, in the window's language, not the backend's English.
+    expect($("[role=alert]").textContent).toContain("Wait for the reply to finish, or press Stop.");
+    expect($("[role=alert]").textContent).not.toContain("wait for it");
     expect(($("#composer-input") as HTMLTextAreaElement).value).toBe("second question");
   });
 
@@ -113,7 +115,8 @@ describe("App", () => {
     await vi.waitFor(() => expect(document.querySelector("article[data-status='error'] [role=alert]")).not.toBeNull());
     const banner = $("article[data-status='error'] [role=alert]");
     expect(banner.textContent).toContain("응답이 끝나기 전에 끊겼습니다.");
-    expect(banner.textContent).toContain("ollama serve");
+    expect(banner.textContent).toContain("Ollama가 아직 실행 중인지 확인한 뒤(ollama ps) 메시지를 다시 보내세요.");
+    expect(banner.querySelector(".hint code")!.textContent).toBe("ollama ps");
     expect($("article[data-status='error'] .md").textContent).toContain("A partial answer");
     expect($("article[data-role='user']").textContent).toContain("긴 질문");
     (banner.querySelector("button") as HTMLButtonElement).click();

@@ -6,6 +6,7 @@ const titles: Record<string, MessageKey> = {
   ollama_unreachable: "error.ollama_unreachable",
   model_missing: "error.model_missing",
   model_no_tools: "error.model_no_tools",
+  model_out_of_memory: "error.model_out_of_memory",
   timeout: "error.timeout",
   ollama_error: "error.ollama_error",
   pull_failed: "error.pull_failed",
@@ -51,6 +52,8 @@ const titles: Record<string, MessageKey> = {
   data_folder_read_only: "error.data_folder_read_only",
   plan_changed: "error.plan_changed",
   tool_call_changed: "error.tool_call_changed",
+  import_not_export: "error.import_not_export",
+  import_invalid: "error.import_invalid",
   zim_relative: "error.zim_relative",
   zim_missing: "error.zim_missing",
   zim_not_zim: "error.zim_not_zim",
@@ -69,7 +72,8 @@ export interface ErrorText {
  * the code; so does the hint when the catalogs have one for it
  * ("error.<code>.hint"), since the backend writes its hints in English
  * only. A backend message that only says what the title says in another
- * language is dropped for codes with a hint of their own.
+ * language is dropped for codes with a hint of their own; "advice" keys
+ * translate the hint and keep the message, which names a host or model.
  */
 export function errorText(info: ErrorInfo): ErrorText {
   let key = titles[info.code] ?? "error.internal";
@@ -77,5 +81,9 @@ export function errorText(info: ErrorInfo): ErrorText {
   if ((info.code === "plan_changed" || info.code === "tool_call_changed") && !info.awaiting) key = "error.decided_already";
   const hintKey = `${key}.hint`;
   if (isKey(hintKey)) return { title: t(key), detail: "", hint: t(hintKey) };
+  // Advice in the person's language beside a message whose particulars
+  // (a host, a model) the title lacks: the message stays, as the detail.
+  const adviceKey = `${key}.advice`;
+  if (isKey(adviceKey)) return { title: t(key), detail: info.message, hint: t(adviceKey) };
   return { title: t(key), detail: info.message, hint: info.hint ?? "" };
 }

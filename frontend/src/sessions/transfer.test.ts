@@ -104,6 +104,6 @@ describe("export and import", () => {
     expect(fake.calls.filter((c) => c.method === "Import")).toHaveLength(1);
 
     pick(new File(["# notes"], "notes.md", { type: "text/markdown" }));
-    await vi.waitFor(() => expect($(".toast.error").textContent).toContain("not a Wayfinder conversation export"));
+    await vi.waitFor(() => expect($(".toast.error").textContent).toContain("This file is not a Wayfinder conversation export, so nothing was imported."));
   });
 });

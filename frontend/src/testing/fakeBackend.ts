@@ -550,10 +550,10 @@ export class FakeBackend implements Transport {
     try {
       doc = JSON.parse(content);
     } catch {
-      throw new ApiError({ code: "invalid_input", message: "This file cannot be imported: it is not a Wayfinder conversation export." });
+      throw new ApiError({ code: "import_not_export", message: "This file cannot be imported: it is not a Wayfinder conversation export.", hint: "Import a file made by `wayfinder export --format json` or by Export in the window." });
     }
     if (doc.format !== "wayfinder.conversations" || !Array.isArray(doc.conversations)) {
-      throw new ApiError({ code: "invalid_input", message: "This file cannot be imported: it is not a Wayfinder conversation export." });
+      throw new ApiError({ code: "import_not_export", message: "This file cannot be imported: it is not a Wayfinder conversation export.", hint: "Import a file made by `wayfinder export --format json` or by Export in the window." });
     }
     const r: ImportResult = { conversations: 0, added: 0, copies: 0, unchanged: 0, sessions: [] };
     for (const c of doc.conversations) {

@@ -24,6 +24,7 @@ describe("errorText in Korean", () => {
     ["title_empty", "제목이 비어 있습니다.", "대화 제목을"],
     ["stream_dropped", "응답이 끝나기 전에 끊겼습니다.", "Ollama가 아직 실행 중인지"],
     ["import_not_export", "Wayfinder 대화 내보내기 파일이 아니어서 아무것도 가져오지 않았습니다.", "JSON 파일을 가져오세요"],
+    ["upload_damaged", "파일이 손상된 채로 도착했습니다.", "다시 시도하세요."],
   ])("%s", (code, title, hint) => {
     setLang("ko");
     const got = errorText({ code: code as UiErrorCode, ...english });
@@ -43,6 +44,7 @@ describe("errorText in Korean", () => {
     ["bad_model_output", "더 큰 모델이"],
     ["ollama_error", "Ollama 서버 로그"],
     ["import_invalid", "대화를 다시 내보내거나"],
+    ["upload_too_large", "데스크톱 창에서 가져오거나"],
   ])("%s keeps its particulars", (code, hint) => {
     setLang("ko");
     const got = errorText({ code: code as UiErrorCode, ...english });

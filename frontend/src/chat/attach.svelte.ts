@@ -60,7 +60,7 @@ export class AttachStore {
         void this.load(row.session);
       }),
       subscribe(transport, Reconnected, () => {
-        for (const sid of Object.keys(this.files)) void this.load(sid);
+        for (const sid of Object.keys(this.files)) void this.settle(sid);
       }),
     ];
     return () => offs.forEach((off) => off());
@@ -92,6 +92,18 @@ export class AttachStore {
     } catch (e) {
       this.error = parseError(e);
     }
+  }
+
+  /**
+   * settle reloads a conversation's files after the event stream came
+   * back: a file whose import ended while it was away is listed now, and
+   * its row goes, so that Send, which waits for rows on their way, does
+   * not wait for an event that was lost.
+   */
+  private async settle(sessionID: string): Promise<void> {
+    await this.load(sessionID);
+    const names = new Set((this.files[sessionID] ?? []).map((d) => base(d.source)));
+    this.pending = this.pending.filter((p) => p.session !== sessionID || !!p.error || !names.has(p.name));
   }
 
   /** attach sends files one by one; each shows its own progress. */

@@ -67,6 +67,22 @@ describe("files in chat", () => {
     await vi.waitFor(() => expect($(".sidebar li .title").textContent).toBe("새 대화"), { timeout: 5000 });
   });
 
+  it("does not keep Send waiting for a file whose end was missed while the event stream was away", async () => {
+    const { fake } = await start({ stepDelayMs: 60_000 });
+    fill("#composer-input", "요약해 줘");
+    pick([new File(["# 규정"], "규정.md")]);
+    await vi.waitFor(() => expect($$("[data-testid='attachments'] .pending li")).toHaveLength(1), { timeout: 5000 });
+    expect(($("button.send") as HTMLButtonElement).disabled).toBe(true);
+    // The import ended while the stream was down: its events never came.
+    const sid = fake.sessions[0]!.id;
+    const now = new Date().toISOString();
+    fake.attached[sid] = [{ id: "doc-x", title: "규정.md", source: `/data/uploads/.conversations/${sid}/규정.md`, kind: "markdown", size: 8, pages: 0, chunks: 1, created_at: now, updated_at: now }];
+    fake.emit("transport.reconnected", null);
+    await vi.waitFor(() => expect(document.querySelector("[data-testid='attachments'] .pending")).toBeNull(), { timeout: 5000 });
+    expect($("[data-testid='attachments'] .files li").textContent).toContain("규정.md");
+    expect(($("button.send") as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it("says why a file was refused in Korean", async () => {
     await start({ settings: { language: "ko" } });
     setLang("ko");

@@ -29,7 +29,10 @@ describe("progress", () => {
     expect(progressLines(p, 0).map((l) => l.text)).toEqual(["Step 3 of 4: finding a tool for “Make a thumbnail”…", "1 of 4 steps done"]);
     expect(p.recommendations.map((r) => r.tool)).toEqual(["Vrew"]);
     applyProgress(p, ev({ kind: "retry", code: "model_retry", args: { error: "timeout", attempt: "2" } }), 6000);
-    expect(progressLines(p, 0).at(-1)!.text).toBe("The model call failed (timeout); trying again…");
+    expect(progressLines(p, 0).at(-1)!.text).toBe("The model call failed (The model took too long to answer); trying again…");
+    setLang("ko");
+    expect(progressLines(p, 0).at(-1)!.text).toBe("모델 호출이 실패해 다시 시도하는 중… (모델의 응답이 너무 오래 걸렸습니다)");
+    setLang("en");
     applyProgress(p, ev({ kind: "generating", code: "guide_writing" }), 7000);
     expect(progressLines(p, 0)).toEqual([{ text: "Writing the guide…", since: 7000 }]);
     setLang("ko");

@@ -7,7 +7,13 @@
 // flight at once (they are keyed by id), so a backend that recommends them
 // in parallel needs no change here.
 import type { Recommendation, TraceEvent } from "../api/gotypes.gen";
-import { t } from "../i18n/i18n.svelte";
+import { isKey, t } from "../i18n/i18n.svelte";
+
+/** retryReason words a retried call's error code (model_retry's "error") in the person's language. */
+function retryReason(code: string): string {
+  const key = `error.${code}`;
+  return isKey(key) ? t(key).replace(/[.。]$/, "") : code;
+}
 
 export type Phase = "starting" | "routing" | "planning" | "revising" | "answering" | "tool" | "recommending" | "guide";
 
@@ -158,7 +164,7 @@ export function progressLines(p: Progress | undefined, startedAt: number): Progr
   if (p.total && done > 0 && p.phase === "recommending") {
     lines.push({ text: t("progress.stepsDone", { done: String(done), total }), since: p.startedAt });
   }
-  if (p.retry) lines.push({ text: t("progress.retry", { error: p.retry.error }), since: p.retry.at });
+  if (p.retry) lines.push({ text: t("progress.retry", { error: retryReason(p.retry.error) }), since: p.retry.at });
   for (const s of p.servers) {
     const text = s.error === undefined ? t("progress.mcpStarting", { server: s.server }) : t("progress.mcpFailed", { server: s.server, error: s.error });
     lines.push({ text, since: s.at });

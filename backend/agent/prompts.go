@@ -36,9 +36,7 @@ const languageRule = "Answer in the language the person writes in (Korean or Eng
 // varies, so the server's prompt cache serves it to every call after the
 // first; the rule costs a cold server's first call only.
 func preamble() string {
-	return "You are Wayfinder, a helpful assistant that runs entirely on the person's own computer: " +
-		"it answers questions, searches the person's documents and plans tasks with AI tools, one part of the work in each call.\n" +
-		dataRule()
+	return "You are Wayfinder, a helpful assistant that runs entirely on the person's own computer.\n" + dataRule()
 }
 
 // roleSystem is a call's system messages without a conversation: the

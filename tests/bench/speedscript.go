@@ -61,6 +61,24 @@ const benchAnswer = "좋은 질문이에요. 지금 단계에서는 먼저 가�
 	"그다음 이번 주에 할 수 있는 작은 일부터 시작하면 됩니다. 예를 들어 메뉴 사진을 새로 찍고, 단골손님에게 짧은 설문을 부탁하고, " +
 	"가게 소개 글을 다듬는 일은 하루 안에 끝낼 수 있어요. 진행하면서 막히는 부분이 있으면 알려 주세요."
 
+// baselineAnswer opened the answer's system prompt in the baselines (up to
+// the preamble every call now opens with, which starts with the same
+// line): a baseline's answer calls are those with it and no other role.
+const baselineAnswer = "You are Wayfinder, a helpful assistant that runs entirely on the person's own computer."
+
+// isAnswer matches the answer calls of this build and of a baseline.
+func isAnswer(req ollama.ChatRequest) bool {
+	if world.IsAnswer(req) {
+		return true
+	}
+	for _, role := range world.Roles {
+		if world.Matcher(role)(req) {
+			return false
+		}
+	}
+	return ollamatest.SystemContains(baselineAnswer)(req)
+}
+
 // scriptSpeed makes every role of both builds answer on fake.
 func scriptSpeed(fake *ollamatest.Server) {
 	is := func(role string) ollamatest.Matcher { return world.Matcher(role) }
@@ -92,7 +110,7 @@ func scriptSpeed(fake *ollamatest.Server) {
 	fake.On(is(world.RoleMemory), ollamatest.Reply{JSON: map[string]any{"memories": []map[string]string{{"text": "카페를 운영하고 홍보 영상을 만들고 싶어 함", "kind": "fact"}}}})
 	fake.On(world.IsSummary, ollamatest.Reply{Text: "The person runs a café and asked, turn by turn, what to do next about menus, " +
 		"photos, a survey of regular customers and short videos; Wayfinder suggested small steps for each week and offered to help when they got stuck."})
-	fake.OnFunc(is(world.RoleAnswer), func(req ollama.ChatRequest) ollamatest.Reply {
+	fake.OnFunc(isAnswer, func(req ollama.ChatRequest) ollamatest.Reply {
 		in := world.Last(req)
 		switch {
 		case in.Role == "tool":

@@ -291,8 +291,12 @@ func scriptSearchingScout(fake *ollamatest.Server) {
 			return ollamatest.Reply{Text: "Found a good candidate."}
 		case world.Last(req).Role == "user" && strings.Contains(strings.ToLower(world.Last(req).Content), "still missing"):
 			query := "ChatGPT script"
-			if m := subTask.FindStringSubmatch(req.Messages[1].Content); m != nil {
-				query = map[string]string{"s1": "ChatGPT script", "s2": "Vrew video", "s3": "Canva thumbnail"}[m[1]]
+			// The sub-task is named in the request wherever the prompt puts it.
+			for _, msg := range req.Messages {
+				if m := subTask.FindStringSubmatch(msg.Content); m != nil {
+					query = map[string]string{"s1": "ChatGPT script", "s2": "Vrew video", "s3": "Canva thumbnail"}[m[1]]
+					break
+				}
 			}
 			return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "web_search", Args: map[string]any{"query": query + " pricing"}}}}
 		}

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Page } from "playwright-core";
-import { GREETING, lastReply, openPage, screenshotSizes, send, startApp, withWorld } from "./harness.ts";
+import { GREETING, lastReply, openPage, screenshotSizes, script, send, startApp, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -24,6 +24,14 @@ test("export a conversation and every one, import them elsewhere, refuse a bad f
   await send(page, "Plan a café video");
   assert.equal((await lastReply(page)).text, GREETING);
   await page.waitForSelector(".sidebar li.current");
+  // A second answer: the export keeps both (‹ 1/2 ›).
+  await script(w.fake, [
+    { json: { route: "simple", needs_documents: false, refers_to_previous: false, out_of_scope: false, reason: "a question" } },
+    { text: "Film the morning light on the counter." },
+  ]);
+  await page.click("button.regenerate");
+  await page.waitForFunction(() => document.querySelector("article[data-role='assistant'] .variants .count")?.textContent === "2/2");
+  await lastReply(page);
 
   // One conversation, as Markdown.
   await page.click(".sidebar li.current button[aria-label^='Export “']");
@@ -33,6 +41,7 @@ test("export a conversation and every one, import them elsewhere, refuse a bad f
   assert.equal(md.name, "Plan-a-café-video.md");
   assert.match(md.text, /^# Plan a café video\n/);
   assert.ok(md.text.includes("## You · ") && md.text.includes("## Wayfinder · ") && md.text.includes(GREETING), md.text);
+  assert.ok(md.text.includes(" · answer 2 of 2\n") && md.text.includes("### Other answers") && md.text.includes("#### answer 1 of 2 · "), md.text);
   await page.waitForSelector("[data-testid='sessions-notice']");
 
   // Every conversation, as JSON.
@@ -44,6 +53,8 @@ test("export a conversation and every one, import them elsewhere, refuse a bad f
   const doc = JSON.parse(json.text);
   assert.equal(doc.format, "wayfinder.conversations");
   assert.equal(doc.conversations.length, 1);
+  assert.equal(doc.version, 2);
+  assert.equal(doc.conversations[0].messages[1].variants?.[0]?.content, GREETING, "the earlier answer goes with the export");
   const file = join(tmpdir(), `wayfinder-e2e-${process.pid}.json`);
   writeFileSync(file, json.text);
 
@@ -53,6 +64,8 @@ test("export a conversation and every one, import them elsewhere, refuse a bad f
     const ko = await openPage(w.browser, other.url, "ko-KR");
     await ko.setInputFiles("[data-testid='import-conversations']", file);
     await ko.waitForFunction(() => document.querySelector("[data-testid='sessions-notice'] span")?.textContent === "대화 1개를 가져왔습니다.");
+    await ko.waitForFunction(() => document.querySelector("article[data-role='assistant'] .variants .count")?.textContent === "2/2");
+    await ko.click(".variants .prev-variant");
     await ko.waitForFunction((g) => document.querySelector("article[data-role='assistant'] .bubble")?.textContent?.includes(g), GREETING);
     assert.ok((await ko.textContent(".sidebar li.current"))?.includes("Plan a café video"));
     await screenshotSizes(ko, "transfer-3-imported-ko");
@@ -68,7 +81,11 @@ test("export a conversation and every one, import them elsewhere, refuse a bad f
     writeFileSync(mdFile, md.text);
     await ko.setInputFiles("[data-testid='import-conversations']", mdFile);
     await ko.waitForSelector(".toast.error");
-    assert.match((await ko.textContent(".toast.error")) ?? "", /not a Wayfinder conversation export|가져올 수 없/);
+    // In Korean, with what to do, and no English left.
+    const refused = (await ko.textContent(".toast.error")) ?? "";
+    assert.match(refused, /Wayfinder 대화 내보내기 파일이 아니어서 아무것도 가져오지 않았습니다\./);
+    assert.match(refused, /Markdown 내보내기는 읽기용이라 가져올 수 없습니다/);
+    assert.doesNotMatch(refused, /cannot be imported|not a Wayfinder/);
     await screenshotSizes(ko, "transfer-5-refused-ko");
     assert.equal(await ko.locator(".sidebar li").count(), 1, "the refused file added nothing");
   } finally {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 )
@@ -141,7 +143,7 @@ func (mw *MarkdownWriter) message(b *strings.Builder, m Message, waiting bool) {
 		if v.ID == m.ID {
 			continue
 		}
-		fmt.Fprintf(b, "\n#### %s · %s\n", fmt.Sprintf(mw.l.answer, i+1, len(all)), mw.when(v.CreatedAt))
+		fmt.Fprintf(b, "\n#### %s · %s\n", capital(fmt.Sprintf(mw.l.answer, i+1, len(all))), mw.when(v.CreatedAt))
 		mw.body(b, v, false, 4)
 	}
 }
@@ -290,4 +292,11 @@ func quote(text string) string {
 		lines[i] = strings.TrimRight("> "+l, " ")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// capital starts a heading with a capital letter ("answer 1 of 2" follows
+// a "·" in the line of the answer shown, and opens its own heading).
+func capital(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -41,7 +41,7 @@ test("export a conversation and every one, import them elsewhere, refuse a bad f
   assert.equal(md.name, "Plan-a-café-video.md");
   assert.match(md.text, /^# Plan a café video\n/);
   assert.ok(md.text.includes("## You · ") && md.text.includes("## Wayfinder · ") && md.text.includes(GREETING), md.text);
-  assert.ok(md.text.includes(" · answer 2 of 2\n") && md.text.includes("### Other answers") && md.text.includes("#### answer 1 of 2 · "), md.text);
+  assert.ok(md.text.includes(" · answer 2 of 2\n") && md.text.includes("### Other answers") && md.text.includes("#### Answer 1 of 2 · "), md.text);
   await page.waitForSelector("[data-testid='sessions-notice']");
 
   // Every conversation, as JSON.

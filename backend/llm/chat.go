@@ -45,8 +45,11 @@ type Chunk struct {
 type Response struct {
 	// Message is the assistant's message: content, thinking (kept apart so
 	// it is never taken for the answer) and tool calls.
-	Message    api.Message
-	Model      string
+	Message api.Message
+	Model   string
+	// Host is the Ollama server that gave the reply (of several, the one
+	// the last attempt went to).
+	Host       string
 	DoneReason string
 	// PromptTokens and CompletionTokens are Ollama's prompt_eval_count and
 	// eval_count.
@@ -91,7 +94,7 @@ func (c *Client) chat(ctx context.Context, op string, req ChatRequest, onChunk f
 			emit = filter.push
 		}
 		r, delivered, err := c.chatOnce(ctx, h, op, wire, emit)
-		r.Attempts = resp.Attempts + 1
+		r.Attempts, r.Host = resp.Attempts+1, h.url
 		resp = r
 		if filter != nil {
 			delivered = filter.emitted

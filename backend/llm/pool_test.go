@@ -127,7 +127,7 @@ func TestFailoverOnServerError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.Message.Content != "B" || len(resp.Retries) != 1 || resp.Retries[0].Backoff != 0 {
+	if resp.Message.Content != "B" || resp.Host != b.URL() || len(resp.Retries) != 1 || resp.Retries[0].Backoff != 0 {
 		t.Fatalf("answer %q, retries %+v", resp.Message.Content, resp.Retries)
 	}
 	if got := chatOn(t, c, ""); got != "B" {

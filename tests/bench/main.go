@@ -58,7 +58,7 @@ func main() {
 	flag.StringVar(&o.speed.baseline, "speed-baseline", speedBaseline, `git revision whose serve mode is measured beside this build's in the speed section ("": none)`)
 	flag.Float64Var(&o.speed.scale, "speed-scale", 0.25, "run the model server's modelled times this much faster on the wall clock (reported times are scaled back)")
 	flag.StringVar(&o.speed.tokenizer, "tokenizer", "", "Qwen3's tokenizer.json (scripts/qwen-tokenizer.sh); default: an estimate")
-	flag.StringVar(&o.speed.configs, "speed-configs", "", `model server set-ups to run, e.g. "gpu4,cpu1" (default: cpu1,cpu4,gpu1,gpu4)`)
+	flag.StringVar(&o.speed.configs, "speed-configs", "", `model server set-ups to run, e.g. "gpu4,cpu1,2xgpu4" (default: cpu1,cpu4,gpu1,gpu4,2xgpu1,2xgpu4; 2x: two hosts, this build and the complex tasks only)`)
 	flag.IntVar(&o.kbChunks, "kb-rss-chunks", 100_000, "records (one chunk each) imported for the knowledge base's memory")
 	flag.IntVar(&o.kbTextMB, "kb-rss-text-mb", 200, "size of the text file imported for the memory of one large file (0: none)")
 	flag.StringVar(&o.kbBaseline, "kb-rss-baseline", kbRSSBaseline, `git revision built and measured beside this one ("": none)`)

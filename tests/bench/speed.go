@@ -31,13 +31,30 @@ type speedConfig struct {
 	Name    string `json:"name"`
 	Profile string `json:"profile"`
 	Slots   int    `json:"slots"`
+	// Hosts is how many such servers share the calls (0 or 1: one). With
+	// several, only this build runs (the baseline has one host) and only
+	// the complex tasks, the scenarios whose sub-tasks can spread.
+	Hosts int `json:"hosts,omitempty"`
 }
 
+// key names the set-up for -speed-configs: "gpu4", "2xgpu4".
+func (c speedConfig) key() string {
+	k := c.Profile + fmt.Sprint(c.Slots)
+	if c.Hosts > 1 {
+		k = fmt.Sprintf("%dx%s", c.Hosts, k)
+	}
+	return k
+}
+
+func (c speedConfig) hosts() int { return max(c.Hosts, 1) }
+
 var speedConfigs = []speedConfig{
-	{"CPU, 1 slot", "cpu", 1},
-	{"CPU, 4 slots", "cpu", 4},
-	{"GPU, 1 slot", "gpu", 1},
-	{"GPU, 4 slots", "gpu", 4},
+	{"CPU, 1 slot", "cpu", 1, 1},
+	{"CPU, 4 slots", "cpu", 4, 1},
+	{"GPU, 1 slot", "gpu", 1, 1},
+	{"GPU, 4 slots", "gpu", 4, 1},
+	{"2 × GPU, 1 slot each", "gpu", 1, 2},
+	{"2 × GPU, 4 slots each", "gpu", 4, 2},
 }
 
 // phase is one request of the person (a message, a decision) and what
@@ -80,7 +97,9 @@ type speedScenario struct {
 
 var speedScenarios = []speedScenario{
 	{"greeting", func(ctx context.Context, r *speedRun) ([]phase, error) { return r.send(ctx, "", "안녕하세요") }},
-	{"calculator", func(ctx context.Context, r *speedRun) ([]phase, error) { return r.send(ctx, "", "123*456은 얼마야?") }},
+	{"calculator", func(ctx context.Context, r *speedRun) ([]phase, error) {
+		return r.send(ctx, "", "123*456은 얼마야?")
+	}},
 	{"document question", func(ctx context.Context, r *speedRun) ([]phase, error) {
 		return r.send(ctx, "", "회사 휴가 정책에서 연차는 며칠이야?")
 	}},
@@ -89,10 +108,10 @@ var speedScenarios = []speedScenario{
 	{"complex task, revised once", func(ctx context.Context, r *speedRun) ([]phase, error) { return r.task(ctx, true) }},
 }
 
-// speedRun is one build under one set-up: its serve process and the fake.
+// speedRun is one build under one set-up: its serve process and the fakes.
 type speedRun struct {
 	srv   *served
-	fake  *ollamatest.Server
+	fake  fakes
 	cfg   speedConfig
 	scale float64
 	// profile turns the latency model on (true) or off (the warm-up turns).
@@ -204,7 +223,7 @@ func (r *speedRun) turn25(ctx context.Context) ([]phase, error) {
 	}
 	r.settle(ctx)
 	r.fake.Reset()
-	scriptSpeed(r.fake)
+	r.fake.script()
 	return r.send(ctx, session, "Turn 25: here is more about my café, which sells hand-drip coffee and cakes; what should I do next?")
 }
 
@@ -273,6 +292,9 @@ func measureSpeed(ctx context.Context, build, bin, tokenizer string, cfg speedCo
 		return rows
 	}
 	profile.Scale = scale
+	if cfg.hosts() > 1 && len(extra) == 0 {
+		return nil // the baseline has one host
+	}
 	opts := []ollamatest.Option{ollamatest.WithModels(append(ollamatest.DefaultModels(),
 		ollamatest.Model{Name: benchModel, Capabilities: []string{"completion", "tools"}, Size: 2_497_293_931, ContextLength: 40960})...)}
 	if tokenizer != "" {
@@ -283,13 +305,17 @@ func measureSpeed(ctx context.Context, build, bin, tokenizer string, cfg speedCo
 		}
 		opts = append(opts, ollamatest.WithTokenizer(tk))
 	}
-	fake, err := ollamatest.Start("127.0.0.1:0", opts...)
-	if err != nil {
-		fail("all", err)
-		return rows
+	var fake fakes
+	defer func() { fake.Close() }()
+	for range cfg.hosts() {
+		f, err := ollamatest.Start("127.0.0.1:0", opts...)
+		if err != nil {
+			fail("all", err)
+			return rows
+		}
+		fake = append(fake, f)
 	}
-	defer fake.Close()
-	scriptSpeed(fake)
+	fake.script()
 	data, err := os.MkdirTemp("", "wayfinder-bench-speed-")
 	if err != nil {
 		fail("all", err)
@@ -323,10 +349,13 @@ func measureSpeed(ctx context.Context, build, bin, tokenizer string, cfg speedCo
 	// what one conversation left in its slots is there for the next.
 	run.profile(true)
 	for _, sc := range speedScenarios {
+		if cfg.hosts() > 1 && !strings.HasPrefix(sc.name, "complex task") {
+			continue
+		}
 		log("speed: %s, %s, %s", build, cfg.Name, sc.name)
 		run.settle(ctx)
 		fake.Reset()
-		scriptSpeed(fake)
+		fake.script()
 		phases, err := sc.run(ctx, run)
 		if err != nil {
 			fail(sc.name, err)
@@ -368,4 +397,66 @@ func writeHandbook(dir string) (string, error) {
 	text := "# 직원 안내서\n\n## 휴가 정책\n\n연차는 15일, 병가는 10일입니다. 연차는 입사 1년 후부터 사용할 수 있습니다. " +
 		"휴가를 쓰려면 2주 전에 팀장에게 알립니다.\n\n## 근무 시간\n\n근무 시간은 오전 9시부터 오후 6시까지이며 점심시간은 한 시간입니다.\n"
 	return path, os.WriteFile(path, []byte(text), 0o644)
+}
+
+// fakes are the fake Ollama servers of one set-up, one per host; their
+// accounting is added up, as one server's would be.
+type fakes []*ollamatest.Server
+
+// URL is the --ollama-host value: the hosts separated by commas.
+func (f fakes) URL() string {
+	urls := make([]string, len(f))
+	for i, s := range f {
+		urls[i] = s.URL()
+	}
+	return strings.Join(urls, ",")
+}
+
+func (f fakes) Count(path string) (n int) {
+	for _, s := range f {
+		n += s.Count(path)
+	}
+	return n
+}
+
+func (f fakes) InFlight() (n int) {
+	for _, s := range f {
+		n += s.InFlight()
+	}
+	return n
+}
+
+// Stats are every host's calls.
+func (f fakes) Stats() []ollamatest.CallStats {
+	var out []ollamatest.CallStats
+	for _, s := range f {
+		out = append(out, s.Stats()...)
+	}
+	return out
+}
+
+func (f fakes) Reset() {
+	for _, s := range f {
+		s.Reset()
+	}
+}
+
+// SetProfile gives each host a latency model of its own (own slots and
+// caches), as separate machines have.
+func (f fakes) SetProfile(p *ollamatest.Profile) {
+	for _, s := range f {
+		s.SetProfile(p)
+	}
+}
+
+func (f fakes) script() {
+	for _, s := range f {
+		scriptSpeed(s)
+	}
+}
+
+func (f fakes) Close() {
+	for _, s := range f {
+		s.Close()
+	}
 }

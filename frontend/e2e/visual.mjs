@@ -102,6 +102,12 @@ await shot("settings", "scenario=chat", async (p) => {
   await p.waitForSelector("dialog[open] #set-chat option", { state: "attached" });
 });
 for (const [lang, locale] of [["en", "en-US"], ["ko", "ko-KR"]]) {
+  await shot(`settings-hosts-${lang}`, `scenario=chat&hosts=1&lang=${lang}`, async (p) => {
+    await p.click(".topbar .tools button:last-child");
+    await p.waitForSelector("dialog[open] .hosts li");
+  }, { locale, viewport: { width: 1000, height: 700 } });
+}
+for (const [lang, locale] of [["en", "en-US"], ["ko", "ko-KR"]]) {
   for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 700 }]) {
     await shot(`folders-revoked-${lang}-${viewport.width}x${viewport.height}`, `scenario=chat&revoked=1&lang=${lang}`, async (p) => {
       await p.click(".topbar .tools button:last-child");

@@ -111,8 +111,10 @@ func speedGoals(r *speedReport) []speedGoal {
 		}
 		goals = append(goals, g)
 	}
-	faster("GPU, 4 slots", 3)
-	faster("CPU, 1 slot", 1.5)
+	if r.Baseline != "" {
+		faster("GPU, 4 slots", 3)
+		faster("CPU, 1 slot", 1.5)
+	}
 	if now, ok := r.row("this build", "GPU, 4 slots", task); ok {
 		share := float64(now.Evaluated) / float64(max(now.Sent, 1))
 		goals = append(goals, speedGoal{Goal: "GPU, 4 slots: evaluated prompt tokens of the complex task ≤ 40% of those sent",
@@ -139,7 +141,7 @@ func speedGoals(r *speedReport) []speedGoal {
 		goals = append(goals, g)
 	}
 	for _, c := range r.Configs {
-		if c.hosts() > 1 {
+		if c.hosts() > 1 || r.Baseline == "" {
 			continue
 		}
 		var slower []string

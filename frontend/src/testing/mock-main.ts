@@ -46,6 +46,13 @@ const fake = new FakeBackend({
   complex: (text) => scenario === "complex" && /video|shorts|영상|쇼츠|plan/i.test(text),
   stepDelayMs: Number(q.get("step") ?? "60"),
   mode: q.get("mode") ?? "serve",
+  hosts: q.get("hosts")
+    ? [
+        { url: "http://127.0.0.1:11434", up: true, models: ["qwen3:4b", "bge-m3:latest"], in_flight: 1 },
+        { url: "http://gpu-box:11434", up: false, models: [], in_flight: 0, down_since: "2026-11-26T22:01:03Z", retry_at: "2026-11-26T22:01:35Z",
+          error: "list: ollama is not reachable: dial tcp 192.168.0.20:11434: connect: connection refused" },
+      ]
+    : undefined,
 });
 
 const day = (d: number) => new Date(Date.now() - d * 86400_000).toISOString();

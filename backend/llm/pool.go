@@ -78,6 +78,7 @@ type endpoint struct {
 	lastErr   string
 	models    []string // from /api/tags, normalised names
 	modelsAt  time.Time
+	listed    bool          // a listing succeeded once
 	listing   chan struct{} // closed when the listing under way ends; nil: none
 }
 
@@ -201,7 +202,7 @@ func (p *pool) pick(ctx context.Context, model, conversation string) *endpoint {
 		return p.hosts[0]
 	}
 	if model != "" {
-		p.refreshTags(ctx)
+		p.refreshTags(ctx, model)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -243,34 +244,61 @@ func (p *pool) pick(ctx context.Context, model, conversation string) *endpoint {
 
 // refreshTags lists the models of every host whose listing is older than
 // tagsTTL and that is not backing off, all at once. A host that does not
-// answer is marked down; a listing already under way is waited for.
-func (p *pool) refreshTags(ctx context.Context) {
+// answer is marked down; a listing already under way is waited for. With
+// model set it returns as soon as a host that is up is known to have the
+// model, leaving the other listings to finish on their own: a host that
+// went away without closing its connections (a laptop asleep) then costs
+// its listing's timeout only to itself, not to every call.
+func (p *pool) refreshTags(ctx context.Context, model string) {
 	p.mu.Lock()
 	now := p.now()
-	var wait []chan struct{}
+	var first, again []chan struct{} // listings of hosts never listed, of the others
 	var todo []*endpoint
 	for _, h := range p.hosts {
 		switch {
 		case h.listing != nil:
-			wait = append(wait, h.listing)
 		case (h.down && now.Before(h.retryAt)) || (!h.modelsAt.IsZero() && now.Sub(h.modelsAt) < p.tagsTTL):
+			continue
 		default:
 			h.listing = make(chan struct{})
-			wait = append(wait, h.listing)
 			todo = append(todo, h)
+		}
+		if h.listed {
+			again = append(again, h.listing)
+		} else {
+			first = append(first, h.listing)
 		}
 	}
 	p.mu.Unlock()
 	for _, h := range todo {
 		go p.listTags(ctx, h)
 	}
-	for _, ch := range wait {
+	// The first listing of every host is waited for, so that the first
+	// calls already spread over all of them.
+	for _, ch := range append(first, again...) {
+		if model != "" && len(first) == 0 && p.served(model) {
+			return
+		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
 			return
 		}
+		first = first[min(1, len(first)):]
 	}
+}
+
+// served says whether a host that is up had model at its last listing
+// (however old: the listing under way will correct it).
+func (p *pool) served(model string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, h := range p.hosts {
+		if !h.down && h.listed && slices.ContainsFunc(h.models, func(m string) bool { return sameModel(m, model) }) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *pool) listTags(ctx context.Context, h *endpoint) {
@@ -293,7 +321,7 @@ func (p *pool) listTags(ctx context.Context, h *endpoint) {
 		for _, m := range list.Models {
 			h.models = append(h.models, m.Name)
 		}
-		h.modelsAt = p.now()
+		h.modelsAt, h.listed = p.now(), true
 	}
 	p.noteLocked(h, "", err)
 	close(h.listing)
@@ -326,7 +354,7 @@ func (c *Client) HostStates(ctx context.Context) []wf.HostStatus {
 		}
 	}
 	p.mu.Unlock()
-	p.refreshTags(ctx)
+	p.refreshTags(ctx, "")
 	return c.pool.states()
 }
 

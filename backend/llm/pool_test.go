@@ -35,6 +35,25 @@ func newPoolClient(t *testing.T, urls ...string) (*Client, *clock) {
 	return c, clk
 }
 
+// listed waits until no listing of the hosts' models is under way (a call
+// does not wait for a listing it does not need).
+func listed(p *pool) {
+	for {
+		p.mu.Lock()
+		var ch chan struct{}
+		for _, h := range p.hosts {
+			if h.listing != nil {
+				ch = h.listing
+			}
+		}
+		p.mu.Unlock()
+		if ch == nil {
+			return
+		}
+		<-ch
+	}
+}
+
 // chatOn makes one chat call for conversation and returns which fake
 // answered it (by the reply each fake gives).
 func chatOn(t *testing.T, c *Client, conversation string) string {
@@ -276,6 +295,7 @@ func TestHostBackoffDoubles(t *testing.T) {
 	var waits []time.Duration
 	for range 7 {
 		chatOn(t, c, "")
+		listed(c.pool)
 		st := c.pool.states()[0]
 		waits = append(waits, st.RetryAt.Sub(clk.now()))
 		clk.add(st.RetryAt.Sub(clk.now()))
@@ -335,5 +355,23 @@ func TestModelsAndPullAcrossHosts(t *testing.T) {
 		if !h.Up || !strings.Contains(strings.Join(h.Models, " "), "tinyllama:1b") {
 			t.Errorf("state %+v", h)
 		}
+	}
+}
+
+// A host that stops answering without closing its connections (a laptop
+// asleep) costs its listing's timeout only to itself: once another host is
+// known to have the model, calls do not wait for the hanging listing.
+func TestHangingListingDoesNotHoldCalls(t *testing.T) {
+	a, b := namedFake(t, "A"), namedFake(t, "B")
+	c, clk := newPoolClient(t, a.URL(), b.URL())
+	c.pool.tagsTimeout = time.Hour // a call that waited for it would never end
+	chatOn(t, c, "")
+	a.Fail(ollamatest.PathTags, -1, ollamatest.Fault{Kind: ollamatest.FaultHang})
+	clk.add(tagsTTL)
+	for range 3 {
+		chatOn(t, c, "")
+	}
+	if n := a.Count(ollamatest.PathTags); n != 2 {
+		t.Errorf("A listed %d times, want its first listing and one hanging", n)
 	}
 }

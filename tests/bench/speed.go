@@ -87,6 +87,9 @@ type speedRow struct {
 	FirstTokenMS    float64 `json:"first_token_ms"`
 	DoneMS          float64 `json:"done_ms"`
 	Error           string  `json:"error,omitempty"`
+	// Calls are the fake's figures for each model call, in order (role,
+	// slot, tokens sent and cached): where a prompt stopped matching.
+	Calls []ollamatest.CallStats `json:"calls,omitempty"`
 }
 
 // speedScenario drives one scenario; it returns the phases measured.
@@ -381,6 +384,7 @@ func measureSpeed(ctx context.Context, build, bin, tokenizer string, cfg speedCo
 			row.Sent += c.Prompt
 			row.Evaluated += c.Evaluated
 			row.Generated += c.Generated
+			row.Calls = append(row.Calls, c)
 		}
 		rows = append(rows, row)
 	}

@@ -446,8 +446,8 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 		defer a.Close()
 		cfg = a.settings.Current()
 	}
-	problems += doctorMCP(ctx, dir, logger, ok, bad)
-	problems += doctorWikipedia(cfg, ok, bad)
+	doctorMCP(ctx, dir, logger, ok, bad)
+	doctorWikipedia(cfg, ok, bad)
 	models, err := newModelClient(cfg, logger)
 	if err != nil {
 		return err
@@ -485,20 +485,19 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 
 // doctorMCP checks the MCP servers of mcp.json: each enabled one is
 // started and its tools listed; one that fails shows its standard error.
-func doctorMCP(ctx context.Context, dir string, logger *slog.Logger, ok func(string, ...any), bad func(msg, fix string)) int {
+// Like the other checks it reports through ok and bad, which count.
+func doctorMCP(ctx context.Context, dir string, logger *slog.Logger, ok func(string, ...any), bad func(msg, fix string)) {
 	m := mcp.New(dir, mcp.Options{Logger: logger})
 	defer m.Close()
 	if err := m.Err(); err != nil {
 		bad(err.Error(), "fix the file, or remove it and add the servers again with `wayfinder mcp add`")
-		return 1
+		return
 	}
-	problems := 0
 	for _, srv := range m.Status(ctx, true) {
 		switch srv.State {
 		case api.MCPOff:
 			ok("MCP server %s is switched off", srv.Name)
 		case api.MCPFailed:
-			problems++
 			msg := fmt.Sprintf("MCP server %s did not start: %s", srv.Name, srv.Error)
 			if srv.Stderr != "" {
 				msg += "\n    its standard error:\n      " + strings.ReplaceAll(srv.Stderr, "\n", "\n      ")
@@ -508,20 +507,17 @@ func doctorMCP(ctx context.Context, dir string, logger *slog.Logger, ok func(str
 			ok("MCP server %s is ready (%s)", srv.Name, count(len(srv.Tools), "tool", "tools"))
 		}
 	}
-	return problems
 }
 
 // doctorWikipedia checks search_wikipedia's ZIM file when the tool is on:
 // a file moved, deleted or damaged since it was chosen shows here rather
 // than at the model's first call.
-func doctorWikipedia(cfg api.Settings, ok func(string, ...any), bad func(msg, fix string)) int {
+func doctorWikipedia(cfg api.Settings, ok func(string, ...any), bad func(msg, fix string)) {
 	if !cfg.WikipediaEnabled {
-		return 0
+		return
 	}
-	problems := 0
 	if cfg.WikipediaZIM != "" {
 		if a, err := zim.Open(cfg.WikipediaZIM); err != nil {
-			problems++
 			bad(fmt.Sprintf("search_wikipedia cannot read its ZIM file %s: %v", cfg.WikipediaZIM, err),
 				"choose another file in Settings → Wikipedia (Kiwix offers them), or run with --wikipedia-zim FILE")
 		} else {
@@ -532,7 +528,6 @@ func doctorWikipedia(cfg api.Settings, ok func(string, ...any), bad func(msg, fi
 	if cfg.WikipediaOnline {
 		ok("search_wikipedia may ask Wikipedia online (MediaWiki API) for what the file lacks")
 	}
-	return problems
 }
 
 // readSettings returns the settings in effect for a data folder another

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,8 +91,12 @@ func TestDoctorShowsMCPServers(t *testing.T) {
 	if code, _, errOut := wayfinder(t, "--data-dir", dir, "mcp", "add", "weather", "--", script); code != 1 {
 		t.Fatalf("add: %d %q", code, errOut)
 	}
-	code, out, _ := wayfinder(t, "--data-dir", dir, "--ollama-host", "http://127.0.0.1:1", "doctor")
+	code, out, errOut := wayfinder(t, "--data-dir", dir, "--ollama-host", "http://127.0.0.1:1", "doctor")
 	if code != 1 || !strings.Contains(out, "✗ MCP server weather did not start") || !strings.Contains(out, "missing API key: set WEATHER_KEY") {
 		t.Fatalf("doctor: %d %q", code, out)
+	}
+	// Each problem is counted once.
+	if n := strings.Count(out, "✗ "); !strings.Contains(errOut, fmt.Sprintf("%s found", count(n, "problem", "problems"))) {
+		t.Errorf("doctor shows %d problems but says %q", n, errOut)
 	}
 }

@@ -176,7 +176,8 @@ test("uploads in Korean: the same content once, a changed file replaces it, remo
   const memo = join(dir, "메모.txt");
   writeFileSync(memo, Buffer.concat([Buffer.from("첫째 줄입니다\n둘째 줄 "), Buffer.from([0xff]), Buffer.from("\n셋째 줄\n")]));
   const warned = await uploadAndWait(page, memo, "done");
-  assert.match(warned, /가져왔지만 확인이 필요합니다: 1 invalid character replaced with \uFFFD \(line 2\)/);
+  // The warning itself is worded in Korean too, from its parts.
+  assert.match(warned, /가져왔지만 확인이 필요합니다: 읽을 수 없는 글자 1개를 \uFFFD로 바꿨습니다\(2번째 줄\)/);
 
   // A PDF that cannot be read says why in Korean (not the Go error) and leaves nothing behind.
   const locked = join(dir, "잠긴 문서.pdf");

@@ -86,6 +86,13 @@ test("export a conversation and every one, import them elsewhere, refuse a bad f
     assert.match(refused, /Wayfinder 대화 내보내기 파일이 아니어서 아무것도 가져오지 않았습니다\./);
     assert.match(refused, /Markdown 내보내기는 읽기용이라 가져올 수 없습니다/);
     assert.doesNotMatch(refused, /cannot be imported|not a Wayfinder/);
+    // Toasts shown at once stack; none covers another.
+    const boxes = (await Promise.all((await ko.locator(".toast").all()).map((t) => t.boundingBox()))).filter((b) => b !== null);
+    for (const [i, a] of boxes.entries()) {
+      for (const b of boxes.slice(i + 1)) {
+        assert.ok(a.y + a.height <= b.y || b.y + b.height <= a.y, `toasts overlap: ${JSON.stringify([a, b])}`);
+      }
+    }
     await screenshotSizes(ko, "transfer-5-refused-ko");
     assert.equal(await ko.locator(".sidebar li").count(), 1, "the refused file added nothing");
   } finally {

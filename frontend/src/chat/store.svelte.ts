@@ -213,6 +213,14 @@ export class ChatStore {
    */
   async conversation(): Promise<string | null> {
     if (this.currentID) return this.currentID;
+    this.creating ??= this.create().finally(() => (this.creating = null));
+    return this.creating;
+  }
+
+  /** creating: the conversation being made for files attached to a new chat; Send waits for it. */
+  private creating: Promise<string | null> | null = null;
+
+  private async create(): Promise<string | null> {
     this.sendError = null;
     try {
       const s = await this.api.create(this.newChatModel);
@@ -243,6 +251,9 @@ export class ChatStore {
     this.sending = true;
     this.sendError = null;
     try {
+      // Files attached to a new chat are making its conversation: the
+      // message joins it rather than starting a second one.
+      if (!this.currentID && this.creating) await this.creating;
       const opts = !this.currentID && this.newChatModel ? { model: this.newChatModel } : {};
       const ack = await this.api.send(this.currentID ?? "", text, opts);
       this.accepted(ack);

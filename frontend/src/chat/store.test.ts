@@ -33,6 +33,18 @@ describe("ChatStore", () => {
     expect(fake.calls.find((c) => c.method === "Send")?.args).toEqual(["", "hi", {}]);
   });
 
+  it("sends the first message into the conversation that attaching files is making", async () => {
+    const fake = new FakeBackend();
+    const chat = new ChatStore(chatApi(fake), () => {}, sync);
+    const made = chat.conversation(); // a file attached to the new chat
+    chat.draft = "what do these files say?";
+    expect(await chat.send()).toBe(true);
+    expect(await made).toBe("s-1");
+    expect(fake.calls.filter((c) => c.method === "Create")).toHaveLength(1);
+    expect(fake.calls.find((c) => c.method === "Send")?.args[0]).toBe("s-1");
+    expect(chat.currentID).toBe("s-1");
+  });
+
   it("keeps the draft and shows the error when Send is refused", async () => {
     const fake = new FakeBackend({ reachable: false });
     const chat = new ChatStore(chatApi(fake), () => {}, sync);

@@ -1,5 +1,6 @@
 // Shared setup for the browser specs: the fake Ollama process, the
 // `wayfinder serve` process, and a headless Chromium via playwright-core.
+import assert from "node:assert/strict";
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -191,6 +192,19 @@ export async function openPage(browser: Browser, url: string, locale = "en-US", 
   await page.goto(url);
   await waitReady(page);
   return page;
+}
+
+/** callAPI calls a service method of the app at url (serve mode's /api), as the window does, and fails the test on an error. */
+export async function callAPI(url: string, method: string, args: unknown[]): Promise<unknown> {
+  const u = new URL(url);
+  const res = await fetch(`${u.origin}/api/${method}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${u.searchParams.get("token")}`, "Content-Type": "application/json" },
+    body: JSON.stringify(args),
+  });
+  const body = await res.text();
+  assert.ok(res.ok, `${method}: ${res.status} ${body}`);
+  return body ? JSON.parse(body) : null;
 }
 
 /** waitReady waits for the frontend's ready signal (not a fixed sleep). */

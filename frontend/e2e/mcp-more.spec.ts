@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { pending, repoRoot, screenshot, script, send, waitReady, withWorld, type FakeReply } from "./harness.ts";
+import { pending, repoRoot, screenshot, script, send, waitReady, withWorld, callAPI, type FakeReply } from "./harness.ts";
 
 const w = withWorld();
 
@@ -32,17 +32,7 @@ async function page(locale: string, width: number, height: number): Promise<Page
   return p;
 }
 
-async function api(method: string, args: unknown[]): Promise<unknown> {
-  const u = new URL(w.app.url);
-  const res = await fetch(`${u.origin}/api/${method}`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${u.searchParams.get("token")}`, "Content-Type": "application/json" },
-    body: JSON.stringify(args),
-  });
-  const body = await res.text();
-  assert.ok(res.ok, `${method}: ${res.status} ${body}`);
-  return body ? JSON.parse(body) : null;
-}
+const api = (method: string, args: unknown[]) => callAPI(w.app.url, method, args);
 
 const answer = (text: string): FakeReply[] => [{ text }, { json: { memories: [] } }];
 

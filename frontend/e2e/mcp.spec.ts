@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { lastReply, pending, repoRoot, screenshot, script, send, waitReady, withWorld, type FakeReply } from "./harness.ts";
+import { lastReply, pending, repoRoot, screenshot, script, send, waitReady, withWorld, callAPI, type FakeReply } from "./harness.ts";
 
 const w = withWorld();
 
@@ -31,17 +31,7 @@ async function page(browser: Browser, locale: string, width: number, height: num
   return p;
 }
 
-async function api(method: string, args: unknown[]): Promise<unknown> {
-  const u = new URL(w.app.url);
-  const res = await fetch(`${u.origin}/api/${method}`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${u.searchParams.get("token")}`, "Content-Type": "application/json" },
-    body: JSON.stringify(args),
-  });
-  const body = await res.text();
-  assert.ok(res.ok, `${method}: ${res.status} ${body}`);
-  return body ? JSON.parse(body) : null;
-}
+const api = (method: string, args: unknown[]) => callAPI(w.app.url, method, args);
 
 /** question scripts a turn: every message is a question, which the
  * router answers by its rules, so the answer loop's first call asks for

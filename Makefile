@@ -81,16 +81,23 @@ $(DIST): $(NODE_STAMP) $(FRONTEND_SRC)
 generate:
 	@go run ./backend/api/tsgen
 
+# NO_RACE_TESTS skip themselves under -race (its shadow memory is in every
+# memory figure; SciFact through the importer takes minutes with it), so
+# they run once more without it.
+NO_RACE_TESTS := TestLargeTextMemory|TestAgainstReferenceBM25
+
 ## test: every test: Go (vet, race), frontend unit tests and type checks, browser end-to-end, desktop smoke, packages
 test: deps-test deps-mcp build
 	go vet -tags $(GO_TAGS) ./...
 	WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
+	go test -count=1 -run '$(NO_RACE_TESTS)' ./backend/knowledge/
 	$(MAKE) --no-print-directory test-frontend test-e2e test-desktop test-package
 	$(if $(OLLAMA_REAL),$(MAKE) --no-print-directory test-ollama,@echo "real-Ollama tier skipped: ../shared/tools/ollama-real not found")
 
 test-go: deps deps-mcp $(DIST)
 	@scripts/apt-ensure.sh $(DEB_GO_TEST)
 	WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
+	go test -count=1 -run '$(NO_RACE_TESTS)' ./backend/knowledge/
 
 test-frontend: $(NODE_STAMP)
 	cd frontend && npm run check && npm test

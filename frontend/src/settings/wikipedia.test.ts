@@ -91,6 +91,26 @@ describe("Wikipedia in Settings", () => {
 
 describe("a ZIM file the backend refuses", () => {
   afterEach(() => setLang("en"));
+  it("brings the refusal into view, since Save may be pressed with Enter far above it", async () => {
+    const fake = await openSettings();
+    fake["SettingsService.Save"] = () => {
+      throw new Error('{"code":"zim_not_zim","message":"the Wikipedia file /x.zim cannot be used: not a ZIM file"}');
+    };
+    const shown: Element[] = [];
+    const spy = vi.spyOn(Element.prototype, "scrollIntoView").mockImplementation(function (this: Element) {
+      shown.push(this);
+    });
+    try {
+      toggle("#set-wiki", true);
+      fill("#set-wiki-zim", "/home/you/notes.txt");
+      submit().click();
+      await vi.waitFor(() => expect(el("dialog[open] [role=alert]").textContent).toContain("That file is not a ZIM file."), { timeout: 5000 });
+      await vi.waitFor(() => expect(shown.some((e) => e.contains(el("dialog[open] [role=alert]")))).toBe(true), { timeout: 5000 });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it.each([
     ["zim_relative", "The Wikipedia file must be named with its full path.", "위키백과 파일은 전체 경로로 지정해야 합니다."],
     ["zim_missing", "There is no Wikipedia file at that path.", "그 경로에 위키백과 파일이 없습니다."],

@@ -39,3 +39,35 @@ func lineKey(text, lang string) (string, map[string]string) {
 	}
 	return "", nil
 }
+
+// Line is the line Wayfinder writes itself for key, in lang, with its
+// blank filled from args: an export in English reads a line stored in
+// Korean in English, as the window does. ok is false for a key it does
+// not know or an argument the line needs and lacks (the stored text
+// stands then).
+func Line(key string, args map[string]string, lang string) (line string, ok bool) {
+	fixed := map[string]phrases{
+		keyPlanIntro: msgPlanIntro, keyPlanAgain: msgPlanAgain, keyCancelled: msgCancelled, keyNoAnswer: msgNoAnswer,
+		keyEmpty: msgEmpty, keyOutOfScope: msgOutOfScope, keyRememberFail: msgRememberFailed,
+	}
+	if p, ok := fixed[key]; ok {
+		return p.in(lang), true
+	}
+	blank := map[string]struct {
+		p   phrases
+		arg string
+	}{keyToolAsk: {msgToolAsk, "tool"}, keyToolAgain: {msgToolAgain, "tool"}, keyRemembered: {msgRemembered, "what"}}
+	switch b, known := blank[key]; {
+	case known:
+		v, has := args[b.arg]
+		if !has {
+			return "", false
+		}
+		return strings.Replace(b.p.in(lang), "%s", v, 1), true
+	case key == keyPlanFallback:
+		// The note that the plan is the task as one step, then the
+		// introduction (decide.go).
+		return msgPlanFallback.in(lang) + " " + msgPlanIntro.in(lang), true
+	}
+	return "", false
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/archive"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
@@ -44,7 +45,7 @@ func exportTo(ctx context.Context, st *store.Store, ids []string, format, lang s
 	case formatJSON:
 		out = archive.NewWriter(w)
 	case formatMarkdown:
-		out = archive.NewMarkdownWriter(w, lang, time.Local, time.Now())
+		out = archive.NewMarkdownWriter(w, lang, time.Local, time.Now()).WithLines(agent.Line)
 	default:
 		return 0, fmt.Errorf("%w: unknown export format %q: use md or json", errUsage, format)
 	}

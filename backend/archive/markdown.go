@@ -44,12 +44,29 @@ var languages = map[string]labels{
 // it and when, the plans, recommendations and the sources each reply
 // cites, numbered as its [n] markers. It is not read back (the JSON is).
 type MarkdownWriter struct {
-	w    io.Writer
-	l    labels
-	loc  *time.Location
-	n    int
-	err  error
-	date time.Time
+	w     io.Writer
+	l     labels
+	loc   *time.Location
+	n     int
+	err   error
+	date  time.Time
+	lang  string
+	lines LineFunc
+}
+
+// LineFunc words a line Wayfinder wrote itself (api.TurnResult.TextKey)
+// in lang from its key and args; ok is false for a key it does not know.
+// It comes from the caller (the agent's Line) so that this package does
+// not depend on the agent.
+type LineFunc func(key string, args map[string]string, lang string) (line string, ok bool)
+
+// WithLines has the export word Wayfinder's own lines in its language
+// through f: a plan's introduction stored in Korean reads in English in an
+// English export. Without it (or for a key f does not know) the stored
+// text is written, as it is for the model's words.
+func (mw *MarkdownWriter) WithLines(f LineFunc) *MarkdownWriter {
+	mw.lines = f
+	return mw
 }
 
 // NewMarkdownWriter writes in lang ("ko" or "en"; others are English),
@@ -57,9 +74,9 @@ type MarkdownWriter struct {
 func NewMarkdownWriter(w io.Writer, lang string, loc *time.Location, date time.Time) *MarkdownWriter {
 	l, ok := languages[lang]
 	if !ok {
-		l = languages["en"]
+		l, lang = languages["en"], "en"
 	}
-	return &MarkdownWriter{w: w, l: l, loc: loc, date: date}
+	return &MarkdownWriter{w: w, l: l, loc: loc, date: date, lang: lang}
 }
 
 // Add writes one conversation.
@@ -152,7 +169,7 @@ func (mw *MarkdownWriter) message(b *strings.Builder, m Message, waiting bool) {
 // under a heading of level depth: the text's own headings go below it.
 func (mw *MarkdownWriter) body(b *strings.Builder, m Message, waiting bool, depth int) {
 	sub := strings.Repeat("#", depth+1)
-	if text := strings.TrimSpace(m.Content); text != "" {
+	if text := strings.TrimSpace(mw.text(m)); text != "" {
 		b.WriteString("\n" + demoteBy(text, depth) + "\n")
 	}
 	switch {
@@ -223,6 +240,17 @@ func (mw *MarkdownWriter) body(b *strings.Builder, m Message, waiting bool, dept
 			}
 		}
 	}
+}
+
+// text is a message's words: Wayfinder's own line in the export's
+// language when it has a key the writer's LineFunc knows, else as stored.
+func (mw *MarkdownWriter) text(m Message) string {
+	if r := m.Result; r != nil && r.TextKey != "" && mw.lines != nil {
+		if line, ok := mw.lines(r.TextKey, r.TextArgs, mw.lang); ok {
+			return line
+		}
+	}
+	return m.Content
 }
 
 func steps(b *strings.Builder, st []api.SubTask) {

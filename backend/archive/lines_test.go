@@ -1,0 +1,61 @@
+package archive_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/agent"
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/archive"
+)
+
+// Wayfinder's own lines are worded in the export's language from their
+// key, whatever language they were stored in; the model's words and a key
+// the agent does not know are written as stored. (An external test: the
+// archive package itself does not import the agent.)
+func TestMarkdownLinesInExportLanguage(t *testing.T) {
+	const (
+		introKo = "계획을 세웠어요 — 승인하거나, 단계를 고치거나, 다시 세우도록 의견을 주세요."
+		introEn = "Here is a plan — approve, edit or revise it."
+	)
+	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name, lang, stored, key string
+		args                    map[string]string
+		lines                   archive.LineFunc
+		want, notWant           string
+	}{
+		{"korean intro in english", "en", introKo, "plan_intro", nil, agent.Line, introEn, introKo},
+		{"english intro in korean", "ko", introEn, "plan_intro", nil, agent.Line, introKo, introEn},
+		{"tool ask keeps its tool", "en", "web_search 도구를 사용하려고 해요. 실행할지 정해 주세요.", "tool_ask",
+			map[string]string{"tool": "web_search"}, agent.Line, "I would like to use web_search. Please decide whether it may run.", "도구"},
+		{"remembered keeps what", "ko", "Got it, I'll remember: “tea”\n\nYou can change or delete it any time in Memory.", "remembered",
+			map[string]string{"what": "tea"}, agent.Line, "기억해 둘게요: “tea”", "Got it"},
+		{"tool ask without its tool stays", "en", "x 도구를 사용하려고 해요.", "tool_ask", nil, agent.Line, "x 도구를 사용하려고 해요.", "I would like"},
+		{"unknown key stays", "en", "저장된 그대로", "no_such_key", nil, agent.Line, "저장된 그대로", ""},
+		{"model words stay", "en", "모델이 쓴 답", "", nil, agent.Line, "모델이 쓴 답", ""},
+		{"no line func stays", "en", introKo, "plan_intro", nil, nil, introKo, introEn},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			mw := archive.NewMarkdownWriter(&b, tc.lang, time.UTC, t0)
+			if tc.lines != nil {
+				mw = mw.WithLines(tc.lines)
+			}
+			c := archive.Conversation{ID: "c1", Title: "t", CreatedAt: t0, Messages: []archive.Message{{ID: "m1", Role: api.RoleAssistant,
+				Content: tc.stored, Status: api.StatusComplete, CreatedAt: t0, Result: &api.TurnResult{TextKey: tc.key, TextArgs: tc.args}}}}
+			if err := mw.Add(c); err != nil {
+				t.Fatal(err)
+			}
+			if err := mw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			got := b.String()
+			if !strings.Contains(got, tc.want) || (tc.notWant != "" && strings.Contains(got, tc.notWant)) {
+				t.Fatalf("want %q and not %q in:\n%s", tc.want, tc.notWant, got)
+			}
+		})
+	}
+}

@@ -36,6 +36,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/graph"
 	"github.com/wayfinder-app/wayfinder/backend/graph/sqlitesaver"
+	toolcatalog "github.com/wayfinder-app/wayfinder/backend/knowledge/catalog"
 	"github.com/wayfinder-app/wayfinder/backend/memory"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
 )
@@ -165,6 +166,9 @@ type Agent struct {
 	noTools *tools.Registry
 	log     *slog.Logger
 	secret  [16]byte // keys the data blocks' nonces (trust.go)
+	// catalog is the built-in AI-tool catalog: a card naming one of its
+	// tools links to the catalog's URL, not the model's (catalogLink).
+	catalog toolcatalog.Catalog
 	// approvers are the workflow's nodes of type approve_plan, by id.
 	approvers map[string]bool
 
@@ -189,6 +193,9 @@ func New(deps Deps, opt Options) (*Agent, error) {
 		a.log = slog.New(slog.DiscardHandler)
 	}
 	var err error
+	if a.catalog, err = toolcatalog.Load(); err != nil {
+		return nil, fmt.Errorf("new agent: %w", err)
+	}
 	if a.noTools, err = tools.NewRegistry(a.log); err != nil {
 		return nil, fmt.Errorf("new agent: %w", err)
 	}

@@ -76,7 +76,7 @@ func scriptedReview(req ollama.ChatRequest) ollamatest.Reply {
 	r := map[string]review{
 		"s1": {Sufficient: true, Tool: "ChatGPT", Why: "한국어 대본을 빠르게 씁니다", URL: "https://chatgpt.com", Pricing: "free, Plus $20/month"},
 		"s2": {Sufficient: true, Tool: "Vrew", Why: "자동 한국어 자막", URL: "https://vrew.ai", Pricing: "free plan, Pro $9.99/month", Alternatives: []string{"CapCut"}},
-		"s3": {Sufficient: true, Tool: "Canva", Why: "썸네일 템플릿", URL: "https://canva.com", Pricing: "free"},
+		"s3": {Sufficient: true, Tool: "Canva", Why: "썸네일 템플릿", URL: "https://canva-pro-free.example.com", Pricing: "free"},
 		"s4": {Sufficient: true, Tool: "YouTube Studio", Why: "업로드", URL: "https://studio.youtube.com", Pricing: "free"},
 	}[id]
 	return ollamatest.Reply{JSON: r}
@@ -138,6 +138,15 @@ func TestComplexFlow(t *testing.T) {
 	}
 	if r := res.Recommendations[1]; r.URL != "https://vrew.ai" || r.Alternatives[0] != "CapCut" || len(r.Sources) == 0 {
 		t.Fatalf("recommendation = %+v", r)
+	}
+	// Canva is in the built-in catalog: its card links to the catalog's
+	// URL, not the one the model made up, and says so; YouTube Studio is
+	// not, so the model's URL stays, unmarked (the window warns).
+	if r := res.Recommendations[2]; r.URL != "https://www.canva.com" || !r.URLFromCatalog {
+		t.Fatalf("catalog tool's card = %+v", r)
+	}
+	if r := res.Recommendations[3]; r.URL != "https://studio.youtube.com" || r.URLFromCatalog {
+		t.Fatalf("unknown tool's card = %+v", r)
 	}
 	if got := lastMessage(e.requests(isReviewer)[1]).Content; !strings.Contains(got, "Sub-task s2: 영상 편집과 자막") {
 		t.Fatalf("the reviewer did not get the edited title: %q", got)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/graph"
+	toolcatalog "github.com/wayfinder-app/wayfinder/backend/knowledge/catalog"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
 )
 
@@ -144,6 +145,7 @@ func (a *Agent) evaluate(cfg loopConfig) graph.NodeFunc[State] {
 		if !ok || rec.Tool == "" {
 			rec.Tool, rec.Why = fallbackPick(s)
 		}
+		catalogLink(&rec, a.catalog)
 		rec.Sources = aboutTool(rec.Tool, rec.URL, s.SubSources)
 		upd := graph.Update{a.f.recommendations.Add(rec), a.f.current.Set(s.Current + 1), a.f.scratch.RemoveAll(),
 			a.f.iterations.Set(0), a.f.evalRounds.Set(0), a.f.missing.Set(""), a.f.subSources.Replace()}
@@ -156,6 +158,19 @@ func (a *Agent) evaluate(cfg loopConfig) graph.NodeFunc[State] {
 		rt.Emit(eventTrace, done)
 		return c.update(upd), nil
 	}
+}
+
+// catalogLink puts the catalog's URL on a card whose tool is an entry of
+// Wayfinder's built-in catalog (same name, case aside; never a fuzzy
+// match), marked so the window trusts it: the model's URL is untrusted
+// and may be made up. A tool not in the catalog keeps the model's URL,
+// unmarked, and the window warns before opening it.
+func catalogLink(rec *api.Recommendation, c toolcatalog.Catalog) {
+	e, ok := c.Find(rec.Tool)
+	if !ok || e.URL == "" {
+		return
+	}
+	rec.URL, rec.URLFromCatalog = e.URL, true
 }
 
 // fallbackPick names the best-ranked source found for the sub-task when

@@ -295,13 +295,17 @@ type Awaiting struct {
 
 // Recommendation is the tool chosen for one sub-task.
 type Recommendation struct {
-	SubTaskID    string   `json:"subtask_id"`
-	Tool         string   `json:"tool"`
-	Why          string   `json:"why"`
-	URL          string   `json:"url"`
-	Pricing      string   `json:"pricing"`
-	Alternatives []string `json:"alternatives"`
-	Sources      []Source `json:"sources"`
+	SubTaskID string `json:"subtask_id"`
+	Tool      string `json:"tool"`
+	Why       string `json:"why"`
+	URL       string `json:"url"`
+	// URLFromCatalog says URL is the link of Wayfinder's built-in catalog
+	// entry of Tool (shipped data), not the model's words: the window opens
+	// it without the unverified-link warning.
+	URLFromCatalog bool     `json:"url_from_catalog,omitempty"`
+	Pricing        string   `json:"pricing"`
+	Alternatives   []string `json:"alternatives"`
+	Sources        []Source `json:"sources"`
 }
 
 // TraceKind names a step of the agent shown in the live trace (seed 002's

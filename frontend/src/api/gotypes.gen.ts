@@ -198,6 +198,7 @@ export interface Recommendation {
   tool: string;
   why: string;
   url: string;
+  url_from_catalog?: boolean;
   pricing: string;
   alternatives: string[];
   sources: Source[];

@@ -438,7 +438,7 @@ export class FakeBackend implements Transport {
       this.trace(sid, turn, "sources", "recommend_tools", { sources: [src] });
       this.trace(sid, turn, "node_started", "evaluate");
       await this.wait();
-      const rec: Recommendation = { subtask_id: at.id, tool: tool.name, why: tool.description_en, url: tool.url, pricing: tool.pricing, alternatives: i === 1 ? ["CapCut"] : [], sources: [src] };
+      const rec: Recommendation = { subtask_id: at.id, tool: tool.name, why: tool.description_en, url: tool.url, url_from_catalog: true, pricing: tool.pricing, alternatives: i === 1 ? ["CapCut"] : [], sources: [src] };
       this.trace(sid, turn, "evaluation_result", "evaluate", { text: `${st.title}: recommend ${tool.name}`, code: "step_recommend", args: { ...at, tool: tool.name }, recommendation: rec });
       recs.push(rec);
     }

@@ -101,9 +101,10 @@ func TestExportMarkdown(t *testing.T) {
 	}{
 		{[]string{"--session", id[:8]}, []string{"# 카페 홍보용 유튜브 쇼츠를 만들고 싶어\n", "## You · ", "## Wayfinder · ", "### Approved plan\n\n1. 대본 작성 — 30초\n2. 영상 편집 — 세로 영상\n",
 			"### Recommendations\n\n| Step | Tool | Why | Pricing | Link |", "| 영상 편집 | Vrew (Alternatives: CapCut) | 자동 한국어 자막 | free plan | <https://vrew.ai> |", "### 카페 쇼츠 가이드", "Exported from Wayfinder on ",
-			// The plan's introduction, stored in Korean, in the export's English (agent.Line).
-			"\nHere is a plan — approve, edit or revise it.\n"}},
-		{[]string{"--all", "--lang", "ko"}, []string{"## 나 · ", "### 승인한 계획\n", "### 추천\n", "Wayfinder에서 내보낸 날짜: "}},
+			// The plan's introduction, stored in Korean as a question, says
+			// in the export's English what became of the plan.
+			"\nYou approved this plan.\n"}},
+		{[]string{"--all", "--lang", "ko"}, []string{"## 나 · ", "\n이 계획을 승인했어요.\n", "### 승인한 계획\n", "### 추천\n", "Wayfinder에서 내보낸 날짜: "}},
 	} {
 		code, out, errOut := wayfinder(t, append(append(base, "export"), tt.args...)...)
 		for _, w := range tt.want {

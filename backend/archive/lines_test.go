@@ -59,3 +59,43 @@ func TestMarkdownLinesInExportLanguage(t *testing.T) {
 		})
 	}
 }
+
+// A plan or tool call that no longer waits is said as what became of it,
+// as the window shows it; the one the conversation still waits on keeps
+// its question, and words the model wrote before the line stay.
+func TestMarkdownSaysWhatBecameOfAQuestion(t *testing.T) {
+	const intro = "Here is a plan — approve, edit or revise it."
+	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	plan := func(d api.ApprovalAction) *api.TurnResult {
+		return &api.TurnResult{Response: intro, TextKey: "plan_intro", Plan: &api.PlanApproval{Decided: d, SubTasks: []api.SubTask{{ID: "s1", Title: "대본"}}}}
+	}
+	for _, tc := range []struct {
+		name, lang, content string
+		result              *api.TurnResult
+		waiting             bool
+		want, notWant       string
+	}{
+		{"approved", "en", intro, plan(api.ActionApprove), false, "\nYou approved this plan.\n", intro},
+		{"cancelled, in korean", "ko", intro, plan(api.ActionCancel), false, "\n이 계획을 취소했어요.\n", intro},
+		{"never decided", "en", intro, plan(""), false, "\nA plan was proposed here.\n", intro},
+		{"still waiting", "en", intro, plan(""), true, "\n" + intro + "\n", "proposed"},
+		{"words before the line stay", "en", "I looked at it.\n\n" + intro, plan(api.ActionApprove), false, "I looked at it.\n\nYou approved this plan.", intro},
+		{"tool call decided", "en", "I would like to use web_search. Please decide whether it may run.",
+			&api.TurnResult{TextKey: "tool_ask", TextArgs: map[string]string{"tool": "web_search"}, ToolCall: &api.ToolApproval{Tool: "web_search"}}, false,
+			"You decided on this web_search call.", "Please decide"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			mw := archive.NewMarkdownWriter(&b, tc.lang, time.UTC, t0).WithLines(agent.Line)
+			c := archive.Conversation{ID: "c1", Title: "t", CreatedAt: t0, PendingApproval: tc.waiting, Messages: []archive.Message{{ID: "m1", Role: api.RoleAssistant,
+				Content: tc.content, Status: api.StatusComplete, CreatedAt: t0, Result: tc.result}}}
+			if err := mw.Add(c); err != nil {
+				t.Fatal(err)
+			}
+			got := b.String()
+			if !strings.Contains(got, tc.want) || strings.Contains(got, tc.notWant) {
+				t.Fatalf("want %q and not %q in:\n%s", tc.want, tc.notWant, got)
+			}
+		})
+	}
+}

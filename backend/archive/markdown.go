@@ -24,6 +24,11 @@ type labels struct {
 	// regenerated one: answer is a format of the answer's place and the
 	// number of answers.
 	systemPrompt, temperature, context, otherAnswers, answer string
+	// What became of a plan or a tool call that no longer waits, said in
+	// place of the question it asked, as the window does (chat/lines.ts);
+	// decided is keyed by the decision, "" for a plan nobody decided.
+	decided     map[api.ApprovalAction]string
+	toolDecided string
 }
 
 var languages = map[string]labels{
@@ -31,12 +36,18 @@ var languages = map[string]labels{
 		steps: "Approved steps", recommendations: "Recommendations", sources: "Sources", step: "Step", tool: "Tool",
 		why: "Why", pricing: "Pricing", link: "Link", alternatives: "Alternatives", page: "p.", model: "model",
 		stopped: "The reply was stopped here.", fail: "The reply failed", exported: "Exported from Wayfinder on", untitled: "Untitled conversation",
-		systemPrompt: "System prompt", temperature: "temperature", context: "context %d tokens", otherAnswers: "Other answers", answer: "answer %d of %d"},
+		systemPrompt: "System prompt", temperature: "temperature", context: "context %d tokens", otherAnswers: "Other answers", answer: "answer %d of %d",
+		decided: map[api.ApprovalAction]string{api.ActionApprove: "You approved this plan.", api.ActionRevise: "You asked for a new plan instead of this one.",
+			api.ActionCancel: "You cancelled this plan.", "": "A plan was proposed here."},
+		toolDecided: "You decided on this %s call."},
 	"ko": {you: "나", assistant: "Wayfinder", plan: "계획", planWaiting: "계획 (내보낼 때 결정을 기다리던 중)", planApproved: "승인한 계획",
 		steps: "승인한 단계", recommendations: "추천", sources: "출처", step: "단계", tool: "도구",
 		why: "이유", pricing: "가격", link: "링크", alternatives: "대안", page: "쪽", model: "모델",
 		stopped: "답변이 여기서 중단되었습니다.", fail: "답변 실패", exported: "Wayfinder에서 내보낸 날짜:", untitled: "제목 없는 대화",
-		systemPrompt: "시스템 프롬프트", temperature: "온도", context: "컨텍스트 %d 토큰", otherAnswers: "다른 답변", answer: "답변 %d/%d"},
+		systemPrompt: "시스템 프롬프트", temperature: "온도", context: "컨텍스트 %d 토큰", otherAnswers: "다른 답변", answer: "답변 %d/%d",
+		decided: map[api.ApprovalAction]string{api.ActionApprove: "이 계획을 승인했어요.", api.ActionRevise: "이 계획 대신 새 계획을 요청했어요.",
+			api.ActionCancel: "이 계획을 취소했어요.", "": "여기서 계획을 제안했어요."},
+		toolDecided: "이 %s 호출을 결정했어요."},
 }
 
 // MarkdownWriter writes conversations as Markdown for people to read: each
@@ -169,7 +180,7 @@ func (mw *MarkdownWriter) message(b *strings.Builder, m Message, waiting bool) {
 // under a heading of level depth: the text's own headings go below it.
 func (mw *MarkdownWriter) body(b *strings.Builder, m Message, waiting bool, depth int) {
 	sub := strings.Repeat("#", depth+1)
-	if text := strings.TrimSpace(mw.text(m)); text != "" {
+	if text := strings.TrimSpace(mw.text(m, waiting)); text != "" {
 		b.WriteString("\n" + demoteBy(text, depth) + "\n")
 	}
 	switch {
@@ -243,12 +254,38 @@ func (mw *MarkdownWriter) body(b *strings.Builder, m Message, waiting bool, dept
 }
 
 // text is a message's words: Wayfinder's own line in the export's
-// language when it has a key the writer's LineFunc knows, else as stored.
-func (mw *MarkdownWriter) text(m Message) string {
-	if r := m.Result; r != nil && r.TextKey != "" && mw.lines != nil {
-		if line, ok := mw.lines(r.TextKey, r.TextArgs, mw.lang); ok {
-			return line
+// language — for a plan or tool call that no longer waits, what became of
+// it rather than the question it asked — else as stored. Words the model
+// wrote before the line (a reply offered again after a cut) stay.
+func (mw *MarkdownWriter) text(m Message, waiting bool) string {
+	r := m.Result
+	if r == nil || m.Role != api.RoleAssistant {
+		return m.Content
+	}
+	var line string
+	ok := false
+	switch {
+	case r.Plan != nil && !waiting:
+		line, ok = mw.l.decided[r.Plan.Decided]
+		if !ok {
+			line, ok = mw.l.decided[""], true
 		}
+	case r.ToolCall != nil && !waiting:
+		line, ok = fmt.Sprintf(mw.l.toolDecided, r.ToolCall.Tool), true
+	case r.TextKey != "" && mw.lines != nil:
+		line, ok = mw.lines(r.TextKey, r.TextArgs, mw.lang)
+	}
+	said := r.Response
+	if said == "" {
+		said = m.Content
+	}
+	switch {
+	case !ok:
+		return m.Content
+	case m.Content == "" || m.Content == said:
+		return line
+	case strings.HasSuffix(m.Content, said):
+		return strings.TrimSuffix(m.Content, said) + line
 	}
 	return m.Content
 }

@@ -12,11 +12,40 @@ import { everyLang, isKey, t, type MessageKey } from "../i18n/i18n.svelte";
 /** The agent's lines without blanks (backend/agent/textkey.go), which words alone identify. */
 const LINE_KEYS = ["plan_intro", "plan_fallback", "plan_again", "cancelled", "no_answer", "empty", "out_of_scope", "remember_failed"] as const;
 
-/** legacyKey recognises a line stored without a key by its words in either language. */
-function legacyKey(text: string): MessageKey | undefined {
+/** The agent's lines with a blank, which their words around it identify. */
+const BLANK_KEYS = ["tool_ask", "tool_again", "remembered"] as const;
+
+/** pattern matches a line with {blanks} in it, capturing each blank. */
+function pattern(words: string): { re: RegExp; names: string[] } {
+  const names: string[] = [];
+  const src = words
+    .split(/(\{\w+\})/)
+    .map((part) => {
+      const blank = /^\{(\w+)\}$/.exec(part);
+      if (!blank) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(blank[1]!);
+      return "([\\s\\S]+?)";
+    })
+    .join("");
+  return { re: new RegExp(`^${src}$`), names };
+}
+
+/**
+ * legacyKey recognises a line stored without a key by its words in either
+ * language, with what fills its blanks (a tool's name, what to remember).
+ */
+function legacyKey(text: string): { key: MessageKey; args?: Record<string, string> } | undefined {
   for (const k of LINE_KEYS) {
     const key = `line.${k}` as MessageKey;
-    if (everyLang(key).includes(text)) return key;
+    if (everyLang(key).includes(text)) return { key };
+  }
+  for (const k of BLANK_KEYS) {
+    const key = `line.${k}` as MessageKey;
+    for (const words of everyLang(key)) {
+      const { re, names } = pattern(words);
+      const m = re.exec(text);
+      if (m) return { key, args: Object.fromEntries(names.map((n, i) => [n, m[i + 1]!])) };
+    }
   }
   return undefined;
 }
@@ -45,8 +74,8 @@ export function shownText(m: Message, pending: boolean): string {
   if (r?.plan && !pending) line = decidedLine(r.plan.decided);
   else if (r?.tool_call && !pending) line = t("line.tool_decided", { tool: r.tool_call.tool });
   else {
-    const key = r?.text_key ? `line.${r.text_key}` : legacyKey(said);
-    if (key && isKey(key)) line = t(key, r?.text_args ?? undefined);
+    const found = r?.text_key ? { key: `line.${r.text_key}`, args: r.text_args ?? undefined } : legacyKey(said);
+    if (found && isKey(found.key)) line = t(found.key, found.args);
   }
   if (line === undefined) return m.content;
   if (!m.content || m.content === said) return line;

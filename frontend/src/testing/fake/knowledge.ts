@@ -1,0 +1,136 @@
+// FakeKnowledge adds the KnowledgeService: the library's documents, imports
+// with their progress, a conversation's attached files (so it sits on top of
+// the chat's sessions), search and passages, the tool catalog.
+import type { CatalogEntry, ImportProgress, KBDocument, SearchHit, Passage } from "../../api/gotypes.gen";
+import { ApiError } from "../../api/errors";
+import { CATALOG } from "./catalog";
+import { FakeChat } from "./chat";
+
+export class FakeKnowledge extends FakeChat {
+  docs: KBDocument[] = [];
+  /** uploads by name, for duplicates and replacements as the backend tells them */
+  uploads: Array<{ name: string; content: string }> = [];
+
+  "KnowledgeService.Documents"(): KBDocument[] {
+    return structuredClone(this.docs);
+  }
+  "KnowledgeService.Upload"(name: string, contentBase64: string): string {
+    const id = this.id("imp");
+    const size = Math.floor((contentBase64.length * 3) / 4);
+    const pdf = /\.pdf$/i.test(name);
+    const p = (stage: string, extra: Partial<ImportProgress> = {}): ImportProgress => ({ import_id: id, file: name, stage, pages: pdf ? 4 : 0, chunks: 0, embedded: 0, file_index: 0, files_total: 1, ...extra });
+    const report = { import_id: id, imported: [] as string[], skipped: [], failed: [], warnings: [], replaced: [] as string[], duplicates: [] as { file: string; error: string }[], documents: 0, chunks: 0, pages: 0 };
+    // As the backend: the same content is one document, the same name replaces.
+    const same = contentBase64 ? this.uploads.find((u) => u.content === contentBase64) : undefined;
+    const earlier = this.uploads.find((u) => u.name === name);
+    let steps: ImportProgress[];
+    if (same) {
+      steps = [p("reading"), p("duplicate", { duplicate_of: same.name })];
+      report.duplicates.push({ file: name, error: same.name });
+    } else {
+      const warnings = /\.txt$/i.test(name) ? ["2 invalid characters replaced with \uFFFD (lines 3, 7)"] : undefined;
+      const warning_reasons = warnings ? [{ code: "replaced", count: 2, lines: "3, 7" }] : undefined;
+      steps = [p("reading"), p("chunking", { chunks: 12 }), p("embedding", { chunks: 12, embedded: 6 }), p("embedding", { chunks: 12, embedded: 12 }), p("done", { chunks: 12, embedded: 12, replaced: !!earlier, warnings, warning_reasons })];
+      Object.assign(report, { imported: [name], documents: 1, chunks: 12, pages: pdf ? 4 : 0 });
+      if (earlier) {
+        report.replaced.push(name);
+        this.docs = this.docs.filter((d) => d.source !== name);
+        earlier.content = contentBase64;
+      } else {
+        this.uploads.push({ name, content: contentBase64 });
+      }
+    }
+    let i = 0;
+    const tick = () => {
+      const step = steps[i++];
+      if (!step) {
+        if (!same) {
+          const now = new Date().toISOString();
+          this.docs.push({ id: this.id("doc"), title: name, source: name, kind: pdf ? "pdf" : "markdown", size, pages: pdf ? 4 : 0, chunks: 12, created_at: now, updated_at: now });
+        }
+        this.emit("knowledge.import_done", report);
+        return;
+      }
+      this.emit("knowledge.import", step);
+      setTimeout(tick, this.opts.stepDelayMs ?? 0);
+    };
+    setTimeout(tick, 0);
+    return id;
+  }
+  /** attached: each conversation's own files, as the backend keeps them apart from docs. */
+  attached: Record<string, KBDocument[]> = {};
+  "KnowledgeService.Attach"(sid: string, name: string, contentBase64: string): string {
+    if (!this.sessions.some((s) => s.id === sid)) throw new ApiError({ code: "not_found", message: "That item no longer exists." });
+    const id = this.id("imp");
+    const p = (stage: string, extra: Partial<ImportProgress> = {}): ImportProgress => ({ import_id: id, file: name, stage, pages: 0, chunks: 0, embedded: 0, file_index: 1, files_total: 1, conversation: sid, ...extra });
+    const bad = !/\.(pdf|md|markdown|txt|text|json|jsonl)$/i.test(name);
+    const steps = bad
+      ? [p("reading"), p("failed", { error: "this kind of file is not supported", reason: { code: "unsupported" } })]
+      : [p("reading"), p("chunking", { chunks: 4 }), p("embedding", { chunks: 4, embedded: 2 }), p("done", { chunks: 4, embedded: 4 })];
+    let i = 0;
+    const tick = () => {
+      const step = steps[i++];
+      if (!step) {
+        const now = new Date().toISOString();
+        if (!bad) (this.attached[sid] ??= []).push({ id: this.id("doc"), title: name, source: `/data/uploads/.conversations/${sid}/${name}`, kind: "markdown", size: contentBase64.length, pages: 0, chunks: 4, created_at: now, updated_at: now });
+        this.emit("knowledge.import_done", { import_id: id, conversation: sid, imported: bad ? [] : [name], skipped: [], failed: bad ? [{ file: name, error: "this kind of file is not supported", reason: { code: "unsupported" } }] : [], warnings: [], replaced: [], duplicates: [], ignored: [], documents: bad ? 0 : 1, chunks: bad ? 0 : 4, pages: 0 });
+        return;
+      }
+      this.emit("knowledge.import", step);
+      setTimeout(tick, this.opts.stepDelayMs ?? 0);
+    };
+    setTimeout(tick, 0);
+    return id;
+  }
+  "KnowledgeService.Attached"(sid: string): KBDocument[] {
+    return structuredClone(this.attached[sid] ?? []);
+  }
+  "KnowledgeService.AddToLibrary"(sid: string, source: string): string {
+    const doc = (this.attached[sid] ?? []).find((d) => d.source === source);
+    if (!doc) throw new ApiError({ code: "not_found", message: "It is no longer attached to this conversation." });
+    this.attached[sid] = this.attached[sid]!.filter((d) => d !== doc);
+    const to = `/data/uploads/${doc.title}`;
+    this.docs.push({ ...doc, source: to });
+    return to;
+  }
+  "KnowledgeService.Import"(paths: string[]): string {
+    return this["KnowledgeService.Upload"](paths[0] ?? "file.md", "");
+  }
+  "KnowledgeService.ChooseFiles"(): string[] {
+    return ["/home/you/정책.pdf"];
+  }
+  "KnowledgeService.ChooseFolder"(): string {
+    return "/home/you/notes";
+  }
+  "KnowledgeService.Remove"(id: string): void {
+    this.docs = this.docs.filter((d) => d.id !== id);
+  }
+  "KnowledgeService.Search"(query: string, topK: number): SearchHit[] {
+    const q = query.toLowerCase();
+    const hits: SearchHit[] = [];
+    for (const d of this.docs) {
+      const file = d.source.split(/[\\/]/).pop();
+      const record_id = d.kind === "json" ? "r-1024" : undefined;
+      hits.push({ id: `${d.id}-c1`, doc_id: d.id, record_id, file, title: d.title, source: d.source, kind: d.kind, page: d.pages ? 2 : undefined, heading: "연차 휴가", score: 0.82, words: true, meaning: true, text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", snippet: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>" });
+    }
+    for (const e of CATALOG) {
+      if (`${e.name} ${e.description_en} ${e.description_ko} ${e.categories.join(" ")}`.toLowerCase().includes(q)) {
+        hits.push({ id: `cat-${e.id}`, doc_id: "catalog", title: e.name, source: "catalog", kind: "catalog", url: e.url, score: 0.5, words: false, meaning: true, text: e.description_ko, snippet: `${e.description_en} ${e.description_ko}` });
+      }
+    }
+    return hits.slice(0, topK);
+  }
+  "KnowledgeService.Passage"(chunkID: string): Passage {
+    const d = this.docs.find((x) => chunkID === `${x.id}-c1`);
+    if (!d) throw new ApiError({ code: "document_not_found", message: "That document is no longer in the knowledge base." });
+    const file = d.source.split(/[\\/]/).pop();
+    return { chunk_id: chunkID, doc_id: d.id, title: d.title, file, kind: d.kind, heading: "연차 휴가", before: "휴가 규정의 앞부분입니다. ", text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", after: " 병가는 따로 정합니다." };
+  }
+  "KnowledgeService.Categories"(): string[] {
+    return [...new Set(CATALOG.flatMap((e) => e.categories))].sort();
+  }
+  "KnowledgeService.Catalog"(category: string): CatalogEntry[] {
+    return CATALOG.filter((e) => !category || e.categories.includes(category));
+  }
+
+}

@@ -19,8 +19,12 @@ import (
 // models, e.g. two machines with a GPU each. Each attempt of a call goes to
 // one host, picked here:
 //
-//  1. hosts that are up (or whose backoff after a failure has run out, which
-//     makes the attempt their health check);
+//  1. hosts that are up; a host that is down never gets a person's call
+//     as its health check: once its backoff has run out, its models are
+//     listed (/api/tags, within probeTimeout) and it takes calls again
+//     when that answers. The call does not wait for that probe while
+//     another host is up; it waits (probeTimeout at most) only when no
+//     host is up;
 //  2. of those, the ones whose /api/tags lists the model (cached for
 //     tagsTTL, since a person pulls models rarely and a listing per call
 //     would double the requests); when none lists it, any host that is up,
@@ -32,11 +36,15 @@ import (
 //     cache holds the conversation, which saves the prefill of all of it),
 //     then the order the person listed them in.
 //
-// When every host is down, the one whose backoff ends first is tried anyway,
-// so the caller gets the real error (ollama_unreachable) at once instead of
-// a made-up one. A host is marked down when an attempt on it fails to
-// connect, drops its connection or gets a server error, and is tried again
-// after a backoff that doubles from hostBackoff up to hostMaxBackoff.
+// When every host is down, the one whose backoff ends first is probed at
+// once (unless this call just probed it), and when no probe answers the
+// call fails with the probe's error (ollama_unreachable) without a model
+// call. A host is marked down when a call or listing on it fails to
+// connect, drops its connection or gets a server error, and is probed
+// again after a backoff that doubles from hostBackoff up to hostMaxBackoff.
+//
+// The probe is the listing rather than /api/version: one cheap request
+// says both whether the host answers and which models it has.
 //
 // With a single host none of this runs: no listing, no backoff, the host is
 // always the one asked, exactly as before several hosts were possible.
@@ -45,10 +53,11 @@ type pool struct {
 	now    func() time.Time
 	sticky *lru.Cache[string, *endpoint] // conversation → host it last used
 
-	tagsTTL     time.Duration
-	tagsTimeout time.Duration
-	backoff     time.Duration
-	maxBackoff  time.Duration
+	tagsTTL      time.Duration
+	tagsTimeout  time.Duration
+	probeTimeout time.Duration
+	backoff      time.Duration
+	maxBackoff   time.Duration
 
 	mu sync.Mutex // guards the mutable fields of every endpoint
 }
@@ -59,6 +68,7 @@ type pool struct {
 const (
 	tagsTTL        = 10 * time.Second
 	tagsTimeout    = 5 * time.Second
+	probeTimeout   = 2 * time.Second
 	hostBackoff    = 2 * time.Second
 	hostMaxBackoff = time.Minute
 	stickySize     = 1024
@@ -76,6 +86,8 @@ type endpoint struct {
 	retryAt   time.Time
 	failures  int // consecutive, for the backoff
 	lastErr   string
+	err       error    // the failure behind lastErr
+	checks    int      // listings that ended, so a call knows it probed afresh
 	models    []string // from /api/tags, normalised names
 	modelsAt  time.Time
 	listed    bool          // a listing succeeded once
@@ -88,7 +100,7 @@ func newPool(urls []string, hc *http.Client) (*pool, error) {
 		return nil, err
 	}
 	p := &pool{now: time.Now, sticky: sticky, tagsTTL: tagsTTL, tagsTimeout: tagsTimeout,
-		backoff: hostBackoff, maxBackoff: hostMaxBackoff}
+		probeTimeout: probeTimeout, backoff: hostBackoff, maxBackoff: hostMaxBackoff}
 	for _, u := range urls {
 		pu, err := ParseHost(u)
 		if err != nil {
@@ -122,13 +134,17 @@ func ParseHosts(list string) ([]string, error) {
 func (p *pool) single() bool { return len(p.hosts) == 1 }
 
 // acquire picks the host for one attempt and counts it in flight; call
-// release with the attempt's outcome.
-func (p *pool) acquire(ctx context.Context, model, conversation string) *endpoint {
-	h := p.pick(ctx, model, conversation)
+// release with the attempt's outcome. With an error (no host answers, or
+// ctx ended) nothing is counted and h is the host the error is about.
+func (p *pool) acquire(ctx context.Context, model, conversation string) (h *endpoint, err error) {
+	h, err = p.pick(ctx, model, conversation)
+	if err != nil {
+		return h, err
+	}
 	p.mu.Lock()
 	h.inFlight++
 	p.mu.Unlock()
-	return h
+	return h, nil
 }
 
 // release ends an attempt on h: a failure that says the server is in
@@ -150,7 +166,7 @@ func (p *pool) note(h *endpoint, model string, err error) {
 func (p *pool) noteLocked(h *endpoint, model string, err error) {
 	switch {
 	case err == nil:
-		h.down, h.failures, h.lastErr = false, 0, ""
+		h.down, h.failures, h.lastErr, h.err = false, 0, "", nil
 	case hostFault(err):
 		now := p.now()
 		if !h.down {
@@ -159,18 +175,18 @@ func (p *pool) noteLocked(h *endpoint, model string, err error) {
 		backoff := p.backoff << min(h.failures, 10)
 		h.failures++
 		h.retryAt = now.Add(min(backoff, p.maxBackoff))
-		h.lastErr = err.Error()
+		h.lastErr, h.err = err.Error(), err
 		h.modelsAt = time.Time{} // list again when it is back
 	case errors.Is(err, ErrModelNotFound):
 		// The listing was stale (the model was deleted there): forget it,
 		// the host answered, so it is up.
-		h.down, h.failures, h.lastErr = false, 0, ""
+		h.down, h.failures, h.lastErr, h.err = false, 0, "", nil
 		h.models = slices.DeleteFunc(slices.Clone(h.models), func(m string) bool { return sameModel(m, model) })
 	default:
 		// The host answered (a timeout, a bad request, a model that does
 		// not fit): it is up, the call itself failed.
 		if !errors.Is(err, ErrTimeout) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-			h.down, h.failures, h.lastErr = false, 0, ""
+			h.down, h.failures, h.lastErr, h.err = false, 0, "", nil
 		}
 	}
 }
@@ -196,20 +212,64 @@ func (p *pool) another(h *endpoint) bool {
 }
 
 // pick chooses the host for a call of model (may be "") for conversation
-// (may be "") without counting it in flight.
-func (p *pool) pick(ctx context.Context, model, conversation string) *endpoint {
+// (may be "") without counting it in flight. It fails when no host
+// answers: every host is down and the probes of those due say so.
+func (p *pool) pick(ctx context.Context, model, conversation string) (*endpoint, error) {
 	if p.single() {
-		return p.hosts[0]
+		return p.hosts[0], nil
 	}
-	if model != "" {
-		p.refreshTags(ctx, model)
+	before := p.checkCounts()
+	p.refreshTags(ctx, model, false)
+	if h := p.choose(model, conversation); h != nil {
+		return h, nil
+	}
+	// Every host is down. The one back soonest is probed now, backoff or
+	// not (a call that waited out a retry's backoff may find it back),
+	// unless this call has just probed it.
+	p.mu.Lock()
+	soonest := slices.MinFunc(p.hosts, func(a, b *endpoint) int { return a.retryAt.Compare(b.retryAt) })
+	again := soonest.checks == before[slices.Index(p.hosts, soonest)]
+	if again && soonest.listing == nil {
+		soonest.retryAt = p.now()
+	}
+	p.mu.Unlock()
+	if again && ctx.Err() == nil {
+		p.refreshTags(ctx, model, false)
+		if h := p.choose(model, conversation); h != nil {
+			return h, nil
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return soonest, err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	now := p.now()
+	err := soonest.err
+	if err == nil { // came back and went again meanwhile: rare
+		err = &Error{Kind: ErrUnreachable, Op: "list", Host: soonest.url, Err: errors.New("no host answers")}
+	}
+	return soonest, err
+}
+
+// checkCounts is each host's count of ended listings.
+func (p *pool) checkCounts() []int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]int, len(p.hosts))
+	for i, h := range p.hosts {
+		out[i] = h.checks
+	}
+	return out
+}
+
+// choose applies the rules 2–4 of pool to the hosts that are up; nil when
+// none is.
+func (p *pool) choose(model, conversation string) *endpoint {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	var up, withModel []*endpoint
 	for _, h := range p.hosts {
-		if h.down && now.Before(h.retryAt) {
+		if h.down {
 			continue
 		}
 		up = append(up, h)
@@ -222,9 +282,7 @@ func (p *pool) pick(ctx context.Context, model, conversation string) *endpoint {
 		set = up
 	}
 	if len(set) == 0 {
-		// Every host is down: the one back soonest, for the real error.
-		h := slices.MinFunc(p.hosts, func(a, b *endpoint) int { return a.retryAt.Compare(b.retryAt) })
-		return h
+		return nil
 	}
 	var last *endpoint
 	if conversation != "" {
@@ -242,14 +300,23 @@ func (p *pool) pick(ctx context.Context, model, conversation string) *endpoint {
 	return best
 }
 
-// refreshTags lists the models of every host whose listing is older than
-// tagsTTL and that is not backing off, all at once. A host that does not
-// answer is marked down; a listing already under way is waited for. With
-// model set it returns as soon as a host that is up is known to have the
-// model, leaving the other listings to finish on their own: a host that
-// went away without closing its connections (a laptop asleep) then costs
-// its listing's timeout only to itself, not to every call.
-func (p *pool) refreshTags(ctx context.Context, model string) {
+// refreshTags starts the listings that are due, all at once: the probe of
+// every host that is down and whose backoff has run out; with model set
+// or all, also of every host that is up and whose listing is older than
+// tagsTTL. A listing already under way is not started twice. It returns
+// when the caller has what it needs:
+//
+//   - all: every listing has ended (a person asked for the hosts' state);
+//   - model set: the first listing of every host has ended (so the first
+//     calls already spread over all of them), and a host that is up is
+//     known to have the model, or every listing has ended;
+//   - model "": some host is up, or every listing has ended.
+//
+// So a host that went away without closing its connections (a laptop
+// asleep) costs its listing's timeout only to itself, not to every call,
+// and a probe is waited for only when no host that is up can take the
+// call.
+func (p *pool) refreshTags(ctx context.Context, model string, all bool) {
 	p.mu.Lock()
 	now := p.now()
 	var first, again []chan struct{} // listings of hosts never listed, of the others
@@ -257,7 +324,12 @@ func (p *pool) refreshTags(ctx context.Context, model string) {
 	for _, h := range p.hosts {
 		switch {
 		case h.listing != nil:
-		case (h.down && now.Before(h.retryAt)) || (!h.modelsAt.IsZero() && now.Sub(h.modelsAt) < p.tagsTTL):
+		case h.down && now.Before(h.retryAt):
+			continue
+		case h.down:
+			h.listing = make(chan struct{}) // its probe
+			todo = append(todo, h)
+		case (model == "" && !all) || (!h.modelsAt.IsZero() && now.Sub(h.modelsAt) < p.tagsTTL):
 			continue
 		default:
 			h.listing = make(chan struct{})
@@ -273,10 +345,8 @@ func (p *pool) refreshTags(ctx context.Context, model string) {
 	for _, h := range todo {
 		go p.listTags(ctx, h)
 	}
-	// The first listing of every host is waited for, so that the first
-	// calls already spread over all of them.
 	for _, ch := range append(first, again...) {
-		if model != "" && len(first) == 0 && p.served(model) {
+		if !all && len(first) == 0 && p.enough(model) {
 			return
 		}
 		select {
@@ -286,6 +356,17 @@ func (p *pool) refreshTags(ctx context.Context, model string) {
 		}
 		first = first[min(1, len(first)):]
 	}
+}
+
+// enough says whether a call of model can go to a host now: one that is
+// up has the model (any host that is up when model is "").
+func (p *pool) enough(model string) bool {
+	if model != "" {
+		return p.served(model)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.ContainsFunc(p.hosts, func(h *endpoint) bool { return !h.down })
 }
 
 // served says whether a host that is up had model at its last listing
@@ -302,12 +383,20 @@ func (p *pool) served(model string) bool {
 }
 
 func (p *pool) listTags(ctx context.Context, h *endpoint) {
+	// A host that is down gets the short probe timeout: a call may be
+	// waiting for it.
+	p.mu.Lock()
+	timeout := p.tagsTimeout
+	if h.down {
+		timeout = min(timeout, p.probeTimeout)
+	}
+	p.mu.Unlock()
 	// The listing outlives a caller that gives up: another call waits for it.
-	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.tagsTimeout)
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()
 	list, err := h.api.List(lctx)
 	if err != nil && lctx.Err() != nil {
-		err = &Error{Kind: ErrUnreachable, Op: "list", Host: h.url, Err: fmt.Errorf("no answer within %s: %w", p.tagsTimeout, err)}
+		err = &Error{Kind: ErrUnreachable, Op: "list", Host: h.url, Err: fmt.Errorf("no answer within %s: %w", timeout, err)}
 	} else if err != nil {
 		err = &Error{Kind: kindOf(err), Op: "list", Host: h.url, Err: err}
 		if !hostFault(err) {
@@ -324,6 +413,7 @@ func (p *pool) listTags(ctx context.Context, h *endpoint) {
 		h.modelsAt, h.listed = p.now(), true
 	}
 	p.noteLocked(h, "", err)
+	h.checks++
 	close(h.listing)
 	h.listing = nil
 }
@@ -354,7 +444,7 @@ func (c *Client) HostStates(ctx context.Context) []wf.HostStatus {
 		}
 	}
 	p.mu.Unlock()
-	p.refreshTags(ctx, "")
+	p.refreshTags(ctx, "", true)
 	return c.pool.states()
 }
 

@@ -278,11 +278,101 @@ func TestDownHostIsRetriedAfterBackoff(t *testing.T) {
 		t.Fatalf("before its backoff ran out, a call went to %q", got)
 	}
 	clk.add(time.Millisecond)
-	if got := chatOn(t, c, "c3"); got != "A" {
-		t.Fatalf("after its backoff, a call went to %q", got)
+	// Its backoff has run out: the call goes to B while A's models are
+	// listed (the probe); once that answers, A takes calls again.
+	if got := chatOn(t, c, "c3"); got != "B" {
+		t.Fatalf("while A was probed, a call went to %q", got)
 	}
+	listed(c.pool)
 	if st := c.pool.states()[0]; !st.Up || st.Error != "" {
 		t.Errorf("A after recovering: %+v", st)
+	}
+	if got := chatOn(t, c, "c4"); got != "A" {
+		t.Fatalf("after its probe answered, a call went to %q", got)
+	}
+}
+
+// A host whose backoff has run out is probed with a listing before a
+// person's call goes to it: while the probe fails, its calls would fail
+// too, and they never reach it; the backoff keeps doubling.
+func TestDownHostIsProbedBeforeCalls(t *testing.T) {
+	a, b := namedFake(t, "A"), namedFake(t, "B")
+	c, clk := newPoolClient(t, a.URL(), b.URL())
+	a.Fail(ollamatest.PathChat, 1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "restarting"})
+	if got := chatOn(t, c, "c1"); got != "B" {
+		t.Fatalf("went to %q", got)
+	}
+	// A is still in trouble: its chats and its listing fail.
+	a.Fail(ollamatest.PathChat, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "still restarting"})
+	a.Fail(ollamatest.PathTags, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "still restarting"})
+	for i, wait := range []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second} {
+		if got := c.pool.states()[0].RetryAt.Sub(clk.now()); got != wait {
+			t.Fatalf("round %d: A backs off %s, want %s", i, got, wait)
+		}
+		clk.add(wait)
+		resp, err := c.Chat(context.Background(), ChatRequest{Model: model, Messages: user("hi")}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Message.Content != "B" || len(resp.Retries) != 0 {
+			t.Fatalf("round %d: answer %q, retries %+v: the call was A's health check", i, resp.Message.Content, resp.Retries)
+		}
+		listed(c.pool)
+	}
+	if n := a.Count(ollamatest.PathChat); n != 1 {
+		t.Errorf("A got %d chats, want only the first, before it was known down", n)
+	}
+	if n := a.Count(ollamatest.PathTags); n != 4 {
+		t.Errorf("A listed %d times, want its first listing and three probes", n)
+	}
+}
+
+// When no host answers, the call fails with the probes' error and no host
+// gets a model call.
+func TestNoHostAnswersMakesNoModelCall(t *testing.T) {
+	a, b := namedFake(t, "A"), namedFake(t, "B")
+	c, clk := newPoolClient(t, a.URL(), b.URL())
+	chatOn(t, c, "")
+	for _, srv := range []*ollamatest.Server{a, b} {
+		srv.Fail(ollamatest.PathTags, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "gpu lost"})
+		srv.Fail(ollamatest.PathChat, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "gpu lost"})
+	}
+	// The first call finds them down (both were up: each gets it once).
+	if _, err := c.Chat(context.Background(), ChatRequest{Model: model, Messages: user("hi")}, nil); !errors.Is(err, ErrServer) {
+		t.Fatalf("first call: err = %v", err)
+	}
+	chats := a.Count(ollamatest.PathChat) + b.Count(ollamatest.PathChat)
+	clk.add(hostMaxBackoff)
+	_, err := c.Chat(context.Background(), ChatRequest{Model: model, Messages: user("hi")}, nil)
+	if !errors.Is(err, ErrServer) || !strings.Contains(err.Error(), "no Ollama host answers") || !strings.Contains(err.Error(), "gpu lost") {
+		t.Fatalf("err = %v", err)
+	}
+	if n := a.Count(ollamatest.PathChat) + b.Count(ollamatest.PathChat); n != chats {
+		t.Errorf("%d chats reached hosts that were down", n-chats)
+	}
+}
+
+// The probe of a host that is down has a short timeout of its own: a
+// call that waits for it (no host is up) is held that long at most, not
+// the listing's timeout.
+func TestProbeHasAShortTimeout(t *testing.T) {
+	a, b := namedFake(t, "A"), namedFake(t, "B")
+	c, _ := newPoolClient(t, a.URL(), b.URL())
+	c.pool.tagsTimeout, c.pool.probeTimeout = 30*time.Second, 20*time.Millisecond
+	for _, srv := range []*ollamatest.Server{a, b} {
+		srv.Fail(ollamatest.PathChat, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500})
+	}
+	if _, err := c.Chat(context.Background(), ChatRequest{Model: model, Messages: user("hi")}, nil); !errors.Is(err, ErrServer) {
+		t.Fatalf("both hosts failing: err = %v", err)
+	}
+	// Both down now; they stop answering without closing connections.
+	for _, srv := range []*ollamatest.Server{a, b} {
+		srv.Reset()
+		srv.Fail(ollamatest.PathTags, -1, ollamatest.Fault{Kind: ollamatest.FaultHang})
+	}
+	_, err := c.Chat(context.Background(), ChatRequest{Model: model, Messages: user("hi")}, nil)
+	if !errors.Is(err, ErrUnreachable) || !strings.Contains(err.Error(), "no answer within 20ms") {
+		t.Fatalf("err = %v", err)
 	}
 }
 

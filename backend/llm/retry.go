@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"time"
 
@@ -37,13 +38,23 @@ func (c *Client) retry(ctx context.Context, op, model, conversation string, fn a
 	var records []RetryRecord
 	backoff := c.cfg.backoff
 	for attempt, failed, moved := 1, 0, 0; ; attempt++ {
-		h := c.pool.acquire(ctx, model, conversation)
-		delivered, err := fn(ctx, h)
-		var e *Error
-		if errors.As(err, &e) && e.Host == "" {
-			e.Host = h.url
+		h, err := c.pool.acquire(ctx, model, conversation)
+		var delivered bool
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return records, c.fail(ctx, nil, op, model, ctx.Err())
+		case err != nil:
+			// No host answers: the attempt fails as the probe did, without
+			// a model call on a host that is down.
+			err = noHost(op, model, h.url, err)
+		default:
+			delivered, err = fn(ctx, h)
+			var e *Error
+			if errors.As(err, &e) && e.Host == "" {
+				e.Host = h.url
+			}
+			c.pool.release(h, model, err)
 		}
-		c.pool.release(h, model, err)
 		if err == nil || ctx.Err() != nil || delivered {
 			return records, err
 		}
@@ -76,6 +87,18 @@ func (c *Client) retry(ctx context.Context, op, model, conversation string, fn a
 		}
 		backoff = min(backoff*2, c.cfg.maxBackoff)
 	}
+}
+
+// noHost is the error of a call that no host could take: its kind is the
+// failed probe's (so a 5xx stays retryable by the caller's own rules), its
+// cause the probe's cause.
+func noHost(op, model, host string, probe error) error {
+	kind, cause := error(ErrUnreachable), probe
+	var e *Error
+	if errors.As(probe, &e) {
+		kind, cause = e.Kind, e.Err
+	}
+	return &Error{Kind: kind, Op: op, Model: model, Host: host, Err: fmt.Errorf("no Ollama host answers: %w", cause)}
 }
 
 // watchdog cancels an attempt's context when the first chunk does not come

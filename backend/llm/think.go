@@ -69,7 +69,10 @@ func (c *Client) factsOf(ctx context.Context, model, conversation string) (facts
 	if f, known := c.facts.lookup(model); known {
 		return f, true
 	}
-	h := c.pool.pick(ctx, model, conversation)
+	h, err := c.pool.pick(ctx, model, conversation)
+	if err != nil {
+		return facts{}, false // no host answers: the call says so
+	}
 	show, err := h.api.Show(ctx, &api.ShowRequest{Model: model})
 	if !c.pool.single() && ctx.Err() == nil {
 		c.pool.note(h, model, c.fail(ctx, nil, "show", model, err))

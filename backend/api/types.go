@@ -482,6 +482,12 @@ type ErrorInfo struct {
 	Code    ErrorCode `json:"code"`
 	Message string    `json:"message"`
 	Hint    string    `json:"hint,omitempty"`
+	// Args are the particulars Message names (model, host, path, reason:
+	// the raw cause from Ollama or the system), so that the window words
+	// the error in the person's language ("error.<code>.detail" and
+	// ".hint" in frontend/src/i18n fill their blanks from them) instead
+	// of showing the English Message.
+	Args map[string]string `json:"args,omitempty"`
 	// Awaiting comes with ErrPlanChanged and ErrToolCallChanged: what the
 	// conversation waits for now, nil when nothing does.
 	Awaiting *Awaiting `json:"awaiting,omitempty"`

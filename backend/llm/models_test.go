@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -197,26 +198,33 @@ func TestClassifyEveryKind(t *testing.T) {
 		err  error
 		code wf.ErrorCode
 		hint string
+		// args are the particulars the window words the error with, in
+		// the person's language, instead of the English message.
+		args map[string]string
 	}{
-		{&Error{Kind: ErrUnreachable, Host: "http://127.0.0.1:11434"}, wf.ErrOllamaUnreachable, "ollama serve"},
-		{&Error{Kind: ErrModelNotFound, Model: "llama3.2:3b"}, wf.ErrModelMissing, "ollama pull llama3.2:3b"},
-		{&Error{Kind: ErrNoToolSupport, Model: "gemma:2b"}, wf.ErrModelNoTools, "tools"},
-		{&Error{Kind: ErrTimeout}, wf.ErrTimeout, "smaller model"},
-		{&Error{Kind: ErrStreamDropped}, wf.ErrStreamDropped, "ollama ps"},
-		{&Error{Kind: ErrMalformedOutput}, wf.ErrBadModelOutput, "Try again"},
-		{&Error{Kind: ErrPullFailed, Model: "x", Err: errors.New("offline")}, wf.ErrPullFailed, "ollama pull x"},
-		{&Error{Kind: ErrRejected, Err: errors.New("bad")}, wf.ErrInvalidInput, "Settings"},
-		{&Error{Kind: ErrServer, Err: errors.New("boom")}, wf.ErrOllamaError, "server log"},
-		{&Error{Kind: ErrOutOfMemory, Model: "qwen3:32b"}, wf.ErrModelOutOfMemory, "fallback model"},
-		{fmt.Errorf("chat: %w", context.DeadlineExceeded), wf.ErrTimeout, "smaller model"},
+		{&Error{Kind: ErrUnreachable, Host: "http://127.0.0.1:11434"}, wf.ErrOllamaUnreachable, "ollama serve", map[string]string{"host": "http://127.0.0.1:11434"}},
+		{&Error{Kind: ErrModelNotFound, Model: "llama3.2:3b"}, wf.ErrModelMissing, "ollama pull llama3.2:3b", map[string]string{"model": "llama3.2:3b"}},
+		{&Error{Kind: ErrNoToolSupport, Model: "gemma:2b"}, wf.ErrModelNoTools, "tools", map[string]string{"model": "gemma:2b"}},
+		{&Error{Kind: ErrTimeout}, wf.ErrTimeout, "smaller model", nil},
+		{&Error{Kind: ErrTimeout, Model: "qwen3:4b"}, wf.ErrTimeout, "smaller model", map[string]string{"model": "qwen3:4b"}},
+		{&Error{Kind: ErrStreamDropped}, wf.ErrStreamDropped, "ollama ps", nil},
+		{&Error{Kind: ErrMalformedOutput}, wf.ErrBadModelOutput, "Try again", nil},
+		{&Error{Kind: ErrPullFailed, Model: "x", Err: errors.New("offline")}, wf.ErrPullFailed, "ollama pull x", map[string]string{"model": "x", "reason": "offline"}},
+		{&Error{Kind: ErrRejected, Err: errors.New("bad")}, wf.ErrInvalidInput, "Settings", map[string]string{"reason": "bad"}},
+		{&Error{Kind: ErrServer, Err: errors.New("boom")}, wf.ErrOllamaError, "server log", map[string]string{"reason": "boom"}},
+		{&Error{Kind: ErrOutOfMemory, Model: "qwen3:32b"}, wf.ErrModelOutOfMemory, "fallback model", map[string]string{"model": "qwen3:32b"}},
+		{fmt.Errorf("chat: %w", context.DeadlineExceeded), wf.ErrTimeout, "smaller model", nil},
 	}
 	for _, tt := range tests {
 		info := Classify(fmt.Errorf("wrapped: %w", tt.err))
 		if info.Code != tt.code || info.Message == "" || !strings.Contains(info.Hint, tt.hint) {
 			t.Errorf("Classify(%v) = %+v, want code %s, hint with %q", tt.err, info, tt.code, tt.hint)
 		}
+		if !reflect.DeepEqual(info.Args, tt.args) {
+			t.Errorf("Classify(%v).Args = %v, want %v", tt.err, info.Args, tt.args)
+		}
 	}
-	if Classify(nil) != (wf.ErrorInfo{}) {
+	if !reflect.DeepEqual(Classify(nil), wf.ErrorInfo{}) {
 		t.Error("Classify(nil) not zero")
 	}
 }

@@ -215,6 +215,9 @@ func TestCheckStatus(t *testing.T) {
 			if st.Error == nil || st.Error.Code != tt.code || !strings.Contains(st.Error.Hint, tt.hint) {
 				t.Fatalf("error = %+v, want %s with hint %q", st.Error, tt.code, tt.hint)
 			}
+			if tt.code != api.ErrOllamaUnreachable && st.Error.Args["model"] != "qwen3:4b" {
+				t.Fatalf("args = %v: the window names the model in the person's language from them", st.Error.Args)
+			}
 		})
 	}
 }

@@ -66,11 +66,13 @@ func CheckStatus(ctx context.Context, o Ollama, s api.Settings, describe Describ
 			Code:    api.ErrModelMissing,
 			Message: fmt.Sprintf("The chat model %s is not downloaded yet.", s.ChatModel),
 			Hint:    "ollama pull " + s.ChatModel,
+			Args:    map[string]string{"model": s.ChatModel},
 		}
 	case !slices.Contains(st.ChatModel.Capabilities, "tools"):
 		st.Error = &api.ErrorInfo{
 			Code:    api.ErrModelNoTools,
 			Message: fmt.Sprintf("The chat model %s cannot call tools, which Wayfinder needs for calculations, documents and recommendations.", s.ChatModel),
+			Args:    map[string]string{"model": s.ChatModel},
 			Hint:    "Choose a model with the “tools” badge in Settings, e.g. ollama pull " + DefaultChatModel,
 		}
 	}

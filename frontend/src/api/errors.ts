@@ -52,6 +52,8 @@ function fromString(s: string): ErrorInfo {
 function normalise(info: ErrorInfo): ErrorInfo {
   const out: ErrorInfo = { code: info.code, message: info.message };
   if (info.hint) out.hint = info.hint;
+  // The particulars (a model, a host, a path) the window words the error with.
+  if (info.args && typeof info.args === "object") out.args = info.args;
   // A refused decision says what waits now (plan_changed, tool_call_changed).
   if (info.awaiting) out.awaiting = info.awaiting;
   return out;

@@ -259,6 +259,7 @@ export interface ErrorInfo {
   code: ErrorCode;
   message: string;
   hint?: string;
+  args?: Record<string, string>;
   awaiting?: Awaiting | null;
 }
 

@@ -61,15 +61,71 @@ describe("errorText in Korean", () => {
       title: "A tool call in this conversation is waiting for your approval.",
       detail: "",
       hint: "Run it once, always allow the tool, or deny it first; then send your message.",
+      cause: "",
     });
   });
 
-  it("keeps the backend's words for a code without its own", () => {
+  it("keeps the backend's words when it sends no particulars to word", () => {
     setLang("ko");
     expect(errorText({ code: "model_missing", message: "The model \"x\" is not installed in Ollama.", hint: "ollama pull x" })).toEqual({
       title: "모델이 설치되어 있지 않습니다.",
       detail: "The model \"x\" is not installed in Ollama.",
       hint: "ollama pull x",
+      cause: "",
     });
+  });
+});
+
+// The backend sends an error's particulars in parts (ErrorInfo.args): the
+// sentence around them is the catalogs', in the person's language, and
+// Ollama's raw words stay only as the muted cause.
+describe("errorText from the backend's parts", () => {
+  const hangul = /[가-힣]/;
+  it.each([
+    ["model_missing", { model: "qwen3:4b" }, "이 컴퓨터의 Ollama에 qwen3:4b 모델이 없습니다.", "`ollama pull qwen3:4b`"],
+    ["pull_failed", { model: "qwen3:4b", reason: "pull model manifest: file does not exist" }, "", "`ollama pull qwen3:4b`"],
+    ["model_no_tools", { model: "gemma3:1b" }, "gemma3:1b 모델은 도구를 호출할 수 없습니다.", "'도구' 표시가 있는 채팅 모델"],
+    ["model_out_of_memory", { model: "qwen3:32b" }, "qwen3:32b 모델을 실행하기에", "더 작은 채팅 모델"],
+    ["timeout", { model: "qwen3:4b" }, "(모델 qwen3:4b)", "모델을 아직 불러오는 중"],
+    ["bad_model_output", { model: "qwen3:4b" }, "qwen3:4b 모델이 Wayfinder가 읽을 수 없는", "더 큰 모델이"],
+    ["ollama_unreachable", { host: "http://127.0.0.1:11434" }, "http://127.0.0.1:11434의 Ollama에", "Ollama를 실행하세요"],
+  ])("%s in Korean, no English sentence left", (code, args, detail, hint) => {
+    setLang("ko");
+    const got = errorText({ code: code as UiErrorCode, ...english, args });
+    expect(got.title).toMatch(hangul);
+    expect(got.detail).toContain(detail);
+    expect(got.hint).toContain(hint);
+    expect(JSON.stringify(got)).not.toContain("English");
+    expect(got.cause).toBe((args as Record<string, string>).reason ?? "");
+  });
+
+  it("words them in English too, and keeps Ollama's own words as the cause", () => {
+    setLang("en");
+    expect(errorText({ code: "pull_failed", ...english, args: { model: "qwen3:4b", reason: "pull model manifest: file does not exist" } })).toEqual({
+      title: "The model could not be downloaded.",
+      detail: "",
+      hint: "Check the internet connection and the model's name (see https://ollama.com/library), then try again, or run `ollama pull qwen3:4b` in a terminal.",
+      cause: "pull model manifest: file does not exist",
+    });
+  });
+
+  it("shows a cause alone when the title says the rest", () => {
+    setLang("ko");
+    const got = errorText({ code: "ollama_error", message: "Ollama reported an error: boom", args: { reason: "boom" } });
+    expect(got).toEqual({ title: "Ollama에서 오류가 났습니다.", detail: "", hint: expect.stringContaining("Ollama 서버 로그"), cause: "boom" });
+  });
+
+  it("never leaves a blank unfilled: a missing particular keeps the backend's words", () => {
+    setLang("ko");
+    const got = errorText({ code: "pull_failed", message: "Downloading the model \"x\" failed: offline", hint: "ollama pull x", args: { reason: "offline" } });
+    expect(got.detail).toBe("Downloading the model \"x\" failed: offline");
+    expect(got.hint).toBe("ollama pull x");
+    expect(JSON.stringify(got)).not.toMatch(/\{model\}/);
+  });
+
+  it("takes a particular as data: braces in it fill nothing", () => {
+    setLang("en");
+    const got = errorText({ code: "model_missing", message: "m", args: { model: "{host}" } });
+    expect(got.detail).toBe("{host} is not in Ollama on this computer.");
   });
 });

@@ -65,25 +65,52 @@ export interface ErrorText {
   title: string;
   detail: string;
   hint: string;
+  /**
+   * cause is the raw words of Ollama or the system behind the error
+   * (ErrorInfo.args.reason), shown muted under a detail worded in the
+   * person's language: it is what a search or a bug report needs.
+   */
+  cause: string;
+}
+
+/**
+ * filled is the catalogs' sentence for key with every blank filled from
+ * args, or "" when there is no such key or args lack one of its blanks
+ * (an older backend, a stored error): the caller then keeps the backend's
+ * English words rather than show a sentence with a hole.
+ */
+function filled(key: string, args: Record<string, string>): string {
+  if (!isKey(key)) return "";
+  const blanks = [...t(key).matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  if (blanks.some((b) => !args[b])) return "";
+  return t(key, args);
 }
 
 /**
  * errorText is an error in the person's language. The title comes from
- * the code; so does the hint when the catalogs have one for it
- * ("error.<code>.hint"), since the backend writes its hints in English
- * only. A backend message that only says what the title says in another
- * language is dropped for codes with a hint of their own; "advice" keys
- * translate the hint and keep the message, which names a host or model.
+ * the code. The backend sends the particulars in parts (ErrorInfo.args: a
+ * model, a host, a path), and the catalogs word them: "error.<code>.detail"
+ * in place of the English message and "error.<code>.hint" in place of the
+ * English hint, each only when args fill all its blanks. A code whose hint
+ * has no blanks needs no message either: it only says what the title says
+ * ("error.<code>.advice" instead keeps the message, which names a host or
+ * a model, for a backend that sends no args). A raw cause (Ollama's own
+ * words) stays beside a worded detail, as its muted last line.
  */
 export function errorText(info: ErrorInfo): ErrorText {
   let key = titles[info.code] ?? "error.internal";
   // A refused decision with nothing waiting any more was simply decided first.
   if ((info.code === "plan_changed" || info.code === "tool_call_changed") && !info.awaiting) key = "error.decided_already";
-  const hintKey = `${key}.hint`;
-  if (isKey(hintKey)) return { title: t(key), detail: "", hint: t(hintKey) };
-  // Advice in the person's language beside a message whose particulars
-  // (a host, a model) the title lacks: the message stays, as the detail.
-  const adviceKey = `${key}.advice`;
-  if (isKey(adviceKey)) return { title: t(key), detail: info.message, hint: t(adviceKey) };
-  return { title: t(key), detail: info.message, hint: info.hint ?? "" };
+  const args = info.args ?? {};
+  const title = t(key);
+  const worded = filled(`${key}.detail`, args);
+  const hint = filled(`${key}.hint`, args) || filled(`${key}.advice`, args) || info.hint || "";
+  const cause = args.reason && args.reason !== info.message ? args.reason : "";
+  if (worded) return { title, detail: worded, hint, cause };
+  // No particulars worded: a code with a hint of its own drops the message
+  // (it repeats the title); one with only advice keeps it as the detail.
+  if (filled(`${key}.hint`, args)) return { title, detail: "", hint, cause };
+  // The particulars arrived only as the raw cause: the title says the rest.
+  if (cause && isKey(`${key}.advice`)) return { title, detail: "", hint, cause };
+  return { title, detail: info.message, hint, cause: "" };
 }

@@ -642,6 +642,28 @@ type Passage struct {
 	Before  string `json:"before"`
 	Text    string `json:"text"`
 	After   string `json:"after"`
+	// Seq is the chunk's place in its document (from 0) and Chunks how many
+	// the document has, for the reader to page through it (Span).
+	Seq    int `json:"seq"`
+	Chunks int `json:"chunks"`
+}
+
+// DocumentSpan is a run of a document's text for the reader paging
+// through it: the chunks From, From+1, ... of Total.
+type DocumentSpan struct {
+	DocID string     `json:"doc_id"`
+	From  int        `json:"from"`
+	Total int        `json:"total"`
+	Parts []SpanPart `json:"parts"`
+}
+
+// SpanPart is one chunk of a DocumentSpan. Text is without what the chunk
+// repeats of the one before it, so parts in a row read as the document.
+type SpanPart struct {
+	Seq     int    `json:"seq"`
+	Page    int    `json:"page,omitempty"`
+	Heading string `json:"heading,omitempty"`
+	Text    string `json:"text"`
 }
 
 // KBDocument is an imported document in the knowledge list.

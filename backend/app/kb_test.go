@@ -315,4 +315,37 @@ func TestKnowledgePassage(t *testing.T) {
 	if _, err := k.Passage("nope:1"); err == nil {
 		t.Fatal("an unknown passage opened")
 	}
+
+	// The reader pages through the whole document from the hit's place.
+	if p.Chunks < 3 || p.Seq <= 0 || p.Seq >= p.Chunks {
+		t.Fatalf("the hit's place: chunk %d of %d", p.Seq, p.Chunks)
+	}
+	s, err := k.Span(p.DocID, p.Seq-1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.DocID != p.DocID || s.From != p.Seq-1 || s.Total != p.Chunks || len(s.Parts) != 3 || s.Parts[1].Seq != p.Seq {
+		t.Fatalf("span %+v", s)
+	}
+	if got := s.Parts[0].Text + s.Parts[1].Text + s.Parts[2].Text; !strings.Contains(text.String(), got) || !strings.Contains(got, "Annual leave is fifteen days.") {
+		t.Fatalf("the span is not the document's text in a row:\n%q", got)
+	}
+	var all strings.Builder
+	for from := 0; from < s.Total; from += knowledge.MaxSpan {
+		page, err := k.Span(p.DocID, from, knowledge.MaxSpan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, part := range page.Parts {
+			all.WriteString(part.Text)
+		}
+	}
+	if !strings.HasSuffix(all.String(), "Rule 200 says something ordinary about the office.") || strings.Count(all.String(), "Rule 150 says") != 1 {
+		t.Fatalf("the whole document, page by page:\n%q", all.String())
+	}
+	if _, err := k.Span("nope", 0, 5); err == nil {
+		t.Fatal("an unknown document opened")
+	} else if info := describe(err); info.Code != api.ErrDocumentNotFound {
+		t.Fatalf("an unknown document: %+v", info)
+	}
 }

@@ -474,7 +474,7 @@ func (k *KnowledgeService) Passage(chunkID string) (api.Passage, error) {
 		return api.Passage{}, err
 	}
 	out := api.Passage{ChunkID: p.Chunk.ID, DocID: p.Doc.ID, Title: p.Doc.Title, File: filepath.Base(p.Doc.Source), Kind: p.Doc.Kind,
-		Page: p.Chunk.Page, Heading: p.Chunk.Heading, Text: p.Chunk.Text}
+		Page: p.Chunk.Page, Heading: p.Chunk.Heading, Text: p.Chunk.Text, Seq: p.Chunk.Seq, Chunks: p.Doc.Chunks}
 	if p.Doc.Kind == knowledge.KindCatalog {
 		out.File = ""
 	}
@@ -485,6 +485,25 @@ func (k *KnowledgeService) Passage(chunkID string) (api.Passage, error) {
 	}
 	if p.After != nil {
 		out.After = knowledge.WithoutOverlap(p.Chunk.Text, p.After.Text)
+	}
+	return out, nil
+}
+
+// Span reads a library document from its chunk numbered from, count
+// chunks (at most knowledge.MaxSpan): the reader pages through a document
+// of any size this way, a few dozen kilobytes at a time.
+func (k *KnowledgeService) Span(docID string, from, count int) (api.DocumentSpan, error) {
+	kb, err := k.app.library.base(k.app.ctx)
+	if err != nil {
+		return api.DocumentSpan{}, err
+	}
+	s, err := kb.Span(k.app.ctx, docID, from, count)
+	if err != nil {
+		return api.DocumentSpan{}, err
+	}
+	out := api.DocumentSpan{DocID: s.Doc.ID, From: s.From, Total: s.Doc.Chunks, Parts: make([]api.SpanPart, len(s.Chunks))}
+	for i, c := range s.Chunks {
+		out.Parts[i] = api.SpanPart{Seq: c.Seq, Page: c.Page, Heading: c.Heading, Text: c.Text}
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"gorm.io/gorm"
@@ -29,16 +30,12 @@ func (b *Base) Passage(ctx context.Context, chunkID string) (Passage, error) {
 	if err != nil {
 		return Passage{}, fmt.Errorf("passage %q: %w", chunkID, err)
 	}
-	var doc Document
-	err = b.db.WithContext(ctx).Where("id = ? AND NOT staged", c.DocID).Take(&doc).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) || (err == nil && b.conversationOf(doc.Source) != "") {
-		return Passage{}, fmt.Errorf("passage %q: %w", chunkID, ErrNotFound)
-	}
+	doc, err := b.readable(ctx, c.DocID)
 	if err != nil {
-		return Passage{}, fmt.Errorf("document of passage %q: %w", chunkID, err)
+		return Passage{}, fmt.Errorf("passage %q: %w", chunkID, err)
 	}
-	var near []Chunk
-	if err := b.db.WithContext(ctx).Where("doc_id = ? AND seq IN ?", c.DocID, []int{c.Seq - 1, c.Seq + 1}).Find(&near).Error; err != nil {
+	near, err := b.chunksAt(ctx, c.DocID, c.Seq-1, c.Seq+1)
+	if err != nil {
 		return Passage{}, fmt.Errorf("around passage %q: %w", chunkID, err)
 	}
 	p := Passage{Doc: doc, Chunk: &c}
@@ -51,6 +48,93 @@ func (b *Base) Passage(ctx context.Context, chunkID string) (Passage, error) {
 		}
 	}
 	return p, nil
+}
+
+// MaxSpan bounds the chunks one Span returns: a reader pages through a
+// 500 MB document a few dozen kilobytes at a time.
+const MaxSpan = 64
+
+// Span is a run of a document's chunks in order, for a reader paging
+// through the whole document. Each chunk's Text is without what it repeats
+// of the chunk before it (see WithoutOverlap), so spans read in a row give
+// the document's text once.
+type Span struct {
+	Doc    Document
+	From   int     // the Seq of the first chunk asked for
+	Chunks []Chunk // in Seq order; empty past the document's end
+}
+
+// Span reads count chunks (at most MaxSpan) of a library document from
+// the chunk numbered from. Chunks are looked up by their ids, so the cost
+// is the same at the start of a document and in the middle of a 500 MB
+// one: a query by document would read every chunk of it. A conversation's
+// own file is not found, as in Passage.
+func (b *Base) Span(ctx context.Context, docID string, from, count int) (Span, error) {
+	doc, err := b.readable(ctx, docID)
+	if err != nil {
+		return Span{}, fmt.Errorf("read document %q: %w", docID, err)
+	}
+	from = max(from, 0)
+	to := min(from+min(max(count, 0), MaxSpan), doc.Chunks) - 1 // the last seq asked for
+	s := Span{Doc: doc, From: from, Chunks: []Chunk{}}
+	if to < from {
+		return s, nil
+	}
+	// The chunk before the first, for what the first repeats of it.
+	got, err := b.chunksAt(ctx, docID, seqRange(max(from-1, 0), to)...)
+	if err != nil {
+		return Span{}, fmt.Errorf("read document %q from chunk %d: %w", docID, from, err)
+	}
+	slices.SortFunc(got, func(x, y Chunk) int { return x.Seq - y.Seq })
+	for i, c := range got {
+		if i > 0 && got[i-1].Seq == c.Seq-1 {
+			c.Text = WithoutOverlap(got[i-1].Text, c.Text)
+		}
+		if c.Seq >= from {
+			s.Chunks = append(s.Chunks, c)
+		}
+	}
+	return s, nil
+}
+
+// readable is a library document that is fully imported: not one being
+// staged and not a conversation's own file.
+func (b *Base) readable(ctx context.Context, docID string) (Document, error) {
+	var doc Document
+	err := b.db.WithContext(ctx).Where("id = ? AND NOT staged", docID).Take(&doc).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) || (err == nil && b.conversationOf(doc.Source) != "") {
+		return Document{}, ErrNotFound
+	}
+	if err != nil {
+		return Document{}, fmt.Errorf("document %q: %w", docID, err)
+	}
+	return doc, nil
+}
+
+// chunksAt loads a document's chunks by number, through their primary
+// keys ("<document id>:<seq>"); numbers out of the document are skipped.
+func (b *Base) chunksAt(ctx context.Context, docID string, seqs ...int) ([]Chunk, error) {
+	ids := make([]string, 0, len(seqs))
+	for _, s := range seqs {
+		if s >= 0 {
+			ids = append(ids, fmt.Sprintf("%s:%d", docID, s))
+		}
+	}
+	var out []Chunk
+	if len(ids) == 0 {
+		return out, nil
+	}
+	err := b.db.WithContext(ctx).Where("id IN ?", ids).Find(&out).Error
+	return out, err
+}
+
+// seqRange is from, from+1, ..., to.
+func seqRange(from, to int) []int {
+	out := make([]int, 0, max(to-from+1, 0))
+	for s := from; s <= to; s++ {
+		out = append(out, s)
+	}
+	return out
 }
 
 // WithoutOverlap is next without the text it repeats from the end of prev:

@@ -79,3 +79,92 @@ func TestWithoutOverlap(t *testing.T) {
 		})
 	}
 }
+
+// A document read span by span gives its text once, in order, whatever
+// the spans' sizes: nothing the chunks repeat of each other twice, nothing
+// left out; a span is bounded, ends at the document's end, and a
+// conversation's own file or an unknown document is not found.
+func TestSpan(t *testing.T) {
+	e := newPlainEnv(t)
+	b := e.openWith(Options{Sink: e.sink, UploadDir: filepath.Join(e.dir, "uploads"), Chunk: chunk.Options{Size: 120, Overlap: 30}})
+	ctx := context.Background()
+	var text strings.Builder
+	text.WriteString("# Handbook\n\n")
+	for i := 1; i <= 300; i++ {
+		fmt.Fprintf(&text, "Rule %d says something ordinary. ", i)
+	}
+	if _, err := b.Upload(ctx, "handbook.md", strings.NewReader(text.String()), nil); err != nil {
+		t.Fatal(err)
+	}
+	docs, err := b.List(ctx)
+	if err != nil || len(docs) != 1 || docs[0].Chunks <= MaxSpan {
+		t.Fatalf("want one document of more than %d chunks: %+v %v", MaxSpan, docs, err)
+	}
+	doc := docs[0]
+	read := func(step int) string {
+		var all strings.Builder
+		for from := 0; ; from += step {
+			s, err := b.Span(ctx, doc.ID, from, step)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.Chunks) == 0 {
+				if from < doc.Chunks {
+					t.Fatalf("span from %d of %d is empty", from, doc.Chunks)
+				}
+				return all.String()
+			}
+			for i, c := range s.Chunks {
+				if c.Seq != from+i || c.DocID != doc.ID {
+					t.Fatalf("span from %d: chunk %d is %s", from, i, c.ID)
+				}
+				all.WriteString(c.Text)
+			}
+		}
+	}
+	whole := read(MaxSpan)
+	for i := 1; i <= 300; i++ {
+		if n := strings.Count(whole, fmt.Sprintf("Rule %d says something ordinary.", i)); n != 1 {
+			t.Fatalf("rule %d is in the document %d times:\n%s", i, n, whole)
+		}
+	}
+	for _, step := range []int{1, 7} {
+		if got := read(step); got != whole {
+			t.Fatalf("read %d chunks at a time:\n%q\nwant\n%q", step, got, whole)
+		}
+	}
+
+	for _, tc := range []struct {
+		name            string
+		from, count     int
+		wantFrom, wantN int
+	}{
+		{"bounded", 0, 10_000, 0, MaxSpan},
+		{"before the start", -5, 3, 0, 3},
+		{"up to the end", doc.Chunks - 2, 10, doc.Chunks - 2, 2},
+		{"past the end", doc.Chunks, 10, doc.Chunks, 0},
+		{"nothing asked", 3, 0, 3, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := b.Span(ctx, doc.ID, tc.from, tc.count)
+			if err != nil || s.From != tc.wantFrom || len(s.Chunks) != tc.wantN || s.Doc.Chunks != doc.Chunks {
+				t.Fatalf("Span(%d, %d) = from %d, %d chunks, %v; want from %d, %d chunks", tc.from, tc.count, s.From, len(s.Chunks), err, tc.wantFrom, tc.wantN)
+			}
+		})
+	}
+
+	if _, err := b.Span(ctx, "no-such-doc", 0, 5); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("an unknown document: %v", err)
+	}
+	const conv = "0199a000-0000-7000-8000-00000000000b"
+	if _, err := b.UploadToConversation(ctx, conv, "secret.md", strings.NewReader("# Secret\n\nThe vault code is private.\n"), nil); err != nil {
+		t.Fatal(err)
+	}
+	mine, err := b.ConversationDocuments(ctx, conv)
+	if err != nil || len(mine) != 1 {
+		t.Fatalf("conversation docs %+v %v", mine, err)
+	}
+	if _, err := b.Span(ctx, mine[0].ID, 0, 5); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a conversation's file through the library: %v", err)
+	}
+}

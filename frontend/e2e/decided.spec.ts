@@ -97,7 +97,7 @@ test("a broken JSON upload says once that it is not valid JSON and where; a hit 
   const broken = join(dir, "contacts.json");
   writeFileSync(broken, '{\n  "name": "Kim",\n  "phone": \n}\n');
   const notes = join(dir, "leave-notes.md");
-  // Long enough for several chunks: the reader shows the hit's chunk between the text around it.
+  // Long enough for several chunks: the reader shows the hit's chunk in the whole document.
   const filler = (n: number) => Array.from({ length: n }, (_, i) => `Office note ${i + 1}: desks are cleaned on Fridays and the printer is on the second floor.`).join(" ");
   writeFileSync(notes, `# Leave\n\n${filler(20)}\n\nAnnual leave is 15 days a year. <img src=x onerror=alert(1)>\n\n연차 휴가는 1년에 15일입니다. 휴가 신청은 2주 전에 하세요.\n\n${filler(20)}\n`);
   for (const [locale, lang] of [["en-US", "en"], ["ko-KR", "ko"]] as const) {
@@ -122,12 +122,14 @@ test("a broken JSON upload says once that it is not valid JSON and where; a hit 
     await page.waitForSelector(".hit:has-text('leave-notes.md') .snippet mark", { timeout: 30_000 });
     await page.click(".hit:has-text('leave-notes.md') button.read-hit");
     await page.waitForSelector("dialog.reader[open]");
+    // The whole document around the hit (a short one opens whole).
+    await page.waitForSelector("dialog.reader [data-part=doc]");
+    await page.waitForSelector("dialog.reader [data-edge=start]");
+    await page.waitForSelector("dialog.reader [data-edge=end]");
     const marks = await page.$$eval("dialog.reader [data-part=hit] mark", (els) => els.map((e) => e.textContent));
     const words = lang === "en" ? ["annual", "leave"] : ["휴가", "신청"];
     assert.deepEqual([...new Set(marks.map((m) => m?.toLowerCase()))].sort(), words.sort(), `marked ${JSON.stringify(marks)}`);
     assert.equal(await page.$("dialog.reader img"), null, "document text stays text");
-    await page.waitForSelector("dialog.reader [data-part=before]");
-    await page.waitForSelector("dialog.reader [data-part=after]");
     await screenshotSizes(page, `decided-reader-${lang}`);
     await page.click("dialog.reader form button");
     await page.context().close();

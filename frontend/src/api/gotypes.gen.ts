@@ -383,6 +383,30 @@ export interface Passage {
   before: string;
   text: string;
   after: string;
+  seq: number;
+  chunks: number;
+}
+
+/**
+ * DocumentSpan is a run of a document's text for the reader paging
+ * through it: the chunks From, From+1, ... of Total.
+ */
+export interface DocumentSpan {
+  doc_id: string;
+  from: number;
+  total: number;
+  parts: SpanPart[];
+}
+
+/**
+ * SpanPart is one chunk of a DocumentSpan. Text is without what the chunk
+ * repeats of the one before it, so parts in a row read as the document.
+ */
+export interface SpanPart {
+  seq: number;
+  page?: number;
+  heading?: string;
+  text: string;
 }
 
 /** KBDocument is an imported document in the knowledge list. */

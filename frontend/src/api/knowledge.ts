@@ -1,7 +1,7 @@
 // Typed client for the Go KnowledgeService: the person's documents, the
 // built-in tool catalog and retrieval as the agent sees it.
 import type { Transport } from "./transport";
-import type { CatalogEntry, KBDocument, Passage, SearchHit } from "./gotypes.gen";
+import type { CatalogEntry, DocumentSpan, KBDocument, Passage, SearchHit } from "./gotypes.gen";
 
 const S = "KnowledgeService";
 
@@ -24,6 +24,8 @@ export interface KnowledgeApi {
   search(query: string, topK: number): Promise<SearchHit[]>;
   /** passage opens a hit: its chunk with the text around it in its document. */
   passage(chunkID: string): Promise<Passage>;
+  /** span reads count chunks of a document from the chunk numbered from (the reader paging). */
+  span(docID: string, from: number, count: number): Promise<DocumentSpan>;
   catalog(category: string): Promise<CatalogEntry[]>;
   categories(): Promise<string[]>;
 }
@@ -42,6 +44,10 @@ export function knowledgeApi(t: Transport): KnowledgeApi {
     remove: (id) => t.call<void>(S, "Remove", [id]),
     search: async (q, k) => (await list<SearchHit>("Search", [q, k])).map((h) => ({ ...h })),
     passage: (id) => t.call<Passage>(S, "Passage", [id]),
+    span: async (id, from, count) => {
+      const s = await t.call<DocumentSpan>(S, "Span", [id, from, count]);
+      return { ...s, parts: s.parts ?? [] };
+    },
     catalog: async (c) => (await list<CatalogEntry>("Catalog", [c])).map((e) => ({ ...e, categories: e.categories ?? [], tasks: e.tasks ?? [], platforms: e.platforms ?? [], languages: e.languages ?? [] })),
     categories: () => list<string>("Categories", []),
   };

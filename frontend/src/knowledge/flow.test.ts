@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { flushSync } from "svelte";
 import { $, $$, cleanup, click, fill, start } from "../testing/ui";
 import { progressOf, formatBytes, baseName } from "./progress";
@@ -122,7 +122,7 @@ describe("knowledge screen", () => {
     expect($$(".hit .snippet mark").map((m) => m.textContent)).toEqual(["휴가"]);
   });
 
-  it("opens a hit: the whole passage, where it is, the words marked, no markup from the document", async () => {
+  it("opens a hit in its whole document: scrolled to it, where it is, the words marked, no markup from the document", async () => {
     const { fake } = await start();
     fake.docs.push({ id: "d1", title: "Leave policy", source: "/data/uploads/leave.md", kind: "markdown", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });
     click($$(".views button")[0]!);
@@ -131,16 +131,31 @@ describe("knowledge screen", () => {
     $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
     flushSync();
     await vi.waitFor(() => expect($$(".hit")).toHaveLength(1));
+    const scrolled: string[] = [];
+    const had = Element.prototype.scrollIntoView;
+    onTestFinished(() => void (Element.prototype.scrollIntoView = had));
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this.closest("[data-part]")?.getAttribute("data-part") ?? "");
+    };
     click(".hit button.read-hit");
     await vi.waitFor(() => expect(document.querySelector("dialog.reader[open]")).not.toBeNull());
+    // A short document opens whole: its three chunks, the hit among them.
+    await vi.waitFor(() => expect($$("dialog.reader [data-seq]").map((e) => e.dataset.seq)).toEqual(["0", "1", "2"]), { timeout: 5000 });
+    expect(fake.calls.find((c) => c.method === "Passage")?.args).toEqual(["d1-c1"]);
+    expect(fake.calls.find((c) => c.method === "Span")?.args).toEqual(["d1", 0, 64]);
     const passage = $("dialog.reader [data-testid=reader-passage]");
+    expect(passage.dataset.seq).toBe("1");
     expect(passage.textContent).toBe("연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>");
     expect([...passage.querySelectorAll("mark")].map((m) => m.textContent)).toEqual(["휴가", "15일"]);
+    // The words are marked in the rest of the document too, as text.
+    expect([...$("dialog.reader [data-seq='0']").querySelectorAll("mark")].map((m) => m.textContent)).toEqual(["휴가"]);
     expect(document.querySelector("dialog.reader img")).toBeNull();
-    // In its document: the text before and after it, from Passage.
-    await vi.waitFor(() => expect($("dialog.reader [data-part=before]").textContent).toBe("휴가 규정의 앞부분입니다. "));
-    expect($("dialog.reader [data-part=after]").textContent).toBe(" 병가는 따로 정합니다.");
-    expect(fake.calls.find((c) => c.method === "Passage")?.args).toEqual(["d1-c1"]);
+    expect($("dialog.reader [data-edge=start]").textContent).toBe("Start of the document");
+    expect($("dialog.reader [data-edge=end]").textContent).toBe("End of the document");
+    expect(document.querySelector("dialog.reader button.more")).toBeNull();
+    // Where it is: the page and heading, and the view goes to the hit.
+    expect($$("dialog.reader .place").map((e) => e.textContent)).toEqual(["page 1 · 연차 휴가"]);
+    expect(scrolled.at(-1)).toBe("hit");
     expect($("dialog.reader h2").textContent).toBe("Leave policy");
     expect($("dialog.reader .where").textContent).toContain("leave.md");
     click("dialog.reader form button");
@@ -148,6 +163,42 @@ describe("knowledge screen", () => {
     // The title opens it too.
     click(".hit button.open-hit");
     await vi.waitFor(() => expect(document.querySelector("dialog.reader[open]")).not.toBeNull());
+  });
+
+  it("pages through a long document in Korean, holding a bounded window of it", async () => {
+    const { fake } = await start({ settings: { language: "ko" } });
+    fake.docs.push({ id: "big", title: "규정집", source: "/data/uploads/rules.md", kind: "markdown", size: 10, pages: 0, chunks: 500, created_at: "", updated_at: "" });
+    click($$(".views button")[0]!);
+    click("#kb-tab-search");
+    fill("#kb-search", "휴가");
+    $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
+    flushSync();
+    await vi.waitFor(() => expect($$(".hit")).toHaveLength(1));
+    click(".hit button.read-hit");
+    const seqs = () => $$("dialog.reader [data-seq]").map((e) => Number(e.dataset.seq));
+    // A page around the hit (chunk 1 of 500), not the whole document.
+    await vi.waitFor(() => expect(seqs()).toHaveLength(17), { timeout: 5000 });
+    expect(seqs()[0]).toBe(0);
+    expect($("dialog.reader [data-edge=start]").textContent).toBe("문서의 처음");
+    expect($$("dialog.reader .place").map((e) => e.textContent)).toEqual(["1쪽 · 연차 휴가", "2쪽 · 연차 휴가"]);
+    const later = () => $("dialog.reader button.more[data-more=below]");
+    expect(later().textContent).toBe("뒷부분 더 보기");
+    for (let i = 0; i < 6; i++) {
+      const last = seqs().at(-1)!;
+      click(later());
+      await vi.waitFor(() => expect(seqs().at(-1)).toBe(last + 16), { timeout: 5000 });
+    }
+    // 17 + 6 × 16 = 113 chunks read, at most 96 held: the start was let go.
+    expect(seqs()).toHaveLength(96);
+    expect(seqs()[0]).toBe(113 - 96);
+    expect(seqs()).toEqual(Array.from({ length: 96 }, (_, i) => 17 + i));
+    expect(document.querySelector("dialog.reader [data-edge=start]")).toBeNull();
+    expect(document.querySelector("dialog.reader [data-testid=reader-passage]")).toBeNull();
+    // Going back up pages the start in again.
+    click("dialog.reader button.more[data-more=above]");
+    await vi.waitFor(() => expect(seqs()[0]).toBe(1), { timeout: 5000 });
+    expect(seqs()).toHaveLength(96);
+    expect(fake.calls.filter((c) => c.method === "Span").at(-1)?.args).toEqual(["big", 1, 16]);
   });
 
   it("browses the catalog by category", async () => {

@@ -2,7 +2,7 @@
 // bar per file), retrieval as the agent sees it, and the built-in catalog.
 import { parseError, type ErrorInfo } from "../api/errors";
 import { Events, Reconnected, subscribe } from "../api/events";
-import type { CatalogEntry, ImportReport, KBDocument, Passage, SearchHit } from "../api/gotypes.gen";
+import type { CatalogEntry, DocumentSpan, ImportReport, KBDocument, Passage, SearchHit } from "../api/gotypes.gen";
 import { toBase64, type KnowledgeApi } from "../api/knowledge";
 import type { Transport } from "../api/transport";
 import { progressOf, type FileProgress } from "./progress";
@@ -183,6 +183,11 @@ export class KnowledgeStore {
     } catch {
       return null;
     }
+  }
+
+  /** span reads a page of a document for the reader; it rejects when it cannot. */
+  span(docID: string, from: number, count: number): Promise<DocumentSpan> {
+    return this.api.span(docID, from, count);
   }
 
   async loadCategories(): Promise<void> {

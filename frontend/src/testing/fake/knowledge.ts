@@ -1,7 +1,7 @@
 // FakeKnowledge adds the KnowledgeService: the library's documents, imports
 // with their progress, a conversation's attached files (so it sits on top of
 // the chat's sessions), search and passages, the tool catalog.
-import type { CatalogEntry, ImportProgress, KBDocument, SearchHit, Passage } from "../../api/gotypes.gen";
+import type { CatalogEntry, DocumentSpan, ImportProgress, KBDocument, SearchHit, Passage } from "../../api/gotypes.gen";
 import { ApiError } from "../../api/errors";
 import { CATALOG } from "./catalog";
 import { FakeChat } from "./chat";
@@ -124,7 +124,18 @@ export class FakeKnowledge extends FakeChat {
     const d = this.docs.find((x) => chunkID === `${x.id}-c1`);
     if (!d) throw new ApiError({ code: "document_not_found", message: "That document is no longer in the knowledge base." });
     const file = d.source.split(/[\\/]/).pop();
-    return { chunk_id: chunkID, doc_id: d.id, title: d.title, file, kind: d.kind, heading: "연차 휴가", before: "휴가 규정의 앞부분입니다. ", text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", after: " 병가는 따로 정합니다." };
+    return { chunk_id: chunkID, doc_id: d.id, title: d.title, file, kind: d.kind, heading: "연차 휴가", before: "휴가 규정의 앞부분입니다. ", text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", after: " 병가는 따로 정합니다.", seq: 1, chunks: d.chunks };
+  }
+  /** Span: a document's chunk 1 is the hit of Search; the others are numbered paragraphs, a page per 10. */
+  "KnowledgeService.Span"(docID: string, from: number, count: number): DocumentSpan {
+    const d = this.docs.find((x) => x.id === docID);
+    if (!d) throw new ApiError({ code: "document_not_found", message: "That document is no longer in the knowledge base." });
+    const parts = [];
+    for (let seq = Math.max(0, from); seq < Math.min(from + Math.min(count, 64), d.chunks); seq++) {
+      const text = seq === 1 ? "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>" : `문단 ${seq}: 휴가 규정의 한 부분입니다. `;
+      parts.push({ seq, page: Math.floor(seq / 10) + 1, heading: seq < 20 ? "연차 휴가" : "병가", text });
+    }
+    return { doc_id: d.id, from: Math.max(0, from), total: d.chunks, parts };
   }
   "KnowledgeService.Categories"(): string[] {
     return [...new Set(CATALOG.flatMap((e) => e.categories))].sort();

@@ -1,0 +1,54 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// benchmarkReader measures what the Knowledge screen's reader asks for in
+// the middle of one document of n chunks of about 1 KB: the hit's Passage
+// and a page of 16 chunks (Span). Both look chunks up by id, so the cost
+// should not grow with the document (a 500 MB file is about 500,000
+// chunks).
+func benchmarkReader(b *testing.B, n int) {
+	kb := openBench(b, filepath.Join(b.TempDir(), "kb"))
+	ctx := context.Background()
+	const docID = "bigdoc"
+	now := time.Now()
+	if err := kb.db.Create(&Document{ID: docID, Source: "/data/big.txt", Title: "big", Kind: "text", Chunks: n, CreatedAt: now, UpdatedAt: now}).Error; err != nil {
+		b.Fatal(err)
+	}
+	line := strings.Repeat("Some ordinary words of a very long document. ", 22) // ~1 KB
+	batch := make([]Chunk, 0, 500)
+	for i := range n {
+		batch = append(batch, Chunk{ID: fmt.Sprintf("%s:%d", docID, i), DocID: docID, Seq: i, Page: i/3 + 1, Text: fmt.Sprintf("[%d] %s", i, line)})
+		if len(batch) == cap(batch) || i == n-1 {
+			if err := kb.db.Create(&batch).Error; err != nil {
+				b.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+	mid := n / 2
+	b.Run("passage", func(b *testing.B) {
+		for b.Loop() {
+			if p, err := kb.Passage(ctx, fmt.Sprintf("%s:%d", docID, mid)); err != nil || p.After == nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("span16", func(b *testing.B) {
+		for b.Loop() {
+			if s, err := kb.Span(ctx, docID, mid, 16); err != nil || len(s.Chunks) != 16 {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkReader1k(b *testing.B)  { benchmarkReader(b, 1_000) }
+func BenchmarkReader50k(b *testing.B) { benchmarkReader(b, 50_000) }

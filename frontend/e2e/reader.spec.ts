@@ -1,0 +1,118 @@
+// The Knowledge screen's reader on a long document, in English and in
+// Korean: a search hit opens in its document (not a snippet), scrolled to
+// the hit with the query's words marked and the page's heading shown; the
+// person reads on and more of the document pages in, the window staying
+// bounded. Screenshots at 1280×800: reader-en-1280.png, reader-ko-1280.png.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { openPage, screenshot, withWorld } from "./harness.ts";
+
+const w = withWorld();
+
+/** longDoc writes a Markdown file of 400 sections (about 300 chunks), with one sentence to find in section 200. */
+function longDoc(name: string, heading: (n: number) => string, para: (n: number) => string, needle: string): string {
+  const lines: string[] = [];
+  for (let n = 1; n <= 400; n++) {
+    lines.push(`## ${heading(n)}`, "", para(n) + (n === 200 ? ` ${needle}` : ""), "");
+  }
+  const file = join(mkdtempSync(join(tmpdir(), "wf-reader-")), name);
+  writeFileSync(file, lines.join("\n"));
+  return file;
+}
+
+async function importFile(page: Page, path: string): Promise<void> {
+  const name = path.split("/").pop()!;
+  await page.setInputFiles("#kb-file-input", path);
+  await page.waitForFunction(
+    (n) => [...document.querySelectorAll(".progress li.file")].some((li) => li.querySelector(".name")?.textContent === n && li.getAttribute("data-stage") === "done"),
+    name,
+    { timeout: 60_000 },
+  );
+}
+
+/** readHit searches, opens the hit holding needle and waits for its document around it. */
+async function readHit(page: Page, query: string, needle: string): Promise<void> {
+  await page.click("#kb-tab-search");
+  await page.fill("#kb-search", query);
+  await page.press("#kb-search", "Enter");
+  await page.waitForSelector(".hit");
+  const i = await page.$$eval(".hit", (els, n) => els.findIndex((e) => (e.textContent ?? "").includes(n)), needle);
+  assert.ok(i >= 0, `a hit holds "${needle}"`);
+  await page.click(`.hit >> nth=${i} >> button.read-hit`);
+  await page.waitForFunction(() => document.querySelectorAll("dialog.reader [data-seq]").length > 10);
+}
+
+/** seqs are the chunk numbers the reader holds. */
+const seqs = (page: Page) => page.$$eval("dialog.reader [data-seq]", (els) => els.map((e) => Number((e as HTMLElement).dataset.seq)));
+
+/** hitInView says whether the hit's chunk is inside the reader's visible box. */
+const hitInView = (page: Page) =>
+  page.$eval("dialog.reader [data-testid=reader-body]", (body) => {
+    const hit = body.querySelector("[data-part=hit]");
+    if (!hit) return false;
+    const b = body.getBoundingClientRect();
+    const r = hit.getBoundingClientRect();
+    return r.bottom > b.top && r.top < b.bottom;
+  });
+
+for (const lang of [
+  {
+    code: "en", locale: "en-US", file: "lighthouse-manual.md", query: "lighthouse keeper ships",
+    needle: "The lighthouse keeper counts forty-two ships every night.",
+    heading: (n: number) => `Section ${n}: harbour duties`,
+    para: (n: number) => `Rule ${n} of the harbour: ropes are coiled, lamps are trimmed and the log is written before the tide turns. `.repeat(6),
+    start: "Start of the document", later: "Show the text after",
+  },
+  {
+    code: "ko", locale: "ko-KR", file: "등대-규정집.md", query: "등대지기는 배를",
+    needle: "등대지기는 매일 밤 배 마흔두 척을 셉니다.",
+    heading: (n: number) => `제${n}조 항구의 일`,
+    para: (n: number) => `항구 규정 ${n}조: 밧줄은 감아 두고 등불은 손질하며 물때가 바뀌기 전에 일지를 씁니다. `.repeat(6),
+    start: "문서의 처음", later: "뒷부분 더 보기",
+  },
+]) {
+  test(`a hit opens in its whole long document, ${lang.code}`, async () => {
+    const page = await openPage(w.browser, w.app.url, lang.locale, { width: 1280, height: 800 });
+    await page.click(".views button >> nth=0");
+    await page.waitForSelector("#kb-title");
+    await importFile(page, longDoc(lang.file, lang.heading, lang.para, lang.needle));
+    await readHit(page, lang.query, lang.needle);
+
+    // A page of the document around the hit, not the whole 300 chunks.
+    const held = await seqs(page);
+    assert.ok(held.length === 17 && held[0]! > 0, `a page around the hit: ${held.join(",")}`);
+    assert.ok(await page.isVisible(`dialog.reader button.more[data-more=below]:text("${lang.later}")`));
+    const hit = (await page.textContent("dialog.reader [data-part=hit]")) ?? "";
+    assert.ok(hit.includes(lang.needle), `the hit's chunk: ${hit}`);
+    const marks = await page.$$eval("dialog.reader [data-part=hit] mark", (els) => els.map((e) => e.textContent));
+    assert.ok(marks.length >= 2, `the query's words are marked: ${marks.join(",")}`);
+    assert.ok(await hitInView(page), "the reader opens scrolled to the hit");
+    const places = await page.$$eval("dialog.reader .place", (els) => els.map((e) => e.textContent ?? ""));
+    assert.ok(places.some((p) => p.includes(lang.heading(200))), `the hit's heading is shown: ${places.join(" | ")}`);
+    await screenshot(page, `reader-${lang.code}-1280`);
+
+    // Reading on: scrolled to the bottom, the next page comes in by itself.
+    const last = held.at(-1)!;
+    await page.$eval("dialog.reader [data-testid=reader-body]", (b) => (b.scrollTop = b.scrollHeight));
+    await page.waitForFunction((n) => {
+      const els = document.querySelectorAll<HTMLElement>("dialog.reader [data-seq]");
+      return Number(els[els.length - 1]?.dataset.seq) > n;
+    }, last);
+    // Going to the start: pages come in above while the view stays on the text read.
+    for (let i = 0; i < 20 && !(await page.$("dialog.reader [data-edge=start]")); i++) {
+      const first = (await seqs(page))[0]!;
+      await page.click("dialog.reader button.more[data-more=above]");
+      await page.waitForFunction((n) => Number(document.querySelector<HTMLElement>("dialog.reader [data-seq]")?.dataset.seq) < n, first);
+    }
+    assert.equal(await page.textContent("dialog.reader [data-edge=start]"), lang.start);
+    const now = await seqs(page);
+    assert.ok(now[0] === 0 && now.length <= 96, `from the start, bounded: ${now[0]}…${now.at(-1)} (${now.length})`);
+    await page.$eval("dialog.reader [data-testid=reader-body]", (b) => (b.scrollTop = 0));
+    await screenshot(page, `reader-${lang.code}-start-1280`);
+    await page.close();
+  });
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import type { DocumentSpan, Passage } from "../api/gotypes.gen";
+import { MAX_PARTS, PAGE, placeOf, ReaderWindow, WHOLE } from "./reader.svelte";
+
+/** doc is a loader over a document of total chunks, recording what was asked. */
+function doc(total: number) {
+  const asked: [number, number][] = [];
+  const load = async (_id: string, from: number, count: number): Promise<DocumentSpan> => {
+    asked.push([from, count]);
+    const parts = [];
+    for (let seq = from; seq < Math.min(from + count, total); seq++) parts.push({ seq, text: `c${seq} ` });
+    return { doc_id: "d", from, total, parts };
+  };
+  return { asked, load };
+}
+
+const passage = (seq: number, chunks: number): Passage => ({ chunk_id: `d:${seq}`, doc_id: "d", title: "", kind: "text", before: "", text: "", after: "", seq, chunks });
+
+/** deferred is a loader whose answers come when the test says. */
+function deferred() {
+  const waiting: { from: number; resolve: (s: DocumentSpan) => void; reject: (e: Error) => void }[] = [];
+  const load = (_id: string, from: number) => new Promise<DocumentSpan>((resolve, reject) => waiting.push({ from, resolve, reject }));
+  return { waiting, load };
+}
+
+describe("ReaderWindow", () => {
+  it.each([
+    ["a short document whole", 1, 20, [0, WHOLE], 0, 20],
+    ["a page around a hit in the middle", 250, 500, [242, PAGE + 1], 242, 259],
+    ["a page that ends at the document's end", 499, 500, [483, PAGE + 1], 483, 500],
+    ["a page from the start", 2, 500, [0, PAGE + 1], 0, 17],
+  ])("opens %s", async (_name, seq, total, ask, from, to) => {
+    const d = doc(total);
+    const w = new ReaderWindow(d.load);
+    expect(await w.open(passage(seq, total))).toBe(true);
+    expect(d.asked).toEqual([ask]);
+    expect([w.from, w.to, w.total]).toEqual([from, to, total]);
+    expect(w.atStart).toBe(from === 0);
+    expect(w.atEnd).toBe(to === total);
+  });
+
+  it("pages both ways, holds at most MAX_PARTS and stops at the ends", async () => {
+    const d = doc(200);
+    const w = new ReaderWindow(d.load);
+    await w.open(passage(100, 200));
+    while (!w.atEnd) await w.more("below");
+    expect(w.to).toBe(200);
+    expect(w.parts).toHaveLength(MAX_PARTS);
+    const asked = d.asked.length;
+    await w.more("below");
+    expect(d.asked).toHaveLength(asked);
+    while (!w.atStart) await w.more("above");
+    expect([w.from, w.to]).toEqual([0, MAX_PARTS]);
+    expect(w.parts.map((p) => p.seq)).toEqual(Array.from({ length: MAX_PARTS }, (_, i) => i));
+  });
+
+  it("drops an answer for a document no longer open", async () => {
+    const d = deferred();
+    const w = new ReaderWindow(d.load);
+    const first = w.open(passage(1, 10));
+    w.close();
+    d.waiting[0]!.resolve({ doc_id: "d", from: 0, total: 10, parts: [{ seq: 0, text: "stale" }] });
+    expect(await first).toBe(false);
+    expect(w.parts).toEqual([]);
+  });
+
+  it("says when paging failed, keeps what it holds and tries again", async () => {
+    const d = deferred();
+    const w = new ReaderWindow(d.load);
+    const opened = w.open(passage(100, 500));
+    d.waiting[0]!.resolve({ doc_id: "d", from: 92, total: 500, parts: Array.from({ length: 17 }, (_, i) => ({ seq: 92 + i, text: "x" })) });
+    expect(await opened).toBe(true);
+    const more = w.more("below");
+    expect(w.busy).toBe("below");
+    d.waiting[1]!.reject(new Error("offline"));
+    await more;
+    expect([w.failed, w.busy, w.parts.length]).toEqual([true, "", 17]);
+    // A document re-imported meanwhile: chunks that do not follow on are not joined.
+    const again = w.more("below");
+    expect(w.failed).toBe(false);
+    d.waiting[2]!.resolve({ doc_id: "d", from: 109, total: 3, parts: [] });
+    await again;
+    expect([w.failed, w.parts.length]).toEqual([true, 17]);
+    const third = w.more("above");
+    d.waiting[3]!.resolve({ doc_id: "d", from: 76, total: 500, parts: [{ seq: 80, text: "gap" }] });
+    await third;
+    expect([w.failed, w.from]).toEqual([true, 92]);
+  });
+
+  it("labels a part by page and heading when they change", () => {
+    const page = (n: number) => `p${n}`;
+    expect(placeOf({ seq: 0, page: 1, heading: "A", text: "" }, undefined, page)).toBe("p1 · A");
+    expect(placeOf({ seq: 1, page: 1, heading: "A", text: "" }, { seq: 0, page: 1, heading: "A", text: "" }, page)).toBe("");
+    expect(placeOf({ seq: 1, page: 2, heading: "A", text: "" }, { seq: 0, page: 1, heading: "A", text: "" }, page)).toBe("p2 · A");
+    expect(placeOf({ seq: 1, heading: "B", text: "" }, { seq: 0, heading: "A", text: "" }, page)).toBe("B");
+    expect(placeOf({ seq: 0, text: "" }, undefined, page)).toBe("");
+  });
+});

@@ -455,6 +455,11 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	st := settings.CheckStatus(cctx, models, cfg, describe)
+	if !st.Reachable && noHostUp(st.Hosts) {
+		bad(noHostAnswers(st.Hosts),
+			"start Ollama on each of them (`ollama serve`, or the Ollama app; install it from https://ollama.com/download), and check the addresses in Settings or --ollama-host")
+		return errors.New(count(problems, "problem", "problems") + " found")
+	}
 	if !st.Reachable {
 		doctorHosts(st.Hosts, ok, bad)
 		bad(fmt.Sprintf("Ollama does not answer at %s: %s", cfg.OllamaHost, st.Error.Message),
@@ -632,6 +637,22 @@ func confirm(ctx context.Context, s stdio, question string) error {
 		return nil
 	}
 	return errors.New("cancelled: nothing was changed")
+}
+
+// noHostUp says whether several Ollama hosts are set and none answers.
+func noHostUp(hosts []api.HostStatus) bool {
+	return len(hosts) > 1 && !slices.ContainsFunc(hosts, func(h api.HostStatus) bool { return h.Up })
+}
+
+// noHostAnswers says that no host of several answers, one problem, with
+// each one's error under it: "calls go to the other hosts" would be false.
+func noHostAnswers(hosts []api.HostStatus) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "No Ollama host answers (%s set):", count(len(hosts), "address", "addresses"))
+	for _, h := range hosts {
+		fmt.Fprintf(&b, "\n    %s: %s", h.URL, h.Error)
+	}
+	return b.String()
 }
 
 // doctorHosts prints the state of each Ollama host when several are set;

@@ -250,6 +250,36 @@ func TestDoctorShowsEachHost(t *testing.T) {
 	}
 }
 
+// doctor with every Ollama host down says so once, plainly, and what to
+// do; no host is said to hand its calls to the others.
+func TestDoctorWithNoHostUp(t *testing.T) {
+	var urls []string
+	for range 2 {
+		gone := ollamatest.New(t)
+		urls = append(urls, gone.URL())
+		gone.Close()
+	}
+	code, out, errOut := wayfinder(t, "--data-dir", t.TempDir(), "--ollama-host", strings.Join(urls, ","),
+		"--model", "llama3.2:3b", "--embed-model", "bge-m3", "doctor")
+	if code != 1 || !strings.Contains(errOut, "wayfinder: 1 problem found") {
+		t.Fatalf("doctor: %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"✗ No Ollama host answers (2 addresses set):\n    " + urls[0] + ": list: ollama is not reachable: ",
+		"\n    " + urls[1] + ": list: ollama is not reachable: ",
+		"connection refused",
+		"fix: start Ollama on each of them (`ollama serve`",
+		"check the addresses in Settings or --ollama-host",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "other hosts") || strings.Count(out, "✗") != 1 {
+		t.Errorf("doctor says more than one thing is wrong, or that other hosts take the calls:\n%s", out)
+	}
+}
+
 // serve on a port in use says so, and how to pick another, instead of
 // calling it a usage mistake.
 func TestServeOnABusyPort(t *testing.T) {

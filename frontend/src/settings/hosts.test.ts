@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { $, $$, cleanup, click, start } from "../testing/ui";
-import type { FakeOptions } from "../testing/fakeBackend";
+import { FakeBackend, type FakeOptions } from "../testing/fakeBackend";
+import type { HostStatus } from "../api/gotypes.gen";
 
 afterEach(cleanup);
 
-const hosts = [
+const hosts: HostStatus[] = [
   { url: "http://127.0.0.1:11434", up: true, models: ["qwen3:4b", "bge-m3:latest"], in_flight: 0 },
   {
     url: "http://gpu2:11434", up: false, models: [], in_flight: 0,
@@ -13,7 +14,7 @@ const hosts = [
   },
 ];
 
-async function openSettings(withHosts: typeof hosts, language = "en") {
+async function openSettings(withHosts: HostStatus[], language = "en") {
   const ctx = await start({ settings: { language } as FakeOptions["settings"] });
   ctx.fake.status.hosts = withHosts;
   click(`button[aria-label="${language === "ko" ? "설정" : "Settings"}"]`);
@@ -46,4 +47,53 @@ describe("Ollama hosts in Settings", () => {
     await vi.waitFor(() => expect($$("#set-host-status").length).toBe(1), { timeout: 5000 });
     expect($$(".hosts")).toHaveLength(0);
   });
+});
+
+const downSince = { up: false, models: [], in_flight: 0, down_since: "2026-11-26T22:01:03Z", retry_at: "2026-11-26T22:01:05Z" };
+const allDown: HostStatus[] = [
+  { ...downSince, url: "http://gpu1:11434", error: "list: ollama is not reachable: connection refused" },
+  { ...downSince, url: "http://gpu2:11434", error: "list: ollama is not reachable: connection refused" },
+];
+
+describe("no Ollama host answers", () => {
+  it("says so once in Settings, with what to do, in English and Korean", async () => {
+    await openSettings(allDown);
+    await vi.waitFor(() => expect($$(".hosts > li")).toHaveLength(2), { timeout: 5000 });
+    expect($$(".none-up")).toHaveLength(1);
+    expect($(".none-up").textContent).toBe(
+      "No host answers, so nothing can be sent. Start Ollama on each of them (`ollama serve`, or the Ollama app), or check the addresses.",
+    );
+    cleanup();
+    await openSettings(allDown, "ko");
+    await vi.waitFor(() => expect($$(".none-up")).toHaveLength(1), { timeout: 5000 });
+    expect($(".none-up").textContent).toContain("응답하는 호스트가 없어");
+  });
+
+  it("says nothing of it while one host is up", async () => {
+    await openSettings(hosts);
+    await vi.waitFor(() => expect($$(".hosts > li")).toHaveLength(2), { timeout: 5000 });
+    expect($$(".none-up")).toHaveLength(0);
+  });
+
+  it("names every address on the first-start page and beside the message box", async () => {
+    await start({ reachable: false, hosts: allDown, settings: { language: "en" } as FakeOptions["settings"] });
+    await vi.waitFor(() => expect($$("section.onboarding .hosts-none")).toHaveLength(1), { timeout: 5000 });
+    expect($("section.onboarding .hosts-none").textContent).toBe(
+      "None of the 2 Ollama addresses answers: http://gpu1:11434, http://gpu2:11434. Start Ollama on each of them, or check the addresses in Settings.",
+    );
+    cleanup();
+    // An old conversation open: the reason sits beside the message box.
+    const fake = new FakeBackend({ reachable: false, hosts: allDown, settings: { language: "ko" } as FakeOptions["settings"] });
+    const at = "2026-11-20T10:00:00Z";
+    fake.sessions.push({ id: "old", title: "휴가", created_at: at, updated_at: at, message_count: 2, pending_approval: false, model: "" });
+    fake.messages.set("old", [
+      { id: "m1", session_id: "old", role: "user", content: "휴가는 며칠인가요?", status: "complete", created_at: at },
+      { id: "m2", session_id: "old", role: "assistant", content: "1년에 15일입니다.", status: "complete", created_at: at },
+    ]);
+    await start({}, fake);
+    click("nav li button.open");
+    await vi.waitFor(() => expect($$("#composer-held")).toHaveLength(1), { timeout: 5000 });
+    expect($("#composer-held").textContent).toContain("Ollama 호스트 2곳 모두 응답하지 않습니다(http://gpu1:11434, http://gpu2:11434)");
+    expect($("#composer-held").textContent).toContain("주소를 확인하세요");
+  }, 20000);
 });

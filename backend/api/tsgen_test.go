@@ -2,6 +2,9 @@ package api
 
 import (
 	"os"
+	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -9,11 +12,11 @@ import (
 // TestTypeScriptIsCurrent keeps Go and TypeScript from drifting: the
 // frontend's copy must be exactly what the generator makes now.
 func TestTypeScriptIsCurrent(t *testing.T) {
-	src, err := os.ReadFile("types.go")
+	files, err := ReadTypeSources(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := GenerateTypeScript("types.go", src)
+	want, err := GenerateTypeScript(files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +49,7 @@ type Thing struct {
 	Err   *Thing    ` + "`json:\"err,omitempty\"`" + `
 }
 `
-	out, err := GenerateTypeScript("x.go", []byte(src))
+	out, err := GenerateTypeScript(map[string][]byte{"x.go": []byte(src)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,8 +67,58 @@ type Thing struct {
 		"package api\ntype S struct { X int }",
 		"package api\ntype S struct { X chan int `json:\"x\"` }",
 	} {
-		if _, err := GenerateTypeScript("bad.go", []byte(bad)); err == nil {
+		if _, err := GenerateTypeScript(map[string][]byte{"bad.go": []byte(bad)}); err == nil {
 			t.Errorf("accepted unsupported input %q", bad)
 		}
+	}
+}
+
+// TestGenerateTypeScriptFromFiles: the types of several files come out in
+// the order of the files' names, whatever the map's order, and a named string
+// type takes its constants from any file.
+func TestGenerateTypeScriptFromFiles(t *testing.T) {
+	files := map[string][]byte{
+		"types_b.go": []byte("package api\n// B is second.\ntype B string\n"),
+		"types_a.go": []byte("package api\n// A is first.\ntype A struct {\n\tB B `json:\"b\"`\n}\nconst BOne B = \"one\"\n"),
+		"types_c.go": []byte("package api\nconst BTwo B = \"two\"\nconst EventPing = \"x.ping\"\n"),
+	}
+	for range 5 { // a map's order changes from one range to the next
+		out, err := GenerateTypeScript(files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "\n/** A is first. */\nexport interface A {\n  b: B;\n}\n\n/** B is second. */\nexport type B = \"one\" | \"two\";\n"
+		if !strings.Contains(string(out), want) {
+			t.Fatalf("output lacks\n%s\n--- got:\n%s", want, out)
+		}
+	}
+	if _, err := GenerateTypeScript(map[string][]byte{"types_a.go": []byte("package api\ntype S struct { X int }")}); err == nil || !strings.Contains(err.Error(), "S:") {
+		t.Errorf("an unsupported type does not name itself: %v", err)
+	}
+}
+
+// TestReadTypeSources: the generator reads types_*.go and nothing else of
+// the package (not errors.go, not a test).
+func TestReadTypeSources(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"types_chat.go", "types_mcp.go", "types_chat_test.go", "errors.go", "doc.go"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("package api\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := ReadTypeSources(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for name := range files {
+		got = append(got, name)
+	}
+	sort.Strings(got)
+	if want := []string{"types_chat.go", "types_mcp.go"}; !slices.Equal(got, want) {
+		t.Errorf("read %v, want %v", got, want)
+	}
+	if _, err := ReadTypeSources(t.TempDir()); err == nil {
+		t.Error("an empty folder gave no error")
 	}
 }

@@ -1,5 +1,5 @@
-// Command tsgen writes frontend/src/api/gotypes.gen.ts from
-// backend/api/types.go. Run it from the repository root (make generate).
+// Command tsgen writes frontend/src/api/gotypes.gen.ts from the files
+// backend/api/types_*.go. Run it from the repository root (make generate).
 package main
 
 import (
@@ -11,17 +11,17 @@ import (
 )
 
 const (
-	source = "backend/api/types.go"
+	source = "backend/api"
 	target = "frontend/src/api/gotypes.gen.ts"
 )
 
 func main() {
-	src, err := os.ReadFile(source)
+	files, err := api.ReadTypeSources(source)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tsgen:", err)
 		os.Exit(1)
 	}
-	out, err := api.GenerateTypeScript(source, src)
+	out, err := api.GenerateTypeScript(files)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tsgen:", err)
 		os.Exit(1)

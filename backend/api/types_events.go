@@ -1,0 +1,102 @@
+// Events from the backend to every open window: their names and payloads.
+
+package api
+
+// ApprovalRequired asks the person to decide on a plan.
+type ApprovalRequired struct {
+	SessionID string       `json:"session_id"`
+	TurnID    string       `json:"turn_id"`
+	MessageID string       `json:"message_id"`
+	Approval  PlanApproval `json:"approval"`
+}
+
+// ToolApprovalRequired asks the person to decide on a tool call.
+type ToolApprovalRequired struct {
+	SessionID string       `json:"session_id"`
+	TurnID    string       `json:"turn_id"`
+	MessageID string       `json:"message_id"`
+	ToolCall  ToolApproval `json:"tool_call"`
+}
+
+// Event names. The desktop build sends them through the Wails runtime, serve
+// mode as server-sent events; the payload types follow each name.
+const (
+	EventTurnStarted    = "chat.turn_started"     // TurnStarted
+	EventToken          = "chat.token"            // TokenBatch
+	EventTurnFinished   = "chat.turn_finished"    // TurnFinished
+	EventTurnFailed     = "chat.turn_failed"      // TurnFailed
+	EventSessions       = "chat.sessions"         // SessionsChanged
+	EventTrace          = "chat.trace"            // TraceEvent
+	EventApproval       = "chat.approval"         // ApprovalRequired
+	EventToolApproval   = "chat.tool_approval"    // ToolApprovalRequired
+	EventMessageUpdated = "chat.message_updated"  // MessageUpdated
+	EventPullProgress   = "models.pull_progress"  // PullProgress
+	EventImport         = "knowledge.import"      // ImportProgress
+	EventImportDone     = "knowledge.import_done" // ImportReport
+	EventMemories       = "memory.changed"        // SessionsChanged (empty)
+	EventStatusChanged  = "ollama.status"         // OllamaStatus
+)
+
+// TurnStarted announces a turn so every open window can show it.
+type TurnStarted struct {
+	SessionID          string  `json:"session_id"`
+	TurnID             string  `json:"turn_id"`
+	UserMessage        Message `json:"user_message"`
+	AssistantMessageID string  `json:"assistant_message_id"`
+}
+
+// TokenBatch carries the text streamed since the previous batch; batches are
+// sent about every 50 ms so long answers do not flood the bridge.
+type TokenBatch struct {
+	SessionID string `json:"session_id"`
+	TurnID    string `json:"turn_id"`
+	MessageID string `json:"message_id"`
+	Text      string `json:"text"`
+}
+
+// TurnFinished carries the stored assistant message (complete or stopped).
+type TurnFinished struct {
+	SessionID string     `json:"session_id"`
+	TurnID    string     `json:"turn_id"`
+	Message   Message    `json:"message"`
+	Result    TurnResult `json:"result"`
+}
+
+// TurnFailed says a turn ended in an error; the person's message is kept and
+// the partial reply, if any, is in Message.
+type TurnFailed struct {
+	SessionID string    `json:"session_id"`
+	TurnID    string    `json:"turn_id"`
+	Message   Message   `json:"message"`
+	Error     ErrorInfo `json:"error"`
+}
+
+// MessageUpdated carries a stored message that changed after its turn
+// ended: the model calls made after the answer (summary, reflection) are
+// added to its result once they are done.
+type MessageUpdated struct {
+	SessionID string  `json:"session_id"`
+	Message   Message `json:"message"`
+}
+
+// SessionsChanged tells windows to refresh the sidebar.
+type SessionsChanged struct {
+	SessionID string `json:"session_id"`
+}
+
+// PullProgress reports a model download.
+type PullProgress struct {
+	Model     string     `json:"model"`
+	Status    string     `json:"status"`
+	Completed int64      `json:"completed"`
+	Total     int64      `json:"total"`
+	Done      bool       `json:"done"`
+	Error     *ErrorInfo `json:"error,omitempty"`
+	// Cancelled marks the last event of a download the person cancelled.
+	Cancelled bool `json:"cancelled,omitempty"`
+}
+
+// MemoriesChanged tells windows to reload the memory list.
+type MemoriesChanged struct {
+	Count int `json:"count"`
+}

@@ -1,0 +1,181 @@
+// The knowledge base: documents, search hits and passages, imports, the tool catalog.
+
+package api
+
+import "time"
+
+// Passage is a search hit opened in the Knowledge screen's reader: its
+// chunk (Text) in its document, with the text just before and after it
+// (without what the chunks repeat of each other; "" at the document's ends).
+type Passage struct {
+	ChunkID string `json:"chunk_id"`
+	DocID   string `json:"doc_id"`
+	Title   string `json:"title"`
+	File    string `json:"file,omitempty"`
+	Kind    string `json:"kind"`
+	Page    int    `json:"page,omitempty"`
+	Heading string `json:"heading,omitempty"`
+	Before  string `json:"before"`
+	Text    string `json:"text"`
+	After   string `json:"after"`
+	// Seq is the chunk's place in its document (from 0) and Chunks how many
+	// the document has, for the reader to page through it (Span).
+	Seq    int `json:"seq"`
+	Chunks int `json:"chunks"`
+}
+
+// DocumentSpan is a run of a document's text for the reader paging
+// through it: the chunks From, From+1, ... of Total.
+type DocumentSpan struct {
+	DocID string     `json:"doc_id"`
+	From  int        `json:"from"`
+	Total int        `json:"total"`
+	Parts []SpanPart `json:"parts"`
+}
+
+// SpanPart is one chunk of a DocumentSpan. Text is without what the chunk
+// repeats of the one before it, so parts in a row read as the document.
+type SpanPart struct {
+	Seq     int    `json:"seq"`
+	Page    int    `json:"page,omitempty"`
+	Heading string `json:"heading,omitempty"`
+	Text    string `json:"text"`
+}
+
+// KBDocument is an imported document in the knowledge list.
+type KBDocument struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	Source    string    `json:"source"`
+	Kind      string    `json:"kind"`
+	Size      int64     `json:"size"`
+	Pages     int       `json:"pages"`
+	Chunks    int       `json:"chunks"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// SearchHit is one passage retrieval returned, as the knowledge search box
+// and `wayfinder kb search --json` show it.
+type SearchHit struct {
+	ID    string `json:"id"`     // the chunk: "<doc_id>:<seq>"
+	DocID string `json:"doc_id"` // the document (Documents lists it)
+	// RecordID is the record's own id in its file (JSON `_id`/`id`), so a
+	// script can map a hit back to its data; "" when the file has none.
+	RecordID string `json:"record_id,omitempty"`
+	// File is the file's name (Source is its full path); "" for the
+	// built-in catalog.
+	File    string  `json:"file,omitempty"`
+	Title   string  `json:"title"`
+	Source  string  `json:"source"`
+	Kind    string  `json:"kind"`
+	Page    int     `json:"page,omitempty"`
+	Heading string  `json:"heading,omitempty"`
+	URL     string  `json:"url,omitempty"`
+	Score   float64 `json:"score"`
+	Text    string  `json:"text"`
+	Snippet string  `json:"snippet"`
+	Words   bool    `json:"words"`   // found by shared words
+	Meaning bool    `json:"meaning"` // found by a similar meaning (vectors)
+}
+
+// ImportProgress reports one file of an import.
+type ImportProgress struct {
+	ImportID string `json:"import_id"`
+	File     string `json:"file"`
+	Stage    string `json:"stage"` // reading, chunking, embedding, done, skipped, duplicate, failed
+	Pages    int    `json:"pages"`
+	Chunks   int    `json:"chunks"`
+	Embedded int    `json:"embedded"`
+	Error    string `json:"error,omitempty"`
+	// Reason is Error in parts, when the window can word it.
+	Reason     *FileReason `json:"reason,omitempty"`
+	FileIndex  int         `json:"file_index"`
+	FilesTotal int         `json:"files_total"`
+	// Warnings say what was imported but not as it was (invalid bytes
+	// replaced, with their lines); WarningReasons are the same in parts
+	// (one for each; an empty Code where the window has no words of its
+	// own).
+	Warnings       []string     `json:"warnings,omitempty"`
+	WarningReasons []FileReason `json:"warning_reasons,omitempty"`
+	// Replaced: an upload took the place of an earlier one of its name.
+	Replaced bool `json:"replaced,omitempty"`
+	// DuplicateOf names the document that already has the content of an
+	// upload in stage "duplicate" (which was not stored again).
+	DuplicateOf string `json:"duplicate_of,omitempty"`
+	// EmbedError says why Embedded is short of Chunks (Ollama unreachable,
+	// the embedding model missing): keyword search finds those chunks, and
+	// they are embedded once the model answers.
+	EmbedError *ErrorInfo `json:"embed_error,omitempty"`
+	// Conversation is the conversation a file is attached to
+	// (KnowledgeService.Attach); "" for the library's imports.
+	Conversation string `json:"conversation,omitempty"`
+}
+
+// FileReason says why a file was not imported, or what was not imported as
+// it was, in parts the window words in the person's language (Error keeps
+// the English sentence). Code is pdf_limit (with Limit: memory, open_time,
+// page_time, pages, page_chars, text_bytes; Page when one page crossed it;
+// Max the limit: "384 MB", a count, or seconds for the times),
+// pdf_encrypted, pdf_no_text, pdf_damaged; unsupported (not a kind
+// Wayfinder reads), empty (no text), binary (binary data, the first junk
+// on Line), encoding (invalid sequences of an unknown encoding, from
+// Line), json_invalid (broken at Line), json_record_too_large (a record
+// from Line over Max MB), too_slow (reading took more than Max seconds);
+// and, for a warning, replaced (Count invalid characters replaced with
+// U+FFFD on Lines, "3, 7"; More when on later lines too).
+type FileReason struct {
+	Code  string `json:"code"`
+	Limit string `json:"limit,omitempty"`
+	Page  int    `json:"page,omitempty"`
+	Max   string `json:"max,omitempty"`
+	Line  int64  `json:"line,omitempty"`
+	Count int64  `json:"count,omitempty"`
+	Lines string `json:"lines,omitempty"`
+	More  bool   `json:"more,omitempty"`
+}
+
+// ImportFailure is a file that could not be imported, and why.
+type ImportFailure struct {
+	File   string      `json:"file"`
+	Error  string      `json:"error"`
+	Reason *FileReason `json:"reason,omitempty"`
+}
+
+// ImportReport sums up an import when it ends.
+type ImportReport struct {
+	ImportID string          `json:"import_id"`
+	Imported []string        `json:"imported"`
+	Skipped  []string        `json:"skipped"`
+	Failed   []ImportFailure `json:"failed"`
+	Warnings []ImportFailure `json:"warnings"` // imported files, each with one warning
+	Replaced []string        `json:"replaced"` // uploads that replaced an earlier one of their name
+	// Duplicates are uploads the library had already (Error is the title
+	// of the document that has the content).
+	Duplicates []ImportFailure `json:"duplicates"`
+	// Ignored are files found in the folders that are not of a type
+	// Wayfinder imports (PDF, Markdown, text, JSON, JSON Lines).
+	Ignored []string `json:"ignored"`
+	// Conversation: as in ImportProgress.
+	Conversation string     `json:"conversation,omitempty"`
+	Documents    int        `json:"documents"`
+	Chunks       int        `json:"chunks"`
+	Pages        int        `json:"pages"`
+	Error        *ErrorInfo `json:"error,omitempty"` // the whole import stopped
+}
+
+// CatalogEntry is a tool of the built-in catalog.
+type CatalogEntry struct {
+	ID            string   `json:"id"`
+	Name          string   `json:"name"`
+	Categories    []string `json:"categories"`
+	Tasks         []string `json:"tasks"`
+	DescriptionEN string   `json:"description_en"`
+	DescriptionKO string   `json:"description_ko"`
+	URL           string   `json:"url"`
+	Pricing       string   `json:"pricing"`    // in English
+	PricingKO     string   `json:"pricing_ko"` // in Korean
+	Platforms     []string `json:"platforms"`
+	Languages     []string `json:"languages"`
+	LastChecked   string   `json:"last_checked"`
+}

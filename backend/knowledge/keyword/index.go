@@ -57,6 +57,21 @@ type Index struct {
 	live     int
 	deleted  int
 	scratch  sync.Pool // *scratch, reused across searches
+	// vocab counts changes to the set of terms, so that loan can tell
+	// when it is out of date.
+	vocab uint64
+	loan  loanTable
+}
+
+// loanTable maps consonant skeletons to the Latin terms of the index
+// (loanword.go). It is built on the first search that needs it, and again
+// after the terms changed: documents are added far more rarely than
+// searched, and a keyword search of Latin words never builds it.
+type loanTable struct {
+	mu    sync.Mutex
+	vocab uint64
+	built bool
+	byKey map[string][]string
 }
 
 // scratch is the per-search score table, dense by document number: at 100k
@@ -97,6 +112,7 @@ func (ix *Index) Add(id, text string) {
 		if pl == nil {
 			pl = &plist{}
 			ix.postings[t] = pl
+			ix.vocab++
 		}
 		pl.add(doc, n)
 	}
@@ -154,6 +170,7 @@ func (ix *Index) compactLocked() {
 		out := pl.remapped(remap, math.MaxUint32)
 		if out.n == 0 {
 			delete(ix.postings, t)
+			ix.vocab++
 		} else {
 			out.b = slices.Clip(out.b)
 			*pl = out
@@ -182,7 +199,7 @@ func (ix *Index) QueryWeight(query string) float64 {
 	w := 0.0
 	for _, t := range terms {
 		idf := 0.0
-		for _, term := range [2]string{t.term, t.alt} {
+		for _, term := range ix.forms(t) {
 			if df := ix.liveDF(term); term != "" && df > 0 {
 				idf = max(idf, math.Log(1+(n-df+0.5)/(df+0.5)))
 			}
@@ -190,6 +207,67 @@ func (ix *Index) QueryWeight(query string) float64 {
 		w += idf
 	}
 	return w
+}
+
+// forms returns the index terms a query term may take: its own and its
+// one-syllable stem, or for a Hangul word the Latin words that sound like
+// it. Must be called with ix.mu held.
+func (ix *Index) forms(t queryTerm) []string {
+	if t.loan == nil {
+		return []string{t.term, t.alt}
+	}
+	return ix.loanForms(t.loan)
+}
+
+// loanForms returns the Latin words of the index that sound like the
+// longest beginning of a Hangul loan word that sounds like any, if the
+// Hangul spelling is the rarer of the two in the index: a name the text
+// writes in Latin letters (Calc) is rarely or never written 칼크 there,
+// whereas a word the text itself spells in Hangul (리눅스) needs no help.
+// A Hangul word's frequency is bounded by that of its rarest bigram.
+func (ix *Index) loanForms(cands []loanCandidate) []string {
+	for _, c := range cands {
+		terms := ix.loanTerms(c.key)
+		if terms == nil {
+			continue
+		}
+		hangul := math.Inf(1)
+		for _, qt := range appendBigrams(nil, c.word) {
+			hangul = min(hangul, ix.liveDF(qt.term))
+		}
+		latin := 0.0
+		for _, t := range terms {
+			latin = max(latin, ix.liveDF(t))
+		}
+		if hangul >= latin {
+			return nil
+		}
+		return terms
+	}
+	return nil
+}
+
+// loanTerms returns the Latin terms of the index whose skeleton is key.
+// Must be called with ix.mu held (for reading is enough).
+func (ix *Index) loanTerms(key string) []string {
+	lt := &ix.loan
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if !lt.built || lt.vocab != ix.vocab {
+		lt.byKey = map[string][]string{}
+		for t := range ix.postings {
+			if len(t) < minLoanKey {
+				continue
+			}
+			for _, k := range latinKeys(t) {
+				if len(k) >= minLoanKey {
+					lt.byKey[k] = append(lt.byKey[k], t)
+				}
+			}
+		}
+		lt.vocab, lt.built = ix.vocab, true
+	}
+	return lt.byKey[key]
 }
 
 // liveDF is the number of live documents holding term t. Deleted postings
@@ -248,11 +326,12 @@ func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
 		return idf * float64(tf) * (k1 + 1) / (float64(tf) + normBase + normPerTerm*float64(l))
 	}
 	for _, qt := range terms {
-		if alt := ix.postings[qt.alt]; alt != nil && alt.n > 0 {
-			// A one-syllable word with a particle: each document counts
-			// the better of its two forms, once (see queryTerm).
+		if alt := ix.postings[qt.alt]; qt.loan != nil || alt != nil && alt.n > 0 {
+			// A one-syllable word with a particle, or a loan word's Latin
+			// spellings: each document counts the best of the forms, once
+			// (see queryTerm).
 			best := map[uint32]float64{}
-			for _, t := range [2]string{qt.term, qt.alt} {
+			for _, t := range ix.forms(qt) {
 				pl := ix.postings[t]
 				if pl == nil {
 					continue

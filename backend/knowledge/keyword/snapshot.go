@@ -236,6 +236,7 @@ func decode(data []byte) (*Index, string, error) {
 		// instead of writing over the next one.
 		lists[i] = plist{b: start[:used:used], n: uint32(n), last: uint32(doc)}
 		ix.postings[t] = &lists[i]
+		ix.vocab++
 	}
 	if r.err != nil {
 		return nil, "", r.err

@@ -59,6 +59,9 @@ func (a Analyzer) Tokens(s string) []string {
 // AppendTokens appends the terms of s to dst.
 func (a Analyzer) AppendTokens(dst []string, s string) []string {
 	for _, t := range a.appendTerms(nil, s) {
+		if t.term == "" { // a loan word's skeleton: query side only
+			continue
+		}
 		dst = append(dst, t.term)
 		if t.alt != "" {
 			dst = append(dst, t.alt)
@@ -75,7 +78,15 @@ func (a Analyzer) AppendTokens(dst []string, s string) []string {
 // counted in full, the stem doubled the weight of every verb form that
 // looks like a particle ending (좋은, 넣을, 하는) and a plain bigram BM25
 // beat us on questions full of them.
-type queryTerm struct{ term, alt string }
+//
+// A Hangul word of a query also gives a term with no form of its own:
+// loan holds the word's beginnings and their consonant skeletons, looked
+// up among the index's Latin words (loanword.go); the search fills in the
+// forms it finds.
+type queryTerm struct {
+	term, alt string
+	loan      []loanCandidate
+}
 
 // appendTerms appends the terms of s to dst, each with its alternative.
 func (a Analyzer) appendTerms(dst []queryTerm, s string) []queryTerm {
@@ -115,6 +126,9 @@ func (a Analyzer) appendRun(dst []queryTerm, run string, sc script) []queryTerm 
 		// The stem is the alternative of the word's first bigram, the one
 		// that holds it ("집에서": "집에" or "집").
 		dst[first].alt = oneSyllableStem(run)
+		if c := loanCandidates(run); c != nil {
+			dst = append(dst, queryTerm{loan: c})
+		}
 		return dst
 	case scriptCJK:
 		return appendBigrams(dst, run)

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -32,11 +33,19 @@ func (m *mcpSource) Tools(_ context.Context, starting func(string) func(error)) 
 	}
 	for _, s := range m.fail {
 		if starting != nil {
-			starting(s)(errors.New("no answer to the MCP handshake in time"))
+			starting(s)(fmt.Errorf("start MCP server %s: %w", s, timedOut{}))
 		}
 	}
 	m.start, m.fail = nil, nil
 	return m.tools
+}
+
+// timedOut is a start error that says why in parts, as the mcp package's do.
+type timedOut struct{}
+
+func (timedOut) Error() string { return "no answer to the MCP handshake in time" }
+func (timedOut) Reason() (string, map[string]string) {
+	return "timeout", map[string]string{"seconds": "30"}
 }
 
 // An MCP server's tools are offered to both loops beside the built-in
@@ -177,6 +186,10 @@ func TestMCPServerStartIsTraced(t *testing.T) {
 	}
 	if len(failed) != 1 || failed[0].Args["server"] != "web" || !strings.Contains(failed[0].Text, "no answer to the MCP handshake") {
 		t.Fatalf("failed: %+v", failed)
+	}
+	// Why, in parts the window words in the person's language.
+	if a := failed[0].Args; a["reason"] != "timeout" || a["seconds"] != "30" {
+		t.Fatalf("failed without its reason: %+v", a)
 	}
 }
 

@@ -450,12 +450,38 @@ func serverProgress(rt *graph.Runtime) func(string) func(error) {
 		rt.Emit(eventTrace, say(api.TraceMCPStarting, "server", server).event(api.TraceToolSelected, node))
 		return func(err error) {
 			if err != nil {
-				rt.Emit(eventTrace, say(api.TraceMCPFailed, "server", server, "error", err.Error()).event(api.TraceToolSelected, node))
+				rt.Emit(eventTrace, say(api.TraceMCPFailed, mcpFailure(server, err)...).event(api.TraceToolSelected, node))
 				return
 			}
 			rt.Emit(eventTrace, say(api.TraceMCPStarted, "server", server).event(api.TraceToolSelected, node))
 		}
 	}
+}
+
+// reasoned is an MCP server's start error that says why in parts (the
+// mcp package's do): a code and its particulars.
+type reasoned interface {
+	Reason() (code string, args map[string]string)
+}
+
+// mcpFailure is the trace's blanks for a server that did not start: its
+// name, the error's own text ("error", English, for the log and the
+// trace's detail) and, when the error says why in parts, "reason" and its
+// particulars ("command", "url", "seconds"), which the window and ask's
+// standard error word in the person's language instead of the English.
+func mcpFailure(server string, err error) []string {
+	kv := []string{"server", server, "error", err.Error()}
+	var r reasoned
+	if errors.As(err, &r) {
+		code, args := r.Reason()
+		kv = append(kv, "reason", code)
+		for k, v := range args {
+			if k != "server" && k != "error" && k != "reason" {
+				kv = append(kv, k, v)
+			}
+		}
+	}
+	return kv
 }
 
 // finish writes the turn's last words when no other node did.

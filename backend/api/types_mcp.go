@@ -29,6 +29,12 @@ type MCPServer struct {
 	// on its standard error (the reason, more often than not).
 	Error  string `json:"error,omitempty"`
 	Stderr string `json:"stderr,omitempty"`
+	// Reason is why it failed as a code ("mcp.reason.<code>" in
+	// frontend/src/i18n; the mcp package's Reason* constants) and
+	// ReasonArgs its particulars (command, url, seconds): the window
+	// words them in the person's language, Error staying the detail.
+	Reason     string            `json:"reason,omitempty"`
+	ReasonArgs map[string]string `json:"reason_args,omitempty"`
 	// RetryIn is how many seconds until a failed server is tried again.
 	RetryIn int       `json:"retry_in,omitempty"`
 	Tools   []MCPTool `json:"tools"`

@@ -28,6 +28,43 @@ var progressText = map[string][2]string{
 	"progress.mcpFailed":   {"MCP server {server} did not start ({error}); going on without its tools", "MCP 서버 {server} 시작 실패({error}) — 이 서버의 도구 없이 계속합니다"},
 }
 
+// mcpReasonText words why an MCP server did not start, for
+// progress.mcpFailed's {error}: the same as the window's "mcp.reason.*"
+// (a test holds them equal), so a Korean line carries no English error.
+// A failure without a known reason says "mcp.reason.failed" (the error
+// itself is in the log and in Settings).
+var mcpReasonText = map[string][2]string{
+	"mcp.reason.command_missing": {"program not found: {command}", "실행할 프로그램이 없음: {command}"},
+	"mcp.reason.command_failed":  {"the program could not be run: {command}", "프로그램을 실행할 수 없음: {command}"},
+	"mcp.reason.exited":          {"the program quit before it answered: {command}", "응답하기 전에 프로그램이 끝남: {command}"},
+	"mcp.reason.timeout":         {"no answer within {seconds} s", "{seconds}초 안에 응답 없음"},
+	"mcp.reason.unreachable":     {"no MCP server answered at {url}", "{url}에서 MCP 서버가 응답하지 않음"},
+	"mcp.reason.no_tools":        {"it did not list its tools", "도구 목록을 받지 못함"},
+	"mcp.reason.stopped":         {"it stopped", "실행 중에 멈춤"},
+	"mcp.reason.failed":          {"an error; see Settings › MCP servers", "오류 — 설정 › MCP 서버에서 확인"},
+}
+
+// mcpWhy is progress.mcpFailed's blanks with {error} worded from the
+// trace's reason and its particulars.
+func mcpWhy(args map[string]string, lang int) map[string]string {
+	out := map[string]string{"server": args["server"]}
+	why, ok := mcpReasonText["mcp.reason."+args["reason"]]
+	if !ok {
+		why = mcpReasonText["mcp.reason.failed"]
+	}
+	text := why[lang]
+	for k, v := range args {
+		if k != "error" && k != "server" && k != "reason" {
+			text = strings.ReplaceAll(text, "{"+k+"}", v)
+		}
+	}
+	if strings.Contains(text, "{") && strings.Contains(text, "}") { // a particular missing
+		text = mcpReasonText["mcp.reason.failed"][lang]
+	}
+	out["error"] = text
+	return out
+}
+
 // progressKey is the sentence a trace event is shown with, and its blanks;
 // "" for events that are no progress a person waits on (node boundaries,
 // tool results, the answer itself, which streams on standard output).
@@ -109,6 +146,9 @@ func (p *progressPrinter) event(ev api.TraceEvent) {
 	lang := 0
 	if p.ko {
 		lang = 1
+	}
+	if key == "progress.mcpFailed" {
+		args = mcpWhy(args, lang)
 	}
 	line := progressText[key][lang]
 	for k, v := range args {

@@ -25,10 +25,38 @@ func TestProgressTextMatchesTheWindow(t *testing.T) {
 		if err := json.Unmarshal(b, &catalog); err != nil {
 			t.Fatal(err)
 		}
-		for key, text := range progressText {
-			if catalog[key] != text[i] {
-				t.Errorf("%s %s: Go says %q, %s.json %q", lang, key, text[i], lang, catalog[key])
+		for _, texts := range []map[string][2]string{progressText, mcpReasonText} {
+			for key, text := range texts {
+				if catalog[key] != text[i] {
+					t.Errorf("%s %s: Go says %q, %s.json %q", lang, key, text[i], lang, catalog[key])
+				}
 			}
+		}
+	}
+}
+
+// An MCP server that did not start is said with why in the person's
+// language: the English error stays out of a Korean line.
+func TestAskSaysWhyAServerDidNotStart(t *testing.T) {
+	ev := api.TraceEvent{Kind: api.TraceToolSelected, Code: api.TraceMCPFailed, Args: map[string]string{
+		"server": "files", "error": "start MCP server files: run npx: exec: \"npx\": executable file not found in $PATH",
+		"reason": "command_missing", "command": "npx"}}
+	for _, c := range []struct {
+		lang string
+		args map[string]string
+		want string
+	}{
+		{"ko", ev.Args, "MCP 서버 files 시작 실패(실행할 프로그램이 없음: npx) — 이 서버의 도구 없이 계속합니다 0 s\n"},
+		{"en", ev.Args, "MCP server files did not start (program not found: npx); going on without its tools 0 s\n"},
+		{"ko", map[string]string{"server": "files", "error": "some English error"}, "MCP 서버 files 시작 실패(오류 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다 0 s\n"},
+		{"ko", map[string]string{"server": "files", "error": "x", "reason": "timeout"}, "MCP 서버 files 시작 실패(오류 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다 0 s\n"},
+	} {
+		var b bytes.Buffer
+		p := newProgressPrinter(&b, c.lang)
+		p.now = func() time.Time { return p.start }
+		p.event(api.TraceEvent{Kind: ev.Kind, Code: ev.Code, Args: c.args})
+		if b.String() != c.want {
+			t.Errorf("%s %v:\n got %q\nwant %q", c.lang, c.args, b.String(), c.want)
 		}
 	}
 }

@@ -32,6 +32,9 @@ func TestMain(m *testing.M) {
 	case "startfail":
 		fmt.Fprintln(os.Stderr, "fatal: cannot open /nonexistent/db: permission denied")
 		os.Exit(3)
+	case "silent": // runs, never says hello
+		time.Sleep(time.Minute)
+		os.Exit(0)
 	case "malformed", "flood":
 		rawServer(mode)
 		os.Exit(0)

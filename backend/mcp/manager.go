@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -286,7 +287,8 @@ type server struct {
 	stale    bool // the server said its tools changed
 	starting bool
 	err      string
-	lastRun  *tail // stderr of the failed run, read when shown: the process may still be flushing it
+	reason   reasonOf // why, in parts, for the window
+	lastRun  *tail    // stderr of the failed run, read when shown: the process may still be flushing it
 	failures int
 	retryAt  time.Time
 	stopped  bool
@@ -374,7 +376,7 @@ func (s *server) begin(ctx context.Context, conf Server) (*sdk.ClientSession, er
 		return nil, err
 	}
 	s.mu.Lock()
-	s.failures, s.err, s.lastRun = 0, "", nil
+	s.failures, s.err, s.reason, s.lastRun = 0, "", reasonOf{}, nil
 	s.mu.Unlock()
 	return cs, nil
 }
@@ -383,6 +385,7 @@ func (s *server) begin(ctx context.Context, conf Server) (*sdk.ClientSession, er
 func (s *server) fail(err error, t *tail) {
 	s.failures++
 	s.err = err.Error()
+	s.reason = reasonFor(err)
 	s.lastRun = t
 	s.retryAt = s.m.opts.Now().Add(s.m.opts.Backoff(s.failures))
 	s.m.opts.Logger.Warn("MCP server failed", "server", s.name, "err", err, "stderr", t.String(), "failures", s.failures)
@@ -395,7 +398,7 @@ func (s *server) list(ctx context.Context, cs *sdk.ClientSession) error {
 	var ts []*sdk.Tool
 	for t, err := range cs.Tools(ctx, nil) {
 		if err != nil {
-			err = fmt.Errorf("list the tools of MCP server %s: %w", s.name, err)
+			err = because(fmt.Errorf("list the tools of MCP server %s: %w", s.name, err), ReasonNoTools)
 			s.mu.Lock()
 			if s.sess == cs {
 				s.fail(err, s.stderr)
@@ -431,7 +434,7 @@ func (s *server) watch(cs *sdk.ClientSession) {
 		err = errors.New("the server closed the connection")
 	}
 	s.sess = nil
-	s.fail(fmt.Errorf("stopped: %w", err), s.stderr)
+	s.fail(because(fmt.Errorf("stopped: %w", err), ReasonStopped), s.stderr)
 	if s.stopProc != nil {
 		go s.stopProc()
 	}
@@ -477,6 +480,7 @@ func (s *server) describe(st *api.MCPServer) {
 	case s.err != "":
 		st.State = api.MCPFailed
 		st.Error = s.err
+		st.Reason, st.ReasonArgs = s.reason.code, maps.Clone(s.reason.args)
 		st.Stderr = s.lastRun.String()
 		if wait := s.retryAt.Sub(s.m.opts.Now()); wait > 0 {
 			st.RetryIn = int(wait.Round(time.Second) / time.Second)

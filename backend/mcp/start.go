@@ -31,7 +31,11 @@ func (s *server) start(ctx context.Context, c Server) (*sdk.ClientSession, func(
 			HTTPClient: &http.Client{Transport: limitedTransport{headers: c.Headers, max: int64(s.m.opts.MaxMessage)}}}
 		cs, err := s.client().Connect(ctx, t, nil)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("connect to %s: %w", c.URL, startErr(ctx, err))
+			err = fmt.Errorf("connect to %s: %w", c.URL, startErr(ctx, err))
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return nil, nil, nil, because(err, ReasonTimeout, "seconds", seconds(s.m.opts.StartTimeout))
+			}
+			return nil, nil, nil, because(err, ReasonUnreachable, "url", c.URL)
 		}
 		return cs, func() { _ = cs.Close() }, nil, nil
 	}
@@ -58,7 +62,7 @@ func (s *server) start(ctx context.Context, c Server) (*sdk.ClientSession, func(
 		for _, f := range []*os.File{inR, inW, outR, outW} {
 			f.Close()
 		}
-		return nil, nil, errs, fmt.Errorf("run %s: %w", c.Command, err)
+		return nil, nil, errs, because(fmt.Errorf("run %s: %w", c.Command, err), runReason(err), "command", c.Command)
 	}
 	inR.Close()
 	outW.Close()
@@ -89,9 +93,12 @@ func (s *server) start(ctx context.Context, c Server) (*sdk.ClientSession, func(
 	cs, err = s.client().Connect(ctx, t, nil)
 	if err != nil {
 		err = startErr(ctx, err)
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			err = because(err, ReasonTimeout, "seconds", seconds(s.m.opts.StartTimeout))
+		}
 		select {
 		case <-exited:
-			err = fmt.Errorf("%s exited: %s", c.Command, cmd.ProcessState)
+			err = because(fmt.Errorf("%s exited: %s", c.Command, cmd.ProcessState), ReasonExited, "command", c.Command)
 		case <-time.After(100 * time.Millisecond):
 		}
 		stop()

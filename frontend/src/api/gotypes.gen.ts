@@ -512,6 +512,8 @@ export interface MCPServer {
   state: MCPState;
   error?: string;
   stderr?: string;
+  reason?: string;
+  reason_args?: Record<string, string>;
   retry_in?: number;
   tools: MCPTool[];
 }

@@ -77,11 +77,34 @@ describe("progress", () => {
       { text: "Starting MCP server web…", since: 30 },
     ]);
     applyProgress(p, ev({ kind: "tool_selected", node: "answer", code: "mcp_started", args: { server: "files" } }), 40);
-    applyProgress(p, ev({ kind: "tool_selected", node: "answer", code: "mcp_failed", args: { server: "web", error: "timeout" } }), 50);
-    expect(progressLines(p, 0).map((l) => l.text)).toEqual(["Writing the answer…", "MCP server web did not start (timeout); going on without its tools"]);
+    const error = "start MCP server web: no answer to the MCP handshake in time: context deadline exceeded";
+    applyProgress(p, ev({ kind: "tool_selected", node: "answer", code: "mcp_failed", args: { server: "web", error, reason: "timeout", seconds: "30" } }), 50);
+    expect(progressLines(p, 0).slice(1)).toEqual([
+      { text: "MCP server web did not start (no answer within 30 s); going on without its tools", detail: error, since: 50 },
+    ]);
     setLang("ko");
+    expect(progressLines(p, 0)[1]!.text).toBe("MCP 서버 web 시작 실패(30초 안에 응답 없음) — 이 서버의 도구 없이 계속합니다");
     applyProgress(p, ev({ kind: "tool_selected", node: "answer", code: "mcp_starting", args: { server: "files" } }), 60);
     expect(progressLines(p, 0).at(-1)!.text).toBe("MCP 서버 files 시작하는 중…");
+  });
+
+  it("never puts the backend's English error inside a Korean line", () => {
+    setLang("ko");
+    const failed = (args: Record<string, string>) => {
+      const p = newProgress(0);
+      applyProgress(p, ev({ kind: "tool_selected", node: "answer", code: "mcp_starting", args: { server: "files" } }), 10);
+      applyProgress(p, ev({ kind: "tool_selected", node: "answer", code: "mcp_failed", args: { server: "files", ...args } }), 20);
+      return progressLines(p, 0).at(-1)!;
+    };
+    const missing = failed({ error: 'run npx: exec: "npx": executable file not found in $PATH', reason: "command_missing", command: "npx" });
+    expect(missing.text).toBe("MCP 서버 files 시작 실패(실행할 프로그램이 없음: npx) — 이 서버의 도구 없이 계속합니다");
+    expect(missing.detail).toContain("executable file not found");
+    // A reason this build does not know, none at all (an older backend), or one missing its particular.
+    for (const args of [{ error: "boom", reason: "something_new" }, { error: "boom" }, { error: "boom", reason: "exited" }] as Record<string, string>[]) {
+      const line = failed(args);
+      expect(line.text).toBe("MCP 서버 files 시작 실패(오류 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다");
+      expect(line.detail).toBe("boom");
+    }
   });
 
   it("writes the time as m:ss", () => {

@@ -8,6 +8,7 @@
 // in parallel needs no change here.
 import type { Recommendation, TraceEvent } from "../api/gotypes.gen";
 import { isKey, t } from "../i18n/i18n.svelte";
+import { mcpReason } from "../lib/mcpReason";
 
 /** retryReason words a retried call's error code (model_retry's "error") in the person's language. */
 function retryReason(code: string): string {
@@ -46,7 +47,7 @@ export interface Progress {
    * that needs tools may wait up to 30 s for them), and those that did not
    * start, with why: the turn goes on without their tools.
    */
-  servers: { server: string; at: number; error?: string }[];
+  servers: { server: string; at: number; error?: string; reason?: string; args?: Record<string, string> }[];
 }
 
 export function newProgress(startedAt: number): Progress {
@@ -113,7 +114,9 @@ export function applyProgress(p: Progress, ev: TraceEvent, now: number): void {
       p.servers = p.servers.filter((s) => s.server !== a.server);
       return;
     case "mcp_failed":
-      p.servers = p.servers.map((s) => (s.server === a.server ? { ...s, error: a.error ?? "", at: now } : s));
+      // The reason in parts, worded when shown (in the language of then);
+      // error: the backend's own text, for the tooltip.
+      p.servers = p.servers.map((s) => (s.server === a.server ? { ...s, error: a.error ?? "", reason: a.reason, args: a, at: now } : s));
       return;
   }
   if (ev.kind === "node_started" && (ev.node === "answer" || ev.node === "retrieve")) {
@@ -138,6 +141,8 @@ export function inFlight(p: Progress): StepProgress[] {
 
 export interface ProgressLine {
   text: string;
+  /** detail is the backend's own words behind the line (an MCP server's error), for its tooltip. */
+  detail?: string;
   /** since is when what the line describes started, for its clock. */
   since: number;
 }
@@ -166,8 +171,13 @@ export function progressLines(p: Progress | undefined, startedAt: number): Progr
   }
   if (p.retry) lines.push({ text: t("progress.retry", { error: retryReason(p.retry.error) }), since: p.retry.at });
   for (const s of p.servers) {
-    const text = s.error === undefined ? t("progress.mcpStarting", { server: s.server }) : t("progress.mcpFailed", { server: s.server, error: s.error });
-    lines.push({ text, since: s.at });
+    if (s.error === undefined) {
+      lines.push({ text: t("progress.mcpStarting", { server: s.server }), since: s.at });
+      continue;
+    }
+    // The English error never goes inside the sentence: the reason in
+    // words does, and the error is the line's detail.
+    lines.push({ text: t("progress.mcpFailed", { server: s.server, error: mcpReason(s.reason, s.args) || t("mcp.reason.failed") }), detail: s.error, since: s.at });
   }
   return lines;
 }

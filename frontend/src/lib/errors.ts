@@ -79,7 +79,7 @@ export interface ErrorText {
  * (an older backend, a stored error): the caller then keeps the backend's
  * English words rather than show a sentence with a hole.
  */
-function filled(key: string, args: Record<string, string>): string {
+export function filled(key: string, args: Record<string, string>): string {
   if (!isKey(key)) return "";
   const blanks = [...t(key).matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   if (blanks.some((b) => !args[b])) return "";

@@ -15,7 +15,7 @@ function servers(fake: FakeBackend) {
     },
     {
       name: "weather", transport: "stdio", command: "/opt/weather-mcp", enabled: true, auto_approve_read_only: false, state: "failed",
-      error: "stopped: the server closed the connection", stderr: "missing API key: set WEATHER_KEY", retry_in: 4, tools: [],
+      error: "stopped: the server closed the connection", reason: "stopped", stderr: "missing API key: set WEATHER_KEY", retry_in: 4, tools: [],
     },
   ];
 }
@@ -36,9 +36,26 @@ describe("MCP servers in Settings", () => {
     expect($$("li[data-server='files'] .tools li").map((e) => e.dataset.tool)).toEqual(["files__read_text_file", "files__write_file"]);
     expect($("li[data-server='files'] li[data-tool='files__read_text_file'] .badge").textContent).toBe("read-only");
     const failed = $("li[data-server='weather']");
-    expect(failed.querySelector(".why")!.textContent).toContain("stopped: the server closed the connection");
-    expect(failed.querySelector(".why")!.textContent).toContain("4 s");
-    expect(failed.querySelector(".stderr")!.textContent).toBe("missing API key: set WEATHER_KEY");
+    expect(failed.querySelector(".why")!.textContent).toBe("It did not start: it stopped Wayfinder tries again in 4 s.");
+    // The error itself is shown apart, as the server or the system gave it.
+    expect(failed.querySelector(".error-text")!.textContent).toBe("stopped: the server closed the connection");
+    expect(failed.querySelector(".stderr:not(.error-text)")!.textContent).toBe("missing API key: set WEATHER_KEY");
+  });
+
+  it("says why a server failed in Korean, its English error apart", async () => {
+    const { fake } = await start({ settings: { language: "ko" } });
+    {
+      servers(fake);
+      fake.mcpServers[1] = { ...fake.mcpServers[1]!, error: "run /opt/weather-mcp: fork/exec /opt/weather-mcp: no such file or directory", reason: "command_missing", reason_args: { command: "/opt/weather-mcp" }, stderr: "" };
+      fake.mcpServers.push({ name: "odd", transport: "stdio", command: "/opt/odd", enabled: true, auto_approve_read_only: false, state: "failed", error: "something only Go says", tools: [] });
+    }
+    click(`button[aria-label="설정"]`);
+    await vi.waitFor(() => expect($$(".servers > li")).toHaveLength(3), { timeout: 5000 });
+    const why = (name: string) => $(`li[data-server='${name}'] .why`).textContent!;
+    await vi.waitFor(() => expect(why("weather")).toBe("시작하지 못했어요: 실행할 프로그램이 없음: /opt/weather-mcp 4초 뒤에 다시 시도해요."), { timeout: 5000 });
+    expect(why("odd")).toBe("시작하지 못했어요.");
+    expect($("li[data-server='odd'] .error-text").textContent).toBe("something only Go says");
+    expect($("li[data-server='weather'] .error-text").textContent).toContain("no such file or directory");
   });
 
   it("switches a tool, a server and read-only auto-run, and removes after asking", async () => {

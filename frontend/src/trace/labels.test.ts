@@ -26,4 +26,13 @@ describe("stepText", () => {
     expect(stepText({ text: '{"expression":"123*456"}' })).toBe('{"expression":"123*456"}');
     expect(stepText({ text: "Something new", code: "not_yet_known" as TraceCode, args: {} })).toBe("Something new");
   });
+
+  it("says why an MCP server did not start from its parts, not the backend's English error", () => {
+    const step = { text: "MCP server files did not start (start MCP server files: run npx: exec: ...)", code: "mcp_failed" as TraceCode, args: { server: "files", error: "start MCP server files: run npx: exec: ...", reason: "command_missing", command: "npx" } };
+    setLang("ko");
+    expect(stepText(step)).toBe("MCP 서버 files 시작 실패(실행할 프로그램이 없음: npx) — 이 서버의 도구 없이 계속합니다");
+    expect(stepText({ ...step, args: { server: "files", error: "boom" } })).toBe("MCP 서버 files 시작 실패(오류 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다");
+    setLang("en");
+    expect(stepText(step)).toBe("MCP server files did not start (program not found: npx); going on without its tools");
+  });
 });

@@ -1,4 +1,5 @@
 // Words for the nodes of the workflow and the kinds of trace steps.
+import { mcpReason } from "../lib/mcpReason";
 import type { TraceCode, TraceKind } from "../api/gotypes.gen";
 import type { TraceStep } from "./reduce";
 import { isKey, t, type MessageKey } from "../i18n/i18n.svelte";
@@ -56,6 +57,9 @@ export function stepText(s: Pick<TraceStep, "text" | "code" | "args">): string {
   if (!s.code || !isKey(key)) return s.text;
   const args: Record<string, string> = {};
   for (const [name, value] of Object.entries(s.args ?? {})) args[name] = argText(name, value);
+  // An MCP server that did not start: why, worded from its parts, not
+  // the backend's English error (which the step's detail keeps).
+  if (s.code === "mcp_failed") args.error = mcpReason(s.args?.reason, s.args) || t("mcp.reason.failed");
   return t(key, args);
 }
 

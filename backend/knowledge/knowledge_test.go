@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/text/unicode/norm"
 	"gorm.io/gorm"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/catalog"
@@ -285,6 +286,31 @@ func TestSearch(t *testing.T) {
 	}
 }
 
+// TestOtherCodePointsSameWords: a file written in decomposed Hangul (as
+// macOS names and some exports store it) and full-width letters is found
+// by a question typed the usual way, and its snippet reads composed.
+func TestOtherCodePointsSameWords(t *testing.T) {
+	e := newEnv(t)
+	b, _ := e.open()
+	path := filepath.Join(t.TempDir(), "mac.txt")
+	text := norm.NFD.String("휴가 신청서를 제출하는 방법") + " Ｃａｌｃ 시트"
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Import(context.Background(), []string{path}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"신청서 제출", "calc"} {
+		hits, err := b.Search(context.Background(), q, SearchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) != 1 || !strings.Contains(hits[0].Snippet, "휴가 신청서를") {
+			t.Errorf("%q: %+v, want mac.txt with a composed snippet", q, hits)
+		}
+	}
+}
+
 func TestReimportSkipsUnchangedAndReplacesChanged(t *testing.T) {
 	e := newEnv(t)
 	b, _ := e.open()
@@ -464,6 +490,9 @@ func TestSnippet(t *testing.T) {
 		{"short text whole", "짧은  글\n입니다", nil, "짧은 글 입니다"},
 		{"window around term", long, []string{"문서"}, "핵심 문서를"},
 		{"no term found starts at beginning", long, []string{"없음"}, "앞부분"},
+		// Decomposed Hangul (as macOS stores it) is shown composed, and
+		// the window is found around the composed term.
+		{"decomposed hangul", norm.NFD.String(long), []string{"문서"}, "핵심 문서를"},
 	}
 	for _, tt := range tests {
 		got := snippet(tt.text, tt.terms)

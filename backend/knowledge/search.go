@@ -15,6 +15,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/fusion"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/keyword"
+	"golang.org/x/text/unicode/norm"
 )
 
 // SearchOptions narrow a search. Zero values mean "the top 5 passages of
@@ -320,7 +321,7 @@ const snippetRunes = 240
 // snippet cuts a window of the text around the first query term found, so
 // the person sees why the chunk matched.
 func snippet(text string, terms []string) string {
-	text = strings.Join(strings.Fields(text), " ")
+	text = strings.Join(strings.Fields(norm.NFC.String(text)), " ")
 	if utf8.RuneCountInString(text) <= snippetRunes {
 		return text
 	}

@@ -24,7 +24,8 @@ const (
 	// 2: one-syllable Korean stems ("책을" → "책").
 	// 3: Korean words of three syllables or more give bigrams only.
 	// 4: other spellings of loan words mapped to one (spelling.go).
-	snapshotVersion = 4
+	// 5: text brought to NFKC first (decomposed Hangul, full-width, ﬁ).
+	snapshotVersion = 5
 	maxStringLen    = 1 << 20
 )
 

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Analyzer turns text into index terms. The same Analyzer must be used for
@@ -89,7 +91,15 @@ type queryTerm struct {
 }
 
 // appendTerms appends the terms of s to dst, each with its alternative.
+//
+// Text is first brought to Unicode's compatibility composition (NFKC), so
+// that the same words written with other code points are the same terms:
+// Hangul as decomposed jamo (macOS file systems and some PDF and HWP
+// exports store 한 as ᄒ+ᅡ+ᆫ), full-width letters and digits (Ｃａｌｃ, １２),
+// ligatures PDF text is full of (ﬁle), circled and parenthesised numbers.
+// Without it a document in decomposed Hangul matched no query at all.
 func (a Analyzer) appendTerms(dst []queryTerm, s string) []queryTerm {
+	s = norm.NFKC.String(s)
 	start, cur := 0, scriptNone
 	emit := func(end int) {
 		if cur == scriptNone || start >= end {

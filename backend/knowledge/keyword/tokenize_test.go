@@ -28,7 +28,11 @@ func TestTokens(t *testing.T) {
 		{"japanese bigrams", plain, "東京都", []string{"東京", "京都"}},
 		{"punctuation only", plain, "--- !!! ...", nil},
 		{"empty", plain, "", nil},
-		{"full-width digits", plain, "２０２４년", []string{"２０２４", "년"}},
+		{"full-width digits", plain, "２０２４년", []string{"2024", "년"}},
+		{"decomposed hangul", plain, "문서를", []string{"문서", "서를"}},
+		{"full-width letters", plain, "Ｃａｌｃ", []string{"calc"}},
+		{"ligature", Analyzer{Stem: true}, "ﬁles", []string{"file"}},
+		{"circled number", plain, "①항", []string{"1", "항"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -94,6 +94,13 @@ type PullProgress struct {
 	Error     *ErrorInfo `json:"error,omitempty"`
 	// Cancelled marks the last event of a download the person cancelled.
 	Cancelled bool `json:"cancelled,omitempty"`
+	// With several Ollama hosts each downloads the model in turn and
+	// Completed/Total start again for each: Host is the one downloading
+	// now, HostIndex its place (from 1) of Hosts, so the window can say
+	// which and keep one bar over all of them. Empty with one host.
+	Host      string `json:"host,omitempty"`
+	HostIndex int    `json:"host_index,omitempty"`
+	Hosts     int    `json:"hosts,omitempty"`
 }
 
 // MemoriesChanged tells windows to reload the memory list.

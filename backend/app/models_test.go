@@ -1,9 +1,12 @@
 package app
 
 import (
+	"context"
+	"io"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 )
@@ -158,5 +161,45 @@ func TestPullCancelAndDelete(t *testing.T) {
 	}
 	if err := s.DeleteModel(" "); describe(err).Code != api.ErrInvalidInput {
 		t.Fatalf("deleting no model: %v", err)
+	}
+}
+
+// With several Ollama hosts each pulls the model in turn and Ollama's
+// figures start again for each: every progress event names its host and
+// place among them, in order, so the window can say which and keep one bar.
+// With one host the events stay as they were.
+func TestPullProgressNamesEachHost(t *testing.T) {
+	a, b := ollamatest.New(t), ollamatest.New(t)
+	for _, tt := range []struct {
+		name  string
+		hosts string
+		want  []api.PullProgress // the first event of each host: Host, HostIndex, Hosts
+	}{
+		{"one host", a.URL(), []api.PullProgress{{}}},
+		{"two hosts", a.URL() + "," + b.URL(), []api.PullProgress{
+			{Host: a.URL(), HostIndex: 1, Hosts: 2},
+			{Host: b.URL(), HostIndex: 2, Hosts: 2},
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := newModelClient(api.Settings{OllamaHost: tt.hosts}, newLogger(io.Discard, false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var firsts []api.PullProgress
+			err = m.Pull(context.Background(), "qwen3:4b", func(p api.PullProgress) {
+				if p.Status == "pulling manifest" {
+					firsts = append(firsts, api.PullProgress{Host: p.Host, HostIndex: p.HostIndex, Hosts: p.Hosts})
+				} else if n := len(firsts); n == 0 || p.HostIndex != firsts[n-1].HostIndex || p.Host != firsts[n-1].Host {
+					t.Errorf("event %+v does not name the host of its download", p)
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.want, firsts); d != "" {
+				t.Errorf("hosts in the progress (-want +got):\n%s", d)
+			}
+		})
 	}
 }

@@ -69,7 +69,11 @@ func (m *modelClient) HostStates(ctx context.Context) []api.HostStatus {
 // Pull downloads a model, reporting progress in the frontend's terms.
 func (m *modelClient) Pull(ctx context.Context, model string, progress func(api.PullProgress)) error {
 	return m.current().Pull(ctx, model, func(p llm.Progress) {
-		progress(api.PullProgress{Model: model, Status: p.Status, Completed: p.Completed, Total: p.Total})
+		pp := api.PullProgress{Model: model, Status: p.Status, Completed: p.Completed, Total: p.Total}
+		if p.Hosts > 1 {
+			pp.Host, pp.HostIndex, pp.Hosts = p.Host, p.Index, p.Hosts
+		}
+		progress(pp)
 	})
 }
 

@@ -11,8 +11,16 @@ import (
 	wf "github.com/wayfinder-app/wayfinder/backend/api"
 )
 
-// Progress is one line of a model download.
-type Progress = api.ProgressResponse
+// Progress is one line of a model download, with the host it came from.
+// With several hosts each downloads the model in turn, and Ollama's
+// figures start again for each: Index and Hosts let the person's bar say
+// which host it is at and keep moving forward over all of them.
+type Progress struct {
+	api.ProgressResponse
+	Host  string // the host downloading now
+	Index int    // its place among the hosts, from 1
+	Hosts int    // how many hosts download the model, one after another
+}
 
 // call runs a short non-streaming request with the request timeout and
 // retries, on the host the pool picks for model.
@@ -182,18 +190,25 @@ func (c *Client) Delete(ctx context.Context, model string) error {
 // nil). A failure the server reports inside its 200 stream (no network,
 // unknown name) is ErrPullFailed and is not retried; a dropped connection
 // is, and Ollama resumes the download where it stopped. With several hosts
-// each host downloads it in turn (the progress starts again for each),
-// so that every host can take its calls; the first failure stops it.
+// each host downloads it in turn, so that every host can take its calls;
+// each line names its host and place (Progress.Index of Hosts), and the
+// first failure stops it.
 func (c *Client) Pull(ctx context.Context, model string, onProgress func(Progress)) error {
-	for _, h := range c.pool.hosts {
-		if err := c.pullOn(ctx, h, model, onProgress); err != nil {
+	for i, h := range c.pool.hosts {
+		var each func(api.ProgressResponse)
+		if onProgress != nil {
+			each = func(p api.ProgressResponse) {
+				onProgress(Progress{ProgressResponse: p, Host: h.url, Index: i + 1, Hosts: len(c.pool.hosts)})
+			}
+		}
+		if err := c.pullOn(ctx, h, model, each); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (c *Client) pullOn(ctx context.Context, h *endpoint, model string, onProgress func(Progress)) error {
+func (c *Client) pullOn(ctx context.Context, h *endpoint, model string, onProgress func(api.ProgressResponse)) error {
 	backoff := c.cfg.backoff
 	for attempt := 0; ; attempt++ {
 		err := c.pullOnce(ctx, h, model, onProgress)
@@ -211,7 +226,7 @@ func (c *Client) pullOn(ctx context.Context, h *endpoint, model string, onProgre
 	}
 }
 
-func (c *Client) pullOnce(ctx context.Context, h *endpoint, model string, onProgress func(Progress)) error {
+func (c *Client) pullOnce(ctx context.Context, h *endpoint, model string, onProgress func(api.ProgressResponse)) error {
 	{
 		actx, cancel := context.WithCancelCause(ctx)
 		defer cancel(nil)

@@ -326,6 +326,9 @@ export interface PullProgress {
   done: boolean;
   error?: ErrorInfo | null;
   cancelled?: boolean;
+  host?: string;
+  host_index?: number;
+  hosts?: number;
 }
 
 /** MemoriesChanged tells windows to reload the memory list. */

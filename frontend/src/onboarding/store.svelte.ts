@@ -7,6 +7,7 @@ import type { OllamaStatus, PullProgress } from "../api/gotypes.gen";
 import type { ErrorInfo } from "../api/errors";
 import type { SettingsApi } from "../api/settings";
 import type { Transport } from "../api/transport";
+import { pullShare } from "./pullStatus";
 
 export const POLL_MS = 3000;
 
@@ -25,6 +26,13 @@ export class StatusStore {
   pull = $state<PullProgress | null>(null);
   pullError = $state<ErrorInfo | null>(null);
   pulling = $state(false);
+  /**
+   * pullPercent is the bar's figure for the download under way (null:
+   * unknown). Over several hosts it only moves forward, though Ollama's
+   * figures start again for each host and each layer; a finished
+   * download is 100.
+   */
+  pullPercent = $state<number | null>(null);
   /** checkError is set when Status() itself failed (e.g. the server is gone). */
   checkError = $state<ErrorInfo | null>(null);
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -41,6 +49,14 @@ export class StatusStore {
       subscribe(t, Reconnected, () => void this.check()),
       subscribe(t, Events.PullProgress, (p) => {
         this.pull = p;
+        const share = pullShare(p);
+        if (p.done) {
+          if (!p.error && !p.cancelled) this.pullPercent = 100;
+        } else if ((p.hosts ?? 0) > 1) {
+          this.pullPercent = Math.max(this.pullPercent ?? 0, share ?? 0);
+        } else {
+          this.pullPercent = share;
+        }
         if (p.error) {
           this.pullError = p.error;
           this.pulling = false;
@@ -93,6 +109,7 @@ export class StatusStore {
     this.pulling = true;
     this.pullError = null;
     this.pull = { model, status: "", completed: 0, total: 0, done: false };
+    this.pullPercent = null;
     try {
       await this.api.pull(model);
     } catch (e) {

@@ -50,6 +50,33 @@ describe("StatusStore", () => {
     s.stop();
   });
 
+  it("keeps one bar over several hosts: it never starts again for the next host or layer", async () => {
+    const fake = new FakeBackend({ modelInstalled: false, pullStepMs: 60_000 });
+    const s = new StatusStore(settingsApi(fake));
+    s.listen(fake);
+    await s.check();
+    const seen: Array<number | null> = [];
+    const on = (p: object) => {
+      fake.emit("models.pull_progress", { model: "llama3.2:3b", done: false, ...p });
+      seen.push(s.pullPercent);
+    };
+    const a = { host: "http://gpu1:11434", host_index: 1, hosts: 2 };
+    const b = { host: "http://gpu2:11434", host_index: 2, hosts: 2 };
+    on({ ...a, status: "pulling manifest", completed: 0, total: 0 });
+    on({ ...a, status: "pulling 6a0746a1ec1a", completed: 500, total: 1000 });
+    on({ ...a, status: "pulling 6a0746a1ec1a", completed: 1000, total: 1000 });
+    on({ ...a, status: "pulling 966de95ca8a6", completed: 0, total: 10 }); // a small layer: Ollama starts again
+    on({ ...b, status: "pulling manifest", completed: 0, total: 0 }); // the next host: so does it
+    on({ ...b, status: "pulling 6a0746a1ec1a", completed: 500, total: 1000 });
+    on({ ...b, status: "verifying sha256 digest", completed: 0, total: 0 });
+    on({ status: "success", completed: 0, total: 0, done: true });
+    expect(seen).toEqual([0, 25, 50, 50, 50, 75, 75, 100]);
+    // The next download starts from nothing.
+    await s.startPull("qwen3:4b");
+    expect(s.pullPercent).toBeNull();
+    s.stop();
+  });
+
   it("treats a failing Status call as unreachable", async () => {
     const fake = new FakeBackend();
     fake.call = async () => Promise.reject(new Error("Failed to fetch"));

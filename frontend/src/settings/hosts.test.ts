@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { $, $$, cleanup, click, start } from "../testing/ui";
+import { $, $$, cleanup, click, fill, start } from "../testing/ui";
 import { FakeBackend, type FakeOptions } from "../testing/fakeBackend";
 import type { HostStatus } from "../api/gotypes.gen";
 
@@ -95,5 +95,63 @@ describe("no Ollama host answers", () => {
     await vi.waitFor(() => expect($$("#composer-held")).toHaveLength(1), { timeout: 5000 });
     expect($("#composer-held").textContent).toContain("Ollama 호스트 2곳 모두 응답하지 않습니다(http://gpu1:11434, http://gpu2:11434)");
     expect($("#composer-held").textContent).toContain("주소를 확인하세요");
+  }, 20000);
+});
+
+describe("a download over several hosts", () => {
+  const twoUp: HostStatus[] = [
+    { url: "http://gpu1:11434", up: true, models: [], in_flight: 0 },
+    { url: "http://gpu2:11434", up: true, models: [], in_flight: 0 },
+  ];
+
+  /** pullIn starts a download in Settings and records each figure its bar shows. */
+  async function pullIn(language: string) {
+    const fake = new FakeBackend({ hosts: twoUp, pullStepMs: 5, settings: { language } as FakeOptions["settings"] });
+    await start({}, fake);
+    click(`button[aria-label="${language === "ko" ? "설정" : "Settings"}"]`);
+    await vi.waitFor(() => expect($$("#set-pull")).toHaveLength(1), { timeout: 5000 });
+    const seen: number[] = [];
+    const hostsSaid = new Set<string>();
+    const watch = new MutationObserver(() => {
+      const v = document.querySelector(".pull [role=progressbar]")?.getAttribute("aria-valuenow");
+      if (v && seen.at(-1) !== Number(v)) seen.push(Number(v));
+      const at = document.querySelector(".pull .pull-host")?.textContent;
+      if (at) hostsSaid.add(at);
+    });
+    watch.observe(document.body, { subtree: true, attributes: true, childList: true, characterData: true });
+    fill("#set-pull", "qwen3:4b");
+    click($$(".inline button").find((b) => b.textContent !== "")!);
+    await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Pull")).toHaveLength(1), { timeout: 5000 });
+    return { fake, seen, hostsSaid, watch };
+  }
+
+  it("says which host it is at and keeps one bar that never goes back", async () => {
+    const { seen, hostsSaid, watch } = await pullIn("en");
+    await vi.waitFor(() => expect($(".pull p.muted").textContent).toBe("qwen3:4b is ready."), { timeout: 10000 });
+    watch.disconnect();
+    expect([...hostsSaid]).toEqual(["Host 1 of 2: http://gpu1:11434", "Host 2 of 2: http://gpu2:11434"]);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.at(-1)).toBe(100);
+    expect(seen.some((v) => v > 0 && v <= 50)).toBe(true); // the first host's part
+    expect(seen.some((v) => v > 50 && v < 100)).toBe(true); // the second host's, after it
+    expect($$(".pull .pull-host")).toHaveLength(0); // done: no host named any more
+  }, 20000);
+
+  it("says the host on the first-start page too, with that host's figures", async () => {
+    const fake = new FakeBackend({ hosts: twoUp, modelInstalled: false, pullStepMs: 60_000, settings: { language: "en", chat_model: "qwen3:4b" } as FakeOptions["settings"] });
+    await start({}, fake);
+    await vi.waitFor(() => expect(document.querySelector("section.onboarding button.pull")).not.toBeNull(), { timeout: 5000 });
+    click("section.onboarding button.pull");
+    await vi.waitFor(() => expect($$("section.onboarding .pull-host")).toHaveLength(1), { timeout: 5000 });
+    expect($("section.onboarding .pull-host").textContent).toBe("Host 1 of 2: http://gpu1:11434 (400 / 2,000 MB)");
+    expect($("section.onboarding [role=progressbar]").getAttribute("aria-valuenow")).toBe("10");
+    expect($("section.onboarding [role=progressbar]").getAttribute("aria-valuetext")).toBe("10% · Host 1 of 2: http://gpu1:11434");
+  }, 20000);
+
+  it("says it in Korean", async () => {
+    const { hostsSaid, watch } = await pullIn("ko");
+    await vi.waitFor(() => expect($(".pull p.muted").textContent).toBe("qwen3:4b 준비 완료."), { timeout: 10000 });
+    watch.disconnect();
+    expect([...hostsSaid]).toEqual(["호스트 2곳 중 1번째: http://gpu1:11434", "호스트 2곳 중 2번째: http://gpu2:11434"]);
   }, 20000);
 });

@@ -114,16 +114,28 @@ export class FakeSettings extends FakeCore {
   private pulls = new Map<string, ReturnType<typeof setTimeout>>();
   "SettingsService.Pull"(model: string): void {
     const total = 2_000_000_000;
+    // As the backend: with several hosts each downloads it in turn, and
+    // each event names the host and its place.
+    const hosts = this.status.hosts.length > 1 ? this.status.hosts.map((h) => h.url) : [];
     let done = 0;
+    let at = 0;
     const tick = () => {
       done = Math.min(total, done + total / 5);
+      if (done >= total && at < hosts.length - 1) {
+        this.emit("models.pull_progress", { model, status: "pulling 6a0746a1ec1a", completed: done, total, done: false, host: hosts[at], host_index: at + 1, hosts: hosts.length });
+        at++;
+        done = 0;
+        this.pulls.set(model, setTimeout(tick, this.opts.pullStepMs ?? this.opts.tokenDelayMs ?? 20));
+        return;
+      }
       const finished = done >= total;
       if (finished) {
         this.pulls.delete(model);
         if (model === this.status.chat_model.name) this.status.chat_model.installed = true;
         if (!this.models.some((m) => m.name === model)) this.models.push({ name: model, size: total, capabilities: ["completion", "tools"] });
       }
-      this.emit("models.pull_progress", { model, status: finished ? "success" : "pulling manifest", completed: done, total, done: finished });
+      const where = hosts.length && !finished ? { host: hosts[at], host_index: at + 1, hosts: hosts.length } : {};
+      this.emit("models.pull_progress", { model, status: finished ? "success" : "pulling manifest", completed: done, total, done: finished, ...where });
       if (!finished) this.pulls.set(model, setTimeout(tick, this.opts.pullStepMs ?? this.opts.tokenDelayMs ?? 20));
     };
     this.pulls.set(model, setTimeout(tick, 20));

@@ -4,19 +4,9 @@
 // 1280×800 and 800×700.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
-import { screenshot, waitReady, withWorld } from "./harness.ts";
+import { openPage, screenshot, withWorld } from "./harness.ts";
 
 const w = withWorld();
-
-async function open(url: string, locale: string, viewport: { width: number; height: number }): Promise<Page> {
-  const ctx = await w.browser.newContext({ locale, viewport });
-  const page = await ctx.newPage();
-  page.on("pageerror", (e) => console.error("[page error]", e.message));
-  await page.goto(url);
-  await waitReady(page);
-  return page;
-}
 
 test("a page without the token says so and how to get the address", async () => {
   const bare = new URL(w.app.url);
@@ -26,7 +16,7 @@ test("a page without the token says so and how to get the address", async () => 
   for (const [reason, url] of [["missing", bare.toString()], ["rejected", stale.toString()]] as const) {
     for (const locale of ["en-US", "ko-KR"]) {
       for (const size of [{ width: 1280, height: 800 }, { width: 800, height: 700 }]) {
-        const page = await open(url, locale, size);
+        const page = await openPage(w.browser, url, locale, size);
         assert.equal(await page.getAttribute("[data-access]", "data-access"), reason);
         const text = await page.innerText("body");
         assert.match(text, /wayfinder serve/);
@@ -39,7 +29,7 @@ test("a page without the token says so and how to get the address", async () => 
     }
   }
   // The right address still opens the app.
-  const page = await open(w.app.url, "en-US", { width: 1280, height: 800 });
+  const page = await openPage(w.browser, w.app.url, "en-US", { width: 1280, height: 800 });
   assert.equal(await page.$("[data-access]"), null);
   await page.waitForSelector("#composer-input");
   await page.context().close();

@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { lastReply, pending, repoRoot, screenshot, script, send, waitReady, withWorld, callAPI, type FakeReply } from "./harness.ts";
+import type { Page } from "playwright-core";
+import { answer, lastReply, openPage, repoRoot, screenshot, script, send, withWorld, type FakeReply } from "./harness.ts";
 
 const w = withWorld();
 
@@ -30,28 +30,8 @@ function firstHalf(): FakeReply[] {
   ];
 }
 
-const answer = (text: string): FakeReply[] => [{ text }, { json: { memories: [] } }];
-
-/** settle waits until every scripted reply was used (reflection included). */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 200 && (await pending(w.fake)) > 0; i++) await new Promise((r) => setTimeout(r, 50));
-  assert.equal(await pending(w.fake), 0, "scripted replies left over");
-}
-
-async function page(browser: Browser, locale: string, width: number, height: number): Promise<Page> {
-  const ctx = await browser.newContext({ locale, viewport: { width, height } });
-  const p = await ctx.newPage();
-  p.on("pageerror", (e) => console.error("[page error]", e.message));
-  await p.goto(w.app.url);
-  await waitReady(p);
-  return p;
-}
-
-/** api calls a bound method of serve mode with the page's token. */
-const api = (method: string, args: unknown[]) => callAPI(w.app.url, method, args);
-
 async function openDialog(p: Page, text: string): Promise<void> {
-  await settle();
+  await w.settle();
   await script(w.fake, firstHalf());
   if (await p.isVisible("button.new")) await p.click("button.new");
   await send(p, text);
@@ -63,11 +43,11 @@ test("a steered read_file call waits for the person: run once, always, revoke, d
   writeFileSync(join(folder, "notes.md"), `# Team notes\n\n${NOTE}\n`);
   writeFileSync(join(folder, "secrets.txt"), "API_KEY=demo-not-real\n");
   try {
-    const settings = (await api("SettingsService/Get", [])) as Record<string, unknown>;
-    await api("SettingsService/Save", [{ ...settings, folders: [folder] }]);
+    const settings = (await w.api("SettingsService/Get", [])) as Record<string, unknown>;
+    await w.api("SettingsService/Save", [{ ...settings, folders: [folder] }]);
 
     // English, 1280×800.
-    const en = await page(w.browser, "en-US", 1280, 800);
+    const en = await openPage(w.browser, w.app.url, "en-US", { width: 1280, height: 800 });
     await openDialog(en, "Summarise the notes in my notes folder for me.");
     assert.equal(await en.textContent("dialog.tool-approval .tool"), "read_file");
     assert.equal(await en.textContent("dialog.tool-approval .server"), "Wayfinder (built in)");
@@ -105,7 +85,7 @@ test("a steered read_file call waits for the person: run once, always, revoke, d
     await en.waitForSelector("dialog.tool-approval", { state: "detached" });
     assert.equal((await lastReply(en)).status, "complete");
 
-    await settle();
+    await w.settle();
     await script(w.fake, [...firstHalf(), ...answer("Read both files; read_file is allowed for good.")]);
     await en.click("button.new");
     await send(en, "Summarise the notes in my notes folder once more.");
@@ -125,11 +105,11 @@ test("a steered read_file call waits for the person: run once, always, revoke, d
     await en.click(".grants button.revoke");
     await en.waitForSelector(".grants .none");
     await en.click("dialog[open] footer button[type='button']");
-    assert.deepEqual(await api("SettingsService/ToolGrants", []), []);
-    await settle();
+    assert.deepEqual(await w.api("SettingsService/ToolGrants", []), []);
+    await w.settle();
 
     // Korean, 1280×800 then 800×700: deny.
-    const ko = await page(w.browser, "ko-KR", 1280, 800);
+    const ko = await openPage(w.browser, w.app.url, "ko-KR", { width: 1280, height: 800 });
     await openDialog(ko, "내 노트 폴더의 메모를 정리해 줘.");
     assert.equal(await ko.textContent("#tool-title"), "이 도구 호출을 허용할까요?");
     assert.equal(await ko.textContent("dialog.tool-approval button.run-once"), "이번만 실행");
@@ -149,7 +129,7 @@ test("a steered read_file call waits for the person: run once, always, revoke, d
     await ko.click("article[data-role='assistant']:last-of-type details summary");
     assert.match((await ko.textContent("article[data-role='assistant']:last-of-type .calls")) ?? "", /거부함/);
     await screenshot(ko, "approval-8-denied-ko-800");
-    await settle();
+    await w.settle();
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -7,24 +7,10 @@ import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { screenshot, waitReady, withWorld } from "./harness.ts";
+import type { Page } from "playwright-core";
+import { openPage, screenshot, SIZES, waitReady, withWorld } from "./harness.ts";
 
 const w = withWorld();
-
-const sizes = [
-  { width: 1280, height: 800 },
-  { width: 800, height: 700 },
-];
-
-async function open(browser: Browser, url: string, locale: string, viewport: { width: number; height: number }): Promise<Page> {
-  const ctx = await browser.newContext({ locale, viewport });
-  const page = await ctx.newPage();
-  page.on("pageerror", (e) => console.error("[page error]", e.message));
-  await page.goto(url);
-  await waitReady(page);
-  return page;
-}
 
 async function openSettings(page: Page): Promise<void> {
   await page.click(".topbar .tools button:last-child");
@@ -36,7 +22,7 @@ test("grant a folder, see what it allows, change it, revoke it", async () => {
   mkdirSync(join(dir, "메모"));
   writeFileSync(join(dir, "메모", "plan.md"), "# plan");
   try {
-    const page = await open(w.browser, w.app.url, "en-US", sizes[0]!);
+    const page = await openPage(w.browser, w.app.url, "en-US", SIZES[0]!);
     await openSettings(page);
     assert.match((await page.textContent("[data-testid='folder-grants']")) ?? "", /No folder yet/);
 
@@ -64,8 +50,8 @@ test("grant a folder, see what it allows, change it, revoke it", async () => {
     assert.equal(await page.isChecked(`${row} .secrets-toggle`), false);
 
     for (const locale of ["en-US", "ko-KR"]) {
-      for (const size of sizes) {
-        const p = await open(w.browser, w.app.url, locale, size);
+      for (const size of SIZES) {
+        const p = await openPage(w.browser, w.app.url, locale, size);
         await openSettings(p);
         await p.waitForSelector(row);
         await p.locator("[data-testid='folder-grants']").scrollIntoViewIfNeeded();

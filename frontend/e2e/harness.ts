@@ -140,15 +140,26 @@ export interface World {
   fake: FakeOllama;
   app: App;
   browser: Browser;
+  /** api calls a service method of the app, as the window does (callAPI). */
+  api(method: string, args: unknown[]): Promise<unknown>;
+  /** settle waits until the fake has used every scripted reply (a turn's reflection included). */
+  settle(): Promise<void>;
 }
 
 /**
  * withWorld starts a fake Ollama with the scenario, `wayfinder serve` wired to
  * it and a browser before the file's tests, and stops them after. The fields
- * are set once the file's tests start.
+ * are set once the file's tests start. A page of the app opens with
+ * openPage(w.browser, w.app.url, locale, viewport).
  */
 export function withWorld(scenario = "default", opts: { model?: string } = {}): World {
-  const w = {} as World;
+  const w = {
+    api: (method: string, args: unknown[]) => callAPI(w.app.url, method, args),
+    settle: async () => {
+      for (let i = 0; i < 200 && (await pending(w.fake)) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(await pending(w.fake), 0, "scripted replies left over");
+    },
+  } as World;
   before(async () => {
     w.fake = await startFakeOllama(scenario);
     w.app = await startApp({ ollamaHost: w.fake.url, ...opts });
@@ -278,6 +289,9 @@ async function control(fake: FakeOllama, path: string, body?: unknown): Promise<
   if (!res.ok) throw new Error(`fake ${path}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : null;
 }
+
+/** answer is the model's last reply of a turn, then the reflection after it, which remembers nothing. */
+export const answer = (text: string): FakeReply[] => [{ text }, { json: { memories: [] } }];
 
 /** script appends replies the fake gives to the next /api/chat requests, in order. */
 export async function script(fake: FakeOllama, replies: FakeReply[]): Promise<void> {

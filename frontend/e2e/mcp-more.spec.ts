@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { pending, repoRoot, screenshot, script, send, waitReady, withWorld, callAPI, type FakeReply } from "./harness.ts";
+import { answer, openPage, repoRoot, screenshot, script, send, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -18,26 +18,8 @@ const BIN = process.env.WAYFINDER_MCP_SERVERS ?? join(repoRoot, "tests", "mcpser
 const EVERYTHING = join(BIN, "mcp-server-everything");
 const HANG = join(repoRoot, "tests", "mcpservers", "hang.mjs");
 
-async function settle(): Promise<void> {
-  for (let i = 0; i < 200 && (await pending(w.fake)) > 0; i++) await new Promise((r) => setTimeout(r, 50));
-  assert.equal(await pending(w.fake), 0, "scripted replies left over");
-}
-
-async function page(locale: string, width: number, height: number): Promise<Page> {
-  const ctx = await w.browser.newContext({ locale, viewport: { width, height } });
-  const p = await ctx.newPage();
-  p.on("pageerror", (e) => console.error("[page error]", e.message));
-  await p.goto(w.app.url);
-  await waitReady(p);
-  return p;
-}
-
-const api = (method: string, args: unknown[]) => callAPI(w.app.url, method, args);
-
-const answer = (text: string): FakeReply[] => [{ text }, { json: { memories: [] } }];
-
 async function askTool(p: Page, text: string, tool: string): Promise<void> {
-  await settle();
+  await w.settle();
   await script(w.fake, [{ tool_calls: [{ name: tool, args: {} }] }]);
   if (await p.isVisible("button.new")) await p.click("button.new");
   await send(p, text);
@@ -47,10 +29,10 @@ async function askTool(p: Page, text: string, tool: string): Promise<void> {
 
 test("a picture an MCP tool returns shows under the reply", async () => {
   assert.ok(existsSync(EVERYTHING), `${EVERYTHING} is missing: run make deps-mcp`);
-  const added = (await api("MCPService/Add", [{ name: "every", command: EVERYTHING, args: ["stdio"], url: "", env: {} }])) as Array<{ state: string }>;
+  const added = (await w.api("MCPService/Add", [{ name: "every", command: EVERYTHING, args: ["stdio"], url: "", env: {} }])) as Array<{ state: string }>;
   assert.equal(added[0]?.state, "ready");
   for (const [locale, width, height, label] of [["en-US", 1280, 800, "Files from the tools"], ["ko-KR", 800, 700, "도구가 보낸 파일"]] as const) {
-    const p = await page(locale, width, height);
+    const p = await openPage(w.browser, w.app.url, locale, { width, height });
     await askTool(p, locale === "en-US" ? "Can you show a tiny picture?" : "작은 그림 보여 줄 수 있나요?", "every__get-tiny-image");
     await script(w.fake, answer(locale === "en-US" ? "Here is the tiny picture." : "작은 그림을 가져왔어요."));
     await p.click("dialog.tool-approval button.run-once");
@@ -64,16 +46,16 @@ test("a picture an MCP tool returns shows under the reply", async () => {
     assert.equal(await p.textContent("article[data-role='assistant']:last-of-type .tool-files .sub"), label);
     await p.locator("article[data-role='assistant']:last-of-type .tool-files").scrollIntoViewIfNeeded();
     await screenshot(p, `mcp-attachment-${locale.slice(0, 2)}-${width}`);
-    await settle();
+    await w.settle();
     await p.context().close();
   }
 });
 
 test("Stop ends a turn whose MCP call hangs, and the call is offered again saying so", async () => {
   assert.ok(existsSync(HANG), `${HANG} is missing`);
-  const added = (await api("MCPService/Add", [{ name: "slow", command: "node", args: [HANG], url: "", env: {} }])) as Array<{ name: string; state: string }>;
+  const added = (await w.api("MCPService/Add", [{ name: "slow", command: "node", args: [HANG], url: "", env: {} }])) as Array<{ name: string; state: string }>;
   assert.equal(added.find((s) => s.name === "slow")?.state, "ready");
-  const p = await page("en-US", 1280, 800);
+  const p = await openPage(w.browser, w.app.url, "en-US", { width: 1280, height: 800 });
   await askTool(p, "What does the slow server say?", "slow__wait");
   await p.click("dialog.tool-approval button.run-once");
   await p.waitForSelector("dialog.tool-approval", { state: "detached" });
@@ -92,5 +74,5 @@ test("Stop ends a turn whose MCP call hangs, and the call is offered again sayin
   await p.click("dialog.tool-approval button.deny");
   await p.waitForSelector("dialog.tool-approval", { state: "detached" });
   await p.waitForFunction(() => document.querySelector("article[data-role='assistant']:last-of-type")?.getAttribute("data-status") === "complete", null, { timeout: 30_000 });
-  await settle();
+  await w.settle();
 });

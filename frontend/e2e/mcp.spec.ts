@@ -10,28 +10,12 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { lastReply, pending, repoRoot, screenshot, script, send, waitReady, withWorld, callAPI, type FakeReply } from "./harness.ts";
+import type { Page } from "playwright-core";
+import { answer, lastReply, openPage, repoRoot, screenshot, script, send, withWorld, type FakeReply } from "./harness.ts";
 
 const w = withWorld();
 
 const SERVER = join(process.env.WAYFINDER_MCP_SERVERS ?? join(repoRoot, "tests", "mcpservers", "node_modules", ".bin"), "mcp-server-filesystem");
-
-async function settle(): Promise<void> {
-  for (let i = 0; i < 200 && (await pending(w.fake)) > 0; i++) await new Promise((r) => setTimeout(r, 50));
-  assert.equal(await pending(w.fake), 0, "scripted replies left over");
-}
-
-async function page(browser: Browser, locale: string, width: number, height: number): Promise<Page> {
-  const ctx = await browser.newContext({ locale, viewport: { width, height } });
-  const p = await ctx.newPage();
-  p.on("pageerror", (e) => console.error("[page error]", e.message));
-  await p.goto(w.app.url);
-  await waitReady(p);
-  return p;
-}
-
-const api = (method: string, args: unknown[]) => callAPI(w.app.url, method, args);
 
 /** question scripts a turn: every message is a question, which the
  * router answers by its rules, so the answer loop's first call asks for
@@ -40,10 +24,8 @@ function question(path: string): FakeReply[] {
   return [{ tool_calls: [{ name: "files__read_text_file", args: { path } }] }];
 }
 
-const answer = (text: string): FakeReply[] => [{ text }, { json: { memories: [] } }];
-
 async function ask(p: Page, text: string, path: string, more: FakeReply[] = []): Promise<void> {
-  await settle();
+  await w.settle();
   await script(w.fake, [...question(path), ...more]);
   if (await p.isVisible("button.new")) await p.click("button.new");
   await send(p, text);
@@ -60,10 +42,10 @@ test("an MCP tool call asks first: run once, always, revoke in Settings", async 
   const note = join(folder, "meeting.txt");
   writeFileSync(note, "The meeting moved to Thursday at 3 pm.\n");
   try {
-    const added = (await api("MCPService/Add", [{ name: "files", command: SERVER, args: [folder], url: "", env: {} }])) as Array<{ state: string }>;
+    const added = (await w.api("MCPService/Add", [{ name: "files", command: SERVER, args: [folder], url: "", env: {} }])) as Array<{ state: string }>;
     assert.equal(added[0]?.state, "ready");
 
-    const en = await page(w.browser, "en-US", 1280, 800);
+    const en = await openPage(w.browser, w.app.url, "en-US", { width: 1280, height: 800 });
     await en.click("button[aria-label='Settings']");
     await en.waitForSelector(".mcp li[data-server='files'][data-state='ready']");
     await en.click(".mcp li[data-server='files'] details summary");
@@ -101,7 +83,7 @@ test("an MCP tool call asks first: run once, always, revoke in Settings", async 
     assert.deepEqual(await calls(en), ["granted"]);
 
     // Revoke in Settings: it asks again.
-    await settle();
+    await w.settle();
     await en.click("button[aria-label='Settings']");
     await en.waitForSelector(".grants li[data-tool='files__read_text_file']");
     await en.click(".grants li[data-tool='files__read_text_file'] button.revoke");
@@ -113,10 +95,10 @@ test("an MCP tool call asks first: run once, always, revoke in Settings", async 
     await en.click("dialog.tool-approval button.deny");
     await en.waitForSelector("dialog.tool-approval", { state: "detached" });
     assert.deepEqual(await calls(en), ["deny"]);
-    await settle();
+    await w.settle();
 
     // Korean, 800×700: the Settings section and the dialog.
-    const ko = await page(w.browser, "ko-KR", 800, 700);
+    const ko = await openPage(w.browser, w.app.url, "ko-KR", { width: 800, height: 700 });
     await ko.click("button[aria-label='설정']");
     await ko.waitForSelector(".mcp li[data-server='files']");
     assert.equal(await ko.textContent("#set-mcp-label"), "MCP 서버");
@@ -130,7 +112,7 @@ test("an MCP tool call asks first: run once, always, revoke in Settings", async 
     await ko.click("dialog.tool-approval button.run-once");
     await ko.waitForSelector("dialog.tool-approval", { state: "detached" });
     assert.equal((await lastReply(ko)).status, "complete");
-    await settle();
+    await w.settle();
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -7,15 +7,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { lastReply, openPage, pending, repoRoot, screenshotSizes, script, send, withWorld } from "./harness.ts";
+import { lastReply, openPage, repoRoot, screenshotSizes, script, send, withWorld } from "./harness.ts";
 
 const w = withWorld();
 const ZIM = join(repoRoot, "backend", "zim", "testdata", "wiki.zim");
-
-async function settle(): Promise<void> {
-  for (let i = 0; i < 200 && (await pending(w.fake)) > 0; i++) await new Promise((r) => setTimeout(r, 50));
-  assert.equal(await pending(w.fake), 0, "scripted replies left over");
-}
 
 test("search an offline Wikipedia chosen in Settings", async () => {
   const page = await openPage(w.browser, w.app.url);
@@ -36,7 +31,7 @@ test("search an offline Wikipedia chosen in Settings", async () => {
   ]);
   await send(page, "서울에 대해 위키백과에서 찾아 줘");
   assert.equal((await lastReply(page)).text, "서울은 대한민국의 수도입니다 (위키백과).");
-  await settle();
+  await w.settle();
   await page.click("article[data-role='assistant']:last-of-type details summary");
   const call = page.locator("article[data-role='assistant']:last-of-type .calls li").first();
   assert.match((await call.locator("code").textContent()) ?? "", /^search_wikipedia$/);

@@ -2,17 +2,13 @@
 // handler attribute, no script, no javascript: link.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { lastReply, openPage, screenshot, send, withWorld } from "./harness.ts";
+import { lastReply, openPage, screenshot, send, watchDialogs, withWorld } from "./harness.ts";
 
 const w = withWorld("xss");
 
 test("an XSS reply never executes", async () => {
   const page = await openPage(w.browser, w.app.url);
-  const dialogs: string[] = [];
-  page.on("dialog", (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
+  const dialogs = watchDialogs(page);
 
   // The person's own text is shown as plain text too.
   await send(page, "Show me <img src=x onerror=alert('mine')> please");

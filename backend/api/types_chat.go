@@ -41,6 +41,10 @@ type Session struct {
 	// Settings override the global ones for this conversation; nil (or a
 	// nil field) follows Settings.
 	Settings *ConversationSettings `json:"settings,omitempty"`
+	// Files name the files attached to a conversation no message has
+	// titled yet (made by attaching files in a new chat), in the order they
+	// were attached: the list names it after them, not "New conversation".
+	Files []string `json:"files,omitempty"`
 }
 
 // ConversationSettings are what a person tunes for one conversation; each

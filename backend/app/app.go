@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -273,7 +274,7 @@ func (a *App) forgetPurged(ctx context.Context) error {
 // their documents) of conversations purged for good: the folder exists
 // only once a file was attached, so most starts open no knowledge base.
 func (a *App) forgetAttached(live map[string]bool) {
-	entries, _ := os.ReadDir(filepath.Join(a.dataDir, "uploads", ".conversations"))
+	entries, _ := os.ReadDir(filepath.Join(a.uploadDir(), ".conversations"))
 	var gone []string
 	for _, e := range entries {
 		if e.IsDir() && !live[e.Name()] {
@@ -413,10 +414,57 @@ func describeIn(dataDir string, err error) api.ErrorInfo {
 // ChatService is bound to the frontend: conversations and turns.
 type ChatService struct{ app *App }
 
-// ListSessions returns conversations, newest first, filtered by query.
+// ListSessions returns conversations, newest first, filtered by query. A
+// conversation made by attaching files and not titled by a message yet
+// comes with its files' names (Session.Files), which the list calls it
+// by and a query finds it by.
 func (c *ChatService) ListSessions(query string) ([]api.Session, error) {
 	s, err := c.app.store.ListSessions(c.app.ctx, query)
-	return s, err
+	if err != nil {
+		return nil, err
+	}
+	c.app.withFiles(s)
+	q := strings.ToLower(strings.TrimSpace(query))
+	if q == "" {
+		return s, nil
+	}
+	every, err := c.app.store.ListSessions(c.app.ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	c.app.withFiles(every)
+	found := make(map[string]bool, len(s))
+	for _, x := range s {
+		found[x.ID] = true
+	}
+	for _, x := range every {
+		if !found[x.ID] && slices.ContainsFunc(x.Files, func(f string) bool { return strings.Contains(strings.ToLower(f), q) }) {
+			s = append(s, x)
+		}
+	}
+	// In the store's order: most recently used first.
+	slices.SortStableFunc(s, func(a, b api.Session) int {
+		if d := b.UpdatedAt.Compare(a.UpdatedAt); d != 0 {
+			return d
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
+	return s, nil
+}
+
+// withFiles gives each conversation not titled yet (no title, no message)
+// the names of its attached files.
+func (a *App) withFiles(list []api.Session) {
+	for i := range list {
+		if list[i].Title != "" || list[i].MessageCount > 0 {
+			continue
+		}
+		files, err := knowledge.AttachedFiles(a.uploadDir(), list[i].ID)
+		if err != nil {
+			a.log.Warn("list the files of a conversation", "session", list[i].ID, "err", err)
+		}
+		list[i].Files = files
+	}
 }
 
 // Messages returns one conversation.

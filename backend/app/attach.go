@@ -22,6 +22,10 @@ func (k *KnowledgeService) Attach(sessionID, name, contentBase64 string) (string
 	return k.startUpload(sessionID, name, contentBase64)
 }
 
+// uploadDir is where the library keeps uploads, conversations' files under
+// it (knowledge.Options.UploadDir).
+func (a *App) uploadDir() string { return filepath.Join(a.dataDir, "uploads") }
+
 // Attached lists the documents of a conversation's own files.
 func (k *KnowledgeService) Attached(sessionID string) ([]api.KBDocument, error) {
 	kb, err := k.app.library.base(k.app.ctx)
@@ -62,5 +66,7 @@ func (k *KnowledgeService) AddToLibrary(sessionID, source string) (string, error
 	case err != nil:
 		return "", err
 	}
+	// A conversation named after its files is named after one fewer.
+	k.app.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
 	return to, nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,8 +92,15 @@ func TestAttachedFiles(t *testing.T) {
 	if _, err := k.AddToLibrary(other, files[0].Source); describe(err).Code != api.ErrNotFound {
 		t.Fatalf("another conversation added it: %v", err)
 	}
+	told := func() int {
+		return events.count(api.EventSessions, func(p any) bool { return p.(api.SessionsChanged).SessionID == mine })
+	}
+	before := told()
 	if _, err := k.AddToLibrary(mine, files[0].Source); err != nil {
 		t.Fatal(err)
+	}
+	if told() != before+1 {
+		t.Fatal("the list was not told that the conversation's files changed")
 	}
 	if _, seen := answerSees(other, "출장비는 하루 얼마까지 지원하나요?", "10만원까지"); !seen {
 		t.Fatal("after adding it to the library, another conversation does not see it")
@@ -210,8 +218,19 @@ func TestAttachInNewChat(t *testing.T) {
 	if rep := events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id }).(api.ImportReport); len(rep.Imported) != 1 || rep.Conversation != sess.ID {
 		t.Fatalf("attach: %+v", rep)
 	}
-	if list, _ := c.ListSessions(""); len(list) != 1 || list[0].ID != sess.ID || list[0].Title != "" {
+	// Untitled until its first message, the list names it after its file,
+	// and is told to look again when the file is in.
+	if list, _ := c.ListSessions(""); len(list) != 1 || list[0].ID != sess.ID || list[0].Title != "" || !slices.Equal(list[0].Files, []string{"출장규정.md"}) {
 		t.Fatalf("sidebar before the first message: %+v", list)
+	}
+	if found, _ := c.ListSessions("출장규정"); len(found) != 1 || found[0].ID != sess.ID {
+		t.Fatalf("searching the list by the file's name: %+v", found)
+	}
+	if found, _ := c.ListSessions("회의록"); len(found) != 0 {
+		t.Fatalf("searching for another name: %+v", found)
+	}
+	if n := events.count(api.EventSessions, func(p any) bool { return p.(api.SessionsChanged).SessionID == sess.ID }); n != 2 {
+		t.Fatalf("%d sessions events for the conversation, want 2 (made, its file in)", n)
 	}
 
 	n := len(fake.ChatRequests())
@@ -236,6 +255,9 @@ func TestAttachInNewChat(t *testing.T) {
 	got, _ := a.store.Session(a.ctx, sess.ID)
 	if got.Title != "출장비는 하루 얼마까지 지원하나요?" {
 		t.Fatalf("title after the first message: %q", got.Title)
+	}
+	if list, _ := c.ListSessions(""); len(list) != 1 || list[0].Files != nil {
+		t.Fatalf("a titled conversation is listed by its title alone: %+v", list)
 	}
 	next, err := c.Send(sess.ID, "고마워요", api.SendOptions{})
 	if err != nil {

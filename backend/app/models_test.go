@@ -30,6 +30,19 @@ func (l *eventLog) waitFor(t *testing.T, name string, ok func(any) bool) any {
 	return nil
 }
 
+// count is how many events named name ok accepts so far.
+func (l *eventLog) count(name string, ok func(any) bool) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, e := range l.events {
+		if e.name == name && ok(e.payload) {
+			n++
+		}
+	}
+	return n
+}
+
 // finished waits for the turn's end and returns its stored reply.
 func (l *eventLog) finished(t *testing.T, turnID string) api.Message {
 	t.Helper()

@@ -108,6 +108,10 @@ func (k *KnowledgeService) startUpload(conversation, name, contentBase64 string)
 	go func() {
 		defer a.bg.Done()
 		rep := a.library.upload(a.ctx, id, conversation, name, bytes.NewReader(data), func(p api.ImportProgress) { a.events.Emit(api.EventImport, p) })
+		if conversation != "" {
+			// The list names a conversation not titled yet after its files.
+			a.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: conversation})
+		}
 		a.events.Emit(api.EventImportDone, rep)
 	}()
 	return id, nil

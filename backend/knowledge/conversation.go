@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+	"time"
 
 	"gorm.io/gorm"
 )
@@ -103,6 +105,50 @@ func (b *Base) ConversationDocuments(ctx context.Context, conversation string) (
 		return nil, fmt.Errorf("list the files of conversation %s: %w", conversation, err)
 	}
 	return docs, nil
+}
+
+// AttachedFiles names the files kept for a conversation under uploadDir,
+// in the order they were attached. It reads the folder, not the database,
+// so the conversation list can name a conversation after its files without
+// waiting for the library to open; a file is there only once its import
+// succeeded (an upload is imported from incomingDir and moved in after).
+func AttachedFiles(uploadDir, conversation string) ([]string, error) {
+	if !validConversation(conversation) {
+		return nil, fmt.Errorf("%w: %q", ErrConversation, conversation)
+	}
+	entries, err := os.ReadDir(filepath.Join(uploadDir, conversationsDir, conversation))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list the files of conversation %s: %w", conversation, err)
+	}
+	type file struct {
+		name string
+		at   time.Time
+	}
+	var files []file
+	for _, e := range entries {
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue // removed meanwhile
+		}
+		files = append(files, file{e.Name(), info.ModTime()})
+	}
+	sort.SliceStable(files, func(i, j int) bool {
+		if !files[i].at.Equal(files[j].at) {
+			return files[i].at.Before(files[j].at)
+		}
+		return files[i].name < files[j].name
+	})
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.name
+	}
+	return names, nil
 }
 
 // Promote adds a file of a conversation to the library: its copy moves to

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Files attached in a conversation answer that conversation's searches
@@ -127,5 +128,54 @@ func TestConversationFiles(t *testing.T) {
 		if _, err := b.UploadToConversation(ctx, bad, "x.md", strings.NewReader("x"), nil); !errors.Is(err, ErrConversation) {
 			t.Errorf("conversation %q: %v", bad, err)
 		}
+	}
+}
+
+// A conversation's files are named in the order they were attached, from
+// its folder: a file whose import failed is not there, one added to the
+// library is no longer there, and a conversation without files has none.
+func TestAttachedFiles(t *testing.T) {
+	_, b, dir := uploadEnv(t)
+	ctx := context.Background()
+	const conv = "0199a000-0000-7000-8000-00000000000c"
+	names := func() []string {
+		t.Helper()
+		got, err := AttachedFiles(dir, conv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got := names(); len(got) != 0 {
+		t.Fatalf("before any file: %q", got)
+	}
+	for _, f := range []struct{ name, content string }{
+		{"회의록.md", "# 회의록\n\n다음 주 월요일에 출시합니다.\n"},
+		{"budget.txt", "The budget is 40 million won.\n"},
+		{"broken.json", "{\"name\": \n"},
+	} {
+		if _, err := b.UploadToConversation(ctx, conv, f.name, strings.NewReader(f.content), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Attached first, listed first, whatever the names.
+	base := time.Now().Add(-time.Hour)
+	for i, name := range []string{"회의록.md", "budget.txt"} {
+		at := base.Add(time.Duration(i) * time.Minute)
+		if err := os.Chtimes(filepath.Join(dir, conversationsDir, conv, name), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := names(); !slices.Equal(got, []string{"회의록.md", "budget.txt"}) {
+		t.Fatalf("attached files %q, want 회의록.md, budget.txt (broken.json failed)", got)
+	}
+	if _, err := b.Promote(ctx, conv, filepath.Join(dir, conversationsDir, conv, "budget.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(); !slices.Equal(got, []string{"회의록.md"}) {
+		t.Fatalf("after budget.txt went to the library: %q", got)
+	}
+	if _, err := AttachedFiles(dir, "../escape"); !errors.Is(err, ErrConversation) {
+		t.Fatalf("a conversation id that leaves the folder: %v", err)
 	}
 }

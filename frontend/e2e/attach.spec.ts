@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { GREETING, lastReply, openPage, screenshotSizes, send, withWorld } from "./harness.ts";
+import { callAPI, GREETING, lastReply, openPage, screenshot, screenshotSizes, send, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -53,4 +53,38 @@ test("attach files to a conversation, see each file's progress, add one to the l
   await ko.click(".views button >> nth=0");
   await ko.waitForFunction(() => [...document.querySelectorAll("table.docs tr[data-doc]")].some((tr) => tr.textContent?.includes("출장 규정")));
   await screenshotSizes(ko, "attach-3-library-ko");
+});
+
+test("files attached in a new chat and left there: named after them, shown again; one whose only file failed is not kept", async () => {
+  for (const [locale, lang] of [["en-US", "en"], ["ko-KR", "ko"]] as const) {
+    const page = await openPage(w.browser, w.app.url, locale, { width: 1280, height: 800 });
+    const before = await page.$$eval(".sidebar li", (lis) => lis.length);
+    const name = lang === "en" ? "leave-policy.md" : "휴가 규정.md";
+    await page.setInputFiles("[data-testid='attach-input']", [
+      { name, mimeType: "text/markdown", buffer: Buffer.from(`# ${lang} leave\n\nAnnual leave is 15 days. 연차는 15일입니다.\n`) },
+      { name: `${lang}-minutes.txt`, mimeType: "text/plain", buffer: Buffer.from("Minutes: we ship on Monday. 월요일에 출시합니다.\n") },
+    ]);
+    await page.waitForFunction(() => document.querySelectorAll("[data-testid='attachments'] .files li").length === 2);
+    const want = lang === "en" ? `📎${name} and ${lang}-minutes.txt` : `📎${name}, ${lang}-minutes.txt`;
+    await page.waitForFunction((t) => [...document.querySelectorAll(".sidebar li .title")].some((e) => e.textContent === t), want);
+    // Left for a new chat, then opened again: its files and questions about them.
+    await page.click(".sidebar button.new");
+    await page.waitForSelector(".empty:not([data-files])");
+    await page.click(`.sidebar li:has-text("${name}") button.open`);
+    await page.waitForSelector(".empty[data-files='2']");
+    assert.equal(await page.textContent("#empty-title"), lang === "en" ? "Ask about your files" : "첨부한 파일에 대해 물어보세요");
+    assert.equal(await page.textContent("header .title"), want.slice(2));
+    await screenshot(page, `attach-4-left-${lang}-1280`);
+
+    // A new chat whose only file cannot be read: left, it is not kept.
+    await page.click(".sidebar button.new");
+    await page.setInputFiles("[data-testid='attach-input']", [{ name: "slides.pptx", mimeType: "application/octet-stream", buffer: Buffer.from("PK\u0003\u0004") }]);
+    await page.waitForSelector("[data-testid='attachments'] .pending li[data-stage='failed']");
+    await page.waitForFunction((n) => document.querySelectorAll(".sidebar li").length === n, before + 2);
+    await page.click(".sidebar button.new");
+    await page.waitForFunction((n) => document.querySelectorAll(".sidebar li").length === n, before + 1);
+    const list = await callAPI(w.app.url, "ChatService/ListSessions", [""]) as { title: string; files?: string[] }[];
+    assert.equal(list.filter((s) => !s.title && !s.files?.length).length, 0, `no bare conversation kept: ${JSON.stringify(list)}`);
+    await page.context().close();
+  }
 });

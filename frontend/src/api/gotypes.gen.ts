@@ -93,6 +93,7 @@ export interface Session {
   pending_approval: boolean;
   model: string;
   settings?: ConversationSettings | null;
+  files?: string[];
 }
 
 /**

@@ -46,6 +46,39 @@ describe("files in chat", () => {
     expect($("[data-testid='attachments'] .files li").textContent).toContain("출장규정.md");
   });
 
+  it("a conversation left after attaching is named after its files and shows them again; one left with nothing is not kept", async () => {
+    const { fake } = await start();
+    pick([new File(["# 출장 규정\n\n10만원"], "출장규정.md"), new File(["# 회의록"], "회의록.md")]);
+    await vi.waitFor(() => expect($$("[data-testid='attachments'] .files li")).toHaveLength(2), { timeout: 5000 });
+    const sid = fake.sessions[0]!.id;
+    // Named after its files in the list and the header, marked as such.
+    await vi.waitFor(() => expect($(".sidebar li .title").textContent).toBe("📎출장규정.md and 회의록.md"), { timeout: 5000 });
+    expect($(".sidebar li .title .clip").title).toBe("Named after its attached files until you write to it");
+    // Left for a new chat, it stays, with its files.
+    click(".sidebar button.new");
+    await vi.waitFor(() => expect($("#empty-title").textContent).toBe("What would you like to get done?"), { timeout: 5000 });
+    expect(fake.calls.some((c) => c.method === "Delete")).toBe(false);
+    // Opened again: its files and questions about them, not the general examples.
+    click(".sidebar li button.open");
+    await vi.waitFor(() => expect($("#empty-title").textContent).toBe("Ask about your files"), { timeout: 5000 });
+    expect($$(".empty .files li").map((li) => li.textContent)).toEqual(["📎 출장규정.md", "📎 회의록.md"]);
+    click($$(".empty .example")[0]!);
+    expect(($("#composer-input") as HTMLTextAreaElement).value).toBe("Summarise the attached files in a few bullet points");
+
+    // A new chat whose only file could not be read keeps nothing once left.
+    click(".sidebar button.new");
+    await vi.waitFor(() => expect($("#empty-title").textContent).toBe("What would you like to get done?"), { timeout: 5000 });
+    pick([new File(["MZ"], "setup.exe")]);
+    await vi.waitFor(() => expect($("[data-testid='attachments'] .pending li[data-stage='failed']")).toBeTruthy(), { timeout: 5000 });
+    const bare = fake.sessions.find((s) => s.id !== sid)!.id;
+    await vi.waitFor(() => expect($$(".sidebar li")).toHaveLength(2), { timeout: 5000 });
+    click(".sidebar button.new");
+    await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Delete").map((c) => c.args[0])).toEqual([bare]), { timeout: 5000 });
+    await vi.waitFor(() => expect($$(".sidebar li .title").map((e) => e.textContent)).toEqual(["📎출장규정.md and 회의록.md"]), { timeout: 5000 });
+    // No undo offered for it: nothing was in it.
+    expect(document.body.textContent).not.toContain("Undo");
+  }, 30_000);
+
   it("takes files dropped on a new chat, in Korean", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     setLang("ko");
@@ -64,7 +97,11 @@ describe("files in chat", () => {
     await vi.waitFor(() => expect($("[data-testid='attachments'] .files li").textContent).toContain("data.json"), { timeout: 5000 });
     expect(fake.calls.filter((c) => c.method === "Create").map((c) => c.args)).toEqual([[""]]);
     expect(fake.calls.find((c) => c.method === "Attach")!.args[0]).toBe(fake.sessions[0]!.id);
-    await vi.waitFor(() => expect($(".sidebar li .title").textContent).toBe("새 대화"), { timeout: 5000 });
+    // Named after its file until a message titles it, not "새 대화".
+    await vi.waitFor(() => expect($(".sidebar li .title").textContent).toBe("📎data.json"), { timeout: 5000 });
+    expect($(".sidebar li .title .clip").title).toBe("첫 메시지를 쓰기 전까지 첨부한 파일 이름으로 불러요");
+    expect($("#empty-title").textContent).toBe("첨부한 파일에 대해 물어보세요");
+    expect($$(".empty .example").map((b) => b.textContent)).toEqual(["data.json 내용을 몇 줄로 요약해 줘", "data.json의 핵심 내용은 뭐야?"]);
   });
 
   it("does not keep Send waiting for a file whose end was missed while the event stream was away", async () => {

@@ -71,6 +71,23 @@ export class SessionsStore {
     }
   }
 
+  /**
+   * dropIfBare deletes, quietly, a conversation left with nothing in it:
+   * no title, no message, no file (made for files attached in a new chat
+   * that all failed or were dismissed). keep says the window still has
+   * something of it: a message on its way, a file being imported.
+   */
+  async dropIfBare(id: string, keep: boolean): Promise<void> {
+    const s = this.list.find((x) => x.id === id);
+    if (!s || keep || s.title || s.message_count > 0 || s.files?.length) return;
+    try {
+      await this.api.delete(id);
+    } catch {
+      return; // it stays in the list, as it was
+    }
+    await this.refresh();
+  }
+
   async remove(id: string): Promise<boolean> {
     const s = this.list.find((x) => x.id === id);
     try {

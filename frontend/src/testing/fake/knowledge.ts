@@ -1,7 +1,7 @@
 // FakeKnowledge adds the KnowledgeService: the library's documents, imports
 // with their progress, a conversation's attached files (so it sits on top of
 // the chat's sessions), search and passages, the tool catalog.
-import type { CatalogEntry, DocumentSpan, ImportProgress, KBDocument, SearchHit, Passage } from "../../api/gotypes.gen";
+import type { CatalogEntry, DocumentSpan, ImportProgress, KBDocument, SearchHit, Passage, Session } from "../../api/gotypes.gen";
 import { ApiError } from "../../api/errors";
 import { CATALOG } from "./catalog";
 import { FakeChat } from "./chat";
@@ -73,6 +73,7 @@ export class FakeKnowledge extends FakeChat {
       if (!step) {
         const now = new Date().toISOString();
         if (!bad) (this.attached[sid] ??= []).push({ id: this.id("doc"), title: name, source: `/data/uploads/.conversations/${sid}/${name}`, kind: "markdown", size: contentBase64.length, pages: 0, chunks: 4, created_at: now, updated_at: now });
+        if (!bad) this.emit("chat.sessions", { session_id: sid });
         this.emit("knowledge.import_done", { import_id: id, conversation: sid, imported: bad ? [] : [name], skipped: [], failed: bad ? [{ file: name, error: "this kind of file is not supported", reason: { code: "unsupported" } }] : [], warnings: [], replaced: [], duplicates: [], ignored: [], documents: bad ? 0 : 1, chunks: bad ? 0 : 4, pages: 0 });
         return;
       }
@@ -81,6 +82,16 @@ export class FakeKnowledge extends FakeChat {
     };
     setTimeout(tick, 0);
     return id;
+  }
+  /** ListSessions: a conversation no message has titled comes with its files' names, and is found by them, as the backend's. */
+  override "ChatService.ListSessions"(query: string): Session[] {
+    const q = query.toLowerCase();
+    const named = this.sessions.map((s) => {
+      const files = !s.title && !s.message_count ? (this.attached[s.id] ?? []).map((d) => d.source.split("/").pop()!) : [];
+      return files.length ? { ...s, files } : s;
+    });
+    const found = new Set(super["ChatService.ListSessions"](query).map((s) => s.id));
+    return named.filter((s) => found.has(s.id) || (!!q && !!s.files?.some((f) => f.toLowerCase().includes(q)))).sort((a, b) => b.updated_at.localeCompare(a.updated_at));
   }
   "KnowledgeService.Attached"(sid: string): KBDocument[] {
     return structuredClone(this.attached[sid] ?? []);

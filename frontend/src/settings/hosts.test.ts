@@ -61,7 +61,9 @@ describe("no Ollama host answers", () => {
     await vi.waitFor(() => expect($$(".hosts > li")).toHaveLength(2), { timeout: 5000 });
     expect($$(".none-up")).toHaveLength(1);
     expect($(".none-up").textContent).toBe(
-      "No host answers, so nothing can be sent. Start Ollama on each of them (`ollama serve`, or the Ollama app), or check the addresses.",
+      "No host answers, so nothing can be sent. Start Ollama on each of them (open the Ollama app, or run ollama serve there), or check the addresses.",
+    );
+    expect($(".none-up code").textContent).toBe("ollama serve"
     );
     cleanup();
     await openSettings(allDown, "ko");

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { callAPI, GREETING, lastReply, openPage, screenshot, screenshotSizes, send, withWorld } from "./harness.ts";
+import { GREETING, lastReply, openPage, screenshot, screenshotSizes, send, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -83,7 +83,7 @@ test("files attached in a new chat and left there: named after them, shown again
     await page.waitForFunction((n) => document.querySelectorAll(".sidebar li").length === n, before + 2);
     await page.click(".sidebar button.new");
     await page.waitForFunction((n) => document.querySelectorAll(".sidebar li").length === n, before + 1);
-    const list = await callAPI(w.app.url, "ChatService/ListSessions", [""]) as { title: string; files?: string[] }[];
+    const list = await w.api("ChatService/ListSessions", [""]) as { title: string; files?: string[] }[];
     assert.equal(list.filter((s) => !s.title && !s.files?.length).length, 0, `no bare conversation kept: ${JSON.stringify(list)}`);
     await page.context().close();
   }

@@ -61,3 +61,26 @@ func HTTPStatus(code ErrorCode) int {
 	}
 	return http.StatusBadRequest // every other code names something to correct
 }
+
+// With returns the error with the particulars kv (name, value, ...) added
+// to Info.Args, for the window to word it in the person's language
+// ("error.<code>.detail", or "error.<code>.case.<case>" when Args["case"]
+// names which of the code's situations it is).
+func (e *Error) With(kv ...string) *Error {
+	e.Info = e.Info.With(kv...)
+	return e
+}
+
+// With returns info with the particulars kv (name, value, ...) added to
+// Args; the map is new, so a shared ErrorInfo is left as it was.
+func (info ErrorInfo) With(kv ...string) ErrorInfo {
+	args := make(map[string]string, len(info.Args)+len(kv)/2)
+	for k, v := range info.Args {
+		args[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		args[kv[i]] = kv[i+1]
+	}
+	info.Args = args
+	return info
+}

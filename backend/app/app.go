@@ -406,7 +406,7 @@ func describeIn(dataDir string, err error) api.ErrorInfo {
 	case errors.Is(err, knowledge.ErrNotFound):
 		return api.ErrorInfo{Code: api.ErrDocumentNotFound, Message: "That document is no longer in the knowledge base.", Hint: "Refresh the list."}
 	case errors.Is(err, store.ErrNotFound):
-		return api.ErrorInfo{Code: api.ErrNotFound, Message: "That item no longer exists.", Hint: "Refresh the list."}
+		return api.ErrorInfo{Code: api.ErrNotFound, Message: "That item no longer exists.", Hint: "Refresh the list.", Args: map[string]string{"case": "item"}}
 	}
 	return llm.Classify(err)
 }
@@ -536,7 +536,8 @@ func (c *ChatService) SetSettings(sessionID string, cs api.ConversationSettings)
 // kept with a conversation.
 func checkModelName(name string) error {
 	if len(name) > 200 || strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
-		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "That is not a model name.", Hint: "Choose a model from the list."}}
+		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "That is not a model name.", Hint: "Choose a model from the list.",
+			Args: map[string]string{"case": "model_name"}}}
 	}
 	return nil
 }
@@ -590,7 +591,8 @@ func (c *ChatService) Attachment(sessionID, name string) (api.AttachmentImage, e
 	mt, data, err := mcp.ReadImage(c.app.dataDir, sessionID, name)
 	if err != nil {
 		return api.AttachmentImage{}, &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput,
-			Message: "This attachment cannot be shown here.", Hint: "It stays in the data folder, under " + mcp.AttachmentsDir + "."}, Err: err}
+			Message: "This attachment cannot be shown here.", Hint: "It stays in the data folder, under " + mcp.AttachmentsDir + ".",
+			Args: map[string]string{"case": "attachment_hidden", "dir": mcp.AttachmentsDir}}, Err: err}
 	}
 	return api.AttachmentImage{MIME: mt, DataURL: "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(data)}, nil
 }
@@ -692,7 +694,7 @@ func (s *SettingsService) CancelPull(model string) error {
 func (s *SettingsService) DeleteModel(model string) error {
 	model = strings.TrimSpace(model)
 	if err := checkModelName(model); err != nil || model == "" {
-		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "Name the model to delete."}}
+		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "Name the model to delete.", Args: map[string]string{"case": "delete_model_name"}}}
 	}
 	ctx, cancel := context.WithTimeout(s.app.ctx, 30*time.Second)
 	defer cancel()

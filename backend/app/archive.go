@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -218,7 +219,8 @@ func (c *ChatService) Export(sessionIDs []string, format, lang string) (api.Expo
 func (c *ChatService) Import(content string) (api.ImportResult, error) {
 	if len(content) > maxUpload {
 		return api.ImportResult{}, &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput,
-			Message: fmt.Sprintf("The file is larger than %d MB.", maxUpload>>20), Hint: "Import it with `wayfinder import FILE` while the app is closed."}}
+			Message: fmt.Sprintf("The file is larger than %d MB.", maxUpload>>20), Hint: "Import it with `wayfinder import FILE` while the app is closed.",
+			Args: map[string]string{"case": "import_too_large", "mb": strconv.Itoa(maxUpload >> 20)}}}
 	}
 	res, err := importFrom(c.app.ctx, c.app.store, func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(content)), nil })
 	if res.Conversations > 0 {

@@ -34,7 +34,7 @@ func (k *KnowledgeService) Attached(sessionID string) ([]api.KBDocument, error) 
 	}
 	docs, err := kb.ConversationDocuments(k.app.ctx, sessionID)
 	if errors.Is(err, knowledge.ErrConversation) {
-		return nil, &chat.Error{Info: api.ErrorInfo{Code: api.ErrNotFound, Message: "That conversation no longer exists."}}
+		return nil, &chat.Error{Info: api.ErrorInfo{Code: api.ErrNotFound, Message: "That conversation no longer exists.", Args: map[string]string{"case": "conversation"}}}
 	}
 	if err != nil {
 		return nil, err
@@ -60,9 +60,11 @@ func (k *KnowledgeService) AddToLibrary(sessionID, source string) (string, error
 	case errors.Is(err, knowledge.ErrNameTaken):
 		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput,
 			Message: "The library already has a file named " + filepath.Base(source) + ".",
-			Hint:    "Rename the file and attach it again, or remove the library's file first."}}
+			Hint:    "Rename the file and attach it again, or remove the library's file first.",
+			Args:    map[string]string{"case": "name_taken", "file": filepath.Base(source)}}}
 	case errors.Is(err, os.ErrNotExist):
-		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrNotFound, Message: filepath.Base(source) + " is no longer attached to this conversation.", Hint: "Refresh the list."}}
+		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrNotFound, Message: filepath.Base(source) + " is no longer attached to this conversation.", Hint: "Refresh the list.",
+			Args: map[string]string{"case": "attachment", "file": filepath.Base(source)}}}
 	case err != nil:
 		return "", err
 	}

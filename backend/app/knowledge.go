@@ -511,7 +511,7 @@ func (k *KnowledgeService) Span(docID string, from, count int) (api.DocumentSpan
 // Catalog lists the built-in catalog, optionally one category.
 func (k *KnowledgeService) Catalog(category string) ([]api.CatalogEntry, error) {
 	if category != "" && !isCatalogCategory(category) {
-		return nil, api.NewError(api.ErrUnknownCategory, fmt.Sprintf("Unknown category %q.", category), "Choose a category from the list.")
+		return nil, api.NewError(api.ErrUnknownCategory, fmt.Sprintf("Unknown category %q.", category), "Choose a category from the list.").With("category", category)
 	}
 	return k.app.library.catalogEntries(category), nil
 }

@@ -19,7 +19,8 @@ type MCPService struct{ app *App }
 
 func (s *MCPService) manager() (*mcp.Manager, error) {
 	if s.app.mcp == nil {
-		return nil, &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "MCP servers cannot be changed while another Wayfinder has this data folder open."}}
+		return nil, &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: "MCP servers cannot be changed while another Wayfinder has this data folder open.",
+			Args: map[string]string{"case": "mcp_locked"}}}
 	}
 	return s.app.mcp, nil
 }
@@ -54,7 +55,7 @@ func (s *MCPService) Add(in api.MCPServerInput) ([]api.MCPServer, error) {
 	}
 	err = m.Update(func(c *mcp.Config) error {
 		if _, ok := c.Servers[name]; ok {
-			return fmt.Errorf("%w: an MCP server named %q is already there", mcp.ErrBadConfig, name)
+			return api.NewError(api.ErrInvalidInput, fmt.Sprintf("an MCP server named %q is already there", name), "").With("case", "mcp_taken", "name", name)
 		}
 		if err := entry.Check(name); err != nil {
 			return err
@@ -107,22 +108,37 @@ func (s *MCPService) change(name string, fn func(*mcp.Config, mcp.Server)) error
 	return invalid(m.Update(func(c *mcp.Config) error {
 		srv, ok := c.Servers[name]
 		if !ok {
-			return fmt.Errorf("%w: no MCP server named %q", mcp.ErrBadConfig, name)
+			return api.NewError(api.ErrInvalidInput, fmt.Sprintf("No MCP server is named %q.", name), "").With("case", "mcp_unknown", "name", name)
 		}
 		fn(c, srv)
 		return nil
 	}))
 }
 
-// invalid turns a configuration mistake into an error the UI shows as it
-// is.
+// invalid turns a configuration mistake into an error the window words:
+// a mistake in one entry says which (Problem) with its particulars; one
+// in mcp.json as a whole (edited by hand) is "mcp_file", its English
+// words kept as the cause.
 func invalid(err error) error {
 	if err == nil {
 		return nil
 	}
 	msg := strings.TrimPrefix(err.Error(), mcp.ErrBadConfig.Error()+": ")
-	if errors.Is(err, mcp.ErrBadConfig) {
-		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: msg}}
+	if !errors.Is(err, mcp.ErrBadConfig) {
+		return err
 	}
-	return err
+	info := api.ErrorInfo{Code: api.ErrInvalidInput, Message: msg}
+	var p interface {
+		Problem() (string, map[string]string)
+	}
+	if errors.As(err, &p) {
+		problem, args := p.Problem()
+		info = info.With("case", problem)
+		for k, v := range args {
+			info = info.With(k, v)
+		}
+	} else {
+		info = info.With("case", "mcp_file", "reason", msg)
+	}
+	return &chat.Error{Info: info}
 }

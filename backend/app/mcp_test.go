@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,11 +110,21 @@ func TestMCPService(t *testing.T) {
 	if err != nil || len(servers) != 1 || servers[0].State != api.MCPReady || len(servers[0].Tools) < 5 {
 		t.Fatalf("add: %+v %v", servers, err)
 	}
-	if _, err := svc.Add(api.MCPServerInput{Name: "files", URL: "http://127.0.0.1:1/mcp"}); mcpCode(err) != api.ErrInvalidInput || !strings.Contains(err.Error(), "already there") {
-		t.Fatalf("add twice: %v", err)
-	}
-	if _, err := svc.Add(api.MCPServerInput{Name: "web", URL: "ftp://x"}); mcpCode(err) != api.ErrInvalidInput {
-		t.Fatalf("bad url: %v", err)
+	// Each mistake says which it is, with its particulars, for the window
+	// to word in the person's language.
+	for _, tt := range []struct {
+		in   api.MCPServerInput
+		args map[string]string
+	}{
+		{api.MCPServerInput{Name: "files", URL: "http://127.0.0.1:1/mcp"}, map[string]string{"case": "mcp_taken", "name": "files"}},
+		{api.MCPServerInput{Name: "web", URL: "ftp://x"}, map[string]string{"case": "mcp_url", "name": "web", "url": "ftp://x"}},
+		{api.MCPServerInput{Name: "웹 서버", URL: "http://127.0.0.1:1/mcp"}, map[string]string{"case": "mcp_name", "name": "웹 서버"}},
+		{api.MCPServerInput{Name: "empty"}, map[string]string{"case": "mcp_no_command", "name": "empty"}},
+	} {
+		_, err := svc.Add(tt.in)
+		if info := describe(err); mcpCode(err) != api.ErrInvalidInput || !maps.Equal(info.Args, tt.args) || err.Error() == "" {
+			t.Errorf("add %+v: %v %+v, want %v", tt.in, err, info.Args, tt.args)
+		}
 	}
 	if err := svc.SetTool("files", "write_file", false); err != nil {
 		t.Fatal(err)
@@ -144,6 +155,8 @@ func TestMCPService(t *testing.T) {
 	}
 	if err := svc.Remove("files"); mcpCode(err) != api.ErrInvalidInput {
 		t.Fatalf("remove twice: %v", err)
+	} else if info := describe(err); info.Args["case"] != "mcp_unknown" || info.Args["name"] != "files" {
+		t.Fatalf("remove twice: %+v", info)
 	}
 }
 

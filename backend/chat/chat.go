@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -155,15 +156,21 @@ func userError(code api.ErrorCode, msg, hint string) error {
 	return api.NewError(code, msg, hint)
 }
 
+// userErrorCase is userError for one of the code's situations, which the
+// window words as "error.<code>.case.<c>" in the person's language.
+func userErrorCase(code api.ErrorCode, c, msg, hint string) error {
+	return api.NewError(code, msg, hint).With("case", c)
+}
+
 // Validate checks a message before anything is saved.
 func Validate(text string) error {
 	if strings.TrimSpace(text) == "" {
 		return userError(api.ErrEmptyMessage, "The message is empty.", "Type a question or a task, then send it.")
 	}
 	if n := utf8.RuneCountInString(text); n > MaxMessageRunes {
-		return userError(api.ErrMessageTooLong,
+		return api.NewError(api.ErrMessageTooLong,
 			fmt.Sprintf("The message is %d characters long; the limit is %d.", n, MaxMessageRunes),
-			"Shorten it, or import long text as a document in Knowledge and ask about it.")
+			"Shorten it, or import long text as a document in Knowledge and ask about it.").With("n", strconv.Itoa(n), "max", strconv.Itoa(MaxMessageRunes))
 	}
 	return nil
 }
@@ -208,7 +215,7 @@ func (s *Service) ShowVariant(ctx context.Context, sessionID, messageID, variant
 	}
 	m, err := s.store.ShowVariant(ctx, sessionID, messageID, variantID)
 	if errors.Is(err, store.ErrNotFound) {
-		return api.Message{}, userError(api.ErrNotFound, "That answer is not in this conversation any more.", "Reload the conversation.")
+		return api.Message{}, userErrorCase(api.ErrNotFound, "answer", "That answer is not in this conversation any more.", "Reload the conversation.")
 	}
 	return m, err
 }
@@ -405,7 +412,7 @@ func sessionError(err error) error {
 	case errors.Is(err, store.ErrNoPlanPending):
 		return userError(api.ErrNoPlanWaiting, "This conversation has no plan waiting for a decision.", "Send a new message instead.")
 	case errors.Is(err, store.ErrNotLast):
-		return userError(api.ErrInvalidInput, "Only the last message can be answered again.", "Send it again as a new message.")
+		return userErrorCase(api.ErrInvalidInput, "answer_again_last", "Only the last message can be answered again.", "Send it again as a new message.")
 	case errors.Is(err, store.ErrPlanPending):
 		return userError(api.ErrPlanWaiting, "A plan in this conversation is waiting for your decision.", "Approve, revise or cancel the plan first.")
 	}
@@ -471,7 +478,7 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, newModel, text
 			cancel()
 			close(t.stored)
 			close(t.done)
-			return nil, userError(api.ErrInvalidInput, "There is no message to answer again.", "Type a message instead.")
+			return nil, userErrorCase(api.ErrInvalidInput, "answer_again_none", "There is no message to answer again.", "Type a message instead.")
 		}
 		user, t.text, t.history = t.history[i], t.history[i].Content, t.history[:i]
 		t.ack.UserMessage = user

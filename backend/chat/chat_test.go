@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"github.com/google/go-cmp/cmp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"go.uber.org/goleak"
 
@@ -157,6 +159,9 @@ func TestValidation(t *testing.T) {
 			var ue *Error
 			if !errors.As(err, &ue) || ue.Info.Code != tt.code || ue.Info.Hint == "" {
 				t.Fatalf("err = %v, want code %s with a hint", err, tt.code)
+			}
+			if tt.code == api.ErrMessageTooLong && (ue.Info.Args["n"] != strconv.Itoa(utf8.RuneCountInString(tt.text)) || ue.Info.Args["max"] != strconv.Itoa(MaxMessageRunes)) {
+				t.Fatalf("the sizes are not sent apart for the window to word: %+v", ue.Info.Args)
 			}
 		})
 	}

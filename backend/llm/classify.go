@@ -87,7 +87,7 @@ func Classify(err error) wf.ErrorInfo {
 		return wf.ErrorInfo{
 			Code:    wf.ErrInvalidInput,
 			Message: fmt.Sprintf("Ollama refused the request: %v", e.Err),
-			Args:    args("reason", cause(e.Err)),
+			Args:    args("case", "ollama_rejected", "reason", cause(e.Err)),
 			Hint:    "Check the model chosen in Settings; updating Ollama may help.",
 		}
 	default: // ErrServer

@@ -210,7 +210,7 @@ func TestClassifyEveryKind(t *testing.T) {
 		{&Error{Kind: ErrStreamDropped}, wf.ErrStreamDropped, "ollama ps", nil},
 		{&Error{Kind: ErrMalformedOutput}, wf.ErrBadModelOutput, "Try again", nil},
 		{&Error{Kind: ErrPullFailed, Model: "x", Err: errors.New("offline")}, wf.ErrPullFailed, "ollama pull x", map[string]string{"model": "x", "reason": "offline"}},
-		{&Error{Kind: ErrRejected, Err: errors.New("bad")}, wf.ErrInvalidInput, "Settings", map[string]string{"reason": "bad"}},
+		{&Error{Kind: ErrRejected, Err: errors.New("bad")}, wf.ErrInvalidInput, "Settings", map[string]string{"case": "ollama_rejected", "reason": "bad"}},
 		{&Error{Kind: ErrServer, Err: errors.New("boom")}, wf.ErrOllamaError, "server log", map[string]string{"reason": "boom"}},
 		{&Error{Kind: ErrOutOfMemory, Model: "qwen3:32b"}, wf.ErrModelOutOfMemory, "fallback model", map[string]string{"model": "qwen3:32b"}},
 		{fmt.Errorf("chat: %w", context.DeadlineExceeded), wf.ErrTimeout, "smaller model", nil},

@@ -85,10 +85,35 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$`)
 // ErrBadConfig marks a configuration a person must fix.
 var ErrBadConfig = errors.New("mcp configuration")
 
+// configError is a mistake in one server's entry, with which one it is
+// (a case of the window's "error.invalid_input.case.<case>") and its
+// particulars; Error is the English text as before.
+type configError struct {
+	problem string
+	args    map[string]string
+	err     error
+}
+
+func (e *configError) Error() string { return e.err.Error() }
+func (e *configError) Unwrap() error { return e.err }
+
+// Problem says which mistake it is and its particulars (name, url), for
+// the window to word in the person's language.
+func (e *configError) Problem() (string, map[string]string) { return e.problem, e.args }
+
+// badConfig is an ErrBadConfig with its problem in parts.
+func badConfig(problem string, kv []string, format string, a ...any) error {
+	args := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		args[kv[i]] = kv[i+1]
+	}
+	return &configError{problem: problem, args: args, err: fmt.Errorf("%w: "+format, append([]any{ErrBadConfig}, a...)...)}
+}
+
 // CheckName refuses a server name that cannot prefix a tool name.
 func CheckName(name string) error {
 	if !namePattern.MatchString(name) {
-		return fmt.Errorf("%w: server name %q: use 1 to 32 letters, digits, - or _, starting with a letter or digit", ErrBadConfig, name)
+		return badConfig("mcp_name", []string{"name", name}, "server name %q: use 1 to 32 letters, digits, - or _, starting with a letter or digit", name)
 	}
 	return nil
 }
@@ -100,17 +125,17 @@ func (s Server) Check(name string) error {
 	}
 	switch {
 	case s.Command == "" && s.URL == "":
-		return fmt.Errorf("%w: server %q needs a command or a url", ErrBadConfig, name)
+		return badConfig("mcp_no_command", []string{"name", name}, "server %q needs a command or a url", name)
 	case s.Command != "" && s.URL != "":
-		return fmt.Errorf("%w: server %q has both a command and a url; keep one", ErrBadConfig, name)
+		return badConfig("mcp_both", []string{"name", name}, "server %q has both a command and a url; keep one", name)
 	case s.URL != "":
 		u, err := url.Parse(s.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%w: server %q: url %q must be an http:// or https:// address", ErrBadConfig, name, s.URL)
+			return badConfig("mcp_url", []string{"name", name, "url", s.URL}, "server %q: url %q must be an http:// or https:// address", name, s.URL)
 		}
 	}
 	if s.TimeoutSeconds < 0 {
-		return fmt.Errorf("%w: server %q: timeoutSeconds must not be negative", ErrBadConfig, name)
+		return badConfig("mcp_timeout", []string{"name", name}, "server %q: timeoutSeconds must not be negative", name)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -296,16 +297,23 @@ func validate(text string, kind Kind) (string, error) {
 	case text == "":
 		return "", invalid(api.ErrMemoryEmpty, "The memory is empty.", "Write what Wayfinder should remember.")
 	case utf8.RuneCountInString(text) > MaxTextLen:
-		return "", invalid(api.ErrMemoryTooLong, fmt.Sprintf("The memory is %d characters long; at most %d fit.", utf8.RuneCountInString(text), MaxTextLen), "Keep it to one or two sentences.")
+		n := utf8.RuneCountInString(text)
+		return "", invalid(api.ErrMemoryTooLong, fmt.Sprintf("The memory is %d characters long; at most %d fit.", n, MaxTextLen), "Keep it to one or two sentences.",
+			"n", strconv.Itoa(n), "max", strconv.Itoa(MaxTextLen))
 	case !kind.Valid():
-		return "", invalid(api.ErrMemoryKind, fmt.Sprintf("%q is not a kind of memory.", kind), "Use preference, fact or feedback.")
+		return "", invalid(api.ErrMemoryKind, fmt.Sprintf("%q is not a kind of memory.", kind), "Use preference, fact or feedback.", "kind", string(kind))
 	}
 	return text, nil
 }
 
 // invalid is an ErrInvalid with what the person sees.
-func invalid(code api.ErrorCode, msg, hint string) error {
-	return &api.Error{Info: api.ErrorInfo{Code: code, Message: msg, Hint: hint}, Err: ErrInvalid}
+// kv are the particulars the window words it with (api.Error.With).
+func invalid(code api.ErrorCode, msg, hint string, kv ...string) error {
+	e := &api.Error{Info: api.ErrorInfo{Code: code, Message: msg, Hint: hint}, Err: ErrInvalid}
+	if len(kv) > 0 {
+		e = e.With(kv...)
+	}
+	return e
 }
 
 // notFound is an ErrNotFound with what the person sees.

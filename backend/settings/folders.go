@@ -46,14 +46,14 @@ func (s *Store) Grant(ctx context.Context, g api.FolderGrant) (api.Settings, err
 func (s *Store) Revoke(ctx context.Context, path string) (api.Settings, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil || path == "" {
-		return api.Settings{}, api.NewError(api.ErrFolderNotGranted, fmt.Sprintf("%q is not a folder Wayfinder may read.", path), "See the list in Settings or with `wayfinder folders list`.")
+		return api.Settings{}, api.NewError(api.ErrFolderNotGranted, fmt.Sprintf("%q is not a folder Wayfinder may read.", path), "See the list in Settings or with `wayfinder folders list`.").With("path", path)
 	}
 	return s.changeFolders(ctx, func(cur *api.Settings) error {
 		n := len(cur.Folders) + len(cur.RevokedImportFolders)
 		cur.Folders = slices.DeleteFunc(cur.Folders, func(f api.FolderGrant) bool { return f.Path == abs })
 		cur.RevokedImportFolders = slices.DeleteFunc(cur.RevokedImportFolders, func(p string) bool { return p == abs })
 		if len(cur.Folders)+len(cur.RevokedImportFolders) == n {
-			return api.NewError(api.ErrFolderNotGranted, fmt.Sprintf("%s is not a folder Wayfinder may read.", abs), "See the list in Settings or with `wayfinder folders list`.")
+			return api.NewError(api.ErrFolderNotGranted, fmt.Sprintf("%s is not a folder Wayfinder may read.", abs), "See the list in Settings or with `wayfinder folders list`.").With("path", abs)
 		}
 		return nil
 	})
@@ -86,19 +86,19 @@ func (s *Store) changeFolders(ctx context.Context, change func(*api.Settings) er
 // grantablePath makes path absolute and checks that it is a folder.
 func grantablePath(path string) (string, error) {
 	if path == "" {
-		return "", api.NewError(api.ErrFolderNotFound, "Choose a folder.", "")
+		return "", api.NewError(api.ErrFolderNotFound, "Choose a folder.", "").With("case", "empty")
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", api.NewError(api.ErrFolderNotFound, fmt.Sprintf("%q is not a path Wayfinder understands.", path), "Give the folder's full path.")
+		return "", api.NewError(api.ErrFolderNotFound, fmt.Sprintf("%q is not a path Wayfinder understands.", path), "Give the folder's full path.").With("case", "bad_path", "path", path)
 	}
 	fi, err := os.Stat(abs)
 	switch {
 	case err != nil:
 		return "", &api.Error{Info: api.ErrorInfo{Code: api.ErrFolderNotFound, Message: fmt.Sprintf("There is no folder %s.", abs),
-			Hint: "Check the path, or choose the folder with the Choose button."}, Err: err}
+			Hint: "Check the path, or choose the folder with the Choose button.", Args: map[string]string{"path": abs}}, Err: err}
 	case !fi.IsDir():
-		return "", api.NewError(api.ErrNotAFolder, fmt.Sprintf("%s is a file, not a folder.", abs), "Grant the folder that holds it.")
+		return "", api.NewError(api.ErrNotAFolder, fmt.Sprintf("%s is a file, not a folder.", abs), "Grant the folder that holds it.").With("path", abs)
 	}
 	return abs, nil
 }

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -55,13 +56,21 @@ func TestFolderGrants(t *testing.T) {
 		t.Fatalf("after a restart: %+v, %v", again.Current().Folders, err)
 	}
 
+	// Each carries the path (and which case it is) for the window to word
+	// in the person's language, not only the English message.
+	missing := filepath.Join(dir, "missing")
 	for _, tt := range []struct {
 		path string
 		code api.ErrorCode
-	}{{filepath.Join(dir, "missing"), api.ErrFolderNotFound}, {file, api.ErrNotAFolder}, {"", api.ErrFolderNotFound}} {
+		args map[string]string
+	}{
+		{missing, api.ErrFolderNotFound, map[string]string{"path": missing}},
+		{file, api.ErrNotAFolder, map[string]string{"path": file}},
+		{"", api.ErrFolderNotFound, map[string]string{"case": "empty"}},
+	} {
 		_, err := s.Grant(ctx, api.FolderGrant{Path: tt.path})
-		if info, ok := api.AsError(err); !ok || info.Code != tt.code {
-			t.Errorf("Grant(%q) = %v, want %s", tt.path, err, tt.code)
+		if info, ok := api.AsError(err); !ok || info.Code != tt.code || !maps.Equal(info.Args, tt.args) {
+			t.Errorf("Grant(%q) = %v %+v, want %s %v", tt.path, err, info.Args, tt.code, tt.args)
 		}
 	}
 
@@ -70,7 +79,7 @@ func TestFolderGrants(t *testing.T) {
 	}
 	if _, err := s.Revoke(ctx, dir); err == nil {
 		t.Fatal("revoking twice succeeded")
-	} else if info, _ := api.AsError(err); info.Code != api.ErrFolderNotGranted {
+	} else if info, _ := api.AsError(err); info.Code != api.ErrFolderNotGranted || info.Args["path"] != dir {
 		t.Fatalf("revoking twice: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -177,7 +178,8 @@ func (s *Store) RenameSession(ctx context.Context, id, title string) (api.Sessio
 	case n == 0:
 		return api.Session{}, api.NewError(api.ErrTitleEmpty, "The title is empty.", "Type a title for the conversation.")
 	case n > MaxTitleLen:
-		return api.Session{}, api.NewError(api.ErrTitleTooLong, fmt.Sprintf("The title is %d characters long; at most %d fit.", n, MaxTitleLen), "Shorten it.")
+		return api.Session{}, api.NewError(api.ErrTitleTooLong, fmt.Sprintf("The title is %d characters long; at most %d fit.", n, MaxTitleLen), "Shorten it.").
+			With("n", strconv.Itoa(n), "max", strconv.Itoa(MaxTitleLen))
 	}
 	if err := s.update(ctx, id, map[string]any{"title": title}); err != nil {
 		return api.Session{}, fmt.Errorf("rename session: %w", err)

@@ -121,6 +121,7 @@ func DescribeStorage(err error, dataDir string) (api.ErrorInfo, bool) {
 			Code:    api.ErrDiskFull,
 			Message: fmt.Sprintf("The disk that holds %s is full, so Wayfinder cannot save.", folder),
 			Hint:    "Free some space on that disk (empty the trash, remove large files you no longer need), then try again. What was saved before is kept.",
+			Args:    dirArgs(dataDir),
 		}, true
 	case ErrNotWritable:
 		hint := "Make the folder writable for your user account, or start Wayfinder with --data-dir set to a folder you can write to."
@@ -131,9 +132,18 @@ func DescribeStorage(err error, dataDir string) (api.ErrorInfo, bool) {
 			Code:    api.ErrDataReadOnly,
 			Message: fmt.Sprintf("Wayfinder cannot write to %s: it is read-only, or it belongs to another user.", folder),
 			Hint:    hint,
+			Args:    dirArgs(dataDir),
 		}, true
 	}
 	return api.ErrorInfo{}, false
+}
+
+// dirArgs names the data folder for the window's wording, when known.
+func dirArgs(dir string) map[string]string {
+	if dir == "" {
+		return nil
+	}
+	return map[string]string{"dir": dir}
 }
 
 // errPath is the path an OS error is about, or "".

@@ -93,6 +93,9 @@ func TestDescribeStorage(t *testing.T) {
 			if !strings.Contains(info.Message, dir) || info.Hint == "" {
 				t.Fatalf("the message does not name the folder or say what to do: %+v", info)
 			}
+			if info.Args["dir"] != dir {
+				t.Fatalf("the folder is not sent apart for the window to word: %+v", info.Args)
+			}
 			for _, raw := range []string{"database or disk is full", "readonly database", "(13)", "(8)"} {
 				if strings.Contains(info.Message+info.Hint, raw) {
 					t.Fatalf("SQLite's own words reach the person: %+v", info)

@@ -3,6 +3,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { setLang } from "../i18n/i18n.svelte";
 import { errorText } from "./errors";
+import ErrorBanner from "./ErrorBanner.svelte";
+import { flushSync, mount, unmount } from "svelte";
 import type { UiErrorCode } from "../api/errors";
 
 afterEach(() => setLang("en"));
@@ -127,5 +129,75 @@ describe("errorText from the backend's parts", () => {
     setLang("en");
     const got = errorText({ code: "model_missing", message: "m", args: { model: "{host}" } });
     expect(got.detail).toBe("{host} is not in Ollama on this computer.");
+  });
+});
+
+// Codes without a hint of their own used to show the backend's English
+// message as the detail: each now has its words, with its particulars.
+describe("errorText for codes that name a path, a size or a case", () => {
+  const hangul = /[가-힣]/;
+  const english = "An English sentence from the backend.";
+  it.each([
+    ["invalid_input", { case: "model_name" }, "모델 이름이 아닙니다.", "목록에서 모델을 고르세요."],
+    ["invalid_input", { case: "delete_model_name" }, "지울 모델의 이름을 정하세요.", ""],
+    ["invalid_input", { case: "attachment_hidden", dir: "mcp-attachments" }, "이 첨부 파일은 여기에서 보여 줄 수 없습니다.", "데이터 폴더의 mcp-attachments 아래에"],
+    ["invalid_input", { case: "name_taken", file: "보고서.pdf" }, "같은 이름의 파일이 이미 있습니다: 보고서.pdf", "파일 이름을 바꿔"],
+    ["invalid_input", { case: "mcp_locked" }, "MCP 서버를 바꿀 수 없습니다.", ""],
+    ["invalid_input", { case: "import_too_large", mb: "64" }, "파일이 64MB보다 큽니다.", "`wayfinder import 파일`"],
+    ["invalid_input", { case: "answer_again_last" }, "마지막 메시지에만", "새 메시지로"],
+    ["invalid_input", { case: "answer_again_none" }, "다시 답할 메시지가 없습니다.", "대신 메시지를"],
+    ["invalid_input", { case: "ollama_rejected", reason: "model does not support thinking" }, "Ollama가 요청을 거부했습니다.", "설정에서 고른 모델"],
+    ["invalid_input", { case: "mcp_taken", name: "files" }, "같은 이름의 MCP 서버가 이미 있습니다: files", "다른 이름을"],
+    ["invalid_input", { case: "mcp_unknown", name: "files" }, "더 이상 없습니다: files", "mcp.json이"],
+    ["invalid_input", { case: "mcp_name", name: "웹 서버" }, "MCP 서버 이름으로 쓸 수 없습니다: 웹 서버", "1~32자"],
+    ["invalid_input", { case: "mcp_no_command", name: "web" }, "MCP 서버 web에 명령이나 주소가", "시작하는 명령"],
+    ["invalid_input", { case: "mcp_both", name: "web" }, "명령과 주소가 둘 다", "하나만"],
+    ["invalid_input", { case: "mcp_url", name: "web", url: "ftp://x" }, "주소가 아닙니다: ftp://x", "http://127.0.0.1:8000/mcp"],
+    ["invalid_input", { case: "mcp_timeout", name: "web" }, "시간 제한이 음수", "timeoutSeconds"],
+    ["invalid_input", { case: "mcp_file", reason: "mcp.json is not valid JSON: unexpected end" }, "mcp.json에 잘못된 곳이", "아래 내용이"],
+    ["not_found", { case: "answer" }, "그 답은 이 대화에 더 이상 없습니다.", "대화를 다시 불러오세요."],
+    ["not_found", { case: "attachment", file: "a.png" }, "첨부되어 있지 않은 파일입니다: a.png", "목록을 새로 고치세요."],
+    ["folder_not_granted", { path: "/home/me/문서" }, "목록에 없는 폴더입니다: /home/me/문서", "`wayfinder folders list`"],
+    ["folder_not_found", { path: "/home/me/없음" }, "이 폴더가 없습니다: /home/me/없음", "‘선택…’으로"],
+    ["folder_not_found", { case: "empty" }, "폴더를 고르세요.", "‘선택…’으로"],
+    ["folder_not_found", { case: "bad_path", path: "\u0000x" }, "이해할 수 없는 경로입니다: \u0000x", "전체 경로"],
+    ["not_a_folder", { path: "/home/me/a.txt" }, "폴더가 아니라 파일입니다: /home/me/a.txt", "폴더를 허용하세요."],
+    ["disk_full", { dir: "/home/me/.local/share/wayfinder" }, "디스크가 가득 찼습니다: /home/me/.local/share/wayfinder", "공간을 비운 뒤"],
+    ["data_folder_read_only", { dir: "/srv/wf" }, "다른 사용자의 폴더입니다: /srv/wf", "--data-dir"],
+    ["title_too_long", { n: "250", max: "200" }, "제목이 250자입니다. 200자까지", "줄여 주세요."],
+    ["message_too_long", { n: "40000", max: "32000" }, "메시지가 40000자입니다.", "지식 베이스에"],
+    ["memory_too_long", { n: "600", max: "500" }, "기억할 내용이 600자입니다.", "한두 문장"],
+    ["memory_kind_unknown", { kind: "secret" }, "기억 종류가 아닙니다: secret", "preference(선호)"],
+    ["unknown_category", { category: "video" }, "“video” 분류는 없습니다.", "목록에서 분류를"],
+  ])("%s %j in Korean", (code, args, detail, hint) => {
+    setLang("ko");
+    const got = errorText({ code: code as UiErrorCode, message: english, hint: "An English hint.", args });
+    expect(got.title).toMatch(hangul);
+    expect(got.detail).toContain(detail);
+    if (hint) expect(got.hint).toContain(hint);
+    else expect(got.hint).toBe("An English hint."); // the backend sends none for these: nothing to word
+    expect(got.detail + got.title).not.toContain("English");
+  });
+
+  it("drops a message that only repeats the title when the particulars are not there", () => {
+    setLang("ko");
+    const got = errorText({ code: "memory_empty", message: "The memory is empty.", hint: "Write what Wayfinder should remember." });
+    expect(got).toEqual({ title: "기억할 내용이 비어 있습니다.", detail: "", hint: "Wayfinder가 기억할 내용을 적으세요.", cause: "" });
+  });
+
+  it("shows a path as data: markup and backticks in it stay text", () => {
+    setLang("en");
+    const path = "/tmp/<img src=x onerror=alert(1)>/`rm -rf ~`";
+    const got = errorText({ code: "folder_not_granted", message: "m", args: { path } });
+    expect(got.detail).toBe("This folder is not among those Wayfinder may read: /tmp/<img src=x onerror=alert(1)>/rm -rf ~");
+    const banner = document.createElement("div");
+    document.body.appendChild(banner);
+    const app = mount(ErrorBanner, { target: banner, props: { error: { code: "folder_not_granted", message: "m", args: { path } } } });
+    flushSync();
+    expect(banner.querySelector("img")).toBeNull();
+    expect(banner.querySelector(".detail")!.textContent).toContain("<img src=x onerror=alert(1)>");
+    expect([...banner.querySelectorAll(".hint code")].map((c) => c.textContent)).toEqual(["wayfinder folders list"]);
+    unmount(app);
+    banner.remove();
   });
 });

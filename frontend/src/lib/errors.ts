@@ -77,25 +77,31 @@ export interface ErrorText {
  * filled is the catalogs' sentence for key with every blank filled from
  * args, or "" when there is no such key or args lack one of its blanks
  * (an older backend, a stored error): the caller then keeps the backend's
- * English words rather than show a sentence with a hole.
+ * English words rather than show a sentence with a hole. The values are
+ * data: a backtick in one (a path, a model name) is dropped, so it cannot
+ * open or close the hint's `command` markup.
  */
 export function filled(key: string, args: Record<string, string>): string {
   if (!isKey(key)) return "";
   const blanks = [...t(key).matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   if (blanks.some((b) => !args[b])) return "";
-  return t(key, args);
+  const data: Record<string, string> = {};
+  for (const b of blanks) data[b] = args[b]!.replaceAll("`", "");
+  return t(key, data);
 }
 
 /**
  * errorText is an error in the person's language. The title comes from
  * the code. The backend sends the particulars in parts (ErrorInfo.args: a
- * model, a host, a path), and the catalogs word them: "error.<code>.detail"
- * in place of the English message and "error.<code>.hint" in place of the
- * English hint, each only when args fill all its blanks. A code whose hint
- * has no blanks needs no message either: it only says what the title says
+ * model, a host, a path, and "case" when a code covers several
+ * situations), and the catalogs word them: "error.<code>.case.<case>" or
+ * "error.<code>.detail" in place of the English message, and the same
+ * key + ".hint" (else "error.<code>.hint") in place of the English hint,
+ * each only when args fill all its blanks. A code whose hint has no
+ * blanks needs no message either: it only says what the title says
  * ("error.<code>.advice" instead keeps the message, which names a host or
  * a model, for a backend that sends no args). A raw cause (Ollama's own
- * words) stays beside a worded detail, as its muted last line.
+ * words, args.reason) stays beside a worded detail, as its muted last line.
  */
 export function errorText(info: ErrorInfo): ErrorText {
   let key = titles[info.code] ?? "error.internal";
@@ -103,13 +109,15 @@ export function errorText(info: ErrorInfo): ErrorText {
   if ((info.code === "plan_changed" || info.code === "tool_call_changed") && !info.awaiting) key = "error.decided_already";
   const args = info.args ?? {};
   const title = t(key);
-  const worded = filled(`${key}.detail`, args);
-  const hint = filled(`${key}.hint`, args) || filled(`${key}.advice`, args) || info.hint || "";
+  const caseKey = args.case ? `${key}.case.${args.case}` : "";
+  const worded = (caseKey && filled(caseKey, args)) || filled(`${key}.detail`, args);
+  const hinted = (caseKey && filled(`${caseKey}.hint`, args)) || filled(`${key}.hint`, args);
+  const hint = hinted || filled(`${key}.advice`, args) || info.hint || "";
   const cause = args.reason && args.reason !== info.message ? args.reason : "";
   if (worded) return { title, detail: worded, hint, cause };
   // No particulars worded: a code with a hint of its own drops the message
   // (it repeats the title); one with only advice keeps it as the detail.
-  if (filled(`${key}.hint`, args)) return { title, detail: "", hint, cause };
+  if (hinted) return { title, detail: "", hint, cause };
   // The particulars arrived only as the raw cause: the title says the rest.
   if (cause && isKey(`${key}.advice`)) return { title, detail: "", hint, cause };
   return { title, detail: info.message, hint, cause: "" };

@@ -94,10 +94,12 @@ describe("MCP servers in Settings", () => {
     click(".add-server");
     await vi.waitFor(() => expect($$(".servers > li")).toHaveLength(2));
     expect(fake.calls.filter((c) => c.method === "Add")[1]!.args[0]).toMatchObject({ name: "remote", command: "", args: [], url: "https://mcp.example.com/mcp" });
-    // A name taken is refused with the backend's words.
+    // A name taken is refused in words of the window's own, naming it.
     fill("#mcp-name", "remote");
     fill("#mcp-command", "x");
     click(".add-server");
-    await vi.waitFor(() => expect($(".mcp").textContent).toContain("already there"));
+    await vi.waitFor(() => expect($(".mcp [role=alert] .detail").textContent).toBe("There is already an MCP server named remote."));
+    expect($(".mcp [role=alert] .hint").textContent).toBe("Choose another name, or remove the one there first.");
+    expect($(".mcp").textContent).not.toContain("already there");
   });
 });

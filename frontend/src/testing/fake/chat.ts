@@ -29,7 +29,7 @@ export class FakeChat extends FakeMCP {
   images = new Map<string, string>();
   "ChatService.Attachment"(id: string, name: string): AttachmentImage {
     const url = this.images.get(`${id}/${name}`);
-    if (!url) throw new ApiError({ code: "invalid_input", message: "This attachment cannot be shown here.", hint: "It stays in the data folder, under mcp-attachments." });
+    if (!url) throw new ApiError({ code: "invalid_input", message: "This attachment cannot be shown here.", hint: "It stays in the data folder, under mcp-attachments.", args: { case: "attachment_hidden", dir: "mcp-attachments" } });
     return { mime: "image/png", data_url: url };
   }
   "ChatService.Messages"(id: string): Message[] {

@@ -12,7 +12,7 @@ export class FakeMCP extends FakeMemory {
     return structuredClone(this.mcpServers);
   }
   "MCPService.Add"(input: MCPServerInput): MCPServer[] {
-    if (this.mcpServers.some((s) => s.name === input.name)) throw new ApiError({ code: "invalid_input", message: `an MCP server named "${input.name}" is already there` });
+    if (this.mcpServers.some((s) => s.name === input.name)) throw new ApiError({ code: "invalid_input", message: `an MCP server named "${input.name}" is already there`, args: { case: "mcp_taken", name: input.name } });
     const command = [input.command, ...(input.args ?? [])].join(" ").trim();
     this.mcpServers.push({ name: input.name, transport: input.url ? "http" : "stdio", command, url: input.url, enabled: true, auto_approve_read_only: false, state: "ready", tools: [] });
     return structuredClone(this.mcpServers);

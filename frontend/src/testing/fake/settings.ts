@@ -168,7 +168,7 @@ export class FakeSettings extends FakeCore {
   chosenFolder = "/home/you/projects";
   chosenZim = "/home/you/wikipedia_ko_all.zim";
   "SettingsService.GrantFolder"(path: string, hidden: boolean, secrets: boolean): Settings {
-    if (!this.folders.has(path)) throw new ApiError({ code: "folder_not_found", message: `There is no folder ${path}.` });
+    if (!this.folders.has(path)) throw new ApiError({ code: "folder_not_found", message: `There is no folder ${path}.`, args: { path } });
     const grants = this.settings.folder_grants.filter((g) => g.path !== path);
     const old = this.settings.folder_grants.find((g) => g.path === path);
     grants.push({ path, allow_hidden: hidden, allow_secrets: secrets, granted_at: old?.granted_at ?? "2026-11-23T09:00:00Z" });
@@ -177,7 +177,7 @@ export class FakeSettings extends FakeCore {
     return structuredClone(this.settings);
   }
   "SettingsService.RevokeFolder"(path: string): Settings {
-    if (!this.settings.folder_grants.some((g) => g.path === path)) throw new ApiError({ code: "folder_not_granted", message: `${path} is not a folder Wayfinder may read.` });
+    if (!this.settings.folder_grants.some((g) => g.path === path)) throw new ApiError({ code: "folder_not_granted", message: `${path} is not a folder Wayfinder may read.`, args: { path } });
     this.settings = { ...this.settings, folder_grants: this.settings.folder_grants.filter((g) => g.path !== path) };
     return structuredClone(this.settings);
   }

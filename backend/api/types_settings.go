@@ -111,8 +111,11 @@ type HostStatus struct {
 	DownSince time.Time `json:"down_since,omitempty"`
 	RetryAt   time.Time `json:"retry_at,omitempty"`
 	Error     string    `json:"error,omitempty"`
-	Models    []string  `json:"models"`
-	InFlight  int       `json:"in_flight"`
+	// Code sorts Error (ollama_unreachable, ollama_error, ...), so the
+	// window can say why in the person's language; Error stays the cause.
+	Code     ErrorCode `json:"code,omitempty"`
+	Models   []string  `json:"models"`
+	InFlight int       `json:"in_flight"`
 }
 
 // AppInfo describes the running app.

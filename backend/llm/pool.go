@@ -459,6 +459,9 @@ func (p *pool) states() []wf.HostStatus {
 		}
 		if h.down {
 			st.DownSince, st.RetryAt, st.Error = h.downSince, h.retryAt, h.lastErr
+			if h.err != nil {
+				st.Code = Classify(h.err).Code
+			}
 		}
 		out = append(out, st)
 	}

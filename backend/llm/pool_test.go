@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ollama/ollama/api"
+	wf "github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 )
 
@@ -131,7 +132,7 @@ func TestHostDownIsSkipped(t *testing.T) {
 		t.Fatalf("embed: %v", err)
 	}
 	st := c.pool.states()
-	if st[0].Up || st[0].Error == "" || st[0].DownSince.IsZero() || !st[1].Up {
+	if st[0].Up || st[0].Error == "" || st[0].Code != wf.ErrOllamaUnreachable || st[0].DownSince.IsZero() || !st[1].Up || st[1].Code != "" {
 		t.Errorf("states %+v", st)
 	}
 }

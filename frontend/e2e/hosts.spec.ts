@@ -54,7 +54,8 @@ test("Settings lists each host: up with its models, or down since when and why",
     const gone = page.locator(`.hosts li[data-host='${down}']`);
     assert.equal(await gone.getAttribute("data-up"), "0");
     assert.match(await gone.locator(".state").innerText(), ko ? /부터 응답 없음, .+부터 다시 시도$/ : /^down since .+, tried again from .+$/);
-    assert.match(await gone.locator(".why").innerText(), /connection refused/);
+    assert.match(await gone.locator(".why").innerText(), ko ? /이 주소에서 응답이 없습니다/ : /^Nothing answers at this address/);
+    assert.match((await gone.locator(".why").getAttribute("title")) ?? "", /connection refused/, "the error itself on hover");
     assert.equal(await page.locator(".none-up").count(), 0, "two hosts answer: nothing says none does");
     assert.match(await page.innerText("#set-host-status"), ko ? /연결/ : /Connected/);
     await screenshot(page, `hosts-settings-${locale.slice(0, 2)}-1280`);
@@ -111,6 +112,14 @@ test("with every host down, Settings says once that none answers and what to do"
     assert.equal(await page.innerText(".none-up code"), "ollama serve");
     assert.equal(await page.locator(".hosts li[data-up='1']").count(), 0);
     await screenshot(page, `hosts-none-up-${locale.slice(0, 2)}-1280`);
+    // The first-start page behind it names every address.
+    await page.keyboard.press("Escape");
+    await page.waitForSelector("dialog[open]", { state: "detached" });
+    assert.match(
+      await page.innerText("section.onboarding .hosts-none"),
+      locale === "ko-KR" ? /^Ollama 주소 2곳 모두 응답하지 않습니다: http/ : /^None of the 2 Ollama addresses answers: http/,
+    );
+    await screenshot(page, `hosts-none-up-start-${locale.slice(0, 2)}-1280`);
     await page.context().close();
   }
 });

@@ -645,6 +645,7 @@ export interface HostStatus {
   down_since?: string;
   retry_at?: string;
   error?: string;
+  code?: ErrorCode;
   models: string[];
   in_flight: number;
 }

@@ -10,7 +10,7 @@ const hosts: HostStatus[] = [
   {
     url: "http://gpu2:11434", up: false, models: [], in_flight: 0,
     down_since: "2026-11-26T22:01:03Z", retry_at: "2026-11-26T22:01:05Z",
-    error: "list: ollama is not reachable: connection refused",
+    error: "list: ollama is not reachable: connection refused", code: "ollama_unreachable",
   },
 ];
 
@@ -32,7 +32,8 @@ describe("Ollama hosts in Settings", () => {
     const down = $("li[data-host='http://gpu2:11434']");
     expect(down.dataset.up).toBe("0");
     expect(down.querySelector(".state")!.textContent).toMatch(/^down since .+, tried again from .+$/);
-    expect(down.querySelector(".why")!.textContent).toContain("connection refused");
+    expect(down.querySelector(".why")!.textContent).toBe("Nothing answers at this address: is that computer on, with Ollama running?");
+    expect(down.querySelector(".why")!.getAttribute("title")).toContain("connection refused");
   });
 
   it("says it in Korean", async () => {
@@ -40,6 +41,14 @@ describe("Ollama hosts in Settings", () => {
     await vi.waitFor(() => expect($$(".hosts > li")).toHaveLength(2), { timeout: 5000 });
     expect($("li[data-host='http://127.0.0.1:11434'] .state").textContent).toBe("정상");
     expect($("li[data-host='http://gpu2:11434'] .state").textContent).toMatch(/부터 응답 없음, .+부터 다시 시도$/);
+    // Why, in Korean: the network's English words only on hover.
+    expect($("li[data-host='http://gpu2:11434'] .why").textContent).toBe("이 주소에서 응답이 없습니다: 그 컴퓨터가 켜져 있고 Ollama가 실행 중인가요?");
+  });
+
+  it("says a host's own error apart from its address being unreachable", async () => {
+    await openSettings([hosts[0]!, { ...hosts[1]!, error: "list: ollama reported an error: 500: gpu lost", code: "ollama_error" }]);
+    await vi.waitFor(() => expect($$(".hosts > li")).toHaveLength(2), { timeout: 5000 });
+    expect($("li[data-host='http://gpu2:11434'] .why").textContent).toBe("Ollama there reported an error.");
   });
 
   it("shows no list for one host", async () => {

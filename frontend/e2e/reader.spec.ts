@@ -93,6 +93,9 @@ for (const lang of [
     assert.ok(await hitInView(page), "the reader opens scrolled to the hit");
     const places = await page.$$eval("dialog.reader .place", (els) => els.map((e) => e.textContent ?? ""));
     assert.ok(places.some((p) => p.includes(lang.heading(200))), `the hit's heading is shown: ${places.join(" | ")}`);
+    // How far in: section 200 of 400.
+    const at = (await page.textContent("dialog.reader [data-testid=reader-position]")) ?? "";
+    assert.match(at, lang.code === "en" ? /^About (4\d|5\d)% into the document$/ : /^문서의 약 (4\d|5\d)% 지점$/);
     await screenshot(page, `reader-${lang.code}-1280`);
 
     // Reading on: scrolled to the bottom, the next page comes in by itself.
@@ -102,16 +105,20 @@ for (const lang of [
       const els = document.querySelectorAll<HTMLElement>("dialog.reader [data-seq]");
       return Number(els[els.length - 1]?.dataset.seq) > n;
     }, last);
-    // Going to the start: pages come in above while the view stays on the text read.
-    for (let i = 0; i < 20 && !(await page.$("dialog.reader [data-edge=start]")); i++) {
+    // Scrolling up to the start: pages come in above, the view staying on the text read.
+    for (let i = 0; i < 40 && !(await page.$("dialog.reader [data-edge=start]")); i++) {
       const first = (await seqs(page))[0]!;
-      await page.click("dialog.reader button.more[data-more=above]");
-      await page.waitForFunction((n) => Number(document.querySelector<HTMLElement>("dialog.reader [data-seq]")?.dataset.seq) < n, first);
+      await page.$eval("dialog.reader [data-testid=reader-body]", (b) => (b.scrollTop = 0));
+      await page.waitForFunction(
+        (n) => !!document.querySelector("dialog.reader [data-edge=start]") || Number(document.querySelector<HTMLElement>("dialog.reader [data-seq]")?.dataset.seq) < n,
+        first,
+      );
     }
     assert.equal(await page.textContent("dialog.reader [data-edge=start]"), lang.start);
     const now = await seqs(page);
     assert.ok(now[0] === 0 && now.length <= 96, `from the start, bounded: ${now[0]}…${now.at(-1)} (${now.length})`);
     await page.$eval("dialog.reader [data-testid=reader-body]", (b) => (b.scrollTop = 0));
+    await page.waitForFunction((want) => document.querySelector("dialog.reader [data-testid=reader-position]")?.textContent === want, lang.code === "en" ? "About 0% into the document" : "문서의 약 0% 지점");
     await screenshot(page, `reader-${lang.code}-start-1280`);
     await page.close();
   });

@@ -153,6 +153,8 @@ describe("knowledge screen", () => {
     expect($("dialog.reader [data-edge=start]").textContent).toBe("Start of the document");
     expect($("dialog.reader [data-edge=end]").textContent).toBe("End of the document");
     expect(document.querySelector("dialog.reader button.more")).toBeNull();
+    // A document shown whole needs no "how far in".
+    expect(document.querySelector("dialog.reader [data-testid=reader-position]")).toBeNull();
     // Where it is: the page and heading, and the view goes to the hit.
     expect($$("dialog.reader .place").map((e) => e.textContent)).toEqual(["page 1 · 연차 휴가"]);
     expect(scrolled.at(-1)).toBe("hit");
@@ -181,6 +183,8 @@ describe("knowledge screen", () => {
     expect(seqs()[0]).toBe(0);
     expect($("dialog.reader [data-edge=start]").textContent).toBe("문서의 처음");
     expect($$("dialog.reader .place").map((e) => e.textContent)).toEqual(["1쪽 · 연차 휴가", "2쪽 · 연차 휴가"]);
+    // How far into the document: at the hit, chunk 1 of 500.
+    expect($("dialog.reader [data-testid=reader-position]").textContent).toBe("문서의 약 0% 지점");
     const later = () => $("dialog.reader button.more[data-more=below]");
     expect(later().textContent).toBe("뒷부분 더 보기");
     for (let i = 0; i < 6; i++) {

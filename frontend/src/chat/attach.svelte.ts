@@ -34,6 +34,8 @@ export class AttachStore {
   pending = $state<Pending[]>([]);
   error = $state<ErrorInfo | null>(null);
   private seq = 0;
+  /** onsettled hears that a conversation's file finished importing (or failed). */
+  onsettled: ((sessionID: string) => void) | null = null;
 
   constructor(private readonly api: KnowledgeApi) {}
 
@@ -53,11 +55,12 @@ export class AttachStore {
           // failed as a whole (the knowledge base unavailable) keeps its
           // error, which the banner words by its code.
           row.error = f ? { code: "invalid_input", message: t("attach.failed", { file: row.name, reason: failureText(f.error, f.reason) }), hint: "" } : r.error!;
+          this.onsettled?.(row.session);
           return;
         }
         if (r.duplicates?.length && row.progress) row.progress = { ...row.progress, stage: "duplicate", duplicateOf: r.duplicates[0]!.error, finished: true, percent: 100 };
         else this.pending = this.pending.filter((x) => x !== row);
-        void this.load(row.session);
+        void this.load(row.session).then(() => this.onsettled?.(row.session));
       }),
       subscribe(transport, Reconnected, () => {
         for (const sid of Object.keys(this.files)) void this.settle(sid);

@@ -79,6 +79,18 @@ describe("files in chat", () => {
     expect(document.body.textContent).not.toContain("Undo");
   }, 30_000);
 
+  it("does not keep a conversation left while its only file was on its way in, once that file is refused", async () => {
+    const { fake } = await start({ stepDelayMs: 400 });
+    pick([new File(["MZ"], "setup.exe")]);
+    await vi.waitFor(() => expect($$("[data-testid='attachments'] .pending li")).toHaveLength(1), { timeout: 5000 });
+    const sid = fake.sessions[0]!.id;
+    click(".sidebar button.new");
+    // Still on its way in when left: kept for now.
+    expect(fake.calls.some((c) => c.method === "Delete")).toBe(false);
+    await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Delete").map((c) => c.args[0])).toEqual([sid]), { timeout: 5000 });
+    await vi.waitFor(() => expect($$(".sidebar li")).toHaveLength(0), { timeout: 5000 });
+  }, 20_000);
+
   it("takes files dropped on a new chat, in Korean", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     setLang("ko");

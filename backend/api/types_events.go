@@ -101,6 +101,10 @@ type PullProgress struct {
 	Host      string `json:"host,omitempty"`
 	HostIndex int    `json:"host_index,omitempty"`
 	Hosts     int    `json:"hosts,omitempty"`
+	// Missed, on the last event of a download that succeeded, are the
+	// hosts that did not get the model because they were in trouble (no
+	// answer, a dropped connection, a server error); the others have it.
+	Missed []string `json:"missed,omitempty"`
 }
 
 // MemoriesChanged tells windows to reload the memory list.

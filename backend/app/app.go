@@ -660,7 +660,12 @@ func (s *SettingsService) Pull(model string) error {
 		}()
 		err := a.models.Pull(ctx, model, func(p api.PullProgress) { a.events.Emit(api.EventPullProgress, p) })
 		last := api.PullProgress{Model: model, Status: "success", Done: true}
+		var missed *llm.MissedHosts
 		switch {
+		case errors.As(err, &missed) && ctx.Err() == nil:
+			// Downloaded on the hosts that answered: the model works.
+			last.Missed = missed.Hosts
+			a.log.Warn("model not downloaded on every Ollama host", "model", model, "err", err)
 		case err != nil && ctx.Err() != nil:
 			// Cancelled (CancelPull, or the app closing): Ollama keeps
 			// what it downloaded and a later pull resumes from there.

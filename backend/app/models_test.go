@@ -216,3 +216,26 @@ func TestPullProgressNamesEachHost(t *testing.T) {
 		})
 	}
 }
+
+// A download over several hosts with one down still gets the model onto
+// the others: the last event is a success that names the host missed.
+func TestPullNamesTheHostsMissed(t *testing.T) {
+	fake, gone := ollamatest.New(t), ollamatest.New(t)
+	goneURL := gone.URL()
+	gone.Close()
+	g := globals{dataDir: t.TempDir(), ollamaHost: fake.URL() + "," + goneURL, model: "llama3.2:3b", embedModel: "bge-m3"}
+	a, err := openApp(context.Background(), g, "serve", newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	events := &eventLog{}
+	a.AttachEvents(events)
+	if err := (&SettingsService{a}).Pull("qwen3:4b"); err != nil {
+		t.Fatal(err)
+	}
+	last := events.waitFor(t, api.EventPullProgress, func(p any) bool { return p.(api.PullProgress).Done }).(api.PullProgress)
+	if last.Status != "success" || last.Error != nil || !cmp.Equal(last.Missed, []string{goneURL}) {
+		t.Fatalf("last event: %+v", last)
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ollama/ollama/api"
@@ -191,9 +193,14 @@ func (c *Client) Delete(ctx context.Context, model string) error {
 // unknown name) is ErrPullFailed and is not retried; a dropped connection
 // is, and Ollama resumes the download where it stopped. With several hosts
 // each host downloads it in turn, so that every host can take its calls;
-// each line names its host and place (Progress.Index of Hosts), and the
-// first failure stops it.
+// each line names its host and place (Progress.Index of Hosts). A host in
+// trouble (no answer, a dropped connection, a server error) is passed
+// over and the others still download it: the error is then a
+// *MissedHosts once at least one host has the model (calls of it go to
+// those), the first host's error when none has. Any other failure (an
+// unknown name) is the same on every host and stops it.
 func (c *Client) Pull(ctx context.Context, model string, onProgress func(Progress)) error {
+	var missed MissedHosts
 	for i, h := range c.pool.hosts {
 		var each func(api.ProgressResponse)
 		if onProgress != nil {
@@ -201,12 +208,41 @@ func (c *Client) Pull(ctx context.Context, model string, onProgress func(Progres
 				onProgress(Progress{ProgressResponse: p, Host: h.url, Index: i + 1, Hosts: len(c.pool.hosts)})
 			}
 		}
-		if err := c.pullOn(ctx, h, model, each); err != nil {
+		err := c.pullOn(ctx, h, model, each)
+		switch {
+		case err == nil:
+			missed.Got++
+		case ctx.Err() == nil && hostFault(err) && len(c.pool.hosts) > 1:
+			missed.Hosts, missed.Errs = append(missed.Hosts, h.url), append(missed.Errs, err)
+		default:
 			return err
 		}
 	}
-	return nil
+	switch {
+	case len(missed.Hosts) == 0:
+		return nil
+	case missed.Got == 0:
+		return missed.Errs[0]
+	}
+	return &missed
 }
+
+// MissedHosts is a download that some hosts got and others did not, for
+// they were in trouble: the model works (its calls go to the hosts that
+// have it), and the person can pull it again once they are back.
+type MissedHosts struct {
+	Got   int      // hosts that have the model now
+	Hosts []string // those that do not, in order
+	Errs  []error  // why, one per host
+}
+
+func (m *MissedHosts) Error() string {
+	return fmt.Sprintf("downloaded on %d of %d hosts, not on %s: %v",
+		m.Got, m.Got+len(m.Hosts), strings.Join(m.Hosts, ", "), errors.Join(m.Errs...))
+}
+
+// Unwrap gives the hosts' errors to errors.Is and errors.As.
+func (m *MissedHosts) Unwrap() []error { return m.Errs }
 
 func (c *Client) pullOn(ctx context.Context, h *endpoint, model string, onProgress func(api.ProgressResponse)) error {
 	backoff := c.cfg.backoff

@@ -466,3 +466,38 @@ func TestHangingListingDoesNotHoldCalls(t *testing.T) {
 		t.Errorf("A listed %d times, want its first listing and one hanging", n)
 	}
 }
+
+// A host in trouble does not stop a pull: the others still download the
+// model, and the error names the hosts that did not get it. An error that
+// every host would give (an unknown name) stops it; with no host getting
+// the model the error is the first host's.
+func TestPullPassesOverAHostInTrouble(t *testing.T) {
+	a, b := namedFake(t, "A", ollamatest.WithPullFailure("nope", "pull model manifest: file does not exist")), namedFake(t, "B")
+	gone := namedFake(t, "gone")
+	goneURL := gone.URL()
+	gone.Close()
+	c, _ := newPoolClient(t, a.URL(), goneURL, b.URL())
+
+	err := c.Pull(context.Background(), "tinyllama:1b", nil)
+	var missed *MissedHosts
+	if !errors.As(err, &missed) || missed.Got != 2 || !cmp.Equal(missed.Hosts, []string{goneURL}) || !errors.Is(err, ErrUnreachable) {
+		t.Fatalf("err = %v (%+v)", err, missed)
+	}
+	if a.Count(ollamatest.PathPull) != 1 || b.Count(ollamatest.PathPull) != 1 {
+		t.Errorf("pulls %d / %d: the host after the one down was not asked", a.Count(ollamatest.PathPull), b.Count(ollamatest.PathPull))
+	}
+	if !strings.Contains(err.Error(), "downloaded on 2 of 3 hosts, not on "+goneURL) {
+		t.Errorf("error says %q", err)
+	}
+
+	if err := c.Pull(context.Background(), "nope", nil); !errors.Is(err, ErrPullFailed) || errors.As(err, &missed) || b.Count(ollamatest.PathPull) != 1 {
+		t.Errorf("unknown name: err = %v, B asked %d times", err, b.Count(ollamatest.PathPull))
+	}
+
+	gone2 := namedFake(t, "gone too")
+	gone2.Close()
+	c2, _ := newPoolClient(t, goneURL, gone2.URL())
+	if err := c2.Pull(context.Background(), "tinyllama:1b", nil); !errors.Is(err, ErrUnreachable) || errors.As(err, &missed) {
+		t.Errorf("no host answers: err = %v", err)
+	}
+}

@@ -1,7 +1,8 @@
 // Several Ollama hosts against `wayfinder serve`: Settings lists each host
 // (up with its models, or down since when and why), a model is pulled on
-// every host under one bar that names the host at work, and with every
-// host down Settings says once that none answers and what to do. Two fake
+// every host under one bar that names the host at work (a host that is
+// down is passed over and named), and with every host down Settings says
+// once that none answers and what to do. Two fake
 // Ollama processes are the hosts; a port nothing listens on is a third
 // that is down.
 import { after, before, test } from "node:test";
@@ -93,6 +94,20 @@ test("a model is pulled on every host under one bar that names the host at work"
   assert.deepEqual(seen, [...seen].sort((x, y) => x - y), `the bar never goes back (saw ${seen.join(", ")})`);
   assert.ok(seen.some((v) => v > 0 && v <= 50) && seen.some((v) => v > 50 && v < 100), `the bar moves over both hosts (saw ${seen.join(", ")})`);
   assert.equal(seen.at(-1), 100);
+  await page.context().close();
+});
+
+test("a pull with one host down gets the model onto the others and names the one missed", async () => {
+  await pullDelay(a, 20);
+  await pullDelay(b, 20);
+  const page = await openSettings("ko-KR", 3);
+  await page.fill("#set-pull", "gemma3:1b");
+  await page.click("dialog[open] .inline button");
+  const said = `gemma3:1b: 다른 호스트에는 준비됐지만, 응답하지 않은 ${down}에는 받지 못했습니다. 다시 켜지면 한 번 더 내려받으세요.`;
+  await page.waitForFunction((want) => document.querySelector(".pull p.muted")?.textContent === want, said, { timeout: 30_000 });
+  assert.equal(await page.locator("dialog[open] [role=alert]").count(), 0, "not an error: the model works");
+  await page.locator(".pull").scrollIntoViewIfNeeded();
+  await screenshot(page, "hosts-pull-missed-ko-1280");
   await page.context().close();
 });
 

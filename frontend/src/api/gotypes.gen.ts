@@ -330,6 +330,7 @@ export interface PullProgress {
   host?: string;
   host_index?: number;
   hosts?: number;
+  missed?: string[];
 }
 
 /** MemoriesChanged tells windows to reload the memory list. */

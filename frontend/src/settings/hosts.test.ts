@@ -159,6 +159,28 @@ describe("a download over several hosts", () => {
     expect($("section.onboarding [role=progressbar]").getAttribute("aria-valuetext")).toBe("10% · Host 1 of 2: http://gpu1:11434");
   }, 20000);
 
+  it("names a host that did not get the model, in English and Korean", async () => {
+    for (const language of ["en", "ko"]) {
+      const fake = new FakeBackend({ hosts: twoUp, pullStepMs: 60_000, settings: { language } as FakeOptions["settings"] });
+      await start({}, fake);
+      click(`button[aria-label="${language === "ko" ? "설정" : "Settings"}"]`);
+      await vi.waitFor(() => expect($$("#set-pull")).toHaveLength(1), { timeout: 5000 });
+      fill("#set-pull", "qwen3:4b");
+      click($$(".inline button").find((b) => b.textContent !== "")!);
+      // The fake's first line (host 1 of 2), then the last: host 2 was missed.
+      await vi.waitFor(() => expect($(".pull [role=progressbar]").getAttribute("aria-valuenow")).toBe("10"), { timeout: 5000 });
+      fake.emit("models.pull_progress", { model: "qwen3:4b", status: "success", completed: 0, total: 0, done: true, missed: ["http://gpu2:11434"] });
+      await vi.waitFor(() => expect($(".pull p.muted").textContent).toContain("http://gpu2:11434"), { timeout: 5000 });
+      expect($(".pull p.muted").textContent).toBe(
+        language === "ko"
+          ? "qwen3:4b: 다른 호스트에는 준비됐지만, 응답하지 않은 http://gpu2:11434에는 받지 못했습니다. 다시 켜지면 한 번 더 내려받으세요."
+          : "qwen3:4b is ready on the other hosts, but not on http://gpu2:11434, which did not answer. Pull it again once it is back.",
+      );
+      expect($$("[role=alert]")).toHaveLength(0); // not an error: the model works
+      cleanup();
+    }
+  }, 20000);
+
   it("says it in Korean", async () => {
     const { hostsSaid, watch } = await pullIn("ko");
     await vi.waitFor(() => expect($(".pull p.muted").textContent).toBe("qwen3:4b 준비 완료."), { timeout: 10000 });

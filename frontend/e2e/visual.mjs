@@ -2,6 +2,7 @@
 // (e2e/mock.html), serves it, and saves screenshots of the main screens to
 // artifacts/mock/ for a person to look at. Needs no Go backend.
 //   node e2e/visual.mjs
+//   VISUAL_ONLY=fallback node e2e/visual.mjs   (only the shots whose name matches the pattern)
 import { createServer } from "node:http";
 import { mkdirSync, readFileSync, existsSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
@@ -39,7 +40,10 @@ const browser = await chromium.launch({
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"],
 });
 
+const only = process.env.VISUAL_ONLY ? new RegExp(process.env.VISUAL_ONLY) : null;
+
 async function shot(name, query, act, opts = {}) {
+  if (only && !only.test(name)) return;
   const ctx = await browser.newContext({ viewport: opts.viewport ?? { width: 1200, height: 780 }, locale: opts.locale ?? "en-US", colorScheme: opts.dark ? "dark" : "light" });
   const page = await ctx.newPage();
   const errors = [];

@@ -3,7 +3,7 @@
 // (with cancel) and deleting models in Settings.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FakeBackend } from "../testing/fakeBackend";
-import { $, $$, cleanup, click, send, start } from "../testing/ui";
+import { $, $$, cleanup, click, fill, key, send, start } from "../testing/ui";
 import { flushSync } from "svelte";
 
 afterEach(cleanup);
@@ -78,6 +78,28 @@ describe("model picker", () => {
     click("#composer-held button.use");
     await vi.waitFor(() => expect(document.querySelector("#composer-held")).toBeNull());
     expect(fake.calls.find((c) => c.method === "SetModel")!.args).toEqual(["old", "llama3.2:3b"]);
+  });
+});
+
+describe("fallback model", () => {
+  it("sends while the chosen model is missing when the fallback model is installed, and the answer's details name both", async () => {
+    const fake = new FakeBackend({ settings: { language: "en", chat_model: "qwen3:4b", fallback_model: "llama3.2:3b" }, modelInstalled: false, fallbackFrom: "qwen3:4b" });
+    await start({}, fake);
+    await vi.waitFor(() => expect(($("#model-picker") as HTMLSelectElement).selectedOptions[0]?.textContent).toBe("qwen3:4b — not installed"), { timeout: 5000 });
+    expect(document.querySelector("section.onboarding")).toBeNull();
+    fill("#composer-input", "Name my café");
+    expect(($("button.send") as HTMLButtonElement).disabled).toBe(false);
+    key($("#composer-input"), "Enter");
+    expect(detailsModel(await reply(1))).toBe("llama3.2:3b (fallback: qwen3:4b could not answer)");
+    expect(document.querySelector("#composer-held")).toBeNull();
+  });
+
+  it("still holds sending when the fallback model is not installed either", async () => {
+    const fake = new FakeBackend({ settings: { language: "en", chat_model: "qwen3:4b", fallback_model: "mistral:7b" }, modelInstalled: false });
+    await start({}, fake);
+    await vi.waitFor(() => expect(document.querySelector("section.onboarding[data-problem='model_missing']")).not.toBeNull(), { timeout: 5000 });
+    fill("#composer-input", "Name my café");
+    expect(($("button.send") as HTMLButtonElement).disabled).toBe(true);
   });
 });
 

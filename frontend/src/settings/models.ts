@@ -22,6 +22,20 @@ export function findModel(models: ModelInfo[], name: string | undefined): ModelI
   return models.find((m) => sameModel(m.name, name));
 }
 
+/**
+ * answerer is the installed model a turn sent to `model` is answered by:
+ * that model, else the fallback model named in Settings, which the backend
+ * asks when the chosen one is missing (backend/agent/model.go). Sending is
+ * held only when neither is installed: the window held it whenever the
+ * chosen model was missing, so a fallback never got the chance Settings
+ * promises ("answers when the chat model is not downloaded").
+ */
+export function answerer(models: ModelInfo[], model: string | undefined, fallback: string | undefined): ModelInfo | undefined {
+  const own = findModel(models, model);
+  if (own || !fallback?.trim() || sameModel(fallback, model)) return own;
+  return findModel(models, fallback);
+}
+
 /** isChatModel: a model that writes text (embedding-only models do not). */
 export function isChatModel(m: ModelInfo): boolean {
   return !m.capabilities.includes("embedding") || m.capabilities.includes("completion");

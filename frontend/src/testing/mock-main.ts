@@ -28,7 +28,8 @@ const ANSWER = [
 
 const fake = new FakeBackend({
   reachable: scenario !== "unreachable",
-  modelInstalled: scenario !== "model_missing",
+  // With a fallback the chosen model is missing, as Status then says.
+  modelInstalled: scenario !== "model_missing" && !q.get("fallback"),
   reply: () => (scenario === "xss" ? XSS : ANSWER),
   tokenDelayMs: Number(q.get("delay") ?? "15"),
   failWith:

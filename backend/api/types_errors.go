@@ -95,7 +95,20 @@ type ErrorInfo struct {
 	// ".hint" in frontend/src/i18n fill their blanks from them) instead
 	// of showing the English Message.
 	Args map[string]string `json:"args,omitempty"`
+	// Fields come with ErrSettingsInvalid (and the zim_* codes of a Save):
+	// each value refused, so that the window says why beside its field.
+	Fields []FieldProblem `json:"fields,omitempty"`
 	// Awaiting comes with ErrPlanChanged and ErrToolCallChanged: what the
 	// conversation waits for now, nil when nothing does.
 	Awaiting *Awaiting `json:"awaiting,omitempty"`
+}
+
+// FieldProblem is one value of a settings form the backend refused: the
+// field (its JSON name in Settings or ConversationSettings) and why, as a
+// code ("settings.refusal.<code>", or "error.<code>" for the zim_* codes,
+// in frontend/src/i18n) with its particulars (min, max, n, value, host).
+type FieldProblem struct {
+	Field string            `json:"field"`
+	Code  string            `json:"code"`
+	Args  map[string]string `json:"args,omitempty"`
 }

@@ -522,8 +522,7 @@ func (c *ChatService) SetModel(sessionID, model string) (api.Session, error) {
 func (c *ChatService) SetSettings(sessionID string, cs api.ConversationSettings) (api.Session, error) {
 	cs, err := settings.ValidateConversation(cs)
 	if err != nil {
-		return api.Session{}, &api.Error{Info: api.ErrorInfo{Code: api.ErrSettingsInvalid,
-			Message: strings.TrimPrefix(err.Error(), settings.ErrInvalid.Error()+": ")}, Err: err}
+		return api.Session{}, settings.Refusal(err)
 	}
 	s, err := c.app.store.SetSessionSettings(c.app.ctx, sessionID, cs)
 	if err == nil {

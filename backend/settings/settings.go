@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -55,17 +56,17 @@ func Defaults() api.Settings {
 func NormalizeHost(h string) (string, error) {
 	h = strings.TrimSpace(h)
 	if h == "" {
-		return "", errors.New("the Ollama address is empty")
+		return "", &hostError{code: "host_empty", text: "the Ollama address is empty"}
 	}
 	if !strings.Contains(h, "://") {
 		h = "http://" + h
 	}
 	u, err := url.Parse(h)
 	if err != nil || u.Host == "" {
-		return "", fmt.Errorf("%q is not an address like http://127.0.0.1:11434", h)
+		return "", &hostError{code: "host_invalid", host: h, text: fmt.Sprintf("%q is not an address like http://127.0.0.1:11434", h)}
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", fmt.Errorf("%q: the address must start with http:// or https://", h)
+		return "", &hostError{code: "host_scheme", host: h, text: fmt.Sprintf("%q: the address must start with http:// or https://", h)}
 	}
 	host, port := u.Hostname(), u.Port()
 	if host == "0.0.0.0" || host == "::" {
@@ -99,12 +100,36 @@ func NormalizeHosts(list string) (string, error) {
 		}
 	}
 	if len(out) == 0 {
-		return "", errors.New("the Ollama address is empty")
+		return "", &hostError{code: "host_empty", text: "the Ollama address is empty"}
 	}
 	if len(out) > MaxHosts {
-		return "", fmt.Errorf("%d Ollama addresses; at most %d", len(out), MaxHosts)
+		return "", &hostError{code: "host_many", n: len(out), text: fmt.Sprintf("%d Ollama addresses; at most %d", len(out), MaxHosts)}
 	}
 	return strings.Join(out, ", "), nil
+}
+
+// hostError is an Ollama address refused, with why as a code (for the
+// Settings field) beside its English text.
+type hostError struct {
+	code, host, text string
+	n                int
+}
+
+func (e *hostError) Error() string { return e.text }
+
+// hostProblem is NormalizeHosts' refusal beside the host field.
+func hostProblem(err error) problem {
+	var he *hostError
+	if !errors.As(err, &he) {
+		return refuse("ollama_host", "host_invalid", err.Error())
+	}
+	switch he.code {
+	case "host_many":
+		return refuse("ollama_host", he.code, he.text, "n", strconv.Itoa(he.n), "max", strconv.Itoa(MaxHosts))
+	case "host_empty":
+		return refuse("ollama_host", he.code, he.text)
+	}
+	return refuse("ollama_host", he.code, he.text, "host", he.host)
 }
 
 // MaxHosts bounds the Ollama hosts: each is listed and watched.
@@ -144,58 +169,56 @@ func (o Overrides) apply(s api.Settings) api.Settings {
 	return s
 }
 
-// Validate checks settings before they are saved.
+// Validate checks settings before they are saved; its error is an
+// *Invalid that lists every value refused, beside its field.
 func Validate(s api.Settings) (api.Settings, error) {
-	host, err := NormalizeHosts(s.OllamaHost)
-	if err != nil {
-		return s, err
+	var problems []problem
+	if host, err := NormalizeHosts(s.OllamaHost); err != nil {
+		problems = append(problems, hostProblem(err))
+	} else {
+		s.OllamaHost = host
 	}
-	s.OllamaHost = host
 	s.ChatModel = strings.TrimSpace(s.ChatModel)
 	s.EmbedModel = strings.TrimSpace(s.EmbedModel)
 	s.FallbackModel = strings.TrimSpace(s.FallbackModel)
-	var problems []string
 	if s.ChatModel == "" {
-		problems = append(problems, "choose a chat model")
+		problems = append(problems, refuse("chat_model", "chat_model_empty", "choose a chat model"))
 	}
 	if s.Language != "" && s.Language != "ko" && s.Language != "en" {
-		problems = append(problems, fmt.Sprintf("language %q is not ko or en", s.Language))
+		problems = append(problems, refuse("language", "language", fmt.Sprintf("language %q is not ko or en", s.Language), "value", s.Language))
 	}
 	if !slices.Contains([]api.Theme{api.ThemeSystem, api.ThemeLight, api.ThemeDark}, s.Theme) {
-		problems = append(problems, fmt.Sprintf("theme %q is not system, light or dark", s.Theme))
+		problems = append(problems, refuse("theme", "theme", fmt.Sprintf("theme %q is not system, light or dark", s.Theme), "value", string(s.Theme)))
 	}
 	if s.MaxIterations < 1 || s.MaxIterations > 20 {
-		problems = append(problems, "iterations must be between 1 and 20")
+		problems = append(problems, refuse("max_iterations", "range", "iterations must be between 1 and 20", "min", "1", "max", "20"))
 	}
 	if s.ParallelRequests < 0 || s.ParallelRequests > 16 {
-		problems = append(problems, "parallel requests must be between 1 and 16 (or 0: one)")
+		problems = append(problems, refuse("parallel_requests", "parallel", "parallel requests must be between 1 and 16 (or 0: one)", "max", "16"))
 	}
 	problems = append(problems, tunables(&s.SystemPrompt, s.Temperature, &s.ContextTokens, true)...)
 	if s.WebSearchEnabled {
 		if u, err := url.Parse(s.WebSearchURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			problems = append(problems, "web search needs a SearXNG address like http://127.0.0.1:8888")
+			problems = append(problems, refuse("web_search_url", "web_url", "web search needs a SearXNG address like http://127.0.0.1:8888"))
 		}
 	}
 	problems = append(problems, wikipedia(&s)...)
-	if len(problems) > 0 {
-		return s, errors.New(strings.Join(problems, "; "))
-	}
-	return s, nil
+	return s, invalid(problems)
 }
 
 // wikipedia checks search_wikipedia's settings: a ZIM file is a full path
 // to a file that opens as one, so a wrong choice is said when it is made
 // rather than at the model's first call.
-func wikipedia(s *api.Settings) []string {
+func wikipedia(s *api.Settings) []problem {
 	s.WikipediaZIM = strings.TrimSpace(s.WikipediaZIM)
-	var problems []string
+	var problems []problem
 	if p := s.WikipediaZIM; p != "" {
 		if err := CheckZIM(p); err != nil {
-			problems = append(problems, err.Error())
+			problems = append(problems, refuse("wikipedia_zim", string(zimCode(err)), err.Error()))
 		}
 	}
 	if s.WikipediaEnabled && s.WikipediaZIM == "" && !s.WikipediaOnline {
-		problems = append(problems, "Wikipedia needs a ZIM file or online search")
+		problems = append(problems, refuse("wikipedia_zim", "wiki_source", "Wikipedia needs a ZIM file or online search"))
 	}
 	return problems
 }
@@ -228,23 +251,26 @@ const (
 // tunables checks the system prompt (trimmed in place), the temperature
 // and the context size; with zeroCtx a context size of 0 (the model's
 // own) is allowed too.
-func tunables(prompt *string, temp *float64, numCtx *int, zeroCtx bool) []string {
-	var problems []string
+func tunables(prompt *string, temp *float64, numCtx *int, zeroCtx bool) []problem {
+	var problems []problem
 	if prompt != nil {
 		*prompt = strings.TrimSpace(*prompt)
 		if n := utf8.RuneCountInString(*prompt); n > MaxSystemPrompt {
-			problems = append(problems, fmt.Sprintf("the system prompt is %d characters long; the limit is %d", n, MaxSystemPrompt))
+			problems = append(problems, refuse("system_prompt", "prompt_too_long", fmt.Sprintf("the system prompt is %d characters long; the limit is %d", n, MaxSystemPrompt),
+				"n", strconv.Itoa(n), "max", strconv.Itoa(MaxSystemPrompt)))
 		}
 	}
 	if temp != nil && (math.IsNaN(*temp) || *temp < 0 || *temp > MaxTemperature) {
-		problems = append(problems, fmt.Sprintf("temperature must be between 0 and %g", MaxTemperature))
+		problems = append(problems, refuse("temperature", "temperature", fmt.Sprintf("temperature must be between 0 and %g", MaxTemperature), "max", strconv.FormatFloat(MaxTemperature, 'g', -1, 64)))
 	}
 	if numCtx != nil && !(zeroCtx && *numCtx == 0) && (*numCtx < MinContextTokens || *numCtx > MaxContextTokens) {
 		msg := fmt.Sprintf("context size must be between %d and %d tokens", MinContextTokens, MaxContextTokens)
+		code := "context"
 		if zeroCtx {
 			msg += " (or 0: the model's own)"
+			code = "context_or_zero"
 		}
-		problems = append(problems, msg)
+		problems = append(problems, refuse("context_tokens", code, msg, "min", strconv.Itoa(MinContextTokens), "max", strconv.Itoa(MaxContextTokens)))
 	}
 	return problems
 }
@@ -253,7 +279,7 @@ func tunables(prompt *string, temp *float64, numCtx *int, zeroCtx bool) []string
 // saved; empty fields follow the global settings.
 func ValidateConversation(cs api.ConversationSettings) (api.ConversationSettings, error) {
 	if problems := tunables(cs.SystemPrompt, cs.Temperature, cs.ContextTokens, false); len(problems) > 0 {
-		return cs, fmt.Errorf("%w: %s", ErrInvalid, strings.Join(problems, "; "))
+		return cs, invalid(problems)
 	}
 	return cs, nil
 }
@@ -264,21 +290,19 @@ type Saver interface {
 	SaveSettings(ctx context.Context, v any) error
 }
 
-// zimError is CheckZIM's error as the person sees it: a code per reason,
-// so that the window says it in their language.
-func zimError(err error) *api.Error {
-	code := api.ErrZIMUnreadable
+// zimCode is why CheckZIM refused a file, as the code the window words.
+func zimCode(err error) api.ErrorCode {
 	switch {
 	case errors.Is(err, errZIMRelative):
-		code = api.ErrZIMRelative
+		return api.ErrZIMRelative
 	case errors.Is(err, fs.ErrNotExist):
-		code = api.ErrZIMMissing
+		return api.ErrZIMMissing
 	case errors.Is(err, zim.ErrNotZIM):
-		code = api.ErrZIMNotZIM
+		return api.ErrZIMNotZIM
 	case errors.Is(err, zim.ErrCorrupt):
-		code = api.ErrZIMDamaged
+		return api.ErrZIMDamaged
 	}
-	return &api.Error{Info: api.ErrorInfo{Code: code, Message: err.Error()}, Err: ErrInvalid}
+	return api.ErrZIMUnreadable
 }
 
 // Store holds the current settings in memory, backed by the database.
@@ -338,14 +362,9 @@ func (s *Store) Watch(f func(api.Settings)) {
 // Save validates and stores new settings and returns those in effect. The
 // folder grants are kept as they are: only Grant and Revoke change them.
 func (s *Store) Save(ctx context.Context, in api.Settings) (api.Settings, error) {
-	if p := strings.TrimSpace(in.WikipediaZIM); p != "" {
-		if err := CheckZIM(p); err != nil {
-			return api.Settings{}, zimError(err)
-		}
-	}
 	in, err := Validate(in)
 	if err != nil {
-		return api.Settings{}, &api.Error{Info: api.ErrorInfo{Code: api.ErrSettingsInvalid, Message: err.Error()}, Err: ErrInvalid}
+		return api.Settings{}, Refusal(err)
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()

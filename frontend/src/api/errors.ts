@@ -56,6 +56,8 @@ function normalise(info: ErrorInfo): ErrorInfo {
   if (info.args && typeof info.args === "object") out.args = info.args;
   // A refused decision says what waits now (plan_changed, tool_call_changed).
   if (info.awaiting) out.awaiting = info.awaiting;
+  // A refused Save: each value beside its field.
+  if (Array.isArray(info.fields)) out.fields = info.fields;
   return out;
 }
 

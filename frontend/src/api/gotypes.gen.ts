@@ -246,7 +246,20 @@ export interface ErrorInfo {
   message: string;
   hint?: string;
   args?: Record<string, string>;
+  fields?: FieldProblem[];
   awaiting?: Awaiting | null;
+}
+
+/**
+ * FieldProblem is one value of a settings form the backend refused: the
+ * field (its JSON name in Settings or ConversationSettings) and why, as a
+ * code ("settings.refusal.<code>", or "error.<code>" for the zim_* codes,
+ * in frontend/src/i18n) with its particulars (min, max, n, value, host).
+ */
+export interface FieldProblem {
+  field: string;
+  code: string;
+  args?: Record<string, string>;
 }
 
 /** ApprovalRequired asks the person to decide on a plan. */

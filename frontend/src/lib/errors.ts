@@ -107,7 +107,9 @@ export function errorText(info: ErrorInfo): ErrorText {
   let key = titles[info.code] ?? "error.internal";
   // A refused decision with nothing waiting any more was simply decided first.
   if ((info.code === "plan_changed" || info.code === "tool_call_changed") && !info.awaiting) key = "error.decided_already";
-  const args = info.args ?? {};
+  const args = { ...info.args };
+  // A refused Save counts the values marked beside their fields.
+  if (info.fields?.length) args.count = String(info.fields.length);
   const title = t(key);
   const caseKey = args.case ? `${key}.case.${args.case}` : "";
   const worded = (caseKey && filled(caseKey, args)) || filled(`${key}.detail`, args);

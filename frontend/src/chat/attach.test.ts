@@ -54,6 +54,12 @@ describe("files in chat", () => {
     // Named after its files in the list and the header, marked as such.
     await vi.waitFor(() => expect($(".sidebar li .title").textContent).toBe("📎출장규정.md and 회의록.md"), { timeout: 5000 });
     expect($(".sidebar li .title .clip").title).toBe("Named after its attached files until you write to it");
+    // Renaming it starts from that name.
+    click(".sidebar li button[aria-label='Rename “출장규정.md and 회의록.md”']");
+    await vi.waitFor(() => expect(($(".sidebar input.rename") as HTMLInputElement).value).toBe("출장규정.md and 회의록.md"), { timeout: 5000 });
+    $(".sidebar input.rename").dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }));
+    flushSync();
+    expect(fake.calls.some((c) => c.method === "Rename")).toBe(false);
     // Left for a new chat, it stays, with its files.
     click(".sidebar button.new");
     await vi.waitFor(() => expect($("#empty-title").textContent).toBe("What would you like to get done?"), { timeout: 5000 });

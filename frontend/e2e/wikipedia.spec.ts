@@ -2,7 +2,8 @@
 // scripted fake Ollama: Settings → Wikipedia takes the test ZIM file
 // (backend/zim/testdata/wiki.zim, made with zim-tools), the model's call
 // reads 서울 from it and the call with its result is in the reply's
-// details; a file that is not a ZIM file is refused on save, in Korean.
+// details; a file that is not a ZIM file is refused on save, in Korean,
+// beside the file's field.
 // At 1280×800 and 800×700.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -50,11 +51,14 @@ test("search an offline Wikipedia chosen in Settings", async () => {
   assert.equal(await ko.inputValue("#set-wiki-zim"), ZIM);
   await ko.fill("#set-wiki-zim", join(repoRoot, "README.md"));
   await ko.click("dialog[open] button[type='submit']");
-  await ko.waitForSelector("dialog[open] [role='alert']");
-  const alert = (await ko.textContent("dialog[open] [role='alert']")) ?? "";
-  assert.match(alert, /그 파일은 ZIM 파일이 아닙니다\./);
-  assert.match(alert, /Kiwix에서 내려받은 \.zim 파일/);
-  await ko.locator("dialog[open] [role='alert']").scrollIntoViewIfNeeded();
+  // Said beside the file's field, which takes the focus; the summary counts it.
+  await ko.waitForSelector("#set-wiki-zim-refusal");
+  const said = (await ko.textContent("#set-wiki-zim-refusal")) ?? "";
+  assert.match(said, /그 파일은 ZIM 파일이 아닙니다\./);
+  assert.match(said, /Kiwix에서 내려받은 \.zim 파일/);
+  assert.equal(await ko.getAttribute("#set-wiki-zim", "aria-invalid"), "true");
+  assert.equal(await ko.evaluate(() => document.activeElement?.id), "set-wiki-zim");
+  assert.match((await ko.textContent("dialog[open] [role='alert']")) ?? "", /고칠 값이 1개 있습니다/);
   await screenshotSizes(ko, "wikipedia-3-not-a-zim-ko");
   await ko.fill("#set-wiki-zim", "위키.zim");
   assert.match((await ko.textContent("#set-wiki-zim-help")) ?? "", /전체 경로/);

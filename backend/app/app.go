@@ -639,7 +639,7 @@ func (s *SettingsService) Models() ([]api.ModelInfo, error) {
 func (s *SettingsService) Pull(model string) error {
 	model = strings.TrimSpace(model)
 	if model == "" {
-		return api.NewError(api.ErrModelNameEmpty, "Name the model to download, e.g. "+settings.DefaultChatModel, "")
+		return api.NewError(api.ErrModelNameEmpty, "Name the model to download, e.g. "+settings.DefaultChatModel, "").With("model", settings.DefaultChatModel)
 	}
 	a := s.app
 	a.pullMu.Lock()

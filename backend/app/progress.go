@@ -44,6 +44,26 @@ var mcpReasonText = map[string][2]string{
 	"mcp.reason.failed":          {"an error; see Settings › MCP servers", "오류 — 설정 › MCP 서버에서 확인"},
 }
 
+// retryText words why a model call is made again (model_retry's error
+// code), for progress.retry's {error}: the window's "error.<code>" titles
+// (a test holds them equal), without their final full stop. A code not
+// here stays as it is.
+var retryText = map[string][2]string{
+	"error.timeout":            {"The model took too long to answer.", "모델의 응답이 너무 오래 걸렸습니다."},
+	"error.ollama_error":       {"Ollama reported an error.", "Ollama에서 오류가 났습니다."},
+	"error.stream_dropped":     {"The reply was cut off before it finished.", "응답이 끝나기 전에 끊겼습니다."},
+	"error.ollama_unreachable": {"Ollama is not reachable.", "Ollama에 연결할 수 없습니다."},
+}
+
+// retryWhy is progress.retry's blanks with {error} worded.
+func retryWhy(args map[string]string, lang int) map[string]string {
+	text, ok := retryText["error."+args["error"]]
+	if !ok {
+		return args
+	}
+	return map[string]string{"error": strings.TrimRight(text[lang], ".")}
+}
+
 // mcpWhy is progress.mcpFailed's blanks with {error} worded from the
 // trace's reason and its particulars.
 func mcpWhy(args map[string]string, lang int) map[string]string {
@@ -147,8 +167,11 @@ func (p *progressPrinter) event(ev api.TraceEvent) {
 	if p.ko {
 		lang = 1
 	}
-	if key == "progress.mcpFailed" {
+	switch key {
+	case "progress.mcpFailed":
 		args = mcpWhy(args, lang)
+	case "progress.retry":
+		args = retryWhy(args, lang)
 	}
 	line := progressText[key][lang]
 	for k, v := range args {

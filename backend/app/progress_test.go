@@ -25,7 +25,7 @@ func TestProgressTextMatchesTheWindow(t *testing.T) {
 		if err := json.Unmarshal(b, &catalog); err != nil {
 			t.Fatal(err)
 		}
-		for _, texts := range []map[string][2]string{progressText, mcpReasonText} {
+		for _, texts := range []map[string][2]string{progressText, mcpReasonText, retryText} {
 			for key, text := range texts {
 				if catalog[key] != text[i] {
 					t.Errorf("%s %s: Go says %q, %s.json %q", lang, key, text[i], lang, catalog[key])
@@ -57,6 +57,24 @@ func TestAskSaysWhyAServerDidNotStart(t *testing.T) {
 		p.event(api.TraceEvent{Kind: ev.Kind, Code: ev.Code, Args: c.args})
 		if b.String() != c.want {
 			t.Errorf("%s %v:\n got %q\nwant %q", c.lang, c.args, b.String(), c.want)
+		}
+	}
+}
+
+// A model call made again says why in the person's language, not its
+// error code.
+func TestAskSaysWhyACallIsRetried(t *testing.T) {
+	for _, c := range []struct{ lang, code, want string }{
+		{"ko", "timeout", "모델 호출이 실패해 다시 시도하는 중… (모델의 응답이 너무 오래 걸렸습니다) 0 s\n"},
+		{"en", "stream_dropped", "The model call failed (The reply was cut off before it finished); trying again… 0 s\n"},
+		{"ko", "something_new", "모델 호출이 실패해 다시 시도하는 중… (something_new) 0 s\n"},
+	} {
+		var b bytes.Buffer
+		p := newProgressPrinter(&b, c.lang)
+		p.now = func() time.Time { return p.start }
+		p.event(api.TraceEvent{Kind: api.TraceRetry, Code: api.TraceModelRetry, Args: map[string]string{"error": c.code, "attempt": "2"}})
+		if b.String() != c.want {
+			t.Errorf("%s %s:\n got %q\nwant %q", c.lang, c.code, b.String(), c.want)
 		}
 	}
 }

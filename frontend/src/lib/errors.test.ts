@@ -201,3 +201,30 @@ describe("errorText for codes that name a path, a size or a case", () => {
     banner.remove();
   });
 });
+
+describe("errorText never shows an English sentence the catalogs word", () => {
+  afterEach(() => setLang("en"));
+  it.each([
+    ["nothing_to_import", "Choose at least one file or folder to import.", undefined],
+    ["upload_no_name", "The file has no name.", undefined],
+    ["desktop_only", "This works only in the desktop window.", "In the browser, drag files onto the page or use the download button."],
+    ["document_not_found", "That document is no longer in the knowledge base.", "Refresh the list."],
+    ["unknown_decision", "Unknown decision \"maybe\".", "Approve, revise or cancel a plan; run once, always or deny a tool call."],
+    ["plan_changed", "The decision answers something that no longer waits.", "Look at what waits now, then decide again."],
+  ])("%s in Korean", (code, message, hint) => {
+    setLang("ko");
+    const got = errorText({ code: code as UiErrorCode, message, hint });
+    expect(got.detail).toBe("");
+    expect(got.title + got.hint).not.toMatch(/[A-Za-z]{4,} [a-z]{3,}/);
+  });
+
+  it("names the example model to download from its parts", () => {
+    setLang("ko");
+    expect(errorText({ code: "model_name_empty", message: "Name the model to download, e.g. qwen3:4b", args: { model: "qwen3:4b" } })).toEqual({
+      title: "내려받을 모델 이름을 적으세요.",
+      detail: "",
+      hint: "예: qwen3:4b",
+      cause: "",
+    });
+  });
+});

@@ -1,6 +1,6 @@
 // Turns ErrorInfo into words for the person, in their language.
 import type { ErrorInfo } from "../api/errors";
-import { isKey, t, type MessageKey } from "../i18n/i18n.svelte";
+import { everyLang, isKey, t, type MessageKey } from "../i18n/i18n.svelte";
 
 const titles: Record<string, MessageKey> = {
   ollama_unreachable: "error.ollama_unreachable",
@@ -122,5 +122,7 @@ export function errorText(info: ErrorInfo): ErrorText {
   if (hinted) return { title, detail: "", hint, cause };
   // The particulars arrived only as the raw cause: the title says the rest.
   if (cause && isKey(`${key}.advice`)) return { title, detail: "", hint, cause };
-  return { title, detail: info.message, hint, cause: "" };
+  // A message that is only the title in English says nothing more.
+  const detail = everyLang(key as MessageKey).includes(info.message.trim()) ? "" : info.message;
+  return { title, detail, hint, cause: "" };
 }

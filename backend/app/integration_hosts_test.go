@@ -86,7 +86,7 @@ func TestIntegrationSeveralHosts(t *testing.T) {
 	if vecs, err := c.Embed(ctx, "tiny", []string{"하나", "two"}); err != nil || len(vecs) != 2 {
 		t.Fatalf("embed: %v", err)
 	}
-	states := c.HostStates(ctx)
+	states, _ := c.HostStates(ctx)
 	if len(states) != 3 || !states[0].Up || !states[1].Up || states[2].Up || states[2].Error == "" {
 		t.Fatalf("states: %+v", states)
 	}
@@ -101,7 +101,8 @@ func TestIntegrationSeveralHosts(t *testing.T) {
 func waitInFlight(t *testing.T, c *llm.Client, host string) {
 	t.Helper()
 	for range 200 {
-		for _, s := range c.HostStates(context.Background()) {
+		states, _ := c.HostStates(context.Background())
+		for _, s := range states {
 			if s.URL == host && s.InFlight > 0 {
 				return
 			}

@@ -57,11 +57,11 @@ func (m *modelClient) Models(ctx context.Context) ([]api.ModelInfo, error) {
 }
 
 // HostStates is the state of each Ollama host when several are set, nil
-// with one.
-func (m *modelClient) HostStates(ctx context.Context) []api.HostStatus {
+// with one; err says that none is up (see llm.Client.HostStates).
+func (m *modelClient) HostStates(ctx context.Context) ([]api.HostStatus, error) {
 	c := m.current()
 	if len(c.Hosts()) < 2 {
-		return nil
+		return nil, nil
 	}
 	return c.HostStates(ctx)
 }

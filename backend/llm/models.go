@@ -88,7 +88,7 @@ func (c *Client) Show(ctx context.Context, model string) (*api.ShowResponse, err
 // Models lists installed models with their capabilities. Older servers do
 // not put capabilities in the list, so each model is also shown; a model
 // that cannot be shown keeps what the list said. With several hosts it is
-// every model some host that answers has (a call of it goes to one that
+// every model some host that is up has (a call of it goes to one that
 // has it); it fails only when no host answers.
 func (c *Client) Models(ctx context.Context) ([]wf.ModelInfo, error) {
 	var (
@@ -96,7 +96,18 @@ func (c *Client) Models(ctx context.Context) ([]wf.ModelInfo, error) {
 		firstErr error
 		answered bool
 	)
+	if !c.pool.single() {
+		// A host that is down is left alone until its backoff runs out:
+		// those due are probed here, the others keep the error that put
+		// them down. (Asking each host here would probe every host that is
+		// down each time the window checks the status.)
+		c.pool.refreshTags(ctx, "", false)
+	}
 	for _, h := range c.pool.hosts {
+		if err := c.pool.downErr(h); err != nil {
+			firstErr = cmp.Or(firstErr, err)
+			continue
+		}
 		var list *api.ListResponse
 		err := c.on(ctx, h, "list", "", func(ctx context.Context) (err error) {
 			list, err = h.api.List(ctx)

@@ -431,21 +431,59 @@ func sameModel(a, b string) bool {
 	return norm(a) == norm(b)
 }
 
-// HostStates reports each host's state, listing the models of each first
-// (so a host that was never asked gets its health checked). With one host
-// it says whether it answers.
-func (c *Client) HostStates(ctx context.Context) []wf.HostStatus {
+// HostStates reports each host's state for a person to read (Settings,
+// the first-start page, doctor). It lists the models of each host that is
+// up (so they are fresh) and of each never asked, and probes a host that is
+// down only when its backoff has run out: the window asks every few
+// seconds while no host answers, and a reading that probed every host that
+// is down would undo the backoff. A host still backing off shows its last
+// known state. err is what a call would fail with now when no host is up
+// (nil otherwise), so a caller can say so without a call of its own, which
+// would probe a host early. With one host it says whether it answers.
+func (c *Client) HostStates(ctx context.Context) ([]wf.HostStatus, error) {
 	p := c.pool
 	p.mu.Lock()
 	for _, h := range p.hosts {
-		h.modelsAt = time.Time{}
-		if h.down {
-			h.retryAt = time.Time{} // a person asked: try now
+		if !h.down {
+			h.modelsAt = time.Time{}
 		}
 	}
 	p.mu.Unlock()
 	p.refreshTags(ctx, "", true)
-	return c.pool.states()
+	if err := ctx.Err(); err != nil {
+		return p.states(), err
+	}
+	return p.states(), p.noneUp("list")
+}
+
+// noneUp is the error of a call of op when no host is up: the failure of
+// the host back soonest; nil when a host is up.
+func (p *pool) noneUp(op string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if slices.ContainsFunc(p.hosts, func(h *endpoint) bool { return !h.down }) {
+		return nil
+	}
+	soonest := slices.MinFunc(p.hosts, func(a, b *endpoint) int { return a.retryAt.Compare(b.retryAt) })
+	cause := soonest.err
+	if cause == nil { // listed as down without an error: not expected
+		cause = errors.New("down")
+	}
+	return noHost(op, "", soonest.url, cause)
+}
+
+// downErr is the failure that put h down while it is, nil when it is up
+// (or the only host, which is always asked).
+func (p *pool) downErr(h *endpoint) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.single() || !h.down {
+		return nil
+	}
+	if h.err == nil {
+		return &Error{Kind: ErrUnreachable, Op: "list", Host: h.url, Err: errors.New("down")}
+	}
+	return h.err
 }
 
 func (p *pool) states() []wf.HostStatus {

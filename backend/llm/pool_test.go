@@ -441,7 +441,10 @@ func TestModelsAndPullAcrossHosts(t *testing.T) {
 	if a.Count(ollamatest.PathPull) != 1 || b.Count(ollamatest.PathPull) != 1 {
 		t.Errorf("pulls %d / %d", a.Count(ollamatest.PathPull), b.Count(ollamatest.PathPull))
 	}
-	st := c.HostStates(context.Background())
+	st, err := c.HostStates(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, h := range st {
 		if !h.Up || !strings.Contains(strings.Join(h.Models, " "), "tinyllama:1b") {
 			t.Errorf("state %+v", h)
@@ -499,5 +502,63 @@ func TestPullPassesOverAHostInTrouble(t *testing.T) {
 	c2, _ := newPoolClient(t, goneURL, gone2.URL())
 	if err := c2.Pull(context.Background(), "tinyllama:1b", nil); !errors.Is(err, ErrUnreachable) || errors.As(err, &missed) {
 		t.Errorf("no host answers: err = %v", err)
+	}
+}
+
+// Reading the hosts' state for display (the window asks every 3 s while
+// something is wrong) keeps each host's backoff: a host that is down is
+// probed only once its backoff has run out, however often the state is
+// read, and neither the reading nor the model list asks it meanwhile.
+func TestHostStatesKeepTheBackoff(t *testing.T) {
+	a, b := namedFake(t, "A"), namedFake(t, "B")
+	c, clk := newPoolClient(t, a.URL(), b.URL())
+	a.Fail(ollamatest.PathTags, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "gpu lost"})
+	ctx := context.Background()
+	for _, wait := range []time.Duration{0, 2 * time.Second, 4 * time.Second} {
+		clk.add(wait)
+		tags := a.Count(ollamatest.PathTags)
+		for i := range 5 {
+			st, err := c.HostStates(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st[0].Up || st[0].Code != wf.ErrOllamaError || !st[1].Up {
+				t.Fatalf("after %s, reading %d: %+v", wait, i, st)
+			}
+			if _, err := c.Models(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := a.Count(ollamatest.PathTags) - tags; n != 1 {
+			t.Errorf("after %s, five readings asked A %d times, want one probe", wait, n)
+		}
+	}
+	if got := c.pool.states()[0].RetryAt.Sub(clk.now()); got != 8*time.Second {
+		t.Errorf("A backs off %s after three failed probes, want 8s", got)
+	}
+}
+
+// With every host down, the reading says so with the error a call would
+// get, and probes none whose backoff has not run out.
+func TestHostStatesWithNoHostUp(t *testing.T) {
+	a, b := namedFake(t, "A"), namedFake(t, "B")
+	c, clk := newPoolClient(t, a.URL(), b.URL())
+	for _, srv := range []*ollamatest.Server{a, b} {
+		srv.Fail(ollamatest.PathTags, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "gpu lost"})
+	}
+	ctx := context.Background()
+	for range 5 {
+		st, err := c.HostStates(ctx)
+		if !errors.Is(err, ErrServer) || !strings.Contains(err.Error(), "no Ollama host answers") || st[0].Up || st[1].Up {
+			t.Fatalf("err = %v, states %+v", err, st)
+		}
+	}
+	if na, nb := a.Count(ollamatest.PathTags), b.Count(ollamatest.PathTags); na != 1 || nb != 1 {
+		t.Errorf("five readings listed A %d and B %d times, want once each", na, nb)
+	}
+	clk.add(hostBackoff)
+	c.HostStates(ctx)
+	if na, nb := a.Count(ollamatest.PathTags), b.Count(ollamatest.PathTags); na != 2 || nb != 2 {
+		t.Errorf("once their backoff ran out, A was listed %d and B %d times, want twice each", na, nb)
 	}
 }

@@ -312,3 +312,42 @@ func TestSaveRefusesABadZIM(t *testing.T) {
 		}
 	}
 }
+
+// hostsOllama is an Ollama of several hosts that counts the calls made.
+type hostsOllama struct {
+	fakeOllama
+	hosts    []api.HostStatus
+	noneUp   error
+	versions *int
+}
+
+func (h hostsOllama) Version(ctx context.Context) (string, error) {
+	*h.versions++
+	return h.fakeOllama.Version(ctx)
+}
+
+func (h hostsOllama) HostStates(context.Context) ([]api.HostStatus, error) { return h.hosts, h.noneUp }
+
+// When no host of several is up, the status says so from the hosts'
+// listing and makes no call: a call would probe a host early, and the
+// window checks every few seconds while nothing answers.
+func TestCheckStatusWithNoHostUp(t *testing.T) {
+	describe := func(err error) api.ErrorInfo {
+		return api.ErrorInfo{Code: api.ErrOllamaUnreachable, Message: err.Error()}
+	}
+	down := []api.HostStatus{{URL: "http://a:11434", Code: api.ErrOllamaUnreachable}, {URL: "http://b:11434", Code: api.ErrOllamaUnreachable}}
+	var versions int
+	o := hostsOllama{fakeOllama{version: "0.34.4"}, down, errors.New("list: no Ollama host answers: connection refused"), &versions}
+	st := CheckStatus(context.Background(), o, Defaults(), describe)
+	if st.Reachable || st.Error == nil || !strings.Contains(st.Error.Message, "no Ollama host answers") || len(st.Hosts) != 2 {
+		t.Fatalf("status %+v", st)
+	}
+	if versions != 0 {
+		t.Errorf("asked the version %d times with no host up", versions)
+	}
+	// One host up: the status asks as before.
+	o.hosts[1].Up, o.noneUp = true, nil
+	if st := CheckStatus(context.Background(), o, Defaults(), describe); !st.Reachable || versions != 1 {
+		t.Errorf("with a host up: reachable %v, %d version calls", st.Reachable, versions)
+	}
+}

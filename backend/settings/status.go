@@ -16,9 +16,10 @@ type Ollama interface {
 }
 
 // HostLister is an Ollama client with several hosts: it reports each
-// one's state (nil with one host).
+// one's state (nil with one host), and as err what a call would fail with
+// when none is up.
 type HostLister interface {
-	HostStates(ctx context.Context) []api.HostStatus
+	HostStates(ctx context.Context) ([]api.HostStatus, error)
 }
 
 // Describe turns a client error into what the person sees.
@@ -35,8 +36,17 @@ func CheckStatus(ctx context.Context, o Ollama, s api.Settings, describe Describ
 	}
 	if hl, ok := o.(HostLister); ok {
 		// First: listing every host tells the calls below which answer.
-		if hosts := hl.HostStates(ctx); hosts != nil {
+		hosts, err := hl.HostStates(ctx)
+		if hosts != nil {
 			st.Hosts = hosts
+		}
+		if err != nil {
+			// No host is up, and the listing just said why. A call now
+			// would probe a host whose backoff has not run out, and the
+			// window checks every few seconds while nothing answers.
+			info := describe(err)
+			st.Error = &info
+			return st
 		}
 	}
 	v, err := o.Version(ctx)

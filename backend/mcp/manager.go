@@ -449,7 +449,7 @@ func (s *server) broken(cs *sdk.ClientSession, err error) {
 		return
 	}
 	s.sess = nil
-	s.fail(err, s.stderr)
+	s.fail(because(err, ReasonStopped), s.stderr)
 	stop := s.stopProc
 	s.mu.Unlock()
 	if stop != nil {

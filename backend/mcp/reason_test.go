@@ -67,7 +67,9 @@ func TestStartFailureSaysWhy(t *testing.T) {
 	}
 }
 
-// A server that ran and then stopped on its own says so in the status.
+// A server that ran and then stopped on its own says so in the status,
+// whether the crash is noticed by the session's end or by the call it
+// broke.
 func TestCrashSaysWhy(t *testing.T) {
 	m := newManager(t, map[string]Server{"h": helper("good")}, Options{Backoff: func(int) time.Duration { return time.Hour }})
 	reg := registry(t, m)

@@ -77,15 +77,37 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onChunk func(Chunk))
 
 func (c *Client) chat(ctx context.Context, op string, req ChatRequest, onChunk func(Chunk)) (Response, error) {
 	start := time.Now()
-	if req.Think == nil {
-		req.Think = c.thinkOff(ctx, req.Model, req.Conversation)
+	since := c.pool.checkCounts()
+	think := req.Think
+	prepare := func() *api.ChatRequest {
+		r := req
+		if r.Think == nil {
+			r.Think = c.thinkOff(ctx, r.Model, r.Conversation)
+		}
+		return c.wireRequest(ctx, r)
 	}
-	wire := c.wireRequest(ctx, req)
+	wire := prepare()
+	// With no host up the model's facts (thinking, context length) could
+	// not be asked: the attempt asks the host the call's pick brought
+	// back, rather than probing a host that is down a second time.
+	_, known := c.facts.lookup(req.Model)
+	askFacts := !known && (think == nil || (req.NumCtx == 0 && c.cfg.numCtx == 0 && req.Options["num_ctx"] == nil)) &&
+		!c.pool.anyUp()
 	var (
 		resp   Response
 		filter *textCallFilter
 	)
-	retries, err := c.retry(ctx, op, req.Model, req.Conversation, func(ctx context.Context, h *endpoint) (bool, error) {
+	retries, err := c.retryFrom(ctx, since, op, req.Model, req.Conversation, func(ctx context.Context, h *endpoint) (bool, error) {
+		if askFacts {
+			_, err := c.factsOn(ctx, h, req.Model)
+			if err != nil && (hostFault(err) || ctx.Err() != nil) {
+				return false, err // h is in trouble: the next attempt asks another
+			}
+			askFacts = false
+			if err == nil {
+				wire = prepare()
+			}
+		}
 		emit := onChunk
 		if len(req.Tools) > 0 {
 			// Each attempt starts its reply afresh; what an attempt held

@@ -136,8 +136,10 @@ func (p *pool) single() bool { return len(p.hosts) == 1 }
 // acquire picks the host for one attempt and counts it in flight; call
 // release with the attempt's outcome. With an error (no host answers, or
 // ctx ended) nothing is counted and h is the host the error is about.
-func (p *pool) acquire(ctx context.Context, model, conversation string) (h *endpoint, err error) {
-	h, err = p.pick(ctx, model, conversation)
+// since is what checkCounts said when the call began (nil: now), so the
+// listings made on the call's way here count as its probes (see pick).
+func (p *pool) acquire(ctx context.Context, model, conversation string, since []int) (h *endpoint, err error) {
+	h, err = p.pick(ctx, model, conversation, since)
 	if err != nil {
 		return h, err
 	}
@@ -213,14 +215,18 @@ func (p *pool) another(h *endpoint) bool {
 
 // pick chooses the host for a call of model (may be "") for conversation
 // (may be "") without counting it in flight. It fails when no host
-// answers: every host is down and the probes of those due say so.
-func (p *pool) pick(ctx context.Context, model, conversation string) (*endpoint, error) {
+// answers: every host is down and the probes of those due say so. A host
+// listed since the call began (since, from checkCounts; nil: now) is not
+// probed again by it.
+func (p *pool) pick(ctx context.Context, model, conversation string, since []int) (*endpoint, error) {
 	if p.single() {
 		return p.hosts[0], nil
 	}
-	before := p.checkCounts()
-	p.refreshTags(ctx, model, false)
-	if h := p.choose(model, conversation); h != nil {
+	before := since
+	if before == nil {
+		before = p.checkCounts()
+	}
+	if h := p.upHost(ctx, model, conversation); h != nil {
 		return h, nil
 	}
 	// Every host is down. The one back soonest is probed now, backoff or
@@ -249,6 +255,19 @@ func (p *pool) pick(ctx context.Context, model, conversation string) (*endpoint,
 		err = &Error{Kind: ErrUnreachable, Op: "list", Host: soonest.url, Err: errors.New("no host answers")}
 	}
 	return soonest, err
+}
+
+// upHost is pick without its last resort: the host for a call of model
+// among those that are up once the probes that are due have ended, nil
+// when none is. A host that is down is not probed before its backoff has
+// run out, so a question asked on the way to a call (the model's facts)
+// leaves that probe to the call's own pick: one probe per call.
+func (p *pool) upHost(ctx context.Context, model, conversation string) *endpoint {
+	if p.single() {
+		return p.hosts[0]
+	}
+	p.refreshTags(ctx, model, false)
+	return p.choose(model, conversation)
 }
 
 // checkCounts is each host's count of ended listings.
@@ -459,17 +478,25 @@ func (c *Client) HostStates(ctx context.Context) ([]wf.HostStatus, error) {
 // noneUp is the error of a call of op when no host is up: the failure of
 // the host back soonest; nil when a host is up.
 func (p *pool) noneUp(op string) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if slices.ContainsFunc(p.hosts, func(h *endpoint) bool { return !h.down }) {
+	if p.anyUp() {
 		return nil
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	soonest := slices.MinFunc(p.hosts, func(a, b *endpoint) int { return a.retryAt.Compare(b.retryAt) })
 	cause := soonest.err
 	if cause == nil { // listed as down without an error: not expected
 		cause = errors.New("down")
 	}
 	return noHost(op, "", soonest.url, cause)
+}
+
+// anyUp says whether some host is up (one host always is: it is always
+// asked).
+func (p *pool) anyUp() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.single() || slices.ContainsFunc(p.hosts, func(h *endpoint) bool { return !h.down })
 }
 
 // downErr is the failure that put h down while it is, nil when it is up

@@ -562,3 +562,51 @@ func TestHostStatesWithNoHostUp(t *testing.T) {
 		t.Errorf("once their backoff ran out, A was listed %d and B %d times, want twice each", na, nb)
 	}
 }
+
+// With every host down, one call probes one host once: asking the
+// model's facts on the way (thinking, context length) probes nothing of
+// its own. When that probe brings the host back, the facts are asked of
+// it, so the call is made as it would be on a host that was up.
+func TestNoHostUpOneProbePerCall(t *testing.T) {
+	thinking := ollamatest.Model{Name: "qwen3:4b", Capabilities: []string{"completion", "tools", "thinking"}, ContextLength: 40960}
+	a, b := namedFake(t, "A", ollamatest.WithModels(thinking)), namedFake(t, "B", ollamatest.WithModels(thinking))
+	c, _ := newPoolClient(t, a.URL(), b.URL())
+	c.cfg.maxRetries = 0 // each retry's pick would probe again, by design
+	c.cfg.numCtx = 0     // each model's own context length, as WithNumCtx(0)
+	for _, srv := range []*ollamatest.Server{a, b} {
+		srv.Fail(ollamatest.PathTags, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "gpu lost"})
+	}
+	ask := func() (Response, error) {
+		return c.Chat(context.Background(), ChatRequest{Model: "qwen3:4b", Messages: user("hi")}, nil)
+	}
+	tags := func() int { return a.Count(ollamatest.PathTags) + b.Count(ollamatest.PathTags) }
+	// The first call lists both (their first listing) and finds them down.
+	if _, err := ask(); !errors.Is(err, ErrServer) || tags() != 2 {
+		t.Fatalf("first call: err = %v, %d listings", err, tags())
+	}
+	for i := range 3 {
+		before := tags()
+		if _, err := ask(); !errors.Is(err, ErrServer) || !strings.Contains(err.Error(), "no Ollama host answers") {
+			t.Fatalf("call %d: err = %v", i, err)
+		}
+		if n := tags() - before; n != 1 {
+			t.Errorf("call %d probed %d times, want once", i, n)
+		}
+	}
+	if n := a.Count(ollamatest.PathShow) + b.Count(ollamatest.PathShow) + a.Count(ollamatest.PathChat) + b.Count(ollamatest.PathChat); n != 0 {
+		t.Errorf("%d requests besides the probes reached hosts that were down", n)
+	}
+	// Both come back: the call's probe finds one, which is asked the facts.
+	a.Reset()
+	b.Reset()
+	before := tags()
+	resp, err := ask()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := map[string]*ollamatest.Server{a.URL(): a, b.URL(): b}[resp.Host]
+	req, _ := srv.LastChat()
+	if n := tags() - before; n != 1 || req.Think == nil || req.Think.Value != false || req.Options["num_ctx"] != float64(min(40960, MaxModelNumCtx)) {
+		t.Errorf("after the hosts came back: %d probes, think %v, num_ctx %v (shows %d)", n, req.Think, req.Options["num_ctx"], srv.Count(ollamatest.PathShow))
+	}
+}

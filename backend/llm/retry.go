@@ -35,10 +35,18 @@ type attemptFunc func(ctx context.Context, h *endpoint) (delivered bool, err err
 // without a backoff and without counting against the retries: the call
 // did not fail, a host did.
 func (c *Client) retry(ctx context.Context, op, model, conversation string, fn attemptFunc) ([]RetryRecord, error) {
+	return c.retryFrom(ctx, nil, op, model, conversation, fn)
+}
+
+// retryFrom is retry for a call that began before it: since is the pool's
+// checkCounts then, so a host listed on the call's way here (asking the
+// model's facts) is not probed again by its first attempt.
+func (c *Client) retryFrom(ctx context.Context, since []int, op, model, conversation string, fn attemptFunc) ([]RetryRecord, error) {
 	var records []RetryRecord
 	backoff := c.cfg.backoff
 	for attempt, failed, moved := 1, 0, 0; ; attempt++ {
-		h, err := c.pool.acquire(ctx, model, conversation)
+		h, err := c.pool.acquire(ctx, model, conversation, since)
+		since = nil // a later attempt, after its wait, may probe again
 		var delivered bool
 		switch {
 		case err != nil && ctx.Err() != nil:

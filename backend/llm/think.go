@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 
@@ -63,24 +64,39 @@ func contextLength(show *api.ShowResponse) int {
 // factsOf returns what is known of model, asking Ollama once; ok is false
 // when Ollama cannot say (the chat call itself reports that problem).
 //
-// With several hosts the facts are asked of one that has the model; the
-// hosts are meant to hold the same models, so they say the same.
+// With several hosts the facts are asked of one that is up and has the
+// model; the hosts are meant to hold the same models, so they say the
+// same. When no host is up nothing is asked here (ok false): the call's
+// own pick probes one, and chat asks the host it gets (see factsOn), so a
+// call probes a host that is down once, not twice.
 func (c *Client) factsOf(ctx context.Context, model, conversation string) (facts, bool) {
 	if f, known := c.facts.lookup(model); known {
 		return f, true
 	}
-	h, err := c.pool.pick(ctx, model, conversation)
-	if err != nil {
+	h := c.pool.upHost(ctx, model, conversation)
+	if h == nil {
 		return facts{}, false // no host answers: the call says so
 	}
-	show, err := h.api.Show(ctx, &api.ShowRequest{Model: model})
+	f, err := c.factsOn(ctx, h, model)
 	if !c.pool.single() && ctx.Err() == nil {
-		c.pool.note(h, model, c.fail(ctx, nil, "show", model, err))
+		c.pool.note(h, model, err)
 	}
+	return f, err == nil
+}
+
+// factsOn asks host h for the facts of model and remembers them; the
+// error is classified (see fail).
+func (c *Client) factsOn(ctx context.Context, h *endpoint, model string) (facts, error) {
+	show, err := h.api.Show(ctx, &api.ShowRequest{Model: model})
 	if err != nil {
-		return facts{}, false
+		err = c.fail(ctx, nil, "show", model, err)
+		var e *Error
+		if errors.As(err, &e) && e.Host == "" {
+			e.Host = h.url
+		}
+		return facts{}, err
 	}
-	return c.facts.remember(model, show), true
+	return c.facts.remember(model, show), nil
 }
 
 // thinkOff returns the `think` value for a request to model: false for a

@@ -145,7 +145,7 @@ func TestProgressPrinter(t *testing.T) {
 	p.event(api.TraceEvent{Kind: api.TraceToolSelected, Tool: "search_catalog"})
 	p.event(api.TraceEvent{Kind: api.TraceNodeStarted, Node: "evaluate"})
 	want := "calculator 사용 중… 0 s\n" +
-		"\n모델 호출이 실패해 다시 시도하는 중… (timeout) 3 s\n" +
+		"\n모델 호출이 실패해 다시 시도하는 중… (모델의 응답이 너무 오래 걸렸습니다) 3 s\n" +
 		"2단계 중 1단계: “대본”에 맞는 도구를 찾는 중… 3 s\n"
 	if buf.String() != want {
 		t.Fatalf("printed:\n%q\nwant:\n%q", buf.String(), want)

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { GREETING, lastReply, openPage, screenshot, screenshotSizes, send, withWorld } from "./harness.ts";
+import { GREETING, lastReply, openPage, screenshot, screenshotSizes, withWorld } from "./harness.ts";
 
 const w = withWorld();
 

@@ -1,28 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Settings } from "../api/gotypes.gen";
 import { checkSettings } from "./validate";
+import { fakeSettings } from "../testing/fakeBackend";
 
-const base: Settings = {
-  ollama_host: "http://127.0.0.1:11434",
-  chat_model: "m",
-  embed_model: "",
-  language: "",
-  theme: "system",
-  max_iterations: 5,
-  context_tokens: 8192,
-  parallel_requests: 0,
-  system_prompt: "",
-  temperature: null,
-  fallback_model: "",
-  web_search_enabled: false,
-  run_python_enabled: false,
-  weather_enabled: false,
-  wikipedia_enabled: false,
-  wikipedia_zim: "",
-  wikipedia_online: false,
-  web_search_url: "",
-  folder_grants: [],
-};
+const base: Settings = fakeSettings();
 
 describe("checkSettings", () => {
   it.each<[Partial<Settings>, string[]]>([

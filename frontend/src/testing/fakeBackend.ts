@@ -17,6 +17,6 @@ import { FakeKnowledge } from "./fake/knowledge";
 
 export type { FakeOptions } from "./fake/core";
 export { FAKE_CALL_NOTE } from "./fake/chat";
-export { FAKE_WORKFLOW } from "./fake/settings";
+export { FAKE_WORKFLOW, fakeSettings } from "./fake/settings";
 
 export class FakeBackend extends FakeKnowledge {}

@@ -45,6 +45,36 @@ export const FAKE_WORKFLOW: Workflow = {
   ],
 };
 
+/**
+ * fakeSettings are the fake's settings before a test's own: those of a
+ * fresh data folder with llama3.2:3b as the chat model. A new object each
+ * call, so no test changes another's.
+ */
+export function fakeSettings(): Settings {
+  return {
+    ollama_host: "http://127.0.0.1:11434",
+    chat_model: "llama3.2:3b",
+    embed_model: "bge-m3",
+    language: "",
+    theme: "system",
+    max_iterations: 5,
+    context_tokens: 8192,
+    parallel_requests: 0,
+    system_prompt: "",
+    temperature: null,
+    fallback_model: "",
+    web_search_enabled: false,
+    run_python_enabled: false,
+    weather_enabled: false,
+    wikipedia_enabled: false,
+    wikipedia_zim: "",
+    wikipedia_online: false,
+    web_search_url: "",
+    folder_grants: [],
+    revoked_import_folders: [],
+  };
+}
+
 export class FakeSettings extends FakeCore {
   settings: Settings;
   status: OllamaStatus;
@@ -56,29 +86,7 @@ export class FakeSettings extends FakeCore {
 
   constructor(opts: FakeOptions = {}) {
     super(opts);
-    this.settings = {
-      ollama_host: "http://127.0.0.1:11434",
-      chat_model: "llama3.2:3b",
-      embed_model: "bge-m3",
-      language: "",
-      theme: "system",
-      max_iterations: 5,
-      context_tokens: 8192,
-      parallel_requests: 0,
-      system_prompt: "",
-      temperature: null,
-      fallback_model: "",
-      web_search_enabled: false,
-      run_python_enabled: false,
-      weather_enabled: false,
-      wikipedia_enabled: false,
-      wikipedia_zim: "",
-      wikipedia_online: false,
-      web_search_url: "",
-      folder_grants: [],
-      revoked_import_folders: [],
-      ...opts.settings,
-    };
+    this.settings = { ...fakeSettings(), ...opts.settings };
     this.status = {
       host: this.settings.ollama_host,
       reachable: opts.reachable ?? true,

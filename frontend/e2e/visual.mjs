@@ -40,6 +40,8 @@ const browser = await chromium.launch({
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"],
 });
 
+/** failed names the shots with a page error, a browser dialog or a dialog scrolling sideways. */
+const failed = [];
 const only = process.env.VISUAL_ONLY ? new RegExp(process.env.VISUAL_ONLY) : null;
 
 async function shot(name, query, act, opts = {}) {
@@ -55,8 +57,17 @@ async function shot(name, query, act, opts = {}) {
   await page.goto(`${base}?${query}`);
   await page.waitForSelector("body[data-ready='1']");
   if (act) await act(page);
+  // What a person would see as broken without reading every picture: a
+  // dialog that scrolls sideways (its labels cut off at the left).
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll("dialog[open]")].filter((d) => d.scrollWidth > d.clientWidth + 1).map((d) => d.getAttribute("aria-labelledby") ?? d.className),
+  );
+  if (wide.length) errors.push(`a dialog wider than its box, scrolling sideways: ${wide.join(", ")}`);
   await page.screenshot({ path: join(shots, `${name}.png`) });
-  if (errors.length) console.log(`${name}: ${errors.join("; ")}`);
+  if (errors.length) {
+    console.log(`${name}: ${errors.join("; ")}`);
+    failed.push(name);
+  }
   console.log(`saved ${join(shots, name)}.png`);
   await ctx.close();
 }
@@ -213,7 +224,8 @@ await shot("memory-forget-ko", "scenario=chat&lang=ko", async (p) => {
   await p.click("button.forget-all");
   await p.waitForSelector(".confirm");
 }, { locale: "ko-KR" });
-await shot("settings-full", "scenario=chat&mode=desktop", async (p) => {
+// A slow download, so that the bar is seen moving (a fast one has finished by the shot).
+await shot("settings-full", "scenario=chat&mode=desktop&delay=300", async (p) => {
   await p.click("button[aria-label='Settings']");
   await p.waitForSelector("dialog[open] #set-chat option", { state: "attached" });
   await p.check("#set-web");
@@ -244,3 +256,7 @@ await shot("help", "scenario=chat", async (p) => {
 
 await browser.close();
 server.close();
+if (failed.length) {
+  console.error(`problems in ${failed.length} shot(s): ${failed.join(", ")}`);
+  process.exitCode = 1;
+}

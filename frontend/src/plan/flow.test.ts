@@ -83,10 +83,13 @@ describe("plan approval dialog", () => {
     expect(dialog.contains(document.activeElement)).toBe(true);
   });
 
-  it("approves the plan as proposed without a list", async () => {
-    const { fake } = await openPlan();
+  it("approves the plan as proposed without a list; the sidebar stops saying it waits at once, not when the guide is done", async () => {
+    const { fake } = await openPlan({ tokenDelayMs: 60_000 });
+    await vi.waitFor(() => expect(document.querySelector("nav li [data-pending]")).not.toBeNull(), { timeout: 5000 });
     click("dialog.plan button.approve");
     await vi.waitFor(() => expect(fake.decisions).toEqual([{ action: "approve", version: expect.stringMatching(/^p-t-/) }]));
+    await vi.waitFor(() => expect(document.querySelector("nav li [data-pending]")).toBeNull(), { timeout: 5000 });
+    expect(document.querySelector("article[data-role='assistant'][data-status='streaming']")).not.toBeNull();
   });
 
   it("refuses an empty title and points at it", async () => {

@@ -107,6 +107,8 @@ export class FakeChat extends FakeMCP {
     }, 0);
     const s = this.sessions.find((x) => x.id === sid);
     if (s) s.pending_approval = false;
+    // As the backend (chat.start): the sidebar's "waiting" goes at once.
+    setTimeout(() => this.emit("chat.sessions", { session_id: sid }), 0);
     return { session_id: sid, turn_id: turn, user_message: user, assistant_message_id: asst.id };
   }
   "ChatService.Regenerate"(sid: string): SendAck {

@@ -210,6 +210,18 @@ await shot("knowledge-search-ko", "scenario=chat&lang=ko", async (p) => {
   await p.press("#kb-search", "Enter");
   await p.waitForSelector(".hit");
 }, { locale: "ko-KR" });
+// A search hit opened in the reader: its whole document, scrolled to the
+// hit, the query's words marked, each page and heading labelled.
+for (const [lang, locale, view] of [["en", "en-US", "Knowledge"], ["ko", "ko-KR", "지식 베이스"]]) {
+  await shot(`knowledge-reader-${lang}`, `scenario=chat&lang=${lang}`, async (p) => {
+    await p.click(`nav >> text=${view}`);
+    await p.click("#kb-tab-search");
+    await p.fill("#kb-search", "휴가 규정");
+    await p.press("#kb-search", "Enter");
+    await p.click(".hit button.read-hit >> nth=0");
+    await p.waitForSelector("dialog.reader[open] [data-testid=reader-passage] mark");
+  }, { locale, viewport: { width: 1280, height: 800 } });
+}
 await shot("knowledge-catalog", "scenario=chat", async (p) => {
   await p.click("text=Knowledge");
   await p.click("#kb-tab-catalog");
@@ -253,6 +265,43 @@ await shot("help", "scenario=chat", async (p) => {
   await p.keyboard.press("Control+/");
   await p.waitForSelector("dialog[open] kbd");
 });
+
+// Every modal dialog at 1280×800 (VISUAL_ONLY=^dialog-): their shared
+// frame (app.css) is compared before and after a change of it.
+const wide = { viewport: { width: 1280, height: 800 } };
+await shot("dialog-settings", "scenario=chat", async (p) => {
+  await p.click("button[aria-label='Settings']");
+  await p.waitForSelector("dialog[open] #set-chat option", { state: "attached" });
+}, wide);
+await shot("dialog-shortcuts", "scenario=chat", async (p) => {
+  await p.keyboard.press("Control+/");
+  await p.waitForSelector("dialog[open] kbd");
+}, wide);
+await shot("dialog-conversation-settings", "scenario=chat", async (p) => {
+  await p.click("nav li:first-child button.open");
+  await p.click("[data-testid=conv-settings]");
+  await p.waitForSelector("dialog[open] #conv-settings-title");
+}, wide);
+await shot("dialog-palette", "scenario=chat", async (p) => {
+  await p.keyboard.press("Control+k");
+  await p.waitForSelector("dialog.palette[open] li");
+}, wide);
+await shot("dialog-link-warning", "scenario=chat", async (p) => {
+  await sendAndWait(p, "Where do I cut the clips?");
+  await p.click("article[data-role='assistant'] .md a");
+  await p.waitForSelector("dialog.link-warning[open]");
+}, wide);
+await shot("dialog-tool-approval", "scenario=tool", async (p) => {
+  await p.fill("#composer-input", "Read my notes");
+  await p.press("#composer-input", "Enter");
+  await p.waitForSelector("dialog.tool-approval[open]");
+}, wide);
+await shot("dialog-plan", "scenario=complex", (p) => planOpen(p), wide);
+await shot("dialog-source", "scenario=complex&step=5&delay=0", async (p) => {
+  await guide(p);
+  await p.click(".md button.cite >> nth=0");
+  await p.waitForSelector("dialog.source[open]");
+}, wide);
 
 await browser.close();
 server.close();

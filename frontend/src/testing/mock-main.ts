@@ -1,6 +1,6 @@
 // Entry of the visual harness (e2e/mock.html): the real App on the
 // in-memory FakeBackend, so screens can be looked at without the Go side.
-// ?scenario=chat|empty|unreachable|model_missing|xss|long  &lang=ko  &theme=dark
+// ?scenario=chat|empty|unreachable|model_missing|xss|long|tool (every message asks to run read_file)  &lang=ko  &theme=dark
 // &fallback=MODEL (the chosen model qwen3:4b is not installed: MODEL answers)
 // &revoked=1 (folders an older version had made readable on import)
 import { mount } from "svelte";
@@ -45,6 +45,7 @@ const fake = new FakeBackend({
   } as never,
   fallbackFrom: q.get("fallback") ? "qwen3:4b" : undefined,
   complex: (text) => scenario === "complex" && /video|shorts|영상|쇼츠|plan/i.test(text),
+  toolCall: () => scenario === "tool",
   stepDelayMs: Number(q.get("step") ?? "60"),
   mode: q.get("mode") ?? "serve",
   hosts: q.get("hosts")

@@ -111,8 +111,10 @@ type HostStatus struct {
 	DownSince time.Time `json:"down_since,omitempty"`
 	RetryAt   time.Time `json:"retry_at,omitempty"`
 	Error     string    `json:"error,omitempty"`
-	// Code sorts Error (ollama_unreachable, ollama_error, ...), so the
-	// window can say why in the person's language; Error stays the cause.
+	// Code sorts Error (ollama_unreachable: no connection, nothing listens
+	// there; timeout: connected, but no answer in time; ollama_error, ...),
+	// so the window can say why in the person's language; Error stays the
+	// cause.
 	Code     ErrorCode `json:"code,omitempty"`
 	Models   []string  `json:"models"`
 	InFlight int       `json:"in_flight"`

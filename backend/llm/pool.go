@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptrace"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -413,9 +415,17 @@ func (p *pool) listTags(ctx context.Context, h *endpoint) {
 	// The listing outlives a caller that gives up: another call waits for it.
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()
+	// Whether a connection was made tells a server that took it and hung
+	// (Ollama stuck or swamped) from an address nothing answers at.
+	var connected atomic.Bool
+	lctx = httptrace.WithClientTrace(lctx, &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { connected.Store(true) }})
 	list, err := h.api.List(lctx)
 	if err != nil && lctx.Err() != nil {
-		err = &Error{Kind: ErrUnreachable, Op: "list", Host: h.url, Err: fmt.Errorf("no answer within %s: %w", timeout, err)}
+		cause := fmt.Errorf("no connection within %s: %w", timeout, err)
+		if connected.Load() {
+			cause = fmt.Errorf("%w within %s: %w", errNoAnswer, timeout, err)
+		}
+		err = &Error{Kind: ErrUnreachable, Op: "list", Host: h.url, Err: cause}
 	} else if err != nil {
 		err = &Error{Kind: kindOf(err), Op: "list", Host: h.url, Err: err}
 		if !hostFault(err) {
@@ -525,12 +535,27 @@ func (p *pool) states() []wf.HostStatus {
 		if h.down {
 			st.DownSince, st.RetryAt, st.Error = h.downSince, h.retryAt, h.lastErr
 			if h.err != nil {
-				st.Code = Classify(h.err).Code
+				st.Code = hostCode(h.err)
 			}
 		}
 		out = append(out, st)
 	}
 	return out
+}
+
+// errNoAnswer is the cause of a listing that got a connection but no
+// answer in time.
+var errNoAnswer = errors.New("connected, but no answer")
+
+// hostCode sorts why a host is down for the person: ErrTimeout when it
+// took the connection but did not answer in time (Ollama busy or stuck
+// there), otherwise as Classify does (ollama_unreachable when no
+// connection was made: nothing listens at the address, or it is off).
+func hostCode(err error) wf.ErrorCode {
+	if errors.Is(err, errNoAnswer) {
+		return wf.ErrTimeout
+	}
+	return Classify(err).Code
 }
 
 // Hosts are the normalised addresses of the servers, in the order given.

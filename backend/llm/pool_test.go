@@ -610,3 +610,31 @@ func TestNoHostUpOneProbePerCall(t *testing.T) {
 		t.Errorf("after the hosts came back: %d probes, think %v, num_ctx %v (shows %d)", n, req.Think, req.Options["num_ctx"], srv.Count(ollamatest.PathShow))
 	}
 }
+
+// A host that takes the connection and then says nothing (Ollama stuck or
+// swamped there) is told apart from an address where nothing listens:
+// their codes differ, so the window words them apart; the error itself
+// is kept for the hover and doctor.
+func TestHungHostIsToldApartFromRefused(t *testing.T) {
+	up, hung, gone := namedFake(t, "up"), namedFake(t, "hung"), namedFake(t, "gone")
+	goneURL := gone.URL()
+	gone.Close()
+	hung.Fail(ollamatest.PathTags, -1, ollamatest.Fault{Kind: ollamatest.FaultHang})
+	c, _ := newPoolClient(t, up.URL(), hung.URL(), goneURL)
+	c.pool.tagsTimeout, c.pool.probeTimeout = 50*time.Millisecond, 50*time.Millisecond
+	st, err := c.HostStates(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]wf.ErrorCode{}
+	for _, h := range st {
+		got[h.URL] = h.Code
+	}
+	want := map[string]wf.ErrorCode{up.URL(): "", hung.URL(): wf.ErrTimeout, goneURL: wf.ErrOllamaUnreachable}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("codes (-want +got):\n%s", d)
+	}
+	if !strings.Contains(st[1].Error, "connected, but no answer within 50ms") || !strings.Contains(st[2].Error, "connection refused") {
+		t.Errorf("errors %q and %q", st[1].Error, st[2].Error)
+	}
+}

@@ -55,7 +55,7 @@ test("Settings lists each host: up with its models, or down since when and why",
     const gone = page.locator(`.hosts li[data-host='${down}']`);
     assert.equal(await gone.getAttribute("data-up"), "0");
     assert.match(await gone.locator(".state").innerText(), ko ? /부터 응답 없음, .+부터 다시 시도$/ : /^down since .+, tried again from .+$/);
-    assert.match(await gone.locator(".why").innerText(), ko ? /이 주소에서 응답이 없습니다/ : /^Nothing answers at this address/);
+    assert.match(await gone.locator(".why").innerText(), ko ? /이 주소에서 연결을 받는 곳이 없습니다/ : /^Nothing listens at this address/);
     assert.match((await gone.locator(".why").getAttribute("title")) ?? "", /connection refused/, "the error itself on hover");
     assert.equal(await page.locator(".none-up").count(), 0, "two hosts answer: nothing says none does");
     assert.match(await page.innerText("#set-host-status"), ko ? /연결/ : /Connected/);

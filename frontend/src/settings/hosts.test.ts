@@ -32,7 +32,7 @@ describe("Ollama hosts in Settings", () => {
     const down = $("li[data-host='http://gpu2:11434']");
     expect(down.dataset.up).toBe("0");
     expect(down.querySelector(".state")!.textContent).toMatch(/^down since .+, tried again from .+$/);
-    expect(down.querySelector(".why")!.textContent).toBe("Nothing answers at this address: is that computer on, with Ollama running?");
+    expect(down.querySelector(".why")!.textContent).toBe("Nothing listens at this address: is that computer on, with Ollama running on this port?");
     expect(down.querySelector(".why")!.getAttribute("title")).toContain("connection refused");
   });
 
@@ -42,13 +42,38 @@ describe("Ollama hosts in Settings", () => {
     expect($("li[data-host='http://127.0.0.1:11434'] .state").textContent).toBe("정상");
     expect($("li[data-host='http://gpu2:11434'] .state").textContent).toMatch(/부터 응답 없음, .+부터 다시 시도$/);
     // Why, in Korean: the network's English words only on hover.
-    expect($("li[data-host='http://gpu2:11434'] .why").textContent).toBe("이 주소에서 응답이 없습니다: 그 컴퓨터가 켜져 있고 Ollama가 실행 중인가요?");
+    expect($("li[data-host='http://gpu2:11434'] .why").textContent).toBe("이 주소에서 연결을 받는 곳이 없습니다: 그 컴퓨터가 켜져 있고 이 포트에서 Ollama가 실행 중인가요?");
   });
 
   it("says a host's own error apart from its address being unreachable", async () => {
     await openSettings([hosts[0]!, { ...hosts[1]!, error: "list: ollama reported an error: 500: gpu lost", code: "ollama_error" }]);
     await vi.waitFor(() => expect($$(".hosts > li")).toHaveLength(2), { timeout: 5000 });
     expect($("li[data-host='http://gpu2:11434'] .why").textContent).toBe("Ollama there reported an error.");
+  });
+
+  // A host that takes the connection and says nothing is not one where
+  // nothing listens: the words differ, the raw errors stay on hover.
+  const hungAndRefused: HostStatus[] = [
+    hosts[1]!,
+    {
+      ...hosts[1]!, url: "http://gpu3:11434", code: "timeout",
+      error: "list: ollama is not reachable: connected, but no answer within 2s: context deadline exceeded",
+    },
+  ];
+  it.each([
+    ["en", "Nothing listens at this address: is that computer on, with Ollama running on this port?",
+      "Ollama there does not answer in time: it takes the connection but sends no reply. It may be stuck or overloaded."],
+    ["ko", "이 주소에서 연결을 받는 곳이 없습니다: 그 컴퓨터가 켜져 있고 이 포트에서 Ollama가 실행 중인가요?",
+      "그 호스트의 Ollama가 제때 응답하지 않습니다: 연결은 되지만 답이 오지 않습니다. 멈췄거나 과부하 상태일 수 있습니다."],
+  ])("tells a host that hangs from one that refuses the connection (%s)", async (language, refused, hangs) => {
+    await openSettings(hungAndRefused, language);
+    await vi.waitFor(() => expect($$(".hosts > li")).toHaveLength(2), { timeout: 5000 });
+    const refusedWhy = $("li[data-host='http://gpu2:11434'] .why");
+    const hangsWhy = $("li[data-host='http://gpu3:11434'] .why");
+    expect(refusedWhy.textContent).toBe(refused);
+    expect(hangsWhy.textContent).toBe(hangs);
+    expect(refusedWhy.getAttribute("title")).toContain("connection refused");
+    expect(hangsWhy.getAttribute("title")).toContain("no answer within 2s");
   });
 
   it("shows no list for one host", async () => {

@@ -94,4 +94,26 @@ describe("conversation settings", () => {
     expect(fake.calls.filter((c) => c.method === "SetSettings")[1]!.args).toEqual(["s-1", {}]);
     await vi.waitFor(() => expect($("[data-testid='conv-settings']").textContent).not.toContain("own prompt"));
   });
+
+  it("says a value the backend refuses beside its field, focused", async () => {
+    const { fake } = await start({ settings: { language: "ko" } });
+    await send("hello");
+    await vi.waitFor(() => expect(document.querySelector("[data-testid='conv-settings']")).not.toBeNull());
+    fake["ChatService.SetSettings"] = () => {
+      throw new Error(JSON.stringify({ code: "settings_invalid", message: "temperature must be between 0 and 2", fields: [{ field: "temperature", code: "temperature", args: { max: "2" } }] }));
+    };
+    click("[data-testid='conv-settings']");
+    await vi.waitFor(() => expect(document.querySelector("dialog[open] #conv-tune-prompt")).not.toBeNull());
+    toggle(box("conv-tune-temp"), true);
+    fill("#conv-tune-temp", "1.5");
+    (document.querySelector("dialog[open] button[type='submit']") as HTMLButtonElement).click();
+    await vi.waitFor(() => expect($("#conv-tune-temp").getAttribute("aria-invalid")).toBe("true"), { timeout: 5000 });
+    expect($("#conv-tune-temp-help").textContent).toMatch(/[가-힣]/);
+    await vi.waitFor(() => expect(document.activeElement).toBe($("#conv-tune-temp")), { timeout: 5000 });
+    expect($("dialog[open] [role=alert] .detail").textContent).toBe("고칠 값이 1개 있습니다. 그 항목 옆에 표시했습니다.");
+    expect($("dialog[open] [role=alert]").textContent).not.toContain("must be");
+    // Changed, the mark goes.
+    fill("#conv-tune-temp", "1.2");
+    expect($("#conv-tune-temp").getAttribute("aria-invalid")).toBe("false");
+  });
 });

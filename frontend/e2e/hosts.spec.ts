@@ -58,7 +58,8 @@ test("Settings lists each host: up with its models, or down since when and why",
     assert.match(await gone.locator(".why").innerText(), ko ? /이 주소에서 연결을 받는 곳이 없습니다/ : /^Nothing listens at this address/);
     assert.match((await gone.locator(".why").getAttribute("title")) ?? "", /connection refused/, "the error itself on hover");
     assert.equal(await page.locator(".none-up").count(), 0, "two hosts answer: nothing says none does");
-    assert.match(await page.innerText("#set-host-status"), ko ? /연결/ : /Connected/);
+    // The dialog checks the status again as it opens: wait for that check.
+    await page.waitForFunction((said) => document.querySelector("#set-host-status")?.textContent?.includes(said), ko ? "연결" : "Connected", { timeout: 15_000 });
     await screenshot(page, `hosts-settings-${locale.slice(0, 2)}-1280`);
     await page.context().close();
   }

@@ -209,12 +209,12 @@ func (ix *Index) QueryWeight(query string) float64 {
 	return w
 }
 
-// forms returns the index terms a query term may take: its own and its
-// one-syllable stem, or for a Hangul word the Latin words that sound like
-// it. Must be called with ix.mu held.
+// forms returns the index terms a query term may take: its own, its
+// one-syllable stem and its action's noun, or for a Hangul word the Latin
+// words that sound like it. Must be called with ix.mu held.
 func (ix *Index) forms(t queryTerm) []string {
 	if t.loan == nil {
-		return []string{t.term, t.alt}
+		return []string{t.term, t.alt, t.action}
 	}
 	return ix.loanForms(t.loan)
 }
@@ -326,10 +326,10 @@ func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
 		return idf * float64(tf) * (k1 + 1) / (float64(tf) + normBase + normPerTerm*float64(l))
 	}
 	for _, qt := range terms {
-		if alt := ix.postings[qt.alt]; qt.loan != nil || alt != nil && alt.n > 0 {
-			// A one-syllable word with a particle, or a loan word's Latin
-			// spellings: each document counts the best of the forms, once
-			// (see queryTerm).
+		if alt := ix.postings[qt.alt]; qt.loan != nil || qt.action != "" || alt != nil && alt.n > 0 {
+			// A one-syllable word with a particle, a verb with its
+			// action's noun, or a loan word's Latin spellings: each
+			// document counts the best of the forms, once (see queryTerm).
 			best := map[uint32]float64{}
 			for _, t := range ix.forms(qt) {
 				pl := ix.postings[t]

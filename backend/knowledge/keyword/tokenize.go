@@ -61,7 +61,7 @@ func (a Analyzer) Tokens(s string) []string {
 // AppendTokens appends the terms of s to dst.
 func (a Analyzer) AppendTokens(dst []string, s string) []string {
 	for _, t := range a.appendTerms(nil, s) {
-		if t.term == "" || t.queryOnly { // a loan word's skeleton, an action's noun
+		if t.term == "" { // a loan word's skeleton: query side only
 			continue
 		}
 		dst = append(dst, t.term)
@@ -84,12 +84,13 @@ func (a Analyzer) AppendTokens(dst []string, s string) []string {
 // A Hangul word of a query also gives a term with no form of its own:
 // loan holds the word's beginnings and their consonant skeletons, looked
 // up among the index's Latin words (loanword.go); the search fills in the
-// forms it finds. A native verb gives the noun documents use for its
-// action (actions.go), queryOnly: documents are indexed as written.
+// forms it finds. The first bigram of a native verb also has the noun
+// documents use for its action (actions.go): a passage counts the better
+// of the two, once. Documents are indexed as written.
 type queryTerm struct {
 	term, alt string
 	loan      []loanCandidate
-	queryOnly bool
+	action    string
 }
 
 // appendTerms appends the terms of s to dst, each with its alternative.
@@ -139,7 +140,7 @@ func (a Analyzer) appendRun(dst []queryTerm, run string, sc script) []queryTerm 
 		// that holds it ("집에서": "집에" or "집").
 		dst[first].alt = oneSyllableStem(run)
 		if w := actionWord(run); w != "" {
-			dst = append(dst, queryTerm{term: w, queryOnly: true})
+			dst[first].action = w
 		}
 		if c := loanCandidates(run); c != nil {
 			dst = append(dst, queryTerm{loan: c})

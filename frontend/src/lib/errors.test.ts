@@ -228,3 +228,12 @@ describe("errorText never shows an English sentence the catalogs word", () => {
     });
   });
 });
+
+describe("errorText for a fault inside Wayfinder", () => {
+  afterEach(() => setLang("en"));
+  it("shows Go's own words as the raw cause, not as a sentence", () => {
+    setLang("ko");
+    expect(errorText({ code: "internal", message: "database is locked" })).toEqual({ title: "Wayfinder 내부에서 문제가 생겼습니다.", detail: "", hint: "", cause: "database is locked" });
+    expect(errorText({ code: "bad_request", message: "argument 1 of ChatService.Send: json: cannot unmarshal" }).cause).toContain("cannot unmarshal");
+  });
+});

@@ -61,6 +61,9 @@ const titles: Record<string, MessageKey> = {
   zim_unreadable: "error.zim_unreadable",
 };
 
+/** rawCodes: faults whose message is Go's or the server's own words, not a sentence for the person. */
+const rawCodes = new Set<string>(["internal", "bad_request", "no_such_method"]);
+
 export interface ErrorText {
   title: string;
   detail: string;
@@ -122,6 +125,9 @@ export function errorText(info: ErrorInfo): ErrorText {
   if (hinted) return { title, detail: "", hint, cause };
   // The particulars arrived only as the raw cause: the title says the rest.
   if (cause && isKey(`${key}.advice`)) return { title, detail: "", hint, cause };
+  // A fault of Wayfinder or of the page itself: the message is the raw
+  // text behind it (a bug report needs it), shown as the muted cause.
+  if (rawCodes.has(info.code) && info.message.trim()) return { title, detail: "", hint, cause: info.message };
   // A message that is only the title in English says nothing more.
   const detail = everyLang(key as MessageKey).includes(info.message.trim()) ? "" : info.message;
   return { title, detail, hint, cause: "" };

@@ -27,8 +27,11 @@ const (
 
 // exportTo writes the conversations ids (every live one, newest first,
 // when ids is empty) to w as JSON (archive.Writer) or Markdown in lang,
-// one conversation at a time. It returns how many it wrote.
-func exportTo(ctx context.Context, st *store.Store, ids []string, format, lang string, w io.Writer) (int, error) {
+// one conversation at a time. It returns how many it wrote. A
+// conversation made only of attached files is titled after them in the
+// Markdown, as the window names it (withFiles).
+func (a *App) exportTo(ctx context.Context, ids []string, format, lang string, w io.Writer) (int, error) {
+	st := a.store
 	if len(ids) == 0 {
 		all, err := st.ListSessions(ctx, "")
 		if err != nil {
@@ -55,6 +58,9 @@ func exportTo(ctx context.Context, st *store.Store, ids []string, format, lang s
 		if err != nil {
 			return 0, err
 		}
+		one := []api.Session{sess}
+		a.withFiles(one)
+		sess = one[0]
 		msgs, err := st.Messages(ctx, id)
 		if err != nil {
 			return 0, err
@@ -199,7 +205,7 @@ func importError(err error) error {
 // lang is the UI's language, for the Markdown's headings.
 func (c *ChatService) Export(sessionIDs []string, format, lang string) (api.ExportFile, error) {
 	var b strings.Builder
-	n, err := exportTo(c.app.ctx, c.app.store, sessionIDs, format, lang, &b)
+	n, err := c.app.exportTo(c.app.ctx, sessionIDs, format, lang, &b)
 	if err != nil {
 		return api.ExportFile{}, err
 	}
@@ -209,7 +215,13 @@ func (c *ChatService) Export(sessionIDs []string, format, lang string) (api.Expo
 		if err != nil {
 			return api.ExportFile{}, err
 		}
-		name = fileName(sess.Title)
+		one := []api.Session{sess}
+		c.app.withFiles(one)
+		title := sess.Title
+		if title == "" {
+			title = archive.FilesTitle(one[0].Files, lang)
+		}
+		name = fileName(title)
 	}
 	return api.ExportFile{Name: name + "." + format, Content: b.String()}, nil
 }

@@ -269,3 +269,44 @@ func TestAttachInNewChat(t *testing.T) {
 		t.Fatalf("a later message changed the title: %q", got.Title)
 	}
 }
+
+// TestExportNamesAConversationAfterItsFiles: a conversation made only of
+// attached files is exported under the name the window gives it (its
+// files'), in the export's language, in the Markdown's heading and the
+// file's name, not as "Untitled conversation".
+func TestExportNamesAConversationAfterItsFiles(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}))
+	a, events := openTestApp(t, fake, "llama3.2:3b")
+	c, k := &ChatService{a}, &KnowledgeService{a}
+	sess, err := c.Create("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"휴가 규정.md", "minutes.txt"} {
+		id, err := k.Attach(sess.ID, name, base64.StdEncoding.EncodeToString([]byte(name+": annual leave is 15 days. 연차는 15일입니다.\n")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	}
+	for _, tc := range []struct{ lang, title, file string }{
+		{"en", "# 휴가 규정.md and minutes.txt\n", "휴가-규정.md-and-minutes.txt.md"},
+		{"ko", "# 휴가 규정.md, minutes.txt\n", "휴가-규정.md,-minutes.txt.md"},
+	} {
+		md, err := c.Export([]string{sess.ID}, "md", tc.lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(md.Content, tc.title) || strings.Contains(md.Content, "Untitled") || strings.Contains(md.Content, "제목 없는") {
+			t.Errorf("%s: the Markdown starts:\n%s\nwant %q", tc.lang, md.Content, tc.title)
+		}
+		if md.Name != tc.file {
+			t.Errorf("%s: the file is named %q, want %q", tc.lang, md.Name, tc.file)
+		}
+	}
+	// The whole archive (every conversation) heads it the same way.
+	all, err := c.Export(nil, "md", "en")
+	if err != nil || !strings.HasPrefix(all.Content, "# 휴가 규정.md and minutes.txt\n") {
+		t.Fatalf("every conversation: %v\n%s", err, all.Content)
+	}
+}

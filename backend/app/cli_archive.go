@@ -60,7 +60,7 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 		ids = []string{sess.ID}
 	}
 	if *outPath == "" {
-		_, err := exportTo(ctx, a.store, ids, *format, *lang, s.out)
+		_, err := a.exportTo(ctx, ids, *format, *lang, s.out)
 		return err
 	}
 	// Written beside the target and renamed into place, so that a failed
@@ -70,7 +70,7 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 		return fmt.Errorf("write %s: %w", *outPath, err)
 	}
 	defer os.Remove(tmp.Name())
-	n, err := exportTo(ctx, a.store, ids, *format, *lang, tmp)
+	n, err := a.exportTo(ctx, ids, *format, *lang, tmp)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

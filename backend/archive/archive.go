@@ -49,6 +49,12 @@ type Conversation struct {
 	// context size over the global ones).
 	Settings *api.ConversationSettings `json:"settings,omitempty"`
 	Messages []Message                 `json:"messages"`
+	// Files are the names of the conversation's attached files when no
+	// message has titled it (api.Session.Files): the Markdown is titled
+	// after them, as the window names it. They are not part of the JSON,
+	// which holds what the database does (the files live in the uploads
+	// folder and are not exported).
+	Files []string `json:"-"`
 }
 
 // Message is one message as exported: all of api.Message but the session
@@ -73,7 +79,7 @@ type Message struct {
 // FromAPI makes the exported form of a session and its messages.
 func FromAPI(s api.Session, msgs []api.Message) Conversation {
 	c := Conversation{ID: s.ID, Title: s.Title, CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(),
-		PendingApproval: s.PendingApproval, Model: s.Model, Settings: s.Settings, Messages: make([]Message, len(msgs))}
+		PendingApproval: s.PendingApproval, Model: s.Model, Settings: s.Settings, Messages: make([]Message, len(msgs)), Files: s.Files}
 	for i, m := range msgs {
 		c.Messages[i] = fromAPIMessage(m)
 	}

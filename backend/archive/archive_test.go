@@ -310,3 +310,54 @@ func TestMarkdownApprovedPlan(t *testing.T) {
 		}
 	}
 }
+
+// A conversation made only of attached files (no message titled it) is
+// headed with their names, as the window names it, in the export's
+// language; one with neither a title nor files is still untitled.
+func TestMarkdownTitledByFiles(t *testing.T) {
+	for _, tc := range []struct {
+		lang  string
+		files []string
+		want  string
+	}{
+		{"en", []string{"leave.md"}, "# leave.md\n"},
+		{"en", []string{"leave.md", "minutes.txt"}, "# leave.md and minutes.txt\n"},
+		{"en", []string{"leave.md", "minutes.txt", "a.pdf"}, "# leave.md and 2 more\n"},
+		{"ko", []string{"휴가 규정.md"}, "# 휴가 규정.md\n"},
+		{"ko", []string{"휴가 규정.md", "회의록.txt"}, "# 휴가 규정.md, 회의록.txt\n"},
+		{"ko", []string{"휴가 규정.md", "회의록.txt", "a.pdf"}, "# 휴가 규정.md 외 2개\n"},
+		{"en", nil, "# Untitled conversation\n"},
+		{"ko", nil, "# 제목 없는 대화\n"},
+	} {
+		t.Run(tc.lang+" "+strings.Join(tc.files, ","), func(t *testing.T) {
+			var b bytes.Buffer
+			mw := NewMarkdownWriter(&b, tc.lang, time.UTC, t0)
+			c := Conversation{ID: "s1", CreatedAt: t0, UpdatedAt: t0, Files: tc.files}
+			if err := mw.Add(c); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(b.String(), tc.want) {
+				t.Fatalf("%s export starts:\n%s\nwant %q", tc.lang, b.String(), tc.want)
+			}
+			if got := FilesTitle(tc.files, tc.lang); got != strings.TrimSuffix(strings.TrimPrefix(tc.want, "# "), "\n") && tc.files != nil {
+				t.Fatalf("FilesTitle = %q", got)
+			}
+		})
+	}
+}
+
+// The JSON export does not carry the files' names: they live in the
+// uploads folder, and the format stays what importing reads.
+func TestFilesNotInJSON(t *testing.T) {
+	var b bytes.Buffer
+	w := NewWriter(&b)
+	if err := w.Add(Conversation{ID: "s1", CreatedAt: t0, UpdatedAt: t0, Messages: []Message{}, Files: []string{"leave.md"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "leave.md") {
+		t.Fatalf("the JSON holds the files:\n%s", b.String())
+	}
+}

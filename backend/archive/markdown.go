@@ -20,6 +20,10 @@ type labels struct {
 	you, assistant, plan, planWaiting, planApproved, steps, recommendations, sources string
 	step, tool, why, pricing, link, alternatives, page, model, stopped, fail         string
 	exported, untitled                                                               string
+	// A conversation named after its files, as the window's list and
+	// header name it (frontend sessions/title.ts): two files, and the
+	// first with how many more.
+	filesTwo, filesMore string
 	// The conversation's own settings, and the answers kept behind a
 	// regenerated one: answer is a format of the answer's place and the
 	// number of answers.
@@ -36,6 +40,7 @@ var languages = map[string]labels{
 		steps: "Approved steps", recommendations: "Recommendations", sources: "Sources", step: "Step", tool: "Tool",
 		why: "Why", pricing: "Pricing", link: "Link", alternatives: "Alternatives", page: "p.", model: "model",
 		stopped: "The reply was stopped here.", fail: "The reply failed", exported: "Exported from Wayfinder on", untitled: "Untitled conversation",
+		filesTwo: "%s and %s", filesMore: "%s and %d more",
 		systemPrompt: "System prompt", temperature: "temperature", context: "context %d tokens", otherAnswers: "Other answers", answer: "answer %d of %d",
 		decided: map[api.ApprovalAction]string{api.ActionApprove: "You approved this plan.", api.ActionRevise: "You asked for a new plan instead of this one.",
 			api.ActionCancel: "You cancelled this plan.", "": "A plan was proposed here."},
@@ -44,10 +49,35 @@ var languages = map[string]labels{
 		steps: "승인한 단계", recommendations: "추천", sources: "출처", step: "단계", tool: "도구",
 		why: "이유", pricing: "가격", link: "링크", alternatives: "대안", page: "쪽", model: "모델",
 		stopped: "답변이 여기서 중단되었습니다.", fail: "답변 실패", exported: "Wayfinder에서 내보낸 날짜:", untitled: "제목 없는 대화",
+		filesTwo: "%s, %s", filesMore: "%s 외 %d개",
 		systemPrompt: "시스템 프롬프트", temperature: "온도", context: "컨텍스트 %d 토큰", otherAnswers: "다른 답변", answer: "답변 %d/%d",
 		decided: map[api.ApprovalAction]string{api.ActionApprove: "이 계획을 승인했어요.", api.ActionRevise: "이 계획 대신 새 계획을 요청했어요.",
 			api.ActionCancel: "이 계획을 취소했어요.", "": "여기서 계획을 제안했어요."},
 		toolDecided: "이 %s 호출을 결정했어요."},
+}
+
+// filesTitle names a conversation after its files: "a.pdf", "a.pdf and
+// b.md", "a.pdf and 2 more"; "" for none.
+func (l labels) filesTitle(files []string) string {
+	switch len(files) {
+	case 0:
+		return ""
+	case 1:
+		return files[0]
+	case 2:
+		return fmt.Sprintf(l.filesTwo, files[0], files[1])
+	}
+	return fmt.Sprintf(l.filesMore, files[0], len(files)-1)
+}
+
+// FilesTitle is the title of a conversation named after its files in
+// lang ("ko" or "en"; others are English), as the Markdown heads it.
+func FilesTitle(files []string, lang string) string {
+	l, ok := languages[lang]
+	if !ok {
+		l = languages["en"]
+	}
+	return l.filesTitle(files)
 }
 
 // MarkdownWriter writes conversations as Markdown for people to read: each
@@ -101,6 +131,9 @@ func (mw *MarkdownWriter) Add(c Conversation) error {
 	}
 	mw.n++
 	title := strings.TrimSpace(c.Title)
+	if title == "" {
+		title = mw.l.filesTitle(c.Files)
+	}
 	if title == "" {
 		title = mw.l.untitled
 	}

@@ -61,7 +61,7 @@ test("import a Korean PDF, search it, and get an answer that cites it", { skip: 
   assert.ok(cite, "the answer's [1] is a citation button");
   await cite.click();
   await page.waitForSelector("dialog.source[open]");
-  assert.match((await page.textContent("dialog.source .snippet")) ?? "", /\S/);
+  assert.match((await page.textContent("dialog.source [data-part=hit]")) ?? "", /\S/);
   await page.click("dialog.source button.primary");
   // The PDF is the reply's source, listed under it; its passage opens.
   const sources = await page.$$eval("article[data-role='assistant']:last-of-type .cited li", (els) => els.map((e) => e.textContent ?? ""));

@@ -25,7 +25,7 @@ async function openSource(page: Page, selector: string): Promise<{ title: string
   await page.waitForFunction(() => document.querySelector("dialog.source[open] #source-title")?.textContent?.trim());
   return page.evaluate(() => ({
     title: document.querySelector("#source-title")!.textContent!.trim(),
-    snippet: document.querySelector("dialog.source .snippet")?.textContent ?? "",
+    snippet: document.querySelector("dialog.source [data-part=hit]")?.textContent ?? "",
   }));
 }
 

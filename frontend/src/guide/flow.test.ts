@@ -32,7 +32,7 @@ describe("guide", () => {
     expect(cites.map((b) => b.textContent)).toEqual(["[1]", "[2]", "[3]"]);
     click(cites[1]!);
     expect($("#source-title").textContent).toContain("Vrew");
-    expect($("dialog.source .snippet").textContent).toContain("automatic Korean subtitles");
+    expect($("dialog.source [data-part='hit']").textContent).toContain("automatic Korean subtitles");
   });
 
   it("lit the running node and kept the steps for the details", async () => {

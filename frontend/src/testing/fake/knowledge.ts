@@ -122,7 +122,7 @@ export class FakeKnowledge extends FakeChat {
     for (const d of this.docs) {
       const file = d.source.split(/[\\/]/).pop();
       const record_id = d.kind === "json" ? "r-1024" : undefined;
-      hits.push({ id: `${d.id}-c1`, doc_id: d.id, record_id, file, title: d.title, source: d.source, kind: d.kind, page: d.pages ? 2 : undefined, heading: "연차 휴가", score: 0.82, words: true, meaning: true, text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", snippet: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>" });
+      hits.push({ id: `${d.id}:1`, doc_id: d.id, record_id, file, title: d.title, source: d.source, kind: d.kind, page: d.pages ? 2 : undefined, heading: "연차 휴가", score: 0.82, words: true, meaning: true, text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", snippet: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>" });
     }
     for (const e of CATALOG) {
       if (`${e.name} ${e.description_en} ${e.description_ko} ${e.categories.join(" ")}`.toLowerCase().includes(q)) {
@@ -132,7 +132,7 @@ export class FakeKnowledge extends FakeChat {
     return hits.slice(0, topK);
   }
   "KnowledgeService.Passage"(chunkID: string): Passage {
-    const d = this.docs.find((x) => chunkID === `${x.id}-c1`);
+    const d = this.docs.find((x) => chunkID === `${x.id}:1`);
     if (!d) throw new ApiError({ code: "document_not_found", message: "That document is no longer in the knowledge base." });
     const file = d.source.split(/[\\/]/).pop();
     return { chunk_id: chunkID, doc_id: d.id, title: d.title, file, kind: d.kind, heading: "연차 휴가", before: "휴가 규정의 앞부분입니다. ", text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", after: " 병가는 따로 정합니다.", seq: 1, chunks: d.chunks };

@@ -1,0 +1,140 @@
+// A reply's numbered source opens in the Knowledge reader, in English and
+// in Korean: the whole document (a long one paged as the reader pages),
+// scrolled to the cited chunk, which is labelled as the one cited; the
+// title keeps its [n] and the line its file. The same source opened after
+// its document was removed, and a source from a file attached to the
+// conversation, show the cited passage with a line saying why — no error.
+// Screenshots at 1280×800: cite-{en,ko}-1280.png, cite-removed-{en,ko}-1280.png,
+// cite-attached-{en,ko}-1280.png.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { answer, lastReply, openPage, screenshot, script, send, withWorld } from "./harness.ts";
+
+const w = withWorld();
+
+/** longDoc writes a Markdown file of 120 sections (about 90 chunks), with one sentence to cite in section 60. */
+function longDoc(name: string, heading: (n: number) => string, para: (n: number) => string, needle: string): string {
+  const lines: string[] = [];
+  for (let n = 1; n <= 120; n++) lines.push(`## ${heading(n)}`, "", para(n) + (n === 60 ? ` ${needle}` : ""), "");
+  const file = join(mkdtempSync(join(tmpdir(), "wf-cite-")), name);
+  writeFileSync(file, lines.join("\n"));
+  return file;
+}
+
+async function importFile(page: Page, path: string): Promise<void> {
+  const name = path.split("/").pop()!;
+  await page.setInputFiles("#kb-file-input", path);
+  await page.waitForFunction(
+    (n) => [...document.querySelectorAll(".progress li.file")].some((li) => li.querySelector(".name")?.textContent === n && li.getAttribute("data-stage") === "done"),
+    name,
+    { timeout: 60_000 },
+  );
+}
+
+/** openCite clicks the last reply's [1] and waits for the source dialog. */
+async function openCite(page: Page): Promise<void> {
+  await page.click("article[data-role='assistant']:last-of-type .md button.cite >> nth=0");
+  await page.waitForSelector("dialog.source[open] #source-title");
+}
+
+async function closeSource(page: Page): Promise<void> {
+  await page.click("dialog.source button.primary");
+  await page.waitForSelector("dialog.source[open]", { state: "detached" });
+}
+
+/** citedInView says whether the cited chunk is inside the reader's visible box. */
+const citedInView = (page: Page) =>
+  page.$eval("dialog.source [data-testid=reader-body]", (body) => {
+    const hit = body.querySelector("[data-part=hit]");
+    if (!hit) return false;
+    const b = body.getBoundingClientRect();
+    const r = hit.getBoundingClientRect();
+    return r.bottom > b.top && r.top < b.bottom;
+  });
+
+for (const lang of [
+  {
+    code: "en", locale: "en-US", file: "harbour-manual.md",
+    needle: "The harbour master rings the copper bell at seven.",
+    question: "When does the harbour master ring the copper bell?",
+    reply: "The harbour master rings the copper bell at seven [1].",
+    heading: (n: number) => `Section ${n}: harbour duties`,
+    para: (n: number) => `Rule ${n} of the harbour: ropes are coiled, lamps are trimmed and the log is written before the tide turns. `.repeat(5),
+    cited: "Cited as [1]", removed: /no longer in the library/, attached: /attached to this conversation/,
+    attachName: "crew-notes.md", attachText: "# Crew notes\n\nThe galley kettle is descaled every Thursday.\n",
+    attachQuestion: "When is the galley kettle descaled?", attachReply: "Every Thursday [1].",
+  },
+  {
+    code: "ko", locale: "ko-KR", file: "항구-규정집.md",
+    needle: "항만장은 일곱 시에 구리 종을 울립니다.",
+    question: "항만장은 구리 종을 언제 울리나요?",
+    reply: "항만장은 일곱 시에 구리 종을 울립니다 [1].",
+    heading: (n: number) => `제${n}조 항구의 일`,
+    para: (n: number) => `항구 규정 ${n}조: 밧줄은 감아 두고 등불은 손질하며 물때가 바뀌기 전에 일지를 씁니다. `.repeat(5),
+    cited: "인용한 구절 [1]", removed: /지식 베이스에 없어요/, attached: /이 대화에 첨부한 파일/,
+    attachName: "선원-메모.md", attachText: "# 선원 메모\n\n조리실 주전자는 매주 목요일에 석회를 닦아 냅니다.\n",
+    attachQuestion: "조리실 주전자는 언제 닦나요?", attachReply: "매주 목요일입니다 [1].",
+  },
+]) {
+  test(`a cited source opens in its whole document, ${lang.code}`, async () => {
+    const page = await openPage(w.browser, w.app.url, lang.locale, { width: 1280, height: 800 });
+    await page.click(".views button >> nth=0");
+    await page.waitForSelector("#kb-title");
+    await importFile(page, longDoc(lang.file, lang.heading, lang.para, lang.needle));
+
+    await page.click("button.new");
+    await script(w.fake, answer(lang.reply));
+    await send(page, lang.question);
+    assert.equal((await lastReply(page)).status, "complete");
+    await w.settle();
+    await openCite(page);
+    // The document around the cited chunk, paged: not the passage alone, not all 90 chunks.
+    await page.waitForFunction(() => document.querySelectorAll("dialog.source [data-seq]").length > 10);
+    const held = await page.$$eval("dialog.source [data-seq]", (els) => els.map((e) => Number((e as HTMLElement).dataset.seq)));
+    assert.ok(held.length === 17 && held[0]! > 0, `a page around the cited chunk: ${held.join(",")}`);
+    const cited = (await page.textContent("dialog.source [data-part=hit]")) ?? "";
+    assert.ok(cited.includes(lang.needle), `the cited chunk: ${cited}`);
+    assert.equal(await page.$$eval("dialog.source [data-part=hit]", (els) => els.length), 1);
+    assert.equal(await page.textContent("dialog.source [data-testid=reader-cited]"), lang.cited);
+    assert.ok(await citedInView(page), "the reader opens scrolled to the cited chunk");
+    assert.match((await page.textContent("#source-title")) ?? "", /^\[1\] /);
+    assert.match((await page.textContent("dialog.source .where")) ?? "", new RegExp(lang.file.replace(".", "\\.")));
+    assert.equal(await page.$("dialog.source [data-testid=reader-note]"), null);
+    await screenshot(page, `cite-${lang.code}-1280`);
+    await closeSource(page);
+
+    // Removed from the library since: the passage as cited, and why.
+    const docs = (await w.api("KnowledgeService/Documents", [])) as Array<{ id: string; source: string }>;
+    const doc = docs.find((d) => d.source.endsWith(lang.file));
+    assert.ok(doc, `the document is listed: ${docs.map((d) => d.source).join(", ")}`);
+    await w.api("KnowledgeService/Remove", [doc.id]);
+    await openCite(page);
+    await page.waitForSelector("dialog.source [data-testid=reader-note]");
+    assert.match((await page.textContent("dialog.source [data-testid=reader-note]")) ?? "", lang.removed);
+    assert.ok(((await page.textContent("dialog.source [data-part=hit]")) ?? "").includes(lang.needle));
+    assert.equal(await page.textContent("dialog.source [data-testid=reader-cited]"), lang.cited);
+    assert.doesNotMatch((await page.textContent("dialog.source")) ?? "", /not_found|knowledge base\.|Refresh/);
+    await screenshot(page, `cite-removed-${lang.code}-1280`);
+    await closeSource(page);
+
+    // A file attached to the conversation: its passage as cited, and why.
+    await page.click("button.new");
+    await page.setInputFiles("[data-testid='attach-input']", [{ name: lang.attachName, mimeType: "text/markdown", buffer: Buffer.from(lang.attachText) }]);
+    await page.waitForSelector(`[data-testid='attachments'] .files li[data-source$='${lang.attachName}']`);
+    await script(w.fake, answer(lang.attachReply));
+    await send(page, lang.attachQuestion);
+    assert.equal((await lastReply(page)).status, "complete");
+    await w.settle();
+    await openCite(page);
+    await page.waitForSelector("dialog.source [data-testid=reader-note]");
+    assert.match((await page.textContent("dialog.source [data-testid=reader-note]")) ?? "", lang.attached);
+    assert.match((await page.textContent("dialog.source .where")) ?? "", new RegExp(lang.attachName.replace(".", "\\.")));
+    await screenshot(page, `cite-attached-${lang.code}-1280`);
+    await closeSource(page);
+    await page.close();
+  });
+}

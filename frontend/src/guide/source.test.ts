@@ -1,0 +1,139 @@
+// A numbered citation opens its source in the Knowledge reader: the whole
+// document, scrolled to the cited chunk, which is labelled as the one
+// cited; the dialog keeps its [n], file, page and heading and the
+// http(s)-only link. A source whose document was removed since, or that is
+// a file attached to the conversation, opens on the cited passage with a
+// line saying so, never an error; a web page's opens as before.
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
+import type { Message, Source } from "../api/gotypes.gen";
+import { setLang } from "../i18n/i18n.svelte";
+import { FakeBackend } from "../testing/fakeBackend";
+import { $, $$, cleanup, click, start } from "../testing/ui";
+import { citedPassage, whyUnread } from "./source";
+
+afterEach(() => {
+  cleanup();
+  setLang("en");
+  vi.restoreAllMocks();
+});
+
+const T = "2026-11-26T22:00:00Z";
+
+const SOURCES: Source[] = [
+  { id: "d1:1", title: "Leave policy", source: "/data/uploads/leave.md", page: 1, heading: "연차 휴가", snippet: "연차 휴가는 1년에 15일입니다.", score: 0.8, url: "javascript:alert(1)" },
+  { id: "gone:4", title: "Old handbook", source: "/data/uploads/old.pdf", page: 7, snippet: "Sick leave is paid.", score: 0.5 },
+  { id: "d9:0", title: "notes.md", source: "/data/uploads/.conversations/s1/notes.md", snippet: "Bring the receipts.", score: 0.4 },
+  { id: "https://example.com/leave", title: "Leave on the web", source: "web", url: "https://example.com/leave", snippet: "A page about leave.", score: 0.3 },
+];
+
+function seeded(lang = "en"): FakeBackend {
+  const fake = new FakeBackend({ settings: { language: lang } });
+  fake.docs.push({ id: "d1", title: "Leave policy", source: "/data/uploads/leave.md", kind: "markdown", size: 10, pages: 3, chunks: 30, created_at: T, updated_at: T });
+  fake.sessions.push({ id: "s1", title: "휴가", created_at: T, updated_at: T, message_count: 2, pending_approval: false, model: "" });
+  const reply: Message = {
+    id: "a1", session_id: "s1", role: "assistant", content: "15 days [1], sick leave [2], receipts [3], the web [4].", status: "complete", created_at: T,
+    result: { response: "", session_id: "s1", tools_used: ["retrieve_docs"], sources: SOURCES, llm_calls: 1, prompt_tokens: 1, completion_tokens: 1, execution_ms: 5 },
+  };
+  fake.messages.set("s1", [{ id: "u1", session_id: "s1", role: "user", content: "How much leave?", status: "complete", created_at: T }, reply]);
+  return fake;
+}
+
+async function openCite(n: number): Promise<HTMLElement> {
+  click($$(".md button.cite")[n - 1]!);
+  await vi.waitFor(() => expect(document.querySelector("dialog.source[open]")).not.toBeNull(), { timeout: 5000 });
+  return $("dialog.source");
+}
+
+describe("a cited source in the reader", () => {
+  it("opens the whole document at the cited chunk, labelled as cited, with what the dialog showed", { timeout: 20_000 }, async () => {
+    const scrolled: string[] = [];
+    const had = Element.prototype.scrollIntoView;
+    onTestFinished(() => void (Element.prototype.scrollIntoView = had));
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this.getAttribute("data-testid") ?? this.getAttribute("data-part") ?? "");
+    };
+    const { fake } = await start({}, seeded());
+    click("nav li button.open");
+    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    const dialog = await openCite(1);
+    // The document is in whole (30 chunks), not just the passage.
+    await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(30), { timeout: 5000 });
+    expect(fake.calls.find((c) => c.method === "Passage")?.args).toEqual(["d1:1"]);
+    expect(fake.calls.find((c) => c.method === "Span")?.args).toEqual(["d1", 0, 64]);
+    const cited = $("[data-part='hit']", dialog);
+    expect(cited.dataset.seq).toBe("1");
+    expect(cited.classList.contains("cited")).toBe(true);
+    expect(cited.textContent).toBe("연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>");
+    expect(dialog.querySelector("img")).toBeNull();
+    // Exactly one chunk is the cited one, and its label says which [n].
+    expect(dialog.querySelectorAll("[data-part='hit']")).toHaveLength(1);
+    expect($("[data-testid=reader-cited]", dialog).textContent).toBe("Cited as [1]");
+    expect(scrolled.at(-1)).toBe("reader-cited");
+    // What the dialog showed before: [n], the title, the file, page and heading.
+    expect($("#source-title").textContent).toBe("[1] Leave policy");
+    expect($(".where", dialog).textContent).toBe("leave.md · page 1 · 연차 휴가");
+    expect(dialog.querySelector("[data-testid=reader-note]")).toBeNull();
+    // A javascript: link is never offered.
+    expect(dialog.querySelector("button.link")).toBeNull();
+    // The rest of the document pages like the reader: the end is there, the start too.
+    expect(dialog.querySelector("[data-edge=start]")).not.toBeNull();
+    expect(dialog.querySelector("[data-edge=end]")).not.toBeNull();
+  });
+
+  it("says a removed document was removed, and shows the passage as cited", { timeout: 20_000 }, async () => {
+    await start({}, seeded());
+    click("nav li button.open");
+    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    const dialog = await openCite(2);
+    await vi.waitFor(() => expect($("[data-testid=reader-note]", dialog).textContent).toContain("no longer in the library"), { timeout: 5000 });
+    expect($("[data-part='hit']", dialog).textContent).toBe("Sick leave is paid.");
+    expect($("[data-testid=reader-cited]", dialog).textContent).toBe("Cited as [2]");
+    expect($("#source-title").textContent).toBe("[2] Old handbook");
+    expect($(".where", dialog).textContent).toBe("old.pdf · page 7");
+    expect(dialog.textContent).not.toMatch(/document_not_found|knowledge base\./);
+  });
+
+  it("says a conversation's own file is shown as cited, in Korean too", { timeout: 20_000 }, async () => {
+    await start({}, seeded("ko"));
+    click("nav li button.open");
+    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    const dialog = await openCite(3);
+    await vi.waitFor(() => expect($("[data-testid=reader-note]", dialog).textContent).toContain("이 대화에 첨부한 파일"), { timeout: 5000 });
+    expect($("[data-part='hit']", dialog).textContent).toBe("Bring the receipts.");
+    expect($("[data-testid=reader-cited]", dialog).textContent).toBe("인용한 구절 [3]");
+    expect($(".where", dialog).textContent).toBe("notes.md");
+  });
+
+  it("shows a web page's passage as before: no document asked for, its link offered", { timeout: 20_000 }, async () => {
+    const { fake } = await start({}, seeded());
+    click("nav li button.open");
+    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    const dialog = await openCite(4);
+    expect($("[data-part='hit']", dialog).textContent).toBe("A page about leave.");
+    expect($("button.link", dialog).textContent).toBe("Open the link");
+    expect(fake.calls.filter((c) => c.method === "Passage" || c.method === "Span")).toEqual([]);
+    expect(dialog.querySelector("[data-testid=reader-note]")).toBeNull();
+  });
+});
+
+describe("citedPassage", () => {
+  it.each([
+    ["0193a2b4-aaaa-7bbb-8ccc-0123456789ab:12", true],
+    ["d1:0", true],
+    ["https://example.com/a:1", false],
+    ["zim:wikipedia_en:A/Leave", false],
+    ["wikipedia:en:1984", false],
+    ["catalog:vrew", false],
+    ["", false],
+  ])("%s is a library chunk: %s", (id, want) => expect(citedPassage(id)).toBe(want));
+});
+
+describe("whyUnread", () => {
+  it.each([
+    ["document_not_found", "/data/uploads/old.pdf", "removed"],
+    ["document_not_found", "/data/uploads/.conversations/s1/a.md", "attached"],
+    ["document_not_found", "C:\\Users\\me\\AppData\\Roaming\\Wayfinder\\uploads\\.conversations\\s1\\a.md", "attached"],
+    ["not_found", "/data/uploads/old.pdf", "removed"],
+    ["internal", "/data/uploads/old.pdf", "failed"],
+  ])("%s for %s is %s", (code, source, want) => expect(whyUnread(code, source)).toBe(want));
+});

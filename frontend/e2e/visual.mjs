@@ -47,6 +47,9 @@ const only = process.env.VISUAL_ONLY ? new RegExp(process.env.VISUAL_ONLY) : nul
 async function shot(name, query, act, opts = {}) {
   if (only && !only.test(name)) return;
   const ctx = await browser.newContext({ viewport: opts.viewport ?? { width: 1200, height: 780 }, locale: opts.locale ?? "en-US", colorScheme: opts.dark ? "dark" : "light" });
+  // One time of day in every run, so that two runs' pictures can be
+  // compared pixel by pixel (the conversations' dates and times).
+  await ctx.clock.setFixedTime(new Date("2026-11-27T10:30:00"));
   const page = await ctx.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));

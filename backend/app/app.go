@@ -626,6 +626,15 @@ func (s *SettingsService) Status() (api.OllamaStatus, error) {
 	return settings.CheckStatus(ctx, s.app.models, s.app.settings.Current(), describe), nil
 }
 
+// CheckNow is Status when the person asks for it ("Check now"): with
+// several hosts, those that are down are probed now, not when their wait
+// runs out, since the person may just have started Ollama there. The
+// window's own checks every few seconds use Status, which keeps the waits.
+func (s *SettingsService) CheckNow() (api.OllamaStatus, error) {
+	s.app.models.RetryNow()
+	return s.Status()
+}
+
 // Models lists what Ollama has, with capabilities.
 func (s *SettingsService) Models() ([]api.ModelInfo, error) {
 	ctx, cancel := context.WithTimeout(s.app.ctx, 10*time.Second)

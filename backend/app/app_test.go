@@ -228,6 +228,10 @@ func TestServe(t *testing.T) {
 	if code, body := call("/api/SettingsService/Status", `[]`); code != 200 || !strings.Contains(body, `"reachable":true`) {
 		t.Fatalf("status: %d %s", code, body)
 	}
+	// "Check now" is the same status, asked for by the person.
+	if code, body := call("/api/SettingsService/CheckNow", `[]`); code != 200 || !strings.Contains(body, `"reachable":true`) {
+		t.Fatalf("check now: %d %s", code, body)
+	}
 	evResp.Body.Close()
 	cancel()
 	select {

@@ -66,6 +66,10 @@ func (m *modelClient) HostStates(ctx context.Context) ([]api.HostStatus, error) 
 	return c.HostStates(ctx)
 }
 
+// RetryNow has every Ollama host that is down probed at the next status
+// check (see llm.Client.RetryNow).
+func (m *modelClient) RetryNow() { m.current().RetryNow() }
+
 // Pull downloads a model, reporting progress in the frontend's terms.
 func (m *modelClient) Pull(ctx context.Context, model string, progress func(api.PullProgress)) error {
 	return m.current().Pull(ctx, model, func(p llm.Progress) {

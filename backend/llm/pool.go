@@ -485,6 +485,23 @@ func (c *Client) HostStates(ctx context.Context) ([]wf.HostStatus, error) {
 	return p.states(), p.noneUp("list")
 }
 
+// RetryNow ends the wait of every host that is down, so that the next
+// reading of their state (or call) probes it: a person asked to check
+// now, say after starting Ollama there. Reading the state alone never
+// does (the window reads it every few seconds); a probe that fails
+// doubles the wait as before.
+func (c *Client) RetryNow() {
+	p := c.pool
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.now()
+	for _, h := range p.hosts {
+		if h.down && h.retryAt.After(now) {
+			h.retryAt = now
+		}
+	}
+}
+
 // noneUp is the error of a call of op when no host is up: the failure of
 // the host back soonest; nil when a host is up.
 func (p *pool) noneUp(op string) error {

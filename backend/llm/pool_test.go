@@ -638,3 +638,28 @@ func TestHungHostIsToldApartFromRefused(t *testing.T) {
 		t.Errorf("errors %q and %q", st[1].Error, st[2].Error)
 	}
 }
+
+// A person who asks to check now (after starting Ollama on a host) gets
+// the hosts that are down probed at the next reading, not when their
+// wait runs out; a probe that fails doubles the wait as before.
+func TestRetryNowProbesAtTheNextReading(t *testing.T) {
+	a, b := namedFake(t, "A"), namedFake(t, "B")
+	c, clk := newPoolClient(t, a.URL(), b.URL())
+	a.Fail(ollamatest.PathTags, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "gpu lost"})
+	ctx := context.Background()
+	c.HostStates(ctx)
+	c.HostStates(ctx)
+	if n := a.Count(ollamatest.PathTags); n != 1 {
+		t.Fatalf("A listed %d times before RetryNow, want once", n)
+	}
+	c.RetryNow()
+	st, _ := c.HostStates(ctx)
+	if n := a.Count(ollamatest.PathTags); n != 2 || st[0].Up || st[0].RetryAt.Sub(clk.now()) != 4*time.Second {
+		t.Errorf("after RetryNow: A listed %d times, want twice; state %+v", n, st[0])
+	}
+	a.Reset()
+	c.RetryNow()
+	if st, _ := c.HostStates(ctx); !st[0].Up {
+		t.Errorf("A back after RetryNow: %+v", st[0])
+	}
+}

@@ -8,6 +8,12 @@ export interface SettingsApi {
   get(): Promise<Settings>;
   save(s: Settings): Promise<Settings>;
   status(): Promise<OllamaStatus>;
+  /**
+   * checkNow is status when the person asks for it ("Check now"): with
+   * several hosts, those that are down are probed now rather than when
+   * their wait runs out (the polls every few seconds keep the waits).
+   */
+  checkNow(): Promise<OllamaStatus>;
   models(): Promise<ModelInfo[]>;
   /** pull downloads a model; progress arrives as models.pull_progress. */
   pull(model: string): Promise<void>;
@@ -48,6 +54,7 @@ export function settingsApi(t: Transport): SettingsApi {
     get: async () => withLists(await t.call<Settings>(S, "Get", [])),
     save: async (s) => withLists(await t.call<Settings>(S, "Save", [s])),
     status: () => t.call<OllamaStatus>(S, "Status", []),
+    checkNow: () => t.call<OllamaStatus>(S, "CheckNow", []),
     models: async () =>
       ((await t.call<ModelInfo[] | null>(S, "Models", [])) ?? []).map((m) => ({
         ...m,

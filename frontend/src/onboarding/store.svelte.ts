@@ -75,11 +75,15 @@ export class StatusStore {
     this.schedule();
   }
 
-  /** check asks the backend now; failures count as "unreachable". */
-  async check(): Promise<void> {
+  /**
+   * check asks the backend now; failures count as "unreachable". now is a
+   * person's "Check now": Ollama hosts that are down are probed at once,
+   * which the polls leave to each host's wait.
+   */
+  async check(now = false): Promise<void> {
     this.checking = true;
     try {
-      const s = await this.api.status();
+      const s = await (now ? this.api.checkNow() : this.api.status());
       this.checkError = null;
       this.set(s);
     } catch (e) {

@@ -105,6 +105,18 @@ describe("no Ollama host answers", () => {
     expect($(".none-up").textContent).toContain("응답하는 호스트가 없어");
   });
 
+  it("probes the hosts at once only when the person asks to check now", async () => {
+    const { fake } = await start({ reachable: false, hosts: allDown, settings: { language: "en" } as FakeOptions["settings"] });
+    await vi.waitFor(() => expect($$("section.onboarding .hosts-none")).toHaveLength(1), { timeout: 5000 });
+    const asked = (method: string) => fake.calls.filter((c) => c.method === method).length;
+    // The window's own checks keep each host's wait (Status)...
+    expect(asked("Status")).toBeGreaterThan(0);
+    expect(asked("CheckNow")).toBe(0);
+    // ...the person's "Check now" does not (CheckNow).
+    click("section.onboarding .recheck button");
+    await vi.waitFor(() => expect(asked("CheckNow")).toBe(1), { timeout: 5000 });
+  });
+
   it("says nothing of it while one host is up", async () => {
     await openSettings(hosts);
     await vi.waitFor(() => expect($$(".hosts > li")).toHaveLength(2), { timeout: 5000 });

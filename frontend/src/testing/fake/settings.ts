@@ -109,6 +109,9 @@ export class FakeSettings extends FakeCore {
   "SettingsService.Status"(): OllamaStatus {
     return structuredClone(this.status);
   }
+  "SettingsService.CheckNow"(): OllamaStatus {
+    return structuredClone(this.status);
+  }
   /** models are what the fake Ollama has, named as Ollama lists them (with a tag). */
   models: ModelInfo[] = [
     { name: "llama3.2:3b", size: 2_000_000_000, capabilities: ["completion", "tools"] },

@@ -4,7 +4,7 @@
 // title keeps its [n] and the line its file. The same source opened after
 // its document was removed, and a source from a file attached to the
 // conversation, show the cited passage with a line saying why — no error.
-// Screenshots at 1280×800: cite-{en,ko}-1280.png, cite-removed-{en,ko}-1280.png,
+// Screenshots at 1280×800: cite-{en,ko}-1280.png (and -dark-), cite-removed-{en,ko}-1280.png,
 // cite-attached-{en,ko}-1280.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -105,6 +105,10 @@ for (const lang of [
     assert.match((await page.textContent("dialog.source .where")) ?? "", new RegExp(lang.file.replace(".", "\\.")));
     assert.equal(await page.$("dialog.source [data-testid=reader-note]"), null);
     await screenshot(page, `cite-${lang.code}-1280`);
+    // The cited box reads on the dark theme too.
+    await page.emulateMedia({ colorScheme: "dark" });
+    await screenshot(page, `cite-${lang.code}-dark-1280`);
+    await page.emulateMedia({ colorScheme: "light" });
     await closeSource(page);
 
     // Removed from the library since: the passage as cited, and why.

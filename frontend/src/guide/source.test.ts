@@ -32,7 +32,8 @@ function seeded(lang = "en"): FakeBackend {
   fake.sessions.push({ id: "s1", title: "휴가", created_at: T, updated_at: T, message_count: 2, pending_approval: false, model: "" });
   const reply: Message = {
     id: "a1", session_id: "s1", role: "assistant", content: "15 days [1], sick leave [2], receipts [3], the web [4].", status: "complete", created_at: T,
-    result: { response: "", session_id: "s1", tools_used: ["retrieve_docs"], sources: SOURCES, llm_calls: 1, prompt_tokens: 1, completion_tokens: 1, execution_ms: 5 },
+    result: { response: "", session_id: "s1", tools_used: ["retrieve_docs"], sources: SOURCES,
+      retrieved: [{ id: "d1:1", title: "Leave policy", source: "/data/uploads/leave.md", snippet: "연차 휴가는 1년에 15일입니다.", score: 0.1 }], llm_calls: 1, prompt_tokens: 1, completion_tokens: 1, execution_ms: 5 },
   };
   fake.messages.set("s1", [{ id: "u1", session_id: "s1", role: "user", content: "How much leave?", status: "complete", created_at: T }, reply]);
   return fake;
@@ -113,6 +114,22 @@ describe("a cited source in the reader", () => {
     expect($("button.link", dialog).textContent).toBe("Open the link");
     expect(fake.calls.filter((c) => c.method === "Passage" || c.method === "Span")).toEqual([]);
     expect(dialog.querySelector("[data-testid=reader-note]")).toBeNull();
+  });
+});
+
+describe("an uncited passage under Details", () => {
+  it("opens in its document too, said to be given and not cited", { timeout: 20_000 }, async () => {
+    await start({}, seeded());
+    click("nav li button.open");
+    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    click("article[data-role='assistant'] details summary");
+    click($("article[data-role='assistant'] details .retrieved li button"));
+    await vi.waitFor(() => expect(document.querySelectorAll("dialog.source[open] [data-seq]")).toHaveLength(30), { timeout: 5000 });
+    const dialog = $("dialog.source");
+    expect($("#source-title").textContent).toBe("Leave policy");
+    expect($(".uncited", dialog).textContent).toContain("did not cite");
+    expect($("[data-testid=reader-cited]", dialog).textContent).toBe("The passage the reply was given");
+    expect($("[data-part='hit']", dialog).dataset.seq).toBe("1");
   });
 });
 

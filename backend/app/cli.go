@@ -667,8 +667,15 @@ func doctorHosts(hosts []api.HostStatus, ok func(string, ...any), bad func(msg, 
 			ok("Ollama host %s is up (%s)", h.URL, models)
 			continue
 		}
-		bad(fmt.Sprintf("Ollama host %s is down since %s: %s; calls go to the other hosts, and it is tried again from %s",
-			h.URL, h.DownSince.Local().Format("15:04:05"), h.Error, h.RetryAt.Local().Format("15:04:05")),
-			"start `ollama serve` there, or remove it from the hosts in Settings or --ollama-host")
+		why, fix := "", "start `ollama serve` there, or remove it from the hosts in Settings or --ollama-host"
+		switch h.Code {
+		case api.ErrTimeout:
+			why = "Ollama there takes the connection but does not answer in time: "
+			fix = "Ollama there may be stuck or overloaded: restart it there, or remove it from the hosts in Settings or --ollama-host"
+		case api.ErrOllamaUnreachable:
+			why = "nothing listens at this address: "
+		}
+		bad(fmt.Sprintf("Ollama host %s is down since %s: %s%s; calls go to the other hosts, and it is tried again from %s",
+			h.URL, h.DownSince.Local().Format("15:04:05"), why, h.Error, h.RetryAt.Local().Format("15:04:05")), fix)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/creack/pty"
 	"github.com/google/go-cmp/cmp"
@@ -392,5 +393,28 @@ func TestReadingBesideTheApp(t *testing.T) {
 	}
 	if ms, _ := (&MemoryService{a}).List(); len(ms) != 1 {
 		t.Fatalf("memories after the readers: %+v", ms)
+	}
+}
+
+// doctor tells a host that hangs from one where nothing listens, with a
+// fix for each, and keeps the error itself.
+func TestDoctorHostsSaysWhyEachIsDown(t *testing.T) {
+	at := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
+	hosts := []api.HostStatus{
+		{URL: "http://gpu1:11434", Up: true, Models: []string{"qwen3:4b"}},
+		{URL: "http://gpu2:11434", DownSince: at, RetryAt: at, Code: api.ErrOllamaUnreachable, Error: "list: ollama is not reachable: connection refused"},
+		{URL: "http://gpu3:11434", DownSince: at, RetryAt: at, Code: api.ErrTimeout, Error: "list: ollama is not reachable: connected, but no answer within 2s"},
+	}
+	type problem struct{ msg, fix string }
+	var bads []problem
+	doctorHosts(hosts, func(string, ...any) {}, func(msg, fix string) { bads = append(bads, problem{msg, fix}) })
+	if len(bads) != 2 {
+		t.Fatalf("problems %+v", bads)
+	}
+	if !strings.Contains(bads[0].msg, "nothing listens at this address: list: ollama is not reachable: connection refused") || !strings.Contains(bads[0].fix, "ollama serve") {
+		t.Errorf("refused: %+v", bads[0])
+	}
+	if !strings.Contains(bads[1].msg, "takes the connection but does not answer in time: list: ollama is not reachable: connected, but no answer within 2s") || !strings.Contains(bads[1].fix, "restart it there") {
+		t.Errorf("hangs: %+v", bads[1])
 	}
 }

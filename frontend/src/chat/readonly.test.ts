@@ -95,6 +95,17 @@ describe("read-only mode", () => {
   });
 });
 
+describe("a download beside the message box", () => {
+  it("says the stage and the share done with a space on each side of the dot", async () => {
+    const fake = withConversation({ modelInstalled: false, pullStepMs: 60_000 });
+    await start({}, fake);
+    click("nav li button.open");
+    await vi.waitFor(() => expect(document.querySelector("#composer-held button.pull")).not.toBeNull(), { timeout: 5000 });
+    click("#composer-held button.pull");
+    await vi.waitFor(() => expect($("#composer-held .muted").textContent).toMatch(/\S · 20%$/), { timeout: 5000 });
+  });
+});
+
 describe("settings with Ollama down or a model named without its tag", () => {
   it("does not call an installed model missing because Ollama lists it as name:latest", async () => {
     await start({ settings: { language: "en", embed_model: "bge-m3" } });

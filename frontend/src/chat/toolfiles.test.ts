@@ -69,3 +69,14 @@ describe("files from the tools", () => {
     await vi.waitFor(() => expect(($(".tool-files img.thumb") as HTMLImageElement).alt).toBe("every__get-tiny-image에서 받은 그림"), { timeout: 5000 });
   });
 });
+
+describe("the tool calls under Details", () => {
+  it("says a call failed after its decision, a space on each side of the dot", async () => {
+    const fake = seeded();
+    fake.messages.get("s1")![1]!.result!.tool_calls![1]!.error = true;
+    await start({}, fake);
+    click("nav li button.open");
+    await vi.waitFor(() => expect($$(".details .calls li")).toHaveLength(2), { timeout: 5000 });
+    expect($$(".details .calls li")[1]!.textContent!.trim()).toMatch(/^every \/ every__get-tiny-image · \S[^·]* · failed/);
+  });
+});

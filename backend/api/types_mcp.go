@@ -11,7 +11,18 @@ const (
 	MCPStarting MCPState = "starting" // being started
 	MCPReady    MCPState = "ready"    // running, its tools listed
 	MCPFailed   MCPState = "failed"   // did not start or stopped; Error and Stderr say why
+	MCPInvalid  MCPState = "invalid"  // its entry in mcp.json has mistakes (Problems); it does not start
 )
+
+// MCPProblem is one mistake in an entry of mcp.json: Code is a case of
+// "error.invalid_input.case.<code>" in frontend/src/i18n and Args its
+// particulars (name, url, transport, field, line), for the window to word
+// it in the person's language; Message is the English.
+type MCPProblem struct {
+	Code    string            `json:"code"`
+	Args    map[string]string `json:"args,omitempty"`
+	Message string            `json:"message"`
+}
 
 // MCPServer is one MCP server as Settings, `wayfinder mcp list` and
 // `doctor` show it.
@@ -36,8 +47,10 @@ type MCPServer struct {
 	Reason     string            `json:"reason,omitempty"`
 	ReasonArgs map[string]string `json:"reason_args,omitempty"`
 	// RetryIn is how many seconds until a failed server is tried again.
-	RetryIn int       `json:"retry_in,omitempty"`
-	Tools   []MCPTool `json:"tools"`
+	RetryIn int `json:"retry_in,omitempty"`
+	// Problems are the mistakes of an invalid entry, each its own line.
+	Problems []MCPProblem `json:"problems,omitempty"`
+	Tools    []MCPTool    `json:"tools"`
 }
 
 // MCPTool is one tool of an MCP server.

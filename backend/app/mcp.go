@@ -33,8 +33,13 @@ func (s *MCPService) List(start bool) ([]api.MCPServer, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Entries with mistakes come back as invalid servers, each mistake
+	// worded on its own line, beside the servers that are right (which
+	// run); only a file that cannot be read at all is an error.
 	if err := m.Err(); err != nil {
-		return nil, invalid(err)
+		if fe := (*mcp.FileError)(nil); !errors.As(err, &fe) || fe.Whole {
+			return nil, invalid(err)
+		}
 	}
 	ctx, cancel := context.WithTimeout(s.app.ctx, mcp.DefaultStartTimeout+5*time.Second)
 	defer cancel()
@@ -116,9 +121,10 @@ func (s *MCPService) change(name string, fn func(*mcp.Config, mcp.Server)) error
 }
 
 // invalid turns a configuration mistake into an error the window words:
-// a mistake in one entry says which (Problem) with its particulars; one
-// in mcp.json as a whole (edited by hand) is "mcp_file", its English
-// words kept as the cause.
+// a mistake in one entry says which (Problem) with its particulars, and
+// so does a file that cannot be read at all (mcp_syntax with its line and
+// column); a change refused while entries have mistakes (each shown on
+// its server's card) is "mcp_file", its English words kept as the cause.
 func invalid(err error) error {
 	if err == nil {
 		return nil
@@ -131,7 +137,11 @@ func invalid(err error) error {
 	var p interface {
 		Problem() (string, map[string]string)
 	}
-	if errors.As(err, &p) {
+	var fe *mcp.FileError
+	if errors.As(err, &fe) && fe.Whole {
+		p = fe.Problems[0] // the file cannot be read: its syntax error, with line and column
+	}
+	if p != nil || fe == nil && errors.As(err, &p) {
 		problem, args := p.Problem()
 		info = info.With("case", problem)
 		for k, v := range args {

@@ -9,7 +9,6 @@
 package mcp
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -37,6 +36,10 @@ type Config struct {
 // Server is one server's entry: either Command (stdio) or URL (Streamable
 // HTTP).
 type Server struct {
+	// Type is the transport other apps name ("stdio", "http"); Wayfinder
+	// tells them apart by Command and URL, and refuses one it does not
+	// speak instead of failing to connect.
+	Type    string            `json:"type,omitempty"`
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
@@ -85,59 +88,67 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$`)
 // ErrBadConfig marks a configuration a person must fix.
 var ErrBadConfig = errors.New("mcp configuration")
 
-// configError is a mistake in one server's entry, with which one it is
-// (a case of the window's "error.invalid_input.case.<case>") and its
-// particulars; Error is the English text as before.
-type configError struct {
-	problem string
-	args    map[string]string
-	err     error
-}
-
-func (e *configError) Error() string { return e.err.Error() }
-func (e *configError) Unwrap() error { return e.err }
-
-// Problem says which mistake it is and its particulars (name, url), for
-// the window to word in the person's language.
-func (e *configError) Problem() (string, map[string]string) { return e.problem, e.args }
-
-// badConfig is an ErrBadConfig with its problem in parts.
-func badConfig(problem string, kv []string, format string, a ...any) error {
-	args := map[string]string{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		args[kv[i]] = kv[i+1]
-	}
-	return &configError{problem: problem, args: args, err: fmt.Errorf("%w: "+format, append([]any{ErrBadConfig}, a...)...)}
-}
-
 // CheckName refuses a server name that cannot prefix a tool name.
 func CheckName(name string) error {
-	if !namePattern.MatchString(name) {
-		return badConfig("mcp_name", []string{"name", name}, "server name %q: use 1 to 32 letters, digits, - or _, starting with a letter or digit", name)
+	if p := checkName(name); p != nil {
+		return p
 	}
 	return nil
 }
 
-// Check reports what is wrong with one server's entry.
+func checkName(name string) *Problem {
+	if !namePattern.MatchString(name) {
+		return problem(name, "mcp_name", []string{"name", name}, "server name %q: use 1 to 32 letters, digits, - or _, starting with a letter or digit", name)
+	}
+	return nil
+}
+
+// Check reports the first thing wrong with one server's entry.
 func (s Server) Check(name string) error {
-	if err := CheckName(name); err != nil {
-		return err
+	if ps := s.problems(name); len(ps) > 0 {
+		return ps[0]
+	}
+	return nil
+}
+
+// problems lists everything wrong with one server's entry, so that a
+// person fixing mcp.json by hand sees them all at once.
+func (s Server) problems(name string) []*Problem {
+	var out []*Problem
+	if p := checkName(name); p != nil {
+		out = append(out, p)
+	}
+	if !knownTransport(s.Type) {
+		out = append(out, problem(name, "mcp_transport", []string{"name", name, "transport", s.Type},
+			"server %q: transport %q is not one Wayfinder speaks; use a command (stdio) or an http:// or https:// url (Streamable HTTP)", name, s.Type))
 	}
 	switch {
 	case s.Command == "" && s.URL == "":
-		return badConfig("mcp_no_command", []string{"name", name}, "server %q needs a command or a url", name)
+		out = append(out, problem(name, "mcp_no_command", []string{"name", name}, "server %q needs a command or a url", name))
 	case s.Command != "" && s.URL != "":
-		return badConfig("mcp_both", []string{"name", name}, "server %q has both a command and a url; keep one", name)
+		out = append(out, problem(name, "mcp_both", []string{"name", name}, "server %q has both a command and a url; keep one", name))
 	case s.URL != "":
 		u, err := url.Parse(s.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return badConfig("mcp_url", []string{"name", name, "url", s.URL}, "server %q: url %q must be an http:// or https:// address", name, s.URL)
+			out = append(out, problem(name, "mcp_url", []string{"name", name, "url", s.URL}, "server %q: url %q must be an http:// or https:// address", name, s.URL))
 		}
 	}
 	if s.TimeoutSeconds < 0 {
-		return badConfig("mcp_timeout", []string{"name", name}, "server %q: timeoutSeconds must not be negative", name)
+		out = append(out, problem(name, "mcp_timeout", []string{"name", name}, "server %q: timeoutSeconds must not be negative", name))
 	}
-	return nil
+	return out
+}
+
+// knownTransport reports whether an entry's "type" (the key Claude Code,
+// Cursor and VS Code write) names a transport Wayfinder speaks: stdio, or
+// Streamable HTTP under the names those apps give it. "sse" (the older
+// HTTP transport) is not one: such a server would not answer.
+func knownTransport(t string) bool {
+	switch strings.ToLower(t) {
+	case "", "stdio", "http", "streamable-http", "streamablehttp", "streamable_http":
+		return true
+	}
+	return false
 }
 
 // Names lists the servers in name order.
@@ -148,49 +159,6 @@ func (c Config) Names() []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// maxConfigSize bounds mcp.json: a configuration, not a data file.
-const maxConfigSize = 1 << 20
-
-// Load reads dir/mcp.json; a missing file is an empty configuration. A
-// file that does not parse is an error that names the file and the place.
-func Load(dir string) (Config, error) {
-	path := filepath.Join(dir, FileName)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return Config{Servers: map[string]Server{}}, nil
-	}
-	if err != nil {
-		return Config{}, fmt.Errorf("read %s: %w", path, err)
-	}
-	return Parse(b, path)
-}
-
-// Parse reads a configuration; where names the source in errors.
-func Parse(b []byte, where string) (Config, error) {
-	if len(b) > maxConfigSize {
-		return Config{}, fmt.Errorf("%w: %s is larger than %d bytes", ErrBadConfig, where, maxConfigSize)
-	}
-	var c Config
-	if len(bytes.TrimSpace(b)) > 0 {
-		if err := json.Unmarshal(b, &c); err != nil {
-			return Config{}, fmt.Errorf("%w: %s is not valid JSON: %v", ErrBadConfig, where, err)
-		}
-	}
-	if c.Servers == nil {
-		c.Servers = map[string]Server{}
-	}
-	var problems []string
-	for _, n := range c.Names() {
-		if err := c.Servers[n].Check(n); err != nil {
-			problems = append(problems, strings.TrimPrefix(err.Error(), ErrBadConfig.Error()+": "))
-		}
-	}
-	if len(problems) > 0 {
-		return Config{}, fmt.Errorf("%w: %s: %s", ErrBadConfig, where, strings.Join(problems, "; "))
-	}
-	return c, nil
 }
 
 // Save writes dir/mcp.json readable by its owner only (it may hold keys in

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -99,8 +100,9 @@ func (m *Manager) fileState() fileState {
 	return fileState{fi.ModTime(), fi.Size()}
 }
 
-// New reads dir/mcp.json. A file that does not parse is not fatal: the
-// manager runs no server and Err says why (Settings and doctor show it).
+// New reads dir/mcp.json. Mistakes in it are not fatal: the servers whose
+// entries are right run, and Err says what is wrong with the others
+// (Settings, `wayfinder mcp list` and doctor show each mistake).
 func New(dir string, opts Options) *Manager {
 	opts.defaults()
 	m := &Manager{dir: dir, opts: opts, servers: map[string]*server{}}
@@ -109,7 +111,8 @@ func New(dir string, opts Options) *Manager {
 	return m
 }
 
-// Err is the problem with mcp.json, if any.
+// Err is what is wrong with mcp.json, if anything (a *FileError when the
+// file was read).
 func (m *Manager) Err() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -174,7 +177,10 @@ func (m *Manager) Reload() error {
 	defer m.mu.Unlock()
 	m.seen = seen
 	m.cfgErr = err
-	if err != nil {
+	var fe *FileError
+	if err != nil && (!errors.As(err, &fe) || fe.Whole) {
+		// Nothing could be read: the servers that run keep running
+		// until the file is fixed.
 		return err
 	}
 	for n, s := range m.servers {
@@ -186,7 +192,7 @@ func (m *Manager) Reload() error {
 		}
 	}
 	m.cfg = c
-	return nil
+	return err
 }
 
 // sameProcess reports whether a changed entry can keep the running
@@ -263,6 +269,32 @@ func (m *Manager) Status(ctx context.Context, start bool) []api.MCPServer {
 			s.describe(&st)
 		}
 		out = append(out, st)
+	}
+	out = append(out, m.invalid()...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// invalid lists the entries of mcp.json left out for their mistakes, each
+// with every mistake found in it, in the file's order.
+func (m *Manager) invalid() []api.MCPServer {
+	var fe *FileError
+	if !errors.As(m.Err(), &fe) {
+		return nil
+	}
+	var out []api.MCPServer
+	at := map[string]int{}
+	for _, p := range fe.Problems {
+		if p.Server == "" && p.Code != "mcp_name" {
+			continue
+		}
+		i, ok := at[p.Server]
+		if !ok {
+			i = len(out)
+			at[p.Server] = i
+			out = append(out, api.MCPServer{Name: p.Server, State: api.MCPInvalid, Tools: []api.MCPTool{}})
+		}
+		out[i].Problems = append(out[i].Problems, api.MCPProblem{Code: p.Code, Args: maps.Clone(p.Args), Message: p.Text()})
 	}
 	return out
 }

@@ -514,7 +514,19 @@ export interface CatalogEntry {
 }
 
 /** MCPState is where an MCP server is in its life. */
-export type MCPState = "off" | "idle" | "starting" | "ready" | "failed";
+export type MCPState = "off" | "idle" | "starting" | "ready" | "failed" | "invalid";
+
+/**
+ * MCPProblem is one mistake in an entry of mcp.json: Code is a case of
+ * "error.invalid_input.case.<code>" in frontend/src/i18n and Args its
+ * particulars (name, url, transport, field, line), for the window to word
+ * it in the person's language; Message is the English.
+ */
+export interface MCPProblem {
+  code: string;
+  args?: Record<string, string>;
+  message: string;
+}
 
 /**
  * MCPServer is one MCP server as Settings, `wayfinder mcp list` and
@@ -533,6 +545,7 @@ export interface MCPServer {
   reason?: string;
   reason_args?: Record<string, string>;
   retry_in?: number;
+  problems?: MCPProblem[];
   tools: MCPTool[];
 }
 

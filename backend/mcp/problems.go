@@ -1,0 +1,250 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Problem is one mistake in mcp.json: which server's entry (Server; ""
+// for the file as a whole), what is wrong (Code, a case of the window's
+// "error.invalid_input.case.<code>") and its particulars (Args: name, url,
+// transport, field, line, column), so that the window and the command
+// line word each mistake on a line of its own in the person's language.
+// Its Error is the English text.
+type Problem struct {
+	Server string
+	Code   string
+	Args   map[string]string
+	text   string
+}
+
+func (p *Problem) Error() string { return ErrBadConfig.Error() + ": " + p.text }
+func (p *Problem) Unwrap() error { return ErrBadConfig }
+
+// Text is the problem in English, without the file's name.
+func (p *Problem) Text() string { return p.text }
+
+// Problem says which mistake it is and its particulars, for the window to
+// word in the person's language.
+func (p *Problem) Problem() (string, map[string]string) { return p.Code, p.Args }
+
+func problem(server, code string, kv []string, format string, a ...any) *Problem {
+	args := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		args[kv[i]] = kv[i+1]
+	}
+	return &Problem{Server: server, Code: code, Args: args, text: fmt.Sprintf(format, a...)}
+}
+
+// FileError is every mistake of one mcp.json. The servers whose entries
+// are right still run (Parse returns them beside it); Whole says the file
+// could not be read at all, so no server could.
+type FileError struct {
+	Path     string
+	Problems []*Problem
+	Whole    bool
+}
+
+func (e *FileError) Error() string {
+	texts := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		texts[i] = p.text
+	}
+	return fmt.Sprintf("%s: %s: %s", ErrBadConfig, e.Path, strings.Join(texts, "; "))
+}
+
+func (e *FileError) Unwrap() error { return ErrBadConfig }
+
+// maxConfigSize bounds mcp.json: a configuration, not a data file.
+const maxConfigSize = 1 << 20
+
+// Load reads dir/mcp.json; a missing file is an empty configuration. A
+// file with mistakes is a *FileError beside the servers that are right.
+func Load(dir string) (Config, error) {
+	path := filepath.Join(dir, FileName)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return Config{Servers: map[string]Server{}}, nil
+	}
+	if err != nil {
+		return Config{Servers: map[string]Server{}}, fmt.Errorf("read %s: %w", path, err)
+	}
+	return Parse(b, path)
+}
+
+// Parse reads a configuration; where names the source in errors. Each
+// entry is read on its own: one with a mistake (a wrong key's type, a
+// name given twice, no command, a bad url…) is left out and reported in
+// the *FileError, and the others are returned, so a broken entry does
+// not stop the servers that are fine. Only a file that is not JSON (with
+// its line and column) or not an object stops them all.
+func Parse(b []byte, where string) (Config, error) {
+	c := Config{Servers: map[string]Server{}}
+	whole := func(p *Problem) (Config, error) {
+		return c, &FileError{Path: where, Problems: []*Problem{p}, Whole: true}
+	}
+	if len(b) > maxConfigSize {
+		return whole(problem("", "mcp_too_big", []string{"max", strconv.Itoa(maxConfigSize)}, "%s is larger than %d bytes", FileName, maxConfigSize))
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return c, nil
+	}
+	var top any
+	if err := json.Unmarshal(b, &top); err != nil {
+		var se *json.SyntaxError
+		off := int64(len(b))
+		if errors.As(err, &se) {
+			off = se.Offset
+		}
+		line, col := position(b, off)
+		return whole(problem("", "mcp_syntax", []string{"line", strconv.Itoa(line), "column", strconv.Itoa(col), "reason", err.Error()},
+			"not valid JSON at line %d, column %d: %v", line, col, err))
+	}
+	entries, p := serverEntries(b)
+	if p != nil {
+		return whole(p)
+	}
+	var problems []*Problem
+	count := map[string]int{}
+	for _, e := range entries {
+		count[e.name]++
+	}
+	reported := map[string]bool{}
+	for _, e := range entries {
+		line := strconv.Itoa(e.line)
+		if count[e.name] > 1 {
+			if !reported[e.name] {
+				reported[e.name] = true
+				problems = append(problems, problem(e.name, "mcp_duplicate", []string{"name", e.name, "line", line, "count", strconv.Itoa(count[e.name])},
+					"server %q is named %d times (first at line %d); keep one", e.name, count[e.name], e.line))
+			}
+			continue
+		}
+		var s Server
+		if err := json.Unmarshal(e.raw, &s); err != nil {
+			field, want := "", "an object"
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				field, want = te.Field, jsonKind(te.Type.Kind().String())
+				if field == "" { // the entry itself is not an object
+					want = ""
+				}
+			}
+			if field == "" {
+				problems = append(problems, problem(e.name, "mcp_entry", []string{"name", e.name, "line", line},
+					"server %q (line %d) must be an object such as {\"command\": \"npx\", \"args\": [...]}", e.name, e.line))
+			} else {
+				problems = append(problems, problem(e.name, "mcp_field", []string{"name", e.name, "line", line, "field", field, "want", want},
+					"server %q (line %d): %q must be %s", e.name, e.line, field, kindWords[want]))
+			}
+			continue
+		}
+		ps := s.problems(e.name)
+		for _, p := range ps {
+			p.Args["line"] = line
+		}
+		if len(ps) > 0 {
+			problems = append(problems, ps...)
+			continue
+		}
+		c.Servers[e.name] = s
+	}
+	if len(problems) > 0 {
+		return c, &FileError{Path: where, Problems: problems}
+	}
+	return c, nil
+}
+
+// entry is one server of "mcpServers" as written, in the file's order.
+type entry struct {
+	name string
+	raw  json.RawMessage
+	line int
+}
+
+// serverEntries walks the (valid) JSON for the entries of "mcpServers",
+// keeping names given twice, which a map would silently merge.
+func serverEntries(b []byte) ([]entry, *Problem) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	notObject := problem("", "mcp_not_object", nil, `%s must be an object with "mcpServers" in it`, FileName)
+	if tok, _ := dec.Token(); tok != json.Delim('{') {
+		return nil, notObject
+	}
+	var out []entry
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, notObject
+		}
+		if key, _ := tok.(string); key != "mcpServers" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, notObject
+			}
+			continue
+		}
+		start := dec.InputOffset()
+		tok, err = dec.Token()
+		if tok == nil && err == nil { // "mcpServers": null
+			continue
+		}
+		if tok != json.Delim('{') {
+			line, _ := position(b, start)
+			return nil, problem("", "mcp_servers", []string{"line", strconv.Itoa(line)}, `"mcpServers" (line %d) must be an object of servers by name`, line)
+		}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return nil, notObject
+			}
+			name, _ := tok.(string)
+			line, _ := position(b, dec.InputOffset())
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return nil, notObject
+			}
+			out = append(out, entry{name: name, raw: raw, line: line})
+		}
+		if _, err := dec.Token(); err != nil {
+			return nil, notObject
+		}
+	}
+	return out, nil
+}
+
+// position is the line and column (both from 1, the column in
+// characters) of the byte at offset off, or of the last one before it: a
+// syntax error's Offset is just past the character at fault.
+func position(b []byte, off int64) (line, col int) {
+	off = min(max(off, 1), int64(len(b)))
+	before := b[:off-1]
+	if i := bytes.LastIndexByte(before, '\n'); i >= 0 {
+		return bytes.Count(before, []byte{'\n'}) + 1, utf8.RuneCount(before[i+1:]) + 1
+	}
+	return 1, utf8.RuneCount(before) + 1
+}
+
+// jsonKind names a Go kind as JSON calls it (mcp_field's {want}: the
+// window words it as "mcp.kind.<want>").
+func jsonKind(kind string) string {
+	switch kind {
+	case "slice", "array":
+		return "list"
+	case "map", "struct":
+		return "object"
+	case "bool":
+		return "bool"
+	case "string":
+		return "string"
+	}
+	return "number"
+}
+
+var kindWords = map[string]string{"list": "a list", "object": "an object", "bool": "true or false", "string": "a string", "number": "a number"}

@@ -87,31 +87,36 @@ test("every screen speaks Korean", async () => {
 test("Korean text in an English window breaks between words", async () => {
   const page = await openPage(w.browser, w.app.url, "en-US", { width: 800, height: 700 });
   assert.equal(await page.getAttribute("html", "lang"), "en");
-  await script(w.fake, [{ json: { route: "chat", needs_documents: false, refers_to_previous: false, out_of_scope: false, reason: "인사" } }]);
   const text = "다음 주 월요일 오전 열 시에 회의실에서 분기별 예산 검토 회의를 진행하려고 하는데 참석자 명단과 안건을 정리해 주실 수 있을까요 그리고 회의록 양식도 함께 보내 주세요";
   await send(page, text);
   await page.waitForSelector(".user-text");
-  // Every place where a line of the bubble ends: the characters either
-  // side of the break.
-  const breaks = await page.evaluate(() => {
-    const el = [...document.querySelectorAll(".user-text")].at(-1)!;
-    const node = el.firstChild as Text;
-    const s = node.data;
-    const range = document.createRange();
-    const out: string[] = [];
-    let top: number | undefined;
-    for (let i = 0; i < s.length; i++) {
-      range.setStart(node, i);
-      range.setEnd(node, i + 1);
-      const r = range.getClientRects()[0];
-      if (!r || s[i] === " ") continue;
-      if (top !== undefined && r.top > top + 2) out.push(s.slice(Math.max(0, i - 1), i + 1));
-      top = r.top;
-    }
-    return out;
-  });
-  assert.ok(breaks.length >= 1, "the message is long enough to wrap at 800 px");
+  // Every place where a line of the bubble ends, at several window
+  // widths (at one width the lines may happen to end at spaces anyway):
+  // the characters either side of the break.
+  const breaks: string[] = [];
+  for (let width = 760; width <= 900; width += 20) {
+    await page.setViewportSize({ width, height: 700 });
+    breaks.push(...(await page.evaluate(() => {
+      const el = [...document.querySelectorAll(".user-text")].at(-1)!;
+      const node = el.firstChild as Text;
+      const s = node.data;
+      const range = document.createRange();
+      const out: string[] = [];
+      let top: number | undefined;
+      for (let i = 0; i < s.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const r = range.getClientRects()[0];
+        if (!r || s[i] === " ") continue;
+        if (top !== undefined && r.top > top + 2) out.push(s.slice(Math.max(0, i - 1), i + 1));
+        top = r.top;
+      }
+      return out;
+    })));
+  }
+  assert.ok(breaks.length >= 8, `the message wraps at these widths (${breaks.length} breaks)`);
   for (const b of breaks) assert.equal(b[0], " ", `a line broke inside a word: "${b}"`);
+  await page.setViewportSize({ width: 800, height: 700 });
   await screenshot(page, "ko-in-en-wrap-800");
   await page.context().close();
 });

@@ -28,6 +28,12 @@ import (
 // 쓰 are left out: 고르다, 드리다, 그 and 쓰다 are native.
 const loanSyllables = "스크트프브즈츠"
 
+// maxLoanSyllables bounds the words looked up: a loan word with its
+// particle is rarely longer (애플리케이션에서는 is 9), and each beginning of a
+// word is a lookup, so a pasted run of Hangul without spaces must not cost
+// the square of its length.
+const maxLoanSyllables = 12
+
 // minLoanKey is the shortest skeleton a search looks up. Two consonants
 // (매쓰 / math: M-S) collide with too many native words and English words
 // (mouse, mass, miss) to be a signal.
@@ -218,7 +224,7 @@ func loanCandidates(word string) []loanCandidate {
 		}
 		n++
 	}
-	if n < 2 || !strings.ContainsAny(word, loanSyllables) {
+	if n < 2 || n > maxLoanSyllables || !strings.ContainsAny(word, loanSyllables) {
 		return nil
 	}
 	ends = append(ends, len(word))

@@ -156,3 +156,14 @@ func BenchmarkLoanTable(b *testing.B) {
 		ix.Search("칼크에서", 10, nil)
 	}
 }
+
+// BenchmarkLongHangulQuery is a 2 MB paste of Hangul without spaces as a
+// query: its cost must grow with its length, not with its square.
+func BenchmarkLongHangulQuery(b *testing.B) {
+	ix := New(DefaultAnalyzer(), DefaultParams())
+	ix.Add("calc", "LibreOffice Calc 시트")
+	q := strings.Repeat("칼크스프레드시트", 2<<20/24)
+	for b.Loop() {
+		ix.Search(q, 10, nil)
+	}
+}

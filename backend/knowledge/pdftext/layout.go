@@ -59,6 +59,7 @@ const (
 	fullLine      = 0.6 // a column's typical line fills this share of its width
 	minColumn     = 8   // narrowest column of prose
 	paraGap       = 1.6 // a vertical gap this many times the usual line pitch starts a paragraph
+	minTableRows  = 2   // rows of cells in a row that make a table (one is a fluke: a wide space, a figure's labels)
 )
 
 // pageText returns a page's text in reading order.
@@ -339,19 +340,90 @@ func findGutter(bands []band) (gutter, bool) {
 	for _, c := range active {
 		keep(c, len(bands))
 	}
-	sort.Slice(strips, func(i, j int) bool {
-		a, b := strips[i], strips[j]
+	longer := func(a, b gutter) bool {
 		if a.to-a.from != b.to-b.from {
 			return a.to-a.from > b.to-b.from
 		}
 		return a.x1-a.x0 > b.x1-b.x0
-	})
-	for _, g := range strips {
-		if columnsApart(bands[g.from:g.to], g, minW, h) {
-			return g, true
+	}
+	sort.SliceStable(strips, func(i, j int) bool { return longer(strips[i], strips[j]) })
+	for len(strips) > 0 {
+		g := strips[0]
+		strips = strips[1:]
+		parts := withoutTableRows(bands, g, minW, minColumn*h)
+		if len(parts) == 1 && parts[0] == g {
+			if columnsApart(bands[g.from:g.to], g, minW, h) {
+				return g, true
+			}
+			continue
+		}
+		// The strip ran down a table too: its parts above and below the
+		// table's rows compete again for the longest.
+		for _, p := range parts {
+			if p.to-p.from >= minGutterRows {
+				i := sort.Search(len(strips), func(i int) bool { return longer(p, strips[i]) })
+				strips = slices.Insert(strips, i, p)
+			}
 		}
 	}
 	return gutter{}, false
+}
+
+// withoutTableRows cuts a strip at the rows of a table: minTableRows lines
+// or more in a row with only narrow cells on both of its sides (see
+// cells). There the strip is the white space between two of the table's
+// columns, whose rows read across, not a gutter: a table set above a page's
+// two columns of prose leaves one strip down both.
+func withoutTableRows(bands []band, g gutter, minW, narrow float64) []gutter {
+	var parts []gutter
+	from, run := g.from, 0 // start of the part being collected; table rows just before k
+	cut := func(k int) {
+		if run >= minTableRows {
+			if k-run > from {
+				parts = append(parts, gutter{x0: g.x0, x1: g.x1, from: from, to: k - run})
+			}
+			from = k
+		}
+		run = 0
+	}
+	for k := g.from; k < g.to; k++ {
+		if l, r := sides(bands[k], g); onlyCells(l, minW, narrow) && onlyCells(r, minW, narrow) {
+			run++
+			continue
+		}
+		cut(k)
+	}
+	cut(g.to)
+	if from == g.from {
+		return []gutter{g}
+	}
+	if g.to > from {
+		parts = append(parts, gutter{x0: g.x0, x1: g.x1, from: from, to: g.to})
+	}
+	return parts
+}
+
+func onlyCells(items []item, minW, narrow float64) bool {
+	if len(items) == 0 {
+		return false
+	}
+	_, all := cells(items, minW, narrow)
+	return all
+}
+
+// sides splits a line's inked glyphs at a gutter.
+func sides(b band, g gutter) (l, r []item) {
+	for _, it := range b.items {
+		if it.space || it.r == 0 {
+			continue
+		}
+		if it.x1 <= g.x0+1e-6 {
+			l = append(l, it)
+		} else {
+			r = append(r, it)
+		}
+	}
+	return l, r
 }
 
 // cand is white space between x0 and x1 on every line since from.
@@ -402,31 +474,51 @@ func freeSpans(b band, left, right, minW float64) [][2]float64 {
 // a page number on the strip's lines does not count.
 func columnsApart(bands []band, g gutter, minW, h float64) bool {
 	var lcov, rcov, l0s, r1s []float64
+	lcells, rcells := 0, 0
 	for _, b := range bands {
-		var l, r []item
-		for _, it := range b.items {
-			if it.space || it.r == 0 {
-				continue
-			}
-			if it.x1 <= g.x0+1e-6 {
-				l = append(l, it)
-			} else {
-				r = append(r, it)
-			}
-		}
+		l, r := sides(b, g)
 		if len(l) > 0 {
 			lcov, l0s = append(lcov, inked(l, minW)), append(l0s, l[0].x0)
+			if several, _ := cells(l, minW, minColumn*h); several {
+				lcells++
+			}
 		}
 		if len(r) > 0 {
 			rcov, r1s = append(rcov, inked(r, minW)), append(r1s, lastEnd(r))
+			if several, _ := cells(r, minW, minColumn*h); several {
+				rcells++
+			}
 		}
 	}
 	if len(lcov) < minGutterRows || len(rcov) < minGutterRows {
 		return false
 	}
+	if 2*lcells > len(lcov) && 2*rcells > len(rcov) {
+		return false // pieces apart on most lines of both sides: a table's rows
+	}
 	lspan, rspan := g.x0-median(l0s), median(r1s)-g.x1
 	return lspan >= minColumn*h && rspan >= minColumn*h &&
 		median(lcov) >= fullLine*lspan && median(rcov) >= fullLine*rspan
+}
+
+// cells cuts a line (its glyphs without spaces, sorted along it) into
+// pieces apart by more than minW and says whether there are several of
+// them (a row of table cells, or a line number before its line: a prose
+// line is one piece, or one per column of prose) and whether they are all
+// narrower than narrow (only cells: a prose piece is a column wide).
+func cells(items []item, minW, narrow float64) (several, allNarrow bool) {
+	pieces, start, end := 1, items[0].x0, items[0].x1
+	allNarrow = true
+	for _, it := range items[1:] {
+		if it.x0-end > minW {
+			pieces++
+			allNarrow = allNarrow && end-start < narrow
+			start = it.x0
+		}
+		end = max(end, it.x1)
+	}
+	allNarrow = allNarrow && end-start < narrow
+	return pieces > 1, pieces > 1 && allNarrow
 }
 
 // inked is the length of a line less the gaps in it wider than minW.
@@ -474,6 +566,17 @@ func (w *textWriter) lines(bands []band) {
 	if w.sb.Len() > 0 {
 		w.sb.WriteString("\n\n")
 	}
+	// A line with cells is written with separators when the line before
+	// or after it has cells too: one wide space in a line of prose (after a
+	// full stop in justified text) is no table.
+	split := make([]bool, len(bands))
+	for i, b := range bands {
+		split[i] = hasCellGap(b.items)
+	}
+	table := make([]bool, len(bands))
+	for i := range bands {
+		table[i] = split[i] && ((i > 0 && split[i-1]) || (i+1 < len(bands) && split[i+1]))
+	}
 	joined := false
 	for i, b := range bands {
 		if i > 0 && !joined {
@@ -484,7 +587,7 @@ func (w *textWriter) lines(bands []band) {
 		}
 		// A word hyphenated across lines is joined, as pdftotext does, so
 		// that a search for it finds it.
-		hyphen := w.line(b.items)
+		hyphen := w.line(b.items, table[i])
 		joined = hyphen && i+1 < len(bands)
 		if hyphen && !joined {
 			w.sb.WriteByte('-')
@@ -492,10 +595,39 @@ func (w *textWriter) lines(bands []band) {
 	}
 }
 
-// line writes one line's glyphs, left to right, with spaces between words.
-// A hyphen that PDFium found ending the line inside a word is left out and
-// reported.
-func (w *textWriter) line(items []item) (hyphen bool) {
+// cellSep is written between the cells of a table's row, so that a row
+// reads as one line of cells for the model and in a search snippet, where
+// runs of spaces are collapsed. Searches tokenize on letters and digits and
+// do not see it.
+const cellSep = " | "
+
+// cellGap says whether the white space between two glyphs of a line is as
+// wide as a gutter: the space between two cells of a table.
+func cellGap(p, q item) bool {
+	return q.x0-p.x1 > minGutter*max(p.h, q.h)
+}
+
+// hasCellGap says whether a line (sorted along it) has a cell gap between
+// two of its glyphs, spaces aside.
+func hasCellGap(items []item) bool {
+	var prev *item
+	for i := range items {
+		it := &items[i]
+		if it.space {
+			continue
+		}
+		if prev != nil && cellGap(*prev, *it) {
+			return true
+		}
+		prev = it
+	}
+	return false
+}
+
+// line writes one line's glyphs, left to right, with spaces between words
+// and, in a table's row, cellSep between cells. A hyphen that PDFium found
+// ending the line inside a word is left out and reported.
+func (w *textWriter) line(items []item, table bool) (hyphen bool) {
 	last := len(items) - 1
 	for last >= 0 && items[last].space {
 		last--
@@ -520,11 +652,15 @@ func (w *textWriter) line(items []item) (hyphen bool) {
 		if copied(recent[:], *it) {
 			continue
 		}
+		sep := table && prev != nil && wrote && cellGap(*prev, *it)
 		if prev != nil && !pendingSpace && wrote {
 			pendingSpace = spaceBetween(*prev, *it)
 		}
 		if it.r != 0 {
-			if pendingSpace {
+			switch {
+			case sep:
+				w.sb.WriteString(cellSep)
+			case pendingSpace:
 				w.sb.WriteByte(' ')
 			}
 			if marks != nil && marks[i] > 0 {

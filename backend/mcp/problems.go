@@ -104,7 +104,7 @@ func Parse(b []byte, where string) (Config, error) {
 			off = se.Offset
 		}
 		line, col := position(b, off)
-		return whole(problem("", "mcp_syntax", []string{"line", strconv.Itoa(line), "column", strconv.Itoa(col), "reason", err.Error()},
+		return whole(problem("", "mcp_syntax", []string{"line", strconv.Itoa(line), "column", strconv.Itoa(col)},
 			"not valid JSON at line %d, column %d: %v", line, col, err))
 	}
 	entries, p := serverEntries(b)

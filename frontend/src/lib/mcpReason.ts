@@ -4,9 +4,23 @@
 // its English error apart ("error"), which never goes inside a translated
 // sentence: it is shown on its own, as a detail, where it tells more.
 import { filled } from "./errors";
+import type { MCPProblem } from "../api/gotypes.gen";
 
 /** mcpReason is the reason in words, or "" for one this build cannot word (unknown, or a particular missing). */
 export function mcpReason(reason: string | undefined | null, args: Record<string, string> | undefined | null): string {
   if (!reason) return "";
   return filled(`mcp.reason.${reason}`, args ?? {});
+}
+
+/**
+ * mcpProblem is one mistake of an mcp.json entry in the person's language
+ * ("Line 7: The MCP server web needs a command or an address."), from its
+ * code and particulars; the backend's English when this build cannot word
+ * it.
+ */
+export function mcpProblem(p: MCPProblem): string {
+  const args: Record<string, string> = { ...(p.args ?? {}) };
+  if (args.want) args.want = filled(`mcp.kind.${args.want}`, {}) || args.want;
+  const text = filled(`error.invalid_input.case.${p.code}`, args) || p.message;
+  return (args.line && filled("mcp.problemAt", { line: args.line, problem: text })) || text;
 }

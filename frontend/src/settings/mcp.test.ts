@@ -28,6 +28,71 @@ async function openSettings(prepare?: (fake: FakeBackend) => void) {
   return ctx;
 }
 
+// A broken mcp.json as `wayfinder serve` lists it: two entries with
+// mistakes (one with two of them) beside a server that runs.
+function broken(fake: FakeBackend) {
+  servers(fake);
+  fake.mcpServers.push(
+    { name: "old-sse", transport: "", enabled: false, auto_approve_read_only: false, state: "invalid", tools: [],
+      problems: [{ code: "mcp_transport", args: { name: "old-sse", transport: "sse", line: "7" }, message: `server "old-sse": transport "sse" is not one Wayfinder speaks` }] },
+    { name: "web", transport: "", enabled: false, auto_approve_read_only: false, state: "invalid", tools: [],
+      problems: [
+        { code: "mcp_url", args: { name: "web", url: "ftp://host/mcp", line: "9" }, message: "x" },
+        { code: "mcp_field", args: { name: "web", field: "args", want: "list", line: "9" }, message: "x" },
+      ] },
+    { name: "twice", transport: "", enabled: false, auto_approve_read_only: false, state: "invalid", tools: [],
+      problems: [{ code: "mcp_duplicate", args: { name: "twice", count: "2", line: "11" }, message: "x" }] },
+  );
+}
+
+describe("a broken mcp.json in Settings", () => {
+  const problems = (name: string) => $$(`li[data-server='${name}'] .problem`).map((e) => e.textContent);
+
+  it("words each mistake on its own line, with the server and the line, beside the servers that run", async () => {
+    await openSettings(broken);
+    await vi.waitFor(() => expect($$(".servers > li")).toHaveLength(5), { timeout: 5000 });
+    expect(problems("old-sse")).toEqual(["Line 7: The MCP server old-sse asks for a transport Wayfinder does not speak: sse"]);
+    expect(problems("web")).toEqual([
+      "Line 9: Not an http:// or https:// address: ftp://host/mcp",
+      "Line 9: In the MCP server web, \"args\" must be a list [ … ].",
+    ]);
+    expect(problems("twice")).toEqual(["Line 11: The MCP server twice is in mcp.json 2 times, so none of them starts."]);
+    expect($("li[data-server='web'] .state").textContent).toBe("has mistakes");
+    expect($(".invalid-lead").textContent).toContain("those servers do not start, the others do");
+    // The server that is right still runs and can be switched.
+    expect($("li[data-server='files'] .state").textContent).toBe("running");
+    expect($$("li[data-server='web'] input[type=checkbox]")).toHaveLength(0);
+  });
+
+  it("says the same in Korean", async () => {
+    const { fake } = await start({ settings: { language: "ko" } });
+    broken(fake);
+    click(`button[aria-label="설정"]`);
+    await vi.waitFor(() => expect($$(".servers > li")).toHaveLength(5), { timeout: 5000 });
+    expect(problems("old-sse")).toEqual(["7번째 줄: MCP 서버 old-sse의 전송 방식은 Wayfinder가 지원하지 않습니다: sse"]);
+    expect(problems("web")).toEqual([
+      "9번째 줄: http:// 또는 https:// 주소가 아닙니다: ftp://host/mcp",
+      "9번째 줄: MCP 서버 web의 \"args\"은(는) 목록 [ … ]여야 합니다.",
+    ]);
+    expect(problems("twice")).toEqual(["11번째 줄: MCP 서버 twice이(가) mcp.json에 2번 있어 어느 것도 시작하지 않습니다."]);
+    expect($("li[data-server='web'] .state").textContent).toBe("설정 오류");
+  });
+
+  it("says where mcp.json is not JSON, in English and Korean, without the parser's English", async () => {
+    for (const lang of ["en", "ko"] as const) {
+      const { fake } = await start({ settings: { language: lang } });
+      fake.mcpListError = { code: "invalid_input", message: "mcp.json: not valid JSON at line 4, column 5: invalid character '\"' after object key:value pair",
+        args: { case: "mcp_syntax", line: "4", column: "5" } };
+      click(`button[aria-label="${lang === "ko" ? "설정" : "Settings"}"]`);
+      await vi.waitFor(() => expect($$(".mcp .banner").length).toBe(1), { timeout: 5000 });
+      const banner = $(".mcp .banner").textContent!;
+      expect(banner).toContain(lang === "ko" ? "mcp.json의 4번째 줄 5번째 글자에서 JSON 형식이 잘못되어" : "mcp.json is not valid JSON at line 4, column 5, so no MCP server runs.");
+      expect(banner).not.toContain("invalid character");
+      cleanup();
+    }
+  });
+});
+
 describe("MCP servers in Settings", () => {
   it("lists servers with their state, tools and why one failed", async () => {
     await openSettings(servers);

@@ -1,13 +1,16 @@
 // FakeMCP adds the MCPService: the MCP servers of mcp.json and their tools.
 import type { MCPServer, MCPServerInput } from "../../api/gotypes.gen";
-import { ApiError } from "../../api/errors";
+import { ApiError, type ErrorInfo } from "../../api/errors";
 import { FakeMemory } from "./memory";
 
 export class FakeMCP extends FakeMemory {
   /** mcpServers is mcp.json as the fake keeps it. */
   mcpServers: MCPServer[] = [];
+  /** mcpListError is what List answers while mcp.json cannot be read at all. */
+  mcpListError: ErrorInfo | null = null;
 
   "MCPService.List"(start: boolean): MCPServer[] {
+    if (this.mcpListError) throw new ApiError(this.mcpListError);
     if (start) for (const s of this.mcpServers) if (s.enabled && s.state === "idle") s.state = "ready";
     return structuredClone(this.mcpServers);
   }

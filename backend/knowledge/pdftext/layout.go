@@ -64,6 +64,7 @@ const (
 
 // pageText returns a page's text in reading order.
 func pageText(gs []glyph) string {
+	gs = shown(gs)
 	groups := map[int][]item{}
 	var order []int
 	seq := 0
@@ -96,6 +97,22 @@ func pageText(gs []glyph) string {
 		sb.WriteString(w.sb.String())
 	}
 	return sb.String()
+}
+
+// shown drops the glyphs outside the page's visible box, unless that is
+// all of them (a page whose boxes are wrong still has its text).
+func shown(gs []glyph) []glyph {
+	in := slices.IndexFunc(gs, func(g glyph) bool { return !g.gen && !g.off })
+	if in < 0 || !slices.ContainsFunc(gs, func(g glyph) bool { return g.off }) {
+		return gs
+	}
+	out := make([]glyph, 0, len(gs))
+	for _, g := range gs {
+		if !g.off {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // toItem turns a glyph into a layout item, returning its writing direction.

@@ -46,6 +46,22 @@ func glyphLine(text string, x, base float64, draw []int) []glyph {
 
 func brk() glyph { return glyph{r: '\n', gen: true} }
 
+// column lays a table's cells out at the given column edges, 14 pt apart,
+// and draws them column by column, each cell on a line of its own as
+// PDFium reads it.
+func column(rows [][]string, cols []float64) []glyph {
+	var out []glyph
+	for c := range cols {
+		for r, row := range rows {
+			if len(out) > 0 {
+				out = append(out, brk())
+			}
+			out = append(out, glyphLine(row[c], cols[c], 700-14*float64(r), nil)...)
+		}
+	}
+	return out
+}
+
 func TestPageText(t *testing.T) {
 	hangulFirst := func(text string) []int { // Hancom: Hangul, then the rest
 		var a, b []int
@@ -96,6 +112,22 @@ func TestPageText(t *testing.T) {
 		{"unmapped glyph takes room but writes nothing", []glyph{
 			{r: 'a', x0: 72, x1: 77, lo: 698, hi: 708, h: 10}, {r: 0xfffe, x0: 77, x1: 82, lo: 698, hi: 708, h: 10}, {r: 'b', x0: 82, x1: 87, lo: 698, hi: 708, h: 10},
 		}, "ab"},
+		{"glyphs outside the page dropped", append(glyphLine("본문", 72, 700, nil), glyph{r: '9', x0: 100, x1: 105, lo: -12, hi: -2, h: 10, off: true}), "본문"},
+		{"all glyphs outside the page kept", []glyph{{r: '9', x0: 100, x1: 105, lo: -12, hi: -2, h: 10, off: true}}, "9"},
+		{"table drawn column by column reads row by row, cells apart", column(
+			[][]string{{"구분", "2021", "2022"}, {"매출", "1,234", "1,456"}, {"이익", "210", "198"}}, []float64{72, 150, 230}),
+			"구분 | 2021 | 2022\n매출 | 1,234 | 1,456\n이익 | 210 | 198"},
+		{"one wide space in a line of prose is no cell", append(append(append(glyphLine("첫째 줄", 72, 700, nil), glyph{r: ' ', gen: true}),
+			glyphLine("끝", 150, 700, nil)...), append([]glyph{brk()}, glyphLine("둘째 줄", 72, 686, nil)...)...), "첫째 줄 끝\n둘째 줄"},
+		// The white space between F/M and M leaves prose-like lines on
+		// either side (each side's ink covers most of it), but every line
+		// of both sides has cells apart.
+		{"table with a column of notes is not two columns", column([][]string{
+			{"데이터셋 이름", "F/M", "M", "현대 과학 문서의 레이아웃입니다"},
+			{"신문 자료 모음", "F/-", "-", "미국 신문의 지면 레이아웃입니다"},
+			{"표 은행 자료", "F/F", "F", "과학 문서와 업무 문서의 표입니다"},
+		}, []float64{72, 160, 240, 270}),
+			"데이터셋 이름 | F/M | M | 현대 과학 문서의 레이아웃입니다\n신문 자료 모음 | F/- | - | 미국 신문의 지면 레이아웃입니다\n표 은행 자료 | F/F | F | 과학 문서와 업무 문서의 표입니다"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,7 +191,7 @@ func FuzzPageText(f *testing.F) {
 			t.Fatalf("invalid UTF-8: %q", out)
 		}
 		for _, r := range out {
-			if r == ' ' || r == '\n' || r == '-' {
+			if r == ' ' || r == '\n' || r == '-' || strings.ContainsRune(cellSep, r) {
 				continue
 			}
 			if in[r] == 0 {

@@ -158,6 +158,19 @@ var (
 	}
 )
 
+// offPage sets the paragraphs on a page with a printer's slug below its
+// bottom edge, one upright and one turned, as a brochure cut from a larger
+// sheet keeps them: a viewer does not show them, so they are not read.
+func offPage(name string, pars []string, s setter) genCase {
+	lines, texts := s.column(pars, 72, 770, a4w-144, s.size*1.6, 0)
+	lines = append(lines, s.line("039 4", 100, -30, 0, 0), s.line("039 5", 400, -60, 1, 0))
+	return genCase{
+		name:  name,
+		pdf:   genDoc([]genPage{{w: a4w, h: a4h, content: content(lines, s.a, s.b, drawTJ, false)}}, s.a, s.b),
+		lines: texts,
+	}
+}
+
 func f2(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // turned sets the paragraphs written upwards (turn 1) or upside down
@@ -219,6 +232,7 @@ func generatedCases() []genCase {
 		form(ko(nil)),
 		tableAbove("ko table of figures drawn column by column, two columns under it", koTable, koRegulation, ko(nil), koExact...),
 		tableAbove("en table of figures drawn column by column, two columns under it", enTable, enContract, en(nil), enExact...),
+		offPage("ko: a printer's slug outside the page", koRegulation, ko(nil)),
 		turned("ko page turned 90°", koRegulation, ko(nil), 1),
 		turned("ko page turned 180°", koRegulation, ko(nil), 2),
 	}

@@ -101,6 +101,25 @@ type glyph struct {
 	x0, x1 float64 // extent along the line: from the origin by the advance
 	lo, hi float64 // extent across it: the font's descent to its ascent
 	h      float64 // font size after the text matrix
+	off    bool    // wholly outside the page's visible box
+}
+
+// box is a rectangle of page space: left, bottom, right, top.
+type box struct{ x0, y0, x1, y1 float64 }
+
+// pageBox returns the part of a page a viewer shows (its media box cut to
+// its crop box), or nil when PDFium cannot tell.
+func (p *pdfium) pageBox(ctx context.Context, page uint32) (b *box, err error) {
+	// FS_RECTF: left, top, right, bottom as float32.
+	ok, err := p.call(ctx, "FPDF_GetPageBoundingBox", uint64(page), uint64(p.scratch))
+	if err != nil || ok == 0 {
+		return nil, err
+	}
+	b = &box{x0: p.f32(0), y1: p.f32(4), x1: p.f32(8), y0: p.f32(12)}
+	if !(b.x1 > b.x0 && b.y1 > b.y0) {
+		return nil, nil
+	}
+	return b, nil
 }
 
 func (p *pdfium) f64(off uint32) float64 {
@@ -122,7 +141,7 @@ func (p *pdfium) f32(off uint32) float64 {
 // new stretch of text begins (after a line break PDFium inferred, or where
 // the boxes stop following each other along a line) is the matrix asked for,
 // and rotated or mirrored text is then read glyph by glyph with it.
-func (p *pdfium) glyphs(ctx context.Context, tp uint32, count int) ([]glyph, error) {
+func (p *pdfium) glyphs(ctx context.Context, tp uint32, count int, view *box) ([]glyph, error) {
 	text, err := p.pageRunes(ctx, tp, count)
 	if err != nil {
 		return nil, err
@@ -177,6 +196,10 @@ func (p *pdfium) glyphs(ctx context.Context, tp uint32, count int) ([]glyph, err
 			g.x0, g.hi, g.x1, g.lo = p.f32(0), p.f32(4), p.f32(8), p.f32(12)
 			g.h = g.hi - g.lo
 			valid = g.x1 >= g.x0 && g.h > 1e-3
+			// Print marks and slugs beyond the trim, and text pushed off
+			// the page to hide it, are not shown, so not read (pdftotext
+			// drops them too). The box is in page space, before any turn.
+			g.off = view != nil && (g.x1 < view.x0 || g.x0 > view.x1 || g.hi < view.y0 || g.lo > view.y1)
 		}
 		if prev == nil || !valid || !follows(*prev, g) {
 			q, err := p.turnOf(ctx, tpa, idx)

@@ -366,7 +366,11 @@ func (p *pdfium) pageText(ctx context.Context, doc, index uint32) (string, error
 	if int(count) > p.limits.PageChars {
 		return "", errTooManyChars
 	}
-	gs, err := p.glyphs(ctx, tp, int(count))
+	view, err := p.pageBox(ctx, page)
+	if err != nil {
+		return "", err
+	}
+	gs, err := p.glyphs(ctx, tp, int(count), view)
 	if err != nil {
 		return "", err
 	}

@@ -446,7 +446,7 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 		defer a.Close()
 		cfg = a.settings.Current()
 	}
-	doctorMCP(ctx, dir, logger, ok, bad)
+	doctorMCP(ctx, dir, cliLanguage(cfg.Language), logger, ok, bad)
 	doctorWikipedia(cfg, ok, bad)
 	models, err := newModelClient(cfg, logger)
 	if err != nil {
@@ -490,18 +490,33 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 
 // doctorMCP checks the MCP servers of mcp.json: each enabled one is
 // started and its tools listed; one that fails shows its standard error.
-// Like the other checks it reports through ok and bad, which count.
-func doctorMCP(ctx context.Context, dir string, logger *slog.Logger, ok func(string, ...any), bad func(msg, fix string)) {
+// Each mistake in the file is a problem of its own, worded in the
+// person's language (lang) with what to do; the servers that are right
+// are checked all the same. Like the other checks it reports through ok
+// and bad, which count.
+func doctorMCP(ctx context.Context, dir, lang string, logger *slog.Logger, ok func(string, ...any), bad func(msg, fix string)) {
 	m := mcp.New(dir, mcp.Options{Logger: logger})
 	defer m.Close()
+	path := filepath.Join(dir, mcp.FileName)
 	if err := m.Err(); err != nil {
-		bad(err.Error(), "fix the file, or remove it and add the servers again with `wayfinder mcp add`")
-		return
+		if whole, isFile := wholeFileProblem(err); !isFile {
+			bad(err.Error(), "fix the file, or remove it and add the servers again with `wayfinder mcp add`")
+			return
+		} else if whole != nil {
+			text, hint := mcpProblemLine(*whole, langIndex(lang))
+			bad(path+": "+text, hint)
+			return
+		}
 	}
 	for _, srv := range m.Status(ctx, true) {
 		switch srv.State {
 		case api.MCPOff:
 			ok("MCP server %s is switched off", srv.Name)
+		case api.MCPInvalid:
+			for _, p := range srv.Problems {
+				text, hint := mcpProblemLine(p, langIndex(lang))
+				bad(path+": "+text, hint)
+			}
 		case api.MCPFailed:
 			msg := fmt.Sprintf("MCP server %s did not start: %s", srv.Name, srv.Error)
 			if srv.Stderr != "" {

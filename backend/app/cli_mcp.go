@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
@@ -71,8 +72,13 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		if len(args) != 0 {
 			return fmt.Errorf("%w: wayfinder mcp list [--json]", errUsage)
 		}
-		if err := m.Err(); err != nil {
-			return err
+		lang := langIndex(cliLanguage(mcpListLanguage(ctx, g, dir)))
+		path := filepath.Join(dir, mcp.FileName)
+		if whole, isFile := wholeFileProblem(m.Err()); !isFile && m.Err() != nil {
+			return m.Err()
+		} else if whole != nil {
+			text, hint := mcpProblemLine(*whole, lang)
+			return fmt.Errorf("%s: %s\n  %s", path, text, hint)
 		}
 		servers := m.Status(ctx, true)
 		if asJSON {
@@ -84,8 +90,21 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 			fmt.Fprintf(s.out, "No MCP servers. Add one with `wayfinder mcp add NAME -- COMMAND [ARGS...]` or `wayfinder mcp add NAME --url URL`, or paste an \"mcpServers\" block into %s.\n", mcp.FileName)
 			return nil
 		}
+		n := 0
 		for _, srv := range servers {
+			if srv.State == api.MCPInvalid {
+				fmt.Fprintf(s.out, "%s (%s): %s\n", srv.Name, mcp.FileName, cliText["mcp.invalid"][lang])
+				for _, p := range srv.Problems {
+					text, hint := mcpProblemLine(p, lang)
+					fmt.Fprintf(s.out, "  %s\n    %s\n", text, hint)
+					n++
+				}
+				continue
+			}
 			printServer(s.out, srv)
+		}
+		if n > 0 {
+			return errors.New(fill(cliText["mcp.mistakes"][lang], map[string]string{"path": path, "count": mistakes(n, lang)}))
 		}
 		return nil
 	case "add":
@@ -156,6 +175,17 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		return nil
 	}
 	return fmt.Errorf("%w: unknown mcp command %q; use wayfinder %s", errUsage, sub, usage)
+}
+
+// mcpListLanguage is the language setting for `mcp list`, read without
+// opening the data folder (an open app may have it); "" when it cannot be
+// read, so the system's language is used.
+func mcpListLanguage(ctx context.Context, g globals, dir string) string {
+	cfg, err := readSettings(ctx, g, dir)
+	if err != nil {
+		return ""
+	}
+	return cfg.Language
 }
 
 // toggle adds name to or takes it from a list of switched-off names.

@@ -100,3 +100,67 @@ func TestDoctorShowsMCPServers(t *testing.T) {
 		t.Errorf("doctor shows %d problems but says %q", n, errOut)
 	}
 }
+
+// A broken mcp.json on the command line: `mcp list` and doctor say each
+// mistake on a line of its own, with its line in the file and what to do,
+// in the person's language, and still try the server whose entry is
+// right; a file that is not JSON says where.
+func TestBrokenMCPJSONOnTheCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "server.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'fine server ran' >&2\nexit 1\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	broken := "{\n  \"mcpServers\": {\n    \"fine\": {\"command\": \"" + script + "\"},\n" +
+		"    \"old\": {\"type\": \"sse\", \"url\": \"http://127.0.0.1:1/sse\"},\n" +
+		"    \"web\": {\"url\": \"ftp://host/mcp\", \"args\": \"-x\"}\n  }\n}\n"
+	notJSON := "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"}\n    \"b\": {}\n  }\n}\n"
+	for _, tc := range []struct {
+		name, lang, file string
+		cmd              []string
+		code             int
+		out, errOut      []string
+	}{
+		{"list en", "en_US.UTF-8", broken, []string{"mcp", "list"}, 1,
+			[]string{"fine (stdio: " + script + "): failed", "old (mcp.json): has mistakes",
+				"  Line 4: The MCP server old asks for a transport Wayfinder does not speak: sse\n    Remove its \"type\"",
+				"  Line 5: In the MCP server web, \"args\" must be a list [ … ].\n"},
+			[]string{"has 3 mistakes: those servers do not start, the others do"}},
+		{"list ko", "ko_KR.UTF-8", broken, []string{"mcp", "list"}, 1,
+			[]string{"old (mcp.json): 설정 오류", "  4번째 줄: MCP 서버 old의 전송 방식은 Wayfinder가 지원하지 않습니다: sse\n    \"type\"을 지우거나",
+				"  5번째 줄: MCP 서버 web의 \"args\"은(는) 목록 [ … ]여야 합니다."},
+			[]string{"잘못된 곳이 3개 있습니다"}},
+		{"doctor en", "en_US.UTF-8", broken, []string{"--ollama-host", "http://127.0.0.1:1", "doctor"}, 1,
+			[]string{"✗ " + filepath.Join(dir, "mcp.json") + ": Line 4: The MCP server old asks for a transport",
+				"✗ " + filepath.Join(dir, "mcp.json") + ": Line 5: In the MCP server web, \"args\" must be a list",
+				"✗ " + filepath.Join(dir, "mcp.json") + ": Line 5: Not an http:// or https:// address: ftp://host/mcp\n    fix: An MCP server over HTTP",
+				"✗ MCP server fine did not start", "fine server ran"}, nil},
+		{"doctor ko", "ko_KR.UTF-8", broken, []string{"--ollama-host", "http://127.0.0.1:1", "doctor"}, 1,
+			[]string{"mcp.json: 5번째 줄: http:// 또는 https:// 주소가 아닙니다: ftp://host/mcp"}, nil},
+		{"list not json en", "en_US.UTF-8", notJSON, []string{"mcp", "list"}, 1, nil,
+			[]string{"mcp.json: mcp.json is not valid JSON at line 4, column 5, so no MCP server runs.\n  Correct it there"}},
+		{"doctor not json ko", "ko_KR.UTF-8", notJSON, []string{"--ollama-host", "http://127.0.0.1:1", "doctor"}, 1,
+			[]string{"mcp.json의 4번째 줄 5번째 글자에서 JSON 형식이 잘못되어"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("LC_ALL", tc.lang)
+			if err := os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(tc.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errOut := wayfinder(t, append([]string{"--data-dir", dir}, tc.cmd...)...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d", code, tc.code)
+			}
+			for _, w := range tc.out {
+				if !strings.Contains(out, w) {
+					t.Errorf("standard output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tc.errOut {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("standard error lacks %q:\n%s", w, errOut)
+				}
+			}
+		})
+	}
+}

@@ -127,31 +127,29 @@ func Parse(b []byte, where string) (Config, error) {
 			}
 			continue
 		}
+		before := len(problems)
 		var s Server
 		if err := json.Unmarshal(e.raw, &s); err != nil {
-			field, want := "", "an object"
+			field, want := "", ""
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) {
 				field, want = te.Field, jsonKind(te.Type.Kind().String())
-				if field == "" { // the entry itself is not an object
-					want = ""
-				}
 			}
-			if field == "" {
+			if field == "" { // the entry itself is not an object
 				problems = append(problems, problem(e.name, "mcp_entry", []string{"name", e.name, "line", line},
 					"server %q (line %d) must be an object such as {\"command\": \"npx\", \"args\": [...]}", e.name, e.line))
-			} else {
-				problems = append(problems, problem(e.name, "mcp_field", []string{"name", e.name, "line", line, "field", field, "want", want},
-					"server %q (line %d): %q must be %s", e.name, e.line, field, kindWords[want]))
+				continue
 			}
-			continue
+			// The rest of the entry was read: its other mistakes too.
+			problems = append(problems, problem(e.name, "mcp_field", []string{"name", e.name, "line", line, "field", field, "want", want},
+				"server %q (line %d): %q must be %s", e.name, e.line, field, kindWords[want]))
 		}
 		ps := s.problems(e.name)
 		for _, p := range ps {
 			p.Args["line"] = line
 		}
-		if len(ps) > 0 {
-			problems = append(problems, ps...)
+		problems = append(problems, ps...)
+		if len(problems) > before {
 			continue
 		}
 		c.Servers[e.name] = s

@@ -71,10 +71,12 @@ func TestBrokenEntriesAreEachReportedAndTheOthersStart(t *testing.T) {
 				{"a b", "mcp_both", map[string]string{"name": "a b", "line": "4"}},
 				{"a b", "mcp_timeout", map[string]string{"name": "a b", "line": "4"}},
 			}},
-		{"wrong type of a key", [][2]string{{"typed", `{"command": "x", "args": "--flag"}`}, {"str", `"npx server"`}},
+		{"wrong type of a key", [][2]string{{"typed", `{"command": "x", "args": "--flag"}`}, {"str", `"npx server"`}, {"both", `{"url": "ftp://h", "env": []}`}},
 			[]want{
 				{"typed", "mcp_field", map[string]string{"name": "typed", "field": "args", "want": "list", "line": "4"}},
 				{"str", "mcp_entry", map[string]string{"name": "str", "line": "5"}},
+				{"both", "mcp_field", map[string]string{"name": "both", "field": "env", "want": "object", "line": "6"}},
+				{"both", "mcp_url", map[string]string{"name": "both", "url": "ftp://h", "line": "6"}},
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

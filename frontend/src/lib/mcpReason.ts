@@ -22,5 +22,7 @@ export function mcpProblem(p: MCPProblem): string {
   const args: Record<string, string> = { ...(p.args ?? {}) };
   if (args.want) args.want = filled(`mcp.kind.${args.want}`, {}) || args.want;
   const text = filled(`error.invalid_input.case.${p.code}`, args) || p.message;
-  return (args.line && filled("mcp.problemAt", { line: args.line, problem: text })) || text;
+  // A sentence that names the line itself (mcp_syntax) gets no prefix.
+  const own = filled(`error.invalid_input.case.${p.code}`, { ...args, line: "\u0000" }).includes("\u0000");
+  return (args.line && !own && filled("mcp.problemAt", { line: args.line, problem: text })) || text;
 }

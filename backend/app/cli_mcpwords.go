@@ -1,0 +1,125 @@
+package app
+
+import (
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/mcp"
+)
+
+// mcpProblemText words the mistakes of mcp.json on the command line
+// (`wayfinder mcp list`, doctor) in English and Korean: the window's own
+// sentences ("error.invalid_input.case.mcp_*" and their hints in
+// frontend/src/i18n; a test holds them equal), so the terminal and
+// Settings say the same thing.
+var mcpProblemText = map[string][2]string{
+	"error.invalid_input.case.mcp_name":            {"This cannot be an MCP server's name: {name}", "MCP 서버 이름으로 쓸 수 없습니다: {name}"},
+	"error.invalid_input.case.mcp_name.hint":       {"Use 1 to 32 letters, digits, - or _, starting with a letter or digit (for example files or web-search).", "영문자, 숫자, -, _로 1~32자, 영문자나 숫자로 시작하세요(예: files, web-search)."},
+	"error.invalid_input.case.mcp_no_command":      {"The MCP server {name} needs a command or an address.", "MCP 서버 {name}에 명령이나 주소가 필요합니다."},
+	"error.invalid_input.case.mcp_no_command.hint": {"Give the command that starts it, or its http:// or https:// address.", "서버를 시작하는 명령이나 http:// 또는 https:// 주소를 적으세요."},
+	"error.invalid_input.case.mcp_both":            {"The MCP server {name} has both a command and an address.", "MCP 서버 {name}에 명령과 주소가 둘 다 있습니다."},
+	"error.invalid_input.case.mcp_both.hint":       {"Keep one of them.", "둘 중 하나만 남기세요."},
+	"error.invalid_input.case.mcp_url":             {"Not an http:// or https:// address: {url}", "http:// 또는 https:// 주소가 아닙니다: {url}"},
+	"error.invalid_input.case.mcp_url.hint":        {"An MCP server over HTTP is reached at an address such as http://127.0.0.1:8000/mcp.", "HTTP로 연결하는 MCP 서버의 주소는 http://127.0.0.1:8000/mcp 같은 형식입니다."},
+	"error.invalid_input.case.mcp_timeout":         {"The time limit of the MCP server {name} is negative.", "MCP 서버 {name}의 시간 제한이 음수입니다."},
+	"error.invalid_input.case.mcp_timeout.hint":    {"Set timeoutSeconds in mcp.json to 0 (the default) or more.", "mcp.json의 timeoutSeconds를 0(기본값) 이상으로 정하세요."},
+	"error.invalid_input.case.mcp_transport":       {"The MCP server {name} asks for a transport Wayfinder does not speak: {transport}", "MCP 서버 {name}의 전송 방식은 Wayfinder가 지원하지 않습니다: {transport}"},
+	"error.invalid_input.case.mcp_transport.hint":  {"Remove its \"type\", or set it to stdio (with a command) or http (with an http:// or https:// address).", "\"type\"을 지우거나, stdio(명령이 있을 때) 또는 http(http:// 또는 https:// 주소가 있을 때)로 바꾸세요."},
+	"error.invalid_input.case.mcp_duplicate":       {"The MCP server {name} is in mcp.json {count} times, so none of them starts.", "MCP 서버 {name}이(가) mcp.json에 {count}번 있어 어느 것도 시작하지 않습니다."},
+	"error.invalid_input.case.mcp_duplicate.hint":  {"Keep one entry with this name, or rename the others.", "이 이름의 항목을 하나만 남기거나 나머지의 이름을 바꾸세요."},
+	"error.invalid_input.case.mcp_field":           {"In the MCP server {name}, \"{field}\" must be {want}.", "MCP 서버 {name}의 \"{field}\"은(는) {want}여야 합니다."},
+	"error.invalid_input.case.mcp_field.hint":      {"Correct that key in mcp.json.", "mcp.json에서 그 키를 고치세요."},
+	"error.invalid_input.case.mcp_entry":           {"The MCP server {name} must be a JSON object with a command or a url.", "MCP 서버 {name}은(는) command나 url이 있는 JSON 객체여야 합니다."},
+	"error.invalid_input.case.mcp_entry.hint":      {"For example \"command\": \"npx\" with its \"args\", or \"url\": \"http://127.0.0.1:8000/mcp\".", "예: \"command\": \"npx\"와 \"args\", 또는 \"url\": \"http://127.0.0.1:8000/mcp\"."},
+	"error.invalid_input.case.mcp_syntax":          {"mcp.json is not valid JSON at line {line}, column {column}, so no MCP server runs.", "mcp.json의 {line}번째 줄 {column}번째 글자에서 JSON 형식이 잘못되어 MCP 서버가 하나도 실행되지 않습니다."},
+	"error.invalid_input.case.mcp_syntax.hint":     {"Correct it there (a missing comma, quote or brace, most often), or remove the file to start again.", "그곳을 고치거나(쉼표, 따옴표, 괄호가 빠진 경우가 많습니다), 파일을 지우고 다시 시작하세요."},
+	"error.invalid_input.case.mcp_not_object":      {"mcp.json must be a JSON object with \"mcpServers\" in it, so no MCP server runs.", "mcp.json은 \"mcpServers\"가 들어 있는 JSON 객체여야 해서 MCP 서버가 하나도 실행되지 않습니다."},
+	"error.invalid_input.case.mcp_not_object.hint": {"Put the servers inside { \"mcpServers\": … }, or remove the file to start again.", "서버들을 { \"mcpServers\": … } 안에 넣거나, 파일을 지우고 다시 시작하세요."},
+	"error.invalid_input.case.mcp_servers":         {"\"mcpServers\" in mcp.json (line {line}) must be an object of servers by name, so no MCP server runs.", "mcp.json의 \"mcpServers\"({line}번째 줄)는 이름별 서버를 담은 객체여야 해서 MCP 서버가 하나도 실행되지 않습니다."},
+	"error.invalid_input.case.mcp_servers.hint":    {"Write each server as \"name\": { \"command\": … } inside it.", "그 안에 서버마다 \"이름\": { \"command\": … } 형식으로 적으세요."},
+	"error.invalid_input.case.mcp_too_big":         {"mcp.json is larger than {max} bytes, so it is not read and no MCP server runs.", "mcp.json이 {max}바이트보다 커서 읽지 않았고, MCP 서버가 하나도 실행되지 않습니다."},
+	"error.invalid_input.case.mcp_too_big.hint":    {"It holds only the servers' settings: keep it small, or remove it to start again.", "서버 설정만 담는 파일이니 작게 유지하거나, 지우고 다시 시작하세요."},
+	"mcp.problemAt":   {"Line {line}: {problem}", "{line}번째 줄: {problem}"},
+	"mcp.kind.list":   {"a list [ … ]", "목록 [ … ]"},
+	"mcp.kind.object": {"an object { … }", "객체 { … }"},
+	"mcp.kind.string": {"text in quotes", "따옴표로 묶은 글"},
+	"mcp.kind.number": {"a number", "숫자"},
+	"mcp.kind.bool":   {"true or false", "true 또는 false"},
+}
+
+// langIndex is a language setting as an index of the [2]string tables.
+func langIndex(lang string) int {
+	if lang == "ko" {
+		return 1
+	}
+	return 0
+}
+
+var blank = regexp.MustCompile(`\{\w+\}`)
+
+// fill puts args into a sentence's {blanks}.
+func fill(text string, args map[string]string) string {
+	for k, v := range args {
+		text = strings.ReplaceAll(text, "{"+k+"}", v)
+	}
+	return text
+}
+
+// mcpProblemLine is one mistake of mcp.json in words, with its line, and
+// what to do about it; the backend's English when it cannot be worded
+// (a particular missing).
+func mcpProblemLine(p api.MCPProblem, lang int) (text, hint string) {
+	key := "error.invalid_input.case." + p.Code
+	words, ok := mcpProblemText[key]
+	if !ok {
+		return p.Message, ""
+	}
+	args := make(map[string]string, len(p.Args))
+	for k, v := range p.Args {
+		args[k] = v
+	}
+	if w, ok := mcpProblemText["mcp.kind."+args["want"]]; ok {
+		args["want"] = w[lang]
+	}
+	text = fill(words[lang], args)
+	if blank.MatchString(text) { // a particular missing
+		return p.Message, ""
+	}
+	if args["line"] != "" && !strings.Contains(words[lang], "{line}") {
+		text = fill(mcpProblemText["mcp.problemAt"][lang], map[string]string{"line": args["line"], "problem": text})
+	}
+	return text, fill(mcpProblemText[key+".hint"][lang], args)
+}
+
+// wholeFileProblem tells a *mcp.FileError (isFile) and, when the file
+// could not be read at all, its one problem.
+func wholeFileProblem(err error) (whole *api.MCPProblem, isFile bool) {
+	var fe *mcp.FileError
+	if !errors.As(err, &fe) {
+		return nil, false
+	}
+	if !fe.Whole || len(fe.Problems) == 0 {
+		return nil, true
+	}
+	p := fe.Problems[0]
+	return &api.MCPProblem{Code: p.Code, Args: p.Args, Message: p.Text()}, true
+}
+
+// cliText holds what only the command line says, in English and Korean
+// (cliLanguage chooses, as for `ask`'s progress lines).
+var cliText = map[string][2]string{
+	"mcp.mistakes": {"{path} has {count}: those servers do not start, the others do. Correct them there as each line says.",
+		"{path}에 잘못된 곳이 {count}개 있습니다. 그 서버들은 시작하지 않고 나머지는 시작합니다. 각 줄에 적힌 대로 그곳을 고치세요."},
+	"mcp.invalid": {"has mistakes", "설정 오류"},
+}
+
+// mistakes is "N mistakes" in English; Korean counts with the number alone.
+func mistakes(n, lang int) string {
+	if lang == 1 {
+		return strconv.Itoa(n)
+	}
+	return count(n, "mistake", "mistakes")
+}

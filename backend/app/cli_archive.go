@@ -53,7 +53,7 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 		if err != nil {
 			return err
 		}
-		sess, err := byIDPrefix("conversation", "wayfinder export --all", *session, list, func(x api.Session) (string, string) { return x.ID, x.Title })
+		sess, err := byIDPrefix(cliLanguage(a.settings.Current().Language), "conversation", "wayfinder export --all", *session, list, func(x api.Session) (string, string) { return x.ID, x.Title })
 		if err != nil {
 			return err
 		}

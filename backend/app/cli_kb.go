@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -74,7 +75,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		if err != nil {
 			return err
 		}
-		doc, err := byIDPrefix("document", "wayfinder kb list", args[0], docs, func(d api.KBDocument) (string, string) { return d.ID, d.Title })
+		doc, err := byIDPrefix(cliLanguage(a.settings.Current().Language), "document", "wayfinder kb list", args[0], docs, func(d api.KBDocument) (string, string) { return d.ID, d.Title })
 		if err != nil {
 			return err
 		}
@@ -191,8 +192,9 @@ const minIDPrefix = 4
 // people can type the start of a 36-character id. Ids are time-ordered
 // (UUIDv7), so items made close together share their first characters:
 // an ambiguous prefix lists the candidates to choose from. what names the
-// item ("document"), list the command that shows the ids.
-func byIDPrefix[T any](what, list, id string, items []T, key func(T) (id, label string)) (T, error) {
+// item ("document", a key of things), list the command that shows the
+// ids; lang (cliLanguage) is the language the mistake is said in.
+func byIDPrefix[T any](lang, what, list, id string, items []T, key func(T) (id, label string)) (T, error) {
 	var zero T
 	id = strings.TrimSpace(id)
 	var found []T
@@ -205,25 +207,30 @@ func byIDPrefix[T any](what, list, id string, items []T, key func(T) (id, label 
 			found = append(found, it)
 		}
 	}
+	li := langIndex(lang)
+	thing := things[what][0]
+	if li == 1 {
+		thing = things[what][2]
+	}
 	switch {
 	case len(id) < minIDPrefix:
 		return zero, fmt.Errorf("%w: give at least %d characters of the %s's id (`%s` shows them)", errUsage, minIDPrefix, what, list)
 	case len(found) == 0:
 		return zero, &chat.Error{Info: api.ErrorInfo{Code: api.ErrNotFound,
-			Message: fmt.Sprintf("No %s has an id starting with %q.", what, id), Hint: "`" + list + "` shows them."}}
+			Message: say("id.none", li, "thing", thing, "subject", things[what][3], "prefix", strconv.Quote(id)), Hint: say("id.none.hint", li, "list", list)}}
 	case len(found) > 1:
 		var b strings.Builder
 		for i, it := range found {
 			if i == 5 {
-				fmt.Fprintf(&b, "\n  … and %d more", len(found)-i)
+				b.WriteString("\n  " + say("id.more", li, "n", strconv.Itoa(len(found)-i)))
 				break
 			}
 			k, label := key(it)
 			fmt.Fprintf(&b, "\n  %s  %s", k, label)
 		}
 		return zero, &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput,
-			Message: fmt.Sprintf("%q is the start of %d %ss' ids:%s", id, len(found), what, b.String()),
-			Hint:    "Give more characters of the id."}}
+			Message: say("id.ambiguous", li, "prefix", strconv.Quote(id), "count", strconv.Itoa(len(found)), "things", things[what][1], "thing", thing, "list", b.String()),
+			Hint:    say("id.ambiguous.hint", li, "list", list)}}
 	}
 	return found[0], nil
 }
@@ -287,7 +294,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 		if err != nil {
 			return api.Memory{}, err
 		}
-		return byIDPrefix("memory", "wayfinder memory list", id, ms, func(x api.Memory) (string, string) { return x.ID, x.Text })
+		return byIDPrefix(cliLanguage(a.settings.Current().Language), "memory", "wayfinder memory list", id, ms, func(x api.Memory) (string, string) { return x.ID, x.Text })
 	}
 	switch sub {
 	case "list":

@@ -72,7 +72,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		if len(args) != 0 {
 			return fmt.Errorf("%w: wayfinder mcp list [--json]", errUsage)
 		}
-		lang := langIndex(cliLanguage(mcpListLanguage(ctx, g, dir)))
+		lang := langIndex(cliLanguage(settingsLanguage(ctx, g)))
 		path := filepath.Join(dir, mcp.FileName)
 		if whole, isFile := wholeFileProblem(m.Err()); !isFile && m.Err() != nil {
 			return m.Err()
@@ -177,10 +177,15 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 	return fmt.Errorf("%w: unknown mcp command %q; use wayfinder %s", errUsage, sub, usage)
 }
 
-// mcpListLanguage is the language setting for `mcp list`, read without
-// opening the data folder (an open app may have it); "" when it cannot be
-// read, so the system's language is used.
-func mcpListLanguage(ctx context.Context, g globals, dir string) string {
+// settingsLanguage is the language setting, read without opening the
+// data folder (an open app may have it): for what a command says before
+// or without opening it. "" when it cannot be read, so that cliLanguage
+// takes the system's.
+func settingsLanguage(ctx context.Context, g globals) string {
+	dir, err := g.resolvedDataDir()
+	if err != nil {
+		return ""
+	}
 	cfg, err := readSettings(ctx, g, dir)
 	if err != nil {
 		return ""

@@ -282,17 +282,54 @@ func TestDoctorWithNoHostUp(t *testing.T) {
 }
 
 // serve on a port in use says so, and how to pick another, instead of
-// calling it a usage mistake.
+// calling it a usage mistake, in the language of the command line (the
+// setting, else the system's, as `ask`'s progress lines).
 func TestServeOnABusyPort(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	code, _, errOut := wayfinder(t, "--data-dir", t.TempDir(), "serve", "--addr", ln.Addr().String())
-	if code != 1 || !strings.Contains(errOut, "The address "+ln.Addr().String()+" is in use") ||
-		!strings.Contains(errOut, "--addr 127.0.0.1:0") || strings.Contains(errOut, "usage") {
-		t.Fatalf("serve on a busy port: exit %d\n%s", code, errOut)
+	addr := ln.Addr().String()
+	for _, tc := range []struct{ lang, said, hint string }{
+		{"en_US.UTF-8", "The address " + addr + " is in use", "or --addr 127.0.0.1:0 for a free one. If it is a Wayfinder"},
+		{"ko_KR.UTF-8", "주소 " + addr + "은(는) 이미 쓰이고 있습니다", "--addr 127.0.0.1:0으로 비어 있는 포트를 쓰세요"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			t.Setenv("LC_ALL", tc.lang)
+			code, _, errOut := wayfinder(t, "--data-dir", t.TempDir(), "serve", "--addr", addr)
+			if code != 1 || !strings.Contains(errOut, tc.said) || !strings.Contains(errOut, tc.hint) || strings.Contains(errOut, "usage") {
+				t.Fatalf("serve on a busy port: exit %d\n%s", code, errOut)
+			}
+		})
+	}
+}
+
+// An id prefix that names several items lists them and asks for more of
+// the id; one that names none says so; both in English and Korean.
+func TestIDPrefixInBothLanguages(t *testing.T) {
+	items := []string{"0190aaaa-1111", "0190aaaa-2222", "0190bbbb-3333"}
+	key := func(s string) (string, string) { return s, "title of " + s[len(s)-4:] }
+	for _, tc := range []struct {
+		lang, prefix string
+		code         api.ErrorCode
+		msg, hint    string
+	}{
+		{"en", "0190aaaa", api.ErrInvalidInput, "\"0190aaaa\" is the start of 2 memories' ids:\n  0190aaaa-1111  title of 1111\n  0190aaaa-2222  title of 2222", "Give more characters of the id (`wayfinder memory list` shows them whole)."},
+		{"ko", "0190aaaa", api.ErrInvalidInput, "\"0190aaaa\"(으)로 시작하는 기억 ID가 2개 있습니다:\n  0190aaaa-1111  title of 1111", "ID를 더 길게 적으세요(`wayfinder memory list`가 전체 ID를 보여 줍니다)."},
+		{"en", "0190ffff", api.ErrNotFound, "No memory has an id starting with \"0190ffff\".", "`wayfinder memory list` shows them."},
+		{"ko", "0190ffff", api.ErrNotFound, "\"0190ffff\"(으)로 시작하는 ID의 기억이 없습니다.", "`wayfinder memory list`가 ID를 보여 줍니다."},
+	} {
+		t.Run(tc.lang+" "+tc.prefix, func(t *testing.T) {
+			_, err := byIDPrefix(tc.lang, "memory", "wayfinder memory list", tc.prefix, items, key)
+			info := describe(err)
+			if info.Code != tc.code || !strings.HasPrefix(info.Message, tc.msg) || info.Hint != tc.hint {
+				t.Fatalf("got %s %q (hint %q)\nwant %s %q (hint %q)", info.Code, info.Message, info.Hint, tc.code, tc.msg, tc.hint)
+			}
+		})
+	}
+	if got, err := byIDPrefix("ko", "memory", "x", "0190bb", items, key); err != nil || got != items[2] {
+		t.Fatalf("a unique prefix: %q %v", got, err)
 	}
 }
 

@@ -24,7 +24,7 @@ func runServe(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	ln, err := server.Listen(*addr)
 	if err != nil {
-		return listenError(*addr, err)
+		return listenError(*addr, err, cliLanguage(settingsLanguage(ctx, g)))
 	}
 	logger := newLogger(s.err, g.verbose)
 	a, err := openApp(ctx, g, "serve", logger)
@@ -46,17 +46,18 @@ func runServe(ctx context.Context, g globals, args []string, s stdio) error {
 
 // listenError says why serve could not listen: an address that is not
 // allowed is a command-line mistake; a port in use, or one the system
-// refuses, is not, and the person needs the flag that picks another.
-func listenError(addr string, err error) error {
+// refuses, is not, and the person needs the flag that picks another. It
+// is said in lang (cliLanguage), as `ask` says its progress.
+func listenError(addr string, err error, lang string) error {
 	var op *net.OpError
 	if !errors.As(err, &op) {
 		return fmt.Errorf("%w: %v", errUsage, err) // not loopback, or not HOST:PORT
 	}
-	hint := "Choose another port with --addr 127.0.0.1:PORT, or --addr 127.0.0.1:0 for a free one."
-	msg := fmt.Sprintf("Cannot listen on %s: %v.", addr, op.Err)
+	li := langIndex(lang)
+	key := "serve.cannotListen"
 	if errors.Is(err, syscall.EADDRINUSE) {
-		msg = fmt.Sprintf("The address %s is in use: another `wayfinder serve` or another program is listening there.", addr)
-		hint += " If it is a Wayfinder, open the address it printed instead."
+		key = "serve.inUse"
 	}
-	return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: msg, Hint: hint}}
+	return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput,
+		Message: say(key, li, "addr", addr, "error", op.Err.Error()), Hint: say(key+".hint", li)}, Err: err}
 }

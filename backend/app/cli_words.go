@@ -114,6 +114,35 @@ var cliText = map[string][2]string{
 	"mcp.mistakes": {"{path} has {count}: those servers do not start, the others do. Correct them there as each line says.",
 		"{path}에 잘못된 곳이 {count}개 있습니다. 그 서버들은 시작하지 않고 나머지는 시작합니다. 각 줄에 적힌 대로 그곳을 고치세요."},
 	"mcp.invalid": {"has mistakes", "설정 오류"},
+	"serve.inUse": {"The address {addr} is in use: another `wayfinder serve` or another program is listening there.",
+		"주소 {addr}은(는) 이미 쓰이고 있습니다. 다른 `wayfinder serve`나 다른 프로그램이 그 주소에서 기다리고 있습니다."},
+	"serve.inUse.hint": {"Choose another port with --addr 127.0.0.1:PORT, or --addr 127.0.0.1:0 for a free one. If it is a Wayfinder, open the address it printed instead.",
+		"--addr 127.0.0.1:PORT로 다른 포트를 고르거나, --addr 127.0.0.1:0으로 비어 있는 포트를 쓰세요. 그 프로그램이 Wayfinder라면 대신 그것이 알려 준 주소를 여세요."},
+	"serve.cannotListen": {"Cannot listen on {addr}: {error}.", "{addr}에서 연결을 받을 수 없습니다: {error}."},
+	"serve.cannotListen.hint": {"Choose another port with --addr 127.0.0.1:PORT, or --addr 127.0.0.1:0 for a free one.",
+		"--addr 127.0.0.1:PORT로 다른 포트를 고르거나, --addr 127.0.0.1:0으로 비어 있는 포트를 쓰세요."},
+	"id.ambiguous":      {"{prefix} is the start of {count} {things}' ids:{list}", "{prefix}(으)로 시작하는 {thing} ID가 {count}개 있습니다:{list}"},
+	"id.ambiguous.hint": {"Give more characters of the id (`{list}` shows them whole).", "ID를 더 길게 적으세요(`{list}`가 전체 ID를 보여 줍니다)."},
+	"id.none":           {"No {thing} has an id starting with {prefix}.", "{prefix}(으)로 시작하는 ID의 {subject} 없습니다."},
+	"id.none.hint":      {"`{list}` shows them.", "`{list}`가 ID를 보여 줍니다."},
+	"id.more":           {"… and {n} more", "… 외 {n}개"},
+}
+
+// things names what an id prefix picks: singular, plural, Korean, and
+// Korean with its subject particle (which depends on the last syllable).
+var things = map[string][4]string{
+	"document":     {"document", "documents", "문서", "문서가"},
+	"memory":       {"memory", "memories", "기억", "기억이"},
+	"conversation": {"conversation", "conversations", "대화", "대화가"},
+}
+
+// say is a cliText sentence in language lang with its blanks filled.
+func say(key string, lang int, kv ...string) string {
+	args := make(map[string]string, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		args[kv[i]] = kv[i+1]
+	}
+	return fill(cliText[key][lang], args)
 }
 
 // mistakes is "N mistakes" in English; Korean counts with the number alone.

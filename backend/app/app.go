@@ -143,7 +143,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	}
 	a.mcp = mcp.New(dir, mcp.Options{Logger: logger})
 	if err := a.mcp.Err(); err != nil {
-		logger.Warn("MCP servers are off until mcp.json is fixed", "err", err)
+		logger.Warn("mcp.json has mistakes: the servers they are in are off until it is fixed, the others run", "err", err)
 	}
 	a.agent, err = agent.New(agent.Deps{
 		Model: a.models.agentModel, Tools: reg, Retriever: a.library, Memory: longTerm,

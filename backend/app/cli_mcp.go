@@ -64,6 +64,11 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	m := mcp.New(dir, mcp.Options{Logger: cliLogger(s, g.verbose)})
 	defer m.Close()
+	if fe := (*mcp.FileError)(nil); sub != "list" && errors.As(m.Err(), &fe) {
+		// Writing the file now would drop the entries being fixed.
+		lang := langIndex(cliLanguage(settingsLanguage(ctx, g)))
+		return errors.New(say("mcp.fixFirst", lang, "path", filepath.Join(dir, mcp.FileName), "count", mistakes(len(fe.Problems), lang)))
+	}
 	if err := m.Err(); err != nil && sub != "list" {
 		return fmt.Errorf("%w; fix or remove the file first", err)
 	}

@@ -137,6 +137,10 @@ func TestBrokenMCPJSONOnTheCommandLine(t *testing.T) {
 				"✗ MCP server fine did not start", "fine server ran"}, nil},
 		{"doctor ko", "ko_KR.UTF-8", broken, []string{"--ollama-host", "http://127.0.0.1:1", "doctor"}, 1,
 			[]string{"mcp.json: 5번째 줄: http:// 또는 https:// 주소가 아닙니다: ftp://host/mcp"}, nil},
+		{"add refused en", "en_US.UTF-8", broken, []string{"mcp", "add", "more", "--url", "http://127.0.0.1:1/mcp"}, 1, nil,
+			[]string{"mcp.json has 3 mistakes; correct them first, as `wayfinder mcp list` says"}},
+		{"off refused ko", "ko_KR.UTF-8", broken, []string{"mcp", "off", "fine"}, 1, nil,
+			[]string{"mcp.json에 잘못된 곳이 3개 있습니다. `wayfinder mcp list`가 알려 주는 대로 먼저 고치거나"}},
 		{"list not json en", "en_US.UTF-8", notJSON, []string{"mcp", "list"}, 1, nil,
 			[]string{"mcp.json: mcp.json is not valid JSON at line 4, column 5, so no MCP server runs.\n  Correct it there"}},
 		{"doctor not json ko", "ko_KR.UTF-8", notJSON, []string{"--ollama-host", "http://127.0.0.1:1", "doctor"}, 1,
@@ -160,6 +164,10 @@ func TestBrokenMCPJSONOnTheCommandLine(t *testing.T) {
 				if !strings.Contains(errOut, w) {
 					t.Errorf("standard error lacks %q:\n%s", w, errOut)
 				}
+			}
+			// Nothing the person is fixing is written over.
+			if b, err := os.ReadFile(filepath.Join(dir, "mcp.json")); err != nil || string(b) != tc.file {
+				t.Errorf("mcp.json changed: %v\n%s", err, b)
 			}
 		})
 	}

@@ -114,6 +114,8 @@ var cliText = map[string][2]string{
 	"mcp.mistakes": {"{path} has {count}: those servers do not start, the others do. Correct them there as each line says.",
 		"{path}에 잘못된 곳이 {count}개 있습니다. 그 서버들은 시작하지 않고 나머지는 시작합니다. 각 줄에 적힌 대로 그곳을 고치세요."},
 	"mcp.invalid": {"has mistakes", "설정 오류"},
+	"mcp.fixFirst": {"{path} has {count}; correct them first, as `wayfinder mcp list` says, or remove the file to start again.",
+		"{path}에 잘못된 곳이 {count}개 있습니다. `wayfinder mcp list`가 알려 주는 대로 먼저 고치거나, 파일을 지우고 다시 시작하세요."},
 	"serve.inUse": {"The address {addr} is in use: another `wayfinder serve` or another program is listening there.",
 		"주소 {addr}은(는) 이미 쓰이고 있습니다. 다른 `wayfinder serve`나 다른 프로그램이 그 주소에서 기다리고 있습니다."},
 	"serve.inUse.hint": {"Choose another port with --addr 127.0.0.1:PORT, or --addr 127.0.0.1:0 for a free one. If it is a Wayfinder, open the address it printed instead.",

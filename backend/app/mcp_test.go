@@ -237,3 +237,64 @@ func TestMCPImageAttachment(t *testing.T) {
 		t.Fatalf("a purged conversation's pictures stay: %v", err)
 	}
 }
+
+// Settings gets a broken mcp.json as the window words it: each entry with
+// mistakes an invalid server with its problems (code, particulars, line),
+// beside the servers that are right; a file that is not JSON an error
+// with its line and column (mcp_syntax) and no English parser text in its
+// particulars.
+func TestMCPServiceListsABrokenFile(t *testing.T) {
+	a, _ := openTestApp(t, ollamatest.New(t), "llama3.2:3b")
+	svc := a.Services()["MCPService"].(*MCPService)
+	path := filepath.Join(a.dataDir, mcp.FileName)
+	for _, tc := range []struct {
+		name, file string
+		states     map[string]api.MCPState
+		problems   map[string][]string // server: codes
+		errArgs    map[string]string
+	}{
+		{"two broken entries", "{\"mcpServers\": {\n\"fine\": {\"command\": \"/nonexistent/x\"},\n\"old\": {\"type\": \"sse\", \"url\": \"http://h/sse\"},\n\"web\": {\"url\": \"ftp://h\", \"timeoutSeconds\": -1}}}",
+			map[string]api.MCPState{"fine": api.MCPIdle, "old": api.MCPInvalid, "web": api.MCPInvalid},
+			map[string][]string{"old": {"mcp_transport"}, "web": {"mcp_url", "mcp_timeout"}}, nil},
+		{"not json", "{\"mcpServers\": {\n  \"a\": {\"command\": \"x\"}\n  \"b\": {}}}", nil, nil,
+			map[string]string{"case": "mcp_syntax", "line": "3", "column": "3"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.WriteFile(path, []byte(tc.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.mcp.Reload(); err == nil {
+				t.Fatal("no mistake found")
+			}
+			list, err := svc.List(false)
+			if tc.errArgs != nil {
+				if info := describe(err); info.Code != api.ErrInvalidInput || !maps.Equal(info.Args, tc.errArgs) {
+					t.Fatalf("List: %v %+v, want %v", err, info.Args, tc.errArgs)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			states := map[string]api.MCPState{}
+			problems := map[string][]string{}
+			for _, s := range list {
+				states[s.Name] = s.State
+				for _, p := range s.Problems {
+					problems[s.Name] = append(problems[s.Name], p.Code)
+					if p.Args["line"] == "" || p.Message == "" {
+						t.Errorf("%s %s: no line or no English: %+v", s.Name, p.Code, p)
+					}
+				}
+			}
+			if !maps.Equal(states, tc.states) || len(problems) != len(tc.problems) {
+				t.Fatalf("states %v problems %v", states, problems)
+			}
+			for n, codes := range tc.problems {
+				if strings.Join(problems[n], ",") != strings.Join(codes, ",") {
+					t.Errorf("%s: problems %v, want %v", n, problems[n], codes)
+				}
+			}
+		})
+	}
+}

@@ -12,13 +12,15 @@ import (
 
 	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 )
 
 // TestAttachedFiles: a file attached in a conversation reaches the model
 // in that conversation's turns (the up-front document search and
 // retrieve_docs), not in another conversation's, not in the library's
-// list or search; added to the library, every conversation finds it.
+// list or search; it opens in the reader from that conversation only;
+// added to the library, every conversation finds it.
 func TestAttachedFiles(t *testing.T) {
 	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}))
 	fake.On(ollamatest.SystemContains(agent.RoleRouter), ollamatest.Reply{JSON: map[string]any{
@@ -83,6 +85,23 @@ func TestAttachedFiles(t *testing.T) {
 	}
 	if list, _ := k.Attached(other); len(list) != 0 {
 		t.Fatalf("another conversation lists it: %+v", list)
+	}
+	// A cited attached file opens whole in the reader from its own
+	// conversation; from another one, or the Knowledge screen, it is not
+	// there at all (the same error as a removed document).
+	if p, err := k.Passage(mine, files[0].ID+":0"); err != nil || !strings.Contains(p.Text, "10만원까지") || p.File != "출장규정.md" {
+		t.Fatalf("the attached file's passage from its conversation: %+v %v", p, err)
+	}
+	if s, err := k.Span(mine, files[0].ID, 0, knowledge.MaxSpan); err != nil || len(s.Parts) == 0 || !strings.Contains(s.Parts[0].Text, "10만원까지") {
+		t.Fatalf("the attached file's text from its conversation: %+v %v", s, err)
+	}
+	for _, from := range []string{other, ""} {
+		if p, err := k.Passage(from, files[0].ID+":0"); describe(err).Code != api.ErrDocumentNotFound {
+			t.Fatalf("the attached file's passage from %q: %+v %v", from, p, err)
+		}
+		if s, err := k.Span(from, files[0].ID, 0, 5); describe(err).Code != api.ErrDocumentNotFound {
+			t.Fatalf("the attached file's text from %q: %+v %v", from, s, err)
+		}
 	}
 	if _, err := k.Attach("no-such-session", "x.md", "eA=="); describe(err).Code != api.ErrSessionNotFound {
 		t.Fatalf("attach to an unknown conversation: %v", err)

@@ -301,7 +301,7 @@ func TestKnowledgePassage(t *testing.T) {
 	if err != nil || len(hits) != 1 {
 		t.Fatalf("hits %+v %v", hits, err)
 	}
-	p, err := k.Passage(hits[0].ID)
+	p, err := k.Passage("", hits[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ func TestKnowledgePassage(t *testing.T) {
 	if !strings.Contains(text.String(), whole) {
 		t.Fatalf("before, the chunk and after are not the document's text in a row:\n%q", whole)
 	}
-	if _, err := k.Passage("nope:1"); err == nil {
+	if _, err := k.Passage("", "nope:1"); err == nil {
 		t.Fatal("an unknown passage opened")
 	}
 
@@ -320,7 +320,7 @@ func TestKnowledgePassage(t *testing.T) {
 	if p.Chunks < 3 || p.Seq <= 0 || p.Seq >= p.Chunks {
 		t.Fatalf("the hit's place: chunk %d of %d", p.Seq, p.Chunks)
 	}
-	s, err := k.Span(p.DocID, p.Seq-1, 3)
+	s, err := k.Span("", p.DocID, p.Seq-1, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestKnowledgePassage(t *testing.T) {
 	}
 	var all strings.Builder
 	for from := 0; from < s.Total; from += knowledge.MaxSpan {
-		page, err := k.Span(p.DocID, from, knowledge.MaxSpan)
+		page, err := k.Span("", p.DocID, from, knowledge.MaxSpan)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -343,7 +343,7 @@ func TestKnowledgePassage(t *testing.T) {
 	if !strings.HasSuffix(all.String(), "Rule 200 says something ordinary about the office.") || strings.Count(all.String(), "Rule 150 says") != 1 {
 		t.Fatalf("the whole document, page by page:\n%q", all.String())
 	}
-	if _, err := k.Span("nope", 0, 5); err == nil {
+	if _, err := k.Span("", "nope", 0, 5); err == nil {
 		t.Fatal("an unknown document opened")
 	} else if info := describe(err); info.Code != api.ErrDocumentNotFound {
 		t.Fatalf("an unknown document: %+v", info)

@@ -462,14 +462,16 @@ func (k *KnowledgeService) Search(query string, topK int) ([]api.SearchHit, erro
 	return k.app.library.search(k.app.ctx, query, knowledge.SearchOptions{TopK: min(max(topK, 1), 50)})
 }
 
-// Passage opens a search hit: its chunk with the text around it in its
-// document (the Knowledge screen's reader).
-func (k *KnowledgeService) Passage(chunkID string) (api.Passage, error) {
+// Passage opens a search hit or a cited source: its chunk with the text
+// around it in its document (the Knowledge reader). sessionID is the
+// conversation it is opened from ("" for the Knowledge screen): a file
+// attached to that conversation opens, another conversation's does not.
+func (k *KnowledgeService) Passage(sessionID, chunkID string) (api.Passage, error) {
 	kb, err := k.app.library.base(k.app.ctx)
 	if err != nil {
 		return api.Passage{}, err
 	}
-	p, err := kb.Passage(k.app.ctx, chunkID)
+	p, err := kb.Passage(k.app.ctx, sessionID, chunkID)
 	if err != nil {
 		return api.Passage{}, err
 	}
@@ -489,15 +491,15 @@ func (k *KnowledgeService) Passage(chunkID string) (api.Passage, error) {
 	return out, nil
 }
 
-// Span reads a library document from its chunk numbered from, count
-// chunks (at most knowledge.MaxSpan): the reader pages through a document
-// of any size this way, a few dozen kilobytes at a time.
-func (k *KnowledgeService) Span(docID string, from, count int) (api.DocumentSpan, error) {
+// Span reads a document from its chunk numbered from, count chunks (at
+// most knowledge.MaxSpan): the reader pages through a document of any size
+// this way, a few dozen kilobytes at a time. sessionID is as in Passage.
+func (k *KnowledgeService) Span(sessionID, docID string, from, count int) (api.DocumentSpan, error) {
 	kb, err := k.app.library.base(k.app.ctx)
 	if err != nil {
 		return api.DocumentSpan{}, err
 	}
-	s, err := kb.Span(k.app.ctx, docID, from, count)
+	s, err := kb.Span(k.app.ctx, sessionID, docID, from, count)
 	if err != nil {
 		return api.DocumentSpan{}, err
 	}

@@ -19,9 +19,11 @@ type Passage struct {
 }
 
 // Passage finds a chunk by its id ("<document id>:<seq>") with its two
-// neighbours. A chunk of a conversation's own files is not the library's
-// and is refused as not found, as the library's search does not show it.
-func (b *Base) Passage(ctx context.Context, chunkID string) (Passage, error) {
+// neighbours, as conversation ("" for none: the Knowledge screen) sees it.
+// A chunk of a conversation's own files opens only from that conversation:
+// any other, and the library's reader, are refused it as not found, as
+// their searches never showed it (the boundary between conversations).
+func (b *Base) Passage(ctx context.Context, conversation, chunkID string) (Passage, error) {
 	var c Chunk
 	err := b.db.WithContext(ctx).Where("id = ?", chunkID).Take(&c).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
@@ -30,7 +32,7 @@ func (b *Base) Passage(ctx context.Context, chunkID string) (Passage, error) {
 	if err != nil {
 		return Passage{}, fmt.Errorf("passage %q: %w", chunkID, err)
 	}
-	doc, err := b.readable(ctx, c.DocID)
+	doc, err := b.readable(ctx, conversation, c.DocID)
 	if err != nil {
 		return Passage{}, fmt.Errorf("passage %q: %w", chunkID, err)
 	}
@@ -64,13 +66,13 @@ type Span struct {
 	Chunks []Chunk // in Seq order; empty past the document's end
 }
 
-// Span reads count chunks (at most MaxSpan) of a library document from
-// the chunk numbered from. Chunks are looked up by their ids, so the cost
-// is the same at the start of a document and in the middle of a 500 MB
-// one: a query by document would read every chunk of it. A conversation's
-// own file is not found, as in Passage.
-func (b *Base) Span(ctx context.Context, docID string, from, count int) (Span, error) {
-	doc, err := b.readable(ctx, docID)
+// Span reads count chunks (at most MaxSpan) of a document from the chunk
+// numbered from. Chunks are looked up by their ids, so the cost is the
+// same at the start of a document and in the middle of a 500 MB one: a
+// query by document would read every chunk of it. A conversation's own
+// file opens only from that conversation, as in Passage.
+func (b *Base) Span(ctx context.Context, conversation, docID string, from, count int) (Span, error) {
+	doc, err := b.readable(ctx, conversation, docID)
 	if err != nil {
 		return Span{}, fmt.Errorf("read document %q: %w", docID, err)
 	}
@@ -97,12 +99,13 @@ func (b *Base) Span(ctx context.Context, docID string, from, count int) (Span, e
 	return s, nil
 }
 
-// readable is a library document that is fully imported: not one being
-// staged and not a conversation's own file.
-func (b *Base) readable(ctx context.Context, docID string) (Document, error) {
+// readable is a fully imported document (not one being staged) that
+// conversation sees: the library's, or conversation's own file; another
+// conversation's file is not found, whoever asks.
+func (b *Base) readable(ctx context.Context, conversation, docID string) (Document, error) {
 	var doc Document
 	err := b.db.WithContext(ctx).Where("id = ? AND NOT staged", docID).Take(&doc).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) || (err == nil && b.conversationOf(doc.Source) != "") {
+	if errors.Is(err, gorm.ErrRecordNotFound) || (err == nil && !b.visibleTo(doc.Source, conversation)) {
 		return Document{}, ErrNotFound
 	}
 	if err != nil {

@@ -36,14 +36,14 @@ func benchmarkReader(b *testing.B, n int) {
 	mid := n / 2
 	b.Run("passage", func(b *testing.B) {
 		for b.Loop() {
-			if p, err := kb.Passage(ctx, fmt.Sprintf("%s:%d", docID, mid)); err != nil || p.After == nil {
+			if p, err := kb.Passage(ctx, "", fmt.Sprintf("%s:%d", docID, mid)); err != nil || p.After == nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("span16", func(b *testing.B) {
 		for b.Loop() {
-			if s, err := kb.Span(ctx, docID, mid, 16); err != nil || len(s.Chunks) != 16 {
+			if s, err := kb.Span(ctx, "", docID, mid, 16); err != nil || len(s.Chunks) != 16 {
 				b.Fatal(err)
 			}
 		}

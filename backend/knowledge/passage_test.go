@@ -11,8 +11,8 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
 )
 
-// A hit opens with the chunks around it; a conversation's own file and an
-// unknown id are not found.
+// A hit opens with the chunks around it; a conversation's own file opens
+// only from that conversation, and an unknown id is not found.
 func TestPassage(t *testing.T) {
 	e := newPlainEnv(t)
 	dir := filepath.Join(e.dir, "uploads")
@@ -33,7 +33,7 @@ func TestPassage(t *testing.T) {
 	if err != nil || len(hits) == 0 {
 		t.Fatalf("hits %+v %v", hits, err)
 	}
-	p, err := b.Passage(ctx, hits[0].ChunkID)
+	p, err := b.Passage(ctx, "", hits[0].ChunkID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,11 +44,11 @@ func TestPassage(t *testing.T) {
 		t.Fatalf("neighbours %+v / %+v of seq %d", p.Before, p.After, p.Chunk.Seq)
 	}
 
-	first, err := b.Passage(ctx, p.Chunk.DocID+":0")
+	first, err := b.Passage(ctx, "", p.Chunk.DocID+":0")
 	if err != nil || first.Before != nil || first.After == nil {
 		t.Fatalf("the first chunk: %+v %v", first, err)
 	}
-	if _, err := b.Passage(ctx, "no-such-doc:3"); !errors.Is(err, ErrNotFound) {
+	if _, err := b.Passage(ctx, "", "no-such-doc:3"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown chunk: %v", err)
 	}
 	const conv = "0199a000-0000-7000-8000-00000000000a"
@@ -59,8 +59,28 @@ func TestPassage(t *testing.T) {
 	if err != nil || len(docs) != 1 {
 		t.Fatalf("conversation docs %+v %v", docs, err)
 	}
-	if _, err := b.Passage(ctx, docs[0].ID+":0"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("a conversation's file through the library: %v", err)
+	// A conversation's own file opens from that conversation, whole, and
+	// from nowhere else: not the library's reader, not another conversation.
+	for _, tc := range []struct {
+		from string
+		open bool
+	}{
+		{"", false},
+		{conv, true},
+		{"0199a000-0000-7000-8000-00000000000f", false},
+		{"../" + conv, false},
+	} {
+		p, err := b.Passage(ctx, tc.from, docs[0].ID+":0")
+		if tc.open && (err != nil || p.Chunk == nil || !strings.Contains(p.Chunk.Text, "vault code")) {
+			t.Errorf("the file from its own conversation: %+v %v", p, err)
+		}
+		if !tc.open && !errors.Is(err, ErrNotFound) {
+			t.Errorf("the file from %q: %+v %v, want not found", tc.from, p, err)
+		}
+	}
+	// A library document opens from any conversation.
+	if _, err := b.Passage(ctx, conv, hits[0].ChunkID); err != nil {
+		t.Fatalf("a library passage from a conversation: %v", err)
 	}
 }
 
@@ -83,7 +103,7 @@ func TestWithoutOverlap(t *testing.T) {
 // A document read span by span gives its text once, in order, whatever
 // the spans' sizes: nothing the chunks repeat of each other twice, nothing
 // left out; a span is bounded, ends at the document's end, and a
-// conversation's own file or an unknown document is not found.
+// conversation's own file from elsewhere, or an unknown document, is not found.
 func TestSpan(t *testing.T) {
 	e := newPlainEnv(t)
 	b := e.openWith(Options{Sink: e.sink, UploadDir: filepath.Join(e.dir, "uploads"), Chunk: chunk.Options{Size: 120, Overlap: 30}})
@@ -104,7 +124,7 @@ func TestSpan(t *testing.T) {
 	read := func(step int) string {
 		var all strings.Builder
 		for from := 0; ; from += step {
-			s, err := b.Span(ctx, doc.ID, from, step)
+			s, err := b.Span(ctx, "", doc.ID, from, step)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -146,14 +166,14 @@ func TestSpan(t *testing.T) {
 		{"nothing asked", 3, 0, 3, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := b.Span(ctx, doc.ID, tc.from, tc.count)
+			s, err := b.Span(ctx, "", doc.ID, tc.from, tc.count)
 			if err != nil || s.From != tc.wantFrom || len(s.Chunks) != tc.wantN || s.Doc.Chunks != doc.Chunks {
 				t.Fatalf("Span(%d, %d) = from %d, %d chunks, %v; want from %d, %d chunks", tc.from, tc.count, s.From, len(s.Chunks), err, tc.wantFrom, tc.wantN)
 			}
 		})
 	}
 
-	if _, err := b.Span(ctx, "no-such-doc", 0, 5); !errors.Is(err, ErrNotFound) {
+	if _, err := b.Span(ctx, "", "no-such-doc", 0, 5); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("an unknown document: %v", err)
 	}
 	const conv = "0199a000-0000-7000-8000-00000000000b"
@@ -164,7 +184,20 @@ func TestSpan(t *testing.T) {
 	if err != nil || len(mine) != 1 {
 		t.Fatalf("conversation docs %+v %v", mine, err)
 	}
-	if _, err := b.Span(ctx, mine[0].ID, 0, 5); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("a conversation's file through the library: %v", err)
+	for _, tc := range []struct {
+		from string
+		open bool
+	}{
+		{"", false},
+		{conv, true},
+		{"0199a000-0000-7000-8000-00000000000f", false},
+	} {
+		s, err := b.Span(ctx, tc.from, mine[0].ID, 0, 5)
+		if tc.open && (err != nil || len(s.Chunks) == 0 || !strings.Contains(s.Chunks[0].Text, "vault code")) {
+			t.Errorf("the file from its own conversation: %+v %v", s, err)
+		}
+		if !tc.open && !errors.Is(err, ErrNotFound) {
+			t.Errorf("the file from %q: %+v %v, want not found", tc.from, s, err)
+		}
 	}
 }

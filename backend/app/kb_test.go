@@ -301,7 +301,7 @@ func TestKnowledgePassage(t *testing.T) {
 	if err != nil || len(hits) != 1 {
 		t.Fatalf("hits %+v %v", hits, err)
 	}
-	p, err := k.Passage("", hits[0].ID)
+	p, err := k.Passage("", hits[0].ID, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ func TestKnowledgePassage(t *testing.T) {
 	if !strings.Contains(text.String(), whole) {
 		t.Fatalf("before, the chunk and after are not the document's text in a row:\n%q", whole)
 	}
-	if _, err := k.Passage("", "nope:1"); err == nil {
+	if _, err := k.Passage("", "nope:1", ""); err == nil {
 		t.Fatal("an unknown passage opened")
 	}
 

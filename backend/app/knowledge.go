@@ -466,12 +466,16 @@ func (k *KnowledgeService) Search(query string, topK int) ([]api.SearchHit, erro
 // around it in its document (the Knowledge reader). sessionID is the
 // conversation it is opened from ("" for the Knowledge screen): a file
 // attached to that conversation opens, another conversation's does not.
-func (k *KnowledgeService) Passage(sessionID, chunkID string) (api.Passage, error) {
+// source is the file a cited chunk came from ("" for a search hit): when
+// its document was imported again since, the chunk at the same place in
+// the document now opens instead (ChunkID says which), and the reader
+// compares its text with the passage cited.
+func (k *KnowledgeService) Passage(sessionID, chunkID, source string) (api.Passage, error) {
 	kb, err := k.app.library.base(k.app.ctx)
 	if err != nil {
 		return api.Passage{}, err
 	}
-	p, err := kb.Passage(k.app.ctx, sessionID, chunkID)
+	p, err := kb.PassageNow(k.app.ctx, sessionID, chunkID, source)
 	if err != nil {
 		return api.Passage{}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gorm.io/gorm"
@@ -50,6 +51,34 @@ func (b *Base) Passage(ctx context.Context, conversation, chunkID string) (Passa
 		}
 	}
 	return p, nil
+}
+
+// PassageNow is Passage for a chunk cited in an answer, whose document
+// may have been imported again since: a new import is a new document (a
+// new id), so the cited id is gone while its file is still there. Then
+// the chunk at the same place (the same number, else the last) of the
+// document now imported from source opens instead, for the reader to show
+// the document as it is now; the caller compares its text with what was
+// cited. Visibility is as in Passage: source is only compared with the
+// documents' recorded sources, never opened.
+func (b *Base) PassageNow(ctx context.Context, conversation, chunkID, source string) (Passage, error) {
+	p, err := b.Passage(ctx, conversation, chunkID)
+	if source == "" || !errors.Is(err, ErrNotFound) {
+		return p, err
+	}
+	i := strings.LastIndex(chunkID, ":")
+	seq, convErr := strconv.Atoi(chunkID[i+1:])
+	if i < 0 || convErr != nil || seq < 0 {
+		return p, err
+	}
+	var docs []Document
+	if e := b.db.WithContext(ctx).Where("source = ? AND NOT staged AND chunks > 0", source).Order("created_at DESC").Limit(1).Find(&docs).Error; e != nil {
+		return Passage{}, fmt.Errorf("passage %q in %q now: %w", chunkID, source, e)
+	}
+	if len(docs) == 0 || !b.visibleTo(docs[0].Source, conversation) {
+		return p, err
+	}
+	return b.Passage(ctx, conversation, fmt.Sprintf("%s:%d", docs[0].ID, min(seq, docs[0].Chunks-1)))
 }
 
 // MaxSpan bounds the chunks one Span returns: a reader pages through a

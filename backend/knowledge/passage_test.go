@@ -201,3 +201,89 @@ func TestSpan(t *testing.T) {
 		}
 	}
 }
+
+// A cited chunk whose document was imported again since (a new id) opens
+// at the same place in the document as it is now, found by its file; a
+// chunk past the new document's end opens at its last; another
+// conversation's file is not found through its path either.
+func TestPassageNow(t *testing.T) {
+	e := newPlainEnv(t)
+	b := e.openWith(Options{Sink: e.sink, UploadDir: filepath.Join(e.dir, "uploads"), Chunk: chunk.Options{Size: 200, Overlap: 40}})
+	ctx := context.Background()
+	doc := func(rules int, leave string) string {
+		var text strings.Builder
+		text.WriteString("# Handbook\n\n")
+		for i := 1; i <= rules; i++ {
+			fmt.Fprintf(&text, "Rule %d says something ordinary about the office. %s", i, map[bool]string{true: leave + " "}[i == 3])
+		}
+		return text.String()
+	}
+	if _, err := b.Upload(ctx, "handbook.md", strings.NewReader(doc(40, "Annual leave is fifteen days.")), nil); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := b.Search(ctx, "annual leave fifteen", SearchOptions{TopK: 1})
+	if err != nil || len(hits) == 0 {
+		t.Fatalf("hits %+v %v", hits, err)
+	}
+	cited, source := hits[0].ChunkID, hits[0].Source
+	was, err := b.Passage(ctx, "", cited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, err := b.Passage(ctx, "", fmt.Sprintf("%s:%d", was.Doc.ID, was.Doc.Chunks-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Unchanged: the cited chunk itself.
+	if p, err := b.PassageNow(ctx, "", cited, source); err != nil || p.Chunk.ID != cited {
+		t.Fatalf("unchanged: %+v %v", p.Chunk, err)
+	}
+
+	if _, err := b.Upload(ctx, "handbook.md", strings.NewReader(doc(40, "Annual leave is twenty days.")), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Passage(ctx, "", cited); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("the old id after the new import: %v", err)
+	}
+	p, err := b.PassageNow(ctx, "", cited, source)
+	if err != nil || p.Doc.ID == was.Doc.ID || p.Chunk.Seq != was.Chunk.Seq || !strings.Contains(p.Chunk.Text, "twenty days") {
+		t.Fatalf("the same place now: %+v %+v %v", p.Doc, p.Chunk, err)
+	}
+	if _, err := b.PassageNow(ctx, "", cited, ""); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("without its file: %v", err)
+	}
+	if _, err := b.PassageNow(ctx, "", cited, "/elsewhere/handbook.md"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("another file: %v", err)
+	}
+
+	// Shorter now: the last chunk.
+	if _, err := b.Upload(ctx, "handbook.md", strings.NewReader(doc(4, "Annual leave is ten days.")), nil); err != nil {
+		t.Fatal(err)
+	}
+	p, err = b.PassageNow(ctx, "", last.Chunk.ID, source)
+	if err != nil || p.Chunk.Seq != p.Doc.Chunks-1 || p.After != nil {
+		t.Fatalf("past the end now: %+v %+v %v", p.Doc, p.Chunk, err)
+	}
+
+	// A conversation's file, imported again: from its conversation only.
+	const conv = "0199a000-0000-7000-8000-00000000000c"
+	if _, err := b.UploadToConversation(ctx, conv, "secret.md", strings.NewReader("# Secret\n\nThe vault code is private.\n"), nil); err != nil {
+		t.Fatal(err)
+	}
+	mine, err := b.ConversationDocuments(ctx, conv)
+	if err != nil || len(mine) != 1 {
+		t.Fatalf("conversation docs %+v %v", mine, err)
+	}
+	old := mine[0].ID + ":0"
+	if _, err := b.UploadToConversation(ctx, conv, "secret.md", strings.NewReader("# Secret\n\nThe vault code changed.\n"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := b.PassageNow(ctx, conv, old, mine[0].Source); err != nil || !strings.Contains(p.Chunk.Text, "changed") {
+		t.Fatalf("the conversation's file now, from it: %+v %v", p.Chunk, err)
+	}
+	for _, from := range []string{"", "0199a000-0000-7000-8000-00000000000f"} {
+		if p, err := b.PassageNow(ctx, from, old, mine[0].Source); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("the conversation's file now, from %q: %+v %v", from, p.Chunk, err)
+		}
+	}
+}

@@ -22,10 +22,16 @@ export interface KnowledgeApi {
   addToLibrary(sessionID: string, source: string): Promise<string>;
   remove(docID: string): Promise<void>;
   search(query: string, topK: number): Promise<SearchHit[]>;
-  /** passage opens a hit: its chunk with the text around it in its document. */
-  passage(chunkID: string): Promise<Passage>;
-  /** span reads count chunks of a document from the chunk numbered from (the reader paging). */
-  span(docID: string, from: number, count: number): Promise<DocumentSpan>;
+  /**
+   * passage opens a hit: its chunk with the text around it in its
+   * document. sessionID is the conversation it is opened from ("" for the
+   * Knowledge screen: a conversation's own files open only from it);
+   * source is the file a cited chunk came from, to find it at the same
+   * place in its document when that was imported again since.
+   */
+  passage(sessionID: string, chunkID: string, source?: string): Promise<Passage>;
+  /** span reads count chunks of a document from the chunk numbered from (the reader paging); sessionID as in passage. */
+  span(sessionID: string, docID: string, from: number, count: number): Promise<DocumentSpan>;
   catalog(category: string): Promise<CatalogEntry[]>;
   categories(): Promise<string[]>;
 }
@@ -43,9 +49,9 @@ export function knowledgeApi(t: Transport): KnowledgeApi {
     addToLibrary: (sid, source) => t.call<string>(S, "AddToLibrary", [sid, source]),
     remove: (id) => t.call<void>(S, "Remove", [id]),
     search: async (q, k) => (await list<SearchHit>("Search", [q, k])).map((h) => ({ ...h })),
-    passage: (id) => t.call<Passage>(S, "Passage", [id]),
-    span: async (id, from, count) => {
-      const s = await t.call<DocumentSpan>(S, "Span", [id, from, count]);
+    passage: (sid, id, source) => t.call<Passage>(S, "Passage", [sid, id, source ?? ""]),
+    span: async (sid, id, from, count) => {
+      const s = await t.call<DocumentSpan>(S, "Span", [sid, id, from, count]);
       return { ...s, parts: s.parts ?? [] };
     },
     catalog: async (c) => (await list<CatalogEntry>("Catalog", [c])).map((e) => ({ ...e, categories: e.categories ?? [], tasks: e.tasks ?? [], platforms: e.platforms ?? [], languages: e.languages ?? [] })),

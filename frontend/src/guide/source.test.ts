@@ -1,15 +1,18 @@
 // A numbered citation opens its source in the Knowledge reader: the whole
 // document, scrolled to the cited chunk, which is labelled as the one
 // cited; the dialog keeps its [n], file, page and heading and the
-// http(s)-only link. A source whose document was removed since, or that is
-// a file attached to the conversation, opens on the cited passage with a
-// line saying so, never an error; a web page's opens as before.
+// http(s)-only link. A file attached to the conversation opens whole too,
+// from that conversation only. A source whose document was removed since
+// opens on the cited passage with a line saying so, never an error; one
+// whose document was imported again and says otherwise there now shows
+// the passage as cited first, then the document now; a web page's opens
+// as before.
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import type { Message, Source } from "../api/gotypes.gen";
 import { setLang } from "../i18n/i18n.svelte";
 import { FakeBackend } from "../testing/fakeBackend";
 import { $, $$, cleanup, click, start } from "../testing/ui";
-import { citedPassage, whyUnread } from "./source";
+import { changedSince, citedPassage, whyUnread } from "./source";
 
 afterEach(() => {
   cleanup();
@@ -20,7 +23,7 @@ afterEach(() => {
 const T = "2026-11-26T22:00:00Z";
 
 const SOURCES: Source[] = [
-  { id: "d1:1", title: "Leave policy", source: "/data/uploads/leave.md", page: 1, heading: "연차 휴가", snippet: "연차 휴가는 1년에 15일입니다.", score: 0.8, url: "javascript:alert(1)" },
+  { id: "d1:1", title: "Leave policy", source: "/data/uploads/leave.md", page: 1, heading: "연차 휴가", snippet: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", score: 0.8, url: "javascript:alert(1)" },
   { id: "gone:4", title: "Old handbook", source: "/data/uploads/old.pdf", page: 7, snippet: "Sick leave is paid.", score: 0.5 },
   { id: "d9:0", title: "notes.md", source: "/data/uploads/.conversations/s1/notes.md", snippet: "Bring the receipts.", score: 0.4 },
   { id: "https://example.com/leave", title: "Leave on the web", source: "web", url: "https://example.com/leave", snippet: "A page about leave.", score: 0.3 },
@@ -29,6 +32,9 @@ const SOURCES: Source[] = [
 function seeded(lang = "en"): FakeBackend {
   const fake = new FakeBackend({ settings: { language: lang } });
   fake.docs.push({ id: "d1", title: "Leave policy", source: "/data/uploads/leave.md", kind: "markdown", size: 10, pages: 3, chunks: 30, created_at: T, updated_at: T });
+  // The reply's [3] is a file attached to this conversation.
+  fake.attached.s1 = [{ id: "d9", title: "notes.md", source: "/data/uploads/.conversations/s1/notes.md", kind: "markdown", size: 10, pages: 0, chunks: 3, created_at: T, updated_at: T }];
+  fake.texts["d9:0"] = "Bring the receipts.";
   fake.sessions.push({ id: "s1", title: "휴가", created_at: T, updated_at: T, message_count: 2, pending_approval: false, model: "" });
   const reply: Message = {
     id: "a1", session_id: "s1", role: "assistant", content: "15 days [1], sick leave [2], receipts [3], the web [4].", status: "complete", created_at: T,
@@ -59,8 +65,9 @@ describe("a cited source in the reader", () => {
     const dialog = await openCite(1);
     // The document is in whole (30 chunks), not just the passage.
     await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(30), { timeout: 5000 });
-    expect(fake.calls.find((c) => c.method === "Passage")?.args).toEqual(["d1:1"]);
-    expect(fake.calls.find((c) => c.method === "Span")?.args).toEqual(["d1", 0, 64]);
+    // Asked from the reply's conversation, with the file it was cited from.
+    expect(fake.calls.find((c) => c.method === "Passage")?.args).toEqual(["s1", "d1:1", "/data/uploads/leave.md"]);
+    expect(fake.calls.find((c) => c.method === "Span")?.args).toEqual(["s1", "d1", 0, 64]);
     const cited = $("[data-part='hit']", dialog);
     expect(cited.dataset.seq).toBe("1");
     expect(cited.classList.contains("cited")).toBe(true);
@@ -74,6 +81,7 @@ describe("a cited source in the reader", () => {
     expect($("#source-title").textContent).toBe("[1] Leave policy");
     expect($(".where", dialog).textContent).toBe("leave.md · page 1 · 연차 휴가");
     expect(dialog.querySelector("[data-testid=reader-note]")).toBeNull();
+    expect(dialog.querySelector("[data-testid=reader-was]")).toBeNull();
     // A javascript: link is never offered.
     expect(dialog.querySelector("button.link")).toBeNull();
     // The rest of the document pages like the reader: the end is there, the start too.
@@ -94,15 +102,78 @@ describe("a cited source in the reader", () => {
     expect(dialog.textContent).not.toMatch(/document_not_found|knowledge base\./);
   });
 
-  it("says a conversation's own file is shown as cited, in Korean too", { timeout: 20_000 }, async () => {
-    await start({}, seeded("ko"));
+  it("opens a file attached to the conversation whole, like a library document, in Korean too", { timeout: 20_000 }, async () => {
+    const { fake } = await start({}, seeded("ko"));
     click("nav li button.open");
     await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
     const dialog = await openCite(3);
-    await vi.waitFor(() => expect($("[data-testid=reader-note]", dialog).textContent).toContain("이 대화에 첨부한 파일"), { timeout: 5000 });
-    expect($("[data-part='hit']", dialog).textContent).toBe("Bring the receipts.");
+    await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(3), { timeout: 5000 });
+    expect(fake.calls.find((c) => c.method === "Span")?.args).toEqual(["s1", "d9", 0, 64]);
+    const cited = $("[data-part='hit']", dialog);
+    expect(cited.dataset.seq).toBe("0");
+    expect(cited.textContent).toBe("Bring the receipts.");
     expect($("[data-testid=reader-cited]", dialog).textContent).toBe("인용한 구절 [3]");
     expect($(".where", dialog).textContent).toBe("notes.md");
+    expect(dialog.querySelector("[data-testid=reader-note]")).toBeNull();
+    expect(dialog.querySelector("[data-edge=end]")).not.toBeNull();
+  });
+
+  it("never opens another conversation's file: the passage as cited, and why", { timeout: 20_000 }, async () => {
+    const fake = seeded();
+    // The file is s0's: the backend does not find it for s1.
+    fake.attached = { s0: fake.attached.s1! };
+    const { fake: f } = await start({}, fake);
+    click("nav li button.open");
+    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    const dialog = await openCite(3);
+    await vi.waitFor(() => expect($("[data-testid=reader-note]", dialog).textContent).toContain("no longer there"), { timeout: 5000 });
+    expect(f.calls.find((c) => c.method === "Passage")?.args[0]).toBe("s1");
+    expect(f.calls.filter((c) => c.method === "Span")).toEqual([]);
+    expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(0);
+    expect($("[data-part='hit']", dialog).textContent).toBe("Bring the receipts.");
+  });
+
+  it.each([
+    ["en", "changed since the reply", "Cited as [1]", "The same place in the document now"],
+    ["ko", "답변 뒤에 이 문서가 바뀌었어요", "인용한 구절 [1]", "지금 문서의 같은 자리"],
+  ])("says a document imported again since changed, shows the passage as cited, then the document now (%s)", { timeout: 20_000 }, async (lang, note, label, now) => {
+    const fake = seeded(lang);
+    // Imported again: a new id for the same file, other words at the cited place.
+    fake.docs[0]!.id = "d1b";
+    fake.texts["d1b:1"] = "연차 휴가는 1년에 20일입니다.";
+    await start({}, fake);
+    click("nav li button.open");
+    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    const dialog = await openCite(1);
+    await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(30), { timeout: 5000 });
+    expect($("[data-testid=reader-note]", dialog).textContent).toContain(note);
+    // First the passage as cited, under its label ...
+    const was = $("[data-testid=reader-was]", dialog);
+    expect($("[data-part='was']", was).textContent).toBe("연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>");
+    expect($("[data-testid=reader-cited]", dialog).textContent).toBe(label);
+    expect(dialog.querySelectorAll("[data-testid=reader-cited]")).toHaveLength(1);
+    expect(was.compareDocumentPosition($("[data-testid=reader-body]", dialog)) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // ... then the document as it is now, its chunk at that place labelled so.
+    const hit = $("[data-part='hit']", $("[data-testid=reader-body]", dialog));
+    expect(hit.dataset.seq).toBe("1");
+    expect(hit.textContent).toBe("연차 휴가는 1년에 20일입니다.");
+    expect(hit.classList.contains("cited")).toBe(false);
+    expect($("[data-testid=reader-now]", dialog).textContent).toBe(now);
+    expect(dialog.querySelector("img")).toBeNull();
+  });
+
+  it("shows no such line when the document was imported again unchanged at the cited place", { timeout: 20_000 }, async () => {
+    const fake = seeded();
+    fake.docs[0]!.id = "d1b";
+    const { fake: f } = await start({}, fake);
+    click("nav li button.open");
+    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    const dialog = await openCite(1);
+    await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(30), { timeout: 5000 });
+    expect(f.calls.find((c) => c.method === "Span")?.args).toEqual(["s1", "d1b", 0, 64]);
+    expect(dialog.querySelector("[data-testid=reader-note]")).toBeNull();
+    expect(dialog.querySelector("[data-testid=reader-was]")).toBeNull();
+    expect($("[data-part='hit']", dialog).classList.contains("cited")).toBe(true);
   });
 
   it("shows a web page's passage as before: no document asked for, its link offered", { timeout: 20_000 }, async () => {
@@ -143,6 +214,18 @@ describe("citedPassage", () => {
     ["catalog:vrew", false],
     ["", false],
   ])("%s is a library chunk: %s", (id, want) => expect(citedPassage(id)).toBe(want));
+});
+
+describe("changedSince", () => {
+  it.each([
+    ["the same", "Leave is 15 days.", "Leave is 15 days.", false],
+    ["other spacing", "Leave is\n15 days. ", "  Leave is 15 days.", false],
+    ["Korean composed otherwise", "연차 휴가".normalize("NFD"), "연차 휴가", false],
+    ["other words", "Leave is 15 days.", "Leave is 20 days.", true],
+    ["cut, the start the same", "Leave is 15 …", "Leave is 15 days, and more.", false],
+    ["cut, the start another", "Leave is 15 …", "Leave is 20 days, and more.", true],
+    ["nothing cited", "", "Leave is 20 days.", false],
+  ])("%s", (_, cited, now, want) => expect(changedSince(cited, now)).toBe(want));
 });
 
 describe("whyUnread", () => {

@@ -141,8 +141,8 @@ describe("knowledge screen", () => {
     await vi.waitFor(() => expect(document.querySelector("dialog.reader[open]")).not.toBeNull());
     // A short document opens whole: its three chunks, the hit among them.
     await vi.waitFor(() => expect($$("dialog.reader [data-seq]").map((e) => e.dataset.seq)).toEqual(["0", "1", "2"]), { timeout: 5000 });
-    expect(fake.calls.find((c) => c.method === "Passage")?.args).toEqual(["d1:1"]);
-    expect(fake.calls.find((c) => c.method === "Span")?.args).toEqual(["d1", 0, 64]);
+    expect(fake.calls.find((c) => c.method === "Passage")?.args).toEqual(["", "d1:1", ""]);
+    expect(fake.calls.find((c) => c.method === "Span")?.args).toEqual(["", "d1", 0, 64]);
     const passage = $("dialog.reader [data-testid=reader-passage]");
     expect(passage.dataset.seq).toBe("1");
     expect(passage.textContent).toBe("연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>");
@@ -202,7 +202,7 @@ describe("knowledge screen", () => {
     click("dialog.reader button.more[data-more=above]");
     await vi.waitFor(() => expect(seqs()[0]).toBe(1), { timeout: 5000 });
     expect(seqs()).toHaveLength(96);
-    expect(fake.calls.filter((c) => c.method === "Span").at(-1)?.args).toEqual(["big", 1, 16]);
+    expect(fake.calls.filter((c) => c.method === "Span").at(-1)?.args).toEqual(["", "big", 1, 16]);
   });
 
   it("browses the catalog by category", async () => {

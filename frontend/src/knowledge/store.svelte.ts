@@ -179,7 +179,7 @@ export class KnowledgeStore {
    */
   async passage(hit: SearchHit): Promise<Passage | null> {
     try {
-      return await this.api.passage(hit.id);
+      return await this.api.passage("", hit.id);
     } catch {
       return null;
     }
@@ -187,7 +187,7 @@ export class KnowledgeStore {
 
   /** span reads a page of a document for the reader; it rejects when it cannot. */
   span(docID: string, from: number, count: number): Promise<DocumentSpan> {
-    return this.api.span(docID, from, count);
+    return this.api.span("", docID, from, count);
   }
 
   async loadCategories(): Promise<void> {

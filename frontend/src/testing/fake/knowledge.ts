@@ -131,19 +131,35 @@ export class FakeKnowledge extends FakeChat {
     }
     return hits.slice(0, topK);
   }
-  "KnowledgeService.Passage"(chunkID: string): Passage {
-    const d = this.docs.find((x) => chunkID === `${x.id}:1`);
-    if (!d) throw new ApiError({ code: "document_not_found", message: "That document is no longer in the knowledge base." });
-    const file = d.source.split(/[\\/]/).pop();
-    return { chunk_id: chunkID, doc_id: d.id, title: d.title, file, kind: d.kind, heading: "연차 휴가", before: "휴가 규정의 앞부분입니다. ", text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", after: " 병가는 따로 정합니다.", seq: 1, chunks: d.chunks };
+  /** texts: a chunk's text by its id, where a test wants other words than chunkText's. */
+  texts: Record<string, string> = {};
+  /** chunkText: a document's chunk 1 is the hit of Search; the others are numbered paragraphs. */
+  private chunkText(docID: string, seq: number): string {
+    return this.texts[`${docID}:${seq}`] ?? (seq === 1 ? "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>" : `문단 ${seq}: 휴가 규정의 한 부분입니다. `);
   }
-  /** Span: a document's chunk 1 is the hit of Search; the others are numbered paragraphs, a page per 10. */
-  "KnowledgeService.Span"(docID: string, from: number, count: number): DocumentSpan {
-    const d = this.docs.find((x) => x.id === docID);
+  /** readable: a library document, or one of sid's own files (never another conversation's), as the backend's. */
+  private readable(sid: string, docID: string): KBDocument | undefined {
+    return this.docs.find((x) => x.id === docID) ?? (sid ? this.attached[sid]?.find((x) => x.id === docID) : undefined);
+  }
+  /**
+   * Passage: a chunk of a library document or of sid's own files; a cited chunk of a document imported again since
+   * (another id, the same source) opens at its place in the one now.
+   */
+  "KnowledgeService.Passage"(sid: string, chunkID: string, source: string): Passage {
+    const [id, n] = [chunkID.slice(0, chunkID.lastIndexOf(":")), Number(chunkID.slice(chunkID.lastIndexOf(":") + 1))];
+    let d = this.readable(sid, id);
+    if (!d && source) d = [...this.docs, ...(this.attached[sid] ?? [])].find((x) => x.source === source);
+    if (!d || !(n >= 0 && n < d.chunks)) throw new ApiError({ code: "document_not_found", message: "That document is no longer in the knowledge base." });
+    const file = d.source.split(/[\\/]/).pop();
+    return { chunk_id: `${d.id}:${n}`, doc_id: d.id, title: d.title, file, kind: d.kind, heading: "연차 휴가", before: "휴가 규정의 앞부분입니다. ", text: this.chunkText(d.id, n), after: " 병가는 따로 정합니다.", seq: n, chunks: d.chunks };
+  }
+  /** Span: numbered paragraphs around chunkText's, a page per 10. */
+  "KnowledgeService.Span"(sid: string, docID: string, from: number, count: number): DocumentSpan {
+    const d = this.readable(sid, docID);
     if (!d) throw new ApiError({ code: "document_not_found", message: "That document is no longer in the knowledge base." });
     const parts = [];
     for (let seq = Math.max(0, from); seq < Math.min(from + Math.min(count, 64), d.chunks); seq++) {
-      const text = seq === 1 ? "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>" : `문단 ${seq}: 휴가 규정의 한 부분입니다. `;
+      const text = this.chunkText(d.id, seq);
       parts.push({ seq, page: Math.floor(seq / 10) + 1, heading: seq < 20 ? "연차 휴가" : "병가", text });
     }
     return { doc_id: d.id, from: Math.max(0, from), total: d.chunks, parts };

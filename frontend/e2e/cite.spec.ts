@@ -2,10 +2,12 @@
 // in Korean: the whole document (a long one paged as the reader pages),
 // scrolled to the cited chunk, which is labelled as the one cited; the
 // title keeps its [n] and the line its file. The same source opened after
-// its document was removed, and a source from a file attached to the
-// conversation, show the cited passage with a line saying why — no error.
-// Screenshots at 1280×800: cite-{en,ko}-1280.png (and -dark-), cite-removed-{en,ko}-1280.png,
-// cite-attached-{en,ko}-1280.png.
+// its file was imported again with other words there says so and shows the
+// passage as cited, then the document now; after its document was removed,
+// the cited passage with a line saying why — no error. A source from a file
+// attached to the conversation opens whole like a library document.
+// Screenshots at 1280×800: cite-{en,ko}-1280.png (and -dark-), cite-changed-{en,ko}-1280.png,
+// cite-removed-{en,ko}-1280.png, cite-attached-{en,ko}-1280.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -33,6 +35,18 @@ async function importFile(page: Page, path: string): Promise<void> {
     name,
     { timeout: 60_000 },
   );
+}
+
+/** reimport uploads the file again with other words, and waits until the library holds the new version (a new id). */
+async function reimport(path: string, content: string, oldID: string): Promise<void> {
+  const name = path.split("/").pop()!;
+  await w.api("KnowledgeService/Upload", [name, Buffer.from(content).toString("base64")]);
+  for (let i = 0; i < 600; i++) {
+    const docs = (await w.api("KnowledgeService/Documents", [])) as Array<{ id: string; source: string }>;
+    if (docs.some((d) => d.source.endsWith(name) && d.id !== oldID)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} was not imported again`);
 }
 
 /** openCite clicks the last reply's [1] and waits for the source dialog. */
@@ -64,7 +78,8 @@ for (const lang of [
     reply: "The harbour master rings the copper bell at seven [1].",
     heading: (n: number) => `Section ${n}: harbour duties`,
     para: (n: number) => `Rule ${n} of the harbour: ropes are coiled, lamps are trimmed and the log is written before the tide turns. `.repeat(5),
-    cited: "Cited as [1]", removed: /no longer in the library/, attached: /attached to this conversation/,
+    newNeedle: "The harbour master rings the brass bell at eight.",
+    cited: "Cited as [1]", removed: /no longer in the library/, changed: /changed since the reply/, now: "The same place in the document now",
     attachName: "crew-notes.md", attachText: "# Crew notes\n\nThe galley kettle is descaled every Thursday.\n",
     attachQuestion: "When is the galley kettle descaled?", attachReply: "Every Thursday [1].",
   },
@@ -75,7 +90,8 @@ for (const lang of [
     reply: "항만장은 일곱 시에 구리 종을 울립니다 [1].",
     heading: (n: number) => `제${n}조 항구의 일`,
     para: (n: number) => `항구 규정 ${n}조: 밧줄은 감아 두고 등불은 손질하며 물때가 바뀌기 전에 일지를 씁니다. `.repeat(5),
-    cited: "인용한 구절 [1]", removed: /지식 베이스에 없어요/, attached: /이 대화에 첨부한 파일/,
+    newNeedle: "항만장은 여덟 시에 놋쇠 종을 울립니다.",
+    cited: "인용한 구절 [1]", removed: /지식 베이스에 없어요/, changed: /답변 뒤에 이 문서가 바뀌었어요/, now: "지금 문서의 같은 자리",
     attachName: "선원-메모.md", attachText: "# 선원 메모\n\n조리실 주전자는 매주 목요일에 석회를 닦아 냅니다.\n",
     attachQuestion: "조리실 주전자는 언제 닦나요?", attachReply: "매주 목요일입니다 [1].",
   },
@@ -84,7 +100,8 @@ for (const lang of [
     const page = await openPage(w.browser, w.app.url, lang.locale, { width: 1280, height: 800 });
     await page.click(".views button >> nth=0");
     await page.waitForSelector("#kb-title");
-    await importFile(page, longDoc(lang.file, lang.heading, lang.para, lang.needle));
+    const file = longDoc(lang.file, lang.heading, lang.para, lang.needle);
+    await importFile(page, file);
 
     await page.click("button.new");
     await script(w.fake, answer(lang.reply));
@@ -111,11 +128,34 @@ for (const lang of [
     await page.emulateMedia({ colorScheme: "light" });
     await closeSource(page);
 
+    // Imported again with other words at the cited place: said, the
+    // passage as cited first, then the document as it is now.
+    const listed = async () => {
+      const docs = (await w.api("KnowledgeService/Documents", [])) as Array<{ id: string; source: string }>;
+      const doc = docs.find((d) => d.source.endsWith(lang.file));
+      assert.ok(doc, `the document is listed: ${docs.map((d) => d.source).join(", ")}`);
+      return doc;
+    };
+    const first = await listed();
+    const lines: string[] = [];
+    for (let n = 1; n <= 120; n++) lines.push(`## ${lang.heading(n)}`, "", lang.para(n) + (n === 60 ? ` ${lang.newNeedle}` : ""), "");
+    await reimport(file, lines.join("\n"), first.id);
+    await w.settle();
+    await openCite(page);
+    await page.waitForSelector("dialog.source [data-testid=reader-note]");
+    assert.match((await page.textContent("dialog.source [data-testid=reader-note]")) ?? "", lang.changed);
+    await page.waitForFunction(() => document.querySelectorAll("dialog.source [data-seq]").length > 10);
+    assert.ok(((await page.textContent("dialog.source [data-testid=reader-was]")) ?? "").includes(lang.needle), "the passage as cited");
+    assert.equal(await page.textContent("dialog.source [data-testid=reader-cited]"), lang.cited);
+    const now = (await page.textContent("dialog.source [data-testid=reader-body] [data-part=hit]")) ?? "";
+    assert.ok(now.includes(lang.newNeedle) && !now.includes(lang.needle), `the same place now: ${now}`);
+    assert.equal(await page.textContent("dialog.source [data-testid=reader-now]"), lang.now);
+    assert.ok(await citedInView(page), "the reader opens scrolled to the same place now");
+    await screenshot(page, `cite-changed-${lang.code}-1280`);
+    await closeSource(page);
+
     // Removed from the library since: the passage as cited, and why.
-    const docs = (await w.api("KnowledgeService/Documents", [])) as Array<{ id: string; source: string }>;
-    const doc = docs.find((d) => d.source.endsWith(lang.file));
-    assert.ok(doc, `the document is listed: ${docs.map((d) => d.source).join(", ")}`);
-    await w.api("KnowledgeService/Remove", [doc.id]);
+    await w.api("KnowledgeService/Remove", [(await listed()).id]);
     await openCite(page);
     await page.waitForSelector("dialog.source [data-testid=reader-note]");
     assert.match((await page.textContent("dialog.source [data-testid=reader-note]")) ?? "", lang.removed);
@@ -125,7 +165,7 @@ for (const lang of [
     await screenshot(page, `cite-removed-${lang.code}-1280`);
     await closeSource(page);
 
-    // A file attached to the conversation: its passage as cited, and why.
+    // A file attached to the conversation opens whole, from this conversation.
     await page.click("button.new");
     await page.setInputFiles("[data-testid='attach-input']", [{ name: lang.attachName, mimeType: "text/markdown", buffer: Buffer.from(lang.attachText) }]);
     await page.waitForSelector(`[data-testid='attachments'] .files li[data-source$='${lang.attachName}']`);
@@ -134,8 +174,13 @@ for (const lang of [
     assert.equal((await lastReply(page)).status, "complete");
     await w.settle();
     await openCite(page);
-    await page.waitForSelector("dialog.source [data-testid=reader-note]");
-    assert.match((await page.textContent("dialog.source [data-testid=reader-note]")) ?? "", lang.attached);
+    await page.waitForSelector("dialog.source [data-testid=reader-body] [data-seq]");
+    const attached = (await page.textContent("dialog.source [data-part=hit]")) ?? "";
+    assert.ok(attached.includes(lang.attachText.split("\n")[2]!), `the attached file's cited chunk: ${attached}`);
+    assert.equal(await page.textContent("dialog.source [data-testid=reader-cited]"), lang.cited);
+    assert.equal(await page.$("dialog.source [data-testid=reader-note]"), null);
+    assert.ok(await page.$("dialog.source [data-edge=start]"), "the whole file, from its start");
+    assert.ok(await page.$("dialog.source [data-edge=end]"), "the whole file, to its end");
     assert.match((await page.textContent("dialog.source .where")) ?? "", new RegExp(lang.attachName.replace(".", "\\.")));
     await screenshot(page, `cite-attached-${lang.code}-1280`);
     await closeSource(page);

@@ -583,16 +583,25 @@ func (w *textWriter) lines(bands []band) {
 	if w.sb.Len() > 0 {
 		w.sb.WriteString("\n\n")
 	}
-	// A line with cells is written with separators when the line before
-	// or after it has cells too: one wide space in a line of prose (after a
-	// full stop in justified text) is no table.
-	split := make([]bool, len(bands))
+	// A gap between cells gets a separator only where the line before or
+	// after has a gap at the same place: a table's columns line up down
+	// its rows, the wide spaces of loosely justified prose fall at
+	// different places on each line, and one wide space (after a full stop)
+	// has no partner at all. Most of a row's gaps line up; when half or
+	// fewer of a line's gaps do, the rest met by chance and the line is
+	// prose. Partners are sought twice, the second time only among the
+	// gaps that passed the first, so that a line of prose does not lend
+	// its chance partners to the next one.
+	gaps := make([][][2]float64, len(bands))
 	for i, b := range bands {
-		split[i] = hasCellGap(b.items)
+		gaps[i] = cellGaps(b.items)
 	}
-	table := make([]bool, len(bands))
-	for i := range bands {
-		table[i] = split[i] && ((i > 0 && split[i-1]) || (i+1 < len(bands) && split[i+1]))
+	bars := alignedGaps(gaps, gaps)
+	bars = alignedGaps(gaps, bars)
+	for i, b := range bands {
+		if len(bars[i]) == 1 && lineNumber(b.items, bars[i][0]) {
+			bars[i] = nil
+		}
 	}
 	joined := false
 	for i, b := range bands {
@@ -604,7 +613,7 @@ func (w *textWriter) lines(bands []band) {
 		}
 		// A word hyphenated across lines is joined, as pdftotext does, so
 		// that a search for it finds it.
-		hyphen := w.line(b.items, table[i])
+		hyphen := w.line(b.items, bars[i])
 		joined = hyphen && i+1 < len(bands)
 		if hyphen && !joined {
 			w.sb.WriteByte('-')
@@ -624,9 +633,11 @@ func cellGap(p, q item) bool {
 	return q.x0-p.x1 > minGutter*max(p.h, q.h)
 }
 
-// hasCellGap says whether a line (sorted along it) has a cell gap between
-// two of its glyphs, spaces aside.
-func hasCellGap(items []item) bool {
+// cellGaps returns the cell gaps of a line (sorted along it), spaces
+// aside: the white between two glyphs, from the end of one to the start of
+// the next.
+func cellGaps(items []item) [][2]float64 {
+	var gaps [][2]float64
 	var prev *item
 	for i := range items {
 		it := &items[i]
@@ -634,17 +645,67 @@ func hasCellGap(items []item) bool {
 			continue
 		}
 		if prev != nil && cellGap(*prev, *it) {
-			return true
+			gaps = append(gaps, [2]float64{prev.x1, it.x0})
 		}
 		prev = it
+	}
+	return gaps
+}
+
+// alignedGaps returns, line by line, the gaps that overlap one of
+// partners' spans on the line before or after, or none where these are half
+// of the line's gaps or fewer.
+func alignedGaps(gaps, partners [][][2]float64) [][][2]float64 {
+	out := make([][][2]float64, len(gaps))
+	for i := range gaps {
+		var kept [][2]float64
+		for _, g := range gaps[i] {
+			if (i > 0 && overlapsAny(g, partners[i-1])) || (i+1 < len(gaps) && overlapsAny(g, partners[i+1])) {
+				kept = append(kept, g)
+			}
+		}
+		if 2*len(kept) > len(gaps[i]) {
+			out[i] = kept
+		}
+	}
+	return out
+}
+
+// overlapsAny says whether the white span g overlaps one of spans.
+func overlapsAny(g [2]float64, spans [][2]float64) bool {
+	for _, s := range spans {
+		if min(g[1], s[1]) > max(g[0], s[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineNumber says whether the white span g follows a line's number and
+// words follow it: "3   for σ ∈ P do" in a numbered listing, whose numbers
+// line up like a table's column but are no cell of a table. A number
+// before a number ("2019   42") still is.
+func lineNumber(items []item, g [2]float64) bool {
+	digits := false
+	for _, it := range items {
+		switch {
+		case it.space:
+		case it.x1 <= g[0]:
+			if !unicode.IsDigit(it.r) {
+				return false
+			}
+			digits = true
+		default:
+			return digits && !unicode.IsDigit(it.r)
+		}
 	}
 	return false
 }
 
 // line writes one line's glyphs, left to right, with spaces between words
-// and, in a table's row, cellSep between cells. A hyphen that PDFium found
-// ending the line inside a word is left out and reported.
-func (w *textWriter) line(items []item, table bool) (hyphen bool) {
+// and cellSep between cells where a gap overlaps one of bars. A hyphen that
+// PDFium found ending the line inside a word is left out and reported.
+func (w *textWriter) line(items []item, bars [][2]float64) (hyphen bool) {
 	last := len(items) - 1
 	for last >= 0 && items[last].space {
 		last--
@@ -669,7 +730,7 @@ func (w *textWriter) line(items []item, table bool) (hyphen bool) {
 		if copied(recent[:], *it) {
 			continue
 		}
-		sep := table && prev != nil && wrote && cellGap(*prev, *it)
+		sep := bars != nil && prev != nil && wrote && cellGap(*prev, *it) && overlapsAny([2]float64{prev.x1, it.x0}, bars)
 		if prev != nil && !pendingSpace && wrote {
 			pendingSpace = spaceBetween(*prev, *it)
 		}

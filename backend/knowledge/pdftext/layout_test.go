@@ -44,6 +44,18 @@ func glyphLine(text string, x, base float64, draw []int) []glyph {
 	return out
 }
 
+// stacked sets lines 14 pt apart from the top, each from the left margin.
+func stacked(lines ...string) []glyph {
+	var out []glyph
+	for i, l := range lines {
+		if i > 0 {
+			out = append(out, brk())
+		}
+		out = append(out, glyphLine(l, 72, 700-14*float64(i), nil)...)
+	}
+	return out
+}
+
 func brk() glyph { return glyph{r: '\n', gen: true} }
 
 // column lays a table's cells out at the given column edges, 14 pt apart,
@@ -128,6 +140,27 @@ func TestPageText(t *testing.T) {
 			{"표 은행 자료", "F/F", "F", "과학 문서와 업무 문서의 표입니다"},
 		}, []float64{72, 160, 240, 270}),
 			"데이터셋 이름 | F/M | M | 현대 과학 문서의 레이아웃입니다\n신문 자료 모음 | F/- | - | 미국 신문의 지면 레이아웃입니다\n표 은행 자료 | F/F | F | 과학 문서와 업무 문서의 표입니다"},
+		// Two spaces are a gap of an em: every word of these lines stands a
+		// cell's gap apart, as in loosely justified prose.
+		{"loosely justified lines, gaps at different places, get no bars", stacked(
+			"Key  R&D  Program  of  China",
+			"Guangdong-NSF  2017A0303  grant"),
+			"Key R&D Program of China\nGuangdong-NSF 2017A0303 grant"},
+		// Two of the first line's four gaps meet gaps of the second by
+		// chance; two of the second's three meet the first's.
+		{"loosely justified lines, some gaps meeting by chance, get no bars", stacked(
+			"Key  R&D  Program  of  China",
+			"National  NSF  Grants  61472144"),
+			"Key R&D Program of China\nNational NSF Grants 61472144"},
+		{"numbered listing gets no bar after its line numbers", stacked(
+			"1  Input: a set P",
+			"2  for σ ∈ P do",
+			"3    mutate σ",
+			"4  return P"),
+			"1 Input: a set P\n2 for σ ∈ P do\n3 mutate σ\n4 return P"},
+		{"table whose first column is numbers keeps its bars", column(
+			[][]string{{"2019", "42"}, {"2020", "43"}}, []float64{72, 150}),
+			"2019 | 42\n2020 | 43"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -225,3 +225,13 @@ describe("a download over several hosts", () => {
     expect([...hostsSaid]).toEqual(["호스트 2곳 중 1번째: http://gpu1:11434", "호스트 2곳 중 2번째: http://gpu2:11434"]);
   }, 20000);
 });
+
+describe("a host address typed but not saved", () => {
+  it("says on a line of its own that Save connects to it", async () => {
+    await openSettings(hosts);
+    await vi.waitFor(() => expect($("#set-host")).toBeTruthy(), { timeout: 5000 });
+    expect(document.querySelector("[data-testid=host-changed]")).toBeNull();
+    fill("#set-host", "http://gpu9:11434");
+    await vi.waitFor(() => expect($("[data-testid=host-changed]").textContent).toBe("Save to connect to the new address."), { timeout: 5000 });
+  });
+});

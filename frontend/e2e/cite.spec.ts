@@ -10,32 +10,10 @@
 // cite-removed-{en,ko}-1280.png, cite-attached-{en,ko}-1280.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { answer, lastReply, openPage, screenshot, script, send, withWorld } from "./harness.ts";
+import { answer, importFile, lastReply, longDoc, openPage, screenshot, script, send, withWorld } from "./harness.ts";
 
 const w = withWorld();
-
-/** longDoc writes a Markdown file of 120 sections (about 90 chunks), with one sentence to cite in section 60. */
-function longDoc(name: string, heading: (n: number) => string, para: (n: number) => string, needle: string): string {
-  const lines: string[] = [];
-  for (let n = 1; n <= 120; n++) lines.push(`## ${heading(n)}`, "", para(n) + (n === 60 ? ` ${needle}` : ""), "");
-  const file = join(mkdtempSync(join(tmpdir(), "wf-cite-")), name);
-  writeFileSync(file, lines.join("\n"));
-  return file;
-}
-
-async function importFile(page: Page, path: string): Promise<void> {
-  const name = path.split("/").pop()!;
-  await page.setInputFiles("#kb-file-input", path);
-  await page.waitForFunction(
-    (n) => [...document.querySelectorAll(".progress li.file")].some((li) => li.querySelector(".name")?.textContent === n && li.getAttribute("data-stage") === "done"),
-    name,
-    { timeout: 60_000 },
-  );
-}
 
 /** reimport uploads the file again with other words, and waits until the library holds the new version (a new id). */
 async function reimport(path: string, content: string, oldID: string): Promise<void> {
@@ -100,7 +78,7 @@ for (const lang of [
     const page = await openPage(w.browser, w.app.url, lang.locale, { width: 1280, height: 800 });
     await page.click(".views button >> nth=0");
     await page.waitForSelector("#kb-title");
-    const file = longDoc(lang.file, lang.heading, lang.para, lang.needle);
+    const file = longDoc(lang.file, 120, 60, lang.heading, lang.para, lang.needle);
     await importFile(page, file);
 
     await page.click("button.new");

@@ -2,7 +2,7 @@
 // `wayfinder serve` process, and a headless Chromium via playwright-core.
 import assert from "node:assert/strict";
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -344,4 +344,28 @@ export async function inertDOM(page: Page): Promise<{ handlers: string[]; script
       iframes: document.querySelectorAll("iframe, object, embed, frame").length,
     };
   });
+}
+
+/**
+ * longDoc writes a Markdown file of `sections` sections (about 3 chunks for
+ * 4 of them) with needle added to section `at`, in a new temporary folder,
+ * and returns its path: a document long enough for the reader to page.
+ */
+export function longDoc(name: string, sections: number, at: number, heading: (n: number) => string, para: (n: number) => string, needle: string): string {
+  const lines: string[] = [];
+  for (let n = 1; n <= sections; n++) lines.push(`## ${heading(n)}`, "", para(n) + (n === at ? ` ${needle}` : ""), "");
+  const file = join(mkdtempSync(join(tmpdir(), "wf-doc-")), name);
+  writeFileSync(file, lines.join("\n"));
+  return file;
+}
+
+/** importFile imports path through the Knowledge screen's file input and waits until it is done. */
+export async function importFile(page: Page, path: string): Promise<void> {
+  const name = path.split("/").pop()!;
+  await page.setInputFiles("#kb-file-input", path);
+  await page.waitForFunction(
+    (n) => [...document.querySelectorAll(".progress li.file")].some((li) => li.querySelector(".name")?.textContent === n && li.getAttribute("data-stage") === "done"),
+    name,
+    { timeout: 60_000 },
+  );
 }

@@ -5,34 +5,10 @@
 // bounded. Screenshots at 1280×800: reader-en-1280.png, reader-ko-1280.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { openPage, screenshot, withWorld } from "./harness.ts";
+import { importFile, longDoc, openPage, screenshot, withWorld } from "./harness.ts";
 
 const w = withWorld();
-
-/** longDoc writes a Markdown file of 400 sections (about 300 chunks), with one sentence to find in section 200. */
-function longDoc(name: string, heading: (n: number) => string, para: (n: number) => string, needle: string): string {
-  const lines: string[] = [];
-  for (let n = 1; n <= 400; n++) {
-    lines.push(`## ${heading(n)}`, "", para(n) + (n === 200 ? ` ${needle}` : ""), "");
-  }
-  const file = join(mkdtempSync(join(tmpdir(), "wf-reader-")), name);
-  writeFileSync(file, lines.join("\n"));
-  return file;
-}
-
-async function importFile(page: Page, path: string): Promise<void> {
-  const name = path.split("/").pop()!;
-  await page.setInputFiles("#kb-file-input", path);
-  await page.waitForFunction(
-    (n) => [...document.querySelectorAll(".progress li.file")].some((li) => li.querySelector(".name")?.textContent === n && li.getAttribute("data-stage") === "done"),
-    name,
-    { timeout: 60_000 },
-  );
-}
 
 /** readHit searches, opens the hit holding needle and waits for its document around it. */
 async function readHit(page: Page, query: string, needle: string): Promise<void> {
@@ -79,7 +55,7 @@ for (const lang of [
     const page = await openPage(w.browser, w.app.url, lang.locale, { width: 1280, height: 800 });
     await page.click(".views button >> nth=0");
     await page.waitForSelector("#kb-title");
-    await importFile(page, longDoc(lang.file, lang.heading, lang.para, lang.needle));
+    await importFile(page, longDoc(lang.file, 400, 200, lang.heading, lang.para, lang.needle));
     await readHit(page, lang.query, lang.needle);
 
     // A page of the document around the hit, not the whole 300 chunks.

@@ -133,9 +133,12 @@ export class FakeKnowledge extends FakeChat {
   }
   /** texts: a chunk's text by its id, where a test wants other words than chunkText's. */
   texts: Record<string, string> = {};
-  /** chunkText: a document's chunk 1 is the hit of Search; the others are numbered paragraphs. */
+  /**
+   * chunkText: a document's chunk 1 is the hit of Search; the others are numbered paragraphs. Trimmed, as the
+   * backend stores a chunk (chunk.Split).
+   */
   private chunkText(docID: string, seq: number): string {
-    return this.texts[`${docID}:${seq}`] ?? (seq === 1 ? "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>" : `문단 ${seq}: 휴가 규정의 한 부분입니다. `);
+    return (this.texts[`${docID}:${seq}`] ?? (seq === 1 ? "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>" : `문단 ${seq}: 휴가 규정의 한 부분입니다.`)).trim();
   }
   /** readable: a library document, or one of sid's own files (never another conversation's), as the backend's. */
   private readable(sid: string, docID: string): KBDocument | undefined {
@@ -159,7 +162,9 @@ export class FakeKnowledge extends FakeChat {
     if (!d) throw new ApiError({ code: "document_not_found", message: "That document is no longer in the knowledge base." });
     const parts = [];
     for (let seq = Math.max(0, from); seq < Math.min(from + Math.min(count, 64), d.chunks); seq++) {
-      const text = this.chunkText(d.id, seq);
+      // As the backend's Span: a chunk after one of its own section (the same page and heading) is without the
+      // words it repeats of that one, which leaves the space before the rest; a section's first starts bare.
+      const text = (seq % 10 === 0 ? "" : " ") + this.chunkText(d.id, seq);
       parts.push({ seq, page: Math.floor(seq / 10) + 1, heading: seq < 20 ? "연차 휴가" : "병가", text });
     }
     return { doc_id: d.id, from: Math.max(0, from), total: d.chunks, parts };

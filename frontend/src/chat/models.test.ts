@@ -103,6 +103,69 @@ describe("fallback model", () => {
   });
 });
 
+describe("a model list that cannot be read", () => {
+  const listFails = { code: "ollama_error", message: "list: 500 Internal Server Error" } as const;
+  const picked = () => ($("#model-picker") as HTMLSelectElement).selectedOptions[0]?.textContent;
+
+  it("sends to the fallback model while the status says the chosen model is missing and the window's list fails", async () => {
+    const fake = new FakeBackend({ settings: { language: "en", chat_model: "qwen3:4b", fallback_model: "llama3.2:3b" }, modelInstalled: false, fallbackFrom: "qwen3:4b", modelsError: listFails });
+    await start({}, fake);
+    await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Models").length).toBeGreaterThan(0), { timeout: 5000 });
+    await vi.waitFor(() => expect(picked()).toBe("qwen3:4b — can’t check now"), { timeout: 5000 });
+    expect(document.querySelector("section.onboarding")).toBeNull();
+    fill("#composer-input", "Name my café");
+    expect(($("button.send") as HTMLButtonElement).disabled).toBe(false);
+    key($("#composer-input"), "Enter");
+    expect(detailsModel(await reply(1))).toBe("llama3.2:3b (fallback: qwen3:4b could not answer)");
+  });
+
+  it("sends when Ollama answers but its list does not: nothing says the model is missing", async () => {
+    const fake = new FakeBackend({ settings: { language: "ko", chat_model: "qwen3:4b" }, modelInstalled: false, modelsError: listFails });
+    // As CheckStatus says it: Ollama answered, the list's own error, the model not known to be there.
+    fake.status.error = { ...listFails };
+    await start({}, fake);
+    await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Models").length).toBeGreaterThan(0), { timeout: 5000 });
+    await vi.waitFor(() => expect(picked()).toBe("qwen3:4b — 지금은 확인할 수 없음"), { timeout: 5000 });
+    expect(document.querySelector("section.onboarding")).toBeNull();
+    fill("#composer-input", "카페 이름 지어 줘");
+    expect(($("button.send") as HTMLButtonElement).disabled).toBe(false);
+    key($("#composer-input"), "Enter");
+    await reply(1);
+  });
+
+  it("ends the turn with the worded error when Ollama turns out to be down, then holds sending with the fix (Korean)", async () => {
+    const fake = new FakeBackend({
+      settings: { language: "ko", chat_model: "qwen3:4b", fallback_model: "llama3.2:3b" },
+      modelInstalled: false,
+      modelsError: listFails,
+      reply: () => "카페 이름 후보를 몇 가지",
+      failWith: { code: "ollama_unreachable", message: "ollama is not reachable", hint: "ollama serve", args: { host: "http://127.0.0.1:11434" } },
+    });
+    fake.status.error = { ...listFails };
+    await start({}, fake);
+    await vi.waitFor(() => expect(picked()).toBe("qwen3:4b — 지금은 확인할 수 없음"), { timeout: 5000 });
+    fill("#composer-input", "카페 이름 지어 줘");
+    key($("#composer-input"), "Enter");
+    await vi.waitFor(() => expect(fake.calls.some((c) => c.method === "Send")).toBe(true), { timeout: 5000 });
+    fake.status.reachable = false; // Ollama stops while the turn runs
+    await vi.waitFor(() => expect(document.querySelector("article[data-status='error'] [role=alert]")).not.toBeNull(), { timeout: 5000 });
+    const banner = $("article[data-status='error'] [role=alert]");
+    expect(banner.querySelector(".title")!.textContent).toBe("Ollama에 연결할 수 없습니다.");
+    expect(banner.textContent).toContain("Ollama를 실행하세요");
+    // The failed turn makes the window check at once: sending waits, with the fix.
+    await vi.waitFor(() => expect($("#composer-held").dataset.problem).toBe("unreachable"), { timeout: 2000 });
+    expect($("#composer-held").textContent).toContain("ollama serve");
+  });
+
+  it("still holds sending when the status says the model is missing and no fallback model is named", async () => {
+    const fake = new FakeBackend({ settings: { language: "en", chat_model: "qwen3:4b" }, modelInstalled: false, modelsError: listFails });
+    await start({}, fake);
+    await vi.waitFor(() => expect(document.querySelector("section.onboarding[data-problem='model_missing']")).not.toBeNull(), { timeout: 5000 });
+    fill("#composer-input", "Name my café");
+    expect(($("button.send") as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
 describe("onboarding and Settings", () => {
   it("offers the installed tools-capable models before pulling the default one", async () => {
     const fake = new FakeBackend({ settings: { language: "en", chat_model: "qwen3:4b" }, modelInstalled: false });

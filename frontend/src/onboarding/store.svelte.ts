@@ -13,11 +13,29 @@ export const POLL_MS = 3000;
 
 export type Problem = "unreachable" | "model_missing" | null;
 
+/**
+ * problemOf is what holds sending by the backend's status. A chat model
+ * that is not installed is "model_missing" only when Ollama's list was
+ * read: when it was not, whether the model is there is not known, and
+ * the person may send (the backend then tries the model, and the fallback
+ * model if it is missing; a turn that cannot be answered ends with its
+ * own worded error).
+ */
 export function problemOf(s: OllamaStatus | null): Problem {
   if (!s) return null;
   if (!s.reachable) return "unreachable";
-  if (s.chat_model && !s.chat_model.installed) return "model_missing";
+  if (s.chat_model && !s.chat_model.installed && !listUnread(s)) return "model_missing";
   return null;
+}
+
+/**
+ * listUnread: Ollama answered but its model list could not be read. The
+ * backend's CheckStatus then reports the list's own error, where a list
+ * that was read reports model_missing or model_no_tools (or nothing).
+ */
+export function listUnread(s: OllamaStatus | null): boolean {
+  const code = s?.error?.code;
+  return !!s?.reachable && !!code && code !== "model_missing" && code !== "model_no_tools";
 }
 
 export class StatusStore {
@@ -104,7 +122,9 @@ export class StatusStore {
   private schedule(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.problem && !this.pulling) {
+    // An unread list is checked again too: the window learns the models
+    // once Ollama lists them.
+    if ((this.problem || listUnread(this.status)) && !this.pulling) {
       this.timer = setTimeout(() => void this.check(), POLL_MS);
     }
   }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { settingsApi } from "../api/settings";
 import { FakeBackend } from "../testing/fakeBackend";
-import { POLL_MS, problemOf, StatusStore } from "./store.svelte";
+import { listUnread, POLL_MS, problemOf, StatusStore } from "./store.svelte";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -14,6 +14,31 @@ describe("StatusStore", () => {
     expect(problemOf(ok)).toBeNull();
     expect(problemOf({ ...ok, reachable: false })).toBe("unreachable");
     expect(problemOf({ ...ok, chat_model: { ...ok.chat_model, installed: false } })).toBe("model_missing");
+    const missing = { ...ok, chat_model: { ...ok.chat_model, installed: false } };
+    expect(problemOf({ ...missing, error: { code: "model_missing", message: "The chat model llama3.2:3b is not downloaded yet." } })).toBe("model_missing");
+    // Ollama answered but its list did not: the model may well be there.
+    expect(problemOf({ ...missing, error: { code: "ollama_error", message: "list: 500 Internal Server Error" } })).toBeNull();
+    expect(listUnread({ ...missing, error: { code: "ollama_error", message: "list: 500 Internal Server Error" } })).toBe(true);
+    expect(listUnread({ ...missing, reachable: false, error: { code: "ollama_unreachable", message: "connection refused" } })).toBe(false);
+    expect(listUnread({ ...ok, error: { code: "model_no_tools", message: "cannot call tools" } })).toBe(false);
+  });
+
+  it("checks again while Ollama's list cannot be read, and stops once it is", async () => {
+    vi.useFakeTimers();
+    const fake = new FakeBackend();
+    fake.status.chat_model.installed = false;
+    fake.status.error = { code: "ollama_error", message: "list: 500 Internal Server Error" };
+    const s = new StatusStore(settingsApi(fake));
+    await s.check();
+    expect(s.problem).toBeNull();
+    const polls = () => fake.calls.filter((c) => c.method === "Status").length;
+    await vi.advanceTimersByTimeAsync(POLL_MS);
+    expect(polls()).toBe(2);
+    fake.status.chat_model.installed = true;
+    fake.status.error = null;
+    await vi.advanceTimersByTimeAsync(POLL_MS * 3);
+    expect(polls()).toBe(3);
+    s.stop();
   });
 
   it("re-polls every 3 s while Ollama is down and recovers by itself", async () => {

@@ -32,8 +32,13 @@ export function findModel(models: ModelInfo[], name: string | undefined): ModelI
  */
 export function answerer(models: ModelInfo[], model: string | undefined, fallback: string | undefined): ModelInfo | undefined {
   const own = findModel(models, model);
-  if (own || !fallback?.trim() || sameModel(fallback, model)) return own;
+  if (own || !fallsBack(model, fallback)) return own;
   return findModel(models, fallback);
+}
+
+/** fallsBack: Settings name a fallback model other than `model`, which the backend asks when `model` is missing. */
+export function fallsBack(model: string | undefined, fallback: string | undefined): boolean {
+  return !!fallback?.trim() && !sameModel(fallback, model);
 }
 
 /** isChatModel: a model that writes text (embedding-only models do not). */

@@ -32,6 +32,8 @@ export interface FakeOptions {
   fallbackFrom?: string;
   /** toolCall decides which prompts ask to run a tool call first. */
   toolCall?: (text: string) => boolean;
+  /** modelsError is what SettingsService.Models fails with (Ollama answers, its list does not). */
+  modelsError?: ErrorInfo;
 }
 
 

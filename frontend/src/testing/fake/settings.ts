@@ -120,6 +120,7 @@ export class FakeSettings extends FakeCore {
   ];
   "SettingsService.Models"(): ModelInfo[] {
     if (!this.status.reachable) throw new ApiError({ code: "ollama_unreachable", message: "ollama is not reachable", hint: "ollama serve" });
+    if (this.opts.modelsError) throw new ApiError(this.opts.modelsError);
     return structuredClone(this.models);
   }
   private pulls = new Map<string, ReturnType<typeof setTimeout>>();

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,14 +173,16 @@ func TestUploadFailureReasons(t *testing.T) {
 	}
 	tests := []struct {
 		name, content, code string
+		line                int64 // the reason's line, when it has one
 	}{
-		{"locked.pdf", string(encrypted), "pdf_encrypted"},
-		{"broken.pdf", "%PDF-1.7 not really", "pdf_damaged"},
-		{"binary.md", "\x00\x01binary\xff\xfe" + strings.Repeat("\x00\xff\x13", 3000), "binary"},
-		{"latin.txt", "caf\xe9 " + strings.Repeat("na\xefve r\xe9sum\xe9 \x80\x81 ", 400), "encoding"},
-		{"empty.md", "   \n\n", "empty"},
-		{"setup.exe", "MZ\x90\x00", "unsupported"},
-		{"broken.json", "{\n  \"a\": 1,\n  \"b\": \n}\n", "json_invalid"},
+		{"locked.pdf", string(encrypted), "pdf_encrypted", 0},
+		{"broken.pdf", "%PDF-1.7 not really", "pdf_damaged", 0},
+		{"binary.md", "\x00\x01binary\xff\xfe" + strings.Repeat("\x00\xff\x13", 3000), "binary", 0},
+		{"latin.txt", "caf\xe9 " + strings.Repeat("na\xefve r\xe9sum\xe9 \x80\x81 ", 400), "encoding", 0},
+		{"empty.md", "   \n\n", "empty", 0},
+		{"setup.exe", "MZ\x90\x00", "unsupported", 0},
+		{"broken.json", "{\n  \"a\": 1,\n  \"b\": \n}\n", "json_invalid", 4},
+		{"cut.jsonl", "{\"_id\": \"a\", \"text\": \"x\"}\n{\"_id\": \"b\", \"text\": \n{\"_id\": \"c\", \"text\": \"y\"}\n", "json_unfinished", 2},
 	}
 	for _, tt := range tests {
 		id, err := k.Upload(tt.name, base64.StdEncoding.EncodeToString([]byte(tt.content)))
@@ -202,8 +205,8 @@ func TestUploadFailureReasons(t *testing.T) {
 		if failed == nil || (failed.Reason == nil) != (tt.code == "") || (tt.code != "" && failed.Reason.Code != tt.code) {
 			t.Errorf("%s: failed progress %+v, want reason %q", tt.name, failed, tt.code)
 		}
-		if tt.code == "json_invalid" && (r.Failed[0].Reason.Line != 4 || failed.Reason.Line != 4) {
-			t.Errorf("%s: the line of the broken JSON: %+v, %+v, want 4", tt.name, r.Failed[0].Reason, failed.Reason)
+		if tt.line != 0 && (r.Failed[0].Reason.Line != tt.line || failed.Reason.Line != tt.line) {
+			t.Errorf("%s: the line of the broken JSON: %+v, %+v, want %d", tt.name, r.Failed[0].Reason, failed.Reason, tt.line)
 		}
 		if r.Error != nil {
 			t.Errorf("%s: the failed file is also the import's error %+v (said twice)", tt.name, r.Error)
@@ -260,6 +263,7 @@ func TestReasonOfLimits(t *testing.T) {
 		{&importer.NotTextError{Binary: true, Junk: 40, Runes: 100, Line: 2}, api.FileReason{Code: "binary", Line: 2}},
 		{&importer.NotTextError{Junk: 40, Runes: 1000, Line: 7}, api.FileReason{Code: "encoding", Line: 7}},
 		{&importer.SyntaxError{Line: 12, Err: errors.New("invalid character '}'")}, api.FileReason{Code: "json_invalid", Line: 12}},
+		{&importer.SyntaxError{Line: 2, Unfinished: true, Err: io.ErrUnexpectedEOF}, api.FileReason{Code: "json_unfinished", Line: 2}},
 		{&importer.RecordTooLargeError{Line: 40}, api.FileReason{Code: "json_record_too_large", Line: 40, Max: "32"}},
 		{&knowledge.TooSlowError{Budget: 90 * time.Second, MB: 3}, api.FileReason{Code: "too_slow", Max: "90"}},
 		{&importer.Replaced{Count: 7, Lines: []int64{3, 9}, More: true}, api.FileReason{Code: "replaced", Count: 7, Lines: "3, 9", More: true}},

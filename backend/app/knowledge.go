@@ -259,6 +259,8 @@ func reasonOf(err error) *api.FileReason {
 		return &api.FileReason{Code: "pdf_no_text"}
 	case errors.Is(err, pdftext.ErrCorrupt):
 		return &api.FileReason{Code: "pdf_damaged"}
+	case errors.As(err, &syn) && syn.Unfinished:
+		return &api.FileReason{Code: "json_unfinished", Line: syn.Line}
 	case errors.As(err, &syn):
 		return &api.FileReason{Code: "json_invalid", Line: syn.Line}
 	}

@@ -25,6 +25,9 @@ func TestParseJSON(t *testing.T) {
 		want     []Document
 		wantErr  string
 		wantLine int64
+		// wantUnfinished: the error says the value beginning on wantLine
+		// never ends.
+		wantUnfinished bool
 	}{
 		{
 			name: "beir jsonl",
@@ -61,7 +64,11 @@ func TestParseJSON(t *testing.T) {
 		{name: "empty array", data: "[]", wantErr: ErrEmpty.Error()},
 		{name: "empty file", data: "", wantErr: ErrEmpty.Error()},
 		{name: "bad third line", data: "{\"text\":\"a\"}\n{\"text\":\"b\"}\n{\"text\": oops}\n", wantErr: "json at line 3", wantLine: 3},
-		{name: "cut short", data: "[\n{\"text\":\"a\"},\n{\"text\": \"b", wantErr: "json at line 3", wantLine: 3},
+		{name: "cut short", data: "[\n{\"text\":\"a\"},\n{\"text\": \"b", wantErr: "json at line 3", wantLine: 3, wantUnfinished: true},
+		{name: "record missing its brace swallows the next lines", data: "{\"_id\":\"a\",\"text\":\"x\"}\n{\"_id\":\"b\",\"text\":\n{\"_id\":\"c\",\"text\":\"y\"}\n\n",
+			wantErr: "json at line 2: the value that begins there never ends", wantLine: 2, wantUnfinished: true},
+		{name: "pretty object cut short", data: "\n{\n  \"id\": \"x\",\n  \"text\": \"abc", wantErr: "json at line 2", wantLine: 2, wantUnfinished: true},
+		{name: "array never closed", data: "\n\n[\n{\"text\":\"a\"}\n", wantErr: "json at line 3", wantLine: 3, wantUnfinished: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,8 +78,8 @@ func TestParseJSON(t *testing.T) {
 					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
 				}
 				var syn *SyntaxError
-				if errors.As(err, &syn) != (tt.wantLine > 0) || (syn != nil && syn.Line != tt.wantLine) {
-					t.Fatalf("err = %#v, want a SyntaxError at line %d", err, tt.wantLine)
+				if errors.As(err, &syn) != (tt.wantLine > 0) || (syn != nil && (syn.Line != tt.wantLine || syn.Unfinished != tt.wantUnfinished)) {
+					t.Fatalf("err = %#v, want a SyntaxError at line %d (unfinished %v)", err, tt.wantLine, tt.wantUnfinished)
 				}
 				return
 			}

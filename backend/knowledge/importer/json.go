@@ -85,9 +85,13 @@ func readJSON(ctx context.Context, path string, tr *TextReader, sink Sink) error
 			}
 		}
 		line := lr.lineAt(at)
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			// Cut short: the file ends where a value should go on.
-			return &SyntaxError{Line: lr.line, Err: err}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			// Cut short: the file ends where a value should go on. The
+			// mistake is where that value begins (a JSON Lines record
+			// missing its brace swallows the lines after it, so the end
+			// of the file says nothing about where to look).
+			start := lr.lineAt(dec.InputOffset()) + leadingNewlines(dec.Buffered())
+			return &SyntaxError{Line: start, Unfinished: true, Err: io.ErrUnexpectedEOF}
 		}
 		if errors.As(err, &syn) {
 			return &SyntaxError{Line: line, Err: err}
@@ -98,6 +102,7 @@ func readJSON(ctx context.Context, path string, tr *TextReader, sink Sink) error
 		if _, err := dec.Token(); err != nil {
 			return fail(err, false)
 		}
+		opened := 1 + int64(strings.Count(first[:len(first)-len(t)], "\n"))
 		for dec.More() {
 			var v any
 			if err := dec.Decode(&v); err != nil {
@@ -110,7 +115,9 @@ func readJSON(ctx context.Context, path string, tr *TextReader, sink Sink) error
 				return err
 			}
 		}
-		if _, err := dec.Token(); err != nil {
+		if _, err := dec.Token(); errors.Is(err, io.EOF) {
+			return &SyntaxError{Line: opened, Unfinished: true, Err: io.ErrUnexpectedEOF}
+		} else if err != nil {
 			return fail(err, false)
 		}
 	}
@@ -148,10 +155,18 @@ func readJSON(ctx context.Context, path string, tr *TextReader, sink Sink) error
 // and on which line, rather than show the parser's English.
 type SyntaxError struct {
 	Line int64
-	Err  error
+	// Unfinished: the value that begins on Line never ends (the file ends
+	// inside it), rather than a mistake found on Line itself.
+	Unfinished bool
+	Err        error
 }
 
-func (e *SyntaxError) Error() string { return fmt.Sprintf("json at line %d: %v", e.Line, e.Err) }
+func (e *SyntaxError) Error() string {
+	if e.Unfinished {
+		return fmt.Sprintf("json at line %d: the value that begins there never ends: %v", e.Line, e.Err)
+	}
+	return fmt.Sprintf("json at line %d: %v", e.Line, e.Err)
+}
 
 func (e *SyntaxError) Unwrap() error { return e.Err }
 

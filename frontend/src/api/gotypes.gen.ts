@@ -457,7 +457,8 @@ export interface ImportProgress {
  * pdf_encrypted, pdf_no_text, pdf_damaged; unsupported (not a kind
  * Wayfinder reads), empty (no text), binary (binary data, the first junk
  * on Line), encoding (invalid sequences of an unknown encoding, from
- * Line), json_invalid (broken at Line), json_record_too_large (a record
+ * Line), json_invalid (broken at Line), json_unfinished (the record that
+ * begins on Line never ends), json_record_too_large (a record
  * from Line over Max MB), too_slow (reading took more than Max seconds);
  * and, for a warning, replaced (Count invalid characters replaced with
  * U+FFFD on Lines, "3, 7"; More when on later lines too).

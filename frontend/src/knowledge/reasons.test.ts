@@ -33,6 +33,11 @@ describe("failureText", () => {
       "올바른 JSON 파일이 아니에요. 처음 잘못된 곳은 4번째 줄이에요. 그곳을 고친 뒤 파일을 다시 추가해 주세요.",
     ],
     [
+      { code: "json_unfinished", line: 2 },
+      "This file is not valid JSON: the record that begins on line 2 never ends (a closing brace, bracket or quote is missing). Fix it there, then add the file again.",
+      "올바른 JSON 파일이 아니에요. 2번째 줄에서 시작하는 레코드가 끝나지 않아요(닫는 괄호나 따옴표가 빠졌어요). 그곳을 고친 뒤 파일을 다시 추가해 주세요.",
+    ],
+    [
       { code: "json_invalid" },
       "This file is not valid JSON. Fix it, then add the file again.",
       "올바른 JSON 파일이 아니에요. 고친 뒤 파일을 다시 추가해 주세요.",

@@ -64,13 +64,16 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	m := mcp.New(dir, mcp.Options{Logger: cliLogger(s, g.verbose)})
 	defer m.Close()
-	if fe := (*mcp.FileError)(nil); sub != "list" && errors.As(m.Err(), &fe) {
-		// Writing the file now would drop the entries being fixed.
-		lang := langIndex(cliLanguage(settingsLanguage(ctx, g)))
-		return errors.New(say("mcp.fixFirst", lang, "path", filepath.Join(dir, mcp.FileName), "count", mistakes(len(fe.Problems), lang)))
+	// Entries with mistakes stay in the file as written while the others
+	// change (and one with mistakes may be removed); a file that could
+	// not be read at all is refused, saying where it is wrong: writing it
+	// would lose what is in it.
+	if whole, _ := wholeFileProblem(m.Err()); sub != "list" && whole != nil {
+		text, hint := mcpProblemLine(*whole, langIndex(cliLanguage(settingsLanguage(ctx, g))))
+		return fmt.Errorf("%s: %s\n  %s", filepath.Join(dir, mcp.FileName), text, hint)
 	}
-	if err := m.Err(); err != nil && sub != "list" {
-		return fmt.Errorf("%w; fix or remove the file first", err)
+	if _, isFile := wholeFileProblem(m.Err()); m.Err() != nil && !isFile && sub != "list" {
+		return fmt.Errorf("%w; fix or remove the file first", m.Err())
 	}
 	switch sub {
 	case "list":
@@ -125,7 +128,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 			entry.Env = env
 		}
 		if err := m.Update(func(c *mcp.Config) error {
-			if _, ok := c.Servers[name]; ok {
+			if c.Has(name) { // an entry with mistakes holds its name too
 				return fmt.Errorf("an MCP server named %q is already there; remove it first or choose another name", name)
 			}
 			c.Servers[name] = entry
@@ -151,13 +154,15 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		name := args[0]
 		err := m.Update(func(c *mcp.Config) error {
 			srv, ok := c.Servers[name]
-			if !ok {
-				return fmt.Errorf("no MCP server named %q (see `wayfinder mcp list`)", name)
-			}
 			switch {
-			case sub == "remove":
-				delete(c.Servers, name)
+			case sub == "remove" && c.Remove(name): // an entry with mistakes too
 				return nil
+			case !ok && c.Has(name):
+				// It never starts, and a switch written into it would
+				// rewrite what the person is fixing.
+				return errors.New(say("mcp.brokenSwitch", langIndex(cliLanguage(settingsLanguage(ctx, g))), "name", name))
+			case !ok:
+				return fmt.Errorf("no MCP server named %q (see `wayfinder mcp list`)", name)
 			case len(args) == 2:
 				srv.DisabledTools = toggle(srv.DisabledTools, args[1], sub == "off")
 			default:

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -137,10 +138,10 @@ func TestBrokenMCPJSONOnTheCommandLine(t *testing.T) {
 				"✗ MCP server fine did not start", "fine server ran"}, nil},
 		{"doctor ko", "ko_KR.UTF-8", broken, []string{"--ollama-host", "http://127.0.0.1:1", "doctor"}, 1,
 			[]string{"mcp.json: 5번째 줄: http:// 또는 https:// 주소가 아닙니다: ftp://host/mcp"}, nil},
-		{"add refused en", "en_US.UTF-8", broken, []string{"mcp", "add", "more", "--url", "http://127.0.0.1:1/mcp"}, 1, nil,
-			[]string{"mcp.json has 3 mistakes; correct them first, as `wayfinder mcp list` says"}},
-		{"off refused ko", "ko_KR.UTF-8", broken, []string{"mcp", "off", "fine"}, 1, nil,
-			[]string{"mcp.json에 잘못된 곳이 3개 있습니다. `wayfinder mcp list`가 알려 주는 대로 먼저 고치거나"}},
+		{"off refused not json en", "en_US.UTF-8", notJSON, []string{"mcp", "off", "a"}, 1, nil,
+			[]string{"mcp.json: mcp.json is not valid JSON at line 4, column 5, so no MCP server runs.\n  Correct it there"}},
+		{"remove refused not json ko", "ko_KR.UTF-8", notJSON, []string{"mcp", "remove", "b"}, 1, nil,
+			[]string{"mcp.json의 4번째 줄 5번째 글자에서 JSON 형식이 잘못되어"}},
 		{"list not json en", "en_US.UTF-8", notJSON, []string{"mcp", "list"}, 1, nil,
 			[]string{"mcp.json: mcp.json is not valid JSON at line 4, column 5, so no MCP server runs.\n  Correct it there"}},
 		{"doctor not json ko", "ko_KR.UTF-8", notJSON, []string{"--ollama-host", "http://127.0.0.1:1", "doctor"}, 1,
@@ -170,5 +171,72 @@ func TestBrokenMCPJSONOnTheCommandLine(t *testing.T) {
 				t.Errorf("mcp.json changed: %v\n%s", err, b)
 			}
 		})
+	}
+}
+
+// `wayfinder mcp` changes mcp.json while entries in it have mistakes: a
+// server is added and switched beside them, one with mistakes is removed
+// (it cannot be switched, in the person's language, nor its name taken),
+// and the others stay in the file as written.
+func TestMCPCommandsBesideBrokenEntries(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
+	old := `{"type": "sse", "url": "http://127.0.0.1:1/sse"}`
+	web := `{"url": "ftp://host/mcp", "args": "-x", "autoApprove": ["t"]}`
+	broken := "{\n  \"mcpServers\": {\n    \"fine\": {\"command\": \"/nonexistent/fine\"},\n" +
+		"    \"old\": " + old + ",\n    \"web\": " + web + "\n  }\n}\n"
+	if err := os.WriteFile(path, []byte(broken), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	kept := func(step string, entries ...string) {
+		t.Helper()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var file bytes.Buffer
+		if err := json.Compact(&file, b); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i+1 < len(entries); i += 2 {
+			var entry bytes.Buffer
+			if err := json.Compact(&entry, []byte(entries[i+1])); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(file.String(), `"`+entries[i]+`":`+entry.String()) {
+				t.Errorf("%s: %s is not in mcp.json as written:\n%s", step, entries[i], b)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		lang        string
+		cmd         []string
+		code        int
+		out, errOut string
+	}{
+		{"en_US.UTF-8", []string{"mcp", "off", "fine"}, 0, "Switched off: fine", ""},
+		{"en_US.UTF-8", []string{"mcp", "off", "old"}, 1, "", "old has mistakes in mcp.json, so it does not start and cannot be switched"},
+		{"ko_KR.UTF-8", []string{"mcp", "on", "web"}, 1, "", "web은(는) mcp.json에 잘못된 곳이 있어 시작하지 않고, 켜거나 끌 수도 없습니다."},
+		{"en_US.UTF-8", []string{"mcp", "add", "old", "--", "/nonexistent/other"}, 1, "", "already there"},
+		{"en_US.UTF-8", []string{"mcp", "add", "more", "--", "/nonexistent/more"}, 1, "more (stdio: /nonexistent/more): failed", "added more, but it did not start"},
+		{"en_US.UTF-8", []string{"mcp", "remove", "old"}, 0, "Removed: old", ""},
+	} {
+		t.Setenv("LC_ALL", tc.lang)
+		code, out, errOut := wayfinder(t, append([]string{"--data-dir", dir}, tc.cmd...)...)
+		if code != tc.code || !strings.Contains(out, tc.out) || !strings.Contains(errOut, tc.errOut) {
+			t.Errorf("%v: %d %q %q, want %d %q %q", tc.cmd, code, out, errOut, tc.code, tc.out, tc.errOut)
+		}
+		if tc.cmd[1] != "remove" {
+			kept(strings.Join(tc.cmd, " "), "old", old, "web", web)
+		}
+	}
+	kept("remove old", "web", web)
+	b, err := os.ReadFile(path)
+	if err != nil || strings.Contains(string(b), `"old"`) || !strings.Contains(string(b), `"more"`) || !strings.Contains(string(b), `"disabled": true`) {
+		t.Fatalf("mcp.json after the changes: %v\n%s", err, b)
+	}
+	code, out, _ := wayfinder(t, "--data-dir", dir, "mcp", "list")
+	if code != 1 || !strings.Contains(out, "web (mcp.json): has mistakes") || strings.Contains(out, "old") {
+		t.Errorf("list after the changes: %d %q", code, out)
 	}
 }

@@ -59,7 +59,7 @@ func (s *MCPService) Add(in api.MCPServerInput) ([]api.MCPServer, error) {
 		entry.Env = nil
 	}
 	err = m.Update(func(c *mcp.Config) error {
-		if _, ok := c.Servers[name]; ok {
+		if c.Has(name) { // an entry with mistakes holds its name too
 			return api.NewError(api.ErrInvalidInput, fmt.Sprintf("an MCP server named %q is already there", name), "").With("case", "mcp_taken", "name", name)
 		}
 		if err := entry.Check(name); err != nil {
@@ -78,9 +78,21 @@ func (s *MCPService) Add(in api.MCPServerInput) ([]api.MCPServer, error) {
 // grants ("always for this tool") of its tools: a server added later under
 // the same name asks again (grants are kept with the program that
 // provides the tool, so one added by hand or by `wayfinder mcp` asks too).
+// An entry with mistakes is removed the same way (every entry of a name
+// given twice); the other entries with mistakes stay as written.
 func (s *MCPService) Remove(name string) error {
-	if err := s.change(name, func(c *mcp.Config, _ mcp.Server) { delete(c.Servers, name) }); err != nil {
+	m, err := s.manager()
+	if err != nil {
 		return err
+	}
+	err = m.Update(func(c *mcp.Config) error {
+		if !c.Remove(name) {
+			return unknownServer(name)
+		}
+		return nil
+	})
+	if err != nil {
+		return invalid(err)
 	}
 	if _, err := s.app.store.RevokeServer(s.app.ctx, name); err != nil {
 		return fmt.Errorf("MCP server %s removed, but its tools allowed for good stay listed in Settings: %w", name, err)
@@ -105,6 +117,9 @@ func (s *MCPService) SetTool(name, tool string, enabled bool) error {
 	})
 }
 
+// change edits the entry of a server that is right. One with mistakes is
+// not switched: it never starts, and writing a switch into it would
+// rewrite what the person is fixing (removing it is possible).
 func (s *MCPService) change(name string, fn func(*mcp.Config, mcp.Server)) error {
 	m, err := s.manager()
 	if err != nil {
@@ -112,12 +127,20 @@ func (s *MCPService) change(name string, fn func(*mcp.Config, mcp.Server)) error
 	}
 	return invalid(m.Update(func(c *mcp.Config) error {
 		srv, ok := c.Servers[name]
-		if !ok {
-			return api.NewError(api.ErrInvalidInput, fmt.Sprintf("No MCP server is named %q.", name), "").With("case", "mcp_unknown", "name", name)
+		switch {
+		case !ok && c.Has(name):
+			return api.NewError(api.ErrInvalidInput, fmt.Sprintf("The MCP server %q has mistakes in mcp.json, so it does not start and cannot be switched; correct them there, or remove it.", name), "").
+				With("case", "mcp_broken", "name", name)
+		case !ok:
+			return unknownServer(name)
 		}
 		fn(c, srv)
 		return nil
 	}))
+}
+
+func unknownServer(name string) error {
+	return api.NewError(api.ErrInvalidInput, fmt.Sprintf("No MCP server is named %q.", name), "").With("case", "mcp_unknown", "name", name)
 }
 
 // invalid turns a configuration mistake into an error the window words:

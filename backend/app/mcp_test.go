@@ -298,3 +298,87 @@ func TestMCPServiceListsABrokenFile(t *testing.T) {
 		})
 	}
 }
+
+// Settings changes mcp.json while entries in it have mistakes: a server is
+// added and switched beside them, one with mistakes is removed (it cannot
+// be switched, nor its name taken), and the others stay in the file as
+// written. A file that is not JSON is refused with its line and column,
+// and left as it is.
+func TestMCPServiceChangesBesideBrokenEntries(t *testing.T) {
+	a, _ := openTestApp(t, ollamatest.New(t), "llama3.2:3b")
+	svc := a.Services()["MCPService"].(*MCPService)
+	path := filepath.Join(a.dataDir, mcp.FileName)
+	old := `{"type": "sse", "url": "http://h/sse"}`
+	web := `{"url": "ftp://h", "timeoutSeconds": -1, "autoApprove": ["x"]}`
+	file := "{\"mcpServers\": {\n\"fine\": {\"command\": \"/nonexistent/x\"},\n\"old\": " + old + ",\n\"web\": " + web + "}}"
+	if err := os.WriteFile(path, []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// want: "name" then its entry as written, compared without spaces.
+	kept := func(step string, want ...string) {
+		t.Helper()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c bytes.Buffer
+		if err := json.Compact(&c, b); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i+1 < len(want); i += 2 {
+			var cw bytes.Buffer
+			if err := json.Compact(&cw, []byte(want[i+1])); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(c.String(), `"`+want[i]+`":`+cw.String()) {
+				t.Errorf("%s: %s is not in mcp.json as written:\n%s", step, want[i], b)
+			}
+		}
+	}
+	if err := svc.SetServer("fine", false, true); err != nil {
+		t.Fatalf("switch off beside broken entries: %v", err)
+	}
+	kept("off", "old", old, "web", web)
+	for _, err := range []error{svc.SetServer("old", true, false), svc.SetTool("web", "x", false)} {
+		if info := describe(err); info.Code != api.ErrInvalidInput || info.Args["case"] != "mcp_broken" {
+			t.Errorf("switching an entry with mistakes: %v %+v", err, info.Args)
+		}
+	}
+	if _, err := svc.Add(api.MCPServerInput{Name: "old", URL: "http://127.0.0.1:1/mcp"}); describe(err).Args["case"] != "mcp_taken" {
+		t.Errorf("add under the name of an entry with mistakes: %v", err)
+	}
+	list, err := svc.Add(api.MCPServerInput{Name: "more", Command: "/nonexistent/more"})
+	if err != nil {
+		t.Fatalf("add beside broken entries: %v", err)
+	}
+	states := map[string]api.MCPState{}
+	for _, s := range list {
+		states[s.Name] = s.State
+	}
+	if want := map[string]api.MCPState{"fine": api.MCPOff, "more": api.MCPFailed, "old": api.MCPInvalid, "web": api.MCPInvalid}; !maps.Equal(states, want) {
+		t.Fatalf("after add: %v, want %v", states, want)
+	}
+	kept("add", "old", old, "web", web)
+	if err := svc.Remove("old"); err != nil {
+		t.Fatalf("remove an entry with mistakes: %v", err)
+	}
+	list, err = svc.List(false)
+	if err != nil || len(list) != 3 || list[2].Name != "web" || list[2].State != api.MCPInvalid {
+		t.Fatalf("after removing old: %+v %v", list, err)
+	}
+	kept("remove", "web", web)
+	if b, _ := os.ReadFile(path); strings.Contains(string(b), `"old"`) {
+		t.Fatalf("old is still in mcp.json:\n%s", b)
+	}
+	notJSON := "{\"mcpServers\": {\n  \"fine\": {\"command\": \"x\"}\n  \"web\": {}}}"
+	if err := os.WriteFile(path, []byte(notJSON), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err = svc.Remove("web")
+	if info := describe(err); !maps.Equal(info.Args, map[string]string{"case": "mcp_syntax", "line": "3", "column": "3"}) {
+		t.Fatalf("remove from a file that is not JSON: %v %+v", err, info.Args)
+	}
+	if b, _ := os.ReadFile(path); string(b) != notJSON {
+		t.Fatalf("a file that is not JSON was written over:\n%s", b)
+	}
+}

@@ -9,11 +9,13 @@
 package mcp
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -31,6 +33,64 @@ const FileName = "mcp.json"
 // works as it is.
 type Config struct {
 	Servers map[string]Server `json:"mcpServers"`
+	// kept are the entries left out for their mistakes, as written and in
+	// the file's order, and other holds the file's keys beside
+	// "mcpServers": Save writes both back as they are, so that a change
+	// made in Settings or by `wayfinder mcp` while the person is fixing an
+	// entry by hand neither drops nor rewrites it.
+	kept  []member
+	other []member
+	// order is the entries' names in the file's order (repeated when
+	// given twice): Save keeps it, adding new servers after by name.
+	order []string
+}
+
+// member is one key of a JSON object and its value as written.
+type member struct {
+	name string
+	raw  json.RawMessage
+}
+
+// Invalid names the entries left out for their mistakes, in the file's
+// order, each once (a name given twice is one).
+func (c Config) Invalid() []string {
+	var out []string
+	for _, k := range c.kept {
+		if !slices.Contains(out, k.name) {
+			out = append(out, k.name)
+		}
+	}
+	return out
+}
+
+// Has reports whether name has an entry: one that is right, or one kept
+// for its mistakes (a new server must not take its name).
+func (c Config) Has(name string) bool {
+	_, ok := c.Servers[name]
+	return ok || slices.ContainsFunc(c.kept, func(k member) bool { return k.name == name })
+}
+
+// Remove takes every entry named name out, right or kept for its
+// mistakes; false when there is none.
+func (c *Config) Remove(name string) bool {
+	_, ok := c.Servers[name]
+	delete(c.Servers, name)
+	n := len(c.kept)
+	c.kept = slices.DeleteFunc(c.kept, func(k member) bool { return k.name == name })
+	return ok || len(c.kept) < n
+}
+
+// clone is a copy whose changes leave c as it is.
+func (c Config) clone() Config {
+	next := Config{Servers: make(map[string]Server, len(c.Servers)), kept: slices.Clone(c.kept), other: slices.Clone(c.other), order: slices.Clone(c.order)}
+	for n, s := range c.Servers {
+		s.Args = slices.Clone(s.Args)
+		s.Env = maps.Clone(s.Env)
+		s.Headers = maps.Clone(s.Headers)
+		s.DisabledTools = slices.Clone(s.DisabledTools)
+		next.Servers[n] = s
+	}
+	return next
 }
 
 // Server is one server's entry: either Command (stdio) or URL (Streamable
@@ -163,16 +223,16 @@ func (c Config) Names() []string {
 
 // Save writes dir/mcp.json readable by its owner only (it may hold keys in
 // env or headers), through a temporary file so a crash leaves the old one.
+// The entries kept for their mistakes and the file's other keys are
+// written back as they were read: the same keys, values and order, only
+// indented like the rest.
 func Save(dir string, c Config) error {
 	for _, n := range c.Names() {
 		if err := c.Servers[n].Check(n); err != nil {
 			return err
 		}
 	}
-	if c.Servers == nil {
-		c.Servers = map[string]Server{}
-	}
-	b, err := json.MarshalIndent(c, "", "  ")
+	b, err := encode(c)
 	if err != nil {
 		return fmt.Errorf("save %s: %w", FileName, err)
 	}
@@ -185,7 +245,7 @@ func Save(dir string, c Config) error {
 		tmp.Close()
 		return fmt.Errorf("save %s: %w", FileName, err)
 	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
+	if _, err := tmp.Write(b); err != nil {
 		tmp.Close()
 		return fmt.Errorf("save %s: %w", FileName, err)
 	}
@@ -196,4 +256,82 @@ func Save(dir string, c Config) error {
 		return fmt.Errorf("save %s: %w", FileName, err)
 	}
 	return nil
+}
+
+// encode is the file's text: "mcpServers" with every entry in the file's
+// order (the right ones as Wayfinder writes them, the kept ones as
+// written, a name given twice twice) and new ones after them by name, then
+// the file's other keys.
+func encode(c Config) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("{\n  \"mcpServers\": {")
+	n := 0
+	entry := func(name string, body func(*bytes.Buffer) error) error {
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		key, err := json.Marshal(name)
+		if err != nil {
+			return err
+		}
+		b.WriteString("\n    ")
+		b.Write(key)
+		b.WriteString(": ")
+		return body(&b)
+	}
+	server := func(name string) error {
+		return entry(name, func(b *bytes.Buffer) error {
+			body, err := json.MarshalIndent(c.Servers[name], "    ", "  ")
+			b.Write(body)
+			return err
+		})
+	}
+	written := map[string]bool{}
+	kept := 0
+	for _, name := range c.order {
+		var err error
+		switch _, ok := c.Servers[name]; {
+		case ok && !written[name]:
+			written[name] = true
+			err = server(name)
+		case kept < len(c.kept) && c.kept[kept].name == name:
+			raw := c.kept[kept].raw
+			kept++
+			err = entry(name, func(b *bytes.Buffer) error { return json.Indent(b, raw, "    ", "  ") })
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range c.kept[kept:] { // none: each is in order
+		if err := entry(k.name, func(b *bytes.Buffer) error { return json.Indent(b, k.raw, "    ", "  ") }); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range c.Names() {
+		if !written[name] {
+			if err := server(name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if n > 0 {
+		b.WriteString("\n  ")
+	}
+	b.WriteByte('}')
+	for _, o := range c.other {
+		key, err := json.Marshal(o.name)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(",\n  ")
+		b.Write(key)
+		b.WriteString(": ")
+		if err := json.Indent(&b, o.raw, "  ", "  "); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteString("\n}\n")
+	return b.Bytes(), nil
 }

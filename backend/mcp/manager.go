@@ -137,35 +137,48 @@ func (m *Manager) Config() Config {
 }
 
 // Update changes the configuration (fn edits a copy), saves it and
-// restarts the servers whose entry changed.
+// restarts the servers whose entry changed. Entries with mistakes stay in
+// the file as the person wrote them (fn may remove one: Config.Remove),
+// so servers can be added, removed and switched while some are being
+// fixed; only a file that could not be read at all (not JSON, say) is
+// refused, since writing it would lose what is in it.
 func (m *Manager) Update(fn func(*Config) error) error {
+	// An edit by hand since the file was last read is kept, not written
+	// over with the configuration read before it.
+	m.mu.Lock()
+	changed := m.fileState() != m.seen
+	m.mu.Unlock()
+	if changed {
+		_ = m.Reload() // its error is m.cfgErr, judged below
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.cfgErr != nil {
+	if fe := (*FileError)(nil); m.cfgErr != nil && (!errors.As(m.cfgErr, &fe) || fe.Whole) {
 		return fmt.Errorf("mcp.json must be fixed first: %w", m.cfgErr)
 	}
-	next := Config{Servers: map[string]Server{}}
-	for n, s := range m.cfg.Servers {
-		s.Args = slices.Clone(s.Args)
-		s.DisabledTools = slices.Clone(s.DisabledTools)
-		next.Servers[n] = s
-	}
+	next := m.cfg.clone()
 	if err := fn(&next); err != nil {
 		return err
 	}
 	if err := Save(m.dir, next); err != nil {
 		return err
 	}
+	// Read back what was written: the kept entries' problems now point
+	// at their new lines, and a removed one's are gone.
 	m.seen = m.fileState()
+	saved, err := Load(m.dir)
+	if fe := (*FileError)(nil); err != nil && (!errors.As(err, &fe) || fe.Whole) {
+		return fmt.Errorf("read %s after saving it: %w", FileName, err)
+	}
 	for n, s := range m.servers {
-		if nc, ok := next.Servers[n]; !ok || !sameProcess(nc, s.cfg()) {
+		if nc, ok := saved.Servers[n]; !ok || !sameProcess(nc, s.cfg()) {
 			s.stop()
 			delete(m.servers, n)
 		} else {
 			s.setConfig(nc)
 		}
 	}
-	m.cfg = next
+	m.cfg, m.cfgErr = saved, err
 	return nil
 }
 

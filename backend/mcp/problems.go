@@ -107,14 +107,16 @@ func Parse(b []byte, where string) (Config, error) {
 		return whole(problem("", "mcp_syntax", []string{"line", strconv.Itoa(line), "column", strconv.Itoa(col)},
 			"not valid JSON at line %d, column %d: %v", line, col, err))
 	}
-	entries, p := serverEntries(b)
+	entries, other, p := serverEntries(b)
 	if p != nil {
 		return whole(p)
 	}
+	c.other = other
 	var problems []*Problem
 	count := map[string]int{}
 	for _, e := range entries {
 		count[e.name]++
+		c.order = append(c.order, e.name)
 	}
 	reported := map[string]bool{}
 	for _, e := range entries {
@@ -125,6 +127,7 @@ func Parse(b []byte, where string) (Config, error) {
 				problems = append(problems, problem(e.name, "mcp_duplicate", []string{"name", e.name, "line", line, "count", strconv.Itoa(count[e.name])},
 					"server %q is named %d times (first at line %d); keep one", e.name, count[e.name], e.line))
 			}
+			c.kept = append(c.kept, member{e.name, e.raw})
 			continue
 		}
 		before := len(problems)
@@ -138,6 +141,7 @@ func Parse(b []byte, where string) (Config, error) {
 			if field == "" { // the entry itself is not an object
 				problems = append(problems, problem(e.name, "mcp_entry", []string{"name", e.name, "line", line},
 					"server %q (line %d) must be an object such as {\"command\": \"npx\", \"args\": [...]}", e.name, e.line))
+				c.kept = append(c.kept, member{e.name, e.raw})
 				continue
 			}
 			// The rest of the entry was read: its other mistakes too.
@@ -150,6 +154,7 @@ func Parse(b []byte, where string) (Config, error) {
 		}
 		problems = append(problems, ps...)
 		if len(problems) > before {
+			c.kept = append(c.kept, member{e.name, e.raw})
 			continue
 		}
 		c.Servers[e.name] = s
@@ -168,24 +173,27 @@ type entry struct {
 }
 
 // serverEntries walks the (valid) JSON for the entries of "mcpServers",
-// keeping names given twice, which a map would silently merge.
-func serverEntries(b []byte) ([]entry, *Problem) {
+// keeping names given twice, which a map would silently merge, and the
+// file's other keys as written.
+func serverEntries(b []byte) ([]entry, []member, *Problem) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	notObject := problem("", "mcp_not_object", nil, `%s must be an object with "mcpServers" in it`, FileName)
 	if tok, _ := dec.Token(); tok != json.Delim('{') {
-		return nil, notObject
+		return nil, nil, notObject
 	}
 	var out []entry
+	var other []member
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, notObject
+			return nil, nil, notObject
 		}
 		if key, _ := tok.(string); key != "mcpServers" {
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return nil, notObject
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return nil, nil, notObject
 			}
+			other = append(other, member{key, raw})
 			continue
 		}
 		start := dec.InputOffset()
@@ -195,26 +203,26 @@ func serverEntries(b []byte) ([]entry, *Problem) {
 		}
 		if tok != json.Delim('{') {
 			line, _ := position(b, start)
-			return nil, problem("", "mcp_servers", []string{"line", strconv.Itoa(line)}, `"mcpServers" (line %d) must be an object of servers by name`, line)
+			return nil, nil, problem("", "mcp_servers", []string{"line", strconv.Itoa(line)}, `"mcpServers" (line %d) must be an object of servers by name`, line)
 		}
 		for dec.More() {
 			tok, err := dec.Token()
 			if err != nil {
-				return nil, notObject
+				return nil, nil, notObject
 			}
 			name, _ := tok.(string)
 			line, _ := position(b, dec.InputOffset())
 			var raw json.RawMessage
 			if err := dec.Decode(&raw); err != nil {
-				return nil, notObject
+				return nil, nil, notObject
 			}
 			out = append(out, entry{name: name, raw: raw, line: line})
 		}
 		if _, err := dec.Token(); err != nil {
-			return nil, notObject
+			return nil, nil, notObject
 		}
 	}
-	return out, nil
+	return out, other, nil
 }
 
 // position is the line and column (both from 1, the column in

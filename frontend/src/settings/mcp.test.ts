@@ -64,6 +64,22 @@ describe("a broken mcp.json in Settings", () => {
     expect($$("li[data-server='web'] input[type=checkbox]")).toHaveLength(0);
   });
 
+  it("removes an entry with mistakes after asking, and still switches the servers that are right", async () => {
+    const { fake } = await openSettings(broken);
+    await vi.waitFor(() => expect($$(".servers > li")).toHaveLength(5), { timeout: 5000 });
+    expect($(".invalid-lead").textContent).toContain("servers can still be added and changed");
+    click("li[data-server='web'] button.remove");
+    expect($("li[data-server='web'] .confirm").textContent).toContain("Remove web from mcp.json?");
+    expect(fake.mcpServers).toHaveLength(5); // it asks first
+    click("li[data-server='web'] button.remove-yes");
+    await vi.waitFor(() => expect($$(".servers > li")).toHaveLength(4), { timeout: 5000 });
+    expect(fake.calls.filter((c) => c.method === "Remove").map((c) => c.args)).toEqual([["web"]]);
+    await vi.waitFor(() => expect($(".mcp").getAttribute("aria-busy")).toBe("false"), { timeout: 5000 });
+    click($$("li[data-server='files'] .check input")[0]!); // off, beside the entries with mistakes
+    await vi.waitFor(() => expect($("li[data-server='files'] .state").textContent).toBe("off"), { timeout: 5000 });
+    expect($$(".mcp .banner")).toHaveLength(0);
+  });
+
   it("says the same in Korean", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     broken(fake);
@@ -76,6 +92,7 @@ describe("a broken mcp.json in Settings", () => {
     ]);
     expect(problems("twice")).toEqual(["11번째 줄: MCP 서버 twice이(가) mcp.json에 2번 있어 어느 것도 시작하지 않습니다."]);
     expect($("li[data-server='web'] .state").textContent).toBe("설정 오류");
+    expect($("li[data-server='web'] button.remove").getAttribute("aria-label")).toBe("MCP 서버 web 삭제");
   });
 
   it("says where mcp.json is not JSON, in English and Korean, without the parser's English", async () => {

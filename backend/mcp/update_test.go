@@ -1,0 +1,179 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// keptEntries are the entries of a file as written (compacted: only the
+// whitespace between tokens may change), in order, names repeated.
+func keptEntries(t *testing.T, b []byte) [][2]string {
+	t.Helper()
+	entries, _, p := serverEntries(b)
+	if p != nil {
+		t.Fatalf("not a file of servers: %v\n%s", p, b)
+	}
+	var out [][2]string
+	for _, e := range entries {
+		var c bytes.Buffer
+		if err := json.Compact(&c, e.raw); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, [2]string{e.name, c.String()})
+	}
+	return out
+}
+
+func keptWithout(entries [][2]string, name string) [][2]string {
+	var out [][2]string
+	for _, e := range entries {
+		if e[0] != name {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TestChangesKeepTheEntriesBeingFixed: while entries of mcp.json have
+// mistakes, servers can still be added, switched and removed (a broken
+// entry too), and every broken entry stays in the file exactly as the
+// person wrote it (its keys, values, their order, a name given twice), as
+// do the file's other keys; none of them ever starts. Only a file that is
+// not JSON is refused, and left as it is.
+func TestChangesKeepTheEntriesBeingFixed(t *testing.T) {
+	dir := brokenFile(t,
+		[2]string{"twice", `{"command": "a", "args": "--one"}`},
+		[2]string{"typed", `{ "command":"x",  "args": "--flag", "env": {"K": "\u00e9"}, "autoApprove": ["t"] }`},
+		[2]string{"twice", `{"command": "b"}`},
+		[2]string{"str", `"npx server"`},
+		[2]string{"a b", `{"url": "http://h/mcp"}`},
+	)
+	path := filepath.Join(dir, FileName)
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A key of another app beside "mcpServers" stays too.
+	orig = bytes.Replace(orig, []byte("{\n  \"mcpServers\""), []byte("{\n  \"globalShortcut\": \"Ctrl+Space\",\n  \"mcpServers\""), 1)
+	if err := os.WriteFile(path, orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	written := keptEntries(t, orig)
+	broken := keptWithout(written, "fine")
+	m := New(dir, Options{})
+	t.Cleanup(m.Close)
+	if got, want := m.Config().Invalid(), []string{"twice", "typed", "str", "a b"}; !cmp.Equal(got, want) {
+		t.Fatalf("Invalid() = %q, want %q", got, want)
+	}
+
+	check := func(step string, wantRight []string, wantBroken [][2]string, wantInvalid []string) {
+		t.Helper()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var right, kept [][2]string
+		for _, e := range keptEntries(t, b) {
+			if _, ok := m.Config().Servers[e[0]]; ok {
+				right = append(right, e)
+			} else {
+				kept = append(kept, e)
+			}
+		}
+		var names []string
+		for _, e := range right {
+			names = append(names, e[0])
+		}
+		if !cmp.Equal(names, wantRight) {
+			t.Errorf("%s: right entries %q, want %q", step, names, wantRight)
+		}
+		if d := cmp.Diff(wantBroken, kept); d != "" {
+			t.Errorf("%s: the broken entries were not kept as written (-want +got):\n%s\n%s", step, d, b)
+		}
+		if !bytes.Contains(b, []byte(`"globalShortcut": "Ctrl+Space"`)) {
+			t.Errorf("%s: the file's other key was dropped:\n%s", step, b)
+		}
+		var fe *FileError
+		if err := m.Err(); !errors.As(err, &fe) || fe.Whole {
+			t.Fatalf("%s: Err() = %v, want the entries' mistakes", step, err)
+		}
+		if got := m.Config().Invalid(); !cmp.Equal(got, wantInvalid) {
+			t.Errorf("%s: Invalid() = %q, want %q", step, got, wantInvalid)
+		}
+		// Every mistake reported points at its entry's line in the file as it is now.
+		lines := strings.Split(string(b), "\n")
+		for _, p := range fe.Problems {
+			n, _ := strconv.Atoi(p.Args["line"])
+			if n < 1 || n > len(lines) || !strings.Contains(lines[n-1], mustQuote(p.Server)) {
+				t.Errorf("%s: %s of %q says line %d, which is %q", step, p.Code, p.Server, n, lines[max(0, min(n-1, len(lines)-1))])
+			}
+		}
+		for _, st := range m.Status(t.Context(), false) {
+			for _, n := range wantInvalid {
+				if st.Name == n && st.State != "invalid" {
+					t.Errorf("%s: %s is %s, want invalid (never started)", step, n, st.State)
+				}
+			}
+		}
+	}
+
+	more := helper("good")
+	if err := m.Update(func(c *Config) error {
+		if c.Has("twice") == false || c.Has("str") == false {
+			t.Error("Has does not see the broken entries")
+		}
+		c.Servers["more"] = more
+		return nil
+	}); err != nil {
+		t.Fatalf("add beside broken entries: %v", err)
+	}
+	check("add", []string{"fine", "more"}, broken, []string{"twice", "typed", "str", "a b"})
+
+	if err := m.Update(func(c *Config) error {
+		s := c.Servers["fine"]
+		s.Disabled = true
+		c.Servers["fine"] = s
+		return nil
+	}); err != nil || !m.Config().Servers["fine"].Disabled {
+		t.Fatalf("switch off beside broken entries: %v", err)
+	}
+	check("off", []string{"fine", "more"}, broken, []string{"twice", "typed", "str", "a b"})
+
+	if err := m.Update(func(c *Config) error {
+		if !c.Remove("twice") || c.Remove("nobody") {
+			t.Error("Remove of a broken entry (or of none) says otherwise")
+		}
+		return nil
+	}); err != nil {
+		t.Fatalf("remove a broken entry: %v", err)
+	}
+	broken = keptWithout(broken, "twice")
+	check("remove twice", []string{"fine", "more"}, broken, []string{"typed", "str", "a b"})
+
+	// A file that is not JSON is not written over: refused, left as it is.
+	bad := []byte("{\n  \"mcpServers\": {\n    \"x\": {\"command\": \"y\"}\n    \"z\": {}\n  }\n}\n")
+	if err := os.WriteFile(path, bad, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err = m.Update(func(c *Config) error { c.Remove("typed"); return nil })
+	var fe *FileError
+	if !errors.As(err, &fe) || !fe.Whole || fe.Problems[0].Code != "mcp_syntax" {
+		t.Fatalf("Update of a file that is not JSON: %v", err)
+	}
+	if b, _ := os.ReadFile(path); !bytes.Equal(b, bad) {
+		t.Fatalf("a file that is not JSON was written over:\n%s", b)
+	}
+}
+
+func mustQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

@@ -42,12 +42,14 @@ var mcpProblemText = map[string][2]string{
 	"error.invalid_input.case.mcp_servers.hint":    {"Write each server as \"name\": { \"command\": … } inside it.", "그 안에 서버마다 \"이름\": { \"command\": … } 형식으로 적으세요."},
 	"error.invalid_input.case.mcp_too_big":         {"mcp.json is larger than {max} bytes, so it is not read and no MCP server runs.", "mcp.json이 {max}바이트보다 커서 읽지 않았고, MCP 서버가 하나도 실행되지 않습니다."},
 	"error.invalid_input.case.mcp_too_big.hint":    {"It holds only the servers' settings: keep it small, or remove it to start again.", "서버 설정만 담는 파일이니 작게 유지하거나, 지우고 다시 시작하세요."},
-	"mcp.problemAt":   {"Line {line}: {problem}", "{line}번째 줄: {problem}"},
-	"mcp.kind.list":   {"a list [ … ]", "목록 [ … ]"},
-	"mcp.kind.object": {"an object { … }", "객체 { … }"},
-	"mcp.kind.string": {"text in quotes", "따옴표로 묶은 글"},
-	"mcp.kind.number": {"a number", "숫자"},
-	"mcp.kind.bool":   {"true or false", "true 또는 false"},
+	"mcp.problemAt":       {"Line {line}: {problem}", "{line}번째 줄: {problem}"},
+	"mcp.kind.list":       {"a list [ … ]", "목록 [ … ]"},
+	"mcp.kind.object":     {"an object { … }", "객체 { … }"},
+	"mcp.kind.string":     {"text in quotes", "따옴표로 묶은 글"},
+	"mcp.kind.number":     {"a whole number", "정수"},
+	"mcp.kind.texts":      {"a list of texts in quotes [ \"…\" ]", "따옴표로 묶은 글의 목록 [ \"…\" ]"},
+	"mcp.kind.textObject": {"an object of texts in quotes { \"KEY\": \"…\" }", "따옴표로 묶은 글을 담은 객체 { \"KEY\": \"…\" }"},
+	"mcp.kind.bool":       {"true or false", "true 또는 false"},
 }
 
 // langIndex is a language setting as an index of the [2]string tables.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -133,20 +134,17 @@ func Parse(b []byte, where string) (Config, error) {
 		before := len(problems)
 		var s Server
 		if err := json.Unmarshal(e.raw, &s); err != nil {
-			field, want := "", ""
-			var te *json.UnmarshalTypeError
-			if errors.As(err, &te) {
-				field, want = te.Field, jsonKind(te.Type.Kind().String())
-			}
-			if field == "" { // the entry itself is not an object
+			// Unmarshal names only the first key of the wrong type: each
+			// is read on its own, so that all of them are said at once.
+			fields := fieldProblems(b, e)
+			if len(fields) == 0 { // the entry itself is not an object
 				problems = append(problems, problem(e.name, "mcp_entry", []string{"name", e.name, "line", line},
 					"server %q (line %d) must be an object such as {\"command\": \"npx\", \"args\": [...]}", e.name, e.line))
 				c.kept = append(c.kept, member{e.name, e.raw})
 				continue
 			}
 			// The rest of the entry was read: its other mistakes too.
-			problems = append(problems, problem(e.name, "mcp_field", []string{"name", e.name, "line", line, "field", field, "want", want},
-				"server %q (line %d): %q must be %s", e.name, e.line, field, kindWords[want]))
+			problems = append(problems, fields...)
 		}
 		ps := s.problems(e.name)
 		for _, p := range ps {
@@ -170,6 +168,41 @@ type entry struct {
 	name string
 	raw  json.RawMessage
 	line int
+	off  int64 // where raw begins in the file
+}
+
+// fieldProblems are the keys of an entry whose values have the wrong type
+// (mcp_field), each with its own line, in the entry's order; none when
+// the entry is not an object. Each key is read into a Server alone, as
+// Unmarshal matches it (without regard to case), so a second wrong key
+// is not hidden behind the first.
+func fieldProblems(b []byte, e entry) []*Problem {
+	dec := json.NewDecoder(bytes.NewReader(e.raw))
+	if tok, _ := dec.Token(); tok != json.Delim('{') {
+		return nil
+	}
+	var out []*Problem
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		key, _ := tok.(string)
+		line, _ := position(b, e.off+dec.InputOffset())
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return out
+		}
+		name, _ := json.Marshal(key)
+		var te *json.UnmarshalTypeError
+		if err := json.Unmarshal([]byte("{"+string(name)+":"+string(raw)+"}"), &Server{}); !errors.As(err, &te) || te.Field == "" {
+			continue
+		}
+		want := fieldKind(te)
+		out = append(out, problem(e.name, "mcp_field", []string{"name", e.name, "line", strconv.Itoa(line), "field", te.Field, "want", want},
+			"server %q (line %d): %q must be %s", e.name, line, te.Field, kindWords[want]))
+	}
+	return out
 }
 
 // serverEntries walks the (valid) JSON for the entries of "mcpServers",
@@ -216,7 +249,7 @@ func serverEntries(b []byte) ([]entry, []member, *Problem) {
 			if err := dec.Decode(&raw); err != nil {
 				return nil, nil, notObject
 			}
-			out = append(out, entry{name: name, raw: raw, line: line})
+			out = append(out, entry{name: name, raw: raw, line: line, off: dec.InputOffset() - int64(len(raw))})
 		}
 		if _, err := dec.Token(); err != nil {
 			return nil, nil, notObject
@@ -253,4 +286,26 @@ func jsonKind(kind string) string {
 	return "number"
 }
 
-var kindWords = map[string]string{"list": "a list", "object": "an object", "bool": "true or false", "string": "a string", "number": "a number"}
+// fieldKind is what a key of the wrong type must be (mcp_field's {want}):
+// its own kind, or, when one of its items is wrong ("args": ["-v", 1],
+// "env": {"KEY": 1}, where Unmarshal names the item's type), a list or
+// an object of texts.
+func fieldKind(te *json.UnmarshalTypeError) string {
+	t := reflect.TypeFor[Server]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if tag, _, _ := strings.Cut(f.Tag.Get("json"), ","); tag != te.Field || f.Type.Kind() == te.Type.Kind() {
+			continue
+		}
+		switch f.Type.Kind() {
+		case reflect.Slice:
+			return "texts"
+		case reflect.Map:
+			return "textObject"
+		}
+	}
+	return jsonKind(te.Type.Kind().String())
+}
+
+var kindWords = map[string]string{"list": "a list", "object": "an object", "bool": "true or false", "string": "a string", "number": "a whole number",
+	"texts": `a list of texts in quotes ["…"]`, "textObject": `an object of texts in quotes {"KEY": "…"}`}

@@ -78,6 +78,16 @@ func TestBrokenEntriesAreEachReportedAndTheOthersStart(t *testing.T) {
 				{"both", "mcp_field", map[string]string{"name": "both", "field": "env", "want": "object", "line": "6"}},
 				{"both", "mcp_url", map[string]string{"name": "both", "url": "ftp://h", "line": "6"}},
 			}},
+		{"every wrong key, each at its line", [][2]string{{"many", "{\n      \"command\": 42,\n      \"args\": \"--flag\",\n      \"disabledTools\": [\"a\", 2],\n      \"env\": {\"KEY\": 1},\n      \"Disabled\": \"yes\",\n      \"timeoutSeconds\": -1\n    }"}},
+			[]want{
+				{"many", "mcp_field", map[string]string{"name": "many", "field": "command", "want": "string", "line": "5"}},
+				{"many", "mcp_field", map[string]string{"name": "many", "field": "args", "want": "list", "line": "6"}},
+				{"many", "mcp_field", map[string]string{"name": "many", "field": "disabledTools", "want": "texts", "line": "7"}},
+				{"many", "mcp_field", map[string]string{"name": "many", "field": "env", "want": "textObject", "line": "8"}},
+				{"many", "mcp_field", map[string]string{"name": "many", "field": "disabled", "want": "bool", "line": "9"}},
+				{"many", "mcp_no_command", map[string]string{"name": "many", "line": "4"}},
+				{"many", "mcp_timeout", map[string]string{"name": "many", "line": "4"}},
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := brokenFile(t, tc.entries...)

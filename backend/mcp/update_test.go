@@ -108,11 +108,16 @@ func TestChangesKeepTheEntriesBeingFixed(t *testing.T) {
 		if got := m.Config().Invalid(); !cmp.Equal(got, wantInvalid) {
 			t.Errorf("%s: Invalid() = %q, want %q", step, got, wantInvalid)
 		}
-		// Every mistake reported points at its entry's line in the file as it is now.
+		// Every mistake reported points at its line in the file as it is
+		// now: its entry's, or its key's.
 		lines := strings.Split(string(b), "\n")
 		for _, p := range fe.Problems {
 			n, _ := strconv.Atoi(p.Args["line"])
-			if n < 1 || n > len(lines) || !strings.Contains(lines[n-1], mustQuote(p.Server)) {
+			at := mustQuote(p.Server)
+			if p.Code == "mcp_field" {
+				at = mustQuote(p.Args["field"])
+			}
+			if n < 1 || n > len(lines) || !strings.Contains(lines[n-1], at) {
 				t.Errorf("%s: %s of %q says line %d, which is %q", step, p.Code, p.Server, n, lines[max(0, min(n-1, len(lines)-1))])
 			}
 		}

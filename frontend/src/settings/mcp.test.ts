@@ -39,6 +39,7 @@ function broken(fake: FakeBackend) {
       problems: [
         { code: "mcp_url", args: { name: "web", url: "ftp://host/mcp", line: "9" }, message: "x" },
         { code: "mcp_field", args: { name: "web", field: "args", want: "list", line: "9" }, message: "x" },
+        { code: "mcp_field", args: { name: "web", field: "env", want: "textObject", line: "10" }, message: "x" },
       ] },
     { name: "twice", transport: "", enabled: false, auto_approve_read_only: false, state: "invalid", tools: [],
       problems: [{ code: "mcp_duplicate", args: { name: "twice", count: "2", line: "11" }, message: "x" }] },
@@ -55,6 +56,7 @@ describe("a broken mcp.json in Settings", () => {
     expect(problems("web")).toEqual([
       "Line 9: Not an http:// or https:// address: ftp://host/mcp",
       "Line 9: In the MCP server web, \"args\" must be a list [ … ].",
+      "Line 10: In the MCP server web, \"env\" must be an object of texts in quotes { \"KEY\": \"…\" }.",
     ]);
     expect(problems("twice")).toEqual(["Line 11: The MCP server twice is in mcp.json 2 times, so none of them starts."]);
     expect($("li[data-server='web'] .state").textContent).toBe("has mistakes");
@@ -89,6 +91,7 @@ describe("a broken mcp.json in Settings", () => {
     expect(problems("web")).toEqual([
       "9번째 줄: http:// 또는 https:// 주소가 아닙니다: ftp://host/mcp",
       "9번째 줄: MCP 서버 web의 \"args\"은(는) 목록 [ … ]여야 합니다.",
+      "10번째 줄: MCP 서버 web의 \"env\"은(는) 따옴표로 묶은 글을 담은 객체 { \"KEY\": \"…\" }여야 합니다.",
     ]);
     expect(problems("twice")).toEqual(["11번째 줄: MCP 서버 twice이(가) mcp.json에 2번 있어 어느 것도 시작하지 않습니다."]);
     expect($("li[data-server='web'] .state").textContent).toBe("설정 오류");

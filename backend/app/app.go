@@ -108,7 +108,10 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 		logger.Warn("settings of an older version updated", "change", m)
 	}
 	cur := a.settings.Current()
-	if a.models, err = newModelClient(cur, logger); err != nil {
+	// The models' context lengths of the last run: until Ollama answers,
+	// prompts are fitted to them rather than to llm.DefaultNumCtx.
+	memo := llm.OpenContextFile(filepath.Join(dir, llm.ContextFileName), logger)
+	if a.models, err = newModelClient(cur, logger, memo); err != nil {
 		return nil, err
 	}
 	var pace func(context.Context) error // background embedding waits while a turn runs
@@ -210,7 +213,7 @@ func openReadOnly(ctx context.Context, g globals, logger *slog.Logger) (_ *App, 
 		return nil, err
 	}
 	cur := a.settings.Current()
-	if a.models, err = newModelClient(cur, logger); err != nil {
+	if a.models, err = newModelClient(cur, logger, nil); err != nil {
 		return nil, err
 	}
 	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), nil, true, logger); err != nil {

@@ -448,7 +448,7 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	doctorMCP(ctx, dir, cliLanguage(cfg.Language), logger, ok, bad)
 	doctorWikipedia(cfg, ok, bad)
-	models, err := newModelClient(cfg, logger)
+	models, err := newModelClient(cfg, logger, nil)
 	if err != nil {
 		return err
 	}

@@ -73,7 +73,7 @@ func TestIntegrationPullFailsClearly(t *testing.T) {
 		t.Fatal("WAYFINDER_REAL_OLLAMA is not set: run `make test-ollama`")
 	}
 	s := api.Settings{OllamaHost: url, ChatModel: "tiny", ContextTokens: 2048}
-	m, err := newModelClient(s, newLogger(os.Stderr, false))
+	m, err := newModelClient(s, newLogger(os.Stderr, false), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

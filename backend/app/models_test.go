@@ -195,7 +195,7 @@ func TestPullProgressNamesEachHost(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := newModelClient(api.Settings{OllamaHost: tt.hosts}, newLogger(io.Discard, false))
+			m, err := newModelClient(api.Settings{OllamaHost: tt.hosts}, newLogger(io.Discard, false), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -237,5 +237,42 @@ func TestPullNamesTheHostsMissed(t *testing.T) {
 	last := events.waitFor(t, api.EventPullProgress, func(p any) bool { return p.(api.PullProgress).Done }).(api.PullProgress)
 	if last.Status != "success" || last.Error != nil || !cmp.Equal(last.Missed, []string{goneURL}) {
 		t.Fatalf("last event: %+v", last)
+	}
+}
+
+// TestContextLengthsOutliveARestart: with the model's own context size,
+// what /api/show said of a model is kept in the data folder, and the next
+// start fits prompts to it while Ollama does not answer yet (not to
+// llm.DefaultNumCtx, which would fold messages into summaries for good).
+func TestContextLengthsOutliveARestart(t *testing.T) {
+	fake := ollamatest.New(t)
+	fake.AddModel(ollamatest.Model{Name: "small:1b", Capabilities: []string{"completion", "tools"}, ContextLength: 16384})
+	dir := t.TempDir()
+	ctx := context.Background()
+	open := func(host string) *App {
+		t.Helper()
+		a, err := openApp(ctx, globals{dataDir: dir, ollamaHost: host, model: "small:1b"}, "serve", newLogger(io.Discard, false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	a := open(fake.URL())
+	s := a.settings.Current()
+	s.ContextTokens = 0 // the model's own
+	if _, err := a.settings.Save(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := (&SettingsService{a}).Status(); !st.ChatModel.Installed {
+		t.Fatalf("status: %+v", st)
+	}
+	a.Close()
+
+	url := fake.URL()
+	fake.Close() // Ollama is not up yet at the next start
+	b := open(url)
+	defer b.Close()
+	if got := b.models.current().ContextSize(ctx, "small:1b"); got != 16384 {
+		t.Errorf("context size at the next start, Ollama down: %d, want 16384", got)
 	}
 }

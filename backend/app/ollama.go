@@ -15,19 +15,26 @@ import (
 // or context size while the app runs, so it is swapped, never mutated.
 type modelClient struct {
 	log *slog.Logger
+	// memo keeps each model's context length across clients and starts
+	// (nil: not kept, e.g. beside an open app, whose file it is).
+	memo llm.ContextMemo
 
 	mu     sync.RWMutex
 	client *llm.Client
 	model  string
 }
 
-func newModelClient(s api.Settings, log *slog.Logger) (*modelClient, error) {
-	m := &modelClient{log: log}
+func newModelClient(s api.Settings, log *slog.Logger, memo llm.ContextMemo) (*modelClient, error) {
+	m := &modelClient{log: log, memo: memo}
 	return m, m.reconfigure(s)
 }
 
 func (m *modelClient) reconfigure(s api.Settings) error {
-	c, err := llm.New(s.OllamaHost, llm.WithNumCtx(s.ContextTokens), llm.WithLogger(m.log))
+	opts := []llm.Option{llm.WithNumCtx(s.ContextTokens), llm.WithLogger(m.log)}
+	if m.memo != nil {
+		opts = append(opts, llm.WithContextMemo(m.memo))
+	}
+	c, err := llm.New(s.OllamaHost, opts...)
 	if err != nil {
 		return err
 	}

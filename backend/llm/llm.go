@@ -71,6 +71,7 @@ type config struct {
 	timeouts   Timeouts
 	embedBatch int
 	logger     *slog.Logger
+	memo       ContextMemo // nil: context lengths are not kept beyond the client
 }
 
 // Option configures a Client.

@@ -80,7 +80,7 @@ func (c *Client) Show(ctx context.Context, model string) (*api.ShowResponse, err
 		return err
 	})
 	if err == nil {
-		c.facts.remember(model, resp)
+		c.learn(model, resp)
 	}
 	return resp, err
 }

@@ -449,16 +449,7 @@ func (p *pool) listTags(ctx context.Context, h *endpoint) {
 
 // sameModel compares names the way Ollama resolves them: no tag means
 // ":latest".
-func sameModel(a, b string) bool {
-	norm := func(s string) string {
-		s = strings.ToLower(strings.TrimSpace(s))
-		if !strings.Contains(s, ":") {
-			s += ":latest"
-		}
-		return s
-	}
-	return norm(a) == norm(b)
-}
+func sameModel(a, b string) bool { return modelKey(a) == modelKey(b) }
 
 // HostStates reports each host's state for a person to read (Settings,
 // the first-start page, doctor). It lists the models of each host that is

@@ -96,7 +96,17 @@ func (c *Client) factsOn(ctx context.Context, h *endpoint, model string) (facts,
 		}
 		return facts{}, err
 	}
-	return c.facts.remember(model, show), nil
+	return c.learn(model, show), nil
+}
+
+// learn remembers what show says of model, and notes its context length
+// in the memo (WithContextMemo) for a later client.
+func (c *Client) learn(model string, show *api.ShowResponse) facts {
+	f := c.facts.remember(model, show)
+	if c.cfg.memo != nil && f.contextLen > 0 {
+		c.cfg.memo.Note(model, f.contextLen)
+	}
+	return f
 }
 
 // thinkOff returns the `think` value for a request to model: false for a
@@ -110,9 +120,10 @@ func (c *Client) thinkOff(ctx context.Context, model, conversation string) *api.
 
 // ContextSize is the context (num_ctx, in tokens) Wayfinder runs model
 // with: the size set with WithNumCtx, or, when none was set, the model's
-// own context length up to MaxModelNumCtx (DefaultNumCtx when Ollama does
-// not say). Prompts are fitted to it, because Ollama silently drops the
-// start of a prompt that does not fit.
+// own context length up to MaxModelNumCtx — from /api/show, or while
+// Ollama cannot be asked the one the memo kept (WithContextMemo) — and
+// DefaultNumCtx when neither says. Prompts are fitted to it, because
+// Ollama silently drops the start of a prompt that does not fit.
 func (c *Client) ContextSize(ctx context.Context, model string) int {
 	return c.contextSize(ctx, model, "")
 }
@@ -121,8 +132,14 @@ func (c *Client) contextSize(ctx context.Context, model, conversation string) in
 	if c.cfg.numCtx > 0 {
 		return c.cfg.numCtx
 	}
-	if f, ok := c.factsOf(ctx, model, conversation); ok && f.contextLen > 0 {
+	f, ok := c.factsOf(ctx, model, conversation)
+	if ok && f.contextLen > 0 {
 		return min(f.contextLen, MaxModelNumCtx)
+	}
+	if !ok && c.cfg.memo != nil {
+		if n := c.cfg.memo.Recall(model); n > 0 {
+			return min(n, MaxModelNumCtx)
+		}
 	}
 	return DefaultNumCtx
 }

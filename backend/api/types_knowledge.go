@@ -22,6 +22,12 @@ type Passage struct {
 	// the document has, for the reader to page through it (Span).
 	Seq    int `json:"seq"`
 	Chunks int `json:"chunks"`
+	// Found says how a cited chunk whose document was imported again since
+	// was found in the document now: "" (the cited chunk itself, the
+	// document as it was), "text" (the cited text, maybe elsewhere),
+	// "similar" (the chunk sharing most of its words: the text changed) or
+	// "gone" (nothing like it any more: the chunk at the cited place).
+	Found string `json:"found,omitempty"`
 }
 
 // DocumentSpan is a run of a document's text for the reader paging

@@ -89,14 +89,14 @@ func TestAttachedFiles(t *testing.T) {
 	// A cited attached file opens whole in the reader from its own
 	// conversation; from another one, or the Knowledge screen, it is not
 	// there at all (the same error as a removed document).
-	if p, err := k.Passage(mine, files[0].ID+":0", files[0].Source); err != nil || !strings.Contains(p.Text, "10만원까지") || p.File != "출장규정.md" {
+	if p, err := k.Passage(mine, files[0].ID+":0", files[0].Source, ""); err != nil || !strings.Contains(p.Text, "10만원까지") || p.File != "출장규정.md" {
 		t.Fatalf("the attached file's passage from its conversation: %+v %v", p, err)
 	}
 	if s, err := k.Span(mine, files[0].ID, 0, knowledge.MaxSpan); err != nil || len(s.Parts) == 0 || !strings.Contains(s.Parts[0].Text, "10만원까지") {
 		t.Fatalf("the attached file's text from its conversation: %+v %v", s, err)
 	}
 	for _, from := range []string{other, ""} {
-		if p, err := k.Passage(from, files[0].ID+":0", files[0].Source); describe(err).Code != api.ErrDocumentNotFound {
+		if p, err := k.Passage(from, files[0].ID+":0", files[0].Source, ""); describe(err).Code != api.ErrDocumentNotFound {
 			t.Fatalf("the attached file's passage from %q: %+v %v", from, p, err)
 		}
 		if s, err := k.Span(from, files[0].ID, 0, 5); describe(err).Code != api.ErrDocumentNotFound {

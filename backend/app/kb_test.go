@@ -305,7 +305,7 @@ func TestKnowledgePassage(t *testing.T) {
 	if err != nil || len(hits) != 1 {
 		t.Fatalf("hits %+v %v", hits, err)
 	}
-	p, err := k.Passage("", hits[0].ID, "")
+	p, err := k.Passage("", hits[0].ID, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +316,7 @@ func TestKnowledgePassage(t *testing.T) {
 	if !strings.Contains(text.String(), whole) {
 		t.Fatalf("before, the chunk and after are not the document's text in a row:\n%q", whole)
 	}
-	if _, err := k.Passage("", "nope:1", ""); err == nil {
+	if _, err := k.Passage("", "nope:1", "", ""); err == nil {
 		t.Fatal("an unknown passage opened")
 	}
 
@@ -351,5 +351,54 @@ func TestKnowledgePassage(t *testing.T) {
 		t.Fatal("an unknown document opened")
 	} else if info := describe(err); info.Code != api.ErrDocumentNotFound {
 		t.Fatalf("an unknown document: %+v", info)
+	}
+}
+
+// A cited passage whose document was imported again with sections added
+// before it opens where its text is now, and says how it was found; one
+// whose text is gone opens at its place, saying so.
+func TestKnowledgePassageCitedAfterImportAgain(t *testing.T) {
+	a, events := openTestApp(t, ollamatest.New(t), "llama3.2:3b")
+	k := &KnowledgeService{a}
+	doc := func(added int, leave string) string {
+		var s strings.Builder
+		s.WriteString("# Handbook\n\n")
+		for i := range added {
+			fmt.Fprintf(&s, "## Added %d\n\nA new rule %d about parking.\n\n", i, i)
+		}
+		for i := 1; i <= 30; i++ {
+			fmt.Fprintf(&s, "## Rule %d\n\nRule %d says something ordinary about the office.\n\n", i, i)
+			if i == 20 {
+				s.WriteString(leave + "\n\n")
+			}
+		}
+		return s.String()
+	}
+	upload := func(text string) {
+		t.Helper()
+		id, err := k.Upload("handbook.md", base64.StdEncoding.EncodeToString([]byte(text)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := waitReport(t, events, id); len(r.Imported) != 1 {
+			t.Fatalf("report %+v", r)
+		}
+	}
+	const leave = "Annual leave is fifteen days, taken in blocks of at least two days with a week's notice to the team lead."
+	upload(doc(0, leave))
+	hits, err := k.Search("annual leave fifteen days", 1)
+	if err != nil || len(hits) != 1 || !strings.Contains(hits[0].Text, leave) {
+		t.Fatalf("hits %+v %v", hits, err)
+	}
+	cited := hits[0]
+	upload(doc(4, leave))
+	p, err := k.Passage("", cited.ID, cited.Source, cited.Text)
+	if err != nil || p.Found != "text" || !strings.Contains(p.Text, leave) || p.ChunkID == cited.ID {
+		t.Fatalf("found again after sections added before it: %+v %v", p, err)
+	}
+	upload(doc(4, "Parental leave is set by law."))
+	p, err = k.Passage("", cited.ID, cited.Source, cited.Text)
+	if err != nil || p.Found != "gone" || strings.Contains(p.Text, "Annual leave") {
+		t.Fatalf("no longer in the document: %+v %v", p, err)
 	}
 }

@@ -468,21 +468,22 @@ func (k *KnowledgeService) Search(query string, topK int) ([]api.SearchHit, erro
 // around it in its document (the Knowledge reader). sessionID is the
 // conversation it is opened from ("" for the Knowledge screen): a file
 // attached to that conversation opens, another conversation's does not.
-// source is the file a cited chunk came from ("" for a search hit): when
-// its document was imported again since, the chunk at the same place in
-// the document now opens instead (ChunkID says which), and the reader
-// compares its text with the passage cited.
-func (k *KnowledgeService) Passage(sessionID, chunkID, source string) (api.Passage, error) {
+// source is the file a cited chunk came from and cited its text as the
+// reply cited it (its snippet; both "" for a search hit): when its
+// document was imported again since, the cited text is looked for in the
+// document now and the chunk holding it, else the one most like it, else
+// the one at the same place opens instead (ChunkID says which, Found how).
+func (k *KnowledgeService) Passage(sessionID, chunkID, source, cited string) (api.Passage, error) {
 	kb, err := k.app.library.base(k.app.ctx)
 	if err != nil {
 		return api.Passage{}, err
 	}
-	p, err := kb.PassageNow(k.app.ctx, sessionID, chunkID, source)
+	p, err := kb.PassageNow(k.app.ctx, sessionID, chunkID, source, cited)
 	if err != nil {
 		return api.Passage{}, err
 	}
 	out := api.Passage{ChunkID: p.Chunk.ID, DocID: p.Doc.ID, Title: p.Doc.Title, File: filepath.Base(p.Doc.Source), Kind: p.Doc.Kind,
-		Page: p.Chunk.Page, Heading: p.Chunk.Heading, Text: p.Chunk.Text, Seq: p.Chunk.Seq, Chunks: p.Doc.Chunks}
+		Page: p.Chunk.Page, Heading: p.Chunk.Heading, Text: p.Chunk.Text, Seq: p.Chunk.Seq, Chunks: p.Doc.Chunks, Found: string(p.Found)}
 	if p.Doc.Kind == knowledge.KindCatalog {
 		out.File = ""
 	}

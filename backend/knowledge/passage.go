@@ -13,10 +13,12 @@ import (
 
 // Passage is a search hit's chunk in its document: the chunk and the ones
 // just before and after it (nil at the document's ends), for a reader that
-// shows the passage in context.
+// shows the passage in context. Found says how a cited chunk was found in
+// its document imported again since (PassageNow).
 type Passage struct {
 	Doc                  Document
 	Before, Chunk, After *Chunk
+	Found                Found
 }
 
 // Passage finds a chunk by its id ("<document id>:<seq>") with its two
@@ -56,12 +58,13 @@ func (b *Base) Passage(ctx context.Context, conversation, chunkID string) (Passa
 // PassageNow is Passage for a chunk cited in an answer, whose document
 // may have been imported again since: a new import is a new document (a
 // new id), so the cited id is gone while its file is still there. Then
-// the chunk at the same place (the same number, else the last) of the
-// document now imported from source opens instead, for the reader to show
-// the document as it is now; the caller compares its text with what was
-// cited. Visibility is as in Passage: source is only compared with the
+// the cited passage is looked for in the document now imported from
+// source, by cited, its text as the answer cited it (the source's
+// snippet): the chunk with that text, else the one most like it, else the
+// one at the same place (see locate); Found says which, for the reader to
+// say so. Visibility is as in Passage: source is only compared with the
 // documents' recorded sources, never opened.
-func (b *Base) PassageNow(ctx context.Context, conversation, chunkID, source string) (Passage, error) {
+func (b *Base) PassageNow(ctx context.Context, conversation, chunkID, source, cited string) (Passage, error) {
 	p, err := b.Passage(ctx, conversation, chunkID)
 	if source == "" || !errors.Is(err, ErrNotFound) {
 		return p, err
@@ -78,7 +81,15 @@ func (b *Base) PassageNow(ctx context.Context, conversation, chunkID, source str
 	if len(docs) == 0 || !b.visibleTo(docs[0].Source, conversation) {
 		return p, err
 	}
-	return b.Passage(ctx, conversation, fmt.Sprintf("%s:%d", docs[0].ID, min(seq, docs[0].Chunks-1)))
+	at, found, err := b.locate(ctx, docs[0], seq, cited)
+	if err != nil {
+		return Passage{}, fmt.Errorf("passage %q in %q now: %w", chunkID, source, err)
+	}
+	if p, err = b.Passage(ctx, conversation, fmt.Sprintf("%s:%d", docs[0].ID, at)); err != nil {
+		return Passage{}, err
+	}
+	p.Found = found
+	return p, nil
 }
 
 // MaxSpan bounds the chunks one Span returns: a reader pages through a

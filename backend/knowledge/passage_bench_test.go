@@ -13,7 +13,8 @@ import (
 // the middle of one document of n chunks of about 1 KB: the hit's Passage
 // and a page of 16 chunks (Span). Both look chunks up by id, so the cost
 // should not grow with the document (a 500 MB file is about 500,000
-// chunks).
+// chunks). A cited chunk found again in the document imported since
+// (PassageNow) reads the document once: it grows with it, linearly.
 func benchmarkReader(b *testing.B, n int) {
 	kb := openBench(b, filepath.Join(b.TempDir(), "kb"))
 	ctx := context.Background()
@@ -41,6 +42,23 @@ func benchmarkReader(b *testing.B, n int) {
 			}
 		}
 	})
+	// A chunk cited from an earlier import of the file: the one pass over
+	// the document now that finds it by its text (PassageNow, locate),
+	// its text there, or a passage no longer in it (every chunk compared
+	// word by word).
+	cited := fmt.Sprintf("[%d] %s", mid, line)
+	for _, c := range []struct {
+		name, text string
+		found      Found
+	}{{"cited-text", cited, FoundText}, {"cited-gone", "Words that no chunk of it holds at all.", FoundGone}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if p, err := kb.PassageNow(ctx, "", "imported-before:7", "/data/big.txt", c.text); err != nil || p.Found != c.found {
+					b.Fatal(p.Found, err)
+				}
+			}
+		})
+	}
 	b.Run("span16", func(b *testing.B) {
 		for b.Loop() {
 			if s, err := kb.Span(ctx, "", docID, mid, 16); err != nil || len(s.Chunks) != 16 {

@@ -235,7 +235,7 @@ func TestPassageNow(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Unchanged: the cited chunk itself.
-	if p, err := b.PassageNow(ctx, "", cited, source); err != nil || p.Chunk.ID != cited {
+	if p, err := b.PassageNow(ctx, "", cited, source, was.Chunk.Text); err != nil || p.Chunk.ID != cited {
 		t.Fatalf("unchanged: %+v %v", p.Chunk, err)
 	}
 
@@ -245,14 +245,14 @@ func TestPassageNow(t *testing.T) {
 	if _, err := b.Passage(ctx, "", cited); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("the old id after the new import: %v", err)
 	}
-	p, err := b.PassageNow(ctx, "", cited, source)
+	p, err := b.PassageNow(ctx, "", cited, source, was.Chunk.Text)
 	if err != nil || p.Doc.ID == was.Doc.ID || p.Chunk.Seq != was.Chunk.Seq || !strings.Contains(p.Chunk.Text, "twenty days") {
 		t.Fatalf("the same place now: %+v %+v %v", p.Doc, p.Chunk, err)
 	}
-	if _, err := b.PassageNow(ctx, "", cited, ""); !errors.Is(err, ErrNotFound) {
+	if _, err := b.PassageNow(ctx, "", cited, "", was.Chunk.Text); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("without its file: %v", err)
 	}
-	if _, err := b.PassageNow(ctx, "", cited, "/elsewhere/handbook.md"); !errors.Is(err, ErrNotFound) {
+	if _, err := b.PassageNow(ctx, "", cited, "/elsewhere/handbook.md", was.Chunk.Text); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("another file: %v", err)
 	}
 
@@ -260,7 +260,7 @@ func TestPassageNow(t *testing.T) {
 	if _, err := b.Upload(ctx, "handbook.md", strings.NewReader(doc(4, "Annual leave is ten days.")), nil); err != nil {
 		t.Fatal(err)
 	}
-	p, err = b.PassageNow(ctx, "", last.Chunk.ID, source)
+	p, err = b.PassageNow(ctx, "", last.Chunk.ID, source, last.Chunk.Text)
 	if err != nil || p.Chunk.Seq != p.Doc.Chunks-1 || p.After != nil {
 		t.Fatalf("past the end now: %+v %+v %v", p.Doc, p.Chunk, err)
 	}
@@ -278,11 +278,11 @@ func TestPassageNow(t *testing.T) {
 	if _, err := b.UploadToConversation(ctx, conv, "secret.md", strings.NewReader("# Secret\n\nThe vault code changed.\n"), nil); err != nil {
 		t.Fatal(err)
 	}
-	if p, err := b.PassageNow(ctx, conv, old, mine[0].Source); err != nil || !strings.Contains(p.Chunk.Text, "changed") {
+	if p, err := b.PassageNow(ctx, conv, old, mine[0].Source, "The vault code is private."); err != nil || !strings.Contains(p.Chunk.Text, "changed") {
 		t.Fatalf("the conversation's file now, from it: %+v %v", p.Chunk, err)
 	}
 	for _, from := range []string{"", "0199a000-0000-7000-8000-00000000000f"} {
-		if p, err := b.PassageNow(ctx, from, old, mine[0].Source); !errors.Is(err, ErrNotFound) {
+		if p, err := b.PassageNow(ctx, from, old, mine[0].Source, ""); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("the conversation's file now, from %q: %+v %v", from, p.Chunk, err)
 		}
 	}

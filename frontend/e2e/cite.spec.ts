@@ -57,7 +57,7 @@ for (const lang of [
     heading: (n: number) => `Section ${n}: harbour duties`,
     para: (n: number) => `Rule ${n} of the harbour: ropes are coiled, lamps are trimmed and the log is written before the tide turns. `.repeat(5),
     newNeedle: "The harbour master rings the brass bell at eight.",
-    cited: "Cited as [1]", removed: /no longer in the library/, changed: /changed since the reply/, now: "The same place in the document now",
+    cited: "Cited as [1]", removed: /no longer in the library/, changed: /changed since the reply/, now: "The closest passage in the document now",
     attachName: "crew-notes.md", attachText: "# Crew notes\n\nThe galley kettle is descaled every Thursday.\n",
     attachQuestion: "When is the galley kettle descaled?", attachReply: "Every Thursday [1].",
   },
@@ -69,7 +69,7 @@ for (const lang of [
     heading: (n: number) => `제${n}조 항구의 일`,
     para: (n: number) => `항구 규정 ${n}조: 밧줄은 감아 두고 등불은 손질하며 물때가 바뀌기 전에 일지를 씁니다. `.repeat(5),
     newNeedle: "항만장은 여덟 시에 놋쇠 종을 울립니다.",
-    cited: "인용한 구절 [1]", removed: /지식 베이스에 없어요/, changed: /답변 뒤에 이 문서가 바뀌었어요/, now: "지금 문서의 같은 자리",
+    cited: "인용한 구절 [1]", removed: /지식 베이스에 없어요/, changed: /답변 뒤에 이 문서가 바뀌었어요/, now: "지금 문서에서 가장 비슷한 구절",
     attachName: "선원-메모.md", attachText: "# 선원 메모\n\n조리실 주전자는 매주 목요일에 석회를 닦아 냅니다.\n",
     attachQuestion: "조리실 주전자는 언제 닦나요?", attachReply: "매주 목요일입니다 [1].",
   },
@@ -128,7 +128,7 @@ for (const lang of [
     const now = (await page.textContent("dialog.source [data-testid=reader-body] [data-part=hit]")) ?? "";
     assert.ok(now.includes(lang.newNeedle) && !now.includes(lang.needle), `the same place now: ${now}`);
     assert.equal(await page.textContent("dialog.source [data-testid=reader-now]"), lang.now);
-    assert.ok(await citedInView(page), "the reader opens scrolled to the same place now");
+    assert.ok(await citedInView(page), "the reader opens scrolled to the closest passage now");
     await screenshot(page, `cite-changed-${lang.code}-1280`);
     await closeSource(page);
 

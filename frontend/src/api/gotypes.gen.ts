@@ -369,6 +369,7 @@ export interface Passage {
   after: string;
   seq: number;
   chunks: number;
+  found?: string;
 }
 
 /**

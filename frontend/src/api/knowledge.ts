@@ -26,10 +26,11 @@ export interface KnowledgeApi {
    * passage opens a hit: its chunk with the text around it in its
    * document. sessionID is the conversation it is opened from ("" for the
    * Knowledge screen: a conversation's own files open only from it);
-   * source is the file a cited chunk came from, to find it at the same
-   * place in its document when that was imported again since.
+   * source is the file a cited chunk came from and cited its text as the
+   * reply cited it (the source's snippet), to find it in its document
+   * when that was imported again since (Passage.found says how).
    */
-  passage(sessionID: string, chunkID: string, source?: string): Promise<Passage>;
+  passage(sessionID: string, chunkID: string, source?: string, cited?: string): Promise<Passage>;
   /** span reads count chunks of a document from the chunk numbered from (the reader paging); sessionID as in passage. */
   span(sessionID: string, docID: string, from: number, count: number): Promise<DocumentSpan>;
   catalog(category: string): Promise<CatalogEntry[]>;
@@ -49,7 +50,7 @@ export function knowledgeApi(t: Transport): KnowledgeApi {
     addToLibrary: (sid, source) => t.call<string>(S, "AddToLibrary", [sid, source]),
     remove: (id) => t.call<void>(S, "Remove", [id]),
     search: async (q, k) => (await list<SearchHit>("Search", [q, k])).map((h) => ({ ...h })),
-    passage: (sid, id, source) => t.call<Passage>(S, "Passage", [sid, id, source ?? ""]),
+    passage: (sid, id, source, cited) => t.call<Passage>(S, "Passage", [sid, id, source ?? "", cited ?? ""]),
     span: async (sid, id, from, count) => {
       const s = await t.call<DocumentSpan>(S, "Span", [sid, id, from, count]);
       return { ...s, parts: s.parts ?? [] };

@@ -66,7 +66,7 @@ describe("a cited source in the reader", () => {
     // The document is in whole (30 chunks), not just the passage.
     await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(30), { timeout: 5000 });
     // Asked from the reply's conversation, with the file it was cited from.
-    expect(fake.calls.find((c) => c.method === "Passage")?.args).toEqual(["s1", "d1:1", "/data/uploads/leave.md"]);
+    expect(fake.calls.find((c) => c.method === "Passage")?.args).toEqual(["s1", "d1:1", "/data/uploads/leave.md", SOURCES[0]!.snippet]);
     expect(fake.calls.find((c) => c.method === "Span")?.args).toEqual(["s1", "d1", 0, 64]);
     const cited = $("[data-part='hit']", dialog);
     expect(cited.dataset.seq).toBe("1");
@@ -134,9 +134,9 @@ describe("a cited source in the reader", () => {
   });
 
   it.each([
-    ["en", "changed since the reply", "Cited as [1]", "The same place in the document now"],
-    ["ko", "답변 뒤에 이 문서가 바뀌었어요", "인용한 구절 [1]", "지금 문서의 같은 자리"],
-  ])("says a document imported again since changed, shows the passage as cited, then the document now (%s)", { timeout: 20_000 }, async (lang, note, label, now) => {
+    ["en", "changed since the reply", "Cited as [1]", "The closest passage in the document now"],
+    ["ko", "답변 뒤에 이 문서가 바뀌었어요", "인용한 구절 [1]", "지금 문서에서 가장 비슷한 구절"],
+  ])("says a document imported again since changed, shows the passage as cited, then the closest passage now (%s)", { timeout: 20_000 }, async (lang, note, label, now) => {
     const fake = seeded(lang);
     // Imported again: a new id for the same file, other words at the cited place.
     fake.docs[0]!.id = "d1b";
@@ -160,6 +160,44 @@ describe("a cited source in the reader", () => {
     expect(hit.classList.contains("cited")).toBe(false);
     expect($("[data-testid=reader-now]", dialog).textContent).toBe(now);
     expect(dialog.querySelector("img")).toBeNull();
+  });
+
+  it.each([
+    ["en", "no longer in this document", "Cited as [1]", "The same place in the document now"],
+    ["ko", "이제 이 문서에 없어요", "인용한 구절 [1]", "지금 문서의 같은 자리"],
+  ])("says when the passage cited is no longer in the document imported again, and shows the same place now (%s)", { timeout: 20_000 }, async (lang, note, label, now) => {
+    const fake = seeded(lang);
+    fake.docs[0]!.id = "d1b";
+    fake.texts["d1b:1"] = "병가는 따로 정합니다.";
+    await start({}, fake);
+    click("nav li button.open");
+    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    const dialog = await openCite(1);
+    await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(30), { timeout: 5000 });
+    expect($("[data-testid=reader-note]", dialog).textContent).toContain(note);
+    expect($("[data-part='was']", dialog).textContent).toBe("연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>");
+    expect($("[data-testid=reader-cited]", dialog).textContent).toBe(label);
+    const hit = $("[data-part='hit']", $("[data-testid=reader-body]", dialog));
+    expect([hit.dataset.seq, hit.textContent]).toEqual(["1", "병가는 따로 정합니다."]);
+    expect($("[data-testid=reader-now]", dialog).textContent).toBe(now);
+  });
+
+  it("opens the passage cited where it is now in a document imported again with text added before it, with no line", { timeout: 20_000 }, async () => {
+    const fake = seeded();
+    fake.docs[0]!.id = "d1b";
+    fake.texts["d1b:1"] = "새로 넣은 문단입니다.";
+    fake.texts["d1b:4"] = "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>";
+    const { fake: f } = await start({}, fake);
+    click("nav li button.open");
+    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    const dialog = await openCite(1);
+    await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(30), { timeout: 5000 });
+    const hit = $("[data-part='hit']", dialog);
+    expect([hit.dataset.seq, hit.textContent, hit.classList.contains("cited")]).toEqual(["4", "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", true]);
+    expect($("[data-testid=reader-cited]", dialog).textContent).toBe("Cited as [1]");
+    expect(dialog.querySelector("[data-testid=reader-note]")).toBeNull();
+    expect(dialog.querySelector("[data-testid=reader-was]")).toBeNull();
+    expect(f.calls.find((c) => c.method === "Passage")?.args).toEqual(["s1", "d1:1", "/data/uploads/leave.md", SOURCES[0]!.snippet]);
   });
 
   it("shows no such line when the document was imported again unchanged at the cited place", { timeout: 20_000 }, async () => {

@@ -141,7 +141,7 @@ describe("knowledge screen", () => {
     await vi.waitFor(() => expect(document.querySelector("dialog.reader[open]")).not.toBeNull());
     // A short document opens whole: its three chunks, the hit among them.
     await vi.waitFor(() => expect($$("dialog.reader [data-seq]").map((e) => e.dataset.seq)).toEqual(["0", "1", "2"]), { timeout: 5000 });
-    expect(fake.calls.find((c) => c.method === "Passage")?.args).toEqual(["", "d1:1", ""]);
+    expect(fake.calls.find((c) => c.method === "Passage")?.args).toEqual(["", "d1:1", "", ""]);
     expect(fake.calls.find((c) => c.method === "Span")?.args).toEqual(["", "d1", 0, 64]);
     const passage = $("dialog.reader [data-testid=reader-passage]");
     expect(passage.dataset.seq).toBe("1");

@@ -146,15 +146,44 @@ export class FakeKnowledge extends FakeChat {
   }
   /**
    * Passage: a chunk of a library document or of sid's own files; a cited chunk of a document imported again since
-   * (another id, the same source) opens at its place in the one now.
+   * (another id, the same source) is looked for in the one now by its text, cited, as the backend's PassageNow: the
+   * chunk with that text, else the one holding at least half of its terms, else the one at its place ("gone").
    */
-  "KnowledgeService.Passage"(sid: string, chunkID: string, source: string): Passage {
-    const [id, n] = [chunkID.slice(0, chunkID.lastIndexOf(":")), Number(chunkID.slice(chunkID.lastIndexOf(":") + 1))];
+  "KnowledgeService.Passage"(sid: string, chunkID: string, source: string, cited = ""): Passage {
+    let [id, n] = [chunkID.slice(0, chunkID.lastIndexOf(":")), Number(chunkID.slice(chunkID.lastIndexOf(":") + 1))];
     let d = this.readable(sid, id);
-    if (!d && source) d = [...this.docs, ...(this.attached[sid] ?? [])].find((x) => x.source === source);
+    let found = "";
+    if (!d && source && n >= 0) {
+      d = [...this.docs, ...(this.attached[sid] ?? [])].find((x) => x.source === source && x.chunks > 0);
+      if (d) [n, found] = this.locate(d, n, cited);
+    }
     if (!d || !(n >= 0 && n < d.chunks)) throw new ApiError({ code: "document_not_found", message: "That document is no longer in the knowledge base." });
     const file = d.source.split(/[\\/]/).pop();
-    return { chunk_id: `${d.id}:${n}`, doc_id: d.id, title: d.title, file, kind: d.kind, heading: "연차 휴가", before: "휴가 규정의 앞부분입니다. ", text: this.chunkText(d.id, n), after: " 병가는 따로 정합니다.", seq: n, chunks: d.chunks };
+    return { chunk_id: `${d.id}:${n}`, doc_id: d.id, title: d.title, file, kind: d.kind, heading: "연차 휴가", before: "휴가 규정의 앞부분입니다. ", text: this.chunkText(d.id, n), after: " 병가는 따로 정합니다.", seq: n, chunks: d.chunks, ...(found ? { found } : {}) };
+  }
+  /** locate: where the backend's locate finds cited in d now, and how ("text", "similar", "gone"); ties to the nearest seq. */
+  private locate(d: KBDocument, seq: number, cited: string): [number, string] {
+    const norm = (s: string) => s.normalize("NFC").replace(/\s+/g, " ").trim();
+    let want = norm(cited);
+    const prefix = want.endsWith("…");
+    if (prefix) want = want.slice(0, -1).trimEnd();
+    const place = Math.min(seq, d.chunks - 1);
+    if (!want) return [place, "gone"];
+    const need = terms(want);
+    let exact = -1, similar = -1, share = 0;
+    const nearer = (s: number, than: number) => than < 0 || Math.abs(s - seq) < Math.abs(than - seq);
+    for (let s = 0; s < d.chunks; s++) {
+      const got = norm(this.chunkText(d.id, s));
+      if (got === want || (prefix && got.startsWith(want))) {
+        if (nearer(s, exact)) exact = s;
+        continue;
+      }
+      const has = terms(got);
+      const f = [...need].filter((t) => has.has(t)).length / need.size;
+      if (f > share || (f === share && nearer(s, similar))) [similar, share] = [s, f];
+    }
+    if (exact >= 0) return [exact, "text"];
+    return similar >= 0 && share >= 0.5 ? [similar, "similar"] : [place, "gone"];
   }
   /** Span: numbered paragraphs around chunkText's, a page per 10. */
   "KnowledgeService.Span"(sid: string, docID: string, from: number, count: number): DocumentSpan {
@@ -175,5 +204,17 @@ export class FakeKnowledge extends FakeChat {
   "KnowledgeService.Catalog"(category: string): CatalogEntry[] {
     return CATALOG.filter((e) => !category || e.categories.includes(category));
   }
+}
 
+/** terms: as the backend's eachTerm, words lower-cased and Hangul, Han and kana in pairs of syllables. */
+function terms(s: string): Set<string> {
+  const out = new Set<string>();
+  const syll = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+  const pieces = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+|(?:(?![\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}\p{Mn}])+/gu;
+  for (const piece of s.toLowerCase().match(pieces) ?? []) {
+    const chars = [...piece];
+    if (!syll.test(chars[0]!) || chars.length < 2) out.add(piece);
+    else for (let i = 0; i + 1 < chars.length; i++) out.add(chars[i]! + chars[i + 1]!);
+  }
+  return out;
 }

@@ -1,0 +1,173 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
+)
+
+// A cited passage whose document was imported again is found by its text,
+// wherever it is now: after sections or paragraphs were added before it,
+// with some of its words changed, or not at all (then the same place, and
+// FoundGone says so) — in English and in Korean, and from a snippet cut
+// short with "…" as a citation keeps it.
+func TestPassageNowFindsTheCitedText(t *testing.T) {
+	type lang struct {
+		name, file                          string
+		clause                              func(n int) string
+		needle, changed, inserted, sentence string
+	}
+	for _, l := range []lang{{
+		name: "en", file: "harbour.md",
+		clause:   func(n int) string { return fmt.Sprintf("Clause %d: ropes are coiled and lamps trimmed.", n) },
+		needle:   "The harbour master rings the copper bell at seven every morning before the ferries leave.",
+		changed:  "The harbour master rings the brass bell at eight every morning before the ferries leave.",
+		sentence: "An added note on the gangway: it is hosed down after the fish market closes.",
+	}, {
+		name: "ko", file: "항구.md",
+		clause: func(n int) string {
+			return fmt.Sprintf("제%d조: 밧줄은 감아 두고 등불은 손질합니다.", n)
+		},
+		needle:   "항만장은 매일 아침 여객선이 떠나기 전 일곱 시에 구리 종을 울립니다.",
+		changed:  "항만장은 매일 아침 여객선이 떠나기 전 여덟 시에 놋쇠 종을 울립니다.",
+		sentence: "덧붙인 메모: 어시장이 닫으면 건널판을 물로 씻어 냅니다.",
+	}} {
+		t.Run(l.name, func(t *testing.T) {
+			e := newPlainEnv(t)
+			b := e.openWith(Options{Sink: e.sink, UploadDir: filepath.Join(e.dir, "uploads"), Chunk: chunk.Options{Size: 200, Overlap: 40}})
+			ctx := context.Background()
+			// doc is 40 sections, the needle in section 30; added sections
+			// come before it, added paragraphs inside it before the needle.
+			doc := func(sectionsBefore, parasBefore int, needle string) string {
+				var s strings.Builder
+				s.WriteString("# Harbour\n\n")
+				for i := range sectionsBefore {
+					fmt.Fprintf(&s, "## Added %d\n\n%s\n\n", i, l.clause(100+i))
+				}
+				for n := 1; n <= 40; n++ {
+					fmt.Fprintf(&s, "## Section %d\n\n%s\n\n", n, l.clause(n))
+					if n == 30 {
+						s.WriteString(strings.Repeat(l.sentence+"\n\n", parasBefore))
+						if needle != "" {
+							s.WriteString(needle + "\n\n")
+						}
+					}
+				}
+				return s.String()
+			}
+			up := func(text string) {
+				t.Helper()
+				if _, err := b.Upload(ctx, l.file, strings.NewReader(text), nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			up(doc(0, 0, l.needle))
+			hits, err := b.Search(ctx, l.needle, SearchOptions{TopK: 1})
+			if err != nil || len(hits) == 0 {
+				t.Fatalf("hits %+v %v", hits, err)
+			}
+			cited, source := hits[0].ChunkID, hits[0].Source
+			was, err := b.Passage(ctx, "", cited)
+			if err != nil || !strings.Contains(was.Chunk.Text, l.needle) {
+				t.Fatalf("the cited chunk %+v %v", was.Chunk, err)
+			}
+			snippet := strings.TrimSpace(was.Chunk.Text) // as a citation keeps it (tools/retrieve.go)
+			cut := string([]rune(snippet)[:len([]rune(snippet))-12]) + "…"
+
+			for _, c := range []struct {
+				name    string
+				doc     string
+				cited   string
+				found   Found
+				holds   string // the text the chunk opened must hold
+				samePos bool   // the chunk opened is at the cited number
+			}{
+				{"sections added before it", doc(5, 0, l.needle), snippet, FoundText, l.needle, false},
+				{"sections added before it, a snippet cut short", doc(5, 0, l.needle), cut, FoundText, l.needle, false},
+				{"paragraphs added before it in its section", doc(0, 8, l.needle), snippet, FoundSimilar, l.needle, false},
+				{"sections added and its words changed", doc(5, 0, l.changed), snippet, FoundSimilar, l.changed, false},
+				{"its words changed, the cited text spaced otherwise", doc(0, 0, l.changed), strings.ReplaceAll(snippet, " ", "\n  "), FoundSimilar, l.changed, true},
+				{"no longer in the document", doc(0, 0, ""), snippet, FoundGone, l.clause(30), true},
+				{"no cited text: the same place", doc(5, 0, l.needle), "", FoundGone, "", true},
+			} {
+				up(c.doc)
+				p, err := b.PassageNow(ctx, "", cited, source, c.cited)
+				if err != nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				if p.Found != c.found || !strings.Contains(p.Chunk.Text, c.holds) || (p.Chunk.Seq == was.Chunk.Seq) != c.samePos || p.Doc.ID == was.Doc.ID {
+					t.Errorf("%s: found %q, chunk %d (cited %d) %q", c.name, p.Found, p.Chunk.Seq, was.Chunk.Seq, p.Chunk.Text)
+				}
+			}
+		})
+	}
+}
+
+// normCited compares a snippet cut short by its start only, and spacing
+// and Unicode composition never count.
+func TestNormCited(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		prefix   bool
+	}{
+		{"  a\n\n b\t c ", "a b c", false},
+		{"a b…", "a b", true},
+		{"a b …", "a b", true},
+		{"\u1100\u1161 한", "가 한", false}, // decomposed Hangul composes
+		{"", "", false},
+		{strings.Repeat("x ", maxCited), strings.TrimSpace(strings.Repeat("x ", maxCited/2)), true},
+	} {
+		got, prefix := normCited(c.in)
+		if got != c.want || prefix != c.prefix {
+			t.Errorf("normCited(%.20q) = %.20q %v, want %.20q %v", c.in, got, prefix, c.want, c.prefix)
+		}
+	}
+}
+
+// sameText compares a chunk with the cited text as normText would have
+// them both, without copying the chunk.
+func TestSameText(t *testing.T) {
+	for _, c := range []struct {
+		text, want string
+		prefix     bool
+		same       bool
+	}{
+		{"a b c", "a b c", false, true},
+		{"  a\n\n b\tc\n", "a b c", false, true},
+		{"a b c d", "a b c", false, false},
+		{"a b c d", "a b c", true, true},
+		{"a b", "a b c", true, false},
+		{"a bc", "a b c", false, false},
+		{"ab c", "a b c", false, false},
+		{"연차 휴가는\n15일", "연차 휴가는 15일", false, true},
+		{"", "", false, true},
+	} {
+		if got := sameText(c.text, c.want, c.prefix); got != c.same {
+			t.Errorf("sameText(%q, %q, %v) = %v", c.text, c.want, c.prefix, got)
+		}
+	}
+}
+
+// eachTerm gives words lower-cased and Korean as syllable pairs, so a
+// word with another particle still shares most of its terms.
+func TestEachTerm(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"The Harbour's bell, 7 o'clock.", []string{"the", "harbour", "s", "bell", "7", "o", "clock"}},
+		{"연차 휴가는 15일", []string{"연차", "휴가", "가는", "15", "일"}},
+		{"Ünïcode ÉTÉ", []string{"ünïcode", "été"}},
+		{"… — !", nil},
+	} {
+		var got []string
+		eachTerm(c.in, nil, func(term []byte) { got = append(got, string(term)) })
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("eachTerm(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

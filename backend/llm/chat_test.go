@@ -307,6 +307,50 @@ func TestUnreachableIsNotRetried(t *testing.T) {
 	}
 }
 
+// A machine that is off answers nothing: the dialer gives up after its
+// timeout ("dial tcp …: i/o timeout"). That is an address that cannot be
+// reached, as a refused one, not an Ollama that hangs: worded as
+// unreachable and not retried (four attempts of the dial's 30 s each,
+// then "the model may still be loading").
+func TestMachineThatIsOffIsUnreachable(t *testing.T) {
+	srv := ollamatest.New(t)
+	off := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		// What net.Dialer returns when its timeout passes with no answer.
+		return (&net.Dialer{Deadline: time.Now().Add(-time.Second)}).DialContext(ctx, network, addr)
+	}}
+	c := newClient(t, srv.URL(), WithHTTPClient(&http.Client{Transport: off}))
+	resp, err := c.Chat(context.Background(), ChatRequest{Model: model, Messages: user("hi")}, nil)
+	if !errors.Is(err, ErrUnreachable) || len(resp.Retries) != 0 || !strings.Contains(err.Error(), "i/o timeout") {
+		t.Fatalf("chat: err %v, retries %v", err, resp.Retries)
+	}
+	if info := Classify(err); info.Code != wf.ErrOllamaUnreachable || !strings.Contains(info.Hint, "ollama serve") {
+		t.Errorf("Classify = %+v", info)
+	}
+	if _, err := c.Version(context.Background()); !errors.Is(err, ErrUnreachable) {
+		t.Errorf("version: %v", err)
+	}
+	if n := srv.Count(ollamatest.PathChat) + srv.Count(ollamatest.PathVersion); n != 0 {
+		t.Errorf("the fake was reached %d times", n)
+	}
+
+	// Among several hosts, it is listed as one nothing answers at (the
+	// window's "is that computer on?"), not as a server error.
+	up := ollamatest.New(t)
+	offAddr := strings.TrimPrefix(srv.URL(), "http://")
+	some := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		d := &net.Dialer{}
+		if addr == offAddr {
+			d.Deadline = time.Now().Add(-time.Second)
+		}
+		return d.DialContext(ctx, network, addr)
+	}}
+	t.Cleanup(some.CloseIdleConnections)
+	st, err := newClient(t, up.URL()+","+srv.URL(), WithHTTPClient(&http.Client{Transport: some})).HostStates(context.Background())
+	if err != nil || len(st) != 2 || !st[0].Up || st[1].Up || st[1].Code != wf.ErrOllamaUnreachable {
+		t.Errorf("host states: %+v, %v", st, err)
+	}
+}
+
 func TestCancelMidStreamKeepsPartialReply(t *testing.T) {
 	srv := ollamatest.New(t)
 	srv.Script(ollamatest.Reply{Text: "a long answer that takes its time", ChunkDelay: time.Hour})

@@ -129,15 +129,20 @@ func kindOf(err error) error {
 			return ErrStreamDropped
 		}
 	}
+	// A dial that failed made no connection, even when it timed out: a
+	// machine that is off (or a firewall) answers nothing, and the dialer
+	// gives up after its timeout. That is an address Wayfinder cannot
+	// reach, not an Ollama that hangs: not retried on it, and with several
+	// hosts it is put down so another takes the call.
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return ErrUnreachable
+	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		return ErrTimeout
 	}
-	var op *net.OpError
-	if errors.As(err, &op) {
-		if op.Op == "dial" {
-			return ErrUnreachable
-		}
+	if op != nil {
 		return ErrStreamDropped
 	}
 	// Error lines inside a stream and unreadable lines arrive as plain

@@ -94,6 +94,14 @@ type ToolSource interface {
 	Tools(ctx context.Context, starting func(server string) (done func(err error))) []*tools.Tool
 }
 
+// invalidSource is a ToolSource that also names the servers it never
+// starts because their entries have mistakes (the MCP manager: entries
+// of mcp.json, each with its mistakes), so that a turn says so instead
+// of going on without them silently.
+type invalidSource interface {
+	Invalid() []api.MCPServer
+}
+
 // Options tune the agent; zero values take the defaults.
 type Options struct {
 	// MaxIterations bounds the model rounds of each ReAct loop (default 5).
@@ -315,7 +323,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 	ctx = withTurnSettings(withTurnModel(tools.WithConversation(ctx, t.SessionID), t.Model), t.Settings)
 	choice := &modelChoice{}
 	ctx = withChoice(ctx, choice)
-	sink := &turnSink{out: out, tools: map[string]bool{}}
+	sink := &turnSink{out: out, tools: map[string]bool{}, invalid: map[string]bool{}}
 	// A turn's checkpoint is saved where it ends: a turn cut short by a
 	// crash is marked interrupted and starts again from the person's
 	// message, so the steps in between would be written for nothing; a plan
@@ -411,6 +419,10 @@ type turnSink struct {
 	out   chat.Output
 	res   api.TurnResult
 	tools map[string]bool
+	// invalid are the MCP servers said in this turn not to be started for
+	// the mistakes of their entries: every loop asks for the tools again,
+	// and each is said once.
+	invalid map[string]bool
 }
 
 func (k *turnSink) Event(e graph.Event) {
@@ -424,6 +436,12 @@ func (k *turnSink) Event(e graph.Event) {
 	case graph.EventCustom:
 		switch p := e.Payload.(type) {
 		case api.TraceEvent:
+			if p.Code == api.TraceMCPInvalid {
+				if k.invalid[p.Args["server"]] {
+					return
+				}
+				k.invalid[p.Args["server"]] = true
+			}
 			k.out.Trace(p)
 		case usage:
 			k.res.LLMCalls += p.Calls

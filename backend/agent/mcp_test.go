@@ -23,6 +23,13 @@ import (
 type mcpSource struct {
 	tools       []*tools.Tool
 	start, fail []string
+	invalid     []api.MCPServer // entries with mistakes, never started
+	asked       atomic.Int32    // calls of Invalid
+}
+
+func (m *mcpSource) Invalid() []api.MCPServer {
+	m.asked.Add(1)
+	return m.invalid
 }
 
 func (m *mcpSource) Tools(_ context.Context, starting func(string) func(error)) []*tools.Tool {
@@ -190,6 +197,48 @@ func TestMCPServerStartIsTraced(t *testing.T) {
 	// Why, in parts the window words in the person's language.
 	if a := failed[0].Args; a["reason"] != "timeout" || a["seconds"] != "30" {
 		t.Fatalf("failed without its reason: %+v", a)
+	}
+}
+
+// A server whose entry in mcp.json has mistakes is said in the turn's
+// trace, as one that fails to start is (mcp_invalid, which the window and
+// ask word pointing to Settings; its mistakes in English as the error),
+// once a turn however often the loops ask for the tools, and again in the
+// next turn.
+func TestInvalidMCPEntryIsTraced(t *testing.T) {
+	src := &mcpSource{invalid: []api.MCPServer{{Name: "web", State: api.MCPInvalid, Problems: []api.MCPProblem{
+		{Code: "mcp_url", Message: `server "web": url "ftp://h" must be an http:// or https:// address`},
+		{Code: "mcp_field", Message: `server "web" (line 5): "args" must be a list`},
+	}}}}
+	w := newGateWorld(t)
+	a := w.agent(t, func(d *Deps) { d.MCP = src })
+	w.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple}})
+	w.fake.OnFunc(isAnswer, func(req ollama.ChatRequest) ollamatest.Reply {
+		if lastMessage(req).Role == "tool" {
+			return ollamatest.Reply{Text: "2"}
+		}
+		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("calculator", map[string]any{"expression": "1+1"})}}
+	})
+	w.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
+	for _, session := range []string{"s1", "s2"} {
+		before := src.asked.Load()
+		_, out := turn(t, a, chat.Turn{SessionID: session, Text: "1+1은?"})
+		a.Wait()
+		if src.asked.Load()-before < 2 {
+			t.Fatalf("the tools were asked for %d times in the turn; the test needs a loop that asks again", src.asked.Load()-before)
+		}
+		failed := toolLines(out, api.TraceMCPInvalid)
+		if len(failed) != 1 {
+			t.Fatalf("%s: %d lines for the entry with mistakes, want 1: %+v", session, len(failed), failed)
+		}
+		args := failed[0].Args
+		if args["server"] != "web" || failed[0].Kind != api.TraceToolSelected ||
+			!strings.Contains(args["error"], "must be an http:// or https:// address; ") || !strings.Contains(args["error"], `"args" must be a list`) {
+			t.Fatalf("%s: %+v", session, failed[0])
+		}
+		if !strings.HasPrefix(failed[0].Text, "MCP server web not started (its entry in mcp.json has mistakes; see Settings") {
+			t.Errorf("%s: English text %q", session, failed[0].Text)
+		}
 	}
 }
 

@@ -401,6 +401,11 @@ func (a *Agent) toolset(ctx context.Context, rt *graph.Runtime, name string, s S
 		} else {
 			reg = r
 		}
+		if src, ok := a.deps.MCP.(invalidSource); ok && rt != nil {
+			for _, srv := range src.Invalid() {
+				rt.Emit(eventTrace, say(api.TraceMCPInvalid, invalidEntry(srv)...).event(api.TraceToolSelected, rt.Node()))
+			}
+		}
 	}
 	allowed := map[string]bool{"calculator": true, "get_time": true, "retrieve_docs": true,
 		"run_python":        a.deps.Settings != nil && a.deps.Settings().RunPythonEnabled,
@@ -456,6 +461,16 @@ func serverProgress(rt *graph.Runtime) func(string) func(error) {
 			rt.Emit(eventTrace, say(api.TraceMCPStarted, "server", server).event(api.TraceToolSelected, node))
 		}
 	}
+}
+
+// invalidEntry is mcp_invalid's blanks: the server and, as its error (the
+// trace's cause line, the log's), its entry's mistakes in English.
+func invalidEntry(srv api.MCPServer) []string {
+	texts := make([]string, 0, len(srv.Problems))
+	for _, p := range srv.Problems {
+		texts = append(texts, p.Message)
+	}
+	return []string{"server", srv.Name, "error", strings.Join(texts, "; ")}
 }
 
 // reasoned is an MCP server's start error that says why in parts (the

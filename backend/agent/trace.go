@@ -98,6 +98,8 @@ func english(code api.TraceCode) string {
 		return "MCP server {server} started"
 	case api.TraceMCPFailed:
 		return "MCP server {server} did not start ({error}); going on without its tools"
+	case api.TraceMCPInvalid:
+		return "MCP server {server} not started (its entry in mcp.json has mistakes; see Settings › MCP servers); going on without its tools"
 	}
 	return string(code)
 }

@@ -53,6 +53,7 @@ const (
 	TraceMCPStarting    TraceCode = "mcp_starting" // {server}: an MCP server starts for this turn (up to 30 s)
 	TraceMCPStarted     TraceCode = "mcp_started"  // {server}: it started and listed its tools
 	TraceMCPFailed      TraceCode = "mcp_failed"   // {server, error}: it did not start; the turn goes on without it
+	TraceMCPInvalid     TraceCode = "mcp_invalid"  // {server, error}: its entry in mcp.json has mistakes (error: them, in English), so it is not started
 )
 
 // TraceEvent is one step of a running turn.

@@ -26,6 +26,8 @@ var progressText = map[string][2]string{
 	"progress.retry":       {"The model call failed ({error}); trying again…", "모델 호출이 실패해 다시 시도하는 중… ({error})"},
 	"progress.mcpStarting": {"Starting MCP server {server}…", "MCP 서버 {server} 시작하는 중…"},
 	"progress.mcpFailed":   {"MCP server {server} did not start ({error}); going on without its tools", "MCP 서버 {server} 시작 실패({error}) — 이 서버의 도구 없이 계속합니다"},
+	"progress.mcpInvalid": {"MCP server {server} not started (its entry in mcp.json has mistakes; see Settings › MCP servers); going on without its tools",
+		"MCP 서버 {server} 시작 안 함(mcp.json의 항목에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다"},
 }
 
 // mcpReasonText words why an MCP server did not start, for
@@ -110,6 +112,8 @@ func progressKey(ev api.TraceEvent) (string, map[string]string) {
 		return "progress.mcpStarting", ev.Args
 	case api.TraceMCPFailed:
 		return "progress.mcpFailed", ev.Args
+	case api.TraceMCPInvalid: // its mistakes (English) stay out: `mcp list` words them
+		return "progress.mcpInvalid", map[string]string{"server": ev.Args["server"]}
 	}
 	if ev.Kind == api.TraceToolSelected && ev.Tool != "" && ev.Code == "" {
 		return "progress.tool", map[string]string{"tool": ev.Tool}

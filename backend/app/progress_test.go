@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -58,6 +59,48 @@ func TestAskSaysWhyAServerDidNotStart(t *testing.T) {
 		if b.String() != c.want {
 			t.Errorf("%s %v:\n got %q\nwant %q", c.lang, c.args, b.String(), c.want)
 		}
+	}
+}
+
+// A server not started for the mistakes of its entry in mcp.json is said
+// in the person's language, pointing to where they are worded, without
+// the mistakes' English.
+func TestAskSaysAnEntryWithMistakesDidNotStart(t *testing.T) {
+	ev := api.TraceEvent{Kind: api.TraceToolSelected, Code: api.TraceMCPInvalid, Args: map[string]string{
+		"server": "web", "error": `server "web": url "ftp://h" must be an http:// or https:// address`}}
+	for lang, want := range map[string]string{
+		"ko": "MCP 서버 web 시작 안 함(mcp.json의 항목에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다 0 s\n",
+		"en": "MCP server web not started (its entry in mcp.json has mistakes; see Settings › MCP servers); going on without its tools 0 s\n",
+	} {
+		var b bytes.Buffer
+		p := newProgressPrinter(&b, lang)
+		p.now = func() time.Time { return p.start }
+		p.event(ev)
+		if b.String() != want {
+			t.Errorf("%s:\n got %q\nwant %q", lang, b.String(), want)
+		}
+	}
+}
+
+// `wayfinder ask` with an entry of mcp.json that has mistakes: the turn
+// says, once, that the server was not started (the MCP manager tells the
+// agent which entries it leaves out), and answers all the same.
+func TestAskWithABrokenMCPEntry(t *testing.T) {
+	fake := ollamatest.New(t)
+	fake.On(ollamatest.HasTools(), ollamatest.Reply{Text: "안녕하세요"})
+	fake.On(ollamatest.HasFormat(), ollamatest.Reply{JSON: map[string]any{"route": "simple", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false, "reason": "chat", "memories": []any{}}})
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(`{"mcpServers": {"web": {"url": "ftp://h/mcp"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LC_ALL", "en_US.UTF-8")
+	code, out, errOut := wayfinder(t, "--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "ask", "무엇을 할 수 있어?")
+	if code != 0 || !strings.Contains(out, "안녕하세요") {
+		t.Fatalf("ask: %d\n%s\n%s", code, out, errOut)
+	}
+	const line = "MCP server web not started (its entry in mcp.json has mistakes; see Settings › MCP servers); going on without its tools"
+	if strings.Count(errOut, line) != 1 {
+		t.Fatalf("standard error says the entry with mistakes %d times, want once:\n%s", strings.Count(errOut, line), errOut)
 	}
 }
 

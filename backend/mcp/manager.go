@@ -288,6 +288,14 @@ func (m *Manager) Status(ctx context.Context, start bool) []api.MCPServer {
 	return out
 }
 
+// Invalid lists the entries of mcp.json left out for their mistakes, as
+// Status does, the file read again first when it changed: a turn says
+// that these servers were not started, and why (ReasonInvalid).
+func (m *Manager) Invalid() []api.MCPServer {
+	m.Config()
+	return m.invalid()
+}
+
 // invalid lists the entries of mcp.json left out for their mistakes, each
 // with every mistake found in it, in the file's order.
 func (m *Manager) invalid() []api.MCPServer {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -107,6 +108,18 @@ func TestChangesKeepTheEntriesBeingFixed(t *testing.T) {
 		}
 		if got := m.Config().Invalid(); !cmp.Equal(got, wantInvalid) {
 			t.Errorf("%s: Invalid() = %q, want %q", step, got, wantInvalid)
+		}
+		// What a turn says was not started, each with its mistakes.
+		var told []string
+		for _, st := range m.Invalid() {
+			told = append(told, st.Name)
+			if len(st.Problems) == 0 {
+				t.Errorf("%s: %s is told without its mistakes", step, st.Name)
+			}
+		}
+		slices.Sort(told)
+		if want := slices.Sorted(slices.Values(wantInvalid)); !cmp.Equal(told, want) {
+			t.Errorf("%s: Manager.Invalid() = %q, want %q", step, told, want)
 		}
 		// Every mistake reported points at its line in the file as it is
 		// now: its entry's, or its key's.

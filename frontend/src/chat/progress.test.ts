@@ -88,6 +88,18 @@ describe("progress", () => {
     expect(progressLines(p, 0).at(-1)!.text).toBe("MCP 서버 files 시작하는 중…");
   });
 
+  it("says an MCP server whose entry in mcp.json has mistakes was not started, pointing to Settings", () => {
+    const p = newProgress(0);
+    applyProgress(p, ev({ kind: "node_started", node: "answer" }), 10);
+    const error = 'server "web": url "ftp://h" must be an http:// or https:// address';
+    applyProgress(p, ev({ kind: "tool_selected", node: "answer", code: "mcp_invalid", args: { server: "web", error } }), 20);
+    expect(progressLines(p, 0).slice(1)).toEqual([
+      { text: "MCP server web not started (its entry in mcp.json has mistakes; see Settings › MCP servers); going on without its tools", detail: error, since: 20 },
+    ]);
+    setLang("ko");
+    expect(progressLines(p, 0)[1]!.text).toBe("MCP 서버 web 시작 안 함(mcp.json의 항목에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다");
+  });
+
   it("never puts the backend's English error inside a Korean line", () => {
     setLang("ko");
     const failed = (args: Record<string, string>) => {

@@ -47,7 +47,7 @@ export interface Progress {
    * that needs tools may wait up to 30 s for them), and those that did not
    * start, with why: the turn goes on without their tools.
    */
-  servers: { server: string; at: number; error?: string; reason?: string; args?: Record<string, string> }[];
+  servers: { server: string; at: number; error?: string; reason?: string; args?: Record<string, string>; invalid?: boolean }[];
 }
 
 export function newProgress(startedAt: number): Progress {
@@ -118,6 +118,11 @@ export function applyProgress(p: Progress, ev: TraceEvent, now: number): void {
       // error: the backend's own text, for the tooltip.
       p.servers = p.servers.map((s) => (s.server === a.server ? { ...s, error: a.error ?? "", reason: a.reason, args: a, at: now } : s));
       return;
+    case "mcp_invalid":
+      // Not started for the mistakes of its entry in mcp.json (said once a
+      // turn); error: them in English, for the tooltip.
+      p.servers = [...p.servers.filter((s) => s.server !== a.server), { server: a.server ?? "", error: a.error ?? "", invalid: true, at: now }];
+      return;
   }
   if (ev.kind === "node_started" && (ev.node === "answer" || ev.node === "retrieve")) {
     p.tool = undefined;
@@ -171,6 +176,10 @@ export function progressLines(p: Progress | undefined, startedAt: number): Progr
   }
   if (p.retry) lines.push({ text: t("progress.retry", { error: retryReason(p.retry.error) }), since: p.retry.at });
   for (const s of p.servers) {
+    if (s.invalid) {
+      lines.push({ text: t("progress.mcpInvalid", { server: s.server }), detail: s.error, since: s.at });
+      continue;
+    }
     if (s.error === undefined) {
       lines.push({ text: t("progress.mcpStarting", { server: s.server }), since: s.at });
       continue;

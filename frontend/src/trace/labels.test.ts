@@ -35,4 +35,12 @@ describe("stepText", () => {
     setLang("en");
     expect(stepText(step)).toBe("MCP server files did not start (program not found: npx); going on without its tools");
   });
+
+  it("says an MCP server was not started for the mistakes of its entry, pointing to Settings", () => {
+    const step = { text: "MCP server web not started (…)", code: "mcp_invalid" as TraceCode, args: { server: "web", error: 'server "web": url "ftp://h" must be an http:// or https:// address' } };
+    setLang("ko");
+    expect(stepText(step)).toBe("MCP 서버 web 시작 안 함(mcp.json의 항목에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다");
+    setLang("en");
+    expect(stepText(step)).toBe("MCP server web not started (its entry in mcp.json has mistakes; see Settings › MCP servers); going on without its tools");
+  });
 });

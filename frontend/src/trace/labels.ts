@@ -73,3 +73,14 @@ function argText(name: string, value: string): string {
   const key = `trace.${name}.${value.replace(/[\s-]+/g, "_")}`;
   return isKey(key) ? t(key) : value;
 }
+
+/**
+ * stepCause is the raw cause behind a worded step, shown muted under it
+ * as errors are elsewhere (worded message first, raw cause apart): an MCP
+ * server's own start error, or the mistakes of its entry in mcp.json, in
+ * the words Go or the server gave them. "" for a step without one.
+ */
+export function stepCause(s: Pick<TraceStep, "code" | "args">): string {
+  if (s.code !== "mcp_failed" && s.code !== "mcp_invalid") return "";
+  return s.args?.error?.trim() ?? "";
+}

@@ -6,7 +6,8 @@
 // passage as cited, then the document now; after its document was removed,
 // the cited passage with a line saying why — no error. A source from a file
 // attached to the conversation opens whole like a library document.
-// Screenshots at 1280×800: cite-{en,ko}-1280.png (and -dark-), cite-changed-{en,ko}-1280.png,
+// Screenshots at 1280×800: cite-{en,ko}-1280.png (and -dark-), cite-changed-{en,ko}-1280.png (and
+// cite-changed-long-: a passage as cited longer than half the window),
 // cite-removed-{en,ko}-1280.png, cite-attached-{en,ko}-1280.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -46,6 +47,17 @@ const citedInView = (page: Page) =>
     const b = body.getBoundingClientRect();
     const r = hit.getBoundingClientRect();
     return r.bottom > b.top && r.top < b.bottom;
+  });
+
+/**
+ * wasBox measures the box of the passage as cited: whether it shows the passage whole (no scrolling), its share of
+ * the dialog's height, and the height left to the document below it.
+ */
+const wasBox = (page: Page) =>
+  page.$eval("dialog.source [data-testid=reader-was]", (was) => {
+    const dialog = was.closest("dialog")!.getBoundingClientRect();
+    const body = was.parentElement!.querySelector("[data-testid=reader-body]")!.getBoundingClientRect();
+    return { whole: was.scrollHeight <= was.clientHeight + 1, share: was.getBoundingClientRect().height / dialog.height, body: body.height };
   });
 
 for (const lang of [
@@ -129,7 +141,15 @@ for (const lang of [
     assert.ok(now.includes(lang.newNeedle) && !now.includes(lang.needle), `the same place now: ${now}`);
     assert.equal(await page.textContent("dialog.source [data-testid=reader-now]"), lang.now);
     assert.ok(await citedInView(page), "the reader opens scrolled to the closest passage now");
+    // The passage as cited reads whole, in a box as high as it, the document below still a few lines high.
+    const boxes = await wasBox(page);
+    assert.ok(boxes.whole && boxes.share <= 0.6 && boxes.body >= 100, `the passage as cited, whole: ${JSON.stringify(boxes)}`);
     await screenshot(page, `cite-changed-${lang.code}-1280`);
+    // A passage longer than half the window scrolls in a box of that height.
+    await page.$eval("dialog.source [data-part=was]", (el) => void (el.textContent = (el.textContent ?? "").repeat(6)));
+    const long = await wasBox(page);
+    assert.ok(!long.whole && long.share >= 0.45 && long.share <= 0.6 && long.body >= 100, `a long passage as cited: ${JSON.stringify(long)}`);
+    await screenshot(page, `cite-changed-long-${lang.code}-1280`);
     await closeSource(page);
 
     // Removed from the library since: the passage as cited, and why.

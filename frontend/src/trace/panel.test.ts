@@ -30,10 +30,10 @@ function panel(events: { code: TraceCode; args: Record<string, string> }[]) {
 describe("an MCP server that did not start, in the trace", () => {
   const error = 'start MCP server files: run npx: exec: "npx": executable file not found in $PATH';
   const mistakes = 'server "web": url "ftp://h" must be an http:// or https:// address';
-  const events = [
-    { code: "mcp_starting" as TraceCode, args: { server: "files" } },
-    { code: "mcp_failed" as TraceCode, args: { server: "files", error, reason: "command_missing", command: "npx" } },
-    { code: "mcp_invalid" as TraceCode, args: { server: "web", error: mistakes } },
+  const events: { code: TraceCode; args: Record<string, string> }[] = [
+    { code: "mcp_starting", args: { server: "files" } },
+    { code: "mcp_failed", args: { server: "files", error, reason: "command_missing", command: "npx" } },
+    { code: "mcp_invalid", args: { server: "web", error: mistakes } },
   ];
 
   it("says why in words first, and the raw cause apart, muted, under it", () => {

@@ -7,8 +7,10 @@
 // the cited passage with a line saying why — no error. A source from a file
 // attached to the conversation opens whole like a library document.
 // Screenshots at 1280×800: cite-{en,ko}-1280.png (and -dark-), cite-changed-{en,ko}-1280.png (and
-// cite-changed-long-: a passage as cited longer than half the window),
+// cite-changed-long-: a passage as cited longer than half the window), cite-moved-{en,ko}-1280.png (sections
+// added before the cited one),
 // cite-removed-{en,ko}-1280.png, cite-attached-{en,ko}-1280.png.
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -111,6 +113,7 @@ for (const lang of [
     assert.match((await page.textContent("#source-title")) ?? "", /^\[1\] /);
     assert.match((await page.textContent("dialog.source .where")) ?? "", new RegExp(lang.file.replace(".", "\\.")));
     assert.equal(await page.$("dialog.source [data-testid=reader-note]"), null);
+    const citedSeq = await page.$eval("dialog.source [data-part=hit]", (e) => Number((e as HTMLElement).dataset.seq));
     await screenshot(page, `cite-${lang.code}-1280`);
     // The cited box reads on the dark theme too.
     await page.emulateMedia({ colorScheme: "dark" });
@@ -118,14 +121,32 @@ for (const lang of [
     await page.emulateMedia({ colorScheme: "light" });
     await closeSource(page);
 
-    // Imported again with other words at the cited place: said, the
-    // passage as cited first, then the document as it is now.
     const listed = async () => {
       const docs = (await w.api("KnowledgeService/Documents", [])) as Array<{ id: string; source: string }>;
       const doc = docs.find((d) => d.source.endsWith(lang.file));
       assert.ok(doc, `the document is listed: ${docs.map((d) => d.source).join(", ")}`);
       return doc;
     };
+
+    // Imported again with sections added before the cited one: the
+    // passage opens where it is now, as cited, with nothing to say.
+    const added: string[] = [];
+    for (let n = 201; n <= 203; n++) added.push(`## ${lang.heading(n)}`, "", lang.para(n), "");
+    await reimport(file, [...added, readFileSync(file, "utf8")].join("\n"), (await listed()).id);
+    await w.settle();
+    await openCite(page);
+    await page.waitForFunction(() => document.querySelectorAll("dialog.source [data-seq]").length > 10);
+    const moved = await page.$eval("dialog.source [data-part=hit]", (e) => ({ seq: Number((e as HTMLElement).dataset.seq), text: e.textContent ?? "" }));
+    assert.ok(moved.text.includes(lang.needle) && moved.seq === citedSeq + 3, `the cited passage where it is now: ${JSON.stringify(moved)} (cited at ${citedSeq})`);
+    assert.equal(await page.textContent("dialog.source [data-testid=reader-cited]"), lang.cited);
+    assert.equal(await page.$("dialog.source [data-testid=reader-note]"), null);
+    assert.equal(await page.$("dialog.source [data-testid=reader-was]"), null);
+    assert.ok(await citedInView(page), "the reader opens scrolled to the cited passage where it is now");
+    await screenshot(page, `cite-moved-${lang.code}-1280`);
+    await closeSource(page);
+
+    // Imported again with other words at the cited place: said, the
+    // passage as cited first, then the document as it is now.
     const first = await listed();
     const lines: string[] = [];
     for (let n = 1; n <= 120; n++) lines.push(`## ${lang.heading(n)}`, "", lang.para(n) + (n === 60 ? ` ${lang.newNeedle}` : ""), "");

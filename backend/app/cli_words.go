@@ -113,6 +113,10 @@ func wholeFileProblem(err error) (whole *api.MCPProblem, isFile bool) {
 // cliText holds what only the command line says, in English and Korean
 // (cliLanguage chooses, as for `ask`'s progress lines).
 var cliText = map[string][2]string{
+	// What report adds to a failure: the label of its hint, and where the
+	// usage is after a command-line mistake.
+	"report.nextStep": {"next step:", "다음 단계:"},
+	"report.usage":    {"Run `{command}` for usage.", "사용법은 `{command}`로 볼 수 있습니다."},
 	"mcp.mistakes": {"{path} has {count}: those servers do not start, the others do. Correct them there as each line says.",
 		"{path}에 잘못된 곳이 {count}개 있습니다. 그 서버들은 시작하지 않고 나머지는 시작합니다. 각 줄에 적힌 대로 그곳을 고치세요."},
 	"mcp.invalid": {"has mistakes", "설정 오류"},

@@ -77,6 +77,11 @@ type stdio struct {
 	in       io.Reader
 	out, err io.Writer
 	shells   Shells
+	// flags, when set, is pointed by subFlags at the globals the running
+	// command parsed (its flags after its name included), so that report
+	// words a failure in the language the command speaks: the data
+	// folder's Language setting, else the system's (cliLanguage).
+	flags **globals
 }
 
 func commands() []command {
@@ -113,12 +118,16 @@ var errStopped = errors.New("stopped")
 // Main runs the command line with args (without the program name) and
 // returns the exit code: 0 done, 1 failed, 2 a command-line mistake.
 func Main(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer, shells Shells) int {
-	s := stdio{in, out, errOut, shells}
 	g := globals{dataDir: os.Getenv("WAYFINDER_DATA_DIR"), workflow: os.Getenv("WAYFINDER_WORKFLOW")}
+	used := &g
+	s := stdio{in, out, errOut, shells, &used}
+	// lang is the language of what report says itself ("next step:", where
+	// the usage is), read only when there is something to say.
+	lang := func() int { return langIndex(cliLanguage(settingsLanguage(ctx, *used))) }
 	root := subFlags("wayfinder", "", &g, s)
 	showVersion := root.Bool("version", false, "print the version, commit and build date")
 	if err := root.Parse(args); err != nil {
-		return report(errOut, "", err)
+		return report(errOut, "", lang, err)
 	}
 	if *showVersion {
 		fmt.Fprint(out, version.Current())
@@ -126,18 +135,18 @@ func Main(ctx context.Context, args []string, in io.Reader, out, errOut io.Write
 	}
 	rest := root.Args()
 	if len(rest) == 0 {
-		return report(errOut, "", runDesktop(ctx, g, s))
+		return report(errOut, "", lang, runDesktop(ctx, g, s))
 	}
 	for _, c := range commands() {
 		if c.name == rest[0] {
-			return report(errOut, c.name, c.run(ctx, g, rest[1:], s))
+			return report(errOut, c.name, lang, c.run(ctx, g, rest[1:], s))
 		}
 	}
 	if rest[0] == "help" {
 		rootUsage(root.FlagSet, out)
 		return 0
 	}
-	return report(errOut, "", fmt.Errorf("%w: unknown command %q", errUsage, rest[0]))
+	return report(errOut, "", lang, fmt.Errorf("%w: unknown command %q", errUsage, rest[0]))
 }
 
 func rootUsage(fs *flag.FlagSet, w io.Writer) {
@@ -169,6 +178,9 @@ type flagSet struct {
 // they may come before or after the command name; usage "" is the root's.
 func subFlags(name, usage string, g *globals, s stdio) *flagSet {
 	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), out: s.out}
+	if s.flags != nil {
+		*s.flags = g
+	}
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	g.register(fs.FlagSet)
@@ -263,8 +275,9 @@ func (fs *flagSet) Arg(i int) string {
 }
 
 // report prints an error the way a person can act on it; cmd is the
-// command that ran ("" for none), for the help hint after a mistake.
-func report(w io.Writer, cmd string, err error) int {
+// command that ran ("" for none), for the help hint after a mistake, and
+// lang the language of the words report adds (an index of cliText's).
+func report(w io.Writer, cmd string, lang func() int, err error) int {
 	switch {
 	case err == nil:
 		return 0
@@ -278,13 +291,13 @@ func report(w io.Writer, cmd string, err error) int {
 		if cmd != "" {
 			cmd += " "
 		}
-		fmt.Fprintf(w, "Run `wayfinder %s--help` for usage.\n", cmd)
+		fmt.Fprintln(w, say("report.usage", lang(), "command", "wayfinder "+cmd+"--help"))
 		return 2
 	}
 	info := describe(err)
 	fmt.Fprintln(w, "wayfinder:", info.Message)
 	if info.Hint != "" {
-		fmt.Fprintln(w, "  next step:", info.Hint)
+		fmt.Fprintln(w, " ", say("report.nextStep", lang()), info.Hint)
 	}
 	return 1
 }

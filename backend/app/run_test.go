@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"io"
+	"net"
 	"os"
 	"reflect"
 	"strings"
@@ -140,5 +141,50 @@ func TestBindingNamespace(t *testing.T) {
 		if want := "this.win.go?." + pkg + "?.[service]"; !strings.Contains(string(src), want) {
 			t.Errorf("transport.ts does not call bound services as window.go.%s (want %q)", pkg, want)
 		}
+	}
+}
+
+// What report adds to a failure — the hint's "next step:" label and where
+// the usage is — is in the language the command speaks: the data folder's
+// Language setting (read with the flags given after the command's name
+// too), else the system's.
+func TestReportSpeaksTheCommandsLanguage(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	busy := ln.Addr().String()
+	korean := t.TempDir()
+	a, err := openApp(context.Background(), globals{dataDir: korean}, "serve", newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := a.settings.Current()
+	cfg.Language = "ko"
+	if _, err := a.settings.Save(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	for _, tc := range []struct {
+		name, lang string
+		args       []string
+		code       int
+		want, not  string
+	}{
+		{"hint en", "en_US.UTF-8", []string{"--data-dir", t.TempDir(), "serve", "--addr", busy}, 1, "\n  next step: Choose another port", "다음 단계"},
+		{"hint ko", "ko_KR.UTF-8", []string{"--data-dir", t.TempDir(), "serve", "--addr", busy}, 1, "\n  다음 단계: --addr 127.0.0.1:PORT로 다른 포트를 고르거나", "next step"},
+		{"hint by the setting, flag after the command", "en_US.UTF-8", []string{"serve", "--addr", busy, "--data-dir", korean}, 1, "\n  다음 단계: --addr", "next step"},
+		{"usage en", "en_US.UTF-8", []string{"--data-dir", t.TempDir(), "mcp", "frob"}, 2, "\nRun `wayfinder mcp --help` for usage.\n", "사용법"},
+		{"usage ko", "ko_KR.UTF-8", []string{"--data-dir", t.TempDir(), "mcp", "frob"}, 2, "\n사용법은 `wayfinder mcp --help`로 볼 수 있습니다.\n", "for usage"},
+		{"usage by the setting", "en_US.UTF-8", []string{"mcp", "frob", "--data-dir", korean}, 2, "\n사용법은 `wayfinder mcp --help`로 볼 수 있습니다.\n", "for usage"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("LC_ALL", tc.lang)
+			code, _, errOut := wayfinder(t, tc.args...)
+			if code != tc.code || !strings.Contains(errOut, tc.want) || strings.Contains(errOut, tc.not) {
+				t.Fatalf("exit %d, want %d and %q without %q:\n%s", code, tc.code, tc.want, tc.not, errOut)
+			}
+		})
 	}
 }

@@ -268,6 +268,8 @@ func TestReasonOfLimits(t *testing.T) {
 		{&knowledge.TooSlowError{Budget: 90 * time.Second, MB: 3}, api.FileReason{Code: "too_slow", Max: "90"}},
 		{&importer.Replaced{Count: 7, Lines: []int64{3, 9}, More: true}, api.FileReason{Code: "replaced", Count: 7, Lines: "3, 9", More: true}},
 		{importer.ErrUnsupported, api.FileReason{Code: "unsupported"}},
+		{knowledge.ErrNotRegular, api.FileReason{Code: "not_regular"}},
+		{&knowledge.TooLargeError{MB: 600, Max: 512}, api.FileReason{Code: "too_large", Max: "512"}},
 		{importer.ErrEmpty, api.FileReason{Code: "empty"}},
 	}
 	for _, tt := range tests {

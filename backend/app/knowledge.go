@@ -269,6 +269,7 @@ func reasonOf(err error) *api.FileReason {
 		je  *importer.RecordTooLargeError
 		rep *importer.Replaced
 		ts  *knowledge.TooSlowError
+		tl  *knowledge.TooLargeError
 	)
 	switch {
 	case errors.As(err, &rep):
@@ -287,6 +288,10 @@ func reasonOf(err error) *api.FileReason {
 		return &api.FileReason{Code: "too_slow", Max: strconv.FormatFloat(ts.Budget.Seconds(), 'f', -1, 64)}
 	case errors.Is(err, importer.ErrUnsupported):
 		return &api.FileReason{Code: "unsupported"}
+	case errors.Is(err, knowledge.ErrNotRegular):
+		return &api.FileReason{Code: "not_regular"}
+	case errors.As(err, &tl):
+		return &api.FileReason{Code: "too_large", Max: strconv.FormatInt(tl.Max, 10)}
 	case errors.Is(err, importer.ErrEmpty):
 		return &api.FileReason{Code: "empty"}
 	}

@@ -108,6 +108,19 @@ func fileBudget(size int64) time.Duration {
 	return 2*time.Minute + time.Duration(size>>20)*time.Second
 }
 
+// ErrNotRegular fails a path named on its own that is not a plain file: a
+// device (/dev/zero never ends), a named pipe (opening it waits for a
+// writer forever) or a socket. Folders are walked and skip such entries.
+var ErrNotRegular = errors.New("not a regular file (a device, pipe or socket cannot be imported)")
+
+// TooLargeError fails a file over maxFileSize: MB is its size, Max the
+// limit, both in megabytes.
+type TooLargeError struct{ MB, Max int64 }
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("file is %d MB; the limit is %d MB", e.MB, e.Max)
+}
+
 // errTooSlow is the cause of a file's deadline.
 var errTooSlow = errors.New("reading the file took too long")
 
@@ -282,10 +295,13 @@ func (b *Base) importFile(ctx context.Context, source, path string, p Progress, 
 	if err != nil {
 		return fileResult{}, err
 	}
-	if info.Size() > maxFileSize {
-		return fileResult{}, fmt.Errorf("file is %d MB; the limit is %d MB", info.Size()>>20, maxFileSize>>20)
+	if !info.Mode().IsRegular() {
+		return fileResult{}, ErrNotRegular
 	}
-	hash, err := hashFile(path)
+	if info.Size() > maxFileSize {
+		return fileResult{}, &TooLargeError{MB: info.Size() >> 20, Max: maxFileSize >> 20}
+	}
+	hash, err := hashFile(ctx, path)
 	if err != nil {
 		return fileResult{}, err
 	}
@@ -324,18 +340,34 @@ func (b *Base) importFile(ctx context.Context, source, path string, p Progress, 
 	return res, err
 }
 
-// hashFile is the sha256 of a file, read as a stream.
-func hashFile(path string) (string, error) {
+// hashFile is the sha256 of a file, read as a stream: at most maxFileSize
+// bytes (a file that grew past it since it was measured fails), and the
+// reading stops when ctx ends.
+func hashFile(ctx context.Context, path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
+	buf := make([]byte, 1<<20)
+	var n int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		m, err := f.Read(buf)
+		h.Write(buf[:m])
+		if n += int64(m); n > maxFileSize {
+			return "", &TooLargeError{MB: n >> 20, Max: maxFileSize >> 20}
+		}
+		if errors.Is(err, io.EOF) {
+			return hex.EncodeToString(h.Sum(nil)), nil
+		}
+		if err != nil {
+			return "", err
+		}
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // ImportRecords indexes documents that do not come from a file, such as the

@@ -460,7 +460,9 @@ export interface ImportProgress {
  * on Line), encoding (invalid sequences of an unknown encoding, from
  * Line), json_invalid (broken at Line), json_unfinished (the record that
  * begins on Line never ends), json_record_too_large (a record
- * from Line over Max MB), too_slow (reading took more than Max seconds);
+ * from Line over Max MB), too_slow (reading took more than Max seconds),
+ * too_large (the file is over Max MB), not_regular (a device, pipe or
+ * socket, not a file);
  * and, for a warning, replaced (Count invalid characters replaced with
  * U+FFFD on Lines, "3, 7"; More when on later lines too).
  */

@@ -38,6 +38,16 @@ describe("failureText", () => {
       "올바른 JSON 파일이 아니에요. 2번째 줄에서 시작하는 레코드가 끝나지 않아요(닫는 괄호나 따옴표가 빠졌어요). 그곳을 고친 뒤 파일을 다시 추가해 주세요.",
     ],
     [
+      { code: "not_regular" },
+      "This is not a file but a device, pipe or socket, which has no end to read; add the file itself.",
+      "파일이 아니라 장치, 파이프 또는 소켓이라 끝까지 읽을 수 없습니다. 파일 자체를 추가하세요.",
+    ],
+    [
+      { code: "too_large", max: "512" },
+      "This file is larger than 512 MB, the most Wayfinder reads from one file; split it, then add the parts.",
+      "이 파일은 512 MB보다 큽니다. Wayfinder가 한 파일에서 읽는 최대 크기입니다. 나눈 뒤 나눈 파일들을 추가하세요.",
+    ],
+    [
       { code: "json_invalid" },
       "This file is not valid JSON. Fix it, then add the file again.",
       "올바른 JSON 파일이 아니에요. 고친 뒤 파일을 다시 추가해 주세요.",

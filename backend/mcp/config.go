@@ -76,7 +76,8 @@ func (c *Config) Remove(name string) bool {
 	_, ok := c.Servers[name]
 	delete(c.Servers, name)
 	n := len(c.kept)
-	c.kept = slices.DeleteFunc(c.kept, func(k member) bool { return k.name == name })
+	// A copy: c may share its entries with the Config it was copied from.
+	c.kept = slices.DeleteFunc(slices.Clone(c.kept), func(k member) bool { return k.name == name })
 	return ok || len(c.kept) < n
 }
 

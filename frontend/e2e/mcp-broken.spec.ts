@@ -2,12 +2,17 @@
 // serve`: Settings words each mistake on a line of its own (which server,
 // what, on which line) in the person's language, and the server whose
 // entry is right stays listed, ready to start. At 1280×800, in English
-// and Korean (mcp-broken-{en,ko}-1280.png).
+// and Korean (mcp-broken-{en,ko}-1280.png). An entry with mistakes is
+// removed there, and a server switched beside the other, which stays in
+// the file as written (mcp-broken-removed-en-1280.png). A chat turn says
+// in its trace that the broken entries were not started and that a server
+// did not start, each worded first and its raw cause muted under it
+// (mcp-trace-{en,ko}-1280.png).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openPage, screenshot, withWorld } from "./harness.ts";
+import { lastReply, openPage, screenshot, script, send, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -37,6 +42,54 @@ test("a broken mcp.json: each mistake on its own line, in English and Korean, th
     assert.equal(await card("files").getAttribute("data-state"), "idle");
     await page.locator(".mcp .invalid-lead").scrollIntoViewIfNeeded();
     await screenshot(page, `mcp-broken-${lang}-1280`);
+    await page.context().close();
+  }
+});
+
+test("an entry with mistakes is removed in Settings, a server switched beside the other, which stays as written", async () => {
+  const path = join(w.app.dataDir, "mcp.json");
+  writeFileSync(path, FILE);
+  const page = await openPage(w.browser, w.app.url, "en-US", { width: 1280, height: 800 });
+  await page.click("button[aria-label='Settings']");
+  const card = (name: string) => page.locator(`.mcp li[data-server='${name}']`);
+  await card("search").locator("button.remove").click();
+  await card("search").locator("button.remove-yes").click();
+  await card("search").waitFor({ state: "detached" });
+  await card("files").locator(".head input[type=checkbox]").uncheck();
+  await page.locator(".mcp li[data-server='files'][data-state='off']").waitFor();
+  assert.equal(await page.locator(".mcp .banner").count(), 0);
+  const file = readFileSync(path, "utf8");
+  const compact = JSON.stringify(JSON.parse(file));
+  assert.ok(!file.includes('"search"'), file);
+  assert.ok(compact.includes('"weather":{"type":"sse","url":"http://127.0.0.1:8931/sse"}'), file);
+  assert.ok(compact.includes('"files":{"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem","/home/me/notes"],"disabled":true}'), file);
+  assert.deepEqual(await card("weather").locator(".problem").allTextContents(), ["Line 12: The MCP server weather asks for a transport Wayfinder does not speak: sse"]);
+  await page.locator(".mcp .invalid-lead").scrollIntoViewIfNeeded();
+  await screenshot(page, "mcp-broken-removed-en-1280");
+  await page.context().close();
+});
+
+test("a turn's trace says which servers did not start and why: worded first, the raw cause muted under it", async () => {
+  writeFileSync(join(w.app.dataDir, "mcp.json"), FILE.replace('"command": "npx"', '"command": "/nonexistent/mcp-files"'));
+  for (const [locale, lang, invalid, failed] of [
+    ["en-US", "en", "MCP server search not started (its entry in mcp.json has mistakes; see Settings › MCP servers); going on without its tools",
+      "MCP server files did not start (program not found: /nonexistent/mcp-files); going on without its tools"],
+    ["ko-KR", "ko", "MCP 서버 search 시작 안 함(mcp.json의 항목에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다",
+      "MCP 서버 files 시작 실패(실행할 프로그램이 없음: /nonexistent/mcp-files) — 이 서버의 도구 없이 계속합니다"],
+  ] as const) {
+    const page = await openPage(w.browser, w.app.url, locale, { width: 1280, height: 800 });
+    await script(w.fake, [{ text: lang === "ko" ? "안녕하세요." : "Hello." }]); // a greeting: no reflection after it
+
+    await send(page, lang === "ko" ? "안녕" : "hello");
+    assert.equal((await lastReply(page)).text, lang === "ko" ? "안녕하세요." : "Hello.");
+    const steps = page.locator("#trace-panel [data-testid='trace-steps'] li");
+    const step = (text: string) => steps.filter({ hasText: text });
+    assert.equal(await step(invalid).count(), 1, await steps.allInnerTexts().then((t) => t.join("\n")));
+    assert.match((await step(invalid).locator(".cause").textContent()) ?? "", /url "ftp:\/\/search\.example\/mcp" must be an http:\/\/ or https:\/\/ address/);
+    assert.equal(await step(failed).count(), 1);
+    assert.match((await step(failed).locator(".cause").textContent()) ?? "", /\/nonexistent\/mcp-files/);
+    assert.equal(await step("weather").count(), 1, "the other entry with mistakes is said once too");
+    await screenshot(page, `mcp-trace-${lang}-1280`);
     await page.context().close();
   }
 });

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -17,7 +18,9 @@ const (
 	// FoundCited: the cited chunk itself; its document is as it was.
 	FoundCited Found = ""
 	// FoundText: the document was imported again and holds the cited
-	// text, maybe at another place (paragraphs added before it).
+	// text word for word, maybe at another place (paragraphs added before
+	// it), in a chunk holding more, or over two chunks (the document cut
+	// at other places): the chunk it starts in opens.
 	FoundText Found = "text"
 	// FoundSimilar: the document was imported again and does not hold the
 	// cited text as it was; the chunk sharing most of its words opens.
@@ -44,8 +47,9 @@ const similarShare = 0.5
 // text: the chunk whose text is the cited text (spacing and Unicode
 // composition aside; a snippet cut with "…" is compared as a prefix), else
 // the chunk holding the largest share of the cited text's words, at least
-// similarShare of them, else the chunk numbered seq (FoundGone). Ties go
-// to the chunk nearest seq.
+// similarShare of them — FoundText when the text is whole in it and its
+// neighbours (across), FoundSimilar when not — else the chunk numbered seq
+// (FoundGone). Ties go to the chunk nearest seq.
 //
 // The citation carries its text already (the source's snippet), so a
 // conversation saved before this existed finds its passages too and no
@@ -112,9 +116,57 @@ func (b *Base) locate(ctx context.Context, doc Document, seq int, cited string) 
 	case exact >= 0:
 		return exact, FoundText, nil
 	case similar >= 0 && share >= similarShare:
+		at, whole, err := b.across(ctx, doc.ID, similar, want)
+		if err != nil {
+			return 0, "", fmt.Errorf("find the cited passage in %q: %w", doc.ID, err)
+		}
+		if whole {
+			return at, FoundText, nil
+		}
 		return similar, FoundSimilar, nil
 	}
 	return place, FoundGone, nil
+}
+
+// across looks for the cited text (want, a normText, or the start of it)
+// whole in the text of chunk seq and the chunks just before and after it:
+// the import after the citation may have cut the document at other places
+// (paragraphs added earlier in the same section), so that the passage,
+// unchanged, now runs over two chunks and is like no chunk whole. It
+// returns the chunk the passage starts in.
+func (b *Base) across(ctx context.Context, docID string, seq int, want string) (int, bool, error) {
+	got, err := b.chunksAt(ctx, docID, seq-1, seq, seq+1)
+	if err != nil {
+		return 0, false, err
+	}
+	slices.SortFunc(got, func(x, y Chunk) int { return x.Seq - y.Seq })
+	var raw strings.Builder
+	starts := make([]int, 0, len(got)) // where each chunk's own text starts in the joined text
+	for i, c := range got {
+		text := c.Text
+		if i > 0 {
+			if got[i-1].Seq != c.Seq-1 {
+				break
+			}
+			if text = WithoutOverlap(got[i-1].Text, c.Text); text == c.Text {
+				text = " " + text // no overlap: the space the cut dropped (chunks are trimmed)
+			}
+		}
+		starts = append(starts, len(normText(raw.String())))
+		raw.WriteString(norm.NFC.String(text))
+	}
+	// Whole, or for a snippet cut short its start: either way a substring.
+	i := strings.Index(normText(raw.String()), want)
+	if i < 0 {
+		return 0, false, nil
+	}
+	at := got[0].Seq
+	for k, start := range starts {
+		if start <= i {
+			at = got[k].Seq
+		}
+	}
+	return at, true, nil
 }
 
 // sameText says whether text, with its runs of spaces as normText has

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
 )
@@ -40,18 +41,24 @@ func TestPassageNowFindsTheCitedText(t *testing.T) {
 			e := newPlainEnv(t)
 			b := e.openWith(Options{Sink: e.sink, UploadDir: filepath.Join(e.dir, "uploads"), Chunk: chunk.Options{Size: 200, Overlap: 40}})
 			ctx := context.Background()
-			// doc is 40 sections, the needle in section 30; added sections
-			// come before it, added paragraphs inside it before the needle.
-			doc := func(sectionsBefore, parasBefore int, needle string) string {
+			// doc is 40 sections, the needle in section 30 after its
+			// clause; added sections come before section 30, added
+			// paragraphs in it before its clause (before) or between its
+			// clause and the needle (inside).
+			doc := func(sectionsBefore, before, inside int, needle string) string {
 				var s strings.Builder
 				s.WriteString("# Harbour\n\n")
 				for i := range sectionsBefore {
 					fmt.Fprintf(&s, "## Added %d\n\n%s\n\n", i, l.clause(100+i))
 				}
 				for n := 1; n <= 40; n++ {
-					fmt.Fprintf(&s, "## Section %d\n\n%s\n\n", n, l.clause(n))
+					fmt.Fprintf(&s, "## Section %d\n\n", n)
 					if n == 30 {
-						s.WriteString(strings.Repeat(l.sentence+"\n\n", parasBefore))
+						s.WriteString(strings.Repeat(l.sentence+"\n\n", before))
+					}
+					s.WriteString(l.clause(n) + "\n\n")
+					if n == 30 {
+						s.WriteString(strings.Repeat(l.sentence+"\n\n", inside))
 						if needle != "" {
 							s.WriteString(needle + "\n\n")
 						}
@@ -65,7 +72,7 @@ func TestPassageNowFindsTheCitedText(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			up(doc(0, 0, l.needle))
+			up(doc(0, 0, 0, l.needle))
 			hits, err := b.Search(ctx, l.needle, SearchOptions{TopK: 1})
 			if err != nil || len(hits) == 0 {
 				t.Fatalf("hits %+v %v", hits, err)
@@ -86,13 +93,16 @@ func TestPassageNowFindsTheCitedText(t *testing.T) {
 				holds   string // the text the chunk opened must hold
 				samePos bool   // the chunk opened is at the cited number
 			}{
-				{"sections added before it", doc(5, 0, l.needle), snippet, FoundText, l.needle, false},
-				{"sections added before it, a snippet cut short", doc(5, 0, l.needle), cut, FoundText, l.needle, false},
-				{"paragraphs added before it in its section", doc(0, 8, l.needle), snippet, FoundSimilar, l.needle, false},
-				{"sections added and its words changed", doc(5, 0, l.changed), snippet, FoundSimilar, l.changed, false},
-				{"its words changed, the cited text spaced otherwise", doc(0, 0, l.changed), strings.ReplaceAll(snippet, " ", "\n  "), FoundSimilar, l.changed, true},
-				{"no longer in the document", doc(0, 0, ""), snippet, FoundGone, l.clause(30), true},
-				{"no cited text: the same place", doc(5, 0, l.needle), "", FoundGone, "", true},
+				{"sections added before it", doc(5, 0, 0, l.needle), snippet, FoundText, l.needle, false},
+				{"sections added before it, a snippet cut short", doc(5, 0, 0, l.needle), cut, FoundText, l.needle, false},
+				// The section is cut at other places: the passage is whole
+				// in a chunk that holds more (TestAcross: or in two).
+				{"paragraphs added before it in its section", doc(0, 8, 0, l.needle), snippet, FoundText, l.clause(30), false},
+				{"paragraphs added inside it", doc(0, 0, 8, l.needle), snippet, FoundSimilar, l.needle, false},
+				{"sections added and its words changed", doc(5, 0, 0, l.changed), snippet, FoundSimilar, l.changed, false},
+				{"its words changed, the cited text spaced otherwise", doc(0, 0, 0, l.changed), strings.ReplaceAll(snippet, " ", "\n  "), FoundSimilar, l.changed, true},
+				{"no longer in the document", doc(0, 0, 0, ""), snippet, FoundGone, l.clause(30), true},
+				{"no cited text: the same place", doc(5, 0, 0, l.needle), "", FoundGone, "", true},
 			} {
 				up(c.doc)
 				p, err := b.PassageNow(ctx, "", cited, source, c.cited)
@@ -168,6 +178,46 @@ func TestEachTerm(t *testing.T) {
 		eachTerm(c.in, nil, func(term []byte) { got = append(got, string(term)) })
 		if strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("eachTerm(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// across finds a cited passage that an import cutting the document at
+// other places left whole but over two chunks, and opens the chunk it
+// starts in; a passage not whole there is not found.
+func TestAcross(t *testing.T) {
+	e := newPlainEnv(t)
+	b := e.openWith(Options{Sink: e.sink})
+	now := time.Now()
+	if err := b.db.Create(&Document{ID: "d", Source: "/data/d.md", Title: "d", Kind: "markdown", Chunks: 4, CreatedAt: now, UpdatedAt: now}).Error; err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range []string{
+		"Intro words. The harbour master rings",
+		"master rings the copper bell at seven. Then", // overlaps the one before
+		"항만장은 일곱 시에 구리",
+		"종을 울립니다.", // no overlap: the cut's space was trimmed away
+	} {
+		if err := b.db.Create(&Chunk{ID: fmt.Sprintf("d:%d", i), DocID: "d", Seq: i, Text: text}).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		seq   int
+		want  string
+		at    int
+		whole bool
+	}{
+		{1, "The harbour master rings the copper bell at seven.", 0, true},
+		{0, "The harbour master rings the copper bell at seven.", 0, true},
+		{0, "the copper bell at seven. Then", 1, true},
+		{1, "The harbour master rings the brass bell at seven.", 0, false},
+		{3, "항만장은 일곱 시에 구리 종을 울립니다.", 2, true},
+		{2, "구리 종을", 2, true},
+	} {
+		at, whole, err := b.across(context.Background(), "d", c.seq, normText(c.want))
+		if err != nil || whole != c.whole || (whole && at != c.at) {
+			t.Errorf("across(%d, %q) = %d %v %v, want %d %v", c.seq, c.want, at, whole, err, c.at, c.whole)
 		}
 	}
 }

@@ -200,6 +200,23 @@ describe("a cited source in the reader", () => {
     expect(f.calls.find((c) => c.method === "Passage")?.args).toEqual(["s1", "d1:1", "/data/uploads/leave.md", SOURCES[0]!.snippet]);
   });
 
+  it("opens the passage cited, unchanged, in a chunk that holds more of the document now, with no line", { timeout: 20_000 }, async () => {
+    const fake = seeded();
+    fake.docs[0]!.id = "d1b";
+    // Imported again and cut at other places: the passage is whole in chunk 3, after the end of a new paragraph.
+    fake.texts["d1b:1"] = "새로 넣은 문단입니다.";
+    fake.texts["d1b:3"] = "새 문단의 끝입니다. 연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>";
+    await start({}, fake);
+    click("nav li button.open");
+    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    const dialog = await openCite(1);
+    await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(30), { timeout: 5000 });
+    const hit = $("[data-part='hit']", dialog);
+    expect([hit.dataset.seq, hit.classList.contains("cited")]).toEqual(["3", true]);
+    expect(dialog.querySelector("[data-testid=reader-note]")).toBeNull();
+    expect(dialog.querySelector("[data-testid=reader-was]")).toBeNull();
+  });
+
   it("shows no such line when the document was imported again unchanged at the cited place", { timeout: 20_000 }, async () => {
     const fake = seeded();
     fake.docs[0]!.id = "d1b";

@@ -147,7 +147,8 @@ export class FakeKnowledge extends FakeChat {
   /**
    * Passage: a chunk of a library document or of sid's own files; a cited chunk of a document imported again since
    * (another id, the same source) is looked for in the one now by its text, cited, as the backend's PassageNow: the
-   * chunk with that text, else the one holding at least half of its terms, else the one at its place ("gone").
+   * chunk holding that text (or its start, for a snippet cut with "…"), else the one holding at least half of its
+   * terms, else the one at its place ("gone").
    */
   "KnowledgeService.Passage"(sid: string, chunkID: string, source: string, cited = ""): Passage {
     let [id, n] = [chunkID.slice(0, chunkID.lastIndexOf(":")), Number(chunkID.slice(chunkID.lastIndexOf(":") + 1))];
@@ -165,8 +166,7 @@ export class FakeKnowledge extends FakeChat {
   private locate(d: KBDocument, seq: number, cited: string): [number, string] {
     const norm = (s: string) => s.normalize("NFC").replace(/\s+/g, " ").trim();
     let want = norm(cited);
-    const prefix = want.endsWith("…");
-    if (prefix) want = want.slice(0, -1).trimEnd();
+    if (want.endsWith("…")) want = want.slice(0, -1).trimEnd();
     const place = Math.min(seq, d.chunks - 1);
     if (!want) return [place, "gone"];
     const need = terms(want);
@@ -174,7 +174,7 @@ export class FakeKnowledge extends FakeChat {
     const nearer = (s: number, than: number) => than < 0 || Math.abs(s - seq) < Math.abs(than - seq);
     for (let s = 0; s < d.chunks; s++) {
       const got = norm(this.chunkText(d.id, s));
-      if (got === want || (prefix && got.startsWith(want))) {
+      if (got.includes(want)) {
         if (nearer(s, exact)) exact = s;
         continue;
       }

@@ -66,6 +66,7 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 		_ = s.Close()
 		return nil, err
 	}
+	compact(ctx, db, compactAt)
 	return s, nil
 }
 

@@ -136,6 +136,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		}); err != nil {
 			return err
 		}
+		defer stillMistaken(ctx, g, m, dir, s)
 		srv := m.Status(ctx, true)
 		for _, st := range srv {
 			if st.Name == name {
@@ -174,6 +175,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		if err != nil {
 			return err
 		}
+		defer stillMistaken(ctx, g, m, dir, s)
 		what := name
 		if len(args) == 2 {
 			what = name + " " + args[1]
@@ -185,6 +187,18 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		return nil
 	}
 	return fmt.Errorf("%w: unknown mcp command %q; use wayfinder %s", errUsage, sub, usage)
+}
+
+// stillMistaken says, after a change that kept the entries of mcp.json
+// with mistakes as they are, how many mistakes are left: those servers
+// still do not start.
+func stillMistaken(ctx context.Context, g globals, m *mcp.Manager, dir string, s stdio) {
+	var fe *mcp.FileError
+	if !errors.As(m.Err(), &fe) || fe.Whole {
+		return
+	}
+	lang := langIndex(cliLanguage(settingsLanguage(ctx, g)))
+	fmt.Fprintln(s.err, say("mcp.stillMistakes", lang, "path", filepath.Join(dir, mcp.FileName), "count", mistakes(len(fe.Problems), lang)))
 }
 
 // settingsLanguage is the language setting, read without opening the

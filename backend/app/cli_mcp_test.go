@@ -214,12 +214,12 @@ func TestMCPCommandsBesideBrokenEntries(t *testing.T) {
 		code        int
 		out, errOut string
 	}{
-		{"en_US.UTF-8", []string{"mcp", "off", "fine"}, 0, "Switched off: fine", ""},
+		{"en_US.UTF-8", []string{"mcp", "off", "fine"}, 0, "Switched off: fine", "mcp.json still has 3 mistakes, kept as you wrote them: those servers do not start."},
 		{"en_US.UTF-8", []string{"mcp", "off", "old"}, 1, "", "old has mistakes in mcp.json, so it does not start and cannot be switched"},
 		{"ko_KR.UTF-8", []string{"mcp", "on", "web"}, 1, "", "web은(는) mcp.json에 잘못된 곳이 있어 시작하지 않고, 켜거나 끌 수도 없습니다."},
 		{"en_US.UTF-8", []string{"mcp", "add", "old", "--", "/nonexistent/other"}, 1, "", "already there"},
 		{"en_US.UTF-8", []string{"mcp", "add", "more", "--", "/nonexistent/more"}, 1, "more (stdio: /nonexistent/more): failed", "added more, but it did not start"},
-		{"en_US.UTF-8", []string{"mcp", "remove", "old"}, 0, "Removed: old", ""},
+		{"ko_KR.UTF-8", []string{"mcp", "remove", "old"}, 0, "Removed: old", "mcp.json에 아직 잘못된 곳이 2개 있고, 적으신 그대로 두었습니다."},
 	} {
 		t.Setenv("LC_ALL", tc.lang)
 		code, out, errOut := wayfinder(t, append([]string{"--data-dir", dir}, tc.cmd...)...)
@@ -235,6 +235,7 @@ func TestMCPCommandsBesideBrokenEntries(t *testing.T) {
 	if err != nil || strings.Contains(string(b), `"old"`) || !strings.Contains(string(b), `"more"`) || !strings.Contains(string(b), `"disabled": true`) {
 		t.Fatalf("mcp.json after the changes: %v\n%s", err, b)
 	}
+	t.Setenv("LC_ALL", "en_US.UTF-8")
 	code, out, _ := wayfinder(t, "--data-dir", dir, "mcp", "list")
 	if code != 1 || !strings.Contains(out, "web (mcp.json): has mistakes") || strings.Contains(out, "old") {
 		t.Errorf("list after the changes: %d %q", code, out)

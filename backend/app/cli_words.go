@@ -120,6 +120,8 @@ var cliText = map[string][2]string{
 	"mcp.mistakes": {"{path} has {count}: those servers do not start, the others do. Correct them there as each line says.",
 		"{path}에 잘못된 곳이 {count}개 있습니다. 그 서버들은 시작하지 않고 나머지는 시작합니다. 각 줄에 적힌 대로 그곳을 고치세요."},
 	"mcp.invalid": {"has mistakes", "설정 오류"},
+	"mcp.stillMistakes": {"{path} still has {count}, kept as you wrote them: those servers do not start. `wayfinder mcp list` says each.",
+		"{path}에 아직 잘못된 곳이 {count}개 있고, 적으신 그대로 두었습니다. 그 서버들은 시작하지 않습니다. `wayfinder mcp list`가 각각을 알려 줍니다."},
 	"mcp.brokenSwitch": {"{name} has mistakes in mcp.json, so it does not start and cannot be switched; correct them there as `wayfinder mcp list` says, or `wayfinder mcp remove {name}`.",
 		"{name}은(는) mcp.json에 잘못된 곳이 있어 시작하지 않고, 켜거나 끌 수도 없습니다. `wayfinder mcp list`가 알려 주는 대로 그곳을 고치거나 `wayfinder mcp remove {name}`으로 지우세요."},
 	"serve.inUse": {"The address {addr} is in use: another `wayfinder serve` or another program is listening there.",

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"unicode"
@@ -37,17 +38,23 @@ const (
 // 50,000 times.
 const maxCited = 4000
 
-// similarShare is the share of the cited passage's distinct words a chunk
-// must hold to be taken as the passage with some words changed; below it
-// the passage is gone from the document.
+// similarShare is the share of the cited passage's words, weighted by
+// how rare each is in the document (likeness), a chunk must hold to be
+// taken as the passage with some words changed; below it the passage is
+// gone from the document.
 const similarShare = 0.5
+
+// maxCandidates is how many chunks holding the most of the cited words
+// are kept, during the one pass, to be weighed once the document's word
+// counts are known.
+const maxCandidates = 32
 
 // locate finds in doc (a document imported again since a chunk numbered
 // seq of an earlier import was cited) the chunk that now holds the cited
 // text: the chunk whose text is the cited text (spacing and Unicode
 // composition aside; a snippet cut with "…" is compared as a prefix), else
-// the chunk holding the largest share of the cited text's words, at least
-// similarShare of them — FoundText when the text is whole in it and its
+// the chunk most like it (likeness), if it holds at least similarShare of
+// its weighed words — FoundText when the text is whole in it and its
 // neighbours (across), FoundSimilar when not — else the chunk numbered seq
 // (FoundGone). Ties go to the chunk nearest seq.
 //
@@ -55,30 +62,20 @@ const similarShare = 0.5
 // conversation saved before this existed finds its passages too and no
 // hash is stored anywhere. One pass over the document's chunks, streamed
 // from the database: time grows with the document's length (a 50,000-chunk
-// document is read once), memory with one chunk.
+// document is read once), memory with one chunk and the cited text.
 func (b *Base) locate(ctx context.Context, doc Document, seq int, cited string) (int, Found, error) {
 	place := min(max(seq, 0), doc.Chunks-1)
 	want, prefix := normCited(cited)
 	if want == "" {
 		return place, FoundGone, nil
 	}
-	// The cited text's distinct terms, each with the number of the last
-	// chunk that held it, so a chunk counts a term once.
-	need := map[string]int{}
-	var buf []byte
-	buf = eachTerm(want, buf, func(term []byte) {
-		if _, ok := need[string(term)]; !ok {
-			need[string(term)] = len(need)
-		}
-	})
-	heldIn := make([]int, len(need))
+	like := newLikeness(want, seq)
 	rows, err := b.db.WithContext(ctx).Model(&Chunk{}).Select("seq, text").Where("doc_id = ?", doc.ID).Rows()
 	if err != nil {
 		return 0, "", fmt.Errorf("find the cited passage in %q: %w", doc.ID, err)
 	}
 	defer rows.Close()
-	exact, similar, share, read := -1, -1, 0.0, 0
-	nearer := func(s, than int) bool { return than < 0 || abs(s-seq) < abs(than-seq) }
+	exact := -1
 	for rows.Next() {
 		var s int
 		var text string
@@ -89,33 +86,22 @@ func (b *Base) locate(ctx context.Context, doc Document, seq int, cited string) 
 			text = norm.NFC.String(text)
 		}
 		if sameText(text, want, prefix) {
-			if nearer(s, exact) {
+			if nearer(seq, s, exact) {
 				exact = s
 			}
 			continue
 		}
-		if exact >= 0 || len(need) == 0 {
-			continue // the text itself is there: no likeness needed
-		}
-		read++
-		held := 0
-		buf = eachTerm(text, buf, func(term []byte) {
-			if i, ok := need[string(term)]; ok && heldIn[i] != read {
-				heldIn[i] = read
-				held++
-			}
-		})
-		if f := float64(held) / float64(len(need)); f > share || (f == share && nearer(s, similar)) {
-			similar, share = s, f
+		if exact < 0 { // the text itself is there: no likeness needed
+			like.add(s, text)
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return 0, "", fmt.Errorf("find the cited passage in %q: %w", doc.ID, err)
 	}
-	switch {
-	case exact >= 0:
+	if exact >= 0 {
 		return exact, FoundText, nil
-	case similar >= 0 && share >= similarShare:
+	}
+	if similar, share := like.best(); similar >= 0 && share >= similarShare {
 		at, whole, err := b.across(ctx, doc.ID, similar, want)
 		if err != nil {
 			return 0, "", fmt.Errorf("find the cited passage in %q: %w", doc.ID, err)
@@ -126,6 +112,97 @@ func (b *Base) locate(ctx context.Context, doc Document, seq int, cited string) 
 		return similar, FoundSimilar, nil
 	}
 	return place, FoundGone, nil
+}
+
+// nearer says whether chunk s is nearer the cited number seq than chunk
+// than (-1: none yet).
+func nearer(seq, s, than int) bool { return than < 0 || abs(s-seq) < abs(than-seq) }
+
+// likeness weighs how much of the cited text's words each chunk holds,
+// each word by how rare it is in the document (its inverse document
+// frequency): a word every section repeats ("rule", "the") says little
+// about where a passage went, a word of its own says much, so a passage
+// deleted from a document of like sections is gone, not "like" the next
+// section. The chunks holding the most words, unweighted, are kept as
+// candidates while the document is read, and weighed at the end, when it
+// is known how many chunks hold each word.
+type likeness struct {
+	seq    int            // the cited chunk's number, for ties
+	need   map[string]int // the cited text's distinct terms, numbered
+	df     []int          // how many chunks hold each term
+	chunks int            // chunks read
+	stamp  []int          // the chunk (by count) that last held each term
+	cur    []int          // the terms the chunk being read holds
+	top    []candidate
+	buf    []byte
+}
+
+type candidate struct {
+	seq   int
+	terms []int
+}
+
+func newLikeness(want string, seq int) *likeness {
+	l := &likeness{seq: seq, need: map[string]int{}}
+	l.buf = eachTerm(want, l.buf, func(term []byte) {
+		if _, ok := l.need[string(term)]; !ok {
+			l.need[string(term)] = len(l.need)
+		}
+	})
+	l.df, l.stamp = make([]int, len(l.need)), make([]int, len(l.need))
+	return l
+}
+
+// add reads chunk seq's text.
+func (l *likeness) add(seq int, text string) {
+	l.chunks++
+	l.cur = l.cur[:0]
+	l.buf = eachTerm(text, l.buf, func(term []byte) {
+		if i, ok := l.need[string(term)]; ok && l.stamp[i] != l.chunks {
+			l.stamp[i] = l.chunks
+			l.cur = append(l.cur, i)
+			l.df[i]++
+		}
+	})
+	if len(l.cur) == 0 {
+		return
+	}
+	if len(l.top) < maxCandidates {
+		l.top = append(l.top, candidate{seq, slices.Clone(l.cur)})
+		return
+	}
+	worst := 0
+	for i, c := range l.top {
+		if len(c.terms) < len(l.top[worst].terms) || (len(c.terms) == len(l.top[worst].terms) && !nearer(l.seq, c.seq, l.top[worst].seq)) {
+			worst = i
+		}
+	}
+	if w := l.top[worst]; len(l.cur) > len(w.terms) || (len(l.cur) == len(w.terms) && nearer(l.seq, seq, w.seq)) {
+		l.top[worst] = candidate{seq, append(w.terms[:0], l.cur...)}
+	}
+}
+
+// best is the candidate holding the largest weighed share of the cited
+// words, and that share (-1, 0 when no chunk holds any).
+func (l *likeness) best() (seq int, share float64) {
+	weight := make([]float64, len(l.df))
+	total := 0.0
+	for i, n := range l.df {
+		// Smoothed: in a document of one chunk a word it holds still counts.
+		weight[i] = math.Log(1 + float64(l.chunks+1)/float64(n+1))
+		total += weight[i]
+	}
+	seq = -1
+	for _, c := range l.top {
+		held := 0.0
+		for _, i := range c.terms {
+			held += weight[i]
+		}
+		if f := held / total; f > share || (f == share && nearer(l.seq, c.seq, seq)) {
+			seq, share = c.seq, f
+		}
+	}
+	return seq, share
 }
 
 // across looks for the cited text (want, a normText, or the start of it)

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -219,5 +220,105 @@ func TestAcross(t *testing.T) {
 		if err != nil || whole != c.whole || (whole && at != c.at) {
 			t.Errorf("across(%d, %q) = %d %v %v, want %d %v", c.seq, c.want, at, whole, err, c.at, c.whole)
 		}
+	}
+}
+
+// In a document of like sections a cited passage deleted is gone, though
+// the section it was in holds most of its words: those words are in every
+// section. With its own words changed it is the section's chunk, changed.
+func TestPassageNowLikeSections(t *testing.T) {
+	for _, l := range []struct {
+		name, file, needle, changed string
+		para                        func(n int) string
+	}{{
+		name: "en", file: "rules.md",
+		para: func(n int) string {
+			return fmt.Sprintf("Rule %d of the harbour: ropes are coiled, lamps are trimmed and the log is written before the tide turns.", n)
+		},
+		needle:  "The harbour master rings the copper bell at seven.",
+		changed: "The harbour master rings the brass bell at eight.",
+	}, {
+		name: "ko", file: "규정.md",
+		para: func(n int) string {
+			return fmt.Sprintf("항구 규정 %d조: 밧줄은 감아 두고 등불은 손질하며 물때가 바뀌기 전에 일지를 씁니다.", n)
+		},
+		needle:  "항만장은 일곱 시에 구리 종을 울립니다.",
+		changed: "항만장은 여덟 시에 놋쇠 종을 울립니다.",
+	}} {
+		t.Run(l.name, func(t *testing.T) {
+			e := newPlainEnv(t)
+			b := e.openWith(Options{Sink: e.sink, UploadDir: filepath.Join(e.dir, "uploads")})
+			ctx := context.Background()
+			doc := func(needle string) io.Reader {
+				var s strings.Builder
+				for n := 1; n <= 30; n++ {
+					fmt.Fprintf(&s, "## Rule %d\n\n%s", n, l.para(n))
+					if n == 20 && needle != "" {
+						s.WriteString(" " + needle)
+					}
+					s.WriteString("\n\n")
+				}
+				return strings.NewReader(s.String())
+			}
+			if _, err := b.Upload(ctx, l.file, doc(l.needle), nil); err != nil {
+				t.Fatal(err)
+			}
+			hits, err := b.Search(ctx, l.needle, SearchOptions{TopK: 1})
+			if err != nil || len(hits) == 0 || !strings.Contains(hits[0].Text, l.needle) {
+				t.Fatalf("hits %+v %v", hits, err)
+			}
+			cited := hits[0]
+			for _, c := range []struct {
+				name, needle string
+				found        Found
+			}{{"deleted", "", FoundGone}, {"changed", l.changed, FoundSimilar}} {
+				if _, err := b.Upload(ctx, l.file, doc(c.needle), nil); err != nil {
+					t.Fatal(err)
+				}
+				p, err := b.PassageNow(ctx, "", cited.ChunkID, cited.Source, cited.Text)
+				if err != nil || p.Found != c.found || !strings.Contains(p.Chunk.Text, l.para(20)) {
+					t.Errorf("%s: found %q %q %v", c.name, p.Found, p.Chunk.Text, err)
+				}
+			}
+		})
+	}
+}
+
+// likeness keeps the chunks holding the most cited words however many
+// come before them, weighs rare words over common ones, and breaks ties
+// by the nearest chunk to the cited one.
+func TestLikeness(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		chunk  func(seq int) string
+		seq    int
+		best   int
+		shareQ string // "all", "most", "little"
+	}{
+		{"one holds them all, late", func(s int) string {
+			return map[bool]string{true: "alpha beta gamma delta zeta", false: "alpha beta"}[s == 170]
+		}, 50, 170, "all"},
+		{"all alike: the nearest, its one missing word rare", func(int) string { return "alpha beta gamma" }, 50, 50, "little"},
+		{"common words only", func(s int) string {
+			return map[bool]string{true: "alpha beta delta", false: "alpha beta"}[s == 3]
+		}, 120, 3, "most"},
+	} {
+		l := newLikeness("alpha beta gamma delta", c.seq)
+		for s := range 200 {
+			l.add(s, c.chunk(s))
+		}
+		best, share := l.best()
+		ok := map[string]bool{"all": share == 1, "most": share >= 0.5 && share < 1, "little": share < 0.5}[c.shareQ]
+		if best != c.best || !ok {
+			t.Errorf("%s: best %d share %.2f, want %d %s", c.name, best, share, c.best, c.shareQ)
+		}
+	}
+	// Words every chunk holds weigh little: holding only those is little.
+	l := newLikeness("rule harbour ropes copper bell seven", 10)
+	for s := range 50 {
+		l.add(s, "rule harbour ropes")
+	}
+	if _, share := l.best(); share >= similarShare {
+		t.Errorf("common words only: share %.2f", share)
 	}
 }

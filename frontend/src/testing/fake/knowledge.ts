@@ -148,7 +148,7 @@ export class FakeKnowledge extends FakeChat {
    * Passage: a chunk of a library document or of sid's own files; a cited chunk of a document imported again since
    * (another id, the same source) is looked for in the one now by its text, cited, as the backend's PassageNow: the
    * chunk holding that text (or its start, for a snippet cut with "…"), else the one holding at least half of its
-   * terms, else the one at its place ("gone").
+   * terms (counted alike: the backend weighs a rare word over a common one), else the one at its place ("gone").
    */
   "KnowledgeService.Passage"(sid: string, chunkID: string, source: string, cited = ""): Passage {
     let [id, n] = [chunkID.slice(0, chunkID.lastIndexOf(":")), Number(chunkID.slice(chunkID.lastIndexOf(":") + 1))];

@@ -9,7 +9,6 @@
 package mcp
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -43,6 +42,9 @@ type Config struct {
 	// order is the entries' names in the file's order (repeated when
 	// given twice): Save keeps it, adding new servers after by name.
 	order []string
+	// raw is each right entry as written: Save keeps the keys of other
+	// apps in it (autoApprove, say) and the values it did not change.
+	raw map[string]json.RawMessage
 }
 
 // member is one key of a JSON object and its value as written.
@@ -76,14 +78,16 @@ func (c *Config) Remove(name string) bool {
 	_, ok := c.Servers[name]
 	delete(c.Servers, name)
 	n := len(c.kept)
-	// A copy: c may share its entries with the Config it was copied from.
+	// Copies: c may share its entries with the Config it was copied from.
 	c.kept = slices.DeleteFunc(slices.Clone(c.kept), func(k member) bool { return k.name == name })
+	c.raw = maps.Clone(c.raw)
+	delete(c.raw, name) // a server added again under the name starts afresh
 	return ok || len(c.kept) < n
 }
 
 // clone is a copy whose changes leave c as it is.
 func (c Config) clone() Config {
-	next := Config{Servers: make(map[string]Server, len(c.Servers)), kept: slices.Clone(c.kept), other: slices.Clone(c.other), order: slices.Clone(c.order)}
+	next := Config{Servers: make(map[string]Server, len(c.Servers)), kept: slices.Clone(c.kept), other: slices.Clone(c.other), order: slices.Clone(c.order), raw: maps.Clone(c.raw)}
 	for n, s := range c.Servers {
 		s.Args = slices.Clone(s.Args)
 		s.Env = maps.Clone(s.Env)
@@ -257,82 +261,4 @@ func Save(dir string, c Config) error {
 		return fmt.Errorf("save %s: %w", FileName, err)
 	}
 	return nil
-}
-
-// encode is the file's text: "mcpServers" with every entry in the file's
-// order (the right ones as Wayfinder writes them, the kept ones as
-// written, a name given twice twice) and new ones after them by name, then
-// the file's other keys.
-func encode(c Config) ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString("{\n  \"mcpServers\": {")
-	n := 0
-	entry := func(name string, body func(*bytes.Buffer) error) error {
-		if n > 0 {
-			b.WriteByte(',')
-		}
-		n++
-		key, err := json.Marshal(name)
-		if err != nil {
-			return err
-		}
-		b.WriteString("\n    ")
-		b.Write(key)
-		b.WriteString(": ")
-		return body(&b)
-	}
-	server := func(name string) error {
-		return entry(name, func(b *bytes.Buffer) error {
-			body, err := json.MarshalIndent(c.Servers[name], "    ", "  ")
-			b.Write(body)
-			return err
-		})
-	}
-	written := map[string]bool{}
-	kept := 0
-	for _, name := range c.order {
-		var err error
-		switch _, ok := c.Servers[name]; {
-		case ok && !written[name]:
-			written[name] = true
-			err = server(name)
-		case kept < len(c.kept) && c.kept[kept].name == name:
-			raw := c.kept[kept].raw
-			kept++
-			err = entry(name, func(b *bytes.Buffer) error { return json.Indent(b, raw, "    ", "  ") })
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	for _, k := range c.kept[kept:] { // none: each is in order
-		if err := entry(k.name, func(b *bytes.Buffer) error { return json.Indent(b, k.raw, "    ", "  ") }); err != nil {
-			return nil, err
-		}
-	}
-	for _, name := range c.Names() {
-		if !written[name] {
-			if err := server(name); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if n > 0 {
-		b.WriteString("\n  ")
-	}
-	b.WriteByte('}')
-	for _, o := range c.other {
-		key, err := json.Marshal(o.name)
-		if err != nil {
-			return nil, err
-		}
-		b.WriteString(",\n  ")
-		b.Write(key)
-		b.WriteString(": ")
-		if err := json.Indent(&b, o.raw, "  ", "  "); err != nil {
-			return nil, err
-		}
-	}
-	b.WriteString("\n}\n")
-	return b.Bytes(), nil
 }

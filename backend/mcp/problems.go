@@ -156,6 +156,10 @@ func Parse(b []byte, where string) (Config, error) {
 			continue
 		}
 		c.Servers[e.name] = s
+		if c.raw == nil {
+			c.raw = map[string]json.RawMessage{}
+		}
+		c.raw[e.name] = e.raw
 	}
 	if len(problems) > 0 {
 		return c, &FileError{Path: where, Problems: problems}

@@ -195,3 +195,74 @@ func mustQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestChangesKeepWhatOtherAppsWrote: a change to a right entry changes
+// only what changed — a switch written in its place, a new key at the
+// end, one now empty left out — and keeps the keys of other apps, the
+// values as written (a key's case, an object's order) and the entries not
+// changed as they were.
+func TestChangesKeepWhatOtherAppsWrote(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	files := `{"type": "stdio", "command": "x", "Args": ["a"], "autoApprove": ["read"], "env": {"B": "2", "A": "\u0031"}, "disabled": false}`
+	other := `{"command": "y", "alwaysAllow": [], "timeoutSeconds": 30}`
+	if err := os.WriteFile(path, []byte(`{"mcpServers": {"files": `+files+`, "other": `+other+`}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := New(dir, Options{})
+	t.Cleanup(m.Close)
+	compact := func(s string) string {
+		var b bytes.Buffer
+		if err := json.Compact(&b, []byte(s)); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	entries := func() map[string]string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, e := range keptEntries(t, b) {
+			out[e[0]] = e[1]
+		}
+		return out
+	}
+	for _, step := range []struct {
+		name   string
+		change func(*Server)
+		files  string
+	}{
+		{"off, a tool off", func(s *Server) { s.Disabled, s.DisabledTools = true, []string{"t"} },
+			`{"type":"stdio","command":"x","Args":["a"],"autoApprove":["read"],"env":{"B":"2","A":"\u0031"},"disabled":true,"disabledTools":["t"]}`},
+		{"on again", func(s *Server) { s.Disabled = false },
+			`{"type":"stdio","command":"x","Args":["a"],"autoApprove":["read"],"env":{"B":"2","A":"\u0031"},"disabledTools":["t"]}`},
+		{"other arguments", func(s *Server) { s.Args = []string{"b"} },
+			`{"type":"stdio","command":"x","Args":["b"],"autoApprove":["read"],"env":{"B":"2","A":"\u0031"},"disabledTools":["t"]}`},
+	} {
+		if err := m.Update(func(c *Config) error {
+			s := c.Servers["files"]
+			step.change(&s)
+			c.Servers["files"] = s
+			return nil
+		}); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		got := entries()
+		if got["files"] != step.files || got["other"] != compact(other) {
+			t.Errorf("%s:\n files %s\n  want %s\n other %s\n  want %s", step.name, got["files"], step.files, got["other"], compact(other))
+		}
+	}
+	// Removed and added again in one change: the new entry owes nothing to the old.
+	if err := m.Update(func(c *Config) error {
+		c.Remove("files")
+		c.Servers["files"] = Server{Command: "z"}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := entries()["files"]; got != `{"command":"z"}` {
+		t.Errorf("added again: %s", got)
+	}
+}

@@ -7,7 +7,7 @@
 // the cited passage with a line saying why — no error. A source from a file
 // attached to the conversation opens whole like a library document.
 // Screenshots at 1280×800: cite-{en,ko}-1280.png (and -dark-), cite-changed-{en,ko}-1280.png (and
-// cite-changed-long-: a passage as cited longer than half the window), cite-moved-{en,ko}-1280.png (sections
+// cite-changed-long-: a passage as cited longer than half the window; and at 1024×600), cite-moved-{en,ko}-1280.png (sections
 // added before the cited one),
 // cite-removed-{en,ko}-1280.png, cite-attached-{en,ko}-1280.png.
 import { readFileSync } from "node:fs";
@@ -53,13 +53,14 @@ const citedInView = (page: Page) =>
 
 /**
  * wasBox measures the box of the passage as cited: whether it shows the passage whole (no scrolling), its share of
- * the dialog's height, and the height left to the document below it.
+ * the dialog's height, the height left to the document below it, and whether the dialog itself has to scroll.
  */
 const wasBox = (page: Page) =>
   page.$eval("dialog.source [data-testid=reader-was]", (was) => {
-    const dialog = was.closest("dialog")!.getBoundingClientRect();
+    const box = was.closest("dialog")!;
+    const dialog = box.getBoundingClientRect();
     const body = was.parentElement!.querySelector("[data-testid=reader-body]")!.getBoundingClientRect();
-    return { whole: was.scrollHeight <= was.clientHeight + 1, share: was.getBoundingClientRect().height / dialog.height, body: body.height };
+    return { whole: was.scrollHeight <= was.clientHeight + 1, share: was.getBoundingClientRect().height / dialog.height, body: body.height, dialogScrolls: box.scrollHeight > box.clientHeight + 1 };
   });
 
 for (const lang of [
@@ -171,6 +172,12 @@ for (const lang of [
     const long = await wasBox(page);
     assert.ok(!long.whole && long.share >= 0.45 && long.share <= 0.6 && long.body >= 100, `a long passage as cited: ${JSON.stringify(long)}`);
     await screenshot(page, `cite-changed-long-${lang.code}-1280`);
+    // In a low window both boxes still fit the dialog, the document a few lines high; the dialog does not scroll.
+    await page.setViewportSize({ width: 1024, height: 600 });
+    const low = await wasBox(page);
+    assert.ok(!low.dialogScrolls && low.body >= 100, `a long passage as cited in a low window: ${JSON.stringify(low)}`);
+    await screenshot(page, `cite-changed-long-${lang.code}-1024x600`);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await closeSource(page);
 
     // Removed from the library since: the passage as cited, and why.

@@ -57,8 +57,10 @@ type member struct {
 // order, each once (a name given twice is one).
 func (c Config) Invalid() []string {
 	var out []string
+	seen := map[string]bool{}
 	for _, k := range c.kept {
-		if !slices.Contains(out, k.name) {
+		if !seen[k.name] {
+			seen[k.name] = true
 			out = append(out, k.name)
 		}
 	}
@@ -240,6 +242,9 @@ func Save(dir string, c Config) error {
 	b, err := encode(c)
 	if err != nil {
 		return fmt.Errorf("save %s: %w", FileName, err)
+	}
+	if len(b) > maxConfigSize { // it could not be read back
+		return fmt.Errorf("save %s: it would be larger than %d bytes: %w", FileName, maxConfigSize, ErrBadConfig)
 	}
 	tmp, err := os.CreateTemp(dir, ".mcp-*.json")
 	if err != nil {

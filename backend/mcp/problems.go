@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -108,7 +109,8 @@ func Parse(b []byte, where string) (Config, error) {
 		return whole(problem("", "mcp_syntax", []string{"line", strconv.Itoa(line), "column", strconv.Itoa(col)},
 			"not valid JSON at line %d, column %d: %v", line, col, err))
 	}
-	entries, other, p := serverEntries(b)
+	src := newSource(b)
+	entries, other, p := serverEntries(src)
 	if p != nil {
 		return whole(p)
 	}
@@ -136,7 +138,7 @@ func Parse(b []byte, where string) (Config, error) {
 		if err := json.Unmarshal(e.raw, &s); err != nil {
 			// Unmarshal names only the first key of the wrong type: each
 			// is read on its own, so that all of them are said at once.
-			fields := fieldProblems(b, e)
+			fields := fieldProblems(src, e)
 			if len(fields) == 0 { // the entry itself is not an object
 				problems = append(problems, problem(e.name, "mcp_entry", []string{"name", e.name, "line", line},
 					"server %q (line %d) must be an object such as {\"command\": \"npx\", \"args\": [...]}", e.name, e.line))
@@ -180,7 +182,7 @@ type entry struct {
 // the entry is not an object. Each key is read into a Server alone, as
 // Unmarshal matches it (without regard to case), so a second wrong key
 // is not hidden behind the first.
-func fieldProblems(b []byte, e entry) []*Problem {
+func fieldProblems(src *source, e entry) []*Problem {
 	dec := json.NewDecoder(bytes.NewReader(e.raw))
 	if tok, _ := dec.Token(); tok != json.Delim('{') {
 		return nil
@@ -192,7 +194,7 @@ func fieldProblems(b []byte, e entry) []*Problem {
 			return out
 		}
 		key, _ := tok.(string)
-		line, _ := position(b, e.off+dec.InputOffset())
+		line := src.line(e.off + dec.InputOffset())
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return out
@@ -212,8 +214,8 @@ func fieldProblems(b []byte, e entry) []*Problem {
 // serverEntries walks the (valid) JSON for the entries of "mcpServers",
 // keeping names given twice, which a map would silently merge, and the
 // file's other keys as written.
-func serverEntries(b []byte) ([]entry, []member, *Problem) {
-	dec := json.NewDecoder(bytes.NewReader(b))
+func serverEntries(src *source) ([]entry, []member, *Problem) {
+	dec := json.NewDecoder(bytes.NewReader(src.b))
 	notObject := problem("", "mcp_not_object", nil, `%s must be an object with "mcpServers" in it`, FileName)
 	if tok, _ := dec.Token(); tok != json.Delim('{') {
 		return nil, nil, notObject
@@ -239,7 +241,7 @@ func serverEntries(b []byte) ([]entry, []member, *Problem) {
 			continue
 		}
 		if tok != json.Delim('{') {
-			line, _ := position(b, start)
+			line := src.line(start)
 			return nil, nil, problem("", "mcp_servers", []string{"line", strconv.Itoa(line)}, `"mcpServers" (line %d) must be an object of servers by name`, line)
 		}
 		for dec.More() {
@@ -248,7 +250,7 @@ func serverEntries(b []byte) ([]entry, []member, *Problem) {
 				return nil, nil, notObject
 			}
 			name, _ := tok.(string)
-			line, _ := position(b, dec.InputOffset())
+			line := src.line(dec.InputOffset())
 			var raw json.RawMessage
 			if err := dec.Decode(&raw); err != nil {
 				return nil, nil, notObject
@@ -262,17 +264,48 @@ func serverEntries(b []byte) ([]entry, []member, *Problem) {
 	return out, other, nil
 }
 
+// source is a file's text and where its lines end, so that the line of
+// each of many offsets (every entry, every key of a broken one) is found
+// by a binary search instead of by counting from the start: a file of
+// thousands of entries is read in linear time.
+type source struct {
+	b  []byte
+	nl []int64 // offsets of the newlines
+}
+
+func newSource(b []byte) *source {
+	src := &source{b: b}
+	for i, c := range b {
+		if c == '\n' {
+			src.nl = append(src.nl, int64(i))
+		}
+	}
+	return src
+}
+
 // position is the line and column (both from 1, the column in
 // characters) of the byte at offset off, or of the last one before it: a
 // syntax error's Offset is just past the character at fault.
-func position(b []byte, off int64) (line, col int) {
-	off = min(max(off, 1), int64(len(b)))
-	before := b[:off-1]
-	if i := bytes.LastIndexByte(before, '\n'); i >= 0 {
-		return bytes.Count(before, []byte{'\n'}) + 1, utf8.RuneCount(before[i+1:]) + 1
+func (src *source) position(off int64) (line, col int) {
+	off = min(max(off, 1), int64(len(src.b)))
+	n, _ := slices.BinarySearch(src.nl, off-1) // newlines before the byte
+	start := int64(0)
+	if n > 0 {
+		start = src.nl[n-1] + 1
 	}
-	return 1, utf8.RuneCount(before) + 1
+	return n + 1, utf8.RuneCount(src.b[start:off-1]) + 1
 }
+
+// line is position's line alone: counting the column's characters on a
+// long line (a file written on one) for every entry would not be linear.
+func (src *source) line(off int64) int {
+	off = min(max(off, 1), int64(len(src.b)))
+	n, _ := slices.BinarySearch(src.nl, off-1)
+	return n + 1
+}
+
+// position is src.position for one offset of b.
+func position(b []byte, off int64) (line, col int) { return newSource(b).position(off) }
 
 // jsonKind names a Go kind as JSON calls it (mcp_field's {want}: the
 // window words it as "mcp.kind.<want>").

@@ -12,13 +12,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // keptEntries are the entries of a file as written (compacted: only the
 // whitespace between tokens may change), in order, names repeated.
 func keptEntries(t *testing.T, b []byte) [][2]string {
 	t.Helper()
-	entries, _, p := serverEntries(b)
+	entries, _, p := serverEntries(newSource(b))
 	if p != nil {
 		t.Fatalf("not a file of servers: %v\n%s", p, b)
 	}
@@ -264,5 +265,122 @@ func TestChangesKeepWhatOtherAppsWrote(t *testing.T) {
 	}
 	if got := entries()["files"]; got != `{"command":"z"}` {
 		t.Errorf("added again: %s", got)
+	}
+}
+
+// FuzzWriteKeepsWhatWasRead: whatever mcp.json holds, reading it, writing
+// it back unchanged and reading that again gives the same right servers
+// and the same entries with mistakes, each kept with the same mistakes: a
+// change elsewhere in the file never turns a broken entry into one that
+// starts, nor drops or changes one.
+func FuzzWriteKeepsWhatWasRead(f *testing.F) {
+	for _, seed := range []string{
+		`{"mcpServers": {"a": {"command": "x", "autoApprove": ["t"]}, "b": {"url": "ftp://h"}}}`,
+		`{"mcpServers": {"t": {"command": "a"}, "t": {"command": "b"}, "s": "npx"}, "other": [1, {"x": null}]}`,
+		`{"mcpServers": {"a b": {"command": 1, "args": "x", "env": {"K": 2}, "Disabled": "yes"}}}`,
+		`{"mcpServers": {"ok": {"url": "https://h/mcp", "headers": {"A": "\u00e9"}, "timeoutSeconds": -1}}}`,
+		`{"mcpServers": null}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := Parse(b, FileName)
+		var fe *FileError
+		if err != nil && (!errors.As(err, &fe) || fe.Whole) {
+			return // not written: Update refuses it
+		}
+		again := func(c Config) (Config, []string) {
+			t.Helper()
+			out, err := encode(c)
+			if err != nil {
+				t.Fatalf("encode: %v", err)
+			}
+			c2, err := Parse(out, FileName)
+			var fe *FileError
+			if err != nil && (!errors.As(err, &fe) || fe.Whole) {
+				t.Fatalf("what was written cannot be read: %v\n%s", err, out)
+			}
+			var codes []string
+			if fe != nil {
+				for _, p := range fe.Problems {
+					codes = append(codes, p.Server+" "+p.Code+" "+p.Args["field"])
+				}
+			}
+			return c2, codes
+		}
+		var codes []string
+		if fe != nil {
+			for _, p := range fe.Problems {
+				codes = append(codes, p.Server+" "+p.Code+" "+p.Args["field"])
+			}
+		}
+		c2, codes2 := again(c)
+		if !cmp.Equal(c.Servers, c2.Servers, cmpopts.EquateEmpty()) {
+			t.Fatalf("right servers changed:\n%s", cmp.Diff(c.Servers, c2.Servers, cmpopts.EquateEmpty()))
+		}
+		if !cmp.Equal(c.Invalid(), c2.Invalid()) || !cmp.Equal(codes, codes2) {
+			t.Fatalf("entries with mistakes changed: %q %q → %q %q", c.Invalid(), codes, c2.Invalid(), codes2)
+		}
+	})
+}
+
+// manyEntries is an mcp.json of n entries on one line, every other one
+// with two keys of the wrong type.
+func manyEntries(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"mcpServers": {`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if i%2 == 1 {
+			b.WriteString(`"s` + strconv.Itoa(i) + `": {"command": "x", "args": "bad", "env": {"K": 1}}`)
+		} else {
+			b.WriteString(`"s` + strconv.Itoa(i) + `": {"command": "x", "args": ["a"], "autoApprove": []}`)
+		}
+	}
+	b.WriteString("}}")
+	return []byte(b.String())
+}
+
+// A change that would make mcp.json larger than it may be (indenting a
+// file written on one line) is refused, and the file left as it is: it
+// could not be read back.
+func TestChangeThatWouldNotFitIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	b := manyEntries(14000)
+	if len(b) > maxConfigSize || len(b) < maxConfigSize*3/4 {
+		t.Fatalf("the file is %d bytes; the test needs it just under %d", len(b), maxConfigSize)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := New(dir, Options{})
+	t.Cleanup(m.Close)
+	if err := m.Update(func(c *Config) error { c.Remove("s1"); return nil }); !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), "larger than") {
+		t.Fatalf("Update: %v", err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, b) {
+		t.Fatal("the file was written")
+	}
+	if len(m.Config().Servers) != 7000 || len(m.Config().Invalid()) != 7000 {
+		t.Fatalf("after the refusal: %d right, %d with mistakes", len(m.Config().Servers), len(m.Config().Invalid()))
+	}
+}
+
+// BenchmarkParse reads files of many entries, half of them with mistakes,
+// on one line (where counting columns for each entry would not be linear).
+func BenchmarkParse(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		file := manyEntries(n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.SetBytes(int64(len(file)))
+			for b.Loop() {
+				if _, err := Parse(file, FileName); err == nil {
+					b.Fatal("no mistakes found")
+				}
+			}
+		})
 	}
 }

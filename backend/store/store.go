@@ -53,6 +53,12 @@ type Store struct {
 // Open opens (creating if needed) the database in dataDir and brings its
 // schema up to date.
 func Open(ctx context.Context, dataDir string) (*Store, error) {
+	return openCompacting(ctx, dataDir, compactAt)
+}
+
+// openCompacting is Open, giving back the file's free space from minFree bytes on
+// (compact).
+func openCompacting(ctx context.Context, dataDir string, minFree int64) (*Store, error) {
 	if err := fileperm.MkdirAll(dataDir); err != nil {
 		return nil, fmt.Errorf("create data directory %q: %w", dataDir, err)
 	}
@@ -66,7 +72,7 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 		_ = s.Close()
 		return nil, err
 	}
-	compact(ctx, db, compactAt)
+	compact(ctx, db, minFree)
 	return s, nil
 }
 

@@ -64,12 +64,7 @@ describe("model picker", () => {
 
   it("holds sending in a conversation whose model is gone and offers an installed one", async () => {
     const fake = new FakeBackend({ settings: { language: "en" } });
-    const at = "2026-11-20T10:00:00Z";
-    fake.sessions.push({ id: "old", title: "Old", created_at: at, updated_at: at, message_count: 2, pending_approval: false, model: "mistral:7b" });
-    fake.messages.set("old", [
-      { id: "m1", session_id: "old", role: "user", content: "hi", status: "complete", created_at: at },
-      { id: "m2", session_id: "old", role: "assistant", content: "hello", status: "complete", created_at: at },
-    ]);
+    fake.storeConversation({ model: "mistral:7b" });
     await start({}, fake);
     click("nav li button.open");
     await vi.waitFor(() => expect(document.querySelector("#composer-held[data-problem='model_missing']")).not.toBeNull());

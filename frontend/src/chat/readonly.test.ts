@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync } from "svelte";
 import { FakeBackend } from "../testing/fakeBackend";
 import { $, cleanup, click, fill, key, start } from "../testing/ui";
-import type { Message } from "../api/gotypes.gen";
 import { POLL_MS } from "../onboarding/store.svelte";
 
 afterEach(() => {
@@ -16,13 +15,7 @@ afterEach(() => {
 /** withConversation is a fake with one stored conversation of two messages. */
 function withConversation(opts: ConstructorParameters<typeof FakeBackend>[0] = {}): FakeBackend {
   const fake = new FakeBackend({ settings: { language: "en" }, ...opts });
-  const at = "2026-11-20T10:00:00Z";
-  fake.sessions.push({ id: "old", title: "Leave policy", created_at: at, updated_at: at, message_count: 2, pending_approval: false, model: "" });
-  const msgs: Message[] = [
-    { id: "m1", session_id: "old", role: "user", content: "How many days of leave do I get?", status: "complete", created_at: at },
-    { id: "m2", session_id: "old", role: "assistant", content: "You get **15 days** a year.", status: "complete", created_at: at },
-  ];
-  fake.messages.set("old", msgs);
+  fake.storeConversation({ title: "Leave policy", question: "How many days of leave do I get?", answer: "You get **15 days** a year." });
   return fake;
 }
 

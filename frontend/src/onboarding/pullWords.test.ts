@@ -50,12 +50,7 @@ describe("a download in Korean", () => {
 
   it("the held composer: the failure line is Korean, with the cause apart", async () => {
     const fake = new FakeBackend({ settings: { language: "ko" }, pullStepMs: 60_000 });
-    const at = "2026-11-20T10:00:00Z";
-    fake.sessions.push({ id: "old", title: "Old", created_at: at, updated_at: at, message_count: 2, pending_approval: false, model: "mistral:7b" });
-    fake.messages.set("old", [
-      { id: "m1", session_id: "old", role: "user", content: "hi", status: "complete", created_at: at },
-      { id: "m2", session_id: "old", role: "assistant", content: "hello", status: "complete", created_at: at },
-    ]);
+    fake.storeConversation({ model: "mistral:7b" });
     await start({}, fake);
     click("nav li button.open");
     await vi.waitFor(() => expect(document.querySelector("#composer-held button.pull")).not.toBeNull(), { timeout: 5000 });

@@ -2,29 +2,15 @@
 // granted here explicitly, listed with what they allow, changed and
 // revoked at once; grants an older version made on import are explained.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { flushSync } from "svelte";
 import type { FakeOptions } from "../testing/fakeBackend";
-import { $ as el, cleanup, click, fill, start, stop } from "../testing/ui";
+import { $ as el, cleanup, click, fill, openSettings, start, stop } from "../testing/ui";
 
 afterEach(cleanup);
 
-async function openSettings(opts: FakeOptions = {}) {
-  const { fake } = await start(opts);
-  settingsButton().click();
-  flushSync();
-  await vi.waitFor(() => expect(document.querySelector("dialog[open] [data-testid='folder-grants']")).not.toBeNull());
-  return fake;
-}
-
-/** settingsButton is the topbar's last button, in whichever language. */
-function settingsButton(): HTMLButtonElement {
-  const all = document.querySelectorAll<HTMLButtonElement>(".topbar .tools button");
-  return all[all.length - 1]!;
-}
-
 describe("folders in Settings", () => {
   it("grants, shows what a grant allows, changes it and revokes it", async () => {
-    const fake = await openSettings();
+    const { fake } = await start();
+    await openSettings();
     expect(el("[data-testid='folder-grants']").textContent).toContain("No folder yet");
     fill("#folder-path", "/home/you/notes");
     click("button.grant");
@@ -45,8 +31,7 @@ describe("folders in Settings", () => {
     expect(fake.settings.folder_grants).toHaveLength(1);
 
     await vi.waitFor(() => expect(document.querySelector("dialog[open]")).toBeNull());
-    settingsButton().click();
-    flushSync();
+    await openSettings();
     await vi.waitFor(() => expect(document.querySelector("dialog[open] li[data-folder='/home/you/notes'] button.revoke")).not.toBeNull());
     click("li[data-folder='/home/you/notes'] button.revoke");
     await vi.waitFor(() => expect(document.querySelector("li[data-folder='/home/you/notes']")).toBeNull());
@@ -54,6 +39,7 @@ describe("folders in Settings", () => {
   });
 
   it("says why a folder cannot be granted", async () => {
+    await start();
     await openSettings();
     fill("#folder-path", "/no/such/folder");
     click("button.grant");
@@ -61,7 +47,8 @@ describe("folders in Settings", () => {
   });
 
   it("lists the folders imports used to make readable, to grant again or dismiss", async () => {
-    const fake = await openSettings({ settings: { language: "ko", revoked_import_folders: ["/home/you/notes", "/home/you/old"] } as FakeOptions["settings"] });
+    const { fake } = await start({ settings: { language: "ko", revoked_import_folders: ["/home/you/notes", "/home/you/old"] } as FakeOptions["settings"] });
+    await openSettings();
     const notice = el("[data-testid='revoked-imports']");
     expect(notice.textContent).toContain("/home/you/old");
     expect(notice.textContent).toContain("이제 문서를 가져와도");
@@ -73,11 +60,13 @@ describe("folders in Settings", () => {
   });
 
   it("offers the folder dialog in the desktop window only", async () => {
-    await openSettings({ mode: "desktop" });
+    await start({ mode: "desktop" });
+    await openSettings();
     await vi.waitFor(() => expect(document.querySelector("button.choose")).not.toBeNull());
     click("button.choose");
     await vi.waitFor(() => expect((el("#folder-path") as HTMLInputElement).value).toBe("/home/you/projects"));
     stop();
+    await start();
     await openSettings();
     expect(document.querySelector("button.choose")).toBeNull();
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { $, $$, cleanup, click, fill, start } from "../testing/ui";
+import { $, $$, cleanup, click, fill, openSettings, start } from "../testing/ui";
 import { FakeBackend, type FakeOptions } from "../testing/fakeBackend";
 import type { HostStatus } from "../api/gotypes.gen";
 
@@ -14,16 +14,16 @@ const hosts: HostStatus[] = [
   },
 ];
 
-async function openSettings(withHosts: HostStatus[], language = "en") {
-  const ctx = await start({ settings: { language } as FakeOptions["settings"] });
-  ctx.fake.status.hosts = withHosts;
-  click(`button[aria-label="${language === "ko" ? "설정" : "Settings"}"]`);
-  return ctx;
+/** settingsWith opens Settings once the window has started and Ollama's status lists these hosts. */
+async function settingsWith(withHosts: HostStatus[], language = "en"): Promise<void> {
+  const { fake } = await start({ settings: { language } as FakeOptions["settings"] });
+  fake.status.hosts = withHosts;
+  await openSettings();
 }
 
 describe("Ollama hosts in Settings", () => {
   it("lists each host with its state, models and why one is down", async () => {
-    await openSettings(hosts);
+    await settingsWith(hosts);
     await vi.waitFor(() => expect($$(".hosts > li")).toHaveLength(2), { timeout: 5000 });
     const up = $("li[data-host='http://127.0.0.1:11434']");
     expect(up.dataset.up).toBe("1");
@@ -37,7 +37,7 @@ describe("Ollama hosts in Settings", () => {
   });
 
   it("says it in Korean", async () => {
-    await openSettings(hosts, "ko");
+    await settingsWith(hosts, "ko");
     await vi.waitFor(() => expect($$(".hosts > li")).toHaveLength(2), { timeout: 5000 });
     expect($("li[data-host='http://127.0.0.1:11434'] .state").textContent).toBe("정상");
     expect($("li[data-host='http://gpu2:11434'] .state").textContent).toMatch(/부터 응답 없음, .+부터 다시 시도$/);
@@ -46,7 +46,7 @@ describe("Ollama hosts in Settings", () => {
   });
 
   it("says a host's own error apart from its address being unreachable", async () => {
-    await openSettings([hosts[0]!, { ...hosts[1]!, error: "list: ollama reported an error: 500: gpu lost", code: "ollama_error" }]);
+    await settingsWith([hosts[0]!, { ...hosts[1]!, error: "list: ollama reported an error: 500: gpu lost", code: "ollama_error" }]);
     await vi.waitFor(() => expect($$(".hosts > li")).toHaveLength(2), { timeout: 5000 });
     expect($("li[data-host='http://gpu2:11434'] .why").textContent).toBe("Ollama there reported an error.");
   });
@@ -66,7 +66,7 @@ describe("Ollama hosts in Settings", () => {
     ["ko", "이 주소에서 연결을 받는 곳이 없습니다: 그 컴퓨터가 켜져 있고 이 포트에서 Ollama가 실행 중인가요?",
       "그 호스트의 Ollama가 제때 응답하지 않습니다: 연결은 되지만 답이 오지 않습니다. 멈췄거나 과부하 상태일 수 있습니다."],
   ])("tells a host that hangs from one that refuses the connection (%s)", async (language, refused, hangs) => {
-    await openSettings(hungAndRefused, language);
+    await settingsWith(hungAndRefused, language);
     await vi.waitFor(() => expect($$(".hosts > li")).toHaveLength(2), { timeout: 5000 });
     const refusedWhy = $("li[data-host='http://gpu2:11434'] .why");
     const hangsWhy = $("li[data-host='http://gpu3:11434'] .why");
@@ -77,7 +77,7 @@ describe("Ollama hosts in Settings", () => {
   });
 
   it("shows no list for one host", async () => {
-    await openSettings([]);
+    await settingsWith([]);
     await vi.waitFor(() => expect($$("#set-host-status").length).toBe(1), { timeout: 5000 });
     expect($$(".hosts")).toHaveLength(0);
   });
@@ -91,7 +91,7 @@ const allDown: HostStatus[] = [
 
 describe("no Ollama host answers", () => {
   it("says so once in Settings, with what to do, in English and Korean", async () => {
-    await openSettings(allDown);
+    await settingsWith(allDown);
     await vi.waitFor(() => expect($$(".hosts > li")).toHaveLength(2), { timeout: 5000 });
     expect($$(".none-up")).toHaveLength(1);
     expect($(".none-up").textContent).toBe(
@@ -100,7 +100,7 @@ describe("no Ollama host answers", () => {
     expect($(".none-up code").textContent).toBe("ollama serve"
     );
     cleanup();
-    await openSettings(allDown, "ko");
+    await settingsWith(allDown, "ko");
     await vi.waitFor(() => expect($$(".none-up")).toHaveLength(1), { timeout: 5000 });
     expect($(".none-up").textContent).toContain("응답하는 호스트가 없어");
   });
@@ -118,7 +118,7 @@ describe("no Ollama host answers", () => {
   });
 
   it("says nothing of it while one host is up", async () => {
-    await openSettings(hosts);
+    await settingsWith(hosts);
     await vi.waitFor(() => expect($$(".hosts > li")).toHaveLength(2), { timeout: 5000 });
     expect($$(".none-up")).toHaveLength(0);
   });
@@ -132,12 +132,7 @@ describe("no Ollama host answers", () => {
     cleanup();
     // An old conversation open: the reason sits beside the message box.
     const fake = new FakeBackend({ reachable: false, hosts: allDown, settings: { language: "ko" } as FakeOptions["settings"] });
-    const at = "2026-11-20T10:00:00Z";
-    fake.sessions.push({ id: "old", title: "휴가", created_at: at, updated_at: at, message_count: 2, pending_approval: false, model: "" });
-    fake.messages.set("old", [
-      { id: "m1", session_id: "old", role: "user", content: "휴가는 며칠인가요?", status: "complete", created_at: at },
-      { id: "m2", session_id: "old", role: "assistant", content: "1년에 15일입니다.", status: "complete", created_at: at },
-    ]);
+    fake.storeConversation({ title: "휴가", question: "휴가는 며칠인가요?", answer: "1년에 15일입니다." });
     await start({}, fake);
     click("nav li button.open");
     await vi.waitFor(() => expect($$("#composer-held")).toHaveLength(1), { timeout: 5000 });
@@ -156,8 +151,7 @@ describe("a download over several hosts", () => {
   async function pullIn(language: string) {
     const fake = new FakeBackend({ hosts: twoUp, pullStepMs: 5, settings: { language } as FakeOptions["settings"] });
     await start({}, fake);
-    click(`button[aria-label="${language === "ko" ? "설정" : "Settings"}"]`);
-    await vi.waitFor(() => expect($$("#set-pull")).toHaveLength(1), { timeout: 5000 });
+    await openSettings();
     const seen: number[] = [];
     const hostsSaid = new Set<string>();
     const watch = new MutationObserver(() => {
@@ -200,8 +194,7 @@ describe("a download over several hosts", () => {
     for (const language of ["en", "ko"]) {
       const fake = new FakeBackend({ hosts: twoUp, pullStepMs: 60_000, settings: { language } as FakeOptions["settings"] });
       await start({}, fake);
-      click(`button[aria-label="${language === "ko" ? "설정" : "Settings"}"]`);
-      await vi.waitFor(() => expect($$("#set-pull")).toHaveLength(1), { timeout: 5000 });
+      await openSettings();
       fill("#set-pull", "qwen3:4b");
       click($$(".inline button").find((b) => b.textContent !== "")!);
       // The fake's first line (host 1 of 2), then the last: host 2 was missed.
@@ -228,7 +221,7 @@ describe("a download over several hosts", () => {
 
 describe("a host address typed but not saved", () => {
   it("says on a line of its own that Save connects to it", async () => {
-    await openSettings(hosts);
+    await settingsWith(hosts);
     await vi.waitFor(() => expect($("#set-host")).toBeTruthy(), { timeout: 5000 });
     expect(document.querySelector("[data-testid=host-changed]")).toBeNull();
     fill("#set-host", "http://gpu9:11434");

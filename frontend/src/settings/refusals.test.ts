@@ -3,29 +3,12 @@
 // the first wrong field focused, the summary counting them, in English and
 // Korean, a path shown as text.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { flushSync } from "svelte";
 import type { FakeOptions } from "../testing/fakeBackend";
-import { $ as el, cleanup, fill, start } from "../testing/ui";
+import { $ as el, cleanup, click, fill, openSettings, start, toggle } from "../testing/ui";
 import { refusalText } from "./refusals";
 import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
-
-async function openSettings(opts: FakeOptions = {}) {
-  const { fake } = await start(opts);
-  const all = document.querySelectorAll<HTMLButtonElement>(".topbar .tools button");
-  all[all.length - 1]!.click();
-  flushSync();
-  await vi.waitFor(() => expect(document.querySelector("dialog[open] #set-wiki")).not.toBeNull(), { timeout: 5000 });
-  return fake;
-}
-
-function toggle(id: string, on: boolean): void {
-  const b = el(id) as HTMLInputElement;
-  b.checked = on;
-  b.dispatchEvent(new Event("change", { bubbles: true }));
-  flushSync();
-}
 
 const zim = "/home/you/<b>wiki</b>.zim";
 const refusal = {
@@ -39,7 +22,8 @@ const refusal = {
 };
 
 async function refuse(lang: "en" | "ko") {
-  const fake = await openSettings({ settings: { language: lang } as FakeOptions["settings"] });
+  const { fake } = await start({ settings: { language: lang } as FakeOptions["settings"] });
+  await openSettings();
   fake["SettingsService.Save"] = () => {
     throw new Error(JSON.stringify(refusal));
   };
@@ -48,7 +32,7 @@ async function refuse(lang: "en" | "ko") {
   fill("#set-wiki-zim", zim);
   // Save pressed with Enter in the ZIM field, far below the host.
   (el("#set-wiki-zim") as HTMLInputElement).focus();
-  (document.querySelector("dialog[open] button[type='submit']") as HTMLButtonElement).click();
+  click("dialog[open] button[type='submit']");
   await vi.waitFor(() => expect(document.querySelector("#set-host-refusal")).not.toBeNull(), { timeout: 5000 });
   return fake;
 }
@@ -90,11 +74,12 @@ describe("a Save refused by the backend", () => {
   });
 
   it("keeps a refusal without fields at the bottom, brought into view", async () => {
-    const fake = await openSettings();
+    const { fake } = await start();
+    await openSettings();
     fake["SettingsService.Save"] = () => {
       throw new Error('{"code":"internal","message":"database is locked"}');
     };
-    (document.querySelector("dialog[open] button[type='submit']") as HTMLButtonElement).click();
+    click("dialog[open] button[type='submit']");
     await vi.waitFor(() => expect(document.querySelector("dialog[open] [role=alert]")).not.toBeNull(), { timeout: 5000 });
     expect(document.querySelector("dialog[open] .fields [aria-invalid='true']")).toBeNull();
   });

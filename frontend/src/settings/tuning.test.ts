@@ -3,8 +3,7 @@
 // settings dialog (opened from the chat header), checked in place as the
 // backend checks them.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { flushSync } from "svelte";
-import { $, cleanup, click, fill, send, start } from "../testing/ui";
+import { $, cleanup, click, fill, send, start, toggle } from "../testing/ui";
 import { checkTuning } from "./tuning";
 
 afterEach(cleanup);
@@ -12,12 +11,6 @@ afterEach(cleanup);
 /** box is the checkbox in the same cell as the field with this id ("its own", "set it"). */
 function box(id: string): HTMLInputElement {
   return $(`#${id}`).parentElement!.querySelector("input[type='checkbox']") as HTMLInputElement;
-}
-
-function toggle(b: HTMLInputElement, on: boolean): void {
-  b.checked = on;
-  b.dispatchEvent(new Event("change", { bubbles: true }));
-  flushSync();
 }
 
 describe("checkTuning", () => {

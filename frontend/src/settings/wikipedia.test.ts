@@ -2,31 +2,14 @@
 // or chosen with the desktop's dialog) and online search, checked in place
 // in English and Korean before the backend checks the file itself.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { flushSync } from "svelte";
 import type { Settings } from "../api/gotypes.gen";
 import type { FakeOptions } from "../testing/fakeBackend";
-import { $ as el, cleanup, click, fill, start, stop } from "../testing/ui";
+import { $ as el, cleanup, click, fill, openSettings, start, stop, toggle } from "../testing/ui";
 import { checkSettings, isAbsolutePath } from "./validate";
 import { errorText } from "../lib/errors";
 import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
-
-async function openSettings(opts: FakeOptions = {}) {
-  const { fake } = await start(opts);
-  const all = document.querySelectorAll<HTMLButtonElement>(".topbar .tools button");
-  all[all.length - 1]!.click();
-  flushSync();
-  await vi.waitFor(() => expect(document.querySelector("dialog[open] #set-wiki")).not.toBeNull(), { timeout: 5000 });
-  return fake;
-}
-
-function toggle(id: string, on: boolean): void {
-  const b = el(id) as HTMLInputElement;
-  b.checked = on;
-  b.dispatchEvent(new Event("change", { bubbles: true }));
-  flushSync();
-}
 
 function submit(): HTMLButtonElement {
   return document.querySelector("dialog[open] button[type='submit']") as HTMLButtonElement;
@@ -51,7 +34,8 @@ describe("checkSettings: Wikipedia", () => {
 
 describe("Wikipedia in Settings", () => {
   it("is off by default; on, it needs a file or online search, then saves both", async () => {
-    const fake = await openSettings();
+    const { fake } = await start();
+    await openSettings();
     expect((el("#set-wiki") as HTMLInputElement).checked).toBe(false);
     expect(document.querySelector("#set-wiki-zim")).toBeNull();
     toggle("#set-wiki", true);
@@ -69,7 +53,8 @@ describe("Wikipedia in Settings", () => {
   });
 
   it("says it in Korean", async () => {
-    await openSettings({ settings: { language: "ko" } as FakeOptions["settings"] });
+    await start({ settings: { language: "ko" } as FakeOptions["settings"] });
+    await openSettings();
     expect(el("dialog[open]").textContent).toContain("어시스턴트가 위키백과에서 찾아보도록 허용");
     toggle("#set-wiki", true);
     expect(el("#set-wiki-zim-help").textContent).toBe("ZIM 파일을 고르거나 아래에서 온라인 검색을 허용하세요.");
@@ -78,11 +63,13 @@ describe("Wikipedia in Settings", () => {
   });
 
   it("offers the file dialog in the desktop window only", async () => {
-    await openSettings({ mode: "desktop" });
+    await start({ mode: "desktop" });
+    await openSettings();
     toggle("#set-wiki", true);
     click("button.choose-zim");
     await vi.waitFor(() => expect((el("#set-wiki-zim") as HTMLInputElement).value).toBe("/home/you/wikipedia_ko_all.zim"), { timeout: 5000 });
     stop();
+    await start();
     await openSettings();
     toggle("#set-wiki", true);
     expect(document.querySelector("button.choose-zim")).toBeNull();
@@ -92,7 +79,8 @@ describe("Wikipedia in Settings", () => {
 describe("a ZIM file the backend refuses", () => {
   afterEach(() => setLang("en"));
   it("brings the refusal into view, since Save may be pressed with Enter far above it", async () => {
-    const fake = await openSettings();
+    const { fake } = await start();
+    await openSettings();
     fake["SettingsService.Save"] = () => {
       throw new Error('{"code":"zim_not_zim","message":"the Wikipedia file /x.zim cannot be used: not a ZIM file"}');
     };

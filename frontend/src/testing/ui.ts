@@ -57,6 +57,24 @@ export function click(el: HTMLElement | string): void {
   flushSync();
 }
 
+/** toggle ticks or clears a checkbox and tells the page, as a click would. */
+export function toggle(el: HTMLElement | string, on: boolean): void {
+  const box = (typeof el === "string" ? $(el) : el) as HTMLInputElement;
+  box.checked = on;
+  box.dispatchEvent(new Event("change", { bubbles: true }));
+  flushSync();
+}
+
+/**
+ * openSettings presses the topbar's Settings button (labelled in English or
+ * Korean) and waits for the dialog's fields, which show once the settings
+ * are read.
+ */
+export async function openSettings(): Promise<void> {
+  click('.topbar button[aria-label="Settings"], .topbar button[aria-label="설정"]');
+  await vi.waitFor(() => expect(document.querySelector("dialog[open] .fields")).not.toBeNull(), { timeout: 5000 });
+}
+
 export async function send(text: string): Promise<void> {
   fill("#composer-input", text);
   key($("#composer-input"), "Enter");

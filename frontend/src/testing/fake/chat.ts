@@ -19,6 +19,20 @@ export class FakeChat extends FakeMCP {
   deleted = new Map<string, Session>();
   private stopped = new Set<string>();
 
+  /**
+   * storeConversation adds a finished conversation "old" of a question and
+   * its answer, as one kept from before the window opened. model "" follows
+   * the default chat model.
+   */
+  storeConversation({ title = "Old", model = "", question = "hi", answer = "hello" } = {}): void {
+    const at = "2026-11-20T10:00:00Z";
+    this.sessions.push({ id: "old", title, created_at: at, updated_at: at, message_count: 2, pending_approval: false, model });
+    this.messages.set("old", [
+      { id: "m1", session_id: "old", role: "user", content: question, status: "complete", created_at: at },
+      { id: "m2", session_id: "old", role: "assistant", content: answer, status: "complete", created_at: at },
+    ]);
+  }
+
   "ChatService.ListSessions"(query: string): Session[] {
     const q = query.toLowerCase();
     return this.sessions

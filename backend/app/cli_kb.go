@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -61,7 +62,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 			return err
 		}
 		w := tabwriter.NewWriter(s.out, 2, 4, 2, ' ', 0)
-		fmt.Fprintln(w, "ID\tTITLE\tKIND\tPAGES\tCHUNKS\tSOURCE")
+		fmt.Fprintln(w, say("kb.listHeadings", langIndex(cliLanguage(a.settings.Current().Language))))
 		for _, d := range docs {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%s\n", d.ID, d.Title, d.Kind, d.Pages, d.Chunks, d.Source)
 		}
@@ -82,7 +83,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		if err := kb.Remove(ctx, doc.ID); err != nil {
 			return err
 		}
-		fmt.Fprintf(s.out, "removed %s (%s)\n", doc.ID, doc.Title)
+		fmt.Fprintln(s.out, say("kb.removed", langIndex(cliLanguage(a.settings.Current().Language)), "id", doc.ID, "title", doc.Title))
 		return nil
 	case "search":
 		sc, err := knowledge.ParseScope(scope)
@@ -126,53 +127,63 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 }
 
+// kbImport imports paths and says what it does, file by file and in
+// sum, in the language the command speaks (cliLanguage): each file's
+// failure and warning as the window words it (reasonLine).
 func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
+	lang := langIndex(cliLanguage(a.settings.Current().Language))
 	rep := a.library.importPaths(ctx, store.NewID(), paths, func(p api.ImportProgress) {
 		at := fmt.Sprintf("[%d/%d] %s:", p.FileIndex, p.FilesTotal, p.File)
 		switch p.Stage {
 		case "done":
 			var parts []string
 			if p.Pages > 0 {
-				parts = append(parts, count(p.Pages, "page", "pages"))
+				parts = append(parts, counted(p.Pages, lang, "page"))
 			}
-			parts = append(parts, count(p.Chunks, "chunk", "chunks"), fmt.Sprintf("%d embedded", p.Embedded))
+			parts = append(parts, counted(p.Chunks, lang, "chunk"), say("kb.embedded", lang, "n", strconv.Itoa(p.Embedded)))
 			fmt.Fprintln(s.out, at, strings.Join(parts, ", "))
 			if p.EmbedError != nil && p.Embedded < p.Chunks {
-				fmt.Fprintf(s.out, "  not embedded: %s\n", p.EmbedError.Message)
-				fmt.Fprintln(s.out, "  Keyword search finds them now; they are embedded when the Wayfinder window or `wayfinder serve` runs with the embedding model reachable.")
-				if p.EmbedError.Hint != "" {
-					fmt.Fprintf(s.out, "  next step: %s\n", p.EmbedError.Hint)
+				message, hint := errorWords(*p.EmbedError, lang)
+				fmt.Fprintln(s.out, " ", say("kb.notEmbedded", lang, "reason", message))
+				fmt.Fprintln(s.out, " ", say("kb.keywordsMeanwhile", lang))
+				if hint != "" {
+					fmt.Fprintln(s.out, " ", say("report.nextStep", lang), hint)
 				}
 			}
-			for _, w := range p.Warnings {
-				fmt.Fprintf(s.out, "  warning: %s\n", w)
+			for i, w := range p.Warnings {
+				var r *api.FileReason
+				if i < len(p.WarningReasons) {
+					r = &p.WarningReasons[i]
+				}
+				fmt.Fprintln(s.out, " ", say("kb.warning", lang, "text", reasonLine(w, r, lang)))
 			}
 		case "skipped":
-			fmt.Fprintln(s.out, at, "unchanged, skipped")
+			fmt.Fprintln(s.out, at, say("kb.skipped", lang))
 		case "failed":
-			fmt.Fprintln(s.out, at, "failed:", p.Error)
+			fmt.Fprintln(s.out, at, say("kb.failed", lang, "reason", reasonLine(p.Error, p.Reason, lang)))
 		}
 	})
 	if rep.Error != nil {
 		return &chat.Error{Info: *rep.Error}
 	}
-	fmt.Fprintf(s.out, "Imported %s (%s, %s); %d unchanged, %d failed.\n",
-		count(len(rep.Imported), "file", "files"), count(rep.Documents, "document", "documents"), count(rep.Chunks, "chunk", "chunks"), len(rep.Skipped), len(rep.Failed))
+	fmt.Fprintln(s.out, say("kb.imported", lang, "files", counted(len(rep.Imported), lang, "file"),
+		"documents", counted(rep.Documents, lang, "document"), "chunks", counted(rep.Chunks, lang, "chunk"),
+		"skipped", strconv.Itoa(len(rep.Skipped)), "failed", strconv.Itoa(len(rep.Failed))))
 	for _, f := range rep.Failed {
-		fmt.Fprintf(s.out, "  not imported: %s: %s\n", f.File, f.Error)
+		fmt.Fprintln(s.out, " ", say("kb.notImported", lang, "file", f.File, "reason", reasonLine(f.Error, f.Reason, lang)))
 	}
 	if n := len(rep.Ignored); n > 0 {
-		fmt.Fprintf(s.out, "Left out %s of other types (Wayfinder imports PDF, Markdown, text, JSON and JSON Lines):\n", count(n, "file", "files"))
+		fmt.Fprintln(s.out, say("kb.leftOut", lang, "files", counted(n, lang, "file")))
 		const shown = 10
 		for _, f := range rep.Ignored[:min(n, shown)] {
 			fmt.Fprintf(s.out, "  %s\n", f)
 		}
 		if n > shown {
-			fmt.Fprintf(s.out, "  … and %d more\n", n-shown)
+			fmt.Fprintln(s.out, " ", say("id.more", lang, "n", strconv.Itoa(n-shown)))
 		}
 	}
 	if len(rep.Failed) > 0 {
-		return fmt.Errorf("%s could not be imported", count(len(rep.Failed), "file", "files"))
+		return errors.New(say("kb.couldNotImport", lang, "files", counted(len(rep.Failed), lang, "file")))
 	}
 	return nil
 }

@@ -62,12 +62,24 @@ func langIndex(lang string) int {
 
 var blank = regexp.MustCompile(`\{\w+\}`)
 
-// fill puts args into a sentence's {blanks}.
+// fill puts args into a sentence's {blanks}, in one pass: a value that
+// holds a {blank} of its own (a document's title) is left as it is.
 func fill(text string, args map[string]string) string {
-	for k, v := range args {
-		text = strings.ReplaceAll(text, "{"+k+"}", v)
-	}
+	text, _ = filled(text, args)
 	return text
+}
+
+// filled is fill, and whether args had a value for every blank.
+func filled(text string, args map[string]string) (string, bool) {
+	all := true
+	text = blank.ReplaceAllStringFunc(text, func(b string) string {
+		if v, ok := args[b[1:len(b)-1]]; ok {
+			return v
+		}
+		all = false
+		return b
+	})
+	return text, all
 }
 
 // mcpProblemLine is one mistake of mcp.json in words, with its line, and
@@ -86,8 +98,8 @@ func mcpProblemLine(p api.MCPProblem, lang int) (text, hint string) {
 	if w, ok := mcpProblemText["mcp.kind."+args["want"]]; ok {
 		args["want"] = w[lang]
 	}
-	text = fill(words[lang], args)
-	if blank.MatchString(text) { // a particular missing
+	text, all := filled(words[lang], args)
+	if !all { // a particular missing
 		return p.Message, ""
 	}
 	if args["line"] != "" && !strings.Contains(words[lang], "{line}") {
@@ -131,6 +143,31 @@ var cliText = map[string][2]string{
 	"serve.cannotListen": {"Cannot listen on {addr}: {error}.", "{addr}에서 연결을 받을 수 없습니다: {error}."},
 	"serve.cannotListen.hint": {"Choose another port with --addr 127.0.0.1:PORT, or --addr 127.0.0.1:0 for a free one.",
 		"--addr 127.0.0.1:PORT로 다른 포트를 고르거나, --addr 127.0.0.1:0으로 비어 있는 포트를 쓰세요."},
+	// kb import's lines: a file's progress, its summary, what was left
+	// out; kb list's headings and kb remove's line. The counts are whole
+	// phrases ("1 chunk", "청크 1개"), worded by counted.
+	"kb.file.one":      {"1 file", "파일 1개"},
+	"kb.file.many":     {"{n} files", "파일 {n}개"},
+	"kb.page.one":      {"1 page", "1쪽"},
+	"kb.page.many":     {"{n} pages", "{n}쪽"},
+	"kb.chunk.one":     {"1 chunk", "청크 1개"},
+	"kb.chunk.many":    {"{n} chunks", "청크 {n}개"},
+	"kb.document.one":  {"1 document", "문서 1개"},
+	"kb.document.many": {"{n} documents", "문서 {n}개"},
+	"kb.embedded":      {"{n} embedded", "{n}개 임베딩"},
+	"kb.skipped":       {"unchanged, skipped", "바뀌지 않아 건너뜀"},
+	"kb.failed":        {"failed: {reason}", "실패: {reason}"},
+	"kb.notEmbedded":   {"not embedded: {reason}", "임베딩 안 됨: {reason}"},
+	"kb.keywordsMeanwhile": {"Keyword search finds them now; they are embedded when the Wayfinder window or `wayfinder serve` runs with the embedding model reachable.",
+		"지금은 키워드 검색으로 찾을 수 있고, 임베딩 모델에 연결되는 동안 Wayfinder 창이나 `wayfinder serve`가 실행되면 임베딩됩니다."},
+	"kb.warning":     {"warning: {text}", "경고: {text}"},
+	"kb.imported":    {"Imported {files} ({documents}, {chunks}); {skipped} unchanged, {failed} failed.", "{files}를 가져왔습니다({documents}, {chunks}). 바뀌지 않음 {skipped}개, 실패 {failed}개."},
+	"kb.notImported": {"not imported: {file}: {reason}", "가져오지 못함: {file}: {reason}"},
+	"kb.leftOut": {"Left out {files} of other types (Wayfinder imports PDF, Markdown, text, JSON and JSON Lines):",
+		"다른 종류의 {files}는 가져오지 않았습니다(Wayfinder는 PDF, Markdown, 텍스트, JSON, JSON Lines 파일을 가져옵니다):"},
+	"kb.couldNotImport": {"{files} could not be imported", "{files}를 가져오지 못했습니다"},
+	"kb.listHeadings":   {"ID\tTITLE\tKIND\tPAGES\tCHUNKS\tSOURCE", "ID\t제목\t종류\t쪽\t청크\t출처"},
+	"kb.removed":        {"removed {id} ({title})", "지웠습니다: {id} ({title})"},
 	"id.ambiguous":      {"{prefix} is the start of {count} {things}' ids:{list}", "{prefix}(으)로 시작하는 {thing} ID가 {count}개 있습니다:{list}"},
 	"id.ambiguous.hint": {"Give more characters of the id (`{list}` shows them whole).", "ID를 더 길게 적으세요(`{list}`가 전체 ID를 보여 줍니다)."},
 	"id.none":           {"No {thing} has an id starting with {prefix}.", "{prefix}(으)로 시작하는 ID의 {subject} 없습니다."},
@@ -161,4 +198,13 @@ func mistakes(n, lang int) string {
 		return strconv.Itoa(n)
 	}
 	return count(n, "mistake", "mistakes")
+}
+
+// counted is "1 file", "2 files" ("파일 2개") in language lang: what is
+// "kb.<what>.one" or ".many" in cliText.
+func counted(n, lang int, what string) string {
+	if n == 1 {
+		return say("kb."+what+".one", lang)
+	}
+	return say("kb."+what+".many", lang, "n", strconv.Itoa(n))
 }

@@ -26,7 +26,7 @@ func TestProgressTextMatchesTheWindow(t *testing.T) {
 		if err := json.Unmarshal(b, &catalog); err != nil {
 			t.Fatal(err)
 		}
-		for _, texts := range []map[string][2]string{progressText, mcpReasonText, retryText, mcpProblemText} {
+		for _, texts := range []map[string][2]string{progressText, mcpReasonText, retryText, mcpProblemText, reasonText, errorText} {
 			for key, text := range texts {
 				if catalog[key] != text[i] {
 					t.Errorf("%s %s: Go says %q, %s.json %q", lang, key, text[i], lang, catalog[key])

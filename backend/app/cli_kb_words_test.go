@@ -1,0 +1,172 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+// kb import, list and remove speak the command's language: a file's
+// progress, why one was not imported or not embedded (as the window words
+// it), its warning, the summary, what was left out, the list's headings
+// and what was removed — with no English left in a Korean run, and the
+// English run as it was.
+func TestKBSpeaksTheCommandsLanguage(t *testing.T) {
+	docs := t.TempDir()
+	os.WriteFile(filepath.Join(docs, "notes.md"), []byte("# Notes\n\nOne small note.\n"), 0o644)
+	os.WriteFile(filepath.Join(docs, "memo.md"), []byte("# 메모\n\n"+strings.Repeat("좋은 문장입니다.\n", 300)+"깨진 \xff 글자\n"), 0o644)
+	os.WriteFile(filepath.Join(docs, "broken.pdf"), []byte("%PDF-1.7 not really"), 0o644)
+	os.WriteFile(filepath.Join(docs, "photo.png"), []byte("\x89PNG\r\n"), 0o644)
+	for _, tc := range []struct {
+		lang               string
+		imported, again    []string
+		list, removed, not []string
+	}{
+		{"en_US.UTF-8",
+			[]string{
+				"notes.md: 1 chunk, 0 embedded\n",
+				"  not embedded: Wayfinder cannot reach Ollama at http://127.0.0.1:1.\n",
+				"  Keyword search finds them now; they are embedded when",
+				"  next step: Start Ollama (run `ollama serve`",
+				"  warning: 1 unreadable character was replaced with � (line number: 303).\n",
+				"broken.pdf: failed: This PDF is damaged or not really a PDF, so it could not be read.\n",
+				"Imported 2 files (2 documents, ",
+				"); 0 unchanged, 1 failed.\n",
+				"  not imported: " + filepath.Join(docs, "broken.pdf") + ": This PDF is damaged or not really a PDF, so it could not be read.\n",
+				"Left out 1 file of other types (Wayfinder imports PDF, Markdown, text, JSON and JSON Lines):\n",
+			},
+			[]string{"notes.md: unchanged, skipped\n", "Imported 0 files (0 documents, 0 chunks); 2 unchanged, 1 failed.\n", "wayfinder: 1 file could not be imported\n"},
+			[]string{"ID", "TITLE", "KIND", "PAGES", "CHUNKS", "SOURCE"}, []string{"removed "},
+			[]string{"다음 단계", "가져", "경고", "실패"},
+		},
+		{"ko_KR.UTF-8",
+			[]string{
+				"notes.md: 청크 1개, 0개 임베딩\n",
+				"  임베딩 안 됨: Wayfinder가 http://127.0.0.1:1의 Ollama에 연결할 수 없습니다.\n",
+				"  지금은 키워드 검색으로 찾을 수 있고",
+				"  다음 단계: Ollama를 실행하세요(`ollama serve`",
+				"  경고: 읽을 수 없는 글자 1개를 �로 바꿨습니다(303번째 줄).\n",
+				"broken.pdf: 실패: 이 PDF는 손상되었거나 실제 PDF 파일이 아니어서 읽을 수 없습니다.\n",
+				"파일 2개를 가져왔습니다(문서 2개, 청크 ",
+				"). 바뀌지 않음 0개, 실패 1개.\n",
+				"  가져오지 못함: " + filepath.Join(docs, "broken.pdf") + ": 이 PDF는 손상되었거나",
+				"다른 종류의 파일 1개는 가져오지 않았습니다(Wayfinder는 PDF, Markdown, 텍스트, JSON, JSON Lines 파일을 가져옵니다):\n",
+			},
+			[]string{"notes.md: 바뀌지 않아 건너뜀\n", "파일 0개를 가져왔습니다(문서 0개, 청크 0개). 바뀌지 않음 2개, 실패 1개.\n", "wayfinder: 파일 1개를 가져오지 못했습니다\n"},
+			[]string{"ID", "제목", "종류", "쪽", "청크", "출처"}, []string{"지웠습니다: "},
+			[]string{"next step", "Imported", "warning", "failed", "unchanged", "embedded", "not imported", "Left out", "Keyword", "cannot reach", "TITLE", "removed"},
+		},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			t.Setenv("LC_ALL", tc.lang)
+			base := []string{"--data-dir", t.TempDir(), "--ollama-host", "http://127.0.0.1:1", "--embed-model", "bge-m3"}
+			check := func(what string, code, wantCode int, out string, want []string) {
+				t.Helper()
+				if code != wantCode {
+					t.Fatalf("%s: exit %d, want %d:\n%s", what, code, wantCode, out)
+				}
+				for _, w := range want {
+					if !strings.Contains(out, w) {
+						t.Errorf("%s: want %q in\n%s", what, w, out)
+					}
+				}
+				for _, n := range tc.not {
+					if strings.Contains(out, n) {
+						t.Errorf("%s: %q is not in this language:\n%s", what, n, out)
+					}
+				}
+			}
+			code, out, errOut := wayfinder(t, append(base, "kb", "import", docs)...)
+			check("import", code, 1, out+errOut, tc.imported)
+			code, out, errOut = wayfinder(t, append(base, "kb", "import", docs)...)
+			check("import again", code, 1, out+errOut, tc.again)
+			code, out, errOut = wayfinder(t, append(base, "kb", "list")...)
+			check("list", code, 0, out+errOut, tc.list)
+			heading := strings.Fields(strings.SplitN(out, "\n", 2)[0])
+			if strings.Join(heading, " ") != strings.Join(tc.list, " ") {
+				t.Errorf("list headings %q, want %q", heading, tc.list)
+			}
+			id := strings.Fields(strings.Split(out, "\n")[1])[0]
+			code, out, errOut = wayfinder(t, append(base, "kb", "remove", id)...)
+			check("remove", code, 0, out+errOut, append(tc.removed, id))
+		})
+	}
+}
+
+// reasonLine says a file's failure as the window's failureText does: the
+// reason's sentence (its ".more" and ".one" forms), else the backend's
+// own without the "import "<path>": " it is wrapped in — also when the
+// reason's particulars cannot fill the sentence.
+func TestReasonLine(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		err    string
+		reason *api.FileReason
+		en, ko string
+	}{
+		{"no reason", `import "/x/a.txt": disk on fire`, nil, "disk on fire", "disk on fire"},
+		{"unknown code", `import "/x/a.txt": odd`, &api.FileReason{Code: "new_one"}, "odd", "odd"},
+		{"pdf limit", "x", &api.FileReason{Code: "pdf_limit", Limit: "page_time", Page: 3, Max: "20"},
+			"Page 3 of this PDF takes more than 20 seconds to read; it looks damaged or hostile, so it was not imported.",
+			"이 PDF의 3쪽은 읽는 데 20초 넘게 걸립니다. 손상되었거나 악의적으로 만든 파일로 보여 가져오지 않았습니다."},
+		{"pdf limit unknown", `import "/x/a.pdf": too odd`, &api.FileReason{Code: "pdf_limit", Limit: "ink"}, "too odd", "too odd"},
+		{"json somewhere", "x", &api.FileReason{Code: "json_invalid"},
+			"This file is not valid JSON. Fix it, then add the file again.", "올바른 JSON 파일이 아니에요. 고친 뒤 파일을 다시 추가해 주세요."},
+		{"json line", "x", &api.FileReason{Code: "json_invalid", Line: 7},
+			"This file is not valid JSON: the first mistake is on line 7. Fix it there, then add the file again.",
+			"올바른 JSON 파일이 아니에요. 처음 잘못된 곳은 7번째 줄이에요. 그곳을 고친 뒤 파일을 다시 추가해 주세요."},
+		{"replaced more", "x", &api.FileReason{Code: "replaced", Count: 40, Lines: "3, 7", More: true},
+			"40 unreadable characters were replaced with � (line numbers: 3, 7 and later).",
+			"읽을 수 없는 글자 40개를 �로 바꿨습니다(3, 7번째 줄과 그 뒤)."},
+		{"replaced", "x", &api.FileReason{Code: "replaced", Count: 2, Lines: "3"},
+			"2 unreadable characters were replaced with � (line numbers: 3).", "읽을 수 없는 글자 2개를 �로 바꿨습니다(3번째 줄)."},
+		{"too large", "x", &api.FileReason{Code: "too_large", Max: "512"},
+			"This file is larger than 512 MB, the most Wayfinder reads from one file; split it, then add the parts.",
+			"이 파일은 512 MB보다 큽니다. Wayfinder가 한 파일에서 읽는 최대 크기입니다. 나눈 뒤 나눈 파일들을 추가하세요."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for i, want := range []string{tc.en, tc.ko} {
+				if got := reasonLine(tc.err, tc.reason, i); got != want {
+					t.Errorf("lang %d:\n got %q\nwant %q", i, got, want)
+				}
+			}
+		})
+	}
+}
+
+// errorWords words an error from its particulars in either language, and
+// keeps the backend's words for a code it has no sentence for or when a
+// particular is missing.
+func TestErrorWords(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		info          api.ErrorInfo
+		lang          int
+		message, hint string
+	}{
+		{"missing ko", api.ErrorInfo{Code: api.ErrModelMissing, Message: "The model \"bge-m3\" is not installed in Ollama.", Hint: "ollama pull bge-m3", Args: map[string]string{"model": "bge-m3"}}, 1,
+			"이 컴퓨터의 Ollama에 bge-m3 모델이 없습니다.", "설정 › 모델 내려받기에서 받거나, 터미널에서 `ollama pull bge-m3` 명령을 실행하세요."},
+		{"missing en", api.ErrorInfo{Code: api.ErrModelMissing, Message: "x", Hint: "y", Args: map[string]string{"model": "bge-m3"}}, 0,
+			"bge-m3 is not in Ollama on this computer.", "Download it under Settings › Download a model, or run `ollama pull bge-m3` in a terminal."},
+		{"no host", api.ErrorInfo{Code: api.ErrOllamaUnreachable, Message: "Cannot reach.", Hint: "Start it.", Args: map[string]string{"host": ""}}, 1,
+			"Cannot reach.", "Ollama를 실행하세요(`ollama serve`를 실행하거나 Ollama 앱을 여세요). 설치되어 있지 않다면 https://ollama.com/download 에서 받으세요. Ollama가 다른 컴퓨터에서 실행 중이면 설정에서 Ollama 호스트를 바꾸세요."},
+		{"other code", api.ErrorInfo{Code: api.ErrInternal, Message: "boom", Hint: "h"}, 1, "boom", "h"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if m, h := errorWords(tc.info, tc.lang); m != tc.message || h != tc.hint {
+				t.Errorf("got %q, %q\nwant %q, %q", m, h, tc.message, tc.hint)
+			}
+		})
+	}
+}
+
+// A value holding a {blank} of its own (a document's title) is put in as
+// it is, not filled again.
+func TestFillIsOnePass(t *testing.T) {
+	if got := say("kb.removed", 0, "id", "0190", "title", "{id} and {x}"); got != "removed 0190 ({id} and {x})" {
+		t.Errorf("got %q", got)
+	}
+}

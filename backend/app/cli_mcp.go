@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/mcp"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 )
@@ -134,7 +135,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 			c.Servers[name] = entry
 			return nil
 		}); err != nil {
-			return err
+			return refused(ctx, g, err)
 		}
 		defer stillMistaken(ctx, g, m, dir, s)
 		srv := m.Status(ctx, true)
@@ -173,7 +174,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 			return nil
 		})
 		if err != nil {
-			return err
+			return refused(ctx, g, err)
 		}
 		defer stillMistaken(ctx, g, m, dir, s)
 		what := name
@@ -187,6 +188,19 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		return nil
 	}
 	return fmt.Errorf("%w: unknown mcp command %q; use wayfinder %s", errUsage, sub, usage)
+}
+
+// refused words a change of mcp.json refused for a mistake of its own (a
+// server's name, an entry's address, a file that would grow past what is
+// read back: a *mcp.Problem) in the command's language, as Settings does;
+// other errors stay as they are.
+func refused(ctx context.Context, g globals, err error) error {
+	var p *mcp.Problem
+	if !errors.As(err, &p) {
+		return err
+	}
+	text, hint := mcpProblemLine(api.MCPProblem{Code: p.Code, Args: p.Args, Message: p.Text()}, langIndex(cliLanguage(settingsLanguage(ctx, g))))
+	return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: text, Hint: hint}}
 }
 
 // stillMistaken says, after a change that kept the entries of mcp.json

@@ -35,7 +35,7 @@ func TestMCPCommands(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2", bad, code)
 		}
 	}
-	if code, _, errOut := wayfinder(t, append(base, "mcp", "add", "bad name", "--url", "http://h")...); code != 1 || !strings.Contains(errOut, "server name") {
+	if code, _, errOut := wayfinder(t, append(base, "mcp", "add", "bad name", "--url", "http://h")...); code != 1 || !strings.Contains(errOut, "This cannot be an MCP server's name: bad name") {
 		t.Errorf("bad name: %d %q", code, errOut)
 	}
 	if code, out, _ := wayfinder(t, append(base, "mcp", "off", "broken")...); code != 0 || !strings.Contains(out, "Switched off: broken") {

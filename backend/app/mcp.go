@@ -146,8 +146,9 @@ func unknownServer(name string) error {
 // invalid turns a configuration mistake into an error the window words:
 // a mistake in one entry says which (Problem) with its particulars, and
 // so does a file that cannot be read at all (mcp_syntax with its line and
-// column); a change refused while entries have mistakes (each shown on
-// its server's card) is "mcp_file", its English words kept as the cause.
+// column), and so does a change refused because the file would grow past
+// what is read back (mcp_save_too_big with the limit); any other mistake
+// of the file is "mcp_file", its English words kept as the cause.
 func invalid(err error) error {
 	if err == nil {
 		return nil

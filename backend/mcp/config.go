@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -244,7 +245,8 @@ func Save(dir string, c Config) error {
 		return fmt.Errorf("save %s: %w", FileName, err)
 	}
 	if len(b) > maxConfigSize { // it could not be read back
-		return fmt.Errorf("save %s: it would be larger than %d bytes: %w", FileName, maxConfigSize, ErrBadConfig)
+		return fmt.Errorf("save %s: %w", FileName, problem("", "mcp_save_too_big", []string{"max", strconv.Itoa(maxConfigSize)},
+			"the change would make it larger than %d bytes, which could not be read back, so it was not saved", maxConfigSize))
 	}
 	tmp, err := os.CreateTemp(dir, ".mcp-*.json")
 	if err != nil {

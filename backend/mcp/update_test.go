@@ -358,8 +358,14 @@ func TestChangeThatWouldNotFitIsRefused(t *testing.T) {
 	}
 	m := New(dir, Options{})
 	t.Cleanup(m.Close)
-	if err := m.Update(func(c *Config) error { c.Remove("s1"); return nil }); !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), "larger than") {
+	err := m.Update(func(c *Config) error { c.Remove("s1"); return nil })
+	var p *Problem
+	if !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), "larger than") || !errors.As(err, &p) {
 		t.Fatalf("Update: %v", err)
+	}
+	// Its own case, for the window and the command line to word.
+	if code, args := p.Problem(); code != "mcp_save_too_big" || args["max"] != strconv.Itoa(maxConfigSize) {
+		t.Fatalf("the refusal is %s %v", code, args)
 	}
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, b) {
 		t.Fatal("the file was written")

@@ -155,6 +155,7 @@ describe("errorText for codes that name a path, a size or a case", () => {
     ["invalid_input", { case: "mcp_url", name: "web", url: "ftp://x" }, "주소가 아닙니다: ftp://x", "http://127.0.0.1:8000/mcp"],
     ["invalid_input", { case: "mcp_timeout", name: "web" }, "시간 제한이 음수", "timeoutSeconds"],
     ["invalid_input", { case: "mcp_file", reason: "mcp.json is not valid JSON: unexpected end" }, "mcp.json에 잘못된 곳이", "아래 내용이"],
+    ["invalid_input", { case: "mcp_save_too_big", max: "1048576" }, "mcp.json이 1048576바이트보다 커져 Wayfinder가 다시 읽을 수 없으므로 저장하지 않았습니다.", "쓰지 않는 서버를 지우거나"],
     ["not_found", { case: "answer" }, "그 답은 이 대화에 더 이상 없습니다.", "대화를 다시 불러오세요."],
     ["not_found", { case: "attachment", file: "a.png" }, "첨부되어 있지 않은 파일입니다: a.png", "목록을 새로 고치세요."],
     ["folder_not_granted", { path: "/home/me/문서" }, "목록에 없는 폴더입니다: /home/me/문서", "`wayfinder folders list`"],

@@ -721,7 +721,13 @@ func TestStatusEventAfterPull(t *testing.T) {
 // and the fake Ollama, and records its events.
 func openTestApp(t *testing.T, fake *ollamatest.Server, model string) (*App, *eventLog) {
 	t.Helper()
-	g := globals{dataDir: t.TempDir(), ollamaHost: fake.URL(), model: model, embedModel: "bge-m3"}
+	return openServeApp(t, globals{dataDir: t.TempDir(), ollamaHost: fake.URL(), model: model, embedModel: "bge-m3"})
+}
+
+// openServeApp opens the backend with g as serve mode does, closed when the
+// test ends, and records its events.
+func openServeApp(t *testing.T, g globals) (*App, *eventLog) {
+	t.Helper()
 	a, err := openApp(context.Background(), g, "serve", newLogger(io.Discard, false))
 	if err != nil {
 		t.Fatal(err)
@@ -741,12 +747,7 @@ func TestEmbedModelChangeReachesMemory(t *testing.T) {
 		ollamatest.Model{Name: "nomic-embed-text", Capabilities: []string{"embedding"}},
 	))
 	// No --embed-model: a flag would pin the model for the whole run.
-	g := globals{dataDir: t.TempDir(), ollamaHost: fake.URL(), model: "llama3.2:3b"}
-	a, err := openApp(context.Background(), g, "serve", newLogger(io.Discard, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(a.Close)
+	a, _ := openServeApp(t, globals{dataDir: t.TempDir(), ollamaHost: fake.URL(), model: "llama3.2:3b"})
 	if _, err := (&MemoryService{a}).Add("사용자는 무료 도구를 선호한다", api.MemoryPreference); err != nil {
 		t.Fatal(err)
 	}

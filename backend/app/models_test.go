@@ -223,14 +223,7 @@ func TestPullNamesTheHostsMissed(t *testing.T) {
 	fake, gone := ollamatest.New(t), ollamatest.New(t)
 	goneURL := gone.URL()
 	gone.Close()
-	g := globals{dataDir: t.TempDir(), ollamaHost: fake.URL() + "," + goneURL, model: "llama3.2:3b", embedModel: "bge-m3"}
-	a, err := openApp(context.Background(), g, "serve", newLogger(io.Discard, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(a.Close)
-	events := &eventLog{}
-	a.AttachEvents(events)
+	a, events := openServeApp(t, globals{dataDir: t.TempDir(), ollamaHost: fake.URL() + "," + goneURL, model: "llama3.2:3b", embedModel: "bge-m3"})
 	if err := (&SettingsService{a}).Pull("qwen3:4b"); err != nil {
 		t.Fatal(err)
 	}

@@ -9,12 +9,13 @@
 // Screenshots at 1280×800: cite-{en,ko}-1280.png (and -dark-), cite-changed-{en,ko}-1280.png (and
 // cite-changed-long-: a passage as cited longer than half the window; and at 1024×600), cite-moved-{en,ko}-1280.png (sections
 // added before the cited one),
-// cite-removed-{en,ko}-1280.png, cite-attached-{en,ko}-1280.png.
+// cite-removed-{en,ko}-1280.png, cite-attached-{en,ko}-1280.png; cite-next-heading-{en,ko}-{1280,1024x600}.png: scrolled
+// so that the next section's heading label meets the one before (the labels are measured too: never drawn over one another).
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { answer, importFile, lastReply, longDoc, openPage, screenshot, script, send, withWorld } from "./harness.ts";
+import { answer, importFile, lastReply, longDoc, openPage, overlappingPlaces, screenshot, script, send, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -61,6 +62,24 @@ const wasBox = (page: Page) =>
     const dialog = box.getBoundingClientRect();
     const body = was.parentElement!.querySelector("[data-testid=reader-body]")!.getBoundingClientRect();
     return { whole: was.scrollHeight <= was.clientHeight + 1, share: was.getBoundingClientRect().height / dialog.height, body: body.height, dialogScrolls: box.scrollHeight > box.clientHeight + 1 };
+  });
+
+/** placesApart fails when any two page/heading labels of the reader overlap, where it opened or scrolled a screen either way. */
+async function placesApart(page: Page, where: string): Promise<void> {
+  const over = await overlappingPlaces(page, "source");
+  assert.deepEqual(over.slice(0, 5), [], `${where}: heading labels drawn over one another (${over.length})`);
+}
+
+/**
+ * toNextHeading scrolls the reader so that the first heading label below the cited chunk sits a few pixels under the
+ * reader's top edge: where the label before it, kept in view while its section is read, would be drawn over it.
+ */
+const toNextHeading = (page: Page) =>
+  page.$eval("dialog.source [data-testid=reader-body]", (body) => {
+    const hit = body.querySelector("[data-part=hit]")!.getBoundingClientRect();
+    const next = [...body.querySelectorAll<HTMLElement>(".place")].find((el) => el.getBoundingClientRect().top > hit.bottom);
+    if (next) body.scrollTop += next.getBoundingClientRect().top - body.getBoundingClientRect().top - 8;
+    return next?.textContent ?? "";
   });
 
 for (const lang of [
@@ -115,11 +134,21 @@ for (const lang of [
     assert.match((await page.textContent("dialog.source .where")) ?? "", new RegExp(lang.file.replace(".", "\\.")));
     assert.equal(await page.$("dialog.source [data-testid=reader-note]"), null);
     const citedSeq = await page.$eval("dialog.source [data-part=hit]", (e) => Number((e as HTMLElement).dataset.seq));
+    await placesApart(page, "the cited chunk");
     await screenshot(page, `cite-${lang.code}-1280`);
     // The cited box reads on the dark theme too.
     await page.emulateMedia({ colorScheme: "dark" });
     await screenshot(page, `cite-${lang.code}-dark-1280`);
     await page.emulateMedia({ colorScheme: "light" });
+    // Scrolled on to the next section: its heading takes the place of the one before, never drawn over it.
+    assert.ok(await toNextHeading(page), "a heading below the cited chunk");
+    await screenshot(page, `cite-next-heading-${lang.code}-1280`);
+    await placesApart(page, "scrolled to the next heading");
+    await page.setViewportSize({ width: 1024, height: 600 });
+    await placesApart(page, "the cited chunk in a low window");
+    assert.ok(await toNextHeading(page), "a heading below the cited chunk");
+    await screenshot(page, `cite-next-heading-${lang.code}-1024x600`);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await closeSource(page);
 
     const listed = async () => {
@@ -143,6 +172,7 @@ for (const lang of [
     assert.equal(await page.$("dialog.source [data-testid=reader-note]"), null);
     assert.equal(await page.$("dialog.source [data-testid=reader-was]"), null);
     assert.ok(await citedInView(page), "the reader opens scrolled to the cited passage where it is now");
+    await placesApart(page, "the cited passage where it is now");
     await screenshot(page, `cite-moved-${lang.code}-1280`);
     await closeSource(page);
 
@@ -166,6 +196,7 @@ for (const lang of [
     // The passage as cited reads whole, in a box as high as it, the document below still a few lines high.
     const boxes = await wasBox(page);
     assert.ok(boxes.whole && boxes.share <= 0.6 && boxes.body >= 100, `the passage as cited, whole: ${JSON.stringify(boxes)}`);
+    await placesApart(page, "the closest passage now");
     await screenshot(page, `cite-changed-${lang.code}-1280`);
     // A passage longer than half the window scrolls in a box of that height.
     await page.$eval("dialog.source [data-part=was]", (el) => void (el.textContent = (el.textContent ?? "").repeat(6)));
@@ -176,6 +207,7 @@ for (const lang of [
     await page.setViewportSize({ width: 1024, height: 600 });
     const low = await wasBox(page);
     assert.ok(!low.dialogScrolls && low.body >= 100, `a long passage as cited in a low window: ${JSON.stringify(low)}`);
+    await placesApart(page, "the closest passage now in a low window");
     await screenshot(page, `cite-changed-long-${lang.code}-1024x600`);
     await page.setViewportSize({ width: 1280, height: 800 });
     await closeSource(page);

@@ -369,3 +369,38 @@ export async function importFile(page: Page, path: string): Promise<void> {
     { timeout: 60_000 },
   );
 }
+
+/**
+ * overlappingPlaces measures the page and heading labels (.place) of the reader in the dialog `dialog` ("source",
+ * "reader") where it is, then a step at a time through a screen above and below, and puts the reader back at its hit.
+ * It returns each pair of labels whose boxes overlap on the way ("Section 59 | Section 60 at +26px"): none when a
+ * label scrolls out before the next one reaches it. Labels are measured, not looked at, so a label drawn over
+ * another one (sticky, or placed absolutely) is found whatever it says.
+ */
+export async function overlappingPlaces(page: Page, dialog: string): Promise<string[]> {
+  return page.$eval(`dialog.${dialog} [data-testid=reader-body]`, async (body) => {
+    const found: string[] = [];
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const measure = (at: string) => {
+      const places = [...body.querySelectorAll<HTMLElement>(".place")].map((el) => ({ text: el.textContent ?? "", r: el.getBoundingClientRect() })).filter((p) => p.r.height > 0);
+      for (let i = 0; i < places.length; i++) {
+        for (let j = i + 1; j < places.length; j++) {
+          const [a, b] = [places[i]!, places[j]!];
+          // Half a pixel of rounding is not an overlap.
+          if (a.r.top < b.r.bottom - 0.5 && b.r.top < a.r.bottom - 0.5 && a.r.left < b.r.right - 0.5 && b.r.left < a.r.right - 0.5) found.push(`${a.text} | ${b.text} at ${at}`);
+        }
+      }
+    };
+    measure("open");
+    const start = body.scrollTop;
+    const screen = body.clientHeight;
+    for (let d = -screen; d <= screen; d += 13) {
+      body.scrollTop = start + d;
+      await frame();
+      measure(`${d >= 0 ? "+" : ""}${d}px`);
+    }
+    body.querySelector("[data-part=hit]")?.scrollIntoView({ block: "center" });
+    await frame();
+    return [...new Set(found)];
+  });
+}

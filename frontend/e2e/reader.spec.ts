@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { importFile, longDoc, openPage, screenshot, withWorld } from "./harness.ts";
+import { importFile, longDoc, openPage, overlappingPlaces, screenshot, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -73,6 +73,9 @@ for (const lang of [
     const at = (await page.textContent("dialog.reader [data-testid=reader-position]")) ?? "";
     assert.match(at, lang.code === "en" ? /^About (4\d|5\d)% into the document$/ : /^문서의 약 (4\d|5\d)% 지점$/);
     await screenshot(page, `reader-${lang.code}-1280`);
+    // Each heading label scrolls out before the next one reaches it: none is drawn over another.
+    const over = await overlappingPlaces(page, "reader");
+    assert.deepEqual(over.slice(0, 5), [], `heading labels drawn over one another (${over.length})`);
 
     // Reading on: scrolled to the bottom, the next page comes in by itself.
     const last = held.at(-1)!;

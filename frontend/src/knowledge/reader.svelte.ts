@@ -127,3 +127,24 @@ export function placeOf(part: SpanPart, prev: SpanPart | undefined, page: (n: nu
   if (prev && prev.page === part.page && prev.heading === part.heading) return "";
   return [part.page ? page(part.page) : "", part.heading ?? ""].filter(Boolean).join(" · ");
 }
+
+/** Section is a run of parts under one label (placeOf; "" for the parts before the first label). */
+export type Section = { place: string; parts: SpanPart[] };
+
+/**
+ * sectionsOf cuts parts where their label changes. The reader keeps a
+ * section's label in view while the section is read (sticky): inside a box
+ * of its own per section the label scrolls out as the next section comes
+ * in. Sticky labels that were all children of the one reader would each
+ * stay at its top once passed, drawn over one another and over the next.
+ */
+export function sectionsOf(parts: SpanPart[], page: (n: number) => string): Section[] {
+  const out: Section[] = [];
+  parts.forEach((part, i) => {
+    const place = placeOf(part, parts[i - 1], page);
+    const last = out.at(-1);
+    if (place || !last) out.push({ place, parts: [part] });
+    else last.parts.push(part);
+  });
+  return out;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DocumentSpan, Passage } from "../api/gotypes.gen";
-import { MAX_PARTS, PAGE, placeOf, ReaderWindow, WHOLE } from "./reader.svelte";
+import { MAX_PARTS, PAGE, placeOf, ReaderWindow, sectionsOf, WHOLE } from "./reader.svelte";
 
 /** doc is a loader over a document of total chunks, recording what was asked. */
 function doc(total: number) {
@@ -94,5 +94,16 @@ describe("ReaderWindow", () => {
     expect(placeOf({ seq: 1, page: 2, heading: "A", text: "" }, { seq: 0, page: 1, heading: "A", text: "" }, page)).toBe("p2 · A");
     expect(placeOf({ seq: 1, heading: "B", text: "" }, { seq: 0, heading: "A", text: "" }, page)).toBe("B");
     expect(placeOf({ seq: 0, text: "" }, undefined, page)).toBe("");
+  });
+
+  it.each([
+    ["one section per heading", [[1, "A"], [1, "A"], [1, "B"], [2, "B"]], [["p1 · A", 0, 1], ["p1 · B", 2], ["p2 · B", 3]]],
+    ["parts before the first label in a section of their own", [[0, ""], [0, ""], [0, "A"]], [["", 0, 1], ["A", 2]]],
+    ["a label only when it changes", [[0, "A"], [0, "A"], [0, "A"]], [["A", 0, 1, 2]]],
+    ["nothing held", [], []],
+  ] as [string, [number, string][], (string | number)[][]][])("cuts the parts held into sections: %s", (_, given, want) => {
+    const parts = given.map(([page, heading], seq) => ({ seq, page: page || undefined, heading: heading || undefined, text: "" }));
+    const got = sectionsOf(parts, (n) => `p${n}`).map((s) => [s.place, ...s.parts.map((p) => p.seq)]);
+    expect(got).toEqual(want);
   });
 });

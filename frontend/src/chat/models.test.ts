@@ -107,6 +107,7 @@ describe("a model list that cannot be read", () => {
     await start({}, fake);
     await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Models").length).toBeGreaterThan(0), { timeout: 5000 });
     await vi.waitFor(() => expect(picked()).toBe("qwen3:4b — can’t check now"), { timeout: 5000 });
+    expect(($("#model-picker") as HTMLSelectElement).title.split("\n")[0]).toBe("qwen3:4b — can’t check now");
     expect(document.querySelector("section.onboarding")).toBeNull();
     fill("#composer-input", "Name my café");
     expect(($("button.send") as HTMLButtonElement).disabled).toBe(false);

@@ -14,10 +14,15 @@ import (
 // good. Below it the space is left for the next rows.
 const compactAt = 64 << 20
 
+// compactUpTo bounds the live data a compaction copies, and so the time a
+// start waits for it (a few seconds on a slow disk): a larger database
+// keeps its free space, which its own growth reuses.
+const compactUpTo = 256 << 20
+
 // compact rewrites the database without its free pages (VACUUM) when at
-// least minFree bytes and half the file are free. It runs when Open has
-// the file to itself, before anything else uses it; the live data is then
-// at most as large as what is freed, so it takes as long as copying that.
+// least minFree bytes and half the file are free, and at most compactUpTo
+// bytes are in use. It runs when Open has the file to itself, before
+// anything else uses it, and takes as long as copying the data in use.
 // A failure (another process holds the file, the disk is full) is logged
 // and changes nothing: the database works as it is.
 func compact(ctx context.Context, db *gorm.DB, minFree int64) {
@@ -31,7 +36,7 @@ func compact(ctx context.Context, db *gorm.DB, minFree int64) {
 			return
 		}
 	}
-	if free*pageSize < minFree || free*2 < pages {
+	if free*pageSize < minFree || free*2 < pages || (pages-free)*pageSize > compactUpTo {
 		return
 	}
 	// In WAL mode VACUUM writes the new file into the log; the checkpoint

@@ -20,12 +20,12 @@ const compactAt = 64 << 20
 const compactUpTo = 256 << 20
 
 // compact rewrites the database without its free pages (VACUUM) when at
-// least minFree bytes and half the file are free, and at most compactUpTo
+// least minFree bytes and half the file are free, and at most maxUsed
 // bytes are in use. It runs when Open has the file to itself, before
 // anything else uses it, and takes as long as copying the data in use.
 // A failure (another process holds the file, the disk is full) is logged
 // and changes nothing: the database works as it is.
-func compact(ctx context.Context, db *gorm.DB, minFree int64) {
+func compact(ctx context.Context, db *gorm.DB, minFree, maxUsed int64) {
 	var pageSize, pages, free int64
 	for _, p := range []struct {
 		name string
@@ -36,7 +36,7 @@ func compact(ctx context.Context, db *gorm.DB, minFree int64) {
 			return
 		}
 	}
-	if free*pageSize < minFree || free*2 < pages || (pages-free)*pageSize > compactUpTo {
+	if free*pageSize < minFree || free*2 < pages || (pages-free)*pageSize > maxUsed {
 		return
 	}
 	// In WAL mode VACUUM writes the new file into the log; the checkpoint

@@ -80,7 +80,8 @@ func TestOpenGivesBackFreeSpace(t *testing.T) {
 
 // TestCompactLeavesSpaceInUse: free space under the threshold, or under
 // half the file, is left for the next rows (VACUUM would copy the whole
-// file for little gain).
+// file for little gain), and so is that of a database with more in use
+// than a start should wait to copy.
 func TestCompactLeavesSpaceInUse(t *testing.T) {
 	ctx := context.Background()
 	s, err := Open(ctx, t.TempDir())
@@ -100,19 +101,25 @@ func TestCompactLeavesSpaceInUse(t *testing.T) {
 		return n
 	}
 	before := free()
-	compact(ctx, s.db, 1<<20)
+	compact(ctx, s.db, 1<<20, 1<<30)
 	if after := free(); after != before || before == 0 {
 		t.Errorf("free pages %d → %d: under half the file must be left", before, after)
 	}
-	compact(ctx, s.db, 64<<20)
+	compact(ctx, s.db, 64<<20, 1<<30)
 	if err := s.db.Exec("DELETE FROM filler").Error; err != nil {
 		t.Fatal(err)
 	}
-	compact(ctx, s.db, 64<<20)
+	compact(ctx, s.db, 64<<20, 1<<30)
 	if free() == 0 {
 		t.Errorf("6 MB free was given back although the threshold is 64 MB")
 	}
-	compact(ctx, s.db, 1<<20)
+	// Two MB in use again, four free.
+	fill(t, s.db, 2)
+	compact(ctx, s.db, 1<<20, 1<<20)
+	if free() == 0 {
+		t.Errorf("2 MB in use were copied although at most 1 MB may be")
+	}
+	compact(ctx, s.db, 1<<20, 1<<30)
 	if n := free(); n != 0 {
 		t.Errorf("%d free pages left over 1 MB and over half the file, want 0", n)
 	}

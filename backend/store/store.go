@@ -72,7 +72,7 @@ func openCompacting(ctx context.Context, dataDir string, minFree int64) (*Store,
 		_ = s.Close()
 		return nil, err
 	}
-	compact(ctx, db, minFree)
+	compact(ctx, db, minFree, compactUpTo)
 	return s, nil
 }
 

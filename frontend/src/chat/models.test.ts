@@ -24,6 +24,12 @@ function detailsModel(article: HTMLElement): string {
   return article.querySelector("details dd.model")?.textContent ?? "";
 }
 
+/** canSend types text in the message box and says whether Send may be pressed. */
+function canSend(text: string): boolean {
+  fill("#composer-input", text);
+  return !($("button.send") as HTMLButtonElement).disabled;
+}
+
 describe("model picker", () => {
   it("lists the installed chat models, tools-capable first, and shows the default", async () => {
     const fake = new FakeBackend({ settings: { language: "en" } });
@@ -82,8 +88,7 @@ describe("fallback model", () => {
     await start({}, fake);
     await vi.waitFor(() => expect(($("#model-picker") as HTMLSelectElement).selectedOptions[0]?.textContent).toBe("qwen3:4b — not installed"), { timeout: 5000 });
     expect(document.querySelector("section.onboarding")).toBeNull();
-    fill("#composer-input", "Name my café");
-    expect(($("button.send") as HTMLButtonElement).disabled).toBe(false);
+    expect(canSend("Name my café")).toBe(true);
     key($("#composer-input"), "Enter");
     expect(detailsModel(await reply(1))).toBe("llama3.2:3b (fallback: qwen3:4b could not answer)");
     expect(document.querySelector("#composer-held")).toBeNull();
@@ -93,8 +98,7 @@ describe("fallback model", () => {
     const fake = new FakeBackend({ settings: { language: "en", chat_model: "qwen3:4b", fallback_model: "mistral:7b" }, modelInstalled: false });
     await start({}, fake);
     await vi.waitFor(() => expect(document.querySelector("section.onboarding[data-problem='model_missing']")).not.toBeNull(), { timeout: 5000 });
-    fill("#composer-input", "Name my café");
-    expect(($("button.send") as HTMLButtonElement).disabled).toBe(true);
+    expect(canSend("Name my café")).toBe(false);
   });
 });
 
@@ -109,8 +113,7 @@ describe("a model list that cannot be read", () => {
     await vi.waitFor(() => expect(picked()).toBe("qwen3:4b — can’t check now"), { timeout: 5000 });
     expect(($("#model-picker") as HTMLSelectElement).title.split("\n")[0]).toBe("qwen3:4b — can’t check now");
     expect(document.querySelector("section.onboarding")).toBeNull();
-    fill("#composer-input", "Name my café");
-    expect(($("button.send") as HTMLButtonElement).disabled).toBe(false);
+    expect(canSend("Name my café")).toBe(true);
     key($("#composer-input"), "Enter");
     expect(detailsModel(await reply(1))).toBe("llama3.2:3b (fallback: qwen3:4b could not answer)");
   });
@@ -123,8 +126,7 @@ describe("a model list that cannot be read", () => {
     await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Models").length).toBeGreaterThan(0), { timeout: 5000 });
     await vi.waitFor(() => expect(picked()).toBe("qwen3:4b — 지금은 확인할 수 없음"), { timeout: 5000 });
     expect(document.querySelector("section.onboarding")).toBeNull();
-    fill("#composer-input", "카페 이름 지어 줘");
-    expect(($("button.send") as HTMLButtonElement).disabled).toBe(false);
+    expect(canSend("카페 이름 지어 줘")).toBe(true);
     key($("#composer-input"), "Enter");
     await reply(1);
   });
@@ -157,8 +159,7 @@ describe("a model list that cannot be read", () => {
     const fake = new FakeBackend({ settings: { language: "en", chat_model: "qwen3:4b" }, modelInstalled: false, modelsError: listFails });
     await start({}, fake);
     await vi.waitFor(() => expect(document.querySelector("section.onboarding[data-problem='model_missing']")).not.toBeNull(), { timeout: 5000 });
-    fill("#composer-input", "Name my café");
-    expect(($("button.send") as HTMLButtonElement).disabled).toBe(true);
+    expect(canSend("Name my café")).toBe(false);
   });
 });
 

@@ -203,18 +203,9 @@ export class FakeChat extends FakeMCP {
     this.trace(sid, turn, "node_started", "approve_plan");
     // The agent's words and key (backend/agent: msgPlanIntro, keyPlanIntro).
     const intro = "Here is a plan — approve, edit or revise it.";
-    asst.content = intro;
-    this.emit("chat.token", { session_id: sid, turn_id: turn, message_id: asst.id, text: intro });
-    asst.status = "awaiting_approval";
-    const result: TurnResult = { ...this.result(sid, asst.content), llm_calls: 2, plan, text_key: "plan_intro" };
-    asst.result = result;
-    const s = this.sessions.find((x) => x.id === sid);
-    if (s) s.pending_approval = true;
-    this.emit("chat.approval", { session_id: sid, turn_id: turn, message_id: asst.id, approval: plan });
-    this.emit("chat.turn_finished", { session_id: sid, turn_id: turn, message: structuredClone(asst), result });
-    this.emit("chat.sessions", { session_id: sid });
+    const result: TurnResult = { ...this.result(sid, intro), llm_calls: 2, plan, text_key: "plan_intro" };
+    this.awaitDecision(sid, turn, asst, result, "chat.approval", { approval: plan });
   }
-
 
   /** askTool: the answer wants read_file, with untrusted text in context. */
   private askTool(sid: string, turn: string, asst: Message): void {
@@ -230,14 +221,24 @@ export class FakeChat extends FakeMCP {
     if (this.grants.some((g) => g.tool === call.tool)) return void this.toolTurn(sid, turn, asst, call, "granted");
     this.trace(sid, turn, "tool_selected", "answer_tools", { tool: call.tool, code: "tool_ask", args: { tool: call.tool }, text: `Waiting for your approval to run ${call.tool}` });
     const intro = `I would like to use ${call.tool}. Please decide whether it may run.`;
-    asst.content = intro;
-    this.emit("chat.token", { session_id: sid, turn_id: turn, message_id: asst.id, text: intro });
-    asst.status = "awaiting_approval";
     const result: TurnResult = { ...this.result(sid, intro), tool_call: call, text_key: "tool_ask", text_args: { tool: call.tool } };
+    this.awaitDecision(sid, turn, asst, result, "chat.tool_approval", { tool_call: call });
+  }
+
+  /**
+   * awaitDecision ends a turn on a question for the person, as the backend
+   * does: the reply's words (result.response) streamed, the reply and its
+   * conversation marked waiting, then the approval event (event, carrying
+   * what waits besides the ids), the end of the turn and the sidebar.
+   */
+  private awaitDecision(sid: string, turn: string, asst: Message, result: TurnResult, event: "chat.approval" | "chat.tool_approval", waits: object): void {
+    asst.content = result.response;
+    this.emit("chat.token", { session_id: sid, turn_id: turn, message_id: asst.id, text: result.response });
+    asst.status = "awaiting_approval";
     asst.result = result;
     const s = this.sessions.find((x) => x.id === sid);
     if (s) s.pending_approval = true;
-    this.emit("chat.tool_approval", { session_id: sid, turn_id: turn, message_id: asst.id, tool_call: call });
+    this.emit(event, { session_id: sid, turn_id: turn, message_id: asst.id, ...waits });
     this.emit("chat.turn_finished", { session_id: sid, turn_id: turn, message: structuredClone(asst), result });
     this.emit("chat.sessions", { session_id: sid });
   }

@@ -34,6 +34,12 @@ func CheckStatus(ctx context.Context, o Ollama, s api.Settings, describe Describ
 		EmbedModel: api.ModelState{Name: s.EmbedModel, Capabilities: []string{}},
 		Hosts:      []api.HostStatus{},
 	}
+	// failed is the status so far, with err said as the reason it ends here.
+	failed := func(err error) api.OllamaStatus {
+		info := describe(err)
+		st.Error = &info
+		return st
+	}
 	if hl, ok := o.(HostLister); ok {
 		// First: listing every host tells the calls below which answer.
 		hosts, err := hl.HostStates(ctx)
@@ -44,23 +50,17 @@ func CheckStatus(ctx context.Context, o Ollama, s api.Settings, describe Describ
 			// No host is up, and the listing just said why. A call now
 			// would probe a host whose backoff has not run out, and the
 			// window checks every few seconds while nothing answers.
-			info := describe(err)
-			st.Error = &info
-			return st
+			return failed(err)
 		}
 	}
 	v, err := o.Version(ctx)
 	if err != nil {
-		info := describe(err)
-		st.Error = &info
-		return st
+		return failed(err)
 	}
 	st.Reachable, st.Version = true, v
 	models, err := o.Models(ctx)
 	if err != nil {
-		info := describe(err)
-		st.Error = &info
-		return st
+		return failed(err)
 	}
 	for _, m := range models {
 		if SameModel(m.Name, s.ChatModel) {

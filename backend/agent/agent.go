@@ -102,6 +102,14 @@ type invalidSource interface {
 	Invalid() []api.MCPServer
 }
 
+// unreadableSource is a ToolSource that also says when its whole
+// configuration could not be read (the MCP manager: mcp.json not JSON),
+// why, and which servers of the configuration read before stay in use,
+// so that a turn says so instead of going on without a word.
+type unreadableSource interface {
+	Unreadable() (p api.MCPProblem, kept []string, ok bool)
+}
+
 // Options tune the agent; zero values take the defaults.
 type Options struct {
 	// MaxIterations bounds the model rounds of each ReAct loop (default 5).
@@ -423,6 +431,8 @@ type turnSink struct {
 	// the mistakes of their entries: every loop asks for the tools again,
 	// and each is said once.
 	invalid map[string]bool
+	// unreadable: that mcp.json could not be read was said in this turn.
+	unreadable bool
 }
 
 func (k *turnSink) Event(e graph.Event) {
@@ -441,6 +451,12 @@ func (k *turnSink) Event(e graph.Event) {
 					return
 				}
 				k.invalid[p.Args["server"]] = true
+			}
+			if p.Code == api.TraceMCPUnreadable {
+				if k.unreadable {
+					return
+				}
+				k.unreadable = true
 			}
 			k.out.Trace(p)
 		case usage:

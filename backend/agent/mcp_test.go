@@ -25,6 +25,17 @@ type mcpSource struct {
 	start, fail []string
 	invalid     []api.MCPServer // entries with mistakes, never started
 	asked       atomic.Int32    // calls of Invalid
+	// unreadable: mcp.json cannot be read at all, for this reason, with
+	// kept: the servers still in use from before the edit.
+	unreadable *api.MCPProblem
+	kept       []string
+}
+
+func (m *mcpSource) Unreadable() (api.MCPProblem, []string, bool) {
+	if m.unreadable == nil {
+		return api.MCPProblem{}, nil, false
+	}
+	return *m.unreadable, m.kept, true
 }
 
 func (m *mcpSource) Invalid() []api.MCPServer {
@@ -239,6 +250,61 @@ func TestInvalidMCPEntryIsTraced(t *testing.T) {
 		if !strings.HasPrefix(failed[0].Text, "MCP server web not started (its entry in mcp.json has mistakes; see Settings") {
 			t.Errorf("%s: English text %q", session, failed[0].Text)
 		}
+	}
+}
+
+// A whole mcp.json that cannot be read is said in the turn's trace once
+// however often the loops ask for the tools (mcp_unreadable, which the
+// window and ask word pointing to Settings), with its line and column
+// when it is not JSON, the servers still in use from before the edit when
+// there are, and its mistake in English as the error; again in the next
+// turn.
+func TestUnreadableMCPFileIsTraced(t *testing.T) {
+	syntax := api.MCPProblem{Code: "mcp_syntax", Args: map[string]string{"line": "3", "column": "7"},
+		Message: "not valid JSON at line 3, column 7: invalid character '}' after object key"}
+	for _, tc := range []struct {
+		name    string
+		problem api.MCPProblem
+		kept    []string
+		text    string
+	}{
+		{"not JSON", syntax, nil,
+			"MCP servers could not be read (mcp.json is not valid JSON at line 3, column 7; see Settings › MCP servers); going on without their tools"},
+		{"not JSON, servers from before", syntax, []string{"files", "web"},
+			"mcp.json could not be read again (it is not valid JSON at line 3, column 7; see Settings › MCP servers); the MCP servers as set up before the edit keep running: files, web"},
+		{"too big", api.MCPProblem{Code: "mcp_too_big", Args: map[string]string{"max": "1048576"}, Message: "mcp.json is larger than 1048576 bytes"}, nil,
+			"MCP servers could not be read (mcp.json has a mistake; see Settings › MCP servers); going on without their tools"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := &mcpSource{unreadable: &tc.problem, kept: tc.kept}
+			w := newGateWorld(t)
+			a := w.agent(t, func(d *Deps) { d.MCP = src })
+			w.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple}})
+			w.fake.OnFunc(isAnswer, func(req ollama.ChatRequest) ollamatest.Reply {
+				if lastMessage(req).Role == "tool" {
+					return ollamatest.Reply{Text: "2"}
+				}
+				return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("calculator", map[string]any{"expression": "1+1"})}}
+			})
+			w.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
+			for _, session := range []string{"s1", "s2"} {
+				before := src.asked.Load()
+				_, out := turn(t, a, chat.Turn{SessionID: session, Text: "1+1은?"})
+				a.Wait()
+				if src.asked.Load()-before < 2 {
+					t.Fatalf("the tools were asked for %d times in the turn; the test needs a loop that asks again", src.asked.Load()-before)
+				}
+				lines := toolLines(out, api.TraceMCPUnreadable)
+				if len(lines) != 1 {
+					t.Fatalf("%s: %d lines for the unreadable file, want 1: %+v", session, len(lines), lines)
+				}
+				ev := lines[0]
+				if ev.Text != tc.text || ev.Args["case"] != tc.problem.Code || ev.Args["error"] != tc.problem.Message ||
+					ev.Args["line"] != tc.problem.Args["line"] || ev.Args["servers"] != strings.Join(tc.kept, ", ") {
+					t.Fatalf("%s: %+v\nwant text %q", session, ev, tc.text)
+				}
+			}
+		})
 	}
 }
 

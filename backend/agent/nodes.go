@@ -401,6 +401,11 @@ func (a *Agent) toolset(ctx context.Context, rt *graph.Runtime, name string, s S
 		} else {
 			reg = r
 		}
+		if src, ok := a.deps.MCP.(unreadableSource); ok && rt != nil {
+			if p, kept, ok := src.Unreadable(); ok {
+				rt.Emit(eventTrace, say(api.TraceMCPUnreadable, unreadableFile(p, kept)...).event(api.TraceToolSelected, rt.Node()))
+			}
+		}
 		if src, ok := a.deps.MCP.(invalidSource); ok && rt != nil {
 			for _, srv := range src.Invalid() {
 				rt.Emit(eventTrace, say(api.TraceMCPInvalid, invalidEntry(srv)...).event(api.TraceToolSelected, rt.Node()))
@@ -461,6 +466,15 @@ func serverProgress(rt *graph.Runtime) func(string) func(error) {
 			rt.Emit(eventTrace, say(api.TraceMCPStarted, "server", server).event(api.TraceToolSelected, node))
 		}
 	}
+}
+
+// unreadableFile is mcp_unreadable's blanks: which mistake keeps the file
+// from being read (case, and its line and column for mcp_syntax), the
+// servers still in use from before the edit, and the mistake in English
+// as its error (the trace's cause line, the log's).
+func unreadableFile(p api.MCPProblem, kept []string) []string {
+	return []string{"case", p.Code, "line", p.Args["line"], "column", p.Args["column"],
+		"servers", strings.Join(kept, ", "), "error", p.Message}
 }
 
 // invalidEntry is mcp_invalid's blanks: the server and, as its error (the

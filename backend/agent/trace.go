@@ -100,6 +100,14 @@ func english(code api.TraceCode) string {
 		return "MCP server {server} did not start ({error}); going on without its tools"
 	case api.TraceMCPInvalid:
 		return "MCP server {server} not started (its entry in mcp.json has mistakes; see Settings › MCP servers); going on without its tools"
+	case api.TraceMCPUnreadable:
+		return "MCP servers could not be read (mcp.json has a mistake; see Settings › MCP servers); going on without their tools"
+	case api.TraceMCPUnreadable + syntax:
+		return "MCP servers could not be read (mcp.json is not valid JSON at line {line}, column {column}; see Settings › MCP servers); going on without their tools"
+	case api.TraceMCPUnreadable + kept:
+		return "mcp.json could not be read again (it has a mistake; see Settings › MCP servers); the MCP servers as set up before the edit keep running: {servers}"
+	case api.TraceMCPUnreadable + syntax + kept:
+		return "mcp.json could not be read again (it is not valid JSON at line {line}, column {column}; see Settings › MCP servers); the MCP servers as set up before the edit keep running: {servers}"
 	}
 	return string(code)
 }
@@ -108,11 +116,41 @@ func english(code api.TraceCode) string {
 // (the UI catalog's "trace.say.<code>.one").
 const one = ".one"
 
+// syntax and kept suffix mcp_unreadable's code for its other forms (the
+// UI catalog's "trace.say.mcp_unreadable.syntax", ".kept",
+// ".syntax.kept"): the line and column of a file that is not JSON, and
+// the servers still in use from before the edit.
+const (
+	syntax = ".syntax"
+	kept   = ".kept"
+)
+
+// Variant is the suffix of the form of a trace sentence its args call
+// for: ".one" for a count of 1, mcp_unreadable's ".syntax" and ".kept";
+// "" for its plain form. The window (stepText) and ask's progress lines
+// choose the same way.
+func Variant(code api.TraceCode, args map[string]string) string {
+	switch {
+	case code == api.TraceMCPUnreadable:
+		v := ""
+		if args["case"] == "mcp_syntax" && args["line"] != "" && args["column"] != "" {
+			v += syntax
+		}
+		if args["servers"] != "" {
+			v += kept
+		}
+		return v
+	case args["count"] == "1":
+		return one
+	}
+	return ""
+}
+
 func (l line) text() string {
 	s := english(l.code)
-	if l.args["count"] == "1" {
-		if single := english(l.code + one); single != string(l.code+one) {
-			s = single
+	if v := Variant(l.code, l.args); v != "" {
+		if form := english(l.code + api.TraceCode(v)); form != string(l.code)+v {
+			s = form
 		}
 	}
 	for k, v := range l.args {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
 )
 
@@ -28,6 +29,16 @@ var progressText = map[string][2]string{
 	"progress.mcpFailed":   {"MCP server {server} did not start ({error}); going on without its tools", "MCP 서버 {server} 시작 실패({error}) — 이 서버의 도구 없이 계속합니다"},
 	"progress.mcpInvalid": {"MCP server {server} not started (its entry in mcp.json has mistakes; see Settings › MCP servers); going on without its tools",
 		"MCP 서버 {server} 시작 안 함(mcp.json의 항목에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다"},
+	// mcp.json could not be read at all: why (its line and column when it
+	// is not JSON), and the servers still in use from before the edit.
+	"progress.mcpUnreadable": {"MCP servers could not be read (mcp.json has a mistake; see Settings › MCP servers); going on without their tools",
+		"MCP 서버 설정을 읽지 못함(mcp.json에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — MCP 서버의 도구 없이 계속합니다"},
+	"progress.mcpUnreadable.syntax": {"MCP servers could not be read (mcp.json is not valid JSON at line {line}, column {column}; see Settings › MCP servers); going on without their tools",
+		"MCP 서버 설정을 읽지 못함(mcp.json의 {line}번째 줄 {column}번째 글자에서 JSON 형식이 잘못됨 — 설정 › MCP 서버에서 확인) — MCP 서버의 도구 없이 계속합니다"},
+	"progress.mcpUnreadable.kept": {"mcp.json could not be read again (it has a mistake; see Settings › MCP servers); the MCP servers as set up before the edit keep running: {servers}",
+		"mcp.json을 다시 읽지 못함(잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — 고치기 전 설정대로 MCP 서버를 계속 실행합니다: {servers}"},
+	"progress.mcpUnreadable.syntax.kept": {"mcp.json could not be read again (it is not valid JSON at line {line}, column {column}; see Settings › MCP servers); the MCP servers as set up before the edit keep running: {servers}",
+		"mcp.json을 다시 읽지 못함({line}번째 줄 {column}번째 글자에서 JSON 형식이 잘못됨 — 설정 › MCP 서버에서 확인) — 고치기 전 설정대로 MCP 서버를 계속 실행합니다: {servers}"},
 }
 
 // mcpReasonText words why an MCP server did not start, for
@@ -114,6 +125,9 @@ func progressKey(ev api.TraceEvent) (string, map[string]string) {
 		return "progress.mcpFailed", ev.Args
 	case api.TraceMCPInvalid: // its mistakes (English) stay out: `mcp list` words them
 		return "progress.mcpInvalid", map[string]string{"server": ev.Args["server"]}
+	case api.TraceMCPUnreadable: // the mistake's English stays out: Settings words it
+		return "progress.mcpUnreadable" + agent.Variant(ev.Code, ev.Args),
+			map[string]string{"line": ev.Args["line"], "column": ev.Args["column"], "servers": ev.Args["servers"]}
 	}
 	if ev.Kind == api.TraceToolSelected && ev.Tool != "" && ev.Code == "" {
 		return "progress.tool", map[string]string{"tool": ev.Tool}

@@ -194,3 +194,56 @@ func TestProgressPrinter(t *testing.T) {
 		t.Fatalf("printed:\n%q\nwant:\n%q", buf.String(), want)
 	}
 }
+
+// An mcp.json that cannot be read at all is said in the person's
+// language: where it is not JSON, or only that it has a mistake, and the
+// servers still in use from before the edit; the mistake's English stays
+// out.
+func TestAskSaysMCPFileCannotBeRead(t *testing.T) {
+	syntax := map[string]string{"case": "mcp_syntax", "line": "3", "column": "7", "servers": "", "error": "not valid JSON at line 3, column 7: invalid character"}
+	kept := map[string]string{"case": "mcp_syntax", "line": "3", "column": "7", "servers": "files, web", "error": "not valid JSON"}
+	big := map[string]string{"case": "mcp_too_big", "line": "", "column": "", "servers": "", "error": "mcp.json is larger than 1048576 bytes"}
+	bigKept := map[string]string{"case": "mcp_too_big", "servers": "files", "error": "mcp.json is larger than 1048576 bytes"}
+	for _, c := range []struct {
+		lang string
+		args map[string]string
+		want string
+	}{
+		{"ko", syntax, "MCP 서버 설정을 읽지 못함(mcp.json의 3번째 줄 7번째 글자에서 JSON 형식이 잘못됨 — 설정 › MCP 서버에서 확인) — MCP 서버의 도구 없이 계속합니다 0 s\n"},
+		{"en", syntax, "MCP servers could not be read (mcp.json is not valid JSON at line 3, column 7; see Settings › MCP servers); going on without their tools 0 s\n"},
+		{"ko", kept, "mcp.json을 다시 읽지 못함(3번째 줄 7번째 글자에서 JSON 형식이 잘못됨 — 설정 › MCP 서버에서 확인) — 고치기 전 설정대로 MCP 서버를 계속 실행합니다: files, web 0 s\n"},
+		{"en", kept, "mcp.json could not be read again (it is not valid JSON at line 3, column 7; see Settings › MCP servers); the MCP servers as set up before the edit keep running: files, web 0 s\n"},
+		{"ko", big, "MCP 서버 설정을 읽지 못함(mcp.json에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — MCP 서버의 도구 없이 계속합니다 0 s\n"},
+		{"en", bigKept, "mcp.json could not be read again (it has a mistake; see Settings › MCP servers); the MCP servers as set up before the edit keep running: files 0 s\n"},
+	} {
+		var b bytes.Buffer
+		p := newProgressPrinter(&b, c.lang)
+		p.now = func() time.Time { return p.start }
+		p.event(api.TraceEvent{Kind: api.TraceToolSelected, Code: api.TraceMCPUnreadable, Args: c.args})
+		if b.String() != c.want {
+			t.Errorf("%s %v:\n got %q\nwant %q", c.lang, c.args, b.String(), c.want)
+		}
+	}
+}
+
+// `wayfinder ask` with an mcp.json that is not JSON: the turn says once,
+// in the command's language, that MCP servers could not be read and
+// where the file is wrong, and answers all the same.
+func TestAskWithAnUnreadableMCPFile(t *testing.T) {
+	fake := ollamatest.New(t)
+	fake.On(ollamatest.HasTools(), ollamatest.Reply{Text: "안녕하세요"})
+	fake.On(ollamatest.HasFormat(), ollamatest.Reply{JSON: map[string]any{"route": "simple", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false, "reason": "chat", "memories": []any{}}})
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "mcp.json"), []byte("{\"mcpServers\": {\n  \"web\": {\"url\": \"http://h/mcp\",}\n}}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LC_ALL", "ko_KR.UTF-8")
+	code, out, errOut := wayfinder(t, "--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "ask", "무엇을 할 수 있어?")
+	if code != 0 || !strings.Contains(out, "안녕하세요") {
+		t.Fatalf("ask: %d\n%s\n%s", code, out, errOut)
+	}
+	const line = "MCP 서버 설정을 읽지 못함(mcp.json의 2번째 줄 33번째 글자에서 JSON 형식이 잘못됨 — 설정 › MCP 서버에서 확인) — MCP 서버의 도구 없이 계속합니다"
+	if strings.Count(errOut, line) != 1 {
+		t.Fatalf("standard error says the file cannot be read %d times, want once:\n%s", strings.Count(errOut, line), errOut)
+	}
+}

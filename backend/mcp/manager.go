@@ -296,6 +296,28 @@ func (m *Manager) Invalid() []api.MCPServer {
 	return m.invalid()
 }
 
+// Unreadable says, when mcp.json could not be read at all (not JSON, not
+// an object, too large), why — its one problem — and which servers of
+// the configuration read before that edit are still in use until it is
+// fixed (enabled ones, by name; none when the file was already so when
+// the app started): a turn says so rather than go on as if there were no
+// servers. ok is false while the file reads. The file is read again
+// first when it changed.
+func (m *Manager) Unreadable() (p api.MCPProblem, kept []string, ok bool) {
+	cfg := m.Config()
+	var fe *FileError
+	if !errors.As(m.Err(), &fe) || !fe.Whole || len(fe.Problems) == 0 {
+		return api.MCPProblem{}, nil, false
+	}
+	for _, n := range cfg.Names() {
+		if !cfg.Servers[n].Disabled {
+			kept = append(kept, n)
+		}
+	}
+	first := fe.Problems[0]
+	return api.MCPProblem{Code: first.Code, Args: maps.Clone(first.Args), Message: first.Text()}, kept, true
+}
+
 // invalid lists the entries of mcp.json left out for their mistakes, each
 // with every mistake found in it, in the file's order.
 func (m *Manager) invalid() []api.MCPServer {

@@ -390,3 +390,37 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 }
+
+// Unreadable says why mcp.json cannot be read at all, and which servers
+// of the configuration read before that edit stay in use (the enabled
+// ones): none when the file was already so when the manager started, and
+// nothing at all while the file reads.
+func TestUnreadableSaysWhyAndWhatIsKept(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	write := func(s string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"mcpServers": {"files": {"command": "/nonexistent/files"}, "off": {"command": "/nonexistent/off", "disabled": true}, "web": {"url": "http://127.0.0.1:1/mcp"}}}`)
+	m := New(dir, Options{})
+	t.Cleanup(m.Close)
+	if p, kept, ok := m.Unreadable(); ok {
+		t.Fatalf("a file that reads: %+v %v", p, kept)
+	}
+	write("{\"mcpServers\": {\n  \"files\": {\"command\": \"/nonexistent/files\"\n}}")
+	p, kept, ok := m.Unreadable()
+	if !ok || p.Code != "mcp_syntax" || p.Args["line"] != "3" || p.Args["column"] == "" || !strings.Contains(p.Message, "not valid JSON") {
+		t.Fatalf("after the edit: %v %+v", ok, p)
+	}
+	if strings.Join(kept, ",") != "files,web" {
+		t.Fatalf("kept %v, want files,web (not the disabled one)", kept)
+	}
+	fresh := New(dir, Options{})
+	t.Cleanup(fresh.Close)
+	if p, kept, ok := fresh.Unreadable(); !ok || p.Code != "mcp_syntax" || len(kept) != 0 {
+		t.Fatalf("broken from the start: %v %+v %v", ok, p, kept)
+	}
+}

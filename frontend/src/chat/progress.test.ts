@@ -100,6 +100,33 @@ describe("progress", () => {
     expect(progressLines(p, 0)[1]!.text).toBe("MCP 서버 web 시작 안 함(mcp.json의 항목에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다");
   });
 
+  it("says once that mcp.json could not be read, where it is not JSON, and the servers kept from before the edit", () => {
+    const error = "not valid JSON at line 3, column 7: invalid character '}' after object key";
+    const unreadable = (args: Record<string, string>) => {
+      const p = newProgress(0);
+      applyProgress(p, ev({ kind: "node_started", node: "answer" }), 10);
+      applyProgress(p, ev({ kind: "tool_selected", node: "answer", code: "mcp_unreadable", args }), 20);
+      return progressLines(p, 0).slice(1);
+    };
+    const syntax = { case: "mcp_syntax", line: "3", column: "7", servers: "", error };
+    expect(unreadable(syntax)).toEqual([
+      { text: "MCP servers could not be read (mcp.json is not valid JSON at line 3, column 7; see Settings › MCP servers); going on without their tools", detail: error, since: 20 },
+    ]);
+    expect(unreadable({ ...syntax, servers: "files, web" })[0]!.text).toBe(
+      "mcp.json could not be read again (it is not valid JSON at line 3, column 7; see Settings › MCP servers); the MCP servers as set up before the edit keep running: files, web",
+    );
+    setLang("ko");
+    expect(unreadable(syntax)[0]!.text).toBe("MCP 서버 설정을 읽지 못함(mcp.json의 3번째 줄 7번째 글자에서 JSON 형식이 잘못됨 — 설정 › MCP 서버에서 확인) — MCP 서버의 도구 없이 계속합니다");
+    expect(unreadable({ case: "mcp_too_big", servers: "files", error: "too big" })[0]!.text).toBe(
+      "mcp.json을 다시 읽지 못함(잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — 고치기 전 설정대로 MCP 서버를 계속 실행합니다: files",
+    );
+    expect(unreadable({ case: "mcp_too_big", error: "too big" })[0]).toEqual({
+      text: "MCP 서버 설정을 읽지 못함(mcp.json에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — MCP 서버의 도구 없이 계속합니다",
+      detail: "too big",
+      since: 20,
+    });
+  });
+
   it("never puts the backend's English error inside a Korean line", () => {
     setLang("ko");
     const failed = (args: Record<string, string>) => {

@@ -8,7 +8,7 @@
 // in parallel needs no change here.
 import type { Recommendation, TraceEvent } from "../api/gotypes.gen";
 import { isKey, t } from "../i18n/i18n.svelte";
-import { mcpReason } from "../lib/mcpReason";
+import { mcpReason, unreadableForm } from "../lib/mcpReason";
 
 /** retryReason words a retried call's error code (model_retry's "error") in the person's language. */
 function retryReason(code: string): string {
@@ -48,6 +48,12 @@ export interface Progress {
    * start, with why: the turn goes on without their tools.
    */
   servers: { server: string; at: number; error?: string; reason?: string; args?: Record<string, string>; invalid?: boolean }[];
+  /**
+   * unreadable: mcp.json could not be read at all (said once a turn): its
+   * args (case, line, column, the servers kept from before the edit, and
+   * the English error for the tooltip).
+   */
+  unreadable?: { args: Record<string, string>; at: number };
 }
 
 export function newProgress(startedAt: number): Progress {
@@ -118,6 +124,9 @@ export function applyProgress(p: Progress, ev: TraceEvent, now: number): void {
       // error: the backend's own text, for the tooltip.
       p.servers = p.servers.map((s) => (s.server === a.server ? { ...s, error: a.error ?? "", reason: a.reason, args: a, at: now } : s));
       return;
+    case "mcp_unreadable":
+      p.unreadable = { args: a, at: now };
+      return;
     case "mcp_invalid":
       // Not started for the mistakes of its entry in mcp.json (said once a
       // turn); error: them in English, for the tooltip.
@@ -175,6 +184,11 @@ export function progressLines(p: Progress | undefined, startedAt: number): Progr
     lines.push({ text: t("progress.stepsDone", { done: String(done), total }), since: p.startedAt });
   }
   if (p.retry) lines.push({ text: t("progress.retry", { error: retryReason(p.retry.error) }), since: p.retry.at });
+  if (p.unreadable) {
+    const key = `progress.mcpUnreadable${unreadableForm(p.unreadable.args)}`;
+    const args = { line: "", column: "", servers: "", ...p.unreadable.args };
+    lines.push({ text: t(isKey(key) ? key : "progress.mcpUnreadable", args), detail: p.unreadable.args.error, since: p.unreadable.at });
+  }
   for (const s of p.servers) {
     if (s.invalid) {
       lines.push({ text: t("progress.mcpInvalid", { server: s.server }), detail: s.error, since: s.at });

@@ -26,3 +26,17 @@ export function mcpProblem(p: MCPProblem): string {
   const own = filled(`error.invalid_input.case.${p.code}`, { ...args, line: "\u0000" }).includes("\u0000");
   return (args.line && !own && filled("mcp.problemAt", { line: args.line, problem: text })) || text;
 }
+
+/**
+ * unreadableForm is the suffix of the sentence that says mcp.json could
+ * not be read at all (trace mcp_unreadable, "trace.say.mcp_unreadable" and
+ * "progress.mcpUnreadable"): ".syntax" when it is not JSON at a line and
+ * column, ".kept" when servers set up before the edit keep running — as
+ * the backend chooses (agent.Variant).
+ */
+export function unreadableForm(args: Record<string, string> | undefined | null): string {
+  let form = "";
+  if (args?.case === "mcp_syntax" && args.line && args.column) form += ".syntax";
+  if (args?.servers) form += ".kept";
+  return form;
+}

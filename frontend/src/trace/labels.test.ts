@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { TraceCode } from "../api/gotypes.gen";
 import { setLang } from "../i18n/i18n.svelte";
-import { stepText } from "./labels";
+import { stepCause, stepText } from "./labels";
 
 describe("stepText", () => {
   afterEach(() => setLang("en"));
@@ -42,5 +42,25 @@ describe("stepText", () => {
     expect(stepText(step)).toBe("MCP 서버 web 시작 안 함(mcp.json의 항목에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다");
     setLang("en");
     expect(stepText(step)).toBe("MCP server web not started (its entry in mcp.json has mistakes; see Settings › MCP servers); going on without its tools");
+  });
+
+  it("says mcp.json could not be read in the form its args call for, the English mistake as the cause", () => {
+    const error = "not valid JSON at line 3, column 7: invalid character";
+    const step = (args: Record<string, string>) => ({ text: "MCP servers could not be read (…)", code: "mcp_unreadable" as TraceCode, args: { error, ...args } });
+    setLang("ko");
+    expect(stepText(step({ case: "mcp_syntax", line: "3", column: "7", servers: "" }))).toBe(
+      "MCP 서버 설정을 읽지 못함(mcp.json의 3번째 줄 7번째 글자에서 JSON 형식이 잘못됨 — 설정 › MCP 서버에서 확인) — MCP 서버의 도구 없이 계속합니다",
+    );
+    expect(stepText(step({ case: "mcp_syntax", line: "3", column: "7", servers: "files" }))).toBe(
+      "mcp.json을 다시 읽지 못함(3번째 줄 7번째 글자에서 JSON 형식이 잘못됨 — 설정 › MCP 서버에서 확인) — 고치기 전 설정대로 MCP 서버를 계속 실행합니다: files",
+    );
+    setLang("en");
+    expect(stepText(step({ case: "mcp_not_object", servers: "" }))).toBe(
+      "MCP servers could not be read (mcp.json has a mistake; see Settings › MCP servers); going on without their tools",
+    );
+    expect(stepText(step({ case: "mcp_too_big", servers: "files, web" }))).toBe(
+      "mcp.json could not be read again (it has a mistake; see Settings › MCP servers); the MCP servers as set up before the edit keep running: files, web",
+    );
+    expect(stepCause(step({ case: "mcp_syntax" }))).toBe(error);
   });
 });

@@ -1,5 +1,5 @@
 // Words for the nodes of the workflow and the kinds of trace steps.
-import { mcpReason } from "../lib/mcpReason";
+import { mcpReason, unreadableForm } from "../lib/mcpReason";
 import type { TraceCode, TraceKind } from "../api/gotypes.gen";
 import type { TraceStep } from "./reduce";
 import { isKey, t, type MessageKey } from "../i18n/i18n.svelte";
@@ -53,14 +53,16 @@ void everyCodeSaid;
  * code this build does not know yet.
  */
 export function stepText(s: Pick<TraceStep, "text" | "code" | "args">): string {
-  const key = `trace.say.${s.code}`;
+  let key = `trace.say.${s.code}`;
   if (!s.code || !isKey(key)) return s.text;
+  // mcp.json not read at all: where it is not JSON, and the servers kept.
+  if (s.code === "mcp_unreadable" && isKey(key + unreadableForm(s.args))) key += unreadableForm(s.args);
   const args: Record<string, string> = {};
   for (const [name, value] of Object.entries(s.args ?? {})) args[name] = argText(name, value);
   // An MCP server that did not start: why, worded from its parts, not
   // the backend's English error (which the step's detail keeps).
   if (s.code === "mcp_failed") args.error = mcpReason(s.args?.reason, s.args) || t("mcp.reason.failed");
-  return t(key, args);
+  return t(key as MessageKey, args);
 }
 
 /**
@@ -77,10 +79,10 @@ function argText(name: string, value: string): string {
 /**
  * stepCause is the raw cause behind a worded step, shown muted under it
  * as errors are elsewhere (worded message first, raw cause apart): an MCP
- * server's own start error, or the mistakes of its entry in mcp.json, in
- * the words Go or the server gave them. "" for a step without one.
+ * server's own start error, or the mistakes of its entry in mcp.json (or
+ * of the whole file), in the words Go or the server gave them. "" for a step without one.
  */
 export function stepCause(s: Pick<TraceStep, "code" | "args">): string {
-  if (s.code !== "mcp_failed" && s.code !== "mcp_invalid") return "";
+  if (s.code !== "mcp_failed" && s.code !== "mcp_invalid" && s.code !== "mcp_unreadable") return "";
   return s.args?.error?.trim() ?? "";
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
@@ -65,12 +66,15 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	m := mcp.New(dir, mcp.Options{Logger: cliLogger(s, g.verbose)})
 	defer m.Close()
+	// lang is the language the command speaks (the data folder's setting,
+	// else the system's): what it says of the servers and its changes.
+	lang := langIndex(cliLanguage(settingsLanguage(ctx, g)))
 	// Entries with mistakes stay in the file as written while the others
 	// change (and one with mistakes may be removed); a file that could
 	// not be read at all is refused, saying where it is wrong: writing it
 	// would lose what is in it.
 	if whole, _ := wholeFileProblem(m.Err()); sub != "list" && whole != nil {
-		text, hint := mcpProblemLine(*whole, langIndex(cliLanguage(settingsLanguage(ctx, g))))
+		text, hint := mcpProblemLine(*whole, lang)
 		return fmt.Errorf("%s: %s\n  %s", filepath.Join(dir, mcp.FileName), text, hint)
 	}
 	if _, isFile := wholeFileProblem(m.Err()); m.Err() != nil && !isFile && sub != "list" {
@@ -81,7 +85,6 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		if len(args) != 0 {
 			return fmt.Errorf("%w: wayfinder mcp list [--json]", errUsage)
 		}
-		lang := langIndex(cliLanguage(settingsLanguage(ctx, g)))
 		path := filepath.Join(dir, mcp.FileName)
 		if whole, isFile := wholeFileProblem(m.Err()); !isFile && m.Err() != nil {
 			return m.Err()
@@ -96,7 +99,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 			return enc.Encode(servers)
 		}
 		if len(servers) == 0 {
-			fmt.Fprintf(s.out, "No MCP servers. Add one with `wayfinder mcp add NAME -- COMMAND [ARGS...]` or `wayfinder mcp add NAME --url URL`, or paste an \"mcpServers\" block into %s.\n", mcp.FileName)
+			fmt.Fprintln(s.out, say("mcp.none", lang, "file", mcp.FileName))
 			return nil
 		}
 		n := 0
@@ -110,7 +113,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 				}
 				continue
 			}
-			printServer(s.out, srv)
+			printServer(s.out, srv, lang)
 		}
 		if n > 0 {
 			return errors.New(fill(cliText["mcp.mistakes"][lang], map[string]string{"path": path, "count": mistakes(n, lang)}))
@@ -130,24 +133,24 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		}
 		if err := m.Update(func(c *mcp.Config) error {
 			if c.Has(name) { // an entry with mistakes holds its name too
-				return fmt.Errorf("an MCP server named %q is already there; remove it first or choose another name", name)
+				return errors.New(say("mcp.taken", lang, "name", strconv.Quote(name)))
 			}
 			c.Servers[name] = entry
 			return nil
 		}); err != nil {
-			return refused(ctx, g, err)
+			return refused(err, lang)
 		}
-		defer stillMistaken(ctx, g, m, dir, s)
+		defer stillMistaken(m, dir, s, lang)
 		srv := m.Status(ctx, true)
 		for _, st := range srv {
 			if st.Name == name {
-				printServer(s.out, st)
+				printServer(s.out, st, lang)
 				if st.State == api.MCPFailed {
-					return fmt.Errorf("added %s, but it did not start; fix its command and try `wayfinder mcp list`, or `wayfinder mcp remove %s`", name, name)
+					return errors.New(say("mcp.addedNotStarted", lang, "name", name))
 				}
 			}
 		}
-		fmt.Fprintf(s.out, "Added %s. Every call of its tools asks you first.\n", name)
+		fmt.Fprintln(s.out, say("mcp.added", lang, "name", name))
 		return nil
 	case "remove", "on", "off":
 		if len(args) < 1 || len(args) > 2 || (sub == "remove" && len(args) != 1) {
@@ -162,9 +165,9 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 			case !ok && c.Has(name):
 				// It never starts, and a switch written into it would
 				// rewrite what the person is fixing.
-				return errors.New(say("mcp.brokenSwitch", langIndex(cliLanguage(settingsLanguage(ctx, g))), "name", name))
+				return errors.New(say("mcp.brokenSwitch", lang, "name", name))
 			case !ok:
-				return fmt.Errorf("no MCP server named %q (see `wayfinder mcp list`)", name)
+				return errors.New(say("mcp.unknown", lang, "name", strconv.Quote(name)))
 			case len(args) == 2:
 				srv.DisabledTools = toggle(srv.DisabledTools, args[1], sub == "off")
 			default:
@@ -174,16 +177,16 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 			return nil
 		})
 		if err != nil {
-			return refused(ctx, g, err)
+			return refused(err, lang)
 		}
-		defer stillMistaken(ctx, g, m, dir, s)
+		defer stillMistaken(m, dir, s, lang)
 		what := name
 		if len(args) == 2 {
 			what = name + " " + args[1]
 		}
-		fmt.Fprintf(s.out, "%s: %s\n", map[string]string{"remove": "Removed", "on": "Switched on", "off": "Switched off"}[sub], what)
+		fmt.Fprintln(s.out, say("mcp."+sub+"Done", lang, "what", what))
 		if sub == "remove" {
-			return revokeServerGrants(ctx, dir, name, s)
+			return revokeServerGrants(ctx, dir, name, s, lang)
 		}
 		return nil
 	}
@@ -194,24 +197,23 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 // server's name, an entry's address, a file that would grow past what is
 // read back: a *mcp.Problem) in the command's language, as Settings does;
 // other errors stay as they are.
-func refused(ctx context.Context, g globals, err error) error {
+func refused(err error, lang int) error {
 	var p *mcp.Problem
 	if !errors.As(err, &p) {
 		return err
 	}
-	text, hint := mcpProblemLine(api.MCPProblem{Code: p.Code, Args: p.Args, Message: p.Text()}, langIndex(cliLanguage(settingsLanguage(ctx, g))))
+	text, hint := mcpProblemLine(api.MCPProblem{Code: p.Code, Args: p.Args, Message: p.Text()}, lang)
 	return &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput, Message: text, Hint: hint}}
 }
 
 // stillMistaken says, after a change that kept the entries of mcp.json
 // with mistakes as they are, how many mistakes are left: those servers
 // still do not start.
-func stillMistaken(ctx context.Context, g globals, m *mcp.Manager, dir string, s stdio) {
+func stillMistaken(m *mcp.Manager, dir string, s stdio, lang int) {
 	var fe *mcp.FileError
 	if !errors.As(m.Err(), &fe) || fe.Whole {
 		return
 	}
-	lang := langIndex(cliLanguage(settingsLanguage(ctx, g)))
 	fmt.Fprintln(s.err, say("mcp.stillMistakes", lang, "path", filepath.Join(dir, mcp.FileName), "count", mistakes(len(fe.Problems), lang)))
 }
 
@@ -245,25 +247,32 @@ func toggle(off []string, name string, switchOff bool) []string {
 	return out
 }
 
-func printServer(w io.Writer, srv api.MCPServer) {
+// printServer says a server, its state and its tools in language lang;
+// its error and standard error are the server's or the system's own
+// words, under a label.
+func printServer(w io.Writer, srv api.MCPServer, lang int) {
 	where := srv.Command
 	if srv.URL != "" {
 		where = srv.URL
 	}
-	fmt.Fprintf(w, "%s (%s: %s): %s\n", srv.Name, srv.Transport, where, srv.State)
+	state := string(srv.State)
+	if words, ok := cliText["mcp.state."+state]; ok {
+		state = words[lang]
+	}
+	fmt.Fprintf(w, "%s (%s: %s): %s\n", srv.Name, srv.Transport, where, state)
 	if srv.Error != "" {
-		fmt.Fprintf(w, "  error: %s\n", srv.Error)
+		fmt.Fprintln(w, " ", say("mcp.error", lang, "error", srv.Error))
 	}
 	if srv.Stderr != "" {
-		fmt.Fprintf(w, "  its standard error:\n    %s\n", strings.ReplaceAll(srv.Stderr, "\n", "\n    "))
+		fmt.Fprintf(w, "  %s\n    %s\n", say("mcp.stderr", lang), strings.ReplaceAll(srv.Stderr, "\n", "\n    "))
 	}
 	for _, t := range srv.Tools {
 		flags := ""
 		if !t.Enabled {
-			flags += " [off]"
+			flags += " [" + say("mcp.toolOff", lang) + "]"
 		}
 		if t.ReadOnly {
-			flags += " [read-only]"
+			flags += " [" + say("mcp.readOnly", lang) + "]"
 		}
 		fmt.Fprintf(w, "  %s%s  %s\n", t.FullName, flags, firstLine(t.Description, 80))
 	}
@@ -283,10 +292,10 @@ func firstLine(s string, n int) string {
 // store is its to change: the grants then stay until revoked in Settings
 // (they can no longer apply: a grant holds only for the program it was
 // given to).
-func revokeServerGrants(ctx context.Context, dir, name string, s stdio) error {
+func revokeServerGrants(ctx context.Context, dir, name string, s stdio, lang int) error {
 	lock, err := lockDataDir(dir)
 	if errors.Is(err, errDataDirBusy) {
-		fmt.Fprintf(s.err, "Wayfinder is open, so tools of %s you allowed for good stay listed in its Settings until you revoke them there.\n", name)
+		fmt.Fprintln(s.err, say("mcp.grantsStay", lang, "name", name))
 		return nil
 	}
 	if err != nil {
@@ -303,7 +312,7 @@ func revokeServerGrants(ctx context.Context, dir, name string, s stdio) error {
 		return fmt.Errorf("%s was removed, but its tools allowed for good stay listed in Settings: %w", name, err)
 	}
 	if n > 0 {
-		fmt.Fprintf(s.out, "Took back %s for its tools.\n", count(n, "grant", "grants"))
+		fmt.Fprintln(s.out, say("mcp.tookBack", lang, "grants", counted(n, lang, "grant")))
 	}
 	return nil
 }

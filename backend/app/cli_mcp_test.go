@@ -219,7 +219,7 @@ func TestMCPCommandsBesideBrokenEntries(t *testing.T) {
 		{"ko_KR.UTF-8", []string{"mcp", "on", "web"}, 1, "", "web은(는) mcp.json에 잘못된 곳이 있어 시작하지 않고, 켜거나 끌 수도 없습니다."},
 		{"en_US.UTF-8", []string{"mcp", "add", "old", "--", "/nonexistent/other"}, 1, "", "already there"},
 		{"en_US.UTF-8", []string{"mcp", "add", "more", "--", "/nonexistent/more"}, 1, "more (stdio: /nonexistent/more): failed", "added more, but it did not start"},
-		{"ko_KR.UTF-8", []string{"mcp", "remove", "old"}, 0, "Removed: old", "mcp.json에 아직 잘못된 곳이 2개 있고, 적으신 그대로 두었습니다."},
+		{"ko_KR.UTF-8", []string{"mcp", "remove", "old"}, 0, "지웠습니다: old", "mcp.json에 아직 잘못된 곳이 2개 있고, 적으신 그대로 두었습니다."},
 	} {
 		t.Setenv("LC_ALL", tc.lang)
 		code, out, errOut := wayfinder(t, append([]string{"--data-dir", dir}, tc.cmd...)...)

@@ -138,6 +138,34 @@ var cliText = map[string][2]string{
 		"{path}에 아직 잘못된 곳이 {count}개 있고, 적으신 그대로 두었습니다. 그 서버들은 시작하지 않습니다. `wayfinder mcp list`가 각각을 알려 줍니다."},
 	"mcp.brokenSwitch": {"{name} has mistakes in mcp.json, so it does not start and cannot be switched; correct them there as `wayfinder mcp list` says, or `wayfinder mcp remove {name}`.",
 		"{name}은(는) mcp.json에 잘못된 곳이 있어 시작하지 않고, 켜거나 끌 수도 없습니다. `wayfinder mcp list`가 알려 주는 대로 그곳을 고치거나 `wayfinder mcp remove {name}`으로 지우세요."},
+	// What `wayfinder mcp` says of the servers and of its changes. A
+	// state's English is its name in --json; Korean is the window's.
+	"mcp.none": {"No MCP servers. Add one with `wayfinder mcp add NAME -- COMMAND [ARGS...]` or `wayfinder mcp add NAME --url URL`, or paste an \"mcpServers\" block into {file}.",
+		"MCP 서버가 없습니다. `wayfinder mcp add 이름 -- 명령 [인수...]`나 `wayfinder mcp add 이름 --url 주소`로 추가하거나, {file}에 \"mcpServers\" 블록을 붙여 넣으세요."},
+	"mcp.taken": {"an MCP server named {name} is already there; remove it first or choose another name",
+		"{name}(이)라는 MCP 서버가 이미 있습니다. 먼저 지우거나 다른 이름을 고르세요"},
+	"mcp.unknown": {"no MCP server named {name} (see `wayfinder mcp list`)", "{name}(이)라는 MCP 서버가 없습니다(`wayfinder mcp list`로 확인하세요)"},
+	"mcp.added":   {"Added {name}. Every call of its tools asks you first.", "{name}을(를) 추가했습니다. 이 서버의 도구는 부를 때마다 먼저 묻습니다."},
+	"mcp.addedNotStarted": {"added {name}, but it did not start; fix its command and try `wayfinder mcp list`, or `wayfinder mcp remove {name}`",
+		"{name}을(를) 추가했지만 시작하지 않았습니다. 명령을 고친 뒤 `wayfinder mcp list`로 확인하거나 `wayfinder mcp remove {name}`으로 지우세요"},
+	"mcp.removeDone": {"Removed: {what}", "지웠습니다: {what}"},
+	"mcp.onDone":     {"Switched on: {what}", "켰습니다: {what}"},
+	"mcp.offDone":    {"Switched off: {what}", "껐습니다: {what}"},
+	"mcp.grantsStay": {"Wayfinder is open, so tools of {name} you allowed for good stay listed in its Settings until you revoke them there.",
+		"Wayfinder가 열려 있어, {name}의 도구에 준 '항상 허용'은 설정에서 거둘 때까지 목록에 남습니다."},
+	"mcp.tookBack":       {"Took back {grants} for its tools.", "이 서버의 도구에 준 {grants}를 거뒀습니다."},
+	"count.grant.one":    {"1 grant", "허용 1개"},
+	"count.grant.many":   {"{n} grants", "허용 {n}개"},
+	"mcp.error":          {"error: {error}", "오류: {error}"},
+	"mcp.stderr":         {"its standard error:", "표준 오류 출력:"},
+	"mcp.toolOff":        {"off", "꺼짐"},
+	"mcp.readOnly":       {"read-only", "읽기 전용"},
+	"mcp.state.off":      {"off", "꺼짐"},
+	"mcp.state.idle":     {"idle", "시작 전"},
+	"mcp.state.starting": {"starting", "시작하는 중"},
+	"mcp.state.ready":    {"ready", "실행 중"},
+	"mcp.state.failed":   {"failed", "실패"},
+	"mcp.state.invalid":  {"invalid", "설정 오류"},
 	"serve.inUse": {"The address {addr} is in use: another `wayfinder serve` or another program is listening there.",
 		"주소 {addr}은(는) 이미 쓰이고 있습니다. 다른 `wayfinder serve`나 다른 프로그램이 그 주소에서 기다리고 있습니다."},
 	"serve.inUse.hint": {"Choose another port with --addr 127.0.0.1:PORT, or --addr 127.0.0.1:0 for a free one. If it is a Wayfinder, open the address it printed instead.",
@@ -148,18 +176,18 @@ var cliText = map[string][2]string{
 	// kb import's lines: a file's progress, its summary, what was left
 	// out; kb list's headings and kb remove's line. The counts are whole
 	// phrases ("1 chunk", "청크 1개"), worded by counted.
-	"kb.file.one":      {"1 file", "파일 1개"},
-	"kb.file.many":     {"{n} files", "파일 {n}개"},
-	"kb.page.one":      {"1 page", "1쪽"},
-	"kb.page.many":     {"{n} pages", "{n}쪽"},
-	"kb.chunk.one":     {"1 chunk", "청크 1개"},
-	"kb.chunk.many":    {"{n} chunks", "청크 {n}개"},
-	"kb.document.one":  {"1 document", "문서 1개"},
-	"kb.document.many": {"{n} documents", "문서 {n}개"},
-	"kb.embedded":      {"{n} embedded", "{n}개 임베딩"},
-	"kb.skipped":       {"unchanged, skipped", "바뀌지 않아 건너뜀"},
-	"kb.failed":        {"failed: {reason}", "실패: {reason}"},
-	"kb.notEmbedded":   {"not embedded: {reason}", "임베딩 안 됨: {reason}"},
+	"count.file.one":      {"1 file", "파일 1개"},
+	"count.file.many":     {"{n} files", "파일 {n}개"},
+	"count.page.one":      {"1 page", "1쪽"},
+	"count.page.many":     {"{n} pages", "{n}쪽"},
+	"count.chunk.one":     {"1 chunk", "청크 1개"},
+	"count.chunk.many":    {"{n} chunks", "청크 {n}개"},
+	"count.document.one":  {"1 document", "문서 1개"},
+	"count.document.many": {"{n} documents", "문서 {n}개"},
+	"kb.embedded":         {"{n} embedded", "{n}개 임베딩"},
+	"kb.skipped":          {"unchanged, skipped", "바뀌지 않아 건너뜀"},
+	"kb.failed":           {"failed: {reason}", "실패: {reason}"},
+	"kb.notEmbedded":      {"not embedded: {reason}", "임베딩 안 됨: {reason}"},
 	"kb.keywordsMeanwhile": {"Keyword search finds them now; they are embedded when the Wayfinder window or `wayfinder serve` runs with the embedding model reachable.",
 		"지금은 키워드 검색으로 찾을 수 있고, 임베딩 모델에 연결되는 동안 Wayfinder 창이나 `wayfinder serve`가 실행되면 임베딩됩니다."},
 	"kb.warning":     {"warning: {text}", "경고: {text}"},
@@ -203,10 +231,10 @@ func mistakes(n, lang int) string {
 }
 
 // counted is "1 file", "2 files" ("파일 2개") in language lang: what is
-// "kb.<what>.one" or ".many" in cliText.
+// "count.<what>.one" or ".many" in cliText.
 func counted(n, lang int, what string) string {
 	if n == 1 {
-		return say("kb."+what+".one", lang)
+		return say("count."+what+".one", lang)
 	}
-	return say("kb."+what+".many", lang, "n", strconv.Itoa(n))
+	return say("count."+what+".many", lang, "n", strconv.Itoa(n))
 }

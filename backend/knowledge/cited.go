@@ -60,15 +60,43 @@ const maxCandidates = 32
 //
 // The citation carries its text already (the source's snippet), so a
 // conversation saved before this existed finds its passages too and no
-// hash is stored anywhere. One pass over the document's chunks, streamed
-// from the database: time grows with the document's length (a 50,000-chunk
-// document is read once), memory with one chunk and the cited text.
+// hash is stored anywhere. A person clicks a citation and waits, so the
+// answer is looked for the cheap ways first: remembered from an earlier
+// click (foundCache), then, for the text word for word, among only the
+// chunks holding its rarest word (exactByIndex, through the keyword
+// index). Only when those cannot say is the whole document read (scan).
 func (b *Base) locate(ctx context.Context, doc Document, seq int, cited string) (int, Found, error) {
 	place := min(max(seq, 0), doc.Chunks-1)
 	want, prefix := normCited(cited)
 	if want == "" {
 		return place, FoundGone, nil
 	}
+	key := newFoundKey(doc.ID, seq, want, prefix)
+	if at, found, ok := b.found.get(key); ok {
+		return at, found, nil
+	}
+	at, err := b.exactByIndex(ctx, doc.ID, seq, want, prefix)
+	if err != nil {
+		return 0, "", fmt.Errorf("find the cited passage in %q: %w", doc.ID, err)
+	}
+	found := FoundText
+	if at < 0 {
+		if at, found, err = b.scan(ctx, doc, seq, want, prefix); err != nil {
+			return 0, "", err
+		}
+	}
+	b.found.put(key, at, found)
+	return at, found, nil
+}
+
+// scan is locate reading the document: one pass over its chunks, streamed
+// from the database, comparing each with the cited text (want, as
+// normCited has it) in place and weighing its words (likeness). Time grows
+// with the document's length (a 50,000-chunk document is read once),
+// memory with one chunk and the cited text.
+func (b *Base) scan(ctx context.Context, doc Document, seq int, want string, prefix bool) (int, Found, error) {
+	b.scans.Add(1)
+	place := min(max(seq, 0), doc.Chunks-1)
 	like := newLikeness(want, seq)
 	rows, err := b.db.WithContext(ctx).Model(&Chunk{}).Select("seq, text").Where("doc_id = ?", doc.ID).Rows()
 	if err != nil {

@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"gorm.io/gorm"
@@ -178,6 +179,9 @@ type Base struct {
 	readOnly bool
 
 	docs *docSet // live documents' sources and kinds, for search filters
+
+	found *foundCache  // where cited passages were found (locate)
+	scans atomic.Int64 // documents read whole to find a cited passage (scan), for tests to tell
 }
 
 // snapshotName is the keyword index file inside the Base's directory.
@@ -196,7 +200,7 @@ func Open(ctx context.Context, db *gorm.DB, dir string, opts Options) (*Base, er
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	b := &Base{db: db, dir: dir, opts: opts, log: opts.Logger, docs: newDocSet()}
+	b := &Base{db: db, dir: dir, opts: opts, log: opts.Logger, docs: newDocSet(), found: newFoundCache()}
 	if err := b.dropStaged(ctx, "1 = 1"); err != nil { // a previous run stopped mid-import
 		return nil, fmt.Errorf("open knowledge base: remove an unfinished import: %w", err)
 	}
@@ -224,7 +228,7 @@ func OpenReadOnly(ctx context.Context, db *gorm.DB, dir string, opts Options) (*
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	b := &Base{db: db, dir: dir, opts: opts, log: opts.Logger, docs: newDocSet(), readOnly: true}
+	b := &Base{db: db, dir: dir, opts: opts, log: opts.Logger, docs: newDocSet(), found: newFoundCache(), readOnly: true}
 	if err := b.loadDocMeta(ctx); err != nil {
 		return nil, fmt.Errorf("open knowledge base: %w", err)
 	}
@@ -464,6 +468,7 @@ func (b *Base) forget(ctx context.Context, docIDs, chunkIDs []string) {
 		b.keywords.Remove(id)
 	}
 	b.docs.remove(docIDs)
+	b.found.forget(docIDs)
 	if b.opts.Sink != nil && len(chunkIDs) > 0 {
 		if err := b.opts.Sink.Delete(ctx, chunkIDs); err != nil {
 			b.log.Warn("vector index kept removed chunks", "err", err)

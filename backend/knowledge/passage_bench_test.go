@@ -14,7 +14,11 @@ import (
 // and a page of 16 chunks (Span). Both look chunks up by id, so the cost
 // should not grow with the document (a 500 MB file is about 500,000
 // chunks). A cited chunk found again in the document imported since
-// (PassageNow) reads the document once: it grows with it, linearly.
+// (PassageNow): its text there word for word is found through the keyword
+// index (cited-text), a passage no longer there by reading the document
+// once (cited-gone: it grows with the document, linearly); opened again,
+// either is remembered (-again). cited-text-scan is the document read
+// whole for the text there, as every click did before the index was asked.
 func benchmarkReader(b *testing.B, n int) {
 	kb := openBench(b, filepath.Join(b.TempDir(), "kb"))
 	ctx := context.Background()
@@ -31,6 +35,9 @@ func benchmarkReader(b *testing.B, n int) {
 			if err := kb.db.Create(&batch).Error; err != nil {
 				b.Fatal(err)
 			}
+			for _, c := range batch { // as an import indexes them
+				kb.keywords.Add(c.ID, indexText(c))
+			}
 			batch = batch[:0]
 		}
 	}
@@ -42,23 +49,42 @@ func benchmarkReader(b *testing.B, n int) {
 			}
 		}
 	})
-	// A chunk cited from an earlier import of the file: the one pass over
-	// the document now that finds it by its text (PassageNow, locate),
-	// its text there, or a passage no longer in it (every chunk compared
-	// word by word).
+	// A chunk cited from an earlier import of the file: found by its text
+	// in the document now (PassageNow, locate), its text there or a
+	// passage no longer in it (every chunk compared word by word), on the
+	// first click (nothing remembered) and again.
 	cited := fmt.Sprintf("[%d] %s", mid, line)
 	for _, c := range []struct {
 		name, text string
 		found      Found
 	}{{"cited-text", cited, FoundText}, {"cited-gone", "Words that no chunk of it holds at all.", FoundGone}} {
+		open := func(b *testing.B) {
+			if p, err := kb.PassageNow(ctx, "", "imported-before:7", "/data/big.txt", c.text); err != nil || p.Found != c.found {
+				b.Fatal(p.Found, err)
+			}
+		}
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				if p, err := kb.PassageNow(ctx, "", "imported-before:7", "/data/big.txt", c.text); err != nil || p.Found != c.found {
-					b.Fatal(p.Found, err)
-				}
+				kb.found = newFoundCache()
+				open(b)
+			}
+		})
+		b.Run(c.name+"-again", func(b *testing.B) {
+			open(b)
+			for b.Loop() {
+				open(b)
 			}
 		})
 	}
+	b.Run("cited-text-scan", func(b *testing.B) {
+		doc := Document{ID: docID, Chunks: n}
+		want, prefix := normCited(cited)
+		for b.Loop() {
+			if at, found, err := kb.scan(ctx, doc, 7, want, prefix); err != nil || at != mid || found != FoundText {
+				b.Fatal(at, found, err)
+			}
+		}
+	})
 	b.Run("span16", func(b *testing.B) {
 		for b.Loop() {
 			if s, err := kb.Span(ctx, "", docID, mid, 16); err != nil || len(s.Chunks) != 16 {

@@ -53,6 +53,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		return err
 	}
 	defer a.Close()
+	lang := langIndex(cliLanguage(a.settings.Current().Language))
 	switch sub {
 	case "import":
 		return kbImport(ctx, a, args, s)
@@ -62,7 +63,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 			return err
 		}
 		w := tabwriter.NewWriter(s.out, 2, 4, 2, ' ', 0)
-		fmt.Fprintln(w, say("kb.listHeadings", langIndex(cliLanguage(a.settings.Current().Language))))
+		fmt.Fprintln(w, say("kb.listHeadings", lang))
 		for _, d := range docs {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%s\n", d.ID, d.Title, d.Kind, d.Pages, d.Chunks, d.Source)
 		}
@@ -83,7 +84,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		if err := kb.Remove(ctx, doc.ID); err != nil {
 			return err
 		}
-		fmt.Fprintln(s.out, say("kb.removed", langIndex(cliLanguage(a.settings.Current().Language)), "id", doc.ID, "title", doc.Title))
+		fmt.Fprintln(s.out, say("kb.removed", lang, "id", doc.ID, "title", doc.Title))
 		return nil
 	case "search":
 		sc, err := knowledge.ParseScope(scope)
@@ -100,15 +101,15 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		for i, h := range hits {
 			where := h.Source
 			if h.RecordID != "" && h.RecordID != h.Title {
-				where += ", id " + h.RecordID
+				where += ", " + say("kb.recordID", lang, "id", h.RecordID)
 			}
 			if h.Page > 0 {
-				where += fmt.Sprintf(", p. %d", h.Page)
+				where += ", " + say("kb.page", lang, "page", strconv.Itoa(h.Page))
 			}
 			if h.Heading != "" && h.Heading != h.Title {
 				where += ", § " + h.Heading
 			}
-			fmt.Fprintf(s.out, "%d. %s (%s) score %.4f\n   %s\n", i+1, h.Title, where, h.Score, h.Snippet)
+			fmt.Fprintf(s.out, "%d. %s (%s) %s\n   %s\n", i+1, h.Title, where, say("kb.score", lang, "score", fmt.Sprintf("%.4f", h.Score)), h.Snippet)
 		}
 		return nil
 	default: // extract
@@ -121,7 +122,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 			return fmt.Errorf("extract %s: %w", filepath.Base(args[0]), err)
 		}
 		for _, w := range warnings {
-			fmt.Fprintf(s.err, "warning: %s\n", w)
+			fmt.Fprintln(s.err, say("kb.warning", lang, "text", w))
 		}
 		return nil
 	}
@@ -299,6 +300,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	defer a.Close()
 	m := &MemoryService{a}
+	lang := langIndex(cliLanguage(a.settings.Current().Language))
 	// edit and rm take the start of an id too.
 	pick := func(id string) (api.Memory, error) {
 		ms, err := m.List()
@@ -316,7 +318,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 		w := tabwriter.NewWriter(s.out, 2, 4, 2, ' ', 0)
 		// FROM: said (you asked in a conversation), reflection (drawn from
 		// what you wrote), edited (written or corrected by you).
-		fmt.Fprintln(w, "ID\tKIND\tFROM\tUPDATED\tTEXT")
+		fmt.Fprintln(w, say("memory.listHeadings", lang))
 		for _, x := range ms {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", x.ID, x.Kind, x.Origin, x.UpdatedAt.Local().Format("2006-01-02 15:04"), x.Text)
 		}
@@ -326,7 +328,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(s.out, "remembered", x.ID)
+		fmt.Fprintln(s.out, say("memory.remembered", lang, "id", x.ID))
 	case "edit":
 		x, err := pick(args[0])
 		if err != nil {
@@ -335,7 +337,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 		if x, err = m.Edit(x.ID, strings.Join(args[1:], " "), api.MemoryKind(*kind)); err != nil {
 			return err
 		}
-		fmt.Fprintln(s.out, "updated", x.ID)
+		fmt.Fprintln(s.out, say("memory.updated", lang, "id", x.ID))
 	default: // rm
 		if *all {
 			ms, err := m.List()
@@ -343,18 +345,18 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 				return err
 			}
 			if len(ms) == 0 {
-				fmt.Fprintln(s.out, "There are no memories to forget.")
+				fmt.Fprintln(s.out, say("memory.none", lang))
 				return nil
 			}
 			if !*yes {
-				if err := confirm(ctx, s, fmt.Sprintf("Forget all %s? This cannot be undone.", count(len(ms), "memory", "memories"))); err != nil {
+				if err := confirm(ctx, s, say("memory.confirmAll", lang, "memories", counted(len(ms), lang, "memory"))); err != nil {
 					return err
 				}
 			}
 			if err := m.DeleteAll(); err != nil {
 				return err
 			}
-			fmt.Fprintf(s.out, "Forgot %s.\n", count(len(ms), "memory", "memories"))
+			fmt.Fprintln(s.out, say("memory.forgotAll", lang, "memories", counted(len(ms), lang, "memory")))
 			return nil
 		}
 		x, err := pick(args[0])
@@ -364,7 +366,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 		if err := m.Delete(x.ID); err != nil {
 			return err
 		}
-		fmt.Fprintf(s.out, "forgot %s (%s)\n", x.ID, x.Text)
+		fmt.Fprintln(s.out, say("memory.forgot", lang, "id", x.ID, "text", x.Text))
 	}
 	return nil
 }

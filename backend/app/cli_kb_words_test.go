@@ -21,9 +21,9 @@ func TestKBSpeaksTheCommandsLanguage(t *testing.T) {
 	os.WriteFile(filepath.Join(docs, "broken.pdf"), []byte("%PDF-1.7 not really"), 0o644)
 	os.WriteFile(filepath.Join(docs, "photo.png"), []byte("\x89PNG\r\n"), 0o644)
 	for _, tc := range []struct {
-		lang               string
-		imported, again    []string
-		list, removed, not []string
+		lang                       string
+		imported, again            []string
+		list, search, removed, not []string
 	}{
 		{"en_US.UTF-8",
 			[]string{
@@ -39,7 +39,7 @@ func TestKBSpeaksTheCommandsLanguage(t *testing.T) {
 				"Left out 1 file of other types (Wayfinder imports PDF, Markdown, text, JSON and JSON Lines):\n",
 			},
 			[]string{"notes.md: unchanged, skipped\n", "Imported 0 files (0 documents, 0 chunks); 2 unchanged, 1 failed.\n", "wayfinder: 1 file could not be imported\n"},
-			[]string{"ID", "TITLE", "KIND", "PAGES", "CHUNKS", "SOURCE"}, []string{"removed "},
+			[]string{"ID", "TITLE", "KIND", "PAGES", "CHUNKS", "SOURCE"}, []string{"1. Notes (", ") score "}, []string{"removed "},
 			[]string{"다음 단계", "가져", "경고", "실패"},
 		},
 		{"ko_KR.UTF-8",
@@ -56,8 +56,8 @@ func TestKBSpeaksTheCommandsLanguage(t *testing.T) {
 				"다른 종류의 파일 1개는 가져오지 않았습니다(Wayfinder는 PDF, Markdown, 텍스트, JSON, JSON Lines 파일을 가져옵니다):\n",
 			},
 			[]string{"notes.md: 바뀌지 않아 건너뜀\n", "파일 0개를 가져왔습니다(문서 0개, 청크 0개). 바뀌지 않음 2개, 실패 1개.\n", "wayfinder: 파일 1개를 가져오지 못했습니다\n"},
-			[]string{"ID", "제목", "종류", "쪽", "청크", "출처"}, []string{"지웠습니다: "},
-			[]string{"next step", "Imported", "warning", "failed", "unchanged", "embedded", "not imported", "Left out", "Keyword", "cannot reach", "TITLE", "removed"},
+			[]string{"ID", "제목", "종류", "쪽", "청크", "출처"}, []string{"1. Notes (", ") 점수 "}, []string{"지웠습니다: "},
+			[]string{"next step", "Imported", "warning", "failed", "unchanged", "embedded", "not imported", "Left out", "Keyword", "cannot reach", "TITLE", "removed", "score"},
 		},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
@@ -89,6 +89,9 @@ func TestKBSpeaksTheCommandsLanguage(t *testing.T) {
 			if strings.Join(heading, " ") != strings.Join(tc.list, " ") {
 				t.Errorf("list headings %q, want %q", heading, tc.list)
 			}
+			code, out, errOut = wayfinder(t, append(base, "kb", "search", "small", "note")...)
+			check("search", code, 0, out+errOut, tc.search)
+			code, out, errOut = wayfinder(t, append(base, "kb", "list")...)
 			id := strings.Fields(strings.Split(out, "\n")[1])[0]
 			code, out, errOut = wayfinder(t, append(base, "kb", "remove", id)...)
 			check("remove", code, 0, out+errOut, append(tc.removed, id))
@@ -168,5 +171,59 @@ func TestErrorWords(t *testing.T) {
 func TestFillIsOnePass(t *testing.T) {
 	if got := say("kb.removed", 0, "id", "0190", "title", "{id} and {x}"); got != "removed 0190 ({id} and {x})" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// memory and folders speak the command's language: what was remembered,
+// changed and forgotten, the lists' headings, what read_file may read.
+func TestMemoryAndFoldersSpeakTheCommandsLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		lang                          string
+		remembered, updated, forgot   string
+		list                          []string
+		forgotAll, none               string
+		folderAdded, folders, revoked string
+		not                           []string
+	}{
+		{"en_US.UTF-8", "remembered ", "updated ", "forgot ", []string{"ID", "KIND", "FROM", "UPDATED", "TEXT"},
+			"Forgot 1 memory.\n", "There are no memories to forget.\n",
+			"read_file may now read ", "FOLDER", "read_file may no longer read ", []string{"습니다", "기억"}},
+		{"ko_KR.UTF-8", "기억했습니다: ", "고쳤습니다: ", "잊었습니다: ", []string{"ID", "종류", "출처", "고친", "때", "내용"},
+			"기억 1개를 잊었습니다.\n", "잊을 기억이 없습니다.\n",
+			"이제 read_file이 읽을 수 있습니다: ", "폴더", "이제 read_file이 읽을 수 없습니다: ",
+			[]string{"remembered", "updated", "forgot", "Forgot", "KIND", "memories", "may now", "FOLDER", "no longer", "hidden"}},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			t.Setenv("LC_ALL", tc.lang)
+			base := []string{"--data-dir", t.TempDir(), "--ollama-host", "http://127.0.0.1:1", "--embed-model", "bge-m3"}
+			run := func(want string, args ...string) string {
+				t.Helper()
+				code, out, errOut := wayfinder(t, append(base, args...)...)
+				if code != 0 || !strings.Contains(out, want) {
+					t.Fatalf("%v: exit %d, want %q in\n%s%s", args, code, want, out, errOut)
+				}
+				for _, n := range tc.not {
+					if strings.Contains(out+errOut, n) {
+						t.Errorf("%v: %q is not in this language:\n%s%s", args, n, out, errOut)
+					}
+				}
+				return out
+			}
+			out := run(tc.remembered, "memory", "add", "녹차를 좋아한다")
+			id := strings.TrimSpace(strings.TrimPrefix(out, tc.remembered))
+			run(tc.updated+id, "memory", "edit", id, "홍차를 좋아한다")
+			out = run("홍차를 좋아한다", "memory", "list")
+			if got := strings.Fields(strings.SplitN(out, "\n", 2)[0]); strings.Join(got, " ") != strings.Join(tc.list, " ") {
+				t.Errorf("memory list headings %q, want %q", got, tc.list)
+			}
+			run(tc.forgot+id+" (홍차를 좋아한다)", "memory", "rm", id)
+			run(tc.remembered, "memory", "add", "회의는 오전에")
+			run(tc.forgotAll, "memory", "rm", "--all", "--yes")
+			run(tc.none, "memory", "rm", "--all", "--yes")
+			folder := t.TempDir()
+			run(tc.folderAdded+folder+" (", "folders", "add", folder)
+			run(tc.folders, "folders", "list")
+			run(tc.revoked+folder, "folders", "remove", folder)
+		})
 	}
 }

@@ -75,6 +75,7 @@ func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	defer a.Close()
 	svc := &SettingsService{a}
+	lang := langIndex(cliLanguage(a.settings.Current().Language))
 	switch sub {
 	case "add":
 		cur, err := svc.GrantFolder(args[0], *hidden, *secrets)
@@ -84,7 +85,7 @@ func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
 		abs, _ := filepath.Abs(args[0])
 		for _, f := range cur.Folders {
 			if f.Path == abs {
-				fmt.Fprintf(s.out, "read_file may now read %s (%s)\n", f.Path, allows(f))
+				fmt.Fprintln(s.out, say("folders.added", lang, "path", f.Path, "allows", allows(f, lang)))
 			}
 		}
 		return nil
@@ -92,7 +93,7 @@ func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
 		if _, err := svc.RevokeFolder(args[0]); err != nil {
 			return err
 		}
-		fmt.Fprintf(s.out, "read_file may no longer read %s\n", args[0])
+		fmt.Fprintln(s.out, say("folders.removed", lang, "path", args[0]))
 		return nil
 	}
 	cur := a.settings.Current()
@@ -105,36 +106,37 @@ func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
 		}{append([]api.FolderGrant{}, cur.Folders...), append([]string{}, cur.RevokedImportFolders...)})
 	}
 	if len(cur.Folders) == 0 {
-		fmt.Fprintln(s.out, "read_file may read no folder. Grant one with: wayfinder folders add PATH")
+		fmt.Fprintln(s.out, say("folders.none", lang))
 	} else {
 		w := tabwriter.NewWriter(s.out, 2, 4, 2, ' ', 0)
-		fmt.Fprintln(w, "FOLDER\tALLOWS\tGRANTED")
+		fmt.Fprintln(w, say("folders.listHeadings", lang))
 		for _, f := range cur.Folders {
-			fmt.Fprintf(w, "%s\t%s\t%s\n", f.Path, allows(f), f.GrantedAt.Local().Format("2006-01-02 15:04"))
+			fmt.Fprintf(w, "%s\t%s\t%s\n", f.Path, allows(f, lang), f.GrantedAt.Local().Format("2006-01-02 15:04"))
 		}
 		if err := w.Flush(); err != nil {
 			return err
 		}
 	}
 	if len(cur.RevokedImportFolders) > 0 {
-		fmt.Fprintln(s.out, "\nImporting documents no longer lets read_file read their folder. These folders were readable only because you had imported them, and no longer are:")
+		fmt.Fprintln(s.out, "\n"+say("folders.revokedImports", lang))
 		for _, p := range cur.RevokedImportFolders {
 			fmt.Fprintln(s.out, "  "+p)
 		}
-		fmt.Fprintln(s.out, "Grant one again with `wayfinder folders add PATH`, or forget it with `wayfinder folders remove PATH`.")
+		fmt.Fprintln(s.out, say("folders.grantAgain", lang))
 	}
 	return nil
 }
 
-// allows says in words what a grant lets read_file read.
-func allows(f api.FolderGrant) string {
+// allows says in words, in language lang, what a grant lets read_file
+// read.
+func allows(f api.FolderGrant, lang int) string {
 	switch {
 	case f.AllowHidden && f.AllowSecrets:
-		return "files, hidden files and files that usually hold secrets"
+		return say("folders.allowsAll", lang)
 	case f.AllowHidden:
-		return "files and hidden files; not secrets"
+		return say("folders.allowsHidden", lang)
 	case f.AllowSecrets:
-		return "files and files that usually hold secrets; not hidden files"
+		return say("folders.allowsSecrets", lang)
 	}
-	return "files; not hidden files or secrets"
+	return say("folders.allowsFiles", lang)
 }

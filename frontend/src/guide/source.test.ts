@@ -45,10 +45,25 @@ function seeded(lang = "en"): FakeBackend {
   return fake;
 }
 
+/** openReply starts the window on fake and opens its conversation, the reply's four citations shown. */
+async function openReply(fake: FakeBackend): Promise<FakeBackend> {
+  await start({}, fake);
+  click("nav li button.open");
+  await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+  return fake;
+}
+
 async function openCite(n: number): Promise<HTMLElement> {
   click($$(".md button.cite")[n - 1]!);
   await vi.waitFor(() => expect(document.querySelector("dialog.source[open]")).not.toBeNull(), { timeout: 5000 });
   return $("dialog.source");
+}
+
+/** openWhole opens citation n and waits until its document's 30 chunks are in the reader. */
+async function openWhole(n: number): Promise<HTMLElement> {
+  const dialog = await openCite(n);
+  await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(30), { timeout: 5000 });
+  return dialog;
 }
 
 describe("a cited source in the reader", () => {
@@ -59,12 +74,9 @@ describe("a cited source in the reader", () => {
     Element.prototype.scrollIntoView = function (this: Element) {
       scrolled.push(this.getAttribute("data-testid") ?? this.getAttribute("data-part") ?? "");
     };
-    const { fake } = await start({}, seeded());
-    click("nav li button.open");
-    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
-    const dialog = await openCite(1);
+    const fake = await openReply(seeded());
     // The document is in whole (30 chunks), not just the passage.
-    await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(30), { timeout: 5000 });
+    const dialog = await openWhole(1);
     // Asked from the reply's conversation, with the file it was cited from.
     expect(fake.calls.find((c) => c.method === "Passage")?.args).toEqual(["s1", "d1:1", "/data/uploads/leave.md", SOURCES[0]!.snippet]);
     expect(fake.calls.find((c) => c.method === "Span")?.args).toEqual(["s1", "d1", 0, 64]);
@@ -90,9 +102,7 @@ describe("a cited source in the reader", () => {
   });
 
   it("says a removed document was removed, and shows the passage as cited", { timeout: 20_000 }, async () => {
-    await start({}, seeded());
-    click("nav li button.open");
-    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    await openReply(seeded());
     const dialog = await openCite(2);
     await vi.waitFor(() => expect($("[data-testid=reader-note]", dialog).textContent).toContain("no longer in the library"), { timeout: 5000 });
     expect($("[data-part='hit']", dialog).textContent).toBe("Sick leave is paid.");
@@ -103,9 +113,7 @@ describe("a cited source in the reader", () => {
   });
 
   it("opens a file attached to the conversation whole, like a library document, in Korean too", { timeout: 20_000 }, async () => {
-    const { fake } = await start({}, seeded("ko"));
-    click("nav li button.open");
-    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    const fake = await openReply(seeded("ko"));
     const dialog = await openCite(3);
     await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(3), { timeout: 5000 });
     expect(fake.calls.find((c) => c.method === "Span")?.args).toEqual(["s1", "d9", 0, 64]);
@@ -122,13 +130,11 @@ describe("a cited source in the reader", () => {
     const fake = seeded();
     // The file is s0's: the backend does not find it for s1.
     fake.attached = { s0: fake.attached.s1! };
-    const { fake: f } = await start({}, fake);
-    click("nav li button.open");
-    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    await openReply(fake);
     const dialog = await openCite(3);
     await vi.waitFor(() => expect($("[data-testid=reader-note]", dialog).textContent).toContain("no longer there"), { timeout: 5000 });
-    expect(f.calls.find((c) => c.method === "Passage")?.args[0]).toBe("s1");
-    expect(f.calls.filter((c) => c.method === "Span")).toEqual([]);
+    expect(fake.calls.find((c) => c.method === "Passage")?.args[0]).toBe("s1");
+    expect(fake.calls.filter((c) => c.method === "Span")).toEqual([]);
     expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(0);
     expect($("[data-part='hit']", dialog).textContent).toBe("Bring the receipts.");
   });
@@ -141,11 +147,8 @@ describe("a cited source in the reader", () => {
     // Imported again: a new id for the same file, other words at the cited place.
     fake.docs[0]!.id = "d1b";
     fake.texts["d1b:1"] = "연차 휴가는 1년에 20일입니다.";
-    await start({}, fake);
-    click("nav li button.open");
-    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
-    const dialog = await openCite(1);
-    await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(30), { timeout: 5000 });
+    await openReply(fake);
+    const dialog = await openWhole(1);
     expect($("[data-testid=reader-note]", dialog).textContent).toContain(note);
     // First the passage as cited, under its label ...
     const was = $("[data-testid=reader-was]", dialog);
@@ -169,11 +172,8 @@ describe("a cited source in the reader", () => {
     const fake = seeded(lang);
     fake.docs[0]!.id = "d1b";
     fake.texts["d1b:1"] = "병가는 따로 정합니다.";
-    await start({}, fake);
-    click("nav li button.open");
-    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
-    const dialog = await openCite(1);
-    await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(30), { timeout: 5000 });
+    await openReply(fake);
+    const dialog = await openWhole(1);
     expect($("[data-testid=reader-note]", dialog).textContent).toContain(note);
     expect($("[data-part='was']", dialog).textContent).toBe("연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>");
     expect($("[data-testid=reader-cited]", dialog).textContent).toBe(label);
@@ -187,17 +187,14 @@ describe("a cited source in the reader", () => {
     fake.docs[0]!.id = "d1b";
     fake.texts["d1b:1"] = "새로 넣은 문단입니다.";
     fake.texts["d1b:4"] = "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>";
-    const { fake: f } = await start({}, fake);
-    click("nav li button.open");
-    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
-    const dialog = await openCite(1);
-    await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(30), { timeout: 5000 });
+    await openReply(fake);
+    const dialog = await openWhole(1);
     const hit = $("[data-part='hit']", dialog);
     expect([hit.dataset.seq, hit.textContent, hit.classList.contains("cited")]).toEqual(["4", "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", true]);
     expect($("[data-testid=reader-cited]", dialog).textContent).toBe("Cited as [1]");
     expect(dialog.querySelector("[data-testid=reader-note]")).toBeNull();
     expect(dialog.querySelector("[data-testid=reader-was]")).toBeNull();
-    expect(f.calls.find((c) => c.method === "Passage")?.args).toEqual(["s1", "d1:1", "/data/uploads/leave.md", SOURCES[0]!.snippet]);
+    expect(fake.calls.find((c) => c.method === "Passage")?.args).toEqual(["s1", "d1:1", "/data/uploads/leave.md", SOURCES[0]!.snippet]);
   });
 
   it("opens the passage cited, unchanged, in a chunk that holds more of the document now, with no line", { timeout: 20_000 }, async () => {
@@ -206,11 +203,8 @@ describe("a cited source in the reader", () => {
     // Imported again and cut at other places: the passage is whole in chunk 3, after the end of a new paragraph.
     fake.texts["d1b:1"] = "새로 넣은 문단입니다.";
     fake.texts["d1b:3"] = "새 문단의 끝입니다. 연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>";
-    await start({}, fake);
-    click("nav li button.open");
-    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
-    const dialog = await openCite(1);
-    await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(30), { timeout: 5000 });
+    await openReply(fake);
+    const dialog = await openWhole(1);
     const hit = $("[data-part='hit']", dialog);
     expect([hit.dataset.seq, hit.classList.contains("cited")]).toEqual(["3", true]);
     expect(dialog.querySelector("[data-testid=reader-note]")).toBeNull();
@@ -220,21 +214,16 @@ describe("a cited source in the reader", () => {
   it("shows no such line when the document was imported again unchanged at the cited place", { timeout: 20_000 }, async () => {
     const fake = seeded();
     fake.docs[0]!.id = "d1b";
-    const { fake: f } = await start({}, fake);
-    click("nav li button.open");
-    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
-    const dialog = await openCite(1);
-    await vi.waitFor(() => expect(dialog.querySelectorAll("[data-seq]")).toHaveLength(30), { timeout: 5000 });
-    expect(f.calls.find((c) => c.method === "Span")?.args).toEqual(["s1", "d1b", 0, 64]);
+    await openReply(fake);
+    const dialog = await openWhole(1);
+    expect(fake.calls.find((c) => c.method === "Span")?.args).toEqual(["s1", "d1b", 0, 64]);
     expect(dialog.querySelector("[data-testid=reader-note]")).toBeNull();
     expect(dialog.querySelector("[data-testid=reader-was]")).toBeNull();
     expect($("[data-part='hit']", dialog).classList.contains("cited")).toBe(true);
   });
 
   it("shows a web page's passage as before: no document asked for, its link offered", { timeout: 20_000 }, async () => {
-    const { fake } = await start({}, seeded());
-    click("nav li button.open");
-    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    const fake = await openReply(seeded());
     const dialog = await openCite(4);
     expect($("[data-part='hit']", dialog).textContent).toBe("A page about leave.");
     expect($("button.link", dialog).textContent).toBe("Open the link");
@@ -245,9 +234,7 @@ describe("a cited source in the reader", () => {
 
 describe("an uncited passage under Details", () => {
   it("opens in its document too, said to be given and not cited", { timeout: 20_000 }, async () => {
-    await start({}, seeded());
-    click("nav li button.open");
-    await vi.waitFor(() => expect($$(".md button.cite")).toHaveLength(4), { timeout: 5000 });
+    await openReply(seeded());
     click("article[data-role='assistant'] details summary");
     click($("article[data-role='assistant'] details .retrieved li button"));
     await vi.waitFor(() => expect(document.querySelectorAll("dialog.source[open] [data-seq]")).toHaveLength(30), { timeout: 5000 });

@@ -2,7 +2,6 @@ package app
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -48,7 +47,8 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	// What the model is doing goes to standard error as it happens (the
 	// window shows the same in the reply); the reply to standard output.
 	progress := newProgressPrinter(s.err, cliLanguage(a.settings.Current().Language))
-	t := asker{a: a, s: s, approve: *approve, approveTools: *approveTools, in: newLineReader(s.in), onText: progress.text, follow: chat.WithTrace(progress.event), printed: !*asJSON}
+	lang := langIndex(cliLanguage(a.settings.Current().Language))
+	t := asker{a: a, s: s, lang: lang, approve: *approve, approveTools: *approveTools, in: newLineReader(s.in), onText: progress.text, follow: chat.WithTrace(progress.event), printed: !*asJSON}
 	if !*asJSON {
 		t.onText = func(txt string) {
 			fmt.Fprint(s.out, txt)
@@ -62,13 +62,13 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 			return err
 		}
 		if ok {
-			what := "A plan"
+			what := "ask.waitingPlan"
 			if waiting.Result.ToolCall != nil {
-				what = "A tool call"
+				what = "ask.waitingTool"
 			}
-			fmt.Fprintf(s.err, "%s in this conversation is waiting for your decision.\n", what)
+			fmt.Fprintln(s.err, say(what, lang))
 			if text != "" {
-				fmt.Fprintln(s.err, "Your message is sent once it is decided.")
+				fmt.Fprintln(s.err, say("ask.sentAfter", lang))
 			}
 			if msg, err = t.decideAll(ctx, waiting); err != nil {
 				return err
@@ -88,7 +88,7 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 		}
 	}
 	if msg.Status == api.StatusInterrupted {
-		return errors.New("stopped before the reply was complete; the partial reply is saved in the session")
+		return errors.New(say("ask.interrupted", lang))
 	}
 	if *asJSON {
 		// The work after the answer (summary, reflection) adds its model
@@ -102,64 +102,12 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 		return enc.Encode(msg.Result)
 	}
 	if msg.Result != nil {
-		printSources(s, msg.Result.Sources)
-		printAttachments(s, msg.Result.ToolCalls)
+		printSources(s, msg.Result.Sources, lang)
+		printAttachments(s, msg.Result.ToolCalls, lang)
 	}
 	// On standard error, so that standard output stays the reply.
-	fmt.Fprintf(s.err, "\nSession %s (continue it with: wayfinder ask --session %s \"…\")\n", msg.SessionID, msg.SessionID)
+	fmt.Fprintln(s.err, "\n"+say("ask.session", lang, "id", msg.SessionID))
 	return nil
-}
-
-// printSources lists what the reply's [n] markers point at, as the window
-// lists them under the reply.
-func printSources(s stdio, srcs []api.Source) {
-	if len(srcs) == 0 {
-		return
-	}
-	fmt.Fprintln(s.out, "\nSources:")
-	for i, src := range srcs {
-		parts := []string{src.Title}
-		if src.Source != "" && src.Source != src.Title {
-			parts = append(parts, src.Source)
-		}
-		if src.Page > 0 {
-			parts = append(parts, fmt.Sprintf("p. %d", src.Page))
-		}
-		if src.URL != "" {
-			parts = append(parts, src.URL)
-		}
-		fmt.Fprintf(s.out, "[%d] %s\n", i+1, strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), " — "))
-	}
-}
-
-// printAttachments lists the files tools returned (an MCP tool's
-// images), where the window shows them under the reply: the terminal
-// cannot show a picture, so it says where the file is.
-func printAttachments(s stdio, calls []api.ToolCallRecord) {
-	var lines []string
-	for _, c := range calls {
-		for _, a := range c.Attachments {
-			lines = append(lines, fmt.Sprintf("%s (%s %s, %s, from %s)", a.Path, a.Kind, a.MIME, sizeText(a.Size), c.Tool))
-		}
-	}
-	if len(lines) == 0 {
-		return
-	}
-	fmt.Fprintln(s.out, "\nAttachments:")
-	for _, l := range lines {
-		fmt.Fprintln(s.out, l)
-	}
-}
-
-// sizeText is a file's size in words a person reads.
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // cliLanguage is the language of the command line's progress lines: the
@@ -178,6 +126,7 @@ type asker struct {
 	onText  func(string)
 	follow  chat.AskOption // the progress lines
 	printed bool           // the reply goes to standard output (not --json)
+	lang    int            // the language ask speaks (cliLanguage)
 	approve bool           // --approve: the first plan
 	// approveTools (--approve-tools) runs every tool call that asks, once.
 	approveTools bool
@@ -198,16 +147,16 @@ func (t asker) decideAll(ctx context.Context, msg api.Message) (api.Message, err
 	for msg.Status == api.StatusAwaitingApproval {
 		var d api.ApprovalDecision
 		var err error
-		what := "plan"
+		what := "ask.stillWaitingPlan"
 		if msg.Result.ToolCall != nil {
-			what = "tool call"
-			d, err = decideTool(ctx, *msg.Result.ToolCall, t.approveTools, t.in, t.s)
+			what = "ask.stillWaitingTool"
+			d, err = decideTool(ctx, *msg.Result.ToolCall, t.approveTools, t.in, t.s, t.lang)
 		} else {
-			d, err = decide(ctx, msg.Result.Plan, t.approve, t.in, t.s)
+			d, err = decide(ctx, msg.Result.Plan, t.approve, t.in, t.s, t.lang)
 		}
 		if ctx.Err() != nil {
 			fmt.Fprintln(t.s.err)
-			return msg, fmt.Errorf("%w: the %s is still waiting; decide later with: wayfinder ask --session %s", errStopped, what, msg.SessionID)
+			return msg, fmt.Errorf("%w: %s", errStopped, say(what, t.lang, "id", msg.SessionID))
 		}
 		if err != nil {
 			return msg, err
@@ -290,118 +239,6 @@ func (r *lineReader) readLine(ctx context.Context) (string, error) {
 	case <-ctx.Done():
 		return "", ctx.Err()
 	}
-}
-
-// decide shows a proposed plan and asks what to do with it. With
-// autoApprove it approves at once, for scripts.
-func decide(ctx context.Context, plan *api.PlanApproval, autoApprove bool, in *lineReader, s stdio) (api.ApprovalDecision, error) {
-	fmt.Fprintf(s.err, "\nProposed plan (round %d):\n", plan.Round)
-	for i, st := range plan.SubTasks {
-		fmt.Fprintf(s.err, "  %d. %s", i+1, st.Title)
-		if st.Detail != "" {
-			fmt.Fprintf(s.err, " — %s", st.Detail)
-		}
-		fmt.Fprintln(s.err)
-	}
-	if plan.Again != "" {
-		fmt.Fprintln(s.err, "The work on this plan stopped before it finished; it is offered again as you approved it.")
-	}
-	// The decision names the plan it answers: if the plan changed
-	// meanwhile (another window decided), it is refused, not misapplied.
-	v := plan.Version
-	if autoApprove {
-		fmt.Fprintln(s.err, "Approved (--approve).")
-		return api.ApprovalDecision{Action: api.ActionApprove, Version: v}, nil
-	}
-	for {
-		fmt.Fprint(s.err, "[a]pprove, [r]evise with feedback, or [c]ancel? ")
-		line, err := in.readLine(ctx)
-		if ctx.Err() != nil {
-			return api.ApprovalDecision{}, ctx.Err()
-		}
-		if err != nil && strings.TrimSpace(line) == "" {
-			return api.ApprovalDecision{}, fmt.Errorf("%w: no answer on standard input; the plan stays waiting in the session (use --approve in scripts)", errUsage)
-		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "a", "approve", "y", "yes":
-			return api.ApprovalDecision{Action: api.ActionApprove, Version: v}, nil
-		case "c", "cancel":
-			return api.ApprovalDecision{Action: api.ActionCancel, Version: v}, nil
-		case "r", "revise":
-			fmt.Fprint(s.err, "What should change? ")
-			fb, err := in.readLine(ctx)
-			if ctx.Err() != nil {
-				return api.ApprovalDecision{}, ctx.Err()
-			}
-			if strings.TrimSpace(fb) != "" {
-				return api.ApprovalDecision{Action: api.ActionRevise, Feedback: strings.TrimSpace(fb), Version: v}, nil
-			}
-			if err != nil {
-				return api.ApprovalDecision{}, fmt.Errorf("%w: no feedback on standard input; the plan stays waiting in the session", errUsage)
-			}
-		}
-	}
-}
-
-// decideTool shows a tool call that waits for approval, arguments in
-// full, and asks whether it may run. With autoApprove (--approve-tools)
-// it runs once at once, for scripts.
-func decideTool(ctx context.Context, tc api.ToolApproval, autoApprove bool, in *lineReader, s stdio) (api.ApprovalDecision, error) {
-	name := tc.Tool
-	if tc.Server != "" {
-		name = tc.Server + " / " + tc.Tool
-	}
-	fmt.Fprintf(s.err, "\nThe assistant wants to run the tool %s.\n", name)
-	if tc.Description != "" {
-		fmt.Fprintf(s.err, "  %s\n", tc.Description)
-	}
-	switch tc.Reason {
-	case api.ReasonUntrusted:
-		fmt.Fprintln(s.err, "  Asked because text from documents, tool results or the web may have steered this call.")
-	case api.ReasonAlwaysAsk:
-		fmt.Fprintln(s.err, "  This tool asks before every call.")
-	}
-	switch tc.Again {
-	case "":
-	case api.AgainStopped:
-		fmt.Fprintln(s.err, "  You stopped this call before it finished (its server had not answered); it may have done part of its work.")
-	default:
-		fmt.Fprintln(s.err, "  Wayfinder closed after this call was decided and before the work finished; it may have run already.")
-	}
-	fmt.Fprintf(s.err, "Arguments:\n%s\n", prettyJSON(tc.Arguments))
-	v := tc.ID
-	if autoApprove {
-		fmt.Fprintln(s.err, "Ran once (--approve-tools).")
-		return api.ApprovalDecision{Action: api.ActionRunOnce, Version: v}, nil
-	}
-	for {
-		fmt.Fprint(s.err, "[r]un once, [a]lways for this tool, or [d]eny? ")
-		line, err := in.readLine(ctx)
-		if ctx.Err() != nil {
-			return api.ApprovalDecision{}, ctx.Err()
-		}
-		if err != nil && strings.TrimSpace(line) == "" {
-			return api.ApprovalDecision{}, fmt.Errorf("%w: no answer on standard input; the call stays waiting in the session (use --approve-tools in scripts)", errUsage)
-		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "r", "run", "once", "y", "yes":
-			return api.ApprovalDecision{Action: api.ActionRunOnce, Version: v}, nil
-		case "a", "always":
-			return api.ApprovalDecision{Action: api.ActionAlways, Version: v}, nil
-		case "d", "deny", "n", "no":
-			return api.ApprovalDecision{Action: api.ActionDeny, Version: v}, nil
-		}
-	}
-}
-
-// prettyJSON indents a JSON object for reading; anything else is shown as
-// it is.
-func prettyJSON(raw string) string {
-	var b bytes.Buffer
-	if err := json.Indent(&b, []byte(raw), "  ", "  "); err != nil {
-		return "  " + raw
-	}
-	return "  " + b.String()
 }
 
 func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {

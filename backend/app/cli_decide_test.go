@@ -1,5 +1,5 @@
 // How `ask` puts a waiting plan or tool call to the person (decide,
-// decideTool in cli.go), and what it does with the answer.
+// decideTool in cli_ask.go), and what it does with the answer.
 
 package app
 
@@ -36,7 +36,7 @@ func TestDecidePrompt(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var errOut bytes.Buffer
-			got, err := decide(context.Background(), plan, tt.auto, newLineReader(strings.NewReader(tt.input)), stdio{err: &errOut, out: io.Discard})
+			got, err := decide(context.Background(), plan, tt.auto, newLineReader(strings.NewReader(tt.input)), stdio{err: &errOut, out: io.Discard}, 0)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err = %v", err)
@@ -186,7 +186,7 @@ func TestDecideToolPrompt(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var errOut bytes.Buffer
-			got, err := decideTool(context.Background(), tc, tt.auto, newLineReader(strings.NewReader(tt.input)), stdio{err: &errOut, out: io.Discard})
+			got, err := decideTool(context.Background(), tc, tt.auto, newLineReader(strings.NewReader(tt.input)), stdio{err: &errOut, out: io.Discard}, 0)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err = %v", err)

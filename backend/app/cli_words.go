@@ -240,13 +240,18 @@ var things = map[string][4]string{
 	"conversation": {"conversation", "conversations", "대화", "대화가"},
 }
 
-// say is a cliText sentence in language lang with its blanks filled.
+// say is a sentence of cliText (or askText) in language lang with its
+// blanks filled.
 func say(key string, lang int, kv ...string) string {
 	args := make(map[string]string, len(kv)/2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		args[kv[i]] = kv[i+1]
 	}
-	return fill(cliText[key][lang], args)
+	text, ok := cliText[key]
+	if !ok {
+		text = askText[key]
+	}
+	return fill(text[lang], args)
 }
 
 // mistakes is "N mistakes" in English; Korean counts with the number alone.

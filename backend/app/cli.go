@@ -8,22 +8,17 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-	"time"
 
 	"golang.org/x/term"
 
 	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
-	"github.com/wayfinder-app/wayfinder/backend/mcp"
 	"github.com/wayfinder-app/wayfinder/backend/settings"
 	"github.com/wayfinder-app/wayfinder/backend/store"
-	"github.com/wayfinder-app/wayfinder/backend/zim"
 )
 
 func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
@@ -241,152 +236,6 @@ func (r *lineReader) readLine(ctx context.Context) (string, error) {
 	}
 }
 
-func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
-	fs := subFlags("doctor", "doctor", &g, s)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	problems := 0
-	ok := func(format string, a ...any) { fmt.Fprintf(s.out, "✓ "+format+"\n", a...) }
-	bad := func(msg, fix string) {
-		problems++
-		fmt.Fprintf(s.out, "✗ %s\n    fix: %s\n", msg, fix)
-	}
-
-	dir, err := g.resolvedDataDir()
-	if err == nil {
-		err = checkWritable(dir)
-	}
-	if err != nil {
-		bad(fmt.Sprintf("Data folder: %v", err), "choose a folder you can write to with --data-dir or WAYFINDER_DATA_DIR")
-		return errors.New(count(problems, "problem", "problems") + " found")
-	}
-	ok("Data folder %s is writable", dir)
-
-	logger := cliLogger(s, g.verbose)
-	var cfg api.Settings
-	a, err := openApp(ctx, g, "doctor", logger)
-	switch {
-	case errors.Is(err, errDataDirBusy):
-		// People run doctor when the open app misbehaves: check what it
-		// uses without opening the folder it owns.
-		if cfg, err = readSettings(ctx, g, dir); err != nil {
-			return err
-		}
-		if err := checkWorkflowFile(g.workflow); err != nil {
-			return err
-		}
-		ok("Data folder %s is in use by an open Wayfinder; its settings were read without changing anything", dir)
-	case err != nil:
-		return err
-	default:
-		defer a.Close()
-		cfg = a.settings.Current()
-	}
-	doctorMCP(ctx, dir, cliLanguage(cfg.Language), logger, ok, bad)
-	doctorWikipedia(cfg, ok, bad)
-	models, err := newModelClient(cfg, logger, nil)
-	if err != nil {
-		return err
-	}
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	st := settings.CheckStatus(cctx, models, cfg, describe)
-	if !st.Reachable && noHostUp(st.Hosts) {
-		bad(noHostAnswers(st.Hosts),
-			"start Ollama on each of them (`ollama serve`, or the Ollama app; install it from https://ollama.com/download), and check the addresses in Settings or --ollama-host")
-		return errors.New(count(problems, "problem", "problems") + " found")
-	}
-	if !st.Reachable {
-		doctorHosts(st.Hosts, ok, bad)
-		bad(fmt.Sprintf("Ollama does not answer at %s: %s", cfg.OllamaHost, st.Error.Message),
-			"start it with `ollama serve` (install it from https://ollama.com/download), or point --ollama-host at it")
-		return errors.New(count(problems, "problem", "problems") + " found")
-	}
-	ok("Ollama %s answers at %s", st.Version, cfg.OllamaHost)
-	doctorHosts(st.Hosts, ok, bad)
-	checkModel := func(role string, m api.ModelState, need string) {
-		switch {
-		case !m.Installed:
-			bad(fmt.Sprintf("The %s model %s is not downloaded", role, m.Name), "ollama pull "+m.Name)
-		case !slices.Contains(m.Capabilities, need):
-			bad(fmt.Sprintf("The %s model %s lacks the %q capability (it has: %s)", role, m.Name, need, strings.Join(m.Capabilities, ", ")),
-				fmt.Sprintf("choose another %s model in Settings or with --%s", role, map[string]string{"chat": "model", "embedding": "embed-model"}[role]))
-		default:
-			ok("The %s model %s is ready (%s)", role, m.Name, strings.Join(m.Capabilities, ", "))
-		}
-	}
-	checkModel("chat", st.ChatModel, "tools")
-	checkModel("embedding", st.EmbedModel, "embedding")
-	if problems > 0 {
-		return errors.New(count(problems, "problem", "problems") + " found")
-	}
-	fmt.Fprintln(s.out, "Everything is ready.")
-	return nil
-}
-
-// doctorMCP checks the MCP servers of mcp.json: each enabled one is
-// started and its tools listed; one that fails shows its standard error.
-// Each mistake in the file is a problem of its own, worded in the
-// person's language (lang) with what to do; the servers that are right
-// are checked all the same. Like the other checks it reports through ok
-// and bad, which count.
-func doctorMCP(ctx context.Context, dir, lang string, logger *slog.Logger, ok func(string, ...any), bad func(msg, fix string)) {
-	m := mcp.New(dir, mcp.Options{Logger: logger})
-	defer m.Close()
-	path := filepath.Join(dir, mcp.FileName)
-	if err := m.Err(); err != nil {
-		if whole, isFile := wholeFileProblem(err); !isFile {
-			bad(err.Error(), "fix the file, or remove it and add the servers again with `wayfinder mcp add`")
-			return
-		} else if whole != nil {
-			text, hint := mcpProblemLine(*whole, langIndex(lang))
-			bad(path+": "+text, hint)
-			return
-		}
-	}
-	for _, srv := range m.Status(ctx, true) {
-		switch srv.State {
-		case api.MCPOff:
-			ok("MCP server %s is switched off", srv.Name)
-		case api.MCPInvalid:
-			for _, p := range srv.Problems {
-				text, hint := mcpProblemLine(p, langIndex(lang))
-				bad(path+": "+text, hint)
-			}
-		case api.MCPFailed:
-			msg := fmt.Sprintf("MCP server %s did not start: %s", srv.Name, srv.Error)
-			if srv.Stderr != "" {
-				msg += "\n    its standard error:\n      " + strings.ReplaceAll(srv.Stderr, "\n", "\n      ")
-			}
-			bad(msg, fmt.Sprintf("check its command in %s (`wayfinder mcp list`), or switch it off with `wayfinder mcp off %s`", filepath.Join(dir, mcp.FileName), srv.Name))
-		default:
-			ok("MCP server %s is ready (%s)", srv.Name, count(len(srv.Tools), "tool", "tools"))
-		}
-	}
-}
-
-// doctorWikipedia checks search_wikipedia's ZIM file when the tool is on:
-// a file moved, deleted or damaged since it was chosen shows here rather
-// than at the model's first call.
-func doctorWikipedia(cfg api.Settings, ok func(string, ...any), bad func(msg, fix string)) {
-	if !cfg.WikipediaEnabled {
-		return
-	}
-	if cfg.WikipediaZIM != "" {
-		if a, err := zim.Open(cfg.WikipediaZIM); err != nil {
-			bad(fmt.Sprintf("search_wikipedia cannot read its ZIM file %s: %v", cfg.WikipediaZIM, err),
-				"choose another file in Settings → Wikipedia (Kiwix offers them), or run with --wikipedia-zim FILE")
-		} else {
-			ok("search_wikipedia reads the ZIM file %s (%d entries)", cfg.WikipediaZIM, a.EntryCount())
-			a.Close()
-		}
-	}
-	if cfg.WikipediaOnline {
-		ok("search_wikipedia may ask Wikipedia online (MediaWiki API) for what the file lacks")
-	}
-}
-
 // readSettings returns the settings in effect for a data folder another
 // Wayfinder has open, reading its database without writing to it.
 func readSettings(ctx context.Context, g globals, dir string) (api.Settings, error) {
@@ -489,45 +338,4 @@ func confirm(ctx context.Context, s stdio, question string) error {
 		return nil
 	}
 	return errors.New("cancelled: nothing was changed")
-}
-
-// noHostUp says whether several Ollama hosts are set and none answers.
-func noHostUp(hosts []api.HostStatus) bool {
-	return len(hosts) > 1 && !slices.ContainsFunc(hosts, func(h api.HostStatus) bool { return h.Up })
-}
-
-// noHostAnswers says that no host of several answers, one problem, with
-// each one's error under it: "calls go to the other hosts" would be false.
-func noHostAnswers(hosts []api.HostStatus) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "No Ollama host answers (%s set):", count(len(hosts), "address", "addresses"))
-	for _, h := range hosts {
-		fmt.Fprintf(&b, "\n    %s: %s", h.URL, h.Error)
-	}
-	return b.String()
-}
-
-// doctorHosts prints the state of each Ollama host when several are set;
-// a host that is down is a problem (bad counts it).
-func doctorHosts(hosts []api.HostStatus, ok func(string, ...any), bad func(msg, fix string)) {
-	for _, h := range hosts {
-		models := "no models"
-		if len(h.Models) > 0 {
-			models = "models: " + strings.Join(h.Models, ", ")
-		}
-		if h.Up {
-			ok("Ollama host %s is up (%s)", h.URL, models)
-			continue
-		}
-		why, fix := "", "start `ollama serve` there, or remove it from the hosts in Settings or --ollama-host"
-		switch h.Code {
-		case api.ErrTimeout:
-			why = "Ollama there takes the connection but does not answer in time: "
-			fix = "Ollama there may be stuck or overloaded: restart it there, or remove it from the hosts in Settings or --ollama-host"
-		case api.ErrOllamaUnreachable:
-			why = "nothing listens at this address: "
-		}
-		bad(fmt.Sprintf("Ollama host %s is down since %s: %s%s; calls go to the other hosts, and it is tried again from %s",
-			h.URL, h.DownSince.Local().Format("15:04:05"), why, h.Error, h.RetryAt.Local().Format("15:04:05")), fix)
-	}
 }

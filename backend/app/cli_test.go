@@ -444,7 +444,7 @@ func TestDoctorHostsSaysWhyEachIsDown(t *testing.T) {
 	}
 	type problem struct{ msg, fix string }
 	var bads []problem
-	doctorHosts(hosts, func(string, ...any) {}, func(msg, fix string) { bads = append(bads, problem{msg, fix}) })
+	doctorHosts(hosts, 0, func(string, ...string) {}, func(msg, fix string) { bads = append(bads, problem{msg, fix}) })
 	if len(bads) != 2 {
 		t.Fatalf("problems %+v", bads)
 	}

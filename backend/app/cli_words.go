@@ -240,7 +240,7 @@ var things = map[string][4]string{
 	"conversation": {"conversation", "conversations", "대화", "대화가"},
 }
 
-// say is a sentence of cliText (or askText) in language lang with its
+// say is a sentence of cliText (or askText, doctorText) in language lang with its
 // blanks filled.
 func say(key string, lang int, kv ...string) string {
 	args := make(map[string]string, len(kv)/2)
@@ -249,7 +249,10 @@ func say(key string, lang int, kv ...string) string {
 	}
 	text, ok := cliText[key]
 	if !ok {
-		text = askText[key]
+		text, ok = askText[key]
+	}
+	if !ok {
+		text = doctorText[key]
 	}
 	return fill(text[lang], args)
 }

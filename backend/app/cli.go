@@ -297,7 +297,7 @@ func openCLI(ctx context.Context, g globals, s stdio, reads bool) (*App, error) 
 	if a, err = openReadOnly(ctx, g, cliLogger(s, g.verbose)); err != nil {
 		return nil, err
 	}
-	fmt.Fprintln(s.err, "(An open Wayfinder is using this data folder: showing what it has saved, read-only.)")
+	fmt.Fprintln(s.err, say("cli.readOnly", langIndex(cliLanguage(a.settings.Current().Language))))
 	return a, nil
 }
 
@@ -324,18 +324,19 @@ func isTerminal(r io.Reader) bool {
 // cannot be undone; without a terminal (a script, a pipe) it refuses and
 // names the flag that skips the question. No, an empty answer and Ctrl+C
 // all leave everything as it was.
-func confirm(ctx context.Context, s stdio, question string) error {
+// It speaks lang (cliLanguage); the answer is y or yes in either.
+func confirm(ctx context.Context, s stdio, question string, lang int) error {
 	if !isTerminal(s.in) {
-		return fmt.Errorf("%w: standard input is not a terminal, so nobody can confirm; add --yes to go ahead without asking", errUsage)
+		return fmt.Errorf("%w: %s", errUsage, say("cli.notTerminal", lang))
 	}
 	fmt.Fprintf(s.err, "%s [y/N] ", question)
 	line, _ := newLineReader(s.in).readLine(ctx)
 	if ctx.Err() != nil {
 		fmt.Fprintln(s.err)
-		return fmt.Errorf("%w: nothing was changed", errStopped)
+		return fmt.Errorf("%w: %s", errStopped, say("cli.nothingChanged", lang))
 	}
 	if a := strings.ToLower(strings.TrimSpace(line)); a == "y" || a == "yes" {
 		return nil
 	}
-	return errors.New("cancelled: nothing was changed")
+	return errors.New(say("cli.cancelled", lang))
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
@@ -83,7 +84,8 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", *outPath, err)
 	}
-	fmt.Fprintf(s.err, "Exported %s to %s.\n", count(n, "conversation", "conversations"), *outPath)
+	li := langIndex(cliLanguage(a.settings.Current().Language))
+	fmt.Fprintln(s.err, say("archive.exported", li, "conversations", counted(n, li, "conversation"), "path", *outPath))
 	return nil
 }
 
@@ -108,18 +110,21 @@ func runImport(ctx context.Context, g globals, args []string, s stdio) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(s.out, importSummary(res))
+	fmt.Fprintln(s.out, importSummary(res, langIndex(cliLanguage(a.settings.Current().Language))))
 	return nil
 }
 
-// importSummary says what an import did in one sentence.
-func importSummary(r api.ImportResult) string {
-	parts := []string{fmt.Sprintf("%d new", r.Added)}
-	if r.Copies > 0 {
-		parts = append(parts, fmt.Sprintf("%d as %s under new ids (a different conversation had the id)", r.Copies, map[bool]string{true: "a copy", false: "copies"}[r.Copies == 1]))
+// importSummary says what an import did in one sentence, in language
+// lang.
+func importSummary(r api.ImportResult, lang int) string {
+	parts := []string{say("archive.new", lang, "n", strconv.Itoa(r.Added))}
+	if r.Copies == 1 {
+		parts = append(parts, say("archive.copy", lang))
+	} else if r.Copies > 1 {
+		parts = append(parts, say("archive.copies", lang, "n", strconv.Itoa(r.Copies)))
 	}
 	if r.Unchanged > 0 {
-		parts = append(parts, fmt.Sprintf("%d already here, unchanged", r.Unchanged))
+		parts = append(parts, say("archive.unchanged", lang, "n", strconv.Itoa(r.Unchanged)))
 	}
-	return fmt.Sprintf("Imported %s: %s.", count(r.Conversations, "conversation", "conversations"), strings.Join(parts, ", "))
+	return say("archive.imported", lang, "conversations", counted(r.Conversations, lang, "conversation"), "parts", strings.Join(parts, ", "))
 }

@@ -349,7 +349,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 				return nil
 			}
 			if !*yes {
-				if err := confirm(ctx, s, say("memory.confirmAll", lang, "memories", counted(len(ms), lang, "memory"))); err != nil {
+				if err := confirm(ctx, s, say("memory.confirmAll", lang, "memories", counted(len(ms), lang, "memory")), lang); err != nil {
 					return err
 				}
 			}

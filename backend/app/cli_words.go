@@ -225,11 +225,28 @@ var cliText = map[string][2]string{
 	"folders.allowsHidden":  {"files and hidden files; not secrets", "파일과 숨김 파일, 비밀을 담는 파일은 빼고"},
 	"folders.allowsSecrets": {"files and files that usually hold secrets; not hidden files", "파일과 보통 비밀을 담는 파일, 숨김 파일은 빼고"},
 	"folders.allowsFiles":   {"files; not hidden files or secrets", "파일, 숨김 파일과 비밀을 담는 파일은 빼고"},
-	"id.ambiguous":          {"{prefix} is the start of {count} {things}' ids:{list}", "{prefix}(으)로 시작하는 {thing} ID가 {count}개 있습니다:{list}"},
-	"id.ambiguous.hint":     {"Give more characters of the id (`{list}` shows them whole).", "ID를 더 길게 적으세요(`{list}`가 전체 ID를 보여 줍니다)."},
-	"id.none":               {"No {thing} has an id starting with {prefix}.", "{prefix}(으)로 시작하는 ID의 {subject} 없습니다."},
-	"id.none.hint":          {"`{list}` shows them.", "`{list}`가 ID를 보여 줍니다."},
-	"id.more":               {"… and {n} more", "… 외 {n}개"},
+	// What several commands say: a read-only look beside an open
+	// Wayfinder, a question before what cannot be undone.
+	"cli.readOnly": {"(An open Wayfinder is using this data folder: showing what it has saved, read-only.)",
+		"(열려 있는 Wayfinder가 이 데이터 폴더를 쓰고 있어, 저장된 내용을 읽기 전용으로 보여 줍니다.)"},
+	"cli.notTerminal": {"standard input is not a terminal, so nobody can confirm; add --yes to go ahead without asking",
+		"표준 입력이 터미널이 아니어서 확인할 수 없습니다. 묻지 않고 진행하려면 --yes를 붙이세요"},
+	"cli.nothingChanged": {"nothing was changed", "아무것도 바꾸지 않았습니다"},
+	"cli.cancelled":      {"cancelled: nothing was changed", "취소했습니다. 아무것도 바꾸지 않았습니다"},
+	// export and import of conversations.
+	"count.conversation.one":  {"1 conversation", "대화 1개"},
+	"count.conversation.many": {"{n} conversations", "대화 {n}개"},
+	"archive.exported":        {"Exported {conversations} to {path}.", "{conversations}를 내보냈습니다: {path}"},
+	"archive.imported":        {"Imported {conversations}: {parts}.", "{conversations}를 가져왔습니다: {parts}."},
+	"archive.new":             {"{n} new", "새 대화 {n}개"},
+	"archive.copy":            {"1 as a copy under new ids (a different conversation had the id)", "1개는 다른 대화가 같은 ID를 써서 새 ID로 복사"},
+	"archive.copies":          {"{n} as copies under new ids (a different conversation had the id)", "{n}개는 다른 대화가 같은 ID를 써서 새 ID로 복사"},
+	"archive.unchanged":       {"{n} already here, unchanged", "{n}개는 이미 있어 그대로"},
+	"id.ambiguous":            {"{prefix} is the start of {count} {things}' ids:{list}", "{prefix}(으)로 시작하는 {thing} ID가 {count}개 있습니다:{list}"},
+	"id.ambiguous.hint":       {"Give more characters of the id (`{list}` shows them whole).", "ID를 더 길게 적으세요(`{list}`가 전체 ID를 보여 줍니다)."},
+	"id.none":                 {"No {thing} has an id starting with {prefix}.", "{prefix}(으)로 시작하는 ID의 {subject} 없습니다."},
+	"id.none.hint":            {"`{list}` shows them.", "`{list}`가 ID를 보여 줍니다."},
+	"id.more":                 {"… and {n} more", "… 외 {n}개"},
 }
 
 // things names what an id prefix picks: singular, plural, Korean, and

@@ -1,0 +1,65 @@
+package app
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+// What an import of conversations did, in either language.
+func TestImportSummaryInBothLanguages(t *testing.T) {
+	for _, tc := range []struct {
+		r      api.ImportResult
+		en, ko string
+	}{
+		{api.ImportResult{Conversations: 1, Added: 1}, "Imported 1 conversation: 1 new.", "대화 1개를 가져왔습니다: 새 대화 1개."},
+		{api.ImportResult{Conversations: 3, Added: 0, Copies: 1, Unchanged: 2},
+			"Imported 3 conversations: 0 new, 1 as a copy under new ids (a different conversation had the id), 2 already here, unchanged.",
+			"대화 3개를 가져왔습니다: 새 대화 0개, 1개는 다른 대화가 같은 ID를 써서 새 ID로 복사, 2개는 이미 있어 그대로."},
+		{api.ImportResult{Conversations: 2, Copies: 2},
+			"Imported 2 conversations: 0 new, 2 as copies under new ids (a different conversation had the id).",
+			"대화 2개를 가져왔습니다: 새 대화 0개, 2개는 다른 대화가 같은 ID를 써서 새 ID로 복사."},
+	} {
+		for i, want := range []string{tc.en, tc.ko} {
+			if got := importSummary(tc.r, i); got != want {
+				t.Errorf("lang %d %+v:\n got %q\nwant %q", i, tc.r, got, want)
+			}
+		}
+	}
+}
+
+// A command that only reads beside an open Wayfinder says so in the data
+// folder's language, and one that would ask a question with no terminal
+// to ask on says which flag goes ahead without it, in the system's.
+func TestReadOnlyNoteAndQuestionSpeakTheCommandsLanguage(t *testing.T) {
+	dir := t.TempDir()
+	a, err := openApp(context.Background(), globals{dataDir: dir}, "serve", newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	cfg := a.settings.Current()
+	cfg.Language = "ko"
+	if _, err := a.settings.Save(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LC_ALL", "en_US.UTF-8")
+	code, _, errOut := wayfinder(t, "--data-dir", dir, "kb", "list")
+	if code != 0 || !strings.Contains(errOut, "(열려 있는 Wayfinder가 이 데이터 폴더를 쓰고 있어, 저장된 내용을 읽기 전용으로 보여 줍니다.)\n") {
+		t.Fatalf("read-only beside the open app: %d %q", code, errOut)
+	}
+	for lang, want := range map[string]string{
+		"ko_KR.UTF-8": "표준 입력이 터미널이 아니어서 확인할 수 없습니다. 묻지 않고 진행하려면 --yes를 붙이세요",
+		"en_US.UTF-8": "standard input is not a terminal, so nobody can confirm; add --yes to go ahead without asking",
+	} {
+		t.Setenv("LC_ALL", lang)
+		other := t.TempDir()
+		wayfinder(t, "--data-dir", other, "--ollama-host", "http://127.0.0.1:1", "memory", "add", "녹차")
+		if code, _, errOut := wayfinder(t, "--data-dir", other, "--ollama-host", "http://127.0.0.1:1", "memory", "rm", "--all"); code != 2 || !strings.Contains(errOut, want) {
+			t.Errorf("%s: rm --all without a terminal: %d %q", lang, code, errOut)
+		}
+	}
+}

@@ -155,8 +155,14 @@ func TestErrorWords(t *testing.T) {
 		{"missing en", api.ErrorInfo{Code: api.ErrModelMissing, Message: "x", Hint: "y", Args: map[string]string{"model": "bge-m3"}}, 0,
 			"bge-m3 is not in Ollama on this computer.", "Download it under Settings › Download a model, or run `ollama pull bge-m3` in a terminal."},
 		{"no host", api.ErrorInfo{Code: api.ErrOllamaUnreachable, Message: "Cannot reach.", Hint: "Start it.", Args: map[string]string{"host": ""}}, 1,
-			"Cannot reach.", "Ollama를 실행하세요(`ollama serve`를 실행하거나 Ollama 앱을 여세요). 설치되어 있지 않다면 https://ollama.com/download 에서 받으세요. Ollama가 다른 컴퓨터에서 실행 중이면 설정에서 Ollama 호스트를 바꾸세요."},
+			"Ollama에 연결할 수 없습니다. (Cannot reach.)", "Ollama를 실행하세요(`ollama serve`를 실행하거나 Ollama 앱을 여세요). 설치되어 있지 않다면 https://ollama.com/download 에서 받으세요. Ollama가 다른 컴퓨터에서 실행 중이면 설정에서 Ollama 호스트를 바꾸세요."},
 		{"other code", api.ErrorInfo{Code: api.ErrInternal, Message: "boom", Hint: "h"}, 1, "boom", "h"},
+		{"no detail ko", api.ErrorInfo{Code: api.ErrStreamDropped, Message: "the stream ended early: unexpected EOF", Hint: "Send it again."}, 1,
+			"응답이 끝나기 전에 끊겼습니다. (the stream ended early: unexpected EOF)", "Ollama가 아직 실행 중인지 확인한 뒤(`ollama ps`) 메시지를 다시 보내세요."},
+		{"no detail en", api.ErrorInfo{Code: api.ErrStreamDropped, Message: "the stream ended early", Hint: "Send it again."}, 0,
+			"the stream ended early", "Check that Ollama is still running (`ollama ps`), then send the message again."},
+		{"disk full ko", api.ErrorInfo{Code: api.ErrDiskFull, Message: "The disk is full.", Args: map[string]string{"dir": "/data"}}, 1,
+			"데이터 폴더가 있는 디스크가 가득 찼습니다: /data", "그 디스크의 공간을 비운 뒤(휴지통 비우기, 필요 없는 큰 파일 지우기) 다시 시도하세요. 전에 저장한 내용은 그대로 있습니다."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if m, h := errorWords(tc.info, tc.lang); m != tc.message || h != tc.hint {

@@ -63,3 +63,23 @@ func TestReadOnlyNoteAndQuestionSpeakTheCommandsLanguage(t *testing.T) {
 		}
 	}
 }
+
+// A failure the window words (Ollama away) is said by the command line
+// in Korean as the window says it, the next step too; English keeps the
+// backend's words.
+func TestReportWordsKnownErrorsInKorean(t *testing.T) {
+	for lang, want := range map[string][]string{
+		"ko_KR.UTF-8": {"wayfinder: Wayfinder가 http://127.0.0.1:1의 Ollama에 연결할 수 없습니다.\n", "  다음 단계: Ollama를 실행하세요(`ollama serve`"},
+		"en_US.UTF-8": {"wayfinder: Wayfinder cannot reach Ollama at http://127.0.0.1:1.\n", "  next step: Start Ollama (run `ollama serve`"},
+	} {
+		t.Run(lang, func(t *testing.T) {
+			t.Setenv("LC_ALL", lang)
+			code, _, errOut := wayfinder(t, "--data-dir", t.TempDir(), "--ollama-host", "http://127.0.0.1:1", "--model", "llama3.2:3b", "ask", "안녕")
+			for _, w := range want {
+				if code != 1 || !strings.Contains(errOut, w) {
+					t.Errorf("exit %d, want %q in\n%s", code, w, errOut)
+				}
+			}
+		})
+	}
+}

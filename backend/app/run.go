@@ -295,9 +295,16 @@ func report(w io.Writer, cmd string, lang func() int, err error) int {
 		return 2
 	}
 	info := describe(err)
-	fmt.Fprintln(w, "wayfinder:", info.Message)
-	if info.Hint != "" {
-		fmt.Fprintln(w, " ", say("report.nextStep", lang()), info.Hint)
+	// In Korean the errors the window words (Ollama away, a model
+	// missing, a full disk…) are said as it says them; English keeps the
+	// backend's own words, which name the command-line flags.
+	message, hint := info.Message, info.Hint
+	if l := lang(); l == 1 {
+		message, hint = errorWords(info, l)
+	}
+	fmt.Fprintln(w, "wayfinder:", message)
+	if hint != "" {
+		fmt.Fprintln(w, " ", say("report.nextStep", lang()), hint)
 	}
 	return 1
 }

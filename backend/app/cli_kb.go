@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
@@ -62,7 +61,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		if err != nil {
 			return err
 		}
-		w := tabwriter.NewWriter(s.out, 2, 4, 2, ' ', 0)
+		w := newTable(s.out)
 		fmt.Fprintln(w, say("kb.listHeadings", lang))
 		for _, d := range docs {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%s\n", d.ID, d.Title, d.Kind, d.Pages, d.Chunks, d.Source)
@@ -315,7 +314,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 		if err != nil {
 			return err
 		}
-		w := tabwriter.NewWriter(s.out, 2, 4, 2, ' ', 0)
+		w := newTable(s.out)
 		// FROM: said (you asked in a conversation), reflection (drawn from
 		// what you wrote), edited (written or corrected by you).
 		fmt.Fprintln(w, say("memory.listHeadings", lang))

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"text/tabwriter"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 )
@@ -108,7 +107,7 @@ func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
 	if len(cur.Folders) == 0 {
 		fmt.Fprintln(s.out, say("folders.none", lang))
 	} else {
-		w := tabwriter.NewWriter(s.out, 2, 4, 2, ' ', 0)
+		w := newTable(s.out)
 		fmt.Fprintln(w, say("folders.listHeadings", lang))
 		for _, f := range cur.Folders {
 			fmt.Fprintf(w, "%s\t%s\t%s\n", f.Path, allows(f, lang), f.GrantedAt.Local().Format("2006-01-02 15:04"))

@@ -1,0 +1,73 @@
+package app
+
+import (
+	"bytes"
+	"io"
+	"strings"
+
+	"golang.org/x/text/width"
+)
+
+// table lines up tab-separated columns as text/tabwriter does (each
+// column as wide as its widest cell plus two spaces, the last cell of a
+// line as it is), measuring cells by how wide a terminal shows them:
+// Hangul, CJK and other wide characters take two columns, so that a
+// Korean heading or title does not push the columns after it out of line
+// (tabwriter counts every character as one). Write what would go to a
+// tabwriter, then Flush.
+type table struct {
+	out io.Writer
+	buf bytes.Buffer
+}
+
+func newTable(out io.Writer) *table { return &table{out: out} }
+
+func (t *table) Write(p []byte) (int, error) { return t.buf.Write(p) }
+
+// Flush writes the lines with their columns padded.
+func (t *table) Flush() error {
+	text := strings.TrimSuffix(t.buf.String(), "\n")
+	t.buf.Reset()
+	if text == "" {
+		return nil
+	}
+	var rows [][]string
+	var widths []int
+	for _, line := range strings.Split(text, "\n") {
+		cells := strings.Split(line, "\t")
+		for i, c := range cells[:len(cells)-1] {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], shownWidth(c))
+		}
+		rows = append(rows, cells)
+	}
+	var b strings.Builder
+	for _, cells := range rows {
+		for i, c := range cells {
+			b.WriteString(c)
+			if i < len(cells)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-shownWidth(c)+2))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(t.out, b.String())
+	return err
+}
+
+// shownWidth is how many columns a terminal gives s: two for each wide
+// or full-width character (Hangul, CJK), one for the others.
+func shownWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch width.LookupRune(r).Kind() {
+		case width.EastAsianWide, width.EastAsianFullwidth:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
+}

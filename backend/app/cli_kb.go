@@ -225,7 +225,7 @@ func byIDPrefix[T any](lang, what, list, id string, items []T, key func(T) (id, 
 	}
 	switch {
 	case len(id) < minIDPrefix:
-		return zero, fmt.Errorf("%w: give at least %d characters of the %s's id (`%s` shows them)", errUsage, minIDPrefix, what, list)
+		return zero, fmt.Errorf("%w: %s", errUsage, say("id.short", li, "n", strconv.Itoa(minIDPrefix), "thing", thing, "list", list))
 	case len(found) == 0:
 		return zero, &chat.Error{Info: api.ErrorInfo{Code: api.ErrNotFound,
 			Message: say("id.none", li, "thing", thing, "subject", things[what][3], "prefix", strconv.Quote(id)), Hint: say("id.none.hint", li, "list", list)}}

@@ -242,6 +242,7 @@ var cliText = map[string][2]string{
 	"archive.copy":            {"1 as a copy under new ids (a different conversation had the id)", "1개는 다른 대화가 같은 ID를 써서 새 ID로 복사"},
 	"archive.copies":          {"{n} as copies under new ids (a different conversation had the id)", "{n}개는 다른 대화가 같은 ID를 써서 새 ID로 복사"},
 	"archive.unchanged":       {"{n} already here, unchanged", "{n}개는 이미 있어 그대로"},
+	"id.short":                {"give at least {n} characters of the {thing}'s id (`{list}` shows them)", "{thing} ID를 {n}자 이상 적으세요(`{list}`가 보여 줍니다)"},
 	"id.ambiguous":            {"{prefix} is the start of {count} {things}' ids:{list}", "{prefix}(으)로 시작하는 {thing} ID가 {count}개 있습니다:{list}"},
 	"id.ambiguous.hint":       {"Give more characters of the id (`{list}` shows them whole).", "ID를 더 길게 적으세요(`{list}`가 전체 ID를 보여 줍니다)."},
 	"id.none":                 {"No {thing} has an id starting with {prefix}.", "{prefix}(으)로 시작하는 ID의 {subject} 없습니다."},

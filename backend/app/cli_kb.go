@@ -90,12 +90,16 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		if err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
-		hits, err := a.library.search(ctx, strings.Join(args, " "), knowledge.SearchOptions{TopK: max(top, 1), Scope: sc, PerDoc: perDoc, Floor: floor})
+		query := strings.Join(args, " ")
+		hits, err := a.library.search(ctx, query, knowledge.SearchOptions{TopK: max(top, 1), Scope: sc, PerDoc: perDoc, Floor: floor})
 		if err != nil {
 			return err
 		}
 		if asJSON {
 			return printSearchJSON(s, hits)
+		}
+		if len(hits) == 0 {
+			fmt.Fprintln(s.out, say("kb.noHits", lang, "query", query))
 		}
 		for i, h := range hits {
 			where := h.Source

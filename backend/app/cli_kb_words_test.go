@@ -24,6 +24,7 @@ func TestKBSpeaksTheCommandsLanguage(t *testing.T) {
 		lang                       string
 		imported, again            []string
 		list, search, removed, not []string
+		nothing                    string
 	}{
 		{"en_US.UTF-8",
 			[]string{
@@ -41,6 +42,7 @@ func TestKBSpeaksTheCommandsLanguage(t *testing.T) {
 			[]string{"notes.md: unchanged, skipped\n", "Imported 0 files (0 documents, 0 chunks); 2 unchanged, 1 failed.\n", "wayfinder: 1 file could not be imported\n"},
 			[]string{"ID", "TITLE", "KIND", "PAGES", "CHUNKS", "SOURCE"}, []string{"1. Notes (", ") score "}, []string{"removed "},
 			[]string{"다음 단계", "가져", "경고", "실패"},
+			"Nothing found for “zebra crossing”.",
 		},
 		{"ko_KR.UTF-8",
 			[]string{
@@ -58,6 +60,7 @@ func TestKBSpeaksTheCommandsLanguage(t *testing.T) {
 			[]string{"notes.md: 바뀌지 않아 건너뜀\n", "파일 0개를 가져왔습니다(문서 0개, 청크 0개). 바뀌지 않음 2개, 실패 1개.\n", "wayfinder: 파일 1개를 가져오지 못했습니다\n"},
 			[]string{"ID", "제목", "종류", "쪽", "청크", "출처"}, []string{"1. Notes (", ") 점수 "}, []string{"지웠습니다: "},
 			[]string{"next step", "Imported", "warning", "failed", "unchanged", "embedded", "not imported", "Left out", "Keyword", "cannot reach", "TITLE", "removed", "score"},
+			"“zebra crossing”에 맞는 구절이 없습니다.",
 		},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
@@ -91,6 +94,8 @@ func TestKBSpeaksTheCommandsLanguage(t *testing.T) {
 			}
 			code, out, errOut = wayfinder(t, append(base, "kb", "search", "small", "note")...)
 			check("search", code, 0, out+errOut, tc.search)
+			code, out, errOut = wayfinder(t, append(base, "kb", "search", "zebra", "crossing")...)
+			check("search with no hits", code, 0, out+errOut, []string{tc.nothing})
 			code, out, errOut = wayfinder(t, append(base, "kb", "list")...)
 			id := strings.Fields(strings.Split(out, "\n")[1])[0]
 			code, out, errOut = wayfinder(t, append(base, "kb", "remove", id)...)

@@ -201,6 +201,7 @@ var cliText = map[string][2]string{
 	"kb.recordID":       {"id {id}", "ID {id}"},
 	"kb.page":           {"p. {page}", "{page}쪽"},
 	"kb.score":          {"score {score}", "점수 {score}"},
+	"kb.noHits":         {"Nothing found for “{query}”. Try other words, or see what is imported with `wayfinder kb list`.", "“{query}”에 맞는 구절이 없습니다. 다른 낱말로 찾아보거나 `wayfinder kb list`로 가져온 문서를 확인하세요."},
 	// memory's lines; the kinds and origins in the list stay as --kind
 	// takes them.
 	"count.memory.one":    {"1 memory", "기억 1개"},

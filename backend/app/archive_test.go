@@ -90,6 +90,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 // approved steps, the recommendations and the guide, headings kept below
 // the conversation's own.
 func TestExportMarkdown(t *testing.T) {
+	t.Setenv("LC_ALL", "en_US.UTF-8")
 	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
 	scriptTask(fake)
 	base := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", "bge-m3"}
@@ -125,6 +126,11 @@ func TestExportMarkdown(t *testing.T) {
 		if code, _, errOut := wayfinder(t, append(append(base, "export"), tt.args...)...); code == 0 || !strings.Contains(errOut, tt.want) {
 			t.Errorf("export %v: exit %d, want %q in %s", tt.args, code, tt.want, errOut)
 		}
+	}
+	// Without --lang, the headings are in the language the command speaks.
+	t.Setenv("LC_ALL", "ko_KR.UTF-8")
+	if code, out, errOut := wayfinder(t, append(base, "export", "--all")...); code != 0 || !strings.Contains(out, "## 나 · ") || !strings.Contains(out, "### 승인한 계획\n") {
+		t.Errorf("export --all in Korean: exit %d, want Korean headings in\n%s\n%s", code, out, errOut)
 	}
 }
 

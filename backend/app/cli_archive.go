@@ -20,7 +20,7 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 	session := fs.String("session", "", "the conversation to export (its id, or the first characters of it)")
 	all := fs.Bool("all", false, "export every conversation")
 	outPath := fs.String("o", "", "write to this file instead of standard output")
-	lang := fs.String("lang", "en", "the language of the Markdown's headings: en or ko")
+	lang := fs.String("lang", "", "the language of the Markdown's headings: en or ko (default: the language the command speaks)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -48,6 +48,9 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 		return err
 	}
 	defer a.Close()
+	if *lang == "" {
+		*lang = cliLanguage(a.settings.Current().Language)
+	}
 	var ids []string
 	if *session != "" {
 		list, err := a.store.ListSessions(ctx, "")

@@ -166,6 +166,10 @@ func TestErrorWords(t *testing.T) {
 			"응답이 끝나기 전에 끊겼습니다. (the stream ended early: unexpected EOF)", "Ollama가 아직 실행 중인지 확인한 뒤(`ollama ps`) 메시지를 다시 보내세요."},
 		{"no detail en", api.ErrorInfo{Code: api.ErrStreamDropped, Message: "the stream ended early", Hint: "Send it again."}, 0,
 			"the stream ended early", "Check that Ollama is still running (`ollama ps`), then send the message again."},
+		{"folder ko: the command line's way, not the window's button", api.ErrorInfo{Code: api.ErrFolderNotFound, Message: "There is no folder /nope.", Hint: "Check the path.", Args: map[string]string{"path": "/nope"}}, 1,
+			"이 폴더가 없습니다: /nope", "경로를 확인하고 폴더의 전체 경로를 적으세요: `wayfinder folders add ~/Documents`"},
+		{"folder en", api.ErrorInfo{Code: api.ErrFolderNotFound, Message: "There is no folder /nope.", Args: map[string]string{"path": "/nope"}}, 0,
+			"There is no folder /nope.", "Check the path, and give the folder's full path: `wayfinder folders add ~/Documents`."},
 		{"disk full ko", api.ErrorInfo{Code: api.ErrDiskFull, Message: "The disk is full.", Args: map[string]string{"dir": "/data"}}, 1,
 			"데이터 폴더가 있는 디스크가 가득 찼습니다: /data", "그 디스크의 공간을 비운 뒤(휴지통 비우기, 필요 없는 큰 파일 지우기) 다시 시도하세요. 전에 저장한 내용은 그대로 있습니다."},
 	} {

@@ -75,7 +75,6 @@ var errorText = map[string][2]string{
 	"error.data_folder_read_only.hint":   {"Make it writable for your user account, or start Wayfinder with --data-dir set to a folder you can write to.", "내 사용자 계정이 쓸 수 있도록 권한을 바꾸거나, 쓸 수 있는 폴더를 --data-dir로 지정해 Wayfinder를 시작하세요."},
 	"error.folder_not_found":             {"There is no such folder.", "그런 폴더가 없습니다."},
 	"error.folder_not_found.detail":      {"There is no folder {path}.", "이 폴더가 없습니다: {path}"},
-	"error.folder_not_found.hint":        {"Check the path, or choose the folder with Choose….", "경로를 확인하거나 ‘선택…’으로 폴더를 고르세요."},
 	"error.folder_not_granted":           {"Wayfinder was not allowed to read that folder.", "Wayfinder가 읽도록 허용된 폴더가 아닙니다."},
 	"error.folder_not_granted.detail":    {"This folder is not among those Wayfinder may read: {path}", "Wayfinder가 읽어도 되는 폴더 목록에 없는 폴더입니다: {path}"},
 	"error.folder_not_granted.hint":      {"See the list under Settings › Readable folders, or run `wayfinder folders list`.", "설정 › 읽기 허용 폴더의 목록을 보거나 `wayfinder folders list` 명령을 실행하세요."},
@@ -133,6 +132,12 @@ func reasonLine(errText string, r *api.FileReason, lang int) string {
 	return importWrap.ReplaceAllString(errText, "")
 }
 
+// cliHintText is what to do, where the window's words point at its own
+// buttons ("choose the folder with Choose…"): the command line's way.
+var cliHintText = map[string][2]string{
+	"error.folder_not_found.hint": {"Check the path, and give the folder's full path: `wayfinder folders add ~/Documents`.", "경로를 확인하고 폴더의 전체 경로를 적으세요: `wayfinder folders add ~/Documents`"},
+}
+
 // errorWords is an error's sentence and what to do about it in language
 // lang: errorText's detail when it has the code and Args fill it; in
 // Korean else its title, the backend's English words after it as the
@@ -160,7 +165,11 @@ func errorWords(info api.ErrorInfo, lang int) (message, hint string) {
 		}
 	}
 	for _, k := range []string{".hint", ".advice"} {
-		if words, ok := errorText[key+k]; ok {
+		words, ok := cliHintText[key+k]
+		if !ok {
+			words, ok = errorText[key+k]
+		}
+		if ok {
 			if text, all := filled(words[lang], args); all {
 				hint = text
 			}

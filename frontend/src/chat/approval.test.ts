@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ApprovalRequired, Message } from "../api/gotypes.gen";
-import { applyAck, applyApproval, applyFinished, applyLoaded, applyRerun, lastTurn, pendingApproval, settleApproval, type Threads } from "./reduce";
+import type { ApprovalRequired, Message, ToolApproval } from "../api/gotypes.gen";
+import { applyAck, applyApproval, applyFinished, applyLoaded, applyRerun, applyToolApproval, lastTurn, pendingApproval, pendingToolCall, settleApproval, type Threads } from "./reduce";
 
 const T = "2026-11-21T01:00:00Z";
 const msg = (id: string, role: Message["role"], content: string, status: Message["status"] = "complete"): Message => ({
@@ -28,6 +28,19 @@ describe("plan approval in the chat reducer", () => {
       settleApproval(th, "s1", "a1");
       expect(pendingApproval(th.s1), order).toBeUndefined();
     }
+  });
+
+  it("takes the plan or the tool call from the approval event alone, before the final message", () => {
+    const th: Threads = {};
+    applyAck(th, { session_id: "s1", turn_id: "t1", user_message: msg("u1", "user", "쇼츠"), assistant_message_id: "a1" });
+    applyApproval(th, approvalEv);
+    expect(pendingApproval(th.s1)?.plan).toEqual(plan);
+    expect(th.s1!.messages.at(-1)!.status).toBe("awaiting_approval");
+
+    const call: ToolApproval = { id: "c1", tool: "read_file", description: "", arguments: '{"path":"메모.txt"}', reason: "untrusted_context" };
+    applyToolApproval(th, { session_id: "s1", turn_id: "t1", message_id: "a1", tool_call: call });
+    expect(pendingToolCall(th.s1)?.call).toEqual(call);
+    expect(pendingApproval(th.s1)).toBeUndefined();
   });
 
   it("restores a pending plan from stored history (reopening a session)", () => {

@@ -150,6 +150,8 @@ describe("knowledge screen", () => {
     // The words are marked in the rest of the document too, as text.
     expect([...$("dialog.reader [data-seq='0']").querySelectorAll("mark")].map((m) => m.textContent)).toEqual(["휴가"]);
     expect(document.querySelector("dialog.reader img")).toBeNull();
+    // The chunk after the hit's box starts a line: no indent from the space its repeated words left.
+    expect($("dialog.reader [data-seq='2']").textContent).toMatch(/^\S/);
     expect($("dialog.reader [data-edge=start]").textContent).toBe("Start of the document");
     expect($("dialog.reader [data-edge=end]").textContent).toBe("End of the document");
     expect(document.querySelector("dialog.reader button.more")).toBeNull();

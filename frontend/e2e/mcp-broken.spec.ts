@@ -7,12 +7,17 @@
 // the file as written (mcp-broken-removed-en-1280.png). A chat turn says
 // in its trace that the broken entries were not started and that a server
 // did not start, each worded first and its raw cause muted under it
-// (mcp-trace-{en,ko}-1280.png).
+// (mcp-trace-{en,ko}-1280.png). mcp.json edited into something that is
+// not JSON while the app runs: a turn's trace says once where the file
+// is wrong and that the server read before keeps running, and says
+// nothing of it once the file is fixed (mcp-unreadable-{en,ko}-1280.png;
+// the npm reference filesystem server, make deps-mcp).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { lastReply, openPage, screenshot, script, send, withWorld } from "./harness.ts";
+import { lastReply, openPage, repoRoot, screenshot, script, send, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -91,5 +96,54 @@ test("a turn's trace says which servers did not start and why: worded first, the
     assert.equal(await step("weather").count(), 1, "the other entry with mistakes is said once too");
     await screenshot(page, `mcp-trace-${lang}-1280`);
     await page.context().close();
+  }
+});
+
+const SERVER = join(process.env.WAYFINDER_MCP_SERVERS ?? join(repoRoot, "tests", "mcpservers", "node_modules", ".bin"), "mcp-server-filesystem");
+
+test("mcp.json broken while the app runs: the trace says where, the server read before keeps running, and nothing once fixed", async () => {
+  assert.ok(existsSync(SERVER), `${SERVER} is missing: run make deps-mcp`);
+  const folder = mkdtempSync(join(tmpdir(), "wayfinder-e2e-mcp-"));
+  const path = join(w.app.dataDir, "mcp.json");
+  const entry = `"files": {"command": ${JSON.stringify(SERVER)}, "args": [${JSON.stringify(folder)}]}`;
+  const valid = `{\n  "mcpServers": {\n    ${entry}\n  }\n}\n`;
+  // Line 4, column 5: "oops" where the next key should start.
+  const broken = `{\n  "mcpServers": {\n    ${entry},\n    oops\n  }\n}\n`;
+  /** turn sends a greeting in a new conversation and returns the trace's steps. */
+  const turn = async (locale: string, text: string, reply: string) => {
+    const page = await openPage(w.browser, w.app.url, locale, { width: 1280, height: 800 });
+    await script(w.fake, [{ text: reply }]);
+    await send(page, text);
+    assert.equal((await lastReply(page)).text, reply);
+    return { page, steps: page.locator("#trace-panel [data-testid='trace-steps'] li") };
+  };
+  try {
+    writeFileSync(path, valid);
+    const first = await turn("en-US", "hello", "Hello.");
+    assert.equal(await first.steps.filter({ hasText: "mcp.json" }).count(), 0);
+    assert.equal(await first.steps.filter({ hasText: "did not start" }).count(), 0, await first.steps.allInnerTexts().then((t) => t.join("\n")));
+    await first.page.context().close();
+
+    writeFileSync(path, broken);
+    for (const [locale, lang, text, reply, line] of [
+      ["en-US", "en", "hello", "Hello.",
+        "mcp.json could not be read again (it is not valid JSON at line 4, column 5; see Settings › MCP servers); the MCP servers as set up before the edit keep running: files"],
+      ["ko-KR", "ko", "안녕", "안녕하세요.",
+        "mcp.json을 다시 읽지 못함(4번째 줄 5번째 글자에서 JSON 형식이 잘못됨 — 설정 › MCP 서버에서 확인) — 고치기 전 설정대로 MCP 서버를 계속 실행합니다: files"],
+    ] as const) {
+      const { page, steps } = await turn(locale, text, reply);
+      const step = steps.filter({ hasText: line });
+      assert.equal(await step.count(), 1, await steps.allInnerTexts().then((t) => t.join("\n")));
+      assert.match((await step.locator(".cause").textContent()) ?? "", /not valid JSON at line 4, column 5/);
+      await screenshot(page, `mcp-unreadable-${lang}-1280`);
+      await page.context().close();
+    }
+
+    writeFileSync(path, valid);
+    const fixed = await turn("en-US", "hello", "Hello.");
+    assert.equal(await fixed.steps.filter({ hasText: "mcp.json" }).count(), 0, await fixed.steps.allInnerTexts().then((t) => t.join("\n")));
+    await fixed.page.context().close();
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
   }
 });

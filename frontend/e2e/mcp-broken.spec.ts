@@ -89,6 +89,9 @@ test("a turn's trace says which servers did not start and why: worded first, the
     assert.equal((await lastReply(page)).text, lang === "ko" ? "안녕하세요." : "Hello.");
     const steps = page.locator("#trace-panel [data-testid='trace-steps'] li");
     const step = (text: string) => steps.filter({ hasText: text });
+    // The trace's steps arrive as events of their own: the reply can be
+    // shown before the panel has drawn them.
+    for (const text of [invalid, failed, "weather"]) await step(text).first().waitFor({ timeout: 10_000 });
     assert.equal(await step(invalid).count(), 1, await steps.allInnerTexts().then((t) => t.join("\n")));
     assert.match((await step(invalid).locator(".cause").textContent()) ?? "", /url "ftp:\/\/search\.example\/mcp" must be an http:\/\/ or https:\/\/ address/);
     assert.equal(await step(failed).count(), 1);
@@ -133,6 +136,7 @@ test("mcp.json broken while the app runs: the trace says where, the server read 
     ] as const) {
       const { page, steps } = await turn(locale, text, reply);
       const step = steps.filter({ hasText: line });
+      await step.first().waitFor({ timeout: 10_000 });
       assert.equal(await step.count(), 1, await steps.allInnerTexts().then((t) => t.join("\n")));
       assert.match((await step.locator(".cause").textContent()) ?? "", /not valid JSON at line 4, column 5/);
       await screenshot(page, `mcp-unreadable-${lang}-1280`);

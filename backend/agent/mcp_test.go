@@ -211,16 +211,12 @@ func TestMCPServerStartIsTraced(t *testing.T) {
 	}
 }
 
-// A server whose entry in mcp.json has mistakes is said in the turn's
-// trace, as one that fails to start is (mcp_invalid, which the window and
-// ask word pointing to Settings; its mistakes in English as the error),
-// once a turn however often the loops ask for the tools, and again in the
-// next turn.
-func TestInvalidMCPEntryIsTraced(t *testing.T) {
-	src := &mcpSource{invalid: []api.MCPServer{{Name: "web", State: api.MCPInvalid, Problems: []api.MCPProblem{
-		{Code: "mcp_url", Message: `server "web": url "ftp://h" must be an http:// or https:// address`},
-		{Code: "mcp_field", Message: `server "web" (line 5): "args" must be a list`},
-	}}}}
+// twoToolRounds is an agent on src whose turns call the calculator and
+// then answer, so that its loop asks src for the tools at least twice a
+// turn. The func it returns runs a turn in session and returns the turn's
+// tool lines of code.
+func twoToolRounds(t *testing.T, src *mcpSource) func(session string, code api.TraceCode) []api.TraceEvent {
+	t.Helper()
 	w := newGateWorld(t)
 	a := w.agent(t, func(d *Deps) { d.MCP = src })
 	w.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple}})
@@ -231,14 +227,31 @@ func TestInvalidMCPEntryIsTraced(t *testing.T) {
 		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("calculator", map[string]any{"expression": "1+1"})}}
 	})
 	w.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
-	for _, session := range []string{"s1", "s2"} {
+	return func(session string, code api.TraceCode) []api.TraceEvent {
+		t.Helper()
 		before := src.asked.Load()
 		_, out := turn(t, a, chat.Turn{SessionID: session, Text: "1+1은?"})
 		a.Wait()
 		if src.asked.Load()-before < 2 {
 			t.Fatalf("the tools were asked for %d times in the turn; the test needs a loop that asks again", src.asked.Load()-before)
 		}
-		failed := toolLines(out, api.TraceMCPInvalid)
+		return toolLines(out, code)
+	}
+}
+
+// A server whose entry in mcp.json has mistakes is said in the turn's
+// trace, as one that fails to start is (mcp_invalid, which the window and
+// ask word pointing to Settings; its mistakes in English as the error),
+// once a turn however often the loops ask for the tools, and again in the
+// next turn.
+func TestInvalidMCPEntryIsTraced(t *testing.T) {
+	src := &mcpSource{invalid: []api.MCPServer{{Name: "web", State: api.MCPInvalid, Problems: []api.MCPProblem{
+		{Code: "mcp_url", Message: `server "web": url "ftp://h" must be an http:// or https:// address`},
+		{Code: "mcp_field", Message: `server "web" (line 5): "args" must be a list`},
+	}}}}
+	run := twoToolRounds(t, src)
+	for _, session := range []string{"s1", "s2"} {
+		failed := run(session, api.TraceMCPInvalid)
 		if len(failed) != 1 {
 			t.Fatalf("%s: %d lines for the entry with mistakes, want 1: %+v", session, len(failed), failed)
 		}
@@ -276,25 +289,9 @@ func TestUnreadableMCPFileIsTraced(t *testing.T) {
 			"MCP servers could not be read (mcp.json has a mistake; see Settings › MCP servers); going on without their tools"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			src := &mcpSource{unreadable: &tc.problem, kept: tc.kept}
-			w := newGateWorld(t)
-			a := w.agent(t, func(d *Deps) { d.MCP = src })
-			w.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple}})
-			w.fake.OnFunc(isAnswer, func(req ollama.ChatRequest) ollamatest.Reply {
-				if lastMessage(req).Role == "tool" {
-					return ollamatest.Reply{Text: "2"}
-				}
-				return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("calculator", map[string]any{"expression": "1+1"})}}
-			})
-			w.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
+			run := twoToolRounds(t, &mcpSource{unreadable: &tc.problem, kept: tc.kept})
 			for _, session := range []string{"s1", "s2"} {
-				before := src.asked.Load()
-				_, out := turn(t, a, chat.Turn{SessionID: session, Text: "1+1은?"})
-				a.Wait()
-				if src.asked.Load()-before < 2 {
-					t.Fatalf("the tools were asked for %d times in the turn; the test needs a loop that asks again", src.asked.Load()-before)
-				}
-				lines := toolLines(out, api.TraceMCPUnreadable)
+				lines := run(session, api.TraceMCPUnreadable)
 				if len(lines) != 1 {
 					t.Fatalf("%s: %d lines for the unreadable file, want 1: %+v", session, len(lines), lines)
 				}

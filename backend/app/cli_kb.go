@@ -64,7 +64,11 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		w := newTable(s.out)
 		fmt.Fprintln(w, say("kb.listHeadings", lang))
 		for _, d := range docs {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%s\n", d.ID, d.Title, d.Kind, d.Pages, d.Chunks, d.Source)
+			pages := "—" // a kind without pages, as the Knowledge view shows it
+			if d.Pages > 0 {
+				pages = strconv.Itoa(d.Pages)
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", d.ID, d.Title, d.Kind, pages, d.Chunks, d.Source)
 		}
 		return w.Flush()
 	case "remove":

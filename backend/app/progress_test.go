@@ -52,14 +52,20 @@ func TestAskSaysWhyAServerDidNotStart(t *testing.T) {
 		{"ko", map[string]string{"server": "files", "error": "some English error"}, "MCP 서버 files 시작 실패(오류 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다 0 s\n"},
 		{"ko", map[string]string{"server": "files", "error": "x", "reason": "timeout"}, "MCP 서버 files 시작 실패(오류 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다 0 s\n"},
 	} {
-		var b bytes.Buffer
-		p := newProgressPrinter(&b, c.lang)
-		p.now = func() time.Time { return p.start }
-		p.event(api.TraceEvent{Kind: ev.Kind, Code: ev.Code, Args: c.args})
-		if b.String() != c.want {
-			t.Errorf("%s %v:\n got %q\nwant %q", c.lang, c.args, b.String(), c.want)
+		if got := printedAtStart(c.lang, api.TraceEvent{Kind: ev.Kind, Code: ev.Code, Args: c.args}); got != c.want {
+			t.Errorf("%s %v:\n got %q\nwant %q", c.lang, c.args, got, c.want)
 		}
 	}
+}
+
+// printedAtStart is the line a progress printer in lang writes for ev
+// when no time has passed since the turn began.
+func printedAtStart(lang string, ev api.TraceEvent) string {
+	var b bytes.Buffer
+	p := newProgressPrinter(&b, lang)
+	p.now = func() time.Time { return p.start }
+	p.event(ev)
+	return b.String()
 }
 
 // A server not started for the mistakes of its entry in mcp.json is said
@@ -72,12 +78,8 @@ func TestAskSaysAnEntryWithMistakesDidNotStart(t *testing.T) {
 		"ko": "MCP 서버 web 시작 안 함(mcp.json의 항목에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다 0 s\n",
 		"en": "MCP server web not started (its entry in mcp.json has mistakes; see Settings › MCP servers); going on without its tools 0 s\n",
 	} {
-		var b bytes.Buffer
-		p := newProgressPrinter(&b, lang)
-		p.now = func() time.Time { return p.start }
-		p.event(ev)
-		if b.String() != want {
-			t.Errorf("%s:\n got %q\nwant %q", lang, b.String(), want)
+		if got := printedAtStart(lang, ev); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", lang, got, want)
 		}
 	}
 }
@@ -112,12 +114,8 @@ func TestAskSaysWhyACallIsRetried(t *testing.T) {
 		{"en", "stream_dropped", "The model call failed (The reply was cut off before it finished); trying again… 0 s\n"},
 		{"ko", "something_new", "모델 호출이 실패해 다시 시도하는 중… (something_new) 0 s\n"},
 	} {
-		var b bytes.Buffer
-		p := newProgressPrinter(&b, c.lang)
-		p.now = func() time.Time { return p.start }
-		p.event(api.TraceEvent{Kind: api.TraceRetry, Code: api.TraceModelRetry, Args: map[string]string{"error": c.code, "attempt": "2"}})
-		if b.String() != c.want {
-			t.Errorf("%s %s:\n got %q\nwant %q", c.lang, c.code, b.String(), c.want)
+		if got := printedAtStart(c.lang, api.TraceEvent{Kind: api.TraceRetry, Code: api.TraceModelRetry, Args: map[string]string{"error": c.code, "attempt": "2"}}); got != c.want {
+			t.Errorf("%s %s:\n got %q\nwant %q", c.lang, c.code, got, c.want)
 		}
 	}
 }
@@ -216,12 +214,8 @@ func TestAskSaysMCPFileCannotBeRead(t *testing.T) {
 		{"ko", big, "MCP 서버 설정을 읽지 못함(mcp.json에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — MCP 서버의 도구 없이 계속합니다 0 s\n"},
 		{"en", bigKept, "mcp.json could not be read again (it has a mistake; see Settings › MCP servers); the MCP servers as set up before the edit keep running: files 0 s\n"},
 	} {
-		var b bytes.Buffer
-		p := newProgressPrinter(&b, c.lang)
-		p.now = func() time.Time { return p.start }
-		p.event(api.TraceEvent{Kind: api.TraceToolSelected, Code: api.TraceMCPUnreadable, Args: c.args})
-		if b.String() != c.want {
-			t.Errorf("%s %v:\n got %q\nwant %q", c.lang, c.args, b.String(), c.want)
+		if got := printedAtStart(c.lang, api.TraceEvent{Kind: api.TraceToolSelected, Code: api.TraceMCPUnreadable, Args: c.args}); got != c.want {
+			t.Errorf("%s %v:\n got %q\nwant %q", c.lang, c.args, got, c.want)
 		}
 	}
 }

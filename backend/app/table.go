@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"golang.org/x/text/width"
+	"github.com/mattn/go-runewidth"
 )
 
 // table lines up tab-separated columns as text/tabwriter does (each
@@ -58,16 +58,11 @@ func (t *table) Flush() error {
 }
 
 // shownWidth is how many columns a terminal gives s: two for each wide
-// or full-width character (Hangul, CJK), one for the others.
+// or full-width character (Hangul, CJK), none for combining marks (the
+// vowel and final jamo of decomposed Hangul), one for the others — also
+// for characters of ambiguous width (—, ·), as most terminals show them,
+// whereas go-runewidth's default counts them two in a Korean locale.
 func shownWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		switch width.LookupRune(r).Kind() {
-		case width.EastAsianWide, width.EastAsianFullwidth:
-			n += 2
-		default:
-			n++
-		}
-	}
-	return n
+	narrow := runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: true}
+	return narrow.StringWidth(s)
 }

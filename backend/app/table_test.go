@@ -42,3 +42,24 @@ func TestTableLinesUpWideCharacters(t *testing.T) {
 		t.Errorf("narrow:\n got %q\nwant %q", got.String(), want2.String())
 	}
 }
+
+// shownWidth counts what a terminal shows: decomposed Hangul (as macOS
+// names files) as wide as composed, ambiguous-width marks as one column
+// whatever the locale.
+func TestShownWidth(t *testing.T) {
+	t.Setenv("LC_ALL", "ko_KR.UTF-8")
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{
+		{"abc", 3},
+		{"휴가", 4},
+		{"\u1112\u1172\u1100\u1161", 4}, // 휴가 as jamo: the vowels take no column
+		{"—", 1},
+		{"a · b", 5},
+	} {
+		if got := shownWidth(tc.s); got != tc.want {
+			t.Errorf("shownWidth(%q) = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+}

@@ -102,6 +102,14 @@ type invalidSource interface {
 	Invalid() []api.MCPServer
 }
 
+// failedSource is a ToolSource that also names the servers that failed
+// to start and have no tools to offer until their next try (the MCP
+// manager waits longer after each failure), so that a turn in that pause
+// says it goes on without them, as the turn that saw them fail did.
+type failedSource interface {
+	Failed() []api.MCPServer
+}
+
 // unreadableSource is a ToolSource that also says when its whole
 // configuration could not be read (the MCP manager: mcp.json not JSON),
 // why, and which servers of the configuration read before stay in use,
@@ -331,7 +339,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 	ctx = withTurnSettings(withTurnModel(tools.WithConversation(ctx, t.SessionID), t.Model), t.Settings)
 	choice := &modelChoice{}
 	ctx = withChoice(ctx, choice)
-	sink := &turnSink{out: out, tools: map[string]bool{}, invalid: map[string]bool{}}
+	sink := &turnSink{out: out, tools: map[string]bool{}, mcp: map[string]api.TraceCode{}}
 	// A turn's checkpoint is saved where it ends: a turn cut short by a
 	// crash is marked interrupted and starts again from the person's
 	// message, so the steps in between would be written for nothing; a plan
@@ -427,10 +435,11 @@ type turnSink struct {
 	out   chat.Output
 	res   api.TurnResult
 	tools map[string]bool
-	// invalid are the MCP servers said in this turn not to be started for
-	// the mistakes of their entries: every loop asks for the tools again,
-	// and each is said once.
-	invalid map[string]bool
+	// mcp is the last thing said in this turn of each MCP server (starts,
+	// started, failed, invalid): every loop asks for the tools again, and
+	// a server that did not start, or was not started for its entry's
+	// mistakes, is said once, and again only after a new try.
+	mcp map[string]api.TraceCode
 	// unreadable: that mcp.json could not be read was said in this turn.
 	unreadable bool
 }
@@ -446,11 +455,13 @@ func (k *turnSink) Event(e graph.Event) {
 	case graph.EventCustom:
 		switch p := e.Payload.(type) {
 		case api.TraceEvent:
-			if p.Code == api.TraceMCPInvalid {
-				if k.invalid[p.Args["server"]] {
+			switch p.Code {
+			case api.TraceMCPInvalid, api.TraceMCPFailed, api.TraceMCPStarting, api.TraceMCPStarted:
+				server := p.Args["server"]
+				if k.mcp[server] == p.Code && (p.Code == api.TraceMCPInvalid || p.Code == api.TraceMCPFailed) {
 					return
 				}
-				k.invalid[p.Args["server"]] = true
+				k.mcp[server] = p.Code
 			}
 			if p.Code == api.TraceMCPUnreadable {
 				if k.unreadable {

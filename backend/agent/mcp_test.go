@@ -24,6 +24,7 @@ type mcpSource struct {
 	tools       []*tools.Tool
 	start, fail []string
 	invalid     []api.MCPServer // entries with mistakes, never started
+	failed      []api.MCPServer // servers that did not start, waiting for their next try
 	asked       atomic.Int32    // calls of Invalid
 	// unreadable: mcp.json cannot be read at all, for this reason, with
 	// kept: the servers still in use from before the edit.
@@ -42,6 +43,8 @@ func (m *mcpSource) Invalid() []api.MCPServer {
 	m.asked.Add(1)
 	return m.invalid
 }
+
+func (m *mcpSource) Failed() []api.MCPServer { return m.failed }
 
 func (m *mcpSource) Tools(_ context.Context, starting func(string) func(error)) []*tools.Tool {
 	for _, s := range m.start {
@@ -236,6 +239,33 @@ func twoToolRounds(t *testing.T, src *mcpSource) func(session string, code api.T
 			t.Fatalf("the tools were asked for %d times in the turn; the test needs a loop that asks again", src.asked.Load()-before)
 		}
 		return toolLines(out, code)
+	}
+}
+
+// A server that did not start is not tried again for a while, and a turn
+// in that pause says that it goes on without it, with why, as the turn
+// that saw it fail did: once a turn however often the loops ask for the
+// tools, including the turn whose start failed (the manager then lists
+// it as failed too).
+func TestFailedMCPServerIsTracedDuringItsPause(t *testing.T) {
+	gone := api.MCPServer{Name: "files", State: api.MCPFailed, Error: "exec: \"/nonexistent/mcp-files\": stat /nonexistent/mcp-files: no such file or directory",
+		Reason: "command_missing", ReasonArgs: map[string]string{"command": "/nonexistent/mcp-files"}}
+	src := &mcpSource{fail: []string{"files"}, failed: []api.MCPServer{gone}}
+	run := twoToolRounds(t, src)
+	for i, session := range []string{"s1", "s2", "s3"} {
+		failed := run(session, api.TraceMCPFailed)
+		if len(failed) != 1 || failed[0].Args["server"] != "files" {
+			t.Fatalf("%s: %d lines for the server that did not start, want 1: %+v", session, len(failed), failed)
+		}
+		if i == 0 {
+			continue // the start's own error (timedOut)
+		}
+		if a := failed[0].Args; a["reason"] != "command_missing" || a["command"] != "/nonexistent/mcp-files" || a["error"] != gone.Error {
+			t.Fatalf("%s: %+v", session, a)
+		}
+		if !strings.HasPrefix(failed[0].Text, "MCP server files did not start (exec:") {
+			t.Errorf("%s: English text %q", session, failed[0].Text)
+		}
 	}
 }
 

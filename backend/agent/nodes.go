@@ -411,6 +411,11 @@ func (a *Agent) toolset(ctx context.Context, rt *graph.Runtime, name string, s S
 				rt.Emit(eventTrace, say(api.TraceMCPInvalid, invalidEntry(srv)...).event(api.TraceToolSelected, rt.Node()))
 			}
 		}
+		if src, ok := a.deps.MCP.(failedSource); ok && rt != nil {
+			for _, srv := range src.Failed() {
+				rt.Emit(eventTrace, say(api.TraceMCPFailed, failedServer(srv)...).event(api.TraceToolSelected, rt.Node()))
+			}
+		}
 	}
 	allowed := map[string]bool{"calculator": true, "get_time": true, "retrieve_docs": true,
 		"run_python":        a.deps.Settings != nil && a.deps.Settings().RunPythonEnabled,
@@ -499,15 +504,29 @@ type reasoned interface {
 // particulars ("command", "url", "seconds"), which the window and ask's
 // standard error word in the person's language instead of the English.
 func mcpFailure(server string, err error) []string {
-	kv := []string{"server", server, "error", err.Error()}
 	var r reasoned
 	if errors.As(err, &r) {
 		code, args := r.Reason()
-		kv = append(kv, "reason", code)
-		for k, v := range args {
-			if k != "server" && k != "error" && k != "reason" {
-				kv = append(kv, k, v)
-			}
+		return failureBlanks(server, err.Error(), code, args)
+	}
+	return failureBlanks(server, err.Error(), "", nil)
+}
+
+// failedServer is mcp_failed's blanks for a server that failed before and
+// waits for its next try, from its status.
+func failedServer(srv api.MCPServer) []string {
+	return failureBlanks(srv.Name, srv.Error, srv.Reason, srv.ReasonArgs)
+}
+
+func failureBlanks(server, text, reason string, args map[string]string) []string {
+	kv := []string{"server", server, "error", text}
+	if reason == "" {
+		return kv
+	}
+	kv = append(kv, "reason", reason)
+	for k, v := range args {
+		if k != "server" && k != "error" && k != "reason" {
+			kv = append(kv, k, v)
 		}
 	}
 	return kv

@@ -296,6 +296,20 @@ func (m *Manager) Invalid() []api.MCPServer {
 	return m.invalid()
 }
 
+// Failed lists the servers that failed to start and have no tools to
+// offer until their next try (Backoff): Tools does not try them again
+// before then, so a turn in that pause says that it goes on without them
+// (the turn that saw them fail heard it from Tools' starting).
+func (m *Manager) Failed() []api.MCPServer {
+	var out []api.MCPServer
+	for _, st := range m.Status(context.Background(), false) {
+		if st.State == api.MCPFailed && len(st.Tools) == 0 {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
 // Unreadable says, when mcp.json could not be read at all (not JSON, not
 // an object, too large), why — its one problem — and which servers of
 // the configuration read before that edit are still in use until it is

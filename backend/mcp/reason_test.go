@@ -78,4 +78,42 @@ func TestCrashSaysWhy(t *testing.T) {
 	if st := status(t, m, "h"); st.Reason != ReasonStopped || st.Error == "" {
 		t.Fatalf("crashed: %+v", st)
 	}
+	// Its tools are still offered (a call starts it again): a turn does
+	// not go on without it.
+	if f := m.Failed(); len(f) != 0 {
+		t.Fatalf("a server with tools to offer is said failed: %+v", f)
+	}
+}
+
+// A server that did not start is not tried again until its pause ends,
+// so the turns in that pause hear of it from Failed, with why, and not
+// from Tools' starting; a server that runs is not in it.
+func TestFailedServerWaitsAndSaysWhy(t *testing.T) {
+	m := newManager(t, map[string]Server{"gone": {Command: "/nonexistent/mcp-server"}, "h": helper("good")},
+		Options{Backoff: func(int) time.Duration { return time.Hour }})
+	var mu sync.Mutex
+	var started []string
+	starting := func(s string) func(error) {
+		mu.Lock()
+		defer mu.Unlock()
+		started = append(started, s)
+		return nil
+	}
+	m.Tools(context.Background(), starting)
+	if len(started) != 2 {
+		t.Fatalf("first turn started %v, want both", started)
+	}
+	for range 2 {
+		started = nil
+		if ts := m.Tools(context.Background(), starting); len(ts) == 0 {
+			t.Fatal("the running server's tools are gone")
+		}
+		if len(started) != 0 {
+			t.Fatalf("started %v during the pause", started)
+		}
+		f := m.Failed()
+		if len(f) != 1 || f[0].Name != "gone" || f[0].Reason != ReasonCommandMissing || f[0].ReasonArgs["command"] != "/nonexistent/mcp-server" || f[0].Error == "" {
+			t.Fatalf("failed: %+v", f)
+		}
+	}
 }

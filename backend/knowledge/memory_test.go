@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/knowledgetest"
 )
 
 // memoryChildEnv makes the test binary, run again, act as the child of
@@ -91,7 +93,7 @@ func textMemoryChild(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	runtime.GC()
-	idle := statusKB(t, "VmRSS")
+	idle := knowledgetest.StatusKB(t, "VmRSS")
 	// Writing 5 to clear_refs resets VmHWM to the current RSS.
 	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
 		t.Fatalf("reset peak RSS: %v", err)
@@ -100,27 +102,9 @@ func textMemoryChild(t *testing.T, path string) {
 	if err != nil || len(rep.Imported) != 1 {
 		t.Fatalf("import: %+v, %v", rep, err)
 	}
-	peak := statusKB(t, "VmHWM")
+	peak := knowledgetest.StatusKB(t, "VmHWM")
 	runtime.GC()
 	time.Sleep(100 * time.Millisecond)
-	after := statusKB(t, "VmRSS")
+	after := knowledgetest.StatusKB(t, "VmRSS")
 	fmt.Printf("MEMORY idle_kb=%d peak_kb=%d after_kb=%d chunks=%d\n", idle, peak, after, rep.Chunks)
-}
-
-func statusKB(t *testing.T, field string) int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, field+":"); ok {
-			n, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return n
-		}
-	}
-	t.Fatalf("no %s in /proc/self/status", field)
-	return 0
 }

@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/knowledgetest"
 )
 
 // bombPDF is a one-page PDF whose content stream inflates to size bytes
@@ -206,16 +208,16 @@ func memoryChild(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	runtime.GC()
-	idle := procStatusKB(t, "VmRSS")
+	idle := knowledgetest.StatusKB(t, "VmRSS")
 	// Writing 5 to clear_refs resets VmHWM to the current RSS.
 	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
 		t.Fatalf("reset peak RSS: %v", err)
 	}
 	_, xerr := e.Extract(context.Background(), data)
-	peak := procStatusKB(t, "VmHWM")
+	peak := knowledgetest.StatusKB(t, "VmHWM")
 	runtime.GC()
 	time.Sleep(100 * time.Millisecond)
-	after := procStatusKB(t, "VmRSS")
+	after := knowledgetest.StatusKB(t, "VmRSS")
 	fmt.Printf("MEMORY idle_kb=%d peak_kb=%d after_kb=%d\n", idle, peak, after)
 	fmt.Printf("ERROR %v\n", xerr)
 	if !errors.Is(xerr, ErrTooLarge) {
@@ -227,24 +229,6 @@ func memoryChild(t *testing.T, path string) {
 	if pages, err := e.Extract(context.Background(), textPDF("after the bomb")); err != nil || strings.TrimSpace(pages[0].Text) != "after the bomb" {
 		t.Errorf("after the bomb: %+v, %v", pages, err)
 	}
-}
-
-func procStatusKB(t *testing.T, field string) int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, field+":"); ok {
-			n, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return n
-		}
-	}
-	t.Fatalf("no %s in /proc/self/status", field)
-	return 0
 }
 
 func TestSlowPage(t *testing.T) {

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -365,7 +366,7 @@ func numberedSources(srcs []api.Source, snippets bool) string {
 }
 
 func sourceLabel(s api.Source) string {
-	parts := []string{firstNonEmpty(s.Title, s.Source, s.ID)}
+	parts := []string{cmp.Or(s.Title, s.Source, s.ID, "untitled")}
 	if s.Source != "" && s.Source != parts[0] {
 		parts = append(parts, s.Source)
 	}
@@ -409,15 +410,6 @@ func orUnknown(s string) string {
 		return "unknown"
 	}
 	return s
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return "untitled"
 }
 
 func cutRunes(s string, n int) string {

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -177,7 +178,7 @@ func catalogLink(rec *api.Recommendation, c toolcatalog.Catalog) {
 // the reviewer's answer was unusable.
 func fallbackPick(s State) (tool, why string) {
 	if len(s.SubSources) > 0 {
-		return firstNonEmpty(s.SubSources[0].Title, s.SubSources[0].Source),
+		return cmp.Or(s.SubSources[0].Title, s.SubSources[0].Source, "untitled"),
 			"The best match found in the knowledge base (the model's review could not be read)."
 	}
 	return "—", "No suitable tool was found for this step."

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -110,7 +111,7 @@ func newSearchTool(r Retriever, scope Scope, outside bool, name, description, no
 }
 
 func docLabel(d Doc) string {
-	parts := []string{firstNonEmpty(d.Title, d.Source, d.ID)}
+	parts := []string{cmp.Or(d.Title, d.Source, d.ID, "untitled")}
 	if d.Source != "" && d.Source != parts[0] {
 		parts = append(parts, d.Source)
 	}
@@ -124,15 +125,6 @@ func docLabel(d Doc) string {
 		parts = append(parts, d.URL)
 	}
 	return strings.Join(parts, " — ")
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return "untitled"
 }
 
 // cut shortens s to n characters at most, on a rune boundary.

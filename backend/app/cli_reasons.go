@@ -33,9 +33,9 @@ var reasonText = map[string][2]string{
 	"knowledge.reason.replaced":               {"{count} unreadable characters were replaced with � (line numbers: {lines}).", "읽을 수 없는 글자 {count}개를 �로 바꿨습니다({lines}번째 줄)."},
 	"knowledge.reason.replaced.one":           {"1 unreadable character was replaced with � (line number: {lines}).", "읽을 수 없는 글자 1개를 �로 바꿨습니다({lines}번째 줄)."},
 	"knowledge.reason.replaced.more":          {"{count} unreadable characters were replaced with � (line numbers: {lines} and later).", "읽을 수 없는 글자 {count}개를 �로 바꿨습니다({lines}번째 줄과 그 뒤)."},
-	"knowledge.reason.json_invalid":           {"This file is not valid JSON: the first mistake is on line {line}. Fix it there, then add the file again.", "올바른 JSON 파일이 아니에요. 처음 잘못된 곳은 {line}번째 줄이에요. 그곳을 고친 뒤 파일을 다시 추가해 주세요."},
-	"knowledge.reason.json_invalid_somewhere": {"This file is not valid JSON. Fix it, then add the file again.", "올바른 JSON 파일이 아니에요. 고친 뒤 파일을 다시 추가해 주세요."},
-	"knowledge.reason.json_unfinished":        {"This file is not valid JSON: the record that begins on line {line} never ends (a closing brace, bracket or quote is missing). Fix it there, then add the file again.", "올바른 JSON 파일이 아니에요. {line}번째 줄에서 시작하는 레코드가 끝나지 않아요(닫는 괄호나 따옴표가 빠졌어요). 그곳을 고친 뒤 파일을 다시 추가해 주세요."},
+	"knowledge.reason.json_invalid":           {"This file is not valid JSON: the first mistake is on line {line}. Fix it there, then add the file again.", "올바른 JSON 파일이 아닙니다. 처음 잘못된 곳은 {line}번째 줄입니다. 그곳을 고친 뒤 파일을 다시 추가해 주세요."},
+	"knowledge.reason.json_invalid_somewhere": {"This file is not valid JSON. Fix it, then add the file again.", "올바른 JSON 파일이 아닙니다. 고친 뒤 파일을 다시 추가해 주세요."},
+	"knowledge.reason.json_unfinished":        {"This file is not valid JSON: the record that begins on line {line} never ends (a closing brace, bracket or quote is missing). Fix it there, then add the file again.", "올바른 JSON 파일이 아닙니다. {line}번째 줄에서 시작하는 레코드가 끝나지 않습니다(닫는 괄호나 따옴표가 빠졌습니다). 그곳을 고친 뒤 파일을 다시 추가해 주세요."},
 }
 
 // errorText words the errors the command line meets most — Ollama or a
@@ -54,7 +54,7 @@ var errorText = map[string][2]string{
 	"error.model_no_tools":               {"This model cannot use tools.", "이 모델은 도구를 사용할 수 없습니다."},
 	"error.model_no_tools.detail":        {"{model} cannot call tools, which Wayfinder needs for calculations, documents and recommendations.", "{model} 모델은 도구를 호출할 수 없습니다. Wayfinder는 계산, 문서, 추천에 도구가 필요합니다."},
 	"error.model_no_tools.advice":        {"Choose a chat model with the \"tools\" badge in Settings, for example: `ollama pull llama3.2:3b`", "설정에서 '도구' 표시가 있는 채팅 모델을 고르세요. 예: `ollama pull llama3.2:3b`"},
-	"error.model_out_of_memory":          {"The model does not fit in this computer's memory.", "이 컴퓨터의 메모리가 부족해 모델을 실행할 수 없어요."},
+	"error.model_out_of_memory":          {"The model does not fit in this computer's memory.", "이 컴퓨터의 메모리가 부족해 모델을 실행할 수 없습니다."},
 	"error.model_out_of_memory.detail":   {"{model} needs more memory than this computer has free.", "{model} 모델을 실행하기에 이 컴퓨터의 메모리가 부족합니다."},
 	"error.model_out_of_memory.advice":   {"Choose a smaller chat model in Settings, or name a fallback model there for when this one cannot run.", "설정에서 더 작은 채팅 모델을 고르거나, 이 모델을 실행할 수 없을 때 쓸 대체 모델을 지정하세요."},
 	"error.timeout":                      {"The model took too long to answer.", "모델의 응답이 너무 오래 걸렸습니다."},

@@ -125,7 +125,7 @@ test("a steered read_file call waits for the person: run once, always, revoke, d
     await ko.click("dialog.tool-approval button.deny");
     await ko.waitForSelector("dialog.tool-approval", { state: "detached" });
     assert.equal((await lastReply(ko)).status, "complete");
-    assert.equal(await ko.textContent("article[data-role='user'] .user-text[data-decision='deny']"), "✕ 도구 호출을 거부했어요.");
+    assert.equal(await ko.textContent("article[data-role='user'] .user-text[data-decision='deny']"), "✕ 도구 호출을 거부했습니다.");
     await ko.click("article[data-role='assistant']:last-of-type details summary");
     assert.match((await ko.textContent("article[data-role='assistant']:last-of-type .calls")) ?? "", /거부함/);
     await screenshot(ko, "approval-8-denied-ko-800");

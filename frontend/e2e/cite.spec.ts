@@ -103,7 +103,7 @@ for (const lang of [
     heading: (n: number) => `제${n}조 항구의 일`,
     para: (n: number) => `항구 규정 ${n}조: 밧줄은 감아 두고 등불은 손질하며 물때가 바뀌기 전에 일지를 씁니다. `.repeat(5),
     newNeedle: "항만장은 여덟 시에 놋쇠 종을 울립니다.",
-    cited: "인용한 구절 [1]", removed: /지식 베이스에 없어요/, changed: /답변 뒤에 이 문서가 바뀌었어요/, now: "지금 문서에서 가장 비슷한 구절",
+    cited: "인용한 구절 [1]", removed: /지식 베이스에 없습니다/, changed: /답변 뒤에 이 문서가 바뀌었습니다/, now: "지금 문서에서 가장 비슷한 구절",
     attachName: "선원-메모.md", attachText: "# 선원 메모\n\n조리실 주전자는 매주 목요일에 석회를 닦아 냅니다.\n",
     attachQuestion: "조리실 주전자는 언제 닦나요?", attachReply: "매주 목요일입니다 [1].",
   },

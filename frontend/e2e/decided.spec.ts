@@ -82,11 +82,11 @@ test("an approved plan stops asking, keeps its edits after a reload, and reads i
 
   // Korean from Settings: the lines Wayfinder wrote in English read in Korean.
   await switchLanguage(page, "ko", "ko");
-  assert.match((await planBubble(page)) ?? "", /이 계획을 승인했어요\./);
+  assert.match((await planBubble(page)) ?? "", /이 계획을 승인했습니다\./);
   assert.equal(await page.textContent("article .plan-card strong"), "승인한 계획 (1번째)");
   assert.equal(await page.textContent("article .plan-card [data-tag]"), "완료");
   const decision = await page.textContent("article .user-text[data-decision='approve']");
-  assert.match(decision ?? "", /계획을 고쳐서 승인했어요/);
+  assert.match(decision ?? "", /계획을 고쳐서 승인했습니다/);
   await screenshotSizes(page, "decided-plan-ko");
   await switchLanguage(page, "", "en"); // the other tests follow their browser's language again
   await page.context().close();
@@ -107,7 +107,7 @@ test("a broken JSON upload says once that it is not valid JSON and where; a hit 
     await page.setInputFiles("#kb-file-input", broken);
     await page.waitForSelector(".progress li.file[data-stage='failed']", { timeout: 60_000 });
     const panel = (await page.textContent("#kb-panel-docs")) ?? (await page.textContent(".kb")) ?? "";
-    const said = lang === "en" ? "This file is not valid JSON: the first mistake is on line 4." : "올바른 JSON 파일이 아니에요. 처음 잘못된 곳은 4번째 줄이에요.";
+    const said = lang === "en" ? "This file is not valid JSON: the first mistake is on line 4." : "올바른 JSON 파일이 아닙니다. 처음 잘못된 곳은 4번째 줄입니다.";
     assert.equal(panel.split(said).length - 1, 1, `said once in ${lang}: ${panel}`);
     assert.doesNotMatch(panel, /uploads[\\/]|\.incoming|That input was not accepted|encrypt|암호/, "no internal path nor unrelated advice");
     await screenshotSizes(page, `decided-json-${lang}`);

@@ -16,7 +16,7 @@ test("an MCP server that does not start says why, in English and Korean", async 
   assert.equal(added[0]?.reason, "command_missing");
   for (const [locale, lang, settings, why] of [
     ["en-US", "en", "Settings", /^It did not start: program not found: \/nonexistent\/wayfinder-mcp-server ?(Wayfinder tries again in \d+ s\.)?$/],
-    ["ko-KR", "ko", "설정", /^시작하지 못했어요: 실행할 프로그램이 없음: \/nonexistent\/wayfinder-mcp-server ?(\d+초 뒤에 다시 시도해요\.)?$/],
+    ["ko-KR", "ko", "설정", /^시작하지 못했습니다: 실행할 프로그램이 없음: \/nonexistent\/wayfinder-mcp-server ?(\d+초 뒤에 다시 시도합니다\.)?$/],
   ] as const) {
     const page = await openPage(w.browser, w.app.url, locale, { width: 1280, height: 800 });
     await page.click(`button[aria-label='${settings}']`);

@@ -100,14 +100,14 @@ describe("files in chat", () => {
   it("takes files dropped on a new chat, in Korean", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     setLang("ko");
-    expect(($("[data-testid='attach-files']") as HTMLButtonElement).title).toBe("파일 첨부: 이 파일로 새 대화를 시작해요");
+    expect(($("[data-testid='attach-files']") as HTMLButtonElement).title).toBe("파일 첨부: 이 파일로 새 대화를 시작합니다");
     const form = $("form.composer");
     const dt = { types: ["Files"], files: [new File(["{}"], "data.json")] } as unknown as DataTransfer;
     const over = new Event("dragover", { bubbles: true, cancelable: true });
     Object.defineProperty(over, "dataTransfer", { value: dt });
     form.dispatchEvent(over);
     flushSync();
-    expect($("form.composer .drop").textContent).toBe("여기에 놓으면 이 파일로 새 대화를 시작해요");
+    expect($("form.composer .drop").textContent).toBe("여기에 놓으면 이 파일로 새 대화를 시작합니다");
     const drop = new Event("drop", { bubbles: true, cancelable: true });
     Object.defineProperty(drop, "dataTransfer", { value: dt });
     form.dispatchEvent(drop);
@@ -117,7 +117,7 @@ describe("files in chat", () => {
     expect(fake.calls.find((c) => c.method === "Attach")!.args[0]).toBe(fake.sessions[0]!.id);
     // Named after its file until a message titles it, not "새 대화".
     await vi.waitFor(() => expect($(".sidebar li .title").textContent).toBe("📎data.json"), { timeout: 5000 });
-    expect($(".sidebar li .title .clip").title).toBe("첫 메시지를 쓰기 전까지 첨부한 파일 이름으로 불러요");
+    expect($(".sidebar li .title .clip").title).toBe("첫 메시지를 쓰기 전까지 첨부한 파일 이름으로 부릅니다");
     expect($("#empty-title").textContent).toBe("첨부한 파일에 대해 물어보세요");
     expect($$(".empty .example").map((b) => b.textContent)).toEqual(["data.json 내용을 몇 줄로 요약해 줘", "data.json의 핵심 내용은 뭐야?"]);
   });

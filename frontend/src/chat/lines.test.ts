@@ -23,9 +23,9 @@ function reply(content: string, extra: Partial<Message> = {}, result: Partial<Me
 describe("shownText", () => {
   it.each([
     ["a plan waiting, by key, in Korean", reply("Here is a plan — approve, edit or revise it.", { status: "awaiting_approval" }, { plan, text_key: "plan_intro" }), true, "계획을 세웠어요 — 승인하거나, 단계를 고치거나, 다시 세우도록 의견을 주세요."],
-    ["an approved plan", reply("Here is a plan — approve, edit or revise it.", {}, { plan: { ...plan, decided: "approve" }, text_key: "plan_intro" }), false, "이 계획을 승인했어요."],
-    ["a cancelled plan", reply("계획을 세웠어요", {}, { plan: { ...plan, decided: "cancel" } }), false, "이 계획을 취소했어요."],
-    ["a plan stored before decisions were kept", reply("Here is a plan — approve, edit or revise it.", { status: "awaiting_approval" }, { plan }), false, "여기서 계획을 제안했어요."],
+    ["an approved plan", reply("Here is a plan — approve, edit or revise it.", {}, { plan: { ...plan, decided: "approve" }, text_key: "plan_intro" }), false, "이 계획을 승인했습니다."],
+    ["a cancelled plan", reply("계획을 세웠어요", {}, { plan: { ...plan, decided: "cancel" } }), false, "이 계획을 취소했습니다."],
+    ["a plan stored before decisions were kept", reply("Here is a plan — approve, edit or revise it.", { status: "awaiting_approval" }, { plan }), false, "여기서 계획을 제안했습니다."],
     ["a tool call's question", reply("I would like to use read_file. Please decide whether it may run.", { status: "awaiting_approval" }, { tool_call: { id: "c", tool: "read_file", description: "", arguments: "{}", reason: "always_ask" }, text_key: "tool_ask", text_args: { tool: "read_file" } }), true, "read_file 도구를 사용하려고 해요. 실행할지 정해 주세요."],
     ["a line stored without a key, recognised by its words", reply("Okay, I cancelled the plan. Tell me if there is anything else I can do."), false, "알겠어요, 계획을 취소했어요. 다른 도움이 필요하면 말씀해 주세요."],
     ["a tool call's question stored without a key, its tool recognised", reply("I would like to use web_search. Please decide whether it may run.", { status: "awaiting_approval" }, { tool_call: { id: "c", tool: "web_search", description: "", arguments: "{}", reason: "always_ask" } }), true, "web_search 도구를 사용하려고 해요. 실행할지 정해 주세요."],

@@ -141,7 +141,7 @@ describe("a cited source in the reader", () => {
 
   it.each([
     ["en", "changed since the reply", "Cited as [1]", "The closest passage in the document now"],
-    ["ko", "답변 뒤에 이 문서가 바뀌었어요", "인용한 구절 [1]", "지금 문서에서 가장 비슷한 구절"],
+    ["ko", "답변 뒤에 이 문서가 바뀌었습니다", "인용한 구절 [1]", "지금 문서에서 가장 비슷한 구절"],
   ])("says a document imported again since changed, shows the passage as cited, then the closest passage now (%s)", { timeout: 20_000 }, async (lang, note, label, now) => {
     const fake = seeded(lang);
     // Imported again: a new id for the same file, other words at the cited place.
@@ -167,7 +167,7 @@ describe("a cited source in the reader", () => {
 
   it.each([
     ["en", "no longer in this document", "Cited as [1]", "The same place in the document now"],
-    ["ko", "이제 이 문서에 없어요", "인용한 구절 [1]", "지금 문서의 같은 자리"],
+    ["ko", "이제 이 문서에 없습니다", "인용한 구절 [1]", "지금 문서의 같은 자리"],
   ])("says when the passage cited is no longer in the document imported again, and shows the same place now (%s)", { timeout: 20_000 }, async (lang, note, label, now) => {
     const fake = seeded(lang);
     fake.docs[0]!.id = "d1b";

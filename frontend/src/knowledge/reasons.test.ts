@@ -30,12 +30,12 @@ describe("failureText", () => {
     [
       { code: "json_invalid", line: 4 },
       "This file is not valid JSON: the first mistake is on line 4. Fix it there, then add the file again.",
-      "올바른 JSON 파일이 아니에요. 처음 잘못된 곳은 4번째 줄이에요. 그곳을 고친 뒤 파일을 다시 추가해 주세요.",
+      "올바른 JSON 파일이 아닙니다. 처음 잘못된 곳은 4번째 줄입니다. 그곳을 고친 뒤 파일을 다시 추가해 주세요.",
     ],
     [
       { code: "json_unfinished", line: 2 },
       "This file is not valid JSON: the record that begins on line 2 never ends (a closing brace, bracket or quote is missing). Fix it there, then add the file again.",
-      "올바른 JSON 파일이 아니에요. 2번째 줄에서 시작하는 레코드가 끝나지 않아요(닫는 괄호나 따옴표가 빠졌어요). 그곳을 고친 뒤 파일을 다시 추가해 주세요.",
+      "올바른 JSON 파일이 아닙니다. 2번째 줄에서 시작하는 레코드가 끝나지 않습니다(닫는 괄호나 따옴표가 빠졌습니다). 그곳을 고친 뒤 파일을 다시 추가해 주세요.",
     ],
     [
       { code: "not_regular" },
@@ -50,7 +50,7 @@ describe("failureText", () => {
     [
       { code: "json_invalid" },
       "This file is not valid JSON. Fix it, then add the file again.",
-      "올바른 JSON 파일이 아니에요. 고친 뒤 파일을 다시 추가해 주세요.",
+      "올바른 JSON 파일이 아닙니다. 고친 뒤 파일을 다시 추가해 주세요.",
     ],
   ])("%o in both languages, one line, no Go error", (reason, en, ko) => {
     setLang("en");

@@ -60,10 +60,10 @@ describe("a decided plan", () => {
     setLang("ko");
     flushSync();
     await vi.waitFor(() => expect(document.documentElement.lang).toBe("ko"), { timeout: 5000 });
-    await vi.waitFor(() => expect(planText()).toContain("이 계획을 승인했어요."), { timeout: 5000 });
+    await vi.waitFor(() => expect(planText()).toContain("이 계획을 승인했습니다."), { timeout: 5000 });
     expect($("article[data-role='assistant'] .plan-card strong").textContent).toBe("승인한 계획 (1번째)");
     expect(planCard().querySelector("[data-tag]")?.textContent).toBe("완료");
-    expect($$("article .user-text").at(-1)!.textContent).toContain("계획을 고쳐서 승인했어요");
+    expect($$("article .user-text").at(-1)!.textContent).toContain("계획을 고쳐서 승인했습니다");
   }, 30000);
 
   it("shows a waiting plan's question in the language chosen now", async () => {

@@ -137,8 +137,8 @@ describe("MCP servers in Settings", () => {
     click(`button[aria-label="설정"]`);
     await vi.waitFor(() => expect($$(".servers > li")).toHaveLength(3), { timeout: 5000 });
     const why = (name: string) => $(`li[data-server='${name}'] .why`).textContent!;
-    await vi.waitFor(() => expect(why("weather")).toBe("시작하지 못했어요: 실행할 프로그램이 없음: /opt/weather-mcp 4초 뒤에 다시 시도해요."), { timeout: 5000 });
-    expect(why("odd")).toBe("시작하지 못했어요.");
+    await vi.waitFor(() => expect(why("weather")).toBe("시작하지 못했습니다: 실행할 프로그램이 없음: /opt/weather-mcp 4초 뒤에 다시 시도합니다."), { timeout: 5000 });
+    expect(why("odd")).toBe("시작하지 못했습니다.");
     expect($("li[data-server='odd'] .error-text").textContent).toBe("something only Go says");
     expect($("li[data-server='weather'] .error-text").textContent).toContain("no such file or directory");
   });

@@ -105,7 +105,7 @@ func TestExportMarkdown(t *testing.T) {
 			// The plan's introduction, stored in Korean as a question, says
 			// in the export's English what became of the plan.
 			"\nYou approved this plan.\n"}},
-		{[]string{"--all", "--lang", "ko"}, []string{"## 나 · ", "\n이 계획을 승인했어요.\n", "### 승인한 계획\n", "### 추천\n", "Wayfinder에서 내보낸 날짜: "}},
+		{[]string{"--all", "--lang", "ko"}, []string{"## 나 · ", "\n이 계획을 승인했습니다.\n", "### 승인한 계획\n", "### 추천\n", "Wayfinder에서 내보낸 날짜: "}},
 	} {
 		code, out, errOut := wayfinder(t, append(append(base, "export"), tt.args...)...)
 		for _, w := range tt.want {

@@ -2,6 +2,9 @@ package archive_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -76,7 +79,7 @@ func TestMarkdownSaysWhatBecameOfAQuestion(t *testing.T) {
 		want, notWant       string
 	}{
 		{"approved", "en", intro, plan(api.ActionApprove), false, "\nYou approved this plan.\n", intro},
-		{"cancelled, in korean", "ko", intro, plan(api.ActionCancel), false, "\n이 계획을 취소했어요.\n", intro},
+		{"cancelled, in korean", "ko", intro, plan(api.ActionCancel), false, "\n이 계획을 취소했습니다.\n", intro},
 		{"never decided", "en", intro, plan(""), false, "\nA plan was proposed here.\n", intro},
 		{"still waiting", "en", intro, plan(""), true, "\n" + intro + "\n", "proposed"},
 		{"words before the line stay", "en", "I looked at it.\n\n" + intro, plan(api.ActionApprove), false, "I looked at it.\n\nYou approved this plan.", intro},
@@ -97,5 +100,41 @@ func TestMarkdownSaysWhatBecameOfAQuestion(t *testing.T) {
 				t.Fatalf("want %q and not %q in:\n%s", tc.want, tc.notWant, got)
 			}
 		})
+	}
+}
+
+// What became of a plan or a tool call reads in the export as in the
+// window, word for word in both languages: the export keeps its own copy
+// of the window's line.plan_* and line.tool_decided (the archive does not
+// read the frontend's catalogs), and this holds the two together.
+func TestMarkdownDecidedLinesAreTheWindows(t *testing.T) {
+	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	for _, lang := range []string{"en", "ko"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "frontend", "src", "i18n", lang+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var catalog map[string]string
+		if err := json.Unmarshal(b, &catalog); err != nil {
+			t.Fatal(err)
+		}
+		for key, result := range map[string]*api.TurnResult{
+			"line.plan_approved":  {Plan: &api.PlanApproval{Decided: api.ActionApprove}},
+			"line.plan_revised":   {Plan: &api.PlanApproval{Decided: api.ActionRevise}},
+			"line.plan_cancelled": {Plan: &api.PlanApproval{Decided: api.ActionCancel}},
+			"line.plan_closed":    {Plan: &api.PlanApproval{}},
+			"line.tool_decided":   {ToolCall: &api.ToolApproval{Tool: "web_search"}},
+		} {
+			var out bytes.Buffer
+			c := archive.Conversation{ID: "c1", Title: "t", CreatedAt: t0, Messages: []archive.Message{{ID: "m1", Role: api.RoleAssistant,
+				Content: "?", Status: api.StatusComplete, CreatedAt: t0, Result: result}}}
+			if err := archive.NewMarkdownWriter(&out, lang, time.UTC, t0).Add(c); err != nil {
+				t.Fatal(err)
+			}
+			want := strings.ReplaceAll(catalog[key], "{tool}", "web_search")
+			if want == "" || !strings.Contains(out.String(), "\n"+want+"\n") {
+				t.Errorf("%s %s: the window says %q; the export:\n%s", lang, key, want, out.String())
+			}
+		}
 	}
 }

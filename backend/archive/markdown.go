@@ -51,9 +51,9 @@ var languages = map[string]labels{
 		stopped: "답변이 여기서 중단되었습니다.", fail: "답변 실패", exported: "Wayfinder에서 내보낸 날짜:", untitled: "제목 없는 대화",
 		filesTwo: "%s, %s", filesMore: "%s 외 %d개",
 		systemPrompt: "시스템 프롬프트", temperature: "온도", context: "컨텍스트 %d 토큰", otherAnswers: "다른 답변", answer: "답변 %d/%d",
-		decided: map[api.ApprovalAction]string{api.ActionApprove: "이 계획을 승인했어요.", api.ActionRevise: "이 계획 대신 새 계획을 요청했어요.",
-			api.ActionCancel: "이 계획을 취소했어요.", "": "여기서 계획을 제안했어요."},
-		toolDecided: "이 %s 호출을 결정했어요."},
+		decided: map[api.ApprovalAction]string{api.ActionApprove: "이 계획을 승인했습니다.", api.ActionRevise: "이 계획 대신 새 계획을 요청했습니다.",
+			api.ActionCancel: "이 계획을 취소했습니다.", "": "여기서 계획을 제안했습니다."},
+		toolDecided: "이 %s 도구 호출을 결정했습니다."},
 }
 
 // filesTitle names a conversation after its files: "a.pdf", "a.pdf and

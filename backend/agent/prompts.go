@@ -468,7 +468,7 @@ var (
 		en: "Okay, I cancelled the plan. Tell me if there is anything else I can do.",
 	}
 	msgGuard = phrases{
-		ko: "도구를 %d번 사용했지만 최종 답을 내지 못해 여기서 멈췄어요. 지금까지 알아낸 내용입니다:",
+		ko: "도구를 %d번 사용했지만 최종 답을 내지 못해 여기서 멈췄어요. 지금까지 알아낸 내용이에요:",
 		en: "I stopped after %d rounds of tool use without reaching a final answer. Here is what I found so far:",
 	}
 	msgGuardNothing = phrases{

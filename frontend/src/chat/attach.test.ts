@@ -117,7 +117,7 @@ describe("files in chat", () => {
     expect(fake.calls.find((c) => c.method === "Attach")!.args[0]).toBe(fake.sessions[0]!.id);
     // Named after its file until a message titles it, not "새 대화".
     await vi.waitFor(() => expect($(".sidebar li .title").textContent).toBe("📎data.json"), { timeout: 5000 });
-    expect($(".sidebar li .title .clip").title).toBe("첫 메시지를 쓰기 전까지 첨부한 파일 이름으로 부릅니다");
+    expect($(".sidebar li .title .clip").title).toBe("첫 메시지를 쓰기 전까지 첨부한 파일 이름을 제목으로 씁니다");
     expect($("#empty-title").textContent).toBe("첨부한 파일에 대해 물어보세요");
     expect($$(".empty .example").map((b) => b.textContent)).toEqual(["data.json 내용을 몇 줄로 요약해 줘", "data.json의 핵심 내용은 뭐야?"]);
   });

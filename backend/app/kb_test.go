@@ -1,6 +1,8 @@
 package app
 
 import (
+	"archive/zip"
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -8,6 +10,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -181,6 +185,10 @@ func TestUploadFailureReasons(t *testing.T) {
 		{"latin.txt", "caf\xe9 " + strings.Repeat("na\xefve r\xe9sum\xe9 \x80\x81 ", 400), "encoding", 0},
 		{"empty.md", "   \n\n", "empty", 0},
 		{"setup.exe", "MZ\x90\x00", "unsupported", 0},
+		{"old.doc", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "legacy_doc", 0},
+		{"규정.hwp", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "legacy_hwp", 0},
+		{"locked.docx", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + strings.Repeat("\x00", 600), "office_encrypted", 0},
+		{"broken.hwpx", "PK not really an archive", "office_damaged", 0},
 		{"broken.json", "{\n  \"a\": 1,\n  \"b\": \n}\n", "json_invalid", 4},
 		{"cut.jsonl", "{\"_id\": \"a\", \"text\": \"x\"}\n{\"_id\": \"b\", \"text\": \n{\"_id\": \"c\", \"text\": \"y\"}\n", "json_unfinished", 2},
 	}
@@ -211,6 +219,57 @@ func TestUploadFailureReasons(t *testing.T) {
 		if r.Error != nil {
 			t.Errorf("%s: the failed file is also the import's error %+v (said twice)", tt.name, r.Error)
 		}
+	}
+}
+
+// A Word document is read like any other: its text is searched, under
+// its headings; HWPX and OpenDocument are read the same way (their
+// reading is tested in the importer).
+func TestUploadWordDocument(t *testing.T) {
+	a, events := openTestApp(t, ollamatest.New(t), "llama3.2:3b")
+	k := &KnowledgeService{a}
+	var b bytes.Buffer
+	z := zip.NewWriter(&b)
+	w, err := z.Create("word/document.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(w, `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>`+
+		`<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>제3조(등록금)</w:t></w:r></w:p>`+
+		`<w:p><w:r><w:t>등록금은 매 학기 개시 전에 납부한다.</w:t></w:r></w:p></w:body></w:document>`)
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	id, err := k.Upload("학칙.docx", base64.StdEncoding.EncodeToString(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := waitReport(t, events, id); len(r.Imported) != 1 || len(r.Failed) != 0 {
+		t.Fatalf("report %+v", r)
+	}
+	hits, err := k.Search("등록금 납부", 5)
+	if err != nil || len(hits) == 0 || hits[0].Heading != "제3조(등록금)" || !strings.Contains(hits[0].Text, "매 학기 개시 전에 납부한다") {
+		t.Fatalf("search: %+v, %v", hits, err)
+	}
+}
+
+// The window's file pickers offer every kind the importer reads, and no
+// other.
+func TestPickersOfferWhatIsRead(t *testing.T) {
+	src, err := os.ReadFile("../../frontend/src/knowledge/formats.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`DOCUMENT_EXTENSIONS = \[([^\]]*)\]`).FindSubmatch(src)
+	if m == nil {
+		t.Fatal("no DOCUMENT_EXTENSIONS in formats.ts")
+	}
+	var picked []string
+	if err := json.Unmarshal([]byte("["+string(m[1])+"]"), &picked); err != nil {
+		t.Fatal(err)
+	}
+	if want := importer.Extensions(); !slices.Equal(picked, want) {
+		t.Errorf("formats.ts offers %v, the importer reads %v", picked, want)
 	}
 }
 
@@ -268,6 +327,8 @@ func TestReasonOfLimits(t *testing.T) {
 		{&knowledge.TooSlowError{Budget: 90 * time.Second, MB: 3}, api.FileReason{Code: "too_slow", Max: "90"}},
 		{&importer.Replaced{Count: 7, Lines: []int64{3, 9}, More: true}, api.FileReason{Code: "replaced", Count: 7, Lines: "3, 9", More: true}},
 		{importer.ErrUnsupported, api.FileReason{Code: "unsupported"}},
+		{&importer.OfficeLimitError{What: "nesting of elements"}, api.FileReason{Code: "office_limit", Max: "64"}},
+		{&importer.LegacyError{Ext: ".hwp"}, api.FileReason{Code: "legacy_hwp"}},
 		{knowledge.ErrNotRegular, api.FileReason{Code: "not_regular"}},
 		{&knowledge.TooLargeError{MB: 600, Max: 512}, api.FileReason{Code: "too_large", Max: "512"}},
 		{importer.ErrEmpty, api.FileReason{Code: "empty"}},

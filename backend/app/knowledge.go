@@ -259,12 +259,18 @@ func reasonOf(err error) *api.FileReason {
 		return &api.FileReason{Code: "pdf_no_text"}
 	case errors.Is(err, pdftext.ErrCorrupt):
 		return &api.FileReason{Code: "pdf_damaged"}
+	case errors.Is(err, importer.ErrOfficeEncrypted):
+		return &api.FileReason{Code: "office_encrypted"}
+	case errors.Is(err, importer.ErrOfficeDamaged):
+		return &api.FileReason{Code: "office_damaged"}
 	case errors.As(err, &syn) && syn.Unfinished:
 		return &api.FileReason{Code: "json_unfinished", Line: syn.Line}
 	case errors.As(err, &syn):
 		return &api.FileReason{Code: "json_invalid", Line: syn.Line}
 	}
 	var (
+		ol  *importer.OfficeLimitError
+		old *importer.LegacyError
 		nt  *importer.NotTextError
 		je  *importer.RecordTooLargeError
 		rep *importer.Replaced
@@ -286,6 +292,10 @@ func reasonOf(err error) *api.FileReason {
 		return &api.FileReason{Code: "json_record_too_large", Line: je.Line, Max: strconv.Itoa(importer.MaxRecordMB)}
 	case errors.As(err, &ts):
 		return &api.FileReason{Code: "too_slow", Max: strconv.FormatFloat(ts.Budget.Seconds(), 'f', -1, 64)}
+	case errors.As(err, &ol):
+		return &api.FileReason{Code: "office_limit", Max: strconv.Itoa(importer.MaxOfficeXML >> 20)}
+	case errors.As(err, &old):
+		return &api.FileReason{Code: "legacy_" + strings.TrimPrefix(old.Ext, ".")}
 	case errors.Is(err, importer.ErrUnsupported):
 		return &api.FileReason{Code: "unsupported"}
 	case errors.Is(err, knowledge.ErrNotRegular):

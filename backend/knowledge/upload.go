@@ -101,7 +101,7 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 		return UploadResult{Outcome: UploadFailed}, err
 	}
 	if _, ok := importer.KindOf(name); !ok {
-		return fail(fmt.Errorf("import %q: %w", name, importer.ErrUnsupported))
+		return fail(importer.Unsupported(name))
 	}
 
 	tmpDir, err := os.MkdirTemp(filepath.Join(dir, incomingDir), "up-")

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,6 +34,9 @@ const (
 	KindMarkdown Kind = "markdown"
 	KindText     Kind = "text"
 	KindJSON     Kind = "json"
+	KindWord     Kind = "docx" // Word 2007 and later
+	KindHWPX     Kind = "hwpx" // Hancom Office 2014 and later
+	KindODT      Kind = "odt"  // OpenDocument text (LibreOffice Writer)
 )
 
 // ErrUnsupported marks a file whose extension names no supported format.
@@ -65,19 +69,25 @@ type Importer struct {
 	PDF PDFExtractor
 }
 
+// kinds maps each file extension Wayfinder reads to its format.
+var kinds = map[string]Kind{
+	".pdf": KindPDF,
+	".md":  KindMarkdown, ".markdown": KindMarkdown, ".mdown": KindMarkdown, ".mkd": KindMarkdown,
+	".txt": KindText, ".text": KindText, ".log": KindText, ".csv": KindText, ".tsv": KindText,
+	".json": KindJSON, ".jsonl": KindJSON, ".ndjson": KindJSON,
+	".docx": KindWord, ".hwpx": KindHWPX, ".odt": KindODT,
+}
+
 // KindOf tells the format from the file name.
 func KindOf(path string) (Kind, bool) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".pdf":
-		return KindPDF, true
-	case ".md", ".markdown", ".mdown", ".mkd":
-		return KindMarkdown, true
-	case ".txt", ".text", ".log", ".csv", ".tsv":
-		return KindText, true
-	case ".json", ".jsonl", ".ndjson":
-		return KindJSON, true
-	}
-	return "", false
+	k, ok := kinds[strings.ToLower(filepath.Ext(path))]
+	return k, ok
+}
+
+// Extensions lists the file extensions Wayfinder reads, sorted: the
+// window's file pickers offer the same (a test holds them equal).
+func Extensions() []string {
+	return slices.Sorted(maps.Keys(kinds))
 }
 
 // Sink receives a file's documents while the importer reads it, so that a
@@ -102,16 +112,19 @@ type Sink interface {
 func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink) ([]error, error) {
 	kind, ok := KindOf(path)
 	if !ok {
-		return nil, fmt.Errorf("import %q: %w", path, ErrUnsupported)
+		return nil, Unsupported(path)
 	}
 	var tr *TextReader
 	err := func() error {
-		if kind == KindPDF {
+		switch kind {
+		case KindPDF:
 			docs, err := im.importPDF(ctx, path, r)
 			if err != nil {
 				return err
 			}
 			return emitAll(sink, docs)
+		case KindWord, KindHWPX, KindODT:
+			return readOffice(ctx, path, kind, r, sink)
 		}
 		var err error
 		if tr, err = NewTextReader(r); err != nil {

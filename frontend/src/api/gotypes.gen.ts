@@ -455,8 +455,11 @@ export interface ImportProgress {
  * the English sentence). Code is pdf_limit (with Limit: memory, open_time,
  * page_time, pages, page_chars, text_bytes; Page when one page crossed it;
  * Max the limit: "384 MB", a count, or seconds for the times),
- * pdf_encrypted, pdf_no_text, pdf_damaged; unsupported (not a kind
- * Wayfinder reads), empty (no text), binary (binary data, the first junk
+ * pdf_encrypted, pdf_no_text, pdf_damaged; office_damaged,
+ * office_encrypted, office_limit (a Word, HWPX or OpenDocument file that
+ * unpacks past Max MB of XML, or past its limits of parts and nesting);
+ * legacy_doc, legacy_hwp (an old binary format: save it as .docx, .hwpx);
+ * unsupported (not a kind Wayfinder reads), empty (no text), binary (binary data, the first junk
  * on Line), encoding (invalid sequences of an unknown encoding, from
  * Line), json_invalid (broken at Line), json_unfinished (the record that
  * begins on Line never ends), json_record_too_large (a record

@@ -14,8 +14,6 @@ import { failureText } from "../knowledge/reasons";
 import { errorText } from "../lib/errors";
 import { formatNumber, t } from "../i18n/i18n.svelte";
 
-/** The kinds the knowledge base imports, for the file picker. */
-export const ATTACH_ACCEPT = ".pdf,.md,.markdown,.txt,.text,.json,.jsonl";
 
 /** Pending is one attached file on its way in. */
 export interface Pending {

@@ -28,6 +28,16 @@ describe("failureText", () => {
       "이 PDF는 암호로 보호되어 있습니다. 암호를 없앤 사본을 저장해 그 파일을 추가하세요.",
     ],
     [
+      { code: "legacy_hwp" },
+      "Wayfinder reads Hancom's .hwpx files, not the older .hwp format: open it in Hancom Office, save it as .hwpx (or PDF), then add that.",
+      "Wayfinder는 한글의 .hwpx 파일을 읽지만 예전 .hwp 형식은 읽지 못합니다. 한글에서 열어 .hwpx(또는 PDF)로 저장한 뒤 그 파일을 추가하세요.",
+    ],
+    [
+      { code: "office_limit", max: "64" },
+      "This document unpacks to more than Wayfinder reads from one file (64 MB of text and markup, or too many parts or levels); it looks damaged or hostile, so it was not imported.",
+      "이 문서는 풀었을 때 Wayfinder가 한 파일에서 읽는 양(본문과 서식 64MB, 또는 부분이나 단계 수)을 넘습니다. 손상되었거나 악의적으로 만든 파일로 보여 가져오지 않았습니다.",
+    ],
+    [
       { code: "json_invalid", line: 4 },
       "This file is not valid JSON: the first mistake is on line 4. Fix it there, then add the file again.",
       "올바른 JSON 파일이 아닙니다. 처음 잘못된 곳은 4번째 줄입니다. 그곳을 고친 뒤 파일을 다시 추가해 주세요.",
@@ -86,7 +96,7 @@ describe("failureText", () => {
 
   // The importer's reasons the Korean window used to show in English.
   it.each([
-    [{ code: "unsupported" }, "This kind of file is not supported: Wayfinder reads PDF, Markdown, text, JSON and JSON Lines files.", "지원하지 않는 종류의 파일입니다. Wayfinder는 PDF, Markdown, 텍스트, JSON, JSON Lines 파일을 읽습니다."],
+    [{ code: "unsupported" }, "This kind of file is not supported: Wayfinder reads PDF, Word (.docx), Hancom (.hwpx), OpenDocument (.odt), Markdown, text, JSON and JSON Lines files.", "지원하지 않는 종류의 파일입니다. Wayfinder는 PDF, Word(.docx), 한글(.hwpx), OpenDocument(.odt), Markdown, 텍스트, JSON, JSON Lines 파일을 읽습니다."],
     [{ code: "empty" }, "This file has no text to read.", "이 파일에는 읽을 텍스트가 없습니다."],
     [{ code: "binary", line: 1 }, "This file holds binary data, not text (from line 1), so it was not imported.", "이 파일은 텍스트가 아니라 바이너리 데이터여서(1번째 줄부터) 가져오지 않았습니다."],
     [{ code: "encoding", line: 12 }, "This file has many characters Wayfinder cannot read (from line 12): save it as UTF-8, UTF-16 or EUC-KR text, then add it again.", "이 파일에는 Wayfinder가 읽을 수 없는 글자가 많습니다(12번째 줄부터). UTF-8, UTF-16 또는 EUC-KR 텍스트로 저장한 뒤 다시 추가하세요."],

@@ -1,0 +1,730 @@
+package importer
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Word (.docx), Hancom Office (.hwpx) and OpenDocument (.odt) files are
+// ZIP archives of XML whose body text is stored in reading order:
+// paragraphs, table cells row by row, headings marked by their style. No
+// well-kept Go library reads their text (the full OOXML toolkits are
+// commercial or archived, and none reads HWPX), and the text is a small
+// part of each format, so it is read here with archive/zip and a streaming
+// encoding/xml decoder: a paragraph at a time, within the limits below.
+// encoding/xml expands no entities declared in a document (no "billion
+// laughs"), and nothing is written to disk.
+
+// Limits of one office file; past them it fails as damaged or hostile
+// (*OfficeLimitError) instead of running the machine out of memory or time.
+const (
+	// MaxOfficeXML bounds the XML read from all of a file's parts, once
+	// unpacked: a 1,000-page report is about 10 MB, and a ZIP bomb
+	// declares sizes it does not keep to.
+	MaxOfficeXML = 64 << 20
+	// maxOfficeParts bounds the body parts (HWPX sections) read.
+	maxOfficeParts = 10_000
+	// maxOfficeEntries and maxOfficeDirectory bound the ZIP archive's
+	// list of parts (a ZIP64 archive, with more than 65,535, is refused).
+	maxOfficeEntries   = 20_000
+	maxOfficeDirectory = 8 << 20
+	// maxOfficeDepth bounds the nesting of XML elements (Word's deepest is
+	// some tens: tables in tables in text boxes).
+	maxOfficeDepth = 1_000
+	// officeBlock is about how much text is handed to the sink at a time.
+	officeBlock = 64 << 10
+)
+
+// ErrOfficeDamaged marks an office file that cannot be read: not a ZIP
+// archive, its body part missing, or XML that does not parse.
+var ErrOfficeDamaged = errors.New("the document is damaged or not really the kind of file its name says")
+
+// ErrOfficeEncrypted marks an office file saved with a password: Word and
+// LibreOffice then write an OLE compound file, not a ZIP archive.
+var ErrOfficeEncrypted = errors.New("the document is protected by a password")
+
+// OfficeLimitError is an office file past one of its limits.
+type OfficeLimitError struct{ What string }
+
+func (e *OfficeLimitError) Error() string {
+	return fmt.Sprintf("the document's %s is past what Wayfinder reads from one file; it looks damaged or hostile", e.What)
+}
+
+// LegacyError is a file in the binary format an office suite wrote before
+// its XML one (.doc, .hwp): Wayfinder reads only the XML formats, and the
+// person is told which to save it as.
+type LegacyError struct{ Ext string }
+
+func (e *LegacyError) Error() string {
+	return fmt.Sprintf("%s files are not read: save the document as %s (or PDF), then add that", e.Ext, legacyFormats[e.Ext])
+}
+
+func (e *LegacyError) Is(target error) bool { return target == ErrUnsupported }
+
+// legacyFormats maps each old binary format to the XML one to save it as.
+var legacyFormats = map[string]string{".doc": ".docx", ".hwp": ".hwpx"}
+
+// unsupported is the error for a file whose kind is not read: a
+// *LegacyError for an old office format, else ErrUnsupported.
+func unsupported(path string) error {
+	if ext := strings.ToLower(pathExt(path)); legacyFormats[ext] != "" {
+		return &LegacyError{Ext: ext}
+	}
+	return ErrUnsupported
+}
+
+// Unsupported is the error for a file KindOf does not know.
+func Unsupported(path string) error { return fmt.Errorf("import %q: %w", path, unsupported(path)) }
+
+func pathExt(p string) string { return path.Ext(strings.ReplaceAll(p, "\\", "/")) }
+
+// officeFormat is what tells one XML office format's body apart.
+type officeFormat struct {
+	// parts lists the body's parts in reading order.
+	parts func(z *zip.Reader) ([]string, error)
+	// styles, when set, names the part of paragraph styles and reads the
+	// heading level of each style id from it.
+	styles     string
+	readStyles func(d *xml.Decoder) (map[string]int, error)
+	// paragraph ends a paragraph (and a heading).
+	paragraph map[string]bool
+	// heading is the level (1–6) of a paragraph or heading element that
+	// starts here, from its own attributes or its style; 0: body text.
+	heading func(e xml.StartElement, styles map[string]int) int
+	// styleOf is the style id set inside a paragraph, after it started
+	// (Word: w:pPr/w:pStyle, w:outlineLvl); "" when e sets none.
+	styleOf func(e xml.StartElement, styles map[string]int) int
+	// text says whether character data inside the element is text.
+	text map[string]bool
+	// skip drops an element and all inside it (comments, deleted text,
+	// the copy of a drawing kept for old readers).
+	skip map[string]bool
+	// cell ends a table cell, row a table row.
+	cell, row map[string]bool
+	// inline is the text an empty element stands for (tab, line break,
+	// a run of spaces), given its attributes.
+	inline func(e xml.StartElement) string
+}
+
+// Element names are matched as "prefix:local" with the namespace's usual
+// prefix, whatever prefix a file uses.
+const (
+	nsWord  = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+	nsMC    = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+	nsHP    = "http://www.hancom.co.kr/hwpml/2011/paragraph"
+	nsHH    = "http://www.hancom.co.kr/hwpml/2011/head"
+	nsText  = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+	nsTable = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+	nsOff   = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+)
+
+var prefixes = map[string]string{nsWord: "w", nsMC: "mc", nsHP: "hp", nsHH: "hh", nsText: "text", nsTable: "table", nsOff: "office"}
+
+func qname(n xml.Name) string {
+	if p, ok := prefixes[n.Space]; ok {
+		return p + ":" + n.Local
+	}
+	return n.Local
+}
+
+func attr(e xml.StartElement, local string) string {
+	for _, a := range e.Attr {
+		if a.Name.Local == local {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+func set(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// namedLevel is the heading level a style's name gives: "heading 2",
+// "Heading2", "Outline 3", "개요 3" give their number (1–6); other names 0.
+func namedLevel(name string) int {
+	n := strings.ToLower(strings.TrimSpace(name))
+	for _, p := range []string{"heading", "outline", "개요"} {
+		if rest, ok := strings.CutPrefix(n, p); ok {
+			return numberLevel(strings.TrimSpace(rest), 0)
+		}
+	}
+	return 0
+}
+
+// numberLevel is the heading level of an outline number counted from
+// base (Word counts from 0, where 9 is body text): 1–6, or 0.
+func numberLevel(s string, base int) int {
+	v, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || v+base < 1 || v+base > 9 {
+		return 0
+	}
+	return min(v+base, 6)
+}
+
+var docx = officeFormat{
+	parts: func(z *zip.Reader) ([]string, error) {
+		// The main part is named in _rels/.rels; Word always writes it
+		// as word/document.xml.
+		if target := relTarget(z, "_rels/.rels", "/officeDocument"); target != "" {
+			return []string{strings.TrimPrefix(target, "/")}, nil
+		}
+		return []string{"word/document.xml"}, nil
+	},
+	styles: "word/styles.xml",
+	readStyles: func(d *xml.Decoder) (map[string]int, error) {
+		levels := map[string]int{}
+		id := ""
+		return levels, eachStart(d, func(e xml.StartElement) {
+			switch qname(e.Name) {
+			case "w:style":
+				id = attr(e, "styleId")
+			case "w:name":
+				if l := namedLevel(attr(e, "val")); l > 0 && id != "" {
+					levels[id] = l
+				} else if strings.EqualFold(attr(e, "val"), "title") && id != "" {
+					levels[id] = 1
+				}
+			case "w:outlineLvl":
+				if l := numberLevel(attr(e, "val"), 1); l > 0 && id != "" && levels[id] == 0 {
+					levels[id] = l
+				}
+			}
+		})
+	},
+	paragraph: set("w:p"),
+	heading:   func(xml.StartElement, map[string]int) int { return 0 },
+	styleOf: func(e xml.StartElement, styles map[string]int) int {
+		switch qname(e.Name) {
+		case "w:pStyle":
+			if l, ok := styles[attr(e, "val")]; ok {
+				return l
+			}
+			return namedLevel(attr(e, "val")) // "Heading1" without styles.xml
+		case "w:outlineLvl":
+			return numberLevel(attr(e, "val"), 1)
+		}
+		return 0
+	},
+	text: set("w:t"),
+	skip: set("w:del", "w:delText", "w:instrText", "mc:Fallback", "w:footnoteReference", "w:commentReference"),
+	cell: set("w:tc"), row: set("w:tr"),
+	inline: func(e xml.StartElement) string {
+		switch qname(e.Name) {
+		case "w:tab":
+			return "\t"
+		case "w:br", "w:cr":
+			return "\n"
+		case "w:noBreakHyphen":
+			return "-"
+		}
+		return ""
+	},
+}
+
+var hwpx = officeFormat{
+	parts: func(z *zip.Reader) ([]string, error) {
+		// The spine of Contents/content.hpf lists the sections in order;
+		// without it, Contents/section0.xml, section1.xml, … are taken.
+		if spine := hpfSpine(z); len(spine) > 0 {
+			return spine, nil
+		}
+		var secs []string
+		for _, f := range z.File {
+			if n, ok := strings.CutPrefix(f.Name, "Contents/section"); ok && strings.HasSuffix(n, ".xml") {
+				secs = append(secs, f.Name)
+			}
+		}
+		slices.SortFunc(secs, func(a, b string) int { return sectionNumber(a) - sectionNumber(b) })
+		return secs, nil
+	},
+	styles: "Contents/header.xml",
+	readStyles: func(d *xml.Decoder) (map[string]int, error) {
+		levels := map[string]int{}
+		return levels, eachStart(d, func(e xml.StartElement) {
+			if qname(e.Name) != "hh:style" {
+				return
+			}
+			for _, n := range []string{attr(e, "engName"), attr(e, "name")} {
+				if l := namedLevel(n); l > 0 {
+					levels[attr(e, "id")] = l
+					return
+				}
+			}
+		})
+	},
+	paragraph: set("hp:p"),
+	heading: func(e xml.StartElement, styles map[string]int) int {
+		return styles[attr(e, "styleIDRef")]
+	},
+	styleOf: func(xml.StartElement, map[string]int) int { return 0 },
+	text:    set("hp:t"),
+	skip:    set("hp:fieldBegin", "hp:fieldEnd"),
+	cell:    set("hp:tc"), row: set("hp:tr"),
+	inline: func(e xml.StartElement) string {
+		switch qname(e.Name) {
+		case "hp:tab":
+			return "\t"
+		case "hp:lineBreak":
+			return "\n"
+		case "hp:nbSpace", "hp:fwSpace":
+			return " "
+		case "hp:hyphen":
+			return "-"
+		}
+		return ""
+	},
+}
+
+var odt = officeFormat{
+	parts:     func(*zip.Reader) ([]string, error) { return []string{"content.xml"}, nil },
+	paragraph: set("text:p", "text:h"),
+	heading: func(e xml.StartElement, _ map[string]int) int {
+		if qname(e.Name) != "text:h" {
+			return 0
+		}
+		if l := numberLevel(attr(e, "outline-level"), 0); l > 0 {
+			return l
+		}
+		return 1
+	},
+	styleOf: func(xml.StartElement, map[string]int) int { return 0 },
+	text:    set("text:p", "text:h"),
+	skip:    set("office:annotation", "text:tracked-changes", "text:note-citation", "office:forms"),
+	cell:    set("table:table-cell"), row: set("table:table-row"),
+	inline: func(e xml.StartElement) string {
+		switch qname(e.Name) {
+		case "text:tab":
+			return "\t"
+		case "text:line-break":
+			return "\n"
+		case "text:s":
+			n, err := strconv.Atoi(attr(e, "c"))
+			if err != nil || n < 1 {
+				n = 1
+			}
+			return strings.Repeat(" ", min(n, 100))
+		}
+		return ""
+	},
+}
+
+var officeFormats = map[Kind]*officeFormat{KindWord: &docx, KindHWPX: &hwpx, KindODT: &odt}
+
+// readOffice hands the body of the office file in r to sink as one
+// Markdown document: each paragraph a block, headings as "#" lines (so
+// that every chunk knows its section), a table row on a line of its own
+// with its cells between " | ".
+func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink Sink) error {
+	ra, size, err := readerAt(r)
+	if err != nil {
+		return err
+	}
+	if err := checkDirectory(ra, size); err != nil {
+		return err
+	}
+	z, err := zip.NewReader(ra, size)
+	if err != nil {
+		var head [4]byte
+		if n, _ := ra.ReadAt(head[:], 0); n == 4 && bytes.Equal(head[:], []byte{0xD0, 0xCF, 0x11, 0xE0}) {
+			return ErrOfficeEncrypted
+		}
+		return fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
+	}
+	f := officeFormats[kind]
+	budget := &xmlBudget{left: MaxOfficeXML}
+	var styles map[string]int
+	if f.styles != "" {
+		if d, closer, err := openPart(z, f.styles, budget); err == nil {
+			styles, err = f.readStyles(d)
+			err = budget.judged(err)
+			closer.Close()
+			if err != nil && !errors.Is(err, ErrOfficeDamaged) {
+				return err // a limit, or the context
+			}
+		}
+	}
+	parts, err := f.parts(z)
+	if err != nil {
+		return err
+	}
+	if len(parts) == 0 {
+		return fmt.Errorf("%w: no body", ErrOfficeDamaged)
+	}
+	if len(parts) > maxOfficeParts {
+		return &OfficeLimitError{What: "number of sections"}
+	}
+	w := &officeWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: kind, Markdown: true}}
+	err = w.parts(ctx, z, f, parts, styles, budget)
+	if MaxOfficeXML-budget.left > 16<<20 {
+		// The decoder's buffers were Go heap, as large as the longest
+		// run of text: give them back now, as a PDF's memory is, rather
+		// than whenever the heap shrinks.
+		debug.FreeOSMemory()
+	}
+	if err != nil {
+		return err
+	}
+	return w.end()
+}
+
+// parts reads the body parts in order.
+func (w *officeWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, parts []string, styles map[string]int, budget *xmlBudget) error {
+	for _, name := range parts {
+		d, closer, err := openPart(z, name, budget)
+		if err != nil {
+			return err
+		}
+		err = budget.judged(w.body(ctx, f, d, styles))
+		closer.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkDirectory refuses a ZIP archive whose directory of parts is too
+// large to read (archive/zip holds every entry in memory: a hostile file
+// can list millions in a few megabytes). Office files list tens of parts.
+// It looks only at the end-of-directory record; archive/zip judges the
+// rest.
+func checkDirectory(ra io.ReaderAt, size int64) error {
+	const eocd = 22 // the record's size without its comment
+	n := min(size, eocd+0xFFFF)
+	tail := make([]byte, n)
+	if _, err := ra.ReadAt(tail, size-n); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
+	}
+	i := bytes.LastIndex(tail, []byte("PK\x05\x06"))
+	if i < 0 || len(tail)-i < eocd {
+		return nil // not a ZIP archive: archive/zip says so
+	}
+	entries := binary.LittleEndian.Uint16(tail[i+10:])
+	dirSize := binary.LittleEndian.Uint32(tail[i+12:])
+	if entries > maxOfficeEntries || dirSize > maxOfficeDirectory {
+		return &OfficeLimitError{What: "number of parts"}
+	}
+	return nil
+}
+
+// xmlBudget counts the unpacked XML read from a file's parts.
+type xmlBudget struct{ left int64 }
+
+func (b *xmlBudget) Read(r io.Reader, p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, b.spent()
+	}
+	n, err := r.Read(p[:min(int64(len(p)), b.left)])
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *xmlBudget) spent() error {
+	return &OfficeLimitError{What: "unpacked size (" + strconv.Itoa(MaxOfficeXML>>20) + " MB)"}
+}
+
+// judged is err, or the budget's limit when it is spent: the decoder may
+// first trip over what the cut left (half a character, an open tag).
+func (b *xmlBudget) judged(err error) error {
+	if err != nil && b.left <= 0 {
+		return b.spent()
+	}
+	return err
+}
+
+type budgetReader struct {
+	r io.Reader
+	b *xmlBudget
+}
+
+func (r budgetReader) Read(p []byte) (int, error) { return r.b.Read(r.r, p) }
+
+// openPart opens the XML part name of z for decoding within budget.
+func openPart(z *zip.Reader, name string, budget *xmlBudget) (*xml.Decoder, io.Closer, error) {
+	f, err := z.Open(name)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %s: %v", ErrOfficeDamaged, name, err)
+	}
+	d := xml.NewDecoder(budgetReader{r: f, b: budget})
+	d.Strict = true
+	return d, f, nil
+}
+
+// eachStart calls fn with each start element of d, to its end.
+func eachStart(d *xml.Decoder, fn func(xml.StartElement)) error {
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return xmlError(err)
+		}
+		if e, ok := tok.(xml.StartElement); ok {
+			fn(e)
+		}
+	}
+}
+
+// xmlError is a decoding error: a limit or cancellation as it is, any
+// other a damaged document.
+func xmlError(err error) error {
+	var le *OfficeLimitError
+	if errors.As(err, &le) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
+}
+
+// officeWriter gathers paragraphs into blocks for the sink.
+type officeWriter struct {
+	sink   Sink
+	doc    Document
+	begun  bool
+	titled bool
+	buf    strings.Builder
+}
+
+// paragraph adds one paragraph (level > 0: a heading).
+func (w *officeWriter) paragraph(text string, level int) error {
+	text = strings.TrimSpace(strings.ReplaceAll(text, "\u00a0", " "))
+	if text == "" {
+		return nil
+	}
+	if level > 0 {
+		text = strings.ReplaceAll(text, "\n", " ")
+		if !w.titled {
+			w.doc.Title, w.titled = text, true
+		}
+		w.buf.WriteString(strings.Repeat("#", level) + " ")
+	}
+	w.buf.WriteString(text)
+	w.buf.WriteString("\n\n")
+	if w.buf.Len() >= officeBlock {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *officeWriter) flush() error {
+	if w.buf.Len() == 0 {
+		return nil
+	}
+	text := w.buf.String()
+	w.buf.Reset()
+	if !w.begun {
+		w.begun = true
+		if err := w.sink.Begin(w.doc); err != nil {
+			return err
+		}
+	}
+	return w.sink.Text(text)
+}
+
+func (w *officeWriter) end() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	if !w.begun {
+		return ErrEmpty
+	}
+	return w.sink.End(w.doc)
+}
+
+// body reads one body part: paragraphs in order; a table's cells joined
+// on their row's line.
+func (w *officeWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, styles map[string]int) error {
+	var (
+		stack []string // open elements
+		skip  int      // depth of the element being skipped; 0: none
+		para  strings.Builder
+		level int
+		// row holds the cells of the table row being read; rows nests
+		// one per open table row (a table in a cell).
+		rows [][]string
+		text int // open elements whose character data is text
+		open int // open paragraphs
+	)
+	endPara := func() error {
+		t := para.String()
+		para.Reset()
+		lvl := level
+		level = 0
+		if len(rows) > 0 { // inside a cell: the cell gathers its paragraphs
+			if s := strings.TrimSpace(t); s != "" {
+				cur := &rows[len(rows)-1]
+				if len(*cur) == 0 {
+					*cur = append(*cur, "")
+				}
+				last := &(*cur)[len(*cur)-1]
+				*last = strings.TrimSpace(*last + " " + s)
+			}
+			return nil
+		}
+		return w.paragraph(t, lvl)
+	}
+	for n := 0; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return xmlError(err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			name := qname(t.Name)
+			stack = append(stack, name)
+			if len(stack) > maxOfficeDepth {
+				return &OfficeLimitError{What: "nesting of elements"}
+			}
+			if skip > 0 {
+				continue
+			}
+			switch {
+			case f.skip[name]:
+				skip = len(stack)
+			case f.paragraph[name]:
+				// A paragraph inside another (a text box, a note, HWPX's
+				// tables, which sit in a paragraph) ends the outer one's
+				// text so far, which keeps its place before it.
+				if open > 0 {
+					if err := endPara(); err != nil {
+						return err
+					}
+				}
+				open++
+				level = f.heading(t, styles)
+			case f.row[name]:
+				if strings.TrimSpace(para.String()) != "" { // a caption before the table, in its paragraph
+					if err := endPara(); err != nil {
+						return err
+					}
+				}
+				rows = append(rows, nil)
+			case f.cell[name] && len(rows) > 0:
+				rows[len(rows)-1] = append(rows[len(rows)-1], "")
+			default:
+				if l := f.styleOf(t, styles); l > 0 {
+					level = l
+				}
+				para.WriteString(f.inline(t))
+			}
+			if f.text[name] {
+				text++
+			}
+		case xml.EndElement:
+			if len(stack) == 0 {
+				return fmt.Errorf("%w: unbalanced XML", ErrOfficeDamaged)
+			}
+			name := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if skip > 0 {
+				if len(stack) < skip {
+					skip = 0
+				}
+				continue
+			}
+			if f.text[name] {
+				text--
+			}
+			switch {
+			case f.paragraph[name]:
+				open--
+				if err := endPara(); err != nil {
+					return err
+				}
+			case f.row[name] && len(rows) > 0:
+				cells := rows[len(rows)-1]
+				rows = rows[:len(rows)-1]
+				line := strings.Join(slices.DeleteFunc(cells, func(c string) bool { return c == "" }), " | ")
+				if len(rows) > 0 { // a table in a cell: its rows join the outer cell
+					para.WriteString(line)
+					if err := endPara(); err != nil {
+						return err
+					}
+				} else if err := w.paragraph(line, 0); err != nil {
+					return err
+				}
+			}
+		case xml.CharData:
+			if skip == 0 && text > 0 {
+				para.Write(t)
+			}
+		}
+	}
+}
+
+// relTarget is the target of the first relationship in the part rels of
+// z whose type ends with typ.
+func relTarget(z *zip.Reader, rels, typ string) string {
+	f, err := z.Open(rels)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	target := ""
+	d := xml.NewDecoder(io.LimitReader(f, 1<<20))
+	_ = eachStart(d, func(e xml.StartElement) {
+		if target == "" && e.Name.Local == "Relationship" && strings.HasSuffix(attr(e, "Type"), typ) {
+			target = attr(e, "Target")
+		}
+	})
+	return target
+}
+
+// hpfSpine lists the sections of Contents/content.hpf's spine, in order.
+func hpfSpine(z *zip.Reader) []string {
+	f, err := z.Open("Contents/content.hpf")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	hrefs := map[string]string{}
+	var order []string
+	d := xml.NewDecoder(io.LimitReader(f, 1<<20))
+	_ = eachStart(d, func(e xml.StartElement) {
+		switch e.Name.Local {
+		case "item":
+			hrefs[attr(e, "id")] = attr(e, "href")
+		case "itemref":
+			order = append(order, attr(e, "idref"))
+		}
+	})
+	var parts []string
+	for _, id := range order {
+		href := hrefs[id]
+		if !strings.HasPrefix(path.Base(href), "section") || !strings.HasSuffix(href, ".xml") {
+			continue // the spine lists header.xml too
+		}
+		if !strings.Contains(href, "/") {
+			href = "Contents/" + href
+		}
+		parts = append(parts, href)
+	}
+	return parts
+}
+
+func sectionNumber(name string) int {
+	n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(name, "Contents/section"), ".xml"))
+	return n
+}

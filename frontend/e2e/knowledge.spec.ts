@@ -205,3 +205,35 @@ test("uploads in Korean: the same content once, a changed file replaces it, remo
   await page.waitForFunction(() => ![...document.querySelectorAll("table.docs tr[data-doc]")].some((tr) => tr.textContent?.includes("출장 규정")));
   assert.deepEqual(kept(), ["메모.txt"], "removing the document deletes its uploaded copy");
 });
+
+test("Word and OpenDocument files in Korean: listed, found under their headings; an old .hwp says what to save it as", async () => {
+  const office = join(repoRoot, "backend", "knowledge", "importer", "testdata", "office");
+  const dir = mkdtempSync(join(tmpdir(), "wf-office-"));
+  const docx = join(dir, "학칙.docx");
+  const odt = join(dir, "학칙 사본.odt");
+  copyFileSync(join(office, "regulation.docx"), docx);
+  copyFileSync(join(office, "regulation.odt"), odt);
+  const hwp = join(dir, "옛 규정.hwp");
+  writeFileSync(hwp, Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]));
+  const page = await openPage(w.browser, w.app.url, "ko-KR");
+  await page.click(".views button >> nth=0");
+  await page.waitForSelector("#kb-title");
+  await uploadAndWait(page, docx, "done");
+  // pandoc wrote the same text into both: the second is the same
+  // document's text but another file, so it is imported beside it.
+  await uploadAndWait(page, odt, "done");
+  const failed = await uploadAndWait(page, hwp, "failed");
+  assert.match(failed, /예전 \.hwp 형식은 읽지 못합니다\. 한글에서 열어 \.hwpx\(또는 PDF\)로 저장한 뒤 그 파일을 추가하세요\./);
+  await shots(page, "knowledge-office-ko");
+
+  await page.click("#kb-tab-search");
+  await page.fill("#kb-search", "등록금은 언제 내나요");
+  await page.press("#kb-search", "Enter");
+  await page.waitForSelector(".hit .hit-where");
+  const where = await page.$$eval(".hits > li .hit-where", (els) => els.map((e) => e.textContent ?? ""));
+  for (const file of ["학칙.docx", "학칙 사본.odt"]) {
+    assert.ok(where.some((w) => w.includes(file) && w.includes("제1장 총칙 › 제2조(등록금)")), `${file} under its heading: ${where.join(" | ")}`);
+  }
+  await shots(page, "knowledge-office-search-ko");
+  await page.context().close();
+});

@@ -166,7 +166,8 @@ type ImportReport struct {
 	// of the document that has the content).
 	Duplicates []ImportFailure `json:"duplicates"`
 	// Ignored are files found in the folders that are not of a type
-	// Wayfinder imports (PDF, Markdown, text, JSON, JSON Lines).
+	// Wayfinder imports (PDF, Word, HWPX, OpenDocument, Markdown, text, JSON,
+	// JSON Lines).
 	Ignored []string `json:"ignored"`
 	// Conversation: as in ImportProgress.
 	Conversation string     `json:"conversation,omitempty"`

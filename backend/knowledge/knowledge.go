@@ -1,7 +1,7 @@
 // Package knowledge is the person's document library: it imports files
-// (PDF, Markdown, text, JSON/JSON Lines), cuts them into cited chunks, keeps
-// documents and chunks in the app's SQLite database, and answers keyword
-// searches that work in Korean and English.
+// (PDF, Word, HWPX, OpenDocument, Markdown, text, JSON/JSON Lines), cuts
+// them into cited chunks, keeps documents and chunks in the app's SQLite
+// database, and answers keyword searches that work in Korean and English.
 //
 // Subpackages do the parts that can be tested alone: pdftext (PDFium under
 // wazero), importer (file formats), chunk (passages), keyword (BM25 with a

@@ -1,5 +1,6 @@
 // Package importer turns a person's files into documents ready for
-// chunking: PDF (one part per page, for citations), Markdown (headings kept
+// chunking: PDF (one part per page, for citations), Word, HWPX and
+// OpenDocument (their body as Markdown, office.go), Markdown (headings kept
 // for the chunker), plain text, and JSON or JSON Lines (one document per
 // record, keeping the record's own id).
 //

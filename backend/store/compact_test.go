@@ -2,14 +2,16 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"gorm.io/gorm"
 )
 
 // fill adds mb rows of one MiB each to a table of their own.
-func fill(t *testing.T, db *gorm.DB, mb int) {
+func fill(t testing.TB, db *gorm.DB, mb int) {
 	t.Helper()
 	for _, q := range []string{
 		"CREATE TABLE IF NOT EXISTS filler (b BLOB)",
@@ -21,8 +23,19 @@ func fill(t *testing.T, db *gorm.DB, mb int) {
 	}
 }
 
+// emptyFiller deletes the filler rows and checkpoints, so that the file
+// holds their pages as free ones, as after a large document is removed.
+func emptyFiller(t testing.TB, db *gorm.DB) {
+	t.Helper()
+	for _, q := range []string{"DELETE FROM filler", "PRAGMA wal_checkpoint(TRUNCATE)"} {
+		if err := db.Exec(q).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // diskMB is what the database takes on the disk: its file and its log.
-func diskMB(t *testing.T, path string) int64 {
+func diskMB(t testing.TB, path string) int64 {
 	t.Helper()
 	var n int64
 	for _, p := range []string{path, path + "-wal"} {
@@ -37,90 +50,113 @@ func diskMB(t *testing.T, path string) int64 {
 	return n >> 20
 }
 
-// TestOpenGivesBackFreeSpace: after many rows are deleted (a large
-// document removed, a large import cancelled), the next start shrinks the
-// file; the data that is left stays. Open does it from 64 MB free; 8 MB
-// and a 1 MB threshold keep the test quick under -race, where SQLite runs
-// many times slower.
-func TestOpenGivesBackFreeSpace(t *testing.T) {
+// pragma reads a number from the database.
+func pragma(t testing.TB, db *gorm.DB, name string) (n int64) {
+	t.Helper()
+	if err := db.Raw("PRAGMA " + name).Scan(&n).Error; err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func sqlOf(t testing.TB, db *gorm.DB) *sql.DB {
+	t.Helper()
+	sqlDB, err := db.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sqlDB
+}
+
+// oldDatabase writes a database as Wayfinder did before auto_vacuum
+// (OpenDB sets none): a kept row, and mb MB of rows deleted again.
+func oldDatabase(t *testing.T, dir string, mb int) string {
+	t.Helper()
+	path := filepath.Join(dir, FileName)
+	db, err := OpenDB(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sqlOf(t, db).Close()
+	for _, q := range []string{"CREATE TABLE kept (v TEXT)", "INSERT INTO kept VALUES ('안녕')"} {
+		if err := db.Exec(q).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	fill(t, db, mb)
+	emptyFiller(t, db)
+	if av := pragma(t, db, "auto_vacuum"); av != 0 {
+		t.Fatalf("the old database's auto_vacuum is %d, want 0 (none)", av)
+	}
+	return path
+}
+
+// TestOpenMakesDatabasesIncremental: a new database is INCREMENTAL from
+// its creation; one written by an older Wayfinder becomes INCREMENTAL at
+// its first start, which also gives back the free space it held, and
+// keeps its data.
+func TestOpenMakesDatabasesIncremental(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	s, err := openCompacting(ctx, dir, 1<<20)
+	s, err := openWith(ctx, t.TempDir(), space{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := s.CreateSession(ctx, "kept")
-	if err != nil {
-		t.Fatal(err)
+	if av := pragma(t, s.db, "auto_vacuum"); av != autoVacuumIncremental {
+		t.Errorf("a new database's auto_vacuum is %d, want %d (incremental)", av, autoVacuumIncremental)
 	}
-	fill(t, s.db, 8)
-	if err := s.db.Exec("DELETE FROM filler").Error; err != nil {
-		t.Fatal(err)
-	}
-	if err := s.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)").Error; err != nil {
-		t.Fatal(err)
-	}
-	path := s.Path()
 	s.Close()
+
+	dir := t.TempDir()
+	path := oldDatabase(t, dir, 8)
 	if mb := diskMB(t, path); mb < 8 {
-		t.Fatalf("the database takes %d MB before, want ≥ 8 (SQLite keeps freed pages)", mb)
+		t.Fatalf("the old database takes %d MB, want ≥ 8 (SQLite keeps freed pages)", mb)
 	}
-	s, err = openCompacting(ctx, dir, 1<<20)
+	s, err = openWith(ctx, dir, space{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if mb := diskMB(t, path); mb > 1 {
-		t.Errorf("the database takes %d MB after Open, want it given back", mb)
+	if av := pragma(t, s.db, "auto_vacuum"); av != autoVacuumIncremental {
+		t.Errorf("an old database's auto_vacuum after Open is %d, want %d (incremental)", av, autoVacuumIncremental)
 	}
-	if got, err := s.Session(ctx, sess.ID); err != nil || got.Title != "kept" {
-		t.Errorf("session after compaction: %+v, %v", got, err)
+	if mb := diskMB(t, path); mb > 1 {
+		t.Errorf("the old database takes %d MB after Open, want its free space given back", mb)
+	}
+	var kept string
+	if err := s.db.Raw("SELECT v FROM kept").Scan(&kept).Error; err != nil || kept != "안녕" {
+		t.Errorf("kept row after the start's rewrite: %q, %v", kept, err)
+	}
+	if err := s.IntegrityCheck(ctx); err != nil {
+		t.Error(err)
 	}
 }
 
-// TestCompactLeavesSpaceInUse: free space under the threshold, or under
-// half the file, is left for the next rows (VACUUM would copy the whole
-// file for little gain), and so is that of a database with more in use
-// than a start should wait to copy.
-func TestCompactLeavesSpaceInUse(t *testing.T) {
+// TestCompactLeavesLargeAndIncrementalDatabases: an old database with more
+// in use than a start should wait to copy keeps its pages and its mode (as
+// before, its growth reuses them); an INCREMENTAL one is not rewritten at
+// start, its free space is the background's (giveBack).
+func TestCompactLeavesLargeAndIncrementalDatabases(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir())
+	dir := t.TempDir()
+	path := oldDatabase(t, dir, 4)
+	db, err := OpenDB(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	fill(t, s.db, 6)
-	// Two of six MB freed: over 1 MB but under half the file.
-	if err := s.db.Exec("DELETE FROM filler WHERE rowid <= 2").Error; err != nil {
-		t.Fatal(err)
+	defer sqlOf(t, db).Close()
+	fill(t, db, 2)                    // 2 MB in use, 2 free
+	compact(ctx, sqlOf(t, db), 1<<20) // at most 1 MB may be copied
+	if av, free := pragma(t, db, "auto_vacuum"), pragma(t, db, "freelist_count"); av != 0 || free == 0 {
+		t.Errorf("2 MB in use with 1 MB allowed: auto_vacuum %d, %d free pages; want 0 and some", av, free)
 	}
-	free := func() (n int64) {
-		if err := s.db.Raw("PRAGMA freelist_count").Scan(&n).Error; err != nil {
-			t.Fatal(err)
-		}
-		return n
+	compact(ctx, sqlOf(t, db), 1<<30)
+	if av, free := pragma(t, db, "auto_vacuum"), pragma(t, db, "freelist_count"); av != autoVacuumIncremental || free != 0 {
+		t.Fatalf("2 MB in use with 1 GB allowed: auto_vacuum %d, %d free pages; want %d and 0", av, free, autoVacuumIncremental)
 	}
-	before := free()
-	compact(ctx, s.db, 1<<20, 1<<30)
-	if after := free(); after != before || before == 0 {
-		t.Errorf("free pages %d → %d: under half the file must be left", before, after)
-	}
-	compact(ctx, s.db, 64<<20, 1<<30)
-	if err := s.db.Exec("DELETE FROM filler").Error; err != nil {
-		t.Fatal(err)
-	}
-	compact(ctx, s.db, 64<<20, 1<<30)
-	if free() == 0 {
-		t.Errorf("6 MB free was given back although the threshold is 64 MB")
-	}
-	// Two MB in use again, four free.
-	fill(t, s.db, 2)
-	compact(ctx, s.db, 1<<20, 1<<20)
-	if free() == 0 {
-		t.Errorf("2 MB in use were copied although at most 1 MB may be")
-	}
-	compact(ctx, s.db, 1<<20, 1<<30)
-	if n := free(); n != 0 {
-		t.Errorf("%d free pages left over 1 MB and over half the file, want 0", n)
+	emptyFiller(t, db)
+	before := pragma(t, db, "freelist_count")
+	compact(ctx, sqlOf(t, db), 1<<30)
+	if after := pragma(t, db, "freelist_count"); after != before || before == 0 {
+		t.Errorf("free pages of an incremental database %d → %d at start, want them left to the background", before, after)
 	}
 }

@@ -26,6 +26,7 @@ var (
 // SQLite's primary result codes (https://sqlite.org/rescode.html); the
 // extended codes keep them in their low byte.
 const (
+	sqliteBusy     = 5
 	sqliteReadOnly = 8
 	sqliteFull     = 13
 	sqliteCantOpen = 14

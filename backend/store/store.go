@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"time"
 
 	"github.com/glebarez/sqlite"
 	"gorm.io/gorm"
@@ -48,17 +49,26 @@ type Store struct {
 	// readOnly: opened beside the app that owns the folder (OpenReadOnly);
 	// another process writes, so nothing read may be kept.
 	readOnly bool
+	// stopGiveBack ends giveBackLoop, which closes giveBackDone; nil when
+	// no loop runs (OpenReadOnly, tests).
+	stopGiveBack context.CancelFunc
+	giveBackDone chan struct{}
 }
+
+// busyTimeout is how long a statement waits for another connection's
+// write lock before it fails with "database is locked".
+const busyTimeout = 10 * time.Second
 
 // Open opens (creating if needed) the database in dataDir and brings its
-// schema up to date.
+// schema up to date. Until Close it gives the file's free space back to
+// the disk in the background (compact, giveBackLoop).
 func Open(ctx context.Context, dataDir string) (*Store, error) {
-	return openCompacting(ctx, dataDir, compactAt)
+	return openWith(ctx, dataDir, defaultSpace())
 }
 
-// openCompacting is Open, giving back the file's free space from minFree bytes on
-// (compact).
-func openCompacting(ctx context.Context, dataDir string, minFree int64) (*Store, error) {
+// openWith is Open with sp for giving back free space; sp.every 0 starts
+// no background loop.
+func openWith(ctx context.Context, dataDir string, sp space) (*Store, error) {
 	if err := fileperm.MkdirAll(dataDir); err != nil {
 		return nil, fmt.Errorf("create data directory %q: %w", dataDir, err)
 	}
@@ -68,11 +78,24 @@ func openCompacting(ctx context.Context, dataDir string, minFree int64) (*Store,
 		return nil, err
 	}
 	s := &Store{db: db, path: path, histories: newHistories(), models: &sessionModels{byID: map[string]string{}}}
+	sqlDB, err := db.DB()
+	if err != nil {
+		_ = s.Close()
+		return nil, fmt.Errorf("open database %q: %w", path, err)
+	}
+	// Before the migrations, so that a new file is INCREMENTAL before its
+	// first table.
+	compact(ctx, sqlDB, compactUpTo)
 	if err := Migrate(ctx, db, "store", migrations()); err != nil {
 		_ = s.Close()
 		return nil, err
 	}
-	compact(ctx, db, minFree, compactUpTo)
+	if sp.every > 0 {
+		// Not ctx: the loop lives as long as the store, not the call.
+		loopCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+		s.stopGiveBack, s.giveBackDone = stop, make(chan struct{})
+		go giveBackLoop(loopCtx, sqlDB, sp, s.giveBackDone)
+	}
 	return s, nil
 }
 
@@ -92,7 +115,7 @@ func OpenDB(path string) (*gorm.DB, error) {
 		}
 	}
 	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "synchronous(NORMAL)", "busy_timeout(10000)", "foreign_keys(1)"} {
+	for _, p := range []string{"journal_mode(WAL)", "synchronous(NORMAL)", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()), "foreign_keys(1)"} {
 		q.Add("_pragma", p)
 	}
 	// Transactions take the write lock when they begin: a deferred one that
@@ -121,8 +144,13 @@ func (s *Store) DB() *gorm.DB { return s.db }
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
-// Close closes the database.
+// Close stops giving back free space, in the middle of a step if need be
+// (rolled back, nothing lost), and closes the database.
 func (s *Store) Close() error {
+	if s.stopGiveBack != nil {
+		s.stopGiveBack()
+		<-s.giveBackDone
+	}
 	sqlDB, err := s.db.DB()
 	if err != nil {
 		return fmt.Errorf("close database: %w", err)

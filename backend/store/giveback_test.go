@@ -1,0 +1,175 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// testSpace gives back from 1 MB free, without pauses worth the name, and
+// without a background loop unless every is set.
+func testSpace() space {
+	return space{at: 1 << 20, step: 4 << 20, pause: time.Millisecond, busy: 100 * time.Millisecond}
+}
+
+// TestGiveBackShrinksTheFile: after 56 MB of rows are deleted (a large
+// document removed, a large import cancelled), a pass gives the file back
+// to the disk down to the data in use, while the store is open, and keeps
+// that data.
+func TestGiveBackShrinksTheFile(t *testing.T) {
+	ctx := context.Background()
+	s, err := openWith(ctx, t.TempDir(), space{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sess, err := s.CreateSession(ctx, "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill(t, s.db, 56)
+	emptyFiller(t, s.db)
+	if mb := diskMB(t, s.Path()); mb < 56 {
+		t.Fatalf("the database takes %d MB before, want ≥ 56 (SQLite keeps freed pages)", mb)
+	}
+	if err := giveBack(ctx, sqlOf(t, s.db), testSpace()); err != nil {
+		t.Fatal(err)
+	}
+	if mb := diskMB(t, s.Path()); mb > 1 {
+		t.Errorf("the database takes %d MB after giving back, want ≤ 1 (the data in use)", mb)
+	}
+	if got, err := s.Session(ctx, sess.ID); err != nil || got.Title != "kept" {
+		t.Errorf("session after giving back: %+v, %v", got, err)
+	}
+	if err := s.IntegrityCheck(ctx); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestGiveBackStep: one step frees the pages it is given and no more, so
+// that it holds the write lock for a bounded time.
+func TestGiveBackStep(t *testing.T) {
+	ctx := context.Background()
+	s, err := openWith(ctx, t.TempDir(), space{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fill(t, s.db, 4)
+	emptyFiller(t, s.db)
+	before := pragma(t, s.db, "freelist_count")
+	conn, err := sqlOf(t, s.db).Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := giveBackStep(ctx, conn, 100)
+	conn.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := pragma(t, s.db, "freelist_count"); n != 100 || after != before-100 {
+		t.Errorf("a step of 100 pages freed %d (free pages %d → %d), want 100", n, before, after)
+	}
+}
+
+// TestGiveBackLeaves: less free space than space.at is left for the next
+// rows, and a database too large for the start to switch (auto_vacuum
+// none) is left as it is.
+func TestGiveBackLeaves(t *testing.T) {
+	ctx := context.Background()
+	s, err := openWith(ctx, t.TempDir(), space{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fill(t, s.db, 2)
+	emptyFiller(t, s.db)
+	before := pragma(t, s.db, "freelist_count")
+	sp := testSpace()
+	sp.at = 4 << 20
+	if err := giveBack(ctx, sqlOf(t, s.db), sp); err != nil {
+		t.Fatal(err)
+	}
+	if after := pragma(t, s.db, "freelist_count"); after != before || before == 0 {
+		t.Errorf("2 MB free with 4 MB to start: free pages %d → %d, want them left", before, after)
+	}
+
+	old, err := OpenDB(oldDatabase(t, t.TempDir(), 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sqlOf(t, old).Close()
+	before = pragma(t, old, "freelist_count")
+	if err := giveBack(ctx, sqlOf(t, old), testSpace()); err != nil {
+		t.Fatal(err)
+	}
+	if after := pragma(t, old, "freelist_count"); after != before || before == 0 {
+		t.Errorf("auto_vacuum none: free pages %d → %d, want them left", before, after)
+	}
+}
+
+// TestGiveBackStopsWhenCancelled: a pass ends between two steps when its
+// context ends (the store closes), with the rest of the free space left
+// and the database whole.
+func TestGiveBackStopsWhenCancelled(t *testing.T) {
+	ctx := context.Background()
+	s, err := openWith(ctx, t.TempDir(), space{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fill(t, s.db, 8)
+	emptyFiller(t, s.db)
+	before := pragma(t, s.db, "freelist_count")
+	sp := testSpace()
+	sp.step, sp.pause = 1<<20, time.Hour
+	passCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- giveBack(passCtx, sqlOf(t, s.db), sp) }()
+	waitFor(t, func() bool { return pragma(t, s.db, "freelist_count") < before })
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled pass returned %v, want context.Canceled", err)
+	}
+	if after := pragma(t, s.db, "freelist_count"); after == 0 || after >= before {
+		t.Errorf("free pages %d → %d: want one step given back and the rest left", before, after)
+	}
+	if err := s.IntegrityCheck(ctx); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestOpenGivesBackInTheBackground: Open's loop gives the space back
+// without being asked, and Close ends it.
+func TestOpenGivesBackInTheBackground(t *testing.T) {
+	ctx := context.Background()
+	sp := testSpace()
+	sp.every = 10 * time.Millisecond
+	s, err := openWith(ctx, t.TempDir(), sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill(t, s.db, 8)
+	emptyFiller(t, s.db)
+	waitFor(t, func() bool { return diskMB(t, s.Path()) <= 1 })
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-s.giveBackDone:
+	default:
+		t.Error("the loop runs on after Close")
+	}
+}
+
+// waitFor waits until ok, failing after a minute: the machine may be
+// loaded, and what is waited for is that it happens, not how soon.
+func waitFor(t *testing.T, ok func() bool) {
+	t.Helper()
+	for end := time.Now().Add(time.Minute); !ok(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("not within a minute")
+		}
+	}
+}

@@ -45,12 +45,14 @@ func defaultSpace() space {
 // every sp.every, and gives it back (giveBack), until ctx ends (Close).
 //
 // A periodic look rather than a call after each large delete: rows go in
-// many places (a document removed, an import cancelled or failed and its
-// staged rows dropped, deleted sessions purged, memories and agent
-// checkpoints removed), and a call in each, and in each one to come, is
-// easy to forget, while a look reads two numbers in the file's first page
-// (microseconds) twice a minute. The space comes back within a minute of
-// the delete, which is soon enough for a file on a disk.
+// many places and packages (knowledge's Remove and RemoveSource, the
+// staged rows an import cancelled or failed drops, and those of a crashed
+// one at start (dropStaged), the old chunks of a file imported again;
+// deleted sessions purged, memories and agent checkpoints removed), and a
+// call in each, and in each one to come, is easy to forget, while a look
+// reads two numbers in the file's first page (microseconds) twice a
+// minute. The space comes back within a minute of the delete, which is
+// soon enough for a file on a disk.
 func giveBackLoop(ctx context.Context, db *sql.DB, sp space, done chan<- struct{}) {
 	defer close(done)
 	t := time.NewTicker(sp.every)

@@ -127,6 +127,7 @@ type ImportProgress struct {
 // office_encrypted, office_limit (a Word, HWPX or OpenDocument file that
 // unpacks past Max MB of XML, or past its limits of parts and nesting);
 // legacy_doc, legacy_hwp (an old binary format: save it as .docx, .hwpx);
+// html_limit (a web page with one tag or run of text over Max MB);
 // unsupported (not a kind Wayfinder reads), empty (no text), binary (binary data, the first junk
 // on Line), encoding (invalid sequences of an unknown encoding, from
 // Line), json_invalid (broken at Line), json_unfinished (the record that
@@ -166,8 +167,8 @@ type ImportReport struct {
 	// of the document that has the content).
 	Duplicates []ImportFailure `json:"duplicates"`
 	// Ignored are files found in the folders that are not of a type
-	// Wayfinder imports (PDF, Word, HWPX, OpenDocument, Markdown, text, JSON,
-	// JSON Lines).
+	// Wayfinder imports (PDF, Word, HWPX, OpenDocument, HTML, Markdown,
+	// text, JSON, JSON Lines).
 	Ignored []string `json:"ignored"`
 	// Conversation: as in ImportProgress.
 	Conversation string     `json:"conversation,omitempty"`

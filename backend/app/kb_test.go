@@ -329,6 +329,7 @@ func TestReasonOfLimits(t *testing.T) {
 		{importer.ErrUnsupported, api.FileReason{Code: "unsupported"}},
 		{&importer.OfficeLimitError{What: "nesting of elements"}, api.FileReason{Code: "office_limit", Max: "64"}},
 		{&importer.LegacyError{Ext: ".hwp"}, api.FileReason{Code: "legacy_hwp"}},
+		{&importer.HTMLLimitError{}, api.FileReason{Code: "html_limit", Max: "16"}},
 		{knowledge.ErrNotRegular, api.FileReason{Code: "not_regular"}},
 		{&knowledge.TooLargeError{MB: 600, Max: 512}, api.FileReason{Code: "too_large", Max: "512"}},
 		{importer.ErrEmpty, api.FileReason{Code: "empty"}},

@@ -270,6 +270,7 @@ func reasonOf(err error) *api.FileReason {
 	}
 	var (
 		ol  *importer.OfficeLimitError
+		hl  *importer.HTMLLimitError
 		old *importer.LegacyError
 		nt  *importer.NotTextError
 		je  *importer.RecordTooLargeError
@@ -294,6 +295,8 @@ func reasonOf(err error) *api.FileReason {
 		return &api.FileReason{Code: "too_slow", Max: strconv.FormatFloat(ts.Budget.Seconds(), 'f', -1, 64)}
 	case errors.As(err, &ol):
 		return &api.FileReason{Code: "office_limit", Max: strconv.Itoa(importer.MaxOfficeXML >> 20)}
+	case errors.As(err, &hl):
+		return &api.FileReason{Code: "html_limit", Max: strconv.Itoa(importer.MaxHTMLTokenMB)}
 	case errors.As(err, &old):
 		return &api.FileReason{Code: "legacy_" + strings.TrimPrefix(old.Ext, ".")}
 	case errors.Is(err, importer.ErrUnsupported):

@@ -206,13 +206,16 @@ test("uploads in Korean: the same content once, a changed file replaces it, remo
   assert.deepEqual(kept(), ["메모.txt"], "removing the document deletes its uploaded copy");
 });
 
-test("Word and OpenDocument files in Korean: listed, found under their headings; an old .hwp says what to save it as", async () => {
+test("Word, OpenDocument and web pages in Korean: listed, found under their headings; an old .hwp says what to save it as", async () => {
   const office = join(repoRoot, "backend", "knowledge", "importer", "testdata", "office");
   const dir = mkdtempSync(join(tmpdir(), "wf-office-"));
   const docx = join(dir, "학칙.docx");
   const odt = join(dir, "학칙 사본.odt");
   copyFileSync(join(office, "regulation.docx"), docx);
   copyFileSync(join(office, "regulation.odt"), odt);
+  const page1 = join(dir, "휴학 안내.html");
+  writeFileSync(page1, `<!doctype html><html><head><meta charset="utf-8"><title>휴학 안내 | 학사지원팀</title><script>alert("no")</script></head>
+<body><nav>홈 · 학사 · 공지</nav><h1>휴학 안내</h1><h2>신청 기간</h2><p>휴학은 매 학기 개시 전까지 포털에서 신청한다.<table><tr><th>구분<th>기간<tr><td>일반휴학<td>2월 1일~2월 28일</table></body></html>`);
   const hwp = join(dir, "옛 규정.hwp");
   writeFileSync(hwp, Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]));
   const page = await openPage(w.browser, w.app.url, "ko-KR");
@@ -222,6 +225,7 @@ test("Word and OpenDocument files in Korean: listed, found under their headings;
   // pandoc wrote the same text into both: the second is the same
   // document's text but another file, so it is imported beside it.
   await uploadAndWait(page, odt, "done");
+  await uploadAndWait(page, page1, "done");
   const failed = await uploadAndWait(page, hwp, "failed");
   assert.match(failed, /예전 \.hwp 형식은 읽지 못합니다\. 한글에서 열어 \.hwpx\(또는 PDF\)로 저장한 뒤 그 파일을 추가하세요\./);
   await shots(page, "knowledge-office-ko");
@@ -235,5 +239,15 @@ test("Word and OpenDocument files in Korean: listed, found under their headings;
     assert.ok(where.some((w) => w.includes(file) && w.includes("제1장 총칙 › 제2조(등록금)")), `${file} under its heading: ${where.join(" | ")}`);
   }
   await shots(page, "knowledge-office-search-ko");
+
+  // The page is named by its <title>; its scripts and menu are not text.
+  await page.fill("#kb-search", "휴학 신청 기간");
+  await page.press("#kb-search", "Enter");
+  await page.waitForFunction(() => document.querySelector(".hits > li .hit-where")?.textContent?.includes("휴학 안내.html"));
+  const first = (await page.textContent(".hits > li:first-child")) ?? "";
+  assert.match(first, /휴학 안내 \| 학사지원팀/);
+  assert.match(first, /휴학 안내 › 신청 기간/);
+  assert.match(first, /일반휴학 \| 2월 1일~2월 28일/);
+  assert.doesNotMatch(first, /alert|홈 · 학사/);
   await page.context().close();
 });

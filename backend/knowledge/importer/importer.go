@@ -1,8 +1,8 @@
 // Package importer turns a person's files into documents ready for
 // chunking: PDF (one part per page, for citations), Word, HWPX and
-// OpenDocument (their body as Markdown, office.go), Markdown (headings kept
-// for the chunker), plain text, and JSON or JSON Lines (one document per
-// record, keeping the record's own id).
+// OpenDocument (their body as Markdown, office.go), web pages (html.go),
+// Markdown (headings kept for the chunker), plain text, and JSON or JSON
+// Lines (one document per record, keeping the record's own id).
 //
 // It reads a stream and hands on text as it goes (a file of any size is
 // read in blocks, in any of the encodings decode.go tells apart); storing,
@@ -38,6 +38,7 @@ const (
 	KindWord     Kind = "docx" // Word 2007 and later
 	KindHWPX     Kind = "hwpx" // Hancom Office 2014 and later
 	KindODT      Kind = "odt"  // OpenDocument text (LibreOffice Writer)
+	KindHTML     Kind = "html" // a saved web page
 )
 
 // ErrUnsupported marks a file whose extension names no supported format.
@@ -77,6 +78,7 @@ var kinds = map[string]Kind{
 	".txt": KindText, ".text": KindText, ".log": KindText, ".csv": KindText, ".tsv": KindText,
 	".json": KindJSON, ".jsonl": KindJSON, ".ndjson": KindJSON,
 	".docx": KindWord, ".hwpx": KindHWPX, ".odt": KindODT,
+	".html": KindHTML, ".htm": KindHTML, ".xhtml": KindHTML,
 }
 
 // KindOf tells the format from the file name.
@@ -136,6 +138,8 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 			return readMarkdown(ctx, path, tr, sink)
 		case KindJSON:
 			return readJSON(ctx, path, tr, sink)
+		case KindHTML:
+			return readHTML(ctx, path, tr, sink)
 		default:
 			return readText(ctx, path, tr, sink)
 		}

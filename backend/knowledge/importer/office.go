@@ -42,8 +42,6 @@ const (
 	// maxOfficeDepth bounds the nesting of XML elements (Word's deepest is
 	// some tens: tables in tables in text boxes).
 	maxOfficeDepth = 1_000
-	// officeBlock is about how much text is handed to the sink at a time.
-	officeBlock = 64 << 10
 )
 
 // ErrOfficeDamaged marks an office file that cannot be read: not a ZIP
@@ -369,7 +367,7 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 	if len(parts) > maxOfficeParts {
 		return &OfficeLimitError{What: "number of sections"}
 	}
-	w := &officeWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: kind, Markdown: true}}
+	w := &mdWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: kind, Markdown: true}}
 	err = w.parts(ctx, z, f, parts, styles, budget)
 	if MaxOfficeXML-budget.left > 16<<20 {
 		// The decoder's buffers were Go heap, as large as the longest
@@ -384,7 +382,7 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 }
 
 // parts reads the body parts in order.
-func (w *officeWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, parts []string, styles map[string]int, budget *xmlBudget) error {
+func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, parts []string, styles map[string]int, budget *xmlBudget) error {
 	for _, name := range parts {
 		d, closer, err := openPart(z, name, budget)
 		if err != nil {
@@ -492,90 +490,25 @@ func xmlError(err error) error {
 	return fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
 }
 
-// officeWriter gathers paragraphs into blocks for the sink.
-type officeWriter struct {
-	sink   Sink
-	doc    Document
-	begun  bool
-	titled bool
-	buf    strings.Builder
-}
-
-// paragraph adds one paragraph (level > 0: a heading).
-func (w *officeWriter) paragraph(text string, level int) error {
-	text = strings.TrimSpace(strings.ReplaceAll(text, "\u00a0", " "))
-	if text == "" {
-		return nil
-	}
-	if level > 0 {
-		text = strings.ReplaceAll(text, "\n", " ")
-		if !w.titled {
-			w.doc.Title, w.titled = text, true
-		}
-		w.buf.WriteString(strings.Repeat("#", level) + " ")
-	}
-	w.buf.WriteString(text)
-	w.buf.WriteString("\n\n")
-	if w.buf.Len() >= officeBlock {
-		return w.flush()
-	}
-	return nil
-}
-
-func (w *officeWriter) flush() error {
-	if w.buf.Len() == 0 {
-		return nil
-	}
-	text := w.buf.String()
-	w.buf.Reset()
-	if !w.begun {
-		w.begun = true
-		if err := w.sink.Begin(w.doc); err != nil {
-			return err
-		}
-	}
-	return w.sink.Text(text)
-}
-
-func (w *officeWriter) end() error {
-	if err := w.flush(); err != nil {
-		return err
-	}
-	if !w.begun {
-		return ErrEmpty
-	}
-	return w.sink.End(w.doc)
-}
-
 // body reads one body part: paragraphs in order; a table's cells joined
 // on their row's line.
-func (w *officeWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, styles map[string]int) error {
+func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, styles map[string]int) error {
 	var (
 		stack []string // open elements
 		skip  int      // depth of the element being skipped; 0: none
 		para  strings.Builder
 		level int
-		// row holds the cells of the table row being read; rows nests
-		// one per open table row (a table in a cell).
-		rows [][]string
-		text int // open elements whose character data is text
-		open int // open paragraphs
+		tbl   = &tables{w: w}
+		text  int // open elements whose character data is text
+		open  int // open paragraphs
 	)
 	endPara := func() error {
 		t := para.String()
 		para.Reset()
 		lvl := level
 		level = 0
-		if len(rows) > 0 { // inside a cell: the cell gathers its paragraphs
-			if s := strings.TrimSpace(t); s != "" {
-				cur := &rows[len(rows)-1]
-				if len(*cur) == 0 {
-					*cur = append(*cur, "")
-				}
-				last := &(*cur)[len(*cur)-1]
-				*last = strings.TrimSpace(*last + " " + s)
-			}
-			return nil
+		if inCell, err := tbl.add(t); inCell || err != nil { // a cell gathers its paragraphs
+			return err
 		}
 		return w.paragraph(t, lvl)
 	}
@@ -585,7 +518,7 @@ func (w *officeWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder
 		}
 		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
-			return nil
+			return tbl.close()
 		}
 		if err != nil {
 			return xmlError(err)
@@ -620,9 +553,12 @@ func (w *officeWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder
 						return err
 					}
 				}
-				rows = append(rows, nil)
-			case f.cell[name] && len(rows) > 0:
-				rows[len(rows)-1] = append(rows[len(rows)-1], "")
+				tbl.push()
+				if err := tbl.openRow(); err != nil {
+					return err
+				}
+			case f.cell[name]:
+				tbl.cell()
 			default:
 				if l := f.styleOf(t, styles); l > 0 {
 					level = l
@@ -653,22 +589,22 @@ func (w *officeWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder
 				if err := endPara(); err != nil {
 					return err
 				}
-			case f.row[name] && len(rows) > 0:
-				cells := rows[len(rows)-1]
-				rows = rows[:len(rows)-1]
-				line := strings.Join(slices.DeleteFunc(cells, func(c string) bool { return c == "" }), " | ")
-				if len(rows) > 0 { // a table in a cell: its rows join the outer cell
-					para.WriteString(line)
-					if err := endPara(); err != nil {
-						return err
-					}
-				} else if err := w.paragraph(line, 0); err != nil {
+			case f.row[name]:
+				if err := endPara(); err != nil {
+					return err
+				}
+				if err := tbl.pop(); err != nil {
 					return err
 				}
 			}
 		case xml.CharData:
 			if skip == 0 && text > 0 {
 				para.Write(t)
+				if para.Len() > maxHeld {
+					if err := endPara(); err != nil {
+						return err
+					}
+				}
 			}
 		}
 	}

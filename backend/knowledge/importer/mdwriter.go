@@ -1,0 +1,178 @@
+package importer
+
+import "strings"
+
+// mdBlock is about how much text is handed to the sink at a time.
+const mdBlock = 64 << 10
+
+// mdWriter writes a document read element by element (office files,
+// web pages) as Markdown, paragraphs gathered into blocks for the sink:
+// headings as "#" lines, so that every chunk knows its section, the
+// first naming the document unless it has a title of its own.
+type mdWriter struct {
+	sink   Sink
+	doc    Document
+	begun  bool
+	titled bool
+	buf    strings.Builder
+}
+
+// paragraph adds one paragraph (level > 0: a heading).
+func (w *mdWriter) paragraph(text string, level int) error {
+	text = strings.TrimSpace(strings.ReplaceAll(text, "\u00a0", " "))
+	if text == "" {
+		return nil
+	}
+	if level > 0 {
+		text = strings.ReplaceAll(text, "\n", " ")
+		if !w.titled {
+			w.doc.Title, w.titled = text, true
+		}
+		w.buf.WriteString(strings.Repeat("#", level) + " ")
+	}
+	w.buf.WriteString(text)
+	w.buf.WriteString("\n\n")
+	if w.buf.Len() >= mdBlock {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *mdWriter) flush() error {
+	if w.buf.Len() == 0 {
+		return nil
+	}
+	text := w.buf.String()
+	w.buf.Reset()
+	if !w.begun {
+		w.begun = true
+		if err := w.sink.Begin(w.doc); err != nil {
+			return err
+		}
+	}
+	return w.sink.Text(text)
+}
+
+func (w *mdWriter) end() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	if !w.begun {
+		return ErrEmpty
+	}
+	return w.sink.End(w.doc)
+}
+
+// maxHeld bounds the text of one paragraph or table row a reader holds
+// before handing it on: a hostile page of one endless line, or a table
+// cell of endless paragraphs, is handed on in pieces.
+const maxHeld = 1 << 20
+
+// tables holds the rows being read of the tables open inside each other
+// (nil: that table has no row open). A row is written as one line, its
+// cells between " | "; a row of a table inside a cell joins that cell.
+type tables struct {
+	w    *mdWriter
+	rows [][]*strings.Builder
+	held int // bytes in the innermost row
+}
+
+// push opens a table inside the current one (or the page).
+func (t *tables) push() { t.rows = append(t.rows, nil) }
+
+// pop ends the innermost table and its open row.
+func (t *tables) pop() error {
+	if len(t.rows) == 0 {
+		return nil
+	}
+	err := t.endRow()
+	t.rows = t.rows[:len(t.rows)-1]
+	return err
+}
+
+// openRow starts a row in the innermost table, ending the one open.
+func (t *tables) openRow() error {
+	if len(t.rows) == 0 {
+		return nil
+	}
+	if err := t.endRow(); err != nil {
+		return err
+	}
+	t.rows[len(t.rows)-1] = []*strings.Builder{}
+	return nil
+}
+
+// cell starts a cell in the innermost table's row (opening one if none).
+func (t *tables) cell() {
+	if len(t.rows) == 0 {
+		return
+	}
+	i := len(t.rows) - 1
+	t.rows[i] = append(t.rows[i], &strings.Builder{})
+}
+
+// add puts a paragraph's text into the current cell; false when no table
+// row is open (the text is the page's).
+func (t *tables) add(text string) (bool, error) {
+	if len(t.rows) == 0 || t.rows[len(t.rows)-1] == nil {
+		return false, nil
+	}
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return true, nil
+	}
+	i := len(t.rows) - 1
+	if len(t.rows[i]) == 0 {
+		t.cell()
+	}
+	c := t.rows[i][len(t.rows[i])-1]
+	if c.Len() > 0 {
+		c.WriteByte(' ')
+	}
+	c.WriteString(s)
+	if t.held += len(s); t.held > maxHeld {
+		cells := len(t.rows[i])
+		if err := t.endRow(); err != nil {
+			return true, err
+		}
+		t.rows[i] = make([]*strings.Builder, cells) // the row goes on, in the same cell
+		for k := range t.rows[i] {
+			t.rows[i][k] = &strings.Builder{}
+		}
+	}
+	return true, nil
+}
+
+// endRow writes the innermost table's open row.
+func (t *tables) endRow() error {
+	if len(t.rows) == 0 || t.rows[len(t.rows)-1] == nil {
+		return nil
+	}
+	i := len(t.rows) - 1
+	var cells []string
+	for _, c := range t.rows[i] {
+		if c.Len() > 0 {
+			cells = append(cells, c.String())
+		}
+	}
+	t.rows[i], t.held = nil, 0
+	line := strings.Join(cells, " | ")
+	if i > 0 && t.rows[i-1] != nil { // a table in a cell
+		inner := t.rows
+		t.rows = t.rows[:i]
+		_, err := t.add(line)
+		t.rows = inner[:i+1]
+		return err
+	}
+	return t.w.paragraph(line, 0)
+}
+
+// close ends every table still open (a page cut short).
+func (t *tables) close() error {
+	for len(t.rows) > 0 {
+		if err := t.pop(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

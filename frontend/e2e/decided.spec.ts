@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { openPage, screenshotSizes, script, send, waitReady, withWorld } from "./harness.ts";
+import { belowLabel, hitPlace, openPage, screenshotSizes, script, send, waitReady, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -130,7 +130,11 @@ test("a broken JSON upload says once that it is not valid JSON and where; a hit 
     const words = lang === "en" ? ["annual", "leave"] : ["휴가", "신청"];
     assert.deepEqual([...new Set(marks.map((m) => m?.toLowerCase()))].sort(), words.sort(), `marked ${JSON.stringify(marks)}`);
     assert.equal(await page.$("dialog.reader img"), null, "document text stays text");
+    // The hit is long and its first marked word near its end: it opens with its first line under the label "Leave"
+    // stuck at the top, not behind it, and stays so as the window changes size for the screenshots.
+    assert.equal(belowLabel(await hitPlace(page, "reader")), "", "where the hit opens");
     await screenshotSizes(page, `decided-reader-${lang}`);
+    assert.equal(belowLabel(await hitPlace(page, "reader")), "", "where the hit is after the screenshots");
     await page.click("dialog.reader form button");
     await page.context().close();
   }

@@ -404,3 +404,65 @@ export async function overlappingPlaces(page: Page, dialog: string): Promise<str
     return [...new Set(found)];
   });
 }
+
+/**
+ * HitPlace is where the reader's hit is when it opens, against the label of its section stuck over it: pixels from
+ * the page's top, and how many lines the label takes (it wraps in a narrow window and in Korean).
+ */
+export interface HitPlace {
+  label: string;
+  labelLines: number;
+  viewTop: number;
+  viewBottom: number;
+  labelTop: number;
+  labelBottom: number;
+  firstLineTop: number;
+  firstLineBottom: number;
+}
+
+/**
+ * hitPlace measures the hit's first line (the box of its first letter) and the label of its section in the reader in
+ * the dialog `dialog`, after two frames.
+ */
+export async function hitPlace(page: Page, dialog: string): Promise<HitPlace> {
+  return page.$eval(`dialog.${dialog} [data-testid=reader-body]`, async (body) => {
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const hit = body.querySelector<HTMLElement>("[data-part=hit]")!;
+    const label = hit.closest(".section")?.querySelector<HTMLElement>(":scope > .place");
+    const walk = document.createTreeWalker(hit, NodeFilter.SHOW_TEXT);
+    let text: Text | null = null;
+    while (walk.nextNode()) if ((walk.currentNode.textContent ?? "").trim()) { text = walk.currentNode as Text; break; }
+    const range = document.createRange();
+    const at = text ? (text.textContent ?? "").search(/\S/) : 0;
+    if (text) { range.setStart(text, at); range.setEnd(text, at + 1); }
+    const line = range.getBoundingClientRect();
+    const view = body.getBoundingClientRect();
+    const l = label?.getBoundingClientRect();
+    const labelRange = document.createRange();
+    if (label) labelRange.selectNodeContents(label);
+    return {
+      label: label?.textContent ?? "",
+      labelLines: new Set([...labelRange.getClientRects()].map((r) => Math.round(r.top))).size,
+      viewTop: view.top + body.clientTop,
+      viewBottom: view.top + body.clientTop + body.clientHeight,
+      labelTop: l?.top ?? 0,
+      labelBottom: l?.bottom ?? 0,
+      firstLineTop: line.top,
+      firstLineBottom: line.bottom,
+    };
+  });
+}
+
+/**
+ * belowLabel says what is wrong with where the hit is against the label stuck over it ("" when nothing): the label
+ * is not stuck at the view's top (nothing would be shown about it), the hit's first line is under the label or out
+ * of the view, or the label does not take the `lines` the test means it to.
+ */
+export function belowLabel(p: HitPlace, lines?: number): string {
+  const at = `first line ${p.firstLineTop.toFixed(1)}–${p.firstLineBottom.toFixed(1)}, label ${p.labelTop.toFixed(1)}–${p.labelBottom.toFixed(1)}, view ${p.viewTop.toFixed(1)}–${p.viewBottom.toFixed(1)}`;
+  if (lines !== undefined && p.labelLines !== lines) return `the label takes ${p.labelLines} lines, not ${lines}: ${at}`;
+  if (Math.abs(p.labelTop - p.viewTop) > 0.5) return `the label is not stuck at the top, so nothing is measured: ${at}`;
+  if (p.firstLineTop < p.labelBottom - 0.5) return `the hit's first line is under the label: ${at}`;
+  if (p.firstLineBottom > p.viewBottom + 0.5) return `the hit's first line is below the view: ${at}`;
+  return "";
+}

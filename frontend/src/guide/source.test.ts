@@ -45,6 +45,29 @@ function seeded(lang = "en"): FakeBackend {
   return fake;
 }
 
+/**
+ * fakeLayout gives the reader the layout happy-dom has not got: a view 100 px high over 2,000 px of document, the page
+ * label stuck at its top 30 px high, the label "Cited as [n]" 500 px down and the cited chunk under it, 60 px: longer
+ * than the view left under the page label, so the reader puts its start (the label) right under that label.
+ */
+function fakeLayout(): void {
+  const rect = (top: number, height: number) => ({ top, bottom: top + height, height, left: 0, right: 0, width: 0, x: 0, y: top, toJSON: () => ({}) }) as DOMRect;
+  vi.spyOn(Element.prototype, "getBoundingClientRect").mockImplementation(function (this: Element) {
+    const scrolled = this.closest<HTMLElement>("[data-testid=reader-body]")?.scrollTop ?? 0;
+    if (this.matches("[data-testid=reader-cited]")) return rect(500 - scrolled, 20);
+    if (this.matches("[data-part=hit]")) return rect(520 - scrolled, 60);
+    if (this.matches(".place")) return rect(0, 30);
+    return rect(0, 0);
+  });
+  const reader = (el: Element) => el.getAttribute("data-testid") === "reader-body";
+  vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockImplementation(function (this: Element) {
+    return reader(this) ? 100 : 0;
+  });
+  vi.spyOn(Element.prototype, "scrollHeight", "get").mockImplementation(function (this: Element) {
+    return reader(this) ? 2000 : 0;
+  });
+}
+
 /** openReply starts the window on fake and opens its conversation, the reply's four citations shown. */
 async function openReply(fake: FakeBackend): Promise<FakeBackend> {
   await start({}, fake);
@@ -68,12 +91,7 @@ async function openWhole(n: number): Promise<HTMLElement> {
 
 describe("a cited source in the reader", () => {
   it("opens the whole document at the cited chunk, labelled as cited, with what the dialog showed", { timeout: 20_000 }, async () => {
-    const scrolled: string[] = [];
-    const had = Element.prototype.scrollIntoView;
-    onTestFinished(() => void (Element.prototype.scrollIntoView = had));
-    Element.prototype.scrollIntoView = function (this: Element) {
-      scrolled.push(this.getAttribute("data-testid") ?? this.getAttribute("data-part") ?? "");
-    };
+    fakeLayout();
     const fake = await openReply(seeded());
     // The document is in whole (30 chunks), not just the passage.
     const dialog = await openWhole(1);
@@ -88,7 +106,10 @@ describe("a cited source in the reader", () => {
     // Exactly one chunk is the cited one, and its label says which [n].
     expect(dialog.querySelectorAll("[data-part='hit']")).toHaveLength(1);
     expect($("[data-testid=reader-cited]", dialog).textContent).toBe("Cited as [1]");
-    expect(scrolled.at(-1)).toBe("reader-cited");
+    // Scrolled to the cited label, not to the chunk under it, the label right under the page label stuck at the top.
+    const body = $("[data-testid=reader-body]", dialog);
+    expect(500 - body.scrollTop).toBeGreaterThanOrEqual(30);
+    expect(500 - body.scrollTop).toBeLessThan(32);
     // What the dialog showed before: [n], the title, the file, page and heading.
     expect($("#source-title").textContent).toBe("[1] Leave policy");
     expect($(".where", dialog).textContent).toBe("leave.md · page 1 · 연차 휴가");

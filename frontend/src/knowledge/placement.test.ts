@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { hitScrollTop, type Placement } from "./placement";
+
+describe("hitScrollTop", () => {
+  // A reader 500 px high over 10,000 px of a document, the hit 2,000 px down.
+  const at = (p: Partial<Placement>): Placement => ({ top: 2000, height: 100, view: 500, cover: 0, max: 9500, ...p });
+
+  it.each([
+    // name, placement, scrollTop, where the hit's top is in the view
+    ["a short hit without a label is centred", at({}), 1800, 200],
+    ["a short hit is centred below a one-line label", at({ cover: 30 }), 1785, 215],
+    ["a two-line label puts it lower", at({ cover: 54 }), 1773, 227],
+    ["a hit taller than the view starts just under the label", at({ height: 800, cover: 54 }), 1946, 54],
+    ["a hit as tall as the view below the label fills it", at({ height: 446, cover: 54 }), 1946, 54],
+    ["a hit one pixel taller than that still starts under it", at({ height: 447, cover: 54 }), 1946, 54],
+    ["near the document's start the reader cannot scroll back further", at({ top: 40, cover: 30 }), 0, 40],
+    ["near its end it cannot scroll further", at({ top: 9900, cover: 30 }), 9500, 400],
+    ["a document shorter than the view does not scroll", at({ top: 100, max: -200 }), 0, 100],
+    ["fractions round so that the hit is lower, not under the label", at({ top: 2000.6, height: 100.3, cover: 30.4 }), 1785, 215.6],
+  ])("%s", (_name, p, want, hitAt) => {
+    const got = hitScrollTop(p);
+    expect(got).toBe(want);
+    expect(p.top - got).toBeCloseTo(hitAt, 5);
+    // Whatever else holds, the hit's first line is never under the label.
+    expect(p.top - got).toBeGreaterThanOrEqual(Math.min(p.cover, p.top));
+  });
+});

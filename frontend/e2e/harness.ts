@@ -372,7 +372,7 @@ export async function importFile(page: Page, path: string): Promise<void> {
 
 /**
  * overlappingPlaces measures the page and heading labels (.place) of the reader in the dialog `dialog` ("source",
- * "reader") where it is, then a step at a time through a screen above and below, and puts the reader back at its hit.
+ * "reader") where it is, then a step at a time through a screen above and below, and puts the hit back where it was.
  * It returns each pair of labels whose boxes overlap on the way ("Section 59 | Section 60 at +26px"): none when a
  * label scrolls out before the next one reaches it. Labels are measured, not looked at, so a label drawn over
  * another one (sticky, or placed absolutely) is found whatever it says.
@@ -393,13 +393,16 @@ export async function overlappingPlaces(page: Page, dialog: string): Promise<str
     };
     measure("open");
     const start = body.scrollTop;
+    // Where the hit is in the view, to put it back there after (text paged in above meanwhile moves it).
+    const hitAt = () => (body.querySelector("[data-part=hit]")?.getBoundingClientRect().top ?? 0) - body.getBoundingClientRect().top;
+    const was = hitAt();
     const screen = body.clientHeight;
     for (let d = -screen; d <= screen; d += 13) {
       body.scrollTop = start + d;
       await frame();
       measure(`${d >= 0 ? "+" : ""}${d}px`);
     }
-    body.querySelector("[data-part=hit]")?.scrollIntoView({ block: "center" });
+    body.scrollTop += hitAt() - was;
     await frame();
     return [...new Set(found)];
   });
@@ -465,4 +468,43 @@ export function belowLabel(p: HitPlace, lines?: number): string {
   if (p.firstLineTop < p.labelBottom - 0.5) return `the hit's first line is under the label: ${at}`;
   if (p.firstLineBottom > p.viewBottom + 0.5) return `the hit's first line is below the view: ${at}`;
   return "";
+}
+
+/**
+ * labelStrips scrolls the reader in the dialog `dialog` a pixel at a time through each place where one section's label
+ * pushes out the one before it, near the hit, and puts the reader back where it was. It returns what it saw wrong:
+ * "left" when the next label has reached the top and some of the one it pushed out still shows under the view's top,
+ * "strip" when a label already partly out at the top still shows with a gap (text) between it and the label pushing
+ * it — a strip of an old label that reads as nothing. None when a label goes out as the next one comes up under it.
+ */
+export async function labelStrips(page: Page, dialog: string): Promise<string[]> {
+  return page.$eval(`dialog.${dialog} [data-testid=reader-body]`, async (body) => {
+    const found: string[] = [];
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    // Where the hit is in the view, to put it back there after (text paged in above meanwhile moves it).
+    const hitAt = () => (body.querySelector("[data-part=hit]")?.getBoundingClientRect().top ?? 0) - body.getBoundingClientRect().top;
+    const was = hitAt();
+    const labels = [...body.querySelectorAll<HTMLElement>(".section > .place")];
+    const hitLabel = body.querySelector("[data-part=hit]")?.closest(".section")?.querySelector(":scope > .place");
+    const k = labels.findIndex((l) => l === hitLabel);
+    const short = (el: HTMLElement) => (el.textContent ?? "").slice(0, 12);
+    for (let i = Math.max(0, k - 1); i <= k + 1 && i + 1 < labels.length; i++) {
+      const [a, b] = [labels[i]!, labels[i + 1]!];
+      const viewTop = () => body.getBoundingClientRect().top + body.clientTop;
+      const h = a.getBoundingClientRect().height;
+      for (let d = -Math.ceil(h + 40); d <= 10; d++) {
+        // The next section's box (not sticky) d pixels above the view's top; measured each time, as text paged in
+        // above moves it.
+        body.scrollTop += b.parentElement!.getBoundingClientRect().top - viewTop() + d;
+        await frame();
+        const [ra, rb, top] = [a.getBoundingClientRect(), b.getBoundingClientRect(), viewTop()];
+        const where = `${short(a)} | ${short(b)} at ${d}px`;
+        if (rb.top <= top + 0.5 && ra.bottom > top + 0.5) found.push(`left ${(ra.bottom - top).toFixed(1)}px: ${where}`);
+        if (ra.top < top - 0.5 && ra.bottom > top + 0.5 && rb.top > ra.bottom + 0.5) found.push(`strip ${(ra.bottom - top).toFixed(1)}px, ${(rb.top - ra.bottom).toFixed(1)}px above the next: ${where}`);
+      }
+    }
+    body.scrollTop += hitAt() - was;
+    await frame();
+    return found;
+  });
 }

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { importFile, longDoc, openPage, overlappingPlaces, screenshot, withWorld } from "./harness.ts";
+import { belowLabel, hitPlace, importFile, labelStrips, longDoc, openPage, overlappingPlaces, screenshot, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -100,5 +100,81 @@ for (const lang of [
     await page.waitForFunction((want) => document.querySelector("dialog.reader [data-testid=reader-position]")?.textContent === want, lang.code === "en" ? "About 0% into the document" : "문서의 약 0% 지점");
     await screenshot(page, `reader-${lang.code}-start-1280`);
     await page.close();
+  });
+}
+
+// A long hit in the middle of a long section whose label wraps to two lines: the reader opens with the hit's first
+// line under the label, not behind it, at 1280×800 and 800×700 and after the window changes size;
+// and as a label is pushed out by the next one no strip of it stays at the top. Screenshots
+// reader-label-{en,ko}-{1280,800,800-resized,640-then-1280}.png and reader-push-{en,ko}-800.png.
+for (const lang of [
+  {
+    code: "en", locale: "en-US", file: "fog-log.md", query: "foghorn midnight",
+    needle: "The foghorn sounds nine times at midnight.",
+    heading: (n: number) => `Section ${n}: what the keeper of the harbour light writes in the night log when the fog comes in, the ships wait outside the breakwater and the pilot boat cannot go out`,
+    rule: (n: string) => `Rule ${n} of the harbour: ropes are coiled, lamps are trimmed and the log is written before the tide turns. `,
+    rules: 16, // two chunks: 1,000 characters, and the hit, 780 more
+  },
+  {
+    code: "ko", locale: "ko-KR", file: "안개-일지.md", query: "무적은 자정에",
+    needle: "무적은 자정에 아홉 번 울립니다.",
+    heading: (n: number) => `제${n}조 안개가 끼어 배들이 방파제 밖에서 기다리고 도선선이 나갈 수 없을 때 등대지기가 밤의 일지에 적는 것과 항구 관리인에게 알리는 순서`,
+    rule: (n: string) => `항구 규정 ${n}조: 밧줄은 감아 두고 등불은 손질하며 물때가 바뀌기 전에 일지를 씁니다. `,
+    rules: 32, // two chunks: 1,000 characters, and the hit, 750 more
+  },
+]) {
+  test(`a long hit opens under its two-line label, and labels go out without a strip, ${lang.code}`, async () => {
+    // Sections of a few chunks each; the needle ends section 30, in a chunk that is not its section's first, so the
+    // label is stuck over it, with the query's words at the chunk's end: a long hit. Each sentence is numbered: the
+    // reader shows a chunk without what it repeats of the one before, and text repeated word for word would be
+    // taken for that far beyond the real overlap.
+    const para = (n: number) => Array.from({ length: n === 30 ? lang.rules : 24 }, (_, i) => lang.rule(`${n}.${i + 1}`)).join("");
+    const file = longDoc(lang.file, 60, 30, lang.heading, para, lang.needle);
+    const checkOpen = async (page: Page, what: string, lines?: number) => {
+      const p = await hitPlace(page, "reader");
+      assert.equal(belowLabel(p, lines), "", `${what}: ${p.label}`);
+    };
+    /** open opens the Knowledge screen at a size and the hit in its reader (the file imported first, once). */
+    const open = async (size: { width: number; height: number }, importing = false) => {
+      const page = await openPage(w.browser, w.app.url, lang.locale, size);
+      await page.click(".views button >> nth=0");
+      await page.waitForSelector("#kb-title");
+      if (importing) await importFile(page, file);
+      await readHit(page, lang.query, lang.needle);
+      return page;
+    };
+
+    const wide = await open({ width: 1280, height: 800 }, true);
+    await checkOpen(wide, "opened at 1280×800", 2);
+    await screenshot(wide, `reader-label-${lang.code}-1280`);
+    // The window made lower before the person scrolls (the screenshots of decided.spec do that): still under the label.
+    await wide.setViewportSize({ width: 800, height: 700 });
+    await checkOpen(wide, "1280×800 made 800×700", 2);
+    await screenshot(wide, `reader-label-${lang.code}-800-resized`);
+    await wide.setViewportSize({ width: 1280, height: 800 });
+    assert.deepEqual((await labelStrips(wide, "reader")).slice(0, 5), [], "labels pushed out at 1280×800");
+    await wide.close();
+
+    const narrow = await open({ width: 800, height: 700 });
+    await checkOpen(narrow, "opened at 800×700", 2);
+    await screenshot(narrow, `reader-label-${lang.code}-800`);
+    assert.deepEqual((await labelStrips(narrow, "reader")).slice(0, 5), [], "labels pushed out at 800×700");
+    // A push half done, to look at: the next label 12 px under the top.
+    await narrow.$eval("dialog.reader [data-testid=reader-body]", (body) => {
+      const next = body.querySelector("[data-part=hit]")!.closest(".section")!.nextElementSibling!;
+      body.scrollTop += next.getBoundingClientRect().top - body.getBoundingClientRect().top - 12;
+    });
+    await narrow.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await screenshot(narrow, `reader-push-${lang.code}-800`);
+    await narrow.close();
+
+    // Opened in a window narrower than the reader, then made wide before the person scrolls: the text above the hit
+    // takes fewer lines and would carry it up under the label; it is placed again.
+    const rewrap = await open({ width: 640, height: 700 });
+    await checkOpen(rewrap, "opened at 640×700");
+    await rewrap.setViewportSize({ width: 1280, height: 800 });
+    await checkOpen(rewrap, "640×700 made 1280×800", 2);
+    await screenshot(rewrap, `reader-label-${lang.code}-640-then-1280`);
+    await rewrap.close();
   });
 }

@@ -32,11 +32,11 @@ type space struct {
 }
 
 // defaultSpace: 16 MB free starts a pass; a step of 2 MB holds the lock
-// for 30 ms at most when every page it frees moves one in use
-// (BenchmarkGiveBackStep), and keeps 99 of 100 writes beside a pass under
-// 20 ms (BenchmarkWriteDuringGiveBack), where 4 MB let one in 100 wait
-// 100 ms on a loaded machine; 100 MB are given back within a minute of
-// their delete, in about ten seconds.
+// for about 40 ms when every page it frees moves one in use
+// (BenchmarkGiveBackStep, at a load of 8–10 on 2 cores), and keeps 99 of
+// 100 writes beside a pass under 30 ms (BenchmarkWriteDuringGiveBack),
+// where 4 MB let one in 100 wait 60–100 ms; 100 MB are given back within
+// a minute of their delete, in about ten seconds.
 func defaultSpace() space {
 	return space{at: 16 << 20, step: 2 << 20, pause: 150 * time.Millisecond, busy: 100 * time.Millisecond, every: 30 * time.Second}
 }

@@ -124,8 +124,9 @@ type ImportProgress struct {
 // page_time, pages, page_chars, text_bytes; Page when one page crossed it;
 // Max the limit: "384 MB", a count, or seconds for the times),
 // pdf_encrypted, pdf_no_text, pdf_damaged; office_damaged,
-// office_encrypted, office_limit (a Word, HWPX or OpenDocument file that
-// unpacks past Max MB of XML, or past its limits of parts and nesting);
+// office_encrypted (a password, or an EPUB's DRM), office_limit (a Word,
+// HWPX, OpenDocument or EPUB file that unpacks past Max MB of XML, or past
+// its limits of parts and nesting);
 // legacy_doc, legacy_hwp (an old binary format: save it as .docx, .hwpx);
 // html_limit (a web page with one tag or run of text over Max MB);
 // unsupported (not a kind Wayfinder reads), empty (no text), binary (binary data, the first junk
@@ -167,8 +168,8 @@ type ImportReport struct {
 	// of the document that has the content).
 	Duplicates []ImportFailure `json:"duplicates"`
 	// Ignored are files found in the folders that are not of a type
-	// Wayfinder imports (PDF, Word, HWPX, OpenDocument, HTML, Markdown,
-	// text, JSON, JSON Lines).
+	// Wayfinder imports (PDF, Word, HWPX, OpenDocument, HTML, EPUB,
+	// Markdown, text, JSON, JSON Lines).
 	Ignored []string `json:"ignored"`
 	// Conversation: as in ImportProgress.
 	Conversation string     `json:"conversation,omitempty"`

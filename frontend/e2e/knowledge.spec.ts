@@ -206,7 +206,7 @@ test("uploads in Korean: the same content once, a changed file replaces it, remo
   assert.deepEqual(kept(), ["메모.txt"], "removing the document deletes its uploaded copy");
 });
 
-test("Word, OpenDocument and web pages in Korean: listed, found under their headings; an old .hwp says what to save it as", async () => {
+test("Word, OpenDocument, web pages and EPUB in Korean: listed, found under their headings; an old .hwp says what to save it as", async () => {
   const office = join(repoRoot, "backend", "knowledge", "importer", "testdata", "office");
   const dir = mkdtempSync(join(tmpdir(), "wf-office-"));
   const docx = join(dir, "학칙.docx");
@@ -226,6 +226,9 @@ test("Word, OpenDocument and web pages in Korean: listed, found under their head
   // document's text but another file, so it is imported beside it.
   await uploadAndWait(page, odt, "done");
   await uploadAndWait(page, page1, "done");
+  const book = join(dir, "학칙.epub");
+  copyFileSync(join(office, "regulation.epub"), book);
+  await uploadAndWait(page, book, "done");
   const failed = await uploadAndWait(page, hwp, "failed");
   assert.match(failed, /예전 \.hwp 형식은 읽지 못합니다\. 한글에서 열어 \.hwpx\(또는 PDF\)로 저장한 뒤 그 파일을 추가하세요\./);
   await shots(page, "knowledge-office-ko");
@@ -235,7 +238,7 @@ test("Word, OpenDocument and web pages in Korean: listed, found under their head
   await page.press("#kb-search", "Enter");
   await page.waitForSelector(".hit .hit-where");
   const where = await page.$$eval(".hits > li .hit-where", (els) => els.map((e) => e.textContent ?? ""));
-  for (const file of ["학칙.docx", "학칙 사본.odt"]) {
+  for (const file of ["학칙.docx", "학칙 사본.odt", "학칙.epub"]) {
     assert.ok(where.some((w) => w.includes(file) && w.includes("제1장 총칙 › 제2조(등록금)")), `${file} under its heading: ${where.join(" | ")}`);
   }
   await shots(page, "knowledge-office-search-ko");

@@ -48,10 +48,18 @@ var (
 // readHTML hands the page in tr to sink as one Markdown document, named
 // by its <title>, else its first heading, else the file.
 func readHTML(ctx context.Context, path string, tr *TextReader, sink Sink) error {
-	z := html.NewTokenizer(tr)
-	z.SetMaxBuf(maxHTMLToken)
 	w := &mdWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: KindHTML, Markdown: true}}
 	p := &htmlPage{w: w, tables: tables{w: w}}
+	if err := p.read(ctx, tr); err != nil {
+		return err
+	}
+	return w.end()
+}
+
+// read reads one page from r to its end, and ends what it left open.
+func (p *htmlPage) read(ctx context.Context, r io.Reader) error {
+	z := html.NewTokenizer(r)
+	z.SetMaxBuf(maxHTMLToken)
 	for n := 0; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -61,14 +69,11 @@ func readHTML(ctx context.Context, path string, tr *TextReader, sink Sink) error
 			err := z.Err()
 			switch {
 			case errors.Is(err, io.EOF):
-				if err := p.close(); err != nil {
-					return err
-				}
-				return w.end()
+				return p.close()
 			case errors.Is(err, html.ErrBufferExceeded):
 				return &HTMLLimitError{}
 			}
-			return err // the text's own error (not text, unreadable), or the context's
+			return err // the text's own error (not text, unreadable), a limit, or the context's
 		}
 		if err := p.token(tt, z); err != nil {
 			return err
@@ -128,7 +133,10 @@ func (p *htmlPage) start(name string, closed bool) error {
 		return nil
 	}
 	switch {
-	case name == "title" && !closed && !p.w.titled:
+	case name == "title" && !closed && p.w.titled: // a book's chapter: the book has its title
+		p.skip, p.nested = name, 0
+		return nil
+	case name == "title" && !closed:
 		p.title = &strings.Builder{}
 		return nil
 	case htmlSkipped[name] && !closed:
@@ -217,9 +225,10 @@ func (p *htmlPage) end(name string) error {
 }
 
 // close ends what the page left open at its end: the paragraph, a <pre>,
-// its tables.
+// an element left out, its tables (the next chapter of a book starts
+// afresh).
 func (p *htmlPage) close() error {
-	p.pre = 0
+	p.pre, p.skip, p.title = 0, "", nil
 	if err := p.endPara(); err != nil {
 		return err
 	}

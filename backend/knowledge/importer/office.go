@@ -2,9 +2,7 @@ package importer
 
 import (
 	"archive/zip"
-	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -329,20 +327,9 @@ var officeFormats = map[Kind]*officeFormat{KindWord: &docx, KindHWPX: &hwpx, Kin
 // that every chunk knows its section), a table row on a line of its own
 // with its cells between " | ".
 func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink Sink) error {
-	ra, size, err := readerAt(r)
+	z, err := openArchive(r)
 	if err != nil {
 		return err
-	}
-	if err := checkDirectory(ra, size); err != nil {
-		return err
-	}
-	z, err := zip.NewReader(ra, size)
-	if err != nil {
-		var head [4]byte
-		if n, _ := ra.ReadAt(head[:], 0); n == 4 && bytes.Equal(head[:], []byte{0xD0, 0xCF, 0x11, 0xE0}) {
-			return ErrOfficeEncrypted
-		}
-		return fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
 	}
 	f := officeFormats[kind]
 	budget := &xmlBudget{left: MaxOfficeXML}
@@ -397,62 +384,6 @@ func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, pa
 	return nil
 }
 
-// checkDirectory refuses a ZIP archive whose directory of parts is too
-// large to read (archive/zip holds every entry in memory: a hostile file
-// can list millions in a few megabytes). Office files list tens of parts.
-// It looks only at the end-of-directory record; archive/zip judges the
-// rest.
-func checkDirectory(ra io.ReaderAt, size int64) error {
-	const eocd = 22 // the record's size without its comment
-	n := min(size, eocd+0xFFFF)
-	tail := make([]byte, n)
-	if _, err := ra.ReadAt(tail, size-n); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
-	}
-	i := bytes.LastIndex(tail, []byte("PK\x05\x06"))
-	if i < 0 || len(tail)-i < eocd {
-		return nil // not a ZIP archive: archive/zip says so
-	}
-	entries := binary.LittleEndian.Uint16(tail[i+10:])
-	dirSize := binary.LittleEndian.Uint32(tail[i+12:])
-	if entries > maxOfficeEntries || dirSize > maxOfficeDirectory {
-		return &OfficeLimitError{What: "number of parts"}
-	}
-	return nil
-}
-
-// xmlBudget counts the unpacked XML read from a file's parts.
-type xmlBudget struct{ left int64 }
-
-func (b *xmlBudget) Read(r io.Reader, p []byte) (int, error) {
-	if b.left <= 0 {
-		return 0, b.spent()
-	}
-	n, err := r.Read(p[:min(int64(len(p)), b.left)])
-	b.left -= int64(n)
-	return n, err
-}
-
-func (b *xmlBudget) spent() error {
-	return &OfficeLimitError{What: "unpacked size (" + strconv.Itoa(MaxOfficeXML>>20) + " MB)"}
-}
-
-// judged is err, or the budget's limit when it is spent: the decoder may
-// first trip over what the cut left (half a character, an open tag).
-func (b *xmlBudget) judged(err error) error {
-	if err != nil && b.left <= 0 {
-		return b.spent()
-	}
-	return err
-}
-
-type budgetReader struct {
-	r io.Reader
-	b *xmlBudget
-}
-
-func (r budgetReader) Read(p []byte) (int, error) { return r.b.Read(r.r, p) }
-
 // openPart opens the XML part name of z for decoding within budget.
 func openPart(z *zip.Reader, name string, budget *xmlBudget) (*xml.Decoder, io.Closer, error) {
 	f, err := z.Open(name)
@@ -462,32 +393,6 @@ func openPart(z *zip.Reader, name string, budget *xmlBudget) (*xml.Decoder, io.C
 	d := xml.NewDecoder(budgetReader{r: f, b: budget})
 	d.Strict = true
 	return d, f, nil
-}
-
-// eachStart calls fn with each start element of d, to its end.
-func eachStart(d *xml.Decoder, fn func(xml.StartElement)) error {
-	for {
-		tok, err := d.Token()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return xmlError(err)
-		}
-		if e, ok := tok.(xml.StartElement); ok {
-			fn(e)
-		}
-	}
-}
-
-// xmlError is a decoding error: a limit or cancellation as it is, any
-// other a damaged document.
-func xmlError(err error) error {
-	var le *OfficeLimitError
-	if errors.As(err, &le) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
 }
 
 // body reads one body part: paragraphs in order; a table's cells joined
@@ -630,25 +535,10 @@ func relTarget(z *zip.Reader, rels, typ string) string {
 
 // hpfSpine lists the sections of Contents/content.hpf's spine, in order.
 func hpfSpine(z *zip.Reader) []string {
-	f, err := z.Open("Contents/content.hpf")
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	hrefs := map[string]string{}
-	var order []string
-	d := xml.NewDecoder(io.LimitReader(f, 1<<20))
-	_ = eachStart(d, func(e xml.StartElement) {
-		switch e.Name.Local {
-		case "item":
-			hrefs[attr(e, "id")] = attr(e, "href")
-		case "itemref":
-			order = append(order, attr(e, "idref"))
-		}
-	})
+	_, items, spine := readPackage(z, "Contents/content.hpf")
 	var parts []string
-	for _, id := range order {
-		href := hrefs[id]
+	for _, id := range spine {
+		href := items[id].href
 		if !strings.HasPrefix(path.Base(href), "section") || !strings.HasSuffix(href, ".xml") {
 			continue // the spine lists header.xml too
 		}

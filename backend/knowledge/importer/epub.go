@@ -1,0 +1,120 @@
+package importer
+
+import (
+	"archive/zip"
+	"context"
+	"encoding/xml"
+	"io"
+	"net/url"
+	"path"
+	"runtime/debug"
+	"strings"
+)
+
+// An EPUB book is a ZIP archive of XHTML chapters listed, in reading
+// order, by the spine of its package document (META-INF/container.xml
+// names it). Each chapter is read as a web page (html.go) into one
+// Markdown document, named by the book's title; the same limits as an
+// office file's hold (its XML unpacked, its directory). A book whose
+// chapters are encrypted (DRM; META-INF/encryption.xml lists them) cannot
+// be read and is said to be protected; fonts obfuscated the standard way
+// are only fonts, and do not count.
+func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink) error {
+	z, err := openArchive(r)
+	if err != nil {
+		return err
+	}
+	opf := rootFile(z)
+	if opf == "" {
+		return ErrOfficeDamaged
+	}
+	title, items, spine := readPackage(z, opf)
+	var chapters []string
+	for _, id := range spine {
+		it, ok := items[id]
+		if !ok || !strings.Contains(it.mediaType, "html") {
+			continue
+		}
+		href, err := url.PathUnescape(it.href)
+		if err != nil {
+			href = it.href
+		}
+		chapters = append(chapters, path.Join(path.Dir(opf), href))
+	}
+	if len(chapters) == 0 {
+		return ErrOfficeDamaged
+	}
+	if len(chapters) > maxOfficeParts {
+		return &OfficeLimitError{What: "number of chapters"}
+	}
+	if encrypted(z, chapters) {
+		return ErrOfficeEncrypted
+	}
+	w := &mdWriter{sink: sink, doc: Document{Title: baseName(filePath), Source: filePath, Kind: KindEPUB, Markdown: true}}
+	if title = strings.TrimSpace(title); title != "" {
+		w.doc.Title, w.titled = title, true
+	}
+	budget := &xmlBudget{left: MaxOfficeXML}
+	err = readChapters(ctx, z, chapters, &htmlPage{w: w, tables: tables{w: w}}, budget)
+	if MaxOfficeXML-budget.left > 16<<20 {
+		debug.FreeOSMemory() // as for an office file
+	}
+	if err != nil {
+		return err
+	}
+	return w.end()
+}
+
+func readChapters(ctx context.Context, z *zip.Reader, chapters []string, p *htmlPage, budget *xmlBudget) error {
+	for _, name := range chapters {
+		f, err := z.Open(name)
+		if err != nil {
+			continue // a chapter the spine names but the book lacks
+		}
+		err = budget.judged(p.read(ctx, budgetReader{r: f, b: budget}))
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rootFile is the package document META-INF/container.xml names.
+func rootFile(z *zip.Reader) string {
+	f, err := z.Open("META-INF/container.xml")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	root := ""
+	_ = eachStart(xml.NewDecoder(io.LimitReader(f, 1<<20)), func(e xml.StartElement) {
+		if root == "" && e.Name.Local == "rootfile" {
+			root = attr(e, "full-path")
+		}
+	})
+	return root
+}
+
+// encrypted says whether META-INF/encryption.xml encrypts any chapter.
+func encrypted(z *zip.Reader, chapters []string) bool {
+	f, err := z.Open("META-INF/encryption.xml")
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	isChapter := make(map[string]bool, len(chapters))
+	for _, c := range chapters {
+		isChapter[c] = true
+	}
+	found := false
+	_ = eachStart(xml.NewDecoder(io.LimitReader(f, 1<<20)), func(e xml.StartElement) {
+		if e.Name.Local == "CipherReference" {
+			uri, err := url.PathUnescape(attr(e, "URI"))
+			if err == nil && isChapter[strings.TrimPrefix(uri, "/")] {
+				found = true
+			}
+		}
+	})
+	return found
+}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"testing"
 	"time"
@@ -171,5 +172,59 @@ func waitFor(t *testing.T, ok func() bool) {
 		if time.Now().After(end) {
 			t.Fatal("not within a minute")
 		}
+	}
+}
+
+// TestGiveBackGivesWay: a step does not wait behind the person's writes
+// as they wait for one another (busyTimeout): it gives up after
+// space.busy with "database is locked", leaving the pass to the next
+// look, and its connection goes back to the pool with the usual wait.
+func TestGiveBackGivesWay(t *testing.T) {
+	ctx := context.Background()
+	s, err := openWith(ctx, t.TempDir(), space{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fill(t, s.db, 2)
+	emptyFiller(t, s.db)
+	before := pragma(t, s.db, "freelist_count")
+	db := sqlOf(t, s.db)
+	writer, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writer.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil { // the person's write, under way
+		t.Fatal(err)
+	}
+	sp := testSpace()
+	sp.busy = 10 * time.Millisecond
+	err = giveBack(ctx, db, sp)
+	if _, rerr := writer.ExecContext(ctx, "ROLLBACK"); rerr != nil {
+		t.Fatal(rerr)
+	}
+	writer.Close()
+	if !isBusy(err) {
+		t.Errorf("a pass beside a write under way returned %v, want database is locked", err)
+	}
+	if after := pragma(t, s.db, "freelist_count"); after != before {
+		t.Errorf("free pages %d → %d beside a write under way, want them left", before, after)
+	}
+	// Every pooled connection, the pass's among them, waits as long as before.
+	db.SetMaxIdleConns(8)
+	conns := make([]*sql.Conn, 0, 3)
+	for range 3 {
+		c, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		var ms int64
+		if err := c.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&ms); err != nil || ms != busyTimeout.Milliseconds() {
+			t.Errorf("a pooled connection waits %d ms (%v), want %d", ms, err, busyTimeout.Milliseconds())
+		}
+	}
+	for _, c := range conns {
+		c.Close()
 	}
 }

@@ -1,13 +1,12 @@
 package agent
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/internal/i18ntest"
 )
 
 func TestLineKey(t *testing.T) {
@@ -58,14 +57,7 @@ func TestWindowHasTheLines(t *testing.T) {
 		keyRemembered:   blank(msgRemembered, "what"),
 	}
 	for _, lang := range []string{"en", "ko"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "frontend", "src", "i18n", lang+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var catalog map[string]string
-		if err := json.Unmarshal(b, &catalog); err != nil {
-			t.Fatal(err)
-		}
+		catalog := i18ntest.Catalog(t, lang)
 		for key, p := range want {
 			if got := catalog["line."+key]; got != p.in(lang) {
 				t.Errorf("%s.json line.%s = %q, want %q", lang, key, got, p.in(lang))

@@ -1,10 +1,10 @@
 package agent
 
 import (
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/internal/i18ntest"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 )
@@ -13,14 +13,7 @@ import (
 // so the trace reads the same in the app and in logs or API clients. The
 // frontend's type check makes sure every code has a catalog entry.
 func TestTraceSentencesMatchTheUICatalog(t *testing.T) {
-	b, err := os.ReadFile("../../frontend/src/i18n/en.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var catalog map[string]string
-	if err := json.Unmarshal(b, &catalog); err != nil {
-		t.Fatal(err)
-	}
+	catalog := i18ntest.Catalog(t, "en")
 	n := 0
 	for key, want := range catalog {
 		code, ok := strings.CutPrefix(key, "trace.say.")

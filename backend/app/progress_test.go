@@ -2,13 +2,14 @@ package app
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/internal/i18ntest"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
@@ -18,14 +19,7 @@ import (
 // key in both languages.
 func TestProgressTextMatchesTheWindow(t *testing.T) {
 	for i, lang := range []string{"en", "ko"} {
-		b, err := os.ReadFile("../../frontend/src/i18n/" + lang + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var catalog map[string]string
-		if err := json.Unmarshal(b, &catalog); err != nil {
-			t.Fatal(err)
-		}
+		catalog := i18ntest.Catalog(t, lang)
 		for _, texts := range []map[string][2]string{progressText, mcpReasonText, retryText, mcpProblemText, reasonText, errorText} {
 			for key, text := range texts {
 				if catalog[key] != text[i] {

@@ -2,12 +2,11 @@ package archive_test
 
 import (
 	"bytes"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/internal/i18ntest"
 
 	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
@@ -110,14 +109,7 @@ func TestMarkdownSaysWhatBecameOfAQuestion(t *testing.T) {
 func TestMarkdownDecidedLinesAreTheWindows(t *testing.T) {
 	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	for _, lang := range []string{"en", "ko"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "frontend", "src", "i18n", lang+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var catalog map[string]string
-		if err := json.Unmarshal(b, &catalog); err != nil {
-			t.Fatal(err)
-		}
+		catalog := i18ntest.Catalog(t, lang)
 		for key, result := range map[string]*api.TurnResult{
 			"line.plan_approved":  {Plan: &api.PlanApproval{Decided: api.ActionApprove}},
 			"line.plan_revised":   {Plan: &api.PlanApproval{Decided: api.ActionRevise}},

@@ -80,7 +80,9 @@ func giveBackLoop(ctx context.Context, db *sql.DB, sp space, done chan<- struct{
 // end off. Between steps it pauses, so that a chat turn or an import that
 // wants to write waits for one step at most, never for the whole pass.
 // Then a checkpoint writes the shortened file and cuts the log, which is
-// when the disk gets the space back.
+// when the disk gets the space back. That one holds writers while it waits
+// for readers of older pages, sp.busy at most; when they stay, it says
+// busy and leaves the rest to the checkpoints SQLite makes as rows come.
 //
 // It does nothing to a database that is not INCREMENTAL (one too large
 // for the start to switch, see compact), where incremental_vacuum does

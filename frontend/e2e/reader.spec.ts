@@ -175,6 +175,13 @@ for (const lang of [
     await rewrap.setViewportSize({ width: 1280, height: 800 });
     await checkOpen(rewrap, "640×700 made 1280×800", 2);
     await screenshot(rewrap, `reader-label-${lang.code}-640-then-1280`);
+    // Once the person has scrolled elsewhere, a change of size leaves the view where they took it.
+    const reader = "dialog.reader [data-testid=reader-body]";
+    const read = await rewrap.$eval(reader, (body) => (body.scrollTop -= 150));
+    await rewrap.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await rewrap.setViewportSize({ width: 800, height: 700 });
+    await rewrap.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.equal(await rewrap.$eval(reader, (body) => body.scrollTop), read, "the view stays where the person scrolled it");
     await rewrap.close();
   });
 }

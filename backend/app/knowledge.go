@@ -507,11 +507,11 @@ func (k *KnowledgeService) Passage(sessionID, chunkID, source, cited string) (ap
 	}
 	if p.Before != nil {
 		// What the chunk repeats of the one before is shown once, in the chunk.
-		repeated := len(p.Chunk.Text) - len(knowledge.WithoutOverlap(p.Before.Text, p.Chunk.Text))
+		repeated := len(p.Chunk.Text) - len(kb.WithoutOverlap(*p.Before, *p.Chunk))
 		out.Before = p.Before.Text[:len(p.Before.Text)-repeated]
 	}
 	if p.After != nil {
-		out.After = knowledge.WithoutOverlap(p.Chunk.Text, p.After.Text)
+		out.After = kb.WithoutOverlap(*p.Chunk, *p.After)
 	}
 	return out, nil
 }

@@ -253,7 +253,7 @@ func (b *Base) across(ctx context.Context, docID string, seq int, want string) (
 			if got[i-1].Seq != c.Seq-1 {
 				break
 			}
-			if text = WithoutOverlap(got[i-1].Text, c.Text); text == c.Text {
+			if text = b.WithoutOverlap(got[i-1], c); text == c.Text {
 				text = " " + text // no overlap: the space the cut dropped (chunks are trimmed)
 			}
 		}

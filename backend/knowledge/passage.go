@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gorm.io/gorm"
 )
@@ -130,7 +131,7 @@ func (b *Base) Span(ctx context.Context, conversation, docID string, from, count
 	slices.SortFunc(got, func(x, y Chunk) int { return x.Seq - y.Seq })
 	for i, c := range got {
 		if i > 0 && got[i-1].Seq == c.Seq-1 {
-			c.Text = WithoutOverlap(got[i-1].Text, c.Text)
+			c.Text = b.WithoutOverlap(got[i-1], c)
 		}
 		if c.Seq >= from {
 			s.Chunks = append(s.Chunks, c)
@@ -180,15 +181,35 @@ func seqRange(from, to int) []int {
 	return out
 }
 
-// WithoutOverlap is next without the text it repeats from the end of prev:
-// chunks overlap so that a search finds a sentence cut at a boundary, and a
-// reader showing them in a row shows it once.
-func WithoutOverlap(prev, next string) string {
-	limit := min(len(prev), len(next))
+// WithoutOverlap is next's text without what it repeats from the end of
+// prev, the chunk before it: chunks overlap so that a search finds a
+// sentence cut at a boundary, and a reader showing them in a row shows it
+// once. Only chunks of one section overlap (the chunker starts afresh at a
+// page or heading), and by at most the chunker's overlap: a document that
+// repeats itself word for word must not lose the repetition, nor a section
+// the words that happen to end the one before it.
+func (b *Base) WithoutOverlap(prev, next Chunk) string {
+	return withoutOverlap(prev, next, b.opts.Chunk.MaxOverlap())
+}
+
+func withoutOverlap(prev, next Chunk, maxRunes int) string {
+	if prev.Page != next.Page || prev.Heading != next.Heading || maxRunes <= 0 {
+		return next.Text
+	}
+	limit := 0 // bytes of next's first maxRunes runes
+	for i := range next.Text {
+		if maxRunes == 0 {
+			break
+		}
+		maxRunes--
+		_, size := utf8.DecodeRuneInString(next.Text[i:])
+		limit = i + size
+	}
+	limit = min(limit, len(prev.Text))
 	for k := limit; k > 0; k-- {
-		if strings.HasSuffix(prev, next[:k]) {
-			return next[k:]
+		if strings.HasSuffix(prev.Text, next.Text[:k]) {
+			return next.Text[k:]
 		}
 	}
-	return next
+	return next.Text
 }

@@ -84,17 +84,30 @@ func TestPassage(t *testing.T) {
 	}
 }
 
+// Consecutive chunks of one section show what they repeat once: at most
+// the chunker's overlap, so a document that repeats itself word for word
+// keeps its repetition, and nothing is cut where a page or heading starts
+// afresh (no overlap there, whatever the words).
 func TestWithoutOverlap(t *testing.T) {
-	for _, tc := range []struct{ name, prev, next, want string }{
-		{"overlap", "one two three", "two three four", " four"},
-		{"none", "one two", "three four", "three four"},
-		{"all of it", "abc", "bc", ""},
-		{"Korean", "연차 휴가는 15일", "휴가는 15일입니다", "입니다"},
-		{"empty", "", "x", "x"},
+	repeated := strings.Repeat("같은 문장을 다시 씁니다. ", 20) // 300 runes
+	for _, tc := range []struct {
+		name       string
+		prev, next Chunk
+		want       string
+	}{
+		{"overlap", Chunk{Text: "one two three"}, Chunk{Text: "two three four"}, " four"},
+		{"none", Chunk{Text: "one two"}, Chunk{Text: "three four"}, "three four"},
+		{"all of it", Chunk{Text: "abc"}, Chunk{Text: "bc"}, ""},
+		{"Korean", Chunk{Text: "연차 휴가는 15일"}, Chunk{Text: "휴가는 15일입니다"}, "입니다"},
+		{"empty", Chunk{}, Chunk{Text: "x"}, "x"},
+		{"a repeating document keeps its repetition", Chunk{Text: repeated}, Chunk{Text: repeated + "끝"},
+			strings.TrimPrefix(repeated+"끝", strings.Repeat("같은 문장을 다시 씁니다. ", 2))},
+		{"another heading", Chunk{Heading: "1장", Text: "끝입니다."}, Chunk{Heading: "2장", Text: "끝입니다. 새 장"}, "끝입니다. 새 장"},
+		{"another page", Chunk{Page: 1, Text: "머리글"}, Chunk{Page: 2, Text: "머리글 둘째 쪽"}, "머리글 둘째 쪽"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := WithoutOverlap(tc.prev, tc.next); got != tc.want {
-				t.Fatalf("WithoutOverlap(%q, %q) = %q, want %q", tc.prev, tc.next, got, tc.want)
+			if got := withoutOverlap(tc.prev, tc.next, 30); got != tc.want {
+				t.Fatalf("withoutOverlap(%q, %q) = %q, want %q", tc.prev.Text, tc.next.Text, got, tc.want)
 			}
 		})
 	}

@@ -29,6 +29,10 @@ type Options struct {
 	Markdown bool // treat "#" lines as headings (outside fenced code)
 }
 
+// MaxOverlap is the most runes a chunk repeats of the one before it in
+// the same section: the overlap these options give.
+func (o Options) MaxOverlap() int { return o.normalised().Overlap }
+
 func (o Options) normalised() Options {
 	if o.Size <= 0 {
 		o.Size = DefaultSize

@@ -1,6 +1,9 @@
 package importer
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // mdBlock is about how much text is handed to the sink at a time.
 const mdBlock = 64 << 10
@@ -49,6 +52,19 @@ func (w *mdWriter) flush() error {
 		if err := w.sink.Begin(w.doc); err != nil {
 			return err
 		}
+	}
+	// In blocks of about mdBlock, as a text file's arrive: the chunker
+	// works through a block at a time, and one of 64 MB (a paragraph
+	// without end) cost it a minute and 500 MB.
+	for len(text) > mdBlock {
+		cut := mdBlock
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		if err := w.sink.Text(text[:cut]); err != nil {
+			return err
+		}
+		text = text[cut:]
 	}
 	return w.sink.Text(text)
 }

@@ -465,6 +465,12 @@ func TestHangingListingDoesNotHoldCalls(t *testing.T) {
 	for range 3 {
 		chatOn(t, c, "")
 	}
+	// The listing goes on in the background, so the calls need not have
+	// seen it reach A yet: wait for it (the calls above could not have
+	// waited for it, with its hour's timeout), then check it was the only one.
+	for deadline := time.Now().Add(10 * time.Second); a.Count(ollamatest.PathTags) < 2 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	if n := a.Count(ollamatest.PathTags); n != 2 {
 		t.Errorf("A listed %d times, want its first listing and one hanging", n)
 	}

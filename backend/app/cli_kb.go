@@ -12,6 +12,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 )
 
@@ -184,6 +185,11 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 		fmt.Fprintln(s.out, say("kb.leftOut", lang, "files", counted(n, lang, "file")))
 		const shown = 10
 		for _, f := range rep.Ignored[:min(n, shown)] {
+			// An old .doc or .hwp says what to save it as, as an upload does.
+			if r := reasonOf(importer.Unsupported(f)); r != nil && r.Code != "unsupported" {
+				fmt.Fprintf(s.out, "  %s: %s\n", f, reasonLine("", r, lang))
+				continue
+			}
 			fmt.Fprintf(s.out, "  %s\n", f)
 		}
 		if n > shown {

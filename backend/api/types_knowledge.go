@@ -125,9 +125,10 @@ type ImportProgress struct {
 // Max the limit: "384 MB", a count, or seconds for the times),
 // pdf_encrypted, pdf_no_text, pdf_damaged; office_damaged,
 // office_encrypted (a password, or an EPUB's DRM), office_limit (a Word,
-// HWPX, OpenDocument or EPUB file that unpacks past Max MB of XML, or past
+// PowerPoint, HWPX, OpenDocument or EPUB file that unpacks past Max MB of XML, or past
 // its limits of parts and nesting);
-// legacy_doc, legacy_hwp (an old binary format: save it as .docx, .hwpx);
+// legacy_doc, legacy_hwp, legacy_ppt (an old binary format: save it as
+// .docx, .hwpx, .pptx);
 // html_limit (a web page with one tag or run of text over Max MB);
 // unsupported (not a kind Wayfinder reads), empty (no text), binary (binary data, the first junk
 // on Line), encoding (invalid sequences of an unknown encoding, from
@@ -168,8 +169,8 @@ type ImportReport struct {
 	// of the document that has the content).
 	Duplicates []ImportFailure `json:"duplicates"`
 	// Ignored are files found in the folders that are not of a type
-	// Wayfinder imports (PDF, Word, HWPX, OpenDocument, HTML, EPUB,
-	// Markdown, text, JSON, JSON Lines).
+	// Wayfinder imports (PDF, Word, PowerPoint, HWPX, OpenDocument, HTML,
+	// EPUB, Markdown, text, JSON, JSON Lines).
 	Ignored []string `json:"ignored"`
 	// Conversation: as in ImportProgress.
 	Conversation string     `json:"conversation,omitempty"`

@@ -203,7 +203,7 @@ func TestImportSaysWhatItDid(t *testing.T) {
 		"  not embedded: Wayfinder cannot reach Ollama at http://127.0.0.1:1.\n",
 		"Keyword search finds them now",
 		"Imported 1 file (1 document, 1 chunk); 0 unchanged, 0 failed.\n",
-		"Left out 2 files of other types (Wayfinder imports PDF, Word, HWPX, OpenDocument, HTML, EPUB, Markdown, text, JSON and JSON Lines):\n  " + filepath.Join(docs, "photo.png") + "\n  " + filepath.Join(docs, "report.doc") +
+		"Left out 2 files of other types (Wayfinder imports PDF, Word, PowerPoint, HWPX, OpenDocument, HTML, EPUB, Markdown, text, JSON and JSON Lines):\n  " + filepath.Join(docs, "photo.png") + "\n  " + filepath.Join(docs, "report.doc") +
 			": Wayfinder reads Word's .docx files, not the older .doc format: open it in Word or LibreOffice, save it as .docx (or PDF), then add that.\n",
 	} {
 		if code != 0 || !strings.Contains(out, want) {

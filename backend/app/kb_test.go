@@ -187,6 +187,7 @@ func TestUploadFailureReasons(t *testing.T) {
 		{"setup.exe", "MZ\x90\x00", "unsupported", 0},
 		{"old.doc", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "legacy_doc", 0},
 		{"규정.hwp", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "legacy_hwp", 0},
+		{"강의.ppt", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "legacy_ppt", 0},
 		{"locked.docx", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + strings.Repeat("\x00", 600), "office_encrypted", 0},
 		{"broken.hwpx", "PK not really an archive", "office_damaged", 0},
 		{"broken.json", "{\n  \"a\": 1,\n  \"b\": \n}\n", "json_invalid", 4},

@@ -206,7 +206,7 @@ test("uploads in Korean: the same content once, a changed file replaces it, remo
   assert.deepEqual(kept(), ["메모.txt"], "removing the document deletes its uploaded copy");
 });
 
-test("Word, OpenDocument, web pages and EPUB in Korean: listed, found under their headings; an old .hwp says what to save it as", async () => {
+test("Word, PowerPoint, OpenDocument, web pages and EPUB in Korean: listed, found under their headings; an old .hwp says what to save it as", async () => {
   const office = join(repoRoot, "backend", "knowledge", "importer", "testdata", "office");
   const dir = mkdtempSync(join(tmpdir(), "wf-office-"));
   const docx = join(dir, "학칙.docx");
@@ -229,6 +229,9 @@ test("Word, OpenDocument, web pages and EPUB in Korean: listed, found under thei
   const book = join(dir, "학칙.epub");
   copyFileSync(join(office, "regulation.epub"), book);
   await uploadAndWait(page, book, "done");
+  const slides = join(dir, "학칙 강의.pptx");
+  copyFileSync(join(office, "regulation.pptx"), slides);
+  await uploadAndWait(page, slides, "done");
   const failed = await uploadAndWait(page, hwp, "failed");
   assert.match(failed, /예전 \.hwp 형식은 읽지 못합니다\. 한글에서 열어 \.hwpx\(또는 PDF\)로 저장한 뒤 그 파일을 추가하세요\./);
   await shots(page, "knowledge-office-ko");
@@ -241,6 +244,8 @@ test("Word, OpenDocument, web pages and EPUB in Korean: listed, found under thei
   for (const file of ["학칙.docx", "학칙 사본.odt", "학칙.epub"]) {
     assert.ok(where.some((w) => w.includes(file) && w.includes("제1장 총칙 › 제2조(등록금)")), `${file} under its heading: ${where.join(" | ")}`);
   }
+  // A slide is a page; its title is its heading.
+  assert.ok(where.some((w) => w.includes("학칙 강의.pptx") && w.includes("2쪽") && w.includes("제1장 총칙")), `the slides: ${where.join(" | ")}`);
   await shots(page, "knowledge-office-search-ko");
 
   // The page is named by its <title>; its scripts and menu are not text.

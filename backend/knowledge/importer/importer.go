@@ -1,9 +1,9 @@
 // Package importer turns a person's files into documents ready for
 // chunking: PDF (one part per page, for citations), Word, HWPX and
-// OpenDocument (their body as Markdown, office.go), web pages (html.go)
-// and EPUB books (epub.go), Markdown (headings kept for the chunker), plain
-// text, and JSON or JSON Lines (one document per record, keeping the
-// record's own id).
+// OpenDocument (their body as Markdown, office.go), PowerPoint (a part per
+// slide, slides.go), web pages (html.go) and EPUB books (epub.go),
+// Markdown (headings kept for the chunker), plain text, and JSON or JSON
+// Lines (one document per record, keeping the record's own id).
 //
 // It reads a stream and hands on text as it goes (a file of any size is
 // read in blocks, in any of the encodings decode.go tells apart); storing,
@@ -41,6 +41,7 @@ const (
 	KindODT      Kind = "odt"  // OpenDocument text (LibreOffice Writer)
 	KindHTML     Kind = "html" // a saved web page
 	KindEPUB     Kind = "epub" // an e-book
+	KindSlides   Kind = "pptx" // PowerPoint 2007 and later, a slide a page
 )
 
 // ErrUnsupported marks a file whose extension names no supported format.
@@ -79,7 +80,7 @@ var kinds = map[string]Kind{
 	".md":  KindMarkdown, ".markdown": KindMarkdown, ".mdown": KindMarkdown, ".mkd": KindMarkdown,
 	".txt": KindText, ".text": KindText, ".log": KindText, ".csv": KindText, ".tsv": KindText,
 	".json": KindJSON, ".jsonl": KindJSON, ".ndjson": KindJSON,
-	".docx": KindWord, ".hwpx": KindHWPX, ".odt": KindODT,
+	".docx": KindWord, ".hwpx": KindHWPX, ".odt": KindODT, ".pptx": KindSlides,
 	".html": KindHTML, ".htm": KindHTML, ".xhtml": KindHTML, ".epub": KindEPUB,
 }
 
@@ -132,6 +133,8 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 			return readOffice(ctx, path, kind, r, sink)
 		case KindEPUB:
 			return readEPUB(ctx, path, r, sink)
+		case KindSlides:
+			return readSlides(ctx, path, r, sink)
 		}
 		var err error
 		if tr, err = NewTextReader(r); err != nil {

@@ -69,7 +69,7 @@ func (e *LegacyError) Error() string {
 func (e *LegacyError) Is(target error) bool { return target == ErrUnsupported }
 
 // legacyFormats maps each old binary format to the XML one to save it as.
-var legacyFormats = map[string]string{".doc": ".docx", ".hwp": ".hwpx"}
+var legacyFormats = map[string]string{".doc": ".docx", ".hwp": ".hwpx", ".ppt": ".pptx"}
 
 // unsupported is the error for a file whose kind is not read: a
 // *LegacyError for an old office format, else ErrUnsupported.
@@ -106,6 +106,11 @@ type officeFormat struct {
 	// skip drops an element and all inside it (comments, deleted text,
 	// the copy of a drawing kept for old readers).
 	skip map[string]bool
+	// shape, when set, bounds a shape whose placeholder may make every
+	// paragraph in it a heading (a slide's title): shapeHeading gives that
+	// level for an element inside the shape, 0 for any other.
+	shape        map[string]bool
+	shapeHeading func(e xml.StartElement) int
 	// cell ends a table cell, row a table row.
 	cell, row map[string]bool
 	// inline is the text an empty element stands for (tab, line break,
@@ -123,9 +128,13 @@ const (
 	nsText  = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
 	nsTable = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
 	nsOff   = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+	nsPres  = "http://schemas.openxmlformats.org/presentationml/2006/main"
+	nsDraw  = "http://schemas.openxmlformats.org/drawingml/2006/main"
+	nsRel   = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 )
 
-var prefixes = map[string]string{nsWord: "w", nsMC: "mc", nsHP: "hp", nsHH: "hh", nsText: "text", nsTable: "table", nsOff: "office"}
+var prefixes = map[string]string{nsWord: "w", nsMC: "mc", nsHP: "hp", nsHH: "hh", nsText: "text", nsTable: "table", nsOff: "office",
+	nsPres: "p", nsDraw: "a"}
 
 func qname(n xml.Name) string {
 	if p, ok := prefixes[n.Space]; ok {
@@ -320,7 +329,7 @@ var odt = officeFormat{
 	},
 }
 
-var officeFormats = map[Kind]*officeFormat{KindWord: &docx, KindHWPX: &hwpx, KindODT: &odt}
+var officeFormats = map[Kind]*officeFormat{KindWord: &docx, KindHWPX: &hwpx, KindODT: &odt, KindSlides: &pptx}
 
 // readOffice hands the body of the office file in r to sink as one
 // Markdown document: each paragraph a block, headings as "#" lines (so
@@ -406,6 +415,9 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 		tbl   = &tables{w: w}
 		text  int // open elements whose character data is text
 		open  int // open paragraphs
+		// shapeAt is the depth of the shape being read (0: none), and
+		// shapeLevel the heading level its placeholder gives its paragraphs.
+		shapeAt, shapeLevel int
 	)
 	endPara := func() error {
 		t := para.String()
@@ -438,6 +450,9 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 			if skip > 0 {
 				continue
 			}
+			if f.shape[name] {
+				shapeAt, shapeLevel = len(stack), 0
+			}
 			switch {
 			case f.skip[name]:
 				skip = len(stack)
@@ -451,7 +466,7 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 					}
 				}
 				open++
-				level = f.heading(t, styles)
+				level = max(f.heading(t, styles), shapeLevel)
 			case f.row[name]:
 				if strings.TrimSpace(para.String()) != "" { // a caption before the table, in its paragraph
 					if err := endPara(); err != nil {
@@ -468,6 +483,9 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 				if l := f.styleOf(t, styles); l > 0 {
 					level = l
 				}
+				if f.shapeHeading != nil && shapeAt > 0 {
+					shapeLevel = max(shapeLevel, f.shapeHeading(t))
+				}
 				para.WriteString(f.inline(t))
 			}
 			if f.text[name] {
@@ -478,6 +496,9 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 				return fmt.Errorf("%w: unbalanced XML", ErrOfficeDamaged)
 			}
 			name := stack[len(stack)-1]
+			if len(stack) == shapeAt {
+				shapeAt, shapeLevel = 0, 0
+			}
 			stack = stack[:len(stack)-1]
 			if skip > 0 {
 				if len(stack) < skip {

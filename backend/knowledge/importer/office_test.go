@@ -248,8 +248,9 @@ func FuzzOffice(f *testing.F) {
 	f.Add(docxOf(f, p("Heading1", "제목")+p("", "본문"), ""))
 	f.Add(hwpxOf(f, hp("0", `<hp:t>본문</hp:t>`)))
 	f.Add(odtOf(f, `<text:p>a</text:p>`))
+	f.Add(zipOf(f, part{"ppt/slides/slide1.xml", slide(shape(`<p:ph type="title"/>`, ap("제목")))}))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, name := range []string{"f.docx", "f.hwpx", "f.odt"} {
+		for _, name := range []string{"f.docx", "f.hwpx", "f.odt", "f.pptx"} {
 			docs, err := Importer{}.Import(context.Background(), name, data)
 			if err == nil && (len(docs) != 1 || strings.TrimSpace(docs[0].Parts[0].Text) == "") {
 				t.Fatalf("%s: no error and no text: %+v", name, docs)

@@ -457,9 +457,10 @@ export interface ImportProgress {
  * Max the limit: "384 MB", a count, or seconds for the times),
  * pdf_encrypted, pdf_no_text, pdf_damaged; office_damaged,
  * office_encrypted (a password, or an EPUB's DRM), office_limit (a Word,
- * HWPX, OpenDocument or EPUB file that unpacks past Max MB of XML, or past
+ * PowerPoint, HWPX, OpenDocument or EPUB file that unpacks past Max MB of XML, or past
  * its limits of parts and nesting);
- * legacy_doc, legacy_hwp (an old binary format: save it as .docx, .hwpx);
+ * legacy_doc, legacy_hwp, legacy_ppt (an old binary format: save it as
+ * .docx, .hwpx, .pptx);
  * html_limit (a web page with one tag or run of text over Max MB);
  * unsupported (not a kind Wayfinder reads), empty (no text), binary (binary data, the first junk
  * on Line), encoding (invalid sequences of an unknown encoding, from

@@ -1,0 +1,152 @@
+package importer
+
+import (
+	"archive/zip"
+	"context"
+	"encoding/xml"
+	"errors"
+	"io"
+	"path"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
+)
+
+// A PowerPoint file (.pptx) is read like a Word file (office.go), one
+// slide a page: a passage cites "slide 3" as a PDF's cites its page. Each
+// slide's title placeholder is its heading; its text boxes and tables
+// follow in the order the slide lists them. The speaker's notes are not
+// read.
+var pptx = officeFormat{
+	parts:     slideParts,
+	paragraph: set("a:p"),
+	heading:   func(xml.StartElement, map[string]int) int { return 0 },
+	styleOf:   func(xml.StartElement, map[string]int) int { return 0 },
+	shape:     set("p:sp"),
+	shapeHeading: func(e xml.StartElement) int {
+		if qname(e.Name) == "p:ph" {
+			if t := attr(e, "type"); t == "title" || t == "ctrTitle" {
+				return 1
+			}
+		}
+		return 0
+	},
+	text: set("a:t"),
+	skip: set("mc:Fallback"),
+	cell: set("a:tc"), row: set("a:tr"),
+	inline: func(e xml.StartElement) string {
+		if qname(e.Name) == "a:br" {
+			return "\n"
+		}
+		return ""
+	},
+}
+
+// readSlides hands the slides of the file in r to sink as one document of
+// pages, named by the first slide's title.
+func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink) error {
+	z, err := openArchive(r)
+	if err != nil {
+		return err
+	}
+	slides, err := pptx.parts(z)
+	if err != nil {
+		return err
+	}
+	if len(slides) == 0 {
+		return ErrOfficeDamaged
+	}
+	if len(slides) > maxOfficeParts {
+		return &OfficeLimitError{What: "number of slides"}
+	}
+	doc := Document{Title: baseName(filePath), Source: filePath, Kind: KindSlides, Markdown: true, Pages: len(slides)}
+	budget := &xmlBudget{left: MaxOfficeXML}
+	err = readSlideTexts(ctx, z, slides, budget, &doc)
+	if MaxOfficeXML-budget.left > 16<<20 {
+		debug.FreeOSMemory() // as for a Word file
+	}
+	if err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(doc.Parts, func(p chunk.Input) bool { return strings.TrimSpace(p.Text) != "" }) {
+		return ErrEmpty
+	}
+	return emitAll(sink, []Document{doc})
+}
+
+// readSlideTexts reads each slide into a page of doc; the first heading
+// of all names it.
+func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget *xmlBudget, doc *Document) error {
+	titled := false
+	for i, name := range slides {
+		d, closer, err := openPart(z, name, budget)
+		if err != nil {
+			return err
+		}
+		var c collector
+		w := &mdWriter{sink: &c, doc: Document{Markdown: true}}
+		err = budget.judged(w.body(ctx, &pptx, d, nil))
+		closer.Close()
+		if err == nil {
+			err = w.end()
+		}
+		if err != nil && !errors.Is(err, ErrEmpty) {
+			return err
+		}
+		text := ""
+		if len(c.docs) > 0 && len(c.docs[0].Parts) > 0 {
+			text = c.docs[0].Parts[0].Text
+			if !titled && w.titled {
+				doc.Title, titled = w.doc.Title, true
+			}
+		}
+		doc.Parts = append(doc.Parts, chunk.Input{Page: i + 1, Text: text})
+	}
+	return nil
+}
+
+// slideParts lists the slides in the order ppt/presentation.xml gives
+// them (its slide ids name relationships of its .rels part); without it,
+// ppt/slides/slide1.xml, slide2.xml, ….
+func slideParts(z *zip.Reader) ([]string, error) {
+	targets := map[string]string{}
+	if f, err := z.Open("ppt/_rels/presentation.xml.rels"); err == nil {
+		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 1<<20)), func(e xml.StartElement) {
+			if e.Name.Local == "Relationship" && strings.HasSuffix(attr(e, "Type"), "/slide") {
+				targets[attr(e, "Id")] = path.Join("ppt", attr(e, "Target"))
+			}
+		})
+		f.Close()
+	}
+	var parts []string
+	if f, err := z.Open("ppt/presentation.xml"); err == nil {
+		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
+			if qname(e.Name) != "p:sldId" {
+				return
+			}
+			for _, a := range e.Attr {
+				if a.Name.Space == nsRel && a.Name.Local == "id" && targets[a.Value] != "" {
+					parts = append(parts, targets[a.Value])
+				}
+			}
+		})
+		f.Close()
+	}
+	if len(parts) > 0 {
+		return parts, nil
+	}
+	for _, f := range z.File {
+		if n, ok := strings.CutPrefix(f.Name, "ppt/slides/slide"); ok && strings.HasSuffix(n, ".xml") {
+			parts = append(parts, f.Name)
+		}
+	}
+	number := func(name string) int {
+		n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(name, "ppt/slides/slide"), ".xml"))
+		return n
+	}
+	slices.SortFunc(parts, func(a, b string) int { return number(a) - number(b) })
+	return parts, nil
+}

@@ -30,9 +30,9 @@ func TestSlides(t *testing.T) {
 		part{"ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
 			`<Relationship Id="rId8" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/>` +
 			`<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide2.xml"/></Relationships>`},
-		part{"ppt/slides/slide1.xml", slide(shape(`<p:ph type="title"/>`, ap("둘째 장: 일정"))+
-			`<p:graphicFrame><a:graphic><a:graphicData><a:tbl><a:tr><a:tc><a:txBody>`+ap("접수")+`</a:txBody></a:tc><a:tc><a:txBody>`+ap("3월 2일")+`</a:txBody></a:tc></a:tr></a:tbl></a:graphicData></a:graphic></p:graphicFrame>`)},
-		part{"ppt/slides/slide2.xml", slide(shape(`<p:ph type="ctrTitle"/>`, ap("학사 안내"))+shape(`<p:ph idx="1"/>`, ap("첫째 줄")+`<a:p><a:r><a:t>둘째</a:t></a:r><a:br/><a:r><a:t>줄</a:t></a:r></a:p>`))},
+		part{"ppt/slides/slide1.xml", slide(shape(`<p:ph type="title"/>`, ap("둘째 장: 일정")) +
+			`<p:graphicFrame><a:graphic><a:graphicData><a:tbl><a:tr><a:tc><a:txBody>` + ap("접수") + `</a:txBody></a:tc><a:tc><a:txBody>` + ap("3월 2일") + `</a:txBody></a:tc></a:tr></a:tbl></a:graphicData></a:graphic></p:graphicFrame>`)},
+		part{"ppt/slides/slide2.xml", slide(shape(`<p:ph type="ctrTitle"/>`, ap("학사 안내")) + shape(`<p:ph idx="1"/>`, ap("첫째 줄")+`<a:p><a:r><a:t>둘째</a:t></a:r><a:br/><a:r><a:t>줄</a:t></a:r></a:p>`))},
 	)
 	docs, err := Importer{}.Import(context.Background(), "안내.pptx", data)
 	if err != nil {

@@ -52,14 +52,7 @@ func TestGiveBackShrinksTheFile(t *testing.T) {
 // that it holds the write lock for a bounded time.
 func TestGiveBackStep(t *testing.T) {
 	ctx := context.Background()
-	s, err := openWith(ctx, t.TempDir(), space{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	fill(t, s.db, 4)
-	emptyFiller(t, s.db)
-	before := pragma(t, s.db, "freelist_count")
+	s, before := emptied(t, 4)
 	conn, err := sqlOf(t, s.db).Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -79,14 +72,7 @@ func TestGiveBackStep(t *testing.T) {
 // none) is left as it is.
 func TestGiveBackLeaves(t *testing.T) {
 	ctx := context.Background()
-	s, err := openWith(ctx, t.TempDir(), space{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	fill(t, s.db, 2)
-	emptyFiller(t, s.db)
-	before := pragma(t, s.db, "freelist_count")
+	s, before := emptied(t, 2)
 	sp := testSpace()
 	sp.at = 4 << 20
 	if err := giveBack(ctx, sqlOf(t, s.db), sp); err != nil {
@@ -115,14 +101,7 @@ func TestGiveBackLeaves(t *testing.T) {
 // and the database whole.
 func TestGiveBackStopsWhenCancelled(t *testing.T) {
 	ctx := context.Background()
-	s, err := openWith(ctx, t.TempDir(), space{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	fill(t, s.db, 8)
-	emptyFiller(t, s.db)
-	before := pragma(t, s.db, "freelist_count")
+	s, before := emptied(t, 8)
 	sp := testSpace()
 	sp.step, sp.pause = 1<<20, time.Hour
 	passCtx, cancel := context.WithCancel(ctx)
@@ -181,14 +160,7 @@ func waitFor(t *testing.T, ok func() bool) {
 // look, and its connection goes back to the pool with the usual wait.
 func TestGiveBackGivesWay(t *testing.T) {
 	ctx := context.Background()
-	s, err := openWith(ctx, t.TempDir(), space{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	fill(t, s.db, 2)
-	emptyFiller(t, s.db)
-	before := pragma(t, s.db, "freelist_count")
+	s, before := emptied(t, 2)
 	db := sqlOf(t, s.db)
 	writer, err := db.Conn(ctx)
 	if err != nil {
@@ -227,4 +199,18 @@ func TestGiveBackGivesWay(t *testing.T) {
 	for _, c := range conns {
 		c.Close()
 	}
+}
+
+// emptied is an open store whose filler table was filled with mb
+// megabytes and emptied again, and the free pages that left in its file.
+func emptied(t *testing.T, mb int) (*Store, int64) {
+	t.Helper()
+	s, err := openWith(context.Background(), t.TempDir(), space{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	fill(t, s.db, mb)
+	emptyFiller(t, s.db)
+	return s, pragma(t, s.db, "freelist_count")
 }

@@ -18,8 +18,9 @@ import (
 // A PowerPoint file (.pptx) is read like a Word file (office.go), one
 // slide a page: a passage cites "slide 3" as a PDF's cites its page. Each
 // slide's title placeholder is its heading; its text boxes and tables
-// follow in the order the slide lists them. The speaker's notes are not
-// read.
+// follow in the order the slide lists them, then the speaker's notes, as
+// a quotation ("> "), for what was said is often only there. Fields (the
+// slide number, the date) are left out.
 var pptx = officeFormat{
 	parts:     slideParts,
 	paragraph: set("a:p"),
@@ -35,7 +36,7 @@ var pptx = officeFormat{
 		return 0
 	},
 	text: set("a:t"),
-	skip: set("mc:Fallback"),
+	skip: set("mc:Fallback", "a:fld"),
 	cell: set("a:tc"), row: set("a:tr"),
 	inline: func(e xml.StartElement) string {
 		if qname(e.Name) == "a:br" {
@@ -81,31 +82,53 @@ func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink) er
 // of all names it.
 func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget *xmlBudget, doc *Document) error {
 	titled := false
+	notes := pptx
+	notes.shapeHeading = nil
 	for i, name := range slides {
-		d, closer, err := openPart(z, name, budget)
+		text, w, err := slideText(ctx, z, name, &pptx, budget)
 		if err != nil {
 			return err
 		}
-		var c collector
-		w := &mdWriter{sink: &c, doc: Document{Markdown: true}}
-		err = budget.judged(w.body(ctx, &pptx, d, nil))
-		closer.Close()
-		if err == nil {
-			err = w.end()
+		if !titled && w.titled {
+			doc.Title, titled = w.doc.Title, true
 		}
-		if err != nil && !errors.Is(err, ErrEmpty) {
-			return err
-		}
-		text := ""
-		if len(c.docs) > 0 && len(c.docs[0].Parts) > 0 {
-			text = c.docs[0].Parts[0].Text
-			if !titled && w.titled {
-				doc.Title, titled = w.doc.Title, true
+		if target := relTarget(z, path.Join(path.Dir(name), "_rels", path.Base(name)+".rels"), "/notesSlide"); target != "" {
+			said, _, err := slideText(ctx, z, path.Join(path.Dir(name), target), &notes, budget)
+			if err != nil && !errors.Is(err, ErrOfficeDamaged) { // notes that cannot be read are left out
+				return err
+			}
+			for _, para := range strings.Split(said, "\n\n") {
+				if para = strings.TrimSpace(para); para != "" {
+					text += "> " + strings.ReplaceAll(para, "\n", "\n> ") + "\n\n"
+				}
 			}
 		}
 		doc.Parts = append(doc.Parts, chunk.Input{Page: i + 1, Text: text})
 	}
 	return nil
+}
+
+// slideText reads the part name (a slide, or its notes) as Markdown; ""
+// when it holds no text.
+func slideText(ctx context.Context, z *zip.Reader, name string, f *officeFormat, budget *xmlBudget) (string, *mdWriter, error) {
+	var c collector
+	w := &mdWriter{sink: &c, doc: Document{Markdown: true}}
+	d, closer, err := openPart(z, name, budget)
+	if err != nil {
+		return "", w, err
+	}
+	err = budget.judged(w.body(ctx, f, d, nil))
+	closer.Close()
+	if err == nil {
+		err = w.end()
+	}
+	if err != nil && !errors.Is(err, ErrEmpty) {
+		return "", w, err
+	}
+	if len(c.docs) == 0 || len(c.docs[0].Parts) == 0 {
+		return "", w, nil
+	}
+	return c.docs[0].Parts[0].Text, w, nil
 }
 
 // slideParts lists the slides in the order ppt/presentation.xml gives

@@ -22,8 +22,9 @@ func ap(text string) string { return `<a:p><a:r><a:t>` + text + `</a:t></a:r></a
 
 // A slide is a page, in the order the presentation lists its slides (not
 // their file names'); a title placeholder's paragraphs are the slide's
-// heading, other boxes and tables its text; the first heading names the
-// file. pandoc's slides of the regulation read so too.
+// heading, other boxes and tables its text, its fields (the slide number)
+// left out, and the speaker's notes quoted after it; the first heading
+// names the file. pandoc's slides read so too.
 func TestSlides(t *testing.T) {
 	data := zipOf(t,
 		part{"ppt/presentation.xml", `<p:presentation ` + slideNS + `><p:sldIdLst><p:sldId id="256" r:id="rId9"/><p:sldId id="257" r:id="rId8"/></p:sldIdLst></p:presentation>`},
@@ -32,7 +33,8 @@ func TestSlides(t *testing.T) {
 			`<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide2.xml"/></Relationships>`},
 		part{"ppt/slides/slide1.xml", slide(shape(`<p:ph type="title"/>`, ap("둘째 장: 일정")) +
 			`<p:graphicFrame><a:graphic><a:graphicData><a:tbl><a:tr><a:tc><a:txBody>` + ap("접수") + `</a:txBody></a:tc><a:tc><a:txBody>` + ap("3월 2일") + `</a:txBody></a:tc></a:tr></a:tbl></a:graphicData></a:graphic></p:graphicFrame>`)},
-		part{"ppt/slides/slide2.xml", slide(shape(`<p:ph type="ctrTitle"/>`, ap("학사 안내")) + shape(`<p:ph idx="1"/>`, ap("첫째 줄")+`<a:p><a:r><a:t>둘째</a:t></a:r><a:br/><a:r><a:t>줄</a:t></a:r></a:p>`))},
+		part{"ppt/slides/slide2.xml", slide(shape(`<p:ph type="ctrTitle"/>`, ap("학사 안내")) + shape(`<p:ph idx="1"/>`, ap("첫째 줄")+`<a:p><a:r><a:t>둘째</a:t></a:r><a:br/><a:r><a:t>줄</a:t></a:r></a:p>`) +
+			shape(`<p:ph type="sldNum"/>`, `<a:p><a:fld id="{1}" type="slidenum"><a:t>7</a:t></a:fld></a:p>`))},
 	)
 	docs, err := Importer{}.Import(context.Background(), "안내.pptx", data)
 	if err != nil {
@@ -57,6 +59,21 @@ func TestSlides(t *testing.T) {
 	if d := docs[0]; d.Title != "학칙" || d.Pages != 4 || !strings.HasPrefix(d.Parts[1].Text, "# 제1장 총칙\n\n제1조(목적)\n\n") ||
 		!strings.Contains(d.Parts[1].Text, "\n\n1학기 | 3월~6월 | 정규\n\n") || d.Parts[2].Text != "첫째 항목: 휴학 신청\n\n둘째 항목: 복학 신청\n\n" {
 		t.Errorf("pandoc's slides %q: %+v", d.Title, d.Parts)
+	}
+
+	// The speaker's notes follow their slide, quoted; the notes' own slide
+	// number field is left out.
+	withNotes, err := os.ReadFile("testdata/office/notes.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err = Importer{}.Import(context.Background(), "notes.pptx", withNotes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := docs[0].Parts; len(p) != 2 || p[0].Text != "# 휴학 안내\n\n휴학은 포털에서 신청한다.\n\n> 발표자 메모: 휴학 신청 마감은 개강 2주 전이라고 말할 것.\n\n" ||
+		p[1].Text != "# 복학 안내\n\n복학은 학기 시작 전에 신청한다.\n\n" {
+		t.Errorf("slides with notes: %+v", p)
 	}
 
 	if _, err = (Importer{}).Import(context.Background(), "old.ppt", []byte{0xD0, 0xCF, 0x11, 0xE0}); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), ".pptx") {

@@ -82,18 +82,7 @@ func TestAskSaysAnEntryWithMistakesDidNotStart(t *testing.T) {
 // says, once, that the server was not started (the MCP manager tells the
 // agent which entries it leaves out), and answers all the same.
 func TestAskWithABrokenMCPEntry(t *testing.T) {
-	fake := ollamatest.New(t)
-	fake.On(ollamatest.HasTools(), ollamatest.Reply{Text: "안녕하세요"})
-	fake.On(ollamatest.HasFormat(), ollamatest.Reply{JSON: map[string]any{"route": "simple", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false, "reason": "chat", "memories": []any{}}})
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(`{"mcpServers": {"web": {"url": "ftp://h/mcp"}}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("LC_ALL", "en_US.UTF-8")
-	code, out, errOut := wayfinder(t, "--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "ask", "무엇을 할 수 있어?")
-	if code != 0 || !strings.Contains(out, "안녕하세요") {
-		t.Fatalf("ask: %d\n%s\n%s", code, out, errOut)
-	}
+	errOut := askWithMCP(t, `{"mcpServers": {"web": {"url": "ftp://h/mcp"}}}`, "en_US.UTF-8")
 	const line = "MCP server web not started (its entry in mcp.json has mistakes; see Settings › MCP servers); going on without its tools"
 	if strings.Count(errOut, line) != 1 {
 		t.Fatalf("standard error says the entry with mistakes %d times, want once:\n%s", strings.Count(errOut, line), errOut)
@@ -218,20 +207,28 @@ func TestAskSaysMCPFileCannotBeRead(t *testing.T) {
 // in the command's language, that MCP servers could not be read and
 // where the file is wrong, and answers all the same.
 func TestAskWithAnUnreadableMCPFile(t *testing.T) {
-	fake := ollamatest.New(t)
-	fake.On(ollamatest.HasTools(), ollamatest.Reply{Text: "안녕하세요"})
-	fake.On(ollamatest.HasFormat(), ollamatest.Reply{JSON: map[string]any{"route": "simple", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false, "reason": "chat", "memories": []any{}}})
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "mcp.json"), []byte("{\"mcpServers\": {\n  \"web\": {\"url\": \"http://h/mcp\",}\n}}"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("LC_ALL", "ko_KR.UTF-8")
-	code, out, errOut := wayfinder(t, "--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "ask", "무엇을 할 수 있어?")
-	if code != 0 || !strings.Contains(out, "안녕하세요") {
-		t.Fatalf("ask: %d\n%s\n%s", code, out, errOut)
-	}
+	errOut := askWithMCP(t, "{\"mcpServers\": {\n  \"web\": {\"url\": \"http://h/mcp\",}\n}}", "ko_KR.UTF-8")
 	const line = "MCP 서버 설정을 읽지 못함(mcp.json의 2번째 줄 33번째 글자에서 JSON 형식이 잘못됨 — 설정 › MCP 서버에서 확인) — MCP 서버의 도구 없이 계속합니다"
 	if strings.Count(errOut, line) != 1 {
 		t.Fatalf("standard error says the file cannot be read %d times, want once:\n%s", strings.Count(errOut, line), errOut)
 	}
+}
+
+// askWithMCP runs `ask` in the locale with mcp.json as given, against a
+// model that greets, and returns its standard error.
+func askWithMCP(t *testing.T, mcpJSON, locale string) string {
+	t.Helper()
+	fake := ollamatest.New(t)
+	fake.On(ollamatest.HasTools(), ollamatest.Reply{Text: "안녕하세요"})
+	fake.On(ollamatest.HasFormat(), ollamatest.Reply{JSON: map[string]any{"route": "simple", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false, "reason": "chat", "memories": []any{}}})
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(mcpJSON), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LC_ALL", locale)
+	code, out, errOut := wayfinder(t, "--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "ask", "무엇을 할 수 있어?")
+	if code != 0 || !strings.Contains(out, "안녕하세요") {
+		t.Fatalf("ask: %d\n%s\n%s", code, out, errOut)
+	}
+	return errOut
 }

@@ -44,22 +44,9 @@ func TestPassageNowReadsTheDocumentOnlyWhenItMust(t *testing.T) {
 				}
 				return s.String()
 			}
-			up := func(text string) {
-				t.Helper()
-				if _, err := b.Upload(ctx, l.file, strings.NewReader(text), nil); err != nil {
-					t.Fatal(err)
-				}
-			}
+			up := func(text string) { t.Helper(); uploadAs(t, b, l.file, text) }
 			up(doc(0, l.needle))
-			hits, err := b.Search(ctx, l.needle, SearchOptions{TopK: 1})
-			if err != nil || len(hits) == 0 {
-				t.Fatalf("hits %+v %v", hits, err)
-			}
-			cited, source := hits[0].ChunkID, hits[0].Source
-			was, err := b.Passage(ctx, "", cited)
-			if err != nil {
-				t.Fatal(err)
-			}
+			cited, source, was := citeTop(t, b, l.needle)
 			snippet := strings.TrimSpace(was.Chunk.Text)
 			cut := string([]rune(snippet)[:len([]rune(snippet))-9]) + "…"
 			open := func(chunkID, text string, found Found, reads int64) Passage {

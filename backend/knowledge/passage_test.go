@@ -234,15 +234,7 @@ func TestPassageNow(t *testing.T) {
 	if _, err := b.Upload(ctx, "handbook.md", strings.NewReader(doc(40, "Annual leave is fifteen days.")), nil); err != nil {
 		t.Fatal(err)
 	}
-	hits, err := b.Search(ctx, "annual leave fifteen", SearchOptions{TopK: 1})
-	if err != nil || len(hits) == 0 {
-		t.Fatalf("hits %+v %v", hits, err)
-	}
-	cited, source := hits[0].ChunkID, hits[0].Source
-	was, err := b.Passage(ctx, "", cited)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cited, source, was := citeTop(t, b, "annual leave fifteen")
 	last, err := b.Passage(ctx, "", fmt.Sprintf("%s:%d", was.Doc.ID, was.Doc.Chunks-1))
 	if err != nil {
 		t.Fatal(err)
@@ -298,5 +290,28 @@ func TestPassageNow(t *testing.T) {
 		if p, err := b.PassageNow(ctx, from, old, mine[0].Source, ""); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("the conversation's file now, from %q: %+v %v", from, p.Chunk, err)
 		}
+	}
+}
+
+// citeTop searches b for query and opens its best hit as an answer would
+// cite it: the hit's chunk id and source, and its passage.
+func citeTop(t *testing.T, b *Base, query string) (cited, source string, was Passage) {
+	t.Helper()
+	hits, err := b.Search(context.Background(), query, SearchOptions{TopK: 1})
+	if err != nil || len(hits) == 0 {
+		t.Fatalf("hits %+v %v", hits, err)
+	}
+	was, err = b.Passage(context.Background(), "", hits[0].ChunkID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hits[0].ChunkID, hits[0].Source, was
+}
+
+// uploadAs uploads text to b as the file name.
+func uploadAs(t *testing.T, b *Base, name, text string) {
+	t.Helper()
+	if _, err := b.Upload(context.Background(), name, strings.NewReader(text), nil); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strconv"
 	"strings"
 )
@@ -69,6 +70,16 @@ func (b *xmlBudget) Read(r io.Reader, p []byte) (int, error) {
 	n, err := r.Read(p[:min(int64(len(p)), b.left)])
 	b.left -= int64(n)
 	return n, err
+}
+
+// release gives the memory of a large read back to the system once the
+// file is done: the decoder's buffers were Go heap, as large as the
+// longest run of text, and are given back now, as a PDF's memory is,
+// rather than whenever the heap shrinks.
+func (b *xmlBudget) release() {
+	if MaxOfficeXML-b.left > 16<<20 {
+		debug.FreeOSMemory()
+	}
 }
 
 func (b *xmlBudget) spent() error {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/url"
 	"path"
-	"runtime/debug"
 	"strings"
 )
 
@@ -56,9 +55,7 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink) erro
 	}
 	budget := &xmlBudget{left: MaxOfficeXML}
 	err = readChapters(ctx, z, chapters, &htmlPage{w: w, tables: tables{w: w}}, budget)
-	if MaxOfficeXML-budget.left > 16<<20 {
-		debug.FreeOSMemory() // as for an office file
-	}
+	budget.release()
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -95,11 +94,13 @@ type officeFormat struct {
 	readStyles func(d *xml.Decoder) (map[string]int, error)
 	// paragraph ends a paragraph (and a heading).
 	paragraph map[string]bool
-	// heading is the level (1–6) of a paragraph or heading element that
-	// starts here, from its own attributes or its style; 0: body text.
+	// heading, when set, is the level (1–6) of a paragraph or heading
+	// element that starts here, from its own attributes or its style; 0:
+	// body text.
 	heading func(e xml.StartElement, styles map[string]int) int
-	// styleOf is the style id set inside a paragraph, after it started
-	// (Word: w:pPr/w:pStyle, w:outlineLvl); "" when e sets none.
+	// styleOf, when set, is the heading level a style set inside a
+	// paragraph gives it, after it started (Word: w:pPr/w:pStyle,
+	// w:outlineLvl); 0 when e sets none.
 	styleOf func(e xml.StartElement, styles map[string]int) int
 	// text says whether character data inside the element is text.
 	text map[string]bool
@@ -213,7 +214,6 @@ var docx = officeFormat{
 		})
 	},
 	paragraph: set("w:p"),
-	heading:   func(xml.StartElement, map[string]int) int { return 0 },
 	styleOf: func(e xml.StartElement, styles map[string]int) int {
 		switch qname(e.Name) {
 		case "w:pStyle":
@@ -277,10 +277,9 @@ var hwpx = officeFormat{
 	heading: func(e xml.StartElement, styles map[string]int) int {
 		return styles[attr(e, "styleIDRef")]
 	},
-	styleOf: func(xml.StartElement, map[string]int) int { return 0 },
-	text:    set("hp:t"),
-	skip:    set("hp:fieldBegin", "hp:fieldEnd"),
-	cell:    set("hp:tc"), row: set("hp:tr"),
+	text: set("hp:t"),
+	skip: set("hp:fieldBegin", "hp:fieldEnd"),
+	cell: set("hp:tc"), row: set("hp:tr"),
 	inline: func(e xml.StartElement) string {
 		switch qname(e.Name) {
 		case "hp:tab":
@@ -308,10 +307,9 @@ var odt = officeFormat{
 		}
 		return 1
 	},
-	styleOf: func(xml.StartElement, map[string]int) int { return 0 },
-	text:    set("text:p", "text:h"),
-	skip:    set("office:annotation", "text:tracked-changes", "text:note-citation", "office:forms"),
-	cell:    set("table:table-cell"), row: set("table:table-row"),
+	text: set("text:p", "text:h"),
+	skip: set("office:annotation", "text:tracked-changes", "text:note-citation", "office:forms"),
+	cell: set("table:table-cell"), row: set("table:table-row"),
 	inline: func(e xml.StartElement) string {
 		switch qname(e.Name) {
 		case "text:tab":
@@ -365,12 +363,7 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 	}
 	w := &mdWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: kind, Markdown: true}}
 	err = w.parts(ctx, z, f, parts, styles, budget)
-	if MaxOfficeXML-budget.left > 16<<20 {
-		// The decoder's buffers were Go heap, as large as the longest
-		// run of text: give them back now, as a PDF's memory is, rather
-		// than whenever the heap shrinks.
-		debug.FreeOSMemory()
-	}
+	budget.release()
 	if err != nil {
 		return err
 	}
@@ -466,7 +459,10 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 					}
 				}
 				open++
-				level = max(f.heading(t, styles), shapeLevel)
+				level = shapeLevel
+				if f.heading != nil {
+					level = max(f.heading(t, styles), shapeLevel)
+				}
 			case f.row[name]:
 				if strings.TrimSpace(para.String()) != "" { // a caption before the table, in its paragraph
 					if err := endPara(); err != nil {
@@ -480,8 +476,10 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 			case f.cell[name]:
 				tbl.cell()
 			default:
-				if l := f.styleOf(t, styles); l > 0 {
-					level = l
+				if f.styleOf != nil {
+					if l := f.styleOf(t, styles); l > 0 {
+						level = l
+					}
 				}
 				if f.shapeHeading != nil && shapeAt > 0 {
 					shapeLevel = max(shapeLevel, f.shapeHeading(t))

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"path"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,8 +23,6 @@ import (
 var pptx = officeFormat{
 	parts:     slideParts,
 	paragraph: set("a:p"),
-	heading:   func(xml.StartElement, map[string]int) int { return 0 },
-	styleOf:   func(xml.StartElement, map[string]int) int { return 0 },
 	shape:     set("p:sp"),
 	shapeHeading: func(e xml.StartElement) int {
 		if qname(e.Name) == "p:ph" {
@@ -66,9 +63,7 @@ func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink) er
 	doc := Document{Title: baseName(filePath), Source: filePath, Kind: KindSlides, Markdown: true, Pages: len(slides)}
 	budget := &xmlBudget{left: MaxOfficeXML}
 	err = readSlideTexts(ctx, z, slides, budget, &doc)
-	if MaxOfficeXML-budget.left > 16<<20 {
-		debug.FreeOSMemory() // as for a Word file
-	}
+	budget.release()
 	if err != nil {
 		return err
 	}

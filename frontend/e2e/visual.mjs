@@ -269,42 +269,48 @@ await shot("help", "scenario=chat", async (p) => {
   await p.waitForSelector("dialog[open] kbd");
 });
 
-// Every modal dialog at 1280×800 (VISUAL_ONLY=^dialog-): their shared
-// frame (app.css) is compared before and after a change of it.
-const wide = { viewport: { width: 1280, height: 800 } };
-await shot("dialog-settings", "scenario=chat", async (p) => {
-  await p.click("button[aria-label='Settings']");
-  await p.waitForSelector("dialog[open] #set-chat option", { state: "attached" });
-}, wide);
-await shot("dialog-shortcuts", "scenario=chat", async (p) => {
-  await p.keyboard.press("Control+/");
-  await p.waitForSelector("dialog[open] kbd");
-}, wide);
-await shot("dialog-conversation-settings", "scenario=chat", async (p) => {
-  await p.click("nav li:first-child button.open");
-  await p.click("[data-testid=conv-settings]");
-  await p.waitForSelector("dialog[open] #conv-settings-title");
-}, wide);
-await shot("dialog-palette", "scenario=chat", async (p) => {
-  await p.keyboard.press("Control+k");
-  await p.waitForSelector("dialog.palette[open] li");
-}, wide);
-await shot("dialog-link-warning", "scenario=chat", async (p) => {
-  await sendAndWait(p, "Where do I cut the clips?");
-  await p.click("article[data-role='assistant'] .md a");
-  await p.waitForSelector("dialog.link-warning[open]");
-}, wide);
-await shot("dialog-tool-approval", "scenario=tool", async (p) => {
-  await p.fill("#composer-input", "Read my notes");
-  await p.press("#composer-input", "Enter");
-  await p.waitForSelector("dialog.tool-approval[open]");
-}, wide);
-await shot("dialog-plan", "scenario=complex", (p) => planOpen(p), wide);
-await shot("dialog-source", "scenario=complex&step=5&delay=0", async (p) => {
-  await guide(p);
-  await p.click(".md button.cite >> nth=0");
-  await p.waitForSelector("dialog.source[open]");
-}, wide);
+// Every modal dialog at 1280×800, in English and in Korean
+// (VISUAL_ONLY=^dialog-): their shared frame (app.css) is compared before
+// and after a change of it, and Korean labels, which run longer and wrap
+// differently, are seen in every one of them.
+for (const [lang, locale] of [["en", "en-US"], ["ko", "ko-KR"]]) {
+  const view = { viewport: { width: 1280, height: 800 }, locale };
+  const name = (dialog) => (lang === "en" ? `dialog-${dialog}` : `dialog-${dialog}-ko`);
+  const q = (query) => `${query}&lang=${lang}`;
+  await shot(name("settings"), q("scenario=chat"), async (p) => {
+    await p.click(".topbar .tools button:last-child");
+    await p.waitForSelector("dialog[open] #set-chat option", { state: "attached" });
+  }, view);
+  await shot(name("shortcuts"), q("scenario=chat"), async (p) => {
+    await p.keyboard.press("Control+/");
+    await p.waitForSelector("dialog[open] kbd");
+  }, view);
+  await shot(name("conversation-settings"), q("scenario=chat"), async (p) => {
+    await p.click("nav li:first-child button.open");
+    await p.click("[data-testid=conv-settings]");
+    await p.waitForSelector("dialog[open] #conv-settings-title");
+  }, view);
+  await shot(name("palette"), q("scenario=chat"), async (p) => {
+    await p.keyboard.press("Control+k");
+    await p.waitForSelector("dialog.palette[open] li");
+  }, view);
+  await shot(name("link-warning"), q("scenario=chat"), async (p) => {
+    await sendAndWait(p, lang === "en" ? "Where do I cut the clips?" : "클립은 어디서 잘라요?");
+    await p.click("article[data-role='assistant'] .md a");
+    await p.waitForSelector("dialog.link-warning[open]");
+  }, view);
+  await shot(name("tool-approval"), q("scenario=tool"), async (p) => {
+    await p.fill("#composer-input", lang === "en" ? "Read my notes" : "내 메모를 읽어 줘");
+    await p.press("#composer-input", "Enter");
+    await p.waitForSelector("dialog.tool-approval[open]");
+  }, view);
+  await shot(name("plan"), q("scenario=complex"), (p) => planOpen(p, lang === "en" ? undefined : "카페 홍보용 쇼츠 영상 만들기"), view);
+  await shot(name("source"), q("scenario=complex&step=5&delay=0"), async (p) => {
+    await guide(p, lang === "en" ? undefined : "카페 쇼츠 영상");
+    await p.click(".md button.cite >> nth=0");
+    await p.waitForSelector("dialog.source[open]");
+  }, view);
+}
 
 await browser.close();
 server.close();

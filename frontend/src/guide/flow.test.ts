@@ -47,7 +47,7 @@ describe("guide", () => {
     // one a block starts with, so "Recommend— Finding" was shown).
     const steps = [...details.querySelectorAll<HTMLElement>("ol.steps li")].map((l) => l.textContent);
     expect(steps[0]).toBe("Thinking · Recommend — Finding a tool for step 1: Write the script");
-    expect(steps).toContain('Tool · Tools · retrieve_docs — {"query":"ChatGPT"}');
+    expect(steps).toContain('Tool · retrieve_docs — {"query":"ChatGPT"}');
   });
 
   it("lists the cited passages as sources and keeps the uncited ones under Details", async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { TraceCode } from "../api/gotypes.gen";
 import { setLang } from "../i18n/i18n.svelte";
-import { stepCause, stepText } from "./labels";
+import { stepCause, stepPlace, stepText } from "./labels";
 
 describe("stepText", () => {
   afterEach(() => setLang("en"));
@@ -62,5 +62,27 @@ describe("stepText", () => {
       "mcp.json could not be read again (it has a mistake; see Settings › MCP servers); the MCP servers as set up before the edit keep running: files, web",
     );
     expect(stepCause(step({ case: "mcp_syntax" }))).toBe(error);
+  });
+});
+
+describe("stepPlace", () => {
+  afterEach(() => setLang("en"));
+
+  it("names the node only where it adds to the kind of step", () => {
+    for (const lang of ["en", "ko"] as const) {
+      setLang(lang);
+      // A tool chosen or answered at a tools node, a check at the checker: the kind says it all.
+      expect(stepPlace({ kind: "tool_selected", node: "tools" })).toBe("");
+      expect(stepPlace({ kind: "tool_result", node: "recommend_tools" })).toBe("");
+      expect(stepPlace({ kind: "evaluation_result", node: "evaluate" })).toBe("");
+    }
+    setLang("ko");
+    expect(stepPlace({ kind: "planning", node: "recommend" })).toBe("추천");
+    expect(stepPlace({ kind: "sources", node: "tools" })).toBe("도구");
+    // A kind and a node that read the same in Korean only.
+    expect(stepPlace({ kind: "node_started", node: "start" })).toBe("");
+    setLang("en");
+    expect(stepPlace({ kind: "generating", node: "guide" })).toBe("Guide");
+    expect(stepPlace({ kind: "node_started", node: "start" })).toBe("Start");
   });
 });

@@ -42,6 +42,28 @@ export function kindLabel(kind: TraceKind): string {
   return t(kindKeys[kind] ?? "trace.kindPlanning");
 }
 
+/**
+ * Where a kind of step happens: said again beside it, the node's name only
+ * repeats the kind ("Tool · Tools read_file", "검토 검토"), so it is left out.
+ */
+const kindHome: Partial<Record<TraceKind, string>> = {
+  tool_selected: "tools",
+  tool_result: "tools",
+  evaluation_result: "evaluate",
+};
+
+/**
+ * stepPlace names the node a step happened at, or "" when that adds
+ * nothing to the kind beside it: the kind's own node, or a node whose name
+ * reads the same as the kind in the UI's language.
+ */
+export function stepPlace(s: Pick<TraceStep, "kind" | "node">): string {
+  const place = nodeLabel(s.node);
+  const home = kindHome[s.kind];
+  if (home && (s.node === home || s.node.endsWith(`_${home}`))) return "";
+  return place === kindLabel(s.kind) ? "" : place;
+}
+
 // Every code the backend can send has a sentence "trace.say.<code>": a new
 // Go constant without one in the catalogs fails `npm run check`.
 const everyCodeSaid: `trace.say.${TraceCode}` extends MessageKey ? true : never = true;

@@ -421,6 +421,9 @@ export interface HitPlace {
   labelBottom: number;
   firstLineTop: number;
   firstLineBottom: number;
+  /** markTop and markBottom are the hit's first marked word's (the search's words); 0 when none is marked. */
+  markTop: number;
+  markBottom: number;
 }
 
 /**
@@ -443,6 +446,7 @@ export async function hitPlace(page: Page, dialog: string): Promise<HitPlace> {
     const l = label?.getBoundingClientRect();
     const labelRange = document.createRange();
     if (label) labelRange.selectNodeContents(label);
+    const mark = hit.querySelector("mark")?.getBoundingClientRect();
     return {
       label: label?.textContent ?? "",
       labelLines: new Set([...labelRange.getClientRects()].map((r) => Math.round(r.top))).size,
@@ -452,20 +456,28 @@ export async function hitPlace(page: Page, dialog: string): Promise<HitPlace> {
       labelBottom: l?.bottom ?? 0,
       firstLineTop: line.top,
       firstLineBottom: line.bottom,
+      markTop: mark?.top ?? 0,
+      markBottom: mark?.bottom ?? 0,
     };
   });
 }
 
 /**
  * belowLabel says what is wrong with where the hit is against the label stuck over it ("" when nothing): the label
- * is not stuck at the view's top (nothing would be shown about it), the hit's first line is under the label or out
- * of the view, or the label does not take the `lines` the test means it to.
+ * is not stuck at the view's top (nothing would be shown about it), the hit's first marked word is under the label
+ * or out of the view, the hit's first line is under the label or below the view — unless the hit is so tall that its
+ * first line and its first marked word do not fit in the view under the label together: then the word shows, and
+ * the first line may be scrolled out above — or the label does not take the `lines` the test means it to.
  */
 export function belowLabel(p: HitPlace, lines?: number): string {
-  const at = `first line ${p.firstLineTop.toFixed(1)}–${p.firstLineBottom.toFixed(1)}, label ${p.labelTop.toFixed(1)}–${p.labelBottom.toFixed(1)}, view ${p.viewTop.toFixed(1)}–${p.viewBottom.toFixed(1)}`;
+  const mark = p.markBottom > 0 ? `, first mark ${p.markTop.toFixed(1)}–${p.markBottom.toFixed(1)}` : "";
+  const at = `first line ${p.firstLineTop.toFixed(1)}–${p.firstLineBottom.toFixed(1)}${mark}, label ${p.labelTop.toFixed(1)}–${p.labelBottom.toFixed(1)}, view ${p.viewTop.toFixed(1)}–${p.viewBottom.toFixed(1)}`;
   if (lines !== undefined && p.labelLines !== lines) return `the label takes ${p.labelLines} lines, not ${lines}: ${at}`;
   if (Math.abs(p.labelTop - p.viewTop) > 0.5) return `the label is not stuck at the top, so nothing is measured: ${at}`;
-  if (p.firstLineTop < p.labelBottom - 0.5) return `the hit's first line is under the label: ${at}`;
+  if (mark && p.markTop < p.labelBottom - 0.5) return `the hit's first marked word is under the label: ${at}`;
+  if (mark && p.markBottom > p.viewBottom + 0.5) return `the hit's first marked word is below the view: ${at}`;
+  const together = !mark || p.markBottom - p.firstLineTop <= p.viewBottom - p.labelBottom + 0.5;
+  if (together && p.firstLineTop < p.labelBottom - 0.5) return `the hit's first line is under the label: ${at}`;
   if (p.firstLineBottom > p.viewBottom + 0.5) return `the hit's first line is below the view: ${at}`;
   return "";
 }

@@ -185,3 +185,40 @@ for (const lang of [
     await rewrap.close();
   });
 }
+
+// A hit taller than the view whose searched words come only at its end (a list of short lines, each a line of its
+// own): the reader opens with the first marked word in view under the label, the hit's first lines scrolled out
+// above, at 800×700; from its first line the word was below the view. Screenshots reader-mark-{en,ko}-800.png.
+for (const lang of [
+  {
+    code: "en", locale: "en-US", file: "buoy-list.md", query: "anchor barnacles",
+    needle: "The anchor rope has barnacles at its end.",
+    heading: (n: number) => `Section ${n}: buoys`,
+    item: (n: string) => `- Buoy ${n}: painted, lit, chained.`,
+  },
+  {
+    code: "ko", locale: "ko-KR", file: "부표-목록.md", query: "닻줄 조개껍데기",
+    needle: "닻줄 끝에 조개껍데기가 붙었습니다.",
+    heading: (n: number) => `제${n}조 부표`,
+    item: (n: string) => `- 부표 ${n}: 칠함, 등 켬, 사슬 맴.`,
+  },
+]) {
+  test(`a hit taller than the view opens at its first marked word, ${lang.code}`, async () => {
+    // Section 30's list is one chunk of 25 lines, the needle its last: taller than the view at 800×700.
+    const para = (n: number) => Array.from({ length: 24 }, (_, i) => lang.item(`${n}.${i + 1}`)).join("\n");
+    const file = longDoc(lang.file, 60, 30, lang.heading, (n) => para(n) + (n === 30 ? "\n" : ""), lang.needle);
+    const page = await openPage(w.browser, w.app.url, lang.locale, { width: 800, height: 700 });
+    await page.click(".views button >> nth=0");
+    await page.waitForSelector("#kb-title");
+    await importFile(page, file);
+    await readHit(page, lang.query, lang.needle);
+    const p = await hitPlace(page, "reader");
+    assert.equal(belowLabel(p), "", `opened at 800×700: ${p.label}`);
+    assert.ok(p.markBottom > 0, "the hit's words are marked");
+    assert.ok(p.firstLineTop < p.labelBottom, `the hit is taller than the view: its first line is scrolled out (${p.firstLineTop} < ${p.labelBottom})`);
+    const mark = await page.textContent("dialog.reader [data-part=hit] mark");
+    assert.ok(mark && lang.needle.includes(mark), `the first marked word is the needle's: ${mark}`);
+    await screenshot(page, `reader-mark-${lang.code}-800`);
+    await page.close();
+  });
+}

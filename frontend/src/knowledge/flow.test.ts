@@ -1,11 +1,40 @@
-import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync } from "svelte";
 import { $, $$, cleanup, click, fill, start } from "../testing/ui";
 import { progressOf, formatBytes, baseName } from "./progress";
 import { toBase64 } from "../api/knowledge";
 import { setLang } from "../i18n/i18n.svelte";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+/**
+ * fakeLayout gives the reader the layout happy-dom has not got: a view 100 px high over 2,000 px of document, the
+ * page label stuck at its top 30 px high, and the hit `height` px high 500 px down once the document is in around it
+ * (before that, the hit alone is at the top: a scroll done when the dialog opens does not put it in its place), its
+ * first marked word `mark` px below its top, 20 px high.
+ */
+function fakeLayout(height: number, mark: number): void {
+  const rect = (top: number, h: number) => ({ top, bottom: top + h, height: h, left: 0, right: 0, width: 0, x: 0, y: top, toJSON: () => ({}) }) as DOMRect;
+  vi.spyOn(Element.prototype, "getBoundingClientRect").mockImplementation(function (this: Element) {
+    const body = this.closest<HTMLElement>("[data-testid=reader-body]");
+    const hit = this.closest<HTMLElement>("[data-part=hit]");
+    const top = (hit?.dataset.seq === undefined ? 0 : 500) - (body?.scrollTop ?? 0);
+    if (this.matches("[data-part=hit]")) return rect(top, height);
+    if (hit && this.matches("mark")) return rect(top + mark, 20);
+    if (this.matches(".place")) return rect(0, 30);
+    return rect(0, 0);
+  });
+  const reader = (el: Element) => el.getAttribute("data-testid") === "reader-body";
+  vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockImplementation(function (this: Element) {
+    return reader(this) ? 100 : 0;
+  });
+  vi.spyOn(Element.prototype, "scrollHeight", "get").mockImplementation(function (this: Element) {
+    return reader(this) ? 2000 : 0;
+  });
+}
 
 async function openKnowledge(opts = {}) {
   const ctx = await start(opts);
@@ -131,12 +160,7 @@ describe("knowledge screen", () => {
     $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
     flushSync();
     await vi.waitFor(() => expect($$(".hit")).toHaveLength(1));
-    const scrolled: string[] = [];
-    const had = Element.prototype.scrollIntoView;
-    onTestFinished(() => void (Element.prototype.scrollIntoView = had));
-    Element.prototype.scrollIntoView = function (this: Element) {
-      scrolled.push(this.closest("[data-part]")?.getAttribute("data-part") ?? "");
-    };
+    fakeLayout(20, 0);
     click(".hit button.read-hit");
     await vi.waitFor(() => expect(document.querySelector("dialog.reader[open]")).not.toBeNull());
     // A short document opens whole: its three chunks, the hit among them.
@@ -159,7 +183,8 @@ describe("knowledge screen", () => {
     expect(document.querySelector("dialog.reader [data-testid=reader-position]")).toBeNull();
     // Where it is: the page and heading, and the view goes to the hit.
     expect($$("dialog.reader .place").map((e) => e.textContent)).toEqual(["page 1 · 연차 휴가"]);
-    expect(scrolled.at(-1)).toBe("hit");
+    // A hit 20 px high, centred in the 70 px of the view under the 30 px label: its top 25 px under the label.
+    await vi.waitFor(() => expect($("dialog.reader [data-testid=reader-body]").scrollTop).toBe(500 - 30 - 25), { timeout: 5000 });
     expect($("dialog.reader h2").textContent).toBe("Leave policy");
     expect($("dialog.reader .where").textContent).toContain("leave.md");
     click("dialog.reader form button");
@@ -167,6 +192,28 @@ describe("knowledge screen", () => {
     // The title opens it too.
     click(".hit button.open-hit");
     await vi.waitFor(() => expect(document.querySelector("dialog.reader[open]")).not.toBeNull());
+  });
+
+  it("opens a hit taller than the view at its first marked word, in Korean", async () => {
+    const { fake } = await start({ settings: { language: "ko" } });
+    fake.docs.push({ id: "d1", title: "휴가 규정", source: "/data/uploads/leave.md", kind: "markdown", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });
+    click($$(".views button")[0]!);
+    click("#kb-tab-search");
+    fill("#kb-search", "휴가 15일");
+    $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
+    flushSync();
+    await vi.waitFor(() => expect($$(".hit")).toHaveLength(1));
+    // The hit 400 px high in a view of 100, its first marked word 250 px down it: from its first line, the word
+    // would be out of view.
+    fakeLayout(400, 250);
+    click(".hit button.read-hit");
+    await vi.waitFor(() => expect($$("dialog.reader [data-seq]")).toHaveLength(3), { timeout: 5000 });
+    const body = $("dialog.reader [data-testid=reader-body]");
+    // The word's line a third of the way down the 70 px under the label: (70 - 20) / 3 below it, rounded.
+    await vi.waitFor(() => expect(body.scrollTop).toBe(Math.floor(500 + 250 - 30 - 50 / 3)), { timeout: 5000 });
+    const word = 500 + 250 - body.scrollTop;
+    expect(word).toBeGreaterThanOrEqual(30);
+    expect(word + 20).toBeLessThanOrEqual(100);
   });
 
   it("pages through a long document in Korean, holding a bounded window of it", async () => {

@@ -17,11 +17,26 @@ describe("hitScrollTop", () => {
     ["near its end it cannot scroll further", at({ top: 9900, cover: 30 }), 9500, 400],
     ["a document shorter than the view does not scroll", at({ top: 100, max: -200 }), 0, 100],
     ["fractions round so that the hit is lower, not under the label", at({ top: 2000.6, height: 100.3, cover: 30.4 }), 1785, 215.6],
+    // A tall hit's first marked word: where the hit starts under the label when that shows it, else a third of the
+    // way down the view under the label, the hit's first lines scrolled out above.
+    ["a tall hit whose first marked word shows from its first line starts there", at({ height: 800, cover: 54, mark: { top: 300, bottom: 325 } }), 1946, 54],
+    ["a marked word on the view's last line still shows from the hit's first line", at({ height: 800, cover: 54, mark: { top: 421, bottom: 446 } }), 1946, 54],
+    ["a marked word a pixel below the view brings its line into it", at({ height: 800, cover: 54, mark: { top: 422, bottom: 447 } }), 2227, -227],
+    ["a marked word far down a tall hit is a third of the way down the view", at({ height: 800, cover: 54, mark: { top: 600, bottom: 625 } }), 2405, -405],
+    ["without a label it is a third of the way down the whole view", at({ height: 800, mark: { top: 600, bottom: 625 } }), 2441, -441],
+    ["a mark taller than the view under the label starts under the label", at({ height: 1800, cover: 54, mark: { top: 600, bottom: 1100 } }), 2546, -546],
+    ["near the document's end the reader cannot scroll further", at({ top: 9000, height: 800, cover: 54, mark: { top: 700, bottom: 725 } }), 9500, -500],
   ])("%s", (_name, p, want, hitAt) => {
     const got = hitScrollTop(p);
     expect(got).toBe(want);
     expect(p.top - got).toBeCloseTo(hitAt, 5);
-    // Whatever else holds, the hit's first line is never under the label.
-    expect(p.top - got).toBeGreaterThanOrEqual(Math.min(p.cover, p.top));
+    if (p.mark) {
+      // The first marked word's line is in the view, below the label.
+      expect(p.top + p.mark.top - got).toBeGreaterThanOrEqual(p.cover);
+      if (p.mark.bottom - p.mark.top <= p.view - p.cover) expect(p.top + p.mark.bottom - got).toBeLessThanOrEqual(p.view);
+    } else {
+      // Whatever else holds, the hit's first line is never under the label.
+      expect(p.top - got).toBeGreaterThanOrEqual(Math.min(p.cover, p.top));
+    }
   });
 });

@@ -18,6 +18,11 @@ export type Placement = {
   cover: number;
   /** max is the furthest the reader scrolls (scrollHeight - clientHeight). */
   max: number;
+  /**
+   * mark is where the hit's first marked word (the search's words) is, from the hit's top: the top and bottom of
+   * its line; absent when nothing in the hit is marked.
+   */
+  mark?: { top: number; bottom: number };
 };
 
 /**
@@ -25,11 +30,18 @@ export type Placement = {
  * stuck at the view's top: a hit that fits is centred in the rest of the
  * view, with what comes before and after it around it; a taller one starts
  * just under the label, so that its first line is read first rather than
- * its middle. Rounded down: a fraction of a pixel more puts the hit lower,
- * never under the label.
+ * its middle — unless its first marked word would then be below the view
+ * (the words searched for at the end of a long passage): then that word's
+ * line is placed a third of the way down the view under the label, with
+ * the lines before it above it, since it is why the passage was opened.
+ * Rounded down: a fraction of a pixel more puts the hit lower, never under
+ * the label.
  */
 export function hitScrollTop(p: Placement): number {
   const free = p.view - p.cover;
-  const above = p.height <= free ? (free - p.height) / 2 : 0;
-  return Math.floor(Math.max(0, Math.min(p.max, p.top - p.cover - above)));
+  let at: number;
+  if (p.height <= free) at = p.top - p.cover - (free - p.height) / 2;
+  else if (p.mark && p.mark.bottom > free) at = p.top + p.mark.top - p.cover - Math.max(0, free - (p.mark.bottom - p.mark.top)) / 3;
+  else at = p.top - p.cover;
+  return Math.floor(Math.max(0, Math.min(p.max, at)));
 }

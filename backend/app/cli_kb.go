@@ -141,6 +141,10 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 // failure and warning as the window words it (reasonLine).
 func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 	lang := langIndex(cliLanguage(a.settings.Current().Language))
+	// Why chunks were not embedded is said once, at the first file, and
+	// again only if the reason changes: Ollama being away is one fact, not
+	// three lines after each of a folder's hundred files.
+	embedSaid := ""
 	rep := a.library.importPaths(ctx, store.NewID(), paths, func(p api.ImportProgress) {
 		at := fmt.Sprintf("[%d/%d] %s:", p.FileIndex, p.FilesTotal, p.File)
 		switch p.Stage {
@@ -151,8 +155,8 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 			}
 			parts = append(parts, counted(p.Chunks, lang, "chunk"), say("kb.embedded", lang, "n", strconv.Itoa(p.Embedded)))
 			fmt.Fprintln(s.out, at, strings.Join(parts, ", "))
-			if p.EmbedError != nil && p.Embedded < p.Chunks {
-				message, hint := errorWords(*p.EmbedError, lang)
+			if message, hint := embedWords(p, lang); message != "" && message != embedSaid {
+				embedSaid = message
 				fmt.Fprintln(s.out, " ", say("kb.notEmbedded", lang, "reason", message))
 				fmt.Fprintln(s.out, " ", say("kb.keywordsMeanwhile", lang))
 				if hint != "" {
@@ -200,6 +204,15 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 		return errors.New(say("kb.couldNotImport", lang, "files", counted(len(rep.Failed), lang, "file")))
 	}
 	return nil
+}
+
+// embedWords says why some of a file's chunks were not embedded and what
+// to do; "" when they all were.
+func embedWords(p api.ImportProgress, lang int) (message, hint string) {
+	if p.EmbedError == nil || p.Embedded >= p.Chunks {
+		return "", ""
+	}
+	return errorWords(*p.EmbedError, lang)
 }
 
 // count says "1 file", "2 files".

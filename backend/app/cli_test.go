@@ -192,6 +192,7 @@ func TestIDPrefixes(t *testing.T) {
 func TestImportSaysWhatItDid(t *testing.T) {
 	docs := t.TempDir()
 	os.WriteFile(filepath.Join(docs, "notes.md"), []byte("# Notes\n\nOne small note.\n"), 0o644)
+	os.WriteFile(filepath.Join(docs, "todo.md"), []byte("# To do\n\nWater the plants.\n"), 0o644)
 	os.WriteFile(filepath.Join(docs, "photo.png"), []byte("\x89PNG\r\n"), 0o644)
 	os.WriteFile(filepath.Join(docs, "report.doc"), []byte("PK"), 0o644)
 	os.WriteFile(filepath.Join(docs, ".hidden.md"), []byte("# Hidden\n"), 0o644)
@@ -202,13 +203,18 @@ func TestImportSaysWhatItDid(t *testing.T) {
 		"notes.md: 1 chunk, 0 embedded\n",
 		"  not embedded: Wayfinder cannot reach Ollama at http://127.0.0.1:1.\n",
 		"Keyword search finds them now",
-		"Imported 1 file (1 document, 1 chunk); 0 unchanged, 0 failed.\n",
+		"todo.md: 1 chunk, 0 embedded\n",
+		"Imported 2 files (2 documents, 2 chunks); 0 unchanged, 0 failed.\n",
 		"Left out 2 files of other types (Wayfinder imports PDF, Word, PowerPoint, HWPX, OpenDocument, HTML, EPUB, Markdown, text, JSON and JSON Lines):\n  " + filepath.Join(docs, "photo.png") + "\n  " + filepath.Join(docs, "report.doc") +
 			": Wayfinder reads Word's .docx files, not the older .doc format: open it in Word or LibreOffice, save it as .docx (or PDF), then add that.\n",
 	} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("import with Ollama down: exit %d, want %q in\n%s\n%s", code, want, out, errOut)
 		}
+	}
+	// Ollama being away is said once for the folder, not after each file.
+	if n := strings.Count(out, "not embedded:"); n != 1 {
+		t.Errorf("why nothing was embedded is said %d times, want once:\n%s", n, out)
 	}
 	if strings.Contains(out, ".hidden.md") {
 		t.Errorf("hidden files are not news:\n%s", out)

@@ -117,6 +117,9 @@ type officeFormat struct {
 	// inline is the text an empty element stands for (tab, line break,
 	// a run of spaces), given its attributes.
 	inline func(e xml.StartElement) string
+	// numbering, when set, reads the numbers the program puts before
+	// paragraphs itself (Word's numbering.xml).
+	numbering func(z *zip.Reader, budget *xmlBudget) (*wordNumbering, error)
 }
 
 // Element names are matched as "prefix:local" with the namespace's usual
@@ -227,8 +230,11 @@ var docx = officeFormat{
 		return 0
 	},
 	text: set("w:t"),
-	skip: set("w:del", "w:delText", "w:instrText", "mc:Fallback", "w:footnoteReference", "w:commentReference"),
+	// w:pPrChange and w:rPrChange hold the properties before a tracked
+	// change: an old style or number, not the one shown.
+	skip: set("w:del", "w:delText", "w:instrText", "mc:Fallback", "w:footnoteReference", "w:commentReference", "w:pPrChange", "w:rPrChange"),
 	cell: set("w:tc"), row: set("w:tr"),
+	numbering: readWordNumbering,
 	inline: func(e xml.StartElement) string {
 		switch qname(e.Name) {
 		case "w:tab":
@@ -351,6 +357,12 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 			}
 		}
 	}
+	var nums *wordNumbering
+	if f.numbering != nil {
+		if nums, err = f.numbering(z, budget); err != nil && !errors.Is(err, ErrOfficeDamaged) {
+			return err // a limit, or the context; damaged numbering numbers what it can
+		}
+	}
 	parts, err := f.parts(z)
 	if err != nil {
 		return err
@@ -362,7 +374,7 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 		return &OfficeLimitError{What: "number of sections"}
 	}
 	w := &mdWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: kind, Markdown: true}}
-	err = w.parts(ctx, z, f, parts, styles, budget)
+	err = w.parts(ctx, z, f, parts, styles, nums, budget)
 	budget.release()
 	if err != nil {
 		return err
@@ -371,13 +383,13 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 }
 
 // parts reads the body parts in order.
-func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, parts []string, styles map[string]int, budget *xmlBudget) error {
+func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, parts []string, styles map[string]int, nums *wordNumbering, budget *xmlBudget) error {
 	for _, name := range parts {
 		d, closer, err := openPart(z, name, budget)
 		if err != nil {
 			return err
 		}
-		err = budget.judged(w.body(ctx, f, d, styles))
+		err = budget.judged(w.body(ctx, f, d, styles, nums))
 		closer.Close()
 		if err != nil {
 			return err
@@ -397,9 +409,9 @@ func openPart(z *zip.Reader, name string, budget *xmlBudget) (*xml.Decoder, io.C
 	return d, f, nil
 }
 
-// body reads one body part: paragraphs in order; a table's cells joined
-// on their row's line.
-func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, styles map[string]int) error {
+// body reads one body part: paragraphs in order, each after its number
+// if it has one; a table's cells joined on their row's line.
+func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, styles map[string]int, nums *wordNumbering) error {
 	var (
 		stack []string // open elements
 		skip  int      // depth of the element being skipped; 0: none
@@ -415,6 +427,9 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 	endPara := func() error {
 		t := para.String()
 		para.Reset()
+		if label := nums.label(); label != "" && strings.TrimSpace(t) != "" {
+			t = label + " " + t
+		}
 		lvl := level
 		level = 0
 		if inCell, err := tbl.add(t); inCell || err != nil { // a cell gathers its paragraphs
@@ -459,6 +474,7 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 					}
 				}
 				open++
+				nums.paragraph()
 				level = shapeLevel
 				if f.heading != nil {
 					level = max(f.heading(t, styles), shapeLevel)
@@ -476,6 +492,7 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 			case f.cell[name]:
 				tbl.cell()
 			default:
+				nums.see(t)
 				if f.styleOf != nil {
 					if l := f.styleOf(t, styles); l > 0 {
 						level = l

@@ -35,7 +35,9 @@ func zipOf(t testing.TB, parts ...part) []byte {
 
 const wordNS = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"`
 
-func docxOf(t testing.TB, body string, styles string) []byte {
+// docxOf is a Word file of body, with styles.xml when styles is set and
+// any extra parts (numbering.xml).
+func docxOf(t testing.TB, body string, styles string, extra ...part) []byte {
 	t.Helper()
 	parts := []part{
 		{"[Content_Types].xml", `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`},
@@ -45,7 +47,7 @@ func docxOf(t testing.TB, body string, styles string) []byte {
 	if styles != "" {
 		parts = append(parts, part{"word/styles.xml", `<?xml version="1.0"?><w:styles ` + wordNS + `>` + styles + `</w:styles>`})
 	}
-	return zipOf(t, parts...)
+	return zipOf(t, append(parts, extra...)...)
 }
 
 // p is a Word paragraph of one run, in the paragraph style style ("": none).
@@ -246,6 +248,7 @@ func TestOfficeLimits(t *testing.T) {
 
 func FuzzOffice(f *testing.F) {
 	f.Add(docxOf(f, p("Heading1", "제목")+p("", "본문"), ""))
+	f.Add(docxOf(f, numbered("1", "1", "제목"), "", numberingXML(`<w:abstractNum w:abstractNumId="1">`+lvl("1", "ganada", "%1.%2", "")+`</w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num>`)))
 	f.Add(hwpxOf(f, hp("0", `<hp:t>본문</hp:t>`)))
 	f.Add(odtOf(f, `<text:p>a</text:p>`))
 	f.Add(zipOf(f, part{"ppt/slides/slide1.xml", slide(shape(`<p:ph type="title"/>`, ap("제목")))}))

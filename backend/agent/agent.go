@@ -391,6 +391,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 			result.SessionID = t.SessionID
 			if again2.Interrupted() {
 				a.describeWait(&result, again2)
+				sayWhatWasDone(&result, again2.State.Lang, again, sink.found)
 				out.Text(result.Response)
 			}
 			return result, fmt.Errorf("agent turn: %w", err)
@@ -442,6 +443,9 @@ type turnSink struct {
 	mcp map[string]api.TraceCode
 	// unreadable: that mcp.json could not be read was said in this turn.
 	unreadable bool
+	// found are the sub-tasks' cards as they were found, kept for a plan
+	// whose work is cut: its reply keeps them (sayWhatWasDone).
+	found []api.Recommendation
 }
 
 func (k *turnSink) Event(e graph.Event) {
@@ -468,6 +472,9 @@ func (k *turnSink) Event(e graph.Event) {
 					return
 				}
 				k.unreadable = true
+			}
+			if p.Recommendation != nil {
+				k.found = append(k.found, *p.Recommendation)
 			}
 			k.out.Trace(p)
 		case usage:

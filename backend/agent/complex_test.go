@@ -360,7 +360,7 @@ func TestApprovalAfterFailedRecommendation(t *testing.T) {
 		len(again.SubTasks) != 2 || again.SubTasks[1].Title != "영상 편집과 자막" {
 		t.Fatalf("the failed turn did not offer the approved plan again: %+v", again)
 	}
-	if res.Response != msgPlanAgain.ko || out.String() != msgPlanAgain.ko || res.TextKey != keyPlanAgain {
+	if res.Response != msgPlanFailed.ko || out.String() != msgPlanFailed.ko || res.TextKey != keyPlanFailed {
 		t.Fatalf("offered again with %q, streamed %q", res.Response, out.String())
 	}
 	e.fake.Reset()

@@ -169,6 +169,9 @@ func (a *Agent) describeWait(result *api.TurnResult, res graph.Result[State]) er
 		}
 		if plan.Again != "" {
 			intro, key = msgPlanAgain.in(lang), keyPlanAgain
+			if plan.Again == api.AgainFailed {
+				intro, key = msgPlanFailed.in(lang), keyPlanFailed
+			}
 		}
 		if req.Problem != "" {
 			// The problem's words come from the plan's check, in English
@@ -194,5 +197,9 @@ var (
 	msgPlanAgain = phrases{
 		ko: "승인한 계획의 작업이 끝나기 전에 멈췄어요. 수정한 내용 그대로 여기 있어요 — 다시 승인하면 이어서 진행해요.",
 		en: "The work on the plan you approved stopped before it finished. Here it is, with your edits — approve it again to go on.",
+	}
+	msgPlanFailed = phrases{
+		ko: "승인한 계획의 작업이 오류로 끝나기 전에 멈췄어요. 수정한 내용 그대로 여기 있어요 — 다시 승인하면 한 번 더 해 볼게요.",
+		en: "The work on the plan you approved failed before it finished. Here it is, with your edits — approve it again to try once more.",
 	}
 )

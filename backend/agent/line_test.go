@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -17,6 +18,11 @@ func TestLineWordsEveryKey(t *testing.T) {
 			{keyPlanIntro, nil, msgPlanIntro.in(lang)},
 			{keyPlanFallback, nil, msgPlanFallback.in(lang) + " " + msgPlanIntro.in(lang)},
 			{keyPlanAgain, nil, msgPlanAgain.in(lang)},
+			{keyPlanFailed, nil, msgPlanFailed.in(lang)},
+			{keyPlanStoppedNone, nil, msgPlanStoppedNone.in(lang)},
+			{keyPlanStoppedGuide, nil, msgPlanStoppedGuide.in(lang)},
+			{keyPlanStopped, map[string]string{"done": "“a”", "left": "“b”, “c”"},
+				strings.NewReplacer("{done}", "“a”", "{left}", "“b”, “c”").Replace(msgPlanStopped.in(lang))},
 			{keyToolAsk, map[string]string{"tool": "web_search"}, fmt.Sprintf(msgToolAsk.in(lang), "web_search")},
 			{keyToolAgain, map[string]string{"tool": "web_search"}, fmt.Sprintf(msgToolAgain.in(lang), "web_search")},
 			{keyCancelled, nil, msgCancelled.in(lang)},
@@ -38,7 +44,7 @@ func TestLineWordsEveryKey(t *testing.T) {
 		for _, bad := range []struct {
 			key  string
 			args map[string]string
-		}{{"", nil}, {"no_such_key", nil}, {keyToolAsk, nil}, {keyRemembered, map[string]string{"tool": "x"}}} {
+		}{{"", nil}, {"no_such_key", nil}, {keyToolAsk, nil}, {keyRemembered, map[string]string{"tool": "x"}}, {keyPlanStopped, map[string]string{"done": "“a”"}}} {
 			if got, ok := Line(bad.key, bad.args, lang); ok {
 				t.Errorf("Line(%q, %v, %s) = %q, want not ok", bad.key, bad.args, lang, got)
 			}

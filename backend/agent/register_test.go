@@ -16,6 +16,7 @@ func TestTheAssistantSpeaksOneRegister(t *testing.T) {
 		"msgEmpty": msgEmpty, "msgOutOfScope": msgOutOfScope, "msgPlanIntro": msgPlanIntro, "msgPlanFallback": msgPlanFallback,
 		"msgCancelled": msgCancelled, "msgGuard": msgGuard, "msgGuardNothing": msgGuardNothing, "msgRecGuard": msgRecGuard,
 		"msgEditProblem": msgEditProblem, "msgToolAsk": msgToolAsk, "msgToolAgain": msgToolAgain, "msgPlanAgain": msgPlanAgain,
+		"msgPlanFailed": msgPlanFailed, "msgPlanStopped": msgPlanStopped, "msgPlanStoppedNone": msgPlanStoppedNone, "msgPlanStoppedGuide": msgPlanStoppedGuide,
 		"msgNoAnswer": msgNoAnswer, "msgRemembered": msgRemembered, "msgRememberFailed": msgRememberFailed,
 	} {
 		if m := hamnida.FindString(p.ko); m != "" {

@@ -12,14 +12,20 @@ const (
 	keyPlanIntro    = "plan_intro"
 	keyPlanFallback = "plan_fallback"
 	keyPlanAgain    = "plan_again"
-	keyToolAsk      = "tool_ask"
-	keyToolAgain    = "tool_again"
-	keyCancelled    = "cancelled"
-	keyNoAnswer     = "no_answer"
-	keyEmpty        = "empty"
-	keyOutOfScope   = "out_of_scope"
-	keyRemembered   = "remembered"
-	keyRememberFail = "remember_failed"
+	keyPlanFailed   = "plan_failed"
+	// A plan the person stopped while it ran: some steps done, none, or
+	// all of them (the guide was cut).
+	keyPlanStopped      = "plan_stopped"
+	keyPlanStoppedNone  = "plan_stopped_none"
+	keyPlanStoppedGuide = "plan_stopped_guide"
+	keyToolAsk          = "tool_ask"
+	keyToolAgain        = "tool_again"
+	keyCancelled        = "cancelled"
+	keyNoAnswer         = "no_answer"
+	keyEmpty            = "empty"
+	keyOutOfScope       = "out_of_scope"
+	keyRemembered       = "remembered"
+	keyRememberFail     = "remember_failed"
 )
 
 // lineKey is the key of a turn's final text when Wayfinder wrote it
@@ -47,8 +53,9 @@ func lineKey(text, lang string) (string, map[string]string) {
 // stands then).
 func Line(key string, args map[string]string, lang string) (line string, ok bool) {
 	fixed := map[string]phrases{
-		keyPlanIntro: msgPlanIntro, keyPlanAgain: msgPlanAgain, keyCancelled: msgCancelled, keyNoAnswer: msgNoAnswer,
+		keyPlanIntro: msgPlanIntro, keyPlanAgain: msgPlanAgain, keyPlanFailed: msgPlanFailed, keyCancelled: msgCancelled, keyNoAnswer: msgNoAnswer,
 		keyEmpty: msgEmpty, keyOutOfScope: msgOutOfScope, keyRememberFail: msgRememberFailed,
+		keyPlanStoppedNone: msgPlanStoppedNone, keyPlanStoppedGuide: msgPlanStoppedGuide,
 	}
 	if p, ok := fixed[key]; ok {
 		return p.in(lang), true
@@ -64,6 +71,14 @@ func Line(key string, args map[string]string, lang string) (line string, ok bool
 			return "", false
 		}
 		return strings.Replace(b.p.in(lang), "%s", v, 1), true
+	case key == keyPlanStopped:
+		// Two blanks, named as the window names them.
+		done, hasDone := args["done"]
+		left, hasLeft := args["left"]
+		if !hasDone || !hasLeft {
+			return "", false
+		}
+		return strings.NewReplacer("{done}", done, "{left}", left).Replace(msgPlanStopped.in(lang)), true
 	case key == keyPlanFallback:
 		// The note that the plan is the task as one step, then the
 		// introduction (decide.go).

@@ -44,17 +44,21 @@ func TestWindowHasTheLines(t *testing.T) {
 	}
 	withTool := func(p phrases) phrases { return blank(p, "tool") }
 	want := map[string]phrases{
-		keyPlanIntro:    msgPlanIntro,
-		keyPlanFallback: {ko: msgPlanFallback.ko + " " + msgPlanIntro.ko, en: msgPlanFallback.en + " " + msgPlanIntro.en},
-		keyPlanAgain:    msgPlanAgain,
-		keyToolAsk:      withTool(msgToolAsk),
-		keyToolAgain:    withTool(msgToolAgain),
-		keyCancelled:    msgCancelled,
-		keyNoAnswer:     msgNoAnswer,
-		keyEmpty:        msgEmpty,
-		keyOutOfScope:   msgOutOfScope,
-		keyRememberFail: msgRememberFailed,
-		keyRemembered:   blank(msgRemembered, "what"),
+		keyPlanIntro:        msgPlanIntro,
+		keyPlanFallback:     {ko: msgPlanFallback.ko + " " + msgPlanIntro.ko, en: msgPlanFallback.en + " " + msgPlanIntro.en},
+		keyPlanAgain:        msgPlanAgain,
+		keyPlanFailed:       msgPlanFailed,
+		keyPlanStopped:      msgPlanStopped,
+		keyPlanStoppedNone:  msgPlanStoppedNone,
+		keyPlanStoppedGuide: msgPlanStoppedGuide,
+		keyToolAsk:          withTool(msgToolAsk),
+		keyToolAgain:        withTool(msgToolAgain),
+		keyCancelled:        msgCancelled,
+		keyNoAnswer:         msgNoAnswer,
+		keyEmpty:            msgEmpty,
+		keyOutOfScope:       msgOutOfScope,
+		keyRememberFail:     msgRememberFailed,
+		keyRemembered:       blank(msgRemembered, "what"),
 	}
 	for _, lang := range []string{"en", "ko"} {
 		catalog := i18ntest.Catalog(t, lang)

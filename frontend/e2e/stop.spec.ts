@@ -2,7 +2,7 @@
 // usable.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { lastReply, openPage, screenshot, send, withWorld } from "./harness.ts";
+import { lastReply, openPage, screenshot, script, send, withWorld } from "./harness.ts";
 
 const w = withWorld("slow");
 
@@ -23,4 +23,49 @@ test("Escape stops a streaming reply and keeps the partial text", async () => {
   // The box works again after a stop.
   await page.fill("#composer-input", "again");
   assert.equal(await page.isEnabled("button.send"), true);
+});
+
+test("Stop while an approved plan runs says once what was done and what was not", async () => {
+  const review = (tool: string) => ({ json: { sufficient: true, missing: "", tool, why: `${tool} fits this step`, url: "https://example.com", pricing: "free", alternatives: [] } });
+  for (const [locale, width, height] of [["en-US", 1280, 800], ["ko-KR", 800, 700]] as const) {
+    await script(w.fake, [
+      { json: { route: "complex", needs_documents: false, refers_to_previous: false, out_of_scope: false, reason: "a task" } },
+      { json: { sub_tasks: [
+        { id: "s1", title: "Write the script", detail: "A 30-second script" },
+        { id: "s2", title: "Edit the video", detail: "Vertical clips with subtitles" },
+        { id: "s3", title: "Make a thumbnail", detail: "An eye-catching cover" },
+      ] } },
+    ]);
+    const page = await openPage(w.browser, w.app.url, locale, { width, height });
+    await page.click("button.new");
+    await send(page, "Help me make a YouTube Shorts video to promote my café");
+    await page.waitForSelector("dialog.plan[open]");
+    // The first step is found; the second waits on a model that does not answer.
+    await script(w.fake, [review("ChatGPT"), { ...review("Vrew"), delay_ms: 120_000 }]);
+    await page.click("dialog.plan button.approve");
+    await page.waitForSelector("dialog.plan", { state: "detached" });
+    await page.waitForSelector("article[data-role='assistant']:last-of-type .card", { timeout: 30_000 });
+    await page.click("button.stop");
+    // Offered again in the conversation: the card found stays, one line
+    // says what was done and what was not, and no dialog repeats it.
+    const offered = "article[data-role='assistant'][data-status='awaiting_approval']";
+    await page.waitForSelector(`${offered} .plan-card button.review`, { timeout: 20_000 });
+    const line = (await page.textContent(`${offered} .bubble`)) ?? "";
+    assert.equal(
+      line.trim(),
+      locale === "en-US"
+        ? "You stopped the work on the plan. Tools found (above) for: “Write the script”. Not done: “Edit the video”, “Make a thumbnail”, and the guide. Here is the plan as you approved it — approve it again to run it once more from the start."
+        : "계획 작업을 중지하셨어요. 도구를 찾은 단계(위에 있어요): “Write the script”. 하지 못한 단계: “Edit the video”, “Make a thumbnail”. 안내서도 아직 쓰지 않았어요. 승인한 계획 그대로 여기 있어요 — 다시 승인하면 처음부터 한 번 더 진행해요.",
+    );
+    assert.deepEqual(await page.$$eval(`${offered} .card .tool`, (els) => els.map((e) => e.textContent)), ["ChatGPT"]);
+    assert.equal(await page.$("dialog.plan"), null, "the dialog opened over the line");
+    assert.equal(await page.getAttribute("article .plan-card[data-decided='approve'] [data-tag]", "data-tag"), "plan.stoppedTag");
+    await page.locator(`${offered} .plan-card`).scrollIntoViewIfNeeded();
+    await screenshot(page, `plan-stopped-${locale.slice(0, 2)}-${width}`);
+    await page.click(`${offered} .plan-card button.review`);
+    await page.waitForSelector("dialog.plan[open]");
+    assert.equal(await page.$("dialog.plan [role=status]"), null, "the dialog says it again");
+    await page.click("dialog.plan button.hide");
+    await page.context().close();
+  }
 });

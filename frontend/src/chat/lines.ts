@@ -92,6 +92,7 @@ export function planTag(m: Message, pending: boolean, after: Message | undefined
   if (pending) return "plan.waiting";
   switch (plan.decided) {
     case "approve":
+      if (after?.result?.plan?.again) return "plan.stoppedTag"; // its work was cut, and it is offered again
       if (!after || after.status === "streaming" || after.status === "awaiting_approval") return "plan.running";
       return after.status === "complete" ? "plan.done" : "plan.stoppedTag";
     case "cancel":

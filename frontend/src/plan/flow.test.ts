@@ -166,4 +166,25 @@ describe("plan approval dialog", () => {
     expect(titles()).toHaveLength(3);
     expect($("nav li [data-pending]").textContent).toBe("waiting for you");
   });
+
+  it("a plan offered again after a stop waits in the conversation under one line saying what was done, not in the dialog", async () => {
+    const { fake } = await openPlan();
+    const sid = fake.sessions[0]!.id;
+    stop();
+    // As the agent offers a plan the person stopped after its first step.
+    const waiting = fake.messages.get(sid)!.at(-1)!;
+    const done = "“Write the script”", left = "“Edit the video”, “Make a thumbnail”";
+    waiting.result = { ...waiting.result!, plan: { ...waiting.result!.plan!, again: "stopped" }, text_key: "plan_stopped", text_args: { done, left } };
+    window.history.replaceState(null, "", `/#s=${sid}`);
+    const again = new FakeBackend({ settings: { language: "en" }, ...complex });
+    again.sessions = fake.sessions;
+    again.messages = fake.messages;
+    await start({}, again);
+    await vi.waitFor(() => expect($("article:has(.plan-card) .bubble").textContent).toContain(`Tools found (above) for: ${done}. Not done: ${left}, and the guide.`), { timeout: 5000 });
+    expect(document.querySelector("dialog.plan")).toBeNull();
+    click("article .plan-card button.review");
+    await vi.waitFor(() => expect(document.querySelector("dialog.plan")).not.toBeNull(), { timeout: 5000 });
+    expect(titles()).toHaveLength(3);
+    expect(document.querySelector("dialog.plan [role=status]")).toBeNull();
+  });
 });

@@ -31,7 +31,7 @@ FRONTEND_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
 	frontend/index.html frontend/package.json frontend/vite.config.ts frontend/tsconfig.json
 DIST := frontend/dist/index.html
 
-.PHONY: run build package icons test bench generate deps deps-test deps-mcp test-go test-frontend test-e2e test-desktop test-package test-ollama clean
+.PHONY: run build package icons test bench generate deps deps-test deps-mcp deps-hwp test-go test-frontend test-e2e test-desktop test-package test-ollama clean
 
 ## run: build everything and open the desktop window (the browser UI when there is no display)
 run: build
@@ -70,6 +70,14 @@ $(MCP_STAMP): tests/mcpservers/package-lock.json
 	cd tests/mcpservers && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
+## deps-hwp: real HWP 5.0 files, several with Hancom's HWPML export of the same text, for the importer's tests (npm registry: node-hwp, into tests/hwpsamples/node_modules)
+HWP_STAMP := tests/hwpsamples/node_modules/.package-lock.json
+HWP_SAMPLES := $(CURDIR)/tests/hwpsamples/node_modules/node-hwp/test/files
+deps-hwp: $(HWP_STAMP)
+$(HWP_STAMP): tests/hwpsamples/package-lock.json
+	cd tests/hwpsamples && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
 $(NODE_STAMP): frontend/package-lock.json
 	cd frontend && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
@@ -84,19 +92,19 @@ generate:
 # NO_RACE_TESTS skip themselves under -race (its shadow memory is in every
 # memory figure; SciFact through the importer takes minutes with it), so
 # they run once more without it.
-NO_RACE_TESTS := TestLargeTextMemory|TestOfficeBombMemory|TestAgainstReferenceBM25
+NO_RACE_TESTS := TestLargeTextMemory|TestOfficeBombMemory|TestHWPBombMemory|TestAgainstReferenceBM25
 
 ## test: every test: Go (vet, race), frontend unit tests and type checks, browser end-to-end, desktop smoke, packages
-test: deps-test deps-mcp build
+test: deps-test deps-mcp deps-hwp build
 	go vet -tags $(GO_TAGS) ./...
-	WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
+	WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_HWP_SAMPLES=$(HWP_SAMPLES) WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
 	go test -count=1 -run '$(NO_RACE_TESTS)' ./backend/knowledge/
 	$(MAKE) --no-print-directory test-frontend test-e2e test-desktop test-package
 	$(if $(OLLAMA_REAL),$(MAKE) --no-print-directory test-ollama,@echo "real-Ollama tier skipped: ../shared/tools/ollama-real not found")
 
-test-go: deps deps-mcp $(DIST)
+test-go: deps deps-mcp deps-hwp $(DIST)
 	@scripts/apt-ensure.sh $(DEB_GO_TEST)
-	WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
+	WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_HWP_SAMPLES=$(HWP_SAMPLES) WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
 	go test -count=1 -run '$(NO_RACE_TESTS)' ./backend/knowledge/
 
 test-frontend: $(NODE_STAMP)

@@ -124,11 +124,12 @@ type ImportProgress struct {
 // page_time, pages, page_chars, text_bytes; Page when one page crossed it;
 // Max the limit: "384 MB", a count, or seconds for the times),
 // pdf_encrypted, pdf_no_text, pdf_damaged; office_damaged,
-// office_encrypted (a password, or an EPUB's DRM), office_limit (a Word,
-// PowerPoint, HWPX, OpenDocument or EPUB file that unpacks past Max MB of XML, or past
-// its limits of parts and nesting);
-// legacy_doc, legacy_hwp, legacy_ppt (an old binary format: save it as
-// .docx, .hwpx, .pptx);
+// office_encrypted (a password, an EPUB's DRM, an HWP distribution
+// document), office_limit (a Word, PowerPoint, HWP, HWPX, OpenDocument or
+// EPUB file that unpacks past Max MB of XML or records, or past its limits
+// of parts, records and nesting);
+// legacy_doc, legacy_hwp, legacy_ppt (an old binary format: .doc, HWP 3,
+// .ppt; save it as .docx, .hwpx, .pptx);
 // html_limit (a web page with one tag or run of text over Max MB);
 // unsupported (not a kind Wayfinder reads), empty (no text), binary (binary data, the first junk
 // on Line), encoding (invalid sequences of an unknown encoding, from

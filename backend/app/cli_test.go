@@ -205,7 +205,7 @@ func TestImportSaysWhatItDid(t *testing.T) {
 		"Keyword search finds them now",
 		"todo.md: 1 chunk, 0 embedded\n",
 		"Imported 2 files (2 documents, 2 chunks); 0 unchanged, 0 failed.\n",
-		"Left out 2 files of other types (Wayfinder imports PDF, Word, PowerPoint, HWPX, OpenDocument, HTML, EPUB, Markdown, text, JSON and JSON Lines):\n  " + filepath.Join(docs, "photo.png") + "\n  " + filepath.Join(docs, "report.doc") +
+		"Left out 2 files of other types (Wayfinder imports PDF, Word, PowerPoint, HWP, HWPX, OpenDocument, HTML, EPUB, Markdown, text, JSON and JSON Lines):\n  " + filepath.Join(docs, "photo.png") + "\n  " + filepath.Join(docs, "report.doc") +
 			": Wayfinder reads Word's .docx files, not the older .doc format: open it in Word or LibreOffice, save it as .docx (or PDF), then add that.\n",
 	} {
 		if code != 0 || !strings.Contains(out, want) {

@@ -1,6 +1,7 @@
 // Package importer turns a person's files into documents ready for
 // chunking: PDF (one part per page, for citations), Word, HWPX and
-// OpenDocument (their body as Markdown, office.go), PowerPoint (a part per
+// OpenDocument (their body as Markdown, office.go), Hancom's binary HWP
+// (hwp.go), PowerPoint (a part per
 // slide, slides.go), web pages (html.go) and EPUB books (epub.go),
 // Markdown (headings kept for the chunker), plain text, and JSON or JSON
 // Lines (one document per record, keeping the record's own id).
@@ -42,6 +43,7 @@ const (
 	KindHTML     Kind = "html" // a saved web page
 	KindEPUB     Kind = "epub" // an e-book
 	KindSlides   Kind = "pptx" // PowerPoint 2007 and later, a slide a page
+	KindHWP      Kind = "hwp"  // Hancom Office's binary HWP 5.0 (한글 2002 and later)
 )
 
 // ErrUnsupported marks a file whose extension names no supported format.
@@ -80,7 +82,7 @@ var kinds = map[string]Kind{
 	".md":  KindMarkdown, ".markdown": KindMarkdown, ".mdown": KindMarkdown, ".mkd": KindMarkdown,
 	".txt": KindText, ".text": KindText, ".log": KindText, ".csv": KindText, ".tsv": KindText,
 	".json": KindJSON, ".jsonl": KindJSON, ".ndjson": KindJSON,
-	".docx": KindWord, ".hwpx": KindHWPX, ".odt": KindODT, ".pptx": KindSlides,
+	".docx": KindWord, ".hwpx": KindHWPX, ".hwp": KindHWP, ".odt": KindODT, ".pptx": KindSlides,
 	".html": KindHTML, ".htm": KindHTML, ".xhtml": KindHTML, ".epub": KindEPUB,
 }
 
@@ -135,6 +137,8 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 			return readEPUB(ctx, path, r, sink)
 		case KindSlides:
 			return readSlides(ctx, path, r, sink)
+		case KindHWP:
+			return readHWP(ctx, path, r, sink)
 		}
 		var err error
 		if tr, err = NewTextReader(r); err != nil {

@@ -57,12 +57,16 @@ func (e *OfficeLimitError) Error() string {
 }
 
 // LegacyError is a file in the binary format an office suite wrote before
-// its XML one (.doc, .hwp): Wayfinder reads only the XML formats, and the
-// person is told which to save it as.
+// its XML one (.doc, .ppt; and HWP 3, which 한글 97 and before wrote under
+// the .hwp name HWP 5.0 kept): the person is told which to save it as.
 type LegacyError struct{ Ext string }
 
 func (e *LegacyError) Error() string {
-	return fmt.Sprintf("%s files are not read: save the document as %s (or PDF), then add that", e.Ext, legacyFormats[e.Ext])
+	what := e.Ext + " files"
+	if e.Ext == ".hwp" {
+		what = "HWP 3 files (한글 97 and before)"
+	}
+	return fmt.Sprintf("%s are not read: save the document as %s (or PDF), then add that", what, legacyFormats[e.Ext])
 }
 
 func (e *LegacyError) Is(target error) bool { return target == ErrUnsupported }

@@ -180,7 +180,7 @@ func TestOfficeFailures(t *testing.T) {
 		{"no text", "a.docx", docxOf(t, `<w:p/><w:p><w:r><w:t>  </w:t></w:r></w:p>`, ""), ErrEmpty},
 		{"hwpx without sections", "a.hwpx", zipOf(t, part{"mimetype", "application/hwp+zip"}), ErrOfficeDamaged},
 		{"old word", "a.doc", cfb, ErrUnsupported},
-		{"old hwp", "a.HWP", cfb, ErrUnsupported},
+		{"old hwp", "a.HWP", []byte("HWP Document File V3.00 \x1a\x01\x02\x03\x04\x05"), ErrUnsupported},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,9 +190,9 @@ func TestOfficeFailures(t *testing.T) {
 			}
 		})
 	}
-	_, err := Importer{}.Import(context.Background(), "보고서.hwp", cfb)
+	_, err := Importer{}.Import(context.Background(), "보고서.hwp", []byte("HWP Document File V3.00 \x1a\x01\x02\x03\x04\x05"))
 	var le *LegacyError
-	if !errors.As(err, &le) || le.Ext != ".hwp" || !strings.Contains(err.Error(), "save the document as .hwpx") {
+	if !errors.As(err, &le) || le.Ext != ".hwp" || !strings.Contains(err.Error(), "HWP 3 files (한글 97 and before) are not read: save the document as .hwpx") {
 		t.Fatalf("hwp: %v", err)
 	}
 }

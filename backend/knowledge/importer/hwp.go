@@ -1,0 +1,280 @@
+package importer
+
+import (
+	"bytes"
+	"compress/flate"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/richardlehane/mscfb"
+)
+
+// Hancom's binary .hwp (HWP 5.0, 한글 2002 and later; still what most
+// Korean notices, regulations and forms are sent as) is an OLE compound
+// file, read with mscfb (excelize's reader of the same container): a
+// FileHeader stream says whether the others are compressed or protected,
+// DocInfo holds the paragraph styles and shapes, and BodyText/Section0…N
+// hold the body as records in reading order (hwpbody.go). No Go library
+// reads HWP's records, and the text is a small part of them, so they are
+// read here, within the same budget of unpacked bytes as the XML formats:
+// every stream is untrusted, its sizes, counts and nesting bounded.
+//
+// An HWP 3.x file (한글 97 and before: "HWP Document File V3.00", not an
+// OLE file) is refused with the advice to save it as .hwpx.
+
+const (
+	hwpSignature  = "HWP Document File"
+	hwp3Signature = "HWP Document File V3.00"
+	// maxHWPRecord bounds a record read whole (a paragraph's text: 8
+	// million characters in one paragraph is none a person wrote); larger
+	// ones that are not read are skipped without being held.
+	maxHWPRecord = 16 << 20
+	// maxHWPStyles and maxHWPShapes bound the styles and paragraph shapes
+	// kept from DocInfo: a paragraph names them by a byte and a 16-bit id.
+	maxHWPStyles = 256
+	maxHWPShapes = 1 << 16
+)
+
+// FileHeader property flags (HWP 5.0 spec, table 3).
+const (
+	hwpCompressed   = 1 << 0
+	hwpPassword     = 1 << 1
+	hwpDistribution = 1 << 2  // 배포용 문서: the body is in encrypted ViewText
+	hwpDRM          = 1 << 4  //
+	hwpCertCrypt    = 1 << 8  // encrypted with a public certificate
+	hwpCertDRM      = 1 << 10 //
+)
+
+// DocInfo record tags.
+const (
+	hwpTagBegin     = 0x10
+	hwpTagParaShape = hwpTagBegin + 9
+	hwpTagStyle     = hwpTagBegin + 10
+)
+
+var oleMagic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
+
+// readHWP hands the body of the HWP 5.0 file in r to sink as one Markdown
+// document, as readOffice does for the XML formats.
+func readHWP(ctx context.Context, path string, r io.Reader, sink Sink) error {
+	ra, size, err := readerAt(r)
+	if err != nil {
+		return err
+	}
+	var head [32]byte
+	n, _ := ra.ReadAt(head[:], 0)
+	switch {
+	case bytes.HasPrefix(head[:n], []byte(hwp3Signature)):
+		return &LegacyError{Ext: ".hwp"}
+	case !bytes.HasPrefix(head[:n], oleMagic):
+		return fmt.Errorf("%w: not an HWP 5.0 file", ErrOfficeDamaged)
+	}
+	c, err := mscfb.New(ra)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
+	}
+	s, err := hwpStreamsOf(c)
+	if err != nil {
+		return err
+	}
+	flags, err := hwpFlags(s.header, size)
+	if err != nil {
+		return err
+	}
+	switch {
+	case s.viewText:
+		return fmt.Errorf("%w: a distribution document (배포용 문서) keeps its text encrypted", ErrOfficeEncrypted)
+	case len(s.sections) == 0:
+		return fmt.Errorf("%w: no body", ErrOfficeDamaged)
+	}
+	budget := &xmlBudget{left: MaxOfficeXML}
+	open := func(f *mscfb.File) io.Reader {
+		// A stream can claim any size and its chain of sectors can loop:
+		// none holds more than the file.
+		var in io.Reader = io.LimitReader(f, min(f.Size, size))
+		if flags&hwpCompressed != 0 {
+			in = flate.NewReader(in)
+		}
+		return budgetReader{r: in, b: budget}
+	}
+	var styles hwpStyles
+	if s.docInfo != nil {
+		styles, err = readHWPStyles(ctx, open(s.docInfo))
+		if err = budget.judged(err); err != nil && !errors.Is(err, ErrOfficeDamaged) {
+			return err // a limit, or the context; damaged styles only cost the headings
+		}
+	}
+	w := &mdWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: KindHWP, Markdown: true}}
+	for _, sec := range s.sections {
+		if err := budget.judged(w.hwpSection(ctx, open(sec), &styles)); err != nil {
+			budget.release()
+			return err
+		}
+	}
+	budget.release()
+	return w.end()
+}
+
+// hwpStreams are the streams of an HWP file that are read.
+type hwpStreams struct {
+	header, docInfo *mscfb.File
+	sections        []*mscfb.File // in order
+	// viewText: the body is only in ViewText, a distribution document's
+	// encrypted copy.
+	viewText bool
+}
+
+func hwpStreamsOf(c *mscfb.Reader) (hwpStreams, error) {
+	var s hwpStreams
+	number := map[*mscfb.File]int{}
+	viewText := false
+	for _, f := range c.File {
+		switch {
+		case len(f.Path) == 0 && f.Name == "FileHeader":
+			s.header = f
+		case len(f.Path) == 0 && f.Name == "DocInfo":
+			s.docInfo = f
+		case len(f.Path) == 1 && f.Path[0] == "BodyText":
+			n, ok := strings.CutPrefix(f.Name, "Section")
+			k, err := strconv.Atoi(n)
+			if !ok || err != nil || k < 0 {
+				continue
+			}
+			if len(s.sections) >= maxOfficeParts {
+				return s, &OfficeLimitError{What: "number of sections"}
+			}
+			number[f] = k
+			s.sections = append(s.sections, f)
+		case len(f.Path) == 1 && f.Path[0] == "ViewText":
+			viewText = true
+		}
+	}
+	if s.header == nil {
+		return s, fmt.Errorf("%w: no FileHeader: not an HWP file", ErrOfficeDamaged)
+	}
+	if len(s.sections) == 0 && viewText {
+		s.viewText = true
+	}
+	slices.SortStableFunc(s.sections, func(a, b *mscfb.File) int { return number[a] - number[b] })
+	return s, nil
+}
+
+// hwpFlags reads the FileHeader stream: the signature, version 5, and
+// the property flags, refusing a file whose body is protected.
+func hwpFlags(f *mscfb.File, size int64) (uint32, error) {
+	var b [40]byte
+	if _, err := io.ReadFull(io.LimitReader(f, min(f.Size, size)), b[:]); err != nil {
+		return 0, fmt.Errorf("%w: FileHeader: %v", ErrOfficeDamaged, err)
+	}
+	if !bytes.HasPrefix(b[:], []byte(hwpSignature)) {
+		return 0, fmt.Errorf("%w: not an HWP file", ErrOfficeDamaged)
+	}
+	if major := b[35]; major != 5 { // the version is 0xMMnnPPrr, little-endian
+		return 0, fmt.Errorf("%w: HWP version %d", ErrOfficeDamaged, major)
+	}
+	flags := binary.LittleEndian.Uint32(b[36:])
+	switch {
+	case flags&hwpPassword != 0:
+		return 0, fmt.Errorf("%w (HWP)", ErrOfficeEncrypted)
+	case flags&hwpDistribution != 0:
+		return 0, fmt.Errorf("%w: a distribution document (배포용 문서) keeps its text encrypted", ErrOfficeEncrypted)
+	case flags&(hwpDRM|hwpCertCrypt|hwpCertDRM) != 0:
+		return 0, fmt.Errorf("%w: DRM or a certificate (HWP)", ErrOfficeEncrypted)
+	}
+	return flags, nil
+}
+
+// hwpStyles is what DocInfo says about headings: the heading level each
+// paragraph style gives (개요 N / Outline N), and each paragraph shape
+// (an outline paragraph, 개요 문단, of level N).
+type hwpStyles struct {
+	style []int
+	shape []int
+}
+
+// level is the heading level of a paragraph of style and shape; 0: body.
+func (s *hwpStyles) level(style, shape int) int {
+	if style < len(s.style) && s.style[style] > 0 {
+		return s.style[style]
+	}
+	if shape < len(s.shape) {
+		return s.shape[shape]
+	}
+	return 0
+}
+
+// readHWPStyles reads the paragraph shapes and styles of DocInfo, each
+// numbered by its place among the records of its kind.
+func readHWPStyles(ctx context.Context, r io.Reader) (hwpStyles, error) {
+	var s hwpStyles
+	rr := newRecordReader(r)
+	for n := 0; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return s, ctx.Err()
+		}
+		h, err := rr.next()
+		if errors.Is(err, io.EOF) {
+			return s, nil
+		}
+		if err != nil {
+			return s, err
+		}
+		switch {
+		case h.tag == hwpTagParaShape && len(s.shape) < maxHWPShapes:
+			b, err := rr.body(h)
+			if err != nil {
+				return s, err
+			}
+			s.shape = append(s.shape, outlineLevel(b))
+		case h.tag == hwpTagStyle && len(s.style) < maxHWPStyles:
+			b, err := rr.body(h)
+			if err != nil {
+				return s, err
+			}
+			s.style = append(s.style, styleLevel(b))
+		default:
+			if err := rr.skip(h); err != nil {
+				return s, err
+			}
+		}
+	}
+}
+
+// outlineLevel is the heading level a paragraph shape gives: its first
+// property word's bits 23–24 are the kind of paragraph head (1: outline)
+// and bits 25–27 its level, from 0.
+func outlineLevel(b []byte) int {
+	if len(b) < 4 {
+		return 0
+	}
+	p := binary.LittleEndian.Uint32(b)
+	if (p>>23)&3 != 1 {
+		return 0
+	}
+	return min(int((p>>25)&7)+1, 6)
+}
+
+// styleLevel is the heading level of a style record: its local name, then
+// its English one, each a 16-bit length and UTF-16 characters.
+func styleLevel(b []byte) int {
+	for range 2 {
+		if len(b) < 2 {
+			return 0
+		}
+		n := int(binary.LittleEndian.Uint16(b)) * 2
+		if len(b) < 2+n {
+			return 0
+		}
+		if l := namedLevel(hwpString(b[2 : 2+n])); l > 0 {
+			return l
+		}
+		b = b[2+n:]
+	}
+	return 0
+}

@@ -1,0 +1,182 @@
+package importer
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// hwpSamples is the folder of real HWP 5.0 files from the npm package
+// node-hwp, which `make deps-hwp` installs into tests/hwpsamples (make
+// test does it first and sets WAYFINDER_HWP_SAMPLES, so there they must be
+// present; a bare go test without them skips).
+func hwpSamples(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("WAYFINDER_HWP_SAMPLES")
+	required := dir != ""
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "tests", "hwpsamples", "node_modules", "node-hwp", "test", "files")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.hwp"))
+	if len(files) < 50 {
+		if required {
+			t.Fatalf("WAYFINDER_HWP_SAMPLES=%s holds %d .hwp files, want node-hwp's 60 (make deps-hwp)", dir, len(files))
+		}
+		t.Skipf("HWP samples not installed (make deps-hwp): %d files in %s", len(files), dir)
+	}
+	return dir
+}
+
+// Real HWP 5.0 files (Hancom's own forms, templates and catalogue, from
+// node-hwp) read as their text: where Hancom's HWPML export of the same
+// document (.hml) is beside one, at least 97% of its words are in ours;
+// every other file reads without error to Korean text. Each file's
+// allocations stay within the 512 MB budget of one file.
+func TestHWPSamples(t *testing.T) {
+	dir := hwpSamples(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.hwp"))
+	for _, path := range files {
+		name, _ := filepath.Rel(dir, path)
+		t.Run(name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			text, err := hwpFileText(path)
+			runtime.ReadMemStats(&after)
+			// Every byte allocated, garbage included: a bound on the peak.
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 512<<20 {
+				t.Errorf("allocated %d MB, want at most 512", alloc>>20)
+			}
+			hml, hmlErr := os.ReadFile(strings.TrimSuffix(path, ".hwp") + ".hml")
+			if hmlErr != nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.ContainsFunc(text, func(r rune) bool { return unicode.Is(unicode.Hangul, r) }) {
+					t.Fatalf("no Korean text: %q", text)
+				}
+				t.Logf("%d bytes of text", len(text))
+				return
+			}
+			want := hmlWords(t, hml)
+			if len(want) == 0 { // a drawing without text
+				if !errors.Is(err, ErrEmpty) {
+					t.Fatalf("err %v, want ErrEmpty (the HML has no text)", err)
+				}
+				t.Logf("no text, as in the HML")
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]int{}
+			for _, w := range words(text) {
+				got[w]++
+			}
+			found := 0
+			for _, w := range want {
+				if got[w] > 0 {
+					got[w]--
+					found++
+				}
+			}
+			recall := float64(found) / float64(len(want))
+			t.Logf("word recall %.3f (%d of %d HML words; %d words of ours)", recall, found, len(want), len(words(text)))
+			if recall < 0.97 {
+				t.Errorf("word recall %.3f, want at least 0.97\nours:\n%s", recall, text)
+			}
+		})
+	}
+}
+
+// hwpFileText reads the file at path as the app does, from the open file.
+func hwpFileText(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var c collector
+	if _, err := (Importer{}).Read(context.Background(), path, f, &c); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, d := range c.docs {
+		for _, p := range d.Parts {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String(), nil
+}
+
+// hmlWords are the words of an HWPML file's body: the text of its CHAR
+// elements, a paragraph (P) at a time; a tab, line break or space
+// element inside one separates words, other marks (a highlighter's start
+// and end) do not.
+func hmlWords(t *testing.T, data []byte) []string {
+	t.Helper()
+	d := xml.NewDecoder(strings.NewReader(strings.TrimPrefix(string(data), "\ufeff")))
+	var (
+		ws             []string
+		para           strings.Builder
+		inChar, inBody int
+	)
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("HML: %v", err)
+		}
+		switch e := tok.(type) {
+		case xml.StartElement:
+			switch e.Name.Local {
+			case "BODY":
+				inBody++
+			case "CHAR":
+				inChar++
+			case "P":
+				ws = append(ws, para.String())
+				para.Reset()
+			case "TAB", "LINEBREAK", "NBSPACE", "FWSPACE":
+				para.WriteByte(' ')
+			case "HYPEN": // sic
+				para.WriteByte('-')
+			}
+		case xml.EndElement:
+			switch e.Name.Local {
+			case "BODY":
+				inBody--
+			case "CHAR":
+				inChar--
+			case "P":
+				ws = append(ws, para.String())
+				para.Reset()
+			}
+		case xml.CharData:
+			if inBody > 0 && inChar > 0 {
+				para.Write(e)
+			}
+		}
+	}
+	return words(strings.Join(append(ws, para.String()), " "))
+}
+
+// words splits text at spaces, leaving out Markdown's marks of headings
+// and table cells (and the same characters standing alone in the HML).
+func words(text string) []string {
+	var ws []string
+	for _, w := range strings.Fields(text) {
+		if strings.Trim(w, "#|") != "" {
+			ws = append(ws, w)
+		}
+	}
+	return ws
+}

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"context"
 	"errors"
 	"fmt"
@@ -18,11 +19,12 @@ import (
 	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/hwptest"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/knowledgetest"
 )
 
 // memoryChildEnv makes the test binary, run again, act as the child of
-// TestLargeTextMemory or TestOfficeBombMemory: it imports the file named
+// TestLargeTextMemory, TestOfficeBombMemory or TestHWPBombMemory: it imports the file named
 // by the variable.
 const memoryChildEnv = "WAYFINDER_KNOWLEDGE_MEMORY_CHILD"
 
@@ -137,6 +139,55 @@ func TestOfficeBombMemory(t *testing.T) {
 	f.Close()
 	idle, peak, after, _ := memoryOf(t, "TestOfficeBombMemory", path)
 	t.Logf("1 GiB bomb: idle %d MB, peak %d MB (+%d MB), after %d MB (+%d MB)", idle>>10, peak>>10, (peak-idle)>>10, after>>10, (after-idle)>>10)
+	if peak-idle > 512<<10 {
+		t.Errorf("peak is %d MB above idle, want at most 512 MB", (peak-idle)>>10)
+	}
+	if after-idle > 64<<10 {
+		t.Errorf("after the file the process holds %d MB more than idle: memory not given back", (after-idle)>>10)
+	}
+}
+
+// TestHWPBombMemory imports, in a child process, a 1 MB HWP file whose
+// one section inflates to 1 GiB of paragraphs of one character: it fails
+// on its limit, its peak stays within the budget of one file, and the
+// memory is given back.
+func TestHWPBombMemory(t *testing.T) {
+	if path := os.Getenv(memoryChildEnv); path != "" {
+		memoryChild(t, path, func(rep Report) bool {
+			var le *importer.OfficeLimitError
+			return len(rep.Failed) == 1 && errors.As(rep.Failed[0].Err, &le)
+		})
+		return
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc/self/status")
+	}
+	if raceDetector {
+		t.Skip("the race detector's shadow memory is part of every figure; go test without -race measures it")
+	}
+	text := hwptest.UTF16(strings.Repeat("가", 1<<19)) // 1 MB a paragraph
+	para := hwptest.Para(0, 0, 0, text)
+	var section bytes.Buffer
+	zw, err := flate.NewWriter(&section, flate.BestCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 1024 { // 1 GiB
+		zw.Write(para)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data := hwptest.CFB([]hwptest.Stream{
+		{Path: "FileHeader", Data: hwptest.FileHeader(hwptest.Compressed)},
+		{Path: "BodyText/Section0", Data: section.Bytes()},
+	})
+	path := filepath.Join(t.TempDir(), "bomb.hwp")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	idle, peak, after, _ := memoryOf(t, "TestHWPBombMemory", path)
+	t.Logf("%d KB file, 1 GiB inflated: idle %d MB, peak %d MB (+%d MB), after %d MB (+%d MB)", len(data)>>10, idle>>10, peak>>10, (peak-idle)>>10, after>>10, (after-idle)>>10)
 	if peak-idle > 512<<10 {
 		t.Errorf("peak is %d MB above idle, want at most 512 MB", (peak-idle)>>10)
 	}

@@ -206,7 +206,7 @@ test("uploads in Korean: the same content once, a changed file replaces it, remo
   assert.deepEqual(kept(), ["메모.txt"], "removing the document deletes its uploaded copy");
 });
 
-test("Word, PowerPoint, OpenDocument, web pages and EPUB in Korean: listed, found under their headings; an old .hwp says what to save it as", async () => {
+test("Word, PowerPoint, OpenDocument, web pages and EPUB in Korean: listed, found under their headings; an HWP 3 file says what to save it as", async () => {
   const office = join(repoRoot, "backend", "knowledge", "importer", "testdata", "office");
   const dir = mkdtempSync(join(tmpdir(), "wf-office-"));
   const docx = join(dir, "학칙.docx");
@@ -217,7 +217,8 @@ test("Word, PowerPoint, OpenDocument, web pages and EPUB in Korean: listed, foun
   writeFileSync(page1, `<!doctype html><html><head><meta charset="utf-8"><title>휴학 안내 | 학사지원팀</title><script>alert("no")</script></head>
 <body><nav>홈 · 학사 · 공지</nav><h1>휴학 안내</h1><h2>신청 기간</h2><p>휴학은 매 학기 개시 전까지 포털에서 신청한다.<table><tr><th>구분<th>기간<tr><td>일반휴학<td>2월 1일~2월 28일</table></body></html>`);
   const hwp = join(dir, "옛 규정.hwp");
-  writeFileSync(hwp, Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]));
+  // 한글 97 and before wrote HWP 3, which is not read (HWP 5.0 is).
+  writeFileSync(hwp, Buffer.concat([Buffer.from("HWP Document File V3.00 \x1a\x01\x02\x03\x04\x05"), Buffer.alloc(512)]));
   const page = await openPage(w.browser, w.app.url, "ko-KR");
   await page.click(".views button >> nth=0");
   await page.waitForSelector("#kb-title");
@@ -233,7 +234,7 @@ test("Word, PowerPoint, OpenDocument, web pages and EPUB in Korean: listed, foun
   copyFileSync(join(office, "regulation.pptx"), slides);
   await uploadAndWait(page, slides, "done");
   const failed = await uploadAndWait(page, hwp, "failed");
-  assert.match(failed, /예전 \.hwp 형식은 읽지 못합니다\. 한글에서 열어 \.hwpx\(또는 PDF\)로 저장한 뒤 그 파일을 추가하세요\./);
+  assert.match(failed, /한글 97 이전의 HWP 3 형식이라 Wayfinder가 읽지 못합니다\. 한글에서 열어 \.hwpx\(또는 PDF\)로 저장한 뒤 그 파일을 추가하세요\./);
   await shots(page, "knowledge-office-ko");
 
   await page.click("#kb-tab-search");

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"compress/flate"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -182,12 +183,14 @@ func TestHWPOddRecords(t *testing.T) {
 // A section that inflates far past MaxOfficeXML (a deflate bomb: 80 MB
 // of records in a few hundred KB) fails on the limit; so do the styles.
 func TestHWPBomb(t *testing.T) {
-	filler := hwptest.Record(hwptest.TagCharShape, 1, make([]byte, 4000))
-	var raw bytes.Buffer
-	for raw.Len() < 80<<20 {
-		raw.Write(filler)
+	filler := bytes.Repeat(hwptest.Record(hwptest.TagCharShape, 1, make([]byte, 4000)), 256) // 1 MB
+	var b bytes.Buffer
+	zw, _ := flate.NewWriter(&b, flate.BestSpeed)
+	for range 80 {
+		zw.Write(filler)
 	}
-	packed := hwptest.Deflate(raw.Bytes())
+	zw.Close()
+	packed := b.Bytes()
 	for _, tt := range []struct {
 		name    string
 		streams []hwptest.Stream

@@ -170,7 +170,7 @@ type ImportReport struct {
 	// of the document that has the content).
 	Duplicates []ImportFailure `json:"duplicates"`
 	// Ignored are files found in the folders that are not of a type
-	// Wayfinder imports (PDF, Word, PowerPoint, HWPX, OpenDocument, HTML,
+	// Wayfinder imports (PDF, Word, PowerPoint, HWP, HWPX, OpenDocument, HTML,
 	// EPUB, Markdown, text, JSON, JSON Lines).
 	Ignored []string `json:"ignored"`
 	// Conversation: as in ImportProgress.

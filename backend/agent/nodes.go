@@ -160,7 +160,7 @@ func (a *Agent) retrieve(ctx context.Context, s State, rt *graph.Runtime) (graph
 		}
 		rt.Emit(eventTool, tool)
 		for _, d := range docs {
-			srcs = append(srcs, api.Source{ID: d.ID, Title: d.Title, Source: d.Source, Page: d.Page, Heading: d.Heading, URL: d.URL,
+			srcs = append(srcs, api.Source{ID: d.ID, Title: d.Title, Source: d.Source, Page: d.Page, Unit: d.Unit, Heading: d.Heading, URL: d.URL,
 				Snippet: cutRunes(strings.TrimSpace(d.Text), 800), Score: d.Score})
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/memory"
+	"github.com/wayfinder-app/wayfinder/backend/tools"
 )
 
 // Every call's system prompt is two system messages: the preamble, the
@@ -371,7 +372,7 @@ func sourceLabel(s api.Source) string {
 		parts = append(parts, s.Source)
 	}
 	if s.Page > 0 {
-		parts = append(parts, fmt.Sprintf("p. %d", s.Page))
+		parts = append(parts, tools.PageLabel(s.Unit, s.Page))
 	}
 	if s.Heading != "" {
 		parts = append(parts, s.Heading)

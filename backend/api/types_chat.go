@@ -77,10 +77,13 @@ type Message struct {
 
 // Source is a passage a reply relied on, for numbered citations.
 type Source struct {
-	ID      string  `json:"id"`
-	Title   string  `json:"title"`
-	Source  string  `json:"source"`
-	Page    int     `json:"page,omitempty"`
+	ID     string `json:"id"`
+	Title  string `json:"title"`
+	Source string `json:"source"`
+	Page   int    `json:"page,omitempty"`
+	// Unit is what Page counts: "page", or "slide" for a presentation;
+	// "" (a reply saved before units were kept) is a page.
+	Unit    string  `json:"unit,omitempty"`
 	Heading string  `json:"heading,omitempty"`
 	URL     string  `json:"url,omitempty"`
 	Snippet string  `json:"snippet"`

@@ -14,6 +14,8 @@ type Passage struct {
 	File    string `json:"file,omitempty"`
 	Kind    string `json:"kind"`
 	Page    int    `json:"page,omitempty"`
+	// Unit is what Page counts: "page", or "slide" for a presentation.
+	Unit    string `json:"unit,omitempty"`
 	Heading string `json:"heading,omitempty"`
 	Before  string `json:"before"`
 	Text    string `json:"text"`
@@ -56,6 +58,7 @@ type KBDocument struct {
 	Kind      string    `json:"kind"`
 	Size      int64     `json:"size"`
 	Pages     int       `json:"pages"`
+	Unit      string    `json:"unit,omitempty"` // what Pages counts: "page", or "slide" for a presentation
 	Chunks    int       `json:"chunks"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
@@ -76,6 +79,7 @@ type SearchHit struct {
 	Source  string  `json:"source"`
 	Kind    string  `json:"kind"`
 	Page    int     `json:"page,omitempty"`
+	Unit    string  `json:"unit,omitempty"` // what Page counts: "page", or "slide" for a presentation
 	Heading string  `json:"heading,omitempty"`
 	URL     string  `json:"url,omitempty"`
 	Score   float64 `json:"score"`
@@ -91,6 +95,7 @@ type ImportProgress struct {
 	File     string `json:"file"`
 	Stage    string `json:"stage"` // reading, chunking, embedding, done, skipped, duplicate, failed
 	Pages    int    `json:"pages"`
+	Unit     string `json:"unit,omitempty"` // what Pages counts: "page" or "slide"
 	Chunks   int    `json:"chunks"`
 	Embedded int    `json:"embedded"`
 	Error    string `json:"error,omitempty"`

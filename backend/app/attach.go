@@ -42,7 +42,7 @@ func (k *KnowledgeService) Attached(sessionID string) ([]api.KBDocument, error) 
 	out := make([]api.KBDocument, len(docs))
 	for i, d := range docs {
 		out[i] = api.KBDocument{ID: d.ID, Title: d.Title, Source: d.Source, Kind: d.Kind, Size: d.FileSize,
-			Pages: d.Pages, Chunks: d.Chunks, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
+			Pages: d.Pages, Unit: d.Unit, Chunks: d.Chunks, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
 	}
 	return out, nil
 }

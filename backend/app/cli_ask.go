@@ -67,7 +67,7 @@ func printSources(s stdio, srcs []api.Source, lang int) {
 			parts = append(parts, src.Source)
 		}
 		if src.Page > 0 {
-			parts = append(parts, say("kb.page", lang, "page", strconv.Itoa(src.Page)))
+			parts = append(parts, say("kb."+unitWord(src.Unit), lang, "page", strconv.Itoa(src.Page)))
 		}
 		if src.URL != "" {
 			parts = append(parts, src.URL)

@@ -31,7 +31,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 	scope, perDoc, floor := "", 0, 0.0
 	if sub == "search" {
 		fs.IntVar(&top, "top", top, "how many passages to show")
-		fs.BoolVar(&asJSON, "json", false, "print JSON: id, source, page, score, text")
+		fs.BoolVar(&asJSON, "json", false, "print JSON: id, source, page, unit, score, text")
 		fs.StringVar(&scope, "scope", "documents", "what to search: documents (your files), catalog (the built-in AI tools) or all")
 		fs.IntVar(&perDoc, "per-doc", 0, "passages of one document at most (0: one, -1: no limit)")
 		fs.Float64Var(&floor, "floor", 0, fmt.Sprintf("relevance floor, the share of the query a passage must match (0: %.2f, -1: none)", knowledge.DefaultFloor))
@@ -67,7 +67,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		for _, d := range docs {
 			pages := "—" // a kind without pages, as the Knowledge view shows it
 			if d.Pages > 0 {
-				pages = strconv.Itoa(d.Pages)
+				pages = counted(d.Pages, lang, unitWord(d.Unit))
 			}
 			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", d.ID, d.Title, d.Kind, pages, d.Chunks, d.Source)
 		}
@@ -112,7 +112,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 				where += ", " + say("kb.recordID", lang, "id", h.RecordID)
 			}
 			if h.Page > 0 {
-				where += ", " + say("kb.page", lang, "page", strconv.Itoa(h.Page))
+				where += ", " + say("kb."+unitWord(h.Unit), lang, "page", strconv.Itoa(h.Page))
 			}
 			if h.Heading != "" && h.Heading != h.Title {
 				where += ", § " + h.Heading
@@ -151,7 +151,7 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 		case "done":
 			var parts []string
 			if p.Pages > 0 {
-				parts = append(parts, counted(p.Pages, lang, "page"))
+				parts = append(parts, counted(p.Pages, lang, unitWord(p.Unit)))
 			}
 			parts = append(parts, counted(p.Chunks, lang, "chunk"), say("kb.embedded", lang, "n", strconv.Itoa(p.Embedded)))
 			fmt.Fprintln(s.out, at, strings.Join(parts, ", "))
@@ -273,9 +273,19 @@ func byIDPrefix[T any](lang, what, list, id string, items []T, key func(T) (id, 
 	return found[0], nil
 }
 
+// unitWord is the word the command's lines count a document's pages in:
+// "slide" for a presentation's, else "page" (cli_words' count.* and kb.*).
+func unitWord(unit string) string {
+	if unit == "slide" {
+		return "slide"
+	}
+	return "page"
+}
+
 // printSearchJSON prints one object per hit with what a script needs to
 // map it back to its data: the document, the record's own id (JSON `_id`
-// or `id`; "" when the file has none), the file, page and heading.
+// or `id`; "" when the file has none), the file, page (and its unit:
+// "page" or "slide") and heading.
 func printSearchJSON(s stdio, hits []api.SearchHit) error {
 	type row struct {
 		ID       string  `json:"id"` // the chunk
@@ -286,13 +296,14 @@ func printSearchJSON(s stdio, hits []api.SearchHit) error {
 		Title    string  `json:"title"`
 		Kind     string  `json:"kind"`
 		Page     int     `json:"page"`
+		Unit     string  `json:"unit"`
 		Heading  string  `json:"heading"`
 		Score    float64 `json:"score"`
 		Text     string  `json:"text"`
 	}
 	rows := make([]row, len(hits))
 	for i, h := range hits {
-		rows[i] = row{h.ID, h.DocID, h.RecordID, h.File, h.Source, h.Title, h.Kind, h.Page, h.Heading, h.Score, h.Text}
+		rows[i] = row{h.ID, h.DocID, h.RecordID, h.File, h.Source, h.Title, h.Kind, h.Page, h.Unit, h.Heading, h.Score, h.Text}
 	}
 	enc := json.NewEncoder(s.out)
 	enc.SetIndent("", "  ")

@@ -164,7 +164,7 @@ func (l *library) Search(ctx context.Context, query string, scope tools.Scope, t
 	}
 	docs := make([]tools.Doc, len(hits))
 	for i, h := range hits {
-		docs[i] = tools.Doc{ID: h.ID, Title: h.Title, Source: h.Source, Page: h.Page, Heading: h.Heading, URL: h.URL,
+		docs[i] = tools.Doc{ID: h.ID, Title: h.Title, Source: h.Source, Page: h.Page, Unit: h.Unit, Heading: h.Heading, URL: h.URL,
 			Text: h.Text, Score: h.Score, Catalog: h.Kind == knowledge.KindCatalog}
 	}
 	return docs, nil
@@ -182,7 +182,7 @@ func (l *library) search(ctx context.Context, query string, opts knowledge.Searc
 	out := make([]api.SearchHit, len(hits))
 	for i, h := range hits {
 		out[i] = api.SearchHit{
-			ID: h.ChunkID, DocID: h.DocID, RecordID: h.RecordID, File: filepath.Base(h.Source), Title: h.Title, Source: h.Source, Kind: h.Kind, Page: h.Page,
+			ID: h.ChunkID, DocID: h.DocID, RecordID: h.RecordID, File: filepath.Base(h.Source), Title: h.Title, Source: h.Source, Kind: h.Kind, Page: h.Page, Unit: h.Unit,
 			Heading: h.Heading, Score: h.Score, Text: h.Text, Snippet: h.Snippet, Words: h.Words, Meaning: h.Meaning,
 		}
 		if h.Kind == knowledge.KindCatalog {
@@ -211,7 +211,7 @@ func (l *library) documents(ctx context.Context) ([]api.KBDocument, error) {
 		}
 		out = append(out, api.KBDocument{
 			ID: d.ID, Title: d.Title, Source: d.Source, Kind: d.Kind, Size: d.FileSize,
-			Pages: d.Pages, Chunks: d.Chunks, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
+			Pages: d.Pages, Unit: d.Unit, Chunks: d.Chunks, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
 		})
 	}
 	return out, nil
@@ -220,7 +220,7 @@ func (l *library) documents(ctx context.Context) ([]api.KBDocument, error) {
 // progressOf is the DTO of an import event.
 func progressOf(id string, p knowledge.Progress) api.ImportProgress {
 	ev := api.ImportProgress{
-		ImportID: id, File: p.File, Stage: string(p.Stage), Pages: p.Pages, Chunks: p.Chunks,
+		ImportID: id, File: p.File, Stage: string(p.Stage), Pages: p.Pages, Unit: p.Unit, Chunks: p.Chunks,
 		Embedded: p.Embedded, Error: p.Error, Reason: reasonOf(p.Err), FileIndex: p.FileIndex, FilesTotal: p.FilesTotal, Warnings: p.Warnings,
 		Replaced: p.Replaced, DuplicateOf: p.DuplicateOf,
 	}
@@ -501,7 +501,7 @@ func (k *KnowledgeService) Passage(sessionID, chunkID, source, cited string) (ap
 		return api.Passage{}, err
 	}
 	out := api.Passage{ChunkID: p.Chunk.ID, DocID: p.Doc.ID, Title: p.Doc.Title, File: filepath.Base(p.Doc.Source), Kind: p.Doc.Kind,
-		Page: p.Chunk.Page, Heading: p.Chunk.Heading, Text: p.Chunk.Text, Seq: p.Chunk.Seq, Chunks: p.Doc.Chunks, Found: string(p.Found)}
+		Page: p.Chunk.Page, Unit: p.Doc.Unit, Heading: p.Chunk.Heading, Text: p.Chunk.Text, Seq: p.Chunk.Seq, Chunks: p.Doc.Chunks, Found: string(p.Found)}
 	if p.Doc.Kind == knowledge.KindCatalog {
 		out.File = ""
 	}

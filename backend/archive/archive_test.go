@@ -30,6 +30,7 @@ var t0 = time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
 func sample() []Conversation {
 	prompt, temp, ctxTokens := "짧게 답해 주세요.\nAnswer briefly.", 0.3, 8192
 	src := api.Source{ID: "doc1:0", Title: "휴가 정책", Source: "/home/me/docs/leave.md", Page: 2, Heading: "연차", Snippet: "연차는 15일입니다.\n병가는 10일입니다.", Score: 0.42}
+	deck := api.Source{ID: "doc2:3", Title: "메뉴 소개", Source: "/home/me/docs/menu.pptx", Page: 4, Unit: "slide", Snippet: "여름 음료", Score: 0.3} // cited by its slide
 	return []Conversation{{
 		ID: "0199a000-0000-7000-8000-000000000001", Title: "카페 쇼츠 만들기", CreatedAt: t0, UpdatedAt: t0.Add(time.Hour), Model: "qwen3:4b",
 		Settings: &api.ConversationSettings{SystemPrompt: &prompt, Temperature: &temp, ContextTokens: &ctxTokens},
@@ -40,7 +41,7 @@ func sample() []Conversation {
 			{ID: "0199a000-0000-7000-8000-000000000012", Role: api.RoleUser, Content: "Approve", Status: api.StatusComplete, CreatedAt: t0.Add(2 * time.Second),
 				Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: "int-1:1", SubTasks: []api.SubTask{{ID: "s1", Title: "대본 쓰기 | 초안", Detail: "30초"}, {ID: "s2", Title: "영상 편집"}}}},
 			{ID: "0199a000-0000-7000-8000-000000000013", Role: api.RoleAssistant, Content: "# 가이드\n\n1. 대본을 씁니다 [1].\n2. CapCut으로 편집합니다.", Status: api.StatusComplete, CreatedAt: t0.Add(3 * time.Second),
-				Result: &api.TurnResult{SessionID: "0199a000-0000-7000-8000-000000000001", ToolsUsed: []string{"search_catalog"}, Sources: []api.Source{src}, LLMCalls: 7, PromptTokens: 4000, CompletionTokens: 900, ExecutionMS: 12000, Model: "qwen3:4b",
+				Result: &api.TurnResult{SessionID: "0199a000-0000-7000-8000-000000000001", ToolsUsed: []string{"search_catalog"}, Sources: []api.Source{src, deck}, LLMCalls: 7, PromptTokens: 4000, CompletionTokens: 900, ExecutionMS: 12000, Model: "qwen3:4b",
 					Steps: []api.SubTask{{ID: "s1", Title: "대본 쓰기 | 초안", Detail: "30초"}, {ID: "s2", Title: "영상 편집"}},
 					Recommendations: []api.Recommendation{{SubTaskID: "s2", Tool: "CapCut", Why: "무료이고 쇼츠 템플릿이 있음", URL: "https://www.capcut.com/", Pricing: "Free", Alternatives: []string{"VLLO"},
 						Sources: []api.Source{{ID: "catalog:capcut", Title: "CapCut", Source: "Wayfinder catalog", URL: "https://www.capcut.com/", Snippet: "Video editor"}}}}}},

@@ -18,8 +18,11 @@ import (
 // labels are the words of a Markdown export in one language.
 type labels struct {
 	you, assistant, plan, planWaiting, planApproved, steps, recommendations, sources string
-	step, tool, why, pricing, link, alternatives, page, model, stopped, fail         string
-	exported, untitled                                                               string
+	step, tool, why, pricing, link, alternatives, model, stopped, fail               string
+	// page and slide are formats of a cited page's number, as the window
+	// says them (guide.page, guide.slide): a presentation's are slides.
+	page, slide        string
+	exported, untitled string
 	// A conversation named after its files, as the window's list and
 	// header name it (frontend sessions/title.ts): two files, and the
 	// first with how many more.
@@ -38,7 +41,7 @@ type labels struct {
 var languages = map[string]labels{
 	"en": {you: "You", assistant: "Wayfinder", plan: "Plan", planWaiting: "Plan (waiting for a decision when exported)", planApproved: "Approved plan",
 		steps: "Approved steps", recommendations: "Recommendations", sources: "Sources", step: "Step", tool: "Tool",
-		why: "Why", pricing: "Pricing", link: "Link", alternatives: "Alternatives", page: "p.", model: "model",
+		why: "Why", pricing: "Pricing", link: "Link", alternatives: "Alternatives", page: "p. %d", slide: "slide %d", model: "model",
 		stopped: "The reply was stopped here.", fail: "The reply failed", exported: "Exported from Wayfinder on", untitled: "Untitled conversation",
 		filesTwo: "%s and %s", filesMore: "%s and %d more",
 		systemPrompt: "System prompt", temperature: "temperature", context: "context %d tokens", otherAnswers: "Other answers", answer: "answer %d of %d",
@@ -47,7 +50,7 @@ var languages = map[string]labels{
 		toolDecided: "You decided on this %s call."},
 	"ko": {you: "나", assistant: "Wayfinder", plan: "계획", planWaiting: "계획 (내보낼 때 결정을 기다리던 중)", planApproved: "승인한 계획",
 		steps: "승인한 단계", recommendations: "추천", sources: "출처", step: "단계", tool: "도구",
-		why: "이유", pricing: "가격", link: "링크", alternatives: "대안", page: "쪽", model: "모델",
+		why: "이유", pricing: "가격", link: "링크", alternatives: "대안", page: "%d쪽", slide: "슬라이드 %d", model: "모델",
 		stopped: "답변이 여기서 중단되었습니다.", fail: "답변 실패", exported: "Wayfinder에서 내보낸 날짜:", untitled: "제목 없는 대화",
 		filesTwo: "%s, %s", filesMore: "%s 외 %d개",
 		systemPrompt: "시스템 프롬프트", temperature: "온도", context: "컨텍스트 %d 토큰", otherAnswers: "다른 답변", answer: "답변 %d/%d",
@@ -267,7 +270,11 @@ func (mw *MarkdownWriter) body(b *strings.Builder, m Message, waiting bool, dept
 				}
 			}
 			if s.Page > 0 {
-				where = append(where, fmt.Sprintf("%s %d", mw.l.page, s.Page))
+				format := mw.l.page
+				if s.Unit == "slide" {
+					format = mw.l.slide
+				}
+				where = append(where, fmt.Sprintf(format, s.Page))
 			}
 			if s.Heading != "" {
 				where = append(where, oneLine(s.Heading))

@@ -38,6 +38,7 @@ type Progress struct {
 	File     string `json:"file"`
 	Stage    Stage  `json:"stage"`
 	Pages    int    `json:"pages,omitempty"`
+	Unit     string `json:"unit,omitempty"` // what Pages counts: "page" or "slide"
 	Chunks   int    `json:"chunks,omitempty"`
 	Embedded int    `json:"embedded,omitempty"`
 	Error    string `json:"error,omitempty"`
@@ -201,7 +202,7 @@ func (b *Base) importOne(ctx context.Context, source, path string, p Progress, o
 		rep.Documents += res.docs
 		rep.Chunks += res.chunks
 		rep.Pages += res.pages
-		p.Stage, p.Pages, p.Chunks, p.Embedded, p.WarningErrs, p.EmbedErr = StageDone, res.pages, res.chunks, res.embedded, res.warnings, res.embedErr
+		p.Stage, p.Pages, p.Unit, p.Chunks, p.Embedded, p.WarningErrs, p.EmbedErr = StageDone, res.pages, res.unit, res.chunks, res.embedded, res.warnings, res.embedErr
 		for _, w := range res.warnings {
 			p.Warnings = append(p.Warnings, w.Error())
 			rep.Warnings = append(rep.Warnings, FileError{Path: source, Err: w})
@@ -282,6 +283,7 @@ func expand(paths []string) (files, ignored []string, errs []FileError) {
 type fileResult struct {
 	skipped                       bool
 	docs, chunks, pages, embedded int
+	unit                          string
 	warnings                      []error
 	read                          int64 // bytes read
 	embedErr                      error // why chunks were not embedded

@@ -50,7 +50,11 @@ type Document struct {
 	FileHash string `json:"file_hash"` // sha256 of the whole file, for skipping unchanged files
 	FileSize int64  `json:"file_size"`
 	Pages    int    `json:"pages,omitempty"`
-	Chunks   int    `json:"chunks"`
+	// Unit is what the document's pages are: "page", or "slide" for a
+	// presentation (importer.Unit), so citations name them as a person
+	// finds them.
+	Unit   string `gorm:"not null;default:page" json:"unit"`
+	Chunks int    `json:"chunks"`
 	// Staged marks the rows of an import still being read: hidden until the
 	// import swaps them in, deleted if it fails (see stager).
 	Staged    bool      `json:"-"`
@@ -129,6 +133,17 @@ func Migrations() []store.Migration {
 				tx.Exec("ALTER TABLE kb_documents ADD COLUMN staged numeric NOT NULL DEFAULT false").Error,
 				tx.Exec("CREATE INDEX IF NOT EXISTS idx_kb_documents_file_hash ON kb_documents(file_hash)").Error,
 			)
+		},
+	}, {
+		Version: 3,
+		Name:    "the unit of a document's pages (slides for presentations)",
+		Up: func(tx *gorm.DB) error {
+			// PowerPoint files were read a slide a page before units were
+			// kept: their kind says which documents are slides.
+			if err := tx.Exec("ALTER TABLE kb_documents ADD COLUMN unit text NOT NULL DEFAULT 'page'").Error; err != nil {
+				return err
+			}
+			return tx.Exec("UPDATE kb_documents SET unit = 'slide' WHERE kind = ?", string(importer.KindSlides)).Error
 		},
 	}}
 }

@@ -459,6 +459,8 @@ func TestExtract(t *testing.T) {
 		warnings         int
 	}{
 		{"pdf pages", "testdata/library/hello.pdf", "--- page 1 ---\nQuarterly revenue grew in every region\n", 0},
+		{"slides", "importer/testdata/office/notes.pptx", "--- slide 1 ---\n# 휴학 안내\n\n휴학은 포털에서 신청한다.\n\n> 발표자 메모: 휴학 신청 마감은 개강 2주 전이라고 말할 것.\n" +
+			"--- slide 2 ---\n# 복학 안내\n\n복학은 학기 시작 전에 신청한다.\n", 0},
 		{"utf-16 text", write("u.txt", utf16), "한국어\n", 0},
 		{"invalid byte, reported", write("bad.txt", []byte("ok\nbad \xff here\n")), "ok\nbad \uFFFD here\n", 1},
 		{"json records", write("r.jsonl", []byte(`{"title":"A","text":"one"}`+"\n"+`{"title":"B","text":"two"}`)), "# A\none\n# B\ntwo\n", 0},

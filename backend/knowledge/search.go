@@ -84,6 +84,7 @@ type Hit struct {
 	Source   string  `json:"source"`
 	Kind     string  `json:"kind"`
 	Page     int     `json:"page,omitempty"`
+	Unit     string  `json:"unit"` // what Page counts: "page" or "slide" (importer.Unit)
 	Heading  string  `json:"heading,omitempty"`
 	Text     string  `json:"text"`
 	Snippet  string  `json:"snippet"`
@@ -98,7 +99,7 @@ type Hit struct {
 // Citation converts a hit to the DTO replies carry.
 func (h Hit) Citation() api.Source {
 	return api.Source{
-		ID: h.ChunkID, Title: h.Title, Source: h.Source, Page: h.Page,
+		ID: h.ChunkID, Title: h.Title, Source: h.Source, Page: h.Page, Unit: h.Unit,
 		Heading: h.Heading, Snippet: h.Snippet, Score: h.Score,
 	}
 }
@@ -156,7 +157,7 @@ func (b *Base) Search(ctx context.Context, query string, opts SearchOptions) ([]
 		}
 		hits = append(hits, Hit{
 			ChunkID: c.ID, DocID: c.DocID, RecordID: m.RecordID, Title: m.Title, Source: m.Source, Kind: m.Kind,
-			Page: c.Page, Heading: c.Heading, Text: c.Text, Snippet: snippet(c.Text, terms), Score: r.Score,
+			Page: c.Page, Unit: string(importer.UnitOf(m.Unit)), Heading: c.Heading, Text: c.Text, Snippet: snippet(c.Text, terms), Score: r.Score,
 			Words: r.words, Meaning: r.meaning,
 		})
 	}
@@ -379,7 +380,7 @@ type extractor struct {
 func (e *extractor) Begin(d importer.Document) error {
 	for _, p := range d.Parts {
 		if p.Page > 0 {
-			e.line(fmt.Sprintf("--- page %d ---", p.Page))
+			e.line(fmt.Sprintf("--- %s %d ---", importer.UnitOf(string(d.Unit)), p.Page))
 		}
 		if p.Heading != "" {
 			e.line("# " + p.Heading)

@@ -43,6 +43,7 @@ type stager struct {
 	heading        string
 	nDocs, nChunks int
 	pages          int
+	unit           string // what pages counts (the file's documents share it)
 	// lastRowID is kb_chunks' largest rowid before the import: SQLite gives
 	// new rows larger ones, and only imports (one at a time, under
 	// Base.write) add chunks, so the new chunks are the rows above it.
@@ -64,7 +65,7 @@ func (s *stager) Begin(d importer.Document) error {
 	if err != nil {
 		return err
 	}
-	s.cur = Document{ID: id.String(), Source: s.source, Kind: string(d.Kind), Title: d.Title, FileHash: s.hash, FileSize: s.size, Staged: true, CreatedAt: s.now, UpdatedAt: s.now}
+	s.cur = Document{ID: id.String(), Source: s.source, Kind: string(d.Kind), Unit: string(importer.UnitOf(string(d.Unit))), Title: d.Title, FileHash: s.hash, FileSize: s.size, Staged: true, CreatedAt: s.now, UpdatedAt: s.now}
 	s.docs = append(s.docs, s.cur) // so that a failure finds the chunks' rows by their document
 	s.curRow = len(s.docs) - 1
 	opt := s.b.opts.Chunk
@@ -109,6 +110,7 @@ func (s *stager) End(d importer.Document) error {
 	n := s.split.Count()
 	doc := s.cur
 	doc.RecordID, doc.Title, doc.Kind, doc.Pages, doc.Chunks = d.ID, d.Title, string(d.Kind), d.Pages, n
+	doc.Unit = string(importer.UnitOf(string(d.Unit)))
 	switch {
 	case n == 0 && s.curRow >= 0:
 		s.docs = s.docs[:s.curRow]
@@ -121,6 +123,7 @@ func (s *stager) End(d importer.Document) error {
 	}
 	if n > 0 {
 		s.pages += d.Pages
+		s.unit = doc.Unit
 		s.nDocs++
 	}
 	if len(s.docs) >= stageBatch {
@@ -142,7 +145,7 @@ func (s *stager) flush() error {
 			return err
 		}
 		for _, d := range s.ended {
-			if err := tx.Select("record_id", "title", "kind", "pages", "chunks").Updates(&d).Error; err != nil {
+			if err := tx.Select("record_id", "title", "kind", "pages", "unit", "chunks").Updates(&d).Error; err != nil {
 				return err
 			}
 		}
@@ -160,7 +163,7 @@ func (s *stager) flush() error {
 	s.nChunks += len(s.chunks)
 	s.docs, s.chunks, s.ended, s.dropped = s.docs[:0], s.chunks[:0], s.ended[:0], s.dropped[:0]
 	s.curRow = -1
-	s.p.Pages, s.p.Chunks = s.pages, s.nChunks
+	s.p.Pages, s.p.Unit, s.p.Chunks = s.pages, s.unit, s.nChunks
 	s.onProgress(s.p)
 	return nil
 }
@@ -197,7 +200,7 @@ func (s *stager) finish(ctx context.Context, err error) (fileResult, error) {
 		return fileResult{}, fmt.Errorf("%w: store %q: %w", errDatabase, s.source, err)
 	}
 	s.b.forget(ctx, oldDocs, oldChunks)
-	res := fileResult{docs: s.nDocs, chunks: s.nChunks, pages: s.pages}
+	res := fileResult{docs: s.nDocs, chunks: s.nChunks, pages: s.pages, unit: s.unit}
 	res.embedded, res.embedErr = s.index(ctx)
 	return res, nil
 }

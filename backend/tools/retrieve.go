@@ -15,7 +15,8 @@ type Doc struct {
 	ID      string
 	Title   string
 	Source  string // file name or "Wayfinder AI tool catalog"
-	Page    int    // PDF page, 0 when not paged
+	Page    int    // PDF page or slide, 0 when not paged
+	Unit    string // what Page counts: "page", or "slide" for a presentation ("" is a page)
 	Heading string
 	URL     string
 	Text    string
@@ -102,7 +103,7 @@ func newSearchTool(r Retriever, scope Scope, outside bool, name, description, no
 					b.WriteString("\n\n")
 				}
 				fmt.Fprintf(&b, "[%d] %s\n%s", i+1, docLabel(d), cut(strings.TrimSpace(d.Text), maxPassageChars))
-				sources = append(sources, api.Source{ID: d.ID, Title: d.Title, Source: d.Source, Page: d.Page,
+				sources = append(sources, api.Source{ID: d.ID, Title: d.Title, Source: d.Source, Page: d.Page, Unit: d.Unit,
 					Heading: d.Heading, URL: d.URL, Snippet: cut(strings.TrimSpace(d.Text), maxPassageChars), Score: d.Score})
 			}
 			return Result{Text: b.String(), Sources: sources}, nil
@@ -116,7 +117,7 @@ func docLabel(d Doc) string {
 		parts = append(parts, d.Source)
 	}
 	if d.Page > 0 {
-		parts = append(parts, fmt.Sprintf("p. %d", d.Page))
+		parts = append(parts, PageLabel(d.Unit, d.Page))
 	}
 	if d.Heading != "" {
 		parts = append(parts, d.Heading)
@@ -125,6 +126,16 @@ func docLabel(d Doc) string {
 		parts = append(parts, d.URL)
 	}
 	return strings.Join(parts, " — ")
+}
+
+// PageLabel names a passage's page as the model reads it: "p. 3", or
+// "slide 3" for a presentation's slide, so that the model cites the slide
+// a person will look for instead of a page the deck does not have.
+func PageLabel(unit string, page int) string {
+	if unit == "slide" {
+		return fmt.Sprintf("slide %d", page)
+	}
+	return fmt.Sprintf("p. %d", page)
 }
 
 // cut shortens s to n characters at most, on a rune boundary.

@@ -37,7 +37,8 @@ func (f *fakeRetriever) Search(ctx context.Context, q string, scope Scope, k int
 func TestRetrieveDocs(t *testing.T) {
 	docs := []Doc{
 		{ID: "catalog:vrew", Title: "Vrew", Source: "Wayfinder AI tool catalog", URL: "https://vrew.ai", Text: "한국어 자막을 자동으로 만듭니다.", Score: 0.9},
-		{ID: "f1#3", Title: "휴가 규정", Source: "leave-policy.pdf", Page: 3, Heading: "연차", Text: strings.Repeat("가", 2000), Score: 0.5},
+		{ID: "f1#3", Title: "휴가 규정", Source: "leave-policy.pdf", Page: 3, Unit: "page", Heading: "연차", Text: strings.Repeat("가", 2000), Score: 0.5},
+		{ID: "d2#1", Title: "분기 보고", Source: "q3.pptx", Page: 12, Unit: "slide", Text: "매출 12% 증가", Score: 0.4},
 	}
 	tests := []struct {
 		name     string
@@ -49,7 +50,8 @@ func TestRetrieveDocs(t *testing.T) {
 		wantErr  error
 	}{
 		{"numbered with sources", &fakeRetriever{docs: docs}, map[string]any{"query": "자막"},
-			[]string{"[1] Vrew — Wayfinder AI tool catalog — https://vrew.ai\n한국어 자막을", "[2] 휴가 규정 — leave-policy.pdf — p. 3 — 연차\n", "…"}, 5, 2, nil},
+			[]string{"[1] Vrew — Wayfinder AI tool catalog — https://vrew.ai\n한국어 자막을", "[2] 휴가 규정 — leave-policy.pdf — p. 3 — 연차\n", "…",
+				"[3] 분기 보고 — q3.pptx — slide 12\n매출"}, 5, 3, nil},
 		{"top_k passed", &fakeRetriever{docs: docs}, map[string]any{"query": "x", "top_k": 1.0}, []string{"[1] Vrew"}, 1, 1, nil},
 		{"nothing found", &fakeRetriever{}, map[string]any{"query": "없는 것"}, []string{`No documents matched "없는 것"`}, 5, 0, nil},
 		{"missing query", &fakeRetriever{}, map[string]any{}, nil, 0, 0, ErrInvalidArgs},
@@ -79,7 +81,8 @@ func TestRetrieveDocs(t *testing.T) {
 			if tt.r.gotK != tt.wantK || len(res.Sources) != tt.wantSrcs {
 				t.Errorf("k = %d, sources = %d", tt.r.gotK, len(res.Sources))
 			}
-			if len(res.Sources) == 2 && (res.Sources[1].Page != 3 || res.Sources[1].Source != "leave-policy.pdf" || res.Sources[0].URL != "https://vrew.ai") {
+			if len(res.Sources) == 3 && (res.Sources[1].Page != 3 || res.Sources[1].Source != "leave-policy.pdf" || res.Sources[0].URL != "https://vrew.ai" ||
+				res.Sources[2].Page != 12 || res.Sources[2].Unit != "slide") {
 				t.Errorf("sources = %+v", res.Sources)
 			}
 		})

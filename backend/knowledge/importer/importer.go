@@ -58,7 +58,8 @@ type Document struct {
 	Title    string        // JSON `title`, Markdown's first heading, else the file name
 	Source   string        // the file's path as given
 	Kind     Kind          //
-	Pages    int           // PDF page count; 0 for other kinds
+	Pages    int           // PDF page or slide count; 0 for other kinds
+	Unit     Unit          // what Pages counts: UnitSlide for a presentation; "" is UnitPage
 	Markdown bool          // whether the chunker should treat "#" lines as headings
 	Parts    []chunk.Input // text in order, one per PDF page
 }

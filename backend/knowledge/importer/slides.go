@@ -60,7 +60,7 @@ func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink) er
 	if len(slides) > maxOfficeParts {
 		return &OfficeLimitError{What: "number of slides"}
 	}
-	doc := Document{Title: baseName(filePath), Source: filePath, Kind: KindSlides, Markdown: true, Pages: len(slides)}
+	doc := Document{Title: baseName(filePath), Source: filePath, Kind: KindSlides, Unit: UnitSlide, Markdown: true, Pages: len(slides)}
 	budget := &xmlBudget{left: MaxOfficeXML}
 	err = readSlideTexts(ctx, z, slides, budget, &doc)
 	budget.release()

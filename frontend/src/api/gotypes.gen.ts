@@ -126,6 +126,7 @@ export interface Source {
   title: string;
   source: string;
   page?: number;
+  unit?: string;
   heading?: string;
   url?: string;
   snippet: string;
@@ -363,6 +364,7 @@ export interface Passage {
   file?: string;
   kind: string;
   page?: number;
+  unit?: string;
   heading?: string;
   before: string;
   text: string;
@@ -402,6 +404,7 @@ export interface KBDocument {
   kind: string;
   size: number;
   pages: number;
+  unit?: string; // what Pages counts: "page", or "slide" for a presentation
   chunks: number;
   created_at: string;
   updated_at: string;
@@ -420,6 +423,7 @@ export interface SearchHit {
   source: string;
   kind: string;
   page?: number;
+  unit?: string; // what Page counts: "page", or "slide" for a presentation
   heading?: string;
   url?: string;
   score: number;
@@ -435,6 +439,7 @@ export interface ImportProgress {
   file: string;
   stage: string; // reading, chunking, embedding, done, skipped, duplicate, failed
   pages: number;
+  unit?: string; // what Pages counts: "page" or "slide"
   chunks: number;
   embedded: number;
   error?: string;

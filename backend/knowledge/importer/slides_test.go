@@ -41,8 +41,8 @@ func TestSlides(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := docs[0]
-	if d.Title != "학사 안내" || d.Pages != 2 || len(d.Parts) != 2 || d.Parts[0].Page != 1 || d.Parts[1].Page != 2 {
-		t.Fatalf("%q, %d pages: %+v", d.Title, d.Pages, d.Parts)
+	if d.Title != "학사 안내" || d.Pages != 2 || d.Unit != UnitSlide || len(d.Parts) != 2 || d.Parts[0].Page != 1 || d.Parts[1].Page != 2 {
+		t.Fatalf("%q, %d %ss: %+v", d.Title, d.Pages, d.Unit, d.Parts)
 	}
 	if d.Parts[0].Text != "# 학사 안내\n\n첫째 줄\n\n둘째\n줄\n\n" || d.Parts[1].Text != "# 둘째 장: 일정\n\n접수 | 3월 2일\n\n" {
 		t.Errorf("pages %q, %q", d.Parts[0].Text, d.Parts[1].Text)

@@ -17,7 +17,8 @@ export interface ExportInput {
     tool: string;
     pricing: string;
     link: string;
-    page: string;
+    /** page names a source's page or slide: "p. 3", "slide 3" (knowledge/units pageShort). */
+    page: (page: number, unit: string | undefined) => string;
     exported: string;
   };
   date: Date;
@@ -51,7 +52,7 @@ export function exportMarkdown(x: ExportInput): string {
   if (sources.length) {
     out.push(`## ${x.labels.sources}`, "");
     sources.forEach((s, i) => {
-      const where = [s.title || s.source, s.page ? `${x.labels.page} ${s.page}` : "", s.heading ?? ""].filter(Boolean).join(" · ");
+      const where = [s.title || s.source, s.page ? x.labels.page(s.page, s.unit) : "", s.heading ?? ""].filter(Boolean).join(" · ");
       out.push(`${i + 1}. ${where}${s.url ? ` — <${s.url}>` : ""}`);
       if (s.snippet.trim()) out.push("", quote(s.snippet).replace(/^/gm, "   "), "");
     });

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { citationParts, citedNumbers, linkCitations, withoutSourcesList } from "./citations";
 import { exportMarkdown, fileName } from "./export";
 import type { Source } from "../api/gotypes.gen";
+import { setLang } from "../i18n/i18n.svelte";
+import { pageShort } from "../knowledge/units";
 
 describe("citations", () => {
   it.each([
@@ -35,8 +37,9 @@ describe("export", () => {
   const sources: Source[] = [
     { id: "a", title: "ChatGPT", source: "catalog", url: "https://chatgpt.com", snippet: "Writes scripts.\nFast.", score: 1 },
     { id: "b", title: "정책.pdf", source: "정책.pdf", page: 3, heading: "휴가", snippet: "연차는 15일", score: 0.5 },
+    { id: "c", title: "메뉴.pptx", source: "메뉴.pptx", page: 4, unit: "slide", snippet: "", score: 0.4 },
   ];
-  const labels = { recommendations: "Recommendations", sources: "Sources", step: "Step", tool: "Tool", pricing: "Pricing", link: "Link", page: "p.", exported: "Exported from Wayfinder on" };
+  const labels = { recommendations: "Recommendations", sources: "Sources", step: "Step", tool: "Tool", pricing: "Pricing", link: "Link", page: pageShort, exported: "Exported from Wayfinder on" };
 
   it("writes the guide, a recommendation table and the cited sources", () => {
     const md = exportMarkdown({
@@ -74,11 +77,24 @@ describe("export", () => {
         "",
         "   > 연차는 15일",
         "",
+        "3. 메뉴.pptx · slide 4",
+        "",
         "---",
         "Exported from Wayfinder on 2026-11-21",
         "",
       ].join("\n"),
     );
+  });
+
+  it("names a slide a slide, in Korean too", () => {
+    setLang("ko");
+    try {
+      const md = exportMarkdown({ title: "x", guide: "text [2] [3]", sources, labels, date: new Date(0) });
+      expect(md).toContain("2. 정책.pdf · 3쪽 · 휴가");
+      expect(md).toContain("3. 메뉴.pptx · 슬라이드 4");
+    } finally {
+      setLang("en");
+    }
   });
 
   it("lists the sources once when a guide saved earlier carries its own list", () => {

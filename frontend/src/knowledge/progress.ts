@@ -11,6 +11,8 @@ export interface FileProgress {
   /** percent 0-100 */
   percent: number;
   pages: number;
+  /** what pages counts: "page", or "slide" for a presentation */
+  unit: string;
   chunks: number;
   error: string;
   /** error in parts the view words in the person's language (reasons.ts) */
@@ -55,6 +57,7 @@ export function progressOf(p: ImportProgress): FileProgress {
     stage: p.stage,
     percent: Math.round(percent),
     pages: p.pages,
+    unit: p.unit ?? "page",
     chunks: p.chunks,
     error: p.error ?? "",
     reason: p.reason ?? null,

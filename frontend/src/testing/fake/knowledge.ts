@@ -17,8 +17,11 @@ export class FakeKnowledge extends FakeChat {
   "KnowledgeService.Upload"(name: string, contentBase64: string): string {
     const id = this.id("imp");
     const size = Math.floor((contentBase64.length * 3) / 4);
-    const pdf = /\.pdf$/i.test(name);
-    const p = (stage: string, extra: Partial<ImportProgress> = {}): ImportProgress => ({ import_id: id, file: name, stage, pages: pdf ? 4 : 0, chunks: 0, embedded: 0, file_index: 0, files_total: 1, ...extra });
+    // As the backend: a PDF has pages, a presentation slides (4 of either here).
+    const deck = /\.pptx$/i.test(name);
+    const pdf = /\.pdf$/i.test(name) || deck;
+    const unit = deck ? "slide" : "page";
+    const p = (stage: string, extra: Partial<ImportProgress> = {}): ImportProgress => ({ import_id: id, file: name, stage, pages: pdf ? 4 : 0, unit, chunks: 0, embedded: 0, file_index: 0, files_total: 1, ...extra });
     const report = { import_id: id, imported: [] as string[], skipped: [], failed: [], warnings: [], replaced: [] as string[], duplicates: [] as { file: string; error: string }[], documents: 0, chunks: 0, pages: 0 };
     // As the backend: the same content is one document, the same name replaces.
     const same = contentBase64 ? this.uploads.find((u) => u.content === contentBase64) : undefined;
@@ -46,7 +49,7 @@ export class FakeKnowledge extends FakeChat {
       if (!step) {
         if (!same) {
           const now = new Date().toISOString();
-          this.docs.push({ id: this.id("doc"), title: name, source: name, kind: pdf ? "pdf" : "markdown", size, pages: pdf ? 4 : 0, chunks: 12, created_at: now, updated_at: now });
+          this.docs.push({ id: this.id("doc"), title: name, source: name, kind: deck ? "pptx" : pdf ? "pdf" : "markdown", size, pages: pdf ? 4 : 0, unit, chunks: 12, created_at: now, updated_at: now });
         }
         this.emit("knowledge.import_done", report);
         return;
@@ -122,7 +125,7 @@ export class FakeKnowledge extends FakeChat {
     for (const d of this.docs) {
       const file = d.source.split(/[\\/]/).pop();
       const record_id = d.kind === "json" ? "r-1024" : undefined;
-      hits.push({ id: `${d.id}:1`, doc_id: d.id, record_id, file, title: d.title, source: d.source, kind: d.kind, page: d.pages ? 2 : undefined, heading: "연차 휴가", score: 0.82, words: true, meaning: true, text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", snippet: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>" });
+      hits.push({ id: `${d.id}:1`, doc_id: d.id, record_id, file, title: d.title, source: d.source, kind: d.kind, page: d.pages ? 2 : undefined, unit: d.unit, heading: "연차 휴가", score: 0.82, words: true, meaning: true, text: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>", snippet: "연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>" });
     }
     for (const e of CATALOG) {
       if (`${e.name} ${e.description_en} ${e.description_ko} ${e.categories.join(" ")}`.toLowerCase().includes(q)) {
@@ -160,7 +163,7 @@ export class FakeKnowledge extends FakeChat {
     }
     if (!d || !(n >= 0 && n < d.chunks)) throw new ApiError({ code: "document_not_found", message: "That document is no longer in the knowledge base." });
     const file = d.source.split(/[\\/]/).pop();
-    return { chunk_id: `${d.id}:${n}`, doc_id: d.id, title: d.title, file, kind: d.kind, heading: "연차 휴가", before: "휴가 규정의 앞부분입니다. ", text: this.chunkText(d.id, n), after: " 병가는 따로 정합니다.", seq: n, chunks: d.chunks, ...(found ? { found } : {}) };
+    return { chunk_id: `${d.id}:${n}`, doc_id: d.id, title: d.title, file, kind: d.kind, unit: d.unit, heading: "연차 휴가", before: "휴가 규정의 앞부분입니다. ", text: this.chunkText(d.id, n), after: " 병가는 따로 정합니다.", seq: n, chunks: d.chunks, ...(found ? { found } : {}) };
   }
   /** locate: where the backend's locate finds cited in d now, and how ("text", "similar", "gone"); ties to the nearest seq. */
   private locate(d: KBDocument, seq: number, cited: string): [number, string] {

@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, write
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { inertDOM, lastReply, openPage, repoRoot, screenshot, script, send, watchDialogs, withWorld } from "./harness.ts";
+import { answer, inertDOM, lastReply, openPage, repoRoot, screenshot, script, send, watchDialogs, withWorld } from "./harness.ts";
 
 const PDF = join(repoRoot, "..", "shared", "eval", "pdfs", "ko", "unstructured_korean-text-with-tables.pdf");
 
@@ -245,9 +245,24 @@ test("Word, PowerPoint, OpenDocument, web pages and EPUB in Korean: listed, foun
   for (const file of ["학칙.docx", "학칙 사본.odt", "학칙.epub"]) {
     assert.ok(where.some((w) => w.includes(file) && w.includes("제1장 총칙 › 제2조(등록금)")), `${file} under its heading: ${where.join(" | ")}`);
   }
-  // A slide is a page; its title is its heading.
-  assert.ok(where.some((w) => w.includes("학칙 강의.pptx") && w.includes("2쪽") && w.includes("제1장 총칙")), `the slides: ${where.join(" | ")}`);
+  // A slide is called a slide (not 쪽); its title is its heading.
+  assert.ok(where.some((w) => w.includes("학칙 강의.pptx") && w.includes("슬라이드 2") && w.includes("제1장 총칙")), `the slides: ${where.join(" | ")}`);
+  assert.ok(!where.some((w) => w.includes("학칙 강의.pptx") && /\d쪽/.test(w)), `a slide is not a page: ${where.join(" | ")}`);
   await shots(page, "knowledge-office-search-ko");
+  // The reader labels the slide it opens on.
+  await page.click(".hits > li:has-text('학칙 강의.pptx') button.read-hit");
+  await page.waitForSelector("dialog.reader[open] .place");
+  const places = await page.$$eval("dialog.reader .place", (els) => els.map((e) => e.textContent ?? ""));
+  assert.ok(places.some((p) => p.startsWith("슬라이드 2")), `the reader's labels: ${places.join(" | ")}`);
+  assert.ok(!places.some((p) => /\d쪽/.test(p)), `the reader's labels: ${places.join(" | ")}`);
+  await screenshot(page, "knowledge-office-slide-reader-ko");
+  await page.click("dialog.reader form button");
+  // The documents' length: slides for the deck.
+  await page.click("#kb-tab-docs");
+  assert.ok(((await page.textContent("table.docs thead")) ?? "").includes("분량"), "the length column");
+  const deck = (await page.textContent("table.docs tr[data-doc]:has-text('학칙 강의.pptx')")) ?? "";
+  assert.match(deck, /슬라이드 4장/);
+  assert.doesNotMatch(deck, /4쪽/);
 
   // The page is named by its <title>; its scripts and menu are not text.
   await page.fill("#kb-search", "휴학 신청 기간");
@@ -258,5 +273,19 @@ test("Word, PowerPoint, OpenDocument, web pages and EPUB in Korean: listed, foun
   assert.match(first, /휴학 안내 › 신청 기간/);
   assert.match(first, /일반휴학 \| 2월 1일~2월 28일/);
   assert.doesNotMatch(first, /alert|홈 · 학사/);
+
+  // An answer citing the deck cites its slide, under the reply and in the source's dialog.
+  await script(w.fake, answer("등록금은 매 학기 개시 전에 납부합니다 [1][2][3][4][5]."));
+  await page.click("button.new");
+  await send(page, "등록금은 언제 내나요?");
+  assert.equal((await lastReply(page)).status, "complete");
+  const listed = await page.$$eval("article[data-role='assistant']:last-of-type :is(.cited, .retrieved) li", (els) => els.map((e) => e.textContent ?? ""));
+  const i = listed.findIndex((l) => l.includes("슬라이드 2"));
+  assert.ok(i >= 0, `the deck among the sources, by its slide: ${listed.join(" | ")}`);
+  assert.ok(!listed.some((l) => /\d쪽/.test(l)), `no source here has pages: ${listed.join(" | ")}`);
+  await page.click(`article[data-role='assistant']:last-of-type :is(.cited, .retrieved) li >> nth=${i} >> button`);
+  await page.waitForSelector("dialog.source[open] .place");
+  assert.match((await page.textContent("dialog.source .where")) ?? "", /학칙 강의\.pptx · 슬라이드 2/);
+  await screenshot(page, "knowledge-office-slide-cited-ko");
   await page.context().close();
 });

@@ -334,6 +334,14 @@ func (a *App) Close() {
 	if a.library != nil {
 		a.library.close()
 	}
+	if a.lock != nil && a.mode != "serve" && a.mode != "desktop" {
+		// A command that exits now (kb remove, ...) gives the space it
+		// freed back before it goes: the store's background loop, which
+		// the window and serve mode have, would not run before it exits.
+		if err := a.store.GiveBack(a.ctx, a.log); err != nil {
+			a.log.Warn("give the database's free space back", "err", err)
+		}
+	}
 	if err := a.store.Close(); err != nil {
 		a.log.Warn("close database", "err", err)
 	}

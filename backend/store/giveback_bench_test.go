@@ -105,7 +105,7 @@ func writeDuringGiveBack(b *testing.B, sp space) {
 				done <- nil
 				return
 			}
-			done <- giveBack(ctx, sqlOf(b, s.db), sp)
+			done <- giveBack(ctx, sqlOf(b, s.db), sp, quiet())
 		}()
 		for running := true; running; {
 			select {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"log/slog"
 	"testing"
 	"time"
 )
@@ -34,7 +35,7 @@ func TestGiveBackShrinksTheFile(t *testing.T) {
 	if mb := diskMB(t, s.Path()); mb < 56 {
 		t.Fatalf("the database takes %d MB before, want ≥ 56 (SQLite keeps freed pages)", mb)
 	}
-	if err := giveBack(ctx, sqlOf(t, s.db), testSpace()); err != nil {
+	if err := giveBack(ctx, sqlOf(t, s.db), testSpace(), quiet()); err != nil {
 		t.Fatal(err)
 	}
 	if mb := diskMB(t, s.Path()); mb > 1 {
@@ -75,7 +76,7 @@ func TestGiveBackLeaves(t *testing.T) {
 	s, before := emptied(t, 2)
 	sp := testSpace()
 	sp.at = 4 << 20
-	if err := giveBack(ctx, sqlOf(t, s.db), sp); err != nil {
+	if err := giveBack(ctx, sqlOf(t, s.db), sp, quiet()); err != nil {
 		t.Fatal(err)
 	}
 	if after := pragma(t, s.db, "freelist_count"); after != before || before == 0 {
@@ -88,7 +89,7 @@ func TestGiveBackLeaves(t *testing.T) {
 	}
 	defer sqlOf(t, old).Close()
 	before = pragma(t, old, "freelist_count")
-	if err := giveBack(ctx, sqlOf(t, old), testSpace()); err != nil {
+	if err := giveBack(ctx, sqlOf(t, old), testSpace(), quiet()); err != nil {
 		t.Fatal(err)
 	}
 	if after := pragma(t, old, "freelist_count"); after != before || before == 0 {
@@ -106,7 +107,7 @@ func TestGiveBackStopsWhenCancelled(t *testing.T) {
 	sp.step, sp.pause = 1<<20, time.Hour
 	passCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	go func() { done <- giveBack(passCtx, sqlOf(t, s.db), sp) }()
+	go func() { done <- giveBack(passCtx, sqlOf(t, s.db), sp, quiet()) }()
 	waitFor(t, func() bool { return pragma(t, s.db, "freelist_count") < before })
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
@@ -171,7 +172,7 @@ func TestGiveBackGivesWay(t *testing.T) {
 	}
 	sp := testSpace()
 	sp.busy = 10 * time.Millisecond
-	err = giveBack(ctx, db, sp)
+	err = giveBack(ctx, db, sp, quiet())
 	if _, rerr := writer.ExecContext(ctx, "ROLLBACK"); rerr != nil {
 		t.Fatal(rerr)
 	}
@@ -213,4 +214,72 @@ func emptied(t *testing.T, mb int) (*Store, int64) {
 	fill(t, s.db, mb)
 	emptyFiller(t, s.db)
 	return s, pragma(t, s.db, "freelist_count")
+}
+
+// quiet is a logger that drops what it is told.
+func quiet() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// TestGiveBackBeforeExit: a command that exits (GiveBack) gives back
+// what it freed at once, also less than the loop waits for, and stops the
+// loop; at its limit it leaves the rest for the next start without an
+// error, and Ctrl+C (ctx ended) leaves it too, saying so.
+func TestGiveBackBeforeExit(t *testing.T) {
+	ctx := context.Background()
+	t.Run("all of it", func(t *testing.T) {
+		sp := testSpace()
+		sp.every = time.Hour // a loop that would not look again before the exit
+		s, err := openWith(ctx, t.TempDir(), sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		fill(t, s.db, 6)
+		emptyFiller(t, s.db)
+		if mb := diskMB(t, s.Path()); mb < 6 {
+			t.Fatalf("the database takes %d MB before, want ≥ 6", mb)
+		}
+		if defaultSpace().at <= 6<<20 {
+			t.Fatal("the loop would give this back itself: fill more")
+		}
+		if err := s.GiveBack(ctx, quiet()); err != nil {
+			t.Fatal(err)
+		}
+		if mb := diskMB(t, s.Path()); mb > 1 {
+			t.Errorf("the database takes %d MB after GiveBack, want ≤ 1", mb)
+		}
+		select {
+		case <-s.giveBackDone:
+		default:
+			t.Error("the background loop runs on after GiveBack")
+		}
+		if err := s.IntegrityCheck(ctx); err != nil {
+			t.Error(err)
+		}
+	})
+	for _, tc := range []struct {
+		name    string
+		limit   time.Duration
+		stopped bool
+	}{
+		{"at its limit", time.Nanosecond, false},
+		{"Ctrl+C", time.Hour, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, before := emptied(t, 4)
+			sp := oneShotSpace()
+			sp.limit = tc.limit
+			passCtx, cancel := context.WithCancel(ctx)
+			if tc.stopped {
+				cancel()
+			}
+			defer cancel()
+			err := s.giveBackNow(passCtx, quiet(), sp)
+			if tc.stopped != errors.Is(err, context.Canceled) || (!tc.stopped && err != nil) {
+				t.Errorf("GiveBack returned %v", err)
+			}
+			if after := pragma(t, s.db, "freelist_count"); after != before {
+				t.Errorf("free pages %d → %d, want them left", before, after)
+			}
+		})
+	}
 }

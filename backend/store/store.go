@@ -13,8 +13,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/glebarez/sqlite"
@@ -53,6 +55,7 @@ type Store struct {
 	// no loop runs (OpenReadOnly, tests).
 	stopGiveBack context.CancelFunc
 	giveBackDone chan struct{}
+	stopLoop     sync.Once
 }
 
 // busyTimeout is how long a statement waits for another connection's
@@ -94,7 +97,7 @@ func openWith(ctx context.Context, dataDir string, sp space) (*Store, error) {
 		// Not ctx: the loop lives as long as the store, not the call.
 		loopCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 		s.stopGiveBack, s.giveBackDone = stop, make(chan struct{})
-		go giveBackLoop(loopCtx, sqlDB, sp, s.giveBackDone)
+		go giveBackLoop(loopCtx, sqlDB, sp, slog.Default(), s.giveBackDone)
 	}
 	return s, nil
 }
@@ -147,15 +150,55 @@ func (s *Store) Path() string { return s.path }
 // Close stops giving back free space, in the middle of a step if need be
 // (rolled back, nothing lost), and closes the database.
 func (s *Store) Close() error {
-	if s.stopGiveBack != nil {
-		s.stopGiveBack()
-		<-s.giveBackDone
-	}
+	s.endLoop()
 	sqlDB, err := s.db.DB()
 	if err != nil {
 		return fmt.Errorf("close database: %w", err)
 	}
 	return sqlDB.Close()
+}
+
+// endLoop stops giveBackLoop, if it runs, and waits until it ended.
+func (s *Store) endLoop() {
+	s.stopLoop.Do(func() {
+		if s.stopGiveBack != nil {
+			s.stopGiveBack()
+			<-s.giveBackDone
+		}
+	})
+}
+
+// GiveBack gives the file's free space back to the disk now, for a
+// command that exits when it is done and is called before Close: the
+// background loop looks every 30 s and from 16 MB free, so `wayfinder kb
+// remove` of a large document would leave its space in the file until the
+// app next starts. It stops the loop, frees in steps without pausing
+// (oneShotSpace) and ends within the space's limit, leaving what is left
+// for the next start; only ctx ending (Ctrl+C) or a failure is an error.
+// What it gave back is logged to log (a command's own logger, quiet
+// unless asked).
+func (s *Store) GiveBack(ctx context.Context, log *slog.Logger) error {
+	return s.giveBackNow(ctx, log, oneShotSpace())
+}
+
+// giveBackNow is GiveBack with sp.
+func (s *Store) giveBackNow(ctx context.Context, log *slog.Logger, sp space) error {
+	if s.readOnly {
+		return nil // another process owns the file
+	}
+	s.endLoop()
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return fmt.Errorf("give back free space: %w", err)
+	}
+	pass, cancel := context.WithTimeout(ctx, sp.limit)
+	defer cancel()
+	err = giveBack(pass, sqlDB, sp, log)
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		log.Info("database: free space partly given back; the rest is given back at the next start", "limit", sp.limit)
+		return nil
+	}
+	return err
 }
 
 // IntegrityCheck runs SQLite's own consistency check; crash tests use it.

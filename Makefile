@@ -110,8 +110,8 @@ test-go: deps deps-mcp deps-hwp $(DIST)
 test-frontend: $(NODE_STAMP)
 	cd frontend && npm run check && npm test
 
-test-e2e: build deps-mcp
-	cd frontend && WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_BIN=$(CURDIR)/$(BIN) npm run e2e
+test-e2e: build deps-mcp deps-hwp
+	cd frontend && WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_HWP_SAMPLES=$(HWP_SAMPLES) WAYFINDER_BIN=$(CURDIR)/$(BIN) npm run e2e
 
 test-desktop: build
 	scripts/desktop-smoke.sh $(BIN)

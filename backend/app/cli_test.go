@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/hwptest"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 )
 
@@ -196,6 +197,8 @@ func TestImportSaysWhatItDid(t *testing.T) {
 	os.WriteFile(filepath.Join(docs, "photo.png"), []byte("\x89PNG\r\n"), 0o644)
 	os.WriteFile(filepath.Join(docs, "report.doc"), []byte("PK"), 0o644)
 	os.WriteFile(filepath.Join(docs, ".hidden.md"), []byte("# Hidden\n"), 0o644)
+	// A binary HWP 5.0 file is read, not left out.
+	os.WriteFile(filepath.Join(docs, "공지.hwp"), hwptest.File(hwptest.Compressed, nil, hwptest.Para(0, 0, 0, hwptest.UTF16("회의는 목요일 3시입니다."))), 0o644)
 
 	down := []string{"--data-dir", t.TempDir(), "--ollama-host", "http://127.0.0.1:1", "--embed-model", "bge-m3"}
 	code, out, errOut := wayfinder(t, append(down, "kb", "import", docs)...)
@@ -204,7 +207,8 @@ func TestImportSaysWhatItDid(t *testing.T) {
 		"  not embedded: Wayfinder cannot reach Ollama at http://127.0.0.1:1.\n",
 		"Keyword search finds them now",
 		"todo.md: 1 chunk, 0 embedded\n",
-		"Imported 2 files (2 documents, 2 chunks); 0 unchanged, 0 failed.\n",
+		"공지.hwp: 1 chunk, 0 embedded\n",
+		"Imported 3 files (3 documents, 3 chunks); 0 unchanged, 0 failed.\n",
 		"Left out 2 files of other types (Wayfinder imports PDF, Word, PowerPoint, HWP, HWPX, OpenDocument, HTML, EPUB, Markdown, text, JSON and JSON Lines):\n  " + filepath.Join(docs, "photo.png") + "\n  " + filepath.Join(docs, "report.doc") +
 			": Wayfinder reads Word's .docx files, not the older .doc format: open it in Word or LibreOffice, save it as .docx (or PDF), then add that.\n",
 	} {

@@ -12,6 +12,9 @@ import { answer, inertDOM, lastReply, openPage, repoRoot, screenshot, script, se
 
 const PDF = join(repoRoot, "..", "shared", "eval", "pdfs", "ko", "unstructured_korean-text-with-tables.pdf");
 
+// Real HWP 5.0 files from the npm package node-hwp (make deps-hwp).
+const HWP_SAMPLES = process.env.WAYFINDER_HWP_SAMPLES ?? join(repoRoot, "tests", "hwpsamples", "node_modules", "node-hwp", "test", "files");
+
 const w = withWorld();
 
 async function importFile(page: Page, path: string): Promise<void> {
@@ -206,7 +209,7 @@ test("uploads in Korean: the same content once, a changed file replaces it, remo
   assert.deepEqual(kept(), ["메모.txt"], "removing the document deletes its uploaded copy");
 });
 
-test("Word, PowerPoint, OpenDocument, web pages and EPUB in Korean: listed, found under their headings; an HWP 3 file says what to save it as", async () => {
+test("Word, PowerPoint, HWP, OpenDocument, web pages and EPUB in Korean: listed, found under their headings; an HWP 3 file says what to save it as", async () => {
   const office = join(repoRoot, "backend", "knowledge", "importer", "testdata", "office");
   const dir = mkdtempSync(join(tmpdir(), "wf-office-"));
   const docx = join(dir, "학칙.docx");
@@ -233,6 +236,12 @@ test("Word, PowerPoint, OpenDocument, web pages and EPUB in Korean: listed, foun
   const slides = join(dir, "학칙 강의.pptx");
   copyFileSync(join(office, "regulation.pptx"), slides);
   await uploadAndWait(page, slides, "done");
+  // Hancom's binary HWP 5.0: a KAIST form, its table rows as lines.
+  const form = join(HWP_SAMPLES, "kaist", "kaist-055.hwp");
+  assert.ok(existsSync(form), `${form} is missing: run make deps-hwp`);
+  const hwp5 = join(dir, "복수전공 신청서.hwp");
+  copyFileSync(form, hwp5);
+  await uploadAndWait(page, hwp5, "done");
   const failed = await uploadAndWait(page, hwp, "failed");
   assert.match(failed, /한글 97 이전의 HWP 3 형식이라 Wayfinder가 읽지 못합니다\. 한글에서 열어 \.hwpx\(또는 PDF\)로 저장한 뒤 그 파일을 추가하세요\./);
   await shots(page, "knowledge-office-ko");
@@ -263,6 +272,14 @@ test("Word, PowerPoint, OpenDocument, web pages and EPUB in Korean: listed, foun
   const deck = (await page.textContent("table.docs tr[data-doc]:has-text('학칙 강의.pptx')")) ?? "";
   assert.match(deck, /슬라이드 4장/);
   assert.doesNotMatch(deck, /4쪽/);
+
+  await page.fill("#kb-search", "복수전공 부전공 이수 신청");
+  await page.press("#kb-search", "Enter");
+  await page.waitForFunction(() => document.querySelector(".hits > li .hit-where")?.textContent?.includes("복수전공 신청서.hwp"));
+  const form1 = (await page.textContent(".hits > li:first-child")) ?? "";
+  assert.match(form1, /복수전공 신청서\.hwp/);
+  assert.match(form1, /과 정 \| 학과\/전공 \| 학 번 \| 성 명 \| 학생구분/);
+  await shots(page, "knowledge-hwp-search-ko");
 
   // The page is named by its <title>; its scripts and menu are not text.
   await page.fill("#kb-search", "휴학 신청 기간");

@@ -122,6 +122,7 @@ func TestHWPFailures(t *testing.T) {
 	}{
 		{"password", hwptest.File(hwptest.Password|hwptest.Compressed, nil, para), ErrOfficeEncrypted, "password"},
 		{"distribution", withHeader(hwptest.FileHeader(hwptest.Distribution|hwptest.Compressed), hwptest.Stream{Path: "ViewText/Section0", Data: para}), ErrOfficeEncrypted, "distribution document"},
+		{"distribution with a body", withHeader(hwptest.FileHeader(hwptest.Distribution), section), ErrOfficeEncrypted, "distribution document"},
 		{"ViewText only", withHeader(hwptest.FileHeader(0), hwptest.Stream{Path: "ViewText/Section0", Data: para}), ErrOfficeEncrypted, "distribution document"},
 		{"DRM", hwptest.File(hwptest.DRM, nil, para), ErrOfficeEncrypted, "DRM"},
 		{"HWP 3", []byte("HWP Document File V3.00 \x1a\x01\x02\x03\x04\x05" + strings.Repeat("\x00", 200)), ErrUnsupported, "HWP 3 files"},

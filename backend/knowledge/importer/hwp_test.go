@@ -19,10 +19,11 @@ var u16 = hwptest.UTF16
 func join(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 
 // hwpDocInfo holds the styles 한글 gives a new document (바탕글,
-// 본문, 개요 1, 개요 2 …; a paragraph names one by its place) and three
+// 본문, 개요 1, 개요 2 …; a paragraph names one by its place), the 제목 N
+// of Hancom's templates, and three
 // paragraph shapes: plain, and outline paragraphs of levels 3 and 1.
 var hwpDocInfo = join(hwptest.Style("바탕글", "Normal"), hwptest.Style("본문", "Body"),
-	hwptest.Style("개요 1", "Outline 1"), hwptest.Style("Custom", "Outline 2"),
+	hwptest.Style("개요 1", "Outline 1"), hwptest.Style("Custom", "Outline 2"), hwptest.Style("제목 2", ""), hwptest.Style("제목 2 Char", ""),
 	hwptest.ParaShape(0), hwptest.ParaShape(3), hwptest.ParaShape(1))
 
 // The body of an HWP file comes out in reading order as Markdown, as a
@@ -47,11 +48,13 @@ func TestHWPText(t *testing.T) {
 		hwptest.Para(0, 0, 0, u16("하이픈"), []byte{24, 0}, u16("묶음"), []byte{30, 0}, u16("빈칸 𝄞 😀")),
 		hwptest.Table(0, "표 1. 일정", [][][]string{{{"구분"}, {"날짜"}}, {{"접수", "(온라인)"}, {"3월 2일"}}}),
 		hwptest.Para(0, 0, 0, u16("표 뒤 문단")),
+		hwptest.Para(0, 4, 0, u16("제목 스타일")),
+		hwptest.Para(0, 5, 0, u16("글자 스타일의 이름")),
 	)
 	second := hwptest.Para(0, 0, 2, u16("둘째 구역의 제목"))
 	long := strings.Repeat("긴 문단 ", 700) // a record past 4,095 bytes has a 32-bit size
 	want := "# 제1장 총칙\n\n본 규정은 1980년 6월 16일부터 시행한다.\n\n## 제1조(목적)\n\n첫째 줄\n둘째 줄\t탭 뒤\n\n" +
-		"각주가 붙은 문장입니다.\n\n각주의 내용\n\n### 개요 문단\n\n하이픈-묶음 빈칸 𝄞 😀\n\n표 1. 일정\n\n구분 | 날짜\n\n접수 (온라인) | 3월 2일\n\n표 뒤 문단\n\n" +
+		"각주가 붙은 문장입니다.\n\n각주의 내용\n\n### 개요 문단\n\n하이픈-묶음 빈칸 𝄞 😀\n\n표 1. 일정\n\n구분 | 날짜\n\n접수 (온라인) | 3월 2일\n\n표 뒤 문단\n\n## 제목 스타일\n\n글자 스타일의 이름\n\n" +
 		"# 둘째 구역의 제목\n\n" + strings.TrimSpace(long) + "\n\n"
 	for _, tt := range []struct {
 		name  string

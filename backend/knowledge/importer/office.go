@@ -169,10 +169,12 @@ func set(names ...string) map[string]bool {
 }
 
 // namedLevel is the heading level a style's name gives: "heading 2",
-// "Heading2", "Outline 3", "개요 3" give their number (1–6); other names 0.
+// "Heading2", "Outline 3", "개요 3", "제목 2" (Hancom's templates, and
+// Korean Word's name of its heading styles) give their number (1–6);
+// other names 0 ("제목 1 Char" and "제목 없음" too).
 func namedLevel(name string) int {
 	n := strings.ToLower(strings.TrimSpace(name))
-	for _, p := range []string{"heading", "outline", "개요"} {
+	for _, p := range []string{"heading", "outline", "개요", "제목"} {
 		if rest, ok := strings.CutPrefix(n, p); ok {
 			return numberLevel(strings.TrimSpace(rest), 0)
 		}

@@ -67,23 +67,70 @@ func oneShotSpace() space {
 // minute. The space comes back within a minute of the delete, which is
 // soon enough for a file on a disk.
 func giveBackLoop(ctx context.Context, db *sql.DB, sp space, log *slog.Logger, done chan<- struct{}) {
-	defer close(done)
-	t := time.NewTicker(sp.every)
-	defer t.Stop()
+	lookLoop(ctx, func(ctx context.Context) error { return giveBack(ctx, db, sp, log) },
+		&backoff{every: sp.every, longest: longestWait}, log, time.After)
+	close(done)
+}
+
+// lookLoop runs look now and then after each wait that b says, until ctx
+// ends; after is time.After, or a test's clock.
+func lookLoop(ctx context.Context, look func(context.Context) error, b *backoff, log *slog.Logger, after func(time.Duration) <-chan time.Time) {
 	for {
-		if err := giveBack(ctx, db, sp, log); err != nil && ctx.Err() == nil {
-			if isBusy(err) {
-				log.Debug("database: busy; its free space is given back later", "err", err)
-			} else {
-				log.Warn("database: could not give back its free space", "err", err)
-			}
+		err := look(ctx)
+		if ctx.Err() != nil {
+			return
 		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-after(b.next(err, log)):
 		}
 	}
+}
+
+// longestWait is the longest the loop waits between two looks while giving
+// back fails.
+const longestWait = 30 * time.Minute
+
+// backoff spaces the loop's looks. A failure that lasts (a full disk, a
+// file made read-only, a broken file) is said once when it starts, with
+// the error, and once when it ends, not every 30 s for as long as the app
+// runs, and is tried again at doubling waits, up to longest: each try
+// writes to the log and, on a full disk, fails the same way. The lock
+// being held (the person writes, an import runs) is not a failure: the
+// next look comes at the usual time.
+type backoff struct {
+	every, longest time.Duration
+	wait           time.Duration // the wait after the last look
+	failing        bool          // the last look that was not busy failed
+}
+
+// next is the wait after a look that ended in err, and says a change of
+// state to log.
+func (b *backoff) next(err error, log *slog.Logger) time.Duration {
+	if b.wait == 0 {
+		b.wait = b.every
+	}
+	switch {
+	case err != nil && isBusy(err):
+		log.Debug("database: busy; its free space is given back later", "err", err)
+	case err != nil:
+		b.wait = min(2*b.wait, b.longest)
+		if !b.failing {
+			b.failing = true
+			log.Warn("database: could not give back its free space; trying again less often, and saying so when it works",
+				"err", err, "next_try_in", b.wait)
+		} else {
+			log.Debug("database: still cannot give back its free space", "err", err, "next_try_in", b.wait)
+		}
+	default:
+		if b.failing {
+			b.failing = false
+			log.Info("database: its free space can be given back again")
+		}
+		b.wait = b.every
+	}
+	return b.wait
 }
 
 // giveBack hands the file's free pages back to the disk when at least

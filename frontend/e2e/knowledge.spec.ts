@@ -269,10 +269,12 @@ test("Word, PowerPoint, HWP, OpenDocument, web pages and EPUB in Korean: listed,
   // The documents' length: slides for the deck.
   await page.click("#kb-tab-docs");
   assert.ok(((await page.textContent("table.docs thead")) ?? "").includes("분량"), "the length column");
-  const deck = (await page.textContent("table.docs tr[data-doc]:has-text('학칙 강의.pptx')")) ?? "";
+  // The row shows the deck's title (학칙); its file is the title cell's tooltip.
+  const deck = (await page.textContent("table.docs tr[data-doc]:has(td.title[title$='학칙 강의.pptx'])")) ?? "";
   assert.match(deck, /슬라이드 4장/);
   assert.doesNotMatch(deck, /4쪽/);
 
+  await page.click("#kb-tab-search");
   await page.fill("#kb-search", "복수전공 부전공 이수 신청");
   await page.press("#kb-search", "Enter");
   await page.waitForFunction(() => document.querySelector(".hits > li .hit-where")?.textContent?.includes("복수전공 신청서.hwp"));

@@ -75,12 +75,17 @@ func (b *Base) locate(ctx context.Context, doc Document, seq int, cited string) 
 	if at, found, ok := b.found.get(key); ok {
 		return at, found, nil
 	}
-	at, err := b.exactByIndex(ctx, doc.ID, seq, want, prefix)
+	at, sure, err := b.exactByIndex(ctx, doc.ID, seq, want, prefix)
 	if err != nil {
 		return 0, "", fmt.Errorf("find the cited passage in %q: %w", doc.ID, err)
 	}
-	found := FoundText
-	if at < 0 {
+	found, done := FoundText, at >= 0
+	if !done && sure {
+		if at, found, done, err = b.likeByIndex(ctx, doc, seq, want, prefix, maxLikeHolders); err != nil {
+			return 0, "", fmt.Errorf("find the cited passage in %q: %w", doc.ID, err)
+		}
+	}
+	if !done {
 		if at, found, err = b.scan(ctx, doc, seq, want, prefix); err != nil {
 			return 0, "", err
 		}
@@ -96,7 +101,6 @@ func (b *Base) locate(ctx context.Context, doc Document, seq int, cited string) 
 // memory with one chunk and the cited text.
 func (b *Base) scan(ctx context.Context, doc Document, seq int, want string, prefix bool) (int, Found, error) {
 	b.scans.Add(1)
-	place := min(max(seq, 0), doc.Chunks-1)
 	like := newLikeness(want, seq)
 	rows, err := b.db.WithContext(ctx).Model(&Chunk{}).Select("seq, text").Where("doc_id = ?", doc.ID).Rows()
 	if err != nil {
@@ -129,17 +133,37 @@ func (b *Base) scan(ctx context.Context, doc Document, seq int, want string, pre
 	if exact >= 0 {
 		return exact, FoundText, nil
 	}
-	if similar, share := like.best(); similar >= 0 && share >= similarShare {
-		at, whole, err := b.across(ctx, doc.ID, similar, want)
-		if err != nil {
-			return 0, "", fmt.Errorf("find the cited passage in %q: %w", doc.ID, err)
-		}
-		if whole {
-			return at, FoundText, nil
-		}
-		return similar, FoundSimilar, nil
+	similar, share := like.best()
+	at, found, err := b.settle(ctx, doc, seq, want, similar, share)
+	if err != nil {
+		return 0, "", fmt.Errorf("find the cited passage in %q: %w", doc.ID, err)
 	}
-	return place, FoundGone, nil
+	return at, found, nil
+}
+
+// settle is the answer for the chunk most like the cited text (similar,
+// -1 for none) holding share of its weighed words: FoundText when the
+// text runs whole over it and its neighbours (across), FoundSimilar when
+// the share is at least similarShare, else FoundGone at the cited place.
+func (b *Base) settle(ctx context.Context, doc Document, seq int, want string, similar int, share float64) (int, Found, error) {
+	if similar < 0 || share < similarShare {
+		return min(max(seq, 0), doc.Chunks-1), FoundGone, nil
+	}
+	at, whole, err := b.across(ctx, doc.ID, similar, want)
+	if err != nil {
+		return 0, "", err
+	}
+	if whole {
+		return at, FoundText, nil
+	}
+	return similar, FoundSimilar, nil
+}
+
+// termWeight is how much a word held by n of a document's chunks says
+// about where a passage is: its smoothed inverse document frequency, so
+// that in a document of one chunk a word it holds still counts.
+func termWeight(chunks, n int) float64 {
+	return math.Log(1 + float64(chunks+1)/float64(n+1))
 }
 
 // nearer says whether chunk s is nearer the cited number seq than chunk
@@ -216,8 +240,7 @@ func (l *likeness) best() (seq int, share float64) {
 	weight := make([]float64, len(l.df))
 	total := 0.0
 	for i, n := range l.df {
-		// Smoothed: in a document of one chunk a word it holds still counts.
-		weight[i] = math.Log(1 + float64(l.chunks+1)/float64(n+1))
+		weight[i] = termWeight(l.chunks, n)
 		total += weight[i]
 	}
 	seq = -1

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"cmp"
 	"container/list"
 	"context"
 	"crypto/sha256"
@@ -32,20 +33,15 @@ const maxHolding = 256
 // the index's terms of the words (Tokens: runs of one script, never across
 // a space) are terms of the chunk — but for a snippet cut short, whose last
 // word may be cut, so it is left out.
-func (b *Base) exactByIndex(ctx context.Context, docID string, seq int, want string, prefix bool) (int, error) {
-	words := strings.Fields(want)
-	if prefix && len(words) > 0 {
-		words = words[:len(words)-1]
-	}
-	analyzer := b.keywords.Analyzer()
-	var terms []string
-	for _, w := range words {
-		terms = analyzer.AppendTokens(terms, w)
-	}
+func (b *Base) exactByIndex(ctx context.Context, docID string, seq int, want string, prefix bool) (at int, sure bool, err error) {
+	terms := b.citedTerms(want, prefix)
 	in := docID + ":"
 	ids, ok := b.keywords.Rarest(terms, func(id string) bool { return strings.HasPrefix(id, in) }, maxHolding)
-	if !ok || len(ids) == 0 {
-		return -1, nil
+	if !ok {
+		return -1, false, nil
+	}
+	if len(ids) == 0 {
+		return -1, true, nil
 	}
 	seqs := make([]int, 0, len(ids))
 	for _, id := range ids {
@@ -55,7 +51,7 @@ func (b *Base) exactByIndex(ctx context.Context, docID string, seq int, want str
 	}
 	got, err := b.chunksAt(ctx, docID, seqs...)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	slices.SortFunc(got, func(x, y Chunk) int { return x.Seq - y.Seq })
 	exact := -1
@@ -64,7 +60,118 @@ func (b *Base) exactByIndex(ctx context.Context, docID string, seq int, want str
 			exact = c.Seq
 		}
 	}
-	return exact, nil
+	return exact, true, nil
+}
+
+// citedTerms are the index's terms of the cited text (want, as normCited
+// has it), but for the last word of a snippet cut short (prefix), which
+// may be cut: each whitespace-separated word's terms (Tokens: runs of one
+// script, never across a space) are terms of a chunk holding that word.
+func (b *Base) citedTerms(want string, prefix bool) []string {
+	words := strings.Fields(want)
+	if prefix && len(words) > 0 {
+		words = words[:len(words)-1]
+	}
+	analyzer := b.keywords.Analyzer()
+	var terms []string
+	for _, w := range words {
+		terms = analyzer.AppendTokens(terms, w)
+	}
+	return terms
+}
+
+// maxLikeHolders bounds the chunks likeByIndex weighs: those holding one
+// of the cited text's rarest terms. Past it (a passage made only of words
+// most chunks hold) the document is read instead.
+const maxLikeHolders = 4096
+
+// likeByIndex is the scan's likeness through the keyword index, for a
+// cited text that exactByIndex found no chunk holding word for word: the
+// chunk holding the largest share of the cited text's terms, each weighed
+// by how rare it is in the document (likeness's weight, the counts taken
+// from the posting lists), without reading the document. It answers as
+// the scan does — FoundText when the text runs whole over that chunk and
+// its neighbours (across), FoundSimilar when the chunk holds at least
+// similarShare, else FoundGone at the cited place — and done is false
+// when it cannot say (no terms, or more than limit chunks to weigh):
+// then the scan reads the document.
+//
+// Only a chunk holding similarShare of the weight matters, and such a
+// chunk holds one of the heaviest terms that together weigh more than the
+// rest (else it would hold less than the rest weighs): so only the chunks
+// holding one of those — the rare ones, a few chunks — are weighed, the
+// common terms' lists are walked only to count and to add to them. The
+// scan kept 32 chunks by their number of words, unweighed; here every
+// chunk that could reach the share is weighed whole.
+//
+// Its terms are the index's (stemmed English, Korean in syllable pairs,
+// the chunk's heading with its text), the scan's its own words: the two
+// can differ on a passage at the edge of the share.
+func (b *Base) likeByIndex(ctx context.Context, doc Document, seq int, want string, prefix bool, limit int) (at int, found Found, done bool, err error) {
+	terms := b.citedTerms(want, prefix)
+	slices.Sort(terms)
+	if terms = slices.Compact(terms); len(terms) == 0 {
+		return 0, "", false, nil
+	}
+	in := doc.ID + ":"
+	keep := func(id string) bool { return strings.HasPrefix(id, in) }
+	df := make([]int, len(terms))
+	b.keywords.Holders(terms, keep, func(i int, _ string) bool { df[i]++; return true })
+	weight := make([]float64, len(terms))
+	total := 0.0
+	for i, n := range df {
+		weight[i] = termWeight(doc.Chunks, n)
+		total += weight[i]
+	}
+	// The heaviest terms first, as many as weigh more than the share left to the rest.
+	order := make([]int, len(terms))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(weight[y], weight[x]) })
+	rare, sum := 0, 0.0
+	for rare < len(order) && sum <= (1-similarShare)*total {
+		sum += weight[order[rare]]
+		rare++
+	}
+	ordered := make([]string, len(order))
+	for k, i := range order {
+		ordered[k] = terms[i]
+	}
+	held := map[string]float64{}
+	over := false
+	b.keywords.Holders(ordered, keep, func(k int, id string) bool {
+		w, ok := held[id]
+		switch {
+		case k < rare && !ok && len(held) == limit:
+			over = true
+			return false
+		case k < rare || ok:
+			held[id] = w + weight[order[k]]
+		}
+		return true
+	})
+	if over {
+		return 0, "", false, nil
+	}
+	similar, share := -1, 0.0
+	for id, h := range held {
+		s, err := strconv.Atoi(id[len(in):])
+		if err != nil {
+			continue
+		}
+		if f := h / total; f > share || (f == share && nearest(seq, s, similar)) {
+			similar, share = s, f
+		}
+	}
+	at, found, err = b.settle(ctx, doc, seq, want, similar, share)
+	return at, found, true, err
+}
+
+// nearest is nearer with ties to the earlier chunk, for candidates met in
+// no order.
+func nearest(seq, s, than int) bool {
+	return than < 0 || abs(s-seq) < abs(than-seq) || (abs(s-seq) == abs(than-seq) && s < than)
 }
 
 // maxFound is how many answers foundCache keeps: a few hundred citations

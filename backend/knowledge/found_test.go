@@ -11,10 +11,11 @@ import (
 )
 
 // A citation opened again costs nothing: the cited text found word for
-// word in the document imported since is found through the keyword index,
-// without reading the document; a passage changed or gone is looked for by
-// reading it once, and the answer is remembered for the next click, for
-// that document, until it is removed — in English and in Korean.
+// word in the document imported since, or the passage most like a changed
+// one, is found through the keyword index, without reading the document;
+// only a passage the index cannot tell (its words in too many chunks) is
+// looked for by reading it once (TestLikeByIndexAsTheScan); the answer is remembered for the next
+// click, for that document, until it is removed — in English and in Korean.
 func TestPassageNowReadsTheDocumentOnlyWhenItMust(t *testing.T) {
 	for _, l := range []struct {
 		name, file, needle, changed string
@@ -68,12 +69,23 @@ func TestPassageNowReadsTheDocumentOnlyWhenItMust(t *testing.T) {
 				t.Errorf("the cited passage where it is now: chunk %d (cited %d) %q", p.Chunk.Seq, was.Chunk.Seq, p.Chunk.Text)
 			}
 			open(cited, cut, FoundText, 0)
-			// Its words changed: the document is read once; the next click is remembered.
+			// Its words changed: the closest passage is weighed through the index too, the document not read;
+			// the next click is remembered.
 			up(doc(6, l.changed))
-			open(cited, snippet, FoundSimilar, 1)
-			open(cited, snippet, FoundSimilar, 1)
+			kept := b.found.len()
+			p = open(cited, snippet, FoundSimilar, 0)
+			if !strings.Contains(p.Chunk.Text, l.changed) {
+				t.Errorf("the closest passage: chunk %d %q", p.Chunk.Seq, p.Chunk.Text)
+			}
+			open(cited, snippet, FoundSimilar, 0)
+			if got := b.found.len(); got != kept+1 {
+				t.Errorf("%d answers remembered after two clicks on one citation, want %d", got, kept+1)
+			}
 			// Another cited place in the same document is an answer of its own.
-			open(fmt.Sprintf("%s:%d", was.Doc.ID, was.Chunk.Seq+1), snippet, FoundSimilar, 2)
+			open(fmt.Sprintf("%s:%d", was.Doc.ID, was.Chunk.Seq+1), snippet, FoundSimilar, 0)
+			if got := b.found.len(); got != kept+2 {
+				t.Errorf("%d answers remembered after another place was cited, want %d", got, kept+2)
+			}
 			// Removed, its answers go with it.
 			now := p.Doc.ID
 			docs, err := b.List(ctx)
@@ -171,7 +183,7 @@ func TestExactByIndexAsTheScan(t *testing.T) {
 			if c.prefix {
 				want, prefix = normCited(c.cited + "…")
 			}
-			got, err := b.exactByIndex(ctx, c.doc.ID, c.seq, want, prefix)
+			got, _, err := b.exactByIndex(ctx, c.doc.ID, c.seq, want, prefix)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,5 +195,74 @@ func TestExactByIndexAsTheScan(t *testing.T) {
 				t.Errorf("exactByIndex %d, want %d; the scan %d %q", got, c.want, scanned, found)
 			}
 		})
+	}
+}
+
+// likeByIndex answers as the scan does, without reading the document:
+// for a passage with some words changed (FoundSimilar), one deleted from
+// a document of like sections (FoundGone), one whose words came apart
+// over two chunks (FoundText), a snippet cut short, in English and in
+// Korean; and it leaves to the scan what it cannot say.
+func TestLikeByIndexAsTheScan(t *testing.T) {
+	e := newPlainEnv(t)
+	b := e.openWith(Options{Sink: e.sink, UploadDir: filepath.Join(e.dir, "uploads"), Chunk: chunk.Options{Size: 200, Overlap: 0}})
+	ctx := context.Background()
+	var s strings.Builder
+	for n := 1; n <= 40; n++ {
+		fmt.Fprintf(&s, "## Section %d\n\n", n)
+		switch n {
+		case 12:
+			s.WriteString("The harbour master rings the brass bell at eight every morning.\n\n")
+		case 25:
+			s.WriteString("항만장은 매일 아침 여덟 시에 놋쇠 종을 울립니다.\n\n")
+		case 33: // long enough to be cut in two chunks
+			s.WriteString("The pilot boat waits at the breakwater until the fog lifts and the harbour light is seen from the quay, then it goes out to the ships at anchor. The keeper writes the hour in the night log and rings the bell twice.\n\n")
+		default:
+			fmt.Fprintf(&s, "Rule %d of the harbour: ropes are coiled, lamps are trimmed and the log is written before the tide turns.\n\n", n)
+		}
+	}
+	if _, err := b.Upload(ctx, "harbour.md", strings.NewReader(s.String()), nil); err != nil {
+		t.Fatal(err)
+	}
+	docs, err := b.List(ctx)
+	if err != nil || len(docs) != 1 {
+		t.Fatalf("documents %v %v", docs, err)
+	}
+	doc := docs[0]
+	for _, c := range []struct {
+		name, cited string
+		seq         int
+		found       Found
+	}{
+		{"some words changed", "The harbour master rings the copper bell at seven every morning.", 3, FoundSimilar},
+		{"some words changed, in Korean", "항만장은 매일 아침 일곱 시에 구리 종을 울립니다.", 30, FoundSimilar},
+		{"gone from like sections", "Rule 99 of the harbour: the copper kettle is descaled every Thursday.", 20, FoundGone},
+		{"gone, in Korean", "조리실 주전자는 매주 목요일에 석회를 닦아 냅니다.", 20, FoundGone},
+		{"words no chunk holds", "Nothing of this is anywhere.", 5, FoundGone},
+		{"a snippet cut short, changed", "The harbour master rings the copper bell at sev…", 3, FoundSimilar},
+		{"over two chunks", "the harbour light is seen from the quay, then it goes out to the ships at anchor. The keeper writes the hour", 10, FoundText},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			want, prefix := normCited(c.cited)
+			at, found, done, err := b.likeByIndex(ctx, doc, c.seq, want, prefix, maxLikeHolders)
+			if err != nil || !done {
+				t.Fatalf("done %v, %v", done, err)
+			}
+			scanned, scanFound, err := b.scan(ctx, doc, c.seq, want, prefix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if found != c.found || at != scanned || found != scanFound {
+				t.Errorf("likeByIndex %d %q, want %q; the scan %d %q", at, found, c.found, scanned, scanFound)
+			}
+		})
+	}
+	// More chunks to weigh than the limit, or no terms: the scan's.
+	want, prefix := normCited("Rule 7 of the harbour: ropes are coiled.")
+	if _, _, done, err := b.likeByIndex(ctx, doc, 7, want, prefix, 3); done || err != nil {
+		t.Errorf("past the limit: done %v, %v", done, err)
+	}
+	if _, _, done, err := b.likeByIndex(ctx, doc, 7, "— —", false, maxLikeHolders); done || err != nil {
+		t.Errorf("no terms: done %v, %v", done, err)
 	}
 }

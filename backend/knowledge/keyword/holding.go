@@ -84,3 +84,46 @@ func (ix *Index) holding(term string, keep func(id string) bool, bound int) ([]u
 		out = append(out, doc)
 	}
 }
+
+// Holders calls f(i, id) for each live document keep keeps that holds
+// terms[i] (index terms, as Tokens gives them), term after term in the
+// order given, and stops when f returns false. keep is asked once per
+// document whatever the number of terms (nil keeps all). A caller weighs
+// documents by the terms they hold, and counts each term's holders, from
+// the posting lists alone: without reading the documents, and in the time
+// it takes to decode the lists, not to score them. f is called with the
+// index locked for reading, so it must not call the index.
+func (ix *Index) Holders(terms []string, keep func(id string) bool, f func(i int, id string) bool) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	const (
+		unasked uint8 = iota
+		kept
+		left
+	)
+	asked := make([]uint8, len(ix.docs))
+	for i, t := range terms {
+		pl := ix.postings[t]
+		if pl == nil {
+			continue
+		}
+		for c := pl.cursor(); ; {
+			doc, _, ok := c.next()
+			if !ok {
+				break
+			}
+			if ix.lens[doc] == deletedLen {
+				continue
+			}
+			if asked[doc] == unasked {
+				asked[doc] = left
+				if keep == nil || keep(ix.docs[doc].id) {
+					asked[doc] = kept
+				}
+			}
+			if asked[doc] == kept && !f(i, ix.docs[doc].id) {
+				return
+			}
+		}
+	}
+}

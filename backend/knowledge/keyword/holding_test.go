@@ -69,3 +69,40 @@ func bs(n int) []string {
 	}
 	return out
 }
+
+// Holders names, term by term, the live documents kept that hold each
+// term, asks keep once per document, and stops when told to.
+func TestHolders(t *testing.T) {
+	ix := New(DefaultAnalyzer(), DefaultParams())
+	ix.Add("a:0", "The harbour ropes are coiled.")
+	ix.Add("a:1", "A copper bell rings in the harbour.")
+	ix.Add("a:2", "종을 울립니다.")
+	ix.Add("b:0", "harbour copper")
+	ix.Add("a:9", "harbour copper bell") // then removed: not held any more
+	ix.Remove("a:9")
+	asked := map[string]int{}
+	inA := func(id string) bool { asked[id]++; return strings.HasPrefix(id, "a:") }
+	terms := []string{"harbour", "copper", "lighthouse", "울립", "bell"}
+	got := map[string][]string{}
+	ix.Holders(terms, inA, func(i int, id string) bool {
+		got[terms[i]] = append(got[terms[i]], id)
+		return true
+	})
+	want := map[string][]string{"harbour": {"a:0", "a:1"}, "copper": {"a:1"}, "울립": {"a:2"}, "bell": {"a:1"}}
+	if !cmp.Equal(got, want) {
+		t.Errorf("holders %v, want %v", got, want)
+	}
+	for id, n := range asked {
+		if n != 1 {
+			t.Errorf("keep asked %d times about %s", n, id)
+		}
+	}
+	if _, ok := asked["a:9"]; ok {
+		t.Error("keep asked about a removed document")
+	}
+	calls := 0
+	ix.Holders(terms, nil, func(int, string) bool { calls++; return calls < 2 })
+	if calls != 2 {
+		t.Errorf("f called %d times after it said stop at the second", calls)
+	}
+}

@@ -46,6 +46,10 @@ type Config struct {
 	// raw is each right entry as written: Save keeps the keys of other
 	// apps in it (autoApprove, say) and the values it did not change.
 	raw map[string]json.RawMessage
+	// style is how the file was laid out (indentation, line ends): Save
+	// writes the entries it did not change as they were written, and the
+	// rest in the file's own style.
+	style style
 }
 
 // member is one key of a JSON object and its value as written.
@@ -90,7 +94,7 @@ func (c *Config) Remove(name string) bool {
 
 // clone is a copy whose changes leave c as it is.
 func (c Config) clone() Config {
-	next := Config{Servers: make(map[string]Server, len(c.Servers)), kept: slices.Clone(c.kept), other: slices.Clone(c.other), order: slices.Clone(c.order), raw: maps.Clone(c.raw)}
+	next := Config{Servers: make(map[string]Server, len(c.Servers)), kept: slices.Clone(c.kept), other: slices.Clone(c.other), order: slices.Clone(c.order), raw: maps.Clone(c.raw), style: c.style}
 	for n, s := range c.Servers {
 		s.Args = slices.Clone(s.Args)
 		s.Env = maps.Clone(s.Env)
@@ -231,9 +235,9 @@ func (c Config) Names() []string {
 
 // Save writes dir/mcp.json readable by its owner only (it may hold keys in
 // env or headers), through a temporary file so a crash leaves the old one.
-// The entries kept for their mistakes and the file's other keys are
-// written back as they were read: the same keys, values and order, only
-// indented like the rest.
+// The entries it did not change, those kept for their mistakes and the
+// file's other keys are written back as they were read, spaces and all;
+// the rest is indented as the file was (see style).
 func Save(dir string, c Config) error {
 	for _, n := range c.Names() {
 		if err := c.Servers[n].Check(n); err != nil {

@@ -115,6 +115,7 @@ func Parse(b []byte, where string) (Config, error) {
 		return whole(p)
 	}
 	c.other = other
+	c.style = styleOf(src, entries)
 	var problems []*Problem
 	count := map[string]int{}
 	for _, e := range entries {

@@ -343,9 +343,10 @@ func manyEntries(n int) []byte {
 	return []byte(b.String())
 }
 
-// A change that would make mcp.json larger than it may be (indenting a
-// file written on one line) is refused, and the file left as it is: it
-// could not be read back.
+// A change that would make mcp.json larger than it may be (turning every
+// server of a file written on one line off, which writes each anew,
+// indented) is refused, and the file left as it is: it could not be read
+// back.
 func TestChangeThatWouldNotFitIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, FileName)
@@ -358,7 +359,13 @@ func TestChangeThatWouldNotFitIsRefused(t *testing.T) {
 	}
 	m := New(dir, Options{})
 	t.Cleanup(m.Close)
-	err := m.Update(func(c *Config) error { c.Remove("s1"); return nil })
+	err := m.Update(func(c *Config) error {
+		for name, s := range c.Servers {
+			s.Disabled = true
+			c.Servers[name] = s
+		}
+		return nil
+	})
 	var p *Problem
 	if !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), "larger than") || !errors.As(err, &p) {
 		t.Fatalf("Update: %v", err)

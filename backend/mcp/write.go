@@ -11,10 +11,12 @@ import (
 // encode is the file's text: "mcpServers" with every entry in the file's
 // order (the right ones as Wayfinder writes them, the kept ones as
 // written, a name given twice twice) and new ones after them by name, then
-// the file's other keys.
+// the file's other keys. What it did not change is written as it was read,
+// spaces and line breaks included, and the rest in the file's style.
 func encode(c Config) ([]byte, error) {
+	st := c.style.orDefault()
 	var b bytes.Buffer
-	b.WriteString("{\n  \"mcpServers\": {")
+	b.WriteString("{\n" + st.top + "\"mcpServers\": {")
 	n := 0
 	entry := func(name string, body func(*bytes.Buffer) error) error {
 		if n > 0 {
@@ -25,19 +27,24 @@ func encode(c Config) ([]byte, error) {
 		if err != nil {
 			return err
 		}
-		b.WriteString("\n    ")
+		b.WriteString("\n" + st.entry)
 		b.Write(key)
 		b.WriteString(": ")
 		return body(&b)
 	}
+	asWritten := func(raw json.RawMessage) func(*bytes.Buffer) error {
+		return func(b *bytes.Buffer) error { _, err := b.Write(raw); return err }
+	}
 	server := func(name string) error {
-		return entry(name, func(b *bytes.Buffer) error {
-			body, err := entryText(c.raw[name], c.Servers[name])
-			if err != nil {
-				return err
-			}
-			return json.Indent(b, body, "    ", "  ")
-		})
+		raw := c.raw[name]
+		body, err := entryText(raw, c.Servers[name])
+		if err != nil {
+			return err
+		}
+		if raw != nil && sameJSON(body, raw) { // not changed: as the person wrote it
+			return entry(name, asWritten(raw))
+		}
+		return entry(name, func(b *bytes.Buffer) error { return json.Indent(b, body, st.entry, st.unit) })
 	}
 	written := map[string]bool{}
 	kept := 0
@@ -50,14 +57,14 @@ func encode(c Config) ([]byte, error) {
 		case kept < len(c.kept) && c.kept[kept].name == name:
 			raw := c.kept[kept].raw
 			kept++
-			err = entry(name, func(b *bytes.Buffer) error { return json.Indent(b, raw, "    ", "  ") })
+			err = entry(name, asWritten(raw))
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
 	for _, k := range c.kept[kept:] { // none: each is in order
-		if err := entry(k.name, func(b *bytes.Buffer) error { return json.Indent(b, k.raw, "    ", "  ") }); err != nil {
+		if err := entry(k.name, asWritten(k.raw)); err != nil {
 			return nil, err
 		}
 	}
@@ -69,7 +76,7 @@ func encode(c Config) ([]byte, error) {
 		}
 	}
 	if n > 0 {
-		b.WriteString("\n  ")
+		b.WriteString("\n" + st.top)
 	}
 	b.WriteByte('}')
 	for _, o := range c.other {
@@ -77,15 +84,105 @@ func encode(c Config) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.WriteString(",\n  ")
+		b.WriteString(",\n" + st.top)
 		b.Write(key)
 		b.WriteString(": ")
-		if err := json.Indent(&b, o.raw, "  ", "  "); err != nil {
-			return nil, err
-		}
+		b.Write(o.raw)
 	}
 	b.WriteString("\n}\n")
-	return b.Bytes(), nil
+	out := b.Bytes()
+	if st.crlf {
+		// JSON has no line break inside a string: every one is layout.
+		out = bytes.ReplaceAll(bytes.ReplaceAll(out, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+	}
+	return out, nil
+}
+
+// sameJSON reports whether a and b are the same JSON text but for the
+// spaces between tokens.
+func sameJSON(a, b []byte) bool {
+	var ca, cb bytes.Buffer
+	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
+}
+
+// style is a file's layout, as far as writing it back needs: the
+// indentation of its top-level keys (top) and of the servers' names
+// (entry), the step of one level more (unit), and whether its lines end
+// in CR LF (written by hand on Windows). A person who formats the file
+// with tabs, or four spaces, gets new and changed entries in that style.
+type style struct {
+	known            bool
+	top, entry, unit string
+	crlf             bool
+}
+
+// orDefault is s, or Wayfinder's own style (two spaces, LF) for a new
+// file or one whose layout says nothing (written on one line).
+func (s style) orDefault() style {
+	if !s.known {
+		return style{known: true, top: "  ", entry: "    ", unit: "  ", crlf: s.crlf}
+	}
+	return s
+}
+
+// styleOf reads the layout of a file from its first top-level key's line
+// and its first server's line.
+func styleOf(src *source, entries []entry) style {
+	st := style{crlf: bytes.Contains(src.b, []byte("\r\n"))}
+	// lead is the spaces and tabs that start the line holding offset off,
+	// and whether only they come before off on it.
+	lead := func(off int64) (string, bool) {
+		start := bytes.LastIndexByte(src.b[:off], '\n') + 1
+		line := src.b[start:off]
+		ws := line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
+		return string(ws), len(bytes.TrimSpace(line)) == 0
+	}
+	top, found := "", false
+	for _, nl := range src.nl {
+		rest := src.b[nl+1:]
+		text := bytes.TrimLeft(rest, " \t")
+		if len(text) > 0 && text[0] == '"' {
+			top, found = string(rest[:len(rest)-len(text)]), true
+			break
+		}
+	}
+	if !found || !uniform(top) {
+		return st
+	}
+	entryIndent := top + step(top)
+	if len(entries) > 0 {
+		// The name is just before the value: back over `"name": `.
+		e := entries[0]
+		keyAt := bytes.LastIndexByte(src.b[:e.off], '"')
+		if keyAt > 0 {
+			keyAt = bytes.LastIndexByte(src.b[:keyAt], '"')
+		}
+		if keyAt >= 0 {
+			if ws, alone := lead(int64(keyAt)); alone && uniform(ws) && len(ws) > len(top) {
+				entryIndent = ws
+			}
+		}
+	}
+	st.known, st.top, st.entry = true, top, entryIndent
+	st.unit = step(top)
+	if top == "" {
+		st.unit = step(entryIndent)
+	}
+	return st
+}
+
+// uniform reports whether ws is only spaces or only tabs.
+func uniform(ws string) bool {
+	return strings.Trim(ws, " ") == "" || strings.Trim(ws, "\t") == ""
+}
+
+// step is one level of indentation in the style of ws: ws itself, or two
+// spaces when ws is empty.
+func step(ws string) string {
+	if ws == "" {
+		return "  "
+	}
+	return ws
 }
 
 // entryText is a right entry's JSON: as written (raw) with only what

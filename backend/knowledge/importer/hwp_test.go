@@ -32,7 +32,8 @@ var hwpDocInfo = join(hwptest.Style("바탕글", "Normal"), hwptest.Style("본�
 // "#" lines naming the document, control characters as what they stand
 // for (a tab, a line break, a hyphen, a space) or left out with their
 // parameters (a field, a footnote's anchor), a footnote's text after its
-// paragraph, a table row on a line with its cells between " | ",
+// paragraph, a table row on a line with its cells between " | " (a
+// table in a cell joins that cell),
 // compressed or not.
 func TestHWPText(t *testing.T) {
 	body := join(
@@ -47,6 +48,8 @@ func TestHWPText(t *testing.T) {
 		hwptest.Para(0, 0, 1, u16("개요 문단")),
 		hwptest.Para(0, 0, 0, u16("하이픈"), []byte{24, 0}, u16("묶음"), []byte{30, 0}, u16("빈칸 𝄞 😀")),
 		hwptest.Table(0, "표 1. 일정", [][][]string{{{"구분"}, {"날짜"}}, {{"접수", "(온라인)"}, {"3월 2일"}}}),
+		hwptest.TableOf(0, "", [][][]byte{{hwptest.Para(2, 0, 0, u16("바깥 칸")), join(hwptest.Para(2, 0, 0, u16("안 표 앞")),
+			hwptest.Table(2, "", [][][]string{{{"안1"}, {"안2"}}, {{"안3"}, {"안4"}}}))}}),
 		hwptest.Para(0, 0, 0, u16("표 뒤 문단")),
 		hwptest.Para(0, 4, 0, u16("제목 스타일")),
 		hwptest.Para(0, 5, 0, u16("글자 스타일의 이름")),
@@ -54,7 +57,7 @@ func TestHWPText(t *testing.T) {
 	second := hwptest.Para(0, 0, 2, u16("둘째 구역의 제목"))
 	long := strings.Repeat("긴 문단 ", 700) // a record past 4,095 bytes has a 32-bit size
 	want := "# 제1장 총칙\n\n본 규정은 1980년 6월 16일부터 시행한다.\n\n## 제1조(목적)\n\n첫째 줄\n둘째 줄\t탭 뒤\n\n" +
-		"각주가 붙은 문장입니다.\n\n각주의 내용\n\n### 개요 문단\n\n하이픈-묶음 빈칸 𝄞 😀\n\n표 1. 일정\n\n구분 | 날짜\n\n접수 (온라인) | 3월 2일\n\n표 뒤 문단\n\n## 제목 스타일\n\n글자 스타일의 이름\n\n" +
+		"각주가 붙은 문장입니다.\n\n각주의 내용\n\n### 개요 문단\n\n하이픈-묶음 빈칸 𝄞 😀\n\n표 1. 일정\n\n구분 | 날짜\n\n접수 (온라인) | 3월 2일\n\n바깥 칸 | 안 표 앞 안1 | 안2 안3 | 안4\n\n표 뒤 문단\n\n## 제목 스타일\n\n글자 스타일의 이름\n\n" +
 		"# 둘째 구역의 제목\n\n" + strings.TrimSpace(long) + "\n\n"
 	for _, tt := range []struct {
 		name  string

@@ -297,6 +297,22 @@ func Para(level, style, shape int, text ...[]byte) []byte {
 // Table is a paragraph at level holding caption text and a table of
 // rows, each cell a list of paragraphs (one per string).
 func Table(level int, caption string, rows [][][]string) []byte {
+	cells := make([][][]byte, len(rows))
+	for r, row := range rows {
+		for _, cell := range row {
+			var b []byte
+			for _, p := range cell {
+				b = append(b, Para(level+2, 0, 0, UTF16(p))...)
+			}
+			cells[r] = append(cells[r], b)
+		}
+	}
+	return TableOf(level, caption, cells)
+}
+
+// TableOf is Table with each cell's records given (paragraphs at level+2,
+// a table inside it at level+2 too).
+func TableOf(level int, caption string, rows [][][]byte) []byte {
 	out := Para(level, 0, 0, UTF16(caption), Control(11, " lbt"))
 	ctrl := binary.LittleEndian.AppendUint32(nil, uint32('t')<<24|uint32('b')<<16|uint32('l')<<8|uint32(' '))
 	out = append(out, Record(TagCtrlHeader, level+1, append(ctrl, make([]byte, 40)...))...)
@@ -306,15 +322,13 @@ func Table(level int, caption string, rows [][][]string) []byte {
 	out = append(out, Record(TagTable, level+2, append(t, make([]byte, 20)...))...)
 	for r, row := range rows {
 		for c, cell := range row {
-			lh := binary.LittleEndian.AppendUint16(nil, uint16(len(cell)))
+			lh := binary.LittleEndian.AppendUint16(nil, 1)
 			lh = append(lh, 0, 0, 0, 0, 0, 0)
 			lh = binary.LittleEndian.AppendUint16(lh, uint16(c))
 			lh = binary.LittleEndian.AppendUint16(lh, uint16(r))
 			lh = append(lh, 1, 0, 1, 0)
 			out = append(out, Record(TagListHeader, level+2, append(lh, make([]byte, 20)...))...)
-			for _, p := range cell {
-				out = append(out, Para(level+2, 0, 0, UTF16(p))...)
-			}
+			out = append(out, cell...)
 		}
 	}
 	return out

@@ -120,6 +120,10 @@ func TestHWPFailures(t *testing.T) {
 		return hwptest.CFB(append([]hwptest.Stream{{Path: "FileHeader", Data: h}}, streams...))
 	}
 	section := hwptest.Stream{Path: "BodyText/Section0", Data: para}
+	many := []hwptest.Stream{{Path: "FileHeader", Data: hwptest.FileHeader(0)}}
+	for i := range maxOfficeParts + 1 {
+		many = append(many, hwptest.Stream{Path: "BodyText/Section" + strconv.Itoa(i)})
+	}
 	tests := []struct {
 		name string
 		data []byte
@@ -144,6 +148,7 @@ func TestHWPFailures(t *testing.T) {
 		{"header cut short", hwptest.File(0, nil, append(bytes.Clone(para), 1, 2)), ErrOfficeDamaged, "cut short"},
 		{"not deflate", withHeader(hwptest.FileHeader(hwptest.Compressed), hwptest.Stream{Path: "BodyText/Section0", Data: []byte("\xff\xff\xff not deflate data at all")}), ErrOfficeDamaged, ""},
 		{"record past the limit", hwptest.File(0, nil, binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, hwptest.TagParaText|0xFFF<<20), 0xFFFFFFF0)), nil, "record size"},
+		{"too many sections", hwptest.CFB(many), nil, "number of sections"},
 		{"no text", hwptest.File(hwptest.Compressed, hwpDocInfo, hwptest.Para(0, 0, 0, u16("  "), hwptest.Control(11, " lbt"))), ErrEmpty, ""},
 	}
 	for _, tt := range tests {

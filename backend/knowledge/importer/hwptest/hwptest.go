@@ -37,13 +37,13 @@ const (
 )
 
 type entry struct {
-	name               string
-	kind               byte // 1 storage, 2 stream, 5 root
-	child, right       uint32
-	start              uint32
-	size               uint64
-	data               []byte
-	firstChild, parent int
+	name         string
+	kind         byte // 1 storage, 2 stream, 5 root
+	child, right uint32
+	start        uint32
+	size         uint64
+	data         []byte
+	parent       int
 }
 
 // CFB is a compound file holding streams, each under the root or one
@@ -51,18 +51,15 @@ type entry struct {
 func CFB(streams []Stream) []byte {
 	entries := []*entry{{name: "Root Entry", kind: 5, child: noStream, right: noStream, parent: -1}}
 	storages := map[string]int{}
+	lastChild := map[int]int{} // of each storage
 	add := func(e *entry, parent int) int {
 		i := len(entries)
 		entries = append(entries, e)
 		e.child, e.right, e.parent = noStream, noStream, parent
 		// the last child of the parent links to it as its right sibling
-		last := -1
-		for k, o := range entries[:i] {
-			if o.parent == parent && k != 0 {
-				last = k
-			}
-		}
-		if last < 0 {
+		last, ok := lastChild[parent]
+		lastChild[parent] = i
+		if !ok {
 			entries[parent].child = uint32(i)
 		} else {
 			entries[last].right = uint32(i)

@@ -195,6 +195,8 @@ type Agent struct {
 	catalog toolcatalog.Catalog
 	// approvers are the workflow's nodes of type approve_plan, by id.
 	approvers map[string]bool
+	// said is what each conversation's turn said of the MCP servers.
+	said turnsSaid
 
 	bgCtx    context.Context
 	bgCancel context.CancelFunc
@@ -339,7 +341,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 	ctx = withTurnSettings(withTurnModel(tools.WithConversation(ctx, t.SessionID), t.Model), t.Settings)
 	choice := &modelChoice{}
 	ctx = withChoice(ctx, choice)
-	sink := &turnSink{out: out, tools: map[string]bool{}, mcp: map[string]api.TraceCode{}}
+	sink := &turnSink{out: out, tools: map[string]bool{}, said: a.said.forTurn(t.SessionID, t.Decision == nil)}
 	// A turn's checkpoint is saved where it ends: a turn cut short by a
 	// crash is marked interrupted and starts again from the person's
 	// message, so the steps in between would be written for nothing; a plan
@@ -436,13 +438,9 @@ type turnSink struct {
 	out   chat.Output
 	res   api.TurnResult
 	tools map[string]bool
-	// mcp is the last thing said in this turn of each MCP server (starts,
-	// started, failed, invalid): every loop asks for the tools again, and
-	// a server that did not start, or was not started for its entry's
-	// mistakes, is said once, and again only after a new try.
-	mcp map[string]api.TraceCode
-	// unreadable: that mcp.json could not be read was said in this turn.
-	unreadable bool
+	// said is what this turn said of the MCP servers, since the person's
+	// message (turnsSaid): a decision's Respond goes on with it.
+	said *mcpSaid
 	// found are the sub-tasks' cards as they were found, kept for a plan
 	// whose work is cut: its reply keeps them (sayWhatWasDone).
 	found []api.Recommendation
@@ -459,19 +457,8 @@ func (k *turnSink) Event(e graph.Event) {
 	case graph.EventCustom:
 		switch p := e.Payload.(type) {
 		case api.TraceEvent:
-			switch p.Code {
-			case api.TraceMCPInvalid, api.TraceMCPFailed, api.TraceMCPStarting, api.TraceMCPStarted:
-				server := p.Args["server"]
-				if k.mcp[server] == p.Code && (p.Code == api.TraceMCPInvalid || p.Code == api.TraceMCPFailed) {
-					return
-				}
-				k.mcp[server] = p.Code
-			}
-			if p.Code == api.TraceMCPUnreadable {
-				if k.unreadable {
-					return
-				}
-				k.unreadable = true
+			if !k.said.say(p) {
+				return
 			}
 			if p.Recommendation != nil {
 				k.found = append(k.found, *p.Recommendation)

@@ -385,3 +385,63 @@ func TestStopDuringAHungCall(t *testing.T) {
 		})
 	}
 }
+
+// A turn that waits for the person's decision on a tool call and goes on
+// after it (a new Respond) does not say again that a server did not
+// start when it is the same failure, still in its pause: once per
+// failure, not once per Respond. A new try that fails is a new failure
+// and is said; the next message says it once again.
+func TestFailedMCPServerIsSaidOncePerFailureAcrossADecision(t *testing.T) {
+	gone := api.MCPServer{Name: "files", State: api.MCPFailed, Error: "exec: \"/nonexistent/mcp-files\": no such file or directory",
+		Reason: "command_missing", ReasonArgs: map[string]string{"command": "/nonexistent/mcp-files"}}
+	for _, tc := range []struct {
+		name    string
+		tryNew  bool // the server is tried again, and fails, after the decision
+		resumed int  // lines for it in the resumed part of the turn
+	}{
+		{"the same failure", false, 0},
+		{"a new try that fails", true, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			note := &tools.Tool{Name: "notes__add", Server: "notes", AlwaysAsk: true, Outside: true,
+				Description: "[MCP server notes] Add a note.",
+				InputSchema: &ollama.ToolFunctionParameters{Type: "object", Properties: ollama.NewToolPropertiesMap()},
+				Run:         func(context.Context, tools.Args) (tools.Result, error) { return tools.Result{Text: "added"}, nil }}
+			src := &mcpSource{tools: []*tools.Tool{note}, failed: []api.MCPServer{gone}}
+			w := newGateWorld(t)
+			a := w.agent(t, func(d *Deps) { d.MCP = src })
+			w.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple}})
+			w.fake.OnFunc(isAnswer, func(req ollama.ChatRequest) ollamatest.Reply {
+				if lastMessage(req).Role == "tool" {
+					return ollamatest.Reply{Text: "Added."}
+				}
+				return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("notes__add", map[string]any{})}}
+			})
+			w.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
+			res, out := turn(t, a, chat.Turn{SessionID: "s1", Text: "메모 추가해 줘"})
+			if res.ToolCall == nil {
+				t.Fatalf("the call does not ask: %+v", res)
+			}
+			if failed := toolLines(out, api.TraceMCPFailed); len(failed) != 1 {
+				t.Fatalf("before the decision: %d lines for the server that did not start, want 1", len(failed))
+			}
+			if tc.tryNew {
+				src.fail = []string{"files"}
+			}
+			asked := src.asked.Load()
+			res, out = turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionRunOnce, Version: res.ToolCall.ID}})
+			if res.Response != "Added." || src.asked.Load() == asked {
+				t.Fatalf("the turn did not go on with the tools asked for again: %+v", res)
+			}
+			if failed := toolLines(out, api.TraceMCPFailed); len(failed) != tc.resumed {
+				t.Errorf("after the decision: %d lines for the server that did not start, want %d: %+v", len(failed), tc.resumed, failed)
+			}
+			a.Wait()
+			_, out = turn(t, a, chat.Turn{SessionID: "s1", Text: "하나 더 추가해 줘"})
+			if failed := toolLines(out, api.TraceMCPFailed); len(failed) != 1 {
+				t.Errorf("the next message: %d lines for the server that did not start, want 1", len(failed))
+			}
+			a.Wait()
+		})
+	}
+}

@@ -154,16 +154,21 @@ describe("plan decisions carry the plan's version", () => {
     await vi.waitFor(() => expect(fake.decisions).toEqual([expect.objectContaining({ action: "approve", version: "p-other" })]));
   });
 
-  it("a plan offered again after its work stopped says so", async () => {
+  it("a plan offered again after its work stopped waits in the conversation, under the line that says so", async () => {
     const { fake } = await start({ complex: () => true });
     await send("Make a YouTube Shorts video");
     await vi.waitFor(() => expect(document.querySelector("dialog.plan")).not.toBeNull());
     const sid = fake.sessions[0]!.id;
-    fake.messages.get(sid)!.at(-1)!.result!.plan!.again = "interrupted";
+    const waiting = fake.messages.get(sid)!.at(-1)!;
+    waiting.result = { ...waiting.result!, plan: { ...waiting.result!.plan!, again: "interrupted" }, text_key: "plan_again" };
     // Reload, as after a restart.
     click(`nav li button.open`);
-    await vi.waitFor(() => expect(document.querySelector("dialog.plan .again")).not.toBeNull());
-    expect($("dialog.plan .again").textContent).toContain("with your edits");
+    await vi.waitFor(() => expect($("article:has(.plan-card) .bubble").textContent).toContain("with your edits"), { timeout: 5000 });
+    expect(document.querySelector("dialog.plan")).toBeNull();
+    // Review opens it, without a notice repeating the line.
+    click("article .plan-card button.review");
+    await vi.waitFor(() => expect(document.querySelector("dialog.plan")).not.toBeNull(), { timeout: 5000 });
+    expect(document.querySelector("dialog.plan .again")).toBeNull();
   });
 });
 

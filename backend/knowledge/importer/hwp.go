@@ -198,15 +198,24 @@ type hwpStyles struct {
 	shape []int
 }
 
+// maxOutlineHeading is the longest text (in characters) an outline
+// paragraph of a style that is not a heading's is taken to be a heading
+// with: templates make their body and list styles outline paragraphs too,
+// for the numbering, and a heading is short.
+const maxOutlineHeading = 100
+
 // level is the heading level of a paragraph of style and shape; 0: body.
-func (s *hwpStyles) level(style, shape int) int {
+// byShape says that only the paragraph's shape made it one (the outline
+// paragraph of a style not named for a heading), which a long text
+// overrules (maxOutlineHeading).
+func (s *hwpStyles) level(style, shape int) (level int, byShape bool) {
 	if style < len(s.style) && s.style[style] > 0 {
-		return s.style[style]
+		return s.style[style], false
 	}
-	if shape < len(s.shape) {
-		return s.shape[shape]
+	if shape < len(s.shape) && s.shape[shape] > 0 {
+		return s.shape[shape], true
 	}
-	return 0
+	return 0, false
 }
 
 // readHWPStyles reads the paragraph shapes and styles of DocInfo, each

@@ -46,6 +46,7 @@ func TestHWPText(t *testing.T) {
 		hwptest.Record(hwptest.TagListHeader, 2, make([]byte, 8)),
 		hwptest.Para(2, 0, 0, u16("각주의 내용")),
 		hwptest.Para(0, 0, 1, u16("개요 문단")),
+		hwptest.Para(0, 0, 1, u16(strings.Repeat("가", 101))), // an outline paragraph too long for a heading
 		hwptest.Para(0, 0, 0, u16("하이픈"), []byte{24, 0}, u16("묶음"), []byte{30, 0}, u16("빈칸 𝄞 😀")),
 		hwptest.Table(0, "표 1. 일정", [][][]string{{{"구분"}, {"날짜"}}, {{"접수", "(온라인)"}, {"3월 2일"}}}),
 		hwptest.TableOf(0, "", [][][]byte{{hwptest.Para(2, 0, 0, u16("바깥 칸")), join(hwptest.Para(2, 0, 0, u16("안 표 앞")),
@@ -57,7 +58,7 @@ func TestHWPText(t *testing.T) {
 	second := hwptest.Para(0, 0, 2, u16("둘째 구역의 제목"))
 	long := strings.Repeat("긴 문단 ", 700) // a record past 4,095 bytes has a 32-bit size
 	want := "# 제1장 총칙\n\n본 규정은 1980년 6월 16일부터 시행한다.\n\n## 제1조(목적)\n\n첫째 줄\n둘째 줄\t탭 뒤\n\n" +
-		"각주가 붙은 문장입니다.\n\n각주의 내용\n\n### 개요 문단\n\n하이픈-묶음 빈칸 𝄞 😀\n\n표 1. 일정\n\n구분 | 날짜\n\n접수 (온라인) | 3월 2일\n\n바깥 칸 | 안 표 앞 안1 | 안2 안3 | 안4\n\n표 뒤 문단\n\n## 제목 스타일\n\n글자 스타일의 이름\n\n" +
+		"각주가 붙은 문장입니다.\n\n각주의 내용\n\n### 개요 문단\n\n" + strings.Repeat("가", 101) + "\n\n하이픈-묶음 빈칸 𝄞 😀\n\n표 1. 일정\n\n구분 | 날짜\n\n접수 (온라인) | 3월 2일\n\n바깥 칸 | 안 표 앞 안1 | 안2 안3 | 안4\n\n표 뒤 문단\n\n## 제목 스타일\n\n글자 스타일의 이름\n\n" +
 		"# 둘째 구역의 제목\n\n" + strings.TrimSpace(long) + "\n\n"
 	for _, tt := range []struct {
 		name  string

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // An HWP section is a sequence of records, each a 32-bit header (tag: 10
@@ -128,7 +129,8 @@ func (w *mdWriter) hwpSection(ctx context.Context, r io.Reader, styles *hwpStyle
 		rr       = newRecordReader(r)
 		tbl      = &tables{w: w}
 		controls []hwpControl
-		heading  int // the level of the paragraph being read
+		heading  int  // the level of the paragraph being read
+		byShape  bool // made a heading only by its shape (hwpStyles.level)
 	)
 	for n := 0; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
@@ -160,16 +162,20 @@ func (w *mdWriter) hwpSection(ctx context.Context, r io.Reader, styles *hwpStyle
 			if err != nil {
 				return err
 			}
-			heading = 0
+			heading, byShape = 0, false
 			if len(b) >= 11 {
-				heading = styles.level(int(b[10]), int(binary.LittleEndian.Uint16(b[8:])))
+				heading, byShape = styles.level(int(b[10]), int(binary.LittleEndian.Uint16(b[8:])))
 			}
 		case h.tag == hwpTagParaText:
 			b, err := rr.body(h)
 			if err != nil {
 				return err
 			}
-			if err := w.hwpParagraph(tbl, hwpText(b), heading); err != nil {
+			text, level := hwpText(b), heading
+			if byShape && utf8.RuneCountInString(strings.TrimSpace(text)) > maxOutlineHeading {
+				level = 0
+			}
+			if err := w.hwpParagraph(tbl, text, level); err != nil {
 				return err
 			}
 		case h.tag == hwpTagCtrlHeader:

@@ -234,3 +234,14 @@ func FuzzHWP(f *testing.F) {
 		}
 	})
 }
+
+// An import that is cancelled stops reading the file, with the context's
+// error rather than a damaged file's.
+func TestHWPCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	data := hwptest.File(hwptest.Compressed, hwpDocInfo, hwptest.Para(0, 0, 0, u16("본문")))
+	if _, err := (Importer{}).Import(ctx, "취소.hwp", data); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+}

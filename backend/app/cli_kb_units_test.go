@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 )
 
 // A PowerPoint file's pages are slides wherever the command line counts or
@@ -106,5 +108,47 @@ func TestAskSourcesNameSlides(t *testing.T) {
 		if got := out.String(); !strings.HasSuffix(got, want) {
 			t.Errorf("language %d: sources\n%s\nwant them to end with\n%s", lang, got, want)
 		}
+	}
+}
+
+// The window's knowledge API gives the unit beside every page: the
+// document list, the import's progress, a search hit and the passage the
+// reader opens.
+func TestKnowledgeAPIGivesTheUnit(t *testing.T) {
+	a, events := openTestApp(t, ollamatest.New(t), "llama3.2:3b")
+	k := &KnowledgeService{a}
+	data, err := os.ReadFile("../knowledge/importer/testdata/office/regulation.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := k.Upload("학칙.pptx", base64.StdEncoding.EncodeToString(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := waitReport(t, events, id); len(r.Imported) != 1 {
+		t.Fatalf("report %+v", r)
+	}
+	events.mu.Lock()
+	var done api.ImportProgress
+	for _, e := range events.events {
+		if p, ok := e.payload.(api.ImportProgress); ok && p.ImportID == id && p.Stage == "done" {
+			done = p
+		}
+	}
+	events.mu.Unlock()
+	if done.Pages != 4 || done.Unit != "slide" {
+		t.Errorf("progress: %d %ss, want 4 slides", done.Pages, done.Unit)
+	}
+	docs, err := k.Documents()
+	if err != nil || len(docs) != 1 || docs[0].Pages != 4 || docs[0].Unit != "slide" {
+		t.Fatalf("documents %+v, %v", docs, err)
+	}
+	hits, err := k.Search("등록금 납부", 1)
+	if err != nil || len(hits) != 1 || hits[0].Page != 2 || hits[0].Unit != "slide" {
+		t.Fatalf("hits %+v, %v", hits, err)
+	}
+	p, err := k.Passage("", hits[0].ID, "", "")
+	if err != nil || p.Page != 2 || p.Unit != "slide" {
+		t.Fatalf("passage %+v, %v", p, err)
 	}
 }

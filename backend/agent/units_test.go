@@ -1,36 +1,273 @@
 package agent
 
 import (
+	"context"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/wayfinder-app/wayfinder/backend/chat"
-	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
-	"github.com/wayfinder-app/wayfinder/backend/tools"
-	"github.com/wayfinder-app/wayfinder/backend/tools/toolstest"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/memory"
 )
 
-// A passage of a presentation reaches the model as "slide 4", not "p. 4",
-// so that the model names the slide a person will look for, and the
-// turn's source keeps its unit for the window to say the same.
-func TestASlideIsCitedAsASlide(t *testing.T) {
-	e := newEnv(t)
-	e.docs = toolstest.NewDocs(tools.Doc{ID: "deck-4", Title: "휴가 안내", Source: "leave-briefing.pptx", Page: 4, Unit: "slide",
-		Text: "휴가 정책: 연차 15일, 병가 10일."})
-	a := e.agent(Options{})
-	e.fake.On(isAnswer, ollamatest.Reply{Text: "연차는 15일입니다 [1]."})
-	e.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{Memories: []memoryItem{}}})
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		text       string
+		history    bool
+		ok         bool
+		route      string
+		needsDocs  bool
+		refersBack bool
+	}{
+		{"", false, true, RouteEnd, false, false},
+		{"   ", true, true, RouteEnd, false, false},
+		{"안녕하세요", false, true, RouteSimple, false, false},
+		{"안녕!", false, true, RouteSimple, false, false},
+		{"Hello there!", false, true, RouteSimple, false, false},
+		{"good morning", false, true, RouteSimple, false, false},
+		{"고마워요~", true, true, RouteSimple, false, false},
+		{"Thanks a lot!", true, true, RouteSimple, false, false},
+		{"123 * 456 계산해줘", false, true, RouteSimple, false, false},
+		{"what is 15% of 200?", false, true, RouteSimple, false, false},
+		{"sqrt(2) 구해줘", false, true, RouteSimple, false, false},
+		{"회사 휴가 정책이 뭐야?", false, true, RouteSimple, true, false},
+		{"What is our leave policy?", false, true, RouteSimple, true, false},
+		{"아까 말한 프로젝트 마감일이 언제라고 했지?", true, true, RouteSimple, false, true},
+		{"그럼 가격은?", true, true, RouteSimple, false, true},
+		{"what about the second one", true, true, RouteSimple, false, true},
+		{"더 자세히", true, true, RouteSimple, false, true},
+		{"내 이름이 뭐라고 했지?", true, true, RouteSimple, false, true},
+		{"What did I say my budget was?", true, true, RouteSimple, false, true},
+		// Tasks and unclear messages go to the model.
+		{"카페 홍보용 유튜브 쇼츠 영상을 만들고 싶어", false, false, "", false, false},
+		{"Make a YouTube Shorts video about my café", false, false, "", false, false},
+		{"How do I build a podcast workflow?", false, false, "", false, false},
+		{"내 이름은 철수야", false, false, "", false, false},
+		{"더 자세히", false, false, "", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			got := classify(tt.text, tt.history)
+			if got.ok != tt.ok || got.route != tt.route || got.needsDocs != tt.needsDocs || got.refersBack != tt.refersBack {
+				t.Fatalf("classify(%q, history=%v) = %+v", tt.text, tt.history, got)
+			}
+		})
+	}
+}
 
-	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: "회사 휴가 정책이 뭐야?"})
-	var material string
-	for _, m := range e.requests(isAnswer)[0].Messages {
-		material += m.Content + "\n"
+func TestDetectLang(t *testing.T) {
+	for in, want := range map[string]string{"안녕": "ko", "hello": "en", "Vrew로 편집": "ko", "": "en", "123": "en"} {
+		if got := detectLang(in); got != want {
+			t.Errorf("detectLang(%q) = %q, want %q", in, got, want)
+		}
 	}
-	if !strings.Contains(material, "[1] 휴가 안내 — leave-briefing.pptx — slide 4") || strings.Contains(material, "p. 4") {
-		t.Errorf("the model was not told the slide:\n%s", material)
+}
+
+func TestUnfoldedAndFoldPlan(t *testing.T) {
+	hist := func(n int) []Msg {
+		var out []Msg
+		for i := range n {
+			out = append(out, Msg{ID: string(rune('a' + i)), Role: "user", Content: "x"})
+		}
+		return out
 	}
-	if len(res.Sources) != 1 || res.Sources[0].Page != 4 || res.Sources[0].Unit != "slide" {
-		t.Errorf("sources = %+v, want slide 4", res.Sources)
+	ids := func(ms []Msg) string {
+		var b strings.Builder
+		for _, m := range ms {
+			b.WriteString(m.ID)
+		}
+		return b.String()
 	}
-	a.Wait()
+	tests := []struct {
+		name   string
+		s      State
+		want   string
+		offset int
+	}{
+		{"nothing folded", State{History: hist(4)}, "abcd", 0},
+		{"by id", State{History: hist(8), FoldedThrough: "c", Folded: 99}, "defgh", 3},
+		{"by count when the id is gone", State{History: hist(8), FoldedThrough: "zz", Folded: 5}, "fgh", 5},
+		{"count relative to a capped history", State{History: hist(8), HistoryStart: 10, Folded: 12}, "cdefgh", 2},
+		{"summary far behind: none is cut", State{History: hist(25)}, "abcdefghijklmnopqrstuvwxy", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, off := unfolded(tt.s)
+			if ids(got) != tt.want || off != tt.offset {
+				t.Fatalf("unfolded = %q at %d, want %q at %d", ids(got), off, tt.want, tt.offset)
+			}
+		})
+	}
+	const roomy = 1 << 20
+	if len(foldPlan(hist(memory.MaxMessages), roomy)) != 0 {
+		t.Fatal("folded at exactly MaxMessages")
+	}
+	if got := foldPlan(hist(memory.MaxMessages+2), roomy); ids(got) != "abcdefg" {
+		t.Fatalf("fold = %q", ids(got))
+	}
+	// Each message costs 5 tokens here (1 + the template's 4): a budget of
+	// 12 keeps the two newest, whatever seed 001's count says.
+	if got := foldPlan(hist(4), 12); ids(got) != "ab" {
+		t.Fatalf("fold within the budget = %q", ids(got))
+	}
+	if got := foldPlan(hist(memory.MaxMessages+2), 12); ids(got) != "abcdefghij" {
+		t.Fatalf("fold by count and budget = %q", ids(got))
+	}
+	if got := foldPlan(hist(3), 0); ids(got) != "abc" {
+		t.Fatalf("nothing fits: fold = %q", ids(got))
+	}
+}
+
+func TestHistoryInput(t *testing.T) {
+	in := []api.Message{
+		{ID: "1", Role: api.RoleUser, Content: "hi"},
+		{ID: "2", Role: api.RoleAssistant, Content: "", Status: api.StatusError},
+		{ID: "3", Role: api.RoleAssistant, Content: "partial", Status: api.StatusError},
+		{ID: "4", Role: api.RoleAssistant, Content: "hello"},
+	}
+	got, start := historyInput(in)
+	want := []Msg{{ID: "1", Role: "user", Content: "hi"}, {ID: "4", Role: "assistant", Content: "hello"}}
+	if diff := cmp.Diff(want, got); diff != "" || start != 0 {
+		t.Fatalf("history (-want +got):\n%s start %d", diff, start)
+	}
+	var long []api.Message
+	for range maxInputHistory + 7 {
+		long = append(long, api.Message{Role: api.RoleUser, Content: "x"})
+	}
+	if got, start := historyInput(long); len(got) != maxInputHistory || start != 7 {
+		t.Fatalf("capped to %d from %d", len(got), start)
+	}
+}
+
+func TestValidateEdited(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      []api.SubTask
+		want    []api.SubTask
+		problem string
+	}{
+		{"kept", []api.SubTask{{ID: "s1", Title: " 대본 "}, {ID: "s2", Title: "편집", Detail: " d "}},
+			[]api.SubTask{{ID: "s1", Title: "대본"}, {ID: "s2", Title: "편집", Detail: "d"}}, ""},
+		{"added and reordered get ids", []api.SubTask{{ID: "s2", Title: "b"}, {Title: "new"}, {ID: "s1", Title: "a"}, {Title: "new2"}},
+			[]api.SubTask{{ID: "s2", Title: "b"}, {ID: "s3", Title: "new"}, {ID: "s1", Title: "a"}, {ID: "s4", Title: "new2"}}, ""},
+		{"empty", nil, nil, "1 to 10 steps"},
+		{"too many", make([]api.SubTask, 11), nil, "1 to 10 steps"},
+		{"blank title", []api.SubTask{{ID: "s1", Title: "a"}, {ID: "s2", Title: "  "}}, nil, "step 2 has no title"},
+		{"duplicate id", []api.SubTask{{ID: "x", Title: "a"}, {ID: "x", Title: "b"}}, nil, `two steps have the id "x"`},
+		{"long title", []api.SubTask{{Title: strings.Repeat("가", maxTitleRunes+1)}}, nil, "longer than"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := validateEdited(tt.in)
+			if tt.problem != "" {
+				if !errors.Is(err, ErrInvalidPlan) || !strings.Contains(err.Error(), tt.problem) {
+					t.Fatalf("err = %v, want %q", err, tt.problem)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Fatalf("plan (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestPlanOutValidate(t *testing.T) {
+	steps := func(n int) planOut {
+		var p planOut
+		for range n {
+			p.SubTasks = append(p.SubTasks, planStep{Title: "t"})
+		}
+		return p
+	}
+	for n, ok := range map[int]bool{0: false, 1: false, 2: true, 7: true, 8: false} {
+		p := steps(n)
+		if err := p.Validate(); (err == nil) != ok {
+			t.Errorf("%d steps: err = %v", n, err)
+		}
+	}
+	blank := planOut{SubTasks: []planStep{{Title: "a"}, {Title: " "}}}
+	if blank.Validate() == nil {
+		t.Error("a blank title counted as a step")
+	}
+}
+
+func TestCostTotal(t *testing.T) {
+	tests := []struct {
+		prices []string
+		want   string
+		used   bool
+	}{
+		{[]string{"free, Plus $20/month", "Pro $9.99/month", "free"}, "$29.99 (20 + 9.99", true},
+		{[]string{"free", "unknown"}, "", false},
+		{[]string{"$ 5 per seat"}, "$5 (5", true},
+	}
+	for _, tt := range tests {
+		var recs []api.Recommendation
+		for _, p := range tt.prices {
+			recs = append(recs, api.Recommendation{Pricing: p})
+		}
+		got, used := costTotal(recs)
+		if used != tt.used || !strings.HasPrefix(got, tt.want) {
+			t.Errorf("costTotal(%v) = %q, %v", tt.prices, got, used)
+		}
+	}
+}
+
+func TestParseConfig(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want loopConfig
+		err  string
+	}{
+		{"", loopConfig{}, ""},
+		{"null", loopConfig{}, ""},
+		{`{"toolset":"answer","max_iterations":3}`, loopConfig{Toolset: "answer", MaxIterations: 3}, ""},
+		{`{"max_iteration":3}`, loopConfig{}, "unknown field"},
+		{`{"max_iterations":-1}`, loopConfig{}, "between 0"},
+		{`{"max_rounds":99}`, loopConfig{}, "between 0"},
+	}
+	for _, tt := range tests {
+		got, err := parseConfig([]byte(tt.raw))
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("parseConfig(%s) err = %v, want %q", tt.raw, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("parseConfig(%s) = %+v, %v", tt.raw, got, err)
+		}
+	}
+}
+
+func TestNonBlank(t *testing.T) {
+	for _, tc := range []struct {
+		in, want []string
+	}{
+		{nil, []string{}},
+		{[]string{"", "  "}, []string{}},
+		{[]string{" CapCut ", "", "Vrew"}, []string{"CapCut", "Vrew"}},
+	} {
+		if got := nonBlank(tc.in); got == nil || !slices.Equal(got, tc.want) {
+			t.Errorf("nonBlank(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// toolTokens counts a schema about as its JSON would (within a quarter),
+// without encoding it.
+func TestToolTokens(t *testing.T) {
+	e := newEnv(t)
+	schemas := e.agent(Options{}).toolset(context.Background(), nil, "answer", State{}).Schemas()
+	got, json := toolTokens(schemas), tokens(compactJSON(schemas))
+	if got < json*3/4 || got > json*5/4 {
+		t.Fatalf("toolTokens = %d, the JSON takes %d", got, json)
+	}
 }

@@ -520,3 +520,43 @@ export async function labelStrips(page: Page, dialog: string): Promise<string[]>
     return found;
   });
 }
+
+/**
+ * cutLines scrolls nothing: it measures the reader in the dialog `dialog` where it is and returns each line of text
+ * that the label stuck at the view's top cuts — its letters' box above the label's bottom edge and below it, by more
+ * than half a pixel — or that no label is stuck there. Every text node's line boxes are measured (a range's client
+ * rects, one a line), not one point, so a cut line is found wherever it starts.
+ */
+export async function cutLines(page: Page, dialog: string): Promise<string[]> {
+  return page.$eval(`dialog.${dialog} [data-testid=reader-body]`, (body) => {
+    const top = body.getBoundingClientRect().top + body.clientTop;
+    const label = [...body.querySelectorAll(".section > .place")].map((el) => el.getBoundingClientRect()).find((r) => r.top <= top + 0.5 && r.bottom > top + 0.5);
+    if (!label) return ["no label is stuck at the top"];
+    const under = label.bottom;
+    const found: string[] = [];
+    const walk = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) {
+      const node = walk.currentNode as Text;
+      if (node.parentElement?.closest(".place")) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) {
+        if (r.width > 0 && r.height > 0 && r.top < under - 0.5 && r.bottom > under + 0.5) {
+          found.push(`"${node.data.trim().slice(0, 16)}…" ${r.top.toFixed(1)}–${r.bottom.toFixed(1)} across the label's edge at ${under.toFixed(1)}`);
+        }
+      }
+    }
+    return found;
+  });
+}
+
+/** stillScroll waits until the reader in the dialog `dialog` has not scrolled for five looks 150 ms apart. */
+export async function stillScroll(page: Page, dialog: string): Promise<void> {
+  let last = -1;
+  for (let same = 0; same < 5; ) {
+    await page.waitForTimeout(150);
+    const now = await page.$eval(`dialog.${dialog} [data-testid=reader-body]`, (b) => b.scrollTop);
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+}

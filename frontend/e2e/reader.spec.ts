@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { belowLabel, hitPlace, importFile, labelStrips, longDoc, openPage, overlappingPlaces, screenshot, withWorld } from "./harness.ts";
+import { belowLabel, cutLines, hitPlace, importFile, labelStrips, longDoc, openPage, overlappingPlaces, screenshot, stillScroll, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -219,6 +219,55 @@ for (const lang of [
     const mark = await page.textContent("dialog.reader [data-part=hit] mark");
     assert.ok(mark && lang.needle.includes(mark), `the first marked word is the needle's: ${mark}`);
     await screenshot(page, `reader-mark-${lang.code}-800`);
+    await page.close();
+  });
+}
+
+// Away from the hit, the person scrolls with the wheel and the keys: wherever they stop, the line of text under the
+// label stuck at the top (two lines of a long heading at 800 px) is whole, not cut by the label's edge (cutLines).
+// Screenshots reader-cut-{en,ko}-800.png.
+for (const lang of [
+  {
+    code: "en", locale: "en-US", file: "tide-log.md", query: "copper gong",
+    needle: "The copper gong is struck by hand.",
+    heading: (n: number) => `Section ${n}: what the keeper of the harbour light writes in the night log when the fog comes in, the ships wait outside the breakwater and the pilot boat cannot go out`,
+    rule: (n: string) => `Rule ${n} of the harbour: ropes are coiled, lamps are trimmed and the log is written before the tide turns. `,
+  },
+  {
+    code: "ko", locale: "ko-KR", file: "물때-일지.md", query: "물때 종은",
+    needle: "물때 종은 손으로 칩니다.",
+    heading: (n: number) => `제${n}조 안개가 끼어 배들이 방파제 밖에서 기다리고 도선선이 나갈 수 없을 때 등대지기가 밤의 일지에 적는 것과 항구 관리인에게 알리는 순서`,
+    rule: (n: string) => `항구 규정 ${n}조: 밧줄은 감아 두고 등불은 손질하며 일지를 씁니다. `,
+  },
+]) {
+  test(`a line under the stuck label is never cut where the person stops scrolling, ${lang.code}`, async () => {
+    const para = (n: number) => Array.from({ length: 30 }, (_, i) => lang.rule(`${n}.${i + 1}`)).join("");
+    const page = await openPage(w.browser, w.app.url, lang.locale, { width: 800, height: 700 });
+    await page.click(".views button >> nth=0");
+    await page.waitForSelector("#kb-title");
+    await importFile(page, longDoc(lang.file, 60, 30, lang.heading, para, lang.needle));
+    await readHit(page, lang.query, lang.needle);
+    const reader = "dialog.reader [data-testid=reader-body]";
+    const box = (await page.$eval(reader, (b) => { const r = b.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; }));
+    await page.mouse.move(box.x, box.y);
+    // Away from the hit, then steps of the wheel that stop anywhere in a line, and the keys.
+    const labelLines = await page.$eval(reader, (b) => {
+      const label = b.querySelector("[data-part=hit]")!.closest(".section")!.querySelector(":scope > .place")!;
+      const range = document.createRange();
+      range.selectNodeContents(label);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+    assert.equal(labelLines, 2, "the label takes two lines");
+    for (const [i, step] of ([400, 37, 61, -29, 113, -90, "PageDown", 250, "ArrowDown", "PageUp"] as const).entries()) {
+      if (typeof step === "number") await page.mouse.wheel(0, step);
+      else {
+        await page.focus(reader);
+        await page.keyboard.press(step);
+      }
+      await stillScroll(page, "reader");
+      assert.deepEqual(await cutLines(page, "reader"), [], `after step ${i + 1} (${step})`);
+      if (i === 4) await screenshot(page, `reader-cut-${lang.code}-800`);
+    }
     await page.close();
   });
 }

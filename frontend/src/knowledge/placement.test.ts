@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hitScrollTop, type Placement } from "./placement";
+import { hitScrollTop, lineShift, type Placement } from "./placement";
 
 describe("hitScrollTop", () => {
   // A reader 500 px high over 10,000 px of a document, the hit 2,000 px down.
@@ -38,5 +38,26 @@ describe("hitScrollTop", () => {
       // Whatever else holds, the hit's first line is never under the label.
       expect(p.top - got).toBeGreaterThanOrEqual(Math.min(p.cover, p.top));
     }
+  });
+});
+
+describe("lineShift", () => {
+  // A line of letters 20 px high, the label's bottom edge 54 px down the view.
+  it.each([
+    ["a line below the label stays", { top: 60, bottom: 80 }, 0],
+    ["a line right under the label stays", { top: 54, bottom: 74 }, 0],
+    ["a line wholly under the label stays", { top: 30, bottom: 54 }, 0],
+    ["half a pixel of rounding is not a cut", { top: 53.6, bottom: 73.6 }, 0],
+    ["a line mostly shown is shown whole: the view goes up", { top: 50, bottom: 70 }, -4],
+    ["exactly half shown is shown whole", { top: 44, bottom: 64 }, -10],
+    ["a line mostly hidden is hidden whole: the view goes down", { top: 40, bottom: 60 }, 6],
+    ["fractions: shown whole, the line's top not above the label's edge", { top: 49.3, bottom: 69.3 }, -5],
+    ["fractions: hidden whole, its bottom not below the edge", { top: 36.7, bottom: 56.7 }, 3],
+  ])("%s", (_name, line, want) => {
+    const got = lineShift(line, 54);
+    expect(got).toBe(want);
+    // After the shift the line is below the edge or under the label, whole.
+    const [top, bottom] = [line.top - got, line.bottom - got];
+    expect(top >= 54 - 0.5 || bottom <= 54 + 0.5).toBe(true);
   });
 });

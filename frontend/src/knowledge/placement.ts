@@ -45,3 +45,19 @@ export function hitScrollTop(p: Placement): number {
   else at = p.top - p.cover;
   return Math.floor(Math.max(0, Math.min(p.max, at)));
 }
+
+/** Line is a line of text's box in the view (its letters' top and bottom), in pixels. */
+export type Line = { top: number; bottom: number };
+
+/**
+ * lineShift is how far to scroll (positive: down the document) so that a line cut by the bottom edge of the label
+ * stuck at the view's top, `under`, is not cut: a person who scrolled leaves the lines wherever they stop, and the
+ * line under the label would show only its lower part, half a line of letters that reads as nothing. The line is shown
+ * whole when at least half of it shows, else hidden whole under the label: the shorter of the two moves, less than a
+ * line either way. 0 when the line is not cut (half a pixel of rounding is not a cut).
+ */
+export function lineShift(line: Line, under: number): number {
+  if (line.top >= under - 0.5 || line.bottom <= under + 0.5) return 0;
+  const shown = line.bottom - under;
+  return shown * 2 >= line.bottom - line.top ? Math.floor(line.top - under) : Math.ceil(shown);
+}

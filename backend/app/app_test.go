@@ -159,6 +159,35 @@ func TestPurgeTakesTheCheckpoints(t *testing.T) {
 	}
 }
 
+// serve says where it runs in the command's language, the address on the
+// line as scripts and tests read it.
+func TestServeSaysWhereItRuns(t *testing.T) {
+	for _, tc := range []struct{ lang, running, open string }{
+		{"en_US.UTF-8", "Wayfinder is running at http://127.0.0.1:", "Open that address in your browser. Press Ctrl+C to stop.\n"},
+		{"ko_KR.UTF-8", "Wayfinder가 실행 중입니다: http://127.0.0.1:", "브라우저에서 이 주소를 여세요. 멈추려면 Ctrl+C를 누르세요.\n"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			t.Setenv("LC_ALL", tc.lang)
+			ctx, cancel := context.WithCancel(context.Background())
+			pr, pw := io.Pipe()
+			done := make(chan int, 1)
+			go func() {
+				done <- Main(ctx, []string{"--data-dir", t.TempDir(), "--ollama-host", "http://127.0.0.1:1", "serve", "--addr", "127.0.0.1:0"}, strings.NewReader(""), pw, io.Discard, testShells)
+				pw.Close()
+			}()
+			out := bufio.NewReader(pr)
+			running, _ := out.ReadString('\n')
+			open, _ := out.ReadString('\n')
+			cancel()
+			go io.Copy(io.Discard, pr)
+			<-done
+			if !strings.HasPrefix(running, tc.running) || !regexp.MustCompile(`http://127\.0\.0\.1:\d+/\?token=\w+\n$`).MatchString(running) || open != tc.open {
+				t.Errorf("serve said %q, %q", running, open)
+			}
+		})
+	}
+}
+
 // TestServe starts `wayfinder serve` on a free port and drives the API the
 // way the browser does: token, call, events.
 func TestServe(t *testing.T) {

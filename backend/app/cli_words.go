@@ -170,6 +170,8 @@ var cliText = map[string][2]string{
 		"주소 {addr}은(는) 이미 쓰이고 있습니다. 다른 `wayfinder serve`나 다른 프로그램이 그 주소에서 기다리고 있습니다."},
 	"serve.inUse.hint": {"Choose another port with --addr 127.0.0.1:PORT, or --addr 127.0.0.1:0 for a free one. If it is a Wayfinder, open the address it printed instead.",
 		"--addr 127.0.0.1:PORT로 다른 포트를 고르거나, --addr 127.0.0.1:0으로 비어 있는 포트를 쓰세요. 그 프로그램이 Wayfinder라면 대신 그것이 알려 준 주소를 여세요."},
+	"serve.running":      {"Wayfinder is running at {url}", "Wayfinder가 실행 중입니다: {url}"},
+	"serve.open":         {"Open that address in your browser. Press Ctrl+C to stop.", "브라우저에서 이 주소를 여세요. 멈추려면 Ctrl+C를 누르세요."},
 	"serve.cannotListen": {"Cannot listen on {addr}: {error}.", "{addr}에서 연결을 받을 수 없습니다: {error}."},
 	"serve.cannotListen.hint": {"Choose another port with --addr 127.0.0.1:PORT, or --addr 127.0.0.1:0 for a free one.",
 		"--addr 127.0.0.1:PORT로 다른 포트를 고르거나, --addr 127.0.0.1:0으로 비어 있는 포트를 쓰세요."},

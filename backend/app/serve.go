@@ -39,8 +39,9 @@ func runServe(ctx context.Context, g globals, args []string, s stdio) error {
 		return err
 	}
 	a.events.attach(srv)
-	fmt.Fprintf(s.out, "Wayfinder is running at http://%s/?token=%s\n", ln.Addr(), srv.Token())
-	fmt.Fprintln(s.out, "Open that address in your browser. Press Ctrl+C to stop.")
+	li := langIndex(cliLanguage(a.settings.Current().Language))
+	fmt.Fprintln(s.out, say("serve.running", li, "url", fmt.Sprintf("http://%s/?token=%s", ln.Addr(), srv.Token())))
+	fmt.Fprintln(s.out, say("serve.open", li))
 	return srv.Serve(ctx, ln)
 }
 

@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
@@ -24,6 +25,7 @@ type Stage string
 // Stages in the order a file goes through them; a file ends in
 // StageDone, StageSkipped or StageFailed.
 const (
+	StageWaiting   Stage = "waiting" // another import or removal holds the library; this one starts after it
 	StageReading   Stage = "reading"
 	StageChunking  Stage = "chunking"
 	StageEmbedding Stage = "embedding"
@@ -152,7 +154,11 @@ func (b *Base) Import(ctx context.Context, paths []string, onProgress func(Progr
 	if err := b.writable(); err != nil {
 		return rep, err
 	}
-	b.write.Lock()
+	if len(files) > 0 {
+		waitFor(&b.write, Progress{File: files[0], FileIndex: 1, FilesTotal: len(files)}, onProgress)
+	} else {
+		b.write.Lock()
+	}
 	defer b.write.Unlock()
 	var st importState
 	defer b.afterImport(ctx, &st)
@@ -163,6 +169,18 @@ func (b *Base) Import(ctx context.Context, paths []string, onProgress func(Progr
 		}
 	}
 	return rep, nil
+}
+
+// waitFor takes mu for the file of p. When another import or removal holds
+// it, p first says the file waits: an upload queued behind a long import
+// would otherwise show nothing at all until its turn.
+func waitFor(mu *sync.Mutex, p Progress, onProgress func(Progress)) {
+	if mu.TryLock() {
+		return
+	}
+	p.Stage = StageWaiting
+	onProgress(p)
+	mu.Lock()
 }
 
 // importState is what an Import call learns across its files.

@@ -82,10 +82,11 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 	if err := b.writable(); err != nil {
 		return UploadResult{}, err
 	}
-	b.uploads.Lock()
-	defer b.uploads.Unlock()
 	target := filepath.Join(folder, name)
-	p := Progress{File: target, FileIndex: 1, FilesTotal: 1, Stage: StageReading}
+	p := Progress{File: target, FileIndex: 1, FilesTotal: 1}
+	waitFor(&b.uploads, p, onProgress)
+	defer b.uploads.Unlock()
+	p.Stage = StageReading
 	onProgress(p)
 	// fail ends an upload the file is to blame for; stop one that
 	// something else stopped (the disk, the database, cancellation). Both
@@ -153,7 +154,7 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 		}
 	}
 
-	b.write.Lock()
+	waitFor(&b.write, p, onProgress)
 	defer b.write.Unlock()
 	var rep Report
 	var st importState

@@ -4,8 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // uploadEnv is a Base with an upload folder.
@@ -178,5 +181,65 @@ func TestUploadStopped(t *testing.T) {
 	}
 	if d, c := rows(t, b); d != 0 || c != 0 {
 		t.Errorf("a stopped upload left %d documents, %d chunks", d, c)
+	}
+}
+
+// A file that waits for another import or removal says so at once, so a
+// queued upload is seen in the list instead of nothing until its turn; a
+// file that does not wait never says it.
+func TestQueuedFilesSayTheyWait(t *testing.T) {
+	_, b, _ := uploadEnv(t)
+	ctx := context.Background()
+	stages := func(t *testing.T, run func(func(Progress))) <-chan []Stage {
+		t.Helper()
+		out := make(chan []Stage, 1)
+		seen := make(chan struct{}, 1)
+		go func() {
+			var got []Stage
+			run(func(p Progress) {
+				got = append(got, p.Stage)
+				if p.Stage == StageWaiting {
+					seen <- struct{}{}
+				}
+			})
+			out <- got
+		}()
+		select {
+		case <-seen:
+		case s := <-out:
+			t.Fatalf("it did not wait: %v", s)
+		case <-time.After(10 * time.Second): // the lock is held: it cannot finish
+			t.Fatal("a queued file said nothing while it waited")
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name string
+		held *sync.Mutex
+		run  func(func(Progress))
+	}{
+		{"an upload behind another upload", &b.uploads, func(p func(Progress)) { b.Upload(ctx, "a.md", strings.NewReader("# A\n\napples\n"), p) }},
+		{"an upload behind an import", &b.write, func(p func(Progress)) { b.Upload(ctx, "b.md", strings.NewReader("# B\n\nbananas\n"), p) }},
+		{"an import behind an upload", &b.write, func(p func(Progress)) {
+			path := filepath.Join(t.TempDir(), "c.md")
+			os.WriteFile(path, []byte("# C\n\ncherries\n"), 0o600)
+			b.Import(ctx, []string{path}, p)
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.held.Lock()
+			release := sync.OnceFunc(tt.held.Unlock)
+			defer release()
+			got := stages(t, tt.run)
+			release()
+			if s := <-got; !slices.Contains(s, StageWaiting) || s[len(s)-1] != StageDone {
+				t.Errorf("stages %v, want waiting, then done last", s)
+			}
+		})
+	}
+	var got []Stage
+	b.Upload(ctx, "d.md", strings.NewReader("# D\n\ndates\n"), func(p Progress) { got = append(got, p.Stage) })
+	if slices.Contains(got, StageWaiting) {
+		t.Errorf("an upload nothing held up says it waited: %v", got)
 	}
 }

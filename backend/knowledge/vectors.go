@@ -1,7 +1,9 @@
 package knowledge
 
 import (
+	"cmp"
 	"context"
+	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
 )
@@ -10,7 +12,21 @@ import (
 // embeds chunks as they are imported and the VectorSearcher of hybrid
 // search. The index stores the source, kind and title beside each vector so
 // filters need no database lookup.
-type Vectors struct{ Index *vector.Index }
+type Vectors struct {
+	Index *vector.Index
+	// QueryWait bounds how long a search waits for its query's vector
+	// (default DefaultQueryWait); past it the search ranks by keywords
+	// alone, as it does with no embedding model.
+	QueryWait time.Duration
+}
+
+// DefaultQueryWait is how long a search waits for its query's vector. A
+// person is waiting, and the embedding client's own bound is per attempt
+// (two minutes, retried three times): an Ollama that is stuck or busy
+// would hold a search for eight minutes. A cold load of an embedding
+// model on a laptop CPU takes 5–20 s, so 30 s lets the first search of
+// the day have its vectors.
+const DefaultQueryWait = 30 * time.Second
 
 // Upsert embeds and stores chunks.
 func (v Vectors) Upsert(ctx context.Context, chunks []IndexedChunk, onProgress func(done, total int)) error {
@@ -28,6 +44,8 @@ func (v Vectors) Delete(ctx context.Context, chunkIDs []string) error {
 
 // SearchChunks ranks chunks by similarity to the query.
 func (v Vectors) SearchChunks(ctx context.Context, query string, k int) ([]Ranked, error) {
+	ctx, cancel := context.WithTimeout(ctx, cmp.Or(v.QueryWait, DefaultQueryWait))
+	defer cancel()
 	hits, err := v.Index.Query(ctx, query, k, nil)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/catalog"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
@@ -145,5 +146,66 @@ func TestReindexEmbedsWhatIsMissing(t *testing.T) {
 	hits, err := b.Search(ctx, "subtitles for Korean videos", SearchOptions{TopK: 5, Scope: ScopeCatalog})
 	if err != nil || len(hits) == 0 {
 		t.Fatalf("hybrid search: %v, %v", hits, err)
+	}
+}
+
+// A search whose query vector does not come (Ollama stuck, or busy with
+// something else) answers with keywords alone after Vectors.QueryWait,
+// instead of holding the person for the embedding client's own retries.
+func TestSearchDoesNotWaitForAStuckEmbedding(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	stuck := make(chan struct{})
+	defer close(stuck)
+	calls := 0
+	emb := vector.EmbedFunc(func(ctx context.Context, inputs []string) ([][]float32, error) {
+		calls++
+		if calls == 1 { // the document's chunks are embedded
+			out := make([][]float32, len(inputs))
+			for i := range out {
+				out[i] = []float32{1, 0, 0}
+			}
+			return out, nil
+		}
+		select { // the query's vector never comes
+		case <-stuck:
+		case <-ctx.Done():
+		}
+		return nil, ctx.Err()
+	})
+	ix := vector.Open(filepath.Join(dir, "chunks.vec"), "bge-m3", emb)
+	defer ix.Close()
+	if err := ix.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.OpenDB(filepath.Join(dir, "wayfinder.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Vectors{Index: ix, QueryWait: 50 * time.Millisecond}
+	b, err := Open(ctx, db, filepath.Join(dir, "knowledge"), Options{Sink: v, Vectors: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := filepath.Join(dir, "leave.md")
+	os.WriteFile(doc, []byte("# 휴가 정책\n\n연차는 15일입니다.\n"), 0o644)
+	if _, err := b.Import(ctx, []string{doc}, nil); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []Hit, 1)
+	go func() {
+		hits, err := b.Search(ctx, "연차 며칠", SearchOptions{})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- hits
+	}()
+	select {
+	case hits := <-done:
+		if len(hits) != 1 || hits[0].Title != "휴가 정책" {
+			t.Errorf("hits %+v, want the leave policy by its words", hits)
+		}
+	case <-time.After(20 * time.Second): // the embedding never answers: only QueryWait ends the wait
+		t.Fatal("the search waited for a query vector that never came")
 	}
 }

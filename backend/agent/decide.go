@@ -159,6 +159,10 @@ func (a *Agent) describeWait(result *api.TurnResult, res graph.Result[State]) er
 		if tc.Again != "" {
 			result.Response = fmt.Sprintf(msgToolAgain.in(lang), tc.Tool)
 			result.TextKey = keyToolAgain
+			if tc.Again == api.AgainStopped { // the person's Stop, not the app closing
+				result.Response = fmt.Sprintf(msgToolStopped.in(lang), tc.Tool)
+				result.TextKey = keyToolStopped
+			}
 		}
 	case req.Approval != nil:
 		plan := *req.Approval
@@ -193,6 +197,10 @@ var (
 	msgToolAgain = phrases{
 		ko: "%s 도구 호출을 결정한 뒤 작업이 끝나기 전에 Wayfinder가 닫혔어요. 이미 실행됐을 수도 있어요. 다시 정해 주세요.",
 		en: "Wayfinder closed after you decided on this %s call and before the work finished; it may have run already. Please decide again.",
+	}
+	msgToolStopped = phrases{
+		ko: "%s 도구 호출이 끝나기 전에 중지하셨어요. 일부는 이미 실행됐을 수 있어요. 다시 실행하거나 거부해 주세요.",
+		en: "You stopped this %s call before it finished; it may have done part of its work. Run it again, or deny it.",
 	}
 	msgPlanAgain = phrases{
 		ko: "승인한 계획의 작업이 끝나기 전에 멈췄어요. 수정한 내용 그대로 여기 있어요 — 다시 승인하면 이어서 진행해요.",

@@ -25,6 +25,7 @@ func TestLineWordsEveryKey(t *testing.T) {
 				strings.NewReplacer("{done}", "“a”", "{left}", "“b”, “c”").Replace(msgPlanStopped.in(lang))},
 			{keyToolAsk, map[string]string{"tool": "web_search"}, fmt.Sprintf(msgToolAsk.in(lang), "web_search")},
 			{keyToolAgain, map[string]string{"tool": "web_search"}, fmt.Sprintf(msgToolAgain.in(lang), "web_search")},
+			{keyToolStopped, map[string]string{"tool": "web_search"}, fmt.Sprintf(msgToolStopped.in(lang), "web_search")},
 			{keyCancelled, nil, msgCancelled.in(lang)},
 			{keyNoAnswer, nil, msgNoAnswer.in(lang)},
 			{keyEmpty, nil, msgEmpty.in(lang)},

@@ -343,9 +343,10 @@ func TestStopDuringAHungCall(t *testing.T) {
 		name  string
 		cause error
 		want  api.AgainReason
+		key   string
 	}{
-		{"stopped by the person", chat.ErrStopped, api.AgainStopped},
-		{"the app closing", nil, api.AgainInterrupted},
+		{"stopped by the person", chat.ErrStopped, api.AgainStopped, keyToolStopped},
+		{"the app closing", nil, api.AgainInterrupted, keyToolAgain},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			started := make(chan struct{}, 1)
@@ -378,6 +379,10 @@ func TestStopDuringAHungCall(t *testing.T) {
 			}
 			if res.ToolCall == nil || res.ToolCall.Again != c.want || res.ToolCall.Tool != "slow__wait" {
 				t.Fatalf("offered again: %+v, want again %q", res.ToolCall, c.want)
+			}
+			// The line says what happened: the person's Stop, or the app closing.
+			if line, _ := Line(c.key, map[string]string{"tool": "slow__wait"}, "ko"); res.TextKey != c.key || res.Response != line {
+				t.Fatalf("said %q (key %s), want %q (key %s)", res.Response, res.TextKey, line, c.key)
 			}
 			if running := toolLines(out, ""); len(running) != 1 || running[0].Text != "{}" {
 				t.Fatalf("the trace of the running call: %+v (a call without arguments shows {})", running)

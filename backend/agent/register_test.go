@@ -15,7 +15,7 @@ func TestTheAssistantSpeaksOneRegister(t *testing.T) {
 	for name, p := range map[string]phrases{
 		"msgEmpty": msgEmpty, "msgOutOfScope": msgOutOfScope, "msgPlanIntro": msgPlanIntro, "msgPlanFallback": msgPlanFallback,
 		"msgCancelled": msgCancelled, "msgGuard": msgGuard, "msgGuardNothing": msgGuardNothing, "msgRecGuard": msgRecGuard,
-		"msgEditProblem": msgEditProblem, "msgToolAsk": msgToolAsk, "msgToolAgain": msgToolAgain, "msgPlanAgain": msgPlanAgain,
+		"msgEditProblem": msgEditProblem, "msgToolAsk": msgToolAsk, "msgToolAgain": msgToolAgain, "msgToolStopped": msgToolStopped, "msgPlanAgain": msgPlanAgain,
 		"msgPlanFailed": msgPlanFailed, "msgPlanStopped": msgPlanStopped, "msgPlanStoppedNone": msgPlanStoppedNone, "msgPlanStoppedGuide": msgPlanStoppedGuide,
 		"msgNoAnswer": msgNoAnswer, "msgRemembered": msgRemembered, "msgRememberFailed": msgRememberFailed,
 	} {

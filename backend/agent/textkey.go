@@ -20,6 +20,7 @@ const (
 	keyPlanStoppedGuide = "plan_stopped_guide"
 	keyToolAsk          = "tool_ask"
 	keyToolAgain        = "tool_again"
+	keyToolStopped      = "tool_stopped"
 	keyCancelled        = "cancelled"
 	keyNoAnswer         = "no_answer"
 	keyEmpty            = "empty"
@@ -63,7 +64,7 @@ func Line(key string, args map[string]string, lang string) (line string, ok bool
 	blank := map[string]struct {
 		p   phrases
 		arg string
-	}{keyToolAsk: {msgToolAsk, "tool"}, keyToolAgain: {msgToolAgain, "tool"}, keyRemembered: {msgRemembered, "what"}}
+	}{keyToolAsk: {msgToolAsk, "tool"}, keyToolAgain: {msgToolAgain, "tool"}, keyToolStopped: {msgToolStopped, "tool"}, keyRemembered: {msgRemembered, "what"}}
 	switch b, known := blank[key]; {
 	case known:
 		v, has := args[b.arg]

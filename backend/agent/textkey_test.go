@@ -53,6 +53,7 @@ func TestWindowHasTheLines(t *testing.T) {
 		keyPlanStoppedGuide: msgPlanStoppedGuide,
 		keyToolAsk:          withTool(msgToolAsk),
 		keyToolAgain:        withTool(msgToolAgain),
+		keyToolStopped:      withTool(msgToolStopped),
 		keyCancelled:        msgCancelled,
 		keyNoAnswer:         msgNoAnswer,
 		keyEmpty:            msgEmpty,

@@ -3,8 +3,8 @@
 // get-tiny-image tool shows under the reply (the backend gives it as a
 // sniffed PNG); and Stop while a call waits on a server that never
 // answers (tests/mcpservers/hang.mjs) ends the turn at once — long before
-// the call's 60 s limit — and the call is offered again saying the person
-// stopped it.
+// the call's 60 s limit — and the call is offered again, in the
+// conversation, under a line saying the person stopped it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -63,13 +63,20 @@ test("Stop ends a turn whose MCP call hangs, and the call is offered again sayin
   await p.waitForSelector(".progress .text:has-text('Using slow__wait')", { timeout: 30_000 });
   await screenshot(p, "mcp-hang-1-waiting-en-1280");
   await p.click("button.stop");
-  // Offered again, well within the call's 60 s limit (the wait below is 20 s).
-  await p.waitForSelector("dialog.tool-approval[open] .again[data-again='stopped']", { timeout: 20_000 });
+  // Offered again, well within the call's 60 s limit (the wait below is 20 s),
+  // in the conversation under one line saying the person stopped it, with
+  // no dialog over that line repeating it.
+  const offered = "article[data-role='assistant'][data-status='awaiting_approval']";
+  await p.waitForSelector(`${offered} .tool-card button.review`, { timeout: 20_000 });
   assert.equal(
-    await p.textContent("dialog.tool-approval .again"),
-    "You stopped this call before it finished (its server had not answered); it may have done part of its work. Run it again, or deny it.",
+    ((await p.textContent(`${offered} .bubble`)) ?? "").trim(),
+    "You stopped this slow__wait call before it finished; it may have done part of its work. Run it again, or deny it.",
   );
+  assert.equal(await p.$("dialog.tool-approval"), null, "the dialog opened over the line");
   await screenshot(p, "mcp-hang-2-stopped-en-1280");
+  await p.click(`${offered} .tool-card button.review`);
+  await p.waitForSelector("dialog.tool-approval[open]");
+  assert.equal(await p.$("dialog.tool-approval .again"), null, "the dialog says it again");
   await script(w.fake, answer("I could not get an answer from the slow server."));
   await p.click("dialog.tool-approval button.deny");
   await p.waitForSelector("dialog.tool-approval", { state: "detached" });

@@ -34,16 +34,12 @@ describe("the tool approval dialog", () => {
     expect($(".badge")).toBeNull();
   });
 
-  it("marks a read-only tool and a call asked again after a restart", () => {
+  it("marks a read-only tool; a call asked again has no notice of its own (the conversation's line says why)", () => {
     const { $ } = show({ id: "c2", tool: "list_dir", server: "filesystem", description: "List a folder.", arguments: "{}", reason: "always_ask", read_only: true, again: "interrupted" });
     expect($(".badge")!.textContent).toBe("says it only reads");
-    expect($(".again")!.textContent).toContain("it may have run already");
+    expect($(".again")).toBeNull();
+    expect($("[role=status]")).toBeNull();
     expect($(".args .none")!.textContent).toBe("No arguments.");
-  });
-
-  it("says the person stopped a call that hung, not that Wayfinder closed", () => {
-    const { $ } = show({ id: "c4", tool: "slow__wait", server: "slow", description: "Never answers.", arguments: "{}", reason: "always_ask", again: "stopped" });
-    expect($(".again")!.textContent).toBe("You stopped this call before it finished (its server had not answered); it may have done part of its work. Run it again, or deny it.");
   });
 
   it("shows arguments that are not an object as they came", () => {

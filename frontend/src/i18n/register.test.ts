@@ -29,6 +29,7 @@ const ASSISTANT_SPEAKS = new Set([
   "line.plan_stopped_guide",
   "line.tool_ask",
   "line.tool_again",
+  "line.tool_stopped",
   "line.cancelled",
   "line.no_answer",
   "line.empty",

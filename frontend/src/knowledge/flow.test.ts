@@ -36,6 +36,17 @@ function fakeLayout(height: number, mark: number): void {
   });
 }
 
+/** findLeave lists a leave policy titled title and searches for "휴가 15일" until its one hit is shown. */
+async function findLeave(fake: Awaited<ReturnType<typeof start>>["fake"], title: string): Promise<void> {
+  fake.docs.push({ id: "d1", title, source: "/data/uploads/leave.md", kind: "markdown", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });
+  click($$(".views button")[0]!);
+  click("#kb-tab-search");
+  fill("#kb-search", "휴가 15일");
+  $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
+  flushSync();
+  await vi.waitFor(() => expect($$(".hit")).toHaveLength(1));
+}
+
 async function openKnowledge(opts = {}) {
   const ctx = await start(opts);
   click($$(".views button")[0]!);
@@ -153,13 +164,7 @@ describe("knowledge screen", () => {
 
   it("opens a hit in its whole document: scrolled to it, where it is, the words marked, no markup from the document", async () => {
     const { fake } = await start();
-    fake.docs.push({ id: "d1", title: "Leave policy", source: "/data/uploads/leave.md", kind: "markdown", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });
-    click($$(".views button")[0]!);
-    click("#kb-tab-search");
-    fill("#kb-search", "휴가 15일");
-    $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
-    flushSync();
-    await vi.waitFor(() => expect($$(".hit")).toHaveLength(1));
+    await findLeave(fake, "Leave policy");
     fakeLayout(20, 0);
     click(".hit button.read-hit");
     await vi.waitFor(() => expect(document.querySelector("dialog.reader[open]")).not.toBeNull());
@@ -196,13 +201,7 @@ describe("knowledge screen", () => {
 
   it("opens a hit taller than the view at its first marked word, in Korean", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
-    fake.docs.push({ id: "d1", title: "휴가 규정", source: "/data/uploads/leave.md", kind: "markdown", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });
-    click($$(".views button")[0]!);
-    click("#kb-tab-search");
-    fill("#kb-search", "휴가 15일");
-    $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
-    flushSync();
-    await vi.waitFor(() => expect($$(".hit")).toHaveLength(1));
+    await findLeave(fake, "휴가 규정");
     // The hit 400 px high in a view of 100, its first marked word 250 px down it: from its first line, the word
     // would be out of view.
     fakeLayout(400, 250);

@@ -124,6 +124,10 @@ type officeFormat struct {
 	// numbering, when set, reads the numbers the program puts before
 	// paragraphs itself (Word's numbering.xml).
 	numbering func(z *zip.Reader, budget *xmlBudget) (*wordNumbering, error)
+	// notes, when set, reads the footnotes and endnotes the body refers
+	// to, kept apart from it (Word's footnotes.xml, endnotes.xml), given
+	// the main part's name.
+	notes func(ctx context.Context, z *zip.Reader, f *officeFormat, main string, budget *xmlBudget) (*wordNotes, error)
 }
 
 // Element names are matched as "prefix:local" with the namespace's usual
@@ -238,9 +242,10 @@ var docx = officeFormat{
 	text: set("w:t"),
 	// w:pPrChange and w:rPrChange hold the properties before a tracked
 	// change: an old style or number, not the one shown.
-	skip: set("w:del", "w:delText", "w:instrText", "mc:Fallback", "w:footnoteReference", "w:commentReference", "w:pPrChange", "w:rPrChange"),
+	skip: set("w:del", "w:delText", "w:instrText", "mc:Fallback", "w:commentReference", "w:pPrChange", "w:rPrChange"),
 	cell: set("w:tc"), row: set("w:tr"),
 	numbering: readWordNumbering,
+	notes:     readWordNotes,
 	inline: func(e xml.StartElement) string {
 		switch qname(e.Name) {
 		case "w:tab":
@@ -379,8 +384,14 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 	if len(parts) > maxOfficeParts {
 		return &OfficeLimitError{What: "number of sections"}
 	}
+	var notes *wordNotes
+	if f.notes != nil {
+		if notes, err = f.notes(ctx, z, f, parts[0], budget); err != nil {
+			return err // a limit, or the context; damaged notes give what they can
+		}
+	}
 	w := &mdWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: kind, Markdown: true}}
-	err = w.parts(ctx, z, f, parts, styles, nums, budget)
+	err = w.parts(ctx, z, f, parts, styles, nums, notes, budget)
 	budget.release()
 	if err != nil {
 		return err
@@ -389,13 +400,13 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 }
 
 // parts reads the body parts in order.
-func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, parts []string, styles map[string]int, nums *wordNumbering, budget *xmlBudget) error {
+func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, parts []string, styles map[string]int, nums *wordNumbering, notes *wordNotes, budget *xmlBudget) error {
 	for _, name := range parts {
 		d, closer, err := openPart(z, name, budget)
 		if err != nil {
 			return err
 		}
-		err = budget.judged(w.body(ctx, f, d, styles, nums))
+		err = budget.judged(w.body(ctx, f, d, styles, nums, notes))
 		closer.Close()
 		if err != nil {
 			return err
@@ -416,8 +427,9 @@ func openPart(z *zip.Reader, name string, budget *xmlBudget) (*xml.Decoder, io.C
 }
 
 // body reads one body part: paragraphs in order, each after its number
-// if it has one; a table's cells joined on their row's line.
-func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, styles map[string]int, nums *wordNumbering) error {
+// if it has one, and followed by the notes it refers to; a table's cells
+// joined on their row's line, the notes of its cells after the row.
+func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, styles map[string]int, nums *wordNumbering, notes *wordNotes) error {
 	var (
 		stack []string // open elements
 		skip  int      // depth of the element being skipped; 0: none
@@ -441,7 +453,10 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 		if inCell, err := tbl.add(t); inCell || err != nil { // a cell gathers its paragraphs
 			return err
 		}
-		return w.paragraph(t, lvl)
+		if err := w.paragraph(t, lvl); err != nil {
+			return err
+		}
+		return notes.flush(w)
 	}
 	for n := 0; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
@@ -449,7 +464,10 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 		}
 		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
-			return tbl.close()
+			if err := tbl.close(); err != nil {
+				return err
+			}
+			return notes.flush(w)
 		}
 		if err != nil {
 			return xmlError(err)
@@ -508,6 +526,7 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 					shapeLevel = max(shapeLevel, f.shapeHeading(t))
 				}
 				para.WriteString(f.inline(t))
+				para.WriteString(notes.ref(t))
 			}
 			if f.text[name] {
 				text++
@@ -542,6 +561,11 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 				}
 				if err := tbl.pop(); err != nil {
 					return err
+				}
+				if len(tbl.rows) == 0 { // the notes of a row's cells follow it
+					if err := notes.flush(w); err != nil {
+						return err
+					}
 				}
 			}
 		case xml.CharData:

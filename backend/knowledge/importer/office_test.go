@@ -249,6 +249,7 @@ func TestOfficeLimits(t *testing.T) {
 func FuzzOffice(f *testing.F) {
 	f.Add(docxOf(f, p("Heading1", "제목")+p("", "본문"), ""))
 	f.Add(docxOf(f, numbered("1", "1", "제목"), "", numberingXML(`<w:abstractNum w:abstractNumId="1">`+lvl("1", "ganada", "%1.%2", "")+`</w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num>`)))
+	f.Add(docxOf(f, noted("본문", "footnote", "1")+noted("끝", "endnote", "1"), "", footnotesXML(footnote("1", "각주")), endnotesXML(footnote("1", "미주"))))
 	f.Add(hwpxOf(f, hp("0", `<hp:t>본문</hp:t>`)))
 	f.Add(odtOf(f, `<text:p>a</text:p>`))
 	f.Add(zipOf(f, part{"ppt/slides/slide1.xml", slide(shape(`<p:ph type="title"/>`, ap("제목")))}))

@@ -1,0 +1,256 @@
+package importer
+
+import (
+	"archive/zip"
+	"context"
+	"encoding/xml"
+	"errors"
+	"io"
+	"path"
+	"strings"
+	"unicode/utf8"
+)
+
+// Word keeps a footnote's and an endnote's text apart from the body, in
+// word/footnotes.xml and word/endnotes.xml; the body holds only a
+// reference (w:footnoteReference w:id) where the number is shown. Reports,
+// theses and legal texts keep sources, definitions and exceptions there,
+// so the notes are read before the body and each is put after the
+// paragraph that refers to it, as its own block, "[^1] text", the way the
+// HWP reader puts a footnote's paragraphs after its paragraph: the chunk
+// that holds a sentence holds its note too. The paragraph keeps the mark
+// ("…에 이르렀다.[^1]") so a reader sees which sentence it belongs to.
+// The form is Markdown's footnote mark without the colon of a definition:
+// "[^1]: 참조" would be a link reference definition to a Markdown
+// renderer without footnotes (marked), and vanish from the page.
+//
+// Endnotes come after their paragraph too, not at the end of the
+// document: the same rule for both, and a search for an endnote's source
+// finds it beside the sentence that cites it rather than in a last chunk
+// of sources cut off from their context.
+
+// Bounds on the notes held while the body is read (they are read first);
+// past them a note is cut or left out, the file is still read.
+const (
+	// maxNotes bounds the notes of one kind held: a long commentary has
+	// some thousands; an empty note costs a map entry all the same.
+	maxNotes = 20_000
+	// maxNoteText bounds one note's text (a page of notes is about 4 KB);
+	// a longer one is cut, with "…".
+	maxNoteText = 32 << 10
+	// maxNotesText bounds all the notes' text held at once.
+	maxNotesText = 16 << 20
+)
+
+// noteKey is a note: footnotes and endnotes number their ids apart.
+type noteKey struct {
+	end bool
+	id  string
+}
+
+// wordNotes holds a Word document's notes and numbers them as the body
+// refers to them. Its methods do nothing on nil: a file without notes.
+type wordNotes struct {
+	text map[noteKey]string
+	// label is the number given to a note at its first reference, in
+	// reference order as Word numbers them: footnotes 1, 2, 3, endnotes
+	// i, ii, iii (Word's default formats).
+	label map[noteKey]string
+	// counted are the notes of each kind numbered so far, kept those
+	// held, and held the bytes of their text.
+	counted, kept [2]int
+	held          int
+	// pending are the notes referred to by the paragraph (or table row)
+	// being read, to come after it.
+	pending []noteKey
+}
+
+// readWordNotes reads the footnotes and endnotes of the Word file z,
+// (format f) whose main part is main, within budget. Their parts are named in the
+// main part's relationships (word/footnotes.xml, word/endnotes.xml when
+// they are not). A file without notes gives nil; damaged notes give what
+// could be read before the damage.
+func readWordNotes(ctx context.Context, z *zip.Reader, f *officeFormat, main string, budget *xmlBudget) (*wordNotes, error) {
+	rels := path.Join(path.Dir(main), "_rels", path.Base(main)+".rels")
+	var n *wordNotes
+	for _, kind := range []struct {
+		end       bool
+		typ, name string
+	}{{false, "/footnotes", "footnotes.xml"}, {true, "/endnotes", "endnotes.xml"}} {
+		name := "word/" + kind.name
+		if target := relTarget(z, rels, kind.typ); target != "" {
+			if strings.HasPrefix(target, "/") {
+				name = strings.TrimPrefix(target, "/")
+			} else {
+				name = path.Join(path.Dir(main), target)
+			}
+		}
+		d, closer, err := openPart(z, name, budget)
+		if err != nil {
+			continue // no notes of this kind
+		}
+		if n == nil {
+			n = &wordNotes{text: map[noteKey]string{}, label: map[noteKey]string{}}
+		}
+		err = budget.judged(n.read(ctx, d, f, kind.end))
+		closer.Close()
+		if err != nil && !errors.Is(err, ErrOfficeDamaged) {
+			return n, err // a limit, or the context
+		}
+	}
+	return n, nil
+}
+
+// read reads one notes part: each note's paragraphs joined on one line,
+// the separators Word draws above the notes (w:type) left out.
+func (n *wordNotes) read(ctx context.Context, d *xml.Decoder, f *officeFormat, end bool) error {
+	var (
+		depth, skip, text int
+		in                bool // inside a note that is kept
+		at                int  // depth of that note
+		id                string
+		b                 strings.Builder
+		cut               bool
+		kind              = kindIndex(end)
+	)
+	write := func(s string) {
+		if cut || s == "" {
+			return
+		}
+		if b.Len()+len(s) > maxNoteText {
+			c := maxNoteText - b.Len()
+			for c > 0 && !utf8.RuneStart(s[c]) {
+				c--
+			}
+			s, cut = s[:c], true
+		}
+		b.WriteString(s)
+	}
+	for k := 0; ; k++ {
+		if k%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return xmlError(err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			if depth > maxOfficeDepth {
+				return &OfficeLimitError{What: "nesting of elements"}
+			}
+			name := qname(t.Name)
+			switch {
+			case skip > 0:
+			case name == "w:footnote" || name == "w:endnote":
+				switch attr(t, "type") {
+				case "separator", "continuationSeparator", "continuationNotice":
+					skip = depth
+				default:
+					in, at, id, cut = true, depth, attr(t, "id"), false
+					b.Reset()
+				}
+			case !in:
+			case f.skip[name] || name == "w:footnoteReference" || name == "w:endnoteReference":
+				skip = depth
+			default:
+				if f.text[name] {
+					text++
+				}
+				write(f.inline(t))
+			}
+		case xml.EndElement:
+			name := qname(t.Name)
+			switch {
+			case skip > 0:
+				if depth == skip {
+					skip = 0
+				}
+			case in && depth == at:
+				in = false
+				s := strings.TrimSpace(b.String())
+				if cut {
+					s += "…"
+				}
+				key := noteKey{end: end, id: id}
+				if _, dup := n.text[key]; !dup && n.kept[kind] < maxNotes && n.held+len(s) <= maxNotesText {
+					n.text[key] = s
+					n.kept[kind]++
+					n.held += len(s)
+				}
+				b.Reset()
+			case in:
+				if f.text[name] {
+					text--
+				}
+				if f.paragraph[name] || f.cell[name] {
+					write(" ") // a note's paragraphs, and its table's cells, on one line
+				}
+			}
+			depth--
+		case xml.CharData:
+			if in && skip == 0 && text > 0 {
+				write(string(t))
+			}
+		}
+	}
+}
+
+func kindIndex(end bool) int {
+	if end {
+		return 1
+	}
+	return 0
+}
+
+// ref is the mark of the note a reference element e refers to ("[^1]"),
+// which then waits to come after its paragraph; "" when e is no
+// reference, or refers to a note the file does not have.
+func (n *wordNotes) ref(e xml.StartElement) string {
+	if n == nil {
+		return ""
+	}
+	var key noteKey
+	switch qname(e.Name) {
+	case "w:footnoteReference":
+	case "w:endnoteReference":
+		key.end = true
+	default:
+		return ""
+	}
+	key.id = attr(e, "id")
+	if _, ok := n.text[key]; !ok {
+		return ""
+	}
+	l, seen := n.label[key]
+	if !seen {
+		i := kindIndex(key.end)
+		n.counted[i]++
+		l = formatNumber(n.counted[i], [2]string{"decimal", "lowerRoman"}[i])
+		n.label[key] = l
+		n.pending = append(n.pending, key) // a note referred to again comes once
+	}
+	return "[^" + l + "]"
+}
+
+// flush writes the notes waiting for the paragraph just written.
+func (n *wordNotes) flush(w *mdWriter) error {
+	if n == nil {
+		return nil
+	}
+	for len(n.pending) > 0 {
+		key := n.pending[0]
+		n.pending = n.pending[1:]
+		if t := n.text[key]; t != "" {
+			if err := w.paragraph("[^"+n.label[key]+"] "+t, 0); err != nil {
+				return err
+			}
+		}
+	}
+	n.pending = nil
+	return nil
+}

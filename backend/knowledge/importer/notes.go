@@ -32,9 +32,10 @@ import (
 // Bounds on the notes held while the body is read (they are read first);
 // past them a note is cut or left out, the file is still read.
 const (
-	// maxNotes bounds the notes of one kind held: a long commentary has
-	// some thousands; an empty note costs a map entry all the same.
-	maxNotes = 20_000
+	// maxNotes bounds the notes of one kind held: a thesis has hundreds,
+	// a long commentary some thousands; an empty note costs a map entry
+	// all the same.
+	maxNotes = 10_000
 	// maxNoteText bounds one note's text (a page of notes is about 4 KB);
 	// a longer one is cut, with "…".
 	maxNoteText = 32 << 10

@@ -93,7 +93,7 @@ type SearchHit struct {
 type ImportProgress struct {
 	ImportID string `json:"import_id"`
 	File     string `json:"file"`
-	Stage    string `json:"stage"` // reading, chunking, embedding, done, skipped, duplicate, failed
+	Stage    string `json:"stage"` // waiting, reading, chunking, embedding, done, skipped, duplicate, failed, stopped (CancelImport: nothing of the file was added)
 	Pages    int    `json:"pages"`
 	Unit     string `json:"unit,omitempty"` // what Pages counts: "page" or "slide"
 	Chunks   int    `json:"chunks"`
@@ -178,6 +178,10 @@ type ImportReport struct {
 	// Wayfinder imports (PDF, Word, PowerPoint, HWP, HWPX, OpenDocument, HTML,
 	// EPUB, Markdown, text, JSON, JSON Lines).
 	Ignored []string `json:"ignored"`
+	// Stopped are the files not added because the import was stopped
+	// (KnowledgeService.CancelImport, or the app closing): the one it was
+	// on, whose rows and vectors were dropped, and those not started.
+	Stopped []string `json:"stopped"`
 	// Conversation: as in ImportProgress.
 	Conversation string     `json:"conversation,omitempty"`
 	Documents    int        `json:"documents"`

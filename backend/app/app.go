@@ -59,6 +59,7 @@ type App struct {
 	chatReady chan struct{}  // closed once chat is set
 	pullMu    sync.Mutex
 	pulls     map[string]context.CancelFunc
+	imports   imports // background imports and uploads, by id, for CancelImport
 }
 
 // openApp opens the data directory and wires the services. Events go to

@@ -313,7 +313,7 @@ func reasonOf(err error) *api.FileReason {
 
 func newReport(id string) api.ImportReport {
 	return api.ImportReport{ImportID: id, Imported: []string{}, Skipped: []string{}, Failed: []api.ImportFailure{},
-		Warnings: []api.ImportFailure{}, Replaced: []string{}, Duplicates: []api.ImportFailure{}, Ignored: []string{}}
+		Warnings: []api.ImportFailure{}, Replaced: []string{}, Duplicates: []api.ImportFailure{}, Ignored: []string{}, Stopped: []string{}}
 }
 
 // addReport adds what an import reports to the DTO.
@@ -321,6 +321,7 @@ func addReport(rep *api.ImportReport, r knowledge.Report) {
 	rep.Imported = append(rep.Imported, r.Imported...)
 	rep.Skipped = append(rep.Skipped, r.Skipped...)
 	rep.Ignored = append(rep.Ignored, r.Ignored...)
+	rep.Stopped = append(rep.Stopped, r.Stopped...)
 	for _, f := range r.Failed {
 		rep.Failed = append(rep.Failed, api.ImportFailure{File: f.Path, Error: f.Err.Error(), Reason: reasonOf(f.Err)})
 	}
@@ -358,11 +359,18 @@ func (l *library) upload(ctx context.Context, id, conversation, name string, con
 	case knowledge.UploadDuplicate:
 		rep.Duplicates = append(rep.Duplicates, api.ImportFailure{File: name, Error: res.Same.Title})
 	}
-	if err != nil {
-		info := describe(err)
-		rep.Error = &info
-	}
+	setError(&rep, err)
 	return rep
+}
+
+// setError says in rep why an import ended early, unless it was stopped:
+// rep.Stopped says that, and stopping is no failure.
+func setError(rep *api.ImportReport, err error) {
+	if err == nil || errors.Is(err, context.Canceled) && len(rep.Stopped) > 0 {
+		return
+	}
+	info := describe(err)
+	rep.Error = &info
 }
 
 // importPaths imports files and folders, reporting each file's progress.
@@ -376,10 +384,7 @@ func (l *library) importPaths(ctx context.Context, id string, paths []string, pr
 	}
 	r, err := kb.Import(ctx, paths, func(p knowledge.Progress) { progress(progressOf(id, p)) })
 	addReport(&rep, r)
-	if err != nil {
-		info := describe(err)
-		rep.Error = &info
-	}
+	setError(&rep, err)
 	return rep
 }
 
@@ -456,10 +461,12 @@ func (k *KnowledgeService) Import(paths []string) (string, error) {
 	}
 	a := k.app
 	id := store.NewID()
+	ctx, done := a.imports.start(a.ctx, id)
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()
-		rep := a.library.importPaths(a.ctx, id, clean, func(p api.ImportProgress) { a.events.Emit(api.EventImport, p) })
+		defer done()
+		rep := a.library.importPaths(ctx, id, clean, func(p api.ImportProgress) { a.events.Emit(api.EventImport, p) })
 		a.events.Emit(api.EventImportDone, rep)
 	}()
 	return id, nil

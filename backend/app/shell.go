@@ -104,10 +104,12 @@ func (k *KnowledgeService) startUpload(conversation, name, contentBase64 string)
 	}
 	a := k.app
 	id := store.NewID()
+	ctx, done := a.imports.start(a.ctx, id)
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()
-		rep := a.library.upload(a.ctx, id, conversation, name, bytes.NewReader(data), func(p api.ImportProgress) { a.events.Emit(api.EventImport, p) })
+		defer done()
+		rep := a.library.upload(ctx, id, conversation, name, bytes.NewReader(data), func(p api.ImportProgress) { a.events.Emit(api.EventImport, p) })
 		if conversation != "" {
 			// The list names a conversation not titled yet after its files.
 			a.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: conversation})

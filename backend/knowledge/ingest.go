@@ -23,7 +23,7 @@ import (
 type Stage string
 
 // Stages in the order a file goes through them; a file ends in
-// StageDone, StageSkipped or StageFailed.
+// StageDone, StageSkipped, StageDuplicate, StageFailed or StageStopped.
 const (
 	StageWaiting   Stage = "waiting" // another import or removal holds the library; this one starts after it
 	StageReading   Stage = "reading"
@@ -33,6 +33,10 @@ const (
 	StageSkipped   Stage = "skipped"   // unchanged since the last import
 	StageDuplicate Stage = "duplicate" // an upload whose content the library has already
 	StageFailed    Stage = "failed"
+	// StageStopped ends a file whose import was cancelled (the person
+	// stopped it, or the app closed) before its documents were swapped in:
+	// nothing of it was added, and an earlier version stays as it was.
+	StageStopped Stage = "stopped"
 )
 
 // Progress is one import event, for a progress bar per file.
@@ -81,7 +85,10 @@ type Report struct {
 	Warnings []FileError // imported files with a warning each (Progress.Warnings)
 	// Ignored are files found in folders whose type cannot be imported
 	// (a file named on its own fails instead).
-	Ignored   []string
+	Ignored []string
+	// Stopped are the files the import did not add because it was
+	// cancelled: the one it was on, and those it had not started.
+	Stopped   []string
 	Documents int
 	Chunks    int
 	Pages     int
@@ -154,10 +161,13 @@ func (b *Base) Import(ctx context.Context, paths []string, onProgress func(Progr
 	if err := b.writable(); err != nil {
 		return rep, err
 	}
-	if len(files) > 0 {
-		waitFor(&b.write, Progress{File: files[0], FileIndex: 1, FilesTotal: len(files)}, onProgress)
-	} else {
-		b.write.Lock()
+	if len(files) == 0 {
+		return rep, nil
+	}
+	first := Progress{File: files[0], FileIndex: 1, FilesTotal: len(files)}
+	if err := waitFor(ctx, &b.write, first, onProgress); err != nil {
+		stopped(&rep, files, 0, onProgress)
+		return rep, err
 	}
 	defer b.write.Unlock()
 	var st importState
@@ -165,22 +175,59 @@ func (b *Base) Import(ctx context.Context, paths []string, onProgress func(Progr
 	for i, path := range files {
 		p := Progress{File: path, FileIndex: i + 1, FilesTotal: len(files)}
 		if err := b.importOne(ctx, path, path, p, onProgress, &rep, &st); err != nil {
+			if ctx.Err() != nil {
+				stopped(&rep, files, i, onProgress)
+			}
 			return rep, err
 		}
 	}
 	return rep, nil
 }
 
+// stopped ends the files from index i on of a cancelled import: each is
+// reported StageStopped, so that every progress bar ends and the report
+// says which files were not added.
+func stopped(rep *Report, files []string, i int, onProgress func(Progress)) {
+	for j := i; j < len(files); j++ {
+		rep.Stopped = append(rep.Stopped, files[j])
+		onProgress(Progress{File: files[j], Stage: StageStopped, FileIndex: j + 1, FilesTotal: len(files)})
+	}
+}
+
 // waitFor takes mu for the file of p. When another import or removal holds
 // it, p first says the file waits: an upload queued behind a long import
-// would otherwise show nothing at all until its turn.
-func waitFor(mu *sync.Mutex, p Progress, onProgress func(Progress)) {
+// would otherwise show nothing at all until its turn. The wait ends when
+// ctx does (the person stopped the import): then mu is not held and the
+// error is ctx's; the lock taken later is given back at once.
+func waitFor(ctx context.Context, mu *sync.Mutex, p Progress, onProgress func(Progress)) error {
 	if mu.TryLock() {
-		return
+		if err := ctx.Err(); err != nil {
+			mu.Unlock()
+			return err
+		}
+		return nil
 	}
 	p.Stage = StageWaiting
 	onProgress(p)
-	mu.Lock()
+	got := make(chan struct{})
+	go func() {
+		mu.Lock()
+		close(got)
+	}()
+	select {
+	case <-got:
+		if err := ctx.Err(); err != nil {
+			mu.Unlock()
+			return err
+		}
+		return nil
+	case <-ctx.Done():
+		go func() {
+			<-got
+			mu.Unlock()
+		}()
+		return ctx.Err()
+	}
 }
 
 // importState is what an Import call learns across its files.
@@ -226,7 +273,7 @@ func (b *Base) importOne(ctx context.Context, source, path string, p Progress, o
 			rep.Warnings = append(rep.Warnings, FileError{Path: source, Err: w})
 		}
 	case ctx.Err() != nil:
-		return ctx.Err()
+		return ctx.Err() // the caller reports the file StageStopped
 	case errors.Is(err, errDatabase):
 		return err
 	default:

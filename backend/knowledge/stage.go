@@ -43,7 +43,8 @@ type stager struct {
 	heading        string
 	nDocs, nChunks int
 	pages          int
-	unit           string // what pages counts (the file's documents share it)
+	unit           string   // what pages counts (the file's documents share it)
+	sent           []string // chunks handed to the sink, whose vectors a stopped import deletes
 	// lastRowID is kb_chunks' largest rowid before the import: SQLite gives
 	// new rows larger ones, and only imports (one at a time, under
 	// Base.write) add chunks, so the new chunks are the rows above it.
@@ -169,18 +170,36 @@ func (s *stager) flush() error {
 }
 
 // finish ends the import: on failure (err, or no text at all) it deletes
-// the staged rows; otherwise it swaps them in, then indexes the new chunks
-// and hands them to the sink.
+// the staged rows; otherwise it hands the staged chunks to the sink, swaps
+// them in, and indexes them for keywords. Embedding comes before the swap
+// so that an import stopped while it embeds (ctx cancelled: a slow model,
+// the person pressing Stop) leaves nothing of the file — its staged rows
+// and the vectors made so far are dropped — and an earlier version of the
+// file stays as it was. An embedding that fails otherwise does not fail
+// the import: keyword search has the chunks, Reindex embeds them later.
 func (s *stager) finish(ctx context.Context, err error) (fileResult, error) {
 	if err == nil && s.nChunks == 0 {
 		err = importer.ErrEmpty
 	}
+	var res fileResult
+	if err == nil {
+		res.embedded, res.embedErr = s.embedStaged(ctx)
+		err = ctx.Err()
+	}
 	if err != nil {
-		if cerr := s.b.dropStaged(context.WithoutCancel(ctx), "source = ?", s.source); cerr != nil {
+		keep := context.WithoutCancel(ctx)
+		if cerr := s.b.dropStaged(keep, "source = ?", s.source); cerr != nil {
 			s.b.log.Warn("staged rows of a failed import stay until the next start", "file", s.source, "err", cerr)
+		}
+		if len(s.sent) > 0 {
+			if derr := s.b.opts.Sink.Delete(keep, s.sent); derr != nil {
+				s.b.log.Warn("vector index kept the chunks of a stopped import", "file", s.source, "err", derr)
+			}
 		}
 		return fileResult{}, err
 	}
+	// From here the file is done: a cancellation no longer undoes it.
+	ctx = context.WithoutCancel(ctx)
 	var oldDocs, oldChunks []string
 	err = s.b.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Model(&Document{}).Where("source = ? AND NOT staged", s.source).Pluck("id", &oldDocs).Error; err != nil {
@@ -196,26 +215,58 @@ func (s *stager) finish(ctx context.Context, err error) (fileResult, error) {
 		return bumpGeneration(tx)
 	})
 	if err != nil {
-		_ = s.b.dropStaged(context.WithoutCancel(ctx), "source = ?", s.source)
+		_ = s.b.dropStaged(ctx, "source = ?", s.source)
 		return fileResult{}, fmt.Errorf("%w: store %q: %w", errDatabase, s.source, err)
 	}
 	s.b.forget(ctx, oldDocs, oldChunks)
-	res := fileResult{docs: s.nDocs, chunks: s.nChunks, pages: s.pages, unit: s.unit}
-	res.embedded, res.embedErr = s.index(ctx)
+	res.docs, res.chunks, res.pages, res.unit = s.nDocs, s.nChunks, s.pages, s.unit
+	s.index(ctx)
 	return res, nil
 }
 
-// index adds the swapped-in chunks to the keyword index and the document
-// list, and hands them to the sink, a page at a time read back from the
-// database. An embedding failure does not fail the import (keyword search
-// has the chunks); the rest are left for Reindex, and the error says why.
-func (s *stager) index(ctx context.Context) (embedded int, embedErr error) {
+// embedStaged hands the staged chunks to the sink, a page at a time read
+// back from the database, remembering their ids (sent) so that a stopped
+// import can take their vectors back. The first failure leaves the rest
+// to Reindex and says why.
+func (s *stager) embedStaged(ctx context.Context) (embedded int, embedErr error) {
 	const page = 1000
-	embedding := s.embed && s.b.opts.Sink != nil
-	if embedding {
-		s.p.Stage = StageEmbedding
-		s.onProgress(s.p)
+	if !s.embed || s.b.opts.Sink == nil {
+		return 0, nil
 	}
+	s.p.Stage = StageEmbedding
+	s.onProgress(s.p)
+	for after := s.lastRowID; ; {
+		rows, last, err := s.b.chunksAfter(ctx, after, page)
+		var docs map[string]Document
+		if err == nil && len(rows) > 0 {
+			after = last
+			docs, err = s.b.stagedDocsOf(ctx, rows)
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				s.b.log.Warn("chunks not embedded; keyword search still finds them", "file", s.source, "err", err)
+			}
+			return embedded, err
+		}
+		if len(rows) == 0 {
+			return embedded, nil
+		}
+		for _, c := range rows {
+			s.sent = append(s.sent, c.ID)
+		}
+		if err := s.sink(ctx, rows, docs, &embedded); err != nil {
+			return embedded, err
+		}
+		if len(rows) < page {
+			return embedded, nil
+		}
+	}
+}
+
+// index adds the swapped-in chunks to the keyword index and the document
+// list, a page at a time read back from the database.
+func (s *stager) index(ctx context.Context) {
+	const page = 1000
 	for after := s.lastRowID; ; {
 		rows, last, err := s.b.chunksAfter(ctx, after, page)
 		if err == nil && len(rows) > 0 {
@@ -224,23 +275,17 @@ func (s *stager) index(ctx context.Context) (embedded int, embedErr error) {
 			if docs, err = s.b.docsOf(ctx, rows); err == nil {
 				s.b.addLive(rows, docs)
 			}
-			if err == nil && embedding {
-				if embedErr = s.sink(ctx, rows, docs, &embedded); embedErr != nil {
-					embedding = false
-				}
-			}
 		}
 		if err != nil {
 			s.b.log.Error("index imported chunks; they are found after a restart", "file", s.source, "err", err)
 		}
 		if err != nil || len(rows) < page {
-			return embedded, embedErr
+			return
 		}
 	}
 }
 
-// sink hands chunks to the vector half; a failure leaves the rest to
-// Reindex.
+// sink hands chunks to the vector half.
 func (s *stager) sink(ctx context.Context, rows []Chunk, docs map[string]Document, embedded *int) error {
 	items := make([]IndexedChunk, len(rows))
 	for i, c := range rows {
@@ -253,7 +298,9 @@ func (s *stager) sink(ctx context.Context, rows []Chunk, docs map[string]Documen
 		s.onProgress(s.p)
 	})
 	if err != nil {
-		s.b.log.Warn("chunks not embedded; keyword search still finds them", "file", s.source, "err", err)
+		if ctx.Err() == nil {
+			s.b.log.Warn("chunks not embedded; keyword search still finds them", "file", s.source, "err", err)
+		}
 		return err
 	}
 	*embedded += len(items)
@@ -293,8 +340,17 @@ func (b *Base) addLive(chunks []Chunk, docs map[string]Document) {
 	}
 }
 
-// docsOf loads the documents of the chunks.
+// docsOf loads the live documents of the chunks.
 func (b *Base) docsOf(ctx context.Context, chunks []Chunk) (map[string]Document, error) {
+	return b.docsWhere(ctx, chunks, "NOT staged")
+}
+
+// stagedDocsOf loads the documents of an import's staged chunks.
+func (b *Base) stagedDocsOf(ctx context.Context, chunks []Chunk) (map[string]Document, error) {
+	return b.docsWhere(ctx, chunks, "staged")
+}
+
+func (b *Base) docsWhere(ctx context.Context, chunks []Chunk, cond string) (map[string]Document, error) {
 	ids := make([]string, 0, len(chunks))
 	seen := map[string]bool{}
 	for _, c := range chunks {
@@ -304,7 +360,7 @@ func (b *Base) docsOf(ctx context.Context, chunks []Chunk) (map[string]Document,
 		}
 	}
 	var docs []Document
-	if err := b.db.WithContext(context.WithoutCancel(ctx)).Where("id IN ? AND NOT staged", ids).Find(&docs).Error; err != nil {
+	if err := b.db.WithContext(context.WithoutCancel(ctx)).Where("id IN ?", ids).Where(cond).Find(&docs).Error; err != nil {
 		return nil, err
 	}
 	out := make(map[string]Document, len(docs))

@@ -24,7 +24,8 @@ import (
 //     library has it already (by its content hash, whatever its name);
 //   - a file with the name of an earlier upload replaces it, in one swap;
 //   - removing the last document of an upload deletes its copy;
-//   - an upload that fails leaves nothing: it is written to a temporary
+//   - an upload that fails or is stopped (its context cancelled, while it
+//     waits or is read, chunked or embedded) leaves nothing: it is written to a temporary
 //     folder (incomingDir) and imported from there, and only a success
 //     moves it into place. A crash can leave that folder, or (before this
 //     version) copies of removed documents: Open sweeps both.
@@ -40,6 +41,7 @@ const (
 	UploadReplaced  UploadOutcome = "replaced"  // an earlier upload of that name, replaced
 	UploadDuplicate UploadOutcome = "duplicate" // the library has this content already
 	UploadFailed    UploadOutcome = "failed"    // see Report.Failed
+	UploadStopped   UploadOutcome = "stopped"   // cancelled before it was added: nothing of it was kept
 )
 
 // UploadResult is the end of one upload.
@@ -84,7 +86,16 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 	}
 	target := filepath.Join(folder, name)
 	p := Progress{File: target, FileIndex: 1, FilesTotal: 1}
-	waitFor(&b.uploads, p, onProgress)
+	// cancelled ends an upload stopped by ctx (the person, or the app
+	// closing) before it was added: StageStopped, and nothing kept.
+	cancelled := func(err error) (UploadResult, error) {
+		p.Stage, p.Error, p.Err = StageStopped, "", nil
+		onProgress(p)
+		return UploadResult{Outcome: UploadStopped, Report: Report{Stopped: []string{target}}}, err
+	}
+	if err := waitFor(ctx, &b.uploads, p, onProgress); err != nil {
+		return cancelled(err)
+	}
 	defer b.uploads.Unlock()
 	p.Stage = StageReading
 	onProgress(p)
@@ -97,6 +108,9 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 		return UploadResult{Outcome: UploadFailed, Report: Report{Failed: []FileError{{Path: target, Err: err}}}}, nil
 	}
 	stop := func(err error) (UploadResult, error) {
+		if ctx.Err() != nil {
+			return cancelled(ctx.Err())
+		}
 		p.Stage, p.Error, p.Err = StageFailed, err.Error(), err
 		onProgress(p)
 		return UploadResult{Outcome: UploadFailed}, err
@@ -154,7 +168,9 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 		}
 	}
 
-	waitFor(&b.write, p, onProgress)
+	if err := waitFor(ctx, &b.write, p, onProgress); err != nil {
+		return cancelled(err)
+	}
 	defer b.write.Unlock()
 	var rep Report
 	var st importState
@@ -170,6 +186,7 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 	}, &rep, &st)
 	if err != nil {
 		res, err := stop(err)
+		rep.Stopped = append(rep.Stopped, res.Report.Stopped...)
 		res.Report = rep
 		return res, err
 	}

@@ -165,15 +165,16 @@ func TestUploadsOfEarlierVersions(t *testing.T) {
 	}
 }
 
-// TestUploadStopped: an upload that something else stops (here, the
-// import is cancelled) ends its progress too and leaves nothing.
+// TestUploadStopped: an upload whose context is cancelled before it
+// begins ends its progress StageStopped, says so in its report and leaves
+// nothing.
 func TestUploadStopped(t *testing.T) {
 	_, b, dir := uploadEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var last Progress
 	res, err := b.Upload(ctx, "notes.md", strings.NewReader("# Notes\n\ntangerines\n"), func(p Progress) { last = p })
-	if err == nil || res.Outcome != UploadFailed || last.Stage != StageFailed {
+	if err == nil || res.Outcome != UploadStopped || last.Stage != StageStopped || len(res.Report.Stopped) != 1 {
 		t.Fatalf("cancelled upload: %+v, %v, last progress %+v", res, err, last)
 	}
 	if got := files(t, dir); len(got) != 0 {

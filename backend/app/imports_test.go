@@ -1,0 +1,137 @@
+package app
+
+import (
+	"context"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+// TestCancelImport: an upload stopped while Ollama holds its embedding
+// leaves nothing of its file (no document, no chunk, no vector, no kept
+// copy), and an upload waiting behind it stops waiting when it is
+// stopped too; both end with stage "stopped" and say so in their reports,
+// which carry no error. Stopping an ended import is no error.
+func TestCancelImport(t *testing.T) {
+	fake := ollamatest.New(t)
+	a, events := openTestApp(t, fake, "llama3.2:3b")
+	k := &KnowledgeService{a}
+	ctx := context.Background()
+	kb, err := a.library.base(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.library.bg.Wait() // the catalog embedded: what hangs next is the upload's
+	count := func(table string) int {
+		t.Helper()
+		var n int
+		if err := a.store.DB().Raw("SELECT COUNT(*) FROM " + table).Scan(&n).Error; err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	docs, chunks, vectors := count("kb_documents"), count("kb_chunks"), a.library.vectors.Count()
+	fake.Fail(ollamatest.PathEmbed, -1, ollamatest.Fault{Kind: ollamatest.FaultHang})
+
+	upload := func(name, text string) string {
+		t.Helper()
+		id, err := k.Upload(name, base64.StdEncoding.EncodeToString([]byte(text)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	at := func(id, stage string) {
+		t.Helper()
+		events.waitFor(t, api.EventImport, func(p any) bool {
+			ev := p.(api.ImportProgress)
+			return ev.ImportID == id && ev.Stage == stage
+		})
+	}
+	report := func(id string) api.ImportReport {
+		t.Helper()
+		return events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id }).(api.ImportReport)
+	}
+	slow := upload("slow.md", "# Slow\n\n"+strings.Repeat("Embedding this passage takes a while. ", 400))
+	at(slow, "embedding")
+	queued := upload("queued.md", "# Queued\n\nThis file waits for the slow one.\n")
+	at(queued, "waiting")
+
+	if err := k.CancelImport(queued); err != nil {
+		t.Fatal(err)
+	}
+	rep := report(queued)
+	if len(rep.Stopped) != 1 || len(rep.Imported) != 0 || rep.Error != nil {
+		t.Errorf("the waiting upload's report: %+v", rep)
+	}
+	at(queued, "stopped")
+	if err := k.CancelImport(slow); err != nil {
+		t.Fatal(err)
+	}
+	rep = report(slow)
+	if len(rep.Stopped) != 1 || filepath.Base(rep.Stopped[0]) != "slow.md" || len(rep.Imported) != 0 || rep.Error != nil {
+		t.Errorf("the stopped upload's report: %+v", rep)
+	}
+	at(slow, "stopped")
+	a.bg.Wait()
+
+	if d, c, v := count("kb_documents"), count("kb_chunks"), a.library.vectors.Count(); d != docs || c != chunks || v != vectors {
+		t.Errorf("after stopping: %d documents, %d chunks, %d vectors; want %d, %d, %d as before", d, c, v, docs, chunks, vectors)
+	}
+	list, err := kb.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range list {
+		if name := filepath.Base(d.Source); name == "slow.md" || name == "queued.md" {
+			t.Errorf("a stopped upload is in the library: %s", d.Source)
+		}
+	}
+	var kept []string
+	_ = filepath.WalkDir(filepath.Join(a.dataDir, "uploads"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			kept = append(kept, p)
+		}
+		return nil
+	})
+	if len(kept) != 0 {
+		t.Errorf("a stopped upload left files: %v", kept)
+	}
+
+	// Once Ollama answers again the same file imports, and stopping an
+	// import that has ended, or one that never was, changes nothing.
+	fake.Reset()
+	done := upload("slow.md", "# Slow\n\nNow it goes through.\n")
+	if rep := report(done); len(rep.Imported) != 1 || len(rep.Stopped) != 0 {
+		t.Fatalf("the upload after: %+v", rep)
+	}
+	for _, id := range []string{done, "no-such-import"} {
+		if err := k.CancelImport(id); err != nil {
+			t.Errorf("CancelImport(%q): %v", id, err)
+		}
+	}
+	if err := k.CancelImport(" "); err == nil {
+		t.Error("CancelImport without an id: no error")
+	}
+	if stages := stagesOf(events, done); slices.Contains(stages, "stopped") {
+		t.Errorf("a finished import was stopped: %v", stages)
+	}
+}
+
+// stagesOf lists the stages the import id's events went through.
+func stagesOf(events *eventLog, id string) []string {
+	var out []string
+	events.count(api.EventImport, func(p any) bool {
+		if ev := p.(api.ImportProgress); ev.ImportID == id {
+			out = append(out, ev.Stage)
+		}
+		return false
+	})
+	return out
+}

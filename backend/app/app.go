@@ -331,6 +331,9 @@ func (a *App) Close() {
 		cancel()
 	}
 	a.pullMu.Unlock()
+	// A running import ends where it is, leaving nothing half done, rather
+	// than keep the window from closing while a slow model embeds.
+	a.imports.stopAll()
 	a.bg.Wait()
 	if a.library != nil {
 		a.library.close()

@@ -200,6 +200,11 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 			fmt.Fprintln(s.out, " ", say("id.more", lang, "n", strconv.Itoa(n-shown)))
 		}
 	}
+	if n := len(rep.Stopped); n > 0 {
+		// Ctrl+C: the summary above says what was imported; this, what
+		// was not (the file it was on left nothing, knowledge.StageStopped).
+		return fmt.Errorf("%w: %s", errStopped, say("kb.stopped", lang, "files", counted(n, lang, "file")))
+	}
 	if len(rep.Failed) > 0 {
 		return errors.New(say("kb.couldNotImport", lang, "files", counted(len(rep.Failed), lang, "file")))
 	}

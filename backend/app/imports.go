@@ -45,6 +45,15 @@ func (im *imports) stop(id string) bool {
 	return cancel != nil
 }
 
+// stopAll cancels every running import, when the app closes.
+func (im *imports) stopAll() {
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	for _, cancel := range im.cancel {
+		cancel()
+	}
+}
+
 // CancelImport stops the background import or upload importID (the id
 // Import, Upload or Attach returned), where it is: the file it is on is
 // not added (nothing of it stays, an earlier version of it stays as it

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
@@ -134,4 +135,53 @@ func stagesOf(events *eventLog, id string) []string {
 		return false
 	})
 	return out
+}
+
+// TestKBImportCtrlC: `wayfinder kb import` stopped by Ctrl+C (its context
+// ends) while Ollama holds an embedding says what it imported and what it
+// did not, in the command's language, exits non-zero, and leaves nothing
+// of the files it stopped.
+func TestKBImportCtrlC(t *testing.T) {
+	docs := t.TempDir()
+	for name, text := range map[string]string{"a.md": "# A\n\napricots\n", "b.md": "# B\n\nbananas\n"} {
+		if err := os.WriteFile(filepath.Join(docs, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ lang, summary, stopped string }{
+		{"en_US.UTF-8", "Imported 0 files", "Stopped: 2 files not imported; nothing of the file it was on was kept."},
+		{"ko_KR.UTF-8", "가져왔습니다", "중지했습니다. 파일 2개를 가져오지 않았고"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			t.Setenv("LC_ALL", tc.lang)
+			fake := ollamatest.New(t)
+			fake.Fail(ollamatest.PathEmbed, -1, ollamatest.Fault{Kind: ollamatest.FaultHang})
+			data := t.TempDir()
+			base := []string{"--data-dir", data, "--ollama-host", fake.URL(), "--embed-model", "bge-m3"}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var out, errOut strings.Builder
+			code := make(chan int, 1)
+			go func() {
+				code <- Main(ctx, append(base, "kb", "import", docs), strings.NewReader(""), &out, &errOut, testShells)
+			}()
+			for fake.Count(ollamatest.PathEmbed) == 0 {
+				time.Sleep(10 * time.Millisecond) // until the first file embeds: then Ctrl+C
+			}
+			cancel()
+			if c := <-code; c == 0 {
+				t.Errorf("exit 0 after Ctrl+C")
+			}
+			all := out.String() + errOut.String()
+			for _, w := range []string{tc.summary, tc.stopped} {
+				if !strings.Contains(all, w) {
+					t.Errorf("want %q in\n%s", w, all)
+				}
+			}
+			_, list, _ := wayfinder(t, append(base, "kb", "list")...)
+			if strings.Contains(list, "a.md") || strings.Contains(list, "b.md") {
+				t.Errorf("a stopped file is listed:\n%s", list)
+			}
+		})
+	}
 }

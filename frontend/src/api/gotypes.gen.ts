@@ -437,7 +437,7 @@ export interface SearchHit {
 export interface ImportProgress {
   import_id: string;
   file: string;
-  stage: string; // reading, chunking, embedding, done, skipped, duplicate, failed
+  stage: string; // waiting, reading, chunking, embedding, done, skipped, duplicate, failed, stopped (CancelImport: nothing of the file was added)
   pages: number;
   unit?: string; // what Pages counts: "page" or "slide"
   chunks: number;
@@ -506,6 +506,7 @@ export interface ImportReport {
   replaced: string[]; // uploads that replaced an earlier one of their name
   duplicates: ImportFailure[];
   ignored: string[];
+  stopped: string[];
   conversation?: string;
   documents: number;
   chunks: number;

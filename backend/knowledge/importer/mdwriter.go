@@ -17,7 +17,10 @@ type mdWriter struct {
 	doc    Document
 	begun  bool
 	titled bool
-	buf    strings.Builder
+	// untitled, when set, takes out of a heading what is not part of the
+	// document's title (Word's note marks).
+	untitled func(string) string
+	buf      strings.Builder
 }
 
 // paragraph adds one paragraph (level > 0: a heading).
@@ -30,6 +33,9 @@ func (w *mdWriter) paragraph(text string, level int) error {
 		text = strings.ReplaceAll(text, "\n", " ")
 		if !w.titled {
 			w.doc.Title, w.titled = text, true
+			if w.untitled != nil {
+				w.doc.Title = w.untitled(text)
+			}
 		}
 		w.buf.WriteString(strings.Repeat("#", level) + " ")
 	}

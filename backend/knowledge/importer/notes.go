@@ -64,6 +64,13 @@ type wordNotes struct {
 	// pending are the notes referred to by the paragraph (or table row)
 	// being read, to come after it.
 	pending []noteKey
+	// custom are the notes whose reference is followed by a mark of its
+	// own (w:customMarkFollows: "*", "†"), as Korean papers mark the
+	// title's note on who funded the work: Word does not count them,
+	// the mark is the text that follows, and the note repeats it. marking
+	// is the one whose mark is awaited.
+	custom  map[noteKey]bool
+	marking *noteKey
 }
 
 // readWordNotes reads the footnotes and endnotes of the Word file z,
@@ -91,7 +98,7 @@ func readWordNotes(ctx context.Context, z *zip.Reader, f *officeFormat, main str
 			continue // no notes of this kind
 		}
 		if n == nil {
-			n = &wordNotes{text: map[noteKey]string{}, label: map[noteKey]string{}}
+			n = &wordNotes{text: map[noteKey]string{}, label: map[noteKey]string{}, custom: map[noteKey]bool{}}
 		}
 		err = budget.judged(n.read(ctx, d, f, kind.end))
 		closer.Close()
@@ -228,6 +235,13 @@ func (n *wordNotes) ref(e xml.StartElement) string {
 		return ""
 	}
 	l, seen := n.label[key]
+	if v := attr(e, "customMarkFollows"); v == "1" || v == "true" || v == "on" {
+		if !seen {
+			n.label[key], n.custom[key], n.marking = "*", true, &key
+			n.pending = append(n.pending, key)
+		}
+		return "" // the mark is the text that follows
+	}
 	if !seen {
 		i := kindIndex(key.end)
 		n.counted[i]++
@@ -238,6 +252,40 @@ func (n *wordNotes) ref(e xml.StartElement) string {
 	return "[^" + l + "]"
 }
 
+// see takes the text that follows a reference with a mark of its own as
+// that mark (its first few characters).
+func (n *wordNotes) see(text []byte) {
+	if n == nil || n.marking == nil {
+		return
+	}
+	if s := strings.TrimSpace(string(text)); s != "" {
+		r := []rune(s)
+		n.label[*n.marking] = string(r[:min(len(r), 8)])
+		n.marking = nil
+	}
+}
+
+// paragraphEnd ends a paragraph: a mark of a note's own is no further.
+func (n *wordNotes) paragraphEnd() {
+	if n != nil {
+		n.marking = nil
+	}
+}
+
+// unmark is a heading's text without the note marks given so far, for
+// the document's title.
+func (n *wordNotes) unmark(text string) string {
+	if n == nil || !strings.Contains(text, "[^") {
+		return text
+	}
+	for key, l := range n.label {
+		if !n.custom[key] {
+			text = strings.ReplaceAll(text, "[^"+l+"]", "")
+		}
+	}
+	return strings.TrimSpace(text)
+}
+
 // flush writes the notes waiting for the paragraph just written.
 func (n *wordNotes) flush(w *mdWriter) error {
 	if n == nil {
@@ -246,12 +294,16 @@ func (n *wordNotes) flush(w *mdWriter) error {
 	for len(n.pending) > 0 {
 		key := n.pending[0]
 		n.pending = n.pending[1:]
-		if t := n.text[key]; t != "" {
-			if err := w.paragraph("[^"+n.label[key]+"] "+t, 0); err != nil {
+		t, l := n.text[key], n.label[key]
+		if n.custom[key] {
+			t = strings.TrimSpace(strings.TrimPrefix(t, l)) // the note repeats its mark
+		}
+		if t != "" {
+			if err := w.paragraph("[^"+l+"] "+t, 0); err != nil {
 				return err
 			}
 		}
 	}
-	n.pending = nil
+	n.pending, n.marking = nil, nil
 	return nil
 }

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -52,39 +53,51 @@ func TestWordNotes(t *testing.T) {
 		body  string
 		parts []part
 		want  string
+		title string // "": the file's name
 	}{
 		{"footnotes in reference order", noted("가계부채는 1,886조 원이다.", "footnote", "7") + p("", "다음 단락.") + noted("취약차주란 다중채무자를 말한다.", "footnote", "3"),
 			[]part{footnotesXML(footnote("3", "정의는 시행령 제2조.") + footnote("7", "한국은행, 「금융안정보고서」, 2024."))},
-			"가계부채는 1,886조 원이다.[^1]\n\n[^1] 한국은행, 「금융안정보고서」, 2024.\n\n다음 단락.\n\n취약차주란 다중채무자를 말한다.[^2]\n\n[^2] 정의는 시행령 제2조.\n\n"},
+			"가계부채는 1,886조 원이다.[^1]\n\n[^1] 한국은행, 「금융안정보고서」, 2024.\n\n다음 단락.\n\n취약차주란 다중채무자를 말한다.[^2]\n\n[^2] 정의는 시행령 제2조.\n\n", ""},
 		{"a note's paragraphs on one line, deleted text left out", noted("본문", "footnote", "1"),
 			[]part{footnotesXML(`<w:footnote w:id="1"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t>첫 문단.</w:t></w:r><w:del><w:r><w:delText>지운 말</w:delText></w:r></w:del></w:p>` +
 				`<w:p><w:r><w:t>둘째</w:t><w:tab/><w:t>문단.</w:t></w:r></w:p></w:footnote>`)},
-			"본문[^1]\n\n[^1] 첫 문단. 둘째\t문단.\n\n"},
+			"본문[^1]\n\n[^1] 첫 문단. 둘째\t문단.\n\n", ""},
 		{"endnotes after their paragraph, numbered apart", noted("Scope", "endnote", "2") + noted("Terms", "footnote", "2") + noted("Dates", "endnote", "5"),
 			[]part{footnotesXML(footnote("2", "a footnote")), endnotesXML(footnote("2", "first endnote") + footnote("5", "second endnote"))},
-			"Scope[^i]\n\n[^i] first endnote\n\nTerms[^1]\n\n[^1] a footnote\n\nDates[^ii]\n\n[^ii] second endnote\n\n"},
+			"Scope[^i]\n\n[^i] first endnote\n\nTerms[^1]\n\n[^1] a footnote\n\nDates[^ii]\n\n[^ii] second endnote\n\n", ""},
 		{"several notes in a paragraph, one referred to twice", `<w:p><w:r><w:t>A</w:t><w:footnoteReference w:id="1"/><w:t> B</w:t><w:footnoteReference w:id="2"/><w:t> C</w:t><w:footnoteReference w:id="1"/></w:r></w:p>` + noted("D", "footnote", "1"),
 			[]part{footnotesXML(footnote("1", "one") + footnote("2", "two"))},
-			"A[^1] B[^2] C[^1]\n\n[^1] one\n\n[^2] two\n\nD[^1]\n\n"},
+			"A[^1] B[^2] C[^1]\n\n[^1] one\n\n[^2] two\n\nD[^1]\n\n", ""},
 		{"notes of a table's cells after its row", `<w:tbl><w:tr><w:tc>` + noted("구분", "footnote", "1") + `</w:tc><w:tc>` + noted("비율", "footnote", "2") + `</w:tc></w:tr>` +
 			`<w:tr><w:tc>` + p("", "취약") + `</w:tc><w:tc>` + p("", "6.5%") + `</w:tc></w:tr></w:tbl>` + p("", "끝"),
 			[]part{footnotesXML(footnote("1", "2023년 기준.") + footnote("2", "전체 차주 대비."))},
-			"구분[^1] | 비율[^2]\n\n[^1] 2023년 기준.\n\n[^2] 전체 차주 대비.\n\n취약 | 6.5%\n\n끝\n\n"},
+			"구분[^1] | 비율[^2]\n\n[^1] 2023년 기준.\n\n[^2] 전체 차주 대비.\n\n취약 | 6.5%\n\n끝\n\n", ""},
+		{"a mark of the note's own, missing, in a cell", `<w:tbl><w:tr><w:tc><w:p><w:r><w:t>항목</w:t><w:footnoteReference w:customMarkFollows="1" w:id="1"/></w:r></w:p></w:tc><w:tc>` + p("", "값") + `</w:tc></w:tr></w:tbl>`,
+			[]part{footnotesXML(footnote("1", "셀의 각주"))},
+			"항목 | 값\n\n[^*] 셀의 각주\n\n", ""},
 		{"parts named in the relationships", noted("본문", "footnote", "1") + noted("끝", "endnote", "1"),
 			[]part{rels("notes/fn.xml", "/word/notes/en.xml"),
 				{"word/notes/fn.xml", footnotesXML(footnote("1", "각주")).body}, {"word/notes/en.xml", endnotesXML(footnote("1", "미주")).body},
 				footnotesXML(footnote("1", "쓰이지 않는 파일"))},
-			"본문[^1]\n\n[^1] 각주\n\n끝[^i]\n\n[^i] 미주\n\n"},
+			"본문[^1]\n\n[^1] 각주\n\n끝[^i]\n\n[^i] 미주\n\n", ""},
 		{"separators are no notes", noted("본문", "footnote", "0") + noted("다음", "footnote", "-1"),
 			[]part{footnotesXML("")},
-			"본문\n\n다음\n\n"},
+			"본문\n\n다음\n\n", ""},
 		{"a reference to a missing note", noted("본문", "footnote", "99") + noted("다음", "endnote", "1") + noted("끝", "footnote", "1"),
 			[]part{footnotesXML(footnote("1", "있는 각주"))},
-			"본문\n\n다음\n\n끝[^1]\n\n[^1] 있는 각주\n\n"},
-		{"no notes parts", noted("본문", "footnote", "1"), nil, "본문\n\n"},
+			"본문\n\n다음\n\n끝[^1]\n\n[^1] 있는 각주\n\n", ""},
+		{"no notes parts", noted("본문", "footnote", "1"), nil, "본문\n\n", ""},
+		{"a heading's mark is no part of the title", `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>서론</w:t><w:footnoteReference w:id="1"/></w:r></w:p>`,
+			[]part{footnotesXML(footnote("1", "이 장은 2023년 발표를 고친 것이다."))},
+			"# 서론[^1]\n\n[^1] 이 장은 2023년 발표를 고친 것이다.\n\n", "서론"},
+		{"a mark of the note's own is not counted", `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>가계부채 연구</w:t></w:r><w:r><w:footnoteReference w:customMarkFollows="1" w:id="5"/><w:t>*</w:t></w:r></w:p>` +
+			`<w:p><w:r><w:footnoteReference w:customMarkFollows="on" w:id="6"/></w:r></w:p>` + p("", "다음 단락") + noted("본문", "footnote", "7"),
+			[]part{footnotesXML(`<w:footnote w:id="5"><w:p><w:r><w:t>*</w:t></w:r><w:r><w:t xml:space="preserve"> 이 논문은 재단의 지원을 받았다.</w:t></w:r></w:p></w:footnote>` +
+				footnote("6", "표시 없는 각주") + footnote("7", "첫 각주"))},
+			"# 가계부채 연구*\n\n[^*] 이 논문은 재단의 지원을 받았다.\n\n[^*] 표시 없는 각주\n\n다음 단락\n\n본문[^1]\n\n[^1] 첫 각주\n\n", "가계부채 연구*"},
 		{"damaged notes give what was read", noted("본문", "footnote", "1") + noted("다음", "footnote", "2"),
 			[]part{{"word/footnotes.xml", `<w:footnotes ` + wordNS + `>` + footnote("1", "읽힌 각주") + `<w:footnote w:id="2"><w:p><w:r><w:t>깨진`}},
-			"본문[^1]\n\n[^1] 읽힌 각주\n\n다음\n\n"},
+			"본문[^1]\n\n[^1] 읽힌 각주\n\n다음\n\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,6 +107,9 @@ func TestWordNotes(t *testing.T) {
 			}
 			if got := docs[0].Parts[0].Text; got != tt.want {
 				t.Errorf("got\n%q\nwant\n%q", got, tt.want)
+			}
+			if title := cmp.Or(tt.title, "보고서"); docs[0].Title != title {
+				t.Errorf("title %q, want %q", docs[0].Title, title)
 			}
 		})
 	}

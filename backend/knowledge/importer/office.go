@@ -391,6 +391,9 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 		}
 	}
 	w := &mdWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: kind, Markdown: true}}
+	if notes != nil {
+		w.untitled = notes.unmark // a thesis's title often has a note
+	}
 	err = w.parts(ctx, z, f, parts, styles, nums, notes, budget)
 	budget.release()
 	if err != nil {
@@ -445,6 +448,7 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 	endPara := func() error {
 		t := para.String()
 		para.Reset()
+		notes.paragraphEnd()
 		if label := nums.label(); label != "" && strings.TrimSpace(t) != "" {
 			t = label + " " + t
 		}
@@ -570,6 +574,7 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 			}
 		case xml.CharData:
 			if skip == 0 && text > 0 {
+				notes.see(t)
 				para.Write(t)
 				if para.Len() > maxHeld {
 					if err := endPara(); err != nil {

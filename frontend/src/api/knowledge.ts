@@ -33,6 +33,12 @@ export interface KnowledgeApi {
   passage(sessionID: string, chunkID: string, source?: string, cited?: string): Promise<Passage>;
   /** span reads count chunks of a document from the chunk numbered from (the reader paging); sessionID as in passage. */
   span(sessionID: string, docID: string, from: number, count: number): Promise<DocumentSpan>;
+  /**
+   * cancelImport stops a running or waiting import, upload or attachment by
+   * the id importPaths, upload or attach returned: the file it is on is not
+   * added, files done stay; its events end with stage "stopped".
+   */
+  cancelImport(importID: string): Promise<void>;
   catalog(category: string): Promise<CatalogEntry[]>;
   categories(): Promise<string[]>;
 }
@@ -49,6 +55,7 @@ export function knowledgeApi(t: Transport): KnowledgeApi {
     attached: (sid) => list<KBDocument>("Attached", [sid]),
     addToLibrary: (sid, source) => t.call<string>(S, "AddToLibrary", [sid, source]),
     remove: (id) => t.call<void>(S, "Remove", [id]),
+    cancelImport: (id) => t.call<void>(S, "CancelImport", [id]),
     search: async (q, k) => (await list<SearchHit>("Search", [q, k])).map((h) => ({ ...h })),
     passage: (sid, id, source, cited) => t.call<Passage>(S, "Passage", [sid, id, source ?? "", cited ?? ""]),
     span: async (sid, id, from, count) => {

@@ -31,6 +31,8 @@ export class AttachStore {
   files = $state<Record<string, KBDocument[]>>({});
   pending = $state<Pending[]>([]);
   error = $state<ErrorInfo | null>(null);
+  /** imports the person asked to stop, until they end */
+  stopping = $state<Record<string, boolean>>({});
   private seq = 0;
   /** onsettled hears that a conversation's file finished importing (or failed). */
   onsettled: ((sessionID: string) => void) | null = null;
@@ -44,9 +46,17 @@ export class AttachStore {
         if (row) row.progress = progressOf(p);
       }),
       subscribe(transport, Events.ImportDone, (r) => {
-        const files = [...(r.imported ?? []), ...(r.failed ?? []).map((f) => f.file), ...(r.duplicates ?? []).map((f) => f.file)];
+        const files = [...(r.imported ?? []), ...(r.failed ?? []).map((f) => f.file), ...(r.duplicates ?? []).map((f) => f.file), ...(r.stopped ?? [])];
         const row = this.rowOf(r.import_id, r.conversation, files);
+        delete this.stopping[r.import_id];
         if (!row) return;
+        if (r.stopped?.length) {
+          // Stopped by the person: the row says nothing was added until dismissed.
+          const base = row.progress ?? { key: row.key, importID: r.import_id, file: row.name, pages: 0, unit: "page", chunks: 0, error: "", reason: null, replaced: false, duplicateOf: "", warnings: [], warningReasons: [] };
+          row.progress = { ...base, stage: "stopped", finished: true, percent: 0 };
+          this.onsettled?.(row.session);
+          return;
+        }
         const f = r.failed?.[0];
         if (f || r.error) {
           // The file's reason in the person's language; an import that
@@ -129,6 +139,17 @@ export class AttachStore {
         const err = parseError(e);
         if (r) r.error = { ...err, message: t("attach.failed", { file: f.name, reason: errorText(err).title }) };
       }
+    }
+  }
+
+  /** stop asks the backend to stop a file's import (its Stop button). */
+  async stop(importID: string): Promise<void> {
+    this.stopping[importID] = true;
+    try {
+      await this.api.cancelImport(importID);
+    } catch (e) {
+      delete this.stopping[importID];
+      this.error = parseError(e);
     }
   }
 

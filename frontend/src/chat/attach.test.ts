@@ -193,4 +193,26 @@ describe("files in chat", () => {
     await vi.waitFor(() => expect($("[data-testid='attachments'] .files li").textContent).toContain("data.json"));
     expect(fake.calls.find((c) => c.method === "Attach")!.args[1]).toBe("data.json");
   });
+
+  it("stops a file still importing in the chat: the row says nothing was added, sending is free again", async () => {
+    const { fake } = await start({ settings: { language: "ko" } });
+    setLang("ko");
+    pick([new File(["# 큰 파일"], "slow-보고서.md")]);
+    await vi.waitFor(() => expect(document.querySelector("[data-testid='attachments'] .pending li[data-stage='embedding'] button.stop")).not.toBeNull(), { timeout: 5000 });
+    const stop = $("[data-testid='attachments'] .pending li button.stop") as HTMLButtonElement;
+    expect(stop.textContent).toBe("중지");
+    expect(stop.getAttribute("aria-label")).toBe("slow-보고서.md 가져오기 중지");
+    fill("#composer-input", "요약해 줘");
+    expect(($("button.send") as HTMLButtonElement).disabled).toBe(true);
+    click(stop);
+    await vi.waitFor(() => expect(document.querySelector("[data-testid='attachments'] .pending li[data-stage='stopped']")).not.toBeNull(), { timeout: 5000 });
+    expect(fake.calls.filter((c) => c.method === "CancelImport")).toHaveLength(1);
+    expect($("[data-testid='attachments'] .pending li .stage").textContent).toBe("중지했습니다 — 이 파일은 아무것도 추가하지 않았습니다");
+    expect(document.querySelector("[data-testid='attachments'] .pending li button.stop")).toBeNull();
+    await vi.waitFor(() => expect(($("button.send") as HTMLButtonElement).disabled).toBe(false), { timeout: 5000 });
+    // Dismissed, the row goes; the conversation holds no file.
+    click("[data-testid='attachments'] .pending li button.link");
+    expect(document.querySelector("[data-testid='attachments'] .pending li")).toBeNull();
+    expect(fake.attached[fake.sessions[0]!.id] ?? []).toHaveLength(0);
+  });
 });

@@ -107,6 +107,37 @@ describe("knowledge screen", () => {
     expect(fake.docs).toHaveLength(1);
   });
 
+  it("stops a slow import with its Stop button, by keyboard too, in English and Korean", async () => {
+    for (const lang of ["en", "ko"] as const) {
+      const { fake } = await start({ settings: { language: lang } });
+      setLang(lang);
+      click($$(".views button")[0]!);
+      await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull(), { timeout: 5000 });
+      const input = $("#kb-file-input") as HTMLInputElement;
+      Object.defineProperty(input, "files", { value: [new File(["# big"], "slow-manual.pdf")], configurable: true });
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+      await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-stage='embedding'] button.stop")).not.toBeNull(), { timeout: 5000 });
+      const stop = $(".progress li.file button.stop") as HTMLButtonElement;
+      expect(stop.textContent).toBe(lang === "en" ? "Stop" : "중지");
+      expect(stop.getAttribute("aria-label")).toBe(lang === "en" ? "Stop importing slow-manual.pdf" : "slow-manual.pdf 가져오기 중지");
+      // A button: Tab reaches it, Enter and Space press it.
+      expect(stop.tabIndex).toBe(0);
+      stop.focus();
+      expect(document.activeElement).toBe(stop);
+      click(stop);
+      await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-stage='stopped']")).not.toBeNull(), { timeout: 5000 });
+      const cancels = fake.calls.filter((c) => c.method === "CancelImport");
+      expect(cancels).toHaveLength(1);
+      expect(cancels[0]!.args[0]).toMatch(/^imp/);
+      expect($(".progress li.file[data-stage='stopped'] .stage").textContent).toBe(
+        lang === "en" ? "Stopped — nothing of this file was added" : "중지했습니다 — 이 파일은 아무것도 추가하지 않았습니다",
+      );
+      expect(document.querySelector(".progress li.file button.stop")).toBeNull();
+      expect(fake.docs).toHaveLength(0);
+      cleanup();
+    }
+  });
+
   it("shows where a hit comes from: file, record id, page and heading", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     fake.docs.push({ id: "d1", title: "휴가 기록", source: "/data/uploads/records.jsonl", kind: "json", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });

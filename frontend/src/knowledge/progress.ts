@@ -1,11 +1,14 @@
 // How far one file of an import is, for its progress bar. Stages come from
-// the backend (reading, chunking, embedding, done, skipped, duplicate,
-// failed).
+// the backend (waiting, reading, chunking, embedding, done, skipped,
+// duplicate, failed, stopped: the person stopped its import, and nothing of
+// the file was added).
 import type { FileReason, ImportProgress } from "../api/gotypes.gen";
 
 export interface FileProgress {
   /** unique among imports: the same file may be in two of them */
   key: string;
+  /** the import the file belongs to, for its Stop button */
+  importID: string;
   file: string;
   stage: string;
   /** percent 0-100 */
@@ -28,7 +31,7 @@ export interface FileProgress {
   warningReasons: (FileReason | null)[];
 }
 
-const FINISHED = new Set(["done", "skipped", "duplicate", "failed"]);
+const FINISHED = new Set(["done", "skipped", "duplicate", "failed", "stopped"]);
 
 export function progressOf(p: ImportProgress): FileProgress {
   let percent = 0;
@@ -53,6 +56,7 @@ export function progressOf(p: ImportProgress): FileProgress {
   }
   return {
     key: `${p.import_id}\u0000${p.file}`,
+    importID: p.import_id,
     file: p.file,
     stage: p.stage,
     percent: Math.round(percent),

@@ -23,6 +23,13 @@ export class KnowledgeStore {
   /** files of running and recent imports, by import id then file. */
   files = $state<Record<string, Record<string, FileProgress>>>({});
   reports = $state<ImportReport[]>([]);
+  /** imports the person asked to stop, until they end */
+  stopping = $state<Record<string, boolean>>({});
+  /**
+   * files of stopped imports that had not started, by import id: said in
+   * one line rather than a row each (a folder may hold thousands).
+   */
+  notStarted = $state<Record<string, number>>({});
   uploads = $state<Upload[]>([]);
 
   query = $state("");
@@ -45,10 +52,15 @@ export class KnowledgeStore {
       subscribe(t, Events.Import, (p) => {
         if (p.conversation) return; // a file attached in a chat (chat/attach.svelte.ts)
         const byFile = (this.files[p.import_id] ??= {});
+        if (p.stage === "stopped" && !byFile[p.file]) {
+          this.notStarted[p.import_id] = (this.notStarted[p.import_id] ?? 0) + 1;
+          return;
+        }
         byFile[p.file] = progressOf(p);
       }),
       subscribe(t, Events.ImportDone, (r) => {
         if (r.conversation) return;
+        delete this.stopping[r.import_id];
         this.reports = [r, ...this.reports.filter((x) => x.import_id !== r.import_id)].slice(0, 5);
         void this.load();
       }),
@@ -128,13 +140,31 @@ export class KnowledgeStore {
     this.uploads = this.uploads.filter((x) => x.state !== "sent");
   }
 
+  /**
+   * stop asks the backend to stop an import; its events then end its
+   * files with stage "stopped". The button says it is stopping meanwhile.
+   */
+  async stop(importID: string): Promise<void> {
+    this.stopping[importID] = true;
+    try {
+      await this.api.cancelImport(importID);
+      this.error = null;
+    } catch (e) {
+      delete this.stopping[importID];
+      this.error = parseError(e);
+    }
+  }
+
   dismissUpload(name: string): void {
     this.uploads = this.uploads.filter((u) => u.name !== name);
   }
 
   clearFinished(): void {
     for (const [id, m] of Object.entries(this.files)) {
-      if (Object.values(m).every((p) => p.finished)) delete this.files[id];
+      if (Object.values(m).every((p) => p.finished)) {
+        delete this.files[id];
+        delete this.notStarted[id];
+      }
     }
     this.reports = [];
   }

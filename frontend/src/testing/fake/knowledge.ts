@@ -10,6 +10,27 @@ export class FakeKnowledge extends FakeChat {
   docs: KBDocument[] = [];
   /** uploads by name, for duplicates and replacements as the backend tells them */
   uploads: Array<{ name: string; content: string }> = [];
+  /**
+   * held: imports of a file whose name starts with "slow" stop at their
+   * embedding, as with a hung model, until CancelImport stops them (by id).
+   */
+  held: Record<string, () => void> = {};
+
+  "KnowledgeService.CancelImport"(id: string): void {
+    if (!id.trim()) throw new ApiError({ code: "invalid_input", message: "Say which import to stop." });
+    const stop = this.held[id];
+    delete this.held[id];
+    stop?.();
+  }
+  /** hold stops an import's steps at its first embedding step when its file is a slow one; true when it did. */
+  private hold(id: string, name: string, step: ImportProgress, done: Record<string, unknown>): boolean {
+    if (!/^slow/i.test(name) || step.stage !== "embedding") return false;
+    this.held[id] = () => {
+      this.emit("knowledge.import", { ...step, stage: "stopped", chunks: 0, embedded: 0 });
+      this.emit("knowledge.import_done", { ...done, imported: [], documents: 0, chunks: 0, pages: 0, stopped: [name] });
+    };
+    return true;
+  }
 
   "KnowledgeService.Documents"(): KBDocument[] {
     return structuredClone(this.docs);
@@ -55,6 +76,7 @@ export class FakeKnowledge extends FakeChat {
         return;
       }
       this.emit("knowledge.import", step);
+      if (this.hold(id, name, step, report)) return;
       setTimeout(tick, this.opts.stepDelayMs ?? 0);
     };
     setTimeout(tick, 0);
@@ -81,6 +103,7 @@ export class FakeKnowledge extends FakeChat {
         return;
       }
       this.emit("knowledge.import", step);
+      if (this.hold(id, name, step, { import_id: id, conversation: sid, skipped: [], failed: [], warnings: [], replaced: [], duplicates: [], ignored: [] })) return;
       setTimeout(tick, this.opts.stepDelayMs ?? 0);
     };
     setTimeout(tick, 0);

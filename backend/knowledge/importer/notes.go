@@ -55,8 +55,11 @@ type wordNotes struct {
 	text map[noteKey]string
 	// label is the number given to a note at its first reference, in
 	// reference order as Word numbers them: footnotes 1, 2, 3, endnotes
-	// i, ii, iii (Word's default formats).
-	label map[noteKey]string
+	// i, ii, iii (Word's default formats), or as settings.xml says
+	// (format, start: w:footnotePr, w:endnotePr).
+	label  map[noteKey]string
+	format [2]string
+	start  [2]int
 	// counted are the notes of each kind numbered so far, kept those
 	// held, and held the bytes of their text.
 	counted, kept [2]int
@@ -73,10 +76,11 @@ type wordNotes struct {
 	marking *noteKey
 }
 
-// readWordNotes reads the footnotes and endnotes of the Word file z,
-// (format f) whose main part is main, within budget. Their parts are named in the
-// main part's relationships (word/footnotes.xml, word/endnotes.xml when
-// they are not). A file without notes gives nil; damaged notes give what
+// readWordNotes reads the footnotes and endnotes of the Word file z
+// (format f) whose main part is main, and how they are numbered, within
+// budget. Their parts are named in the main part's relationships
+// (word/footnotes.xml, word/endnotes.xml, word/settings.xml when they
+// are not). A file without notes gives nil; damaged notes give what
 // could be read before the damage.
 func readWordNotes(ctx context.Context, z *zip.Reader, f *officeFormat, main string, budget *xmlBudget) (*wordNotes, error) {
 	rels := path.Join(path.Dir(main), "_rels", path.Base(main)+".rels")
@@ -85,20 +89,13 @@ func readWordNotes(ctx context.Context, z *zip.Reader, f *officeFormat, main str
 		end       bool
 		typ, name string
 	}{{false, "/footnotes", "footnotes.xml"}, {true, "/endnotes", "endnotes.xml"}} {
-		name := "word/" + kind.name
-		if target := relTarget(z, rels, kind.typ); target != "" {
-			if strings.HasPrefix(target, "/") {
-				name = strings.TrimPrefix(target, "/")
-			} else {
-				name = path.Join(path.Dir(main), target)
-			}
-		}
-		d, closer, err := openPart(z, name, budget)
+		d, closer, err := openPart(z, relPart(z, main, rels, kind.typ, kind.name), budget)
 		if err != nil {
 			continue // no notes of this kind
 		}
 		if n == nil {
-			n = &wordNotes{text: map[noteKey]string{}, label: map[noteKey]string{}, custom: map[noteKey]bool{}}
+			n = &wordNotes{text: map[noteKey]string{}, label: map[noteKey]string{}, custom: map[noteKey]bool{},
+				format: [2]string{"decimal", "lowerRoman"}, start: [2]int{1, 1}}
 		}
 		err = budget.judged(n.read(ctx, d, f, kind.end))
 		closer.Close()
@@ -106,7 +103,82 @@ func readWordNotes(ctx context.Context, z *zip.Reader, f *officeFormat, main str
 			return n, err // a limit, or the context
 		}
 	}
-	return n, nil
+	if n == nil {
+		return nil, nil
+	}
+	return n, n.readSettings(z, relPart(z, main, rels, "/settings", "settings.xml"), budget)
+}
+
+// relPart is the part of z the main part's relationships rels name by
+// type typ, else word/name.
+func relPart(z *zip.Reader, main, rels, typ, name string) string {
+	target := relTarget(z, rels, typ)
+	switch {
+	case target == "":
+		return "word/" + name
+	case strings.HasPrefix(target, "/"):
+		return strings.TrimPrefix(target, "/")
+	}
+	return path.Join(path.Dir(main), target)
+}
+
+// readSettings reads how the notes are numbered (w:footnotePr and
+// w:endnotePr: w:numFmt, w:numStart) from the settings part; without
+// it, or damaged, Word's defaults stand.
+func (n *wordNotes) readSettings(z *zip.Reader, name string, budget *xmlBudget) error {
+	d, closer, err := openPart(z, name, budget)
+	if err != nil {
+		return nil //nolint:nilerr // no settings: Word's defaults
+	}
+	defer closer.Close()
+	var (
+		depth int
+		in    = -1 // the kind whose properties are being read
+		at    int
+	)
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			if err = budget.judged(xmlError(err)); errors.Is(err, ErrOfficeDamaged) {
+				return nil
+			}
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if depth++; depth > maxOfficeDepth {
+				return &OfficeLimitError{What: "nesting of elements"}
+			}
+			switch name := qname(t.Name); {
+			case name == "w:footnotePr" || name == "w:endnotePr":
+				in, at = kindIndex(name == "w:endnotePr"), depth
+			case in >= 0 && depth == at+1 && name == "w:numFmt":
+				n.format[in] = attr(t, "val")
+			case in >= 0 && depth == at+1 && name == "w:numStart":
+				n.start[in] = atoiOr(attr(t, "val"), 1)
+			}
+		case xml.EndElement:
+			if depth == at {
+				in = -1
+			}
+			depth--
+		}
+	}
+}
+
+// number is the nth note of a kind written as its format says:
+// "chicago" is Word's *, †, ‡, §, doubled after the fourth; others as
+// the list numbers' (formatNumber).
+func (n *wordNotes) number(kind, nth int) string {
+	v := n.start[kind] + nth - 1
+	if n.format[kind] == "chicago" && v >= 1 {
+		sym := []string{"*", "†", "‡", "§"}[(v-1)%4]
+		return strings.Repeat(sym, min((v-1)/4+1, 8))
+	}
+	return formatNumber(v, n.format[kind])
 }
 
 // read reads one notes part: each note's paragraphs joined on one line,
@@ -245,7 +317,7 @@ func (n *wordNotes) ref(e xml.StartElement) string {
 	if !seen {
 		i := kindIndex(key.end)
 		n.counted[i]++
-		l = formatNumber(n.counted[i], [2]string{"decimal", "lowerRoman"}[i])
+		l = n.number(i, n.counted[i])
 		n.label[key] = l
 		n.pending = append(n.pending, key) // a note referred to again comes once
 	}

@@ -75,6 +75,11 @@ func TestWordNotes(t *testing.T) {
 		{"a mark of the note's own, missing, in a cell", `<w:tbl><w:tr><w:tc><w:p><w:r><w:t>항목</w:t><w:footnoteReference w:customMarkFollows="1" w:id="1"/></w:r></w:p></w:tc><w:tc>` + p("", "값") + `</w:tc></w:tr></w:tbl>`,
 			[]part{footnotesXML(footnote("1", "셀의 각주"))},
 			"항목 | 값\n\n[^*] 셀의 각주\n\n", ""},
+		{"numbered as settings.xml says", noted("가", "footnote", "1") + noted("나", "footnote", "2") + noted("다", "endnote", "1"),
+			[]part{footnotesXML(footnote("1", "하나") + footnote("2", "둘")), endnotesXML(footnote("1", "미주")),
+				{"word/settings.xml", `<?xml version="1.0"?><w:settings ` + wordNS + `><w:footnotePr><w:pos w:val="pageBottom"/><w:numFmt w:val="decimalEnclosedCircle"/><w:numStart w:val="3"/>` +
+					`<w:footnote w:id="-1"/></w:footnotePr><w:endnotePr><w:numFmt w:val="chicago"/></w:endnotePr><w:compat><w:numFmt w:val="upperRoman"/></w:compat></w:settings>`}},
+			"가[^③]\n\n[^③] 하나\n\n나[^④]\n\n[^④] 둘\n\n다[^*]\n\n[^*] 미주\n\n", ""},
 		{"parts named in the relationships", noted("본문", "footnote", "1") + noted("끝", "endnote", "1"),
 			[]part{rels("notes/fn.xml", "/word/notes/en.xml"),
 				{"word/notes/fn.xml", footnotesXML(footnote("1", "각주")).body}, {"word/notes/en.xml", endnotesXML(footnote("1", "미주")).body},

@@ -384,7 +384,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 				again = api.AgainInterrupted
 			}
 			octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-			again2, oerr := a.reoffer(octx, t.SessionID, *t.Decision, again)
+			again2, oerr := a.reoffer(octx, t.SessionID, *t.Decision, again, sink.kept)
 			cancel()
 			if oerr != nil {
 				a.log.Warn("offer the approval again", "session", t.SessionID, "err", oerr)
@@ -393,7 +393,7 @@ func (a *Agent) Respond(ctx context.Context, t chat.Turn, out chat.Output) (api.
 			result.SessionID = t.SessionID
 			if again2.Interrupted() {
 				a.describeWait(&result, again2)
-				sayWhatWasDone(&result, again2.State.Lang, again, sink.found)
+				sayWhatWasDone(&result, again2.State.Lang, again, again2.State.Kept)
 				out.Text(result.Response)
 			}
 			return result, fmt.Errorf("agent turn: %w", err)
@@ -441,9 +441,9 @@ type turnSink struct {
 	// said is what this turn said of the MCP servers, since the person's
 	// message (turnsSaid): a decision's Respond goes on with it.
 	said *mcpSaid
-	// found are the sub-tasks' cards as they were found, kept for a plan
-	// whose work is cut: its reply keeps them (sayWhatWasDone).
-	found []api.Recommendation
+	// kept are the sub-tasks that found their tool in this turn, for a
+	// plan whose work is cut: it is offered again with them (keep.go).
+	kept []keptStep
 }
 
 func (k *turnSink) Event(e graph.Event) {
@@ -460,10 +460,13 @@ func (k *turnSink) Event(e graph.Event) {
 			if !k.said.say(p) {
 				return
 			}
-			if p.Recommendation != nil {
-				k.found = append(k.found, *p.Recommendation)
-			}
 			k.out.Trace(p)
+		case keptStep:
+			// A step read back after the person's answer to a tool call is
+			// reported again: the newest report of its words counts.
+			k.kept = append(slices.DeleteFunc(k.kept, func(o keptStep) bool {
+				return o.Card.SubTaskID == p.Card.SubTaskID && o.sameStep(api.SubTask{Title: p.Title, Detail: p.Detail})
+			}), p)
 		case usage:
 			k.res.LLMCalls += p.Calls
 			k.res.PromptTokens += p.Prompt

@@ -60,7 +60,7 @@ func isRefusal(err error) bool {
 // carried out when the process was killed; the question waits again.
 func (a *Agent) Reoffer(ctx context.Context, sessionID string, d api.ApprovalDecision) (api.TurnResult, error) {
 	a.waitSession(ctx, sessionID)
-	res, err := a.reoffer(ctx, sessionID, d, api.AgainInterrupted)
+	res, err := a.reoffer(ctx, sessionID, d, api.AgainInterrupted, nil)
 	out := api.TurnResult{SessionID: sessionID, ToolsUsed: []string{}, Sources: []api.Source{}}
 	if err != nil || !res.Interrupted() {
 		return out, err
@@ -73,8 +73,10 @@ func (a *Agent) Reoffer(ctx context.Context, sessionID string, d api.ApprovalDec
 // waited for it, with why (again): the plan as the person approved it, or
 // the tool call. It returns a result that is not interrupted when there
 // is nothing to ask again (a simple answer's tool call whose work failed
-// after it ran: the turn just failed).
-func (a *Agent) reoffer(ctx context.Context, sessionID string, d api.ApprovalDecision, again api.AgainReason) (graph.Result[State], error) {
+// after it ran: the turn just failed). A plan offered again keeps what
+// its finished sub-tasks found (kept: those of the run that was cut, and
+// those kept from before it), for approving it again (keep.go).
+func (a *Agent) reoffer(ctx context.Context, sessionID string, d api.ApprovalDecision, again api.AgainReason, kept []keptStep) (graph.Result[State], error) {
 	var zero graph.Result[State]
 	thread := graph.Config{ThreadID: sessionID}
 	snap, err := a.g.GetState(ctx, thread)
@@ -97,10 +99,15 @@ func (a *Agent) reoffer(ctx context.Context, sessionID string, d api.ApprovalDec
 		if req.version() != d.Version {
 			return zero, nil // not the question d answered: nothing of d to offer
 		}
-		if req.Approval != nil && d.Action == api.ActionApprove && len(d.SubTasks) > 0 {
-			if plan, err := validateEdited(d.SubTasks); err == nil {
-				upd = append(upd, a.f.plan.Set(plan))
+		if req.Approval != nil && d.Action == api.ActionApprove {
+			plan := snap.Values.Plan
+			if len(d.SubTasks) > 0 {
+				if edited, err := validateEdited(d.SubTasks); err == nil {
+					plan = edited
+					upd = append(upd, a.f.plan.Set(plan))
+				}
 			}
+			upd = append(upd, a.f.kept.Set(keepFor(plan, snap.Values.Kept, kept)))
 		}
 	} else {
 		// The run went on after the decision and stopped: go back to this
@@ -109,7 +116,7 @@ func (a *Agent) reoffer(ctx context.Context, sessionID string, d api.ApprovalDec
 			return zero, err
 		}
 		if snap.Values.Decision == string(api.ActionApprove) {
-			upd = append(upd, a.f.plan.Set(snap.Values.Plan))
+			upd = append(upd, a.f.plan.Set(snap.Values.Plan), a.f.kept.Set(keepFor(snap.Values.Plan, snap.Values.Kept, kept)))
 		}
 	}
 	if _, err := a.g.UpdateState(ctx, graph.Config{ThreadID: sessionID, CheckpointID: from}, upd, ""); err != nil {

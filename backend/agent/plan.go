@@ -179,9 +179,11 @@ func (a *Agent) approvePlan(ctx context.Context, s State, rt *graph.Runtime) (gr
 				req.Problem = fmt.Sprintf(msgEditProblem.in(s.Lang), "no feedback was given")
 				continue
 			}
-			return graph.Update{a.f.decision.Set(string(api.ActionRevise)), a.f.feedback.Add(fb), a.f.again.Set("")}, nil
+			// The feedback may change what every step needs: nothing of
+			// a cut run is kept for the new plan.
+			return graph.Update{a.f.decision.Set(string(api.ActionRevise)), a.f.feedback.Add(fb), a.f.again.Set(""), a.f.kept.Set(nil)}, nil
 		case api.ActionCancel:
-			return graph.Update{a.f.decision.Set(string(api.ActionCancel)), a.f.again.Set("")}, nil
+			return graph.Update{a.f.decision.Set(string(api.ActionCancel)), a.f.again.Set(""), a.f.kept.Set(nil)}, nil
 		default:
 			req.Problem = fmt.Sprintf(msgEditProblem.in(s.Lang), fmt.Sprintf("unknown decision %q", d.Action))
 		}

@@ -101,6 +101,11 @@ type State struct {
 	EvalRounds      int                  `json:"eval_rounds,omitempty"`
 	SubSources      []api.Source         `json:"sub_sources,omitempty"`
 	Recommendations []api.Recommendation `json:"recommendations,omitempty"`
+	// Kept are the sub-tasks of an approved plan that got their tool
+	// before its work was cut (a stop, a failure), offered again with the
+	// plan: approving it again reuses them for the steps left unchanged
+	// (keep.go). In the checkpoint, so they outlive a restart.
+	Kept []keptStep `json:"kept,omitempty"`
 
 	// The outcome.
 	Response string            `json:"response,omitempty"`
@@ -123,6 +128,7 @@ type fields struct {
 	memories                                                             graph.ValueField[State, []string]
 	cited                                                                graph.ValueField[State, []api.Source]
 	plan                                                                 graph.ValueField[State, []api.SubTask]
+	kept                                                                 graph.ValueField[State, []keptStep]
 	scratch                                                              graph.MessagesField[State, Msg]
 	toolRuns                                                             graph.ListField[State, ToolRun]
 	docs, sources, subSources                                            graph.ListField[State, api.Source]
@@ -178,6 +184,7 @@ func newFields() fields {
 		memories:      graph.LastValue("memories", func(s *State) *[]string { return &s.Memories }),
 		cited:         graph.LastValue("cited", func(s *State) *[]api.Source { return &s.Cited }),
 		plan:          graph.LastValue("plan", func(s *State) *[]api.SubTask { return &s.Plan }),
+		kept:          graph.LastValue("kept", func(s *State) *[]keptStep { return &s.Kept }),
 		scratch:       graph.Messages("scratch", func(s *State) *[]Msg { return &s.Scratch }, func(m *Msg) *string { return &m.ID }),
 		toolRuns:      graph.DedupeBy("tool_runs", func(s *State) *[]ToolRun { return &s.ToolRuns }, func(r ToolRun) string { return r.Key }),
 		docs:          graph.DedupeBy("docs", func(s *State) *[]api.Source { return &s.Docs }, sourceKey),
@@ -202,7 +209,7 @@ func (f fields) all() []graph.Field[State] {
 		f.summary, f.foldedThrough, f.input, f.nonce, f.session, f.lang, f.route, f.task, f.decision, f.planNote, f.again,
 		f.missing, f.response, f.notice,
 		f.folded, f.historyStart, f.iterations, f.round, f.current, f.evalRounds, f.stepOnly,
-		f.trivial, f.needsDocs, f.refersBack, f.history, f.memories, f.cited, f.plan,
+		f.trivial, f.needsDocs, f.refersBack, f.history, f.memories, f.cited, f.plan, f.kept,
 		f.scratch, f.toolRuns, f.docs, f.sources, f.subSources, f.feedback, f.recommendations, f.retries, f.usage,
 	}
 }
@@ -216,7 +223,7 @@ func (f fields) resetTurn(input, session, nonce string, history []Msg, historySt
 		f.memories.Set(nil), f.route.Set(""), f.trivial.Set(false), f.needsDocs.Set(false), f.refersBack.Set(false),
 		f.docs.Replace(), f.scratch.RemoveAll(), f.iterations.Set(0), f.toolRuns.Replace(), f.sources.Replace(), f.cited.Set(nil),
 		f.task.Set(""), f.plan.Set(nil), f.round.Set(0), f.feedback.Replace(), f.decision.Set(""), f.planNote.Set(""), f.again.Set(""),
-		f.current.Set(0), f.missing.Set(""), f.evalRounds.Set(0), f.subSources.Replace(), f.recommendations.Replace(),
+		f.kept.Set(nil), f.current.Set(0), f.missing.Set(""), f.evalRounds.Set(0), f.subSources.Replace(), f.recommendations.Replace(),
 		f.response.Set(""), f.notice.Set(""), f.retries.Replace(), f.usage.Add(usage{Reset: true}),
 	}
 }
@@ -231,7 +238,7 @@ func (f fields) copyOf(s State) graph.Update {
 		f.folded.Set(s.Folded), f.historyStart.Set(s.HistoryStart), f.iterations.Set(s.Iterations), f.round.Set(s.Round),
 		f.current.Set(s.Current), f.evalRounds.Set(s.EvalRounds), f.stepOnly.Set(s.StepOnly),
 		f.trivial.Set(s.Trivial), f.needsDocs.Set(s.NeedsDocs), f.refersBack.Set(s.RefersBack),
-		f.history.Set(s.History), f.memories.Set(s.Memories), f.cited.Set(s.Cited), f.plan.Set(s.Plan),
+		f.history.Set(s.History), f.memories.Set(s.Memories), f.cited.Set(s.Cited), f.plan.Set(s.Plan), f.kept.Set(s.Kept),
 		f.scratch.Replace(s.Scratch...), f.toolRuns.Replace(s.ToolRuns...), f.docs.Replace(s.Docs...),
 		f.sources.Replace(s.Sources...), f.subSources.Replace(s.SubSources...), f.feedback.Replace(s.Feedback...),
 		f.recommendations.Replace(s.Recommendations...), f.retries.Replace(s.Retries...), f.usage.Add(s.Usage),

@@ -47,8 +47,24 @@ func (a *Agent) recommendSteps(cfg loopConfig) (graph.NodeFunc[State], error) {
 		results := make([]State, n)
 		waits := make([]*graph.Interruption, n)
 		errs := make([]error, n)
+		// A plan offered again after its work was cut keeps what its
+		// unchanged steps found (keep.go): those make no call.
+		kept := matchKept(s.Plan, s.Kept)
 		run := func(i int, from State) {
-			results[i], waits[i], errs[i] = a.runStep(ctx, step, stepThread(s, rt, i), from, i, rt, byID)
+			if k := kept[i]; k != nil {
+				results[i] = withKept(from, i, *k)
+				reuse(rt, s, i, results[i])
+				again := *k
+				again.Card.SubTaskID = s.Plan[i].ID
+				rt.Emit(eventKept, again)
+				return
+			}
+			if results[i], waits[i], errs[i] = a.runStep(ctx, step, stepThread(s, rt, i), from, i, rt, byID); errs[i] != nil || waits[i] != nil {
+				return
+			}
+			if k, ok := keptOf(s.Plan[i], from, results[i]); ok {
+				rt.Emit(eventKept, k)
+			}
 		}
 		if par := min(a.parallel(), n-s.Current); par <= 1 {
 			from := s
@@ -76,8 +92,8 @@ func (a *Agent) recommendSteps(cfg loopConfig) (graph.NodeFunc[State], error) {
 			wg.Wait()
 		}
 		// The loops' checkpoints are only for the person's answers: gone
-		// once the node is done with them (a failed turn that is offered
-		// again starts its sub-tasks afresh).
+		// once the node is done with them (what a cut run's finished
+		// sub-tasks found goes on in State.Kept instead: keep.go).
 		forget := func() {
 			for i := s.Current; i < n; i++ {
 				if err := step.DeleteThread(context.WithoutCancel(ctx), stepThread(s, rt, i)); err != nil {

@@ -25,7 +25,7 @@ test("Escape stops a streaming reply and keeps the partial text", async () => {
   assert.equal(await page.isEnabled("button.send"), true);
 });
 
-test("Stop while an approved plan runs says once what was done and what was not", async () => {
+test("Stop while an approved plan runs says once what was done and what was not; approving it again runs only the rest", async () => {
   const review = (tool: string) => ({ json: { sufficient: true, missing: "", tool, why: `${tool} fits this step`, url: "https://example.com", pricing: "free", alternatives: [] } });
   for (const [locale, width, height] of [["en-US", 1280, 800], ["ko-KR", 800, 700]] as const) {
     await script(w.fake, [
@@ -54,8 +54,8 @@ test("Stop while an approved plan runs says once what was done and what was not"
     assert.equal(
       line.trim(),
       locale === "en-US"
-        ? "You stopped the work on the plan. Tools found (above) for: “Write the script”. Not done: “Edit the video”, “Make a thumbnail”, and the guide. Here is the plan as you approved it — approve it again to run it once more from the start."
-        : "계획 작업을 중지하셨어요. 도구를 찾은 단계(위에 있어요): “Write the script”. 하지 못한 단계: “Edit the video”, “Make a thumbnail”. 안내서도 아직 쓰지 않았어요. 승인한 계획 그대로 여기 있어요 — 다시 승인하면 처음부터 한 번 더 진행해요.",
+        ? "You stopped the work on the plan. Tools found (above) for: “Write the script”. Not done: “Edit the video”, “Make a thumbnail”, and the guide. Here is the plan as you approved it — approve it again to go on with the steps left, keeping the tools found; a step whose title or description you change is looked at again."
+        : "계획 작업을 중지하셨어요. 도구를 찾은 단계(위에 있어요): “Write the script”. 하지 못한 단계: “Edit the video”, “Make a thumbnail”. 안내서도 아직 쓰지 않았어요. 승인한 계획 그대로 여기 있어요 — 다시 승인하면 찾은 도구는 그대로 두고 남은 단계부터 이어서 진행해요. 제목이나 설명을 고친 단계는 도구를 다시 찾아요.",
     );
     assert.deepEqual(await page.$$eval(`${offered} .card .tool`, (els) => els.map((e) => e.textContent)), ["ChatGPT"]);
     assert.equal(await page.$("dialog.plan"), null, "the dialog opened over the line");
@@ -65,7 +65,25 @@ test("Stop while an approved plan runs says once what was done and what was not"
     await page.click(`${offered} .plan-card button.review`);
     await page.waitForSelector("dialog.plan[open]");
     assert.equal(await page.$("dialog.plan [role=status]"), null, "the dialog says it again");
-    await page.click("dialog.plan button.hide");
+
+    // Approving it again keeps the first step's tool: the model is asked
+    // about the other two only (a call about the first would take "Vrew"
+    // and leave the guide's reply to the third), then writes the guide.
+    await script(w.fake, [
+      review("Vrew"),
+      review("Canva"),
+      { chunks: ["# Café Shorts guide\n\n", "1. Script with ChatGPT\n", "2. Edit in Vrew\n", "3. Thumbnail in Canva\n"] },
+      { json: { memories: [] } },
+    ]);
+    await page.click("dialog.plan button.approve");
+    await page.waitForSelector("dialog.plan", { state: "detached" });
+    const done = "article[data-role='assistant'][data-status='complete']:last-of-type";
+    await page.waitForSelector(`${done} .card`, { timeout: 60_000 });
+    assert.deepEqual(await page.$$eval(`${done} .card .tool`, (els) => els.map((e) => e.textContent)), ["ChatGPT", "Vrew", "Canva"]);
+    assert.match((await page.textContent(`${done} .bubble`)) ?? "", /Thumbnail in Canva/);
+    await page.waitForFunction(() => [...document.querySelectorAll("article .plan-card [data-tag]")].some((e) => e.textContent === "done" || e.textContent === "완료"), undefined, { timeout: 30_000 });
+    await page.locator(`${done} .card >> nth=0`).scrollIntoViewIfNeeded();
+    await screenshot(page, `plan-resumed-${locale.slice(0, 2)}-${width}`);
     await page.context().close();
   }
 });

@@ -1,0 +1,221 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	ollama "github.com/ollama/ollama/api"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+// stepCalls counts the fake model's calls about each sub-task (the
+// reviewer's and the scout's, which name it).
+type stepCalls struct {
+	mu    sync.Mutex
+	bySub map[string]int
+}
+
+func countCalls(e *env) *stepCalls {
+	c := &stepCalls{bySub: map[string]int{}}
+	e.fake.OnFunc(func(req ollama.ChatRequest) bool {
+		if !isReviewer(req) && !isScout(req) {
+			return false
+		}
+		id := "?"
+		for _, m := range req.Messages {
+			if sm := subTaskRe.FindStringSubmatch(m.Content); m.Role == "user" && sm != nil {
+				id = sm[1]
+			}
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.bySub[id]++
+		return false // counted only: the rules after it answer
+	}, nil)
+	return c
+}
+
+// reset starts counting again and returns what was counted.
+func (c *stepCalls) reset() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	bySub := c.bySub
+	c.bySub = map[string]int{}
+	return bySub
+}
+
+// The person approves a three-step plan and stops it once the first step
+// has its tool (its reviewer answered, the second's hangs); approving the
+// plan offered again asks the model about the steps that had no tool
+// only, or also about a step the person changed, and the guide has all
+// three cards. So it does after a restart between the stop and the
+// approval: what was kept is in the checkpoint.
+func TestApprovingAgainKeepsTheStepsDone(t *testing.T) {
+	edit := func(p *api.PlanApproval) []api.SubTask {
+		steps := slices.Clone(p.SubTasks)
+		steps[0].Detail = "60초 분량의 카페 소개 대본"
+		return steps
+	}
+	reorder := func(p *api.PlanApproval) []api.SubTask {
+		s := p.SubTasks
+		return []api.SubTask{s[1], s[0], s[2]}
+	}
+	for _, tc := range []struct {
+		name    string
+		edit    func(*api.PlanApproval) []api.SubTask // the person's edits before approving again; nil: none
+		restart bool
+		asked   map[string]int // model calls about each sub-task after approving again
+		cards   []string       // the final reply's cards, in the plan's order
+	}{
+		{"unchanged", nil, false, map[string]int{"s2": 1, "s3": 1}, []string{"ChatGPT", "Vrew", "Canva"}},
+		{"after a restart", nil, true, map[string]int{"s2": 1, "s3": 1}, []string{"ChatGPT", "Vrew", "Canva"}},
+		{"the first step edited", edit, false, map[string]int{"s1": 1, "s2": 1, "s3": 1}, []string{"ChatGPT", "Vrew", "Canva"}},
+		{"steps only moved", reorder, false, map[string]int{"s2": 1, "s3": 1}, []string{"Vrew", "ChatGPT", "Canva"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			calls := countCalls(e)
+			var mu sync.Mutex
+			hang := true
+			started := make(chan struct{}, 1)
+			e.fake.OnFunc(func(req ollama.ChatRequest) bool {
+				m := subTaskRe.FindStringSubmatch(lastMessage(req).Content)
+				mu.Lock()
+				defer mu.Unlock()
+				return hang && isReviewer(req) && m != nil && m[1] == "s2"
+			}, func(ollama.ChatRequest) ollamatest.Reply {
+				select {
+				case started <- struct{}{}:
+				default:
+				}
+				return ollamatest.Reply{Delay: time.Hour}
+			})
+			scriptComplex(e)
+			a := e.agent(Options{})
+			first, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+			if first.Plan == nil {
+				t.Fatal("no plan")
+			}
+			ctx, cancel := context.WithCancelCause(context.Background())
+			go func() {
+				<-started
+				cancel(chat.ErrStopped)
+			}()
+			stopped, err := a.Respond(ctx, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: first.Plan.Version}}, &output{})
+			if !errors.Is(err, context.Canceled) || stopped.Plan == nil || stopped.Plan.Again != api.AgainStopped {
+				t.Fatalf("the stop: %v, offered again %+v", err, stopped.Plan)
+			}
+			if stopped.TextKey != keyPlanStopped || stopped.TextArgs["done"] != "“대본 작성”" {
+				t.Fatalf("the line: %s %v", stopped.TextKey, stopped.TextArgs)
+			}
+			a.Wait()
+			mu.Lock()
+			hang = false
+			mu.Unlock()
+			if tc.restart {
+				a.Close()
+				a = e.agent(Options{})
+			}
+			calls.reset()
+
+			d := api.ApprovalDecision{Action: api.ActionApprove, Version: stopped.Plan.Version}
+			if tc.edit != nil {
+				d.SubTasks = tc.edit(stopped.Plan)
+			}
+			final, out := turn(t, a, chat.Turn{SessionID: "s1", Decision: &d})
+			if bySub := calls.reset(); !maps.Equal(bySub, tc.asked) {
+				t.Errorf("after approving again the model was asked about %v, want %v", bySub, tc.asked)
+			}
+			// The turn's calls since the person's message: the router, the
+			// planner, the steps that ran and the guide.
+			want := 3
+			for _, n := range tc.asked {
+				want += n
+			}
+			if final.LLMCalls != want {
+				t.Errorf("the turn reports %d model calls, want %d", final.LLMCalls, want)
+			}
+			var cards []string
+			for _, r := range final.Recommendations {
+				cards = append(cards, r.Tool)
+			}
+			if !slices.Equal(cards, tc.cards) || len(final.Steps) != 3 || final.Response == "" {
+				t.Fatalf("the guide's cards: %v for steps %+v (guide %q), want %v", cards, final.Steps, final.Response, tc.cards)
+			}
+			for i, r := range final.Recommendations {
+				if r.SubTaskID != final.Steps[i].ID || len(r.Sources) == 0 {
+					t.Errorf("card %d: %+v for step %+v", i, r, final.Steps[i])
+				}
+			}
+			// The kept card reaches the reply as it runs, as a found one does.
+			var shown []string
+			for _, ev := range out.kinds(api.TraceEvaluation) {
+				if ev.Recommendation != nil {
+					shown = append(shown, ev.Recommendation.Tool)
+				}
+			}
+			if slices.Sort(shown); !slices.Equal(shown, []string{"Canva", "ChatGPT", "Vrew"}) {
+				t.Errorf("cards shown while it ran: %v", shown)
+			}
+			a.Wait()
+		})
+	}
+}
+
+// A plan re-planned from the person's feedback keeps nothing of the run
+// that was cut: the feedback may change what each step needs.
+func TestRevisingAStoppedPlanKeepsNothing(t *testing.T) {
+	e := newEnv(t)
+	calls := countCalls(e)
+	var mu sync.Mutex
+	hang := true
+	started := make(chan struct{}, 1)
+	e.fake.OnFunc(func(req ollama.ChatRequest) bool {
+		m := subTaskRe.FindStringSubmatch(lastMessage(req).Content)
+		mu.Lock()
+		defer mu.Unlock()
+		return hang && isReviewer(req) && m != nil && m[1] == "s2"
+	}, func(ollama.ChatRequest) ollamatest.Reply {
+		select {
+		case started <- struct{}{}:
+		default:
+		}
+		return ollamatest.Reply{Delay: time.Hour}
+	})
+	e.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteComplex}})
+	e.fake.On(isPlanner, ollamatest.Reply{JSON: firstPlan()}) // the same words again
+	scriptComplex(e)
+	a := e.agent(Options{})
+	first, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go func() {
+		<-started
+		cancel(chat.ErrStopped)
+	}()
+	stopped, _ := a.Respond(ctx, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: first.Plan.Version}}, &output{})
+	if stopped.Plan == nil {
+		t.Fatal("not offered again")
+	}
+	a.Wait()
+	mu.Lock()
+	hang = false
+	mu.Unlock()
+	revised, _ := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionRevise, Version: stopped.Plan.Version, Feedback: "무료 도구만"}})
+	if revised.Plan == nil {
+		t.Fatal("no revised plan")
+	}
+	calls.reset()
+	turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: revised.Plan.Version}})
+	if bySub := calls.reset(); !maps.Equal(bySub, map[string]int{"s1": 1, "s2": 1, "s3": 1}) {
+		t.Errorf("after the re-plan the model was asked about %v, want every step", bySub)
+	}
+	a.Wait()
+}

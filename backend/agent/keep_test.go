@@ -5,6 +5,8 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/graph"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 )
 
@@ -216,6 +219,101 @@ func TestRevisingAStoppedPlanKeepsNothing(t *testing.T) {
 	turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: revised.Plan.Version}})
 	if bySub := calls.reset(); !maps.Equal(bySub, map[string]int{"s1": 1, "s2": 1, "s3": 1}) {
 		t.Errorf("after the re-plan the model was asked about %v, want every step", bySub)
+	}
+	a.Wait()
+}
+
+// stepEnded says whether sub-task i's loop of conversation conv has ended
+// (its checkpoint saved, with nothing next).
+func stepEnded(t *testing.T, a *Agent, conv string, i int) bool {
+	saver := a.saves.Checkpointer.(interface {
+		Threads(context.Context) ([]string, error)
+	})
+	threads, err := saver.Threads(context.Background())
+	if err != nil {
+		t.Error(err)
+		return true
+	}
+	for _, th := range threads {
+		if !strings.HasPrefix(th, conv+stepThreadSep) || !strings.HasSuffix(th, "/"+strconv.Itoa(i)) {
+			continue
+		}
+		if snap, err := a.g.GetState(context.Background(), graph.Config{ThreadID: th}); err == nil && len(snap.Next) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// cardOutput is an output that tells when a card is shown.
+type cardOutput struct {
+	output
+	cards chan string
+}
+
+func (o *cardOutput) Trace(e api.TraceEvent) {
+	o.output.Trace(e)
+	if e.Recommendation != nil {
+		o.cards <- e.Recommendation.Tool
+	}
+}
+
+// With sub-tasks run at once, a stop keeps those that ended, whichever
+// they are: here the second, while the first and the third wait on the
+// model; approving again asks about those two only.
+func TestApprovingAgainKeepsTheStepsDoneInParallel(t *testing.T) {
+	e := newEnv(t)
+	calls := countCalls(e)
+	var mu sync.Mutex
+	hang := true
+	hung := make(chan struct{}, 8)
+	e.fake.OnFunc(func(req ollama.ChatRequest) bool {
+		m := subTaskRe.FindStringSubmatch(lastMessage(req).Content)
+		mu.Lock()
+		defer mu.Unlock()
+		return hang && isReviewer(req) && m != nil && m[1] != "s2"
+	}, func(ollama.ChatRequest) ollamatest.Reply {
+		hung <- struct{}{}
+		return ollamatest.Reply{Delay: time.Hour}
+	})
+	scriptComplex(e)
+	a := e.agent(Options{Parallel: 3})
+	first, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+	ctx, cancel := context.WithCancelCause(context.Background())
+	out := &cardOutput{cards: make(chan string, 8)}
+	go func() {
+		<-hung
+		<-hung
+		<-out.cards
+		// The card shows before its loop ends: stop once the loop's end
+		// is saved, as a person who read the card would.
+		for n := 0; n < 2000 && !stepEnded(t, a, "s1", 1); n++ {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel(chat.ErrStopped)
+	}()
+	stopped, err := a.Respond(ctx, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: first.Plan.Version}}, out)
+	if !errors.Is(err, context.Canceled) || stopped.Plan == nil {
+		t.Fatalf("the stop: %v, offered again %+v", err, stopped.Plan)
+	}
+	if want := map[string]string{"done": "“영상 편집”", "left": "“대본 작성”, “썸네일 제작”"}; stopped.TextKey != keyPlanStopped || !maps.Equal(stopped.TextArgs, want) {
+		t.Fatalf("the line: %s %v, want %v", stopped.TextKey, stopped.TextArgs, want)
+	}
+	a.Wait()
+	mu.Lock()
+	hang = false
+	mu.Unlock()
+	calls.reset()
+	final, _ := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: stopped.Plan.Version}})
+	if bySub := calls.reset(); !maps.Equal(bySub, map[string]int{"s1": 1, "s3": 1}) {
+		t.Errorf("after approving again the model was asked about %v, want s1 and s3 once", bySub)
+	}
+	var cards []string
+	for _, r := range final.Recommendations {
+		cards = append(cards, r.Tool)
+	}
+	if !slices.Equal(cards, []string{"ChatGPT", "Vrew", "Canva"}) {
+		t.Fatalf("the guide's cards: %v", cards)
 	}
 	a.Wait()
 }

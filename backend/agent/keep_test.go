@@ -75,13 +75,15 @@ func TestApprovingAgainKeepsTheStepsDone(t *testing.T) {
 		name    string
 		edit    func(*api.PlanApproval) []api.SubTask // the person's edits before approving again; nil: none
 		restart bool
+		fail    bool           // the second step fails instead of being stopped
 		asked   map[string]int // model calls about each sub-task after approving again
 		cards   []string       // the final reply's cards, in the plan's order
 	}{
-		{"unchanged", nil, false, map[string]int{"s2": 1, "s3": 1}, []string{"ChatGPT", "Vrew", "Canva"}},
-		{"after a restart", nil, true, map[string]int{"s2": 1, "s3": 1}, []string{"ChatGPT", "Vrew", "Canva"}},
-		{"the first step edited", edit, false, map[string]int{"s1": 1, "s2": 1, "s3": 1}, []string{"ChatGPT", "Vrew", "Canva"}},
-		{"steps only moved", reorder, false, map[string]int{"s2": 1, "s3": 1}, []string{"Vrew", "ChatGPT", "Canva"}},
+		{"unchanged", nil, false, false, map[string]int{"s2": 1, "s3": 1}, []string{"ChatGPT", "Vrew", "Canva"}},
+		{"after a restart", nil, true, false, map[string]int{"s2": 1, "s3": 1}, []string{"ChatGPT", "Vrew", "Canva"}},
+		{"the first step edited", edit, false, false, map[string]int{"s1": 1, "s2": 1, "s3": 1}, []string{"ChatGPT", "Vrew", "Canva"}},
+		{"steps only moved", reorder, false, false, map[string]int{"s2": 1, "s3": 1}, []string{"Vrew", "ChatGPT", "Canva"}},
+		{"after a failure", nil, false, true, map[string]int{"s2": 1, "s3": 1}, []string{"ChatGPT", "Vrew", "Canva"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
@@ -95,6 +97,9 @@ func TestApprovingAgainKeepsTheStepsDone(t *testing.T) {
 				defer mu.Unlock()
 				return hang && isReviewer(req) && m != nil && m[1] == "s2"
 			}, func(ollama.ChatRequest) ollamatest.Reply {
+				if tc.fail {
+					return ollamatest.Reply{Fault: ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "boom"}}
+				}
 				select {
 				case started <- struct{}{}:
 				default:
@@ -109,15 +114,22 @@ func TestApprovingAgainKeepsTheStepsDone(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancelCause(context.Background())
 			go func() {
-				<-started
-				cancel(chat.ErrStopped)
+				select {
+				case <-started:
+					cancel(chat.ErrStopped)
+				case <-ctx.Done():
+				}
 			}()
+			defer cancel(nil)
 			stopped, err := a.Respond(ctx, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: first.Plan.Version}}, &output{})
-			if !errors.Is(err, context.Canceled) || stopped.Plan == nil || stopped.Plan.Again != api.AgainStopped {
-				t.Fatalf("the stop: %v, offered again %+v", err, stopped.Plan)
-			}
-			if stopped.TextKey != keyPlanStopped || stopped.TextArgs["done"] != "“대본 작성”" {
-				t.Fatalf("the line: %s %v", stopped.TextKey, stopped.TextArgs)
+			switch {
+			case stopped.Plan == nil || len(stopped.Recommendations) != 1 || stopped.Recommendations[0].Tool != "ChatGPT":
+				t.Fatalf("cut by %v, offered again %+v with cards %+v", err, stopped.Plan, stopped.Recommendations)
+			case tc.fail && (err == nil || errors.Is(err, context.Canceled) || stopped.Plan.Again != api.AgainFailed || stopped.TextKey != keyPlanFailed):
+				t.Fatalf("the failure: %v, again %q, line %s", err, stopped.Plan.Again, stopped.TextKey)
+			case !tc.fail && (!errors.Is(err, context.Canceled) || stopped.Plan.Again != api.AgainStopped ||
+				stopped.TextKey != keyPlanStopped || stopped.TextArgs["done"] != "“대본 작성”"):
+				t.Fatalf("the stop: %v, again %q, line %s %v", err, stopped.Plan.Again, stopped.TextKey, stopped.TextArgs)
 			}
 			a.Wait()
 			mu.Lock()

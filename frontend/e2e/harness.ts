@@ -298,6 +298,20 @@ export async function script(fake: FakeOllama, replies: FakeReply[]): Promise<vo
   await control(fake, "script", replies);
 }
 
+/**
+ * fail makes the fake's next times requests to path fail with fault
+ * (times -1: every one until resetFake), e.g. {kind: "hang"}: no answer until
+ * the client gives up, as Ollama stuck on an embedding batch.
+ */
+export async function fail(fake: FakeOllama, path: string, times: number, fault: { kind: string; after?: number }): Promise<void> {
+  await control(fake, "fail", { path, times, fault });
+}
+
+/** resetFake forgets the fake's script, faults and recorded requests. */
+export async function resetFake(fake: FakeOllama): Promise<void> {
+  await control(fake, "reset", {});
+}
+
 /** A model the fake has installed (backend/llm/ollamatest Model). */
 export interface FakeModel {
   name: string;

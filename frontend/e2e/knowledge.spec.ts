@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, write
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { answer, inertDOM, lastReply, openPage, repoRoot, screenshot, script, send, watchDialogs, withWorld } from "./harness.ts";
+import { answer, fail, inertDOM, lastReply, openPage, repoRoot, resetFake, screenshot, script, send, watchDialogs, withWorld } from "./harness.ts";
 
 const PDF = join(repoRoot, "..", "shared", "eval", "pdfs", "ko", "unstructured_korean-text-with-tables.pdf");
 
@@ -310,4 +310,48 @@ test("Word, PowerPoint, HWP, OpenDocument, web pages and EPUB in Korean: listed,
   assert.match((await page.textContent("dialog.source .where")) ?? "", /학칙 강의\.pptx · 슬라이드 2/);
   await screenshot(page, "knowledge-office-slide-cited-ko");
   await page.context().close();
+});
+
+// Last in this file: the fake's embeddings hang while it runs (the catalog
+// embedded long before).
+test("stopping imports in Korean: a file held at its embedding and one waiting behind it stop, and leave nothing", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wf-stop-"));
+  const slow = join(dir, "느린 보고서.md");
+  const queued = join(dir, "대기 문서.md");
+  writeFileSync(slow, "# 느린 보고서\n\n" + "임베딩이 오래 걸리는 긴 문단입니다. ".repeat(300) + "\n");
+  writeFileSync(queued, "# 대기 문서\n\n앞의 가져오기가 끝나기를 기다립니다.\n");
+  const uploads = join(w.app.dataDir, "uploads");
+  const leftovers = () => (existsSync(uploads) ? readdirSync(uploads, { recursive: true }).map(String).filter((f) => f.includes("느린") || f.includes("대기")) : []);
+  const row = (name: string) => `.progress li.file:has(.name[title$="${name}"])`;
+  const page = await openPage(w.browser, w.app.url, "ko-KR", { width: 1280, height: 800 });
+  await page.click(".views button >> nth=0");
+  await page.waitForSelector("#kb-title");
+  await fail(w.fake, "/api/embed", -1, { kind: "hang" });
+  try {
+    await page.setInputFiles("#kb-file-input", [slow, queued]);
+    await page.waitForSelector(`${row("느린 보고서.md")}[data-stage="embedding"] button.stop`, { timeout: 60_000 });
+    await page.waitForSelector(`${row("대기 문서.md")}[data-stage="waiting"] button.stop`, { timeout: 60_000 });
+    assert.match((await page.textContent(`${row("대기 문서.md")} .stage`)) ?? "", /다른 가져오기가 끝나기를 기다리는 중/);
+    await screenshot(page, "knowledge-stop-1-running-ko");
+
+    // The waiting file by keyboard (its button has focus, Enter presses it), the running one by a click.
+    const waitingStop = page.locator(`${row("대기 문서.md")} button.stop`);
+    assert.equal(await waitingStop.textContent(), "중지");
+    assert.equal(await waitingStop.getAttribute("aria-label"), "대기 문서.md 가져오기 중지");
+    await waitingStop.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(`${row("대기 문서.md")}[data-stage="stopped"]`, { timeout: 30_000 });
+    await page.click(`${row("느린 보고서.md")} button[aria-label="느린 보고서.md 가져오기 중지"]`);
+    await page.waitForSelector(`${row("느린 보고서.md")}[data-stage="stopped"]`, { timeout: 30_000 });
+    for (const name of ["느린 보고서.md", "대기 문서.md"]) {
+      assert.equal(await page.textContent(`${row(name)} .stage`), "중지했습니다 — 이 파일은 아무것도 추가하지 않았습니다");
+    }
+    assert.equal(await page.locator(".progress button.stop").count(), 0, "no Stop button once stopped");
+    await screenshot(page, "knowledge-stop-2-stopped-ko");
+    const listed = await page.$$eval("table.docs tr[data-doc]", (trs) => trs.filter((tr) => /느린|대기/.test(tr.textContent ?? "")).length);
+    assert.equal(listed, 0, "a stopped file is not listed");
+    assert.deepEqual(leftovers(), [], "a stopped upload keeps no copy");
+  } finally {
+    await resetFake(w.fake);
+  }
 });

@@ -304,6 +304,8 @@ describe("import progress", () => {
     ["failed", 0, 0, 100, true],
     ["skipped", 0, 0, 100, true],
     ["duplicate", 0, 0, 100, true],
+    ["waiting", 0, 0, 5, false],
+    ["stopped", 10, 5, 0, true],
   ])("%s %i/%i → %i%%", (stage, chunks, embedded, percent, finished) => {
     expect(progressOf(p(stage as string, chunks as number, embedded as number))).toMatchObject({ percent, finished });
   });

@@ -45,6 +45,9 @@ export function progressOf(p: ImportProgress): FileProgress {
     case "embedding":
       percent = 30 + (p.chunks > 0 ? Math.min(1, p.embedded / p.chunks) * 65 : 0);
       break;
+    case "stopped":
+      percent = 0; // nothing of the file was added
+      break;
     case "done":
     case "skipped":
     case "duplicate":

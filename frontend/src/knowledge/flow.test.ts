@@ -138,6 +138,21 @@ describe("knowledge screen", () => {
     }
   });
 
+  it("a stopped folder import: the file it was on says nothing was added, the files it never started are one line", async () => {
+    const { fake } = await openKnowledge();
+    const ev = (file: string, stage: string, i: number) => ({ import_id: "imp-folder", file: `/home/you/notes/${file}`, stage, pages: 0, chunks: 0, embedded: 0, file_index: i, files_total: 4 });
+    fake.emit("knowledge.import", { ...ev("a.md", "done", 1), chunks: 3 });
+    fake.emit("knowledge.import", ev("b.md", "embedding", 2));
+    await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-stage='embedding'] button.stop")).not.toBeNull(), { timeout: 5000 });
+    expect($$(".progress button.stop")).toHaveLength(1); // the import's running file, not the one done
+    for (const [f, i] of [["b.md", 2], ["c.md", 3], ["d.md", 4]] as const) fake.emit("knowledge.import", ev(f, "stopped", i));
+    await vi.waitFor(() => expect(document.querySelector(".progress li.not-started")).not.toBeNull(), { timeout: 5000 });
+    expect($$(".progress li.file:not(.not-started)").map((li) => li.getAttribute("data-stage"))).toEqual(["done", "stopped"]);
+    expect($(".progress li.not-started").textContent?.trim()).toBe("Stopped before 2 more files: they were not imported");
+    expect($$(".progress button.stop")).toHaveLength(0);
+    expect($(".progress li.file[data-stage='stopped'] .bar").getAttribute("aria-valuenow")).toBe("0");
+  });
+
   it("shows where a hit comes from: file, record id, page and heading", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     fake.docs.push({ id: "d1", title: "휴가 기록", source: "/data/uploads/records.jsonl", kind: "json", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });

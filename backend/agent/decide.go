@@ -214,7 +214,7 @@ var (
 		en: "The work on the plan you approved stopped before it finished. Here it is, with your edits — approve it again to go on.",
 	}
 	msgPlanFailed = phrases{
-		ko: "승인한 계획의 작업이 오류로 끝나기 전에 멈췄어요. 수정한 내용 그대로 여기 있어요 — 다시 승인하면 한 번 더 해 볼게요.",
-		en: "The work on the plan you approved failed before it finished. Here it is, with your edits — approve it again to try once more.",
+		ko: "승인한 계획의 작업이 오류로 끝나기 전에 멈췄어요. 수정한 내용 그대로 여기 있어요 — 다시 승인하면 한 번 더 해 볼게요. 도구를 찾은 단계는 제목과 설명을 고치지 않으면 그대로 둬요.",
+		en: "The work on the plan you approved failed before it finished. Here it is, with your edits — approve it again to try once more; a step that has a tool keeps it unless you change its title or description.",
 	}
 )

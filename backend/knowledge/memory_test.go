@@ -127,6 +127,43 @@ func TestOfficeBombMemory(t *testing.T) {
 	})
 }
 
+// TestWordNotesBombMemory imports, in a child process, a Word file
+// whose footnotes.xml unpacks to 1 GiB: notes of 1 MB, each cut to what
+// one note holds, read before the body until the file's XML budget is
+// spent.
+func TestWordNotesBombMemory(t *testing.T) {
+	bombMemory(t, func(dir string) string {
+		path := filepath.Join(dir, "notes-bomb.docx")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		const ns = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`
+		z := zip.NewWriter(f)
+		w, err := z.Create("word/document.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, `<w:document `+ns+`><w:body><w:p><w:r><w:t>본문</w:t><w:footnoteReference w:id="1"/></w:r></w:p></w:body></w:document>`)
+		if w, err = z.Create("word/footnotes.xml"); err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, `<w:footnotes `+ns+`>`)
+		block := bytes.Repeat([]byte("가"), 1<<20/3)
+		for i := range 1024 { // 1 GiB
+			fmt.Fprintf(w, `<w:footnote w:id="%d"><w:p><w:r><w:t>`, i+1)
+			w.Write(block)
+			io.WriteString(w, `</w:t></w:r></w:p></w:footnote>`)
+		}
+		io.WriteString(w, `</w:footnotes>`)
+		if err := z.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	})
+}
+
 // TestHWPBombMemory imports, in a child process, a 1 MB HWP file whose
 // one section inflates to 1 GiB of paragraphs of one character.
 func TestHWPBombMemory(t *testing.T) {

@@ -273,7 +273,7 @@ func (n *wordNotes) read(ctx context.Context, d *xml.Decoder, f *officeFormat, e
 			}
 			depth--
 		case xml.CharData:
-			if in && skip == 0 && text > 0 {
+			if in && skip == 0 && text > 0 && !cut { // past the cut, no copy of a hostile run
 				write(string(t))
 			}
 		}

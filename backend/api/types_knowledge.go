@@ -118,6 +118,9 @@ type ImportProgress struct {
 	// the embedding model missing): keyword search finds those chunks, and
 	// they are embedded once the model answers.
 	EmbedError *ErrorInfo `json:"embed_error,omitempty"`
+	// EmbedStopped: the import was stopped while the file embedded. The
+	// file is in and found by its words; the rest is embedded later.
+	EmbedStopped bool `json:"embed_stopped,omitempty"`
 	// Conversation is the conversation a file is attached to
 	// (KnowledgeService.Attach); "" for the library's imports.
 	Conversation string `json:"conversation,omitempty"`

@@ -155,7 +155,9 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 			}
 			parts = append(parts, counted(p.Chunks, lang, "chunk"), say("kb.embedded", lang, "n", strconv.Itoa(p.Embedded)))
 			fmt.Fprintln(s.out, at, strings.Join(parts, ", "))
-			if message, hint := embedWords(p, lang); message != "" && message != embedSaid {
+			if p.EmbedStopped {
+				fmt.Fprintln(s.out, " ", say("kb.embedStopped", lang))
+			} else if message, hint := embedWords(p, lang); message != "" && message != embedSaid {
 				embedSaid = message
 				fmt.Fprintln(s.out, " ", say("kb.notEmbedded", lang, "reason", message))
 				fmt.Fprintln(s.out, " ", say("kb.keywordsMeanwhile", lang))

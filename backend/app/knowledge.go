@@ -231,7 +231,10 @@ func progressOf(id string, p knowledge.Progress) api.ImportProgress {
 		}
 		ev.WarningReasons = append(ev.WarningReasons, *r)
 	}
-	if p.EmbedErr != nil {
+	switch {
+	case errors.Is(p.EmbedErr, context.Canceled):
+		ev.EmbedStopped = true // the person's stop, not a fault to explain
+	case p.EmbedErr != nil:
 		info := describe(p.EmbedErr)
 		ev.EmbedError = &info
 	}

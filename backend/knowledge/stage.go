@@ -43,8 +43,7 @@ type stager struct {
 	heading        string
 	nDocs, nChunks int
 	pages          int
-	unit           string   // what pages counts (the file's documents share it)
-	sent           []string // chunks handed to the sink, whose vectors a stopped import deletes
+	unit           string // what pages counts (the file's documents share it)
 	// lastRowID is kb_chunks' largest rowid before the import: SQLite gives
 	// new rows larger ones, and only imports (one at a time, under
 	// Base.write) add chunks, so the new chunks are the rows above it.
@@ -169,39 +168,34 @@ func (s *stager) flush() error {
 	return nil
 }
 
-// finish ends the import: on failure (err, or no text at all) it deletes
-// the staged rows; otherwise it hands the staged chunks to the sink, swaps
-// them in, and indexes them for keywords. Embedding comes before the swap
-// so that an import stopped while it embeds (ctx cancelled: a slow model,
-// the person pressing Stop) leaves nothing of the file — its staged rows
-// and the vectors made so far are dropped — and an earlier version of the
-// file stays as it was. An embedding that fails otherwise does not fail
-// the import: keyword search has the chunks, Reindex embeds them later.
+// finish ends the import: on failure (err, or no text at all), or when
+// the import was stopped before now, it deletes the staged rows, and an
+// earlier version of the file stays as it was; otherwise it swaps them in,
+// indexes the new chunks for keywords and hands them to the sink.
+//
+// The swap comes before embedding, so the file is found by its words as
+// soon as it is read: embedding is most of an import's time with a local
+// model, and a person asks about a document right after adding it. A stop
+// while the file embeds therefore keeps the file, found by its words, and
+// stops only the embedding; Reindex embeds the rest later, as after an
+// embedding that failed.
 func (s *stager) finish(ctx context.Context, err error) (fileResult, error) {
 	if err == nil && s.nChunks == 0 {
 		err = importer.ErrEmpty
 	}
-	var res fileResult
 	if err == nil {
-		res.embedded, res.embedErr = s.embedStaged(ctx)
 		err = ctx.Err()
 	}
+	// The file's rows are dropped or swapped in whole, whatever ctx does now.
+	keep := context.WithoutCancel(ctx)
 	if err != nil {
-		keep := context.WithoutCancel(ctx)
 		if cerr := s.b.dropStaged(keep, "source = ?", s.source); cerr != nil {
 			s.b.log.Warn("staged rows of a failed import stay until the next start", "file", s.source, "err", cerr)
 		}
-		if len(s.sent) > 0 {
-			if derr := s.b.opts.Sink.Delete(keep, s.sent); derr != nil {
-				s.b.log.Warn("vector index kept the chunks of a stopped import", "file", s.source, "err", derr)
-			}
-		}
 		return fileResult{}, err
 	}
-	// From here the file is done: a cancellation no longer undoes it.
-	ctx = context.WithoutCancel(ctx)
 	var oldDocs, oldChunks []string
-	err = s.b.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err = s.b.db.WithContext(keep).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Model(&Document{}).Where("source = ? AND NOT staged", s.source).Pluck("id", &oldDocs).Error; err != nil {
 			return err
 		}
@@ -215,72 +209,65 @@ func (s *stager) finish(ctx context.Context, err error) (fileResult, error) {
 		return bumpGeneration(tx)
 	})
 	if err != nil {
-		_ = s.b.dropStaged(ctx, "source = ?", s.source)
+		_ = s.b.dropStaged(keep, "source = ?", s.source)
 		return fileResult{}, fmt.Errorf("%w: store %q: %w", errDatabase, s.source, err)
 	}
-	s.b.forget(ctx, oldDocs, oldChunks)
-	res.docs, res.chunks, res.pages, res.unit = s.nDocs, s.nChunks, s.pages, s.unit
-	s.index(ctx)
+	s.b.forget(keep, oldDocs, oldChunks)
+	res := fileResult{docs: s.nDocs, chunks: s.nChunks, pages: s.pages, unit: s.unit}
+	s.index(keep)
+	res.embedded, res.embedErr = s.embedNew(ctx)
 	return res, nil
-}
-
-// embedStaged hands the staged chunks to the sink, a page at a time read
-// back from the database, remembering their ids (sent) so that a stopped
-// import can take their vectors back. The first failure leaves the rest
-// to Reindex and says why.
-func (s *stager) embedStaged(ctx context.Context) (embedded int, embedErr error) {
-	const page = 1000
-	if !s.embed || s.b.opts.Sink == nil {
-		return 0, nil
-	}
-	s.p.Stage = StageEmbedding
-	s.onProgress(s.p)
-	for after := s.lastRowID; ; {
-		rows, last, err := s.b.chunksAfter(ctx, after, page)
-		var docs map[string]Document
-		if err == nil && len(rows) > 0 {
-			after = last
-			docs, err = s.b.stagedDocsOf(ctx, rows)
-		}
-		if err != nil {
-			if ctx.Err() == nil {
-				s.b.log.Warn("chunks not embedded; keyword search still finds them", "file", s.source, "err", err)
-			}
-			return embedded, err
-		}
-		if len(rows) == 0 {
-			return embedded, nil
-		}
-		for _, c := range rows {
-			s.sent = append(s.sent, c.ID)
-		}
-		if err := s.sink(ctx, rows, docs, &embedded); err != nil {
-			return embedded, err
-		}
-		if len(rows) < page {
-			return embedded, nil
-		}
-	}
 }
 
 // index adds the swapped-in chunks to the keyword index and the document
 // list, a page at a time read back from the database.
 func (s *stager) index(ctx context.Context) {
+	s.eachNew(ctx, func(rows []Chunk, docs map[string]Document) error {
+		s.b.addLive(rows, docs)
+		return nil
+	})
+}
+
+// embedNew hands the swapped-in chunks to the sink. The first failure, or
+// the import being stopped, leaves the rest to Reindex and says why:
+// keyword search has them meanwhile.
+func (s *stager) embedNew(ctx context.Context) (embedded int, embedErr error) {
+	if !s.embed || s.b.opts.Sink == nil {
+		return 0, nil
+	}
+	s.p.Stage = StageEmbedding
+	s.onProgress(s.p)
+	err := s.eachNew(ctx, func(rows []Chunk, docs map[string]Document) error {
+		return s.sink(ctx, rows, docs, &embedded)
+	})
+	return embedded, err
+}
+
+// eachNew calls fn on the chunks the import added, a page at a time with
+// their documents, until fn fails; a failure to read them is logged.
+func (s *stager) eachNew(ctx context.Context, fn func([]Chunk, map[string]Document) error) error {
 	const page = 1000
 	for after := s.lastRowID; ; {
 		rows, last, err := s.b.chunksAfter(ctx, after, page)
+		var docs map[string]Document
 		if err == nil && len(rows) > 0 {
 			after = last
-			var docs map[string]Document
-			if docs, err = s.b.docsOf(ctx, rows); err == nil {
-				s.b.addLive(rows, docs)
-			}
+			docs, err = s.b.docsOf(ctx, rows)
 		}
 		if err != nil {
-			s.b.log.Error("index imported chunks; they are found after a restart", "file", s.source, "err", err)
+			if ctx.Err() == nil {
+				s.b.log.Error("read back imported chunks; they are found after a restart", "file", s.source, "err", err)
+			}
+			return err
 		}
-		if err != nil || len(rows) < page {
-			return
+		if len(rows) == 0 {
+			return nil
+		}
+		if err := fn(rows, docs); err != nil {
+			return err
+		}
+		if len(rows) < page {
+			return nil
 		}
 	}
 }
@@ -342,15 +329,6 @@ func (b *Base) addLive(chunks []Chunk, docs map[string]Document) {
 
 // docsOf loads the live documents of the chunks.
 func (b *Base) docsOf(ctx context.Context, chunks []Chunk) (map[string]Document, error) {
-	return b.docsWhere(ctx, chunks, "NOT staged")
-}
-
-// stagedDocsOf loads the documents of an import's staged chunks.
-func (b *Base) stagedDocsOf(ctx context.Context, chunks []Chunk) (map[string]Document, error) {
-	return b.docsWhere(ctx, chunks, "staged")
-}
-
-func (b *Base) docsWhere(ctx context.Context, chunks []Chunk, cond string) (map[string]Document, error) {
 	ids := make([]string, 0, len(chunks))
 	seen := map[string]bool{}
 	for _, c := range chunks {
@@ -360,7 +338,7 @@ func (b *Base) docsWhere(ctx context.Context, chunks []Chunk, cond string) (map[
 		}
 	}
 	var docs []Document
-	if err := b.db.WithContext(context.WithoutCancel(ctx)).Where("id IN ?", ids).Where(cond).Find(&docs).Error; err != nil {
+	if err := b.db.WithContext(context.WithoutCancel(ctx)).Where("id IN ? AND NOT staged", ids).Find(&docs).Error; err != nil {
 		return nil, err
 	}
 	out := make(map[string]Document, len(docs))

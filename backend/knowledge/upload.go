@@ -193,6 +193,9 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 	if len(rep.Imported) == 0 {
 		return UploadResult{Outcome: UploadFailed, Report: rep}, nil
 	}
+	// The file is in (a stop while it embedded stopped only the embedding):
+	// its copy and the versions it replaces are settled whatever ctx does.
+	ctx = context.WithoutCancel(ctx)
 	if err := os.MkdirAll(folder, 0o700); err == nil {
 		err = os.Rename(tmp, target)
 	}

@@ -314,7 +314,7 @@ test("Word, PowerPoint, HWP, OpenDocument, web pages and EPUB in Korean: listed,
 
 // Last in this file: the fake's embeddings hang while it runs (the catalog
 // embedded long before).
-test("stopping imports in Korean: a file held at its embedding and one waiting behind it stop, and leave nothing", async () => {
+test("stopping imports in Korean: a file held at its embedding stays, found by its words, and one waiting behind it leaves nothing", async () => {
   const dir = mkdtempSync(join(tmpdir(), "wf-stop-"));
   const slow = join(dir, "느린 보고서.md");
   const queued = join(dir, "대기 문서.md");
@@ -342,15 +342,16 @@ test("stopping imports in Korean: a file held at its embedding and one waiting b
     await page.keyboard.press("Enter");
     await page.waitForSelector(`${row("대기 문서.md")}[data-stage="stopped"]`, { timeout: 30_000 });
     await page.click(`${row("느린 보고서.md")} button[aria-label="느린 보고서.md 가져오기 중지"]`);
-    await page.waitForSelector(`${row("느린 보고서.md")}[data-stage="stopped"]`, { timeout: 30_000 });
-    for (const name of ["느린 보고서.md", "대기 문서.md"]) {
-      assert.equal(await page.textContent(`${row(name)} .stage`), "중지했습니다 — 이 파일은 아무것도 추가하지 않았습니다");
-    }
+    // Read and swapped in before it embeds, the slow file stays; only its embedding stops.
+    await page.waitForSelector(`${row("느린 보고서.md")}[data-stage="done"]`, { timeout: 30_000 });
+    assert.equal(await page.textContent(`${row("느린 보고서.md")} .stage`), "추가했습니다. 지금은 키워드로 찾을 수 있고, 멈춘 임베딩은 나중에 이어서 합니다");
+    assert.equal(await page.textContent(`${row("대기 문서.md")} .stage`), "중지했습니다 — 이 파일은 아무것도 추가하지 않았습니다");
     assert.equal(await page.locator(".progress button.stop").count(), 0, "no Stop button once stopped");
     await screenshot(page, "knowledge-stop-2-stopped-ko");
-    const listed = await page.$$eval("table.docs tr[data-doc]", (trs) => trs.filter((tr) => /느린|대기/.test(tr.textContent ?? "")).length);
-    assert.equal(listed, 0, "a stopped file is not listed");
-    assert.deepEqual(leftovers(), [], "a stopped upload keeps no copy");
+    await page.waitForFunction(() => [...document.querySelectorAll("table.docs tr[data-doc]")].some((tr) => /느린/.test(tr.textContent ?? "")), null, { timeout: 30_000 });
+    const listed = await page.$$eval("table.docs tr[data-doc]", (trs) => trs.filter((tr) => /대기/.test(tr.textContent ?? "")).length);
+    assert.equal(listed, 0, "the stopped waiting file is not listed");
+    assert.deepEqual(leftovers(), ["느린 보고서.md"], "the slow file's copy is kept, the stopped one's not");
   } finally {
     await resetFake(w.fake);
   }

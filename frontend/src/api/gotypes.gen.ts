@@ -451,6 +451,7 @@ export interface ImportProgress {
   replaced?: boolean;
   duplicate_of?: string;
   embed_error?: ErrorInfo | null;
+  embed_stopped?: boolean;
   conversation?: string;
 }
 

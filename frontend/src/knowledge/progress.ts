@@ -23,6 +23,8 @@ export interface FileProgress {
   finished: boolean;
   /** an upload that replaced an earlier one of its name */
   replaced: boolean;
+  /** stopped while it embedded: the file is in, found by its words; the rest is embedded later */
+  embedStopped: boolean;
   /** the title of the document that had this upload's content already */
   duplicateOf: string;
   /** what was imported but not as it was (invalid bytes, by line) */
@@ -70,6 +72,7 @@ export function progressOf(p: ImportProgress): FileProgress {
     reason: p.reason ?? null,
     finished: FINISHED.has(p.stage),
     replaced: p.replaced ?? false,
+    embedStopped: p.embed_stopped ?? false,
     duplicateOf: p.duplicate_of ?? "",
     warnings: p.warnings ?? [],
     warningReasons: (p.warnings ?? []).map((_, i) => (p.warning_reasons?.[i]?.code ? p.warning_reasons[i]! : null)),

@@ -12,7 +12,9 @@ export class FakeKnowledge extends FakeChat {
   uploads: Array<{ name: string; content: string }> = [];
   /**
    * held: imports of a file whose name starts with "slow" stop at their
-   * embedding, as with a hung model, until CancelImport stops them (by id).
+   * embedding, as with a hung model, until CancelImport stops them (by id):
+   * then, as the backend, the file is in (found by its words) and only its
+   * embedding stops.
    */
   held: Record<string, () => void> = {};
 
@@ -22,12 +24,15 @@ export class FakeKnowledge extends FakeChat {
     delete this.held[id];
     stop?.();
   }
-  /** hold stops an import's steps at its first embedding step when its file is a slow one; true when it did. */
-  private hold(id: string, name: string, step: ImportProgress, done: Record<string, unknown>): boolean {
+  /**
+   * hold stops an import's steps at its first embedding step when its file is a slow one; true when it did.
+   * finish ends the import as its last step would.
+   */
+  private hold(id: string, name: string, step: ImportProgress, finish: () => void): boolean {
     if (!/^slow/i.test(name) || step.stage !== "embedding") return false;
     this.held[id] = () => {
-      this.emit("knowledge.import", { ...step, stage: "stopped", chunks: 0, embedded: 0 });
-      this.emit("knowledge.import_done", { ...done, imported: [], documents: 0, chunks: 0, pages: 0, stopped: [name] });
+      this.emit("knowledge.import", { ...step, stage: "done", embed_stopped: true });
+      finish();
     };
     return true;
   }
@@ -76,7 +81,7 @@ export class FakeKnowledge extends FakeChat {
         return;
       }
       this.emit("knowledge.import", step);
-      if (this.hold(id, name, step, report)) return;
+      if (this.hold(id, name, step, () => ((i = steps.length), tick()))) return;
       setTimeout(tick, this.opts.stepDelayMs ?? 0);
     };
     setTimeout(tick, 0);
@@ -103,7 +108,7 @@ export class FakeKnowledge extends FakeChat {
         return;
       }
       this.emit("knowledge.import", step);
-      if (this.hold(id, name, step, { import_id: id, conversation: sid, skipped: [], failed: [], warnings: [], replaced: [], duplicates: [], ignored: [] })) return;
+      if (this.hold(id, name, step, () => ((i = steps.length), tick()))) return;
       setTimeout(tick, this.opts.stepDelayMs ?? 0);
     };
     setTimeout(tick, 0);

@@ -88,24 +88,7 @@ func TestApprovingAgainKeepsTheStepsDone(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
 			calls := countCalls(e)
-			var mu sync.Mutex
-			hang := true
-			started := make(chan struct{}, 1)
-			e.fake.OnFunc(func(req ollama.ChatRequest) bool {
-				m := subTaskRe.FindStringSubmatch(lastMessage(req).Content)
-				mu.Lock()
-				defer mu.Unlock()
-				return hang && isReviewer(req) && m != nil && m[1] == "s2"
-			}, func(ollama.ChatRequest) ollamatest.Reply {
-				if tc.fail {
-					return ollamatest.Reply{Fault: ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "boom"}}
-				}
-				select {
-				case started <- struct{}{}:
-				default:
-				}
-				return ollamatest.Reply{Delay: time.Hour}
-			})
+			hold := holdReviewer(e, "s2", tc.fail)
 			scriptComplex(e)
 			a := e.agent(Options{})
 			first, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
@@ -115,7 +98,7 @@ func TestApprovingAgainKeepsTheStepsDone(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			go func() {
 				select {
-				case <-started:
+				case <-hold.asked:
 					cancel(chat.ErrStopped)
 				case <-ctx.Done():
 				}
@@ -132,9 +115,7 @@ func TestApprovingAgainKeepsTheStepsDone(t *testing.T) {
 				t.Fatalf("the stop: %v, again %q, line %s %v", err, stopped.Plan.Again, stopped.TextKey, stopped.TextArgs)
 			}
 			a.Wait()
-			mu.Lock()
-			hang = false
-			mu.Unlock()
+			hold.release()
 			if tc.restart {
 				a.Close()
 				a = e.agent(Options{})
@@ -185,26 +166,48 @@ func TestApprovingAgainKeepsTheStepsDone(t *testing.T) {
 	}
 }
 
+// reviewerHold makes the reviewer of one step (or, for "!s2", of every
+// other step) hang, or answer HTTP 500 when fail, until release; asked
+// hears of each call it holds.
+type reviewerHold struct {
+	mu    sync.Mutex
+	on    bool
+	asked chan struct{}
+}
+
+func holdReviewer(e *env, step string, fail bool) *reviewerHold {
+	h := &reviewerHold{on: true, asked: make(chan struct{}, 8)}
+	step, not := strings.CutPrefix(step, "!")
+	e.fake.OnFunc(func(req ollama.ChatRequest) bool {
+		m := subTaskRe.FindStringSubmatch(lastMessage(req).Content)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return h.on && isReviewer(req) && m != nil && (m[1] == step) != not
+	}, func(ollama.ChatRequest) ollamatest.Reply {
+		if fail {
+			return ollamatest.Reply{Fault: ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "boom"}}
+		}
+		select {
+		case h.asked <- struct{}{}:
+		default:
+		}
+		return ollamatest.Reply{Delay: time.Hour}
+	})
+	return h
+}
+
+func (h *reviewerHold) release() {
+	h.mu.Lock()
+	h.on = false
+	h.mu.Unlock()
+}
+
 // A plan re-planned from the person's feedback keeps nothing of the run
 // that was cut: the feedback may change what each step needs.
 func TestRevisingAStoppedPlanKeepsNothing(t *testing.T) {
 	e := newEnv(t)
 	calls := countCalls(e)
-	var mu sync.Mutex
-	hang := true
-	started := make(chan struct{}, 1)
-	e.fake.OnFunc(func(req ollama.ChatRequest) bool {
-		m := subTaskRe.FindStringSubmatch(lastMessage(req).Content)
-		mu.Lock()
-		defer mu.Unlock()
-		return hang && isReviewer(req) && m != nil && m[1] == "s2"
-	}, func(ollama.ChatRequest) ollamatest.Reply {
-		select {
-		case started <- struct{}{}:
-		default:
-		}
-		return ollamatest.Reply{Delay: time.Hour}
-	})
+	hold := holdReviewer(e, "s2", false)
 	e.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteComplex}})
 	e.fake.On(isPlanner, ollamatest.Reply{JSON: firstPlan()}) // the same words again
 	scriptComplex(e)
@@ -212,7 +215,7 @@ func TestRevisingAStoppedPlanKeepsNothing(t *testing.T) {
 	first, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
 	ctx, cancel := context.WithCancelCause(context.Background())
 	go func() {
-		<-started
+		<-hold.asked
 		cancel(chat.ErrStopped)
 	}()
 	stopped, _ := a.Respond(ctx, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: first.Plan.Version}}, &output{})
@@ -220,9 +223,7 @@ func TestRevisingAStoppedPlanKeepsNothing(t *testing.T) {
 		t.Fatal("not offered again")
 	}
 	a.Wait()
-	mu.Lock()
-	hang = false
-	mu.Unlock()
+	hold.release()
 	revised, _ := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionRevise, Version: stopped.Plan.Version, Feedback: "무료 도구만"}})
 	if revised.Plan == nil {
 		t.Fatal("no revised plan")
@@ -276,26 +277,15 @@ func (o *cardOutput) Trace(e api.TraceEvent) {
 func TestApprovingAgainKeepsTheStepsDoneInParallel(t *testing.T) {
 	e := newEnv(t)
 	calls := countCalls(e)
-	var mu sync.Mutex
-	hang := true
-	hung := make(chan struct{}, 8)
-	e.fake.OnFunc(func(req ollama.ChatRequest) bool {
-		m := subTaskRe.FindStringSubmatch(lastMessage(req).Content)
-		mu.Lock()
-		defer mu.Unlock()
-		return hang && isReviewer(req) && m != nil && m[1] != "s2"
-	}, func(ollama.ChatRequest) ollamatest.Reply {
-		hung <- struct{}{}
-		return ollamatest.Reply{Delay: time.Hour}
-	})
+	hold := holdReviewer(e, "!s2", false) // steps 1 and 3 hang
 	scriptComplex(e)
 	a := e.agent(Options{Parallel: 3})
 	first, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
 	ctx, cancel := context.WithCancelCause(context.Background())
 	out := &cardOutput{cards: make(chan string, 8)}
 	go func() {
-		<-hung
-		<-hung
+		<-hold.asked
+		<-hold.asked
 		<-out.cards
 		// The card shows before its loop ends: stop once the loop's end
 		// is saved, as a person who read the card would.
@@ -312,9 +302,7 @@ func TestApprovingAgainKeepsTheStepsDoneInParallel(t *testing.T) {
 		t.Fatalf("the line: %s %v, want %v", stopped.TextKey, stopped.TextArgs, want)
 	}
 	a.Wait()
-	mu.Lock()
-	hang = false
-	mu.Unlock()
+	hold.release()
 	calls.reset()
 	final, _ := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: stopped.Plan.Version}})
 	if bySub := calls.reset(); !maps.Equal(bySub, map[string]int{"s1": 1, "s3": 1}) {

@@ -50,6 +50,25 @@ type listInstance struct {
 	own   *listCount
 }
 
+// numberer gives paragraphs the numbers the program writes itself, as the
+// body is read: paragraph starts one, see and end are told of the other
+// elements (properties, lists), label counts the paragraph and says its
+// number ("" for none).
+type numberer interface {
+	paragraph()
+	see(e xml.StartElement)
+	end(name string)
+	label() string
+}
+
+// noNumbers is the numberer of a format that has none.
+type noNumbers struct{}
+
+func (noNumbers) paragraph()           {}
+func (noNumbers) see(xml.StartElement) {}
+func (noNumbers) end(string)           {}
+func (noNumbers) label() string        { return "" }
+
 // wordNumbering counts a Word document's numbered paragraphs as they are
 // read. Its methods do nothing on nil: a file without numbering.xml.
 type wordNumbering struct {
@@ -192,6 +211,8 @@ func (w *wordNumbering) paragraph() {
 		w.at = numRef{}
 	}
 }
+
+func (w *wordNumbering) end(string) {}
 
 // see notes what a paragraph property says of the paragraph's number.
 func (w *wordNumbering) see(e xml.StartElement) {

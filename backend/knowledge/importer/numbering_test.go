@@ -86,20 +86,23 @@ func TestWordNumberingDamaged(t *testing.T) {
 	}
 }
 
-// A list made by another program (pandoc): numbers, a nested list that
-// starts again at 1, bullets, and a list that starts at 5.
+// Lists made by another program (pandoc's Word and OpenDocument files):
+// numbers, a nested list that starts again at 1, bullets, and a list that
+// starts at 5.
 func TestWordNumberingFromPandoc(t *testing.T) {
-	data, err := os.ReadFile("testdata/office/lists.docx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs, err := Importer{}.Import(context.Background(), "lists.docx", data)
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := "# 규정\n\n1. 첫째 항목\n\n2. 둘째 항목\n\n1. 안쪽 가\n\n2. 안쪽 나\n\n3. 셋째 항목\n\n글머리 하나\n\n글머리 둘\n\n5. 다섯부터\n\n6. 여섯\n\n"
-	if got := docs[0].Parts[0].Text; !strings.Contains(got, want) {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
+	for _, name := range []string{"lists.docx", "lists.odt"} {
+		data, err := os.ReadFile("testdata/office/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs, err := Importer{}.Import(context.Background(), name, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := docs[0].Parts[0].Text; !strings.Contains(got, want) {
+			t.Errorf("%s: got\n%s\nwant\n%s", name, got, want)
+		}
 	}
 }
 
@@ -120,5 +123,49 @@ func TestFormatNumber(t *testing.T) {
 		if got := formatNumber(tt.n, tt.format); got != tt.want {
 			t.Errorf("formatNumber(%d, %s) = %q, want %q", tt.n, tt.format, got, tt.want)
 		}
+	}
+}
+
+// listStyle is an OpenDocument list style of levels of one number
+// format each, with a suffix; display shows that many levels ("1.2.").
+func listStyle(name string, levels ...string) string {
+	s := `<text:list-style style:name="` + name + `">`
+	for i, l := range levels {
+		s += `<text:list-level-style-` + l + ` text:level="` + string(rune('1'+i)) + `"/>`
+	}
+	return s + `</text:list-style>`
+}
+
+// OpenDocument numbers list items from the list styles before the body:
+// nested lists count under their parent and number as it says unless
+// they name a style, a list may continue the one before or an item start
+// anew, a header and a bullet have no number, formats include 가나다 and
+// ①, and display-levels shows the levels above.
+func TestODTNumbering(t *testing.T) {
+	styles := listStyle("L1", `number style:num-format="1" style:num-suffix="."`, `number style:num-format="가" style:num-suffix=")"`, `number style:num-format="1" style:num-suffix="." text:display-levels="3"`) +
+		listStyle("L2", `number style:num-format="①"`) +
+		listStyle("L3", `bullet text:bullet-char="•"`) +
+		listStyle("L4", `number style:num-format="I" style:num-prefix="제" style:num-suffix="장" text:start-value="3"`)
+	item := func(text string) string { return `<text:list-item><text:p>` + text + `</text:p></text:list-item>` }
+	body := `<text:list text:style-name="L1">` + item("첫째") +
+		`<text:list-item><text:p>둘째</text:p><text:list>` + item("안쪽 하나") + `<text:list-item><text:p>안쪽 둘</text:p><text:list>` + item("깊은") + `</text:list></text:list-item></text:list></text:list-item>` +
+		`<text:list-header><text:p>머리말</text:p></text:list-header>` + item("셋째") + `</text:list>` +
+		`<text:p>사이 문단</text:p>` +
+		`<text:list text:style-name="L1" text:continue-numbering="true">` + item("넷째") + `</text:list>` +
+		`<text:list text:style-name="L1">` + item("새 목록") + `<text:list-item text:start-value="7"><text:p>일곱째부터</text:p></text:list-item>` + `</text:list>` +
+		`<text:list text:style-name="L2">` + item("원 하나") + item("원 둘") + `</text:list>` +
+		`<text:list text:style-name="L3">` + item("글머리") + `</text:list>` +
+		`<text:list text:style-name="L4">` + item("총칙") + `</text:list>` +
+		`<text:list text:style-name="없는 스타일">` + item("모르는 목록") + `</text:list>`
+	content := `<?xml version="1.0" encoding="UTF-8"?><office:document-content ` + odtNS + ` xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0">` +
+		`<office:automatic-styles>` + styles + `</office:automatic-styles><office:body><office:text>` + body + `</office:text></office:body></office:document-content>`
+	data := zipOf(t, part{"mimetype", "application/vnd.oasis.opendocument.text"}, part{"content.xml", content})
+	docs, err := Importer{}.Import(context.Background(), "목록.odt", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "1. 첫째\n\n2. 둘째\n\n가) 안쪽 하나\n\n나) 안쪽 둘\n\n2.나.1. 깊은\n\n머리말\n\n3. 셋째\n\n사이 문단\n\n4. 넷째\n\n1. 새 목록\n\n7. 일곱째부터\n\n① 원 하나\n\n② 원 둘\n\n글머리\n\n제III장 총칙\n\n모르는 목록\n\n"
+	if got := docs[0].Parts[0].Text; got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
 }

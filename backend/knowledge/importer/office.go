@@ -121,9 +121,9 @@ type officeFormat struct {
 	// inline is the text an empty element stands for (tab, line break,
 	// a run of spaces), given its attributes.
 	inline func(e xml.StartElement) string
-	// numbering, when set, reads the numbers the program puts before
-	// paragraphs itself (Word's numbering.xml).
-	numbering func(z *zip.Reader, budget *xmlBudget) (*wordNumbering, error)
+	// numbering, when set, gives the numbers the program puts before
+	// paragraphs itself (Word's numbering.xml, OpenDocument's list styles).
+	numbering func(z *zip.Reader, budget *xmlBudget) (numberer, error)
 	// notes, when set, reads the footnotes and endnotes the body refers
 	// to, kept apart from it (Word's footnotes.xml, endnotes.xml), given
 	// the main part's name.
@@ -244,7 +244,7 @@ var docx = officeFormat{
 	// change: an old style or number, not the one shown.
 	skip: set("w:del", "w:delText", "w:instrText", "mc:Fallback", "w:commentReference", "w:pPrChange", "w:rPrChange"),
 	cell: set("w:tc"), row: set("w:tr"),
-	numbering: readWordNumbering,
+	numbering: func(z *zip.Reader, budget *xmlBudget) (numberer, error) { return readWordNumbering(z, budget) },
 	notes:     readWordNotes,
 	inline: func(e xml.StartElement) string {
 		switch qname(e.Name) {
@@ -314,6 +314,7 @@ var hwpx = officeFormat{
 
 var odt = officeFormat{
 	parts:     func(*zip.Reader) ([]string, error) { return []string{"content.xml"}, nil },
+	numbering: func(*zip.Reader, *xmlBudget) (numberer, error) { return newODTNumbering(), nil },
 	paragraph: set("text:p", "text:h"),
 	heading: func(e xml.StartElement, _ map[string]int) int {
 		if qname(e.Name) != "text:h" {
@@ -368,7 +369,7 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 			}
 		}
 	}
-	var nums *wordNumbering
+	var nums numberer = noNumbers{}
 	if f.numbering != nil {
 		if nums, err = f.numbering(z, budget); err != nil && !errors.Is(err, ErrOfficeDamaged) {
 			return err // a limit, or the context; damaged numbering numbers what it can
@@ -403,7 +404,7 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 }
 
 // parts reads the body parts in order.
-func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, parts []string, styles map[string]int, nums *wordNumbering, notes *wordNotes, budget *xmlBudget) error {
+func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, parts []string, styles map[string]int, nums numberer, notes *wordNotes, budget *xmlBudget) error {
 	for _, name := range parts {
 		d, closer, err := openPart(z, name, budget)
 		if err != nil {
@@ -432,7 +433,7 @@ func openPart(z *zip.Reader, name string, budget *xmlBudget) (*xml.Decoder, io.C
 // body reads one body part: paragraphs in order, each after its number
 // if it has one, and followed by the notes it refers to; a table's cells
 // joined on their row's line, the notes of its cells after the row.
-func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, styles map[string]int, nums *wordNumbering, notes *wordNotes) error {
+func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, styles map[string]int, nums numberer, notes *wordNotes) error {
 	var (
 		stack []string // open elements
 		skip  int      // depth of the element being skipped; 0: none
@@ -553,6 +554,7 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 			if f.text[name] {
 				text--
 			}
+			nums.end(name)
 			switch {
 			case f.paragraph[name]:
 				open--

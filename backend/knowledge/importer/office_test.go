@@ -252,6 +252,8 @@ func FuzzOffice(f *testing.F) {
 	f.Add(docxOf(f, noted("본문", "footnote", "1")+noted("끝", "endnote", "1"), "", footnotesXML(footnote("1", "각주")), endnotesXML(footnote("1", "미주"))))
 	f.Add(hwpxOf(f, hp("0", `<hp:t>본문</hp:t>`)))
 	f.Add(odtOf(f, `<text:p>a</text:p>`))
+	f.Add(zipOf(f, part{"content.xml", `<office:document-content ` + odtNS + `><office:automatic-styles>` + listStyle("L1", `number style:num-format="가" text:display-levels="2"`) +
+		`</office:automatic-styles><office:body><office:text><text:list text:style-name="L1"><text:list-item><text:list><text:list-item><text:p>b</text:p></text:list-item></text:list></text:list-item></text:list></office:text></office:body></office:document-content>`}))
 	f.Add(zipOf(f, part{"ppt/slides/slide1.xml", slide(shape(`<p:ph type="title"/>`, ap("제목")))}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, name := range []string{"f.docx", "f.hwpx", "f.odt", "f.pptx"} {

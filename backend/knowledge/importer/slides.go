@@ -112,7 +112,7 @@ func slideText(ctx context.Context, z *zip.Reader, name string, f *officeFormat,
 	if err != nil {
 		return "", w, err
 	}
-	err = budget.judged(w.body(ctx, f, d, nil, nil, nil))
+	err = budget.judged(w.body(ctx, f, d, nil, noNumbers{}, nil))
 	closer.Close()
 	if err == nil {
 		err = w.end()

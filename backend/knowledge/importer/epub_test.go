@@ -32,18 +32,11 @@ func epubOf(t testing.TB, chapters []string, extra ...part) []byte {
 // obfuscated the standard way do not stop it, chapters under DRM do, and
 // a book without its package document is damaged.
 func TestEPUB(t *testing.T) {
-	data, err := os.ReadFile("testdata/office/regulation.epub")
-	if err != nil {
-		t.Fatal(err)
-	}
 	want, err := os.ReadFile("testdata/office/regulation.want.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := Importer{}.Import(context.Background(), "regulation.epub", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	docs := fixture(t, "regulation.epub")
 	if got := docs[0].Parts[0].Text; docs[0].Title != "학칙" || docs[0].Kind != KindEPUB || strings.TrimSpace(got) != "# 학칙\n\n"+strings.TrimSpace(string(want)) {
 		t.Errorf("pandoc's book %q:\n%s", docs[0].Title, got)
 	}

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 )
@@ -175,14 +174,7 @@ func TestWordNotesLimits(t *testing.T) {
 // pandoc's footnotes (ids from 20, a note of two paragraphs, one in a
 // table cell) come after the paragraph or row that refers to them.
 func TestWordNotesFromPandoc(t *testing.T) {
-	data, err := os.ReadFile("testdata/office/footnotes.docx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs, err := Importer{}.Import(context.Background(), "footnotes.docx", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	docs := fixture(t, "footnotes.docx")
 	want := "# 연구 보고서\n\n국내 가계부채는 2023년 말 1,886조 원에 이르렀다.[^1] 이는 국내총생산의 100%를 넘는 수준이다.\n\n" +
 		"[^1] 한국은행, 「금융안정보고서」, 2024년 3월, 12쪽.\n\n## 용어의 정의\n\n" +
 		"이 보고서에서 취약차주란 다중채무자이면서 저소득 또는 저신용인 차주를 말한다.[^2]\n\n" +

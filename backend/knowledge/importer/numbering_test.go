@@ -2,7 +2,6 @@ package importer
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 )
@@ -92,15 +91,7 @@ func TestWordNumberingDamaged(t *testing.T) {
 func TestWordNumberingFromPandoc(t *testing.T) {
 	want := "# 규정\n\n1. 첫째 항목\n\n2. 둘째 항목\n\n1. 안쪽 가\n\n2. 안쪽 나\n\n3. 셋째 항목\n\n글머리 하나\n\n글머리 둘\n\n5. 다섯부터\n\n6. 여섯\n\n"
 	for _, name := range []string{"lists.docx", "lists.odt"} {
-		data, err := os.ReadFile("testdata/office/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs, err := Importer{}.Import(context.Background(), name, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := docs[0].Parts[0].Text; !strings.Contains(got, want) {
+		if got := fixture(t, name)[0].Parts[0].Text; !strings.Contains(got, want) {
 			t.Errorf("%s: got\n%s\nwant\n%s", name, got, want)
 		}
 	}

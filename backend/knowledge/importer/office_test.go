@@ -265,6 +265,20 @@ func FuzzOffice(f *testing.F) {
 	})
 }
 
+// fixture imports testdata/office/name, a file another program wrote.
+func fixture(t *testing.T, name string) []Document {
+	t.Helper()
+	data, err := os.ReadFile("testdata/office/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := Importer{}.Import(context.Background(), name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return docs
+}
+
 // Files another program wrote (pandoc: styles.xml with Word's built-in
 // heading styles, tables with their own properties, lists, links,
 // emphasis in runs of their own) read as the Markdown they were made
@@ -275,14 +289,7 @@ func TestOfficeFromPandoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"regulation.docx", "regulation.odt"} {
-		data, err := os.ReadFile("testdata/office/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs, err := Importer{}.Import(context.Background(), name, data)
-		if err != nil {
-			t.Fatal(err)
-		}
+		docs := fixture(t, name)
 		if len(docs) != 1 || docs[0].Title != "제1장 총칙" {
 			t.Fatalf("%s: %+v", name, docs)
 		}

@@ -3,7 +3,6 @@ package importer
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 )
@@ -48,14 +47,7 @@ func TestSlides(t *testing.T) {
 		t.Errorf("pages %q, %q", d.Parts[0].Text, d.Parts[1].Text)
 	}
 
-	pandoc, err := os.ReadFile("testdata/office/regulation.pptx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs, err = Importer{}.Import(context.Background(), "regulation.pptx", pandoc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	docs = fixture(t, "regulation.pptx")
 	if d := docs[0]; d.Title != "학칙" || d.Pages != 4 || !strings.HasPrefix(d.Parts[1].Text, "# 제1장 총칙\n\n제1조(목적)\n\n") ||
 		!strings.Contains(d.Parts[1].Text, "\n\n1학기 | 3월~6월 | 정규\n\n") || d.Parts[2].Text != "첫째 항목: 휴학 신청\n\n둘째 항목: 복학 신청\n\n" {
 		t.Errorf("pandoc's slides %q: %+v", d.Title, d.Parts)
@@ -63,14 +55,7 @@ func TestSlides(t *testing.T) {
 
 	// The speaker's notes follow their slide, quoted; the notes' own slide
 	// number field is left out.
-	withNotes, err := os.ReadFile("testdata/office/notes.pptx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs, err = Importer{}.Import(context.Background(), "notes.pptx", withNotes)
-	if err != nil {
-		t.Fatal(err)
-	}
+	docs = fixture(t, "notes.pptx")
 	if p := docs[0].Parts; len(p) != 2 || p[0].Text != "# 휴학 안내\n\n휴학은 포털에서 신청한다.\n\n> 발표자 메모: 휴학 신청 마감은 개강 2주 전이라고 말할 것.\n\n" ||
 		p[1].Text != "# 복학 안내\n\n복학은 학기 시작 전에 신청한다.\n\n" {
 		t.Errorf("slides with notes: %+v", p)

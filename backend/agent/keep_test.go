@@ -95,16 +95,7 @@ func TestApprovingAgainKeepsTheStepsDone(t *testing.T) {
 			if first.Plan == nil {
 				t.Fatal("no plan")
 			}
-			ctx, cancel := context.WithCancelCause(context.Background())
-			go func() {
-				select {
-				case <-hold.asked:
-					cancel(chat.ErrStopped)
-				case <-ctx.Done():
-				}
-			}()
-			defer cancel(nil)
-			stopped, err := a.Respond(ctx, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: first.Plan.Version}}, &output{})
+			stopped, err := approveAndStop(a, first.Plan, hold.asked, &output{})
 			switch {
 			case stopped.Plan == nil || len(stopped.Recommendations) != 1 || stopped.Recommendations[0].Tool != "ChatGPT":
 				t.Fatalf("cut by %v, offered again %+v with cards %+v", err, stopped.Plan, stopped.Recommendations)
@@ -166,6 +157,22 @@ func TestApprovingAgainKeepsTheStepsDone(t *testing.T) {
 	}
 }
 
+// approveAndStop approves plan in conversation s1 and stops the run
+// (chat.ErrStopped), as the person pressing Stop does, once stop hears
+// of the call it waits for; a run that ends first is not stopped.
+func approveAndStop(a *Agent, plan *api.PlanApproval, stop <-chan struct{}, out chat.Output) (api.TurnResult, error) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	go func() {
+		select {
+		case <-stop:
+			cancel(chat.ErrStopped)
+		case <-ctx.Done():
+		}
+	}()
+	return a.Respond(ctx, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: plan.Version}}, out)
+}
+
 // reviewerHold makes the reviewer of one step (or, for "!s2", of every
 // other step) hang, or answer HTTP 500 when fail, until release; asked
 // hears of each call it holds.
@@ -213,12 +220,7 @@ func TestRevisingAStoppedPlanKeepsNothing(t *testing.T) {
 	scriptComplex(e)
 	a := e.agent(Options{})
 	first, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
-	ctx, cancel := context.WithCancelCause(context.Background())
-	go func() {
-		<-hold.asked
-		cancel(chat.ErrStopped)
-	}()
-	stopped, _ := a.Respond(ctx, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: first.Plan.Version}}, &output{})
+	stopped, _ := approveAndStop(a, first.Plan, hold.asked, &output{})
 	if stopped.Plan == nil {
 		t.Fatal("not offered again")
 	}

@@ -54,13 +54,8 @@ func TestStopWhileThePlanRuns(t *testing.T) {
 			if first.Plan == nil {
 				t.Fatal("no plan")
 			}
-			ctx, cancel := context.WithCancelCause(context.Background())
-			go func() {
-				<-started
-				cancel(chat.ErrStopped)
-			}()
 			out := &output{}
-			res, err := a.Respond(ctx, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: first.Plan.Version}}, out)
+			res, err := approveAndStop(a, first.Plan, started, out)
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("the stopped turn ended with %v", err)
 			}

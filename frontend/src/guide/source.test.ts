@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import type { Message, Source } from "../api/gotypes.gen";
 import { setLang } from "../i18n/i18n.svelte";
 import { FakeBackend } from "../testing/fakeBackend";
-import { $, $$, cleanup, click, start } from "../testing/ui";
+import { $, $$, cleanup, click, fakeReaderLayout, start } from "../testing/ui";
 import { changedSince, citedPassage, whyUnread } from "./source";
 
 afterEach(() => {
@@ -51,21 +51,7 @@ function seeded(lang = "en"): FakeBackend {
  * than the view left under the page label, so the reader puts its start (the label) right under that label.
  */
 function fakeLayout(): void {
-  const rect = (top: number, height: number) => ({ top, bottom: top + height, height, left: 0, right: 0, width: 0, x: 0, y: top, toJSON: () => ({}) }) as DOMRect;
-  vi.spyOn(Element.prototype, "getBoundingClientRect").mockImplementation(function (this: Element) {
-    const scrolled = this.closest<HTMLElement>("[data-testid=reader-body]")?.scrollTop ?? 0;
-    if (this.matches("[data-testid=reader-cited]")) return rect(500 - scrolled, 20);
-    if (this.matches("[data-part=hit]")) return rect(520 - scrolled, 60);
-    if (this.matches(".place")) return rect(0, 30);
-    return rect(0, 0);
-  });
-  const reader = (el: Element) => el.getAttribute("data-testid") === "reader-body";
-  vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockImplementation(function (this: Element) {
-    return reader(this) ? 100 : 0;
-  });
-  vi.spyOn(Element.prototype, "scrollHeight", "get").mockImplementation(function (this: Element) {
-    return reader(this) ? 2000 : 0;
-  });
+  fakeReaderLayout((el) => (el.matches("[data-testid=reader-cited]") ? [500, 20] : el.matches("[data-part=hit]") ? [520, 60] : null));
 }
 
 /** openReply starts the window on fake and opens its conversation, the reply's four citations shown. */

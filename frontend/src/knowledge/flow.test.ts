@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync } from "svelte";
-import { $, $$, cleanup, click, fill, start } from "../testing/ui";
+import { $, $$, cleanup, click, fakeReaderLayout, fill, start } from "../testing/ui";
 import { progressOf, formatBytes, baseName } from "./progress";
 import { toBase64 } from "../api/knowledge";
 import { setLang } from "../i18n/i18n.svelte";
@@ -17,22 +17,12 @@ afterEach(() => {
  * first marked word `mark` px below its top, 20 px high.
  */
 function fakeLayout(height: number, mark: number): void {
-  const rect = (top: number, h: number) => ({ top, bottom: top + h, height: h, left: 0, right: 0, width: 0, x: 0, y: top, toJSON: () => ({}) }) as DOMRect;
-  vi.spyOn(Element.prototype, "getBoundingClientRect").mockImplementation(function (this: Element) {
-    const body = this.closest<HTMLElement>("[data-testid=reader-body]");
-    const hit = this.closest<HTMLElement>("[data-part=hit]");
-    const top = (hit?.dataset.seq === undefined ? 0 : 500) - (body?.scrollTop ?? 0);
-    if (this.matches("[data-part=hit]")) return rect(top, height);
-    if (hit && this.matches("mark")) return rect(top + mark, 20);
-    if (this.matches(".place")) return rect(0, 30);
-    return rect(0, 0);
-  });
-  const reader = (el: Element) => el.getAttribute("data-testid") === "reader-body";
-  vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockImplementation(function (this: Element) {
-    return reader(this) ? 100 : 0;
-  });
-  vi.spyOn(Element.prototype, "scrollHeight", "get").mockImplementation(function (this: Element) {
-    return reader(this) ? 2000 : 0;
+  fakeReaderLayout((el) => {
+    const hit = el.closest<HTMLElement>("[data-part=hit]");
+    if (!hit) return null;
+    const top = hit.dataset.seq === undefined ? 0 : 500;
+    if (el === hit) return [top, height];
+    return el.matches("mark") ? [top + mark, 20] : null;
   });
 }
 

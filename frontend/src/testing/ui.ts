@@ -79,3 +79,25 @@ export async function send(text: string): Promise<void> {
   fill("#composer-input", text);
   key($("#composer-input"), "Enter");
 }
+
+/**
+ * fakeReaderLayout gives the document reader the layout happy-dom has not got: a view 100 px high over 2,000 px of
+ * document, its section label stuck at the view's top, 30 px high, and the elements `place` puts somewhere at
+ * [top in the document, height] (null: nowhere, 0 px at the top), minus how far the view is scrolled.
+ */
+export function fakeReaderLayout(place: (el: Element) => [number, number] | null): void {
+  const rect = (top: number, height: number) => ({ top, bottom: top + height, height, left: 0, right: 0, width: 0, x: 0, y: top, toJSON: () => ({}) }) as DOMRect;
+  vi.spyOn(Element.prototype, "getBoundingClientRect").mockImplementation(function (this: Element) {
+    if (this.matches(".place")) return rect(0, 30);
+    const at = place(this);
+    const scrolled = this.closest<HTMLElement>("[data-testid=reader-body]")?.scrollTop ?? 0;
+    return at ? rect(at[0] - scrolled, at[1]) : rect(0, 0);
+  });
+  const reader = (el: Element) => el.getAttribute("data-testid") === "reader-body";
+  vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockImplementation(function (this: Element) {
+    return reader(this) ? 100 : 0;
+  });
+  vi.spyOn(Element.prototype, "scrollHeight", "get").mockImplementation(function (this: Element) {
+    return reader(this) ? 2000 : 0;
+  });
+}

@@ -42,7 +42,7 @@ func (u *updates) last() (api.MessageUpdated, int) {
 // chatWorld is the agent behind the chat service, on a real store.
 func chatWorld(t *testing.T, e *env) (*chat.Service, *Agent, *store.Store, *updates) {
 	t.Helper()
-	st, err := store.Open(context.Background(), t.TempDir())
+	st, err := store.Open(context.Background(), t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

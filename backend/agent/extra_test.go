@@ -232,7 +232,7 @@ func (recorder) Emit(string, any) {}
 func TestThroughChatService(t *testing.T) {
 	e := newEnv(t)
 	scriptComplex(e)
-	st, err := store.Open(context.Background(), t.TempDir())
+	st, err := store.Open(context.Background(), t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +279,7 @@ func TestThroughChatService(t *testing.T) {
 func TestLongTermMemoryAdapter(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	ms, err := memory.Open(ctx, e.openDB(), nil)
+	ms, err := memory.Open(ctx, e.openDB(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

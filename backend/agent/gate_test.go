@@ -31,7 +31,7 @@ type gateWorld struct {
 func newGateWorld(t *testing.T, more ...*tools.Tool) *gateWorld {
 	t.Helper()
 	w := &gateWorld{env: newEnv(t)}
-	st, err := store.Open(context.Background(), filepath.Dir(w.dbPath))
+	st, err := store.Open(context.Background(), filepath.Dir(w.dbPath), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

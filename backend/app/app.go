@@ -79,7 +79,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, dir)
+	st, err := store.Open(ctx, dir, logger)
 	if err != nil {
 		_ = lock.Unlock()
 		return nil, fmt.Errorf("open the data folder %s: %w", dir, err)
@@ -122,7 +122,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), pace, false, logger); err != nil {
 		return nil, err
 	}
-	if a.memory, err = memory.OpenInDataDir(ctx, st.DB(), dir, cur.EmbedModel, a.models); err != nil {
+	if a.memory, err = memory.OpenInDataDir(ctx, st.DB(), dir, cur.EmbedModel, a.models, logger); err != nil {
 		return nil, err
 	}
 	// A memory written during a turn ("remember that …") or by reflection
@@ -220,7 +220,7 @@ func openReadOnly(ctx context.Context, g globals, logger *slog.Logger) (_ *App, 
 	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), nil, true, logger); err != nil {
 		return nil, err
 	}
-	if a.memory, err = memory.OpenReadOnly(ctx, st.DB()); err != nil {
+	if a.memory, err = memory.OpenReadOnly(ctx, st.DB(), logger); err != nil {
 		return nil, err
 	}
 	return a, nil

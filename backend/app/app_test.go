@@ -285,7 +285,7 @@ func TestOSLocale(t *testing.T) {
 // onlySession is the data folder's one conversation.
 func onlySession(t *testing.T, dir string) api.Session {
 	t.Helper()
-	st, err := store.Open(context.Background(), dir)
+	st, err := store.Open(context.Background(), dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -64,7 +65,8 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("data folder: %w", err)
 	}
-	m := mcp.New(dir, mcp.Options{Logger: cliLogger(s, g.verbose)})
+	logger := cliLogger(s, g.verbose)
+	m := mcp.New(dir, mcp.Options{Logger: logger})
 	defer m.Close()
 	// lang is the language the command speaks (the data folder's setting,
 	// else the system's): what it says of the servers and its changes.
@@ -186,7 +188,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		}
 		fmt.Fprintln(s.out, say("mcp."+sub+"Done", lang, "what", what))
 		if sub == "remove" {
-			return revokeServerGrants(ctx, dir, name, s, lang)
+			return revokeServerGrants(ctx, dir, name, s, lang, logger)
 		}
 		return nil
 	}
@@ -292,7 +294,7 @@ func firstLine(s string, n int) string {
 // store is its to change: the grants then stay until revoked in Settings
 // (they can no longer apply: a grant holds only for the program it was
 // given to).
-func revokeServerGrants(ctx context.Context, dir, name string, s stdio, lang int) error {
+func revokeServerGrants(ctx context.Context, dir, name string, s stdio, lang int, logger *slog.Logger) error {
 	lock, err := lockDataDir(dir)
 	if errors.Is(err, errDataDirBusy) {
 		fmt.Fprintln(s.err, say("mcp.grantsStay", lang, "name", name))
@@ -302,7 +304,7 @@ func revokeServerGrants(ctx context.Context, dir, name string, s stdio, lang int
 		return err
 	}
 	defer lock.Unlock()
-	st, err := store.Open(ctx, dir)
+	st, err := store.Open(ctx, dir, logger)
 	if err != nil {
 		return fmt.Errorf("open the data folder %s: %w", dir, err)
 	}

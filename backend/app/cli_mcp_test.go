@@ -56,7 +56,7 @@ func TestMCPCommands(t *testing.T) {
 	if code, out, _ := wayfinder(t, append(base, "mcp", "remove", "broken")...); code != 0 || !strings.Contains(out, "Removed") || !strings.Contains(out, "Took back 1 grant") {
 		t.Fatalf("remove: %d %q", code, out)
 	}
-	st, err := store.Open(context.Background(), dir)
+	st, err := store.Open(context.Background(), dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestMCPCommands(t *testing.T) {
 // grant allows a server's tool for good, as the approval dialog does.
 func grant(t *testing.T, dir, tool, server string) {
 	t.Helper()
-	st, err := store.Open(context.Background(), dir)
+	st, err := store.Open(context.Background(), dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

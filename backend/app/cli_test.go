@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -345,16 +346,28 @@ func TestIDPrefixInBothLanguages(t *testing.T) {
 }
 
 // Short commands end without the knowledge base's start-up complaining
-// that it was cut short.
+// that it was cut short, and say nothing of the data folder's upkeep
+// (the database given back its space, the memories' vectors switched to
+// another embedding model for one run) unless asked with -v: every part
+// logs to the command's own logger, none to the process's default one.
 func TestShortCommandsAreQuiet(t *testing.T) {
-	fake := ollamatest.New(t)
-	base := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", "bge-m3"}
+	fake := ollamatest.New(t, ollamatest.WithModels(append(ollamatest.DefaultModels(),
+		ollamatest.Model{Name: "nomic-embed-text", Capabilities: []string{"embedding"}, ContextLength: 2048})...))
+	var logged bytes.Buffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logged, nil)))
+	t.Cleanup(func() { slog.SetDefault(prev) })
+	dir := t.TempDir()
 	for _, args := range [][]string{{"memory", "list"}, {"memory", "add", "x y z"}, {"memory", "list"}, {"kb", "list"}, {"doctor"}} {
-		for range 3 {
+		for _, embed := range []string{"bge-m3", "nomic-embed-text", "bge-m3"} {
+			base := []string{"--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", embed}
 			if code, out, errOut := wayfinder(t, append(base, args...)...); code != 0 || errOut != "" {
-				t.Fatalf("%v: exit %d, stderr %q (stdout %q)", args, code, errOut, out)
+				t.Fatalf("%v with %s: exit %d, stderr %q (stdout %q)", args, embed, code, errOut, out)
 			}
 		}
+	}
+	if logged.Len() > 0 {
+		t.Fatalf("logged past the commands' own loggers:\n%s", logged.String())
 	}
 }
 

@@ -83,7 +83,7 @@ func (f responderFunc) Respond(ctx context.Context, t Turn, out Output) (api.Tur
 
 func newService(t *testing.T, r Responder) (*Service, *store.Store, *recorder) {
 	t.Helper()
-	st, err := store.Open(context.Background(), t.TempDir())
+	st, err := store.Open(context.Background(), t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,7 +472,7 @@ func (s slowStart) Emit(name string, payload any) {
 // A turn that ends before its message is saved (here at once) is still
 // announced as started before it is announced as ended.
 func TestTurnEndsAfterItStarts(t *testing.T) {
-	st, err := store.Open(context.Background(), t.TempDir())
+	st, err := store.Open(context.Background(), t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

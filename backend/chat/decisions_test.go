@@ -304,7 +304,7 @@ func TestConcurrentDecisionsOneApplies(t *testing.T) {
 func TestRecoverCutDecision(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	st, err := store.Open(ctx, dir)
+	st, err := store.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

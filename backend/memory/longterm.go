@@ -171,12 +171,16 @@ type indexed struct {
 // with one made from older text or by another embedding model, are embedded
 // now (a failure is logged; Search retries). vec comes from
 // NewChromemVectors and needs no closing: chromem writes every change
-// through to disk.
-func Open(ctx context.Context, db *gorm.DB, vec *Vectors) (*Store, error) {
+// through to disk. Failures that do not stop it are said to log (nil:
+// slog.Default()).
+func Open(ctx context.Context, db *gorm.DB, vec *Vectors, log *slog.Logger) (*Store, error) {
 	if err := Migrate(ctx, db); err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, vec: vec, logger: slog.Default(), now: func() time.Time { return time.Now().UTC() }}
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Store{db: db, vec: vec, logger: log, now: func() time.Time { return time.Now().UTC() }}
 	rows, err := s.rows(ctx, "")
 	if err != nil {
 		return nil, err
@@ -202,8 +206,11 @@ func Open(ctx context.Context, db *gorm.DB, vec *Vectors) (*Store, error) {
 // open app) owns, for listing them: the rows through db, a read-only
 // connection, without a migration or vectors (chromem-go's files may be
 // half written by their owner, and a list needs none). Changes fail.
-func OpenReadOnly(ctx context.Context, db *gorm.DB) (*Store, error) {
-	s := &Store{db: db, logger: slog.Default(), now: func() time.Time { return time.Now().UTC() }}
+func OpenReadOnly(ctx context.Context, db *gorm.DB, log *slog.Logger) (*Store, error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Store{db: db, logger: log, now: func() time.Time { return time.Now().UTC() }}
 	rows, err := s.rows(ctx, "")
 	if err != nil {
 		return nil, fmt.Errorf("read long-term memory: %w", err)
@@ -218,12 +225,12 @@ func OpenReadOnly(ctx context.Context, db *gorm.DB) (*Store, error) {
 
 // OpenInDataDir opens long-term memory as the app keeps it: the rows in
 // db, the vectors of model in the data folder's "memory" folder.
-func OpenInDataDir(ctx context.Context, db *gorm.DB, dataDir, model string, e Embedder) (*Store, error) {
-	vecs, err := NewChromemVectors(filepath.Join(dataDir, "memory"), model, e)
+func OpenInDataDir(ctx context.Context, db *gorm.DB, dataDir, model string, e Embedder, log *slog.Logger) (*Store, error) {
+	vecs, err := NewChromemVectors(filepath.Join(dataDir, "memory"), model, e, log)
 	if err != nil {
 		return nil, fmt.Errorf("open long-term memory: %w", err)
 	}
-	s, err := Open(ctx, db, vecs)
+	s, err := Open(ctx, db, vecs, log)
 	if err != nil {
 		return nil, fmt.Errorf("open long-term memory: %w", err)
 	}

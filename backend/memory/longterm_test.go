@@ -52,11 +52,11 @@ func (e *env) open(t *testing.T) (*Store, *Vectors, func()) {
 	}
 	var vec *Vectors
 	if e.client != nil {
-		if vec, err = NewChromemVectors(e.vectorDir(), e.model, e.client); err != nil {
+		if vec, err = NewChromemVectors(e.vectorDir(), e.model, e.client, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s, err := Open(t.Context(), db, vec)
+	s, err := Open(t.Context(), db, vec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

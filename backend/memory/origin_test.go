@@ -56,7 +56,7 @@ func TestMigrationGivesOldRowsAnOrigin(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s, err := Open(t.Context(), db, nil)
+	s, err := Open(t.Context(), db, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

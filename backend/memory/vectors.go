@@ -40,6 +40,7 @@ type Vectors struct {
 	model string
 	embed Embedder
 	name  string
+	log   *slog.Logger
 
 	mu  sync.RWMutex
 	col *chromem.Collection
@@ -51,16 +52,19 @@ type Vectors struct {
 // memories again with this one. The vectors are derived from the rows, so a
 // folder chromem cannot read (a file cut short by a crash: chromem writes in
 // place) is deleted and started afresh rather than disabling vector search
-// for good.
-func NewChromemVectors(dir, model string, e Embedder) (*Vectors, error) {
+// for good. What it does is said to log (nil: slog.Default()).
+func NewChromemVectors(dir, model string, e Embedder, log *slog.Logger) (*Vectors, error) {
+	if log == nil {
+		log = slog.Default()
+	}
 	if model == "" || e == nil {
 		return nil, errors.New("open memory vectors: no embedding model")
 	}
-	db, err := openChromem(dir)
+	db, err := openChromem(dir, log)
 	if err != nil {
 		return nil, err
 	}
-	v := &Vectors{db: db, embed: e}
+	v := &Vectors{db: db, embed: e, log: log}
 	if _, err := v.useModel(model); err != nil {
 		return nil, err
 	}
@@ -84,7 +88,7 @@ func (v *Vectors) useModel(model string) (changed bool, err error) {
 		if old == name || !strings.HasPrefix(old, collectionPrefix) {
 			continue
 		}
-		slog.Info("embedding model changed; memories will be embedded again",
+		v.log.Info("embedding model changed; memories will be embedded again",
 			"old", strings.TrimPrefix(old, collectionPrefix), "new", model)
 		if err := v.db.DeleteCollection(old); err != nil {
 			return false, fmt.Errorf("delete memory vectors of %q: %w", old, err)
@@ -105,7 +109,7 @@ func (v *Vectors) current() string {
 	return v.model
 }
 
-func openChromem(dir string) (*chromem.DB, error) {
+func openChromem(dir string, log *slog.Logger) (*chromem.DB, error) {
 	// Uncompressed: memories are short, and a forgotten text must be
 	// checkably gone from the folder.
 	db, err := chromem.NewPersistentDB(dir, false)
@@ -115,7 +119,7 @@ func openChromem(dir string) (*chromem.DB, error) {
 	if fi, statErr := os.Stat(dir); statErr != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("open memory vectors in %q: %w", dir, err)
 	}
-	slog.Warn("memory vectors unreadable; rebuilding them from the memories", "dir", dir, "err", err)
+	log.Warn("memory vectors unreadable; rebuilding them from the memories", "dir", dir, "err", err)
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, fmt.Errorf("delete unreadable memory vectors in %q: %w", dir, err)
 	}

@@ -76,11 +76,11 @@ func openWith(t testing.TB, dir string, f *fakeEmbedder) (*Store, *Vectors, *tim
 			sqlDB.Close()
 		}
 	})
-	vec, err := NewChromemVectors(filepath.Join(dir, "memory-vectors"), "bge-m3", f)
+	vec, err := NewChromemVectors(filepath.Join(dir, "memory-vectors"), "bge-m3", f, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(context.Background(), db, vec)
+	s, err := Open(context.Background(), db, vec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestNewChromemVectorsRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := NewChromemVectors(tt.dir, tt.model, tt.e); err == nil {
+			if _, err := NewChromemVectors(tt.dir, tt.model, tt.e, nil); err == nil {
 				t.Error("no error")
 			}
 		})

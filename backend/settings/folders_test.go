@@ -13,7 +13,7 @@ import (
 
 func openStore(t *testing.T) (*store.Store, *Store) {
 	t.Helper()
-	db, err := store.Open(context.Background(), t.TempDir())
+	db, err := store.Open(context.Background(), t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

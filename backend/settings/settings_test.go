@@ -130,7 +130,7 @@ func TestValidate(t *testing.T) {
 func TestStoreOverridesAndPersistence(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	db, err := store.Open(ctx, dir)
+	db, err := store.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +266,7 @@ func TestValidateConversation(t *testing.T) {
 // saved.
 func TestSaveRefusesABadZIM(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, t.TempDir())
+	db, err := store.Open(ctx, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 // after it do.
 func BenchmarkHistory(b *testing.B) {
 	ctx := context.Background()
-	s, err := Open(ctx, b.TempDir())
+	s, err := Open(ctx, b.TempDir(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

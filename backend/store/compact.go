@@ -26,17 +26,17 @@ const compactUpTo = 256 << 20
 // the start does not wait for a long copy. compact runs when Open has the
 // file to itself, before anything else uses it; a failure (another
 // process holds the file, the disk is full) is logged and changes nothing.
-func compact(ctx context.Context, db *sql.DB, maxUsed int64) {
+func compact(ctx context.Context, db *sql.DB, maxUsed int64, log *slog.Logger) {
 	// The setting belongs to a connection: it must be the one that VACUUMs.
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		slog.Warn("database: could not read its free space", "err", err)
+		log.Warn("database: could not read its free space", "err", err)
 		return
 	}
 	defer conn.Close()
 	st, err := readSpace(ctx, conn)
 	if err != nil {
-		slog.Warn("database: could not read its free space", "err", err)
+		log.Warn("database: could not read its free space", "err", err)
 		return
 	}
 	if st.autoVacuum == autoVacuumIncremental || st.used() > maxUsed {
@@ -47,12 +47,12 @@ func compact(ctx context.Context, db *sql.DB, maxUsed int64) {
 	// disk gets the space back.
 	for _, q := range []string{"PRAGMA auto_vacuum = INCREMENTAL", "VACUUM", "PRAGMA wal_checkpoint(TRUNCATE)"} {
 		if _, err := conn.ExecContext(ctx, q); err != nil {
-			slog.Warn("database: could not give back its free space", "free_mb", st.free()>>20, "step", q, "err", err)
+			log.Warn("database: could not give back its free space", "free_mb", st.free()>>20, "step", q, "err", err)
 			return
 		}
 	}
 	if st.pages > 1 { // not a new database
-		slog.Info("database: free space given back; from now on while it runs",
+		log.Info("database: free space given back; from now on while it runs",
 			"freed_mb", st.free()>>20, "size_mb", st.used()>>20)
 	}
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
@@ -97,7 +98,7 @@ func oldDatabase(t *testing.T, dir string, mb int) string {
 // keeps its data.
 func TestOpenMakesDatabasesIncremental(t *testing.T) {
 	ctx := context.Background()
-	s, err := openWith(ctx, t.TempDir(), space{})
+	s, err := openWith(ctx, t.TempDir(), space{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestOpenMakesDatabasesIncremental(t *testing.T) {
 	if mb := diskMB(t, path); mb < 8 {
 		t.Fatalf("the old database takes %d MB, want ≥ 8 (SQLite keeps freed pages)", mb)
 	}
-	s, err = openWith(ctx, dir, space{})
+	s, err = openWith(ctx, dir, space{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,18 +145,18 @@ func TestCompactLeavesLargeAndIncrementalDatabases(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sqlOf(t, db).Close()
-	fill(t, db, 2)                    // 2 MB in use, 2 free
-	compact(ctx, sqlOf(t, db), 1<<20) // at most 1 MB may be copied
+	fill(t, db, 2)                                    // 2 MB in use, 2 free
+	compact(ctx, sqlOf(t, db), 1<<20, slog.Default()) // at most 1 MB may be copied
 	if av, free := pragma(t, db, "auto_vacuum"), pragma(t, db, "freelist_count"); av != 0 || free == 0 {
 		t.Errorf("2 MB in use with 1 MB allowed: auto_vacuum %d, %d free pages; want 0 and some", av, free)
 	}
-	compact(ctx, sqlOf(t, db), 1<<30)
+	compact(ctx, sqlOf(t, db), 1<<30, slog.Default())
 	if av, free := pragma(t, db, "auto_vacuum"), pragma(t, db, "freelist_count"); av != autoVacuumIncremental || free != 0 {
 		t.Fatalf("2 MB in use with 1 GB allowed: auto_vacuum %d, %d free pages; want %d and 0", av, free, autoVacuumIncremental)
 	}
 	emptyFiller(t, db)
 	before := pragma(t, db, "freelist_count")
-	compact(ctx, sqlOf(t, db), 1<<30)
+	compact(ctx, sqlOf(t, db), 1<<30, slog.Default())
 	if after := pragma(t, db, "freelist_count"); after != before || before == 0 {
 		t.Errorf("free pages of an incremental database %d → %d at start, want them left to the background", before, after)
 	}

@@ -40,7 +40,7 @@ func BenchmarkGiveBackStep(b *testing.B) {
 	ctx := context.Background()
 	for _, mb := range []int{1, 2, 4, 16} {
 		b.Run(fmt.Sprintf("%dMB", mb), func(b *testing.B) {
-			s, err := openWith(ctx, b.TempDir(), space{})
+			s, err := openWith(ctx, b.TempDir(), space{}, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -83,7 +83,7 @@ func BenchmarkWriteDuringGiveBack(b *testing.B) {
 
 func writeDuringGiveBack(b *testing.B, sp space) {
 	ctx := context.Background()
-	s, err := openWith(ctx, b.TempDir(), space{})
+	s, err := openWith(ctx, b.TempDir(), space{}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func testSpace() space {
 // that data.
 func TestGiveBackShrinksTheFile(t *testing.T) {
 	ctx := context.Background()
-	s, err := openWith(ctx, t.TempDir(), space{})
+	s, err := openWith(ctx, t.TempDir(), space{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestOpenGivesBackInTheBackground(t *testing.T) {
 	ctx := context.Background()
 	sp := testSpace()
 	sp.every = 10 * time.Millisecond
-	s, err := openWith(ctx, t.TempDir(), sp)
+	s, err := openWith(ctx, t.TempDir(), sp, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestGiveBackGivesWay(t *testing.T) {
 // megabytes and emptied again, and the free pages that left in its file.
 func emptied(t *testing.T, mb int) (*Store, int64) {
 	t.Helper()
-	s, err := openWith(context.Background(), t.TempDir(), space{})
+	s, err := openWith(context.Background(), t.TempDir(), space{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestGiveBackBeforeExit(t *testing.T) {
 	t.Run("all of it", func(t *testing.T) {
 		sp := testSpace()
 		sp.every = time.Hour // a loop that would not look again before the exit
-		s, err := openWith(ctx, t.TempDir(), sp)
+		s, err := openWith(ctx, t.TempDir(), sp, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -32,7 +32,7 @@ func TestFilesArePrivate(t *testing.T) {
 				}
 			}
 		}
-		s, err := Open(context.Background(), dir)
+		s, err := Open(context.Background(), dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,7 +25,7 @@ import (
 func TestDescribeStorage(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(ctx, dir)
+	s, err := Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

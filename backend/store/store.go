@@ -64,14 +64,19 @@ const busyTimeout = 10 * time.Second
 
 // Open opens (creating if needed) the database in dataDir and brings its
 // schema up to date. Until Close it gives the file's free space back to
-// the disk in the background (compact, giveBackLoop).
-func Open(ctx context.Context, dataDir string) (*Store, error) {
-	return openWith(ctx, dataDir, defaultSpace())
+// the disk in the background (compact, giveBackLoop), saying so to log:
+// the caller's logger, so that a terminal command stays quiet unless asked
+// (nil: slog.Default()).
+func Open(ctx context.Context, dataDir string, log *slog.Logger) (*Store, error) {
+	return openWith(ctx, dataDir, defaultSpace(), log)
 }
 
 // openWith is Open with sp for giving back free space; sp.every 0 starts
 // no background loop.
-func openWith(ctx context.Context, dataDir string, sp space) (*Store, error) {
+func openWith(ctx context.Context, dataDir string, sp space, log *slog.Logger) (*Store, error) {
+	if log == nil {
+		log = slog.Default()
+	}
 	if err := fileperm.MkdirAll(dataDir); err != nil {
 		return nil, fmt.Errorf("create data directory %q: %w", dataDir, err)
 	}
@@ -88,7 +93,7 @@ func openWith(ctx context.Context, dataDir string, sp space) (*Store, error) {
 	}
 	// Before the migrations, so that a new file is INCREMENTAL before its
 	// first table.
-	compact(ctx, sqlDB, compactUpTo)
+	compact(ctx, sqlDB, compactUpTo, log)
 	if err := Migrate(ctx, db, "store", migrations()); err != nil {
 		_ = s.Close()
 		return nil, err
@@ -97,7 +102,7 @@ func openWith(ctx context.Context, dataDir string, sp space) (*Store, error) {
 		// Not ctx: the loop lives as long as the store, not the call.
 		loopCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 		s.stopGiveBack, s.giveBackDone = stop, make(chan struct{})
-		go giveBackLoop(loopCtx, sqlDB, sp, slog.Default(), s.giveBackDone)
+		go giveBackLoop(loopCtx, sqlDB, sp, log, s.giveBackDone)
 	}
 	return s, nil
 }

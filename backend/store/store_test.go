@@ -17,7 +17,7 @@ import (
 
 func open(t *testing.T, dir string) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), dir)
+	s, err := Open(context.Background(), dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -193,7 +193,7 @@ func TestQuitWhileToolApprovalWaits(t *testing.T) {
 	searx := newSearx(t)
 	ctx := context.Background()
 	// Web search on, as the person would set it in Settings.
-	st, err := store.Open(ctx, dir)
+	st, err := store.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -208,7 +208,7 @@ func (h *harness) recover(run int) string {
 		t.Fatalf("run %d: a new process on the data directory failed: %v\n%s", run, err, out)
 	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, h.dataDir)
+	st, err := store.Open(ctx, h.dataDir, nil)
 	if err != nil {
 		t.Fatalf("run %d: reopen: %v", run, err)
 	}
@@ -300,7 +300,7 @@ func (h *harness) recover(run int) string {
 	b.Close()
 
 	// Remember every message as it is now.
-	st, err = store.Open(ctx, h.dataDir)
+	st, err = store.Open(ctx, h.dataDir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -188,7 +188,7 @@ func TestImportGrantsNothing(t *testing.T) {
 	}
 
 	// A settings document of the version that granted on import.
-	st, err := store.Open(context.Background(), data)
+	st, err := store.Open(context.Background(), data, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -269,7 +269,7 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 	if cfg.DataDir == "" {
 		return nil, fmt.Errorf("world: Config.DataDir is required")
 	}
-	st, err := store.Open(ctx, cfg.DataDir)
+	st, err := store.Open(ctx, cfg.DataDir, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +293,7 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 	var mem agent.Memory = cfg.Memory
 	var longTerm *memory.Store
 	if cfg.LongTerm {
-		if longTerm, err = memory.OpenInDataDir(ctx, st.DB(), cfg.DataDir, settings.DefaultEmbedModel, client); err != nil {
+		if longTerm, err = memory.OpenInDataDir(ctx, st.DB(), cfg.DataDir, settings.DefaultEmbedModel, client, nil); err != nil {
 			st.Close()
 			return nil, err
 		}

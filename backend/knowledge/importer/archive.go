@@ -104,6 +104,15 @@ func (r budgetReader) Read(p []byte) (int, error) { return r.b.Read(r.r, p) }
 
 // eachStart calls fn with each start element of d, to its end.
 func eachStart(d *xml.Decoder, fn func(xml.StartElement)) error {
+	return eachToken(d, func(tok xml.Token) {
+		if e, ok := tok.(xml.StartElement); ok {
+			fn(e)
+		}
+	})
+}
+
+// eachToken calls fn with each token of d, to its end.
+func eachToken(d *xml.Decoder, fn func(xml.Token)) error {
 	for {
 		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
@@ -112,9 +121,7 @@ func eachStart(d *xml.Decoder, fn func(xml.StartElement)) error {
 		if err != nil {
 			return xmlError(err)
 		}
-		if e, ok := tok.(xml.StartElement); ok {
-			fn(e)
-		}
+		fn(tok)
 	}
 }
 

@@ -74,6 +74,19 @@ type wordNotes struct {
 	// is the one whose mark is awaited.
 	custom  map[noteKey]bool
 	marking *noteKey
+	// hancom: a Hancom document's notes (hancomnotes.go), read where
+	// they stand and numbered in Hancom's shapes (user: the character of
+	// USER_CHAR); at is the one being read (drop: past maxNotes, its
+	// text left out), buf its text so far; seq numbers their keys;
+	// shapeOf is the kind whose HWPX properties are being read (-1: none).
+	hancom  bool
+	user    [2]string
+	at      *noteKey
+	drop    bool
+	buf     strings.Builder
+	cut     bool
+	seq     int
+	shapeOf int
 }
 
 // readWordNotes reads the footnotes and endnotes of the Word file z
@@ -174,6 +187,9 @@ func (n *wordNotes) readSettings(z *zip.Reader, name string, budget *xmlBudget) 
 // the list numbers' (formatNumber).
 func (n *wordNotes) number(kind, nth int) string {
 	v := n.start[kind] + nth - 1
+	if n.hancom {
+		return hancomNumber(v, n.format[kind], n.user[kind])
+	}
 	if n.format[kind] == "chicago" && v >= 1 {
 		sym := []string{"*", "†", "‡", "§"}[(v-1)%4]
 		return strings.Repeat(sym, min((v-1)/4+1, 8))

@@ -51,11 +51,11 @@ type listInstance struct {
 }
 
 // numberer gives paragraphs the numbers the program writes itself, as the
-// body is read: paragraph starts one, see and end are told of the other
-// elements (properties, lists), label counts the paragraph and says its
-// number ("" for none).
+// body is read: paragraph starts one (e, whose attributes may name its
+// shape), see and end are told of the other elements (properties,
+// lists), label counts the paragraph and says its number ("" for none).
 type numberer interface {
-	paragraph()
+	paragraph(e xml.StartElement)
 	see(e xml.StartElement)
 	end(name string)
 	label() string
@@ -64,10 +64,10 @@ type numberer interface {
 // noNumbers is the numberer of a format that has none.
 type noNumbers struct{}
 
-func (noNumbers) paragraph()           {}
-func (noNumbers) see(xml.StartElement) {}
-func (noNumbers) end(string)           {}
-func (noNumbers) label() string        { return "" }
+func (noNumbers) paragraph(xml.StartElement) {}
+func (noNumbers) see(xml.StartElement)       {}
+func (noNumbers) end(string)                 {}
+func (noNumbers) label() string              { return "" }
 
 // wordNumbering counts a Word document's numbered paragraphs as they are
 // read. Its methods do nothing on nil: a file without numbering.xml.
@@ -206,7 +206,7 @@ func (w *wordNumbering) readStyles(z *zip.Reader, budget *xmlBudget) error {
 
 // paragraph starts a paragraph: it has no number until its properties
 // give it one.
-func (w *wordNumbering) paragraph() {
+func (w *wordNumbering) paragraph(xml.StartElement) {
 	if w != nil {
 		w.at = numRef{}
 	}

@@ -137,7 +137,7 @@ func (o *odtNumbering) end(name string) {
 	}
 }
 
-func (o *odtNumbering) paragraph() {}
+func (o *odtNumbering) paragraph(xml.StartElement) {}
 
 func (o *odtNumbering) label() string {
 	l := o.pending

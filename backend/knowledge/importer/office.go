@@ -128,6 +128,10 @@ type officeFormat struct {
 	// to, kept apart from it (Word's footnotes.xml, endnotes.xml), given
 	// the main part's name.
 	notes func(ctx context.Context, z *zip.Reader, f *officeFormat, main string, budget *xmlBudget) (*wordNotes, error)
+	// inlineNotes names the elements that hold a note where it is
+	// referred to (HWPX's hp:footNote, hp:endNote: true for an endnote),
+	// read into the notes rather than the paragraph.
+	inlineNotes map[string]bool
 }
 
 // Element names are matched as "prefix:local" with the namespace's usual
@@ -297,6 +301,19 @@ var hwpx = officeFormat{
 	text: set("hp:t"),
 	skip: set("hp:fieldBegin", "hp:fieldEnd"),
 	cell: set("hp:tc"), row: set("hp:tr"),
+	numbering: func(z *zip.Reader, budget *xmlBudget) (numberer, error) {
+		d, closer, err := openPart(z, "Contents/header.xml", budget)
+		if err != nil {
+			return hwpxNumbers{newHancomNumbering()}, nil //nolint:nilerr // no header: nothing is numbered
+		}
+		defer closer.Close()
+		h, err := readHWPXNumbering(d)
+		return hwpxNumbers{h}, budget.judged(err)
+	},
+	notes: func(context.Context, *zip.Reader, *officeFormat, string, *xmlBudget) (*wordNotes, error) {
+		return newHancomNotes(), nil
+	},
+	inlineNotes: map[string]bool{"hp:footNote": false, "hp:endNote": true},
 	inline: func(e xml.StartElement) string {
 		switch qname(e.Name) {
 		case "hp:tab":
@@ -445,6 +462,9 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 		// shapeAt is the depth of the shape being read (0: none), and
 		// shapeLevel the heading level its placeholder gives its paragraphs.
 		shapeAt, shapeLevel int
+		// noteAt is the depth of the note being read where it stands
+		// (f.inlineNotes; 0: none): its text goes to notes.
+		noteAt int
 	)
 	endPara := func() error {
 		t := para.String()
@@ -487,6 +507,23 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 			if skip > 0 {
 				continue
 			}
+			if noteAt > 0 { // a note's paragraphs, and its table's cells, on one line
+				if f.text[name] {
+					text++
+				}
+				if f.paragraph[name] || f.cell[name] {
+					notes.write(" ")
+				}
+				notes.write(f.inline(t))
+				continue
+			}
+			if end, ok := f.inlineNotes[name]; ok && notes != nil {
+				para.WriteString(notes.open(end))
+				if notes.reading() {
+					noteAt = len(stack)
+				}
+				continue
+			}
 			if f.shape[name] {
 				shapeAt, shapeLevel = len(stack), 0
 			}
@@ -503,7 +540,7 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 					}
 				}
 				open++
-				nums.paragraph()
+				nums.paragraph(t)
 				level = shapeLevel
 				if f.heading != nil {
 					level = max(f.heading(t, styles), shapeLevel)
@@ -522,6 +559,7 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 				tbl.cell()
 			default:
 				nums.see(t)
+				notes.prop(t)
 				if f.styleOf != nil {
 					if l := f.styleOf(t, styles); l > 0 {
 						level = l
@@ -551,6 +589,15 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 				}
 				continue
 			}
+			if noteAt > 0 {
+				if len(stack) < noteAt {
+					notes.close()
+					noteAt = 0
+				} else if f.text[name] {
+					text--
+				}
+				continue
+			}
 			if f.text[name] {
 				text--
 			}
@@ -575,7 +622,9 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 				}
 			}
 		case xml.CharData:
-			if skip == 0 && text > 0 {
+			if skip == 0 && text > 0 && noteAt > 0 {
+				notes.write(string(t))
+			} else if skip == 0 && text > 0 {
 				notes.see(t)
 				para.Write(t)
 				if para.Len() > maxHeld {

@@ -61,26 +61,35 @@ func p(style, text string) string {
 
 const hwpxNS = `xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph" xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section"`
 
+// hwpxStyles are the paragraph styles of hwpxOf's header.
+const hwpxStyles = `<hh:styles><hh:style id="0" type="PARA" name="바탕글" engName="Normal"/><hh:style id="2" type="PARA" name="개요 1" engName="Outline 1"/>` +
+	`<hh:style id="3" type="PARA" name="개요 2" engName="Outline 2"/></hh:styles>`
+
 func hwpxOf(t testing.TB, sections ...string) []byte {
+	t.Helper()
+	return hwpxWith(t, hwpxStyles, sections...)
+}
+
+// hwpxWith is an HWPX file of sections whose header's refList holds refs
+// (styles, numberings, paragraph shapes).
+func hwpxWith(t testing.TB, refs string, sections ...string) []byte {
 	t.Helper()
 	// The archive holds the sections last first: reading order is the
 	// spine's, not the archive's.
-	items, refs := "", ""
+	items, spineRefs := "", ""
 	parts := []part{
 		{"mimetype", "application/hwp+zip"},
-		{"Contents/header.xml", `<?xml version="1.0"?><hh:head xmlns:hh="http://www.hancom.co.kr/hwpml/2011/head"><hh:refList><hh:styles>` +
-			`<hh:style id="0" type="PARA" name="바탕글" engName="Normal"/><hh:style id="2" type="PARA" name="개요 1" engName="Outline 1"/>` +
-			`<hh:style id="3" type="PARA" name="개요 2" engName="Outline 2"/></hh:styles></hh:refList></hh:head>`},
+		{"Contents/header.xml", `<?xml version="1.0"?><hh:head xmlns:hh="http://www.hancom.co.kr/hwpml/2011/head"><hh:refList>` + refs + `</hh:refList></hh:head>`},
 	}
 	for i := len(sections) - 1; i >= 0; i-- {
 		name := "section" + string(rune('0'+i)) + ".xml"
 		items += `<opf:item id="s` + string(rune('0'+i)) + `" href="Contents/` + name + `" media-type="application/xml"/>`
-		refs = `<opf:itemref idref="s` + string(rune('0'+i)) + `" linear="yes"/>` + refs
+		spineRefs = `<opf:itemref idref="s` + string(rune('0'+i)) + `" linear="yes"/>` + spineRefs
 		parts = append(parts, part{"Contents/" + name, `<?xml version="1.0"?><hs:sec ` + hwpxNS + `>` + sections[i] + `</hs:sec>`})
 	}
 	parts = append(parts, part{"Contents/content.hpf", `<?xml version="1.0"?><opf:package xmlns:opf="http://www.idpf.org/2007/opf/"><opf:manifest>` +
 		`<opf:item id="header" href="Contents/header.xml" media-type="application/xml"/>` + items + `</opf:manifest><opf:spine>` +
-		`<opf:itemref idref="header" linear="yes"/>` + refs + `</opf:spine></opf:package>`})
+		`<opf:itemref idref="header" linear="yes"/>` + spineRefs + `</opf:spine></opf:package>`})
 	return zipOf(t, parts...)
 }
 
@@ -251,6 +260,10 @@ func FuzzOffice(f *testing.F) {
 	f.Add(docxOf(f, numbered("1", "1", "제목"), "", numberingXML(`<w:abstractNum w:abstractNumId="1">`+lvl("1", "ganada", "%1.%2", "")+`</w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num>`)))
 	f.Add(docxOf(f, noted("본문", "footnote", "1")+noted("끝", "endnote", "1"), "", footnotesXML(footnote("1", "각주")), endnotesXML(footnote("1", "미주"))))
 	f.Add(hwpxOf(f, hp("0", `<hp:t>본문</hp:t>`)))
+	f.Add(hwpxOf(f, hp("0", hwpxNotePr("CIRCLED_DIGIT", "ON_SECTION", "2", "USER_CHAR", "CONTINUOUS", "1")+`<hp:t>본문</hp:t>`+hwpxNote(false, "각주", "둘째")+hwpxNote(true, "미주"))))
+	f.Add(hwpxWith(f, `<hh:numberings>`+hhNumbering(1, hancomOutline...)+hhNumbering(2, "DIGIT:제^1조", "CIRCLED_DIGIT:^N")+`</hh:numberings><hh:paraProperties>`+
+		paraPrXML(1, "OUTLINE", 0, 1)+paraPrXML(2, "NUMBER", 2, 1)+`</hh:paraProperties>`,
+		hpr(0, 1, `<hp:secPr outlineShapeIDRef="1"/><hp:t>개요</hp:t>`)+hpr(0, 2, `<hp:t>항</hp:t>`)))
 	f.Add(odtOf(f, `<text:p>a</text:p>`))
 	f.Add(zipOf(f, part{"content.xml", `<office:document-content ` + odtNS + `><office:automatic-styles>` + listStyle("L1", `number style:num-format="가" text:display-levels="2"`) +
 		`</office:automatic-styles><office:body><office:text><text:list text:style-name="L1"><text:list-item><text:list><text:list-item><text:p>b</text:p></text:list-item></text:list></text:list-item></text:list></office:text></office:body></office:document-content>`}))

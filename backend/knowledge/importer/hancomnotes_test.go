@@ -1,0 +1,69 @@
+package importer
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// hwpxNote is an HWPX footnote (or endnote) holding paragraphs, each
+// opening with the note's number as Hancom writes it (hp:autoNum).
+func hwpxNote(end bool, paras ...string) string {
+	tag, typ := "hp:footNote", "FOOTNOTE"
+	if end {
+		tag, typ = "hp:endNote", "ENDNOTE"
+	}
+	var b strings.Builder
+	b.WriteString(`<hp:ctrl><` + tag + ` number="1" instId="7"><hp:subList id="" textDirection="HORIZONTAL" lineWrap="BREAK" vertAlign="TOP">`)
+	for i, p := range paras {
+		num := ""
+		if i == 0 {
+			num = `<hp:ctrl><hp:autoNum num="1" numType="` + typ + `"><hp:autoNumFormat type="DIGIT" userChar="" prefixChar="" suffixChar=")" supscript="0"/></hp:autoNum></hp:ctrl>`
+		}
+		b.WriteString(hpr(0, 0, num+`<hp:t>`+p+`</hp:t>`))
+	}
+	b.WriteString(`</hp:subList></` + tag + `></hp:ctrl>`)
+	return b.String()
+}
+
+// hwpxNotePr is a section's properties numbering footnotes and endnotes
+// in shape from start, restarting in the section (ON_SECTION) or not.
+func hwpxNotePr(foot, footType, footStart, end, endType, endStart string) string {
+	pr := func(tag, shape, typ, start string) string {
+		return `<hp:` + tag + `><hp:autoNumFormat type="` + shape + `" userChar="" prefixChar="" suffixChar=")" supscript="0"/><hp:noteLine length="-1" type="SOLID" width="0.12 mm" color="#000000"/>` +
+			`<hp:noteSpacing betweenNotes="283" belowLine="567" aboveLine="850"/><hp:numbering type="` + typ + `" newNum="` + start + `"/><hp:placement place="EACH_COLUMN" beneathText="0"/></hp:` + tag + `>`
+	}
+	return `<hp:secPr id="" textDirection="HORIZONTAL" outlineShapeIDRef="1"><hp:grid lineGrid="0"/>` + pr("footNotePr", foot, footType, footStart) + pr("endNotePr", end, endType, endStart) +
+		`<hp:pageBorderFill type="BOTH"/></hp:secPr>`
+}
+
+// An HWPX note is read where it stands: the paragraph keeps its mark
+// ("[^1]") and the note comes after it, "[^1] text", its paragraphs on
+// one line, as Word's do; a note in a table's cell comes after the row.
+// Footnotes and endnotes count apart, in the shapes, from the starts and
+// with the restarts each section's hp:footNotePr and hp:endNotePr say;
+// the title loses its note's mark; a page number's format (hp:autoNum
+// outside the notes) changes nothing.
+func TestHWPXNotes(t *testing.T) {
+	first := hp("2", hwpxNotePr("CIRCLED_DIGIT", "CONTINUOUS", "3", "HANGUL_SYLLABLE", "CONTINUOUS", "1")+`<hp:t>연구 보고서</hp:t>`+hwpxNote(false, "이 연구는 재단의 지원을 받았다.")) +
+		hp("0", `<hp:t>본문의 문장</hp:t>`+hwpxNote(false, "첫째 문단", "둘째 문단")+`<hp:t>이 이어진다.</hp:t>`+hwpxNote(true, "미주의 출처")+
+			`<hp:ctrl><hp:autoNum num="1" numType="PAGE"><hp:autoNumFormat type="ROMAN_SMALL"/></hp:autoNum></hp:ctrl>`) +
+		hp("0", `<hp:t>표 1</hp:t><hp:tbl><hp:tr><hp:tc><hp:subList>`+hp("0", `<hp:t>칸</hp:t>`+hwpxNote(false, "칸의 각주"))+`</hp:subList></hp:tc>`+
+			`<hp:tc><hp:subList>`+hp("0", `<hp:t>둘째 칸</hp:t>`)+`</hp:subList></hp:tc></hp:tr></hp:tbl>`) +
+		hp("0", `<hp:t>끝</hp:t>`+hwpxNote(false, ""))
+	second := hp("0", hwpxNotePr("DIGIT", "ON_SECTION", "1", "HANGUL_SYLLABLE", "CONTINUOUS", "1")+`<hp:t>둘째 구역</hp:t>`+hwpxNote(false, "새로 센다")+hwpxNote(true, "이어 센다"))
+	docs, err := Importer{}.Import(context.Background(), "보고서.hwpx", hwpxOf(t, first, second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# 연구 보고서[^③]\n\n[^③] 이 연구는 재단의 지원을 받았다.\n\n" +
+		"본문의 문장[^④]이 이어진다.[^가]\n\n[^④] 첫째 문단 둘째 문단\n\n[^가] 미주의 출처\n\n" +
+		"표 1\n\n칸[^⑤] | 둘째 칸\n\n[^⑤] 칸의 각주\n\n끝[^⑥]\n\n" +
+		"둘째 구역[^1][^나]\n\n[^1] 새로 센다\n\n[^나] 이어 센다\n\n"
+	if got := docs[0].Parts[0].Text; got != want {
+		t.Errorf("text\n%s\nwant\n%s", got, want)
+	}
+	if docs[0].Title != "연구 보고서" {
+		t.Errorf("title %q, want the heading without its mark", docs[0].Title)
+	}
+}

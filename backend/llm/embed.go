@@ -46,7 +46,12 @@ const (
 
 // EmbedWithProgress is Embed reporting after each batch how many inputs are
 // done; onProgress may be nil.
+//
+// Inputs longer than the model's context are cut to fit it (see
+// fitEmbedInputs), and Ollama is asked to truncate too.
 func (c *Client) EmbedWithProgress(ctx context.Context, model string, inputs []string, onProgress func(done, total int)) ([][]float32, error) {
+	inputs = c.fitEmbedInputs(ctx, model, inputs)
+	truncate := true // Ollama's default, said out loud for a server whose default differs
 	out := make([][]float32, 0, len(inputs))
 	for start := 0; start < len(inputs); start += c.cfg.embedBatch {
 		batch := inputs[start:min(start+c.cfg.embedBatch, len(inputs))]
@@ -54,7 +59,7 @@ func (c *Client) EmbedWithProgress(ctx context.Context, model string, inputs []s
 		_, err := c.retry(ctx, "embed", model, "", func(ctx context.Context, h *endpoint) (bool, error) {
 			actx, cancel := context.WithTimeoutCause(ctx, c.cfg.timeouts.Request, errRequest)
 			defer cancel()
-			resp, err := h.api.Embed(actx, &api.EmbedRequest{Model: model, Input: batch})
+			resp, err := h.api.Embed(actx, &api.EmbedRequest{Model: model, Input: batch, Truncate: &truncate})
 			if err != nil {
 				return false, c.fail(ctx, actx, "embed", model, err)
 			}

@@ -12,13 +12,19 @@ import (
 	"github.com/ollama/ollama/api"
 )
 
-func (s *Server) handleEmbed(w http.ResponseWriter, body []byte) {
+// handleEmbed answers /api/embed. An input longer than the model's
+// context (ContextLength, counted by the fake's tokenizer) is refused with
+// 400 when the request says "truncate": false, as the real server does;
+// otherwise it is embedded as it is (the real one cuts it first), or with
+// WithEmbedOverflowHang never answered, as Ollama 0.24 did.
+func (s *Server) handleEmbed(w http.ResponseWriter, r *http.Request, body []byte) {
 	var req api.EmbedRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid request: " + err.Error()})
 		return
 	}
-	if _, ok := s.model(req.Model); !ok {
+	m, ok := s.model(req.Model)
+	if !ok {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("model '%s' not found", req.Model)})
 		return
 	}
@@ -41,8 +47,25 @@ func (s *Server) handleEmbed(w http.ResponseWriter, body []byte) {
 		return
 	}
 	s.mu.Lock()
-	dim := s.cfg.embedDim
+	dim, hang := s.cfg.embedDim, s.cfg.embedOverflowHang
 	s.mu.Unlock()
+	ctxLen := m.ContextLength
+	if ctxLen == 0 {
+		ctxLen = defaultContextLength
+	}
+	for _, in := range inputs {
+		if len(in) <= ctxLen || len(s.tok.tk.Encode(in)) <= ctxLen {
+			continue
+		}
+		if req.Truncate != nil && !*req.Truncate {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "the input length exceeds the context length"})
+			return
+		}
+		if hang {
+			s.hang(w, r)
+			return
+		}
+	}
 	resp := api.EmbedResponse{Model: req.Model, Embeddings: [][]float32{}}
 	for _, in := range inputs {
 		resp.Embeddings = append(resp.Embeddings, Vector(in, dim))

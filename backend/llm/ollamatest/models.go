@@ -29,6 +29,9 @@ func DefaultModels() []Model {
 	}
 }
 
+// defaultContextLength is the context of a model that sets none.
+const defaultContextLength = 8192
+
 func (s *Server) model(name string) (Model, bool) {
 	n := normalizeName(name)
 	s.mu.Lock()
@@ -131,7 +134,7 @@ func (s *Server) handleShow(w http.ResponseWriter, body []byte) {
 	f := family(m)
 	ctxLen := m.ContextLength
 	if ctxLen == 0 {
-		ctxLen = 8192
+		ctxLen = defaultContextLength
 	}
 	writeJSON(w, http.StatusOK, api.ShowResponse{
 		Modelfile:    "FROM " + m.Name,

@@ -87,6 +87,9 @@ type config struct {
 	seed         int64
 	profile      *Profile
 	tokenizer    Tokenizer
+	// embedOverflowHang: an embedding input longer than the model's
+	// context hangs (WithEmbedOverflowHang).
+	embedOverflowHang bool
 }
 
 // Option configures a Server.
@@ -136,6 +139,12 @@ func WithProfile(p Profile) Option { return func(c *config) { c.profile = &p } }
 // WithTokenizer counts prompt and output tokens with tk (default:
 // EstimateTokenizer) for the latency model and the reported counts.
 func WithTokenizer(tk Tokenizer) Option { return func(c *config) { c.tokenizer = tk } }
+
+// WithEmbedOverflowHang makes /api/embed never answer a request with an
+// input longer than the model's context (Model.ContextLength, in the
+// fake's tokens), as Ollama 0.24 did; a request that says
+// "truncate": false is refused with 400 all the same.
+func WithEmbedOverflowHang() Option { return func(c *config) { c.embedOverflowHang = true } }
 
 // New starts a fake on a random loopback port and closes it when the test
 // ends.
@@ -280,7 +289,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if lat := s.latencyModel(); lat != nil && !s.wait(r.Context(), lat.p.wall(lat.p.Embed)) {
 			return
 		}
-		s.handleEmbed(w, body)
+		s.handleEmbed(w, r, body)
 	case PathTags:
 		s.handleTags(w)
 	case PathShow:

@@ -171,6 +171,57 @@ func TestAttachedFilesRetrieveDocs(t *testing.T) {
 	}
 }
 
+// A file attached to a conversation answers its questions while it is
+// still embedding: it was swapped in, indexed for its words, before the
+// embedding began, and the window lets the person send then (a local
+// embedding model takes minutes on a long file).
+func TestAttachedFileAnswersWhileItEmbeds(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}))
+	fake.On(ollamatest.SystemContains(agent.RoleRouter), ollamatest.Reply{JSON: map[string]any{
+		"route": "simple", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false}})
+	fake.OnFunc(ollamatest.SystemContains(agent.RoleAnswer), func(r ollama.ChatRequest) ollamatest.Reply {
+		if last := r.Messages[len(r.Messages)-1]; last.Role == "tool" {
+			return ollamatest.Reply{Text: "found: " + last.Content}
+		}
+		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "retrieve_docs", Args: map[string]any{"query": "출장비 지원"}}}}
+	})
+	a, events := openTestApp(t, fake, "llama3.2:3b")
+	c, k := &ChatService{a}, &KnowledgeService{a}
+	ack, err := c.Send("", "hello", api.SendOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events.finished(t, ack.TurnID)
+	a.agent.Wait()
+	a.library.bg.Wait() // the catalog embedded: what hangs next is the attachment's
+	fake.Fail(ollamatest.PathEmbed, 1, ollamatest.Fault{Kind: ollamatest.FaultHang})
+	text := "# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n\n" + strings.Repeat("출장 중 식비와 교통비의 정산 방법을 설명합니다. ", 300)
+	id, err := k.Attach(ack.SessionID, "출장규정.md", base64.StdEncoding.EncodeToString([]byte(text)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events.waitFor(t, api.EventImport, func(p any) bool {
+		ev := p.(api.ImportProgress)
+		return ev.ImportID == id && ev.Stage == "embedding"
+	})
+	ack, err = c.Send(ack.SessionID, "출장비 규정을 찾아 줘", api.SendOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := events.finished(t, ack.TurnID).Content; !strings.Contains(got, "10만원") {
+		t.Fatalf("a question while the file embeds: %q", got)
+	}
+	a.agent.Wait()
+	// It was still embedding: stopped now, only its embedding stops.
+	if err := k.CancelImport(id); err != nil {
+		t.Fatal(err)
+	}
+	events.waitFor(t, api.EventImport, func(p any) bool {
+		ev := p.(api.ImportProgress)
+		return ev.ImportID == id && ev.Stage == "done" && ev.EmbedStopped
+	})
+}
+
 // A conversation purged for good takes its attached files with it at the
 // next start.
 func TestAttachedFilesPurged(t *testing.T) {

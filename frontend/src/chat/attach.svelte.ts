@@ -14,7 +14,6 @@ import { failureText } from "../knowledge/reasons";
 import { errorText } from "../lib/errors";
 import { formatNumber, t } from "../i18n/i18n.svelte";
 
-
 /** Pending is one attached file on its way in. */
 export interface Pending {
   /** a key unique among this conversation's pending files */
@@ -24,6 +23,16 @@ export interface Pending {
   importID: string;
   progress: FileProgress | null;
   error: ErrorInfo | null;
+}
+
+/**
+ * answerable says whether a question sent now can use the file: once it is
+ * embedding it is in the knowledge base and found by its words (the
+ * backend swaps a file in before it embeds it), and embedding with a local
+ * model takes minutes; a file that failed or ended holds nothing up either.
+ */
+export function answerable(p: Pending): boolean {
+  return !!p.error || !!p.progress?.finished || p.progress?.stage === "embedding";
 }
 
 export class AttachStore {

@@ -2,7 +2,8 @@
 // open conversation's own knowledge with a progress row each; the
 // conversation lists its files, and one can join the whole library. In a
 // new chat, attaching starts a conversation for the files (the first
-// message then titles it), and sending waits until they are in.
+// message then titles it), and sending waits until they are found by
+// their words (their embedding may go on).
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync } from "svelte";
 import { $, $$, cleanup, click, fill, send, start } from "../testing/ui";
@@ -194,7 +195,7 @@ describe("files in chat", () => {
     expect(fake.calls.find((c) => c.method === "Attach")!.args[1]).toBe("data.json");
   });
 
-  it("stops a file still embedding in the chat: it stays attached, found by its words, and sending is free again", async () => {
+  it("sends while a file embeds (it is found by its words already), and stops it: it stays attached", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     setLang("ko");
     pick([new File(["# 큰 파일"], "slow-보고서.md")]);
@@ -202,8 +203,11 @@ describe("files in chat", () => {
     const stop = $("[data-testid='attachments'] .pending li button.stop") as HTMLButtonElement;
     expect(stop.textContent).toBe("중지");
     expect(stop.getAttribute("aria-label")).toBe("slow-보고서.md 가져오기 중지");
+    // Embedding takes minutes with a local model; the file is in already.
+    expect($("[data-testid='attachments'] .pending li .stage").textContent).toBe("지금 질문할 수 있습니다 · 의미를 색인하는 중");
     fill("#composer-input", "요약해 줘");
-    expect(($("button.send") as HTMLButtonElement).disabled).toBe(true);
+    expect(($("button.send") as HTMLButtonElement).disabled).toBe(false);
+    expect($("#composer-help").textContent).not.toContain("첨부한 파일을 다 가져온 뒤에");
     click(stop);
     expect(fake.calls.filter((c) => c.method === "CancelImport")).toHaveLength(1);
     await vi.waitFor(() => expect($("[data-testid='attachments'] .files li").textContent).toContain("slow-보고서.md"), { timeout: 5000 });

@@ -24,9 +24,19 @@ var progressText = map[string][2]string{
 	"progress.stepDone":    {"Step {number} of {total}: {tool} for “{step}”", "{total}단계 중 {number}단계: “{step}”에는 {tool}"},
 	"progress.guide":       {"Writing the guide…", "가이드를 쓰는 중…"},
 	"progress.tool":        {"Using {tool}…", "{tool} 사용 중…"},
-	"progress.retry":       {"The model call failed ({error}); trying again…", "모델 호출이 실패해 다시 시도하는 중… ({error})"},
-	"progress.mcpStarting": {"Starting MCP server {server}…", "MCP 서버 {server} 시작하는 중…"},
-	"progress.mcpFailed":   {"MCP server {server} did not start ({error}); going on without its tools", "MCP 서버 {server} 시작 실패({error}) — 이 서버의 도구 없이 계속합니다"},
+	// A built-in tool says what it does; an MCP server's keeps its name.
+	"progress.using.retrieve_docs":    {"Searching your documents…", "문서에서 찾는 중…"},
+	"progress.using.calculator":       {"Calculating…", "계산하는 중…"},
+	"progress.using.web_search":       {"Searching the web…", "웹에서 찾는 중…"},
+	"progress.using.search_wikipedia": {"Looking it up in Wikipedia…", "위키백과에서 찾는 중…"},
+	"progress.using.get_weather":      {"Checking the weather…", "날씨를 확인하는 중…"},
+	"progress.using.get_time":         {"Checking the time…", "시간을 확인하는 중…"},
+	"progress.using.read_file":        {"Reading a file…", "파일을 읽는 중…"},
+	"progress.using.read_memory":      {"Recalling what you told me…", "기억해 둔 내용을 찾는 중…"},
+	"progress.using.run_python":       {"Running Python code…", "파이썬 코드를 실행하는 중…"},
+	"progress.retry":                  {"The model call failed ({error}); trying again…", "모델 호출이 실패해 다시 시도하는 중… ({error})"},
+	"progress.mcpStarting":            {"Starting MCP server {server}…", "MCP 서버 {server} 시작하는 중…"},
+	"progress.mcpFailed":              {"MCP server {server} did not start ({error}); going on without its tools", "MCP 서버 {server} 시작 실패({error}) — 이 서버의 도구 없이 계속합니다"},
 	"progress.mcpInvalid": {"MCP server {server} not started (its entry in mcp.json has mistakes; see Settings › MCP servers); going on without its tools",
 		"MCP 서버 {server} 시작 안 함(mcp.json의 항목에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다"},
 	// mcp.json could not be read at all: why (its line and column when it
@@ -179,6 +189,9 @@ func (p *progressPrinter) event(ev api.TraceEvent) {
 	case "progress.tool":
 		if p.steps { // the scout's searches: its step's line says what it does
 			return
+		}
+		if _, ok := progressText["progress.using."+args["tool"]]; ok {
+			key = "progress.using." + args["tool"]
 		}
 	}
 	lang := 0

@@ -154,13 +154,15 @@ func TestAskPrintsProgress(t *testing.T) {
 	}
 }
 
-// A progress line never starts in the middle of the reply's text, and the
-// scout's searches are not listed while its step's line is up.
+// A progress line never starts in the middle of the reply's text, a
+// built-in tool says what it does (an MCP server's keeps its name), and
+// the scout's searches are not listed while its step's line is up.
 func TestProgressPrinter(t *testing.T) {
 	var buf bytes.Buffer
 	p := newProgressPrinter(&buf, "ko")
 	clock := p.start
 	p.now = func() time.Time { return clock }
+	p.event(api.TraceEvent{Kind: api.TraceToolSelected, Tool: "files__read_text_file"})
 	p.event(api.TraceEvent{Kind: api.TraceToolSelected, Tool: "calculator"})
 	p.text("The answer is ")
 	clock = clock.Add(3 * time.Second)
@@ -168,7 +170,8 @@ func TestProgressPrinter(t *testing.T) {
 	p.event(api.TraceEvent{Kind: api.TracePlanning, Code: api.TraceToolFinding, Args: map[string]string{"number": "1", "total": "2", "step": "대본"}})
 	p.event(api.TraceEvent{Kind: api.TraceToolSelected, Tool: "search_catalog"})
 	p.event(api.TraceEvent{Kind: api.TraceNodeStarted, Node: "evaluate"})
-	want := "calculator 사용 중… 0 s\n" +
+	want := "files__read_text_file 사용 중… 0 s\n" +
+		"계산하는 중… 0 s\n" +
 		"\n모델 호출이 실패해 다시 시도하는 중… (모델의 응답이 너무 오래 걸렸습니다) 3 s\n" +
 		"2단계 중 1단계: “대본”에 맞는 도구를 찾는 중… 3 s\n"
 	if buf.String() != want {

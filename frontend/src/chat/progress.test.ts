@@ -55,12 +55,17 @@ describe("progress", () => {
     expect(p.recommendations.map((r) => r.subtask_id)).toEqual(["s3", "s1"]);
   });
 
-  it("names a tool the answer uses, and not the scout's searches", () => {
+  it("says what a tool the answer uses does (an MCP tool by its name), and not the scout's searches", () => {
     const p = newProgress(0);
     applyProgress(p, ev({ kind: "node_started", node: "answer" }), 10);
     expect(progressLines(p, 0)[0]!.text).toBe("Writing the answer…");
     applyProgress(p, ev({ kind: "tool_selected", node: "answer_tools", tool: "calculator", text: '{"expression":"1+1"}' }), 20);
-    expect(progressLines(p, 0)[0]!.text).toBe("Using calculator…");
+    expect(progressLines(p, 0)[0]!.text).toBe("Calculating…");
+    applyProgress(p, ev({ kind: "tool_selected", node: "answer_tools", tool: "retrieve_docs", text: '{"query":"leave"}' }), 22);
+    expect(progressLines(p, 0)[0]!.text).toBe("Searching your documents…");
+    // An MCP server's tool is named as it is.
+    applyProgress(p, ev({ kind: "tool_selected", node: "answer_tools", tool: "files__read_text_file", text: "{}" }), 25);
+    expect(progressLines(p, 0)[0]!.text).toBe("Using files__read_text_file…");
     applyProgress(p, finding("s1", 1, 1, "Script"), 30);
     applyProgress(p, ev({ kind: "tool_selected", node: "recommend_tools", tool: "search_catalog" }), 40);
     expect(progressLines(p, 0)[0]!.text).toBe("Step 1 of 1: finding a tool for “Script”…");

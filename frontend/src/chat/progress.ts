@@ -215,8 +215,11 @@ function phaseText(p: Progress): string {
       return t("progress.revising");
     case "answering":
       return t("progress.answering");
-    case "tool":
-      return t("progress.tool", { tool: p.tool ?? "" });
+    case "tool": {
+      // A built-in tool says what it does; an MCP server's keeps its name.
+      const key = `progress.using.${p.tool ?? ""}`;
+      return isKey(key) ? t(key) : t("progress.tool", { tool: p.tool ?? "" });
+    }
     case "guide":
       return t("progress.guide");
     case "recommending":

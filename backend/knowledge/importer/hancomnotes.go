@@ -91,13 +91,14 @@ func (n *wordNotes) close() {
 
 // shape sets how a kind of note is numbered from here on: its number
 // shape (hancomShapes), the character of USER_CHAR, its start, and
-// whether the count starts again here (a section that restarts it).
+// whether the count starts again here (a section that restarts it). A
+// start below 1 (a damaged file's) is 1.
 func (n *wordNotes) shape(end bool, shape, user string, start int, restart bool) {
 	if n == nil {
 		return
 	}
 	kind := kindIndex(end)
-	n.format[kind], n.user[kind], n.start[kind] = shape, user, min(max(start, 0), maxHancomCount)
+	n.format[kind], n.user[kind], n.start[kind] = shape, user, min(max(start, 1), maxHancomCount)
 	if restart {
 		n.counted[kind] = 0
 	}

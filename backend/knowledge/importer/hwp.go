@@ -54,6 +54,7 @@ const (
 // DocInfo record tags.
 const (
 	hwpTagBegin     = 0x10
+	hwpTagNumbering = hwpTagBegin + 7
 	hwpTagParaShape = hwpTagBegin + 9
 	hwpTagStyle     = hwpTagBegin + 10
 )
@@ -111,8 +112,10 @@ func readHWP(ctx context.Context, path string, r io.Reader, sink Sink) error {
 		}
 	}
 	w := &mdWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: KindHWP, Markdown: true}}
+	notes := newHancomNotes()
+	w.untitled = notes.unmark // a paper's title often has a note
 	for _, sec := range s.sections {
-		if err := budget.judged(w.hwpSection(ctx, open(sec), &styles)); err != nil {
+		if err := budget.judged(w.hwpSection(ctx, open(sec), &styles, notes)); err != nil {
 			budget.release()
 			return err
 		}
@@ -192,10 +195,12 @@ func hwpFlags(f *mscfb.File, size int64) (uint32, error) {
 
 // hwpStyles is what DocInfo says about headings: the heading level each
 // paragraph style gives (개요 N / Outline N), and each paragraph shape
-// (an outline paragraph, 개요 문단, of level N).
+// (an outline paragraph, 개요 문단, of level N); and about numbers: the
+// numberings and the paragraph shapes' heads (hwpnumbering.go).
 type hwpStyles struct {
 	style []int
 	shape []int
+	nums  *hancomNumbering
 }
 
 // maxOutlineHeading is the longest text (in characters) an outline
@@ -221,7 +226,7 @@ func (s *hwpStyles) level(style, shape int) (level int, byShape bool) {
 // readHWPStyles reads the paragraph shapes and styles of DocInfo, each
 // numbered by its place among the records of its kind.
 func readHWPStyles(ctx context.Context, r io.Reader) (hwpStyles, error) {
-	var s hwpStyles
+	s := hwpStyles{nums: newHancomNumbering()}
 	rr := newRecordReader(r)
 	for n := 0; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
@@ -240,7 +245,14 @@ func readHWPStyles(ctx context.Context, r io.Reader) (hwpStyles, error) {
 			if err != nil {
 				return s, err
 			}
+			s.nums.hwpShape(len(s.shape), b)
 			s.shape = append(s.shape, outlineLevel(b))
+		case h.tag == hwpTagNumbering && len(s.nums.lists) < maxHancomNumberings:
+			b, err := rr.body(h)
+			if err != nil {
+				return s, err
+			}
+			s.nums.hwpNumbering(b)
 		case h.tag == hwpTagStyle && len(s.style) < maxHWPStyles:
 			b, err := rr.body(h)
 			if err != nil {

@@ -31,8 +31,8 @@ var hwpDocInfo = join(hwptest.Style("바탕글", "Normal"), hwptest.Style("본�
 // style by its Korean or English name, an outline paragraph shape) as
 // "#" lines naming the document, control characters as what they stand
 // for (a tab, a line break, a hyphen, a space) or left out with their
-// parameters (a field, a footnote's anchor), a footnote's text after its
-// paragraph, a table row on a line with its cells between " | " (a
+// parameters (a field), a footnote's text after its paragraph, which
+// keeps its mark, a table row on a line with its cells between " | " (a
 // table in a cell joins that cell),
 // compressed or not.
 func TestHWPText(t *testing.T) {
@@ -58,7 +58,7 @@ func TestHWPText(t *testing.T) {
 	second := hwptest.Para(0, 0, 2, u16("둘째 구역의 제목"))
 	long := strings.Repeat("긴 문단 ", 700) // a record past 4,095 bytes has a 32-bit size
 	want := "# 제1장 총칙\n\n본 규정은 1980년 6월 16일부터 시행한다.\n\n## 제1조(목적)\n\n첫째 줄\n둘째 줄\t탭 뒤\n\n" +
-		"각주가 붙은 문장입니다.\n\n각주의 내용\n\n### 개요 문단\n\n" + strings.Repeat("가", 101) + "\n\n하이픈-묶음 빈칸 𝄞 😀\n\n표 1. 일정\n\n구분 | 날짜\n\n접수 (온라인) | 3월 2일\n\n바깥 칸 | 안 표 앞 안1 | 안2 안3 | 안4\n\n표 뒤 문단\n\n## 제목 스타일\n\n글자 스타일의 이름\n\n" +
+		"각주가 붙은 문장[^1]입니다.\n\n[^1] 각주의 내용\n\n### 개요 문단\n\n" + strings.Repeat("가", 101) + "\n\n하이픈-묶음 빈칸 𝄞 😀\n\n표 1. 일정\n\n구분 | 날짜\n\n접수 (온라인) | 3월 2일\n\n바깥 칸 | 안 표 앞 안1 | 안2 안3 | 안4\n\n표 뒤 문단\n\n## 제목 스타일\n\n글자 스타일의 이름\n\n" +
 		"# 둘째 구역의 제목\n\n" + strings.TrimSpace(long) + "\n\n"
 	for _, tt := range []struct {
 		name  string
@@ -227,6 +227,10 @@ func FuzzHWP(f *testing.F) {
 	f.Add(hwptest.File(0, hwpDocInfo, join(hwptest.Para(0, 2, 0, u16("제목")), hwptest.Para(0, 0, 0, u16("본문"), hwptest.Control(9, "")),
 		hwptest.Table(0, "표", [][][]string{{{"가"}, {"나"}}}))))
 	f.Add(hwptest.File(hwptest.Compressed, hwpDocInfo, hwptest.Para(0, 0, 1, u16("압축된 본문"))))
+	f.Add(hwptest.File(0, join(hwptest.Numbering(hwpOutline...), hwptest.ParaShapeHead(hwptest.HeadOutline, 0, 1), hwptest.ParaShapeHead(hwptest.HeadNumber, 1, 0)),
+		join(hwptest.Para(0, 0, 0, hwptest.Control(2, "dces"), u16("개요"), hwptest.Control(17, "  nf"), hwptest.Control(17, "  ne")),
+			hwptest.SectionDef(0, 1, hwptest.NoteShape{Shape: 1, Start: 2, Restart: true}, hwptest.NoteShape{Shape: 0x81, User: '*'}),
+			hwptest.Note(0, false, "각주", "둘째"), hwptest.Note(0, true, "미주"), hwptest.Para(0, 0, 1, u16("번호")))))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		docs, err := Importer{}.Import(context.Background(), "f.hwp", data)
 		if err == nil && (len(docs) != 1 || strings.TrimSpace(docs[0].Parts[0].Text) == "") {

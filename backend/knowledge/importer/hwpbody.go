@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -23,16 +24,36 @@ import (
 
 // BodyText record tags.
 const (
-	hwpTagParaHeader = hwpTagBegin + 50
-	hwpTagParaText   = hwpTagBegin + 51
-	hwpTagCtrlHeader = hwpTagBegin + 55
-	hwpTagListHeader = hwpTagBegin + 56
-	hwpTagTable      = hwpTagBegin + 61
+	hwpTagParaHeader    = hwpTagBegin + 50
+	hwpTagParaText      = hwpTagBegin + 51
+	hwpTagCtrlHeader    = hwpTagBegin + 55
+	hwpTagListHeader    = hwpTagBegin + 56
+	hwpTagFootnoteShape = hwpTagBegin + 58
+	hwpTagTable         = hwpTagBegin + 61
 )
 
-// hwpTableID is a table control's id, "tbl " written as a little-endian
-// 32-bit number.
-const hwpTableID = uint32('t')<<24 | uint32('b')<<16 | uint32('l')<<8 | uint32(' ')
+// Control ids: four characters written as a little-endian 32-bit number,
+// so "tbl " is stored " lbt".
+const (
+	hwpTableID    = " lbt"
+	hwpSectionID  = "dces" // the section's definition: its page, notes, outline
+	hwpFootnoteID = "  nf"
+	hwpEndnoteID  = "  ne"
+)
+
+// Marks hwpText leaves where a footnote or an endnote stands, for the
+// note's number: no character of the text is below 32.
+const (
+	footnoteMark = "\x01"
+	endnoteMark  = "\x02"
+)
+
+// unmarked is text without the marks of notes that never came.
+var unmarked = strings.NewReplacer(footnoteMark, "", endnoteMark, "")
+
+// sectionDef is the section's definition's control in a paragraph's text:
+// its code (2) and id.
+const sectionDef = "\x02\x00" + hwpSectionID
 
 type hwpRecord struct {
 	tag, level int
@@ -114,43 +135,115 @@ func streamError(err error) error {
 }
 
 // hwpControl is a control whose records are being read: the level of
-// its header, and, for a table, whether its rows have begun and the row
-// of the cell being read.
+// its header; for a table, whether its rows have begun and the row of
+// the cell being read; for a section's definition, how many note shapes
+// it has given; whether it is a note.
 type hwpControl struct {
 	level        int
 	table, began bool
 	row          int
+	section      bool
+	noteShapes   int
+	note         bool
+}
+
+// hwpPara is the paragraph being read: its shape, and whether it has
+// been counted (numbered: hancomNumbering) yet. Its text is held (held:
+// the text, its heading level) while what numbers it is still to come:
+// its notes' marks (footnoteMark, endnoteMark) wait for the note
+// controls that follow the text, in the section's note shapes, and the
+// first paragraph of a section for the section's definition, which
+// names the outline's numbering.
+type hwpPara struct {
+	open, counted bool
+	shape         int
+	text          string
+	level         int
+	held          bool
 }
 
 // hwpSection reads one section: paragraphs in order, headings from their
-// style or shape, a table's cells joined on their row's line.
-func (w *mdWriter) hwpSection(ctx context.Context, r io.Reader, styles *hwpStyles) error {
+// style or shape, after their numbers; a table's cells joined on their
+// row's line; a note where it stands, after its paragraph (or row).
+func (w *mdWriter) hwpSection(ctx context.Context, r io.Reader, styles *hwpStyles, notes *wordNotes) error {
 	var (
 		rr       = newRecordReader(r)
 		tbl      = &tables{w: w}
 		controls []hwpControl
+		inNote   int  // notes among controls
 		heading  int  // the level of the paragraph being read
 		byShape  bool // made a heading only by its shape (hwpStyles.level)
+		para     hwpPara
 	)
+	// number counts the paragraph, once, and says its number.
+	number := func() string {
+		if !para.open || para.counted {
+			return ""
+		}
+		para.counted = true
+		styles.nums.shape(para.shape)
+		return styles.nums.number()
+	}
+	// flush counts the paragraph (with or without text, as Hancom counts)
+	// and writes it if it was held (a mark whose note never came left
+	// out), then the notes, unless a table's row is open: they follow the
+	// row.
+	flush := func() error {
+		label := number()
+		if para.held {
+			para.held = false
+			t := unmarked.Replace(para.text)
+			if label != "" && strings.TrimSpace(t) != "" {
+				t = label + " " + t
+			}
+			if err := w.hwpParagraph(tbl, t, para.level); err != nil {
+				return err
+			}
+		}
+		if len(tbl.rows) > 0 {
+			return nil
+		}
+		return notes.flush(w)
+	}
 	for n := 0; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		h, err := rr.next()
 		if errors.Is(err, io.EOF) {
-			return tbl.close()
+			notes.close()
+			if err := flush(); err != nil {
+				return err
+			}
+			if err := tbl.close(); err != nil {
+				return err
+			}
+			return notes.flush(w)
 		}
 		if err != nil {
 			return err
 		}
 		// A record at or above a control's level ends it.
 		for len(controls) > 0 && h.level <= controls[len(controls)-1].level {
-			if controls[len(controls)-1].began {
+			c := controls[len(controls)-1]
+			controls = controls[:len(controls)-1]
+			switch {
+			case c.note:
+				inNote--
+				notes.close()
+			case c.began:
+				if err := flush(); err != nil {
+					return err
+				}
 				if err := tbl.pop(); err != nil {
 					return err
 				}
+				if len(tbl.rows) == 0 { // the notes of a table's cells follow it
+					if err := notes.flush(w); err != nil {
+						return err
+					}
+				}
 			}
-			controls = controls[:len(controls)-1]
 		}
 		var top *hwpControl
 		if len(controls) > 0 {
@@ -162,9 +255,18 @@ func (w *mdWriter) hwpSection(ctx context.Context, r io.Reader, styles *hwpStyle
 			if err != nil {
 				return err
 			}
+			if inNote > 0 { // a note's paragraphs on one line
+				notes.write(" ")
+				continue
+			}
+			if err := flush(); err != nil {
+				return err
+			}
 			heading, byShape = 0, false
+			para = hwpPara{open: true, shape: -1}
 			if len(b) >= 11 {
-				heading, byShape = styles.level(int(b[10]), int(binary.LittleEndian.Uint16(b[8:])))
+				para.shape = int(binary.LittleEndian.Uint16(b[8:]))
+				heading, byShape = styles.level(int(b[10]), para.shape)
 			}
 		case h.tag == hwpTagParaText:
 			b, err := rr.body(h)
@@ -172,24 +274,83 @@ func (w *mdWriter) hwpSection(ctx context.Context, r io.Reader, styles *hwpStyle
 				return err
 			}
 			text, level := hwpText(b), heading
+			if inNote > 0 {
+				notes.write(unmarked.Replace(text))
+				continue
+			}
 			if byShape && utf8.RuneCountInString(strings.TrimSpace(text)) > maxOutlineHeading {
 				level = 0
+			}
+			if strings.ContainsAny(text, footnoteMark+endnoteMark) || bytes.Contains(b, []byte(sectionDef)) {
+				para.text, para.level, para.held = text, level, true
+				continue
+			}
+			if label := number(); label != "" && strings.TrimSpace(text) != "" {
+				text = label + " " + text
 			}
 			if err := w.hwpParagraph(tbl, text, level); err != nil {
 				return err
 			}
 		case h.tag == hwpTagCtrlHeader:
-			b, err := rr.prefix(h, 4)
+			b, err := rr.prefix(h, 20)
 			if err != nil {
 				return err
 			}
-			c := hwpControl{level: h.level}
-			c.table = len(b) == 4 && binary.LittleEndian.Uint32(b) == hwpTableID
-			controls = append(controls, c) // at most 1,024 deep: a level is 10 bits
+			c := hwpControl{level: h.level} // at most 1,024 deep: a level is 10 bits
+			id := ""
+			if len(b) >= 4 {
+				id = string(b[:4])
+			}
+			switch {
+			case inNote > 0: // a note's table or picture: its text joins the note
+			case id == hwpTableID:
+				c.table = true
+			case id == hwpSectionID:
+				c.section = true
+				if len(b) >= 20 { // the outline's numbering, after the columns' gap, lines and tab stop
+					styles.nums.setOutline(int(binary.LittleEndian.Uint16(b[18:])))
+				}
+			case id == hwpFootnoteID || id == hwpEndnoteID:
+				end := id == hwpEndnoteID
+				mark := notes.open(end)
+				if notes.reading() {
+					c.note = true
+					inNote++
+				}
+				if para.held { // the note's mark is the first of its kind left
+					at := footnoteMark
+					if end {
+						at = endnoteMark
+					}
+					para.text = strings.Replace(para.text, at, mark, 1)
+				}
+			}
+			controls = append(controls, c)
+		case h.tag == hwpTagFootnoteShape && top != nil && top.section && h.level == top.level+1 && top.noteShapes < 2:
+			// The section's footnotes', then its endnotes': a property
+			// word (bits 0–7 the number shape, bits 10–11 the numbering,
+			// 1 restarting it in the section), the user's character and
+			// those around the number, then the start.
+			b, err := rr.prefix(h, 12)
+			if err != nil {
+				return err
+			}
+			if len(b) >= 12 {
+				p := binary.LittleEndian.Uint32(b)
+				user := hwpString(b[4:6])
+				if user == "\x00" {
+					user = ""
+				}
+				notes.shape(top.noteShapes == 1, hwpShape(int(p&0xFF)), user, int(binary.LittleEndian.Uint16(b[10:])), (p>>10)&3 == 1)
+			}
+			top.noteShapes++
 		case h.tag == hwpTagTable && top != nil && top.table && !top.began && h.level == top.level+1:
 			// The table's caption (a list before this record) was read as
 			// paragraphs; its cells follow.
 			if err := rr.skip(h); err != nil {
+				return err
+			}
+			if err := flush(); err != nil {
 				return err
 			}
 			top.began, top.row = true, -1
@@ -199,6 +360,9 @@ func (w *mdWriter) hwpSection(ctx context.Context, r io.Reader, styles *hwpStyle
 			// its column and row.
 			b, err := rr.prefix(h, 12)
 			if err != nil {
+				return err
+			}
+			if err := flush(); err != nil {
 				return err
 			}
 			row := top.row
@@ -276,7 +440,17 @@ func hwpText(b []byte) string {
 		case 9:
 			sb.WriteByte('\t')
 			i += 14
-		default: // 1–8, 11–12, 14–23: eight codes
+		case 17: // a footnote or an endnote: its mark
+			if i+6 <= len(b) {
+				switch string(b[i+2 : i+6]) {
+				case hwpFootnoteID:
+					sb.WriteString(footnoteMark)
+				case hwpEndnoteID:
+					sb.WriteString(endnoteMark)
+				}
+			}
+			i += 14
+		default: // 1–8, 11–12, 14–16, 18–23: eight codes
 			i += 14
 		}
 		i += 2

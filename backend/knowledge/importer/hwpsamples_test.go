@@ -172,6 +172,37 @@ func hwpFileText(path string) (string, error) {
 	return b.String(), nil
 }
 
+// Real HWP files number their paragraphs and notes as Hancom shows them:
+// a thesis template's two footnotes keep their marks in their paragraph
+// and follow it, its outline headings read "1.", "1.1.", "1.1.1."; a
+// proposal's numbered headings count on and restart under a new item.
+func TestHWPSampleNumbers(t *testing.T) {
+	dir := hwpSamples(t)
+	for _, tt := range []struct {
+		file string
+		want []string
+	}{
+		{"naver/dissertation.hwp", []string{
+			"11pt로 작성합니다.[^1] 이 단계는", "11pt로 작성합니다.[^2]\n\n[^1] 이 부분은 각주 목록으로 작성합니다(각주1).\n\n[^2] 이 부분은 각주 목록으로 작성합니다(각주2).\n\n",
+			"#### 1. ‘본문 대제목’ 목록으로 작성합니다 (본문 대제목).\n\n###### 1.1. 본문 중제목\n\n", "###### 1.1.1. 본문 소제목\n\n",
+		}},
+		{"naver/project_proposal.hwp", []string{"# 2. 이 단계의 제목은", "## 2.1. 이 단계의 제목은", "### 2.1.1. 이 단계의 제목은", "# 3. 이 단계의 제목은", "## 3.1. 이 단계의 제목은"}},
+		{"naver/workshop_proposal.hwp", []string{"# 1. 인원(꼭지 제목)", "# 7. 기타(꼭지 제목)"}},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			text, err := hwpFileText(filepath.Join(dir, tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("no %q in\n%s", w, text)
+				}
+			}
+		})
+	}
+}
+
 // hmlWords are the words of an HWPML file's body: the text of its CHAR
 // elements, a paragraph (P) at a time; a tab, line break or space
 // element inside one separates words, other marks (a highlighter's start

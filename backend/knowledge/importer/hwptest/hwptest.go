@@ -234,6 +234,7 @@ func FileHeader(flags uint32) []byte {
 
 // Record tags.
 const (
+	TagNumbering  = 0x10 + 7
 	TagParaShape  = 0x10 + 9
 	TagStyle      = 0x10 + 10
 	TagParaHeader = 0x10 + 50
@@ -242,6 +243,7 @@ const (
 	TagCtrlHeader = 0x10 + 55
 	TagListHeader = 0x10 + 56
 	TagTable      = 0x10 + 61
+	TagNoteShape  = 0x10 + 58
 )
 
 // Record is one record: its header (a 32-bit size after it when the size
@@ -352,6 +354,129 @@ func ParaShape(level int) []byte {
 	}
 	b := binary.LittleEndian.AppendUint32(nil, p)
 	return Record(TagParaShape, 1, append(b, make([]byte, 50)...))
+}
+
+// Paragraph heads of ParaShapeHead.
+const (
+	HeadNone = iota
+	HeadOutline
+	HeadNumber
+	HeadBullet
+)
+
+// ParaShapeHead is a DocInfo paragraph shape record whose paragraphs'
+// head is kind (HeadOutline: 개요 번호, HeadNumber: 문단 번호) at level
+// (0–6) of numbering (from 1).
+func ParaShapeHead(kind, numbering, level int) []byte {
+	b := binary.LittleEndian.AppendUint32(nil, uint32(kind)<<23|uint32(level)<<25)
+	b = append(b, make([]byte, 26)...) // margins, spacing, the tab definition
+	b = binary.LittleEndian.AppendUint16(b, uint16(numbering))
+	return Record(TagParaShape, 1, append(b, make([]byte, 22)...))
+}
+
+// Level is one level of a numbering: its number shape (HWP's code: 0
+// digits, 1 circled digits, 8 가나다 …), its text ("^1.") and start.
+type Level struct {
+	Shape int
+	Text  string
+	Start uint32
+}
+
+// NumberingData is the data of a NUMBERING record of levels: seven, or
+// ten (한글 2010's) when more than seven are given, each level's start
+// after the first seven and after the last three.
+func NumberingData(levels ...Level) []byte {
+	all := make([]Level, 7)
+	if len(levels) > 7 {
+		all = make([]Level, 10)
+	}
+	copy(all, levels)
+	head := func(b []byte, l Level) []byte {
+		b = binary.LittleEndian.AppendUint32(b, uint32(l.Shape)<<5)
+		b = append(b, 0, 0, 50, 0, 0xFF, 0xFF, 0xFF, 0xFF) // width, distance, no character shape
+		u := UTF16(l.Text)
+		b = binary.LittleEndian.AppendUint16(b, uint16(len(u)/2))
+		return append(b, u...)
+	}
+	var b []byte
+	for _, l := range all[:7] {
+		b = head(b, l)
+	}
+	b = binary.LittleEndian.AppendUint16(b, 1)
+	for _, l := range all[:7] {
+		b = binary.LittleEndian.AppendUint32(b, l.Start)
+	}
+	if len(all) > 7 {
+		for _, l := range all[7:] {
+			b = head(b, l)
+		}
+		for _, l := range all[7:] {
+			b = binary.LittleEndian.AppendUint32(b, l.Start)
+		}
+	}
+	return b
+}
+
+// Numbering is a DocInfo NUMBERING record (NumberingData).
+func Numbering(levels ...Level) []byte { return Record(TagNumbering, 1, NumberingData(levels...)) }
+
+// NoteShape is how a section numbers its footnotes or endnotes: the
+// number shape (as Level's; 0x80 four symbols, 0x81 User), the start, and
+// Restart (each section from the start) or PerPage.
+type NoteShape struct {
+	Shape         int
+	User          rune
+	Start         uint16
+	Restart, Page bool
+}
+
+// SectionDef is the records of a section's definition (the "secd"
+// control of the section's first paragraph, at level+1): its outline's
+// numbering (from 1) and its footnotes' and endnotes' shapes.
+func SectionDef(level, outline int, foot, end NoteShape) []byte {
+	b := []byte("dces")
+	b = append(b, make([]byte, 14)...) // properties, the columns' gap, lines, the tab stop
+	b = binary.LittleEndian.AppendUint16(b, uint16(outline))
+	b = append(b, make([]byte, 10)...) // the page, picture, table, equation starts; the language
+	out := Record(TagCtrlHeader, level+1, b)
+	for _, n := range []NoteShape{foot, end} {
+		p := uint32(n.Shape)
+		switch {
+		case n.Restart:
+			p |= 1 << 10
+		case n.Page:
+			p |= 2 << 10
+		}
+		d := binary.LittleEndian.AppendUint32(nil, p)
+		d = binary.LittleEndian.AppendUint16(d, uint16(n.User))
+		d = append(d, 0, 0, ')', 0) // nothing before the number, ")" after
+		d = binary.LittleEndian.AppendUint16(d, n.Start)
+		out = append(out, Record(TagNoteShape, level+2, append(d, make([]byte, 16)...))...)
+	}
+	return out
+}
+
+// Note is the records of a footnote (an endnote when end is set) of the
+// paragraph at level: the control (at level+1) and its paragraphs, the
+// first opening with the note's number (an automatic number control).
+// Its mark in the paragraph's text is Control(17, "  nf") ("  ne").
+func Note(level int, end bool, paras ...string) []byte {
+	id := "  nf"
+	if end {
+		id = "  ne"
+	}
+	h := append([]byte(id), 1, 0, 0, 0, 0, 0, ')', 0, 0, 0, 0, 0, 7, 0, 0, 0)
+	out := Record(TagCtrlHeader, level+1, h)
+	lh := binary.LittleEndian.AppendUint32(nil, uint32(len(paras)))
+	out = append(out, Record(TagListHeader, level+2, append(lh, make([]byte, 8)...))...)
+	for i, p := range paras {
+		var num []byte
+		if i == 0 {
+			num = Control(18, "onta")
+		}
+		out = append(out, Para(level+2, 0, 0, num, UTF16(p))...)
+	}
+	return out
 }
 
 // Deflate is data compressed as HWP compresses its streams: raw deflate.

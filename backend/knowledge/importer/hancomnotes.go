@@ -104,10 +104,21 @@ func (n *wordNotes) shape(end bool, shape, user string, start int, restart bool)
 	}
 }
 
+// renumber gives the next note of a kind the number num (새 번호 지정:
+// HWPX's hp:newNum, HWP's "nwno" control); numbers past maxHancomCount
+// are a damaged file's and change nothing.
+func (n *wordNotes) renumber(end bool, num int) {
+	if n == nil || num < 1 || num > maxHancomCount {
+		return
+	}
+	kind := kindIndex(end)
+	n.counted[kind] = num - n.start[kind]
+}
+
 // prop reads what an element of HWPX's section properties says of the
 // notes: hp:footNotePr and hp:endNotePr hold an hp:autoNumFormat (the
 // shape) and an hp:numbering (CONTINUOUS, ON_SECTION or ON_PAGE, and the
-// start, newNum).
+// start, newNum); an hp:newNum in the text numbers the next note anew.
 func (n *wordNotes) prop(e xml.StartElement) {
 	if n == nil || !n.hancom {
 		return
@@ -129,6 +140,11 @@ func (n *wordNotes) prop(e xml.StartElement) {
 			n.shape(k == 1, n.format[k], n.user[k], atoiOr(attr(e, "newNum"), 1), attr(e, "type") == "ON_SECTION")
 		}
 	case "hp:noteLine", "hp:noteSpacing", "hp:placement":
+	case "hp:newNum":
+		if t := attr(e, "numType"); t == "FOOTNOTE" || t == "ENDNOTE" {
+			n.renumber(t == "ENDNOTE", atoiOr(attr(e, "num"), 0))
+		}
+		n.shapeOf = -1
 	default:
 		n.shapeOf = -1
 	}

@@ -44,15 +44,15 @@ func hwpxNotePr(foot, footType, footStart, end, endType, endStart string) string
 // one line, as Word's do; a note in a table's cell comes after the row.
 // Footnotes and endnotes count apart, in the shapes, from the starts and
 // with the restarts each section's hp:footNotePr and hp:endNotePr say;
-// the title loses its note's mark; a page number's format (hp:autoNum
-// outside the notes) changes nothing.
+// the title loses its note's mark; a new number (hp:newNum) numbers the
+// next note anew; a page number's format and new number change nothing.
 func TestHWPXNotes(t *testing.T) {
 	first := hp("2", hwpxNotePr("CIRCLED_DIGIT", "CONTINUOUS", "3", "HANGUL_SYLLABLE", "CONTINUOUS", "1")+`<hp:t>연구 보고서</hp:t>`+hwpxNote(false, "이 연구는 재단의 지원을 받았다.")) +
 		hp("0", `<hp:t>본문의 문장</hp:t>`+hwpxNote(false, "첫째 문단", "둘째 문단")+`<hp:t>이 이어진다.</hp:t>`+hwpxNote(true, "미주의 출처")+
 			`<hp:ctrl><hp:autoNum num="1" numType="PAGE"><hp:autoNumFormat type="ROMAN_SMALL"/></hp:autoNum></hp:ctrl>`) +
 		hp("0", `<hp:t>표 1</hp:t><hp:tbl><hp:tr><hp:tc><hp:subList>`+hp("0", `<hp:t>칸</hp:t>`+hwpxNote(false, "칸의 각주"))+`</hp:subList></hp:tc>`+
 			`<hp:tc><hp:subList>`+hp("0", `<hp:t>둘째 칸</hp:t>`)+`</hp:subList></hp:tc></hp:tr></hp:tbl>`) +
-		hp("0", `<hp:t>끝</hp:t>`+hwpxNote(false, ""))
+		hp("0", `<hp:t>끝</hp:t><hp:ctrl><hp:newNum num="9" numType="FOOTNOTE"/></hp:ctrl><hp:ctrl><hp:newNum num="40" numType="PAGE"/></hp:ctrl>`+hwpxNote(false, ""))
 	second := hp("0", hwpxNotePr("DIGIT", "ON_SECTION", "1", "HANGUL_SYLLABLE", "CONTINUOUS", "1")+`<hp:t>둘째 구역</hp:t>`+hwpxNote(false, "새로 센다")+hwpxNote(true, "이어 센다"))
 	docs, err := Importer{}.Import(context.Background(), "보고서.hwpx", hwpxOf(t, first, second))
 	if err != nil {
@@ -60,7 +60,7 @@ func TestHWPXNotes(t *testing.T) {
 	}
 	want := "# 연구 보고서[^③]\n\n[^③] 이 연구는 재단의 지원을 받았다.\n\n" +
 		"본문의 문장[^④]이 이어진다.[^가]\n\n[^④] 첫째 문단 둘째 문단\n\n[^가] 미주의 출처\n\n" +
-		"표 1\n\n칸[^⑤] | 둘째 칸\n\n[^⑤] 칸의 각주\n\n끝[^⑥]\n\n" +
+		"표 1\n\n칸[^⑤] | 둘째 칸\n\n[^⑤] 칸의 각주\n\n끝[^⑨]\n\n" +
 		"둘째 구역[^1][^나]\n\n[^1] 새로 센다\n\n[^나] 이어 센다\n\n"
 	if got := docs[0].Parts[0].Text; got != want {
 		t.Errorf("text\n%s\nwant\n%s", got, want)
@@ -82,8 +82,9 @@ func hwpMark(end bool) []byte {
 // follows its paragraph's text, which keeps the mark, and the note comes
 // after the paragraph (after the row of a table's cell), numbered in the
 // shape, from the start and with the restart of its section's definition
-// (read before the first paragraph's notes: its control comes first); a
-// mark whose note never comes is left out, a note without a mark still
+// (read before the first paragraph's notes: its control comes first) or
+// a new number ("nwno": a page's changes nothing); a mark whose note
+// never comes is left out, a note without a mark still
 // follows its paragraph, and the title loses its mark.
 func TestHWPNotes(t *testing.T) {
 	secd := hwptest.Control(2, "dces")
@@ -96,7 +97,8 @@ func TestHWPNotes(t *testing.T) {
 		hwptest.Note(0, true, "미주의 출처"),
 		hwptest.TableOf(0, "표 1", [][][]byte{{join(hwptest.Para(2, 0, 0, u16("칸"), hwpMark(false)), hwptest.Note(2, false, "칸의 각주")), hwptest.Para(2, 0, 0, u16("둘째 칸"))}}),
 		hwptest.Para(0, 0, 0, u16("표시만"), hwpMark(false)),
-		hwptest.Para(0, 0, 0, u16("표시 없음")),
+		hwptest.Para(0, 0, 0, u16("표시 없음"), hwptest.Control(21, "onwn"), hwptest.Control(21, "onwn")),
+		hwptest.NewNumber(0, 1, 9), hwptest.NewNumber(0, 0, 40),
 		hwptest.Note(0, false, "따로 온 각주"),
 		hwptest.Para(0, 0, 0, u16("끝")),
 	)
@@ -111,13 +113,14 @@ func TestHWPNotes(t *testing.T) {
 		hwptest.Para(0, 0, 0, secd, u16("셋째 구역"), hwpMark(false)),
 		hwptest.SectionDef(0, 0, hwptest.NoteShape{Shape: 0x81, User: '※', Start: 1, Restart: true}, hwptest.NoteShape{Shape: 0x80, Page: true}),
 		hwptest.Note(0, false, "사용자 문자의 각주"),
-		hwptest.Para(0, 0, 0, u16("끝"), hwpMark(true)),
+		hwptest.Para(0, 0, 0, u16("끝"), hwptest.Control(21, "onwn"), hwpMark(true)),
+		hwptest.NewNumber(0, 2, 2),
 		hwptest.Note(0, true, "기호"),
 	)
 	want := "# 논문 제목[^③]\n\n[^③] 재단의 지원을 받았다.\n\n본문[^④]이 이어진다.[^가]\n\n[^④] 첫째 문단 둘째 문단\n\n[^가] 미주의 출처\n\n" +
-		"표 1\n\n칸[^⑤] | 둘째 칸\n\n[^⑤] 칸의 각주\n\n표시만\n\n표시 없음\n\n[^⑥] 따로 온 각주\n\n끝\n\n" +
+		"표 1\n\n칸[^⑤] | 둘째 칸\n\n[^⑤] 칸의 각주\n\n표시만\n\n표시 없음\n\n[^⑨] 따로 온 각주\n\n끝\n\n" +
 		"둘째 구역[^1][^나]\n\n[^1] 새로 센다\n\n[^나] 이어 센다\n\n사용자 문자\n\n" +
-		"셋째 구역[^※]\n\n[^※] 사용자 문자의 각주\n\n끝[^‡]\n\n[^‡] 기호\n\n"
+		"셋째 구역[^※]\n\n[^※] 사용자 문자의 각주\n\n끝[^†]\n\n[^†] 기호\n\n"
 	for _, flags := range []uint32{0, hwptest.Compressed} {
 		docs, err := Importer{}.Import(context.Background(), "논문.hwp", hwptest.File(flags, hwpDocInfo, first, second, third))
 		if err != nil {

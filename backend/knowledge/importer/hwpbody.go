@@ -39,6 +39,7 @@ const (
 	hwpSectionID  = "dces" // the section's definition: its page, notes, outline
 	hwpFootnoteID = "  nf"
 	hwpEndnoteID  = "  ne"
+	hwpNewNumber  = "onwn" // 새 번호 지정: a page's, a note's, a table's number from here
 )
 
 // Marks hwpText leaves where a footnote or an endnote stands, for the
@@ -309,6 +310,12 @@ func (w *mdWriter) hwpSection(ctx context.Context, r io.Reader, styles *hwpStyle
 				c.section = true
 				if len(b) >= 20 { // the outline's numbering, after the columns' gap, lines and tab stop
 					styles.nums.setOutline(int(binary.LittleEndian.Uint16(b[18:])))
+				}
+			case id == hwpNewNumber && len(b) >= 10:
+				// What it numbers (bits 0–3 of its property word: 1
+				// footnotes, 2 endnotes), then the number.
+				if kind := binary.LittleEndian.Uint32(b[4:]) & 0xF; kind == 1 || kind == 2 {
+					notes.renumber(kind == 2, int(binary.LittleEndian.Uint16(b[8:])))
 				}
 			case id == hwpFootnoteID || id == hwpEndnoteID:
 				end := id == hwpEndnoteID

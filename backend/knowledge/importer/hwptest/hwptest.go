@@ -479,6 +479,14 @@ func Note(level int, end bool, paras ...string) []byte {
 	return out
 }
 
+// NewNumber is the control (at level+1 of its paragraph, whose text
+// holds Control(21, "onwn")) that numbers the next of kind (0 pages, 1
+// footnotes, 2 endnotes) num.
+func NewNumber(level, kind int, num uint16) []byte {
+	b := binary.LittleEndian.AppendUint32([]byte("onwn"), uint32(kind))
+	return Record(TagCtrlHeader, level+1, binary.LittleEndian.AppendUint16(b, num))
+}
+
 // Deflate is data compressed as HWP compresses its streams: raw deflate.
 func Deflate(data []byte) []byte {
 	var b bytes.Buffer

@@ -121,6 +121,11 @@ type ImportProgress struct {
 	// EmbedStopped: the import was stopped while the file embedded. The
 	// file is in and found by its words; the rest is embedded later.
 	EmbedStopped bool `json:"embed_stopped,omitempty"`
+	// EmbedLater: Ollama did not answer an embedding of this import (or of
+	// one queued with it) in time, so the file was not embedded now. It is
+	// in and found by its words; its chunks are embedded in the
+	// background. Every file of the queue says it; say it once.
+	EmbedLater bool `json:"embed_later,omitempty"`
 	// Conversation is the conversation a file is attached to
 	// (KnowledgeService.Attach); "" for the library's imports.
 	Conversation string `json:"conversation,omitempty"`

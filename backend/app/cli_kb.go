@@ -141,10 +141,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 // failure and warning as the window words it (reasonLine).
 func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 	lang := langIndex(cliLanguage(a.settings.Current().Language))
-	// Why chunks were not embedded is said once, at the first file, and
-	// again only if the reason changes: Ollama being away is one fact, not
-	// three lines after each of a folder's hundred files.
-	embedSaid := ""
+	var notes embedNotes
 	rep := a.library.importPaths(ctx, store.NewID(), paths, func(p api.ImportProgress) {
 		at := fmt.Sprintf("[%d/%d] %s:", p.FileIndex, p.FilesTotal, p.File)
 		switch p.Stage {
@@ -155,15 +152,8 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 			}
 			parts = append(parts, counted(p.Chunks, lang, "chunk"), say("kb.embedded", lang, "n", strconv.Itoa(p.Embedded)))
 			fmt.Fprintln(s.out, at, strings.Join(parts, ", "))
-			if p.EmbedStopped {
-				fmt.Fprintln(s.out, " ", say("kb.embedStopped", lang))
-			} else if message, hint := embedWords(p, lang); message != "" && message != embedSaid {
-				embedSaid = message
-				fmt.Fprintln(s.out, " ", say("kb.notEmbedded", lang, "reason", message))
-				fmt.Fprintln(s.out, " ", say("kb.keywordsMeanwhile", lang))
-				if hint != "" {
-					fmt.Fprintln(s.out, " ", say("report.nextStep", lang), hint)
-				}
+			for _, l := range notes.lines(p, lang) {
+				fmt.Fprintln(s.out, " ", l)
 			}
 			for i, w := range p.Warnings {
 				var r *api.FileReason
@@ -211,6 +201,39 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 		return errors.New(say("kb.couldNotImport", lang, "files", counted(len(rep.Failed), lang, "file")))
 	}
 	return nil
+}
+
+// embedNotes says why a file's chunks were not embedded. Each reason is
+// said once, at the first file, and again only if it changes: Ollama
+// being away, or hung, is one fact, not three lines after each of a
+// folder's hundred files.
+type embedNotes struct {
+	said  string // the last reason said
+	later bool   // the hung Ollama was said
+}
+
+// lines are what to say after the file of p is done, each to be indented.
+func (n *embedNotes) lines(p api.ImportProgress, lang int) []string {
+	if p.EmbedStopped {
+		return []string{say("kb.embedStopped", lang)}
+	}
+	if p.EmbedLater {
+		if n.later {
+			return nil
+		}
+		n.later = true
+		return []string{say("kb.embedLater", lang), say("report.nextStep", lang) + " " + say("kb.embedLaterHint", lang)}
+	}
+	message, hint := embedWords(p, lang)
+	if message == "" || message == n.said {
+		return nil
+	}
+	n.said = message
+	out := []string{say("kb.notEmbedded", lang, "reason", message), say("kb.keywordsMeanwhile", lang)}
+	if hint != "" {
+		out = append(out, say("report.nextStep", lang)+" "+hint)
+	}
+	return out
 }
 
 // embedWords says why some of a file's chunks were not embedded and what

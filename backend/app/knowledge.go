@@ -231,9 +231,12 @@ func progressOf(id string, p knowledge.Progress) api.ImportProgress {
 		}
 		ev.WarningReasons = append(ev.WarningReasons, *r)
 	}
+	var later *knowledge.EmbedLaterError
 	switch {
 	case errors.Is(p.EmbedErr, context.Canceled):
 		ev.EmbedStopped = true // the person's stop, not a fault to explain
+	case errors.As(p.EmbedErr, &later):
+		ev.EmbedLater = true // Ollama hung: words of their own, said once
 	case p.EmbedErr != nil:
 		info := describe(p.EmbedErr)
 		ev.EmbedError = &info

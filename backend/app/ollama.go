@@ -99,5 +99,12 @@ func (m *modelClient) Embed(ctx context.Context, model string, inputs []string) 
 	return m.current().Embed(ctx, model, inputs)
 }
 
-// embedder binds Embed to one model.
+// EmbedOnce is Embed without trying again an attempt that timed out
+// (llm.Client.EmbedOnce); the vector index's Add uses it, through
+// embedder, and leaves what it could not embed to its worker.
+func (m *modelClient) EmbedOnce(ctx context.Context, model string, inputs []string) ([][]float32, error) {
+	return m.current().EmbedOnce(ctx, model, inputs)
+}
+
+// embedder binds Embed (and EmbedOnce) to one model.
 func (m *modelClient) embedder(model string) vector.Embedder { return vector.ModelEmbedder(m, model) }

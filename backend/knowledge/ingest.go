@@ -63,6 +63,8 @@ type Progress struct {
 	WarningErrs []error `json:"-"`
 	// EmbedErr says why chunks were not embedded (Embedded < Chunks):
 	// keyword search finds them meanwhile, and Reindex embeds them later.
+	// An *EmbedLaterError says the embedding model hung: the chunks are in
+	// the vector index, which embeds them in the background.
 	EmbedErr   error `json:"-"`
 	FileIndex  int   `json:"file_index"` // 1-based position of File among FilesTotal
 	FilesTotal int   `json:"files_total"`
@@ -164,6 +166,7 @@ func (b *Base) Import(ctx context.Context, paths []string, onProgress func(Progr
 	if len(files) == 0 {
 		return rep, nil
 	}
+	defer b.embedQ.join()()
 	first := Progress{File: files[0], FileIndex: 1, FilesTotal: len(files)}
 	if err := waitFor(ctx, &b.write, first, onProgress); err != nil {
 		stopped(&rep, files, 0, onProgress)

@@ -188,6 +188,7 @@ type Base struct {
 	keywords *keyword.Index
 
 	write   sync.Mutex // serialises imports and removals
+	embedQ  embedQueue // whether the queued imports embed in line (embedlater.go)
 	uploads sync.Mutex // serialises uploads and removals; taken before write
 	// readOnly: opened beside the app that owns the data folder
 	// (OpenReadOnly); every change is refused with ErrReadOnly.

@@ -230,16 +230,42 @@ func (s *stager) index(ctx context.Context) {
 
 // embedNew hands the swapped-in chunks to the sink. The first failure, or
 // the import being stopped, leaves the rest to Reindex and says why:
-// keyword search has them meanwhile.
+// keyword search has them meanwhile. An embedding that times out, or one
+// of an import queued with this one that did (embedlater.go), leaves the
+// rest to the vector index's background embedding instead, at once.
 func (s *stager) embedNew(ctx context.Context) (embedded int, embedErr error) {
 	if !s.embed || s.b.opts.Sink == nil {
 		return 0, nil
 	}
+	if later := s.b.embedQ.deferred(); later != nil {
+		// Not a word of "embedding" for this file: it is done.
+		err := s.eachNew(ctx, func(rows []Chunk, docs map[string]Document) error {
+			return s.keepForLater(ctx, rows, docs)
+		})
+		if err != nil {
+			return 0, err
+		}
+		return 0, later
+	}
 	s.p.Stage = StageEmbedding
 	s.onProgress(s.p)
+	var later *EmbedLaterError
 	err := s.eachNew(ctx, func(rows []Chunk, docs map[string]Document) error {
-		return s.sink(ctx, rows, docs, &embedded)
+		if later != nil {
+			return s.keepForLater(ctx, rows, docs)
+		}
+		err := s.sink(ctx, rows, docs, &embedded)
+		if err != nil && ctx.Err() == nil && timedOut(err) {
+			// (The sink kept these chunks to embed later: Upsert stores
+			// what it cannot embed.)
+			later = s.b.embedQ.hung(err)
+			return nil
+		}
+		return err
 	})
+	if err == nil && later != nil {
+		err = later
+	}
 	return embedded, err
 }
 
@@ -274,11 +300,7 @@ func (s *stager) eachNew(ctx context.Context, fn func([]Chunk, map[string]Docume
 
 // sink hands chunks to the vector half.
 func (s *stager) sink(ctx context.Context, rows []Chunk, docs map[string]Document, embedded *int) error {
-	items := make([]IndexedChunk, len(rows))
-	for i, c := range rows {
-		d := docs[c.DocID]
-		items[i] = IndexedChunk{Chunk: c, Source: d.Source, Kind: d.Kind, Title: d.Title}
-	}
+	items := indexed(rows, docs)
 	before := *embedded
 	err := s.b.opts.Sink.Upsert(ctx, items, func(done, total int) {
 		s.p.Embedded = before + done
@@ -292,6 +314,16 @@ func (s *stager) sink(ctx context.Context, rows []Chunk, docs map[string]Documen
 	}
 	*embedded += len(items)
 	return nil
+}
+
+// indexed pairs chunks with their documents' fields.
+func indexed(rows []Chunk, docs map[string]Document) []IndexedChunk {
+	items := make([]IndexedChunk, len(rows))
+	for i, c := range rows {
+		d := docs[c.DocID]
+		items[i] = IndexedChunk{Chunk: c, Source: d.Source, Kind: d.Kind, Title: d.Title}
+	}
+	return items
 }
 
 // chunksAfter reads up to n chunks with a rowid above after, in rowid

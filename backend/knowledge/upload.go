@@ -93,6 +93,7 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 		onProgress(p)
 		return UploadResult{Outcome: UploadStopped, Report: Report{Stopped: []string{target}}}, err
 	}
+	defer b.embedQ.join()()
 	if err := waitFor(ctx, &b.uploads, p, onProgress); err != nil {
 		return cancelled(err)
 	}

@@ -28,13 +28,23 @@ type Vectors struct {
 // the day have its vectors.
 const DefaultQueryWait = 30 * time.Second
 
-// Upsert embeds and stores chunks.
+// Upsert embeds and stores chunks; what it cannot embed is stored to be
+// embedded in the background.
 func (v Vectors) Upsert(ctx context.Context, chunks []IndexedChunk, onProgress func(done, total int)) error {
+	return v.Index.Add(ctx, vectorDocs(chunks), onProgress)
+}
+
+// UpsertLater stores chunks to be embedded in the background.
+func (v Vectors) UpsertLater(ctx context.Context, chunks []IndexedChunk) error {
+	return v.Index.AddLater(ctx, vectorDocs(chunks))
+}
+
+func vectorDocs(chunks []IndexedChunk) []vector.Doc {
 	docs := make([]vector.Doc, len(chunks))
 	for i, c := range chunks {
 		docs[i] = vector.Doc{ID: c.ID, Text: indexText(c.Chunk), Metadata: map[string]string{"source": c.Source, "kind": c.Kind}}
 	}
-	return v.Index.Add(ctx, docs, onProgress)
+	return docs
 }
 
 // Delete forgets chunks.
@@ -59,3 +69,5 @@ func (v Vectors) SearchChunks(ctx context.Context, query string, k int) ([]Ranke
 
 // HasVectors reports which chunks have a vector (see vectorCoverage).
 func (v Vectors) HasVectors(ids []string) []bool { return v.Index.HasVectors(ids) }
+
+var _ LaterSink = Vectors{}

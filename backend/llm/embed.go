@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -50,6 +51,19 @@ const (
 // Inputs longer than the model's context are cut to fit it (see
 // fitEmbedInputs), and Ollama is asked to truncate too.
 func (c *Client) EmbedWithProgress(ctx context.Context, model string, inputs []string, onProgress func(done, total int)) ([][]float32, error) {
+	return c.embed(ctx, model, inputs, onProgress, true)
+}
+
+// EmbedOnce is Embed for a caller that tries again later on its own, as
+// the vector index does with what it could not embed: an attempt that
+// times out is not tried again here, so an Ollama that hangs holds the
+// caller (a person's import) one attempt, not four. Other failures are
+// retried as by Embed. Nothing is cached.
+func (c *Client) EmbedOnce(ctx context.Context, model string, inputs []string) ([][]float32, error) {
+	return c.embed(ctx, model, inputs, nil, false)
+}
+
+func (c *Client) embed(ctx context.Context, model string, inputs []string, onProgress func(done, total int), retryTimeouts bool) ([][]float32, error) {
 	inputs = c.fitEmbedInputs(ctx, model, inputs)
 	truncate := true // Ollama's default, said out loud for a server whose default differs
 	out := make([][]float32, 0, len(inputs))
@@ -57,11 +71,15 @@ func (c *Client) EmbedWithProgress(ctx context.Context, model string, inputs []s
 		batch := inputs[start:min(start+c.cfg.embedBatch, len(inputs))]
 		var vecs [][]float32
 		_, err := c.retry(ctx, "embed", model, "", func(ctx context.Context, h *endpoint) (bool, error) {
-			actx, cancel := context.WithTimeoutCause(ctx, c.cfg.timeouts.Request, errRequest)
+			actx, cancel := context.WithTimeoutCause(ctx, c.embedTimeout(len(batch)), errRequest)
 			defer cancel()
 			resp, err := h.api.Embed(actx, &api.EmbedRequest{Model: model, Input: batch, Truncate: &truncate})
 			if err != nil {
-				return false, c.fail(ctx, actx, "embed", model, err)
+				err = c.fail(ctx, actx, "embed", model, err)
+				if !retryTimeouts && errors.Is(err, ErrTimeout) {
+					err = final{err}
+				}
+				return false, err
 			}
 			if len(resp.Embeddings) != len(batch) {
 				return false, &Error{Kind: ErrServer, Op: "embed", Host: h.url, Model: model,
@@ -79,4 +97,21 @@ func (c *Client) EmbedWithProgress(ctx context.Context, model string, inputs []s
 		}
 	}
 	return out, nil
+}
+
+// The wait for one embedding request grows with its batch: a minute for
+// loading the model (a cold load of bge-m3 from a laptop's disk takes
+// 5–20 s, a slow disk more) and two seconds an input (a chunk of 1,000
+// characters takes well under one on a laptop CPU), up to the request
+// timeout (Timeouts.Request, 2 minutes). A search query or a small file's
+// last batch is given up after a minute then, not two: a person waits on
+// it, and the index embeds it later.
+const (
+	embedLoadWait  = time.Minute
+	embedInputWait = 2 * time.Second
+)
+
+// embedTimeout bounds one attempt of an embedding request of n inputs.
+func (c *Client) embedTimeout(n int) time.Duration {
+	return min(c.cfg.timeouts.Request, embedLoadWait+time.Duration(n)*embedInputWait)
 }

@@ -60,6 +60,11 @@ func (e *Error) Unwrap() []error {
 	return []error{e.Kind, e.Err}
 }
 
+// Timeout says whether Ollama did not answer in time, for callers that
+// tell a hung Ollama from one that is away without importing this package
+// (the knowledge base, as net.Error's Timeout does).
+func (e *Error) Timeout() bool { return errors.Is(e.Kind, ErrTimeout) }
+
 // Timeout causes, set on the attempt's context by the watchdog.
 var (
 	errFirstToken = errors.New("no reply before the first-token timeout")

@@ -57,6 +57,9 @@ func (c *Client) retryFrom(ctx context.Context, since []int, op, model, conversa
 			err = noHost(op, model, h.url, err)
 		default:
 			delivered, err = fn(ctx, h)
+			if f, ok := err.(final); ok {
+				err, delivered = f.error, true // delivered: not to be tried again
+			}
 			var e *Error
 			if errors.As(err, &e) && e.Host == "" {
 				e.Host = h.url
@@ -96,6 +99,10 @@ func (c *Client) retryFrom(ctx context.Context, since []int, op, model, conversa
 		backoff = min(backoff*2, c.cfg.maxBackoff)
 	}
 }
+
+// final is an attempt's error that is not to be tried again, whatever its
+// kind (see EmbedOnce); retry returns the error it holds.
+type final struct{ error }
 
 // noHost is the error of a call that no host could take: its kind is the
 // failed probe's (so a 5xx stays retryable by the caller's own rules), its

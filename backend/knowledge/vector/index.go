@@ -44,17 +44,49 @@ func (f EmbedFunc) Embed(ctx context.Context, inputs []string) ([][]float32, err
 	return f(ctx, inputs)
 }
 
+// OnceEmbedder is an Embedder that can also embed without trying again an
+// attempt that timed out. Add prefers it: what Add cannot embed stays
+// pending and the worker embeds it later, so waiting out retries there
+// would only hold Add's caller (a person's import) for nothing.
+type OnceEmbedder interface {
+	Embedder
+	EmbedOnce(ctx context.Context, inputs []string) ([][]float32, error)
+}
+
 // ModelClient is a client that embeds with a named model, such as
 // *llm.Client.
 type ModelClient interface {
 	Embed(ctx context.Context, model string, inputs []string) ([][]float32, error)
 }
 
-// ModelEmbedder binds a client to one model.
+// onceClient is a ModelClient with llm.Client's EmbedOnce.
+type onceClient interface {
+	EmbedOnce(ctx context.Context, model string, inputs []string) ([][]float32, error)
+}
+
+// ModelEmbedder binds a client to one model. When the client has
+// EmbedOnce too, the embedder is a OnceEmbedder.
 func ModelEmbedder(c ModelClient, model string) Embedder {
+	if oc, ok := c.(onceClient); ok {
+		return modelOnce{c: c, once: oc, model: model}
+	}
 	return EmbedFunc(func(ctx context.Context, inputs []string) ([][]float32, error) {
 		return c.Embed(ctx, model, inputs)
 	})
+}
+
+type modelOnce struct {
+	c     ModelClient
+	once  onceClient
+	model string
+}
+
+func (m modelOnce) Embed(ctx context.Context, inputs []string) ([][]float32, error) {
+	return m.c.Embed(ctx, m.model, inputs)
+}
+
+func (m modelOnce) EmbedOnce(ctx context.Context, inputs []string) ([][]float32, error) {
+	return m.once.EmbedOnce(ctx, m.model, inputs)
 }
 
 var (

@@ -476,3 +476,51 @@ func TestLoadOnUse(t *testing.T) {
 		t.Fatalf("Wait after Close: %v", err)
 	}
 }
+
+// hungOnce is a ModelClient with EmbedOnce that fails every EmbedOnce
+// (an Ollama that did not answer in time) and counts the calls of each.
+type hungOnce struct {
+	embeds, onces atomic.Int64
+}
+
+func (c *hungOnce) Embed(ctx context.Context, model string, inputs []string) ([][]float32, error) {
+	c.embeds.Add(1)
+	out := make([][]float32, len(inputs))
+	for i, in := range inputs {
+		out[i] = ollamatest.Vector(in, 8)
+	}
+	return out, nil
+}
+
+func (c *hungOnce) EmbedOnce(ctx context.Context, model string, inputs []string) ([][]float32, error) {
+	c.onces.Add(1)
+	return nil, context.DeadlineExceeded
+}
+
+// Add embeds through EmbedOnce when the client has it (llm.Client's does
+// not wait out retries of a timeout), keeps what it could not embed, and
+// the worker embeds that with Embed; AddLater embeds nothing itself.
+func TestAddEmbedsOnceAndAddLaterNotAtAll(t *testing.T) {
+	c := &hungOnce{}
+	ix := openReady(t, filepath.Join(t.TempDir(), "v"), "m", ModelEmbedder(c, "m"), WithRetryDelay(time.Millisecond))
+	if err := ix.Add(t.Context(), corpus[:2], nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Add: %v, want the EmbedOnce timeout", err)
+	}
+	if n := c.onces.Load(); n != 1 {
+		t.Errorf("Add called EmbedOnce %d times, want 1", n)
+	}
+	waitFor(t, func() bool { return ix.Status().Pending == 0 })
+	if err := ix.AddLater(t.Context(), corpus[2:]); err != nil {
+		t.Fatal(err)
+	}
+	if n := c.onces.Load(); n != 1 {
+		t.Errorf("AddLater embedded itself (%d EmbedOnce calls)", n)
+	}
+	if ix.Count() != 4 {
+		t.Fatalf("%d documents, want 4", ix.Count())
+	}
+	waitFor(t, func() bool { return ix.Status().Pending == 0 })
+	if hits, err := ix.Query(t.Context(), "Midjourney images", 1, nil); err != nil || hits[0].ID != "image" {
+		t.Fatalf("after the worker: %v, %v", hits, err)
+	}
+}

@@ -12,8 +12,21 @@ import (
 // be nil) and stores them, replacing documents with the same ID. Documents
 // are stored even when embedding fails or no embedder is set: they are
 // then pending, the background worker retries, and Add reports the
-// embedding error.
+// embedding error. With a OnceEmbedder an attempt that times out is not
+// tried again here (the worker does).
 func (ix *Index) Add(ctx context.Context, docs []Doc, onProgress func(done, total int)) error {
+	return ix.add(ctx, docs, true, onProgress)
+}
+
+// AddLater stores docs without embedding them, replacing documents with
+// the same ID: they are pending, and the background worker embeds them.
+// It is for a caller that knows the embedding model does not answer now
+// (an import whose embedding timed out): Add would wait for it again.
+func (ix *Index) AddLater(ctx context.Context, docs []Doc) error {
+	return ix.add(ctx, docs, false, nil)
+}
+
+func (ix *Index) add(ctx context.Context, docs []Doc, embed bool, onProgress func(done, total int)) error {
 	if ix.cfg.readOnly {
 		return ErrReadOnly
 	}
@@ -33,7 +46,7 @@ func (ix *Index) Add(ctx context.Context, docs []Doc, onProgress func(done, tota
 		vecs   [][]float32
 		embErr error
 	)
-	if emb != nil {
+	if emb != nil && embed {
 		vecs, embErr = ix.embedAll(ctx, emb, docs, onProgress)
 	}
 
@@ -81,7 +94,7 @@ func (ix *Index) embedAll(ctx context.Context, emb Embedder, docs []Doc, onProgr
 		for _, d := range docs[start:min(start+ix.cfg.batch, len(docs))] {
 			texts = append(texts, d.Text)
 		}
-		vecs, err := embedBatch(ctx, emb, texts)
+		vecs, err := embedBatch(ctx, once{emb}, texts)
 		if err != nil {
 			return out, err
 		}
@@ -91,6 +104,16 @@ func (ix *Index) embedAll(ctx context.Context, emb Embedder, docs []Doc, onProgr
 		}
 	}
 	return out, nil
+}
+
+// once embeds with a OnceEmbedder's EmbedOnce when it has one.
+type once struct{ Embedder }
+
+func (o once) Embed(ctx context.Context, inputs []string) ([][]float32, error) {
+	if oe, ok := o.Embedder.(OnceEmbedder); ok {
+		return oe.EmbedOnce(ctx, inputs)
+	}
+	return o.Embedder.Embed(ctx, inputs)
 }
 
 // embedBatch embeds texts and checks and normalises what comes back.

@@ -452,6 +452,7 @@ export interface ImportProgress {
   duplicate_of?: string;
   embed_error?: ErrorInfo | null;
   embed_stopped?: boolean;
+  embed_later?: boolean;
   conversation?: string;
 }
 

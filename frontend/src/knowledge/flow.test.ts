@@ -144,6 +144,52 @@ describe("knowledge screen", () => {
     expect($(".progress li.file[data-stage='stopped'] .bar").getAttribute("aria-valuenow")).toBe("0");
   });
 
+  it("a folder import's Stop button says it stops the whole import, and how many files, in English and Korean", async () => {
+    for (const lang of ["en", "ko"] as const) {
+      const { fake } = await openKnowledge({ settings: { language: lang } });
+      setLang(lang);
+      const ev = (file: string, stage: string, i: number, total: number) => ({ import_id: `imp-${total}`, file: `/home/you/notes/${file}`, stage, pages: 0, chunks: 0, embedded: 0, file_index: i, files_total: total });
+      fake.emit("knowledge.import", { ...ev("a.md", "done", 1, 3), chunks: 3 });
+      fake.emit("knowledge.import", ev("b.md", "embedding", 2, 3));
+      await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-stage='embedding'] button.stop")).not.toBeNull(), { timeout: 5000 });
+      const stop = $(".progress li.file[data-stage='embedding'] button.stop");
+      const label = lang === "en" ? "Stop importing (3 files)" : "가져오기 중지 (파일 3개)";
+      expect(stop.getAttribute("aria-label")).toBe(label);
+      expect(stop.textContent).toBe(label);
+      // One file: its own name, and the short word.
+      fake.emit("knowledge.import", ev("only.pdf", "reading", 1, 1));
+      await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-stage='reading'] button.stop")).not.toBeNull(), { timeout: 5000 });
+      const one = $(".progress li.file[data-stage='reading'] button.stop");
+      expect(one.getAttribute("aria-label")).toBe(lang === "en" ? "Stop importing only.pdf" : "only.pdf 가져오기 중지");
+      expect(one.textContent).toBe(lang === "en" ? "Stop" : "중지");
+      cleanup();
+    }
+  });
+
+  it("says once, above the rows, that Ollama hung on the embedding and the files are found by their words", async () => {
+    for (const lang of ["en", "ko"] as const) {
+      const { fake } = await openKnowledge({ settings: { language: lang } });
+      setLang(lang);
+      for (const [f, i] of [["a.md", 1], ["b.md", 2], ["c.md", 3]] as const) {
+        fake.emit("knowledge.import", { import_id: "imp-hung", file: `/home/you/notes/${f}`, stage: "done", pages: 0, chunks: 2, embedded: 0, file_index: i, files_total: 3, embed_later: true });
+      }
+      await vi.waitFor(() => expect($$(".progress li.file[data-stage='done']")).toHaveLength(3), { timeout: 5000 });
+      const notices = $$(".progress .embed-later");
+      expect(notices).toHaveLength(1);
+      expect(notices[0]!.getAttribute("role")).toBe("status");
+      expect(notices[0]!.textContent).toContain(
+        lang === "en"
+          ? "Ollama did not answer the embedding in time: the files are found by their words now and are embedded later"
+          : "Ollama가 임베딩에 제때 답하지 않았습니다. 파일은 지금 키워드로 찾을 수 있고, 임베딩은 나중에",
+      );
+      expect(notices[0]!.textContent).toContain(lang === "en" ? "restart Ollama or choose a smaller embedding model" : "Ollama를 다시 시작하거나 설정에서 더 작은 임베딩 모델을");
+      for (const row of $$(".progress li.file[data-stage='done'] .stage")) {
+        expect(row.textContent).toBe(lang === "en" ? "Added, found by its words now — embedded later" : "추가했습니다. 지금은 키워드로 찾을 수 있고, 임베딩은 나중에 합니다");
+      }
+      cleanup();
+    }
+  });
+
   it("shows where a hit comes from: file, record id, page and heading", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     fake.docs.push({ id: "d1", title: "휴가 기록", source: "/data/uploads/records.jsonl", kind: "json", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });

@@ -25,6 +25,10 @@ export interface FileProgress {
   replaced: boolean;
   /** stopped while it embedded: the file is in, found by its words; the rest is embedded later */
   embedStopped: boolean;
+  /** Ollama did not answer an embedding of its import in time: the file is in, found by its words, embedded in the background */
+  embedLater: boolean;
+  /** how many files its import has (its Stop button stops them all) */
+  filesTotal: number;
   /** the title of the document that had this upload's content already */
   duplicateOf: string;
   /** what was imported but not as it was (invalid bytes, by line) */
@@ -73,6 +77,8 @@ export function progressOf(p: ImportProgress): FileProgress {
     finished: FINISHED.has(p.stage),
     replaced: p.replaced ?? false,
     embedStopped: p.embed_stopped ?? false,
+    embedLater: p.embed_later ?? false,
+    filesTotal: p.files_total,
     duplicateOf: p.duplicate_of ?? "",
     warnings: p.warnings ?? [],
     warningReasons: (p.warnings ?? []).map((_, i) => (p.warning_reasons?.[i]?.code ? p.warning_reasons[i]! : null)),

@@ -129,6 +129,18 @@ describe("knowledge screen", () => {
     }
   });
 
+  it("lists a file as soon as it is in, while it still embeds (a local model takes minutes)", async () => {
+    const { fake } = await openKnowledge();
+    const input = $("#kb-file-input") as HTMLInputElement;
+    Object.defineProperty(input, "files", { value: [new File(["# big"], "slow-handbook.pdf")], configurable: true });
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-stage='embedding']")).not.toBeNull(), { timeout: 5000 });
+    await vi.waitFor(() => expect($$("table.docs tr[data-doc]").map((tr) => tr.textContent)).toEqual([expect.stringContaining("slow-handbook.pdf")]), { timeout: 5000 });
+    // Still embedding: only the list came early.
+    expect(document.querySelector(".progress li.file[data-stage='embedding'] button.stop")).not.toBeNull();
+    expect(fake.calls.filter((c) => c.method === "Documents").length).toBeGreaterThanOrEqual(2);
+  });
+
   it("a stopped folder import: the file it was on says nothing was added, the files it never started are one line", async () => {
     const { fake } = await openKnowledge();
     const ev = (file: string, stage: string, i: number) => ({ import_id: "imp-folder", file: `/home/you/notes/${file}`, stage, pages: 0, chunks: 0, embedded: 0, file_index: i, files_total: 4 });

@@ -10,6 +10,9 @@ import { progressOf, type FileProgress } from "./progress";
 /** Larger files are refused in the browser before they are read into memory. */
 export const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
 
+/** How long the list waits before it reloads for files that just came in, so that a folder's files are one reload. */
+const LOAD_SOON_MS = 500;
+
 export interface Upload {
   name: string;
   state: "uploading" | "sent" | "failed";
@@ -56,7 +59,11 @@ export class KnowledgeStore {
           this.notStarted[p.import_id] = (this.notStarted[p.import_id] ?? 0) + 1;
           return;
         }
+        const was = byFile[p.file]?.stage;
         byFile[p.file] = progressOf(p);
+        // Embedding begins once the file is in (found by its words): list
+        // it now rather than minutes later, when a local model is done.
+        if (p.stage === "embedding" && was !== "embedding") this.loadSoon();
       }),
       subscribe(t, Events.ImportDone, (r) => {
         if (r.conversation) return;
@@ -66,7 +73,22 @@ export class KnowledgeStore {
       }),
       subscribe(t, Reconnected, () => void this.load()),
     ];
-    return () => offs.forEach((off) => off());
+    return () => {
+      offs.forEach((off) => off());
+      clearTimeout(this.loadTimer);
+      this.loadTimer = undefined;
+    };
+  }
+
+  private loadTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** loadSoon reloads the list once for a burst of files (a folder's come one after another). */
+  private loadSoon(): void {
+    if (this.loadTimer !== undefined) return;
+    this.loadTimer = setTimeout(() => {
+      this.loadTimer = undefined;
+      void this.load();
+    }, LOAD_SOON_MS);
   }
 
   /** progress lists every file of every import shown, newest import first. */

@@ -70,16 +70,22 @@ export class FakeKnowledge extends FakeChat {
       }
     }
     let i = 0;
+    let added = false;
+    // As the backend: a file is swapped in, listed and found by its words, before it is embedded.
+    const add = () => {
+      if (same || added) return;
+      added = true;
+      const now = new Date().toISOString();
+      this.docs.push({ id: this.id("doc"), title: name, source: name, kind: deck ? "pptx" : pdf ? "pdf" : "markdown", size, pages: pdf ? 4 : 0, unit, chunks: 12, created_at: now, updated_at: now });
+    };
     const tick = () => {
       const step = steps[i++];
       if (!step) {
-        if (!same) {
-          const now = new Date().toISOString();
-          this.docs.push({ id: this.id("doc"), title: name, source: name, kind: deck ? "pptx" : pdf ? "pdf" : "markdown", size, pages: pdf ? 4 : 0, unit, chunks: 12, created_at: now, updated_at: now });
-        }
+        add();
         this.emit("knowledge.import_done", report);
         return;
       }
+      if (step.stage === "embedding") add();
       this.emit("knowledge.import", step);
       if (this.hold(id, name, step, () => ((i = steps.length), tick()))) return;
       setTimeout(tick, this.opts.stepDelayMs ?? 0);

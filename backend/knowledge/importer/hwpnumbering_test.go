@@ -73,3 +73,27 @@ func TestHWPNumbering(t *testing.T) {
 		t.Errorf("title %q", docs[0].Title)
 	}
 }
+
+// A hostile file's numbers stay bounded: counts stop at a million (a
+// start of 4 billion), numberings past 10,000 number nothing, a note
+// inside a note joins it, and a level past the ten is no level.
+func TestHancomNumberingBounds(t *testing.T) {
+	var docInfo [][]byte
+	docInfo = append(docInfo, hwptest.Numbering(hwptest.Level{Shape: 0, Text: "^1.", Start: 0xFFFFFFF0}))
+	for range maxHancomNumberings {
+		docInfo = append(docInfo, hwptest.Numbering(hwptest.Level{Shape: 0, Text: "^1)", Start: 1}))
+	}
+	docInfo = append(docInfo, hwptest.ParaShapeHead(hwptest.HeadNumber, 1, 0), hwptest.ParaShapeHead(hwptest.HeadNumber, maxHancomNumberings, 0),
+		hwptest.ParaShapeHead(hwptest.HeadNumber, maxHancomNumberings+1, 0))
+	body := join(hwptest.Para(0, 0, 0, u16("백만"), hwpMark(false)),
+		hwptest.Note(0, false, "바깥"), hwptest.Note(2, false, "안쪽"), // the note's paragraph (level 2) holds another note
+		hwptest.Para(0, 0, 0, u16("다음")), hwptest.Para(0, 0, 1, u16("마지막 번호")), hwptest.Para(0, 0, 2, u16("넘친 번호")))
+	docs, err := Importer{}.Import(context.Background(), "큰.hwp", hwptest.File(hwptest.Compressed, join(docInfo...), body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "1000000. 백만[^1]\n\n[^1] 바깥 안쪽\n\n1000000. 다음\n\n1) 마지막 번호\n\n넘친 번호\n\n"
+	if got := docs[0].Parts[0].Text; got != want {
+		t.Errorf("text\n%q\nwant\n%q", got, want)
+	}
+}

@@ -132,9 +132,10 @@ func TestAttachedFiles(t *testing.T) {
 	}
 }
 
-// The agent's retrieve_docs tool, called by the model mid-answer, honours
-// the conversation too.
-func TestAttachedFilesRetrieveDocs(t *testing.T) {
+// retrievingModel is a fake model whose answer calls retrieve_docs for
+// "출장비 지원" and then says what the tool found.
+func retrievingModel(t *testing.T) *ollamatest.Server {
+	t.Helper()
 	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}))
 	fake.On(ollamatest.SystemContains(agent.RoleRouter), ollamatest.Reply{JSON: map[string]any{
 		"route": "simple", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false}})
@@ -144,6 +145,13 @@ func TestAttachedFilesRetrieveDocs(t *testing.T) {
 		}
 		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "retrieve_docs", Args: map[string]any{"query": "출장비 지원"}}}}
 	})
+	return fake
+}
+
+// The agent's retrieve_docs tool, called by the model mid-answer, honours
+// the conversation too.
+func TestAttachedFilesRetrieveDocs(t *testing.T) {
+	fake := retrievingModel(t)
 	a, events := openTestApp(t, fake, "llama3.2:3b")
 	c, k := &ChatService{a}, &KnowledgeService{a}
 	reply := func(session, text string) (string, string) {
@@ -176,15 +184,7 @@ func TestAttachedFilesRetrieveDocs(t *testing.T) {
 // embedding began, and the window lets the person send then (a local
 // embedding model takes minutes on a long file).
 func TestAttachedFileAnswersWhileItEmbeds(t *testing.T) {
-	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}))
-	fake.On(ollamatest.SystemContains(agent.RoleRouter), ollamatest.Reply{JSON: map[string]any{
-		"route": "simple", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false}})
-	fake.OnFunc(ollamatest.SystemContains(agent.RoleAnswer), func(r ollama.ChatRequest) ollamatest.Reply {
-		if last := r.Messages[len(r.Messages)-1]; last.Role == "tool" {
-			return ollamatest.Reply{Text: "found: " + last.Content}
-		}
-		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "retrieve_docs", Args: map[string]any{"query": "출장비 지원"}}}}
-	})
+	fake := retrievingModel(t)
 	a, events := openTestApp(t, fake, "llama3.2:3b")
 	c, k := &ChatService{a}, &KnowledgeService{a}
 	ack, err := c.Send("", "hello", api.SendOptions{})

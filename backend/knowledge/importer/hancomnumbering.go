@@ -99,6 +99,17 @@ func (h *hancomNumbering) shape(id int) {
 	}
 }
 
+// outlineLevel is the heading level of the paragraph being read when its
+// shape makes it an outline paragraph of level N (from 0): N+1, at most
+// 6, as HWP 5.0's outlineLevel; 0 for any other. It is asked before
+// number, which forgets the shape.
+func (h *hancomNumbering) outlineLevel() int {
+	if h == nil || h.at.kind != headOutline {
+		return 0
+	}
+	return min(max(h.at.level, 0)+1, 6)
+}
+
 // number counts the paragraph being read, if its shape numbers it, and
 // says its number as Hancom shows it ("1.", "가)", "(1)", "①", "1.2.");
 // "" for none, a bullet, or a level whose text is empty.

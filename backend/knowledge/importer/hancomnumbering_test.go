@@ -61,16 +61,20 @@ func TestHWPXNumbering(t *testing.T) {
 		hpr(0, 3, `<hp:t>조문2</hp:t>`) + hpr(0, 4, `<hp:t>항3</hp:t>`) + hpr(0, 0, `<hp:t>본문</hp:t>`) +
 		hpr(0, 8, `<hp:t>칠</hp:t>`) + hpr(0, 9, `<hp:t>와이</hp:t>`) + hpr(0, 9, `<hp:t>제트</hp:t>`) + hpr(0, 9, `<hp:t>에이</hp:t>`) +
 		hpr(0, 8, `<hp:t>팔</hp:t>`) + hpr(0, 12, `<hp:t>없는 번호</hp:t>`) + hpr(0, 13, `<hp:t>없는 수준</hp:t>`) +
-		hpr(0, 3, `<hp:t></hp:t>`) // an empty paragraph counts, and is not written
+		hpr(0, 3, `<hp:t></hp:t>`) + // an empty paragraph counts, and is not written
+		hpr(0, 2, `<hp:t>`+strings.Repeat("개요 문단이지만 긴 본문 ", 10)+`</hp:t>`) // an outline paragraph too long for a heading
 	second := hpr(0, 1, secPr+`<hp:t>둘째 구역</hp:t>`) + hpr(0, 3, `<hp:t>조문4</hp:t>`) +
 		hpr(0, 0, `<hp:t>표</hp:t><hp:tbl><hp:tr><hp:tc><hp:subList>`+hpr(0, 4, `<hp:t>칸의 항</hp:t>`)+`</hp:subList></hp:tc></hp:tr></hp:tbl>`)
 	docs, err := Importer{}.Import(context.Background(), "규정.hwpx", hwpxWith(t, refs, first, second))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "# 1. 총칙\n\n가. 목적\n\n나. 정의\n\n2. 운영\n\n가. 위원회\n\n① 일곱째 수준\n\n제1조 조문\n\n① 항\n\n② 항2\n\n1.2.1. 목\n\n1.2.1.1 세목\n\n글머리\n\n빈 수준\n\n" +
+	// An outline paragraph is a heading of its level whatever its style,
+	// as in HWP 5.0 (TestHWPNumbering), unless it is too long for one.
+	want := "# 1. 총칙\n\n## 가. 목적\n\n## 나. 정의\n\n# 2. 운영\n\n## 가. 위원회\n\n###### ① 일곱째 수준\n\n제1조 조문\n\n① 항\n\n② 항2\n\n1.2.1. 목\n\n1.2.1.1 세목\n\n글머리\n\n빈 수준\n\n" +
 		"제2조 조문2\n\n① 항3\n\n본문\n\n7) 칠\n\ny. 와이\n\nz. 제트\n\na. 에이\n\n8) 팔\n\n없는 번호\n\n없는 수준\n\n" +
-		"3. 둘째 구역\n\n제4조 조문4\n\n표\n\n① 칸의 항\n\n"
+		"나. " + strings.TrimSpace(strings.Repeat("개요 문단이지만 긴 본문 ", 10)) + "\n\n" +
+		"# 3. 둘째 구역\n\n제4조 조문4\n\n표\n\n① 칸의 항\n\n"
 	if got := docs[0].Parts[0].Text; got != want {
 		t.Errorf("text\n%s\nwant\n%s", got, want)
 	}

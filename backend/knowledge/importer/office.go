@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Word (.docx), Hancom Office (.hwpx) and OpenDocument (.odt) files are
@@ -263,6 +264,14 @@ var docx = officeFormat{
 	},
 }
 
+// outliner is a numberer that also knows the heading level the shape of
+// the paragraph being read gives it: Hancom's outline paragraph (개요
+// 문단), a heading whatever its style, as HWP 5.0's reader takes it
+// (hwpStyles.level); a long one is body text (maxOutlineHeading).
+type outliner interface {
+	outlineLevel() int
+}
+
 var hwpx = officeFormat{
 	parts: func(z *zip.Reader) ([]string, error) {
 		// The spine of Contents/content.hpf lists the sections in order;
@@ -465,16 +474,23 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 		// noteAt is the depth of the note being read where it stands
 		// (f.inlineNotes; 0: none): its text goes to notes.
 		noteAt int
+		// outline is the heading level the paragraph's shape gives it
+		// (outliner), when its style gives none.
+		outline int
 	)
+	outlines, _ := nums.(outliner)
 	endPara := func() error {
 		t := para.String()
 		para.Reset()
 		notes.paragraphEnd()
+		lvl := level
+		if lvl == 0 && outline > 0 && utf8.RuneCountInString(strings.TrimSpace(t)) <= maxOutlineHeading {
+			lvl = outline
+		}
+		level, outline = 0, 0
 		if label := nums.label(); label != "" && strings.TrimSpace(t) != "" {
 			t = label + " " + t
 		}
-		lvl := level
-		level = 0
 		if inCell, err := tbl.add(t); inCell || err != nil { // a cell gathers its paragraphs
 			return err
 		}
@@ -544,6 +560,9 @@ func (w *mdWriter) body(ctx context.Context, f *officeFormat, d *xml.Decoder, st
 				level = shapeLevel
 				if f.heading != nil {
 					level = max(f.heading(t, styles), shapeLevel)
+				}
+				if outlines != nil {
+					outline = outlines.outlineLevel()
 				}
 			case f.row[name]:
 				if strings.TrimSpace(para.String()) != "" { // a caption before the table, in its paragraph

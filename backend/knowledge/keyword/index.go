@@ -13,6 +13,7 @@ import (
 	"container/heap"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -98,7 +99,7 @@ func (ix *Index) Len() int {
 
 // Add indexes text under id, replacing an earlier document with that id.
 func (ix *Index) Add(id, text string) {
-	terms := ix.analyzer.Tokens(text)
+	terms := ix.analyzer.indexTerms(text)
 	tf := make(map[string]uint32, len(terms))
 	for _, t := range terms {
 		tf[t]++
@@ -191,6 +192,10 @@ func (ix *Index) compactLocked() {
 // scale that does not depend on the query's length or the corpus, which is
 // what a relevance floor needs (see knowledge.SearchOptions.Floor). Terms
 // the index has never seen count for nothing: no document can match them.
+// The bigrams across spaces (spacing.go) are left out: they are other
+// spellings of the words' terms, rare and so heavy, and counted here they
+// raised the floor of every Korean question (it then cut an answer on
+// each part of the Korean set).
 func (ix *Index) QueryWeight(query string) float64 {
 	terms := ix.analyzer.appendTerms(nil, query)
 	ix.mu.RLock()
@@ -198,6 +203,9 @@ func (ix *Index) QueryWeight(query string) float64 {
 	n := float64(ix.live)
 	w := 0.0
 	for _, t := range terms {
+		if t.space {
+			continue
+		}
 		idf := 0.0
 		for _, term := range ix.forms(t) {
 			if df := ix.liveDF(term); term != "" && df > 0 {
@@ -256,7 +264,7 @@ func (ix *Index) loanTerms(key string) []string {
 	if !lt.built || lt.vocab != ix.vocab {
 		lt.byKey = map[string][]string{}
 		for t := range ix.postings {
-			if len(t) < minLoanKey {
+			if len(t) < minLoanKey || strings.HasPrefix(t, spacingMark) {
 				continue
 			}
 			for _, k := range latinKeys(t) {
@@ -296,7 +304,7 @@ func (ix *Index) liveDF(t string) float64 {
 // Search returns the k best documents for query, best first. keep, when
 // not nil, filters documents by id (e.g. by source) before ranking.
 func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
-	terms := ix.analyzer.appendTerms(nil, query)
+	terms := ix.analyzer.queryTerms(query)
 	if len(terms) == 0 || k <= 0 {
 		return nil
 	}
@@ -337,7 +345,7 @@ func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
 					continue
 				}
 				df := ix.liveDF(t)
-				idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+				idf := qt.scale() * math.Log(1+(n-df+0.5)/(df+0.5))
 				for c := pl.cursor(); ; {
 					doc, tf, ok := c.next()
 					if !ok {
@@ -362,7 +370,7 @@ func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
 			continue
 		}
 		df := ix.liveDF(t)
-		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		idf := qt.scale() * math.Log(1+(n-df+0.5)/(df+0.5))
 		// The postings are decoded here rather than through a cursor: the
 		// compiler inlines neither, and this loop runs millions of times
 		// per query at 100k chunks.

@@ -25,7 +25,8 @@ const (
 	// 3: Korean words of three syllables or more give bigrams only.
 	// 4: other spellings of loan words mapped to one (spelling.go).
 	// 5: text brought to NFKC first (decomposed Hangul, full-width, ﬁ).
-	snapshotVersion = 5
+	// 6: bigrams across the spaces between Hangul words (spacing.go).
+	snapshotVersion = 6
 	maxStringLen    = 1 << 20
 )
 

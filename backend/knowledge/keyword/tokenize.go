@@ -60,8 +60,18 @@ func (a Analyzer) Tokens(s string) []string {
 
 // AppendTokens appends the terms of s to dst.
 func (a Analyzer) AppendTokens(dst []string, s string) []string {
+	return a.appendTokens(dst, s, false)
+}
+
+// indexTerms returns what a document is indexed as: its words' terms and
+// the bigrams across its spaces (spacing.go).
+func (a Analyzer) indexTerms(s string) []string {
+	return a.appendTokens(nil, s, true)
+}
+
+func (a Analyzer) appendTokens(dst []string, s string, spacing bool) []string {
 	for _, t := range a.appendTerms(nil, s) {
-		if t.term == "" { // a loan word's skeleton: query side only
+		if t.term == "" || t.space && !spacing { // a loan word's skeleton: query side only
 			continue
 		}
 		dst = append(dst, t.term)
@@ -87,10 +97,24 @@ func (a Analyzer) AppendTokens(dst []string, s string) []string {
 // forms it finds. The first bigram of a native verb also has the noun
 // documents use for its action (actions.go): a passage counts the better
 // of the two, once. Documents are indexed as written.
+//
+// A bigram across a space between two Hangul words (space, spacing.go)
+// is a term of a document, not of its words (Tokens leaves it out), and a
+// query's terms may weigh less than one (weight; 0 means 1).
 type queryTerm struct {
 	term, alt string
 	loan      []loanCandidate
 	action    string
+	space     bool
+	weight    float64
+}
+
+// scale is the share of a term's score a query counts.
+func (t queryTerm) scale() float64 {
+	if t.weight == 0 {
+		return 1
+	}
+	return t.weight
 }
 
 // appendTerms appends the terms of s to dst, each with its alternative.
@@ -104,11 +128,23 @@ type queryTerm struct {
 func (a Analyzer) appendTerms(dst []queryTerm, s string) []queryTerm {
 	s = norm.NFKC.String(s)
 	start, cur := 0, scriptNone
+	prevEnd, prevHangul := -1, "" // the Hangul word before, for a bigram across a space
 	emit := func(end int) {
 		if cur == scriptNone || start >= end {
 			return
 		}
-		dst = a.appendRun(dst, s[start:end], cur)
+		run := s[start:end]
+		if cur != scriptHangul {
+			prevEnd = -1
+			dst = a.appendRun(dst, run, cur)
+			return
+		}
+		run = spellings.Replace(run)
+		if prevEnd >= 0 && s[prevEnd:start] == " " {
+			dst = append(dst, queryTerm{term: spacingTerm(prevHangul, run), space: true})
+		}
+		prevEnd, prevHangul = end, run
+		dst = a.appendRun(dst, run, cur)
 	}
 	for i, r := range s {
 		sc := scriptOf(r)
@@ -132,8 +168,7 @@ func (a Analyzer) appendRun(dst []queryTerm, run string, sc script) []queryTerm 
 			w = porterStem(w)
 		}
 		return append(dst, queryTerm{term: w})
-	case scriptHangul:
-		run = spellings.Replace(run)
+	case scriptHangul: // spellings already mapped (appendTerms)
 		first := len(dst)
 		dst = appendBigrams(dst, run)
 		// The stem is the alternative of the word's first bigram, the one

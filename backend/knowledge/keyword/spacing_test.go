@@ -1,0 +1,98 @@
+package keyword
+
+import (
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestSpacingTerms: a document is indexed with the bigram across each
+// single space between two Hangul words, marked; the words' terms
+// (Tokens) never hold it; a query looks its bigrams up both ways at
+// spacingWeight.
+func TestSpacingTerms(t *testing.T) {
+	a := DefaultAnalyzer()
+	m := spacingMark
+	tests := []struct {
+		name  string
+		in    string
+		index []string
+		query []queryTerm
+	}{
+		{"two words", "도구 모음", []string{"도구", m + "구모", "모음"}, []queryTerm{
+			{term: "도구"}, {term: m + "도구", weight: spacingWeight},
+			{term: m + "구모", weight: spacingWeight}, {term: "구모", weight: spacingWeight},
+			{term: "모음"}, {term: m + "모음", weight: spacingWeight},
+		}},
+		{"compound", "도구모음", []string{"도구", "구모", "모음"}, []queryTerm{
+			{term: "도구"}, {term: m + "도구", weight: spacingWeight},
+			{term: "구모"}, {term: m + "구모", weight: spacingWeight},
+			{term: "모음"}, {term: m + "모음", weight: spacingWeight},
+		}},
+		{"one-syllable word and particle", "시트 탭을", []string{"시트", m + "트탭", "탭을", "탭"}, []queryTerm{
+			{term: "시트"}, {term: m + "시트", weight: spacingWeight},
+			{term: m + "트탭", weight: spacingWeight}, {term: "트탭", weight: spacingWeight},
+			{term: "탭을", alt: "탭"}, {term: m + "탭을", weight: spacingWeight},
+		}},
+		{"spellings mapped first", "새 디렉토리", []string{"새", m + "새디", "디렉", "렉터", "터리"}, nil},
+		{"not across a line break, punctuation or two spaces", "제목\n본문, 다음  줄", []string{"제목", "본문", "다음", "줄"}, nil},
+		{"not across Latin letters or digits", "리브레 Calc 시트 3 장", []string{"리브", "브레", "calc", "시트", "3", "장"}, nil},
+		{"english has none", "Pivot table", []string{"pivot", "tabl"}, []queryTerm{{term: "pivot"}, {term: "tabl"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.index, a.indexTerms(tt.in)); diff != "" {
+				t.Errorf("indexTerms(%q) (-want +got):\n%s", tt.in, diff)
+			}
+			for _, tok := range a.Tokens(tt.in) {
+				if tok[:1] == m {
+					t.Errorf("Tokens(%q) holds the spacing term %q", tt.in, tok)
+				}
+			}
+			if tt.query == nil {
+				return
+			}
+			if diff := cmp.Diff(tt.query, a.queryTerms(tt.in), cmp.AllowUnexported(queryTerm{})); diff != "" {
+				t.Errorf("queryTerms(%q) (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+// TestSpacingInsensitiveSearch: a compound finds the passage that spaces
+// it, and spaced words the passage that writes them as one, ahead of a
+// passage that holds the parts apart and one more (common) word of the
+// question: without the bigrams across spaces that passage comes first.
+func TestSpacingInsensitiveSearch(t *testing.T) {
+	ix := New(DefaultAnalyzer(), DefaultParams())
+	ix.Add("spaced", "도구 모음은 창 아래에 있습니다.")
+	ix.Add("parts", "도구 상자와 글자 모음의 위치")
+	ix.Add("joined", "데이터파일럿 표")
+	ix.Add("apart", "데이터와 파일럿의 위치")
+	for _, filler := range []string{"창 위치", "표 위치", "셀 위치", "쪽 위치"} {
+		ix.Add(filler, filler+"를 바꿉니다.")
+	}
+	for query, want := range map[string]string{
+		"도구모음 위치":    "spaced",
+		"데이터 파일럿 위치": "joined",
+	} {
+		if hits := ix.Search(query, 8, nil); len(hits) == 0 || hits[0].ID != want {
+			t.Errorf("%q: %v, want %s first", query, hits, want)
+		}
+	}
+}
+
+// TestQueryWeightLeavesSpacingOut: the relevance floor's scale is the
+// words' terms only; the bigrams across spaces are other spellings of
+// them and would raise the floor of every Korean question.
+func TestQueryWeightLeavesSpacingOut(t *testing.T) {
+	ix := New(DefaultAnalyzer(), DefaultParams())
+	ix.Add("a", "도구 모음은 창 아래에 있습니다.")
+	ix.Add("b", "도구모음 위치")
+	ix.Add("c", "다른 문서")
+	whole, parts := ix.QueryWeight("도구 모음"), ix.QueryWeight("도구")+ix.QueryWeight("모음")
+	if whole == 0 || math.Abs(whole-parts) > 1e-9 {
+		t.Errorf("QueryWeight(도구 모음) = %v, want the words' own %v", whole, parts)
+	}
+}

@@ -101,13 +101,17 @@ func (ix *Index) Len() int {
 func (ix *Index) Add(id, text string) {
 	terms := ix.analyzer.indexTerms(text)
 	tf := make(map[string]uint32, len(terms))
+	length := uint32(0)
 	for _, t := range terms {
 		tf[t]++
+		if !strings.HasPrefix(t, spacingMark) {
+			length++
+		}
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.removeLocked(id)
-	doc := ix.appendDoc(docInfo{id: id, length: uint32(len(terms))})
+	doc := ix.appendDoc(docInfo{id: id, length: length})
 	for t, n := range tf {
 		pl := ix.postings[t]
 		if pl == nil {

@@ -96,3 +96,15 @@ func TestQueryWeightLeavesSpacingOut(t *testing.T) {
 		t.Errorf("QueryWeight(도구 모음) = %v, want the words' own %v", whole, parts)
 	}
 }
+
+// TestSpacingLeavesLengthsAlone: a document's length is its words' terms,
+// so that the bigrams across spaces change no score of text without them.
+func TestSpacingLeavesLengthsAlone(t *testing.T) {
+	for _, text := range []string{"도구 모음은 창 아래에 있습니다.", "Pivot tables 피벗 테이블", "책을 읽는 사람"} {
+		ix := New(DefaultAnalyzer(), DefaultParams())
+		ix.Add("d", text)
+		if got, want := ix.docs[0].length, uint32(len(ix.analyzer.Tokens(text))); got != want {
+			t.Errorf("%q: length %d, want the words' %d terms", text, got, want)
+		}
+	}
+}

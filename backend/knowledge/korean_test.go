@@ -39,12 +39,13 @@ func rankSet(tb testing.TB, kb *Base, set knowledgetest.QuestionSet, opts Search
 }
 
 // TestKoreanRetrieval holds keyword-only retrieval on the Korean set at
-// what it reaches (README.md, "Korean question set"): recall@5 0.918 on the
-// questions the analyzer was chosen on and 0.906 on the held-out ones it
-// never was. Issue 18's goal is 0.99; the misses are mostly questions that
-// share no word with their paragraph (synonyms, paraphrase), which
-// keywords alone cannot find. Each part is also held against
-// a plain Hangul-bigram BM25 over whole paragraphs (referenceRun),
+// what it reaches (README.md, "Korean question set"): recall@5 0.925 on the
+// questions the analyzer was chosen on and 0.910 on the held-out ones it
+// never was (an answer in the top five for 0.915 of them; through the CLI
+// 0.927 and 0.910). Issue 18's goal is 0.99; the misses are mostly
+// questions that share no word with their paragraph (synonyms,
+// paraphrase), which keywords alone cannot find. Each part is also held
+// against a plain Hangul-bigram BM25 over whole paragraphs (referenceRun),
 // which reaches 0.898 and 0.887 here.
 func TestKoreanRetrieval(t *testing.T) {
 	e := newEnv(t)
@@ -55,7 +56,7 @@ func TestKoreanRetrieval(t *testing.T) {
 	// dev-pooled is dev with the other paragraphs that answer a question
 	// as well (testdata/ko/README.md): its floor is on an answer in the
 	// top five, as recall@5 asks for every relevant paragraph.
-	floor := map[string]float64{"dev": 0.918, "heldout": 0.905, "dev-pooled": 0.945}
+	floor := map[string]float64{"dev": 0.922, "heldout": 0.912, "dev-pooled": 0.945}
 	run := newReferenceRun(t, kb, koreanSet)
 	for _, split := range []string{"dev", "heldout", "dev-pooled"} {
 		sc := run.compare(t, filepath.Join("qrels", split+".tsv"))
@@ -85,7 +86,7 @@ func TestKoreanPagesRetrieval(t *testing.T) {
 	if rep.Chunks < rep.Documents+150 {
 		t.Fatalf("%d chunks for %d pages: the long pages must span several chunks", rep.Chunks, rep.Documents)
 	}
-	floor := map[string]float64{"dev": 0.955, "heldout": 0.96}
+	floor := map[string]float64{"dev": 0.965, "heldout": 0.97}
 	run := newReferenceRun(t, kb, dir)
 	for _, split := range []string{"dev", "heldout"} {
 		sc := run.compare(t, filepath.Join("qrels", split+".tsv"))

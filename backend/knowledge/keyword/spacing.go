@@ -1,6 +1,9 @@
 package keyword
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Korean spacing is loose: people write 도구모음 and 도구 모음, 시트탭 and
 // 시트 탭, 데이터파일럿 and 데이터 파일럿, and manuals do the same. A word's
@@ -45,6 +48,16 @@ func spacingTerm(prev, next string) string {
 // across the query's own spaces both ways, at spacingWeight.
 func (a Analyzer) queryTerms(s string) []queryTerm {
 	terms := a.appendTerms(nil, s)
+	// The marked forms are cut from one string: a pasted page of Hangul
+	// as a query would otherwise allocate one string per bigram.
+	var marked strings.Builder
+	for _, t := range terms {
+		if spacingTwin(t) {
+			marked.WriteString(spacingMark)
+			marked.WriteString(t.term)
+		}
+	}
+	all, at := marked.String(), 0
 	out := make([]queryTerm, 0, 2*len(terms))
 	for _, t := range terms {
 		switch {
@@ -52,13 +65,21 @@ func (a Analyzer) queryTerms(s string) []queryTerm {
 			out = append(out,
 				queryTerm{term: t.term, weight: spacingWeight},
 				queryTerm{term: t.term[len(spacingMark):], weight: spacingWeight})
-		case t.term != "" && utf8.RuneCountInString(t.term) == 2 && isHangul(t.term):
-			out = append(out, t, queryTerm{term: spacingMark + t.term, weight: spacingWeight})
+		case spacingTwin(t):
+			n := len(spacingMark) + len(t.term)
+			out = append(out, t, queryTerm{term: all[at : at+n], weight: spacingWeight})
+			at += n
 		default:
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// spacingTwin says whether a query's term is also looked up among the
+// bigrams across spaces: a Hangul bigram or word of two syllables.
+func spacingTwin(t queryTerm) bool {
+	return !t.space && t.term != "" && utf8.RuneCountInString(t.term) == 2 && isHangul(t.term)
 }
 
 func isHangul(s string) bool {

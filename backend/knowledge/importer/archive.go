@@ -2,6 +2,7 @@ package importer
 
 import (
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -39,8 +40,14 @@ func openArchive(r io.Reader) (*zip.Reader, error) {
 // checkDirectory refuses a ZIP archive whose directory of parts is too
 // large to read (archive/zip holds every entry in memory: a hostile file
 // can list millions in a few megabytes). Office files list tens of parts.
-// It looks only at the end-of-directory record; archive/zip judges the
-// rest.
+//
+// The end-of-directory record cannot be believed: archive/zip compares
+// only the low 16 bits of its count and reads entries until one is not
+// an entry, to the end of the file, whatever size the record gives, so a
+// 190 MB file whose record says 3 entries lists 4 million (+770 MB). It
+// finds the directory as archive/zip does (the same record, its zip64
+// form, the same base offset) and counts the entries there itself, up to
+// the limit.
 func checkDirectory(ra io.ReaderAt, size int64) error {
 	const eocd = 22 // the record's size without its comment
 	n := min(size, eocd+0xFFFF)
@@ -48,16 +55,83 @@ func checkDirectory(ra io.ReaderAt, size int64) error {
 	if _, err := ra.ReadAt(tail, size-n); err != nil && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
 	}
-	i := bytes.LastIndex(tail, []byte("PK\x05\x06"))
-	if i < 0 || len(tail)-i < eocd {
+	i := endRecord(tail)
+	if i < 0 {
 		return nil // not a ZIP archive: archive/zip says so
 	}
-	entries := binary.LittleEndian.Uint16(tail[i+10:])
-	dirSize := binary.LittleEndian.Uint32(tail[i+12:])
-	if entries > maxOfficeEntries || dirSize > maxOfficeDirectory {
+	le := binary.LittleEndian
+	end := size - n + int64(i) // where the directory's end record is
+	records := uint64(le.Uint16(tail[i+10:]))
+	dirSize := uint64(le.Uint32(tail[i+12:]))
+	dirOffset := uint64(le.Uint32(tail[i+16:]))
+	if records == 0xFFFF || dirSize == 0xFFFF || dirOffset == 0xFFFFFFFF {
+		var loc [20]byte
+		if end >= 20 {
+			if _, err := ra.ReadAt(loc[:], end-20); err == nil && le.Uint32(loc[:]) == 0x07064b50 &&
+				le.Uint32(loc[4:]) == 0 && le.Uint32(loc[16:]) == 1 {
+				var rec [56]byte
+				p := int64(le.Uint64(loc[8:]))
+				if p < 0 || p > size-56 {
+					return nil // archive/zip refuses it
+				}
+				if _, err := ra.ReadAt(rec[:], p); err != nil || le.Uint32(rec[:]) != 0x06064b50 {
+					return nil
+				}
+				end, records, dirSize, dirOffset = p, le.Uint64(rec[32:]), le.Uint64(rec[40:]), le.Uint64(rec[48:])
+			}
+		}
+	}
+	if records > maxOfficeEntries || dirSize > maxOfficeDirectory {
 		return &OfficeLimitError{What: "number of parts"}
 	}
+	// archive/zip starts at the base offset the record implies (data before
+	// the archive), or at the record's offset when an entry is there: both
+	// are counted rather than guessing which it takes.
+	base := end - int64(dirSize) - int64(dirOffset)
+	if err := countEntries(ra, size, base+int64(dirOffset)); err != nil {
+		return err
+	}
+	if base > 0 {
+		return countEntries(ra, size, int64(dirOffset))
+	}
 	return nil
+}
+
+// countEntries counts the directory's entries from start, as archive/zip
+// reads them (until one is not an entry), and fails past the limit.
+func countEntries(ra io.ReaderAt, size, start int64) error {
+	if start < 0 || start >= size {
+		return nil // archive/zip refuses it
+	}
+	le := binary.LittleEndian
+	br := bufio.NewReader(io.NewSectionReader(ra, start, size-start))
+	var h [46]byte
+	for count := 0; ; count++ {
+		if _, err := io.ReadFull(br, h[:]); err != nil || le.Uint32(h[:]) != 0x02014b50 {
+			return nil
+		}
+		if count >= maxOfficeEntries {
+			return &OfficeLimitError{What: "number of parts"}
+		}
+		skip := int(le.Uint16(h[28:])) + int(le.Uint16(h[30:])) + int(le.Uint16(h[32:]))
+		if _, err := br.Discard(skip); err != nil {
+			return nil
+		}
+	}
+}
+
+// endRecord is where the end-of-directory record is in tail, the end of
+// the file, or -1: the last signature whose comment fits in the file, as
+// archive/zip looks for it (a signature inside the comment is not taken).
+func endRecord(tail []byte) int {
+	const eocd = 22
+	for i := len(tail) - eocd; i >= 0; i-- {
+		if tail[i] == 'P' && tail[i+1] == 'K' && tail[i+2] == 5 && tail[i+3] == 6 &&
+			int(binary.LittleEndian.Uint16(tail[i+20:]))+eocd+i <= len(tail) {
+			return i
+		}
+	}
+	return -1
 }
 
 // xmlBudget counts the unpacked XML read from a file's parts.

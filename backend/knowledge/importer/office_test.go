@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/internal/hostile"
 )
 
 // part is one file of a ZIP archive made by a test.
@@ -268,6 +270,13 @@ func FuzzOffice(f *testing.F) {
 	f.Add(zipOf(f, part{"content.xml", `<office:document-content ` + odtNS + `><office:automatic-styles>` + listStyle("L1", `number style:num-format="가" text:display-levels="2"`) +
 		`</office:automatic-styles><office:body><office:text><text:list text:style-name="L1"><text:list-item><text:list><text:list-item><text:p>b</text:p></text:list-item></text:list></text:list-item></text:list></office:text></office:body></office:document-content>`}))
 	f.Add(zipOf(f, part{"ppt/slides/slide1.xml", slide(shape(`<p:ph type="title"/>`, ap("제목")))}))
+	for _, zip64 := range []bool{false, true} { // directories that lie about their entries
+		var b bytes.Buffer
+		if err := hostile.LyingDirectory(&b, 5, zip64); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b.Bytes())
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, name := range []string{"f.docx", "f.hwpx", "f.odt", "f.pptx"} {
 			docs, err := Importer{}.Import(context.Background(), name, data)

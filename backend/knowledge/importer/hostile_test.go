@@ -1,0 +1,96 @@
+package importer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/internal/hostile"
+)
+
+// worded tells whether err is one of the failures the app words in the
+// person's language (backend/app's reasonOf): anything else reaches the
+// person as a Go error string.
+func worded(err error) bool {
+	var (
+		ol  *OfficeLimitError
+		hl  *HTMLLimitError
+		old *LegacyError
+		nt  *NotTextError
+		je  *RecordTooLargeError
+		syn *SyntaxError
+	)
+	return errors.Is(err, ErrOfficeDamaged) || errors.Is(err, ErrOfficeEncrypted) || errors.Is(err, ErrEmpty) ||
+		errors.Is(err, ErrUnsupported) || errors.As(err, &ol) || errors.As(err, &hl) || errors.As(err, &old) ||
+		errors.As(err, &nt) || errors.As(err, &je) || errors.As(err, &syn)
+}
+
+// TestHostileClasses reads every class of hostile file package hostile
+// writes (but PDF's, which pdftext's tests read), at a scale small enough
+// for a test: each imports or fails with a worded reason, and the classes
+// that must fail fail with theirs.
+func TestHostileClasses(t *testing.T) {
+	type want int
+	const (
+		anyWorded want = iota
+		limit          // *OfficeLimitError
+		damaged        // ErrOfficeDamaged
+	)
+	cases := map[string]struct {
+		n    int
+		want want
+	}{
+		"deep.docx":            {5000, limit},
+		"deep.hwpx":            {5000, limit},
+		"deep.odt":             {5000, limit},
+		"laughs.docx":          {10, damaged},
+		"xxe.docx":             {1, damaged},
+		"lying-directory.docx": {70_000, limit},
+		"lying-zip64.docx":     {70_000, limit},
+		"zip64.docx":           {1, limit},
+		"sheet.docx":           {1, damaged},
+		"app.docx":             {1, damaged},
+		"nested.docx":          {1, damaged},
+		"loop.epub":            {200_000, limit},
+		"deep.json":            {100_000, anyWorded},
+		"dirloop.hwp":          {1, damaged},
+		"past.hwp":             {1, damaged},
+	}
+	scale := map[string]int{"nested.html": 100_000, "line.html": 2, "string.json": 2, "tiny.jsonl": 10_000, "line.txt": 2,
+		"duplicates.docx": 100, "mixed.txt": 100, "deep.epub": 5000}
+	for _, c := range hostile.Classes() {
+		if strings.HasSuffix(c.File, ".pdf") {
+			continue
+		}
+		t.Run(c.File, func(t *testing.T) {
+			tc, strict := cases[c.File]
+			n := tc.n
+			if !strict {
+				n = scale[c.File]
+				if n == 0 {
+					n = 1
+				}
+			}
+			var b bytes.Buffer
+			if err := c.Write(&b, n); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Importer{}.Import(context.Background(), filepath.Join(t.TempDir(), c.File), b.Bytes())
+			t.Logf("%s, %d bytes: %v", c.Name, b.Len(), err)
+			var le *OfficeLimitError
+			switch {
+			case err != nil && !worded(err):
+				t.Fatalf("err %v: not one the app words", err)
+			case strict && tc.want == limit && !errors.As(err, &le):
+				t.Fatalf("err %v, want the limit", err)
+			case strict && tc.want == damaged && !errors.Is(err, ErrOfficeDamaged):
+				t.Fatalf("err %v, want damaged", err)
+			case strict && tc.want == anyWorded && err == nil:
+				t.Fatal("imported, want a worded failure")
+			}
+		})
+	}
+}

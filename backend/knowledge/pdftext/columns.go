@@ -75,8 +75,11 @@ func findGutter(bands []band) (gutter, bool) {
 	}
 	sort.SliceStable(strips, func(i, j int) bool { return longer(strips[i], strips[j]) })
 	for len(strips) > 0 {
-		g := strips[0]
+		g := trimmed(bands, strips[0], left, right, minW, h)
 		strips = strips[1:]
+		if g.to-g.from < minGutterRows {
+			continue
+		}
 		parts := withoutTableRows(bands, g, minW, minColumn*h)
 		if len(parts) == 1 && parts[0] == g {
 			if columnsApart(bands[g.from:g.to], g, minW, h) {
@@ -94,6 +97,179 @@ func findGutter(bands []band) (gutter, bool) {
 		}
 	}
 	return gutter{}, false
+}
+
+// trimmed takes off a strip's ends what lies above or below both columns
+// rather than in one of them. A white strip runs on through whatever does
+// not cross it: a running header or a heading above the columns, a table,
+// a footnote or a closing line under the shorter column. Left in the strip,
+// these are read at the end of one column, before the other ("구분 | 기간"
+// of a table under the left column, then the right column).
+//
+// At the top, lines go until one belongs to a column: a line on both
+// sides (lines beside a figure that the columns wrap around are narrow),
+// or a left line alone that reaches the gutter or a right line alone that
+// starts at it, not a row of cells. At the bottom, rows of cells on both sides go (a table's first
+// row, whose column gap meets the gutter); then, below the shorter
+// column's last line, the longer column's lines stay as long as they
+// continue it (see continues), and the rest goes: a table, a figure's
+// caption, a footnote or a closing line set under the longer column.
+func trimmed(bands []band, g gutter, left, right, minW, h float64) gutter {
+	c := colsOf(bands[g.from:g.to], g, left, right, minW, h)
+	columnLine := func(b band) bool {
+		l, r := sides(b, g)
+		switch {
+		case len(l) > 0 && len(r) > 0:
+			return !c.cellRow(l, true) || !c.cellRow(r, false)
+		case len(l) > 0:
+			return !c.cellRow(l, true) && lastEnd(l) >= g.x0-(1-fullLine)*(g.x0-c.l0)
+		case len(r) > 0:
+			return !c.cellRow(r, false) && r[0].x0 <= g.x1+(1-fullLine)*(c.r1-g.x1)
+		}
+		return false // no ink: spaces, or glyphs without text
+	}
+	for g.from < g.to && !columnLine(bands[g.from]) {
+		g.from++
+	}
+	for g.to > g.from {
+		l, r := sides(bands[g.to-1], g)
+		if len(l) == 0 || len(r) == 0 || !c.cellRow(l, true) || !c.cellRow(r, false) {
+			break
+		}
+		g.to--
+	}
+	lastL, lastR := -1, -1
+	for k := g.from; k < g.to; k++ {
+		l, r := sides(bands[k], g)
+		if len(l) > 0 {
+			lastL = k
+		}
+		if len(r) > 0 {
+			lastR = k
+		}
+	}
+	if lastL < 0 || lastR < 0 {
+		return g
+	}
+	leftSide := lastL > lastR
+	side := func(k int) []item {
+		l, r := sides(bands[k], g)
+		if leftSide {
+			return l
+		}
+		return r
+	}
+	// The longer column's lines beside the shorter one give its size and
+	// line pitch (the lower quartile of its pitches: where most paragraphs
+	// are two lines long, half the pitches are paragraph gaps). A line is
+	// measured by its glyphs on that side alone: the other side's may be
+	// larger or lower.
+	var hs, pitches []float64
+	var prev band
+	seen := false
+	for k := g.from; k <= min(lastL, lastR); k++ {
+		if its := side(k); len(its) > 0 {
+			b := rebanded(bands[k], its)
+			hs = append(hs, b.h)
+			if seen {
+				pitches = append(pitches, prev.base-b.base)
+			}
+			prev, seen = b, true
+		}
+	}
+	if len(pitches) == 0 {
+		return g
+	}
+	col := colLines{h: median(hs), pitch: quantile(pitches, 0.25), last: pitches[len(pitches)-1]}
+	for k := min(lastL, lastR) + 1; k <= max(lastL, lastR); k++ {
+		its := side(k)
+		if len(its) == 0 {
+			continue
+		}
+		b := rebanded(bands[k], its)
+		if !c.continues(col, prev, b, its, g, leftSide) {
+			g.to = k
+			break
+		}
+		col.last, prev = prev.base-b.base, b
+	}
+	return g
+}
+
+// cols is what a strip's two columns look like: where the left one starts
+// and the right one ends (medians, past a header or a page number), the
+// width of a gutter and the font size.
+type cols struct {
+	g      gutter
+	l0, r1 float64
+	minW   float64
+	h      float64
+}
+
+func colsOf(bands []band, g gutter, left, right, minW, h float64) cols {
+	var l0s, r1s []float64
+	for _, b := range bands {
+		l, r := sides(b, g)
+		if len(l) > 0 {
+			l0s = append(l0s, l[0].x0)
+		}
+		if len(r) > 0 {
+			r1s = append(r1s, lastEnd(r))
+		}
+	}
+	c := cols{g: g, l0: left, r1: right, minW: minW, h: h}
+	if len(l0s) > 0 {
+		c.l0 = median(l0s)
+	}
+	if len(r1s) > 0 {
+		c.r1 = quantile(r1s, 0.75)
+	}
+	return c
+}
+
+// edges are the edges of the left or the right column.
+func (c cols) edges(g gutter, leftSide bool) (float64, float64) {
+	if leftSide {
+		return c.l0, g.x0
+	}
+	return g.x1, c.r1
+}
+
+// across says whether a line runs from its column's start (within indent)
+// to its end (within ragged).
+func (c cols) across(its []item, g gutter, leftSide bool, indent, ragged float64) bool {
+	x0, x1 := c.edges(g, leftSide)
+	return its[0].x0 <= x0+indent && lastEnd(its) >= x1-ragged
+}
+
+// cellRow says whether a line on one side of the gutter is a row of a
+// table's cells: pieces narrower than a column, apart by more than a
+// gutter, not a justified line of prose whose spaces are that wide (which
+// runs from its column's edge to its other edge).
+func (c cols) cellRow(its []item, leftSide bool) bool {
+	return onlyCells(its, c.minW, minColumn*c.h) && !c.across(its, c.g, leftSide, c.h, 0.5*c.h)
+}
+
+// colLines is the size and line pitch of a column's lines, and the pitch
+// between its last two lines so far.
+type colLines struct{ h, pitch, last float64 }
+
+// continues says whether line b (its glyphs on the column's side are its),
+// alone on its side of the gutter below the other column's end, goes on
+// with the column whose line above it is prev: in the column's size, and
+// either at the column's line pitch from prev or a new paragraph of it,
+// across the column's width and not a row of cells (a table as wide as
+// the column).
+func (c cols) continues(col colLines, prev, b band, its []item, g gutter, leftSide bool) bool {
+	if math.Abs(b.h-col.h) > 0.15*col.h {
+		return false
+	}
+	// At the column's pitch, or at the pitch of the two lines above (a
+	// caption or a quote set looser than the rest of the column).
+	if d := prev.base - b.base; d <= 1.3*col.pitch || d <= 1.05*col.last {
+		return true
+	}
+	return c.across(its, g, leftSide, 2*col.h, 2*col.h) && !c.cellRow(its, leftSide)
 }
 
 // withoutTableRows cuts a strip at the rows of a table: minTableRows lines
@@ -269,6 +445,18 @@ func lastEnd(items []item) float64 {
 		e = max(e, it.x1)
 	}
 	return e
+}
+
+// quantile is the value a share q of v lies below: the lower quartile of
+// a column's line pitches is its line pitch even where most of its
+// paragraphs are two lines long, and half the pitches are paragraph gaps.
+func quantile(v []float64, q float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[int(q*float64(len(s)-1))]
 }
 
 func median(v []float64) float64 {

@@ -234,3 +234,74 @@ func FuzzPageText(f *testing.F) {
 		}
 	})
 }
+
+// TestPageTextUnderColumns sets two columns and what comes under them, as
+// a word processor or a browser prints it: whatever lies under the shorter
+// column's end and does not continue the longer column (a table, a line
+// set apart) is read after both columns; the longer column's own lines
+// (at its pitch) are read before the right column.
+func TestPageTextUnderColumns(t *testing.T) {
+	left := []string{"왼쪽 단의 첫째 줄입니다 여기에", "왼쪽 단의 둘째 줄입니다 여기에", "왼쪽 단의 셋째 줄입니다 여기에", "왼쪽 단의 넷째 줄입니다 여기에", "왼쪽 단의 다섯째 줄입니다 여기"}
+	right := []string{"오른쪽 단의 첫째 줄입니다 여기", "오른쪽 단의 둘째 줄입니다 여기", "오른쪽 단의 셋째 줄입니다 여기"}
+	columns := func(nl, nr int) (gs []glyph, bottom float64) {
+		gs = glyphLine("제목은 두 단에 걸쳐 있습니다 아주 길게 씁니다 정말 길게", 72, 760, nil)
+		for i := range max(nl, nr) {
+			y := 730 - 14*float64(i)
+			if i < nl {
+				gs = append(append(gs, brk()), glyphLine(left[i], 72, y, nil)...)
+			}
+			if i < nr {
+				gs = append(append(gs, brk()), glyphLine(right[i], 332, y, nil)...)
+			}
+			bottom = y
+		}
+		return gs, bottom
+	}
+	// row sets cells 60 pt apart from the left margin, under the left column.
+	row := func(y float64, cells ...string) []glyph {
+		var gs []glyph
+		for i, c := range cells {
+			gs = append(append(gs, brk()), glyphLine(c, 72+60*float64(i), y, nil)...)
+		}
+		return gs
+	}
+	title := "제목은 두 단에 걸쳐 있습니다 아주 길게 씁니다 정말 길게"
+	spaces := func(y float64) []glyph { // a line PDFium reads as drawn spaces only
+		var gs []glyph
+		for x := 72.0; x < 500; x += 5 {
+			gs = append(gs, glyph{r: ' ', x0: x, x1: x + 5, lo: y - 2, hi: y + 8, h: 10})
+		}
+		return append(gs, brk())
+	}
+	tests := []struct {
+		name string
+		gs   func() []glyph
+		want []string
+	}{
+		{"table under the left column, then a closing line", func() []glyph {
+			gs, b := columns(4, 3)
+			gs = append(gs, row(b-34, "구분", "기간", "비고")...)
+			gs = append(gs, row(b-52, "1학기", "3월", "16주")...)
+			return append(append(gs, brk()), glyphLine("부칙 이 세칙은 2025년 1월 1일부터 시행한다 종전의 세칙은 폐지한다 끝", 72, b-80, nil)...)
+		}, append(append(append([]string{title}, left[:4]...), right...), "구분 | 기간 | 비고", "1학기 | 3월 | 16주", "부칙 이 세칙은 2025년 1월 1일부터 시행한다 종전의 세칙은 폐지한다 끝")},
+		{"left column longer than the right: read first", func() []glyph {
+			gs, _ := columns(5, 3)
+			return gs
+		}, append(append([]string{title}, left...), right...)},
+		{"a short line apart under the left column: after both", func() []glyph {
+			gs, b := columns(4, 3)
+			return append(append(gs, brk()), glyphLine("1) 각주입니다", 72, b-40, nil)...)
+		}, append(append(append([]string{title}, left[:4]...), right...), "1) 각주입니다")},
+		{"a line of spaces between the title and the columns", func() []glyph {
+			gs, _ := columns(3, 3)
+			return append(append(glyphLine(title, 72, 760, nil), brk()), append(spaces(745), gs[len(glyphLine(title, 72, 760, nil)):]...)...)
+		}, append(append([]string{title}, left[:3]...), right...)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, want := nonEmptyLines(pageText(tt.gs())), strings.Join(tt.want, "\n"); got != want {
+				t.Errorf("pageText =\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}

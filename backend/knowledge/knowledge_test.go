@@ -66,7 +66,7 @@ func (e *env) open() (*Base, *gorm.DB) {
 	return b, db
 }
 
-func closeDB(t *testing.T, db *gorm.DB) {
+func closeDB(t testing.TB, db *gorm.DB) {
 	sqlDB, err := db.DB()
 	if err != nil {
 		t.Fatal(err)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/catalog"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
@@ -14,7 +16,7 @@ import (
 
 // openSmallChunks opens a Base whose chunks are at most size runes, so a
 // paragraph of a test file becomes several overlapping chunks.
-func openSmallChunks(t *testing.T, size int) *Base {
+func openSmallChunks(t testing.TB, size int) *Base {
 	t.Helper()
 	dir := t.TempDir()
 	db, err := store.OpenDB(filepath.Join(dir, "wayfinder.db"))
@@ -29,7 +31,7 @@ func openSmallChunks(t *testing.T, size int) *Base {
 	return b
 }
 
-func writeFiles(t *testing.T, files map[string]string) string {
+func writeFiles(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range files {
@@ -175,5 +177,71 @@ func TestRelevanceFloor(t *testing.T) {
 	}
 	if len(open) != 5 || filepath.Base(open[0].Source) != "leave.txt" {
 		t.Errorf("without the floor: %v; want leave.txt first and four weak office chunks", hitSources(open))
+	}
+}
+
+// A query longer than maxQueryRunes is searched by its beginning and its
+// end, whole characters each.
+func TestBoundQuery(t *testing.T) {
+	half := maxQueryRunes / 2
+	for _, tt := range []struct {
+		name, query, want string
+	}{
+		{"short", "휴가 신청", "휴가 신청"},
+		{"exactly the bound", strings.Repeat("가", maxQueryRunes), strings.Repeat("가", maxQueryRunes)},
+		{"longer: its ends", "질문 " + strings.Repeat("나", 3*maxQueryRunes) + " 끝", "질문 " + strings.Repeat("나", half-3) + "\n" + strings.Repeat("나", half-2) + " 끝"},
+		{"bytes past the bound, runes within", strings.Repeat("é", maxQueryRunes), strings.Repeat("é", maxQueryRunes)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := boundQuery(tt.query); got != tt.want {
+				t.Errorf("boundQuery: %d runes, want %d", utf8.RuneCountInString(got), utf8.RuneCountInString(tt.want))
+			}
+		})
+	}
+}
+
+// A document pasted into the message with the question after it is
+// searched by its ends: the question still finds its passage.
+func TestSearchAPastedDocument(t *testing.T) {
+	ctx := context.Background()
+	b := openSmallChunks(t, 120)
+	dir := writeFiles(t, map[string]string{
+		"travel.txt": "출장비 정산은 귀국 후 14일 안에 영수증과 함께 신청한다.",
+		"leave.txt":  "연차 휴가는 1년에 15일이다.",
+	})
+	if _, err := b.Import(ctx, []string{dir}, nil); err != nil {
+		t.Fatal(err)
+	}
+	paste := strings.Repeat("회의록의 한 줄입니다. 다음 분기 계획을 논의했다. ", 2<<20/60)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	hits, err := b.Search(ctx, paste+"\n\n이 회의와 관련해 출장비 정산 기한이 언제야?", SearchOptions{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitSources(hits); len(got) == 0 || got[0] != "travel.txt" {
+		t.Fatalf("hits %v, want travel.txt first", got)
+	}
+	// Allocations, not time: the whole paste as terms took hundreds of MB.
+	if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 32 {
+		t.Errorf("the search allocated %d MB; a query is searched by its ends", mb)
+	}
+}
+
+// BenchmarkSearchPastedDocument is a 2 MB paste as a search: bounded by
+// maxQueryRunes, its cost is that of a long question, not of the paste.
+func BenchmarkSearchPastedDocument(b *testing.B) {
+	ctx := context.Background()
+	kb := openSmallChunks(b, 120)
+	dir := writeFiles(b, map[string]string{"travel.txt": "출장비 정산은 귀국 후 14일 안에 신청한다."})
+	if _, err := kb.Import(ctx, []string{dir}, nil); err != nil {
+		b.Fatal(err)
+	}
+	q := strings.Repeat("칼크스프레드시트", 2<<20/24) + " 출장비"
+	for b.Loop() {
+		if _, err := kb.Search(ctx, q, SearchOptions{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

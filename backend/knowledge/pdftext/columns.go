@@ -74,15 +74,16 @@ func findGutter(bands []band) (gutter, bool) {
 		return a.x1-a.x0 > b.x1-b.x0
 	}
 	sort.SliceStable(strips, func(i, j int) bool { return longer(strips[i], strips[j]) })
+	sp := &splitter{}
 	for len(strips) > 0 {
-		g := trimmed(bands, strips[0], left, right, minW, h)
+		g := trimmed(sp, bands, strips[0], left, right, minW, h)
 		strips = strips[1:]
 		if g.to-g.from < minGutterRows {
 			continue
 		}
-		parts := withoutTableRows(bands, g, minW, minColumn*h)
+		parts := withoutTableRows(sp, bands, g, minW, minColumn*h)
 		if len(parts) == 1 && parts[0] == g {
-			if columnsApart(bands[g.from:g.to], g, minW, h) {
+			if columnsApart(sp, bands[g.from:g.to], g, minW, h) {
 				return g, true
 			}
 			continue
@@ -109,15 +110,16 @@ func findGutter(bands []band) (gutter, bool) {
 // At the top, lines go until one belongs to a column: a line on both
 // sides (lines beside a figure that the columns wrap around are narrow),
 // or a left line alone that reaches the gutter or a right line alone that
-// starts at it, not a row of cells. At the bottom, rows of cells on both sides go (a table's first
-// row, whose column gap meets the gutter); then, below the shorter
-// column's last line, the longer column's lines stay as long as they
-// continue it (see continues), and the rest goes: a table, a figure's
-// caption, a footnote or a closing line set under the longer column.
-func trimmed(bands []band, g gutter, left, right, minW, h float64) gutter {
-	c := colsOf(bands[g.from:g.to], g, left, right, minW, h)
+// starts at it, not a row of cells. At the bottom, rows of cells on both
+// sides go (a table's first row, whose column gap meets the gutter); then,
+// below the shorter column's last line, the longer column's lines stay as
+// long as they continue it (see continues), and the rest goes: a table, a
+// figure's caption, a footnote or a closing line set under the longer
+// column.
+func trimmed(sp *splitter, bands []band, g gutter, left, right, minW, h float64) gutter {
+	c := colsOf(sp, bands[g.from:g.to], g, left, right, minW, h)
 	columnLine := func(b band) bool {
-		l, r := sides(b, g)
+		l, r := sp.sides(b, g)
 		switch {
 		case len(l) > 0 && len(r) > 0:
 			return !c.cellRow(l, true) || !c.cellRow(r, false)
@@ -132,7 +134,7 @@ func trimmed(bands []band, g gutter, left, right, minW, h float64) gutter {
 		g.from++
 	}
 	for g.to > g.from {
-		l, r := sides(bands[g.to-1], g)
+		l, r := sp.sides(bands[g.to-1], g)
 		if len(l) == 0 || len(r) == 0 || !c.cellRow(l, true) || !c.cellRow(r, false) {
 			break
 		}
@@ -140,7 +142,7 @@ func trimmed(bands []band, g gutter, left, right, minW, h float64) gutter {
 	}
 	lastL, lastR := -1, -1
 	for k := g.from; k < g.to; k++ {
-		l, r := sides(bands[k], g)
+		l, r := sp.sides(bands[k], g)
 		if len(l) > 0 {
 			lastL = k
 		}
@@ -153,7 +155,7 @@ func trimmed(bands []band, g gutter, left, right, minW, h float64) gutter {
 	}
 	leftSide := lastL > lastR
 	side := func(k int) []item {
-		l, r := sides(bands[k], g)
+		l, r := sp.sides(bands[k], g)
 		if leftSide {
 			return l
 		}
@@ -206,10 +208,10 @@ type cols struct {
 	h      float64
 }
 
-func colsOf(bands []band, g gutter, left, right, minW, h float64) cols {
+func colsOf(sp *splitter, bands []band, g gutter, left, right, minW, h float64) cols {
 	var l0s, r1s []float64
 	for _, b := range bands {
-		l, r := sides(b, g)
+		l, r := sp.sides(b, g)
 		if len(l) > 0 {
 			l0s = append(l0s, l[0].x0)
 		}
@@ -277,7 +279,7 @@ func (c cols) continues(col colLines, prev, b band, its []item, g gutter, leftSi
 // cells). There the strip is the white space between two of the table's
 // columns, whose rows read across, not a gutter: a table set above a page's
 // two columns of prose leaves one strip down both.
-func withoutTableRows(bands []band, g gutter, minW, narrow float64) []gutter {
+func withoutTableRows(sp *splitter, bands []band, g gutter, minW, narrow float64) []gutter {
 	var parts []gutter
 	from, run := g.from, 0 // start of the part being collected; table rows just before k
 	cut := func(k int) {
@@ -290,7 +292,7 @@ func withoutTableRows(bands []band, g gutter, minW, narrow float64) []gutter {
 		run = 0
 	}
 	for k := g.from; k < g.to; k++ {
-		if l, r := sides(bands[k], g); onlyCells(l, minW, narrow) && onlyCells(r, minW, narrow) {
+		if l, r := sp.sides(bands[k], g); onlyCells(l, minW, narrow) && onlyCells(r, minW, narrow) {
 			run++
 			continue
 		}
@@ -314,8 +316,15 @@ func onlyCells(items []item, minW, narrow float64) bool {
 	return all
 }
 
-// sides splits a line's inked glyphs at a gutter.
-func sides(b band, g gutter) (l, r []item) {
+// splitter splits lines at a gutter into buffers of its own, reused from
+// line to line: a page of tables has thousands of white strips to test,
+// and a fresh pair of slices per line and strip took most of the time.
+type splitter struct{ l, r []item }
+
+// sides splits a line's inked glyphs at a gutter. They are good until the
+// next call.
+func (sp *splitter) sides(b band, g gutter) (l, r []item) {
+	l, r = sp.l[:0], sp.r[:0]
 	for _, it := range b.items {
 		if it.space || it.r == 0 {
 			continue
@@ -326,6 +335,7 @@ func sides(b band, g gutter) (l, r []item) {
 			r = append(r, it)
 		}
 	}
+	sp.l, sp.r = l, r
 	return l, r
 }
 
@@ -375,11 +385,11 @@ func freeSpans(b band, left, right, minW float64) [][2]float64 {
 // (gaps wider than a gutter do not count). A table's cells leave such gaps
 // or are narrow, so its rows read across. Edges are medians, so a footer or
 // a page number on the strip's lines does not count.
-func columnsApart(bands []band, g gutter, minW, h float64) bool {
+func columnsApart(sp *splitter, bands []band, g gutter, minW, h float64) bool {
 	var lcov, rcov, l0s, r1s []float64
 	lcells, rcells := 0, 0
 	for _, b := range bands {
-		l, r := sides(b, g)
+		l, r := sp.sides(b, g)
 		if len(l) > 0 {
 			lcov, l0s = append(lcov, inked(l, minW)), append(l0s, l[0].x0)
 			if several, _ := cells(l, minW, minColumn*h); several {

@@ -305,3 +305,25 @@ func TestPageTextUnderColumns(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkPageTextGrid lays out a page-sized table of 40 narrow columns
+// and 200 rows with ragged cells: thousands of white strips to test, the
+// worst case of the gutter search.
+func BenchmarkPageTextGrid(b *testing.B) {
+	var gs []glyph
+	for r := range 200 {
+		for c := range 40 {
+			if len(gs) > 0 {
+				gs = append(gs, brk())
+			}
+			cell := "가나"
+			if (r*7+c*3)%5 == 0 {
+				cell = "가나다라마"
+			}
+			gs = append(gs, glyphLine(cell, 20+60*float64(c), 3000-14*float64(r), nil)...)
+		}
+	}
+	for b.Loop() {
+		pageText(gs)
+	}
+}

@@ -150,7 +150,9 @@ type ImportProgress struct {
 // begins on Line never ends), json_record_too_large (a record
 // from Line over Max MB), too_slow (reading took more than Max seconds),
 // too_large (the file is over Max MB), not_regular (a device, pipe or
-// socket, not a file);
+// socket, not a file), changed (written to or cut short while it was
+// read), not_found (no such file, or a link to nothing), unreadable (no
+// permission, or links that loop);
 // and, for a warning, replaced (Count invalid characters replaced with
 // U+FFFD on Lines, "3, 7"; More when on later lines too).
 type FileReason struct {

@@ -8,11 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -336,6 +338,10 @@ func TestReasonOfLimits(t *testing.T) {
 		{&importer.LegacyError{Ext: ".hwp"}, api.FileReason{Code: "legacy_hwp"}},
 		{&importer.HTMLLimitError{}, api.FileReason{Code: "html_limit", Max: "16"}},
 		{knowledge.ErrNotRegular, api.FileReason{Code: "not_regular"}},
+		{knowledge.ErrChanged, api.FileReason{Code: "changed"}},
+		{&fs.PathError{Op: "stat", Path: "/x/y.pdf", Err: syscall.ENOENT}, api.FileReason{Code: "not_found"}},
+		{&fs.PathError{Op: "stat", Path: "/x/y.pdf", Err: syscall.ELOOP}, api.FileReason{Code: "unreadable"}},
+		{&fs.PathError{Op: "open", Path: "/x/y.pdf", Err: syscall.EACCES}, api.FileReason{Code: "unreadable"}},
 		{&knowledge.TooLargeError{MB: 600, Max: 512}, api.FileReason{Code: "too_large", Max: "512"}},
 		{importer.ErrEmpty, api.FileReason{Code: "empty"}},
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
@@ -309,10 +311,22 @@ func reasonOf(err error) *api.FileReason {
 		return &api.FileReason{Code: "unsupported"}
 	case errors.Is(err, knowledge.ErrNotRegular):
 		return &api.FileReason{Code: "not_regular"}
+	case errors.Is(err, knowledge.ErrChanged):
+		return &api.FileReason{Code: "changed"}
 	case errors.As(err, &tl):
 		return &api.FileReason{Code: "too_large", Max: strconv.FormatInt(tl.Max, 10)}
 	case errors.Is(err, importer.ErrEmpty):
 		return &api.FileReason{Code: "empty"}
+	}
+	// The file named could not be opened: an error of the file system
+	// about the person's path, not of Wayfinder.
+	var pe *fs.PathError
+	switch {
+	case !errors.As(err, &pe):
+	case errors.Is(err, fs.ErrNotExist):
+		return &api.FileReason{Code: "not_found"}
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.ELOOP):
+		return &api.FileReason{Code: "unreadable"}
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
@@ -361,17 +362,20 @@ type fileResult struct {
 func (b *Base) importFile(ctx context.Context, source, path string, p Progress, onProgress func(Progress)) (fileResult, error) {
 	p.Stage = StageReading
 	onProgress(p)
-	info, err := os.Stat(path)
+	f, info, err := openRegular(path)
 	if err != nil {
 		return fileResult{}, err
 	}
-	if !info.Mode().IsRegular() {
-		return fileResult{}, ErrNotRegular
-	}
+	defer f.Close()
 	if info.Size() > maxFileSize {
 		return fileResult{}, &TooLargeError{MB: info.Size() >> 20, Max: maxFileSize >> 20}
 	}
-	hash, err := hashFile(ctx, path)
+	// What is hashed and read is the file as it was opened: its size then,
+	// through the one descriptor (a path swapped for a pipe after the
+	// check, or a file that grows while it is read, cannot make it read
+	// without end); changed() tells, afterwards, whether it stayed so.
+	snap := func() *io.SectionReader { return io.NewSectionReader(f, 0, info.Size()) }
+	hash, err := hashReader(ctx, snap())
 	if err != nil {
 		return fileResult{}, err
 	}
@@ -382,11 +386,6 @@ func (b *Base) importFile(ctx context.Context, source, path string, p Progress, 
 	if known > 0 {
 		return fileResult{skipped: true}, nil
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return fileResult{}, err
-	}
-	defer f.Close()
 	budget := fileBudget(info.Size())
 	if b.opts.FileTime > 0 {
 		budget = b.opts.FileTime
@@ -398,7 +397,10 @@ func (b *Base) importFile(ctx context.Context, source, path string, p Progress, 
 		return fileResult{}, err
 	}
 	imp := importer.Importer{PDF: b.opts.PDF}
-	warnings, err := imp.Read(fctx, source, f, st)
+	warnings, err := imp.Read(fctx, source, snap(), st)
+	if err == nil {
+		err = changed(f, info)
+	}
 	if err == nil {
 		err = st.flush()
 	}
@@ -419,6 +421,11 @@ func hashFile(ctx context.Context, path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
+	return hashReader(ctx, f)
+}
+
+// hashReader is the sha256 of what r gives, within hashFile's bounds.
+func hashReader(ctx context.Context, r io.Reader) (string, error) {
 	h := sha256.New()
 	buf := make([]byte, 1<<20)
 	var n int64
@@ -426,7 +433,7 @@ func hashFile(ctx context.Context, path string) (string, error) {
 		if err := ctx.Err(); err != nil {
 			return "", err
 		}
-		m, err := f.Read(buf)
+		m, err := r.Read(buf)
 		h.Write(buf[:m])
 		if n += int64(m); n > maxFileSize {
 			return "", &TooLargeError{MB: n >> 20, Max: maxFileSize >> 20}
@@ -438,6 +445,47 @@ func hashFile(ctx context.Context, path string) (string, error) {
 			return "", err
 		}
 	}
+}
+
+// ErrChanged fails a file that was written to, cut short or replaced
+// while it was read: what was read may be half of one version and half of
+// another, so none of it is kept (the person adds it again once it is
+// saved).
+var ErrChanged = errors.New("the file changed while it was read")
+
+// openRegular opens path for reading and says what it is, from the open
+// file itself: a check of the path before opening it could be answered by
+// one file and the open by another. It does not wait on a named pipe
+// (O_NONBLOCK: opening one for reading otherwise waits for a writer
+// forever) and refuses anything that is not a plain file (ErrNotRegular).
+func openRegular(path string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, ErrNotRegular
+	}
+	return f, info, nil
+}
+
+// changed is ErrChanged when f is no longer as it was when it was opened
+// (then): another size, or written to since.
+func changed(f *os.File, then fs.FileInfo) error {
+	now, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if now.Size() != then.Size() || !now.ModTime().Equal(then.ModTime()) {
+		return ErrChanged
+	}
+	return nil
 }
 
 // ImportRecords indexes documents that do not come from a file, such as the

@@ -60,3 +60,34 @@ func TestHashFileStops(t *testing.T) {
 		t.Errorf("endless file: %v, want a TooLargeError", err)
 	}
 }
+
+// TestOpenRegularDoesNotWaitOnAPipe: the file is judged by the descriptor
+// it is read through, and opening a named pipe for that does not wait for
+// a writer. A path checked with stat and then opened could be swapped for
+// a pipe in between, and the open would wait forever.
+func TestOpenRegularDoesNotWaitOnAPipe(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "pipe.txt")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		f, _, err := openRegular(fifo)
+		if f != nil {
+			f.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) {
+			t.Fatalf("err %v, want ErrNotRegular", err)
+		}
+	case <-time.After(30 * time.Second):
+		// Unblock the open before failing: a writer ends its wait.
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			w.Close()
+		}
+		t.Fatal("opening a named pipe waited for a writer")
+	}
+}

@@ -53,6 +53,21 @@ describe("failureText", () => {
       "파일이 아니라 장치, 파이프 또는 소켓이라 끝까지 읽을 수 없습니다. 파일 자체를 추가하세요.",
     ],
     [
+      { code: "changed" },
+      "This file changed while Wayfinder read it (it was being saved or written to), so it was not imported; add it again once it is saved.",
+      "이 파일은 Wayfinder가 읽는 동안 바뀌었습니다(저장 중이었거나 다른 프로그램이 쓰고 있었습니다). 가져오지 않았으니 저장이 끝난 뒤 다시 추가하세요.",
+    ],
+    [
+      { code: "not_found" },
+      "This file cannot be found: it was moved or deleted, or a link leads nowhere.",
+      "이 파일을 찾을 수 없습니다. 옮겨졌거나 지워졌거나, 링크가 가리키는 곳이 없습니다.",
+    ],
+    [
+      { code: "unreadable" },
+      "Wayfinder may not read this file (no permission, or links that loop); check it, then add it again.",
+      "Wayfinder가 이 파일을 읽을 수 없습니다(읽기 권한이 없거나 링크가 서로를 가리킵니다). 확인한 뒤 다시 추가하세요.",
+    ],
+    [
       { code: "too_large", max: "512" },
       "This file is larger than 512 MB, the most Wayfinder reads from one file; split it, then add the parts.",
       "이 파일은 512 MB보다 큽니다. Wayfinder가 한 파일에서 읽는 최대 크기입니다. 나눈 뒤 나눈 파일들을 추가하세요.",

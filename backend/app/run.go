@@ -120,6 +120,7 @@ var errStopped = errors.New("stopped")
 func Main(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer, shells Shells) int {
 	g := globals{dataDir: os.Getenv("WAYFINDER_DATA_DIR"), workflow: os.Getenv("WAYFINDER_WORKFLOW")}
 	used := &g
+	out, errOut = forTerminal(out), forTerminal(errOut)
 	s := stdio{in, out, errOut, shells, &used}
 	// lang is the language of what report says itself ("next step:", where
 	// the usage is), read only when there is something to say.

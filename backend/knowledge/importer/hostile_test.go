@@ -94,3 +94,27 @@ func TestHostileClasses(t *testing.T) {
 		})
 	}
 }
+
+// TestTitlesAreOneLine: a title is shown in lists and in the terminal, and
+// comes from what the file chooses (its name, a page's <title>, a record,
+// a heading); a newline, an escape sequence or a bidirectional override in
+// it is a space, whatever the format.
+func TestTitlesAreOneLine(t *testing.T) {
+	for _, tt := range []struct {
+		path, body, want string
+	}{
+		{"dir/ctl\x1b[31mred\x07\nnew\rline.txt", "본문", "ctl [31mred new line"},
+		{"page.html", "<title>제목\x1b]0;owned\x07\n둘째 줄</title><p>본문</p>", "제목 ]0;owned\uFFFD 둘째 줄"}, // the decoder replaced the BEL,
+		{"records.jsonl", `{"title":"기록\u001b[2J\u202etxt.exe","text":"본문"}`, "기록 [2J txt.exe"},
+		{"notes.md", "# 머리\u0085말\x1b[1m\n\n본문", "머리 말 [1m"},
+		{"\u2028줄\u2029바꿈\u2066.txt", "본문", "줄 바꿈"},
+	} {
+		docs, err := Importer{}.Import(context.Background(), tt.path, []byte(tt.body))
+		if err != nil {
+			t.Fatalf("%q: %v", tt.path, err)
+		}
+		if len(docs) != 1 || docs[0].Title != tt.want {
+			t.Errorf("%q: title %q, want %q", tt.path, docs[0].Title, tt.want)
+		}
+	}
+}

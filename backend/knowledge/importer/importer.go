@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/pdftext"
@@ -124,6 +125,7 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 		return nil, Unsupported(path)
 	}
 	var tr *TextReader
+	sink = oneLineTitles{sink}
 	err := func() error {
 		switch kind {
 		case KindPDF:
@@ -479,4 +481,41 @@ func (h *headingScan) check(line string) {
 
 func baseName(path string) string {
 	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+}
+
+// oneLineTitles is a Sink whose documents' titles are one line of text: a title
+// comes from a file's name, a web page's <title>, a JSON record, a
+// heading, all the file's to choose, and is shown in lists and in the
+// terminal, where a newline or an escape sequence in it would forge lines
+// or drive the terminal.
+type oneLineTitles struct{ Sink }
+
+func (t oneLineTitles) Begin(d Document) error {
+	d.Title = oneLine(d.Title)
+	return t.Sink.Begin(d)
+}
+
+func (t oneLineTitles) End(d Document) error {
+	d.Title = oneLine(d.Title)
+	return t.Sink.End(d)
+}
+
+// oneLine is s with every control character (C0, DEL, C1), line or
+// paragraph separator and bidirectional override a space, and runs of
+// spaces made one.
+func oneLine(s string) string {
+	if !strings.ContainsFunc(s, unsafeInTitle) {
+		return s
+	}
+	return strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+		if unsafeInTitle(r) {
+			return ' '
+		}
+		return r
+	}, s)), " ")
+}
+
+func unsafeInTitle(r rune) bool {
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' ||
+		(r >= '\u202A' && r <= '\u202E') || (r >= '\u2066' && r <= '\u2069')
 }

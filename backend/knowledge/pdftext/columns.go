@@ -278,7 +278,8 @@ func (c cols) continues(col colLines, prev, b band, its []item, g gutter, leftSi
 // or more in a row with only narrow cells on both of its sides (see
 // cells). There the strip is the white space between two of the table's
 // columns, whose rows read across, not a gutter: a table set above a page's
-// two columns of prose leaves one strip down both.
+// two columns of prose leaves one strip down both. It also cuts it at a
+// heading between two sections set in two columns (see sectionBreaks).
 func withoutTableRows(sp *splitter, bands []band, g gutter, minW, narrow float64) []gutter {
 	var parts []gutter
 	from, run := g.from, 0 // start of the part being collected; table rows just before k
@@ -291,7 +292,16 @@ func withoutTableRows(sp *splitter, bands []band, g gutter, minW, narrow float64
 		}
 		run = 0
 	}
+	breaks := sectionBreaks(sp, bands, g)
 	for k := g.from; k < g.to; k++ {
+		if breaks[k-g.from] {
+			cut(k)
+			if k > from {
+				parts = append(parts, gutter{x0: g.x0, x1: g.x1, from: from, to: k})
+			}
+			from = k + 1
+			continue
+		}
 		if l, r := sp.sides(bands[k], g); onlyCells(l, minW, narrow) && onlyCells(r, minW, narrow) {
 			run++
 			continue
@@ -306,6 +316,104 @@ func withoutTableRows(sp *splitter, bands []band, g gutter, minW, narrow float64
 		parts = append(parts, gutter{x0: g.x0, x1: g.x1, from: from, to: g.to})
 	}
 	return parts
+}
+
+// sectionBreaks marks the lines of a strip (by their index from g.from)
+// that stand between two sections set in two columns: a heading short
+// enough to leave the gutter white ("제2절 학적" between two blocks of two
+// columns), which would otherwise be read inside the left column, the
+// second section's left column before the first one's right. Such a line
+// (or two) is alone on its side and apart from that side's lines above and
+// below by more than a paragraph gap (1.6 line pitches); the other side has
+// a hole around it (no line within 1.2 of its pitches above or below, as
+// two columns of prose always have beside a line, even at a paragraph
+// gap) whose edges line up with the line's own side: both
+// columns end above it (within two pitches: balanced columns end a line
+// apart) and start again below it (within one), with lines of prose a
+// column wide. A heading in one column beside a figure in the other has
+// the hole, but the figure's edges rarely line up with both; a figure's
+// labels and a subheading beside a paragraph gap fail the widths and the
+// gaps.
+func sectionBreaks(sp *splitter, bands []band, g gutter) []bool {
+	n := g.to - g.from
+	breaks := make([]bool, n)
+	side := make([]int8, n) // 1 left only, 2 right only, 3 both, 0 none
+	base := make([][2]float64, n)
+	wide := make([][2]bool, n) // a line of prose: a column wide
+	for i := range n {
+		b := bands[g.from+i]
+		l, r := sp.sides(b, g)
+		if len(l) > 0 {
+			side[i] |= 1
+			base[i][0] = rebanded(b, l).base
+			wide[i][0] = lastEnd(l)-l[0].x0 >= minColumn*b.h
+		}
+		if len(r) > 0 {
+			side[i] |= 2
+			base[i][1] = rebanded(b, r).base
+			wide[i][1] = lastEnd(r)-r[0].x0 >= minColumn*b.h
+		}
+	}
+	var pitch [2]float64
+	for s := range 2 {
+		var ps []float64
+		prev := -1
+		for i := range n {
+			if side[i]&(1<<s) != 0 {
+				if prev >= 0 {
+					ps = append(ps, base[prev][s]-base[i][s])
+				}
+				prev = i
+			}
+		}
+		if len(ps) == 0 {
+			return breaks
+		}
+		pitch[s] = quantile(ps, 0.25)
+	}
+	// prev[s][i] and next[s][i]: the nearest line before and after i with
+	// glyphs on side s (-1 and n where there is none).
+	var prev, next [2][]int
+	for s := range 2 {
+		prev[s], next[s] = make([]int, n), make([]int, n)
+		last := -1
+		for i := range n {
+			prev[s][i] = last
+			if side[i]&(1<<s) != 0 {
+				last = i
+			}
+		}
+		last = n
+		for i := n - 1; i >= 0; i-- {
+			next[s][i] = last
+			if side[i]&(1<<s) != 0 {
+				last = i
+			}
+		}
+	}
+	for i := 0; i < n; {
+		if side[i] != 1 && side[i] != 2 {
+			i++
+			continue
+		}
+		s := int(side[i]) - 1
+		o := 1 - s
+		j := i // the run of lines alone on side s, a line pitch apart: i..j
+		for j+1 < n && side[j+1] == side[i] && base[j][s]-base[j+1][s] <= 1.3*pitch[s] {
+			j++
+		}
+		ps, ns, po, no := prev[s][i], next[s][j], prev[o][i], next[o][j]
+		if j-i < 2 && ps >= 0 && ns < n && po >= 0 && no < n && wide[ns][s] && wide[no][o] &&
+			base[ps][s]-base[i][s] > 1.6*pitch[s] && base[j][s]-base[ns][s] > 1.6*pitch[s] &&
+			base[po][o]-base[i][s] > 1.2*pitch[o] && base[j][s]-base[no][o] > 1.2*pitch[o] &&
+			math.Abs(base[po][o]-base[ps][s]) <= 2*pitch[s] && math.Abs(base[no][o]-base[ns][s]) <= pitch[s] {
+			for k := i; k <= j; k++ {
+				breaks[k] = true
+			}
+		}
+		i = j + 1
+	}
+	return breaks
 }
 
 func onlyCells(items []item, minW, narrow float64) bool {

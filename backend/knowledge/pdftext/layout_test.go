@@ -297,6 +297,31 @@ func TestPageTextUnderColumns(t *testing.T) {
 			return append(append(glyphLine(title, 72, 760, nil), brk()), append(spaces(745), gs[len(glyphLine(title, 72, 760, nil)):]...)...)
 		}, append(append([]string{title}, left[:3]...), right...)},
 	}
+	// Two sections in two columns with a short heading between them, which
+	// leaves the gutter white from the first section down to the second.
+	sections := func() []glyph {
+		gs, b := columns(3, 3)
+		gs = append(append(gs, brk()), glyphLine("제2절 학적", 72, b-36, nil)...)
+		for i := range 3 {
+			y := b - 72 - 14*float64(i)
+			gs = append(append(gs, brk()), glyphLine(strings.Replace(left[i], "왼쪽", "아래 왼쪽", 1), 72, y, nil)...)
+			gs = append(append(gs, brk()), glyphLine(strings.Replace(right[i], "오른쪽", "아래 오른쪽", 1), 332, y, nil)...)
+		}
+		return gs
+	}
+	var below []string
+	for _, l := range left[:3] {
+		below = append(below, strings.Replace(l, "왼쪽", "아래 왼쪽", 1))
+	}
+	for _, r := range right {
+		below = append(below, strings.Replace(r, "오른쪽", "아래 오른쪽", 1))
+	}
+	tests = append(tests, struct {
+		name string
+		gs   func() []glyph
+		want []string
+	}{"a heading between two sections in two columns", sections,
+		append(append(append(append([]string{title}, left[:3]...), right...), "제2절 학적"), below...)})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got, want := nonEmptyLines(pageText(tt.gs())), strings.Join(tt.want, "\n"); got != want {

@@ -160,10 +160,11 @@ func PDFXrefLoop(w io.Writer) error {
 // PDFGlyphs is a PDF of one page drawing n glyphs.
 func PDFGlyphs(w io.Writer, n int) error {
 	var c strings.Builder
-	c.WriteString("BT /F1 1 Tf 0 790 Td ")
-	line := strings.Repeat("a", 500)
-	for k := 0; k < n; k += 500 {
-		c.WriteString("(" + line + ") Tj 0 -0.5 Td\n")
+	c.WriteString("BT /F1 1 Tf 1 790 Td ")
+	// 1,250 glyphs a line, 800 lines at 1 pt: a million fit the page.
+	line := strings.Repeat("ab ", 417)[:1250]
+	for k := 0; k < n; k += 1250 {
+		c.WriteString("(" + line + ") Tj 0 -0.98 Td\n")
 	}
 	c.WriteString("ET")
 	return pdf(w, []string{
@@ -173,4 +174,21 @@ func PDFGlyphs(w io.Writer, n int) error {
 		pdfStream(c.String()),
 		pdfPage(4),
 	}, "", false)
+}
+
+// PDFDeepTree is a PDF of n pages whose page tree is a chain of n/10
+// intermediate nodes, each holding ten pages and the next node.
+func PDFDeepTree(w io.Writer, n int) error {
+	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", "", pdfFont, pdfStream("BT /F1 12 Tf 72 700 Td (deep) Tj ET"), pdfPage(4)}
+	levels := max(n/10, 1)
+	// node k is object 6+k; node 0 is object 2's child
+	for k := range levels {
+		kids := strings.Repeat("5 0 R ", 10)
+		if k+1 < levels {
+			kids += fmt.Sprintf("%d 0 R", 7+k)
+		}
+		objs = append(objs, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids, n-10*k))
+	}
+	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [6 0 R] /Count %d >>", n)
+	return pdf(w, objs, "", false)
 }

@@ -103,6 +103,31 @@ func Classes() []Class {
 		{"epub: spine points outside the book", "outside.epub", 1, func(w io.Writer, n int) error {
 			return EPUBRaw(w, `<package><metadata><title>밖</title></metadata><manifest><item id="a" href="../../../../etc/passwd" media-type="application/xhtml+xml"/><item id="b" href="/etc/passwd" media-type="application/xhtml+xml"/><item id="c" href="OEBPS/content.opf" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="a"/><itemref idref="b"/><itemref idref="c"/><itemref idref="zz"/></spine></package>`, nil)
 		}},
+		{"pptx: presentation lists one slide n times", "loop.pptx", 200_000, func(w io.Writer, n int) error {
+			var ids strings.Builder
+			for i := range n {
+				fmt.Fprintf(&ids, `<p:sldId id="%d" r:id="rId1"/>`, 256+i)
+			}
+			return Zip(w, map[string][]byte{
+				"ppt/presentation.xml":            []byte(`<p:presentation xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><p:sldIdLst>` + ids.String() + `</p:sldIdLst></p:presentation>`),
+				"ppt/_rels/presentation.xml.rels": []byte(`<Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/></Relationships>`),
+				"ppt/slides/slide1.xml":           []byte(`<p:sld xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><p:cSld><p:spTree><p:sp><p:txBody><a:p><a:r><a:t>` + strings.Repeat("슬라이드 ", 1000) + `</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>`),
+			})
+		}},
+		{"pptx: a slide nested n deep", "deep.pptx", 100_000, func(w io.Writer, n int) error {
+			return Zip(w, map[string][]byte{"ppt/slides/slide1.xml": []byte(`<p:sld xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><p:cSld><p:spTree>` + nested("p:grpSp", n, `<p:sp><p:txBody><a:p><a:r><a:t>깊다</a:t></a:r></a:p></p:txBody></p:sp>`) + `</p:spTree></p:cSld></p:sld>`)})
+		}},
+		{"hwpx: spine lists one section n times", "loop.hwpx", 200_000, func(w io.Writer, n int) error {
+			var spine strings.Builder
+			for range n {
+				spine.WriteString(`<opf:itemref idref="s0"/>`)
+			}
+			return Zip(w, map[string][]byte{
+				"mimetype":              []byte("application/hwp+zip"),
+				"Contents/content.hpf":  []byte(`<opf:package xmlns:opf="http://www.idpf.org/2007/opf/"><opf:manifest><opf:item id="s0" href="Contents/section0.xml" media-type="application/xml"/></opf:manifest><opf:spine>` + spine.String() + `</opf:spine></opf:package>`),
+				"Contents/section0.xml": []byte(`<hs:sec xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section" xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph"><hp:p><hp:run><hp:t>` + strings.Repeat("구역 ", 2000) + `</hp:t></hp:run></hp:p></hs:sec>`),
+			})
+		}},
 		{"html: n nested tags", "nested.html", 1_000_000, func(w io.Writer, n int) error {
 			return repeat(w, "<html><body>", "<div><span>", n, "깊다")
 		}},
@@ -149,6 +174,7 @@ func Classes() []Class {
 			_, err := w.Write(HWPPastEnd())
 			return err
 		}},
+		{"pdf: n pages in a page tree nested n/10 deep", "deeptree.pdf", 100_000, func(w io.Writer, n int) error { return PDFDeepTree(w, n) }},
 		{"pdf: n pages", "pages.pdf", 100_000, func(w io.Writer, n int) error { return PDFPages(w, n) }},
 		{"pdf: page tree that loops", "treeloop.pdf", 1, func(w io.Writer, n int) error { return PDFTreeLoop(w) }},
 		{"pdf: xref chain that loops (Prev to itself)", "xrefloop.pdf", 1, func(w io.Writer, n int) error { return PDFXrefLoop(w) }},

@@ -26,7 +26,8 @@ const (
 	// 4: other spellings of loan words mapped to one (spelling.go).
 	// 5: text brought to NFKC first (decomposed Hangul, full-width, ﬁ).
 	// 6: bigrams across the spaces between Hangul words (spacing.go).
-	snapshotVersion = 6
+	// 7: and across a line break between them.
+	snapshotVersion = 7
 	maxStringLen    = 1 << 20
 )
 

@@ -11,8 +11,9 @@ import (
 // joint (구모 in 도구모음) is missing from the text that spaces it, and the
 // one two spaced words would share (터파 in 데이터 파일럿) from the text
 // that does not. So a document also indexes, as terms of their own, the
-// bigram across each single space between two Hangul words, marked
-// (spacingMark + "구모") so that they never meet a word's own bigram, and
+// bigram across each single space (or line break: oneBreak) between two
+// Hangul words, marked (spacingMark + "구모") so that they never meet a
+// word's own bigram, and
 // a query looks each of its Hangul bigrams up among them, and each bigram
 // across its own spaces both among them and among the words' bigrams:
 // spacing then matters in neither direction. They count at spacingWeight
@@ -34,6 +35,15 @@ const (
 	spacingMark   = "\x01"
 	spacingWeight = 0.5
 )
+
+// oneBreak says whether sep, what stands between two Hangul words, is one
+// space or one line break. A line break counts: a PDF of Korean set
+// without keep-all (Hancom's and browsers' default) breaks its lines
+// inside words (적|용한다), and its text keeps the line's end; a blank
+// line between paragraphs, punctuation or two spaces do not.
+func oneBreak(sep string) bool {
+	return sep == " " || sep == "\n" || sep == "\r\n"
+}
 
 // spacingTerm returns the marked bigram of the last character of one Hangul
 // word and the first of the next.

@@ -36,7 +36,9 @@ func TestSpacingTerms(t *testing.T) {
 			{term: "탭을", alt: "탭"}, {term: m + "탭을", weight: spacingWeight},
 		}},
 		{"spellings mapped first", "새 디렉토리", []string{"새", m + "새디", "디렉", "렉터", "터리"}, nil},
-		{"not across a line break, punctuation or two spaces", "제목\n본문, 다음  줄", []string{"제목", "본문", "다음", "줄"}, nil},
+		{"across a line break: a PDF's line may end inside a word", "학생에게 적\n용한다", []string{"학생", "생에", "에게", m + "게적", "적", m + "적용", "용한", "한다"}, nil},
+		{"across a Windows line break", "적\r\n용", []string{"적", m + "적용", "용"}, nil},
+		{"not across a paragraph break, punctuation or two spaces", "제목\n\n본문, 다음  줄\r\n\r\n끝", []string{"제목", "본문", "다음", "줄", "끝"}, nil},
 		{"not across Latin letters or digits", "리브레 Calc 시트 3 장", []string{"리브", "브레", "calc", "시트", "3", "장"}, nil},
 		{"english has none", "Pivot table", []string{"pivot", "tabl"}, []queryTerm{{term: "pivot"}, {term: "tabl"}}},
 	}
@@ -80,6 +82,21 @@ func TestSpacingInsensitiveSearch(t *testing.T) {
 		if hits := ix.Search(query, 8, nil); len(hits) == 0 || hits[0].ID != want {
 			t.Errorf("%q: %v, want %s first", query, hits, want)
 		}
+	}
+}
+
+// TestWordBrokenAcrossLines: a PDF of Korean set without keep-all breaks
+// lines inside words (적|용한다); the word is found across the break,
+// ahead of a passage that holds its syllables apart.
+func TestWordBrokenAcrossLines(t *testing.T) {
+	ix := New(DefaultAnalyzer(), DefaultParams())
+	ix.Add("broken", "이 규정은 학부 과정의 모든 학생에게 적\n용한다. 다만, 대학원은 따로 정한다.")
+	ix.Add("apart", "적은 비용으로 용도를 정한다.")
+	for _, filler := range []string{"학칙 개정", "휴학 기간", "등록금 납부"} {
+		ix.Add(filler, filler+"을 정한다.")
+	}
+	if hits := ix.Search("적용 대상", 5, nil); len(hits) == 0 || hits[0].ID != "broken" {
+		t.Errorf("적용 대상: %v, want the passage that breaks 적용 across a line first", hits)
 	}
 }
 

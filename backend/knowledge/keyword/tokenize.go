@@ -142,7 +142,7 @@ func (a Analyzer) appendTerms(dst []queryTerm, s string) []queryTerm {
 			return
 		}
 		run = spellings.Replace(run)
-		if prevEnd >= 0 && s[prevEnd:start] == " " {
+		if prevEnd >= 0 && oneBreak(s[prevEnd:start]) {
 			dst = append(dst, queryTerm{term: spacingTerm(prevHangul, run), space: true})
 		}
 		prevEnd, prevHangul = end, run

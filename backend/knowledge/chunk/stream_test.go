@@ -173,3 +173,24 @@ func TestLongMarkdownLineIsBody(t *testing.T) {
 		t.Fatalf("a heading line longer than %d bytes should be body text: %+v", maxHeadingLine, chunks[0])
 	}
 }
+
+// TestLongWriteMovesItsTextOnce: a write much longer than a chunk (a JSON
+// record of one 30 MB string arrives whole) is cut with its text moved
+// to the front of the buffer once, not once a chunk: moved once a chunk,
+// the 30 MB record took more than 150 s and failed the file's budget.
+func TestLongWriteMovesItsTextOnce(t *testing.T) {
+	for _, text := range []string{strings.Repeat("a", 1<<20), strings.Repeat("낱말 ", 300_000)} {
+		n := 0
+		s := NewSplitter(Options{}, func(Chunk) error { n++; return nil })
+		if err := s.Write(Input{Text: text}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		runes := len([]rune(text))
+		if s.text.moved > runes {
+			t.Errorf("%d chunks of %d runes: %d runes moved, want at most %d", n, runes, s.text.moved, runes)
+		}
+	}
+}

@@ -94,7 +94,7 @@ generate:
 # NO_RACE_TESTS skip themselves under -race (its shadow memory is in every
 # memory figure; SciFact through the importer takes minutes with it), so
 # they run once more without it.
-NO_RACE_TESTS := TestLargeTextMemory|TestOfficeBombMemory|TestWordNotesBombMemory|TestHWPBombMemory|TestAgainstReferenceBM25
+NO_RACE_TESTS := TestLargeTextMemory|TestLongRecordMemory|TestOfficeBombMemory|TestWordNotesBombMemory|TestHWPBombMemory|TestAgainstReferenceBM25
 
 ## test: every test: Go (vet, race), frontend unit tests and type checks, browser end-to-end, desktop smoke, packages
 test: deps-test deps-mcp deps-hwp build

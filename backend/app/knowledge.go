@@ -285,6 +285,7 @@ func reasonOf(err error) *api.FileReason {
 		rep *importer.Replaced
 		ts  *knowledge.TooSlowError
 		tl  *knowledge.TooLargeError
+		tm  *knowledge.TooManyChunksError
 	)
 	switch {
 	case errors.As(err, &rep):
@@ -315,6 +316,8 @@ func reasonOf(err error) *api.FileReason {
 		return &api.FileReason{Code: "changed"}
 	case errors.As(err, &tl):
 		return &api.FileReason{Code: "too_large", Max: strconv.FormatInt(tl.Max, 10)}
+	case errors.As(err, &tm):
+		return &api.FileReason{Code: "too_many_chunks", Max: strconv.Itoa(tm.Max)}
 	case errors.Is(err, importer.ErrEmpty):
 		return &api.FileReason{Code: "empty"}
 	}

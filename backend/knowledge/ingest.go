@@ -114,7 +114,20 @@ type Report struct {
 const (
 	maxFileSize = 512 << 20
 	freeAfter   = 16 << 20
+	// maxFileChunks bounds the chunks of one file: each costs about 560
+	// bytes while it is indexed, and a file of tiny records makes one per
+	// few bytes (a 10 MB JSON Lines file of 1,000,000 records of 10 bytes
+	// peaked at 608 MiB). 512 MB of prose makes about 250,000; a JSON
+	// Lines file of 512 MB, records of 1 KB, 500,000.
+	maxFileChunks = 500_000
 )
+
+// TooManyChunksError fails a file that would add more than Max chunks.
+type TooManyChunksError struct{ Max int }
+
+func (e *TooManyChunksError) Error() string {
+	return fmt.Sprintf("the file holds more than %d passages, the most Wayfinder keeps from one file", e.Max)
+}
 
 // fileBudget is how long reading one file may take.
 func fileBudget(size int64) time.Duration {

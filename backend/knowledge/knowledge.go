@@ -173,6 +173,9 @@ type Options struct {
 	// FileTime is how long reading one file may take; zero means
 	// fileBudget (2 minutes plus a second per MB).
 	FileTime time.Duration
+	// FileChunks is the most chunks one file may add; zero means
+	// maxFileChunks.
+	FileChunks int
 	// UploadDir is the folder where uploads are kept (see upload.go);
 	// absolute. Upload fails without it.
 	UploadDir string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -42,6 +43,7 @@ type stager struct {
 	page           int
 	heading        string
 	nDocs, nChunks int
+	maxChunks      int // TooManyChunksError past it
 	pages          int
 	unit           string // what pages counts (the file's documents share it)
 	// lastRowID is kb_chunks' largest rowid before the import: SQLite gives
@@ -52,7 +54,10 @@ type stager struct {
 
 func (b *Base) newStager(ctx context.Context, source, hash string, size int64, p Progress, onProgress func(Progress)) (*stager, error) {
 	p.Stage = StageChunking
-	s := &stager{b: b, ctx: ctx, source: source, hash: hash, size: size, now: time.Now(), p: p, onProgress: onProgress, embed: true}
+	s := &stager{b: b, ctx: ctx, source: source, hash: hash, size: size, now: time.Now(), p: p, onProgress: onProgress, embed: true, maxChunks: maxFileChunks}
+	if b.opts.FileChunks > 0 {
+		s.maxChunks = b.opts.FileChunks
+	}
 	if err := b.db.WithContext(ctx).Raw("SELECT COALESCE(MAX(rowid), 0) FROM kb_chunks").Scan(&s.lastRowID).Error; err != nil {
 		return nil, fmt.Errorf("%w: %w", errDatabase, err)
 	}
@@ -80,8 +85,24 @@ func (s *stager) Begin(d importer.Document) error {
 	return nil
 }
 
+// writeBlock is the most text handed to the splitter at once: a document
+// that arrives whole (a JSON record of one 30 MB string, a PDF page) is
+// handed on in blocks, as a text file's is, so the splitter holds about a
+// chunk of it rather than a copy of all of it as runes (four bytes each).
+const writeBlock = 64 << 10
+
 func (s *stager) write(in chunk.Input) error {
 	s.page, s.heading = in.Page, in.Heading
+	for len(in.Text) > writeBlock {
+		i := writeBlock
+		for i > 0 && !utf8.RuneStart(in.Text[i]) {
+			i--
+		}
+		if err := s.split.Write(chunk.Input{Page: in.Page, Heading: in.Heading, Text: in.Text[:i]}); err != nil {
+			return err
+		}
+		in.Text = in.Text[i:]
+	}
 	return s.split.Write(in)
 }
 
@@ -91,6 +112,9 @@ func (s *stager) Text(text string) error {
 }
 
 func (s *stager) add(c chunk.Chunk) error {
+	if s.nChunks+len(s.chunks) >= s.maxChunks {
+		return &TooManyChunksError{Max: s.maxChunks}
+	}
 	s.chunks = append(s.chunks, Chunk{
 		ID: fmt.Sprintf("%s:%d", s.cur.ID, c.Index), DocID: s.cur.ID, Seq: c.Index,
 		Page: c.Page, Heading: c.Heading, Text: c.Text,

@@ -475,7 +475,8 @@ export interface ImportProgress {
  * Line), json_invalid (broken at Line), json_unfinished (the record that
  * begins on Line never ends), json_record_too_large (a record
  * from Line over Max MB), too_slow (reading took more than Max seconds),
- * too_large (the file is over Max MB), not_regular (a device, pipe or
+ * too_large (the file is over Max MB), too_many_chunks (the file would
+ * add more than Max chunks), not_regular (a device, pipe or
  * socket, not a file), changed (written to or cut short while it was
  * read), not_found (no such file, or a link to nothing), unreadable (no
  * permission, or links that loop);

@@ -68,6 +68,11 @@ describe("failureText", () => {
       "Wayfinder가 이 파일을 읽을 수 없습니다(읽기 권한이 없거나 링크가 서로를 가리킵니다). 확인한 뒤 다시 추가하세요.",
     ],
     [
+      { code: "too_many_chunks", max: "500000" },
+      "This file holds more than 500000 passages (records or paragraphs), the most Wayfinder keeps from one file; split it, then add the parts.",
+      "이 파일에는 Wayfinder가 한 파일에서 담는 최대치인 500000개보다 많은 구절(레코드나 문단)이 있습니다. 나눈 뒤 나눈 파일들을 추가하세요.",
+    ],
+    [
       { code: "too_large", max: "512" },
       "This file is larger than 512 MB, the most Wayfinder reads from one file; split it, then add the parts.",
       "이 파일은 512 MB보다 큽니다. Wayfinder가 한 파일에서 읽는 최대 크기입니다. 나눈 뒤 나눈 파일들을 추가하세요.",

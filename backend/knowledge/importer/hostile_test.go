@@ -118,3 +118,34 @@ func TestTitlesAreOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestTitlesAreShort: a title the file chose is cut to MaxTitle characters,
+// whatever the format; before, a JSON record's 30 MB title was stored,
+// indexed and printed whole.
+func TestTitlesAreShort(t *testing.T) {
+	long := strings.Repeat("제목 ", 200_000)
+	for _, tt := range []struct {
+		path, body string
+		cut        bool // the long title is taken, and cut
+	}{
+		{"records.jsonl", `{"title":"` + long + `","text":"본문"}`, true},
+		{"notes.md", "# " + long + "\n\n본문", false}, // named after the file
+		{"page.html", "<title>" + long + "</title><p>본문</p>", true},
+	} {
+		docs, err := Importer{}.Import(context.Background(), tt.path, []byte(tt.body))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.path, err)
+		}
+		if n := len([]rune(docs[0].Title)); n > MaxTitle || tt.cut && !strings.HasSuffix(docs[0].Title, "…") {
+			t.Errorf("%s: title of %d characters (%.20q…), want at most %d, ending in …", tt.path, n, docs[0].Title, MaxTitle)
+		}
+		for _, p := range docs[0].Parts { // every chunk carries its heading
+			if n := len([]rune(p.Heading)); n > MaxTitle {
+				t.Errorf("%s: a heading of %d characters, want at most %d", tt.path, n, MaxTitle)
+			}
+		}
+	}
+	if got := oneLine(strings.Repeat("가", MaxTitle)); got != strings.Repeat("가", MaxTitle) {
+		t.Errorf("a title of MaxTitle characters was cut: %d", len([]rune(got)))
+	}
+}

@@ -483,7 +483,7 @@ func baseName(path string) string {
 	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 }
 
-// oneLineTitles is a Sink whose documents' titles are one line of text: a title
+// oneLineTitles is a Sink whose documents' titles are one short line: a title
 // comes from a file's name, a web page's <title>, a JSON record, a
 // heading, all the file's to choose, and is shown in lists and in the
 // terminal, where a newline or an escape sequence in it would forge lines
@@ -492,6 +492,17 @@ type oneLineTitles struct{ Sink }
 
 func (t oneLineTitles) Begin(d Document) error {
 	d.Title = oneLine(d.Title)
+	// A part's heading is a title too: every chunk of it carries it (a
+	// JSON record's title is its heading).
+	cloned := false
+	for i, p := range d.Parts {
+		if h := oneLine(p.Heading); h != p.Heading {
+			if !cloned { // the slice is the importer's
+				d.Parts, cloned = slices.Clone(d.Parts), true
+			}
+			d.Parts[i].Heading = h
+		}
+	}
 	return t.Sink.Begin(d)
 }
 
@@ -500,19 +511,33 @@ func (t oneLineTitles) End(d Document) error {
 	return t.Sink.End(d)
 }
 
+// MaxTitle is the most characters a title keeps: a title is stored with
+// every document, sent with every hit and list, and indexed; a file that
+// chose a 30 MB one (a JSON record's "title") made `kb list` print 63 MB
+// and a search hold 290 MB. The longest Korean statute names are under
+// 100 characters.
+const MaxTitle = 300
+
 // oneLine is s with every control character (C0, DEL, C1), line or
-// paragraph separator and bidirectional override a space, and runs of
-// spaces made one.
+// paragraph separator and bidirectional override a space, runs of spaces
+// made one, cut to MaxTitle characters (the last an ellipsis).
 func oneLine(s string) string {
-	if !strings.ContainsFunc(s, unsafeInTitle) {
-		return s
+	cut := false
+	if len(s) > 4*MaxTitle { // no need to look further than that
+		s, cut = strings.ToValidUTF8(s[:4*MaxTitle], ""), true
 	}
-	return strings.Join(strings.Fields(strings.Map(func(r rune) rune {
-		if unsafeInTitle(r) {
-			return ' '
-		}
-		return r
-	}, s)), " ")
+	if strings.ContainsFunc(s, unsafeInTitle) {
+		s = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+			if unsafeInTitle(r) {
+				return ' '
+			}
+			return r
+		}, s)), " ")
+	}
+	if r := []rune(s); cut || len(r) > MaxTitle {
+		s = strings.TrimSpace(string(r[:min(len(r), MaxTitle-1)])) + "…"
+	}
+	return s
 }
 
 func unsafeInTitle(r rune) bool {

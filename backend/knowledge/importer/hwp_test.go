@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/hwptest"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/internal/hostile"
 )
 
 // u16 is text as HWP stores it (UTF-16LE).
@@ -231,6 +232,10 @@ func FuzzHWP(f *testing.F) {
 		join(hwptest.Para(0, 0, 0, hwptest.Control(2, "dces"), u16("개요"), hwptest.Control(17, "  nf"), hwptest.Control(17, "  ne")),
 			hwptest.SectionDef(0, 1, hwptest.NoteShape{Shape: 1, Start: 2, Restart: true}, hwptest.NoteShape{Shape: 0x81, User: '*'}),
 			hwptest.Note(0, false, "각주", "둘째"), hwptest.Note(0, true, "미주"), hwptest.Para(0, 0, 1, u16("번호")))))
+	// compound files whose sector chains loop or run past the end
+	f.Add(hostile.HWPLoop(false))
+	f.Add(hostile.HWPLoop(true))
+	f.Add(hostile.HWPPastEnd())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		docs, err := Importer{}.Import(context.Background(), "f.hwp", data)
 		if err == nil && (len(docs) != 1 || strings.TrimSpace(docs[0].Parts[0].Text) == "") {

@@ -223,6 +223,8 @@ func FuzzParseJSON(f *testing.F) {
 	f.Add([]byte(`[{"title":"x","nested":{"a":[1,2,{"b":true}]}}]`))
 	f.Add([]byte(`"just a string"`))
 	f.Add([]byte("{\"text\": \"a\"}\n{broken"))
+	f.Add([]byte(strings.Repeat("[", 20_000) + strings.Repeat("]", 20_000))) // deeper than encoding/json goes
+	f.Add([]byte("{\"title\":\"\u001b[31m" + strings.Repeat("제목", 400) + "\",\"text\":\"본문\"}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		docs, err := ParseJSON("f.jsonl", data)
 		if err != nil {

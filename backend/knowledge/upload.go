@@ -10,7 +10,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
 )
@@ -73,7 +76,7 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 	if dir == "" {
 		return UploadResult{}, errors.New("upload: no upload folder")
 	}
-	name = filepath.Base(strings.TrimSpace(name))
+	name = uploadName(name)
 	if name == "" || name == "." || name == ".." || name == string(filepath.Separator) || strings.HasPrefix(name, ".") {
 		return UploadResult{}, ErrUploadName
 	}
@@ -309,4 +312,37 @@ func (b *Base) sweepUploads(ctx context.Context) {
 		b.dropUpload(path)
 		return nil
 	})
+}
+
+// maxNameBytes is the longest file name the common file systems keep
+// (ext4, APFS, NTFS: 255 bytes or UTF-16 units; bytes are the stricter).
+const maxNameBytes = 255
+
+// uploadName is the name an upload is kept under: the last element of
+// what the browser or the window sent, with what a file system refuses
+// made usable, so that a name no program on this computer wrote (a
+// browser can send any) fails no upload with an error of the disk: control
+// characters (a NUL, a newline) and, on Windows, the characters it
+// forbids become "_", and a name over 255 bytes is shortened before its
+// extension, on a character's boundary.
+func uploadName(name string) string {
+	name = filepath.Base(strings.TrimSpace(name))
+	name = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || runtime.GOOS == "windows" && strings.ContainsRune(`<>:"|?*`, r) {
+			return '_'
+		}
+		return r
+	}, name)
+	if len(name) <= maxNameBytes {
+		return name
+	}
+	ext := filepath.Ext(name)
+	if len(ext) > 32 {
+		ext = ""
+	}
+	base := name[:maxNameBytes-len(ext)]
+	for len(base) > 0 && !utf8.ValidString(base) {
+		base = base[:len(base)-1]
+	}
+	return base + ext
 }

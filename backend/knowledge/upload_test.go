@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -242,5 +243,30 @@ func TestQueuedFilesSayTheyWait(t *testing.T) {
 	b.Upload(ctx, "d.md", strings.NewReader("# D\n\ndates\n"), func(p Progress) { got = append(got, p.Stage) })
 	if slices.Contains(got, StageWaiting) {
 		t.Errorf("an upload nothing held up says it waited: %v", got)
+	}
+}
+
+// TestUploadNamesTheDiskRefuses: a browser may send any name; one the
+// file system would refuse (over 255 bytes, a NUL) is made usable, and
+// the upload is kept under it, instead of failing with an error of the
+// disk that names a temporary folder ("open …/.incoming/up-…: file name
+// too long").
+func TestUploadNamesTheDiskRefuses(t *testing.T) {
+	_, b, dir := uploadEnv(t)
+	long := strings.Repeat("가", 100) + ".txt" // 304 bytes
+	for i, tt := range []struct{ name, want string }{
+		{long, strings.Repeat("가", 83) + ".txt"},
+		{"a\x00b\nc.txt", "a_b_c.txt"},
+	} {
+		res, err := b.Upload(context.Background(), tt.name, strings.NewReader(fmt.Sprintf("본문 %d", i)), nil)
+		if err != nil || res.Outcome != UploadAdded {
+			t.Fatalf("%q: %v, %+v", tt.name, err, res)
+		}
+		if filepath.Base(res.Path) != tt.want {
+			t.Errorf("%q: kept as %q, want %q", tt.name, filepath.Base(res.Path), tt.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, tt.want)); err != nil {
+			t.Errorf("%q: %v", tt.name, err)
+		}
 	}
 }

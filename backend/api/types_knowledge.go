@@ -147,7 +147,8 @@ type ImportProgress struct {
 // unsupported (not a kind Wayfinder reads), empty (no text), binary (binary data, the first junk
 // on Line), encoding (invalid sequences of an unknown encoding, from
 // Line), json_invalid (broken at Line), json_unfinished (the record that
-// begins on Line never ends), json_record_too_large (a record
+// begins on Line never ends), json_too_deep (the record from Line nests
+// deeper than Max levels), json_record_too_large (a record
 // from Line over Max MB), too_slow (reading took more than Max seconds),
 // too_large (the file is over Max MB), too_many_chunks (the file would
 // add more than Max chunks), not_regular (a device, pipe or

@@ -39,6 +39,7 @@ var reasonText = map[string][2]string{
 	"knowledge.reason.empty":                  {"This file has no text to read.", "이 파일에는 읽을 텍스트가 없습니다."},
 	"knowledge.reason.binary":                 {"This file holds binary data, not text (from line {line}), so it was not imported.", "이 파일은 텍스트가 아니라 바이너리 데이터여서({line}번째 줄부터) 가져오지 않았습니다."},
 	"knowledge.reason.encoding":               {"This file has many characters Wayfinder cannot read (from line {line}): save it as UTF-8, UTF-16 or EUC-KR text, then add it again.", "이 파일에는 Wayfinder가 읽을 수 없는 글자가 많습니다({line}번째 줄부터). UTF-8, UTF-16 또는 EUC-KR 텍스트로 저장한 뒤 다시 추가하세요."},
+	"knowledge.reason.json_too_deep":          {"A JSON record starting on line {line} nests more than {max} levels deep, more than Wayfinder reads; it looks damaged or hostile, so it was not imported.", "{line}번째 줄에서 시작하는 JSON 레코드가 {max}단계보다 깊게 중첩되어 Wayfinder가 읽지 않습니다. 손상되었거나 악의적으로 만든 파일로 보여 가져오지 않았습니다."},
 	"knowledge.reason.json_record_too_large":  {"A JSON record starting on line {line} is larger than {max} MB; split it, then add the file again.", "{line}번째 줄에서 시작하는 JSON 레코드가 {max} MB보다 큽니다. 나눈 뒤 파일을 다시 추가하세요."},
 	"knowledge.reason.too_slow":               {"Reading this file took more than {max} seconds, so it was not imported.", "이 파일을 읽는 데 {max}초 넘게 걸려 가져오지 않았습니다."},
 	"knowledge.reason.replaced":               {"{count} unreadable characters were replaced with � (line numbers: {lines}).", "읽을 수 없는 글자 {count}개를 �로 바꿨습니다({lines}번째 줄)."},

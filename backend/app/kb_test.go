@@ -330,6 +330,7 @@ func TestReasonOfLimits(t *testing.T) {
 		{&importer.NotTextError{Junk: 40, Runes: 1000, Line: 7}, api.FileReason{Code: "encoding", Line: 7}},
 		{&importer.SyntaxError{Line: 12, Err: errors.New("invalid character '}'")}, api.FileReason{Code: "json_invalid", Line: 12}},
 		{&importer.SyntaxError{Line: 2, Unfinished: true, Err: io.ErrUnexpectedEOF}, api.FileReason{Code: "json_unfinished", Line: 2}},
+		{&importer.SyntaxError{Line: 3, TooDeep: true, Err: errors.New("exceeded max depth")}, api.FileReason{Code: "json_too_deep", Line: 3, Max: "10000"}},
 		{&importer.RecordTooLargeError{Line: 40}, api.FileReason{Code: "json_record_too_large", Line: 40, Max: "32"}},
 		{&knowledge.TooSlowError{Budget: 90 * time.Second, MB: 3}, api.FileReason{Code: "too_slow", Max: "90"}},
 		{&importer.Replaced{Count: 7, Lines: []int64{3, 9}, More: true}, api.FileReason{Code: "replaced", Count: 7, Lines: "3, 9", More: true}},

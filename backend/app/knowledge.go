@@ -271,6 +271,8 @@ func reasonOf(err error) *api.FileReason {
 		return &api.FileReason{Code: "office_encrypted"}
 	case errors.Is(err, importer.ErrOfficeDamaged):
 		return &api.FileReason{Code: "office_damaged"}
+	case errors.As(err, &syn) && syn.TooDeep:
+		return &api.FileReason{Code: "json_too_deep", Line: syn.Line, Max: strconv.Itoa(importer.MaxDepth)}
 	case errors.As(err, &syn) && syn.Unfinished:
 		return &api.FileReason{Code: "json_unfinished", Line: syn.Line}
 	case errors.As(err, &syn):

@@ -38,6 +38,7 @@ func TestHostileClasses(t *testing.T) {
 		anyWorded want = iota
 		limit          // *OfficeLimitError
 		damaged        // ErrOfficeDamaged
+		tooDeep        // *SyntaxError, TooDeep
 	)
 	cases := map[string]struct {
 		n    int
@@ -55,7 +56,7 @@ func TestHostileClasses(t *testing.T) {
 		"app.docx":             {1, damaged},
 		"nested.docx":          {1, damaged},
 		"loop.epub":            {200_000, limit},
-		"deep.json":            {100_000, anyWorded},
+		"deep.json":            {100_000, tooDeep},
 		"dirloop.hwp":          {1, damaged},
 		"past.hwp":             {1, damaged},
 	}
@@ -80,7 +81,10 @@ func TestHostileClasses(t *testing.T) {
 			}
 			_, err := Importer{}.Import(context.Background(), filepath.Join(t.TempDir(), c.File), b.Bytes())
 			t.Logf("%s, %d bytes: %v", c.Name, b.Len(), err)
-			var le *OfficeLimitError
+			var (
+				le  *OfficeLimitError
+				syn *SyntaxError
+			)
 			switch {
 			case err != nil && !worded(err):
 				t.Fatalf("err %v: not one the app words", err)
@@ -88,6 +92,8 @@ func TestHostileClasses(t *testing.T) {
 				t.Fatalf("err %v, want the limit", err)
 			case strict && tc.want == damaged && !errors.Is(err, ErrOfficeDamaged):
 				t.Fatalf("err %v, want damaged", err)
+			case strict && tc.want == tooDeep && !(errors.As(err, &syn) && syn.TooDeep && syn.Line == 1):
+				t.Fatalf("err %v, want too deep from line 1", err)
 			case strict && tc.want == anyWorded && err == nil:
 				t.Fatal("imported, want a worded failure")
 			}

@@ -93,6 +93,12 @@ func readJSON(ctx context.Context, path string, tr *TextReader, sink Sink) error
 			start := lr.lineAt(dec.InputOffset()) + leadingNewlines(dec.Buffered())
 			return &SyntaxError{Line: start, Unfinished: true, Err: io.ErrUnexpectedEOF}
 		}
+		if errors.As(err, &syn) && strings.Contains(syn.Error(), "exceeded max depth") {
+			// Valid JSON, maybe, but nested past what encoding/json
+			// follows: not a mistake to fix on a line.
+			start := lr.lineAt(dec.InputOffset()) + leadingNewlines(dec.Buffered())
+			return &SyntaxError{Line: start, TooDeep: true, Err: err}
+		}
 		if errors.As(err, &syn) {
 			return &SyntaxError{Line: line, Err: err}
 		}
@@ -158,10 +164,19 @@ type SyntaxError struct {
 	// Unfinished: the value that begins on Line never ends (the file ends
 	// inside it), rather than a mistake found on Line itself.
 	Unfinished bool
-	Err        error
+	// TooDeep: the value that begins on Line nests deeper than MaxDepth
+	// levels (encoding/json's limit), which no data a person keeps does.
+	TooDeep bool
+	Err     error
 }
 
+// MaxDepth is how deep a JSON value may nest (encoding/json's limit).
+const MaxDepth = 10_000
+
 func (e *SyntaxError) Error() string {
+	if e.TooDeep {
+		return fmt.Sprintf("json at line %d: the value that begins there nests deeper than %d levels", e.Line, MaxDepth)
+	}
 	if e.Unfinished {
 		return fmt.Sprintf("json at line %d: the value that begins there never ends: %v", e.Line, e.Err)
 	}

@@ -73,6 +73,11 @@ describe("failureText", () => {
       "이 파일에는 Wayfinder가 한 파일에서 담는 최대치인 500000개보다 많은 구절(레코드나 문단)이 있습니다. 나눈 뒤 나눈 파일들을 추가하세요.",
     ],
     [
+      { code: "json_too_deep", line: 3, max: "10000" },
+      "A JSON record starting on line 3 nests more than 10000 levels deep, more than Wayfinder reads; it looks damaged or hostile, so it was not imported.",
+      "3번째 줄에서 시작하는 JSON 레코드가 10000단계보다 깊게 중첩되어 Wayfinder가 읽지 않습니다. 손상되었거나 악의적으로 만든 파일로 보여 가져오지 않았습니다.",
+    ],
+    [
       { code: "too_large", max: "512" },
       "This file is larger than 512 MB, the most Wayfinder reads from one file; split it, then add the parts.",
       "이 파일은 512 MB보다 큽니다. Wayfinder가 한 파일에서 읽는 최대 크기입니다. 나눈 뒤 나눈 파일들을 추가하세요.",

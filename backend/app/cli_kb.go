@@ -69,7 +69,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 			if d.Pages > 0 {
 				pages = counted(d.Pages, lang, unitWord(d.Unit))
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", d.ID, d.Title, d.Kind, pages, d.Chunks, d.Source)
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", d.ID, d.Title, d.Kind, pages, d.Chunks, shownPath(d.Source))
 		}
 		return w.Flush()
 	case "remove":
@@ -107,7 +107,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 			fmt.Fprintln(s.out, say("kb.noHits", lang, "query", query))
 		}
 		for i, h := range hits {
-			where := h.Source
+			where := shownPath(h.Source)
 			if h.RecordID != "" && h.RecordID != h.Title {
 				where += ", " + say("kb.recordID", lang, "id", h.RecordID)
 			}
@@ -143,7 +143,7 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 	lang := langIndex(cliLanguage(a.settings.Current().Language))
 	var notes embedNotes
 	rep := a.library.importPaths(ctx, store.NewID(), paths, func(p api.ImportProgress) {
-		at := fmt.Sprintf("[%d/%d] %s:", p.FileIndex, p.FilesTotal, p.File)
+		at := fmt.Sprintf("[%d/%d] %s:", p.FileIndex, p.FilesTotal, shownPath(p.File))
 		switch p.Stage {
 		case "done":
 			var parts []string
@@ -175,7 +175,7 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 		"documents", counted(rep.Documents, lang, "document"), "chunks", counted(rep.Chunks, lang, "chunk"),
 		"skipped", strconv.Itoa(len(rep.Skipped)), "failed", strconv.Itoa(len(rep.Failed))))
 	for _, f := range rep.Failed {
-		fmt.Fprintln(s.out, " ", say("kb.notImported", lang, "file", f.File, "reason", reasonLine(f.Error, f.Reason, lang)))
+		fmt.Fprintln(s.out, " ", say("kb.notImported", lang, "file", shownPath(f.File), "reason", reasonLine(f.Error, f.Reason, lang)))
 	}
 	if n := len(rep.Ignored); n > 0 {
 		fmt.Fprintln(s.out, say("kb.leftOut", lang, "files", counted(n, lang, "file")))
@@ -183,10 +183,10 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 		for _, f := range rep.Ignored[:min(n, shown)] {
 			// An old .doc or .hwp says what to save it as, as an upload does.
 			if r := reasonOf(importer.Unsupported(f)); r != nil && r.Code != "unsupported" {
-				fmt.Fprintf(s.out, "  %s: %s\n", f, reasonLine("", r, lang))
+				fmt.Fprintf(s.out, "  %s: %s\n", shownPath(f), reasonLine("", r, lang))
 				continue
 			}
-			fmt.Fprintf(s.out, "  %s\n", f)
+			fmt.Fprintf(s.out, "  %s\n", shownPath(f))
 		}
 		if n > shown {
 			fmt.Fprintln(s.out, " ", say("id.more", lang, "n", strconv.Itoa(n-shown)))

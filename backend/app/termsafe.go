@@ -4,6 +4,8 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"golang.org/x/term"
 )
@@ -61,4 +63,15 @@ func (t *termSafe) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// shownPath is a file's path as the command line prints it among its
+// lines: quoted, with its control characters escaped, when it has any (a
+// newline in a file name would otherwise print a line of its own, one
+// that could read "Imported 100 files"); as it is otherwise.
+func shownPath(p string) string {
+	if strings.ContainsFunc(p, unicode.IsControl) {
+		return strconv.Quote(p)
+	}
+	return p
 }

@@ -32,3 +32,17 @@ func TestTermSafe(t *testing.T) {
 		}
 	}
 }
+
+// TestShownPath: a path with a newline or an escape is printed quoted, on
+// one line; any other, Korean included, as it is.
+func TestShownPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"/문서/보고서.txt":                  "/문서/보고서.txt",
+		"/tmp/a\nImported 9 files.txt": `"/tmp/a\nImported 9 files.txt"`,
+		"/tmp/\x1b[31m빨강.txt":          `"/tmp/\x1b[31m빨강.txt"`,
+	} {
+		if got := shownPath(in); got != want {
+			t.Errorf("shownPath(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -252,8 +252,6 @@ func (g globals) overrides() (settings.Overrides, error) {
 	return o, nil
 }
 
-// waitTurns blocks while a chat turn runs, so that background embedding
-// leaves Ollama and the machine to the answer the person waits for.
 // forgetPurged deletes the agent's checkpoints of conversations purged for
 // good (PurgeDeleted, above), which would otherwise keep their words.
 func (a *App) forgetPurged(ctx context.Context) error {
@@ -304,6 +302,9 @@ func (a *App) forgetAttached(live map[string]bool) {
 	})
 }
 
+// waitTurns blocks while a chat turn runs, so that background embedding
+// and an import's leave Ollama and the machine to the answer the person
+// waits for.
 func (a *App) waitTurns(ctx context.Context) error {
 	select {
 	case <-a.chatReady:

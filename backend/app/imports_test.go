@@ -199,3 +199,43 @@ func TestKBImportCtrlC(t *testing.T) {
 		})
 	}
 }
+
+// An import's embedding waits while the person's turn runs (the window and
+// serve pace it: vector.WithPace), so that the answer the person waits for
+// has Ollama to itself, and goes on when the turn ends.
+func TestImportEmbeddingWaitsForTheTurn(t *testing.T) {
+	fake := ollamatest.New(t)
+	a, events := openTestApp(t, fake, "llama3.2:3b")
+	c, k := &ChatService{a}, &KnowledgeService{a}
+	if _, err := a.library.base(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	a.library.bg.Wait() // the catalog embedded: the embeddings counted next are the upload's
+	fake.Fail(ollamatest.PathChat, 1, ollamatest.Fault{Kind: ollamatest.FaultHang})
+	ack, err := c.Send("", "hello", api.SendOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for fake.InFlight() == 0 { // the turn's first model call hangs
+		time.Sleep(time.Millisecond)
+	}
+	embeds := fake.Count(ollamatest.PathEmbed)
+	id, err := k.Upload("notes.md", base64.StdEncoding.EncodeToString([]byte("# 메모\n\n출장비는 하루 10만원까지 지원합니다.\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events.waitFor(t, api.EventImport, func(p any) bool {
+		ev := p.(api.ImportProgress)
+		return ev.ImportID == id && ev.Stage == "embedding"
+	})
+	if n := fake.Count(ollamatest.PathEmbed) - embeds; n != 0 {
+		t.Fatalf("%d embeddings while the turn ran", n)
+	}
+	if err := c.Stop(ack.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	rep := events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id }).(api.ImportReport)
+	if len(rep.Imported) != 1 || fake.Count(ollamatest.PathEmbed) == embeds {
+		t.Errorf("after the turn: %+v, %d embeddings", rep, fake.Count(ollamatest.PathEmbed)-embeds)
+	}
+}

@@ -51,7 +51,8 @@ type library struct {
 // (the desktop window and serve mode, which stay open), chunks that have no
 // vector yet — the catalog after its first indexing, files imported while
 // Ollama was away — are embedded in the background too, pace running before
-// each batch so that it can wait while the person's turn runs. Short
+// each batch so that it can wait while the person's turn runs; so does each
+// batch of an import's embedding (vector.WithPace). Short
 // commands (nil pace) leave that for later rather than keep the person
 // waiting.
 func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel string, embed vector.Embedder, pace func(context.Context) error, readOnly bool, log *slog.Logger) (*library, error) {
@@ -76,6 +77,10 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 		// A short command reads the vectors only if it gets to use them:
 		// `kb search` while no embedding model answers needs none.
 		vopts = append(vopts, vector.LoadOnUse())
+	} else {
+		// An import's embedding waits while the person's turn runs, as
+		// the background embedding does.
+		vopts = append(vopts, vector.WithPace(pace))
 	}
 	if readOnly {
 		vopts = append(vopts, vector.ReadOnly())

@@ -524,3 +524,75 @@ func TestAddEmbedsOnceAndAddLaterNotAtAll(t *testing.T) {
 		t.Fatalf("after the worker: %v, %v", hits, err)
 	}
 }
+
+// TestPace: Add and the background worker wait for the pace before each
+// batch (the app waits there while a turn runs); a query never does.
+func TestPace(t *testing.T) {
+	emb := &fakeEmbedder{dim: 16}
+	turn := make(chan struct{}) // open while a "turn" runs
+	var waits atomic.Int64
+	pace := func(ctx context.Context) error {
+		waits.Add(1)
+		select {
+		case <-turn:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	ix := openReady(t, filepath.Join(t.TempDir(), "v"), "m", emb, WithBatchSize(2), WithPace(pace))
+	added := make(chan error, 1)
+	go func() { added <- ix.Add(t.Context(), corpus, nil) }()
+	for waits.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if n := emb.calls.Load(); n != 0 {
+		t.Fatalf("Add embedded %d batches while the turn ran", n)
+	}
+	// The turn's own query is embedded meanwhile (no vectors yet: no hits).
+	if _, err := ix.Query(t.Context(), "video", 1, nil); err != nil {
+		t.Fatalf("a query while Add waits: %v", err)
+	}
+	if n := emb.calls.Load(); n != 1 {
+		t.Fatalf("%d embeddings, want only the query's", n)
+	}
+	close(turn)
+	if err := <-added; err != nil {
+		t.Fatal(err)
+	}
+	if n := emb.texts.Load(); n != int64(len(corpus))+1 {
+		t.Errorf("embedded %d texts, want the %d documents and the query", n, len(corpus))
+	}
+	if got := waits.Load(); got < 2 { // and the worker's look for pending documents
+		t.Errorf("waited %d times, want at least once for each of Add's 2 batches", got)
+	}
+}
+
+// TestPaceHoldsTheWorker: the background worker (a model change's catch-up)
+// waits for the pace too, and stops waiting when the index closes.
+func TestPaceHoldsTheWorker(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v")
+	ix := Open(path, "old", &fakeEmbedder{dim: 16})
+	if err := ix.Add(t.Context(), corpus, nil); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	held := make(chan struct{})
+	var once sync.Once
+	pace := func(ctx context.Context) error {
+		once.Do(func() { close(held) })
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	next := &fakeEmbedder{dim: 16}
+	ix = openReady(t, path, "new", next, WithPace(pace))
+	select {
+	case <-held:
+	case <-time.After(10 * time.Second): // fail rather than hang
+		t.Fatal("the worker never waited for the pace")
+	}
+	if st := ix.Status(); st.Pending != len(corpus) || next.calls.Load() != 0 {
+		t.Fatalf("status %+v, %d embeddings: the worker must wait for the turn", st, next.calls.Load())
+	}
+	ix.Close() // ends the wait: Close returns only when the worker has
+}

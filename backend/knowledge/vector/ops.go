@@ -90,6 +90,9 @@ func (ix *Index) embedAll(ctx context.Context, emb Embedder, docs []Doc, onProgr
 	out := make([][]float32, 0, len(docs))
 	texts := make([]string, 0, ix.cfg.batch)
 	for start := 0; start < len(docs); start += ix.cfg.batch {
+		if err := ix.paced(ctx); err != nil {
+			return out, err
+		}
 		texts = texts[:0]
 		for _, d := range docs[start:min(start+ix.cfg.batch, len(docs))] {
 			texts = append(texts, d.Text)
@@ -364,6 +367,9 @@ func (ix *Index) work() {
 		case <-ix.kick:
 		}
 		for {
+			if ix.paced(ix.ctx) != nil {
+				return
+			}
 			ids, texts, seqs, emb, model := ix.nextBatch()
 			if len(ids) == 0 {
 				break
@@ -393,6 +399,14 @@ func (ix *Index) work() {
 			}
 		}
 	}
+}
+
+// paced waits for the pace of WithPace, if any.
+func (ix *Index) paced(ctx context.Context) error {
+	if ix.cfg.pace == nil {
+		return nil
+	}
+	return ix.cfg.pace(ctx)
 }
 
 // nextBatch picks pending documents to embed.

@@ -154,7 +154,8 @@ type ImportProgress struct {
 // add more than Max chunks), not_regular (a device, pipe or
 // socket, not a file), changed (written to or cut short while it was
 // read), not_found (no such file, or a link to nothing), unreadable (no
-// permission, or links that loop);
+// permission, or links that loop), path_too_long (a path longer than the
+// system opens);
 // and, for a warning, replaced (Count invalid characters replaced with
 // U+FFFD on Lines, "3, 7"; More when on later lines too).
 type FileReason struct {

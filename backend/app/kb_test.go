@@ -344,6 +344,7 @@ func TestReasonOfLimits(t *testing.T) {
 		{&fs.PathError{Op: "stat", Path: "/x/y.pdf", Err: syscall.ENOENT}, api.FileReason{Code: "not_found"}},
 		{&fs.PathError{Op: "stat", Path: "/x/y.pdf", Err: syscall.ELOOP}, api.FileReason{Code: "unreadable"}},
 		{&fs.PathError{Op: "open", Path: "/x/y.pdf", Err: syscall.EACCES}, api.FileReason{Code: "unreadable"}},
+		{&fs.PathError{Op: "open", Path: "/x/y.pdf", Err: syscall.ENAMETOOLONG}, api.FileReason{Code: "path_too_long"}},
 		{&knowledge.TooLargeError{MB: 600, Max: 512}, api.FileReason{Code: "too_large", Max: "512"}},
 		{importer.ErrEmpty, api.FileReason{Code: "empty"}},
 	}

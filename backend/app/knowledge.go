@@ -337,6 +337,8 @@ func reasonOf(err error) *api.FileReason {
 		return &api.FileReason{Code: "not_found"}
 	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.ELOOP):
 		return &api.FileReason{Code: "unreadable"}
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return &api.FileReason{Code: "path_too_long"}
 	}
 	return nil
 }

@@ -78,6 +78,11 @@ describe("failureText", () => {
       "3번째 줄에서 시작하는 JSON 레코드가 10000단계보다 깊게 중첩되어 Wayfinder가 읽지 않습니다. 손상되었거나 악의적으로 만든 파일로 보여 가져오지 않았습니다.",
     ],
     [
+      { code: "path_too_long" },
+      "This file's path is longer than the system lets a program open; move it to a folder with a shorter path, then add it again.",
+      "이 파일의 경로가 시스템이 열 수 있는 길이보다 깁니다. 더 짧은 경로의 폴더로 옮긴 뒤 다시 추가하세요.",
+    ],
+    [
       { code: "too_large", max: "512" },
       "This file is larger than 512 MB, the most Wayfinder reads from one file; split it, then add the parts.",
       "이 파일은 512 MB보다 큽니다. Wayfinder가 한 파일에서 읽는 최대 크기입니다. 나눈 뒤 나눈 파일들을 추가하세요.",

@@ -3,8 +3,11 @@ package llm
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -265,7 +268,19 @@ func TestFewestInFlightThenSticky(t *testing.T) {
 
 func TestDownHostIsRetriedAfterBackoff(t *testing.T) {
 	a, b := namedFake(t, "A"), namedFake(t, "B")
-	c, clk := newPoolClient(t, a.URL(), b.URL())
+	// A's listings can be held, so that the call made while A is probed
+	// is routed before the probe answers (a local fake answers at once).
+	var holdTags atomic.Bool
+	probed, answer := make(chan struct{}, 1), make(chan struct{})
+	gatedA := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/tags" && holdTags.Load() {
+			probed <- struct{}{}
+			<-answer
+		}
+		a.ServeHTTP(w, r)
+	}))
+	t.Cleanup(gatedA.Close)
+	c, clk := newPoolClient(t, gatedA.URL, b.URL())
 	a.Fail(ollamatest.PathChat, 1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "restarting"})
 	if got := chatOn(t, c, "c1"); got != "B" {
 		t.Fatalf("went to %q", got)
@@ -281,9 +296,13 @@ func TestDownHostIsRetriedAfterBackoff(t *testing.T) {
 	clk.add(time.Millisecond)
 	// Its backoff has run out: the call goes to B while A's models are
 	// listed (the probe); once that answers, A takes calls again.
+	holdTags.Store(true)
 	if got := chatOn(t, c, "c3"); got != "B" {
 		t.Fatalf("while A was probed, a call went to %q", got)
 	}
+	<-probed
+	holdTags.Store(false)
+	close(answer)
 	listed(c.pool)
 	if st := c.pool.states()[0]; !st.Up || st.Error != "" {
 		t.Errorf("A after recovering: %+v", st)

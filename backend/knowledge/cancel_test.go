@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -42,14 +41,6 @@ func TestImportStopped(t *testing.T) {
 	sink := &holdSink{fakeSink: e.sink, hold: "b.md", held: make(chan struct{})}
 	b := e.openWith(Options{Sink: sink})
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	found := func(q string) int {
 		t.Helper()
 		hits, err := b.Search(context.Background(), q, SearchOptions{})
@@ -58,14 +49,14 @@ func TestImportStopped(t *testing.T) {
 		}
 		return len(hits)
 	}
-	bPath := write("b.md", "# B\n\nblueberries from the first version\n")
+	bPath := writeIn(t, dir, "b.md", "# B\n\nblueberries from the first version\n")
 	sink.hold = "" // the first version goes in
 	if _, err := b.Import(context.Background(), []string{bPath}, nil); err != nil {
 		t.Fatal(err)
 	}
 	sink.hold = "b.md"
 	docs0, chunks0 := rows(t, b)
-	paths := []string{write("a.md", "# A\n\napricots\n"), write("b.md", "# B\n\nbananas of the second version\n"), write("c.md", "# C\n\ncherries\n")}
+	paths := []string{writeIn(t, dir, "a.md", "# A\n\napricots\n"), writeIn(t, dir, "b.md", "# B\n\nbananas of the second version\n"), writeIn(t, dir, "c.md", "# C\n\ncherries\n")}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

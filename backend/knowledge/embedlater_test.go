@@ -81,15 +81,7 @@ func TestHungEmbeddingDoesNotHoldTheQueue(t *testing.T) {
 	b, ix := embedEnv(t, fake.URL())
 	ctx := context.Background()
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	paths := []string{write("a.md", "# A\n\napricots\n"), write("b.md", "# B\n\n바나나 bananas\n"), write("c.md", "# C\n\ncherries\n")}
+	paths := []string{writeIn(t, dir, "a.md", "# A\n\napricots\n"), writeIn(t, dir, "b.md", "# B\n\n바나나 bananas\n"), writeIn(t, dir, "c.md", "# C\n\ncherries\n")}
 
 	var log progressLog
 	type upload struct {
@@ -159,7 +151,7 @@ func TestHungEmbeddingDoesNotHoldTheQueue(t *testing.T) {
 	// line, and the worker embeds what was left.
 	fake.Reset()
 	var again progressLog
-	if _, err := b.Import(ctx, []string{write("e.md", "# E\n\nelderberries\n")}, again.add); err != nil {
+	if _, err := b.Import(ctx, []string{writeIn(t, dir, "e.md", "# E\n\nelderberries\n")}, again.add); err != nil {
 		t.Fatal(err)
 	}
 	if p := again.last["e.md"]; p.EmbedErr != nil || p.Embedded != p.Chunks || !again.embedded("e.md") {

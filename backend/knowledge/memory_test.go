@@ -34,15 +34,8 @@ const memoryChildEnv = "WAYFINDER_KNOWLEDGE_MEMORY_CHILD"
 // afterwards the process holds little more than the keyword index of the
 // new chunks (the reading buffers and batches were given back).
 func TestLargeTextMemory(t *testing.T) {
-	if path := os.Getenv(memoryChildEnv); path != "" {
-		memoryChild(t, path, func(rep Report) bool { return len(rep.Imported) == 1 })
+	if asChild(t, func(rep Report) bool { return len(rep.Imported) == 1 }) {
 		return
-	}
-	if runtime.GOOS != "linux" {
-		t.Skip("reads /proc/self/status")
-	}
-	if raceDetector {
-		t.Skip("the race detector's shadow memory is part of every figure; go test without -race measures it")
 	}
 	const mb = 32
 	path := filepath.Join(t.TempDir(), "large.txt")
@@ -197,18 +190,11 @@ func TestHWPBombMemory(t *testing.T) {
 // it fails on its limit, its peak stays within the budget of one file
 // (512 MB above idle), and the memory is given back.
 func bombMemory(t *testing.T, build func(dir string) string) {
-	if path := os.Getenv(memoryChildEnv); path != "" {
-		memoryChild(t, path, func(rep Report) bool {
-			var le *importer.OfficeLimitError
-			return len(rep.Failed) == 1 && errors.As(rep.Failed[0].Err, &le)
-		})
+	if asChild(t, func(rep Report) bool {
+		var le *importer.OfficeLimitError
+		return len(rep.Failed) == 1 && errors.As(rep.Failed[0].Err, &le)
+	}) {
 		return
-	}
-	if runtime.GOOS != "linux" {
-		t.Skip("reads /proc/self/status")
-	}
-	if raceDetector {
-		t.Skip("the race detector's shadow memory is part of every figure; go test without -race measures it")
 	}
 	path := build(t.TempDir())
 	st, err := os.Stat(path)
@@ -223,6 +209,24 @@ func bombMemory(t *testing.T, build func(dir string) string) {
 	if after-idle > 64<<10 {
 		t.Errorf("after the file the process holds %d MB more than idle: memory not given back", (after-idle)>>10)
 	}
+}
+
+// asChild is the start of a memory test: run again by memoryOf, the test
+// binary is the child, which imports the file (memoryChild, ok judging its
+// report) and reports true, the test being done; in the parent it skips
+// where the figures cannot be read or would be the race detector's.
+func asChild(t *testing.T, ok func(Report) bool) bool {
+	if path := os.Getenv(memoryChildEnv); path != "" {
+		memoryChild(t, path, ok)
+		return true
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc/self/status")
+	}
+	if raceDetector {
+		t.Skip("the race detector's shadow memory is part of every figure; go test without -race measures it")
+	}
+	return false
 }
 
 // memoryChild imports path into a fresh library after a warm-up file and
@@ -261,15 +265,8 @@ func memoryChild(t *testing.T, path string, ok func(Report) bool) {
 // with that fixed, still peaked 620 MB above idle (the whole record held
 // again as runes, four bytes each).
 func TestLongRecordMemory(t *testing.T) {
-	if path := os.Getenv(memoryChildEnv); path != "" {
-		memoryChild(t, path, func(rep Report) bool { return len(rep.Imported) == 1 })
+	if asChild(t, func(rep Report) bool { return len(rep.Imported) == 1 }) {
 		return
-	}
-	if runtime.GOOS != "linux" {
-		t.Skip("reads /proc/self/status")
-	}
-	if raceDetector {
-		t.Skip("the race detector's shadow memory is part of every figure; go test without -race measures it")
 	}
 	path := filepath.Join(t.TempDir(), "record.json")
 	if err := os.WriteFile(path, []byte(`{"text":"`+strings.Repeat("a", 31<<20)+`"}`), 0o600); err != nil {

@@ -31,13 +31,21 @@ func openSmallChunks(t testing.TB, size int) *Base {
 	return b
 }
 
+// writeIn writes text to name in dir and returns its path.
+func writeIn(t testing.TB, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func writeFiles(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		writeIn(t, dir, name, text)
 	}
 	return dir
 }

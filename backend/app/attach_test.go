@@ -289,7 +289,8 @@ func TestAttachInNewChat(t *testing.T) {
 		t.Fatalf("attach: %+v", rep)
 	}
 	// Untitled until its first message, the list names it after its file,
-	// and is told to look again when the file is in.
+	// and is told to look again when the file is found by its words and
+	// when its import ends.
 	if list, _ := c.ListSessions(""); len(list) != 1 || list[0].ID != sess.ID || list[0].Title != "" || !slices.Equal(list[0].Files, []string{"출장규정.md"}) {
 		t.Fatalf("sidebar before the first message: %+v", list)
 	}
@@ -299,8 +300,8 @@ func TestAttachInNewChat(t *testing.T) {
 	if found, _ := c.ListSessions("회의록"); len(found) != 0 {
 		t.Fatalf("searching for another name: %+v", found)
 	}
-	if n := events.count(api.EventSessions, func(p any) bool { return p.(api.SessionsChanged).SessionID == sess.ID }); n != 2 {
-		t.Fatalf("%d sessions events for the conversation, want 2 (made, its file in)", n)
+	if n := events.count(api.EventSessions, func(p any) bool { return p.(api.SessionsChanged).SessionID == sess.ID }); n != 3 {
+		t.Fatalf("%d sessions events for the conversation, want 3 (made, its file found by its words, its file in)", n)
 	}
 
 	n := len(fake.ChatRequests())

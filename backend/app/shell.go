@@ -14,6 +14,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/fileperm"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 	"github.com/wayfinder-app/wayfinder/backend/workflow"
 )
@@ -109,7 +110,18 @@ func (k *KnowledgeService) startUpload(conversation, name, contentBase64 string)
 	go func() {
 		defer a.bg.Done()
 		defer done()
-		rep := a.library.upload(ctx, id, conversation, name, bytes.NewReader(data), func(p api.ImportProgress) { a.events.Emit(api.EventImport, p) })
+		ready := false
+		rep := a.library.upload(ctx, id, conversation, name, bytes.NewReader(data), func(p api.ImportProgress) {
+			a.events.Emit(api.EventImport, p)
+			if conversation != "" && p.Stage == string(knowledge.StageEmbedding) && !ready {
+				// The file is in and found by its words (its copy in the
+				// conversation's folder): the list names a conversation not
+				// titled yet after it now, not minutes later when a local
+				// model has embedded it.
+				ready = true
+				a.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: conversation})
+			}
+		})
 		if conversation != "" {
 			// The list names a conversation not titled yet after its files.
 			a.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: conversation})

@@ -27,11 +27,13 @@ import (
 //     library has it already (by its content hash, whatever its name);
 //   - a file with the name of an earlier upload replaces it, in one swap;
 //   - removing the last document of an upload deletes its copy;
-//   - an upload that fails or is stopped (its context cancelled, while it
-//     waits or is read, chunked or embedded) leaves nothing: it is written to a temporary
-//     folder (incomingDir) and imported from there, and only a success
-//     moves it into place. A crash can leave that folder, or (before this
-//     version) copies of removed documents: Open sweeps both.
+//   - an upload that fails or is stopped (its context cancelled) while it
+//     waits or is read or chunked leaves nothing: it is written to a
+//     temporary folder (incomingDir) and imported from there, and moves
+//     into place once it is in: swapped in, before its embedding (a stop
+//     while it embeds stops only the embedding, stage.go). A crash can
+//     leave that folder, or (before this version) copies of removed
+//     documents: Open sweeps both.
 
 // incomingDir holds uploads while they are imported.
 const incomingDir = ".incoming"
@@ -180,11 +182,35 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 	var st importState
 	defer b.afterImport(ctx, &st)
 	done := p
+	placed := false
+	// place moves the copy where it is kept. The file is in once it is
+	// swapped in, before its embedding (stage.go: a stop while it embeds
+	// keeps it), so its copy goes into place then: a conversation is
+	// named after its files from its folder (AttachedFiles), and a
+	// question asked while a local model embeds for minutes should find
+	// the conversation called after the file it asks about.
+	place := func() {
+		if placed {
+			return
+		}
+		placed = true
+		err := os.MkdirAll(folder, 0o700)
+		if err == nil {
+			err = os.Rename(tmp, target)
+		}
+		if err != nil {
+			// The documents are in; without their copy they still answer searches.
+			b.log.Warn("uploaded file not kept; its documents stay searchable", "file", target, "err", err)
+		}
+	}
 	err = b.importOne(ctx, target, tmp, p, func(q Progress) {
-		if q.Stage == StageDone {
+		switch q.Stage {
+		case StageDone:
 			q.Replaced = len(earlier) > 0
 			done = q
 			return // sent once the copy is in place
+		case StageEmbedding:
+			place()
 		}
 		onProgress(q)
 	}, &rep, &st)
@@ -200,13 +226,7 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 	// The file is in (a stop while it embedded stopped only the embedding):
 	// its copy and the versions it replaces are settled whatever ctx does.
 	ctx = context.WithoutCancel(ctx)
-	if err := os.MkdirAll(folder, 0o700); err == nil {
-		err = os.Rename(tmp, target)
-	}
-	if err != nil {
-		// The documents are in; without their copy they still answer searches.
-		b.log.Warn("uploaded file not kept; its documents stay searchable", "file", target, "err", err)
-	}
+	place()
 	for _, old := range earlier {
 		if old == target {
 			continue

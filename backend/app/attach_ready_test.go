@@ -1,0 +1,80 @@
+package app
+
+import (
+	"context"
+	"encoding/base64"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+// A file attached in a new chat names its conversation once it is found
+// by its words, not when a local model has embedded it minutes later: the
+// list is told to look again when the file reaches its embedding, and
+// finds it in the conversation's folder. A question sent meanwhile titles
+// the conversation, and the end of the import does not name it after the
+// file again.
+func TestAttachedFileNamesItsConversationWhileItEmbeds(t *testing.T) {
+	fake := retrievingModel(t)
+	a, events := openTestApp(t, fake, "llama3.2:3b")
+	c, k := &ChatService{a}, &KnowledgeService{a}
+	if _, err := a.library.base(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	a.library.bg.Wait() // the catalog embedded: what hangs next is the attachment's
+	sess, err := c.Create("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.Fail(ollamatest.PathEmbed, 1, ollamatest.Fault{Kind: ollamatest.FaultHang})
+	text := "# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n\n" + strings.Repeat("출장 중 식비와 교통비의 정산 방법을 설명합니다. ", 300)
+	id, err := k.Attach(sess.ID, "출장규정.md", base64.StdEncoding.EncodeToString([]byte(text)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events.waitFor(t, api.EventImport, func(p any) bool {
+		ev := p.(api.ImportProgress)
+		return ev.ImportID == id && ev.Stage == "embedding"
+	})
+	ofSession := func(p any) bool { return p.(api.SessionsChanged).SessionID == sess.ID }
+	if n := events.count(api.EventSessions, ofSession); n != 2 {
+		t.Fatalf("%d sessions events while the file embeds, want 2 (made, its file ready)", n)
+	}
+	if files, _ := knowledge.AttachedFiles(a.uploadDir(), sess.ID); !slices.Equal(files, []string{"출장규정.md"}) {
+		t.Fatalf("the conversation's folder while the file embeds: %v", files)
+	}
+	if list, _ := c.ListSessions(""); len(list) != 1 || list[0].Title != "" || !slices.Equal(list[0].Files, []string{"출장규정.md"}) {
+		t.Fatalf("the list while the file embeds: %+v", list)
+	}
+	if rep := events.count(api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id }); rep != 0 {
+		t.Fatal("the import ended: its embedding was to hang")
+	}
+
+	// The person asks while it embeds: their question titles it.
+	ack, err := c.Send(sess.ID, "출장비는 하루 얼마까지 지원하나요?", api.SendOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := events.finished(t, ack.TurnID).Content; !strings.Contains(got, "10만원") {
+		t.Fatalf("the answer while the file embeds: %q", got)
+	}
+	a.agent.Wait()
+	if err := k.CancelImport(id); err != nil { // only its embedding stops
+		t.Fatal(err)
+	}
+	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	if n := events.count(api.EventSessions, ofSession); n < 4 {
+		t.Fatalf("%d sessions events, want the question's and the import's end too", n)
+	}
+	list, _ := c.ListSessions("")
+	if len(list) != 1 || list[0].Title != "출장비는 하루 얼마까지 지원하나요?" || list[0].Files != nil {
+		t.Fatalf("after the import ended, the conversation is called: %+v", list)
+	}
+	if files, _ := knowledge.AttachedFiles(a.uploadDir(), sess.ID); !slices.Equal(files, []string{"출장규정.md"}) {
+		t.Fatalf("the file stays attached after its embedding stopped: %v", files)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Defaults sized for embedding models with 512-token windows and for
@@ -103,6 +104,18 @@ type Splitter struct {
 	line     []byte // Markdown: the start of a line not yet complete
 	longLine bool   // Markdown: the current line is too long to be a heading and went to the text already
 
+	// A Markdown input whose only text is headings ("# 회의록 2026-11-27",
+	// a page of only an <h1>) has those headings as its text: a heading is
+	// text a person wrote, and without this such a note had no chunk and
+	// failed as empty. body says the input has text other than headings;
+	// bare holds its headings until then (bareRunes long), and once they
+	// pass a chunk's worth they go to the text as they come (bareText), so
+	// a file of nothing but headings is held no more than other text.
+	body      bool
+	bare      []string
+	bareRunes int
+	bareText  bool
+
 	text textSplitter
 }
 
@@ -148,6 +161,7 @@ func (s *Splitter) Write(in Input) error {
 		switch {
 		case s.longLine:
 			s.longLine = !complete
+			s.sawBody(part)
 			err = s.text.write(part)
 		case !complete:
 			s.line = append(s.line, part...)
@@ -176,7 +190,44 @@ func (s *Splitter) bodyLine(line string) error {
 	if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
 		s.inFence = !s.inFence
 	}
+	s.sawBody(line)
 	return s.text.write(line)
+}
+
+// sawBody notes text that is not a heading: the input's headings are
+// headings then, not its text.
+func (s *Splitter) sawBody(text string) {
+	if !s.body && strings.TrimSpace(text) != "" {
+		s.body, s.bare, s.bareRunes = true, s.bare[:0], 0
+	}
+}
+
+// bareHeading keeps the title of a heading met before any other text of
+// the input; it says whether the heading went to the text (the input's
+// headings, so far, are more than a chunk).
+func (s *Splitter) bareHeading(title string) (bool, error) {
+	if s.body || title == "" {
+		return false, nil
+	}
+	if s.bareText {
+		return true, s.text.write(title + "\n")
+	}
+	s.bare = append(s.bare, title)
+	if s.bareRunes += utf8.RuneCountInString(title) + 1; s.bareRunes <= s.opt.Size {
+		return false, nil
+	}
+	if err := s.text.end(); err != nil {
+		return true, err
+	}
+	s.heading, s.bareText = s.base, true
+	return true, s.writeBare()
+}
+
+// writeBare writes the headings kept in bare as the input's text.
+func (s *Splitter) writeBare() error {
+	err := s.text.write(strings.Join(s.bare, "\n") + "\n")
+	s.bare, s.bareRunes = s.bare[:0], 0
+	return err
 }
 
 // markdownLine handles one whole line: a heading starts a new section.
@@ -187,6 +238,9 @@ func (s *Splitter) markdownLine(line string) error {
 	level, title, ok := atxHeading(line)
 	if !ok {
 		return s.bodyLine(line)
+	}
+	if text, err := s.bareHeading(title); text || err != nil {
+		return err
 	}
 	if err := s.text.end(); err != nil {
 		return err
@@ -204,7 +258,14 @@ func (s *Splitter) endInput() error {
 	if len(s.line) > 0 {
 		err = s.markdownLine(string(s.line))
 	}
+	if err == nil && !s.body && len(s.bare) > 0 {
+		if err = s.text.end(); err == nil {
+			s.heading = s.base
+			err = s.writeBare()
+		}
+	}
 	s.line, s.longLine = s.line[:0], false
+	s.body, s.bare, s.bareRunes, s.bareText = false, s.bare[:0], 0, false
 	return errors.Join(err, s.text.end())
 }
 

@@ -210,3 +210,35 @@ func BenchmarkSplit(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "chunks/s")
 }
+
+// TestHeadingsAloneAreText: a Markdown input whose only text is headings
+// (a short note "# 회의록 2026-11-27", a page of one <h1>, a Word file of
+// one Heading paragraph) has its headings as its text; before, it had no
+// chunk and its file failed as "no text". Headings followed by text stay
+// headings.
+func TestHeadingsAloneAreText(t *testing.T) {
+	for _, tt := range []struct {
+		name, text string
+		size       int
+		want       []Chunk
+	}{
+		{"one heading", "# 회의록 2026-11-27\n", 0, []Chunk{{Text: "회의록 2026-11-27"}}},
+		{"one heading, no newline", "# 회의록", 0, []Chunk{{Text: "회의록"}}},
+		{"an outline", "# 개요\n\n## 1장\n## 2장\n", 0, []Chunk{{Text: "개요\n1장\n2장"}}},
+		{"headings, then text", "# 개요\n## 1장\n본문\n", 0, []Chunk{{Heading: "개요 › 1장", Text: "본문"}}},
+		{"text under the first heading", "# 개요\n본문\n## 1장\n", 0, []Chunk{{Heading: "개요", Text: "본문"}}},
+		{"a fence is text", "# 코드\n```\n```\n", 0, []Chunk{{Heading: "코드", Text: "```\n```"}}},
+		{"blank lines are not text", "# 개요\n\n   \n## 1장\n", 0, []Chunk{{Text: "개요\n1장"}}},
+		{"empty headings", "#\n##\n", 0, nil},
+		{"more headings than a chunk", strings.Repeat("# 제목\n", 10), 16, []Chunk{
+			{Text: "제목\n제목\n제목\n제목\n제목"}, {Index: 1, Text: "제목\n제목\n제목\n제목\n제목"},
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Split([]Input{{Text: tt.text}}, Options{Markdown: true, Size: tt.size, Overlap: -1})
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("chunks (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

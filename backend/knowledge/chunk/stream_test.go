@@ -28,6 +28,10 @@ func wholeSplit(inputs []Input, opt Options) []Chunk {
 			body.Reset()
 		}
 		inFence := false
+		// Headings before any other text are the text when nothing else
+		// comes, or once they pass a chunk's worth (bareText).
+		var bare []string
+		bareRunes, hasBody, bareText := 0, false, false
 		for line := range strings.Lines(in.Text) {
 			trimmed := strings.TrimSpace(line)
 			if opt.Markdown && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")) {
@@ -35,6 +39,19 @@ func wholeSplit(inputs []Input, opt Options) []Chunk {
 			}
 			if opt.Markdown && !inFence {
 				if level, title, ok := atxHeading(line); ok {
+					if !hasBody && title != "" {
+						if bareText {
+							body.WriteString(title + "\n")
+							continue
+						}
+						bare = append(bare, title)
+						if bareRunes += utf8.RuneCountInString(title) + 1; bareRunes > opt.Size {
+							flush()
+							heading, bareText = base, true
+							body.WriteString(strings.Join(bare, "\n") + "\n")
+							continue
+						}
+					}
 					flush()
 					if level > len(trail) {
 						trail = append(trail, make([]string, level-len(trail))...)
@@ -44,9 +61,17 @@ func wholeSplit(inputs []Input, opt Options) []Chunk {
 					continue
 				}
 			}
+			if trimmed != "" {
+				hasBody = true
+			}
 			body.WriteString(line)
 		}
 		flush()
+		if !hasBody && len(bare) > 0 && !bareText {
+			heading = base
+			body.WriteString(strings.Join(bare, "\n") + "\n")
+			flush()
+		}
 		for _, s := range secs {
 			text := strings.TrimSpace(s.text)
 			r := []rune(text)

@@ -4,7 +4,9 @@ import (
 	"archive/zip"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"path"
 	"strings"
@@ -38,10 +40,22 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink) erro
 		if err != nil {
 			href = it.href
 		}
-		chapters = append(chapters, path.Join(path.Dir(opf), href))
+		// A chapter outside the book ("../../etc/passwd", "/etc/passwd":
+		// fs.ValidPath refuses both, so z.Open never opens them), the
+		// package document itself or a part the book lacks is no chapter.
+		name := path.Join(path.Dir(opf), href)
+		if name == opf || !fs.ValidPath(name) {
+			continue
+		}
+		if _, err := fs.Stat(z, name); err != nil {
+			continue
+		}
+		chapters = append(chapters, name)
 	}
 	if len(chapters) == 0 {
-		return ErrOfficeDamaged
+		// A spine whose chapters are all missing is a damaged book, not
+		// an empty one: the person can find a good copy.
+		return fmt.Errorf("%w: the spine names no chapter the book holds", ErrOfficeDamaged)
 	}
 	if len(chapters) > maxOfficeParts {
 		return &OfficeLimitError{What: "number of chapters"}
@@ -66,7 +80,7 @@ func readChapters(ctx context.Context, z *zip.Reader, chapters []string, p *html
 	for _, name := range chapters {
 		f, err := z.Open(name)
 		if err != nil {
-			continue // a chapter the spine names but the book lacks
+			return fmt.Errorf("%w: %s: %v", ErrOfficeDamaged, name, err)
 		}
 		err = budget.judged(p.read(ctx, budgetReader{r: f, b: budget}))
 		f.Close()

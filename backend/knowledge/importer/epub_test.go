@@ -59,3 +59,63 @@ func TestEPUB(t *testing.T) {
 		t.Errorf("no container: %v", err)
 	}
 }
+
+// TestMissingPartsAreDamage: a container whose index names parts it does
+// not hold, or parts outside it, is a damaged file, not an empty one: an
+// EPUB's spine, a Word file's, a presentation's or an HWPX file's
+// relationships pointing outside the archive, at the package itself or
+// at nothing. Before, such a book said "no text". A book that lacks only
+// some of its chapters gives the others.
+func TestMissingPartsAreDamage(t *testing.T) {
+	container := part{"META-INF/container.xml", `<container><rootfiles><rootfile full-path="OEBPS/content.opf"/></rootfiles></container>`}
+	book := func(hrefs ...string) []byte {
+		items, refs := "", ""
+		for i, h := range hrefs {
+			id := string(rune('a' + i))
+			items += `<item id="` + id + `" href="` + h + `" media-type="application/xhtml+xml"/>`
+			refs += `<itemref idref="` + id + `"/>`
+		}
+		return zipOf(t, container, part{"OEBPS/content.opf", `<package><manifest>` + items + `</manifest><spine>` + refs + `<itemref idref="zz"/></spine></package>`},
+			part{"OEBPS/here.xhtml", "<html><body><p>있는 장</p></body></html>"})
+	}
+	rels := func(typ, target string) part {
+		return part{"_rels/.rels", `<Relationships><Relationship Id="r1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/` + typ + `" Target="` + target + `"/></Relationships>`}
+	}
+	pres := func(target string) []byte {
+		return zipOf(t, part{"ppt/presentation.xml", `<p:presentation xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`},
+			part{"ppt/_rels/presentation.xml.rels", `<Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="` + target + `"/></Relationships>`})
+	}
+	hpf := func(href string) []byte {
+		return zipOf(t, part{"mimetype", "application/hwp+zip"}, part{"Contents/content.hpf", `<opf:package xmlns:opf="http://www.idpf.org/2007/opf/"><opf:manifest><opf:item id="s0" href="` + href + `" media-type="application/xml"/></opf:manifest><opf:spine><opf:itemref idref="s0"/></opf:spine></opf:package>`})
+	}
+	for _, tt := range []struct {
+		name, file string
+		data       []byte
+		want       string // the text read; "" for damaged
+	}{
+		{"spine outside the book", "a.epub", book("../../../../etc/passwd"), ""},
+		{"spine at an absolute path", "a.epub", book("/etc/passwd"), ""},
+		{"spine at the package itself", "a.epub", book("content.opf"), ""},
+		{"spine at a chapter the book lacks", "a.epub", book("gone.xhtml"), ""},
+		{"spine at no item only", "a.epub", book(), ""},
+		{"one chapter of two", "a.epub", book("gone.xhtml", "here.xhtml"), "있는 장"},
+		{"Word: main part outside", "a.docx", zipOf(t, rels("officeDocument", "../../etc/passwd")), ""},
+		{"Word: main part missing", "a.docx", zipOf(t, rels("officeDocument", "word/gone.xml")), ""},
+		{"PowerPoint: slide outside", "a.pptx", pres("../../../etc/passwd"), ""},
+		{"PowerPoint: slide missing", "a.pptx", pres("slides/gone.xml"), ""},
+		{"HWPX: section missing", "a.hwpx", hpf("Contents/section9.xml"), ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			docs, err := Importer{}.Import(context.Background(), tt.file, tt.data)
+			if tt.want == "" {
+				if !errors.Is(err, ErrOfficeDamaged) {
+					t.Fatalf("err %v, want damaged", err)
+				}
+				return
+			}
+			if err != nil || len(docs) != 1 || !strings.Contains(docs[0].Parts[0].Text, tt.want) {
+				t.Fatalf("%+v, %v: want %q", docs, err, tt.want)
+			}
+		})
+	}
+}

@@ -39,6 +39,7 @@ func TestHostileClasses(t *testing.T) {
 		limit          // *OfficeLimitError
 		damaged        // ErrOfficeDamaged
 		tooDeep        // *SyntaxError, TooDeep
+		imported       // no error: the attack is ignored, the text read
 	)
 	cases := map[string]struct {
 		n    int
@@ -56,6 +57,8 @@ func TestHostileClasses(t *testing.T) {
 		"app.docx":             {1, damaged},
 		"nested.docx":          {1, damaged},
 		"loop.epub":            {200_000, limit},
+		"outside.epub":         {1, damaged},
+		"traversal.docx":       {1, imported},
 		"deep.json":            {100_000, tooDeep},
 		"dirloop.hwp":          {1, damaged},
 		"past.hwp":             {1, damaged},
@@ -94,6 +97,8 @@ func TestHostileClasses(t *testing.T) {
 				t.Fatalf("err %v, want damaged", err)
 			case strict && tc.want == tooDeep && !(errors.As(err, &syn) && syn.TooDeep && syn.Line == 1):
 				t.Fatalf("err %v, want too deep from line 1", err)
+			case strict && tc.want == imported && err != nil:
+				t.Fatalf("err %v, want it imported", err)
 			case strict && tc.want == anyWorded && err == nil:
 				t.Fatal("imported, want a worded failure")
 			}

@@ -75,7 +75,7 @@ func Classes() []Class {
 			return zw.Close()
 		}},
 		{"docx: parts named ../../x and /etc/x", "traversal.docx", 1, func(w io.Writer, n int) error {
-			return Zip(w, map[string][]byte{"../../../../tmp/wf-escaped": []byte("x"), "/tmp/wf-escaped-abs": []byte("x"), "word/document.xml": wordDoc("본문")})
+			return Zip(w, map[string][]byte{"../../../../tmp/wf-escaped": []byte("x"), "/tmp/wf-escaped-abs": []byte("x"), "word/document.xml": wordDoc("<w:r><w:t>본문</w:t></w:r>")})
 		}},
 		{"docx: the document part is itself a zip (nested)", "nested.docx", 1, func(w io.Writer, n int) error {
 			var inner bytes.Buffer

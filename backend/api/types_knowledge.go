@@ -126,6 +126,10 @@ type ImportProgress struct {
 	// in and found by its words; its chunks are embedded in the
 	// background. Every file of the queue says it; say it once.
 	EmbedLater bool `json:"embed_later,omitempty"`
+	// Waiting: the file's embedding waits before its next batch while the
+	// person's chat turn runs, so that the answer has Ollama to itself;
+	// it goes on (an event with Waiting false) when the turn ends.
+	Waiting bool `json:"waiting,omitempty"`
 	// Conversation is the conversation a file is attached to
 	// (KnowledgeService.Attach); "" for the library's imports.
 	Conversation string `json:"conversation,omitempty"`

@@ -20,6 +20,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/fileperm"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
 	"github.com/wayfinder-app/wayfinder/backend/llm"
 	"github.com/wayfinder-app/wayfinder/backend/mcp"
 	"github.com/wayfinder-app/wayfinder/backend/memory"
@@ -115,7 +116,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if a.models, err = newModelClient(cur, logger, memo); err != nil {
 		return nil, err
 	}
-	var pace func(context.Context) error // background embedding waits while a turn runs
+	var pace vector.Pace // background embedding waits while a turn runs
 	if mode == "desktop" || mode == "serve" {
 		pace = a.waitTurns
 	}
@@ -304,14 +305,14 @@ func (a *App) forgetAttached(live map[string]bool) {
 
 // waitTurns blocks while a chat turn runs, so that background embedding
 // and an import's leave Ollama and the machine to the answer the person
-// waits for.
-func (a *App) waitTurns(ctx context.Context) error {
+// waits for; waiting hears that it blocks (an import's row says so).
+func (a *App) waitTurns(ctx context.Context, waiting func()) error {
 	select {
 	case <-a.chatReady:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	return a.chat.WaitIdle(ctx)
+	return a.chat.WaitIdle(ctx, waiting)
 }
 
 // Close stops running turns, imports and downloads, and closes the data.

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -202,7 +203,8 @@ func TestKBImportCtrlC(t *testing.T) {
 
 // An import's embedding waits while the person's turn runs (the window and
 // serve pace it: vector.WithPace), so that the answer the person waits for
-// has Ollama to itself, and goes on when the turn ends.
+// has Ollama to itself, and goes on when the turn ends; its progress says
+// that it waits (Waiting), and that it goes on.
 func TestImportEmbeddingWaitsForTheTurn(t *testing.T) {
 	fake := ollamatest.New(t)
 	a, events := openTestApp(t, fake, "llama3.2:3b")
@@ -224,9 +226,10 @@ func TestImportEmbeddingWaitsForTheTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Its row says why it does not move: it waits for the question.
 	events.waitFor(t, api.EventImport, func(p any) bool {
 		ev := p.(api.ImportProgress)
-		return ev.ImportID == id && ev.Stage == "embedding"
+		return ev.ImportID == id && ev.Stage == "embedding" && ev.Waiting
 	})
 	if n := fake.Count(ollamatest.PathEmbed) - embeds; n != 0 {
 		t.Fatalf("%d embeddings while the turn ran", n)
@@ -237,5 +240,16 @@ func TestImportEmbeddingWaitsForTheTurn(t *testing.T) {
 	rep := events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id }).(api.ImportReport)
 	if len(rep.Imported) != 1 || fake.Count(ollamatest.PathEmbed) == embeds {
 		t.Errorf("after the turn: %+v, %d embeddings", rep, fake.Count(ollamatest.PathEmbed)-embeds)
+	}
+	// It said it went on, before it embedded, and said it waited once.
+	var said []string
+	for _, p := range events.all(api.EventImport) {
+		if ev := p.(api.ImportProgress); ev.ImportID == id {
+			said = append(said, fmt.Sprintf("%s waiting=%v embedded=%d", ev.Stage, ev.Waiting, ev.Embedded))
+		}
+	}
+	want := []string{"embedding waiting=false embedded=0", "embedding waiting=true embedded=0", "embedding waiting=false embedded=0", "embedding waiting=false embedded=1", "done waiting=false embedded=1"}
+	if got := said[len(said)-len(want):]; !slices.Equal(got, want) {
+		t.Errorf("the upload's events end with %q, want %q", said, want)
 	}
 }

@@ -55,7 +55,7 @@ type library struct {
 // batch of an import's embedding (vector.WithPace). Short
 // commands (nil pace) leave that for later rather than keep the person
 // waiting.
-func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel string, embed vector.Embedder, pace func(context.Context) error, readOnly bool, log *slog.Logger) (*library, error) {
+func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel string, embed vector.Embedder, pace vector.Pace, readOnly bool, log *slog.Logger) (*library, error) {
 	cat, err := catalog.Load()
 	if err != nil {
 		return nil, fmt.Errorf("load the built-in catalog: %w", err)
@@ -126,7 +126,7 @@ func (l *library) base(ctx context.Context) (*knowledge.Base, error) {
 
 // embedMissing embeds the chunks the vector index lacks. It gives up
 // quietly without an embedding model: keyword search serves meanwhile.
-func (l *library) embedMissing(ctx context.Context, pace func(context.Context) error) {
+func (l *library) embedMissing(ctx context.Context, pace vector.Pace) {
 	if err := l.vectors.Wait(ctx); err != nil {
 		return
 	}
@@ -138,7 +138,7 @@ func (l *library) embedMissing(ctx context.Context, pace func(context.Context) e
 	for _, id := range ids {
 		have[id] = true
 	}
-	n, err := l.kb.Reindex(ctx, func(id string) bool { return have[id] }, pace)
+	n, err := l.kb.Reindex(ctx, func(id string) bool { return have[id] }, func(ctx context.Context) error { return pace(ctx, nil) })
 	switch {
 	case err != nil && ctx.Err() == nil:
 		l.log.Info("passages not embedded yet; keyword search serves meanwhile", "err", err)
@@ -229,7 +229,7 @@ func progressOf(id string, p knowledge.Progress) api.ImportProgress {
 	ev := api.ImportProgress{
 		ImportID: id, File: p.File, Stage: string(p.Stage), Pages: p.Pages, Unit: p.Unit, Chunks: p.Chunks,
 		Embedded: p.Embedded, Error: p.Error, Reason: reasonOf(p.Err), FileIndex: p.FileIndex, FilesTotal: p.FilesTotal, Warnings: p.Warnings,
-		Replaced: p.Replaced, DuplicateOf: p.DuplicateOf,
+		Replaced: p.Replaced, DuplicateOf: p.DuplicateOf, Waiting: p.Waiting,
 	}
 	for _, w := range p.WarningErrs {
 		r := reasonOf(w)

@@ -30,6 +30,19 @@ func (l *eventLog) waitFor(t *testing.T, name string, ok func(any) bool) any {
 	return nil
 }
 
+// all is the payloads of the events named name so far, in order.
+func (l *eventLog) all(name string) []any {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []any
+	for _, e := range l.events {
+		if e.name == name {
+			out = append(out, e.payload)
+		}
+	}
+	return out
+}
+
 // count is how many events named name ok accepts so far.
 func (l *eventLog) count(name string, ok func(any) bool) int {
 	l.mu.Lock()

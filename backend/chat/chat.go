@@ -314,11 +314,21 @@ func (s *Service) Stop(sessionID string) {
 
 // WaitIdle blocks until no turn runs in any session, or ctx ends. Work
 // that competes with the model for the machine (embedding the catalog in
-// the background) waits on it.
-func (s *Service) WaitIdle(ctx context.Context) error {
+// the background) waits on it. waiting (may be nil) is called once, before
+// it blocks, and only if it does: an import says on its row that it waits
+// for the person's question, and goes on saying "embedding" otherwise.
+func (s *Service) WaitIdle(ctx context.Context, waiting func()) error {
 	s.mu.Lock()
 	idle := s.idle
 	s.mu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	default:
+	}
+	if waiting != nil {
+		waiting()
+	}
 	select {
 	case <-idle:
 		return nil

@@ -267,7 +267,7 @@ func TestSavedClosesAfterTheReplyIsStored(t *testing.T) {
 }
 
 // WaitIdle holds background work back while any turn runs, and lets it go
-// once the last one ends.
+// once the last one ends; it says that it waits only when it does.
 func TestWaitIdle(t *testing.T) {
 	release := make(chan struct{})
 	svc, _, rec := newService(t, responderFunc(func(ctx context.Context, _ Turn, out Output) (api.TurnResult, error) {
@@ -276,8 +276,10 @@ func TestWaitIdle(t *testing.T) {
 		return api.TurnResult{}, nil
 	}))
 	ctx := context.Background()
-	if err := svc.WaitIdle(ctx); err != nil {
-		t.Fatalf("idle service: %v", err)
+	said := 0
+	waiting := func() { said++ }
+	if err := svc.WaitIdle(ctx, waiting); err != nil || said != 0 {
+		t.Fatalf("idle service: %v, said it waits %d times", err, said)
 	}
 	for range 2 {
 		if _, err := svc.Send(ctx, "", "hi"); err != nil {
@@ -286,11 +288,11 @@ func TestWaitIdle(t *testing.T) {
 	}
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
-	if err := svc.WaitIdle(short); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("WaitIdle during two turns = %v, want it to wait", err)
+	if err := svc.WaitIdle(short, waiting); !errors.Is(err, context.DeadlineExceeded) || said != 1 {
+		t.Fatalf("WaitIdle during two turns = %v, said it waits %d times; want it to wait and say so once", err, said)
 	}
 	close(release)
-	if err := svc.WaitIdle(ctx); err != nil {
+	if err := svc.WaitIdle(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	rec.mu.Lock()

@@ -66,9 +66,13 @@ type Progress struct {
 	// keyword search finds them meanwhile, and Reindex embeds them later.
 	// An *EmbedLaterError says the embedding model hung: the chunks are in
 	// the vector index, which embeds them in the background.
-	EmbedErr   error `json:"-"`
-	FileIndex  int   `json:"file_index"` // 1-based position of File among FilesTotal
-	FilesTotal int   `json:"files_total"`
+	EmbedErr error `json:"-"`
+	// Waiting: the file's embedding waits before its next batch while the
+	// person's chat turn runs (vector.WithPace), and goes on after it; a
+	// sink without WaitingSink never says so.
+	Waiting    bool `json:"waiting,omitempty"`
+	FileIndex  int  `json:"file_index"` // 1-based position of File among FilesTotal
+	FilesTotal int  `json:"files_total"`
 }
 
 // FileError is a file that could not be imported; other files are not affected.

@@ -155,6 +155,14 @@ type ChunkSink interface {
 	Delete(ctx context.Context, chunkIDs []string) error
 }
 
+// WaitingSink is a ChunkSink whose embedding can wait for something more
+// urgent (the person's chat turn: vector.WithPace) and says so: onWait
+// hears true when it waits and false when it goes on, and the file's
+// progress says it (Progress.Waiting), so its row does not look stuck.
+type WaitingSink interface {
+	UpsertWaiting(ctx context.Context, chunks []IndexedChunk, onProgress func(done, total int), onWait func(waiting bool)) error
+}
+
 // IndexedChunk is a chunk with the document fields a vector index filters on.
 type IndexedChunk struct {
 	Chunk

@@ -326,10 +326,20 @@ func (s *stager) eachNew(ctx context.Context, fn func([]Chunk, map[string]Docume
 func (s *stager) sink(ctx context.Context, rows []Chunk, docs map[string]Document, embedded *int) error {
 	items := indexed(rows, docs)
 	before := *embedded
-	err := s.b.opts.Sink.Upsert(ctx, items, func(done, total int) {
+	progress := func(done, total int) {
 		s.p.Embedded = before + done
 		s.onProgress(s.p)
-	})
+	}
+	var err error
+	if ws, ok := s.b.opts.Sink.(WaitingSink); ok {
+		err = ws.UpsertWaiting(ctx, items, progress, func(waiting bool) {
+			s.p.Waiting = waiting
+			s.onProgress(s.p)
+		})
+	} else {
+		err = s.b.opts.Sink.Upsert(ctx, items, progress)
+	}
+	s.p.Waiting = false
 	if err != nil {
 		if ctx.Err() == nil {
 			s.b.log.Warn("chunks not embedded; keyword search still finds them", "file", s.source, "err", err)

@@ -34,6 +34,12 @@ func (v Vectors) Upsert(ctx context.Context, chunks []IndexedChunk, onProgress f
 	return v.Index.Add(ctx, vectorDocs(chunks), onProgress)
 }
 
+// UpsertWaiting is Upsert, telling onWait when a batch waits for the
+// index's pace and when it goes on (WaitingSink).
+func (v Vectors) UpsertWaiting(ctx context.Context, chunks []IndexedChunk, onProgress func(done, total int), onWait func(waiting bool)) error {
+	return v.Index.AddWatched(ctx, vectorDocs(chunks), vector.Watch{Progress: onProgress, Waiting: onWait})
+}
+
 // UpsertLater stores chunks to be embedded in the background.
 func (v Vectors) UpsertLater(ctx context.Context, chunks []IndexedChunk) error {
 	return v.Index.AddLater(ctx, vectorDocs(chunks))

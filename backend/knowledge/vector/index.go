@@ -147,7 +147,7 @@ type config struct {
 	retryDelay time.Duration
 	onUse      bool
 	readOnly   bool
-	pace       func(context.Context) error
+	pace       Pace
 }
 
 // WithBatchSize sets how many texts go to the embedder at once (default 64);
@@ -183,13 +183,19 @@ func LoadOnUse() Option { return func(c *config) { c.onUse = true } }
 // reader holds either the old file or the new one, never a mix.
 func ReadOnly() Option { return func(c *config) { c.readOnly = true } }
 
+// Pace waits before a batch is embedded while the machine is wanted for
+// something more urgent. It calls waiting (which may be nil) once before
+// it blocks, and only if it does, so that what waits can say so; it
+// returns ctx's error when ctx ends.
+type Pace func(ctx context.Context, waiting func()) error
+
 // WithPace runs pace before each batch that Add or the background worker
 // embeds, never before a query's embedding: the app waits there while the
 // person's turn runs, so that an import's embedding, or the catch-up after
 // a model change, leaves Ollama to the turn's own query and answer (on one
 // machine the embedding model and the chat model take turns) and goes on
-// after it. pace returns ctx's error when ctx ends.
-func WithPace(pace func(context.Context) error) Option { return func(c *config) { c.pace = pace } }
+// after it. Add's Watch.Waiting hears when it waits and goes on.
+func WithPace(pace Pace) Option { return func(c *config) { c.pace = pace } }
 
 // WithRetryDelay sets the first wait before the worker retries a failed
 // embedding batch (default 2 s, doubling up to a minute).

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -526,13 +527,22 @@ func TestAddEmbedsOnceAndAddLaterNotAtAll(t *testing.T) {
 }
 
 // TestPace: Add and the background worker wait for the pace before each
-// batch (the app waits there while a turn runs); a query never does.
+// batch (the app waits there while a turn runs); a query never does. Add's
+// Watch hears that it waits, and that it goes on, once each.
 func TestPace(t *testing.T) {
 	emb := &fakeEmbedder{dim: 16}
 	turn := make(chan struct{}) // open while a "turn" runs
 	var waits atomic.Int64
-	pace := func(ctx context.Context) error {
+	pace := func(ctx context.Context, waiting func()) error {
 		waits.Add(1)
+		select {
+		case <-turn:
+			return nil
+		default:
+		}
+		if waiting != nil {
+			waiting()
+		}
 		select {
 		case <-turn:
 			return nil
@@ -542,10 +552,18 @@ func TestPace(t *testing.T) {
 	}
 	ix := openReady(t, filepath.Join(t.TempDir(), "v"), "m", emb, WithBatchSize(2), WithPace(pace))
 	added := make(chan error, 1)
-	go func() { added <- ix.Add(t.Context(), corpus, nil) }()
-	for waits.Load() == 0 {
-		time.Sleep(time.Millisecond)
+	var mu sync.Mutex
+	var heard []string
+	watch := Watch{
+		Waiting:  func(w bool) { mu.Lock(); heard = append(heard, fmt.Sprint("waiting ", w)); mu.Unlock() },
+		Progress: func(done, total int) { mu.Lock(); heard = append(heard, fmt.Sprint(done, "/", total)); mu.Unlock() },
 	}
+	go func() { added <- ix.AddWatched(t.Context(), corpus, watch) }()
+	waitFor(t, func() bool { // Add waits, and says so
+		mu.Lock()
+		defer mu.Unlock()
+		return len(heard) > 0
+	})
 	if n := emb.calls.Load(); n != 0 {
 		t.Fatalf("Add embedded %d batches while the turn ran", n)
 	}
@@ -566,6 +584,18 @@ func TestPace(t *testing.T) {
 	if got := waits.Load(); got < 2 { // and the worker's look for pending documents
 		t.Errorf("waited %d times, want at least once for each of Add's 2 batches", got)
 	}
+	want := []string{"waiting true", "waiting false"}
+	for i := 2; i <= len(corpus); i += 2 {
+		want = append(want, fmt.Sprint(i, "/", len(corpus)))
+	}
+	if len(corpus)%2 == 1 {
+		want = append(want, fmt.Sprint(len(corpus), "/", len(corpus)))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(heard, want) {
+		t.Errorf("Add's watch heard %q, want %q", heard, want)
+	}
 }
 
 // TestPaceHoldsTheWorker: the background worker (a model change's catch-up)
@@ -579,7 +609,7 @@ func TestPaceHoldsTheWorker(t *testing.T) {
 	ix.Close()
 	held := make(chan struct{})
 	var once sync.Once
-	pace := func(ctx context.Context) error {
+	pace := func(ctx context.Context, _ func()) error {
 		once.Do(func() { close(held) })
 		<-ctx.Done()
 		return ctx.Err()

@@ -15,7 +15,22 @@ import (
 // embedding error. With a OnceEmbedder an attempt that times out is not
 // tried again here (the worker does).
 func (ix *Index) Add(ctx context.Context, docs []Doc, onProgress func(done, total int)) error {
-	return ix.add(ctx, docs, true, onProgress)
+	return ix.add(ctx, docs, true, Watch{Progress: onProgress})
+}
+
+// Watch hears how an Add goes; either field may be nil.
+type Watch struct {
+	// Progress is called after each batch with how many docs are embedded.
+	Progress func(done, total int)
+	// Waiting is called with true when a batch waits for the pace
+	// (WithPace: the person's turn runs), and with false when it goes on,
+	// so that an import's row can say why it does not move.
+	Waiting func(bool)
+}
+
+// AddWatched is Add, telling w of its progress and of its waits.
+func (ix *Index) AddWatched(ctx context.Context, docs []Doc, w Watch) error {
+	return ix.add(ctx, docs, true, w)
 }
 
 // AddLater stores docs without embedding them, replacing documents with
@@ -23,10 +38,10 @@ func (ix *Index) Add(ctx context.Context, docs []Doc, onProgress func(done, tota
 // It is for a caller that knows the embedding model does not answer now
 // (an import whose embedding timed out): Add would wait for it again.
 func (ix *Index) AddLater(ctx context.Context, docs []Doc) error {
-	return ix.add(ctx, docs, false, nil)
+	return ix.add(ctx, docs, false, Watch{})
 }
 
-func (ix *Index) add(ctx context.Context, docs []Doc, embed bool, onProgress func(done, total int)) error {
+func (ix *Index) add(ctx context.Context, docs []Doc, embed bool, w Watch) error {
 	if ix.cfg.readOnly {
 		return ErrReadOnly
 	}
@@ -47,7 +62,7 @@ func (ix *Index) add(ctx context.Context, docs []Doc, embed bool, onProgress fun
 		embErr error
 	)
 	if emb != nil && embed {
-		vecs, embErr = ix.embedAll(ctx, emb, docs, onProgress)
+		vecs, embErr = ix.embedAll(ctx, emb, docs, w)
 	}
 
 	ix.mu.Lock()
@@ -86,13 +101,24 @@ func (ix *Index) add(ctx context.Context, docs []Doc, embed bool, onProgress fun
 
 // embedAll embeds the texts of docs in batches. On failure it returns the
 // vectors of the batches that succeeded.
-func (ix *Index) embedAll(ctx context.Context, emb Embedder, docs []Doc, onProgress func(done, total int)) ([][]float32, error) {
+func (ix *Index) embedAll(ctx context.Context, emb Embedder, docs []Doc, w Watch) ([][]float32, error) {
 	out := make([][]float32, 0, len(docs))
 	texts := make([]string, 0, ix.cfg.batch)
+	waited := false
+	waiting := func() {
+		waited = true
+		if w.Waiting != nil {
+			w.Waiting(true)
+		}
+	}
 	for start := 0; start < len(docs); start += ix.cfg.batch {
-		if err := ix.paced(ctx); err != nil {
+		if err := ix.paced(ctx, waiting); err != nil {
 			return out, err
 		}
+		if waited && w.Waiting != nil {
+			w.Waiting(false)
+		}
+		waited = false
 		texts = texts[:0]
 		for _, d := range docs[start:min(start+ix.cfg.batch, len(docs))] {
 			texts = append(texts, d.Text)
@@ -102,8 +128,8 @@ func (ix *Index) embedAll(ctx context.Context, emb Embedder, docs []Doc, onProgr
 			return out, err
 		}
 		out = append(out, vecs...)
-		if onProgress != nil {
-			onProgress(len(out), len(docs))
+		if w.Progress != nil {
+			w.Progress(len(out), len(docs))
 		}
 	}
 	return out, nil
@@ -367,7 +393,7 @@ func (ix *Index) work() {
 		case <-ix.kick:
 		}
 		for {
-			if ix.paced(ix.ctx) != nil {
+			if ix.paced(ix.ctx, nil) != nil {
 				return
 			}
 			ids, texts, seqs, emb, model := ix.nextBatch()
@@ -401,12 +427,13 @@ func (ix *Index) work() {
 	}
 }
 
-// paced waits for the pace of WithPace, if any.
-func (ix *Index) paced(ctx context.Context) error {
+// paced waits for the pace of WithPace, if any; waiting (may be nil)
+// hears that it blocks.
+func (ix *Index) paced(ctx context.Context, waiting func()) error {
 	if ix.cfg.pace == nil {
 		return nil
 	}
-	return ix.cfg.pace(ctx)
+	return ix.cfg.pace(ctx, waiting)
 }
 
 // nextBatch picks pending documents to embed.

@@ -453,6 +453,7 @@ export interface ImportProgress {
   embed_error?: ErrorInfo | null;
   embed_stopped?: boolean;
   embed_later?: boolean;
+  waiting?: boolean;
   conversation?: string;
 }
 

@@ -61,7 +61,7 @@ export class AttachStore {
         if (!row) return;
         if (r.stopped?.length) {
           // Stopped by the person: the row says nothing was added until dismissed.
-          const base = row.progress ?? { key: row.key, importID: r.import_id, file: row.name, pages: 0, unit: "page", chunks: 0, error: "", reason: null, replaced: false, embedStopped: false, embedLater: false, filesTotal: 1, duplicateOf: "", warnings: [], warningReasons: [] };
+          const base = row.progress ?? { key: row.key, importID: r.import_id, file: row.name, pages: 0, unit: "page", chunks: 0, error: "", reason: null, replaced: false, embedStopped: false, embedLater: false, waiting: false, filesTotal: 1, duplicateOf: "", warnings: [], warningReasons: [] };
           row.progress = { ...base, stage: "stopped", finished: true, percent: 0 };
           this.onsettled?.(row.session);
           return;
@@ -75,9 +75,16 @@ export class AttachStore {
           this.onsettled?.(row.session);
           return;
         }
-        if (r.duplicates?.length && row.progress) row.progress = { ...row.progress, stage: "duplicate", duplicateOf: r.duplicates[0]!.error, finished: true, percent: 100 };
-        else this.pending = this.pending.filter((x) => x !== row);
-        void this.load(row.session).then(() => this.onsettled?.(row.session));
+        const duplicate = !!r.duplicates?.length && !!row.progress;
+        if (duplicate) row.progress = { ...row.progress!, stage: "duplicate", duplicateOf: r.duplicates![0]!.error, finished: true, percent: 100 };
+        // A file left to be embedded later keeps its row, which says so,
+        // until dismissed. Another goes once the list has it, so that the
+        // conversation's examples, named after it, do not flicker.
+        const note = duplicate || !!row.progress?.embedLater;
+        void this.load(row.session).then(() => {
+          if (!note) this.pending = this.pending.filter((x) => x.key !== row.key);
+          this.onsettled?.(row.session);
+        });
       }),
       subscribe(transport, Reconnected, () => {
         for (const sid of Object.keys(this.files)) void this.settle(sid);
@@ -98,6 +105,20 @@ export class AttachStore {
     const row = this.pending.find((x) => !x.importID && x.session === conversation && names.has(x.name));
     if (row) row.importID = importID;
     return row;
+  }
+
+  /**
+   * ready names a conversation's files that a question can use: those in
+   * it and those found by their words while they embed (the backend names
+   * the conversation after them then too), for its examples.
+   */
+  ready(sessionID: string): string[] {
+    const here = this.of(sessionID);
+    const names = here.files.map((d) => base(d.source));
+    for (const p of here.pending) {
+      if (!p.error && (p.progress?.stage === "embedding" || p.progress?.stage === "done")) names.push(p.name);
+    }
+    return [...new Set(names)];
   }
 
   /** of lists what a conversation holds and what is on its way. */

@@ -156,6 +156,26 @@ describe("knowledge screen", () => {
     expect($(".progress li.file[data-stage='stopped'] .bar").getAttribute("aria-valuenow")).toBe("0");
   });
 
+  it("says on a file's row that its embedding waits for the answer being written, when the backend says so, and goes on", async () => {
+    for (const lang of ["en", "ko"] as const) {
+      const { fake } = await openKnowledge({ settings: { language: lang } });
+      setLang(lang);
+      const ev = (waiting: boolean, embedded: number) => ({ import_id: "imp-long", file: "/home/you/notes/long.md", stage: "embedding", pages: 0, chunks: 128, embedded, file_index: 1, files_total: 1, waiting });
+      fake.emit("knowledge.import", ev(false, 64));
+      await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-stage='embedding']")).not.toBeNull(), { timeout: 5000 });
+      const stage = () => $(".progress li.file[data-stage='embedding'] .stage").textContent;
+      expect(stage()).toBe(lang === "en" ? "Indexing · chunks: 128" : "색인하는 중 · 조각 128개");
+      fake.emit("knowledge.import", ev(true, 64));
+      await vi.waitFor(() => expect(stage()).toBe(lang === "en" ? "Waiting for your question to finish · chunks: 128" : "질문에 답하는 동안 잠시 멈춤 · 조각 128개"), { timeout: 5000 });
+      // Its bar keeps where it was, and it can still be stopped.
+      expect($(".progress li.file[data-stage='embedding'] .bar").getAttribute("aria-valuenow")).toBe("63");
+      expect($(".progress li.file[data-stage='embedding'] button.stop")).toBeTruthy();
+      fake.emit("knowledge.import", ev(false, 128));
+      await vi.waitFor(() => expect(stage()).toBe(lang === "en" ? "Indexing · chunks: 128" : "색인하는 중 · 조각 128개"), { timeout: 5000 });
+      cleanup();
+    }
+  });
+
   it("a folder import's Stop button says it stops the whole import, and how many files, in English and Korean", async () => {
     for (const lang of ["en", "ko"] as const) {
       const { fake } = await openKnowledge({ settings: { language: lang } });

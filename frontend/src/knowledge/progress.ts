@@ -27,6 +27,8 @@ export interface FileProgress {
   embedStopped: boolean;
   /** Ollama did not answer an embedding of its import in time: the file is in, found by its words, embedded in the background */
   embedLater: boolean;
+  /** its embedding waits for the person's chat turn to end (the backend's pace), then goes on */
+  waiting: boolean;
   /** how many files its import has (its Stop button stops them all) */
   filesTotal: number;
   /** the title of the document that had this upload's content already */
@@ -78,6 +80,7 @@ export function progressOf(p: ImportProgress): FileProgress {
     replaced: p.replaced ?? false,
     embedStopped: p.embed_stopped ?? false,
     embedLater: p.embed_later ?? false,
+    waiting: p.waiting ?? false,
     filesTotal: p.files_total,
     duplicateOf: p.duplicate_of ?? "",
     warnings: p.warnings ?? [],

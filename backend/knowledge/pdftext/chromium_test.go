@@ -244,23 +244,34 @@ func checkChromiumPage(t *testing.T, d chromiumDoc, n int, text string, blocks [
 	if last := lines[len(lines)-1]; last != d.footer(n) {
 		t.Errorf("page %d: last line %q, want the page number %q", n, last, d.footer(n))
 	}
+	checkBlocks(t, fmt.Sprintf("page %d", n), text, blocks, nil)
+}
+
+// checkBlocks looks for the blocks in text in their order, and for the
+// blocks kept whole whole (their words in one run, their cells apart by
+// cellSep), after norm (nil: as they are) on both sides.
+func checkBlocks(t *testing.T, where, text string, blocks []block, norm func(string) string) {
+	t.Helper()
+	if norm == nil {
+		norm = func(s string) string { return s }
+	}
 	sq := squeezed(text)
-	flat := strings.Join(strings.Fields(text), " ")
-	pos, after := 0, "the page's start"
+	flat := norm(strings.Join(strings.Fields(text), " "))
+	pos, after := 0, "the start"
 	for _, b := range blocks {
 		if b.merged {
 			// A cell merged across rows sits between them: its rows' words
 			// are there, not in the HTML's order.
 			for _, c := range b.cells {
 				if !strings.Contains(sq, squeezed(c)) {
-					t.Errorf("page %d: cell %q missing\n%s", n, c, text)
+					t.Errorf("%s: cell %q missing\n%s", where, c, text)
 				}
 			}
 			continue
 		}
 		i := strings.Index(sq[pos:], squeezed(b.text))
 		if i < 0 {
-			t.Errorf("page %d: %q is not after %q\n%s", n, b.text, after, text)
+			t.Errorf("%s: %q is not after %q\n%s", where, b.text, after, text)
 			continue
 		}
 		pos, after = pos+i+len(squeezed(b.text)), b.text
@@ -271,8 +282,8 @@ func checkChromiumPage(t *testing.T, d chromiumDoc, n int, text string, blocks [
 		if b.cells != nil {
 			whole = strings.Join(b.cells, cellSep)
 		}
-		if !strings.Contains(flat, whole) {
-			t.Errorf("page %d: %q is not whole\n%s", n, whole, text)
+		if !strings.Contains(flat, norm(whole)) {
+			t.Errorf("%s: %q is not whole\n%s", where, whole, text)
 		}
 	}
 }

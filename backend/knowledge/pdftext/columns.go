@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"unicode"
 )
 
 // gutter is white space between x0 and x1 on lines [from, to).
@@ -32,25 +33,28 @@ func findGutter(bands []band) (gutter, bool) {
 		hs = append(hs, b.h)
 	}
 	h := median(hs)
-	minW := minGutter * h
+	minW, narrowW := minGutter*h, minNarrowGutter*h
 	// Collect the white strips that run down enough lines and leave room
 	// for a column on either side, then test the longest (then widest)
 	// first: testing is the costly part.
 	var strips []gutter
+	sp := &splitter{}
 	keep := func(c cand, to int) {
-		if to-c.from >= minGutterRows && c.x0-left >= minColumn*h && right-c.x1 >= minColumn*h {
-			strips = append(strips, gutter{x0: c.x0, x1: c.x1, from: c.from, to: to})
+		g := gutter{x0: c.x0, x1: c.x1, from: c.from, to: to}
+		if to-c.from >= minGutterRows && c.x0-left >= minColumn*h && right-c.x1 >= minColumn*h &&
+			(c.x1-c.x0 >= minW || flushRight(sp, bands[g.from:g.to], g, h)) {
+			strips = append(strips, g)
 		}
 	}
 	var active []cand
 	for k, b := range bands {
-		free := freeSpans(b, left, right, minW)
+		free := freeSpans(b, left, right, narrowW)
 		var next []cand
 		for _, c := range active {
 			alive := false
 			for _, f := range free {
 				x0, x1 := max(c.x0, f[0]), min(c.x1, f[1])
-				if x1-x0 >= minW {
+				if x1-x0 >= narrowW {
 					next = appendCand(next, cand{x0, x1, c.from})
 					alive = true
 				}
@@ -74,11 +78,10 @@ func findGutter(bands []band) (gutter, bool) {
 		return a.x1-a.x0 > b.x1-b.x0
 	}
 	sort.SliceStable(strips, func(i, j int) bool { return longer(strips[i], strips[j]) })
-	sp := &splitter{}
 	for len(strips) > 0 {
 		g := trimmed(sp, bands, strips[0], left, right, minW, h)
 		strips = strips[1:]
-		if g.to-g.from < minGutterRows {
+		if g.to-g.from < minGutterRows || g.x1-g.x0 < minW && !flushRight(sp, bands[g.from:g.to], g, h) {
 			continue
 		}
 		parts := withoutTableRows(sp, bands, g, minW, minColumn*h)
@@ -98,6 +101,32 @@ func findGutter(bands []band) (gutter, bool) {
 		}
 	}
 	return gutter{}, false
+}
+
+// flushRight says whether the lines on the right of a strip start where
+// a column does: at one place, give or take a sixth of a font size, on two
+// lines in three (a first line's indent, a centred heading do not). A strip
+// narrower than a gutter is a column's edge only so: the wide spaces of
+// justified prose line up down a few lines too, but the words after them
+// start at a different place on each line.
+func flushRight(sp *splitter, bands []band, g gutter, h float64) bool {
+	var starts []float64
+	for _, b := range bands {
+		if _, r := sp.sides(b, g); len(r) > 0 {
+			starts = append(starts, r[0].x0)
+		}
+	}
+	if len(starts) < minGutterRows {
+		return false
+	}
+	m := median(starts)
+	at := 0
+	for _, x := range starts {
+		if math.Abs(x-m) <= h/6 {
+			at++
+		}
+	}
+	return 3*at >= 2*len(starts)
 }
 
 // trimmed takes off a strip's ends what lies above or below both columns
@@ -333,24 +362,28 @@ func withoutTableRows(sp *splitter, bands []band, g gutter, minW, narrow float64
 // column wide. A heading in one column beside a figure in the other has
 // the hole, but the figure's edges rarely line up with both; a figure's
 // labels and a subheading beside a paragraph gap fail the widths and the
-// gaps.
+// gaps. A heading set larger than the lines below it may sit close above
+// them (LibreOffice's headings keep a small space below) when both columns
+// start again on one line under it.
 func sectionBreaks(sp *splitter, bands []band, g gutter) []bool {
 	n := g.to - g.from
 	breaks := make([]bool, n)
 	side := make([]int8, n) // 1 left only, 2 right only, 3 both, 0 none
-	base := make([][2]float64, n)
+	base, size := make([][2]float64, n), make([][2]float64, n)
 	wide := make([][2]bool, n) // a line of prose: a column wide
 	for i := range n {
 		b := bands[g.from+i]
 		l, r := sp.sides(b, g)
 		if len(l) > 0 {
 			side[i] |= 1
-			base[i][0] = rebanded(b, l).base
+			lb := rebanded(b, l)
+			base[i][0], size[i][0] = lb.base, lb.h
 			wide[i][0] = lastEnd(l)-l[0].x0 >= minColumn*b.h
 		}
 		if len(r) > 0 {
 			side[i] |= 2
-			base[i][1] = rebanded(b, r).base
+			rb := rebanded(b, r)
+			base[i][1], size[i][1] = rb.base, rb.h
 			wide[i][1] = lastEnd(r)-r[0].x0 >= minColumn*b.h
 		}
 	}
@@ -403,9 +436,14 @@ func sectionBreaks(sp *splitter, bands []band, g gutter) []bool {
 			j++
 		}
 		ps, ns, po, no := prev[s][i], next[s][j], prev[o][i], next[o][j]
-		if j-i < 2 && ps >= 0 && ns < n && po >= 0 && no < n && wide[ns][s] && wide[no][o] &&
-			base[ps][s]-base[i][s] > 1.6*pitch[s] && base[j][s]-base[ns][s] > 1.6*pitch[s] &&
-			base[po][o]-base[i][s] > 1.2*pitch[o] && base[j][s]-base[no][o] > 1.2*pitch[o] &&
+		if j-i >= 2 || ps < 0 || ns >= n || po < 0 || no >= n {
+			i = j + 1
+			continue
+		}
+		apartBelow := base[j][s]-base[ns][s] > 1.6*pitch[s] && base[j][s]-base[no][o] > 1.2*pitch[o]
+		headingAbove := size[j][s] >= 1.1*size[ns][s] && math.Abs(base[no][o]-base[ns][s]) <= 0.25*pitch[s]
+		if wide[ns][s] && wide[no][o] && (apartBelow || headingAbove) &&
+			base[ps][s]-base[i][s] > 1.6*pitch[s] && base[po][o]-base[i][s] > 1.2*pitch[o] &&
 			math.Abs(base[po][o]-base[ps][s]) <= 2*pitch[s] && math.Abs(base[no][o]-base[ns][s]) <= pitch[s] {
 			for k := i; k <= j; k++ {
 				breaks[k] = true
@@ -437,7 +475,7 @@ func (sp *splitter) sides(b band, g gutter) (l, r []item) {
 		if it.space || it.r == 0 {
 			continue
 		}
-		if it.x1 <= g.x0+1e-6 {
+		if g.leftOf(it) {
 			l = append(l, it)
 		} else {
 			r = append(r, it)
@@ -467,8 +505,16 @@ func appendCand(cs []cand, c cand) []cand {
 	return append(cs, c)
 }
 
+// leftOf says on which side of the gutter a glyph is read: a full stop
+// hung past the left column's edge into the gutter (LibreOffice hangs
+// Korean punctuation by default) is still the left column's.
+func (g gutter) leftOf(it item) bool {
+	return it.x0+it.x1 <= g.x0+g.x1
+}
+
 // freeSpans lists the white spans of a line at least minW wide, including
-// the margins up to the region's edges.
+// the margins up to the region's edges. A punctuation mark takes up only
+// its start: one hung past the column's edge must not close the gutter.
 func freeSpans(b band, left, right, minW float64) [][2]float64 {
 	var out [][2]float64
 	edge := left
@@ -479,7 +525,11 @@ func freeSpans(b band, left, right, minW float64) [][2]float64 {
 		if it.x0-edge >= minW {
 			out = append(out, [2]float64{edge, it.x0})
 		}
-		edge = max(edge, it.x1)
+		if unicode.IsPunct(it.r) {
+			edge = max(edge, it.x0)
+		} else {
+			edge = max(edge, it.x1)
+		}
 	}
 	if right-edge >= minW {
 		out = append(out, [2]float64{edge, right})
@@ -518,8 +568,24 @@ func columnsApart(sp *splitter, bands []band, g gutter, minW, h float64) bool {
 		return false // pieces apart on most lines of both sides: a table's rows
 	}
 	lspan, rspan := g.x0-median(l0s), median(r1s)-g.x1
-	return lspan >= minColumn*h && rspan >= minColumn*h &&
-		median(lcov) >= fullLine*lspan && median(rcov) >= fullLine*rspan
+	return lspan >= minColumn*h && rspan >= minColumn*h && prose(lcov, lspan) && prose(rcov, rspan)
+}
+
+// prose says whether the lines of one side, covering cov of a column span
+// wide, are a column of prose: most of them fill the column, or a third of
+// them at least (a column that holds a table or a list, whose rows and
+// items are short, between its paragraphs).
+func prose(cov []float64, span float64) bool {
+	if median(cov) >= fullLine*span {
+		return true
+	}
+	full := 0
+	for _, c := range cov {
+		if c >= fullLine*span {
+			full++
+		}
+	}
+	return full >= minGutterRows && 3*full >= len(cov)
 }
 
 // cells cuts a line (its glyphs without spaces, sorted along it) into

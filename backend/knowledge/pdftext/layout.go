@@ -56,10 +56,14 @@ const (
 	lineOverlap   = 0.5 // share of the smaller vertical extent two glyphs must share to be on one line
 	minGutter     = 0.9 // narrowest white strip between two columns
 	minGutterRows = 3   // lines a gutter must run down
-	fullLine      = 0.6 // a column's typical line fills this share of its width
-	minColumn     = 8   // narrowest column of prose
-	paraGap       = 1.6 // a vertical gap this many times the usual line pitch starts a paragraph
-	minTableRows  = 2   // rows of cells in a row that make a table (one is a fluke: a wide space, a figure's labels)
+	// A narrower strip is a gutter only where the lines on its right start
+	// flush (see flushRight): LibreOffice sets columns 0.8 font sizes
+	// apart at 0.3 cm, and an HTML page's column-gap is lost on import.
+	minNarrowGutter = 0.6
+	fullLine        = 0.6 // a column's typical line fills this share of its width
+	minColumn       = 8   // narrowest column of prose
+	paraGap         = 1.6 // a vertical gap this many times the usual line pitch starts a paragraph
+	minTableRows    = 2   // rows of cells in a row that make a table (one is a fluke: a wide space, a figure's labels)
 )
 
 // pageText returns a page's text in reading order.
@@ -272,7 +276,7 @@ func (w *textWriter) region(bands []band) {
 	for _, b := range bands[g.from:g.to] {
 		var l, r []item
 		for _, it := range b.items {
-			if it.x1 <= g.x0+1e-6 {
+			if g.leftOf(it) {
 				l = append(l, it)
 			} else {
 				r = append(r, it)
@@ -363,6 +367,7 @@ func (w *textWriter) line(items []item, bars [][2]float64) (hyphen bool) {
 		items, hyphen = items[:last], true
 	}
 	marks := attachAccents(items)
+	track := tracking(items)
 	var prev *item
 	var recent [4]*item // the last glyphs written, to drop copies of them
 	pendingSpace := false
@@ -381,7 +386,7 @@ func (w *textWriter) line(items []item, bars [][2]float64) (hyphen bool) {
 		}
 		sep := bars != nil && prev != nil && wrote && cellGap(*prev, *it) && overlapsAny([2]float64{prev.x1, it.x0}, bars)
 		if prev != nil && !pendingSpace && wrote {
-			pendingSpace = spaceBetween(*prev, *it)
+			pendingSpace = spaceBetween(*prev, *it, track)
 		}
 		if it.r != 0 {
 			switch {
@@ -455,16 +460,61 @@ func attachAccents(items []item) []rune {
 
 // spaceBetween decides whether a word ends between two neighbouring glyphs:
 // where the gap between them is wider than a tenth of the font size
-// (pdftotext's rule), and where PDFium, reading the two one after the
-// other on one line, inferred a space (from the font's space width and the
-// text's kerning). PDFium's own judgement counts only for glyphs it read in
-// a row: glyphs that meet only after reordering have no PDFium judgement.
-func spaceBetween(p, q item) bool {
-	gap := q.x0-p.x1 > wordGap*max(p.h, q.h)
-	if q.seq == p.seq+1 && !q.breakB4 {
+// (pdftotext's rule) beyond the line's tracking, and where PDFium, reading
+// the two one after the other on one line, inferred a space (from the
+// font's space width and the text's kerning). PDFium's own judgement counts
+// only for glyphs it read in a row: glyphs that meet only after reordering
+// have no PDFium judgement; nor does it on a letter-spaced line, where it
+// takes the spacing between letters for spaces.
+func spaceBetween(p, q item, track float64) bool {
+	h := max(p.h, q.h)
+	gap := q.x0-p.x1-track*h > wordGap*h
+	if q.seq == p.seq+1 && !q.breakB4 && track == 0 {
 		return q.spaceB4 || gap
 	}
 	return gap
+}
+
+// minTracking is the least spacing between letters, in font sizes, that
+// makes a line letter-spaced.
+const minTracking = 0.04
+
+// tracking is the spacing a line puts between all its letters, in font
+// sizes: LibreOffice justifies a Korean line by spacing out every syllable
+// (0.08 to 0.12 of the font size here, and a word space that much wider),
+// and PDFium then reads "학 사 경 고". It is the lower quartile of the gaps
+// between the line's CJK glyphs, most of which are between letters
+// (LibreOffice spaces out only them, not "A+(4.5)" among them); 0 below
+// minTracking (a line set as usual) and on a line of other letters, whose
+// spacing PDFium reads as pdftotext does.
+func tracking(items []item) float64 {
+	var wide []float64
+	var prev *item
+	for i := range items {
+		it := &items[i]
+		if it.space || it.r == 0 {
+			continue
+		}
+		if prev != nil && it.h > 0 {
+			if cjk(prev.r) && cjk(it.r) {
+				wide = append(wide, (it.x0-prev.x1)/max(it.h, prev.h))
+			}
+		}
+		prev = it
+	}
+	if len(wide) < 4 {
+		return 0
+	}
+	if t := quantile(wide, 0.25); t >= minTracking {
+		return t
+	}
+	return 0
+}
+
+// cjk says whether a letter is Hangul, a Han character or kana: the
+// full-width letters that CJK justification spaces out.
+func cjk(r rune) bool {
+	return unicode.In(r, unicode.Hangul, unicode.Han, unicode.Hiragana, unicode.Katakana)
 }
 
 // duplicate says whether q repeats p at the same place (text drawn twice

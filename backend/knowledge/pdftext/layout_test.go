@@ -1,6 +1,7 @@
 package pdftext
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -325,6 +326,101 @@ func TestPageTextUnderColumns(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got, want := nonEmptyLines(pageText(tt.gs())), strings.Join(tt.want, "\n"); got != want {
+				t.Errorf("pageText =\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+// TestPageTextNarrowGutter: columns set closer than a gutter (0.7 font
+// sizes, LibreOffice's 0.3 cm) are read apart where the right column's
+// lines start flush, with a full stop hung into the gap kept in the left
+// column; a column that holds a table's rows is still a column; and the
+// wide spaces of justified prose that line up down a few lines, the words
+// after them starting at different places, do not split the prose.
+func TestPageTextNarrowGutter(t *testing.T) {
+	// 20 syllables a line: 72 to 272, the right column from 279.
+	left := []string{"가나다라마바사아자차카타파하거너더러머버", "서어저처커터퍼허고노도로모보소오조초코토",
+		"포호구누두루무부수우주추쿠투푸후그느드르", "므브스으즈츠크트프흐기니디리미비시이지치"}
+	right := []string{"키티피히개내대래매배새애재채캐태패해게네", "데레메베세에제체케테페헤괴뇌되뢰뫼뵈쇠외",
+		"죄최쾨퇴푀회귀뉘뒤뤼뮈뷔쉬위쥐취퀴튀퓌휘", "갸냐댜랴먀뱌샤야쟈챠캬탸퍄햐겨녀뎌려며벼"}
+	lines := func(l, r []string, hang bool) []glyph {
+		var gs []glyph
+		for i := range max(len(l), len(r)) {
+			y := 700 - 14*float64(i)
+			if i < len(l) {
+				text := l[i]
+				if hang {
+					text += "." // 272 to 277, into the gap
+				}
+				gs = append(append(gs, brk()), glyphLine(text, 72, y, nil)...)
+			}
+			if i < len(r) {
+				gs = append(append(gs, brk()), glyphLine(r[i], 279, y, nil)...)
+			}
+		}
+		return gs[1:]
+	}
+	dotted := func(ls []string) []string {
+		out := make([]string, len(ls))
+		for i, l := range ls {
+			out[i] = l + "."
+		}
+		return out
+	}
+	// Four rows of three cells 60 pt apart under three lines of the right
+	// column: most of its lines are short.
+	table := func() []glyph {
+		gs := lines(append(left, left[:3]...), right[:3], false)
+		for i := range 4 {
+			for c, cell := range []string{"구분", "기간", "비고"} {
+				gs = append(append(gs, brk()), glyphLine(cell+string(rune('1'+i)), 279+60*float64(c), 700-14*float64(3+i), nil)...)
+			}
+		}
+		return gs
+	}
+	// Four lines of one column, 72 to 469, with a 12 pt space at 267 or
+	// 272: a white strip 7 pt wide runs down them, the words after it
+	// start at 279 or 284.
+	river := func() ([]glyph, []string) {
+		var gs []glyph
+		var want []string
+		for i := range 4 {
+			y := 700 - 14*float64(i)
+			a, b := left[i][:19*3]+"1", right[i][:19*3] // 19 syllables and a digit: 72 to 267
+			x := 279.0
+			if i%2 == 1 {
+				a, b, x = left[i], right[i][:18*3]+"1", 284 // 72 to 272
+			}
+			gs = append(append(gs, brk()), glyphLine(a, 72, y, nil)...)
+			gs = append(gs, glyph{r: ' ', gen: true})
+			gs = append(gs, glyphLine(b, x, y, nil)...)
+			want = append(want, a+" "+b)
+		}
+		return gs[1:], want
+	}
+	riverGlyphs, riverText := river()
+	tests := []struct {
+		name string
+		gs   []glyph
+		want []string
+		bars bool // read the line's cell bars as spaces
+	}{
+		{"0.7 font sizes apart", lines(left, right, false), append(slices.Clone(left), right...), false},
+		{"full stops hung into the gap", lines(left, right, true), append(dotted(left), right...), false},
+		{"a table's rows in the right column", table(), append(append(append(slices.Clone(left), left[:3]...), right[:3]...),
+			"구분1 | 기간1 | 비고1", "구분2 | 기간2 | 비고2", "구분3 | 기간3 | 비고3", "구분4 | 기간4 | 비고4"), false},
+		// Spaces this wide that line up read as a table's (an old weakness):
+		// here only the lines being whole is asked.
+		{"a river of spaces in one column", riverGlyphs, riverText, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := nonEmptyLines(pageText(tt.gs))
+			if tt.bars {
+				got = strings.ReplaceAll(got, cellSep, " ")
+			}
+			if want := strings.Join(tt.want, "\n"); got != want {
 				t.Errorf("pageText =\n%s\nwant\n%s", got, want)
 			}
 		})

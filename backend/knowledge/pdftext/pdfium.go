@@ -149,8 +149,10 @@ func (p *pdfium) glyphs(ctx context.Context, tp uint32, count int, view *box) ([
 	out := make([]glyph, 0, count)
 	s := uint64(p.scratch)
 	tpa := uint64(tp)
-	var prev *glyph // the last glyph of the stretch being read
+	var prev *glyph // the last glyph of the stretch being read, as read
+	var last glyph  // its box before fitting
 	upright := true // whether that stretch is upright
+	var fit boxFit  // how that stretch's boxes are fitted to its font size
 	for i := 0; i < count; i++ {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -201,18 +203,25 @@ func (p *pdfium) glyphs(ctx context.Context, tp uint32, count int, view *box) ([
 			// drops them too). The box is in page space, before any turn.
 			g.off = view != nil && (g.x1 < view.x0 || g.x0 > view.x1 || g.hi < view.y0 || g.lo > view.y1)
 		}
-		if prev == nil || !valid || !follows(*prev, g) {
-			q, err := p.turnOf(ctx, tpa, idx)
+		if prev == nil || !valid || !follows(last, g) {
+			q, scale, err := p.turnOf(ctx, tpa, idx)
 			if err != nil {
 				return nil, err
 			}
-			upright = q == 0
+			upright, fit = q == 0, boxFit{}
+			if upright && valid {
+				if fit, err = p.fitOf(ctx, tpa, idx, g, scale); err != nil {
+					return nil, err
+				}
+			}
 		}
 		if !upright || !valid {
 			if err := p.turnedGlyph(ctx, tpa, idx, &g); err != nil {
 				return nil, err
 			}
 		}
+		last = g
+		fit.apply(&g)
 		out = append(out, g)
 		prev = &out[len(out)-1]
 	}
@@ -230,17 +239,70 @@ func follows(p, g glyph) bool {
 // turnOf returns the writing direction of a glyph in quarter turns, or -1
 // for text that is mirrored or slanted more than a few degrees: such text
 // is read with its own matrix too.
-func (p *pdfium) turnOf(ctx context.Context, tp, idx uint64) (int, error) {
+// Its scale is the matrix's vertical unit (0 when PDFium has no matrix).
+func (p *pdfium) turnOf(ctx context.Context, tp, idx uint64) (q int, scale float64, err error) {
 	s := uint64(p.scratch)
 	ok, err := p.call(ctx, "FPDFText_GetMatrix", tp, idx, s)
 	if err != nil || ok == 0 {
-		return 0, err
+		return 0, 0, err
 	}
 	a, b, c, d := p.f32(0), p.f32(4), p.f32(8), p.f32(12)
 	if a > 0 && d > 0 && math.Abs(b) < 0.05*a && math.Abs(c) < 0.05*d {
-		return 0, nil
+		return 0, math.Hypot(c, d), nil
 	}
-	return -1, nil
+	return -1, 0, nil
+}
+
+// maxBoxHeight is the tallest loose box, in font sizes, that is taken as
+// the font's own descent to ascent (Noto Sans CJK's is 1.45).
+const maxBoxHeight = 1.8
+
+// boxFit refits the loose boxes of a stretch of upright glyphs whose font
+// gives no ascent or descent. PDFium then spans the font's bounding box,
+// which for a CJK font is nearly three font sizes tall: LibreOffice writes
+// /Ascent 0 /Descent 0 for Noto Sans CJK, and its 10.5-point text came out
+// 30 points tall, so a column gutter (a font size wide) and a word space
+// (a tenth of one) were measured against three times the size, and two
+// columns were read across as one. A zero size leaves the boxes as they are.
+type boxFit struct {
+	size float64 // font size after the matrix
+	dy   float64 // from the loose box's bottom up to the baseline
+}
+
+// fitOf measures the first glyph of a stretch: its font size (PDFium's,
+// before the matrix, times the matrix's vertical unit) and, only when the
+// loose box is too tall for it, its baseline.
+func (p *pdfium) fitOf(ctx context.Context, tp, idx uint64, g glyph, scale float64) (boxFit, error) {
+	if scale <= 0 {
+		return boxFit{}, nil
+	}
+	bits, err := p.raw(ctx, "FPDFText_GetFontSize", tp, idx)
+	if err != nil {
+		return boxFit{}, err
+	}
+	size := math.Float64frombits(bits) * scale
+	if !(size > 0) || math.IsInf(size, 0) || g.h <= maxBoxHeight*size {
+		return boxFit{}, nil
+	}
+	s := uint64(p.scratch)
+	ok, err := p.call(ctx, "FPDFText_GetCharOrigin", tp, idx, s, s+8)
+	if err != nil || ok == 0 {
+		return boxFit{}, err
+	}
+	oy := p.f64(8)
+	if oy < g.lo || oy > g.hi {
+		return boxFit{}, nil // an odd origin: keep the box
+	}
+	return boxFit{size: size, dy: oy - g.lo}, nil
+}
+
+// apply gives a glyph of the stretch the box of its font size around its
+// baseline, as turnedGlyph does.
+func (f boxFit) apply(g *glyph) {
+	if f.size > 0 {
+		oy := g.lo + f.dy
+		g.h, g.lo, g.hi = f.size, oy-0.2*f.size, oy+0.8*f.size
+	}
 }
 
 // pageRunes returns the code point of every character of a text page from

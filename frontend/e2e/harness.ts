@@ -329,6 +329,27 @@ export async function pullDelay(fake: FakeOllama, ms: number): Promise<void> {
   await control(fake, "pull_delay", { ms });
 }
 
+/** counts is how many requests the fake has answered (or is answering), by path. */
+export async function counts(fake: FakeOllama): Promise<Record<string, number>> {
+  return ((await control(fake, "counts")) ?? {}) as Record<string, number>;
+}
+
+/**
+ * embedsSettled waits until the app has stopped asking the fake for
+ * embeddings (the built-in catalog's, a turn's query), so that a fault set
+ * next meets the embedding a test means.
+ */
+export async function embedsSettled(fake: FakeOllama): Promise<void> {
+  let last = -1;
+  for (let i = 0; i < 120; i++) {
+    const n = (await counts(fake))["/api/embed"] ?? 0;
+    if (n > 0 && n === last) return;
+    last = n;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error("the app kept asking for embeddings for two minutes");
+}
+
 /** pending is how many scripted replies are still unused. */
 export async function pending(fake: FakeOllama): Promise<number> {
   const r = (await control(fake, "script", [])) as { pending: number };

@@ -179,3 +179,40 @@ func TestAttachedFiles(t *testing.T) {
 		t.Fatalf("a conversation id that leaves the folder: %v", err)
 	}
 }
+
+// A file attached to a conversation is in its folder once it is swapped
+// in, while it still embeds (a local model takes minutes), so that the
+// conversation is named after it then; its embedding stopped, it stays.
+func TestAttachedWhileItEmbeds(t *testing.T) {
+	e := newPlainEnv(t)
+	dir := filepath.Join(e.dir, "uploads")
+	sink := &holdSink{fakeSink: e.sink, hold: "회의록.md", held: make(chan struct{})}
+	b := e.openWith(Options{Sink: sink, UploadDir: dir})
+	const conv = "0199a000-0000-7000-8000-00000000000d"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type result struct {
+		res UploadResult
+		err error
+	}
+	out := make(chan result, 1)
+	go func() {
+		res, err := b.UploadToConversation(ctx, conv, "회의록.md", strings.NewReader("# 회의록\n\n다음 주 월요일에 출시합니다.\n"), nil)
+		out <- result{res, err}
+	}()
+	<-sink.held
+	if got, err := AttachedFiles(dir, conv); err != nil || !slices.Equal(got, []string{"회의록.md"}) {
+		t.Fatalf("while it embeds, the conversation's files: %q, %v", got, err)
+	}
+	cancel() // only its embedding stops
+	r := <-out
+	if r.err != nil || r.res.Outcome != UploadAdded {
+		t.Fatalf("stopped while it embedded: %+v, %v", r.res, r.err)
+	}
+	if got, _ := AttachedFiles(dir, conv); !slices.Equal(got, []string{"회의록.md"}) {
+		t.Fatalf("after its embedding stopped: %q", got)
+	}
+	if left := files(t, dir); slices.ContainsFunc(left, func(f string) bool { return strings.HasPrefix(f, incomingDir) }) {
+		t.Errorf("the incoming copy stays: %q", left)
+	}
+}

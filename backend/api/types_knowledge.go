@@ -142,11 +142,11 @@ type ImportProgress struct {
 // Max the limit: "384 MB", a count, or seconds for the times),
 // pdf_encrypted, pdf_no_text, pdf_damaged; office_damaged,
 // office_encrypted (a password, an EPUB's DRM, an HWP distribution
-// document), office_limit (a Word, PowerPoint, HWP, HWPX, OpenDocument or
+// document), office_limit (a Word, PowerPoint, Excel, HWP, HWPX, OpenDocument or
 // EPUB file that unpacks past Max MB of XML or records, or past its limits
 // of parts, records and nesting);
-// legacy_doc, legacy_hwp, legacy_ppt (an old binary format: .doc, HWP 3,
-// .ppt; save it as .docx, .hwpx, .pptx);
+// legacy_doc, legacy_hwp, legacy_ppt, legacy_xls (an old binary format:
+// .doc, HWP 3, .ppt, .xls; save it as .docx, .hwpx, .pptx, .xlsx);
 // html_limit (a web page with one tag or run of text over Max MB);
 // unsupported (not a kind Wayfinder reads), empty (no text), binary (binary data, the first junk
 // on Line), encoding (invalid sequences of an unknown encoding, from

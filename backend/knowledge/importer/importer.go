@@ -45,6 +45,8 @@ const (
 	KindEPUB     Kind = "epub" // an e-book
 	KindSlides   Kind = "pptx" // PowerPoint 2007 and later, a slide a page
 	KindHWP      Kind = "hwp"  // Hancom Office's binary HWP 5.0 (한글 2002 and later)
+	KindXLSX     Kind = "xlsx" // Excel 2007 and later, a sheet a section
+	KindODS      Kind = "ods"  // OpenDocument spreadsheet (LibreOffice Calc)
 )
 
 // ErrUnsupported marks a file whose extension names no supported format.
@@ -86,6 +88,7 @@ var kinds = map[string]Kind{
 	".json": KindJSON, ".jsonl": KindJSON, ".ndjson": KindJSON,
 	".docx": KindWord, ".hwpx": KindHWPX, ".hwp": KindHWP, ".odt": KindODT, ".pptx": KindSlides,
 	".html": KindHTML, ".htm": KindHTML, ".xhtml": KindHTML, ".epub": KindEPUB,
+	".xlsx": KindXLSX, ".ods": KindODS,
 }
 
 // KindOf tells the format from the file name.
@@ -142,6 +145,10 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 			return readSlides(ctx, path, r, sink)
 		case KindHWP:
 			return readHWP(ctx, path, r, sink)
+		case KindXLSX:
+			return readXLSX(ctx, path, r, sink)
+		case KindODS:
+			return readODS(ctx, path, r, sink)
 		}
 		var err error
 		if tr, err = NewTextReader(r); err != nil {

@@ -85,6 +85,9 @@ func (w *mdWriter) end() error {
 	return w.sink.End(w.doc)
 }
 
+// cellSep is written between the cells of a table row.
+const cellSep = " | "
+
 // maxHeld bounds the text of one paragraph or table row a reader holds
 // before handing it on: a hostile page of one endless line, or a table
 // cell of endless paragraphs, is handed on in pieces.
@@ -178,7 +181,7 @@ func (t *tables) endRow() error {
 		}
 	}
 	t.rows[i], t.held = nil, 0
-	line := strings.Join(cells, " | ")
+	line := strings.Join(cells, cellSep)
 	if i > 0 && t.rows[i-1] != nil { // a table in a cell
 		inner := t.rows
 		t.rows = t.rows[:i]

@@ -73,7 +73,7 @@ func (e *LegacyError) Error() string {
 func (e *LegacyError) Is(target error) bool { return target == ErrUnsupported }
 
 // legacyFormats maps each old binary format to the XML one to save it as.
-var legacyFormats = map[string]string{".doc": ".docx", ".hwp": ".hwpx", ".ppt": ".pptx"}
+var legacyFormats = map[string]string{".doc": ".docx", ".hwp": ".hwpx", ".ppt": ".pptx", ".xls": ".xlsx"}
 
 // unsupported is the error for a file whose kind is not read: a
 // *LegacyError for an old office format, else ErrUnsupported.

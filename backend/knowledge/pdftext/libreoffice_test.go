@@ -10,8 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 	"unicode"
+
+	"github.com/wayfinder-app/wayfinder/backend/internal/officetest"
 )
 
 // The LibreOffice tier: a Korean regulation laid out in LibreOffice
@@ -23,61 +24,19 @@ import (
 // ascent or a descent (so PDFium's boxes are three font sizes tall); and
 // its columns may be 0.8 font sizes apart.
 
-// soffice is LibreOffice's command. make test installs Debian's
-// libreoffice-writer-nogui and sets WAYFINDER_SOFFICE; a bare go test
-// without it skips.
-func soffice(t *testing.T) string {
-	t.Helper()
-	name := os.Getenv("WAYFINDER_SOFFICE")
-	required := name != ""
-	if name == "" {
-		name = "soffice"
-	}
-	path, err := exec.LookPath(name)
-	if err == nil {
-		_, err = exec.LookPath("pdftotext")
-	}
-	if err != nil {
-		if required {
-			t.Fatalf("WAYFINDER_SOFFICE=%s: %v (make deps-test installs Debian's libreoffice-writer-nogui, fonts-noto-cjk and poppler-utils)", name, err)
-		}
-		t.Skipf("soffice or pdftotext not installed (Debian packages libreoffice-writer-nogui, fonts-noto-cjk, poppler-utils): %v", err)
-	}
-	return path
-}
-
-// convertPDF prints documents to PDFs in out with LibreOffice, in a profile
-// of its own so that another LibreOffice running does not take the call.
-func convertPDF(ctx context.Context, soffice, out string, srcs ...string) error {
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
-	defer cancel()
-	args := []string{"-env:UserInstallation=file://" + filepath.Join(out, "profile"), "--headless", "--convert-to", "pdf", "--outdir", out}
-	for _, s := range srcs {
-		abs, err := filepath.Abs(s)
-		if err != nil {
-			return err
-		}
-		args = append(args, abs)
-	}
-	if b, err := exec.CommandContext(ctx, soffice, args...).CombinedOutput(); err != nil {
-		return fmt.Errorf("soffice: %w\n%s", err, b)
-	}
-	return nil
-}
-
 // TestLibreOfficeLayouts checks every page's running header and page
 // number, every block of the fixture in its order (so the left column is
 // read before the right one, a table after the columns above it), the
 // paragraphs whole (no line mixes two columns, no word is spaced out into
 // syllables) and word recall against pdftotext of at least 0.97.
 func TestLibreOfficeLayouts(t *testing.T) {
-	bin := soffice(t)
+	bin := officetest.Soffice(t, "pdftotext")
 	dir := t.TempDir()
 	if d := os.Getenv("WAYFINDER_PDF_OUT"); d != "" {
 		dir = d // keep the files
 	}
 	src := filepath.Join("testdata", "libreoffice", "ko.fodt")
-	if err := convertPDF(context.Background(), bin, dir, src); err != nil {
+	if err := officetest.Convert(context.Background(), bin, dir, "pdf", src); err != nil {
 		t.Fatal(err)
 	}
 	pdf := filepath.Join(dir, "ko.pdf")

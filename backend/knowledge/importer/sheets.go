@@ -1,0 +1,558 @@
+package importer
+
+import (
+	"archive/zip"
+	"context"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A spreadsheet (.xlsx, .ods) is read a sheet a section. A sheet's
+// heading is its name and its first row, which in a person's sheet names
+// the columns ("성적: 이름 | 학년 | 점수"): every chunk of a long sheet
+// then carries what its columns mean, and a search for a column's name
+// finds its rows. Each further row is a paragraph of its own, its cells
+// between " | " as a table row of a document is, empty cells kept as
+// empty places so that columns line up, empty rows and the empty cells
+// after a row's last value left out. Values are written as the sheet
+// shows them where the file says (OpenDocument keeps the shown text);
+// Excel keeps only the value, so a number in a date format is written as
+// a date (2025-03-02), other numbers to 15 digits, as Excel shows them.
+
+const (
+	// maxSheetGap bounds the empty places written between two values of
+	// a row: a value in column XFD after one in A is one cell further,
+	// not 16,000.
+	maxSheetGap = 64
+	// maxRepeat bounds how often an OpenDocument row or cell written once
+	// with a repeat count is written out (a sheet's empty tail repeats a
+	// million times; such repeats of a value are a style's, not data).
+	maxRepeat = 1000
+	// maxSharedStrings and maxCellFormats bound what an Excel file's
+	// tables of strings and cell formats may hold.
+	maxSharedStrings = 4 << 20
+	maxCellFormats   = 1 << 16
+)
+
+// sheetWriter writes a workbook's sheets through an mdWriter, a row at a
+// time.
+type sheetWriter struct {
+	w      *mdWriter
+	name   string // the sheet being read
+	header bool   // whether its first row (its heading) is written
+	row    strings.Builder
+	places int // the cells of the row so far, empty ones too
+	empty  int // empty cells since the row's last value
+}
+
+func newSheetWriter(path string, kind Kind, sink Sink) *sheetWriter {
+	w := &mdWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: kind, Markdown: true}}
+	w.titled = true // a workbook is named by its file, not its first sheet
+	return &sheetWriter{w: w}
+}
+
+// sheet starts a sheet.
+func (s *sheetWriter) sheet(name string) {
+	s.name, s.header = strings.TrimSpace(name), false
+	s.row.Reset()
+	s.places, s.empty = 0, 0
+}
+
+// cell adds a cell to the row being read; an empty one only holds its
+// place.
+func (s *sheetWriter) cell(text string) error {
+	text = strings.Join(strings.Fields(text), " ")
+	if text == "" {
+		s.empty++
+		return nil
+	}
+	if s.places > 0 || s.empty > 0 {
+		for range min(s.empty, maxSheetGap) {
+			s.row.WriteString(cellSep)
+		}
+		if s.places > 0 {
+			s.row.WriteString(cellSep)
+		}
+	}
+	s.row.WriteString(text)
+	s.places += s.empty + 1
+	s.empty = 0
+	if s.row.Len() > maxHeld {
+		return s.endRow() // a row without end goes on as the next paragraph
+	}
+	return nil
+}
+
+// skip holds the places of n empty cells (a gap in Excel's cell
+// references).
+func (s *sheetWriter) skip(n int) { s.empty += min(n, maxSheetGap) }
+
+// endRow writes the row read: the sheet's heading if it is the first.
+func (s *sheetWriter) endRow() error {
+	text := s.row.String()
+	s.row.Reset()
+	s.places, s.empty = 0, 0
+	if text == "" {
+		return nil
+	}
+	if !s.header {
+		s.header = true
+		heading := text
+		if s.name != "" {
+			heading = s.name + ": " + text
+		}
+		return s.w.paragraph(heading, 1)
+	}
+	return s.w.paragraph(text, 0)
+}
+
+// readXLSX reads an Excel workbook (Office Open XML).
+func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink) error {
+	z, err := openArchive(r)
+	if err != nil {
+		return err
+	}
+	sheets, err := xlsxSheets(z)
+	if err != nil {
+		return err
+	}
+	if len(sheets) > maxOfficeParts {
+		return &OfficeLimitError{What: "number of sheets"}
+	}
+	budget := &xmlBudget{left: MaxOfficeXML}
+	defer budget.release()
+	book := xlsxBook{}
+	if err := book.readStrings(z, budget); err != nil {
+		return err
+	}
+	if err := book.readFormats(z, budget); err != nil {
+		return err
+	}
+	s := newSheetWriter(filePath, KindXLSX, sink)
+	for _, sh := range sheets {
+		s.sheet(sh.name)
+		d, closer, err := openPart(z, sh.part, budget)
+		if err != nil {
+			return err
+		}
+		err = budget.judged(book.readSheet(ctx, d, s))
+		closer.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return s.w.end()
+}
+
+type xlsxSheet struct{ name, part string }
+
+// xlsxSheets lists the workbook's sheets in its order, with their parts.
+func xlsxSheets(z *zip.Reader) ([]xlsxSheet, error) {
+	targets := map[string]string{}
+	if f, err := z.Open("xl/_rels/workbook.xml.rels"); err == nil {
+		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 1<<20)), func(e xml.StartElement) {
+			if e.Name.Local == "Relationship" && strings.HasSuffix(attr(e, "Type"), "/worksheet") {
+				targets[attr(e, "Id")] = xlsxPart(attr(e, "Target"))
+			}
+		})
+		f.Close()
+	}
+	f, err := z.Open("xl/workbook.xml")
+	if err != nil {
+		return nil, fmt.Errorf("%w: no workbook", ErrOfficeDamaged)
+	}
+	defer f.Close()
+	var sheets []xlsxSheet
+	err = eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
+		if e.Name.Local != "sheet" {
+			return
+		}
+		for _, a := range e.Attr {
+			if a.Name.Space == nsRel && a.Name.Local == "id" && targets[a.Value] != "" {
+				sheets = append(sheets, xlsxSheet{name: attr(e, "name"), part: targets[a.Value]})
+			}
+		}
+	})
+	if err != nil || len(sheets) == 0 {
+		return nil, fmt.Errorf("%w: no sheets", ErrOfficeDamaged)
+	}
+	return sheets, nil
+}
+
+// xlsxPart resolves a relationship's target against the workbook's folder.
+func xlsxPart(target string) string {
+	if t, ok := strings.CutPrefix(target, "/"); ok {
+		return t
+	}
+	return path.Join("xl", target)
+}
+
+// xlsxBook holds what the sheets of an Excel workbook refer to.
+type xlsxBook struct {
+	strings []string
+	dates   []bool // per cell format (a cell's s attribute): a date or a time
+	epoch   time.Time
+}
+
+// readStrings reads the shared strings, which text cells name by index.
+func (b *xlsxBook) readStrings(z *zip.Reader, budget *xmlBudget) error {
+	d, closer, err := openPart(z, "xl/sharedStrings.xml", budget)
+	if err != nil {
+		return nil // a workbook of numbers has none
+	}
+	defer closer.Close()
+	var cur strings.Builder
+	in, text := false, false
+	err = eachToken(d, func(tok xml.Token) {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "si":
+				in = true
+				cur.Reset()
+			case "t":
+				text = in
+			case "rPh": // a phonetic reading (furigana) is not the text
+				in = false
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "si":
+				if len(b.strings) < maxSharedStrings {
+					b.strings = append(b.strings, cur.String())
+				}
+				in = false
+			case "t":
+				text = false
+			case "rPh":
+				in = true
+			}
+		case xml.CharData:
+			if text && cur.Len() < maxHeld {
+				cur.Write(t)
+			}
+		}
+	})
+	if len(b.strings) >= maxSharedStrings {
+		return &OfficeLimitError{What: "number of strings"}
+	}
+	return budget.judged(err)
+}
+
+// readFormats reads which cell formats show a date or a time, and the
+// workbook's date system.
+func (b *xlsxBook) readFormats(z *zip.Reader, budget *xmlBudget) error {
+	b.epoch = time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
+	if f, err := z.Open("xl/workbook.xml"); err == nil {
+		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
+			if e.Name.Local == "workbookPr" && (attr(e, "date1904") == "1" || attr(e, "date1904") == "true") {
+				b.epoch = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)
+			}
+		})
+		f.Close()
+	}
+	d, closer, err := openPart(z, "xl/styles.xml", budget)
+	if err != nil {
+		return nil // every cell in the general format
+	}
+	defer closer.Close()
+	custom := map[int]bool{}
+	inXfs := false
+	err = eachToken(d, func(tok xml.Token) {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "numFmt":
+				if id := atoiOr(attr(t, "numFmtId"), -1); id >= 0 {
+					custom[id] = dateFormat(attr(t, "formatCode"))
+				}
+			case "cellXfs":
+				inXfs = true
+			case "xf":
+				if inXfs && len(b.dates) < maxCellFormats {
+					id := atoiOr(attr(t, "numFmtId"), 0)
+					date, ok := custom[id]
+					if !ok {
+						date = builtinDate(id)
+					}
+					b.dates = append(b.dates, date)
+				}
+			}
+		case xml.EndElement:
+			if t.Name.Local == "cellXfs" {
+				inXfs = false
+			}
+		}
+	})
+	return budget.judged(err)
+}
+
+// builtinDate says whether one of Excel's built-in number formats shows a
+// date or a time (14–22 everywhere, 27–36 and 50–58 in East Asian
+// versions, 45–47 times).
+func builtinDate(id int) bool {
+	return id >= 14 && id <= 22 || id >= 27 && id <= 36 || id >= 45 && id <= 47 || id >= 50 && id <= 58
+}
+
+// dateFormat says whether a custom number format shows a date or a time:
+// it has a date or time code outside its quoted text, escapes and
+// bracketed parts (a colour, a currency's locale).
+func dateFormat(code string) bool {
+	quoted, bracket := false, false
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '\\' || c == '_' || c == '*':
+			i++ // the next character is shown (or padded) as it is
+		case c == '[':
+			bracket = true
+		case c == ']':
+			bracket = false
+		case bracket:
+		case strings.IndexByte("yYdDhHsS", c) >= 0:
+			return true
+		case c == 'm' || c == 'M':
+			return !strings.EqualFold(code, "General")
+		}
+	}
+	return false
+}
+
+// readSheet reads a worksheet's rows.
+func (b *xlsxBook) readSheet(ctx context.Context, d *xml.Decoder, s *sheetWriter) error {
+	var (
+		cellType, style string
+		col, next       int // the cell's column (from 1), the column expected next
+		value           strings.Builder
+		inValue         bool
+		rows            int
+	)
+	var failed error
+	err := eachToken(d, func(tok xml.Token) {
+		if failed != nil {
+			return
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "row":
+				next = 1
+				if rows++; rows%1024 == 0 {
+					failed = ctx.Err()
+				}
+			case "c":
+				cellType, style = attr(t, "t"), attr(t, "s")
+				col = columnOf(attr(t, "r"))
+				if col == 0 {
+					col = next
+				}
+				if col > next {
+					s.skip(col - next)
+				}
+				next = col + 1
+				value.Reset()
+			case "v", "t":
+				inValue = true
+			}
+		case xml.CharData:
+			if inValue && value.Len() < maxHeld {
+				value.Write(t)
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "v", "t":
+				inValue = false
+			case "c":
+				failed = s.cell(b.shown(cellType, style, value.String()))
+			case "row":
+				failed = s.endRow()
+			}
+		}
+	})
+	if failed != nil {
+		return failed
+	}
+	return err
+}
+
+// shown is a cell's value as Excel shows it, near enough.
+func (b *xlsxBook) shown(typ, style, v string) string {
+	switch typ {
+	case "s":
+		if i := atoiOr(v, -1); i >= 0 && i < len(b.strings) {
+			return b.strings[i]
+		}
+		return ""
+	case "b":
+		if v == "1" {
+			return "TRUE"
+		}
+		return "FALSE"
+	case "str", "inlineStr", "e":
+		return v
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil {
+		return v
+	}
+	if i := atoiOr(style, -1); i >= 0 && i < len(b.dates) && b.dates[i] && f >= 0 && f < 2958466 {
+		return excelDate(b.epoch, f)
+	}
+	return strconv.FormatFloat(f, 'g', 15, 64)
+}
+
+// excelDate writes a date serial number: days since the epoch, the
+// fraction a time of day. The 1900 system counts a 29 February 1900 that
+// never was (Lotus 1-2-3's error, kept), so serials before it are a day
+// later than the epoch says.
+func excelDate(epoch time.Time, serial float64) string {
+	days, frac := math.Modf(serial)
+	clock := time.Duration(math.Round(frac*86400)) * time.Second
+	if days == 0 && (frac > 0 || epoch.Year() == 1899) {
+		return time.Time{}.Add(clock).Format("15:04") // a time of day alone
+	}
+	if epoch.Year() == 1899 && days < 61 {
+		days++
+	}
+	t := epoch.AddDate(0, 0, int(days)).Add(clock)
+	if frac == 0 {
+		return t.Format("2006-01-02")
+	}
+	return t.Format("2006-01-02 15:04")
+}
+
+// columnOf is the column of a cell reference ("C7" is 3), 0 for none.
+func columnOf(ref string) int {
+	n := 0
+	for i := 0; i < len(ref) && i < 3; i++ {
+		c := ref[i] | 0x20
+		if c < 'a' || c > 'z' {
+			break
+		}
+		n = n*26 + int(c-'a'+1)
+	}
+	return n
+}
+
+// readODS reads an OpenDocument spreadsheet (LibreOffice Calc).
+func readODS(ctx context.Context, filePath string, r io.Reader, sink Sink) error {
+	z, err := openArchive(r)
+	if err != nil {
+		return err
+	}
+	budget := &xmlBudget{left: MaxOfficeXML}
+	defer budget.release()
+	d, closer, err := openPart(z, "content.xml", budget)
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	s := newSheetWriter(filePath, KindODS, sink)
+	if err := budget.judged(readODSBody(ctx, d, s)); err != nil {
+		return err
+	}
+	return s.w.end()
+}
+
+// readODSBody reads content.xml's tables. A row or cell written once with
+// a repeat count (table:number-rows-repeated, …-columns-repeated) is
+// written out that often, up to maxRepeat, when it holds a value.
+func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter) error {
+	var (
+		cell       strings.Builder
+		inCell     int // depth inside a cell (a cell holds paragraphs)
+		comment    int // depth inside a cell's comment, which is not its value
+		paragraphs int
+		cellRepeat int
+		row        []string // the row's cells: a repeated row is written again
+		rowRepeat  int
+		rows       int
+	)
+	var failed error
+	writeRow := func() {
+		for range min(rowRepeat, maxRepeat) {
+			for _, c := range row {
+				if failed = s.cell(c); failed != nil {
+					return
+				}
+			}
+			if failed = s.endRow(); failed != nil || strings.Join(row, "") == "" {
+				return // an empty row repeated is one empty row
+			}
+		}
+	}
+	err := eachToken(d, func(tok xml.Token) {
+		if failed != nil {
+			return
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			name := qname(t.Name)
+			switch {
+			case comment > 0:
+				comment++
+			case inCell > 0:
+				inCell++
+				switch name {
+				case "office:annotation":
+					comment = 1
+				case "text:p", "text:h":
+					if paragraphs++; paragraphs > 1 {
+						cell.WriteByte(' ')
+					}
+				case "text:s", "text:tab", "text:line-break":
+					cell.WriteByte(' ')
+				}
+			case name == "table:table":
+				s.sheet(attr(t, "name"))
+			case name == "table:table-row":
+				row, rowRepeat = row[:0], max(atoiOr(attr(t, "number-rows-repeated"), 1), 1)
+				if rows++; rows%1024 == 0 {
+					failed = ctx.Err()
+				}
+			case name == "table:table-cell" || name == "table:covered-table-cell":
+				inCell, paragraphs = 1, 0
+				cellRepeat = max(atoiOr(attr(t, "number-columns-repeated"), 1), 1)
+				cell.Reset()
+			}
+		case xml.CharData:
+			if inCell > 0 && comment == 0 && cell.Len() < maxHeld {
+				cell.Write(t)
+			}
+		case xml.EndElement:
+			switch {
+			case comment > 0:
+				if comment--; comment == 0 {
+					inCell-- // the comment's own end
+				}
+			case inCell > 1:
+				inCell--
+			case inCell == 1:
+				inCell = 0
+				text := cell.String()
+				n := min(cellRepeat, maxRepeat)
+				if strings.TrimSpace(text) == "" {
+					text, n = "", min(cellRepeat, maxSheetGap) // places, written only before a value
+				}
+				for range n {
+					row = append(row, text)
+				}
+			case qname(t.Name) == "table:table-row":
+				writeRow()
+			}
+		}
+	})
+	if failed != nil {
+		return failed
+	}
+	return err
+}

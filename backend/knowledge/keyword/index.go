@@ -64,7 +64,7 @@ type Index struct {
 	loan  loanTable
 }
 
-// loanTable maps consonant skeletons to the Latin terms of the index
+// loanTable maps the keys of sounds to the Latin terms of the index
 // (loanword.go). It is built on the first search that needs it, and again
 // after the terms changed: documents are added far more rarely than
 // searched, and a keyword search of Latin words never builds it.
@@ -72,8 +72,11 @@ type loanTable struct {
 	mu    sync.Mutex
 	vocab uint64
 	built bool
-	byKey map[string][]string
+	byKey map[string][]loanEntry
 }
+
+// loanEntry is a Latin term of the index and the vowels of one of its keys.
+type loanEntry struct{ term, vowels string }
 
 // scratch is the per-search score table, dense by document number: at 100k
 // chunks a slice is several times faster than a map.
@@ -232,14 +235,23 @@ func (ix *Index) forms(t queryTerm) []string {
 }
 
 // loanForms returns the Latin words of the index that sound like the
-// longest beginning of a Hangul loan word that sounds like any, if the
-// Hangul spelling is the rarer of the two in the index: a name the text
-// writes in Latin letters (Calc) is rarely or never written 칼크 there,
-// whereas a word the text itself spells in Hangul (리눅스) needs no help.
-// A Hangul word's frequency is bounded by that of its rarest bigram.
+// longest beginning of a Hangul word that sounds like any, if the Hangul
+// spelling is at most as common as the Latin one in the index: a name the
+// text writes in Latin letters (Calc) is rarely or never written 칼크 there,
+// whereas a word the text itself spells in Hangul more often (리눅스) needs
+// no help. A Hangul word's frequency is bounded by that of its rarest
+// bigram. (Only where the Hangul spelling was the rarer, 태스크 in one
+// paragraph and task in another stayed apart.)
 func (ix *Index) loanForms(cands []loanCandidate) []string {
 	for _, c := range cands {
-		terms := ix.loanTerms(c.key)
+		var terms []string
+		for _, k := range c.keys {
+			for _, e := range ix.loanTerms(k.key) {
+				if k.writes(e.vowels) && !slices.Contains(terms, e.term) {
+					terms = append(terms, e.term)
+				}
+			}
+		}
 		if terms == nil {
 			continue
 		}
@@ -251,7 +263,7 @@ func (ix *Index) loanForms(cands []loanCandidate) []string {
 		for _, t := range terms {
 			latin = max(latin, ix.liveDF(t))
 		}
-		if hangul >= latin {
+		if hangul > latin {
 			return nil
 		}
 		return terms
@@ -259,21 +271,23 @@ func (ix *Index) loanForms(cands []loanCandidate) []string {
 	return nil
 }
 
-// loanTerms returns the Latin terms of the index whose skeleton is key.
+// loanTerms returns the Latin terms of the index that have key, with the
+// vowels of that key. The table holds keys of two consonants too, as a
+// Hangul word's key without its last s (hangulKeys) may have two.
 // Must be called with ix.mu held (for reading is enough).
-func (ix *Index) loanTerms(key string) []string {
+func (ix *Index) loanTerms(key string) []loanEntry {
 	lt := &ix.loan
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	if !lt.built || lt.vocab != ix.vocab {
-		lt.byKey = map[string][]string{}
+		lt.byKey = map[string][]loanEntry{}
 		for t := range ix.postings {
 			if len(t) < minLoanKey || strings.HasPrefix(t, spacingMark) {
 				continue
 			}
 			for _, k := range latinKeys(t) {
-				if len(k) >= minLoanKey {
-					lt.byKey[k] = append(lt.byKey[k], t)
+				if consonants(k.key) >= minLoanKey-1 {
+					lt.byKey[k.key] = append(lt.byKey[k.key], loanEntry{t, k.vowels})
 				}
 			}
 		}

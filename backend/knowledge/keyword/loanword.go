@@ -3,30 +3,35 @@ package keyword
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Korean text keeps many names in Latin letters ("LibreOffice Calc",
-// "Emacs", "tasksel") while people type them as they sound, in Hangul
-// (칼크, 이맥스, 태스크). The two spellings share no term, so a question
-// about 칼크 never found a paragraph about Calc. A loan word's Hangul
-// spelling follows its sound closely enough that both spellings reduce to
-// the same consonant skeleton: 칼크 and calc are K-L-K, 임프레스 and impress
-// M-P-L-S, 데비안 and debian T-P-N. Vowels are left out: Hangul writes
-// English vowels by sound and English spells them many ways. A search
-// looks a Hangul word's skeleton up among the Latin words the index holds
-// (Index.loanTerms) and counts the best match as one more term of the
-// query.
+// "Emacs", "tasksel", "Basic") while people type them as they sound, in
+// Hangul (칼크, 이맥스, 태스크, 베이직). The two spellings share no term, so
+// a question about 칼크 never found a paragraph about Calc. A loan word's
+// Hangul spelling follows its sound closely enough that both spellings
+// reduce to the same key: the classes of its consonants and the places of
+// its vowels. 칼크 and calc are K-V-L-K, 임프레스 and impress V-M-P-L-V-S,
+// 데비안 and debian T-V-P-V-N. Which vowel stands at a place is checked
+// loosely (medialLetters): Hangul writes English vowels by sound and
+// English spells them many ways. A search looks each Hangul word's keys up
+// among the Latin words the index holds (Index.loanTerms) and counts the
+// best match as one more term of the query.
+//
+// Native words are kept out by the rules loan words are written by
+// (loanFinal: no 았, 넣, 깔) and by the vowels' places and letters
+// (깔고 is K-V-L-K-V, not calc; 뭔가요 M-V-N-K-V, not manage M-V-N-V-S;
+// 시프트 is shift and not soft). A key of consonants alone (the first
+// version) needed a syllable only loan words have (스 크 트 프 브 즈 츠) to
+// keep native words out, which left out 베이직 / Basic, 엑셀 / Excel,
+// 그놈 / GNOME, 포맷 / format.
 
-// loanSyllables are the syllables Hangul writes for an English consonant
-// that has no vowel after it (desk 데스크, shift 시프트, calc 칼크): a
-// Hangul word is taken for a loan word only if it holds one. Native words
-// rarely do, and without this test rare native forms matched English words
-// that share their consonants (깔고 / calc, 뭔가요 / manage): on the Korean
-// question set (README.md) every Hangul word looked up gave 0.9116 / 0.8868
-// (dev / held-out recall@5), loan words only 0.9093 / 0.8962, with the
-// held-out nDCG@10 back at what it was without loan words. 르, 드, 그 and
-// 쓰 are left out: 고르다, 드리다, 그 and 쓰다 are native.
-const loanSyllables = "스크트프브즈츠"
+// notLoanEnds are particles no English word's Hangul spelling ends with: a
+// beginning of a word that ends with one is not looked up (its shorter
+// beginnings are: 베이직을 → 베이직), as the particle would make a native
+// word's key look like an English one (탭은 T-V-P-V-N, debian).
+const notLoanEnds = "은는을를"
 
 // maxLoanSyllables bounds the words looked up: a loan word with its
 // particle is rarely longer (애플리케이션에서는 is 9), and each beginning of a
@@ -34,13 +39,15 @@ const loanSyllables = "스크트프브즈츠"
 // the square of its length.
 const maxLoanSyllables = 12
 
-// minLoanKey is the shortest skeleton a search looks up. Two consonants
-// (매쓰 / math: M-S) collide with too many native words and English words
-// (mouse, mass, miss) to be a signal.
+// minLoanKey is the fewest consonants a key a search looks up has. Two
+// (매쓰 / math: M-V-S) collide with too many native words and English words
+// (mass, miss) to be a signal.
 const minLoanKey = 3
 
-// Consonant classes of the skeleton. Sounds Hangul writes with one letter
-// share a class: b, p, f and v are all ㅂ or ㅍ; l and r are both ㄹ.
+// Consonant classes of the key. Sounds Hangul writes with one letter
+// share a class: b, p, f and v are all ㅂ or ㅍ; l and r are both ㄹ. A
+// class written twice in a row is written once (갤러리 K-V-L-V-L-V, like
+// gallery).
 const (
 	cK = 'K' // ㄱ ㄲ ㅋ · c k q g
 	cT = 'T' // ㄷ ㄸ ㅌ · d t
@@ -60,36 +67,212 @@ var (
 	hangulFinal   = [28]string{"", "K", "K", "KS", "N", "NS", "N", "T", "L", "LK", "LM", "LP", "LS", "LT", "LP", "L", "M", "P", "PS", "T", "T", "N", "T", "T", "K", "T", "P", ""}
 )
 
-// hangulKey returns the consonant skeleton of a run of Hangul syllables,
-// or "" when it holds anything else.
-func hangulKey(word string) string {
-	var b keyBuilder
-	for _, r := range word {
-		if r < 0xAC00 || r > 0xD7A3 {
-			return ""
-		}
-		s := int(r - 0xAC00)
-		b.add(hangulInitial[s/588])
-		b.add(hangulFinal[s%28])
-	}
-	return b.String()
+// loanFinal are the final consonants loan words are written with: the
+// rules of the National Institute of Korean Language allow ㄱ ㄴ ㄹ ㅁ ㅂ ㅅ
+// ㅇ only, and people follow them; a syllable with any other (았, 넣, 없)
+// is a native word's. So are the tense ㄲ ㄸ ㅃ ㅉ as first consonants,
+// which the rules do not use for English stops either (깔고, 빠졌으면);
+// ㅆ is left in, as people type 매쓰 and 싸이트.
+var loanFinal = [28]bool{0: true, 1: true, 4: true, 8: true, 16: true, 17: true, 19: true, 21: true}
+
+// Jamo numbers (Unicode's order) the key gives a meaning of their own.
+const (
+	jamoKK = 1  // ㄲ
+	jamoTT = 4  // ㄸ
+	jamoPP = 8  // ㅃ
+	jamoJJ = 13 // ㅉ
+	jamoEU = 18 // ㅡ, the vowel Hangul adds after an English consonant with none (desk 데스크)
+	jamoI  = 20 // ㅣ, which 지 and 치 add after an English final j or ch (image 이미지)
+	jamoJ  = 12 // ㅈ
+	jamoCH = 14 // ㅊ
+)
+
+// vowel is a vowel's place in a key: any vowel or vowel letters (a diphthong,
+// "ea") are one V. Hangul and English agree on where vowels are far better
+// than on which: 칼크 (K-V-L-K) is calc, 깔고 (K-V-L-K-V) is not.
+const vowel = 'V'
+
+// maxOptional bounds the vowels a Hangul word may have or not (ㅡ): each
+// doubles the keys of the word; past the bound they are left out, as
+// most are.
+const maxOptional = 3
+
+// medialLetters are, for each Hangul vowel in Unicode's jamo order, the
+// first letters of the English vowels it writes: ㅐ is a or e (task 태스크,
+// debug 디버그 aside), ㅣ i, e or y, ㅓ any (the reduced vowel of server,
+// about, button). A Hangul vowel written after another one (the ㅣ of
+// 베이직, 라이터) joins it. A loan word and an English word match only if
+// each vowel the key places is one the other can write: 시프트 is shift,
+// not soft, and 태스크 task, not disk.
+var medialLetters = [21]string{
+	"aou",    // ㅏ
+	"ae",     // ㅐ
+	"yiea",   // ㅑ
+	"yiea",   // ㅒ
+	"aeiouy", // ㅓ
+	"ae",     // ㅔ
+	"yie",    // ㅕ
+	"yie",    // ㅖ
+	"oa",     // ㅗ
+	"oua",    // ㅘ
+	"ae",     // ㅙ
+	"eoa",    // ㅚ
+	"yio",    // ㅛ
+	"uo",     // ㅜ
+	"oua",    // ㅝ
+	"eao",    // ㅞ
+	"ieu",    // ㅟ
+	"uiey",   // ㅠ
+	"aeiouy", // ㅡ
+	"aeiouy", // ㅢ
+	"iey",    // ㅣ
 }
 
-// latinKeys returns the consonant skeletons of a lower-case Latin word,
-// one for each reading of its ambiguous letters (c at the end of a stemmed
-// word, ch, th, soft g): "calc" is K-L-K or K-L-S, because Porter stemming
-// took the e that told them apart. Only the first two ambiguous letters
-// get both readings. Words with anything but a–z have none.
+// hangulKey is a key of a Hangul word and, for each vowel it places, the
+// letters English may write that vowel with.
+type hangulKey struct {
+	key    string
+	vowels []string
+}
+
+// hangulKeys returns the keys of a run of Hangul syllables, or nil when it
+// holds anything else: its consonants' classes and its vowels' places, once
+// with each ㅡ (and the ㅣ of a last 지 or 치) and once without, as Hangul
+// writes those for a consonant English pronounces without a vowel
+// (데스크, 칼크, 이미지) and sometimes for a vowel it does pronounce (버튼,
+// button). A word that ends in 스 after a consonant also has the key
+// without that s: the index stores English words stemmed, and the stemmer
+// cut the s of a name (emacs is stored as "emac", 이맥스).
+func hangulKeys(word string) []hangulKey {
+	type part struct {
+		cls      string // consonant classes (none for a silent ㅇ or ㅎ)
+		vowel    bool   // a vowel: medial
+		medial   int
+		optional bool
+	}
+	var parts []part
+	n := utf8.RuneCountInString(word)
+	i := 0
+	last := rune(0)
+	for _, r := range word {
+		if r < 0xAC00 || r > 0xD7A3 {
+			return nil
+		}
+		i++
+		s := int(r - 0xAC00)
+		ini, med, fin := s/588, s%588/28, s%28
+		if !loanFinal[fin] || ini == jamoKK || ini == jamoTT || ini == jamoPP || ini == jamoJJ {
+			return nil
+		}
+		opt := med == jamoEU || med == jamoI && i == n && fin == 0 && (ini == jamoJ || ini == jamoCH)
+		parts = append(parts, part{cls: hangulInitial[ini]}, part{vowel: true, medial: med, optional: opt}, part{cls: hangulFinal[fin]})
+		last = r
+	}
+	var opts []int
+	for j, p := range parts {
+		if p.optional {
+			opts = append(opts, j)
+		}
+	}
+	if len(opts) > maxOptional {
+		opts = opts[:maxOptional]
+	}
+	var keys []hangulKey
+	for v := range 1 << len(opts) {
+		var b []byte
+		var vowels []string
+		for j, p := range parts {
+			if p.optional {
+				keep := false
+				for o, at := range opts {
+					if at == j && v&(1<<o) != 0 {
+						keep = true
+					}
+				}
+				if !keep {
+					continue
+				}
+			}
+			if p.vowel {
+				if len(b) > 0 && b[len(b)-1] == vowel {
+					vowels[len(vowels)-1] += medialLetters[p.medial]
+				} else {
+					b = append(b, vowel)
+					vowels = append(vowels, medialLetters[p.medial])
+				}
+				continue
+			}
+			for c := range len(p.cls) {
+				if len(b) == 0 || b[len(b)-1] != p.cls[c] {
+					b = append(b, p.cls[c])
+				}
+			}
+		}
+		keys = appendHangulKey(keys, hangulKey{string(b), vowels})
+	}
+	if last == '스' || last == '즈' {
+		for _, k := range keys {
+			if t, ok := strings.CutSuffix(k.key, "S"); ok && t != "" && t[len(t)-1] != 'S' && t[len(t)-1] != vowel {
+				keys = appendHangulKey(keys, hangulKey{t, k.vowels})
+			}
+		}
+	}
+	return keys
+}
+
+func appendHangulKey(keys []hangulKey, k hangulKey) []hangulKey {
+	if k.key == "" || slices.ContainsFunc(keys, func(o hangulKey) bool { return o.key == k.key }) {
+		return keys
+	}
+	return append(keys, k)
+}
+
+// writes says whether a Hangul key's vowels can write the English vowels
+// (their first letters, in order) of a Latin key that is the same.
+func (h hangulKey) writes(vowels string) bool {
+	if len(vowels) != len(h.vowels) {
+		return false
+	}
+	for i := range len(vowels) {
+		if strings.IndexByte(h.vowels[i], vowels[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// consonants counts the consonants of a key.
+func consonants(key string) int {
+	return len(key) - strings.Count(key, string(vowel))
+}
+
+// maxLatinLetters is the longest Latin word that has keys: longer ones are
+// no loan word's spelling.
+const maxLatinLetters = 64
+
+// latinKey is a key of a Latin word and the first letter of each vowel
+// (or run of vowels) it places.
+type latinKey struct{ key, vowels string }
+
+// latinKeys returns the keys of a lower-case Latin word, with the first
+// letter of each vowel (or run of vowels: "ea", "ou") it places, one for each
+// reading of its ambiguous letters (c at the end of a stemmed word, ch, th,
+// soft g): "calc" is K-V-L-K or K-V-L-S, because Porter stemming took the e
+// that told them apart. Only the first two ambiguous letters get both
+// readings; a final e after a consonant may be silent (manage, table) or
+// not, and gets both too. Words with anything but a–z have none.
 //
-// A search builds the table of every Latin word's skeletons once, so this
-// runs for each word of the index: it allocates only the keys.
-func latinKeys(w string) []string {
-	if len(w) > 64 {
+// A search builds the table of every Latin word's keys once, so this runs
+// for each word of the index: it allocates only the keys.
+func latinKeys(w string) []latinKey {
+	if len(w) > maxLatinLetters {
 		return nil
 	}
 	// sounds[i] is one sound: a class, or two classes for an ambiguous
-	// letter, or "KS" as two sounds (x).
-	var sounds [80][2]byte
+	// letter, or "KS" as two sounds (x); a silent-or-not final e is
+	// {vowel, '-'}. letters[i] is a vowel's letter.
+	var sounds [2 * maxLatinLetters][2]byte // x is two sounds
+	var letters [2 * maxLatinLetters]byte
 	n := 0
 	add := func(a, b byte) { sounds[n] = [2]byte{a, b}; n++ }
 	at := func(i int) byte {
@@ -153,7 +336,17 @@ func latinKeys(w string) []string {
 			add(cM, 0)
 		case 'n':
 			add(cN, 0)
-		case 'a', 'e', 'i', 'o', 'u', 'y', 'w', 'h':
+		case 'e':
+			letters[n] = c
+			if next == 0 && i >= 2 && !isVowel(w[i-1]) {
+				add(vowel, '-')
+			} else {
+				add(vowel, 0)
+			}
+		case 'a', 'i', 'o', 'u', 'y':
+			letters[n] = c
+			add(vowel, 0)
+		case 'w', 'h':
 		default:
 			return nil
 		}
@@ -161,16 +354,17 @@ func latinKeys(w string) []string {
 	if n == 0 {
 		return nil
 	}
-	var ambiguous []int
+	var at3 [3]int
+	ambiguous := at3[:0]
 	for i := range n {
-		if sounds[i][1] != 0 && len(ambiguous) < 2 {
+		if sounds[i][1] != 0 && (len(ambiguous) < 2 || i == n-1 && sounds[i][1] == '-') {
 			ambiguous = append(ambiguous, i)
 		}
 	}
-	keys := make([]string, 0, 1<<len(ambiguous))
+	keys := make([]latinKey, 0, 1<<len(ambiguous))
 	for v := range 1 << len(ambiguous) {
-		var buf [80]byte
-		k := 0
+		var buf, vowels [2 * maxLatinLetters]byte
+		k, nv := 0, 0
 		for i := range n {
 			c := sounds[i][0]
 			for j, a := range ambiguous {
@@ -178,13 +372,24 @@ func latinKeys(w string) []string {
 					c = sounds[i][1]
 				}
 			}
-			if k == 0 || buf[k-1] != c {
+			if c != '-' && (k == 0 || buf[k-1] != c) {
 				buf[k] = c
 				k++
+				if c == vowel {
+					vowels[nv] = letters[i]
+					nv++
+				}
 			}
 		}
-		if key := string(buf[:k]); !slices.Contains(keys, key) {
-			keys = append(keys, key)
+		seen := false
+		for _, o := range keys {
+			seen = seen || o.key == string(buf[:k])
+		}
+		if k > 0 && !seen {
+			var both [4 * maxLatinLetters]byte // one allocation for the two
+			copy(both[copy(both[:], buf[:k]):], vowels[:nv])
+			kv := string(both[:k+nv])
+			keys = append(keys, latinKey{kv[:k], kv[k:]})
 		}
 	}
 	return keys
@@ -194,27 +399,16 @@ func isVowel(c byte) bool {
 	return strings.IndexByte("aeiouy", c) >= 0 && c != 0
 }
 
-// keyBuilder writes a skeleton, writing a class only once when it repeats
-// (갤러리: K-L-L and gallery: K-L-L-L are both K-L).
-type keyBuilder struct{ b []byte }
-
-func (k *keyBuilder) add(cls string) {
-	for i := 0; i < len(cls); i++ {
-		if n := len(k.b); n == 0 || k.b[n-1] != cls[i] {
-			k.b = append(k.b, cls[i])
-		}
-	}
+// loanCandidate is a beginning of a Hangul word and its keys.
+type loanCandidate struct {
+	word string
+	keys []hangulKey
 }
-
-func (k keyBuilder) String() string { return string(k.b) }
-
-// loanCandidate is a beginning of a Hangul word and its skeleton.
-type loanCandidate struct{ word, key string }
 
 // loanCandidates returns the beginnings of a Hangul word a search looks up,
 // longest first: the whole word and its beginnings of two syllables or
 // more, so that the particle or ending a person adds (칼크에서, 태스크라는)
-// does not hide the name. Each skeleton is at least minLoanKey long.
+// does not hide the name. Each has at least minLoanKey consonants.
 func loanCandidates(word string) []loanCandidate {
 	var out []loanCandidate
 	ends, n := []int{}, 0
@@ -224,15 +418,20 @@ func loanCandidates(word string) []loanCandidate {
 		}
 		n++
 	}
-	if n < 2 || n > maxLoanSyllables || !strings.ContainsAny(word, loanSyllables) {
+	if n < 2 || n > maxLoanSyllables {
 		return nil
 	}
 	ends = append(ends, len(word))
 	for i := len(ends) - 1; i >= 0; i-- {
 		w := word[:ends[i]]
-		if k := hangulKey(w); len(k) >= minLoanKey && (len(out) == 0 || out[len(out)-1].key != k) {
-			out = append(out, loanCandidate{w, k})
+		if last, _ := utf8.DecodeLastRuneInString(w); strings.ContainsRune(notLoanEnds, last) {
+			continue
 		}
+		keys := hangulKeys(w)
+		if len(keys) == 0 || consonants(keys[0].key) < minLoanKey {
+			continue
+		}
+		out = append(out, loanCandidate{w, keys})
 	}
 	return out
 }

@@ -73,7 +73,7 @@ func (a Analyzer) indexTerms(s string) []string {
 
 func (a Analyzer) appendTokens(dst []string, s string, spacing bool) []string {
 	for _, t := range a.appendTerms(nil, s) {
-		if t.term == "" || t.space && !spacing { // a loan word's skeleton: query side only
+		if t.term == "" || t.space && !spacing { // a loan word's lookup: query side only
 			continue
 		}
 		dst = append(dst, t.term)
@@ -94,7 +94,7 @@ func (a Analyzer) appendTokens(dst []string, s string, spacing bool) []string {
 // beat us on questions full of them.
 //
 // A Hangul word of a query also gives a term with no form of its own:
-// loan holds the word's beginnings and their consonant skeletons, looked
+// loan holds the word's beginnings and the keys of their sounds, looked
 // up among the index's Latin words (loanword.go); the search fills in the
 // forms it finds. The first bigram of a native verb also has the noun
 // documents use for its action (actions.go): a passage counts the better

@@ -9,10 +9,12 @@
 // looking stuck; a question then titles the conversation, which the
 // file's import does not rename. Screenshots at 1280×800 and 800×700:
 // attachwait-{1-waiting,2-embedding,3-later}-{en,ko}-{1280,800}.png and
-// attachwait-4-asked-{en,ko}-1280.png.
+// attachwait-4-asked-{en,ko}-1280.png. On the Knowledge screen, a file's
+// row says its embedding waits while an answer is written, then goes on:
+// attachwait-5-knowledge-{en,ko}-{1280,800}.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { embedsSettled, fail, GREETING, lastReply, openPage, screenshot, screenshotSizes, send, withWorld } from "./harness.ts";
+import { fail, GREETING, lastReply, openPage, screenshot, screenshotSizes, send, settled, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -45,7 +47,7 @@ test("a file attached while embeddings hang: named and asked about at once, its 
   for (const [locale, lang] of [["en-US", "en"], ["ko-KR", "ko"]] as const) {
     const say = words[lang];
     const page = await openPage(w.browser, w.app.url, locale, { width: 1280, height: 800 });
-    await embedsSettled(w.fake); // the catalog's, and the last round's: the hang below is the file's
+    await settled(w.fake); // the catalog's, and the last round's: the hang below is the file's
 
     // Another conversation's answer is being written (it hangs until stopped).
     await fail(w.fake, "/api/chat", 1, { kind: "hang" });
@@ -53,7 +55,7 @@ test("a file attached while embeddings hang: named and asked about at once, its 
     await page.waitForSelector("button.stop");
     const asking = decodeURIComponent(new URL(page.url()).hash.replace(/^#s=/, ""));
     assert.ok(asking, "the asking conversation's id in the address");
-    await embedsSettled(w.fake);
+    await settled(w.fake);
     await fail(w.fake, "/api/embed", 1, { kind: "hang" });
 
     // A new chat with a file: it is in and named after its file while its
@@ -97,6 +99,31 @@ test("a file attached while embeddings hang: named and asked about at once, its 
     assert.equal(await page.locator(".sidebar li .title", { hasText: `📎${say.file}` }).count(), 0, "no conversation named after the file any more");
     assert.equal(await page.textContent(`${row} .stage`), say.later, "said until dismissed");
     await screenshot(page, `attachwait-4-asked-${lang}-1280`);
+    await page.context().close();
+  }
+});
+
+test("the Knowledge screen: an import's row says its embedding waits while an answer is written, and it goes on after", async () => {
+  for (const [locale, lang] of [["en-US", "en"], ["ko-KR", "ko"]] as const) {
+    const name = lang === "en" ? "handbook.md" : "안내서.md";
+    const waiting = lang === "en" ? /^Waiting for your question to finish/ : /^질문에 답하는 동안 잠시 멈춤/;
+    const page = await openPage(w.browser, w.app.url, locale, { width: 1280, height: 800 });
+    await settled(w.fake, "/api/chat"); // the last answer's reflection: the hang below is this answer's
+    await fail(w.fake, "/api/chat", 1, { kind: "hang" });
+    await send(page, words[lang].hello);
+    await page.waitForSelector("button.stop");
+    const asking = decodeURIComponent(new URL(page.url()).hash.replace(/^#s=/, ""));
+    await page.click(".views button >> nth=0");
+    await page.waitForSelector("#kb-title");
+    await page.setInputFiles("#kb-file-input", [{ name, mimeType: "text/markdown", buffer: Buffer.from(`# ${name}\n\nThe office opens at nine. 사무실은 9시에 엽니다.\n`) }]);
+    const fileRow = `.progress li.file:has(.name[title$="${name}"])`;
+    await page.waitForSelector(`${fileRow}[data-stage='embedding']`, { timeout: 60_000 });
+    await page.waitForFunction(([sel, re]) => new RegExp(re).test(document.querySelector(`${sel} .stage`)?.textContent ?? ""), [fileRow, waiting.source] as const);
+    assert.ok(await page.isVisible(`${fileRow} button.stop`), "it can still be stopped");
+    await screenshotSizes(page, `attachwait-5-knowledge-${lang}`);
+    await w.api("ChatService/Stop", [asking]);
+    await page.waitForSelector(`${fileRow}[data-stage='done']`, { timeout: 60_000 });
+    assert.doesNotMatch((await page.textContent(`${fileRow} .stage`)) ?? "", waiting);
     await page.context().close();
   }
 });

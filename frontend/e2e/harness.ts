@@ -335,19 +335,20 @@ export async function counts(fake: FakeOllama): Promise<Record<string, number>> 
 }
 
 /**
- * embedsSettled waits until the app has stopped asking the fake for
- * embeddings (the built-in catalog's, a turn's query), so that a fault set
- * next meets the embedding a test means.
+ * settled waits until the app has stopped asking the fake at path (by
+ * default for embeddings: the built-in catalog's, a turn's query; or
+ * /api/chat: a turn's reflection), so that a fault set next meets the
+ * request a test means.
  */
-export async function embedsSettled(fake: FakeOllama): Promise<void> {
+export async function settled(fake: FakeOllama, path = "/api/embed"): Promise<void> {
   let last = -1;
   for (let i = 0; i < 120; i++) {
-    const n = (await counts(fake))["/api/embed"] ?? 0;
+    const n = (await counts(fake))[path] ?? 0;
     if (n > 0 && n === last) return;
     last = n;
     await new Promise((r) => setTimeout(r, 1000));
   }
-  throw new Error("the app kept asking for embeddings for two minutes");
+  throw new Error(`the app kept calling ${path} for two minutes`);
 }
 
 /** pending is how many scripted replies are still unused. */

@@ -47,6 +47,7 @@ const (
 	KindHWP      Kind = "hwp"  // Hancom Office's binary HWP 5.0 (한글 2002 and later)
 	KindXLSX     Kind = "xlsx" // Excel 2007 and later, a sheet a section
 	KindODS      Kind = "ods"  // OpenDocument spreadsheet (LibreOffice Calc)
+	KindCSV      Kind = "csv"  // comma- or tab-separated values, read as a sheet
 )
 
 // ErrUnsupported marks a file whose extension names no supported format.
@@ -84,7 +85,7 @@ type Importer struct {
 var kinds = map[string]Kind{
 	".pdf": KindPDF,
 	".md":  KindMarkdown, ".markdown": KindMarkdown, ".mdown": KindMarkdown, ".mkd": KindMarkdown,
-	".txt": KindText, ".text": KindText, ".log": KindText, ".csv": KindText, ".tsv": KindText,
+	".txt": KindText, ".text": KindText, ".log": KindText, ".csv": KindCSV, ".tsv": KindCSV,
 	".json": KindJSON, ".jsonl": KindJSON, ".ndjson": KindJSON,
 	".docx": KindWord, ".hwpx": KindHWPX, ".hwp": KindHWP, ".odt": KindODT, ".pptx": KindSlides,
 	".html": KindHTML, ".htm": KindHTML, ".xhtml": KindHTML, ".epub": KindEPUB,
@@ -161,6 +162,8 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 			return readJSON(ctx, path, tr, sink)
 		case KindHTML:
 			return readHTML(ctx, path, tr, sink)
+		case KindCSV:
+			return readCSV(ctx, path, tr, sink)
 		default:
 			return readText(ctx, path, tr, sink)
 		}

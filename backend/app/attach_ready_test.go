@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge"
@@ -31,6 +32,7 @@ func TestAttachedFileNamesItsConversationWhileItEmbeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	fake.Fail(ollamatest.PathEmbed, 1, ollamatest.Fault{Kind: ollamatest.FaultHang})
+	embeds := fake.Count(ollamatest.PathEmbed)
 	text := "# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n\n" + strings.Repeat("출장 중 식비와 교통비의 정산 방법을 설명합니다. ", 300)
 	id, err := k.Attach(sess.ID, "출장규정.md", base64.StdEncoding.EncodeToString([]byte(text)))
 	if err != nil {
@@ -40,6 +42,9 @@ func TestAttachedFileNamesItsConversationWhileItEmbeds(t *testing.T) {
 		ev := p.(api.ImportProgress)
 		return ev.ImportID == id && ev.Stage == "embedding"
 	})
+	for fake.Count(ollamatest.PathEmbed) == embeds { // its first batch hangs, not the question's query below
+		time.Sleep(time.Millisecond)
+	}
 	ofSession := func(p any) bool { return p.(api.SessionsChanged).SessionID == sess.ID }
 	if n := events.count(api.EventSessions, ofSession); n != 2 {
 		t.Fatalf("%d sessions events while the file embeds, want 2 (made, its file ready)", n)

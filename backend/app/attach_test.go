@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	ollama "github.com/ollama/ollama/api"
 
@@ -195,6 +196,7 @@ func TestAttachedFileAnswersWhileItEmbeds(t *testing.T) {
 	a.agent.Wait()
 	a.library.bg.Wait() // the catalog embedded: what hangs next is the attachment's
 	fake.Fail(ollamatest.PathEmbed, 1, ollamatest.Fault{Kind: ollamatest.FaultHang})
+	embeds := fake.Count(ollamatest.PathEmbed)
 	text := "# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n\n" + strings.Repeat("출장 중 식비와 교통비의 정산 방법을 설명합니다. ", 300)
 	id, err := k.Attach(ack.SessionID, "출장규정.md", base64.StdEncoding.EncodeToString([]byte(text)))
 	if err != nil {
@@ -204,6 +206,11 @@ func TestAttachedFileAnswersWhileItEmbeds(t *testing.T) {
 		ev := p.(api.ImportProgress)
 		return ev.ImportID == id && ev.Stage == "embedding"
 	})
+	// Its first batch is the embedding that hangs, not the question's
+	// query (which would wait for it, and the turn with it).
+	for fake.Count(ollamatest.PathEmbed) == embeds {
+		time.Sleep(time.Millisecond)
+	}
 	ack, err = c.Send(ack.SessionID, "출장비 규정을 찾아 줘", api.SendOptions{})
 	if err != nil {
 		t.Fatal(err)

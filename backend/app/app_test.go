@@ -357,6 +357,11 @@ func TestKnowledgeAndMemoryCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "병가는 10일") {
 		t.Fatalf("extract: %d\n%s", code, out)
 	}
+	// A file that cannot be read is worded as kb import words it.
+	code, _, errOut = wayfinder(t, append(base, "kb", "extract", filepath.Join(docs, "broken.pdf"))...)
+	if code != 1 || !strings.Contains(errOut, "broken.pdf: This PDF is damaged") || strings.Contains(errOut, "import \"") {
+		t.Fatalf("extract of a broken file: %d\n%s", code, errOut)
+	}
 	// A reply that cites the document lists it under the streamed text.
 	fake.On(ollamatest.SystemContains(agent.RoleAnswer), ollamatest.Reply{Text: "연차는 15일입니다 [1]."})
 	code, out, errOut = wayfinder(t, append(base, "ask", "휴가는 며칠이야?")...)

@@ -126,6 +126,10 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 			return err
 		}
 		warnings, err := kb.Extract(ctx, args[0], s.out)
+		if r := reasonOf(err); r != nil {
+			// Worded as kb import words it, not as the Go error.
+			return fmt.Errorf("%s: %s", shownPath(args[0]), reasonLine(err.Error(), r, lang))
+		}
 		if err != nil {
 			return fmt.Errorf("extract %s: %w", filepath.Base(args[0]), err)
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wayfinder-app/wayfinder/backend/internal/officetest"
+	"github.com/wayfinder-app/wayfinder/backend/internal/progtest"
 )
 
 // sheetText is a workbook's text as imported, without the blank lines
@@ -220,7 +220,7 @@ func TestColumnOf(t *testing.T) {
 // program, writes testdata/sheets/grades.fods as Excel and as OpenDocument
 // files, and both read as grades.want.md.
 func TestSpreadsheetsByLibreOffice(t *testing.T) {
-	bin := officetest.Soffice(t)
+	bin := progtest.Soffice(t)
 	dir := t.TempDir()
 	src := filepath.Join("testdata", "sheets", "grades.fods")
 	want, err := os.ReadFile(filepath.Join("testdata", "sheets", "grades.want.md"))
@@ -228,7 +228,7 @@ func TestSpreadsheetsByLibreOffice(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, format := range []string{"xlsx", "ods"} {
-		if err := officetest.Convert(context.Background(), bin, dir, format, src); err != nil {
+		if err := progtest.Convert(context.Background(), bin, dir, format, src); err != nil {
 			t.Fatal(err)
 		}
 		data, err := os.ReadFile(filepath.Join(dir, "grades."+format))

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/wayfinder-app/wayfinder/backend/internal/progtest"
 	"golang.org/x/net/html"
 )
 
@@ -39,27 +40,10 @@ var chromiumDocs = []chromiumDoc{
 	{"en.html", "Campus Bulletin, Spring 2025", func(n int) string { return fmt.Sprintf("Page %d", n) }},
 }
 
-// chromium is the browser that prints the fixtures. make test installs
-// Debian's chromium and poppler-utils and sets WAYFINDER_CHROMIUM, so there
-// both must be present; a bare go test without them skips.
+// chromium is the browser that prints the fixtures (WAYFINDER_CHROMIUM).
 func chromium(t *testing.T) string {
 	t.Helper()
-	name := os.Getenv("WAYFINDER_CHROMIUM")
-	required := name != ""
-	if name == "" {
-		name = "chromium"
-	}
-	path, err := exec.LookPath(name)
-	if err == nil {
-		_, err = exec.LookPath("pdftotext")
-	}
-	if err != nil {
-		if required {
-			t.Fatalf("WAYFINDER_CHROMIUM=%s: %v (make deps-test installs Debian's chromium, fonts-noto-cjk and poppler-utils)", name, err)
-		}
-		t.Skipf("chromium or pdftotext not installed (Debian packages chromium, fonts-noto-cjk, poppler-utils): %v", err)
-	}
-	return path
+	return progtest.Command(t, "WAYFINDER_CHROMIUM", "chromium", "chromium, fonts-noto-cjk and poppler-utils", "pdftotext")
 }
 
 // printPDF prints an HTML file to a PDF with headless Chromium, without

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/wayfinder-app/wayfinder/backend/internal/officetest"
+	"github.com/wayfinder-app/wayfinder/backend/internal/progtest"
 )
 
 // The LibreOffice tier: a Korean regulation laid out in LibreOffice
@@ -30,13 +30,13 @@ import (
 // paragraphs whole (no line mixes two columns, no word is spaced out into
 // syllables) and word recall against pdftotext of at least 0.97.
 func TestLibreOfficeLayouts(t *testing.T) {
-	bin := officetest.Soffice(t, "pdftotext")
+	bin := progtest.Soffice(t, "pdftotext")
 	dir := t.TempDir()
 	if d := os.Getenv("WAYFINDER_PDF_OUT"); d != "" {
 		dir = d // keep the files
 	}
 	src := filepath.Join("testdata", "libreoffice", "ko.fodt")
-	if err := officetest.Convert(context.Background(), bin, dir, "pdf", src); err != nil {
+	if err := progtest.Convert(context.Background(), bin, dir, "pdf", src); err != nil {
 		t.Fatal(err)
 	}
 	pdf := filepath.Join(dir, "ko.pdf")

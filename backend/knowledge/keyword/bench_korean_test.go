@@ -37,3 +37,38 @@ func BenchmarkAddKorean(b *testing.B) {
 	b.ReportMetric(float64(len(ix.postings)), "terms")
 	runtime.KeepAlive(ix)
 }
+
+// BenchmarkKoreanQueries asks the Korean question set's 547 questions of
+// its 4,044 paragraphs, one search per question (b.N counts questions):
+// what a person's search costs with the Korean terms (bigrams, bigrams
+// across spaces, one-syllable stems, action nouns, loan words' Latin
+// spellings). The table of loan words' keys is built once, before the
+// clock.
+func BenchmarkKoreanQueries(b *testing.B) {
+	ix := New(DefaultAnalyzer(), DefaultParams())
+	readJSONL(b, "../testdata/ko/corpus.jsonl", func(line []byte) {
+		var d struct {
+			ID    string `json:"_id"`
+			Title string
+			Text  string
+		}
+		if err := json.Unmarshal(line, &d); err != nil {
+			b.Fatal(err)
+		}
+		ix.Add(d.ID, d.Title+"\n"+d.Text)
+	})
+	var queries []string
+	readJSONL(b, "../testdata/ko/queries.jsonl", func(line []byte) {
+		var q struct{ Text string }
+		if err := json.Unmarshal(line, &q); err != nil {
+			b.Fatal(err)
+		}
+		queries = append(queries, q.Text)
+	})
+	ix.Search("칼크", 1, nil)
+	i := 0
+	for b.Loop() {
+		ix.Search(queries[i%len(queries)], 10, nil)
+		i++
+	}
+}

@@ -159,7 +159,12 @@ type ImportProgress struct {
 // socket, not a file), changed (written to or cut short while it was
 // read), not_found (no such file, or a link to nothing), unreadable (no
 // permission, or links that loop), path_too_long (a path longer than the
-// system opens);
+// system opens); for an entry of a folder that was not read
+// (ImportReport.LeftOut), link_outside (a link out of the folder chosen,
+// not followed), link_inside (a link to Target in the same folder, which
+// is imported where it is, once), link_hidden (a link to Target, a hidden
+// file or folder), link_loop (a link that leads back to itself),
+// link_broken (a link to Target, which does not exist), not_regular;
 // and, for a warning, replaced (Count invalid characters replaced with
 // U+FFFD on Lines, "3, 7"; More when on later lines too).
 type FileReason struct {
@@ -171,6 +176,8 @@ type FileReason struct {
 	Count int64  `json:"count,omitempty"`
 	Lines string `json:"lines,omitempty"`
 	More  bool   `json:"more,omitempty"`
+	// Target is where a link leads (the link_ codes).
+	Target string `json:"target,omitempty"`
 }
 
 // ImportFailure is a file that could not be imported, and why.
@@ -195,6 +202,11 @@ type ImportReport struct {
 	// Wayfinder imports (PDF, Word, PowerPoint, HWP, HWPX, OpenDocument, HTML,
 	// EPUB, Markdown, text, JSON, JSON Lines).
 	Ignored []string `json:"ignored"`
+	// LeftOut are the entries found in the folders that were not read,
+	// each with why (Reason: the link_ codes, not_regular): a link out of
+	// the folder is not followed, a link inside it is read where it
+	// leads, once; a device or pipe is not a file.
+	LeftOut []ImportFailure `json:"left_out"`
 	// Stopped are the files not added because the import was stopped
 	// (KnowledgeService.CancelImport, or the app closing): the one it was
 	// on, whose rows and vectors were dropped, and those not started.

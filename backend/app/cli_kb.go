@@ -181,6 +181,15 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 	for _, f := range rep.Failed {
 		fmt.Fprintln(s.out, " ", say("kb.notImported", lang, "file", shownPath(f.File), "reason", reasonLine(f.Error, f.Reason, lang)))
 	}
+	// Every entry of the folders that was not read is said, with why:
+	// a link out of the folder was not followed, one inside was read
+	// where it leads, a pipe is not a file.
+	if n := len(rep.LeftOut); n > 0 {
+		fmt.Fprintln(s.out, say("kb.notRead", lang, "entries", counted(n, lang, "entry")))
+		for _, f := range rep.LeftOut {
+			fmt.Fprintf(s.out, "  %s: %s\n", shownPath(f.File), reasonLine(f.Error, f.Reason, lang))
+		}
+	}
 	if n := len(rep.Ignored); n > 0 {
 		fmt.Fprintln(s.out, say("kb.leftOut", lang, "files", counted(n, lang, "file")))
 		const shown = 10

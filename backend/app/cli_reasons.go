@@ -28,6 +28,11 @@ var reasonText = map[string][2]string{
 	"knowledge.reason.unreadable":             {"Wayfinder may not read this file (no permission, or links that loop); check it, then add it again.", "Wayfinder가 이 파일을 읽을 수 없습니다(읽기 권한이 없거나 링크가 서로를 가리킵니다). 확인한 뒤 다시 추가하세요."},
 	"knowledge.reason.too_many_chunks":        {"This file holds more than {max} passages (records or paragraphs), the most Wayfinder keeps from one file; split it, then add the parts.", "이 파일에는 Wayfinder가 한 파일에서 담는 최대치인 {max}개보다 많은 구절(레코드나 문단)이 있습니다. 나눈 뒤 나눈 파일들을 추가하세요."},
 	"knowledge.reason.path_too_long":          {"This file's path is longer than the system lets a program open; move it to a folder with a shorter path, then add it again.", "이 파일의 경로가 시스템이 열 수 있는 길이보다 깁니다. 더 짧은 경로의 폴더로 옮긴 뒤 다시 추가하세요."},
+	"knowledge.reason.link_outside":           {"This is a link to {target}, outside the folder you chose: Wayfinder does not follow it, so nothing outside that folder is read. Add what it points to on its own if you want it.", "고른 폴더 밖의 {target}을(를) 가리키는 링크입니다. 고른 폴더 밖은 읽지 않도록 따라가지 않았습니다. 필요하면 링크가 가리키는 것을 직접 추가하세요."},
+	"knowledge.reason.link_inside":            {"This is a link to {target}, inside the folder you chose: that is read where it is, not a second time through the link.", "고른 폴더 안의 {target}을(를) 가리키는 링크입니다. 그것은 제자리에서 읽으므로 링크로 한 번 더 읽지 않습니다."},
+	"knowledge.reason.link_hidden":            {"This is a link to {target}, a hidden file or folder, which Wayfinder leaves out of a folder's import. Add it itself if you want it.", "숨김 파일이나 폴더인 {target}을(를) 가리키는 링크입니다. 폴더를 가져올 때 숨김 파일은 빼므로 가져오지 않았습니다. 필요하면 직접 추가하세요."},
+	"knowledge.reason.link_loop":              {"This link leads back to itself (links that point at each other), so there is nothing to read.", "이 링크는 서로를 가리키는 링크라 자기 자신으로 돌아오므로 읽을 것이 없습니다."},
+	"knowledge.reason.link_broken":            {"This link points to {target}, which does not exist (it was moved or deleted).", "이 링크가 가리키는 {target}이(가) 없습니다(옮겨졌거나 지워졌습니다)."},
 	"knowledge.reason.too_large":              {"This file is larger than {max} MB, the most Wayfinder reads from one file; split it, then add the parts.", "이 파일은 {max} MB보다 큽니다. Wayfinder가 한 파일에서 읽는 최대 크기입니다. 나눈 뒤 나눈 파일들을 추가하세요."},
 	"knowledge.reason.office_damaged":         {"This document is damaged or not really a Word, PowerPoint, Hancom (HWP, HWPX), OpenDocument or EPUB file, so it could not be read.", "이 문서는 손상되었거나 실제 Word, PowerPoint, 한글(HWP, HWPX), OpenDocument, EPUB 파일이 아니어서 읽을 수 없습니다."},
 	"knowledge.reason.office_encrypted":       {"This document is protected by a password or DRM, or is a Hancom distribution document, so its text cannot be read. Save a copy without the protection, then add that.", "이 문서는 암호나 DRM으로 보호되어 있거나 한글 배포용 문서여서 글을 읽을 수 없습니다. 보호를 없앤 사본을 저장해 그 파일을 추가하세요."},
@@ -136,7 +141,7 @@ func reasonLine(errText string, r *api.FileReason, lang int) string {
 		if words, ok := reasonText[key]; ok {
 			text, all := filled(words[lang], map[string]string{
 				"page": strconv.Itoa(r.Page), "max": r.Max, "line": strconv.FormatInt(r.Line, 10),
-				"count": strconv.FormatInt(r.Count, 10), "lines": r.Lines,
+				"count": strconv.FormatInt(r.Count, 10), "lines": r.Lines, "target": shownPath(r.Target),
 			})
 			if all {
 				return text

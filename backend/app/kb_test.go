@@ -347,6 +347,11 @@ func TestReasonOfLimits(t *testing.T) {
 		{&fs.PathError{Op: "open", Path: "/x/y.pdf", Err: syscall.ENAMETOOLONG}, api.FileReason{Code: "path_too_long"}},
 		{&knowledge.TooLargeError{MB: 600, Max: 512}, api.FileReason{Code: "too_large", Max: "512"}},
 		{importer.ErrEmpty, api.FileReason{Code: "empty"}},
+		{&knowledge.LinkError{Target: "/home/you/.ssh/id_ed25519", Why: knowledge.LinkOutside}, api.FileReason{Code: "link_outside", Target: "/home/you/.ssh/id_ed25519"}},
+		{&knowledge.LinkError{Target: "/x/a.md", Why: knowledge.LinkInside}, api.FileReason{Code: "link_inside", Target: "/x/a.md"}},
+		{&knowledge.LinkError{Target: "/x/.env", Why: knowledge.LinkHidden}, api.FileReason{Code: "link_hidden", Target: "/x/.env"}},
+		{&knowledge.LinkError{Why: knowledge.LinkLoop}, api.FileReason{Code: "link_loop"}},
+		{&knowledge.LinkError{Target: "gone.md", Why: knowledge.LinkBroken}, api.FileReason{Code: "link_broken", Target: "gone.md"}},
 	}
 	for _, tt := range tests {
 		err := fmt.Errorf("import %q: %w", "/x/y.pdf", tt.err)

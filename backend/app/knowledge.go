@@ -293,8 +293,11 @@ func reasonOf(err error) *api.FileReason {
 		ts  *knowledge.TooSlowError
 		tl  *knowledge.TooLargeError
 		tm  *knowledge.TooManyChunksError
+		lk  *knowledge.LinkError
 	)
 	switch {
+	case errors.As(err, &lk):
+		return &api.FileReason{Code: "link_" + string(lk.Why), Target: lk.Target}
 	case errors.As(err, &rep):
 		lines := make([]string, len(rep.Lines))
 		for i, l := range rep.Lines {
@@ -345,7 +348,7 @@ func reasonOf(err error) *api.FileReason {
 
 func newReport(id string) api.ImportReport {
 	return api.ImportReport{ImportID: id, Imported: []string{}, Skipped: []string{}, Failed: []api.ImportFailure{},
-		Warnings: []api.ImportFailure{}, Replaced: []string{}, Duplicates: []api.ImportFailure{}, Ignored: []string{}, Stopped: []string{}}
+		Warnings: []api.ImportFailure{}, Replaced: []string{}, Duplicates: []api.ImportFailure{}, Ignored: []string{}, LeftOut: []api.ImportFailure{}, Stopped: []string{}}
 }
 
 // addReport adds what an import reports to the DTO.
@@ -356,6 +359,9 @@ func addReport(rep *api.ImportReport, r knowledge.Report) {
 	rep.Stopped = append(rep.Stopped, r.Stopped...)
 	for _, f := range r.Failed {
 		rep.Failed = append(rep.Failed, api.ImportFailure{File: f.Path, Error: f.Err.Error(), Reason: reasonOf(f.Err)})
+	}
+	for _, f := range r.LeftOut {
+		rep.LeftOut = append(rep.LeftOut, api.ImportFailure{File: f.Path, Error: f.Err.Error(), Reason: reasonOf(f.Err)})
 	}
 	for _, w := range r.Warnings {
 		rep.Warnings = append(rep.Warnings, api.ImportFailure{File: w.Path, Error: w.Err.Error(), Reason: reasonOf(w.Err)})

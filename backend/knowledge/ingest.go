@@ -9,10 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime/debug"
-	"slices"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -93,6 +90,12 @@ type Report struct {
 	// Ignored are files found in folders whose type cannot be imported
 	// (a file named on its own fails instead).
 	Ignored []string
+	// LeftOut are the entries of the folders that were not read, each
+	// with why: links (*LinkError: one out of the folder is not followed,
+	// one inside is read where it leads, once) and what is not a file
+	// (ErrNotRegular). A person who imports a folder sees every entry that
+	// was not imported.
+	LeftOut []FileError
 	// Stopped are the files the import did not add because it was
 	// cancelled: the one it was on, and those it had not started.
 	Stopped   []string
@@ -175,9 +178,9 @@ func (b *Base) Import(ctx context.Context, paths []string, onProgress func(Progr
 		onProgress = func(Progress) {}
 	}
 	var rep Report
-	files, ignored, walkErrs := expand(paths)
+	files, ignored, leftOut, walkErrs := expand(paths)
 	rep.Failed = append(rep.Failed, walkErrs...)
-	rep.Ignored = ignored
+	rep.Ignored, rep.LeftOut = ignored, leftOut
 	if err := b.writable(); err != nil {
 		return rep, err
 	}
@@ -308,63 +311,6 @@ func (b *Base) importOne(ctx context.Context, source, path string, p Progress, o
 
 // errDatabase marks failures of the database itself, which stop an import.
 var errDatabase = errors.New("knowledge database")
-
-// expand turns the arguments into absolute file paths, sorted, without
-// duplicates, and lists the files of folders that are not of a type it
-// imports (hidden ones aside). A missing path is a FileError, not a reason
-// to stop.
-func expand(paths []string) (files, ignored []string, errs []FileError) {
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			files = append(files, p)
-		}
-	}
-	for _, arg := range paths {
-		abs, err := filepath.Abs(arg)
-		if err != nil {
-			errs = append(errs, FileError{Path: arg, Err: err})
-			continue
-		}
-		info, err := os.Stat(abs)
-		if err != nil {
-			errs = append(errs, FileError{Path: arg, Err: err})
-			continue
-		}
-		if !info.IsDir() {
-			add(abs) // named explicitly: unsupported types get a clear error later
-			continue
-		}
-		err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				errs = append(errs, FileError{Path: p, Err: err})
-				return nil
-			}
-			if p != abs && strings.HasPrefix(d.Name(), ".") {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !d.Type().IsRegular() {
-				return nil
-			}
-			if _, ok := importer.KindOf(p); ok {
-				add(p)
-			} else {
-				ignored = append(ignored, p)
-			}
-			return nil
-		})
-		if err != nil {
-			errs = append(errs, FileError{Path: arg, Err: err})
-		}
-	}
-	slices.Sort(files)
-	slices.Sort(ignored)
-	return files, slices.Compact(ignored), errs
-}
 
 type fileResult struct {
 	skipped                       bool

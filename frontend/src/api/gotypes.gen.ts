@@ -482,7 +482,12 @@ export interface ImportProgress {
  * socket, not a file), changed (written to or cut short while it was
  * read), not_found (no such file, or a link to nothing), unreadable (no
  * permission, or links that loop), path_too_long (a path longer than the
- * system opens);
+ * system opens); for an entry of a folder that was not read
+ * (ImportReport.LeftOut), link_outside (a link out of the folder chosen,
+ * not followed), link_inside (a link to Target in the same folder, which
+ * is imported where it is, once), link_hidden (a link to Target, a hidden
+ * file or folder), link_loop (a link that leads back to itself),
+ * link_broken (a link to Target, which does not exist), not_regular;
  * and, for a warning, replaced (Count invalid characters replaced with
  * U+FFFD on Lines, "3, 7"; More when on later lines too).
  */
@@ -495,6 +500,7 @@ export interface FileReason {
   count?: number;
   lines?: string;
   more?: boolean;
+  target?: string;
 }
 
 /** ImportFailure is a file that could not be imported, and why. */
@@ -514,6 +520,7 @@ export interface ImportReport {
   replaced: string[]; // uploads that replaced an earlier one of their name
   duplicates: ImportFailure[];
   ignored: string[];
+  left_out: ImportFailure[];
   stopped: string[];
   conversation?: string;
   documents: number;

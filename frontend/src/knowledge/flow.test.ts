@@ -222,6 +222,37 @@ describe("knowledge screen", () => {
     }
   });
 
+  it("says of a folder import every entry not read and why: links out of it, links inside, a pipe, other types", async () => {
+    for (const lang of ["en", "ko"] as const) {
+      const { fake } = await openKnowledge({ settings: { language: lang } });
+      setLang(lang);
+      const left = (file: string, code: string, target?: string) => ({ file: `/home/you/notes/${file}`, error: "a link", reason: { code, target } });
+      fake.emit("knowledge.import_done", {
+        import_id: "imp-links", imported: ["/home/you/notes/a.md"], skipped: [], failed: [], warnings: [], replaced: [], duplicates: [], stopped: [],
+        ignored: ["/home/you/notes/photo.png", "/home/you/notes/song.mp3"],
+        left_out: [left("escape.md", "link_outside", "/home/you/.ssh/id_ed25519"), left("copy.md", "link_inside", "/home/you/notes/a.md"), left("loop.md", "link_loop"), left("pipe.txt", "not_regular")],
+        documents: 1, chunks: 1, pages: 0,
+      });
+      await vi.waitFor(() => expect(document.querySelector(".report .left-out")).not.toBeNull(), { timeout: 5000 });
+      const box = $(".report .left-out");
+      expect(box.getAttribute("role")).toBe("status");
+      expect(box.querySelector(".title")!.textContent).toBe(lang === "en" ? "Not read from the folder: 4" : "폴더에서 읽지 않은 항목: 4");
+      const items = [...box.querySelectorAll(":scope > ul > li")].map((li) => li.textContent);
+      expect(items).toHaveLength(4);
+      expect(items[0]).toBe(
+        lang === "en"
+          ? "escape.md: This is a link to /home/you/.ssh/id_ed25519, outside the folder you chose: Wayfinder does not follow it, so nothing outside that folder is read. Add what it points to on its own if you want it."
+          : "escape.md: 고른 폴더 밖의 /home/you/.ssh/id_ed25519을(를) 가리키는 링크입니다. 고른 폴더 밖은 읽지 않도록 따라가지 않았습니다. 필요하면 링크가 가리키는 것을 직접 추가하세요.",
+      );
+      expect(items[1]).toContain(lang === "en" ? "a link to /home/you/notes/a.md, inside the folder you chose" : "고른 폴더 안의 /home/you/notes/a.md을(를)");
+      expect(items[2]).toContain(lang === "en" ? "leads back to itself" : "자기 자신으로 돌아오므로");
+      expect(items[3]).toContain(lang === "en" ? "not a file but a device, pipe or socket" : "장치, 파이프 또는 소켓");
+      expect(box.querySelector("summary")!.textContent).toContain(lang === "en" ? "2 files of other types were left out" : "다른 종류의 파일 2개는 가져오지 않았습니다");
+      expect([...box.querySelectorAll("details li")].map((li) => li.textContent)).toEqual(["photo.png", "song.mp3"]);
+      cleanup();
+    }
+  });
+
   it("shows where a hit comes from: file, record id, page and heading", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     fake.docs.push({ id: "d1", title: "휴가 기록", source: "/data/uploads/records.jsonl", kind: "json", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });

@@ -2,7 +2,7 @@
 // the failures it can name in parts (FileReason: a PDF over one of its
 // limits, locked, without text, damaged; a kind not read, no text, binary
 // data, an unknown encoding, broken JSON, too slow; and the warning about
-// characters replaced); any other keeps the backend's
+// characters replaced; a folder's entry not read: a link, a pipe); any other keeps the backend's
 // sentence, without the "import "<path>": " the Go side wraps it in (the
 // file's name is shown beside it, and an upload's path is a temporary one).
 import type { FileReason } from "../api/gotypes.gen";
@@ -14,7 +14,7 @@ export function failureText(error: string, reason?: FileReason | null): string {
     if (reason.code === "json_invalid" && !reason.line) key = "knowledge.reason.json_invalid_somewhere";
     if (reason.more && isKey(`${key}.more`)) key += ".more";
     if (isKey(key)) {
-      return t(key, { page: reason.page ?? 0, max: reason.max ?? "", line: reason.line ?? 0, count: reason.count ?? 0, lines: reason.lines ?? "" });
+      return t(key, { page: reason.page ?? 0, max: reason.max ?? "", line: reason.line ?? 0, count: reason.count ?? 0, lines: reason.lines ?? "", target: reason.target ?? "" });
     }
   }
   return error.replace(/^import ".*?": /, "");

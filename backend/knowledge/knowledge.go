@@ -209,6 +209,8 @@ type Base struct {
 
 	found *foundCache  // where cited passages were found (locate)
 	scans atomic.Int64 // documents read whole to find a cited passage (scan), for tests to tell
+
+	dropBatch int // the most rows one statement of dropStaged deletes
 }
 
 // snapshotName is the keyword index file inside the Base's directory.
@@ -227,7 +229,7 @@ func Open(ctx context.Context, db *gorm.DB, dir string, opts Options) (*Base, er
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	b := &Base{db: db, dir: dir, opts: opts, log: opts.Logger, docs: newDocSet(), found: newFoundCache()}
+	b := &Base{db: db, dir: dir, opts: opts, log: opts.Logger, docs: newDocSet(), found: newFoundCache(), dropBatch: defaultDropBatch}
 	if err := b.dropStaged(ctx, "1 = 1"); err != nil { // a previous run stopped mid-import
 		return nil, fmt.Errorf("open knowledge base: remove an unfinished import: %w", err)
 	}

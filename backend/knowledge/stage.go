@@ -213,9 +213,11 @@ func (s *stager) finish(ctx context.Context, err error) (fileResult, error) {
 	// The file's rows are dropped or swapped in whole, whatever ctx does now.
 	keep := context.WithoutCancel(ctx)
 	if err != nil {
+		start := time.Now()
 		if cerr := s.b.dropStaged(keep, "source = ?", s.source); cerr != nil {
 			s.b.log.Warn("staged rows of a failed import stay until the next start", "file", s.source, "err", cerr)
 		}
+		s.b.log.Debug("staged rows dropped", "file", s.source, "chunks", s.nChunks, "took", time.Since(start))
 		return fileResult{}, err
 	}
 	var oldDocs, oldChunks []string
@@ -414,16 +416,45 @@ func (b *Base) docsOf(ctx context.Context, chunks []Chunk) (map[string]Document,
 	return out, nil
 }
 
+// defaultDropBatch is the most rows of each table one transaction of
+// dropStaged deletes (Base.dropBatch, smaller in tests). A file stopped at
+// its chunk limit has staged 500,000 chunks (a JSON Lines file of tiny
+// records: as many documents too); deleted in one transaction they held
+// the database's write lock for 6 s on a loaded machine, and every other
+// write of the app (a message, a setting) waited behind it. In batches,
+// each waits at most one.
+const defaultDropBatch = 10_000
+
 // dropStaged deletes staged documents matching the condition and their
-// chunks: a failed import's, or at start, a crashed one's.
+// chunks: a failed import's, or at start, a crashed one's. Each
+// transaction deletes at most b.dropBatch chunks of the next batch of
+// documents, and the documents once none of their chunks is left (a cut
+// in between leaves staged documents, which the next start drops, never
+// chunks without their document).
 func (b *Base) dropStaged(ctx context.Context, cond string, args ...any) error {
-	return b.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		staged := tx.Model(&Document{}).Select("id").Where("staged").Where(cond, args...)
-		if err := tx.Where("doc_id IN (?)", staged).Delete(&Chunk{}).Error; err != nil {
+	for {
+		done := false
+		err := b.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			// The next batch of staged documents, the same in each
+			// statement until they are deleted.
+			batch := func(col string) *gorm.DB {
+				return tx.Model(&Document{}).Select(col).Where("staged").Where(cond, args...).Order("rowid").Limit(b.dropBatch)
+			}
+			if err := tx.Exec("DELETE FROM kb_chunks WHERE rowid IN (SELECT rowid FROM kb_chunks WHERE doc_id IN (?) LIMIT ?)", batch("id"), b.dropBatch).Error; err != nil {
+				return err
+			}
+			var left int64
+			if err := tx.Raw("SELECT COUNT(*) FROM (SELECT 1 FROM kb_chunks WHERE doc_id IN (?) LIMIT 1)", batch("id")).Scan(&left).Error; err != nil || left > 0 {
+				return err
+			}
+			res := tx.Exec("DELETE FROM kb_documents WHERE rowid IN (?)", batch("rowid"))
+			done = res.RowsAffected == 0
+			return res.Error
+		})
+		if err != nil || done {
 			return err
 		}
-		return tx.Where("staged").Where(cond, args...).Delete(&Document{}).Error
-	})
+	}
 }
 
 var _ importer.Sink = (*stager)(nil)

@@ -14,7 +14,6 @@ import (
 	"golang.org/x/text/encoding/korean"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/encoding/unicode/utf32"
-	"golang.org/x/text/transform"
 )
 
 // ErrNotText marks a file that is not readable text: binary data, or text
@@ -43,6 +42,9 @@ var ErrNotText = errors.New("not readable as text")
 //     Korean text mostly is; Latin-1 text read as CP949 lands in the
 //     extension instead, so it is not mistaken for Korean.
 //  6. Otherwise the file is read as UTF-8 and its bad bytes are junk.
+//  7. A window whose first line is ASCII and whose UTF-16 NULs come after
+//     it is read as ASCII: a header; and where junk begins in any of
+//     these, the file may go on in another encoding (switch.go).
 //
 // Junk is an invalid byte sequence or a control character other than tab,
 // line and page breaks and escape (NUL included). More than one character
@@ -61,9 +63,20 @@ const (
 type textMode int
 
 const (
-	modePending textMode = iota // ASCII so far
-	modeUTF8
-	modeDecoded // through an x/text decoder
+	modeUTF8    textMode = iota // "ASCII" while no other byte was seen
+	modeDecoded                 // through an x/text decoder
+)
+
+// kind is the encoding the reader decodes now, for finding where its
+// text ends (switch.go).
+type kind int
+
+const (
+	kindUTF8 kind = iota
+	kindUTF16LE
+	kindUTF16BE
+	kindUTF32
+	kindCP949
 )
 
 // TextReader reads a text file as UTF-8, whatever of the supported
@@ -73,10 +86,19 @@ type TextReader struct {
 
 	src   *bufio.Reader
 	mode  textMode
-	in    io.Reader // what Next reads from after the decision
+	kind  kind
+	enc   encoding.Encoding // for modeDecoded
 	block []byte
 	carry []byte // the start of a UTF-8 sequence cut at the end of a block
 	rest  string // for Read: the part of a block not read yet
+
+	// Where the file is (pos, bytes read), and what switch.go knows of
+	// the encodings changing in it: the position of the last switch
+	// (-1: none), how many there were, and the position before which junk
+	// is not looked at again (a window after a look that found none).
+	pos, lastSwitch, recheck int64
+	switches                 int
+	next                     *pendingSwitch // a change found ahead, made when the text before it is read
 
 	line, runes int64
 	junk        int64
@@ -89,7 +111,7 @@ type TextReader struct {
 // NewTextReader sniffs the start of r and returns a reader of its text,
 // or an error wrapping ErrNotText for binary data or an unknown encoding.
 func NewTextReader(r io.Reader) (*TextReader, error) {
-	t := &TextReader{src: bufio.NewReaderSize(r, sniffWindow), line: 1, block: make([]byte, 32<<10)}
+	t := &TextReader{src: bufio.NewReaderSize(r, sniffWindow), line: 1, block: make([]byte, 32<<10), lastSwitch: -1}
 	head, err := t.src.Peek(sniffWindow)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, err
@@ -126,11 +148,26 @@ func byBOM(b []byte) (encoding.Encoding, string, int) {
 
 func (t *TextReader) use(enc encoding.Encoding, name string) {
 	t.Encoding = name
+	t.kind = kindOf(name)
 	if enc == encoding.Nop {
-		t.mode, t.in = modeUTF8, t.src
+		t.mode, t.enc = modeUTF8, nil
 		return
 	}
-	t.mode, t.in = modeDecoded, transform.NewReader(t.src, enc.NewDecoder())
+	t.mode, t.enc = modeDecoded, enc
+}
+
+func kindOf(name string) kind {
+	switch name {
+	case "UTF-16LE":
+		return kindUTF16LE
+	case "UTF-16BE":
+		return kindUTF16BE
+	case "UTF-32LE", "UTF-32BE":
+		return kindUTF32
+	case "EUC-KR/CP949":
+		return kindCP949
+	}
+	return kindUTF8
 }
 
 // decide picks the encoding from a window without a byte-order mark.
@@ -151,6 +188,10 @@ func (t *TextReader) decide(w []byte, atEOF, utf16OK bool) error {
 	}
 	pairs := len(w) / 2
 	le, be := textualShare(w, false), textualShare(w, true)
+	if asciiLineFirst(w) {
+		t.use(encoding.Nop, "ASCII") // what follows the header is read where it begins
+		return nil
+	}
 	if utf16OK && nulEven+nulOdd > 0 {
 		switch {
 		case nulOdd*50 >= pairs && nulOdd >= 10*(nulEven+1) && le >= 0.90:
@@ -163,7 +204,7 @@ func (t *TextReader) decide(w []byte, atEOF, utf16OK bool) error {
 	}
 	switch {
 	case ascii:
-		t.mode, t.in, t.Encoding = modePending, t.src, "ASCII"
+		t.use(encoding.Nop, "ASCII")
 	case validUTF8(w, atEOF):
 		t.use(encoding.Nop, "UTF-8")
 	case utf16OK && len(w) >= 64 && max(le, be) >= 0.95 && distinctUnits(w) >= min(16, pairs/4) && !cp949(w, atEOF):
@@ -178,6 +219,27 @@ func (t *TextReader) decide(w []byte, atEOF, utf16OK bool) error {
 		t.use(encoding.Nop, "UTF-8") // with junk, counted as it is read
 	}
 	return nil
+}
+
+// asciiLineFirst reports whether w starts with a whole line of ASCII text
+// before its first NUL: a header before UTF-16 (an export's "Exported:
+// 2026-11-27"), read as ASCII; the UTF-16 after it is found where it
+// begins (switch.go). UTF-16 itself has a NUL in its first line.
+func asciiLineFirst(w []byte) bool {
+	nul := bytes.IndexByte(w, 0)
+	if nul < 0 {
+		return false
+	}
+	line := bytes.IndexByte(w[:nul], '\n')
+	if line < 1 {
+		return false
+	}
+	for _, c := range w[:line] {
+		if c >= utf8.RuneSelf || c < 0x20 && !allowedControl(rune(c)) {
+			return false
+		}
+	}
+	return true
 }
 
 // validUTF8 allows a sequence cut by the end of the window.
@@ -331,42 +393,64 @@ var textualRanges = [][2]rune{
 	{0xFF00, 0xFFEF}} // full-width forms
 
 // checkHead fails at once on a window that is mostly junk, so a binary
-// file is refused before anything is stored.
+// file is refused before anything is stored. The window is read as the
+// file will be, encodings changing in it included (switch.go).
 func (t *TextReader) checkHead(head []byte) error {
 	if t.mode == modeDecoded {
 		return nil // chosen because the window decoded well
 	}
-	probe := &TextReader{Encoding: t.Encoding, line: 1}
-	probe.clean(nil, head, len(head) < sniffWindow)
-	return probe.tooMuchJunk()
+	probe := &TextReader{Encoding: t.Encoding, mode: t.mode, kind: t.kind, enc: t.enc, line: 1, lastSwitch: -1,
+		src: bufio.NewReaderSize(bytes.NewReader(head), sniffWindow), block: make([]byte, 32<<10)}
+	for {
+		if _, err := probe.Next(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
 }
 
 // Next returns the next block of text (whole characters, valid UTF-8), or
 // io.EOF after the last. It fails with ErrNotText once junk passes the
-// limit.
+// limit. Where junk begins, it looks whether the file goes on in another
+// encoding (switch.go) and reads it so from there.
 func (t *TextReader) Next() (string, error) {
 	for {
 		if t.eof {
 			return "", io.EOF
 		}
-		var raw []byte
-		var err error
-		if t.mode == modePending {
-			raw, err = t.pending()
-		} else {
-			var n int
-			n, err = io.ReadFull(t.in, t.block)
-			raw = t.block[:n]
-			if errors.Is(err, io.ErrUnexpectedEOF) {
-				err = io.EOF
-			}
-		}
-		if err != nil && !errors.Is(err, io.EOF) {
+		w, err := t.src.Peek(len(t.block))
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 			return "", err
 		}
 		atEOF := errors.Is(err, io.EOF)
-		out := t.clean(nil, raw, atEOF)
-		t.eof = atEOF
+		n := len(w) - t.partialTail(w, atEOF)
+		if t.next != nil && t.next.at == t.pos {
+			t.switchNow()
+			continue
+		}
+		if j := t.firstJunk(w[:n]); j >= 0 && t.pos+int64(j) >= t.recheck {
+			if at, ok := t.findSwitch(w[:j]); !ok {
+				t.recheck = t.pos + sniffWindow // junk of this encoding
+			} else if at > 0 {
+				n = at // the text before the change, first
+			} else {
+				continue
+			}
+		}
+		raw := w[:n]
+		if t.mode == modeDecoded {
+			out, derr := t.enc.NewDecoder().Bytes(raw)
+			if derr != nil {
+				out = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
+			}
+			raw = out
+		}
+		out := t.clean(nil, raw, true)
+		_, _ = t.src.Discard(n)
+		t.pos += int64(n)
+		t.eof = atEOF && n == len(w)
 		if jerr := t.tooMuchJunk(); jerr != nil {
 			return "", jerr
 		}
@@ -374,34 +458,6 @@ func (t *TextReader) Next() (string, error) {
 			return string(out), nil
 		}
 	}
-}
-
-// pending returns ASCII bytes up to the first other byte, and there
-// decides the encoding from a window starting at that byte.
-func (t *TextReader) pending() ([]byte, error) {
-	w, err := t.src.Peek(sniffWindow)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, err
-	}
-	i := 0
-	for i < len(w) && w[i] < utf8.RuneSelf {
-		i++
-	}
-	if i == 0 && len(w) > 0 {
-		if err := t.decide(w, len(w) < sniffWindow, false); err != nil {
-			return nil, err
-		}
-		if t.mode == modePending {
-			t.use(encoding.Nop, "UTF-8")
-		}
-		return nil, nil
-	}
-	out := append(t.block[:0], w[:i]...)
-	_, _ = t.src.Discard(i)
-	if i == len(w) && len(w) < sniffWindow {
-		return out, io.EOF
-	}
-	return out, nil
 }
 
 // clean appends raw (UTF-8 that may be broken) to dst with every junk
@@ -436,6 +492,9 @@ func (t *TextReader) clean(dst, raw []byte, atEOF bool) []byte {
 		t.runes++
 		bad := r < 0x20 || r == utf8.RuneError && (size == 1 || t.mode == modeDecoded)
 		if !bad {
+			if t.Encoding == "ASCII" {
+				t.Encoding = "UTF-8"
+			}
 			i += size
 			continue
 		}

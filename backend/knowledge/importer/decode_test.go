@@ -200,3 +200,53 @@ func FuzzTextReader(f *testing.F) {
 		}
 	})
 }
+
+// TestEncodingChangesPartWay: a file whose encoding changes part way (a
+// log a UTF-16 program appended to, a UTF-16 export after an ASCII
+// header, Korean notes in EUC-KR and UTF-8 joined) is read as text, each
+// part in its encoding; before, the second part was junk and the file
+// was refused as binary data. A few NULs in text stay a warning.
+func TestEncodingChangesPartWay(t *testing.T) {
+	le := unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)
+	be := unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)
+	ko := strings.Repeat(korean1, 40)
+	en := strings.Repeat("2026-11-27 12:00:01 service started, listening on port 8080\n", 40)
+	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	tests := []struct {
+		name    string
+		data    []byte
+		enc     string
+		want    string
+		warning string // part of the warning; "" for none
+	}{
+		{"UTF-8, then UTF-16LE", cat([]byte(ko), encode(t, le, ko)), "UTF-8, then UTF-16LE", ko + ko, ""},
+		{"an ASCII log, then UTF-16LE", cat([]byte(en), encode(t, le, en)), "UTF-16LE", en + en, ""},
+		{"an ASCII header, then UTF-16BE", cat([]byte("Exported: 2026-11-27\n"), encode(t, be, ko)), "UTF-16BE", "Exported: 2026-11-27\n" + ko, ""},
+		{"UTF-8, then UTF-16LE with its BOM", cat([]byte(ko), []byte{0xFF, 0xFE}, encode(t, le, en)), "UTF-8, then UTF-16LE", ko + en, ""},
+		{"UTF-8, then EUC-KR", cat([]byte(ko), encode(t, korean.EUCKR, ko)), "UTF-8, then EUC-KR/CP949", ko + ko, ""},
+		{"UTF-8, EUC-KR, then UTF-16LE", cat([]byte(ko), encode(t, korean.EUCKR, ko), encode(t, le, ko)), "UTF-8, then EUC-KR/CP949, then UTF-16LE", ko + ko + ko, ""},
+		{"UTF-16LE with its BOM, then an ASCII line of UTF-16 text", cat([]byte{0xFF, 0xFE}, encode(t, le, en), encode(t, le, "end\n")), "UTF-16LE", en + "end\n", ""},
+		{"a few NULs in a log", []byte(strings.Replace(en, "port", "port\x00", 3)), "ASCII", strings.Replace(en, "port", "port\uFFFD", 3), "3 invalid characters replaced with \uFFFD (lines 1, 2, 3)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, enc, warning, err := readAll(tt.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if enc != tt.enc {
+				t.Errorf("encoding %q, want %q", enc, tt.enc)
+			}
+			if text != tt.want {
+				i := 0
+				for i < len(text) && i < len(tt.want) && text[i] == tt.want[i] {
+					i++
+				}
+				t.Errorf("text differs at byte %d of %d (want %d): %q", i, len(text), len(tt.want), head(text[max(0, i-20):]))
+			}
+			if tt.warning == "" && warning != "" || !strings.Contains(warning, tt.warning) {
+				t.Errorf("warning %q, want one containing %q", warning, tt.warning)
+			}
+		})
+	}
+}

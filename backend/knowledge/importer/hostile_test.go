@@ -59,6 +59,7 @@ func TestHostileClasses(t *testing.T) {
 		"loop.epub":            {200_000, limit},
 		"outside.epub":         {1, damaged},
 		"traversal.docx":       {1, imported},
+		"mixed.txt":            {1000, imported},
 		"deep.json":            {100_000, tooDeep},
 		"dirloop.hwp":          {1, damaged},
 		"past.hwp":             {1, damaged},

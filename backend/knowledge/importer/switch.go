@@ -1,0 +1,298 @@
+package importer
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/korean"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// A file may change its encoding part way: a log that a UTF-16 program
+// appended to, a UTF-16 export after an ASCII header, UTF-8 notes pasted
+// after EUC-KR ones. Read in the first encoding, the rest is junk, and a
+// file of text was refused as binary data. So where junk begins, the
+// reader looks at the window from there (trySwitch) and, when it is
+// plainly text in another encoding, reads on in that one:
+//
+//   - a byte-order mark of UTF-16 or UTF-32 names it;
+//   - UTF-16 by the NUL pattern of decide's rule 2, read from the junk or
+//     from the byte after it (the encoding before may have taken the first
+//     byte of a UTF-16 character); of the alignments that pass, the one
+//     with the most line breaks and spaces wins, as text has them and a
+//     misaligned reading has none;
+//   - CP949 by decide's rule 5, on the window up to its first control
+//     character (which may be where the next change begins);
+//   - UTF-8 by a run of valid multibyte characters there.
+//
+// A window that is none of these is junk of the encoding read, counted
+// as before, and junk is not looked at again for a window's length, so
+// binary data costs one look a window. At most maxSwitches changes are
+// followed in a file.
+const maxSwitches = 8
+
+// partialTail is the length of a character cut at the end of w, left for
+// the next block (none at the end of the file: it is junk then).
+func (t *TextReader) partialTail(w []byte, atEOF bool) int {
+	if atEOF {
+		return 0
+	}
+	switch t.kind {
+	case kindUTF16LE, kindUTF16BE:
+		n := len(w) % 2
+		if m := len(w) - n; m >= 2 {
+			if u := unit16(w[m-2:], t.kind == kindUTF16BE); 0xD800 <= u && u <= 0xDBFF {
+				n += 2 // a high surrogate waits for its pair
+			}
+		}
+		return n
+	case kindUTF32:
+		return len(w) % 4
+	case kindCP949:
+		return cutLead(w, false)
+	}
+	return incompleteTail(w)
+}
+
+func unit16(b []byte, bigEndian bool) rune {
+	if bigEndian {
+		return rune(b[0])<<8 | rune(b[1])
+	}
+	return rune(b[0]) | rune(b[1])<<8
+}
+
+// allowedControl is a control character text holds.
+func allowedControl(c rune) bool {
+	return c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == 0x1B
+}
+
+// firstJunk is the offset in w of the first character that is junk in
+// the encoding read (a control character, an invalid sequence), or -1.
+// UTF-32 is only ever named by its byte-order mark and is not looked in.
+func (t *TextReader) firstJunk(w []byte) int {
+	switch t.kind {
+	case kindUTF16LE, kindUTF16BE:
+		be := t.kind == kindUTF16BE
+		for i := 0; i+1 < len(w); i += 2 {
+			u := unit16(w[i:], be)
+			switch {
+			case u < 0x20 && !allowedControl(u):
+				return i
+			case 0xD800 <= u && u <= 0xDBFF:
+				if i+3 >= len(w) {
+					return i
+				}
+				if lo := unit16(w[i+2:], be); lo < 0xDC00 || lo > 0xDFFF {
+					return i
+				}
+				i += 2
+			case 0xDC00 <= u && u <= 0xDFFF:
+				return i
+			}
+		}
+	case kindCP949:
+		for i := 0; i < len(w); {
+			c := w[i]
+			if c < 0x80 {
+				if c < 0x20 && !allowedControl(rune(c)) {
+					return i
+				}
+				i++
+				continue
+			}
+			if c < 0x81 || c == 0xFF || i+1 >= len(w) || !cp949Trail(w[i+1]) || c >= 0xC7 && w[i+1] < 0xA1 {
+				return i // the extension's leads end at 0xC6: from 0xC7 only KS X 1001's trails
+			}
+			i += 2
+		}
+	case kindUTF8:
+		for i := 0; i < len(w); {
+			c := w[i]
+			if c < utf8.RuneSelf {
+				if c < 0x20 && !allowedControl(rune(c)) {
+					return i
+				}
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRune(w[i:])
+			if r == utf8.RuneError && size == 1 {
+				return i
+			}
+			i += size
+		}
+	}
+	return -1
+}
+
+func cp949Trail(d byte) bool {
+	return 0x41 <= d && d <= 0x5A || 0x61 <= d && d <= 0x7A || 0x81 <= d && d <= 0xFE
+}
+
+// pendingSwitch is a change of encoding at byte at of the file: to enc
+// (name), after skip bytes (a byte-order mark, or a byte of junk).
+type pendingSwitch struct {
+	at   int64
+	enc  encoding.Encoding
+	name string
+	skip int
+}
+
+// findSwitch looks, where junk begins at the end of text (the bytes read
+// in the current encoding before it, not yet consumed), for the point
+// from which the file goes on in another encoding: the start of the line
+// the junk is on (where a file was appended to), else, for a NUL after an
+// ASCII letter, that letter (the NUL may be its high byte in UTF-16 LE),
+// else the junk itself. It returns how many bytes of text come before the
+// change; 0 when it was made at once.
+func (t *TextReader) findSwitch(text []byte) (int, bool) {
+	if t.switches >= maxSwitches {
+		return 0, false
+	}
+	win, err := t.src.Peek(sniffWindow)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return 0, false
+	}
+	j := len(text)
+	var at []int
+	if t.kind == kindUTF8 || t.kind == kindCP949 {
+		if i := bytes.LastIndexByte(text, '\n'); i >= 0 && i+1 < j {
+			at = append(at, i+1)
+		}
+	}
+	if t.kind == kindUTF8 && j > 0 && j < len(win) && win[j] == 0 && text[j-1] >= 0x20 && text[j-1] < utf8.RuneSelf {
+		at = append(at, j-1)
+	}
+	at = append(at, j)
+	for _, a := range at {
+		if t.pos+int64(a) <= t.lastSwitch {
+			continue
+		}
+		enc, name, skip := switchTo(win[a:], t.kind)
+		if enc == nil {
+			continue
+		}
+		t.next = &pendingSwitch{at: t.pos + int64(a), enc: enc, name: name, skip: skip}
+		if a == 0 {
+			t.switchNow()
+		}
+		return a, true
+	}
+	return 0, false
+}
+
+// switchNow makes the change found: the bytes it skips (a byte-order
+// mark; a byte of junk, counted as such), then the new encoding.
+func (t *TextReader) switchNow() {
+	s := t.next
+	t.next = nil
+	if s.skip == 1 {
+		t.clean(nil, []byte{0xFF}, true) // counted as junk
+	}
+	_, _ = t.src.Discard(s.skip)
+	t.pos += int64(s.skip)
+	from := t.Encoding
+	t.use(s.enc, s.name)
+	if from != "ASCII" {
+		t.Encoding = from + ", then " + s.name
+	}
+	t.switches++
+	t.lastSwitch = t.pos
+}
+
+// switchTo is the encoding the window w goes on in, other than now's, the
+// bytes to skip before it (a byte-order mark; 1 for UTF-16 read from the
+// byte after the junk), or nil.
+func switchTo(w []byte, now kind) (encoding.Encoding, string, int) {
+	for _, b := range []struct {
+		bom  []byte
+		name string
+		enc  encoding.Encoding
+	}{
+		{[]byte{0xFF, 0xFE}, "UTF-16LE", unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)},
+		{[]byte{0xFE, 0xFF}, "UTF-16BE", unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)},
+	} {
+		if bytes.HasPrefix(w, b.bom) && kindOf(b.name) != now {
+			return b.enc, b.name, len(b.bom)
+		}
+	}
+	best, bestBreaks := -1, -1
+	var bestBE bool
+	for skip := 0; skip <= 1 && skip < len(w); skip++ {
+		for _, be := range []bool{false, true} {
+			k := kindUTF16LE
+			if be {
+				k = kindUTF16BE
+			}
+			if skip == 0 && k == now || !utf16Pattern(w[skip:], be) {
+				continue
+			}
+			if n := breaks16(w[skip:], be); n > bestBreaks {
+				best, bestBreaks, bestBE = skip, n, be
+			}
+		}
+	}
+	if best >= 0 {
+		if bestBE {
+			return unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "UTF-16BE", best
+		}
+		return unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "UTF-16LE", best
+	}
+	// The window as far as it reads in the encoding tried: the next
+	// change, if any, begins there.
+	if len(w) < 4 || w[0] < utf8.RuneSelf {
+		return nil, "", 0
+	}
+	if head := w[:readsAs(w, kindUTF8)]; now != kindUTF8 && len(head) >= min(len(w), 64) && validUTF8(head, false) {
+		return encoding.Nop, "UTF-8", 0
+	}
+	if head := w[:readsAs(w, kindCP949)]; now != kindCP949 && len(head) >= min(len(w), 64) && cp949(head, false) {
+		return korean.EUCKR, "EUC-KR/CP949", 0
+	}
+	return nil, "", 0
+}
+
+// readsAs is how much of w reads in encoding k without junk.
+func readsAs(w []byte, k kind) int {
+	t := TextReader{kind: k}
+	if j := t.firstJunk(w); j >= 0 {
+		return j
+	}
+	return len(w)
+}
+
+// utf16Pattern is decide's rule 2 for one byte order: NULs at the high
+// byte of at least 1 pair in 50, ten times more often than at the other,
+// and ≥ 90% of the code units textual.
+func utf16Pattern(w []byte, bigEndian bool) bool {
+	var high, low int
+	for i := 0; i+1 < len(w); i += 2 {
+		hi, lo := w[i+1], w[i]
+		if bigEndian {
+			hi, lo = w[i], w[i+1]
+		}
+		if hi == 0 {
+			high++
+		}
+		if lo == 0 {
+			low++
+		}
+	}
+	pairs := len(w) / 2
+	return pairs >= 8 && high*50 >= pairs && (high >= 10*(low+1) || high >= 2 && low == 0) && textualShare(w, bigEndian) >= 0.90
+}
+
+// breaks16 counts the line breaks and spaces among w's UTF-16 code units.
+func breaks16(w []byte, bigEndian bool) int {
+	n := 0
+	for i := 0; i+1 < len(w); i += 2 {
+		if u := unit16(w[i:], bigEndian); u == '\n' || u == ' ' {
+			n++
+		}
+	}
+	return n
+}

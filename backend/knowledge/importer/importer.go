@@ -48,6 +48,7 @@ const (
 	KindXLSX     Kind = "xlsx" // Excel 2007 and later, a sheet a section
 	KindODS      Kind = "ods"  // OpenDocument spreadsheet (LibreOffice Calc)
 	KindCSV      Kind = "csv"  // comma- or tab-separated values, read as a sheet
+	KindRTF      Kind = "rtf"  // Rich Text Format (TextEdit, WordPad, Word's export)
 )
 
 // ErrUnsupported marks a file whose extension names no supported format.
@@ -89,7 +90,7 @@ var kinds = map[string]Kind{
 	".json": KindJSON, ".jsonl": KindJSON, ".ndjson": KindJSON,
 	".docx": KindWord, ".hwpx": KindHWPX, ".hwp": KindHWP, ".odt": KindODT, ".pptx": KindSlides,
 	".html": KindHTML, ".htm": KindHTML, ".xhtml": KindHTML, ".epub": KindEPUB,
-	".xlsx": KindXLSX, ".ods": KindODS,
+	".xlsx": KindXLSX, ".ods": KindODS, ".rtf": KindRTF,
 }
 
 // KindOf tells the format from the file name.
@@ -150,6 +151,8 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 			return readXLSX(ctx, path, r, sink)
 		case KindODS:
 			return readODS(ctx, path, r, sink)
+		case KindRTF:
+			return readRTF(ctx, path, r, sink)
 		}
 		var err error
 		if tr, err = NewTextReader(r); err != nil {

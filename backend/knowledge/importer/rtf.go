@@ -1,0 +1,424 @@
+package importer
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/korean"
+	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/traditionalchinese"
+)
+
+// Rich Text Format (.rtf) is what TextEdit on a Mac and WordPad save by
+// default, and what Word exports as "RTF". No well-kept Go package reads
+// it, and its text is a small grammar, so it is read here: groups in
+// braces, control words ("\par", "\u54620", "\'c7"), and text. Only the
+// document's text is kept: the font, colour and style tables, pictures,
+// objects, field instructions, headers and footers and every "\*" group
+// (a destination a reader may skip) are left out; "\par" ends a
+// paragraph, a table's "\cell" and "\row" make its rows lines with their
+// cells between " | ". Bytes given as "\'hh" (and any outside ASCII) are
+// decoded in the code page the document or its font names ("\ansicpg949",
+// "\fcharset129": Korean, as Word writes it), "\uN" is a Unicode
+// character followed by \ucN characters for readers without Unicode,
+// which are skipped.
+
+// maxRTFDepth bounds the nesting of groups (Word nests a dozen deep).
+const maxRTFDepth = 1000
+
+// rtfSkip names the destinations whose text is not the document's.
+var rtfSkip = set("fonttbl", "colortbl", "stylesheet", "info", "pict", "object", "fldinst", "header", "headerl", "headerr",
+	"headerf", "footer", "footerl", "footerr", "footerf", "listtable", "listoverridetable", "revtbl", "rsidtbl", "themedata",
+	"colorschememapping", "datastore", "latentstyles", "xmlnstbl", "filetbl", "generator", "userprops", "nonshppict", "bkmkstart",
+	"bkmkend", "field-instruction", "template", "docvar", "background", "pgdsctbl", "mmathPr", "operator", "comment", "annotation",
+	"atnid", "atnauthor", "atrfstart", "atrfend", "xe", "tc", "sp", "sn", "sv", "shpinst", "shptxt")
+
+// rtfSymbols are the control words that stand for a character.
+var rtfSymbols = map[string]string{
+	"line": "\n", "tab": "\t", "emdash": "—", "endash": "–", "emspace": " ", "enspace": " ", "qmspace": " ",
+	"bullet": "•", "lquote": "‘", "rquote": "’", "ldblquote": "“", "rdblquote": "”", "~": "\u00a0", "_": "-",
+}
+
+// rtfGroup is the state a group keeps and its end restores.
+type rtfGroup struct {
+	skip  bool
+	uc    int               // fallback characters after \uN
+	codec encoding.Encoding // the code page of the text
+	fonts bool              // inside the font table
+	intbl bool              // the paragraph is in a table's cell: \par does not end the row
+}
+
+// rtfReader reads an RTF document's text.
+type rtfReader struct {
+	in      *bufio.Reader
+	w       *mdWriter
+	stack   []rtfGroup
+	g       rtfGroup
+	doc     encoding.Encoding         // \ansicpg's
+	fontCP  map[int]encoding.Encoding // each font's code page, from its \fcharset
+	font    int                       // the font being defined in the font table
+	para    strings.Builder
+	row     []string // the cells of a table row so far
+	bytes   []byte   // \'hh bytes waiting to be decoded together (a Korean character is two)
+	raw     bool     // they came as they are, not as \'hh: UTF-8 when they are valid UTF-8
+	pending int      // fallback characters still to skip after \uN
+}
+
+func readRTF(ctx context.Context, path string, r io.Reader, sink Sink) error {
+	x := &rtfReader{
+		in:     bufio.NewReaderSize(r, 64<<10),
+		w:      &mdWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: KindRTF, Markdown: true}},
+		doc:    charmap.Windows1252,
+		fontCP: map[int]encoding.Encoding{},
+	}
+	if head, err := x.in.Peek(5); err != nil || string(head) != `{\rtf` {
+		return fmt.Errorf("%w: not an RTF document", ErrOfficeDamaged)
+	}
+	_, _ = x.in.ReadByte() // the document's group, whose end ends the reading
+	x.g = rtfGroup{uc: 1, codec: x.doc}
+	x.stack = append(x.stack, x.g)
+	if err := x.read(ctx); err != nil {
+		return err
+	}
+	if err := x.endParagraph(); err != nil {
+		return err
+	}
+	return x.w.end()
+}
+
+func (x *rtfReader) read(ctx context.Context) error {
+	for n := 0; ; n++ {
+		if n%(64<<10) == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		c, err := x.in.ReadByte()
+		if errors.Is(err, io.EOF) {
+			x.flushBytes()
+			return nil // a document cut short keeps what it had
+		}
+		if err != nil {
+			return err
+		}
+		switch c {
+		case '{':
+			x.flushBytes()
+			if len(x.stack) >= maxRTFDepth {
+				return &OfficeLimitError{What: "nesting of groups"}
+			}
+			x.stack = append(x.stack, x.g)
+			if x.g.fonts {
+				x.font = -1
+			}
+		case '}':
+			x.flushBytes()
+			if len(x.stack) <= 1 {
+				return nil // the document's end
+			}
+			x.g = x.stack[len(x.stack)-1]
+			x.stack = x.stack[:len(x.stack)-1]
+			x.pending = 0
+		case '\\':
+			if err := x.control(); err != nil {
+				return err
+			}
+			if x.para.Len() >= maxHeld { // a paragraph without end goes on as the next
+				if err := x.endParagraph(); err != nil {
+					return err
+				}
+			}
+		case '\r', '\n':
+		default:
+			if x.pending > 0 {
+				x.pending--
+				continue
+			}
+			if c >= 0x80 {
+				if !x.raw {
+					x.flushBytes()
+				}
+				x.bytes, x.raw = append(x.bytes, c), true
+				continue
+			}
+			x.flushBytes()
+			x.text(string(rune(c)))
+			if x.para.Len() >= maxHeld {
+				if err := x.endParagraph(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+}
+
+// control reads what follows a backslash.
+func (x *rtfReader) control() error {
+	c, err := x.in.ReadByte()
+	if err != nil {
+		return nil
+	}
+	if !isASCIILetter(c) {
+		switch c {
+		case '\'':
+			var h [2]byte
+			if _, err := io.ReadFull(x.in, h[:]); err != nil {
+				return nil
+			}
+			b, ok := hexByte(h)
+			if !ok {
+				return nil
+			}
+			if x.pending > 0 {
+				x.pending--
+				return nil
+			}
+			if x.raw {
+				x.flushBytes()
+			}
+			x.bytes, x.raw = append(x.bytes, b), false
+		case '*':
+			x.g.skip = true // a destination this reader does not know
+		case '\\', '{', '}':
+			x.flushBytes()
+			x.text(string(rune(c)))
+		case '\r', '\n':
+			x.flushBytes()
+			return x.endParagraph() // "\" before a line break is \par
+		default:
+			x.flushBytes()
+			if s, ok := rtfSymbols[string(rune(c))]; ok {
+				x.text(s)
+			}
+		}
+		return nil
+	}
+	word := []byte{c}
+	for len(word) < 32 {
+		c, err = x.in.ReadByte()
+		if err != nil || !isASCIILetter(c) {
+			break
+		}
+		word = append(word, c)
+	}
+	var num []byte
+	if err == nil && (c == '-' || c >= '0' && c <= '9') {
+		for len(num) < 10 && err == nil && (c == '-' && len(num) == 0 || c >= '0' && c <= '9') {
+			num = append(num, c)
+			c, err = x.in.ReadByte()
+		}
+	}
+	if err == nil && c != ' ' {
+		_ = x.in.UnreadByte() // the delimiter is the next token's
+	}
+	n, hasN := atoiSigned(num)
+	return x.word(string(word), n, hasN)
+}
+
+// word acts on a control word with its parameter.
+func (x *rtfReader) word(w string, n int, hasN bool) error {
+	if w != "u" {
+		x.flushBytes()
+	}
+	switch {
+	case w == "bin" && hasN && n > 0:
+		_, err := x.in.Discard(n) // binary data
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		return err
+	case rtfSkip[w]:
+		x.g.skip = true
+		if w == "fonttbl" {
+			x.g.fonts, x.g.skip = true, true
+		}
+	case x.g.fonts && w == "f" && hasN:
+		x.font = n
+	case x.g.fonts && w == "fcharset" && hasN && x.font >= 0:
+		if enc := charsetCodec(n); enc != nil {
+			x.fontCP[x.font] = enc
+		}
+	case w == "ansicpg" && hasN:
+		if enc := codePage(n); enc != nil {
+			x.doc, x.g.codec = enc, enc
+			x.stack[0].codec = enc
+		}
+	case w == "f" && hasN:
+		if enc, ok := x.fontCP[n]; ok {
+			x.g.codec = enc
+		} else {
+			x.g.codec = x.doc
+		}
+	case w == "uc" && hasN && n >= 0:
+		x.g.uc = min(n, 8)
+	case w == "u" && hasN:
+		x.flushBytes()
+		if n < 0 {
+			n += 65536
+		}
+		x.text(string(rune(n)))
+		x.pending = x.g.uc
+	case w == "pard":
+		x.g.intbl = false
+	case w == "intbl":
+		x.g.intbl = true
+	case w == "par" && x.g.intbl:
+		x.text(" ") // a paragraph inside a cell
+	case w == "par" || w == "sect" || w == "page":
+		return x.endParagraph()
+	case w == "cell" || w == "nestcell":
+		x.row = append(x.row, strings.TrimSpace(x.para.String()))
+		x.para.Reset()
+	case w == "row" || w == "nestrow":
+		return x.endRow()
+	default:
+		if s, ok := rtfSymbols[w]; ok {
+			x.text(s)
+		}
+	}
+	return nil
+}
+
+func (x *rtfReader) text(s string) {
+	if x.g.skip || x.g.fonts {
+		return
+	}
+	if x.pending > 0 { // a fallback character after \uN
+		x.pending--
+		return
+	}
+	x.para.WriteString(s)
+}
+
+// flushBytes decodes the bytes given as \'hh (or above ASCII) in the
+// group's code page.
+func (x *rtfReader) flushBytes() {
+	if len(x.bytes) == 0 {
+		return
+	}
+	b := x.bytes
+	x.bytes = x.bytes[:0]
+	if x.g.skip || x.g.fonts {
+		return
+	}
+	// Some programs write UTF-8 as it is, against the format; a code
+	// page's Korean is not valid UTF-8.
+	if x.raw && utf8.Valid(b) {
+		x.para.Write(b)
+		return
+	}
+	s, err := x.g.codec.NewDecoder().Bytes(b)
+	if err != nil || !utf8.Valid(s) {
+		s = []byte(strings.ToValidUTF8(string(b), "\uFFFD"))
+	}
+	x.para.Write(s)
+}
+
+func (x *rtfReader) endParagraph() error {
+	if len(x.row) > 0 { // a row whose \row never came
+		return x.endRow()
+	}
+	text := x.para.String()
+	x.para.Reset()
+	return x.w.paragraph(text, 0)
+}
+
+func (x *rtfReader) endRow() error {
+	if rest := strings.TrimSpace(x.para.String()); rest != "" {
+		x.row = append(x.row, rest)
+	}
+	x.para.Reset()
+	var cells []string
+	for _, c := range x.row {
+		if c != "" {
+			cells = append(cells, c)
+		}
+	}
+	x.row = x.row[:0]
+	return x.w.paragraph(strings.Join(cells, cellSep), 0)
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+func hexByte(h [2]byte) (byte, bool) {
+	var b byte
+	for _, c := range h {
+		switch {
+		case c >= '0' && c <= '9':
+			b = b<<4 | (c - '0')
+		case c|0x20 >= 'a' && c|0x20 <= 'f':
+			b = b<<4 | (c | 0x20 - 'a' + 10)
+		default:
+			return 0, false
+		}
+	}
+	return b, true
+}
+
+func atoiSigned(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) == 1 && b[0] == '-' {
+		return 0, false
+	}
+	n, neg := 0, b[0] == '-'
+	for _, c := range b {
+		if c != '-' {
+			n = n*10 + int(c-'0')
+		}
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// codePage is the encoding of a Windows code page an RTF document names.
+func codePage(cp int) encoding.Encoding {
+	switch cp {
+	case 949:
+		return korean.EUCKR // x/text's EUC-KR decodes all of CP949 (UHC)
+	case 932:
+		return japanese.ShiftJIS
+	case 936:
+		return simplifiedchinese.GBK
+	case 950:
+		return traditionalchinese.Big5
+	case 1252:
+		return charmap.Windows1252
+	case 1250:
+		return charmap.Windows1250
+	case 1251:
+		return charmap.Windows1251
+	case 65001:
+		return encoding.Nop
+	}
+	return nil
+}
+
+// charsetCodec is the code page of a font's \fcharset.
+func charsetCodec(cs int) encoding.Encoding {
+	switch cs {
+	case 129: // Hangul
+		return codePage(949)
+	case 128:
+		return codePage(932)
+	case 134:
+		return codePage(936)
+	case 136:
+		return codePage(950)
+	case 0:
+		return codePage(1252)
+	case 238:
+		return codePage(1250)
+	case 204:
+		return codePage(1251)
+	}
+	return nil
+}

@@ -1,0 +1,113 @@
+package importer
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/wayfinder-app/wayfinder/backend/internal/progtest"
+)
+
+func TestRTF(t *testing.T) {
+	tests := []struct {
+		name, rtf, want string
+	}{
+		{"Word: Korean in code page 949, the font table left out",
+			`{\rtf1\ansi\ansicpg949\deff0{\fonttbl{\f0\fnil\fcharset129 \'b9\'d9\'c5\'c1;}}{\*\generator Msftedit 5.41;}\viewkind4\uc1\pard\lang1042\f0\fs20 \'c7\'d1\'b1\'db \'b9\'ae\'bc\'ad\par
+둘째\par}`, "한글 문서\n둘째"},
+		{"a Korean font's charset without \\ansicpg",
+			`{\rtf1\ansi{\fonttbl{\f0 Arial;}{\f1\fcharset129 Gulim;}}\f0 A \f1\'b0\'a1\f0  B\par}`, "A 가 B"},
+		{"Unicode with fallback bytes skipped", `{\rtf1\ansi\uc2 \u54620\'c7\'d1\u44544\'b1\'db{\uc1\u-3\'3f}\par}`, "한글\ufffd"},
+		{"TextEdit: \\uc0, a backslash before a line break ends a paragraph",
+			"{\\rtf1\\ansi\\ansicpg1252\\cocoartf2709\n{\\fonttbl\\f0\\fswiss\\fcharset0 Helvetica;}\n{\\colortbl;\\red255\\green255\\blue255;}\n\\pard\\pardirnatural\\f0\\fs24 \\cf0 \\uc0\\u54924 \\u51032 \\u47197 \\\nsecond line}",
+			"회의록\nsecond line"},
+		{"destinations left out, a field's result kept",
+			`{\rtf1{\header 머리글}{\footer 바닥글}{\*\bkmkstart x}{\pict\pngblip 89504e47}{\field{\*\fldinst HYPERLINK "https://example.com"}{\fldrslt 링크}} 본문\par}`, "링크 본문"},
+		{"a table: cells between bars, a paragraph inside a cell",
+			`{\rtf1\trowd\cellx1000\cellx2000\cellx3000\pard\intbl 구분\cell 기간\cell\row\trowd\cellx1000\cellx2000\pard\intbl 1학기\cell 3월\par 6월\cell\row\pard 끝\par}`,
+			"구분 | 기간\n1학기 | 3월 6월\n끝"},
+		{"escapes and symbols", `{\rtf1 a\{b\}c\\d\~e\emdash f\ldblquote g\rdblquote\tab h\-i\par}`, "a{b}c\\d e—f“g”\thi"},
+		{"binary data skipped", "{\\rtf1 앞{\\*\\blipuid x}{\\pict\\bin5 }}}}}} 뒤\\par}", "앞 뒤"},
+		{"raw bytes above ASCII in the code page", "{\\rtf1\\ansi\\ansicpg949 \xc7\xd1\xb1\xdb\\par}", "한글"},
+		{"cut short: what it had is kept", `{\rtf1 처음 문단\par 둘째 문단`, "처음 문단\n둘째 문단"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sheetText(t, "doc.rtf", []byte(tt.rtf)); got != tt.want {
+				t.Errorf("got\n%q\nwant\n%q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRTFFailures(t *testing.T) {
+	tests := []struct {
+		name, rtf string
+		want      error
+	}{
+		{"not RTF", "hello", ErrOfficeDamaged},
+		{"no text", `{\rtf1{\fonttbl{\f0 Arial;}}\par}`, ErrEmpty},
+		{"groups nested too deep", `{\rtf1` + strings.Repeat("{", 5000) + "x", &OfficeLimitError{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Importer{}.Import(context.Background(), "doc.rtf", []byte(tt.rtf))
+			var limit *OfficeLimitError
+			if errors.As(tt.want, &limit) {
+				if !errors.As(err, &limit) {
+					t.Errorf("got %v, want an office limit", err)
+				}
+			} else if !errors.Is(err, tt.want) {
+				t.Errorf("got %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestRTFByLibreOffice: LibreOffice writes testdata/office/regulation.odt
+// (headings, a table, numbered and bulleted lists, a link) as RTF, and it
+// reads with the words of the .odt, in order (list bullets aside).
+func TestRTFByLibreOffice(t *testing.T) {
+	bin := progtest.Soffice(t)
+	dir := t.TempDir()
+	src := filepath.Join("testdata", "office", "regulation.odt")
+	if err := progtest.Convert(context.Background(), bin, dir, "rtf", src); err != nil {
+		t.Fatal(err)
+	}
+	rtf, err := os.ReadFile(filepath.Join(dir, "regulation.rtf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	odt, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				return r
+			}
+			return -1
+		}, s)
+	}
+	if got, want := words(sheetText(t, "regulation.rtf", rtf)), words(sheetText(t, "regulation.odt", odt)); got != want {
+		t.Errorf("RTF:\n%s\nODT:\n%s", got, want)
+	}
+}
+
+// FuzzRTF: any bytes named .rtf import or fail with an error, without
+// panic, within the nesting bound.
+func FuzzRTF(f *testing.F) {
+	f.Add([]byte(`{\rtf1\ansi\ansicpg949{\fonttbl{\f0\fcharset129 G;}}\uc2\u54620\'c7\'d1\par}`))
+	f.Add([]byte(`{\rtf1\trowd\pard\intbl a\cell b\cell\row{\*\x}\bin3 abc\'zz\u-1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		docs, err := Importer{}.Import(context.Background(), "f.rtf", data)
+		if err == nil && (len(docs) != 1 || strings.TrimSpace(docs[0].Parts[0].Text) == "") {
+			t.Fatalf("no error and no text: %+v", docs)
+		}
+	})
+}

@@ -45,7 +45,7 @@ test("attach files to a conversation, see each file's progress, add one to the l
   // In Korean: the conversation shows its file; added to the library, it is listed there.
   await ko.click(".sidebar li button.open");
   await ko.waitForSelector("[data-testid='attachments'] .files li");
-  assert.equal(await ko.textContent("[data-testid='attachments'] .muted"), "이 파일은 이 대화에서만 검색됩니다.");
+  assert.equal(await ko.textContent("[data-testid='attachments'] .muted"), "첨부한 파일은 이 대화에서만 검색됩니다.");
   await screenshotSizes(ko, "attach-2-files-ko");
   await ko.click("[data-testid='attachments'] .files button:has-text('지식 베이스에 추가')");
   await ko.waitForSelector("[data-testid='attachments'] .files", { state: "detached" });

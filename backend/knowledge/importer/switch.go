@@ -25,9 +25,11 @@ import (
 //     byte of a UTF-16 character); of the alignments that pass, the one
 //     with the most line breaks and spaces wins, as text has them and a
 //     misaligned reading has none;
-//   - CP949 by decide's rule 5, on the window up to its first control
-//     character (which may be where the next change begins);
-//   - UTF-8 by a run of valid multibyte characters there.
+//   - UTF-8 by 64 bytes or more that read as UTF-8 (from UTF-16: ASCII or
+//     UTF-8 text appended, which reads as CJK there, so a line break read
+//     with a letter or a private-use character makes the reader look);
+//   - from UTF-8, CP949 by decide's rule 5 on as much of the window as
+//     reads as CP949 (the next change, if any, begins there).
 //
 // A window that is none of these is junk of the encoding read, counted
 // as before, and junk is not looked at again for a window's length, so
@@ -91,6 +93,13 @@ func (t *TextReader) firstJunk(w []byte) int {
 				}
 				i += 2
 			case 0xDC00 <= u && u <= 0xDFFF:
+				return i
+			case u>>8 == '\n' && (u&0xFF >= 0x20 && u&0xFF < 0x7F || u&0xFF == '\r'), 0xE000 <= u && u <= 0xF8FF:
+				// An ASCII letter and line break read as one UTF-16
+				// character (a Gurmukhi one), or a private-use one (UTF-8
+				// Hangul's lead bytes): text appended to UTF-16 in ASCII
+				// or UTF-8 reads as CJK without junk, so these are looked
+				// at (and are text when nothing else follows).
 				return i
 			}
 		}
@@ -159,9 +168,19 @@ func (t *TextReader) findSwitch(text []byte) (int, bool) {
 	}
 	j := len(text)
 	var at []int
-	if t.kind == kindUTF8 || t.kind == kindCP949 {
+	switch t.kind {
+	case kindUTF8, kindCP949:
 		if i := bytes.LastIndexByte(text, '\n'); i >= 0 && i+1 < j {
 			at = append(at, i+1)
+		}
+	case kindUTF16LE, kindUTF16BE:
+		for i := j - j%2 - 2; i >= 0; i -= 2 {
+			if unit16(text[i:], t.kind == kindUTF16BE) == '\n' {
+				if i+2 < j {
+					at = append(at, i+2)
+				}
+				break
+			}
 		}
 	}
 	if t.kind == kindUTF8 && j > 0 && j < len(win) && win[j] == 0 && text[j-1] >= 0x20 && text[j-1] < utf8.RuneSelf {
@@ -220,9 +239,12 @@ func switchTo(w []byte, now kind) (encoding.Encoding, string, int) {
 			return b.enc, b.name, len(b.bom)
 		}
 	}
+	// From UTF-16 to UTF-16 only by a byte-order mark: a misaligned
+	// reading of UTF-16 Hangul is Hangul too.
+	from16 := now == kindUTF16LE || now == kindUTF16BE
 	best, bestBreaks := -1, -1
 	var bestBE bool
-	for skip := 0; skip <= 1 && skip < len(w); skip++ {
+	for skip := 0; skip <= 1 && skip < len(w) && !from16; skip++ {
 		for _, be := range []bool{false, true} {
 			k := kindUTF16LE
 			if be {
@@ -244,13 +266,16 @@ func switchTo(w []byte, now kind) (encoding.Encoding, string, int) {
 	}
 	// The window as far as it reads in the encoding tried: the next
 	// change, if any, begins there.
-	if len(w) < 4 || w[0] < utf8.RuneSelf {
+	// From UTF-16, ASCII text may follow; else a change begins with a
+	// byte ASCII does not have.
+	if len(w) < 4 || w[0] < utf8.RuneSelf && !from16 {
 		return nil, "", 0
 	}
 	if head := w[:readsAs(w, kindUTF8)]; now != kindUTF8 && len(head) >= min(len(w), 64) && validUTF8(head, false) {
 		return encoding.Nop, "UTF-8", 0
 	}
-	if head := w[:readsAs(w, kindCP949)]; now != kindCP949 && len(head) >= min(len(w), 64) && cp949(head, false) {
+	// Not from UTF-16: its Hangul reads as CP949 as readily.
+	if head := w[:readsAs(w, kindCP949)]; now == kindUTF8 && len(head) >= min(len(w), 64) && cp949(head, false) {
 		return korean.EUCKR, "EUC-KR/CP949", 0
 	}
 	return nil, "", 0

@@ -224,6 +224,7 @@ func TestEncodingChangesPartWay(t *testing.T) {
 		{"an ASCII header, then UTF-16BE", cat([]byte("Exported: 2026-11-27\n"), encode(t, be, ko)), "UTF-16BE", "Exported: 2026-11-27\n" + ko, ""},
 		{"UTF-8, then UTF-16LE with its BOM", cat([]byte(ko), []byte{0xFF, 0xFE}, encode(t, le, en)), "UTF-8, then UTF-16LE", ko + en, ""},
 		{"UTF-8, then EUC-KR", cat([]byte(ko), encode(t, korean.EUCKR, ko)), "UTF-8, then EUC-KR/CP949", ko + ko, ""},
+		{"EUC-KR, then UTF-8", cat(encode(t, korean.EUCKR, ko), []byte(ko)), "EUC-KR/CP949, then UTF-8", ko + ko, ""},
 		{"UTF-8, EUC-KR, then UTF-16LE", cat([]byte(ko), encode(t, korean.EUCKR, ko), encode(t, le, ko)), "UTF-8, then EUC-KR/CP949, then UTF-16LE", ko + ko + ko, ""},
 		{"UTF-16LE with its BOM, then an ASCII line of UTF-16 text", cat([]byte{0xFF, 0xFE}, encode(t, le, en), encode(t, le, "end\n")), "UTF-16LE", en + "end\n", ""},
 		{"UTF-16LE with its BOM, then an ASCII log appended", cat([]byte{0xFF, 0xFE}, encode(t, le, ko), []byte(en)), "UTF-16LE, then UTF-8", ko + en, ""},

@@ -216,7 +216,7 @@ func (t *TextReader) switchNow() {
 	t.pos += int64(s.skip)
 	from := t.Encoding
 	t.use(s.enc, s.name)
-	if from != "ASCII" {
+	if from != "ASCII" && s.at > 0 { // at 0 nothing was read in the first guess
 		t.Encoding = from + ", then " + s.name
 	}
 	t.switches++

@@ -150,7 +150,8 @@ func hangulKeys(word string) []hangulKey {
 		medial   int
 		optional bool
 	}
-	var parts []part
+	var partsBuf [3 * maxLoanSyllables]part // a search's words fit; longer ones spill
+	parts := partsBuf[:0]
 	n := utf8.RuneCountInString(word)
 	i := 0
 	last := rune(0)
@@ -168,18 +169,17 @@ func hangulKeys(word string) []hangulKey {
 		parts = append(parts, part{cls: hangulInitial[ini]}, part{vowel: true, medial: med, optional: opt}, part{cls: hangulFinal[fin]})
 		last = r
 	}
-	var opts []int
+	var optsBuf [maxOptional]int
+	opts := optsBuf[:0]
 	for j, p := range parts {
-		if p.optional {
+		if p.optional && len(opts) < maxOptional {
 			opts = append(opts, j)
 		}
 	}
-	if len(opts) > maxOptional {
-		opts = opts[:maxOptional]
-	}
-	var keys []hangulKey
+	keys := make([]hangulKey, 0, 2<<len(opts)) // the variants, and as many without a last s
+	var bBuf [6 * maxLoanSyllables]byte
 	for v := range 1 << len(opts) {
-		var b []byte
+		b := bBuf[:0]
 		var vowels []string
 		for j, p := range parts {
 			if p.optional {
@@ -411,14 +411,18 @@ type loanCandidate struct {
 // does not hide the name. Each has at least minLoanKey consonants.
 func loanCandidates(word string) []loanCandidate {
 	var out []loanCandidate
-	ends, n := []int{}, 0
+	var endsBuf [maxLoanSyllables + 1]int
+	ends, n := endsBuf[:0], 0
 	for i := range word {
+		if n == maxLoanSyllables {
+			return nil // a pasted run of Hangul: not walked to its end
+		}
 		if n >= 2 {
 			ends = append(ends, i)
 		}
 		n++
 	}
-	if n < 2 || n > maxLoanSyllables {
+	if n < 2 {
 		return nil
 	}
 	ends = append(ends, len(word))

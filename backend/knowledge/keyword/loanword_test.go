@@ -76,6 +76,12 @@ func TestLoanCandidates(t *testing.T) {
 		{"Calc", nil}, // not Hangul
 		{"스위치", nil},  // S-V-S: two consonants
 	}
+	// maxLoanSyllables: a word of 12 syllables is looked up, one of 13 (a
+	// pasted run of Hangul) is not.
+	if loanCandidates(strings.Repeat("칼크", 6)) == nil || loanCandidates(strings.Repeat("칼크", 6)+"칼") != nil {
+		t.Errorf("words of 12 and 13 syllables: %d and %d beginnings looked up, want some and none",
+			len(loanCandidates(strings.Repeat("칼크", 6))), len(loanCandidates(strings.Repeat("칼크", 6)+"칼")))
+	}
 	for _, tt := range tests {
 		var got []string
 		for _, c := range loanCandidates(tt.word) {

@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf16"
 )
 
 // Class is one kind of hostile file: Name says what it tries, File is the
@@ -162,6 +163,32 @@ func Classes() []Class {
 			}
 			return bw.Flush()
 		}},
+		{"text: UTF-16LE (BOM) with n lines of an ASCII log appended", "appended.log", 1_000_000, func(w io.Writer, n int) error {
+			bw := bufio.NewWriter(w)
+			bw.Write([]byte{0xFF, 0xFE})
+			for range 100 {
+				bw.Write(utf16LE("서비스 시작\n"))
+			}
+			for i := range n {
+				fmt.Fprintf(bw, "2026-11-27 12:00:%02d appended by a UTF-8 tool, line %d\n", i%60, i)
+			}
+			return bw.Flush()
+		}},
+		{"text: an ASCII header, then n lines of UTF-16BE without a BOM", "header.txt", 1_000_000, func(w io.Writer, n int) error {
+			bw := bufio.NewWriter(w)
+			bw.WriteString("Exported: 2026-11-27\n")
+			for i := range n {
+				bw.Write(utf16BE(fmt.Sprintf("홍길동 %d,총무\n", i)))
+			}
+			return bw.Flush()
+		}},
+		{"markdown: n headings and nothing else", "headings.md", 1_000_000, func(w io.Writer, n int) error {
+			bw := bufio.NewWriter(w)
+			for i := range n {
+				fmt.Fprintf(bw, "%s 회의록 %d\n", strings.Repeat("#", 1+i%6), i)
+			}
+			return bw.Flush()
+		}},
 		{"hwp: section stream of 1 TB on a sector chain that loops", "loop.hwp", 1, func(w io.Writer, n int) error {
 			_, err := w.Write(HWPLoop(false))
 			return err
@@ -180,6 +207,22 @@ func Classes() []Class {
 		{"pdf: xref chain that loops (Prev to itself)", "xrefloop.pdf", 1, func(w io.Writer, n int) error { return PDFXrefLoop(w) }},
 		{"pdf: one page of n glyphs", "glyphs.pdf", 1_000_000, func(w io.Writer, n int) error { return PDFGlyphs(w, n) }},
 	}
+}
+
+// utf16LE and utf16BE are s in UTF-16 without a byte-order mark.
+func utf16LE(s string) []byte { return utf16Bytes(s, false) }
+func utf16BE(s string) []byte { return utf16Bytes(s, true) }
+
+func utf16Bytes(s string, bigEndian bool) []byte {
+	var b []byte
+	for _, u := range utf16.Encode([]rune(s)) {
+		if bigEndian {
+			b = append(b, byte(u>>8), byte(u))
+		} else {
+			b = append(b, byte(u), byte(u>>8))
+		}
+	}
+	return b
 }
 
 // nested is n elements el inside each other around text, in a Word run.

@@ -231,8 +231,8 @@ func asciiLineFirst(w []byte) bool {
 		return false
 	}
 	line := bytes.IndexByte(w[:nul], '\n')
-	if line < 1 {
-		return false
+	if line < 1 || line%2 == 0 && line+1 < len(w) && w[line+1] == 0 {
+		return false // a UTF-16 LE line break ("\n\x00" at a unit's place): CJK whose bytes are all ASCII, not a header
 	}
 	for _, c := range w[:line] {
 		if c >= utf8.RuneSelf || c < 0x20 && !allowedControl(rune(c)) {

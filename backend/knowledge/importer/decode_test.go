@@ -229,6 +229,7 @@ func TestEncodingChangesPartWay(t *testing.T) {
 		{"UTF-16LE with its BOM, then an ASCII line of UTF-16 text", cat([]byte{0xFF, 0xFE}, encode(t, le, en), encode(t, le, "end\n")), "UTF-16LE", en + "end\n", ""},
 		{"UTF-16LE with its BOM, then an ASCII log appended", cat([]byte{0xFF, 0xFE}, encode(t, le, ko), []byte(en)), "UTF-16LE, then UTF-8", ko + en, ""},
 		{"UTF-16BE, then UTF-8 appended", cat([]byte{0xFE, 0xFF}, encode(t, be, en), []byte(ko+en)), "UTF-16BE, then UTF-8", en + ko + en, ""},
+		{"UTF-16LE Chinese without a BOM whose first line's bytes are all ASCII", encode(t, le, "中大天山\n"+strings.Repeat("中文文件。\n", 40)), "UTF-16LE", "中大天山\n" + strings.Repeat("中文文件。\n", 40), ""},
 		{"a few NULs in a log", []byte(strings.Replace(en, "port", "port\x00", 3)), "ASCII", strings.Replace(en, "port", "port\uFFFD", 3), "3 invalid characters replaced with \uFFFD (lines 1, 2, 3)"},
 	}
 	for _, tt := range tests {

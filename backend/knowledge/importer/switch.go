@@ -16,10 +16,11 @@ import (
 // appended to, a UTF-16 export after an ASCII header, UTF-8 notes pasted
 // after EUC-KR ones. Read in the first encoding, the rest is junk, and a
 // file of text was refused as binary data. So where junk begins, the
-// reader looks at the window from there (trySwitch) and, when it is
-// plainly text in another encoding, reads on in that one:
+// reader looks at the window from the start of that line, or from the
+// junk (findSwitch), and, when it is plainly text in another encoding,
+// reads on in that one:
 //
-//   - a byte-order mark of UTF-16 or UTF-32 names it;
+//   - a byte-order mark of UTF-16 names it;
 //   - UTF-16 by the NUL pattern of decide's rule 2, read from the junk or
 //     from the byte after it (the encoding before may have taken the first
 //     byte of a UTF-16 character); of the alignments that pass, the one

@@ -118,7 +118,7 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink) erro
 	if err != nil {
 		return err
 	}
-	sheets, err := xlsxSheets(z)
+	sheets, date1904, err := xlsxSheets(z)
 	if err != nil {
 		return err
 	}
@@ -127,7 +127,10 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink) erro
 	}
 	budget := &xmlBudget{left: MaxOfficeXML}
 	defer budget.release()
-	book := xlsxBook{}
+	book := xlsxBook{epoch: time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)}
+	if date1904 {
+		book.epoch = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
 	if err := book.readStrings(z, budget); err != nil {
 		return err
 	}
@@ -152,8 +155,9 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink) erro
 
 type xlsxSheet struct{ name, part string }
 
-// xlsxSheets lists the workbook's sheets in its order, with their parts.
-func xlsxSheets(z *zip.Reader) ([]xlsxSheet, error) {
+// xlsxSheets lists the workbook's sheets in its order, with their parts,
+// and says whether its dates count from 1904 (Excel for Mac's old system).
+func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, err error) {
 	targets := map[string]string{}
 	if f, err := z.Open("xl/_rels/workbook.xml.rels"); err == nil {
 		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 1<<20)), func(e xml.StartElement) {
@@ -165,11 +169,13 @@ func xlsxSheets(z *zip.Reader) ([]xlsxSheet, error) {
 	}
 	f, err := z.Open("xl/workbook.xml")
 	if err != nil {
-		return nil, fmt.Errorf("%w: no workbook", ErrOfficeDamaged)
+		return nil, false, fmt.Errorf("%w: no workbook", ErrOfficeDamaged)
 	}
 	defer f.Close()
-	var sheets []xlsxSheet
 	err = eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
+		if e.Name.Local == "workbookPr" {
+			date1904 = attr(e, "date1904") == "1" || attr(e, "date1904") == "true"
+		}
 		if e.Name.Local != "sheet" {
 			return
 		}
@@ -180,9 +186,9 @@ func xlsxSheets(z *zip.Reader) ([]xlsxSheet, error) {
 		}
 	})
 	if err != nil || len(sheets) == 0 {
-		return nil, fmt.Errorf("%w: no sheets", ErrOfficeDamaged)
+		return nil, false, fmt.Errorf("%w: no sheets", ErrOfficeDamaged)
 	}
-	return sheets, nil
+	return sheets, date1904, nil
 }
 
 // xlsxPart resolves a relationship's target against the workbook's folder.
@@ -245,18 +251,8 @@ func (b *xlsxBook) readStrings(z *zip.Reader, budget *xmlBudget) error {
 	return budget.judged(err)
 }
 
-// readFormats reads which cell formats show a date or a time, and the
-// workbook's date system.
+// readFormats reads which cell formats show a date or a time.
 func (b *xlsxBook) readFormats(z *zip.Reader, budget *xmlBudget) error {
-	b.epoch = time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
-	if f, err := z.Open("xl/workbook.xml"); err == nil {
-		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
-			if e.Name.Local == "workbookPr" && (attr(e, "date1904") == "1" || attr(e, "date1904") == "true") {
-				b.epoch = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)
-			}
-		})
-		f.Close()
-	}
 	d, closer, err := openPart(z, "xl/styles.xml", budget)
 	if err != nil {
 		return nil // every cell in the general format

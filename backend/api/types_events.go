@@ -33,6 +33,7 @@ const (
 	EventPullProgress   = "models.pull_progress"  // PullProgress
 	EventImport         = "knowledge.import"      // ImportProgress
 	EventImportDone     = "knowledge.import_done" // ImportReport
+	EventEmbedded       = "knowledge.embedded"    // EmbeddingsDone
 	EventMemories       = "memory.changed"        // SessionsChanged (empty)
 	EventStatusChanged  = "ollama.status"         // OllamaStatus
 )
@@ -110,4 +111,17 @@ type PullProgress struct {
 // MemoriesChanged tells windows to reload the memory list.
 type MemoriesChanged struct {
 	Count int `json:"count"`
+}
+
+// EmbeddingsDone says that files whose embedding was left to the
+// background (Ollama did not answer in time, an import stopped while it
+// embedded, a model change) are embedded now: they are found by their
+// meaning as well as their words. A window that said "later" on a file's
+// row says so, and reloads the conversations named.
+type EmbeddingsDone struct {
+	// Sources are the files (as KBDocument.Source) with nothing pending
+	// any more.
+	Sources []string `json:"sources"`
+	// Conversations are those the files are attached to, if any.
+	Conversations []string `json:"conversations,omitempty"`
 }

@@ -62,6 +62,11 @@ type KBDocument struct {
 	Chunks    int       `json:"chunks"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// EmbedPending: passages of the file wait for their embedding in the
+	// background (the vector index's pending list): it is found by its
+	// words now and by its meaning once that is done (EventEmbedded).
+	// Set by a conversation's attachments (Attached).
+	EmbedPending bool `json:"embed_pending,omitempty"`
 }
 
 // SearchHit is one passage retrieval returned, as the knowledge search box

@@ -120,7 +120,8 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if mode == "desktop" || mode == "serve" {
 		pace = a.waitTurns
 	}
-	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), pace, false, logger); err != nil {
+	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), pace,
+		func(ev api.EmbeddingsDone) { a.events.Emit(api.EventEmbedded, ev) }, false, logger); err != nil {
 		return nil, err
 	}
 	if a.memory, err = memory.OpenInDataDir(ctx, st.DB(), dir, cur.EmbedModel, a.models, logger); err != nil {
@@ -218,7 +219,7 @@ func openReadOnly(ctx context.Context, g globals, logger *slog.Logger) (_ *App, 
 	if a.models, err = newModelClient(cur, logger, nil); err != nil {
 		return nil, err
 	}
-	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), nil, true, logger); err != nil {
+	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), nil, nil, true, logger); err != nil {
 		return nil, err
 	}
 	if a.memory, err = memory.OpenReadOnly(ctx, st.DB(), logger); err != nil {

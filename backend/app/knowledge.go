@@ -54,8 +54,9 @@ type library struct {
 // each batch so that it can wait while the person's turn runs; so does each
 // batch of an import's embedding (vector.WithPace). Short
 // commands (nil pace) leave that for later rather than keep the person
-// waiting.
-func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel string, embed vector.Embedder, pace vector.Pace, readOnly bool, log *slog.Logger) (*library, error) {
+// waiting. embedded (may be nil) hears when files whose embedding was
+// left to the background have all their passages embedded.
+func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel string, embed vector.Embedder, pace vector.Pace, embedded func(api.EmbeddingsDone), readOnly bool, log *slog.Logger) (*library, error) {
 	cat, err := catalog.Load()
 	if err != nil {
 		return nil, fmt.Errorf("load the built-in catalog: %w", err)
@@ -84,6 +85,9 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 	}
 	if readOnly {
 		vopts = append(vopts, vector.ReadOnly())
+	}
+	if embedded != nil {
+		vopts = append(vopts, vector.WithSettled("source", func(sources []string) { embedded(l.embeddedNow(sources)) }))
 	}
 	l.vectors = vector.Open(filepath.Join(dir, "chunks.vec"), embedModel, embed, vopts...)
 	ctx, l.stop = context.WithCancel(ctx)
@@ -146,6 +150,30 @@ func (l *library) embedMissing(ctx context.Context, pace vector.Pace) {
 		l.log.Info("passages embedded", "count", n)
 	}
 }
+
+// embeddedNow says which conversations the files of sources, embedded
+// now, are attached to. Before the knowledge base is open (the worker
+// embeds what was pending at the last close) it names none.
+func (l *library) embeddedNow(sources []string) api.EmbeddingsDone {
+	ev := api.EmbeddingsDone{Sources: sources}
+	select {
+	case <-l.ready:
+	default:
+		return ev
+	}
+	if l.kb == nil {
+		return ev
+	}
+	for _, s := range sources {
+		if c := l.kb.ConversationOf(s); c != "" && !slices.Contains(ev.Conversations, c) {
+			ev.Conversations = append(ev.Conversations, c)
+		}
+	}
+	return ev
+}
+
+// pendingSources counts the passages still to be embedded by file.
+func (l *library) pendingSources() map[string]int { return l.vectors.PendingBy("source") }
 
 func (l *library) close() {
 	l.stop()

@@ -148,6 +148,8 @@ type config struct {
 	onUse      bool
 	readOnly   bool
 	pace       Pace
+	settledKey string
+	onSettled  func(values []string)
 }
 
 // WithBatchSize sets how many texts go to the embedder at once (default 64);
@@ -163,6 +165,17 @@ func WithBatchSize(n int) Option {
 // WithProgress receives background embedding progress. It is called from
 // the worker goroutine and must not call back into the Index.
 func WithProgress(f func(Progress)) Option { return func(c *config) { c.onProgress = f } }
+
+// WithSettled tells f, after the background worker stores a batch, the
+// values of metadata key (a document's source, say) among the batch's
+// documents that have no document pending any more. A file whose
+// embedding was left to the background (AddLater) is searched by its
+// meaning from then on, and a window that said "later" can say so: the
+// worker's Progress counts documents, not files. f is called from the
+// worker goroutine, without the index's lock held.
+func WithSettled(key string, f func(values []string)) Option {
+	return func(c *config) { c.settledKey, c.onSettled = key, f }
+}
 
 // WithLogger sets where background failures are logged.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }

@@ -626,3 +626,60 @@ func TestPaceHoldsTheWorker(t *testing.T) {
 	}
 	ix.Close() // ends the wait: Close returns only when the worker has
 }
+
+// TestSettledBySource: the documents AddLater leaves to the worker are
+// counted as pending by their source until embedded, and WithSettled
+// names a source once, when its last document has its vector (the
+// catalog's two documents: after the second), not after each batch.
+func TestSettledBySource(t *testing.T) {
+	emb := &fakeEmbedder{dim: 16, gate: make(chan struct{})}
+	var (
+		mu      sync.Mutex
+		settled []string
+		early   []string
+	)
+	var ix *Index
+	ix = openReady(t, filepath.Join(t.TempDir(), "v"), "m", emb, WithBatchSize(1), WithSettled("source", func(values []string) {
+		mu.Lock()
+		defer mu.Unlock()
+		settled = append(settled, values...)
+		for _, v := range values {
+			if ix.PendingBy("source")[v] != 0 {
+				early = append(early, v)
+			}
+		}
+	}))
+	if err := ix.AddLater(t.Context(), corpus); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]int{"policy.pdf": 1, "memory": 1, "catalog": 2}, ix.PendingBy("source")); diff != "" {
+		t.Fatalf("pending by source before the worker embeds (-want +got):\n%s", diff)
+	}
+	close(emb.gate)
+	waitFor(t, func() bool { return ix.Status().Pending == 0 })
+	waitFor(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(settled) >= 3 })
+	mu.Lock()
+	defer mu.Unlock()
+	slices.Sort(settled)
+	if diff := cmp.Diff([]string{"catalog", "memory", "policy.pdf"}, settled); diff != "" {
+		t.Errorf("settled sources, each once (-want +got):\n%s", diff)
+	}
+	if len(early) > 0 {
+		t.Errorf("named while documents of theirs were pending: %v", early)
+	}
+	if got := ix.PendingBy("source"); len(got) != 0 {
+		t.Errorf("pending after the worker: %v", got)
+	}
+}
+
+// With no embedder nothing would embed the documents: none is said to
+// be pending for later.
+func TestPendingByWithoutEmbedder(t *testing.T) {
+	ix := openReady(t, filepath.Join(t.TempDir(), "v"), "", nil)
+	if err := ix.AddLater(t.Context(), corpus); err != nil {
+		t.Fatal(err)
+	}
+	if got := ix.PendingBy("source"); len(got) != 0 {
+		t.Errorf("pending without an embedder: %v", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 )
 
@@ -415,13 +416,16 @@ func (ix *Index) work() {
 				continue
 			}
 			delay = ix.cfg.retryDelay
-			p, err := ix.applyBatch(model, ids, seqs, vecs)
+			p, settled, err := ix.applyBatch(model, ids, seqs, vecs)
 			if err != nil {
 				ix.cfg.logger.Error("store re-embedded documents", "err", err)
 				return
 			}
 			if ix.cfg.onProgress != nil {
 				ix.cfg.onProgress(p)
+			}
+			if len(settled) > 0 {
+				ix.cfg.onSettled(settled)
 			}
 		}
 	}
@@ -454,13 +458,15 @@ func (ix *Index) nextBatch() (ids, texts []string, seqs []uint64, emb Embedder, 
 }
 
 // applyBatch stores vectors for documents that were not replaced, deleted,
-// or overtaken by another model change while they were being embedded.
-func (ix *Index) applyBatch(model string, ids []string, seqs []uint64, vecs [][]float32) (Progress, error) {
+// or overtaken by another model change while they were being embedded,
+// and returns the values of WithSettled's key that have nothing pending
+// any more.
+func (ix *Index) applyBatch(model string, ids []string, seqs []uint64, vecs [][]float32) (Progress, []string, error) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	p := Progress{Model: ix.model, Reembedding: ix.reembedTotal > 0}
 	if ix.closed || model != ix.model {
-		return p, nil
+		return p, nil, nil
 	}
 	var recs []record
 	for i, id := range ids {
@@ -474,8 +480,9 @@ func (ix *Index) applyBatch(model string, ids []string, seqs []uint64, vecs [][]
 		recs = append(recs, record{op: opPut, id: id, model: model, text: e.text, meta: e.meta, vec: vecs[i]})
 	}
 	if err := ix.persist(recs); err != nil {
-		return p, err
+		return p, nil, err
 	}
+	settled := ix.settledLocked(recs)
 	if ix.reembedTotal > 0 {
 		p.Total = ix.reembedTotal
 		p.Done = max(0, ix.reembedTotal-len(ix.pending))
@@ -486,7 +493,52 @@ func (ix *Index) applyBatch(model string, ids []string, seqs []uint64, vecs [][]
 		p.Total = len(ix.docs)
 		p.Done = len(ix.docs) - len(ix.pending)
 	}
-	return p, nil
+	return p, settled, nil
+}
+
+// settledLocked lists the values of WithSettled's key among the metadata
+// of recs (documents just embedded) that no pending document has: one
+// pass over the pending set a batch, small beside the batch's embedding.
+// Callers hold mu.
+func (ix *Index) settledLocked(recs []record) []string {
+	key := ix.cfg.settledKey
+	if ix.cfg.onSettled == nil || len(recs) == 0 {
+		return nil
+	}
+	done := map[string]bool{}
+	for _, r := range recs {
+		if v, ok := r.meta[key]; ok {
+			done[v] = true
+		}
+	}
+	for id := range ix.pending {
+		if len(done) == 0 {
+			break
+		}
+		if v, ok := ix.docs[id].meta[key]; ok {
+			delete(done, v)
+		}
+	}
+	return slices.Sorted(maps.Keys(done))
+}
+
+// PendingBy counts the pending documents by the value of metadata key (a
+// document's source, say): those still to be embedded, so that a file
+// left to the background can say so after a restart or in another
+// window. It is empty with no embedder, when nothing would embed them.
+func (ix *Index) PendingBy(key string) map[string]int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	out := map[string]int{}
+	if ix.emb == nil {
+		return out
+	}
+	for id := range ix.pending {
+		if v, ok := ix.docs[id].meta[key]; ok {
+			out[v]++
+		}
+	}
+	return out
 }
 
 // Close stops background work and closes the file. It does not wait for a

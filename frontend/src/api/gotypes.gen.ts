@@ -353,6 +353,18 @@ export interface MemoriesChanged {
 }
 
 /**
+ * EmbeddingsDone says that files whose embedding was left to the
+ * background (Ollama did not answer in time, an import stopped while it
+ * embedded, a model change) are embedded now: they are found by their
+ * meaning as well as their words. A window that said "later" on a file's
+ * row says so, and reloads the conversations named.
+ */
+export interface EmbeddingsDone {
+  sources: string[];
+  conversations?: string[];
+}
+
+/**
  * Passage is a search hit opened in the Knowledge screen's reader: its
  * chunk (Text) in its document, with the text just before and after it
  * (without what the chunks repeat of each other; "" at the document's ends).
@@ -408,6 +420,7 @@ export interface KBDocument {
   chunks: number;
   created_at: string;
   updated_at: string;
+  embed_pending?: boolean;
 }
 
 /**
@@ -783,6 +796,7 @@ export const Events = {
   PullProgress: "models.pull_progress",
   Import: "knowledge.import",
   ImportDone: "knowledge.import_done",
+  Embedded: "knowledge.embedded",
   Memories: "memory.changed",
   StatusChanged: "ollama.status",
 } as const;

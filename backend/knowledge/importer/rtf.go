@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
@@ -70,6 +71,8 @@ type rtfReader struct {
 	bytes   []byte   // \'hh bytes waiting to be decoded together (a Korean character is two)
 	raw     bool     // they came as they are, not as \'hh: UTF-8 when they are valid UTF-8
 	pending int      // fallback characters still to skip after \uN
+	rowHeld int      // the bytes of row's cells
+	high    rune     // the first half of a UTF-16 pair, waiting for the second
 }
 
 func readRTF(ctx context.Context, path string, r io.Reader, sink Sink) error {
@@ -143,14 +146,11 @@ func (x *rtfReader) read(ctx context.Context) error {
 				continue
 			}
 			if c >= 0x80 {
-				if !x.raw {
-					x.flushBytes()
-				}
-				x.bytes, x.raw = append(x.bytes, c), true
-				continue
+				x.hold(c, true)
+			} else {
+				x.flushBytes()
+				x.text(string(rune(c)))
 			}
-			x.flushBytes()
-			x.text(string(rune(c)))
 			if x.para.Len() >= maxHeld {
 				if err := x.endParagraph(); err != nil {
 					return err
@@ -181,10 +181,7 @@ func (x *rtfReader) control() error {
 				x.pending--
 				return nil
 			}
-			if x.raw {
-				x.flushBytes()
-			}
-			x.bytes, x.raw = append(x.bytes, b), false
+			x.hold(b, false)
 		case '*':
 			x.g.skip = true // a destination this reader does not know
 		case '\\', '{', '}':
@@ -264,7 +261,7 @@ func (x *rtfReader) word(w string, n int, hasN bool) error {
 		if n < 0 {
 			n += 65536
 		}
-		x.text(string(rune(n)))
+		x.unicode(rune(n))
 		x.pending = x.g.uc
 	case w == "pard":
 		x.g.intbl = false
@@ -275,8 +272,14 @@ func (x *rtfReader) word(w string, n int, hasN bool) error {
 	case w == "par" || w == "sect" || w == "page":
 		return x.endParagraph()
 	case w == "cell" || w == "nestcell":
-		x.row = append(x.row, strings.TrimSpace(x.para.String()))
+		if c := strings.TrimSpace(x.para.String()); c != "" { // an empty cell is not written
+			x.row = append(x.row, c)
+			x.rowHeld += len(c) + len(cellSep)
+		}
 		x.para.Reset()
+		if x.rowHeld >= maxHeld { // a row without end goes on as the next line
+			return x.endRow()
+		}
 	case w == "row" || w == "nestrow":
 		return x.endRow()
 	default:
@@ -295,7 +298,82 @@ func (x *rtfReader) text(s string) {
 		x.pending--
 		return
 	}
+	if x.high != 0 { // half a pair, without its other half
+		x.high = 0
+		x.para.WriteRune(utf8.RuneError)
+	}
 	x.para.WriteString(s)
+}
+
+// unicode writes the character of a \uN. A character outside the Basic
+// Multilingual Plane (an emoji, a rare Hanja) is written as UTF-16 does,
+// in two halves, "\u-10179?\u-8704?": the first is held until the second
+// comes; alone, either is U+FFFD.
+func (x *rtfReader) unicode(r rune) {
+	switch {
+	case utf16.IsSurrogate(r) && r < 0xDC00:
+		if x.g.skip || x.g.fonts {
+			return
+		}
+		if x.high != 0 {
+			x.para.WriteRune(utf8.RuneError)
+		}
+		x.pending, x.high = 0, r
+	case utf16.IsSurrogate(r) && x.high != 0:
+		pair := utf16.DecodeRune(x.high, r)
+		x.high = 0
+		x.text(string(pair))
+	default:
+		x.text(string(r))
+	}
+}
+
+// hold adds a byte given as \'hh (raw false) or above ASCII (raw true) to
+// those waiting to be decoded together. They are decoded once maxRTFBytes
+// are held but for a character cut in two: before, 100 MB of "\'hh" were
+// held whole, decoded at once and written as one paragraph (the budget of
+// one held paragraph is maxHeld).
+func (x *rtfReader) hold(b byte, raw bool) {
+	if x.raw != raw {
+		x.flushBytes()
+	}
+	x.bytes, x.raw = append(x.bytes, b), raw
+	if len(x.bytes) < maxRTFBytes {
+		return
+	}
+	held := x.bytes
+	n := len(held)
+	if i := lastRuneStart(held); x.raw && utf8.Valid(held[:i]) {
+		n = i
+		if !x.g.skip && !x.g.fonts {
+			x.para.Write(held[:n])
+		}
+	} else {
+		dst := make([]byte, 4*len(held))
+		nDst, nSrc, _ := x.g.codec.NewDecoder().Transform(dst, held, false) // a character cut in two stays held
+		n = nSrc
+		if !x.g.skip && !x.g.fonts {
+			x.para.Write([]byte(strings.ToValidUTF8(string(dst[:nDst]), "\uFFFD")))
+		}
+	}
+	x.bytes = x.bytes[:copy(x.bytes, held[n:])]
+}
+
+// maxRTFBytes bounds the bytes held to be decoded together.
+const maxRTFBytes = 64 << 10
+
+// lastRuneStart is where the character b ends in the middle of begins, or
+// len(b).
+func lastRuneStart(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if utf8.FullRune(b[i:]) {
+				return len(b)
+			}
+			return i
+		}
+	}
+	return len(b)
 }
 
 // flushBytes decodes the bytes given as \'hh (or above ASCII) in the
@@ -342,7 +420,7 @@ func (x *rtfReader) endRow() error {
 			cells = append(cells, c)
 		}
 	}
-	x.row = x.row[:0]
+	x.row, x.rowHeld = x.row[:0], 0
 	return x.w.paragraph(strings.Join(cells, cellSep), 0)
 }
 

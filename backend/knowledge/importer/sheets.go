@@ -453,7 +453,7 @@ func readODS(ctx context.Context, filePath string, r io.Reader, sink Sink) error
 	}
 	defer closer.Close()
 	s := newSheetWriter(filePath, KindODS, sink)
-	if err := budget.judged(readODSBody(ctx, d, s)); err != nil {
+	if err := budget.judged(readODSBody(ctx, d, s, budget)); err != nil {
 		return err
 	}
 	return s.w.end()
@@ -461,8 +461,12 @@ func readODS(ctx context.Context, filePath string, r io.Reader, sink Sink) error
 
 // readODSBody reads content.xml's tables. A row or cell written once with
 // a repeat count (table:number-rows-repeated, …-columns-repeated) is
-// written out that often, up to maxRepeat, when it holds a value.
-func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter) error {
+// written out that often, up to maxRepeat, when it holds a value. Each
+// copy past the first is charged to budget as if the file had spelled it
+// out: maxRepeat rows of maxRepeat cells are a million cells from one
+// element, and ten thousand such rows, 8 KB packed, were 50 GB of text
+// (500,000 chunks, then too_many_chunks, after minutes).
+func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter, budget *xmlBudget) error {
 	var (
 		cell       strings.Builder
 		inCell     int // depth inside a cell (a cell holds paragraphs)
@@ -475,7 +479,16 @@ func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter) error {
 	)
 	var failed error
 	writeRow := func() {
-		for range min(rowRepeat, maxRepeat) {
+		size, copies := 0, min(rowRepeat, maxRepeat)
+		for _, c := range row {
+			size += len(c)
+		}
+		if size > 0 { // charged before the copies are written: a row too large to repeat fails at once
+			if failed = budget.charge((copies - 1) * (size + len(row)*len(cellSep))); failed != nil {
+				return
+			}
+		}
+		for range copies {
 			for _, c := range row {
 				if failed = s.cell(c); failed != nil {
 					return
@@ -538,6 +551,8 @@ func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter) error {
 				n := min(cellRepeat, maxRepeat)
 				if strings.TrimSpace(text) == "" {
 					text, n = "", min(cellRepeat, maxSheetGap) // places, written only before a value
+				} else if failed = budget.charge((n - 1) * (len(text) + len(cellSep))); failed != nil {
+					return
 				}
 				for range n {
 					row = append(row, text)
@@ -551,4 +566,13 @@ func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter) error {
 		return failed
 	}
 	return err
+}
+
+// charge takes n bytes of text a reader writes out without reading them
+// (a repeated cell's copies) from the budget.
+func (b *xmlBudget) charge(n int) error {
+	if b.left -= int64(n); b.left <= 0 {
+		return b.spent()
+	}
+	return nil
 }

@@ -1,0 +1,130 @@
+package importer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/internal/hostile"
+)
+
+// joinedLines is the document's text, its parts joined as the sink got
+// them (a paragraph longer than a block arrives in pieces), as lines.
+func joinedLines(t *testing.T, name string, data []byte) []string {
+	t.Helper()
+	docs, err := Importer{}.Import(context.Background(), name, data)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var b strings.Builder
+	for _, d := range docs {
+		for _, p := range d.Parts {
+			b.WriteString(p.Text)
+		}
+	}
+	var lines []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// TestRTFLongRunsAreHandedOn: a run of bytes given as \'hh, or above
+// ASCII, or a table row of endless cells, is handed on a paragraph of at
+// most about maxHeld at a time, no character broken where it is cut.
+// Before, the bytes were held whole and written as one paragraph (100 MB
+// of \'hh: one paragraph of 100 MB), and a row's cells were held to its
+// \row.
+func TestRTFLongRunsAreHandedOn(t *testing.T) {
+	const n = 1_200_000 // characters: more than maxHeld bytes
+	for _, tt := range []struct {
+		name, rtf, want string
+	}{
+		// "A" first, so that the bytes held are cut inside a character.
+		{"\\'hh in CP949", `{\rtf1\ansi\ansicpg949 \'41` + strings.Repeat(`\'c7\'d1`, n) + `\par}`, "A" + strings.Repeat("한", n)},
+		{"bytes above ASCII in CP949", "{\\rtf1\\ansi\\ansicpg949 A" + strings.Repeat("\xc7\xd1", n) + "\\par}", "A" + strings.Repeat("한", n)},
+		{"UTF-8 as it is", "{\\rtf1 A" + strings.Repeat("한", n) + "\\par}", "A" + strings.Repeat("한", n)},
+		{"a row of endless cells", `{\rtf1\trowd\intbl ` + strings.Repeat(`가\cell `, n/2) + `\row}`, strings.TrimSuffix(strings.Repeat("가 | ", n/2), " | ")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := joinedLines(t, "long.rtf", []byte(tt.rtf))
+			for i, l := range lines {
+				if len(l) > maxHeld+maxRTFBytes*3 {
+					t.Fatalf("line %d of %d bytes, want at most about maxHeld (%d)", i, len(l), maxHeld)
+				}
+			}
+			if len(lines) < 2 {
+				t.Fatalf("%d lines, want the run handed on in pieces", len(lines))
+			}
+			got := strings.Join(lines, "")
+			want := tt.want
+			if tt.name == "a row of endless cells" { // the row goes on as the next line: its bars there are the line's end
+				got = strings.Join(lines, " | ")
+			}
+			if got != want {
+				t.Errorf("text of %d bytes (%d U+FFFD), want %d bytes", len(got), strings.Count(got, "\uFFFD"), len(want))
+			}
+		})
+	}
+}
+
+// TestRTFCharactersOutsideTheBMP: Word writes an emoji or a rare Hanja as
+// the two halves of its UTF-16 pair, each a \uN with its fallback; before,
+// each half was written as U+FFFD and the character lost.
+func TestRTFCharactersOutsideTheBMP(t *testing.T) {
+	for _, tt := range []struct{ rtf, want string }{
+		{`{\rtf1 \u-10179?\u-8704? 웃음\par}`, "😀 웃음"},
+		{`{\rtf1\uc0 \u55357\u56832 \u-10176\u-9177 x\par}`, "😀𠀧x"},
+		{`{\rtf1 a\u-10179? b\u-8704?c\par}`, "a\uFFFD b\uFFFDc"}, // halves alone
+	} {
+		got := sheetText(t, "doc.rtf", []byte(tt.rtf))
+		if got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.rtf, got, tt.want)
+		}
+	}
+}
+
+// TestODSRepeatsAreCharged: a row repeated maxRepeat times, each of a
+// value repeated maxRepeat times, is a million cells from one element;
+// its copies are charged to the unpacked budget as the file spelled out
+// would be, and a row whose copies are past it fails before they are
+// written. Before, ten thousand rows of a million one-letter cells (8 KB
+// packed) were read for a minute into 500,000 chunks and failed as too
+// many passages ("split it").
+func TestODSRepeatsAreCharged(t *testing.T) {
+	row := func(value string) string {
+		return `<table:table-row table:number-rows-repeated="1000000"><table:table-cell table:number-columns-repeated="1000000" office:value-type="string"><text:p>` + value + `</text:p></table:table-cell></table:table-row>`
+	}
+	for _, tt := range []struct {
+		name string
+		rows string
+		fail bool
+	}{
+		{"a million cells of 100 bytes", row(strings.Repeat("값", 33)), true},
+		{"a million cells of a letter, twelve times", strings.Repeat(row("값"), 12), true},
+		{"a million cells of a letter", row("값"), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := hostile.ODS(&b, tt.rows); err != nil {
+				t.Fatal(err)
+			}
+			if tt.fail {
+				_, err := Importer{}.Import(context.Background(), "repeat.ods", b.Bytes())
+				if le := (*OfficeLimitError)(nil); !errors.As(err, &le) {
+					t.Fatalf("err %v, want the limit", err)
+				}
+				return
+			}
+			lines := joinedLines(t, "repeat.ods", b.Bytes())
+			if len(lines) != maxRepeat || strings.Count(lines[1], "값") != maxRepeat || !utf8.ValidString(lines[1]) {
+				t.Errorf("%d lines, the second of %d values; want %d of %d", len(lines), strings.Count(lines[1], "값"), maxRepeat, maxRepeat)
+			}
+		})
+	}
+}

@@ -29,6 +29,7 @@ func readCSV(ctx context.Context, path string, tr *TextReader, sink Sink) error 
 		field             strings.Builder
 		quoted, quoteSeen bool // in a quoted field; a quote just seen in it
 		started           bool // the field has begun (a quote opens only a field's first character)
+		cr                bool // the line ended at a CR: a LF next is the same line end
 		rows              int
 	)
 	endField := func() error {
@@ -36,6 +37,18 @@ func readCSV(ctx context.Context, path string, tr *TextReader, sink Sink) error 
 		field.Reset()
 		quoted, quoteSeen, started = false, false, false
 		return err
+	}
+	endLine := func() error {
+		if err := endField(); err != nil {
+			return err
+		}
+		if err := s.endRow(); err != nil {
+			return err
+		}
+		if rows++; rows%1024 == 0 {
+			return ctx.Err()
+		}
+		return nil
 	}
 	for {
 		text, err := tr.Next()
@@ -46,6 +59,8 @@ func readCSV(ctx context.Context, path string, tr *TextReader, sink Sink) error 
 			return err
 		}
 		for _, r := range text {
+			afterCR := cr
+			cr = false
 			if quoteSeen { // the quote before r ended the quoted part, or r doubles it
 				quoteSeen = false
 				if r == '"' {
@@ -68,20 +83,13 @@ func readCSV(ctx context.Context, path string, tr *TextReader, sink Sink) error 
 					return err
 				}
 				continue
-			case r == '\n':
-				if err := endField(); err != nil {
-					return err
-				}
-				if err := s.endRow(); err != nil {
-					return err
-				}
-				if rows++; rows%1024 == 0 {
-					if err := ctx.Err(); err != nil {
-						return err
-					}
-				}
+			case r == '\n' && afterCR: // the LF of a CRLF
 				continue
-			case r == '\r':
+			case r == '\n' || r == '\r': // a CR alone ends a line too: Excel for Mac's "CSV (Macintosh)"
+				if err := endLine(); err != nil {
+					return err
+				}
+				cr = r == '\r'
 				continue
 			default:
 				field.WriteRune(r)

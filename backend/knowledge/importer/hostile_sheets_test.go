@@ -128,3 +128,22 @@ func TestODSRepeatsAreCharged(t *testing.T) {
 		})
 	}
 }
+
+// TestCSVLineEnds: a CR alone ends a line as LF and CRLF do (Excel for
+// Mac's "CSV (Macintosh)", and files from old Macs); before, such a file
+// was one row whose last field ran into the next row's first ("dept홍길동").
+// A CR inside quotes is part of the field, as a LF is.
+func TestCSVLineEnds(t *testing.T) {
+	for _, tt := range []struct{ name, data, want string }{
+		{"CR", "name,dept\r홍길동,총무\r김철수,인사\r", "# name | dept\n홍길동 | 총무\n김철수 | 인사"},
+		{"CR, LF and CRLF mixed", "a,b\r1,2\n3,4\r\n5,6", "# a | b\n1 | 2\n3 | 4\n5 | 6"},
+		{"CR in quotes", "a,b\r\"첫\r둘\",c\r", "# a | b\n첫 둘 | c"},
+		{"an empty line of CRLF CRLF", "a\r\n\r\nb\r\n", "# a\nb"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sheetText(t, "mac.csv", []byte(tt.data)); got != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -145,5 +146,26 @@ func TestCSVLineEnds(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestRTFFontTableIsBounded: a font table of more than maxRTFFonts fonts
+// with a code page fails as past the limit; one of maxRTFFonts is read.
+func TestRTFFontTableIsBounded(t *testing.T) {
+	table := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(`{\rtf1\ansi{\fonttbl`)
+		for i := range n {
+			fmt.Fprintf(&b, `{\f%d\fcharset129 a;}`, i)
+		}
+		b.WriteString(`}\f7 \'c7\'d1\par}`)
+		return []byte(b.String())
+	}
+	if got := sheetText(t, "fonts.rtf", table(maxRTFFonts)); got != "한" {
+		t.Errorf("%d fonts: %q, want 한", maxRTFFonts, got)
+	}
+	_, err := Importer{}.Import(context.Background(), "fonts.rtf", table(maxRTFFonts+1))
+	if le := (*OfficeLimitError)(nil); !errors.As(err, &le) {
+		t.Fatalf("%d fonts: err %v, want the limit", maxRTFFonts+1, err)
 	}
 }

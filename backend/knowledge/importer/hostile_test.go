@@ -95,6 +95,7 @@ func TestHostileClasses(t *testing.T) {
 		"raw.rtf":          {2, imported},
 		"cells.rtf":        {100_000, imported},
 		"braces.rtf":       {1, limit},
+		"fonts.rtf":        {10_001, limit},
 		"backslashes.rtf":  {1, imported},
 		"word.rtf":         {1, imported},
 	}

@@ -32,8 +32,14 @@ import (
 // character followed by \ucN characters for readers without Unicode,
 // which are skipped.
 
-// maxRTFDepth bounds the nesting of groups (Word nests a dozen deep).
-const maxRTFDepth = 1000
+const (
+	// maxRTFDepth bounds the nesting of groups (Word nests a dozen deep).
+	maxRTFDepth = 1000
+	// maxRTFFonts bounds the fonts whose code page is kept (a document
+	// names tens): a table of 5 million in 129 MB held 342 MiB, and one
+	// of 512 MB would have held over a gigabyte.
+	maxRTFFonts = 10_000
+)
 
 // rtfSkip names the destinations whose text is not the document's.
 var rtfSkip = set("fonttbl", "colortbl", "stylesheet", "info", "pict", "object", "fldinst", "header", "headerl", "headerr",
@@ -240,6 +246,9 @@ func (x *rtfReader) word(w string, n int, hasN bool) error {
 	case x.g.fonts && w == "f" && hasN:
 		x.font = n
 	case x.g.fonts && w == "fcharset" && hasN && x.font >= 0:
+		if _, ok := x.fontCP[x.font]; !ok && len(x.fontCP) >= maxRTFFonts {
+			return &OfficeLimitError{What: "number of fonts"}
+		}
 		if enc := charsetCodec(n); enc != nil {
 			x.fontCP[x.font] = enc
 		}

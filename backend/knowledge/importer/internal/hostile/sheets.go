@@ -145,6 +145,15 @@ func sheetClasses() []Class {
 		{"rtf: one table row of n cells", "cells.rtf", 10_000_000, func(w io.Writer, n int) error {
 			return repeat(w, `{\rtf1 \trowd\intbl `, `a\cell `, n, `\row}`)
 		}},
+		{"rtf: a font table of n fonts, each with a charset", "fonts.rtf", 5_000_000, func(w io.Writer, n int) error {
+			bw := bufio.NewWriterSize(w, 1<<20)
+			bw.WriteString(`{\rtf1\ansi{\fonttbl`)
+			for i := range n {
+				fmt.Fprintf(bw, `{\f%d\fcharset129 a;}`, i)
+			}
+			bw.WriteString(`}\f7 글꼴\par}`)
+			return bw.Flush()
+		}},
 		{"rtf: n MB of { only", "braces.rtf", 100, func(w io.Writer, n int) error {
 			return repeat(w, `{\rtf1 `, strings.Repeat("{", 1<<20), n, "")
 		}},

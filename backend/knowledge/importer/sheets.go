@@ -23,7 +23,8 @@ import (
 // after a row's last value left out. Values are written as the sheet
 // shows them where the file says (OpenDocument keeps the shown text);
 // Excel keeps only the value, so a number in a date format is written as
-// a date (2025-03-02), other numbers to 15 digits, as Excel shows them.
+// a date (2025-03-02), one in a percent format as a percentage (25%),
+// other numbers to 15 digits, as Excel shows them.
 
 const (
 	// maxSheetGap bounds the empty places written between two values of
@@ -204,10 +205,10 @@ type xlsxBook struct {
 	// text holds the shared strings one after another, ends where each
 	// ends: as a []string, 4 million one-letter strings (a 200 KB file)
 	// held 362 MiB.
-	text  []byte
-	ends  []uint32
-	dates []bool // per cell format (a cell's s attribute): a date or a time
-	epoch time.Time
+	text   []byte
+	ends   []uint32
+	shapes []numberShape // per cell format (a cell's s attribute)
+	epoch  time.Time
 }
 
 // readStrings reads the shared strings, which text cells name by index.
@@ -266,7 +267,7 @@ func (b *xlsxBook) readFormats(z *zip.Reader, budget *xmlBudget) error {
 		return nil // every cell in the general format
 	}
 	defer closer.Close()
-	custom := map[int]bool{}
+	custom := map[int]numberShape{}
 	inXfs := false
 	err = eachToken(d, func(tok xml.Token) {
 		switch t := tok.(type) {
@@ -274,18 +275,18 @@ func (b *xlsxBook) readFormats(z *zip.Reader, budget *xmlBudget) error {
 			switch t.Name.Local {
 			case "numFmt":
 				if id := atoiOr(attr(t, "numFmtId"), -1); id >= 0 {
-					custom[id] = dateFormat(attr(t, "formatCode"))
+					custom[id] = formatShape(attr(t, "formatCode"))
 				}
 			case "cellXfs":
 				inXfs = true
 			case "xf":
-				if inXfs && len(b.dates) < maxCellFormats {
+				if inXfs && len(b.shapes) < maxCellFormats {
 					id := atoiOr(attr(t, "numFmtId"), 0)
-					date, ok := custom[id]
+					shape, ok := custom[id]
 					if !ok {
-						date = builtinDate(id)
+						shape = builtinShape(id)
 					}
-					b.dates = append(b.dates, date)
+					b.shapes = append(b.shapes, shape)
 				}
 			}
 		case xml.EndElement:
@@ -297,17 +298,39 @@ func (b *xlsxBook) readFormats(z *zip.Reader, budget *xmlBudget) error {
 	return budget.judged(err)
 }
 
-// builtinDate says whether one of Excel's built-in number formats shows a
-// date or a time (14–22 everywhere, 27–36 and 50–58 in East Asian
-// versions, 45–47 times).
-func builtinDate(id int) bool {
-	return id >= 14 && id <= 22 || id >= 27 && id <= 36 || id >= 45 && id <= 47 || id >= 50 && id <= 58
+// numberShape is how a number format shows a number, as far as its text
+// is concerned: as it is, as a date or a time, or as a percentage (0.25
+// is shown 25%).
+type numberShape byte
+
+const (
+	shapeNumber numberShape = iota
+	shapeDate
+	shapePercent
+)
+
+// builtinShape is the shape of one of Excel's built-in number formats
+// (dates 14–22 everywhere, 27–36 and 50–58 in East Asian versions, times
+// 45–47; percentages 9 and 10).
+func builtinShape(id int) numberShape {
+	switch {
+	case id >= 14 && id <= 22 || id >= 27 && id <= 36 || id >= 45 && id <= 47 || id >= 50 && id <= 58:
+		return shapeDate
+	case id == 9 || id == 10:
+		return shapePercent
+	}
+	return shapeNumber
 }
 
-// dateFormat says whether a custom number format shows a date or a time:
-// it has a date or time code outside its quoted text, escapes and
-// bracketed parts (a colour, a currency's locale).
-func dateFormat(code string) bool {
+// formatShape is the shape of a custom number format: a date or a time
+// when it has a date or time code, a percentage when it has a %, outside
+// its quoted text, escapes and bracketed parts (a colour, a currency's
+// locale).
+func formatShape(code string) numberShape {
+	if strings.EqualFold(code, "General") {
+		return shapeNumber
+	}
+	shape := shapeNumber
 	quoted, bracket := false, false
 	for i := 0; i < len(code); i++ {
 		c := code[i]
@@ -322,13 +345,13 @@ func dateFormat(code string) bool {
 		case c == ']':
 			bracket = false
 		case bracket:
-		case strings.IndexByte("yYdDhHsS", c) >= 0:
-			return true
-		case c == 'm' || c == 'M':
-			return !strings.EqualFold(code, "General")
+		case strings.IndexByte("yYdDhHsSmM", c) >= 0:
+			return shapeDate
+		case c == '%':
+			shape = shapePercent
 		}
 	}
-	return false
+	return shape
 }
 
 // readSheet reads a worksheet's rows.
@@ -412,8 +435,15 @@ func (b *xlsxBook) shown(typ, style, v string) string {
 	if err != nil {
 		return v
 	}
-	if i := atoiOr(style, -1); i >= 0 && i < len(b.dates) && b.dates[i] && f >= 0 && f < 2958466 {
+	shape := shapeNumber
+	if i := atoiOr(style, -1); i >= 0 && i < len(b.shapes) {
+		shape = b.shapes[i]
+	}
+	switch {
+	case shape == shapeDate && f >= 0 && f < 2958466:
 		return excelDate(b.epoch, f)
+	case shape == shapePercent:
+		return strconv.FormatFloat(f*100, 'g', 15, 64) + "%"
 	}
 	return strconv.FormatFloat(f, 'g', 15, 64)
 }

@@ -66,10 +66,11 @@ func xlsxOf(t testing.TB, shared, styles, workbookPr string, sheets ...[2]string
 func TestXLSX(t *testing.T) {
 	shared := `<si><t>이름</t></si><si><t>점수</t></si><si><r><t>김</t></r><r><t>민준</t></r></si><si><t>비고</t><rPh><t>ビコウ</t></rPh></si>`
 	// Cell formats: 0 general, 1 a built-in date, 2 a Korean date, 3 a
-	// time, 4 won (not a date), 5 a date in a colour and a locale.
+	// time, 4 won (not a date), 5 a date in a colour and a locale, 6 a
+	// built-in percentage, 7 a custom one.
 	styles := `<numFmts><numFmt numFmtId="164" formatCode="yyyy&quot;년&quot; m&quot;월&quot; d&quot;일&quot;"/><numFmt numFmtId="165" formatCode="h:mm"/>` +
-		`<numFmt numFmtId="166" formatCode="#,##0&quot;원&quot;"/><numFmt numFmtId="167" formatCode="[Red][$-412]yyyy\-mm\-dd"/></numFmts>` +
-		`<cellXfs><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="164"/><xf numFmtId="165"/><xf numFmtId="166"/><xf numFmtId="167"/></cellXfs>`
+		`<numFmt numFmtId="166" formatCode="#,##0&quot;원&quot;"/><numFmt numFmtId="167" formatCode="[Red][$-412]yyyy\-mm\-dd"/><numFmt numFmtId="168" formatCode="0.0%"/></numFmts>` +
+		`<cellXfs><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="164"/><xf numFmtId="165"/><xf numFmtId="166"/><xf numFmtId="167"/><xf numFmtId="9"/><xf numFmtId="168"/></cellXfs>`
 	c := func(ref, typ, style, v string) string {
 		a := ` r="` + ref + `"`
 		if typ != "" {
@@ -94,8 +95,8 @@ func TestXLSX(t *testing.T) {
 		{"dates, a time and money", xlsxOf(t, "", styles, "", [2]string{"일정",
 			row(c("A1", "str", "", "날짜")) +
 				row(c("A2", "", "1", "45718"), c("B2", "", "2", "45719"), c("C2", "", "3", "0.5625"), c("D2", "", "4", "1200000"), c("E2", "", "5", "45720.75")) +
-				row(c("A3", "", "1", "59"), c("B3", "", "1", "61"), c("C3", "", "0", "0.30000000000000004"))}),
-			"# 일정: 날짜\n2025-03-02 | 2025-03-03 | 13:30 | 1200000 | 2025-03-04 18:00\n1900-02-28 | 1900-03-01 | 0.3"},
+				row(c("A3", "", "1", "59"), c("B3", "", "1", "61"), c("C3", "", "0", "0.30000000000000004"), c("D3", "", "6", "0.25"), c("E3", "", "7", "0.1234"))}),
+			"# 일정: 날짜\n2025-03-02 | 2025-03-03 | 13:30 | 1200000 | 2025-03-04 18:00\n1900-02-28 | 1900-03-01 | 0.3 | 25% | 12.34%"},
 		{"the 1904 date system", xlsxOf(t, "", styles, `<workbookPr date1904="1"/>`, [2]string{"맥",
 			row(c("A1", "str", "", "날짜")) + row(c("A2", "", "1", "44256"))}),
 			"# 맥: 날짜\n2025-03-02"},
@@ -175,18 +176,19 @@ func TestODS(t *testing.T) {
 	}
 }
 
-func TestDateFormat(t *testing.T) {
+func TestFormatShape(t *testing.T) {
 	tests := []struct {
 		code string
-		want bool
+		want numberShape
 	}{
-		{"yyyy-mm-dd", true}, {`yyyy"년" m"월" d"일"`, true}, {"h:mm AM/PM", true}, {"[$-412]mmmm d", true}, {"mm:ss.0", true},
-		{"General", false}, {"0.00", false}, {`#,##0"원"`, false}, {`"Day "0`, false}, {`[Red]#,##0;[Blue]-#,##0`, false},
-		{`\d0`, false}, {`_-* #,##0_-`, false}, {`0"일"`, false},
+		{"yyyy-mm-dd", shapeDate}, {`yyyy"년" m"월" d"일"`, shapeDate}, {"h:mm AM/PM", shapeDate}, {"[$-412]mmmm d", shapeDate}, {"mm:ss.0", shapeDate},
+		{"0%", shapePercent}, {"0.0%", shapePercent}, {`#,##0.00"%"`, shapeNumber}, {`0\%`, shapeNumber},
+		{"General", shapeNumber}, {"0.00", shapeNumber}, {`#,##0"원"`, shapeNumber}, {`"Day "0`, shapeNumber}, {`[Red]#,##0;[Blue]-#,##0`, shapeNumber},
+		{`\d0`, shapeNumber}, {`_-* #,##0_-`, shapeNumber}, {`0"일"`, shapeNumber},
 	}
 	for _, tt := range tests {
-		if got := dateFormat(tt.code); got != tt.want {
-			t.Errorf("dateFormat(%q) = %v, want %v", tt.code, got, tt.want)
+		if got := formatShape(tt.code); got != tt.want {
+			t.Errorf("formatShape(%q) = %v, want %v", tt.code, got, tt.want)
 		}
 	}
 }

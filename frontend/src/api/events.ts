@@ -4,6 +4,7 @@ import type { Transport } from "./transport";
 import {
   Events,
   type ApprovalRequired,
+  type EmbeddingsDone,
   type ImportProgress,
   type ImportReport,
   type MemoriesChanged,
@@ -40,6 +41,7 @@ export interface EventMap {
   [Events.ToolApproval]: ToolApprovalRequired;
   [Events.Import]: ImportProgress;
   [Events.ImportDone]: ImportReport;
+  [Events.Embedded]: EmbeddingsDone;
   [Events.Memories]: MemoriesChanged;
   [Reconnected]: null;
 }

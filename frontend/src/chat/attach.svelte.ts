@@ -23,7 +23,22 @@ export interface Pending {
   importID: string;
   progress: FileProgress | null;
   error: ErrorInfo | null;
+  /**
+   * a note made from the conversation's attachments (a reopened
+   * conversation, a reload): the file is in, its embedding still pending
+   * in the background; why is not known any more
+   */
+  restored?: boolean;
 }
+
+/**
+ * Meaning is what a note row says of a file found by its words whose
+ * embedding went to the background: "later" (Ollama did not answer in
+ * time), "pending" (a reopened conversation's file, for a reason no longer
+ * known), "embedded" (the background embedding is done: it is found by its
+ * meaning too).
+ */
+export type Meaning = "later" | "pending" | "embedded";
 
 /**
  * answerable says whether a question sent now can use the file: once it is
@@ -32,7 +47,7 @@ export interface Pending {
  * model takes minutes; a file that failed or ended holds nothing up either.
  */
 export function answerable(p: Pending): boolean {
-  return !!p.error || !!p.progress?.finished || p.progress?.stage === "embedding";
+  return !!p.restored || !!p.error || !!p.progress?.finished || p.progress?.stage === "embedding";
 }
 
 export class AttachStore {
@@ -43,6 +58,8 @@ export class AttachStore {
   /** imports the person asked to stop, until they end */
   stopping = $state<Record<string, boolean>>({});
   private seq = 0;
+  /** note rows the person dismissed (session and file name), not made again by a reload */
+  private dismissed = new Set<string>();
   /** onsettled hears that a conversation's file finished importing (or failed). */
   onsettled: ((sessionID: string) => void) | null = null;
 
@@ -86,6 +103,15 @@ export class AttachStore {
           this.onsettled?.(row.session);
         });
       }),
+      // The background embedding caught up: the conversations named
+      // (and any this window lists a file of) are loaded again, and their
+      // files' rows say they are found by their meaning too.
+      subscribe(transport, Events.Embedded, (ev) => {
+        const sources = new Set(ev.sources);
+        const sids = new Set(ev.conversations ?? []);
+        for (const [sid, docs] of Object.entries(this.files)) if (docs.some((d) => sources.has(d.source))) sids.add(sid);
+        for (const sid of sids) if (sid in this.files || this.pending.some((p) => p.session === sid)) void this.load(sid);
+      }),
       subscribe(transport, Reconnected, () => {
         for (const sid of Object.keys(this.files)) void this.settle(sid);
       }),
@@ -102,7 +128,7 @@ export class AttachStore {
     const byID = this.pending.find((x) => x.importID === importID);
     if (byID || !conversation) return byID;
     const names = new Set(files.map(base));
-    const row = this.pending.find((x) => !x.importID && x.session === conversation && names.has(x.name));
+    const row = this.pending.find((x) => !x.importID && !x.restored && x.session === conversation && names.has(x.name));
     if (row) row.importID = importID;
     return row;
   }
@@ -121,6 +147,18 @@ export class AttachStore {
     return [...new Set(names)];
   }
 
+  /**
+   * meaning says what a note row tells of its file's search by meaning, as
+   * the conversation's attachments last said (null: the row is no note). A
+   * file not listed yet, or with passages pending, is not embedded yet.
+   */
+  meaning(p: Pending): Meaning | null {
+    if (p.error || !(p.restored || (p.progress?.finished && p.progress.embedLater))) return null;
+    const docs = (this.files[p.session] ?? []).filter((d) => base(d.source) === p.name);
+    if (docs.length && docs.every((d) => !d.embed_pending)) return "embedded";
+    return p.restored ? "pending" : "later";
+  }
+
   /** of lists what a conversation holds and what is on its way. */
   of(sessionID: string): { files: KBDocument[]; pending: Pending[] } {
     return { files: this.files[sessionID] ?? [], pending: this.pending.filter((p) => p.session === sessionID) };
@@ -128,10 +166,20 @@ export class AttachStore {
 
   async load(sessionID: string): Promise<void> {
     if (!sessionID) return;
+    let docs: KBDocument[];
     try {
-      this.files[sessionID] = await this.api.attached(sessionID);
+      docs = await this.api.attached(sessionID);
     } catch (e) {
       this.error = parseError(e);
+      return;
+    }
+    this.files[sessionID] = docs;
+    // A file whose embedding is still pending says so in a reopened
+    // conversation too, in a row of its own, as it did when attached.
+    const rows = new Set(this.pending.filter((p) => p.session === sessionID).map((p) => p.name));
+    for (const name of new Set(docs.filter((d) => d.embed_pending).map((d) => base(d.source)))) {
+      if (rows.has(name) || this.dismissed.has(`${sessionID}\u0000${name}`)) continue;
+      this.pending = [...this.pending, { key: `r${++this.seq}`, session: sessionID, name, importID: "", progress: null, error: null, restored: true }];
     }
   }
 
@@ -144,14 +192,15 @@ export class AttachStore {
   private async settle(sessionID: string): Promise<void> {
     await this.load(sessionID);
     const names = new Set((this.files[sessionID] ?? []).map((d) => base(d.source)));
-    this.pending = this.pending.filter((p) => p.session !== sessionID || !!p.error || !names.has(p.name));
+    this.pending = this.pending.filter((p) => p.session !== sessionID || !!p.error || !!this.meaning(p) || !names.has(p.name));
   }
 
   /** attach sends files one by one; each shows its own progress. */
   async attach(sessionID: string, files: Iterable<File>): Promise<void> {
     for (const f of files) {
       const row: Pending = { key: `${++this.seq}`, session: sessionID, name: f.name, importID: "", progress: null, error: null };
-      this.pending = [...this.pending, row];
+      // The file again: its own row says how it goes, not an older note.
+      this.pending = [...this.pending.filter((p) => !(p.restored && p.session === sessionID && p.name === f.name)), row];
       const live = () => this.pending.find((x) => x.key === row.key);
       if (f.size > MAX_UPLOAD_BYTES) {
         const message = t("attach.tooLarge", { file: f.name, size: formatNumber(Math.round(f.size / 1048576)), max: MAX_UPLOAD_BYTES / 1048576 });
@@ -184,6 +233,8 @@ export class AttachStore {
   }
 
   dismiss(key: string): void {
+    const row = this.pending.find((p) => p.key === key);
+    if (row && this.meaning(row)) this.dismissed.add(`${row.session}\u0000${row.name}`);
     this.pending = this.pending.filter((p) => p.key !== key);
   }
 

@@ -118,7 +118,8 @@ export class FakeKnowledge extends FakeChat {
       if (bad || added) return;
       added = true;
       const now = new Date().toISOString();
-      (this.attached[sid] ??= []).push({ id: this.id("doc"), title: name, source: `/data/uploads/.conversations/${sid}/${name}`, kind: "markdown", size: contentBase64.length, pages: 0, chunks: 4, created_at: now, updated_at: now });
+      // Its passages wait in the vector index's pending list (embed_pending) until embedLaterDone.
+      (this.attached[sid] ??= []).push({ id: this.id("doc"), title: name, source: `/data/uploads/.conversations/${sid}/${name}`, kind: "markdown", size: contentBase64.length, pages: 0, chunks: 4, created_at: now, updated_at: now, ...(hung ? { embed_pending: true } : {}) });
     };
     const tick = () => {
       const step = steps[i++];
@@ -137,6 +138,24 @@ export class FakeKnowledge extends FakeChat {
     };
     setTimeout(tick, 0);
     return id;
+  }
+  /**
+   * embedLaterDone is the vector index's worker catching up: every attached
+   * file whose embedding was left to the background is embedded now, and
+   * the windows are told (knowledge.embedded), as the backend does.
+   */
+  embedLaterDone(): void {
+    const sources: string[] = [];
+    const conversations: string[] = [];
+    for (const [sid, docs] of Object.entries(this.attached)) {
+      for (const d of docs) {
+        if (!d.embed_pending) continue;
+        delete d.embed_pending;
+        sources.push(d.source);
+        if (!conversations.includes(sid)) conversations.push(sid);
+      }
+    }
+    if (sources.length) this.emit("knowledge.embedded", { sources, conversations });
   }
   /** ListSessions: a conversation no message has titled comes with its files' names, and is found by them, as the backend's. */
   override "ChatService.ListSessions"(query: string): Session[] {

@@ -7,14 +7,17 @@
 // answer the embedding in time (about a minute), the row says the file is
 // found by its words now and by its meaning later, with no bar left
 // looking stuck; a question then titles the conversation, which the
-// file's import does not rename. Screenshots at 1280×800 and 800×700:
-// attachwait-{1-waiting,2-embedding,3-later}-{en,ko}-{1280,800}.png and
-// attachwait-4-asked-{en,ko}-1280.png. On the Knowledge screen, a file's
+// file's import does not rename. Ollama then fails the background
+// embedding for a while: the window reloaded shows the file's row again,
+// its meaning still to come; once Ollama answers, the row says the file is
+// found by its meaning too. Screenshots at 1280×800 and 800×700:
+// attachwait-{1-waiting,2-embedding,3-later}-{en,ko}-{1280,800}.png,
+// attachwait-{4-asked,6-reloaded,7-embedded}-{en,ko}-1280.png. On the Knowledge screen, a file's
 // row says its embedding waits while an answer is written, then goes on:
 // attachwait-5-knowledge-{en,ko}-{1280,800}.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fail, GREETING, lastReply, openPage, screenshot, screenshotSizes, send, settled, withWorld } from "./harness.ts";
+import { fail, GREETING, lastReply, openPage, resetFake, screenshot, screenshotSizes, send, settled, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -27,6 +30,8 @@ const words = {
     waiting: "Ready for questions · waiting for your question to finish",
     embedding: "Ready for questions · indexing its meaning",
     later: "Ready for questions · found by its words now; Ollama did not answer in time, so search by meaning comes later, in the background",
+    pending: "Ready for questions · found by its words now; search by meaning comes later, in the background",
+    embedded: "Ready for questions · now found by its meaning too: the background embedding is done",
     question: "How much is the daily travel allowance?",
   },
   ko: {
@@ -37,6 +42,8 @@ const words = {
     waiting: "지금 질문할 수 있습니다 · 질문에 답하는 동안 잠시 멈춤",
     embedding: "지금 질문할 수 있습니다 · 의미를 색인하는 중",
     later: "지금 질문할 수 있습니다 · 지금은 키워드로 찾습니다. Ollama가 제때 답하지 않아 의미 검색은 나중에 뒤에서 준비합니다",
+    pending: "지금 질문할 수 있습니다 · 지금은 키워드로 찾습니다. 의미 검색은 나중에 뒤에서 준비합니다",
+    embedded: "지금 질문할 수 있습니다 · 이제 의미로도 찾습니다. 뒤에서 하던 임베딩을 마쳤습니다",
     question: "출장비는 하루 얼마까지 지원하나요?",
   },
 } as const;
@@ -57,12 +64,16 @@ test("a file attached while embeddings hang: named and asked about at once, its 
     assert.ok(asking, "the asking conversation's id in the address");
     await settled(w.fake);
     await fail(w.fake, "/api/embed", 1, { kind: "hang" });
+    // After it, the background embedding fails until resetFake below.
+    await fail(w.fake, "/api/embed", -1, { kind: "http_500" });
 
     // A new chat with a file: it is in and named after its file while its
     // embedding waits for that answer.
     await page.click(".sidebar button.new");
     await page.setInputFiles("[data-testid='attach-input']", [
-      { name: say.file, mimeType: "text/markdown", buffer: Buffer.from("# 출장 규정 / Travel rules\n\n출장비는 하루 10만원까지 지원합니다. The daily travel allowance is 100,000 won.\n") },
+      { name: say.file, mimeType: "text/markdown", buffer: Buffer.from(`# 출장 규정 / Travel rules (${lang})\n\n출장비는 하루 10만원까지 지원합니다. The daily travel allowance is 100,000 won.\n`) },
+      // (its text its own in each language: embeddings are cached by text,
+      // and the round before embedded that of the other language)
     ]);
     await page.waitForFunction(([sel, text]) => document.querySelector(`${sel} .stage`)?.textContent === text, [row, say.waiting] as const, { timeout: 60_000 });
     await page.waitForFunction((t) => document.querySelector("header .title")?.textContent === t, say.file);
@@ -99,6 +110,23 @@ test("a file attached while embeddings hang: named and asked about at once, its 
     assert.equal(await page.locator(".sidebar li .title", { hasText: `📎${say.file}` }).count(), 0, "no conversation named after the file any more");
     assert.equal(await page.textContent(`${row} .stage`), say.later, "said until dismissed");
     await screenshot(page, `attachwait-4-asked-${lang}-1280`);
+
+    // The window reloaded while the background embedding still fails: the
+    // file's row is back, its meaning still to come (why is not said: the
+    // window no longer knows).
+    await page.reload();
+    await page.waitForSelector(`${row}[data-meaning='pending']`, { timeout: 30_000 });
+    assert.equal(await page.textContent(`${row} .stage`), say.pending);
+    assert.equal(await page.locator(row).count(), 1);
+    assert.equal(await page.locator(`${row} progress`).count(), 0, "no bar");
+    await screenshot(page, `attachwait-6-reloaded-${lang}-1280`);
+
+    // Ollama answers again: the background embedding catches up and the
+    // row says so, rather than "later" for good.
+    await resetFake(w.fake);
+    await page.waitForSelector(`${row}[data-meaning='embedded']`, { timeout: 180_000 });
+    assert.equal(await page.textContent(`${row} .stage`), say.embedded);
+    await screenshot(page, `attachwait-7-embedded-${lang}-1280`);
     await page.context().close();
   }
 });
@@ -108,7 +136,9 @@ test("the Knowledge screen: an import's row says its embedding waits while an an
     const name = lang === "en" ? "handbook.md" : "안내서.md";
     const waiting = lang === "en" ? /^Waiting for your question to finish/ : /^질문에 답하는 동안 잠시 멈춤/;
     const page = await openPage(w.browser, w.app.url, locale, { width: 1280, height: 800 });
-    await settled(w.fake, "/api/chat"); // the last answer's reflection: the hang below is this answer's
+    // The last answer's reflection: the hang below is this answer's (the
+    // test before reset the fake).
+    await settled(w.fake, "/api/chat", true);
     await fail(w.fake, "/api/chat", 1, { kind: "hang" });
     await send(page, words[lang].hello);
     await page.waitForSelector("button.stop");

@@ -338,13 +338,15 @@ export async function counts(fake: FakeOllama): Promise<Record<string, number>> 
  * settled waits until the app has stopped asking the fake at path (by
  * default for embeddings: the built-in catalog's, a turn's query; or
  * /api/chat: a turn's reflection), so that a fault set next meets the
- * request a test means.
+ * request a test means. afterReset: the fake was reset since, and no
+ * request at all is quiet too.
  */
-export async function settled(fake: FakeOllama, path = "/api/embed"): Promise<void> {
+export async function settled(fake: FakeOllama, path = "/api/embed", afterReset = false): Promise<void> {
   let last = -1;
   for (let i = 0; i < 120; i++) {
     const n = (await counts(fake))[path] ?? 0;
-    if (n > 0 && n === last) return;
+    // After resetFake its counts start from 0 again, and may stay there.
+    if ((n > 0 || afterReset) && n === last) return;
     last = n;
     await new Promise((r) => setTimeout(r, 1000));
   }

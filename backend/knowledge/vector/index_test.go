@@ -683,3 +683,20 @@ func TestPendingByWithoutEmbedder(t *testing.T) {
 		t.Errorf("pending without an embedder: %v", got)
 	}
 }
+
+// What waits for its vector is on disk without one: after a restart
+// (the app closed before the worker caught up) the same files are
+// pending, so a conversation opened then still says so.
+func TestPendingByAfterRestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v")
+	first := &fakeEmbedder{dim: 16, gate: make(chan struct{})} // the worker never gets an answer
+	ix := openReady(t, path, "m", first)
+	if err := ix.AddLater(t.Context(), corpus); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	again := openReady(t, path, "m", &fakeEmbedder{dim: 16, gate: make(chan struct{})})
+	if diff := cmp.Diff(map[string]int{"policy.pdf": 1, "memory": 1, "catalog": 2}, again.PendingBy("source")); diff != "" {
+		t.Errorf("pending by source after a restart (-want +got):\n%s", diff)
+	}
+}

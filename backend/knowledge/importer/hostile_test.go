@@ -68,6 +68,7 @@ func TestHostileClasses(t *testing.T) {
 		"past.hwp":             {1, damaged},
 		// spreadsheets, CSV, RTF (internal/hostile/sheets.go)
 		"strings.xlsx":     {1000, imported},
+		"oneword.xlsx":     {100, limit},
 		"badindex.xlsx":    {1, imported},
 		"farcell.xlsx":     {1000, imported},
 		"rows.xlsx":        {1000, imported},

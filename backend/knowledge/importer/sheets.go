@@ -145,7 +145,7 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink) erro
 		if err != nil {
 			return err
 		}
-		err = budget.judged(book.readSheet(ctx, d, s))
+		err = budget.judged(book.readSheet(ctx, d, s, budget))
 		closer.Close()
 		if err != nil {
 			return err
@@ -354,8 +354,12 @@ func formatShape(code string) numberShape {
 	return shape
 }
 
-// readSheet reads a worksheet's rows.
-func (b *xlsxBook) readSheet(ctx context.Context, d *xml.Decoder, s *sheetWriter) error {
+// readSheet reads a worksheet's rows. A cell naming a shared string is
+// charged its text to budget, as if the sheet spelled it out: a cell of
+// 30 bytes may name a string of a megabyte, and a 3 KB workbook of 1,000
+// such cells was read for a minute into 500,000 chunks and failed as too
+// many passages ("split it").
+func (b *xlsxBook) readSheet(ctx context.Context, d *xml.Decoder, s *sheetWriter, budget *xmlBudget) error {
 	var (
 		cellType, style string
 		col, next       int // the cell's column (from 1), the column expected next
@@ -399,7 +403,13 @@ func (b *xlsxBook) readSheet(ctx context.Context, d *xml.Decoder, s *sheetWriter
 			case "v", "t":
 				inValue = false
 			case "c":
-				failed = s.cell(b.shown(cellType, style, value.String()))
+				text := b.shown(cellType, style, value.String())
+				if cellType == "s" {
+					if failed = budget.charge(len(text)); failed != nil {
+						return
+					}
+				}
+				failed = s.cell(text)
 			case "row":
 				failed = s.endRow()
 			}

@@ -21,6 +21,10 @@ func sheetClasses() []Class {
 			b.WriteString(`</sst>`)
 			return XLSX(w, xlsxRow(`<c t="s"><v>0</v></c>`), map[string]string{"xl/sharedStrings.xml": b.String()})
 		}},
+		{"xlsx: n cells naming one shared string of 1 MB", "oneword.xlsx", 100_000, func(w io.Writer, n int) error {
+			return XLSX(w, strings.Repeat(`<row><c t="s"><v>0</v></c></row>`, n),
+				map[string]string{"xl/sharedStrings.xml": `<sst><si><t>` + strings.Repeat("공유 ", 1<<20/7) + `</t></si></sst>`})
+		}},
 		{"xlsx: shared-string indexes out of range, negative, not numbers", "badindex.xlsx", 1, func(w io.Writer, n int) error {
 			return XLSX(w, xlsxRow(`<c t="s"><v>99999999999999999999</v></c><c t="s"><v>-1</v></c><c t="s"><v>x</v></c><c t="s"><v>0</v></c><c><v>남은 값</v></c>`),
 				map[string]string{"xl/sharedStrings.xml": `<sst><si><t>공유</t></si></sst>`})

@@ -218,6 +218,14 @@ describe("knowledge screen", () => {
       for (const row of $$(".progress li.file[data-stage='done'] .stage")) {
         expect(row.textContent).toBe(lang === "en" ? "Added, found by its words now — embedded later" : "추가했습니다. 지금은 키워드로 찾을 수 있고, 임베딩은 나중에 합니다");
       }
+      // The background embedding catches up on two of them: their rows say
+      // so, the third's still says later, and so does the notice.
+      fake.emit("knowledge.embedded", { sources: ["/home/you/notes/a.md", "/home/you/notes/b.md"] });
+      const now = lang === "en" ? "Added, found by its words and, now, by its meaning: the background embedding is done" : "추가했습니다. 뒤에서 하던 임베딩을 마쳐 이제 의미로도 찾습니다";
+      await vi.waitFor(() => expect($$(".progress li.file[data-stage='done'] .stage").map((r) => r.textContent)).toEqual([now, now, expect.stringContaining(lang === "en" ? "embedded later" : "나중에")]), { timeout: 5000 });
+      expect($$(".progress .embed-later")).toHaveLength(1);
+      fake.emit("knowledge.embedded", { sources: ["/home/you/notes/c.md"] });
+      await vi.waitFor(() => expect($$(".progress .embed-later")).toHaveLength(0), { timeout: 5000 });
       cleanup();
     }
   });

@@ -71,6 +71,16 @@ export class KnowledgeStore {
         this.reports = [r, ...this.reports.filter((x) => x.import_id !== r.import_id)].slice(0, 5);
         void this.load();
       }),
+      // The background embedding caught up on these files: their rows stop
+      // saying it comes later.
+      subscribe(t, Events.Embedded, (ev) => {
+        const done = new Set(ev.sources);
+        for (const byFile of Object.values(this.files)) {
+          for (const [file, p] of Object.entries(byFile)) {
+            if ((p.embedLater || p.embedStopped) && done.has(file)) byFile[file] = { ...p, caughtUp: true };
+          }
+        }
+      }),
       subscribe(t, Reconnected, () => void this.load()),
     ];
     return () => {

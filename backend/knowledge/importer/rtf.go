@@ -22,7 +22,8 @@ import (
 // default, and what Word exports as "RTF". No well-kept Go package reads
 // it, and its text is a small grammar, so it is read here: groups in
 // braces, control words ("\par", "\u54620", "\'c7"), and text. Only the
-// document's text is kept: the font, colour and style tables, pictures,
+// document's text is kept, a paragraph whose style or own properties give
+// it an outline level (Word's and LibreOffice's headings) as a heading: the font, colour and style tables, pictures,
 // objects, field instructions, headers and footers and every "\*" group
 // (a destination a reader may skip) are left out; "\par" ends a
 // paragraph, a table's "\cell" and "\row" make its rows lines with their
@@ -35,6 +36,8 @@ import (
 const (
 	// maxRTFDepth bounds the nesting of groups (Word nests a dozen deep).
 	maxRTFDepth = 1000
+	// maxRTFStyles bounds the heading styles kept from the style sheet.
+	maxRTFStyles = 10_000
 	// maxRTFFonts bounds the fonts whose code page is kept (a document
 	// names tens): a table of 5 million in 129 MB held 342 MiB, and one
 	// of 512 MB would have held over a gigabyte.
@@ -42,7 +45,7 @@ const (
 )
 
 // rtfSkip names the destinations whose text is not the document's.
-var rtfSkip = set("fonttbl", "colortbl", "stylesheet", "info", "pict", "object", "fldinst", "header", "headerl", "headerr",
+var rtfSkip = set("fonttbl", "colortbl", "info", "pict", "object", "fldinst", "header", "headerl", "headerr",
 	"headerf", "footer", "footerl", "footerr", "footerf", "listtable", "listoverridetable", "revtbl", "rsidtbl", "themedata",
 	"colorschememapping", "datastore", "latentstyles", "xmlnstbl", "filetbl", "generator", "userprops", "nonshppict", "bkmkstart",
 	"bkmkend", "field-instruction", "template", "docvar", "background", "pgdsctbl", "mmathPr", "operator", "comment", "annotation",
@@ -56,11 +59,13 @@ var rtfSymbols = map[string]string{
 
 // rtfGroup is the state a group keeps and its end restores.
 type rtfGroup struct {
-	skip  bool
-	uc    int               // fallback characters after \uN
-	codec encoding.Encoding // the code page of the text
-	fonts bool              // inside the font table
-	intbl bool              // the paragraph is in a table's cell: \par does not end the row
+	skip   bool
+	uc     int               // fallback characters after \uN
+	codec  encoding.Encoding // the code page of the text
+	fonts  bool              // inside the font table
+	styles bool              // inside the style sheet
+	intbl  bool              // the paragraph is in a table's cell: \par does not end the row
+	level  int               // the paragraph's heading level (1–6), from its style or \outlinelevel; 0: body text
 }
 
 // rtfReader reads an RTF document's text.
@@ -72,6 +77,8 @@ type rtfReader struct {
 	doc     encoding.Encoding         // \ansicpg's
 	fontCP  map[int]encoding.Encoding // each font's code page, from its \fcharset
 	font    int                       // the font being defined in the font table
+	style   int                       // the style being defined in the style sheet
+	levels  map[int]int               // each paragraph style's heading level, from its \outlinelevel
 	para    strings.Builder
 	row     []string // the cells of a table row so far
 	bytes   []byte   // \'hh bytes waiting to be decoded together (a Korean character is two)
@@ -87,6 +94,7 @@ func readRTF(ctx context.Context, path string, r io.Reader, sink Sink) error {
 		w:      &mdWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: KindRTF, Markdown: true}},
 		doc:    charmap.Windows1252,
 		fontCP: map[int]encoding.Encoding{},
+		levels: map[int]int{},
 	}
 	if head, err := x.in.Peek(5); err != nil || string(head) != `{\rtf` {
 		return fmt.Errorf("%w: not an RTF document", ErrOfficeDamaged)
@@ -127,6 +135,9 @@ func (x *rtfReader) read(ctx context.Context) error {
 			x.stack = append(x.stack, x.g)
 			if x.g.fonts {
 				x.font = -1
+			}
+			if x.g.styles {
+				x.style = 0 // a style without \sN is the default one
 			}
 		case '}':
 			x.flushBytes()
@@ -238,10 +249,26 @@ func (x *rtfReader) word(w string, n int, hasN bool) error {
 			return nil
 		}
 		return err
+	case w == "stylesheet":
+		x.g.skip, x.g.styles = true, true
+	case x.g.styles && w == "s" && hasN:
+		x.style = n
+	case x.g.styles && w == "outlinelevel" && hasN && len(x.levels) < maxRTFStyles:
+		if n >= 0 && n <= 8 { // Word's 9 is body text
+			x.levels[x.style] = min(n+1, 6)
+		}
+	case x.g.styles:
 	case rtfSkip[w]:
 		x.g.skip = true
 		if w == "fonttbl" {
 			x.g.fonts, x.g.skip = true, true
+		}
+	case w == "s" && hasN:
+		x.g.level = x.levels[n]
+	case w == "outlinelevel" && hasN:
+		x.g.level = 0
+		if n >= 0 && n <= 8 {
+			x.g.level = min(n+1, 6)
 		}
 	case x.g.fonts && w == "f" && hasN:
 		x.font = n
@@ -273,7 +300,7 @@ func (x *rtfReader) word(w string, n int, hasN bool) error {
 		x.unicode(rune(n))
 		x.pending = x.g.uc
 	case w == "pard":
-		x.g.intbl = false
+		x.g.intbl, x.g.level = false, 0
 	case w == "intbl":
 		x.g.intbl = true
 	case w == "par" && x.g.intbl:
@@ -415,7 +442,7 @@ func (x *rtfReader) endParagraph() error {
 	}
 	text := x.para.String()
 	x.para.Reset()
-	return x.w.paragraph(text, 0)
+	return x.w.paragraph(text, x.g.level)
 }
 
 func (x *rtfReader) endRow() error {

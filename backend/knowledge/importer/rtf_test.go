@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -34,6 +35,10 @@ func TestRTF(t *testing.T) {
 		{"binary data skipped", "{\\rtf1 앞{\\*\\blipuid x}{\\pict\\bin5 }}}}}} 뒤\\par}", "앞 뒤"},
 		{"raw bytes above ASCII in the code page", "{\\rtf1\\ansi\\ansicpg949 \xc7\xd1\xb1\xdb\\par}", "한글"},
 		{"cut short: what it had is kept", `{\rtf1 처음 문단\par 둘째 문단`, "처음 문단\n둘째 문단"},
+		{"headings from the styles' outline levels and a paragraph's own",
+			`{\rtf1{\stylesheet{\s0 Normal;}{\s1\outlinelevel0 heading 1;}{\s2\sbasedon1\outlinelevel1 heading 2;}{\s3\outlinelevel9 body;}}` +
+				`\pard\s1 제1장 총칙\par\pard\s2 제1조(목적)\par\pard\s3 본문\par\pard\outlinelevel2 직접 준 수준\par\pard 다시 본문\par}`,
+			"# 제1장 총칙\n## 제1조(목적)\n본문\n### 직접 준 수준\n다시 본문"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,7 +75,8 @@ func TestRTFFailures(t *testing.T) {
 
 // TestRTFByLibreOffice: LibreOffice writes testdata/office/regulation.odt
 // (headings, a table, numbered and bulleted lists, a link) as RTF, and it
-// reads with the words of the .odt, in order (list bullets aside).
+// reads with the words of the .odt, in order (list bullets aside), and
+// the same headings.
 func TestRTFByLibreOffice(t *testing.T) {
 	bin := progtest.Soffice(t)
 	dir := t.TempDir()
@@ -94,8 +100,20 @@ func TestRTFByLibreOffice(t *testing.T) {
 			return -1
 		}, s)
 	}
-	if got, want := words(sheetText(t, "regulation.rtf", rtf)), words(sheetText(t, "regulation.odt", odt)); got != want {
+	gotText, wantText := sheetText(t, "regulation.rtf", rtf), sheetText(t, "regulation.odt", odt)
+	if got, want := words(gotText), words(wantText); got != want {
 		t.Errorf("RTF:\n%s\nODT:\n%s", got, want)
+	}
+	headings := func(s string) (hs []string) {
+		for _, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, "#") {
+				hs = append(hs, l)
+			}
+		}
+		return hs
+	}
+	if got, want := headings(gotText), headings(wantText); !slices.Equal(got, want) || len(want) == 0 {
+		t.Errorf("headings: RTF %q, ODT %q", got, want)
 	}
 }
 

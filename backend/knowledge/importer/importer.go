@@ -49,6 +49,7 @@ const (
 	KindODS      Kind = "ods"  // OpenDocument spreadsheet (LibreOffice Calc)
 	KindCSV      Kind = "csv"  // comma- or tab-separated values, read as a sheet
 	KindRTF      Kind = "rtf"  // Rich Text Format (TextEdit, WordPad, Word's export)
+	KindODP      Kind = "odp"  // OpenDocument presentation (LibreOffice Impress), a slide a page
 )
 
 // ErrUnsupported marks a file whose extension names no supported format.
@@ -90,7 +91,7 @@ var kinds = map[string]Kind{
 	".json": KindJSON, ".jsonl": KindJSON, ".ndjson": KindJSON,
 	".docx": KindWord, ".hwpx": KindHWPX, ".hwp": KindHWP, ".odt": KindODT, ".pptx": KindSlides,
 	".html": KindHTML, ".htm": KindHTML, ".xhtml": KindHTML, ".epub": KindEPUB,
-	".xlsx": KindXLSX, ".ods": KindODS, ".rtf": KindRTF,
+	".xlsx": KindXLSX, ".ods": KindODS, ".rtf": KindRTF, ".odp": KindODP,
 }
 
 // KindOf tells the format from the file name.
@@ -153,6 +154,8 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 			return readODS(ctx, path, r, sink)
 		case KindRTF:
 			return readRTF(ctx, path, r, sink)
+		case KindODP:
+			return readODP(ctx, path, r, sink)
 		}
 		var err error
 		if tr, err = NewTextReader(r); err != nil {

@@ -138,20 +138,23 @@ type officeFormat struct {
 // Element names are matched as "prefix:local" with the namespace's usual
 // prefix, whatever prefix a file uses.
 const (
-	nsWord  = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-	nsMC    = "http://schemas.openxmlformats.org/markup-compatibility/2006"
-	nsHP    = "http://www.hancom.co.kr/hwpml/2011/paragraph"
-	nsHH    = "http://www.hancom.co.kr/hwpml/2011/head"
-	nsText  = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
-	nsTable = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
-	nsOff   = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
-	nsPres  = "http://schemas.openxmlformats.org/presentationml/2006/main"
-	nsDraw  = "http://schemas.openxmlformats.org/drawingml/2006/main"
-	nsRel   = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+	nsWord   = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+	nsMC     = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+	nsHP     = "http://www.hancom.co.kr/hwpml/2011/paragraph"
+	nsHH     = "http://www.hancom.co.kr/hwpml/2011/head"
+	nsText   = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+	nsTable  = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+	nsOff    = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+	nsPres   = "http://schemas.openxmlformats.org/presentationml/2006/main"
+	nsDraw   = "http://schemas.openxmlformats.org/drawingml/2006/main"
+	nsRel    = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+	nsODDraw = "urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"
+	nsODPres = "urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"
+	nsSVG    = "urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"
 )
 
 var prefixes = map[string]string{nsWord: "w", nsMC: "mc", nsHP: "hp", nsHH: "hh", nsText: "text", nsTable: "table", nsOff: "office",
-	nsPres: "p", nsDraw: "a"}
+	nsPres: "p", nsDraw: "a", nsODDraw: "draw", nsODPres: "presentation", nsSVG: "svg"}
 
 func qname(n xml.Name) string {
 	if p, ok := prefixes[n.Space]; ok {

@@ -271,6 +271,7 @@ func FuzzOffice(f *testing.F) {
 		`</office:automatic-styles><office:body><office:text><text:list text:style-name="L1"><text:list-item><text:list><text:list-item><text:p>b</text:p></text:list-item></text:list></text:list-item></text:list></office:text></office:body></office:document-content>`}))
 	f.Add(zipOf(f, part{"ppt/slides/slide1.xml", slide(shape(`<p:ph type="title"/>`, ap("제목")))}))
 	f.Add(xlsxOf(f, `<si><t>이름</t></si>`, `<cellXfs><xf numFmtId="14"/></cellXfs>`, "", [2]string{"시트", `<row><c r="A1" t="s"><v>0</v></c><c r="C1" s="0"><v>45718</v></c></row>`}))
+	f.Add(odpOf(f, `<draw:page>`+frame("title", "제목")+`<presentation:notes>`+frame("notes", "메모")+`</presentation:notes></draw:page>`))
 	f.Add(odsOf(f, `<table:table table:name="표"><table:table-row table:number-rows-repeated="2"><table:table-cell table:number-columns-repeated="3"><text:p>값</text:p></table:table-cell></table:table-row></table:table>`))
 	for _, zip64 := range []bool{false, true} { // directories that lie about their entries
 		var b bytes.Buffer
@@ -280,7 +281,7 @@ func FuzzOffice(f *testing.F) {
 		f.Add(b.Bytes())
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, name := range []string{"f.docx", "f.hwpx", "f.odt", "f.pptx", "f.xlsx", "f.ods"} {
+		for _, name := range []string{"f.docx", "f.hwpx", "f.odt", "f.pptx", "f.xlsx", "f.ods", "f.odp"} {
 			docs, err := Importer{}.Import(context.Background(), name, data)
 			if err == nil && (len(docs) != 1 || strings.TrimSpace(docs[0].Parts[0].Text) == "") {
 				t.Fatalf("%s: no error and no text: %+v", name, docs)

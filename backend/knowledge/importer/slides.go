@@ -92,11 +92,7 @@ func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget 
 			if err != nil && !errors.Is(err, ErrOfficeDamaged) { // notes that cannot be read are left out
 				return err
 			}
-			for _, para := range strings.Split(said, "\n\n") {
-				if para = strings.TrimSpace(para); para != "" {
-					text += "> " + strings.ReplaceAll(para, "\n", "\n> ") + "\n\n"
-				}
-			}
+			text += quoted(said)
 		}
 		doc.Parts = append(doc.Parts, chunk.Input{Page: i + 1, Text: text})
 	}

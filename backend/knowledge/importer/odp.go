@@ -1,0 +1,202 @@
+package importer
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
+)
+
+// An OpenDocument presentation (.odp, LibreOffice Impress) is read as a
+// PowerPoint file is (slides.go): one slide a page, its title frame the
+// slide's heading, its text frames and tables in the order the slide
+// lists them, then the speaker's notes as a quotation. Its slides are the
+// draw:page elements of content.xml; each is read with the office reader
+// (office.go) from the slide's own tokens.
+var odp = officeFormat{
+	paragraph: set("text:p", "text:h"),
+	text:      set("text:p", "text:h"),
+	// Fields (the slide number, the date) are left out, as PowerPoint's are.
+	skip:  set("office:annotation", "presentation:notes", "svg:title", "svg:desc", "office:forms", "text:page-number", "text:date", "text:time", "text:page-count"),
+	shape: set("draw:frame", "draw:custom-shape"),
+	shapeHeading: func(e xml.StartElement) int {
+		if n := qname(e.Name); (n == "draw:frame" || n == "draw:custom-shape") && attr(e, "class") == "title" {
+			return 1
+		}
+		return 0
+	},
+	cell: set("table:table-cell"), row: set("table:table-row"),
+	inline: odt.inline,
+}
+
+// odpNotes reads a slide's notes: their text, no heading.
+var odpNotes = func() officeFormat {
+	f := odp
+	f.skip = set("office:annotation", "draw:page-thumbnail", "text:page-number", "text:date", "text:time", "text:page-count")
+	f.shape, f.shapeHeading = nil, nil
+	return f
+}()
+
+func readODP(ctx context.Context, filePath string, r io.Reader, sink Sink) error {
+	z, err := openArchive(r)
+	if err != nil {
+		return err
+	}
+	budget := &xmlBudget{left: MaxOfficeXML}
+	defer budget.release()
+	d, closer, err := openPart(z, "content.xml", budget)
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	doc := Document{Title: baseName(filePath), Source: filePath, Kind: KindODP, Unit: UnitSlide, Markdown: true}
+	titled := false
+	for {
+		page, err := nextSlide(d)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return budget.judged(err)
+		}
+		if len(doc.Parts) >= maxOfficeParts {
+			return &OfficeLimitError{What: "number of slides"}
+		}
+		text, w, err := tokensText(ctx, &odp, page)
+		if err != nil {
+			return err
+		}
+		if !titled && w.titled {
+			doc.Title, titled = w.doc.Title, true
+		}
+		said, _, err := tokensText(ctx, &odpNotes, subtree(page, "presentation:notes"))
+		if err != nil {
+			return err
+		}
+		text += quoted(said)
+		doc.Parts = append(doc.Parts, chunk.Input{Page: len(doc.Parts) + 1, Text: text})
+	}
+	if len(doc.Parts) == 0 {
+		return fmt.Errorf("%w: no slides", ErrOfficeDamaged)
+	}
+	if !slices.ContainsFunc(doc.Parts, func(p chunk.Input) bool { return strings.TrimSpace(p.Text) != "" }) {
+		return ErrEmpty
+	}
+	doc.Pages = len(doc.Parts)
+	return emitAll(sink, []Document{doc})
+}
+
+// nextSlide returns the tokens of content.xml's next draw:page, itself
+// included; io.EOF after the last.
+func nextSlide(d *xml.Decoder) ([]xml.Token, error) {
+	var page []xml.Token
+	depth := 0
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			if errors.Is(err, io.EOF) && depth > 0 {
+				return nil, fmt.Errorf("%w: a slide without its end", ErrOfficeDamaged)
+			}
+			if !errors.Is(err, io.EOF) {
+				err = fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
+			}
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if depth == 0 && qname(t.Name) != "draw:page" {
+				continue
+			}
+			if depth++; depth > maxOfficeDepth {
+				return nil, &OfficeLimitError{What: "nesting of elements"}
+			}
+		case xml.EndElement:
+			if depth == 0 {
+				continue
+			}
+			depth--
+		default:
+			if depth == 0 {
+				continue
+			}
+		}
+		page = append(page, xml.CopyToken(tok))
+		if depth == 0 {
+			return page, nil
+		}
+	}
+}
+
+// subtree is the first element called name in tokens, with all inside
+// it; nil when there is none.
+func subtree(tokens []xml.Token, name string) []xml.Token {
+	depth, from := 0, -1
+	for i, tok := range tokens {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if from < 0 && qname(t.Name) == name {
+				from = i
+			}
+			if from >= 0 {
+				depth++
+			}
+		case xml.EndElement:
+			if from >= 0 {
+				if depth--; depth == 0 {
+					return tokens[from : i+1]
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// tokenList hands tokens to an xml.Decoder.
+type tokenList []xml.Token
+
+func (l *tokenList) Token() (xml.Token, error) {
+	if len(*l) == 0 {
+		return nil, io.EOF
+	}
+	tok := (*l)[0]
+	*l = (*l)[1:]
+	return tok, nil
+}
+
+// tokensText reads tokens as Markdown with format f, as slideText reads a
+// part; "" when they hold no text.
+func tokensText(ctx context.Context, f *officeFormat, tokens []xml.Token) (string, *mdWriter, error) {
+	var c collector
+	w := &mdWriter{sink: &c, doc: Document{Markdown: true}}
+	if len(tokens) == 0 {
+		return "", w, nil
+	}
+	list := tokenList(tokens)
+	err := w.body(ctx, f, xml.NewTokenDecoder(&list), nil, noNumbers{}, nil)
+	if err == nil {
+		err = w.end()
+	}
+	if err != nil && !errors.Is(err, ErrEmpty) {
+		return "", w, err
+	}
+	if len(c.docs) == 0 || len(c.docs[0].Parts) == 0 {
+		return "", w, nil
+	}
+	return c.docs[0].Parts[0].Text, w, nil
+}
+
+// quoted writes a slide's notes as a quotation, a paragraph at a time.
+func quoted(said string) string {
+	var b strings.Builder
+	for _, para := range strings.Split(said, "\n\n") {
+		if para = strings.TrimSpace(para); para != "" {
+			b.WriteString("> " + strings.ReplaceAll(para, "\n", "\n> ") + "\n\n")
+		}
+	}
+	return b.String()
+}

@@ -43,17 +43,11 @@ var odpNotes = func() officeFormat {
 }()
 
 func readODP(ctx context.Context, filePath string, r io.Reader, sink Sink) error {
-	z, err := openArchive(r)
+	d, budget, done, err := odfContent(r)
 	if err != nil {
 		return err
 	}
-	budget := &xmlBudget{left: MaxOfficeXML}
-	defer budget.release()
-	d, closer, err := openPart(z, "content.xml", budget)
-	if err != nil {
-		return err
-	}
-	defer closer.Close()
+	defer done()
 	doc := Document{Title: baseName(filePath), Source: filePath, Kind: KindODP, Unit: UnitSlide, Markdown: true}
 	titled := false
 	for {
@@ -171,23 +165,8 @@ func (l *tokenList) Token() (xml.Token, error) {
 // tokensText reads tokens as Markdown with format f, as slideText reads a
 // part; "" when they hold no text.
 func tokensText(ctx context.Context, f *officeFormat, tokens []xml.Token) (string, *mdWriter, error) {
-	var c collector
-	w := &mdWriter{sink: &c, doc: Document{Markdown: true}}
-	if len(tokens) == 0 {
-		return "", w, nil
-	}
 	list := tokenList(tokens)
-	err := w.body(ctx, f, xml.NewTokenDecoder(&list), nil, noNumbers{}, nil)
-	if err == nil {
-		err = w.end()
-	}
-	if err != nil && !errors.Is(err, ErrEmpty) {
-		return "", w, err
-	}
-	if len(c.docs) == 0 || len(c.docs[0].Parts) == 0 {
-		return "", w, nil
-	}
-	return c.docs[0].Parts[0].Text, w, nil
+	return markdownOf(ctx, f, xml.NewTokenDecoder(&list))
 }
 
 // quoted writes a slide's notes as a quotation, a paragraph at a time.

@@ -493,17 +493,11 @@ func columnOf(ref string) int {
 
 // readODS reads an OpenDocument spreadsheet (LibreOffice Calc).
 func readODS(ctx context.Context, filePath string, r io.Reader, sink Sink) error {
-	z, err := openArchive(r)
+	d, budget, done, err := odfContent(r)
 	if err != nil {
 		return err
 	}
-	budget := &xmlBudget{left: MaxOfficeXML}
-	defer budget.release()
-	d, closer, err := openPart(z, "content.xml", budget)
-	if err != nil {
-		return err
-	}
-	defer closer.Close()
+	defer done()
 	s := newSheetWriter(filePath, KindODS, sink)
 	if err := budget.judged(readODSBody(ctx, d, s, budget)); err != nil {
 		return err
@@ -627,4 +621,19 @@ func (b *xmlBudget) charge(n int) error {
 		return b.spent()
 	}
 	return nil
+}
+
+// odfContent opens an OpenDocument file's content.xml, within the budget
+// every office file has; done closes it and gives the memory back.
+func odfContent(r io.Reader) (*xml.Decoder, *xmlBudget, func(), error) {
+	z, err := openArchive(r)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	budget := &xmlBudget{left: MaxOfficeXML}
+	d, closer, err := openPart(z, "content.xml", budget)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return d, budget, func() { closer.Close(); budget.release() }, nil
 }

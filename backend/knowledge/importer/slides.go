@@ -102,14 +102,21 @@ func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget 
 // slideText reads the part name (a slide, or its notes) as Markdown; ""
 // when it holds no text.
 func slideText(ctx context.Context, z *zip.Reader, name string, f *officeFormat, budget *xmlBudget) (string, *mdWriter, error) {
-	var c collector
-	w := &mdWriter{sink: &c, doc: Document{Markdown: true}}
 	d, closer, err := openPart(z, name, budget)
 	if err != nil {
-		return "", w, err
+		return "", &mdWriter{}, err
 	}
-	err = budget.judged(w.body(ctx, f, d, nil, noNumbers{}, nil))
-	closer.Close()
+	defer closer.Close()
+	text, w, err := markdownOf(ctx, f, d)
+	return text, w, budget.judged(err)
+}
+
+// markdownOf reads d's elements with format f as Markdown; "" when they
+// hold no text. The writer tells whether a heading titled it.
+func markdownOf(ctx context.Context, f *officeFormat, d *xml.Decoder) (string, *mdWriter, error) {
+	var c collector
+	w := &mdWriter{sink: &c, doc: Document{Markdown: true}}
+	err := w.body(ctx, f, d, nil, noNumbers{}, nil)
 	if err == nil {
 		err = w.end()
 	}

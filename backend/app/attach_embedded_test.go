@@ -1,10 +1,7 @@
 package app
 
 import (
-	"context"
-	"encoding/base64"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -23,32 +20,8 @@ import (
 // then fails each of the worker's batches until Reset, so that the file
 // is seen pending before it is embedded.
 func TestAttachedFileSaysItsEmbeddingCaughtUp(t *testing.T) {
-	fake := retrievingModel(t)
-	a, events := openTestApp(t, fake, "llama3.2:3b")
-	c, k := &ChatService{a}, &KnowledgeService{a}
-	if _, err := a.library.base(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	a.library.bg.Wait() // the catalog embedded: what hangs next is the attachment's
-	sess, err := c.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	embeds := fake.Count(ollamatest.PathEmbed)
-	fake.Fail(ollamatest.PathEmbed, 1, ollamatest.Fault{Kind: ollamatest.FaultHang})
-	fake.Fail(ollamatest.PathEmbed, -1, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "busy"})
-	text := "# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n\n" + strings.Repeat("출장 중 식비와 교통비의 정산 방법을 설명합니다. ", 300)
-	id, err := k.Attach(sess.ID, "출장규정.md", base64.StdEncoding.EncodeToString([]byte(text)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	events.waitFor(t, api.EventImport, func(p any) bool {
-		ev := p.(api.ImportProgress)
-		return ev.ImportID == id && ev.Stage == "embedding"
-	})
-	for fake.Count(ollamatest.PathEmbed) == embeds { // its first batch hangs
-		time.Sleep(time.Millisecond)
-	}
+	h := attachWhileEmbeddingHangs(t, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "busy"})
+	fake, a, events, k, sess, id := h.fake, h.a, h.events, h.k, h.sess, h.id
 	if err := k.CancelImport(id); err != nil { // only its embedding stops
 		t.Fatal(err)
 	}

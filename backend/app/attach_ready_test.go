@@ -20,31 +20,8 @@ import (
 // the conversation, and the end of the import does not name it after the
 // file again.
 func TestAttachedFileNamesItsConversationWhileItEmbeds(t *testing.T) {
-	fake := retrievingModel(t)
-	a, events := openTestApp(t, fake, "llama3.2:3b")
-	c, k := &ChatService{a}, &KnowledgeService{a}
-	if _, err := a.library.base(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	a.library.bg.Wait() // the catalog embedded: what hangs next is the attachment's
-	sess, err := c.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fake.Fail(ollamatest.PathEmbed, 1, ollamatest.Fault{Kind: ollamatest.FaultHang})
-	embeds := fake.Count(ollamatest.PathEmbed)
-	text := "# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n\n" + strings.Repeat("출장 중 식비와 교통비의 정산 방법을 설명합니다. ", 300)
-	id, err := k.Attach(sess.ID, "출장규정.md", base64.StdEncoding.EncodeToString([]byte(text)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	events.waitFor(t, api.EventImport, func(p any) bool {
-		ev := p.(api.ImportProgress)
-		return ev.ImportID == id && ev.Stage == "embedding"
-	})
-	for fake.Count(ollamatest.PathEmbed) == embeds { // its first batch hangs, not the question's query below
-		time.Sleep(time.Millisecond)
-	}
+	h := attachWhileEmbeddingHangs(t)
+	a, events, c, k, sess, id := h.a, h.events, h.c, h.k, h.sess, h.id
 	ofSession := func(p any) bool { return p.(api.SessionsChanged).SessionID == sess.ID }
 	if n := events.count(api.EventSessions, ofSession); n != 2 {
 		t.Fatalf("%d sessions events while the file embeds, want 2 (made, its file ready)", n)
@@ -82,4 +59,50 @@ func TestAttachedFileNamesItsConversationWhileItEmbeds(t *testing.T) {
 	if files, _ := knowledge.AttachedFiles(a.uploadDir(), sess.ID); !slices.Equal(files, []string{"출장규정.md"}) {
 		t.Fatalf("the file stays attached after its embedding stopped: %v", files)
 	}
+}
+
+// hungAttachment is a new conversation with a travel-rules file attached
+// whose first embedding batch hangs at Ollama: the catalog is embedded
+// before, so the hang is the attachment's and not a question's query
+// (0307a82). then are the faults Ollama gives the embeddings after it.
+type hungAttachment struct {
+	fake   *ollamatest.Server
+	a      *App
+	events *eventLog
+	c      *ChatService
+	k      *KnowledgeService
+	sess   api.Session
+	id     string // the attachment's import
+}
+
+func attachWhileEmbeddingHangs(t *testing.T, then ...ollamatest.Fault) hungAttachment {
+	t.Helper()
+	h := hungAttachment{fake: retrievingModel(t)}
+	h.a, h.events = openTestApp(t, h.fake, "llama3.2:3b")
+	h.c, h.k = &ChatService{h.a}, &KnowledgeService{h.a}
+	if _, err := h.a.library.base(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	h.a.library.bg.Wait()
+	var err error
+	if h.sess, err = h.c.Create(""); err != nil {
+		t.Fatal(err)
+	}
+	embeds := h.fake.Count(ollamatest.PathEmbed)
+	h.fake.Fail(ollamatest.PathEmbed, 1, ollamatest.Fault{Kind: ollamatest.FaultHang})
+	for _, f := range then {
+		h.fake.Fail(ollamatest.PathEmbed, -1, f)
+	}
+	text := "# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n\n" + strings.Repeat("출장 중 식비와 교통비의 정산 방법을 설명합니다. ", 300)
+	if h.id, err = h.k.Attach(h.sess.ID, "출장규정.md", base64.StdEncoding.EncodeToString([]byte(text))); err != nil {
+		t.Fatal(err)
+	}
+	h.events.waitFor(t, api.EventImport, func(p any) bool {
+		ev := p.(api.ImportProgress)
+		return ev.ImportID == h.id && ev.Stage == "embedding"
+	})
+	for h.fake.Count(ollamatest.PathEmbed) == embeds { // its first batch hangs
+		time.Sleep(time.Millisecond)
+	}
+	return h
 }

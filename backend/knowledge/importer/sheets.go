@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -570,13 +571,13 @@ func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter, budget *xm
 			case name == "table:table":
 				s.sheet(attr(t, "name"))
 			case name == "table:table-row":
-				row, rowRepeat = row[:0], max(atoiOr(attr(t, "number-rows-repeated"), 1), 1)
+				row, rowRepeat = row[:0], repeats(attr(t, "number-rows-repeated"))
 				if rows++; rows%1024 == 0 {
 					failed = ctx.Err()
 				}
 			case name == "table:table-cell" || name == "table:covered-table-cell":
 				inCell, paragraphs = 1, 0
-				cellRepeat = max(atoiOr(attr(t, "number-columns-repeated"), 1), 1)
+				cellRepeat = repeats(attr(t, "number-columns-repeated"))
 				cell.Reset()
 			}
 		case xml.CharData:
@@ -621,6 +622,19 @@ func (b *xmlBudget) charge(n int) error {
 		return b.spent()
 	}
 	return nil
+}
+
+// repeats reads an OpenDocument repeat count, at least 1: a count past
+// maxRepeat is maxRepeat (the writer bounds what it writes out), not 1.
+func repeats(s string) int {
+	n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange) || n == 0:
+		return 1
+	case err != nil || n > maxRepeat:
+		return maxRepeat
+	}
+	return int(n)
 }
 
 // odfContent opens an OpenDocument file's content.xml, within the budget

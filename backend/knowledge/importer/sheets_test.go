@@ -163,6 +163,9 @@ func TestODS(t *testing.T) {
 			`<table:table-row table:number-rows-repeated="1048000">` + cell(`table:number-columns-repeated="1024"`, "") + `</table:table-row>` +
 			`<table:table-row table:number-rows-repeated="5000">` + cell("", p("많은 행")) + `</table:table-row></table:table>`,
 			"# 반복: 예 | 예 | " + strings.Repeat(" | ", maxSheetGap-1) + " | 끝\n같은 행\n같은 행" + strings.Repeat("\n많은 행", maxRepeat)},
+		{"a repeat count past any bound is the bound, not one", `<table:table table:name="큰 수"><table:table-row>` + cell("", p("머리")) + `</table:table-row><table:table-row>` +
+			cell(`table:number-columns-repeated="5000000000"`, p("x")) + `</table:table-row></table:table>`,
+			"# 큰 수: 머리\n" + strings.Repeat("x | ", maxRepeat-1) + "x"},
 		{"covered cells hold their places", `<table:table table:name="병합"><table:table-row>` + cell(`table:number-columns-spanned="2"`, p("합친 칸")) +
 			`<table:covered-table-cell/>` + cell("", p("옆")) + `</table:table-row></table:table>`,
 			"# 병합: 합친 칸 |  | 옆"},
@@ -239,6 +242,14 @@ func TestSpreadsheetsByLibreOffice(t *testing.T) {
 		}
 		if got, want := sheetText(t, "grades."+format, data), strings.ReplaceAll(strings.TrimSpace(string(want)), "\n\n", "\n"); got != want {
 			t.Errorf("%s:\n%s\nwant\n%s", format, got, want)
+		}
+	}
+}
+
+func TestRepeats(t *testing.T) {
+	for in, want := range map[string]int{"": 1, "0": 1, "1": 1, "7": 7, "1000": maxRepeat, "1001": maxRepeat, "1048576": maxRepeat, "99999999999999999999": maxRepeat, "-3": 1, "x": 1, " 12 ": 12} {
+		if got := repeats(in); got != want {
+			t.Errorf("repeats(%q) = %d, want %d", in, got, want)
 		}
 	}
 }

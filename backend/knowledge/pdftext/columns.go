@@ -537,17 +537,21 @@ func freeSpans(b band, left, right, minW float64) [][2]float64 {
 	return out
 }
 
-// columnsApart tells a gutter between two columns of text from the white
-// space between the cells of a table. Both sides must be columns of prose:
+// columnsApart tells a gutter between two columns of text (or a column of
+// text and a table beside it) from the white space between the cells of a
+// table. Both sides must be columns of prose:
 // at least minColumn wide, with lines that cover most of that width in ink
 // (gaps wider than a gutter do not count). A table's cells leave such gaps
 // or are narrow, so its rows read across. Edges are medians, so a footer or
 // a page number on the strip's lines does not count.
 func columnsApart(sp *splitter, bands []band, g gutter, minW, h float64) bool {
 	var lcov, rcov, l0s, r1s []float64
-	lcells, rcells := 0, 0
+	lcells, rcells, both := 0, 0, 0
 	for _, b := range bands {
 		l, r := sp.sides(b, g)
+		if len(l) > 0 && len(r) > 0 {
+			both++
+		}
 		if len(l) > 0 {
 			lcov, l0s = append(lcov, inked(l, minW)), append(l0s, l[0].x0)
 			if several, _ := cells(l, minW, minColumn*h); several {
@@ -568,7 +572,17 @@ func columnsApart(sp *splitter, bands []band, g gutter, minW, h float64) bool {
 		return false // pieces apart on most lines of both sides: a table's rows
 	}
 	lspan, rspan := g.x0-median(l0s), median(r1s)-g.x1
-	return lspan >= minColumn*h && rspan >= minColumn*h && prose(lcov, lspan) && prose(rcov, rspan)
+	if lspan < minColumn*h || rspan < minColumn*h {
+		return false
+	}
+	lprose, rprose := prose(lcov, lspan), prose(rcov, rspan)
+	if lprose && rprose {
+		return true
+	}
+	// A table beside prose (a slide's text and its table): its rows and
+	// the prose's lines share a line on a third of them at most, by chance,
+	// where a table's columns share every row.
+	return (lprose && 2*rcells > len(rcov) || rprose && 2*lcells > len(lcov)) && 3*both <= len(bands)
 }
 
 // prose says whether the lines of one side, covering cov of a column span

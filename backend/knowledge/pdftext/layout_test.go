@@ -427,6 +427,44 @@ func TestPageTextNarrowGutter(t *testing.T) {
 	}
 }
 
+// TestPageTextTableBesideProse: a slide's text beside its table (as
+// LibreOffice Impress prints one) is read text first, then the table's
+// rows, not a heading run into the row that shares its line; a table
+// whose first column is text, sharing every row with the others, still
+// reads across.
+func TestPageTextTableBesideProse(t *testing.T) {
+	prose := []string{"제1장 총칙", "이 규정은 학사 운영에 필요한 사항을 정함을", "목적으로 한다 본 규정은 공포한 날부터", "시행한다 다음 조는 등록금이다", "등록금은 매 학기 개시 전에 납부한다"}
+	rows := [][]string{{"구분", "기간", "비고"}, {"1학기", "3월", "정규"}, {"2학기", "9월", "정규"}}
+	var gs []glyph
+	for i, r := range rows { // the table, right, from the top
+		y := 700 - 14*float64(i)
+		for c, cell := range r {
+			gs = append(append(gs, brk()), glyphLine(cell, 420+60*float64(c), y, nil)...)
+		}
+	}
+	for i, l := range prose { // the text, left, its first line on the table's last row
+		gs = append(append(gs, brk()), glyphLine(l, 72, 672-20*float64(i), nil)...)
+	}
+	want := append(slices.Clone(prose), "구분 | 기간 | 비고", "1학기 | 3월 | 정규", "2학기 | 9월 | 정규")
+	if got := nonEmptyLines(pageText(gs[1:])); got != strings.Join(want, "\n") {
+		t.Errorf("a table beside prose:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+	}
+
+	// A table of three columns, the first of text, every row on one line.
+	gs = nil
+	var across []string
+	for i, l := range prose {
+		y := 700 - 14*float64(i)
+		gs = append(append(gs, brk()), glyphLine(l, 72, y, nil)...)
+		gs = append(append(gs, brk()), glyphLine(rows[i%3][1], 420, y, nil)...)
+		gs = append(append(gs, brk()), glyphLine(rows[i%3][2], 480, y, nil)...)
+		across = append(across, l+" | "+rows[i%3][1]+" | "+rows[i%3][2])
+	}
+	if got := nonEmptyLines(pageText(gs[1:])); got != strings.Join(across, "\n") {
+		t.Errorf("a table of text and values:\n%s\nwant\n%s", got, strings.Join(across, "\n"))
+	}
+}
+
 // BenchmarkPageTextGrid lays out a page-sized table of 40 narrow columns
 // and 200 rows with ragged cells: thousands of white strips to test, the
 // worst case of the gutter search.

@@ -473,6 +473,9 @@ func excelDate(epoch time.Time, serial float64) string {
 		days++
 	}
 	t := epoch.AddDate(0, 0, int(days)).Add(clock)
+	if t.Year() > 9999 { // the last second of 9999 rounded up: past Excel's dates
+		return strconv.FormatFloat(serial, 'g', 15, 64)
+	}
 	if frac == 0 {
 		return t.Format("2006-01-02")
 	}

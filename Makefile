@@ -20,9 +20,9 @@ export VERSION DEB_VERSION WIN_VERSION COMMIT BUILD_DATE LDFLAGS_VERSION BIN
 DEB_BUILD := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential
 # What the Go tests run: zim-tools makes and checks the ZIM files of backend/zim's tests;
 # chromium (with fonts-noto-cjk) prints the PDFs of pdftext's Chromium tier and
-# libreoffice-writer-nogui those of its LibreOffice tier (libreoffice-calc-nogui the importer's
-# spreadsheets); poppler-utils' pdftotext is their reference.
-DEB_GO_TEST := zim-tools chromium libreoffice-writer-nogui libreoffice-calc-nogui fonts-noto-cjk poppler-utils
+# libreoffice-writer-nogui those of its LibreOffice tier (libreoffice-calc-nogui and -impress-nogui
+# write the importer's spreadsheets and presentations); poppler-utils' pdftotext is their reference.
+DEB_GO_TEST := zim-tools chromium libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui fonts-noto-cjk poppler-utils
 DEB_TEST := xvfb xauth dbus-daemon imagemagick xdotool x11-utils fonts-noto-color-emoji $(DEB_GO_TEST)
 DEB_PACKAGE := nsis dpkg-dev help2man lintian desktop-file-utils appstream librsvg2-bin icoutils 7zip rofi
 

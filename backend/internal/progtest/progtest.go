@@ -42,7 +42,7 @@ func Command(t testing.TB, env, def, packages string, need ...string) string {
 // Soffice is LibreOffice's command (WAYFINDER_SOFFICE).
 func Soffice(t testing.TB, need ...string) string {
 	t.Helper()
-	return Command(t, "WAYFINDER_SOFFICE", "soffice", "libreoffice-writer-nogui, libreoffice-calc-nogui, fonts-noto-cjk and poppler-utils", need...)
+	return Command(t, "WAYFINDER_SOFFICE", "soffice", "libreoffice-writer-nogui, libreoffice-calc-nogui, libreoffice-impress-nogui, fonts-noto-cjk and poppler-utils", need...)
 }
 
 // Convert converts documents to format ("pdf", "xlsx", "ods") into out

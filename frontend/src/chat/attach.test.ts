@@ -6,17 +6,10 @@
 // their words (their embedding may go on).
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync } from "svelte";
-import { $, $$, cleanup, click, fill, send, start } from "../testing/ui";
+import { $, $$, attach, cleanup, click, fill, send, start } from "../testing/ui";
 import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
-
-function pick(files: File[]): void {
-  const input = $("[data-testid='attach-input']") as HTMLInputElement;
-  Object.defineProperty(input, "files", { value: files, configurable: true });
-  input.dispatchEvent(new Event("change", { bubbles: true }));
-  flushSync();
-}
 
 describe("files in chat", () => {
   it("attaches in a new chat: a conversation starts with the files, sending waits for them, the first message titles it", async () => {
@@ -25,7 +18,7 @@ describe("files in chat", () => {
     expect(b.disabled).toBe(false);
     expect(b.title).toBe("Attach files: a new conversation starts with them");
     fill("#composer-input", "이 규정을 요약해 줘");
-    pick([new File(["# 출장 규정\n\n10만원"], "출장규정.md")]);
+    attach([new File(["# 출장 규정\n\n10만원"], "출장규정.md")]);
     await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Attach")).toHaveLength(1), { timeout: 5000 });
     const sid = fake.sessions[0]!.id;
     expect(fake.calls.filter((c) => c.method === "Create")).toHaveLength(1);
@@ -49,7 +42,7 @@ describe("files in chat", () => {
 
   it("a conversation left after attaching is named after its files and shows them again; one left with nothing is not kept", async () => {
     const { fake } = await start();
-    pick([new File(["# 출장 규정\n\n10만원"], "출장규정.md"), new File(["# 회의록"], "회의록.md")]);
+    attach([new File(["# 출장 규정\n\n10만원"], "출장규정.md"), new File(["# 회의록"], "회의록.md")]);
     await vi.waitFor(() => expect($$("[data-testid='attachments'] .files li")).toHaveLength(2), { timeout: 5000 });
     const sid = fake.sessions[0]!.id;
     // Named after its files in the list and the header, marked as such.
@@ -75,7 +68,7 @@ describe("files in chat", () => {
     // A new chat whose only file could not be read keeps nothing once left.
     click(".sidebar button.new");
     await vi.waitFor(() => expect($("#empty-title").textContent).toBe("What would you like to get done?"), { timeout: 5000 });
-    pick([new File(["MZ"], "setup.exe")]);
+    attach([new File(["MZ"], "setup.exe")]);
     await vi.waitFor(() => expect($("[data-testid='attachments'] .pending li[data-stage='failed']")).toBeTruthy(), { timeout: 5000 });
     const bare = fake.sessions.find((s) => s.id !== sid)!.id;
     await vi.waitFor(() => expect($$(".sidebar li")).toHaveLength(2), { timeout: 5000 });
@@ -88,7 +81,7 @@ describe("files in chat", () => {
 
   it("does not keep a conversation left while its only file was on its way in, once that file is refused", async () => {
     const { fake } = await start({ stepDelayMs: 400 });
-    pick([new File(["MZ"], "setup.exe")]);
+    attach([new File(["MZ"], "setup.exe")]);
     await vi.waitFor(() => expect($$("[data-testid='attachments'] .pending li")).toHaveLength(1), { timeout: 5000 });
     const sid = fake.sessions[0]!.id;
     click(".sidebar button.new");
@@ -126,7 +119,7 @@ describe("files in chat", () => {
   it("does not keep Send waiting for a file whose end was missed while the event stream was away", async () => {
     const { fake } = await start({ stepDelayMs: 60_000 });
     fill("#composer-input", "요약해 줘");
-    pick([new File(["# 규정"], "규정.md")]);
+    attach([new File(["# 규정"], "규정.md")]);
     await vi.waitFor(() => expect($$("[data-testid='attachments'] .pending li")).toHaveLength(1), { timeout: 5000 });
     expect(($("button.send") as HTMLButtonElement).disabled).toBe(true);
     // The import ended while the stream was down: its events never came.
@@ -142,7 +135,7 @@ describe("files in chat", () => {
   it("says why a file was refused in Korean", async () => {
     await start({ settings: { language: "ko" } });
     setLang("ko");
-    pick([new File(["MZ"], "setup.exe"), new File(["x".repeat(10)], "big.md")]);
+    attach([new File(["MZ"], "setup.exe"), new File(["x".repeat(10)], "big.md")]);
     await vi.waitFor(() => expect($("[data-testid='attachments'] .pending li[data-stage='failed']").textContent).toContain("setup.exe: 지원하지 않는 종류의 파일입니다. Wayfinder는 PDF, Word(.docx), PowerPoint(.pptx), Excel(.xlsx), 한글(.hwp, .hwpx), OpenDocument(.odt, .ods, .odp), RTF, 웹 페이지(HTML), EPUB 전자책, Markdown, 텍스트, JSON, JSON Lines 파일을 읽습니다."), { timeout: 5000 });
     expect($("[data-testid='attachments']").textContent).not.toContain("not supported");
   });
@@ -152,7 +145,7 @@ describe("files in chat", () => {
     const { fake } = await start({ stepDelayMs: 250 });
     await send("hello");
     await vi.waitFor(() => expect($("[data-testid='attach-files']").title).toBe("Attach files to this conversation"));
-    pick([new File(["# 출장 규정\n\n10만원"], "출장규정.md"), new File(["MZ"], "setup.exe")]);
+    attach([new File(["# 출장 규정\n\n10만원"], "출장규정.md"), new File(["MZ"], "setup.exe")]);
     // Each file has its own row while it is on its way.
     await vi.waitFor(() => expect($$("[data-testid='attachments'] .pending li").length).toBe(2), { timeout: 5000 });
     await vi.waitFor(() => expect($("[data-testid='attachments'] .files li").textContent).toContain("출장규정.md"), { timeout: 5000 });
@@ -198,7 +191,7 @@ describe("files in chat", () => {
   it("sends while a file embeds (it is found by its words already), and stops it: it stays attached", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     setLang("ko");
-    pick([new File(["# 큰 파일"], "slow-보고서.md")]);
+    attach([new File(["# 큰 파일"], "slow-보고서.md")]);
     await vi.waitFor(() => expect(document.querySelector("[data-testid='attachments'] .pending li[data-stage='embedding'] button.stop")).not.toBeNull(), { timeout: 5000 });
     const stop = $("[data-testid='attachments'] .pending li button.stop") as HTMLButtonElement;
     expect(stop.textContent).toBe("중지");

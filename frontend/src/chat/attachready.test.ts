@@ -6,17 +6,10 @@
 // written says so, as the backend reports it.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync } from "svelte";
-import { $, $$, cleanup, click, fill, start } from "../testing/ui";
+import { $, $$, attach, cleanup, click, fill, start } from "../testing/ui";
 import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
-
-function pick(files: File[]): void {
-  const input = $("[data-testid='attach-input']") as HTMLInputElement;
-  Object.defineProperty(input, "files", { value: files, configurable: true });
-  input.dispatchEvent(new Event("change", { bubbles: true }));
-  flushSync();
-}
 
 const words = {
   en: {
@@ -42,7 +35,7 @@ describe("a file in chat found by its words before its embedding ends", () => {
     for (const lang of ["en", "ko"] as const) {
       const { fake } = await start({ settings: { language: lang } });
       setLang(lang);
-      pick([new File(["# 큰 파일"], "slow-보고서.md")]);
+      attach([new File(["# 큰 파일"], "slow-보고서.md")]);
       await vi.waitFor(() => expect(document.querySelector("[data-testid='attachments'] .pending li[data-stage='embedding']")).not.toBeNull(), { timeout: 5000 });
       // Named after it in the list and the header, while it embeds.
       await vi.waitFor(() => expect($(".sidebar li .title").textContent).toBe("📎slow-보고서.md"), { timeout: 5000 });
@@ -72,7 +65,7 @@ describe("a file in chat found by its words before its embedding ends", () => {
     for (const lang of ["en", "ko"] as const) {
       const { fake } = await start({ settings: { language: lang } });
       setLang(lang);
-      pick([new File(["# 큰 파일"], "slow-보고서.md")]);
+      attach([new File(["# 큰 파일"], "slow-보고서.md")]);
       await vi.waitFor(() => expect(document.querySelector("[data-testid='attachments'] .pending li[data-stage='embedding']")).not.toBeNull(), { timeout: 5000 });
       const stage = () => $("[data-testid='attachments'] .pending li .stage").textContent;
       expect(stage()).toBe(words[lang].embedding);
@@ -94,7 +87,7 @@ describe("a file in chat found by its words before its embedding ends", () => {
     for (const lang of ["en", "ko"] as const) {
       const { fake } = await start({ settings: { language: lang } });
       setLang(lang);
-      pick([new File(["# 메모"], "hung-메모.md")]);
+      attach([new File(["# 메모"], "hung-메모.md")]);
       await vi.waitFor(() => expect($("[data-testid='attachments'] .files li").textContent).toContain("hung-메모.md"), { timeout: 5000 });
       const row = $("[data-testid='attachments'] .pending li[data-stage='done']");
       expect(row.querySelector(".name")!.textContent).toContain("hung-메모.md");

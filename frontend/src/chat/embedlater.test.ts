@@ -5,19 +5,11 @@
 // again (a reload) shows a file still pending as the window that attached
 // it did, from the attachments' embed_pending.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { flushSync } from "svelte";
-import { $, cleanup, click, fill, start, stop } from "../testing/ui";
+import { $, attach, cleanup, click, fill, start, stop } from "../testing/ui";
 import { FakeBackend } from "../testing/fakeBackend";
 import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
-
-function pick(files: File[]): void {
-  const input = $("[data-testid='attach-input']") as HTMLInputElement;
-  Object.defineProperty(input, "files", { value: files, configurable: true });
-  input.dispatchEvent(new Event("change", { bubbles: true }));
-  flushSync();
-}
 
 const words = {
   en: {
@@ -42,7 +34,7 @@ describe("the row of a file whose embedding went to the background", () => {
     for (const lang of ["en", "ko"] as const) {
       const { fake } = await start({ settings: { language: lang } });
       setLang(lang);
-      pick([new File(["# 메모"], "hung-메모.md")]);
+      attach([new File(["# 메모"], "hung-메모.md")]);
       await vi.waitFor(() => expect(note().dataset.meaning).toBe("later"), { timeout: 5000 });
       // The list has it, still pending: the row does not say it is done.
       await vi.waitFor(() => expect($("[data-testid='attachments'] .files li").textContent).toContain("hung-메모.md"), { timeout: 5000 });
@@ -72,7 +64,7 @@ describe("the row of a file whose embedding went to the background", () => {
     for (const lang of ["en", "ko"] as const) {
       const { fake } = await start({ settings: { language: lang } });
       setLang(lang);
-      pick([new File(["# 메모"], "hung-메모.md"), new File(["# 보고서"], "보고서.md")]);
+      attach([new File(["# 메모"], "hung-메모.md"), new File(["# 보고서"], "보고서.md")]);
       await vi.waitFor(() => expect(note().dataset.meaning).toBe("later"), { timeout: 5000 });
       const sid = fake.sessions[0]!.id;
       await vi.waitFor(() => expect(fake.attached[sid]).toHaveLength(2), { timeout: 5000 });
@@ -106,13 +98,13 @@ describe("the row of a file whose embedding went to the background", () => {
 
   it("once dismissed, is not made again when the conversation's files are loaded again", async () => {
     const { fake } = await start({ settings: { language: "en" } });
-    pick([new File(["# 메모"], "hung-메모.md")]);
+    attach([new File(["# 메모"], "hung-메모.md")]);
     await vi.waitFor(() => expect(note().dataset.meaning).toBe("later"), { timeout: 5000 });
     click(note().querySelector<HTMLElement>("button[aria-label='Dismiss']")!);
     expect(rows()).toHaveLength(0);
     // Another file of the conversation comes in: its files are loaded again.
     const loads = fake.calls.filter((c) => c.method === "Attached").length;
-    pick([new File(["# 보고서"], "보고서.md")]);
+    attach([new File(["# 보고서"], "보고서.md")]);
     await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Attached").length).toBeGreaterThan(loads), { timeout: 5000 });
     await vi.waitFor(() => expect(rows()).toHaveLength(0), { timeout: 5000 });
     expect(document.querySelector("[data-testid='attachments'] .pending li[data-meaning]")).toBeNull();

@@ -70,6 +70,14 @@ export function toggle(el: HTMLElement | string, on: boolean): void {
  * Korean) and waits for the dialog's fields, which show once the settings
  * are read.
  */
+/** attach picks files in the message box's file picker, as a person does. */
+export function attach(files: File[]): void {
+  const input = $("[data-testid='attach-input']") as HTMLInputElement;
+  Object.defineProperty(input, "files", { value: files, configurable: true });
+  input.dispatchEvent(new Event("change", { bubbles: true }));
+  flushSync();
+}
+
 export async function openSettings(): Promise<void> {
   click('.topbar button[aria-label="Settings"], .topbar button[aria-label="설정"]');
   await vi.waitFor(() => expect(document.querySelector("dialog[open] .fields")).not.toBeNull(), { timeout: 5000 });

@@ -114,8 +114,11 @@ func (s *sheetWriter) endRow() error {
 	return s.w.paragraph(text, 0)
 }
 
-// readXLSX reads an Excel workbook (Office Open XML).
-func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink) error {
+// readXLSX reads an Excel workbook (Office Open XML). A sheet the workbook
+// lists that the archive lacks (its relationship or its part missing) is
+// left out and named in a warning (*MissingParts); a workbook that holds
+// none of its sheets is damaged.
+func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn *warnings) error {
 	z, err := openArchive(r)
 	if err != nil {
 		return err
@@ -140,9 +143,14 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink) erro
 		return err
 	}
 	s := newSheetWriter(filePath, KindXLSX, sink)
+	lost := &MissingParts{Unit: "sheet", Total: len(sheets)}
 	for _, sh := range sheets {
 		s.sheet(sh.name)
 		d, closer, err := openPart(z, sh.part, budget)
+		if errors.Is(err, errNoPart) || sh.part == "" {
+			lost.missing(strconv.Quote(sh.name))
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -152,19 +160,30 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink) erro
 			return err
 		}
 	}
+	if lost.all() {
+		return lost.damaged()
+	}
+	lost.report(warn)
 	return s.w.end()
 }
 
 type xlsxSheet struct{ name, part string }
 
-// xlsxSheets lists the workbook's sheets in its order, with their parts,
-// and says whether its dates count from 1904 (Excel for Mac's old system).
+// xlsxSheets lists the workbook's worksheets in its order, with their
+// parts ("" for one whose relationship is missing), and says whether its
+// dates count from 1904 (Excel for Mac's old system). Chart and dialog
+// sheets hold no cells and are not listed.
 func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, err error) {
-	targets := map[string]string{}
+	targets := map[string]string{} // a worksheet's part by relationship id; "-" for another kind of sheet
 	if f, err := z.Open("xl/_rels/workbook.xml.rels"); err == nil {
 		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 1<<20)), func(e xml.StartElement) {
-			if e.Name.Local == "Relationship" && strings.HasSuffix(attr(e, "Type"), "/worksheet") {
+			if e.Name.Local != "Relationship" {
+				return
+			}
+			if strings.HasSuffix(attr(e, "Type"), "/worksheet") {
 				targets[attr(e, "Id")] = xlsxPart(attr(e, "Target"))
+			} else {
+				targets[attr(e, "Id")] = "-"
 			}
 		})
 		f.Close()
@@ -182,8 +201,11 @@ func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, err error) {
 			return
 		}
 		for _, a := range e.Attr {
-			if a.Name.Space == nsRel && a.Name.Local == "id" && targets[a.Value] != "" {
-				sheets = append(sheets, xlsxSheet{name: attr(e, "name"), part: targets[a.Value]})
+			if a.Name.Space == nsRel && a.Name.Local == "id" {
+				if targets[a.Value] != "-" {
+					sheets = append(sheets, xlsxSheet{name: attr(e, "name"), part: targets[a.Value]})
+				}
+				break
 			}
 		}
 	})

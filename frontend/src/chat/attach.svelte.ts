@@ -68,6 +68,8 @@ export class AttachStore {
   /** files being added to the library (by source), until the backend answers */
   adding = $state<Record<string, boolean>>({});
   private seq = 0;
+  /** loads started, by session: an answer older than the last one started is stale */
+  private loads: Record<string, number> = {};
   /** note rows the person dismissed (session and file name), not made again by a reload */
   private dismissed = new Set<string>();
   /** onsettled hears that a conversation's file finished importing (or failed). */
@@ -183,13 +185,17 @@ export class AttachStore {
 
   async load(sessionID: string): Promise<void> {
     if (!sessionID) return;
+    // Only the last load started is taken: one started before a file left
+    // for the library may answer after it, and would list it again.
+    const n = (this.loads[sessionID] = (this.loads[sessionID] ?? 0) + 1);
     let docs: KBDocument[];
     try {
       docs = await this.api.attached(sessionID);
     } catch (e) {
-      this.error = parseError(e);
+      if (this.loads[sessionID] === n) this.error = parseError(e);
       return;
     }
+    if (this.loads[sessionID] !== n) return;
     this.files[sessionID] = docs;
     // A file whose embedding is still pending says so in a reopened
     // conversation too, in a row of its own, as it did when attached.

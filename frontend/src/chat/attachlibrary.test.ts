@@ -110,6 +110,32 @@ describe("a file attached in a chat, while it embeds", () => {
     }
   });
 
+  it("added to the library, is not listed again by a load of the conversation's files that answers late", async () => {
+    const { fake } = await start({ settings: { language: "en" } });
+    attach([new File(["# 규정"], "규정.md")]);
+    await vi.waitFor(() => expect([!!chip("규정.md"), rows().length]).toEqual([true, 0]), { timeout: 5000 });
+    // A load asked before the file left (the import's end, the stream
+    // coming back) answers after the one that follows Add to library.
+    const attached = fake["KnowledgeService.Attached"].bind(fake);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    fake["KnowledgeService.Attached"] = ((sid: string) => {
+      const now = attached(sid);
+      return ++calls === 1 ? gate.then(() => now) : now;
+    }) as typeof fake["KnowledgeService.Attached"];
+    fake.emit("transport.reconnected", null);
+    await vi.waitFor(() => expect(calls).toBe(1), { timeout: 5000 });
+    click(libraryButton("규정.md"));
+    await vi.waitFor(() => expect(row().dataset.stage).toBe("library"), { timeout: 5000 });
+    await vi.waitFor(() => expect(calls).toBe(2), { timeout: 5000 });
+    await vi.waitFor(() => expect(chip("규정.md")).toBeUndefined(), { timeout: 5000 });
+    release();
+    await gate;
+    await new Promise((r) => setTimeout(r, 0));
+    expect(chip("규정.md")).toBeUndefined();
+  });
+
   it("added to the library once in, says it is there for every conversation", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     setLang("ko");

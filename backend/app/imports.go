@@ -92,8 +92,11 @@ func (im *imports) stopAll() {
 // CancelImport stops the background import or upload importID (the id
 // Import, Upload or Attach returned), where it is: the file it is on is
 // not added (nothing of it stays, an earlier version of it stays as it
-// was), files it has done stay, files not started and a file waiting for
-// another import are not imported. Its knowledge.import events end those
+// was) unless it is embedding — then it is in, found by its words, and
+// only its embedding stops, its passages not embedded yet left to the
+// vector index's background embedding (embed_stopped) —, files it has
+// done stay, files not started and a file waiting for another import are
+// not imported. Its knowledge.import events end those
 // files with stage "stopped", and its knowledge.import_done report lists
 // them in Stopped. An import that has ended already has nothing to stop:
 // that is no error, as the person may press Stop as it ends.

@@ -39,10 +39,10 @@ func rankSet(tb testing.TB, kb *Base, set knowledgetest.QuestionSet, opts Search
 }
 
 // TestKoreanRetrieval holds keyword-only retrieval on the Korean set at
-// what it reaches (README.md, "Korean question set"): recall@5 0.932 on the
+// what it reaches (README.md, "Korean question set"): recall@5 0.934 on the
 // questions the analyzer was chosen on and 0.920 on the held-out ones it
 // never was (an answer in the top five for 0.925 of them; through the CLI
-// 0.930 and 0.920). Issue 18's goal is 0.99; the misses are mostly
+// 0.932 and 0.920). Issue 18's goal is 0.99; the misses are mostly
 // questions that share no word with their paragraph (synonyms,
 // paraphrase) or whose words its neighbours under the same heading share,
 // which keywords alone cannot tell apart. Each part is also held against a
@@ -57,7 +57,7 @@ func TestKoreanRetrieval(t *testing.T) {
 	// dev-pooled is dev with the other paragraphs that answer a question
 	// as well (testdata/ko/README.md): its floor is on an answer in the
 	// top five, as recall@5 asks for every relevant paragraph.
-	floor := map[string]float64{"dev": 0.930, "heldout": 0.922, "dev-pooled": 0.948}
+	floor := map[string]float64{"dev": 0.934, "heldout": 0.922, "dev-pooled": 0.952}
 	run := newReferenceRun(t, kb, koreanSet)
 	for _, split := range []string{"dev", "heldout", "dev-pooled"} {
 		sc := run.compare(t, filepath.Join("qrels", split+".tsv"))
@@ -87,7 +87,7 @@ func TestKoreanPagesRetrieval(t *testing.T) {
 	if rep.Chunks < rep.Documents+150 {
 		t.Fatalf("%d chunks for %d pages: the long pages must span several chunks", rep.Chunks, rep.Documents)
 	}
-	floor := map[string]float64{"dev": 0.965, "heldout": 0.97}
+	floor := map[string]float64{"dev": 0.972, "heldout": 0.97}
 	run := newReferenceRun(t, kb, dir)
 	for _, split := range []string{"dev", "heldout"} {
 		sc := run.compare(t, filepath.Join("qrels", split+".tsv"))

@@ -22,10 +22,11 @@ import (
 // between " | " as a table row of a document is, empty cells kept as
 // empty places so that columns line up, empty rows and the empty cells
 // after a row's last value left out. Values are written as the sheet
-// shows them where the file says (OpenDocument keeps the shown text);
-// Excel keeps only the value, so a number in a date format is written as
-// a date (2025-03-02), one in a percent format as a percentage (25%),
-// other numbers to 15 digits, as Excel shows them.
+// shows them: OpenDocument keeps the shown text; Excel keeps only the
+// value and its format code, so a number in a date format is written as
+// a date (2025-03-02), one in a number format as the format shows it
+// (₩1,500,000, (1,500), 12.3%, 1.23E+04: numfmt.go), other numbers to 15
+// digits, as Excel's General shows them.
 
 const (
 	// maxSheetGap bounds the empty places written between two values of
@@ -228,10 +229,10 @@ type xlsxBook struct {
 	// text holds the shared strings one after another, ends where each
 	// ends: as a []string, 4 million one-letter strings (a 200 KB file)
 	// held 362 MiB.
-	text   []byte
-	ends   []uint32
-	shapes []numberShape // per cell format (a cell's s attribute)
-	epoch  time.Time
+	text    []byte
+	ends    []uint32
+	formats []cellFormat // per cell format (a cell's s attribute)
+	epoch   time.Time
 }
 
 // readStrings reads the shared strings, which text cells name by index.
@@ -283,33 +284,60 @@ func (b *xlsxBook) readStrings(z *zip.Reader, budget *xmlBudget) error {
 	return budget.judged(err)
 }
 
-// readFormats reads which cell formats show a date or a time.
+// cellFormat is how a cell format shows a number: as a date (or a time),
+// or by its number format (nil: General).
+type cellFormat struct {
+	date   bool
+	number *numFormat
+}
+
+// formatOf parses a number format code.
+func formatOf(code string) cellFormat {
+	if formatShape(code) == shapeDate {
+		return cellFormat{date: true}
+	}
+	return cellFormat{number: parseNumFormat(code)}
+}
+
+// builtinFormat is one of Excel's built-in number formats.
+func builtinFormat(id int) cellFormat {
+	if builtinShape(id) == shapeDate {
+		return cellFormat{date: true}
+	}
+	return cellFormat{number: parseNumFormat(builtinFormats[id])}
+}
+
+// readFormats reads how each cell format shows a number.
 func (b *xlsxBook) readFormats(z *zip.Reader, budget *xmlBudget) error {
 	d, closer, err := openPart(z, "xl/styles.xml", budget)
 	if err != nil {
 		return nil // every cell in the general format
 	}
 	defer closer.Close()
-	custom := map[int]numberShape{}
+	custom := map[int]cellFormat{}
+	builtin := map[int]cellFormat{}
 	inXfs := false
 	err = eachToken(d, func(tok xml.Token) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
 			case "numFmt":
-				if id := atoiOr(attr(t, "numFmtId"), -1); id >= 0 {
-					custom[id] = formatShape(attr(t, "formatCode"))
+				if id := atoiOr(attr(t, "numFmtId"), -1); id >= 0 && len(custom) < maxCellFormats {
+					custom[id] = formatOf(attr(t, "formatCode"))
 				}
 			case "cellXfs":
 				inXfs = true
 			case "xf":
-				if inXfs && len(b.shapes) < maxCellFormats {
+				if inXfs && len(b.formats) < maxCellFormats {
 					id := atoiOr(attr(t, "numFmtId"), 0)
-					shape, ok := custom[id]
+					f, ok := custom[id]
 					if !ok {
-						shape = builtinShape(id)
+						if f, ok = builtin[id]; !ok {
+							f = builtinFormat(id)
+							builtin[id] = f
+						}
 					}
-					b.shapes = append(b.shapes, shape)
+					b.formats = append(b.formats, f)
 				}
 			}
 		case xml.EndElement:
@@ -468,17 +496,17 @@ func (b *xlsxBook) shown(typ, style, v string) string {
 	if err != nil {
 		return v
 	}
-	shape := shapeNumber
-	if i := atoiOr(style, -1); i >= 0 && i < len(b.shapes) {
-		shape = b.shapes[i]
+	var cf cellFormat
+	if i := atoiOr(style, -1); i >= 0 && i < len(b.formats) {
+		cf = b.formats[i]
 	}
-	switch {
-	case shape == shapeDate && f >= 0 && f < 2958466:
-		return excelDate(b.epoch, f)
-	case shape == shapePercent:
-		return strconv.FormatFloat(f*100, 'g', 15, 64) + "%"
+	if cf.date {
+		if f >= 0 && f < 2958466 {
+			return excelDate(b.epoch, f)
+		}
+		return generalNumber(f)
 	}
-	return strconv.FormatFloat(f, 'g', 15, 64)
+	return cf.number.format(f)
 }
 
 // excelDate writes a date serial number: days since the epoch, the

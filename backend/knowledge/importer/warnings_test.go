@@ -41,7 +41,7 @@ func rewritten(t testing.TB, data []byte, drop []string, add ...part) []byte {
 		}
 		kept = append(kept, part{f.Name, string(body)})
 	}
-	if len(kept) == len(z.File) {
+	if len(drop) > 0 && len(kept) == len(z.File) {
 		t.Fatalf("the archive holds none of %q", drop)
 	}
 	return zipOf(t, append(kept, add...)...)

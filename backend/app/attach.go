@@ -54,26 +54,10 @@ func (k *KnowledgeService) Attached(sessionID string) ([]api.KBDocument, error) 
 // AddToLibrary makes a conversation's file (source, as Attached lists it)
 // part of the whole library, without importing it again; it returns where
 // the file is kept now.
-//
-// A file still embedding is in and found by its words: it joins the
-// library at once, not when a local model has embedded it minutes later
-// (the import holds the knowledge base's write lock until then). Its
-// import stops, which leaves every passage not embedded yet to the vector
-// index's background embedding (knowledge: a stop while a file embeds),
-// and the embedding goes on there, in the library.
 func (k *KnowledgeService) AddToLibrary(sessionID, source string) (string, error) {
 	kb, err := k.app.library.base(k.app.ctx)
 	if err != nil {
 		return "", err
-	}
-	if kb.ConversationOf(source) == sessionID {
-		if ended := k.app.imports.stopEmbedding(source); ended != nil {
-			select {
-			case <-ended:
-			case <-k.app.ctx.Done():
-				return "", k.app.ctx.Err()
-			}
-		}
 	}
 	to, err := kb.Promote(k.app.ctx, sessionID, source)
 	switch {

@@ -122,10 +122,8 @@ type Sink interface {
 
 // Read reads the content of the file at path from r (the path only names
 // the source and the format) and hands its documents to sink as it goes.
-// It returns warnings about what was imported but not as the file had it
-// (warnings.go): invalid bytes replaced, with their lines (*Replaced);
-// parts a container names that it lacks (*MissingParts); a file that ends
-// before its document does (*CutShort). A failure may come after some documents were handed over; the
+// It returns warnings about the text (invalid bytes replaced, with their
+// lines: *Replaced). A failure may come after some documents were handed over; the
 // caller discards them.
 func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink) ([]error, error) {
 	kind, ok := KindOf(path)
@@ -133,7 +131,6 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 		return nil, Unsupported(path)
 	}
 	var tr *TextReader
-	var warn warnings
 	sink = oneLineTitles{sink}
 	err := func() error {
 		switch kind {
@@ -144,19 +141,19 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 			}
 			return emitAll(sink, docs)
 		case KindWord, KindHWPX, KindODT:
-			return readOffice(ctx, path, kind, r, sink, &warn)
+			return readOffice(ctx, path, kind, r, sink)
 		case KindEPUB:
-			return readEPUB(ctx, path, r, sink, &warn)
+			return readEPUB(ctx, path, r, sink)
 		case KindSlides:
-			return readSlides(ctx, path, r, sink, &warn)
+			return readSlides(ctx, path, r, sink)
 		case KindHWP:
 			return readHWP(ctx, path, r, sink)
 		case KindXLSX:
-			return readXLSX(ctx, path, r, sink, &warn)
+			return readXLSX(ctx, path, r, sink)
 		case KindODS:
 			return readODS(ctx, path, r, sink)
 		case KindRTF:
-			return readRTF(ctx, path, r, sink, &warn)
+			return readRTF(ctx, path, r, sink)
 		case KindODP:
 			return readODP(ctx, path, r, sink)
 		}
@@ -182,10 +179,10 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 	}
 	if tr != nil {
 		if rep := tr.Replacement(); rep != nil {
-			warn.add(rep)
+			return []error{rep}, nil
 		}
 	}
-	return warn.list, nil
+	return nil, nil
 }
 
 func emitAll(sink Sink, docs []Document) error {

@@ -24,16 +24,21 @@ func findGutter(bands []band) (gutter, bool) {
 		return gutter{}, false
 	}
 	left, right := math.Inf(1), math.Inf(-1)
-	var hs []float64
+	var hs, ts []float64
 	for _, b := range bands {
 		left = min(left, b.items[0].x0)
 		for _, it := range b.items {
 			right = max(right, it.x1)
 		}
-		hs = append(hs, b.h)
+		hs, ts = append(hs, b.h), append(ts, textSize(b.items))
 	}
 	h := median(hs)
 	minW, narrowW := minGutter*h, minNarrowGutter*h
+	// A gutter is as wide as a font size of most lines' text: LaTeX sets
+	// columns 1 em apart, and lines of Hangul with a few digits in Latin
+	// Modern, whose boxes are 1.4 font sizes tall, would measure it
+	// against their digits.
+	wide := func(g gutter) bool { return g.x1-g.x0 >= min(minW, minGutter*median(ts)) }
 	// Collect the white strips that run down enough lines and leave room
 	// for a column on either side, then test the longest (then widest)
 	// first: testing is the costly part.
@@ -42,7 +47,7 @@ func findGutter(bands []band) (gutter, bool) {
 	keep := func(c cand, to int) {
 		g := gutter{x0: c.x0, x1: c.x1, from: c.from, to: to}
 		if to-c.from >= minGutterRows && c.x0-left >= minColumn*h && right-c.x1 >= minColumn*h &&
-			(c.x1-c.x0 >= minW || flushRight(sp, bands[g.from:g.to], g, h)) {
+			(wide(g) || flushRight(sp, bands[g.from:g.to], g, h)) {
 			strips = append(strips, g)
 		}
 	}
@@ -81,7 +86,7 @@ func findGutter(bands []band) (gutter, bool) {
 	for len(strips) > 0 {
 		g := trimmed(sp, bands, strips[0], left, right, minW, h)
 		strips = strips[1:]
-		if g.to-g.from < minGutterRows || g.x1-g.x0 < minW && !flushRight(sp, bands[g.from:g.to], g, h) {
+		if g.to-g.from < minGutterRows || !wide(g) && !flushRight(sp, bands[g.from:g.to], g, h) {
 			continue
 		}
 		parts := withoutTableRows(sp, bands, g, minW, minColumn*h)
@@ -201,7 +206,7 @@ func trimmed(sp *splitter, bands []band, g gutter, left, right, minW, h float64)
 	for k := g.from; k <= min(lastL, lastR); k++ {
 		if its := side(k); len(its) > 0 {
 			b := rebanded(bands[k], its)
-			hs = append(hs, b.h)
+			hs = append(hs, textSize(its))
 			if seen {
 				pitches = append(pitches, prev.base-b.base)
 			}
@@ -212,19 +217,78 @@ func trimmed(sp *splitter, bands []band, g gutter, left, right, minW, h float64)
 		return g
 	}
 	col := colLines{h: median(hs), pitch: quantile(pitches, 0.25), last: pitches[len(pitches)-1]}
+	// A line that does not continue the column (a display equation, a
+	// figure or a subheading in it) is still the column's when a line
+	// further down does, and everything between lies within the column.
+	x0, x1 := c.edges(g, leftSide)
+	inside := func(its []item) bool { return its[0].x0 >= x0-col.h && lastEnd(its) <= x1+col.h }
+	// The first line since the last one that continued the column, and how
+	// many lines since.
+	stop, skipped := -1, 0
 	for k := min(lastL, lastR) + 1; k <= max(lastL, lastR); k++ {
 		its := side(k)
 		if len(its) == 0 {
 			continue
 		}
 		b := rebanded(bands[k], its)
-		if !c.continues(col, prev, b, its, g, leftSide) {
-			g.to = k
-			break
+		// After an interruption only a line of prose across the column
+		// takes it up again: a table's second row is at its pitch too.
+		if c.continues(col, prev, b, its, g, leftSide) && (stop < 0 || c.resumes(col, its, g, leftSide)) {
+			stop, skipped = -1, 0
+		} else {
+			if stop < 0 {
+				stop = k
+			}
+			skipped++
+		}
+		// A table's row is not the column's: its rows may fill it as
+		// prose does. A heading's number set apart ("3   결과") is.
+		if stop >= 0 && (!inside(its) || skipped > maxSkipped || c.cellRow(its, leftSide) && !numbered(its, c.minW)) {
+			g.to = stop
+			return g
 		}
 		col.last, prev = prev.base-b.base, b
 	}
+	if stop >= 0 {
+		g.to = stop
+	}
 	return g
+}
+
+// maxSkipped is how many lines in a row may interrupt a column's tail (a
+// display equation of two lines, a subheading): more are something else,
+// set under the column.
+const maxSkipped = 3
+
+// textSize is the size of most of a line's glyphs: a line of Hangul with a
+// few digits or a formula in a Latin font whose boxes are taller (Latin
+// Modern's are 1.4 font sizes) is the size of its Hangul. It counts the
+// first few sizes met, without allocating: it runs for every line of every
+// white strip tested.
+func textSize(its []item) float64 {
+	var sizes [4]float64
+	var counts [4]int
+	n, best, most := 0, its[0].h, 0
+	for _, it := range its {
+		if it.space || it.r == 0 {
+			continue
+		}
+		k := 0
+		for k < n && math.Abs(sizes[k]-it.h) > 0.01*it.h {
+			k++
+		}
+		if k == n {
+			if n == len(sizes) {
+				continue
+			}
+			sizes[n] = it.h
+			n++
+		}
+		if counts[k]++; counts[k] > most {
+			best, most = sizes[k], counts[k]
+		}
+	}
+	return best
 }
 
 // cols is what a strip's two columns look like: where the left one starts
@@ -292,7 +356,7 @@ type colLines struct{ h, pitch, last float64 }
 // across the column's width and not a row of cells (a table as wide as
 // the column).
 func (c cols) continues(col colLines, prev, b band, its []item, g gutter, leftSide bool) bool {
-	if math.Abs(b.h-col.h) > 0.15*col.h {
+	if math.Abs(textSize(its)-col.h) > 0.15*col.h {
 		return false
 	}
 	// At the column's pitch, or at the pitch of the two lines above (a
@@ -301,6 +365,43 @@ func (c cols) continues(col colLines, prev, b band, its []item, g gutter, leftSi
 		return true
 	}
 	return c.across(its, g, leftSide, 2*col.h, 2*col.h) && !c.cellRow(its, leftSide)
+}
+
+// numbered says whether a line is a heading's number and its title, set
+// apart by more than a gutter ("3   결과", "2.1   자료").
+func numbered(its []item, minW float64) bool {
+	for i, it := range its {
+		if it.space {
+			continue
+		}
+		if i > 0 && it.x0-its[i-1].x1 > minW {
+			return numberLike(its[:i]) && !hasGap(its[i:], minW)
+		}
+	}
+	return false
+}
+
+func numberLike(its []item) bool {
+	for _, it := range its {
+		if !it.space && !unicode.IsDigit(it.r) && it.r != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+func hasGap(its []item, minW float64) bool {
+	several, _ := cells(its, minW, math.Inf(1))
+	return several
+}
+
+// resumes says whether a line below an interruption of the column (see
+// trimmed) is its prose again: in its size, from its start (or a
+// paragraph's indent), in one piece (a table's row, however wide, is in
+// cells).
+func (c cols) resumes(col colLines, its []item, g gutter, leftSide bool) bool {
+	x0, _ := c.edges(g, leftSide)
+	return math.Abs(textSize(its)-col.h) <= 0.15*col.h && its[0].x0 <= x0+2*col.h && !hasGap(its, c.minW)
 }
 
 // withoutTableRows cuts a strip at the rows of a table: minTableRows lines

@@ -1,6 +1,7 @@
 package pdftext
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -58,6 +59,17 @@ func stacked(lines ...string) []glyph {
 }
 
 func brk() glyph { return glyph{r: '\n', gen: true} }
+
+// tallDigits gives a line's digits the boxes of Latin Modern's, 1.4 font
+// sizes tall, as XeLaTeX's PDFs have them beside Hangul of one.
+func tallDigits(gs []glyph) []glyph {
+	for i, g := range gs {
+		if g.r >= '0' && g.r <= '9' {
+			gs[i].lo, gs[i].hi, gs[i].h = g.lo-2, g.lo+12, 14
+		}
+	}
+	return gs
+}
 
 // column lays a table's cells out at the given column edges, 14 pt apart,
 // and draws them column by column, each cell on a line of its own as
@@ -323,6 +335,30 @@ func TestPageTextUnderColumns(t *testing.T) {
 		want []string
 	}{"a heading between two sections in two columns", sections,
 		append(append(append(append([]string{title}, left[:3]...), right...), "제2절 학적"), below...)})
+	// The left column runs on below the right one (the last page of a
+	// paper) through a display equation, a heading whose number is set a
+	// quad apart, a line with a year in a font of taller boxes and a
+	// paragraph's short last line: all of it is the left column's.
+	more := []string{"왼쪽 단의 여섯째 줄입니다 여기", "왼쪽 단의 일곱째 줄 2025년 여기", "끝입니다.", "왼쪽 단의 여덟째 줄입니다 여기", "마지막 줄입니다 9쪽"}
+	tail := func() []glyph {
+		gs, b := columns(5, 3)
+		line := func(g []glyph) { gs = append(append(gs, brk()), g...) }
+		line(glyphLine("식 = 가 + 나 (1)", 120, b-24, nil))
+		line(glyphLine(more[0], 72, b-46, nil))
+		line(tallDigits(glyphLine(more[1], 72, b-60, nil)))
+		line(glyphLine(more[2], 72, b-74, nil))
+		line(glyphLine("3", 72, b-104, nil))
+		line(glyphLine("결과", 89, b-104, nil))
+		line(glyphLine(more[3], 72, b-118, nil))
+		line(tallDigits(glyphLine(more[4], 72, b-132, nil)))
+		return gs
+	}
+	tests = append(tests, struct {
+		name string
+		gs   func() []glyph
+		want []string
+	}{"the left column runs on below the right one", tail,
+		append(append(append(append(append([]string{title}, left...), "식 = 가 + 나 (1)"), more[:3]...), "3 결과", more[3], more[4]), right...)})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got, want := nonEmptyLines(pageText(tt.gs())), strings.Join(tt.want, "\n"); got != want {
@@ -400,6 +436,28 @@ func TestPageTextNarrowGutter(t *testing.T) {
 		return gs[1:], want
 	}
 	riverGlyphs, riverText := river()
+	// Columns one font size apart (LaTeX's) whose lines all hold a digit
+	// with a box 1.4 font sizes tall (Latin Modern beside Hangul): the
+	// gutter is measured against the Hangul. The right column begins with
+	// two centred lines (a table's caption), so its lines do not start
+	// flush on two in three.
+	em := func() ([]glyph, []string) {
+		var gs []glyph
+		var l, r []string
+		for i := range 5 {
+			y := 700 - 14*float64(i)
+			l = append(l, left[i%4]+"1") // 72 to 277
+			gs = append(append(gs, brk()), tallDigits(glyphLine(l[i], 72, y, nil))...)
+			text, x := right[i%4]+"2", 287.0
+			if i < 2 {
+				text, x = fmt.Sprintf("표%d 이용률", i+1), 330
+			}
+			r = append(r, text)
+			gs = append(append(gs, brk()), tallDigits(glyphLine(text, x, y, nil))...)
+		}
+		return gs[1:], append(l, r...)
+	}
+	emGlyphs, emText := em()
 	tests := []struct {
 		name string
 		gs   []glyph
@@ -413,6 +471,7 @@ func TestPageTextNarrowGutter(t *testing.T) {
 		// Spaces this wide that line up read as a table's (an old weakness):
 		// here only the lines being whole is asked.
 		{"a river of spaces in one column", riverGlyphs, riverText, true},
+		{"a font size apart, digits in taller boxes", emGlyphs, emText, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

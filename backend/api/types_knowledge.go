@@ -124,7 +124,9 @@ type ImportProgress struct {
 	// they are embedded once the model answers.
 	EmbedError *ErrorInfo `json:"embed_error,omitempty"`
 	// EmbedStopped: the import was stopped while the file embedded. The
-	// file is in and found by its words; the rest is embedded later.
+	// file is in and found by its words; its passages not embedded yet
+	// are the vector index's background embedding's (Reindex's at the
+	// next start where none runs, as after `wayfinder kb add`).
 	EmbedStopped bool `json:"embed_stopped,omitempty"`
 	// EmbedLater: Ollama did not answer an embedding of this import (or of
 	// one queued with it) in time, so the file was not embedded now. It is

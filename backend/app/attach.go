@@ -54,10 +54,22 @@ func (k *KnowledgeService) Attached(sessionID string) ([]api.KBDocument, error) 
 // AddToLibrary makes a conversation's file (source, as Attached lists it)
 // part of the whole library, without importing it again; it returns where
 // the file is kept now.
+//
+// A file still embedding is in and found by its words: it joins the
+// library at once, not when a local model has embedded it minutes later
+// (the import holds the knowledge base's write lock until then). Its
+// import stops, which leaves every passage not embedded yet to the vector
+// index's background embedding (knowledge: a stop while a file embeds),
+// and the embedding goes on there, in the library.
 func (k *KnowledgeService) AddToLibrary(sessionID, source string) (string, error) {
 	kb, err := k.app.library.base(k.app.ctx)
 	if err != nil {
 		return "", err
+	}
+	if kb.ConversationOf(source) == sessionID {
+		if err := k.stopEmbedding(source); err != nil {
+			return "", err
+		}
 	}
 	to, err := kb.Promote(k.app.ctx, sessionID, source)
 	switch {
@@ -67,12 +79,59 @@ func (k *KnowledgeService) AddToLibrary(sessionID, source string) (string, error
 			Hint:    "Rename the file and attach it again, or remove the library's file first.",
 			Args:    map[string]string{"case": "name_taken", "file": filepath.Base(source)}}}
 	case errors.Is(err, os.ErrNotExist):
-		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrNotFound, Message: filepath.Base(source) + " is no longer attached to this conversation.", Hint: "Refresh the list.",
-			Args: map[string]string{"case": "attachment", "file": filepath.Base(source)}}}
+		return "", notAttached(source)
 	case err != nil:
 		return "", err
 	}
 	// A conversation named after its files is named after one fewer.
 	k.app.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
 	return to, nil
+}
+
+// RemoveAttached takes a file (source, as Attached lists it) out of a
+// conversation: its documents, its passages and its copy are deleted. A
+// file still embedding goes at once, as with AddToLibrary.
+func (k *KnowledgeService) RemoveAttached(sessionID, source string) error {
+	kb, err := k.app.library.base(k.app.ctx)
+	if err != nil {
+		return err
+	}
+	if sessionID == "" || kb.ConversationOf(source) != sessionID {
+		return notAttached(source)
+	}
+	if err := k.stopEmbedding(source); err != nil {
+		return err
+	}
+	n, err := kb.RemoveSource(k.app.ctx, source)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return notAttached(source)
+	}
+	// A conversation named after its files is named after one fewer.
+	k.app.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
+	return nil
+}
+
+// stopEmbedding stops the import embedding source, if one does, and waits
+// for it to end: the file is in, found by its words, and its passages not
+// embedded yet are left to the vector index's background embedding.
+func (k *KnowledgeService) stopEmbedding(source string) error {
+	ended := k.app.imports.stopEmbedding(source)
+	if ended == nil {
+		return nil
+	}
+	select {
+	case <-ended:
+		return nil
+	case <-k.app.ctx.Done():
+		return k.app.ctx.Err()
+	}
+}
+
+// notAttached says a conversation's file is not there (any more).
+func notAttached(source string) error {
+	return &chat.Error{Info: api.ErrorInfo{Code: api.ErrNotFound, Message: filepath.Base(source) + " is no longer attached to this conversation.", Hint: "Refresh the list.",
+		Args: map[string]string{"case": "attachment", "file": filepath.Base(source)}}}
 }

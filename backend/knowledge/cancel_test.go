@@ -3,9 +3,11 @@ package knowledge
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -115,5 +117,79 @@ func TestImportStopped(t *testing.T) {
 	b.db.Model(&Document{}).Where("staged").Count(&staged)
 	if staged != 0 {
 		t.Errorf("%d staged documents left", staged)
+	}
+}
+
+// laterSink is a holdSink that keeps chunks for the background
+// (LaterSink) and says which it holds a vector of (vectorCoverage), as the
+// vector index does.
+type laterSink struct {
+	*holdSink
+	mu    sync.Mutex
+	later map[string]bool
+}
+
+func (s *laterSink) UpsertLater(_ context.Context, chunks []IndexedChunk) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range chunks {
+		s.later[c.ID] = true
+	}
+	return nil
+}
+
+func (s *laterSink) HasVectors(ids []string) []bool {
+	s.fakeSink.mu.Lock()
+	defer s.fakeSink.mu.Unlock()
+	out := make([]bool, len(ids))
+	for i, id := range ids {
+		out[i] = s.fakeSink.upserted[id]
+	}
+	return out
+}
+
+// TestStopWhileEmbeddingKeepsTheRestForLater: a file stopped while it
+// embeds is in, and every chunk it had not embedded goes to the
+// background embedding, on its first page of chunks read back (the one
+// embedding) and on the pages after it, so that a row saying its meaning
+// comes later tells the truth for a long file too; the chunk it embedded
+// is not embedded again.
+func TestStopWhileEmbeddingKeepsTheRestForLater(t *testing.T) {
+	e := newPlainEnv(t)
+	sink := &laterSink{holdSink: &holdSink{fakeSink: e.sink, hold: "long.md", held: make(chan struct{})}, later: map[string]bool{}}
+	b := e.openWith(Options{Sink: sink})
+	var text strings.Builder
+	for i := range 1500 {
+		fmt.Fprintf(&text, "# Part %d\n\nsection %d of the long file\n\n", i, i)
+	}
+	path := writeIn(t, t.TempDir(), "long.md", text.String())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := make(chan Progress, 1)
+	go func() {
+		var last Progress
+		_, _ = b.Import(ctx, []string{path}, func(p Progress) { last = p })
+		out <- last
+	}()
+	<-sink.held
+	cancel()
+	last := <-out
+	if last.Stage != StageDone || !errors.Is(last.EmbedErr, context.Canceled) {
+		t.Fatalf("the file's last progress %+v, want done with its embedding stopped", last)
+	}
+	_, chunks := rows(t, b)
+	if chunks <= 1000 {
+		t.Fatalf("%d chunks: the file must fill more than one page of chunks read back", chunks)
+	}
+	sink.mu.Lock()
+	later := len(sink.later)
+	sink.mu.Unlock()
+	if embedded := len(sink.upserted); embedded != 1 || int64(later) != chunks-1 {
+		t.Errorf("%d chunks embedded, %d kept for later, of %d: want 1 and the rest", embedded, later, chunks)
+	}
+	for id := range sink.upserted {
+		if sink.later[id] {
+			t.Errorf("the embedded chunk %s was kept to be embedded again", id)
+		}
 	}
 }

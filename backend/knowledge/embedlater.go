@@ -90,7 +90,7 @@ func (q *embedQueue) deferred() *EmbedLaterError {
 // a sink that cannot keep them leaves them to Reindex.
 func (s *stager) keepForLater(ctx context.Context, rows []Chunk, docs map[string]Document) error {
 	ls, ok := s.b.opts.Sink.(LaterSink)
-	if !ok {
+	if !ok || len(rows) == 0 {
 		return nil
 	}
 	if err := ls.UpsertLater(ctx, indexed(rows, docs)); err != nil {

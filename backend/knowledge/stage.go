@@ -276,12 +276,26 @@ func (s *stager) embedNew(ctx context.Context) (embedded int, embedErr error) {
 	s.p.Stage = StageEmbedding
 	s.onProgress(s.p)
 	var later *EmbedLaterError
-	err := s.eachNew(ctx, func(rows []Chunk, docs map[string]Document) error {
-		if later != nil {
-			return s.keepForLater(ctx, rows, docs)
+	// The file is in whatever ctx does: its chunks are read back, and
+	// those a stop leaves unembedded are kept for later, without it.
+	keep := context.WithoutCancel(ctx)
+	stopped := false
+	err := s.eachNew(keep, func(rows []Chunk, docs map[string]Document) error {
+		if later != nil || stopped {
+			return s.keepForLater(keep, rows, docs)
 		}
 		err := s.sink(ctx, rows, docs, &embedded)
-		if err != nil && ctx.Err() == nil && timedOut(err) {
+		switch {
+		case err != nil && ctx.Err() != nil:
+			// Stopped (the person, or Add to library, which lets the
+			// embedding go on in the library): every chunk not embedded
+			// yet, of this page and the pages after it, goes to the
+			// vector index's background embedding, so that "its meaning
+			// comes later" holds for the whole file, and the index's
+			// signal that the file settled means all of it.
+			stopped = true
+			return s.keepForLater(keep, s.unembedded(rows), docs)
+		case err != nil && timedOut(err):
 			// (The sink kept these chunks to embed later: Upsert stores
 			// what it cannot embed.)
 			later = s.b.embedQ.hung(err)
@@ -289,10 +303,33 @@ func (s *stager) embedNew(ctx context.Context) (embedded int, embedErr error) {
 		}
 		return err
 	})
-	if err == nil && later != nil {
+	switch {
+	case err == nil && stopped:
+		err = ctx.Err()
+	case err == nil && later != nil:
 		err = later
 	}
 	return embedded, err
+}
+
+// unembedded are the rows the sink holds no vector of (all of them when it
+// cannot tell): a stop keeps those for later, not the ones embedded.
+func (s *stager) unembedded(rows []Chunk) []Chunk {
+	cov, ok := s.b.opts.Sink.(vectorCoverage)
+	if !ok {
+		return rows
+	}
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	var out []Chunk
+	for i, has := range cov.HasVectors(ids) {
+		if !has {
+			out = append(out, rows[i])
+		}
+	}
+	return out
 }
 
 // eachNew calls fn on the chunks the import added, a page at a time with

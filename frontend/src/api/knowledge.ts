@@ -20,6 +20,8 @@ export interface KnowledgeApi {
   attached(sessionID: string): Promise<KBDocument[]>;
   /** addToLibrary makes a conversation's file part of the whole library. */
   addToLibrary(sessionID: string, source: string): Promise<string>;
+  /** removeAttached takes a file out of a conversation: its documents and its copy are deleted. */
+  removeAttached(sessionID: string, source: string): Promise<void>;
   remove(docID: string): Promise<void>;
   search(query: string, topK: number): Promise<SearchHit[]>;
   /**
@@ -54,6 +56,7 @@ export function knowledgeApi(t: Transport): KnowledgeApi {
     attach: (sid, name, content) => t.call<string>(S, "Attach", [sid, name, content]),
     attached: (sid) => list<KBDocument>("Attached", [sid]),
     addToLibrary: (sid, source) => t.call<string>(S, "AddToLibrary", [sid, source]),
+    removeAttached: (sid, source) => t.call<void>(S, "RemoveAttached", [sid, source]),
     remove: (id) => t.call<void>(S, "Remove", [id]),
     cancelImport: (id) => t.call<void>(S, "CancelImport", [id]),
     search: async (q, k) => (await list<SearchHit>("Search", [q, k])).map((h) => ({ ...h })),

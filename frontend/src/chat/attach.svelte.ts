@@ -29,16 +29,24 @@ export interface Pending {
    * in the background; why is not known any more
    */
   restored?: boolean;
+  /**
+   * a note that the file joined the library (Add to library): its chip
+   * went from the conversation's list, and the row says where; "embedding"
+   * when its embedding goes on there, in the background
+   */
+  moved?: "added" | "embedding";
 }
 
 /**
  * Meaning is what a note row says of a file found by its words whose
  * embedding went to the background: "later" (Ollama did not answer in
- * time), "pending" (a reopened conversation's file, for a reason no longer
- * known), "embedded" (the background embedding is done: it is found by its
- * meaning too).
+ * time), "stopped" (the person stopped its embedding: the backend keeps
+ * the file and leaves the passages not embedded yet to its background
+ * embedding), "pending" (a reopened conversation's file, for a reason no
+ * longer known), "embedded" (the background embedding is done: it is
+ * found by its meaning too).
  */
-export type Meaning = "later" | "pending" | "embedded";
+export type Meaning = "later" | "stopped" | "pending" | "embedded";
 
 /**
  * answerable says whether a question sent now can use the file: once it is
@@ -47,7 +55,7 @@ export type Meaning = "later" | "pending" | "embedded";
  * model takes minutes; a file that failed or ended holds nothing up either.
  */
 export function answerable(p: Pending): boolean {
-  return !!p.restored || !!p.error || !!p.progress?.finished || p.progress?.stage === "embedding";
+  return !!p.restored || !!p.moved || !!p.error || !!p.progress?.finished || p.progress?.stage === "embedding";
 }
 
 export class AttachStore {
@@ -57,7 +65,13 @@ export class AttachStore {
   error = $state<ErrorInfo | null>(null);
   /** imports the person asked to stop, until they end */
   stopping = $state<Record<string, boolean>>({});
+  /** files being added to the library (by source), until the backend answers */
+  adding = $state<Record<string, boolean>>({});
+  /** files being removed from their conversation (by source), until the backend answers */
+  removing = $state<Record<string, boolean>>({});
   private seq = 0;
+  /** loads started, by session: an answer older than the last one started is stale */
+  private loads: Record<string, number> = {};
   /** note rows the person dismissed (session and file name), not made again by a reload */
   private dismissed = new Set<string>();
   /** onsettled hears that a conversation's file finished importing (or failed). */
@@ -69,7 +83,12 @@ export class AttachStore {
     const offs = [
       subscribe(transport, Events.Import, (p) => {
         const row = this.rowOf(p.import_id, p.conversation, [p.file]);
-        if (row) row.progress = progressOf(p);
+        if (!row) return;
+        const embedding = row.progress?.stage === "embedding";
+        row.progress = progressOf(p);
+        // It is in and found by its words: the conversation lists it now,
+        // so that it can join the library at once, not when it is embedded.
+        if (!embedding && p.stage === "embedding") void this.load(row.session);
       }),
       subscribe(transport, Events.ImportDone, (r) => {
         const files = [...(r.imported ?? []), ...(r.failed ?? []).map((f) => f.file), ...(r.duplicates ?? []).map((f) => f.file), ...(r.stopped ?? [])];
@@ -94,10 +113,12 @@ export class AttachStore {
         }
         const duplicate = !!r.duplicates?.length && !!row.progress;
         if (duplicate) row.progress = { ...row.progress!, stage: "duplicate", duplicateOf: r.duplicates![0]!.error, finished: true, percent: 100 };
-        // A file left to be embedded later keeps its row, which says so,
-        // until dismissed. Another goes once the list has it, so that the
-        // conversation's examples, named after it, do not flicker.
-        const note = duplicate || !!row.progress?.embedLater;
+        // A file left to be embedded later, or whose embedding the person
+        // stopped (it stays, found by its words, the rest embedded in the
+        // background), keeps its row, which says so, until dismissed.
+        // Another goes once the list has it, so that the conversation's
+        // examples, named after it, do not flicker.
+        const note = duplicate || !!row.progress?.embedLater || !!row.progress?.embedStopped;
         void this.load(row.session).then(() => {
           if (!note) this.pending = this.pending.filter((x) => x.key !== row.key);
           this.onsettled?.(row.session);
@@ -128,7 +149,7 @@ export class AttachStore {
     const byID = this.pending.find((x) => x.importID === importID);
     if (byID || !conversation) return byID;
     const names = new Set(files.map(base));
-    const row = this.pending.find((x) => !x.importID && !x.restored && x.session === conversation && names.has(x.name));
+    const row = this.pending.find((x) => !x.importID && !x.restored && !x.moved && x.session === conversation && names.has(x.name));
     if (row) row.importID = importID;
     return row;
   }
@@ -153,10 +174,10 @@ export class AttachStore {
    * file not listed yet, or with passages pending, is not embedded yet.
    */
   meaning(p: Pending): Meaning | null {
-    if (p.error || !(p.restored || (p.progress?.finished && p.progress.embedLater))) return null;
+    if (p.error || p.moved || !(p.restored || (p.progress?.finished && (p.progress.embedLater || p.progress.embedStopped)))) return null;
     const docs = (this.files[p.session] ?? []).filter((d) => base(d.source) === p.name);
     if (docs.length && docs.every((d) => !d.embed_pending)) return "embedded";
-    return p.restored ? "pending" : "later";
+    return p.restored ? "pending" : p.progress?.embedStopped ? "stopped" : "later";
   }
 
   /** of lists what a conversation holds and what is on its way. */
@@ -166,13 +187,17 @@ export class AttachStore {
 
   async load(sessionID: string): Promise<void> {
     if (!sessionID) return;
+    // Only the last load started is taken: one started before a file left
+    // for the library may answer after it, and would list it again.
+    const n = (this.loads[sessionID] = (this.loads[sessionID] ?? 0) + 1);
     let docs: KBDocument[];
     try {
       docs = await this.api.attached(sessionID);
     } catch (e) {
-      this.error = parseError(e);
+      if (this.loads[sessionID] === n) this.error = parseError(e);
       return;
     }
+    if (this.loads[sessionID] !== n) return;
     this.files[sessionID] = docs;
     // A file whose embedding is still pending says so in a reopened
     // conversation too, in a row of its own, as it did when attached.
@@ -238,17 +263,60 @@ export class AttachStore {
     this.pending = this.pending.filter((p) => p.key !== key);
   }
 
-  /** addToLibrary moves a file from the conversation to the whole library. */
-  async addToLibrary(sessionID: string, doc: KBDocument): Promise<boolean> {
+  /**
+   * removeAttached takes a file out of its conversation (its chip's ✕,
+   * confirmed): its documents and its copy are deleted, and so is its row,
+   * a file still embedding too (the backend stops its import).
+   */
+  async removeAttached(sessionID: string, doc: KBDocument): Promise<boolean> {
+    if (this.removing[doc.source]) return false;
     this.error = null;
+    this.removing[doc.source] = true;
+    const name = base(doc.source);
     try {
-      await this.api.addToLibrary(sessionID, doc.source);
-      await this.load(sessionID);
-      return true;
+      await this.api.removeAttached(sessionID, doc.source);
     } catch (e) {
       this.error = parseError(e);
       return false;
+    } finally {
+      delete this.removing[doc.source];
     }
+    this.pending = this.pending.filter((p) => !(p.session === sessionID && p.name === name && !p.error));
+    await this.load(sessionID);
+    return true;
+  }
+
+  /**
+   * addToLibrary moves a file from the conversation to the whole library.
+   * It acts at once, a file still embedding too (the backend lets its
+   * embedding go on in the library); its button says it is busy until the
+   * backend answers, and a row then says where the file went, since its
+   * chip leaves the conversation's list: until dismissed.
+   */
+  async addToLibrary(sessionID: string, doc: KBDocument): Promise<boolean> {
+    if (this.adding[doc.source]) return false;
+    this.error = null;
+    this.adding[doc.source] = true;
+    const name = base(doc.source);
+    const mine = (p: Pending) => p.session === sessionID && p.name === name && !p.error && !p.moved;
+    // Still embedding, stopped or left to the background: its meaning is
+    // indexed in the library, in the background (told before the call:
+    // its import's end may arrive meanwhile).
+    const row = this.pending.find(mine);
+    const meaning = row ? this.meaning(row) : null;
+    const embedding = !!doc.embed_pending || (!!row && (meaning ? meaning !== "embedded" : row.progress?.stage === "embedding" && !row.progress.finished));
+    try {
+      await this.api.addToLibrary(sessionID, doc.source);
+    } catch (e) {
+      this.error = parseError(e);
+      return false;
+    } finally {
+      delete this.adding[doc.source];
+    }
+    const moved: Pending = { key: `m${++this.seq}`, session: sessionID, name, importID: "", progress: null, error: null, moved: embedding ? "embedding" : "added" };
+    this.pending = [...this.pending.filter((p) => !mine(p)), moved];
+    await this.load(sessionID);
+    return true;
   }
 }
 

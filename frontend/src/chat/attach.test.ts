@@ -150,7 +150,8 @@ describe("files in chat", () => {
     await vi.waitFor(() => expect($$("[data-testid='attachments'] .pending li").length).toBe(2), { timeout: 5000 });
     await vi.waitFor(() => expect($("[data-testid='attachments'] .files li").textContent).toContain("출장규정.md"), { timeout: 5000 });
     await vi.waitFor(() => expect($("[data-testid='attachments'] .pending li[data-stage='failed']").textContent).toContain("setup.exe: This kind of file is not supported: Wayfinder reads PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx), Hancom (.hwp, .hwpx), OpenDocument (.odt, .ods, .odp), RTF, web pages (HTML), EPUB books, Markdown, text, JSON and JSON Lines files."), { timeout: 5000 });
-    expect($$("[data-testid='attachments'] .pending li")).toHaveLength(1);
+    // (The file is listed once it is found by its words; its row goes when it is in.)
+    await vi.waitFor(() => expect($$("[data-testid='attachments'] .pending li")).toHaveLength(1), { timeout: 5000 });
     expect(fake.calls.filter((c) => c.method === "Attach").map((c) => [c.args[0], c.args[1]])).toEqual([["s-1", "출장규정.md"], ["s-1", "setup.exe"]]);
     expect($("[data-testid='attachments']").textContent).toContain("Only this conversation searches these files.");
     // The library does not list it until it is added, nor show its import.
@@ -163,6 +164,10 @@ describe("files in chat", () => {
     click([...$$("[data-testid='attachments'] .files button")].find((b) => b.textContent === "Add to library")!);
     await vi.waitFor(() => expect(fake.docs.map((d) => d.source)).toEqual(["/data/uploads/출장규정.md"]));
     await vi.waitFor(() => expect(document.querySelector("[data-testid='attachments'] .files")).toBeNull());
+    // Where its chip was, a row says where it went, until dismissed.
+    expect($("[data-testid='attachments'] .pending li[data-stage='library']").textContent).toContain("출장규정.md");
+    expect($("[data-testid='attachments'] .pending li[data-stage='library'] .stage").textContent).toBe("Added to your library: every conversation can use it now");
+    click("[data-testid='attachments'] .pending li[data-stage='library'] button");
     // The failed row goes when dismissed.
     click("[data-testid='attachments'] .pending li button");
     expect(document.querySelector("[data-testid='attachments']")).toBeNull();
@@ -188,7 +193,7 @@ describe("files in chat", () => {
     expect(fake.calls.find((c) => c.method === "Attach")!.args[1]).toBe("data.json");
   });
 
-  it("sends while a file embeds (it is found by its words already), and stops it: it stays attached", async () => {
+  it("sends while a file embeds (it is found by its words already), and stops it: it stays attached, and its row says so", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     setLang("ko");
     attach([new File(["# 큰 파일"], "slow-보고서.md")]);
@@ -204,7 +209,8 @@ describe("files in chat", () => {
     click(stop);
     expect(fake.calls.filter((c) => c.method === "CancelImport")).toHaveLength(1);
     await vi.waitFor(() => expect($("[data-testid='attachments'] .files li").textContent).toContain("slow-보고서.md"), { timeout: 5000 });
-    expect(document.querySelector("[data-testid='attachments'] .pending li")).toBeNull();
+    // Its row stays, saying what became of it (attachlibrary.test.ts).
+    await vi.waitFor(() => expect($("[data-testid='attachments'] .pending li").dataset.meaning).toBe("stopped"), { timeout: 5000 });
     await vi.waitFor(() => expect(($("button.send") as HTMLButtonElement).disabled).toBe(false), { timeout: 5000 });
     expect(fake.attached[fake.sessions[0]!.id] ?? []).toHaveLength(1);
   });

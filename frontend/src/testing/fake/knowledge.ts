@@ -133,7 +133,20 @@ export class FakeKnowledge extends FakeChat {
       if (ready) add();
       this.emit("knowledge.import", step);
       if (ready) this.emit("chat.sessions", { session_id: sid });
-      if (this.hold(id, name, step, () => ((i = steps.length), tick()))) return;
+      if (this.hold(id, name, step, () => ((i = steps.length), tick()))) {
+        // As the backend: a stop while it embeds keeps the file, its
+        // passages not embedded yet pending in the background embedding.
+        const stop = this.held[id]!;
+        const source = `/data/uploads/.conversations/${sid}/${name}`;
+        this.heldSources[id] = source;
+        this.held[id] = () => {
+          delete this.heldSources[id];
+          const d = this.attached[sid]?.find((x) => x.source === source);
+          if (d) d.embed_pending = true;
+          stop();
+        };
+        return;
+      }
       setTimeout(tick, this.opts.stepDelayMs ?? 0);
     };
     setTimeout(tick, 0);
@@ -170,13 +183,32 @@ export class FakeKnowledge extends FakeChat {
   "KnowledgeService.Attached"(sid: string): KBDocument[] {
     return structuredClone(this.attached[sid] ?? []);
   }
-  "KnowledgeService.AddToLibrary"(sid: string, source: string): string {
+  /** heldSources: the attached file each held import embeds, by import id */
+  heldSources: Record<string, string> = {};
+  /** libraryGate, when set, holds AddToLibrary's answer until it resolves (its busy state, in a test) */
+  libraryGate: Promise<void> | null = null;
+  /**
+   * AddToLibrary, as the backend: a file still embedding joins the library
+   * at once, its import stopped (its embedding goes on in the background).
+   */
+  async "KnowledgeService.AddToLibrary"(sid: string, source: string): Promise<string> {
+    if (this.libraryGate) await this.libraryGate;
+    for (const [id, s] of Object.entries(this.heldSources)) if (s === source) this["KnowledgeService.CancelImport"](id);
     const doc = (this.attached[sid] ?? []).find((d) => d.source === source);
     if (!doc) throw new ApiError({ code: "not_found", message: "It is no longer attached to this conversation." });
     this.attached[sid] = this.attached[sid]!.filter((d) => d !== doc);
     const to = `/data/uploads/${doc.title}`;
-    this.docs.push({ ...doc, source: to });
+    const { embed_pending: _, ...rest } = doc;
+    this.docs.push({ ...rest, source: to });
     return to;
+  }
+  /** RemoveAttached, as the backend: a file still embedding goes at once, its import stopped. */
+  "KnowledgeService.RemoveAttached"(sid: string, source: string): void {
+    for (const [id, s] of Object.entries(this.heldSources)) if (s === source) this["KnowledgeService.CancelImport"](id);
+    const doc = (this.attached[sid] ?? []).find((d) => d.source === source);
+    if (!doc) throw new ApiError({ code: "not_found", message: "It is no longer attached to this conversation." });
+    this.attached[sid] = this.attached[sid]!.filter((d) => d.source !== source);
+    this.emit("chat.sessions", { session_id: sid });
   }
   "KnowledgeService.Import"(paths: string[]): string {
     return this["KnowledgeService.Upload"](paths[0] ?? "file.md", "");

@@ -1,0 +1,152 @@
+// A file attached in a chat, stopped or added to the library while it
+// embeds, in the window, in English and Korean. The embedding is held by
+// the fake Ollama (a hang that lasts until the app gives up on it: the
+// stop, or Add to library, ends it), never by a sleep.
+//
+// Stopped: the file stays attached and found by its words, and its row
+// says so, with no bar, until dismissed; the background embedding fails
+// meanwhile, and once Ollama answers again the row says the file is found
+// by its meaning too. Two files attached at once, the first held in its
+// embedding: Add to library takes it at once (its button busy until the
+// backend answers), the second goes on, a row says where the first went,
+// and the Knowledge screen lists it. Reopened, the conversation shows its
+// own file only, with no stale rows. A file removed from the
+// conversation, after a yes, is gone after a reload too. Screenshots:
+// attachstop-{1-embedding,2-stopped,4-added,7-remove}-{en,ko}-{1280,800}.png,
+// attachstop-{3-embedded,5-library,6-reopened}-{en,ko}-1280.png.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { fail, openPage, resetFake, screenshot, screenshotSizes, settled, withWorld } from "./harness.ts";
+
+const w = withWorld();
+
+const words = {
+  en: {
+    big: "annual-report.md",
+    second: "meeting-notes.md",
+    other: "policy.md",
+    embedding: "Ready for questions · indexing its meaning",
+    stopped: "Ready for questions · found by its words now; you stopped its embedding, so search by meaning comes later, in the background",
+    embedded: "Ready for questions · now found by its meaning too: the background embedding is done",
+    toLibrary: "Add to library",
+    added: "Added to your library: every conversation finds it by its words now; its meaning is indexed in the background",
+    dismiss: "Dismiss",
+    removeLabel: (f: string) => `Remove ${f} from this conversation`,
+    removeAsk: "Remove it from this conversation? Its copy here is deleted.",
+  },
+  ko: {
+    big: "연간 보고서.md",
+    second: "회의록.md",
+    other: "규정.md",
+    embedding: "지금 질문할 수 있습니다 · 의미를 색인하는 중",
+    stopped: "지금 질문할 수 있습니다 · 지금은 키워드로 찾습니다. 임베딩을 멈췄으니 의미 검색은 나중에 뒤에서 준비합니다",
+    embedded: "지금 질문할 수 있습니다 · 이제 의미로도 찾습니다. 뒤에서 하던 임베딩을 마쳤습니다",
+    toLibrary: "지식 베이스에 추가",
+    added: "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드로 찾고, 의미 색인은 뒤에서 이어서 합니다",
+    dismiss: "닫기",
+    removeLabel: (f: string) => `이 대화에서 ${f} 삭제`,
+    removeAsk: "이 대화에서 삭제할까요? 여기 보관한 사본도 지웁니다.",
+  },
+} as const;
+
+const pending = "[data-testid='attachments'] .pending li";
+const rowOf = (name: string) => `${pending}:has(.name[title="${name}"])`;
+const chipOf = (name: string) => `[data-testid='attachments'] .files li:has(.name[title$="${name}"])`;
+
+/** A long file, its text its own in each language and round (embeddings are cached by text). */
+function longFile(lang: string, round: string): Buffer {
+  const parts = [`# Report ${round} (${lang})`];
+  for (let i = 0; i < 60; i++) parts.push(`## Section ${i}\n\nThe ${round} figures of section ${i}, ${lang}: revenue rose by ${i} percent. 매출이 ${i}퍼센트 늘었습니다.`);
+  return Buffer.from(parts.join("\n\n"));
+}
+
+const textOf = async (page: import("playwright-core").Page, sel: string) => (await page.textContent(sel))?.trim();
+
+test("a file stopped while it embeds stays, and says so; one added to the library while it embeds goes at once", async () => {
+  for (const [locale, lang] of [["en-US", "en"], ["ko-KR", "ko"]] as const) {
+    const say = words[lang];
+    const page = await openPage(w.browser, w.app.url, locale, { width: 1280, height: 800 });
+    await settled(w.fake, "/api/embed", lang === "ko"); // the catalog's, and the round before: the hang below is the file's
+
+    // The file's first embedding batch hangs; after it Ollama fails the
+    // background embedding until resetFake.
+    await fail(w.fake, "/api/embed", 1, { kind: "hang" });
+    await fail(w.fake, "/api/embed", -1, { kind: "http_500" });
+    await page.click(".sidebar button.new");
+    await page.setInputFiles("[data-testid='attach-input']", [{ name: say.big, mimeType: "text/markdown", buffer: longFile(lang, "stopped") }]);
+    const big = rowOf(say.big);
+    await page.waitForFunction(([sel, text]) => document.querySelector(`${sel} .stage`)?.textContent === text, [big, say.embedding] as const, { timeout: 60_000 });
+    // Found by its words: listed at once, and it can join the library.
+    await page.waitForSelector(chipOf(say.big));
+    await screenshotSizes(page, `attachstop-1-embedding-${lang}`);
+
+    // Stopped: it stays, found by its words; its row says so until dismissed.
+    await page.click(`${big} button.stop`);
+    await page.waitForSelector(`${big}[data-meaning='stopped']`, { timeout: 60_000 });
+    assert.equal(await textOf(page, `${big} .stage`), say.stopped);
+    assert.equal(await page.locator(`${big} progress`).count(), 0, "no bar left");
+    assert.equal(await page.locator(`${big} button.stop`).count(), 0, "nothing to stop");
+    assert.ok(await page.isVisible(chipOf(say.big)), "still attached");
+    await page.fill("#composer-input", "?");
+    assert.ok(!(await page.isDisabled("button.send")), "it holds no question up");
+    await page.fill("#composer-input", "");
+    await screenshotSizes(page, `attachstop-2-stopped-${lang}`);
+
+    // Ollama answers again: the background embedding catches up, and the row says so.
+    await resetFake(w.fake);
+    await page.waitForSelector(`${big}[data-meaning='embedded']`, { timeout: 180_000 });
+    assert.equal(await textOf(page, `${big} .stage`), say.embedded);
+    await screenshot(page, `attachstop-3-embedded-${lang}-1280`);
+    await page.click(`${big} button[aria-label='${say.dismiss}']`);
+    assert.equal(await page.locator(big).count(), 0);
+
+    // Two files at once, the first held in its embedding, the second waiting for it.
+    await settled(w.fake, "/api/embed", true);
+    await fail(w.fake, "/api/embed", 1, { kind: "hang" });
+    await page.setInputFiles("[data-testid='attach-input']", [
+      { name: say.second, mimeType: "text/markdown", buffer: longFile(lang, "added") },
+      { name: say.other, mimeType: "text/markdown", buffer: Buffer.from(`# ${say.other}\n\nThe office opens at nine (${lang}). 사무실은 9시에 엽니다.\n`) },
+    ]);
+    const second = rowOf(say.second);
+    await page.waitForFunction(([sel, text]) => document.querySelector(`${sel} .stage`)?.textContent === text, [second, say.embedding] as const, { timeout: 60_000 });
+    await page.waitForSelector(chipOf(say.second));
+    // Add to library: at once, though Ollama still hangs on its embedding.
+    await page.click(`${chipOf(say.second)} button`);
+    await page.waitForSelector(`${rowOf(say.second)}[data-stage='library']`, { timeout: 60_000 });
+    assert.equal(await textOf(page, `${second} .stage`), say.added);
+    assert.equal(await page.locator(second).count(), 1, "one row for it: where it went");
+    await page.waitForFunction((sel) => !document.querySelector(sel), chipOf(say.second)); // no longer the conversation's own
+    // The second file went on, and is in.
+    await page.waitForSelector(chipOf(say.other), { timeout: 60_000 });
+    await page.waitForFunction((sel) => !document.querySelector(sel), rowOf(say.other), { timeout: 60_000 });
+    await screenshotSizes(page, `attachstop-4-added-${lang}`);
+    const conversation = decodeURIComponent(new URL(page.url()).hash.replace(/^#s=/, ""));
+
+    // The Knowledge screen lists it.
+    await page.click(".views button >> nth=0");
+    await page.waitForSelector("#kb-title");
+    await page.waitForSelector(`td.title[title$="/${say.second}"]`, { timeout: 30_000 });
+    await screenshot(page, `attachstop-5-library-${lang}-1280`);
+
+    // Reopened: its own files only, no stale rows.
+    await page.goto(`${w.app.url}#s=${encodeURIComponent(conversation)}`);
+    await page.reload();
+    await page.waitForSelector(chipOf(say.other), { timeout: 30_000 });
+    assert.equal(await page.locator(chipOf(say.second)).count(), 0);
+    assert.ok(await page.isVisible(chipOf(say.big)));
+    assert.equal(await page.locator(pending).count(), 0, "no rows left over");
+    await screenshot(page, `attachstop-6-reopened-${lang}-1280`);
+
+    // Removed from the conversation, after a yes: gone after a reload too.
+    await page.click(`${chipOf(say.other)} button[aria-label='${say.removeLabel(say.other)}']`);
+    assert.equal(await textOf(page, `${chipOf(say.other)} .ask`), say.removeAsk);
+    await screenshotSizes(page, `attachstop-7-remove-${lang}`);
+    await page.click(`${chipOf(say.other)} button.remove-yes`);
+    await page.waitForFunction((sel) => !document.querySelector(sel), chipOf(say.other));
+    await page.reload();
+    await page.waitForSelector(chipOf(say.big), { timeout: 30_000 });
+    assert.equal(await page.locator(chipOf(say.other)).count(), 0, "removed for good");
+    await resetFake(w.fake);
+    await page.context().close();
+  }
+});

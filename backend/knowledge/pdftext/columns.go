@@ -586,6 +586,20 @@ func (sp *splitter) sides(b band, g gutter) (l, r []item) {
 	return l, r
 }
 
+// leaderGap is the widest space between two dots of a leader, in font
+// sizes: TeX's are half a font size apart, LibreOffice's and Word's closer.
+const leaderGap = 1.0
+
+// leaderDot says whether a glyph is one a leader is made of: full stops,
+// middle dots (Hancom's "·····"), ellipses.
+func leaderDot(r rune) bool {
+	switch r {
+	case '.', '·', '…', '‥', '⋯', '・', '∙':
+		return true
+	}
+	return false
+}
+
 // cand is white space between x0 and x1 on every line since from.
 type cand struct {
 	x0, x1 float64
@@ -616,13 +630,23 @@ func (g gutter) leftOf(it item) bool {
 // freeSpans lists the white spans of a line at least minW wide, including
 // the margins up to the region's edges. A punctuation mark takes up only
 // its start: one hung past the column's edge must not close the gutter.
+// The white between the dots of a leader (a contents line's ". . . . 12")
+// is no white: TeX sets every line's leader dots at the same places, so
+// the spaces between them line up down a table of contents and were taken
+// for a gutter, its entries read apart from their page numbers.
 func freeSpans(b band, left, right, minW float64) [][2]float64 {
 	var out [][2]float64
 	edge := left
-	for _, it := range b.items {
+	var prev *item
+	for i := range b.items {
+		it := &b.items[i]
 		if it.space || it.r == 0 {
 			continue
 		}
+		if prev != nil && leaderDot(prev.r) && leaderDot(it.r) && it.x0-prev.x1 <= leaderGap*max(it.h, prev.h) {
+			edge = max(edge, it.x0)
+		}
+		prev = it
 		if it.x0-edge >= minW {
 			out = append(out, [2]float64{edge, it.x0})
 		}

@@ -524,6 +524,48 @@ func TestPageTextTableBesideProse(t *testing.T) {
 	}
 }
 
+// TestPageTextContents: a table of contents as TeX sets it, each entry's
+// leader dots at the same places on every line (9.2 pt apart, 3.3 pt
+// wide, at 10 pt), reads entry by entry with its page number, the title
+// above it first. The white between the dots lined up down the entries
+// and, as a punctuation mark takes up only its start, was a strip a
+// gutter wide: the title's lines, the entries and their numbers were read
+// as columns ("추진 배경 | . . ." under "개요", the numbers after all).
+func TestPageTextContents(t *testing.T) {
+	type entry struct {
+		name   string
+		x      float64
+		dotted bool
+		page   string
+	}
+	entries := []entry{{"개요", 72, false, "1"}, {"추진 배경", 82, true, "1"}, {"주요 일정", 82, true, "1"},
+		{"도입 결과", 72, false, "3"}, {"이용 현황", 82, true, "3"}, {"설정 예시", 82, true, "4"}, {"향후 과제", 72, false, "5"}}
+	gs := glyphLine("지식관리 시스템 도입 보고서", 230, 760, nil)
+	gs = append(append(gs, brk()), glyphLine("정보전략팀 김민수", 255, 740, nil)...)
+	gs = append(append(gs, brk()), glyphLine("차례", 72, 712, nil)...)
+	var want []string
+	for i, e := range entries {
+		y := 690 - 12*float64(i)
+		gs = append(append(gs, brk()), glyphLine(e.name, e.x, y, nil)...)
+		line := e.name
+		if e.dotted {
+			var dots []string
+			for x := 138.2; x < 495; x += 9.2 {
+				gs = append(gs, glyph{r: ' ', gen: true}, glyph{r: '.', x0: x, x1: x + 3.3, lo: y - 2, hi: y + 8, h: 10})
+				dots = append(dots, ".")
+			}
+			line += " " + strings.Join(dots, " ")
+		}
+		gs = append(append(gs, glyph{r: ' ', gen: true}), glyphLine(e.page, 518, y, nil)...)
+		want = append(want, line+" "+e.page)
+	}
+	want = append([]string{"지식관리 시스템 도입 보고서", "정보전략팀 김민수", "차례"}, want...)
+	got := strings.ReplaceAll(nonEmptyLines(pageText(gs)), cellSep, " ")
+	if got != strings.Join(want, "\n") {
+		t.Errorf("a table of contents:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+	}
+}
+
 // BenchmarkPageTextGrid lays out a page-sized table of 40 narrow columns
 // and 200 rows with ragged cells: thousands of white strips to test, the
 // worst case of the gutter search.

@@ -200,7 +200,7 @@ describe("files in chat", () => {
     await vi.waitFor(() => expect(document.querySelector("[data-testid='attachments'] .pending li[data-stage='embedding'] button.stop")).not.toBeNull(), { timeout: 5000 });
     const stop = $("[data-testid='attachments'] .pending li button.stop") as HTMLButtonElement;
     expect(stop.textContent).toBe("중지");
-    expect(stop.getAttribute("aria-label")).toBe("slow-보고서.md 가져오기 중지");
+    expect(stop.getAttribute("aria-label")).toBe("slow-보고서.md 의미 색인 중지");
     // Embedding takes minutes with a local model; the file is in already.
     expect($("[data-testid='attachments'] .pending li .stage").textContent).toBe("지금 질문할 수 있습니다 · 의미를 색인하는 중");
     fill("#composer-input", "요약해 줘");

@@ -21,6 +21,8 @@ const words = {
     added: "Added to your library: every conversation can use it now",
     addedEmbedding: "Added to your library: every conversation finds it by its words now; its meaning is indexed in the background",
     dismiss: "Dismiss",
+    stopLabel: "Stop indexing the meaning of slow-report.md",
+    stopHelp: "Stops indexing its meaning here: the file stays, found by its words, and its meaning is indexed later, in the background",
   },
   ko: {
     embedding: "지금 질문할 수 있습니다 · 의미를 색인하는 중",
@@ -31,6 +33,8 @@ const words = {
     added: "지식 베이스에 추가했습니다. 이제 모든 대화에서 쓸 수 있습니다",
     addedEmbedding: "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드로 찾고, 의미 색인은 뒤에서 이어서 합니다",
     dismiss: "닫기",
+    stopLabel: "slow-report.md 의미 색인 중지",
+    stopHelp: "여기서 의미 색인을 멈춥니다. 파일은 그대로 두고 키워드로 찾으며, 의미 색인은 나중에 뒤에서 합니다",
   },
 } as const;
 
@@ -47,7 +51,11 @@ describe("a file attached in a chat, while it embeds", () => {
       setLang(lang);
       attach([new File(["# 큰 보고서"], "slow-report.md")]);
       await vi.waitFor(() => expect(row().querySelector(".stage")!.textContent).toBe(say.embedding), { timeout: 5000 });
-      click(row().querySelector<HTMLElement>("button.stop")!);
+      // Before it is pressed, Stop says what it stops: the meaning, not the file.
+      const stop = row().querySelector<HTMLButtonElement>("button.stop")!;
+      expect(stop.getAttribute("aria-label")).toBe(say.stopLabel);
+      expect(stop.title).toBe(say.stopHelp);
+      click(stop);
 
       await vi.waitFor(() => expect(row().dataset.meaning).toBe("stopped"), { timeout: 5000 });
       expect(row().querySelector(".stage")!.textContent).toBe(say.stopped);

@@ -396,12 +396,14 @@ func hasGap(its []item, minW float64) bool {
 }
 
 // resumes says whether a line below an interruption of the column (see
-// trimmed) is its prose again: in its size, from its start (or a
+// trimmed) is its prose again: in its own size (within 5 %: footnotes a
+// point or two smaller, under a section of three columns, lined up at
+// their own pitch and were taken for the column), from its start (or a
 // paragraph's indent), in one piece (a table's row, however wide, is in
 // cells).
 func (c cols) resumes(col colLines, its []item, g gutter, leftSide bool) bool {
 	x0, _ := c.edges(g, leftSide)
-	return math.Abs(textSize(its)-col.h) <= 0.15*col.h && its[0].x0 <= x0+2*col.h && !hasGap(its, c.minW)
+	return math.Abs(textSize(its)-col.h) <= 0.05*col.h && its[0].x0 <= x0+2*col.h && !hasGap(its, c.minW)
 }
 
 // withoutTableRows cuts a strip at the rows of a table: minTableRows lines

@@ -566,6 +566,54 @@ func TestPageTextContents(t *testing.T) {
 	}
 }
 
+// TestPageTextFootnotesUnderColumns: footnotes a point and a half smaller
+// than the text (9 pt under 10.5, as Writer and Hancom set them) under a
+// section of three columns are read after the third column. The white
+// strip before the third column runs on down beside the footnotes, short
+// lines under the first two columns; the second footnote, at the pitch of
+// the first, passed for the columns' prose taken up again (in their size
+// within 15 %, from their start, in one piece) and both were read before
+// the third column. Prose that takes a column up again is in the
+// column's own size.
+func TestPageTextFootnotesUnderColumns(t *testing.T) {
+	cols := [3][]string{
+		{"제4조학년도는삼월", "일일부터다음해이월", "말일까지로하며일학", "기는삼월일일부터팔", "월말일까지로한다"},
+		{"제5조수업일수는매", "학년도삼십주이상으", "로한다다만천재지변", "이나그밖의사유가있", "을때에는줄인다"},
+		{"제6조학생이질병이", "나그밖의사유로삼개", "월이상수학할수없을", "때에는휴학을신청할", "수있다"},
+	}
+	var gs []glyph
+	var want []string
+	for c, lines := range cols {
+		for i, l := range lines {
+			// Two lines of the second column sit 6 pt lower (a paragraph's
+			// space above them, none above the next).
+			y := 700 - 22*float64(i)
+			if c == 1 && (i == 2 || i == 3) {
+				y -= 6
+			}
+			gs = append(append(gs, brk()), glyphLine(l, 72+114*float64(c), y, nil)...)
+			want = append(want, l)
+		}
+	}
+	small := func(text string, y float64) []glyph {
+		line := glyphLine(text, 72, y, nil)
+		for i, g := range line {
+			if !g.gen {
+				line[i].x0, line[i].x1 = 72+0.9*(g.x0-72), 72+0.9*(g.x1-72)
+				line[i].lo, line[i].hi, line[i].h = y-1.8, y+7.2, 9
+			}
+		}
+		return line
+	}
+	for i, n := range []string{"1학칙 제45조는 개정되었다.", "2대학원 규정을 따른다."} {
+		gs = append(append(gs, brk()), small(n, 523-13*float64(i))...)
+		want = append(want, n)
+	}
+	if got := nonEmptyLines(pageText(gs[1:])); got != strings.Join(want, "\n") {
+		t.Errorf("footnotes under three columns:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+	}
+}
+
 // BenchmarkPageTextGrid lays out a page-sized table of 40 narrow columns
 // and 200 rows with ragged cells: thousands of white strips to test, the
 // worst case of the gutter search.

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,10 +40,10 @@ func rankSet(tb testing.TB, kb *Base, set knowledgetest.QuestionSet, opts Search
 }
 
 // TestKoreanRetrieval holds keyword-only retrieval on the Korean set at
-// what it reaches (README.md, "Korean question set"): recall@5 0.932 on the
+// what it reaches (README.md, "Korean question set"): recall@5 0.934 on the
 // questions the analyzer was chosen on and 0.920 on the held-out ones it
 // never was (an answer in the top five for 0.925 of them; through the CLI
-// 0.930 and 0.920). Issue 18's goal is 0.99; the misses are mostly
+// 0.932 and 0.920). Issue 18's goal is 0.99; the misses are mostly
 // questions that share no word with their paragraph (synonyms,
 // paraphrase) or whose words its neighbours under the same heading share,
 // which keywords alone cannot tell apart. Each part is also held against a
@@ -57,14 +58,34 @@ func TestKoreanRetrieval(t *testing.T) {
 	// dev-pooled is dev with the other paragraphs that answer a question
 	// as well (testdata/ko/README.md): its floor is on an answer in the
 	// top five, as recall@5 asks for every relevant paragraph.
-	floor := map[string]float64{"dev": 0.930, "heldout": 0.922, "dev-pooled": 0.948}
+	floor := map[string]float64{"dev": 0.934, "heldout": 0.922, "dev-pooled": 0.952}
 	run := newReferenceRun(t, kb, koreanSet)
-	for _, split := range []string{"dev", "heldout", "dev-pooled"} {
+	for _, split := range koreanParts([]string{"dev", "heldout", "dev-pooled"}, os.Getenv("WAYFINDER_KO_PARTS")) {
 		sc := run.compare(t, filepath.Join("qrels", split+".tsv"))
 		if sc.Success5 < floor[split] {
 			t.Errorf("%s: an answer in the top 5 for %.4f of the questions, want ≥ %.3f", split, sc.Success5, floor[split])
 		}
 	}
+}
+
+// koreanParts returns the parts of the Korean set a run measures: all, or
+// those named in only (WAYFINDER_KO_PARTS, comma-separated: "dev" or
+// "dev,dev-pooled"). A session choosing a change on the dev part then sees
+// no held-out figures, which `-v` would otherwise print with their misses;
+// the floors of the parts left out are not checked.
+func koreanParts(all []string, only string) []string {
+	if strings.TrimSpace(only) == "" {
+		return all
+	}
+	var out []string
+	for _, p := range all {
+		for _, want := range strings.Split(only, ",") {
+			if strings.TrimSpace(want) == p {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // TestKoreanPagesRetrieval asks the same questions of the set's paragraphs
@@ -87,9 +108,9 @@ func TestKoreanPagesRetrieval(t *testing.T) {
 	if rep.Chunks < rep.Documents+150 {
 		t.Fatalf("%d chunks for %d pages: the long pages must span several chunks", rep.Chunks, rep.Documents)
 	}
-	floor := map[string]float64{"dev": 0.965, "heldout": 0.97}
+	floor := map[string]float64{"dev": 0.972, "heldout": 0.97}
 	run := newReferenceRun(t, kb, dir)
-	for _, split := range []string{"dev", "heldout"} {
+	for _, split := range koreanParts([]string{"dev", "heldout"}, os.Getenv("WAYFINDER_KO_PARTS")) {
 		sc := run.compare(t, filepath.Join("qrels", split+".tsv"))
 		if sc.Success5 < floor[split] {
 			t.Errorf("pages %s: an answer in the top 5 for %.4f of the questions, want ≥ %.3f", split, sc.Success5, floor[split])
@@ -245,4 +266,23 @@ func sciFactDir() string {
 		return d
 	}
 	return "../../../shared/eval/scifact"
+}
+
+func TestKoreanParts(t *testing.T) {
+	all := []string{"dev", "heldout", "dev-pooled"}
+	tests := []struct {
+		only string
+		want []string
+	}{
+		{"", all},
+		{"dev", []string{"dev"}},
+		{" dev , dev-pooled", []string{"dev", "dev-pooled"}},
+		{"heldout", []string{"heldout"}},
+		{"dev-pool", nil},
+	}
+	for _, tc := range tests {
+		if got := koreanParts(all, tc.only); !slices.Equal(got, tc.want) {
+			t.Errorf("koreanParts(%q) = %v, want %v", tc.only, got, tc.want)
+		}
+	}
 }

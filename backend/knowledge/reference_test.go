@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/knowledgetest"
@@ -42,13 +44,15 @@ func TestAgainstReferenceBM25(t *testing.T) {
 type referenceRun struct {
 	kb         *Base
 	dir        string
+	docs       map[string]string // record id → heading and text
 	ref        *knowledgetest.RefBM25
 	ours, refs map[string][]string // query id → record ids, best first
 }
 
 func newReferenceRun(t *testing.T, kb *Base, dir string) *referenceRun {
 	t.Helper()
-	return &referenceRun{kb: kb, dir: dir, ref: knowledgetest.NewRefBM25(readCorpus(t, filepath.Join(dir, "corpus.jsonl")), 0.9, 0.4),
+	docs := readCorpus(t, filepath.Join(dir, "corpus.jsonl"))
+	return &referenceRun{kb: kb, dir: dir, docs: docs, ref: knowledgetest.NewRefBM25(docs, 0.9, 0.4),
 		ours: map[string][]string{}, refs: map[string][]string{}}
 }
 
@@ -84,6 +88,9 @@ func (r *referenceRun) compare(t *testing.T, qrels string) knowledgetest.Scores 
 				note = " (the reference finds it)"
 			}
 			t.Logf("  miss %s %q%s", id, set.Queries[id], note)
+			if os.Getenv("WAYFINDER_KO_MISSES") != "" {
+				r.explainMiss(t, set, id)
+			}
 		}
 	}
 	// nDCG@10 may trail by a question's worth of rank changes: the
@@ -122,4 +129,34 @@ func readCorpus(t *testing.T, path string) map[string]string {
 		t.Fatal(err)
 	}
 	return docs
+}
+
+// explainMiss logs, under a miss, where the first relevant document ranks
+// among the first 100 and the texts of it and of the five found instead:
+// what reading a miss needs (WAYFINDER_KO_MISSES=1 with -v).
+func (r *referenceRun) explainMiss(t *testing.T, set knowledgetest.QuestionSet, id string) {
+	t.Helper()
+	deep := rankSet(t, r.kb, knowledgetest.QuestionSet{Queries: map[string]string{id: set.Queries[id]}}, SearchOptions{TopK: 100})[id]
+	place := "past place 100"
+	for i, d := range deep {
+		if set.Rel[id][d] {
+			place = fmt.Sprintf("at place %d", i+1)
+			break
+		}
+	}
+	for d := range set.Rel[id] {
+		t.Logf("      answer %s (%s): %s", d, place, shorten(r.docs[d], 240))
+	}
+	for i, d := range deep[:min(5, len(deep))] {
+		t.Logf("      %d. %s: %s", i+1, d, shorten(r.docs[d], 160))
+	}
+}
+
+// shorten returns s on one line, cut to n runes.
+func shorten(s string, n int) string {
+	r := []rune(strings.ReplaceAll(s, "\n", " | "))
+	if len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return string(r)
 }

@@ -16,11 +16,14 @@ import (
 // order, by the spine of its package document (META-INF/container.xml
 // names it). Each chapter is read as a web page (html.go) into one
 // Markdown document, named by the book's title; the same limits as an
-// office file's hold (its XML unpacked, its directory). A book whose
-// chapters are encrypted (DRM; META-INF/encryption.xml lists them) cannot
-// be read and is said to be protected; fonts obfuscated the standard way
-// are only fonts, and do not count.
-func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink) error {
+// office file's hold (its XML unpacked, its directory). A chapter the
+// spine names that the book lacks (not in the manifest, not in the
+// archive, outside it) is left out and named in a warning
+// (*MissingParts); a book that holds none of its chapters is damaged. A
+// book whose chapters are encrypted (DRM; META-INF/encryption.xml lists
+// them) cannot be read and is said to be protected; fonts obfuscated the
+// standard way are only fonts, and do not count.
+func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn *warnings) error {
 	z, err := openArchive(r)
 	if err != nil {
 		return err
@@ -31,23 +34,32 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink) erro
 	}
 	title, items, spine := readPackage(z, opf)
 	var chapters []string
+	lost := &MissingParts{Unit: "chapter"}
 	for _, id := range spine {
 		it, ok := items[id]
-		if !ok || !strings.Contains(it.mediaType, "html") {
+		if !ok {
+			lost.Total++
+			lost.missing(id) // a spine entry the manifest lacks
 			continue
+		}
+		if !strings.Contains(it.mediaType, "html") {
+			continue // an image or a stylesheet in the spine is no chapter
 		}
 		href, err := url.PathUnescape(it.href)
 		if err != nil {
 			href = it.href
 		}
 		// A chapter outside the book ("../../etc/passwd", "/etc/passwd":
-		// fs.ValidPath refuses both, so z.Open never opens them), the
-		// package document itself or a part the book lacks is no chapter.
+		// fs.ValidPath refuses both, so z.Open never opens them) or a part
+		// the book lacks is a missing chapter; the package document
+		// itself is none.
 		name := path.Join(path.Dir(opf), href)
-		if name == opf || !fs.ValidPath(name) {
+		if name == opf {
 			continue
 		}
-		if _, err := fs.Stat(z, name); err != nil {
+		lost.Total++
+		if _, err := fs.Stat(z, name); err != nil || !fs.ValidPath(name) {
+			lost.missing(href)
 			continue
 		}
 		chapters = append(chapters, name)
@@ -55,6 +67,9 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink) erro
 	if len(chapters) == 0 {
 		// A spine whose chapters are all missing is a damaged book, not
 		// an empty one: the person can find a good copy.
+		if lost.Count > 0 {
+			return lost.damaged()
+		}
 		return fmt.Errorf("%w: the spine names no chapter the book holds", ErrOfficeDamaged)
 	}
 	if len(chapters) > maxOfficeParts {
@@ -73,6 +88,7 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink) erro
 	if err != nil {
 		return err
 	}
+	lost.report(warn)
 	return w.end()
 }
 

@@ -122,8 +122,10 @@ type Sink interface {
 
 // Read reads the content of the file at path from r (the path only names
 // the source and the format) and hands its documents to sink as it goes.
-// It returns warnings about the text (invalid bytes replaced, with their
-// lines: *Replaced). A failure may come after some documents were handed over; the
+// It returns warnings about what was imported but not as the file had it
+// (warnings.go): invalid bytes replaced, with their lines (*Replaced);
+// parts a container names that it lacks (*MissingParts); a file that ends
+// before its document does (*CutShort). A failure may come after some documents were handed over; the
 // caller discards them.
 func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink) ([]error, error) {
 	kind, ok := KindOf(path)
@@ -131,6 +133,7 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 		return nil, Unsupported(path)
 	}
 	var tr *TextReader
+	var warn warnings
 	sink = oneLineTitles{sink}
 	err := func() error {
 		switch kind {
@@ -141,19 +144,19 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 			}
 			return emitAll(sink, docs)
 		case KindWord, KindHWPX, KindODT:
-			return readOffice(ctx, path, kind, r, sink)
+			return readOffice(ctx, path, kind, r, sink, &warn)
 		case KindEPUB:
-			return readEPUB(ctx, path, r, sink)
+			return readEPUB(ctx, path, r, sink, &warn)
 		case KindSlides:
-			return readSlides(ctx, path, r, sink)
+			return readSlides(ctx, path, r, sink, &warn)
 		case KindHWP:
 			return readHWP(ctx, path, r, sink)
 		case KindXLSX:
-			return readXLSX(ctx, path, r, sink)
+			return readXLSX(ctx, path, r, sink, &warn)
 		case KindODS:
 			return readODS(ctx, path, r, sink)
 		case KindRTF:
-			return readRTF(ctx, path, r, sink)
+			return readRTF(ctx, path, r, sink, &warn)
 		case KindODP:
 			return readODP(ctx, path, r, sink)
 		}
@@ -179,10 +182,10 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 	}
 	if tr != nil {
 		if rep := tr.Replacement(); rep != nil {
-			return []error{rep}, nil
+			warn.add(rep)
 		}
 	}
-	return nil, nil
+	return warn.list, nil
 }
 
 func emitAll(sink Sink, docs []Document) error {

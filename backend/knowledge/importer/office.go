@@ -380,7 +380,11 @@ var officeFormats = map[Kind]*officeFormat{KindWord: &docx, KindHWPX: &hwpx, Kin
 // Markdown document: each paragraph a block, headings as "#" lines (so
 // that every chunk knows its section), a table row on a line of its own
 // with its cells between " | ".
-func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink Sink) error {
+//
+// A section the index names that the archive lacks (HWPX's spine) is left
+// out and named in a warning (*MissingParts); a file that holds none of
+// its body parts (Word's and OpenDocument's one) is damaged.
+func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink Sink, warn *warnings) error {
 	z, err := openArchive(r)
 	if err != nil {
 		return err
@@ -424,18 +428,31 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 	if notes != nil {
 		w.untitled = notes.unmark // a thesis's title often has a note
 	}
-	err = w.parts(ctx, z, f, parts, styles, nums, notes, budget)
+	lost := &MissingParts{Unit: "part", Total: len(parts)}
+	if kind == KindHWPX {
+		lost.Unit = "section"
+	}
+	err = w.parts(ctx, z, f, parts, styles, nums, notes, budget, lost)
 	budget.release()
 	if err != nil {
 		return err
 	}
+	if lost.all() {
+		return lost.damaged()
+	}
+	lost.report(warn)
 	return w.end()
 }
 
-// parts reads the body parts in order.
-func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, parts []string, styles map[string]int, nums numberer, notes *wordNotes, budget *xmlBudget) error {
+// parts reads the body parts in order; one the archive lacks is counted
+// in lost.
+func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, parts []string, styles map[string]int, nums numberer, notes *wordNotes, budget *xmlBudget, lost *MissingParts) error {
 	for _, name := range parts {
 		d, closer, err := openPart(z, name, budget)
+		if errors.Is(err, errNoPart) {
+			lost.missing(name)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -448,11 +465,12 @@ func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, pa
 	return nil
 }
 
-// openPart opens the XML part name of z for decoding within budget.
+// openPart opens the XML part name of z for decoding within budget; a
+// part z lacks (or cannot open) is errNoPart, and damage.
 func openPart(z *zip.Reader, name string, budget *xmlBudget) (*xml.Decoder, io.Closer, error) {
 	f, err := z.Open(name)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %s: %v", ErrOfficeDamaged, name, err)
+		return nil, nil, fmt.Errorf("%w: %s %w (%v)", ErrOfficeDamaged, name, errNoPart, err)
 	}
 	d := xml.NewDecoder(budgetReader{r: f, b: budget})
 	d.Strict = true

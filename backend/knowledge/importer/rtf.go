@@ -86,11 +86,35 @@ type rtfReader struct {
 	pending int      // fallback characters still to skip after \uN
 	rowHeld int      // the bytes of row's cells
 	high    rune     // the first half of a UTF-16 pair, waiting for the second
+	src     *countingReader
+	cut     *CutShort // the file ended before the document did
 }
 
-func readRTF(ctx context.Context, path string, r io.Reader, sink Sink) error {
+// countingReader counts the bytes read through it, for saying where a
+// file ends.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// pos is the offset of the next byte x reads.
+func (x *rtfReader) pos() int64 { return x.src.n - int64(x.in.Buffered()) }
+
+// readRTF reads an RTF document. One that ends before its last group
+// does (a file cut short), or inside binary data it announced (\binN
+// with N past the end), gives the text read up to there and says so in a
+// warning (*CutShort), rather than keeping the loss quiet.
+func readRTF(ctx context.Context, path string, r io.Reader, sink Sink, warn *warnings) error {
+	count := &countingReader{r: r}
 	x := &rtfReader{
-		in:     bufio.NewReaderSize(r, 64<<10),
+		src:    count,
+		in:     bufio.NewReaderSize(count, 64<<10),
 		w:      &mdWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: KindRTF, Markdown: true}},
 		doc:    charmap.Windows1252,
 		fontCP: map[int]encoding.Encoding{},
@@ -108,6 +132,9 @@ func readRTF(ctx context.Context, path string, r io.Reader, sink Sink) error {
 	if err := x.endParagraph(); err != nil {
 		return err
 	}
+	if x.cut != nil {
+		warn.add(x.cut)
+	}
 	return x.w.end()
 }
 
@@ -121,7 +148,10 @@ func (x *rtfReader) read(ctx context.Context) error {
 		c, err := x.in.ReadByte()
 		if errors.Is(err, io.EOF) {
 			x.flushBytes()
-			return nil // a document cut short keeps what it had
+			if x.cut == nil { // a document cut short keeps what it had, and says so
+				x.cut = &CutShort{At: x.pos(), Open: len(x.stack)}
+			}
+			return nil
 		}
 		if err != nil {
 			return err
@@ -244,8 +274,10 @@ func (x *rtfReader) word(w string, n int, hasN bool) error {
 	}
 	switch {
 	case w == "bin" && hasN && n > 0:
-		_, err := x.in.Discard(n) // binary data
+		at := x.pos()
+		skipped, err := x.in.Discard(n) // binary data
 		if errors.Is(err, io.EOF) {
+			x.cut = &CutShort{At: x.pos(), Open: len(x.stack), Binary: int64(n - skipped), BinaryAt: at}
 			return nil
 		}
 		return err

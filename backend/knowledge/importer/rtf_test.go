@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -73,6 +74,62 @@ func TestRTFFailures(t *testing.T) {
 	}
 }
 
+// TestRTFCutShort: an RTF file that ends before its document does (its
+// groups still open: a download or copy cut short) or inside the binary
+// data a \binN announces (N past the end: damaged, or cut short) keeps
+// the text read up to there, and says so in a warning naming where the
+// file ends and what is open; it was kept quiet before, and a \bin of a
+// billion bytes in the middle of a document hid the rest of it. A
+// document that closes its groups warns of nothing, binary data and all.
+func TestRTFCutShort(t *testing.T) {
+	for _, tt := range []struct {
+		name, rtf, want string
+		// cut is the warning, nil for none: where the file ends is its
+		// size, and Binary the bytes \binN announced (the file holds
+		// what follows "abc" of them).
+		cut *CutShort
+	}{
+		{"complete", `{\rtf1 처음\par{\pict\bin3 }}}}끝\par}`, "처음\n\n끝", nil},
+		{"complete, with a line end after it", "{\\rtf1 처음\\par}\r\n", "처음", nil},
+		{"the document's group left open", `{\rtf1 처음 문단\par 둘째 문단`, "처음 문단\n\n둘째 문단", &CutShort{Open: 1}},
+		{"three groups left open", `{\rtf1 앞{\b 굵게{\i 기울임`, "앞굵게기울임", &CutShort{Open: 3}},
+		{"cut inside a control word", `{\rtf1 앞\pa`, "앞", &CutShort{Open: 1}},
+		{"cut after a backslash", `{\rtf1 앞\`, "앞", &CutShort{Open: 1}},
+		{"binary data past the end", `{\rtf1 앞\par{\pict\bin1000 abc`, "앞", &CutShort{Open: 2, Binary: 1000}},
+		{"binary data of a billion bytes in the middle", `{\rtf1 앞\par{\pict\bin1000000000 abc}}뒤\par}`, "앞", &CutShort{Open: 2, Binary: 1_000_000_000}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var c collector
+			warns, err := Importer{}.Read(context.Background(), "doc.rtf", strings.NewReader(tt.rtf), &c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.TrimSpace(c.docs[0].Parts[0].Text); got != tt.want {
+				t.Errorf("text %q, want %q", got, tt.want)
+			}
+			if tt.cut == nil {
+				if len(warns) != 0 {
+					t.Errorf("warnings %v, want none", warns)
+				}
+				return
+			}
+			var cut *CutShort
+			if len(warns) != 1 || !errors.As(warns[0], &cut) {
+				t.Fatalf("warnings %v, want the file said to be cut short", warns)
+			}
+			want := *tt.cut
+			if want.At = int64(len(tt.rtf)); want.Binary > 0 {
+				want.BinaryAt = int64(strings.Index(tt.rtf, "abc"))
+				want.Binary -= want.At - want.BinaryAt
+			}
+			if *cut != want {
+				t.Errorf("%+v, want %+v", *cut, want)
+			}
+			t.Log(cut)
+		})
+	}
+}
+
 // TestRTFByLibreOffice: LibreOffice writes testdata/office/regulation.odt
 // (headings, a table, numbered and bulleted lists, a link) as RTF, and it
 // reads with the words of the .odt, in order (list bullets aside), and
@@ -99,6 +156,9 @@ func TestRTFByLibreOffice(t *testing.T) {
 			}
 			return -1
 		}, s)
+	}
+	if warns, err := (Importer{}).Read(context.Background(), "regulation.rtf", bytes.NewReader(rtf), &collector{}); err != nil || len(warns) != 0 {
+		t.Errorf("a complete file: %v, warnings %v", err, warns)
 	}
 	gotText, wantText := sheetText(t, "regulation.rtf", rtf), sheetText(t, "regulation.odt", odt)
 	if got, want := words(gotText), words(wantText); got != want {

@@ -22,10 +22,11 @@ import (
 // between " | " as a table row of a document is, empty cells kept as
 // empty places so that columns line up, empty rows and the empty cells
 // after a row's last value left out. Values are written as the sheet
-// shows them where the file says (OpenDocument keeps the shown text);
-// Excel keeps only the value, so a number in a date format is written as
-// a date (2025-03-02), one in a percent format as a percentage (25%),
-// other numbers to 15 digits, as Excel shows them.
+// shows them: OpenDocument keeps the shown text; Excel keeps only the
+// value and its format code, so a number in a date format is written as
+// a date (2025-03-02), one in a number format as the format shows it
+// (₩1,500,000, (1,500), 12.3%, 1.23E+04: numfmt.go), other numbers to 15
+// digits, as Excel's General shows them.
 
 const (
 	// maxSheetGap bounds the empty places written between two values of
@@ -114,8 +115,11 @@ func (s *sheetWriter) endRow() error {
 	return s.w.paragraph(text, 0)
 }
 
-// readXLSX reads an Excel workbook (Office Open XML).
-func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink) error {
+// readXLSX reads an Excel workbook (Office Open XML). A sheet the workbook
+// lists that the archive lacks (its relationship or its part missing) is
+// left out and named in a warning (*MissingParts); a workbook that holds
+// none of its sheets is damaged.
+func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn *warnings) error {
 	z, err := openArchive(r)
 	if err != nil {
 		return err
@@ -140,9 +144,14 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink) erro
 		return err
 	}
 	s := newSheetWriter(filePath, KindXLSX, sink)
+	lost := &MissingParts{Unit: "sheet", Total: len(sheets)}
 	for _, sh := range sheets {
 		s.sheet(sh.name)
 		d, closer, err := openPart(z, sh.part, budget)
+		if errors.Is(err, errNoPart) || sh.part == "" {
+			lost.missing(strconv.Quote(sh.name))
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -152,19 +161,30 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink) erro
 			return err
 		}
 	}
+	if lost.all() {
+		return lost.damaged()
+	}
+	lost.report(warn)
 	return s.w.end()
 }
 
 type xlsxSheet struct{ name, part string }
 
-// xlsxSheets lists the workbook's sheets in its order, with their parts,
-// and says whether its dates count from 1904 (Excel for Mac's old system).
+// xlsxSheets lists the workbook's worksheets in its order, with their
+// parts ("" for one whose relationship is missing), and says whether its
+// dates count from 1904 (Excel for Mac's old system). Chart and dialog
+// sheets hold no cells and are not listed.
 func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, err error) {
-	targets := map[string]string{}
+	targets := map[string]string{} // a worksheet's part by relationship id; "-" for another kind of sheet
 	if f, err := z.Open("xl/_rels/workbook.xml.rels"); err == nil {
 		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 1<<20)), func(e xml.StartElement) {
-			if e.Name.Local == "Relationship" && strings.HasSuffix(attr(e, "Type"), "/worksheet") {
+			if e.Name.Local != "Relationship" {
+				return
+			}
+			if strings.HasSuffix(attr(e, "Type"), "/worksheet") {
 				targets[attr(e, "Id")] = xlsxPart(attr(e, "Target"))
+			} else {
+				targets[attr(e, "Id")] = "-"
 			}
 		})
 		f.Close()
@@ -182,8 +202,11 @@ func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, err error) {
 			return
 		}
 		for _, a := range e.Attr {
-			if a.Name.Space == nsRel && a.Name.Local == "id" && targets[a.Value] != "" {
-				sheets = append(sheets, xlsxSheet{name: attr(e, "name"), part: targets[a.Value]})
+			if a.Name.Space == nsRel && a.Name.Local == "id" {
+				if targets[a.Value] != "-" {
+					sheets = append(sheets, xlsxSheet{name: attr(e, "name"), part: targets[a.Value]})
+				}
+				break
 			}
 		}
 	})
@@ -206,10 +229,10 @@ type xlsxBook struct {
 	// text holds the shared strings one after another, ends where each
 	// ends: as a []string, 4 million one-letter strings (a 200 KB file)
 	// held 362 MiB.
-	text   []byte
-	ends   []uint32
-	shapes []numberShape // per cell format (a cell's s attribute)
-	epoch  time.Time
+	text    []byte
+	ends    []uint32
+	formats []cellFormat // per cell format (a cell's s attribute)
+	epoch   time.Time
 }
 
 // readStrings reads the shared strings, which text cells name by index.
@@ -261,33 +284,60 @@ func (b *xlsxBook) readStrings(z *zip.Reader, budget *xmlBudget) error {
 	return budget.judged(err)
 }
 
-// readFormats reads which cell formats show a date or a time.
+// cellFormat is how a cell format shows a number: as a date (or a time),
+// or by its number format (nil: General).
+type cellFormat struct {
+	date   bool
+	number *numFormat
+}
+
+// formatOf parses a number format code.
+func formatOf(code string) cellFormat {
+	if formatShape(code) == shapeDate {
+		return cellFormat{date: true}
+	}
+	return cellFormat{number: parseNumFormat(code)}
+}
+
+// builtinFormat is one of Excel's built-in number formats.
+func builtinFormat(id int) cellFormat {
+	if builtinShape(id) == shapeDate {
+		return cellFormat{date: true}
+	}
+	return cellFormat{number: parseNumFormat(builtinFormats[id])}
+}
+
+// readFormats reads how each cell format shows a number.
 func (b *xlsxBook) readFormats(z *zip.Reader, budget *xmlBudget) error {
 	d, closer, err := openPart(z, "xl/styles.xml", budget)
 	if err != nil {
 		return nil // every cell in the general format
 	}
 	defer closer.Close()
-	custom := map[int]numberShape{}
+	custom := map[int]cellFormat{}
+	builtin := map[int]cellFormat{}
 	inXfs := false
 	err = eachToken(d, func(tok xml.Token) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
 			case "numFmt":
-				if id := atoiOr(attr(t, "numFmtId"), -1); id >= 0 {
-					custom[id] = formatShape(attr(t, "formatCode"))
+				if id := atoiOr(attr(t, "numFmtId"), -1); id >= 0 && len(custom) < maxCellFormats {
+					custom[id] = formatOf(attr(t, "formatCode"))
 				}
 			case "cellXfs":
 				inXfs = true
 			case "xf":
-				if inXfs && len(b.shapes) < maxCellFormats {
+				if inXfs && len(b.formats) < maxCellFormats {
 					id := atoiOr(attr(t, "numFmtId"), 0)
-					shape, ok := custom[id]
+					f, ok := custom[id]
 					if !ok {
-						shape = builtinShape(id)
+						if f, ok = builtin[id]; !ok {
+							f = builtinFormat(id)
+							builtin[id] = f
+						}
 					}
-					b.shapes = append(b.shapes, shape)
+					b.formats = append(b.formats, f)
 				}
 			}
 		case xml.EndElement:
@@ -446,17 +496,17 @@ func (b *xlsxBook) shown(typ, style, v string) string {
 	if err != nil {
 		return v
 	}
-	shape := shapeNumber
-	if i := atoiOr(style, -1); i >= 0 && i < len(b.shapes) {
-		shape = b.shapes[i]
+	var cf cellFormat
+	if i := atoiOr(style, -1); i >= 0 && i < len(b.formats) {
+		cf = b.formats[i]
 	}
-	switch {
-	case shape == shapeDate && f >= 0 && f < 2958466:
-		return excelDate(b.epoch, f)
-	case shape == shapePercent:
-		return strconv.FormatFloat(f*100, 'g', 15, 64) + "%"
+	if cf.date {
+		if f >= 0 && f < 2958466 {
+			return excelDate(b.epoch, f)
+		}
+		return generalNumber(f)
 	}
-	return strconv.FormatFloat(f, 'g', 15, 64)
+	return cf.number.format(f)
 }
 
 // excelDate writes a date serial number: days since the epoch, the

@@ -66,8 +66,9 @@ func xlsxOf(t testing.TB, shared, styles, workbookPr string, sheets ...[2]string
 func TestXLSX(t *testing.T) {
 	shared := `<si><t>이름</t></si><si><t>점수</t></si><si><r><t>김</t></r><r><t>민준</t></r></si><si><t>비고</t><rPh><t>ビコウ</t></rPh></si>`
 	// Cell formats: 0 general, 1 a built-in date, 2 a Korean date, 3 a
-	// time, 4 won (not a date), 5 a date in a colour and a locale, 6 a
-	// built-in percentage, 7 a custom one.
+	// time, 4 won (not a date: as Excel shows it), 5 a date in a colour
+	// and a locale, 6 a built-in percentage, 7 a custom one (to its one
+	// decimal).
 	styles := `<numFmts><numFmt numFmtId="164" formatCode="yyyy&quot;년&quot; m&quot;월&quot; d&quot;일&quot;"/><numFmt numFmtId="165" formatCode="h:mm"/>` +
 		`<numFmt numFmtId="166" formatCode="#,##0&quot;원&quot;"/><numFmt numFmtId="167" formatCode="[Red][$-412]yyyy\-mm\-dd"/><numFmt numFmtId="168" formatCode="0.0%"/></numFmts>` +
 		`<cellXfs><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="164"/><xf numFmtId="165"/><xf numFmtId="166"/><xf numFmtId="167"/><xf numFmtId="9"/><xf numFmtId="168"/></cellXfs>`
@@ -96,7 +97,7 @@ func TestXLSX(t *testing.T) {
 			row(c("A1", "str", "", "날짜")) +
 				row(c("A2", "", "1", "45718"), c("B2", "", "2", "45719"), c("C2", "", "3", "0.5625"), c("D2", "", "4", "1200000"), c("E2", "", "5", "45720.75")) +
 				row(c("A3", "", "1", "59"), c("B3", "", "1", "61"), c("C3", "", "0", "0.30000000000000004"), c("D3", "", "6", "0.25"), c("E3", "", "7", "0.1234"))}),
-			"# 일정: 날짜\n2025-03-02 | 2025-03-03 | 13:30 | 1200000 | 2025-03-04 18:00\n1900-02-28 | 1900-03-01 | 0.3 | 25% | 12.34%"},
+			"# 일정: 날짜\n2025-03-02 | 2025-03-03 | 13:30 | 1,200,000원 | 2025-03-04 18:00\n1900-02-28 | 1900-03-01 | 0.3 | 25% | 12.3%"},
 		{"the 1904 date system", xlsxOf(t, "", styles, `<workbookPr date1904="1"/>`, [2]string{"맥",
 			row(c("A1", "str", "", "날짜")) + row(c("A2", "", "1", "44256"))}),
 			"# 맥: 날짜\n2025-03-02"},

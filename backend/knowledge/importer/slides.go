@@ -44,8 +44,12 @@ var pptx = officeFormat{
 }
 
 // readSlides hands the slides of the file in r to sink as one document of
-// pages, named by the first slide's title.
-func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink) error {
+// pages, named by the first slide's title. A slide (or its notes) the
+// presentation lists that the archive lacks is left out and named in a
+// warning (*MissingParts); the others keep their numbers, so that "slide
+// 5" is the fifth slide the person sees. A file that holds none of its
+// slides is damaged.
+func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink, warn *warnings) error {
 	z, err := openArchive(r)
 	if err != nil {
 		return err
@@ -62,11 +66,17 @@ func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink) er
 	}
 	doc := Document{Title: baseName(filePath), Source: filePath, Kind: KindSlides, Unit: UnitSlide, Markdown: true, Pages: len(slides)}
 	budget := &xmlBudget{left: MaxOfficeXML}
-	err = readSlideTexts(ctx, z, slides, budget, &doc)
+	lost, lostNotes := &MissingParts{Unit: "slide", Total: len(slides)}, &MissingParts{Unit: "speaker's notes"}
+	err = readSlideTexts(ctx, z, slides, budget, &doc, lost, lostNotes)
 	budget.release()
 	if err != nil {
 		return err
 	}
+	if lost.all() {
+		return lost.damaged()
+	}
+	lost.report(warn)
+	lostNotes.report(warn)
 	if !slices.ContainsFunc(doc.Parts, func(p chunk.Input) bool { return strings.TrimSpace(p.Text) != "" }) {
 		return ErrEmpty
 	}
@@ -74,13 +84,24 @@ func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink) er
 }
 
 // readSlideTexts reads each slide into a page of doc; the first heading
-// of all names it.
-func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget *xmlBudget, doc *Document) error {
+// of all names it. A slide ("": its relationship is missing) or notes the
+// archive lacks are counted in lost and lostNotes; notes that do not
+// parse are too (they were always left out).
+func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget *xmlBudget, doc *Document, lost, lostNotes *MissingParts) error {
 	titled := false
 	notes := pptx
 	notes.shapeHeading = nil
 	for i, name := range slides {
+		number := "slide " + strconv.Itoa(i+1)
+		if name == "" {
+			lost.missing(number)
+			continue
+		}
 		text, w, err := slideText(ctx, z, name, &pptx, budget)
+		if errors.Is(err, errNoPart) {
+			lost.missing(number)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -89,8 +110,11 @@ func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget 
 		}
 		if target := relTarget(z, path.Join(path.Dir(name), "_rels", path.Base(name)+".rels"), "/notesSlide"); target != "" {
 			said, _, err := slideText(ctx, z, path.Join(path.Dir(name), target), &notes, budget)
-			if err != nil && !errors.Is(err, ErrOfficeDamaged) { // notes that cannot be read are left out
+			if err != nil && !errors.Is(err, ErrOfficeDamaged) {
 				return err
+			}
+			if lostNotes.Total++; err != nil { // notes that cannot be read are left out, and said to be
+				lostNotes.missing(number)
 			}
 			text += quoted(said)
 		}
@@ -130,8 +154,9 @@ func markdownOf(ctx context.Context, f *officeFormat, d *xml.Decoder) (string, *
 }
 
 // slideParts lists the slides in the order ppt/presentation.xml gives
-// them (its slide ids name relationships of its .rels part); without it,
-// ppt/slides/slide1.xml, slide2.xml, ….
+// them (its slide ids name relationships of its .rels part; "" for one
+// whose relationship is missing); when it resolves none of them,
+// ppt/slides/slide1.xml, slide2.xml, …, if there are any.
 func slideParts(z *zip.Reader) ([]string, error) {
 	targets := map[string]string{}
 	if f, err := z.Open("ppt/_rels/presentation.xml.rels"); err == nil {
@@ -149,16 +174,19 @@ func slideParts(z *zip.Reader) ([]string, error) {
 				return
 			}
 			for _, a := range e.Attr {
-				if a.Name.Space == nsRel && a.Name.Local == "id" && targets[a.Value] != "" {
+				if a.Name.Space == nsRel && a.Name.Local == "id" {
 					parts = append(parts, targets[a.Value])
+					break
 				}
 			}
 		})
 		f.Close()
 	}
-	if len(parts) > 0 {
+	if slices.ContainsFunc(parts, func(p string) bool { return p != "" }) {
 		return parts, nil
 	}
+	listed := parts // none resolved: the slides the archive holds, else these missing ones
+	parts = nil
 	for _, f := range z.File {
 		if n, ok := strings.CutPrefix(f.Name, "ppt/slides/slide"); ok && strings.HasSuffix(n, ".xml") {
 			parts = append(parts, f.Name)
@@ -169,5 +197,8 @@ func slideParts(z *zip.Reader) ([]string, error) {
 		return n
 	}
 	slices.SortFunc(parts, func(a, b string) int { return number(a) - number(b) })
+	if len(parts) == 0 {
+		return listed, nil
+	}
 	return parts, nil
 }

@@ -225,11 +225,12 @@ func (ix *Index) QueryWeight(query string) float64 {
 }
 
 // forms returns the index terms a query term may take: its own, its
-// one-syllable stem and its action's noun, or for a Hangul word the Latin
-// words that sound like it. Must be called with ix.mu held.
+// one-syllable stem and the other word documents use for it (an action's
+// noun, a synonym), or for a Hangul word the Latin words that sound like
+// it. Must be called with ix.mu held.
 func (ix *Index) forms(t queryTerm) []string {
 	if t.loan == nil {
-		return []string{t.term, t.alt, t.action}
+		return []string{t.term, t.alt, t.other}
 	}
 	return ix.loanForms(t.loan)
 }
@@ -352,10 +353,11 @@ func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
 		return idf * float64(tf) * (k1 + 1) / (float64(tf) + normBase + normPerTerm*float64(l))
 	}
 	for _, qt := range terms {
-		if alt := ix.postings[qt.alt]; qt.loan != nil || qt.action != "" || alt != nil && alt.n > 0 {
+		if alt := ix.postings[qt.alt]; qt.loan != nil || qt.other != "" || alt != nil && alt.n > 0 {
 			// A one-syllable word with a particle, a verb with its
-			// action's noun, or a loan word's Latin spellings: each
-			// document counts the best of the forms, once (see queryTerm).
+			// action's noun, a word with its synonym, or a loan word's
+			// Latin spellings: each document counts the best of the
+			// forms, once (see queryTerm).
 			best := map[uint32]float64{}
 			for _, t := range ix.forms(qt) {
 				pl := ix.postings[t]

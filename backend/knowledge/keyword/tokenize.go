@@ -96,9 +96,11 @@ func (a Analyzer) appendTokens(dst []string, s string, spacing bool) []string {
 // A Hangul word of a query also gives a term with no form of its own:
 // loan holds the word's beginnings and the keys of their sounds, looked
 // up among the index's Latin words (loanword.go); the search fills in the
-// forms it finds. The first bigram of a native verb also has the noun
-// documents use for its action (actions.go): a passage counts the better
-// of the two, once. Documents are indexed as written.
+// forms it finds. The first bigram of a word may also have another word
+// documents use for it (other): the noun of a native verb's action
+// (actions.go) or another everyday word for the same thing (synonyms.go);
+// a passage counts the better of the two, once. Documents are indexed as
+// written.
 //
 // A bigram across a space between two Hangul words (space, spacing.go)
 // is a term of a document, not of its words (Tokens leaves it out), and a
@@ -106,7 +108,7 @@ func (a Analyzer) appendTokens(dst []string, s string, spacing bool) []string {
 type queryTerm struct {
 	term, alt string
 	loan      []loanCandidate
-	action    string
+	other     string
 	space     bool
 	weight    float64
 }
@@ -177,7 +179,9 @@ func (a Analyzer) appendRun(dst []queryTerm, run string, sc script) []queryTerm 
 		// that holds it ("집에서": "집에" or "집").
 		dst[first].alt = oneSyllableStem(run)
 		if w := actionWord(run); w != "" {
-			dst[first].action = w
+			dst[first].other = w
+		} else if w := synonymWord(run); w != "" {
+			dst[first].other = w
 		}
 		if c := loanCandidates(run); c != nil {
 			dst = append(dst, queryTerm{loan: c})

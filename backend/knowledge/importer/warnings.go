@@ -1,0 +1,126 @@
+package importer
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// What the importer says about a file it imported, but not all as the
+// file had it. One rule holds for every format: what can be read is
+// imported, and what could not be is named in a warning, in words, rather
+// than the whole file refused (a book that lacks a chapter still has the
+// others) or the loss kept quiet. A file of which nothing can be read
+// fails (ErrOfficeDamaged), and a limit passed fails the file as before.
+
+// warnings gathers a reader's warnings as it reads.
+type warnings struct{ list []error }
+
+func (w *warnings) add(err error) {
+	if w != nil && err != nil {
+		w.list = append(w.list, err)
+	}
+}
+
+// maxNamed bounds the parts a warning names (and the characters of each):
+// the file chose the names, and a warning is one line.
+const (
+	maxNamed     = 5
+	maxNameChars = 80
+)
+
+// errNoPart marks a part a container's index names that the archive does
+// not hold, or that cannot be opened: left out with a warning
+// (*MissingParts), where a part that is there but does not parse fails
+// the file as damaged.
+var errNoPart = errors.New("missing from the archive or unreadable")
+
+// MissingParts is the warning about a container file (an EPUB book, a
+// presentation, a workbook, a Hancom document) whose index names parts it
+// does not hold: its spine, its list of slides, sheets or sections names
+// a part that is missing from the archive, outside it, or cannot be
+// opened. The parts that are there are imported.
+type MissingParts struct {
+	// Unit is what a part is to the person: "chapter", "slide",
+	// "section", "sheet", "speaker's notes".
+	Unit string
+	// Names are the first few missing parts, as the person knows them:
+	// slide numbers ("slide 3"), sheet names, chapter files.
+	Names []string
+	Count int // parts missing
+	Total int // parts the index names
+}
+
+// missing notes that the part name of the index could not be read.
+func (m *MissingParts) missing(name string) {
+	m.Count++
+	if len(m.Names) < maxNamed {
+		name = oneLine(name)
+		if utf8.RuneCountInString(name) > maxNameChars {
+			name = string([]rune(name)[:maxNameChars-1]) + "…"
+		}
+		m.Names = append(m.Names, name)
+	}
+}
+
+// all says whether none of the parts could be read: the file is damaged.
+func (m *MissingParts) all() bool { return m.Total > 0 && m.Count >= m.Total }
+
+// damaged is the error for a file none of whose parts could be read.
+func (m *MissingParts) damaged() error {
+	return fmt.Errorf("%w: the file names %d %s and holds none of them (%s)", ErrOfficeDamaged, m.Total, m.noun(m.Total), m.named())
+}
+
+// report adds m to w when a part was missing.
+func (m *MissingParts) report(w *warnings) {
+	if m.Count > 0 {
+		w.add(m)
+	}
+}
+
+func (m *MissingParts) noun(n int) string {
+	if n == 1 || strings.HasSuffix(m.Unit, "notes") {
+		return m.Unit
+	}
+	return m.Unit + "s"
+}
+
+func (m *MissingParts) named() string {
+	s := strings.Join(m.Names, ", ")
+	if more := m.Count - len(m.Names); more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return s
+}
+
+func (m *MissingParts) Error() string {
+	verb := "were"
+	if m.Count == 1 {
+		verb = "was"
+	}
+	return fmt.Sprintf("%d of %d %s %s not imported: missing from the file or unreadable (%s)", m.Count, m.Total, m.noun(m.Total), verb, m.named())
+}
+
+// CutShort is the warning about a file that ends before its document does
+// (an RTF file whose groups are still open, or whose binary data, \binN,
+// runs past its end): a download or copy cut short, or a damaged file.
+// The text up to the end is imported.
+type CutShort struct {
+	At     int64 // the byte where the file ends (its size)
+	Open   int   // groups still open at the end
+	Binary int64 // bytes of binary data announced at BinaryAt that the file lacks; 0: none
+	// BinaryAt is where the binary data that runs past the end begins.
+	BinaryAt int64
+}
+
+func (c *CutShort) Error() string {
+	if c.Binary > 0 {
+		return fmt.Sprintf("the file ends inside the binary data that begins at byte %d, %d bytes short of what it announces; it looks damaged or cut short, and only the text before it was imported", c.BinaryAt, c.Binary)
+	}
+	groups := "group is"
+	if c.Open != 1 {
+		groups = "groups are"
+	}
+	return fmt.Sprintf("the file ends at byte %d while %d %s still open; it looks cut short, and only the text up to there was imported", c.At, c.Open, groups)
+}

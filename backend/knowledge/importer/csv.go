@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // A CSV or TSV file is read as a sheet (sheets.go): its first row, which
@@ -19,22 +20,44 @@ import (
 // quotes may hold the separator, line breaks and doubled quotes; a quote
 // inside an unquoted field is a quote.
 func readCSV(ctx context.Context, path string, tr *TextReader, sink Sink) error {
-	sep := ','
+	var sep byte = ','
 	if strings.EqualFold(pathExt(path), ".tsv") {
 		sep = '\t'
 	}
 	s := newSheetWriter(path, KindCSV, sink)
 	s.sheet("")
 	var (
-		field             strings.Builder
-		quoted, quoteSeen bool // in a quoted field; a quote just seen in it
-		started           bool // the field has begun (a quote opens only a field's first character)
-		cr                bool // the line ended at a CR: a LF next is the same line end
+		field             []byte // the field so far; reused from field to field
+		quoted, quoteSeen bool   // in a quoted field; a quote just seen in it
+		started           bool   // the field has begun (a quote opens only a field's first character)
+		cr                bool   // the line ended at a CR: a LF next is the same line end
 		rows              int
 	)
+	// add appends text to the field, handing the field on each time it
+	// holds maxHeld bytes or more, at the first character's end there.
+	add := func(text string) error {
+		for len(text) > 0 {
+			room := maxHeld - len(field)
+			if len(text) < room {
+				field = append(field, text...)
+				return nil
+			}
+			cut := max(room, 1)
+			for cut < len(text) && !utf8.RuneStart(text[cut]) {
+				cut++
+			}
+			field = append(field, text[:cut]...)
+			text = text[cut:]
+			if err := sheetCell(s, field); err != nil {
+				return err
+			}
+			field = field[:0]
+		}
+		return nil
+	}
 	endField := func() error {
-		err := s.cell(field.String())
-		field.Reset()
+		err := sheetCell(s, field)
+		field = field[:0]
 		quoted, quoteSeen, started = false, false, false
 		return err
 	}
@@ -50,6 +73,10 @@ func readCSV(ctx context.Context, path string, tr *TextReader, sink Sink) error 
 		}
 		return nil
 	}
+	// The separator, quotes and line ends are ASCII, so the text is
+	// scanned a byte at a time and copied in runs between them: a rune at
+	// a time, with a builder per field, read 24 MB in 570 ms where plain
+	// text takes 83.
 	for {
 		text, err := tr.Next()
 		if errors.Is(err, io.EOF) {
@@ -58,52 +85,71 @@ func readCSV(ctx context.Context, path string, tr *TextReader, sink Sink) error 
 		if err != nil {
 			return err
 		}
-		for _, r := range text {
+		for i := 0; i < len(text); {
+			c := text[i]
 			afterCR := cr
 			cr = false
-			if quoteSeen { // the quote before r ended the quoted part, or r doubles it
+			if quoteSeen { // the quote before c ended the quoted part, or c doubles it
 				quoteSeen = false
-				if r == '"' {
-					field.WriteRune('"')
+				if c == '"' {
+					if err := add(`"`); err != nil {
+						return err
+					}
+					i++
 					continue
 				}
 				quoted = false
 			}
+			if quoted { // up to the next quote
+				j := strings.IndexByte(text[i:], '"')
+				if j < 0 {
+					j = len(text) - i
+				}
+				if err := add(text[i : i+j]); err != nil {
+					return err
+				}
+				if i += j; i < len(text) {
+					quoteSeen = true
+					i++
+				}
+				continue
+			}
 			switch {
-			case quoted && r == '"':
-				quoteSeen = true
-				continue
-			case quoted:
-				field.WriteRune(r)
-			case r == '"' && !started:
+			case c == '"' && !started:
 				quoted, started = true, true
+				i++
 				continue
-			case r == sep:
+			case c == sep:
 				if err := endField(); err != nil {
 					return err
 				}
+				i++
 				continue
-			case r == '\n' && afterCR: // the LF of a CRLF
+			case c == '\n' && afterCR: // the LF of a CRLF
+				i++
 				continue
-			case r == '\n' || r == '\r': // a CR alone ends a line too: Excel for Mac's "CSV (Macintosh)"
+			case c == '\n' || c == '\r': // a CR alone ends a line too: Excel for Mac's "CSV (Macintosh)"
 				if err := endLine(); err != nil {
 					return err
 				}
-				cr = r == '\r'
+				cr = c == '\r'
+				i++
 				continue
-			default:
-				field.WriteRune(r)
+			}
+			// A run of the field's own text, to the next separator or line
+			// end (a quote inside an unquoted field is a quote).
+			j := i + 1
+			for j < len(text) && text[j] != sep && text[j] != '\n' && text[j] != '\r' {
+				j++
+			}
+			if err := add(text[i:j]); err != nil {
+				return err
 			}
 			started = true
-			if field.Len() >= maxHeld {
-				if err := s.cell(field.String()); err != nil {
-					return err
-				}
-				field.Reset()
-			}
+			i = j
 		}
 	}
-	if field.Len() > 0 || s.places > 0 || s.empty > 0 {
+	if len(field) > 0 || s.places > 0 || s.empty > 0 {
 		if err := endField(); err != nil {
 			return err
 		}

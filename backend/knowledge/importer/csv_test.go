@@ -1,7 +1,9 @@
 package importer
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode"
@@ -66,6 +68,59 @@ func FuzzCSV(f *testing.F) {
 		}
 		if want := letters(string(data)); utf8.Valid(data) && !strings.ContainsRune(string(data), 0) && letters(got.String()) != want {
 			t.Fatalf("letters %q, want %q", letters(got.String()), want)
+		}
+	})
+}
+
+// discard is a Sink that keeps nothing.
+type discard struct{}
+
+func (discard) Begin(Document) error { return nil }
+func (discard) Text(string) error    { return nil }
+func (discard) End(Document) error   { return nil }
+
+// budgetRows is a CSV of n rows as a Korean budget sheet holds them
+// (date, name, place, amount, note): 600,000 of them are 24 MB.
+func budgetRows(n int) []byte {
+	names, places := []string{"김민준", "이서연", "박지호", "최유나"}, []string{"서울", "부산", "대구", "광주"}
+	var b strings.Builder
+	b.WriteString("날짜,이름,지역,금액,비고\n")
+	for i := range n {
+		fmt.Fprintf(&b, "2025-%02d-%02d,%s,%s,%d,ok%d\n", i%12+1, i%28+1, names[i%4], places[i/4%4], 1000+i*7919%999000, i%100)
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkReadCSV reads a 24 MB CSV as a sheet, and the same bytes as
+// plain text (BenchmarkReadCSVAsText), to compare what the sheet costs:
+// `go test -bench ReadCSV -cpuprofile` shows where.
+func BenchmarkReadCSV(b *testing.B)       { benchmarkRead(b, "budget.csv") }
+func BenchmarkReadCSVAsText(b *testing.B) { benchmarkRead(b, "budget.txt") }
+
+func benchmarkRead(b *testing.B, name string) {
+	data := budgetRows(600_000)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := (Importer{}).Read(context.Background(), name, bytes.NewReader(data), discard{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// FuzzOneSpaced: a cell is left as it is exactly when splitting it into
+// words and joining them with single spaces would give it back, so that
+// the fast path writes what the slow one would.
+func FuzzOneSpaced(f *testing.F) {
+	for _, s := range []string{"", "a", "a b", " a", "a ", "a  b", "a\tb", "가\u00a0나", "x\u3000y", "\u0085", "a\u200bb", "\xff", "2025-03-19", "이서연"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := strings.Join(strings.Fields(s), " ") == s
+		if got := oneSpaced(s); got != want {
+			t.Fatalf("oneSpaced(%q) = %v, want %v", s, got, want)
+		}
+		if got := oneSpaced([]byte(s)); got != want {
+			t.Fatalf("oneSpaced([]byte(%q)) = %v, want %v", s, got, want)
 		}
 	})
 }

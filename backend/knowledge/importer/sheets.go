@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // A spreadsheet (.xlsx, .ods) is read a sheet a section. A sheet's
@@ -49,9 +51,9 @@ type sheetWriter struct {
 	w      *mdWriter
 	name   string // the sheet being read
 	header bool   // whether its first row (its heading) is written
-	row    strings.Builder
-	places int // the cells of the row so far, empty ones too
-	empty  int // empty cells since the row's last value
+	row    []byte // the row so far; reused from row to row
+	places int    // the cells of the row so far, empty ones too
+	empty  int    // empty cells since the row's last value
 }
 
 func newSheetWriter(path string, kind Kind, sink Sink) *sheetWriter {
@@ -63,33 +65,76 @@ func newSheetWriter(path string, kind Kind, sink Sink) *sheetWriter {
 // sheet starts a sheet.
 func (s *sheetWriter) sheet(name string) {
 	s.name, s.header = strings.TrimSpace(name), false
-	s.row.Reset()
+	s.row = s.row[:0]
 	s.places, s.empty = 0, 0
 }
 
 // cell adds a cell to the row being read; an empty one only holds its
 // place.
-func (s *sheetWriter) cell(text string) error {
-	text = strings.Join(strings.Fields(text), " ")
-	if text == "" {
+func (s *sheetWriter) cell(text string) error { return sheetCell(s, text) }
+
+// sheetCell is cell for text as a string or as bytes: a CSV field is
+// written from the splitter's buffer without a string of its own.
+func sheetCell[T string | []byte](s *sheetWriter, text T) error {
+	if !oneSpaced(text) {
+		return putCell(s, strings.Join(strings.Fields(string(text)), " "))
+	}
+	return putCell(s, text)
+}
+
+// putCell adds text, its spaces already as cell leaves them.
+func putCell[T string | []byte](s *sheetWriter, text T) error {
+	if len(text) == 0 {
 		s.empty++
 		return nil
 	}
 	if s.places > 0 || s.empty > 0 {
 		for range min(s.empty, maxSheetGap) {
-			s.row.WriteString(cellSep)
+			s.row = append(s.row, cellSep...)
 		}
 		if s.places > 0 {
-			s.row.WriteString(cellSep)
+			s.row = append(s.row, cellSep...)
 		}
 	}
-	s.row.WriteString(text)
+	s.row = append(s.row, text...)
 	s.places += s.empty + 1
 	s.empty = 0
-	if s.row.Len() > maxHeld {
+	if len(s.row) > maxHeld {
 		return s.endRow() // a row without end goes on as the next paragraph
 	}
 	return nil
+}
+
+// oneSpaced says whether text is already as strings.Fields and a join
+// with single spaces would leave it (most cells are), so that it need not
+// be split: no space at either end, no two together, no space but ' '.
+func oneSpaced[T string | []byte](text T) bool {
+	prevSpace := true // at the start, a space would be leading
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == ' ':
+				if prevSpace {
+					return false
+				}
+				prevSpace = true
+			case c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+				return false
+			default:
+				prevSpace = false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(string(text[i:min(i+utf8.UTFMax, len(text))]))
+		if unicode.IsSpace(r) {
+			return false
+		}
+		prevSpace = false
+		i += size
+	}
+	return !prevSpace || len(text) == 0
 }
 
 // skip holds the places of n empty cells (a gap in Excel's cell
@@ -98,8 +143,8 @@ func (s *sheetWriter) skip(n int) { s.empty += min(n, maxSheetGap) }
 
 // endRow writes the row read: the sheet's heading if it is the first.
 func (s *sheetWriter) endRow() error {
-	text := s.row.String()
-	s.row.Reset()
+	text := string(s.row)
+	s.row = s.row[:0]
 	s.places, s.empty = 0, 0
 	if text == "" {
 		return nil

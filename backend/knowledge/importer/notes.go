@@ -122,6 +122,27 @@ func readWordNotes(ctx context.Context, z *zip.Reader, f *officeFormat, main str
 	return n, n.readSettings(z, relPart(z, main, rels, "/settings", "settings.xml"), budget)
 }
 
+// missingNotes lists the notes parts the relationships of the Word file's
+// main part name that z lacks (or cannot open): their notes' text would
+// be lost without a word, the marks in the body left out.
+func missingNotes(z *zip.Reader, main string) []string {
+	rels := path.Join(path.Dir(main), "_rels", path.Base(main)+".rels")
+	var missing []string
+	for _, typ := range []string{"/footnotes", "/endnotes"} {
+		if relTarget(z, rels, typ) == "" {
+			continue // no notes of this kind
+		}
+		name := relPart(z, main, rels, typ, "")
+		f, err := z.Open(name)
+		if err != nil {
+			missing = append(missing, name)
+			continue
+		}
+		f.Close()
+	}
+	return missing
+}
+
 // relPart is the part of z the main part's relationships rels name by
 // type typ, else word/name.
 func relPart(z *zip.Reader, main, rels, typ, name string) string {

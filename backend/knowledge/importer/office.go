@@ -441,6 +441,14 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 		return lost.damaged()
 	}
 	lost.report(warn)
+	if kind == KindWord {
+		gone := missingNotes(z, parts[0])
+		notesLost := &MissingParts{Unit: "notes part", Total: len(gone)}
+		for _, name := range gone {
+			notesLost.missing(name)
+		}
+		notesLost.report(warn)
+	}
 	return w.end()
 }
 

@@ -210,7 +210,19 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		return lost.damaged()
 	}
 	lost.report(warn)
-	return s.w.end()
+	// Cells naming shared strings the workbook lacks (its
+	// xl/sharedStrings.xml missing or cut short) are empty: said so, and
+	// a workbook whose only text they were is damaged, not empty.
+	strs := &MissingParts{Unit: "text cell", Total: book.stringCells}
+	if book.lostStrings > 0 {
+		strs.Count, strs.Names = book.lostStrings, []string{"their text is not in xl/sharedStrings.xml"}
+	}
+	err = s.w.end()
+	if errors.Is(err, ErrEmpty) && strs.Count > 0 {
+		return strs.damaged()
+	}
+	strs.report(warn)
+	return err
 }
 
 type xlsxSheet struct{ name, part string }
@@ -277,6 +289,9 @@ type xlsxBook struct {
 	text    []byte
 	ends    []uint32
 	formats []cellFormat // per cell format (a cell's s attribute)
+	// stringCells counts the cells naming a shared string, lostStrings
+	// those whose string the workbook lacks.
+	stringCells, lostStrings int
 	epoch   time.Time
 }
 
@@ -521,6 +536,7 @@ func (b *xlsxBook) readSheet(ctx context.Context, d *xml.Decoder, s *sheetWriter
 func (b *xlsxBook) shown(typ, style, v string) string {
 	switch typ {
 	case "s":
+		b.stringCells++
 		if i := atoiOr(v, -1); i >= 0 && i < len(b.ends) {
 			start := uint32(0)
 			if i > 0 {
@@ -528,6 +544,7 @@ func (b *xlsxBook) shown(typ, style, v string) string {
 			}
 			return string(b.text[start:b.ends[i]])
 		}
+		b.lostStrings++
 		return ""
 	case "b":
 		if v == "1" {

@@ -292,7 +292,7 @@ type xlsxBook struct {
 	// stringCells counts the cells naming a shared string, lostStrings
 	// those whose string the workbook lacks.
 	stringCells, lostStrings int
-	epoch   time.Time
+	epoch                    time.Time
 }
 
 // readStrings reads the shared strings, which text cells name by index.

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -570,4 +571,70 @@ var builtinFormats = map[int]string{
 	9: "0%", 10: "0.00%", 11: "0.00E+00", 37: "#,##0 ;(#,##0)", 38: "#,##0 ;(#,##0)", 39: "#,##0.00;(#,##0.00)", 40: "#,##0.00;(#,##0.00)",
 	41: `_(* #,##0_);_(* \(#,##0\);_(* "-"_);_(@_)`, 42: `_(* #,##0_);_(* \(#,##0\);_(* "-"_);_(@_)`,
 	43: `_(* #,##0.00_);_(* \(#,##0.00\);_(* "-"??_);_(@_)`, 44: `_(* #,##0.00_);_(* \(#,##0.00\);_(* "-"??_);_(@_)`, 48: "##0.0E+0",
+}
+
+// elapsed is a duration's format: [h]:mm:ss shows 1.5 days as 36:00:00,
+// where a time of day would be 12:00; a timesheet's hours are in it.
+type elapsed struct {
+	unit    byte // 'h', 'm' or 's': the unit that counts past a day, hour or minute; 0: not a duration
+	seconds bool // [h]:mm:ss and [m]:ss show seconds too
+	width   int  // the digits the first unit shows at least ([hh]: 2)
+}
+
+// elapsedOf reads an elapsed-time code: its first bracket of h, m or s
+// letters only, outside quotes.
+func elapsedOf(code string) elapsed {
+	var e elapsed
+	quoted := false
+	for i := 0; i < len(code) && i < maxFormatCode; i++ {
+		switch c := code[i] | 0x20; {
+		case code[i] == '"':
+			quoted = !quoted
+		case quoted:
+		case code[i] == '\\':
+			i++
+		case code[i] == '[' && e.unit == 0:
+			end := strings.IndexByte(code[i:], ']')
+			if end < 2 {
+				return elapsed{}
+			}
+			inner := strings.ToLower(code[i+1 : i+end])
+			if strings.Trim(inner, inner[:1]) != "" || strings.IndexByte("hms", inner[0]) < 0 {
+				i += end
+				continue // a colour, a locale, a condition
+			}
+			e.unit, e.width = inner[0], min(len(inner), 10)
+			i += end
+		case e.unit != 0 && e.unit != 's' && c == 's':
+			e.seconds = true
+		}
+	}
+	return e
+}
+
+// format shows v days as the duration's format does: hours (or minutes,
+// or seconds) past the day, then minutes and seconds under 60.
+func (e elapsed) format(v float64) string {
+	if math.IsNaN(v) || math.Abs(v) > 1e9 {
+		return generalNumber(v)
+	}
+	sign := ""
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	total := int64(math.Round(v * 86400))
+	two := func(n int64) string { return fmt.Sprintf("%02d", n) }
+	first := func(n int64) string { return sign + fmt.Sprintf("%0*d", e.width, n) }
+	switch {
+	case e.unit == 'h' && e.seconds:
+		return first(total/3600) + ":" + two(total/60%60) + ":" + two(total%60)
+	case e.unit == 'h':
+		total = int64(math.Round(v * 1440))
+		return first(total/60) + ":" + two(total%60)
+	case e.unit == 'm' && e.seconds:
+		return first(total/60) + ":" + two(total%60)
+	case e.unit == 'm':
+		return first(int64(math.Round(v * 1440)))
+	}
+	return first(total)
 }

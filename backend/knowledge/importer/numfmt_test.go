@@ -99,6 +99,38 @@ func TestNumberFormats(t *testing.T) {
 	}
 }
 
+// TestElapsed: a duration's format counts hours (minutes, seconds) past
+// the day, as a timesheet shows them: 1.5 days in [h]:mm:ss is 36:00:00,
+// not a date and a time of day.
+func TestElapsed(t *testing.T) {
+	for _, tt := range []struct {
+		code string
+		v    float64
+		want string
+	}{
+		{"[h]:mm:ss", 1.5, "36:00:00"},
+		{"[h]:mm", 1.25, "30:00"},
+		{"[hh]:mm", 0.0104166666666667, "00:15"},
+		{"[H]:MM:SS", 2.0 / 86400, "0:00:02"},
+		{"[mm]:ss", 0.5 / 24, "30:00"},
+		{"[m]", 1, "1440"},
+		{"[ss]", 1.0 / 1440, "60"},
+		{"[h]:mm:ss", -0.5, "-12:00:00"},
+		{"[Red][h]:mm", 1, "24:00"},
+		{"[h]:mm", 1e12, "1000000000000"},
+	} {
+		e := elapsedOf(tt.code)
+		if got := e.format(tt.v); e.unit == 0 || got != tt.want {
+			t.Errorf("%q of %v: %q (%+v), want %q", tt.code, tt.v, got, e, tt.want)
+		}
+	}
+	for _, code := range []string{"h:mm", "[Red]0.00", `"[h]"0`, "[$-412]yyyy-mm-dd", "[>=1]0", "[]"} {
+		if e := elapsedOf(code); e.unit != 0 {
+			t.Errorf("%q is no duration: %+v", code, e)
+		}
+	}
+}
+
 // FuzzNumFormat: any code and number give text without panic, bounded
 // by the code and the number's digits, and valid UTF-8 when the code is.
 func FuzzNumFormat(f *testing.F) {
@@ -108,6 +140,9 @@ func FuzzNumFormat(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, code string, v float64) {
 		got := parseNumFormat(code).format(v)
+		if e := elapsedOf(code); e.unit != 0 && len(e.format(v)) > 40 {
+			t.Fatalf("%q of %v: %q", code, v, e.format(v))
+		}
 		if limit := 4*len(code) + 2*maxFormatDecimals + 500; len(got) > limit {
 			t.Fatalf("%q of %v: %d bytes, past %d", code, v, len(got), limit)
 		}
@@ -136,6 +171,7 @@ func TestNumberFormatsByLibreOffice(t *testing.T) {
 		{"지수", "0.00E+00", 12345}, {"천 나눔", "#,##0,", 1500000}, {"단위", `0" kg"`, 12}, {"전화", "000-0000", 5551234},
 		{"영은 줄표", `#,##0;-#,##0;"-"`, 0}, {"회계", `_-* #,##0_-;-* #,##0_-;_-* "-"_-;_-@_-`, 1500000},
 		{"회계 원화", `_-[$₩-412]* #,##0_-;-[$₩-412]* #,##0_-;_-[$₩-412]* "-"_-;_-@_-`, -300000}, {"일반", "General", 0.1},
+		{"근무 시간", "[h]:mm", 1.25}, {"누적 시간", "[h]:mm:ss", 1.5}, {"분초", "[mm]:ss", 0.0208333333333333}, {"두 자리 시간", "[hh]:mm", 0.0104166666666667},
 	}
 	var formats, xfs, data strings.Builder
 	xfs.WriteString(`<xf numFmtId="0"/>`)

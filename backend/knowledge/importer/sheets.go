@@ -347,12 +347,16 @@ func (b *xlsxBook) readStrings(z *zip.Reader, budget *xmlBudget) error {
 // cellFormat is how a cell format shows a number: as a date (or a time),
 // or by its number format (nil: General).
 type cellFormat struct {
-	date   bool
-	number *numFormat
+	date    bool
+	elapsed elapsed // a duration's unit ([h]:mm:ss), 0 for none
+	number  *numFormat
 }
 
 // formatOf parses a number format code.
 func formatOf(code string) cellFormat {
+	if e := elapsedOf(code); e.unit != 0 {
+		return cellFormat{elapsed: e}
+	}
 	if formatShape(code) == shapeDate {
 		return cellFormat{date: true}
 	}
@@ -361,6 +365,9 @@ func formatOf(code string) cellFormat {
 
 // builtinFormat is one of Excel's built-in number formats.
 func builtinFormat(id int) cellFormat {
+	if id == 46 {
+		return formatOf("[h]:mm:ss")
+	}
 	if builtinShape(id) == shapeDate {
 		return cellFormat{date: true}
 	}
@@ -561,6 +568,9 @@ func (b *xlsxBook) shown(typ, style, v string) string {
 	var cf cellFormat
 	if i := atoiOr(style, -1); i >= 0 && i < len(b.formats) {
 		cf = b.formats[i]
+	}
+	if cf.elapsed.unit != 0 {
+		return cf.elapsed.format(f)
 	}
 	if cf.date {
 		if f >= 0 && f < 2958466 {

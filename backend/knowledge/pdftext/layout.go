@@ -147,11 +147,36 @@ type band struct {
 // line is never torn apart, and it never puts two glyphs at the same place
 // on one line: two lines of small type beside a large heading overlap the
 // heading, not each other.
+//
+// A mark much smaller than its text (a footnote's number, a superscript)
+// that PDFium read right after or before a glyph it is raised beside
+// joins that glyph's line once the lines are there. Taken top to bottom
+// with the rest, a raised mark came before its own line and joined
+// whatever line it touched above (a note in a frame beside the
+// paragraph), and was read apart from its word when the frame turned out
+// to be a column of its own ("학사 운영에 / 1 / 필요한 사항을").
 func bandsOf(items []item) []band {
-	runs := runsOf(items)
-	sort.SliceStable(runs, func(i, j int) bool { return runs[i].base > runs[j].base })
+	runs := runsOf(items) // in PDFium's order
+	marks := markRuns(runs)
+	if marks != nil {
+		order := make([]int, len(runs))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(i, j int) bool { return runs[order[i]].base > runs[order[j]].base })
+		sr, sm := make([]band, len(runs)), make([]int, len(runs))
+		for i, o := range order {
+			sr[i], sm[i] = runs[o], marks[o]
+		}
+		runs, marks = sr, sm
+	} else {
+		sort.SliceStable(runs, func(i, j int) bool { return runs[i].base > runs[j].base })
+	}
 	var bands []band
-	for _, r := range runs {
+	for i, r := range runs {
+		if marks != nil && marks[i] != 0 {
+			continue
+		}
 		best, bestOv := -1, 0.0
 		for k := len(bands) - 1; k >= 0 && k >= len(bands)-8; k-- {
 			b := &bands[k]
@@ -164,16 +189,115 @@ func bandsOf(items []item) []band {
 			}
 		}
 		if best < 0 {
-			bands = append(bands, band{items: r.items, lo: r.lo, hi: r.hi, h: r.h, base: r.base})
+			bands = append(bands, r)
 			continue
 		}
-		b := &bands[best]
-		b.items = mergeAlong(b.items, r.items)
-		if r.h > b.h {
-			b.lo, b.hi, b.h, b.base = r.lo, r.hi, r.h, r.base
+		joinBand(&bands[best], r)
+	}
+	if marks == nil {
+		return bands
+	}
+	lineOf := map[int]int{} // the line of each glyph, by its place in PDFium's order
+	for k, b := range bands {
+		for _, it := range b.items {
+			lineOf[it.seq] = k
 		}
 	}
+	n := len(bands)
+	for i, r := range runs {
+		if marks[i] == 0 {
+			continue
+		}
+		if k, ok := lineOf[marks[i]-1]; ok && !collides(bands[k].items, r.items) {
+			joinBand(&bands[k], r)
+		} else {
+			bands = append(bands, r) // a line of its own, put in place below
+		}
+	}
+	if len(bands) > n {
+		sort.SliceStable(bands, func(i, j int) bool { return bands[i].base > bands[j].base })
+	}
 	return bands
+}
+
+// maxMark is the most glyphs a mark has ("12)", "*", "†").
+const maxMark = 3
+
+// smallMark is the share of a line's text size under which a run beside
+// it is a mark on the line (a superscript is about 0.6 of its text, LaTeX's
+// 0.7), not text of its own.
+const smallMark = 0.75
+
+// markRuns finds the runs (in PDFium's order) that are marks on another
+// run's line: maxMark glyphs at most, smaller than smallMark of the text
+// of the run PDFium read just before or after it (a line's text, longer
+// than a mark; a lone math symbol's box is no measure), raised beside that
+// run's glyph next to it (a subscript, a bullet drawn after the line
+// above, is left to the usual rule). marks[i] is one more than that
+// glyph's place in PDFium's order (seq), 0 for any other run; nil when
+// there is none.
+func markRuns(runs []band) []int {
+	var marks []int
+	for i, r := range runs {
+		if len(r.items) > maxMark {
+			continue
+		}
+		lo, hi := seqSpan(r.items)
+		for _, j := range []int{i - 1, i + 1} {
+			if j < 0 || j >= len(runs) || len(runs[j].items) <= maxMark {
+				continue // no neighbour, or not a line's text
+			}
+			// The glyph read just before or just after r.
+			nlo, nhi := seqSpan(runs[j].items)
+			s := nhi
+			if j > i {
+				s = nlo
+			}
+			if s != lo-1 && s != hi+1 {
+				continue
+			}
+			var g item
+			for _, it := range runs[j].items {
+				if it.seq == s {
+					g = it
+				}
+			}
+			if g.space || g.r == 0 || r.h >= smallMark*textSize(runs[j].items) {
+				continue
+			}
+			// Raised beside the glyph: its foot within the glyph's height,
+			// and no further from it than a third of the glyph's size.
+			gap := r.items[0].x0 - g.x1
+			if j > i {
+				gap = g.x0 - lastEnd(r.items)
+			}
+			if r.lo > g.lo && r.lo < g.hi && math.Abs(gap) <= g.h/3 {
+				if marks == nil {
+					marks = make([]int, len(runs))
+				}
+				marks[i] = s + 1
+				break
+			}
+		}
+	}
+	return marks
+}
+
+// seqSpan is the first and the last place in PDFium's order of a run's
+// glyphs (sorted along the line, not in that order).
+func seqSpan(items []item) (lo, hi int) {
+	lo, hi = items[0].seq, items[0].seq
+	for _, it := range items[1:] {
+		lo, hi = min(lo, it.seq), max(hi, it.seq)
+	}
+	return lo, hi
+}
+
+func joinBand(b *band, r band) {
+	b.items = mergeAlong(b.items, r.items)
+	if r.h > b.h {
+		b.lo, b.hi, b.h, b.base = r.lo, r.hi, r.h, r.base
+	}
 }
 
 // runsOf cuts glyphs (in PDFium's order) into runs, each sorted along its

@@ -614,6 +614,46 @@ func TestPageTextFootnotesUnderColumns(t *testing.T) {
 	}
 }
 
+// TestPageTextMarkBesideFrame: a footnote's mark raised after a word of
+// a paragraph stays on its line when a note in a frame beside the
+// paragraph (Writer's text frame, 9 pt) has a line at the mark's height.
+// Lines were formed top to bottom, and the mark, higher than its own line,
+// joined the frame's line, which it overlapped more; the frame was then
+// read as a column of its own and the mark came out alone between the
+// paragraph's lines ("학사 운영에 / 1 / 필요한 사항을").
+func TestPageTextMarkBesideFrame(t *testing.T) {
+	body := []string{"제1조 이 규정은 한빛대학교 학칙에 따라 학사 운영에", "필요한 사항을 정함을 목적으로 한다.",
+		"이 규정에서 정하지 아니한 사항은 총장이 따로 정한다", "학사 운영의 세부 사항은 교무처장이 공고한다"}
+	frame := []string{"참고 이 규정은 이천이십사년", "삼월 일일 전부 개정되었으며", "개정 전 입학생에게도 적용"}
+	small := func(text string, x, y float64) []glyph {
+		line := glyphLine(text, x, y, nil)
+		for i, g := range line {
+			if !g.gen {
+				line[i].x0, line[i].x1 = x+0.9*(g.x0-x), x+0.9*(g.x1-x)
+				line[i].lo, line[i].hi, line[i].h = y-1.8, y+7.2, 9
+			}
+		}
+		return line
+	}
+	var gs []glyph
+	for i, l := range body {
+		y := 700 - 22*float64(i)
+		gs = append(append(gs, brk()), glyphLine(l, 72, y, nil)...)
+		if i == 1 { // the mark, drawn right after the full stop, 4 pt up
+			end := gs[len(gs)-1].x1
+			gs = append(gs, glyph{r: '1', x0: end, x1: end + 3, lo: y + 4, hi: y + 10, h: 6})
+		}
+	}
+	for i, l := range frame {
+		gs = append(append(gs, brk()), small(l, 380, 700-15*float64(i))...)
+	}
+	want := append([]string{body[0], body[1] + "1"}, body[2:]...)
+	want = append(want, frame...)
+	if got := nonEmptyLines(pageText(gs[1:])); got != strings.Join(want, "\n") {
+		t.Errorf("a mark beside a frame:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+	}
+}
+
 // BenchmarkPageTextGrid lays out a page-sized table of 40 narrow columns
 // and 200 rows with ragged cells: thousands of white strips to test, the
 // worst case of the gutter search.

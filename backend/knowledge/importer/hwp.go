@@ -62,8 +62,11 @@ const (
 var oleMagic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
 
 // readHWP hands the body of the HWP 5.0 file in r to sink as one Markdown
-// document, as readOffice does for the XML formats.
-func readHWP(ctx context.Context, path string, r io.Reader, sink Sink) error {
+// document, as readOffice does for the XML formats. Its sections are
+// numbered from 0 without gaps (BodyText/Section0, Section1, …): one
+// missing between them is named in a warning (*MissingParts), the others
+// read.
+func readHWP(ctx context.Context, path string, r io.Reader, sink Sink, warn *warnings) error {
 	ra, size, err := readerAt(r)
 	if err != nil {
 		return err
@@ -121,6 +124,7 @@ func readHWP(ctx context.Context, path string, r io.Reader, sink Sink) error {
 		}
 	}
 	budget.release()
+	s.missing.report(warn)
 	return w.end()
 }
 
@@ -128,6 +132,7 @@ func readHWP(ctx context.Context, path string, r io.Reader, sink Sink) error {
 type hwpStreams struct {
 	header, docInfo *mscfb.File
 	sections        []*mscfb.File // in order
+	missing         *MissingParts // the numbers missing between them
 	// viewText: the body is only in ViewText, a distribution document's
 	// encrypted copy.
 	viewText bool
@@ -165,6 +170,17 @@ func hwpStreamsOf(c *mscfb.Reader) (hwpStreams, error) {
 		s.viewText = true
 	}
 	slices.SortStableFunc(s.sections, func(a, b *mscfb.File) int { return number[a] - number[b] })
+	s.missing = &MissingParts{Unit: "section"}
+	next := 0 // the section number expected next
+	for _, f := range s.sections {
+		k := number[f]
+		for ; next < k && len(s.missing.Names) < maxNamed; next++ {
+			s.missing.missing("BodyText/Section" + strconv.Itoa(next))
+		}
+		s.missing.Count += max(k-next, 0) // a gap of millions is counted, not walked
+		next = max(next, k+1)
+	}
+	s.missing.Total = next
 	return s, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -152,7 +153,9 @@ func previewWords(t *testing.T, path string) []string {
 	return nil
 }
 
-// hwpFileText reads the file at path as the app does, from the open file.
+// hwpFileText reads the file at path as the app does, from the open file;
+// a real file whose sections are all there warns of nothing, so a
+// warning fails it.
 func hwpFileText(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -160,8 +163,12 @@ func hwpFileText(path string) (string, error) {
 	}
 	defer f.Close()
 	var c collector
-	if _, err := (Importer{}).Read(context.Background(), path, f, &c); err != nil {
+	warns, err := (Importer{}).Read(context.Background(), path, f, &c)
+	if err != nil {
 		return "", err
+	}
+	if len(warns) > 0 {
+		return "", fmt.Errorf("warnings: %v", warns)
 	}
 	var b strings.Builder
 	for _, d := range c.docs {

@@ -150,7 +150,7 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 		case KindSlides:
 			return readSlides(ctx, path, r, sink, &warn)
 		case KindHWP:
-			return readHWP(ctx, path, r, sink)
+			return readHWP(ctx, path, r, sink, &warn)
 		case KindXLSX:
 			return readXLSX(ctx, path, r, sink, &warn)
 		case KindODS:

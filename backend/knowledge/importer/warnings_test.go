@@ -7,8 +7,11 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/hwptest"
 )
 
 // without is the ZIP archive data with the parts names left out.
@@ -121,6 +124,12 @@ func TestMissingPartsAreWarned(t *testing.T) {
 			[]string{"본문이다."}, nil, nil, MissingParts{Unit: "notes part", Names: []string{"word/footnotes.xml"}, Count: 1, Total: 1}},
 		{"Word: notes that are there", "논문.docx", docxOf(t, noted("본문이다.", "footnote", "1"), "", footnotesXML(footnote("1", "출처")), part{"word/_rels/document.xml.rels", `<Relationships ` + relsNS + `><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes" Target="footnotes.xml"/></Relationships>`}),
 			[]string{"본문이다.[^1]", "[^1] 출처"}, nil, nil, MissingParts{}},
+		{"HWP: a section between others", "문서.hwp", hwpOfSections(0, 2, 3), []string{"구역 0", "구역 2", "구역 3"}, nil, nil, MissingParts{Unit: "section", Names: []string{"BodyText/Section1"}, Count: 1, Total: 4}},
+		{"HWP: the first sections", "문서.hwp", hwpOfSections(7), []string{"구역 7"}, nil, nil,
+			MissingParts{Unit: "section", Names: []string{"BodyText/Section0", "BodyText/Section1", "BodyText/Section2", "BodyText/Section3", "BodyText/Section4"}, Count: 7, Total: 8}},
+		{"HWP: a gap of two billion is counted, not walked", "문서.hwp", hwpOfSections(0, 2_000_000_000), []string{"구역 0", "구역 2000000000"}, nil, nil,
+			MissingParts{Unit: "section", Names: []string{"BodyText/Section1", "BodyText/Section2", "BodyText/Section3", "BodyText/Section4", "BodyText/Section5"}, Count: 1_999_999_999, Total: 2_000_000_001}},
+		{"a complete HWP file", "문서.hwp", hwpOfSections(0, 1, 2), []string{"구역 0", "구역 1", "구역 2"}, nil, nil, MissingParts{}},
 		{"complete files warn of nothing", "책.epub", epubOf(t, chapters), []string{"첫 장", "둘째 장", "셋째 장"}, nil, nil, MissingParts{}},
 		{"a complete deck with notes", "발표.pptx", deck(t, "메모", slides), []string{"첫 슬라이드", "> 메모", "셋째 슬라이드"}, nil, []int{1, 2, 3}, MissingParts{}},
 		{"a complete workbook", "가계부.xlsx", xlsxOf(t, "", "", "", sheets...), []string{"월급", "월세", "적금"}, nil, nil, MissingParts{}},
@@ -200,4 +209,14 @@ func TestNoPartIsDamage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hwpOfSections is an HWP file of the sections numbered, each a paragraph
+// "구역 n".
+func hwpOfSections(numbers ...int) []byte {
+	streams := []hwptest.Stream{{Path: "FileHeader", Data: hwptest.FileHeader(0)}}
+	for _, n := range numbers {
+		streams = append(streams, hwptest.Stream{Path: "BodyText/Section" + strconv.Itoa(n), Data: hwptest.Para(0, 2, 0, hwptest.UTF16("구역 "+strconv.Itoa(n)))})
+	}
+	return hwptest.CFB(streams)
 }

@@ -190,7 +190,7 @@ func TestSharedStringsArePacked(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	book := &xlsxBook{}
-	if err := book.readStrings(z, &xmlBudget{left: MaxOfficeXML}); err != nil {
+	if err := book.readStrings(z, "xl/sharedStrings.xml", &xmlBudget{left: MaxOfficeXML}); err != nil {
 		t.Fatal(err)
 	}
 	runtime.GC()

@@ -169,7 +169,7 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 	if err != nil {
 		return err
 	}
-	sheets, date1904, err := xlsxSheets(z)
+	sheets, date1904, named, err := xlsxSheets(z)
 	if err != nil {
 		return err
 	}
@@ -182,10 +182,10 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 	if date1904 {
 		book.epoch = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
-	if err := book.readStrings(z, budget); err != nil {
+	if err := book.readStrings(z, named.strings, budget); err != nil {
 		return err
 	}
-	if err := book.readFormats(z, budget); err != nil {
+	if err := book.readFormats(z, named.styles, budget); err != nil {
 		return err
 	}
 	s := newSheetWriter(filePath, KindXLSX, sink)
@@ -215,7 +215,7 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 	// a workbook whose only text they were is damaged, not empty.
 	strs := &MissingParts{Unit: "text cell", Total: book.stringCells}
 	if book.lostStrings > 0 {
-		strs.Count, strs.Names = book.lostStrings, []string{"their text is not in xl/sharedStrings.xml"}
+		strs.Count, strs.Names = book.lostStrings, []string{"their text is not in " + named.strings}
 	}
 	err = s.w.end()
 	if errors.Is(err, ErrEmpty) && strs.Count > 0 {
@@ -227,20 +227,31 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 
 type xlsxSheet struct{ name, part string }
 
+// xlsxNamed are the workbook's parts its relationships name beside its
+// sheets: Excel writes xl/sharedStrings.xml and xl/styles.xml, other
+// programs may not.
+type xlsxNamed struct{ strings, styles string }
+
 // xlsxSheets lists the workbook's worksheets in its order, with their
 // parts ("" for one whose relationship is missing), and says whether its
 // dates count from 1904 (Excel for Mac's old system). Chart and dialog
 // sheets hold no cells and are not listed.
-func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, err error) {
+func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, named xlsxNamed, err error) {
+	named = xlsxNamed{strings: "xl/sharedStrings.xml", styles: "xl/styles.xml"}
 	targets := map[string]string{} // a worksheet's part by relationship id; "-" for another kind of sheet
 	if f, err := z.Open("xl/_rels/workbook.xml.rels"); err == nil {
 		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 1<<20)), func(e xml.StartElement) {
 			if e.Name.Local != "Relationship" {
 				return
 			}
-			if strings.HasSuffix(attr(e, "Type"), "/worksheet") {
+			switch typ := attr(e, "Type"); {
+			case strings.HasSuffix(typ, "/worksheet"):
 				targets[attr(e, "Id")] = xlsxPart(attr(e, "Target"))
-			} else {
+			case strings.HasSuffix(typ, "/sharedStrings"):
+				named.strings = xlsxPart(attr(e, "Target"))
+			case strings.HasSuffix(typ, "/styles"):
+				named.styles = xlsxPart(attr(e, "Target"))
+			default:
 				targets[attr(e, "Id")] = "-"
 			}
 		})
@@ -248,7 +259,7 @@ func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, err error) {
 	}
 	f, err := z.Open("xl/workbook.xml")
 	if err != nil {
-		return nil, false, fmt.Errorf("%w: no workbook", ErrOfficeDamaged)
+		return nil, false, named, fmt.Errorf("%w: no workbook", ErrOfficeDamaged)
 	}
 	defer f.Close()
 	err = eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
@@ -268,9 +279,9 @@ func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, err error) {
 		}
 	})
 	if err != nil || len(sheets) == 0 {
-		return nil, false, fmt.Errorf("%w: no sheets", ErrOfficeDamaged)
+		return nil, false, named, fmt.Errorf("%w: no sheets", ErrOfficeDamaged)
 	}
-	return sheets, date1904, nil
+	return sheets, date1904, named, nil
 }
 
 // xlsxPart resolves a relationship's target against the workbook's folder.
@@ -296,8 +307,8 @@ type xlsxBook struct {
 }
 
 // readStrings reads the shared strings, which text cells name by index.
-func (b *xlsxBook) readStrings(z *zip.Reader, budget *xmlBudget) error {
-	d, closer, err := openPart(z, "xl/sharedStrings.xml", budget)
+func (b *xlsxBook) readStrings(z *zip.Reader, name string, budget *xmlBudget) error {
+	d, closer, err := openPart(z, name, budget)
 	if err != nil {
 		return nil // a workbook of numbers has none
 	}
@@ -375,8 +386,8 @@ func builtinFormat(id int) cellFormat {
 }
 
 // readFormats reads how each cell format shows a number.
-func (b *xlsxBook) readFormats(z *zip.Reader, budget *xmlBudget) error {
-	d, closer, err := openPart(z, "xl/styles.xml", budget)
+func (b *xlsxBook) readFormats(z *zip.Reader, name string, budget *xmlBudget) error {
+	d, closer, err := openPart(z, name, budget)
 	if err != nil {
 		return nil // every cell in the general format
 	}

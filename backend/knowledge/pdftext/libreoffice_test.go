@@ -25,64 +25,125 @@ import (
 // its columns may be 0.8 font sizes apart.
 
 // TestLibreOfficeLayouts checks every page's running header and page
-// number, every block of the fixture in its order (so the left column is
+// number, every block of each fixture in its order (so the left column is
 // read before the right one, a table after the columns above it), the
 // paragraphs whole (no line mixes two columns, no word is spaced out into
-// syllables) and word recall against pdftotext of at least 0.97.
+// syllables), each contents line with its page number, the footnotes
+// whole, and word recall against pdftotext of at least 0.97.
 func TestLibreOfficeLayouts(t *testing.T) {
 	bin := progtest.Soffice(t, "pdftotext")
 	dir := t.TempDir()
 	if d := os.Getenv("WAYFINDER_PDF_OUT"); d != "" {
 		dir = d // keep the files
 	}
-	src := filepath.Join("testdata", "libreoffice", "ko.fodt")
-	if err := progtest.Convert(context.Background(), bin, dir, "pdf", src); err != nil {
+	names := []string{"ko", "contents"}
+	var srcs []string
+	for _, n := range names {
+		srcs = append(srcs, filepath.Join("testdata", "libreoffice", n+".fodt"))
+	}
+	if err := progtest.Convert(context.Background(), bin, dir, "pdf", srcs...); err != nil {
 		t.Fatal(err)
 	}
-	pdf := filepath.Join(dir, "ko.pdf")
-	pages, err := newTestExtractor(t).ExtractFile(context.Background(), pdf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all strings.Builder
-	for n, p := range pages {
-		lines := strings.Split(nonEmptyLines(p.Text), "\n")
-		if lines[0] != "한국대학교 학사 규정집" {
-			t.Errorf("page %d: first line %q, want the running header", n+1, lines[0])
-		}
-		if last, want := lines[len(lines)-1], fmt.Sprintf("- %d -", n+1); last != want {
-			t.Errorf("page %d: last line %q, want the page number %q", n+1, last, want)
-		}
-		all.WriteString(p.Text + "\n")
-	}
-	checkBlocks(t, "ko.fodt", all.String(), fodtBlocks(t, src), unspaced)
-	ref, err := exec.Command("pdftotext", "-enc", "UTF-8", pdf, "-").Output()
-	if err != nil {
-		t.Fatalf("pdftotext: %v", err)
-	}
-	r := wordRecall(string(ref), all.String())
-	t.Logf("%d pages, word recall against pdftotext %.4f", len(pages), r)
-	if r < 0.97 {
-		t.Errorf("word recall against pdftotext %.4f < 0.97", r)
+	for i, n := range names {
+		t.Run(n, func(t *testing.T) {
+			pdf := filepath.Join(dir, n+".pdf")
+			pages, err := newTestExtractor(t).ExtractFile(context.Background(), pdf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var all strings.Builder
+			for n, p := range pages {
+				lines := strings.Split(nonEmptyLines(p.Text), "\n")
+				if lines[0] != "한국대학교 학사 규정집" {
+					t.Errorf("page %d: first line %q, want the running header", n+1, lines[0])
+				}
+				if last, want := lines[len(lines)-1], fmt.Sprintf("- %d -", n+1); last != want {
+					t.Errorf("page %d: last line %q, want the page number %q", n+1, last, want)
+				}
+				all.WriteString(p.Text + "\n")
+			}
+			doc := readFodt(t, srcs[i])
+			checkBlocks(t, n+".fodt", all.String(), doc.blocks, unspaced)
+			checkContents(t, all.String(), doc.contents)
+			for _, note := range doc.notes {
+				if !strings.Contains(unspaced(strings.Join(strings.Fields(all.String()), " ")), unspaced(note)) {
+					t.Errorf("note %q is not whole\n%s", note, all.String())
+				}
+			}
+			ref, err := exec.Command("pdftotext", "-enc", "UTF-8", pdf, "-").Output()
+			if err != nil {
+				t.Fatalf("pdftotext: %v", err)
+			}
+			r := wordRecall(string(ref), all.String())
+			t.Logf("%d pages, word recall against pdftotext %.4f", len(pages), r)
+			if r < 0.97 {
+				t.Errorf("word recall against pdftotext %.4f < 0.97", r)
+			}
+		})
 	}
 }
 
-// fodtBlocks reads the headings, paragraphs and table rows of a flat ODF
+// checkContents looks for each contents line (a title and its page
+// number, apart by a tab with a leader) on a line of its own: the title,
+// the leader's dots and the number, nothing else.
+func checkContents(t *testing.T, text string, entries [][2]string) {
+	t.Helper()
+	lines := map[string]bool{}
+	for _, l := range strings.Split(text, "\n") {
+		lines[strings.TrimRight(squeezed(unspaced(l)), ".·")] = true
+	}
+	for _, e := range entries {
+		l := squeezed(unspaced(e[0]))
+		found := false
+		for have := range lines {
+			if rest, ok := strings.CutPrefix(have, l); ok && strings.TrimLeft(rest, ".·") == e[1] {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("contents line %q … %s is not on one line\n%s", e[0], e[1], text)
+		}
+	}
+}
+
+// fodt is what a flat ODF text document's body holds: its blocks in order,
+// its contents lines, and its footnotes and frames' paragraphs.
+type fodt struct {
+	blocks   []block
+	contents [][2]string // a title and its page number, apart by a tab
+	notes    []string
+}
+
+// readFodt reads the headings, paragraphs and table rows of a flat ODF
 // text document's body, in order. A row's cells are only looked for in
 // order: LibreOffice's tables are set tight, and their gaps are not always
-// read as cells.
-func fodtBlocks(t *testing.T, file string) []block {
+// read as cells. A note's citation stays in its paragraph; its body, and
+// a text frame's paragraphs (a note beside the text, read as a column of
+// its own, before or after the paragraph below it), are looked for whole
+// anywhere; a paragraph with a tab is a contents line, its title looked
+// for in order.
+func readFodt(t *testing.T, file string) fodt {
 	t.Helper()
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	const textNS, tableNS = "urn:oasis:names:tc:opendocument:xmlns:text:1.0", "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
-	var blocks []block
+	const (
+		textNS  = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+		tableNS = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+	)
+	var doc fodt
 	var row []string
-	var text *strings.Builder
-	inBody := false
+	// Paragraphs being read, the innermost last (a frame's or a note's
+	// paragraph inside a paragraph).
+	type para struct {
+		sb   strings.Builder
+		tabs []int // where tabs fall in sb
+	}
+	var open []*para
+	inBody, inNote := false, 0
 	d := xml.NewDecoder(f)
 	for {
 		tok, err := d.Token()
@@ -100,39 +161,57 @@ func fodtBlocks(t *testing.T, file string) []block {
 			case !inBody:
 			case tok.Name.Space == tableNS && tok.Name.Local == "table-row":
 				row = []string{}
+			case tok.Name.Space == textNS && tok.Name.Local == "note-body":
+				inNote++
 			case tok.Name.Space == textNS && (tok.Name.Local == "p" || tok.Name.Local == "h"):
-				text = &strings.Builder{}
+				open = append(open, &para{})
+			case tok.Name.Space == textNS && tok.Name.Local == "tab" && len(open) > 0:
+				p := open[len(open)-1]
+				p.tabs = append(p.tabs, p.sb.Len())
 			}
 		case xml.CharData:
-			if text != nil {
-				text.Write(tok)
+			if len(open) > 0 {
+				open[len(open)-1].sb.Write(tok)
 			}
 		case xml.EndElement:
 			switch {
 			case !inBody:
+			case tok.Name.Space == textNS && tok.Name.Local == "note-body":
+				inNote--
 			case tok.Name.Space == textNS && (tok.Name.Local == "p" || tok.Name.Local == "h"):
-				s := strings.Join(strings.Fields(text.String()), " ")
-				if row != nil {
+				p := open[len(open)-1]
+				open = open[:len(open)-1]
+				raw := p.sb.String()
+				s := strings.Join(strings.Fields(raw), " ")
+				switch {
+				case inNote > 0:
+					doc.notes = append(doc.notes, s)
+				case len(p.tabs) == 1:
+					title := strings.Join(strings.Fields(raw[:p.tabs[0]]), " ")
+					doc.contents = append(doc.contents, [2]string{title, strings.TrimSpace(raw[p.tabs[0]:])})
+					doc.blocks = append(doc.blocks, block{text: title})
+				case len(open) > 0:
+					doc.notes = append(doc.notes, s) // a frame's
+				case row != nil:
 					row = append(row, s)
-				} else {
-					blocks = append(blocks, block{text: s, whole: true})
+				default:
+					doc.blocks = append(doc.blocks, block{text: s, whole: true})
 				}
-				text = nil
 			case tok.Name.Space == tableNS && tok.Name.Local == "table-row":
-				blocks = append(blocks, block{text: strings.Join(row, " "), cells: row})
+				doc.blocks = append(doc.blocks, block{text: strings.Join(row, " "), cells: row})
 				row = nil
 			}
 		}
 	}
-	if len(blocks) == 0 {
+	if len(doc.blocks) == 0 {
 		t.Fatalf("%s: no blocks", file)
 	}
-	return blocks
+	return doc
 }
 
-// unspaced drops the spaces between a CJK letter and a Latin letter or a
-// digit: LibreOffice sets such a space between them (its autospacing of
-// Asian and Western text, "제 8 조" for "제8조"), which PDFium and
+// unspaced drops the spaces between a CJK letter and a Latin letter, a
+// digit or ASCII punctuation: LibreOffice sets such a space between them
+// (its autospacing of Asian and Western text, "제 8 조" for "제8조", "참고 :"), which PDFium and
 // pdftotext read as the space it looks like, and a search finds both.
 func unspaced(s string) string {
 	rs := []rune(s)
@@ -147,5 +226,5 @@ func unspaced(s string) string {
 }
 
 func western(r rune) bool {
-	return r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r))
+	return r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsPunct(r))
 }

@@ -134,8 +134,39 @@ func readRTF(ctx context.Context, path string, r io.Reader, sink Sink, warn *war
 	}
 	if x.cut != nil {
 		warn.add(x.cut)
+	} else if rest, err := x.after(ctx); err != nil {
+		return err
+	} else if rest != nil {
+		warn.add(rest)
 	}
 	return x.w.end()
+}
+
+// after looks at what follows the document's last brace: nothing, or
+// spaces and NULs (some writers pad the file), is as it should be; more
+// (a second document appended to the first, or the rest of one whose
+// braces close early) is not read, and said to be.
+func (x *rtfReader) after(ctx context.Context) (*Trailing, error) {
+	end := x.pos()
+	var n int64
+	for {
+		b, err := x.in.ReadByte()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n++; n%(64<<10) == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if b > ' ' && b != 0x7f {
+			return &Trailing{At: end}, nil
+		}
+	}
+	return nil, nil
 }
 
 func (x *rtfReader) read(ctx context.Context) error {

@@ -95,6 +95,7 @@ func TestRTFCutShort(t *testing.T) {
 		{"three groups left open", `{\rtf1 앞{\b 굵게{\i 기울임`, "앞굵게기울임", &CutShort{Open: 3}},
 		{"cut inside a control word", `{\rtf1 앞\pa`, "앞", &CutShort{Open: 1}},
 		{"cut after a backslash", `{\rtf1 앞\`, "앞", &CutShort{Open: 1}},
+		{"spaces and NULs after the end", "{\\rtf1 처음\\par}\r\n\x00\x00 ", "처음", nil},
 		{"binary data past the end", `{\rtf1 앞\par{\pict\bin1000 abc`, "앞", &CutShort{Open: 2, Binary: 1000}},
 		{"binary data of a billion bytes in the middle", `{\rtf1 앞\par{\pict\bin1000000000 abc}}뒤\par}`, "앞", &CutShort{Open: 2, Binary: 1_000_000_000}},
 	} {
@@ -126,6 +127,38 @@ func TestRTFCutShort(t *testing.T) {
 				t.Errorf("%+v, want %+v", *cut, want)
 			}
 			t.Log(cut)
+		})
+	}
+}
+
+// TestRTFTrailing: a file that goes on after its document's last brace
+// (a second document appended, or braces that close early) keeps the
+// document and says the rest was not read; it was dropped without a word.
+func TestRTFTrailing(t *testing.T) {
+	for _, tt := range []struct {
+		name, rtf, want string
+		at              int64 // where the warning says the document ends; 0: no warning
+	}{
+		{"two documents joined", `{\rtf1 앞 문서\par}{\rtf1 뒤 문서\par}`, "앞 문서", 22},
+		{"a brace too many", `{\rtf1 a}b\par}`, "a", 9},
+		{"a line end after the end", "{\\rtf1 a}\n", "a", 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var c collector
+			warns, err := Importer{}.Read(context.Background(), "doc.rtf", strings.NewReader(tt.rtf), &c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.TrimSpace(c.docs[0].Parts[0].Text); got != tt.want {
+				t.Errorf("text %q, want %q", got, tt.want)
+			}
+			var tr *Trailing
+			switch {
+			case tt.at == 0 && len(warns) != 0:
+				t.Errorf("warnings %v, want none", warns)
+			case tt.at != 0 && (len(warns) != 1 || !errors.As(warns[0], &tr) || tr.At != tt.at):
+				t.Errorf("warnings %v, want the rest after byte %d said to be unread", warns, tt.at)
+			}
 		})
 	}
 }

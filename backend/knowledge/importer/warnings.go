@@ -124,3 +124,14 @@ func (c *CutShort) Error() string {
 	}
 	return fmt.Sprintf("the file ends at byte %d while %d %s still open; it looks cut short, and only the text up to there was imported", c.At, c.Open, groups)
 }
+
+// Trailing is the warning about a file that goes on after its document
+// ends (an RTF file's last brace closes it early, or a second document
+// was appended): what follows is not read.
+type Trailing struct {
+	At int64 // the byte where the document ends
+}
+
+func (t *Trailing) Error() string {
+	return fmt.Sprintf("the document ends at byte %d but the file goes on; what follows was not imported (the file may be damaged, or two files joined)", t.At)
+}

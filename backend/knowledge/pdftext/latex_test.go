@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,58 +21,81 @@ import (
 // measure of its text; its columns are one font size apart; a table
 // floats to the top of the right column, beside the abstract; and the
 // left column runs on below the right one, through a display equation
-// and a numbered heading.
+// and a numbered heading. And a Korean report set as pandoc's Markdown
+// through XeLaTeX sets one (testdata/latex/report.tex, Noto Serif CJK
+// throughout): a title above a table of contents whose leader dots stand
+// at the same places on every line.
 
-// TestLaTeXLayouts checks every block of testdata/latex/ko.blocks in its
-// order (the abstract apart from the table beside it, the left column
-// whole before the right one, the footnotes after both), the table's
-// rows whole, and word recall against pdftotext of at least 0.97.
+// TestLaTeXLayouts sets each fixture and checks every block of its
+// .blocks file in order (the abstract apart from the table beside it, the
+// left column whole before the right one, the footnotes after both; the
+// report's contents lines each with its page number), tables' rows whole,
+// the page number last, and word recall against pdftotext of at least
+// 0.97.
 func TestLaTeXLayouts(t *testing.T) {
 	bin := progtest.Command(t, "WAYFINDER_XELATEX", "xelatex", "texlive-xetex, texlive-lang-korean, fonts-noto-cjk and poppler-utils", "pdftotext")
 	dir := t.TempDir()
 	if d := os.Getenv("WAYFINDER_PDF_OUT"); d != "" {
 		dir = d // keep the files
 	}
-	src, err := filepath.Abs(filepath.Join("testdata", "latex", "ko.tex"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-interaction=nonstopmode", "-halt-on-error", "-output-directory", dir, src)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("xelatex: %v\n%s", err, out)
-	}
-	pdf := filepath.Join(dir, "ko.pdf")
-	pages, err := newTestExtractor(t).ExtractFile(context.Background(), pdf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(pages) != 1 {
-		t.Fatalf("%d pages, want the paper on one", len(pages))
-	}
-	text := pages[0].Text
-	lines := strings.Split(nonEmptyLines(text), "\n")
-	if last := lines[len(lines)-1]; last != "1" {
-		t.Errorf("last line %q, want the page number", last)
-	}
-	checkBlocks(t, "ko.tex", text, texBlocks(t, filepath.Join("testdata", "latex", "ko.blocks")), nil)
-	ref, err := exec.Command("pdftotext", "-enc", "UTF-8", pdf, "-").Output()
-	if err != nil {
-		t.Fatalf("pdftotext: %v", err)
-	}
-	r := wordRecall(string(ref), text)
-	t.Logf("word recall against pdftotext %.4f", r)
-	if r < 0.97 {
-		t.Errorf("word recall against pdftotext %.4f < 0.97", r)
+	for _, fx := range []struct {
+		name  string
+		pages int
+		runs  int // a table of contents needs a second run
+	}{{"ko", 1, 1}, {"report", 2, 2}} {
+		t.Run(fx.name, func(t *testing.T) {
+			src, err := filepath.Abs(filepath.Join("testdata", "latex", fx.name+".tex"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			for range fx.runs {
+				cmd := exec.CommandContext(ctx, bin, "-interaction=nonstopmode", "-halt-on-error", "-output-directory", dir, src)
+				cmd.Dir = dir
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("xelatex: %v\n%s", err, out)
+				}
+			}
+			pdf := filepath.Join(dir, fx.name+".pdf")
+			pages, err := newTestExtractor(t).ExtractFile(context.Background(), pdf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pages) != fx.pages {
+				t.Fatalf("%d pages, want %d", len(pages), fx.pages)
+			}
+			var all strings.Builder
+			for n, p := range pages {
+				lines := strings.Split(nonEmptyLines(p.Text), "\n")
+				if last, want := lines[len(lines)-1], strconv.Itoa(n+1); last != want {
+					t.Errorf("page %d: last line %q, want the page number", n+1, last)
+				}
+				all.WriteString(p.Text + "\n")
+			}
+			text := all.String()
+			blocks, contents := texBlocks(t, filepath.Join("testdata", "latex", fx.name+".blocks"))
+			checkBlocks(t, fx.name+".tex", text, blocks, nil)
+			checkContents(t, text, contents)
+			ref, err := exec.Command("pdftotext", "-enc", "UTF-8", pdf, "-").Output()
+			if err != nil {
+				t.Fatalf("pdftotext: %v", err)
+			}
+			r := wordRecall(string(ref), text)
+			t.Logf("word recall against pdftotext %.4f", r)
+			if r < 0.97 {
+				t.Errorf("word recall against pdftotext %.4f < 0.97", r)
+			}
+		})
 	}
 }
 
 // texBlocks reads a list of blocks, one a line: a table row's cells apart
-// by " | " (it must come out whole), any other line a block looked for in
-// order only (LaTeX breaks Korean lines inside words).
-func texBlocks(t *testing.T, file string) []block {
+// by " | " (it must come out whole), a contents line's title and page
+// number apart by " … " (they must come out on one line, and the title is
+// a block), any other line a block looked for in order only (LaTeX breaks
+// Korean lines inside words).
+func texBlocks(t *testing.T, file string) ([]block, [][2]string) {
 	t.Helper()
 	f, err := os.Open(file)
 	if err != nil {
@@ -79,10 +103,16 @@ func texBlocks(t *testing.T, file string) []block {
 	}
 	defer f.Close()
 	var blocks []block
+	var contents [][2]string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if title, page, ok := strings.Cut(line, " … "); ok {
+			contents = append(contents, [2]string{title, page})
+			blocks = append(blocks, block{text: title})
 			continue
 		}
 		b := block{text: strings.ReplaceAll(line, cellSep, " ")}
@@ -94,5 +124,5 @@ func texBlocks(t *testing.T, file string) []block {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	return blocks
+	return blocks, contents
 }

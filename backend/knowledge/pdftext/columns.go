@@ -156,7 +156,10 @@ func trimmed(sp *splitter, bands []band, g gutter, left, right, minW, h float64)
 		l, r := sp.sides(b, g)
 		switch {
 		case len(l) > 0 && len(r) > 0:
-			return !c.cellRow(l, true) || !c.cellRow(r, false)
+			// Two headings whose numbers are set a quad apart ("8   방법",
+			// "11   결과") start both columns: they look like rows of
+			// cells, but a table's row is no heading.
+			return !c.cellRow(l, true) || !c.cellRow(r, false) || numbered(l, c.minW) && numbered(r, c.minW)
 		case len(l) > 0:
 			return !c.cellRow(l, true) && lastEnd(l) >= g.x0-(1-fullLine)*(g.x0-c.l0)
 		case len(r) > 0:
@@ -434,7 +437,7 @@ func withoutTableRows(sp *splitter, bands []band, g gutter, minW, narrow float64
 			from = k + 1
 			continue
 		}
-		if l, r := sp.sides(bands[k], g); onlyCells(l, minW, narrow) && onlyCells(r, minW, narrow) {
+		if l, r := sp.sides(bands[k], g); onlyCells(l, minW, narrow) && onlyCells(r, minW, narrow) && !(numbered(l, minW) && numbered(r, minW)) {
 			run++
 			continue
 		}

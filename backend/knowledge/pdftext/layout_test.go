@@ -654,6 +654,66 @@ func TestPageTextMarkBesideFrame(t *testing.T) {
 	}
 }
 
+// TestPageTextNumberedHeadingsAtTop: two columns that each start with a
+// section heading whose number is set a quad apart ("8   제8절 분석", as
+// LaTeX sets \section) read heading and column, left then right, with or
+// without a table across the page above them. Each heading looks like a
+// row of two narrow cells, so the line of both was taken off the top of
+// the columns as a table's row, or counted as the table's last row, and
+// read across: "8 제8절 분석 | 11 제11절 결과" before both columns.
+func TestPageTextNumberedHeadingsAtTop(t *testing.T) {
+	left := []string{"공공도서관은지역주민의평생학습을돕는기관", "이다그러나이용행태에관한실증연구는많지", "않다본연구는서울시소재도서관열두곳의대", "출기록을분석하여전자책대출이종이책대출"}
+	right := []string{"에미치는영향을살펴본다전자책대출은해마", "다이십퍼센트이상늘었으며종이책대출은줄", "었다이러한변화는장서구성과예산배분에도", "영향을미치고있다이절은그관계를살펴본다"}
+	heading := func(num, title string, x, y float64) []glyph {
+		gs := glyphLine(num, x, y, nil)
+		gs = append(append(gs, glyph{r: ' ', gen: true}), glyphLine(title, x+5*float64(len(num))+14, y, nil)...)
+		for i, g := range gs { // set at 14 pt
+			if !g.gen {
+				gs[i].x0, gs[i].x1 = x+1.4*(g.x0-x), x+1.4*(g.x1-x)
+				gs[i].lo, gs[i].hi, gs[i].h = y-2.8, y+11.2, 14
+			}
+		}
+		return gs
+	}
+	page := func(table bool) ([]glyph, []string) {
+		var gs []glyph
+		var want []string
+		y := 700.0
+		if table {
+			// The header's last two cells are closer than a gutter: the
+			// header is no row of cells on the right, only the rows under
+			// it are, so the strip runs down from the header and the
+			// rows and the headings were one table of three rows.
+			for i, row := range [][]string{{"구분", "2021년", "2022년", "2023년"}, {"종이책", "1,204", "1,180", "1,102"}, {"전자책", "124", "151", "183"}} {
+				for c, cell := range row {
+					gs = append(append(gs, brk()), glyphLine(cell, []float64{150, 230, 310, 345}[c], y-14*float64(i), nil)...)
+				}
+				if i == 0 {
+					want = append(want, "구분 | 2021년 | 2022년 2023년")
+					continue
+				}
+				want = append(want, strings.Join(row, " | "))
+			}
+			y -= 70
+		}
+		gs = append(append(gs, brk()), heading("8", "제8절 분석", 72, y)...)
+		gs = append(append(gs, brk()), heading("11", "제11절 결과", 300, y)...)
+		want = append(want, "8 제8절 분석")
+		for i := range left {
+			gs = append(append(gs, brk()), glyphLine(left[i], 72, y-24-14*float64(i), nil)...)
+			gs = append(append(gs, brk()), glyphLine(right[i], 300, y-24-14*float64(i), nil)...)
+		}
+		want = append(append(want, left...), "11 제11절 결과")
+		return gs[1:], append(want, right...)
+	}
+	for _, table := range []bool{false, true} {
+		gs, want := page(table)
+		if got := nonEmptyLines(pageText(gs)); got != strings.Join(want, "\n") {
+			t.Errorf("table above %v:\n%s\nwant\n%s", table, got, strings.Join(want, "\n"))
+		}
+	}
+}
+
 // BenchmarkPageTextGrid lays out a page-sized table of 40 narrow columns
 // and 200 rows with ragged cells: thousands of white strips to test, the
 // worst case of the gutter search.

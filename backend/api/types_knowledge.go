@@ -133,6 +133,11 @@ type ImportProgress struct {
 	// in and found by its words; its chunks are embedded in the
 	// background. Every file of the queue says it; say it once.
 	EmbedLater bool `json:"embed_later,omitempty"`
+	// EmbedHandedOn: another file was added while this one embedded, so
+	// its embedding went on in the background and the next file was read
+	// at once (a person attaching two files asks about both without
+	// waiting for the first's embedding). It is in and found by its words.
+	EmbedHandedOn bool `json:"embed_handed_on,omitempty"`
 	// Waiting: the file's embedding waits before its next batch while the
 	// person's chat turn runs, so that the answer has Ollama to itself;
 	// it goes on (an event with Waiting false) when the turn ends.

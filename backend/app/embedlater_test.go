@@ -26,6 +26,9 @@ func TestKBImportSaysAHungOllamaOnce(t *testing.T) {
 	if ev := progressOf("i", knowledge.Progress{Stage: knowledge.StageDone, Chunks: 3, EmbedErr: context.Canceled}); ev.EmbedLater || !ev.EmbedStopped {
 		t.Errorf("stopped: %+v, want embed_stopped", ev)
 	}
+	if ev := progressOf("i", knowledge.Progress{Stage: knowledge.StageDone, Chunks: 3, EmbedErr: knowledge.ErrEmbedHandedOn}); !ev.EmbedHandedOn || ev.EmbedLater || ev.EmbedStopped || ev.EmbedError != nil {
+		t.Errorf("handed on to the next file: %+v, want embed_handed_on alone", ev)
+	}
 
 	for _, tc := range []struct {
 		lang      string

@@ -272,6 +272,8 @@ func progressOf(id string, p knowledge.Progress) api.ImportProgress {
 		ev.EmbedStopped = true // the person's stop, not a fault to explain
 	case errors.As(p.EmbedErr, &later):
 		ev.EmbedLater = true // Ollama hung: words of their own, said once
+	case errors.Is(p.EmbedErr, knowledge.ErrEmbedHandedOn):
+		ev.EmbedHandedOn = true // the next file is read meanwhile: not a fault
 	case p.EmbedErr != nil:
 		info := describe(p.EmbedErr)
 		ev.EmbedError = &info

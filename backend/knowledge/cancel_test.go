@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // holdSink embeds as its inner sink does, except chunks of the file named
@@ -190,6 +191,90 @@ func TestStopWhileEmbeddingKeepsTheRestForLater(t *testing.T) {
 	for id := range sink.upserted {
 		if sink.later[id] {
 			t.Errorf("the embedded chunk %s was kept to be embedded again", id)
+		}
+	}
+}
+
+// TestEmbeddingHandedOn: a file attached while another embeds in line does
+// not wait for that embedding. The first file's import ends at once, found
+// by its words, its chunks not embedded yet (of every page read back) kept
+// for the background embedding and its EmbedErr ErrEmbedHandedOn; the
+// second is read and embeds in line itself, its turn alone. A file of an
+// import read while another waits is not embedded in line at all.
+func TestEmbeddingHandedOn(t *testing.T) {
+	e := newPlainEnv(t)
+	sink := &laterSink{holdSink: &holdSink{fakeSink: e.sink, hold: "long.md", held: make(chan struct{})}, later: map[string]bool{}}
+	b := e.openWith(Options{Sink: sink, UploadDir: filepath.Join(e.dir, "uploads")})
+	var text strings.Builder
+	for i := range 1500 {
+		fmt.Fprintf(&text, "# Part %d\n\nsection %d of the long file\n\n", i, i)
+	}
+	dir := t.TempDir()
+	paths := []string{writeIn(t, dir, "long.md", text.String()), writeIn(t, dir, "next.md", "# Next\n\nnectarines\n")}
+	ctx := context.Background()
+	var log progressLog
+	out := make(chan error, 1)
+	go func() {
+		_, err := b.Import(ctx, paths, log.add)
+		out <- err
+	}()
+	<-sink.held
+	type upload struct {
+		res UploadResult
+		err error
+	}
+	uploaded := make(chan upload, 1)
+	go func() {
+		res, err := b.Upload(ctx, "second.md", strings.NewReader("# Second\n\nsecond file of the conversation\n"), log.add)
+		uploaded <- upload{res, err}
+	}()
+	var up upload
+	select {
+	case up = <-uploaded:
+	case <-time.After(time.Minute): // long.md's embedding never ends by itself
+		t.Fatal("the upload waits for long.md's embedding")
+	}
+	if up.err != nil || up.res.Outcome != UploadAdded {
+		t.Fatalf("upload: %+v, %v", up.res, up.err)
+	}
+	if err := <-out; err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	for f, want := range map[string]bool{"long.md": true, "next.md": false, "second.md": true} {
+		p := log.last[f]
+		if p.Stage != StageDone {
+			t.Errorf("%s ended %s, want done", f, p.Stage)
+		}
+		if got := log.embedded(f); got != want {
+			t.Errorf("%s: embedding in line %v, want %v (stages %v)", f, got, want, log.stages[f])
+		}
+	}
+	for _, f := range []string{"long.md", "next.md"} {
+		if err := log.last[f].EmbedErr; !errors.Is(err, ErrEmbedHandedOn) {
+			t.Errorf("%s: embedding error %v, want ErrEmbedHandedOn", f, err)
+		}
+	}
+	if err := log.last["second.md"].EmbedErr; err != nil {
+		t.Errorf("second.md: embedding error %v, want it embedded in line", err)
+	}
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	sink.fakeSink.mu.Lock()
+	defer sink.fakeSink.mu.Unlock()
+	long, embedded := 0, 0
+	for id := range sink.later {
+		if sink.fakeSink.upserted[id] {
+			embedded++
+		}
+		long++
+	}
+	// 1,500 chunks of long.md less the one it embedded, and next.md's one.
+	if long != 1500 || embedded != 0 {
+		t.Errorf("%d chunks kept for later (%d of them embedded already), want long.md's 1,499 not embedded and next.md's", long, embedded)
+	}
+	for _, q := range []string{"section 1499", "nectarines", "second file"} {
+		if hits, err := b.Search(ctx, q, SearchOptions{}); err != nil || len(hits) == 0 {
+			t.Errorf("search %q: %d hits, %v; want it found by its words", q, len(hits), err)
 		}
 	}
 }

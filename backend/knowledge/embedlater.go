@@ -45,26 +45,55 @@ func timedOut(err error) bool {
 	return errors.As(err, &t) && t.Timeout()
 }
 
+// A file embeds in line while nothing waits behind it. Imports and uploads
+// run one at a time and an import holds its turn until its file is
+// embedded, minutes with a local model, so a second file attached to a
+// conversation waited all that time before it was even read, and the
+// question waited for both. Once another import or upload joins the
+// queue, the file embedding in line hands the rest of its embedding on to
+// the vector index's background embedding (as a stop does) and its import
+// ends, found by its words; files read while others wait do the same at
+// once. The file's EmbedErr is then ErrEmbedHandedOn.
+
+// ErrEmbedHandedOn is a file's EmbedErr when its embedding went on in the
+// background so that the imports queued behind it could be read.
+var ErrEmbedHandedOn = errors.New("embedding goes on in the background while the next file is read")
+
 // embedQueue is what the imports and uploads queued together know of the
-// embedding model: whether one of them found it hung.
+// embedding model: whether one of them found it hung, and how to hand the
+// embedding running in line on to the background.
 type embedQueue struct {
 	mu     sync.Mutex
-	queued int              // imports and uploads waiting or running
-	later  *EmbedLaterError // set by a timeout; nil again when the queue is empty
+	queued int                     // imports and uploads waiting or running
+	later  *EmbedLaterError        // set by a timeout; nil again when the queue is empty
+	inLine context.CancelCauseFunc // ends the embedding running in line, if any
 }
 
-// join counts an import or upload in the queue until leave is called.
+// join counts an import or upload in the queue until leave is called
+// (once; later calls do nothing): before its turn is given back, so that
+// the next one does not count it as waiting. One that joins behind
+// another hands that one's embedding on.
 func (q *embedQueue) join() (leave func()) {
 	q.mu.Lock()
 	q.queued++
+	if q.queued > 1 && q.inLine != nil {
+		q.inLine(ErrEmbedHandedOn)
+	}
 	q.mu.Unlock()
-	return func() {
+	return sync.OnceFunc(func() {
 		q.mu.Lock()
 		defer q.mu.Unlock()
 		if q.queued--; q.queued == 0 {
 			q.later = nil
 		}
-	}
+	})
+}
+
+// waiting says whether an import or upload waits behind the running one.
+func (q *embedQueue) waiting() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.queued > 1
 }
 
 // hung notes that err, an embedding's timeout, sends the queue's
@@ -76,6 +105,25 @@ func (q *embedQueue) hung(err error) *EmbedLaterError {
 		q.later = &EmbedLaterError{Err: err}
 	}
 	return q.later
+}
+
+// embedInLine returns the context a file embeds in line with: it ends
+// with cause ErrEmbedHandedOn when another import or upload joins the
+// queue (at once when one waits already). done forgets it.
+func (q *embedQueue) embedInLine(ctx context.Context) (_ context.Context, done func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.inLine = cancel
+	if q.queued > 1 {
+		cancel(ErrEmbedHandedOn)
+	}
+	return ctx, func() {
+		q.mu.Lock()
+		q.inLine = nil
+		q.mu.Unlock()
+		cancel(nil)
+	}
 }
 
 // deferred is the error of the queue's timeout, nil while embeddings run

@@ -71,7 +71,7 @@ func (l *progressLog) embedded(file string) bool {
 // TestHungEmbeddingDoesNotHoldTheQueue: with an Ollama that hangs on
 // /api/embed, the first file's embedding times out once (EmbedOnce: no
 // retries) and the rest of the import's files, and an upload queued behind
-// it, are not embedded in line: they end at once, found by their words,
+// them, are not embedded in line: they end at once, found by their words,
 // their chunks in the vector index for its background embedding, each
 // saying so with the same *EmbedLaterError. Once the queue is empty the
 // next import embeds in line again, and the worker embeds what was left.
@@ -92,8 +92,10 @@ func TestHungEmbeddingDoesNotHoldTheQueue(t *testing.T) {
 	waiting := make(chan struct{})
 	rep, err := b.Import(ctx, paths, func(p Progress) {
 		log.add(p)
-		if filepath.Base(p.File) == "a.md" && p.Stage == StageEmbedding {
-			// A file dropped while a.md embeds waits behind the import.
+		if filepath.Base(p.File) == "b.md" && p.Stage == StageReading {
+			// A file dropped after a.md's embedding timed out waits
+			// behind the import. (Dropped while a.md embeds, it would
+			// hand a.md's embedding on at once: TestEmbeddingHandedOn.)
 			go func() {
 				var once sync.Once
 				res, err := b.Upload(ctx, "d.md", bytes.NewReader([]byte("# D\n\ndates\n")), func(p Progress) {

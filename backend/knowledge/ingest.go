@@ -187,13 +187,15 @@ func (b *Base) Import(ctx context.Context, paths []string, onProgress func(Progr
 	if len(files) == 0 {
 		return rep, nil
 	}
-	defer b.embedQ.join()()
+	leave := b.embedQ.join()
+	defer leave()
 	first := Progress{File: files[0], FileIndex: 1, FilesTotal: len(files)}
 	if err := waitFor(ctx, &b.write, first, onProgress); err != nil {
 		stopped(&rep, files, 0, onProgress)
 		return rep, err
 	}
 	defer b.write.Unlock()
+	defer leave()
 	var st importState
 	defer b.afterImport(ctx, &st)
 	for i, path := range files {

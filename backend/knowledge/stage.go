@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 	"unicode/utf8"
@@ -263,7 +264,13 @@ func (s *stager) embedNew(ctx context.Context) (embedded int, embedErr error) {
 	if !s.embed || s.b.opts.Sink == nil {
 		return 0, nil
 	}
+	var now error // why the file is not embedded in line at all
 	if later := s.b.embedQ.deferred(); later != nil {
+		now = later
+	} else if s.b.embedQ.waiting() {
+		now = ErrEmbedHandedOn
+	}
+	if now != nil {
 		// Not a word of "embedding" for this file: it is done.
 		err := s.eachNew(ctx, func(rows []Chunk, docs map[string]Document) error {
 			return s.keepForLater(ctx, rows, docs)
@@ -271,7 +278,7 @@ func (s *stager) embedNew(ctx context.Context) (embedded int, embedErr error) {
 		if err != nil {
 			return 0, err
 		}
-		return 0, later
+		return 0, now
 	}
 	s.p.Stage = StageEmbedding
 	s.onProgress(s.p)
@@ -279,13 +286,23 @@ func (s *stager) embedNew(ctx context.Context) (embedded int, embedErr error) {
 	// The file is in whatever ctx does: its chunks are read back, and
 	// those a stop leaves unembedded are kept for later, without it.
 	keep := context.WithoutCancel(ctx)
-	stopped := false
+	inLine, done := s.b.embedQ.embedInLine(ctx)
+	defer done()
+	stopped, handedOn := false, false
 	err := s.eachNew(keep, func(rows []Chunk, docs map[string]Document) error {
-		if later != nil || stopped {
+		if later != nil || stopped || handedOn {
 			return s.keepForLater(keep, rows, docs)
 		}
-		err := s.sink(ctx, rows, docs, &embedded)
+		err := s.sink(inLine, rows, docs, &embedded)
+		if err == nil && inLine.Err() != nil {
+			err = inLine.Err() // handed on as the last batch ended
+		}
 		switch {
+		case err != nil && ctx.Err() == nil && errors.Is(context.Cause(inLine), ErrEmbedHandedOn):
+			// Another file waits: the rest goes to the background, as
+			// after a stop.
+			handedOn = true
+			return s.keepForLater(keep, s.unembedded(rows), docs)
 		case err != nil && ctx.Err() != nil:
 			// Stopped (the person, or Add to library, which lets the
 			// embedding go on in the library): every chunk not embedded
@@ -306,6 +323,8 @@ func (s *stager) embedNew(ctx context.Context) (embedded int, embedErr error) {
 	switch {
 	case err == nil && stopped:
 		err = ctx.Err()
+	case err == nil && handedOn:
+		err = ErrEmbedHandedOn
 	case err == nil && later != nil:
 		err = later
 	}

@@ -98,11 +98,13 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 		onProgress(p)
 		return UploadResult{Outcome: UploadStopped, Report: Report{Stopped: []string{target}}}, err
 	}
-	defer b.embedQ.join()()
+	leave := b.embedQ.join()
+	defer leave()
 	if err := waitFor(ctx, &b.uploads, p, onProgress); err != nil {
 		return cancelled(err)
 	}
 	defer b.uploads.Unlock()
+	defer leave()
 	p.Stage = StageReading
 	onProgress(p)
 	// fail ends an upload the file is to blame for; stop one that

@@ -466,6 +466,7 @@ export interface ImportProgress {
   embed_error?: ErrorInfo | null;
   embed_stopped?: boolean;
   embed_later?: boolean;
+  embed_handed_on?: boolean;
   waiting?: boolean;
   conversation?: string;
 }

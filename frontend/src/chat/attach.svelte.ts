@@ -46,7 +46,7 @@ export interface Pending {
  * longer known), "embedded" (the background embedding is done: it is
  * found by its meaning too).
  */
-export type Meaning = "later" | "stopped" | "pending" | "embedded";
+export type Meaning = "later" | "stopped" | "handedOn" | "pending" | "embedded";
 
 /**
  * answerable says whether a question sent now can use the file: once it is
@@ -97,7 +97,7 @@ export class AttachStore {
         if (!row) return;
         if (r.stopped?.length) {
           // Stopped by the person: the row says nothing was added until dismissed.
-          const base = row.progress ?? { key: row.key, importID: r.import_id, file: row.name, pages: 0, unit: "page", chunks: 0, error: "", reason: null, replaced: false, embedStopped: false, embedLater: false, caughtUp: false, waiting: false, filesTotal: 1, duplicateOf: "", warnings: [], warningReasons: [] };
+          const base = row.progress ?? { key: row.key, importID: r.import_id, file: row.name, pages: 0, unit: "page", chunks: 0, error: "", reason: null, replaced: false, embedStopped: false, embedLater: false, embedHandedOn: false, caughtUp: false, waiting: false, filesTotal: 1, duplicateOf: "", warnings: [], warningReasons: [] };
           row.progress = { ...base, stage: "stopped", finished: true, percent: 0 };
           this.onsettled?.(row.session);
           return;
@@ -113,12 +113,13 @@ export class AttachStore {
         }
         const duplicate = !!r.duplicates?.length && !!row.progress;
         if (duplicate) row.progress = { ...row.progress!, stage: "duplicate", duplicateOf: r.duplicates![0]!.error, finished: true, percent: 100 };
-        // A file left to be embedded later, or whose embedding the person
-        // stopped (it stays, found by its words, the rest embedded in the
-        // background), keeps its row, which says so, until dismissed.
+        // A file left to be embedded later, whose embedding the person
+        // stopped or handed on to the background for the next file (it
+        // stays, found by its words, the rest embedded in the background),
+        // keeps its row, which says so, until dismissed.
         // Another goes once the list has it, so that the conversation's
         // examples, named after it, do not flicker.
-        const note = duplicate || !!row.progress?.embedLater || !!row.progress?.embedStopped;
+        const note = duplicate || !!row.progress?.embedLater || !!row.progress?.embedStopped || !!row.progress?.embedHandedOn;
         void this.load(row.session).then(() => {
           if (!note) this.pending = this.pending.filter((x) => x.key !== row.key);
           this.onsettled?.(row.session);
@@ -174,10 +175,11 @@ export class AttachStore {
    * file not listed yet, or with passages pending, is not embedded yet.
    */
   meaning(p: Pending): Meaning | null {
-    if (p.error || p.moved || !(p.restored || (p.progress?.finished && (p.progress.embedLater || p.progress.embedStopped)))) return null;
+    const background = p.progress?.embedLater || p.progress?.embedStopped || p.progress?.embedHandedOn;
+    if (p.error || p.moved || !(p.restored || (p.progress?.finished && background))) return null;
     const docs = (this.files[p.session] ?? []).filter((d) => base(d.source) === p.name);
     if (docs.length && docs.every((d) => !d.embed_pending)) return "embedded";
-    return p.restored ? "pending" : p.progress?.embedStopped ? "stopped" : "later";
+    return p.restored ? "pending" : p.progress?.embedStopped ? "stopped" : p.progress?.embedHandedOn ? "handedOn" : "later";
   }
 
   /** of lists what a conversation holds and what is on its way. */

@@ -214,4 +214,26 @@ describe("files in chat", () => {
     await vi.waitFor(() => expect(($("button.send") as HTMLButtonElement).disabled).toBe(false), { timeout: 5000 });
     expect(fake.attached[fake.sessions[0]!.id] ?? []).toHaveLength(1);
   });
+
+  for (const c of [
+    { lang: "en" as const, first: "slow-report.md", second: "notes.md", row: "Ready for questions · found by its words now; its meaning is indexed in the background so that your next file could be read at once" },
+    { lang: "ko" as const, first: "slow-보고서.md", second: "회의록.md", row: "지금 질문할 수 있습니다 · 지금은 키워드로 찾습니다. 다음 파일을 바로 읽도록 의미 색인은 뒤에서 이어서 합니다" },
+  ]) {
+    it(`a second file attached while the first embeds does not wait for it: the first's row says its meaning comes in the background (${c.lang})`, async () => {
+      const { fake } = await start({ settings: { language: c.lang } });
+      setLang(c.lang);
+      attach([new File(["# 큰 파일"], c.first)]);
+      await vi.waitFor(() => expect(document.querySelector("[data-testid='attachments'] .pending li[data-stage='embedding']")).not.toBeNull(), { timeout: 5000 });
+      attach([new File(["# 두 번째"], c.second)]);
+      // Both are in, found by their words, and sending does not wait.
+      await vi.waitFor(() => expect($$("[data-testid='attachments'] .files li").map((li) => li.textContent).join()).toContain(c.second), { timeout: 5000 });
+      expect($("[data-testid='attachments'] .files").textContent).toContain(c.first);
+      const row = $$("[data-testid='attachments'] .pending li").find((li) => li.textContent!.includes(c.first))!;
+      expect(row.dataset.meaning).toBe("handedOn");
+      expect(row.querySelector(".stage")!.textContent).toBe(c.row);
+      fill("#composer-input", "둘 다 요약해 줘");
+      await vi.waitFor(() => expect(($("button.send") as HTMLButtonElement).disabled).toBe(false), { timeout: 5000 });
+      expect(fake.calls.filter((c) => c.method === "CancelImport")).toHaveLength(0);
+    });
+  }
 });

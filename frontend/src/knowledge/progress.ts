@@ -27,6 +27,8 @@ export interface FileProgress {
   embedStopped: boolean;
   /** Ollama did not answer an embedding of its import in time: the file is in, found by its words, embedded in the background */
   embedLater: boolean;
+  /** another file was added while it embedded: it is in, found by its words, and embeds in the background while that one is read */
+  embedHandedOn: boolean;
   /** the background embedding of a file embedded later (or stopped while it embedded) is done (knowledge.embedded) */
   caughtUp: boolean;
   /** its embedding waits for the person's chat turn to end (the backend's pace), then goes on */
@@ -82,6 +84,7 @@ export function progressOf(p: ImportProgress): FileProgress {
     replaced: p.replaced ?? false,
     embedStopped: p.embed_stopped ?? false,
     embedLater: p.embed_later ?? false,
+    embedHandedOn: p.embed_handed_on ?? false,
     caughtUp: false,
     waiting: p.waiting ?? false,
     filesTotal: p.files_total,

@@ -77,7 +77,7 @@ export class KnowledgeStore {
         const done = new Set(ev.sources);
         for (const byFile of Object.values(this.files)) {
           for (const [file, p] of Object.entries(byFile)) {
-            if ((p.embedLater || p.embedStopped) && done.has(file)) byFile[file] = { ...p, caughtUp: true };
+            if ((p.embedLater || p.embedStopped || p.embedHandedOn) && done.has(file)) byFile[file] = { ...p, caughtUp: true };
           }
         }
       }),

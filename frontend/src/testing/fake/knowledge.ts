@@ -14,15 +14,23 @@ export class FakeKnowledge extends FakeChat {
    * held: imports of a file whose name starts with "slow" stop at their
    * embedding, as with a hung model, until CancelImport stops them (by id):
    * then, as the backend, the file is in (found by its words) and only its
-   * embedding stops.
+   * embedding stops. Another file added meanwhile hands their embedding on
+   * to the background (embed_handed_on), as the backend does.
    */
-  held: Record<string, () => void> = {};
+  held: Record<string, (why: "stopped" | "handedOn") => void> = {};
 
   "KnowledgeService.CancelImport"(id: string): void {
     if (!id.trim()) throw new ApiError({ code: "invalid_input", message: "Say which import to stop." });
     const stop = this.held[id];
     delete this.held[id];
-    stop?.();
+    stop?.("stopped");
+  }
+  /** handOn ends the held imports' embedding, as a file added behind them does. */
+  private handOn(): void {
+    for (const [id, end] of Object.entries(this.held)) {
+      delete this.held[id];
+      end("handedOn");
+    }
   }
   /**
    * hold stops an import's steps at its first embedding step when its file is a slow one; true when it did.
@@ -30,8 +38,8 @@ export class FakeKnowledge extends FakeChat {
    */
   private hold(id: string, name: string, step: ImportProgress, finish: () => void): boolean {
     if (!/^slow/i.test(name) || step.stage !== "embedding") return false;
-    this.held[id] = () => {
-      this.emit("knowledge.import", { ...step, stage: "done", embed_stopped: true });
+    this.held[id] = (why) => {
+      this.emit("knowledge.import", { ...step, stage: "done", ...(why === "stopped" ? { embed_stopped: true } : { embed_handed_on: true }) });
       finish();
     };
     return true;
@@ -41,6 +49,7 @@ export class FakeKnowledge extends FakeChat {
     return structuredClone(this.docs);
   }
   "KnowledgeService.Upload"(name: string, contentBase64: string): string {
+    this.handOn();
     const id = this.id("imp");
     const size = Math.floor((contentBase64.length * 3) / 4);
     // As the backend: a PDF has pages, a presentation slides (4 of either here).
@@ -97,6 +106,7 @@ export class FakeKnowledge extends FakeChat {
   attached: Record<string, KBDocument[]> = {};
   "KnowledgeService.Attach"(sid: string, name: string, contentBase64: string): string {
     if (!this.sessions.some((s) => s.id === sid)) throw new ApiError({ code: "not_found", message: "That item no longer exists." });
+    this.handOn();
     const id = this.id("imp");
     const p = (stage: string, extra: Partial<ImportProgress> = {}): ImportProgress => ({ import_id: id, file: name, stage, pages: 0, chunks: 0, embedded: 0, file_index: 1, files_total: 1, conversation: sid, ...extra });
     const bad = !/\.(pdf|md|markdown|txt|text|json|jsonl)$/i.test(name);
@@ -139,11 +149,11 @@ export class FakeKnowledge extends FakeChat {
         const stop = this.held[id]!;
         const source = `/data/uploads/.conversations/${sid}/${name}`;
         this.heldSources[id] = source;
-        this.held[id] = () => {
+        this.held[id] = (why) => {
           delete this.heldSources[id];
           const d = this.attached[sid]?.find((x) => x.source === source);
           if (d) d.embed_pending = true;
-          stop();
+          stop(why);
         };
         return;
       }

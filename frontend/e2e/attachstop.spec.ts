@@ -8,11 +8,13 @@
 // meanwhile, and once Ollama answers again the row says the file is found
 // by its meaning too. Two files attached at once, the first held in its
 // embedding: Add to library takes it at once (its button busy until the
-// backend answers), the second goes on, a row says where the first went,
-// and the Knowledge screen lists it. Reopened, the conversation shows its
+// backend answers), a row says where it went, and the Knowledge screen
+// lists it; a file attached next goes in. Reopened, the conversation shows its
 // own file only, with no stale rows. A file removed from the
-// conversation, after a yes, is gone after a reload too. Screenshots:
-// attachstop-{1-embedding,2-stopped,4-added,7-remove}-{en,ko}-{1280,800}.png,
+// conversation, after a yes, is gone after a reload too. A file attached
+// while another embeds goes in without waiting for it, and the other's row
+// says its meaning comes in the background. Screenshots:
+// attachstop-{1-embedding,2-stopped,4-added,7-remove,8-handed-on}-{en,ko}-{1280,800}.png,
 // attachstop-{3-embedded,5-library,6-reopened}-{en,ko}-1280.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -25,6 +27,9 @@ const words = {
     big: "annual-report.md",
     second: "meeting-notes.md",
     other: "policy.md",
+    third: "budget.md",
+    fourth: "lunch.md",
+    handedOn: "Ready for questions · found by its words now; its meaning is indexed in the background so that your next file could be read at once",
     embedding: "Ready for questions · indexing its meaning",
     stopped: "Ready for questions · found by its words now; you stopped its embedding, so search by meaning comes later, in the background",
     embedded: "Ready for questions · now found by its meaning too: the background embedding is done",
@@ -38,6 +43,9 @@ const words = {
     big: "연간 보고서.md",
     second: "회의록.md",
     other: "규정.md",
+    third: "예산.md",
+    fourth: "점심.md",
+    handedOn: "지금 질문할 수 있습니다 · 지금은 키워드로 찾습니다. 다음 파일을 바로 읽도록 의미 색인은 뒤에서 이어서 합니다",
     embedding: "지금 질문할 수 있습니다 · 의미를 색인하는 중",
     stopped: "지금 질문할 수 있습니다 · 지금은 키워드로 찾습니다. 임베딩을 멈췄으니 의미 검색은 나중에 뒤에서 준비합니다",
     embedded: "지금 질문할 수 있습니다 · 이제 의미로도 찾습니다. 뒤에서 하던 임베딩을 마쳤습니다",
@@ -100,13 +108,10 @@ test("a file stopped while it embeds stays, and says so; one added to the librar
     await page.click(`${big} button[aria-label='${say.dismiss}']`);
     assert.equal(await page.locator(big).count(), 0);
 
-    // Two files at once, the first held in its embedding, the second waiting for it.
+    // A file held in its embedding: Add to library takes it at once.
     await settled(w.fake, "/api/embed", true);
     await fail(w.fake, "/api/embed", 1, { kind: "hang" });
-    await page.setInputFiles("[data-testid='attach-input']", [
-      { name: say.second, mimeType: "text/markdown", buffer: longFile(lang, "added") },
-      { name: say.other, mimeType: "text/markdown", buffer: Buffer.from(`# ${say.other}\n\nThe office opens at nine (${lang}). 사무실은 9시에 엽니다.\n`) },
-    ]);
+    await page.setInputFiles("[data-testid='attach-input']", [{ name: say.second, mimeType: "text/markdown", buffer: longFile(lang, "added") }]);
     const second = rowOf(say.second);
     await page.waitForFunction(([sel, text]) => document.querySelector(`${sel} .stage`)?.textContent === text, [second, say.embedding] as const, { timeout: 60_000 });
     await page.waitForSelector(chipOf(say.second));
@@ -116,7 +121,10 @@ test("a file stopped while it embeds stays, and says so; one added to the librar
     assert.equal(await textOf(page, `${second} .stage`), say.added);
     assert.equal(await page.locator(second).count(), 1, "one row for it: where it went");
     await page.waitForFunction((sel) => !document.querySelector(sel), chipOf(say.second)); // no longer the conversation's own
-    // The second file went on, and is in.
+    // Another file attached then goes in.
+    await page.setInputFiles("[data-testid='attach-input']", [
+      { name: say.other, mimeType: "text/markdown", buffer: Buffer.from(`# ${say.other}\n\nThe office opens at nine (${lang}). 사무실은 9시에 엽니다.\n`) },
+    ]);
     await page.waitForSelector(chipOf(say.other), { timeout: 60_000 });
     await page.waitForFunction((sel) => !document.querySelector(sel), rowOf(say.other), { timeout: 60_000 });
     await screenshotSizes(page, `attachstop-4-added-${lang}`);
@@ -146,6 +154,24 @@ test("a file stopped while it embeds stays, and says so; one added to the librar
     await page.reload();
     await page.waitForSelector(chipOf(say.big), { timeout: 30_000 });
     assert.equal(await page.locator(chipOf(say.other)).count(), 0, "removed for good");
+
+    // A file attached while another embeds does not wait for it: the first
+    // hands its embedding on to the background (which fails here until
+    // Ollama answers again), and its row says so.
+    await settled(w.fake, "/api/embed", true);
+    await fail(w.fake, "/api/embed", 1, { kind: "hang" });
+    await fail(w.fake, "/api/embed", -1, { kind: "http_500" });
+    await page.setInputFiles("[data-testid='attach-input']", [{ name: say.third, mimeType: "text/markdown", buffer: longFile(lang, "handed") }]);
+    const third = rowOf(say.third);
+    await page.waitForFunction(([sel, text]) => document.querySelector(`${sel} .stage`)?.textContent === text, [third, say.embedding] as const, { timeout: 60_000 });
+    await page.setInputFiles("[data-testid='attach-input']", [{ name: say.fourth, mimeType: "text/markdown", buffer: Buffer.from(`# ${say.fourth}\n\nLunch is at noon (${lang}). 점심은 12시입니다.\n`) }]);
+    await page.waitForSelector(chipOf(say.fourth), { timeout: 60_000 }); // in, though the first's embedding still hangs
+    await page.waitForSelector(`${third}[data-meaning='handedOn']`, { timeout: 60_000 });
+    assert.equal(await textOf(page, `${third} .stage`), say.handedOn);
+    assert.ok(await page.isVisible(chipOf(say.third)), "still attached");
+    await screenshotSizes(page, `attachstop-8-handed-on-${lang}`);
+    await resetFake(w.fake);
+    await page.waitForSelector(`${third}[data-meaning='embedded']`, { timeout: 180_000 });
     await resetFake(w.fake);
     await page.context().close();
   }

@@ -324,8 +324,23 @@ func reasonOf(err error) *api.FileReason {
 		tl  *knowledge.TooLargeError
 		tm  *knowledge.TooManyChunksError
 		lk  *knowledge.LinkError
+		mp  *importer.MissingParts
+		cs  *importer.CutShort
+		tr  *importer.Trailing
 	)
 	switch {
+	case errors.As(err, &mp):
+		// One code a kind of part ("missing_slide"), which the window
+		// words with its own noun.
+		unit := strings.NewReplacer(" ", "_", "'", "").Replace(mp.Unit)
+		return &api.FileReason{Code: "missing_" + unit, Count: int64(mp.Count), Max: strconv.Itoa(mp.Total),
+			Lines: strings.Join(mp.Names, ", "), More: mp.Count > len(mp.Names)}
+	case errors.As(err, &cs) && cs.Binary > 0:
+		return &api.FileReason{Code: "cut_short_binary"}
+	case errors.As(err, &cs):
+		return &api.FileReason{Code: "cut_short"}
+	case errors.As(err, &tr):
+		return &api.FileReason{Code: "trailing"}
 	case errors.As(err, &lk):
 		return &api.FileReason{Code: "link_" + string(lk.Why), Target: lk.Target}
 	case errors.As(err, &rep):

@@ -1,0 +1,49 @@
+package app
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
+)
+
+// TestPartsWarningsAreWorded: the importer's warnings about what a file
+// lacks (a container's missing parts, of every kind it names; an RTF file
+// cut short or going on after its end) reach the window and `kb import`
+// as codes both languages word, every particular filled, not as the
+// backend's English sentence.
+func TestPartsWarningsAreWorded(t *testing.T) {
+	var cases []error
+	for _, unit := range []string{"chapter", "section", "part", "notes part", "sheet", "text cell", "slide", "speaker's notes"} {
+		cases = append(cases,
+			&importer.MissingParts{Unit: unit, Names: []string{"b.xhtml"}, Count: 1, Total: 3},
+			&importer.MissingParts{Unit: unit, Names: []string{"2", "4"}, Count: 2, Total: 9},
+			&importer.MissingParts{Unit: unit, Names: []string{"1", "2", "3", "4", "5"}, Count: 7, Total: 9})
+	}
+	cases = append(cases, &importer.CutShort{At: 900, Open: 2}, &importer.CutShort{At: 900, Binary: 40, BinaryAt: 800}, &importer.Trailing{At: 700})
+	for _, err := range cases {
+		r := reasonOf(errors.Join(errors.New("wrapped"), err))
+		if r == nil {
+			t.Errorf("%v: no reason", err)
+			continue
+		}
+		for lang, words := range []string{"en", "ko"} {
+			line := reasonLine(err.Error(), r, lang)
+			if line == importWrap.ReplaceAllString(err.Error(), "") || strings.ContainsAny(line, "{}") {
+				t.Errorf("%s, %s: %q, want the %s words of %+v", err, words, line, words, r)
+			}
+			if lang == 1 && strings.Contains(line, "imported") {
+				t.Errorf("%s: Korean line %q is English", err, line)
+			}
+		}
+	}
+	mp := &importer.MissingParts{Unit: "slide", Names: []string{"1", "2", "3", "4", "5"}, Count: 7, Total: 9}
+	if got, want := reasonLine(mp.Error(), reasonOf(mp), 1), "슬라이드 9개 중 7개를 가져오지 못했습니다. 파일에 없거나 읽을 수 없습니다(1, 2, 3, 4, 5 외)."; got != want {
+		t.Errorf("Korean: %q, want %q", got, want)
+	}
+	one := &importer.MissingParts{Unit: "chapter", Names: []string{"b.xhtml"}, Count: 1, Total: 3}
+	if got, want := reasonLine(one.Error(), reasonOf(one), 0), "1 of 3 chapters was not imported: missing from the file or unreadable (b.xhtml)."; got != want {
+		t.Errorf("English: %q, want %q", got, want)
+	}
+}

@@ -46,7 +46,10 @@ func findGutter(bands []band) (gutter, bool) {
 	sp := &splitter{}
 	keep := func(c cand, to int) {
 		g := gutter{x0: c.x0, x1: c.x1, from: c.from, to: to}
-		if to-c.from >= minGutterRows && c.x0-left >= minColumn*h && right-c.x1 >= minColumn*h &&
+		// One side may be as narrow as a menu's column (minSide) beside a
+		// column of prose; columnsApart asks more of it.
+		lw, rw := c.x0-left, right-c.x1
+		if to-c.from >= minGutterRows && min(lw, rw) >= minSide*h && max(lw, rw) >= minColumn*h &&
 			(wide(g) || flushRight(sp, bands[g.from:g.to], g, h)) {
 			strips = append(strips, g)
 		}
@@ -84,8 +87,12 @@ func findGutter(bands []band) (gutter, bool) {
 	}
 	sort.SliceStable(strips, func(i, j int) bool { return longer(strips[i], strips[j]) })
 	for len(strips) > 0 {
-		g := trimmed(sp, bands, strips[0], left, right, minW, h)
+		s := strips[0]
 		strips = strips[1:]
+		if min(s.x0-left, right-s.x1) < minColumn*h && !apartFlows(sp, bands[s.from:s.to], s, h) {
+			continue // a narrow side sharing its baselines: no menu (a table's first column)
+		}
+		g := trimmed(sp, bands, s, left, right, minW, h)
 		if g.to-g.from < minGutterRows || !wide(g) && !flushRight(sp, bands[g.from:g.to], g, h) {
 			continue
 		}
@@ -702,10 +709,18 @@ func columnsApart(sp *splitter, bands []band, g gutter, minW, h float64) bool {
 		return false // pieces apart on most lines of both sides: a table's rows
 	}
 	lspan, rspan := g.x0-median(l0s), median(r1s)-g.x1
-	if lspan < minColumn*h || rspan < minColumn*h {
+	lprose, rprose := prose(lcov, lspan), prose(rcov, rspan)
+	switch {
+	case lspan >= minColumn*h && rspan >= minColumn*h:
+	case lspan >= minSide*h && rspan >= minColumn*h && rprose, rspan >= minSide*h && lspan >= minColumn*h && lprose:
+		// A narrow column beside prose (a web page's menu, a list of
+		// labels): apart only where the two are separate flows of text,
+		// whose lines fall at different heights; a table's label column
+		// shares its rows' baselines.
+		return apartFlows(sp, bands, g, h)
+	default:
 		return false
 	}
-	lprose, rprose := prose(lcov, lspan), prose(rcov, rspan)
 	if lprose && rprose {
 		return true
 	}
@@ -713,6 +728,49 @@ func columnsApart(sp *splitter, bands []band, g gutter, minW, h float64) bool {
 	// the prose's lines share a line on a third of them at most, by chance,
 	// where a table's columns share every row.
 	return (lprose && 2*rcells > len(rcov) || rprose && 2*lcells > len(lcov)) && 3*both <= len(bands)
+}
+
+// minSide is the narrowest column, in font sizes, read apart from a column
+// of prose beside it (a menu of three syllables), when it is a flow of
+// its own (see apartFlows).
+const minSide = 3
+
+// apartFlows says whether the lines on the two sides of a strip are two
+// flows of text, each at its own line pitch: of the lines with glyphs on
+// both sides, most (and minGutterRows at least) have their two sides'
+// baselines more than a tenth of a font size apart. A table's cells and a
+// listing's line numbers sit on their row's baseline. A glyph's baseline
+// is known from its box, so only boxes of one height (one font) are
+// compared: a column of formulas beside text has other boxes.
+func apartFlows(sp *splitter, bands []band, g gutter, h float64) bool {
+	shared, apart := 0, 0
+	for _, b := range bands {
+		l, r := sp.sides(b, g)
+		if len(l) == 0 || len(r) == 0 {
+			continue
+		}
+		a, c := sideGlyph(l), sideGlyph(r)
+		if math.Abs((a.hi-a.lo)-(c.hi-c.lo)) > 0.02*max(a.hi-a.lo, c.hi-c.lo) {
+			continue
+		}
+		shared++
+		if math.Abs(a.base-c.base) > 0.1*h {
+			apart++
+		}
+	}
+	return apart >= minGutterRows && 2*apart > shared
+}
+
+// sideGlyph is a glyph of most of a line's text on one side: its first
+// glyph in its text size.
+func sideGlyph(its []item) item {
+	size := textSize(its)
+	for _, it := range its {
+		if math.Abs(it.h-size) <= 0.01*size {
+			return it
+		}
+	}
+	return its[0]
 }
 
 // prose says whether the lines of one side, covering cov of a column span

@@ -714,6 +714,50 @@ func TestPageTextNumberedHeadingsAtTop(t *testing.T) {
 	}
 }
 
+// TestPageTextMenuBesideProse: a web page's menu, a column of short items
+// narrower than a column of prose, beside the page's text (printed by a
+// browser) is read apart from it, menu first; the two are separate flows,
+// the items 23 pt apart and the text's lines 17, so a line shared by both
+// has two baselines. Before, each item was read into the line of text
+// beside it ("공지사항 2026학년도 …"). A form's labels beside their values,
+// on the values' first baselines, still read across.
+func TestPageTextMenuBesideProse(t *testing.T) {
+	menu := []string{"학교소개", "공지사항", "학사일정", "장학안내", "입학안내", "자료실", "묻고답하기"}
+	text := []string{"국가장학금 신청 기간을 다음과 같이 안내하오니 장학금 지원을 희망하는",
+		"학생은 기간 내에 반드시 신청하시기 바랍니다 신청은 한국장학재단 누리집",
+		"에서만 가능하며 기간이 지나면 신청할 수 없습니다 신청 대상은 대한민국",
+		"국적을 가진 국내 대학의 재학생과 신입생과 편입생과 재입학생과 복학생",
+		"이다 다만 이차 신청은 재학 중 두 번에 한하여 신청할 수 있으므로 되도록",
+		"일차에 신청하시기 바랍니다 서류 제출 대상자로 선정된 학생은 기한까지",
+		"서류를 제출하여야 합니다 문의는 학생지원팀 장학 담당에게 하시기 바랍니다",
+		"신청 결과는 학기 시작 전에 누리집에서 확인할 수 있습니다 이상입니다"}
+	var gs []glyph
+	for i, m := range menu {
+		gs = append(append(gs, brk()), glyphLine(m, 28, 700-23*float64(i), nil)...)
+	}
+	for i, l := range text {
+		gs = append(append(gs, brk()), glyphLine(l, 135, 698-17*float64(i), nil)...)
+	}
+	want := append(slices.Clone(menu), text...)
+	if got := nonEmptyLines(pageText(gs[1:])); got != strings.Join(want, "\n") {
+		t.Errorf("a menu beside text:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+	}
+
+	// A form: a label on the first line of its value, the value's
+	// second line under it.
+	gs, want = nil, nil
+	for i, label := range menu[:4] {
+		y := 700 - 34*float64(i)
+		gs = append(append(gs, brk()), glyphLine(label, 28, y, nil)...)
+		gs = append(append(gs, brk()), glyphLine(text[2*i], 135, y, nil)...)
+		gs = append(append(gs, brk()), glyphLine(text[2*i+1], 135, y-17, nil)...)
+		want = append(want, label+" "+text[2*i], text[2*i+1])
+	}
+	if got := strings.ReplaceAll(nonEmptyLines(pageText(gs[1:])), cellSep, " "); got != strings.Join(want, "\n") {
+		t.Errorf("a form's labels:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+	}
+}
+
 // BenchmarkPageTextGrid lays out a page-sized table of 40 narrow columns
 // and 200 rows with ragged cells: thousands of white strips to test, the
 // worst case of the gutter search.

@@ -17,10 +17,7 @@ import "strings"
 // 바꾸, 바꿔, 바꾼, 바꿀, 바꿨; 바뀌다 as well), and leaves out verbs with
 // many senses (쓰다, 받다, 만들다) and forms other words begin with (끄다:
 // 꺼내다, 끌다).
-var actionVerbs = []struct {
-	noun  string
-	forms []string
-}{
+var actionVerbs = otherWords{
 	{"삭제", []string{"지우", "지워", "지운", "지울", "지웠"}},
 	{"제거", []string{"없애", "없앤", "없앨", "없앴"}},
 	{"변경", []string{"바꾸", "바꿔", "바꾼", "바꿀", "바꿨", "바뀌", "바뀐", "바뀔"}},
@@ -40,13 +37,19 @@ var actionVerbs = []struct {
 	{"오류", []string{"틀린", "틀려", "틀리", "틀렸"}},
 }
 
-// actionWord returns the noun documents use for the action a Hangul word
-// names with a native verb, or "".
-func actionWord(word string) string {
-	for _, a := range actionVerbs {
-		for _, f := range a.forms {
+// otherWords is a table of words a query word may match instead of its
+// own: each word with the beginnings of the query words that may.
+type otherWords []struct {
+	word  string
+	forms []string
+}
+
+// of returns the word for what a Hangul word begins with, or "".
+func (t otherWords) of(word string) string {
+	for _, o := range t {
+		for _, f := range o.forms {
 			if strings.HasPrefix(word, f) {
-				return a.noun
+				return o.word
 			}
 		}
 	}

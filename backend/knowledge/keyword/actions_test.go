@@ -12,8 +12,8 @@ func TestActionWord(t *testing.T) {
 		"지역": "", "보고서": "", "고정": "", "바다": "", "": "",
 	}
 	for word, want := range tests {
-		if got := actionWord(word); got != want {
-			t.Errorf("actionWord(%q) = %q, want %q", word, got, want)
+		if got := actionVerbs.of(word); got != want {
+			t.Errorf("actionVerbs.of(%q) = %q, want %q", word, got, want)
 		}
 	}
 }

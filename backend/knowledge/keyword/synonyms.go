@@ -1,7 +1,5 @@
 package keyword
 
-import "strings"
-
 // People and documents often name one thing with two everyday words: a
 // Sino-Korean word and a native or loan word (날짜 / 일자, 단락 / 문단,
 // 비밀번호 / 암호, 글꼴 / 폰트, 왼쪽 / 좌측), or two Sino-Korean words
@@ -24,10 +22,7 @@ import "strings"
 // longer than the other word's text, the other word is given by the bigram
 // documents spell it with (래프 for 그래프, 리스 for 리스트, 디렉 for
 // 디렉터리 and 디렉토리).
-var synonyms = []struct {
-	term  string
-	forms []string
-}{
+var synonyms = otherWords{
 	{"유형", []string{"형식", "종류"}}, {"형식", []string{"유형"}},
 	{"차례", []string{"순서"}}, {"순서", []string{"차례"}},
 	{"단락", []string{"문단"}}, {"문단", []string{"단락"}},
@@ -69,17 +64,4 @@ var synonyms = []struct {
 	{"숨기", []string{"감추", "감춰", "감춘", "감출"}},
 	{"확대", []string{"늘리", "늘려", "늘린", "늘릴"}},
 	{"구부", []string{"꺾"}},
-}
-
-// synonymWord returns the other word for what a Hangul word begins with,
-// or "".
-func synonymWord(word string) string {
-	for _, s := range synonyms {
-		for _, f := range s.forms {
-			if strings.HasPrefix(word, f) {
-				return s.term
-			}
-		}
-	}
-	return ""
 }

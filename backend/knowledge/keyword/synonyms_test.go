@@ -14,8 +14,8 @@ func TestSynonymWord(t *testing.T) {
 		"방법": "", "데이터": "", "표": "", "형": "", "정형식": "", "": "",
 	}
 	for word, want := range tests {
-		if got := synonymWord(word); got != want {
-			t.Errorf("synonymWord(%q) = %q, want %q", word, got, want)
+		if got := synonyms.of(word); got != want {
+			t.Errorf("synonyms.of(%q) = %q, want %q", word, got, want)
 		}
 	}
 }

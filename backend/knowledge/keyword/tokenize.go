@@ -178,9 +178,9 @@ func (a Analyzer) appendRun(dst []queryTerm, run string, sc script) []queryTerm 
 		// The stem is the alternative of the word's first bigram, the one
 		// that holds it ("집에서": "집에" or "집").
 		dst[first].alt = oneSyllableStem(run)
-		if w := actionWord(run); w != "" {
+		if w := actionVerbs.of(run); w != "" {
 			dst[first].other = w
-		} else if w := synonymWord(run); w != "" {
+		} else if w := synonyms.of(run); w != "" {
 			dst[first].other = w
 		}
 		if c := loanCandidates(run); c != nil {

@@ -314,44 +314,40 @@ test("Word, PowerPoint, HWP, OpenDocument, web pages and EPUB in Korean: listed,
 
 // Last in this file: the fake's embeddings hang while it runs (the catalog
 // embedded long before).
-test("stopping imports in Korean: a file held at its embedding stays, found by its words, and one waiting behind it leaves nothing", async () => {
+test("stopping imports in Korean: a file added while another embeds does not wait for it, and one stopped while it embeds stays, found by its words", async () => {
   const dir = mkdtempSync(join(tmpdir(), "wf-stop-"));
   const slow = join(dir, "느린 보고서.md");
-  const queued = join(dir, "대기 문서.md");
+  const next = join(dir, "다음 문서.md");
   writeFileSync(slow, "# 느린 보고서\n\n" + "임베딩이 오래 걸리는 긴 문단입니다. ".repeat(300) + "\n");
-  writeFileSync(queued, "# 대기 문서\n\n앞의 가져오기가 끝나기를 기다립니다.\n");
+  writeFileSync(next, "# 다음 문서\n\n" + "앞의 파일이 임베딩되기를 기다리지 않습니다. ".repeat(200) + "\n");
   const uploads = join(w.app.dataDir, "uploads");
-  const leftovers = () => (existsSync(uploads) ? readdirSync(uploads, { recursive: true }).map(String).filter((f) => f.includes("느린") || f.includes("대기")) : []);
+  const leftovers = () => (existsSync(uploads) ? readdirSync(uploads, { recursive: true }).map(String).filter((f) => f.includes("느린") || f.includes("다음")).sort() : []);
   const row = (name: string) => `.progress li.file:has(.name[title$="${name}"])`;
   const page = await openPage(w.browser, w.app.url, "ko-KR", { width: 1280, height: 800 });
   await page.click(".views button >> nth=0");
   await page.waitForSelector("#kb-title");
+  // Every embedding hangs: only a hand-on or a stop ends one.
   await fail(w.fake, "/api/embed", -1, { kind: "hang" });
   try {
-    await page.setInputFiles("#kb-file-input", [slow, queued]);
-    await page.waitForSelector(`${row("느린 보고서.md")}[data-stage="embedding"] button.stop`, { timeout: 60_000 });
-    await page.waitForSelector(`${row("대기 문서.md")}[data-stage="waiting"] button.stop`, { timeout: 60_000 });
-    assert.match((await page.textContent(`${row("대기 문서.md")} .stage`)) ?? "", /다른 가져오기가 끝나기를 기다리는 중/);
+    await page.setInputFiles("#kb-file-input", [slow, next]);
+    // The first file's embedding goes on in the background once the second is added: it does not hold it up.
+    await page.waitForSelector(`${row("느린 보고서.md")}[data-stage="done"]`, { timeout: 60_000 });
+    assert.equal(await page.textContent(`${row("느린 보고서.md")} .stage`), "추가했습니다. 지금은 키워드로 찾을 수 있고, 다음 파일을 읽는 동안 임베딩은 뒤에서 이어서 합니다");
+    await page.waitForSelector(`${row("다음 문서.md")}[data-stage="embedding"] button.stop`, { timeout: 60_000 });
     await screenshot(page, "knowledge-stop-1-running-ko");
 
-    // The waiting file by keyboard (its button has focus, Enter presses it), the running one by a click.
-    const waitingStop = page.locator(`${row("대기 문서.md")} button.stop`);
-    assert.equal(await waitingStop.textContent(), "중지");
-    assert.equal(await waitingStop.getAttribute("aria-label"), "대기 문서.md 가져오기 중지");
-    await waitingStop.focus();
+    // Stopped by keyboard (its button has focus, Enter presses it): read and swapped in before it embeds, it stays; only its embedding stops.
+    const stop = page.locator(`${row("다음 문서.md")} button.stop`);
+    assert.equal(await stop.textContent(), "중지");
+    assert.equal(await stop.getAttribute("aria-label"), "다음 문서.md 가져오기 중지");
+    await stop.focus();
     await page.keyboard.press("Enter");
-    await page.waitForSelector(`${row("대기 문서.md")}[data-stage="stopped"]`, { timeout: 30_000 });
-    await page.click(`${row("느린 보고서.md")} button[aria-label="느린 보고서.md 가져오기 중지"]`);
-    // Read and swapped in before it embeds, the slow file stays; only its embedding stops.
-    await page.waitForSelector(`${row("느린 보고서.md")}[data-stage="done"]`, { timeout: 30_000 });
-    assert.equal(await page.textContent(`${row("느린 보고서.md")} .stage`), "추가했습니다. 지금은 키워드로 찾을 수 있고, 멈춘 임베딩은 나중에 이어서 합니다");
-    assert.equal(await page.textContent(`${row("대기 문서.md")} .stage`), "중지했습니다 — 이 파일은 아무것도 추가하지 않았습니다");
+    await page.waitForSelector(`${row("다음 문서.md")}[data-stage="done"]`, { timeout: 30_000 });
+    assert.equal(await page.textContent(`${row("다음 문서.md")} .stage`), "추가했습니다. 지금은 키워드로 찾을 수 있고, 멈춘 임베딩은 나중에 이어서 합니다");
     assert.equal(await page.locator(".progress button.stop").count(), 0, "no Stop button once stopped");
     await screenshot(page, "knowledge-stop-2-stopped-ko");
-    await page.waitForFunction(() => [...document.querySelectorAll("table.docs tr[data-doc]")].some((tr) => /느린/.test(tr.textContent ?? "")), null, { timeout: 30_000 });
-    const listed = await page.$$eval("table.docs tr[data-doc]", (trs) => trs.filter((tr) => /대기/.test(tr.textContent ?? "")).length);
-    assert.equal(listed, 0, "the stopped waiting file is not listed");
-    assert.deepEqual(leftovers(), ["느린 보고서.md"], "the slow file's copy is kept, the stopped one's not");
+    await page.waitForFunction(() => ["느린", "다음"].every((w) => [...document.querySelectorAll("table.docs tr[data-doc]")].some((tr) => tr.textContent?.includes(w))), null, { timeout: 30_000 });
+    assert.deepEqual(leftovers(), ["느린 보고서.md", "다음 문서.md"], "both files' copies are kept");
   } finally {
     await resetFake(w.fake);
   }

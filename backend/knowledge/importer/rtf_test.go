@@ -100,14 +100,7 @@ func TestRTFCutShort(t *testing.T) {
 		{"binary data of a billion bytes in the middle", `{\rtf1 앞\par{\pict\bin1000000000 abc}}뒤\par}`, "앞", &CutShort{Open: 2, Binary: 1_000_000_000}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var c collector
-			warns, err := Importer{}.Read(context.Background(), "doc.rtf", strings.NewReader(tt.rtf), &c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := strings.TrimSpace(c.docs[0].Parts[0].Text); got != tt.want {
-				t.Errorf("text %q, want %q", got, tt.want)
-			}
+			warns := readRTFText(t, tt.rtf, tt.want)
 			if tt.cut == nil {
 				if len(warns) != 0 {
 					t.Errorf("warnings %v, want none", warns)
@@ -144,14 +137,7 @@ func TestRTFTrailing(t *testing.T) {
 		{"a line end after the end", "{\\rtf1 a}\n", "a", 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var c collector
-			warns, err := Importer{}.Read(context.Background(), "doc.rtf", strings.NewReader(tt.rtf), &c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := strings.TrimSpace(c.docs[0].Parts[0].Text); got != tt.want {
-				t.Errorf("text %q, want %q", got, tt.want)
-			}
+			warns := readRTFText(t, tt.rtf, tt.want)
 			var tr *Trailing
 			switch {
 			case tt.at == 0 && len(warns) != 0:
@@ -161,6 +147,21 @@ func TestRTFTrailing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readRTFText reads an RTF document, checks its text is want (trimmed)
+// and returns its warnings.
+func readRTFText(t *testing.T, rtf, want string) []error {
+	t.Helper()
+	var c collector
+	warns, err := Importer{}.Read(context.Background(), "doc.rtf", strings.NewReader(rtf), &c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(c.docs[0].Parts[0].Text); got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+	return warns
 }
 
 // TestRTFByLibreOffice: LibreOffice writes testdata/office/regulation.odt

@@ -43,13 +43,18 @@ const row = () => $("[data-testid='attachments'] .pending li");
 const chip = (name: string) => $$("[data-testid='attachments'] .files li").find((li) => li.textContent!.includes(name));
 const libraryButton = (name: string) => chip(name)!.querySelector<HTMLButtonElement>("button")!;
 
+/** attachSlow starts the app in lang and attaches a file the fake holds at its embedding. */
+async function attachSlow(lang: "en" | "ko") {
+  const { fake } = await start({ settings: { language: lang } });
+  setLang(lang);
+  attach([new File(["# 큰 보고서"], "slow-report.md")]);
+  return { say: words[lang], fake };
+}
+
 describe("a file attached in a chat, while it embeds", () => {
   it("stopped, stays attached and found by its words; its row says so until dismissed, and then that it is found by its meaning too", async () => {
     for (const lang of ["en", "ko"] as const) {
-      const say = words[lang];
-      const { fake } = await start({ settings: { language: lang } });
-      setLang(lang);
-      attach([new File(["# 큰 보고서"], "slow-report.md")]);
+      const { say, fake } = await attachSlow(lang);
       await vi.waitFor(() => expect(row().querySelector(".stage")!.textContent).toBe(say.embedding), { timeout: 5000 });
       // Before it is pressed, Stop says what it stops: the meaning, not the file.
       const stop = row().querySelector<HTMLButtonElement>("button.stop")!;
@@ -79,10 +84,7 @@ describe("a file attached in a chat, while it embeds", () => {
 
   it("added to the library, goes at once: its import stops, the button says it is busy, a row says where it went and that its meaning is indexed there", async () => {
     for (const lang of ["en", "ko"] as const) {
-      const say = words[lang];
-      const { fake } = await start({ settings: { language: lang } });
-      setLang(lang);
-      attach([new File(["# 큰 보고서"], "slow-report.md")]);
+      const { say, fake } = await attachSlow(lang);
       // Found by its words, it is listed at once, and can join the library.
       await vi.waitFor(() => expect(row().querySelector(".stage")!.textContent).toBe(say.embedding), { timeout: 5000 });
       await vi.waitFor(() => expect(chip("slow-report.md")).toBeTruthy(), { timeout: 5000 });

@@ -67,6 +67,11 @@ type KBDocument struct {
 	// words now and by its meaning once that is done (EventEmbedded).
 	// Set by a conversation's attachments (Attached).
 	EmbedPending bool `json:"embed_pending,omitempty"`
+	// Pending is how many of the document's Chunks (passages) wait for
+	// their embedding in the background: it is found by its words, and
+	// by its meaning once none does (EventEmbeddingProgress counts them
+	// down). Set by the library's list (Documents) and Attached.
+	Pending int `json:"pending,omitempty"`
 }
 
 // SearchHit is one passage retrieval returned, as the knowledge search box

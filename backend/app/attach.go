@@ -41,12 +41,12 @@ func (k *KnowledgeService) Attached(sessionID string) ([]api.KBDocument, error) 
 	}
 	// A file whose embedding was left to the background says so, so that
 	// a reopened conversation shows it as the window that attached it did.
-	pending := k.app.library.pendingSources()
+	pending, byDoc := k.app.library.pendingSources(), k.app.library.pendingDocs()
 	out := make([]api.KBDocument, len(docs))
 	for i, d := range docs {
 		out[i] = api.KBDocument{ID: d.ID, Title: d.Title, Source: d.Source, Kind: d.Kind, Size: d.FileSize,
 			Pages: d.Pages, Unit: d.Unit, Chunks: d.Chunks, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
-			EmbedPending: pending[d.Source] > 0}
+			EmbedPending: pending[d.Source] > 0, Pending: byDoc[d.ID]}
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -65,12 +66,21 @@ func TestAddToLibraryWhileItEmbeds(t *testing.T) {
 	if n := a.library.vectors.Status().Pending; n == 0 {
 		t.Fatal("no passage left to the background embedding")
 	}
+	// Its passages moved with it: those pending are the library file's,
+	// none is left under the conversation's path.
+	pending := a.library.pendingSources()
+	if pending[r.to] != a.library.vectors.Status().Pending || pending[docs[0].Source] != 0 {
+		t.Fatalf("pending by source after the move: %v; want all of them under %s", pending, r.to)
+	}
+	if lib[0].Pending == 0 || lib[0].Pending > lib[0].Chunks {
+		t.Fatalf("the library's list says %d of %d passages pending", lib[0].Pending, lib[0].Chunks)
+	}
 	if hits, _ := k.Search("출장비", 5); len(hits) == 0 {
 		t.Fatal("the library's search does not find it by its words")
 	}
 
 	// Ollama answers again: the background embedding finishes it (its
-	// retries wait 2 s, doubling).
+	// retries wait 2 s, doubling), and says so of the library's file.
 	h.fake.Reset()
 	deadline := time.Now().Add(2 * time.Minute)
 	for a.library.vectors.Status().Pending > 0 {
@@ -78,6 +88,21 @@ func TestAddToLibraryWhileItEmbeds(t *testing.T) {
 			t.Fatalf("%d passages still pending", a.library.vectors.Status().Pending)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+	ev := events.waitFor(t, api.EventEmbedded, func(p any) bool { return slices.Contains(p.(api.EmbeddingsDone).Sources, r.to) }).(api.EmbeddingsDone)
+	if len(ev.Conversations) != 0 {
+		t.Errorf("the library's file said to be the conversations' %v", ev.Conversations)
+	}
+	// Every passage has its vector under the library's file, none is left
+	// under the conversation's path.
+	if hits, err := a.library.vectors.Query(t.Context(), "출장비", 50, map[string]string{"source": r.to}); err != nil || len(hits) != lib[0].Chunks {
+		t.Errorf("vectors filed under the library's file: %d, %v; want %d", len(hits), err, lib[0].Chunks)
+	}
+	if hits, err := a.library.vectors.Query(t.Context(), "출장비", 50, map[string]string{"source": docs[0].Source}); err != nil || len(hits) != 0 {
+		t.Errorf("vectors left under the conversation's path: %d, %v", len(hits), err)
+	}
+	if lib, _ = k.Documents(); len(lib) != 1 || lib[0].Pending != 0 {
+		t.Errorf("the library's list after the background embedding: %+v", lib)
 	}
 }
 

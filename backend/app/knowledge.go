@@ -175,6 +175,11 @@ func (l *library) embeddedNow(sources []string) api.EmbeddingsDone {
 // pendingSources counts the passages still to be embedded by file.
 func (l *library) pendingSources() map[string]int { return l.vectors.PendingBy("source") }
 
+// pendingDocs counts the passages still to be embedded by document.
+func (l *library) pendingDocs() map[string]int {
+	return knowledge.Vectors{Index: l.vectors}.PendingByDocument()
+}
+
 func (l *library) close() {
 	l.stop()
 	<-l.ready
@@ -239,6 +244,9 @@ func (l *library) documents(ctx context.Context) ([]api.KBDocument, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A document whose meaning is still being indexed in the background
+	// says how far: found by its words now, by its meaning once done.
+	pending := l.pendingDocs()
 	out := make([]api.KBDocument, 0, len(docs))
 	for _, d := range docs {
 		if d.Source == knowledge.CatalogSource || kb.ConversationOf(d.Source) != "" {
@@ -247,6 +255,7 @@ func (l *library) documents(ctx context.Context) ([]api.KBDocument, error) {
 		out = append(out, api.KBDocument{
 			ID: d.ID, Title: d.Title, Source: d.Source, Kind: d.Kind, Size: d.FileSize,
 			Pages: d.Pages, Unit: d.Unit, Chunks: d.Chunks, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
+			Pending: pending[d.ID], EmbedPending: pending[d.ID] > 0,
 		})
 	}
 	return out, nil

@@ -186,10 +186,32 @@ func (b *Base) Promote(ctx context.Context, conversation, source string) (string
 	if err := os.Rename(source, target); err != nil {
 		return "", fmt.Errorf("add %s to the library: %w", filepath.Base(source), err)
 	}
+	// Its passages in the vector index move with it, vectors and those
+	// still waiting for theirs alike: the background embedding then
+	// finishes the library's file, and says so of the library's file.
+	// Moved inside the transaction, so that a failure to write them keeps
+	// the file where it was.
+	mover, _ := b.opts.Sink.(SourceMover)
+	movedVectors := false
 	err := b.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		return tx.Model(&Document{}).Where("source = ?", source).Update("source", target).Error
+		if err := tx.Model(&Document{}).Where("source = ?", source).Update("source", target).Error; err != nil {
+			return err
+		}
+		if mover == nil {
+			return nil
+		}
+		if err := mover.MoveSource(ctx, source, target); err != nil {
+			return fmt.Errorf("move its passages in the vector index: %w", err)
+		}
+		movedVectors = true
+		return nil
 	})
 	if err != nil {
+		if movedVectors { // the commit failed after them
+			if merr := mover.MoveSource(context.WithoutCancel(ctx), target, source); merr != nil {
+				b.log.Warn("a promoted file's passages not moved back in the vector index", "file", source, "err", merr)
+			}
+		}
 		if rerr := os.Rename(target, source); rerr != nil {
 			b.log.Warn("a promoted file not moved back", "file", target, "err", rerr)
 		}

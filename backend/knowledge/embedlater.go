@@ -37,6 +37,15 @@ type LaterSink interface {
 	UpsertLater(ctx context.Context, chunks []IndexedChunk) error
 }
 
+// SourceMover is a ChunkSink that keeps each chunk's source beside it
+// (Vectors does, for filters and for what its background embedding
+// reports): a file that moves (Promote) moves there too, with its vectors
+// and its chunks still waiting for theirs, so that what says its meaning
+// is still being indexed, and then that it is done, names it where it is.
+type SourceMover interface {
+	MoveSource(ctx context.Context, from, to string) error
+}
+
 // timedOut says whether err is an embedding that did not answer in time
 // (llm.Error and net errors say so with Timeout), not the import's own
 // stop.

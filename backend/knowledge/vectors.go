@@ -73,7 +73,23 @@ func (v Vectors) SearchChunks(ctx context.Context, query string, k int) ([]Ranke
 	return out, nil
 }
 
+// MoveSource relabels the chunks of source from as source to (SourceMover).
+func (v Vectors) MoveSource(ctx context.Context, from, to string) error {
+	_, err := v.Index.Relabel(ctx, map[string]string{"source": from}, "source", to)
+	return err
+}
+
+// PendingByDocument counts the chunks still waiting for their vector by
+// document (the vector index's background embedding), so that the
+// library can say how far a document's meaning is indexed.
+func (v Vectors) PendingByDocument() map[string]int {
+	return v.Index.PendingGrouped(docOf)
+}
+
 // HasVectors reports which chunks have a vector (see vectorCoverage).
 func (v Vectors) HasVectors(ids []string) []bool { return v.Index.HasVectors(ids) }
 
-var _ LaterSink = Vectors{}
+var (
+	_ LaterSink   = Vectors{}
+	_ SourceMover = Vectors{}
+)

@@ -541,6 +541,22 @@ func (ix *Index) PendingBy(key string) map[string]int {
 	return out
 }
 
+// PendingGrouped counts the pending documents by group(id) (the document
+// a passage's id names, say): like PendingBy, for a grouping the metadata
+// does not hold. It is empty with no embedder.
+func (ix *Index) PendingGrouped(group func(id string) string) map[string]int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	out := map[string]int{}
+	if ix.emb == nil {
+		return out
+	}
+	for id := range ix.pending {
+		out[group(id)]++
+	}
+	return out
+}
+
 // Close stops background work and closes the file. It does not wait for a
 // re-embedding to finish: what was embedded so far is on disk, and the rest
 // continues at the next Open.
@@ -576,4 +592,59 @@ func (ix *Index) IDs(ctx context.Context) ([]string, error) {
 		out = append(out, id)
 	}
 	return out, nil
+}
+
+// Relabel sets metadata key to value on every document whose metadata has
+// all the pairs of where (which must not be empty), and returns how many
+// it changed. Each keeps its vector, or its place among the pending
+// documents, and its sequence number, so that a batch the worker embeds
+// meanwhile is still stored, under the new label: a file that moves (a
+// conversation's file added to the library) is neither embedded twice
+// nor lost, and what WithSettled and PendingBy say of it names it where
+// it is now. The records are written before memory changes, so a failed
+// write changes nothing.
+func (ix *Index) Relabel(ctx context.Context, where map[string]string, key, value string) (int, error) {
+	if ix.cfg.readOnly {
+		return 0, ErrReadOnly
+	}
+	if len(where) == 0 {
+		return 0, errors.New("relabel in vector index: empty filter")
+	}
+	if err := ix.Wait(ctx); err != nil {
+		return 0, err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.closed {
+		return 0, ErrClosed
+	}
+	var (
+		recs  []record
+		moved []*entry
+	)
+	for id, e := range ix.docs {
+		if !matches(e.meta, where) || e.meta[key] == value {
+			continue
+		}
+		meta := maps.Clone(e.meta)
+		if meta == nil {
+			meta = map[string]string{}
+		}
+		meta[key] = value
+		rec := record{op: opPut, id: id, text: e.text, meta: meta}
+		if row, ok := ix.vecs.rows[id]; ok && e.model != "" {
+			rec.model, rec.vec = e.model, ix.vecs.vector(row)
+		}
+		recs, moved = append(recs, rec), append(moved, e)
+	}
+	if err := ix.persist(recs); err != nil {
+		return 0, err
+	}
+	for i, e := range moved {
+		e.meta = recs[i].meta
+		if row, ok := ix.vecs.rows[recs[i].id]; ok {
+			ix.vecs.metas[row] = e.meta
+		}
+	}
+	return len(recs), nil
 }

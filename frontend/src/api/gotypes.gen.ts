@@ -421,6 +421,7 @@ export interface KBDocument {
   created_at: string;
   updated_at: string;
   embed_pending?: boolean;
+  pending?: number;
 }
 
 /**

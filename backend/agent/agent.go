@@ -62,6 +62,12 @@ type Deps struct {
 	// Retriever searches the knowledge base up front for document
 	// questions, without a model call. Nil: no up-front search.
 	Retriever tools.Retriever
+	// Attached names the files the person attached to a conversation;
+	// nil: none. A message in a conversation with files is searched for in
+	// them whatever the router decided (router): the person attached them
+	// to ask about them, and a small model's "needs no documents" on "요약해
+	// 줘" or "and the table?" would answer from nothing.
+	Attached func(ctx context.Context, conversation string) []string
 	// Memory is long-term memory; nil: none.
 	Memory Memory
 	// DB holds the checkpoints (the app's database, store.(*Store).DB()).

@@ -55,6 +55,8 @@ type env struct {
 	inMemory bool
 	// model is the chat model agents are given (default testModel).
 	model string
+	// attached are the files attached to each conversation (Deps.Attached).
+	attached map[string][]string
 }
 
 func newEnv(t testing.TB) *env {
@@ -106,6 +108,7 @@ func (e *env) agentWith(opt Options, settings func() api.Settings) *Agent {
 		Retriever: e.docs,
 		Memory:    e.mem,
 		Settings:  settings,
+		Attached:  func(_ context.Context, conversation string) []string { return e.attached[conversation] },
 	}
 	if !e.inMemory {
 		deps.DB = e.openDB()

@@ -113,6 +113,9 @@ func (a *Agent) router(ctx context.Context, s State, rt *graph.Runtime) (graph.U
 			pre.route, pre.reason = RouteEnd, "out of scope: "+strings.TrimSpace(d.Reason)
 		}
 	}
+	if pre.route == RouteSimple && !pre.trivial && !pre.needsDocs && a.deps.Attached != nil && len(a.deps.Attached(ctx, s.Session)) > 0 {
+		pre.needsDocs = true
+	}
 	c.trace(api.TracePlanning, say(api.TraceRouted, "route", pre.route, "reason", pre.reason))
 	upd := graph.Update{a.f.route.Set(pre.route), a.f.trivial.Set(pre.trivial),
 		a.f.needsDocs.Set(pre.needsDocs), a.f.refersBack.Set(pre.refersBack)}
@@ -146,11 +149,12 @@ func (a *Agent) retrieve(ctx context.Context, s State, rt *graph.Runtime) (graph
 	if asksForTool(s.Input) {
 		scopes = append(scopes, tools.ScopeCatalog)
 	}
+	query := searchQuery(s)
 	var srcs []api.Source
 	for _, scope := range scopes {
 		tool := map[tools.Scope]string{tools.ScopeDocuments: "retrieve_docs", tools.ScopeCatalog: "search_catalog"}[scope]
-		rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceToolSelected, Node: rt.Node(), Tool: tool, Text: s.Input})
-		docs, err := a.deps.Retriever.Search(ctx, s.Input, scope, a.opt.DocsTopK)
+		rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceToolSelected, Node: rt.Node(), Tool: tool, Text: query})
+		docs, err := a.deps.Retriever.Search(ctx, query, scope, a.opt.DocsTopK)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -169,6 +173,21 @@ func (a *Agent) retrieve(ctx context.Context, s State, rt *graph.Runtime) (graph
 	}
 	rt.Emit(eventTrace, api.TraceEvent{Kind: api.TraceSources, Node: rt.Node(), Sources: srcs})
 	return graph.Update{a.f.docs.Add(srcs...), a.f.sources.Add(srcs...)}, nil
+}
+
+// searchQuery is what the up-front search looks for: the message, and for
+// a follow-up ("그럼 표에 나온 건?", "and in 2023?") the person's message
+// before it too, whose words name what the follow-up is about.
+func searchQuery(s State) string {
+	if !s.RefersBack {
+		return s.Input
+	}
+	for i := len(s.History) - 1; i >= 0; i-- {
+		if s.History[i].Role == "user" {
+			return s.History[i].Content + "\n" + s.Input
+		}
+	}
+	return s.Input
 }
 
 // loopConfig is the per-instance config a workflow file may give the loop

@@ -6,6 +6,7 @@ import (
 
 	ollama "github.com/ollama/ollama/api"
 
+	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
@@ -86,4 +87,53 @@ func TestCatalogOnlyWhereToolsAreWanted(t *testing.T) {
 		t.Errorf("sources = %+v", res.Sources)
 	}
 	a.Wait()
+}
+
+// A message in a conversation with attached files searches them even
+// where the router's model says no documents are needed ("표에 나온
+// 내용도 요약해 줘" reads as small talk to a small model); a follow-up
+// searches with the words of the question it follows. A conversation
+// without files keeps the router's verdict.
+func TestAttachedFilesAreSearched(t *testing.T) {
+	history := []api.Message{
+		{ID: "m1", Role: api.RoleUser, Content: "휴가 정책에서 연차는 며칠이야?", Status: api.StatusComplete},
+		{ID: "m2", Role: api.RoleAssistant, Content: "연차는 15일입니다 [1].", Status: api.StatusComplete},
+	}
+	tests := []struct {
+		name     string
+		attached []string
+		history  []api.Message
+		text     string
+		want     string // the query searched; "" for no search
+	}{
+		{"the model says no documents, the conversation has files", []string{"employee-handbook.pdf"}, nil, "휴가 정책 표에 나온 내용도 요약해 줘", "휴가 정책 표에 나온 내용도 요약해 줘"},
+		{"a follow-up searches with the question it follows", []string{"employee-handbook.pdf"}, history, "그럼 병가는?", "휴가 정책에서 연차는 며칠이야?\n그럼 병가는?"},
+		{"a greeting searches nothing", []string{"employee-handbook.pdf"}, nil, "안녕하세요", ""},
+		{"no files: the router's verdict", nil, nil, "휴가 정책 표에 나온 내용도 요약해 줘", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.attached = map[string][]string{"s1": tt.attached}
+			a := e.agent(Options{})
+			e.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteSimple}})
+			e.fake.On(isAnswer, ollamatest.Reply{Text: "연차 15일, 병가 10일입니다."})
+			e.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{Memories: []memoryItem{}}})
+			turn(t, a, chat.Turn{SessionID: "s1", Text: tt.text, History: tt.history})
+			a.Wait()
+			var got []string
+			for _, s := range e.docs.Searches() {
+				got = append(got, s.Query)
+			}
+			switch {
+			case tt.want == "" && len(got) > 0:
+				t.Errorf("searched %q, want no search", got)
+			case tt.want != "" && (len(got) != 1 || got[0] != tt.want):
+				t.Errorf("searched %q, want [%q]", got, tt.want)
+			}
+			if tt.want != "" && !strings.Contains(promptText(e.requests(isAnswer)[0]), "병가 10일") {
+				t.Errorf("the passage found did not reach the answer:\n%s", promptText(e.requests(isAnswer)[0]))
+			}
+		})
+	}
 }

@@ -152,7 +152,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 		logger.Warn("mcp.json has mistakes: the servers they are in are off until it is fixed, the others run", "err", err)
 	}
 	a.agent, err = agent.New(agent.Deps{
-		Model: a.models.agentModel, Tools: reg, Retriever: a.library, Memory: longTerm,
+		Model: a.models.agentModel, Tools: reg, Retriever: a.library, Attached: a.library.attached, Memory: longTerm,
 		DB: st.DB(), Settings: a.settings.Current, Grants: st, MCP: a.mcp, Logger: logger,
 		ReadOnlyAllowed: func(server string) bool { return a.mcp.Config().Servers[server].AutoApproveReadOnly },
 	}, agent.Options{Workflow: a.customWorkflow})

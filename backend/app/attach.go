@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -49,6 +50,28 @@ func (k *KnowledgeService) Attached(sessionID string) ([]api.KBDocument, error) 
 			EmbedPending: pending[d.Source] > 0, Pending: byDoc[d.ID]}
 	}
 	return out, nil
+}
+
+// attached names a conversation's own files for the agent, which searches
+// them for every message of that conversation. A conversation it cannot
+// list has none: the turn goes on as the router decided.
+func (l *library) attached(ctx context.Context, conversation string) []string {
+	kb, err := l.base(ctx)
+	if err != nil {
+		return nil
+	}
+	docs, err := kb.ConversationDocuments(ctx, conversation)
+	if err != nil {
+		if !errors.Is(err, knowledge.ErrConversation) {
+			l.log.Warn("list a conversation's files", "conversation", conversation, "err", err)
+		}
+		return nil
+	}
+	names := make([]string, len(docs))
+	for i, d := range docs {
+		names[i] = d.Title
+	}
+	return names
 }
 
 // AddToLibrary makes a conversation's file (source, as Attached lists it)

@@ -180,6 +180,48 @@ func TestAttachedFilesRetrieveDocs(t *testing.T) {
 	}
 }
 
+// A conversation's files are searched up front for its messages even
+// where the router's model says no documents are needed; another
+// conversation, without files, keeps the model's verdict.
+func TestAttachedFilesSearchedUpFront(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}))
+	fake.On(ollamatest.SystemContains(agent.RoleRouter), ollamatest.Reply{JSON: map[string]any{
+		"route": "simple", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false}})
+	fake.OnFunc(ollamatest.SystemContains(agent.RoleAnswer), func(r ollama.ChatRequest) ollamatest.Reply {
+		for _, m := range r.Messages {
+			if strings.Contains(m.Content, "10만원") {
+				return ollamatest.Reply{Text: "read the file"}
+			}
+		}
+		return ollamatest.Reply{Text: "read nothing"}
+	})
+	a, events := openTestApp(t, fake, "llama3.2:3b")
+	c, k := &ChatService{a}, &KnowledgeService{a}
+	reply := func(session, text string) (string, string) {
+		t.Helper()
+		ack, err := c.Send(session, text, api.SendOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := events.finished(t, ack.TurnID)
+		a.agent.Wait()
+		return ack.SessionID, m.Content
+	}
+	mine, _ := reply("", "hello")
+	other, _ := reply("", "hello too")
+	id, err := k.Attach(mine, "출장규정.md", base64.StdEncoding.EncodeToString([]byte("# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	if _, got := reply(mine, "출장비 규정 요약해 줘"); got != "read the file" {
+		t.Fatalf("the conversation with the file: %q", got)
+	}
+	if _, got := reply(other, "출장비 규정 요약해 줘"); got != "read nothing" {
+		t.Fatalf("a conversation without files: %q", got)
+	}
+}
+
 // A file attached to a conversation answers its questions while it is
 // still embedding: it was swapped in, indexed for its words, before the
 // embedding began, and the window lets the person send then (a local

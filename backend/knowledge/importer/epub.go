@@ -18,8 +18,9 @@ import (
 // Markdown document, named by the book's title; the same limits as an
 // office file's hold (its XML unpacked, its directory). A chapter the
 // spine names that the book lacks (not in the manifest, not in the
-// archive, outside it) is left out and named in a warning
-// (*MissingParts); a book that holds none of its chapters is damaged. A
+// archive, outside it), or that is there but cannot be read (its
+// compressed data damaged), is left out and named in a warning
+// (*MissingParts); a book none of whose chapters can be read is damaged. A
 // book whose chapters are encrypted (DRM; META-INF/encryption.xml lists
 // them) cannot be read and is said to be protected; fonts obfuscated the
 // standard way are only fonts, and do not count.
@@ -33,7 +34,7 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		return ErrOfficeDamaged
 	}
 	title, items, spine := readPackage(z, opf)
-	var chapters []string
+	var chapters, hrefs []string
 	lost := &MissingParts{Unit: "chapter"}
 	for _, id := range spine {
 		it, ok := items[id]
@@ -62,7 +63,7 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 			lost.missing(href)
 			continue
 		}
-		chapters = append(chapters, name)
+		chapters, hrefs = append(chapters, name), append(hrefs, href)
 	}
 	if len(chapters) == 0 {
 		// A spine whose chapters are all missing is a damaged book, not
@@ -83,23 +84,43 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		w.doc.Title, w.titled = title, true
 	}
 	budget := &xmlBudget{left: MaxOfficeXML}
-	err = readChapters(ctx, z, chapters, &htmlPage{w: w, tables: tables{w: w}}, budget)
+	err = readChapters(ctx, z, chapters, hrefs, w, budget, lost)
 	budget.release()
 	if err != nil {
 		return err
+	}
+	if lost.all() {
+		return lost.damaged()
 	}
 	lost.report(warn)
 	return w.end()
 }
 
-func readChapters(ctx context.Context, z *zip.Reader, chapters []string, p *htmlPage, budget *xmlBudget) error {
-	for _, name := range chapters {
+// readChapters reads the chapters in order into w. One that cannot be
+// opened (an unknown compression method) or read to its end (its
+// compressed data damaged) is left out whole and counted in lost, named
+// by its href.
+func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, w *mdWriter, budget *xmlBudget, lost *MissingParts) error {
+	for i, name := range chapters {
 		f, err := z.Open(name)
 		if err != nil {
-			return fmt.Errorf("%w: %s: %v", ErrOfficeDamaged, name, err)
+			lost.unreadable(hrefs[i], err)
+			continue
 		}
+		if len(chapters) > 1 {
+			w.beginPart()
+		}
+		p := &htmlPage{w: w, tables: tables{w: w}}
 		err = budget.judged(p.read(ctx, budgetReader{r: f, b: budget}))
 		f.Close()
+		if unreadable(err) {
+			w.dropPart()
+			lost.unreadable(hrefs[i], err)
+			continue
+		}
+		if err == nil {
+			err = w.endPart()
+		}
 		if err != nil {
 			return err
 		}

@@ -65,6 +65,17 @@ func (n *wordNotes) write(s string) {
 	n.buf.WriteString(s)
 }
 
+// abandon forgets the note being read and the notes waiting for their
+// paragraph: the part they were in could not be read to its end, and is
+// left out whole.
+func (n *wordNotes) abandon() {
+	if n == nil {
+		return
+	}
+	n.at, n.pending, n.marking = nil, nil, nil
+	n.buf.Reset()
+}
+
 // close ends the note being read: it waits to come after its paragraph.
 func (n *wordNotes) close() {
 	if n == nil || n.at == nil {

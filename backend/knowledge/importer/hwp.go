@@ -64,8 +64,9 @@ var oleMagic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
 // readHWP hands the body of the HWP 5.0 file in r to sink as one Markdown
 // document, as readOffice does for the XML formats. Its sections are
 // numbered from 0 without gaps (BodyText/Section0, Section1, …): one
-// missing between them is named in a warning (*MissingParts), the others
-// read.
+// missing between them, or one whose records cannot be read, is named in
+// a warning (*MissingParts), the others read; a file none of whose
+// sections can be read is damaged.
 func readHWP(ctx context.Context, path string, r io.Reader, sink Sink, warn *warnings) error {
 	ra, size, err := readerAt(r)
 	if err != nil {
@@ -117,15 +118,42 @@ func readHWP(ctx context.Context, path string, r io.Reader, sink Sink, warn *war
 	w := &mdWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: KindHWP, Markdown: true}}
 	notes := newHancomNotes()
 	w.untitled = notes.unmark // a paper's title often has a note
+	err = w.hwpSections(ctx, s, open, &styles, notes, budget)
+	budget.release()
+	if err != nil {
+		return err
+	}
+	if s.missing.all() {
+		return s.missing.damaged()
+	}
+	s.missing.report(warn)
+	return w.end()
+}
+
+// hwpSections reads the sections in order. One whose records cannot be
+// read to their end (cut short, deflate data that does not inflate, a
+// broken chain of sectors) is left out whole and counted in s.missing,
+// as a missing one is.
+func (w *mdWriter) hwpSections(ctx context.Context, s hwpStreams, open func(*mscfb.File) io.Reader, styles *hwpStyles, notes *wordNotes, budget *xmlBudget) error {
 	for _, sec := range s.sections {
-		if err := budget.judged(w.hwpSection(ctx, open(sec), &styles, notes)); err != nil {
-			budget.release()
+		if len(s.sections) > 1 {
+			w.beginPart()
+		}
+		err := budget.judged(w.hwpSection(ctx, open(sec), styles, notes))
+		if unreadable(err) {
+			w.dropPart()
+			notes.abandon()
+			s.missing.unreadable("BodyText/"+sec.Name, err)
+			continue
+		}
+		if err == nil {
+			err = w.endPart()
+		}
+		if err != nil {
 			return err
 		}
 	}
-	budget.release()
-	s.missing.report(warn)
-	return w.end()
+	return nil
 }
 
 // hwpStreams are the streams of an HWP file that are read.

@@ -21,6 +21,60 @@ type mdWriter struct {
 	// document's title (Word's note marks).
 	untitled func(string) string
 	buf      strings.Builder
+	// part is the part being held (beginPart), nil for none.
+	part *heldPart
+}
+
+// maxPartHeld bounds the text of one part held back while it is read
+// (beginPart): a part of more has its first maxPartHeld handed on before
+// its end, and keeps them if it then turns out damaged.
+const maxPartHeld = 8 << 20
+
+// heldPart is where the part being read began in the writer's buffer,
+// and the title as it was: what dropPart takes back.
+type heldPart struct {
+	at     int
+	title  string
+	titled bool
+	handed bool // some of its text was handed on (past maxPartHeld)
+}
+
+// beginPart starts one part of several (a chapter, a slide's text, a
+// sheet, a section): its text is held, not handed on, until endPart, so
+// that a part that turns out unreadable halfway can be left out whole,
+// as a missing part is (dropPart), rather than half of it imported or
+// the whole file refused.
+func (w *mdWriter) beginPart() {
+	w.part = &heldPart{at: w.buf.Len(), title: w.doc.Title, titled: w.titled}
+}
+
+// endPart ends the part begun: its text may be handed on.
+func (w *mdWriter) endPart() error {
+	w.part = nil
+	if w.buf.Len() >= mdBlock {
+		return w.flush()
+	}
+	return nil
+}
+
+// dropPart takes back the text of the part begun, which could not be
+// read to its end: nothing of it is imported, and a title its heading
+// gave the document is forgotten. It says false when the part was too
+// long to hold (maxPartHeld) and what was handed on stays.
+func (w *mdWriter) dropPart() bool {
+	p := w.part
+	w.part = nil
+	if p == nil {
+		return false
+	}
+	if p.handed {
+		return false
+	}
+	kept := w.buf.String()[:p.at] // a copy only when a part is dropped
+	w.buf.Reset()
+	w.buf.WriteString(kept)
+	w.doc.Title, w.titled = p.title, p.titled
+	return true
 }
 
 // paragraph adds one paragraph (level > 0: a heading).
@@ -41,7 +95,11 @@ func (w *mdWriter) paragraph(text string, level int) error {
 	}
 	w.buf.WriteString(text)
 	w.buf.WriteString("\n\n")
-	if w.buf.Len() >= mdBlock {
+	switch {
+	case w.part == nil && w.buf.Len() >= mdBlock:
+		return w.flush()
+	case w.part != nil && w.buf.Len()-w.part.at >= maxPartHeld:
+		w.part.handed, w.part.at = true, 0
 		return w.flush()
 	}
 	return nil

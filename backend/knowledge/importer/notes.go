@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -87,14 +88,25 @@ type wordNotes struct {
 	cut     bool
 	seq     int
 	shapeOf int
+	// unreadable are the notes parts that are there but could not be
+	// read to their end: their notes are left out whole, as a missing
+	// part's are, and the part named.
+	unreadable []unreadablePart
+}
+
+// unreadablePart is a part that could not be read, and why.
+type unreadablePart struct {
+	name string
+	err  error
 }
 
 // readWordNotes reads the footnotes and endnotes of the Word file z
 // (format f) whose main part is main, and how they are numbered, within
 // budget. Their parts are named in the main part's relationships
 // (word/footnotes.xml, word/endnotes.xml, word/settings.xml when they
-// are not). A file without notes gives nil; damaged notes give what
-// could be read before the damage.
+// are not). A file without notes gives nil; a notes part that cannot be
+// read to its end gives none of its notes (their marks are left out of
+// the body) and is named in n.unreadable.
 func readWordNotes(ctx context.Context, z *zip.Reader, f *officeFormat, main string, budget *xmlBudget) (*wordNotes, error) {
 	rels := path.Join(path.Dir(main), "_rels", path.Base(main)+".rels")
 	var n *wordNotes
@@ -102,7 +114,8 @@ func readWordNotes(ctx context.Context, z *zip.Reader, f *officeFormat, main str
 		end       bool
 		typ, name string
 	}{{false, "/footnotes", "footnotes.xml"}, {true, "/endnotes", "endnotes.xml"}} {
-		d, closer, err := openPart(z, relPart(z, main, rels, kind.typ, kind.name), budget)
+		name := relPart(z, main, rels, kind.typ, kind.name)
+		d, closer, err := openPart(z, name, budget)
 		if err != nil {
 			continue // no notes of this kind
 		}
@@ -112,7 +125,12 @@ func readWordNotes(ctx context.Context, z *zip.Reader, f *officeFormat, main str
 		}
 		err = budget.judged(n.read(ctx, d, f, kind.end))
 		closer.Close()
-		if err != nil && !errors.Is(err, ErrOfficeDamaged) {
+		if unreadable(err) {
+			n.forget(kind.end)
+			n.unreadable = append(n.unreadable, unreadablePart{name, err})
+			continue
+		}
+		if err != nil {
 			return n, err // a limit, or the context
 		}
 	}
@@ -122,17 +140,53 @@ func readWordNotes(ctx context.Context, z *zip.Reader, f *officeFormat, main str
 	return n, n.readSettings(z, relPart(z, main, rels, "/settings", "settings.xml"), budget)
 }
 
-// missingNotes lists the notes parts the relationships of the Word file's
-// main part name that z lacks (or cannot open): their notes' text would
-// be lost without a word, the marks in the body left out.
-func missingNotes(z *zip.Reader, main string) []string {
+// forget leaves out the notes of a kind read so far: their part could
+// not be read to its end.
+func (n *wordNotes) forget(end bool) {
+	for key, s := range n.text {
+		if key.end == end {
+			delete(n.text, key)
+			n.held -= len(s)
+		}
+	}
+	n.kept[kindIndex(end)] = 0
+}
+
+// lostNotes is the warning about the Word file's notes parts that are
+// missing (named by the main part's relationships, not in z) or
+// unreadable (notes.unreadable); nil when none is.
+func lostNotes(z *zip.Reader, main string, notes *wordNotes) *MissingParts {
+	named, gone := notesParts(z, main)
+	lost := &MissingParts{Unit: "notes part", Total: len(named)}
+	for _, name := range gone {
+		lost.missing(name)
+	}
+	if notes != nil {
+		for _, u := range notes.unreadable {
+			if !slices.Contains(named, u.name) {
+				lost.Total++
+			}
+			lost.unreadable(u.name, u.err)
+		}
+	}
+	if lost.Count == 0 {
+		return nil
+	}
+	return lost
+}
+
+// notesParts lists the notes parts the relationships of the Word file's
+// main part name, and those of them z lacks (or cannot open): their
+// notes' text would be lost without a word, the marks in the body left
+// out.
+func notesParts(z *zip.Reader, main string) (named, missing []string) {
 	rels := path.Join(path.Dir(main), "_rels", path.Base(main)+".rels")
-	var missing []string
 	for _, typ := range []string{"/footnotes", "/endnotes"} {
 		if relTarget(z, rels, typ) == "" {
 			continue // no notes of this kind
 		}
 		name := relPart(z, main, rels, typ, "")
+		named = append(named, name)
 		f, err := z.Open(name)
 		if err != nil {
 			missing = append(missing, name)
@@ -140,7 +194,7 @@ func missingNotes(z *zip.Reader, main string) []string {
 		}
 		f.Close()
 	}
-	return missing
+	return named, missing
 }
 
 // relPart is the part of z the main part's relationships rels name by

@@ -99,9 +99,11 @@ func TestWordNotes(t *testing.T) {
 			[]part{footnotesXML(`<w:footnote w:id="5"><w:p><w:r><w:t>*</w:t></w:r><w:r><w:t xml:space="preserve"> 이 논문은 재단의 지원을 받았다.</w:t></w:r></w:p></w:footnote>` +
 				footnote("6", "표시 없는 각주") + footnote("7", "첫 각주"))},
 			"# 가계부채 연구*\n\n[^*] 이 논문은 재단의 지원을 받았다.\n\n[^*] 표시 없는 각주\n\n다음 단락\n\n본문[^1]\n\n[^1] 첫 각주\n\n", "가계부채 연구*"},
-		{"damaged notes give what was read", noted("본문", "footnote", "1") + noted("다음", "footnote", "2"),
+		// As a missing part's: a notes part that cannot be read to its end
+		// gives none of its notes, and is named (TestUnreadablePartsAreWarned).
+		{"damaged notes are left out whole", noted("본문", "footnote", "1") + noted("다음", "footnote", "2"),
 			[]part{{"word/footnotes.xml", `<w:footnotes ` + wordNS + `>` + footnote("1", "읽힌 각주") + `<w:footnote w:id="2"><w:p><w:r><w:t>깨진`}},
-			"본문[^1]\n\n[^1] 읽힌 각주\n\n다음\n\n", ""},
+			"본문\n\n다음\n\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

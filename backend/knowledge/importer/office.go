@@ -442,18 +442,16 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 	}
 	lost.report(warn)
 	if kind == KindWord {
-		gone := missingNotes(z, parts[0])
-		notesLost := &MissingParts{Unit: "notes part", Total: len(gone)}
-		for _, name := range gone {
-			notesLost.missing(name)
+		if notesLost := lostNotes(z, parts[0], notes); notesLost != nil {
+			notesLost.report(warn)
 		}
-		notesLost.report(warn)
 	}
 	return w.end()
 }
 
-// parts reads the body parts in order; one the archive lacks is counted
-// in lost.
+// parts reads the body parts in order; one the archive lacks, or that
+// cannot be read to its end (its XML or its compressed data damaged), is
+// left out whole and counted in lost.
 func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, parts []string, styles map[string]int, nums numberer, notes *wordNotes, budget *xmlBudget, lost *MissingParts) error {
 	for _, name := range parts {
 		d, closer, err := openPart(z, name, budget)
@@ -464,8 +462,20 @@ func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, pa
 		if err != nil {
 			return err
 		}
+		if len(parts) > 1 {
+			w.beginPart()
+		}
 		err = budget.judged(w.body(ctx, f, d, styles, nums, notes))
 		closer.Close()
+		if unreadable(err) {
+			w.dropPart()
+			notes.abandon()
+			lost.unreadable(name, err)
+			continue
+		}
+		if err == nil {
+			err = w.endPart()
+		}
 		if err != nil {
 			return err
 		}
@@ -474,7 +484,8 @@ func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, pa
 }
 
 // openPart opens the XML part name of z for decoding within budget; a
-// part z lacks (or cannot open) is errNoPart, and damage.
+// part z lacks (or cannot open: an unknown compression method) is
+// errNoPart, and damage.
 func openPart(z *zip.Reader, name string, budget *xmlBudget) (*xml.Decoder, io.Closer, error) {
 	f, err := z.Open(name)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -161,9 +162,10 @@ func (s *sheetWriter) endRow() error {
 }
 
 // readXLSX reads an Excel workbook (Office Open XML). A sheet the workbook
-// lists that the archive lacks (its relationship or its part missing) is
-// left out and named in a warning (*MissingParts); a workbook that holds
-// none of its sheets is damaged.
+// lists that the archive lacks (its relationship or its part missing), or
+// whose XML does not parse, is left out and named in a warning
+// (*MissingParts); a workbook none of whose sheets can be read is
+// damaged.
 func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn *warnings) error {
 	z, err := openArchive(r)
 	if err != nil {
@@ -178,14 +180,21 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 	}
 	budget := &xmlBudget{left: MaxOfficeXML}
 	defer budget.release()
-	book := xlsxBook{epoch: time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)}
+	book := xlsxBook{epoch: time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC), textCells: MissingParts{Unit: "text cell"}}
 	if date1904 {
 		book.epoch = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
-	if err := book.readStrings(z, named.strings, budget); err != nil {
-		return err
+	// Shared strings that do not parse to their end are all left out (the
+	// cells naming them are counted below); styles that do not are only
+	// how numbers look, and those read before the damage stand, as a
+	// Word file's damaged styles only cost their headings.
+	stringsErr := book.readStrings(z, named.strings, budget)
+	if unreadable(stringsErr) {
+		book.text, book.ends = nil, nil
+	} else if stringsErr != nil {
+		return stringsErr
 	}
-	if err := book.readFormats(z, named.styles, budget); err != nil {
+	if err := book.readFormats(z, named.styles, budget); err != nil && !unreadable(err) {
 		return err
 	}
 	s := newSheetWriter(filePath, KindXLSX, sink)
@@ -200,8 +209,21 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		if err != nil {
 			return err
 		}
+		if len(sheets) > 1 {
+			s.w.beginPart()
+		}
+		strs := book.textCells.clone()
 		err = budget.judged(book.readSheet(ctx, d, s, budget))
 		closer.Close()
+		if unreadable(err) { // there, but damaged: left out whole, as a missing sheet is
+			s.w.dropPart()
+			book.textCells = strs
+			lost.unreadable(strconv.Quote(sh.name), err)
+			continue
+		}
+		if err == nil {
+			err = s.w.endPart()
+		}
 		if err != nil {
 			return err
 		}
@@ -213,16 +235,42 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 	// Cells naming shared strings the workbook lacks (its
 	// xl/sharedStrings.xml missing or cut short) are empty: said so, and
 	// a workbook whose only text they were is damaged, not empty.
-	strs := &MissingParts{Unit: "text cell", Total: book.stringCells}
-	if book.lostStrings > 0 {
-		strs.Count, strs.Names = book.lostStrings, []string{"their text is not in " + named.strings}
-	}
+	// The cells are named by their references (수입!B3), which read the
+	// same in either language.
 	err = s.w.end()
-	if errors.Is(err, ErrEmpty) && strs.Count > 0 {
-		return strs.damaged()
+	if errors.Is(err, ErrEmpty) && book.textCells.Count > 0 {
+		why := "which the file lacks"
+		if stringsErr != nil {
+			why = "which cannot be read: " + oneLine(strings.TrimPrefix(stringsErr.Error(), ErrOfficeDamaged.Error()+": "))
+		}
+		return fmt.Errorf("%w: the workbook's only text is in %s, %s (%s)", ErrOfficeDamaged, named.strings, why, book.textCells.named())
 	}
-	strs.report(warn)
+	book.textCells.report(warn)
 	return err
+}
+
+// clone is a copy of m that later missing parts do not change.
+func (m MissingParts) clone() MissingParts {
+	m.Names = slices.Clone(m.Names)
+	return m
+}
+
+// cellName is a cell's reference as Excel writes it in a formula:
+// 수입!B3, '지출 내역'!B3.
+func cellName(sheet string, col, row int) string {
+	if strings.ContainsAny(sheet, " '!") {
+		sheet = "'" + strings.ReplaceAll(sheet, "'", "''") + "'"
+	}
+	return sheet + "!" + columnName(col) + strconv.Itoa(row)
+}
+
+// columnName is a column's letters (3 is C, 27 is AA).
+func columnName(col int) string {
+	var b []byte
+	for ; col > 0; col = (col - 1) / 26 {
+		b = append([]byte{byte('A' + (col-1)%26)}, b...)
+	}
+	return string(b)
 }
 
 type xlsxSheet struct{ name, part string }
@@ -300,10 +348,11 @@ type xlsxBook struct {
 	text    []byte
 	ends    []uint32
 	formats []cellFormat // per cell format (a cell's s attribute)
-	// stringCells counts the cells naming a shared string, lostStrings
-	// those whose string the workbook lacks.
-	stringCells, lostStrings int
-	epoch                    time.Time
+	// textCells counts the cells naming a shared string (Total) and names
+	// those whose string the workbook lacks (xl/sharedStrings.xml missing,
+	// damaged or cut short).
+	textCells MissingParts
+	epoch     time.Time
 }
 
 // readStrings reads the shared strings, which text cells name by index.
@@ -494,7 +543,7 @@ func (b *xlsxBook) readSheet(ctx context.Context, d *xml.Decoder, s *sheetWriter
 		col, next       int // the cell's column (from 1), the column expected next
 		value           strings.Builder
 		inValue         bool
-		rows            int
+		rows, rowNumber int
 	)
 	var failed error
 	err := eachToken(d, func(tok xml.Token) {
@@ -506,6 +555,7 @@ func (b *xlsxBook) readSheet(ctx context.Context, d *xml.Decoder, s *sheetWriter
 			switch t.Name.Local {
 			case "row":
 				next = 1
+				rowNumber = atoiOr(attr(t, "r"), rowNumber+1)
 				if rows++; rows%1024 == 0 {
 					failed = ctx.Err()
 				}
@@ -532,7 +582,12 @@ func (b *xlsxBook) readSheet(ctx context.Context, d *xml.Decoder, s *sheetWriter
 			case "v", "t":
 				inValue = false
 			case "c":
+				lost := b.textCells.Count
 				text := b.shown(cellType, style, value.String())
+				if b.textCells.Count > lost {
+					b.textCells.Count--
+					b.textCells.missing(cellName(s.name, col, rowNumber))
+				}
 				if cellType == "s" {
 					if failed = budget.charge(len(text)); failed != nil {
 						return
@@ -554,7 +609,7 @@ func (b *xlsxBook) readSheet(ctx context.Context, d *xml.Decoder, s *sheetWriter
 func (b *xlsxBook) shown(typ, style, v string) string {
 	switch typ {
 	case "s":
-		b.stringCells++
+		b.textCells.Total++
 		if i := atoiOr(v, -1); i >= 0 && i < len(b.ends) {
 			start := uint32(0)
 			if i > 0 {
@@ -562,7 +617,7 @@ func (b *xlsxBook) shown(typ, style, v string) string {
 			}
 			return string(b.text[start:b.ends[i]])
 		}
-		b.lostStrings++
+		b.textCells.Count++ // named by readSheet, which knows the cell
 		return ""
 	case "b":
 		if v == "1" {
@@ -628,129 +683,6 @@ func columnOf(ref string) int {
 	return n
 }
 
-// readODS reads an OpenDocument spreadsheet (LibreOffice Calc).
-func readODS(ctx context.Context, filePath string, r io.Reader, sink Sink) error {
-	d, budget, done, err := odfContent(r)
-	if err != nil {
-		return err
-	}
-	defer done()
-	s := newSheetWriter(filePath, KindODS, sink)
-	if err := budget.judged(readODSBody(ctx, d, s, budget)); err != nil {
-		return err
-	}
-	return s.w.end()
-}
-
-// readODSBody reads content.xml's tables. A row or cell written once with
-// a repeat count (table:number-rows-repeated, …-columns-repeated) is
-// written out that often, up to maxRepeat, when it holds a value. Each
-// copy past the first is charged to budget as if the file had spelled it
-// out: maxRepeat rows of maxRepeat cells are a million cells from one
-// element, and ten thousand such rows, 8 KB packed, were 50 GB of text
-// (500,000 chunks, then too_many_chunks, after minutes).
-func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter, budget *xmlBudget) error {
-	var (
-		cell       strings.Builder
-		inCell     int // depth inside a cell (a cell holds paragraphs)
-		comment    int // depth inside a cell's comment, which is not its value
-		paragraphs int
-		cellRepeat int
-		row        []string // the row's cells: a repeated row is written again
-		rowRepeat  int
-		rows       int
-	)
-	var failed error
-	writeRow := func() {
-		size, copies := 0, min(rowRepeat, maxRepeat)
-		for _, c := range row {
-			size += len(c)
-		}
-		if size > 0 { // charged before the copies are written: a row too large to repeat fails at once
-			if failed = budget.charge((copies - 1) * (size + len(row)*len(cellSep))); failed != nil {
-				return
-			}
-		}
-		for range copies {
-			for _, c := range row {
-				if failed = s.cell(c); failed != nil {
-					return
-				}
-			}
-			if failed = s.endRow(); failed != nil || strings.Join(row, "") == "" {
-				return // an empty row repeated is one empty row
-			}
-		}
-	}
-	err := eachToken(d, func(tok xml.Token) {
-		if failed != nil {
-			return
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			name := qname(t.Name)
-			switch {
-			case comment > 0:
-				comment++
-			case inCell > 0:
-				inCell++
-				switch name {
-				case "office:annotation":
-					comment = 1
-				case "text:p", "text:h":
-					if paragraphs++; paragraphs > 1 {
-						cell.WriteByte(' ')
-					}
-				case "text:s", "text:tab", "text:line-break":
-					cell.WriteByte(' ')
-				}
-			case name == "table:table":
-				s.sheet(attr(t, "name"))
-			case name == "table:table-row":
-				row, rowRepeat = row[:0], repeats(attr(t, "number-rows-repeated"))
-				if rows++; rows%1024 == 0 {
-					failed = ctx.Err()
-				}
-			case name == "table:table-cell" || name == "table:covered-table-cell":
-				inCell, paragraphs = 1, 0
-				cellRepeat = repeats(attr(t, "number-columns-repeated"))
-				cell.Reset()
-			}
-		case xml.CharData:
-			if inCell > 0 && comment == 0 && cell.Len() < maxHeld {
-				cell.Write(t)
-			}
-		case xml.EndElement:
-			switch {
-			case comment > 0:
-				if comment--; comment == 0 {
-					inCell-- // the comment's own end
-				}
-			case inCell > 1:
-				inCell--
-			case inCell == 1:
-				inCell = 0
-				text := cell.String()
-				n := min(cellRepeat, maxRepeat)
-				if strings.TrimSpace(text) == "" {
-					text, n = "", min(cellRepeat, maxSheetGap) // places, written only before a value
-				} else if failed = budget.charge((n - 1) * (len(text) + len(cellSep))); failed != nil {
-					return
-				}
-				for range n {
-					row = append(row, text)
-				}
-			case qname(t.Name) == "table:table-row":
-				writeRow()
-			}
-		}
-	})
-	if failed != nil {
-		return failed
-	}
-	return err
-}
-
 // charge takes n bytes of text a reader writes out without reading them
 // (a repeated cell's copies) from the budget.
 func (b *xmlBudget) charge(n int) error {
@@ -758,32 +690,4 @@ func (b *xmlBudget) charge(n int) error {
 		return b.spent()
 	}
 	return nil
-}
-
-// repeats reads an OpenDocument repeat count, at least 1: a count past
-// maxRepeat is maxRepeat (the writer bounds what it writes out), not 1.
-func repeats(s string) int {
-	n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
-	switch {
-	case err != nil && !errors.Is(err, strconv.ErrRange) || n == 0:
-		return 1
-	case err != nil || n > maxRepeat:
-		return maxRepeat
-	}
-	return int(n)
-}
-
-// odfContent opens an OpenDocument file's content.xml, within the budget
-// every office file has; done closes it and gives the memory back.
-func odfContent(r io.Reader) (*xml.Decoder, *xmlBudget, func(), error) {
-	z, err := openArchive(r)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	budget := &xmlBudget{left: MaxOfficeXML}
-	d, closer, err := openPart(z, "content.xml", budget)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return d, budget, func() { closer.Close(); budget.release() }, nil
 }

@@ -85,8 +85,8 @@ func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink, wa
 
 // readSlideTexts reads each slide into a page of doc; the first heading
 // of all names it. A slide ("": its relationship is missing) or notes the
-// archive lacks are counted in lost and lostNotes; notes that do not
-// parse are too (they were always left out).
+// archive lacks, or whose XML does not parse, are left out whole and
+// counted in lost and lostNotes.
 func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget *xmlBudget, doc *Document, lost, lostNotes *MissingParts) error {
 	titled := false
 	notes := pptx
@@ -98,11 +98,14 @@ func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget 
 			continue
 		}
 		text, w, err := slideText(ctx, z, name, &pptx, budget)
-		if errors.Is(err, errNoPart) {
+		switch {
+		case errors.Is(err, errNoPart):
 			lost.missing(number)
 			continue
-		}
-		if err != nil {
+		case unreadable(err): // there, but its XML is damaged: left out as a missing slide is
+			lost.unreadable(number, err)
+			continue
+		case err != nil:
 			return err
 		}
 		if !titled && w.titled {
@@ -110,11 +113,14 @@ func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget 
 		}
 		if target := relTarget(z, path.Join(path.Dir(name), "_rels", path.Base(name)+".rels"), "/notesSlide"); target != "" {
 			said, _, err := slideText(ctx, z, path.Join(path.Dir(name), target), &notes, budget)
-			if err != nil && !errors.Is(err, ErrOfficeDamaged) {
-				return err
-			}
-			if lostNotes.Total++; err != nil { // notes that cannot be read are left out, and said to be
+			lostNotes.Total++
+			switch { // notes that cannot be read are left out, and said to be
+			case errors.Is(err, errNoPart):
 				lostNotes.missing(number)
+			case unreadable(err):
+				lostNotes.unreadable(number, err)
+			case err != nil:
+				return err
 			}
 			text += quoted(said)
 		}

@@ -1,8 +1,12 @@
 package importer
 
 import (
+	"archive/zip"
+	"compress/flate"
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -32,9 +36,34 @@ const (
 
 // errNoPart marks a part a container's index names that the archive does
 // not hold, or that cannot be opened: left out with a warning
-// (*MissingParts), where a part that is there but does not parse fails
-// the file as damaged.
+// (*MissingParts), as a part that is there but cannot be read to its end
+// is (unreadable).
 var errNoPart = errors.New("missing from the archive or unreadable")
+
+// unreadable says whether err, from reading one part of a container,
+// means that part is damaged (its XML or its records do not parse, its
+// compressed data does not inflate or fails its checksum): the part is
+// left out and named, and the file's other parts are read. A limit
+// passed, a cancelled import or a failing sink is no damage of the part,
+// and fails the file.
+func unreadable(err error) bool {
+	if err == nil {
+		return false
+	}
+	var ol *OfficeLimitError
+	var hl *HTMLLimitError
+	switch {
+	case errors.As(err, &ol), errors.As(err, &hl), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return false
+	case errors.Is(err, ErrOfficeDamaged):
+		return true
+	}
+	// A ZIP part's own read errors (flate's, a checksum) reach the
+	// readers of web pages as they are.
+	var ce flate.CorruptInputError
+	return errors.As(err, &ce) || errors.Is(err, zip.ErrChecksum) || errors.Is(err, zip.ErrFormat) ||
+		errors.Is(err, io.ErrUnexpectedEOF)
+}
 
 // MissingParts is the warning about a container file (an EPUB book, a
 // presentation, a workbook, a Hancom document) whose index names parts it
@@ -50,6 +79,18 @@ type MissingParts struct {
 	Names []string
 	Count int // parts missing
 	Total int // parts the index names
+	// why is what made the first unreadable part unreadable, for the
+	// message of a file none of whose parts could be read.
+	why error
+}
+
+// unreadable notes that the part name is there but could not be read
+// (err says why): it is left out as a missing one is.
+func (m *MissingParts) unreadable(name string, err error) {
+	if m.why == nil {
+		m.why = fmt.Errorf("%s: %s", oneLine(name), oneLine(strings.TrimPrefix(err.Error(), ErrOfficeDamaged.Error()+": ")))
+	}
+	m.missing(name)
 }
 
 // missing notes that the part name of the index could not be read.
@@ -69,6 +110,12 @@ func (m *MissingParts) all() bool { return m.Total > 0 && m.Count >= m.Total }
 
 // damaged is the error for a file none of whose parts could be read.
 func (m *MissingParts) damaged() error {
+	switch {
+	case m.why != nil && m.Total == 1:
+		return fmt.Errorf("%w: %v", ErrOfficeDamaged, m.why)
+	case m.why != nil:
+		return fmt.Errorf("%w: none of the %d %s the file names could be read (%s); %v", ErrOfficeDamaged, m.Total, m.noun(m.Total), m.named(), m.why)
+	}
 	return fmt.Errorf("%w: the file names %d %s and holds none of them (%s)", ErrOfficeDamaged, m.Total, m.noun(m.Total), m.named())
 }
 

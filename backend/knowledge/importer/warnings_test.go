@@ -119,7 +119,7 @@ func TestMissingPartsAreWarned(t *testing.T) {
 				`<Relationship Id="rId4" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chartsheet" Target="chartsheets/sheet1.xml"/></Relationships>`}),
 			[]string{"수입: 월급", "지출: 월세"}, nil, nil, MissingParts{}},
 		{"Excel: the shared strings", "가계부.xlsx", without(t, xlsxOf(t, `<si><t>월급</t></si><si><t>월세</t></si>`, "", "", [2]string{"수입", `<row><c t="s"><v>0</v></c><c><v>3000000</v></c></row><row><c t="s"><v>1</v></c><c><v>500000</v></c></row>`}), "xl/sharedStrings.xml"),
-			[]string{"| 3000000", "| 500000"}, []string{"월급"}, nil, MissingParts{Unit: "text cell", Names: []string{"their text is not in xl/sharedStrings.xml"}, Count: 2, Total: 2}},
+			[]string{"| 3000000", "| 500000"}, []string{"월급"}, nil, MissingParts{Unit: "text cell", Names: []string{"수입!A1", "수입!A2"}, Count: 2, Total: 2}},
 		{"Excel: shared strings and styles where the relationships put them", "가계부.xlsx", rewritten(t, xlsxOf(t, `<si><t>월급</t></si>`, `<numFmts><numFmt numFmtId="164" formatCode="#,##0&quot;원&quot;"/></numFmts><cellXfs><xf numFmtId="0"/><xf numFmtId="164"/></cellXfs>`, "",
 			[2]string{"수입", `<row><c t="s"><v>0</v></c><c s="1"><v>3000000</v></c></row>`}), []string{"xl/sharedStrings.xml", "xl/styles.xml", "xl/_rels/workbook.xml.rels"},
 			part{"xl/_rels/workbook.xml.rels", `<Relationships ` + relsNS + `><Relationship Id="rId1" Type="` + relSheet + `" Target="worksheets/sheet1.xml"/>` +

@@ -1,0 +1,161 @@
+package importer
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// readODS reads an OpenDocument spreadsheet (LibreOffice Calc).
+func readODS(ctx context.Context, filePath string, r io.Reader, sink Sink) error {
+	d, budget, done, err := odfContent(r)
+	if err != nil {
+		return err
+	}
+	defer done()
+	s := newSheetWriter(filePath, KindODS, sink)
+	if err := budget.judged(readODSBody(ctx, d, s, budget)); err != nil {
+		return err
+	}
+	return s.w.end()
+}
+
+// readODSBody reads content.xml's tables. A row or cell written once with
+// a repeat count (table:number-rows-repeated, …-columns-repeated) is
+// written out that often, up to maxRepeat, when it holds a value. Each
+// copy past the first is charged to budget as if the file had spelled it
+// out: maxRepeat rows of maxRepeat cells are a million cells from one
+// element, and ten thousand such rows, 8 KB packed, were 50 GB of text
+// (500,000 chunks, then too_many_chunks, after minutes).
+func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter, budget *xmlBudget) error {
+	var (
+		cell       strings.Builder
+		inCell     int // depth inside a cell (a cell holds paragraphs)
+		comment    int // depth inside a cell's comment, which is not its value
+		paragraphs int
+		cellRepeat int
+		row        []string // the row's cells: a repeated row is written again
+		rowRepeat  int
+		rows       int
+	)
+	var failed error
+	writeRow := func() {
+		size, copies := 0, min(rowRepeat, maxRepeat)
+		for _, c := range row {
+			size += len(c)
+		}
+		if size > 0 { // charged before the copies are written: a row too large to repeat fails at once
+			if failed = budget.charge((copies - 1) * (size + len(row)*len(cellSep))); failed != nil {
+				return
+			}
+		}
+		for range copies {
+			for _, c := range row {
+				if failed = s.cell(c); failed != nil {
+					return
+				}
+			}
+			if failed = s.endRow(); failed != nil || strings.Join(row, "") == "" {
+				return // an empty row repeated is one empty row
+			}
+		}
+	}
+	err := eachToken(d, func(tok xml.Token) {
+		if failed != nil {
+			return
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			name := qname(t.Name)
+			switch {
+			case comment > 0:
+				comment++
+			case inCell > 0:
+				inCell++
+				switch name {
+				case "office:annotation":
+					comment = 1
+				case "text:p", "text:h":
+					if paragraphs++; paragraphs > 1 {
+						cell.WriteByte(' ')
+					}
+				case "text:s", "text:tab", "text:line-break":
+					cell.WriteByte(' ')
+				}
+			case name == "table:table":
+				s.sheet(attr(t, "name"))
+			case name == "table:table-row":
+				row, rowRepeat = row[:0], repeats(attr(t, "number-rows-repeated"))
+				if rows++; rows%1024 == 0 {
+					failed = ctx.Err()
+				}
+			case name == "table:table-cell" || name == "table:covered-table-cell":
+				inCell, paragraphs = 1, 0
+				cellRepeat = repeats(attr(t, "number-columns-repeated"))
+				cell.Reset()
+			}
+		case xml.CharData:
+			if inCell > 0 && comment == 0 && cell.Len() < maxHeld {
+				cell.Write(t)
+			}
+		case xml.EndElement:
+			switch {
+			case comment > 0:
+				if comment--; comment == 0 {
+					inCell-- // the comment's own end
+				}
+			case inCell > 1:
+				inCell--
+			case inCell == 1:
+				inCell = 0
+				text := cell.String()
+				n := min(cellRepeat, maxRepeat)
+				if strings.TrimSpace(text) == "" {
+					text, n = "", min(cellRepeat, maxSheetGap) // places, written only before a value
+				} else if failed = budget.charge((n - 1) * (len(text) + len(cellSep))); failed != nil {
+					return
+				}
+				for range n {
+					row = append(row, text)
+				}
+			case qname(t.Name) == "table:table-row":
+				writeRow()
+			}
+		}
+	})
+	if failed != nil {
+		return failed
+	}
+	return err
+}
+
+// repeats reads an OpenDocument repeat count, at least 1: a count past
+// maxRepeat is maxRepeat (the writer bounds what it writes out), not 1.
+func repeats(s string) int {
+	n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange) || n == 0:
+		return 1
+	case err != nil || n > maxRepeat:
+		return maxRepeat
+	}
+	return int(n)
+}
+
+// odfContent opens an OpenDocument file's content.xml, within the budget
+// every office file has; done closes it and gives the memory back.
+func odfContent(r io.Reader) (*xml.Decoder, *xmlBudget, func(), error) {
+	z, err := openArchive(r)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	budget := &xmlBudget{left: MaxOfficeXML}
+	d, closer, err := openPart(z, "content.xml", budget)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return d, budget, func() { closer.Close(); budget.release() }, nil
+}

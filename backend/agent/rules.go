@@ -43,6 +43,9 @@ var (
 	questionRe = regexp.MustCompile(`(?i)(\?|？|뭐야|뭐예요|뭔가요|무엇|인가요|나요|까요|어때|언제|어디|얼마|누구|몇|알려줘|알려 줘|설명해|^(what|when|where|who|how|why|which|is|are|does|do|can)\b)`)
 	// Words that point back at earlier turns (seed 002's check_previous_context).
 	referRe = regexp.MustCompile(`(?i)^(그럼|그러면|그거|그건|그것|이거|이건|아까|방금|앞에서|위에서|그래서|그리고|and |so |what about|how about|then |that |it |its |also |again|more|why)|아까|말한|말했|했지|했더라|했었|얘기한|said|earlier|before|you mentioned|did i|i told you|we talked`)
+	// Words that ask what was said in the conversation itself: answered
+	// from it, not from the documents.
+	recallRe = regexp.MustCompile(`(?i)말한|말했|했지|했더라|했었|얘기한|said|you mentioned|did i|i told you|we talked`)
 )
 
 // classify decides obvious cases without a model call: a greeting costs
@@ -60,13 +63,23 @@ func classify(text string, hasHistory bool) preRoute {
 	case n <= 80 && (arithmeticRe.MatchString(t) || mathWordsRe.MatchString(t)) && !taskRe.MatchString(t):
 		return preRoute{ok: true, route: RouteSimple, trivial: true, reason: "arithmetic"}
 	case hasHistory && referRe.MatchString(t) && n <= 80:
-		return preRoute{ok: true, route: RouteSimple, refersBack: true, reason: "follow-up"}
+		return preRoute{ok: true, route: RouteSimple, refersBack: true, needsDocs: asksOnward(t), reason: "follow-up"}
 	case hasHistory && n <= 12:
-		return preRoute{ok: true, route: RouteSimple, refersBack: true, reason: "short follow-up"}
+		return preRoute{ok: true, route: RouteSimple, refersBack: true, needsDocs: asksOnward(t), reason: "short follow-up"}
 	case n <= 120 && questionRe.MatchString(t) && !taskRe.MatchString(t):
 		// A plain question: look in the documents up front, so a document
 		// question needs one model call.
 		return preRoute{ok: true, route: RouteSimple, needsDocs: true, reason: "question"}
 	}
 	return preRoute{}
+}
+
+// asksOnward says whether a follow-up asks something new ("그럼 병가는?",
+// "what about the second one?") rather than what was said ("내 이름이
+// 뭐라고 했지?"). Such a question is looked up in the documents as the
+// one it follows was (searchQuery joins the two): answered from the
+// conversation alone, it would be answered from the earlier reply's
+// words, without the passages that reply was written from.
+func asksOnward(t string) bool {
+	return questionRe.MatchString(t) && !recallRe.MatchString(t)
 }

@@ -92,8 +92,9 @@ func TestCatalogOnlyWhereToolsAreWanted(t *testing.T) {
 // A message in a conversation with attached files searches them even
 // where the router's model says no documents are needed ("표에 나온
 // 내용도 요약해 줘" reads as small talk to a small model); a follow-up
-// searches with the words of the question it follows. A conversation
-// without files keeps the router's verdict.
+// searches with the words of the question it follows, in any
+// conversation where it asks something new. A conversation without files
+// keeps the router's verdict.
 func TestAttachedFilesAreSearched(t *testing.T) {
 	history := []api.Message{
 		{ID: "m1", Role: api.RoleUser, Content: "휴가 정책에서 연차는 며칠이야?", Status: api.StatusComplete},
@@ -108,6 +109,8 @@ func TestAttachedFilesAreSearched(t *testing.T) {
 	}{
 		{"the model says no documents, the conversation has files", []string{"employee-handbook.pdf"}, nil, "휴가 정책 표에 나온 내용도 요약해 줘", "휴가 정책 표에 나온 내용도 요약해 줘"},
 		{"a follow-up searches with the question it follows", []string{"employee-handbook.pdf"}, history, "그럼 병가는?", "휴가 정책에서 연차는 며칠이야?\n그럼 병가는?"},
+		{"a follow-up question searches the library too", nil, history, "그럼 병가는?", "휴가 정책에서 연차는 며칠이야?\n그럼 병가는?"},
+		{"a question about what was said searches nothing", nil, history, "내가 아까 뭐라고 했지?", ""},
 		{"a greeting searches nothing", []string{"employee-handbook.pdf"}, nil, "안녕하세요", ""},
 		{"no files: the router's verdict", nil, nil, "휴가 정책 표에 나온 내용도 요약해 줘", ""},
 	}

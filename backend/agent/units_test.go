@@ -36,8 +36,11 @@ func TestClassify(t *testing.T) {
 		{"회사 휴가 정책이 뭐야?", false, true, RouteSimple, true, false},
 		{"What is our leave policy?", false, true, RouteSimple, true, false},
 		{"아까 말한 프로젝트 마감일이 언제라고 했지?", true, true, RouteSimple, false, true},
-		{"그럼 가격은?", true, true, RouteSimple, false, true},
-		{"what about the second one", true, true, RouteSimple, false, true},
+		// A follow-up that asks something new is looked up in the documents
+		// (with the question it follows); one that asks what was said is not.
+		{"그럼 가격은?", true, true, RouteSimple, true, true},
+		{"what about the second one", true, true, RouteSimple, true, true},
+		{"병가는 며칠이에요?", true, true, RouteSimple, true, true},
 		{"더 자세히", true, true, RouteSimple, false, true},
 		{"내 이름이 뭐라고 했지?", true, true, RouteSimple, false, true},
 		{"What did I say my budget was?", true, true, RouteSimple, false, true},

@@ -1,0 +1,62 @@
+// A reply's Details list the turn's steps in the person's language, as the
+// live trace beside the chat does: the backend's English sentence of a
+// coded step ("Route: simple (a question)") is for logs, not for the window.
+import { afterEach, describe, expect, it } from "vitest";
+import { flushSync, mount, unmount } from "svelte";
+import type { Message, TraceEvent } from "../api/gotypes.gen";
+import { setLang } from "../i18n/i18n.svelte";
+import MessageItem from "./MessageItem.svelte";
+import { applyTrace, newTrace } from "../trace/reduce";
+
+let c: ReturnType<typeof mount> | undefined;
+afterEach(() => {
+  if (c) unmount(c);
+  c = undefined;
+  document.body.innerHTML = "";
+  setLang("en");
+});
+
+const reply: Message = {
+  id: "a1",
+  session_id: "s",
+  role: "assistant",
+  content: "4",
+  status: "complete",
+  created_at: "2026-11-27T10:00:00Z",
+  result: { response: "4", session_id: "s", tools_used: [], sources: [], llm_calls: 1, prompt_tokens: 10, completion_tokens: 2, execution_ms: 1200 },
+};
+
+const events: Partial<TraceEvent>[] = [
+  { kind: "planning", node: "router", text: "Route: simple (question)", code: "routed", args: { route: "simple", reason: "question" } },
+  { kind: "planning", node: "recommend", text: "Finding a tool for step 2: Edit the video", code: "tool_finding", args: { number: "2", step: "Edit the video" } },
+  { kind: "tool_selected", node: "answer_tools", tool: "calculator", text: '{"expression":"2+2"}' },
+];
+
+/** steps opens the reply's Details and reads its list of steps. */
+function steps(): string[] {
+  const trace = newTrace("t1");
+  for (const e of events) applyTrace(trace, { session_id: "s", turn_id: "t1", kind: "planning", node: "", ...e } as TraceEvent);
+  const target = document.createElement("div");
+  document.body.appendChild(target);
+  c = mount(MessageItem, { target, props: { message: reply, trace } });
+  flushSync();
+  return [...target.querySelectorAll("details.details ol.steps li")].map((li) => li.textContent ?? "");
+}
+
+describe("a reply's Details, its steps", () => {
+  it("are worded from their codes in English", () => {
+    const got = steps();
+    expect(got[0]).toContain("Route: answer directly (a question)");
+    expect(got[1]).toContain("Finding a tool for step 2: Edit the video");
+    // A step without a code (a tool's arguments) keeps its own text.
+    expect(got[2]).toContain('{"expression":"2+2"}');
+  });
+
+  it("are worded in Korean, with no English sentence of the backend", () => {
+    setLang("ko");
+    const got = steps();
+    expect(got[0]).toContain("처리 방식: 바로 답변 (질문)");
+    expect(got[1]).toContain("2단계에 맞는 도구 찾기: Edit the video");
+    expect(got.join("\n")).not.toMatch(/Route:|Finding a tool/);
+  });
+});

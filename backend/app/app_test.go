@@ -58,7 +58,7 @@ func TestCommandLine(t *testing.T) {
 		{"ask streams", append(base, "ask", "hello"), 0, "Hello! I am Wayfinder's test model.", "", ""},
 		{"ask json", append(base, "ask", "--json", "hi"), 0, `"llm_calls": 1`, "", "Hello! I am Wayfinder's test model.\n{"},
 		{"global flags after command", append([]string{"ask"}, append(base, "hi")...), 0, "test model", "", ""},
-		{"ask unknown session", append(base, "ask", "--session", "nope", "hi"), 1, "", "no longer exists", ""},
+		{"ask unknown session", append(base, "ask", "--session", "nope", "hi"), 1, "", `No conversation has an id starting with "nope"`, ""},
 		{"ask model missing", append(base, "--model", "ghost:1b", "ask", "hi"), 1, "", "ollama pull ghost:1b", ""},
 		{"doctor ready", append(base, "doctor"), 0, "Everything is ready.", "", ""},
 		{"doctor model missing", append(base, "--embed-model", "nomic-embed-text", "doctor"), 1, "fix: ollama pull nomic-embed-text", "", ""},

@@ -23,7 +23,7 @@ import (
 
 func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	fs := subFlags("ask", `ask [--session ID] [--json] [--approve] [--approve-tools] "message"`, &g, s)
-	session := fs.String("session", "", "continue this session (its id is printed by --json); a plan or tool call waiting in it is shown to decide first")
+	session := fs.String("session", "", "continue this conversation (its id, or the first characters of it: `wayfinder sessions` lists them); a plan or tool call waiting in it is shown to decide first")
 	asJSON := fs.Bool("json", false, "print the turn's result as JSON instead of streaming the reply")
 	approve := fs.Bool("approve", false, "approve the first proposed plan without asking (for scripts)")
 	approveTools := fs.Bool("approve-tools", false, "run every tool call that asks for approval, once each, without asking (for scripts)")
@@ -52,6 +52,14 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	var msg api.Message
 	if *session != "" {
+		// The start of an id is enough, as for export; one that names no
+		// conversation says so in the command's language and where the
+		// ids are, before anything is sent.
+		sess, err := sessionByPrefix(ctx, a, *session)
+		if err != nil {
+			return err
+		}
+		*session = sess.ID
 		waiting, ok, err := a.chat.PendingDecision(ctx, *session)
 		if err != nil {
 			return err

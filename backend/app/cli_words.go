@@ -258,12 +258,18 @@ var cliText = map[string][2]string{
 	"archive.copy":            {"1 as a copy under new ids (a different conversation had the id)", "1개는 다른 대화가 같은 ID를 써서 새 ID로 복사"},
 	"archive.copies":          {"{n} as copies under new ids (a different conversation had the id)", "{n}개는 다른 대화가 같은 ID를 써서 새 ID로 복사"},
 	"archive.unchanged":       {"{n} already here, unchanged", "{n}개는 이미 있어 그대로"},
-	"id.short":                {"give at least {n} characters of the {thing}'s id (`{list}` shows them)", "{thing} ID를 {n}자 이상 적으세요(`{list}`가 보여 줍니다)"},
-	"id.ambiguous":            {"{prefix} is the start of {count} {things}' ids:{list}", "{prefix}(으)로 시작하는 {thing} ID가 {count}개 있습니다:{list}"},
-	"id.ambiguous.hint":       {"Give more characters of the id (`{list}` shows them whole).", "ID를 더 길게 적으세요(`{list}`가 전체 ID를 보여 줍니다)."},
-	"id.none":                 {"No {thing} has an id starting with {prefix}.", "{prefix}(으)로 시작하는 ID의 {subject} 없습니다."},
-	"id.none.hint":            {"`{list}` shows them.", "`{list}`가 ID를 보여 줍니다."},
-	"id.more":                 {"… and {n} more", "… 외 {n}개"},
+	// sessions: the conversations and their ids.
+	"sessions.listHeadings": {"ID\tUPDATED\tMESSAGES\tTITLE", "ID\t마지막 활동\t메시지\t제목"},
+	"sessions.pending":      {"(waiting for you)", "(승인 대기)"},
+	"sessions.untitled":     {"Untitled conversation", "제목 없는 대화"},
+	"sessions.none":         {"No conversations yet. Start one with: wayfinder ask \"…\"", "아직 대화가 없습니다. 시작하려면: wayfinder ask \"…\""},
+	"sessions.noMatch":      {"No conversation matches “{query}”.", "“{query}”에 맞는 대화가 없습니다."},
+	"id.short":              {"give at least {n} characters of the {thing}'s id (`{list}` shows them)", "{thing} ID를 {n}자 이상 적으세요(`{list}`가 보여 줍니다)"},
+	"id.ambiguous":          {"{prefix} is the start of {count} {things}' ids:{list}", "{prefix}(으)로 시작하는 {thing} ID가 {count}개 있습니다:{list}"},
+	"id.ambiguous.hint":     {"Give more characters of the id (`{list}` shows them whole).", "ID를 더 길게 적으세요(`{list}`가 전체 ID를 보여 줍니다)."},
+	"id.none":               {"No {thing} has an id starting with {prefix}.", "{prefix}(으)로 시작하는 ID의 {subject} 없습니다."},
+	"id.none.hint":          {"`{list}` shows them.", "`{list}`가 ID를 보여 줍니다."},
+	"id.more":               {"… and {n} more", "… 외 {n}개"},
 }
 
 // things names what an id prefix picks: singular, plural, Korean, and

@@ -90,6 +90,7 @@ func commands() []command {
 		{"ask", `ask [--session ID] [--json] [--approve] "message"`, "one turn in the terminal, streaming the reply", runAsk},
 		{"kb", "kb import|list|remove|search|extract", "manage the knowledge base (run `wayfinder kb` for details)", runKB},
 		{"memory", "memory list|add|edit|rm", "see and edit what Wayfinder remembers about you", runMemory},
+		{"sessions", sessionsUsage, "the conversations, newest first, with the ids ask --session and export --session take", runSessions},
 		{"export", exportUsage, "conversations as Markdown (to read) or JSON (to import again)", runExport},
 		{"import", "import FILE", "conversations from a JSON export", runImport},
 		{"mcp", "mcp list|add|remove|on|off", "connect MCP servers whose tools the assistant may call, always asking you first (run `wayfinder mcp` for details)", runMCP},

@@ -18,9 +18,11 @@ import (
 
 // TestCancelImport: an upload stopped while Ollama holds its embedding
 // stays, found by its words, with its copy kept, and only its embedding
-// stops; an upload waiting behind it stops waiting when it is stopped,
-// ends with stage "stopped" and leaves nothing. Neither report carries an
-// error. Stopping an ended import is no error.
+// stops; its report carries no error. Stopping an ended import is no
+// error. (An upload queued behind it is not stopped here: joining the
+// queue hands the embedding on, so it waits only a moment, and whether a
+// stop reaches it first is a race; knowledge's TestUploadStoppedWhileItWaits
+// stops one that waits behind an import being read.)
 func TestCancelImport(t *testing.T) {
 	fake := ollamatest.New(t)
 	a, events := openTestApp(t, fake, "llama3.2:3b")
@@ -63,23 +65,12 @@ func TestCancelImport(t *testing.T) {
 	}
 	slow := upload("slow.md", "# Slow\n\n"+strings.Repeat("Embedding this passage takes a while. ", 400))
 	at(slow, "embedding")
-	queued := upload("queued.md", "# Queued\n\nThis file waits for the slow one.\n")
-	at(queued, "waiting")
-
-	if err := k.CancelImport(queued); err != nil {
-		t.Fatal(err)
-	}
-	rep := report(queued)
-	if len(rep.Stopped) != 1 || len(rep.Imported) != 0 || rep.Error != nil {
-		t.Errorf("the waiting upload's report: %+v", rep)
-	}
-	at(queued, "stopped")
 	if err := k.CancelImport(slow); err != nil {
 		t.Fatal(err)
 	}
 	// Stopped while it embeds, the slow file stays, found by its words
 	// (it was swapped in before embedding began); only its embedding stops.
-	rep = report(slow)
+	rep := report(slow)
 	if len(rep.Imported) != 1 || filepath.Base(rep.Imported[0]) != "slow.md" || len(rep.Stopped) != 0 || rep.Error != nil {
 		t.Errorf("the upload stopped while it embeds: %+v", rep)
 	}
@@ -89,7 +80,7 @@ func TestCancelImport(t *testing.T) {
 	// The vector index embeds what is left of the slow file on its own
 	// later; no vector stands for a chunk that is not there.
 	if d, c, v := count("kb_documents"), count("kb_chunks"), a.library.vectors.Count(); d != docs+1 || c <= chunks || v > c {
-		t.Errorf("after stopping: %d documents, %d chunks, %d vectors; want %d, more than %d, at most as many vectors as chunks (the slow file in; nothing of the queued one)", d, c, v, docs+1, chunks)
+		t.Errorf("after stopping: %d documents, %d chunks, %d vectors; want %d, more than %d, at most as many vectors as chunks (the slow file in)", d, c, v, docs+1, chunks)
 	}
 	list, err := kb.List(ctx)
 	if err != nil {
@@ -99,8 +90,8 @@ func TestCancelImport(t *testing.T) {
 	for _, d := range list {
 		names = append(names, filepath.Base(d.Source))
 	}
-	if !slices.Contains(names, "slow.md") || slices.Contains(names, "queued.md") {
-		t.Errorf("library %v: want slow.md in, queued.md not", names)
+	if !slices.Contains(names, "slow.md") {
+		t.Errorf("library %v: want slow.md in", names)
 	}
 	if hits, err := kb.Search(ctx, "passage takes a while", knowledge.SearchOptions{}); err != nil || len(hits) == 0 {
 		t.Errorf("the slow file is not found by its words: %v, %v", hits, err)

@@ -270,3 +270,54 @@ func TestUploadNamesTheDiskRefuses(t *testing.T) {
 		}
 	}
 }
+
+// An upload stopped while it waits for another import to be read stops
+// waiting at once, ends with StageStopped and leaves nothing: no copy, no
+// document. (The app's TestCancelImport stops an upload while it embeds;
+// an upload queued behind that one does not wait long enough to be
+// stopped there, since the embedding is handed on when it joins.)
+func TestUploadStoppedWhileItWaits(t *testing.T) {
+	_, b, dir := uploadEnv(t)
+	b.write.Lock() // another import is being read
+	defer b.write.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	waiting := make(chan struct{})
+	type outcome struct {
+		res  UploadResult
+		err  error
+		last Stage
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		var last Stage
+		res, err := b.Upload(ctx, "queued.md", strings.NewReader("# Queued\n\nplums\n"), func(p Progress) {
+			if last = p.Stage; p.Stage == StageWaiting {
+				close(waiting)
+			}
+		})
+		done <- outcome{res, err, last}
+	}()
+	select {
+	case <-waiting:
+	case o := <-done:
+		t.Fatalf("the upload did not wait: %+v", o)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the upload did not say it waits")
+	}
+	cancel()
+	var o outcome
+	select {
+	case o = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a stopped upload went on waiting for the import ahead of it")
+	}
+	if o.err == nil || o.res.Outcome != UploadStopped || o.last != StageStopped || len(o.res.Report.Stopped) != 1 || len(o.res.Report.Imported) != 0 {
+		t.Fatalf("stopped while it waits: %+v, %v, last stage %v", o.res, o.err, o.last)
+	}
+	if got := files(t, dir); len(got) != 0 {
+		t.Errorf("a stopped upload left %v", got)
+	}
+	if d, c := rows(t, b); d != 0 || c != 0 {
+		t.Errorf("a stopped upload left %d documents, %d chunks", d, c)
+	}
+}

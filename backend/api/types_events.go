@@ -34,6 +34,7 @@ const (
 	EventImport         = "knowledge.import"      // ImportProgress
 	EventImportDone     = "knowledge.import_done" // ImportReport
 	EventEmbedded       = "knowledge.embedded"    // EmbeddingsDone
+	EventEmbedding      = "knowledge.embedding"   // EmbeddingProgress
 	EventMemories       = "memory.changed"        // SessionsChanged (empty)
 	EventStatusChanged  = "ollama.status"         // OllamaStatus
 )
@@ -111,6 +112,22 @@ type PullProgress struct {
 // MemoriesChanged tells windows to reload the memory list.
 type MemoriesChanged struct {
 	Count int `json:"count"`
+}
+
+// EmbeddingProgress says how far the vector index's background embedding
+// is with the documents of the batch it just stored: how many of each one's
+// passages still wait for their embedding (0: it is found by its meaning
+// too now). The Knowledge screen counts a document's "meaning being
+// indexed — N of M passages" down with it, without reloading the list.
+type EmbeddingProgress struct {
+	Docs []DocPending `json:"docs"`
+}
+
+// DocPending is a document's passages still waiting for their embedding
+// (as KBDocument.Pending).
+type DocPending struct {
+	DocID   string `json:"doc_id"`
+	Pending int    `json:"pending"`
 }
 
 // EmbeddingsDone says that files whose embedding was left to the

@@ -147,6 +147,11 @@ type ImportProgress struct {
 	// person's chat turn runs, so that the answer has Ollama to itself;
 	// it goes on (an event with Waiting false) when the turn ends.
 	Waiting bool `json:"waiting,omitempty"`
+	// WaitingFor names, in stage "waiting", the file (its name) the import
+	// holding the library reads now, which this one waits for; a later
+	// event names the next as that import goes on. "" while what holds
+	// the library is no file being read (a removal).
+	WaitingFor string `json:"waiting_for,omitempty"`
 	// Conversation is the conversation a file is attached to
 	// (KnowledgeService.Attach); "" for the library's imports.
 	Conversation string `json:"conversation,omitempty"`

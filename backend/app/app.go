@@ -121,7 +121,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 		pace = a.waitTurns
 	}
 	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), pace,
-		func(ev api.EmbeddingsDone) { a.events.Emit(api.EventEmbedded, ev) }, false, logger); err != nil {
+		a.events.Emit, false, logger); err != nil {
 		return nil, err
 	}
 	if a.memory, err = memory.OpenInDataDir(ctx, st.DB(), dir, cur.EmbedModel, a.models, logger); err != nil {

@@ -93,6 +93,18 @@ func TestAddToLibraryWhileItEmbeds(t *testing.T) {
 	if len(ev.Conversations) != 0 {
 		t.Errorf("the library's file said to be the conversations' %v", ev.Conversations)
 	}
+	// The list was told how far its document was, down to none left.
+	var counted []int
+	for _, p := range events.all(api.EventEmbedding) {
+		for _, d := range p.(api.EmbeddingProgress).Docs {
+			if d.DocID == lib[0].ID {
+				counted = append(counted, d.Pending)
+			}
+		}
+	}
+	if len(counted) == 0 || counted[len(counted)-1] != 0 || !slices.IsSortedFunc(counted, func(a, b int) int { return b - a }) {
+		t.Errorf("the document's passages left, as told: %v; want them counted down to 0", counted)
+	}
 	// Every passage has its vector under the library's file, none is left
 	// under the conversation's path.
 	if hits, err := a.library.vectors.Query(t.Context(), "출장비", 50, map[string]string{"source": r.to}); err != nil || len(hits) != lib[0].Chunks {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -54,9 +55,11 @@ type library struct {
 // each batch so that it can wait while the person's turn runs; so does each
 // batch of an import's embedding (vector.WithPace). Short
 // commands (nil pace) leave that for later rather than keep the person
-// waiting. embedded (may be nil) hears when files whose embedding was
-// left to the background have all their passages embedded.
-func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel string, embed vector.Embedder, pace vector.Pace, embedded func(api.EmbeddingsDone), readOnly bool, log *slog.Logger) (*library, error) {
+// waiting. emit (may be nil) hears how the background embedding goes:
+// each batch's documents with their passages still pending
+// (EventEmbedding), and the files whose embedding was left to the
+// background once all their passages are embedded (EventEmbedded).
+func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel string, embed vector.Embedder, pace vector.Pace, emit func(name string, payload any), readOnly bool, log *slog.Logger) (*library, error) {
 	cat, err := catalog.Load()
 	if err != nil {
 		return nil, fmt.Errorf("load the built-in catalog: %w", err)
@@ -86,8 +89,10 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 	if readOnly {
 		vopts = append(vopts, vector.ReadOnly())
 	}
-	if embedded != nil {
-		vopts = append(vopts, vector.WithSettled("source", func(sources []string) { embedded(l.embeddedNow(sources)) }))
+	if emit != nil {
+		vopts = append(vopts,
+			vector.WithSettled("source", func(sources []string) { emit(api.EventEmbedded, l.embeddedNow(sources)) }),
+			vector.WithPendingLeft(knowledge.DocOf, func(left map[string]int) { emit(api.EventEmbedding, embeddingProgress(left)) }))
 	}
 	l.vectors = vector.Open(filepath.Join(dir, "chunks.vec"), embedModel, embed, vopts...)
 	ctx, l.stop = context.WithCancel(ctx)
@@ -168,6 +173,16 @@ func (l *library) embeddedNow(sources []string) api.EmbeddingsDone {
 		if c := l.kb.ConversationOf(s); c != "" && !slices.Contains(ev.Conversations, c) {
 			ev.Conversations = append(ev.Conversations, c)
 		}
+	}
+	return ev
+}
+
+// embeddingProgress is the event of the documents a background batch
+// embedded passages of, in a stable order.
+func embeddingProgress(left map[string]int) api.EmbeddingProgress {
+	ev := api.EmbeddingProgress{Docs: make([]api.DocPending, 0, len(left))}
+	for _, id := range slices.Sorted(maps.Keys(left)) {
+		ev.Docs = append(ev.Docs, api.DocPending{DocID: id, Pending: left[id]})
 	}
 	return ev
 }
@@ -266,7 +281,7 @@ func progressOf(id string, p knowledge.Progress) api.ImportProgress {
 	ev := api.ImportProgress{
 		ImportID: id, File: p.File, Stage: string(p.Stage), Pages: p.Pages, Unit: p.Unit, Chunks: p.Chunks,
 		Embedded: p.Embedded, Error: p.Error, Reason: reasonOf(p.Err), FileIndex: p.FileIndex, FilesTotal: p.FilesTotal, Warnings: p.Warnings,
-		Replaced: p.Replaced, DuplicateOf: p.DuplicateOf, Waiting: p.Waiting,
+		Replaced: p.Replaced, DuplicateOf: p.DuplicateOf, Waiting: p.Waiting, WaitingFor: p.WaitingFor,
 	}
 	for _, w := range p.WarningErrs {
 		r := reasonOf(w)

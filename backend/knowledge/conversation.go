@@ -155,6 +155,12 @@ func AttachedFiles(uploadDir, conversation string) ([]string, error) {
 // the library's folder and its documents, unchanged (no second import),
 // become everyone's. A library file of the same name is not replaced:
 // ErrNameTaken says so.
+//
+// It takes its turn as an import does, and joins their queue while it
+// waits: a file embedding in line hands its embedding on to the
+// background (embedlater.go) rather than keep the person waiting for
+// minutes, so that Promote waits at most for a file being read — a new
+// version of this very file, say, which it then adds, found by its words.
 func (b *Base) Promote(ctx context.Context, conversation, source string) (string, error) {
 	if err := b.writable(); err != nil {
 		return "", err
@@ -162,6 +168,8 @@ func (b *Base) Promote(ctx context.Context, conversation, source string) (string
 	if !validConversation(conversation) || b.conversationOf(source) != conversation {
 		return "", fmt.Errorf("add %q to the library: %w", source, os.ErrNotExist)
 	}
+	leave := b.embedQ.join()
+	defer leave()
 	b.uploads.Lock()
 	defer b.uploads.Unlock()
 	b.write.Lock()

@@ -9,8 +9,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime/debug"
-	"sync"
 	"syscall"
 	"time"
 
@@ -67,9 +67,14 @@ type Progress struct {
 	// Waiting: the file's embedding waits before its next batch while the
 	// person's chat turn runs (vector.WithPace), and goes on after it; a
 	// sink without WaitingSink never says so.
-	Waiting    bool `json:"waiting,omitempty"`
-	FileIndex  int  `json:"file_index"` // 1-based position of File among FilesTotal
-	FilesTotal int  `json:"files_total"`
+	Waiting bool `json:"waiting,omitempty"`
+	// WaitingFor names, in StageWaiting, the file the import holding the
+	// library reads now (its base name; "" while what holds it is no
+	// file: a removal, or an upload before its turn): the file waits for
+	// it to be read (queue.go).
+	WaitingFor string `json:"waiting_for,omitempty"`
+	FileIndex  int    `json:"file_index"` // 1-based position of File among FilesTotal
+	FilesTotal int    `json:"files_total"`
 }
 
 // FileError is a file that could not be imported; other files are not affected.
@@ -190,11 +195,12 @@ func (b *Base) Import(ctx context.Context, paths []string, onProgress func(Progr
 	leave := b.embedQ.join()
 	defer leave()
 	first := Progress{File: files[0], FileIndex: 1, FilesTotal: len(files)}
-	if err := waitFor(ctx, &b.write, first, onProgress); err != nil {
+	if err := b.waitFor(ctx, &b.write, first, onProgress); err != nil {
 		stopped(&rep, files, 0, onProgress)
 		return rep, err
 	}
 	defer b.write.Unlock()
+	defer b.reading.set("")
 	defer leave()
 	var st importState
 	defer b.afterImport(ctx, &st)
@@ -217,42 +223,6 @@ func stopped(rep *Report, files []string, i int, onProgress func(Progress)) {
 	for j := i; j < len(files); j++ {
 		rep.Stopped = append(rep.Stopped, files[j])
 		onProgress(Progress{File: files[j], Stage: StageStopped, FileIndex: j + 1, FilesTotal: len(files)})
-	}
-}
-
-// waitFor takes mu for the file of p. When another import or removal holds
-// it, p first says the file waits: an upload queued behind a long import
-// would otherwise show nothing at all until its turn. The wait ends when
-// ctx does (the person stopped the import): then mu is not held and the
-// error is ctx's; the lock taken later is given back at once.
-func waitFor(ctx context.Context, mu *sync.Mutex, p Progress, onProgress func(Progress)) error {
-	if mu.TryLock() {
-		if err := ctx.Err(); err != nil {
-			mu.Unlock()
-			return err
-		}
-		return nil
-	}
-	p.Stage = StageWaiting
-	onProgress(p)
-	got := make(chan struct{})
-	go func() {
-		mu.Lock()
-		close(got)
-	}()
-	select {
-	case <-got:
-		if err := ctx.Err(); err != nil {
-			mu.Unlock()
-			return err
-		}
-		return nil
-	case <-ctx.Done():
-		go func() {
-			<-got
-			mu.Unlock()
-		}()
-		return ctx.Err()
 	}
 }
 
@@ -281,6 +251,7 @@ func (b *Base) importOne(ctx context.Context, source, path string, p Progress, o
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	b.reading.set(filepath.Base(source))
 	res, err := b.importFile(ctx, source, path, p, onProgress)
 	st.read += res.read
 	switch {

@@ -201,6 +201,7 @@ type Base struct {
 	write   sync.Mutex // serialises imports and removals
 	embedQ  embedQueue // whether the queued imports embed in line (embedlater.go)
 	uploads sync.Mutex // serialises uploads and removals; taken before write
+	reading reading    // the file the import holding write reads (queue.go)
 	// readOnly: opened beside the app that owns the data folder
 	// (OpenReadOnly); every change is refused with ErrReadOnly.
 	readOnly bool
@@ -504,6 +505,10 @@ func (b *Base) forget(ctx context.Context, docIDs, chunkIDs []string) {
 		}
 	}
 }
+
+// DocOf is the document a chunk id names (vector.WithPendingLeft groups
+// the index's passages by it).
+func DocOf(chunkID string) string { return docOf(chunkID) }
 
 // docOf returns the document id part of a chunk id.
 func docOf(chunkID string) string {

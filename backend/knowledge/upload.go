@@ -98,15 +98,6 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 		onProgress(p)
 		return UploadResult{Outcome: UploadStopped, Report: Report{Stopped: []string{target}}}, err
 	}
-	leave := b.embedQ.join()
-	defer leave()
-	if err := waitFor(ctx, &b.uploads, p, onProgress); err != nil {
-		return cancelled(err)
-	}
-	defer b.uploads.Unlock()
-	defer leave()
-	p.Stage = StageReading
-	onProgress(p)
 	// fail ends an upload the file is to blame for; stop one that
 	// something else stopped (the disk, the database, cancellation). Both
 	// tell the progress, so its bar ends.
@@ -127,6 +118,10 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 		return fail(importer.Unsupported(name))
 	}
 
+	// The copy is written and hashed before the upload takes its turn:
+	// a file the library has already is said so at once, without joining
+	// the queue, where it would hand on the embedding of the file
+	// embedding in line (embedlater.go) for nothing, and wait behind it.
 	tmpDir, err := os.MkdirTemp(filepath.Join(dir, incomingDir), "up-")
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = os.MkdirAll(filepath.Join(dir, incomingDir), 0o700); err == nil {
@@ -145,25 +140,36 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 	if err != nil {
 		return stop(fmt.Errorf("keep the uploaded file: %w", err))
 	}
-
-	// The same content is a duplicate only where this upload's readers
-	// see it: the library's copy, or this conversation's own.
-	var sames []Document
-	err = b.db.WithContext(ctx).Where("file_hash = ? AND NOT staged", hash).Order("created_at").Limit(100).Find(&sames).Error
-	if err != nil {
-		return stop(fmt.Errorf("upload %s: %w", name, err))
-	}
-	var same Document
-	for _, d := range sames {
-		if b.visibleTo(d.Source, conversation) {
-			same = d
-			break
+	duplicate := func() (UploadResult, bool, error) {
+		same, err := b.sameContent(ctx, hash, conversation)
+		if err != nil || same.ID == "" {
+			return UploadResult{}, false, err
 		}
-	}
-	if same.ID != "" {
 		p.Stage, p.DuplicateOf = StageDuplicate, same.Title
 		onProgress(p)
-		return UploadResult{Outcome: UploadDuplicate, Same: same}, nil
+		return UploadResult{Outcome: UploadDuplicate, Same: same}, true, nil
+	}
+	if res, dup, err := duplicate(); err != nil {
+		return stop(fmt.Errorf("upload %s: %w", name, err))
+	} else if dup {
+		return res, nil
+	}
+
+	leave := b.embedQ.join()
+	defer leave()
+	if err := b.waitFor(ctx, &b.uploads, p, onProgress); err != nil {
+		return cancelled(err)
+	}
+	defer b.uploads.Unlock()
+	defer leave()
+	p.Stage = StageReading
+	onProgress(p)
+	// Again in its turn: an upload of the same content may have come in
+	// while this one waited.
+	if res, dup, err := duplicate(); err != nil {
+		return stop(fmt.Errorf("upload %s: %w", name, err))
+	} else if dup {
+		return res, nil
 	}
 	sources, err := b.uploadSources(ctx)
 	if err != nil {
@@ -176,10 +182,11 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 		}
 	}
 
-	if err := waitFor(ctx, &b.write, p, onProgress); err != nil {
+	if err := b.waitFor(ctx, &b.write, p, onProgress); err != nil {
 		return cancelled(err)
 	}
 	defer b.write.Unlock()
+	defer b.reading.set("")
 	var rep Report
 	var st importState
 	defer b.afterImport(ctx, &st)
@@ -244,6 +251,23 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 		res.Outcome = UploadReplaced
 	}
 	return res, nil
+}
+
+// sameContent finds a document of the content hash where an upload to
+// conversation ("" for the library) sees it: the library's copy, or this
+// conversation's own; none has no ID.
+func (b *Base) sameContent(ctx context.Context, hash, conversation string) (Document, error) {
+	var sames []Document
+	err := b.db.WithContext(ctx).Where("file_hash = ? AND NOT staged", hash).Order("created_at").Limit(100).Find(&sames).Error
+	if err != nil {
+		return Document{}, err
+	}
+	for _, d := range sames {
+		if b.visibleTo(d.Source, conversation) {
+			return d, nil
+		}
+	}
+	return Document{}, nil
 }
 
 // writeHashed writes r to path and returns the sha256 of what it wrote.

@@ -150,6 +150,8 @@ type config struct {
 	pace       Pace
 	settledKey string
 	onSettled  func(values []string)
+	leftGroup  func(id string) string
+	onLeft     func(left map[string]int)
 }
 
 // WithBatchSize sets how many texts go to the embedder at once (default 64);
@@ -175,6 +177,17 @@ func WithProgress(f func(Progress)) Option { return func(c *config) { c.onProgre
 // worker goroutine, without the index's lock held.
 func WithSettled(key string, f func(values []string)) Option {
 	return func(c *config) { c.settledKey, c.onSettled = key, f }
+}
+
+// WithPendingLeft tells f, after the background worker stores a batch,
+// how many documents are still pending in each group (group(id): the
+// document a passage's id names, say) that the batch's documents belong
+// to, 0 for a group it finished. A window can then count down a file's
+// "meaning being indexed — N of M passages" as the worker goes, where
+// WithSettled only says when it is done. f is called from the worker
+// goroutine, without the index's lock held.
+func WithPendingLeft(group func(id string) string, f func(left map[string]int)) Option {
+	return func(c *config) { c.leftGroup, c.onLeft = group, f }
 }
 
 // WithLogger sets where background failures are logged.

@@ -416,13 +416,16 @@ func (ix *Index) work() {
 				continue
 			}
 			delay = ix.cfg.retryDelay
-			p, settled, err := ix.applyBatch(model, ids, seqs, vecs)
+			p, settled, left, err := ix.applyBatch(model, ids, seqs, vecs)
 			if err != nil {
 				ix.cfg.logger.Error("store re-embedded documents", "err", err)
 				return
 			}
 			if ix.cfg.onProgress != nil {
 				ix.cfg.onProgress(p)
+			}
+			if len(left) > 0 {
+				ix.cfg.onLeft(left)
 			}
 			if len(settled) > 0 {
 				ix.cfg.onSettled(settled)
@@ -460,13 +463,14 @@ func (ix *Index) nextBatch() (ids, texts []string, seqs []uint64, emb Embedder, 
 // applyBatch stores vectors for documents that were not replaced, deleted,
 // or overtaken by another model change while they were being embedded,
 // and returns the values of WithSettled's key that have nothing pending
-// any more.
-func (ix *Index) applyBatch(model string, ids []string, seqs []uint64, vecs [][]float32) (Progress, []string, error) {
+// any more, and how many are left of the WithPendingLeft groups it
+// touched.
+func (ix *Index) applyBatch(model string, ids []string, seqs []uint64, vecs [][]float32) (Progress, []string, map[string]int, error) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	p := Progress{Model: ix.model, Reembedding: ix.reembedTotal > 0}
 	if ix.closed || model != ix.model {
-		return p, nil, nil
+		return p, nil, nil, nil
 	}
 	var recs []record
 	for i, id := range ids {
@@ -480,9 +484,9 @@ func (ix *Index) applyBatch(model string, ids []string, seqs []uint64, vecs [][]
 		recs = append(recs, record{op: opPut, id: id, model: model, text: e.text, meta: e.meta, vec: vecs[i]})
 	}
 	if err := ix.persist(recs); err != nil {
-		return p, nil, err
+		return p, nil, nil, err
 	}
-	settled := ix.settledLocked(recs)
+	settled, left := ix.settledLocked(recs), ix.leftLocked(recs)
 	if ix.reembedTotal > 0 {
 		p.Total = ix.reembedTotal
 		p.Done = max(0, ix.reembedTotal-len(ix.pending))
@@ -493,7 +497,26 @@ func (ix *Index) applyBatch(model string, ids []string, seqs []uint64, vecs [][]
 		p.Total = len(ix.docs)
 		p.Done = len(ix.docs) - len(ix.pending)
 	}
-	return p, settled, nil
+	return p, settled, left, nil
+}
+
+// leftLocked counts the pending documents of each WithPendingLeft group
+// that recs (documents just embedded) belong to. Callers hold mu.
+func (ix *Index) leftLocked(recs []record) map[string]int {
+	if ix.cfg.onLeft == nil || len(recs) == 0 {
+		return nil
+	}
+	left := map[string]int{}
+	for _, r := range recs {
+		left[ix.cfg.leftGroup(r.id)] = 0
+	}
+	for id := range ix.pending {
+		g := ix.cfg.leftGroup(id)
+		if n, ok := left[g]; ok {
+			left[g] = n + 1
+		}
+	}
+	return left
 }
 
 // settledLocked lists the values of WithSettled's key among the metadata

@@ -4,6 +4,7 @@ import type { Transport } from "./transport";
 import {
   Events,
   type ApprovalRequired,
+  type EmbeddingProgress,
   type EmbeddingsDone,
   type ImportProgress,
   type ImportReport,
@@ -42,6 +43,7 @@ export interface EventMap {
   [Events.Import]: ImportProgress;
   [Events.ImportDone]: ImportReport;
   [Events.Embedded]: EmbeddingsDone;
+  [Events.Embedding]: EmbeddingProgress;
   [Events.Memories]: MemoriesChanged;
   [Reconnected]: null;
 }

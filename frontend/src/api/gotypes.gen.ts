@@ -353,6 +353,26 @@ export interface MemoriesChanged {
 }
 
 /**
+ * EmbeddingProgress says how far the vector index's background embedding
+ * is with the documents of the batch it just stored: how many of each one's
+ * passages still wait for their embedding (0: it is found by its meaning
+ * too now). The Knowledge screen counts a document's "meaning being
+ * indexed — N of M passages" down with it, without reloading the list.
+ */
+export interface EmbeddingProgress {
+  docs: DocPending[];
+}
+
+/**
+ * DocPending is a document's passages still waiting for their embedding
+ * (as KBDocument.Pending).
+ */
+export interface DocPending {
+  doc_id: string;
+  pending: number;
+}
+
+/**
  * EmbeddingsDone says that files whose embedding was left to the
  * background (Ollama did not answer in time, an import stopped while it
  * embedded, a model change) are embedded now: they are found by their
@@ -469,6 +489,7 @@ export interface ImportProgress {
   embed_later?: boolean;
   embed_handed_on?: boolean;
   waiting?: boolean;
+  waiting_for?: string;
   conversation?: string;
 }
 
@@ -799,6 +820,7 @@ export const Events = {
   Import: "knowledge.import",
   ImportDone: "knowledge.import_done",
   Embedded: "knowledge.embedded",
+  Embedding: "knowledge.embedding",
   Memories: "memory.changed",
   StatusChanged: "ollama.status",
 } as const;

@@ -33,6 +33,8 @@ export interface FileProgress {
   caughtUp: boolean;
   /** its embedding waits for the person's chat turn to end (the backend's pace), then goes on */
   waiting: boolean;
+  /** waiting for its turn: the file (name) the import holding the library reads now; "" when not known */
+  waitingFor: string;
   /** how many files its import has (its Stop button stops them all) */
   filesTotal: number;
   /** the title of the document that had this upload's content already */
@@ -87,6 +89,7 @@ export function progressOf(p: ImportProgress): FileProgress {
     embedHandedOn: p.embed_handed_on ?? false,
     caughtUp: false,
     waiting: p.waiting ?? false,
+    waitingFor: p.stage === "waiting" ? (p.waiting_for ?? "") : "",
     filesTotal: p.files_total,
     duplicateOf: p.duplicate_of ?? "",
     warnings: p.warnings ?? [],

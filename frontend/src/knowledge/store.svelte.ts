@@ -34,6 +34,12 @@ export class KnowledgeStore {
    */
   notStarted = $state<Record<string, number>>({});
   uploads = $state<Upload[]>([]);
+  /**
+   * documents whose meaning this window saw being indexed in the
+   * background and then done (by id): their row says they are found by
+   * their meaning too, rather than going quiet
+   */
+  meaningDone = $state<Record<string, boolean>>({});
 
   query = $state("");
   hits = $state<SearchHit[]>([]);
@@ -72,13 +78,25 @@ export class KnowledgeStore {
         void this.load();
       }),
       // The background embedding caught up on these files: their rows stop
-      // saying it comes later.
+      // saying it comes later, and so do their documents in the list.
       subscribe(t, Events.Embedded, (ev) => {
         const done = new Set(ev.sources);
         for (const byFile of Object.values(this.files)) {
           for (const [file, p] of Object.entries(byFile)) {
             if ((p.embedLater || p.embedStopped || p.embedHandedOn) && done.has(file)) byFile[file] = { ...p, caughtUp: true };
           }
+        }
+        for (const d of this.docs) {
+          if (d.pending && done.has(d.source)) this.settle(d, 0);
+        }
+      }),
+      // The background embedding stored a batch: the documents it was of
+      // count their passages left down, in place (no reload).
+      subscribe(t, Events.Embedding, (ev) => {
+        const left = new Map(ev.docs.map((d) => [d.doc_id, d.pending]));
+        for (const d of this.docs) {
+          const n = left.get(d.id);
+          if (n !== undefined && n !== (d.pending ?? 0)) this.settle(d, n);
         }
       }),
       subscribe(t, Reconnected, () => void this.load()),
@@ -110,10 +128,21 @@ export class KnowledgeStore {
     return this.progress.some((p) => !p.finished) || this.uploads.some((u) => u.state === "uploading");
   }
 
+  /** settle sets how many of d's passages wait for their meaning; none left of some says it is done. */
+  private settle(d: KBDocument, pending: number): void {
+    if (d.pending && !pending) this.meaningDone[d.id] = true;
+    if (pending) delete this.meaningDone[d.id];
+    d.pending = pending;
+  }
+
   async load(): Promise<void> {
     this.loading = true;
     try {
-      this.docs = await this.api.documents();
+      const docs = await this.api.documents();
+      // A document this window saw being indexed that is done now says so.
+      const was = new Map(this.docs.map((d) => [d.id, d.pending ?? 0]));
+      for (const d of docs) if (was.get(d.id) && !d.pending) this.meaningDone[d.id] = true;
+      this.docs = docs;
       this.error = null;
     } catch (e) {
       this.error = parseError(e);

@@ -61,6 +61,9 @@ export class FakeKnowledge extends FakeChat {
     // As the backend: the same content is one document, the same name replaces.
     const same = contentBase64 ? this.uploads.find((u) => u.content === contentBase64) : undefined;
     const earlier = this.uploads.find((u) => u.name === name);
+    // As the backend: it may wait its turn behind a file being read (waitsFor).
+    const waits = this.waitsFor.map((f) => p("waiting", { waiting_for: f }));
+    this.waitsFor = [];
     let steps: ImportProgress[];
     if (same) {
       steps = [p("reading"), p("duplicate", { duplicate_of: same.name })];
@@ -78,6 +81,7 @@ export class FakeKnowledge extends FakeChat {
         this.uploads.push({ name, content: contentBase64 });
       }
     }
+    steps = [...waits, ...steps];
     let i = 0;
     let added = false;
     // As the backend: a file is swapped in, listed and found by its words, before it is embedded.
@@ -96,11 +100,26 @@ export class FakeKnowledge extends FakeChat {
       }
       if (step.stage === "embedding") add();
       this.emit("knowledge.import", step);
+      if (step.stage === "waiting") {
+        this.paused.push(() => setTimeout(tick, 0));
+        return;
+      }
       if (this.hold(id, name, step, () => ((i = steps.length), tick()))) return;
       setTimeout(tick, this.opts.stepDelayMs ?? 0);
     };
     setTimeout(tick, 0);
     return id;
+  }
+  /**
+   * waitsFor, when set, makes the next Attach wait its turn first, as the
+   * backend's does behind an import being read: one "waiting" event naming
+   * each file in turn (waiting_for), each held until goOn.
+   */
+  waitsFor: string[] = [];
+  private paused: Array<() => void> = [];
+  /** goOn lets a waiting attachment go on to its next step. */
+  goOn(): void {
+    this.paused.shift()?.();
   }
   /** attached: each conversation's own files, as the backend keeps them apart from docs. */
   attached: Record<string, KBDocument[]> = {};
@@ -114,11 +133,13 @@ export class FakeKnowledge extends FakeChat {
     // does not answer in time, with an earlier file of the queue: it is
     // left to the background at once, found by its words (embed_later).
     const hung = /^hung/i.test(name);
-    const steps = bad
+    const waits = this.waitsFor.map((f) => p("waiting", { waiting_for: f }));
+    this.waitsFor = [];
+    const steps = [...waits, ...(bad
       ? [p("reading"), p("failed", { error: "this kind of file is not supported", reason: { code: "unsupported" } })]
       : hung
         ? [p("reading"), p("chunking", { chunks: 4 }), p("done", { chunks: 4, embedded: 0, embed_later: true })]
-        : [p("reading"), p("chunking", { chunks: 4 }), p("embedding", { chunks: 4, embedded: 2 }), p("done", { chunks: 4, embedded: 4 })];
+        : [p("reading"), p("chunking", { chunks: 4 }), p("embedding", { chunks: 4, embedded: 2 }), p("done", { chunks: 4, embedded: 4 })])];
     let i = 0;
     let added = false;
     // As the backend: a file is in (listed, its copy in the conversation's
@@ -142,6 +163,10 @@ export class FakeKnowledge extends FakeChat {
       const ready = step.stage === "embedding" && !added;
       if (ready) add();
       this.emit("knowledge.import", step);
+      if (step.stage === "waiting") {
+        this.paused.push(() => setTimeout(tick, 0));
+        return;
+      }
       if (ready) this.emit("chat.sessions", { session_id: sid });
       if (this.hold(id, name, step, () => ((i = steps.length), tick()))) {
         // As the backend: a stop while it embeds keeps the file, its

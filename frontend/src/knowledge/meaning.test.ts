@@ -1,0 +1,64 @@
+// A library document whose meaning is still being indexed in the
+// background says so in the Knowledge screen's list, with how many of its
+// passages are done, counts them down as the backend embeds them (without
+// reloading the list), and then says it is found by its meaning too. In
+// English and Korean.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { $, $$, cleanup, click, start } from "../testing/ui";
+import { setLang } from "../i18n/i18n.svelte";
+
+afterEach(cleanup);
+
+const words = {
+  en: { pending: (done: string, total: string) => `Found by its words; meaning being indexed — ${done} of ${total} passages`, done: "Found by its meaning too" },
+  ko: { pending: (done: string, total: string) => `키워드로 찾을 수 있습니다. 의미 색인 중 — 구절 ${total}개 중 ${done}개`, done: "이제 의미로도 찾습니다" },
+} as const;
+
+const meaning = (id: string) => document.querySelector<HTMLElement>(`tr[data-doc='${id}'] .meaning`);
+
+describe("knowledge screen, a document whose meaning is indexed in the background", () => {
+  for (const lang of ["en", "ko"] as const) {
+    it(`counts its passages down and then says it is found by its meaning too (${lang})`, async () => {
+      const say = words[lang];
+      const { fake } = await start({ settings: { language: lang } });
+      setLang(lang);
+      const now = new Date().toISOString();
+      fake.docs.push(
+        { id: "d1", title: "출장 규정", source: "/data/uploads/출장규정.md", kind: "markdown", size: 10, pages: 0, chunks: 1200, pending: 1188, created_at: now, updated_at: now },
+        { id: "d2", title: "회의록", source: "/data/uploads/회의록.md", kind: "markdown", size: 10, pages: 0, chunks: 4, pending: 4, created_at: now, updated_at: now },
+        { id: "d3", title: "휴가 규정", source: "/data/uploads/휴가.md", kind: "markdown", size: 10, pages: 0, chunks: 3, created_at: now, updated_at: now },
+      );
+      click($$(".views button")[0]!);
+      await vi.waitFor(() => expect(meaning("d1")?.textContent?.trim()).toBe(say.pending("12", "1,200")), { timeout: 5000 });
+      expect(meaning("d1")!.dataset.meaning).toBe("pending");
+      // A document embedded all along says nothing of it.
+      expect(meaning("d3")).toBeNull();
+      const loads = fake.calls.filter((c) => c.method === "Documents").length;
+
+      // The backend stores a batch: the count goes on, in place.
+      fake.emit("knowledge.embedding", { docs: [{ doc_id: "d1", pending: 1124 }, { doc_id: "elsewhere", pending: 3 }] });
+      await vi.waitFor(() => expect(meaning("d1")!.textContent!.trim()).toBe(say.pending("76", "1,200")), { timeout: 5000 });
+      expect(($(`tr[data-doc='d1'] .meaning progress`) as HTMLProgressElement).value).toBe(76);
+      // Its last batch: found by its meaning too, said rather than gone.
+      fake.emit("knowledge.embedding", { docs: [{ doc_id: "d1", pending: 0 }] });
+      await vi.waitFor(() => expect(meaning("d1")!.dataset.meaning).toBe("embedded"), { timeout: 5000 });
+      expect(meaning("d1")!.textContent!.trim()).toBe(say.done);
+      // The file said to be done as a whole (knowledge.embedded) is too.
+      fake.emit("knowledge.embedded", { sources: ["/data/uploads/회의록.md"] });
+      await vi.waitFor(() => expect(meaning("d2")!.textContent!.trim()).toBe(say.done), { timeout: 5000 });
+      expect(fake.calls.filter((c) => c.method === "Documents").length).toBe(loads);
+      expect(meaning("d3")).toBeNull();
+    });
+  }
+
+  it("says it is done when a reload finds none of its passages left", async () => {
+    const { fake } = await start();
+    const now = new Date().toISOString();
+    fake.docs.push({ id: "d1", title: "출장 규정", source: "/data/uploads/출장규정.md", kind: "markdown", size: 10, pages: 0, chunks: 40, pending: 40, created_at: now, updated_at: now });
+    click($$(".views button")[0]!);
+    await vi.waitFor(() => expect(meaning("d1")!.textContent!.trim()).toBe(words.en.pending("0", "40")), { timeout: 5000 });
+    delete fake.docs[0]!.pending;
+    fake.emit("transport.reconnected", null);
+    await vi.waitFor(() => expect(meaning("d1")!.textContent!.trim()).toBe(words.en.done), { timeout: 5000 });
+  });
+});

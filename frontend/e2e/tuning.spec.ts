@@ -18,6 +18,18 @@ test("tune the replies in Settings and for one conversation", async () => {
   await page.fill("#set-tune-prompt", "Answer briefly, in a friendly tone.");
   await page.locator("#set-tune-temp").locator("xpath=..").locator("input[type='checkbox']").check();
   await page.fill("#set-tune-temp", "0.4");
+  // At 800×700 Save stays in view at the dialog's foot, however far the
+  // fields go; Escape asks before it drops what was typed.
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 800, height: 700 });
+  const save = await page.locator("dialog[open] button[type='submit']").boundingBox();
+  assert.ok(save && save.y >= 0 && save.y + save.height <= 700, `Save is in view at 800x700: ${JSON.stringify(save)}`);
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("dialog[open] .discard");
+  await screenshotSizes(page, "tuning-1-discard-en");
+  await page.click("dialog[open] .discard .keep");
+  assert.equal(await page.inputValue("#set-tune-prompt"), "Answer briefly, in a friendly tone.");
+  if (before) await page.setViewportSize(before);
   await page.locator("#set-tune-ctx").scrollIntoViewIfNeeded();
   await screenshotSizes(page, "tuning-1-settings-en");
   await page.click("dialog[open] button[type='submit']");

@@ -1,0 +1,87 @@
+// Closing Settings with changes not saved (Escape, or Cancel at the foot of
+// a long dialog) asks before it throws them away, in English and Korean;
+// with nothing changed it closes at once, as before.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { flushSync } from "svelte";
+import { $, cleanup, click, fill, openSettings, start } from "../testing/ui";
+
+afterEach(cleanup);
+
+const dialog = () => document.querySelector<HTMLDialogElement>("dialog[open]");
+
+/** escape does what the browser does on Escape in a modal dialog: a cancelable "cancel", then close unless it was prevented. */
+function escape(): void {
+  const d = dialog()!;
+  const ev = new Event("cancel", { cancelable: true });
+  d.dispatchEvent(ev);
+  if (!ev.defaultPrevented) d.close();
+  flushSync();
+}
+
+describe("Settings with changes not saved", () => {
+  it("closes at once when nothing changed", async () => {
+    await start();
+    await openSettings();
+    escape();
+    await vi.waitFor(() => expect(dialog()).toBeNull(), { timeout: 5000 });
+    await openSettings();
+    click("dialog[open] footer .cancel");
+    await vi.waitFor(() => expect(dialog()).toBeNull(), { timeout: 5000 });
+  });
+
+  it("asks on Escape and on Cancel, keeps editing, and discards only when told", async () => {
+    const { fake } = await start();
+    await openSettings();
+    fill("#set-tune-prompt", "Answer in three sentences at most.");
+
+    escape();
+    expect(dialog(), "Escape does not throw the prompt away").not.toBeNull();
+    expect($("dialog[open] .discard").textContent).toContain("Discard your changes?");
+    expect($("dialog[open] .discard").textContent).toContain("What you changed here is not saved yet.");
+    await vi.waitFor(() => expect(document.activeElement?.classList.contains("keep")).toBe(true), { timeout: 5000 });
+    // A second Escape goes back to the form, as Keep editing does.
+    escape();
+    expect(dialog()).not.toBeNull();
+    expect(document.querySelector("dialog[open] .discard")).toBeNull();
+    expect(($("#set-tune-prompt") as HTMLTextAreaElement).value).toBe("Answer in three sentences at most.");
+
+    click("dialog[open] footer .cancel");
+    click("dialog[open] .discard .keep");
+    expect(($("#set-tune-prompt") as HTMLTextAreaElement).value).toBe("Answer in three sentences at most.");
+
+    // Changed back as it was, nothing is lost by closing.
+    fill("#set-tune-prompt", "");
+    click("dialog[open] footer .cancel");
+    await vi.waitFor(() => expect(dialog()).toBeNull(), { timeout: 5000 });
+
+    await openSettings();
+    fill("#set-tune-prompt", "Answer in three sentences at most.");
+    click("dialog[open] footer .cancel");
+    click("dialog[open] .discard .discard-yes");
+    await vi.waitFor(() => expect(dialog()).toBeNull(), { timeout: 5000 });
+    expect(fake.settings.system_prompt).toBe("");
+    await openSettings();
+    expect(($("#set-tune-prompt") as HTMLTextAreaElement).value).toBe("");
+  });
+
+  it("asks in Korean", async () => {
+    await start({ settings: { language: "ko" } });
+    await openSettings();
+    fill("#set-tune-prompt", "짧게 답해 주세요.");
+    escape();
+    expect(dialog()).not.toBeNull();
+    expect($("dialog[open] .discard").textContent).toContain("바꾼 내용을 버릴까요?");
+    expect($("dialog[open] .discard").textContent).toContain("여기서 바꾼 설정은 아직 저장하지 않았습니다.");
+    expect($("dialog[open] .discard .keep").textContent).toBe("계속 수정");
+    expect($("dialog[open] .discard .discard-yes").textContent).toBe("저장하지 않고 닫기");
+  });
+
+  it("saving closes without asking", async () => {
+    const { fake } = await start();
+    await openSettings();
+    fill("#set-tune-prompt", "Be brief.");
+    click("dialog[open] footer button[type='submit']");
+    await vi.waitFor(() => expect(fake.settings.system_prompt).toBe("Be brief."), { timeout: 5000 });
+    await vi.waitFor(() => expect(dialog()).toBeNull(), { timeout: 5000 });
+  });
+});

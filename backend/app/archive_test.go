@@ -159,7 +159,7 @@ func TestImportRefusesBadFiles(t *testing.T) {
 	if _, out, _ := wayfinder(t, append(base, "export", "--all", "--format", "json")...); strings.Contains(out, `"c1"`) {
 		t.Fatalf("a refused file left a conversation behind:\n%s", out)
 	}
-	if code, _, errOut := wayfinder(t, append(base, "import", filepath.Join(files, "missing.json"))...); code != 1 || !strings.Contains(errOut, "no such file") {
+	if code, _, errOut := wayfinder(t, append(base, "import", filepath.Join(files, "missing.json"))...); code != 1 || !strings.Contains(errOut, "There is no file "+filepath.Join(files, "missing.json")+".") {
 		t.Errorf("missing file: %d %s", code, errOut)
 	}
 }

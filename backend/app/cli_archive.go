@@ -2,14 +2,17 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
 )
 
 const exportUsage = "export [--format md|json] [--session ID | --all] [-o FILE]"
@@ -63,11 +66,15 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 		_, err := a.exportTo(ctx, ids, *format, *lang, s.out)
 		return err
 	}
+	li := langIndex(cliLanguage(a.settings.Current().Language))
+	if st, err := os.Stat(*outPath); err == nil && st.IsDir() {
+		return archiveFileError(errIsFolder, *outPath, true, li)
+	}
 	// Written beside the target and renamed into place, so that a failed
 	// export never leaves half a file where a whole one was.
 	tmp, err := os.CreateTemp(filepath.Dir(*outPath), "."+filepath.Base(*outPath)+".*")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", *outPath, err)
+		return archiveFileError(err, *outPath, true, li)
 	}
 	defer os.Remove(tmp.Name())
 	n, err := a.exportTo(ctx, ids, *format, *lang, tmp)
@@ -81,9 +88,8 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 		err = os.Rename(tmp.Name(), *outPath)
 	}
 	if err != nil {
-		return fmt.Errorf("write %s: %w", *outPath, err)
+		return archiveFileError(err, *outPath, true, li)
 	}
-	li := langIndex(cliLanguage(a.settings.Current().Language))
 	fmt.Fprintln(s.err, say("archive.exported", li, "conversations", counted(n, li, "conversation"), "path", *outPath))
 	return nil
 }
@@ -97,8 +103,8 @@ func runImport(ctx context.Context, g globals, args []string, s stdio) error {
 		return fmt.Errorf("%w: give the file to import (made by wayfinder export --format json)", errUsage)
 	}
 	path := fs.Arg(0)
-	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("import %s: %w", path, err)
+	if err := readableFile(path); err != nil {
+		return archiveFileError(err, path, false, langIndex(cliLanguage(settingsLanguage(ctx, g))))
 	}
 	a, err := openCLI(ctx, g, s, false)
 	if err != nil {
@@ -126,4 +132,54 @@ func importSummary(r api.ImportResult, lang int) string {
 		parts = append(parts, say("archive.unchanged", lang, "n", strconv.Itoa(r.Unchanged)))
 	}
 	return say("archive.imported", lang, "conversations", counted(r.Conversations, lang, "conversation"), "parts", strings.Join(parts, ", "))
+}
+
+// errIsFolder marks a path that names a folder where a file was meant.
+var errIsFolder = errors.New("is a folder")
+
+// readableFile checks that path is a file import can read, before the
+// data folder is opened.
+func readableFile(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if st.IsDir() {
+		return errIsFolder
+	}
+	return nil
+}
+
+// archiveFileError words what went wrong with the file export writes
+// (writing) or import reads, in language lang, with what to do: a file or
+// folder that is not there, one Wayfinder may not read or write, a folder
+// where a file was meant. Go's own words ("open /x/.a.md.2705267779: no
+// such file or directory") named the temporary file export writes beside
+// the target, and were English in Korean too. Anything else keeps them.
+func archiveFileError(err error, path string, writing bool, lang int) error {
+	dir := filepath.Dir(path)
+	var msg, hint string
+	switch {
+	case errors.Is(err, errIsFolder) && writing:
+		msg, hint = say("archive.outIsFolder", lang, "path", path), say("archive.outIsFolder.hint", lang, "path", path)
+	case errors.Is(err, errIsFolder):
+		msg, hint = say("archive.inIsFolder", lang, "path", path), say("archive.inIsFolder.hint", lang)
+	case errors.Is(err, fs.ErrNotExist) && writing:
+		msg, hint = say("archive.noFolder", lang, "dir", dir, "path", path), say("archive.noFolder.hint", lang, "dir", dir)
+	case errors.Is(err, fs.ErrNotExist):
+		msg, hint = say("archive.noFile", lang, "path", path), say("archive.noFile.hint", lang)
+	case errors.Is(err, fs.ErrPermission) && writing:
+		msg, hint = say("archive.cannotWrite", lang, "dir", dir), say("archive.cannotWrite.hint", lang)
+	case errors.Is(err, fs.ErrPermission):
+		msg, hint = say("archive.cannotRead", lang, "path", path), say("archive.cannotRead.hint", lang)
+	case writing:
+		return fmt.Errorf("write %s: %w", path, err)
+	default:
+		return fmt.Errorf("import %s: %w", path, err)
+	}
+	code := api.ErrNotFound
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, errIsFolder) {
+		code = api.ErrInvalidInput
+	}
+	return &chat.Error{Info: api.ErrorInfo{Code: code, Message: msg, Hint: hint}, Err: err}
 }

@@ -138,6 +138,8 @@ var errorText = map[string][2]string{
 	"error.message_too_long":             {"The message is too long.", "메시지가 너무 깁니다."},
 	"error.message_too_long.detail":      {"The message is {n} characters long; the limit is {max}.", "메시지가 {n}자입니다. {max}자까지 보낼 수 있습니다."},
 	"error.message_too_long.hint":        {"Shorten it, or import long text as a document in Knowledge and ask about it.", "메시지를 줄이거나, 긴 글은 지식 베이스에 문서로 가져와서 물어보세요."},
+	"error.import_not_export":            {"This file is not a Wayfinder conversation export, so nothing was imported.", "Wayfinder 대화 내보내기 파일이 아니어서 아무것도 가져오지 않았습니다."},
+	"error.import_invalid":               {"This conversation export cannot be imported as it is, so nothing was imported.", "이 대화 내보내기 파일은 그대로 가져올 수 없어 아무것도 가져오지 않았습니다."},
 	"error.empty_message":                {"The message is empty.", "메시지가 비어 있습니다."},
 	"error.empty_message.hint":           {"Type a question or a task, then send it.", "질문이나 할 일을 적은 뒤 보내세요."},
 }
@@ -182,6 +184,10 @@ func reasonLine(errText string, r *api.FileReason, lang int) string {
 // buttons ("choose the folder with Choose…"): the command line's way.
 var cliHintText = map[string][2]string{
 	"error.folder_not_found.hint": {"Check the path, and give the folder's full path: `wayfinder folders add ~/Documents`.", "경로를 확인하고 폴더의 전체 경로를 적으세요: `wayfinder folders add ~/Documents`"},
+	"error.import_not_export.hint": {"Import a JSON file made by `wayfinder export --format json` or by Export in the window; Markdown exports are for reading and cannot be imported.",
+		"`wayfinder export --format json`이나 창의 내보내기로 만든 JSON 파일을 가져오세요. Markdown 내보내기는 읽기용이라 가져올 수 없습니다."},
+	"error.import_invalid.advice": {"Nothing was imported. Export the conversations again, or correct the file where the message says.",
+		"대화를 다시 내보내거나, 괄호 안의 내용이 가리키는 곳을 고치세요."},
 }
 
 // errorWords is an error's sentence and what to do about it in language

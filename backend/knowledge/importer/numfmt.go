@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -13,17 +12,21 @@ import (
 // searches for, and asks about, what they see. Excel keeps only the value
 // and the code, so the code is applied here (OpenDocument keeps the shown
 // text: sheets.go). What is read: up to three sections for positive,
-// negative and zero numbers (`#,##0;(#,##0);"-"`); digit placeholders 0, #
-// and ?; the decimal point; a comma between placeholders (thousands) or
-// after them (each divides by 1,000); %; scientific E+ and E-; literal
-// text in quotes, after a backslash, or as it stands (₩, 원, $, -, (, ));
-// a currency in brackets ([$₩-412], [$$-409]: the text before the dash);
-// `_x` (the width of x: a space) and `*x` (fill: nothing); General inside
-// a section. Colours ([Red]) and locales ([$-412]) show nothing. A code
-// with a condition ([>=100]), a fraction (# ?/?) or a date is not read
-// here: the number is shown as General (dates are written as dates:
-// excelDate). The parse is bounded (maxFormatCode); the output by the
-// number's digits (309 at most) and maxFormatDecimals.
+// negative and zero numbers (`#,##0;(#,##0);"-"`), or chosen by their
+// conditions (`[>=1000]#,##0,"K";0`); digit placeholders 0, # and ?; the
+// decimal point; a comma between placeholders (thousands) or after them
+// (each divides by 1,000); %; scientific E+ and E-; fractions (`# ?/?`,
+// `# ?/8`: numfrac.go); literal text in quotes, after a backslash, or as
+// it stands (₩, 원, $, -, (, )); a currency in brackets ([$₩-412],
+// [$$-409]: the text before the dash); `_x` (the width of x: a space) and
+// `*x` (fill: nothing); General inside a section. Colours ([Red]) and
+// locales ([$-412]) show nothing. Where Excel and LibreOffice Calc
+// differ, or Excel cannot be run here to see, the code is read as Calc
+// shows it (TestNumberFormatsByLibreOffice): a negative number takes its
+// minus sign only in the first section. A date is not read here (dates
+// are written as dates: excelDate; durations: duration.go). The parse is
+// bounded (maxFormatCode); the output by the number's digits (309 at
+// most) and maxFormatDecimals.
 const (
 	// maxFormatCode bounds the code parsed: Excel's own limit is 255
 	// characters.
@@ -48,6 +51,7 @@ const (
 	tokExp                    // E+ or E-: ch is the sign shown
 	tokGeneral                // General: the number as General
 	tokComma                  // a comma, until it is known to group, scale or be text
+	tokSlash                  // a fraction's slash
 )
 
 type fmtTok struct {
@@ -69,11 +73,53 @@ type fmtSection struct {
 	general    bool // General inside
 	hasDigits  bool // any placeholder at all (`"-"` alone has none)
 	expSignAll bool // E+: the exponent's sign always shown
+	// cond is the section's condition ([>=1000]); nil for none.
+	cond *fmtCond
+	// frac, when set, makes the section a fraction's (# ?/?: numfrac.go).
+	frac *fracParts
+}
+
+// fmtCond is a section's condition: [>=1000] is {">=", 1000}.
+type fmtCond struct {
+	op string
+	v  float64
+}
+
+// holds says whether v meets the condition.
+func (c *fmtCond) holds(v float64) bool {
+	switch c.op {
+	case "<":
+		return v < c.v
+	case "<=", "=<":
+		return v <= c.v
+	case ">":
+		return v > c.v
+	case ">=", "=>":
+		return v >= c.v
+	case "=":
+		return v == c.v
+	}
+	return v != c.v // <>
+}
+
+// condOf reads a condition's brackets' text ("<=-1000"); nil for none.
+func condOf(inner string) *fmtCond {
+	op := inner[:len(inner)-len(strings.TrimLeft(inner, "<>="))]
+	switch op {
+	case "<", "<=", "=<", ">", ">=", "=>", "=", "<>":
+	default:
+		return nil
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(inner[len(op):]), 64)
+	if err != nil || math.IsNaN(v) {
+		return nil
+	}
+	return &fmtCond{op: op, v: v}
 }
 
 // parseNumFormat parses an Excel number format code; nil for one it does
-// not read (General, a date, a condition, a fraction), whose numbers are
-// shown as General.
+// not read (General, a date, a condition it cannot read), whose numbers
+// are shown as General.
 func parseNumFormat(code string) *numFormat {
 	if len(code) > maxFormatCode || code == "" || strings.EqualFold(code, "General") {
 		return nil
@@ -121,7 +167,8 @@ func splitSections(code string) []string {
 }
 
 // parseSection reads one section's tokens; false for what is not read
-// here (a condition, a fraction, a date or time code, a text placeholder).
+// here (a condition that is none, a fraction with a point, a date or time
+// code, a text placeholder).
 func parseSection(code string) (fmtSection, bool) {
 	var s fmtSection
 	var toks []fmtTok
@@ -180,7 +227,9 @@ func parseSection(code string) (fmtSection, bool) {
 				sym, _, _ := strings.Cut(inner[1:], "-")
 				lit(sym)
 			case inner != "" && strings.IndexByte("<>=", inner[0]) >= 0:
-				return s, false // a condition
+				if s.cond = condOf(inner); s.cond == nil {
+					return s, false
+				}
 			case strings.Trim(strings.ToLower(inner), "hms") == "":
 				return s, false // elapsed time: a date's
 			}
@@ -219,7 +268,11 @@ func parseSection(code string) (fmtSection, bool) {
 			i += 2
 			continue
 		case c == '/' && s.hasDigits:
-			return s, false // a fraction
+			if s.exp || hasPoint(toks) || s.frac != nil {
+				return s, false // a fraction with a point, an exponent or two slashes
+			}
+			toks = append(toks, fmtTok{kind: tokSlash})
+			s.frac = &fracParts{}
 		case c == '@' || strings.IndexByte("yYmMdDhHsSgGeEbB", c) >= 0 && c < utf8.RuneSelf:
 			// A text placeholder, or a date or time code (and the letters
 			// Excel refuses unquoted): not a number's format.
@@ -228,6 +281,9 @@ func parseSection(code string) (fmtSection, bool) {
 			lit(string(r))
 		}
 		i += size
+	}
+	if s.frac != nil {
+		return fractionSection(s, toks)
 	}
 	// A comma between two placeholders groups thousands; a run of commas
 	// right after a placeholder and before none scales; any other is
@@ -272,20 +328,56 @@ func (f *numFormat) format(v float64) string {
 	if f == nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return generalNumber(v)
 	}
-	s, sign := f.sections[0], ""
-	switch {
-	case v < 0 && len(f.sections) >= 2:
-		s, v = f.sections[1], -v
-	case v == 0 && len(f.sections) >= 3:
-		s = f.sections[2]
-	case v < 0:
-		sign, v = "-", -v
+	i := f.section(v)
+	if i < 0 {
+		return generalNumber(v) // no section takes it
+	}
+	s, sign := &f.sections[i], ""
+	// Only the first section gives a negative number its minus sign, as
+	// LibreOffice Calc shows it (the second is the negative numbers' own,
+	// or a condition's, whose text says what it is), unless its condition
+	// is itself for negative numbers ([<0]).
+	if v < 0 && i == 0 && (s.cond == nil || !(s.cond.op == "<" || s.cond.op == "<=" || s.cond.op == "=<") || s.cond.v != 0) {
+		sign = "-"
+	}
+	v = math.Abs(v)
+	if s.frac != nil {
+		return s.fraction(v, sign)
 	}
 	out := s.format(v)
 	if sign != "" && strings.ContainsFunc(out, func(r rune) bool { return r >= '1' && r <= '9' }) {
 		out = sign + out // a negative number rounded to zero has no sign
 	}
 	return out
+}
+
+// section is the section that shows v; -1 for none. Without conditions:
+// one section shows every number; two, positive and zero, then negative;
+// three, positive, negative, zero. With a condition ([>=1000]) in the
+// first or second section: the first section whose condition holds (one
+// without a condition holds for any number), else the third.
+func (f *numFormat) section(v float64) int {
+	n := len(f.sections)
+	conditional := f.sections[0].cond != nil || n > 1 && f.sections[1].cond != nil
+	switch {
+	case !conditional && n == 1:
+		return 0
+	case !conditional && v < 0:
+		return 1
+	case !conditional && v == 0 && n >= 3:
+		return 2
+	case !conditional:
+		return 0
+	}
+	for i := range min(n, 2) {
+		if c := f.sections[i].cond; c == nil || c.holds(v) {
+			return i
+		}
+	}
+	if n >= 3 {
+		return 2
+	}
+	return -1
 }
 
 // generalNumber is v in Excel's General format, to 15 digits.
@@ -563,78 +655,18 @@ func abs(n int) int {
 	return n
 }
 
-// builtinFormats are the codes of Excel's built-in number formats that do
-// not depend on the locale; 5–8 and 41–44 (currency, accounting) show the
-// locale's currency, which the file does not say, and are read without it.
+// builtinFormats are the codes of Excel's built-in number formats, which
+// a file names by id without writing their code. The currency ones (5–8,
+// 42, 44) are the locale's, and the file does not say which: they are
+// read in the forms ECMA-376 gives them (§18.8.30), the United States'
+// dollar, as LibreOffice Calc shows them in that locale (a file written
+// by a Korean Excel or by Calc writes its own code for its ₩, with the id:
+// that code is read instead, as any custom one is).
 var builtinFormats = map[int]string{
-	1: "0", 2: "0.00", 3: "#,##0", 4: "#,##0.00", 5: "#,##0;-#,##0", 6: "#,##0;-#,##0", 7: "#,##0.00;-#,##0.00", 8: "#,##0.00;-#,##0.00",
-	9: "0%", 10: "0.00%", 11: "0.00E+00", 37: "#,##0 ;(#,##0)", 38: "#,##0 ;(#,##0)", 39: "#,##0.00;(#,##0.00)", 40: "#,##0.00;(#,##0.00)",
-	41: `_(* #,##0_);_(* \(#,##0\);_(* "-"_);_(@_)`, 42: `_(* #,##0_);_(* \(#,##0\);_(* "-"_);_(@_)`,
-	43: `_(* #,##0.00_);_(* \(#,##0.00\);_(* "-"??_);_(@_)`, 44: `_(* #,##0.00_);_(* \(#,##0.00\);_(* "-"??_);_(@_)`, 48: "##0.0E+0",
-}
-
-// elapsed is a duration's format: [h]:mm:ss shows 1.5 days as 36:00:00,
-// where a time of day would be 12:00; a timesheet's hours are in it.
-type elapsed struct {
-	unit    byte // 'h', 'm' or 's': the unit that counts past a day, hour or minute; 0: not a duration
-	seconds bool // [h]:mm:ss and [m]:ss show seconds too
-	width   int  // the digits the first unit shows at least ([hh]: 2)
-}
-
-// elapsedOf reads an elapsed-time code: its first bracket of h, m or s
-// letters only, outside quotes.
-func elapsedOf(code string) elapsed {
-	var e elapsed
-	quoted := false
-	for i := 0; i < len(code) && i < maxFormatCode; i++ {
-		switch c := code[i] | 0x20; {
-		case code[i] == '"':
-			quoted = !quoted
-		case quoted:
-		case code[i] == '\\':
-			i++
-		case code[i] == '[' && e.unit == 0:
-			end := strings.IndexByte(code[i:], ']')
-			if end < 2 {
-				return elapsed{}
-			}
-			inner := strings.ToLower(code[i+1 : i+end])
-			if strings.Trim(inner, inner[:1]) != "" || strings.IndexByte("hms", inner[0]) < 0 {
-				i += end
-				continue // a colour, a locale, a condition
-			}
-			e.unit, e.width = inner[0], min(len(inner), 10)
-			i += end
-		case e.unit != 0 && e.unit != 's' && c == 's':
-			e.seconds = true
-		}
-	}
-	return e
-}
-
-// format shows v days as the duration's format does: hours (or minutes,
-// or seconds) past the day, then minutes and seconds under 60.
-func (e elapsed) format(v float64) string {
-	if math.IsNaN(v) || math.Abs(v) > 1e9 {
-		return generalNumber(v)
-	}
-	sign := ""
-	if v < 0 {
-		sign, v = "-", -v
-	}
-	total := int64(math.Round(v * 86400))
-	two := func(n int64) string { return fmt.Sprintf("%02d", n) }
-	first := func(n int64) string { return sign + fmt.Sprintf("%0*d", e.width, n) }
-	switch {
-	case e.unit == 'h' && e.seconds:
-		return first(total/3600) + ":" + two(total/60%60) + ":" + two(total%60)
-	case e.unit == 'h':
-		total = int64(math.Round(v * 1440))
-		return first(total/60) + ":" + two(total%60)
-	case e.unit == 'm' && e.seconds:
-		return first(total/60) + ":" + two(total%60)
-	case e.unit == 'm':
-		return first(int64(math.Round(v * 1440)))
-	}
-	return first(total)
+	1: "0", 2: "0.00", 3: "#,##0", 4: "#,##0.00",
+	5: `"$"#,##0_);\("$"#,##0\)`, 6: `"$"#,##0_);[Red]\("$"#,##0\)`, 7: `"$"#,##0.00_);\("$"#,##0.00\)`, 8: `"$"#,##0.00_);[Red]\("$"#,##0.00\)`,
+	9: "0%", 10: "0.00%", 11: "0.00E+00", 12: "# ?/?", 13: "# ??/??",
+	37: "#,##0 ;(#,##0)", 38: "#,##0 ;[Red](#,##0)", 39: "#,##0.00;(#,##0.00)", 40: "#,##0.00;[Red](#,##0.00)",
+	41: `_(* #,##0_);_(* \(#,##0\);_(* "-"_);_(@_)`, 42: `_("$"* #,##0_);_("$"* \(#,##0\);_("$"* "-"_);_(@_)`,
+	43: `_(* #,##0.00_);_(* \(#,##0.00\);_(* "-"??_);_(@_)`, 44: `_("$"* #,##0.00_);_("$"* \(#,##0.00\);_("$"* "-"??_);_(@_)`, 48: "##0.0E+0",
 }

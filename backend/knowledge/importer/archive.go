@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -210,23 +211,36 @@ func xmlError(err error) error {
 }
 
 // opfItem is an entry of a package document's manifest.
-type opfItem struct{ href, mediaType string }
+type opfItem struct{ href, mediaType, properties string }
+
+// opfPackage is what readPackage reads of a package document.
+type opfPackage struct {
+	title string
+	items map[string]opfItem // the manifest, by id
+	order []string           // the manifest's ids in its order
+	spine []string           // the spine's ids in reading order
+	// broken says the document could not be read to its end (its XML
+	// damaged, or past the megabyte read): its spine may lack entries,
+	// which the reader then looks for in the archive (recoverParts).
+	broken bool
+}
 
 // readPackage reads an OPF package document (EPUB's, and HWPX's
 // content.hpf): its title, its manifest by id and its spine's ids in
-// reading order. A part that cannot be read gives nothing.
-func readPackage(z *zip.Reader, name string) (title string, items map[string]opfItem, spine []string) {
-	items = map[string]opfItem{}
+// reading order. A part that cannot be opened gives nothing.
+func readPackage(z *zip.Reader, name string) opfPackage {
+	pkg := opfPackage{items: map[string]opfItem{}}
 	f, err := z.Open(name)
 	if err != nil {
-		return "", items, nil
+		return pkg
 	}
 	defer f.Close()
 	d := xml.NewDecoder(io.LimitReader(f, 1<<20))
 	for {
 		tok, err := d.Token()
 		if err != nil {
-			return strings.TrimSpace(title), items, spine
+			pkg.title, pkg.broken = strings.TrimSpace(pkg.title), !errors.Is(err, io.EOF)
+			return pkg
 		}
 		e, ok := tok.(xml.StartElement)
 		if !ok {
@@ -234,16 +248,43 @@ func readPackage(z *zip.Reader, name string) (title string, items map[string]opf
 		}
 		switch e.Name.Local {
 		case "item":
-			items[attr(e, "id")] = opfItem{href: attr(e, "href"), mediaType: attr(e, "media-type")}
+			id := attr(e, "id")
+			if _, seen := pkg.items[id]; !seen && len(pkg.order) < maxOfficeEntries {
+				pkg.order = append(pkg.order, id)
+			}
+			pkg.items[id] = opfItem{href: attr(e, "href"), mediaType: attr(e, "media-type"), properties: attr(e, "properties")}
 		case "itemref":
-			spine = append(spine, attr(e, "idref"))
+			pkg.spine = append(pkg.spine, attr(e, "idref"))
 		case "title":
-			if title == "" {
+			if pkg.title == "" {
 				var t string
 				if d.DecodeElement(&t, &e) == nil {
-					title = t
+					pkg.title = t
 				}
 			}
 		}
 	}
+}
+
+// recoverParts is listed, then the parts of z that are (in names' order,
+// or by by's order when it is set) and that listed lacks: what a damaged
+// index (a package document, a presentation's or workbook's list) did not
+// get to name is read all the same, rather than lost without a word.
+func recoverParts(z *zip.Reader, listed []string, is func(name string) bool, by func(a, b string) int) []string {
+	seen := make(map[string]bool, len(listed))
+	for _, l := range listed {
+		seen[l] = true
+	}
+	var more []string
+	for _, f := range z.File {
+		if is(f.Name) && !seen[f.Name] {
+			seen[f.Name] = true
+			more = append(more, f.Name)
+		}
+	}
+	if by == nil {
+		by = strings.Compare
+	}
+	slices.SortFunc(more, by)
+	return append(listed, more...)
 }

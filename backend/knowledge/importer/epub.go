@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -33,7 +34,11 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 	if opf == "" {
 		return ErrOfficeDamaged
 	}
-	title, items, spine := readPackage(z, opf)
+	pkg := readPackage(z, opf)
+	title, items, spine := pkg.title, pkg.items, pkg.spine
+	if pkg.broken {
+		spine = recoveredSpine(pkg)
+	}
 	var chapters, hrefs []string
 	lost := &MissingParts{Unit: "chapter"}
 	for _, id := range spine {
@@ -100,6 +105,25 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 // opened (an unknown compression method) or read to its end (its
 // compressed data damaged) is left out whole and counted in lost, named
 // by its href.
+// recoveredSpine is the spine of a package document that could not be
+// read to its end, then the chapters of its manifest the spine did not
+// get to name, in the manifest's order (its table of contents, "nav",
+// is no chapter): a book whose package document is damaged halfway loses
+// none of the chapters its manifest lists.
+func recoveredSpine(pkg opfPackage) []string {
+	spine := pkg.spine
+	inSpine := make(map[string]bool, len(spine))
+	for _, id := range spine {
+		inSpine[id] = true
+	}
+	for _, id := range pkg.order {
+		if it := pkg.items[id]; !inSpine[id] && strings.Contains(it.mediaType, "html") && !slices.Contains(strings.Fields(it.properties), "nav") {
+			spine = append(spine, id)
+		}
+	}
+	return spine
+}
+
 func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, w *mdWriter, budget *xmlBudget, lost *MissingParts) error {
 	for i, name := range chapters {
 		f, err := z.Open(name)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -282,14 +281,7 @@ var hwpx = officeFormat{
 		if spine := hpfSpine(z); len(spine) > 0 {
 			return spine, nil
 		}
-		var secs []string
-		for _, f := range z.File {
-			if n, ok := strings.CutPrefix(f.Name, "Contents/section"); ok && strings.HasSuffix(n, ".xml") {
-				secs = append(secs, f.Name)
-			}
-		}
-		slices.SortFunc(secs, func(a, b string) int { return sectionNumber(a) - sectionNumber(b) })
-		return secs, nil
+		return recoverParts(z, nil, isSection, func(a, b string) int { return sectionNumber(a) - sectionNumber(b) }), nil
 	},
 	styles: "Contents/header.xml",
 	readStyles: func(d *xml.Decoder) (map[string]int, error) {
@@ -714,12 +706,14 @@ func relTarget(z *zip.Reader, rels, typ string) string {
 	return target
 }
 
-// hpfSpine lists the sections of Contents/content.hpf's spine, in order.
+// hpfSpine lists the sections of Contents/content.hpf's spine, in order;
+// when the package document is damaged, the sections it did not get to
+// name follow, by their number.
 func hpfSpine(z *zip.Reader) []string {
-	_, items, spine := readPackage(z, "Contents/content.hpf")
+	pkg := readPackage(z, "Contents/content.hpf")
 	var parts []string
-	for _, id := range spine {
-		href := items[id].href
+	for _, id := range pkg.spine {
+		href := pkg.items[id].href
 		if !strings.HasPrefix(path.Base(href), "section") || !strings.HasSuffix(href, ".xml") {
 			continue // the spine lists header.xml too
 		}
@@ -728,7 +722,16 @@ func hpfSpine(z *zip.Reader) []string {
 		}
 		parts = append(parts, href)
 	}
+	if pkg.broken && len(parts) > 0 {
+		parts = recoverParts(z, parts, isSection, func(a, b string) int { return sectionNumber(a) - sectionNumber(b) })
+	}
 	return parts
+}
+
+// isSection says whether name is an HWPX section's part.
+func isSection(name string) bool {
+	n, ok := strings.CutPrefix(name, "Contents/section")
+	return ok && strings.HasSuffix(n, ".xml")
 }
 
 func sectionNumber(name string) int {

@@ -326,10 +326,43 @@ func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, named xlsxNam
 			}
 		}
 	})
-	if err != nil || len(sheets) == 0 {
+	if err != nil {
+		// A workbook.xml that breaks: the worksheets it did not get to
+		// name (its relationships' and the archive's) follow, named by
+		// their parts.
+		sheets = recoverSheets(z, sheets, targets)
+	}
+	if len(sheets) == 0 {
 		return nil, false, named, fmt.Errorf("%w: no sheets", ErrOfficeDamaged)
 	}
 	return sheets, date1904, named, nil
+}
+
+// recoverSheets is sheets, then the worksheets of targets and of the
+// archive that sheets lacks, each named by its part (sheet3).
+func recoverSheets(z *zip.Reader, sheets []xlsxSheet, targets map[string]string) []xlsxSheet {
+	var listed []string
+	for _, sh := range sheets {
+		listed = append(listed, sh.part)
+	}
+	n := len(listed)
+	isTarget := make(map[string]bool, len(targets))
+	for _, t := range targets {
+		isTarget[t] = t != "-"
+	}
+	parts := recoverParts(z, listed, func(name string) bool {
+		return isTarget[name] || strings.HasPrefix(name, "xl/worksheets/") && strings.HasSuffix(name, ".xml") && !strings.Contains(name[len("xl/worksheets/"):], "/")
+	}, func(a, b string) int { return sheetNumber(a) - sheetNumber(b) })
+	for _, part := range parts[n:] {
+		sheets = append(sheets, xlsxSheet{name: strings.TrimSuffix(path.Base(part), ".xml"), part: part})
+	}
+	return sheets
+}
+
+// sheetNumber is the number in a worksheet part's name (sheet12.xml: 12).
+func sheetNumber(name string) int {
+	n, _ := strconv.Atoi(strings.TrimLeft(strings.TrimSuffix(path.Base(name), ".xml"), "abcdefghijklmnopqrstuvwxyz"))
+	return n
 }
 
 // xlsxPart resolves a relationship's target against the workbook's folder.

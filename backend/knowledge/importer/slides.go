@@ -161,7 +161,8 @@ func markdownOf(ctx context.Context, f *officeFormat, d *xml.Decoder) (string, *
 
 // slideParts lists the slides in the order ppt/presentation.xml gives
 // them (its slide ids name relationships of its .rels part; "" for one
-// whose relationship is missing); when it resolves none of them,
+// whose relationship is missing), then, when the list is damaged, the
+// slides it did not get to name; when it resolves none of them,
 // ppt/slides/slide1.xml, slide2.xml, …, if there are any.
 func slideParts(z *zip.Reader) ([]string, error) {
 	targets := map[string]string{}
@@ -174,8 +175,9 @@ func slideParts(z *zip.Reader) ([]string, error) {
 		f.Close()
 	}
 	var parts []string
+	broken := false // the list could not be read to its end
 	if f, err := z.Open("ppt/presentation.xml"); err == nil {
-		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
+		broken = eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
 			if qname(e.Name) != "p:sldId" {
 				return
 			}
@@ -185,26 +187,27 @@ func slideParts(z *zip.Reader) ([]string, error) {
 					break
 				}
 			}
-		})
+		}) != nil
 		f.Close()
 	}
-	if slices.ContainsFunc(parts, func(p string) bool { return p != "" }) {
-		return parts, nil
-	}
-	listed := parts // none resolved: the slides the archive holds, else these missing ones
-	parts = nil
-	for _, f := range z.File {
-		if n, ok := strings.CutPrefix(f.Name, "ppt/slides/slide"); ok && strings.HasSuffix(n, ".xml") {
-			parts = append(parts, f.Name)
-		}
+	isSlide := func(name string) bool {
+		n, ok := strings.CutPrefix(name, "ppt/slides/slide")
+		return ok && strings.HasSuffix(n, ".xml")
 	}
 	number := func(name string) int {
 		n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(name, "ppt/slides/slide"), ".xml"))
 		return n
 	}
-	slices.SortFunc(parts, func(a, b string) int { return number(a) - number(b) })
-	if len(parts) == 0 {
-		return listed, nil
+	byNumber := func(a, b string) int { return number(a) - number(b) }
+	if slices.ContainsFunc(parts, func(p string) bool { return p != "" }) {
+		if broken { // the slides the damaged list did not get to name follow
+			parts = recoverParts(z, parts, isSlide, byNumber)
+		}
+		return parts, nil
+	}
+	// None resolved: the slides the archive holds, else these missing ones.
+	if found := recoverParts(z, nil, isSlide, byNumber); len(found) > 0 {
+		return found, nil
 	}
 	return parts, nil
 }

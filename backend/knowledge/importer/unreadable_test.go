@@ -363,3 +363,52 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// cutIndex is the archive data with the part name cut three bytes into
+// the second element marker names: an index damaged after its first
+// entry.
+func cutIndex(t *testing.T, data []byte, name, marker string) []byte {
+	t.Helper()
+	return broken(t, data, breaker{name: "cut", body: func(s string) string {
+		first := strings.Index(s, marker)
+		second := strings.Index(s[first+1:], marker)
+		if first < 0 || second < 0 {
+			t.Fatalf("%s has fewer than two %q", name, marker)
+		}
+		return s[:first+1+second+3]
+	}}, name)
+}
+
+// TestDamagedIndexLosesNoPart: an index that cannot be read to its end
+// (a package document, a presentation's list of slides, a workbook's list
+// of sheets, cut after their first entry) loses none of the parts it did
+// not get to name: those the archive holds are read after the ones it
+// named. Before, a book or an HWPX file read only the chapters or
+// sections named before the damage, without a word, and such a workbook
+// was refused.
+func TestDamagedIndexLosesNoPart(t *testing.T) {
+	chapters := []string{"<p>첫 장</p>", "<p>둘째 장</p>", "<p>셋째 장</p>"}
+	sheets := [][2]string{{"수입", `<row><c t="inlineStr"><is><t>월급</t></is></c></row>`}, {"지출", `<row><c t="inlineStr"><is><t>월세</t></is></c></row>`}, {"메모", `<row><c t="inlineStr"><is><t>적금</t></is></c></row>`}}
+	slides := []string{"첫 슬라이드", "둘째 슬라이드", "셋째 슬라이드"}
+	sections := []string{hp("0", "<hp:t>첫 구역</hp:t>"), hp("0", "<hp:t>둘째 구역</hp:t>"), hp("0", "<hp:t>셋째 구역</hp:t>")}
+	for _, tt := range []struct {
+		name, file string
+		data       []byte
+		want       []string
+		pages      []int
+	}{
+		{"EPUB", "책.epub", cutIndex(t, epubOf(t, chapters), "OEBPS/content.opf", "<itemref"), []string{"첫 장", "둘째 장", "셋째 장"}, nil},
+		{"PowerPoint", "발표.pptx", cutIndex(t, deck(t, "", slides), "ppt/presentation.xml", "<p:sldId "), []string{"첫 슬라이드", "둘째 슬라이드", "셋째 슬라이드"}, []int{1, 2, 3}},
+		{"Excel", "가계부.xlsx", cutIndex(t, xlsxOf(t, "", "", "", sheets...), "xl/workbook.xml", "<sheet "), []string{"수입: 월급", "sheet2: 월세", "sheet3: 적금"}, nil},
+		{"HWPX", "문서.hwpx", cutIndex(t, hwpxOf(t, sections...), "Contents/content.hpf", `<opf:itemref idref="s`), []string{"첫 구역", "둘째 구역", "셋째 구역"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var col collector
+			warns, err := Importer{}.Read(context.Background(), tt.file, bytes.NewReader(tt.data), &col)
+			if err != nil || len(warns) != 0 {
+				t.Fatalf("err %v, warnings %v", err, warns)
+			}
+			checkParts(t, col.docs[0], tt.want, nil, tt.pages)
+		})
+	}
+}

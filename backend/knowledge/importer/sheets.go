@@ -288,7 +288,9 @@ func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, named xlsxNam
 	named = xlsxNamed{strings: "xl/sharedStrings.xml", styles: "xl/styles.xml"}
 	targets := map[string]string{} // a worksheet's part by relationship id; "-" for another kind of sheet
 	if f, err := z.Open("xl/_rels/workbook.xml.rels"); err == nil {
-		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 1<<20)), func(e xml.StartElement) {
+		// Read as far as the list itself (8 MB): a megabyte held the
+		// relationships of 7,560 slides; the others' were missing.
+		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
 			if e.Name.Local != "Relationship" {
 				return
 			}

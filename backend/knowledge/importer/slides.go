@@ -167,7 +167,9 @@ func markdownOf(ctx context.Context, f *officeFormat, d *xml.Decoder) (string, *
 func slideParts(z *zip.Reader) ([]string, error) {
 	targets := map[string]string{}
 	if f, err := z.Open("ppt/_rels/presentation.xml.rels"); err == nil {
-		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 1<<20)), func(e xml.StartElement) {
+		// Read as far as the list itself (8 MB): a megabyte held the
+		// relationships of 7,560 slides; the others' were missing.
+		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
 			if e.Name.Local == "Relationship" && strings.HasSuffix(attr(e, "Type"), "/slide") {
 				targets[attr(e, "Id")] = path.Join("ppt", attr(e, "Target"))
 			}

@@ -32,7 +32,14 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 	}
 	opf := rootFile(z)
 	if opf == "" {
-		return ErrOfficeDamaged
+		// META-INF/container.xml missing or damaged: the book's package
+		// document is the archive's one .opf part, if it has one.
+		if found := recoverParts(z, nil, func(name string) bool { return strings.HasSuffix(strings.ToLower(name), ".opf") }, nil); len(found) == 1 {
+			opf = found[0]
+		}
+	}
+	if opf == "" {
+		return fmt.Errorf("%w: no package document (META-INF/container.xml names none)", ErrOfficeDamaged)
 	}
 	pkg := readPackage(z, opf)
 	title, items, spine := pkg.title, pkg.items, pkg.spine

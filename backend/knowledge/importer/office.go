@@ -413,7 +413,7 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 	var notes *wordNotes
 	if f.notes != nil {
 		if notes, err = f.notes(ctx, z, f, parts[0], budget); err != nil {
-			return err // a limit, or the context; damaged notes give what they can
+			return err // a limit, or the context; a damaged notes part is left out (notes.unreadable)
 		}
 	}
 	w := &mdWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: kind, Markdown: true}}

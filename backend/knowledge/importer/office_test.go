@@ -273,6 +273,15 @@ func FuzzOffice(f *testing.F) {
 	f.Add(xlsxOf(f, `<si><t>이름</t></si>`, `<cellXfs><xf numFmtId="14"/></cellXfs>`, "", [2]string{"시트", `<row><c r="A1" t="s"><v>0</v></c><c r="C1" s="0"><v>45718</v></c></row>`}))
 	f.Add(odpOf(f, `<draw:page>`+frame("title", "제목")+`<presentation:notes>`+frame("notes", "메모")+`</presentation:notes></draw:page>`))
 	f.Add(odsOf(f, `<table:table table:name="표"><table:table-row table:number-rows-repeated="2"><table:table-cell table:number-columns-repeated="3"><text:p>값</text:p></table:table-cell></table:table-row></table:table>`))
+	// Parts that are there but cannot be read, indexes cut short, formats
+	// of fractions, conditions and durations with text.
+	f.Add(broken(f, deck(f, "메모", []string{"하나", "둘"}), breakers[0], "ppt/slides/slide2.xml"))
+	f.Add(broken(f, epubOf(f, []string{"<p>하나</p>", "<p>둘</p>"}), breakers[6], "OEBPS/text/c1 a.xhtml"))
+	f.Add(broken(f, hwpxOf(f, hp("0", "<hp:t>하나</hp:t>"), hp("0", "<hp:t>둘</hp:t>")), breakers[4], "Contents/section1.xml"))
+	f.Add(broken(f, xlsxOf(f, `<si><t>이름</t></si>`, "", "", [2]string{"가", `<row><c t="s"><v>0</v></c></row>`}, [2]string{"나", `<row><c t="s"><v>0</v></c></row>`}), breakers[1], "xl/sharedStrings.xml"))
+	f.Add(xlsxOf(f, "", `<numFmts><numFmt numFmtId="164" formatCode="# ??/??"/><numFmt numFmtId="165" formatCode="[&gt;=1000]#,##0,&quot;K&quot;;0"/><numFmt numFmtId="166" formatCode="[h]&quot;시간&quot; mm&quot;분&quot;"/></numFmts>`+
+		`<cellXfs><xf numFmtId="0"/><xf numFmtId="164"/><xf numFmtId="165"/><xf numFmtId="166"/><xf numFmtId="5"/><xf numFmtId="12"/></cellXfs>`, "",
+		[2]string{"수", `<row><c s="1"><v>3.14159</v></c><c s="2"><v>1500</v></c><c s="3"><v>1.5</v></c><c s="4"><v>-2</v></c><c s="5"><v>0.5</v></c></row>`}))
 	for _, zip64 := range []bool{false, true} { // directories that lie about their entries
 		var b bytes.Buffer
 		if err := hostile.LyingDirectory(&b, 5, zip64); err != nil {
@@ -281,7 +290,7 @@ func FuzzOffice(f *testing.F) {
 		f.Add(b.Bytes())
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, name := range []string{"f.docx", "f.hwpx", "f.odt", "f.pptx", "f.xlsx", "f.ods", "f.odp"} {
+		for _, name := range []string{"f.docx", "f.hwpx", "f.odt", "f.pptx", "f.xlsx", "f.ods", "f.odp", "f.epub"} {
 			docs, err := Importer{}.Import(context.Background(), name, data)
 			if err == nil && (len(docs) != 1 || strings.TrimSpace(docs[0].Parts[0].Text) == "") {
 				t.Fatalf("%s: no error and no text: %+v", name, docs)

@@ -32,7 +32,7 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	text := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	if text == "" && *session == "" {
-		return fmt.Errorf(`%w: give the message to send, e.g. wayfinder ask "123 * 456"`, errUsage)
+		return usageMistake("usage.askMessage")
 	}
 	a, err := openApp(ctx, g, "ask", cliLogger(s, g.verbose))
 	if err != nil {
@@ -77,7 +77,7 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 				return err
 			}
 		} else if text == "" {
-			return fmt.Errorf("%w: no plan or tool call is waiting in this conversation: give the message to send", errUsage)
+			return usageMistake("usage.nothingWaiting")
 		}
 	}
 	if text != "" {

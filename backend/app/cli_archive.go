@@ -29,9 +29,9 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	switch {
 	case fs.NArg() > 0:
-		return fmt.Errorf("%w: export takes no arguments, got %q (use --session ID or --all)", errUsage, fs.Args())
+		return usageMistake("usage.exportArgs", "args", quotedList(fs.Args()))
 	case (*session == "") == !*all:
-		return fmt.Errorf("%w: choose one conversation with --session ID, or --all", errUsage)
+		return usageMistake("usage.exportWhich")
 	}
 	if *format == "" {
 		*format = formatMarkdown
@@ -44,7 +44,7 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 		*format = formatMarkdown
 	}
 	if *format != formatJSON && *format != formatMarkdown {
-		return fmt.Errorf("%w: unknown format %q: use md or json", errUsage, *format)
+		return usageMistake("usage.format", "format", strconv.Quote(*format))
 	}
 	a, err := openCLI(ctx, g, s, true)
 	if err != nil {
@@ -100,7 +100,7 @@ func runImport(ctx context.Context, g globals, args []string, s stdio) error {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: give the file to import (made by wayfinder export --format json)", errUsage)
+		return usageMistake("usage.importFile")
 	}
 	path := fs.Arg(0)
 	if err := readableFile(path); err != nil {

@@ -44,7 +44,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 	n, known := need[sub]
 	switch {
 	case !known:
-		return fmt.Errorf("%w: unknown kb command %q; use wayfinder %s", errUsage, sub, usage)
+		return usageMistake("usage.unknownSub", "group", "kb", "sub", strconv.Quote(sub), "usage", usage)
 	case n >= 0 && len(args) != n, n < 0 && len(args) == 0:
 		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
 	}

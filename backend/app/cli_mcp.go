@@ -192,7 +192,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%w: unknown mcp command %q; use wayfinder %s", errUsage, sub, usage)
+	return usageMistake("usage.unknownSub", "group", "mcp", "sub", strconv.Quote(sub), "usage", usage)
 }
 
 // refused words a change of mcp.json refused for a mistake of its own (a

@@ -293,7 +293,7 @@ var things = map[string][4]string{
 	"conversation": {"conversation", "conversations", "대화", "대화가"},
 }
 
-// say is a sentence of cliText (or askText, doctorText) in language lang with its
+// say is a sentence of cliText (or askText, mistakeText, doctorText) in language lang with its
 // blanks filled.
 func say(key string, lang int, kv ...string) string {
 	args := make(map[string]string, len(kv)/2)
@@ -303,6 +303,9 @@ func say(key string, lang int, kv ...string) string {
 	text, ok := cliText[key]
 	if !ok {
 		text, ok = askText[key]
+	}
+	if !ok {
+		text, ok = mistakeText[key]
 	}
 	if !ok {
 		text = doctorText[key]

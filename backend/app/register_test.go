@@ -17,7 +17,7 @@ func TestTheCommandLineSpeaksOneRegister(t *testing.T) {
 	allowed := regexp.MustCompile(`(세요|필요|중요|주요|개요)$`)
 	catalogs := map[string]map[string][2]string{
 		"askText": askText, "doctorText": doctorText, "reasonText": reasonText, "errorText": errorText, "cliHintText": cliHintText,
-		"mcpProblemText": mcpProblemText, "cliText": cliText, "progressText": progressText, "mcpReasonText": mcpReasonText, "retryText": retryText,
+		"mcpProblemText": mcpProblemText, "cliText": cliText, "mistakeText": mistakeText, "progressText": progressText, "mcpReasonText": mcpReasonText, "retryText": retryText,
 	}
 	for name, s := range map[string]startupText{"startup busy": startupTexts["ko"].busy, "startup other": startupTexts["ko"].other} {
 		catalogs[name] = map[string][2]string{"heading": {"", s.Heading}, "problem": {"", s.Problem}, "next": {"", string(s.Next)}}

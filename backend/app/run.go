@@ -148,7 +148,7 @@ func Main(ctx context.Context, args []string, in io.Reader, out, errOut io.Write
 		rootUsage(root.FlagSet, out)
 		return 0
 	}
-	return report(errOut, "", lang, fmt.Errorf("%w: unknown command %q", errUsage, rest[0]))
+	return report(errOut, "", lang, usageMistake("usage.unknownCommand", "command", strconv.Quote(rest[0])))
 }
 
 func rootUsage(fs *flag.FlagSet, w io.Writer) {
@@ -213,7 +213,7 @@ func (fs *flagSet) Parse(args []string) error {
 		fs.usage(fs.out)
 		return err
 	case err != nil:
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return flagMistake(err)
 	}
 	return nil
 }
@@ -289,7 +289,11 @@ func report(w io.Writer, cmd string, lang func() int, err error) int {
 		fmt.Fprintln(w, "wayfinder:", strings.TrimPrefix(err.Error(), errStopped.Error()+": "))
 		return 130 // as a shell reports a command ended by Ctrl+C
 	case errors.Is(err, errUsage):
-		fmt.Fprintln(w, "wayfinder:", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
+		text := strings.TrimPrefix(err.Error(), errUsage.Error()+": ")
+		if m := (mistake{}); errors.As(err, &m) {
+			text = m.in(lang())
+		}
+		fmt.Fprintln(w, "wayfinder:", text)
 		if cmd != "" {
 			cmd += " "
 		}

@@ -20,7 +20,7 @@ func runServe(ctx context.Context, g globals, args []string, s stdio) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: serve takes no arguments, got %q", errUsage, fs.Args())
+		return usageMistake("usage.noArguments", "command", "serve", "args", quotedList(fs.Args()))
 	}
 	ln, err := server.Listen(*addr)
 	if err != nil {

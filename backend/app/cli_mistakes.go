@@ -1,0 +1,86 @@
+package app
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+)
+
+// mistakeText words the command line's mistakes (exit code 2) in English
+// and Korean: the sentence says what is missing or wrong in the language
+// of the rest of the command's words, and the line after it where the
+// usage is. The syntax it quotes (commands, flags, `wayfinder …`) stays
+// as it is typed. Before, a Korean terminal read "wayfinder: unknown
+// command "bogus"" over "사용법은 … 볼 수 있습니다.".
+var mistakeText = map[string][2]string{
+	"usage.unknownCommand": {"unknown command {command}", "알 수 없는 명령입니다: {command}"},
+	"usage.unknownSub":     {"unknown {group} command {sub}; use wayfinder {usage}", "알 수 없는 {group} 명령입니다: {sub}. 이렇게 쓰세요: wayfinder {usage}"},
+	"usage.askMessage":     {`give the message to send, e.g. wayfinder ask "123 * 456"`, `보낼 메시지를 적으세요. 예: wayfinder ask "123 * 456"`},
+	"usage.nothingWaiting": {"no plan or tool call is waiting in this conversation: give the message to send", "이 대화에서 결정을 기다리는 계획이나 도구 호출이 없습니다. 보낼 메시지를 적으세요"},
+	"usage.noArguments":    {"{command} takes no arguments, got {args}", "{command}에는 인수를 적지 않습니다. 적은 것: {args}"},
+	"usage.exportArgs":     {"export takes no arguments, got {args} (use --session ID or --all)", "export에는 인수를 적지 않습니다. 적은 것: {args} (--session ID나 --all을 쓰세요)"},
+	"usage.exportWhich":    {"choose one conversation with --session ID, or --all", "--session ID로 대화 하나를 고르거나 --all을 쓰세요"},
+	"usage.format":         {"unknown format {format}: use md or json", "알 수 없는 형식입니다: {format}. md나 json을 쓰세요"},
+	"usage.importFile":     {"give the file to import (made by wayfinder export --format json)", "가져올 파일을 적으세요(wayfinder export --format json으로 만든 파일)"},
+	// The flag package's own mistakes, read back from its English.
+	"usage.unknownFlag": {"flag provided but not defined: {flag}", "없는 플래그입니다: {flag}"},
+	"usage.needsValue":  {"flag needs an argument: {flag}", "플래그 {flag}에 값이 필요합니다"},
+	"usage.badValue":    {"invalid value {value} for flag {flag}: {why}", "플래그 {flag}에 쓸 수 없는 값입니다: {value}"},
+}
+
+// mistake is a command-line mistake: report says it in the language the
+// command speaks; Error is its English (it is errUsage too).
+type mistake struct {
+	key string
+	kv  []string
+}
+
+// usageMistake is the mistake worded by mistakeText[key], its blanks
+// filled by name, value pairs.
+func usageMistake(key string, kv ...string) error { return mistake{key: key, kv: kv} }
+
+func (m mistake) Error() string        { return errUsage.Error() + ": " + m.in(0) }
+func (m mistake) Is(target error) bool { return target == errUsage }
+
+// in is the mistake's sentence in language lang.
+func (m mistake) in(lang int) string { return say(m.key, lang, m.kv...) }
+
+// quotedList is arguments as %q prints a []string: ["a" "b"].
+func quotedList(args []string) string {
+	b := []byte{'['}
+	for i, a := range args {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendQuote(b, a)
+	}
+	return string(append(b, ']'))
+}
+
+// flagMistakes are the flag package's English mistakes this command line
+// words itself.
+var flagMistakes = []struct {
+	re  *regexp.Regexp
+	key string
+	// names of the submatches, in order
+	names []string
+}{
+	{regexp.MustCompile(`^flag provided but not defined: (-\S+)$`), "usage.unknownFlag", []string{"flag"}},
+	{regexp.MustCompile(`^flag needs an argument: (-\S+)$`), "usage.needsValue", []string{"flag"}},
+	{regexp.MustCompile(`^invalid (?:boolean )?value (".*") for flag (-\S+): (.*)$`), "usage.badValue", []string{"value", "flag", "why"}},
+}
+
+// flagMistake is the flag package's parse error as a mistake report can
+// word, or the error itself (as errUsage) when it is not one it knows.
+func flagMistake(err error) error {
+	for _, f := range flagMistakes {
+		if m := f.re.FindStringSubmatch(err.Error()); m != nil {
+			kv := make([]string, 0, 2*len(f.names))
+			for i, n := range f.names {
+				kv = append(kv, n, m[i+1])
+			}
+			return usageMistake(f.key, kv...)
+		}
+	}
+	return fmt.Errorf("%w: %v", errUsage, err)
+}

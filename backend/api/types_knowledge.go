@@ -74,6 +74,16 @@ type KBDocument struct {
 	Pending int `json:"pending,omitempty"`
 }
 
+// LibraryFile is a conversation's file added to the library
+// (AddToLibrary): where it is kept now, and whether its meaning is still
+// being indexed in the background there (its passages pending in the
+// vector index, as KBDocument.EmbedPending), so that the window says so
+// and then, at EventEmbedded naming Source, that it is done.
+type LibraryFile struct {
+	Source       string `json:"source"`
+	EmbedPending bool   `json:"embed_pending,omitempty"`
+}
+
 // SearchHit is one passage retrieval returned, as the knowledge search box
 // and `wayfinder kb search --json` show it.
 type SearchHit struct {

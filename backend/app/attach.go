@@ -76,39 +76,41 @@ func (l *library) attached(ctx context.Context, conversation string) []string {
 
 // AddToLibrary makes a conversation's file (source, as Attached lists it)
 // part of the whole library, without importing it again; it returns where
-// the file is kept now.
+// the file is kept now, and whether its meaning is still being indexed.
 //
 // A file still embedding is in and found by its words: it joins the
 // library at once, not when a local model has embedded it minutes later
 // (the import holds the knowledge base's write lock until then). Its
 // import stops, which leaves every passage not embedded yet to the vector
 // index's background embedding (knowledge: a stop while a file embeds),
-// and the embedding goes on there, in the library.
-func (k *KnowledgeService) AddToLibrary(sessionID, source string) (string, error) {
+// and the embedding goes on there, in the library. A new version of the
+// file being read is waited for (knowledge.Promote: only its reading),
+// and it is what joins the library.
+func (k *KnowledgeService) AddToLibrary(sessionID, source string) (api.LibraryFile, error) {
 	kb, err := k.app.library.base(k.app.ctx)
 	if err != nil {
-		return "", err
+		return api.LibraryFile{}, err
 	}
 	if kb.ConversationOf(source) == sessionID {
 		if err := k.stopEmbedding(source); err != nil {
-			return "", err
+			return api.LibraryFile{}, err
 		}
 	}
 	to, err := kb.Promote(k.app.ctx, sessionID, source)
 	switch {
 	case errors.Is(err, knowledge.ErrNameTaken):
-		return "", &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput,
+		return api.LibraryFile{}, &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput,
 			Message: "The library already has a file named " + filepath.Base(source) + ".",
 			Hint:    "Rename the file and attach it again, or remove the library's file first.",
 			Args:    map[string]string{"case": "name_taken", "file": filepath.Base(source)}}}
 	case errors.Is(err, os.ErrNotExist):
-		return "", notAttached(source)
+		return api.LibraryFile{}, notAttached(source)
 	case err != nil:
-		return "", err
+		return api.LibraryFile{}, err
 	}
 	// A conversation named after its files is named after one fewer.
 	k.app.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
-	return to, nil
+	return api.LibraryFile{Source: to, EmbedPending: k.app.library.pendingSources()[to] > 0}, nil
 }
 
 // RemoveAttached takes a file (source, as Attached lists it) out of a

@@ -25,13 +25,14 @@ func TestAddToLibraryWhileItEmbeds(t *testing.T) {
 		t.Fatalf("attached while it embeds: %+v, %v", docs, err)
 	}
 	type result struct {
-		to  string
-		err error
+		to      string
+		pending bool
+		err     error
 	}
 	out := make(chan result, 1)
 	go func() {
-		to, err := k.AddToLibrary(sess.ID, docs[0].Source)
-		out <- result{to, err}
+		f, err := k.AddToLibrary(sess.ID, docs[0].Source)
+		out <- result{f.Source, f.EmbedPending, err}
 	}()
 	var r result
 	select {
@@ -39,8 +40,8 @@ func TestAddToLibraryWhileItEmbeds(t *testing.T) {
 	case <-time.After(time.Minute): // the embedding hangs for good: waiting for it never ends
 		t.Fatal("Add to library waits for the file's embedding")
 	}
-	if want := filepath.Join(a.uploadDir(), "출장규정.md"); r.err != nil || r.to != want {
-		t.Fatalf("add to library: %q, %v; want %q", r.to, r.err, want)
+	if want := filepath.Join(a.uploadDir(), "출장규정.md"); r.err != nil || r.to != want || !r.pending {
+		t.Fatalf("add to library: %q (its meaning pending: %v), %v; want %q, pending", r.to, r.pending, r.err, want)
 	}
 	rep := events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id }).(api.ImportReport)
 	if len(rep.Imported) != 1 || rep.Error != nil || len(rep.Stopped) != 0 {

@@ -116,8 +116,8 @@ func TestAttachedFiles(t *testing.T) {
 		return events.count(api.EventSessions, func(p any) bool { return p.(api.SessionsChanged).SessionID == mine })
 	}
 	before := told()
-	if _, err := k.AddToLibrary(mine, files[0].Source); err != nil {
-		t.Fatal(err)
+	if f, err := k.AddToLibrary(mine, files[0].Source); err != nil || f.EmbedPending {
+		t.Fatalf("add to library: %+v, %v; want it embedded already", f, err)
 	}
 	if told() != before+1 {
 		t.Fatal("the list was not told that the conversation's files changed")

@@ -9,13 +9,15 @@
 // by its meaning too. Two files attached at once, the first held in its
 // embedding: Add to library takes it at once (its button busy until the
 // backend answers), a row says where it went, and the Knowledge screen
-// lists it; a file attached next goes in. Reopened, the conversation shows its
+// lists it, found by its words, its meaning being indexed — N of M
+// passages, then found by its meaning too, without a reload (and so does
+// the row); a file attached next goes in. Reopened, the conversation shows its
 // own file only, with no stale rows. A file removed from the
 // conversation, after a yes, is gone after a reload too. A file attached
 // while another embeds goes in without waiting for it, and the other's row
 // says its meaning comes in the background. Screenshots:
 // attachstop-{1-embedding,2-stopped,4-added,7-remove,8-handed-on}-{en,ko}-{1280,800}.png,
-// attachstop-{3-embedded,5-library,6-reopened}-{en,ko}-1280.png.
+// attachstop-{3-embedded,5-library,5-library-embedded,5-moved-embedded,6-reopened}-{en,ko}-1280.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fail, openPage, resetFake, screenshot, screenshotSizes, settled, withWorld } from "./harness.ts";
@@ -35,6 +37,9 @@ const words = {
     embedded: "Ready for questions · now found by its meaning too: the background embedding is done",
     toLibrary: "Add to library",
     added: "Added to your library: every conversation finds it by its words now; its meaning is indexed in the background",
+    addedEmbedded: "Added to your library: every conversation finds it by its words and, now, by its meaning too",
+    meaningPending: /^Found by its words; meaning being indexed — [\d,]+ of [\d,]+ passages$/,
+    meaningDone: "Found by its meaning too",
     dismiss: "Dismiss",
     removeLabel: (f: string) => `Remove ${f} from this conversation`,
     removeAsk: "Remove it from this conversation? Its copy here is deleted.",
@@ -51,6 +56,9 @@ const words = {
     embedded: "지금 질문할 수 있습니다 · 이제 의미로도 찾습니다. 뒤에서 하던 임베딩을 마쳤습니다",
     toLibrary: "지식 베이스에 추가",
     added: "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드로 찾고, 의미 색인은 뒤에서 이어서 합니다",
+    addedEmbedded: "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드와 의미로 찾습니다",
+    meaningPending: /^키워드로 찾을 수 있습니다\. 의미 색인 중 — 구절 [\d,]+개 중 [\d,]+개$/,
+    meaningDone: "이제 의미로도 찾습니다",
     dismiss: "닫기",
     removeLabel: (f: string) => `이 대화에서 ${f} 삭제`,
     removeAsk: "이 대화에서 삭제할까요? 여기 보관한 사본도 지웁니다.",
@@ -108,9 +116,12 @@ test("a file stopped while it embeds stays, and says so; one added to the librar
     await page.click(`${big} button[aria-label='${say.dismiss}']`);
     assert.equal(await page.locator(big).count(), 0);
 
-    // A file held in its embedding: Add to library takes it at once.
+    // A file held in its embedding: Add to library takes it at once. Its
+    // meaning waits in the library (Ollama fails the background embedding)
+    // until resetFake.
     await settled(w.fake, "/api/embed", true);
     await fail(w.fake, "/api/embed", 1, { kind: "hang" });
+    await fail(w.fake, "/api/embed", -1, { kind: "http_500" });
     await page.setInputFiles("[data-testid='attach-input']", [{ name: say.second, mimeType: "text/markdown", buffer: longFile(lang, "added") }]);
     const second = rowOf(say.second);
     await page.waitForFunction(([sel, text]) => document.querySelector(`${sel} .stage`)?.textContent === text, [second, say.embedding] as const, { timeout: 60_000 });
@@ -121,20 +132,33 @@ test("a file stopped while it embeds stays, and says so; one added to the librar
     assert.equal(await textOf(page, `${second} .stage`), say.added);
     assert.equal(await page.locator(second).count(), 1, "one row for it: where it went");
     await page.waitForFunction((sel) => !document.querySelector(sel), chipOf(say.second)); // no longer the conversation's own
+    await screenshotSizes(page, `attachstop-4-added-${lang}`);
+    const conversation = decodeURIComponent(new URL(page.url()).hash.replace(/^#s=/, ""));
+
+    // The Knowledge screen lists it, found by its words, its meaning being
+    // indexed (its passages moved with it, pending); once Ollama answers,
+    // found by its meaning too, without a reload.
+    await page.click(".views button >> nth=0");
+    await page.waitForSelector("#kb-title");
+    const doc = `tr:has(td.title[title$="/${say.second}"])`;
+    await page.waitForSelector(`${doc} .meaning[data-meaning='pending']`, { timeout: 30_000 });
+    assert.match((await textOf(page, `${doc} .meaning`)) ?? "", say.meaningPending);
+    await screenshot(page, `attachstop-5-library-${lang}-1280`);
+    await resetFake(w.fake);
+    await page.waitForSelector(`${doc} .meaning[data-meaning='embedded']`, { timeout: 180_000 });
+    assert.equal(await textOf(page, `${doc} .meaning`), say.meaningDone);
+    await screenshot(page, `attachstop-5-library-embedded-${lang}-1280`);
+    // Back in the conversation, the row that says where it went says so too.
+    await page.click(".sidebar li.current button.open");
+    await page.waitForFunction(([sel, text]) => document.querySelector(`${sel} .stage`)?.textContent === text, [second, say.addedEmbedded] as const, { timeout: 30_000 });
+    await screenshot(page, `attachstop-5-moved-embedded-${lang}-1280`);
+
     // Another file attached then goes in.
     await page.setInputFiles("[data-testid='attach-input']", [
       { name: say.other, mimeType: "text/markdown", buffer: Buffer.from(`# ${say.other}\n\nThe office opens at nine (${lang}). 사무실은 9시에 엽니다.\n`) },
     ]);
     await page.waitForSelector(chipOf(say.other), { timeout: 60_000 });
     await page.waitForFunction((sel) => !document.querySelector(sel), rowOf(say.other), { timeout: 60_000 });
-    await screenshotSizes(page, `attachstop-4-added-${lang}`);
-    const conversation = decodeURIComponent(new URL(page.url()).hash.replace(/^#s=/, ""));
-
-    // The Knowledge screen lists it.
-    await page.click(".views button >> nth=0");
-    await page.waitForSelector("#kb-title");
-    await page.waitForSelector(`td.title[title$="/${say.second}"]`, { timeout: 30_000 });
-    await screenshot(page, `attachstop-5-library-${lang}-1280`);
 
     // Reopened: its own files only, no stale rows.
     await page.goto(`${w.app.url}#s=${encodeURIComponent(conversation)}`);

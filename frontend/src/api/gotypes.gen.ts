@@ -445,6 +445,18 @@ export interface KBDocument {
 }
 
 /**
+ * LibraryFile is a conversation's file added to the library
+ * (AddToLibrary): where it is kept now, and whether its meaning is still
+ * being indexed in the background there (its passages pending in the
+ * vector index, as KBDocument.EmbedPending), so that the window says so
+ * and then, at EventEmbedded naming Source, that it is done.
+ */
+export interface LibraryFile {
+  source: string;
+  embed_pending?: boolean;
+}
+
+/**
  * SearchHit is one passage retrieval returned, as the knowledge search box
  * and `wayfinder kb search --json` show it.
  */

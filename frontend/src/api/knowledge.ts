@@ -1,7 +1,7 @@
 // Typed client for the Go KnowledgeService: the person's documents, the
 // built-in tool catalog and retrieval as the agent sees it.
 import type { Transport } from "./transport";
-import type { CatalogEntry, DocumentSpan, KBDocument, Passage, SearchHit } from "./gotypes.gen";
+import type { CatalogEntry, DocumentSpan, KBDocument, LibraryFile, Passage, SearchHit } from "./gotypes.gen";
 
 const S = "KnowledgeService";
 
@@ -18,8 +18,8 @@ export interface KnowledgeApi {
   attach(sessionID: string, name: string, contentBase64: string): Promise<string>;
   /** attached lists the documents of a conversation's own files. */
   attached(sessionID: string): Promise<KBDocument[]>;
-  /** addToLibrary makes a conversation's file part of the whole library. */
-  addToLibrary(sessionID: string, source: string): Promise<string>;
+  /** addToLibrary makes a conversation's file part of the whole library: where it is now, and whether its meaning is still being indexed. */
+  addToLibrary(sessionID: string, source: string): Promise<LibraryFile>;
   /** removeAttached takes a file out of a conversation: its documents and its copy are deleted. */
   removeAttached(sessionID: string, source: string): Promise<void>;
   remove(docID: string): Promise<void>;
@@ -55,7 +55,7 @@ export function knowledgeApi(t: Transport): KnowledgeApi {
     upload: (name, content) => t.call<string>(S, "Upload", [name, content]),
     attach: (sid, name, content) => t.call<string>(S, "Attach", [sid, name, content]),
     attached: (sid) => list<KBDocument>("Attached", [sid]),
-    addToLibrary: (sid, source) => t.call<string>(S, "AddToLibrary", [sid, source]),
+    addToLibrary: (sid, source) => t.call<LibraryFile>(S, "AddToLibrary", [sid, source]),
     removeAttached: (sid, source) => t.call<void>(S, "RemoveAttached", [sid, source]),
     remove: (id) => t.call<void>(S, "Remove", [id]),
     cancelImport: (id) => t.call<void>(S, "CancelImport", [id]),

@@ -32,9 +32,12 @@ export interface Pending {
   /**
    * a note that the file joined the library (Add to library): its chip
    * went from the conversation's list, and the row says where; "embedding"
-   * when its embedding goes on there, in the background
+   * when its embedding goes on there, in the background, "embedded" once
+   * the backend says that is done (knowledge.embedded naming movedTo)
    */
-  moved?: "added" | "embedding";
+  moved?: "added" | "embedding" | "embedded";
+  /** where a moved file is kept in the library */
+  movedTo?: string;
 }
 
 /**
@@ -130,6 +133,8 @@ export class AttachStore {
       // files' rows say they are found by their meaning too.
       subscribe(transport, Events.Embedded, (ev) => {
         const sources = new Set(ev.sources);
+        // A file added to the library while its meaning was indexed says it is done, there.
+        for (const p of this.pending) if (p.moved === "embedding" && p.movedTo && sources.has(p.movedTo)) p.moved = "embedded";
         const sids = new Set(ev.conversations ?? []);
         for (const [sid, docs] of Object.entries(this.files)) if (docs.some((d) => sources.has(d.source))) sids.add(sid);
         for (const sid of sids) if (sid in this.files || this.pending.some((p) => p.session === sid)) void this.load(sid);
@@ -289,9 +294,21 @@ export class AttachStore {
   }
 
   /**
+   * waitsForNewVersion says whether adding a conversation's file to the
+   * library waits for a new version of it being read (a row of that name
+   * not in yet): the backend takes the new version once it is in, and the
+   * button says so meanwhile.
+   */
+  waitsForNewVersion(sessionID: string, doc: KBDocument): boolean {
+    const name = base(doc.source);
+    return this.pending.some((p) => p.session === sessionID && p.name === name && !p.moved && !answerable(p));
+  }
+
+  /**
    * addToLibrary moves a file from the conversation to the whole library.
    * It acts at once, a file still embedding too (the backend lets its
-   * embedding go on in the library); its button says it is busy until the
+   * embedding go on in the library), or once a new version being read is
+   * in; its button says it is busy, or what it waits for, until the
    * backend answers, and a row then says where the file went, since its
    * chip leaves the conversation's list: until dismissed.
    */
@@ -301,21 +318,18 @@ export class AttachStore {
     this.adding[doc.source] = true;
     const name = base(doc.source);
     const mine = (p: Pending) => p.session === sessionID && p.name === name && !p.error && !p.moved;
-    // Still embedding, stopped or left to the background: its meaning is
-    // indexed in the library, in the background (told before the call:
-    // its import's end may arrive meanwhile).
-    const row = this.pending.find(mine);
-    const meaning = row ? this.meaning(row) : null;
-    const embedding = !!doc.embed_pending || (!!row && (meaning ? meaning !== "embedded" : row.progress?.stage === "embedding" && !row.progress.finished));
+    let added;
     try {
-      await this.api.addToLibrary(sessionID, doc.source);
+      added = await this.api.addToLibrary(sessionID, doc.source);
     } catch (e) {
       this.error = parseError(e);
       return false;
     } finally {
       delete this.adding[doc.source];
     }
-    const moved: Pending = { key: `m${++this.seq}`, session: sessionID, name, importID: "", progress: null, error: null, moved: embedding ? "embedding" : "added" };
+    // The backend says whether its meaning is still being indexed, in the
+    // library now: stopped, handed on or left to the background.
+    const moved: Pending = { key: `m${++this.seq}`, session: sessionID, name, importID: "", progress: null, error: null, moved: added.embed_pending ? "embedding" : "added", movedTo: added.source };
     this.pending = [...this.pending.filter((p) => !mine(p)), moved];
     await this.load(sessionID);
     return true;

@@ -1,7 +1,7 @@
 // FakeKnowledge adds the KnowledgeService: the library's documents, imports
 // with their progress, a conversation's attached files (so it sits on top of
 // the chat's sessions), search and passages, the tool catalog.
-import type { CatalogEntry, DocumentSpan, ImportProgress, KBDocument, SearchHit, Passage, Session } from "../../api/gotypes.gen";
+import type { CatalogEntry, DocumentSpan, ImportProgress, KBDocument, LibraryFile, SearchHit, Passage, Session } from "../../api/gotypes.gen";
 import { ApiError } from "../../api/errors";
 import { CATALOG } from "./catalog";
 import { FakeChat } from "./chat";
@@ -142,6 +142,10 @@ export class FakeKnowledge extends FakeChat {
         : [p("reading"), p("chunking", { chunks: 4 }), p("embedding", { chunks: 4, embedded: 2 }), p("done", { chunks: 4, embedded: 4 })])];
     let i = 0;
     let added = false;
+    // As the backend: Add to library waits for a new version being read to be in.
+    const source = `/data/uploads/.conversations/${sid}/${name}`;
+    let isIn = () => {};
+    if (!bad) this.incoming[source] = new Promise<void>((r) => (isIn = r));
     // As the backend: a file is in (listed, its copy in the conversation's
     // folder, which names the conversation) once it is swapped in, before
     // its embedding; the list is told then and at the end.
@@ -150,7 +154,11 @@ export class FakeKnowledge extends FakeChat {
       added = true;
       const now = new Date().toISOString();
       // Its passages wait in the vector index's pending list (embed_pending) until embedLaterDone.
-      (this.attached[sid] ??= []).push({ id: this.id("doc"), title: name, source: `/data/uploads/.conversations/${sid}/${name}`, kind: "markdown", size: contentBase64.length, pages: 0, chunks: 4, created_at: now, updated_at: now, ...(hung ? { embed_pending: true } : {}) });
+      // A new version replaces the file of its name.
+      this.attached[sid] = (this.attached[sid] ?? []).filter((d) => d.source !== source);
+      this.attached[sid].push({ id: this.id("doc"), title: name, source, kind: "markdown", size: contentBase64.length, pages: 0, chunks: 4, created_at: now, updated_at: now, ...(hung ? { embed_pending: true } : {}) });
+      delete this.incoming[source];
+      isIn();
     };
     const tick = () => {
       const step = steps[i++];
@@ -195,6 +203,12 @@ export class FakeKnowledge extends FakeChat {
   embedLaterDone(): void {
     const sources: string[] = [];
     const conversations: string[] = [];
+    // The library's files (added from a chat while their meaning was indexed) too.
+    for (const d of this.docs) {
+      if (!d.pending) continue;
+      delete d.pending;
+      sources.push(d.source);
+    }
     for (const [sid, docs] of Object.entries(this.attached)) {
       for (const d of docs) {
         if (!d.embed_pending) continue;
@@ -218,24 +232,36 @@ export class FakeKnowledge extends FakeChat {
   "KnowledgeService.Attached"(sid: string): KBDocument[] {
     return structuredClone(this.attached[sid] ?? []);
   }
+  /** incoming: attached files on their way in (by source), until they are in */
+  private incoming: Record<string, Promise<void>> = {};
   /** heldSources: the attached file each held import embeds, by import id */
   heldSources: Record<string, string> = {};
   /** libraryGate, when set, holds AddToLibrary's answer until it resolves (its busy state, in a test) */
   libraryGate: Promise<void> | null = null;
   /**
    * AddToLibrary, as the backend: a file still embedding joins the library
-   * at once, its import stopped (its embedding goes on in the background).
+   * at once, its import stopped (its embedding goes on in the background,
+   * which it says: embed_pending, until embedLaterDone).
    */
-  async "KnowledgeService.AddToLibrary"(sid: string, source: string): Promise<string> {
+  async "KnowledgeService.AddToLibrary"(sid: string, source: string): Promise<LibraryFile> {
+    const reading = this.incoming[source];
+    if (reading) {
+      // A new version is being read: once it is in, it joins the library,
+      // its embedding handed on to the background (the backend's Promote
+      // waits in the queue, so the new version does not embed in line).
+      await reading;
+      const d = this.attached[sid]?.find((x) => x.source === source);
+      if (d) d.embed_pending = true;
+    }
     if (this.libraryGate) await this.libraryGate;
     for (const [id, s] of Object.entries(this.heldSources)) if (s === source) this["KnowledgeService.CancelImport"](id);
     const doc = (this.attached[sid] ?? []).find((d) => d.source === source);
     if (!doc) throw new ApiError({ code: "not_found", message: "It is no longer attached to this conversation." });
     this.attached[sid] = this.attached[sid]!.filter((d) => d !== doc);
     const to = `/data/uploads/${doc.title}`;
-    const { embed_pending: _, ...rest } = doc;
-    this.docs.push({ ...rest, source: to });
-    return to;
+    const { embed_pending: pending, ...rest } = doc;
+    this.docs.push({ ...rest, source: to, ...(pending ? { pending: doc.chunks } : {}) });
+    return { source: to, ...(pending ? { embed_pending: true } : {}) };
   }
   /** RemoveAttached, as the backend: a file still embedding goes at once, its import stopped. */
   "KnowledgeService.RemoveAttached"(sid: string, source: string): void {

@@ -1,9 +1,10 @@
-// Closing Settings with changes not saved (Escape, or Cancel at the foot of
-// a long dialog) asks before it throws them away, in English and Korean;
-// with nothing changed it closes at once, as before.
+// Closing Settings, or a conversation's own settings, with changes not
+// saved (Escape, or Cancel at the foot of a long dialog) asks before it
+// throws them away, in English and Korean; with nothing changed it closes
+// at once, as before.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync } from "svelte";
-import { $, cleanup, click, fill, openSettings, start } from "../testing/ui";
+import { $, cleanup, click, fill, openSettings, send, start, toggle } from "../testing/ui";
 
 afterEach(cleanup);
 
@@ -83,5 +84,38 @@ describe("Settings with changes not saved", () => {
     click("dialog[open] footer button[type='submit']");
     await vi.waitFor(() => expect(fake.settings.system_prompt).toBe("Be brief."), { timeout: 5000 });
     await vi.waitFor(() => expect(dialog()).toBeNull(), { timeout: 5000 });
+  });
+});
+
+describe("a conversation's own settings with changes not saved", () => {
+  async function openConversationSettings(language: "en" | "ko") {
+    const ctx = await start({ settings: { language, system_prompt: "Be kind." } });
+    await send("hello");
+    await vi.waitFor(() => expect(document.querySelector("[data-testid='conv-settings']")).not.toBeNull(), { timeout: 5000 });
+    click("[data-testid='conv-settings']");
+    await vi.waitFor(() => expect(document.querySelector("dialog[open] #conv-tune-prompt")).not.toBeNull(), { timeout: 5000 });
+    return ctx;
+  }
+  const ownPrompt = () => $("#conv-tune-prompt").parentElement!.querySelector("input[type='checkbox']") as HTMLInputElement;
+
+  it("closes at once when nothing changed", async () => {
+    await openConversationSettings("en");
+    escape();
+    await vi.waitFor(() => expect(dialog()).toBeNull(), { timeout: 5000 });
+  });
+
+  it("asks before dropping a prompt just written, in Korean", async () => {
+    const { fake } = await openConversationSettings("ko");
+    toggle(ownPrompt(), true);
+    fill("#conv-tune-prompt", "해적처럼 말해.");
+    escape();
+    expect(dialog()).not.toBeNull();
+    expect($("dialog[open] .discard").textContent).toContain("바꾼 내용을 버릴까요?");
+    click("dialog[open] .discard .keep");
+    expect(($("#conv-tune-prompt") as HTMLTextAreaElement).value).toBe("해적처럼 말해.");
+    click("dialog[open] footer .cancel");
+    click("dialog[open] .discard .discard-yes");
+    await vi.waitFor(() => expect(dialog()).toBeNull(), { timeout: 5000 });
+    expect(fake.calls.some((c) => c.method === "SetSettings")).toBe(false);
   });
 });

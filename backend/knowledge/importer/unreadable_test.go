@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/hwptest"
 )
@@ -287,14 +288,15 @@ func TestNoReadablePartIsDamage(t *testing.T) {
 		{"HWPX", "문서.hwpx", broken(t, hwpxOf(t, hp("0", "<hp:t>본문</hp:t>")), breakers[6], "Contents/section0.xml"), []string{"Contents/section0.xml: zip: checksum error"}},
 		{"HWP", "문서.hwp", hwptest.File(0, nil, append(hwpSection("본문"), 0xFF)), []string{"BodyText/Section0: a record is cut short"}},
 		{"Word", "문서.docx", broken(t, docxOf(t, p("", "본문"), ""), xmlCut, "word/document.xml"), []string{"word/document.xml: XML syntax error"}},
+		{"Word: an element of a name of 100,000 letters closed by another", "문서.docx", zipOf(t, part{"word/document.xml", "<" + strings.Repeat("가", 100_000) + "></b>"}), []string{"word/document.xml: XML syntax error"}},
 		{"OpenDocument text", "문서.odt", broken(t, odtOf(t, "<text:p>본문</text:p>"), xmlCut, "content.xml"), []string{"XML syntax error"}},
 		{"OpenDocument presentation", "발표.odp", broken(t, odf("<office:presentation><draw:page/></office:presentation>"), xmlCut, "content.xml"), []string{"XML syntax error"}},
 		{"OpenDocument spreadsheet", "표.ods", broken(t, odf(`<office:spreadsheet><table:table table:name="표"><table:table-row><table:table-cell><text:p>값</text:p></table:table-cell></table:table-row></table:table></office:spreadsheet>`), xmlCut, "content.xml"), []string{"XML syntax error"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			warns, err := Importer{}.Read(context.Background(), tt.file, bytes.NewReader(tt.data), &collector{})
-			if !errors.Is(err, ErrOfficeDamaged) || len(warns) != 0 || strings.ContainsAny(err.Error(), "\n\r") {
-				t.Fatalf("err %v, warnings %v: want damaged, in one line", err, warns)
+			if !errors.Is(err, ErrOfficeDamaged) || len(warns) != 0 || strings.ContainsAny(err.Error(), "\n\r") || utf8.RuneCountInString(err.Error()) > 400 {
+				t.Fatalf("err %.300v (%d characters), warnings %v: want damaged, in one short line", err, utf8.RuneCountInString(err.Error()), warns)
 			}
 			for _, s := range tt.says {
 				if !strings.Contains(err.Error(), s) {

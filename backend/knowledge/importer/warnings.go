@@ -67,9 +67,11 @@ func unreadable(err error) bool {
 
 // MissingParts is the warning about a container file (an EPUB book, a
 // presentation, a workbook, a Hancom document) whose index names parts it
-// does not hold: its spine, its list of slides, sheets or sections names
-// a part that is missing from the archive, outside it, or cannot be
-// opened. The parts that are there are imported.
+// does not hold or cannot read: its spine, its list of slides, sheets or
+// sections names a part that is missing from the archive, outside it,
+// cannot be opened, or is there but cannot be read to its end (its XML,
+// its records or its compressed data damaged). The parts that can be
+// read are imported.
 type MissingParts struct {
 	// Unit is what a part is to the person: "chapter", "slide",
 	// "section", "sheet", "speaker's notes".
@@ -88,7 +90,7 @@ type MissingParts struct {
 // (err says why): it is left out as a missing one is.
 func (m *MissingParts) unreadable(name string, err error) {
 	if m.why == nil {
-		m.why = fmt.Errorf("%s: %s", oneLine(name), oneLine(strings.TrimPrefix(err.Error(), ErrOfficeDamaged.Error()+": ")))
+		m.why = fmt.Errorf("%s: %s", shortened(name, maxNameChars), shortened(strings.TrimPrefix(err.Error(), ErrOfficeDamaged.Error()+": "), 3*maxNameChars))
 	}
 	m.missing(name)
 }
@@ -97,12 +99,19 @@ func (m *MissingParts) unreadable(name string, err error) {
 func (m *MissingParts) missing(name string) {
 	m.Count++
 	if len(m.Names) < maxNamed {
-		name = oneLine(name)
-		if utf8.RuneCountInString(name) > maxNameChars {
-			name = string([]rune(name)[:maxNameChars-1]) + "…"
-		}
-		m.Names = append(m.Names, name)
+		m.Names = append(m.Names, shortened(name, maxNameChars))
 	}
+}
+
+// shortened is s on one line, cut to n characters: the file chose it (a
+// part's name, an element's in a decoder's message), and a message is
+// one line.
+func shortened(s string, n int) string {
+	s = oneLine(s)
+	if utf8.RuneCountInString(s) > n {
+		s = string([]rune(s)[:n-1]) + "…"
+	}
+	return s
 }
 
 // all says whether none of the parts could be read: the file is damaged.

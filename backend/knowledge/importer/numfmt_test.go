@@ -428,3 +428,18 @@ func TestKoreanCurrencyByLibreOffice(t *testing.T) {
 		t.Errorf("read %q, Calc shows %q", got, want)
 	}
 }
+
+// TestBuiltinIDsWrittenOut: a file that writes the code of a built-in
+// currency id itself (as a Korean Excel and Calc write their ₩) is read
+// with that code; one that names the id alone is read in ECMA-376's
+// form, with the dollar and parentheses.
+func TestBuiltinIDsWrittenOut(t *testing.T) {
+	styles := `<numFmts><numFmt numFmtId="5" formatCode="&quot;₩&quot;#,##0;\-&quot;₩&quot;#,##0"/>` +
+		`<numFmt numFmtId="42" formatCode="_-&quot;₩&quot;* #,##0_-;\-&quot;₩&quot;* #,##0_-;_-&quot;₩&quot;* &quot;-&quot;_-;_-@_-"/></numFmts>` +
+		`<cellXfs><xf numFmtId="0"/><xf numFmtId="5"/><xf numFmtId="42"/><xf numFmtId="7"/><xf numFmtId="12"/></cellXfs>`
+	data := xlsxOf(t, "", styles, "", [2]string{"돈", `<row><c t="inlineStr"><is><t>항목</t></is></c></row>` +
+		`<row><c s="1"><v>-1500</v></c><c s="2"><v>0</v></c><c s="2"><v>2500000</v></c><c s="3"><v>-1234.5</v></c><c s="4"><v>2.5</v></c></row>`})
+	if got, want := sheetText(t, "돈.xlsx", data), "# 돈: 항목\n-₩1,500 | ₩- | ₩2,500,000 | ($1,234.50) | 2 1/2"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

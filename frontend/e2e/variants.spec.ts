@@ -50,3 +50,25 @@ test("regenerate keeps the earlier answer as a variant, kept after a reload", as
   assert.equal(await ko.getAttribute(".variants .prev-variant", "aria-label"), "이전 답변 보기");
   await screenshotSizes(ko, "variants-ko");
 });
+
+// Save and resend replaces the last question and its answer on screen at
+// once, as stored: the turn's announcement reaches the page before the
+// call returns, which once left the old pair above the new one.
+test("an edited last message replaces the old question and answer on screen", async () => {
+  const page = await openPage(w.browser, w.app.url, "ko-KR", { width: 800, height: 700 });
+  await page.click("button.new");
+  await send(page, "서울 인구는?");
+  assert.equal((await lastReply(page)).text, GREETING);
+  await page.click("button.edit-last");
+  await page.fill("article[data-role='user'] textarea", "부산 인구는?");
+  await page.click("button.save-edit");
+  await page.waitForFunction(() => document.querySelector("article[data-role='user'] .user-text")?.textContent === "부산 인구는?");
+  assert.equal((await lastReply(page)).text, GREETING);
+  const shown = () => page.$$eval("article", (els) => els.map((e) => `${e.getAttribute("data-role")}: ${(e.querySelector(".user-text, .md") as HTMLElement | null)?.innerText.trim() ?? ""}`));
+  assert.deepEqual(await shown(), ["user: 부산 인구는?", `assistant: ${GREETING}`], "the old question and answer are gone, as stored");
+  await screenshotSizes(page, "edited-ko");
+  await page.reload();
+  await waitReady(page);
+  await page.waitForSelector("article[data-role='assistant'] .md");
+  assert.deepEqual(await shown(), ["user: 부산 인구는?", `assistant: ${GREETING}`], "the same after a reload");
+});

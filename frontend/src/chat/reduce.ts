@@ -273,14 +273,23 @@ export function settleApproval(threads: Threads, sessionID: string, messageID: s
 
 /**
  * applyRerun installs the ack of Regenerate or EditLast: a new answer to
- * the last message, or a new last message and its answer.
+ * the last message, or a new last message and its answer. replaced is the
+ * message an edit replaces (the last person message when the edit was
+ * asked for): the backend deleted it and what followed, so the window
+ * drops them too. The turn's own announcement (chat.turn_started) comes
+ * before the ack — the backend sends it while the call is still open — so
+ * the new message may be the last one already: "the last person message"
+ * at ack time is not the one replaced.
  */
-export function applyRerun(threads: Threads, ack: SendAck): void {
+export function applyRerun(threads: Threads, ack: SendAck, replaced?: string): void {
   const th = thread(threads, ack.session_id);
-  const i = th.messages.findLastIndex((m) => m.role === "user");
+  const i = replaced ? th.messages.findIndex((m) => m.id === replaced) : th.messages.findLastIndex((m) => m.role === "user");
   // Regenerate answers the same message again (its answers become
   // variants, see applyAck); EditLast replaces it.
-  if (i >= 0 && th.messages[i]!.id !== ack.user_message.id) th.messages.splice(i);
+  if (i >= 0 && th.messages[i]!.id !== ack.user_message.id) {
+    const ours = new Set([ack.user_message.id, ack.assistant_message_id]);
+    th.messages = [...th.messages.slice(0, i), ...th.messages.slice(i).filter((m) => ours.has(m.id))];
+  }
   applyAck(threads, ack);
 }
 

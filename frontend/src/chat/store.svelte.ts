@@ -273,8 +273,8 @@ export class ChatStore {
   }
 
   /** accepted shows a turn the backend took: its messages and its trace. */
-  private accepted(ack: SendAck, rerun = false): void {
-    if (rerun) applyRerun(this.threads, ack);
+  private accepted(ack: SendAck, rerun = false, replaced?: string): void {
+    if (rerun) applyRerun(this.threads, ack, replaced);
     else applyAck(this.threads, ack);
     const th = this.threads[ack.session_id];
     if (th) th.loaded = true;
@@ -382,16 +382,17 @@ export class ChatStore {
   /** editLast replaces the last person message with text and reruns it. */
   editLast(text: string): Promise<boolean> {
     if (!checkMessage(text).ok) return Promise.resolve(false);
-    return this.rerun((id) => this.api.editLast(id, text));
+    const replaced = this.currentID ? lastTurn(this.threads[this.currentID]).user?.id : undefined;
+    return this.rerun((id) => this.api.editLast(id, text), replaced);
   }
 
-  /** rerun replaces the current conversation's last turn by what call starts. */
-  private async rerun(call: (sessionID: string) => Promise<SendAck>): Promise<boolean> {
+  /** rerun replaces the current conversation's last turn by what call starts; replaced: the message an edit replaces. */
+  private async rerun(call: (sessionID: string) => Promise<SendAck>, replaced?: string): Promise<boolean> {
     if (!this.currentID || this.sending || this.streaming) return false;
     this.sending = true;
     this.sendError = null;
     try {
-      this.accepted(await call(this.currentID), true);
+      this.accepted(await call(this.currentID), true, replaced);
       return true;
     } catch (e) {
       this.sendError = parseError(e);

@@ -164,6 +164,9 @@ export class FakeChat extends FakeMCP {
     if (text !== null) msgs.push(user);
     msgs.push(asst);
     const turn = this.id("t");
+    // As the backend does (chat.Service.begin): every window hears of the
+    // turn before the call that started it returns.
+    this.emit("chat.turn_started", { session_id: sid, turn_id: turn, user_message: structuredClone(user), assistant_message_id: asst.id });
     setTimeout(() => this.stream(sid, turn, asst, prompt), 0);
     return { session_id: sid, turn_id: turn, user_message: user, assistant_message_id: asst.id };
   }

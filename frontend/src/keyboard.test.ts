@@ -86,7 +86,7 @@ describe("keyboard", { timeout: 30_000 }, () => {
     expect(document.activeElement).toBe(input);
     input.value = "budget";
     input.dispatchEvent(new Event("input", { bubbles: true }));
-    await vi.waitFor(() => expect([...dialog.querySelectorAll("[role=option]")].map((o) => o.textContent?.trim())).toEqual(["budget for the trip"]));
+    await vi.waitFor(() => expect([...dialog.querySelectorAll("[role=option] .name")].map((o) => o.textContent?.trim())).toEqual(["budget for the trip"]));
     key(input, "Enter");
     expect(dialog.open).toBe(false);
     await vi.waitFor(() => expect(openTitle()).toBe("budget for the trip"));

@@ -48,6 +48,7 @@ type item struct {
 	hyphen  bool    // a hyphen PDFium found ending a line inside a word
 	spaceB4 bool    // PDFium read a space between this and the glyph before it
 	breakB4 bool    // PDFium started a line before this glyph
+	text    string  // a ruled cell's text, written as it is (ruled.go); r is cellRune
 }
 
 // Thresholds, in units of the font size unless said otherwise.
@@ -67,7 +68,11 @@ const (
 )
 
 // pageText returns a page's text in reading order.
-func pageText(gs []glyph) string {
+func pageText(gs []glyph) string { return ruledPageText(gs, nil) }
+
+// ruledPageText returns a page's text in reading order, the rows of its
+// ruled tables read cell by cell (ruled.go).
+func ruledPageText(gs []glyph, rules []rule) string {
 	gs = shown(gs)
 	groups := map[int][]item{}
 	var order []int
@@ -92,6 +97,9 @@ func pageText(gs []glyph) string {
 		groups[q] = append(groups[q], it)
 	}
 	var sb strings.Builder
+	if len(rules) > 0 && groups[0] != nil {
+		groups[0] = ruledRows(groups[0], rules)
+	}
 	for _, q := range order {
 		var w textWriter
 		w.region(bandsOf(groups[q]))
@@ -465,7 +473,7 @@ func (w *textWriter) lines(bands []band) {
 	for i, b := range bands {
 		if i > 0 && !joined {
 			w.sb.WriteByte('\n')
-			if d := (bands[i-1].base - b.base) / b.h; pitch > 0 && d > paraGap*pitch {
+			if d := (bands[i-1].base - b.base) / b.h; pitch > 0 && d > paraGap*pitch && !(rowBand(bands[i-1]) && rowBand(b)) {
 				w.sb.WriteByte('\n')
 			}
 		}
@@ -498,6 +506,14 @@ func (w *textWriter) line(items []item, bars [][2]float64) (hyphen bool) {
 	wrote := false
 	for i := range items {
 		it := &items[i]
+		if it.text != "" { // a ruled row, beside text outside its table
+			if wrote {
+				w.sb.WriteString(cellSep)
+			}
+			w.sb.WriteString(it.text)
+			wrote, pendingSpace, prev = true, false, it
+			continue
+		}
 		if marks != nil && marks[i] < 0 {
 			continue // an accent written with its letter
 		}

@@ -374,7 +374,11 @@ func (p *pdfium) pageText(ctx context.Context, doc, index uint32) (string, error
 	if err != nil {
 		return "", err
 	}
-	return pageText(gs), nil
+	rules, err := p.pageRules(ctx, page)
+	if err != nil {
+		return "", err
+	}
+	return ruledPageText(gs, rules), nil
 }
 
 func gunzip(b []byte) ([]byte, error) {

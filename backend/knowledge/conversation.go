@@ -242,6 +242,8 @@ func (b *Base) ForgetConversation(ctx context.Context, conversation string) (int
 	if err := b.writable(); err != nil {
 		return 0, err
 	}
+	leave := b.embedQ.join() // as Remove
+	defer leave()
 	b.uploads.Lock()
 	defer b.uploads.Unlock()
 	b.write.Lock()

@@ -408,11 +408,16 @@ func (b *Base) Chunks(ctx context.Context, docID string) ([]Chunk, error) {
 }
 
 // Remove deletes one document and its chunks, and the uploaded copy of
-// its file when no other document comes from it.
+// its file when no other document comes from it. Like a removal of a
+// file, it takes its turn in the queue of imports, so that a file
+// embedding in line hands its embedding on (embedlater.go) rather than
+// keep the person's removal waiting for minutes.
 func (b *Base) Remove(ctx context.Context, docID string) error {
 	if err := b.writable(); err != nil {
 		return err
 	}
+	leave := b.embedQ.join()
+	defer leave()
 	b.uploads.Lock()
 	defer b.uploads.Unlock()
 	b.write.Lock()
@@ -437,6 +442,8 @@ func (b *Base) RemoveSource(ctx context.Context, path string) (int, error) {
 	if err := b.writable(); err != nil {
 		return 0, err
 	}
+	leave := b.embedQ.join() // as Remove
+	defer leave()
 	b.uploads.Lock()
 	defer b.uploads.Unlock()
 	b.write.Lock()

@@ -225,3 +225,66 @@ func first0(t *testing.T, b *Base, conv string) string {
 	}
 	return docs[0].Source
 }
+
+// TestRemoveDoesNotWaitForAnEmbedding: removing a document (the Knowledge
+// screen's Remove, a conversation's ✕) while another file embeds in line
+// takes its turn in the queue: the embedding is handed on to the
+// background, and the removal is done at once, not after it.
+func TestRemoveDoesNotWaitForAnEmbedding(t *testing.T) {
+	for _, by := range []string{"document", "source"} {
+		t.Run(by, func(t *testing.T) {
+			e := newPlainEnv(t)
+			sink := &laterSink{holdSink: &holdSink{fakeSink: e.sink, held: make(chan struct{})}, later: map[string]bool{}}
+			b := e.openWith(Options{Sink: sink, UploadDir: filepath.Join(e.dir, "uploads")})
+			ctx := context.Background()
+			old, err := b.Upload(ctx, "old.md", strings.NewReader("# Old\n\nolives\n"), nil)
+			if err != nil || old.Outcome != UploadAdded {
+				t.Fatalf("old.md: %+v, %v", old, err)
+			}
+			docs, err := b.List(ctx)
+			var oldID string
+			for _, d := range docs {
+				if d.Source == old.Path {
+					oldID = d.ID
+				}
+			}
+			if err != nil || oldID == "" {
+				t.Fatalf("old.md not listed: %+v, %v", docs, err)
+			}
+			sink.hold = "long.md" // its embedding never ends by itself
+			var log progressLog
+			out := make(chan error, 1)
+			go func() {
+				_, err := b.Upload(ctx, "long.md", strings.NewReader("# Long\n\nlong file embedding in line\n"), log.add)
+				out <- err
+			}()
+			<-sink.held
+			removed := make(chan error, 1)
+			go func() {
+				if by == "document" {
+					removed <- b.Remove(ctx, oldID)
+					return
+				}
+				_, err := b.RemoveSource(ctx, old.Path)
+				removed <- err
+			}()
+			select {
+			case err = <-removed:
+			case <-time.After(time.Minute): // long.md's embedding never ends by itself
+				t.Fatal("the removal waits for long.md's embedding")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := <-out; err != nil {
+				t.Fatal(err)
+			}
+			if err := log.last["long.md"].EmbedErr; !errors.Is(err, ErrEmbedHandedOn) {
+				t.Errorf("long.md's embedding ended with %v; want it handed on", err)
+			}
+			if hits, _ := b.Search(ctx, "olives", SearchOptions{}); len(hits) != 0 {
+				t.Errorf("old.md is still found: %d hits", len(hits))
+			}
+		})
+	}
+}

@@ -1,5 +1,7 @@
 // The Knowledge screen's row of a file waiting for its turn names the file
-// being read, and the next as that import goes on, in English and Korean.
+// being read, and the next as that import goes on, in English and Korean;
+// a duplicate upload is said at once and leaves the file embedding in line
+// embedding.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { $, $$, cleanup, click, start } from "../testing/ui";
 import { setLang } from "../i18n/i18n.svelte";
@@ -28,4 +30,28 @@ describe("knowledge screen, a file waiting for its turn", () => {
       await vi.waitFor(() => expect($(".progress li.file").dataset.stage).toBe("done"), { timeout: 5000 });
     });
   }
+});
+
+describe("knowledge screen, a duplicate upload while a file embeds", () => {
+  it("is said at once and does not hand the other file's embedding on", async () => {
+    const { fake } = await start({ settings: { language: "ko" } });
+    setLang("ko");
+    click($$(".views button")[0]!);
+    await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull(), { timeout: 5000 });
+    const input = $("#kb-file-input") as HTMLInputElement;
+    const pick = (name: string, text: string) => {
+      Object.defineProperty(input, "files", { value: [new File([text], name)], configurable: true });
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    };
+    const row = (name: string) => $$(".progress li.file").find((li) => li.querySelector(".name")!.textContent === name);
+    pick("규정.md", "# 규정\n\n출장비는 하루 10만원");
+    await vi.waitFor(() => expect(row("규정.md")?.dataset.stage).toBe("done"), { timeout: 5000 });
+    pick("slow-보고서.md", "# 큰 보고서");
+    await vi.waitFor(() => expect(row("slow-보고서.md")?.dataset.stage).toBe("embedding"), { timeout: 5000 });
+    pick("사본.md", "# 규정\n\n출장비는 하루 10만원");
+    await vi.waitFor(() => expect(row("사본.md")?.dataset.stage).toBe("duplicate"), { timeout: 5000 });
+    // The other file still embeds in line: nothing handed it on.
+    expect(row("slow-보고서.md")!.dataset.stage).toBe("embedding");
+    expect(Object.keys(fake.held)).toHaveLength(1);
+  });
 });

@@ -49,7 +49,8 @@ export class FakeKnowledge extends FakeChat {
     return structuredClone(this.docs);
   }
   "KnowledgeService.Upload"(name: string, contentBase64: string): string {
-    this.handOn();
+    // As the backend: a duplicate is found before it joins the queue, so it hands no embedding on.
+    if (!contentBase64 || !this.uploads.some((u) => u.content === contentBase64)) this.handOn();
     const id = this.id("imp");
     const size = Math.floor((contentBase64.length * 3) / 4);
     // As the backend: a PDF has pages, a presentation slides (4 of either here).
@@ -66,7 +67,9 @@ export class FakeKnowledge extends FakeChat {
     this.waitsFor = [];
     let steps: ImportProgress[];
     if (same) {
-      steps = [p("reading"), p("duplicate", { duplicate_of: same.name })];
+      waits.length = 0;
+      // As the backend: found before it takes a turn, so it neither waits nor reads.
+      steps = [p("duplicate", { duplicate_of: same.name })];
       report.duplicates.push({ file: name, error: same.name });
     } else {
       const warnings = /\.txt$/i.test(name) ? ["2 invalid characters replaced with \uFFFD (lines 3, 7)"] : undefined;

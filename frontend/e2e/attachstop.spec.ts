@@ -151,6 +151,7 @@ test("a file stopped while it embeds stays, and says so; one added to the librar
     // Back in the conversation, the row that says where it went says so too.
     await page.click(".sidebar li.current button.open");
     await page.waitForFunction(([sel, text]) => document.querySelector(`${sel} .stage`)?.textContent === text, [second, say.addedEmbedded] as const, { timeout: 30_000 });
+    await page.waitForSelector("#empty-title"); // the conversation is shown again, not still loading
     await screenshot(page, `attachstop-5-moved-embedded-${lang}-1280`);
 
     // Another file attached then goes in.

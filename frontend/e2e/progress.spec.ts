@@ -85,6 +85,17 @@ test("the live trace opens and closes at 800 px", async () => {
   await page.click("button.trace-toggle");
   const box = await page.locator("#trace-panel").boundingBox();
   assert.ok(box && box.width > 200 && box.x + box.width <= 800 && box.height > 300, `the panel is on screen: ${JSON.stringify(box)}`);
+  // It covers the messages, not the message box: Send (Stop while a reply
+  // is written) and the box stay in reach beside it.
+  const composer = await page.locator("#composer-input").boundingBox();
+  assert.ok(composer && box.y + box.height <= composer.y, `the panel ends above the message box: ${JSON.stringify({ box, composer })}`);
+  for (const sel of ["#composer-input", "button.send"]) {
+    const on = await page.locator(sel).evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return el.contains(document.elementFromPoint(r.right - 4, r.top + r.height / 2));
+    });
+    assert.ok(on, `${sel} is not under the panel`);
+  }
   await screenshot(page, "trace-800-en");
   await page.click("#trace-panel header button");
   assert.equal(await page.locator("#trace-panel").count(), 0);

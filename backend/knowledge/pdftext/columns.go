@@ -370,7 +370,9 @@ func (g gutter) leftOf(it item) bool {
 // The white between the dots of a leader (a contents line's ". . . . 12")
 // is no white: TeX sets every line's leader dots at the same places, so
 // the spaces between them line up down a table of contents and were taken
-// for a gutter, its entries read apart from their page numbers.
+// for a gutter, its entries read apart from their page numbers. Nor is the
+// white between two cells of a ruled row (ruled.go): a wide first column
+// of cells would otherwise pass for a column of prose.
 func freeSpans(b band, left, right, minW float64) [][2]float64 {
 	var out [][2]float64
 	edge := left
@@ -382,6 +384,9 @@ func freeSpans(b band, left, right, minW float64) [][2]float64 {
 		}
 		if prev != nil && leaderDot(prev.r) && leaderDot(it.r) && it.x0-prev.x1 <= leaderGap*max(it.h, prev.h) {
 			edge = max(edge, it.x0)
+		}
+		if prev != nil && prev.text != "" && it.text != "" {
+			edge = max(edge, it.x0) // between two cells of a ruled row: its rules say it is one row
 		}
 		prev = it
 		if it.x0-edge >= minW {

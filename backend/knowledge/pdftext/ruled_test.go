@@ -231,27 +231,62 @@ func TestRuledTablePDF(t *testing.T) {
 	}
 }
 
-// crowd is thousands of short strokes, as a chart or a map draws.
-func crowd(n int) string {
+// crowd is what a chart or a map draws below the table: n dots (each a
+// path object, too small to be a rule), n short strokes (each a rule), or
+// n zigzags of 40 segments (each read segment by segment).
+func crowd(kind string, n int) string {
 	var b strings.Builder
 	for i := range n {
-		x, y := 50+float64(i%400), 100+float64(i/400)*20
-		fmt.Fprintf(&b, "%.1f %.1f m %.1f %.1f l S\n", x, y, x+0.5, y+8)
+		x, y := 50+float64(i%150)*3, 100+float64(i/150%25)*20 // below the table
+		switch kind {
+		case "dots":
+			fmt.Fprintf(&b, "%.1f %.1f 1 1 re f\n", x, y)
+		case "strokes":
+			fmt.Fprintf(&b, "%.1f %.1f m %.1f %.1f l S\n", x, y, x+0.5, y+8)
+		case "zigzags":
+			fmt.Fprintf(&b, "%.1f %.1f m", x, y)
+			for k := range 40 {
+				fmt.Fprintf(&b, " %.1f %.1f l", x+float64(k+1), y+float64(k%2)*8)
+			}
+			b.WriteString(" S\n")
+		}
 	}
 	return b.String()
 }
 
-// TestRuledTableCrowded: a page of more paths than the budget is read
-// without its rules (as before rules were read), in bounded time.
+// TestRuledTableCrowded: a page with more path objects, rules or path
+// segments than the budgets allow is read without its rules (as before
+// rules were read), not slowly.
 func TestRuledTableCrowded(t *testing.T) {
 	e := newTestExtractor(t)
-	pages, err := e.Extract(context.Background(), ruledPDF(ruledStyles[0], crowd(maxPageObjects+100)))
+	for _, c := range []struct {
+		kind string
+		n    int
+	}{
+		// Past maxPageObjects, maxRules and maxPathSegments (41 segments a
+		// zigzag).
+		{"dots", 5100},
+		{"strokes", 900},
+		{"zigzags", 110},
+	} {
+		t.Run(c.kind, func(t *testing.T) {
+			pages, err := e.Extract(context.Background(), ruledPDF(ruledStyles[0], crowd(c.kind, c.n)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := pages[0].Text
+			if strings.Contains(got, ruledRow) || !strings.Contains(got, "emergency lighting check") {
+				t.Errorf("a crowded page should read line by line, without its rules:\n%s", got)
+			}
+		})
+	}
+	// Fewer of each keep the rules.
+	pages, err := e.Extract(context.Background(), ruledPDF(ruledStyles[0], crowd("dots", 1000)+crowd("strokes", 300)+crowd("zigzags", 50)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := pages[0].Text
-	if strings.Contains(got, ruledRow) || !strings.Contains(got, "emergency lighting check") {
-		t.Errorf("a crowded page should read line by line, without its rules:\n%s", got)
+	if !strings.Contains(pages[0].Text, ruledRow) {
+		t.Errorf("a page within the budgets keeps its rules:\n%s", pages[0].Text)
 	}
 }
 
@@ -283,12 +318,15 @@ func BenchmarkPageTextGridRuled(b *testing.B) {
 }
 
 // BenchmarkExtractRuled reads the ruled table's page through PDFium, alone
-// and among thousands of strokes (past the budget: read without rules).
+// and among paths up to the budgets and past them (read without rules).
 func BenchmarkExtractRuled(b *testing.B) {
 	e := newTestExtractor(b)
-	for _, n := range []int{0, 1000, maxPageObjects + 100} {
-		pdf := ruledPDF(ruledStyles[0], crowd(n))
-		b.Run(fmt.Sprintf("strokes=%d", n), func(b *testing.B) {
+	for _, c := range []struct {
+		kind string
+		n    int
+	}{{"dots", 0}, {"strokes", 700}, {"dots", 4900}, {"dots", 5100}, {"zigzags", 90}} {
+		pdf := ruledPDF(ruledStyles[0], crowd(c.kind, c.n))
+		b.Run(fmt.Sprintf("%s=%d", c.kind, c.n), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := e.Extract(context.Background(), pdf); err != nil {
 					b.Fatal(err)

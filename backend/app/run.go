@@ -87,7 +87,7 @@ type stdio struct {
 func commands() []command {
 	return []command{
 		{"serve", "serve [--addr 127.0.0.1:PORT]", "the Wayfinder UI in your browser (loopback only)", runServe},
-		{"ask", `ask [--session ID] [--json] [--approve] "message"`, "one turn in the terminal, streaming the reply", runAsk},
+		{"ask", `ask [--session ID] [--json] [--approve] [--approve-tools] "message"`, "one turn in the terminal, streaming the reply", runAsk},
 		{"kb", "kb import|list|remove|search|extract", "manage the knowledge base (run `wayfinder kb` for details)", runKB},
 		{"memory", "memory list|add|edit|rm", "see and edit what Wayfinder remembers about you", runMemory},
 		{"sessions", sessionsUsage, "the conversations, newest first, with the ids ask --session and export --session take", runSessions},
@@ -151,11 +151,15 @@ func Main(ctx context.Context, args []string, in io.Reader, out, errOut io.Write
 	return report(errOut, "", lang, usageMistake("usage.unknownCommand", "command", strconv.Quote(rest[0])))
 }
 
+// rootUsage is `wayfinder --help`: each command's syntax on a line of its
+// own and what it does under it, indented, so that a long syntax (`kb`'s,
+// `export`'s) does not push its sentence out of line with the others, as
+// one padded column did.
 func rootUsage(fs *flag.FlagSet, w io.Writer) {
 	fmt.Fprintf(w, "Wayfinder %s — a local-first assistant that plans your tasks with local models.\n\n", version.Current().Version)
-	fmt.Fprintln(w, "Usage:\n  wayfinder [flags]            open the desktop window")
+	fmt.Fprintln(w, "Usage:\n  wayfinder [flags]\n      open the desktop window")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  wayfinder %-28s %s\n", c.usage, c.summary)
+		fmt.Fprintf(w, "  wayfinder %s\n      %s\n", c.usage, c.summary)
 	}
 	fmt.Fprintln(w, "\nFlags (accepted by every command):")
 	fs.SetOutput(w)

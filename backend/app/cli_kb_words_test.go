@@ -170,6 +170,9 @@ func TestErrorWords(t *testing.T) {
 			"이 폴더가 없습니다: /nope", "경로를 확인하고 폴더의 전체 경로를 적으세요: `wayfinder folders add ~/Documents`"},
 		{"folder en", api.ErrorInfo{Code: api.ErrFolderNotFound, Message: "There is no folder /nope.", Args: map[string]string{"path": "/nope"}}, 0,
 			"There is no folder /nope.", "Check the path, and give the folder's full path: `wayfinder folders add ~/Documents`."},
+		{"ollama refused ko: by its case", api.ErrorInfo{Code: api.ErrInvalidInput, Message: "Ollama refused the request: 400 Bad Request: \"bge-m3\" does not support chat", Hint: "Check the model chosen in Settings; updating Ollama may help.", Args: map[string]string{"case": "ollama_rejected", "reason": "400 Bad Request"}}, 1,
+			"Ollama가 요청을 거부했습니다. (Ollama refused the request: 400 Bad Request: \"bge-m3\" does not support chat)", "대화 모델(--model 또는 설정에서 고른 모델)을 확인하세요. 임베딩 모델이 아니라 대화하는 모델이어야 합니다. Ollama를 업데이트하면 나아질 수도 있습니다."},
+		{"invalid input without a known case keeps its words", api.ErrorInfo{Code: api.ErrInvalidInput, Message: "bad", Hint: "h", Args: map[string]string{"case": "nope"}}, 1, "bad", "h"},
 		{"disk full ko", api.ErrorInfo{Code: api.ErrDiskFull, Message: "The disk is full.", Args: map[string]string{"dir": "/data"}}, 1,
 			"데이터 폴더가 있는 디스크가 가득 찼습니다: /data", "그 디스크의 공간을 비운 뒤(휴지통 비우기, 필요 없는 큰 파일 지우기) 다시 시도하세요. 전에 저장한 내용은 그대로 있습니다."},
 	} {

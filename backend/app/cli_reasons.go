@@ -91,57 +91,58 @@ var reasonText = map[string][2]string{
 // ".advice" (a test holds them equal). Other codes keep the backend's
 // English words.
 var errorText = map[string][2]string{
-	"error.ollama_unreachable":           {"Ollama is not reachable.", "Ollama에 연결할 수 없습니다."},
-	"error.ollama_unreachable.detail":    {"Wayfinder cannot reach Ollama at {host}.", "Wayfinder가 {host}의 Ollama에 연결할 수 없습니다."},
-	"error.ollama_unreachable.advice":    {"Start Ollama (run `ollama serve`, or open the Ollama app); if it is not installed, get it from https://ollama.com/download. If Ollama runs elsewhere, change the Ollama host in Settings.", "Ollama를 실행하세요(`ollama serve`를 실행하거나 Ollama 앱을 여세요). 설치되어 있지 않다면 https://ollama.com/download 에서 받으세요. Ollama가 다른 컴퓨터에서 실행 중이면 설정에서 Ollama 호스트를 바꾸세요."},
-	"error.model_missing":                {"The model is not downloaded.", "모델이 설치되어 있지 않습니다."},
-	"error.model_missing.detail":         {"{model} is not in Ollama on this computer.", "이 컴퓨터의 Ollama에 {model} 모델이 없습니다."},
-	"error.model_missing.hint":           {"Download it under Settings › Download a model, or run `ollama pull {model}` in a terminal.", "설정 › 모델 내려받기에서 받거나, 터미널에서 `ollama pull {model}` 명령을 실행하세요."},
-	"error.model_no_tools":               {"This model cannot use tools.", "이 모델은 도구를 사용할 수 없습니다."},
-	"error.model_no_tools.detail":        {"{model} cannot call tools, which Wayfinder needs for calculations, documents and recommendations.", "{model} 모델은 도구를 호출할 수 없습니다. Wayfinder는 계산, 문서, 추천에 도구가 필요합니다."},
-	"error.model_no_tools.advice":        {"Choose a chat model with the \"tools\" badge in Settings, for example: `ollama pull llama3.2:3b`", "설정에서 '도구' 표시가 있는 채팅 모델을 고르세요. 예: `ollama pull llama3.2:3b`"},
-	"error.model_out_of_memory":          {"The model does not fit in this computer's memory.", "이 컴퓨터의 메모리가 부족해 모델을 실행할 수 없습니다."},
-	"error.model_out_of_memory.detail":   {"{model} needs more memory than this computer has free.", "{model} 모델을 실행하기에 이 컴퓨터의 메모리가 부족합니다."},
-	"error.model_out_of_memory.advice":   {"Choose a smaller chat model in Settings, or name a fallback model there for when this one cannot run.", "설정에서 더 작은 채팅 모델을 고르거나, 이 모델을 실행할 수 없을 때 쓸 대체 모델을 지정하세요."},
-	"error.timeout":                      {"The model took too long to answer.", "모델의 응답이 너무 오래 걸렸습니다."},
-	"error.timeout.detail":               {"Ollama did not answer in time (model {model}).", "Ollama가 제때 답하지 않았습니다(모델 {model})."},
-	"error.timeout.advice":               {"The model may still be loading or the computer is busy. Try again; if it keeps happening, choose a smaller model.", "모델을 아직 불러오는 중이거나 컴퓨터가 바쁠 수 있습니다. 다시 시도하고, 계속되면 더 작은 모델을 고르세요."},
-	"error.bad_model_output":             {"The model's answer could not be used.", "모델의 답을 사용할 수 없습니다."},
-	"error.bad_model_output.detail":      {"{model} answered in a form Wayfinder could not read.", "{model} 모델이 Wayfinder가 읽을 수 없는 형식으로 답했습니다."},
-	"error.bad_model_output.advice":      {"Try again; a larger model follows the format more reliably.", "다시 시도하세요. 더 큰 모델이 형식을 더 잘 지킵니다."},
-	"error.ollama_error":                 {"Ollama reported an error.", "Ollama에서 오류가 났습니다."},
-	"error.ollama_error.advice":          {"Try again; if it keeps happening, look at the Ollama server log or restart Ollama.", "다시 시도하세요. 계속되면 Ollama 서버 로그를 보거나 Ollama를 다시 시작하세요."},
-	"error.stream_dropped":               {"The reply was cut off before it finished.", "응답이 끝나기 전에 끊겼습니다."},
-	"error.stream_dropped.hint":          {"Check that Ollama is still running (`ollama ps`), then send the message again.", "Ollama가 아직 실행 중인지 확인한 뒤(`ollama ps`) 메시지를 다시 보내세요."},
-	"error.disk_full":                    {"The disk is full: Wayfinder cannot save.", "디스크가 가득 차서 Wayfinder가 저장할 수 없습니다."},
-	"error.disk_full.detail":             {"The disk that holds the data folder is full: {dir}", "데이터 폴더가 있는 디스크가 가득 찼습니다: {dir}"},
-	"error.disk_full.hint":               {"Free some space on that disk (empty the trash, remove large files you no longer need), then try again. What was saved before is kept.", "그 디스크의 공간을 비운 뒤(휴지통 비우기, 필요 없는 큰 파일 지우기) 다시 시도하세요. 전에 저장한 내용은 그대로 있습니다."},
-	"error.data_folder_read_only":        {"Wayfinder cannot write to its data folder.", "Wayfinder가 데이터 폴더에 쓸 수 없습니다."},
-	"error.data_folder_read_only.detail": {"The data folder is read-only, or it belongs to another user: {dir}", "데이터 폴더가 읽기 전용이거나 다른 사용자의 폴더입니다: {dir}"},
-	"error.data_folder_read_only.hint":   {"Make it writable for your user account, or start Wayfinder with --data-dir set to a folder you can write to.", "내 사용자 계정이 쓸 수 있도록 권한을 바꾸거나, 쓸 수 있는 폴더를 --data-dir로 지정해 Wayfinder를 시작하세요."},
-	"error.folder_not_found":             {"There is no such folder.", "그런 폴더가 없습니다."},
-	"error.folder_not_found.detail":      {"There is no folder {path}.", "이 폴더가 없습니다: {path}"},
-	"error.folder_not_granted":           {"Wayfinder was not allowed to read that folder.", "Wayfinder가 읽도록 허용된 폴더가 아닙니다."},
-	"error.folder_not_granted.detail":    {"This folder is not among those Wayfinder may read: {path}", "Wayfinder가 읽어도 되는 폴더 목록에 없는 폴더입니다: {path}"},
-	"error.folder_not_granted.hint":      {"See the list under Settings › Readable folders, or run `wayfinder folders list`.", "설정 › 읽기 허용 폴더의 목록을 보거나 `wayfinder folders list` 명령을 실행하세요."},
-	"error.not_a_folder":                 {"That is a file, not a folder.", "폴더가 아니라 파일입니다."},
-	"error.not_a_folder.detail":          {"This is a file, not a folder: {path}", "폴더가 아니라 파일입니다: {path}"},
-	"error.not_a_folder.hint":            {"Grant the folder that holds it.", "그 파일이 들어 있는 폴더를 허용하세요."},
-	"error.memory_kind_unknown":          {"That is not a kind of memory.", "알 수 없는 기억 종류입니다."},
-	"error.memory_kind_unknown.detail":   {"Not a kind of memory: {kind}", "기억 종류가 아닙니다: {kind}"},
-	"error.memory_kind_unknown.hint":     {"Use preference, fact or feedback.", "preference(선호), fact(사실), feedback(피드백) 중 하나를 쓰세요."},
-	"error.memory_too_long":              {"The memory is too long.", "기억할 내용이 너무 깁니다."},
-	"error.memory_too_long.detail":       {"The memory is {n} characters long; at most {max} fit.", "기억할 내용이 {n}자입니다. {max}자까지 쓸 수 있습니다."},
-	"error.memory_too_long.hint":         {"Keep it to one or two sentences.", "한두 문장으로 줄여 주세요."},
-	"error.memory_empty":                 {"The memory is empty.", "기억할 내용이 비어 있습니다."},
-	"error.memory_empty.hint":            {"Write what Wayfinder should remember.", "Wayfinder가 기억할 내용을 적으세요."},
-	"error.message_too_long":             {"The message is too long.", "메시지가 너무 깁니다."},
-	"error.message_too_long.detail":      {"The message is {n} characters long; the limit is {max}.", "메시지가 {n}자입니다. {max}자까지 보낼 수 있습니다."},
-	"error.message_too_long.hint":        {"Shorten it, or import long text as a document in Knowledge and ask about it.", "메시지를 줄이거나, 긴 글은 지식 베이스에 문서로 가져와서 물어보세요."},
-	"error.import_not_export":            {"This file is not a Wayfinder conversation export, so nothing was imported.", "Wayfinder 대화 내보내기 파일이 아니어서 아무것도 가져오지 않았습니다."},
-	"error.import_invalid":               {"This conversation export cannot be imported as it is, so nothing was imported.", "이 대화 내보내기 파일은 그대로 가져올 수 없어 아무것도 가져오지 않았습니다."},
-	"error.empty_message":                {"The message is empty.", "메시지가 비어 있습니다."},
-	"error.empty_message.hint":           {"Type a question or a task, then send it.", "질문이나 할 일을 적은 뒤 보내세요."},
+	"error.ollama_unreachable":                 {"Ollama is not reachable.", "Ollama에 연결할 수 없습니다."},
+	"error.ollama_unreachable.detail":          {"Wayfinder cannot reach Ollama at {host}.", "Wayfinder가 {host}의 Ollama에 연결할 수 없습니다."},
+	"error.ollama_unreachable.advice":          {"Start Ollama (run `ollama serve`, or open the Ollama app); if it is not installed, get it from https://ollama.com/download. If Ollama runs elsewhere, change the Ollama host in Settings.", "Ollama를 실행하세요(`ollama serve`를 실행하거나 Ollama 앱을 여세요). 설치되어 있지 않다면 https://ollama.com/download 에서 받으세요. Ollama가 다른 컴퓨터에서 실행 중이면 설정에서 Ollama 호스트를 바꾸세요."},
+	"error.model_missing":                      {"The model is not downloaded.", "모델이 설치되어 있지 않습니다."},
+	"error.model_missing.detail":               {"{model} is not in Ollama on this computer.", "이 컴퓨터의 Ollama에 {model} 모델이 없습니다."},
+	"error.model_missing.hint":                 {"Download it under Settings › Download a model, or run `ollama pull {model}` in a terminal.", "설정 › 모델 내려받기에서 받거나, 터미널에서 `ollama pull {model}` 명령을 실행하세요."},
+	"error.model_no_tools":                     {"This model cannot use tools.", "이 모델은 도구를 사용할 수 없습니다."},
+	"error.model_no_tools.detail":              {"{model} cannot call tools, which Wayfinder needs for calculations, documents and recommendations.", "{model} 모델은 도구를 호출할 수 없습니다. Wayfinder는 계산, 문서, 추천에 도구가 필요합니다."},
+	"error.model_no_tools.advice":              {"Choose a chat model with the \"tools\" badge in Settings, for example: `ollama pull llama3.2:3b`", "설정에서 '도구' 표시가 있는 채팅 모델을 고르세요. 예: `ollama pull llama3.2:3b`"},
+	"error.model_out_of_memory":                {"The model does not fit in this computer's memory.", "이 컴퓨터의 메모리가 부족해 모델을 실행할 수 없습니다."},
+	"error.model_out_of_memory.detail":         {"{model} needs more memory than this computer has free.", "{model} 모델을 실행하기에 이 컴퓨터의 메모리가 부족합니다."},
+	"error.model_out_of_memory.advice":         {"Choose a smaller chat model in Settings, or name a fallback model there for when this one cannot run.", "설정에서 더 작은 채팅 모델을 고르거나, 이 모델을 실행할 수 없을 때 쓸 대체 모델을 지정하세요."},
+	"error.timeout":                            {"The model took too long to answer.", "모델의 응답이 너무 오래 걸렸습니다."},
+	"error.timeout.detail":                     {"Ollama did not answer in time (model {model}).", "Ollama가 제때 답하지 않았습니다(모델 {model})."},
+	"error.timeout.advice":                     {"The model may still be loading or the computer is busy. Try again; if it keeps happening, choose a smaller model.", "모델을 아직 불러오는 중이거나 컴퓨터가 바쁠 수 있습니다. 다시 시도하고, 계속되면 더 작은 모델을 고르세요."},
+	"error.bad_model_output":                   {"The model's answer could not be used.", "모델의 답을 사용할 수 없습니다."},
+	"error.bad_model_output.detail":            {"{model} answered in a form Wayfinder could not read.", "{model} 모델이 Wayfinder가 읽을 수 없는 형식으로 답했습니다."},
+	"error.bad_model_output.advice":            {"Try again; a larger model follows the format more reliably.", "다시 시도하세요. 더 큰 모델이 형식을 더 잘 지킵니다."},
+	"error.ollama_error":                       {"Ollama reported an error.", "Ollama에서 오류가 났습니다."},
+	"error.ollama_error.advice":                {"Try again; if it keeps happening, look at the Ollama server log or restart Ollama.", "다시 시도하세요. 계속되면 Ollama 서버 로그를 보거나 Ollama를 다시 시작하세요."},
+	"error.stream_dropped":                     {"The reply was cut off before it finished.", "응답이 끝나기 전에 끊겼습니다."},
+	"error.stream_dropped.hint":                {"Check that Ollama is still running (`ollama ps`), then send the message again.", "Ollama가 아직 실행 중인지 확인한 뒤(`ollama ps`) 메시지를 다시 보내세요."},
+	"error.disk_full":                          {"The disk is full: Wayfinder cannot save.", "디스크가 가득 차서 Wayfinder가 저장할 수 없습니다."},
+	"error.disk_full.detail":                   {"The disk that holds the data folder is full: {dir}", "데이터 폴더가 있는 디스크가 가득 찼습니다: {dir}"},
+	"error.disk_full.hint":                     {"Free some space on that disk (empty the trash, remove large files you no longer need), then try again. What was saved before is kept.", "그 디스크의 공간을 비운 뒤(휴지통 비우기, 필요 없는 큰 파일 지우기) 다시 시도하세요. 전에 저장한 내용은 그대로 있습니다."},
+	"error.data_folder_read_only":              {"Wayfinder cannot write to its data folder.", "Wayfinder가 데이터 폴더에 쓸 수 없습니다."},
+	"error.data_folder_read_only.detail":       {"The data folder is read-only, or it belongs to another user: {dir}", "데이터 폴더가 읽기 전용이거나 다른 사용자의 폴더입니다: {dir}"},
+	"error.data_folder_read_only.hint":         {"Make it writable for your user account, or start Wayfinder with --data-dir set to a folder you can write to.", "내 사용자 계정이 쓸 수 있도록 권한을 바꾸거나, 쓸 수 있는 폴더를 --data-dir로 지정해 Wayfinder를 시작하세요."},
+	"error.folder_not_found":                   {"There is no such folder.", "그런 폴더가 없습니다."},
+	"error.folder_not_found.detail":            {"There is no folder {path}.", "이 폴더가 없습니다: {path}"},
+	"error.folder_not_granted":                 {"Wayfinder was not allowed to read that folder.", "Wayfinder가 읽도록 허용된 폴더가 아닙니다."},
+	"error.folder_not_granted.detail":          {"This folder is not among those Wayfinder may read: {path}", "Wayfinder가 읽어도 되는 폴더 목록에 없는 폴더입니다: {path}"},
+	"error.folder_not_granted.hint":            {"See the list under Settings › Readable folders, or run `wayfinder folders list`.", "설정 › 읽기 허용 폴더의 목록을 보거나 `wayfinder folders list` 명령을 실행하세요."},
+	"error.not_a_folder":                       {"That is a file, not a folder.", "폴더가 아니라 파일입니다."},
+	"error.not_a_folder.detail":                {"This is a file, not a folder: {path}", "폴더가 아니라 파일입니다: {path}"},
+	"error.not_a_folder.hint":                  {"Grant the folder that holds it.", "그 파일이 들어 있는 폴더를 허용하세요."},
+	"error.memory_kind_unknown":                {"That is not a kind of memory.", "알 수 없는 기억 종류입니다."},
+	"error.memory_kind_unknown.detail":         {"Not a kind of memory: {kind}", "기억 종류가 아닙니다: {kind}"},
+	"error.memory_kind_unknown.hint":           {"Use preference, fact or feedback.", "preference(선호), fact(사실), feedback(피드백) 중 하나를 쓰세요."},
+	"error.memory_too_long":                    {"The memory is too long.", "기억할 내용이 너무 깁니다."},
+	"error.memory_too_long.detail":             {"The memory is {n} characters long; at most {max} fit.", "기억할 내용이 {n}자입니다. {max}자까지 쓸 수 있습니다."},
+	"error.memory_too_long.hint":               {"Keep it to one or two sentences.", "한두 문장으로 줄여 주세요."},
+	"error.memory_empty":                       {"The memory is empty.", "기억할 내용이 비어 있습니다."},
+	"error.memory_empty.hint":                  {"Write what Wayfinder should remember.", "Wayfinder가 기억할 내용을 적으세요."},
+	"error.message_too_long":                   {"The message is too long.", "메시지가 너무 깁니다."},
+	"error.message_too_long.detail":            {"The message is {n} characters long; the limit is {max}.", "메시지가 {n}자입니다. {max}자까지 보낼 수 있습니다."},
+	"error.message_too_long.hint":              {"Shorten it, or import long text as a document in Knowledge and ask about it.", "메시지를 줄이거나, 긴 글은 지식 베이스에 문서로 가져와서 물어보세요."},
+	"error.invalid_input.case.ollama_rejected": {"Ollama refused the request.", "Ollama가 요청을 거부했습니다."},
+	"error.import_not_export":                  {"This file is not a Wayfinder conversation export, so nothing was imported.", "Wayfinder 대화 내보내기 파일이 아니어서 아무것도 가져오지 않았습니다."},
+	"error.import_invalid":                     {"This conversation export cannot be imported as it is, so nothing was imported.", "이 대화 내보내기 파일은 그대로 가져올 수 없어 아무것도 가져오지 않았습니다."},
+	"error.empty_message":                      {"The message is empty.", "메시지가 비어 있습니다."},
+	"error.empty_message.hint":                 {"Type a question or a task, then send it.", "질문이나 할 일을 적은 뒤 보내세요."},
 }
 
 // importWrap is the "import "<path>": " the Go side wraps a file's error
@@ -184,6 +185,8 @@ func reasonLine(errText string, r *api.FileReason, lang int) string {
 // buttons ("choose the folder with Choose…"): the command line's way.
 var cliHintText = map[string][2]string{
 	"error.folder_not_found.hint": {"Check the path, and give the folder's full path: `wayfinder folders add ~/Documents`.", "경로를 확인하고 폴더의 전체 경로를 적으세요: `wayfinder folders add ~/Documents`"},
+	"error.invalid_input.case.ollama_rejected.hint": {"Check the chat model (--model, or the one chosen in Settings): it must be one that chats, not an embedding model; updating Ollama may help.",
+		"대화 모델(--model 또는 설정에서 고른 모델)을 확인하세요. 임베딩 모델이 아니라 대화하는 모델이어야 합니다. Ollama를 업데이트하면 나아질 수도 있습니다."},
 	"error.import_not_export.hint": {"Import a JSON file made by `wayfinder export --format json` or by Export in the window; Markdown exports are for reading and cannot be imported.",
 		"`wayfinder export --format json`이나 창의 내보내기로 만든 JSON 파일을 가져오세요. Markdown 내보내기는 읽기용이라 가져올 수 없습니다."},
 	"error.import_invalid.advice": {"Nothing was imported. Export the conversations again, or correct the file where the message says.",
@@ -191,7 +194,7 @@ var cliHintText = map[string][2]string{
 }
 
 // errorWords is an error's sentence and what to do about it in language
-// lang: errorText's detail when it has the code and Args fill it; in
+// lang (an invalid input by its case): errorText's detail when it has the code and Args fill it; in
 // Korean else its title, the backend's English words after it as the
 // cause; its hint or advice when they fill. Anything else stays the
 // backend's English Message and Hint.
@@ -204,6 +207,13 @@ func errorWords(info api.ErrorInfo, lang int) (message, hint string) {
 		}
 	}
 	key := "error." + string(info.Code)
+	// An invalid input is worded by its case where it has one ("Ollama
+	// refused the request"), as the window words it.
+	if c := info.Args["case"]; info.Code == api.ErrInvalidInput && c != "" {
+		if _, ok := errorText["error.invalid_input.case."+c]; ok {
+			key = "error.invalid_input.case." + c
+		}
+	}
 	worded := false
 	if words, ok := errorText[key+".detail"]; ok {
 		if text, all := filled(words[lang], args); all {

@@ -182,26 +182,7 @@ func ruledRows(items []item, rules []rule) []item {
 				}
 			}
 		}
-		// One item per cell, as wide as its text, so that the row keeps
-		// the look of a row of cells to the column rules (colends.go).
-		for _, c := range row {
-			t := cellText(byCell[c])
-			if t == "" {
-				continue
-			}
-			cx0, cx1 := math.Inf(1), math.Inf(-1)
-			for _, it := range byCell[c] {
-				if !it.space && it.r != 0 {
-					cx0, cx1 = min(cx0, it.x0), max(cx1, it.x1)
-				}
-			}
-			rowItems = append(rowItems, item{
-				r: cellRune, text: t, x0: cx0, x1: cx1,
-				lo: first.lo, hi: first.hi, h: first.h, base: first.base,
-				seq: seq, breakB4: true,
-			})
-			seq--
-		}
+		rowItems = appendRow(rowItems, row, byCell, first, &seq)
 	}
 	if rowItems == nil {
 		return items
@@ -218,12 +199,73 @@ func ruledRows(items []item, rules []rule) []item {
 	return append(out, rowItems...)
 }
 
+// maxCellLines is the most lines a cell of a row read as one line has.
+// A row with a taller cell is a layout drawn as a table (a page framed in
+// two boxes, a box of paragraphs beside a label): its cells are read one
+// after the other, each with its lines and paragraphs, not as one line.
+const maxCellLines = 8
+
+// appendRow appends a ruled row's items: one per cell, as wide as its
+// text, so that the row keeps the look of a row of cells to the column
+// rules (colends.go); or, when a cell is taller than maxCellLines, one for
+// the whole row, its cells as blocks. first is the row's first line; seq
+// counts down the places given to rows.
+func appendRow(out []item, row []int, byCell [][]item, first item, seq *int) []item {
+	bands := make([][]band, len(row))
+	tall := false
+	for i, c := range row {
+		bands[i] = bandsOf(byCell[c])
+		tall = tall || len(bands[i]) > maxCellLines
+	}
+	extent := func(items []item) (float64, float64) {
+		x0, x1 := math.Inf(1), math.Inf(-1)
+		for _, it := range items {
+			if !it.space && it.r != 0 {
+				x0, x1 = min(x0, it.x0), max(x1, it.x1)
+			}
+		}
+		return x0, x1
+	}
+	add := func(text string, x0, x1 float64) {
+		out = append(out, item{
+			r: cellRune, text: text, x0: x0, x1: x1,
+			lo: first.lo, hi: first.hi, h: first.h, base: first.base,
+			seq: *seq, breakB4: true,
+		})
+		*seq--
+	}
+	if tall {
+		var blocks []string
+		x0, x1 := math.Inf(1), math.Inf(-1)
+		for i, c := range row {
+			var w textWriter
+			w.region(bands[i])
+			if t := strings.TrimSpace(w.sb.String()); t != "" {
+				blocks = append(blocks, t)
+			}
+			a, b := extent(byCell[c])
+			x0, x1 = min(x0, a), max(x1, b)
+		}
+		if len(blocks) > 0 {
+			add(strings.Join(blocks, "\n\n"), x0, x1)
+		}
+		return out
+	}
+	for i, c := range row {
+		if t := cellText(bands[i]); t != "" {
+			x0, x1 := extent(byCell[c])
+			add(t, x0, x1)
+		}
+	}
+	return out
+}
+
 // cellText is a cell's lines, top to bottom, joined by a space (a word
 // hyphenated at the cell's edge is joined whole).
-func cellText(items []item) string {
+func cellText(bands []band) string {
 	var sb strings.Builder
 	joined := false
-	for _, b := range bandsOf(items) {
+	for _, b := range bands {
 		var w textWriter
 		hyphen := w.line(b.items, nil)
 		s := strings.TrimSpace(w.sb.String())

@@ -86,6 +86,23 @@ func TestRuledRows(t *testing.T) {
 		t.Errorf("an underline in a cell:\n%s\nwant\n%s", got, want)
 	}
 
+	// A page framed in two boxes of paragraphs (a layout drawn as a
+	// table): each box is read whole, with its lines, one after the other.
+	var layout []glyph
+	var left, right []string
+	for i := range 10 { // more lines than maxCellLines
+		l, r := fmt.Sprintf("왼쪽 상자의 %d번째 줄", i+1), fmt.Sprintf("오른쪽 상자의 %d번째 줄", i+1)
+		left, right = append(left, l), append(right, r)
+		if len(layout) > 0 {
+			layout = append(layout, brk())
+		}
+		layout = append(append(glyphLine(l, 30, 700-14*float64(i), nil), brk()), append(layout, glyphLine(r, 200, 700-14*float64(i), nil)...)...)
+	}
+	box := []rule{hRule(715, 20, 380), hRule(540, 20, 380), vRule(20, 540, 715), vRule(190, 540, 715), vRule(380, 540, 715)}
+	if got, want := nonEmptyLines(ruledPageText(layout, box)), strings.Join(append(left, right...), "\n"); got != want {
+		t.Errorf("two boxes of paragraphs:\n%s\nwant\n%s", got, want)
+	}
+
 	// A framed note (one box) keeps its lines.
 	note := append(glyphLine("알림 상자의 첫째 줄", 30, 700, nil), brk())
 	note = append(note, glyphLine("둘째 줄", 30, 686, nil)...)

@@ -149,13 +149,14 @@ func retrievingModel(t *testing.T) *ollamatest.Server {
 	return fake
 }
 
-// The agent's retrieve_docs tool, called by the model mid-answer, honours
-// the conversation too.
-func TestAttachedFilesRetrieveDocs(t *testing.T) {
-	fake := retrievingModel(t)
+// twoChats opens the app on fake with two conversations, the first
+// with a file of its own ("출장비는 하루 10만원까지"), and returns a
+// reply func that sends a message and gives the finished answer.
+func twoChats(t *testing.T, fake *ollamatest.Server) (reply func(session, text string) string, mine, other string) {
+	t.Helper()
 	a, events := openTestApp(t, fake, "llama3.2:3b")
 	c, k := &ChatService{a}, &KnowledgeService{a}
-	reply := func(session, text string) (string, string) {
+	send := func(session, text string) (string, string) {
 		t.Helper()
 		ack, err := c.Send(session, text, api.SendOptions{})
 		if err != nil {
@@ -165,17 +166,28 @@ func TestAttachedFilesRetrieveDocs(t *testing.T) {
 		a.agent.Wait()
 		return ack.SessionID, m.Content
 	}
-	mine, _ := reply("", "hello")
-	other, _ := reply("", "hello too")
+	mine, _ = send("", "hello")
+	other, _ = send("", "hello too")
 	id, err := k.Attach(mine, "출장규정.md", base64.StdEncoding.EncodeToString([]byte("# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
-	if _, got := reply(mine, "출장비 규정을 찾아 줘"); !strings.Contains(got, "10만원") {
+	return func(session, text string) string {
+		t.Helper()
+		_, got := send(session, text)
+		return got
+	}, mine, other
+}
+
+// The agent's retrieve_docs tool, called by the model mid-answer, honours
+// the conversation too.
+func TestAttachedFilesRetrieveDocs(t *testing.T) {
+	reply, mine, other := twoChats(t, retrievingModel(t))
+	if got := reply(mine, "출장비 규정을 찾아 줘"); !strings.Contains(got, "10만원") {
 		t.Fatalf("retrieve_docs in its conversation: %q", got)
 	}
-	if _, got := reply(other, "출장비 규정을 찾아 줘"); strings.Contains(got, "10만원") {
+	if got := reply(other, "출장비 규정을 찾아 줘"); strings.Contains(got, "10만원") {
 		t.Fatalf("retrieve_docs in another conversation found it: %q", got)
 	}
 }
@@ -195,29 +207,11 @@ func TestAttachedFilesSearchedUpFront(t *testing.T) {
 		}
 		return ollamatest.Reply{Text: "read nothing"}
 	})
-	a, events := openTestApp(t, fake, "llama3.2:3b")
-	c, k := &ChatService{a}, &KnowledgeService{a}
-	reply := func(session, text string) (string, string) {
-		t.Helper()
-		ack, err := c.Send(session, text, api.SendOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := events.finished(t, ack.TurnID)
-		a.agent.Wait()
-		return ack.SessionID, m.Content
-	}
-	mine, _ := reply("", "hello")
-	other, _ := reply("", "hello too")
-	id, err := k.Attach(mine, "출장규정.md", base64.StdEncoding.EncodeToString([]byte("# 출장 규정\n\n출장비는 하루 10만원까지 지원합니다.\n")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
-	if _, got := reply(mine, "출장비 규정 요약해 줘"); got != "read the file" {
+	reply, mine, other := twoChats(t, fake)
+	if got := reply(mine, "출장비 규정 요약해 줘"); got != "read the file" {
 		t.Fatalf("the conversation with the file: %q", got)
 	}
-	if _, got := reply(other, "출장비 규정 요약해 줘"); got != "read nothing" {
+	if got := reply(other, "출장비 규정 요약해 줘"); got != "read nothing" {
 		t.Fatalf("a conversation without files: %q", got)
 	}
 }

@@ -98,7 +98,7 @@ func ruledPageText(gs []glyph, rules []rule) string {
 	}
 	var sb strings.Builder
 	if len(rules) > 0 && groups[0] != nil {
-		groups[0] = ruledRows(groups[0], rules)
+		groups[0] = openRows(ruledRows(groups[0], rules), rules)
 	}
 	for _, q := range order {
 		var w textWriter

@@ -86,6 +86,54 @@ td.item { text-align: left; width: 45mm }
 	checkRuledRows(t, pages[0].Text, append(ruledRowsKo, ruledRowsEn...))
 }
 
+// TestOpenTableChromium prints an HTML table with only a border under each
+// row (no vertical rule, none above the header), whose first column wraps
+// and whose other cells are centred, with Chromium: its rows are read
+// from the rules and its columns from the glyphs (open.go).
+func TestOpenTableChromium(t *testing.T) {
+	browser := chromium(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html><head><meta charset="utf-8"><style>
+body { font-family: 'Noto Sans CJK KR', sans-serif; font-size: 10pt; word-break: keep-all }
+table { border-collapse: collapse; margin: 12px 0 } tr { border-bottom: 1px solid #000 }
+td, th { padding: 3px 8px; text-align: center; vertical-align: middle }
+td.item { text-align: left; width: 45mm }
+</style></head><body><p>점검 결과표</p>`)
+	for _, rows := range [][][]string{ruledRowsKo, ruledRowsEn} {
+		b.WriteString("<table>")
+		for i, r := range rows {
+			b.WriteString("<tr>")
+			for j, c := range r {
+				switch {
+				case i == 0:
+					fmt.Fprintf(&b, "<th>%s</th>", c)
+				case j == 0:
+					fmt.Fprintf(&b, `<td class="item">%s</td>`, c)
+				default:
+					fmt.Fprintf(&b, "<td>%s</td>", c)
+				}
+			}
+			b.WriteString("</tr>")
+		}
+		b.WriteString("</table><p>점검자는 결과를 기록한다.</p>")
+	}
+	b.WriteString("</body></html>")
+	src := filepath.Join(dir, "open.html")
+	if err := os.WriteFile(src, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pdf := filepath.Join(dir, "open.pdf")
+	if err := printPDF(context.Background(), browser, src, pdf); err != nil {
+		t.Fatal(err)
+	}
+	pages, err := newTestExtractor(t).ExtractFile(context.Background(), pdf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRuledRows(t, pages[0].Text, append(ruledRowsKo, ruledRowsEn...))
+}
+
 // TestRuledTableLibreOffice prints a Writer table with 0.5 pt borders whose
 // first column wraps and whose other cells are centred, with LibreOffice.
 func TestRuledTableLibreOffice(t *testing.T) {

@@ -1,0 +1,193 @@
+package pdftext
+
+import (
+	"strings"
+	"testing"
+)
+
+// openTable is a table ruled only horizontally, as glyphs: a caption
+// above it, a header row, and two rows whose first cell wraps onto two
+// lines beside one-line cells (top-aligned, as LaTeX's p{} column sets
+// them, or centred), a sentence under it. Its rules are those of style.
+func openTable(centred bool) []glyph {
+	var gs []glyph
+	add := func(text string, x, base float64) {
+		if len(gs) > 0 {
+			gs = append(gs, brk())
+		}
+		gs = append(gs, glyphLine(text, x, base, nil)...)
+	}
+	add("표 1. 점검 결과", 20, 750)
+	add("점검 항목", 25, 722)
+	add("수량", 170, 722)
+	add("비고", 240, 722)
+	at := func(base float64) float64 {
+		if centred {
+			return base - 7
+		}
+		return base
+	}
+	add("전기 설비 절연 저항,", 25, 700)
+	add("누전 차단기 작동 여부", 25, 686)
+	add("12", 172, at(700))
+	add("양호", 240, at(700))
+	add("소화기 압력 게이지,", 25, 664)
+	add("호스 연결 상태", 25, 650)
+	add("3", 175, at(664))
+	add("교체", 240, at(664))
+	add("점검자는 결과를 기록한다.", 20, 620)
+	return gs
+}
+
+var openWant = strings.Join([]string{
+	"표 1. 점검 결과",
+	"점검 항목 | 수량 | 비고",
+	"전기 설비 절연 저항, 누전 차단기 작동 여부 | 12 | 양호",
+	"소화기 압력 게이지, 호스 연결 상태 | 3 | 교체",
+	"점검자는 결과를 기록한다.",
+}, "\n")
+
+// TestOpenRows reads a table ruled only horizontally row by row, each
+// cell's lines together: booktabs' three rules (a body of rows told apart
+// by their lines) and a rule under every row (HTML's border-bottom, the
+// one-line cells centred); tables without the evidence read as before.
+func TestOpenRows(t *testing.T) {
+	booktabs := []rule{hRule(735, 20, 290), hRule(715, 20, 290), hRule(642, 20, 290)}
+	everyRow := []rule{hRule(715, 20, 290), hRule(678, 20, 290), hRule(642, 20, 290)}
+	for _, tc := range []struct {
+		name    string
+		centred bool
+		rules   []rule
+	}{
+		{"booktabs", false, booktabs},
+		{"booktabs with a double top rule", false, append(booktabs, hRule(736.5, 20, 290))},
+		{"a rule under every row, cells centred", true, everyRow},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gs := openTable(tc.centred)
+			if got := nonEmptyLines(ruledPageText(gs, joinRules(tc.rules))); got != openWant {
+				t.Errorf("got\n%s\nwant\n%s", got, openWant)
+			}
+		})
+	}
+
+	// Without rules the rows read line by line across, as pdftotext
+	// reads them: the first cell is cut.
+	if got := strings.ReplaceAll(pageText(openTable(false)), cellSep, " "); !strings.Contains(got, "저항, 12 양호\n누전 차단기") {
+		t.Errorf("without rules the rows should read line by line:\n%s", got)
+	}
+
+	// Without the evidence, as without rules.
+	for _, tc := range []struct {
+		name  string
+		gs    []glyph
+		rules []rule
+	}{
+		// One row between the rules is no table.
+		{"one row", openTable(false), []rule{hRule(712, 20, 290), hRule(675, 20, 290)}},
+		// Rules of different lengths bound no slab.
+		{"rules of different lengths", openTable(false), []rule{hRule(735, 20, 290), hRule(642, 20, 200)}},
+		// A chart's labels and, far under them between its gridlines,
+		// the next chart's figures: no cell wraps that far.
+		{"lines a chart apart", chart(), []rule{hRule(735, 20, 290), hRule(660, 20, 290)}},
+		// A page's header and footer rules, far from the lines.
+		{"rules far from the lines", tableOnly(), []rule{hRule(770, 20, 290), hRule(600, 20, 290)}},
+	} {
+		if got, plain := nonEmptyLines(ruledPageText(tc.gs, tc.rules)), nonEmptyLines(pageText(tc.gs)); got != plain {
+			t.Errorf("%s:\n%s\nwant as without rules\n%s", tc.name, got, plain)
+		}
+	}
+
+	// Two columns of prose between two rules: every line has text in
+	// both columns, no line continues another, so no row wraps.
+	var prose []glyph
+	for i := range 6 {
+		if i > 0 {
+			prose = append(prose, brk())
+		}
+		prose = append(prose, glyphLine("왼쪽 단의 본문 줄입니다", 25, 720-14*float64(i), nil)...)
+		prose = append(prose, brk())
+		prose = append(prose, glyphLine("오른쪽 단의 본문 줄", 170, 720-14*float64(i), nil)...)
+	}
+	if got, want := nonEmptyLines(ruledPageText(prose, []rule{hRule(735, 20, 290), hRule(642, 20, 290)})), nonEmptyLines(pageText(prose)); got != want {
+		t.Errorf("two columns of prose between rules:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// chart is a bar chart's labels, its next chart's figures 30 points under
+// them, and that chart's labels.
+func chart() []glyph {
+	var gs []glyph
+	for _, l := range []struct {
+		text string
+		x    float64
+		base float64
+	}{
+		{"CWE-131", 25, 722}, {"CWE-943", 130, 722}, {"CWE-787", 230, 722},
+		{"96", 35, 692}, {"99", 140, 692},
+		{"CWE-022", 25, 672}, {"CWE-090", 130, 672}, {"CWE-078", 230, 672},
+	} {
+		if len(gs) > 0 {
+			gs = append(gs, brk())
+		}
+		gs = append(gs, glyphLine(l.text, l.x, l.base, nil)...)
+	}
+	return gs
+}
+
+// tableOnly is openTable's rows without the caption and the sentence.
+func tableOnly() []glyph {
+	var gs []glyph
+	for _, g := range openTable(false) {
+		if g.gen || (g.lo < 740 && g.lo > 630) {
+			gs = append(gs, g)
+		}
+	}
+	return gs
+}
+
+// BenchmarkPageTextGridOpen lays out BenchmarkPageTextGrid's table (40 ×
+// 200 cells) ruled only horizontally, its first column's cells wrapped
+// onto two lines: a rule under every row, or booktabs' three; beside it,
+// the same glyphs without rules, as the page read before open.go (with
+// rules only horizontal, ruledRows leaves every glyph as it is).
+func BenchmarkPageTextGridOpen(b *testing.B) {
+	var gs []glyph
+	const top, pitch = 3000.0, 28.0
+	for r := range 200 {
+		for c := range 40 {
+			if len(gs) > 0 {
+				gs = append(gs, brk())
+			}
+			cell := "가나"
+			if (r*7+c*3)%5 == 0 {
+				cell = "가나다라마"
+			}
+			y := top - pitch*float64(r)
+			gs = append(gs, glyphLine(cell, 20+60*float64(c), y, nil)...)
+			if c == 0 {
+				gs = append(append(gs, brk()), glyphLine("바사", 20, y-14, nil)...)
+			}
+		}
+	}
+	var everyRow []rule
+	for r := range 201 {
+		everyRow = append(everyRow, hRule(top+10-pitch*float64(r), 15, 15+60*40))
+	}
+	booktabs := []rule{hRule(top+10, 15, 15+60*40), hRule(top+10-pitch, 15, 15+60*40), hRule(top+10-pitch*200, 15, 15+60*40)}
+	b.Run("as before (no rules read)", func(b *testing.B) {
+		for b.Loop() {
+			pageText(gs)
+		}
+	})
+	b.Run("a rule under every row", func(b *testing.B) {
+		for b.Loop() {
+			ruledPageText(gs, everyRow)
+		}
+	})
+	b.Run("booktabs", func(b *testing.B) {
+		for b.Loop() {
+			ruledPageText(gs, booktabs)
+		}
+	})
+}

@@ -41,6 +41,7 @@ export default defineConfig({
   test: {
     environment: "happy-dom",
     include: ["src/**/*.test.ts"],
+    setupFiles: ["src/testing/waitfor.ts"],
   },
   resolve: process.env.VITEST ? { conditions: ["browser"] } : undefined,
 });

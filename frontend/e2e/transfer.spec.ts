@@ -93,6 +93,9 @@ test("export a conversation and every one, import them elsewhere, refuse a bad f
         assert.ok(a.y + a.height <= b.y || b.y + b.height <= a.y, `toasts overlap: ${JSON.stringify([a, b])}`);
       }
     }
+    // Below the header, in the page's flow: the page moves down, nothing is covered.
+    const [bar, page, err] = await Promise.all(["header.topbar", ".content", ".toast.error"].map((s) => ko.locator(s).boundingBox()));
+    assert.ok(bar && page && err && err.y >= bar.y + bar.height && err.y + err.height <= page.y, `the error covers the header or the page: ${JSON.stringify({ bar, page, err })}`);
     await screenshotSizes(ko, "transfer-5-refused-ko");
     assert.equal(await ko.locator(".sidebar li").count(), 1, "the refused file added nothing");
   } finally {

@@ -119,3 +119,56 @@ describe("a conversation's own settings with changes not saved", () => {
     expect(fake.calls.some((c) => c.method === "SetSettings")).toBe(false);
   });
 });
+
+// Both dialogs share one DiscardGuard (lib/discard.svelte.ts): the same walk
+// through the question, in each dialog and each language.
+describe("the discard question, the same in both dialogs", () => {
+  const dialogs = {
+    settings: { open: async () => void (await openSettings()), field: "#set-tune-prompt" },
+    conversation: {
+      open: async () => {
+        await send("hello");
+        await vi.waitFor(() => expect(document.querySelector("[data-testid='conv-settings']")).not.toBeNull(), { timeout: 5000 });
+        click("[data-testid='conv-settings']");
+        await vi.waitFor(() => expect(document.querySelector("dialog[open] #conv-tune-prompt")).not.toBeNull(), { timeout: 5000 });
+        toggle($("#conv-tune-prompt").parentElement!.querySelector("input[type='checkbox']") as HTMLInputElement, true);
+      },
+      field: "#conv-tune-prompt",
+    },
+  };
+  const words = { en: ["Discard your changes?", "Keep editing"], ko: ["바꾼 내용을 버릴까요?", "계속 수정"] };
+  const focused = (cls: string) => document.activeElement?.classList.contains(cls) ?? false;
+
+  for (const [name, d] of Object.entries(dialogs)) {
+    for (const language of ["en", "ko"] as const) {
+      it(`${name} (${language}): asks, keeps the focus where the next key is safe, goes back, discards when told`, async () => {
+        await start({ settings: { language, system_prompt: "Be kind." } });
+        await d.open();
+        fill(d.field, "Answer like a pirate.");
+
+        escape();
+        expect($("dialog[open] .discard").textContent).toContain(words[language][0]);
+        expect($("dialog[open] .discard .keep").textContent).toBe(words[language][1]);
+        await vi.waitFor(() => expect(focused("keep")).toBe(true), { timeout: 5000 });
+        // A second Escape goes back to the form, the focus on Cancel.
+        escape();
+        expect(document.querySelector("dialog[open] .discard")).toBeNull();
+        await vi.waitFor(() => expect(focused("cancel")).toBe(true), { timeout: 5000 });
+        // Cancel asks too; Keep editing also goes back to Cancel.
+        click("dialog[open] footer .cancel");
+        await vi.waitFor(() => expect(focused("keep")).toBe(true), { timeout: 5000 });
+        click("dialog[open] .discard .keep");
+        await vi.waitFor(() => expect(focused("cancel")).toBe(true), { timeout: 5000 });
+        expect(($(d.field) as HTMLTextAreaElement).value).toBe("Answer like a pirate.");
+
+        click("dialog[open] footer .cancel");
+        click("dialog[open] .discard .discard-yes");
+        await vi.waitFor(() => expect(dialog()).toBeNull(), { timeout: 5000 });
+        // Opened again, it starts without the question.
+        await (name === "settings" ? openSettings() : (click("[data-testid='conv-settings']"), Promise.resolve()));
+        await vi.waitFor(() => expect(document.querySelector("dialog[open] footer .cancel")).not.toBeNull(), { timeout: 5000 });
+        expect(document.querySelector("dialog[open] .discard")).toBeNull();
+      });
+    }
+  }
+});

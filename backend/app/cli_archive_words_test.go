@@ -36,9 +36,9 @@ func TestExportAndImportSayWhatIsWrongWithTheFile(t *testing.T) {
 		{"en_US.UTF-8", []string{"import", missing}, []string{"wayfinder: There is no file " + missing + ".", "next step: Check the path; `wayfinder export --format json -o FILE` makes a file to import."}},
 		{"ko_KR.UTF-8", []string{"import", missing}, []string{"wayfinder: " + missing + " 파일이 없습니다.", "다음 단계: 경로를 확인하세요."}},
 		{"ko_KR.UTF-8", []string{"import", files}, []string{"wayfinder: " + files + "은(는) 파일이 아니라 폴더입니다."}},
-		{"en_US.UTF-8", []string{"import", notExport}, []string{"wayfinder: This file cannot be imported: it is not a Wayfinder conversation export", "next step: Import a file made by `wayfinder export --format json` or by Export in the window"}},
+		{"en_US.UTF-8", []string{"import", notExport}, []string{"wayfinder: This file cannot be imported: it is not a Wayfinder conversation export", "next step: Import a JSON file made by `wayfinder export --format json` or by the app's Export"}},
 		{"ko_KR.UTF-8", []string{"import", notExport}, []string{"wayfinder: Wayfinder 대화 내보내기 파일이 아니어서 아무것도 가져오지 않았습니다.",
-			"다음 단계: `wayfinder export --format json`이나 창의 내보내기로 만든 JSON 파일을 가져오세요. Markdown 내보내기는 읽기용이라 가져올 수 없습니다."}},
+			"다음 단계: `wayfinder export --format json`이나 앱의 내보내기로 만든 JSON 파일을 가져오세요. Markdown 내보내기는 읽기용이라 가져올 수 없습니다."}},
 	} {
 		t.Run(fmt.Sprintf("%d %s %s", i, tt.lang[:2], tt.args[0]), func(t *testing.T) {
 			t.Setenv("LC_ALL", tt.lang)

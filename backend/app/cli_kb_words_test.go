@@ -156,11 +156,11 @@ func TestErrorWords(t *testing.T) {
 		message, hint string
 	}{
 		{"missing ko", api.ErrorInfo{Code: api.ErrModelMissing, Message: "The model \"bge-m3\" is not installed in Ollama.", Hint: "ollama pull bge-m3", Args: map[string]string{"model": "bge-m3"}}, 1,
-			"이 컴퓨터의 Ollama에 bge-m3 모델이 없습니다.", "설정 › 모델 내려받기에서 받거나, 터미널에서 `ollama pull bge-m3` 명령을 실행하세요."},
+			"이 컴퓨터의 Ollama에 bge-m3 모델이 없습니다.", "`ollama pull bge-m3` 명령을 실행하거나, 이미 있는 모델을 --model(임베딩은 --embed-model)로 고르세요. `ollama list`가 있는 모델을 보여 줍니다."},
 		{"missing en", api.ErrorInfo{Code: api.ErrModelMissing, Message: "x", Hint: "y", Args: map[string]string{"model": "bge-m3"}}, 0,
-			"bge-m3 is not in Ollama on this computer.", "Download it under Settings › Download a model, or run `ollama pull bge-m3` in a terminal."},
+			"bge-m3 is not in Ollama on this computer.", "Run `ollama pull bge-m3`, or choose a model you have with --model (--embed-model for embeddings); `ollama list` shows them."},
 		{"no host", api.ErrorInfo{Code: api.ErrOllamaUnreachable, Message: "Cannot reach.", Hint: "Start it.", Args: map[string]string{"host": ""}}, 1,
-			"Ollama에 연결할 수 없습니다. (Cannot reach.)", "Ollama를 실행하세요(`ollama serve`를 실행하거나 Ollama 앱을 여세요). 설치되어 있지 않다면 https://ollama.com/download 에서 받으세요. Ollama가 다른 컴퓨터에서 실행 중이면 설정에서 Ollama 호스트를 바꾸세요."},
+			"Ollama에 연결할 수 없습니다. (Cannot reach.)", cliHintText["error.ollama_unreachable.advice"][1]},
 		{"other code", api.ErrorInfo{Code: api.ErrInternal, Message: "boom", Hint: "h"}, 1, "boom", "h"},
 		{"no detail ko", api.ErrorInfo{Code: api.ErrStreamDropped, Message: "the stream ended early: unexpected EOF", Hint: "Send it again."}, 1,
 			"응답이 끝나기 전에 끊겼습니다. (the stream ended early: unexpected EOF)", "Ollama가 아직 실행 중인지 확인한 뒤(`ollama ps`) 메시지를 다시 보내세요."},
@@ -171,7 +171,7 @@ func TestErrorWords(t *testing.T) {
 		{"folder en", api.ErrorInfo{Code: api.ErrFolderNotFound, Message: "There is no folder /nope.", Args: map[string]string{"path": "/nope"}}, 0,
 			"There is no folder /nope.", "Check the path, and give the folder's full path: `wayfinder folders add ~/Documents`."},
 		{"ollama refused ko: by its case", api.ErrorInfo{Code: api.ErrInvalidInput, Message: "Ollama refused the request: 400 Bad Request: \"bge-m3\" does not support chat", Hint: "Check the model chosen in Settings; updating Ollama may help.", Args: map[string]string{"case": "ollama_rejected", "reason": "400 Bad Request"}}, 1,
-			"Ollama가 요청을 거부했습니다. (Ollama refused the request: 400 Bad Request: \"bge-m3\" does not support chat)", "대화 모델(--model 또는 설정에서 고른 모델)을 확인하세요. 임베딩 모델이 아니라 대화하는 모델이어야 합니다. Ollama를 업데이트하면 나아질 수도 있습니다."},
+			"Ollama가 요청을 거부했습니다. (Ollama refused the request: 400 Bad Request: \"bge-m3\" does not support chat)", cliHintText["error.invalid_input.case.ollama_rejected.hint"][1]},
 		{"invalid input without a known case keeps its words", api.ErrorInfo{Code: api.ErrInvalidInput, Message: "bad", Hint: "h", Args: map[string]string{"case": "nope"}}, 1, "bad", "h"},
 		{"disk full ko", api.ErrorInfo{Code: api.ErrDiskFull, Message: "The disk is full.", Args: map[string]string{"dir": "/data"}}, 1,
 			"데이터 폴더가 있는 디스크가 가득 찼습니다: /data", "그 디스크의 공간을 비운 뒤(휴지통 비우기, 필요 없는 큰 파일 지우기) 다시 시도하세요. 전에 저장한 내용은 그대로 있습니다."},

@@ -185,10 +185,26 @@ func reasonLine(errText string, r *api.FileReason, lang int) string {
 // buttons ("choose the folder with Choose…"): the command line's way.
 var cliHintText = map[string][2]string{
 	"error.folder_not_found.hint": {"Check the path, and give the folder's full path: `wayfinder folders add ~/Documents`.", "경로를 확인하고 폴더의 전체 경로를 적으세요: `wayfinder folders add ~/Documents`"},
-	"error.invalid_input.case.ollama_rejected.hint": {"Check the chat model (--model, or the one chosen in Settings): it must be one that chats, not an embedding model; updating Ollama may help.",
-		"대화 모델(--model 또는 설정에서 고른 모델)을 확인하세요. 임베딩 모델이 아니라 대화하는 모델이어야 합니다. Ollama를 업데이트하면 나아질 수도 있습니다."},
-	"error.import_not_export.hint": {"Import a JSON file made by `wayfinder export --format json` or by Export in the window; Markdown exports are for reading and cannot be imported.",
-		"`wayfinder export --format json`이나 창의 내보내기로 만든 JSON 파일을 가져오세요. Markdown 내보내기는 읽기용이라 가져올 수 없습니다."},
+	"error.invalid_input.case.ollama_rejected.hint": {"Check the chat model (`wayfinder doctor` names the one in effect; --model chooses another): it must be one that chats, not an embedding model; updating Ollama may help.",
+		"대화 모델을 확인하세요(`wayfinder doctor`가 지금 쓰는 모델을 알려 주고, --model로 다른 모델을 고릅니다). 임베딩 모델이 아니라 대화하는 모델이어야 합니다. Ollama를 업데이트하면 나아질 수도 있습니다."},
+	// The window's hints for these point at its Settings; a terminal has
+	// flags, environment variables and commands instead.
+	"error.ollama_unreachable.advice": {"Start Ollama (run `ollama serve`, or open the Ollama app); if it is not installed, get it from https://ollama.com/download. If Ollama runs elsewhere, give its address with --ollama-host http://HOST:11434 or the OLLAMA_HOST environment variable; `wayfinder doctor` checks it.",
+		"Ollama를 실행하세요(`ollama serve`를 실행하거나 Ollama 앱을 여세요). 설치되어 있지 않다면 https://ollama.com/download 에서 받으세요. Ollama가 다른 컴퓨터에서 실행 중이면 --ollama-host http://HOST:11434나 OLLAMA_HOST 환경 변수로 주소를 알려 주세요. `wayfinder doctor`로 확인할 수 있습니다."},
+	"error.model_missing.hint": {"Run `ollama pull {model}`, or choose a model you have with --model (--embed-model for embeddings); `ollama list` shows them.",
+		"`ollama pull {model}` 명령을 실행하거나, 이미 있는 모델을 --model(임베딩은 --embed-model)로 고르세요. `ollama list`가 있는 모델을 보여 줍니다."},
+	"error.model_no_tools.advice": {"Run with --model set to a chat model that can use tools, for example `ollama pull llama3.2:3b`, then --model llama3.2:3b; `wayfinder doctor` says what each model can do.",
+		"도구를 쓸 수 있는 채팅 모델을 --model로 고르세요. 예: `ollama pull llama3.2:3b` 뒤에 --model llama3.2:3b. `wayfinder doctor`가 모델마다 할 수 있는 것을 알려 줍니다."},
+	"error.model_out_of_memory.advice": {"Run with a smaller chat model (--model), or name one with --fallback-model that answers when this one cannot run.",
+		"더 작은 채팅 모델을 --model로 고르거나, 이 모델을 실행할 수 없을 때 답할 모델을 --fallback-model로 지정하세요."},
+	"error.folder_not_granted.hint": {"`wayfinder folders list` shows the folders Wayfinder may read; `wayfinder folders add PATH` grants one.",
+		"`wayfinder folders list`가 읽어도 되는 폴더를 보여 주고, `wayfinder folders add 경로`로 폴더를 허용합니다."},
+	// What to do when an error's own hint points at the window and the
+	// command line has no words of its own for it (windowHint).
+	"report.doctor": {"Run `wayfinder doctor` to check Ollama, the models and the data folder; --ollama-host (or OLLAMA_HOST), --model and --embed-model change them for one run.",
+		"`wayfinder doctor`로 Ollama, 모델, 데이터 폴더를 확인하세요. --ollama-host(또는 OLLAMA_HOST), --model, --embed-model로 한 번 실행할 때만 바꿀 수 있습니다."},
+	"error.import_not_export.hint": {"Import a JSON file made by `wayfinder export --format json` or by the app's Export; Markdown exports are for reading and cannot be imported.",
+		"`wayfinder export --format json`이나 앱의 내보내기로 만든 JSON 파일을 가져오세요. Markdown 내보내기는 읽기용이라 가져올 수 없습니다."},
 	"error.import_invalid.advice": {"Nothing was imported. Export the conversations again, or correct the file where the message says.",
 		"대화를 다시 내보내거나, 괄호 안의 내용이 가리키는 곳을 고치세요."},
 }
@@ -238,5 +254,14 @@ func errorWords(info api.ErrorInfo, lang int) (message, hint string) {
 			break
 		}
 	}
+	if windowWords.MatchString(hint) {
+		hint = cliHintText["report.doctor"][lang]
+	}
 	return message, hint
 }
+
+// windowWords finds a hint that sends the person to the window (its
+// Settings, a button) where a terminal has none: errorWords says
+// "report.doctor" instead, so that no code, worded or not, leaves the
+// command line pointing nowhere.
+var windowWords = regexp.MustCompile(`Settings|in the window|설정 화면|설정에서|설정 ›|설정 →|설정이나|창의 |창에서`)

@@ -282,7 +282,7 @@ func TestDoctorWithNoHostUp(t *testing.T) {
 		"\n    " + urls[1] + ": list: ollama is not reachable: ",
 		"connection refused",
 		"fix: start Ollama on each of them (`ollama serve`",
-		"check the addresses in Settings or --ollama-host",
+		"check the addresses in --ollama-host or OLLAMA_HOST",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("doctor lacks %q:\n%s", want, out)

@@ -307,10 +307,11 @@ func report(w io.Writer, cmd string, lang func() int, err error) int {
 	info := describe(err)
 	// In Korean the errors the window words (Ollama away, a model
 	// missing, a full disk…) are said as it says them; English keeps the
-	// backend's own words, which name the command-line flags.
-	message, hint := info.Message, info.Hint
-	if l := lang(); l == 1 {
-		message, hint = errorWords(info, l)
+	// backend's own sentence. The next step is the command line's in both
+	// (errorWords: a flag, a command, never the window's Settings).
+	message, hint := errorWords(info, lang())
+	if lang() == 0 {
+		message = info.Message
 	}
 	fmt.Fprintln(w, "wayfinder:", message)
 	if hint != "" {

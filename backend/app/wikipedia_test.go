@@ -95,7 +95,7 @@ func TestDoctorChecksTheZIMFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, _ = wayfinder(t, "--data-dir", dir, "doctor")
-	if code != 1 || !strings.Contains(out, "✗ search_wikipedia cannot read its ZIM file "+file+": not a ZIM file") || !strings.Contains(out, "Settings → Wikipedia") {
+	if code != 1 || !strings.Contains(out, "✗ search_wikipedia cannot read its ZIM file "+file+": not a ZIM file") || !strings.Contains(out, "--wikipedia-zim FILE") {
 		t.Fatalf("doctor with a damaged file: exit %d\n%s", code, out)
 	}
 }

@@ -34,6 +34,9 @@ type session struct {
 	// SettingsJSON holds the conversation's api.ConversationSettings; ""
 	// follows the global settings.
 	SettingsJSON string `gorm:"column:settings_json"`
+	// TitleRenamed: the person chose the title (RenameSession); else it
+	// is the first message's (TitleFrom), made again when that changes.
+	TitleRenamed bool
 }
 
 type message struct {
@@ -98,27 +101,18 @@ func migrations() []Migration {
 		{Version: 6, Name: "tool grants kept with what provides the tool", Up: func(tx *gorm.DB) error {
 			return tx.Exec(`ALTER TABLE tool_grants ADD COLUMN origin TEXT NOT NULL DEFAULT ''`).Error
 		}},
+		{Version: 7, Name: "titles the person chose told from automatic ones", Up: migrateTitleRenamed},
 	}
 }
 
 // NewID returns a time-sortable id.
 func NewID() string { return uuid.Must(uuid.NewV7()).String() }
 
-// TitleFrom is a conversation's title made from its first message: the
-// words on one line, at most 60 characters.
-func TitleFrom(text string) string {
-	title := strings.Join(strings.Fields(text), " ")
-	if utf8.RuneCountInString(title) > 60 {
-		title = string([]rune(title)[:60]) + "…"
-	}
-	return title
-}
-
-// CreateSession starts a conversation titled title; "" leaves the title to
-// its first message (StartTurn).
+// CreateSession starts a conversation titled title, which its messages
+// never change; "" leaves the title to its first message (StartTurn).
 func (s *Store) CreateSession(ctx context.Context, title string) (api.Session, error) {
 	now := time.Now().UTC()
-	row := session{ID: NewID(), Title: title, CreatedAt: now, UpdatedAt: now}
+	row := session{ID: NewID(), Title: title, CreatedAt: now, UpdatedAt: now, TitleRenamed: title != ""}
 	if err := s.db.WithContext(ctx).Create(&row).Error; err != nil {
 		return api.Session{}, fmt.Errorf("create session: %w", err)
 	}
@@ -181,7 +175,7 @@ func (s *Store) RenameSession(ctx context.Context, id, title string) (api.Sessio
 		return api.Session{}, api.NewError(api.ErrTitleTooLong, fmt.Sprintf("The title is %d characters long; at most %d fit.", n, MaxTitleLen), "Shorten it.").
 			With("n", strconv.Itoa(n), "max", strconv.Itoa(MaxTitleLen))
 	}
-	if err := s.update(ctx, id, map[string]any{"title": title}); err != nil {
+	if err := s.update(ctx, id, map[string]any{"title": title, "title_renamed": true}); err != nil {
 		return api.Session{}, fmt.Errorf("rename session: %w", err)
 	}
 	return s.Session(ctx, id)
@@ -347,9 +341,12 @@ func (s *Store) StartTurn(ctx context.Context, newTitle string, user, reply api.
 			values := map[string]any{"updated_at": now, "pending_approval": false}
 			if user.Decision == nil {
 				values["pending_version"] = ""
-				// A conversation made before its first message (for files
-				// attached in a new chat) is titled by that message.
-				values["title"] = gorm.Expr("CASE WHEN title = '' AND NOT EXISTS (SELECT 1 FROM messages WHERE messages.session_id = sessions.id) THEN ? ELSE title END", TitleFrom(user.Content))
+				// A conversation's first message titles it: one made
+				// before it (files attached in a new chat), and one whose
+				// only message was edited (EditLast removed it first), so
+				// the title follows the new words; never a title the
+				// person chose.
+				values["title"] = gorm.Expr("CASE WHEN NOT title_renamed AND NOT EXISTS (SELECT 1 FROM messages WHERE messages.session_id = sessions.id) THEN ? ELSE title END", TitleFrom(user.Content))
 			}
 			res := q.Updates(values)
 			if res.Error != nil {
@@ -754,7 +751,8 @@ func (s *Store) ImportSession(ctx context.Context, sess api.Session, msgs []api.
 			return err
 		}
 		row := session{ID: sess.ID, Title: sess.Title, CreatedAt: sess.CreatedAt.UTC(), UpdatedAt: sess.UpdatedAt.UTC(),
-			PendingApproval: sess.PendingApproval, Model: strings.TrimSpace(sess.Model), SettingsJSON: enc}
+			PendingApproval: sess.PendingApproval, Model: strings.TrimSpace(sess.Model), SettingsJSON: enc,
+			TitleRenamed: sess.Title != "" && sess.Title != TitleFrom(firstUserText(msgs))}
 		if err := tx.Create(&row).Error; err != nil {
 			return err
 		}

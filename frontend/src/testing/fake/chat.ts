@@ -147,6 +147,8 @@ export class FakeChat extends FakeMCP {
   }
 
   decisions: ApprovalDecision[] = [];
+  /** renamed holds the conversations the person titled (Rename). */
+  renamed = new Set<string>();
 
   private rerun(sid: string, text: string | null): SendAck {
     const msgs = this.messages.get(sid);
@@ -159,6 +161,13 @@ export class FakeChat extends FakeMCP {
     const now = new Date(Date.now() + this.seq).toISOString();
     const user: Message = text === null ? msgs[i]! : { id: this.id("m"), session_id: sid, role: "user", content: prompt, status: "complete", created_at: now };
     msgs.splice(text === null ? i + 1 : i);
+    const made = this.sessions.find((x) => x.id === sid);
+    if (text !== null && i === 0 && made && !this.renamed.has(sid)) {
+      // As store.StartTurn does: an edit of the only message titles the
+      // conversation after the new words, unless the person renamed it.
+      made.title = text.slice(0, 40);
+      this.emit("chat.sessions", { session_id: sid });
+    }
     const asst: Message = { id: this.id("m"), session_id: sid, role: "assistant", content: "", status: "streaming", created_at: now };
     if (earlier.length) asst.variants = earlier;
     if (text !== null) msgs.push(user);
@@ -360,6 +369,7 @@ export class FakeChat extends FakeMCP {
     const s = this.sessions.find((x) => x.id === id);
     if (!s) throw new ApiError({ code: "not_found", message: "session not found" });
     s.title = title;
+    this.renamed.add(id);
     return { ...s };
   }
   "ChatService.Delete"(id: string): void {

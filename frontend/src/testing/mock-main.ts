@@ -3,6 +3,7 @@
 // ?scenario=chat|empty|unreachable|model_missing|xss|long|tool (every message asks to run read_file)  &lang=ko  &theme=dark
 // &fallback=MODEL (the chosen model qwen3:4b is not installed: MODEL answers)
 // &revoked=1 (folders an older version had made readable on import)
+// &listfails=1 (Ollama answers, its model list does not: the picker can't check the model)
 import { mount } from "svelte";
 import "../app.css";
 import App from "../App.svelte";
@@ -26,10 +27,12 @@ const ANSWER = [
   "More at [the CapCut site](https://www.capcut.com).",
 ].join("\n");
 
+const LIST_FAILS = { code: "ollama_error", message: "list: 500 Internal Server Error" } as const;
 const fake = new FakeBackend({
   reachable: scenario !== "unreachable",
   // With a fallback the chosen model is missing, as Status then says.
-  modelInstalled: scenario !== "model_missing" && !q.get("fallback"),
+  modelInstalled: scenario !== "model_missing" && !q.get("fallback") && !q.get("listfails"),
+  modelsError: q.get("listfails") ? LIST_FAILS : undefined,
   reply: () => (scenario === "xss" ? XSS : ANSWER),
   tokenDelayMs: Number(q.get("delay") ?? "15"),
   failWith:
@@ -57,6 +60,7 @@ const fake = new FakeBackend({
     : undefined,
 });
 
+if (q.get("listfails")) fake.status.error = { ...LIST_FAILS };
 const day = (d: number) => new Date(Date.now() - d * 86400_000).toISOString();
 fake.docs.push(
   { id: "doc-1", title: "휴가 규정.pdf", source: "/home/you/docs/휴가 규정.pdf", kind: "pdf", size: 482_113, pages: 12, chunks: 57, created_at: day(3), updated_at: day(3) },

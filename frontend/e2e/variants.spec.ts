@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { GREETING, lastReply, openPage, screenshotSizes, script, send, waitReady, withWorld } from "./harness.ts";
+import { GREETING, fail, lastReply, openPage, resetFake, screenshotSizes, script, send, waitReady, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -71,4 +71,25 @@ test("an edited last message replaces the old question and answer on screen", as
   await waitReady(page);
   await page.waitForSelector("article[data-role='assistant'] .md");
   assert.deepEqual(await shown(), ["user: 부산 인구는?", `assistant: ${GREETING}`], "the same after a reload");
+});
+
+// A failed reply offers one way to ask again: its error's "다시 시도" (what
+// the advice says to do), not a "다시 생성" beside it doing the same.
+test("a failed reply offers one action, the error's own Try again", async () => {
+  const page = await openPage(w.browser, w.app.url, "ko-KR", { width: 800, height: 700 });
+  await page.click("button.new");
+  await fail(w.fake, "/api/chat", -1, { kind: "http_500" });
+  try {
+    await page.fill("#composer-input", "오늘 일정을 정리해 줘");
+    await page.press("#composer-input", "Enter");
+    await page.waitForSelector("article[data-role='assistant'][data-status='error'] [role=alert] button", { timeout: 60_000 });
+  } finally {
+    await resetFake(w.fake);
+  }
+  const failed = page.locator("article[data-role='assistant'][data-status='error']");
+  assert.equal(await failed.locator("[role=alert] button").textContent(), "다시 시도");
+  assert.equal(await page.locator("button.regenerate").count(), 0, "no second button doing the same");
+  await screenshotSizes(page, "failed-reply-ko");
+  await failed.locator("[role=alert] button").click();
+  await page.waitForFunction((g) => [...document.querySelectorAll("article[data-role='assistant'][data-status='complete'] .md")].some((m) => m.textContent?.trim() === g), GREETING, { timeout: 60_000 });
 });

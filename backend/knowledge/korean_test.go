@@ -40,7 +40,7 @@ func rankSet(tb testing.TB, kb *Base, set knowledgetest.QuestionSet, opts Search
 }
 
 // TestKoreanRetrieval holds keyword-only retrieval on the Korean set at
-// what it reaches (README.md, "Korean question set"): recall@5 0.934 on the
+// what it reaches (keyword/README.md, "Korean question set"): recall@5 0.934 on the
 // questions the analyzer was chosen on and 0.920 on the held-out ones it
 // never was (an answer in the top five for 0.925 of them; through the CLI
 // 0.932 and 0.920). Issue 18's goal is 0.99; the misses are mostly
@@ -94,7 +94,7 @@ func koreanParts(all []string, only string) []string {
 // documents people import are: the answer must be found although its words
 // are spread over chunks and the other chunks of its page compete for the
 // top five. It holds ours against the plain bigram BM25 over whole pages,
-// which sees each page as one text (README.md, "Pages of several chunks").
+// which sees each page as one text (keyword/README.md, "Pages of several chunks").
 func TestKoreanPagesRetrieval(t *testing.T) {
 	dir := writePageSet(t, koreanSet)
 	e := newEnv(t)

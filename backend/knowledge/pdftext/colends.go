@@ -4,7 +4,7 @@ package pdftext
 // cross it (a heading above the columns, a table or a footnote under the
 // shorter one), so its ends are trimmed to the lines that belong to a
 // column, and the longer column's tail is told from what is set under it
-// (backend/knowledge/README.md, "Where two columns end").
+// (backend/knowledge/pdftext/README.md, "Where two columns end").
 
 import (
 	"math"

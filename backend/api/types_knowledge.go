@@ -72,6 +72,10 @@ type KBDocument struct {
 	// by its meaning once none does (EventEmbeddingProgress counts them
 	// down). Set by the library's list (Documents) and Attached.
 	Pending int `json:"pending,omitempty"`
+	// EmbedPaused: the person stopped the file's embedding, and its
+	// Pending passages wait until ResumeEmbedding (or the next start of
+	// Wayfinder) instead of being embedded in the background.
+	EmbedPaused bool `json:"embed_paused,omitempty"`
 }
 
 // LibraryFile is a conversation's file added to the library

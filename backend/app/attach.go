@@ -42,12 +42,12 @@ func (k *KnowledgeService) Attached(sessionID string) ([]api.KBDocument, error) 
 	}
 	// A file whose embedding was left to the background says so, so that
 	// a reopened conversation shows it as the window that attached it did.
-	pending, byDoc := k.app.library.pendingSources(), k.app.library.pendingDocs()
+	pending, byDoc, paused := k.app.library.pendingSources(), k.app.library.pendingDocs(), k.app.library.pausedSources()
 	out := make([]api.KBDocument, len(docs))
 	for i, d := range docs {
 		out[i] = api.KBDocument{ID: d.ID, Title: d.Title, Source: d.Source, Kind: d.Kind, Size: d.FileSize,
 			Pages: d.Pages, Unit: d.Unit, Chunks: d.Chunks, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
-			EmbedPending: pending[d.Source] > 0, Pending: byDoc[d.ID]}
+			EmbedPending: pending[d.Source] > 0, Pending: byDoc[d.ID], EmbedPaused: pending[d.Source] > 0 && paused[d.Source]}
 	}
 	return out, nil
 }
@@ -131,6 +131,7 @@ func (k *KnowledgeService) RemoveAttached(sessionID, source string) error {
 	if err != nil {
 		return err
 	}
+	k.app.library.forgetPaused()
 	if n == 0 {
 		return notAttached(source)
 	}

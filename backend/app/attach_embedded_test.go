@@ -1,27 +1,28 @@
 package app
 
 import (
+	"encoding/base64"
 	"slices"
+	"strings"
 	"testing"
-	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
-	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
 )
 
-// A conversation's file whose embedding was left to the background says
-// so in Attached (a reopened conversation shows it as the window that
-// attached it did), and once the vector index's worker has embedded it
-// the windows are told (knowledge.embedded, with its conversation) and
+// A conversation's file whose embedding the person stopped says so in
+// Attached (a reopened conversation shows it as the window that attached
+// it did): found by its words, its meaning indexing paused. The vector
+// index's worker leaves its passages alone while it embeds another
+// file's, until the person resumes it (ResumeEmbedding); then the windows
+// are told it is embedded (knowledge.embedded, with its conversation) and
 // Attached says it no more.
 //
 // The attachment's own first embedding batch is the one that hangs (not a
-// query's: 0307a82); stopping it leaves its passages pending, and Ollama
-// then fails each of the worker's batches until Reset, so that the file
-// is seen pending before it is embedded.
-func TestAttachedFileSaysItsEmbeddingCaughtUp(t *testing.T) {
-	h := attachWhileEmbeddingHangs(t, ollamatest.Fault{Kind: ollamatest.FaultHTTP500, Message: "busy"})
-	fake, a, events, k, sess, id := h.fake, h.a, h.events, h.k, h.sess, h.id
+// query's: 0307a82), and the person stops it there.
+func TestAttachedFileStoppedWaitsForResume(t *testing.T) {
+	h := attachWhileEmbeddingHangs(t)
+	a, events, k, sess, id := h.a, h.events, h.k, h.sess, h.id
 	if err := k.CancelImport(id); err != nil { // only its embedding stops
 		t.Fatal(err)
 	}
@@ -32,31 +33,111 @@ func TestAttachedFileSaysItsEmbeddingCaughtUp(t *testing.T) {
 		t.Fatalf("attached: %+v, %v", docs, err)
 	}
 	source := docs[0].Source
-	if !docs[0].EmbedPending {
-		t.Fatalf("the file's embedding is left to the background, Attached says it is not: %+v", docs[0])
+	if !docs[0].EmbedPending || !docs[0].EmbedPaused || docs[0].Pending == 0 {
+		t.Fatalf("the person stopped the file's embedding, Attached says %+v; want pending and paused", docs[0])
 	}
+	left := docs[0].Pending
+
+	// Another file's passages wait too: the worker embeds those, and
+	// not a passage of the paused one.
+	other := []vector.Doc{{ID: "other:0", Text: "another file", Metadata: map[string]string{"source": "other.md"}}}
+	if err := a.library.vectors.AddLater(a.ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	events.waitFor(t, api.EventEmbedded, func(p any) bool { return slices.Contains(p.(api.EmbeddingsDone).Sources, "other.md") })
 	ofFile := func(p any) bool {
 		ev := p.(api.EmbeddingsDone)
 		return slices.Contains(ev.Sources, source) && slices.Equal(ev.Conversations, []string{sess.ID})
 	}
 	if n := events.count(api.EventEmbedded, ofFile); n != 0 {
-		t.Fatalf("told %d times the file was embedded while Ollama failed", n)
+		t.Fatalf("told %d times the paused file was embedded", n)
+	}
+	if docs, err := k.Attached(sess.ID); err != nil || docs[0].Pending != left || !docs[0].EmbedPaused {
+		t.Fatalf("attached while paused and another file embedded: %+v, %v; want %d pending, paused", docs, err, left)
 	}
 
-	// Ollama answers again: the worker's next try embeds it (its retries
-	// wait 2 s, doubling).
-	fake.Reset()
-	deadline := time.Now().Add(2 * time.Minute)
-	for events.count(api.EventEmbedded, ofFile) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("never told the file is embedded; events: %+v", events.all(api.EventEmbedded))
-		}
-		time.Sleep(10 * time.Millisecond)
+	if err := k.ResumeEmbedding(source); err != nil {
+		t.Fatal(err)
 	}
-	if docs, err := k.Attached(sess.ID); err != nil || len(docs) != 1 || docs[0].EmbedPending {
+	events.waitFor(t, api.EventEmbedded, ofFile)
+	if docs, err := k.Attached(sess.ID); err != nil || len(docs) != 1 || docs[0].EmbedPending || docs[0].EmbedPaused {
 		t.Fatalf("attached after its embedding: %+v, %v", docs, err)
 	}
 	if n := a.library.vectors.Status().Pending; n != 0 {
 		t.Errorf("%d passages pending after the signal", n)
+	}
+	if err := k.ResumeEmbedding(source); err != nil { // resumed already: no error
+		t.Errorf("ResumeEmbedding again: %v", err)
+	}
+	if err := k.ResumeEmbedding(" "); err == nil {
+		t.Error("ResumeEmbedding without a file: no error")
+	}
+}
+
+// TestHandedOnFileIsNotPaused: a file whose embedding is handed on
+// because another file joins the queue is no stop of the person's: its
+// passages are embedded in the background at once, and Attached never
+// says it is paused.
+func TestHandedOnFileIsNotPaused(t *testing.T) {
+	h := attachWhileEmbeddingHangs(t)
+	events, k, sess, id := h.events, h.k, h.sess, h.id
+	second, err := k.Attach(sess.ID, "second.md", base64.StdEncoding.EncodeToString([]byte("# Second\n\n"+strings.Repeat("A second file joins the queue. ", 20))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := events.waitFor(t, api.EventImport, func(p any) bool {
+		ev := p.(api.ImportProgress)
+		return ev.ImportID == id && ev.Stage == "done"
+	}).(api.ImportProgress)
+	if !first.EmbedHandedOn || first.EmbedStopped {
+		t.Fatalf("the first file's end: %+v; want handed on, not stopped", first)
+	}
+	if paused := h.a.library.pausedSources(); len(paused) != 0 {
+		t.Errorf("paused after a hand-on: %v", paused)
+	}
+	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == second })
+	events.waitFor(t, api.EventEmbedded, func(p any) bool {
+		for _, s := range p.(api.EmbeddingsDone).Sources {
+			if strings.HasSuffix(s, "출장규정.md") {
+				return true
+			}
+		}
+		return false
+	})
+	docs, err := k.Attached(sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		if d.EmbedPaused {
+			t.Errorf("%s says it is paused after a hand-on", d.Source)
+		}
+	}
+}
+
+// TestStoppedFileAttachedAgainIsNotPaused: a file attached again after its
+// Stop is the person wanting it now: its pause is forgotten as it is read
+// in again, and it is embedded.
+func TestStoppedFileAttachedAgainIsNotPaused(t *testing.T) {
+	h := attachWhileEmbeddingHangs(t)
+	events, k, sess, id := h.events, h.k, h.sess, h.id
+	if err := k.CancelImport(id); err != nil {
+		t.Fatal(err)
+	}
+	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	if len(h.a.library.pausedSources()) != 1 {
+		t.Fatalf("paused after the Stop: %v", h.a.library.pausedSources())
+	}
+	again, err := k.Attach(sess.ID, "출장규정.md", base64.StdEncoding.EncodeToString([]byte("# 출장 규정\n\n출장비는 하루 12만원까지 지원합니다.\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == again })
+	if paused := h.a.library.pausedSources(); len(paused) != 0 {
+		t.Errorf("still paused after the file was attached again: %v", paused)
+	}
+	docs, err := k.Attached(sess.ID)
+	if err != nil || len(docs) != 1 || docs[0].EmbedPaused || docs[0].EmbedPending {
+		t.Fatalf("attached again: %+v, %v; want embedded, not paused", docs, err)
 	}
 }

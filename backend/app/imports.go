@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge"
 )
 
 // imports are the background imports and uploads of the App, each with
@@ -94,7 +95,8 @@ func (im *imports) stopAll() {
 // not added (nothing of it stays, an earlier version of it stays as it
 // was) unless it is embedding — then it is in, found by its words, and
 // only its embedding stops, its passages not embedded yet left to the
-// vector index's background embedding (embed_stopped) —, files it has
+// vector index's background embedding, paused there until the person
+// resumes it (ResumeEmbedding, embed_stopped) —, files it has
 // done stay, files not started and a file waiting for another import are
 // not imported. Its knowledge.import events end those
 // files with stage "stopped", and its knowledge.import_done report lists
@@ -104,8 +106,20 @@ func (k *KnowledgeService) CancelImport(importID string) error {
 	if strings.TrimSpace(importID) == "" {
 		return api.NewError(api.ErrInvalidInput, "Say which import to stop.", "")
 	}
+	// Its passages not embedded yet wait for the person's Resume (pause.go).
+	k.app.imports.pauseEmbedding(importID, k.app.library.pause)
 	if k.app.imports.stop(importID) {
 		k.app.log.Info("import stopped by the person", "import", importID)
 	}
 	return nil
+}
+
+// embedsAt records, from an import's progress p, which file the import
+// id embeds now: the file Stop then pauses, and stopEmbedding stops.
+func (im *imports) embedsAt(id string, p api.ImportProgress) {
+	if p.Stage == string(knowledge.StageEmbedding) {
+		im.embeds(id, p.File)
+	} else {
+		im.embeds(id, "")
+	}
 }

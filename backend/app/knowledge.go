@@ -261,7 +261,7 @@ func (l *library) documents(ctx context.Context) ([]api.KBDocument, error) {
 	}
 	// A document whose meaning is still being indexed in the background
 	// says how far: found by its words now, by its meaning once done.
-	pending := l.pendingDocs()
+	pending, paused := l.pendingDocs(), l.pausedSources()
 	out := make([]api.KBDocument, 0, len(docs))
 	for _, d := range docs {
 		if d.Source == knowledge.CatalogSource || kb.ConversationOf(d.Source) != "" {
@@ -270,7 +270,7 @@ func (l *library) documents(ctx context.Context) ([]api.KBDocument, error) {
 		out = append(out, api.KBDocument{
 			ID: d.ID, Title: d.Title, Source: d.Source, Kind: d.Kind, Size: d.FileSize,
 			Pages: d.Pages, Unit: d.Unit, Chunks: d.Chunks, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
-			Pending: pending[d.ID], EmbedPending: pending[d.ID] > 0,
+			Pending: pending[d.ID], EmbedPending: pending[d.ID] > 0, EmbedPaused: pending[d.ID] > 0 && paused[d.Source],
 		})
 	}
 	return out, nil
@@ -573,7 +573,11 @@ func (k *KnowledgeService) Import(paths []string) (string, error) {
 	go func() {
 		defer a.bg.Done()
 		defer done()
-		rep := a.library.importPaths(ctx, id, clean, func(p api.ImportProgress) { a.events.Emit(api.EventImport, p) })
+		rep := a.library.importPaths(ctx, id, clean, func(p api.ImportProgress) {
+			a.events.Emit(api.EventImport, p)
+			a.imports.embedsAt(id, p) // a Stop while it embeds pauses it
+			a.library.readAgain(p)
+		})
 		a.events.Emit(api.EventImportDone, rep)
 	}()
 	return id, nil
@@ -585,7 +589,11 @@ func (k *KnowledgeService) Remove(docID string) error {
 	if err != nil {
 		return err
 	}
-	return kb.Remove(k.app.ctx, docID)
+	if err := kb.Remove(k.app.ctx, docID); err != nil {
+		return err
+	}
+	k.app.library.forgetPaused()
+	return nil
 }
 
 // Search shows what retrieval returns for a query.

@@ -113,11 +113,8 @@ func (k *KnowledgeService) startUpload(conversation, name, contentBase64 string)
 		ready := false
 		rep := a.library.upload(ctx, id, conversation, name, bytes.NewReader(data), func(p api.ImportProgress) {
 			a.events.Emit(api.EventImport, p)
-			if p.Stage == string(knowledge.StageEmbedding) {
-				a.imports.embeds(id, p.File)
-			} else {
-				a.imports.embeds(id, "")
-			}
+			a.imports.embedsAt(id, p)
+			a.library.readAgain(p)
 			if conversation != "" && p.Stage == string(knowledge.StageEmbedding) && !ready {
 				// The file is in and found by its words (its copy in the
 				// conversation's folder): the list names a conversation not

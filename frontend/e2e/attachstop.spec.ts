@@ -4,9 +4,12 @@
 // stop, or Add to library, ends it), never by a sleep.
 //
 // Stopped: the file stays attached and found by its words, and its row
-// says so, with no bar, until dismissed; the background embedding fails
-// meanwhile, and once Ollama answers again the row says the file is found
-// by its meaning too. Two files attached at once, the first held in its
+// says so, with no bar, until dismissed: its meaning indexing is paused,
+// N of M passages left. While it is paused, Ollama answers freely and the
+// background embedding indexes another file (the one added to the library
+// below) to the end, and the stopped file's count does not move, after a
+// reload too; Resume, and the row says its meaning comes, then that it is
+// found by its meaning too. Two files attached at once, the first held in its
 // embedding: Add to library takes it at once (its button busy until the
 // backend answers), a row says where it went, and the Knowledge screen
 // lists it, found by its words, its meaning being indexed — N of M
@@ -15,9 +18,13 @@
 // own file only, with no stale rows. A file removed from the
 // conversation, after a yes, is gone after a reload too. A file attached
 // while another embeds goes in without waiting for it, and the other's row
-// says its meaning comes in the background. Screenshots:
-// attachstop-{1-embedding,2-stopped,4-added,7-remove,8-handed-on}-{en,ko}-{1280,800}.png,
-// attachstop-{3-embedded,5-library,5-library-embedded,5-moved-embedded,6-reopened}-{en,ko}-1280.png.
+// says its meaning comes in the background. A file imported on the
+// Knowledge screen and stopped while it embeds: its line says its meaning
+// indexing is paused, N of M passages left, and the count does not move
+// while Ollama answers freely; Resume, and it is found by its meaning too.
+// Screenshots:
+// attachstop-{1-embedding,2-stopped,4-added,7-remove,8-handed-on,9-library-paused}-{en,ko}-{1280,800}.png,
+// attachstop-{3-embedded,5-library,5-library-embedded,5-moved-embedded,6-reopened,9-library-resumed}-{en,ko}-1280.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fail, openPage, resetFake, screenshot, screenshotSizes, settled, withWorld } from "./harness.ts";
@@ -33,7 +40,10 @@ const words = {
     fourth: "lunch.md",
     handedOn: "Ready for questions · found by its words now; its meaning is indexed in the background so that your next file could be read at once",
     embedding: "Ready for questions · indexing its meaning",
-    stopped: "Ready for questions · found by its words now; you stopped its embedding, so search by meaning comes later, in the background",
+    stopped: /^Ready for questions · found by its words; indexing its meaning is paused — ([\d,]+) of ([\d,]+) passages left$/,
+    resume: "Resume",
+    fifth: "manual.md",
+    meaningPaused: /^Meaning indexing paused — ([\d,]+) of ([\d,]+) passages left · Resume$/,
     embedded: "Ready for questions · now found by its meaning too: the background embedding is done",
     toLibrary: "Add to library",
     added: "Added to your library: every conversation finds it by its words now; its meaning is indexed in the background",
@@ -52,7 +62,10 @@ const words = {
     fourth: "점심.md",
     handedOn: "지금 질문할 수 있습니다 · 지금은 키워드로 찾습니다. 다음 파일을 바로 읽도록 의미 색인은 뒤에서 이어서 합니다",
     embedding: "지금 질문할 수 있습니다 · 의미를 색인하는 중",
-    stopped: "지금 질문할 수 있습니다 · 지금은 키워드로 찾습니다. 임베딩을 멈췄으니 의미 검색은 나중에 뒤에서 준비합니다",
+    stopped: /^지금 질문할 수 있습니다 · 키워드로 찾습니다\. 의미 색인은 멈춰 두었습니다 — 구절 ([\d,]+)개 중 ([\d,]+)개 남음$/,
+    resume: "다시 시작",
+    fifth: "설명서.md",
+    meaningPaused: /^의미 색인 멈춤 — 구절 ([\d,]+)개 중 ([\d,]+)개 남음 · 다시 시작$/,
     embedded: "지금 질문할 수 있습니다 · 이제 의미로도 찾습니다. 뒤에서 하던 임베딩을 마쳤습니다",
     toLibrary: "지식 베이스에 추가",
     added: "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드로 찾고, 의미 색인은 뒤에서 이어서 합니다",
@@ -96,10 +109,16 @@ test("a file stopped while it embeds stays, and says so; one added to the librar
     await page.waitForSelector(chipOf(say.big));
     await screenshotSizes(page, `attachstop-1-embedding-${lang}`);
 
-    // Stopped: it stays, found by its words; its row says so until dismissed.
+    // Stopped: it stays, found by its words; its row says so until
+    // dismissed: its meaning indexing is paused, with Resume.
     await page.click(`${big} button.stop`);
     await page.waitForSelector(`${big}[data-meaning='stopped']`, { timeout: 60_000 });
-    assert.equal(await textOf(page, `${big} .stage`), say.stopped);
+    // The count comes with the list of its files, loaded as its import ends.
+    await page.waitForFunction(([sel, re]) => new RegExp(re).test(document.querySelector(`${sel} .stage`)?.textContent ?? ""), [big, say.stopped.source] as const, { timeout: 30_000 });
+    const pausedAt = await textOf(page, `${big} .stage`);
+    const [, left, total] = say.stopped.exec(pausedAt ?? "")!;
+    assert.ok(Number(left!.replace(/,/g, "")) > 0 && Number(left!.replace(/,/g, "")) <= Number(total!.replace(/,/g, "")), `passages left: ${pausedAt}`);
+    assert.equal(await textOf(page, `${big} button.resume`), say.resume);
     assert.equal(await page.locator(`${big} progress`).count(), 0, "no bar left");
     assert.equal(await page.locator(`${big} button.stop`).count(), 0, "nothing to stop");
     assert.ok(await page.isVisible(chipOf(say.big)), "still attached");
@@ -108,13 +127,9 @@ test("a file stopped while it embeds stays, and says so; one added to the librar
     await page.fill("#composer-input", "");
     await screenshotSizes(page, `attachstop-2-stopped-${lang}`);
 
-    // Ollama answers again: the background embedding catches up, and the row says so.
+    // Ollama answers again, freely: the paused file's passages wait (the
+    // file added to the library below is embedded meanwhile).
     await resetFake(w.fake);
-    await page.waitForSelector(`${big}[data-meaning='embedded']`, { timeout: 180_000 });
-    assert.equal(await textOf(page, `${big} .stage`), say.embedded);
-    await screenshot(page, `attachstop-3-embedded-${lang}-1280`);
-    await page.click(`${big} button[aria-label='${say.dismiss}']`);
-    assert.equal(await page.locator(big).count(), 0);
 
     // A file held in its embedding: Add to library takes it at once. Its
     // meaning waits in the library (Ollama fails the background embedding)
@@ -153,6 +168,21 @@ test("a file stopped while it embeds stays, and says so; one added to the librar
     await page.waitForFunction(([sel, text]) => document.querySelector(`${sel} .stage`)?.textContent === text, [second, say.addedEmbedded] as const, { timeout: 30_000 });
     await page.waitForSelector("#empty-title"); // the conversation is shown again, not still loading
     await screenshot(page, `attachstop-5-moved-embedded-${lang}-1280`);
+
+    // The background embedding indexed that file to the end while Ollama
+    // answered freely; the stopped file's count did not move: its meaning
+    // indexing is still paused, as a reload says too.
+    assert.equal(await textOf(page, `${big} .stage`), pausedAt);
+    await page.reload();
+    await page.waitForSelector(`${big}[data-meaning='stopped']`, { timeout: 30_000 });
+    assert.equal(await textOf(page, `${big} .stage`), pausedAt);
+    // Resume: its meaning comes in the background, and then the row says it is found by it too.
+    await page.click(`${big} button.resume`);
+    await page.waitForSelector(`${big}[data-meaning='embedded']`, { timeout: 180_000 });
+    assert.equal(await textOf(page, `${big} .stage`), say.embedded);
+    await screenshot(page, `attachstop-3-embedded-${lang}-1280`);
+    await page.click(`${big} button[aria-label='${say.dismiss}']`);
+    assert.equal(await page.locator(big).count(), 0);
 
     // Another file attached then goes in.
     await page.setInputFiles("[data-testid='attach-input']", [
@@ -197,6 +227,32 @@ test("a file stopped while it embeds stays, and says so; one added to the librar
     await screenshotSizes(page, `attachstop-8-handed-on-${lang}`);
     await resetFake(w.fake);
     await page.waitForSelector(`${third}[data-meaning='embedded']`, { timeout: 180_000 });
+    await resetFake(w.fake);
+
+    // Imported on the Knowledge screen and stopped while it embeds: its
+    // line says its meaning indexing is paused, N of M passages left, with
+    // Resume. Ollama answers freely after the hang, and the count does not
+    // move once the app has stopped calling it; Resume, and it goes down to
+    // found by its meaning too.
+    await settled(w.fake, "/api/embed", true);
+    await fail(w.fake, "/api/embed", 1, { kind: "hang" });
+    await page.click(".views button >> nth=0");
+    await page.waitForSelector("#kb-title");
+    await page.setInputFiles("#kb-file-input", [{ name: say.fifth, mimeType: "text/markdown", buffer: longFile(lang, "paused") }]);
+    await page.waitForSelector(".progress li.file[data-stage='embedding'] button.stop", { timeout: 60_000 });
+    await page.click(".progress li.file[data-stage='embedding'] button.stop");
+    const fifth = `tr:has(td.title[title$="/${say.fifth}"])`;
+    await page.waitForSelector(`${fifth} .meaning[data-meaning='paused']`, { timeout: 60_000 });
+    const line = async () => (await textOf(page, `${fifth} .meaning`))?.replace(/\s+/g, " ");
+    const paused = await line();
+    assert.match(paused ?? "", say.meaningPaused);
+    await screenshotSizes(page, `attachstop-9-library-paused-${lang}`);
+    await settled(w.fake, "/api/embed");
+    assert.equal(await line(), paused, "the count does not move while paused");
+    await page.click(`${fifth} .meaning button.resume`);
+    await page.waitForSelector(`${fifth} .meaning[data-meaning='embedded']`, { timeout: 180_000 });
+    assert.equal(await textOf(page, `${fifth} .meaning`), say.meaningDone);
+    await screenshot(page, `attachstop-9-library-resumed-${lang}-1280`);
     await resetFake(w.fake);
     await page.context().close();
   }

@@ -343,7 +343,7 @@ test("stopping imports in Korean: a file added while another embeds does not wai
     await stop.focus();
     await page.keyboard.press("Enter");
     await page.waitForSelector(`${row("다음 문서.md")}[data-stage="done"]`, { timeout: 30_000 });
-    assert.equal(await page.textContent(`${row("다음 문서.md")} .stage`), "추가했습니다. 지금은 키워드로 찾을 수 있고, 멈춘 임베딩은 나중에 이어서 합니다");
+    assert.equal(await page.textContent(`${row("다음 문서.md")} .stage`), "추가했습니다. 지금은 키워드로 찾고, 의미 색인은 목록에서 다시 시작할 때까지 멈춥니다");
     assert.equal(await page.locator(".progress button.stop").count(), 0, "no Stop button once stopped");
     await screenshot(page, "knowledge-stop-2-stopped-ko");
     await page.waitForFunction(() => ["느린", "다음"].every((w) => [...document.querySelectorAll("table.docs tr[data-doc]")].some((tr) => tr.textContent?.includes(w))), null, { timeout: 30_000 });

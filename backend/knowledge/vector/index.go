@@ -258,7 +258,8 @@ type Index struct {
 	vecs         *flat // vectors of model
 	docs         map[string]*entry
 	pending      map[string]struct{}
-	reembedTotal int // > 0 while catching up with a model change
+	paused       map[label]struct{} // Pause: values whose pending documents wait
+	reembedTotal int                // > 0 while catching up with a model change
 	seq          uint64
 	f            *os.File
 	records      int // records in the file, live or dead

@@ -443,7 +443,7 @@ func (ix *Index) paced(ctx context.Context, waiting func()) error {
 	return ix.cfg.pace(ctx, waiting)
 }
 
-// nextBatch picks pending documents to embed.
+// nextBatch picks pending documents to embed, none that are paused.
 func (ix *Index) nextBatch() (ids, texts []string, seqs []uint64, emb Embedder, model string) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
@@ -452,6 +452,9 @@ func (ix *Index) nextBatch() (ids, texts []string, seqs []uint64, emb Embedder, 
 	}
 	for id := range ix.pending {
 		e := ix.docs[id]
+		if len(ix.paused) > 0 && ix.pausedLocked(e) {
+			continue
+		}
 		ids, texts, seqs = append(ids, id), append(texts, e.text), append(seqs, e.seq)
 		if len(ids) == ix.cfg.batch {
 			break
@@ -663,6 +666,7 @@ func (ix *Index) Relabel(ctx context.Context, where map[string]string, key, valu
 	if err := ix.persist(recs); err != nil {
 		return 0, err
 	}
+	ix.relabelPausedLocked(where, key, value)
 	for i, e := range moved {
 		e.meta = recs[i].meta
 		if row, ok := ix.vecs.rows[recs[i].id]; ok {

@@ -442,6 +442,7 @@ export interface KBDocument {
   updated_at: string;
   embed_pending?: boolean;
   pending?: number;
+  embed_paused?: boolean;
 }
 
 /**

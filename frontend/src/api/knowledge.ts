@@ -41,6 +41,12 @@ export interface KnowledgeApi {
    * added, files done stay; its events end with stage "stopped".
    */
   cancelImport(importID: string): Promise<void>;
+  /**
+   * resumeEmbedding lets the background embedding index the meaning of a
+   * file whose embedding the person stopped (paused: KBDocument.embed_paused),
+   * by its source; one not paused is no error.
+   */
+  resumeEmbedding(source: string): Promise<void>;
   catalog(category: string): Promise<CatalogEntry[]>;
   categories(): Promise<string[]>;
 }
@@ -59,6 +65,7 @@ export function knowledgeApi(t: Transport): KnowledgeApi {
     removeAttached: (sid, source) => t.call<void>(S, "RemoveAttached", [sid, source]),
     remove: (id) => t.call<void>(S, "Remove", [id]),
     cancelImport: (id) => t.call<void>(S, "CancelImport", [id]),
+    resumeEmbedding: (source) => t.call<void>(S, "ResumeEmbedding", [source]),
     search: async (q, k) => (await list<SearchHit>("Search", [q, k])).map((h) => ({ ...h })),
     passage: (sid, id, source, cited) => t.call<Passage>(S, "Passage", [sid, id, source ?? "", cited ?? ""]),
     span: async (sid, id, from, count) => {

@@ -36,6 +36,8 @@ export interface Pending {
    * the backend says that is done (knowledge.embedded naming movedTo)
    */
   moved?: "added" | "embedding" | "embedded";
+  /** the person resumed the meaning indexing its Stop paused (its row's Resume) */
+  resumed?: boolean;
   /** where a moved file is kept in the library */
   movedTo?: string;
 }
@@ -44,8 +46,8 @@ export interface Pending {
  * Meaning is what a note row says of a file found by its words whose
  * embedding went to the background: "later" (Ollama did not answer in
  * time), "stopped" (the person stopped its embedding: the backend keeps
- * the file and leaves the passages not embedded yet to its background
- * embedding), "pending" (a reopened conversation's file, for a reason no
+ * the file and pauses its passages not embedded yet, which wait for the
+ * row's Resume or the next start of Wayfinder), "pending" (a reopened conversation's file, for a reason no
  * longer known), "embedded" (the background embedding is done: it is
  * found by its meaning too).
  */
@@ -72,6 +74,8 @@ export class AttachStore {
   adding = $state<Record<string, boolean>>({});
   /** files being removed from their conversation (by source), until the backend answers */
   removing = $state<Record<string, boolean>>({});
+  /** files whose paused meaning indexing is being resumed (by source), until the backend answers */
+  resuming = $state<Record<string, boolean>>({});
   private seq = 0;
   /** loads started, by session: an answer older than the last one started is stale */
   private loads: Record<string, number> = {};
@@ -184,7 +188,17 @@ export class AttachStore {
     if (p.error || p.moved || !(p.restored || (p.progress?.finished && background))) return null;
     const docs = (this.files[p.session] ?? []).filter((d) => base(d.source) === p.name);
     if (docs.length && docs.every((d) => !d.embed_pending)) return "embedded";
-    return p.restored ? "pending" : p.progress?.embedStopped ? "stopped" : p.progress?.embedHandedOn ? "handedOn" : "later";
+    // Paused by the person's Stop (here, or in a window reopened since):
+    // it waits for Resume. Resumed, its meaning comes in the background.
+    if (!p.resumed && (p.progress?.embedStopped || docs.some((d) => d.embed_paused))) return "stopped";
+    return p.restored || p.resumed ? "pending" : p.progress?.embedHandedOn ? "handedOn" : "later";
+  }
+
+  /** passagesLeft counts a row's file's passages, and those still waiting for their meaning, as last listed. */
+  passagesLeft(p: Pending): { left: string; total: string } {
+    const docs = (this.files[p.session] ?? []).filter((d) => base(d.source) === p.name);
+    const sum = (f: (d: KBDocument) => number) => formatNumber(docs.reduce((n, d) => n + f(d), 0));
+    return { left: sum((d) => d.pending ?? 0), total: sum((d) => d.chunks) };
   }
 
   /** of lists what a conversation holds and what is on its way. */
@@ -261,6 +275,27 @@ export class AttachStore {
     } catch (e) {
       delete this.stopping[importID];
       this.error = parseError(e);
+    }
+  }
+
+  /**
+   * resume lets the background embedding index the meaning of a file whose
+   * Stop paused it (its row's Resume): its row then says its meaning comes
+   * in the background, and that it is found by it once that is done.
+   */
+  async resume(p: Pending): Promise<void> {
+    const source = (this.files[p.session] ?? []).find((d) => base(d.source) === p.name)?.source;
+    if (!source || this.resuming[source]) return;
+    this.resuming[source] = true;
+    this.error = null;
+    try {
+      await this.api.resumeEmbedding(source);
+      p.resumed = true;
+      await this.load(p.session);
+    } catch (e) {
+      this.error = parseError(e);
+    } finally {
+      delete this.resuming[source];
     }
   }
 

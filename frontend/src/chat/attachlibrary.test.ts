@@ -1,7 +1,8 @@
 // What becomes of a file attached in a chat while it embeds: stopped, it
 // stays, found by its words, and its row says so until dismissed (the
-// passages not embedded yet go to the backend's background embedding,
-// and the row then says it is found by its meaning too); added to the
+// passages not embedded yet are paused in the backend's background
+// embedding: nothing moves until the row's Resume, and the row then says
+// its meaning comes and that it is found by it too); added to the
 // library, it goes at once (the backend stops its import and lets the
 // embedding go on there), the button says it is busy until the backend
 // answers, and a row says where the file went. In English and Korean.
@@ -14,7 +15,11 @@ afterEach(cleanup);
 const words = {
   en: {
     embedding: "Ready for questions · indexing its meaning",
-    stopped: "Ready for questions · found by its words now; you stopped its embedding, so search by meaning comes later, in the background",
+    stopped: "Ready for questions · found by its words; indexing its meaning is paused — 2 of 4 passages left",
+    pausedHelp: "Paused until you resume it, or until Wayfinder next starts",
+    resume: "Resume",
+    resumeLabel: "Resume indexing the meaning of slow-report.md",
+    resumed: "Ready for questions · found by its words now; search by meaning comes later, in the background",
     embedded: "Ready for questions · now found by its meaning too: the background embedding is done",
     toLibrary: "Add to library",
     adding: "Adding…",
@@ -22,11 +27,15 @@ const words = {
     addedEmbedding: "Added to your library: every conversation finds it by its words now; its meaning is indexed in the background",
     dismiss: "Dismiss",
     stopLabel: "Stop indexing the meaning of slow-report.md",
-    stopHelp: "Stops indexing its meaning here: the file stays, found by its words, and its meaning is indexed later, in the background",
+    stopHelp: "Pauses indexing its meaning, to free your computer: the file stays, found by its words. Resume it when you like; it resumes by itself when Wayfinder next starts",
   },
   ko: {
     embedding: "지금 질문할 수 있습니다 · 의미를 색인하는 중",
-    stopped: "지금 질문할 수 있습니다 · 지금은 키워드로 찾습니다. 임베딩을 멈췄으니 의미 검색은 나중에 뒤에서 준비합니다",
+    stopped: "지금 질문할 수 있습니다 · 키워드로 찾습니다. 의미 색인은 멈춰 두었습니다 — 구절 4개 중 2개 남음",
+    pausedHelp: "다시 시작하거나 Wayfinder를 다음에 열 때까지 멈춥니다",
+    resume: "다시 시작",
+    resumeLabel: "slow-report.md 의미 색인 다시 시작",
+    resumed: "지금 질문할 수 있습니다 · 지금은 키워드로 찾습니다. 의미 검색은 나중에 뒤에서 준비합니다",
     embedded: "지금 질문할 수 있습니다 · 이제 의미로도 찾습니다. 뒤에서 하던 임베딩을 마쳤습니다",
     toLibrary: "지식 베이스에 추가",
     adding: "추가하는 중…",
@@ -34,7 +43,7 @@ const words = {
     addedEmbedding: "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드로 찾고, 의미 색인은 뒤에서 이어서 합니다",
     dismiss: "닫기",
     stopLabel: "slow-report.md 의미 색인 중지",
-    stopHelp: "여기서 의미 색인을 멈춥니다. 파일은 그대로 두고 키워드로 찾으며, 의미 색인은 나중에 뒤에서 합니다",
+    stopHelp: "컴퓨터를 쉬게 하도록 의미 색인을 멈춥니다. 파일은 그대로 두고 키워드로 찾습니다. 원할 때 다시 시작하고, Wayfinder를 다음에 열면 저절로 이어서 합니다",
   },
 } as const;
 
@@ -52,7 +61,7 @@ async function attachSlow(lang: "en" | "ko") {
 }
 
 describe("a file attached in a chat, while it embeds", () => {
-  it("stopped, stays attached and found by its words; its row says so until dismissed, and then that it is found by its meaning too", async () => {
+  it("stopped, stays attached and found by its words, its meaning paused until Resume; its row says so until dismissed, and then that it is found by its meaning too", async () => {
     for (const lang of ["en", "ko"] as const) {
       const { say, fake } = await attachSlow(lang);
       await vi.waitFor(() => expect(row().querySelector(".stage")!.textContent).toBe(say.embedding), { timeout: 5000 });
@@ -70,6 +79,20 @@ describe("a file attached in a chat, while it embeds", () => {
       // It holds nothing up.
       fill("#composer-input", "요약해 줘");
       expect(($("button.send") as HTMLButtonElement).disabled).toBe(false);
+
+      // Paused: the background embedding leaves it alone.
+      expect(row().querySelector<HTMLElement>(".stage")!.title).toBe(say.pausedHelp);
+      fake.embedLaterDone();
+      expect(row().dataset.meaning).toBe("stopped");
+      expect(fake.attached[Object.keys(fake.attached)[0]!]![0]!.embed_pending).toBe(true);
+      const resume = row().querySelector<HTMLButtonElement>("button.resume")!;
+      expect(resume.textContent).toBe(say.resume);
+      expect(resume.getAttribute("aria-label")).toBe(say.resumeLabel);
+      click(resume);
+      await vi.waitFor(() => expect(row().dataset.meaning).toBe("pending"), { timeout: 5000 });
+      expect(row().querySelector(".stage")!.textContent).toBe(say.resumed);
+      expect(row().querySelector("button.resume")).toBeNull();
+      expect(fake.calls.filter((c) => c.method === "ResumeEmbedding").map((c) => c.args)).toEqual([[`/data/uploads/.conversations/${Object.keys(fake.attached)[0]}/slow-report.md`]]);
 
       // The background embedding catches up: the row says so, still until dismissed.
       fake.embedLaterDone();

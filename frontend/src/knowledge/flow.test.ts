@@ -121,7 +121,7 @@ describe("knowledge screen", () => {
       expect(cancels).toHaveLength(1);
       expect(cancels[0]!.args[0]).toMatch(/^imp/);
       expect($(".progress li.file[data-stage='done'] .stage").textContent).toBe(
-        lang === "en" ? "Added, found by its words now — its embedding stopped and goes on later" : "추가했습니다. 지금은 키워드로 찾을 수 있고, 멈춘 임베딩은 나중에 이어서 합니다",
+        lang === "en" ? "Added, found by its words now — indexing its meaning is paused until you resume it in the list" : "추가했습니다. 지금은 키워드로 찾고, 의미 색인은 목록에서 다시 시작할 때까지 멈춥니다",
       );
       expect(document.querySelector(".progress li.file button.stop")).toBeNull();
       await vi.waitFor(() => expect(fake.docs).toHaveLength(1), { timeout: 5000 });

@@ -10,8 +10,20 @@ import { setLang } from "../i18n/i18n.svelte";
 afterEach(cleanup);
 
 const words = {
-  en: { pending: (done: string, total: string) => `Found by its words; meaning being indexed — ${done} of ${total} passages`, done: "Found by its meaning too" },
-  ko: { pending: (done: string, total: string) => `키워드로 찾을 수 있습니다. 의미 색인 중 — 구절 ${total}개 중 ${done}개`, done: "이제 의미로도 찾습니다" },
+  en: {
+    pending: (done: string, total: string) => `Found by its words; meaning being indexed — ${done} of ${total} passages`,
+    done: "Found by its meaning too",
+    paused: (left: string, total: string) => `Meaning indexing paused — ${left} of ${total} passages left · Resume`,
+    pausedHelp: "Paused until you resume it, or until Wayfinder next starts",
+    resumeLabel: "Resume indexing the meaning of 출장 규정",
+  },
+  ko: {
+    pending: (done: string, total: string) => `키워드로 찾을 수 있습니다. 의미 색인 중 — 구절 ${total}개 중 ${done}개`,
+    done: "이제 의미로도 찾습니다",
+    paused: (left: string, total: string) => `의미 색인 멈춤 — 구절 ${total}개 중 ${left}개 남음 · 다시 시작`,
+    pausedHelp: "다시 시작하거나 Wayfinder를 다음에 열 때까지 멈춥니다",
+    resumeLabel: "출장 규정 의미 색인 다시 시작",
+  },
 } as const;
 
 const meaning = (id: string) => document.querySelector<HTMLElement>(`tr[data-doc='${id}'] .meaning`);
@@ -48,6 +60,37 @@ describe("knowledge screen, a document whose meaning is indexed in the backgroun
       await vi.waitFor(() => expect(meaning("d2")!.textContent!.trim()).toBe(say.done), { timeout: 5000 });
       expect(fake.calls.filter((c) => c.method === "Documents").length).toBe(loads);
       expect(meaning("d3")).toBeNull();
+    });
+  }
+
+  for (const lang of ["en", "ko"] as const) {
+    it(`says its meaning indexing is paused after a Stop, with Resume; resumed, counts down and says it is done (${lang})`, async () => {
+      const say = words[lang];
+      const { fake } = await start({ settings: { language: lang } });
+      setLang(lang);
+      const now = new Date().toISOString();
+      fake.docs.push({ id: "d1", title: "출장 규정", source: "/data/uploads/출장규정.md", kind: "markdown", size: 10, pages: 0, chunks: 1200, pending: 1124, embed_paused: true, created_at: now, updated_at: now });
+      click($$(".views button")[0]!);
+      const text = () => meaning("d1")!.textContent!.replace(/\s+/g, " ").trim();
+      await vi.waitFor(() => expect(meaning("d1")?.dataset.meaning).toBe("paused"), { timeout: 5000 });
+      expect(text()).toBe(say.paused("1,124", "1,200"));
+      expect(meaning("d1")!.title).toBe(say.pausedHelp);
+      expect(meaning("d1")!.querySelector("progress")).toBeNull();
+      // Paused, the background embedding leaves it alone.
+      fake.embedLaterDone();
+      expect(meaning("d1")!.dataset.meaning).toBe("paused");
+
+      const resume = meaning("d1")!.querySelector<HTMLButtonElement>("button.resume")!;
+      expect(resume.getAttribute("aria-label")).toBe(say.resumeLabel);
+      click(resume);
+      await vi.waitFor(() => expect(meaning("d1")!.dataset.meaning).toBe("pending"), { timeout: 5000 });
+      expect(fake.calls.filter((c) => c.method === "ResumeEmbedding").map((c) => c.args)).toEqual([["/data/uploads/출장규정.md"]]);
+      expect(text()).toBe(say.pending("76", "1,200"));
+      fake.emit("knowledge.embedding", { docs: [{ doc_id: "d1", pending: 1000 }] });
+      await vi.waitFor(() => expect(text()).toBe(say.pending("200", "1,200")), { timeout: 5000 });
+      fake.embedLaterDone();
+      await vi.waitFor(() => expect(meaning("d1")!.dataset.meaning).toBe("embedded"), { timeout: 5000 });
+      expect(text()).toBe(say.done);
     });
   }
 

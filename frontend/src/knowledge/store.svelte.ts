@@ -28,6 +28,8 @@ export class KnowledgeStore {
   reports = $state<ImportReport[]>([]);
   /** imports the person asked to stop, until they end */
   stopping = $state<Record<string, boolean>>({});
+  /** documents whose paused meaning indexing is being resumed (by id), until the backend answers */
+  resuming = $state<Record<string, boolean>>({});
   /**
    * files of stopped imports that had not started, by import id: said in
    * one line rather than a row each (a folder may hold thousands).
@@ -213,6 +215,26 @@ export class KnowledgeStore {
     } catch (e) {
       delete this.stopping[importID];
       this.error = parseError(e);
+    }
+  }
+
+  /**
+   * resume lets the background embedding index the meaning of a document
+   * whose Stop paused it: its line counts its passages down again, as the
+   * backend embeds them, and then says it is found by its meaning too.
+   */
+  async resume(d: KBDocument): Promise<void> {
+    if (this.resuming[d.id]) return;
+    this.resuming[d.id] = true;
+    try {
+      await this.api.resumeEmbedding(d.source);
+      // The file's other documents (a JSON file's records) go on too.
+      for (const x of this.docs) if (x.source === d.source) x.embed_paused = false;
+      this.error = null;
+    } catch (e) {
+      this.error = parseError(e);
+    } finally {
+      delete this.resuming[d.id];
     }
   }
 

@@ -188,7 +188,8 @@ export class FakeKnowledge extends FakeChat {
         this.held[id] = (why) => {
           delete this.heldSources[id];
           const d = this.attached[sid]?.find((x) => x.source === source);
-          if (d) d.embed_pending = true;
+          // The person's Stop pauses it (until ResumeEmbedding); a hand-on does not.
+          if (d) Object.assign(d, { embed_pending: true, pending: 2 }, why === "stopped" && !this.unpaused ? { embed_paused: true } : {});
           stop(why);
         };
         return;
@@ -207,15 +208,17 @@ export class FakeKnowledge extends FakeChat {
     const sources: string[] = [];
     const conversations: string[] = [];
     // The library's files (added from a chat while their meaning was indexed) too.
+    // A paused file's passages wait for ResumeEmbedding, as the backend's.
     for (const d of this.docs) {
-      if (!d.pending) continue;
+      if (!d.pending || d.embed_paused) continue;
       delete d.pending;
       sources.push(d.source);
     }
     for (const [sid, docs] of Object.entries(this.attached)) {
       for (const d of docs) {
-        if (!d.embed_pending) continue;
+        if (!d.embed_pending || d.embed_paused) continue;
         delete d.embed_pending;
+        delete d.pending;
         sources.push(d.source);
         if (!conversations.includes(sid)) conversations.push(sid);
       }
@@ -231,6 +234,13 @@ export class FakeKnowledge extends FakeChat {
     });
     const found = new Set(super["ChatService.ListSessions"](query).map((s) => s.id));
     return named.filter((s) => found.has(s.id) || (!!q && !!s.files?.some((f) => f.toLowerCase().includes(q)))).sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+  }
+  /** unpaused: a Stop does not pause (the backend before pausing, or AddToLibrary's stop) */
+  unpaused = false;
+  /** ResumeEmbedding, as the backend: the file's paused passages are embedded from now (embedLaterDone). */
+  "KnowledgeService.ResumeEmbedding"(source: string): void {
+    if (!source.trim()) throw new ApiError({ code: "invalid_input", message: "Say which file to index." });
+    for (const d of [...this.docs, ...Object.values(this.attached).flat()]) if (d.source === source) delete d.embed_paused;
   }
   "KnowledgeService.Attached"(sid: string): KBDocument[] {
     return structuredClone(this.attached[sid] ?? []);
@@ -257,7 +267,9 @@ export class FakeKnowledge extends FakeChat {
       if (d) d.embed_pending = true;
     }
     if (this.libraryGate) await this.libraryGate;
+    this.unpaused = true; // its embedding goes on in the library
     for (const [id, s] of Object.entries(this.heldSources)) if (s === source) this["KnowledgeService.CancelImport"](id);
+    this.unpaused = false;
     const doc = (this.attached[sid] ?? []).find((d) => d.source === source);
     if (!doc) throw new ApiError({ code: "not_found", message: "It is no longer attached to this conversation." });
     this.attached[sid] = this.attached[sid]!.filter((d) => d !== doc);

@@ -1,0 +1,72 @@
+package app
+
+import (
+	"strings"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge"
+)
+
+// A person presses Stop on a file that embeds to get the machine back.
+// The stop keeps the file, found by its words, and leaves its passages
+// not embedded yet to the vector index's background embedding, which
+// would pick them up at once and keep the CPU or GPU as busy as before.
+// So a person's Stop (CancelImport) pauses the file's passages there
+// first: they wait until the person resumes them (ResumeEmbedding), or
+// until Wayfinder next starts — the pause lives in memory, and the
+// catch-up at start embeds what is missing, paced behind chat turns as
+// always. A hand-on (another file joins the queue) and Add to library are
+// no stop of the person's: their embedding goes on in the background.
+
+// pause holds back the background embedding of source's passages.
+func (l *library) pause(source string) { l.vectors.Pause("source", source) }
+
+// pausedSources says which files' background embedding is paused.
+func (l *library) pausedSources() map[string]bool { return l.vectors.PausedBy("source") }
+
+// forgetPaused drops the pauses of files with nothing pending any more
+// (removed, or embedded in line by a new import), so that a file
+// attached or imported again under the same name is not held back.
+func (l *library) forgetPaused() {
+	pending := l.pendingSources()
+	for source := range l.pausedSources() {
+		if pending[source] == 0 {
+			l.vectors.Resume("source", source)
+		}
+	}
+}
+
+// readAgain forgets the pause of a file being read in again (imported or
+// attached anew, p its progress): the person wants it now. Its new
+// passages embed in line, and what a hand-on leaves of them goes on in
+// the background, not held back by the old Stop.
+func (l *library) readAgain(p api.ImportProgress) {
+	if p.Stage == string(knowledge.StageReading) && p.File != "" {
+		l.vectors.Resume("source", p.File)
+	}
+}
+
+// pauseEmbedding pauses the file the import id embeds now, if any, so
+// that stopping the import leaves its passages waiting.
+func (im *imports) pauseEmbedding(id string, pause func(source string)) {
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	if r := im.run[id]; r != nil && r.embedding != "" {
+		pause(r.embedding)
+	}
+}
+
+// ResumeEmbedding lets the background embedding index the meaning of a
+// file whose embedding the person stopped (source, as Attached and
+// Documents list it): its passages are embedded from now on, and
+// EventEmbedding counts them down. A file not paused (resumed already,
+// or Wayfinder restarted meanwhile) is no error: its embedding goes on.
+func (k *KnowledgeService) ResumeEmbedding(source string) error {
+	if strings.TrimSpace(source) == "" {
+		return api.NewError(api.ErrInvalidInput, "Say which file to index.", "")
+	}
+	if k.app.library.vectors.Resume("source", source) {
+		k.app.log.Info("meaning indexing resumed by the person", "file", source)
+	}
+	return nil
+}

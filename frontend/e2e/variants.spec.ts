@@ -92,4 +92,7 @@ test("a failed reply offers one action, the error's own Try again", async () => 
   await screenshotSizes(page, "failed-reply-ko");
   await failed.locator("[role=alert] button").click();
   await page.waitForFunction((g) => [...document.querySelectorAll("article[data-role='assistant'][data-status='complete'] .md")].some((m) => m.textContent?.trim() === g), GREETING, { timeout: 60_000 });
+  // Asked again in its place: one question, one answer, the failed one gone.
+  assert.equal(await page.locator("article[data-role='user']").count(), 1, "the question is shown once");
+  assert.equal(await page.locator("article[data-role='assistant']").count(), 1, "the failed reply is replaced");
 });

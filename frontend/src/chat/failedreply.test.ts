@@ -27,8 +27,12 @@ describe("a failed reply", () => {
       // Copying the partial text stays.
       expect(reply.querySelector("button.copy-msg")).not.toBeNull();
 
+      // Asked again in its place: the question is shown once, not twice.
       (reply.querySelector("[role=alert] button") as HTMLButtonElement).click();
-      await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Send")).toHaveLength(2));
+      await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "EditLast")).toHaveLength(1));
+      expect(fake.calls.filter((c) => c.method === "Send")).toHaveLength(1);
+      await vi.waitFor(() => expect(document.querySelectorAll("article[data-role='assistant']")).toHaveLength(1));
+      expect([...document.querySelectorAll("article[data-role='user']")].map((a) => a.textContent)).toHaveLength(1);
     });
   }
 

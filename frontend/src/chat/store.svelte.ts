@@ -402,13 +402,21 @@ export class ChatStore {
     }
   }
 
-  /** retry resends the person's message of a failed turn. */
+  /**
+   * retry asks the person's message of a failed turn again. The last turn
+   * is asked again in its place (editLast with the same words), so the
+   * question is not shown twice; an older failed turn, with others after
+   * it, is asked again at the end.
+   */
   async retry(failed: Message): Promise<void> {
     const msgs = this.messages;
     const i = msgs.findIndex((m) => m.id === failed.id);
     // A decision is not a message to send again: the question before it is.
     const user = msgs.slice(0, i < 0 ? msgs.length : i).findLast((m) => m.role === "user" && !m.decision);
-    if (user) await this.send(user.content);
+    if (!user) return;
+    const last = this.currentID ? lastTurn(this.threads[this.currentID]) : {};
+    if (last.user?.id === user.id && last.reply?.id === failed.id) await this.editLast(user.content);
+    else await this.send(user.content);
   }
 
   /** attachment loads a tool's picture of the open conversation (an MCP tool's image). */

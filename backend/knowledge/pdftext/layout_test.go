@@ -762,6 +762,16 @@ func TestPageTextMenuBesideProse(t *testing.T) {
 // and 200 rows with ragged cells: thousands of white strips to test, the
 // worst case of the gutter search.
 func BenchmarkPageTextGrid(b *testing.B) {
+	gs := gridGlyphs(14, false)
+	for b.Loop() {
+		pageText(gs)
+	}
+}
+
+// gridGlyphs is the benchmarks' table: 200 rows of 40 cells, pitch apart
+// from y 3000 down, 60 wide from x 20; with wrap, each row's first cell
+// has a second line 14 under its first.
+func gridGlyphs(pitch float64, wrap bool) []glyph {
 	var gs []glyph
 	for r := range 200 {
 		for c := range 40 {
@@ -772,10 +782,12 @@ func BenchmarkPageTextGrid(b *testing.B) {
 			if (r*7+c*3)%5 == 0 {
 				cell = "가나다라마"
 			}
-			gs = append(gs, glyphLine(cell, 20+60*float64(c), 3000-14*float64(r), nil)...)
+			y := 3000 - pitch*float64(r)
+			gs = append(gs, glyphLine(cell, 20+60*float64(c), y, nil)...)
+			if wrap && c == 0 {
+				gs = append(append(gs, brk()), glyphLine("바사", 20, y-14, nil)...)
+			}
 		}
 	}
-	for b.Loop() {
-		pageText(gs)
-	}
+	return gs
 }

@@ -152,24 +152,8 @@ func tableOnly() []glyph {
 // the same glyphs without rules, as the page read before open.go (with
 // rules only horizontal, ruledRows leaves every glyph as it is).
 func BenchmarkPageTextGridOpen(b *testing.B) {
-	var gs []glyph
 	const top, pitch = 3000.0, 28.0
-	for r := range 200 {
-		for c := range 40 {
-			if len(gs) > 0 {
-				gs = append(gs, brk())
-			}
-			cell := "가나"
-			if (r*7+c*3)%5 == 0 {
-				cell = "가나다라마"
-			}
-			y := top - pitch*float64(r)
-			gs = append(gs, glyphLine(cell, 20+60*float64(c), y, nil)...)
-			if c == 0 {
-				gs = append(append(gs, brk()), glyphLine("바사", 20, y-14, nil)...)
-			}
-		}
-	}
+	gs := gridGlyphs(pitch, true)
 	var everyRow []rule
 	for r := range 201 {
 		everyRow = append(everyRow, hRule(top+10-pitch*float64(r), 15, 15+60*40))

@@ -310,19 +310,9 @@ func TestRuledTableCrowded(t *testing.T) {
 // BenchmarkPageTextGridRuled lays out BenchmarkPageTextGrid's table with
 // a border round every cell: every glyph is looked up in the grid.
 func BenchmarkPageTextGridRuled(b *testing.B) {
-	var gs []glyph
+	gs := gridGlyphs(14, false)
 	var rules []rule
 	for r := range 200 {
-		for c := range 40 {
-			if len(gs) > 0 {
-				gs = append(gs, brk())
-			}
-			cell := "가나"
-			if (r*7+c*3)%5 == 0 {
-				cell = "가나다라마"
-			}
-			gs = append(gs, glyphLine(cell, 20+60*float64(c), 3000-14*float64(r), nil)...)
-		}
 		rules = append(rules, hRule(3000-14*float64(r)+10, 15, 15+60*40))
 	}
 	rules = append(rules, hRule(3000-14*200+10, 15, 15+60*40))

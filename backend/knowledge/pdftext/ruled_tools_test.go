@@ -44,46 +44,8 @@ func checkRuledRows(t *testing.T, text string, rows [][]string) {
 // TestRuledTableChromium prints an HTML table with borders whose first
 // column wraps (Korean set with keep-all, and English) with Chromium.
 func TestRuledTableChromium(t *testing.T) {
-	browser := chromium(t)
-	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString(`<!doctype html><html><head><meta charset="utf-8"><style>
-body { font-family: 'Noto Sans CJK KR', sans-serif; font-size: 10pt; word-break: keep-all }
-table { border-collapse: collapse; margin: 12px 0 } td, th { border: 1px solid #000; padding: 3px 6px; text-align: center; vertical-align: middle }
-td.item { text-align: left; width: 45mm }
-</style></head><body><p>점검 결과표</p>`)
-	for _, rows := range [][][]string{ruledRowsKo, ruledRowsEn} {
-		b.WriteString("<table>")
-		for i, r := range rows {
-			b.WriteString("<tr>")
-			for j, c := range r {
-				switch {
-				case i == 0:
-					fmt.Fprintf(&b, "<th>%s</th>", c)
-				case j == 0:
-					fmt.Fprintf(&b, `<td class="item">%s</td>`, c)
-				default:
-					fmt.Fprintf(&b, "<td>%s</td>", c)
-				}
-			}
-			b.WriteString("</tr>")
-		}
-		b.WriteString("</table><p>점검자는 결과를 기록한다.</p>")
-	}
-	b.WriteString("</body></html>")
-	src := filepath.Join(dir, "ruled.html")
-	if err := os.WriteFile(src, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pdf := filepath.Join(dir, "ruled.pdf")
-	if err := printPDF(context.Background(), browser, src, pdf); err != nil {
-		t.Fatal(err)
-	}
-	pages, err := newTestExtractor(t).ExtractFile(context.Background(), pdf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkRuledRows(t, pages[0].Text, append(ruledRowsKo, ruledRowsEn...))
+	text := printInspectionTables(t, "ruled", `td, th { border: 1px solid #000; padding: 3px 6px; text-align: center; vertical-align: middle }`)
+	checkRuledRows(t, text, append(ruledRowsKo, ruledRowsEn...))
 }
 
 // TestOpenTableChromium prints an HTML table with only a border under each
@@ -91,13 +53,23 @@ td.item { text-align: left; width: 45mm }
 // and whose other cells are centred, with Chromium: its rows are read
 // from the rules and its columns from the glyphs (open.go).
 func TestOpenTableChromium(t *testing.T) {
+	text := printInspectionTables(t, "open", `tr { border-bottom: 1px solid #000 }
+td, th { padding: 3px 8px; text-align: center; vertical-align: middle }`)
+	checkRuledRows(t, text, append(ruledRowsKo, ruledRowsEn...))
+}
+
+// printInspectionTables prints the Korean and the English inspection
+// tables, their first column 45 mm wide and left-aligned, the cells styled
+// by cells, with Chromium, and returns the first page's text.
+func printInspectionTables(t *testing.T, name, cells string) string {
+	t.Helper()
 	browser := chromium(t)
 	dir := t.TempDir()
 	var b strings.Builder
 	b.WriteString(`<!doctype html><html><head><meta charset="utf-8"><style>
 body { font-family: 'Noto Sans CJK KR', sans-serif; font-size: 10pt; word-break: keep-all }
-table { border-collapse: collapse; margin: 12px 0 } tr { border-bottom: 1px solid #000 }
-td, th { padding: 3px 8px; text-align: center; vertical-align: middle }
+table { border-collapse: collapse; margin: 12px 0 }
+` + cells + `
 td.item { text-align: left; width: 45mm }
 </style></head><body><p>점검 결과표</p>`)
 	for _, rows := range [][][]string{ruledRowsKo, ruledRowsEn} {
@@ -119,11 +91,11 @@ td.item { text-align: left; width: 45mm }
 		b.WriteString("</table><p>점검자는 결과를 기록한다.</p>")
 	}
 	b.WriteString("</body></html>")
-	src := filepath.Join(dir, "open.html")
+	src := filepath.Join(dir, name+".html")
 	if err := os.WriteFile(src, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pdf := filepath.Join(dir, "open.pdf")
+	pdf := filepath.Join(dir, name+".pdf")
 	if err := printPDF(context.Background(), browser, src, pdf); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +103,7 @@ td.item { text-align: left; width: 45mm }
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRuledRows(t, pages[0].Text, append(ruledRowsKo, ruledRowsEn...))
+	return pages[0].Text
 }
 
 // TestRuledTableLibreOffice prints a Writer table with 0.5 pt borders whose

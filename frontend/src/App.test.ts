@@ -119,9 +119,11 @@ describe("App", () => {
     expect(banner.querySelector(".hint code")!.textContent).toBe("ollama ps");
     expect($("article[data-status='error'] .md").textContent).toContain("A partial answer");
     expect($("article[data-role='user']").textContent).toContain("긴 질문");
+    // The last turn is asked again in its place, with the same words.
     (banner.querySelector("button") as HTMLButtonElement).click();
-    await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Send")).toHaveLength(2));
-    expect(fake.calls.filter((c) => c.method === "Send")[1]!.args).toEqual(["s-1", "긴 질문", {}]);
+    await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "EditLast")).toHaveLength(1));
+    expect(fake.calls.find((c) => c.method === "EditLast")!.args).toEqual(["s-1", "긴 질문"]);
+    expect(fake.calls.filter((c) => c.method === "Send")).toHaveLength(1);
   });
 
   it("renames, deletes and undoes a delete from the sidebar", async () => {

@@ -329,7 +329,12 @@ test("stopping imports in Korean: a file added while another embeds does not wai
   // Every embedding hangs: only a hand-on or a stop ends one.
   await fail(w.fake, "/api/embed", -1, { kind: "hang" });
   try {
-    await page.setInputFiles("#kb-file-input", [slow, next]);
+    // One file at a time: given together, the two uploads may reach the
+    // backend in either order, and the second to arrive is the one that
+    // embeds in line (alone), held by the hang.
+    await page.setInputFiles("#kb-file-input", [slow]);
+    await page.waitForSelector(`${row("느린 보고서.md")}[data-stage="embedding"]`, { timeout: 60_000 });
+    await page.setInputFiles("#kb-file-input", [next]);
     // The first file's embedding goes on in the background once the second is added: it does not hold it up.
     await page.waitForSelector(`${row("느린 보고서.md")}[data-stage="done"]`, { timeout: 60_000 });
     assert.equal(await page.textContent(`${row("느린 보고서.md")} .stage`), "추가했습니다. 지금은 키워드로 찾을 수 있고, 다음 파일을 읽는 동안 임베딩은 뒤에서 이어서 합니다");

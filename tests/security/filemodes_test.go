@@ -4,6 +4,7 @@ package security
 
 import (
 	"encoding/base64"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -58,10 +59,19 @@ func TestDataFilesArePrivate(t *testing.T) {
 		t.Helper()
 		seen := map[string]bool{}
 		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			// The server runs while the folder is walked: a file written
+			// atomically (a temporary renamed into place) may be gone
+			// between the listing and its lstat. What it became is walked.
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}
 			info, err := d.Info()
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}

@@ -65,11 +65,6 @@ export function toggle(el: HTMLElement | string, on: boolean): void {
   flushSync();
 }
 
-/**
- * openSettings presses the topbar's Settings button (labelled in English or
- * Korean) and waits for the dialog's fields, which show once the settings
- * are read.
- */
 /** attach picks files in the message box's file picker, as a person does. */
 export function attach(files: File[]): void {
   const input = $("[data-testid='attach-input']") as HTMLInputElement;
@@ -78,6 +73,11 @@ export function attach(files: File[]): void {
   flushSync();
 }
 
+/**
+ * openSettings presses the topbar's Settings button (labelled in English or
+ * Korean) and waits for the dialog's fields, which show once the settings
+ * are read.
+ */
 export async function openSettings(): Promise<void> {
   click('.topbar button[aria-label="Settings"], .topbar button[aria-label="설정"]');
   await vi.waitFor(() => expect(document.querySelector("dialog[open] .fields")).not.toBeNull(), { timeout: 5000 });

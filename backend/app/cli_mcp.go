@@ -159,6 +159,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 			return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
 		}
 		name := args[0]
+		unknown := false
 		err := m.Update(func(c *mcp.Config) error {
 			srv, ok := c.Servers[name]
 			switch {
@@ -169,6 +170,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 				// rewrite what the person is fixing.
 				return errors.New(say("mcp.brokenSwitch", lang, "name", name))
 			case !ok:
+				unknown = true
 				return errors.New(say("mcp.unknown", lang, "name", strconv.Quote(name)))
 			case len(args) == 2:
 				srv.DisabledTools = toggle(srv.DisabledTools, args[1], sub == "off")
@@ -178,6 +180,12 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 			c.Servers[name] = srv
 			return nil
 		})
+		if err != nil && unknown && sub == "remove" {
+			if n, _ := revokeLeftGrants(ctx, dir, name, logger); n > 0 {
+				fmt.Fprintln(s.out, say("mcp.tookBack", lang, "grants", counted(n, lang, "grant")))
+				return nil
+			}
+		}
 		if err != nil {
 			return refused(err, lang)
 		}
@@ -291,9 +299,10 @@ func firstLine(s string, n int) string {
 // revokeServerGrants takes back the "always" grants of a removed server's
 // tools, as removing it in Settings does, so none stay listed for a
 // program that is gone. While a Wayfinder has the data folder open the
-// store is its to change: the grants then stay until revoked in Settings
-// (they can no longer apply: a grant holds only for the program it was
-// given to).
+// store is its to change: the grants then stay (they can no longer apply:
+// a grant holds only for the program it was given to), and the person is
+// told to close it and remove the server again, which revokeLeftGrants
+// then does.
 func revokeServerGrants(ctx context.Context, dir, name string, s stdio, lang int, logger *slog.Logger) error {
 	lock, err := lockDataDir(dir)
 	if errors.Is(err, errDataDirBusy) {
@@ -311,10 +320,32 @@ func revokeServerGrants(ctx context.Context, dir, name string, s stdio, lang int
 	defer st.Close()
 	n, err := st.RevokeServer(ctx, name)
 	if err != nil {
-		return fmt.Errorf("%s was removed, but its tools allowed for good stay listed in Settings: %w", name, err)
+		return fmt.Errorf("%s was removed, but the grants of its tools were not taken back (run `wayfinder mcp remove %s` again): %w", name, name, err)
 	}
 	if n > 0 {
 		fmt.Fprintln(s.out, say("mcp.tookBack", lang, "grants", counted(n, lang, "grant")))
 	}
 	return nil
+}
+
+// revokeLeftGrants takes back the grants a server removed while Wayfinder
+// was open left behind (revokeServerGrants), when the person runs
+// `wayfinder mcp remove` again for a name mcp.json no longer has. It
+// reports how many it took back; none when the folder is still open, or
+// has no database yet (none is made for a mistyped name).
+func revokeLeftGrants(ctx context.Context, dir, name string, logger *slog.Logger) (int, error) {
+	if _, err := os.Stat(filepath.Join(dir, store.FileName)); err != nil {
+		return 0, err
+	}
+	lock, err := lockDataDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	defer lock.Unlock()
+	st, err := store.Open(ctx, dir, logger)
+	if err != nil {
+		return 0, fmt.Errorf("open the data folder %s: %w", dir, err)
+	}
+	defer st.Close()
+	return st.RevokeServer(ctx, name)
 }

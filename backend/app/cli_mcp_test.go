@@ -241,3 +241,41 @@ func TestMCPCommandsBesideBrokenEntries(t *testing.T) {
 		t.Errorf("list after the changes: %d %q", code, out)
 	}
 }
+
+// Removing a server while Wayfinder has the data folder open leaves the
+// grants of its tools: the terminal says, in the person's language, the
+// command that takes them back once Wayfinder is closed (not a place in the
+// window), and that command does.
+func TestMCPRemoveWhileWayfinderIsOpen(t *testing.T) {
+	for _, tc := range []struct {
+		lang, stays, tookBack, unknown string
+	}{
+		{"en_US.UTF-8", "close it and run `wayfinder mcp remove web` again", "Took back 1 grant", "no MCP server"},
+		{"ko_KR.UTF-8", "Wayfinder를 닫은 뒤 `wayfinder mcp remove web` 명령을 다시 실행하면 거둡니다", "허용 1개를 거뒀습니다", "MCP 서버가 없습니다"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			t.Setenv("LANG", tc.lang)
+			t.Setenv("LC_ALL", "")
+			t.Setenv("LC_MESSAGES", "")
+			dir := t.TempDir()
+			base := []string{"--data-dir", dir}
+			wayfinder(t, append(base, "mcp", "add", "web", "--url", "http://127.0.0.1:1/mcp")...)
+			grant(t, dir, "web__fetch", "web")
+			open, err := lockDataDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code, out, errOut := wayfinder(t, append(base, "mcp", "remove", "web")...)
+			open.Unlock()
+			if code != 0 || !strings.Contains(errOut, tc.stays) || strings.Contains(errOut, "Settings") || strings.Contains(errOut, "설정") {
+				t.Fatalf("remove while open: %d %q %q", code, out, errOut)
+			}
+			if code, out, errOut := wayfinder(t, append(base, "mcp", "remove", "web")...); code != 0 || !strings.Contains(out, tc.tookBack) {
+				t.Fatalf("remove again once closed: %d %q %q", code, out, errOut)
+			}
+			if code, _, errOut := wayfinder(t, append(base, "mcp", "remove", "web")...); code != 1 || !strings.Contains(errOut, tc.unknown) {
+				t.Fatalf("remove a third time: %d %q", code, errOut)
+			}
+		})
+	}
+}

@@ -351,6 +351,7 @@ func reasonOf(err error) *api.FileReason {
 		mp  *importer.MissingParts
 		cs  *importer.CutShort
 		tr  *importer.Trailing
+		bo  *importer.BrokenOff
 	)
 	switch {
 	case errors.As(err, &mp):
@@ -365,6 +366,10 @@ func reasonOf(err error) *api.FileReason {
 		return &api.FileReason{Code: "cut_short"}
 	case errors.As(err, &tr):
 		return &api.FileReason{Code: "trailing"}
+	case errors.As(err, &bo):
+		// One code a kind of unit ("broken_off_sheet"): how many were
+		// imported, and the last of them as the person finds it.
+		return &api.FileReason{Code: "broken_off_" + bo.Unit, Count: int64(bo.Count), Lines: bo.Last}
 	case errors.As(err, &lk):
 		return &api.FileReason{Code: "link_" + string(lk.Why), Target: lk.Target}
 	case errors.As(err, &rep):

@@ -21,7 +21,9 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 			&importer.MissingParts{Unit: unit, Names: []string{"2", "4"}, Count: 2, Total: 9},
 			&importer.MissingParts{Unit: unit, Names: []string{"1", "2", "3", "4", "5"}, Count: 7, Total: 9})
 	}
-	cases = append(cases, &importer.CutShort{At: 900, Open: 2}, &importer.CutShort{At: 900, Binary: 40, BinaryAt: 800}, &importer.Trailing{At: 700})
+	cases = append(cases, &importer.CutShort{At: 900, Open: 2}, &importer.CutShort{At: 900, Binary: 40, BinaryAt: 800}, &importer.Trailing{At: 700},
+		&importer.BrokenOff{Unit: "paragraph", Count: 57, Last: "본 규정은 1980년"}, &importer.BrokenOff{Unit: "sheet", Count: 2, Last: "지출"},
+		&importer.BrokenOff{Unit: "slide", Count: 3}, &importer.BrokenOff{Unit: "slide", Count: 1})
 	for _, err := range cases {
 		r := reasonOf(errors.Join(errors.New("wrapped"), err))
 		if r == nil {
@@ -40,6 +42,10 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 	}
 	mp := &importer.MissingParts{Unit: "slide", Names: []string{"1", "2", "3", "4", "5"}, Count: 7, Total: 9}
 	if got, want := reasonLine(mp.Error(), reasonOf(mp), 1), "슬라이드 9개 중 7개를 가져오지 못했습니다. 파일에 없거나 읽을 수 없습니다(1, 2, 3, 4, 5 외)."; got != want {
+		t.Errorf("Korean: %q, want %q", got, want)
+	}
+	bo := &importer.BrokenOff{Unit: "sheet", Count: 2, Last: "지출"}
+	if got, want := reasonLine(bo.Error(), reasonOf(bo), 1), "파일이 2번째 시트(“지출”) 뒤에서 끊깁니다. 그곳이 손상되었거나 잘렸습니다. 그 시트까지는 가져왔고 나머지는 가져오지 못했습니다."; got != want {
 		t.Errorf("Korean: %q, want %q", got, want)
 	}
 	one := &importer.MissingParts{Unit: "chapter", Names: []string{"b.xhtml"}, Count: 1, Total: 3}

@@ -154,11 +154,11 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 		case KindXLSX:
 			return readXLSX(ctx, path, r, sink, &warn)
 		case KindODS:
-			return readODS(ctx, path, r, sink)
+			return readODS(ctx, path, r, sink, &warn)
 		case KindRTF:
 			return readRTF(ctx, path, r, sink, &warn)
 		case KindODP:
-			return readODP(ctx, path, r, sink)
+			return readODP(ctx, path, r, sink, &warn)
 		}
 		var err error
 		if tr, err = NewTextReader(r); err != nil {

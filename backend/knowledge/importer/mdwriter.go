@@ -23,6 +23,10 @@ type mdWriter struct {
 	buf      strings.Builder
 	// part is the part being held (beginPart), nil for none.
 	part *heldPart
+	// paras counts the paragraphs written, and last is the last of them:
+	// where a body that breaks partway stopped (BrokenOff).
+	paras int
+	last  string
 }
 
 // maxPartHeld bounds the text of one part held back while it is read
@@ -37,6 +41,8 @@ type heldPart struct {
 	title  string
 	titled bool
 	handed bool // some of its text was handed on (past maxPartHeld)
+	paras  int
+	last   string
 }
 
 // beginPart starts one part of several (a chapter, a slide's text, a
@@ -45,7 +51,7 @@ type heldPart struct {
 // as a missing part is (dropPart), rather than half of it imported or
 // the whole file refused.
 func (w *mdWriter) beginPart() {
-	w.part = &heldPart{at: w.buf.Len(), title: w.doc.Title, titled: w.titled}
+	w.part = &heldPart{at: w.buf.Len(), title: w.doc.Title, titled: w.titled, paras: w.paras, last: w.last}
 }
 
 // endPart ends the part begun: its text may be handed on.
@@ -74,6 +80,7 @@ func (w *mdWriter) dropPart() bool {
 	w.buf.Reset()
 	w.buf.WriteString(kept)
 	w.doc.Title, w.titled = p.title, p.titled
+	w.paras, w.last = p.paras, p.last
 	return true
 }
 
@@ -95,6 +102,14 @@ func (w *mdWriter) paragraph(text string, level int) error {
 	}
 	w.buf.WriteString(text)
 	w.buf.WriteString("\n\n")
+	w.paras++
+	w.last = text
+	if cut := 4 * maxLastChars; len(text) > cut { // no more than a warning quotes
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		w.last = text[:cut] + "…"
+	}
 	switch {
 	case w.part == nil && w.buf.Len() >= mdBlock:
 		return w.flush()

@@ -42,7 +42,11 @@ var odpNotes = func() officeFormat {
 	return f
 }()
 
-func readODP(ctx context.Context, filePath string, r io.Reader, sink Sink) error {
+// readODP reads content.xml's slides. They are one part: one that breaks
+// partway (its XML, or its compressed data) keeps the slides read whole
+// before the break and says where it broke (*BrokenOff); the slide it
+// broke in is left out, as a PowerPoint file's damaged slide is.
+func readODP(ctx context.Context, filePath string, r io.Reader, sink Sink, warn *warnings) error {
 	d, budget, done, err := odfContent(r)
 	if err != nil {
 		return err
@@ -50,13 +54,18 @@ func readODP(ctx context.Context, filePath string, r io.Reader, sink Sink) error
 	defer done()
 	doc := Document{Title: baseName(filePath), Source: filePath, Kind: KindODP, Unit: UnitSlide, Markdown: true}
 	titled := false
+	var broke error
 	for {
 		page, err := nextSlide(d)
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		if err = budget.judged(err); unreadable(err) && len(doc.Parts) > 0 {
+			broke = err
+			break
+		}
 		if err != nil {
-			return budget.judged(err)
+			return err
 		}
 		if len(doc.Parts) >= maxOfficeParts {
 			return &OfficeLimitError{What: "number of slides"}
@@ -79,7 +88,13 @@ func readODP(ctx context.Context, filePath string, r io.Reader, sink Sink) error
 		return fmt.Errorf("%w: no slides", ErrOfficeDamaged)
 	}
 	if !slices.ContainsFunc(doc.Parts, func(p chunk.Input) bool { return strings.TrimSpace(p.Text) != "" }) {
+		if broke != nil {
+			return brokenEmpty(ErrEmpty, broke)
+		}
 		return ErrEmpty
+	}
+	if broke != nil {
+		warn.add(brokenOff("slide", len(doc.Parts), "", broke))
 	}
 	doc.Pages = len(doc.Parts)
 	return emitAll(sink, []Document{doc})

@@ -4,23 +4,55 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
 )
 
-// readODS reads an OpenDocument spreadsheet (LibreOffice Calc).
-func readODS(ctx context.Context, filePath string, r io.Reader, sink Sink) error {
+// readODS reads an OpenDocument spreadsheet (LibreOffice Calc). Its
+// sheets are one part, content.xml: one that breaks partway (its XML, or
+// its compressed data) keeps the sheets read whole before the break and
+// says where it broke (*BrokenOff); the sheet it broke in is left out, as
+// an Excel workbook's damaged sheet is.
+func readODS(ctx context.Context, filePath string, r io.Reader, sink Sink, warn *warnings) error {
 	d, budget, done, err := odfContent(r)
 	if err != nil {
 		return err
 	}
 	defer done()
 	s := newSheetWriter(filePath, KindODS, sink)
-	if err := budget.judged(readODSBody(ctx, d, s, budget)); err != nil {
+	var read odsRead
+	err = budget.judged(readODSBody(ctx, d, s, budget, &read))
+	if unreadable(err) && read.sheets > 0 {
+		s.w.dropPart()
+		if end := s.w.end(); end != nil {
+			return brokenEmpty(end, err)
+		}
+		warn.add(brokenOff("sheet", read.sheets, read.last, err))
+		return nil
+	}
+	if err != nil {
 		return err
 	}
 	return s.w.end()
+}
+
+// brokenEmpty is the error of a body that broke (broke) when what was
+// read before the break ends in err: nothing read before a break is a
+// damaged file, not an empty one.
+func brokenEmpty(err, broke error) error {
+	if errors.Is(err, ErrEmpty) {
+		return fmt.Errorf("%w: %v", ErrOfficeDamaged, strings.TrimPrefix(broke.Error(), ErrOfficeDamaged.Error()+": "))
+	}
+	return err
+}
+
+// odsRead is how far readODSBody read: the sheets read whole, and the
+// last one's name.
+type odsRead struct {
+	sheets int
+	last   string
 }
 
 // readODSBody reads content.xml's tables. A row or cell written once with
@@ -30,7 +62,11 @@ func readODS(ctx context.Context, filePath string, r io.Reader, sink Sink) error
 // out: maxRepeat rows of maxRepeat cells are a million cells from one
 // element, and ten thousand such rows, 8 KB packed, were 50 GB of text
 // (500,000 chunks, then too_many_chunks, after minutes).
-func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter, budget *xmlBudget) error {
+//
+// Each sheet's text is held until its end (mdWriter.beginPart), so that
+// a sheet the body breaks in can be taken back whole (read counts the
+// sheets read whole).
+func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter, budget *xmlBudget, read *odsRead) error {
 	var (
 		cell       strings.Builder
 		inCell     int // depth inside a cell (a cell holds paragraphs)
@@ -40,6 +76,7 @@ func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter, budget *xm
 		row        []string // the row's cells: a repeated row is written again
 		rowRepeat  int
 		rows       int
+		tables     int // tables open outside cells: 1 in a sheet
 	)
 	var failed error
 	writeRow := func() {
@@ -86,7 +123,10 @@ func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter, budget *xm
 					cell.WriteByte(' ')
 				}
 			case name == "table:table":
-				s.sheet(attr(t, "name"))
+				if tables++; tables == 1 { // a table drawn in a sheet is no sheet
+					s.sheet(attr(t, "name"))
+					s.w.beginPart()
+				}
 			case name == "table:table-row":
 				row, rowRepeat = row[:0], repeats(attr(t, "number-rows-repeated"))
 				if rows++; rows%1024 == 0 {
@@ -123,6 +163,13 @@ func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter, budget *xm
 				}
 			case qname(t.Name) == "table:table-row":
 				writeRow()
+			case qname(t.Name) == "table:table":
+				if tables--; tables > 0 {
+					break
+				}
+				if failed = s.w.endPart(); failed == nil {
+					read.sheets, read.last = read.sheets+1, s.name
+				}
 			}
 		}
 	})

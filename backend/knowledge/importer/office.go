@@ -424,7 +424,7 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 	if kind == KindHWPX {
 		lost.Unit = "section"
 	}
-	err = w.parts(ctx, z, f, parts, styles, nums, notes, budget, lost)
+	broke, err := w.parts(ctx, z, f, parts, styles, nums, notes, budget, lost)
 	budget.release()
 	if err != nil {
 		return err
@@ -433,6 +433,9 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 		return lost.damaged()
 	}
 	lost.report(warn)
+	if broke != nil {
+		warn.add(broke)
+	}
 	if kind == KindWord {
 		if notesLost := lostNotes(z, parts[0], notes); notesLost != nil {
 			notesLost.report(warn)
@@ -443,8 +446,10 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 
 // parts reads the body parts in order; one the archive lacks, or that
 // cannot be read to its end (its XML or its compressed data damaged), is
-// left out whole and counted in lost.
-func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, parts []string, styles map[string]int, nums numberer, notes *wordNotes, budget *xmlBudget, lost *MissingParts) error {
+// left out whole and counted in lost. A body of one part that breaks
+// after some paragraphs keeps them, and says where it broke (broke): the
+// paragraph it broke in is left out, as a container's broken part is.
+func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, parts []string, styles map[string]int, nums numberer, notes *wordNotes, budget *xmlBudget, lost *MissingParts) (broke *BrokenOff, err error) {
 	for _, name := range parts {
 		d, closer, err := openPart(z, name, budget)
 		if errors.Is(err, errNoPart) {
@@ -452,13 +457,17 @@ func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, pa
 			continue
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if len(parts) > 1 {
 			w.beginPart()
 		}
 		err = budget.judged(w.body(ctx, f, d, styles, nums, notes))
 		closer.Close()
+		if unreadable(err) && len(parts) == 1 && w.paras > 0 {
+			notes.abandon()
+			return brokenOff("paragraph", w.paras, w.last, err), nil
+		}
 		if unreadable(err) {
 			w.dropPart()
 			notes.abandon()
@@ -469,10 +478,10 @@ func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, pa
 			err = w.endPart()
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // openPart opens the XML part name of z for decoding within budget; a

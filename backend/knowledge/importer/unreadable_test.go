@@ -267,9 +267,13 @@ func hwpStreamsWith(first, middle, last []byte) []byte {
 // TestNoReadablePartIsDamage: a file none of whose parts can be read,
 // whether they are missing or there but damaged, is refused as damaged in
 // one line that names them and says why the first could not be read;
-// Word's and OpenDocument's one body part damaged is such a file.
+// Word's and OpenDocument's one body part damaged before any paragraph,
+// sheet or slide is read whole is such a file.
 func TestNoReadablePartIsDamage(t *testing.T) {
 	xmlCut := breakers[0]
+	// A body of one part keeps what it read whole before a break
+	// (TestBodyBreaksOff): inside is cut in its first paragraph.
+	inside := breaker{name: "cut in the first paragraph", xml: true, body: func(s string) string { return s[:strings.Index(s, "본문")+len("본문")] }}
 	chapters := []string{"<p>첫 장</p>", "<p>둘째 장</p>"}
 	odf := func(body string) []byte {
 		return zipOf(t, part{"mimetype", "x"}, part{"content.xml", `<?xml version="1.0"?><office:document-content ` + odtNS + `><office:body>` + body + `</office:body></office:document-content>`})
@@ -285,13 +289,14 @@ func TestNoReadablePartIsDamage(t *testing.T) {
 		{"Excel", "가계부.xlsx", broken(t, xlsxOf(t, "", "", "", [2]string{"시트", `<row><c t="inlineStr"><is><t>값</t></is></c></row>`}), xmlCut, "xl/worksheets/sheet1.xml"), []string{`"시트": XML syntax error`}},
 		{"Excel: text only in damaged shared strings", "가계부.xlsx", broken(t, xlsxOf(t, `<si><t>월급</t></si>`, "", "", [2]string{"수입", `<row><c t="s"><v>0</v></c></row>`}), xmlCut, "xl/sharedStrings.xml"),
 			[]string{"xl/sharedStrings.xml, which cannot be read", "수입!A1"}},
-		{"HWPX", "문서.hwpx", broken(t, hwpxOf(t, hp("0", "<hp:t>본문</hp:t>")), breakers[6], "Contents/section0.xml"), []string{"Contents/section0.xml: zip: checksum error"}},
+		{"HWPX", "문서.hwpx", broken(t, hwpxOf(t, hp("0", "<hp:t>본문</hp:t>"), hp("0", "<hp:t>끝</hp:t>")), breakers[6], "Contents/section0.xml", "Contents/section1.xml"), []string{"Contents/section0.xml: zip: checksum error"}},
+		{"HWPX of one section, broken in its first paragraph", "문서.hwpx", broken(t, hwpxOf(t, hp("0", "<hp:t>본문</hp:t>")), inside, "Contents/section0.xml"), []string{"Contents/section0.xml: XML syntax error"}},
 		{"HWP", "문서.hwp", hwptest.File(0, nil, append(hwpSection("본문"), 0xFF)), []string{"BodyText/Section0: a record is cut short"}},
-		{"Word", "문서.docx", broken(t, docxOf(t, p("", "본문"), ""), xmlCut, "word/document.xml"), []string{"word/document.xml: XML syntax error"}},
+		{"Word", "문서.docx", broken(t, docxOf(t, p("", "본문"), ""), inside, "word/document.xml"), []string{"word/document.xml: XML syntax error"}},
 		{"Word: an element of a name of 100,000 letters closed by another", "문서.docx", zipOf(t, part{"word/document.xml", "<" + strings.Repeat("가", 100_000) + "></b>"}), []string{"word/document.xml: XML syntax error"}},
-		{"OpenDocument text", "문서.odt", broken(t, odtOf(t, "<text:p>본문</text:p>"), xmlCut, "content.xml"), []string{"XML syntax error"}},
-		{"OpenDocument presentation", "발표.odp", broken(t, odf("<office:presentation><draw:page/></office:presentation>"), xmlCut, "content.xml"), []string{"XML syntax error"}},
-		{"OpenDocument spreadsheet", "표.ods", broken(t, odf(`<office:spreadsheet><table:table table:name="표"><table:table-row><table:table-cell><text:p>값</text:p></table:table-cell></table:table-row></table:table></office:spreadsheet>`), xmlCut, "content.xml"), []string{"XML syntax error"}},
+		{"OpenDocument text", "문서.odt", broken(t, odtOf(t, "<text:p>본문</text:p>"), inside, "content.xml"), []string{"XML syntax error"}},
+		{"OpenDocument presentation", "발표.odp", broken(t, odpOf(t, `<draw:page>`+frame("title", "본문")+`</draw:page>`), inside, "content.xml"), []string{"XML syntax error"}},
+		{"OpenDocument spreadsheet", "표.ods", broken(t, odf(`<office:spreadsheet><table:table table:name="표"><table:table-row><table:table-cell><text:p>본문</text:p></table:table-cell></table:table-row></table:table></office:spreadsheet>`), inside, "content.xml"), []string{"XML syntax error"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			warns, err := Importer{}.Read(context.Background(), tt.file, bytes.NewReader(tt.data), &collector{})

@@ -191,3 +191,43 @@ type Trailing struct {
 func (t *Trailing) Error() string {
 	return fmt.Sprintf("the document ends at byte %d but the file goes on; what follows was not imported (the file may be damaged, or two files joined)", t.At)
 }
+
+// BrokenOff is the warning about a file whose body is one part (a Word
+// or OpenDocument file's document.xml or content.xml, an HWPX file of one
+// section) and breaks partway: its XML stops parsing or its compressed
+// data stops inflating. The sheets, slides or paragraphs read whole
+// before the break are imported and the one it broke in is left out, as
+// a container leaves out a part that breaks (MissingParts): the one part
+// is all the file has, so taking it back whole would lose everything
+// that could be read. A file that breaks before any is read whole is
+// damaged (ErrOfficeDamaged).
+type BrokenOff struct {
+	// Unit is what was read whole: "sheet", "slide" or "paragraph".
+	Unit string
+	// Count is how many were read whole and imported: a slide's number
+	// is its place, so the last imported is slide Count.
+	Count int
+	// Last names the last one imported as the person finds it: a sheet's
+	// name, the beginning of a paragraph ("" for a slide).
+	Last string
+	// why is what the reader met, for the English line.
+	why string
+}
+
+// brokenOff is the warning for a part that broke (err) after count
+// units, the last of them last.
+func brokenOff(unit string, count int, last string, err error) *BrokenOff {
+	return &BrokenOff{Unit: unit, Count: count, Last: shortened(last, maxLastChars),
+		why: shortened(strings.TrimPrefix(err.Error(), ErrOfficeDamaged.Error()+": "), 3*maxNameChars)}
+}
+
+// maxLastChars bounds the beginning of a paragraph a warning quotes.
+const maxLastChars = 40
+
+func (b *BrokenOff) Error() string {
+	at := fmt.Sprintf("%s %d", b.Unit, b.Count)
+	if b.Last != "" {
+		at = fmt.Sprintf("%s %d (%q)", b.Unit, b.Count, b.Last)
+	}
+	return fmt.Sprintf("the file breaks off after %s, damaged or cut short there (%s): what came before was imported, the rest was not", at, b.why)
+}

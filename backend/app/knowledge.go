@@ -352,6 +352,7 @@ func reasonOf(err error) *api.FileReason {
 		cs  *importer.CutShort
 		tr  *importer.Trailing
 		bo  *importer.BrokenOff
+		il  *importer.IndexLost
 	)
 	switch {
 	case errors.As(err, &mp):
@@ -370,6 +371,8 @@ func reasonOf(err error) *api.FileReason {
 		// One code a kind of unit ("broken_off_sheet"): how many were
 		// imported, and the last of them as the person finds it.
 		return &api.FileReason{Code: "broken_off_" + bo.Unit, Count: int64(bo.Count), Lines: bo.Last}
+	case errors.As(err, &il):
+		return &api.FileReason{Code: "index_lost_" + il.Unit, Count: int64(il.Count), Lines: il.Index}
 	case errors.As(err, &lk):
 		return &api.FileReason{Code: "link_" + string(lk.Why), Target: lk.Target}
 	case errors.As(err, &rep):

@@ -38,13 +38,13 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 			opf = found[0]
 		}
 	}
-	if opf == "" {
-		return fmt.Errorf("%w: no package document (META-INF/container.xml names none)", ErrOfficeDamaged)
+	pkg := opfPackage{items: map[string]opfItem{}}
+	if opf != "" {
+		pkg = readPackage(z, opf)
 	}
-	pkg := readPackage(z, opf)
 	title, items, spine := pkg.title, pkg.items, pkg.spine
-	if pkg.broken {
-		spine = recoveredSpine(pkg)
+	if pkg.broken || len(spine) == 0 {
+		spine = recoveredSpine(pkg) // no spine: the manifest's chapters, in its order
 	}
 	var chapters, hrefs []string
 	lost := &MissingParts{Unit: "chapter"}
@@ -77,6 +77,19 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		}
 		chapters, hrefs = append(chapters, name), append(hrefs, href)
 	}
+	var indexLost *IndexLost
+	if len(chapters) == 0 && (len(items) == 0 || lost.Count == 0) {
+		// No package document, or one that is not XML or lists no
+		// chapter: the archive's web pages are the chapters, in its
+		// order, and the warning says the order is the archive's.
+		chapters, hrefs = archivePages(z, opf)
+		lost = &MissingParts{Unit: "chapter", Total: len(chapters)}
+		index := opf
+		if index == "" {
+			index = "META-INF/container.xml"
+		}
+		indexLost = &IndexLost{Unit: "chapter", Index: index, Count: len(chapters)}
+	}
 	if len(chapters) == 0 {
 		// A spine whose chapters are all missing is a damaged book, not
 		// an empty one: the person can find a good copy.
@@ -105,7 +118,29 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		return lost.damaged()
 	}
 	lost.report(warn)
+	if indexLost != nil {
+		if err := w.end(); err != nil {
+			return brokenEmpty(err, fmt.Errorf("%w: %v", ErrOfficeDamaged, indexLost))
+		}
+		warn.add(indexLost)
+		return nil
+	}
 	return w.end()
+}
+
+// archivePages are the web pages of z in the archive's order (the
+// package document opf itself left out), each with its name as its href:
+// the chapters of a book whose package document is missing or useless.
+func archivePages(z *zip.Reader, opf string) (names, hrefs []string) {
+	seen := map[string]bool{}
+	for _, f := range z.File {
+		ext := strings.ToLower(path.Ext(f.Name))
+		if (ext == ".xhtml" || ext == ".html" || ext == ".htm") && f.Name != opf && !seen[f.Name] && fs.ValidPath(f.Name) {
+			seen[f.Name] = true
+			names, hrefs = append(names, f.Name), append(hrefs, f.Name)
+		}
+	}
+	return names, hrefs
 }
 
 // readChapters reads the chapters in order into w. One that cannot be

@@ -30,7 +30,8 @@ func epubOf(t testing.TB, chapters []string, extra ...part) []byte {
 // pandoc's (with its title page) and one made here, whose first chapter
 // leaves a <script> open, which does not swallow the next; fonts
 // obfuscated the standard way do not stop it, chapters under DRM do, and
-// a book without its package document is damaged.
+// a book without its package document or a web page is damaged (one with
+// pages: TestLostIndexReadsTheArchive).
 func TestEPUB(t *testing.T) {
 	want, err := os.ReadFile("testdata/office/regulation.want.md")
 	if err != nil {
@@ -55,8 +56,8 @@ func TestEPUB(t *testing.T) {
 	if _, err = (Importer{}).Import(context.Background(), "drm.epub", epubOf(t, chapters, drm)); !errors.Is(err, ErrOfficeEncrypted) {
 		t.Errorf("DRM: %v", err)
 	}
-	if _, err = (Importer{}).Import(context.Background(), "bare.epub", zipOf(t, part{"OEBPS/a.xhtml", "<p>x</p>"})); !errors.Is(err, ErrOfficeDamaged) {
-		t.Errorf("no container: %v", err)
+	if _, err = (Importer{}).Import(context.Background(), "bare.epub", zipOf(t, part{"OEBPS/a.png", "x"})); !errors.Is(err, ErrOfficeDamaged) {
+		t.Errorf("no container, no page: %v", err)
 	}
 }
 
@@ -97,7 +98,7 @@ func TestMissingPartsAreDamage(t *testing.T) {
 		{"spine at an absolute path", "a.epub", book("/etc/passwd"), ""},
 		{"spine at the package itself", "a.epub", book("content.opf"), ""},
 		{"spine at a chapter the book lacks", "a.epub", book("gone.xhtml"), ""},
-		{"spine at no item only", "a.epub", book(), ""},
+		{"spine at no item only: a manifest of nothing, the archive's pages read", "a.epub", book(), "있는 장"},
 		{"one chapter of two", "a.epub", book("gone.xhtml", "here.xhtml"), "있는 장"},
 		{"Word: main part outside", "a.docx", zipOf(t, rels("officeDocument", "../../etc/passwd")), ""},
 		{"Word: main part missing", "a.docx", zipOf(t, rels("officeDocument", "word/gone.xml")), ""},

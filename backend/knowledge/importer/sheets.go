@@ -171,7 +171,7 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 	if err != nil {
 		return err
 	}
-	sheets, date1904, named, err := xlsxSheets(z)
+	sheets, date1904, named, indexLost, err := xlsxSheets(z)
 	if err != nil {
 		return err
 	}
@@ -238,6 +238,14 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 	// The cells are named by their references (수입!B3), which read the
 	// same in either language.
 	err = s.w.end()
+	if errors.Is(err, ErrEmpty) && indexLost != nil {
+		// Worksheets found without their index, and no text in them:
+		// a damaged workbook, not an empty one.
+		return fmt.Errorf("%w: %v", ErrOfficeDamaged, indexLost)
+	}
+	if err == nil && indexLost != nil {
+		warn.add(indexLost)
+	}
 	if errors.Is(err, ErrEmpty) && book.textCells.Count > 0 {
 		why := "which the file lacks"
 		if stringsErr != nil {
@@ -284,13 +292,22 @@ type xlsxNamed struct{ strings, styles string }
 // parts ("" for one whose relationship is missing), and says whether its
 // dates count from 1904 (Excel for Mac's old system). Chart and dialog
 // sheets hold no cells and are not listed.
-func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, named xlsxNamed, err error) {
+//
+// Relationships that are missing or damaged (xl/_rels/workbook.xml.rels)
+// lose no sheet: the sheets they did not name are the archive's
+// worksheets (xl/worksheets/*.xml), by their number, named by their
+// parts, and lost says so; so are all the archive's worksheets when
+// xl/workbook.xml is missing. Before, such a workbook was refused, every
+// sheet "missing".
+func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, named xlsxNamed, lost *IndexLost, err error) {
 	named = xlsxNamed{strings: "xl/sharedStrings.xml", styles: "xl/styles.xml"}
 	targets := map[string]string{} // a worksheet's part by relationship id; "-" for another kind of sheet
-	if f, err := z.Open("xl/_rels/workbook.xml.rels"); err == nil {
+	const relsName = "xl/_rels/workbook.xml.rels"
+	relsLost := true
+	if f, err := z.Open(relsName); err == nil {
 		// Read as far as the list itself (8 MB): a megabyte held the
 		// relationships of 7,560 slides; the others' were missing.
-		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
+		relsErr := eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
 			if e.Name.Local != "Relationship" {
 				return
 			}
@@ -306,10 +323,14 @@ func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, named xlsxNam
 			}
 		})
 		f.Close()
+		relsLost = relsErr != nil
 	}
 	f, err := z.Open("xl/workbook.xml")
 	if err != nil {
-		return nil, false, named, fmt.Errorf("%w: no workbook", ErrOfficeDamaged)
+		if sheets = recoverSheets(z, nil, targets); len(sheets) == 0 {
+			return nil, false, named, nil, fmt.Errorf("%w: no workbook", ErrOfficeDamaged)
+		}
+		return sheets, false, named, &IndexLost{Unit: "sheet", Index: "xl/workbook.xml", Count: len(sheets)}, nil
 	}
 	defer f.Close()
 	err = eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
@@ -334,10 +355,22 @@ func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, named xlsxNam
 		// their parts.
 		sheets = recoverSheets(z, sheets, targets)
 	}
-	if len(sheets) == 0 {
-		return nil, false, named, fmt.Errorf("%w: no sheets", ErrOfficeDamaged)
+	if relsLost {
+		var found []xlsxSheet
+		for _, sh := range sheets {
+			if sh.part != "" {
+				found = append(found, sh)
+			}
+		}
+		n := len(found)
+		if sheets = recoverSheets(z, found, targets); len(sheets) > n {
+			lost = &IndexLost{Unit: "sheet", Index: relsName, Count: len(sheets) - n}
+		}
 	}
-	return sheets, date1904, named, nil
+	if len(sheets) == 0 {
+		return nil, false, named, nil, fmt.Errorf("%w: no sheets", ErrOfficeDamaged)
+	}
+	return sheets, date1904, named, lost, nil
 }
 
 // recoverSheets is sheets, then the worksheets of targets and of the

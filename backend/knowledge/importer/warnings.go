@@ -231,3 +231,26 @@ func (b *BrokenOff) Error() string {
 	}
 	return fmt.Sprintf("the file breaks off after %s, damaged or cut short there (%s): what came before was imported, the rest was not", at, b.why)
 }
+
+// IndexLost is the warning about a container whose index of its parts is
+// missing or cannot be read (an Excel workbook's relationships, an EPUB
+// book's package document): its parts of that kind were read from the
+// archive, as a damaged index's unnamed parts are (recoverParts), but
+// what only the index knew is gone: the sheets' names (each is named by
+// its part, sheet2), or the chapters' order (the archive's is taken).
+type IndexLost struct {
+	// Unit is the kind of part read from the archive: "sheet", "chapter".
+	Unit string
+	// Index is the part that should have listed them.
+	Index string
+	// Count is how many parts were read from the archive.
+	Count int
+}
+
+func (l *IndexLost) Error() string {
+	what := "named by their parts (sheet1, sheet2, …), as their names are only there"
+	if l.Unit == "chapter" {
+		what = "in the order the archive keeps them, which may not be the book's"
+	}
+	return fmt.Sprintf("the file's list of its %ss (%s) is missing or damaged: %d %ss were read from the archive, %s", l.Unit, shortened(l.Index, maxNameChars), l.Count, l.Unit, what)
+}

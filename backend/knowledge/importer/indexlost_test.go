@@ -1,0 +1,84 @@
+package importer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestLostIndexReadsTheArchive: a container whose index of its parts is
+// missing or useless (an Excel workbook's relationships or workbook.xml,
+// an EPUB book's package document that is not XML, lists no chapter, or
+// is not there) is read from the archive's parts of that kind, and a
+// warning says what was lost with the index (*IndexLost): the sheets'
+// names (each is named by its part), the chapters' order (the archive's).
+// Before, such a workbook was refused with every sheet "missing", and
+// such a book as damaged. With no such part in the archive, or none with
+// text, the file is still damaged.
+func TestLostIndexReadsTheArchive(t *testing.T) {
+	sheets := [][2]string{{"수입", `<row><c t="inlineStr"><is><t>월급</t></is></c></row>`}, {"지출", `<row><c t="inlineStr"><is><t>월세</t></is></c></row>`}, {"메모", `<row><c t="inlineStr"><is><t>적금</t></is></c></row>`}}
+	book := xlsxOf(t, "", "", "", sheets...)
+	const rels = "xl/_rels/workbook.xml.rels"
+	chapters := []string{"<p>첫 장</p>", "<p>둘째 장</p>", "<p>셋째 장</p>"}
+	epub := epubOf(t, chapters)
+	const opf = "OEBPS/content.opf"
+	garbage := part{opf, "\x00\x01 not a package \xff"}
+	// The archive holds the chapters last first (epubOf): its order.
+	archiveOrder := []string{"셋째 장", "둘째 장", "첫 장"}
+	for _, tt := range []struct {
+		name, file string
+		data       []byte
+		want       []string // in this order
+		warn       IndexLost
+	}{
+		{"Excel: relationships missing", "가계부.xlsx", without(t, book, rels), []string{"sheet1: 월급", "sheet2: 월세", "sheet3: 적금"}, IndexLost{"sheet", rels, 3}},
+		{"Excel: relationships not XML", "가계부.xlsx", rewritten(t, book, []string{rels}, part{rels, "\xff\xfe<<garbage"}), []string{"sheet1: 월급", "sheet2: 월세", "sheet3: 적금"}, IndexLost{"sheet", rels, 3}},
+		{"Excel: relationships cut after the first", "가계부.xlsx", cutIndex(t, book, rels, "<Relationship "), []string{"수입: 월급", "sheet2: 월세", "sheet3: 적금"}, IndexLost{"sheet", rels, 2}},
+		{"Excel: workbook.xml missing", "가계부.xlsx", without(t, book, "xl/workbook.xml"), []string{"sheet1: 월급", "sheet2: 월세", "sheet3: 적금"}, IndexLost{"sheet", "xl/workbook.xml", 3}},
+		{"EPUB: package document not XML", "책.epub", rewritten(t, epub, []string{opf}, garbage), archiveOrder, IndexLost{"chapter", opf, 3}},
+		{"EPUB: package document of no manifest, no spine", "책.epub", rewritten(t, epub, []string{opf}, part{opf, `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf"/>`}), archiveOrder, IndexLost{"chapter", opf, 3}},
+		{"EPUB: package document missing", "책.epub", without(t, epub, opf), archiveOrder, IndexLost{"chapter", opf, 3}},
+		{"EPUB: package document and container.xml missing", "책.epub", without(t, epub, opf, "META-INF/container.xml"), archiveOrder, IndexLost{"chapter", "META-INF/container.xml", 3}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var col collector
+			warns, err := Importer{}.Read(context.Background(), tt.file, bytes.NewReader(tt.data), &col)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := col.docs[0].Parts[0].Text
+			at := 0
+			for _, w := range tt.want {
+				i := strings.Index(text[at:], w)
+				if i < 0 {
+					t.Fatalf("%q is not in %q after byte %d", w, text, at)
+				}
+				at += i + len(w)
+			}
+			var il *IndexLost
+			if len(warns) != 1 || !errors.As(warns[0], &il) || *il != tt.warn {
+				t.Fatalf("warnings %v, want %+v", warns, tt.warn)
+			}
+			if !strings.Contains(il.Error(), tt.warn.Index) {
+				t.Errorf("%q does not name %s", il, tt.warn.Index)
+			}
+		})
+	}
+	for _, tt := range []struct {
+		name, file string
+		data       []byte
+	}{
+		{"Excel: relationships missing, worksheets without text", "가계부.xlsx", without(t, xlsxOf(t, "", "", "", [2]string{"빈", `<row r="1"><c r="A1"/></row>`}), rels)},
+		{"Excel: relationships and worksheets missing", "가계부.xlsx", without(t, book, rels, "xl/worksheets/sheet1.xml", "xl/worksheets/sheet2.xml", "xl/worksheets/sheet3.xml")},
+		{"EPUB: package document not XML, no page", "책.epub", rewritten(t, epub, []string{opf, "OEBPS/text/c0 a.xhtml", "OEBPS/text/c1 a.xhtml", "OEBPS/text/c2 a.xhtml"}, garbage)},
+		{"EPUB: package document not XML, pages without text", "책.epub", rewritten(t, epubOf(t, []string{"<p> </p>"}), []string{opf}, garbage)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := (Importer{}).Import(context.Background(), tt.file, tt.data); !errors.Is(err, ErrOfficeDamaged) {
+				t.Errorf("err %v, want damaged", err)
+			}
+		})
+	}
+}

@@ -5,10 +5,13 @@ import (
 	"bytes"
 	"compress/flate"
 	"context"
+	"encoding/binary"
 	"errors"
 	"hash/crc32"
 	"strings"
 	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/hwptest"
 )
 
 // breakMark is where breaksAt damages a part: it stands inside the unit
@@ -121,5 +124,51 @@ func TestBodyBreaksOff(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestHWPBreaksOff: an HWP file of one section (most are) whose records
+// break after some paragraphs keeps them and says where it broke, as an
+// HWPX file of one section does; a record that claims more bytes than
+// any record holds (4 GB) is such a break, not a limit that fails the
+// file. Broken in its first paragraph, the file is damaged.
+func TestHWPBreaksOff(t *testing.T) {
+	two := append(hwpSection("첫 문단"), hwpSection("둘째 문단")...)
+	cut := hwptest.Record(hwptest.TagParaText, 1, make([]byte, 40))[:30]
+	huge := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, hwptest.TagParaText|0xFFF<<20), 0xFFFFFFF0)
+	flushed := func(good, bad []byte) []byte { // deflate data that stops inflating after good
+		var b bytes.Buffer
+		w, _ := flate.NewWriter(&b, flate.BestCompression)
+		w.Write(good)
+		w.Flush()
+		return append(b.Bytes(), 0xFF, 0xFF, 0xFF)
+	}
+	for _, tt := range []struct {
+		name  string
+		file  func(good []byte) []byte
+		count int
+	}{
+		{"a record cut short", func(good []byte) []byte { return hwptest.File(0, nil, append(bytes.Clone(good), cut...)) }, 2},
+		{"compressed, a record cut short", func(good []byte) []byte { return hwptest.File(hwptest.Compressed, nil, append(bytes.Clone(good), cut...)) }, 2},
+		{"a record claiming 4 GB", func(good []byte) []byte { return hwptest.File(0, nil, append(bytes.Clone(good), huge...)) }, 2},
+		{"deflate data that stops inflating", func(good []byte) []byte {
+			return hwptest.CFB([]hwptest.Stream{{Path: "FileHeader", Data: hwptest.FileHeader(hwptest.Compressed)}, {Path: "BodyText/Section0", Data: flushed(good, nil)}})
+		}, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var col collector
+			warns, err := Importer{}.Read(context.Background(), "문서.hwp", bytes.NewReader(tt.file(two)), &col)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkParts(t, col.docs[0], []string{"첫 문단", "둘째 문단"}, nil, nil)
+			var bo *BrokenOff
+			if len(warns) != 1 || !errors.As(warns[0], &bo) || bo.Unit != "paragraph" || bo.Count != tt.count || bo.Last != "둘째 문단" {
+				t.Fatalf("warnings %v, want one that the file broke off after paragraph %d", warns, tt.count)
+			}
+			if _, err := (Importer{}).Import(context.Background(), "문서.hwp", tt.file(nil)); !errors.Is(err, ErrOfficeDamaged) {
+				t.Errorf("broken before a paragraph: err %v, want damaged", err)
+			}
+		})
 	}
 }

@@ -118,7 +118,7 @@ func readHWP(ctx context.Context, path string, r io.Reader, sink Sink, warn *war
 	w := &mdWriter{sink: sink, doc: Document{Title: baseName(path), Source: path, Kind: KindHWP, Markdown: true}}
 	notes := newHancomNotes()
 	w.untitled = notes.unmark // a paper's title often has a note
-	err = w.hwpSections(ctx, s, open, &styles, notes, budget)
+	broke, err := w.hwpSections(ctx, s, open, &styles, notes, budget)
 	budget.release()
 	if err != nil {
 		return err
@@ -127,19 +127,28 @@ func readHWP(ctx context.Context, path string, r io.Reader, sink Sink, warn *war
 		return s.missing.damaged()
 	}
 	s.missing.report(warn)
+	if broke != nil {
+		warn.add(broke)
+	}
 	return w.end()
 }
 
 // hwpSections reads the sections in order. One whose records cannot be
 // read to their end (cut short, deflate data that does not inflate, a
 // broken chain of sectors) is left out whole and counted in s.missing,
-// as a missing one is.
-func (w *mdWriter) hwpSections(ctx context.Context, s hwpStreams, open func(*mscfb.File) io.Reader, styles *hwpStyles, notes *wordNotes, budget *xmlBudget) error {
+// as a missing one is; a file of one section keeps the paragraphs read
+// before the damage and says where it broke (broke), as an HWPX file of
+// one section does.
+func (w *mdWriter) hwpSections(ctx context.Context, s hwpStreams, open func(*mscfb.File) io.Reader, styles *hwpStyles, notes *wordNotes, budget *xmlBudget) (broke *BrokenOff, err error) {
 	for _, sec := range s.sections {
 		if len(s.sections) > 1 {
 			w.beginPart()
 		}
 		err := budget.judged(w.hwpSection(ctx, open(sec), styles, notes))
+		if unreadable(err) && len(s.sections) == 1 && w.paras > 0 {
+			notes.abandon()
+			return brokenOff("paragraph", w.paras, w.last, err), nil
+		}
 		if unreadable(err) {
 			w.dropPart()
 			notes.abandon()
@@ -150,10 +159,10 @@ func (w *mdWriter) hwpSections(ctx context.Context, s hwpStreams, open func(*msc
 			err = w.endPart()
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // hwpStreams are the streams of an HWP file that are read.

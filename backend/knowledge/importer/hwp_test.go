@@ -146,10 +146,11 @@ func TestHWPFailures(t *testing.T) {
 		{"another signature", withHeader(header("Not a Document File", 0x05000300, 0), section), ErrOfficeDamaged, ""},
 		{"short FileHeader", withHeader([]byte("HWP Document File"), section), ErrOfficeDamaged, ""},
 		{"version 4", withHeader(header(hwpSignature, 0x04000000, 0), section), ErrOfficeDamaged, "version 4"},
-		{"record cut short", hwptest.File(0, nil, para[:len(para)-5]), ErrOfficeDamaged, "cut short"},
-		{"header cut short", hwptest.File(0, nil, append(bytes.Clone(para), 1, 2)), ErrOfficeDamaged, "cut short"},
+		// Cut short after a paragraph, the file keeps it (TestHWPBreaksOff).
+		{"record cut short", hwptest.File(0, nil, para[:len(para)-15]), ErrOfficeDamaged, "cut short"},
+		{"header cut short", hwptest.File(0, nil, []byte{1, 2}), ErrOfficeDamaged, "cut short"},
 		{"not deflate", withHeader(hwptest.FileHeader(hwptest.Compressed), hwptest.Stream{Path: "BodyText/Section0", Data: []byte("\xff\xff\xff not deflate data at all")}), ErrOfficeDamaged, ""},
-		{"record past the limit", hwptest.File(0, nil, binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, hwptest.TagParaText|0xFFF<<20), 0xFFFFFFF0)), nil, "record size"},
+		{"a record claiming 4 GB", hwptest.File(0, nil, binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, hwptest.TagParaText|0xFFF<<20), 0xFFFFFFF0)), ErrOfficeDamaged, "claims 4294967280 bytes"},
 		{"too many sections", hwptest.CFB(many), nil, "number of sections"},
 		{"no text", hwptest.File(hwptest.Compressed, hwpDocInfo, hwptest.Para(0, 0, 0, u16("  "), hwptest.Control(11, " lbt"))), ErrEmpty, ""},
 	}

@@ -94,7 +94,9 @@ func (rr *recordReader) next() (hwpRecord, error) {
 // body reads the data of h whole.
 func (rr *recordReader) body(h hwpRecord) ([]byte, error) {
 	if h.size > maxHWPRecord {
-		return nil, &OfficeLimitError{What: "record size"}
+		// No record holds so much (a paragraph of 8 million characters):
+		// its size is damage, and the section cannot be read past it.
+		return nil, fmt.Errorf("%w: a record claims %d bytes, more than any record holds (%d MB)", ErrOfficeDamaged, h.size, maxHWPRecord>>20)
 	}
 	if int64(cap(rr.buf)) < h.size {
 		rr.buf = make([]byte, h.size)

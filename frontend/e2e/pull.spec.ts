@@ -9,6 +9,23 @@ const MISSING = "qwen3:0.6b";
 
 const w = withWorld("default", { model: MISSING });
 
+// The header at the narrowest window and a common one, in both languages:
+// the picker's "not installed" badge left the title "Wayfi…" at 800 px.
+test("the header's title and the model's badge both read whole", async () => {
+  for (const locale of ["en-US", "ko-KR"]) {
+    for (const viewport of [{ width: 800, height: 700 }, { width: 1280, height: 800 }]) {
+      const page = await openPage(w.browser, w.app.url, locale, viewport);
+      await page.waitForSelector("#model-picker-state");
+      const cut = await page.$$eval(".topbar .title, #model-picker-state", (els) =>
+        els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent),
+      );
+      assert.deepEqual(cut, [], `cut at ${viewport.width} px in ${locale}`);
+      await screenshot(page, `header-badge-${locale}-${viewport.width}`);
+      await page.context().close();
+    }
+  }
+});
+
 test("a missing model is pulled with a progress bar and the chat appears", async () => {
   const page = await openPage(w.browser, w.app.url);
   await page.waitForSelector("section.onboarding[data-problem='model_missing']", { timeout: 15_000 });

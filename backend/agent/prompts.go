@@ -480,6 +480,14 @@ var (
 		ko: "일부 단계는 정보를 충분히 찾지 못해 찾은 범위에서 추천했어요.",
 		en: "For some steps I could not find everything within the search limit, so the recommendation uses what was found.",
 	}
+	msgRecFallback = phrases{
+		ko: "지식 베이스에서 찾은 가장 알맞은 항목이에요(모델의 검토 답을 읽지 못했어요).",
+		en: "The best match found in the knowledge base (the model's review could not be read).",
+	}
+	msgRecNone = phrases{
+		ko: "이 단계에 알맞은 도구를 찾지 못했어요.",
+		en: "No suitable tool was found for this step.",
+	}
 	msgEditProblem = phrases{
 		ko: "수정한 계획을 사용할 수 없어요: %s. 고친 뒤 다시 승인해 주세요.",
 		en: "The edited plan can't be used: %s. Fix it and approve again.",

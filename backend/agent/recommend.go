@@ -175,13 +175,13 @@ func catalogLink(rec *api.Recommendation, c toolcatalog.Catalog) {
 }
 
 // fallbackPick names the best-ranked source found for the sub-task when
-// the reviewer's answer was unusable.
+// the reviewer's answer was unusable, with why in the person's language:
+// the card shows it as written.
 func fallbackPick(s State) (tool, why string) {
 	if len(s.SubSources) > 0 {
-		return cmp.Or(s.SubSources[0].Title, s.SubSources[0].Source, "untitled"),
-			"The best match found in the knowledge base (the model's review could not be read)."
+		return cmp.Or(s.SubSources[0].Title, s.SubSources[0].Source, "untitled"), msgRecFallback.in(s.Lang)
 	}
-	return "—", "No suitable tool was found for this step."
+	return "—", msgRecNone.in(s.Lang)
 }
 
 func routeEvaluate(s State) string {

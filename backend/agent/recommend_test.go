@@ -35,3 +35,27 @@ func TestCatalogLink(t *testing.T) {
 		}
 	}
 }
+
+// A card the reviewer's answer could not fill says why in the person's
+// language: a Korean turn showed the English reason on a Korean card.
+func TestFallbackPickSpeaksThePersonsLanguage(t *testing.T) {
+	found := []api.Source{{Title: "Vrew"}}
+	for _, tc := range []struct {
+		lang    string
+		sources []api.Source
+		tool    string
+		why     string
+	}{
+		{"ko", found, "Vrew", "지식 베이스에서 찾은 가장 알맞은 항목이에요(모델의 검토 답을 읽지 못했어요)."},
+		{"en", found, "Vrew", "The best match found in the knowledge base (the model's review could not be read)."},
+		{"ko", nil, "—", "이 단계에 알맞은 도구를 찾지 못했어요."},
+		{"en", nil, "—", "No suitable tool was found for this step."},
+	} {
+		t.Run(tc.lang+"/"+tc.tool, func(t *testing.T) {
+			tool, why := fallbackPick(State{Lang: tc.lang, SubSources: tc.sources})
+			if tool != tc.tool || why != tc.why {
+				t.Errorf("fallbackPick = %q, %q; want %q, %q", tool, why, tc.tool, tc.why)
+			}
+		})
+	}
+}

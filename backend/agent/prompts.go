@@ -480,6 +480,10 @@ var (
 		ko: "일부 단계는 정보를 충분히 찾지 못해 찾은 범위에서 추천했어요.",
 		en: "For some steps I could not find everything within the search limit, so the recommendation uses what was found.",
 	}
+	msgRecMissing = phrases{
+		ko: "이 단계에 쓸 구체적인 도구와 그 링크, 가격",
+		en: "a concrete tool for this step, with its link and price",
+	}
 	msgRecFallback = phrases{
 		ko: "지식 베이스에서 찾은 가장 알맞은 항목이에요(모델의 검토 답을 읽지 못했어요).",
 		en: "The best match found in the knowledge base (the model's review could not be read).",

@@ -130,10 +130,7 @@ func (a *Agent) evaluate(cfg loopConfig) graph.NodeFunc[State] {
 		}
 		forced := s.EvalRounds+1 >= rounds || s.Iterations >= limit
 		if ok && !r.Sufficient && !forced {
-			missing := strings.TrimSpace(r.Missing)
-			if missing == "" {
-				missing = "a concrete tool for this step, with its link and price"
-			}
+			missing := stillMissing(r.Missing, s.Lang)
 			c.trace(api.TraceEvaluation, say(api.TraceStepMissing, stepArgs(s, "step", st.Title, "missing", missing)...))
 			// The reviewer wrote it after reading the findings: it reaches
 			// the scout as data, not as the person's words.
@@ -172,6 +169,13 @@ func catalogLink(rec *api.Recommendation, c toolcatalog.Catalog) {
 		return
 	}
 	rec.URL, rec.URLFromCatalog = e.URL, true
+}
+
+// stillMissing is what the reviewer says a step still lacks, or, when it
+// did not say, what every step needs, in the person's language: the trace
+// shows it inside a sentence of that language.
+func stillMissing(said, lang string) string {
+	return cmp.Or(strings.TrimSpace(said), msgRecMissing.in(lang))
 }
 
 // fallbackPick names the best-ranked source found for the sub-task when

@@ -59,3 +59,18 @@ func TestFallbackPickSpeaksThePersonsLanguage(t *testing.T) {
 		})
 	}
 }
+
+// What a step still lacks reads in the person's language when the reviewer
+// did not say: the Korean trace read "아직 부족함, a concrete tool for this
+// step, with its link and price 찾는 중".
+func TestStillMissingSpeaksThePersonsLanguage(t *testing.T) {
+	for _, tc := range []struct{ said, lang, want string }{
+		{"", "ko", "이 단계에 쓸 구체적인 도구와 그 링크, 가격"},
+		{"  ", "en", "a concrete tool for this step, with its link and price"},
+		{" 가격 정보 ", "ko", "가격 정보"},
+	} {
+		if got := stillMissing(tc.said, tc.lang); got != tc.want {
+			t.Errorf("stillMissing(%q, %q) = %q, want %q", tc.said, tc.lang, got, tc.want)
+		}
+	}
+}

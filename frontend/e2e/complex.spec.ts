@@ -39,6 +39,21 @@ test("plan → edit → re-plan with feedback → leave and resume → approve �
   // The live trace lit the approval node.
   await page.waitForSelector(".trace g[data-node='approve_plan'][data-active='1']", { state: "attached" });
   await screenshot(page, "complex-1-plan");
+  // The sidebar's row says the plan waits, its time and its pill each on one line.
+  await page.waitForSelector("nav li.current [data-pending]");
+  const broken = await page.$$eval("nav li.current .date", (dates) =>
+    dates.flatMap((d) => {
+      const texts = document.createTreeWalker(d, NodeFilter.SHOW_TEXT);
+      const out: string[] = [];
+      for (let n = texts.nextNode(); n; n = texts.nextNode()) {
+        const r = document.createRange();
+        r.selectNodeContents(n);
+        if (n.textContent!.trim() && r.getClientRects().length > 1) out.push(n.textContent!.trim());
+      }
+      return out;
+    }),
+  );
+  assert.deepEqual(broken, [], "broken over two lines in the sidebar");
 
   // Reorder by dragging a step's number onto another step.
   await page.dragAndDrop("dialog.plan li[data-step='2'] .handle", "dialog.plan li[data-step='0']");

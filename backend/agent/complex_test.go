@@ -326,8 +326,8 @@ func TestSufficiencyCheckPassesMissingBack(t *testing.T) {
 		t.Fatalf("second scout call did not get what is missing: %q", got)
 	}
 	// The reviewer never gave a usable pick: the best match of the
-	// searches stands in, and says so.
-	if len(res.Recommendations) != 2 || res.Recommendations[0].Tool != "Vrew" || !strings.Contains(res.Recommendations[0].Why, "best match") {
+	// searches stands in, and says so in the person's language.
+	if len(res.Recommendations) != 2 || res.Recommendations[0].Tool != "Vrew" || res.Recommendations[0].Why != msgRecFallback.ko {
 		t.Fatalf("recommendations = %+v", res.Recommendations)
 	}
 	if !strings.Contains(lastMessage(e.requests(isGuide)[0]).Content, msgRecGuard.ko) {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -277,9 +278,9 @@ func recoverParts(z *zip.Reader, listed []string, is func(name string) bool, by 
 	}
 	var more []string
 	for _, f := range z.File {
-		if is(f.Name) && !seen[f.Name] {
-			seen[f.Name] = true
-			more = append(more, f.Name)
+		if name := entryName(f.Name); is(name) && !seen[name] {
+			seen[name] = true
+			more = append(more, name)
 		}
 	}
 	if by == nil {
@@ -287,4 +288,19 @@ func recoverParts(z *zip.Reader, listed []string, is func(name string) bool, by 
 	}
 	slices.SortFunc(more, by)
 	return append(listed, more...)
+}
+
+// entryName is the name z.Open knows an archive's entry by: a tool that
+// wrote `Contents\section0.xml` (Windows' separator) or `/word/x.xml`
+// (an absolute path) meant the part archive/zip opens as
+// Contents/section0.xml and word/x.xml, and a part looked for in z.File
+// by its raw name was not found (an HWPX file of such names had "no
+// body"). As archive/zip's own cleaning, "../" is taken off too: nothing
+// is written to disk, a part's name only finds it.
+func entryName(name string) string {
+	p := strings.TrimPrefix(path.Clean(strings.ReplaceAll(name, `\`, "/")), "/")
+	for strings.HasPrefix(p, "../") {
+		p = p[len("../"):]
+	}
+	return p
 }

@@ -134,10 +134,11 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 func archivePages(z *zip.Reader, opf string) (names, hrefs []string) {
 	seen := map[string]bool{}
 	for _, f := range z.File {
-		ext := strings.ToLower(path.Ext(f.Name))
-		if (ext == ".xhtml" || ext == ".html" || ext == ".htm") && f.Name != opf && !seen[f.Name] && fs.ValidPath(f.Name) {
-			seen[f.Name] = true
-			names, hrefs = append(names, f.Name), append(hrefs, f.Name)
+		name := entryName(f.Name)
+		ext := strings.ToLower(path.Ext(name))
+		if (ext == ".xhtml" || ext == ".html" || ext == ".htm") && name != opf && !seen[name] && fs.ValidPath(name) {
+			seen[name] = true
+			names, hrefs = append(names, name), append(hrefs, name)
 		}
 	}
 	return names, hrefs

@@ -102,6 +102,8 @@ func TestMissingPartsAreDamage(t *testing.T) {
 		{"one chapter of two", "a.epub", book("gone.xhtml", "here.xhtml"), "있는 장"},
 		{"Word: main part outside", "a.docx", zipOf(t, rels("officeDocument", "../../etc/passwd")), ""},
 		{"Word: main part missing", "a.docx", zipOf(t, rels("officeDocument", "word/gone.xml")), ""},
+		{"Word: main part its relationships name missing, Word's there", "a.docx", zipOf(t, rels("officeDocument", "word/gone.xml"), part{"word/document.xml", `<w:document ` + wordNS + `><w:body>` + p("", "본문") + `</w:body></w:document>`}), "본문"},
+		{"Word: main part outside, Word's there", "a.docx", zipOf(t, rels("officeDocument", "../../etc/passwd"), part{"word/document.xml", `<w:document ` + wordNS + `><w:body>` + p("", "본문") + `</w:body></w:document>`}), "본문"},
 		{"PowerPoint: slide outside", "a.pptx", pres("../../../etc/passwd"), ""},
 		{"PowerPoint: slide missing", "a.pptx", pres("slides/gone.xml"), ""},
 		{"HWPX: section missing", "a.hwpx", hpf("Contents/section9.xml"), ""},

@@ -1,9 +1,11 @@
 package importer
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 )
@@ -41,6 +43,11 @@ func TestLostIndexReadsTheArchive(t *testing.T) {
 		{"EPUB: package document of no manifest, no spine", "책.epub", rewritten(t, epub, []string{opf}, part{opf, `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf"/>`}), archiveOrder, IndexLost{"chapter", opf, 3}},
 		{"EPUB: package document missing", "책.epub", without(t, epub, opf), archiveOrder, IndexLost{"chapter", opf, 3}},
 		{"EPUB: package document and container.xml missing", "책.epub", without(t, epub, opf, "META-INF/container.xml"), archiveOrder, IndexLost{"chapter", "META-INF/container.xml", 3}},
+		// A tool that writes Windows' separators (or absolute names) into
+		// the archive: the parts are found by the names archive/zip opens.
+		{"EPUB: no package document, pages named with backslashes", "책.epub", zipOf(t, part{`OEBPS\c0.xhtml`, "<p>첫 장</p>"}, part{`/OEBPS/c1.xhtml`, "<p>둘째 장</p>"}),
+			[]string{"첫 장", "둘째 장"}, IndexLost{"chapter", "META-INF/container.xml", 2}},
+		{"Excel: no relationships, worksheets named with backslashes", "가계부.xlsx", backslashed(t, without(t, book, rels)), []string{"sheet1: 월급", "sheet2: 월세", "sheet3: 적금"}, IndexLost{"sheet", rels, 3}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var col collector
@@ -81,4 +88,37 @@ func TestLostIndexReadsTheArchive(t *testing.T) {
 			}
 		})
 	}
+}
+
+// backslashed is the archive data with every name's / written \, as
+// some Windows tools write them.
+func backslashed(t *testing.T, data []byte) []byte {
+	t.Helper()
+	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []part
+	for _, f := range z.File {
+		r, _ := f.Open()
+		body, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, part{strings.ReplaceAll(f.Name, "/", `\`), string(body)})
+	}
+	return zipOf(t, parts...)
+}
+
+// TestHWPXSectionsNamedWithBackslashes: an HWPX file without its package
+// document, its sections named with Windows' separators, reads its
+// sections; before, it had "no body".
+func TestHWPXSectionsNamedWithBackslashes(t *testing.T) {
+	data := backslashed(t, without(t, hwpxOf(t, hp("0", "<hp:t>첫 구역</hp:t>"), hp("0", "<hp:t>둘째 구역</hp:t>")), "Contents/content.hpf"))
+	var col collector
+	if _, err := (Importer{}).Read(context.Background(), "문서.hwpx", bytes.NewReader(data), &col); err != nil {
+		t.Fatal(err)
+	}
+	checkParts(t, col.docs[0], []string{"첫 구역", "둘째 구역"}, nil, nil)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path"
 	"strconv"
 	"strings"
@@ -206,11 +207,19 @@ func numberLevel(s string, base int) int {
 var docx = officeFormat{
 	parts: func(z *zip.Reader) ([]string, error) {
 		// The main part is named in _rels/.rels; Word always writes it
-		// as word/document.xml.
-		if target := relTarget(z, "_rels/.rels", "/officeDocument"); target != "" {
-			return []string{strings.TrimPrefix(target, "/")}, nil
+		// as word/document.xml, which is read when the part named is
+		// not in the archive (relationships damaged or left stale by
+		// another program) rather than the file refused.
+		const main = "word/document.xml"
+		if target := strings.TrimPrefix(relTarget(z, "_rels/.rels", "/officeDocument"), "/"); target != "" {
+			if _, err := fs.Stat(z, target); err == nil || target == main {
+				return []string{target}, nil
+			}
+			if _, err := fs.Stat(z, main); err != nil {
+				return []string{target}, nil
+			}
 		}
-		return []string{"word/document.xml"}, nil
+		return []string{main}, nil
 	},
 	styles: "word/styles.xml",
 	readStyles: func(d *xml.Decoder) (map[string]int, error) {

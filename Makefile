@@ -22,8 +22,9 @@ DEB_BUILD := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential
 # chromium (with fonts-noto-cjk) prints the PDFs of pdftext's Chromium tier and
 # libreoffice-writer-nogui those of its LibreOffice tier (libreoffice-calc-nogui and -impress-nogui
 # write the importer's spreadsheets and presentations); texlive-xetex with texlive-lang-korean sets the
-# Korean paper of its LaTeX tier; poppler-utils' pdftotext is their reference.
-DEB_GO_TEST := zim-tools chromium libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui texlive-xetex texlive-lang-korean fonts-noto-cjk poppler-utils
+# Korean paper of its LaTeX tier; weasyprint (with fonts-unfonts-core) and wkhtmltopdf print its
+# HTML producers' tier; poppler-utils' pdftotext is their reference.
+DEB_GO_TEST := zim-tools chromium libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui texlive-xetex texlive-lang-korean weasyprint wkhtmltopdf fonts-unfonts-core fonts-noto-cjk poppler-utils
 DEB_TEST := xvfb xauth dbus-daemon imagemagick xdotool x11-utils fonts-noto-color-emoji $(DEB_GO_TEST)
 DEB_PACKAGE := nsis dpkg-dev help2man lintian desktop-file-utils appstream librsvg2-bin icoutils 7zip rofi
 
@@ -101,14 +102,14 @@ NO_RACE_TESTS := TestLargeTextMemory|TestLongRecordMemory|TestOfficeBombMemory|T
 ## test: every test: Go (vet, race), frontend unit tests and type checks, browser end-to-end, desktop smoke, packages
 test: deps-test deps-mcp deps-hwp build
 	go vet -tags $(GO_TAGS) ./...
-	WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_HWP_SAMPLES=$(HWP_SAMPLES) WAYFINDER_CHROMIUM=chromium WAYFINDER_SOFFICE=soffice WAYFINDER_XELATEX=xelatex WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
+	WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_HWP_SAMPLES=$(HWP_SAMPLES) WAYFINDER_CHROMIUM=chromium WAYFINDER_SOFFICE=soffice WAYFINDER_XELATEX=xelatex WAYFINDER_WEASYPRINT=weasyprint WAYFINDER_WKHTMLTOPDF=wkhtmltopdf WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
 	go test -count=1 -run '$(NO_RACE_TESTS)' ./backend/knowledge/
 	$(MAKE) --no-print-directory test-frontend test-e2e test-desktop test-package
 	$(if $(OLLAMA_REAL),$(MAKE) --no-print-directory test-ollama,@echo "real-Ollama tier skipped: ../shared/tools/ollama-real not found")
 
 test-go: deps deps-mcp deps-hwp $(DIST)
 	@scripts/apt-ensure.sh $(DEB_GO_TEST)
-	WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_HWP_SAMPLES=$(HWP_SAMPLES) WAYFINDER_CHROMIUM=chromium WAYFINDER_SOFFICE=soffice WAYFINDER_XELATEX=xelatex WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
+	WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_HWP_SAMPLES=$(HWP_SAMPLES) WAYFINDER_CHROMIUM=chromium WAYFINDER_SOFFICE=soffice WAYFINDER_XELATEX=xelatex WAYFINDER_WEASYPRINT=weasyprint WAYFINDER_WKHTMLTOPDF=wkhtmltopdf WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh) go test -race -count=1 ./...
 	go test -count=1 -run '$(NO_RACE_TESTS)' ./backend/knowledge/
 
 test-frontend: $(NODE_STAMP)

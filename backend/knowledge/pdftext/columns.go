@@ -43,6 +43,7 @@ func findGutter(bands []band) (gutter, bool) {
 	// for a column on either side, then test the longest (then widest)
 	// first: testing is the costly part.
 	var strips []gutter
+	var cuts []sectionCut // section breaks found in the strips tested so far
 	sp := &splitter{}
 	keep := func(c cand, to int) {
 		g := gutter{x0: c.x0, x1: c.x1, from: c.from, to: to}
@@ -96,7 +97,7 @@ func findGutter(bands []band) (gutter, bool) {
 		if g.to-g.from < minGutterRows || !wide(g) && !flushRight(sp, bands[g.from:g.to], g, h) {
 			continue
 		}
-		parts := withoutTableRows(sp, bands, g, minW, minColumn*h)
+		parts := withoutTableRows(sp, bands, g, minW, minColumn*h, &cuts)
 		if len(parts) == 1 && parts[0] == g {
 			if columnsApart(sp, bands[g.from:g.to], g, minW, h) {
 				return g, true
@@ -146,8 +147,14 @@ func flushRight(sp *splitter, bands []band, g gutter, h float64) bool {
 // cells). There the strip is the white space between two of the table's
 // columns, whose rows read across, not a gutter: a table set above a page's
 // two columns of prose leaves one strip down both. It also cuts it at a
-// heading between two sections set in two columns (see sectionBreaks).
-func withoutTableRows(sp *splitter, bands []band, g gutter, minW, narrow float64) []gutter {
+// heading between two sections set in two columns (see sectionBreaks),
+// and at a heading found so in an earlier strip that runs down the same
+// white space (cuts, to which it adds the ones it finds): a strip that
+// starts below the first section's top, where its one column has ended
+// (the white beside a short last line is wider, and a strip of it starts
+// there), does not see the heading's column above it, and would read the
+// first section's longer column with the second section.
+func withoutTableRows(sp *splitter, bands []band, g gutter, minW, narrow float64, cuts *[]sectionCut) []gutter {
 	var parts []gutter
 	from, run := g.from, 0 // start of the part being collected; table rows just before k
 	cut := func(k int) {
@@ -160,6 +167,16 @@ func withoutTableRows(sp *splitter, bands []band, g gutter, minW, narrow float64
 		run = 0
 	}
 	breaks := sectionBreaks(sp, bands, g)
+	for k, b := range breaks {
+		if b {
+			*cuts = append(*cuts, sectionCut{band: g.from + k, x0: g.x0, x1: g.x1})
+		}
+	}
+	for _, c := range *cuts {
+		if c.band >= g.from && c.band < g.to && c.x0 < g.x1 && g.x0 < c.x1 {
+			breaks[c.band-g.from] = true
+		}
+	}
 	for k := g.from; k < g.to; k++ {
 		if breaks[k-g.from] {
 			cut(k)
@@ -185,6 +202,13 @@ func withoutTableRows(sp *splitter, bands []band, g gutter, minW, narrow float64
 	return parts
 }
 
+// sectionCut is a line found to stand between two sections in two
+// columns (see sectionBreaks), and the white strip it was found in.
+type sectionCut struct {
+	band   int
+	x0, x1 float64
+}
+
 // sectionBreaks marks the lines of a strip (by their index from g.from)
 // that stand between two sections set in two columns: a heading short
 // enough to leave the gutter white ("제2절 학적" between two blocks of two
@@ -195,9 +219,11 @@ func withoutTableRows(sp *splitter, bands []band, g gutter, minW, narrow float64
 // a hole around it (no line within 1.2 of its pitches above or below, as
 // two columns of prose always have beside a line, even at a paragraph
 // gap) whose edges line up with the line's own side: both
-// columns end above it (within two pitches: balanced columns end a line
-// apart) and start again below it (within one), with lines of prose a
-// column wide. A heading in one column beside a figure in the other has
+// columns end above it, the other one at most two pitches higher than the
+// line's own (balanced columns end a line apart) or any way lower (the
+// line's column ended first: WeasyPrint balances columns by whole
+// paragraphs, and the left one may end three lines short), and start
+// again below it (within one), with lines of prose a column wide. A heading in one column beside a figure in the other has
 // the hole, but the figure's edges rarely line up with both; a figure's
 // labels and a subheading beside a paragraph gap fail the widths and the
 // gaps. A heading set larger than the lines below it may sit close above
@@ -282,7 +308,7 @@ func sectionBreaks(sp *splitter, bands []band, g gutter) []bool {
 		headingAbove := size[j][s] >= 1.1*size[ns][s] && math.Abs(base[no][o]-base[ns][s]) <= 0.25*pitch[s]
 		if wide[ns][s] && wide[no][o] && (apartBelow || headingAbove) &&
 			base[ps][s]-base[i][s] > 1.6*pitch[s] && base[po][o]-base[i][s] > 1.2*pitch[o] &&
-			math.Abs(base[po][o]-base[ps][s]) <= 2*pitch[s] && math.Abs(base[no][o]-base[ns][s]) <= pitch[s] {
+			base[po][o]-base[ps][s] <= 2*pitch[s] && math.Abs(base[no][o]-base[ns][s]) <= pitch[s] {
 			for k := i; k <= j; k++ {
 				breaks[k] = true
 			}

@@ -236,12 +236,18 @@ const maxMark = 3
 // 0.7), not text of its own.
 const smallMark = 0.75
 
+// sameMark is the share of a line's text size up to which a run that
+// touches a glyph of the line, raised beside it, is a mark on it.
+const sameMark = 1.05
+
 // markRuns finds the runs (in PDFium's order) that are marks on another
 // run's line: maxMark glyphs at most, smaller than smallMark of the text
 // of the run PDFium read just before or after it (a line's text, longer
 // than a mark; a lone math symbol's box is no measure), raised beside that
 // run's glyph next to it (a subscript, a bullet drawn after the line
-// above, is left to the usual rule). marks[i] is one more than that
+// above, is left to the usual rule); or up to the text's size (sameMark)
+// and touching that glyph: wkhtmltopdf's <sup>, raised by half its
+// height, shares less than half of it with its line. marks[i] is one more than that
 // glyph's place in PDFium's order (seq), 0 for any other run; nil when
 // there is none.
 func markRuns(runs []band) []int {
@@ -270,16 +276,23 @@ func markRuns(runs []band) []int {
 					g = it
 				}
 			}
-			if g.space || g.r == 0 || r.h >= smallMark*textSize(runs[j].items) {
+			size := textSize(runs[j].items)
+			if g.space || g.r == 0 || r.h > sameMark*size {
 				continue
 			}
 			// Raised beside the glyph: its foot within the glyph's height,
-			// and no further from it than a third of the glyph's size.
+			// and no further from it than a third of the glyph's size; a
+			// mark in the text's own size (wkhtmltopdf sets <sup> so,
+			// raised by half its height) touches the glyph.
 			gap := r.items[0].x0 - g.x1
 			if j > i {
 				gap = g.x0 - lastEnd(r.items)
 			}
-			if r.lo > g.lo && r.lo < g.hi && math.Abs(gap) <= g.h/3 {
+			near := g.h / 3
+			if r.h >= smallMark*size {
+				near = wordGap * g.h
+			}
+			if r.lo > g.lo && r.lo < g.hi && math.Abs(gap) <= near {
 				if marks == nil {
 					marks = make([]int, len(runs))
 				}

@@ -11,12 +11,15 @@ package pdftext
 // length, one under the other, bound slabs: a row each (HTML), or a
 // header and a body of rows (booktabs), whose rows are told apart by
 // their lines: a line continues the row above when it lies a line's pitch
-// under the line above, has text only in columns where that line has
-// text, and lacks text in a column the row's first line has (a cell's
-// wrapped line). The columns are the
-// x-ranges between the gutters: strips at least minGutter wide left white
-// by every line between the rules. A table is read cell by cell, as a
-// ruled row is (appendRow), only where the evidence is strong: two
+// under the line above and goes on the row's cells, each of its cells
+// under a line that ran to its column's edge (a justified column's edge
+// exactly; in a ragged one, so close that the line's first word would
+// not have fitted), or in a column where the row has no text yet (a cell
+// centred vertically beside a wrapped one); see splitRows. The columns
+// are the x-ranges between the gutters: strips at least minGutter wide
+// left white by every line between the rules, a header that spans
+// columns aside (it is read as before). A table is read cell by cell, as
+// a ruled row is (appendRow), only where the evidence is strong: two
 // columns or more, two rows or more, every row with text in two columns,
 // a row that wraps, no cell taller than maxCellLines, each slab's lines
 // close under and above its rules. Any doubt, and the table reads as
@@ -183,12 +186,6 @@ func gutters(items []item, idx []int) [][2]float64 {
 	return out
 }
 
-// openRow is a row of an open table: its lines and its columns with text.
-type openRow struct {
-	lines []band
-	cols  []bool
-}
-
 // readOpenTable reads a run of slabs as a table when the evidence holds
 // (see above), marking its glyphs used and appending its rows' items.
 func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) []item {
@@ -197,6 +194,18 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 		all = append(all, s.idx...)
 	}
 	gs := gutters(items, all)
+	// A header cell spanning columns (\multicolumn, a merged header)
+	// covers a gutter that the body leaves white: the header slab is read
+	// as before, the body as the table.
+	if len(run) > 1 {
+		var body []int
+		for _, s := range run[1:] {
+			body = append(body, s.idx...)
+		}
+		if bg := gutters(items, body); len(bg) > len(gs) {
+			run, gs = run[1:], bg
+		}
+	}
 	if len(gs) == 0 {
 		return out
 	}
@@ -204,12 +213,12 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 		cx := (it.x0 + it.x1) / 2
 		return sort.Search(len(gs), func(k int) bool { return gs[k][0] >= cx })
 	}
-	var rows []openRow
-	wraps := false
-	for _, s := range run {
+	ncols := len(gs) + 1
+	lines := make([][]band, len(run))
+	for k, s := range run {
 		sub := make([]item, len(s.idx))
-		for k, i := range s.idx {
-			sub[k] = items[i]
+		for j, i := range s.idx {
+			sub[j] = items[i]
 		}
 		bands := bandsOf(sub)
 		if len(bands) == 0 {
@@ -219,7 +228,13 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 		if s.top-bands[0].hi > openRuleGap*h || bands[len(bands)-1].lo-s.bottom > openRuleGap*h {
 			return out
 		}
-		rs, ok := splitRows(bands, len(gs)+1, colOf)
+		lines[k] = bands
+	}
+	geo := newColumnEdges(lines, ncols, colOf)
+	var rows []openRow
+	wraps := false
+	for _, bands := range lines {
+		rs, ok := splitRows(bands, geo)
 		if !ok {
 			return out
 		}
@@ -253,6 +268,54 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 			}
 		}
 	}
+	// Each cell's lines, and the edges of each column's text: where its
+	// lines start, and where its cells' wrapped lines end, two of them at
+	// least (one alone may have ended anywhere).
+	bands := make([][][]band, len(rows))
+	colLeft, colRight := make([]float64, ncols), make([]float64, ncols)
+	nwrapped := make([]int, ncols)
+	for c := range colLeft {
+		colLeft[c] = math.Inf(1)
+	}
+	for r := range rows {
+		bands[r] = make([][]band, ncols)
+		for c := range cells[r] {
+			sort.Slice(cells[r][c], func(a, b int) bool { return cells[r][c][a].seq < cells[r][c][b].seq })
+			bands[r][c] = bandsOf(cells[r][c])
+			for i, b := range bands[r][c] {
+				first, last, ok := ends(b)
+				if !ok {
+					continue
+				}
+				colLeft[c] = min(colLeft[c], first.x0)
+				if i+1 < len(bands[r][c]) {
+					colRight[c] = max(colRight[c], last.x1)
+					nwrapped[c]++
+				}
+			}
+		}
+	}
+	for c := range colRight {
+		if nwrapped[c] < 2 {
+			colLeft[c], colRight[c] = math.NaN(), math.NaN()
+		}
+	}
+	var flat [][]band
+	var left, right []float64
+	var column []int
+	for r := range rows {
+		flat = append(flat, bands[r]...)
+		left = append(left, colLeft...)
+		right = append(right, colRight...)
+		for c := range ncols {
+			column = append(column, c)
+		}
+	}
+	measured := newCellWrap(flat, left, right, column)
+	rowWraps := make([]cellWrap, len(rows))
+	for r := range rows {
+		rowWraps[r] = cellWrap{left: colLeft, right: colRight, syl: measured.syl[r*ncols : (r+1)*ncols]}
+	}
 	for r, row := range rows {
 		var cols []int
 		var first item
@@ -267,10 +330,7 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 				}
 			}
 		}
-		for c := range cells[r] {
-			sort.Slice(cells[r][c], func(a, b int) bool { return cells[r][c][a].seq < cells[r][c][b].seq })
-		}
-		out = appendRow(out, cols, cells[r], first, seq)
+		out = appendRow(out, cols, cells[r], bands[r], rowWraps[r], first, seq)
 	}
 	for _, s := range run {
 		for _, i := range s.idx {
@@ -280,20 +340,120 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 	return out
 }
 
-// splitRows tells a slab's rows apart by their lines (see above). A slab
-// one of whose rows would have text in one column only is one row when
-// one line of it has text in two columns (an HTML row whose one-line
-// cells are centred beside a wrapped one), and no table otherwise.
-func splitRows(bands []band, ncols int, colOf func(item) int) ([]openRow, bool) {
-	colsOf := func(b band) []bool {
-		cs := make([]bool, ncols)
-		for _, it := range b.items {
-			if !it.space && it.r != 0 {
-				cs[colOf(it)] = true
+// lineCell is a line's text in one column of an open table: where it
+// starts and ends, the width of its first word, its font size.
+type lineCell struct {
+	has          bool
+	x0, x1, word float64
+	h            float64
+}
+
+// columnEdges is what an open table's columns say about where their
+// cells' lines end.
+type columnEdges struct {
+	ncols int
+	colOf func(item) int
+	// right is where the column's longest line ends; justified, whether
+	// two of its lines end there (a justified column: LaTeX's p{} and
+	// m{}, whose wrapped lines all run to the edge).
+	right     []float64
+	justified []bool
+}
+
+// newColumnEdges measures the columns of a table's lines.
+func newColumnEdges(slabs [][]band, ncols int, colOf func(item) int) columnEdges {
+	e := columnEdges{ncols: ncols, colOf: colOf, right: make([]float64, ncols), justified: make([]bool, ncols)}
+	var ends [][]lineCell
+	for _, bands := range slabs {
+		for _, b := range bands {
+			cs := e.cells(b)
+			for c, lc := range cs {
+				if lc.has {
+					e.right[c] = max(e.right[c], lc.x1)
+				}
+			}
+			ends = append(ends, cs)
+		}
+	}
+	for c := range ncols {
+		n := 0
+		for _, cs := range ends {
+			if cs[c].has && e.right[c]-cs[c].x1 < 0.05*cs[c].h {
+				n++
 			}
 		}
-		return cs
+		e.justified[c] = n >= 2
 	}
+	return e
+}
+
+// cells returns a line's text by column.
+func (e columnEdges) cells(b band) []lineCell {
+	cs := make([]lineCell, e.ncols)
+	prev := make([]*item, e.ncols) // the column's glyph before
+	ended := make([]bool, e.ncols) // the column's first word has ended
+	for i := range b.items {
+		it := &b.items[i]
+		if it.r == 0 {
+			continue
+		}
+		c := e.colOf(*it)
+		lc := &cs[c]
+		if it.space {
+			ended[c] = ended[c] || lc.has
+			continue
+		}
+		if !lc.has {
+			lc.has, lc.x0, lc.x1, lc.word, lc.h = true, it.x0, it.x1, it.x1-it.x0, it.h
+			prev[c] = it
+			continue
+		}
+		if p := prev[c]; !ended[c] && spaceBetween(*p, *it, 0) {
+			ended[c] = true
+		}
+		lc.x0, lc.x1, lc.h = min(lc.x0, it.x0), max(lc.x1, it.x1), max(lc.h, it.h)
+		if !ended[c] {
+			lc.word = it.x1 - lc.x0
+		}
+		prev[c] = it
+	}
+	return cs
+}
+
+// ranToEdge says whether a cell's line q ran to its column's edge, so that
+// the cell goes on on the next line, whose text in the column is n: in a
+// justified column it ends at the edge; in a ragged one, n's first word
+// would not have fitted after it.
+func (e columnEdges) ranToEdge(c int, q, n lineCell) bool {
+	room := e.right[c] - q.x1
+	if e.justified[c] {
+		return room < 0.1*q.h
+	}
+	return room < n.word+0.5*q.h
+}
+
+// openRow is a row of an open table: its lines, its columns with text, and
+// the last line of its text in each column.
+type openRow struct {
+	lines []band
+	cols  []bool
+	last  []lineCell
+}
+
+// splitRows tells a slab's rows apart by their lines. A line continues the
+// row above when it lies within openPitch of the line above and its text
+// goes on the row's cells: in each column where both have text, the row's
+// last line there ran to the column's edge (ranToEdge: a cell's wrapped
+// line); in a column where the row has none yet, the row is still open
+// (a vertically centred cell's one line beside a wrapped cell, LaTeX's
+// m{}). A line with text in the same columns as the row is a row of its
+// own (two columns of prose), and so is a line under a row that ended: a
+// row whose right-hand cell is empty, under a row of one line, reads on
+// its own. A slab one of whose rows would have text in one column only is
+// one row when one line of it has text in two columns (an HTML row whose
+// one-line cells are centred beside a wrapped one), and no table
+// otherwise.
+func splitRows(bands []band, e columnEdges) ([]openRow, bool) {
 	count := func(cs []bool) int {
 		n := 0
 		for _, c := range cs {
@@ -304,22 +464,28 @@ func splitRows(bands []band, ncols int, colOf func(item) int) ([]openRow, bool) 
 		return n
 	}
 	var rows []openRow
-	var prev []bool
 	multi := 0
 	for i, b := range bands {
-		cs := colsOf(b)
+		lc := e.cells(b)
+		cs := make([]bool, e.ncols)
+		for c := range lc {
+			cs[c] = lc[c].has
+		}
 		if count(cs) > 1 {
 			multi++
 		}
-		if n := len(rows); n > 0 && bands[i-1].base-b.base <= openPitch*max(b.h, bands[i-1].h) && continues(prev, rows[n-1].lines[0], cs, colsOf) {
-			rows[n-1].lines = append(rows[n-1].lines, b)
+		if n := len(rows); n > 0 && bands[i-1].base-b.base <= openPitch*max(b.h, bands[i-1].h) && e.continues(rows[n-1], lc) {
+			r := &rows[n-1]
+			r.lines = append(r.lines, b)
 			for c, has := range cs {
-				rows[n-1].cols[c] = rows[n-1].cols[c] || has
+				r.cols[c] = r.cols[c] || has
+				if has {
+					r.last[c] = lc[c]
+				}
 			}
 		} else {
-			rows = append(rows, openRow{lines: []band{b}, cols: cs})
+			rows = append(rows, openRow{lines: []band{b}, cols: cs, last: lc})
 		}
-		prev = cs
 	}
 	for _, r := range rows {
 		if count(r.cols) > 1 {
@@ -328,7 +494,7 @@ func splitRows(bands []band, ncols int, colOf func(item) int) ([]openRow, bool) 
 		if multi != 1 {
 			return nil, false
 		}
-		one := openRow{lines: bands, cols: make([]bool, ncols)}
+		one := openRow{lines: bands, cols: make([]bool, e.ncols)}
 		for _, r := range rows {
 			for c, has := range r.cols {
 				one.cols[c] = one.cols[c] || has
@@ -339,23 +505,35 @@ func splitRows(bands []band, ncols int, colOf func(item) int) ([]openRow, bool) 
 	return rows, true
 }
 
-// continues says whether a line with text in columns cs continues the row
-// whose first line is first, prev being the columns of the line above: it
-// has text only where the line above has, and lacks some column of the
-// row's first line.
-func continues(prev []bool, first band, cs []bool, colsOf func(band) []bool) bool {
-	lacks := false
-	for c, has := range colsOf(first) {
-		if has && !cs[c] {
-			lacks = true
-		}
-	}
-	for c, has := range cs {
-		if has && !prev[c] {
+// continues says whether a line whose text by column is lc goes on row r
+// (see splitRows).
+func (e columnEdges) continues(r openRow, lc []lineCell) bool {
+	differs, goesOn := false, false
+	for c, n := range lc {
+		q := r.last[c]
+		switch {
+		case !n.has:
+			differs = differs || q.has
+		case !q.has:
+			differs = true
+		case !e.ranToEdge(c, q, n):
 			return false
+		default:
+			goesOn = true
 		}
 	}
-	return lacks
+	if !differs {
+		return false
+	}
+	if goesOn {
+		return true
+	}
+	for c, q := range r.last { // only new columns: the row must be open
+		if q.has && e.ranToEdge(c, q, lineCell{}) {
+			return true
+		}
+	}
+	return false
 }
 
 // medianH is the median font size of items' glyphs.

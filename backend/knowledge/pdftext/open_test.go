@@ -10,6 +10,11 @@ import (
 // lines beside one-line cells (top-aligned, as LaTeX's p{} column sets
 // them, or centred), a sentence under it. Its rules are those of style.
 func openTable(centred bool) []glyph {
+	return openTableOf(centred, [2][2]string{{"전기 설비 절연 저항,", "누전 차단기 작동 여부"}, {"소화기 압력 게이지,", "호스 연결 상태"}})
+}
+
+// openTableOf is openTable with the lines of its two wrapped cells.
+func openTableOf(centred bool, wrapped [2][2]string) []glyph {
 	var gs []glyph
 	add := func(text string, x, base float64) {
 		if len(gs) > 0 {
@@ -27,12 +32,12 @@ func openTable(centred bool) []glyph {
 		}
 		return base
 	}
-	add("전기 설비 절연 저항,", 25, 700)
-	add("누전 차단기 작동 여부", 25, 686)
+	add(wrapped[0][0], 25, 700)
+	add(wrapped[0][1], 25, 686)
 	add("12", 172, at(700))
 	add("양호", 240, at(700))
-	add("소화기 압력 게이지,", 25, 664)
-	add("호스 연결 상태", 25, 650)
+	add(wrapped[1][0], 25, 664)
+	add(wrapped[1][1], 25, 650)
 	add("3", 175, at(664))
 	add("교체", 240, at(664))
 	add("점검자는 결과를 기록한다.", 20, 620)
@@ -69,6 +74,74 @@ func TestOpenRows(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, openWant)
 			}
 		})
+	}
+
+	// Korean broken inside words (ko.TeX, Hancom's wrapping by
+	// syllable): the lines run to the column's edge, and the broken words
+	// are joined whole.
+	byChar := openTableOf(false, [2][2]string{{"전기 설비 절연 저항, 누", "전 차단기 작동 여부"}, {"소화기 압력 게이지, 호", "스 연결 상태"}})
+	if got := nonEmptyLines(ruledPageText(byChar, joinRules(booktabs))); got != openWant {
+		t.Errorf("Korean broken inside words:\n%s\nwant\n%s", got, openWant)
+	}
+
+	// Rows a person meets in a Korean report's booktabs table, each read
+	// whole (the lines are wrapped by words, so the first column is
+	// ragged).
+	for _, tc := range []struct {
+		name  string
+		gs    []glyph
+		rules []rule
+		want  []string
+	}{
+		// A row whose right-hand cell is empty, under a row of one line:
+		// its first cell would have fitted on the line above, so it
+		// starts a row.
+		{"an empty right-hand cell under a row of one line", lines(
+			"점검 항목", 25, 722, "본관", 170, 722, "별관", 215, 722, "비고", 255, 722,
+			"전기 설비 절연 저항,", 25, 700, "적합", 170, 700, "적합", 215, 700,
+			"누전 차단기 작동 여부", 25, 686,
+			"소화기 점검", 25, 664, "적합", 170, 664, "부적합", 215, 664, "교체", 255, 664,
+			"승강기 점검", 25, 650, "적합", 170, 650, "적합", 215, 650,
+		), []rule{hRule(735, 20, 290), hRule(715, 20, 290), hRule(640, 20, 290)}, []string{
+			"점검 항목 | 본관 | 별관 | 비고",
+			"전기 설비 절연 저항, 누전 차단기 작동 여부 | 적합 | 적합",
+			"소화기 점검 | 적합 | 부적합 | 교체",
+			"승강기 점검 | 적합 | 적합",
+		}},
+		// A header spanning two columns (\multicolumn) over the body's
+		// gutter: the header reads as before, the body row by row.
+		{"a header spanning two columns", lines(
+			"결과", 192.5, 728,
+			"점검 항목", 25, 714, "본관", 170, 714, "별관", 215, 714, "비고", 255, 714,
+			"전기 설비 절연 저항,", 25, 690, "적합", 170, 690, "적합", 215, 690, "양호", 255, 690,
+			"누전 차단기 작동 여부", 25, 676,
+			"소화기 압력 게이지,", 25, 654, "적합", 170, 654, "부적합", 215, 654, "교체", 255, 654,
+			"호스 연결 상태", 25, 640,
+		), []rule{hRule(740, 20, 290), hRule(705, 20, 290), hRule(630, 20, 290)}, []string{
+			"결과",
+			"점검 항목 | 본관 | 별관 | 비고",
+			"전기 설비 절연 저항, 누전 차단기 작동 여부 | 적합 | 적합 | 양호",
+			"소화기 압력 게이지, 호스 연결 상태 | 적합 | 부적합 | 교체",
+		}},
+		// Cells centred vertically (m{}): the one-line cells stand beside
+		// the wrapped cell's middle line, or between two of its lines.
+		{"cells centred vertically", lines(
+			"점검 항목", 25, 722, "수량", 170, 722, "비고", 240, 722,
+			"전기 설비 절연 저항,", 25, 700,
+			"누전 차단기 작동 여부,", 25, 686, "12", 172, 686, "양호", 240, 686,
+			"비상 조명", 25, 672,
+			"소화기 압력 게이지 정상,", 25, 650, "3", 175, 643, "교체", 240, 643,
+			"호스 연결", 25, 636,
+		), []rule{hRule(735, 20, 290), hRule(715, 20, 290), hRule(626, 20, 290)}, []string{
+			"점검 항목 | 수량 | 비고",
+			"전기 설비 절연 저항, 누전 차단기 작동 여부, 비상 조명 | 12 | 양호",
+			"소화기 압력 게이지 정상, 호스 연결 | 3 | 교체",
+		}},
+	} {
+		got := nonEmptyLines(ruledPageText(tc.gs, joinRules(tc.rules)))
+		if want := strings.Join(tc.want, "\n"); !strings.Contains(got, want) {
+			t.Errorf("%s:\n%s\nwant\n%s", tc.name, got, want)
+		}
 	}
 
 	// Without rules the rows read line by line across, as pdftotext
@@ -112,6 +185,28 @@ func TestOpenRows(t *testing.T) {
 	if got, want := nonEmptyLines(ruledPageText(prose, []rule{hRule(735, 20, 290), hRule(642, 20, 290)})), nonEmptyLines(pageText(prose)); got != want {
 		t.Errorf("two columns of prose between rules:\n%s\nwant\n%s", got, want)
 	}
+}
+
+// lines sets each text of args (text, x, baseline, …) as a line of glyphs.
+func lines(args ...any) []glyph {
+	var gs []glyph
+	for i := 0; i+2 < len(args); i += 3 {
+		if len(gs) > 0 {
+			gs = append(gs, brk())
+		}
+		gs = append(gs, glyphLine(args[i].(string), toFloat(args[i+1]), toFloat(args[i+2]), nil)...)
+	}
+	return gs
+}
+
+func toFloat(v any) float64 {
+	switch v := v.(type) {
+	case int:
+		return float64(v)
+	case float64:
+		return v
+	}
+	panic("not a number")
 }
 
 // chart is a bar chart's labels, its next chart's figures 30 points under

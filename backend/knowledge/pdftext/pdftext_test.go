@@ -124,6 +124,38 @@ func wordRecall(ref, cand string) float64 {
 	return float64(hit) / float64(total)
 }
 
+// joinedWordRecall is wordRecall where two Hangul words of the reference
+// count as found when the candidate has them as one word, one the
+// reference has less often, and lacks them apart: a table cell's Korean
+// broken inside a word at its edge, which pdftotext leaves cut and pdftext
+// joins (wrap.go). Where pdftotext reads a table's lines across its cells,
+// the two halves are not on neighbouring lines, so they are matched by
+// count, not by place.
+func joinedWordRecall(ref, cand string) float64 {
+	cw, rw := words(cand), words(ref)
+	for w, n := range words(cand) {
+		spare := n - rw[w]
+		rs := []rune(w)
+		for k := 1; k < len(rs) && spare > 0; k++ {
+			if !hangul(rs[k-1]) || !hangul(rs[k]) {
+				continue
+			}
+			a, b := string(rs[:k]), string(rs[k:])
+			m := min(spare, rw[a]-cw[a], rw[b]-cw[b])
+			if m > 0 {
+				cw[a], cw[b], cw[w], spare = cw[a]+m, cw[b]+m, cw[w]-m, spare-m
+			}
+		}
+	}
+	var sb strings.Builder
+	for w, n := range cw {
+		for range n {
+			sb.WriteString(w + " ")
+		}
+	}
+	return wordRecall(ref, sb.String())
+}
+
 func TestWordRecall(t *testing.T) {
 	tests := []struct {
 		ref, cand string
@@ -136,6 +168,19 @@ func TestWordRecall(t *testing.T) {
 	for _, tt := range tests {
 		if got := wordRecall(tt.ref, tt.cand); got != tt.want {
 			t.Errorf("wordRecall(%q, %q) = %v, want %v", tt.ref, tt.cand, got, tt.want)
+		}
+	}
+	joined := []struct {
+		ref, cand string
+		want      float64
+	}{
+		{"누전 차\n단기 작동", "누전 차단기 작동", 1},
+		{"누전 차\n단기 작동", "누전 차 단기 작동", 1},
+		{"누전 차단기 작동 차단기", "누전 차단기 작동 차 단기", 0.75},
+	}
+	for _, tt := range joined {
+		if got := joinedWordRecall(tt.ref, tt.cand); got != tt.want {
+			t.Errorf("joinedWordRecall(%q, %q) = %v, want %v", tt.ref, tt.cand, got, tt.want)
 		}
 	}
 }
@@ -180,7 +225,10 @@ func TestRecallAgainstPdftotext(t *testing.T) {
 				sb.WriteString("\n")
 			}
 			r := wordRecall(string(ref), sb.String())
-			t.Logf("%s: %d pages, word recall %.4f", filepath.Base(f), len(pages), r)
+			// A table cell's Korean broken inside a word is joined
+			// (wrap.go) where pdftotext leaves it cut: the second figure
+			// counts such a word as found.
+			t.Logf("%s: %d pages, word recall %.4f (%.4f with a Hangul word pdftotext cuts in two found joined)", filepath.Base(f), len(pages), r, joinedWordRecall(string(ref), sb.String()))
 			if r < 0.97 {
 				t.Errorf("word recall %.4f < 0.97", r)
 			}

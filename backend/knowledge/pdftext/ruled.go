@@ -166,6 +166,34 @@ func ruledRows(items []item, rules []rule) []item {
 		tops = append(tops, top)
 	}
 	sort.Sort(sort.Reverse(sort.IntSlice(tops)))
+	// The lines of the rows' cells, and the right edge of each cell's
+	// text: its right rule, less the white its text leaves at its left
+	// rule (a cell's padding is the same on both sides).
+	bands := make([][]band, len(cells))
+	left, right := make([]float64, len(cells)), make([]float64, len(cells))
+	column := make([]int, len(cells))
+	for c := range left {
+		left[c], right[c], column[c] = math.NaN(), math.NaN(), -1
+	}
+	for _, row := range rows {
+		if len(row) < 2 {
+			continue
+		}
+		for _, c := range row {
+			bands[c] = bandsOf(byCell[c])
+			start := math.Inf(1)
+			for _, b := range bands[c] {
+				if first, _, ok := ends(b); ok {
+					start = min(start, first.x0)
+				}
+			}
+			k := cells[c]
+			pad := start - g.v[k.left].at
+			left[c], right[c] = start, g.v[k.right].at-pad
+			column[c] = int(math.Round(g.v[k.left].at))<<16 | int(math.Round(g.v[k.right].at))&0xffff
+		}
+	}
+	wrap := newCellWrap(bands, left, right, column)
 	var rowItems []item
 	for _, top := range tops {
 		row := rows[top]
@@ -182,7 +210,7 @@ func ruledRows(items []item, rules []rule) []item {
 				}
 			}
 		}
-		rowItems = appendRow(rowItems, row, byCell, first, &seq)
+		rowItems = appendRow(rowItems, row, byCell, bands, wrap, first, &seq)
 	}
 	if rowItems == nil {
 		return items
@@ -209,13 +237,12 @@ const maxCellLines = 8
 // text, so that the row keeps the look of a row of cells to the column
 // rules (colends.go); or, when a cell is taller than maxCellLines, one for
 // the whole row, its cells as blocks. first is the row's first line; seq
-// counts down the places given to rows.
-func appendRow(out []item, row []int, byCell [][]item, first item, seq *int) []item {
-	bands := make([][]band, len(row))
+// counts down the places given to rows. bands are the cells' lines, wrap
+// what the table says of its wrapping, both by the cells' indexes in row.
+func appendRow(out []item, row []int, byCell [][]item, bands [][]band, wrap cellWrap, first item, seq *int) []item {
 	tall := false
-	for i, c := range row {
-		bands[i] = bandsOf(byCell[c])
-		tall = tall || len(bands[i]) > maxCellLines
+	for _, c := range row {
+		tall = tall || len(bands[c]) > maxCellLines
 	}
 	extent := func(items []item) (float64, float64) {
 		x0, x1 := math.Inf(1), math.Inf(-1)
@@ -237,9 +264,9 @@ func appendRow(out []item, row []int, byCell [][]item, first item, seq *int) []i
 	if tall {
 		var blocks []string
 		x0, x1 := math.Inf(1), math.Inf(-1)
-		for i, c := range row {
+		for _, c := range row {
 			var w textWriter
-			w.region(bands[i])
+			w.region(bands[c])
 			if t := strings.TrimSpace(w.sb.String()); t != "" {
 				blocks = append(blocks, t)
 			}
@@ -251,8 +278,8 @@ func appendRow(out []item, row []int, byCell [][]item, first item, seq *int) []i
 		}
 		return out
 	}
-	for i, c := range row {
-		if t := cellText(bands[i]); t != "" {
+	for _, c := range row {
+		if t := cellText(bands[c], wrap, c); t != "" {
 			x0, x1 := extent(byCell[c])
 			add(t, x0, x1)
 		}
@@ -261,10 +288,12 @@ func appendRow(out []item, row []int, byCell [][]item, first item, seq *int) []i
 }
 
 // cellText is a cell's lines, top to bottom, joined by a space (a word
-// hyphenated at the cell's edge is joined whole).
-func cellText(bands []band) string {
+// hyphenated at the cell's edge is joined whole, and so is Korean broken
+// inside a word at its edge, c being its index in wrap: wrap.go).
+func cellText(bands []band, wrap cellWrap, c int) string {
 	var sb strings.Builder
 	joined := false
+	var prev band
 	for _, b := range bands {
 		var w textWriter
 		hyphen := w.line(b.items, nil)
@@ -272,11 +301,11 @@ func cellText(bands []band) string {
 		if s == "" {
 			continue
 		}
-		if sb.Len() > 0 && !joined {
+		if sb.Len() > 0 && !joined && !wrap.insideWord(c, prev, b) {
 			sb.WriteByte(' ')
 		}
 		sb.WriteString(s)
-		joined = hyphen
+		joined, prev = hyphen, b
 	}
 	if joined {
 		sb.WriteByte('-')

@@ -16,6 +16,12 @@ func vRule(x, y0, y1 float64) rule { return rule{vertical: true, at: x, lo: y0, 
 // centred, so that read line by line the row mixes its cells. Its rules
 // are a border round every cell.
 func inspection() ([]glyph, []rule) {
+	return inspectionOf("전기 설비 절연 저항,", "누전 차단기 작동 여부,", "비상 조명 점등 상태")
+}
+
+// inspectionOf is inspection with the lines of its wrapped cell, whose
+// text runs from 25 to 145 points (its rules at 20 and 150).
+func inspectionOf(wrapped ...string) ([]glyph, []rule) {
 	var gs []glyph
 	add := func(text string, x, base float64) {
 		if len(gs) > 0 {
@@ -28,9 +34,9 @@ func inspection() ([]glyph, []rule) {
 	add("장소", 160, 722)
 	add("결과", 215, 722)
 	add("비고", 260, 722)
-	add("전기 설비 절연 저항,", 25, 700)
-	add("누전 차단기 작동 여부,", 25, 686)
-	add("비상 조명 점등 상태", 25, 672)
+	for i, l := range wrapped {
+		add(l, 25, 700-14*float64(i))
+	}
 	add("본관", 160, 686)
 	add("적합", 215, 686)
 	add("-", 275, 686)
@@ -84,6 +90,60 @@ func TestRuledRows(t *testing.T) {
 	under := append(joinRules(rules), hRule(697.5, 25, 100))
 	if got := nonEmptyLines(ruledPageText(gs, under)); got != want {
 		t.Errorf("an underline in a cell:\n%s\nwant\n%s", got, want)
+	}
+
+	// Korean wrapped by syllable (Chromium without keep-all, Hancom's
+	// default): each line runs to the cell's edge, less than a syllable
+	// left, and a word broken there is joined whole. Wrapped by words
+	// (keep-all), a line leaves room for the next line's first syllable,
+	// and a line that runs to the edge by chance keeps its space.
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		cell  string
+	}{
+		{"Korean broken inside words", []string{"전기 설비 절연 저항, 누", "전 차단기 작동 여부, 비", "상 조명 점등 상태"},
+			"전기 설비 절연 저항, 누전 차단기 작동 여부, 비상 조명 점등 상태"},
+		{"Korean wrapped by words", []string{"전기 설비 절연 저항,", "누전 차단기 작동 점검표", "비상 조명 점등 상태"},
+			"전기 설비 절연 저항, 누전 차단기 작동 점검표 비상 조명 점등 상태"},
+	} {
+		gs, rules := inspectionOf(tc.lines...)
+		want := "점검 항목 | 장소 | 결과 | 비고\n" + tc.cell + " | 본관 | 적합 | -"
+		if got := nonEmptyLines(ruledPageText(gs, rules)); !strings.Contains(got, want) {
+			t.Errorf("%s:\n%s\nwant\n%s", tc.name, got, want)
+		}
+	}
+
+	// A column of centred labels wrapped at spaces beside a column of
+	// questions wrapped by syllable (KorQuAD 2.0's table of question
+	// types): the labels' column shows room a wrapper by syllable would
+	// have filled ("여러 문장 / 종합 / 활용"), so its labels keep their
+	// spaces, even one whose first line runs to the edges ("소제목 /
+	// 중복"); the questions' words are joined.
+	var types []glyph
+	put := func(text string, x, base float64) {
+		if len(types) > 0 {
+			types = append(types, brk())
+		}
+		types = append(types, glyphLine(text, x, base, nil)...)
+	}
+	put("여러 문장", 27.5, 700)
+	put("종합", 40, 686)
+	put("활용", 40, 672)
+	put("Q. 외국인들을 위해 먹는 샘물이 일시 판매", 85, 700)
+	put("되었던 년도는 언제일까?", 85, 686)
+	put("소제목", 35, 640)
+	put("중복", 40, 626)
+	put("Q. 피터슨과 노먼 그란츠의 관계는 어떤 과", 85, 640)
+	put("정을 통해 형성되었는가?", 85, 626)
+	grid := []rule{hRule(715, 20, 290), hRule(655, 20, 290), hRule(615, 20, 290)}
+	for _, x := range []float64{20, 80, 290} {
+		grid = append(grid, vRule(x, 615, 715))
+	}
+	typesWant := "여러 문장 종합 활용 | Q. 외국인들을 위해 먹는 샘물이 일시 판매되었던 년도는 언제일까?\n" +
+		"소제목 중복 | Q. 피터슨과 노먼 그란츠의 관계는 어떤 과정을 통해 형성되었는가?"
+	if got := nonEmptyLines(ruledPageText(types, grid)); got != typesWant {
+		t.Errorf("labels wrapped by words beside questions wrapped by syllable:\n%s\nwant\n%s", got, typesWant)
 	}
 
 	// A page framed in two boxes of paragraphs (a layout drawn as a

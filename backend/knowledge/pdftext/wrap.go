@@ -1,0 +1,185 @@
+package pdftext
+
+// Korean broken inside a word at a cell's edge.
+//
+// A table cell's lines are read as one line, joined by a space (cellText).
+// Korean set without keep-all (Chromium's and wkhtmltopdf's default,
+// ko.TeX, Hancom's "글자 단위" wrapping) breaks a line at any syllable, so
+// the space went inside a word ("누전 차 단기"), and a phrase search or a
+// model saw two words. PDFium cannot say whether a space stood at the
+// break; the geometry can, most of the time. A wrapper that breaks by
+// syllable fills each line to its edge, leaving less than a syllable's
+// width; one that breaks at spaces leaves whatever the next word needed.
+// So a break is taken as inside a word when both sides are Hangul and the
+// line above runs to the cell's edge (less than a syllable left), unless
+// the table shows that it breaks at spaces: a line that left room for the
+// next line's first syllable, and a space before it, where a wrapper by
+// syllable would have put that syllable (wordWrapped). What geometry
+// cannot tell: a wrapper by syllable that met a space just at the edge
+// ("방수 / 시험") looks the same, and that space is lost ("방수시험"), a
+// smaller harm to a Korean reader and to search (which joins bigrams
+// across spaces) than a space inside most broken words.
+//
+// Paragraphs outside tables keep their line ends as "\n": a line end
+// claims no space, the keyword index reads a Hangul bigram across it
+// (keyword/spacing.go, oneBreak), and pdftotext, the recall reference,
+// keeps it too.
+
+import (
+	"math"
+	"sort"
+)
+
+// wrapRoom is how many syllables' widths a line may leave at its cell's
+// edge and still run to it: a wrapper by syllable leaves less than one.
+const wrapRoom = 1.0
+
+// wordRoom is how many syllables' widths a line must leave before a line
+// that starts with two Hangul syllables to show a wrapper by words: one
+// by syllable would have set the next syllable there, after a space if
+// one stood before it (a quarter of a syllable or so).
+const wordRoom = 1.5
+
+// cellWrap is what a table's cells say about their wrapping, by the index
+// its rows give a cell: where the cell's text starts and ends (NaN where
+// unknown), and the width of a Hangul syllable, 0 where a break is never
+// taken as inside a word.
+type cellWrap struct {
+	left, right []float64
+	syl         []float64
+}
+
+// room is the white a line of cell c leaves between its text and the
+// cell's edges: at the right of a left-aligned line, on both sides of a
+// centred one. NaN where the edges are unknown.
+func (w cellWrap) room(c int, b band) float64 {
+	if c >= len(w.left) {
+		return math.NaN()
+	}
+	first, last, ok := ends(b)
+	if !ok {
+		return math.NaN()
+	}
+	return w.right[c] - last.x1 + max(0, first.x0-w.left[c])
+}
+
+// hangulSyllable says whether r is a precomposed Hangul syllable.
+func hangulSyllable(r rune) bool { return r >= 0xac00 && r <= 0xd7a3 }
+
+// ends returns a line's first and last glyphs with text.
+func ends(b band) (first, last item, ok bool) {
+	for _, it := range b.items {
+		if it.space || it.r == 0 {
+			continue
+		}
+		if !ok || it.x0 < first.x0 {
+			first = it
+		}
+		if !ok || it.x1 > last.x1 {
+			last = it
+		}
+		ok = true
+	}
+	return first, last, ok
+}
+
+// syllableWidth is the median width of the Hangul syllables among cells'
+// lines, 0 when they have none.
+func syllableWidth(cells [][]band) float64 {
+	var ws []float64
+	for _, bands := range cells {
+		for _, b := range bands {
+			for _, it := range b.items {
+				if !it.space && hangulSyllable(it.r) && it.x1 > it.x0 {
+					ws = append(ws, it.x1-it.x0)
+				}
+			}
+		}
+	}
+	if len(ws) == 0 {
+		return 0
+	}
+	sort.Float64s(ws)
+	return ws[len(ws)/2]
+}
+
+// wordWrapped says whether cells (lines by cell, measured by w) show a
+// wrapper by words: a line that left wordRoom syllables before a line
+// that starts with two syllables.
+func wordWrapped(cells [][]band, idx []int, w cellWrap, syl float64) bool {
+	for _, c := range idx {
+		bands := cells[c]
+		for i := 0; i+1 < len(bands); i++ {
+			if r := w.room(c, bands[i]); r >= wordRoom*syl && twoSyllables(bands[i+1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// twoSyllables says whether a line starts with two Hangul syllables, so
+// that a wrapper by syllable could have moved the first up.
+func twoSyllables(b band) bool {
+	var rs []item
+	for _, it := range b.items {
+		if !it.space && it.r != 0 {
+			rs = append(rs, it)
+		}
+	}
+	if len(rs) < 2 {
+		return false
+	}
+	sort.Slice(rs, func(i, j int) bool { return rs[i].x0 < rs[j].x0 })
+	return hangulSyllable(rs[0].r) && hangulSyllable(rs[1].r) && !rs[0].spaceB4Of(rs[1])
+}
+
+// spaceB4Of says whether a space stands between it and the next glyph q
+// of its line: a drawn space, one PDFium read, or a gap of a word space.
+func (it item) spaceB4Of(q item) bool {
+	return q.spaceB4 || q.x0-it.x1 > wordGap*max(it.h, q.h)
+}
+
+// newCellWrap measures a table's cells: lines by cell, their text's
+// edges, and the column each is in. Broken words are joined only in
+// cells with Hangul, and in none of a column that shows a wrapper by
+// words (a column of centred labels wrapped at spaces beside one of
+// sentences wrapped by syllable).
+func newCellWrap(cells [][]band, left, right []float64, column []int) cellWrap {
+	w := cellWrap{left: left, right: right, syl: make([]float64, len(cells))}
+	syl := syllableWidth(cells)
+	if syl == 0 {
+		return w
+	}
+	byCol := map[int][]int{}
+	for c, col := range column {
+		byCol[col] = append(byCol[col], c)
+	}
+	for _, idx := range byCol {
+		if wordWrapped(cells, idx, w, syl) {
+			continue
+		}
+		for _, c := range idx {
+			w.syl[c] = syl
+		}
+	}
+	return w
+}
+
+// insideWord says whether the break between lines p and n of cell c was
+// inside a word: both sides Hangul, no space drawn at p's end, and p run
+// to the cell's edges (less than wrapRoom syllables left).
+func (w cellWrap) insideWord(c int, p, n band) bool {
+	if c >= len(w.syl) || w.syl[c] == 0 {
+		return false
+	}
+	_, last, ok := ends(p)
+	first, _, ok2 := ends(n)
+	if !ok || !ok2 || !hangulSyllable(last.r) || !hangulSyllable(first.r) {
+		return false
+	}
+	if k := len(p.items) - 1; k >= 0 && p.items[k].space && p.items[k].x0 >= last.x1 {
+		return false
+	}
+	return w.room(c, p) < wrapRoom*w.syl[c]
+}

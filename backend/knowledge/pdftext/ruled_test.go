@@ -331,34 +331,44 @@ func crowd(kind string, n int) string {
 	return b.String()
 }
 
-// TestRuledTableCrowded: a page with more path objects, rules or path
-// segments than the budgets allow is read without its rules (as before
-// rules were read), not slowly.
+// TestRuledTableCrowded: a page with more path objects or rules than the
+// budgets allow is read without its rules (as before rules were read), not
+// slowly; past the segments' budget, the rules of thin paths are kept
+// (each read from its bounds alone) and those read from segments dropped.
 func TestRuledTableCrowded(t *testing.T) {
 	e := newTestExtractor(t)
 	for _, c := range []struct {
-		kind string
-		n    int
+		style ruledStyle
+		kind  string
+		n     int
+		keeps bool // the table's rules are kept
 	}{
-		// Past maxPageObjects, maxRules and maxPathSegments (41 segments a
-		// zigzag).
-		{"dots", 5100},
-		{"strokes", 900},
-		{"zigzags", 110},
+		// Past maxPageObjects and maxRules.
+		{ruledStyles[0], "dots", 5100, false},
+		{ruledStyles[0], "strokes", 900, false},
+		// Past maxPathSegments (41 segments a zigzag): a table of thin
+		// filled rectangles keeps its rules; one of a stroked box per
+		// cell, read segment by segment before the budget ran out, loses
+		// them all, as a table read in part may be.
+		{ruledStyles[0], "zigzags", 110, true},
+		{ruledStyles[2], "zigzags", 110, false},
 	} {
-		t.Run(c.kind, func(t *testing.T) {
-			pages, err := e.Extract(context.Background(), ruledPDF(ruledStyles[0], crowd(c.kind, c.n)))
+		t.Run(c.style.name+"/"+c.kind, func(t *testing.T) {
+			pages, err := e.Extract(context.Background(), ruledPDF(c.style, crowd(c.kind, c.n)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := pages[0].Text
-			if strings.Contains(got, ruledRow) || !strings.Contains(got, "emergency lighting check") {
-				t.Errorf("a crowded page should read line by line, without its rules:\n%s", got)
+			if !strings.Contains(got, "emergency lighting check") {
+				t.Fatalf("the table's text is missing:\n%s", got)
+			}
+			if strings.Contains(got, ruledRow) != c.keeps {
+				t.Errorf("the table's rules kept: %v, want %v:\n%s", !c.keeps, c.keeps, got)
 			}
 		})
 	}
 	// Fewer of each keep the rules.
-	pages, err := e.Extract(context.Background(), ruledPDF(ruledStyles[0], crowd("dots", 1000)+crowd("strokes", 300)+crowd("zigzags", 50)))
+	pages, err := e.Extract(context.Background(), ruledPDF(ruledStyles[2], crowd("dots", 1000)+crowd("strokes", 300)+crowd("zigzags", 50)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +401,7 @@ func BenchmarkExtractRuled(b *testing.B) {
 	for _, c := range []struct {
 		kind string
 		n    int
-	}{{"dots", 0}, {"strokes", 700}, {"dots", 4900}, {"dots", 5100}, {"zigzags", 90}} {
+	}{{"dots", 0}, {"strokes", 700}, {"dots", 4900}, {"dots", 5100}, {"zigzags", 90}, {"zigzags", 200}} {
 		pdf := ruledPDF(ruledStyles[0], crowd(c.kind, c.n))
 		b.Run(fmt.Sprintf("%s=%d", c.kind, c.n), func(b *testing.B) {
 			for b.Loop() {

@@ -22,8 +22,14 @@ type rule struct {
 }
 
 // Bounds on the work spent on a page's paths. A chart or a map draws
-// thousands of paths; past these the page is read without its rules (as
-// before rules were read), not slowly.
+// thousands of paths; past maxPageObjects or maxRules the page is read
+// without its rules (as before rules were read), not slowly. Past
+// maxPathSegments no more segments are read, and the rules read from
+// segments are dropped: they may be part of a table's borders, the rest
+// unread, and a grid with a rule missing would join two rows' cells. The
+// thin paths (a rule each, from its bounds alone: Chromium's, LibreOffice's
+// and Hancom's borders) are still all read, within maxPageObjects, so the
+// tables drawn with them keep their rules beside a chart.
 const (
 	maxPageObjects  = 5000 // objects looked at, forms' contents included
 	maxPathSegments = 4000 // segments of wider paths read
@@ -72,6 +78,10 @@ type ruleReader struct {
 	segments int
 	over     bool // a budget ran out: the page is read without rules
 	rules    []rule
+	// segRules are the rules read from paths' segments, dropped when
+	// segOver: maxPathSegments ran out.
+	segRules []rule
+	segOver  bool
 }
 
 // pageRules returns a page's horizontal and vertical rules, joined, or
@@ -96,6 +106,9 @@ func (p *pdfium) pageRules(ctx context.Context, page uint32) ([]rule, error) {
 	}
 	if r.over {
 		return nil, nil
+	}
+	if !r.segOver {
+		r.rules = append(r.rules, r.segRules...)
 	}
 	rules := joinRules(r.rules)
 	if len(rules) > maxRules {
@@ -174,12 +187,15 @@ func (r *ruleReader) path(ctx context.Context, obj uint32, m matrix) error {
 	case w < minRuleLen || h < minRuleLen:
 		return nil // a dot
 	}
+	if r.segOver {
+		return nil
+	}
 	n, err := p.call(ctx, "FPDFPath_CountSegments", uint64(obj))
 	if err != nil || int32(n) <= 0 || n > maxObjSegments {
 		return err
 	}
 	if r.segments += int(n); r.segments > maxPathSegments {
-		r.over = true
+		r.segOver, r.segRules = true, nil
 		return nil
 	}
 	ok, err = p.call(ctx, "FPDFPath_GetDrawMode", uint64(obj), s, s+4)
@@ -243,9 +259,9 @@ func (r *ruleReader) sides(pts [][2]float64) {
 		a, b := pts[i-1], pts[i]
 		switch {
 		case math.Abs(a[1]-b[1]) <= axisTolerance && math.Abs(a[0]-b[0]) >= minRuleLen:
-			r.rules = append(r.rules, rule{at: (a[1] + b[1]) / 2, lo: min(a[0], b[0]), hi: max(a[0], b[0])})
+			r.segRules = append(r.segRules, rule{at: (a[1] + b[1]) / 2, lo: min(a[0], b[0]), hi: max(a[0], b[0])})
 		case math.Abs(a[0]-b[0]) <= axisTolerance && math.Abs(a[1]-b[1]) >= minRuleLen:
-			r.rules = append(r.rules, rule{vertical: true, at: (a[0] + b[0]) / 2, lo: min(a[1], b[1]), hi: max(a[1], b[1])})
+			r.segRules = append(r.segRules, rule{vertical: true, at: (a[0] + b[0]) / 2, lo: min(a[1], b[1]), hi: max(a[1], b[1])})
 		}
 	}
 }
@@ -269,9 +285,9 @@ func (r *ruleReader) thinRect(pts [][2]float64) {
 	w, h := b.x1-b.x0, b.y1-b.y0
 	switch {
 	case h <= maxRuleWidth && w >= minRuleLen && w > h:
-		r.rules = append(r.rules, rule{at: (b.y0 + b.y1) / 2, lo: b.x0, hi: b.x1})
+		r.segRules = append(r.segRules, rule{at: (b.y0 + b.y1) / 2, lo: b.x0, hi: b.x1})
 	case w <= maxRuleWidth && h >= minRuleLen && h > w:
-		r.rules = append(r.rules, rule{vertical: true, at: (b.x0 + b.x1) / 2, lo: b.y0, hi: b.y1})
+		r.segRules = append(r.segRules, rule{vertical: true, at: (b.x0 + b.x1) / 2, lo: b.y0, hi: b.y1})
 	}
 }
 

@@ -464,6 +464,7 @@ func splitRows(bands []band, e columnEdges) ([]openRow, bool) {
 		return n
 	}
 	var rows []openRow
+	var prev []bool // the columns of the line above
 	multi := 0
 	for i, b := range bands {
 		lc := e.cells(b)
@@ -474,7 +475,15 @@ func splitRows(bands []band, e columnEdges) ([]openRow, bool) {
 		if count(cs) > 1 {
 			multi++
 		}
-		if n := len(rows); n > 0 && bands[i-1].base-b.base <= openPitch*max(b.h, bands[i-1].h) && e.continues(rows[n-1], lc) {
+		n := len(rows)
+		near := n > 0 && bands[i-1].base-b.base <= openPitch*max(b.h, bands[i-1].h)
+		// A line with text in one column only is no row of its own: where
+		// it does not go on the row's cells by their edges (a line broken
+		// by hand, \newline or <br>, or a column whose one-line cells are
+		// all as long), it continues the row as a cell's line does, under
+		// a line with text in its column, lacking one of the row's first
+		// line's columns.
+		if near && (e.continues(rows[n-1], lc) || count(cs) == 1 && cellLine(prev, rows[n-1].lines[0], cs, e)) {
 			r := &rows[n-1]
 			r.lines = append(r.lines, b)
 			for c, has := range cs {
@@ -486,6 +495,7 @@ func splitRows(bands []band, e columnEdges) ([]openRow, bool) {
 		} else {
 			rows = append(rows, openRow{lines: []band{b}, cols: cs, last: lc})
 		}
+		prev = cs
 	}
 	for _, r := range rows {
 		if count(r.cols) > 1 {
@@ -503,6 +513,24 @@ func splitRows(bands []band, e columnEdges) ([]openRow, bool) {
 		return []openRow{one}, true
 	}
 	return rows, true
+}
+
+// cellLine says whether a line with text in columns cs lies under text in
+// each of them (prev, the line above's columns) and lacks a column of the
+// row's first line: a cell's line, not a row.
+func cellLine(prev []bool, first band, cs []bool, e columnEdges) bool {
+	lacks := false
+	for c, lc := range e.cells(first) {
+		if lc.has && !cs[c] {
+			lacks = true
+		}
+	}
+	for c, has := range cs {
+		if has && !prev[c] {
+			return false
+		}
+	}
+	return lacks
 }
 
 // continues says whether a line whose text by column is lc goes on row r

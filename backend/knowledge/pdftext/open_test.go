@@ -108,6 +108,20 @@ func TestOpenRows(t *testing.T) {
 			"소화기 점검 | 적합 | 부적합 | 교체",
 			"승강기 점검 | 적합 | 적합",
 		}},
+		// A cell's line broken by hand (\newline, <br>): it would have
+		// fitted on the line above, but a line with text in one column
+		// only is no row.
+		{"a cell's line broken by hand", lines(
+			"점검 항목", 25, 722, "수량", 170, 722, "비고", 240, 722,
+			"전기 설비", 25, 700, "12", 172, 700, "양호", 240, 700,
+			"(본관)", 25, 686,
+			"소화기 압력 점검", 25, 664, "3", 175, 664, "교체", 240, 664,
+			"(별관)", 25, 650,
+		), []rule{hRule(735, 20, 290), hRule(715, 20, 290), hRule(640, 20, 290)}, []string{
+			"점검 항목 | 수량 | 비고",
+			"전기 설비 (본관) | 12 | 양호",
+			"소화기 압력 점검 (별관) | 3 | 교체",
+		}},
 		// A header spanning two columns (\multicolumn) over the body's
 		// gutter: the header reads as before, the body row by row.
 		{"a header spanning two columns", lines(

@@ -108,6 +108,15 @@ func mcpWhy(args map[string]string, lang int) map[string]string {
 	return out
 }
 
+// terminalPlaces swaps the window's place in a progress line (its
+// Settings, where the window shows mcp.json's mistakes) for the command
+// that shows them in a terminal, which has no Settings: the sentences stay
+// the window's (a test holds them equal), the place is the terminal's.
+var terminalPlaces = strings.NewReplacer(
+	"see Settings › MCP servers", "see `wayfinder mcp list`",
+	"설정 › MCP 서버에서 확인", "`wayfinder mcp list`로 확인",
+)
+
 // progressKey is the sentence a trace event is shown with, and its blanks;
 // "" for events that are no progress a person waits on (node boundaries,
 // tool results, the answer itself, which streams on standard output).
@@ -135,7 +144,7 @@ func progressKey(ev api.TraceEvent) (string, map[string]string) {
 		return "progress.mcpFailed", ev.Args
 	case api.TraceMCPInvalid: // its mistakes (English) stay out: `mcp list` words them
 		return "progress.mcpInvalid", map[string]string{"server": ev.Args["server"]}
-	case api.TraceMCPUnreadable: // the mistake's English stays out: Settings words it
+	case api.TraceMCPUnreadable: // the mistake's English stays out: `mcp list` words it
 		return "progress.mcpUnreadable" + agent.Variant(ev.Code, ev.Args),
 			map[string]string{"line": ev.Args["line"], "column": ev.Args["column"], "servers": ev.Args["servers"]}
 	}
@@ -208,6 +217,7 @@ func (p *progressPrinter) event(ev api.TraceEvent) {
 	for k, v := range args {
 		line = strings.ReplaceAll(line, "{"+k+"}", v)
 	}
+	line = terminalPlaces.Replace(line)
 	lead := ""
 	if p.midLine {
 		lead, p.midLine = "\n", false

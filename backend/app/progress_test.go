@@ -43,8 +43,8 @@ func TestAskSaysWhyAServerDidNotStart(t *testing.T) {
 	}{
 		{"ko", ev.Args, "MCP 서버 files 시작 실패(실행할 프로그램이 없음: npx) — 이 서버의 도구 없이 계속합니다 0 s\n"},
 		{"en", ev.Args, "MCP server files did not start (program not found: npx); going on without its tools 0 s\n"},
-		{"ko", map[string]string{"server": "files", "error": "some English error"}, "MCP 서버 files 시작 실패(오류 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다 0 s\n"},
-		{"ko", map[string]string{"server": "files", "error": "x", "reason": "timeout"}, "MCP 서버 files 시작 실패(오류 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다 0 s\n"},
+		{"ko", map[string]string{"server": "files", "error": "some English error"}, "MCP 서버 files 시작 실패(오류 — `wayfinder mcp list`로 확인) — 이 서버의 도구 없이 계속합니다 0 s\n"},
+		{"ko", map[string]string{"server": "files", "error": "x", "reason": "timeout"}, "MCP 서버 files 시작 실패(오류 — `wayfinder mcp list`로 확인) — 이 서버의 도구 없이 계속합니다 0 s\n"},
 	} {
 		if got := printedAtStart(c.lang, api.TraceEvent{Kind: ev.Kind, Code: ev.Code, Args: c.args}); got != c.want {
 			t.Errorf("%s %v:\n got %q\nwant %q", c.lang, c.args, got, c.want)
@@ -69,8 +69,8 @@ func TestAskSaysAnEntryWithMistakesDidNotStart(t *testing.T) {
 	ev := api.TraceEvent{Kind: api.TraceToolSelected, Code: api.TraceMCPInvalid, Args: map[string]string{
 		"server": "web", "error": `server "web": url "ftp://h" must be an http:// or https:// address`}}
 	for lang, want := range map[string]string{
-		"ko": "MCP 서버 web 시작 안 함(mcp.json의 항목에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — 이 서버의 도구 없이 계속합니다 0 s\n",
-		"en": "MCP server web not started (its entry in mcp.json has mistakes; see Settings › MCP servers); going on without its tools 0 s\n",
+		"ko": "MCP 서버 web 시작 안 함(mcp.json의 항목에 잘못된 곳이 있음 — `wayfinder mcp list`로 확인) — 이 서버의 도구 없이 계속합니다 0 s\n",
+		"en": "MCP server web not started (its entry in mcp.json has mistakes; see `wayfinder mcp list`); going on without its tools 0 s\n",
 	} {
 		if got := printedAtStart(lang, ev); got != want {
 			t.Errorf("%s:\n got %q\nwant %q", lang, got, want)
@@ -83,7 +83,7 @@ func TestAskSaysAnEntryWithMistakesDidNotStart(t *testing.T) {
 // agent which entries it leaves out), and answers all the same.
 func TestAskWithABrokenMCPEntry(t *testing.T) {
 	errOut := askWithMCP(t, `{"mcpServers": {"web": {"url": "ftp://h/mcp"}}}`, "en_US.UTF-8")
-	const line = "MCP server web not started (its entry in mcp.json has mistakes; see Settings › MCP servers); going on without its tools"
+	const line = "MCP server web not started (its entry in mcp.json has mistakes; see `wayfinder mcp list`); going on without its tools"
 	if strings.Count(errOut, line) != 1 {
 		t.Fatalf("standard error says the entry with mistakes %d times, want once:\n%s", strings.Count(errOut, line), errOut)
 	}
@@ -193,12 +193,12 @@ func TestAskSaysMCPFileCannotBeRead(t *testing.T) {
 		args map[string]string
 		want string
 	}{
-		{"ko", syntax, "MCP 서버 설정을 읽지 못함(mcp.json의 3번째 줄 7번째 글자에서 JSON 형식이 잘못됨 — 설정 › MCP 서버에서 확인) — MCP 서버의 도구 없이 계속합니다 0 s\n"},
-		{"en", syntax, "MCP servers could not be read (mcp.json is not valid JSON at line 3, column 7; see Settings › MCP servers); going on without their tools 0 s\n"},
-		{"ko", kept, "mcp.json을 다시 읽지 못함(3번째 줄 7번째 글자에서 JSON 형식이 잘못됨 — 설정 › MCP 서버에서 확인) — 고치기 전 설정대로 MCP 서버를 계속 실행합니다: files, web 0 s\n"},
-		{"en", kept, "mcp.json could not be read again (it is not valid JSON at line 3, column 7; see Settings › MCP servers); the MCP servers as set up before the edit keep running: files, web 0 s\n"},
-		{"ko", big, "MCP 서버 설정을 읽지 못함(mcp.json에 잘못된 곳이 있음 — 설정 › MCP 서버에서 확인) — MCP 서버의 도구 없이 계속합니다 0 s\n"},
-		{"en", bigKept, "mcp.json could not be read again (it has a mistake; see Settings › MCP servers); the MCP servers as set up before the edit keep running: files 0 s\n"},
+		{"ko", syntax, "MCP 서버 설정을 읽지 못함(mcp.json의 3번째 줄 7번째 글자에서 JSON 형식이 잘못됨 — `wayfinder mcp list`로 확인) — MCP 서버의 도구 없이 계속합니다 0 s\n"},
+		{"en", syntax, "MCP servers could not be read (mcp.json is not valid JSON at line 3, column 7; see `wayfinder mcp list`); going on without their tools 0 s\n"},
+		{"ko", kept, "mcp.json을 다시 읽지 못함(3번째 줄 7번째 글자에서 JSON 형식이 잘못됨 — `wayfinder mcp list`로 확인) — 고치기 전 설정대로 MCP 서버를 계속 실행합니다: files, web 0 s\n"},
+		{"en", kept, "mcp.json could not be read again (it is not valid JSON at line 3, column 7; see `wayfinder mcp list`); the MCP servers as set up before the edit keep running: files, web 0 s\n"},
+		{"ko", big, "MCP 서버 설정을 읽지 못함(mcp.json에 잘못된 곳이 있음 — `wayfinder mcp list`로 확인) — MCP 서버의 도구 없이 계속합니다 0 s\n"},
+		{"en", bigKept, "mcp.json could not be read again (it has a mistake; see `wayfinder mcp list`); the MCP servers as set up before the edit keep running: files 0 s\n"},
 	} {
 		if got := printedAtStart(c.lang, api.TraceEvent{Kind: api.TraceToolSelected, Code: api.TraceMCPUnreadable, Args: c.args}); got != c.want {
 			t.Errorf("%s %v:\n got %q\nwant %q", c.lang, c.args, got, c.want)
@@ -211,7 +211,7 @@ func TestAskSaysMCPFileCannotBeRead(t *testing.T) {
 // where the file is wrong, and answers all the same.
 func TestAskWithAnUnreadableMCPFile(t *testing.T) {
 	errOut := askWithMCP(t, "{\"mcpServers\": {\n  \"web\": {\"url\": \"http://h/mcp\",}\n}}", "ko_KR.UTF-8")
-	const line = "MCP 서버 설정을 읽지 못함(mcp.json의 2번째 줄 33번째 글자에서 JSON 형식이 잘못됨 — 설정 › MCP 서버에서 확인) — MCP 서버의 도구 없이 계속합니다"
+	const line = "MCP 서버 설정을 읽지 못함(mcp.json의 2번째 줄 33번째 글자에서 JSON 형식이 잘못됨 — `wayfinder mcp list`로 확인) — MCP 서버의 도구 없이 계속합니다"
 	if strings.Count(errOut, line) != 1 {
 		t.Fatalf("standard error says the file cannot be read %d times, want once:\n%s", strings.Count(errOut, line), errOut)
 	}
@@ -234,4 +234,28 @@ func askWithMCP(t *testing.T, mcpJSON, locale string) string {
 		t.Fatalf("ask: %d\n%s\n%s", code, out, errOut)
 	}
 	return errOut
+}
+
+// No progress line sends a terminal user to the window: every sentence,
+// with every reason an MCP server fails for, names a place a terminal has
+// (mcp.json's mistakes: `wayfinder mcp list`), not Settings.
+func TestProgressLinesNameNoWindowPlace(t *testing.T) {
+	for _, lang := range []string{"en", "ko"} {
+		i := 0
+		if lang == "ko" {
+			i = 1
+		}
+		for key, text := range progressText {
+			if line := terminalPlaces.Replace(text[i]); windowWords.MatchString(line) {
+				t.Errorf("%s %s: %q", lang, key, line)
+			}
+		}
+		for reason := range mcpReasonText {
+			ev := api.TraceEvent{Kind: api.TraceToolSelected, Code: api.TraceMCPFailed, Args: map[string]string{
+				"server": "files", "reason": strings.TrimPrefix(reason, "mcp.reason."), "command": "npx", "seconds": "5", "url": "http://h/mcp"}}
+			if got := printedAtStart(lang, ev); windowWords.MatchString(got) {
+				t.Errorf("%s %s: %q", lang, reason, got)
+			}
+		}
+	}
 }

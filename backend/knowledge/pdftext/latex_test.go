@@ -24,7 +24,10 @@ import (
 // and a numbered heading. And a Korean report set as pandoc's Markdown
 // through XeLaTeX sets one (testdata/latex/report.tex, Noto Serif CJK
 // throughout): a title above a table of contents whose leader dots stand
-// at the same places on every line.
+// at the same places on every line. And a regulation in two columns set
+// by pdfLaTeX with ko.TeX (testdata/latex/pdflatex.tex), the older way:
+// its Hangul in Type 1 fonts of 256 glyphs each, switched glyph by glyph,
+// each footnote's number set against its text.
 
 // TestLaTeXLayouts sets each fixture and checks every block of its
 // .blocks file in order (the abstract apart from the table beside it, the
@@ -49,13 +52,17 @@ func TestLaTeXLayouts(t *testing.T) {
 		whole []string
 		// recall compares the text with pdftotext's.
 		recall func(ref, cand string) float64
+		// engine is the TeX engine beside xelatex that sets it, if not
+		// XeLaTeX: pdfLaTeX comes with it in every TeX Live.
+		engine string
 	}{
-		{"ko", 1, 1, nil, nil, wordRecall},
-		{"report", 2, 2, nil, nil, wordRecall},
+		{"ko", 1, 1, nil, nil, wordRecall, ""},
+		{"report", 2, 2, nil, nil, wordRecall, ""},
 		// ko.TeX breaks the table's Korean inside words, and pdftotext
 		// leaves them cut; the first body row's broken words ("누전
 		// 차|단기", "점|등") come out whole.
-		{"booktabs", 1, 1, joinHangul, []string{"전기 설비 절연 저항, 누전 차단기 작동 여부, 비상 조명 점등 상태 | 본관 | 적합 | –"}, joinedWordRecall},
+		{"booktabs", 1, 1, joinHangul, []string{"전기 설비 절연 저항, 누전 차단기 작동 여부, 비상 조명 점등 상태 | 본관 | 적합 | –"}, joinedWordRecall, ""},
+		{"pdflatex", 1, 1, nil, nil, wordRecall, "pdflatex"},
 	} {
 		t.Run(fx.name, func(t *testing.T) {
 			src, err := filepath.Abs(filepath.Join("testdata", "latex", fx.name+".tex"))
@@ -64,11 +71,15 @@ func TestLaTeXLayouts(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
+			engine := bin
+			if fx.engine != "" {
+				engine = filepath.Join(filepath.Dir(bin), fx.engine)
+			}
 			for range fx.runs {
-				cmd := exec.CommandContext(ctx, bin, "-interaction=nonstopmode", "-halt-on-error", "-output-directory", dir, src)
+				cmd := exec.CommandContext(ctx, engine, "-interaction=nonstopmode", "-halt-on-error", "-output-directory", dir, src)
 				cmd.Dir = dir
 				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("xelatex: %v\n%s", err, out)
+					t.Fatalf("%s: %v\n%s", filepath.Base(engine), err, out)
 				}
 			}
 			pdf := filepath.Join(dir, fx.name+".pdf")

@@ -100,6 +100,53 @@ func TestPageTextMarkInTextSize(t *testing.T) {
 	}
 }
 
+// TestPageTextLeadingNoteMark: a note's number set against its text at a
+// line's start (LaTeX's footnotes, pdfLaTeX and XeLaTeX alike: a 6-point
+// mark before 8-point text) is written apart from the text's first word,
+// as pdftotext writes it ("1 우기 점검에는"); it ran into it ("1우기"), and
+// a search for the word missed it. A superscript after a word stays on
+// it, and a line that starts with a digit or a bracket in the text's own
+// size, or lower, reads as before.
+func TestPageTextLeadingNoteMark(t *testing.T) {
+	// noted sets text from x with marks (raised, 6 pt) before the
+	// glyphs at the given places.
+	noted := func(text string, y float64, at map[int]string) []glyph {
+		var gs []glyph
+		x := 72.0
+		for i, r := range []rune(text) {
+			for _, m := range at[i] {
+				gs = append(gs, glyph{r: m, x0: x, x1: x + 3, lo: y + 2, hi: y + 8, h: 6})
+				x += 3
+			}
+			w := 5.0
+			if hangul(r) {
+				w = 10
+			}
+			if r != ' ' {
+				gs = append(gs, glyph{r: r, x0: x, x1: x + w, lo: y - 2, hi: y + 8, h: 10})
+			}
+			x += w
+		}
+		return gs
+	}
+	for _, tt := range []struct {
+		name string
+		gs   []glyph
+		want string
+	}{
+		{"a number", noted("우기 점검에는 배수 시설을 포함한다.", 700, map[int]string{0: "1"}), "1 우기 점검에는 배수 시설을 포함한다."},
+		{"a number and a bracket", noted("우기 점검에는 배수 시설을 포함한다.", 700, map[int]string{0: "12)"}), "12) 우기 점검에는 배수 시설을 포함한다."},
+		{"a star", noted("본 연구는 지원을 받았다.", 700, map[int]string{0: "∗"}), "∗ 본 연구는 지원을 받았다."},
+		{"after a word", noted("배수 시설을 포함한다.", 700, map[int]string{6: "1"}), "배수 시설을1 포함한다."},
+		{"a bracket before a formula", noted("−1, −1)이다.", 700, map[int]string{0: "("}), "(−1, −1)이다."},
+		{"a digit in the text's size", noted("1층에는 열람실이 있다.", 700, nil), "1층에는 열람실이 있다."},
+	} {
+		if got := nonEmptyLines(pageText(tt.gs)); got != tt.want {
+			t.Errorf("%s: pageText = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
 // htmlProducer prints an HTML file to a PDF.
 type htmlProducer struct {
 	name, env, packages string

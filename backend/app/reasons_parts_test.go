@@ -24,6 +24,7 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 	cases = append(cases, &importer.CutShort{At: 900, Open: 2}, &importer.CutShort{At: 900, Binary: 40, BinaryAt: 800}, &importer.Trailing{At: 700},
 		&importer.BrokenOff{Unit: "paragraph", Count: 57, Last: "본 규정은 1980년"}, &importer.BrokenOff{Unit: "sheet", Count: 2, Last: "지출"},
 		&importer.BrokenOff{Unit: "slide", Count: 3}, &importer.BrokenOff{Unit: "slide", Count: 1},
+		&importer.BrokenOff{Unit: "row", Count: 40, Last: "홍길동 | 90"}, &importer.BrokenOff{Unit: "row", Count: 1, Last: "이름 | 점수"},
 		&importer.IndexLost{Unit: "sheet", Index: "xl/_rels/workbook.xml.rels", Count: 3}, &importer.IndexLost{Unit: "sheet", Index: "xl/workbook.xml", Count: 1},
 		&importer.IndexLost{Unit: "chapter", Index: "OEBPS/content.opf", Count: 9}, &importer.IndexLost{Unit: "chapter", Index: "OEBPS/content.opf", Count: 1})
 	for _, err := range cases {

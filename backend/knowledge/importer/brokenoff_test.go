@@ -50,7 +50,8 @@ func breaksAt() []breaker {
 }
 
 // TestBodyBreaksOff: a file whose body is one part (OpenDocument's
-// content.xml, Word's document.xml, an HWPX file of one section) that
+// content.xml, Word's document.xml, an HWPX file of one section, a
+// workbook of one sheet, a book of one chapter) that
 // breaks partway keeps the sheets, slides or paragraphs read whole before
 // the break, leaves out the one it broke in, and says where it broke
 // (*BrokenOff); one that breaks before any is read whole is damaged.
@@ -67,6 +68,9 @@ func TestBodyBreaksOff(t *testing.T) {
 		want, gone       []string
 		pages            []int
 		warn             BrokenOff
+		// lenient: a web page's broken XML is read on (a chapter); only
+		// its compressed data can break it.
+		lenient bool
 	}{
 		{name: "OpenDocument text", file: "규정.odt", part: "content.xml",
 			data: func(first string) []byte {
@@ -98,8 +102,24 @@ func TestBodyBreaksOff(t *testing.T) {
 			},
 			first: "첫 슬라이드", want: []string{"첫 슬라이드", "둘째 슬라이드"}, gone: []string{"셋째", "넷째"}, pages: []int{1, 2},
 			warn: BrokenOff{Unit: "slide", Count: 2}},
+		{name: "Excel of one sheet", file: "가계부.xlsx", part: "xl/worksheets/sheet1.xml",
+			data: func(first string) []byte {
+				cell := func(v string) string { return `<row><c t="inlineStr"><is><t>` + v + `</t></is></c></row>` }
+				return xlsxOf(t, "", "", "", [2]string{"수입", cell(first) + cell("월급") + cell("깨진 "+breakMark+"행") + cell("뒤 행")})
+			},
+			first: "항목", want: []string{"# 수입: 항목", "월급"}, gone: []string{"깨진", "뒤 행"},
+			warn: BrokenOff{Unit: "row", Count: 2, Last: "월급"}},
+		{name: "EPUB of one chapter", file: "책.epub", part: "OEBPS/text/c0 a.xhtml", lenient: true,
+			data: func(first string) []byte {
+				return epubOf(t, []string{`<h1>` + first + `</h1><p>첫 문단</p><p>둘째 문단</p><p>깨진 ` + breakMark + `문단</p><p>뒤 문단</p>`})
+			},
+			first: "규정", want: []string{"# 규정", "첫 문단", "둘째 문단"}, gone: []string{"깨진", "뒤 문단"},
+			warn: BrokenOff{Unit: "paragraph", Count: 3, Last: "둘째 문단"}},
 	} {
 		for _, br := range breaksAt() {
+			if tt.lenient && br.xml {
+				continue
+			}
 			t.Run(tt.name+", "+br.name, func(t *testing.T) {
 				var col collector
 				warns, err := Importer{}.Read(context.Background(), tt.file, bytes.NewReader(broken(t, tt.data(tt.first), br, tt.part)), &col)

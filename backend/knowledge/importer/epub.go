@@ -109,10 +109,13 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		w.doc.Title, w.titled = title, true
 	}
 	budget := &xmlBudget{left: MaxOfficeXML}
-	err = readChapters(ctx, z, chapters, hrefs, w, budget, lost)
+	broke, err := readChapters(ctx, z, chapters, hrefs, w, budget, lost)
 	budget.release()
 	if err != nil {
 		return err
+	}
+	if broke != nil {
+		warn.add(broke)
 	}
 	if lost.all() {
 		return lost.damaged()
@@ -167,7 +170,11 @@ func recoveredSpine(pkg opfPackage) []string {
 	return spine
 }
 
-func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, w *mdWriter, budget *xmlBudget, lost *MissingParts) error {
+//
+// A book of one chapter whose compressed data breaks after some
+// paragraphs keeps them and says where it broke (broke), as a Word file
+// does.
+func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, w *mdWriter, budget *xmlBudget, lost *MissingParts) (broke *BrokenOff, err error) {
 	for i, name := range chapters {
 		f, err := z.Open(name)
 		if err != nil {
@@ -180,6 +187,9 @@ func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, 
 		p := &htmlPage{w: w, tables: tables{w: w}}
 		err = budget.judged(p.read(ctx, budgetReader{r: f, b: budget}))
 		f.Close()
+		if unreadable(err) && len(chapters) == 1 && w.paras > 0 {
+			return brokenOff("paragraph", w.paras, w.last, err), nil
+		}
 		if unreadable(err) {
 			w.dropPart()
 			lost.unreadable(hrefs[i], err)
@@ -189,10 +199,10 @@ func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, 
 			err = w.endPart()
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // rootFile is the package document META-INF/container.xml names.

@@ -199,6 +199,7 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 	}
 	s := newSheetWriter(filePath, KindXLSX, sink)
 	lost := &MissingParts{Unit: "sheet", Total: len(sheets)}
+	var broke *BrokenOff // a workbook of one sheet that broke partway
 	for _, sh := range sheets {
 		s.sheet(sh.name)
 		d, closer, err := openPart(z, sh.part, budget)
@@ -215,6 +216,10 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		strs := book.textCells.clone()
 		err = budget.judged(book.readSheet(ctx, d, s, budget))
 		closer.Close()
+		if unreadable(err) && len(sheets) == 1 && s.w.paras > 0 { // its one sheet: the rows before the break are kept
+			broke = brokenOff("row", s.w.paras, s.w.last, err)
+			continue
+		}
 		if unreadable(err) { // there, but damaged: left out whole, as a missing sheet is
 			s.w.dropPart()
 			book.textCells = strs
@@ -245,6 +250,9 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 	}
 	if err == nil && indexLost != nil {
 		warn.add(indexLost)
+	}
+	if err == nil && broke != nil {
+		warn.add(broke)
 	}
 	if errors.Is(err, ErrEmpty) && book.textCells.Count > 0 {
 		why := "which the file lacks"

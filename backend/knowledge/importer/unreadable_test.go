@@ -271,8 +271,9 @@ func hwpStreamsWith(first, middle, last []byte) []byte {
 // sheet or slide is read whole is such a file.
 func TestNoReadablePartIsDamage(t *testing.T) {
 	xmlCut := breakers[0]
-	// A body of one part keeps what it read whole before a break
-	// (TestBodyBreaksOff): inside is cut in its first paragraph.
+	// A body of one part (a workbook of one sheet too) keeps what it read
+	// whole before a break (TestBodyBreaksOff): inside is cut in its
+	// first paragraph or row.
 	inside := breaker{name: "cut in the first paragraph", xml: true, body: func(s string) string { return s[:strings.Index(s, "본문")+len("본문")] }}
 	chapters := []string{"<p>첫 장</p>", "<p>둘째 장</p>"}
 	odf := func(body string) []byte {
@@ -286,7 +287,7 @@ func TestNoReadablePartIsDamage(t *testing.T) {
 		{"EPUB: a chapter missing, the other damaged", "책.epub", broken(t, without(t, epubOf(t, chapters), "OEBPS/text/c0 a.xhtml"), breakers[4], "OEBPS/text/c1 a.xhtml"),
 			[]string{"2 chapters", "text/c0 a.xhtml", "text/c1 a.xhtml: unexpected EOF"}},
 		{"PowerPoint", "발표.pptx", broken(t, deck(t, "", []string{"하나", "둘"}), xmlCut, "ppt/slides/slide1.xml", "ppt/slides/slide2.xml"), []string{"2 slides", "slide 1, slide 2", "slide 1: XML syntax error"}},
-		{"Excel", "가계부.xlsx", broken(t, xlsxOf(t, "", "", "", [2]string{"시트", `<row><c t="inlineStr"><is><t>값</t></is></c></row>`}), xmlCut, "xl/worksheets/sheet1.xml"), []string{`"시트": XML syntax error`}},
+		{"Excel", "가계부.xlsx", broken(t, xlsxOf(t, "", "", "", [2]string{"시트", `<row><c t="inlineStr"><is><t>본문</t></is></c></row>`}), inside, "xl/worksheets/sheet1.xml"), []string{`"시트": XML syntax error`}},
 		{"Excel: text only in damaged shared strings", "가계부.xlsx", broken(t, xlsxOf(t, `<si><t>월급</t></si>`, "", "", [2]string{"수입", `<row><c t="s"><v>0</v></c></row>`}), xmlCut, "xl/sharedStrings.xml"),
 			[]string{"xl/sharedStrings.xml, which cannot be read", "수입!A1"}},
 		{"HWPX", "문서.hwpx", broken(t, hwpxOf(t, hp("0", "<hp:t>본문</hp:t>"), hp("0", "<hp:t>끝</hp:t>")), breakers[6], "Contents/section0.xml", "Contents/section1.xml"), []string{"Contents/section0.xml: zip: checksum error"}},

@@ -202,7 +202,8 @@ func (t *Trailing) Error() string {
 // that could be read. A file that breaks before any is read whole is
 // damaged (ErrOfficeDamaged).
 type BrokenOff struct {
-	// Unit is what was read whole: "sheet", "slide" or "paragraph".
+	// Unit is what was read whole: "sheet", "slide", "paragraph", or
+	// "row" (a workbook of one sheet).
 	Unit string
 	// Count is how many were read whole and imported: a slide's number
 	// is its place, so the last imported is slide Count.

@@ -86,6 +86,12 @@ type KBDocument struct {
 type LibraryFile struct {
 	Source       string `json:"source"`
 	EmbedPending bool   `json:"embed_pending,omitempty"`
+	// EmbedPaused: the person stopped its embedding in the chat, and the
+	// pause goes with it to the library: its Pending passages of Chunks
+	// wait for ResumeEmbedding(Source), as KBDocument.EmbedPaused.
+	EmbedPaused bool `json:"embed_paused,omitempty"`
+	Pending     int  `json:"pending,omitempty"`
+	Chunks      int  `json:"chunks,omitempty"`
 }
 
 // SearchHit is one passage retrieval returned, as the knowledge search box

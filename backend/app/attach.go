@@ -96,6 +96,15 @@ func (k *KnowledgeService) AddToLibrary(sessionID, source string) (api.LibraryFi
 			return api.LibraryFile{}, err
 		}
 	}
+	// Its passages, counted before it moves, for "N of M passages left".
+	chunks := 0
+	if docs, err := kb.ConversationDocuments(k.app.ctx, sessionID); err == nil {
+		for _, d := range docs {
+			if d.Source == source {
+				chunks += d.Chunks
+			}
+		}
+	}
 	to, err := kb.Promote(k.app.ctx, sessionID, source)
 	switch {
 	case errors.Is(err, knowledge.ErrNameTaken):
@@ -110,7 +119,11 @@ func (k *KnowledgeService) AddToLibrary(sessionID, source string) (api.LibraryFi
 	}
 	// A conversation named after its files is named after one fewer.
 	k.app.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
-	return api.LibraryFile{Source: to, EmbedPending: k.app.library.pendingSources()[to] > 0}, nil
+	// A file whose embedding the person stopped stays paused there
+	// (vector.Index.Relabel moves the pause), and says so.
+	left := k.app.library.pendingSources()[to]
+	return api.LibraryFile{Source: to, EmbedPending: left > 0, EmbedPaused: left > 0 && k.app.library.pausedSources()[to],
+		Pending: left, Chunks: chunks}, nil
 }
 
 // RemoveAttached takes a file (source, as Attached lists it) out of a

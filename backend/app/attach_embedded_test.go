@@ -2,10 +2,13 @@ package app
 
 import (
 	"encoding/base64"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	ollamaapi "github.com/ollama/ollama/api"
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
 )
@@ -139,5 +142,93 @@ func TestStoppedFileAttachedAgainIsNotPaused(t *testing.T) {
 	docs, err := k.Attached(sess.ID)
 	if err != nil || len(docs) != 1 || docs[0].EmbedPaused || docs[0].EmbedPending {
 		t.Fatalf("attached again: %+v, %v; want embedded, not paused", docs, err)
+	}
+}
+
+// TestStoppedFileAddedToLibraryStaysPaused: a conversation's file whose
+// embedding the person stopped, added to the library, stays paused there,
+// and AddToLibrary and Documents say so with its passages left, so that
+// the chat's row and the Knowledge screen tell the truth; the library's
+// Resume embeds it there.
+func TestStoppedFileAddedToLibraryStaysPaused(t *testing.T) {
+	h := attachWhileEmbeddingHangs(t)
+	events, k, sess, id := h.events, h.k, h.sess, h.id
+	if err := k.CancelImport(id); err != nil {
+		t.Fatal(err)
+	}
+	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	docs, err := k.Attached(sess.ID)
+	if err != nil || len(docs) != 1 || !docs[0].EmbedPaused {
+		t.Fatalf("attached after the Stop: %+v, %v", docs, err)
+	}
+	left, chunks := docs[0].Pending, docs[0].Chunks
+	lib, err := k.AddToLibrary(sess.ID, docs[0].Source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := api.LibraryFile{Source: lib.Source, EmbedPending: true, EmbedPaused: true, Pending: left, Chunks: chunks}
+	if lib != want || lib.Source == docs[0].Source {
+		t.Fatalf("AddToLibrary = %+v; want %+v, in the library", lib, want)
+	}
+	all, err := k.Documents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(all, func(d api.KBDocument) bool { return d.Source == lib.Source })
+	if i < 0 || !all[i].EmbedPaused || all[i].Pending != left {
+		t.Fatalf("the library lists %+v; want %s paused with %d left", all, lib.Source, left)
+	}
+	if err := k.ResumeEmbedding(lib.Source); err != nil {
+		t.Fatal(err)
+	}
+	events.waitFor(t, api.EventEmbedded, func(p any) bool { return slices.Contains(p.(api.EmbeddingsDone).Sources, lib.Source) })
+	if all, err = k.Documents(); err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.IndexFunc(all, func(d api.KBDocument) bool { return d.Source == lib.Source }); i < 0 || all[i].EmbedPaused || all[i].Pending != 0 {
+		t.Errorf("the library lists %+v after Resume; want it embedded", all)
+	}
+}
+
+// TestPausedFileWaitsThroughAModelChange: the person picks another
+// embedding model in Settings while a file's embedding is paused. Every
+// passage then needs the new model; the paused file's wait for its
+// Resume (nothing embeds it behind the person's back), its list says so,
+// all its passages left, while the other passages are re-embedded and
+// search by meaning comes back on; Resume embeds it with the new model.
+func TestPausedFileWaitsThroughAModelChange(t *testing.T) {
+	h := attachWhileEmbeddingHangs(t)
+	a, events, k, sess, id := h.a, h.events, h.k, h.sess, h.id
+	if err := k.CancelImport(id); err != nil {
+		t.Fatal(err)
+	}
+	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	// What Settings' watcher does with the new model (app.go); the
+	// test app's model is pinned as by --embed-model.
+	const model = "nomic-embed-text"
+	a.library.vectors.SetEmbedder(model, a.models.embedder(model))
+	deadline := time.Now().Add(time.Minute)
+	for st := a.library.vectors.Status(); st.Model != model || st.Reembedding; st = a.library.vectors.Status() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the catch-up with the new model never ended: %+v", st)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	mine := func(r ollamaapi.EmbedRequest) bool {
+		return r.Model == model && strings.Contains(fmt.Sprint(r.Input), "정산 방법")
+	}
+	if n := len(slices.DeleteFunc(h.fake.EmbedRequests(), func(r ollamaapi.EmbedRequest) bool { return !mine(r) })); n != 0 {
+		t.Fatalf("the paused file was embedded %d times with the new model before its Resume", n)
+	}
+	docs, err := k.Attached(sess.ID)
+	if err != nil || len(docs) != 1 || !docs[0].EmbedPaused || docs[0].Pending != docs[0].Chunks {
+		t.Fatalf("attached after the model change: %+v, %v; want paused, every passage left", docs, err)
+	}
+	if err := k.ResumeEmbedding(docs[0].Source); err != nil {
+		t.Fatal(err)
+	}
+	events.waitFor(t, api.EventEmbedded, func(p any) bool { return slices.Contains(p.(api.EmbeddingsDone).Sources, docs[0].Source) })
+	if !slices.ContainsFunc(h.fake.EmbedRequests(), mine) {
+		t.Error("resumed, the file was not embedded with the new model")
 	}
 }

@@ -23,7 +23,9 @@ import (
 // list or search; it opens in the reader from that conversation only;
 // added to the library, every conversation finds it.
 func TestAttachedFiles(t *testing.T) {
-	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}))
+	// A second embedding model, for the person to switch to.
+	models := append(ollamatest.DefaultModels(), ollamatest.Model{Name: "nomic-embed-text", Capabilities: []string{"embedding"}})
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}), ollamatest.WithModels(models...))
 	fake.On(ollamatest.SystemContains(agent.RoleRouter), ollamatest.Reply{JSON: map[string]any{
 		"route": "simple", "needs_documents": true, "refers_to_previous": false, "out_of_scope": false}})
 	a, events := openTestApp(t, fake, "llama3.2:3b")
@@ -137,7 +139,9 @@ func TestAttachedFiles(t *testing.T) {
 // "출장비 지원" and then says what the tool found.
 func retrievingModel(t *testing.T) *ollamatest.Server {
 	t.Helper()
-	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}))
+	// A second embedding model, for the person to switch to.
+	models := append(ollamatest.DefaultModels(), ollamatest.Model{Name: "nomic-embed-text", Capabilities: []string{"embedding"}})
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}), ollamatest.WithModels(models...))
 	fake.On(ollamatest.SystemContains(agent.RoleRouter), ollamatest.Reply{JSON: map[string]any{
 		"route": "simple", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false}})
 	fake.OnFunc(ollamatest.SystemContains(agent.RoleAnswer), func(r ollama.ChatRequest) ollamatest.Reply {
@@ -196,7 +200,9 @@ func TestAttachedFilesRetrieveDocs(t *testing.T) {
 // where the router's model says no documents are needed; another
 // conversation, without files, keeps the model's verdict.
 func TestAttachedFilesSearchedUpFront(t *testing.T) {
-	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}))
+	// A second embedding model, for the person to switch to.
+	models := append(ollamatest.DefaultModels(), ollamatest.Model{Name: "nomic-embed-text", Capabilities: []string{"embedding"}})
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: "ok"}), ollamatest.WithModels(models...))
 	fake.On(ollamatest.SystemContains(agent.RoleRouter), ollamatest.Reply{JSON: map[string]any{
 		"route": "simple", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false}})
 	fake.OnFunc(ollamatest.SystemContains(agent.RoleAnswer), func(r ollama.ChatRequest) ollamatest.Reply {

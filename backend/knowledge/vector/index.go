@@ -524,7 +524,10 @@ func (ix *Index) SetEmbedder(model string, emb Embedder) {
 			e.model = ""
 			ix.pending[id] = struct{}{}
 		}
-		ix.reembedTotal = len(ix.pending)
+		// A paused file waits for its Resume under the new model as it did
+		// under the old: the catch-up is over once the others are embedded,
+		// so that search by meaning is not off as long as it stays paused.
+		ix.reembedTotal = ix.waitingLocked()
 	}
 	ix.wake()
 }

@@ -248,7 +248,7 @@ func (ix *Index) deleteLocked(ctx context.Context, ids []string) error {
 		ix.vecs.remove(id)
 		recs = append(recs, record{op: opDelete, id: id})
 	}
-	if len(ix.pending) == 0 {
+	if ix.waitingLocked() == 0 {
 		ix.reembedTotal = 0
 	}
 	return ix.persist(recs)
@@ -305,7 +305,7 @@ func (ix *Index) queryable() error {
 	case ix.emb == nil:
 		return ErrNoEmbedder
 	case ix.reembedTotal > 0:
-		return fmt.Errorf("%w: re-embedding with %s, %d of %d left", ErrNotReady, ix.model, len(ix.pending), ix.reembedTotal)
+		return fmt.Errorf("%w: re-embedding with %s, %d of %d left", ErrNotReady, ix.model, ix.waitingLocked(), ix.reembedTotal)
 	}
 	return nil
 }
@@ -491,9 +491,10 @@ func (ix *Index) applyBatch(model string, ids []string, seqs []uint64, vecs [][]
 	}
 	settled, left := ix.settledLocked(recs), ix.leftLocked(recs)
 	if ix.reembedTotal > 0 {
+		waiting := ix.waitingLocked()
 		p.Total = ix.reembedTotal
-		p.Done = max(0, ix.reembedTotal-len(ix.pending))
-		if len(ix.pending) == 0 {
+		p.Done = max(0, ix.reembedTotal-waiting)
+		if waiting == 0 {
 			ix.reembedTotal = 0
 		}
 	} else {

@@ -22,6 +22,11 @@ func (ix *Index) Pause(key, value string) {
 		ix.paused = map[label]struct{}{}
 	}
 	ix.paused[label{key, value}] = struct{}{}
+	// The catch-up after a model change waits for no paused file: with
+	// only paused ones left, it is over and search by meaning is on.
+	if ix.reembedTotal > 0 && ix.waitingLocked() == 0 {
+		ix.reembedTotal = 0
+	}
 }
 
 // Resume lets the worker embed the documents Pause held back, and wakes
@@ -29,6 +34,13 @@ func (ix *Index) Pause(key, value string) {
 func (ix *Index) Resume(key, value string) bool {
 	ix.mu.Lock()
 	_, was := ix.paused[label{key, value}]
+	if was && ix.reembedTotal > 0 {
+		// Resumed during a catch-up after a model change: its passages
+		// join it, counted, and are embedded with the new model.
+		before := ix.waitingLocked()
+		delete(ix.paused, label{key, value})
+		ix.reembedTotal += ix.waitingLocked() - before
+	}
 	delete(ix.paused, label{key, value})
 	ix.mu.Unlock()
 	if was {
@@ -70,4 +82,19 @@ func (ix *Index) relabelPausedLocked(where map[string]string, key, value string)
 			ix.paused[label{key, value}] = struct{}{}
 		}
 	}
+}
+
+// waitingLocked counts the pending documents the worker will embed: those
+// not paused. Callers hold mu.
+func (ix *Index) waitingLocked() int {
+	if len(ix.paused) == 0 {
+		return len(ix.pending)
+	}
+	n := 0
+	for id := range ix.pending {
+		if e := ix.docs[id]; e != nil && !ix.pausedLocked(e) {
+			n++
+		}
+	}
+	return n
 }

@@ -455,6 +455,9 @@ export interface KBDocument {
 export interface LibraryFile {
   source: string;
   embed_pending?: boolean;
+  embed_paused?: boolean;
+  pending?: number;
+  chunks?: number;
 }
 
 /**

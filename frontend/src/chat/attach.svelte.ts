@@ -3,6 +3,7 @@
 // turns search it) with a progress row per file until it is in; the
 // conversation's files are listed under the box, each can be added to the
 // whole library.
+import { untrack } from "svelte";
 import { parseError, type ErrorInfo } from "../api/errors";
 import { Events, Reconnected, subscribe } from "../api/events";
 import type { KBDocument } from "../api/gotypes.gen";
@@ -38,8 +39,21 @@ export interface Pending {
   moved?: "added" | "embedding" | "embedded";
   /** the person resumed the meaning indexing its Stop paused (its row's Resume) */
   resumed?: boolean;
+  /**
+   * the conversation's list was loaded after the file's import ended, so
+   * that it, not the import's last event, says whether it is paused
+   */
+  listed?: boolean;
+  /** a listing said its meaning indexing was paused */
+  sawPaused?: boolean;
   /** where a moved file is kept in the library */
   movedTo?: string;
+  /**
+   * a moved file whose embedding the person had stopped: paused in the
+   * library too, with its passages left of all, until Resume (here or in
+   * the Knowledge screen) or the next start of Wayfinder
+   */
+  movedPaused?: { left: number; total: number };
 }
 
 /**
@@ -49,9 +63,11 @@ export interface Pending {
  * the file and pauses its passages not embedded yet, which wait for the
  * row's Resume or the next start of Wayfinder), "pending" (a reopened conversation's file, for a reason no
  * longer known), "embedded" (the background embedding is done: it is
- * found by its meaning too).
+ * found by its meaning too), "unpaused" (it was paused, and its pause
+ * ended without this row's Resume: Wayfinder restarted, or it was resumed
+ * in another window; its meaning is being indexed).
  */
-export type Meaning = "later" | "stopped" | "handedOn" | "pending" | "embedded";
+export type Meaning = "later" | "stopped" | "handedOn" | "pending" | "embedded" | "unpaused";
 
 /**
  * answerable says whether a question sent now can use the file: once it is
@@ -138,13 +154,20 @@ export class AttachStore {
       subscribe(transport, Events.Embedded, (ev) => {
         const sources = new Set(ev.sources);
         // A file added to the library while its meaning was indexed says it is done, there.
-        for (const p of this.pending) if (p.moved === "embedding" && p.movedTo && sources.has(p.movedTo)) p.moved = "embedded";
+        for (const p of this.pending) {
+          if (p.moved === "embedding" && p.movedTo && sources.has(p.movedTo)) Object.assign(p, { moved: "embedded", movedPaused: undefined });
+        }
         const sids = new Set(ev.conversations ?? []);
         for (const [sid, docs] of Object.entries(this.files)) if (docs.some((d) => sources.has(d.source))) sids.add(sid);
         for (const sid of sids) if (sid in this.files || this.pending.some((p) => p.session === sid)) void this.load(sid);
       }),
+      // A paused file that joined the library moves again only if it was
+      // resumed elsewhere (the Knowledge screen, another window): its row
+      // asks the library then.
+      subscribe(transport, Events.Embedding, () => void this.refreshMoved()),
       subscribe(transport, Reconnected, () => {
         for (const sid of Object.keys(this.files)) void this.settle(sid);
+        void this.refreshMoved();
       }),
     ];
     return () => offs.forEach((off) => off());
@@ -190,7 +213,11 @@ export class AttachStore {
     if (docs.length && docs.every((d) => !d.embed_pending)) return "embedded";
     // Paused by the person's Stop (here, or in a window reopened since):
     // it waits for Resume. Resumed, its meaning comes in the background.
-    if (!p.resumed && (p.progress?.embedStopped || docs.some((d) => d.embed_paused))) return "stopped";
+    // Once listed after its end, the list says whether it still waits: a
+    // restart of Wayfinder ends a pause, and the window open across it
+    // says what happens now.
+    if (!p.resumed && (docs.some((d) => d.embed_paused) || (p.progress?.embedStopped && !p.listed))) return "stopped";
+    if (!p.resumed && (p.progress?.embedStopped || p.sawPaused)) return "unpaused";
     return p.restored || p.resumed ? "pending" : p.progress?.embedHandedOn ? "handedOn" : "later";
   }
 
@@ -211,6 +238,8 @@ export class AttachStore {
     // Only the last load started is taken: one started before a file left
     // for the library may answer after it, and would list it again.
     const n = (this.loads[sessionID] = (this.loads[sessionID] ?? 0) + 1);
+    // Not tracked: an effect that loads must not run again as rows change.
+    const ended = untrack(() => this.pending.filter((p) => p.session === sessionID && p.progress?.finished));
     let docs: KBDocument[];
     try {
       docs = await this.api.attached(sessionID);
@@ -220,6 +249,9 @@ export class AttachStore {
     }
     if (this.loads[sessionID] !== n) return;
     this.files[sessionID] = docs;
+    const paused = new Set(docs.filter((d) => d.embed_paused).map((d) => base(d.source)));
+    for (const p of ended) p.listed = true;
+    for (const p of this.pending) if (p.session === sessionID && paused.has(p.name)) p.sawPaused = true;
     // A file whose embedding is still pending says so in a reopened
     // conversation too, in a row of its own, as it did when attached.
     const rows = new Set(this.pending.filter((p) => p.session === sessionID).map((p) => p.name));
@@ -245,8 +277,10 @@ export class AttachStore {
   async attach(sessionID: string, files: Iterable<File>): Promise<void> {
     for (const f of files) {
       const row: Pending = { key: `${++this.seq}`, session: sessionID, name: f.name, importID: "", progress: null, error: null };
-      // The file again: its own row says how it goes, not an older note.
-      this.pending = [...this.pending.filter((p) => !(p.restored && p.session === sessionID && p.name === f.name)), row];
+      // The file again: its own row says how it goes, not an older note
+      // (one that says it is paused would lie: reading it again resumes it).
+      const note = (p: Pending) => p.session === sessionID && p.name === f.name && (p.restored || !!this.meaning(p));
+      this.pending = [...this.pending.filter((p) => !note(p)), row];
       const live = () => this.pending.find((x) => x.key === row.key);
       if (f.size > MAX_UPLOAD_BYTES) {
         const message = t("attach.tooLarge", { file: f.name, size: formatNumber(Math.round(f.size / 1048576)), max: MAX_UPLOAD_BYTES / 1048576 });
@@ -296,6 +330,57 @@ export class AttachStore {
       this.error = parseError(e);
     } finally {
       delete this.resuming[source];
+    }
+  }
+
+  /**
+   * resumeMoved lets the background embedding index the meaning of a file
+   * that joined the library paused (its row's Resume): the row then says
+   * its meaning is indexed there, and that it is done once it is.
+   */
+  async resumeMoved(p: Pending): Promise<void> {
+    const source = p.movedTo;
+    if (!source || this.resuming[source]) return;
+    this.resuming[source] = true;
+    this.error = null;
+    try {
+      await this.api.resumeEmbedding(source);
+      p.movedPaused = undefined;
+    } catch (e) {
+      this.error = parseError(e);
+    } finally {
+      delete this.resuming[source];
+    }
+  }
+
+  /** whether a library listing for the rows of paused moved files is on its way */
+  private refreshing = false;
+
+  /**
+   * refreshMoved asks the library how the paused files that joined it are
+   * now (after the event stream came back: Wayfinder may have restarted,
+   * which ends a pause; or as something embeds: one may have been resumed
+   * elsewhere), so that their rows do not say "paused" while it goes on.
+   */
+  private async refreshMoved(): Promise<void> {
+    if (this.refreshing || !this.pending.some((p) => p.movedPaused)) return;
+    this.refreshing = true;
+    try {
+      const docs = await this.api.documents();
+      const gone = new Set<string>();
+      for (const p of this.pending) {
+        if (!p.movedPaused) continue;
+        const mine = docs.filter((d) => d.source === p.movedTo);
+        const sum = (f: (d: KBDocument) => number) => mine.reduce((n, d) => n + f(d), 0);
+        if (!mine.length) gone.add(p.key); // removed from the library meanwhile
+        else if (mine.some((d) => d.embed_paused)) p.movedPaused = { left: sum((d) => d.pending ?? 0), total: sum((d) => d.chunks) };
+        else Object.assign(p, { movedPaused: undefined, moved: mine.some((d) => d.pending) ? "embedding" : "embedded" });
+      }
+      if (gone.size) this.pending = this.pending.filter((p) => !gone.has(p.key));
+    } catch {
+      // The next event or reconnection asks again.
+    } finally {
+      this.refreshing = false;
     }
   }
 
@@ -364,7 +449,9 @@ export class AttachStore {
     }
     // The backend says whether its meaning is still being indexed, in the
     // library now: stopped, handed on or left to the background.
+    // A file whose embedding the person stopped stays paused there.
     const moved: Pending = { key: `m${++this.seq}`, session: sessionID, name, importID: "", progress: null, error: null, moved: added.embed_pending ? "embedding" : "added", movedTo: added.source };
+    if (added.embed_paused) moved.movedPaused = { left: added.pending ?? 0, total: added.chunks ?? 0 };
     this.pending = [...this.pending.filter((p) => !mine(p)), moved];
     await this.load(sessionID);
     return true;

@@ -274,9 +274,19 @@ export class FakeKnowledge extends FakeChat {
     if (!doc) throw new ApiError({ code: "not_found", message: "It is no longer attached to this conversation." });
     this.attached[sid] = this.attached[sid]!.filter((d) => d !== doc);
     const to = `/data/uploads/${doc.title}`;
-    const { embed_pending: pending, ...rest } = doc;
-    this.docs.push({ ...rest, source: to, ...(pending ? { pending: doc.chunks } : {}) });
-    return { source: to, ...(pending ? { embed_pending: true } : {}) };
+    // A file its Stop paused stays paused in the library, with what it had left.
+    const { embed_pending: pending, embed_paused: paused, pending: left, ...rest } = doc;
+    const n = left ?? doc.chunks;
+    this.docs.push({ ...rest, source: to, ...(pending ? { pending: n } : {}), ...(pending && paused ? { embed_paused: true } : {}) });
+    return { source: to, ...(pending ? { embed_pending: true } : {}), ...(pending && paused ? { embed_paused: true, pending: n, chunks: doc.chunks } : {}) };
+  }
+  /**
+   * restart, as a backend started again while the window stays: every
+   * pause ends (it lives in memory), and the event stream comes back.
+   */
+  restart(): void {
+    for (const d of [...this.docs, ...Object.values(this.attached).flat()]) delete d.embed_paused;
+    this.emit("transport.reconnected", null);
   }
   /** RemoveAttached, as the backend: a file still embedding goes at once, its import stopped. */
   "KnowledgeService.RemoveAttached"(sid: string, source: string): void {

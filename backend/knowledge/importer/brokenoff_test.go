@@ -169,7 +169,9 @@ func TestHWPBreaksOff(t *testing.T) {
 		count int
 	}{
 		{"a record cut short", func(good []byte) []byte { return hwptest.File(0, nil, append(bytes.Clone(good), cut...)) }, 2},
-		{"compressed, a record cut short", func(good []byte) []byte { return hwptest.File(hwptest.Compressed, nil, append(bytes.Clone(good), cut...)) }, 2},
+		{"compressed, a record cut short", func(good []byte) []byte {
+			return hwptest.File(hwptest.Compressed, nil, append(bytes.Clone(good), cut...))
+		}, 2},
 		{"a record claiming 4 GB", func(good []byte) []byte { return hwptest.File(0, nil, append(bytes.Clone(good), huge...)) }, 2},
 		{"deflate data that stops inflating", func(good []byte) []byte {
 			return hwptest.CFB([]hwptest.Stream{{Path: "FileHeader", Data: hwptest.FileHeader(hwptest.Compressed)}, {Path: "BodyText/Section0", Data: flushed(good, nil)}})

@@ -147,10 +147,6 @@ func archivePages(z *zip.Reader, opf string) (names, hrefs []string) {
 	return names, hrefs
 }
 
-// readChapters reads the chapters in order into w. One that cannot be
-// opened (an unknown compression method) or read to its end (its
-// compressed data damaged) is left out whole and counted in lost, named
-// by its href.
 // recoveredSpine is the spine of a package document that could not be
 // read to its end, then the chapters of its manifest the spine did not
 // get to name, in the manifest's order (its table of contents, "nav",
@@ -170,6 +166,10 @@ func recoveredSpine(pkg opfPackage) []string {
 	return spine
 }
 
+// readChapters reads the chapters in order into w. One that cannot be
+// opened (an unknown compression method) or read to its end (its
+// compressed data damaged) is left out whole and counted in lost, named
+// by its href.
 //
 // A book of one chapter whose compressed data breaks after some
 // paragraphs keeps them and says where it broke (broke), as a Word file

@@ -41,6 +41,8 @@ func TestHostileClasses(t *testing.T) {
 		tooDeep        // *SyntaxError, TooDeep
 		imported       // no error: the attack is ignored, the text read
 		warned         // imported, with a *MissingParts warning naming what was left out
+		brokeOff       // imported up to a break, with a *BrokenOff warning saying where
+		indexLost      // imported from the archive's parts, with an *IndexLost warning
 	)
 	cases := map[string]struct {
 		n    int
@@ -107,6 +109,14 @@ func TestHostileClasses(t *testing.T) {
 		"longbroken.hwpx":  {1, warned},
 		"halfsections.hwp": {100, warned},
 		"cutnotes.docx":    {1, warned},
+		// a body of one part that breaks, an index lost (internal/hostile/broken.go)
+		"brokenbody.ods":   {3, brokeOff},
+		"onesheet.xlsx":    {1000, brokeOff},
+		"hugerecord.hwp":   {100, brokeOff},
+		"norels.xlsx":      {3, indexLost},
+		"garbageopf.epub":  {3, indexLost},
+		"backslashes.hwpx": {3, imported},
+		"stalemain.docx":   {1, imported},
 	}
 	scale := map[string]int{"nested.html": 100_000, "line.html": 2, "string.json": 2, "tiny.jsonl": 10_000, "line.txt": 2,
 		"duplicates.docx": 100, "mixed.txt": 100, "deep.epub": 5000}
@@ -130,6 +140,8 @@ func TestHostileClasses(t *testing.T) {
 			warns, err := Importer{}.Read(context.Background(), filepath.Join(t.TempDir(), c.File), bytes.NewReader(b.Bytes()), &collector{})
 			t.Logf("%s, %d bytes: %v %v", c.Name, b.Len(), err, warns)
 			var mp *MissingParts
+			var bo *BrokenOff
+			var il *IndexLost
 			var (
 				le  *OfficeLimitError
 				syn *SyntaxError
@@ -147,6 +159,10 @@ func TestHostileClasses(t *testing.T) {
 				t.Fatalf("err %v, want it imported", err)
 			case strict && tc.want == warned && (err != nil || len(warns) != 1 || !errors.As(warns[0], &mp)):
 				t.Fatalf("err %v, warnings %v: want it imported with the parts left out named", err, warns)
+			case strict && tc.want == brokeOff && (err != nil || len(warns) != 1 || !errors.As(warns[0], &bo)):
+				t.Fatalf("err %v, warnings %v: want it imported up to the break, and where it broke said", err, warns)
+			case strict && tc.want == indexLost && (err != nil || len(warns) != 1 || !errors.As(warns[0], &il)):
+				t.Fatalf("err %v, warnings %v: want its parts read from the archive, and the index's loss said", err, warns)
 			case strict && tc.want == anyWorded && err == nil:
 				t.Fatal("imported, want a worded failure")
 			}

@@ -28,6 +28,8 @@ package pdftext
 import (
 	"math"
 	"sort"
+	"strings"
+	"unicode"
 )
 
 // openRuleGap is how far, in font sizes, a slab's first line may lie under
@@ -243,7 +245,19 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 		}
 		rows = append(rows, rs...)
 	}
-	if len(rows) < minTableRows || !wraps {
+	full := 0 // rows with text in two columns or more, group headings aside
+	for _, r := range rows {
+		n := 0
+		for _, has := range r.cols {
+			if has {
+				n++
+			}
+		}
+		if n > 1 {
+			full++
+		}
+	}
+	if full < minTableRows || !wraps {
 		return out
 	}
 	// Each row's items by column; no cell taller than maxCellLines.
@@ -483,7 +497,7 @@ func splitRows(bands []band, e columnEdges) ([]openRow, bool) {
 		// all as long), it continues the row as a cell's line does, under
 		// a line with text in its column, lacking one of the row's first
 		// line's columns.
-		if near && (e.continues(rows[n-1], lc) || count(cs) == 1 && cellLine(prev, rows[n-1].lines[0], cs, e)) {
+		if near && (e.continues(rows[n-1], lc) || count(cs) == 1 && !groupHeading(b, cs) && cellLine(prev, rows[n-1].lines[0], cs, e)) {
 			r := &rows[n-1]
 			r.lines = append(r.lines, b)
 			for c, has := range cs {
@@ -497,8 +511,12 @@ func splitRows(bands []band, e columnEdges) ([]openRow, bool) {
 		}
 		prev = cs
 	}
+	// A group's heading ("가. 전기 설비": a cell spanning the row, in its
+	// first column) is a row of its own among rows of two columns or
+	// more, and so is a slab of one line in the first column (an HTML
+	// row with a border under it).
 	for _, r := range rows {
-		if count(r.cols) > 1 {
+		if count(r.cols) > 1 || len(r.lines) == 1 && count(r.cols) == 1 && r.cols[0] && (len(bands) == 1 || multi >= minTableRows && groupHeading(r.lines[0], r.cols)) {
 			continue
 		}
 		if multi != 1 {
@@ -513,6 +531,41 @@ func splitRows(bands []band, e columnEdges) ([]openRow, bool) {
 		return []openRow{one}, true
 	}
 	return rows, true
+}
+
+// groupHeading says whether a line with text in columns cs is a group's
+// heading in a table's first column: it starts with a list's mark ("가.",
+// "1.", "(1)", "①", "Ⅰ.", "□", "○"), as Korean reports head a group
+// of rows. A cell's line broken by hand rarely does.
+func groupHeading(b band, cs []bool) bool {
+	if len(cs) == 0 || !cs[0] {
+		return false
+	}
+	var rs []rune
+	for _, it := range b.items {
+		if !it.space && it.r != 0 && it.r != cellRune {
+			rs = append(rs, it.r)
+		}
+		if len(rs) == 4 {
+			break
+		}
+	}
+	if len(rs) < 2 {
+		return false
+	}
+	switch r := rs[0]; {
+	case strings.ContainsRune("□■○●◦▪◆◇※", r), r >= '①' && r <= '⑳', r >= 'Ⅰ' && r <= 'Ⅻ':
+		return true
+	case strings.ContainsRune("가나다라마바사아자차카타파하", r) || unicode.IsDigit(r):
+		i := 1
+		for i < len(rs)-1 && unicode.IsDigit(rs[i]) && unicode.IsDigit(r) {
+			i++
+		}
+		return rs[i] == '.' || rs[i] == ')'
+	case r == '(':
+		return len(rs) >= 3 && rs[2] == ')' && (unicode.IsDigit(rs[1]) || strings.ContainsRune("가나다라마바사아자차카타파하", rs[1]))
+	}
+	return false
 }
 
 // cellLine says whether a line with text in columns cs lies under text in

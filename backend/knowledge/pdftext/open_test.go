@@ -122,6 +122,26 @@ func TestOpenRows(t *testing.T) {
 			"전기 설비 (본관) | 12 | 양호",
 			"소화기 압력 점검 (별관) | 3 | 교체",
 		}},
+		// Groups of rows under headings in the first column ("가. 전기
+		// 설비", \multicolumn{4}{l}{…}): each heading a row of its own,
+		// not a line of the row above.
+		{"groups under headings", lines(
+			"점검 항목", 25, 722, "수량", 170, 722, "비고", 240, 722,
+			"가. 전기 설비", 25, 700,
+			"전기 설비 절연 저항,", 25, 686, "12", 172, 686, "양호", 240, 686,
+			"누전 차단기 작동 여부", 25, 672,
+			"분전반 청소", 25, 658, "2", 175, 658, "교체", 240, 658,
+			"나. 소방 설비", 25, 644,
+			"소화기 압력 게이지,", 25, 630, "3", 175, 630, "교체", 240, 630,
+			"호스 연결 상태", 25, 616,
+		), []rule{hRule(735, 20, 290), hRule(715, 20, 290), hRule(606, 20, 290)}, []string{
+			"점검 항목 | 수량 | 비고",
+			"가. 전기 설비",
+			"전기 설비 절연 저항, 누전 차단기 작동 여부 | 12 | 양호",
+			"분전반 청소 | 2 | 교체",
+			"나. 소방 설비",
+			"소화기 압력 게이지, 호스 연결 상태 | 3 | 교체",
+		}},
 		// A header spanning two columns (\multicolumn) over the body's
 		// gutter: the header reads as before, the body row by row.
 		{"a header spanning two columns", lines(

@@ -166,7 +166,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 		if err := a.models.reconfigure(s); err != nil {
 			logger.Warn("apply new Ollama settings", "err", err)
 		}
-		a.library.vectors.SetEmbedder(s.EmbedModel, a.models.embedder(s.EmbedModel))
+		a.useEmbedModel(s.EmbedModel)
 		a.bg.Go(func() {
 			if err := a.memory.UseEmbedModel(a.ctx, s.EmbedModel); err != nil {
 				logger.Warn("switch memory embeddings", "model", s.EmbedModel, "err", err)

@@ -206,7 +206,15 @@ func TestPausedFileWaitsThroughAModelChange(t *testing.T) {
 	// What Settings' watcher does with the new model (app.go); the
 	// test app's model is pinned as by --embed-model.
 	const model = "nomic-embed-text"
-	a.library.vectors.SetEmbedder(model, a.models.embedder(model))
+	before, err := k.Attached(sess.ID)
+	if err != nil || len(before) != 1 {
+		t.Fatalf("attached before the model change: %+v, %v", before, err)
+	}
+	a.useEmbedModel(model)
+	// Its count is said anew, all its passages left: no batch would say it.
+	events.waitFor(t, api.EventEmbedding, func(p any) bool {
+		return slices.Contains(p.(api.EmbeddingProgress).Docs, api.DocPending{DocID: before[0].ID, Pending: before[0].Chunks})
+	})
 	deadline := time.Now().Add(time.Minute)
 	for st := a.library.vectors.Status(); st.Model != model || st.Reembedding; st = a.library.vectors.Status() {
 		if time.Now().After(deadline) {

@@ -70,3 +70,16 @@ func (k *KnowledgeService) ResumeEmbedding(source string) error {
 	}
 	return nil
 }
+
+// useEmbedModel embeds the library's passages with model from now on (the
+// person picked it in Settings). Every passage then waits for it, so the
+// windows are told each document's passages left (EventEmbedding): the
+// worker's batches tell those it embeds, but a paused file waits for its
+// Resume, and its "N of M passages left" would go on saying the old count.
+func (a *App) useEmbedModel(model string) {
+	changed := a.library.vectors.Status().Model != model
+	a.library.vectors.SetEmbedder(model, a.models.embedder(model))
+	if changed {
+		a.events.Emit(api.EventEmbedding, embeddingProgress(a.library.pendingDocs()))
+	}
+}

@@ -161,10 +161,21 @@ export class AttachStore {
         for (const [sid, docs] of Object.entries(this.files)) if (docs.some((d) => sources.has(d.source))) sids.add(sid);
         for (const sid of sids) if (sid in this.files || this.pending.some((p) => p.session === sid)) void this.load(sid);
       }),
-      // A paused file that joined the library moves again only if it was
-      // resumed elsewhere (the Knowledge screen, another window): its row
-      // asks the library then.
-      subscribe(transport, Events.Embedding, () => void this.refreshMoved()),
+      // Passages left, by document, after a batch or a change of model
+      // (every passage waits for the new one, a paused file's too): the
+      // rows' "N of M passages left" follow, in place. A paused file that
+      // joined the library moves again only if it was resumed elsewhere
+      // (the Knowledge screen, another window): its row asks the library.
+      subscribe(transport, Events.Embedding, (ev) => {
+        const left = new Map(ev.docs.map((d) => [d.doc_id, d.pending]));
+        for (const docs of Object.values(this.files)) {
+          for (const d of docs) {
+            const n = left.get(d.id);
+            if (n !== undefined && n !== (d.pending ?? 0)) d.pending = n;
+          }
+        }
+        void this.refreshMoved();
+      }),
       subscribe(transport, Reconnected, () => {
         for (const sid of Object.keys(this.files)) void this.settle(sid);
         void this.refreshMoved();

@@ -139,5 +139,16 @@ describe("a file whose embedding the person stopped", () => {
       await vi.waitFor(() => expect(stage().textContent).toBe(say.embedding), { timeout: 5000 });
       expect(row().dataset.meaning).toBeUndefined();
     });
+
+    it(`paused when another embedding model is picked, says all its passages are left (${lang})`, async () => {
+      const { say, fake } = await stoppedFile(lang);
+      const sid = Object.keys(fake.attached)[0]!;
+      const doc = fake.attached[sid]![0]!;
+      // As the backend after a model change: every passage waits for the new model.
+      Object.assign(doc, { pending: 4 });
+      fake.emit("knowledge.embedding", { docs: [{ doc_id: doc.id, pending: 4 }] });
+      await vi.waitFor(() => expect(stage().textContent).toBe(say.stopped.replace("2", "4")), { timeout: 5000 });
+      expect(row().dataset.meaning).toBe("stopped");
+    });
   }
 });

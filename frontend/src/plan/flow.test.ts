@@ -121,6 +121,20 @@ describe("plan approval dialog", () => {
     expect($$("article[data-role='assistant']").at(-1)!.textContent).toContain("Plan cancelled");
   });
 
+  it("brings the line that says feedback is needed into view, not only its box", async () => {
+    await openPlan();
+    const shown: Element[] = [];
+    const spy = vi.spyOn(Element.prototype, "scrollIntoView").mockImplementation(function (this: Element) {
+      shown.push(this);
+    });
+    try {
+      click("dialog.plan button.replan");
+      await vi.waitFor(() => expect(shown).toContain($("#plan-feedback-error")));
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it("needs feedback to re-plan, then shows round 2", async () => {
     const { fake } = await openPlan();
     click("dialog.plan button.replan");

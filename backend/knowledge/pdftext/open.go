@@ -17,8 +17,9 @@ package pdftext
 // not have fitted), or in a column where the row has no text yet (a cell
 // centred vertically beside a wrapped one); see splitRows. The columns
 // are the x-ranges between the gutters: strips at least minGutter wide
-// left white by every line between the rules, a header that spans
-// columns aside (it is read as before). A table is read cell by cell, as
+// left white by every line between the rules, the lines in one piece that
+// span them aside (a header cell over two columns, a group's heading
+// across the table: read as before, lines of their own). A table is read cell by cell, as
 // a ruled row is (appendRow), only where the evidence is strong: two
 // columns or more, two rows or more, every row with text in two columns,
 // a row that wraps, no cell taller than maxCellLines, each slab's lines
@@ -59,7 +60,7 @@ func openRows(items []item, rules []rule) []item {
 	used := make([]bool, len(items))
 	var rowItems []item
 	for _, chain := range ruleChains(g.h) {
-		for _, run := range slabRuns(items, chain, g.v) {
+		for _, run := range slabRuns(items, chain, g) {
 			rowItems = readOpenTable(items, run, used, rowItems, &seq)
 		}
 	}
@@ -111,23 +112,26 @@ type slab struct {
 
 // slabRuns returns the runs of consecutive slabs of chain that may be one
 // table: each holds text, no cell already read, no vertical rule across
-// it, and leaves a gutter.
-func slabRuns(items []item, chain []rule, v []rule) [][]slab {
+// it nor another table's rule inside it, and leaves a gutter where the
+// run's other slabs leave white.
+func slabRuns(items []item, chain []rule, g grid) [][]slab {
+	v := g.v
 	if len(chain) < 2 {
 		return nil
 	}
 	lo, hi := chain[0].lo-ruleSlack, chain[0].hi+ruleSlack
 	var runs [][]slab
 	var cur []slab
+	var curGs [][2]float64 // the white every slab of cur leaves
 	flush := func() {
 		if len(cur) > 0 {
 			runs = append(runs, cur)
 		}
-		cur = nil
+		cur, curGs = nil, nil
 	}
 	for k := 1; k < len(chain); k++ {
 		s := slab{top: chain[k-1].at, bottom: chain[k].at}
-		ok := !crossed(v, lo, hi, s.bottom, s.top)
+		ok := !crossed(v, lo, hi, s.bottom, s.top) && !ruledWithin(g.h, lo, hi, s.bottom, s.top)
 		for i, it := range items {
 			cx, cy := (it.x0+it.x1)/2, (it.lo+it.hi)/2
 			if cx < lo || cx > hi || cy <= s.bottom || cy >= s.top {
@@ -136,14 +140,79 @@ func slabRuns(items []item, chain []rule, v []rule) [][]slab {
 			ok = ok && it.text == ""
 			s.idx = append(s.idx, i)
 		}
-		if !ok || len(s.idx) == 0 || len(gutters(items, s.idx)) == 0 {
+		var gs [][2]float64
+		if ok && len(s.idx) > 0 {
+			gs = slabGutters(items, s.idx)
+		}
+		if len(gs) == 0 {
 			flush()
 			continue
 		}
-		cur = append(cur, s)
+		// A slab whose white meets none of the run's is another table
+		// (the next table of one width, its caption between them).
+		if len(cur) > 0 {
+			if gs = meet(curGs, gs); len(gs) == 0 {
+				flush()
+				gs = slabGutters(items, s.idx)
+			}
+		}
+		cur, curGs = append(cur, s), gs
 	}
 	flush()
 	return runs
+}
+
+// slabGutters returns the gutters the glyphs idx of a slab leave, the
+// lines that span them (a group's heading across the table) aside.
+func slabGutters(items []item, idx []int) [][2]float64 {
+	if gs := gutters(items, idx); len(gs) > 0 {
+		return gs
+	}
+	sub := make([]item, len(idx))
+	for j, i := range idx {
+		sub[j] = items[i]
+	}
+	skip := spanning([][]band{bandsOf(sub)})
+	if len(skip) == 0 {
+		return nil
+	}
+	var kept []int
+	for _, i := range idx {
+		if !skip[items[i].seq] {
+			kept = append(kept, i)
+		}
+	}
+	return gutters(items, kept)
+}
+
+// meet returns the white two lists of gutters share (sorted, as gutters
+// returns them).
+func meet(a, b [][2]float64) [][2]float64 {
+	var out [][2]float64
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		if lo, hi := max(a[i][0], b[j][0]), min(a[i][1], b[j][1]); hi > lo {
+			out = append(out, [2]float64{lo, hi})
+		}
+		if a[i][1] < b[j][1] {
+			i++
+		} else {
+			j++
+		}
+	}
+	return out
+}
+
+// ruledWithin says whether a horizontal rule at least half as long as
+// x0..x1 lies inside it between y0 and y1: another table's (one of
+// another width, set between two of this width); a \cmidrule under a
+// spanning header is shorter.
+func ruledWithin(h []rule, x0, x1, y0, y1 float64) bool {
+	for _, r := range h {
+		if r.at > y0+ruleSlack && r.at < y1-ruleSlack && min(r.hi, x1)-max(r.lo, x0) >= (x1-x0)/2 {
+			return true
+		}
+	}
+	return false
 }
 
 // crossed says whether a vertical rule stands inside x0..x1 across more
@@ -161,8 +230,8 @@ func crossed(v []rule, x0, x1, y0, y1 float64) bool {
 // font sizes wide that no glyph among idx covers, between the first
 // glyph and the last.
 func gutters(items []item, idx []int) [][2]float64 {
-	var spans [][2]float64
-	var hs []float64
+	spans := make([][2]float64, 0, len(idx))
+	hs := make([]float64, 0, len(idx))
 	for _, i := range idx {
 		it := items[i]
 		if it.space {
@@ -171,6 +240,12 @@ func gutters(items []item, idx []int) [][2]float64 {
 		spans = append(spans, [2]float64{it.x0, it.x1})
 		hs = append(hs, it.h)
 	}
+	return gutterSpans(spans, hs)
+}
+
+// gutterSpans is gutters of glyphs' extents along the line and their font
+// sizes (both reordered).
+func gutterSpans(spans [][2]float64, hs []float64) [][2]float64 {
 	if len(spans) == 0 {
 		return nil
 	}
@@ -195,27 +270,7 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 	for _, s := range run {
 		all = append(all, s.idx...)
 	}
-	gs := gutters(items, all)
-	// A header cell spanning columns (\multicolumn, a merged header)
-	// covers a gutter that the body leaves white: the header slab is read
-	// as before, the body as the table.
-	if len(run) > 1 {
-		var body []int
-		for _, s := range run[1:] {
-			body = append(body, s.idx...)
-		}
-		if bg := gutters(items, body); len(bg) > len(gs) {
-			run, gs = run[1:], bg
-		}
-	}
-	if len(gs) == 0 {
-		return out
-	}
-	colOf := func(it item) int {
-		cx := (it.x0 + it.x1) / 2
-		return sort.Search(len(gs), func(k int) bool { return gs[k][0] >= cx })
-	}
-	ncols := len(gs) + 1
+	// Each slab's lines, close under and above its rules.
 	lines := make([][]band, len(run))
 	for k, s := range run {
 		sub := make([]item, len(s.idx))
@@ -232,10 +287,59 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 		}
 		lines[k] = bands
 	}
+	// A line in one piece across a gutter that the other lines leave
+	// white (a header cell spanning columns, a group's heading across
+	// the table) is read as before, not as the table's row.
+	skip := spanning(lines)
+	var kept []int
+	for _, i := range all {
+		if !skip[items[i].seq] {
+			kept = append(kept, i)
+		}
+	}
+	gs := gutters(items, kept)
+	if len(skip) > 0 {
+		for k := range lines {
+			var bs []band
+			for _, b := range lines[k] {
+				if len(b.items) == 0 || !skip[b.items[0].seq] {
+					bs = append(bs, b)
+				}
+			}
+			lines[k] = bs
+		}
+	}
+	// A header cell spanning columns (\multicolumn, a merged header) in
+	// pieces that covers a gutter the body leaves white: the header slab
+	// is read as before, the body as the table.
+	if len(run) > 1 {
+		var body []int
+		for _, s := range run[1:] {
+			for _, i := range s.idx {
+				if !skip[items[i].seq] {
+					body = append(body, i)
+				}
+			}
+		}
+		if bg := gutters(items, body); len(bg) > len(gs) {
+			run, gs, lines = run[1:], bg, lines[1:]
+		}
+	}
+	if len(gs) == 0 {
+		return out
+	}
+	colOf := func(it item) int {
+		cx := (it.x0 + it.x1) / 2
+		return sort.Search(len(gs), func(k int) bool { return gs[k][0] >= cx })
+	}
+	ncols := len(gs) + 1
 	geo := newColumnEdges(lines, ncols, colOf)
 	var rows []openRow
 	wraps := false
 	for _, bands := range lines {
+		if len(bands) == 0 {
+			continue // a slab of a spanning line only
+		}
 		rs, ok := splitRows(bands, geo)
 		if !ok {
 			return out
@@ -348,10 +452,77 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 	}
 	for _, s := range run {
 		for _, i := range s.idx {
-			used[i] = true
+			used[i] = !skip[items[i].seq]
 		}
 	}
 	return out
+}
+
+// spanning returns the lines (by their glyphs' places in PDFium's order)
+// that are one piece, no white of a gutter's width inside, across the
+// middle of a gutter that the other lines leave white (a wrapped cell's
+// line in one piece may run into the white beside its column's shorter
+// lines, not across it).
+func spanning(slabs [][]band) map[int]bool {
+	var pieces []band
+	var spans [][2]float64
+	var hs []float64
+	for _, bands := range slabs {
+		for _, b := range bands {
+			if onePiece(b) {
+				pieces = append(pieces, b)
+				continue
+			}
+			for _, it := range b.items {
+				if !it.space {
+					spans = append(spans, [2]float64{it.x0, it.x1})
+					hs = append(hs, it.h)
+				}
+			}
+		}
+	}
+	if len(pieces) == 0 || len(spans) == 0 {
+		return nil
+	}
+	gs := gutterSpans(spans, hs)
+	var skip map[int]bool
+	for _, b := range pieces {
+		first, last, ok := ends(b)
+		if !ok {
+			continue
+		}
+		for _, g := range gs {
+			if mid := (g[0] + g[1]) / 2; first.x0 < mid && last.x1 > mid {
+				if skip == nil {
+					skip = map[int]bool{}
+				}
+				for _, it := range b.items {
+					skip[it.seq] = true
+				}
+				break
+			}
+		}
+	}
+	return skip
+}
+
+// onePiece says whether a line's glyphs leave no white of a gutter's
+// width between them.
+func onePiece(b band) bool {
+	var prev *item
+	for i := range b.items {
+		it := &b.items[i]
+		if it.space || it.r == 0 {
+			continue
+		}
+		if prev != nil && it.x0-prev.x1 >= minGutter*max(it.h, prev.h) {
+			return false
+		}
+		if prev == nil || it.x1 > prev.x1 {
+			prev = it
+		}
+	}
+	return prev != nil
 }
 
 // lineCell is a line's text in one column of an open table: where it

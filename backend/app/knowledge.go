@@ -353,6 +353,7 @@ func reasonOf(err error) *api.FileReason {
 		tr  *importer.Trailing
 		bo  *importer.BrokenOff
 		il  *importer.IndexLost
+		rtl *importer.RecordsTooLarge
 	)
 	switch {
 	case errors.As(err, &mp):
@@ -371,6 +372,13 @@ func reasonOf(err error) *api.FileReason {
 		// One code a kind of unit ("broken_off_sheet"): how many were
 		// imported, and the last of them as the person finds it.
 		return &api.FileReason{Code: "broken_off_" + bo.Unit, Count: int64(bo.Count), Lines: bo.Last}
+	case errors.As(err, &rtl):
+		lines := make([]string, len(rtl.Lines))
+		for i, l := range rtl.Lines {
+			lines[i] = strconv.FormatInt(l, 10)
+		}
+		return &api.FileReason{Code: "records_too_large", Count: int64(rtl.Count), Lines: strings.Join(lines, ", "),
+			More: rtl.Count > len(rtl.Lines), Max: strconv.Itoa(importer.MaxRecordMB)}
 	case errors.As(err, &il):
 		return &api.FileReason{Code: "index_lost_" + il.Unit, Count: int64(il.Count), Lines: il.Index}
 	case errors.As(err, &lk):

@@ -26,7 +26,9 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 		&importer.BrokenOff{Unit: "slide", Count: 3}, &importer.BrokenOff{Unit: "slide", Count: 1},
 		&importer.BrokenOff{Unit: "row", Count: 40, Last: "홍길동 | 90"}, &importer.BrokenOff{Unit: "row", Count: 1, Last: "이름 | 점수"},
 		&importer.IndexLost{Unit: "sheet", Index: "xl/_rels/workbook.xml.rels", Count: 3}, &importer.IndexLost{Unit: "sheet", Index: "xl/workbook.xml", Count: 1},
-		&importer.IndexLost{Unit: "chapter", Index: "OEBPS/content.opf", Count: 9}, &importer.IndexLost{Unit: "chapter", Index: "OEBPS/content.opf", Count: 1})
+		&importer.IndexLost{Unit: "chapter", Index: "OEBPS/content.opf", Count: 9}, &importer.IndexLost{Unit: "chapter", Index: "OEBPS/content.opf", Count: 1},
+		&importer.RecordsTooLarge{Lines: []int64{2}, Count: 1}, &importer.RecordsTooLarge{Lines: []int64{2, 9}, Count: 2},
+		&importer.RecordsTooLarge{Lines: []int64{1, 2, 3, 4, 5}, Count: 8})
 	for _, err := range cases {
 		r := reasonOf(errors.Join(errors.New("wrapped"), err))
 		if r == nil {
@@ -50,6 +52,10 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 	bo := &importer.BrokenOff{Unit: "sheet", Count: 2, Last: "지출"}
 	if got, want := reasonLine(bo.Error(), reasonOf(bo), 1), "파일이 2번째 시트(“지출”) 뒤에서 끊깁니다. 그곳이 손상되었거나 잘렸습니다. 그 시트까지는 가져왔고 나머지는 가져오지 못했습니다."; got != want {
 		t.Errorf("Korean: %q, want %q", got, want)
+	}
+	rtl := &importer.RecordsTooLarge{Lines: []int64{2, 9}, Count: 2}
+	if got, want := reasonLine(rtl.Error(), reasonOf(rtl), 0), "2 JSON records larger than 32 MB were left out (lines 2, 9); the others were imported. Split those records to import them."; got != want {
+		t.Errorf("English: %q, want %q", got, want)
 	}
 	one := &importer.MissingParts{Unit: "chapter", Names: []string{"b.xhtml"}, Count: 1, Total: 3}
 	if got, want := reasonLine(one.Error(), reasonOf(one), 0), "1 of 3 chapters was not imported: missing from the file or unreadable (b.xhtml)."; got != want {

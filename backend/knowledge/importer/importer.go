@@ -168,7 +168,7 @@ func (im Importer) Read(ctx context.Context, path string, r io.Reader, sink Sink
 		case KindMarkdown:
 			return readMarkdown(ctx, path, tr, sink)
 		case KindJSON:
-			return readJSON(ctx, path, tr, sink)
+			return readJSONWarned(ctx, path, tr, sink, &warn)
 		case KindHTML:
 			return readHTML(ctx, path, tr, sink)
 		case KindCSV:

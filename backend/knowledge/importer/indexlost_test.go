@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -121,4 +122,52 @@ func TestHWPXSectionsNamedWithBackslashes(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkParts(t, col.docs[0], []string{"첫 구역", "둘째 구역"}, nil, nil)
+}
+
+// TestJSONLinesRecordTooLarge: a JSON Lines file with lines that are
+// records larger than maxRecord leaves them out, names their lines
+// (*RecordsTooLarge) and imports the others; before, one such line
+// refused the whole file. A record past maxRecord that spans lines (a
+// pretty-printed value, which cannot be skipped to its end), a .json
+// file, or a file of nothing but such records still fails as before.
+func TestJSONLinesRecordTooLarge(t *testing.T) {
+	big := `{"text": "` + strings.Repeat("가", maxRecord/3+10) + `"}`
+	small := func(id string) string { return `{"_id": "` + id + `", "text": "본문 ` + id + `"}` }
+	for _, tt := range []struct {
+		name, file, data string
+		ids              []string // imported; nil: fails with RecordTooLargeError
+		lines            []int64
+	}{
+		{"two of five lines too large", "기록.jsonl", small("a") + "\n" + big + "\n" + small("b") + "\n\n" + big + "\n" + small("c") + "\n", []string{"a", "b", "c"}, []int64{2, 5}},
+		{"the last line too large, no line end", "기록.ndjson", small("a") + "\n" + big, []string{"a"}, []int64{2}},
+		{"a record too large spanning lines", "기록.jsonl", small("a") + "\n" + strings.Replace(big, `"text": `, "\"text\":\n", 1) + "\n" + small("b"), nil, nil},
+		{"a .json file", "기록.json", small("a") + "\n" + big + "\n" + small("b"), nil, nil},
+		{"nothing but records too large", "기록.jsonl", big + "\n" + big, nil, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var col collector
+			warns, err := Importer{}.Read(context.Background(), tt.file, strings.NewReader(tt.data), &col)
+			if tt.ids == nil {
+				var rt *RecordTooLargeError
+				if !errors.As(err, &rt) {
+					t.Fatalf("err %v, want the record too large", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, d := range col.docs {
+				ids = append(ids, d.ID)
+			}
+			if strings.Join(ids, ",") != strings.Join(tt.ids, ",") {
+				t.Errorf("records %v, want %v", ids, tt.ids)
+			}
+			var rt *RecordsTooLarge
+			if len(warns) != 1 || !errors.As(warns[0], &rt) || rt.Count != len(tt.lines) || fmt.Sprint(rt.Lines) != fmt.Sprint(tt.lines) {
+				t.Fatalf("warnings %v, want the records on lines %v named", warns, tt.lines)
+			}
+		})
+	}
 }

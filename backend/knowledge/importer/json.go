@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,10 +45,45 @@ func (e *RecordTooLargeError) Error() string {
 
 func (e *RecordTooLargeError) Unwrap() error { return errRecordTooLarge }
 
+// RecordsTooLarge is the warning about a JSON Lines file some of whose
+// lines are records larger than MaxRecordMB: they are left out and the
+// others imported, as a container's unreadable part is. Before, one such
+// line refused the whole file ("split it").
+type RecordsTooLarge struct {
+	Lines []int64 // the first few records' lines
+	Count int     // records left out
+}
+
+func (r *RecordsTooLarge) add(line int64) {
+	r.Count++
+	if len(r.Lines) < maxNamed {
+		r.Lines = append(r.Lines, line)
+	}
+}
+
+func (r *RecordsTooLarge) Error() string {
+	lines := make([]string, len(r.Lines))
+	for i, l := range r.Lines {
+		lines[i] = strconv.FormatInt(l, 10)
+	}
+	return fmt.Sprintf("%d JSON records larger than %d MB were left out (lines %s); the others were imported", r.Count, MaxRecordMB, strings.Join(lines, ", "))
+}
+
 // readJSON streams records: values one after another, and the items of an
 // array that opens the file one at a time, so a file of any size is read
 // within about maxRecord of memory.
 func readJSON(ctx context.Context, path string, tr *TextReader, sink Sink) error {
+	return readJSONWarned(ctx, path, tr, sink, nil)
+}
+
+// readJSONWarned is readJSON saying in warn what it left out: in a JSON
+// Lines file (.jsonl, .ndjson), a line that is one record larger than
+// maxRecord is skipped and named (*RecordsTooLarge), its bytes read past
+// a buffer at a time, not held.
+func readJSONWarned(ctx context.Context, path string, tr *TextReader, sink Sink, warn *warnings) error {
+	ext := strings.ToLower(pathExt(path))
+	lines := ext == ".jsonl" || ext == ".ndjson"
+	var tooLarge RecordsTooLarge
 	first, err := tr.Next()
 	if err != nil && !errors.Is(err, io.EOF) {
 		return err
@@ -133,6 +169,23 @@ func readJSON(ctx context.Context, path string, tr *TextReader, sink Sink) error
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		if lines && errors.Is(err, errRecordTooLarge) && onOneLine(dec.Buffered()) {
+			start := lr.lineAt(dec.InputOffset()) + leadingNewlines(dec.Buffered())
+			rest, err := lr.pastLine(ctx, dec.Buffered())
+			if err != nil {
+				return err
+			}
+			tooLarge.add(start)
+			lr = &lineReader{r: rest, line: start + 1}
+			dec = json.NewDecoder(lr)
+			dec.UseNumber()
+			lr.dec = dec
+			// The skipped record's buffers (the decoder's, the read
+			// refused: some 100 MB) are given back now, not after the
+			// next one's: six such lines peaked at 326 MiB.
+			debug.FreeOSMemory()
+			continue
+		}
 		if err != nil {
 			return fail(err, true)
 		}
@@ -149,10 +202,67 @@ func readJSON(ctx context.Context, path string, tr *TextReader, sink Sink) error
 			return err
 		}
 	}
+	if n == 0 && tooLarge.Count > 0 {
+		return &RecordTooLargeError{Line: tooLarge.Lines[0]}
+	}
 	if n == 0 {
 		return ErrEmpty
 	}
+	if tooLarge.Count > 0 {
+		warn.add(&tooLarge)
+	}
 	return nil
+}
+
+// onOneLine says whether the record that begins in buffered (after white
+// space) has no line break in what the decoder holds of it, maxRecord
+// bytes: a JSON Lines record too large, which can be skipped to its
+// line's end. One that spans lines (a pretty-printed value) could not be
+// told from the lines after it, and fails the file as before.
+func onOneLine(buffered io.Reader) bool {
+	br := bufio.NewReader(buffered)
+	started := false
+	for {
+		c, err := br.ReadByte()
+		switch {
+		case err != nil:
+			return true
+		case !started && (c == ' ' || c == '\t' || c == '\r' || c == '\n'):
+		case c == '\n':
+			return false
+		default:
+			started = true
+		}
+	}
+}
+
+// pastLine is what follows the line of the record that begins in buffered
+// (after white space), read on from what the decoder held, the read
+// refused (pending) and the file: the record's bytes are read past a
+// buffer at a time.
+func (l *lineReader) pastLine(ctx context.Context, buffered io.Reader) (io.Reader, error) {
+	br := bufio.NewReaderSize(io.MultiReader(buffered, bytes.NewReader(l.pending), l.r), 64<<10)
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			return br, nil
+		}
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			break
+		}
+	}
+	for {
+		_, err := br.ReadSlice('\n')
+		switch {
+		case err == nil:
+			return br, nil
+		case !errors.Is(err, bufio.ErrBufferFull):
+			return br, nil // the file ends on the record
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
 }
 
 // SyntaxError is a JSON file that is not valid JSON: where the parser
@@ -224,6 +334,8 @@ type lineReader struct {
 	last              []byte
 	lastOff, lastLine int64
 	marks             []mark
+	// pending is the read refused as past maxRecord.
+	pending []byte
 }
 
 type mark struct{ off, line int64 }
@@ -235,6 +347,7 @@ func (l *lineReader) Read(p []byte) (int, error) {
 	}
 	n, err := l.r.Read(p[:min(len(p), maxRecord+1)])
 	if l.off+int64(n)-consumed > maxRecord {
+		l.pending = append(l.pending[:0], p[:n]...) // read from the file: what follows a skipped record (pastLine)
 		return 0, errRecordTooLarge
 	}
 	if n > 0 {

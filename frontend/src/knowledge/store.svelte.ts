@@ -31,6 +31,12 @@ export class KnowledgeStore {
   /** documents whose paused meaning indexing is being resumed (by id), until the backend answers */
   resuming = $state<Record<string, boolean>>({});
   /**
+   * files (by source) whose pause this window saw end: resumed here or in
+   * another window, or ended by a restart of Wayfinder; their import's row
+   * no longer says they wait for a Resume
+   */
+  unpaused = $state<Record<string, boolean>>({});
+  /**
    * files of stopped imports that had not started, by import id: said in
    * one line rather than a row each (a folder may hold thousands).
    */
@@ -144,6 +150,10 @@ export class KnowledgeStore {
       // A document this window saw being indexed that is done now says so.
       const was = new Map(this.docs.map((d) => [d.id, d.pending ?? 0]));
       for (const d of docs) if (was.get(d.id) && !d.pending) this.meaningDone[d.id] = true;
+      // A pause seen before and not now ended (a restart ends every pause).
+      const paused = new Set(docs.filter((d) => d.embed_paused).map((d) => d.source));
+      for (const d of this.docs) if (d.embed_paused && !paused.has(d.source)) this.unpaused[d.source] = true;
+      for (const source of paused) delete this.unpaused[source];
       this.docs = docs;
       this.error = null;
     } catch (e) {
@@ -230,6 +240,7 @@ export class KnowledgeStore {
       await this.api.resumeEmbedding(d.source);
       // The file's other documents (a JSON file's records) go on too.
       for (const x of this.docs) if (x.source === d.source) x.embed_paused = false;
+      this.unpaused[d.source] = true;
       this.error = null;
     } catch (e) {
       this.error = parseError(e);

@@ -107,7 +107,17 @@ export class FakeKnowledge extends FakeChat {
         this.paused.push(() => setTimeout(tick, 0));
         return;
       }
-      if (this.hold(id, name, step, () => ((i = steps.length), tick()))) return;
+      if (this.hold(id, name, step, () => ((i = steps.length), tick()))) {
+        // As the backend: the person's Stop while it embeds pauses the
+        // passages not embedded yet (until ResumeEmbedding).
+        const stop = this.held[id]!;
+        this.held[id] = (why) => {
+          const d = this.docs.find((x) => x.source === name);
+          if (d && why === "stopped") Object.assign(d, { pending: 6, embed_paused: true });
+          stop(why);
+        };
+        return;
+      }
       setTimeout(tick, this.opts.stepDelayMs ?? 0);
     };
     setTimeout(tick, 0);

@@ -1,0 +1,59 @@
+// The row of a Knowledge screen import whose embedding the person stopped
+// says it waits for a Resume in the list only while it does: resumed in
+// the list, or its pause ended by a restart of the backend while the
+// window stays (serve mode), it says its meaning is being indexed, as the
+// list shows. In English and Korean.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { $, $$, cleanup, click, start } from "../testing/ui";
+import { setLang } from "../i18n/i18n.svelte";
+
+afterEach(cleanup);
+
+const words = {
+  en: {
+    paused: "Added, found by its words now — indexing its meaning is paused until you resume it in the list",
+    unpaused: "Added, found by its words now — its pause ended: its meaning is being indexed, as the list shows",
+  },
+  ko: {
+    paused: "추가했습니다. 지금은 키워드로 찾고, 의미 색인은 목록에서 다시 시작할 때까지 멈춥니다",
+    unpaused: "추가했습니다. 지금은 키워드로 찾고, 멈춤이 풀려 의미 색인을 이어서 합니다. 진행은 목록에 보입니다",
+  },
+} as const;
+
+/** stopped uploads a file the fake holds at its embedding, in lang, and stops it there. */
+async function stopped(lang: "en" | "ko") {
+  const { fake } = await start({ settings: { language: lang } });
+  setLang(lang);
+  click($$(".views button")[0]!);
+  await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull(), { timeout: 5000 });
+  const input = $("#kb-file-input") as HTMLInputElement;
+  Object.defineProperty(input, "files", { value: [new File(["# big"], "slow-manual.pdf")], configurable: true });
+  input.dispatchEvent(new Event("change", { bubbles: true }));
+  await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-stage='embedding'] button.stop")).not.toBeNull(), { timeout: 5000 });
+  click($(".progress li.file button.stop"));
+  await vi.waitFor(() => expect(stage()?.textContent).toBe(words[lang].paused), { timeout: 5000 });
+  await vi.waitFor(() => expect(meaning()?.dataset.meaning).toBe("paused"), { timeout: 5000 });
+  return fake;
+}
+
+const stage = () => document.querySelector(".progress li.file[data-stage='done'] .stage");
+const meaning = () => document.querySelector<HTMLElement>("tr[data-doc] .meaning");
+
+describe("a Knowledge screen import whose embedding the person stopped", () => {
+  for (const lang of ["en", "ko"] as const) {
+    it(`resumed in the list, its row no longer says it waits for a Resume (${lang})`, async () => {
+      await stopped(lang);
+      click(meaning()!.querySelector<HTMLButtonElement>("button.resume")!);
+      await vi.waitFor(() => expect(meaning()!.dataset.meaning).toBe("pending"), { timeout: 5000 });
+      expect(stage()!.textContent).toBe(words[lang].unpaused);
+    });
+
+    it(`after a restart of the backend, says its pause ended (${lang})`, async () => {
+      const fake = await stopped(lang);
+      fake.restart();
+      await vi.waitFor(() => expect(meaning()!.dataset.meaning).toBe("pending"), { timeout: 5000 });
+      expect(stage()!.textContent).toBe(words[lang].unpaused);
+      expect(meaning()!.querySelector("button.resume")).toBeNull();
+    });
+  }
+});

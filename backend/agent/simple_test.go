@@ -398,3 +398,24 @@ func TestEmptyReplyWithToolsAsksAgainWithout(t *testing.T) {
 		t.Fatalf("calls %d, trace %+v", res.LLMCalls, out.traces)
 	}
 }
+
+// A search that finds nothing is said in the trace by its code, so the
+// window words it in the person's language (the Korean trace showed the
+// model's English "No documents matched … Try other words").
+func TestNoMatchesIsSaidByItsCode(t *testing.T) {
+	e := newEnv(t)
+	a := e.agent(Options{})
+	const query = "qqxz 없는말 zzkw"
+	e.fake.OnFunc(isAnswer, func(req ollama.ChatRequest) ollamatest.Reply {
+		if last := lastMessage(req); last.Role == "tool" {
+			return ollamatest.Reply{Text: "찾은 문서가 없습니다."}
+		}
+		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("retrieve_docs", map[string]any{"query": query})}}
+	})
+	_, out := turn(t, a, chat.Turn{SessionID: "s1", Text: "내 문서에서 qqxz 찾아 줘"})
+	a.Wait()
+	results := out.kinds(api.TraceToolResult)
+	if len(results) != 1 || results[0].Code != api.TraceNoMatches || results[0].Args["query"] != query || results[0].Text != "Nothing matched “"+query+"”" || results[0].Tool != "retrieve_docs" {
+		t.Fatalf("tool results in the trace = %+v", results)
+	}
+}

@@ -92,6 +92,8 @@ func english(code api.TraceCode) string {
 		return "{tool}: allowed earlier for good"
 	case api.TraceToolDenied:
 		return "{tool}: denied, going on without it"
+	case api.TraceNoMatches:
+		return "Nothing matched “{query}”"
 	case api.TraceMCPStarting:
 		return "Starting MCP server {server}"
 	case api.TraceMCPStarted:

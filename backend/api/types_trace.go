@@ -54,6 +54,7 @@ const (
 	TraceMCPStarted     TraceCode = "mcp_started"  // {server}: it started and listed its tools
 	TraceMCPFailed      TraceCode = "mcp_failed"   // {server, error}: it did not start; the turn goes on without it
 	TraceMCPInvalid     TraceCode = "mcp_invalid"  // {server, error}: its entry in mcp.json has mistakes (error: them, in English), so it is not started
+	TraceNoMatches      TraceCode = "no_matches"   // {query}: a search of the documents or the catalog found nothing (Text: what the model reads, in English)
 	// TraceMCPUnreadable {case, line, column, servers, error}: mcp.json
 	// cannot be read at all (case: mcp_syntax with its line and column,
 	// mcp_not_object, mcp_servers, mcp_too_big; error: in English); servers:

@@ -94,7 +94,7 @@ func newSearchTool(r Retriever, scope Scope, outside bool, name, description, no
 				return Result{}, fmt.Errorf("search %q: %w", query, err)
 			}
 			if len(docs) == 0 {
-				return Result{Text: fmt.Sprintf(nothing, query)}, nil
+				return Result{Text: fmt.Sprintf(nothing, query), NoMatch: query}, nil
 			}
 			var b strings.Builder
 			sources := make([]api.Source, 0, len(docs))

@@ -78,6 +78,13 @@ func TestRetrieveDocs(t *testing.T) {
 			if tt.r.scope != ScopeDocuments {
 				t.Errorf("retrieve_docs searched %q, want the person's documents", tt.r.scope)
 			}
+			wantNoMatch := ""
+			if tt.wantSrcs == 0 {
+				wantNoMatch = tt.args["query"].(string)
+			}
+			if res.NoMatch != wantNoMatch {
+				t.Errorf("NoMatch = %q, want %q (the trace says it in the person's language)", res.NoMatch, wantNoMatch)
+			}
 			if tt.r.gotK != tt.wantK || len(res.Sources) != tt.wantSrcs {
 				t.Errorf("k = %d, sources = %d", tt.r.gotK, len(res.Sources))
 			}

@@ -71,6 +71,9 @@ type Result struct {
 	// Attachments are binary results saved in the data folder (an MCP
 	// tool's images); the message shows them, Text says where they are.
 	Attachments []api.Attachment
+	// NoMatch is the query a search found nothing for: the live trace says
+	// so in the person's language, where Text, for the model, is English.
+	NoMatch string
 }
 
 // RunFunc does a tool's work on validated arguments.

@@ -21,6 +21,14 @@ describe("stepText", () => {
     expect(stepText({ text: "", code: "routed", args: { route: "end", reason: "out of scope: weather" } })).toBe("Route: stop here (out of scope: weather)");
   });
 
+  it("says a search that found nothing in the person's language, not the model's English", () => {
+    const step = { text: 'No documents matched "영업시간". Try other words, or answer from general knowledge and say so.', code: "no_matches" as TraceCode, args: { query: "영업시간" } };
+    setLang("ko");
+    expect(stepText(step)).toBe("“영업시간”에 맞는 내용이 없음");
+    setLang("en");
+    expect(stepText(step)).toBe("Nothing matched “영업시간”");
+  });
+
   it("shows free text as sent, and the backend's English for a code it does not know", () => {
     setLang("ko");
     expect(stepText({ text: '{"expression":"123*456"}' })).toBe('{"expression":"123*456"}');

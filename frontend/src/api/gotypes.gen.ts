@@ -541,7 +541,14 @@ export interface ImportProgress {
  * file or folder), link_loop (a link that leads back to itself),
  * link_broken (a link to Target, which does not exist), not_regular;
  * and, for a warning, replaced (Count invalid characters replaced with
- * U+FFFD on Lines, "3, 7"; More when on later lines too).
+ * U+FFFD on Lines, "3, 7"; More when on later lines too);
+ * broken_off_paragraph, broken_off_sheet, broken_off_slide,
+ * broken_off_row (a body of one part that breaks: Count of them read
+ * whole and imported, the last one's name or beginning in Lines);
+ * index_lost_sheet, index_lost_chapter (an index of parts missing or
+ * useless, Lines naming it: Count parts read from the archive);
+ * records_too_large (Count JSON Lines records over Max MB left out, on
+ * Lines; More when on later lines too).
  */
 export interface FileReason {
   code: string;

@@ -168,12 +168,18 @@ export class AttachStore {
       // (the Knowledge screen, another window): its row asks the library.
       subscribe(transport, Events.Embedding, (ev) => {
         const left = new Map(ev.docs.map((d) => [d.doc_id, d.pending]));
-        for (const docs of Object.values(this.files)) {
+        const resumed = new Set<string>();
+        for (const [sid, docs] of Object.entries(this.files)) {
           for (const d of docs) {
             const n = left.get(d.id);
-            if (n !== undefined && n !== (d.pending ?? 0)) d.pending = n;
+            if (n === undefined || n === (d.pending ?? 0)) continue;
+            // A paused file's count going down was resumed in another
+            // window: the list, asked again, says so.
+            if (d.embed_paused && n < (d.pending ?? 0)) resumed.add(sid);
+            d.pending = n;
           }
         }
+        for (const sid of resumed) void this.load(sid);
         void this.refreshMoved();
       }),
       subscribe(transport, Reconnected, () => {

@@ -150,5 +150,16 @@ describe("a file whose embedding the person stopped", () => {
       await vi.waitFor(() => expect(stage().textContent).toBe(say.stopped.replace("2", "4")), { timeout: 5000 });
       expect(row().dataset.meaning).toBe("stopped");
     });
+
+    it(`resumed in another window, its count going down, says its pause ended (${lang})`, async () => {
+      const { say, fake } = await stoppedFile(lang);
+      const doc = fake.attached[Object.keys(fake.attached)[0]!]![0]!;
+      // The other window's Resume, as the backend: paused no more, a batch stored.
+      Object.assign(doc, { embed_paused: false, pending: 1 });
+      fake.emit("knowledge.embedding", { docs: [{ doc_id: doc.id, pending: 1 }] });
+      await vi.waitFor(() => expect(row().dataset.meaning).toBe("unpaused"), { timeout: 5000 });
+      expect(stage().textContent).toBe(say.unpaused);
+      expect(row().querySelector("button.resume")).toBeNull();
+    });
   }
 });

@@ -55,5 +55,19 @@ describe("a Knowledge screen import whose embedding the person stopped", () => {
       expect(stage()!.textContent).toBe(words[lang].unpaused);
       expect(meaning()!.querySelector("button.resume")).toBeNull();
     });
+
+    it(`resumed elsewhere, its count going down, says it is paused no more; counted anew after a model change, it stays paused (${lang})`, async () => {
+      const fake = await stopped(lang);
+      const id = fake.docs[0]!.id;
+      // Another embedding model: every passage waits for it, the paused file's too.
+      fake.emit("knowledge.embedding", { docs: [{ doc_id: id, pending: 12 }] });
+      await vi.waitFor(() => expect(meaning()!.textContent).toContain(lang === "en" ? "12 of 12" : "구절 12개 중 12개"), { timeout: 5000 });
+      expect(meaning()!.dataset.meaning).toBe("paused");
+      expect(stage()!.textContent).toBe(words[lang].paused);
+      // A batch of it is stored: another window's Resume.
+      fake.emit("knowledge.embedding", { docs: [{ doc_id: id, pending: 11 }] });
+      await vi.waitFor(() => expect(meaning()!.dataset.meaning).toBe("pending"), { timeout: 5000 });
+      expect(stage()!.textContent).toBe(words[lang].unpaused);
+    });
   }
 });

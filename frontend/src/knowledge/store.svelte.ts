@@ -104,7 +104,14 @@ export class KnowledgeStore {
         const left = new Map(ev.docs.map((d) => [d.doc_id, d.pending]));
         for (const d of this.docs) {
           const n = left.get(d.id);
-          if (n !== undefined && n !== (d.pending ?? 0)) this.settle(d, n);
+          if (n === undefined || n === (d.pending ?? 0)) continue;
+          // A paused file's count going down was resumed elsewhere (a
+          // chat's row, another window): it is paused no more.
+          if (d.embed_paused && n < (d.pending ?? 0)) {
+            for (const x of this.docs) if (x.source === d.source) x.embed_paused = false;
+            this.unpaused[d.source] = true;
+          }
+          this.settle(d, n);
         }
       }),
       subscribe(t, Reconnected, () => void this.load()),

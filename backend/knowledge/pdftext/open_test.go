@@ -84,6 +84,23 @@ func TestOpenRows(t *testing.T) {
 		t.Errorf("Korean broken inside words:\n%s\nwant\n%s", got, openWant)
 	}
 
+	// Two tables of one width, their columns apart, with a caption between
+	// them whose white meets neither's.
+	twoTables := lines(
+		"점검 항목", 25, 722, "수량", 170, 722, "비고", 240, 722,
+		"전기 설비 절연 저항,", 25, 700, "12", 172, 700, "양호", 240, 700,
+		"누전 차단기 작동 여부", 25, 686,
+		"소화기 압력 게이지,", 25, 664, "3", 175, 664, "교체", 240, 664,
+		"호스 연결 상태", 25, 650,
+		"표 2.", 25, 625, "점검 일정", 80, 625,
+		"구분", 25, 599, "담당", 110, 599, "일정", 200, 599,
+		"전기", 25, 577, "김철수 과장,", 110, 577, "3월", 200, 577,
+		"이영희 대리", 110, 563,
+		"소방", 25, 541, "박민수 주임,", 110, 541, "4월", 200, 541,
+		"정수진 사원", 110, 527,
+	)
+	twoTablesRules := []rule{hRule(735, 20, 290), hRule(715, 20, 290), hRule(642, 20, 290), hRule(612, 20, 290), hRule(592, 20, 290), hRule(520, 20, 290)}
+
 	// Rows a person meets in a Korean report's booktabs table, each read
 	// whole (the lines are wrapped by words, so the first column is
 	// ragged).
@@ -157,38 +174,12 @@ func TestOpenRows(t *testing.T) {
 			"나. 소방 설비와 승강기 안전 장치 (공통 점검)",
 			"소화기 압력 게이지, 호스 연결 상태 | 3 | 교체",
 		}},
-		// Two tables of one width, their columns apart, a caption between
-		// them whose white meets neither's: each is read with its own
-		// columns.
-		{"two tables of one width", lines(
-			"점검 항목", 25, 722, "수량", 170, 722, "비고", 240, 722,
-			"전기 설비 절연 저항,", 25, 700, "12", 172, 700, "양호", 240, 700,
-			"누전 차단기 작동 여부", 25, 686,
-			"소화기 압력 게이지,", 25, 664, "3", 175, 664, "교체", 240, 664,
-			"호스 연결 상태", 25, 650,
-			"표 2.", 25, 625, "점검 일정", 80, 625,
-			"구분", 25, 599, "담당", 110, 599, "일정", 200, 599,
-			"전기", 25, 577, "김철수 과장,", 110, 577, "3월", 200, 577,
-			"이영희 대리", 110, 563,
-			"소방", 25, 541, "박민수 주임,", 110, 541, "4월", 200, 541,
-			"정수진 사원", 110, 527,
-		), []rule{hRule(735, 20, 290), hRule(715, 20, 290), hRule(642, 20, 290), hRule(612, 20, 290), hRule(592, 20, 290), hRule(520, 20, 290)}, []string{
+		// Each of the two tables is read with its own columns.
+		{"two tables of one width", twoTables, twoTablesRules, []string{
 			"전기 설비 절연 저항, 누전 차단기 작동 여부 | 12 | 양호",
 			"소화기 압력 게이지, 호스 연결 상태 | 3 | 교체",
 		}},
-		{"two tables of one width: the second", lines(
-			"점검 항목", 25, 722, "수량", 170, 722, "비고", 240, 722,
-			"전기 설비 절연 저항,", 25, 700, "12", 172, 700, "양호", 240, 700,
-			"누전 차단기 작동 여부", 25, 686,
-			"소화기 압력 게이지,", 25, 664, "3", 175, 664, "교체", 240, 664,
-			"호스 연결 상태", 25, 650,
-			"표 2.", 25, 625, "점검 일정", 80, 625,
-			"구분", 25, 599, "담당", 110, 599, "일정", 200, 599,
-			"전기", 25, 577, "김철수 과장,", 110, 577, "3월", 200, 577,
-			"이영희 대리", 110, 563,
-			"소방", 25, 541, "박민수 주임,", 110, 541, "4월", 200, 541,
-			"정수진 사원", 110, 527,
-		), []rule{hRule(735, 20, 290), hRule(715, 20, 290), hRule(642, 20, 290), hRule(612, 20, 290), hRule(592, 20, 290), hRule(520, 20, 290)}, []string{
+		{"two tables of one width: the second", twoTables, twoTablesRules, []string{
 			"전기 | 김철수 과장, 이영희 대리 | 3월",
 			"소방 | 박민수 주임, 정수진 사원 | 4월",
 		}},

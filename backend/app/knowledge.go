@@ -354,6 +354,7 @@ func reasonOf(err error) *api.FileReason {
 		bo  *importer.BrokenOff
 		il  *importer.IndexLost
 		rtl *importer.RecordsTooLarge
+		as  *importer.ArchiveSalvaged
 	)
 	switch {
 	case errors.As(err, &mp):
@@ -372,6 +373,8 @@ func reasonOf(err error) *api.FileReason {
 		// One code a kind of unit ("broken_off_sheet"): how many were
 		// imported, and the last of them as the person finds it.
 		return &api.FileReason{Code: "broken_off_" + bo.Unit, Count: int64(bo.Count), Lines: bo.Last}
+	case errors.As(err, &as):
+		return &api.FileReason{Code: "archive_salvaged", Count: int64(as.Parts), Lines: as.Cut}
 	case errors.As(err, &rtl):
 		lines := make([]string, len(rtl.Lines))
 		for i, l := range rtl.Lines {

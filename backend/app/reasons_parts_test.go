@@ -28,7 +28,8 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 		&importer.IndexLost{Unit: "sheet", Index: "xl/_rels/workbook.xml.rels", Count: 3}, &importer.IndexLost{Unit: "sheet", Index: "xl/workbook.xml", Count: 1},
 		&importer.IndexLost{Unit: "chapter", Index: "OEBPS/content.opf", Count: 9}, &importer.IndexLost{Unit: "chapter", Index: "OEBPS/content.opf", Count: 1},
 		&importer.RecordsTooLarge{Lines: []int64{2}, Count: 1}, &importer.RecordsTooLarge{Lines: []int64{2, 9}, Count: 2},
-		&importer.RecordsTooLarge{Lines: []int64{1, 2, 3, 4, 5}, Count: 8})
+		&importer.RecordsTooLarge{Lines: []int64{1, 2, 3, 4, 5}, Count: 8},
+		&importer.ArchiveSalvaged{Parts: 5, Cut: "word/document.xml"}, &importer.ArchiveSalvaged{Parts: 1})
 	for _, err := range cases {
 		r := reasonOf(errors.Join(errors.New("wrapped"), err))
 		if r == nil {

@@ -20,7 +20,9 @@ import (
 // openArchive opens the ZIP archive in r (office files, EPUB books),
 // within the limits of its directory; an OLE compound file (what Word and
 // LibreOffice write for a file saved with a password) is said to be one.
-func openArchive(r io.Reader) (*zip.Reader, error) {
+// An archive whose directory is missing or damaged (cut short) is read
+// from its parts' own headers (salvage), and warn says so.
+func openArchive(r io.Reader, warn *warnings) (*zip.Reader, error) {
 	ra, size, err := readerAt(r)
 	if err != nil {
 		return nil, err
@@ -33,6 +35,12 @@ func openArchive(r io.Reader) (*zip.Reader, error) {
 		var head [4]byte
 		if n, _ := ra.ReadAt(head[:], 0); n == 4 && bytes.Equal(head[:], []byte{0xD0, 0xCF, 0x11, 0xE0}) {
 			return nil, ErrOfficeEncrypted
+		}
+		if z, found, serr := salvage(ra, size); serr == nil {
+			warn.add(found)
+			return z, nil
+		} else if !errors.Is(serr, ErrOfficeDamaged) {
+			return nil, serr // a limit
 		}
 		return nil, fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
 	}

@@ -26,7 +26,7 @@ import (
 // them) cannot be read and is said to be protected; fonts obfuscated the
 // standard way are only fonts, and do not count.
 func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn *warnings) error {
-	z, err := openArchive(r)
+	z, err := openArchive(r, warn)
 	if err != nil {
 		return err
 	}

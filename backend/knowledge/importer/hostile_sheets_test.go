@@ -182,7 +182,7 @@ func TestSharedStringsArePacked(t *testing.T) {
 	if err := hostile.XLSX(&b, `<row><c t="s"><v>0</v></c></row>`, map[string]string{"xl/sharedStrings.xml": `<sst>` + strings.Repeat(`<si><t>a</t></si>`, n-1) + `<si><t>끝</t></si></sst>`}); err != nil {
 		t.Fatal(err)
 	}
-	z, err := openArchive(bytes.NewReader(b.Bytes()))
+	z, err := openArchive(bytes.NewReader(b.Bytes()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -160,7 +160,7 @@ func TestWordNotesLimits(t *testing.T) {
 	t.Run("notes past the budget", func(t *testing.T) {
 		// The notes are read within the file's budget, before the body:
 		// a small one stands for the 64 MB.
-		z, err := openArchive(bytes.NewReader(docxOf(t, noted("본문", "footnote", "1"), "", footnotesXML(footnote("1", strings.Repeat("가", 1000))))))
+		z, err := openArchive(bytes.NewReader(docxOf(t, noted("본문", "footnote", "1"), "", footnotesXML(footnote("1", strings.Repeat("가", 1000))))), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,7 +47,7 @@ var odpNotes = func() officeFormat {
 // before the break and says where it broke (*BrokenOff); the slide it
 // broke in is left out, as a PowerPoint file's damaged slide is.
 func readODP(ctx context.Context, filePath string, r io.Reader, sink Sink, warn *warnings) error {
-	d, budget, done, err := odfContent(r)
+	d, budget, done, err := odfContent(r, warn)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 // says where it broke (*BrokenOff); the sheet it broke in is left out, as
 // an Excel workbook's damaged sheet is.
 func readODS(ctx context.Context, filePath string, r io.Reader, sink Sink, warn *warnings) error {
-	d, budget, done, err := odfContent(r)
+	d, budget, done, err := odfContent(r, warn)
 	if err != nil {
 		return err
 	}
@@ -194,8 +194,8 @@ func repeats(s string) int {
 
 // odfContent opens an OpenDocument file's content.xml, within the budget
 // every office file has; done closes it and gives the memory back.
-func odfContent(r io.Reader) (*xml.Decoder, *xmlBudget, func(), error) {
-	z, err := openArchive(r)
+func odfContent(r io.Reader, warn *warnings) (*xml.Decoder, *xmlBudget, func(), error) {
+	z, err := openArchive(r, warn)
 	if err != nil {
 		return nil, nil, nil, err
 	}

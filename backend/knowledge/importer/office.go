@@ -386,7 +386,7 @@ var officeFormats = map[Kind]*officeFormat{KindWord: &docx, KindHWPX: &hwpx, Kin
 // out and named in a warning (*MissingParts); a file that holds none of
 // its body parts (Word's and OpenDocument's one) is damaged.
 func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink Sink, warn *warnings) error {
-	z, err := openArchive(r)
+	z, err := openArchive(r, warn)
 	if err != nil {
 		return err
 	}

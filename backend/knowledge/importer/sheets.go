@@ -167,7 +167,7 @@ func (s *sheetWriter) endRow() error {
 // (*MissingParts); a workbook none of whose sheets can be read is
 // damaged.
 func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn *warnings) error {
-	z, err := openArchive(r)
+	z, err := openArchive(r, warn)
 	if err != nil {
 		return err
 	}

@@ -50,7 +50,7 @@ var pptx = officeFormat{
 // 5" is the fifth slide the person sees. A file that holds none of its
 // slides is damaged.
 func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink, warn *warnings) error {
-	z, err := openArchive(r)
+	z, err := openArchive(r, warn)
 	if err != nil {
 		return err
 	}

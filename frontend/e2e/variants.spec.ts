@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { GREETING, fail, lastReply, openPage, resetFake, screenshotSizes, script, send, waitReady, withWorld } from "./harness.ts";
+import { GREETING, fail, lastReply, openPage, resetFake, screenshot, screenshotSizes, script, send, waitReady, withWorld } from "./harness.ts";
 
 const w = withWorld();
 
@@ -96,3 +96,37 @@ test("a failed reply offers one action, the error's own Try again", async () => 
   assert.equal(await page.locator("article[data-role='user']").count(), 1, "the question is shown once");
   assert.equal(await page.locator("article[data-role='assistant']").count(), 1, "the failed reply is replaced");
 });
+
+// The switcher appears after the first Regenerate. In front of the answer's
+// buttons it pushed Copy, Export and Regenerate sideways, and the pointer
+// that pressed Regenerate was then over another button: the buttons stay
+// where they were, the switcher comes after them.
+for (const locale of ["en-US", "ko-KR"]) {
+  test(`the answer's buttons stay under the pointer when the switcher appears (${locale})`, async () => {
+    await resetFake(w.fake);
+    const page = await openPage(w.browser, w.app.url, locale);
+    await page.click("button.new");
+    await send(page, locale === "ko-KR" ? "카페 이름을 지어 줘" : "Name my café");
+    await lastReply(page);
+    const last = "article[data-role='assistant']:last-of-type";
+    await page.waitForSelector(`${last} button.regenerate`);
+    const places = () => page.evaluate(() => {
+      const art = [...document.querySelectorAll("article[data-role='assistant']")].at(-1)!;
+      const at = (sel: string) => { const r = art.querySelector(sel)!.getBoundingClientRect(); return [Math.round(r.x), Math.round(r.width)]; };
+      return { copy: at("button.copy-msg"), export: at("button.export"), regenerate: at("button.regenerate") };
+    });
+    const before = await places();
+    await script(w.fake, [
+      { json: { route: "simple", needs_documents: false, refers_to_previous: false, out_of_scope: false, reason: "a question" } },
+      { text: "How about “Morning Lantern”?" },
+    ]);
+    const box = (await page.locator(`${last} button.regenerate`).boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction(() => [...document.querySelectorAll("article[data-role='assistant']")].at(-1)?.querySelector(".variants .count")?.textContent === "2/2");
+    await page.waitForSelector(`${last} button.regenerate`);
+    assert.deepEqual(await places(), before, "Copy, Export and Regenerate where they were");
+    const under = await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest("button")?.className ?? "", [box.x + box.width / 2, box.y + box.height / 2]);
+    assert.match(under, /\bregenerate\b/, "the pointer is still over Regenerate");
+    await screenshot(page, `variants-place-${locale.slice(0, 2)}`);
+  });
+}

@@ -47,6 +47,23 @@ describe("answer variants", () => {
     await vi.waitFor(() => expect(lastReply().querySelector(".md")?.textContent).toContain("answer 4"));
   });
 
+  // The switcher appears after the first Regenerate; in front of the row it
+  // pushed Copy and Export sideways and put another button under the pointer
+  // that pressed Regenerate.
+  it.each(["en", "ko"] as const)("keeps the answer's buttons in their places when the switcher appears (%s)", async (language) => {
+    let n = 0;
+    await start({ reply: () => `answer ${++n}`, settings: { language } });
+    await send("hello");
+    await vi.waitFor(() => expect(document.querySelector("button.regenerate")).not.toBeNull());
+    const row = () => [...lastReply().querySelectorAll(".actions > *")].map((el) => el.className.replace(/\s*svelte-\S+/g, ""));
+    const before = row();
+    expect(before).toEqual(["ghost copy-msg", "ghost export", "ghost regenerate"]);
+    click("button.regenerate");
+    await vi.waitFor(() => expect(document.querySelector(".variants .count")?.textContent).toBe("2/2"));
+    await vi.waitFor(() => expect(document.querySelector("button.regenerate")).not.toBeNull());
+    expect(row()).toEqual([...before, "variants"]);
+  });
+
   it("a turn started in another window moves the old answer under the new one", () => {
     const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
     const user: Message = { id: "u", session_id: "s", role: "user", content: "q", status: "complete", created_at: at(0) };

@@ -1,3 +1,5 @@
+import { t } from "../i18n/i18n.svelte";
+
 /**
  * The file extensions Wayfinder reads, for the file pickers of the
  * Knowledge view and of attachments: the importer's own list
@@ -8,3 +10,23 @@ export const DOCUMENT_EXTENSIONS = [".csv", ".docx", ".epub", ".htm", ".html", "
 
 /** DOCUMENT_ACCEPT is the pickers' accept attribute. */
 export const DOCUMENT_ACCEPT = DOCUMENT_EXTENSIONS.join(",");
+
+/** The kinds' names a person knows them by (the importer's Kind values as keys),
+ *  the same in English and Korean; the ones that differ are in the i18n files. */
+const KIND_NAMES: Record<string, string> = {
+  pdf: "PDF", markdown: "Markdown", json: "JSON", docx: "Word", odt: "ODT", html: "HTML", epub: "EPUB",
+  pptx: "PowerPoint", xlsx: "Excel", ods: "ODS", csv: "CSV", rtf: "RTF", odp: "ODP",
+};
+
+/** kindName names a document's kind one way wherever it is shown (the
+ *  Knowledge list, search results): the list showed "MARKDOWN" where the
+ *  results showed "markdown". A kind it does not know is shown as it came. */
+export function kindName(kind: string): string {
+  switch (kind) {
+    case "text": return t("kinds.text");
+    case "hwp": return t("kinds.hwp");
+    case "hwpx": return t("kinds.hwpx");
+    case "catalog": return t("knowledge.tabCatalog");
+  }
+  return KIND_NAMES[kind] ?? kind;
+}

@@ -1,0 +1,57 @@
+// A document's kind is named one way wherever it is shown, as a person
+// knows it: the Knowledge list showed "MARKDOWN" (the importer's value in
+// capitals) where a search result showed "markdown".
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { flushSync } from "svelte";
+import { $, $$, cleanup, click, fill, start } from "../testing/ui";
+import { setLang } from "../i18n/i18n.svelte";
+import { kindName } from "./formats";
+
+afterEach(() => {
+  cleanup();
+  setLang("en");
+});
+
+describe("kindName", () => {
+  it.each([
+    ["markdown", "Markdown", "Markdown"],
+    ["pdf", "PDF", "PDF"],
+    ["docx", "Word", "Word"],
+    ["pptx", "PowerPoint", "PowerPoint"],
+    ["xlsx", "Excel", "Excel"],
+    ["text", "Text", "텍스트"],
+    ["hwp", "Hangul (HWP)", "한글(HWP)"],
+    ["hwpx", "Hangul (HWPX)", "한글(HWPX)"],
+    ["catalog", "Tool catalog", "도구 목록"],
+    ["someday", "someday", "someday"],
+  ])("%s is %s, in Korean %s", (kind, en, ko) => {
+    setLang("en");
+    expect(kindName(kind)).toBe(en);
+    setLang("ko");
+    expect(kindName(kind)).toBe(ko);
+  });
+});
+
+describe("a document's kind on the knowledge screen", () => {
+  it.each([
+    ["en", "Markdown", "Hangul (HWP)", "shared words and meaning"],
+    ["ko", "Markdown", "한글(HWP)", "단어와 의미 모두"],
+  ] as const)("is named the same in the list and in search results (%s)", async (language, md, hwp, match) => {
+    const { fake } = await start({ settings: { language } });
+    fake.docs.push({ id: "d1", title: "notes.md", source: "/data/uploads/notes.md", kind: "markdown", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });
+    fake.docs.push({ id: "d2", title: "규정.hwp", source: "/data/uploads/규정.hwp", kind: "hwp", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });
+    click($$(".views button")[0]!);
+    await vi.waitFor(() => expect($$("table.docs tr[data-doc] .kind")).toHaveLength(2));
+    expect($$("table.docs tr[data-doc] .kind").map((k) => k.textContent)).toEqual([md, hwp]);
+    // Written as it is named, not put in capitals by the style sheet.
+    expect(getComputedStyle($("table.docs .kind")).textTransform).not.toBe("uppercase");
+
+    click("#kb-tab-search");
+    fill("#kb-search", "휴가");
+    $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
+    flushSync();
+    await vi.waitFor(() => expect($$(".hit")).toHaveLength(2));
+    const shown = $$(".hit .muted[title]").map((m) => m.textContent);
+    expect(shown).toEqual([`${md} · ${match}`, `${hwp} · ${match}`]);
+  });
+});

@@ -51,6 +51,30 @@ describe("read-only mode", () => {
     await vi.waitFor(() => expect(document.querySelector("section.mem")).not.toBeNull());
   });
 
+  // A turn that failed because Ollama did not answer holds sending at once,
+  // where the screen said ready until a check came back: a check of a host
+  // that does not answer takes its whole timeout (here it never answers).
+  it.each([
+    ["en", "Sending is paused: Wayfinder can’t reach Ollama."],
+    ["ko", "Ollama에 연결할 수 없어 보내기를 잠시 멈췄습니다."],
+  ] as const)("holds sending as soon as a turn finds Ollama down, before a check answers (%s)", async (language, said) => {
+    const unreachable = { code: "ollama_unreachable" as const, message: "ollama is not reachable", hint: "ollama serve" };
+    const fake = new FakeBackend({ settings: { language }, failWith: unreachable });
+    await start({}, fake);
+    await vi.waitFor(() => expect(fake.calls.some((c) => c.method === "Status")).toBe(true));
+    expect(document.querySelector("#composer-held")).toBeNull();
+    let checks = 0;
+    (fake as unknown as Record<string, () => Promise<never>>)["SettingsService.Status"] = () => (checks++, new Promise<never>(() => {}));
+    fill("#composer-input", "hello");
+    key($("#composer-input"), "Enter");
+    await vi.waitFor(() => expect(document.querySelector("article[data-role='assistant'][data-status='error']")).not.toBeNull());
+    await vi.waitFor(() => expect(document.querySelector("#composer-held")).not.toBeNull(), { timeout: 500 });
+    expect($("#composer-held").dataset.problem).toBe("unreachable");
+    expect($("#composer-held").textContent).toContain(said);
+    expect(($("button.send") as HTMLButtonElement).disabled).toBe(true);
+    expect(checks).toBe(1);
+  });
+
   it("releases sending by itself once Ollama answers, keeping the draft", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const fake = withConversation({ reachable: false });

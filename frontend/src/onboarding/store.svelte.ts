@@ -78,6 +78,7 @@ export class StatusStore {
         if (p.error) {
           this.pullError = p.error;
           this.pulling = false;
+          this.failed(p.error);
         }
         if (p.done) {
           this.pulling = false;
@@ -119,6 +120,19 @@ export class StatusStore {
     }
   }
 
+  /**
+   * failed hears of a request to Ollama that failed (a turn, the model
+   * list, a download). When Ollama did not answer, the status says so at
+   * once and sending waits, where it said ready until a check came back:
+   * a check of a host that does not answer takes up to its 5 s timeout.
+   * The check that follows corrects it if Ollama answers again.
+   */
+  failed(err: ErrorInfo | null | undefined): void {
+    if (err?.code !== "ollama_unreachable") return;
+    if (this.status?.reachable) this.set({ ...this.status, reachable: false, error: { ...err, code: err.code } });
+    if (!this.checking) void this.check();
+  }
+
   private schedule(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -140,6 +154,7 @@ export class StatusStore {
       this.pullError = parseError(e);
       this.pulling = false;
       this.schedule();
+      this.failed(this.pullError);
     }
   }
 

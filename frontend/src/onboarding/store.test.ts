@@ -23,6 +23,26 @@ describe("StatusStore", () => {
     expect(listUnread({ ...ok, error: { code: "model_no_tools", message: "cannot call tools" } })).toBe(false);
   });
 
+  it.each([
+    ["ollama_unreachable", "unreachable", 1],
+    ["timeout", null, 0],
+    ["model_no_tools", null, 0],
+  ] as const)("a request that failed with %s says Ollama is down at once: %s", async (code, problem, checks) => {
+    vi.useFakeTimers();
+    const fake = new FakeBackend();
+    const s = new StatusStore(settingsApi(fake));
+    await s.check();
+    expect(s.problem).toBeNull();
+    const before = fake.calls.length;
+    s.failed({ code, message: "failed" });
+    expect(s.problem).toBe(problem);
+    expect(fake.calls.length - before).toBe(checks);
+    // The check that follows says Ollama answers: ready again.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.problem).toBeNull();
+    s.stop();
+  });
+
   it("checks again while Ollama's list cannot be read, and stops once it is", async () => {
     vi.useFakeTimers();
     const fake = new FakeBackend();

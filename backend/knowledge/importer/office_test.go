@@ -282,6 +282,12 @@ func FuzzOffice(f *testing.F) {
 	f.Add(xlsxOf(f, "", `<numFmts><numFmt numFmtId="164" formatCode="# ??/??"/><numFmt numFmtId="165" formatCode="[&gt;=1000]#,##0,&quot;K&quot;;0"/><numFmt numFmtId="166" formatCode="[h]&quot;시간&quot; mm&quot;분&quot;"/></numFmts>`+
 		`<cellXfs><xf numFmtId="0"/><xf numFmtId="164"/><xf numFmtId="165"/><xf numFmtId="166"/><xf numFmtId="5"/><xf numFmtId="12"/></cellXfs>`, "",
 		[2]string{"수", `<row><c s="1"><v>3.14159</v></c><c s="2"><v>1500</v></c><c s="3"><v>1.5</v></c><c s="4"><v>-2</v></c><c s="5"><v>0.5</v></c></row>`}))
+	// Bodies of one part that break, indexes lost, archives cut short.
+	f.Add(broken(f, odsOf(f, `<table:table table:name="가"><table:table-row><table:table-cell><text:p>값</text:p></table:table-cell></table:table-row></table:table><table:table table:name="나">`+breakMark+`</table:table>`), breaksAt()[3], "content.xml"))
+	f.Add(without(f, xlsxOf(f, "", "", "", [2]string{"가", `<row><c t="inlineStr"><is><t>값</t></is></c></row>`}), "xl/_rels/workbook.xml.rels"))
+	cut := docxOf(f, p("", "하나")+p("", "둘"), "")
+	f.Add(cut[:bytes.Index(cut, []byte("PK\x01\x02"))])
+	f.Add(cut[:len(cut)*2/3])
 	for _, zip64 := range []bool{false, true} { // directories that lie about their entries
 		var b bytes.Buffer
 		if err := hostile.LyingDirectory(&b, 5, zip64); err != nil {

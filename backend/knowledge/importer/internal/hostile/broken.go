@@ -7,6 +7,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/hwptest"
@@ -89,31 +91,14 @@ func brokenClasses() []Class {
 // brokenZip writes the parts, then the part name whose deflate data
 // inflates body up to byte cut and then does not inflate.
 func brokenZip(w io.Writer, parts map[string][]byte, name, body string, cut int) error {
-	var b bytes.Buffer
-	if err := Zip(&b, parts); err != nil {
-		return err
-	}
 	var d bytes.Buffer
 	fw, _ := flate.NewWriter(&d, flate.BestSpeed)
 	fw.Write([]byte(body[:cut]))
 	fw.Flush()
 	raw := append(d.Bytes(), 0xFF, 0xFF, 0xFF)
-	z, err := zip.NewReader(bytes.NewReader(b.Bytes()), int64(b.Len()))
-	if err != nil {
-		return err
-	}
 	zw := zip.NewWriter(w)
-	for _, f := range z.File {
-		r, err := f.Open()
-		if err != nil {
-			return err
-		}
-		data, err := io.ReadAll(r)
-		r.Close()
-		if err != nil {
-			return err
-		}
-		if err := addPart(zw, f.Name, data); err != nil {
+	for _, n := range slices.Sorted(maps.Keys(parts)) {
+		if err := addPart(zw, n, parts[n]); err != nil {
 			return err
 		}
 	}

@@ -15,7 +15,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"unicode/utf16"
 )
@@ -263,12 +265,7 @@ func DOCX(w io.Writer, body string) error {
 // Zip is an archive of parts, deflated, in name order.
 func Zip(w io.Writer, parts map[string][]byte) error {
 	zw := zip.NewWriter(w)
-	names := make([]string, 0, len(parts))
-	for k := range parts {
-		names = append(names, k)
-	}
-	sortStrings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(parts)) {
 		f, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate})
 		if err != nil {
 			return err
@@ -278,14 +275,6 @@ func Zip(w io.Writer, parts map[string][]byte) error {
 		}
 	}
 	return zw.Close()
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 // EPUB is a book whose spine lists ids, each chapter chapters[id].

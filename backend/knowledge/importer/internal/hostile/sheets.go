@@ -5,6 +5,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -222,22 +224,9 @@ func ODS(w io.Writer, rows string) error {
 // unit n times and tail, deflated as it is written (a ZIP bomb needs no
 // memory to make).
 func zipStream(w io.Writer, parts map[string]string, name, head, unit string, n int, tail string) error {
-	var raw = map[string][]byte{}
-	for k, v := range parts {
-		raw[k] = []byte(v)
-	}
 	zw := zip.NewWriter(w)
-	names := make([]string, 0, len(raw))
-	for k := range raw {
-		names = append(names, k)
-	}
-	sortStrings(names)
-	for _, k := range names {
-		f, err := zw.Create(k)
-		if err != nil {
-			return err
-		}
-		if _, err := f.Write(raw[k]); err != nil {
+	for _, k := range slices.Sorted(maps.Keys(parts)) {
+		if err := addPart(zw, k, []byte(parts[k])); err != nil {
 			return err
 		}
 	}

@@ -11,21 +11,24 @@ export const DOCUMENT_EXTENSIONS = [".csv", ".docx", ".epub", ".htm", ".html", "
 /** DOCUMENT_ACCEPT is the pickers' accept attribute. */
 export const DOCUMENT_ACCEPT = DOCUMENT_EXTENSIONS.join(",");
 
-/** The kinds' names a person knows them by (the importer's Kind values as keys),
- *  the same in English and Korean; the ones that differ are in the i18n files. */
+/** The kinds' names a person knows them by (the importer's Kind values as
+ *  keys) where they are the same in English and Korean; the others are in
+ *  the i18n files, worded as the drop zone's list of formats words them. */
 const KIND_NAMES: Record<string, string> = {
-  pdf: "PDF", markdown: "Markdown", json: "JSON", docx: "Word", odt: "ODT", html: "HTML", epub: "EPUB",
-  pptx: "PowerPoint", xlsx: "Excel", ods: "ODS", csv: "CSV", rtf: "RTF", odp: "ODP",
+  pdf: "PDF", json: "JSON", docx: "Word", epub: "EPUB", pptx: "PowerPoint", xlsx: "Excel", csv: "CSV", rtf: "RTF",
 };
 
 /** kindName names a document's kind one way wherever it is shown (the
- *  Knowledge list, search results): the list showed "MARKDOWN" where the
- *  results showed "markdown". A kind it does not know is shown as it came. */
+ *  Knowledge list, search results), as the drop zone's list of formats
+ *  does: the list showed "MARKDOWN" where the results showed "markdown".
+ *  A kind it does not know is shown as it came. */
 export function kindName(kind: string): string {
   switch (kind) {
     case "text": return t("kinds.text");
-    case "hwp": return t("kinds.hwp");
-    case "hwpx": return t("kinds.hwpx");
+    case "markdown": return t("kinds.markdown");
+    case "html": return t("kinds.html");
+    case "hwp": case "hwpx": return t("kinds.hancom", { ext: kind.toUpperCase() });
+    case "odt": case "ods": case "odp": return t("kinds.openDocument", { ext: kind.toUpperCase() });
     case "catalog": return t("knowledge.tabCatalog");
   }
   return KIND_NAMES[kind] ?? kind;

@@ -1,6 +1,7 @@
 // A document's kind is named one way wherever it is shown, as a person
-// knows it: the Knowledge list showed "MARKDOWN" (the importer's value in
-// capitals) where a search result showed "markdown".
+// knows it and as the drop zone's list of formats words it: the Knowledge
+// list showed "MARKDOWN" (the importer's value in capitals) where a search
+// result showed "markdown".
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync } from "svelte";
 import { $, $$, cleanup, click, fill, start } from "../testing/ui";
@@ -14,14 +15,17 @@ afterEach(() => {
 
 describe("kindName", () => {
   it.each([
-    ["markdown", "Markdown", "Markdown"],
+    ["markdown", "Markdown", "마크다운"],
     ["pdf", "PDF", "PDF"],
     ["docx", "Word", "Word"],
     ["pptx", "PowerPoint", "PowerPoint"],
     ["xlsx", "Excel", "Excel"],
     ["text", "Text", "텍스트"],
-    ["hwp", "Hangul (HWP)", "한글(HWP)"],
-    ["hwpx", "Hangul (HWPX)", "한글(HWPX)"],
+    ["html", "Web page", "웹 페이지"],
+    ["hwp", "Hancom (HWP)", "한글(HWP)"],
+    ["hwpx", "Hancom (HWPX)", "한글(HWPX)"],
+    ["odt", "OpenDocument (ODT)", "OpenDocument(ODT)"],
+    ["ods", "OpenDocument (ODS)", "OpenDocument(ODS)"],
     ["catalog", "Tool catalog", "도구 목록"],
     ["someday", "someday", "someday"],
   ])("%s is %s, in Korean %s", (kind, en, ko) => {
@@ -34,8 +38,8 @@ describe("kindName", () => {
 
 describe("a document's kind on the knowledge screen", () => {
   it.each([
-    ["en", "Markdown", "Hangul (HWP)", "shared words and meaning"],
-    ["ko", "Markdown", "한글(HWP)", "단어와 의미 모두"],
+    ["en", "Markdown", "Hancom (HWP)", "shared words and meaning"],
+    ["ko", "마크다운", "한글(HWP)", "단어와 의미 모두"],
   ] as const)("is named the same in the list and in search results (%s)", async (language, md, hwp, match) => {
     const { fake } = await start({ settings: { language } });
     fake.docs.push({ id: "d1", title: "notes.md", source: "/data/uploads/notes.md", kind: "markdown", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http/httptrace"
 	"sync/atomic"
 	"time"
 
@@ -64,6 +65,9 @@ func (c *Client) retryFrom(ctx context.Context, since []int, op, model, conversa
 			if errors.As(err, &e) && e.Host == "" {
 				e.Host = h.url
 			}
+			if delivered && ctx.Err() == nil {
+				err = c.gone(ctx, h, err)
+			}
 			c.pool.release(h, model, err)
 		}
 		if err == nil || ctx.Err() != nil || delivered {
@@ -98,6 +102,35 @@ func (c *Client) retryFrom(ctx context.Context, since []int, op, model, conversa
 		}
 		backoff = min(backoff*2, c.cfg.maxBackoff)
 	}
+}
+
+// gone tells a reply that broke off partway because Ollama went away from
+// one it broke off with Ollama still there. Such a reply is not tried
+// again (its text was shown), so no later attempt finds the address dead
+// and says ollama_unreachable, as one that failed before its first word
+// does: a dropped stream or a stalled one is asked once more here whether
+// anything still takes a connection at the host. When nothing does (Ollama
+// stopped, crashed, or the computer it runs on went to sleep), the error
+// is ErrUnreachable, so the window holds sending at once and says to
+// start Ollama, where it said "send it again" and stayed ready until its
+// next check of the status. A host that takes the connection keeps the
+// error as it was: an Ollama that hangs is there, and a drop may be a
+// restart that is already over.
+func (c *Client) gone(ctx context.Context, h *endpoint, err error) error {
+	var e *Error
+	if !errors.As(err, &e) || (e.Kind != ErrStreamDropped && e.Kind != ErrTimeout) {
+		return err
+	}
+	pctx, cancel := context.WithTimeout(ctx, c.pool.probeTimeout)
+	defer cancel()
+	var connected atomic.Bool
+	pctx = httptrace.WithClientTrace(pctx, &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { connected.Store(true) }})
+	_, perr := h.api.Version(pctx)
+	if perr == nil || connected.Load() || ctx.Err() != nil {
+		return err
+	}
+	return &Error{Kind: ErrUnreachable, Op: e.Op, Host: h.url, Model: e.Model,
+		Err: fmt.Errorf("%v, then no connection: %w", err, perr)}
 }
 
 // final is an attempt's error that is not to be tried again, whatever its

@@ -240,6 +240,11 @@ func (s *Server) addStats(c CallStats) {
 // URL is the base URL, e.g. http://127.0.0.1:43210.
 func (s *Server) URL() string { return s.ts.URL }
 
+// Vanish stops taking connections and leaves those open as they are: a
+// host that went away without closing them (a laptop asleep, a cable
+// pulled), where Close is an Ollama that stopped and closed them.
+func (s *Server) Vanish() { s.ts.Listener.Close() }
+
 // Close stops the server. Requests blocked in a "never answer" fault are
 // released first so Close cannot hang.
 func (s *Server) Close() {

@@ -35,6 +35,7 @@ const (
 	EventImportDone     = "knowledge.import_done" // ImportReport
 	EventEmbedded       = "knowledge.embedded"    // EmbeddingsDone
 	EventEmbedding      = "knowledge.embedding"   // EmbeddingProgress
+	EventEmbedPause     = "knowledge.embed_pause" // EmbedPauseChanged
 	EventMemories       = "memory.changed"        // SessionsChanged (empty)
 	EventStatusChanged  = "ollama.status"         // OllamaStatus
 )
@@ -128,6 +129,20 @@ type EmbeddingProgress struct {
 type DocPending struct {
 	DocID   string `json:"doc_id"`
 	Pending int    `json:"pending"`
+}
+
+// EmbedPauseChanged says that a file's meaning indexing was paused (the
+// person's Stop while it embedded) or that its pause ended (a Resume, the
+// file read in again, or removed), so that every window's rows say so at
+// once: without it a Resume in another window showed only once the file's
+// first batch was stored, and a removed file's row went on saying paused.
+type EmbedPauseChanged struct {
+	// Source is the file (as KBDocument.Source).
+	Source string `json:"source"`
+	Paused bool   `json:"paused"`
+	// Removed: the pause ended because the file was removed (from the
+	// library or its conversation); nothing of it is left to index.
+	Removed bool `json:"removed,omitempty"`
 }
 
 // EmbeddingsDone says that files whose embedding was left to the

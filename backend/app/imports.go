@@ -107,7 +107,9 @@ func (k *KnowledgeService) CancelImport(importID string) error {
 		return api.NewError(api.ErrInvalidInput, "Say which import to stop.", "")
 	}
 	// Its passages not embedded yet wait for the person's Resume (pause.go).
-	k.app.imports.pauseEmbedding(importID, k.app.library.pause)
+	if source := k.app.imports.embedding(importID); source != "" {
+		k.app.library.pause(source)
+	}
 	if k.app.imports.stop(importID) {
 		k.app.log.Info("import stopped by the person", "import", importID)
 	}

@@ -43,6 +43,9 @@ type library struct {
 	ready chan struct{}
 	kb    *knowledge.Base
 	err   error
+	// emit (may be nil) tells the windows of pauses begun and ended
+	// (EventEmbedPause, pause.go).
+	emit func(name string, payload any)
 }
 
 // openLibrary opens the knowledge base in the background; readOnly opens
@@ -67,7 +70,7 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 	l := &library{
 		log: log, catalog: cat, byID: map[string]catalog.Entry{},
 		pdf:   &lazyPDF{cacheDir: pdfCacheDir(dataDir)},
-		ready: make(chan struct{}),
+		ready: make(chan struct{}), emit: emit,
 	}
 	for _, e := range cat.Entries {
 		l.byID[e.ID()] = e

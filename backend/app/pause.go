@@ -18,20 +18,34 @@ import (
 // always. A hand-on (another file joins the queue) and Add to library are
 // no stop of the person's: their embedding goes on in the background.
 
-// pause holds back the background embedding of source's passages.
-func (l *library) pause(source string) { l.vectors.Pause("source", source) }
+// pause holds back the background embedding of source's passages, and
+// tells the windows (EventEmbedPause): another window's row of the file
+// says it is paused, with Resume, at once.
+func (l *library) pause(source string) {
+	l.vectors.Pause("source", source)
+	l.tell(api.EmbedPauseChanged{Source: source, Paused: true})
+}
+
+// tell sends the windows a pause begun or ended, when they listen.
+func (l *library) tell(ev api.EmbedPauseChanged) {
+	if l.emit != nil {
+		l.emit(api.EventEmbedPause, ev)
+	}
+}
 
 // pausedSources says which files' background embedding is paused.
 func (l *library) pausedSources() map[string]bool { return l.vectors.PausedBy("source") }
 
-// forgetPaused drops the pauses of files with nothing pending any more
-// (removed, or embedded in line by a new import), so that a file
-// attached or imported again under the same name is not held back.
+// forgetPaused drops the pauses of files removed (Remove, RemoveAttached
+// call it after a removal: a paused file has passages pending until it
+// is gone), so that a file attached or imported again under the same
+// name is not held back; the windows are told it was removed, so that a
+// chat's row of it moved to the library says so rather than "paused".
 func (l *library) forgetPaused() {
 	pending := l.pendingSources()
 	for source := range l.pausedSources() {
-		if pending[source] == 0 {
-			l.vectors.Resume("source", source)
+		if pending[source] == 0 && l.vectors.Resume("source", source) {
+			l.tell(api.EmbedPauseChanged{Source: source, Removed: true})
 		}
 	}
 }
@@ -41,19 +55,20 @@ func (l *library) forgetPaused() {
 // passages embed in line, and what a hand-on leaves of them goes on in
 // the background, not held back by the old Stop.
 func (l *library) readAgain(p api.ImportProgress) {
-	if p.Stage == string(knowledge.StageReading) && p.File != "" {
-		l.vectors.Resume("source", p.File)
+	if p.Stage == string(knowledge.StageReading) && p.File != "" && l.vectors.Resume("source", p.File) {
+		l.tell(api.EmbedPauseChanged{Source: p.File})
 	}
 }
 
-// pauseEmbedding pauses the file the import id embeds now, if any, so
-// that stopping the import leaves its passages waiting.
-func (im *imports) pauseEmbedding(id string, pause func(source string)) {
+// embedding names the file the import id embeds now ("" if none): Stop
+// pauses it, so that stopping the import leaves its passages waiting.
+func (im *imports) embedding(id string) string {
 	im.mu.Lock()
 	defer im.mu.Unlock()
-	if r := im.run[id]; r != nil && r.embedding != "" {
-		pause(r.embedding)
+	if r := im.run[id]; r != nil {
+		return r.embedding
 	}
+	return ""
 }
 
 // ResumeEmbedding lets the background embedding index the meaning of a
@@ -67,6 +82,8 @@ func (k *KnowledgeService) ResumeEmbedding(source string) error {
 	}
 	if k.app.library.vectors.Resume("source", source) {
 		k.app.log.Info("meaning indexing resumed by the person", "file", source)
+		// Every window's row of it says so now, not at its first batch.
+		k.app.library.tell(api.EmbedPauseChanged{Source: source})
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import type { Transport } from "./transport";
 import {
   Events,
   type ApprovalRequired,
+  type EmbedPauseChanged,
   type EmbeddingProgress,
   type EmbeddingsDone,
   type ImportProgress,
@@ -44,6 +45,7 @@ export interface EventMap {
   [Events.ImportDone]: ImportReport;
   [Events.Embedded]: EmbeddingsDone;
   [Events.Embedding]: EmbeddingProgress;
+  [Events.EmbedPause]: EmbedPauseChanged;
   [Events.Memories]: MemoriesChanged;
   [Reconnected]: null;
 }

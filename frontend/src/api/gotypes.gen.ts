@@ -373,6 +373,19 @@ export interface DocPending {
 }
 
 /**
+ * EmbedPauseChanged says that a file's meaning indexing was paused (the
+ * person's Stop while it embedded) or that its pause ended (a Resume, the
+ * file read in again, or removed), so that every window's rows say so at
+ * once: without it a Resume in another window showed only once the file's
+ * first batch was stored, and a removed file's row went on saying paused.
+ */
+export interface EmbedPauseChanged {
+  source: string;
+  paused: boolean;
+  removed?: boolean;
+}
+
+/**
  * EmbeddingsDone says that files whose embedding was left to the
  * background (Ollama did not answer in time, an import stopped while it
  * embedded, a model change) are embedded now: they are found by their
@@ -846,6 +859,7 @@ export const Events = {
   ImportDone: "knowledge.import_done",
   Embedded: "knowledge.embedded",
   Embedding: "knowledge.embedding",
+  EmbedPause: "knowledge.embed_pause",
   Memories: "memory.changed",
   StatusChanged: "ollama.status",
 } as const;

@@ -340,7 +340,7 @@ func TestKnowledgeAndMemoryCommands(t *testing.T) {
 		t.Fatalf("import: %d\n%s\n%s", code, out, errOut)
 	}
 	code, out, _ = wayfinder(t, append(base, "kb", "list")...)
-	if code != 0 || !strings.Contains(out, "leave.md") || strings.Contains(out, "catalog") || !regexp.MustCompile(`markdown +— +1 `).MatchString(out) {
+	if code != 0 || !strings.Contains(out, "leave.md") || strings.Contains(out, "catalog") || !regexp.MustCompile(`Markdown +— +1 `).MatchString(out) {
 		t.Fatalf("list (a Markdown file has no pages: —): %d\n%s", code, out)
 	}
 	docID := strings.Fields(strings.Split(out, "\n")[1])[0]

@@ -69,7 +69,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 			if d.Pages > 0 {
 				pages = counted(d.Pages, lang, unitWord(d.Unit))
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", d.ID, d.Title, d.Kind, pages, d.Chunks, shownPath(d.Source))
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", d.ID, d.Title, kindName(d.Kind, lang), pages, d.Chunks, shownPath(d.Source))
 		}
 		return w.Flush()
 	case "remove":

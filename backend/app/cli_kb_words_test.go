@@ -21,10 +21,11 @@ func TestKBSpeaksTheCommandsLanguage(t *testing.T) {
 	os.WriteFile(filepath.Join(docs, "broken.pdf"), []byte("%PDF-1.7 not really"), 0o644)
 	os.WriteFile(filepath.Join(docs, "photo.png"), []byte("\x89PNG\r\n"), 0o644)
 	for _, tc := range []struct {
-		lang                       string
-		imported, again            []string
-		list, search, removed, not []string
-		nothing                    string
+		lang                string
+		imported, again     []string
+		list, kinds, search []string
+		removed, not        []string
+		nothing             string
 	}{
 		{"en_US.UTF-8",
 			[]string{
@@ -37,10 +38,10 @@ func TestKBSpeaksTheCommandsLanguage(t *testing.T) {
 				"Imported 2 files (2 documents, ",
 				"); 0 unchanged, 1 failed.\n",
 				"  not imported: " + filepath.Join(docs, "broken.pdf") + ": This PDF is damaged or not really a PDF, so it could not be read.\n",
-				"Left out 1 file of other types (Wayfinder imports PDF, Word, PowerPoint, Excel, HWP, HWPX, OpenDocument, RTF, HTML, EPUB, Markdown, text, CSV, JSON and JSON Lines):\n",
+				"Left out 1 file of other types (Wayfinder imports PDF, Word, PowerPoint, Excel, Hancom (HWP, HWPX), OpenDocument, RTF, web pages, EPUB, Markdown, text, CSV, JSON and JSON Lines):\n",
 			},
 			[]string{"notes.md: unchanged, skipped\n", "Imported 0 files (0 documents, 0 chunks); 2 unchanged, 1 failed.\n", "wayfinder: 1 file could not be imported\n"},
-			[]string{"ID", "TITLE", "KIND", "LENGTH", "CHUNKS", "SOURCE"}, []string{"1. Notes (", ") score "}, []string{"removed "},
+			[]string{"ID", "TITLE", "KIND", "LENGTH", "CHUNKS", "SOURCE"}, []string{" Markdown "}, []string{"1. Notes (", ") score "}, []string{"removed "},
 			[]string{"다음 단계", "가져", "경고", "실패"},
 			"Nothing found for “zebra crossing”.",
 		},
@@ -55,10 +56,10 @@ func TestKBSpeaksTheCommandsLanguage(t *testing.T) {
 				"파일 2개를 가져왔습니다(문서 2개, 청크 ",
 				"). 바뀌지 않음 0개, 실패 1개.\n",
 				"  가져오지 못함: " + filepath.Join(docs, "broken.pdf") + ": 이 PDF는 손상되었거나",
-				"다른 종류의 파일 1개는 가져오지 않았습니다(Wayfinder는 PDF, Word, PowerPoint, Excel, 한글(HWP, HWPX), OpenDocument, RTF, HTML, EPUB, Markdown, 텍스트, CSV, JSON, JSON Lines 파일을 가져옵니다):\n",
+				"다른 종류의 파일 1개는 가져오지 않았습니다(Wayfinder는 PDF, Word, PowerPoint, Excel, 한글(HWP, HWPX), OpenDocument, RTF, 웹 페이지, EPUB, 마크다운, 텍스트, CSV, JSON, JSON Lines 파일을 가져옵니다):\n",
 			},
 			[]string{"notes.md: 바뀌지 않아 건너뜀\n", "파일 0개를 가져왔습니다(문서 0개, 청크 0개). 바뀌지 않음 2개, 실패 1개.\n", "wayfinder: 파일 1개를 가져오지 못했습니다\n"},
-			[]string{"ID", "제목", "종류", "분량", "청크", "출처"}, []string{"1. Notes (", ") 점수 "}, []string{"지웠습니다: "},
+			[]string{"ID", "제목", "종류", "분량", "청크", "출처"}, []string{" 마크다운 "}, []string{"1. Notes (", ") 점수 "}, []string{"지웠습니다: "},
 			[]string{"next step", "Imported", "warning", "failed", "unchanged", "embedded", "not imported", "Left out", "Keyword", "cannot reach", "TITLE", "removed", "score"},
 			"“zebra crossing”에 맞는 구절이 없습니다.",
 		},
@@ -88,6 +89,8 @@ func TestKBSpeaksTheCommandsLanguage(t *testing.T) {
 			check("import again", code, 1, out+errOut, tc.again)
 			code, out, errOut = wayfinder(t, append(base, "kb", "list")...)
 			check("list", code, 0, out+errOut, tc.list)
+			// Each document's kind as the Knowledge view names it.
+			check("list's kinds", code, 0, out, tc.kinds)
 			heading := strings.Fields(strings.SplitN(out, "\n", 2)[0])
 			if strings.Join(heading, " ") != strings.Join(tc.list, " ") {
 				t.Errorf("list headings %q, want %q", heading, tc.list)

@@ -210,7 +210,7 @@ func TestImportSaysWhatItDid(t *testing.T) {
 		"todo.md: 1 chunk, 0 embedded\n",
 		"공지.hwp: 1 chunk, 0 embedded\n",
 		"Imported 3 files (3 documents, 3 chunks); 0 unchanged, 0 failed.\n",
-		"Left out 2 files of other types (Wayfinder imports PDF, Word, PowerPoint, Excel, HWP, HWPX, OpenDocument, RTF, HTML, EPUB, Markdown, text, CSV, JSON and JSON Lines):\n  " + filepath.Join(docs, "photo.png") + "\n  " + filepath.Join(docs, "report.doc") +
+		"Left out 2 files of other types (Wayfinder imports PDF, Word, PowerPoint, Excel, Hancom (HWP, HWPX), OpenDocument, RTF, web pages, EPUB, Markdown, text, CSV, JSON and JSON Lines):\n  " + filepath.Join(docs, "photo.png") + "\n  " + filepath.Join(docs, "report.doc") +
 			": Wayfinder reads Word's .docx files, not the older .doc format: open it in Word or LibreOffice, save it as .docx (or PDF), then add that.\n",
 	} {
 		if code != 0 || !strings.Contains(out, want) {

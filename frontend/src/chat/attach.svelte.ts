@@ -34,9 +34,11 @@ export interface Pending {
    * a note that the file joined the library (Add to library): its chip
    * went from the conversation's list, and the row says where; "embedding"
    * when its embedding goes on there, in the background, "embedded" once
-   * the backend says that is done (knowledge.embedded naming movedTo)
+   * the backend says that is done (knowledge.embedded naming movedTo),
+   * "removed" once it was removed from the library (the Knowledge screen,
+   * here or in another window): no conversation finds it any more
    */
-  moved?: "added" | "embedding" | "embedded";
+  moved?: "added" | "embedding" | "embedded" | "removed";
   /** the person resumed the meaning indexing its Stop paused (its row's Resume) */
   resumed?: boolean;
   /**
@@ -181,6 +183,18 @@ export class AttachStore {
         }
         for (const sid of resumed) void this.load(sid);
         void this.refreshMoved();
+      }),
+      // A file's meaning indexing was paused or its pause ended (a Resume
+      // or Stop in another window or view, the file read in again or
+      // removed): its rows say so at once, not at its first batch stored.
+      subscribe(transport, Events.EmbedPause, (ev) => {
+        for (const p of this.pending) {
+          if (!p.moved || p.movedTo !== ev.source) continue;
+          if (ev.removed) Object.assign(p, { moved: "removed", movedPaused: undefined });
+          else if (!ev.paused && p.movedPaused) Object.assign(p, { moved: "embedding", movedPaused: undefined });
+        }
+        if (ev.paused) void this.refreshMoved();
+        for (const [sid, docs] of Object.entries(this.files)) if (docs.some((d) => d.source === ev.source)) void this.load(sid);
       }),
       subscribe(transport, Reconnected, () => {
         for (const sid of Object.keys(this.files)) void this.settle(sid);
@@ -384,16 +398,14 @@ export class AttachStore {
     this.refreshing = true;
     try {
       const docs = await this.api.documents();
-      const gone = new Set<string>();
       for (const p of this.pending) {
         if (!p.movedPaused) continue;
         const mine = docs.filter((d) => d.source === p.movedTo);
         const sum = (f: (d: KBDocument) => number) => mine.reduce((n, d) => n + f(d), 0);
-        if (!mine.length) gone.add(p.key); // removed from the library meanwhile
+        if (!mine.length) Object.assign(p, { moved: "removed", movedPaused: undefined }); // removed from the library meanwhile
         else if (mine.some((d) => d.embed_paused)) p.movedPaused = { left: sum((d) => d.pending ?? 0), total: sum((d) => d.chunks) };
         else Object.assign(p, { movedPaused: undefined, moved: mine.some((d) => d.pending) ? "embedding" : "embedded" });
       }
-      if (gone.size) this.pending = this.pending.filter((p) => !gone.has(p.key));
     } catch {
       // The next event or reconnection asks again.
     } finally {

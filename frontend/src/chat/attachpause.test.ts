@@ -25,6 +25,7 @@ const words = {
     resume: "Resume",
     resumeLabel: "Resume indexing the meaning of slow-report.md",
     listPaused: "Meaning indexing paused — 2 of 4 passages left · Resume",
+    addedRemoved: "Added to your library, then removed from it: no conversation finds it any more",
   },
   ko: {
     embedding: "지금 질문할 수 있습니다 · 의미를 색인하는 중",
@@ -39,6 +40,7 @@ const words = {
     resume: "다시 시작",
     resumeLabel: "slow-report.md 의미 색인 다시 시작",
     listPaused: "의미 색인 멈춤 — 구절 4개 중 2개 남음 · 다시 시작",
+    addedRemoved: "지식 베이스에 추가했다가 지웠습니다. 이제 어느 대화에서도 찾지 않습니다",
   },
 } as const;
 
@@ -159,6 +161,45 @@ describe("a file whose embedding the person stopped", () => {
       fake.emit("knowledge.embedding", { docs: [{ doc_id: doc.id, pending: 1 }] });
       await vi.waitFor(() => expect(row().dataset.meaning).toBe("unpaused"), { timeout: 5000 });
       expect(stage().textContent).toBe(say.unpaused);
+      expect(row().querySelector("button.resume")).toBeNull();
+    });
+
+    it(`resumed in another window, says its pause ended at once, before a batch of it is stored (${lang})`, async () => {
+      const { say, fake } = await stoppedFile(lang);
+      const doc = fake.attached[Object.keys(fake.attached)[0]!]![0]!;
+      // The other window's Resume, as the backend: paused no more, and told so.
+      delete doc.embed_paused;
+      fake.emit("knowledge.embed_pause", { source: doc.source, paused: false });
+      await vi.waitFor(() => expect(row().dataset.meaning).toBe("unpaused"), { timeout: 5000 });
+      expect(stage().textContent).toBe(say.unpaused);
+      expect(row().querySelector("button.resume")).toBeNull();
+    });
+
+    it(`added to the library paused and resumed in another window, says its meaning is indexed there at once (${lang})`, async () => {
+      const { say, fake } = await stoppedFile(lang);
+      await vi.waitFor(() => expect(chip("slow-report.md")).toBeTruthy(), { timeout: 5000 });
+      click(chip("slow-report.md")!.querySelector<HTMLButtonElement>("button")!);
+      await vi.waitFor(() => expect(stage().textContent).toBe(say.addedPaused), { timeout: 5000 });
+      delete fake.docs[0]!.embed_paused;
+      fake.emit("knowledge.embed_pause", { source: "/data/uploads/slow-report.md", paused: false });
+      await vi.waitFor(() => expect(stage().textContent).toBe(say.addedEmbedding), { timeout: 5000 });
+      expect(row().querySelector("button.resume")).toBeNull();
+    });
+
+    it(`added to the library paused and removed on the Knowledge screen, says it was removed from the library at once (${lang})`, async () => {
+      const { say, fake } = await stoppedFile(lang);
+      await vi.waitFor(() => expect(chip("slow-report.md")).toBeTruthy(), { timeout: 5000 });
+      click(chip("slow-report.md")!.querySelector<HTMLButtonElement>("button")!);
+      await vi.waitFor(() => expect(stage().textContent).toBe(say.addedPaused), { timeout: 5000 });
+      const id = fake.docs[0]!.id;
+      click($$(".views button")[0]!);
+      await vi.waitFor(() => expect(document.querySelector(`tr[data-doc='${id}'] button.remove`)).not.toBeNull(), { timeout: 5000 });
+      click(`tr[data-doc='${id}'] button.remove`);
+      click(`tr[data-doc='${id}'] button.confirm-remove`);
+      await vi.waitFor(() => expect(document.querySelector(`tr[data-doc='${id}']`)).toBeNull(), { timeout: 5000 });
+      click(".sidebar li button.open");
+      await vi.waitFor(() => expect(row().dataset.stage).toBe("library"), { timeout: 5000 });
+      expect(stage().textContent).toBe(say.addedRemoved);
       expect(row().querySelector("button.resume")).toBeNull();
     });
   }

@@ -69,5 +69,21 @@ describe("a Knowledge screen import whose embedding the person stopped", () => {
       await vi.waitFor(() => expect(meaning()!.dataset.meaning).toBe("pending"), { timeout: 5000 });
       expect(stage()!.textContent).toBe(words[lang].unpaused);
     });
+
+    it(`resumed in another window, says its pause ended at once, before a batch of it is stored; paused there again, says so (${lang})`, async () => {
+      const fake = await stopped(lang);
+      const d = fake.docs[0]!;
+      delete d.embed_paused;
+      fake.emit("knowledge.embed_pause", { source: d.source, paused: false });
+      await vi.waitFor(() => expect(meaning()!.dataset.meaning).toBe("pending"), { timeout: 5000 });
+      expect(stage()!.textContent).toBe(words[lang].unpaused);
+      expect(meaning()!.querySelector("button.resume")).toBeNull();
+      // Stopped again there: paused, with its Resume.
+      d.embed_paused = true;
+      fake.emit("knowledge.embed_pause", { source: d.source, paused: true });
+      await vi.waitFor(() => expect(meaning()!.dataset.meaning).toBe("paused"), { timeout: 5000 });
+      expect(meaning()!.querySelector("button.resume")).not.toBeNull();
+    });
   }
 });
+

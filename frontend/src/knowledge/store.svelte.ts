@@ -114,6 +114,18 @@ export class KnowledgeStore {
           this.settle(d, n);
         }
       }),
+      // A file's meaning indexing was paused or its pause ended elsewhere
+      // (a chat's row, another window): its line and import row say so at
+      // once, not at its first batch stored. Removed, or paused and not
+      // listed yet, the list is loaded again.
+      subscribe(t, Events.EmbedPause, (ev) => {
+        const mine = this.docs.filter((d) => d.source === ev.source);
+        if (ev.removed || (ev.paused && !mine.length)) return this.loadSoon();
+        if (!mine.length) return;
+        for (const d of mine) d.embed_paused = ev.paused;
+        if (ev.paused) delete this.unpaused[ev.source];
+        else this.unpaused[ev.source] = true;
+      }),
       subscribe(t, Reconnected, () => void this.load()),
     ];
     return () => {

@@ -115,6 +115,7 @@ export class FakeKnowledge extends FakeChat {
           const d = this.docs.find((x) => x.source === name);
           if (d && why === "stopped") Object.assign(d, { pending: 6, embed_paused: true });
           stop(why);
+          if (d && why === "stopped") this.emit("knowledge.embed_pause", { source: name, paused: true });
         };
         return;
       }
@@ -201,6 +202,7 @@ export class FakeKnowledge extends FakeChat {
           // The person's Stop pauses it (until ResumeEmbedding); a hand-on does not.
           if (d) Object.assign(d, { embed_pending: true, pending: 2 }, why === "stopped" && !this.unpaused ? { embed_paused: true } : {});
           stop(why);
+          if (d?.embed_paused) this.emit("knowledge.embed_pause", { source, paused: true });
         };
         return;
       }
@@ -250,7 +252,14 @@ export class FakeKnowledge extends FakeChat {
   /** ResumeEmbedding, as the backend: the file's paused passages are embedded from now (embedLaterDone). */
   "KnowledgeService.ResumeEmbedding"(source: string): void {
     if (!source.trim()) throw new ApiError({ code: "invalid_input", message: "Say which file to index." });
-    for (const d of [...this.docs, ...Object.values(this.attached).flat()]) if (d.source === source) delete d.embed_paused;
+    let was = false;
+    for (const d of [...this.docs, ...Object.values(this.attached).flat()]) {
+      if (d.source !== source) continue;
+      was ||= !!d.embed_paused;
+      delete d.embed_paused;
+    }
+    // Every window is told, as the backend tells them.
+    if (was) this.emit("knowledge.embed_pause", { source, paused: false });
   }
   "KnowledgeService.Attached"(sid: string): KBDocument[] {
     return structuredClone(this.attached[sid] ?? []);
@@ -315,8 +324,13 @@ export class FakeKnowledge extends FakeChat {
   "KnowledgeService.ChooseFolder"(): string {
     return "/home/you/notes";
   }
+  /** Remove, as the backend: a paused file removed ends its pause, and the windows are told it was removed. */
   "KnowledgeService.Remove"(id: string): void {
+    const gone = this.docs.find((d) => d.id === id);
     this.docs = this.docs.filter((d) => d.id !== id);
+    if (gone?.embed_paused && !this.docs.some((d) => d.source === gone.source)) {
+      this.emit("knowledge.embed_pause", { source: gone.source, paused: false, removed: true });
+    }
   }
   "KnowledgeService.Search"(query: string, topK: number): SearchHit[] {
     const q = query.toLowerCase();

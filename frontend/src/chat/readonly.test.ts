@@ -75,6 +75,25 @@ describe("read-only mode", () => {
     expect(checks).toBe(1);
   });
 
+  // A reply that broke off (or stalled) while Ollama still took a
+  // connection (the backend asked: had nothing answered, the turn would
+  // say ollama_unreachable, as above) holds nothing, but the status is
+  // checked at once: while it says ready nothing else checks it.
+  it.each(["stream_dropped", "timeout"] as const)("checks the status at once when a reply breaks off with %s, without holding sending", async (code) => {
+    const fake = new FakeBackend({ settings: { language: "en" }, failWith: { code, message: "broke off" } });
+    await start({}, fake);
+    await vi.waitFor(() => expect(fake.calls.some((c) => c.method === "Status")).toBe(true));
+    const statuses = () => fake.calls.filter((c) => c.method === "Status").length;
+    const before = statuses();
+    fill("#composer-input", "hello");
+    key($("#composer-input"), "Enter");
+    await vi.waitFor(() => expect(document.querySelector("article[data-role='assistant'][data-status='error']")).not.toBeNull());
+    await vi.waitFor(() => expect(statuses()).toBe(before + 1), { timeout: 500 });
+    expect(document.querySelector("#composer-held")).toBeNull();
+    fill("#composer-input", "again");
+    expect(($("button.send") as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it("releases sending by itself once Ollama answers, keeping the draft", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const fake = withConversation({ reachable: false });

@@ -125,11 +125,21 @@ export class StatusStore {
    * list, a download). When Ollama did not answer, the status says so at
    * once and sending waits, where it said ready until a check came back:
    * a check of a host that does not answer takes up to its 5 s timeout.
-   * The check that follows corrects it if Ollama answers again.
+   * The check that follows corrects it if Ollama answers again. A reply
+   * that Ollama left partway (stopped, or its computer asleep) comes as
+   * ollama_unreachable too: the backend asks the host once more after a
+   * dropped or stalled reply. One that broke off (stream_dropped) or
+   * stalled (timeout) with the host still there holds nothing, but the
+   * status is checked at once: while it says ready nothing else checks
+   * it, and Ollama may be restarting or hung.
    */
   failed(err: ErrorInfo | null | undefined): void {
-    if (err?.code !== "ollama_unreachable") return;
-    if (this.status?.reachable) this.set({ ...this.status, reachable: false, error: { ...err, code: err.code } });
+    const code = err?.code;
+    if (code === "ollama_unreachable") {
+      if (this.status?.reachable) this.set({ ...this.status, reachable: false, error: { ...err!, code } });
+    } else if (code !== "stream_dropped" && code !== "timeout") {
+      return;
+    }
     if (!this.checking) void this.check();
   }
 

@@ -25,9 +25,14 @@ describe("StatusStore", () => {
 
   it.each([
     ["ollama_unreachable", "unreachable", 1],
-    ["timeout", null, 0],
+    // Broke off or stalled with Ollama still there: checked, not held.
+    ["stream_dropped", null, 1],
+    ["timeout", null, 1],
     ["model_no_tools", null, 0],
-  ] as const)("a request that failed with %s says Ollama is down at once: %s", async (code, problem, checks) => {
+    ["model_out_of_memory", null, 0],
+    ["invalid_input", null, 0],
+    ["internal", null, 0],
+  ] as const)("a request that failed with %s says Ollama is down at once: %s (checks: %s)", async (code, problem, checks) => {
     vi.useFakeTimers();
     const fake = new FakeBackend();
     const s = new StatusStore(settingsApi(fake));

@@ -121,9 +121,14 @@ func (k *KnowledgeService) AddToLibrary(sessionID, source string) (api.LibraryFi
 	k.app.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
 	// A file whose embedding the person stopped stays paused there
 	// (vector.Index.Relabel moves the pause), and says so.
+	// Other windows are told it is paused under its new name, so that
+	// their Knowledge screen lists it paused, with Resume.
 	left := k.app.library.pendingSources()[to]
-	return api.LibraryFile{Source: to, EmbedPending: left > 0, EmbedPaused: left > 0 && k.app.library.pausedSources()[to],
-		Pending: left, Chunks: chunks}, nil
+	paused := left > 0 && k.app.library.pausedSources()[to]
+	if paused {
+		k.app.library.tell(api.EmbedPauseChanged{Source: to, Paused: true})
+	}
+	return api.LibraryFile{Source: to, EmbedPending: left > 0, EmbedPaused: paused, Pending: left, Chunks: chunks}, nil
 }
 
 // RemoveAttached takes a file (source, as Attached lists it) out of a

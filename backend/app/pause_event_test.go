@@ -43,8 +43,9 @@ func TestPauseAndResumeAreTold(t *testing.T) {
 	}
 }
 
-// TestRemovedPausedFileIsTold: a paused file added to the library and
-// removed there ends its pause, and the windows are told it was removed.
+// TestRemovedPausedFileIsTold: a paused file added to the library is told
+// paused there, under its new name; removed there, its pause ends, and
+// the windows are told it was removed.
 func TestRemovedPausedFileIsTold(t *testing.T) {
 	h := attachWhileEmbeddingHangs(t)
 	events, k, sess, id := h.events, h.k, h.sess, h.id
@@ -59,6 +60,12 @@ func TestRemovedPausedFileIsTold(t *testing.T) {
 	lib, err := k.AddToLibrary(sess.ID, docs[0].Source)
 	if err != nil || !lib.EmbedPaused {
 		t.Fatalf("AddToLibrary = %+v, %v; want it paused there", lib, err)
+	}
+	// Paused under its new name: the other windows' Knowledge screens list it so.
+	if n := events.count(api.EventEmbedPause, func(p any) bool {
+		return p.(api.EmbedPauseChanged) == api.EmbedPauseChanged{Source: lib.Source, Paused: true}
+	}); n != 1 {
+		t.Errorf("added to the library paused, told %d times it is paused there; want once", n)
 	}
 	all, err := k.Documents()
 	if err != nil {

@@ -104,4 +104,19 @@ describe("knowledge screen, a document whose meaning is indexed in the backgroun
     fake.emit("transport.reconnected", null);
     await vi.waitFor(() => expect(meaning("d1")!.textContent!.trim()).toBe(words.en.done), { timeout: 5000 });
   });
+
+  it("lists a file paused in another window, or added to the library there paused, at once, paused; removed there, it goes", async () => {
+    const { fake } = await start();
+    click($$(".views button")[0]!);
+    await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull(), { timeout: 5000 });
+    const now = new Date().toISOString();
+    // As the backend's AddToLibrary of a paused file, in another window.
+    fake.docs.push({ id: "d1", title: "출장 규정", source: "/data/uploads/출장규정.md", kind: "markdown", size: 10, pages: 0, chunks: 40, pending: 30, embed_paused: true, created_at: now, updated_at: now });
+    fake.emit("knowledge.embed_pause", { source: "/data/uploads/출장규정.md", paused: true });
+    await vi.waitFor(() => expect(meaning("d1")?.dataset.meaning).toBe("paused"), { timeout: 5000 });
+    expect(meaning("d1")!.textContent!.replace(/\s+/g, " ").trim()).toBe(words.en.paused("30", "40"));
+    fake.docs = [];
+    fake.emit("knowledge.embed_pause", { source: "/data/uploads/출장규정.md", paused: false, removed: true });
+    await vi.waitFor(() => expect(document.querySelector("tr[data-doc='d1']")).toBeNull(), { timeout: 5000 });
+  });
 });

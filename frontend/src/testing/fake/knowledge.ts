@@ -297,6 +297,7 @@ export class FakeKnowledge extends FakeChat {
     const { embed_pending: pending, embed_paused: paused, pending: left, ...rest } = doc;
     const n = left ?? doc.chunks;
     this.docs.push({ ...rest, source: to, ...(pending ? { pending: n } : {}), ...(pending && paused ? { embed_paused: true } : {}) });
+    if (pending && paused) this.emit("knowledge.embed_pause", { source: to, paused: true });
     return { source: to, ...(pending ? { embed_pending: true } : {}), ...(pending && paused ? { embed_paused: true, pending: n, chunks: doc.chunks } : {}) };
   }
   /**

@@ -250,8 +250,7 @@ type ImportReport struct {
 	// of the document that has the content).
 	Duplicates []ImportFailure `json:"duplicates"`
 	// Ignored are files found in the folders that are not of a type
-	// Wayfinder imports (PDF, Word, PowerPoint, HWP, HWPX, OpenDocument, HTML,
-	// EPUB, Markdown, text, JSON, JSON Lines).
+	// Wayfinder imports (importer.Extensions).
 	Ignored []string `json:"ignored"`
 	// LeftOut are the entries found in the folders that were not read,
 	// each with why (Reason: the link_ codes, not_regular): a link out of

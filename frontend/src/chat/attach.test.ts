@@ -136,7 +136,7 @@ describe("files in chat", () => {
     await start({ settings: { language: "ko" } });
     setLang("ko");
     attach([new File(["MZ"], "setup.exe"), new File(["x".repeat(10)], "big.md")]);
-    await vi.waitFor(() => expect($("[data-testid='attachments'] .pending li[data-stage='failed']").textContent).toContain("setup.exe: 지원하지 않는 종류의 파일입니다. Wayfinder는 PDF, Word(.docx), PowerPoint(.pptx), Excel(.xlsx), 한글(.hwp, .hwpx), OpenDocument(.odt, .ods, .odp), RTF, 웹 페이지(HTML), EPUB 전자책, Markdown, 텍스트, JSON, JSON Lines 파일을 읽습니다."), { timeout: 5000 });
+    await vi.waitFor(() => expect($("[data-testid='attachments'] .pending li[data-stage='failed']").textContent).toContain("setup.exe: 지원하지 않는 종류의 파일입니다. Wayfinder는 PDF, Word(.docx), PowerPoint(.pptx), Excel(.xlsx), 한글(.hwp, .hwpx), OpenDocument(.odt, .ods, .odp), RTF, 웹 페이지(HTML), EPUB 전자책, 마크다운, 텍스트, CSV, JSON, JSON Lines 파일을 읽습니다."), { timeout: 5000 });
     expect($("[data-testid='attachments']").textContent).not.toContain("not supported");
   });
 
@@ -149,7 +149,7 @@ describe("files in chat", () => {
     // Each file has its own row while it is on its way.
     await vi.waitFor(() => expect($$("[data-testid='attachments'] .pending li").length).toBe(2), { timeout: 5000 });
     await vi.waitFor(() => expect($("[data-testid='attachments'] .files li").textContent).toContain("출장규정.md"), { timeout: 5000 });
-    await vi.waitFor(() => expect($("[data-testid='attachments'] .pending li[data-stage='failed']").textContent).toContain("setup.exe: This kind of file is not supported: Wayfinder reads PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx), Hancom (.hwp, .hwpx), OpenDocument (.odt, .ods, .odp), RTF, web pages (HTML), EPUB books, Markdown, text, JSON and JSON Lines files."), { timeout: 5000 });
+    await vi.waitFor(() => expect($("[data-testid='attachments'] .pending li[data-stage='failed']").textContent).toContain("setup.exe: This kind of file is not supported: Wayfinder reads PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx), Hancom (.hwp, .hwpx), OpenDocument (.odt, .ods, .odp), RTF, web pages (HTML), EPUB books, Markdown, text, CSV, JSON and JSON Lines files."), { timeout: 5000 });
     // (The file is listed once it is found by its words; its row goes when it is in.)
     await vi.waitFor(() => expect($$("[data-testid='attachments'] .pending li")).toHaveLength(1), { timeout: 5000 });
     expect(fake.calls.filter((c) => c.method === "Attach").map((c) => [c.args[0], c.args[1]])).toEqual([["s-1", "출장규정.md"], ["s-1", "setup.exe"]]);

@@ -126,7 +126,7 @@ describe("failureText", () => {
 
   // The importer's reasons the Korean window used to show in English.
   it.each([
-    [{ code: "unsupported" }, "This kind of file is not supported: Wayfinder reads PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx), Hancom (.hwp, .hwpx), OpenDocument (.odt, .ods, .odp), RTF, web pages (HTML), EPUB books, Markdown, text, JSON and JSON Lines files.", "지원하지 않는 종류의 파일입니다. Wayfinder는 PDF, Word(.docx), PowerPoint(.pptx), Excel(.xlsx), 한글(.hwp, .hwpx), OpenDocument(.odt, .ods, .odp), RTF, 웹 페이지(HTML), EPUB 전자책, Markdown, 텍스트, JSON, JSON Lines 파일을 읽습니다."],
+    [{ code: "unsupported" }, "This kind of file is not supported: Wayfinder reads PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx), Hancom (.hwp, .hwpx), OpenDocument (.odt, .ods, .odp), RTF, web pages (HTML), EPUB books, Markdown, text, CSV, JSON and JSON Lines files.", "지원하지 않는 종류의 파일입니다. Wayfinder는 PDF, Word(.docx), PowerPoint(.pptx), Excel(.xlsx), 한글(.hwp, .hwpx), OpenDocument(.odt, .ods, .odp), RTF, 웹 페이지(HTML), EPUB 전자책, 마크다운, 텍스트, CSV, JSON, JSON Lines 파일을 읽습니다."],
     [{ code: "empty" }, "This file has no text to read.", "이 파일에는 읽을 텍스트가 없습니다."],
     [{ code: "binary", line: 1 }, "This file holds binary data, not text (from line 1), so it was not imported.", "이 파일은 텍스트가 아니라 바이너리 데이터여서(1번째 줄부터) 가져오지 않았습니다."],
     [{ code: "encoding", line: 12 }, "This file has many characters Wayfinder cannot read (from line 12): save it as UTF-8, UTF-16 or EUC-KR text, then add it again.", "이 파일에는 Wayfinder가 읽을 수 없는 글자가 많습니다(12번째 줄부터). UTF-8, UTF-16 또는 EUC-KR 텍스트로 저장한 뒤 다시 추가하세요."],

@@ -127,6 +127,14 @@ func wholeFileProblem(err error) (whole *api.MCPProblem, isFile bool) {
 // cliText holds what only the command line says, in English and Korean
 // (cliLanguage chooses, as for `ask`'s progress lines).
 var cliText = map[string][2]string{
+	// The desktop window's native dialogs (shell.go), in the window's language.
+	"dialog.importFiles":  {"Import documents", "문서 가져오기"},
+	"dialog.documents":    {"Documents Wayfinder reads", "Wayfinder가 읽는 문서"},
+	"dialog.importFolder": {"Import a folder", "폴더 가져오기"},
+	"dialog.grantFolder":  {"Let Wayfinder read a folder", "Wayfinder가 읽을 폴더 고르기"},
+	"dialog.zim":          {"Choose an offline Wikipedia (ZIM file)", "오프라인 위키백과(ZIM 파일) 고르기"},
+	"dialog.zimFiles":     {"Kiwix ZIM files", "Kiwix ZIM 파일"},
+	"dialog.save":         {"Save", "저장"},
 	// What report adds to a failure: the label of its hint, and where the
 	// usage is after a command-line mistake.
 	"report.nextStep": {"next step:", "다음 단계:"},

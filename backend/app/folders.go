@@ -35,7 +35,7 @@ func (s *SettingsService) ChooseFolder() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return sh.OpenFolder("Let Wayfinder read a folder")
+	return sh.OpenFolder(s.app.dialogWords("dialog.grantFolder"))
 }
 
 // ChooseZIM opens the native file dialog to pick the ZIM file
@@ -45,7 +45,7 @@ func (s *SettingsService) ChooseZIM() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return sh.OpenZIM("Choose an offline Wikipedia (ZIM file)")
+	return sh.OpenZIM(s.app.dialogWords("dialog.zim"), s.app.dialogWords("dialog.zimFiles"))
 }
 
 func runFolders(ctx context.Context, g globals, args []string, s stdio) error {

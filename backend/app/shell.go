@@ -15,6 +15,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/chat"
 	"github.com/wayfinder-app/wayfinder/backend/fileperm"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 	"github.com/wayfinder-app/wayfinder/backend/workflow"
 )
@@ -23,9 +24,10 @@ import (
 // folders. Serve mode and the command line have none (nil), and the UI
 // offers browser equivalents there (downloads, file inputs).
 type Shell interface {
-	OpenFiles(title string) ([]string, error)
+	// OpenFiles shows the files patterns match ("*.hwp") under filterName.
+	OpenFiles(title, filterName string, patterns []string) ([]string, error)
 	OpenFolder(title string) (string, error)
-	OpenZIM(title string) (string, error)
+	OpenZIM(title, filterName string) (string, error)
 	SaveFile(title, defaultName string) (string, error)
 	OpenPath(path string) error
 }
@@ -60,7 +62,24 @@ func (k *KnowledgeService) ChooseFiles() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sh.OpenFiles("Import documents")
+	return sh.OpenFiles(k.app.dialogWords("dialog.importFiles"), k.app.dialogWords("dialog.documents"), documentPatterns())
+}
+
+// documentPatterns are the dialog's patterns for every kind the importer
+// reads, in both cases: GTK's patterns are case-sensitive, and a camera or
+// an old Windows program writes REPORT.PDF.
+func documentPatterns() []string {
+	var ps []string
+	for _, ext := range importer.Extensions() {
+		ps = append(ps, "*"+ext, "*"+strings.ToUpper(ext))
+	}
+	return ps
+}
+
+// dialogWords is a native dialog's words in the language the window
+// speaks (the setting, else the system's).
+func (a *App) dialogWords(key string) string {
+	return say(key, langIndex(cliLanguage(a.settings.Current().Language)))
 }
 
 // ChooseFolder opens the native folder dialog.
@@ -69,7 +88,7 @@ func (k *KnowledgeService) ChooseFolder() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return sh.OpenFolder("Import a folder")
+	return sh.OpenFolder(k.app.dialogWords("dialog.importFolder"))
 }
 
 // Upload imports a file given by content, for drag and drop and browsers,
@@ -156,7 +175,7 @@ func (s *SettingsService) SaveTextFile(defaultName, content string) (string, err
 	if err != nil {
 		return "", err
 	}
-	path, err := sh.SaveFile("Save", filepath.Base(defaultName))
+	path, err := sh.SaveFile(s.app.dialogWords("dialog.save"), filepath.Base(defaultName))
 	if err != nil || path == "" {
 		return "", err
 	}

@@ -106,7 +106,7 @@ type zimShell struct {
 	chosen, title string
 }
 
-func (z *zimShell) OpenZIM(title string) (string, error) { z.title = title; return z.chosen, nil }
+func (z *zimShell) OpenZIM(title, _ string) (string, error) { z.title = title; return z.chosen, nil }
 
 // The file dialog for the ZIM file exists in the desktop window only.
 func TestChooseZIM(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync/atomic"
 
 	"github.com/wailsapp/wails/v2"
@@ -49,11 +50,11 @@ type Window struct{ ctx context.Context }
 // Emit sends an event to the frontend.
 func (w Window) Emit(name string, payload any) { runtime.EventsEmit(w.ctx, name, payload) }
 
-var documentFilter = []runtime.FileFilter{{DisplayName: "Documents (PDF, Markdown, text, JSON)", Pattern: "*.pdf;*.md;*.markdown;*.txt;*.json;*.jsonl"}}
-
-// OpenFiles asks for documents to import.
-func (w Window) OpenFiles(title string) ([]string, error) {
-	return runtime.OpenMultipleFilesDialog(w.ctx, runtime.OpenDialogOptions{Title: title, Filters: documentFilter})
+// OpenFiles asks for documents to import, showing the files patterns
+// match ("*.hwp") under filterName.
+func (w Window) OpenFiles(title, filterName string, patterns []string) ([]string, error) {
+	return runtime.OpenMultipleFilesDialog(w.ctx, runtime.OpenDialogOptions{Title: title,
+		Filters: []runtime.FileFilter{{DisplayName: filterName, Pattern: strings.Join(patterns, ";")}}})
 }
 
 // OpenFolder asks for a folder.
@@ -61,10 +62,11 @@ func (w Window) OpenFolder(title string) (string, error) {
 	return runtime.OpenDirectoryDialog(w.ctx, runtime.OpenDialogOptions{Title: title})
 }
 
-// OpenZIM asks for a Kiwix ZIM file (an offline Wikipedia).
-func (w Window) OpenZIM(title string) (string, error) {
+// OpenZIM asks for a Kiwix ZIM file (an offline Wikipedia), shown under
+// filterName.
+func (w Window) OpenZIM(title, filterName string) (string, error) {
 	return runtime.OpenFileDialog(w.ctx, runtime.OpenDialogOptions{Title: title,
-		Filters: []runtime.FileFilter{{DisplayName: "Kiwix ZIM files", Pattern: "*.zim"}}})
+		Filters: []runtime.FileFilter{{DisplayName: filterName, Pattern: "*.zim;*.ZIM"}}})
 }
 
 // SaveFile asks where to save a Markdown file.

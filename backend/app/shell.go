@@ -28,7 +28,8 @@ type Shell interface {
 	OpenFiles(title, filterName string, patterns []string) ([]string, error)
 	OpenFolder(title string) (string, error)
 	OpenZIM(title, filterName string) (string, error)
-	SaveFile(title, defaultName string) (string, error)
+	// SaveFile shows the files of defaultName's extension under filterName.
+	SaveFile(title, defaultName, filterName string) (string, error)
 	OpenPath(path string) error
 }
 
@@ -175,7 +176,10 @@ func (s *SettingsService) SaveTextFile(defaultName, content string) (string, err
 	if err != nil {
 		return "", err
 	}
-	path, err := sh.SaveFile(s.app.dialogWords("dialog.save"), filepath.Base(defaultName))
+	name := filepath.Base(defaultName)
+	kind, _ := importer.KindOf(name) // markdown or json: the dialog shows files of that kind
+	lang := langIndex(cliLanguage(s.app.settings.Current().Language))
+	path, err := sh.SaveFile(say("dialog.save", lang), name, kindName(string(kind), lang))
 	if err != nil || path == "" {
 		return "", err
 	}

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -10,12 +12,17 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 )
 
-// filesShell is a desktop window that records what its file dialog was
-// asked to show.
+// filesShell is a desktop window that records what its file dialogs
+// were asked to show; its save dialog chooses saveTo.
 type filesShell struct {
 	Shell
-	title, filterName string
-	patterns          []string
+	title, filterName, defaultName, saveTo string
+	patterns                               []string
+}
+
+func (f *filesShell) SaveFile(title, defaultName, filterName string) (string, error) {
+	f.title, f.defaultName, f.filterName = title, defaultName, filterName
+	return f.saveTo, nil
 }
 
 func (f *filesShell) OpenFiles(title, filterName string, patterns []string) ([]string, error) {
@@ -53,6 +60,37 @@ func TestChooseFilesShowsEveryKind(t *testing.T) {
 						t.Errorf("the dialog hides %s files: patterns %v", p, sh.patterns)
 					}
 				}
+			}
+		})
+	}
+}
+
+// The save dialog shows the files of the kind saved, named in the window's
+// language: a conversation exported as JSON once showed only Markdown
+// files.
+func TestSaveTextFileNamesItsKind(t *testing.T) {
+	for _, tc := range []struct{ lang, name, title, filter string }{
+		{"en", "conversations.json", "Save", "JSON"},
+		{"ko", "../guide.md", "저장", "마크다운"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			a, _ := openTestApp(t, ollamatest.New(t), "llama3.2:3b")
+			cfg := a.settings.Current()
+			cfg.Language = tc.lang
+			if _, err := a.settings.Save(context.Background(), cfg); err != nil {
+				t.Fatal(err)
+			}
+			sh := &filesShell{saveTo: filepath.Join(t.TempDir(), "saved")}
+			a.AttachShell(sh)
+			path, err := (&SettingsService{a}).SaveTextFile(tc.name, "내용")
+			if err != nil || path != sh.saveTo {
+				t.Fatalf("saved to %q, %v", path, err)
+			}
+			if sh.title != tc.title || sh.filterName != tc.filter || sh.defaultName != filepath.Base(tc.name) {
+				t.Errorf("dialog %q, file %q, filter %q; want %q, %q, %q", sh.title, sh.defaultName, sh.filterName, tc.title, filepath.Base(tc.name), tc.filter)
+			}
+			if b, err := os.ReadFile(path); err != nil || string(b) != "내용" {
+				t.Errorf("file holds %q, %v", b, err)
 			}
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -69,11 +70,12 @@ func (w Window) OpenZIM(title, filterName string) (string, error) {
 		Filters: []runtime.FileFilter{{DisplayName: filterName, Pattern: "*.zim;*.ZIM"}}})
 }
 
-// SaveFile asks where to save a Markdown file.
-func (w Window) SaveFile(title, defaultName string) (string, error) {
+// SaveFile asks where to save a file, showing the files of defaultName's
+// extension under filterName.
+func (w Window) SaveFile(title, defaultName, filterName string) (string, error) {
 	return runtime.SaveFileDialog(w.ctx, runtime.SaveDialogOptions{
 		Title: title, DefaultFilename: defaultName,
-		Filters: []runtime.FileFilter{{DisplayName: "Markdown", Pattern: "*.md"}},
+		Filters: []runtime.FileFilter{{DisplayName: filterName, Pattern: "*" + filepath.Ext(defaultName)}},
 	})
 }
 

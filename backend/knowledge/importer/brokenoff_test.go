@@ -51,7 +51,8 @@ func breaksAt() []breaker {
 
 // TestBodyBreaksOff: a file whose body is one part (OpenDocument's
 // content.xml, Word's document.xml, an HWPX file of one section, a
-// workbook of one sheet, a book of one chapter) that
+// workbook of one sheet, a book of one chapter, a presentation of one
+// slide) that
 // breaks partway keeps the sheets, slides or paragraphs read whole before
 // the break, leaves out the one it broke in, and says where it broke
 // (*BrokenOff); one that breaks before any is read whole is damaged.
@@ -60,7 +61,7 @@ func TestBodyBreaksOff(t *testing.T) {
 	row := func(v string) string {
 		return `<table:table-row><table:table-cell office:value-type="string"><text:p>` + v + `</text:p></table:table-cell></table:table-row>`
 	}
-	slide := func(title string) string { return `<draw:page draw:name="p">` + frame("title", title) + `</draw:page>` }
+	page := func(title string) string { return `<draw:page draw:name="p">` + frame("title", title) + `</draw:page>` }
 	for _, tt := range []struct {
 		name, file, part string
 		data             func(first string) []byte // first: the first unit's text, where the mark may go
@@ -98,7 +99,7 @@ func TestBodyBreaksOff(t *testing.T) {
 			warn: BrokenOff{Unit: "sheet", Count: 1, Last: "수입"}},
 		{name: "OpenDocument presentation", file: "발표.odp", part: "content.xml",
 			data: func(first string) []byte {
-				return odpOf(t, slide(first)+slide("둘째 슬라이드")+`<draw:page draw:name="p">`+frame("title", "셋째 "+breakMark+"슬라이드")+`</draw:page>`+slide("넷째 슬라이드"))
+				return odpOf(t, page(first)+page("둘째 슬라이드")+`<draw:page draw:name="p">`+frame("title", "셋째 "+breakMark+"슬라이드")+`</draw:page>`+page("넷째 슬라이드"))
 			},
 			first: "첫 슬라이드", want: []string{"첫 슬라이드", "둘째 슬라이드"}, gone: []string{"셋째", "넷째"}, pages: []int{1, 2},
 			warn: BrokenOff{Unit: "slide", Count: 2}},
@@ -109,6 +110,15 @@ func TestBodyBreaksOff(t *testing.T) {
 			},
 			first: "항목", want: []string{"# 수입: 항목", "월급"}, gone: []string{"깨진", "뒤 행"},
 			warn: BrokenOff{Unit: "row", Count: 2, Last: "월급"}},
+		{name: "PowerPoint of one slide", file: "발표.pptx", part: "ppt/slides/slide1.xml", pages: []int{1},
+			data: func(first string) []byte {
+				one := slide(shape(`<p:ph type="title"/>`, ap(first)) + shape(`<p:ph idx="1"/>`, ap("첫 문단")+ap("둘째 문단")+ap("깨진 "+breakMark+"문단")) + shape("", ap("뒤 상자")))
+				return zipOf(t, part{"ppt/slides/slide1.xml", one},
+					part{"ppt/presentation.xml", `<p:presentation ` + slideNS + `><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`},
+					part{"ppt/_rels/presentation.xml.rels", `<Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/></Relationships>`})
+			},
+			first: "계획", want: []string{"# 계획", "첫 문단", "둘째 문단"}, gone: []string{"깨진", "뒤 상자"},
+			warn: BrokenOff{Unit: "paragraph", Count: 3, Last: "둘째 문단"}},
 		{name: "EPUB of one chapter", file: "책.epub", part: "OEBPS/text/c0 a.xhtml", lenient: true,
 			data: func(first string) []byte {
 				return epubOf(t, []string{`<h1>` + first + `</h1><p>첫 문단</p><p>둘째 문단</p><p>깨진 ` + breakMark + `문단</p><p>뒤 문단</p>`})

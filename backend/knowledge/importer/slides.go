@@ -67,7 +67,7 @@ func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink, wa
 	doc := Document{Title: baseName(filePath), Source: filePath, Kind: KindSlides, Unit: UnitSlide, Markdown: true, Pages: len(slides)}
 	budget := &xmlBudget{left: MaxOfficeXML}
 	lost, lostNotes := &MissingParts{Unit: "slide", Total: len(slides)}, &MissingParts{Unit: "speaker's notes"}
-	err = readSlideTexts(ctx, z, slides, budget, &doc, lost, lostNotes)
+	broke, err := readSlideTexts(ctx, z, slides, budget, &doc, lost, lostNotes)
 	budget.release()
 	if err != nil {
 		return err
@@ -77,6 +77,9 @@ func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink, wa
 	}
 	lost.report(warn)
 	lostNotes.report(warn)
+	if broke != nil {
+		warn.add(broke)
+	}
 	if !slices.ContainsFunc(doc.Parts, func(p chunk.Input) bool { return strings.TrimSpace(p.Text) != "" }) {
 		return ErrEmpty
 	}
@@ -87,7 +90,14 @@ func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink, wa
 // of all names it. A slide ("": its relationship is missing) or notes the
 // archive lacks, or whose XML does not parse, are left out whole and
 // counted in lost and lostNotes.
-func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget *xmlBudget, doc *Document, lost, lostNotes *MissingParts) error {
+//
+// A presentation of one slide whose slide breaks after some paragraphs
+// keeps them and says where it broke (broke): that slide is the whole
+// body, as a Word file's document.xml is, so it is read as a body of one
+// part is. In a presentation of several, the slide is one part among
+// others and is left out whole, as a workbook's broken sheet is: half a
+// slide among whole ones would be cited as if it were the slide.
+func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget *xmlBudget, doc *Document, lost, lostNotes *MissingParts) (broke *BrokenOff, err error) {
 	titled := false
 	notes := pptx
 	notes.shapeHeading = nil
@@ -102,11 +112,13 @@ func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget 
 		case errors.Is(err, errNoPart):
 			lost.missing(number)
 			continue
+		case unreadable(err) && len(slides) == 1 && w.paras > 0: // the one slide: what was read before the break is kept
+			broke = brokenOff("paragraph", w.paras, w.last, err)
 		case unreadable(err): // there, but its XML is damaged: left out as a missing slide is
 			lost.unreadable(number, err)
 			continue
 		case err != nil:
-			return err
+			return nil, err
 		}
 		if !titled && w.titled {
 			doc.Title, titled = w.doc.Title, true
@@ -117,16 +129,17 @@ func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget 
 			switch { // notes that cannot be read are left out, and said to be
 			case errors.Is(err, errNoPart):
 				lostNotes.missing(number)
-			case unreadable(err):
+			case unreadable(err): // left out whole: they are not the slide's body
+				said = ""
 				lostNotes.unreadable(number, err)
 			case err != nil:
-				return err
+				return nil, err
 			}
 			text += quoted(said)
 		}
 		doc.Parts = append(doc.Parts, chunk.Input{Page: i + 1, Text: text})
 	}
-	return nil
+	return broke, nil
 }
 
 // slideText reads the part name (a slide, or its notes) as Markdown; ""
@@ -142,13 +155,20 @@ func slideText(ctx context.Context, z *zip.Reader, name string, f *officeFormat,
 }
 
 // markdownOf reads d's elements with format f as Markdown; "" when they
-// hold no text. The writer tells whether a heading titled it.
+// hold no text. The writer tells whether a heading titled it. When the
+// part breaks (unreadable), what was read before the break comes with
+// the error, for a caller that keeps it (a presentation of one slide).
 func markdownOf(ctx context.Context, f *officeFormat, d *xml.Decoder) (string, *mdWriter, error) {
 	var c collector
 	w := &mdWriter{sink: &c, doc: Document{Markdown: true}}
 	err := w.body(ctx, f, d, nil, noNumbers{}, nil)
 	if err == nil {
 		err = w.end()
+	} else if unreadable(err) && w.paras > 0 {
+		if endErr := w.end(); endErr == nil && len(c.docs) > 0 && len(c.docs[0].Parts) > 0 {
+			return c.docs[0].Parts[0].Text, w, err
+		}
+		return "", w, err
 	}
 	if err != nil && !errors.Is(err, ErrEmpty) {
 		return "", w, err

@@ -513,6 +513,7 @@ func (w *textWriter) line(items []item, bars [][2]float64) (hyphen bool) {
 	}
 	marks := attachAccents(items)
 	track := tracking(items)
+	spaced := letterSpaced(items, bars)
 	lead := leadingMark(items)
 	var prev *item
 	var recent [4]*item // the last glyphs written, to drop copies of them
@@ -532,14 +533,14 @@ func (w *textWriter) line(items []item, bars [][2]float64) (hyphen bool) {
 			continue // an accent written with its letter
 		}
 		if it.space {
-			pendingSpace = wrote
+			pendingSpace = wrote && !spaced
 			continue
 		}
 		if copied(recent[:], *it) {
 			continue
 		}
 		sep := bars != nil && prev != nil && wrote && cellGap(*prev, *it) && overlapsAny([2]float64{prev.x1, it.x0}, bars)
-		if prev != nil && !pendingSpace && wrote {
+		if prev != nil && !pendingSpace && wrote && !spaced {
 			pendingSpace = i == lead || spaceBetween(*prev, *it, track)
 		}
 		if it.r != 0 {

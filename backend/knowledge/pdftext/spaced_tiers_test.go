@@ -1,0 +1,84 @@
+package pdftext
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/internal/progtest"
+)
+
+// spacedWant is what every producer's titles page must read: the titles
+// spaced out letter by letter as words, the lines of one-syllable words
+// with their spaces.
+var spacedWant = map[string][]string{
+	"html": {"신청서", "목차", "제출서류", "위임장", "그 집 앞", "이 책 좀 봐"},
+	"fodt": {"신청서", "위임장", "제출서류", "그 집 앞", "이 책 좀 봐"},
+	"tex":  {"이력서", "제출서류", "목차", "그 집 앞", "이 책 좀 봐"},
+}
+
+// TestSpacedTitles prints testdata/spaced's titles with Chromium (CSS
+// letter-spacing and spaces kept with white-space: pre), LibreOffice
+// (character spacing and typed spaces) and XeLaTeX (glue between
+// syllables, a box spread to a width), and reads every title back as
+// one word and every line of one-syllable words as written.
+func TestSpacedTitles(t *testing.T) {
+	dir := t.TempDir()
+	if d := os.Getenv("WAYFINDER_PDF_OUT"); d != "" {
+		dir = d // keep the files
+	}
+	for _, kind := range []string{"html", "fodt", "tex"} {
+		t.Run(kind, func(t *testing.T) {
+			src := filepath.Join("testdata", "spaced", "titles."+kind)
+			pdf := filepath.Join(dir, "titles-"+kind+".pdf")
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			switch kind {
+			case "html":
+				if err := printPDF(ctx, chromium(t), src, pdf); err != nil {
+					t.Fatal(err)
+				}
+			case "fodt":
+				out := filepath.Join(dir, "fodt")
+				if err := progtest.Convert(ctx, progtest.Soffice(t), out, "pdf", src); err != nil {
+					t.Fatal(err)
+				}
+				pdf = filepath.Join(out, "titles.pdf")
+			case "tex":
+				bin := progtest.Command(t, "WAYFINDER_XELATEX", "xelatex", "texlive-xetex, texlive-lang-korean and fonts-noto-cjk")
+				abs, err := filepath.Abs(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out := filepath.Join(dir, "tex")
+				if err := os.MkdirAll(out, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				cmd := exec.CommandContext(ctx, bin, "-interaction=nonstopmode", "-halt-on-error", "-output-directory", out, abs)
+				cmd.Dir = out
+				if b, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("xelatex: %v\n%s", err, b)
+				}
+				pdf = filepath.Join(out, "titles.pdf")
+			}
+			pages, err := newTestExtractor(t).ExtractFile(context.Background(), pdf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pages) != 1 {
+				t.Fatalf("%d pages, want 1", len(pages))
+			}
+			lines := strings.Split(nonEmptyLines(pages[0].Text), "\n")
+			for _, w := range spacedWant[kind] {
+				if !slices.Contains(lines, w) {
+					t.Errorf("no line %q:\n%s", w, pages[0].Text)
+				}
+			}
+		})
+	}
+}

@@ -168,21 +168,52 @@ func slabGutters(items []item, idx []int) [][2]float64 {
 	if gs := gutters(items, idx); len(gs) > 0 {
 		return gs
 	}
+	skip := spanning([][]band{bandsOf(pick(items, idx))})
+	if len(skip) == 0 {
+		return nil
+	}
+	return gutters(items, unskipped(items, idx, skip))
+}
+
+// pick returns the items at idx.
+func pick(items []item, idx []int) []item {
 	sub := make([]item, len(idx))
 	for j, i := range idx {
 		sub[j] = items[i]
 	}
-	skip := spanning([][]band{bandsOf(sub)})
-	if len(skip) == 0 {
-		return nil
-	}
+	return sub
+}
+
+// unskipped returns the indices among idx of the glyphs not in skip (by
+// their places in PDFium's order, as spanning returns them).
+func unskipped(items []item, idx []int, skip map[int]bool) []int {
 	var kept []int
 	for _, i := range idx {
 		if !skip[items[i].seq] {
 			kept = append(kept, i)
 		}
 	}
-	return gutters(items, kept)
+	return kept
+}
+
+// slabsIdx returns the glyphs of a run of slabs, slab by slab.
+func slabsIdx(run []slab) []int {
+	var all []int
+	for _, s := range run {
+		all = append(all, s.idx...)
+	}
+	return all
+}
+
+// countTrue counts the columns with text.
+func countTrue(cs []bool) int {
+	n := 0
+	for _, c := range cs {
+		if c {
+			n++
+		}
+	}
+	return n
 }
 
 // meet returns the white two lists of gutters share (sorted, as gutters
@@ -266,17 +297,10 @@ func gutterSpans(spans [][2]float64, hs []float64) [][2]float64 {
 // readOpenTable reads a run of slabs as a table when the evidence holds
 // (see above), marking its glyphs used and appending its rows' items.
 func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) []item {
-	var all []int
-	for _, s := range run {
-		all = append(all, s.idx...)
-	}
 	// Each slab's lines, close under and above its rules.
 	lines := make([][]band, len(run))
 	for k, s := range run {
-		sub := make([]item, len(s.idx))
-		for j, i := range s.idx {
-			sub[j] = items[i]
-		}
+		sub := pick(items, s.idx)
 		bands := bandsOf(sub)
 		if len(bands) == 0 {
 			return out
@@ -291,13 +315,7 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 	// white (a header cell spanning columns, a group's heading across
 	// the table) is read as before, not as the table's row.
 	skip := spanning(lines)
-	var kept []int
-	for _, i := range all {
-		if !skip[items[i].seq] {
-			kept = append(kept, i)
-		}
-	}
-	gs := gutters(items, kept)
+	gs := gutters(items, unskipped(items, slabsIdx(run), skip))
 	if len(skip) > 0 {
 		for k := range lines {
 			var bs []band
@@ -313,15 +331,7 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 	// pieces that covers a gutter the body leaves white: the header slab
 	// is read as before, the body as the table.
 	if len(run) > 1 {
-		var body []int
-		for _, s := range run[1:] {
-			for _, i := range s.idx {
-				if !skip[items[i].seq] {
-					body = append(body, i)
-				}
-			}
-		}
-		if bg := gutters(items, body); len(bg) > len(gs) {
+		if bg := gutters(items, unskipped(items, slabsIdx(run[1:]), skip)); len(bg) > len(gs) {
 			run, gs, lines = run[1:], bg, lines[1:]
 		}
 	}
@@ -351,13 +361,7 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 	}
 	full := 0 // rows with text in two columns or more, group headings aside
 	for _, r := range rows {
-		n := 0
-		for _, has := range r.cols {
-			if has {
-				n++
-			}
-		}
-		if n > 1 {
+		if countTrue(r.cols) > 1 {
 			full++
 		}
 	}
@@ -639,15 +643,6 @@ type openRow struct {
 // one-line cells are centred beside a wrapped one), and no table
 // otherwise.
 func splitRows(bands []band, e columnEdges) ([]openRow, bool) {
-	count := func(cs []bool) int {
-		n := 0
-		for _, c := range cs {
-			if c {
-				n++
-			}
-		}
-		return n
-	}
 	var rows []openRow
 	var prev []bool // the columns of the line above
 	multi := 0
@@ -657,7 +652,7 @@ func splitRows(bands []band, e columnEdges) ([]openRow, bool) {
 		for c := range lc {
 			cs[c] = lc[c].has
 		}
-		if count(cs) > 1 {
+		if countTrue(cs) > 1 {
 			multi++
 		}
 		n := len(rows)
@@ -668,7 +663,7 @@ func splitRows(bands []band, e columnEdges) ([]openRow, bool) {
 		// all as long), it continues the row as a cell's line does, under
 		// a line with text in its column, lacking one of the row's first
 		// line's columns.
-		if near && (e.continues(rows[n-1], lc) || count(cs) == 1 && !groupHeading(b, cs) && cellLine(prev, rows[n-1].lines[0], cs, e)) {
+		if near && (e.continues(rows[n-1], lc) || countTrue(cs) == 1 && !groupHeading(b, cs) && cellLine(prev, rows[n-1].lines[0], cs, e)) {
 			r := &rows[n-1]
 			r.lines = append(r.lines, b)
 			for c, has := range cs {
@@ -687,7 +682,7 @@ func splitRows(bands []band, e columnEdges) ([]openRow, bool) {
 	// more, and so is a slab of one line in the first column (an HTML
 	// row with a border under it).
 	for _, r := range rows {
-		if count(r.cols) > 1 || len(r.lines) == 1 && count(r.cols) == 1 && r.cols[0] && (len(bands) == 1 || multi >= minTableRows && groupHeading(r.lines[0], r.cols)) {
+		if countTrue(r.cols) > 1 || len(r.lines) == 1 && countTrue(r.cols) == 1 && r.cols[0] && (len(bands) == 1 || multi >= minTableRows && groupHeading(r.lines[0], r.cols)) {
 			continue
 		}
 		if multi != 1 {

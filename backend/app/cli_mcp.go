@@ -304,23 +304,13 @@ func firstLine(s string, n int) string {
 // told to close it and remove the server again, which revokeLeftGrants
 // then does.
 func revokeServerGrants(ctx context.Context, dir, name string, s stdio, lang int, logger *slog.Logger) error {
-	lock, err := lockDataDir(dir)
+	n, err := revokeGrants(ctx, dir, name, logger)
 	if errors.Is(err, errDataDirBusy) {
 		fmt.Fprintln(s.err, say("mcp.grantsStay", lang, "name", name))
 		return nil
 	}
 	if err != nil {
 		return err
-	}
-	defer lock.Unlock()
-	st, err := store.Open(ctx, dir, logger)
-	if err != nil {
-		return fmt.Errorf("open the data folder %s: %w", dir, err)
-	}
-	defer st.Close()
-	n, err := st.RevokeServer(ctx, name)
-	if err != nil {
-		return fmt.Errorf("%s was removed, but the grants of its tools were not taken back (run `wayfinder mcp remove %s` again): %w", name, name, err)
 	}
 	if n > 0 {
 		fmt.Fprintln(s.out, say("mcp.tookBack", lang, "grants", counted(n, lang, "grant")))
@@ -337,6 +327,13 @@ func revokeLeftGrants(ctx context.Context, dir, name string, logger *slog.Logger
 	if _, err := os.Stat(filepath.Join(dir, store.FileName)); err != nil {
 		return 0, err
 	}
+	return revokeGrants(ctx, dir, name, logger)
+}
+
+// revokeGrants takes back the grants of server name's tools with the data
+// folder locked, as the store is only the command line's to change while
+// no Wayfinder has it open (errDataDirBusy otherwise).
+func revokeGrants(ctx context.Context, dir, name string, logger *slog.Logger) (int, error) {
 	lock, err := lockDataDir(dir)
 	if err != nil {
 		return 0, err
@@ -347,5 +344,9 @@ func revokeLeftGrants(ctx context.Context, dir, name string, logger *slog.Logger
 		return 0, fmt.Errorf("open the data folder %s: %w", dir, err)
 	}
 	defer st.Close()
-	return st.RevokeServer(ctx, name)
+	n, err := st.RevokeServer(ctx, name)
+	if err != nil {
+		return 0, fmt.Errorf("%s was removed, but the grants of its tools were not taken back (run `wayfinder mcp remove %s` again): %w", name, name, err)
+	}
+	return n, nil
 }

@@ -42,7 +42,7 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	// What the model is doing goes to standard error as it happens (the
 	// window shows the same in the reply); the reply to standard output.
 	progress := newProgressPrinter(s.err, cliLanguage(a.settings.Current().Language))
-	lang := langIndex(cliLanguage(a.settings.Current().Language))
+	lang := a.lang()
 	t := asker{a: a, s: s, lang: lang, approve: *approve, approveTools: *approveTools, in: newLineReader(s.in), onText: progress.text, follow: chat.WithTrace(progress.event), printed: !*asJSON}
 	if !*asJSON {
 		t.onText = func(txt string) {
@@ -121,6 +121,10 @@ func cliLanguage(setting string) string {
 	}
 	return osLocale()
 }
+
+// lang is the index of the [2]string tables (langIndex) for the language
+// the person reads: Settings' choice, else the system's (cliLanguage).
+func (a *App) lang() int { return langIndex(cliLanguage(a.settings.Current().Language)) }
 
 // asker runs the turns of one `wayfinder ask`.
 type asker struct {
@@ -305,7 +309,7 @@ func openCLI(ctx context.Context, g globals, s stdio, reads bool) (*App, error) 
 	if a, err = openReadOnly(ctx, g, cliLogger(s, g.verbose)); err != nil {
 		return nil, err
 	}
-	fmt.Fprintln(s.err, say("cli.readOnly", langIndex(cliLanguage(a.settings.Current().Language))))
+	fmt.Fprintln(s.err, say("cli.readOnly", a.lang()))
 	return a, nil
 }
 

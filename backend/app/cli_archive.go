@@ -66,7 +66,7 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 		_, err := a.exportTo(ctx, ids, *format, *lang, s.out)
 		return err
 	}
-	li := langIndex(cliLanguage(a.settings.Current().Language))
+	li := a.lang()
 	if st, err := os.Stat(*outPath); err == nil && st.IsDir() {
 		return archiveFileError(errIsFolder, *outPath, true, li)
 	}
@@ -115,7 +115,7 @@ func runImport(ctx context.Context, g globals, args []string, s stdio) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(s.out, importSummary(res, langIndex(cliLanguage(a.settings.Current().Language))))
+	fmt.Fprintln(s.out, importSummary(res, a.lang()))
 	return nil
 }
 

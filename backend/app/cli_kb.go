@@ -53,7 +53,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		return err
 	}
 	defer a.Close()
-	lang := langIndex(cliLanguage(a.settings.Current().Language))
+	lang := a.lang()
 	switch sub {
 	case "import":
 		return kbImport(ctx, a, args, s)
@@ -144,7 +144,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 // sum, in the language the command speaks (cliLanguage): each file's
 // failure and warning as the window words it (reasonLine).
 func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
-	lang := langIndex(cliLanguage(a.settings.Current().Language))
+	lang := a.lang()
 	var notes embedNotes
 	rep := a.library.importPaths(ctx, store.NewID(), paths, func(p api.ImportProgress) {
 		at := fmt.Sprintf("[%d/%d] %s:", p.FileIndex, p.FilesTotal, shownPath(p.File))
@@ -380,7 +380,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	defer a.Close()
 	m := &MemoryService{a}
-	lang := langIndex(cliLanguage(a.settings.Current().Language))
+	lang := a.lang()
 	// edit and rm take the start of an id too.
 	pick := func(id string) (api.Memory, error) {
 		ms, err := m.List()

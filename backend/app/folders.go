@@ -74,7 +74,7 @@ func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	defer a.Close()
 	svc := &SettingsService{a}
-	lang := langIndex(cliLanguage(a.settings.Current().Language))
+	lang := a.lang()
 	switch sub {
 	case "add":
 		cur, err := svc.GrantFolder(args[0], *hidden, *secrets)

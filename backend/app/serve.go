@@ -39,7 +39,7 @@ func runServe(ctx context.Context, g globals, args []string, s stdio) error {
 		return err
 	}
 	a.events.attach(srv)
-	li := langIndex(cliLanguage(a.settings.Current().Language))
+	li := a.lang()
 	fmt.Fprintln(s.out, say("serve.running", li, "url", fmt.Sprintf("http://%s/?token=%s", ln.Addr(), srv.Token())))
 	fmt.Fprintln(s.out, say("serve.open", li))
 	return srv.Serve(ctx, ln)

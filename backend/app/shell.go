@@ -80,7 +80,7 @@ func documentPatterns() []string {
 // dialogWords is a native dialog's words in the language the window
 // speaks (the setting, else the system's).
 func (a *App) dialogWords(key string) string {
-	return say(key, langIndex(cliLanguage(a.settings.Current().Language)))
+	return say(key, a.lang())
 }
 
 // ChooseFolder opens the native folder dialog.
@@ -178,7 +178,7 @@ func (s *SettingsService) SaveTextFile(defaultName, content string) (string, err
 	}
 	name := filepath.Base(defaultName)
 	kind, _ := importer.KindOf(name) // markdown or json: the dialog shows files of that kind
-	lang := langIndex(cliLanguage(s.app.settings.Current().Language))
+	lang := s.app.lang()
 	path, err := sh.SaveFile(say("dialog.save", lang), name, kindName(string(kind), lang))
 	if err != nil || path == "" {
 		return "", err

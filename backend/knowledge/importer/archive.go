@@ -44,6 +44,24 @@ func openArchive(r io.Reader, warn *warnings) (*zip.Reader, error) {
 		}
 		return nil, fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
 	}
+	// A directory that gives a text part an offset where its local
+	// header is not (damage, or a tool that rewrote the file and not its
+	// directory) would lose the part: the parts are read from their own
+	// headers instead, as for a file cut short, when that finds any.
+	for _, f := range z.File {
+		if !salvageable(f.Name) {
+			continue
+		}
+		if _, err := f.DataOffset(); err != nil {
+			if sz, found, serr := salvage(ra, size); serr == nil {
+				warn.add(found)
+				return sz, nil
+			} else if !errors.Is(serr, ErrOfficeDamaged) {
+				return nil, serr // a limit
+			}
+			break
+		}
+	}
 	return z, nil
 }
 

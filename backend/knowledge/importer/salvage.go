@@ -7,6 +7,7 @@ import (
 	"compress/flate"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"path"
 	"strings"
@@ -68,39 +69,74 @@ func (c *inflateCounter) ReadByte() (byte, error) {
 	return b, err
 }
 
+// Signatures of a ZIP archive's records.
+const (
+	sigLocal      = 0x04034b50 // a part's local header
+	sigCentral    = 0x02014b50 // an entry of the directory
+	sigEnd        = 0x06054b50 // the end of the directory
+	sigDescriptor = 0x08074b50 // a data descriptor, after a part's data
+)
+
 // salvage is the archive rebuilt from the local headers of ra, or an
 // error when it holds none with text.
+//
+// Damage in the middle (a header overwritten, bytes lost or put in, a
+// part's compressed data garbled) does not end it: the next local header
+// is looked for, and the parts after it are read; the damaged part is
+// kept as far as it could be read, for the readers' rules on broken
+// parts, or is missing. What is looked through so counts in the budget of
+// what is inflated only to find a part's end, so a file of junk costs no
+// more than that in time.
 func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) {
 	var out bytes.Buffer
 	zw := zip.NewWriter(&out)
 	found := &ArchiveSalvaged{}
-	// left bounds the text kept, skipLeft what is inflated only to find
-	// where a part ends: a deflate bomb behind a local header costs no
+	// left bounds the text kept, skipLeft what is inflated or looked
+	// through only to find where a part ends or the next begins: a
+	// deflate bomb behind a local header, or a file of junk, costs no
 	// more than the budget, in memory or time.
 	left, skipLeft := int64(MaxOfficeXML), int64(4*MaxOfficeXML)
 	le := binary.LittleEndian
+	kept := map[string]bool{}
 	var h [30]byte
 	for off, entries := int64(0), 0; off+30 <= size; entries++ {
 		if entries >= maxOfficeEntries {
 			return nil, nil, &OfficeLimitError{What: "number of parts"}
 		}
-		if _, err := ra.ReadAt(h[:], off); err != nil || le.Uint32(h[:]) != 0x04034b50 {
-			break // the directory, or damage: what follows cannot be found
+		if _, err := ra.ReadAt(h[:], off); err != nil {
+			break
+		}
+		if sig := le.Uint32(h[:]); sig != sigLocal {
+			if sig == sigCentral || sig == sigEnd {
+				break // the directory: every part was read
+			}
+			next, err := nextHeader(ra, off+1, size, &skipLeft)
+			if err != nil {
+				return nil, nil, err
+			}
+			if next < 0 {
+				break
+			}
+			off = next
+			continue
 		}
 		flags, method := le.Uint16(h[6:]), le.Uint16(h[8:])
 		csize := int64(le.Uint32(h[18:]))
 		nameLen, extraLen := int64(le.Uint16(h[26:])), int64(le.Uint16(h[28:]))
 		nameBytes := make([]byte, nameLen)
 		if _, err := ra.ReadAt(nameBytes, off+30); err != nil {
-			break
+			off++ // a header damaged past the file's end: another is looked for
+			continue
 		}
 		name := entryName(string(nameBytes))
 		data := off + 30 + nameLen + extraLen
 		described := flags&8 != 0 // sizes in a descriptor after the data
-		keep := salvageable(name)
+		keep := salvageable(name) && !kept[name]
 		var text []byte
-		var used int64 // compressed bytes
-		cut := false
+		var used int64  // compressed bytes
+		cut := false    // the file ends in the part
+		broken := false // the part is damaged; what follows it is looked for
+		descLen := int64(0)
 		switch {
 		case method == zip.Store && !described:
 			used = csize
@@ -109,10 +145,24 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 			}
 			if keep {
 				if left -= used; left < 0 {
-					return nil, nil, &OfficeLimitError{What: "unpacked size (" + fmt.Sprint(MaxOfficeXML>>20) + " MB)"}
+					return nil, nil, unpackedLimit()
 				}
 				text = make([]byte, max(used, 0))
 				ra.ReadAt(text, data)
+			}
+		case method == zip.Store:
+			budget := &skipLeft
+			var b *bytes.Buffer
+			if keep {
+				b, budget = &bytes.Buffer{}, &left
+			}
+			n, d, ok, err := storedEnd(ra, data, size, budget, b)
+			if err != nil {
+				return nil, nil, err
+			}
+			used, descLen, cut = n, d, !ok && data+n >= size
+			if keep {
+				text = b.Bytes()
 			}
 		case !keep && !described && data+csize <= size:
 			used = csize // a picture: passed over by its size
@@ -127,22 +177,29 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 			}
 			n, err := io.Copy(sink, io.LimitReader(fr, *budget+1))
 			if *budget -= n; *budget < 0 {
-				return nil, nil, &OfficeLimitError{What: "unpacked size (" + fmt.Sprint(MaxOfficeXML>>20) + " MB)"}
+				return nil, nil, unpackedLimit()
 			}
-			text, used, cut = b.Bytes(), cr.n, err != nil
-			if !described && !cut {
+			text, used = b.Bytes(), cr.n
+			switch {
+			case err == nil && !described:
 				used = csize
+			case err == nil:
+			case data+cr.n >= size: // it ran to the end of the file: cut there
+				cut = true
+			default: // its data is damaged: what it held to there is kept
+				broken = true
 			}
 		default:
-			cut = true // stored with a descriptor, or another method: its end cannot be found
+			broken = true // another method: its end cannot be found
 		}
-		if keep && (len(text) > 0 || !cut) {
+		if keep && (len(text) > 0 || !cut && !broken) {
 			w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
 			if err != nil {
 				return nil, nil, err
 			}
 			w.Write(text)
 			found.Parts++
+			kept[name] = true
 			if cut {
 				found.Cut = name
 			}
@@ -150,10 +207,14 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 		if cut {
 			break
 		}
-		off = data + used
-		if described { // the descriptor: an optional signature, the checksum and both sizes
+		if broken {
+			off++ // the next header is looked for past this one's signature
+			continue
+		}
+		off = data + used + descLen
+		if described && method != zip.Store { // the descriptor: an optional signature, the checksum and both sizes
 			var sig [4]byte
-			if _, err := ra.ReadAt(sig[:], off); err == nil && le.Uint32(sig[:]) == 0x08074b50 {
+			if _, err := ra.ReadAt(sig[:], off); err == nil && le.Uint32(sig[:]) == sigDescriptor {
 				off += 4
 			}
 			off += 12
@@ -170,4 +231,96 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 		return nil, nil, fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
 	}
 	return z, found, nil
+}
+
+// scanBlock is how much of the file is looked through at a time for a
+// record's signature.
+const scanBlock = 64 << 10
+
+// nextHeader is the offset of the next local header at or after from
+// (-1: none before the end), looking through no more than budget allows
+// (what it looks through is taken from it; past it, the limit).
+func nextHeader(ra io.ReaderAt, from, size int64, budget *int64) (int64, error) {
+	buf := make([]byte, scanBlock+3)
+	sig := binary.LittleEndian.AppendUint32(nil, sigLocal)
+	for at := from; at+4 <= size; at += scanBlock {
+		n, _ := ra.ReadAt(buf[:min(int64(len(buf)), size-at)], at)
+		if i := bytes.Index(buf[:n], sig); i >= 0 {
+			*budget -= int64(i)
+			return at + int64(i), nil
+		}
+		if *budget -= scanBlock; *budget < 0 {
+			return 0, unpackedLimit()
+		}
+	}
+	return -1, nil
+}
+
+// storedEnd finds where the data of a part stored uncompressed ends when
+// its local header gives no size (flag 8): at the data descriptor after
+// it whose sizes are the bytes since data (with its signature; or
+// without, its checksum theirs too). It says how many bytes of data
+// there are, the descriptor's length, and whether one was found; without
+// one the data ends at the next local header or directory entry, or the
+// end of the file. The data looked through is written to keep when not
+// nil, and counts in budget; past it, the limit.
+func storedEnd(ra io.ReaderAt, data, size int64, budget *int64, keep *bytes.Buffer) (n, desc int64, ok bool, err error) {
+	le := binary.LittleEndian
+	buf := make([]byte, scanBlock+16)
+	var crc uint32
+	header := int64(-1) // the first local header or directory entry in the data
+	for at := data; at < size; {
+		m, _ := ra.ReadAt(buf[:min(int64(len(buf)), size-at)], at)
+		b := buf[:m]
+		end := min(m, scanBlock)
+		for i := range end {
+			sz := uint32(at + int64(i) - data)
+			if i+16 <= m && le.Uint32(b[i:]) == sigDescriptor && le.Uint32(b[i+8:]) == sz && le.Uint32(b[i+12:]) == sz {
+				return stored(keep, b[:i], at-data+int64(i), 16, budget)
+			}
+			if i+12 <= m && le.Uint32(b[i+4:]) == sz && le.Uint32(b[i+8:]) == sz && crc32.Update(crc, crc32.IEEETable, b[:i]) == le.Uint32(b[i:]) {
+				return stored(keep, b[:i], at-data+int64(i), 12, budget)
+			}
+			if header < 0 && i+4 <= m && (le.Uint32(b[i:]) == sigLocal || le.Uint32(b[i:]) == sigCentral) {
+				header = at + int64(i)
+			}
+		}
+		if *budget < int64(end) {
+			if header >= 0 {
+				break
+			}
+			return 0, 0, false, unpackedLimit()
+		}
+		*budget -= int64(end)
+		crc = crc32.Update(crc, crc32.IEEETable, b[:end])
+		if keep != nil {
+			keep.Write(b[:end])
+		}
+		at += int64(end)
+	}
+	if header < 0 {
+		return size - data, 0, false, nil // the file ends in it
+	}
+	if keep != nil {
+		keep.Truncate(int(min(header-data, int64(keep.Len()))))
+	}
+	return header - data, 0, false, nil
+}
+
+// stored ends storedEnd at a descriptor: the last of the data, head, is
+// kept and counted.
+func stored(keep *bytes.Buffer, head []byte, n, desc int64, budget *int64) (int64, int64, bool, error) {
+	if *budget -= int64(len(head)); *budget < 0 {
+		return 0, 0, false, unpackedLimit()
+	}
+	if keep != nil {
+		keep.Write(head)
+	}
+	return n, desc, true, nil
+}
+
+// unpackedLimit is the error of an archive whose parts unpack, or whose
+// damage must be looked through, past the budget.
+func unpackedLimit() error {
+	return &OfficeLimitError{What: "unpacked size (" + fmt.Sprint(MaxOfficeXML>>20) + " MB)"}
 }

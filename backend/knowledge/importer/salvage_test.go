@@ -1,9 +1,12 @@
 package importer
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,20 +54,43 @@ func TestCutShortArchives(t *testing.T) {
 			}
 		})
 	}
-	t.Run("Word, cut inside its body", func(t *testing.T) {
-		data := docxOf(t, paras.String(), "")
-		var col collector
-		warns, err := Importer{}.Read(context.Background(), "문서.docx", bytes.NewReader(data[:len(data)*2/3]), &col)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var as *ArchiveSalvaged
-		var bo *BrokenOff
-		if len(warns) != 2 || !errors.As(warns[0], &as) || as.Cut != "word/document.xml" || !errors.As(warns[1], &bo) || bo.Count < 10 {
-			t.Fatalf("warnings %v, want the archive read from its parts, the body up to the cut", warns)
-		}
-		checkParts(t, col.docs[0], []string{"문단이 여기 있다"}, nil, nil)
-	})
+	var odt, epub, hwpx strings.Builder
+	for range 2000 {
+		odt.WriteString("<text:p>문단이 여기 있다</text:p>")
+		epub.WriteString("<p>문단이 여기 있다</p>")
+		hwpx.WriteString(hp("0", "<hp:t>문단이 여기 있다</hp:t>"))
+	}
+	for _, tt := range []struct {
+		name, file, body string
+		data             []byte
+		// lost: the cut took the index too (a book's package document
+		// follows its chapters), and a web page is read to the cut
+		// without breaking; the book is read from the archive.
+		lost bool
+	}{
+		{"Word", "문서.docx", "word/document.xml", docxOf(t, paras.String(), ""), false},
+		{"OpenDocument text", "문서.odt", "content.xml", odtOf(t, odt.String()), false},
+		{"EPUB of one chapter", "책.epub", "OEBPS/text/c0 a.xhtml", epubOf(t, []string{epub.String()}), true},
+		{"HWPX of one section", "문서.hwpx", "Contents/section0.xml", hwpxOf(t, hwpx.String()), false},
+	} {
+		t.Run(tt.name+", cut inside its body", func(t *testing.T) {
+			// The cut falls two thirds into the body's data.
+			at := bytes.Index(tt.data, []byte(tt.body)) + len(tt.body)
+			end := at + bytes.Index(tt.data[at:], []byte("PK"))
+			var col collector
+			warns, err := Importer{}.Read(context.Background(), tt.file, bytes.NewReader(tt.data[:at+(end-at)*2/3]), &col)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var as *ArchiveSalvaged
+			var bo *BrokenOff
+			var il *IndexLost
+			if len(warns) != 2 || !errors.As(warns[0], &as) || as.Cut != tt.body || !tt.lost && (!errors.As(warns[1], &bo) || bo.Count < 10) || tt.lost && !errors.As(warns[1], &il) {
+				t.Fatalf("warnings %v, want the archive read from its parts, the body up to the cut", warns)
+			}
+			checkParts(t, col.docs[0], []string{"문단이 여기 있다"}, nil, nil)
+		})
+	}
 }
 
 // TestCutShortArchiveBomb: a part read from its own header is held to
@@ -75,5 +101,150 @@ func TestCutShortArchiveBomb(t *testing.T) {
 	_, err := Importer{}.Import(context.Background(), "폭탄.docx", data[:bytes.Index(data, []byte("PK\x01\x02"))])
 	if le := (*OfficeLimitError)(nil); !errors.As(err, &le) {
 		t.Fatalf("err %v, want the limit", err)
+	}
+}
+
+// storedZip is an archive of parts stored uncompressed, each with its
+// sizes only in a data descriptor after its data (flag 8), as Go's and
+// some phones' ZIP writers store them.
+func storedZip(t testing.TB, parts ...part) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	for _, p := range parts {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: p.name, Method: zip.Store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(p.body))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data := b.Bytes()
+	if binary.LittleEndian.Uint16(data[6:])&8 == 0 {
+		t.Fatal("the writer gave the stored part its sizes in its header")
+	}
+	return data
+}
+
+// TestSalvageStoredWithDescriptor: a part stored uncompressed whose local
+// header gives no size (its sizes in a descriptor after it) is read to
+// the descriptor that ends it, and a picture so stored is passed over;
+// cut inside such a part, it is read up to the cut. Before, salvage gave
+// up at the first such part, and the file was refused as damaged.
+func TestSalvageStoredWithDescriptor(t *testing.T) {
+	var paras strings.Builder
+	for range 2000 {
+		paras.WriteString(p("", "문단이 여기 있다"))
+	}
+	picture := string(bytes.Repeat([]byte("PK\x07\x08\x00\x01\x02"), 3000)) // a descriptor's signature, sizes that do not match
+	data := storedZip(t, part{"word/media/image1.png", picture},
+		part{"word/document.xml", `<w:document ` + wordNS + `><w:body>` + p("Heading1", "규정") + paras.String() + `</w:body></w:document>`},
+		part{"docProps/core.xml", `<cp:coreProperties/>`})
+	dir := bytes.Index(data, []byte("PK\x01\x02"))
+	var col collector
+	warns, err := Importer{}.Read(context.Background(), "문서.docx", bytes.NewReader(data[:dir]), &col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkParts(t, col.docs[0], []string{"# 규정", "문단이 여기 있다"}, []string{"PK"}, nil)
+	var as *ArchiveSalvaged
+	if len(warns) != 1 || !errors.As(warns[0], &as) || as.Cut != "" || as.Parts != 2 {
+		t.Fatalf("warnings %v, want one that 2 parts were read from what remains", warns)
+	}
+	if n := strings.Count(col.docs[0].Parts[0].Text, "문단이 여기 있다"); n != 2000 {
+		t.Errorf("%d paragraphs, want 2000", n)
+	}
+	col = collector{}
+	warns, err = Importer{}.Read(context.Background(), "문서.docx", bytes.NewReader(data[:dir*2/3]), &col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bo *BrokenOff
+	if len(warns) != 2 || !errors.As(warns[0], &as) || as.Cut != "word/document.xml" || !errors.As(warns[1], &bo) || bo.Count < 10 {
+		t.Fatalf("cut inside the stored body: warnings %v, want the archive read from its parts, the body up to the cut", warns)
+	}
+}
+
+// TestSalvagePastDamage: an archive cut short (its directory gone) that
+// is also damaged in its middle (a local header overwritten, bytes lost
+// or put in, a part's compressed data garbled) is read past the damage:
+// the next local header is looked for, and the parts after it are read,
+// the damaged one left out and named as a missing part is. Before,
+// salvage stopped at the damage, and a presentation lost every slide
+// after it and the list of its slides.
+func TestSalvagePastDamage(t *testing.T) {
+	data := deck(t, "", []string{"첫 슬라이드", "둘째 슬라이드", "셋째 슬라이드"})
+	data = data[:bytes.Index(data, []byte("PK\x01\x02"))]
+	at := bytes.Index(data, []byte("ppt/slides/slide2.xml")) - 30 // slide 2's local header
+	next := bytes.Index(data, []byte("ppt/slides/slide3.xml")) - 30
+	for _, tt := range []struct {
+		name   string
+		damage func([]byte) []byte
+		want   []string
+		pages  []int
+	}{
+		{"a local header overwritten", func(d []byte) []byte {
+			copy(d[at:], bytes.Repeat([]byte{0xAA}, 30))
+			return d
+		}, []string{"첫 슬라이드", "셋째 슬라이드"}, []int{1, 3}},
+		{"bytes lost from a header into its data", func(d []byte) []byte {
+			return append(d[:at+10:at+10], d[at+40:]...)
+		}, []string{"첫 슬라이드", "셋째 슬라이드"}, []int{1, 3}},
+		{"compressed data garbled", func(d []byte) []byte {
+			for i := at + 30 + len("ppt/slides/slide2.xml") + 4; i < next-20; i++ {
+				d[i] ^= 0x5A
+			}
+			return d
+		}, []string{"첫 슬라이드", "셋째 슬라이드"}, []int{1, 3}},
+		{"junk between two parts", func(d []byte) []byte {
+			return slices.Concat(d[:at], bytes.Repeat([]byte("쓰레기 PK"), 5000), d[at:])
+		}, []string{"첫 슬라이드", "둘째 슬라이드", "셋째 슬라이드"}, []int{1, 2, 3}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var col collector
+			warns, err := Importer{}.Read(context.Background(), "발표.pptx", bytes.NewReader(tt.damage(bytes.Clone(data))), &col)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkParts(t, col.docs[0], tt.want, nil, tt.pages)
+			var as *ArchiveSalvaged
+			if len(warns) == 0 || !errors.As(warns[0], &as) || as.Cut != "" {
+				t.Errorf("warnings %v, want the archive read from its parts", warns)
+			}
+		})
+	}
+}
+
+// TestDirectoryLiesAboutOffsets: an archive whose directory is there but
+// gives a part an offset where its local header is not (a tool that
+// rewrote the file, or damage) reads the part from its own header, as a
+// file cut short does, with the same warning. Before, the part was
+// missing, and a Word file whose body it was refused as damaged.
+func TestDirectoryLiesAboutOffsets(t *testing.T) {
+	data := docxOf(t, p("Heading1", "규정")+p("", "본문"), "")
+	dir := bytes.Index(data, []byte("PK\x01\x02"))
+	for i := dir; i >= 0 && i < len(data); {
+		n := int(binary.LittleEndian.Uint16(data[i+28:]))
+		if string(data[i+46:i+46+n]) == "word/document.xml" {
+			off := binary.LittleEndian.Uint32(data[i+42:])
+			binary.LittleEndian.PutUint32(data[i+42:], off+7)
+		}
+		next := bytes.Index(data[i+4:], []byte("PK\x01\x02"))
+		if next < 0 {
+			break
+		}
+		i += 4 + next
+	}
+	var col collector
+	warns, err := Importer{}.Read(context.Background(), "문서.docx", bytes.NewReader(data), &col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkParts(t, col.docs[0], []string{"# 규정", "본문"}, nil, nil)
+	var as *ArchiveSalvaged
+	if len(warns) != 1 || !errors.As(warns[0], &as) {
+		t.Errorf("warnings %v, want one that the archive was read from its parts", warns)
 	}
 }

@@ -219,16 +219,24 @@ type sectionCut struct {
 // a hole around it (no line within 1.2 of its pitches above or below, as
 // two columns of prose always have beside a line, even at a paragraph
 // gap) whose edges line up with the line's own side: both
-// columns end above it, the other one at most two pitches higher than the
-// line's own (balanced columns end a line apart) or any way lower (the
-// line's column ended first: WeasyPrint balances columns by whole
-// paragraphs, and the left one may end three lines short), and start
+// columns end above it, the other one at most maxLonger pitches higher
+// than the line's own (balanced columns end a line apart; a paragraph a
+// producer does not split leaves the left column lines longer) or any way
+// lower (the line's column ended first: WeasyPrint balances columns by
+// whole paragraphs, and the left one may end three lines short), and start
 // again below it (within one), with lines of prose a column wide. A heading in one column beside a figure in the other has
 // the hole, but the figure's edges rarely line up with both; a figure's
 // labels and a subheading beside a paragraph gap fail the widths and the
 // gaps. A heading set larger than the lines below it may sit close above
 // them (LibreOffice's headings keep a small space below) when both columns
 // start again on one line under it.
+// maxLonger is how many line pitches a heading's own column may run on
+// below the other column's end and the heading still part two sections:
+// a paragraph left whole. Further, the white beside the column's tail is
+// more likely a figure in the other column, beside a subheading whose
+// text below happens to start level with the other column's.
+const maxLonger = 5.5
+
 func sectionBreaks(sp *splitter, bands []band, g gutter) []bool {
 	n := g.to - g.from
 	breaks := make([]bool, n)
@@ -308,7 +316,7 @@ func sectionBreaks(sp *splitter, bands []band, g gutter) []bool {
 		headingAbove := size[j][s] >= 1.1*size[ns][s] && math.Abs(base[no][o]-base[ns][s]) <= 0.25*pitch[s]
 		if wide[ns][s] && wide[no][o] && (apartBelow || headingAbove) &&
 			base[ps][s]-base[i][s] > 1.6*pitch[s] && base[po][o]-base[i][s] > 1.2*pitch[o] &&
-			base[po][o]-base[ps][s] <= 2*pitch[s] && math.Abs(base[no][o]-base[ns][s]) <= pitch[s] {
+			base[po][o]-base[ps][s] <= maxLonger*pitch[s] && math.Abs(base[no][o]-base[ns][s]) <= pitch[s] {
 			for k := i; k <= j; k++ {
 				breaks[k] = true
 			}

@@ -63,6 +63,54 @@ func TestPageTextSectionAfterShortColumn(t *testing.T) {
 	}
 }
 
+// TestPageTextSectionAfterLongColumn: the mirror of the above, where the
+// first section's left column ends lines below its right one (a long
+// paragraph that a producer does not split, or a column set by hand): the
+// heading under the left column is a section break, the second section
+// read after both of the first's columns, up to five lines' difference.
+// Further apart, the white beside the left column's tail is more likely
+// a figure in the right column beside a subheading, and the heading stays
+// in its column.
+func TestPageTextSectionAfterLongColumn(t *testing.T) {
+	title := "제목은 두 단에 걸쳐 있습니다 아주 길게 씁니다 정말 길게"
+	right := []string{"오른쪽 단의 첫째 줄입니다 여기", "오른쪽 단의 둘째 줄입니다.", "끝입니다."}
+	below := []string{"아래 왼쪽 단의 첫째 줄입니", "아래 왼쪽 단의 둘째 줄입니", "아래 왼쪽 단의 셋째 줄입니", "아래 오른쪽 단의 첫째 줄입", "아래 오른쪽 단의 둘째 줄입", "아래 오른쪽 단의 셋째 줄입"}
+	line := func(gs []glyph, s string, x, y float64) []glyph {
+		return append(append(gs, brk()), glyphLine(s, x, y, nil)...)
+	}
+	for _, tt := range []struct {
+		longer int // lines the left column runs on below the right one
+		broken bool
+	}{{3, true}, {5, true}, {8, false}} {
+		t.Run(fmt.Sprint(tt.longer), func(t *testing.T) {
+			var left []string
+			for i := range len(right) + tt.longer {
+				left = append(left, fmt.Sprintf("왼쪽 단의 %d번째 줄입니다 여기에", i+1))
+			}
+			left[len(left)-1] = "끝입니다."
+			gs := glyphLine(title, 72, 760, nil)
+			y := 730.0
+			for i, l := range left {
+				gs = line(gs, l, 72, y-14*float64(i))
+			}
+			for i, r := range right {
+				gs = line(gs, r, 332, y-14*float64(i))
+			}
+			bottom := y - 14*float64(len(left)-1)
+			gs = line(gs, "제2절 학적", 72, bottom-36)
+			for i := range 3 {
+				gs = line(gs, below[i], 72, bottom-72-14*float64(i))
+				gs = line(gs, below[3+i], 332, bottom-72-14*float64(i))
+			}
+			want := append(append(append(append([]string{title}, left...), right...), "제2절 학적"), below...)
+			got := nonEmptyLines(pageText(gs))
+			if broken := got == strings.Join(want, "\n"); broken != tt.broken {
+				t.Errorf("section break %v, want %v:\n%s", broken, tt.broken, got)
+			}
+		})
+	}
+}
+
 // TestPageTextMarkInTextSize: a note's mark in the text's own size,
 // raised by half its height right after the full stop it follows
 // (wkhtmltopdf's <sup>), stays on its line; it overlapped its line by
@@ -276,3 +324,32 @@ func TestHTMLProducers(t *testing.T) {
 // broke: between two syllables and between a syllable and a Latin letter,
 // a digit or ASCII punctuation.
 func brokenKorean(s string) string { return unspaced(joinHangul(s)) }
+
+// TestSectionAfterLongColumn prints testdata/chromium/longleft.html with
+// Chromium: a section whose left column ends five lines below its right
+// one (column-fill: auto), then a heading and a section in two balanced
+// columns. The heading is read after both of the first section's
+// columns, the second section after it; it was read inside the left
+// column, before the first section's right column.
+func TestSectionAfterLongColumn(t *testing.T) {
+	pdf := filepath.Join(t.TempDir(), "longleft.pdf")
+	if err := printPDF(context.Background(), chromium(t), filepath.Join("testdata", "chromium", "longleft.html"), pdf); err != nil {
+		t.Fatal(err)
+	}
+	pages, err := newTestExtractor(t).ExtractFile(context.Background(), pdf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) != 1 {
+		t.Fatalf("%d pages, want 1", len(pages))
+	}
+	text := pages[0].Text
+	at := -1
+	for _, s := range []string{"학사 운영 안내", "첫째 절의 첫 문단", "둘째 문단입니다.", "셋째 문단입니다.", "교양 과목은", "정한 학점 이상을 들어야 합니다.", "제2절 학적", "둘째 절의 왼쪽 단", "둘째 절의 오른쪽 단"} {
+		i := strings.Index(text, s)
+		if i <= at {
+			t.Fatalf("%q is not where it should be, after the one before:\n%s", s, text)
+		}
+		at = i
+	}
+}

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { flushSync } from "svelte";
-import { $, $$, cleanup, click, fakeReaderLayout, fill, start } from "../testing/ui";
+import { $, $$, cleanup, click, fakeReaderLayout, fill, openKnowledge, pickDocuments, searchKnowledge, start } from "../testing/ui";
 import { progressOf, formatBytes, baseName } from "./progress";
 import { toBase64 } from "../api/knowledge";
 import { setLang } from "../i18n/i18n.svelte";
@@ -30,28 +29,22 @@ function fakeLayout(height: number, mark: number): void {
 async function findLeave(fake: Awaited<ReturnType<typeof start>>["fake"], title: string): Promise<void> {
   fake.docs.push({ id: "d1", title, source: "/data/uploads/leave.md", kind: "markdown", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });
   click($$(".views button")[0]!);
-  click("#kb-tab-search");
-  fill("#kb-search", "휴가 15일");
-  $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
-  flushSync();
+  searchKnowledge("휴가 15일");
   await vi.waitFor(() => expect($$(".hit")).toHaveLength(1));
 }
 
-async function openKnowledge(opts = {}) {
+/** startKnowledge starts the App and shows its Knowledge screen. */
+async function startKnowledge(opts = {}) {
   const ctx = await start(opts);
-  click($$(".views button")[0]!);
-  await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull());
+  await openKnowledge();
   return ctx;
 }
 
 describe("knowledge screen", () => {
   it("uploads a picked file with a progress bar and lists it", async () => {
-    const { fake } = await openKnowledge();
+    const { fake } = await startKnowledge();
     await vi.waitFor(() => expect($(".kb").textContent).toContain("No documents yet"));
-    const input = $("#kb-file-input") as HTMLInputElement;
-    const file = new File([new Uint8Array([37, 80, 68, 70])], "휴가 규정.pdf", { type: "application/pdf" });
-    Object.defineProperty(input, "files", { value: [file], configurable: true });
-    input.dispatchEvent(new Event("change", { bubbles: true }));
+    pickDocuments([new File([new Uint8Array([37, 80, 68, 70])], "휴가 규정.pdf", { type: "application/pdf" })]);
     await vi.waitFor(() => expect(document.querySelector("table.docs tr[data-doc]")).not.toBeNull());
     expect(fake.calls.find((c) => c.method === "Upload")?.args).toEqual(["휴가 규정.pdf", "JVBERg=="]);
     expect($(".progress [role=progressbar]").getAttribute("aria-valuenow")).toBe("100");
@@ -60,15 +53,12 @@ describe("knowledge screen", () => {
   });
 
   it("tells an upload the library has already, one that replaced an earlier version, and warnings", async () => {
-    const { fake } = await openKnowledge();
-    const input = $("#kb-file-input") as HTMLInputElement;
+    const { fake } = await startKnowledge();
     // pick uploads a file and returns its row once it reaches stage.
     const pick = async (name: string, text: string, stage: string) => {
       const rows = () => $$(`.progress li.file[data-stage='${stage}'] .name[title$='${name}']`);
       const before = rows().length;
-      const file = new File([new TextEncoder().encode(text)], name);
-      Object.defineProperty(input, "files", { value: [file], configurable: true });
-      input.dispatchEvent(new Event("change", { bubbles: true }));
+      pickDocuments([new File([new TextEncoder().encode(text)], name)]);
       await vi.waitFor(() => expect(rows().length).toBe(before + 1));
       return rows()[0]!.closest("li")!; // the newest import is listed first
     };
@@ -87,11 +77,8 @@ describe("knowledge screen", () => {
   it("says the invalid-characters warning in Korean", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     setLang("ko");
-    click($$(".views button")[0]!);
-    await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull());
-    const input = $("#kb-file-input") as HTMLInputElement;
-    Object.defineProperty(input, "files", { value: [new File(["ok"], "log.txt")], configurable: true });
-    input.dispatchEvent(new Event("change", { bubbles: true }));
+    await openKnowledge();
+    pickDocuments([new File(["ok"], "log.txt")]);
     await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-stage='done'] .warn")).not.toBeNull(), { timeout: 5000 });
     expect($(".progress li.file .warn").textContent).toBe("가져왔지만 확인이 필요합니다: 읽을 수 없는 글자 2개를 \uFFFD로 바꿨습니다(3, 7번째 줄).");
     expect(fake.docs).toHaveLength(1);
@@ -101,11 +88,8 @@ describe("knowledge screen", () => {
     for (const lang of ["en", "ko"] as const) {
       const { fake } = await start({ settings: { language: lang } });
       setLang(lang);
-      click($$(".views button")[0]!);
-      await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull(), { timeout: 5000 });
-      const input = $("#kb-file-input") as HTMLInputElement;
-      Object.defineProperty(input, "files", { value: [new File(["# big"], "slow-manual.pdf")], configurable: true });
-      input.dispatchEvent(new Event("change", { bubbles: true }));
+      await openKnowledge();
+      pickDocuments([new File(["# big"], "slow-manual.pdf")]);
       await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-stage='embedding'] button.stop")).not.toBeNull(), { timeout: 5000 });
       const stop = $(".progress li.file button.stop") as HTMLButtonElement;
       expect(stop.textContent).toBe(lang === "en" ? "Stop" : "중지");
@@ -130,10 +114,8 @@ describe("knowledge screen", () => {
   });
 
   it("lists a file as soon as it is in, while it still embeds (a local model takes minutes)", async () => {
-    const { fake } = await openKnowledge();
-    const input = $("#kb-file-input") as HTMLInputElement;
-    Object.defineProperty(input, "files", { value: [new File(["# big"], "slow-handbook.pdf")], configurable: true });
-    input.dispatchEvent(new Event("change", { bubbles: true }));
+    const { fake } = await startKnowledge();
+    pickDocuments([new File(["# big"], "slow-handbook.pdf")]);
     await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-stage='embedding']")).not.toBeNull(), { timeout: 5000 });
     await vi.waitFor(() => expect($$("table.docs tr[data-doc]").map((tr) => tr.textContent)).toEqual([expect.stringContaining("slow-handbook.pdf")]), { timeout: 5000 });
     // Still embedding: only the list came early.
@@ -142,7 +124,7 @@ describe("knowledge screen", () => {
   });
 
   it("a stopped folder import: the file it was on says nothing was added, the files it never started are one line", async () => {
-    const { fake } = await openKnowledge();
+    const { fake } = await startKnowledge();
     const ev = (file: string, stage: string, i: number) => ({ import_id: "imp-folder", file: `/home/you/notes/${file}`, stage, pages: 0, chunks: 0, embedded: 0, file_index: i, files_total: 4 });
     fake.emit("knowledge.import", { ...ev("a.md", "done", 1), chunks: 3 });
     fake.emit("knowledge.import", ev("b.md", "embedding", 2));
@@ -158,7 +140,7 @@ describe("knowledge screen", () => {
 
   it("says on a file's row that its embedding waits for the answer being written, when the backend says so, and goes on", async () => {
     for (const lang of ["en", "ko"] as const) {
-      const { fake } = await openKnowledge({ settings: { language: lang } });
+      const { fake } = await startKnowledge({ settings: { language: lang } });
       setLang(lang);
       const ev = (waiting: boolean, embedded: number) => ({ import_id: "imp-long", file: "/home/you/notes/long.md", stage: "embedding", pages: 0, chunks: 128, embedded, file_index: 1, files_total: 1, waiting });
       fake.emit("knowledge.import", ev(false, 64));
@@ -178,7 +160,7 @@ describe("knowledge screen", () => {
 
   it("a folder import's Stop button says it stops the whole import, and how many files, in English and Korean", async () => {
     for (const lang of ["en", "ko"] as const) {
-      const { fake } = await openKnowledge({ settings: { language: lang } });
+      const { fake } = await startKnowledge({ settings: { language: lang } });
       setLang(lang);
       const ev = (file: string, stage: string, i: number, total: number) => ({ import_id: `imp-${total}`, file: `/home/you/notes/${file}`, stage, pages: 0, chunks: 0, embedded: 0, file_index: i, files_total: total });
       fake.emit("knowledge.import", { ...ev("a.md", "done", 1, 3), chunks: 3 });
@@ -200,7 +182,7 @@ describe("knowledge screen", () => {
 
   it("says once, above the rows, that Ollama hung on the embedding and the files are found by their words", async () => {
     for (const lang of ["en", "ko"] as const) {
-      const { fake } = await openKnowledge({ settings: { language: lang } });
+      const { fake } = await startKnowledge({ settings: { language: lang } });
       setLang(lang);
       for (const [f, i] of [["a.md", 1], ["b.md", 2], ["c.md", 3]] as const) {
         fake.emit("knowledge.import", { import_id: "imp-hung", file: `/home/you/notes/${f}`, stage: "done", pages: 0, chunks: 2, embedded: 0, file_index: i, files_total: 3, embed_later: true });
@@ -232,7 +214,7 @@ describe("knowledge screen", () => {
 
   it("says of a folder import every entry not read and why: links out of it, links inside, a pipe, other types", async () => {
     for (const lang of ["en", "ko"] as const) {
-      const { fake } = await openKnowledge({ settings: { language: lang } });
+      const { fake } = await startKnowledge({ settings: { language: lang } });
       setLang(lang);
       const left = (file: string, code: string, target?: string) => ({ file: `/home/you/notes/${file}`, error: "a link", reason: { code, target } });
       fake.emit("knowledge.import_done", {
@@ -266,10 +248,7 @@ describe("knowledge screen", () => {
     fake.docs.push({ id: "d1", title: "휴가 기록", source: "/data/uploads/records.jsonl", kind: "json", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });
     fake.docs.push({ id: "d2", title: "규정", source: "/home/you/규정.pdf", kind: "pdf", size: 10, pages: 9, chunks: 3, created_at: "", updated_at: "" });
     click($$(".views button")[0]!);
-    click("#kb-tab-search");
-    fill("#kb-search", "휴가");
-    $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
-    flushSync();
+    searchKnowledge("휴가");
     await vi.waitFor(() => expect($$(".hit")).toHaveLength(2));
     const where = $$(".hit-where").map((w) => [...w.querySelectorAll("span")].map((s) => s.textContent));
     expect(where).toEqual([
@@ -280,7 +259,7 @@ describe("knowledge screen", () => {
   });
 
   it("imports through the native dialogs on the desktop", async () => {
-    const { fake } = await openKnowledge({ mode: "desktop" });
+    const { fake } = await startKnowledge({ mode: "desktop" });
     await vi.waitFor(() => expect(document.querySelector(".drop button:nth-child(2)")).not.toBeNull());
     click(".drop button.primary");
     await vi.waitFor(() => expect(fake.calls.find((c) => c.method === "Import")?.args).toEqual([["/home/you/정책.pdf"]]));
@@ -303,10 +282,7 @@ describe("knowledge screen", () => {
     const { fake } = await start({ settings: { language: "ko" } });
     fake.docs.push({ id: "d1", title: "휴가.pdf", source: "휴가.pdf", kind: "pdf", size: 10, pages: 2, chunks: 3, created_at: "", updated_at: "" });
     click($$(".views button")[0]!);
-    click("#kb-tab-search");
-    fill("#kb-search", "휴가를");
-    $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
-    flushSync();
+    searchKnowledge("휴가를");
     await vi.waitFor(() => expect($$(".hit")).toHaveLength(1));
     expect(fake.calls.find((c) => c.method === "Search")?.args).toEqual(["휴가를", 10]);
     expect($(".hit .snippet").textContent).toContain("<img src=x onerror=alert(1)>");
@@ -373,10 +349,7 @@ describe("knowledge screen", () => {
     const { fake } = await start({ settings: { language: "ko" } });
     fake.docs.push({ id: "big", title: "규정집", source: "/data/uploads/rules.md", kind: "markdown", size: 10, pages: 0, chunks: 500, created_at: "", updated_at: "" });
     click($$(".views button")[0]!);
-    click("#kb-tab-search");
-    fill("#kb-search", "휴가");
-    $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
-    flushSync();
+    searchKnowledge("휴가");
     await vi.waitFor(() => expect($$(".hit")).toHaveLength(1));
     click(".hit button.read-hit");
     const seqs = () => $$("dialog.reader [data-seq]").map((e) => Number(e.dataset.seq));
@@ -408,7 +381,7 @@ describe("knowledge screen", () => {
   });
 
   it("browses the catalog by category", async () => {
-    await openKnowledge();
+    await startKnowledge();
     click("#kb-tab-catalog");
     await vi.waitFor(() => expect($$(".catalog .tool").length).toBe(5));
     click($$(".chip").find((c) => c.textContent === "Video")!);

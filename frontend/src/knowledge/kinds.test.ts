@@ -3,8 +3,7 @@
 // list showed "MARKDOWN" (the importer's value in capitals) where a search
 // result showed "markdown".
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { flushSync } from "svelte";
-import { $, $$, cleanup, click, fill, start } from "../testing/ui";
+import { $, $$, cleanup, click, searchKnowledge, start } from "../testing/ui";
 import { setLang } from "../i18n/i18n.svelte";
 import { kindName } from "./formats";
 
@@ -50,10 +49,7 @@ describe("a document's kind on the knowledge screen", () => {
     // Written as it is named, not put in capitals by the style sheet.
     expect(getComputedStyle($("table.docs .kind")).textTransform).not.toBe("uppercase");
 
-    click("#kb-tab-search");
-    fill("#kb-search", "휴가");
-    $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
-    flushSync();
+    searchKnowledge("휴가");
     await vi.waitFor(() => expect($$(".hit")).toHaveLength(2));
     const shown = $$(".hit .muted[title]").map((m) => m.textContent);
     expect(shown).toEqual([`${md} · ${match}`, `${hwp} · ${match}`]);

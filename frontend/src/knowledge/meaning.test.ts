@@ -4,7 +4,7 @@
 // reloading the list), and then says it is found by its meaning too. In
 // English and Korean.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { $, $$, cleanup, click, start } from "../testing/ui";
+import { $, $$, cleanup, click, openKnowledge, start } from "../testing/ui";
 import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
@@ -107,8 +107,7 @@ describe("knowledge screen, a document whose meaning is indexed in the backgroun
 
   it("lists a file paused in another window, or added to the library there paused, at once, paused; removed there, it goes", async () => {
     const { fake } = await start();
-    click($$(".views button")[0]!);
-    await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull(), { timeout: 5000 });
+    await openKnowledge();
     const now = new Date().toISOString();
     // As the backend's AddToLibrary of a paused file, in another window.
     fake.docs.push({ id: "d1", title: "출장 규정", source: "/data/uploads/출장규정.md", kind: "markdown", size: 10, pages: 0, chunks: 40, pending: 30, embed_paused: true, created_at: now, updated_at: now });

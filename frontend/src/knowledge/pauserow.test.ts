@@ -4,7 +4,7 @@
 // window stays (serve mode), it says its meaning is being indexed, as the
 // list shows. In English and Korean.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { $, $$, cleanup, click, start } from "../testing/ui";
+import { $, cleanup, click, openKnowledge, pickDocuments, start } from "../testing/ui";
 import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
@@ -24,11 +24,8 @@ const words = {
 async function stopped(lang: "en" | "ko") {
   const { fake } = await start({ settings: { language: lang } });
   setLang(lang);
-  click($$(".views button")[0]!);
-  await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull(), { timeout: 5000 });
-  const input = $("#kb-file-input") as HTMLInputElement;
-  Object.defineProperty(input, "files", { value: [new File(["# big"], "slow-manual.pdf")], configurable: true });
-  input.dispatchEvent(new Event("change", { bubbles: true }));
+  await openKnowledge();
+  pickDocuments([new File(["# big"], "slow-manual.pdf")]);
   await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-stage='embedding'] button.stop")).not.toBeNull(), { timeout: 5000 });
   click($(".progress li.file button.stop"));
   await vi.waitFor(() => expect(stage()?.textContent).toBe(words[lang].paused), { timeout: 5000 });

@@ -3,7 +3,7 @@
 // a duplicate upload is said at once and leaves the file embedding in line
 // embedding.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { $, $$, cleanup, click, start } from "../testing/ui";
+import { $, $$, cleanup, openKnowledge, pickDocuments, start } from "../testing/ui";
 import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
@@ -16,12 +16,9 @@ describe("knowledge screen, a file waiting for its turn", () => {
     it(`names the file it waits for (${c.lang})`, async () => {
       const { fake } = await start({ settings: { language: c.lang } });
       setLang(c.lang);
-      click($$(".views button")[0]!);
-      await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull(), { timeout: 5000 });
+      await openKnowledge();
       fake.waitsFor = ["연간 보고서.pdf", "notes.md"];
-      const input = $("#kb-file-input") as HTMLInputElement;
-      Object.defineProperty(input, "files", { value: [new File(["# 회의록"], "회의록.md")], configurable: true });
-      input.dispatchEvent(new Event("change", { bubbles: true }));
+      pickDocuments([new File(["# 회의록"], "회의록.md")]);
       const stage = () => $(".progress li.file .stage").textContent;
       await vi.waitFor(() => expect(stage()).toBe(c.first), { timeout: 5000 });
       fake.goOn();
@@ -36,13 +33,8 @@ describe("knowledge screen, a duplicate upload while a file embeds", () => {
   it("is said at once and does not hand the other file's embedding on", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     setLang("ko");
-    click($$(".views button")[0]!);
-    await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull(), { timeout: 5000 });
-    const input = $("#kb-file-input") as HTMLInputElement;
-    const pick = (name: string, text: string) => {
-      Object.defineProperty(input, "files", { value: [new File([text], name)], configurable: true });
-      input.dispatchEvent(new Event("change", { bubbles: true }));
-    };
+    await openKnowledge();
+    const pick = (name: string, text: string) => pickDocuments([new File([text], name)]);
     const row = (name: string) => $$(".progress li.file").find((li) => li.querySelector(".name")!.textContent === name);
     pick("규정.md", "# 규정\n\n출장비는 하루 10만원");
     await vi.waitFor(() => expect(row("규정.md")?.dataset.stage).toBe("done"), { timeout: 5000 });

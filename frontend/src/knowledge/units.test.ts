@@ -4,11 +4,10 @@
 // in English and Korean. A PDF's stay pages, and a source saved before
 // units were kept (no unit) is a page.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { flushSync } from "svelte";
 import type { Message } from "../api/gotypes.gen";
 import { setLang } from "../i18n/i18n.svelte";
 import { FakeBackend } from "../testing/fakeBackend";
-import { $, $$, cleanup, click, fill, start } from "../testing/ui";
+import { $, $$, cleanup, click, openKnowledge, pickDocuments, searchKnowledge, start } from "../testing/ui";
 import { pageCount, pageLabel, pageShort } from "./units";
 
 afterEach(() => {
@@ -51,10 +50,7 @@ describe("the Knowledge screen", () => {
     expect($$("tr[data-doc='deck'] td")[col]!.textContent).toBe(deckLength);
     expect($$("tr[data-doc='pdf'] td")[col]!.textContent).toBe(pdfLength);
 
-    click("#kb-tab-search");
-    fill("#kb-search", "휴가");
-    $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
-    flushSync();
+    searchKnowledge("휴가");
     await vi.waitFor(() => expect($$(".hit")).toHaveLength(2), { timeout: 5000 });
     const deckHit = $$(".hit").find((h) => h.textContent!.includes("학칙.pptx"))!;
     expect($("[data-part=page]", deckHit).textContent).toBe(hitPlace);
@@ -66,11 +62,8 @@ describe("the Knowledge screen", () => {
   it("says how many slides an import read", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     setLang("ko");
-    click($$(".views button")[0]!);
-    await vi.waitFor(() => expect(document.querySelector("#kb-file-input")).not.toBeNull(), { timeout: 5000 });
-    const input = $("#kb-file-input") as HTMLInputElement;
-    Object.defineProperty(input, "files", { value: [new File([new Uint8Array([80, 75, 3, 4])], "발표.pptx")], configurable: true });
-    input.dispatchEvent(new Event("change", { bubbles: true }));
+    await openKnowledge();
+    pickDocuments([new File([new Uint8Array([80, 75, 3, 4])], "발표.pptx")]);
     await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-stage='done']")).not.toBeNull(), { timeout: 5000 });
     expect($(".progress li.file[data-stage='done']").textContent).toContain("슬라이드 4장");
     expect($(".progress li.file[data-stage='done']").textContent).not.toContain("4쪽");

@@ -74,6 +74,31 @@ export function attach(files: File[]): void {
 }
 
 /**
+ * openKnowledge shows the Knowledge screen (the sidebar's first view) and
+ * waits for its heading, so a test can pick or search at once.
+ */
+export async function openKnowledge(): Promise<void> {
+  click($$(".views button")[0]!);
+  await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull(), { timeout: 5000 });
+}
+
+/** pickDocuments picks files in the Knowledge screen's file picker, as a person does. */
+export function pickDocuments(files: File[]): void {
+  const input = $("#kb-file-input") as HTMLInputElement;
+  Object.defineProperty(input, "files", { value: files, configurable: true });
+  input.dispatchEvent(new Event("change", { bubbles: true }));
+  flushSync();
+}
+
+/** searchKnowledge searches the Knowledge screen's documents from its Search tab, as a person does. */
+export function searchKnowledge(query: string): void {
+  click("#kb-tab-search");
+  fill("#kb-search", query);
+  $(".search").dispatchEvent(new Event("submit", { cancelable: true }));
+  flushSync();
+}
+
+/**
  * openSettings presses the topbar's Settings button (labelled in English or
  * Korean) and waits for the dialog's fields, which show once the settings
  * are read.

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync } from "svelte";
 import { FakeBackend } from "../testing/fakeBackend";
-import { $, cleanup, click, fill, key, start } from "../testing/ui";
+import { $, cleanup, click, fill, key, send, start } from "../testing/ui";
 import { POLL_MS } from "../onboarding/store.svelte";
 
 afterEach(() => {
@@ -65,8 +65,7 @@ describe("read-only mode", () => {
     expect(document.querySelector("#composer-held")).toBeNull();
     let checks = 0;
     (fake as unknown as Record<string, () => Promise<never>>)["SettingsService.Status"] = () => (checks++, new Promise<never>(() => {}));
-    fill("#composer-input", "hello");
-    key($("#composer-input"), "Enter");
+    await send("hello");
     await vi.waitFor(() => expect(document.querySelector("article[data-role='assistant'][data-status='error']")).not.toBeNull());
     await vi.waitFor(() => expect(document.querySelector("#composer-held")).not.toBeNull(), { timeout: 500 });
     expect($("#composer-held").dataset.problem).toBe("unreachable");
@@ -85,8 +84,7 @@ describe("read-only mode", () => {
     await vi.waitFor(() => expect(fake.calls.some((c) => c.method === "Status")).toBe(true));
     const statuses = () => fake.calls.filter((c) => c.method === "Status").length;
     const before = statuses();
-    fill("#composer-input", "hello");
-    key($("#composer-input"), "Enter");
+    await send("hello");
     await vi.waitFor(() => expect(document.querySelector("article[data-role='assistant'][data-status='error']")).not.toBeNull());
     await vi.waitFor(() => expect(statuses()).toBe(before + 1), { timeout: 500 });
     expect(document.querySelector("#composer-held")).toBeNull();

@@ -13,7 +13,6 @@ import (
 	"path"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -184,9 +183,7 @@ func (b *xmlBudget) release() {
 	}
 }
 
-func (b *xmlBudget) spent() error {
-	return &OfficeLimitError{What: "unpacked size (" + strconv.Itoa(MaxOfficeXML>>20) + " MB)"}
-}
+func (b *xmlBudget) spent() error { return unpackedLimit() }
 
 // judged is err, or the budget's limit when it is spent: the decoder may
 // first trip over what the cut left (half a character, an open tag).

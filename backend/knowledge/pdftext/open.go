@@ -358,10 +358,10 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 	// Each row's items by column; no cell taller than maxCellLines.
 	cells := make([][][]item, len(rows))
 	for r, row := range rows {
-		cells[r] = make([][]item, len(gs)+1)
-		lines := make([]int, len(gs)+1)
+		cells[r] = make([][]item, ncols)
+		lines := make([]int, ncols)
 		for _, b := range row.lines {
-			seen := make([]bool, len(gs)+1)
+			seen := make([]bool, ncols)
 			for _, it := range b.items {
 				c := colOf(it)
 				cells[r][c] = append(cells[r][c], it)
@@ -377,16 +377,44 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 			}
 		}
 	}
-	// Each cell's lines, and the edges of each column's text: where its
-	// lines start, and where its cells' wrapped lines end, two of them at
-	// least (one alone may have ended anywhere).
-	bands := make([][][]band, len(rows))
+	bands, rowWraps := openCellWraps(cells, ncols)
+	for r, row := range rows {
+		var cols []int
+		var first item
+		for c, has := range row.cols {
+			if !has {
+				continue
+			}
+			cols = append(cols, c)
+			for _, it := range cells[r][c] {
+				if !it.space && it.r != 0 && (first.h == 0 || it.hi > first.hi) {
+					first = it
+				}
+			}
+		}
+		out = appendRow(out, cols, cells[r], bands[r], rowWraps[r], first, seq)
+	}
+	for _, s := range run {
+		for _, i := range s.idx {
+			used[i] = !skip[items[i].seq]
+		}
+	}
+	return out
+}
+
+// openCellWraps returns each cell's lines (cells by row and column, each
+// cell's glyphs sorted in PDFium's order in place) and what each row's
+// cells say about their wrapping (cellWrap), measured by the edges of
+// each column's text: where its lines start, and where its cells' wrapped
+// lines end, two of them at least (one alone may have ended anywhere).
+func openCellWraps(cells [][][]item, ncols int) ([][][]band, []cellWrap) {
+	bands := make([][][]band, len(cells))
 	colLeft, colRight := make([]float64, ncols), make([]float64, ncols)
 	nwrapped := make([]int, ncols)
 	for c := range colLeft {
 		colLeft[c] = math.Inf(1)
 	}
-	for r := range rows {
+	for r := range cells {
 		bands[r] = make([][]band, ncols)
 		for c := range cells[r] {
 			sort.Slice(cells[r][c], func(a, b int) bool { return cells[r][c][a].seq < cells[r][c][b].seq })
@@ -412,7 +440,7 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 	var flat [][]band
 	var left, right []float64
 	var column []int
-	for r := range rows {
+	for r := range cells {
 		flat = append(flat, bands[r]...)
 		left = append(left, colLeft...)
 		right = append(right, colRight...)
@@ -421,32 +449,11 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 		}
 	}
 	measured := newCellWrap(flat, left, right, column)
-	rowWraps := make([]cellWrap, len(rows))
-	for r := range rows {
+	rowWraps := make([]cellWrap, len(cells))
+	for r := range cells {
 		rowWraps[r] = cellWrap{left: colLeft, right: colRight, syl: measured.syl[r*ncols : (r+1)*ncols]}
 	}
-	for r, row := range rows {
-		var cols []int
-		var first item
-		for c, has := range row.cols {
-			if !has {
-				continue
-			}
-			cols = append(cols, c)
-			for _, it := range cells[r][c] {
-				if !it.space && it.r != 0 && (first.h == 0 || it.hi > first.hi) {
-					first = it
-				}
-			}
-		}
-		out = appendRow(out, cols, cells[r], bands[r], rowWraps[r], first, seq)
-	}
-	for _, s := range run {
-		for _, i := range s.idx {
-			used[i] = !skip[items[i].seq]
-		}
-	}
-	return out
+	return bands, rowWraps
 }
 
 // spanning returns the lines (by their glyphs' places in PDFium's order)

@@ -43,7 +43,7 @@ func readODS(ctx context.Context, filePath string, r io.Reader, sink Sink, warn 
 // damaged file, not an empty one.
 func brokenEmpty(err, broke error) error {
 	if errors.Is(err, ErrEmpty) {
-		return fmt.Errorf("%w: %v", ErrOfficeDamaged, strings.TrimPrefix(broke.Error(), ErrOfficeDamaged.Error()+": "))
+		return fmt.Errorf("%w: %v", ErrOfficeDamaged, damage(broke))
 	}
 	return err
 }

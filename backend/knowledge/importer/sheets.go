@@ -257,7 +257,7 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 	if errors.Is(err, ErrEmpty) && book.textCells.Count > 0 {
 		why := "which the file lacks"
 		if stringsErr != nil {
-			why = "which cannot be read: " + oneLine(strings.TrimPrefix(stringsErr.Error(), ErrOfficeDamaged.Error()+": "))
+			why = "which cannot be read: " + oneLine(damage(stringsErr))
 		}
 		return fmt.Errorf("%w: the workbook's only text is in %s, %s (%s)", ErrOfficeDamaged, named.strings, why, book.textCells.named())
 	}

@@ -90,7 +90,7 @@ type MissingParts struct {
 // (err says why): it is left out as a missing one is.
 func (m *MissingParts) unreadable(name string, err error) {
 	if m.why == nil {
-		m.why = fmt.Errorf("%s: %s", shortened(name, maxNameChars), shortened(strings.TrimPrefix(err.Error(), ErrOfficeDamaged.Error()+": "), 3*maxNameChars))
+		m.why = fmt.Errorf("%s: %s", shortened(name, maxNameChars), shortened(damage(err), 3*maxNameChars))
 	}
 	m.missing(name)
 }
@@ -219,7 +219,7 @@ type BrokenOff struct {
 // units, the last of them last.
 func brokenOff(unit string, count int, last string, err error) *BrokenOff {
 	return &BrokenOff{Unit: unit, Count: count, Last: shortened(last, maxLastChars),
-		why: shortened(strings.TrimPrefix(err.Error(), ErrOfficeDamaged.Error()+": "), 3*maxNameChars)}
+		why: shortened(damage(err), 3*maxNameChars)}
 }
 
 // maxLastChars bounds the beginning of a paragraph a warning quotes.
@@ -254,4 +254,10 @@ func (l *IndexLost) Error() string {
 		what = "in the order the archive keeps them, which may not be the book's"
 	}
 	return fmt.Sprintf("the file's list of its %ss (%s) is missing or damaged: %d %ss were read from the archive, %s", l.Unit, shortened(l.Index, maxNameChars), l.Count, l.Unit, what)
+}
+
+// damage is what err says was damaged, without ErrOfficeDamaged's own
+// words, for a warning or an error that says the file is damaged already.
+func damage(err error) string {
+	return strings.TrimPrefix(err.Error(), ErrOfficeDamaged.Error()+": ")
 }

@@ -25,11 +25,8 @@ import (
 // query's: 0307a82), and the person stops it there.
 func TestAttachedFileStoppedWaitsForResume(t *testing.T) {
 	h := attachWhileEmbeddingHangs(t)
-	a, events, k, sess, id := h.a, h.events, h.k, h.sess, h.id
-	if err := k.CancelImport(id); err != nil { // only its embedding stops
-		t.Fatal(err)
-	}
-	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	a, events, k, sess := h.a, h.events, h.k, h.sess
+	h.stop(t) // only its embedding stops
 
 	docs, err := k.Attached(sess.ID)
 	if err != nil || len(docs) != 1 {
@@ -123,11 +120,8 @@ func TestHandedOnFileIsNotPaused(t *testing.T) {
 // in again, and it is embedded.
 func TestStoppedFileAttachedAgainIsNotPaused(t *testing.T) {
 	h := attachWhileEmbeddingHangs(t)
-	events, k, sess, id := h.events, h.k, h.sess, h.id
-	if err := k.CancelImport(id); err != nil {
-		t.Fatal(err)
-	}
-	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	events, k, sess := h.events, h.k, h.sess
+	h.stop(t)
 	if len(h.a.library.pausedSources()) != 1 {
 		t.Fatalf("paused after the Stop: %v", h.a.library.pausedSources())
 	}
@@ -152,11 +146,8 @@ func TestStoppedFileAttachedAgainIsNotPaused(t *testing.T) {
 // Resume embeds it there.
 func TestStoppedFileAddedToLibraryStaysPaused(t *testing.T) {
 	h := attachWhileEmbeddingHangs(t)
-	events, k, sess, id := h.events, h.k, h.sess, h.id
-	if err := k.CancelImport(id); err != nil {
-		t.Fatal(err)
-	}
-	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	events, k, sess := h.events, h.k, h.sess
+	h.stop(t)
 	docs, err := k.Attached(sess.ID)
 	if err != nil || len(docs) != 1 || !docs[0].EmbedPaused {
 		t.Fatalf("attached after the Stop: %+v, %v", docs, err)
@@ -198,11 +189,8 @@ func TestStoppedFileAddedToLibraryStaysPaused(t *testing.T) {
 // search by meaning comes back on; Resume embeds it with the new model.
 func TestPausedFileWaitsThroughAModelChange(t *testing.T) {
 	h := attachWhileEmbeddingHangs(t)
-	a, events, k, sess, id := h.a, h.events, h.k, h.sess, h.id
-	if err := k.CancelImport(id); err != nil {
-		t.Fatal(err)
-	}
-	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	a, events, k, sess := h.a, h.events, h.k, h.sess
+	h.stop(t)
 	// What Settings' watcher does with the new model (app.go); the
 	// test app's model is pinned as by --embed-model.
 	const model = "nomic-embed-text"

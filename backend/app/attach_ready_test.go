@@ -21,7 +21,7 @@ import (
 // file again.
 func TestAttachedFileNamesItsConversationWhileItEmbeds(t *testing.T) {
 	h := attachWhileEmbeddingHangs(t)
-	a, events, c, k, sess, id := h.a, h.events, h.c, h.k, h.sess, h.id
+	a, events, c, sess, id := h.a, h.events, h.c, h.sess, h.id
 	ofSession := func(p any) bool { return p.(api.SessionsChanged).SessionID == sess.ID }
 	if n := events.count(api.EventSessions, ofSession); n != 2 {
 		t.Fatalf("%d sessions events while the file embeds, want 2 (made, its file ready)", n)
@@ -45,10 +45,7 @@ func TestAttachedFileNamesItsConversationWhileItEmbeds(t *testing.T) {
 		t.Fatalf("the answer while the file embeds: %q", got)
 	}
 	a.agent.Wait()
-	if err := k.CancelImport(id); err != nil { // only its embedding stops
-		t.Fatal(err)
-	}
-	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	h.stop(t) // only its embedding stops
 	if n := events.count(api.EventSessions, ofSession); n < 4 {
 		t.Fatalf("%d sessions events, want the question's and the import's end too", n)
 	}
@@ -73,6 +70,16 @@ type hungAttachment struct {
 	k      *KnowledgeService
 	sess   api.Session
 	id     string // the attachment's import
+}
+
+// stop is the person's Stop on the attachment's import, which pauses its
+// embedding, waited for until the import is over.
+func (h hungAttachment) stop(t *testing.T) {
+	t.Helper()
+	if err := h.k.CancelImport(h.id); err != nil {
+		t.Fatal(err)
+	}
+	h.events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == h.id })
 }
 
 func attachWhileEmbeddingHangs(t *testing.T, then ...ollamatest.Fault) hungAttachment {

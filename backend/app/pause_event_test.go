@@ -14,11 +14,8 @@ import (
 // removed from the library went on saying paused in the chat.
 func TestPauseAndResumeAreTold(t *testing.T) {
 	h := attachWhileEmbeddingHangs(t)
-	events, k, sess, id := h.events, h.k, h.sess, h.id
-	if err := k.CancelImport(id); err != nil {
-		t.Fatal(err)
-	}
-	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	events, k, sess := h.events, h.k, h.sess
+	h.stop(t)
 	docs, err := k.Attached(sess.ID)
 	if err != nil || len(docs) != 1 {
 		t.Fatalf("attached: %+v, %v", docs, err)
@@ -48,11 +45,8 @@ func TestPauseAndResumeAreTold(t *testing.T) {
 // the windows are told it was removed.
 func TestRemovedPausedFileIsTold(t *testing.T) {
 	h := attachWhileEmbeddingHangs(t)
-	events, k, sess, id := h.events, h.k, h.sess, h.id
-	if err := k.CancelImport(id); err != nil {
-		t.Fatal(err)
-	}
-	events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	events, k, sess := h.events, h.k, h.sess
+	h.stop(t)
 	docs, err := k.Attached(sess.ID)
 	if err != nil || len(docs) != 1 || !docs[0].EmbedPaused {
 		t.Fatalf("attached after the Stop: %+v, %v", docs, err)

@@ -193,9 +193,10 @@ func (t *Trailing) Error() string {
 }
 
 // BrokenOff is the warning about a file whose body is one part (a Word
-// or OpenDocument file's document.xml or content.xml, an HWPX file of one
-// section) and breaks partway: its XML stops parsing or its compressed
-// data stops inflating. The sheets, slides or paragraphs read whole
+// or OpenDocument file's document.xml or content.xml, an HWP or HWPX
+// file of one section, a presentation of one slide, a workbook of one
+// sheet, an EPUB book of one chapter) and breaks partway: its XML stops
+// parsing or its compressed data stops inflating. The sheets, slides or paragraphs read whole
 // before the break are imported and the one it broke in is left out, as
 // a container leaves out a part that breaks (MissingParts): the one part
 // is all the file has, so taking it back whole would lose everything

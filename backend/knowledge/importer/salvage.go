@@ -132,7 +132,10 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 		data := off + 30 + nameLen + extraLen
 		described := flags&8 != 0 // sizes in a descriptor after the data
 		keep := salvageable(name) && !kept[name]
+		// text is the part's text, or stored, when it was kept
+		// uncompressed, which is copied from the file rather than held.
 		var text []byte
+		var stored *io.SectionReader
 		var used int64  // compressed bytes
 		cut := false    // the file ends in the part
 		broken := false // the part is damaged; what follows it is looked for
@@ -147,22 +150,20 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 				if left -= used; left < 0 {
 					return nil, nil, unpackedLimit()
 				}
-				text = make([]byte, max(used, 0))
-				ra.ReadAt(text, data)
+				stored = io.NewSectionReader(ra, data, max(used, 0))
 			}
 		case method == zip.Store:
 			budget := &skipLeft
-			var b *bytes.Buffer
 			if keep {
-				b, budget = &bytes.Buffer{}, &left
+				budget = &left
 			}
-			n, d, ok, err := storedEnd(ra, data, size, budget, b)
+			n, d, ok, err := storedEnd(ra, data, size, budget)
 			if err != nil {
 				return nil, nil, err
 			}
 			used, descLen, cut = n, d, !ok && data+n >= size
 			if keep {
-				text = b.Bytes()
+				stored = io.NewSectionReader(ra, data, n)
 			}
 		case !keep && !described && data+csize <= size:
 			used = csize // a picture: passed over by its size
@@ -192,12 +193,18 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 		default:
 			broken = true // another method: its end cannot be found
 		}
-		if keep && (len(text) > 0 || !cut && !broken) {
+		if keep && (len(text) > 0 || stored != nil && stored.Size() > 0 || !cut && !broken) {
 			w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
 			if err != nil {
 				return nil, nil, err
 			}
 			w.Write(text)
+			if stored != nil {
+				out.Grow(int(stored.Size())) // at once: grown a block at a time, it doubles past what it holds
+				if _, err := io.Copy(w, stored); err != nil {
+					return nil, nil, fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
+				}
+			}
 			found.Parts++
 			kept[name] = true
 			if cut {
@@ -262,9 +269,9 @@ func nextHeader(ra io.ReaderAt, from, size int64, budget *int64) (int64, error) 
 // without, its checksum theirs too). It says how many bytes of data
 // there are, the descriptor's length, and whether one was found; without
 // one the data ends at the next local header or directory entry, or the
-// end of the file. The data looked through is written to keep when not
-// nil, and counts in budget; past it, the limit.
-func storedEnd(ra io.ReaderAt, data, size int64, budget *int64, keep *bytes.Buffer) (n, desc int64, ok bool, err error) {
+// end of the file. The data looked through counts in budget; past it,
+// the limit. Nothing is held: the caller copies the data from the file.
+func storedEnd(ra io.ReaderAt, data, size int64, budget *int64) (n, desc int64, ok bool, err error) {
 	le := binary.LittleEndian
 	buf := make([]byte, scanBlock+16)
 	var crc uint32
@@ -276,10 +283,10 @@ func storedEnd(ra io.ReaderAt, data, size int64, budget *int64, keep *bytes.Buff
 		for i := range end {
 			sz := uint32(at + int64(i) - data)
 			if i+16 <= m && le.Uint32(b[i:]) == sigDescriptor && le.Uint32(b[i+8:]) == sz && le.Uint32(b[i+12:]) == sz {
-				return stored(keep, b[:i], at-data+int64(i), 16, budget)
+				return storedAt(at-data+int64(i), 16, i, budget)
 			}
 			if i+12 <= m && le.Uint32(b[i+4:]) == sz && le.Uint32(b[i+8:]) == sz && crc32.Update(crc, crc32.IEEETable, b[:i]) == le.Uint32(b[i:]) {
-				return stored(keep, b[:i], at-data+int64(i), 12, budget)
+				return storedAt(at-data+int64(i), 12, i, budget)
 			}
 			if header < 0 && i+4 <= m && (le.Uint32(b[i:]) == sigLocal || le.Uint32(b[i:]) == sigCentral) {
 				header = at + int64(i)
@@ -293,28 +300,19 @@ func storedEnd(ra io.ReaderAt, data, size int64, budget *int64, keep *bytes.Buff
 		}
 		*budget -= int64(end)
 		crc = crc32.Update(crc, crc32.IEEETable, b[:end])
-		if keep != nil {
-			keep.Write(b[:end])
-		}
 		at += int64(end)
 	}
 	if header < 0 {
 		return size - data, 0, false, nil // the file ends in it
 	}
-	if keep != nil {
-		keep.Truncate(int(min(header-data, int64(keep.Len()))))
-	}
 	return header - data, 0, false, nil
 }
 
-// stored ends storedEnd at a descriptor: the last of the data, head, is
-// kept and counted.
-func stored(keep *bytes.Buffer, head []byte, n, desc int64, budget *int64) (int64, int64, bool, error) {
-	if *budget -= int64(len(head)); *budget < 0 {
+// storedAt ends storedEnd at a descriptor after n bytes of data, the
+// last block's head of them counted.
+func storedAt(n, desc int64, head int, budget *int64) (int64, int64, bool, error) {
+	if *budget -= int64(head); *budget < 0 {
 		return 0, 0, false, unpackedLimit()
-	}
-	if keep != nil {
-		keep.Write(head)
 	}
 	return n, desc, true, nil
 }

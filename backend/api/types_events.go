@@ -36,6 +36,7 @@ const (
 	EventEmbedded       = "knowledge.embedded"    // EmbeddingsDone
 	EventEmbedding      = "knowledge.embedding"   // EmbeddingProgress
 	EventEmbedPause     = "knowledge.embed_pause" // EmbedPauseChanged
+	EventRemoved        = "knowledge.removed"     // KnowledgeRemoved
 	EventMemories       = "memory.changed"        // SessionsChanged (empty)
 	EventStatusChanged  = "ollama.status"         // OllamaStatus
 )
@@ -143,6 +144,23 @@ type EmbedPauseChanged struct {
 	// Removed: the pause ended because the file was removed (from the
 	// library or its conversation); nothing of it is left to index.
 	Removed bool `json:"removed,omitempty"`
+}
+
+// KnowledgeRemoved says that files were removed from the knowledge base
+// (a document on the Knowledge screen, a file taken out of its
+// conversation), in any window, so that every window's rows of them say
+// so at once: a chat's row of a file added to the library went on saying
+// it was there after it was removed, unless its meaning indexing was
+// paused, and another window's chips of a conversation's file stayed.
+type KnowledgeRemoved struct {
+	// DocIDs are the documents removed.
+	DocIDs []string `json:"doc_ids"`
+	// Sources are the files (as KBDocument.Source) none of whose
+	// documents is left: no conversation finds them any more.
+	Sources []string `json:"sources"`
+	// Conversation is the conversation the files were attached to ("" for
+	// the library).
+	Conversation string `json:"conversation,omitempty"`
 }
 
 // EmbeddingsDone says that files whose embedding was left to the

@@ -155,6 +155,8 @@ func (k *KnowledgeService) RemoveAttached(sessionID, source string) error {
 	}
 	// A conversation named after its files is named after one fewer.
 	k.app.events.Emit(api.EventSessions, api.SessionsChanged{SessionID: sessionID})
+	// Another window's chips and rows of the file go at once.
+	k.app.events.Emit(api.EventRemoved, api.KnowledgeRemoved{DocIDs: []string{}, Sources: []string{source}, Conversation: sessionID})
 	return nil
 }
 

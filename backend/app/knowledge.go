@@ -605,9 +605,15 @@ func (k *KnowledgeService) Import(paths []string) (string, error) {
 	return id, nil
 }
 
-// Remove deletes an imported document and its passages.
+// Remove deletes an imported document and its passages. Every window is
+// told (EventRemoved), with its file once none of its documents is left,
+// so that a chat's row of a file added to the library says it was removed.
 func (k *KnowledgeService) Remove(docID string) error {
 	kb, err := k.app.library.base(k.app.ctx)
+	if err != nil {
+		return err
+	}
+	before, err := kb.List(k.app.ctx)
 	if err != nil {
 		return err
 	}
@@ -615,6 +621,14 @@ func (k *KnowledgeService) Remove(docID string) error {
 		return err
 	}
 	k.app.library.forgetPaused()
+	ev := api.KnowledgeRemoved{DocIDs: []string{docID}, Sources: []string{}}
+	if i := slices.IndexFunc(before, func(d knowledge.Document) bool { return d.ID == docID }); i >= 0 {
+		source := before[i].Source
+		if !slices.ContainsFunc(before, func(d knowledge.Document) bool { return d.Source == source && d.ID != docID }) {
+			ev.Sources = append(ev.Sources, source)
+		}
+	}
+	k.app.events.Emit(api.EventRemoved, ev)
 	return nil
 }
 

@@ -9,6 +9,7 @@ import {
   type EmbeddingsDone,
   type ImportProgress,
   type ImportReport,
+  type KnowledgeRemoved,
   type MemoriesChanged,
   type MessageUpdated,
   type OllamaStatus,
@@ -46,6 +47,7 @@ export interface EventMap {
   [Events.Embedded]: EmbeddingsDone;
   [Events.Embedding]: EmbeddingProgress;
   [Events.EmbedPause]: EmbedPauseChanged;
+  [Events.Removed]: KnowledgeRemoved;
   [Events.Memories]: MemoriesChanged;
   [Reconnected]: null;
 }

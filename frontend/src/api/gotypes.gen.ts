@@ -386,6 +386,20 @@ export interface EmbedPauseChanged {
 }
 
 /**
+ * KnowledgeRemoved says that files were removed from the knowledge base
+ * (a document on the Knowledge screen, a file taken out of its
+ * conversation), in any window, so that every window's rows of them say
+ * so at once: a chat's row of a file added to the library went on saying
+ * it was there after it was removed, unless its meaning indexing was
+ * paused, and another window's chips of a conversation's file stayed.
+ */
+export interface KnowledgeRemoved {
+  doc_ids: string[];
+  sources: string[];
+  conversation?: string;
+}
+
+/**
  * EmbeddingsDone says that files whose embedding was left to the
  * background (Ollama did not answer in time, an import stopped while it
  * embedded, a model change) are embedded now: they are found by their
@@ -860,6 +874,7 @@ export const Events = {
   Embedded: "knowledge.embedded",
   Embedding: "knowledge.embedding",
   EmbedPause: "knowledge.embed_pause",
+  Removed: "knowledge.removed",
   Memories: "memory.changed",
   StatusChanged: "ollama.status",
 } as const;

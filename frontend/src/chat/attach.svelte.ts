@@ -196,9 +196,26 @@ export class AttachStore {
         if (ev.paused) void this.refreshMoved();
         for (const [sid, docs] of Object.entries(this.files)) if (docs.some((d) => d.source === ev.source)) void this.load(sid);
       }),
+      // A file was removed, here or in another window: a row of it added
+      // to the library says it was removed from there (whether its
+      // meaning was paused, being indexed or indexed); one taken out of
+      // its conversation leaves that conversation's chips and rows.
+      subscribe(transport, Events.Removed, (ev) => {
+        const sources = new Set(ev.sources);
+        for (const p of this.pending) {
+          if (p.moved && p.movedTo && sources.has(p.movedTo)) Object.assign(p, { moved: "removed", movedPaused: undefined });
+        }
+        const sid = ev.conversation;
+        if (!sid) return;
+        const names = new Set(ev.sources.map(base));
+        this.pending = this.pending.filter((p) => !(p.session === sid && names.has(p.name) && !p.error && !p.moved));
+        if (sid in this.files) void this.load(sid);
+      }),
       subscribe(transport, Reconnected, () => {
         for (const sid of Object.keys(this.files)) void this.settle(sid);
-        void this.refreshMoved();
+        // Events may have been lost meanwhile: every row of a file added
+        // to the library asks whether it is still there.
+        void this.refreshMoved(true);
       }),
     ];
     return () => offs.forEach((off) => off());
@@ -386,6 +403,8 @@ export class AttachStore {
 
   /** whether a library listing for the rows of paused moved files is on its way */
   private refreshing = false;
+  /** whether every moved row asks again once the listing on its way is in (the stream came back meanwhile) */
+  private refreshAgain = false;
 
   /**
    * refreshMoved asks the library how the paused files that joined it are
@@ -393,13 +412,26 @@ export class AttachStore {
    * which ends a pause; or as something embeds: one may have been resumed
    * elsewhere), so that their rows do not say "paused" while it goes on.
    */
-  private async refreshMoved(): Promise<void> {
-    if (this.refreshing || !this.pending.some((p) => p.movedPaused)) return;
+  private async refreshMoved(all = false): Promise<void> {
+    // all: every row of a moved file (the event stream came back: one
+    // removed meanwhile says so), else the paused ones.
+    const asks = (p: Pending) => !!p.movedPaused || (all && !!p.moved && p.moved !== "removed");
+    if (this.refreshing) {
+      this.refreshAgain ||= all; // asked when the answer on its way comes
+      return;
+    }
+    if (!this.pending.some(asks)) return;
     this.refreshing = true;
+    // Rows made while the library answers are not in its answer.
+    const rows = new Set(this.pending.filter(asks).map((p) => p.key));
     try {
       const docs = await this.api.documents();
       for (const p of this.pending) {
-        if (!p.movedPaused) continue;
+        if (!rows.has(p.key) || !asks(p)) continue;
+        if (!p.movedPaused) {
+          if (!docs.some((d) => d.source === p.movedTo)) Object.assign(p, { moved: "removed" }); // removed from the library meanwhile
+          continue;
+        }
         const mine = docs.filter((d) => d.source === p.movedTo);
         const sum = (f: (d: KBDocument) => number) => mine.reduce((n, d) => n + f(d), 0);
         if (!mine.length) Object.assign(p, { moved: "removed", movedPaused: undefined }); // removed from the library meanwhile
@@ -410,6 +442,10 @@ export class AttachStore {
       // The next event or reconnection asks again.
     } finally {
       this.refreshing = false;
+      if (this.refreshAgain) {
+        this.refreshAgain = false;
+        void this.refreshMoved(true);
+      }
     }
   }
 

@@ -119,3 +119,25 @@ describe("knowledge screen, a document whose meaning is indexed in the backgroun
     await vi.waitFor(() => expect(document.querySelector("tr[data-doc='d1']")).toBeNull(), { timeout: 5000 });
   });
 });
+
+describe("knowledge screen, a document removed in another window", () => {
+  it("goes from the list at once, paused or not; a conversation's file removed elsewhere leaves the list as it is", async () => {
+    const { fake } = await start();
+    const now = new Date().toISOString();
+    fake.docs.push(
+      { id: "d1", title: "출장 규정", source: "/data/uploads/출장규정.md", kind: "markdown", size: 10, pages: 0, chunks: 40, pending: 30, embed_pending: true, created_at: now, updated_at: now },
+      { id: "d2", title: "휴가 규정", source: "/data/uploads/휴가규정.md", kind: "markdown", size: 10, pages: 0, chunks: 4, created_at: now, updated_at: now },
+    );
+    click($$(".views button")[0]!);
+    await vi.waitFor(() => expect(document.querySelector("tr[data-doc='d2']")).not.toBeNull(), { timeout: 5000 });
+    // Another window's Remove, as the backend tells it.
+    fake["KnowledgeService.Remove"]("d1");
+    await vi.waitFor(() => expect(document.querySelector("tr[data-doc='d1']")).toBeNull(), { timeout: 5000 });
+    fake.docs = fake.docs.filter((d) => d.id !== "d2"); // gone without an event: the list has no word of it
+    fake.emit("knowledge.removed", { doc_ids: ["d2"], sources: ["/data/uploads/.conversations/s1/휴가규정.md"], conversation: "s1" });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(document.querySelector("tr[data-doc='d2']")).not.toBeNull();
+    fake.emit("knowledge.removed", { doc_ids: ["d2"], sources: ["/data/uploads/휴가규정.md"] });
+    await vi.waitFor(() => expect(document.querySelector("tr[data-doc='d2']")).toBeNull(), { timeout: 5000 });
+  });
+});

@@ -126,6 +126,12 @@ export class KnowledgeStore {
         if (ev.paused) delete this.unpaused[ev.source];
         else this.unpaused[ev.source] = true;
       }),
+      // Documents removed in another window (or another view of this
+      // one) leave the list at once; a conversation's files are not in it.
+      subscribe(t, Events.Removed, (ev) => {
+        const gone = new Set(ev.doc_ids);
+        if (!ev.conversation && this.docs.some((d) => gone.has(d.id))) this.docs = this.docs.filter((d) => !gone.has(d.id));
+      }),
       subscribe(t, Reconnected, () => void this.load()),
     ];
     return () => {

@@ -315,6 +315,7 @@ export class FakeKnowledge extends FakeChat {
     if (!doc) throw new ApiError({ code: "not_found", message: "It is no longer attached to this conversation." });
     this.attached[sid] = this.attached[sid]!.filter((d) => d.source !== source);
     this.emit("chat.sessions", { session_id: sid });
+    this.emit("knowledge.removed", { doc_ids: [], sources: [source], conversation: sid });
   }
   "KnowledgeService.Import"(paths: string[]): string {
     return this["KnowledgeService.Upload"](paths[0] ?? "file.md", "");
@@ -325,13 +326,19 @@ export class FakeKnowledge extends FakeChat {
   "KnowledgeService.ChooseFolder"(): string {
     return "/home/you/notes";
   }
-  /** Remove, as the backend: a paused file removed ends its pause, and the windows are told it was removed. */
+  /**
+   * Remove, as the backend: a paused file removed ends its pause, and the
+   * windows are told it was removed; every removal is told (knowledge.removed),
+   * naming the file once none of its documents is left.
+   */
   "KnowledgeService.Remove"(id: string): void {
     const gone = this.docs.find((d) => d.id === id);
     this.docs = this.docs.filter((d) => d.id !== id);
-    if (gone?.embed_paused && !this.docs.some((d) => d.source === gone.source)) {
+    const last = !!gone && !this.docs.some((d) => d.source === gone.source);
+    if (gone?.embed_paused && last) {
       this.emit("knowledge.embed_pause", { source: gone.source, paused: false, removed: true });
     }
+    this.emit("knowledge.removed", { doc_ids: [id], sources: last ? [gone!.source] : [] });
   }
   "KnowledgeService.Search"(query: string, topK: number): SearchHit[] {
     const q = query.toLowerCase();

@@ -107,10 +107,7 @@ export class KnowledgeStore {
           if (n === undefined || n === (d.pending ?? 0)) continue;
           // A paused file's count going down was resumed elsewhere (a
           // chat's row, another window): it is paused no more.
-          if (d.embed_paused && n < (d.pending ?? 0)) {
-            for (const x of this.docs) if (x.source === d.source) x.embed_paused = false;
-            this.unpaused[d.source] = true;
-          }
+          if (d.embed_paused && n < (d.pending ?? 0)) this.setPaused(d.source, false);
           this.settle(d, n);
         }
       }),
@@ -119,12 +116,9 @@ export class KnowledgeStore {
       // once, not at its first batch stored. Removed, or paused and not
       // listed yet, the list is loaded again.
       subscribe(t, Events.EmbedPause, (ev) => {
-        const mine = this.docs.filter((d) => d.source === ev.source);
-        if (ev.removed || (ev.paused && !mine.length)) return this.loadSoon();
-        if (!mine.length) return;
-        for (const d of mine) d.embed_paused = ev.paused;
-        if (ev.paused) delete this.unpaused[ev.source];
-        else this.unpaused[ev.source] = true;
+        const listed = this.docs.some((d) => d.source === ev.source);
+        if (ev.removed || (ev.paused && !listed)) return this.loadSoon();
+        if (listed) this.setPaused(ev.source, ev.paused);
       }),
       // Documents removed in another window (or another view of this
       // one) leave the list at once; a conversation's files are not in it.
@@ -254,6 +248,18 @@ export class KnowledgeStore {
   }
 
   /**
+   * setPaused marks a file's meaning indexing paused or its pause ended in
+   * every document of it (a JSON file's records go on or stop together),
+   * and its import's row with it, wherever the news came from: a Resume
+   * here, the event, or its count going down.
+   */
+  private setPaused(source: string, paused: boolean): void {
+    for (const d of this.docs) if (d.source === source) d.embed_paused = paused;
+    if (paused) delete this.unpaused[source];
+    else this.unpaused[source] = true;
+  }
+
+  /**
    * resume lets the background embedding index the meaning of a document
    * whose Stop paused it: its line counts its passages down again, as the
    * backend embeds them, and then says it is found by its meaning too.
@@ -263,9 +269,7 @@ export class KnowledgeStore {
     this.resuming[d.id] = true;
     try {
       await this.api.resumeEmbedding(d.source);
-      // The file's other documents (a JSON file's records) go on too.
-      for (const x of this.docs) if (x.source === d.source) x.embed_paused = false;
-      this.unpaused[d.source] = true;
+      this.setPaused(d.source, false);
       this.error = null;
     } catch (e) {
       this.error = parseError(e);

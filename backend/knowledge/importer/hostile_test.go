@@ -43,6 +43,7 @@ func TestHostileClasses(t *testing.T) {
 		warned         // imported, with a *MissingParts warning naming what was left out
 		brokeOff       // imported up to a break, with a *BrokenOff warning saying where
 		indexLost      // imported from the archive's parts, with an *IndexLost warning
+		salvaged       // imported from the parts' own headers, with an *ArchiveSalvaged warning first
 	)
 	cases := map[string]struct {
 		n    int
@@ -117,6 +118,12 @@ func TestHostileClasses(t *testing.T) {
 		"garbageopf.epub":  {3, indexLost},
 		"backslashes.hwpx": {3, imported},
 		"stalemain.docx":   {1, imported},
+		// a directory gone or lying, damage besides (internal/hostile/salvage.go)
+		"storedcut.docx":   {1000, salvaged},
+		"storedjunk.docx":  {1, salvaged},
+		"junkmiddle.pptx":  {100, salvaged},
+		"lyingoffset.docx": {1, salvaged},
+		"oneslide.pptx":    {1000, brokeOff},
 	}
 	scale := map[string]int{"nested.html": 100_000, "line.html": 2, "string.json": 2, "tiny.jsonl": 10_000, "line.txt": 2,
 		"duplicates.docx": 100, "mixed.txt": 100, "deep.epub": 5000}
@@ -142,6 +149,7 @@ func TestHostileClasses(t *testing.T) {
 			var mp *MissingParts
 			var bo *BrokenOff
 			var il *IndexLost
+			var as *ArchiveSalvaged
 			var (
 				le  *OfficeLimitError
 				syn *SyntaxError
@@ -163,6 +171,8 @@ func TestHostileClasses(t *testing.T) {
 				t.Fatalf("err %v, warnings %v: want it imported up to the break, and where it broke said", err, warns)
 			case strict && tc.want == indexLost && (err != nil || len(warns) != 1 || !errors.As(warns[0], &il)):
 				t.Fatalf("err %v, warnings %v: want its parts read from the archive, and the index's loss said", err, warns)
+			case strict && tc.want == salvaged && (err != nil || len(warns) == 0 || !errors.As(warns[0], &as)):
+				t.Fatalf("err %v, warnings %v: want its parts read from their own headers, and that said", err, warns)
 			case strict && tc.want == anyWorded && err == nil:
 				t.Fatal("imported, want a worded failure")
 			}

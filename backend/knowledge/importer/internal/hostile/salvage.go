@@ -1,0 +1,126 @@
+package hostile
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// salvageClasses are ZIP-based files whose directory of parts is gone or
+// lies, damaged besides: the importer reads their parts from their own
+// local headers (salvage.go), past the damage, within its budgets.
+func salvageClasses() []Class {
+	return []Class{
+		{"docx: n paragraphs, every part stored with its sizes in a descriptor, cut at two thirds", "storedcut.docx", 100_000, func(w io.Writer, n int) error {
+			d, err := storedDocx(n, "")
+			if err != nil {
+				return err
+			}
+			_, err = w.Write(d[:len(d)*2/3])
+			return err
+		}},
+		{"docx: a stored body with a descriptor, then n MB of junk without a signature, no directory", "storedjunk.docx", 300, func(w io.Writer, n int) error {
+			d, err := storedDocx(100, "")
+			if err != nil {
+				return err
+			}
+			d = d[:bytes.LastIndex(d, []byte("PK\x07\x08"))] // the body's descriptor and all after it gone
+			if _, err := w.Write(d); err != nil {
+				return err
+			}
+			_, err = w.Write(bytes.Repeat([]byte("쓰레기\x00"), max(n, 1)<<20/10))
+			return err
+		}},
+		{"pptx: n slides, junk between the first two, its directory cut off", "junkmiddle.pptx", 1000, func(w io.Writer, n int) error {
+			var b bytes.Buffer
+			if err := deck(&b, max(n, 2)); err != nil {
+				return err
+			}
+			d := b.Bytes()
+			d = d[:bytes.Index(d, []byte("PK\x01\x02"))]
+			at := bytes.Index(d, []byte("ppt/slides/slide2.xml")) - 30
+			_, err := w.Write(bytes.Join([][]byte{d[:at], bytes.Repeat([]byte("PK쓰레기"), 10_000), d[at:]}, nil))
+			return err
+		}},
+		{"docx: its directory gives the body an offset where its local header is not", "lyingoffset.docx", 1, func(w io.Writer, n int) error {
+			var b bytes.Buffer
+			if err := Zip(&b, map[string][]byte{"word/document.xml": wordDoc(`<w:r><w:t>본문</w:t></w:r>`)}); err != nil {
+				return err
+			}
+			d := b.Bytes()
+			i := bytes.Index(d, []byte("PK\x01\x02"))
+			le := binary.LittleEndian
+			le.PutUint32(d[i+42:], le.Uint32(d[i+42:])+7)
+			_, err := w.Write(d)
+			return err
+		}},
+		{"pptx: one slide of n paragraphs whose XML is cut short in its last", "oneslide.pptx", 100_000, func(w io.Writer, n int) error {
+			var paras strings.Builder
+			for i := range max(n, 2) {
+				fmt.Fprintf(&paras, `<a:p><a:r><a:t>문단 %d</a:t></a:r></a:p>`, i)
+			}
+			slide := slideXML(paras.String())
+			return Zip(w, map[string][]byte{
+				"ppt/slides/slide1.xml":           []byte(slide[:len(slide)-40]),
+				"ppt/presentation.xml":            []byte(`<p:presentation ` + slideNS + `><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`),
+				"ppt/_rels/presentation.xml.rels": []byte(`<Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/></Relationships>`),
+			})
+		}},
+	}
+}
+
+// storedDocx is a Word file of n paragraphs (and extra in its body)
+// whose parts are all stored uncompressed, their sizes in descriptors.
+func storedDocx(n int, extra string) ([]byte, error) {
+	var body strings.Builder
+	for i := range max(n, 1) {
+		fmt.Fprintf(&body, `<w:p><w:r><w:t>문단 %d</w:t></w:r></w:p>`, i)
+	}
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	for _, p := range [][2]string{
+		{"_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`},
+		{"word/document.xml", `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` + body.String() + extra + `</w:body></w:document>`},
+	} {
+		f, err := zw.CreateHeader(&zip.FileHeader{Name: p[0], Method: zip.Store})
+		if err != nil {
+			return nil, err
+		}
+		f.Write([]byte(p[1]))
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+const slideNS = `xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`
+
+// slideXML is a slide of one text box holding the paragraphs.
+func slideXML(paras string) string {
+	return `<p:sld ` + slideNS + `><p:cSld><p:spTree><p:sp><p:txBody>` + paras + `</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`
+}
+
+// deck writes a presentation of n slides, the slides first and their
+// list last, as PowerPoint orders its parts.
+func deck(w io.Writer, n int) error {
+	zw := zip.NewWriter(w)
+	var ids, rels strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&ids, `<p:sldId id="%d" r:id="rId%d"/>`, 255+i, i)
+		fmt.Fprintf(&rels, `<Relationship Id="rId%d" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide%d.xml"/>`, i, i)
+		if err := addPart(zw, fmt.Sprintf("ppt/slides/slide%d.xml", i), []byte(slideXML(fmt.Sprintf(`<a:p><a:r><a:t>슬라이드 %d</a:t></a:r></a:p>`, i)))); err != nil {
+			return err
+		}
+	}
+	if err := addPart(zw, "ppt/presentation.xml", []byte(`<p:presentation `+slideNS+`><p:sldIdLst>`+ids.String()+`</p:sldIdLst></p:presentation>`)); err != nil {
+		return err
+	}
+	if err := addPart(zw, "ppt/_rels/presentation.xml.rels", []byte(xlsxRels(rels.String()))); err != nil {
+		return err
+	}
+	return zw.Close()
+}

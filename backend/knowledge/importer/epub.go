@@ -187,8 +187,8 @@ func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, 
 		p := &htmlPage{w: w, tables: tables{w: w}}
 		err = budget.judged(p.read(ctx, budgetReader{r: f, b: budget}))
 		f.Close()
-		if unreadable(err) && len(chapters) == 1 && w.paras > 0 {
-			return brokenOff("paragraph", w.paras, w.last, err), nil
+		if off := w.brokeOff(err, len(chapters)); off != nil {
+			return off, nil
 		}
 		if unreadable(err) {
 			w.dropPart()

@@ -145,9 +145,9 @@ func (w *mdWriter) hwpSections(ctx context.Context, s hwpStreams, open func(*msc
 			w.beginPart()
 		}
 		err := budget.judged(w.hwpSection(ctx, open(sec), styles, notes))
-		if unreadable(err) && len(s.sections) == 1 && w.paras > 0 {
+		if off := w.brokeOff(err, len(s.sections)); off != nil {
 			notes.abandon()
-			return brokenOff("paragraph", w.paras, w.last, err), nil
+			return off, nil
 		}
 		if unreadable(err) {
 			w.dropPart()

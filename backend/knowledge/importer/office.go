@@ -473,9 +473,9 @@ func (w *mdWriter) parts(ctx context.Context, z *zip.Reader, f *officeFormat, pa
 		}
 		err = budget.judged(w.body(ctx, f, d, styles, nums, notes))
 		closer.Close()
-		if unreadable(err) && len(parts) == 1 && w.paras > 0 {
+		if off := w.brokeOff(err, len(parts)); off != nil {
 			notes.abandon()
-			return brokenOff("paragraph", w.paras, w.last, err), nil
+			return off, nil
 		}
 		if unreadable(err) {
 			w.dropPart()

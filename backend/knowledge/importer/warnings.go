@@ -223,6 +223,18 @@ func brokenOff(unit string, count int, last string, err error) *BrokenOff {
 		why: shortened(damage(err), 3*maxNameChars)}
 }
 
+// brokeOff is the warning for a body of parts parts that could not be
+// read to its end (err), when it is one part with paragraphs read whole
+// before the break: they are kept, and the one it broke in left out. nil
+// otherwise: a part of several is left out whole (MissingParts), and a
+// part that broke before any paragraph is damaged.
+func (w *mdWriter) brokeOff(err error, parts int) *BrokenOff {
+	if !unreadable(err) || parts != 1 || w.paras == 0 {
+		return nil
+	}
+	return brokenOff("paragraph", w.paras, w.last, err)
+}
+
 // maxLastChars bounds the beginning of a paragraph a warning quotes.
 const maxLastChars = 40
 

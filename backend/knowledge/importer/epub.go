@@ -123,7 +123,7 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 	lost.report(warn)
 	if indexLost != nil {
 		if err := w.end(); err != nil {
-			return brokenEmpty(err, fmt.Errorf("%w: %v", ErrOfficeDamaged, indexLost))
+			return brokenEmpty(err, indexLost)
 		}
 		warn.add(indexLost)
 		return nil

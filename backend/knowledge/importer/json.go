@@ -227,7 +227,7 @@ func onOneLine(buffered io.Reader) bool {
 		switch {
 		case err != nil:
 			return true
-		case !started && (c == ' ' || c == '\t' || c == '\r' || c == '\n'):
+		case !started && jsonSpace(c):
 		case c == '\n':
 			return false
 		default:
@@ -247,7 +247,7 @@ func (l *lineReader) pastLine(ctx context.Context, buffered io.Reader) (io.Reade
 		if err != nil {
 			return br, nil
 		}
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+		if !jsonSpace(c) {
 			break
 		}
 	}
@@ -306,6 +306,10 @@ func valueErrorOffset(value io.Reader) int64 {
 	return 0
 }
 
+// jsonSpace says whether c is white space between JSON values (RFC 8259's
+// four characters; a record starts at the first byte that is not).
+func jsonSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
 // leadingNewlines counts the line breaks before a value starts.
 func leadingNewlines(r io.Reader) int64 {
 	br := bufio.NewReader(r)
@@ -313,7 +317,7 @@ func leadingNewlines(r io.Reader) int64 {
 	for {
 		c, err := br.ReadByte()
 		switch {
-		case err != nil || c != ' ' && c != '\t' && c != '\r' && c != '\n':
+		case err != nil || !jsonSpace(c):
 			return n
 		case c == '\n':
 			n++

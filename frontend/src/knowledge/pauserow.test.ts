@@ -2,7 +2,8 @@
 // says it waits for a Resume in the list only while it does: resumed in
 // the list, or its pause ended by a restart of the backend while the
 // window stays (serve mode), it says its meaning is being indexed, as the
-// list shows. In English and Korean.
+// list shows; removed from the library, here or elsewhere, it says so.
+// In English and Korean.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { $, cleanup, click, openKnowledge, pickDocuments, start } from "../testing/ui";
 import { setLang } from "../i18n/i18n.svelte";
@@ -13,10 +14,12 @@ const words = {
   en: {
     paused: "Added, found by its words now — indexing its meaning is paused until you resume it in the list",
     unpaused: "Added, found by its words now — its pause ended: its meaning is being indexed, as the list shows",
+    removed: "Added, then removed from the library",
   },
   ko: {
     paused: "추가했습니다. 지금은 키워드로 찾고, 의미 색인은 목록에서 다시 시작할 때까지 멈춥니다",
     unpaused: "추가했습니다. 지금은 키워드로 찾고, 멈춤이 풀려 의미 색인을 이어서 합니다. 진행 상황은 목록에서 볼 수 있습니다",
+    removed: "추가했다가 지식 베이스에서 지웠습니다",
   },
 } as const;
 
@@ -80,6 +83,20 @@ describe("a Knowledge screen import whose embedding the person stopped", () => {
       fake.emit("knowledge.embed_pause", { source: d.source, paused: true });
       await vi.waitFor(() => expect(meaning()!.dataset.meaning).toBe("paused"), { timeout: 5000 });
       expect(meaning()!.querySelector("button.resume")).not.toBeNull();
+    });
+
+    it(`removed in another window, says it was removed, not that its pause ended (${lang})`, async () => {
+      const fake = await stopped(lang);
+      fake["KnowledgeService.Remove"](fake.docs[0]!.id);
+      await vi.waitFor(() => expect(stage()!.textContent).toBe(words[lang].removed), { timeout: 5000 });
+      expect(meaning()).toBeNull();
+    });
+
+    it(`removed while the window was away, says so once it is back (${lang})`, async () => {
+      const fake = await stopped(lang);
+      fake.docs = [];
+      fake.restart();
+      await vi.waitFor(() => expect(stage()!.textContent).toBe(words[lang].removed), { timeout: 5000 });
     });
   }
 });

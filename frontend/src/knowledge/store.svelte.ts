@@ -36,6 +36,8 @@ export class KnowledgeStore {
    * no longer says they wait for a Resume
    */
   unpaused = $state<Record<string, boolean>>({});
+  /** Files removed from the library since this window read them in: their import rows say so. */
+  removedFiles = $state<Record<string, boolean>>({});
   /**
    * files of stopped imports that had not started, by import id: said in
    * one line rather than a row each (a folder may hold thousands).
@@ -124,7 +126,9 @@ export class KnowledgeStore {
       // one) leave the list at once; a conversation's files are not in it.
       subscribe(t, Events.Removed, (ev) => {
         const gone = new Set(ev.doc_ids);
-        if (!ev.conversation && this.docs.some((d) => gone.has(d.id))) this.docs = this.docs.filter((d) => !gone.has(d.id));
+        if (ev.conversation) return;
+        for (const source of ev.sources) this.removedFiles[source] = true;
+        if (this.docs.some((d) => gone.has(d.id))) this.docs = this.docs.filter((d) => !gone.has(d.id));
       }),
       subscribe(t, Reconnected, () => void this.load()),
     ];
@@ -169,10 +173,16 @@ export class KnowledgeStore {
       // A document this window saw being indexed that is done now says so.
       const was = new Map(this.docs.map((d) => [d.id, d.pending ?? 0]));
       for (const d of docs) if (was.get(d.id) && !d.pending) this.meaningDone[d.id] = true;
-      // A pause seen before and not now ended (a restart ends every pause).
+      // A pause seen before and not now ended (a restart ends every pause),
+      // unless the file is not listed at all: removed elsewhere meanwhile.
+      const listed = new Set(docs.map((d) => d.source));
       const paused = new Set(docs.filter((d) => d.embed_paused).map((d) => d.source));
-      for (const d of this.docs) if (d.embed_paused && !paused.has(d.source)) this.unpaused[d.source] = true;
+      for (const d of this.docs) {
+        if (!listed.has(d.source)) this.removedFiles[d.source] = true;
+        else if (d.embed_paused && !paused.has(d.source)) this.unpaused[d.source] = true;
+      }
       for (const source of paused) delete this.unpaused[source];
+      for (const source of listed) delete this.removedFiles[source];
       this.docs = docs;
       this.error = null;
     } catch (e) {

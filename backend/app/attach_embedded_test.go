@@ -147,18 +147,14 @@ func TestStoppedFileAttachedAgainIsNotPaused(t *testing.T) {
 func TestStoppedFileAddedToLibraryStaysPaused(t *testing.T) {
 	h := attachWhileEmbeddingHangs(t)
 	events, k, sess := h.events, h.k, h.sess
-	h.stop(t)
-	docs, err := k.Attached(sess.ID)
-	if err != nil || len(docs) != 1 || !docs[0].EmbedPaused {
-		t.Fatalf("attached after the Stop: %+v, %v", docs, err)
-	}
-	left, chunks := docs[0].Pending, docs[0].Chunks
-	lib, err := k.AddToLibrary(sess.ID, docs[0].Source)
+	paused := h.stopped(t)
+	left, chunks := paused.Pending, paused.Chunks
+	lib, err := k.AddToLibrary(sess.ID, paused.Source)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := api.LibraryFile{Source: lib.Source, EmbedPending: true, EmbedPaused: true, Pending: left, Chunks: chunks}
-	if lib != want || lib.Source == docs[0].Source {
+	if lib != want || lib.Source == paused.Source {
 		t.Fatalf("AddToLibrary = %+v; want %+v, in the library", lib, want)
 	}
 	all, err := k.Documents()

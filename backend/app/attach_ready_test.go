@@ -82,6 +82,17 @@ func (h hungAttachment) stop(t *testing.T) {
 	h.events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == h.id })
 }
 
+// stopped is stop, then the conversation's one file, paused by it.
+func (h hungAttachment) stopped(t *testing.T) api.KBDocument {
+	t.Helper()
+	h.stop(t)
+	docs, err := h.k.Attached(h.sess.ID)
+	if err != nil || len(docs) != 1 || !docs[0].EmbedPaused {
+		t.Fatalf("attached after the Stop: %+v, %v", docs, err)
+	}
+	return docs[0]
+}
+
 func attachWhileEmbeddingHangs(t *testing.T, then ...ollamatest.Fault) hungAttachment {
 	t.Helper()
 	h := hungAttachment{fake: retrievingModel(t)}

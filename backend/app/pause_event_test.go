@@ -46,12 +46,8 @@ func TestPauseAndResumeAreTold(t *testing.T) {
 func TestRemovedPausedFileIsTold(t *testing.T) {
 	h := attachWhileEmbeddingHangs(t)
 	events, k, sess := h.events, h.k, h.sess
-	h.stop(t)
-	docs, err := k.Attached(sess.ID)
-	if err != nil || len(docs) != 1 || !docs[0].EmbedPaused {
-		t.Fatalf("attached after the Stop: %+v, %v", docs, err)
-	}
-	lib, err := k.AddToLibrary(sess.ID, docs[0].Source)
+	paused := h.stopped(t)
+	lib, err := k.AddToLibrary(sess.ID, paused.Source)
 	if err != nil || !lib.EmbedPaused {
 		t.Fatalf("AddToLibrary = %+v, %v; want it paused there", lib, err)
 	}

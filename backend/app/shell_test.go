@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,12 +39,7 @@ func TestChooseFilesShowsEveryKind(t *testing.T) {
 		{"ko", "문서 가져오기", "Wayfinder가 읽는 문서"},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
-			a, _ := openTestApp(t, ollamatest.New(t), "llama3.2:3b")
-			cfg := a.settings.Current()
-			cfg.Language = tc.lang
-			if _, err := a.settings.Save(context.Background(), cfg); err != nil {
-				t.Fatal(err)
-			}
+			a := appSpeaking(t, tc.lang)
 			sh := &filesShell{}
 			a.AttachShell(sh)
 			if _, err := (&KnowledgeService{a}).ChooseFiles(); err != nil {
@@ -74,12 +68,7 @@ func TestSaveTextFileNamesItsKind(t *testing.T) {
 		{"ko", "../guide.md", "저장", "마크다운"},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
-			a, _ := openTestApp(t, ollamatest.New(t), "llama3.2:3b")
-			cfg := a.settings.Current()
-			cfg.Language = tc.lang
-			if _, err := a.settings.Save(context.Background(), cfg); err != nil {
-				t.Fatal(err)
-			}
+			a := appSpeaking(t, tc.lang)
 			sh := &filesShell{saveTo: filepath.Join(t.TempDir(), "saved")}
 			a.AttachShell(sh)
 			path, err := (&SettingsService{a}).SaveTextFile(tc.name, "내용")
@@ -94,4 +83,12 @@ func TestSaveTextFileNamesItsKind(t *testing.T) {
 			}
 		})
 	}
+}
+
+// appSpeaking is a test app on a system whose language is lang (Settings
+// left to follow the system, as they are at first).
+func appSpeaking(t *testing.T, lang string) *App {
+	t.Setenv("LC_ALL", map[string]string{"en": "en_US.UTF-8", "ko": "ko_KR.UTF-8"}[lang])
+	a, _ := openTestApp(t, ollamatest.New(t), "llama3.2:3b")
+	return a
 }

@@ -7,7 +7,7 @@
 // embedding go on there), the button says it is busy until the backend
 // answers, and a row says where the file went. In English and Korean.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { $, $$, attach, cleanup, click, fill, start } from "../testing/ui";
+import { $, attach, cleanup, click, fill, start, attachRows as rows, attachRow as row, attachChip as chip } from "../testing/ui";
 import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
@@ -47,9 +47,6 @@ const words = {
   },
 } as const;
 
-const rows = () => $$("[data-testid='attachments'] .pending li");
-const row = () => $("[data-testid='attachments'] .pending li");
-const chip = (name: string) => $$("[data-testid='attachments'] .files li").find((li) => li.textContent!.includes(name));
 const libraryButton = (name: string) => chip(name)!.querySelector<HTMLButtonElement>("button")!;
 
 /** attachSlow starts the app in lang and attaches a file the fake holds at its embedding. */

@@ -6,7 +6,7 @@
 // mode) ends the pause, and the rows say that its meaning is indexed now
 // rather than "paused". In English and Korean.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { $, $$, attach, cleanup, click, start } from "../testing/ui";
+import { $$, attach, cleanup, click, start, attachRows as rows, attachRow as row, attachChip as chip, attachStage as stage } from "../testing/ui";
 import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
@@ -44,10 +44,6 @@ const words = {
   },
 } as const;
 
-const row = () => $("[data-testid='attachments'] .pending li");
-const rows = () => $$("[data-testid='attachments'] .pending li");
-const chip = (name: string) => $$("[data-testid='attachments'] .files li").find((li) => li.textContent!.includes(name));
-const stage = () => row().querySelector<HTMLElement>(".stage")!;
 
 /** stoppedFile starts the app in lang, attaches a file the fake holds at its embedding, and stops it there. */
 async function stoppedFile(lang: "en" | "ko") {

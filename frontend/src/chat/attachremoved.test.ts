@@ -6,7 +6,7 @@
 // A file taken out of its conversation in another window leaves this
 // window's chips and rows of it at once. In English and Korean.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { $, $$, attach, cleanup, click, start } from "../testing/ui";
+import { $$, attach, cleanup, click, start, attachRows as rows, attachRow as row, attachChip as chip, attachStage as stage } from "../testing/ui";
 import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
@@ -28,10 +28,6 @@ const words = {
   },
 } as const;
 
-const row = () => $("[data-testid='attachments'] .pending li");
-const rows = () => $$("[data-testid='attachments'] .pending li");
-const chip = (name: string) => $$("[data-testid='attachments'] .files li").find((li) => li.textContent!.includes(name));
-const stage = () => row().querySelector<HTMLElement>(".stage")!;
 
 /**
  * added starts the app in lang, attaches a file and adds it to the library:

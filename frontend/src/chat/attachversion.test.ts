@@ -5,7 +5,7 @@
 // meaning is indexed in the background there, then that it is done. In
 // English and Korean.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { $, $$, attach, cleanup, click, start } from "../testing/ui";
+import { $, attach, cleanup, click, start, attachRows as rows, attachChip as chip } from "../testing/ui";
 import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
@@ -27,8 +27,6 @@ const words = {
   },
 } as const;
 
-const rows = () => $$("[data-testid='attachments'] .pending li");
-const chip = (name: string) => $$("[data-testid='attachments'] .files li").find((li) => li.textContent!.includes(name));
 const libraryButton = (name: string) => chip(name)!.querySelector<HTMLButtonElement>("button")!;
 
 describe("Add to library while a new version of the file is read", () => {

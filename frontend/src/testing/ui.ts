@@ -65,6 +65,13 @@ export function toggle(el: HTMLElement | string, on: boolean): void {
   flushSync();
 }
 
+/** The rows of files being attached under the message box, the first of them, and its stage line. */
+export const attachRows = () => $$("[data-testid='attachments'] .pending li");
+export const attachRow = () => $("[data-testid='attachments'] .pending li");
+export const attachStage = () => attachRow().querySelector<HTMLElement>(".stage")!;
+/** attachChip is the chip of the conversation's file called name, if it has one. */
+export const attachChip = (name: string) => $$("[data-testid='attachments'] .files li").find((li) => li.textContent!.includes(name));
+
 /** attach picks files in the message box's file picker, as a person does. */
 export function attach(files: File[]): void {
   const input = $("[data-testid='attach-input']") as HTMLInputElement;

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -246,5 +247,28 @@ func TestDirectoryLiesAboutOffsets(t *testing.T) {
 	var as *ArchiveSalvaged
 	if len(warns) != 1 || !errors.As(warns[0], &as) {
 		t.Errorf("warnings %v, want one that the archive was read from its parts", warns)
+	}
+}
+
+// TestBlocks: the rebuilt archive's blocks read back what was written,
+// at any offset, across the blocks' edges, and say EOF past the end.
+func TestBlocks(t *testing.T) {
+	var want bytes.Buffer
+	k := &blocks{}
+	for i, n := range []int{10, blockSize - 10, 1, blockSize*2 + 5, 0, 3} {
+		p := bytes.Repeat([]byte{byte(i + 1)}, n)
+		k.Write(p)
+		want.Write(p)
+	}
+	if k.size != int64(want.Len()) {
+		t.Fatalf("size %d, want %d", k.size, want.Len())
+	}
+	for _, tt := range []struct{ off, n int }{{0, 20}, {blockSize - 3, 6}, {5, blockSize * 2}, {want.Len() - 4, 4}, {want.Len() - 2, 8}, {want.Len(), 1}} {
+		got := make([]byte, tt.n)
+		n, err := k.ReadAt(got, int64(tt.off))
+		end := min(tt.off+tt.n, want.Len())
+		if n != end-tt.off || !bytes.Equal(got[:n], want.Bytes()[tt.off:end]) || (end < tt.off+tt.n) != (err == io.EOF) {
+			t.Errorf("ReadAt(%d bytes at %d): %d, %v, want %d bytes as written", tt.n, tt.off, n, err, end-tt.off)
+		}
 	}
 }

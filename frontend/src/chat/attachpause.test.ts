@@ -6,7 +6,7 @@
 // mode) ends the pause, and the rows say that its meaning is indexed now
 // rather than "paused". In English and Korean.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { $$, attach, cleanup, click, start, attachRows as rows, attachRow as row, attachChip as chip, attachStage as stage } from "../testing/ui";
+import { $$, attach, cleanup, click, start, attachRows as rows, attachRow as row, attachChip as chip, attachStage as stage, removeOnKnowledgeScreen } from "../testing/ui";
 import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
@@ -188,12 +188,7 @@ describe("a file whose embedding the person stopped", () => {
       click(chip("slow-report.md")!.querySelector<HTMLButtonElement>("button")!);
       await vi.waitFor(() => expect(stage().textContent).toBe(say.addedPaused), { timeout: 5000 });
       const id = fake.docs[0]!.id;
-      click($$(".views button")[0]!);
-      await vi.waitFor(() => expect(document.querySelector(`tr[data-doc='${id}'] button.remove`)).not.toBeNull(), { timeout: 5000 });
-      click(`tr[data-doc='${id}'] button.remove`);
-      click(`tr[data-doc='${id}'] button.confirm-remove`);
-      await vi.waitFor(() => expect(document.querySelector(`tr[data-doc='${id}']`)).toBeNull(), { timeout: 5000 });
-      click(".sidebar li button.open");
+      await removeOnKnowledgeScreen(id);
       await vi.waitFor(() => expect(row().dataset.stage).toBe("library"), { timeout: 5000 });
       expect(stage().textContent).toBe(say.addedRemoved);
       expect(row().querySelector("button.resume")).toBeNull();

@@ -6,7 +6,7 @@
 // A file taken out of its conversation in another window leaves this
 // window's chips and rows of it at once. In English and Korean.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { $$, attach, cleanup, click, start, attachRows as rows, attachRow as row, attachChip as chip, attachStage as stage } from "../testing/ui";
+import { attach, cleanup, click, start, attachRows as rows, attachRow as row, attachChip as chip, attachStage as stage, removeOnKnowledgeScreen } from "../testing/ui";
 import { setLang } from "../i18n/i18n.svelte";
 
 afterEach(cleanup);
@@ -64,12 +64,7 @@ describe("a file added to the library from a chat, and removed there", () => {
 
     it(`added while its meaning is indexed and removed on this window's Knowledge screen, says so back in the chat (${lang})`, async () => {
       const { say, id } = await added(lang, true);
-      click($$(".views button")[0]!);
-      await vi.waitFor(() => expect(document.querySelector(`tr[data-doc='${id}'] button.remove`)).not.toBeNull(), { timeout: 5000 });
-      click(`tr[data-doc='${id}'] button.remove`);
-      click(`tr[data-doc='${id}'] button.confirm-remove`);
-      await vi.waitFor(() => expect(document.querySelector(`tr[data-doc='${id}']`)).toBeNull(), { timeout: 5000 });
-      click(".sidebar li button.open");
+      await removeOnKnowledgeScreen(id);
       await vi.waitFor(() => expect(row().dataset.stage).toBe("library"), { timeout: 5000 });
       expect(stage().textContent).toBe(say.addedRemoved);
     });

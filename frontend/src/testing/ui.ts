@@ -89,6 +89,20 @@ export async function openKnowledge(): Promise<void> {
   await vi.waitFor(() => expect(document.querySelector("#kb-title")).not.toBeNull(), { timeout: 5000 });
 }
 
+/**
+ * removeOnKnowledgeScreen removes document id on the Knowledge screen, as a
+ * person does (Remove, then its confirmation), and goes back to the first
+ * conversation in the sidebar.
+ */
+export async function removeOnKnowledgeScreen(id: string): Promise<void> {
+  click($$(".views button")[0]!);
+  await vi.waitFor(() => expect(document.querySelector(`tr[data-doc='${id}'] button.remove`)).not.toBeNull(), { timeout: 5000 });
+  click(`tr[data-doc='${id}'] button.remove`);
+  click(`tr[data-doc='${id}'] button.confirm-remove`);
+  await vi.waitFor(() => expect(document.querySelector(`tr[data-doc='${id}']`)).toBeNull(), { timeout: 5000 });
+  click(".sidebar li button.open");
+}
+
 /** pickDocuments picks files in the Knowledge screen's file picker, as a person does. */
 export function pickDocuments(files: File[]): void {
   const input = $("#kb-file-input") as HTMLInputElement;

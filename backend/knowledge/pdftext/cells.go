@@ -19,9 +19,9 @@ func cellGap(p, q item) bool {
 
 // cellGaps returns the cell gaps of a line (sorted along it), spaces
 // aside: the white between two glyphs, from the end of one to the start of
-// the next.
-func cellGaps(items []item) [][2]float64 {
-	var gaps [][2]float64
+// the next; letters[k] says whether gap k lies between a letter-spaced
+// title's letters (spaced, the line's spacedGaps; nil for none).
+func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, letters []bool) {
 	var prev *item
 	for i := range items {
 		it := &items[i]
@@ -30,25 +30,38 @@ func cellGaps(items []item) [][2]float64 {
 		}
 		if prev != nil && cellGap(*prev, *it) {
 			gaps = append(gaps, [2]float64{prev.x1, it.x0})
+			letters = append(letters, spaced != nil && spaced[i] == joinGap)
 		}
 		prev = it
 	}
-	return gaps
+	return gaps, letters
 }
 
 // alignedGaps returns, line by line, the gaps that overlap one of
 // partners' spans on the line before or after, or none where these are half
-// of the line's gaps or fewer.
-func alignedGaps(gaps, partners [][][2]float64) [][][2]float64 {
+// of the line's gaps or fewer. Two letter-spaced titles (titles) are no
+// partners: centred one under the other ("신 청 서" over "위 임 장"), their
+// letters' gaps line up as a table's columns do. A gap between a title's
+// letters (letters) that lines up with none is not counted against the
+// line's other gaps: "구 분 내 용", a table's header of spaced labels,
+// has its cells' gap under the rows' and its letters' gaps over their
+// text; where the letters' gaps line up too ("갑 을 병" over a row of
+// figures), the line is a table's row.
+func alignedGaps(gaps, partners [][][2]float64, titles []bool, letters [][]bool) [][][2]float64 {
 	out := make([][][2]float64, len(gaps))
+	partner := func(i, j int) bool { return j >= 0 && j < len(gaps) && !(titles[i] && titles[j]) }
 	for i := range gaps {
 		var kept [][2]float64
-		for _, g := range gaps[i] {
-			if (i > 0 && overlapsAny(g, partners[i-1])) || (i+1 < len(gaps) && overlapsAny(g, partners[i+1])) {
+		n := 0
+		for k, g := range gaps[i] {
+			if (partner(i, i-1) && overlapsAny(g, partners[i-1])) || (partner(i, i+1) && overlapsAny(g, partners[i+1])) {
 				kept = append(kept, g)
+			} else if letters[i][k] {
+				continue
 			}
+			n++
 		}
-		if 2*len(kept) > len(gaps[i]) {
+		if 2*len(kept) > n {
 			out[i] = kept
 		}
 	}

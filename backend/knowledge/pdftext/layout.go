@@ -472,11 +472,14 @@ func (w *textWriter) lines(bands []band) {
 	// gaps that passed the first, so that a line of prose does not lend
 	// its chance partners to the next one.
 	gaps := make([][][2]float64, len(bands))
+	titles, letters := make([]bool, len(bands)), make([][]bool, len(bands))
 	for i, b := range bands {
-		gaps[i] = cellGaps(b.items)
+		spaced := spacedGaps(b.items, nil)
+		gaps[i], letters[i] = cellGaps(b.items, spaced)
+		titles[i] = spaced != nil
 	}
-	bars := alignedGaps(gaps, gaps)
-	bars = alignedGaps(gaps, bars)
+	bars := alignedGaps(gaps, gaps, titles, letters)
+	bars = alignedGaps(gaps, bars, titles, letters)
 	for i, b := range bands {
 		if len(bars[i]) == 1 && lineNumber(b.items, bars[i][0]) {
 			bars[i] = nil
@@ -513,7 +516,10 @@ func (w *textWriter) line(items []item, bars [][2]float64) (hyphen bool) {
 	}
 	marks := attachAccents(items)
 	track := tracking(items)
-	spaced := letterSpaced(items, bars)
+	spaced := spacedGaps(items, bars) // a letter-spaced title's gaps
+	if spaced != nil {
+		track = 0 // the title's spacing is no tracking of its mark
+	}
 	lead := leadingMark(items)
 	var prev *item
 	var recent [4]*item // the last glyphs written, to drop copies of them
@@ -533,14 +539,17 @@ func (w *textWriter) line(items []item, bars [][2]float64) (hyphen bool) {
 			continue // an accent written with its letter
 		}
 		if it.space {
-			pendingSpace = wrote && !spaced
+			pendingSpace = wrote
 			continue
 		}
 		if copied(recent[:], *it) {
 			continue
 		}
 		sep := bars != nil && prev != nil && wrote && cellGap(*prev, *it) && overlapsAny([2]float64{prev.x1, it.x0}, bars)
-		if prev != nil && !pendingSpace && wrote && !spaced {
+		switch {
+		case spaced != nil && spaced[i] != asDrawn:
+			pendingSpace = spaced[i] == spaceGap
+		case prev != nil && !pendingSpace && wrote:
 			pendingSpace = i == lead || spaceBetween(*prev, *it, track)
 		}
 		if it.r != 0 {

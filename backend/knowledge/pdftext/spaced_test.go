@@ -27,6 +27,40 @@ func spacedLine(text string, gaps []float64, n int, spaceW float64) []glyph {
 	return out
 }
 
+// spacedAt lays text out on one baseline from x, 10 pt per syllable or
+// Han character and 5 pt per other glyph, gaps[i] points after glyph i;
+// PDFium's generated space marks every gap (no space glyphs are drawn).
+func spacedAt(text string, x, base float64, gaps []float64) []glyph {
+	var out []glyph
+	for i, r := range []rune(text) {
+		if i > 0 {
+			if gaps[i-1] > 0 {
+				out = append(out, glyph{r: ' ', gen: true})
+			}
+			x += gaps[i-1]
+		}
+		w := 5.0
+		if titleLetter(r) {
+			w = 10
+		}
+		out = append(out, glyph{r: r, x0: x, x1: x + w, lo: base - 2, hi: base + 8, h: 10})
+		x += w
+	}
+	return out
+}
+
+// lines joins lines of glyphs with PDFium's line breaks.
+func linesOf(ls ...[]glyph) []glyph {
+	var out []glyph
+	for i, l := range ls {
+		if i > 0 {
+			out = append(out, brk())
+		}
+		out = append(out, l...)
+	}
+	return out
+}
+
 func even(n int, g float64) []float64 {
 	gaps := make([]float64, n)
 	for i := range gaps {
@@ -51,6 +85,30 @@ func TestPageTextLetterSpacedTitle(t *testing.T) {
 		{"one-syllable words, gaps of a half-em space and no space glyphs", spacedLine("그집앞", even(2, 5), 0, 0), "그 집 앞"},
 		{"unequal gaps keep their spaces", spacedLine("신청서", []float64{10, 16}, 0, 0), "신 청 서"},
 		{"a table row's cells keep their spaces", spacedLine("상중하", even(2, 60), 0, 0), "상 중 하"},
+		// After a heading's number or a list's mark, whose own gaps
+		// are written as drawn unless the heading is spaced as a whole.
+		{"a list's number, then the title", spacedAt("1.신청서", 72, 700, []float64{0, 3, 10, 10}), "1. 신청서"},
+		{"a list's number spaced with the title", spacedAt("1.신청서", 72, 700, []float64{10, 23, 10, 10}), "1. 신청서"},
+		{"a list's syllable, then the title", spacedAt("가.위임장", 72, 700, []float64{0, 3, 8, 8}), "가. 위임장"},
+		{"a bracketed number, then the title", spacedAt("(2)목차", 72, 700, []float64{0, 0, 3, 15}), "(2) 목차"},
+		{"a circled number, then the title", spacedAt("①신청서", 72, 700, []float64{3, 10, 10}), "① 신청서"},
+		{"a number in a Latin font's boxes, 1.4 font sizes tall", tallDigits(spacedAt("1.신청서", 72, 700, []float64{0, 3, 10, 10})), "1. 신청서"},
+		{"a chapter typed with word spaces, its title spaced", spacedAt("제1장총칙", 72, 700, []float64{3, 3, 3, 10}), "제 1 장 총칙"},
+		{"a chapter spaced as a whole", spacedAt("제1장총칙", 72, 700, []float64{10, 10, 23, 10}), "제1장 총칙"},
+		{"a title of two words spaced by CSS", spacedAt("개인정보동의서", 72, 700, []float64{8, 8, 8, 19, 8, 8}), "개인정보 동의서"},
+		{"a title of two words spaced by TeX's quad and qquad", spacedAt("사업계획", 72, 700, []float64{11, 22, 11}), "사업 계획"},
+		{"Han characters", spacedAt("申請書", 72, 700, []float64{10, 10}), "申請書"},
+		{"Han characters after a number", spacedAt("1.申請書", 72, 700, []float64{0, 3, 12, 12}), "1. 申請書"},
+		{"a chapter and its title in word spaces", spacedAt("제1장총칙", 72, 700, []float64{3, 3, 3, 3}), "제 1 장 총 칙"},
+		{"a list's number, then one-syllable words", spacedAt("1.그집앞", 72, 700, []float64{0, 3, 3, 3}), "1. 그 집 앞"},
+		{"a word gap neither one nor two letter gaps", spacedAt("신청서류", 72, 700, []float64{10, 15, 10}), "신 청 서 류"},
+		{"a figure after the title", spacedAt("신청서2", 72, 700, []float64{10, 10, 3}), "신 청 서 2"},
+		// Titles stacked on centred lines: their gaps line up as a
+		// table's columns do, and no bar goes between their letters.
+		{"two titles stacked", linesOf(spacedAt("신청서", 100, 700, even(2, 10)), spacedAt("위임장", 100, 680, even(2, 10))), "신청서\n위임장"},
+		{"three titles stacked, centred", linesOf(spacedAt("사업계획서", 90, 700, even(4, 10)), spacedAt("신청서", 110, 680, even(2, 10)), spacedAt("1.목차", 115, 660, []float64{0, 3, 10})), "사업계획서\n신청서\n1. 목차"},
+		{"single syllables over figures are a table", linesOf(spacedAt("갑을병", 72, 700, even(2, 15)), spacedAt("123", 74, 686, even(2, 20))), "갑 | 을 | 병\n1 | 2 | 3"},
+		{"a table's header of spaced labels", linesOf(spacedAt("구분내용", 72, 700, []float64{10, 25, 10}), spacedAt("전기적합", 72, 686, []float64{0, 35, 0})), "구분 | 내용\n전기 | 적합"},
 		{"a word of two syllables among single ones", append(spacedLine("신청", even(1, 10), 0, 0), append([]glyph{{r: ' ', gen: true}}, glyphLine("서류", 102, 700, nil)...)...), "신 청 서류"},
 	}
 	for _, tt := range tests {

@@ -119,11 +119,13 @@ func TestHostileClasses(t *testing.T) {
 		"backslashes.hwpx": {3, imported},
 		"stalemain.docx":   {1, imported},
 		// a directory gone or lying, damage besides (internal/hostile/salvage.go)
-		"storedcut.docx":   {1000, salvaged},
-		"storedjunk.docx":  {1, salvaged},
-		"junkmiddle.pptx":  {100, salvaged},
-		"lyingoffset.docx": {1, salvaged},
-		"oneslide.pptx":    {1000, brokeOff},
+		"storedcut.docx":    {1000, salvaged},
+		"storedjunk.docx":   {1, salvaged},
+		"deflatedjunk.docx": {1, salvaged},
+		"junkdir.epub":      {1, salvaged},
+		"junkmiddle.pptx":   {100, salvaged},
+		"lyingoffset.docx":  {1, salvaged},
+		"oneslide.pptx":     {1000, brokeOff},
 	}
 	scale := map[string]int{"nested.html": 100_000, "line.html": 2, "string.json": 2, "tiny.jsonl": 10_000, "line.txt": 2,
 		"duplicates.docx": 100, "mixed.txt": 100, "deep.epub": 5000}

@@ -34,7 +34,7 @@ type ArchiveSalvaged struct {
 func (a *ArchiveSalvaged) Error() string {
 	s := fmt.Sprintf("the file's directory of parts is missing or damaged (a download or copy cut short?): %d parts were read from what remains", a.Parts)
 	if a.Cut != "" {
-		s += fmt.Sprintf(", the last, %s, up to where the file ends", shortened(a.Cut, maxNameChars))
+		s += fmt.Sprintf(", the last, %s, up to where the file ends or its end could be looked for", shortened(a.Cut, maxNameChars))
 	}
 	return s
 }
@@ -88,8 +88,7 @@ const (
 // what is inflated only to find a part's end, so a file of junk costs no
 // more than that in time.
 func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) {
-	out := &blocks{}
-	zw := zip.NewWriter(out)
+	out := newRebuilt()
 	found := &ArchiveSalvaged{}
 	// left bounds the text kept, skipLeft what is inflated or looked
 	// through only to find where a part ends or the next begins: a
@@ -110,12 +109,9 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 			if sig == sigCentral || sig == sigEnd {
 				break // the directory: every part was read
 			}
-			next, err := nextHeader(ra, off+1, size, &skipLeft)
-			if err != nil {
-				return nil, nil, err
-			}
+			next := nextHeader(ra, off+1, size, &skipLeft)
 			if next < 0 {
-				break
+				break // none, or none within the budget: what was read is kept
 			}
 			off = next
 			continue
@@ -133,10 +129,11 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 		described := flags&8 != 0 // sizes in a descriptor after the data
 		keep := salvageable(name) && !kept[name]
 		// inflated is the part being inflated into the rebuilt archive,
-		// or stored, when it was kept uncompressed, which is copied from
-		// the file: neither is held in a buffer of its own.
+		// or stored the size of one kept uncompressed, which the rebuilt
+		// archive reads from the file: neither is held in a buffer of its
+		// own, and the stored one is not copied at all.
 		var inflated *lazyPart
-		var stored *io.SectionReader
+		stored := int64(-1)
 		var used int64  // compressed bytes
 		cut := false    // the file ends in the part
 		broken := false // the part is damaged; what follows it is looked for
@@ -151,20 +148,22 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 				if left -= used; left < 0 {
 					return nil, nil, unpackedLimit()
 				}
-				stored = io.NewSectionReader(ra, data, max(used, 0))
+				stored = max(used, 0)
 			}
 		case method == zip.Store:
 			budget := &skipLeft
 			if keep {
 				budget = &left
 			}
-			n, d, ok, err := storedEnd(ra, data, size, budget)
-			if err != nil {
-				return nil, nil, err
-			}
-			used, descLen, cut = n, d, !ok && data+n >= size
+			n, d, ok, spent := storedEnd(ra, data, size, budget)
+			// Its end not found within the budget (its descriptor lost,
+			// junk after it), the part runs to where the looking stopped,
+			// as if the file were cut there: a text part is then read by
+			// the rule for a body that breaks, and nothing after it is
+			// looked for.
+			used, descLen, cut = n, d, spent || !ok && data+n >= size
 			if keep {
-				stored = io.NewSectionReader(ra, data, n)
+				stored = n
 			}
 		case !keep && !described && data+csize <= size:
 			used = csize // a picture: passed over by its size
@@ -174,12 +173,19 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 			var sink io.Writer = io.Discard
 			budget := &skipLeft // a picture whose size is only after it is inflated to find its end
 			if keep {
-				inflated = &lazyPart{zw: zw, name: name}
+				inflated = &lazyPart{out: out, name: name}
 				sink, budget = inflated, &left
 			}
 			n, err := io.Copy(sink, io.LimitReader(fr, *budget+1))
 			if *budget -= n; *budget < 0 {
-				return nil, nil, unpackedLimit()
+				if keep {
+					return nil, nil, unpackedLimit() // its text alone is past the budget: a bomb
+				}
+				// A picture inflated past the budget only to find its
+				// end: nothing after it is looked for, what was read is
+				// kept.
+				*budget, cut = 0, true
+				break
 			}
 			used = cr.n
 			switch {
@@ -194,22 +200,15 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 		default:
 			broken = true // another method: its end cannot be found
 		}
-		written := inflated != nil && inflated.w != nil
-		if keep && (written || stored != nil && stored.Size() > 0 || !cut && !broken) {
-			var w io.Writer
-			if written {
-				w = inflated.w
-			} else {
-				var err error
-				if w, err = zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store}); err != nil {
-					return nil, nil, err
-				}
+		written := inflated != nil && inflated.begun
+		if keep && (written || stored > 0 || !cut && !broken) {
+			if !written {
+				out.begin(name)
 			}
-			if stored != nil {
-				if _, err := io.Copy(w, stored); err != nil {
-					return nil, nil, fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
-				}
+			if stored > 0 {
+				out.section(ra, data, stored)
 			}
+			out.end()
 			found.Parts++
 			kept[name] = true
 			if cut {
@@ -232,15 +231,12 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 			off += 12
 		}
 	}
-	if err := zw.Close(); err != nil {
-		return nil, nil, err
-	}
 	if found.Parts == 0 {
 		return nil, nil, fmt.Errorf("%w: its directory of parts is missing and no part could be found", ErrOfficeDamaged)
 	}
-	z, err := zip.NewReader(out, out.size)
+	z, err := out.reader()
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrOfficeDamaged, err)
+		return nil, nil, err
 	}
 	return z, found, nil
 }
@@ -249,23 +245,24 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 // record's signature.
 const scanBlock = 64 << 10
 
-// nextHeader is the offset of the next local header at or after from
-// (-1: none before the end), looking through no more than budget allows
-// (what it looks through is taken from it; past it, the limit).
-func nextHeader(ra io.ReaderAt, from, size int64, budget *int64) (int64, error) {
+// nextHeader is the offset of the next local header at or after from,
+// looking through no more than budget allows (what it looks through is
+// taken from it), or -1: none before the end of the file or of the
+// budget. Past the budget the parts read are kept rather than the file
+// refused: junk after them (hundreds of megabytes of it, without a
+// signature) took the whole file with it.
+func nextHeader(ra io.ReaderAt, from, size int64, budget *int64) int64 {
 	buf := make([]byte, scanBlock+3)
 	sig := binary.LittleEndian.AppendUint32(nil, sigLocal)
-	for at := from; at+4 <= size; at += scanBlock {
+	for at := from; at+4 <= size && *budget > 0; at += scanBlock {
 		n, _ := ra.ReadAt(buf[:min(int64(len(buf)), size-at)], at)
 		if i := bytes.Index(buf[:n], sig); i >= 0 {
 			*budget -= int64(i)
-			return at + int64(i), nil
+			return at + int64(i)
 		}
-		if *budget -= scanBlock; *budget < 0 {
-			return 0, unpackedLimit()
-		}
+		*budget -= scanBlock
 	}
-	return -1, nil
+	return -1
 }
 
 // storedEnd finds where the data of a part stored uncompressed ends when
@@ -274,52 +271,57 @@ func nextHeader(ra io.ReaderAt, from, size int64, budget *int64) (int64, error) 
 // without, its checksum theirs too). It says how many bytes of data
 // there are, the descriptor's length, and whether one was found; without
 // one the data ends at the next local header or directory entry, or the
-// end of the file. The data looked through counts in budget; past it,
-// the limit. Nothing is held: the caller copies the data from the file.
-func storedEnd(ra io.ReaderAt, data, size int64, budget *int64) (n, desc int64, ok bool, err error) {
+// end of the file. The data looked through counts in budget; with the
+// budget spent before any of those, the data is said to end there
+// (spent). Nothing is held: the rebuilt archive reads the data from the
+// file.
+func storedEnd(ra io.ReaderAt, data, size int64, budget *int64) (n, desc int64, ok, spent bool) {
 	le := binary.LittleEndian
 	buf := make([]byte, scanBlock+16)
 	var crc uint32
 	header := int64(-1) // the first local header or directory entry in the data
-	for at := data; at < size; {
+	// at ends the data i bytes into the block at at, the bytes looked
+	// through counted; past the budget, where the budget ends.
+	at := data
+	end := func(i int, desc int64, found bool) (int64, int64, bool, bool) {
+		if int64(i) > *budget {
+			n := at - data + *budget
+			*budget = 0
+			return n, 0, false, true
+		}
+		*budget -= int64(i)
+		return at - data + int64(i), desc, found, false
+	}
+	for at < size {
 		m, _ := ra.ReadAt(buf[:min(int64(len(buf)), size-at)], at)
 		b := buf[:m]
-		end := min(m, scanBlock)
-		for i := range end {
+		last := min(m, scanBlock)
+		for i := range last {
 			sz := uint32(at + int64(i) - data)
 			if i+16 <= m && le.Uint32(b[i:]) == sigDescriptor && le.Uint32(b[i+8:]) == sz && le.Uint32(b[i+12:]) == sz {
-				return storedAt(at-data+int64(i), 16, i, budget)
+				return end(i, 16, true)
 			}
 			if i+12 <= m && le.Uint32(b[i+4:]) == sz && le.Uint32(b[i+8:]) == sz && crc32.Update(crc, crc32.IEEETable, b[:i]) == le.Uint32(b[i:]) {
-				return storedAt(at-data+int64(i), 12, i, budget)
+				return end(i, 12, true)
 			}
 			if header < 0 && i+4 <= m && (le.Uint32(b[i:]) == sigLocal || le.Uint32(b[i:]) == sigCentral) {
 				header = at + int64(i)
 			}
 		}
-		if *budget < int64(end) {
+		if *budget < int64(last) {
 			if header >= 0 {
-				break
+				break // no descriptor found: it ends at the next header
 			}
-			return 0, 0, false, unpackedLimit()
+			return end(last, 0, false)
 		}
-		*budget -= int64(end)
-		crc = crc32.Update(crc, crc32.IEEETable, b[:end])
-		at += int64(end)
+		*budget -= int64(last)
+		crc = crc32.Update(crc, crc32.IEEETable, b[:last])
+		at += int64(last)
 	}
 	if header < 0 {
-		return size - data, 0, false, nil // the file ends in it
+		return size - data, 0, false, false // the file ends in it
 	}
-	return header - data, 0, false, nil
-}
-
-// storedAt ends storedEnd at a descriptor after n bytes of data, the
-// last block's head of them counted.
-func storedAt(n, desc int64, head int, budget *int64) (int64, int64, bool, error) {
-	if *budget -= int64(head); *budget < 0 {
-		return 0, 0, false, unpackedLimit()
-	}
-	return n, desc, true, nil
+	return header - data, 0, false, false
 }
 
 // unpackedLimit is the error of an archive whose parts unpack, or whose
@@ -328,24 +330,21 @@ func unpackedLimit() error {
 	return &OfficeLimitError{What: "unpacked size (" + fmt.Sprint(MaxOfficeXML>>20) + " MB)"}
 }
 
-// lazyPart is a part of the rebuilt archive created at the first byte
+// lazyPart is a part of the rebuilt archive begun at the first byte
 // written to it, so that one of which nothing could be read is missing,
 // not empty.
 type lazyPart struct {
-	zw   *zip.Writer
-	name string
-	w    io.Writer
+	out   *rebuilt
+	name  string
+	begun bool
 }
 
 func (l *lazyPart) Write(p []byte) (int, error) {
-	if l.w == nil {
-		w, err := l.zw.CreateHeader(&zip.FileHeader{Name: l.name, Method: zip.Store})
-		if err != nil {
-			return 0, err
-		}
-		l.w = w
+	if !l.begun {
+		l.out.begin(l.name)
+		l.begun = true
 	}
-	return l.w.Write(p)
+	return l.out.Write(p)
 }
 
 // blockSize is the size of the blocks the rebuilt archive is kept in.

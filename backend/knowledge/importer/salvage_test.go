@@ -6,7 +6,11 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -270,5 +274,94 @@ func TestBlocks(t *testing.T) {
 		if n != end-tt.off || !bytes.Equal(got[:n], want.Bytes()[tt.off:end]) || (end < tt.off+tt.n) != (err == io.EOF) {
 			t.Errorf("ReadAt(%d bytes at %d): %d, %v, want %d bytes as written", tt.n, tt.off, n, err, end-tt.off)
 		}
+	}
+}
+
+// TestSalvageJunkPastTheBudget: a Word file whose parts are followed by
+// more junk (300 MB of zeros, kept sparse on disk) than salvage looks
+// through keeps the parts it read, warned as salvaged, within bounded
+// memory: a stored body whose descriptor the junk took runs to the
+// budget and breaks off at the junk, read from the file rather than
+// copied, and the decoder stops at the junk's first byte rather than
+// holding it. Before, each was refused whole on the limit, and read to
+// the budget (the body's end not looked for any more) the junk was
+// held twice over as one run of text (170 MiB through kb import).
+func TestSalvageJunkPastTheBudget(t *testing.T) {
+	var body strings.Builder
+	for i := range 100 {
+		body.WriteString(p("", fmt.Sprintf("문단 %d", i)))
+	}
+	doc := `<w:document ` + wordNS + `><w:body>` + body.String() + `</w:body></w:document>`
+	raw := func(method uint16) []byte { // sizes in the local headers
+		var b bytes.Buffer
+		zw := zip.NewWriter(&b)
+		for _, p := range []part{{"word/document.xml", doc}, {"docProps/core.xml", `<cp:coreProperties/>`}} {
+			h := &zip.FileHeader{Name: p.name, Method: method}
+			w, err := zw.CreateHeader(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Write([]byte(p.body))
+		}
+		zw.Close()
+		return b.Bytes()
+	}
+	const junk = 300 << 20
+	for _, tt := range []struct {
+		name     string
+		data     []byte // the archive; junk replaces its directory, or goes before it
+		before   bool
+		brokeOff bool // the body runs into the junk
+	}{
+		{"stored with descriptors, the body's and the directory gone", storedZip(t, part{"word/document.xml", doc})[:0], false, true},
+		{"deflated, the directory gone", raw(zip.Deflate), false, false},
+		{"deflated, junk before the directory", raw(zip.Deflate), true, false},
+		{"stored with descriptors, junk before the directory", storedZip(t, part{"word/document.xml", doc}, part{"docProps/core.xml", "<x/>"}), true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := tt.data
+			if len(d) == 0 { // the body's descriptor and all after it gone
+				d = storedZip(t, part{"word/document.xml", doc})
+				d = d[:bytes.LastIndex(d, []byte("PK\x07\x08"))]
+			}
+			dir := bytes.Index(d, []byte("PK\x01\x02"))
+			if dir < 0 {
+				dir = len(d)
+			}
+			name := filepath.Join(t.TempDir(), "문서.docx")
+			f, err := os.Create(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			f.Write(d[:dir])
+			if err := f.Truncate(int64(dir) + junk); err != nil { // zeros, sparse
+				t.Fatal(err)
+			}
+			if tt.before {
+				f.WriteAt(d[dir:], int64(dir)+junk)
+			}
+			f.Seek(0, io.SeekStart)
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			var col collector
+			warns, err := Importer{}.Read(context.Background(), name, f, &col)
+			runtime.ReadMemStats(&after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var as *ArchiveSalvaged
+			var bo *BrokenOff
+			if !errors.As(warns[0], &as) || tt.brokeOff != (len(warns) == 2 && errors.As(warns[1], &bo) && bo.Count == 100) || !tt.brokeOff && len(warns) != 1 {
+				t.Fatalf("warnings %v, want the archive salvaged (and the body broken off after its 100 paragraphs: %v)", warns, tt.brokeOff)
+			}
+			if text := col.docs[0].Parts[0].Text; !strings.Contains(text, "문단 0") || !strings.Contains(text, "문단 99") {
+				t.Errorf("text %.200q…, want every paragraph", text)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+				t.Errorf("%d MB allocated, want the junk neither copied nor held", alloc>>20)
+			}
+		})
 	}
 }

@@ -34,6 +34,14 @@ func salvageClasses() []Class {
 			_, err = w.Write(bytes.Repeat([]byte("쓰레기\x00"), max(n, 1)<<20/10))
 			return err
 		}},
+		{"docx: deflated parts, then n MB of zeros where its directory was", "deflatedjunk.docx", 300, func(w io.Writer, n int) error {
+			return junkAfterParts(w, n, false, func(w io.Writer) error { return DOCX(w, strings.Repeat("문단 ", 1000)) })
+		}},
+		{"epub: n MB of zeros between its chapters and its directory (whose offsets then lie)", "junkdir.epub", 300, func(w io.Writer, n int) error {
+			return junkAfterParts(w, n, true, func(w io.Writer) error {
+				return EPUB(w, []string{"c1", "c2"}, map[string]string{"c1": "<html><body><p>첫 장</p></body></html>", "c2": "<html><body><p>둘째 장</p></body></html>"})
+			})
+		}},
 		{"pptx: n slides, junk between the first two, its directory cut off", "junkmiddle.pptx", 1000, func(w io.Writer, n int) error {
 			var b bytes.Buffer
 			if err := deck(&b, max(n, 2)); err != nil {
@@ -123,4 +131,31 @@ func deck(w io.Writer, n int) error {
 		return err
 	}
 	return zw.Close()
+}
+
+// junkAfterParts writes the archive archive writes, its directory
+// replaced by n MB of zeros, or (dir) kept after them: more junk than
+// salvage looks through for another part, so the parts before it are
+// what there is.
+func junkAfterParts(w io.Writer, n int, dir bool, archive func(io.Writer) error) error {
+	var b bytes.Buffer
+	if err := archive(&b); err != nil {
+		return err
+	}
+	d := b.Bytes()
+	at := bytes.Index(d, []byte("PK\x01\x02"))
+	if _, err := w.Write(d[:at]); err != nil {
+		return err
+	}
+	zeros := make([]byte, 1<<20)
+	for range max(n, 1) {
+		if _, err := w.Write(zeros); err != nil {
+			return err
+		}
+	}
+	if dir {
+		_, err := w.Write(d[at:])
+		return err
+	}
+	return nil
 }

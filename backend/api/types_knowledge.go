@@ -92,6 +92,17 @@ type LibraryFile struct {
 	EmbedPaused bool `json:"embed_paused,omitempty"`
 	Pending     int  `json:"pending,omitempty"`
 	Chunks      int  `json:"chunks,omitempty"`
+	// ID is the conversation's record of the addition, kept with the
+	// library, so that its row comes back after a reload or a restart
+	// (AddedToLibrary) until the person dismisses it (DismissAdded).
+	ID int64 `json:"id,omitempty"`
+	// DocIDs are the documents the file became (a file of records or an
+	// archive is several); Removed are those of them removed from the
+	// library since, on the Knowledge screen one by one: all of them, and
+	// the file is gone from the library. A file read again there since is
+	// the documents it is now.
+	DocIDs  []string `json:"doc_ids"`
+	Removed []string `json:"removed,omitempty"`
 }
 
 // SearchHit is one passage retrieval returned, as the knowledge search box

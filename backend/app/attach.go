@@ -128,7 +128,64 @@ func (k *KnowledgeService) AddToLibrary(sessionID, source string) (api.LibraryFi
 	if paused {
 		k.app.library.tell(api.EmbedPauseChanged{Source: to, Paused: true})
 	}
-	return api.LibraryFile{Source: to, EmbedPending: left > 0, EmbedPaused: paused, Pending: left, Chunks: chunks}, nil
+	out := api.LibraryFile{Source: to, EmbedPending: left > 0, EmbedPaused: paused, Pending: left, Chunks: chunks, DocIDs: []string{}}
+	// Its record (Promote kept it), which brings its row back after a reload.
+	if ps, err := kb.Promotions(k.app.ctx, sessionID); err == nil {
+		for _, p := range ps {
+			if p.Source == to {
+				out.ID, out.DocIDs = p.ID, p.DocIDs
+			}
+		}
+	}
+	return out, nil
+}
+
+// AddedToLibrary lists the files a conversation added to the library,
+// oldest first, each as it is there now: indexing its meaning, paused,
+// done, or some or all of its documents removed since. A reloaded window,
+// or one reopened after a restart, says of them what the window that
+// added them said.
+func (k *KnowledgeService) AddedToLibrary(sessionID string) ([]api.LibraryFile, error) {
+	kb, err := k.app.library.base(k.app.ctx)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := kb.Promotions(k.app.ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	pending, paused := k.app.library.pendingSources(), k.app.library.pausedSources()
+	out := make([]api.LibraryFile, len(ps))
+	for i, p := range ps {
+		f := api.LibraryFile{ID: p.ID, Source: p.Source, DocIDs: p.DocIDs, Chunks: p.Chunks}
+		if len(p.Left) > 0 {
+			f.Pending = pending[p.Source]
+			f.EmbedPending = f.Pending > 0
+			f.EmbedPaused = f.EmbedPending && paused[p.Source]
+		}
+		left := make(map[string]bool, len(p.Left))
+		for _, id := range p.Left {
+			left[id] = true
+		}
+		for _, id := range p.DocIDs {
+			if !left[id] {
+				f.Removed = append(f.Removed, id)
+			}
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
+// DismissAdded forgets a conversation's record of a file it added to the
+// library (id as AddedToLibrary gives it): the person dismissed its row,
+// which does not come back. The file stays in the library.
+func (k *KnowledgeService) DismissAdded(sessionID string, id int64) error {
+	kb, err := k.app.library.base(k.app.ctx)
+	if err != nil {
+		return err
+	}
+	return kb.ForgetPromotion(k.app.ctx, sessionID, id)
 }
 
 // RemoveAttached takes a file (source, as Attached lists it) out of a

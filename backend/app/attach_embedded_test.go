@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	ollamaapi "github.com/ollama/ollama/api"
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/vector"
@@ -153,8 +154,8 @@ func TestStoppedFileAddedToLibraryStaysPaused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := api.LibraryFile{Source: lib.Source, EmbedPending: true, EmbedPaused: true, Pending: left, Chunks: chunks}
-	if lib != want || lib.Source == paused.Source {
+	want := api.LibraryFile{Source: lib.Source, EmbedPending: true, EmbedPaused: true, Pending: left, Chunks: chunks, ID: lib.ID, DocIDs: []string{paused.ID}}
+	if !cmp.Equal(lib, want) || lib.ID == 0 || lib.Source == paused.Source {
 		t.Fatalf("AddToLibrary = %+v; want %+v, in the library", lib, want)
 	}
 	all, err := k.Documents()

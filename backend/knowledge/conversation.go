@@ -205,6 +205,10 @@ func (b *Base) Promote(ctx context.Context, conversation, source string) (string
 		if err := tx.Model(&Document{}).Where("source = ?", source).Update("source", target).Error; err != nil {
 			return err
 		}
+		// Kept, so that the conversation says where it went after a reload.
+		if err := recordPromotion(tx, conversation, target, docs); err != nil {
+			return err
+		}
 		if mover == nil {
 			return nil
 		}
@@ -257,6 +261,9 @@ func (b *Base) ForgetConversation(ctx context.Context, conversation string) (int
 		}
 	}
 	b.saveKeywords(ctx)
+	if err := b.forgetPromotions(ctx, conversation); err != nil {
+		return n, fmt.Errorf("forget the files conversation %s added to the library: %w", conversation, err)
+	}
 	folder, _ := b.uploadFolder(conversation)
 	if err := os.RemoveAll(folder); err != nil {
 		b.log.Warn("the files of a forgotten conversation not deleted", "folder", folder, "err", err)

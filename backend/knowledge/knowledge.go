@@ -145,6 +145,10 @@ func Migrations() []store.Migration {
 			}
 			return tx.Exec("UPDATE kb_documents SET unit = 'slide' WHERE kind = ?", string(importer.KindSlides)).Error
 		},
+	}, {
+		Version: 4,
+		Name:    "files conversations added to the library",
+		Up:      promotionsMigration,
 	}}
 }
 

@@ -485,6 +485,9 @@ export interface LibraryFile {
   embed_paused?: boolean;
   pending?: number;
   chunks?: number;
+  id?: number;
+  doc_ids: string[];
+  removed?: string[];
 }
 
 /**

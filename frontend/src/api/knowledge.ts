@@ -20,6 +20,14 @@ export interface KnowledgeApi {
   attached(sessionID: string): Promise<KBDocument[]>;
   /** addToLibrary makes a conversation's file part of the whole library: where it is now, and whether its meaning is still being indexed. */
   addToLibrary(sessionID: string, source: string): Promise<LibraryFile>;
+  /**
+   * addedToLibrary lists the files a conversation added to the library, as
+   * they are there now (paused, indexing, done, documents removed since),
+   * so that a reloaded window says of them what the one that added them did.
+   */
+  addedToLibrary(sessionID: string): Promise<LibraryFile[]>;
+  /** dismissAdded forgets a conversation's record of a file it added to the library (its row dismissed; the file stays). */
+  dismissAdded(sessionID: string, id: number): Promise<void>;
   /** removeAttached takes a file out of a conversation: its documents and its copy are deleted. */
   removeAttached(sessionID: string, source: string): Promise<void>;
   remove(docID: string): Promise<void>;
@@ -62,6 +70,8 @@ export function knowledgeApi(t: Transport): KnowledgeApi {
     attach: (sid, name, content) => t.call<string>(S, "Attach", [sid, name, content]),
     attached: (sid) => list<KBDocument>("Attached", [sid]),
     addToLibrary: (sid, source) => t.call<LibraryFile>(S, "AddToLibrary", [sid, source]),
+    addedToLibrary: async (sid) => (await list<LibraryFile>("AddedToLibrary", [sid])).map((f) => ({ ...f, doc_ids: f.doc_ids ?? [], removed: f.removed ?? [] })),
+    dismissAdded: (sid, id) => t.call<void>(S, "DismissAdded", [sid, id]),
     removeAttached: (sid, source) => t.call<void>(S, "RemoveAttached", [sid, source]),
     remove: (id) => t.call<void>(S, "Remove", [id]),
     cancelImport: (id) => t.call<void>(S, "CancelImport", [id]),

@@ -6,7 +6,7 @@
 import { untrack } from "svelte";
 import { parseError, type ErrorInfo } from "../api/errors";
 import { Events, Reconnected, subscribe } from "../api/events";
-import type { KBDocument } from "../api/gotypes.gen";
+import type { KBDocument, LibraryFile } from "../api/gotypes.gen";
 import { toBase64, type KnowledgeApi } from "../api/knowledge";
 import type { Transport } from "../api/transport";
 import { MAX_UPLOAD_BYTES } from "../knowledge/store.svelte";
@@ -56,6 +56,31 @@ export interface Pending {
    * the Knowledge screen) or the next start of Wayfinder
    */
   movedPaused?: { left: number; total: number };
+  /** the backend's record of the move (LibraryFile.id), which brings the row back after a reload until dismissed */
+  movedID?: number;
+  /** the documents the moved file became (a file of records or an archive is several) */
+  movedDocs?: string[];
+  /**
+   * those of movedDocs removed from the library since (the Knowledge
+   * screen removes documents one by one): the row says how many while
+   * some are left, and that the file was removed once none is, when the
+   * Knowledge screen no longer lists any of it either
+   */
+  movedGone?: string[];
+}
+
+/**
+ * fromRecord is the row of a file a conversation added to the library, as
+ * the backend keeps it (a reload, a window opened again): removed once
+ * none of its documents is left, else paused, indexing or in.
+ */
+export function fromRecord(key: string, session: string, f: LibraryFile): Pending {
+  const gone = f.removed ?? [];
+  const docs = f.doc_ids ?? [];
+  const row: Pending = { key, session, name: base(f.source), importID: "", progress: null, error: null, movedTo: f.source, movedID: f.id, movedDocs: docs, movedGone: gone };
+  if (docs.length && gone.length >= docs.length) return { ...row, moved: "removed" };
+  if (f.embed_paused) return { ...row, moved: "embedding", movedPaused: { left: f.pending ?? 0, total: f.chunks ?? 0 } };
+  return { ...row, moved: f.embed_pending ? "embedding" : "added" };
 }
 
 /**
@@ -202,8 +227,13 @@ export class AttachStore {
       // its conversation leaves that conversation's chips and rows.
       subscribe(transport, Events.Removed, (ev) => {
         const sources = new Set(ev.sources);
+        const docs = new Set(ev.doc_ids);
         for (const p of this.pending) {
-          if (p.moved && p.movedTo && sources.has(p.movedTo)) Object.assign(p, { moved: "removed", movedPaused: undefined });
+          if (!p.moved || !p.movedTo) continue;
+          // Some of its documents: the row counts them; the last, or the file: it is gone.
+          const gone = (p.movedDocs ?? []).filter((id) => docs.has(id) || p.movedGone?.includes(id));
+          if (gone.length) p.movedGone = gone;
+          if (sources.has(p.movedTo) || (p.movedDocs?.length && gone.length >= p.movedDocs.length)) Object.assign(p, { moved: "removed", movedPaused: undefined });
         }
         const sid = ev.conversation;
         if (!sid) return;
@@ -283,6 +313,7 @@ export class AttachStore {
 
   async load(sessionID: string): Promise<void> {
     if (!sessionID) return;
+    void this.loadAdded(sessionID);
     // Only the last load started is taken: one started before a file left
     // for the library may answer after it, and would list it again.
     const n = (this.loads[sessionID] = (this.loads[sessionID] ?? 0) + 1);
@@ -428,11 +459,18 @@ export class AttachStore {
       const docs = await this.api.documents();
       for (const p of this.pending) {
         if (!rows.has(p.key) || !asks(p)) continue;
+        const mine = docs.filter((d) => d.source === p.movedTo);
+        // Its documents removed meanwhile, one by one; none of them listed
+        // but the file is: it was read again since, and is what is listed.
+        if (p.movedDocs?.length && mine.length) {
+          if (!mine.some((d) => p.movedDocs!.includes(d.id))) p.movedDocs = mine.map((d) => d.id);
+          const gone = p.movedDocs.filter((id) => !mine.some((d) => d.id === id));
+          p.movedGone = gone.length ? gone : undefined;
+        }
         if (!p.movedPaused) {
-          if (!docs.some((d) => d.source === p.movedTo)) Object.assign(p, { moved: "removed" }); // removed from the library meanwhile
+          if (!mine.length) Object.assign(p, { moved: "removed" }); // removed from the library meanwhile
           continue;
         }
-        const mine = docs.filter((d) => d.source === p.movedTo);
         const sum = (f: (d: KBDocument) => number) => mine.reduce((n, d) => n + f(d), 0);
         if (!mine.length) Object.assign(p, { moved: "removed", movedPaused: undefined }); // removed from the library meanwhile
         else if (mine.some((d) => d.embed_paused)) p.movedPaused = { left: sum((d) => d.pending ?? 0), total: sum((d) => d.chunks) };
@@ -453,6 +491,39 @@ export class AttachStore {
     const row = this.pending.find((p) => p.key === key);
     if (row && this.meaning(row)) this.dismissed.add(`${row.session}\u0000${row.name}`);
     this.pending = this.pending.filter((p) => p.key !== key);
+    // A row of a file added to the library is kept by the backend: it is
+    // forgotten there, so that a reload does not bring it back.
+    if (row?.movedID !== undefined) {
+      this.dismissedAdded.add(row.movedID);
+      this.api.dismissAdded(row.session, row.movedID).catch((e) => (this.error = parseError(e)));
+    }
+  }
+
+  /** records of files added to the library whose rows the person dismissed */
+  private dismissedAdded = new Set<number>();
+  /** conversations whose files added to the library were asked for (once a window: its own rows follow events after) */
+  private askedAdded = new Set<string>();
+
+  /**
+   * loadAdded makes the rows of the files a conversation added to the
+   * library that this window has none of (it was reloaded, or opened after
+   * a restart), as the backend keeps them: paused, indexing, in, some of
+   * their documents removed, or removed.
+   */
+  private async loadAdded(sessionID: string): Promise<void> {
+    if (this.askedAdded.has(sessionID)) return;
+    this.askedAdded.add(sessionID);
+    let files: LibraryFile[];
+    try {
+      files = await this.api.addedToLibrary(sessionID);
+    } catch (e) {
+      this.askedAdded.delete(sessionID); // asked again at the next load
+      this.error = parseError(e);
+      return;
+    }
+    const have = new Set(this.pending.map((p) => p.movedID));
+    const rows = files.filter((f) => f.id !== undefined && !have.has(f.id) && !this.dismissedAdded.has(f.id)).map((f) => fromRecord(`m${++this.seq}`, sessionID, f));
+    if (rows.length) this.pending = [...rows, ...this.pending];
   }
 
   /**
@@ -517,6 +588,7 @@ export class AttachStore {
     // A file whose embedding the person stopped stays paused there.
     const moved: Pending = { key: `m${++this.seq}`, session: sessionID, name, importID: "", progress: null, error: null, moved: added.embed_pending ? "embedding" : "added", movedTo: added.source };
     if (added.embed_paused) moved.movedPaused = { left: added.pending ?? 0, total: added.chunks ?? 0 };
+    if (added.id !== undefined) Object.assign(moved, { movedID: added.id, movedDocs: added.doc_ids ?? [] });
     this.pending = [...this.pending.filter((p) => !mine(p)), moved];
     await this.load(sessionID);
     return true;

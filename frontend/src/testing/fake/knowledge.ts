@@ -289,16 +289,48 @@ export class FakeKnowledge extends FakeChat {
     this.unpaused = true; // its embedding goes on in the library
     for (const [id, s] of Object.entries(this.heldSources)) if (s === source) this["KnowledgeService.CancelImport"](id);
     this.unpaused = false;
-    const doc = (this.attached[sid] ?? []).find((d) => d.source === source);
+    const docs = (this.attached[sid] ?? []).filter((d) => d.source === source);
+    const doc = docs[0];
     if (!doc) throw new ApiError({ code: "not_found", message: "It is no longer attached to this conversation." });
-    this.attached[sid] = this.attached[sid]!.filter((d) => d !== doc);
-    const to = `/data/uploads/${doc.title}`;
+    this.attached[sid] = this.attached[sid]!.filter((d) => d.source !== source);
+    const to = `/data/uploads/${source.split("/").pop()}`;
     // A file its Stop paused stays paused in the library, with what it had left.
-    const { embed_pending: pending, embed_paused: paused, pending: left, ...rest } = doc;
-    const n = left ?? doc.chunks;
-    this.docs.push({ ...rest, source: to, ...(pending ? { pending: n } : {}), ...(pending && paused ? { embed_paused: true } : {}) });
-    if (pending && paused) this.emit("knowledge.embed_pause", { source: to, paused: true });
-    return { source: to, ...(pending ? { embed_pending: true } : {}), ...(pending && paused ? { embed_paused: true, pending: n, chunks: doc.chunks } : {}) };
+    let n = 0;
+    for (const d of docs) {
+      const { embed_pending: pending, embed_paused: paused, pending: left, ...rest } = d;
+      this.docs.push({ ...rest, source: to, ...(pending ? { pending: left ?? d.chunks } : {}), ...(pending && paused ? { embed_paused: true } : {}) });
+      n += pending ? (left ?? d.chunks) : 0;
+    }
+    const pending = !!doc.embed_pending;
+    const paused = pending && !!doc.embed_paused;
+    const chunks = docs.reduce((k, d) => k + d.chunks, 0);
+    if (paused) this.emit("knowledge.embed_pause", { source: to, paused: true });
+    // Kept with the library, as the backend keeps it, for a reloaded window.
+    const record = { id: ++this.promotions, sid, source: to, docIDs: docs.map((d) => d.id) };
+    this.promoted.push(record);
+    return { source: to, id: record.id, doc_ids: [...record.docIDs], ...(pending ? { embed_pending: true } : {}), ...(paused ? { embed_paused: true, pending: n, chunks } : {}) };
+  }
+  /** promoted: the files conversations added to the library, as the backend's records */
+  promoted: { id: number; sid: string; source: string; docIDs: string[] }[] = [];
+  private promotions = 0;
+  /** AddedToLibrary, as the backend: each record as the library has its file now. */
+  "KnowledgeService.AddedToLibrary"(sid: string): LibraryFile[] {
+    return this.promoted
+      .filter((p) => p.sid === sid)
+      .map((p) => {
+        const mine = this.docs.filter((d) => d.source === p.source);
+        let ids = p.docIDs;
+        if (mine.length && !ids.some((id) => mine.some((d) => d.id === id))) ids = mine.map((d) => d.id); // read again since
+        const left = mine.filter((d) => ids.includes(d.id));
+        const pending = left.reduce((k, d) => k + (d.pending ?? 0), 0);
+        const paused = pending > 0 && left.some((d) => d.embed_paused);
+        const removed = ids.filter((id) => !left.some((d) => d.id === id));
+        return { id: p.id, source: p.source, doc_ids: [...ids], chunks: left.reduce((k, d) => k + d.chunks, 0), ...(pending ? { embed_pending: true, pending } : {}), ...(paused ? { embed_paused: true } : {}), ...(removed.length ? { removed } : {}) };
+      });
+  }
+  /** DismissAdded, as the backend: the conversation's record goes; the file stays. */
+  "KnowledgeService.DismissAdded"(sid: string, id: number): void {
+    this.promoted = this.promoted.filter((p) => !(p.sid === sid && p.id === id));
   }
   /**
    * restart, as a backend started again while the window stays: every

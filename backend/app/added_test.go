@@ -1,0 +1,55 @@
+package app
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+// A file added to the library from a chat is kept with its conversation:
+// AddedToLibrary lists it as AddToLibrary answered (paused here, its Stop
+// having paused it), then as the library has it (removed on the Knowledge
+// screen), until the person dismisses its row; another conversation has
+// none of it.
+func TestAddedToLibraryIsKept(t *testing.T) {
+	h := attachWhileEmbeddingHangs(t)
+	doc := h.stopped(t)
+	lib, err := h.k.AddToLibrary(h.sess.ID, doc.Source)
+	if err != nil || lib.ID == 0 || !slices.Equal(lib.DocIDs, []string{doc.ID}) || !lib.EmbedPaused {
+		t.Fatalf("AddToLibrary = %+v, %v; want its record, its document, paused", lib, err)
+	}
+	added := func(sid string) []api.LibraryFile {
+		t.Helper()
+		got, err := h.k.AddedToLibrary(sid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	got := added(h.sess.ID)
+	if len(got) != 1 || got[0].ID != lib.ID || got[0].Source != lib.Source || !got[0].EmbedPaused || got[0].Pending != lib.Pending || got[0].Chunks != lib.Chunks || len(got[0].Removed) != 0 {
+		t.Fatalf("AddedToLibrary = %+v; want it as AddToLibrary said, %+v", got, lib)
+	}
+	other, err := h.c.Create("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := added(other.ID); len(got) != 0 {
+		t.Fatalf("another conversation's: %+v", got)
+	}
+
+	if err := h.k.Remove(doc.ID); err != nil {
+		t.Fatal(err)
+	}
+	got = added(h.sess.ID)
+	if len(got) != 1 || !slices.Equal(got[0].Removed, []string{doc.ID}) || got[0].EmbedPaused || got[0].EmbedPending {
+		t.Fatalf("after its removal on the Knowledge screen: %+v", got)
+	}
+	if err := h.k.DismissAdded(h.sess.ID, lib.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := added(h.sess.ID); len(got) != 0 {
+		t.Fatalf("after its row was dismissed: %+v", got)
+	}
+}

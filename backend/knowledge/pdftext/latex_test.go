@@ -63,6 +63,9 @@ func TestLaTeXLayouts(t *testing.T) {
 		// 차|단기", "점|등") come out whole.
 		{"booktabs", 1, 1, joinHangul, []string{"전기 설비 절연 저항, 누전 차단기 작동 여부, 비상 조명 점등 상태 | 본관 | 적합 | –"}, joinedWordRecall, ""},
 		{"pdflatex", 1, 1, nil, nil, wordRecall, "pdflatex"},
+		// Groups headed without a list's mark, set apart by
+		// \addlinespace or \arraystretch.
+		{"groups", 1, 1, joinHangul, nil, joinedWordRecall, ""},
 	} {
 		t.Run(fx.name, func(t *testing.T) {
 			src, err := filepath.Abs(filepath.Join("testdata", "latex", fx.name+".tex"))

@@ -42,6 +42,12 @@ const openRuleGap = 2.0
 // next chart's figures, between its gridlines).
 const openPitch = 1.8
 
+// rowLead is how much further, in font sizes, than a cell's wrapped
+// lines lie apart a line must lie under the line above to start a row of
+// its own: a row's padding, \arraystretch of 1.2 at least, booktabs'
+// \addlinespace; the boxes of a line's letters vary by less.
+const rowLead = 0.2
+
 // openRows reads the open tables (see above) among items (upright glyphs
 // in PDFium's order, ruled rows already read) and puts in place of each
 // of their rows one item per cell, as ruledRows does. Without such a
@@ -331,13 +337,25 @@ func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) 
 	}
 	ncols := len(gs) + 1
 	geo := newColumnEdges(lines, ncols, colOf)
+	// How far apart a cell's wrapped lines lie, for the lines that lie
+	// further (splitRows): measured on the rows as told without it.
+	var pitches []float64
+	for _, bands := range lines {
+		if len(bands) > 0 {
+			splitRows(bands, geo, math.Inf(1), &pitches)
+		}
+	}
+	limit := math.Inf(1)
+	if len(pitches) > 0 {
+		limit = median(pitches) + rowLead
+	}
 	var rows []openRow
 	wraps := false
 	for _, bands := range lines {
 		if len(bands) == 0 {
 			continue // a slab of a spanning line only
 		}
-		rs, ok := splitRows(bands, geo)
+		rs, ok := splitRows(bands, geo, limit, nil)
 		if !ok {
 			return out
 		}

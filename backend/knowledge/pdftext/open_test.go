@@ -159,6 +159,42 @@ func TestOpenRows(t *testing.T) {
 			"나. 소방 설비",
 			"소화기 압력 게이지, 호스 연결 상태 | 3 | 교체",
 		}},
+		// Headings without a list's mark, set further under the row above
+		// than a cell's lines lie apart (booktabs' \addlinespace, 3 pt
+		// here) or at the top of the body: rows of their own too.
+		{"groups under headings without marks, space above them", lines(
+			"점검 항목", 25, 722, "수량", 170, 722, "비고", 240, 722,
+			"전기 설비", 25, 700,
+			"전기 설비 절연 저항,", 25, 686, "12", 172, 686, "양호", 240, 686,
+			"누전 차단기 작동 여부", 25, 672,
+			"분전반 청소", 25, 658, "2", 175, 658, "교체", 240, 658,
+			"소방 설비", 25, 641,
+			"소화기 압력 게이지,", 25, 624, "3", 175, 624, "교체", 240, 624,
+			"호스 연결 상태", 25, 610,
+		), []rule{hRule(735, 20, 290), hRule(715, 20, 290), hRule(600, 20, 290)}, []string{
+			"점검 항목 | 수량 | 비고",
+			"전기 설비",
+			"전기 설비 절연 저항, 누전 차단기 작동 여부 | 12 | 양호",
+			"분전반 청소 | 2 | 교체",
+			"소방 설비",
+			"소화기 압력 게이지, 호스 연결 상태 | 3 | 교체",
+		}},
+		// Rows padded 3 pt apart (a row's padding, \arraystretch): a heading
+		// under a wrapped cell's last line starts a row, a cell's lines
+		// stay together.
+		{"groups under headings without marks, rows padded apart", lines(
+			"점검 항목", 25, 722, "수량", 170, 722, "비고", 240, 722,
+			"전기 설비 절연 저항,", 25, 700, "12", 172, 700, "양호", 240, 700,
+			"누전 차단기 작동 여부", 25, 686,
+			"소방 설비", 25, 669,
+			"소화기 압력 게이지,", 25, 652, "3", 175, 652, "교체", 240, 652,
+			"호스 연결 상태", 25, 638,
+		), []rule{hRule(735, 20, 290), hRule(715, 20, 290), hRule(628, 20, 290)}, []string{
+			"점검 항목 | 수량 | 비고",
+			"전기 설비 절연 저항, 누전 차단기 작동 여부 | 12 | 양호",
+			"소방 설비",
+			"소화기 압력 게이지, 호스 연결 상태 | 3 | 교체",
+		}},
 		// A group's heading across the table, over the gutters the rows
 		// leave: a line of its own, the rows read as a table.
 		{"a group's heading across the table", lines(

@@ -16,6 +16,7 @@ type lineCell struct {
 	has          bool
 	x0, x1, word float64
 	h            float64
+	base         float64 // the baseline of its first letter (a digit's box in another font may sit lower)
 }
 
 // columnEdges is what an open table's columns say about where their
@@ -60,8 +61,9 @@ func newColumnEdges(slabs [][]band, ncols int, colOf func(item) int) columnEdges
 // cells returns a line's text by column.
 func (e columnEdges) cells(b band) []lineCell {
 	cs := make([]lineCell, e.ncols)
-	prev := make([]*item, e.ncols) // the column's glyph before
-	ended := make([]bool, e.ncols) // the column's first word has ended
+	prev := make([]*item, e.ncols)    // the column's glyph before
+	ended := make([]bool, e.ncols)    // the column's first word has ended
+	lettered := make([]bool, e.ncols) // the column's base is a letter's
 	for i := range b.items {
 		it := &b.items[i]
 		if it.r == 0 {
@@ -74,9 +76,13 @@ func (e columnEdges) cells(b band) []lineCell {
 			continue
 		}
 		if !lc.has {
-			lc.has, lc.x0, lc.x1, lc.word, lc.h = true, it.x0, it.x1, it.x1-it.x0, it.h
+			lc.has, lc.x0, lc.x1, lc.word, lc.h, lc.base = true, it.x0, it.x1, it.x1-it.x0, it.h, it.base
+			lettered[c] = unicode.IsLetter(it.r)
 			prev[c] = it
 			continue
+		}
+		if !lettered[c] && unicode.IsLetter(it.r) {
+			lc.base, lettered[c] = it.base, true // "(본관)", "12 양호": the letter's
 		}
 		if p := prev[c]; !ended[c] && spaceBetween(*p, *it, 0) {
 			ended[c] = true
@@ -108,6 +114,7 @@ type openRow struct {
 	lines []band
 	cols  []bool
 	last  []lineCell
+	apart bool // a line in the first column set apart from the row above: a group's heading
 }
 
 // splitRows tells a slab's rows apart by their lines. A line continues the
@@ -123,7 +130,14 @@ type openRow struct {
 // one row when one line of it has text in two columns (an HTML row whose
 // one-line cells are centred beside a wrapped one), and no table
 // otherwise.
-func splitRows(bands []band, e columnEdges) ([]openRow, bool) {
+//
+// A line that lies further below the row's last line in a column than a
+// cell's wrapped lines lie apart (limit, in font sizes: a row's padding,
+// \arraystretch, booktabs' \addlinespace before a group) starts a row: a
+// group's heading without a list's mark ("전기 설비") under a row whose
+// first cell it would otherwise go on. pitches, when not nil, gets the
+// pitch of every line that goes on a row's cell by its edges.
+func splitRows(bands []band, e columnEdges, limit float64, pitches *[]float64) ([]openRow, bool) {
 	var rows []openRow
 	var prev []bool // the columns of the line above
 	multi := 0
@@ -144,7 +158,16 @@ func splitRows(bands []band, e columnEdges) ([]openRow, bool) {
 		// all as long), it continues the row as a cell's line does, under
 		// a line with text in its column, lacking one of the row's first
 		// line's columns.
-		if near && (e.continues(rows[n-1], lc) || countTrue(cs) == 1 && !groupHeading(b, cs) && cellLine(prev, rows[n-1].lines[0], cs, e)) {
+		edges := near && e.continues(rows[n-1], lc, limit)
+		if edges && pitches != nil {
+			for c, q := range rows[n-1].last {
+				if q.has && lc[c].has {
+					*pitches = append(*pitches, (q.base-lc[c].base)/max(q.h, lc[c].h))
+				}
+			}
+		}
+		cellLn := near && countTrue(cs) == 1 && !groupHeading(b, cs) && cellLine(prev, rows[n-1].lines[0], cs, e)
+		if edges || cellLn && within(rows[n-1], lc, limit) {
 			r := &rows[n-1]
 			r.lines = append(r.lines, b)
 			for c, has := range cs {
@@ -154,16 +177,22 @@ func splitRows(bands []band, e columnEdges) ([]openRow, bool) {
 				}
 			}
 		} else {
-			rows = append(rows, openRow{lines: []band{b}, cols: cs, last: lc})
+			// A line in the first column only that starts a row where a
+			// cell's line would have gone on it but for its distance, or
+			// at the slab's top or far under the line above, may be a
+			// group's heading.
+			apart := countTrue(cs) == 1 && cs[0] && (n == 0 || !near || cellLn)
+			rows = append(rows, openRow{lines: []band{b}, cols: cs, last: lc, apart: apart})
 		}
 		prev = cs
 	}
 	// A group's heading ("가. 전기 설비": a cell spanning the row, in its
-	// first column) is a row of its own among rows of two columns or
-	// more, and so is a slab of one line in the first column (an HTML
-	// row with a border under it).
+	// first column, with a list's mark or set apart from the row above)
+	// is a row of its own among rows of two columns or more, and so is a
+	// slab of one line in the first column (an HTML row with a border
+	// under it).
 	for _, r := range rows {
-		if countTrue(r.cols) > 1 || len(r.lines) == 1 && countTrue(r.cols) == 1 && r.cols[0] && (len(bands) == 1 || multi >= minTableRows && groupHeading(r.lines[0], r.cols)) {
+		if countTrue(r.cols) > 1 || len(r.lines) == 1 && countTrue(r.cols) == 1 && r.cols[0] && (len(bands) == 1 || multi >= minTableRows && (r.apart || groupHeading(r.lines[0], r.cols))) {
 			continue
 		}
 		if multi != 1 {
@@ -233,9 +262,23 @@ func cellLine(prev []bool, first band, cs []bool, e columnEdges) bool {
 	return lacks
 }
 
+// within says whether a line whose text by column is lc lies within limit
+// font sizes under row r's last line in each column both have text in.
+func within(r openRow, lc []lineCell, limit float64) bool {
+	for c, n := range lc {
+		if q := r.last[c]; q.has && n.has && q.base-n.base > limit*max(q.h, n.h) {
+			return false
+		}
+	}
+	return true
+}
+
 // continues says whether a line whose text by column is lc goes on row r
-// (see splitRows).
-func (e columnEdges) continues(r openRow, lc []lineCell) bool {
+// (see splitRows), no further than limit under it.
+func (e columnEdges) continues(r openRow, lc []lineCell, limit float64) bool {
+	if !within(r, lc, limit) {
+		return false
+	}
 	differs, goesOn := false, false
 	for c, n := range lc {
 		q := r.last[c]

@@ -46,6 +46,7 @@ type App struct {
 	store    *store.Store
 	settings *settings.Store
 	models   *modelClient
+	memo     *llm.ContextFile // nil when read-only
 	library  *library
 	memory   *memory.Store
 	agent    *agent.Agent
@@ -55,6 +56,13 @@ type App struct {
 	shellMu        sync.RWMutex
 	shell          Shell  // native dialogs; nil outside the desktop window
 	customWorkflow []byte // --workflow; nil: the built-in one
+
+	// quit ends when Close begins: the status checks and downloads the app
+	// started on its own end then, and Close waits for them (bg), so none
+	// writes in the data folder (the models' context lengths, see
+	// llm.ContextFile) or tells a window after Close returns.
+	quit    context.Context
+	endQuit context.CancelFunc
 
 	bg        sync.WaitGroup // background work (imports) to wait for on close
 	chatReady chan struct{}  // closed once chat is set
@@ -86,6 +94,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 		return nil, fmt.Errorf("open the data folder %s: %w", dir, err)
 	}
 	a := &App{ctx: ctx, mode: mode, dataDir: dir, umask: umask, log: logger, events: &relay{}, lock: lock, store: st, pulls: map[string]context.CancelFunc{}, chatReady: make(chan struct{})}
+	a.quit, a.endQuit = context.WithCancel(ctx)
 	defer func() {
 		if err != nil {
 			a.Close()
@@ -112,8 +121,8 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	cur := a.settings.Current()
 	// The models' context lengths of the last run: until Ollama answers,
 	// prompts are fitted to them rather than to llm.DefaultNumCtx.
-	memo := llm.OpenContextFile(filepath.Join(dir, llm.ContextFileName), logger)
-	if a.models, err = newModelClient(cur, logger, memo); err != nil {
+	a.memo = llm.OpenContextFile(filepath.Join(dir, llm.ContextFileName), logger)
+	if a.models, err = newModelClient(cur, logger, a.memo); err != nil {
 		return nil, err
 	}
 	var pace vector.Pace // background embedding waits while a turn runs
@@ -172,7 +181,7 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 				logger.Warn("switch memory embeddings", "model", s.EmbedModel, "err", err)
 			}
 		})
-		go a.emitStatus()
+		a.bg.Go(a.emitStatus)
 	})
 	a.chat = chat.New(st, a.agent, a.events, chat.Options{Classify: llm.Classify, Logger: logger})
 	if n, err := a.chat.Recover(ctx); err != nil {
@@ -203,6 +212,7 @@ func openReadOnly(ctx context.Context, g globals, logger *slog.Logger) (_ *App, 
 	}
 	a := &App{ctx: ctx, mode: "read", dataDir: dir, log: logger, events: &relay{}, store: st, readOnly: true,
 		pulls: map[string]context.CancelFunc{}, chatReady: make(chan struct{})}
+	a.quit, a.endQuit = context.WithCancel(ctx)
 	defer func() {
 		if err != nil {
 			a.Close()
@@ -318,6 +328,7 @@ func (a *App) waitTurns(ctx context.Context, waiting func()) error {
 
 // Close stops running turns, imports and downloads, and closes the data.
 func (a *App) Close() {
+	a.endQuit()
 	if a.chat != nil {
 		a.chat.Shutdown()
 	}
@@ -329,15 +340,13 @@ func (a *App) Close() {
 	if a.mcp != nil {
 		a.mcp.Close()
 	}
-	a.pullMu.Lock()
-	for _, cancel := range a.pulls {
-		cancel()
-	}
-	a.pullMu.Unlock()
 	// A running import ends where it is, leaving nothing half done, rather
 	// than keep the window from closing while a slow model embeds.
 	a.imports.stopAll()
-	a.bg.Wait()
+	a.bg.Wait() // the downloads and status checks too, which quit ended
+	if a.memo != nil {
+		a.memo.Close() // a bound call still running (Status) notes in memory only
+	}
 	if a.library != nil {
 		a.library.close()
 	}
@@ -361,11 +370,18 @@ func (a *App) Close() {
 }
 
 // emitStatus tells every window whether Ollama is ready now, so onboarding
-// moves on at once after a new host or a finished download.
+// moves on at once after a new host or a finished download. Run it in bg:
+// its /api/show notes the models' context lengths in the data folder, and
+// Close must wait for that. Once Close has begun it tells no one: the
+// check was cut short, and the window is going.
 func (a *App) emitStatus() {
-	ctx, cancel := context.WithTimeout(a.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(a.quit, 5*time.Second)
 	defer cancel()
-	a.events.Emit(api.EventStatusChanged, settings.CheckStatus(ctx, a.models, a.settings.Current(), describe))
+	st := settings.CheckStatus(ctx, a.models, a.settings.Current(), describe)
+	if a.quit.Err() != nil {
+		return
+	}
+	a.events.Emit(api.EventStatusChanged, st)
 }
 
 // AttachEvents sends the app's events to the desktop window, once it exists.
@@ -639,7 +655,7 @@ func (s *SettingsService) RevokeToolGrant(tool string) error {
 
 // Status says whether Ollama answers and has the configured models.
 func (s *SettingsService) Status() (api.OllamaStatus, error) {
-	ctx, cancel := context.WithTimeout(s.app.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(s.app.quit, 5*time.Second)
 	defer cancel()
 	return settings.CheckStatus(ctx, s.app.models, s.app.settings.Current(), describe), nil
 }
@@ -655,7 +671,7 @@ func (s *SettingsService) CheckNow() (api.OllamaStatus, error) {
 
 // Models lists what Ollama has, with capabilities.
 func (s *SettingsService) Models() ([]api.ModelInfo, error) {
-	ctx, cancel := context.WithTimeout(s.app.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(s.app.quit, 10*time.Second)
 	defer cancel()
 	m, err := s.app.models.Models(ctx)
 	return m, err
@@ -674,10 +690,11 @@ func (s *SettingsService) Pull(model string) error {
 		a.pullMu.Unlock()
 		return nil // already downloading; progress keeps coming
 	}
-	ctx, cancel := context.WithCancel(a.ctx)
+	// Close ends the download (quit) and waits for its last event.
+	ctx, cancel := context.WithCancel(a.quit)
 	a.pulls[model] = cancel
 	a.pullMu.Unlock()
-	go func() {
+	a.bg.Go(func() {
 		defer func() {
 			cancel()
 			a.pullMu.Lock()
@@ -702,7 +719,7 @@ func (s *SettingsService) Pull(model string) error {
 		}
 		a.events.Emit(api.EventPullProgress, last)
 		a.emitStatus()
-	}()
+	})
 	return nil
 }
 
@@ -733,7 +750,7 @@ func (s *SettingsService) DeleteModel(model string) error {
 		return err
 	}
 	s.app.log.Info("model deleted", "model", model)
-	go s.app.emitStatus()
+	s.app.bg.Go(s.app.emitStatus)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -85,10 +86,15 @@ func TestSaveTextFileNamesItsKind(t *testing.T) {
 	}
 }
 
-// appSpeaking is a test app on a system whose language is lang (Settings
-// left to follow the system, as they are at first).
+// appSpeaking is a test app whose language, saved in Settings, is lang.
+// (Its quick Close once left the status check the save started writing in
+// the data folder; TestNothingHappensAfterClose holds that.)
 func appSpeaking(t *testing.T, lang string) *App {
-	t.Setenv("LC_ALL", map[string]string{"en": "en_US.UTF-8", "ko": "ko_KR.UTF-8"}[lang])
 	a, _ := openTestApp(t, ollamatest.New(t), "llama3.2:3b")
+	cfg := a.settings.Current()
+	cfg.Language = lang
+	if _, err := a.settings.Save(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
 	return a
 }

@@ -52,6 +52,7 @@ type ContextFile struct {
 
 	mu      sync.Mutex
 	lengths map[string]int
+	closed  bool // Close: noted in memory only
 }
 
 // OpenContextFile reads the memo at path (none yet is an empty one).
@@ -113,9 +114,21 @@ func (f *ContextFile) Note(model string, n int) {
 		return
 	}
 	f.lengths[key] = n
+	if f.closed {
+		return
+	}
 	if err := f.write(); err != nil {
 		f.log.Warn("keep the model's context length", "model", model, "path", f.path, "err", err)
 	}
+}
+
+// Close waits for a write under way and has later notes kept in memory
+// only: the app closing its data folder (and unlocking it for another
+// process) must not have a model call still running write in it after.
+func (f *ContextFile) Close() {
+	f.mu.Lock()
+	f.closed = true
+	f.mu.Unlock()
 }
 
 // write replaces the file whole (a temporary file renamed over it), so a

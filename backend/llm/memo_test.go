@@ -161,3 +161,26 @@ func TestContextFileBounds(t *testing.T) {
 		t.Errorf("kept %d models, want %d", n, maxContextModels)
 	}
 }
+
+// TestContextFileClosed: after Close a note is recalled but not written,
+// so a model call still running when the app closes its data folder
+// leaves nothing there (its file, or a temporary one beside it).
+func TestContextFileClosed(t *testing.T) {
+	quiet := slog.New(slog.DiscardHandler)
+	dir := t.TempDir()
+	path := filepath.Join(dir, ContextFileName)
+	f := OpenContextFile(path, quiet)
+	f.Note("a:1b", 2048)
+	f.Close()
+	f.Note("b:1b", 4096)
+	if got := f.Recall("b:1b"); got != 4096 {
+		t.Errorf("Recall after Close = %d, want 4096", got)
+	}
+	again := OpenContextFile(path, quiet)
+	if a, b := again.Recall("a:1b"), again.Recall("b:1b"); a != 2048 || b != 0 {
+		t.Errorf("on file: a:1b %d, b:1b %d; want 2048 and nothing", a, b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the folder holds %d files, want the memo alone", len(entries))
+	}
+}

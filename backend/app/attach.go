@@ -3,8 +3,10 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
@@ -21,6 +23,46 @@ func (k *KnowledgeService) Attach(sessionID, name, contentBase64 string) (string
 		return "", err
 	}
 	return k.startUpload(sessionID, name, contentBase64)
+}
+
+// ChooseAttachments opens the native file dialog to attach files to a
+// conversation (the message box's paperclip in the desktop window): the
+// documents Wayfinder reads, under a title in the window's language. It
+// returns the chosen paths, none when the person cancelled; AttachPath
+// then takes each. The browser's file chooser of the desktop window's
+// webview would show every file, in the system's language, and hand the
+// page each file's whole content to send back in base64.
+func (k *KnowledgeService) ChooseAttachments() ([]string, error) {
+	sh, err := k.app.desktop()
+	if err != nil {
+		return nil, err
+	}
+	return sh.OpenFiles(k.app.dialogWords("dialog.attachFiles"), k.app.dialogWords("dialog.documents"), documentPatterns())
+}
+
+// AttachPath imports a file by its path (chosen in ChooseAttachments'
+// dialog, or dropped on the desktop window) into one conversation's own
+// files, as Attach does one given by content: the same copy kept, rows,
+// progress, Stop and report, under the import id it returns. Its size is
+// bounded only by the importer's own budgets, not by Attach's, which is
+// the content's crossing of the bridge in base64. It is the person's
+// file, as a path given to Import is, and grants nothing: read_file still
+// reads only folders granted in Settings. A file that is missing, not
+// plain or of a kind Wayfinder does not read fails in its report, as an
+// upload of it would.
+func (k *KnowledgeService) AttachPath(sessionID, path string) (string, error) {
+	if _, err := k.app.store.Session(k.app.ctx, sessionID); err != nil {
+		return "", err
+	}
+	path = strings.TrimSpace(path)
+	if !filepath.IsAbs(path) {
+		// The window's working folder means nothing to the person.
+		return "", api.NewError(api.ErrInvalidInput, fmt.Sprintf("%q is not a full path to a file.", path), "Choose the file with the paperclip.")
+	}
+	path = filepath.Clean(path)
+	return k.keep(sessionID, func(ctx context.Context, id string, progress func(api.ImportProgress)) api.ImportReport {
+		return k.app.library.attachFile(ctx, id, sessionID, path, progress)
+	}), nil
 }
 
 // uploadDir is where the library keeps uploads, conversations' files under

@@ -129,6 +129,7 @@ func wholeFileProblem(err error) (whole *api.MCPProblem, isFile bool) {
 var cliText = map[string][2]string{
 	// The desktop window's native dialogs (shell.go), in the window's language.
 	"dialog.importFiles":  {"Import documents", "문서 가져오기"},
+	"dialog.attachFiles":  {"Attach files to this conversation", "대화에 파일 첨부"},
 	"dialog.documents":    {"Documents Wayfinder reads", "Wayfinder가 읽는 문서"},
 	"dialog.importFolder": {"Import a folder", "폴더 가져오기"},
 	"dialog.grantFolder":  {"Let Wayfinder read a folder", "Wayfinder가 읽을 폴더 고르기"},

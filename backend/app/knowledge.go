@@ -462,6 +462,25 @@ func addReport(rep *api.ImportReport, r knowledge.Report) {
 
 // upload imports a file given by content (see knowledge.Base.Upload).
 func (l *library) upload(ctx context.Context, id, conversation, name string, content io.Reader, progress func(api.ImportProgress)) api.ImportReport {
+	return l.keep(ctx, id, conversation, name, progress, func(kb *knowledge.Base, onProgress func(knowledge.Progress)) (knowledge.UploadResult, error) {
+		if conversation == "" {
+			return kb.Upload(ctx, name, content, onProgress)
+		}
+		return kb.UploadToConversation(ctx, conversation, name, content, onProgress)
+	})
+}
+
+// attachFile imports a file by its path into a conversation's own files
+// (see knowledge.Base.AttachFile).
+func (l *library) attachFile(ctx context.Context, id, conversation, path string, progress func(api.ImportProgress)) api.ImportReport {
+	return l.keep(ctx, id, conversation, filepath.Base(path), progress, func(kb *knowledge.Base, onProgress func(knowledge.Progress)) (knowledge.UploadResult, error) {
+		return kb.AttachFile(ctx, conversation, path, onProgress)
+	})
+}
+
+// keep runs one upload (put) and reports it: uploads by content and
+// attachments by path end alike, so the window's rows treat them alike.
+func (l *library) keep(ctx context.Context, id, conversation, name string, progress func(api.ImportProgress), put func(*knowledge.Base, func(knowledge.Progress)) (knowledge.UploadResult, error)) api.ImportReport {
 	rep := newReport(id)
 	rep.Conversation = conversation
 	kb, err := l.base(ctx)
@@ -475,12 +494,7 @@ func (l *library) upload(ctx context.Context, id, conversation, name string, con
 		ev.Conversation = conversation
 		progress(ev)
 	}
-	var res knowledge.UploadResult
-	if conversation == "" {
-		res, err = kb.Upload(ctx, name, content, onProgress)
-	} else {
-		res, err = kb.UploadToConversation(ctx, conversation, name, content, onProgress)
-	}
+	res, err := put(kb, onProgress)
 	addReport(&rep, res.Report)
 	switch res.Outcome {
 	case knowledge.UploadReplaced:

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -123,6 +124,16 @@ func (k *KnowledgeService) startUpload(conversation, name, contentBase64 string)
 	if len(data) > maxUpload {
 		return "", tooLarge
 	}
+	return k.keep(conversation, func(ctx context.Context, id string, progress func(api.ImportProgress)) api.ImportReport {
+		return k.app.library.upload(ctx, id, conversation, name, bytes.NewReader(data), progress)
+	}), nil
+}
+
+// keep runs an upload or an attachment by path (put) in the background,
+// into the library (conversation "") or a conversation's own files, and
+// returns its import id: its progress and report arrive as events under
+// that id, and CancelImport stops it, whichever it is.
+func (k *KnowledgeService) keep(conversation string, put func(ctx context.Context, id string, progress func(api.ImportProgress)) api.ImportReport) string {
 	a := k.app
 	id := store.NewID()
 	ctx, done := a.imports.start(a.ctx, id)
@@ -131,7 +142,7 @@ func (k *KnowledgeService) startUpload(conversation, name, contentBase64 string)
 		defer a.bg.Done()
 		defer done()
 		ready := false
-		rep := a.library.upload(ctx, id, conversation, name, bytes.NewReader(data), func(p api.ImportProgress) {
+		rep := put(ctx, id, func(p api.ImportProgress) {
 			a.events.Emit(api.EventImport, p)
 			a.imports.embedsAt(id, p)
 			a.library.readAgain(p)
@@ -150,7 +161,7 @@ func (k *KnowledgeService) startUpload(conversation, name, contentBase64 string)
 		}
 		a.events.Emit(api.EventImportDone, rep)
 	}()
-	return id, nil
+	return id
 }
 
 // Workflow returns the agent graph in effect, for the live drawing.

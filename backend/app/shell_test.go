@@ -13,11 +13,12 @@ import (
 )
 
 // filesShell is a desktop window that records what its file dialogs
-// were asked to show; its save dialog chooses saveTo.
+// were asked to show; its save dialog chooses saveTo, its open dialog
+// chosen (none: the person cancelled).
 type filesShell struct {
 	Shell
 	title, filterName, defaultName, saveTo string
-	patterns                               []string
+	patterns, chosen                       []string
 }
 
 func (f *filesShell) SaveFile(title, defaultName, filterName string) (string, error) {
@@ -27,7 +28,7 @@ func (f *filesShell) SaveFile(title, defaultName, filterName string) (string, er
 
 func (f *filesShell) OpenFiles(title, filterName string, patterns []string) ([]string, error) {
 	f.title, f.filterName, f.patterns = title, filterName, patterns
-	return nil, nil
+	return f.chosen, nil
 }
 
 // The desktop window's "Add files…" dialog shows every kind Wayfinder

@@ -91,6 +91,29 @@ func (b *Base) UploadToConversation(ctx context.Context, conversation, name stri
 	return b.upload(ctx, conversation, name, content, onProgress)
 }
 
+// AttachFile is UploadToConversation of a file the person chose by its
+// path (the desktop window's dialog, a file dropped on the window): the
+// same copy, checks, progress and outcomes, read from the file itself, so
+// nothing bounds its size but the importer's own budgets (an upload's
+// content crosses the bridge in base64 and is bounded there). A path that
+// is not a plain file it can open fails as an import of it would (not
+// found, unreadable, ErrNotRegular: a pipe is not waited on), with its
+// progress ended, before anything of it is kept.
+func (b *Base) AttachFile(ctx context.Context, conversation, path string, onProgress func(Progress)) (UploadResult, error) {
+	if !validConversation(conversation) {
+		return UploadResult{}, fmt.Errorf("%w: %q", ErrConversation, conversation)
+	}
+	f, _, err := openRegular(path)
+	if err != nil {
+		if onProgress != nil {
+			onProgress(Progress{File: path, FileIndex: 1, FilesTotal: 1, Stage: StageFailed, Error: err.Error(), Err: err})
+		}
+		return UploadResult{Outcome: UploadFailed, Report: Report{Failed: []FileError{{Path: path, Err: err}}}}, nil
+	}
+	defer f.Close()
+	return b.upload(ctx, conversation, filepath.Base(path), f, onProgress)
+}
+
 // ConversationDocuments lists the documents of a conversation's own files.
 func (b *Base) ConversationDocuments(ctx context.Context, conversation string) ([]Document, error) {
 	if !validConversation(conversation) {

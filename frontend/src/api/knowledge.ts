@@ -16,6 +16,13 @@ export interface KnowledgeApi {
   upload(name: string, contentBase64: string): Promise<string>;
   /** attach imports one file's contents into a conversation's own files (the message box). */
   attach(sessionID: string, name: string, contentBase64: string): Promise<string>;
+  /**
+   * chooseAttachments opens the native dialog to attach files to a
+   * conversation (desktop only): the chosen paths, none when cancelled.
+   */
+  chooseAttachments(): Promise<string[]>;
+  /** attachPath imports one file by its path into a conversation's own files (desktop: no upload bound). */
+  attachPath(sessionID: string, path: string): Promise<string>;
   /** attached lists the documents of a conversation's own files. */
   attached(sessionID: string): Promise<KBDocument[]>;
   /** addToLibrary makes a conversation's file part of the whole library: where it is now, and whether its meaning is still being indexed. */
@@ -68,6 +75,8 @@ export function knowledgeApi(t: Transport): KnowledgeApi {
     chooseFolder: async () => (await t.call<string | null>(S, "ChooseFolder", [])) ?? "",
     upload: (name, content) => t.call<string>(S, "Upload", [name, content]),
     attach: (sid, name, content) => t.call<string>(S, "Attach", [sid, name, content]),
+    chooseAttachments: () => list<string>("ChooseAttachments", []),
+    attachPath: (sid, path) => t.call<string>(S, "AttachPath", [sid, path]),
     attached: (sid) => list<KBDocument>("Attached", [sid]),
     addToLibrary: (sid, source) => t.call<LibraryFile>(S, "AddToLibrary", [sid, source]),
     addedToLibrary: async (sid) => (await list<LibraryFile>("AddedToLibrary", [sid])).map((f) => ({ ...f, doc_ids: f.doc_ids ?? [], removed: f.removed ?? [] })),

@@ -380,6 +380,49 @@ export class AttachStore {
     }
   }
 
+  /**
+   * choose opens the desktop window's native dialog for files to attach:
+   * titled in the app's language and showing the documents Wayfinder
+   * reads, where the webview's own chooser shows every file. It returns
+   * the chosen paths, none when the person cancelled or it failed (the
+   * banner says why).
+   */
+  async choose(): Promise<string[]> {
+    this.error = null;
+    try {
+      return await this.api.chooseAttachments();
+    } catch (e) {
+      this.error = parseError(e);
+      return [];
+    }
+  }
+
+  /**
+   * attachPaths attaches files by their paths (the desktop window's dialog,
+   * or files dropped on it), each with its row as attach makes, and the
+   * same events after: the backend reads each file itself, so no upload
+   * bound applies, only the importer's own.
+   */
+  async attachPaths(sessionID: string, paths: string[]): Promise<void> {
+    for (const path of paths) {
+      const name = base(path);
+      const row: Pending = { key: `${++this.seq}`, session: sessionID, name, importID: "", progress: null, error: null };
+      // As in attach: the file's own row replaces an older note of it.
+      const note = (p: Pending) => p.session === sessionID && p.name === name && (p.restored || !!this.meaning(p));
+      this.pending = [...this.pending.filter((p) => !note(p)), row];
+      const live = () => this.pending.find((x) => x.key === row.key);
+      try {
+        const id = await this.api.attachPath(sessionID, path);
+        const r = live();
+        if (r && !r.importID) r.importID = id;
+      } catch (e) {
+        const r = live();
+        const err = parseError(e);
+        if (r) r.error = { ...err, message: t("attach.failed", { file: name, reason: errorText(err).title }) };
+      }
+    }
+  }
+
   /** stop asks the backend to stop a file's import (its Stop button). */
   async stop(importID: string): Promise<void> {
     this.stopping[importID] = true;

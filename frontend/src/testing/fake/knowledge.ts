@@ -355,6 +355,15 @@ export class FakeKnowledge extends FakeChat {
   "KnowledgeService.ChooseFiles"(): string[] {
     return ["/home/you/정책.pdf"];
   }
+  /** chosenAttachments are what the native dialog of the 📎 returns (desktop); none is a cancelled dialog. */
+  chosenAttachments: string[] = ["/home/you/출장규정.md"];
+  "KnowledgeService.ChooseAttachments"(): string[] {
+    return this.chosenAttachments;
+  }
+  /** AttachPath, as the backend: the file read by its path, attached as Attach does its content (no upload bound). */
+  "KnowledgeService.AttachPath"(sid: string, path: string): string {
+    return this["KnowledgeService.Attach"](sid, path.split("/").pop() ?? path, "");
+  }
   "KnowledgeService.ChooseFolder"(): string {
     return "/home/you/notes";
   }

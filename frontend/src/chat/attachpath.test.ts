@@ -1,0 +1,61 @@
+// The 📎 in the desktop window opens the native dialog (titled in the
+// app's language, showing the documents Wayfinder reads) and attaches the
+// chosen files by their paths, with no upload bound; the webview's own
+// chooser showed every file and handed the page each one's content to
+// send back in base64, refused past 64 MB. The browser keeps its input.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { $, $$, attachChip, attachRow, attachRows, cleanup, click, start } from "../testing/ui";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  cleanup();
+});
+
+const calls = (fake: { calls: { method: string }[] }, method: string) => fake.calls.filter((c) => c.method === method);
+
+describe("the paperclip", () => {
+  it("in the desktop window attaches the files chosen in the native dialog by their paths", async () => {
+    const { fake } = await start({ mode: "desktop" });
+    fake.chosenAttachments = ["/home/you/보고서/연간 보고서.pdf", "/home/you/setup.exe"];
+    const picked = vi.spyOn(HTMLInputElement.prototype, "click");
+    click("[data-testid='attach-files']");
+    await vi.waitFor(() => expect(calls(fake, "AttachPath")).toHaveLength(2), { timeout: 5000 });
+    const sid = fake.sessions[0]!.id;
+    expect(calls(fake, "ChooseAttachments")).toHaveLength(1);
+    expect(fake.calls.filter((c) => c.method === "AttachPath").map((c) => c.args)).toEqual([
+      [sid, "/home/you/보고서/연간 보고서.pdf"],
+      [sid, "/home/you/setup.exe"],
+    ]);
+    // Nothing went through the page: no file input, no content sent.
+    expect(picked).not.toHaveBeenCalled();
+    expect(document.querySelector("[data-testid='attach-input']")).toBeNull();
+    expect(calls(fake, "Attach")).toHaveLength(0);
+    // Each has its row, as an upload has: one comes in, one fails saying why.
+    await vi.waitFor(() => expect(attachChip("연간 보고서.pdf")).toBeTruthy(), { timeout: 5000 });
+    await vi.waitFor(() => expect(attachRow().textContent).toContain("setup.exe"), { timeout: 5000 });
+    expect(attachRows()).toHaveLength(1);
+    expect(attachRow().textContent).toContain("This kind of file is not supported");
+  });
+
+  it("in the desktop window, a cancelled dialog attaches nothing and starts no conversation", async () => {
+    const { fake } = await start({ mode: "desktop" });
+    fake.chosenAttachments = [];
+    click("[data-testid='attach-files']");
+    await vi.waitFor(() => expect(calls(fake, "ChooseAttachments")).toHaveLength(1), { timeout: 5000 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls(fake, "Create")).toHaveLength(0);
+    expect(calls(fake, "AttachPath")).toHaveLength(0);
+    expect($$("[data-testid='attachments'] li")).toHaveLength(0);
+  });
+
+  it("in the browser opens the page's file input, which takes the documents Wayfinder reads", async () => {
+    const { fake } = await start({ mode: "serve" });
+    const picked = vi.spyOn(HTMLInputElement.prototype, "click").mockImplementation(() => {});
+    click("[data-testid='attach-files']");
+    expect(picked).toHaveBeenCalledTimes(1);
+    expect(picked.mock.contexts[0]).toBe($("[data-testid='attach-input']"));
+    expect(($("[data-testid='attach-input']") as HTMLInputElement).accept).toContain(".pdf");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls(fake, "ChooseAttachments")).toHaveLength(0);
+  });
+});

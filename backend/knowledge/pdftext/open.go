@@ -8,7 +8,8 @@ package pdftext
 // ruled.go finds no box to read cell by cell, and a row whose first cell
 // wraps reads line by line across the row, its cells mixed. Here the rows
 // come from the rules and the columns from the glyphs. Rules of one
-// length, one under the other, bound slabs: a row each (HTML), or a
+// length, one under the other, bound slabs (and a \cmidrule that parts
+// rows inside one: partRules): a row each (HTML), or a
 // header and a body of rows (booktabs), whose rows are told apart by
 // their lines: a line continues the row above when it lies a line's pitch
 // under the line above and goes on the row's cells, each of its cells
@@ -133,16 +134,10 @@ func slabRuns(items []item, chain []rule, g grid) [][]slab {
 		}
 		cur, curGs = nil, nil
 	}
-	for k := 1; k < len(chain); k++ {
-		s := slab{top: chain[k-1].at, bottom: chain[k].at}
+	consider := func(s slab) {
 		ok := !crossed(v, lo, hi, s.bottom, s.top) && !ruledWithin(g.h, lo, hi, s.bottom, s.top)
-		for i, it := range items {
-			cx, cy := (it.x0+it.x1)/2, (it.lo+it.hi)/2
-			if cx < lo || cx > hi || cy <= s.bottom || cy >= s.top {
-				continue
-			}
-			ok = ok && it.text == ""
-			s.idx = append(s.idx, i)
+		for _, i := range s.idx {
+			ok = ok && items[i].text == ""
 		}
 		var gs [][2]float64
 		if ok && len(s.idx) > 0 {
@@ -150,7 +145,7 @@ func slabRuns(items []item, chain []rule, g grid) [][]slab {
 		}
 		if len(gs) == 0 {
 			flush()
-			continue
+			return
 		}
 		// A slab whose white meets none of the run's is another table
 		// (the next table of one width, its caption between them).
@@ -162,8 +157,85 @@ func slabRuns(items []item, chain []rule, g grid) [][]slab {
 		}
 		cur, curGs = append(cur, s), gs
 	}
+	for k := 1; k < len(chain); k++ {
+		s := slab{top: chain[k-1].at, bottom: chain[k].at}
+		for i, it := range items {
+			cx, cy := (it.x0+it.x1)/2, (it.lo+it.hi)/2
+			if cx < lo || cx > hi || cy <= s.bottom || cy >= s.top {
+				continue
+			}
+			s.idx = append(s.idx, i)
+		}
+		// A \cmidrule parts the slab into slabs of its own, as a
+		// \midrule does.
+		top := s.top
+		for _, at := range append(partRules(items, s.idx, g.h, lo, hi, s.top, s.bottom), s.bottom) {
+			sub := slab{top: top, bottom: at}
+			for _, i := range s.idx {
+				if cy := (items[i].lo + items[i].hi) / 2; cy > at && cy < top {
+					sub.idx = append(sub.idx, i)
+				}
+			}
+			consider(sub)
+			top = at
+		}
+	}
 	flush()
 	return runs
+}
+
+// cmidTrim is how far, in font sizes, a \cmidrule across the whole table
+// may stop short of its \toprule's ends: (lr) trims half an em.
+const cmidTrim = 1.2
+
+// partRules returns the heights, top to bottom, of the rules inside a
+// slab (between top and bottom, its glyphs idx) that part its rows as
+// \cmidrule does: across the table (its ends within cmidTrim of lo and
+// hi), or under some of its columns with text of another column beside
+// it on the lines just above and just below it ({2-3} between two groups
+// of rows). A rule whose lines above or below lie within its ends (a
+// \cmidrule under a header cell spanning two columns, the rules of a
+// narrower table set between two tables of this width, a caption over
+// it) parts nothing.
+func partRules(items []item, idx []int, h []rule, lo, hi, top, bottom float64) []float64 {
+	if len(idx) == 0 {
+		return nil
+	}
+	fs := medianH(pick(items, idx))
+	var ats []float64
+	for _, r := range h {
+		if r.at <= bottom+ruleSlack || r.at >= top-ruleSlack || r.hi <= lo || r.lo >= hi {
+			continue
+		}
+		across := r.lo-lo <= cmidTrim*fs && hi-r.hi <= cmidTrim*fs
+		if across || besideRule(items, idx, r, fs, true) && besideRule(items, idx, r, fs, false) {
+			ats = append(ats, r.at)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(ats)))
+	var out []float64
+	for _, at := range ats {
+		if len(out) == 0 || out[len(out)-1]-at >= ruleSlack { // {1-2} and {3-4} at one height
+			out = append(out, at)
+		}
+	}
+	return out
+}
+
+// besideRule says whether a glyph within openRuleGap font sizes above
+// (or below) rule r lies beyond its ends.
+func besideRule(items []item, idx []int, r rule, fs float64, above bool) bool {
+	for _, i := range idx {
+		it := items[i]
+		d := (it.lo+it.hi)/2 - r.at
+		if !above {
+			d = -d
+		}
+		if !it.space && d > 0 && d <= openRuleGap*fs && (it.x1 < r.lo || it.x0 > r.hi) {
+			return true
+		}
+	}
+	return false
 }
 
 // slabGutters returns the gutters the glyphs idx of a slab leave, the
@@ -229,7 +301,8 @@ func meet(a, b [][2]float64) [][2]float64 {
 // ruledWithin says whether a horizontal rule at least half as long as
 // x0..x1 lies inside it between y0 and y1: another table's (one of
 // another width, set between two of this width); a \cmidrule under a
-// spanning header is shorter.
+// spanning header is shorter, and one that parts rows parts the slab
+// first (partRules).
 func ruledWithin(h []rule, x0, x1, y0, y1 float64) bool {
 	for _, r := range h {
 		if r.at > y0+ruleSlack && r.at < y1-ruleSlack && min(r.hi, x1)-max(r.lo, x0) >= (x1-x0)/2 {
@@ -290,6 +363,11 @@ func gutterSpans(spans [][2]float64, hs []float64) [][2]float64 {
 // readOpenTable reads a run of slabs as a table when the evidence holds
 // (see above), marking its glyphs used and appending its rows' items.
 func readOpenTable(items []item, run []slab, used []bool, out []item, seq *int) []item {
+	for _, i := range slabsIdx(run) {
+		if used[i] {
+			return out // read already, as another chain's table
+		}
+	}
 	// Each slab's lines, close under and above its rules.
 	lines := make([][]band, len(run))
 	for k, s := range run {

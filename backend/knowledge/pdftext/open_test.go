@@ -195,6 +195,35 @@ func TestOpenRows(t *testing.T) {
 			"소방 설비",
 			"소화기 압력 게이지, 호스 연결 상태 | 3 | 교체",
 		}},
+		// A \cmidrule across the table between two groups of rows parts
+		// them as a \midrule does (it stops half an em short of the
+		// \toprule's ends).
+		{"rows parted by a \\cmidrule across the table", lines(
+			"점검 항목", 25, 722, "수량", 170, 722, "비고", 240, 722,
+			"전기 설비 절연 저항,", 25, 700, "12", 172, 700, "양호", 240, 700,
+			"누전 차단기 작동 여부", 25, 686,
+			"소화기 압력 게이지,", 25, 664, "3", 175, 664, "교체", 240, 664,
+			"호스 연결 상태", 25, 650,
+		), []rule{hRule(735, 20, 290), hRule(715, 20, 290), hRule(676, 25, 285), hRule(640, 20, 290)}, []string{
+			"점검 항목 | 수량 | 비고",
+			"전기 설비 절연 저항, 누전 차단기 작동 여부 | 12 | 양호",
+			"소화기 압력 게이지, 호스 연결 상태 | 3 | 교체",
+		}},
+		// A \cmidrule{2-3} with the first column's text beside it: the
+		// row under it, which would go on the one above by its edges
+		// (no text in the last column), is a row of its own.
+		{"rows parted by a \\cmidrule under some columns", lines(
+			"점검 항목", 25, 722, "수량", 170, 722, "비고", 240, 722,
+			"소화기 압력 게이지,", 25, 700, "3", 175, 700, "교체", 240, 700,
+			"호스 연결 상태", 25, 686,
+			"전기 설비 절연 저항 점검", 25, 672, "12", 172, 672, "양호", 240, 672,
+			"분전반", 25, 658, "2", 175, 658,
+		), []rule{hRule(735, 20, 290), hRule(715, 20, 290), hRule(666, 165, 265), hRule(648, 20, 290)}, []string{
+			"점검 항목 | 수량 | 비고",
+			"소화기 압력 게이지, 호스 연결 상태 | 3 | 교체",
+			"전기 설비 절연 저항 점검 | 12 | 양호",
+			"분전반 | 2",
+		}},
 		// A group's heading across the table, over the gutters the rows
 		// leave: a line of its own, the rows read as a table.
 		{"a group's heading across the table", lines(

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -48,6 +49,16 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 	}
 	var chapters, hrefs []string
 	lost := &MissingParts{Unit: "chapter"}
+	// A book cut short (its archive salvaged, no directory before the
+	// file's end) ends in the chapter cut, or after the last it holds: the
+	// chapters the spine names after that, not in the archive, went with
+	// the cut, which the warning of where it broke says, rather than
+	// each being named missing.
+	cut, short := "", false
+	if as := warn.salvaged(); as != nil {
+		cut, short = as.Cut, as.Short
+	}
+	var afterCut []string
 	for _, id := range spine {
 		it, ok := items[id]
 		if !ok {
@@ -70,12 +81,24 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		if name == opf {
 			continue
 		}
-		lost.Total++
 		if _, err := fs.Stat(z, name); err != nil || !fs.ValidPath(name) {
-			lost.missing(href)
+			afterCut = append(afterCut, href) // missing, unless a chapter follows
 			continue
 		}
+		for _, h := range afterCut {
+			lost.Total++
+			lost.missing(h)
+		}
+		afterCut = afterCut[:0]
+		lost.Total++
 		chapters, hrefs = append(chapters, name), append(hrefs, href)
+	}
+	if len(chapters) == 0 { // no chapter at all: none was cut off after another
+		for _, href := range afterCut {
+			lost.Total++
+			lost.missing(href)
+		}
+		afterCut = nil
 	}
 	var indexLost *IndexLost
 	if len(chapters) == 0 && (len(items) == 0 || lost.Count == 0) {
@@ -109,13 +132,26 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		w.doc.Title, w.titled = title, true
 	}
 	budget := &xmlBudget{left: MaxOfficeXML}
-	broke, err := readChapters(ctx, z, chapters, hrefs, w, budget, lost)
+	broke, err := readChapters(ctx, z, chapters, hrefs, cut, w, budget, lost)
 	budget.release()
 	if err != nil {
 		return err
 	}
+	if broke == nil && short && w.paras > 0 && (len(afterCut) > 0 || indexLost != nil) {
+		// Cut between two parts: what the cut took is said as a break
+		// after the last paragraph read.
+		broke = brokenOff("paragraph", w.paras, w.last, errors.New("the file is cut short after it"))
+	}
 	if broke != nil {
 		warn.add(broke)
+		// The break says the rest was not imported: the chapters after
+		// it, and the index, which a cut takes with it when it follows
+		// the chapters in the archive.
+		afterCut, indexLost = nil, nil
+	}
+	for _, href := range afterCut {
+		lost.Total++
+		lost.missing(href)
 	}
 	if lost.all() {
 		return lost.damaged()
@@ -173,8 +209,13 @@ func recoveredSpine(pkg opfPackage) []string {
 //
 // A book of one chapter whose compressed data breaks after some
 // paragraphs keeps them and says where it broke (broke), as a Word file
-// does.
-func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, w *mdWriter, budget *xmlBudget, lost *MissingParts) (broke *BrokenOff, err error) {
+// does. So does a book cut short in its last chapter (cut, the part a
+// salvaged archive ends in): a web page read to the cut would end
+// without an error, its last paragraph half; it is read as breaking
+// there, so that the paragraphs read whole before are kept with the
+// chapters before them. Before, such a book imported the half paragraph
+// and said only that its index was lost (which the cut took along).
+func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, cut string, w *mdWriter, budget *xmlBudget, lost *MissingParts) (broke *BrokenOff, err error) {
 	for i, name := range chapters {
 		f, err := z.Open(name)
 		if err != nil {
@@ -184,10 +225,21 @@ func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, 
 		if len(chapters) > 1 {
 			w.beginPart()
 		}
+		var r io.Reader = f
+		parts := len(chapters)
+		if name == cut {
+			r = cutShort{f}
+			if i == len(chapters)-1 {
+				parts = 1 // the body the book is, up to the cut
+			}
+		}
 		p := &htmlPage{w: w, tables: tables{w: w}}
-		err = budget.judged(p.read(ctx, budgetReader{r: f, b: budget}))
+		err = budget.judged(p.read(ctx, budgetReader{r: r, b: budget}))
 		f.Close()
-		if off := w.brokeOff(err, len(chapters)); off != nil {
+		if off := w.brokeOff(err, parts); off != nil {
+			if err := w.endPart(); err != nil { // what was read of it whole is kept
+				return nil, err
+			}
 			return off, nil
 		}
 		if unreadable(err) {
@@ -203,6 +255,18 @@ func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, 
 		}
 	}
 	return nil, nil
+}
+
+// cutShort reads a part the file is cut short in: its end is a break,
+// not the end of its text.
+type cutShort struct{ r io.Reader }
+
+func (c cutShort) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if errors.Is(err, io.EOF) {
+		err = fmt.Errorf("%w: the file is cut short in it", ErrOfficeDamaged)
+	}
+	return n, err
 }
 
 // rootFile is the package document META-INF/container.xml names.

@@ -44,6 +44,7 @@ func TestHostileClasses(t *testing.T) {
 		brokeOff       // imported up to a break, with a *BrokenOff warning saying where
 		indexLost      // imported from the archive's parts, with an *IndexLost warning
 		salvaged       // imported from the parts' own headers, with an *ArchiveSalvaged warning first
+		cutOff         // salvaged, and broken off where the file was cut: *ArchiveSalvaged, then *BrokenOff
 	)
 	cases := map[string]struct {
 		n    int
@@ -123,6 +124,7 @@ func TestHostileClasses(t *testing.T) {
 		"storedjunk.docx":   {1, salvaged},
 		"deflatedjunk.docx": {1, salvaged},
 		"junkdir.epub":      {1, salvaged},
+		"cutbook.epub":      {100, cutOff},
 		"junkmiddle.pptx":   {100, salvaged},
 		"lyingoffset.docx":  {1, salvaged},
 		"oneslide.pptx":     {1000, brokeOff},
@@ -175,6 +177,8 @@ func TestHostileClasses(t *testing.T) {
 				t.Fatalf("err %v, warnings %v: want its parts read from the archive, and the index's loss said", err, warns)
 			case strict && tc.want == salvaged && (err != nil || len(warns) == 0 || !errors.As(warns[0], &as)):
 				t.Fatalf("err %v, warnings %v: want its parts read from their own headers, and that said", err, warns)
+			case strict && tc.want == cutOff && (err != nil || len(warns) != 2 || !errors.As(warns[0], &as) || !errors.As(warns[1], &bo)):
+				t.Fatalf("err %v, warnings %v: want its parts read from their own headers, and where it was cut said", err, warns)
 			case strict && tc.want == anyWorded && err == nil:
 				t.Fatal("imported, want a worded failure")
 			}

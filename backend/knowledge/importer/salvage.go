@@ -29,6 +29,10 @@ import (
 type ArchiveSalvaged struct {
 	Parts int    // the text parts found
 	Cut   string // the part the file ends in, read up to there; "" none
+	// Short says the file ends before any directory: it is cut short,
+	// and what an index named after the parts found went with the cut.
+	// Not when the directory was reached, or junk stopped the looking.
+	Short bool
 }
 
 func (a *ArchiveSalvaged) Error() string {
@@ -37,6 +41,20 @@ func (a *ArchiveSalvaged) Error() string {
 		s += fmt.Sprintf(", the last, %s, up to where the file ends or its end could be looked for", shortened(a.Cut, maxNameChars))
 	}
 	return s
+}
+
+// salvaged is the warning that the archive was read from its parts' own
+// headers, or nil.
+func (w *warnings) salvaged() *ArchiveSalvaged {
+	if w == nil {
+		return nil
+	}
+	for _, e := range w.list {
+		if as, ok := e.(*ArchiveSalvaged); ok {
+			return as
+		}
+	}
+	return nil
 }
 
 // salvageable says whether the part name holds text a reader reads.
@@ -89,7 +107,7 @@ const (
 // more than that in time.
 func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) {
 	out := newRebuilt()
-	found := &ArchiveSalvaged{}
+	found := &ArchiveSalvaged{Short: true}
 	// left bounds the text kept, skipLeft what is inflated or looked
 	// through only to find where a part ends or the next begins: a
 	// deflate bomb behind a local header, or a file of junk, costs no
@@ -107,10 +125,12 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 		}
 		if sig := le.Uint32(h[:]); sig != sigLocal {
 			if sig == sigCentral || sig == sigEnd {
+				found.Short = false
 				break // the directory: every part was read
 			}
 			next := nextHeader(ra, off+1, size, &skipLeft)
 			if next < 0 {
+				found.Short = found.Short && next == -1
 				break // none, or none within the budget: what was read is kept
 			}
 			off = next
@@ -162,6 +182,7 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 			// the rule for a body that breaks, and nothing after it is
 			// looked for.
 			used, descLen, cut = n, d, spent || !ok && data+n >= size
+			found.Short = found.Short && !spent
 			if keep {
 				stored = n
 			}
@@ -184,7 +205,7 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 				// A picture inflated past the budget only to find its
 				// end: nothing after it is looked for, what was read is
 				// kept.
-				*budget, cut = 0, true
+				*budget, cut, found.Short = 0, true, false
 				break
 			}
 			used = cr.n
@@ -247,14 +268,17 @@ const scanBlock = 64 << 10
 
 // nextHeader is the offset of the next local header at or after from,
 // looking through no more than budget allows (what it looks through is
-// taken from it), or -1: none before the end of the file or of the
-// budget. Past the budget the parts read are kept rather than the file
+// taken from it), or -1: none before the end of the file, -2: none
+// within the budget. Past the budget the parts read are kept rather than the file
 // refused: junk after them (hundreds of megabytes of it, without a
 // signature) took the whole file with it.
 func nextHeader(ra io.ReaderAt, from, size int64, budget *int64) int64 {
 	buf := make([]byte, scanBlock+3)
 	sig := binary.LittleEndian.AppendUint32(nil, sigLocal)
-	for at := from; at+4 <= size && *budget > 0; at += scanBlock {
+	for at := from; at+4 <= size; at += scanBlock {
+		if *budget <= 0 {
+			return -2
+		}
 		n, _ := ra.ReadAt(buf[:min(int64(len(buf)), size-at)], at)
 		if i := bytes.Index(buf[:n], sig); i >= 0 {
 			*budget -= int64(i)

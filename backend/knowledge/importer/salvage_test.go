@@ -68,15 +68,13 @@ func TestCutShortArchives(t *testing.T) {
 	for _, tt := range []struct {
 		name, file, body string
 		data             []byte
-		// lost: the cut took the index too (a book's package document
-		// follows its chapters), and a web page is read to the cut
-		// without breaking; the book is read from the archive.
-		lost bool
 	}{
-		{"Word", "문서.docx", "word/document.xml", docxOf(t, paras.String(), ""), false},
-		{"OpenDocument text", "문서.odt", "content.xml", odtOf(t, odt.String()), false},
-		{"EPUB of one chapter", "책.epub", "OEBPS/text/c0 a.xhtml", epubOf(t, []string{epub.String()}), true},
-		{"HWPX of one section", "문서.hwpx", "Contents/section0.xml", hwpxOf(t, hwpx.String()), false},
+		{"Word", "문서.docx", "word/document.xml", docxOf(t, paras.String(), "")},
+		{"OpenDocument text", "문서.odt", "content.xml", odtOf(t, odt.String())},
+		// The cut takes the book's package document too, which follows
+		// its chapters: the break says so, not the index's loss.
+		{"EPUB of one chapter", "책.epub", "OEBPS/text/c0 a.xhtml", epubOf(t, []string{epub.String()})},
+		{"HWPX of one section", "문서.hwpx", "Contents/section0.xml", hwpxOf(t, hwpx.String())},
 	} {
 		t.Run(tt.name+", cut inside its body", func(t *testing.T) {
 			// The cut falls two thirds into the body's data.
@@ -89,8 +87,7 @@ func TestCutShortArchives(t *testing.T) {
 			}
 			var as *ArchiveSalvaged
 			var bo *BrokenOff
-			var il *IndexLost
-			if len(warns) != 2 || !errors.As(warns[0], &as) || as.Cut != tt.body || !tt.lost && (!errors.As(warns[1], &bo) || bo.Count < 10) || tt.lost && !errors.As(warns[1], &il) {
+			if len(warns) != 2 || !errors.As(warns[0], &as) || as.Cut != tt.body || !errors.As(warns[1], &bo) || bo.Count < 10 {
 				t.Fatalf("warnings %v, want the archive read from its parts, the body up to the cut", warns)
 			}
 			checkParts(t, col.docs[0], []string{"문단이 여기 있다"}, nil, nil)
@@ -361,6 +358,77 @@ func TestSalvageJunkPastTheBudget(t *testing.T) {
 			}
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
 				t.Errorf("%d MB allocated, want the junk neither copied nor held", alloc>>20)
+			}
+		})
+	}
+}
+
+// TestCutShortBook: an EPUB book of three chapters cut short in its
+// second keeps the first whole and the second's paragraphs read whole
+// before the cut, and says where it broke (*BrokenOff) after saying it
+// was salvaged, as a Word file cut in its body does; the third chapter,
+// and the package document when it followed the chapters, went with the
+// cut, which the break says ("the rest was not imported"), so neither is
+// warned of besides. Before, the book kept the cut chapter's half
+// paragraph and said only that its index was lost (package document
+// last), or named the third chapter missing (package document first).
+func TestCutShortBook(t *testing.T) {
+	chapter := func(n int) string {
+		var b strings.Builder
+		b.WriteString(`<html xmlns="http://www.w3.org/1999/xhtml"><body>`)
+		for i := range 500 {
+			fmt.Fprintf(&b, "<p>%d장 %d번째 문단의 글</p>", n, i)
+		}
+		return b.String() + `</body></html>`
+	}
+	opf := part{"OEBPS/content.opf", `<package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>잘린 책</dc:title></metadata><manifest>` +
+		`<item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/><item id="c2" href="c2.xhtml" media-type="application/xhtml+xml"/><item id="c3" href="c3.xhtml" media-type="application/xhtml+xml"/></manifest>` +
+		`<spine><itemref idref="c1"/><itemref idref="c2"/><itemref idref="c3"/></spine></package>`}
+	head := []part{{"mimetype", "application/epub+zip"}, {"META-INF/container.xml", `<container><rootfiles><rootfile full-path="OEBPS/content.opf"/></rootfiles></container>`}}
+	chapters := []part{{"OEBPS/c1.xhtml", chapter(1)}, {"OEBPS/c2.xhtml", chapter(2)}, {"OEBPS/c3.xhtml", chapter(3)}}
+	for _, tt := range []struct {
+		name  string
+		parts []part
+	}{
+		{"package document first", append(append(slices.Clone(head), opf), chapters...)},
+		{"package document last", append(append(slices.Clone(head), chapters...), opf)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, stored := range []bool{false, true} {
+				var data []byte
+				if stored {
+					data = storedZip(t, tt.parts...)
+				} else {
+					data = zipOf(t, tt.parts...)
+				}
+				// The cut falls halfway into the second chapter's data.
+				at := bytes.Index(data, []byte("OEBPS/c2.xhtml")) + len("OEBPS/c2.xhtml")
+				end := at + bytes.Index(data[at:], []byte("PK\x03\x04"))
+				var col collector
+				warns, err := Importer{}.Read(context.Background(), "책.epub", bytes.NewReader(data[:(at+end)/2]), &col)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var as *ArchiveSalvaged
+				var bo *BrokenOff
+				if len(warns) != 2 || !errors.As(warns[0], &as) || as.Cut != "OEBPS/c2.xhtml" || !errors.As(warns[1], &bo) || bo.Count <= 500 || bo.Count >= 1000 {
+					t.Fatalf("stored %v: warnings %v, want the archive salvaged and the book broken off in its second chapter", stored, warns)
+				}
+				text := col.docs[0].Parts[0].Text
+				last := fmt.Sprintf("2장 %d번째 문단의 글", bo.Count-501)
+				if !strings.Contains(text, "1장 499번째 문단의 글") || !strings.HasSuffix(strings.TrimSpace(text), last) || strings.Contains(text, "3장") {
+					t.Errorf("stored %v: text ends %q, want the first chapter whole and the second to its paragraph %d, %q", stored, text[max(0, len(text)-80):], bo.Count-500, last)
+				}
+				// Cut in the third chapter's local header: no part is
+				// cut, the break is after the second chapter.
+				col = collector{}
+				warns, err = Importer{}.Read(context.Background(), "책.epub", bytes.NewReader(data[:bytes.Index(data, []byte("OEBPS/c3.xhtml"))-10]), &col)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(warns) != 2 || !errors.As(warns[0], &as) || as.Cut != "" || !errors.As(warns[1], &bo) || bo.Count != 1000 {
+					t.Fatalf("stored %v, cut in a header: warnings %v, want the archive salvaged and the book broken off after its second chapter", stored, warns)
+				}
 			}
 		})
 	}

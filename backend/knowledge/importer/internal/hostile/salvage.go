@@ -42,6 +42,21 @@ func salvageClasses() []Class {
 				return EPUB(w, []string{"c1", "c2"}, map[string]string{"c1": "<html><body><p>첫 장</p></body></html>", "c2": "<html><body><p>둘째 장</p></body></html>"})
 			})
 		}},
+		{"epub: n chapters, the package document after them, cut halfway", "cutbook.epub", 1000, func(w io.Writer, n int) error {
+			spine := make([]string, max(n, 2))
+			chapters := map[string]string{}
+			for i := range spine {
+				spine[i] = fmt.Sprintf("c%04d", i)
+				chapters[spine[i]] = fmt.Sprintf("<html><body><p>%d장 첫 문단</p><p>%d장 둘째 문단</p></body></html>", i, i)
+			}
+			var b bytes.Buffer
+			if err := EPUB(&b, spine, chapters); err != nil { // parts in name order: content.opf after the chapters
+				return err
+			}
+			d := b.Bytes()
+			_, err := w.Write(d[:len(d)/2])
+			return err
+		}},
 		{"pptx: n slides, junk between the first two, its directory cut off", "junkmiddle.pptx", 1000, func(w io.Writer, n int) error {
 			var b bytes.Buffer
 			if err := deck(&b, max(n, 2)); err != nil {

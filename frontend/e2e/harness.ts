@@ -116,11 +116,16 @@ export function wayfinderBinary(): string {
   return bin;
 }
 
-export async function startApp(opts: { ollamaHost: string; dataDir?: string; model?: string }): Promise<App> {
+/**
+ * startApp starts `wayfinder serve` on a free port, or on addr (the same
+ * address again: a restart of the backend with the window open), with its
+ * data in dataDir (kept) or a folder of its own (deleted by stop).
+ */
+export async function startApp(opts: { ollamaHost: string; dataDir?: string; model?: string; addr?: string }): Promise<App> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "wayfinder-e2e-"));
   const p = await start(
     wayfinderBinary(),
-    ["serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir, "--ollama-host", opts.ollamaHost, "--model", opts.model ?? MODEL],
+    ["serve", "--addr", opts.addr ?? "127.0.0.1:0", "--data-dir", dataDir, "--ollama-host", opts.ollamaHost, "--model", opts.model ?? MODEL],
     /(http:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d+\/\S*)/,
     60_000,
   );

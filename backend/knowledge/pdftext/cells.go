@@ -19,9 +19,9 @@ func cellGap(p, q item) bool {
 
 // cellGaps returns the cell gaps of a line (sorted along it), spaces
 // aside: the white between two glyphs, from the end of one to the start of
-// the next; letters[k] says whether gap k lies between a letter-spaced
-// title's letters (spaced, the line's spacedGaps; nil for none).
-func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, letters []bool) {
+// the next; kinds[k] is how a letter-spaced title writes gap k (spaced,
+// the line's spacedGaps; asDrawn on any other line).
+func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRule) {
 	var prev *item
 	for i := range items {
 		it := &items[i]
@@ -30,42 +30,62 @@ func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, letters []bool
 		}
 		if prev != nil && cellGap(*prev, *it) {
 			gaps = append(gaps, [2]float64{prev.x1, it.x0})
-			letters = append(letters, spaced != nil && spaced[i] == joinGap)
+			k := asDrawn
+			if spaced != nil {
+				k = spaced[i]
+			}
+			kinds = append(kinds, k)
 		}
 		prev = it
 	}
-	return gaps, letters
+	return gaps, kinds
 }
 
 // alignedGaps returns, line by line, the gaps that overlap one of
 // partners' spans on the line before or after, or none where these are half
-// of the line's gaps or fewer. Two letter-spaced titles (titles) are no
-// partners: centred one under the other ("신 청 서" over "위 임 장"), their
-// letters' gaps line up as a table's columns do. A gap between a title's
-// letters (letters) that lines up with none is not counted against the
-// line's other gaps: "구 분 내 용", a table's header of spaced labels,
-// has its cells' gap under the rows' and its letters' gaps over their
-// text; where the letters' gaps line up too ("갑 을 병" over a row of
-// figures), the line is a table's row.
-func alignedGaps(gaps, partners [][][2]float64, titles []bool, letters [][]bool) [][][2]float64 {
-	out := make([][][2]float64, len(gaps))
-	partner := func(i, j int) bool { return j >= 0 && j < len(gaps) && !(titles[i] && titles[j]) }
+// of the line's gaps or fewer, with their kinds (kinds: the lines' gaps';
+// partnerKinds: partners'; see cellGaps). Two letter-spaced titles' gaps
+// are no partners, but for the gaps between a form's labels and their
+// values: titles and labels centred or stacked one under the other ("신
+// 청 서" over "위 임 장", "성 명" over "주 소") line their letters' gaps up
+// as a table's columns do. A gap between a title's letters that lines up
+// with none is not counted against the line's other gaps: "구 분 내 용",
+// a table's header of spaced labels, has its cells' gap under the rows'
+// and its letters' gaps over their text; where the letters' gaps line up
+// with a line's that is no title ("갑 을 병" over a row of figures), the
+// line is a table's row.
+func alignedGaps(gaps [][][2]float64, kinds [][]gapRule, partners [][][2]float64, partnerKinds [][]gapRule) ([][][2]float64, [][]gapRule) {
+	out, outKinds := make([][][2]float64, len(gaps)), make([][]gapRule, len(gaps))
+	partnered := func(g [2]float64, kind gapRule, j int) bool {
+		if j < 0 || j >= len(gaps) {
+			return false
+		}
+		for m, p := range partners[j] {
+			pk := partnerKinds[j][m]
+			if min(g[1], p[1]) > max(g[0], p[0]) && (kind == asDrawn || pk == asDrawn || kind == valueGap && pk == valueGap) {
+				return true
+			}
+		}
+		return false
+	}
 	for i := range gaps {
 		var kept [][2]float64
+		var keptKinds []gapRule
 		n := 0
 		for k, g := range gaps[i] {
-			if (partner(i, i-1) && overlapsAny(g, partners[i-1])) || (partner(i, i+1) && overlapsAny(g, partners[i+1])) {
-				kept = append(kept, g)
-			} else if letters[i][k] {
+			kind := kinds[i][k]
+			if partnered(g, kind, i-1) || partnered(g, kind, i+1) {
+				kept, keptKinds = append(kept, g), append(keptKinds, kind)
+			} else if kind == joinGap {
 				continue
 			}
 			n++
 		}
 		if 2*len(kept) > n {
-			out[i] = kept
+			out[i], outKinds[i] = kept, keptKinds
 		}
 	}
-	return out
+	return out, outKinds
 }
 
 // overlapsAny says whether the white span g overlaps one of spans.

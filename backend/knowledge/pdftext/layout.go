@@ -472,14 +472,12 @@ func (w *textWriter) lines(bands []band) {
 	// gaps that passed the first, so that a line of prose does not lend
 	// its chance partners to the next one.
 	gaps := make([][][2]float64, len(bands))
-	titles, letters := make([]bool, len(bands)), make([][]bool, len(bands))
+	kinds := make([][]gapRule, len(bands))
 	for i, b := range bands {
-		spaced := spacedGaps(b.items, nil)
-		gaps[i], letters[i] = cellGaps(b.items, spaced)
-		titles[i] = spaced != nil
+		gaps[i], kinds[i] = cellGaps(b.items, spacedGaps(b.items, nil))
 	}
-	bars := alignedGaps(gaps, gaps, titles, letters)
-	bars = alignedGaps(gaps, bars, titles, letters)
+	bars, barKinds := alignedGaps(gaps, kinds, gaps, kinds)
+	bars, _ = alignedGaps(gaps, kinds, bars, barKinds)
 	for i, b := range bands {
 		if len(bars[i]) == 1 && lineNumber(b.items, bars[i][0]) {
 			bars[i] = nil
@@ -548,7 +546,7 @@ func (w *textWriter) line(items []item, bars [][2]float64) (hyphen bool) {
 		sep := bars != nil && prev != nil && wrote && cellGap(*prev, *it) && overlapsAny([2]float64{prev.x1, it.x0}, bars)
 		switch {
 		case spaced != nil && spaced[i] != asDrawn:
-			pendingSpace = spaced[i] == spaceGap
+			pendingSpace = spaced[i] != joinGap
 		case prev != nil && !pendingSpace && wrote:
 			pendingSpace = i == lead || spaceBetween(*prev, *it, track)
 		}

@@ -1,6 +1,7 @@
 package pdftext
 
 import (
+	"math"
 	"strings"
 	"unicode"
 )
@@ -47,37 +48,51 @@ const (
 	asDrawn  gapRule = iota // no rule: the usual space decision
 	joinGap                 // letter-spacing inside a word: no space
 	spaceGap                // between two words, or after a heading's number: one space
+	valueGap                // between a form's label and its value: one space
 )
 
 // spacedGaps says how a letter-spaced title's gaps are written, rule[i]
 // for the gap before items[i]; nil when the line is no such title. The
-// line is an optional heading's number or list mark (headingMark) and
-// then two to maxSpacedSyllables Hangul syllables or Han characters of
-// one size, nothing else but space glyphs; the gaps between the title's
-// letters are all the same width L (within spacedSpread), at least
-// minSpacedGap (or spacedOverSpace times the space glyphs drawn on the
-// line) and at most maxSpacedGap, and a wider gap, between two of its
-// words, spans two to three of them (CSS and Writer space the word space
-// too: L, a space, L; TeX's \qquad is two \quad). The mark's own gaps are
-// joined where they are L too (the heading spaced as a whole), and
-// written as drawn otherwise ("제 1 장" typed with word spaces keeps
-// them); the gap after it is a space where one is drawn or seen. A gap
-// across a table's column (bars) parts two cells of spaced labels ("구 분
-// | 내 용"); a letter's or the mark's gap across one is a table's.
+// line is an optional heading's number or list mark (headingMark), then
+// two to maxSpacedSyllables Hangul syllables or Han characters of one
+// size, nothing else but space glyphs, and optionally after a cell's gap
+// whatever a form writes beside its label ("성 명" then "홍길동"). The
+// gaps between the title's letters are all the same width L (within
+// spacedSpread; the first two letters set it), at least minSpacedGap (or
+// spacedOverSpace times the space glyphs drawn before the value) and at
+// most maxSpacedGap; a wider gap before a letter that goes on spaced
+// (or ends the line) parts two of the title's words and spans two to
+// three of them (CSS and Writer space the word space too: L, a space, L;
+// TeX's \qquad is two \quad); a gap wider than L and a gutter's width
+// after two letters or more, before text not so spaced (or wider than
+// a word's gap), starts the value, whose own gaps are written as drawn. The mark's own gaps are joined
+// where they are L too (the heading spaced as a whole), and written as
+// drawn otherwise ("제 1 장" typed with word spaces keeps them); the gap
+// after it is a space where one is drawn or seen. A gap across a table's
+// column (bars) parts two cells of spaced labels ("구 분 | 내 용") or the
+// label from its value; a letter's or the mark's gap across one is a
+// table's.
 func spacedGaps(items []item, bars [][2]float64) []gapRule {
-	var idx []int // the glyphs, spaces aside
+	// The glyphs, spaces aside, as far as a mark and a title reach, and
+	// the first of a value after them.
+	const head = maxMarkGlyphs + maxSpacedSyllables + 1
+	var idx []int
 	var spaces []float64
+	more := false
 	for i := range items {
 		it := &items[i]
 		switch {
+		case len(idx) == head:
+			more = !it.space
 		case it.text != "" || it.r == 0:
 			return nil
 		case it.space:
 			spaces = append(spaces, it.x1-it.x0)
-		case len(idx) == maxSpacedSyllables+maxMarkGlyphs:
-			return nil // prose
 		default:
 			idx = append(idx, i)
+		}
+		if more {
+			break
 		}
 	}
 	if len(idx) < 2 {
@@ -88,27 +103,21 @@ func spacedGaps(items []item, bars [][2]float64) []gapRule {
 		rs[k] = items[i].r
 	}
 	mark := headingMark(rs)
-	title := idx[mark:]
-	if len(title) < 2 || len(title) > maxSpacedSyllables {
+	if len(idx)-mark < 2 {
 		return nil
 	}
-	h := items[title[0]].h
+	h := items[idx[mark]].h
 	if h <= 0 {
 		return nil
 	}
-	for k, i := range idx {
+	letter := func(k int) bool { // a title's letter of the title's size
+		it := items[idx[k]]
+		return titleLetter(it.r) && it.h >= 0.9*h && it.h <= 1.1*h
+	}
+	for k := range mark {
 		// The mark may be set in a Latin font whose boxes are taller
 		// (Latin Modern's digits beside ko.TeX's Hangul: 1.4 font sizes).
-		lo, hi := 0.9, 1.1
-		if k < mark {
-			lo, hi = 0.6, 1.6
-		}
-		if it := items[i]; it.h < lo*h || it.h > hi*h {
-			return nil
-		}
-	}
-	for _, i := range title {
-		if !titleLetter(items[i].r) {
+		if it := items[idx[k]]; it.h < 0.6*h || it.h > 1.6*h {
 			return nil
 		}
 	}
@@ -121,42 +130,48 @@ func spacedGaps(items []item, bars [][2]float64) []gapRule {
 		least = spacedOverSpace * w
 	}
 	gap := func(k int) float64 { return items[idx[k]].x0 - items[idx[k-1]].x1 }
-	// L is the narrowest gap between the title's letters.
-	l := gap(mark + 1)
-	for k := mark + 2; k < len(idx); k++ {
-		l = min(l, gap(k))
-	}
-	if l < least || l > maxSpacedGap*h {
+	l := gap(mark + 1) // L: the first two letters' gap
+	if !letter(mark) || !letter(mark+1) || l < least || l > maxSpacedGap*h {
 		return nil
 	}
-	letterGap := func(g float64) bool { return g-l <= spacedSpread*h }
+	letterGap := func(k int) bool { return k < len(idx) && math.Abs(gap(k)-l) <= spacedSpread*h && letter(k) }
 	rule := make([]gapRule, len(items))
 	for k := 1; k < len(idx); k++ {
 		p, q := items[idx[k-1]], items[idx[k]]
 		g := gap(k)
 		barred := bars != nil && overlapsAny([2]float64{p.x1, q.x0}, bars)
+		last := k == len(idx)-1 && !more
 		switch {
-		case barred && (k <= mark || letterGap(g)):
-			return nil // a table's cells, not a title's letters
-		case barred:
-			rule[idx[k]] = spaceGap // between two cells of spaced labels ("구 분 | 내 용")
-		case k < mark:
-			if letterGap(g) && g >= least {
-				rule[idx[k]] = joinGap
+		case k <= mark:
+			if barred {
+				return nil
 			}
-		case k == mark:
-			if g > wordGap*h || q.spaceB4 || idx[k]-idx[k-1] > 1 {
+			switch {
+			case k < mark && math.Abs(g-l) <= spacedSpread*h && g >= least:
+				rule[idx[k]] = joinGap
+			case k == mark && (g > wordGap*h || q.spaceB4 || idx[k]-idx[k-1] > 1):
 				rule[idx[k]] = spaceGap
-			} else {
+			case k == mark:
 				rule[idx[k]] = joinGap
 			}
-		case letterGap(g):
+		case k-mark >= maxSpacedSyllables:
+			return nil
+		case letterGap(k):
+			if barred {
+				return nil // a table's cells, not a title's letters
+			}
 			rule[idx[k]] = joinGap
-		case g >= 2*l-spacedSpread*h && g <= 3*l+spacedSpread*h:
-			rule[idx[k]] = spaceGap
+		case letter(k) && g >= 2*l-spacedSpread*h && g <= 3*l+spacedSpread*h && (last || letterGap(k+1)):
+			rule[idx[k]] = spaceGap // between two words, or two cells of spaced labels
+		case k-mark >= 2 && g > l+spacedSpread*h && g >= minGutter*h && (g > 3*l+spacedSpread*h || k+1 < len(idx) && gap(k+1) < least):
+			rule[idx[k]] = valueGap // a form's value beside its label
+			return rule
 		default:
 			return nil
 		}
+	}
+	if more {
+		return nil
 	}
 	return rule
 }

@@ -109,6 +109,12 @@ func TestPageTextLetterSpacedTitle(t *testing.T) {
 		{"three titles stacked, centred", linesOf(spacedAt("사업계획서", 90, 700, even(4, 10)), spacedAt("신청서", 110, 680, even(2, 10)), spacedAt("1.목차", 115, 660, []float64{0, 3, 10})), "사업계획서\n신청서\n1. 목차"},
 		{"single syllables over figures are a table", linesOf(spacedAt("갑을병", 72, 700, even(2, 15)), spacedAt("123", 74, 686, even(2, 20))), "갑 | 을 | 병\n1 | 2 | 3"},
 		{"a table's header of spaced labels", linesOf(spacedAt("구분내용", 72, 700, []float64{10, 25, 10}), spacedAt("전기적합", 72, 686, []float64{0, 35, 0})), "구분 | 내용\n전기 | 적합"},
+		// A form's labels spaced out to the width of the longest, one
+		// under the other beside their values: each label whole, a bar
+		// before its value.
+		{"a form's labels beside their values", linesOf(spacedAt("성명홍길동", 30, 700, []float64{20, 40, 0, 0}), spacedAt("주소서울시", 30, 680, []float64{20, 40, 0, 0}), spacedAt("생년월일1990", 30, 660, []float64{0, 0, 0, 30, 0, 0, 0})), "성명 | 홍길동\n주소 | 서울시\n생년월일 | 1990"},
+		{"a title, then a note in brackets far apart", spacedAt("신청서(갑)", 72, 700, []float64{10, 10, 40, 0, 0}), "신청서 (갑)"},
+		{"a justified line of one-syllable words, then a word", spacedAt("그집앞에서", 72, 700, []float64{7, 7, 0, 0}), "그 집 앞에서"},
 		{"a word of two syllables among single ones", append(spacedLine("신청", even(1, 10), 0, 0), append([]glyph{{r: ' ', gen: true}}, glyphLine("서류", 102, 700, nil)...)...), "신 청 서류"},
 	}
 	for _, tt := range tests {

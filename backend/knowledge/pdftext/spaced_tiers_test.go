@@ -14,10 +14,10 @@ import (
 )
 
 // spacedWant is what every producer's titles page must read: the titles
-// spaced out letter by letter as words, the lines of one-syllable words
-// with their spaces.
+// spaced out letter by letter as words (a form's labels beside their
+// values too), the lines of one-syllable words with their spaces.
 var spacedWant = map[string][]string{
-	"html": {"신청서", "목차", "제출서류", "위임장", "사업계획서", "확인서", "동의서", "1. 신고서", "제 1 장 총칙", "제2장 학적", "가. 목록", "申請書", "개인정보 동의서", "그 집 앞", "이 책 좀 봐"},
+	"html": {"신청서", "목차", "제출서류", "위임장", "사업계획서", "확인서", "동의서", "1. 신고서", "제 1 장 총칙", "제2장 학적", "가. 목록", "申請書", "개인정보 동의서", "성명 | 홍길동", "주소 | 서울시 종로구", "그 집 앞", "이 책 좀 봐"},
 	"fodt": {"신청서", "위임장", "제출서류", "사업계획서", "확인서", "동의서", "1. 신고서", "제 1 장 총칙", "申請書", "개인정보 동의서", "그 집 앞", "이 책 좀 봐"},
 	"tex":  {"이력서", "제출서류", "목차", "사업계획서", "확인서", "동의서", "1. 신고서", "제 1 장 총칙", "申請書", "개인정보 동의서", "그 집 앞", "이 책 좀 봐"},
 }

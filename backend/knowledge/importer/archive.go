@@ -259,7 +259,7 @@ func readPackage(z *zip.Reader, name string) opfPackage {
 		return pkg
 	}
 	defer f.Close()
-	d := xml.NewDecoder(io.LimitReader(f, 1<<20))
+	d := newDecoder(io.LimitReader(f, 1<<20))
 	for {
 		tok, err := d.Token()
 		if err != nil {

@@ -277,7 +277,7 @@ func rootFile(z *zip.Reader) string {
 	}
 	defer f.Close()
 	root := ""
-	_ = eachStart(xml.NewDecoder(io.LimitReader(f, 1<<20)), func(e xml.StartElement) {
+	_ = eachStart(newDecoder(io.LimitReader(f, 1<<20)), func(e xml.StartElement) {
 		if root == "" && e.Name.Local == "rootfile" {
 			root = attr(e, "full-path")
 		}
@@ -297,7 +297,7 @@ func encrypted(z *zip.Reader, chapters []string) bool {
 		isChapter[c] = true
 	}
 	found := false
-	_ = eachStart(xml.NewDecoder(io.LimitReader(f, 1<<20)), func(e xml.StartElement) {
+	_ = eachStart(newDecoder(io.LimitReader(f, 1<<20)), func(e xml.StartElement) {
 		if e.Name.Local == "CipherReference" {
 			uri, err := url.PathUnescape(attr(e, "URI"))
 			if err == nil && isChapter[strings.TrimPrefix(uri, "/")] {

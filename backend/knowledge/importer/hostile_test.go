@@ -55,6 +55,8 @@ func TestHostileClasses(t *testing.T) {
 		"deep.odt":             {5000, limit},
 		"laughs.docx":          {10, damaged},
 		"xxe.docx":             {1, damaged},
+		"attrs.docx":           {300_000, limit},
+		"xmlns.docx":           {100_000, limit},
 		"lying-directory.docx": {70_000, limit},
 		"lying-zip64.docx":     {70_000, limit},
 		"zip64.docx":           {1, limit},

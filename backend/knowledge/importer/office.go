@@ -501,37 +501,8 @@ func openPart(z *zip.Reader, name string, budget *xmlBudget) (*xml.Decoder, io.C
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %s %w (%v)", ErrOfficeDamaged, name, errNoPart, err)
 	}
-	d := xml.NewDecoder(&xmlChars{r: budgetReader{r: f, b: budget}})
-	d.Strict = true
+	d := newDecoder(budgetReader{r: f, b: budget})
 	return d, f, nil
-}
-
-// xmlChars fails a part at its first control character that XML does not
-// allow anywhere (all below U+0020 but tab, line feed and carriage
-// return), as the decoder would, but at once: encoding/xml holds a run of
-// text whole before it checks its characters, so a part followed by junk
-// (one read from its own header whose end was lost, 64 MB of it) held
-// the run, twice over as its buffer grew: 170 MiB, for the same error.
-type xmlChars struct {
-	r   io.Reader
-	at  int64 // the bytes read before
-	err error
-}
-
-func (x *xmlChars) Read(p []byte) (int, error) {
-	if x.err != nil {
-		return 0, x.err
-	}
-	n, err := x.r.Read(p)
-	for i, c := range p[:n] {
-		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
-			x.err = fmt.Errorf("XML syntax error at byte %d: illegal character code U+%04X", x.at+int64(i), c)
-			x.at += int64(i)
-			return i, nil
-		}
-	}
-	x.at += int64(n)
-	return n, err
 }
 
 // body reads one body part: paragraphs in order, each after its number
@@ -743,7 +714,7 @@ func relTarget(z *zip.Reader, rels, typ string) string {
 	}
 	defer f.Close()
 	target := ""
-	d := xml.NewDecoder(io.LimitReader(f, 1<<20))
+	d := newDecoder(io.LimitReader(f, 1<<20))
 	_ = eachStart(d, func(e xml.StartElement) {
 		if target == "" && e.Name.Local == "Relationship" && strings.HasSuffix(attr(e, "Type"), typ) {
 			target = attr(e, "Target")

@@ -315,7 +315,7 @@ func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, named xlsxNam
 	if f, err := z.Open(relsName); err == nil {
 		// Read as far as the list itself (8 MB): a megabyte held the
 		// relationships of 7,560 slides; the others' were missing.
-		relsErr := eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
+		relsErr := eachStart(newDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
 			if e.Name.Local != "Relationship" {
 				return
 			}
@@ -341,7 +341,7 @@ func xlsxSheets(z *zip.Reader) (sheets []xlsxSheet, date1904 bool, named xlsxNam
 		return sheets, false, named, &IndexLost{Unit: "sheet", Index: "xl/workbook.xml", Count: len(sheets)}, nil
 	}
 	defer f.Close()
-	err = eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
+	err = eachStart(newDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
 		if e.Name.Local == "workbookPr" {
 			date1904 = attr(e, "date1904") == "1" || attr(e, "date1904") == "true"
 		}

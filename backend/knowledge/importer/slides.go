@@ -189,7 +189,7 @@ func slideParts(z *zip.Reader) ([]string, error) {
 	if f, err := z.Open("ppt/_rels/presentation.xml.rels"); err == nil {
 		// Read as far as the list itself (8 MB): a megabyte held the
 		// relationships of 7,560 slides; the others' were missing.
-		_ = eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
+		_ = eachStart(newDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
 			if e.Name.Local == "Relationship" && strings.HasSuffix(attr(e, "Type"), "/slide") {
 				targets[attr(e, "Id")] = path.Join("ppt", attr(e, "Target"))
 			}
@@ -199,7 +199,7 @@ func slideParts(z *zip.Reader) ([]string, error) {
 	var parts []string
 	broken := false // the list could not be read to its end
 	if f, err := z.Open("ppt/presentation.xml"); err == nil {
-		broken = eachStart(xml.NewDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
+		broken = eachStart(newDecoder(io.LimitReader(f, 8<<20)), func(e xml.StartElement) {
 			if qname(e.Name) != "p:sldId" {
 				return
 			}

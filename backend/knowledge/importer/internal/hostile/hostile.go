@@ -57,6 +57,17 @@ func Classes() []Class {
 			fmt.Fprintf(&b, `]><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>&l%d;</w:t></w:r></w:p></w:body></w:document>`, n)
 			return Zip(w, map[string][]byte{"word/document.xml": []byte(b.String())})
 		}},
+		{"docx: one element of n attributes", "attrs.docx", 10_000_000, func(w io.Writer, n int) error {
+			return DOCX(w, `<w:r><w:t`+strings.Repeat(` a=""`, n)+`>많다</w:t></w:r>`)
+		}},
+		{"docx: one element of n namespace declarations", "xmlns.docx", 5_000_000, func(w io.Writer, n int) error {
+			var b strings.Builder
+			b.WriteString(`<w:r><w:t`)
+			for i := range n {
+				fmt.Fprintf(&b, ` xmlns:n%d="u"`, i%1000)
+			}
+			return DOCX(w, b.String()+`>많다</w:t></w:r>`)
+		}},
 		{"docx: external entity (file:///etc/passwd)", "xxe.docx", 1, func(w io.Writer, n int) error {
 			return Zip(w, map[string][]byte{"word/document.xml": []byte(`<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>비밀 &x;</w:t></w:r></w:p></w:body></w:document>`)})
 		}},

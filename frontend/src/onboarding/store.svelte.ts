@@ -83,7 +83,9 @@ export class StatusStore {
         if (p.done) {
           this.pulling = false;
           if (p.cancelled) this.pull = null;
-          void this.check();
+          // A download that failed because Ollama went away was checked
+          // by failed() just above: one check, not two at once.
+          if (!this.checking) void this.check();
         }
       }),
     ];

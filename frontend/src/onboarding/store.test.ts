@@ -127,6 +127,25 @@ describe("StatusStore", () => {
     s.stop();
   });
 
+  it.each([
+    ["ollama_unreachable", { code: "ollama_unreachable", message: "connection refused" }],
+    ["stream_dropped", { code: "stream_dropped", message: "stream ended early" }],
+    ["ollama_error", { code: "ollama_error", message: "pull: 500" }],
+    ["success", undefined],
+  ] as const)("checks Ollama once when a download ends (%s)", async (_name, error) => {
+    const fake = new FakeBackend({ modelInstalled: false, pullStepMs: 60_000 });
+    const s = new StatusStore(settingsApi(fake));
+    s.listen(fake);
+    await s.check();
+    const polls = () => fake.calls.filter((c) => c.method === "Status").length;
+    const before = polls();
+    fake.emit("models.pull_progress", { model: "llama3.2:3b", status: error ? "error" : "success", completed: 0, total: 0, done: true, error });
+    await vi.waitFor(() => expect(s.checking).toBe(false));
+    expect(polls() - before).toBe(1);
+    expect(s.pulling).toBe(false);
+    s.stop();
+  });
+
   it("treats a failing Status call as unreachable", async () => {
     const fake = new FakeBackend();
     fake.call = async () => Promise.reject(new Error("Failed to fetch"));

@@ -379,12 +379,7 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 			}
 			t, _ := reg.Lookup(o.Call.Name)
 			rt.Emit(eventToolCall, record(run[k].ID, t, o.Call, verdicts[k], o.Result.Text, o.Err != nil, o.Result.Attachments...))
-			ev := api.TraceEvent{Kind: api.TraceToolResult, Node: rt.Node(), Tool: o.Call.Name, Text: cutRunes(o.Result.Text, 200), Sources: o.Result.Sources}
-			if o.Result.NoMatch != "" { // said in the person's language, not in the model's English
-				ev = say(api.TraceNoMatches, "query", cutRunes(o.Result.NoMatch, 120)).event(api.TraceToolResult, rt.Node())
-				ev.Tool = o.Call.Name
-			}
-			rt.Emit(eventTrace, ev)
+			rt.Emit(eventTrace, resultEvent(o, rt.Node()))
 			if len(o.Result.Sources) > 0 {
 				upd = append(upd, a.f.sources.Add(o.Result.Sources...), a.f.subSources.Add(o.Result.Sources...))
 			}

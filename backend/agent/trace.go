@@ -1,9 +1,11 @@
 package agent
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/tools"
 )
 
 // line is a sentence of the live trace. The UI words it from its code and
@@ -94,6 +96,20 @@ func english(code api.TraceCode) string {
 		return "{tool}: denied, going on without it"
 	case api.TraceNoMatches:
 		return "Nothing matched “{query}”"
+	case api.TraceToolFailed:
+		return "Did not work; the model is told why"
+	case api.TraceFoundIn:
+		return "Found: {titles}"
+	case api.TraceFileRead:
+		return "Read {path}"
+	case api.TraceMemoriesFound:
+		return "Found {count} memories"
+	case api.TraceMemoriesFound + one:
+		return "Found {count} memory"
+	case api.TraceTimeTold:
+		return "The time: {time} ({zone})"
+	case api.TraceWeatherTold:
+		return "Got the weather for {place}"
 	case api.TraceMCPStarting:
 		return "Starting MCP server {server}"
 	case api.TraceMCPStarted:
@@ -167,4 +183,58 @@ func (l line) event(kind api.TraceKind, node string) api.TraceEvent {
 		return api.TraceEvent{Kind: kind, Node: node}
 	}
 	return api.TraceEvent{Kind: kind, Node: node, Text: l.text(), Code: l.code, Args: l.args}
+}
+
+// resultEvent is the live trace's step of a tool's result, said in the
+// person's language: that it failed (the error, in English for the
+// model, kept apart as its cause), that a search found nothing, what a
+// built-in tool found (its Said), or where the passages found come from.
+// Only a result none of these word (a figure, a program's or an MCP
+// tool's output) shows its text, cut short.
+func resultEvent(o tools.Outcome, node string) api.TraceEvent {
+	var l line
+	switch r := o.Result; {
+	case o.Err != nil:
+		l = say(api.TraceToolFailed, "error", cutRunes(o.Err.Error(), 200))
+	case r.NoMatch != "":
+		l = say(api.TraceNoMatches, "query", cutRunes(r.NoMatch, 120))
+	case r.Said.Code != "":
+		l = line{code: r.Said.Code, args: maps.Clone(r.Said.Args)}
+	case sourceTitles(r.Sources, 3) != "":
+		l = say(api.TraceFoundIn, "titles", sourceTitles(r.Sources, 3))
+	}
+	ev := api.TraceEvent{Kind: api.TraceToolResult, Node: node, Text: cutRunes(o.Result.Text, 200)}
+	if l.code != "" {
+		ev = l.event(api.TraceToolResult, node)
+	}
+	ev.Tool, ev.Sources = o.Call.Name, o.Result.Sources
+	return ev
+}
+
+// sourceTitles names the documents or pages of the first n sources, each
+// once, with "…" when there are more.
+func sourceTitles(srcs []api.Source, n int) string {
+	var titles []string
+	seen := map[string]bool{}
+	more := false
+	for _, s := range srcs {
+		t := strings.TrimSpace(s.Title)
+		if t == "" {
+			t = strings.TrimSpace(s.Source)
+		}
+		if t == "" || seen[t] {
+			continue
+		}
+		if len(titles) == n {
+			more = true
+			break
+		}
+		seen[t] = true
+		titles = append(titles, cutRunes(t, 60))
+	}
+	out := strings.Join(titles, ", ")
+	if more {
+		out += ", …"
+	}
+	return out
 }

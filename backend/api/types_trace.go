@@ -54,7 +54,15 @@ const (
 	TraceMCPStarted     TraceCode = "mcp_started"  // {server}: it started and listed its tools
 	TraceMCPFailed      TraceCode = "mcp_failed"   // {server, error}: it did not start; the turn goes on without it
 	TraceMCPInvalid     TraceCode = "mcp_invalid"  // {server, error}: its entry in mcp.json has mistakes (error: them, in English), so it is not started
-	TraceNoMatches      TraceCode = "no_matches"   // {query}: a search of the documents or the catalog found nothing (Text: what the model reads, in English)
+	TraceNoMatches      TraceCode = "no_matches"   // {query}: a search (documents, catalog, memories, the web, Wikipedia) found nothing (Text: what the model reads, in English)
+	// The results of the built-in tools, said in the person's language
+	// where the model reads English (or the person's own text) in Text.
+	TraceToolFailed    TraceCode = "tool_failed"    // {error}: the call failed; error: in English, for the model, shown apart
+	TraceFoundIn       TraceCode = "found_in"       // {titles}: passages found: the first few of their documents, pages or catalog tools
+	TraceFileRead      TraceCode = "file_read"      // {path}: read_file read this file
+	TraceMemoriesFound TraceCode = "memories_found" // {count}: read_memory found these memories
+	TraceTimeTold      TraceCode = "time_told"      // {time, zone}: get_time's answer (time: RFC 3339)
+	TraceWeatherTold   TraceCode = "weather_told"   // {place}: get_weather's answer for this place
 	// TraceMCPUnreadable {case, line, column, servers, error}: mcp.json
 	// cannot be read at all (case: mcp_syntax with its line and column,
 	// mcp_not_object, mcp_servers, mcp_too_big; error: in English); servers:

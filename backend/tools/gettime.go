@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	_ "time/tzdata" // IANA zones must resolve on machines without a zoneinfo database (Windows)
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
 )
 
 // Clock returns the current time; tests inject a fixed one.
@@ -41,7 +43,9 @@ func NewGetTime(now Clock, defaultZone string) *Tool {
 				}
 				loc = l
 			}
-			return Result{Text: FormatTime(now().In(loc), args.String("lang"))}, nil
+			at := now().In(loc)
+			return Result{Text: FormatTime(at, args.String("lang")),
+				Said: Said{Code: api.TraceTimeTold, Args: map[string]string{"time": at.Format(time.RFC3339), "zone": loc.String()}}}, nil
 		},
 	}
 }

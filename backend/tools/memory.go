@@ -3,8 +3,11 @@ package tools
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
 )
 
 // Memory kinds the agent may store; the memory package persists the same
@@ -51,7 +54,7 @@ func NewReadMemory(m MemoryReader) *Tool {
 				return Result{}, fmt.Errorf("search memory for %q: %w", query, err)
 			}
 			if len(mems) == 0 {
-				return Result{Text: fmt.Sprintf("Nothing remembered about %q.", query)}, nil
+				return Result{Text: fmt.Sprintf("Nothing remembered about %q.", query), NoMatch: query}, nil
 			}
 			var b strings.Builder
 			for i, mem := range mems {
@@ -60,7 +63,7 @@ func NewReadMemory(m MemoryReader) *Tool {
 				}
 				fmt.Fprintf(&b, "%d. [%s] %s", i+1, mem.Kind, mem.Text)
 			}
-			return Result{Text: b.String()}, nil
+			return Result{Text: b.String(), Said: Said{Code: api.TraceMemoriesFound, Args: map[string]string{"count": strconv.Itoa(len(mems))}}}, nil
 		},
 	}
 }

@@ -53,7 +53,7 @@ func NewReadFile(folders Folders) *Tool {
 			if err != nil {
 				return Result{}, err
 			}
-			return Result{Text: "File: " + f.Path + "\n\n" + f.Text}, nil
+			return Result{Text: "File: " + f.Path + "\n\n" + f.Text, Said: Said{Code: api.TraceFileRead, Args: map[string]string{"path": f.Path}}}, nil
 		},
 	}
 }

@@ -74,6 +74,16 @@ type Result struct {
 	// NoMatch is the query a search found nothing for: the live trace says
 	// so in the person's language, where Text, for the model, is English.
 	NoMatch string
+	// Said is the live trace's line for a result found, in the person's
+	// language, where Text, for the model, is English: a trace code and
+	// its blanks. Empty: the trace shows Text (a figure, a program's output).
+	Said Said
+}
+
+// Said is a sentence of the live trace (api.TraceCode) with its blanks.
+type Said struct {
+	Code api.TraceCode
+	Args map[string]string
 }
 
 // RunFunc does a tool's work on validated arguments.

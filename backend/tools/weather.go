@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
 )
 
 // OpenMeteo asks Open-Meteo (no key, no account) for the weather: its
@@ -45,7 +47,7 @@ func NewGetWeather(w OpenMeteo) *Tool {
 			if err != nil {
 				return Result{}, err
 			}
-			return Result{Text: text}, nil
+			return Result{Text: text, Said: Said{Code: api.TraceWeatherTold, Args: map[string]string{"place": strings.TrimSpace(args.String("place"))}}}, nil
 		},
 	}
 }

@@ -53,7 +53,7 @@ func NewWebSearch(p SearchProvider) *Tool {
 				return Result{}, fmt.Errorf("web search %q: %w", query, err)
 			}
 			if len(results) == 0 {
-				return Result{Text: fmt.Sprintf("The web search for %q found nothing.", query)}, nil
+				return Result{Text: fmt.Sprintf("The web search for %q found nothing.", query), NoMatch: query}, nil
 			}
 			var b strings.Builder
 			sources := make([]api.Source, 0, len(results))

@@ -123,7 +123,7 @@ func (w Wikipedia) offline(ctx context.Context, path, query string) (Result, boo
 	}
 	name := filepath.Base(path)
 	if len(hits) == 0 {
-		return Result{Text: fmt.Sprintf("The offline Wikipedia (%s) has no article whose title starts with %q. Try a shorter or differently written title.", name, query)}, false, nil
+		return Result{Text: fmt.Sprintf("The offline Wikipedia (%s) has no article whose title starts with %q. Try a shorter or differently written title.", name, query), NoMatch: query}, false, nil
 	}
 	// The best hit: a title equal to the query (any case), else the
 	// shortest title, which is the closest to a prefix.
@@ -247,7 +247,7 @@ func (w Wikipedia) online(ctx context.Context, query, lang string) (Result, erro
 	}
 	pages := ans.Query.Pages
 	if len(pages) == 0 {
-		return Result{Text: fmt.Sprintf("Wikipedia (%s) has no article matching %q.", lang, query)}, nil
+		return Result{Text: fmt.Sprintf("Wikipedia (%s) has no article matching %q.", lang, query), NoMatch: query}, nil
 	}
 	// formatversion 2 lists pages in no set order; index is the rank.
 	slices.SortFunc(pages, func(a, b wikiPage) int { return cmp.Compare(a.Index, b.Index) })

@@ -48,8 +48,8 @@ describe("a reply's Details, its steps", () => {
     const got = steps();
     expect(got[0]).toContain("Route: answer directly (a question)");
     expect(got[1]).toContain("Finding a tool for step 2: Edit the video");
-    // A step without a code (a tool's arguments) keeps its own text.
-    expect(got[2]).toContain('{"expression":"2+2"}');
+    // A tool call: the tool and its arguments named in words, not the model's JSON.
+    expect(got[2]).toBe("Tool · Calculator — expression: 2+2");
   });
 
   it("are worded in Korean, with no English sentence of the backend", () => {
@@ -57,6 +57,7 @@ describe("a reply's Details, its steps", () => {
     const got = steps();
     expect(got[0]).toContain("처리 방식: 바로 답변 (질문)");
     expect(got[1]).toContain("2단계에 맞는 도구 찾기: Edit the video");
-    expect(got.join("\n")).not.toMatch(/Route:|Finding a tool/);
+    expect(got[2]).toBe("도구 · 계산기 — 식: 2+2");
+    expect(got.join("\n")).not.toMatch(/Route:|Finding a tool|calculator|expression/);
   });
 });

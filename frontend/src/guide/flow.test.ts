@@ -42,12 +42,12 @@ describe("guide", () => {
     expect($(".trace .state").textContent).toContain("Finished");
     expect($$("[data-testid=trace-steps] li").map((l) => l.dataset.kind)).toContain("evaluation_result");
     const details = $$("article[data-role='assistant']").at(-1)!.querySelector("details")!;
-    expect(details.textContent).toContain("retrieve_docs");
+    expect(details.querySelector("[title='retrieve_docs']")?.textContent).toBe("Document search");
     // Each step reads with a space around its separators (Svelte drops the
     // one a block starts with, so "Recommend— Finding" was shown).
     const steps = [...details.querySelectorAll<HTMLElement>("ol.steps li")].map((l) => l.textContent);
     expect(steps[0]).toBe("Thinking · Recommend — Finding a tool for step 1: Write the script");
-    expect(steps).toContain('Tool · retrieve_docs — {"query":"ChatGPT"}');
+    expect(steps).toContain("Tool · Document search — search for: ChatGPT");
   });
 
   it("lists the cited passages as sources and keeps the uncited ones under Details", async () => {

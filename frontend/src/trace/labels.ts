@@ -2,7 +2,7 @@
 import { mcpReason, unreadableForm } from "../lib/mcpReason";
 import type { TraceCode, TraceKind } from "../api/gotypes.gen";
 import type { TraceStep } from "./reduce";
-import { isKey, t, type MessageKey } from "../i18n/i18n.svelte";
+import { isKey, lang, t, type MessageKey } from "../i18n/i18n.svelte";
 
 const nodeKeys: Record<string, MessageKey> = {
   start: "trace.nodeStart",
@@ -74,8 +74,9 @@ void everyCodeSaid;
  * the backend's text when it has no code (tool arguments and results) or a
  * code this build does not know yet.
  */
-export function stepText(s: Pick<TraceStep, "text" | "code" | "args">): string {
+export function stepText(s: Pick<TraceStep, "text" | "code" | "args"> & { kind?: TraceKind }): string {
   let key = `trace.say.${s.code}`;
+  if (!s.code && s.kind === "tool_selected") return callArgs(s.text);
   if (!s.code || !isKey(key)) return s.text;
   // mcp.json not read at all: where it is not JSON, and the servers kept.
   if (s.code === "mcp_unreadable" && isKey(key + unreadableForm(s.args))) key += unreadableForm(s.args);
@@ -84,15 +85,64 @@ export function stepText(s: Pick<TraceStep, "text" | "code" | "args">): string {
   // An MCP server that did not start: why, worded from its parts, not
   // the backend's English error (which the step's detail keeps).
   if (s.code === "mcp_failed") args.error = mcpReason(s.args?.reason, s.args) || t("mcp.reason.failed");
+  if (s.code === "time_told") args.time = clockTime(s.args?.time ?? "");
   return t(key as MessageKey, args);
 }
 
 /**
+ * toolLabel names a built-in tool in the UI's language ("문서 검색" for
+ * retrieve_docs); another (an MCP server's) keeps its own name.
+ */
+export function toolLabel(name: string): string {
+  const key = `trace.tool.${name}`;
+  return isKey(key) ? t(key) : name;
+}
+
+/**
+ * callArgs words a tool call's arguments, which the backend sends as the
+ * JSON the model wrote ({"query":"서울"}), one "name: value" a line, with
+ * the names of the built-in tools' arguments in the UI's language.
+ * Text that is not a JSON object (a search's query) is shown as it is.
+ */
+function callArgs(text: string): string {
+  let args: unknown;
+  try {
+    args = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (!args || typeof args !== "object" || Array.isArray(args)) return text;
+  return Object.entries(args)
+    .map(([name, value]) => {
+      const key = `trace.arg.${name}`;
+      return `${isKey(key) ? t(key) : name}: ${typeof value === "string" ? value : JSON.stringify(value)}`;
+    })
+    .join("\n");
+}
+
+/**
+ * clockTime is get_time's answer (RFC 3339, in the zone asked for) as the
+ * UI's language writes a date and a time of day ("2026년 11월 28일 14:05"),
+ * read from the text itself so the wall clock of that zone is shown
+ * whatever the zone of this computer; the backend's text when it is not
+ * such a time.
+ */
+function clockTime(iso: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(iso);
+  if (!m) return iso;
+  const [year, month, day, hour, minute] = m.slice(1, 6) as [string, string, string, string, string];
+  // Korean numbers the month (11월); English names it (28 November 2026).
+  const name = new Intl.DateTimeFormat("en-GB", { month: "long", timeZone: "UTC" }).format(Date.UTC(2000, Number(month) - 1, 1));
+  return t("trace.clock", { year, month: lang() === "ko" ? Number(month) : name, day: Number(day), hour, minute });
+}
+
+/**
  * argText words a route or a router's reason ("simple", "short follow-up")
- * in the UI's language; other arguments (step titles, tool names, the
- * model's own reasons) are shown as they are.
+ * and a built-in tool's name in the UI's language; other arguments (step
+ * titles, recommended tools, the model's own reasons) are shown as they are.
  */
 function argText(name: string, value: string): string {
+  if (name === "tool") return toolLabel(value);
   if (name !== "route" && name !== "reason") return value;
   const key = `trace.${name}.${value.replace(/[\s-]+/g, "_")}`;
   return isKey(key) ? t(key) : value;
@@ -102,9 +152,10 @@ function argText(name: string, value: string): string {
  * stepCause is the raw cause behind a worded step, shown muted under it
  * as errors are elsewhere (worded message first, raw cause apart): an MCP
  * server's own start error, or the mistakes of its entry in mcp.json (or
- * of the whole file), in the words Go or the server gave them. "" for a step without one.
+ * of the whole file), or why a tool call failed, in the words Go or the
+ * server gave them. "" for a step without one.
  */
 export function stepCause(s: Pick<TraceStep, "code" | "args">): string {
-  if (s.code !== "mcp_failed" && s.code !== "mcp_invalid" && s.code !== "mcp_unreadable") return "";
+  if (s.code !== "mcp_failed" && s.code !== "mcp_invalid" && s.code !== "mcp_unreadable" && s.code !== "tool_failed") return "";
   return s.args?.error?.trim() ?? "";
 }

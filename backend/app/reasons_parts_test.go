@@ -46,6 +46,12 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 			}
 		}
 	}
+	// A ZIP's directory is the list of the files inside it, as a Korean
+	// person knows it: not 부분 목록, word for word "list of parts".
+	as := &importer.ArchiveSalvaged{Parts: 5, Cut: "word/document.xml"}
+	if got, want := reasonLine(as.Error(), reasonOf(as), 1), "파일이 잘렸거나 내부 파일 목록이 손상되었습니다. 남아 있는 내부 파일 5개를 읽었고, 잘린 부분 뒤의 내용은 빠졌습니다."; got != want {
+		t.Errorf("salvaged archive in Korean: %q, want %q", got, want)
+	}
 	mp := &importer.MissingParts{Unit: "slide", Names: []string{"1", "2", "3", "4", "5"}, Count: 7, Total: 9}
 	if got, want := reasonLine(mp.Error(), reasonOf(mp), 1), "슬라이드 9개 중 7개를 가져오지 못했습니다. 파일에 없거나 읽을 수 없습니다(1, 2, 3, 4, 5 외)."; got != want {
 		t.Errorf("Korean: %q, want %q", got, want)

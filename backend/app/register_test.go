@@ -15,13 +15,7 @@ func TestTheCommandLineSpeaksOneRegister(t *testing.T) {
 	// end; not before "?" (a question).
 	haeyo := regexp.MustCompile(`[가-힣]*요([.!…,:;)(\]\s"”’—]|$)`)
 	allowed := regexp.MustCompile(`(세요|필요|중요|주요|개요)$`)
-	catalogs := map[string]map[string][2]string{
-		"askText": askText, "doctorText": doctorText, "reasonText": reasonText, "errorText": errorText, "cliHintText": cliHintText,
-		"mcpProblemText": mcpProblemText, "cliText": cliText, "mistakeText": mistakeText, "progressText": progressText, "mcpReasonText": mcpReasonText, "retryText": retryText,
-	}
-	for name, s := range map[string]startupText{"startup busy": startupTexts["ko"].busy, "startup other": startupTexts["ko"].other} {
-		catalogs[name] = map[string][2]string{"heading": {"", s.Heading}, "problem": {"", s.Problem}, "next": {"", string(s.Next)}}
-	}
+	catalogs := cliCatalogs()
 	n := 0
 	for name, catalog := range catalogs {
 		for key, text := range catalog {
@@ -35,6 +29,39 @@ func TestTheCommandLineSpeaksOneRegister(t *testing.T) {
 		}
 	}
 	if n < 100 {
+		t.Fatalf("only %d texts checked", n)
+	}
+}
+
+// cliCatalogs are the command line's texts, each an English and a Korean.
+func cliCatalogs() map[string]map[string][2]string {
+	catalogs := map[string]map[string][2]string{
+		"askText": askText, "doctorText": doctorText, "reasonText": reasonText, "errorText": errorText, "cliHintText": cliHintText,
+		"mcpProblemText": mcpProblemText, "cliText": cliText, "mistakeText": mistakeText, "progressText": progressText, "mcpReasonText": mcpReasonText, "retryText": retryText,
+	}
+	for name, s := range map[string]startupText{"startup busy": startupTexts["ko"].busy, "startup other": startupTexts["ko"].other} {
+		catalogs[name] = map[string][2]string{"heading": {"", s.Heading}, "problem": {"", s.Problem}, "next": {"", string(s.Next)}}
+	}
+	return catalogs
+}
+
+// A size is written "12 MB" in both languages, as the window writes it
+// (frontend/src/i18n/i18n.test.ts holds its catalogs to the same): the
+// Korean said "{max}MB" in some lines and "{max} MB" in others.
+func TestSizesKeepASpaceBeforeTheirUnit(t *testing.T) {
+	stuck := regexp.MustCompile(`(\{\w+\}|%[0-9.]*[dfsv]|\d)(B|KB|MB|GB|KiB|MiB|GiB)\b`)
+	n := 0
+	for name, catalog := range cliCatalogs() {
+		for key, text := range catalog {
+			for lang, s := range text {
+				n++
+				if stuck.MatchString(s) {
+					t.Errorf("%s %s [%d]: %q writes a unit against its figure: write \"12 MB\"", name, key, lang, s)
+				}
+			}
+		}
+	}
+	if n < 200 {
 		t.Fatalf("only %d texts checked", n)
 	}
 }

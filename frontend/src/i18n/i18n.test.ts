@@ -37,6 +37,13 @@ describe("message catalogs", () => {
     }
   });
 
+  it("write a size's unit apart from its figure in both languages (12 MB, not 12MB)", () => {
+    const stuck = /(\{\w+\}|\d)(B|KB|MB|GB|KiB|MiB|GiB)(?![A-Za-z])/;
+    for (const [lang, catalog] of [["en", en], ["ko", ko]] as const) {
+      for (const [key, text] of Object.entries(catalog)) expect(text, `${lang} ${key}`).not.toMatch(stuck);
+    }
+  });
+
   it("contain every key the components use, and nothing unknown is used", () => {
     const known = new Set(Object.keys(en));
     const used = new Set<string>();

@@ -35,7 +35,7 @@ describe("failureText", () => {
     [
       { code: "office_limit", max: "64" },
       "This document unpacks to more than Wayfinder reads from one file (64 MB of text and markup, or too many parts or levels); it looks damaged or hostile, so it was not imported.",
-      "이 문서는 풀었을 때 Wayfinder가 한 파일에서 읽는 양(본문과 서식 64MB, 또는 부분이나 단계 수)을 넘습니다. 손상되었거나 악의적으로 만든 파일로 보여 가져오지 않았습니다.",
+      "이 문서는 풀었을 때 Wayfinder가 한 파일에서 읽는 양(본문과 서식 64 MB, 또는 부분이나 단계 수)을 넘습니다. 손상되었거나 악의적으로 만든 파일로 보여 가져오지 않았습니다.",
     ],
     [
       { code: "json_invalid", line: 4 },

@@ -143,7 +143,7 @@ describe("errorText for codes that name a path, a size or a case", () => {
     ["invalid_input", { case: "attachment_hidden", dir: "mcp-attachments" }, "이 첨부 파일은 여기에서 보여 줄 수 없습니다.", "데이터 폴더의 mcp-attachments 아래에"],
     ["invalid_input", { case: "name_taken", file: "보고서.pdf" }, "같은 이름의 파일이 이미 있습니다: 보고서.pdf", "파일 이름을 바꿔"],
     ["invalid_input", { case: "mcp_locked" }, "MCP 서버를 바꿀 수 없습니다.", ""],
-    ["invalid_input", { case: "import_too_large", mb: "64" }, "파일이 64MB보다 큽니다.", "`wayfinder import 파일`"],
+    ["invalid_input", { case: "import_too_large", mb: "64" }, "파일이 64 MB보다 큽니다.", "`wayfinder import 파일`"],
     ["invalid_input", { case: "answer_again_last" }, "마지막 메시지에만", "새 메시지로"],
     ["invalid_input", { case: "answer_again_none" }, "다시 답할 메시지가 없습니다.", "대신 메시지를"],
     ["invalid_input", { case: "ollama_rejected", reason: "model does not support thinking" }, "Ollama가 요청을 거부했습니다.", "설정에서 고른 모델"],

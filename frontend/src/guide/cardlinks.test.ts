@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import Recommendations from "./Recommendations.svelte";
 import type { Recommendation } from "../api/gotypes.gen";
+import { setLang } from "../i18n/i18n.svelte";
 
 let app: ReturnType<typeof mount> | null = null;
 
@@ -13,6 +14,7 @@ afterEach(() => {
   app = null;
   document.body.innerHTML = "";
   vi.restoreAllMocks();
+  setLang("en");
 });
 
 const recs: Recommendation[] = [
@@ -56,5 +58,24 @@ describe("recommendation card links", () => {
     links[1]!.click();
     expect(warned).toEqual(["https://madeup.example/pro"]);
     expect(opened).toEqual([]);
+  });
+});
+
+// The model copies the catalog's kind of price in English ("free"); a
+// Korean card says it in Korean, and a price the model wrote out stays.
+describe("recommendation card prices", () => {
+  it.each([
+    ["ko", "free", "무료"],
+    ["ko", " Freemium ", "부분 무료(유료 플랜 있음)"],
+    ["ko", "open source", "오픈소스"],
+    ["ko", "unknown", "알 수 없음"],
+    ["ko", "무료, Plus 월 $20", "무료, Plus 월 $20"],
+    ["en", "free", "Free"],
+    ["en", "free plan, Pro $9.99/month", "free plan, Pro $9.99/month"],
+  ])("%s: %s reads %s", (lang, pricing, want) => {
+    setLang(lang as "ko" | "en");
+    app = mount(Recommendations, { target: document.body, props: { recommendations: [{ ...recs[0]!, pricing }], oncite: () => {} } });
+    flushSync();
+    expect(document.querySelector(".card dd")!.textContent).toBe(want);
   });
 });

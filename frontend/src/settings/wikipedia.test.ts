@@ -56,6 +56,11 @@ describe("Wikipedia in Settings", () => {
     await start({ settings: { language: "ko" } as FakeOptions["settings"] });
     await openSettings();
     expect(el("dialog[open]").textContent).toContain("어시스턴트가 위키백과에서 찾아보도록 허용");
+    // Words a Korean person reads, not a tool's code name or "per search"
+    // for a count that is per step.
+    expect(el("dialog[open]").textContent).toContain("위키백과 검색 도구는 오프라인 위키백과");
+    expect(el("label[for='set-iter']").textContent).toBe("단계별 최대 검색 횟수");
+    expect(el("dialog[open]").textContent).not.toMatch(/search_wikipedia|read_file|검색당/);
     toggle("#set-wiki", true);
     expect(el("#set-wiki-zim-help").textContent).toBe("ZIM 파일을 고르거나 아래에서 온라인 검색을 허용하세요.");
     fill("#set-wiki-zim", "위키.zim");

@@ -52,6 +52,25 @@ describe("a reply's Details, its steps", () => {
     expect(got[2]).toBe("Tool · Calculator — expression: 2+2");
   });
 
+  it("name the tools used and the time in the person's language", () => {
+    reply.result!.tools_used = ["retrieve_docs", "files__read_text_file"];
+    try {
+      setLang("ko");
+      steps();
+      const dd = [...document.querySelectorAll("details.details dd")].map((d) => d.textContent);
+      expect(dd).toContain("1.2초");
+      expect(dd).toContain("문서 검색, files__read_text_file");
+      c && unmount(c);
+      c = undefined;
+      document.body.innerHTML = "";
+      setLang("en");
+      steps();
+      expect([...document.querySelectorAll("details.details dd")].map((d) => d.textContent)).toEqual(expect.arrayContaining(["1.2 s", "Document search, files__read_text_file"]));
+    } finally {
+      reply.result!.tools_used = [];
+    }
+  });
+
   it("are worded in Korean, with no English sentence of the backend", () => {
     setLang("ko");
     const got = steps();

@@ -125,3 +125,70 @@ func TestPageTextLetterSpacedTitle(t *testing.T) {
 		})
 	}
 }
+
+// latinSpaced lays Latin text on one baseline, 5 pt a letter at 10 pt,
+// each glyph followed by track points (CSS letter-spacing: a space too,
+// 2.5 pt wide, drawn when drawSpaces, PDFium's generated space
+// otherwise), and PDFium's generated space between every two letters
+// more than a tenth of the size apart, as it reads a letter-spaced line.
+func latinSpaced(text string, track float64, drawSpaces bool) []glyph {
+	var out []glyph
+	x := 72.0
+	for i, r := range text {
+		if r == ' ' {
+			if drawSpaces {
+				out = append(out, glyph{r: ' ', x0: x, x1: x + 2.5, lo: 698, hi: 708, h: 10})
+			}
+			x += 2.5 + track
+			continue
+		}
+		if after := i > 0 && text[i-1] == ' '; i > 0 && (after && !drawSpaces || !after && track > 1) {
+			out = append(out, glyph{r: ' ', gen: true})
+		}
+		out = append(out, glyph{r: r, x0: x, x1: x + 5, lo: 698, hi: 708, h: 10})
+		x += 5 + track
+	}
+	return out
+}
+
+// latinAt lays Latin letters 5 pt wide at 10 pt, gaps[i] points after
+// letter i, PDFium's generated space in every gap.
+func latinAt(text string, gaps []float64) []glyph {
+	var out []glyph
+	x := 72.0
+	for i, r := range []rune(text) {
+		if i > 0 {
+			out = append(out, glyph{r: ' ', gen: true})
+			x += gaps[i-1]
+		}
+		out = append(out, glyph{r: r, x0: x, x1: x + 5, lo: 698, hi: 708, h: 10})
+		x += 5
+	}
+	return out
+}
+
+func TestPageTextLetterSpacedLatin(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []glyph
+		want string
+	}{
+		{"capitals spaced 0.3 em", latinSpaced("THE ANNUAL REPORT", 3, false), "THE ANNUAL REPORT"},
+		{"a word spaced 0.2 em", latinSpaced("Contents", 2, false), "Contents"},
+		{"spaced 0.5 em, spaces drawn", latinSpaced("Table of Contents", 5, true), "Table of Contents"},
+		{"letters set close, words apart", latinSpaced("The cat sat", 0, false), "The cat sat"},
+		{"one-letter words, spaces drawn", latinSpaced("a b c d e", 0, true), "a b c d e"},
+		{"one-letter words, spaces drawn, then a word a space apart", append(latinSpaced("a b c d e", 0, true), glyph{r: ' ', gen: true},
+			glyph{r: 'f', x0: 109.5, x1: 114.5, lo: 698, hi: 708, h: 10}, glyph{r: 'i', x0: 114.5, x1: 119.5, lo: 698, hi: 708, h: 10}), "a b c d e fi"},
+		{"spacing under 0.15 em reads as pdftotext reads it", latinSpaced("Title", 1.2, false), "T i t l e"},
+		{"one-letter words at unequal gaps", latinAt("xyzwv", []float64{2, 4, 3, 5}), "x y z w v"},
+		{"0.2 em, kerned closer in places", latinAt("Tables", []float64{1.5, 2, 1.8, 2, 1.8}), "Tables"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := pageText(tt.in); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

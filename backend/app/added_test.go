@@ -1,8 +1,11 @@
 package app
 
 import (
+	"encoding/base64"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 )
@@ -51,5 +54,43 @@ func TestAddedToLibraryIsKept(t *testing.T) {
 	}
 	if got := added(h.sess.ID); len(got) != 0 {
 		t.Fatalf("after its row was dismissed: %+v", got)
+	}
+
+	// Another file added, then its conversation deleted and purged: its
+	// folder went with its last file, and its record goes at the purge.
+	id, err := h.k.Attach(h.sess.ID, "메모.md", base64.StdEncoding.EncodeToString([]byte("# 메모\n\n회의는 화요일입니다.\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id })
+	docs, err := h.k.Attached(h.sess.ID)
+	i := slices.IndexFunc(docs, func(d api.KBDocument) bool { return strings.HasSuffix(d.Source, "메모.md") })
+	if err != nil || i < 0 {
+		t.Fatalf("attached: %+v, %v", docs, err)
+	}
+	memo := docs[i]
+	if _, err := h.k.AddToLibrary(h.sess.ID, memo.Source); err != nil {
+		t.Fatal(err)
+	}
+	if got := added(h.sess.ID); len(got) != 1 {
+		t.Fatalf("the second file added: %+v", got)
+	}
+	if err := h.c.Delete(h.sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.a.forgetPurged(h.a.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := added(h.sess.ID); len(got) != 1 {
+		t.Fatalf("a deleted conversation's record went before the purge: %+v", got)
+	}
+	if err := h.a.store.PurgeDeleted(h.a.ctx, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.a.forgetPurged(h.a.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := added(h.sess.ID); len(got) != 0 {
+		t.Fatalf("a purged conversation's records stay: %+v", got)
 	}
 }

@@ -276,6 +276,11 @@ func (a *App) forgetPurged(ctx context.Context) error {
 		a.log.Info("deleted the checkpoints of purged conversations", "count", n)
 	}
 	a.forgetAttached(ids)
+	if n, ferr := knowledge.ForgetPromotionsExcept(ctx, a.store.DB(), ids); ferr != nil {
+		a.log.Warn("forget the files purged conversations added to the library", "err", ferr)
+	} else if n > 0 {
+		a.log.Info("forgot the files purged conversations added to the library", "count", n)
+	}
 	if n, ferr := mcp.ForgetConversations(a.dataDir, ids); ferr != nil {
 		a.log.Warn("delete the MCP attachments of purged conversations", "err", ferr)
 	} else if n > 0 {

@@ -127,3 +127,32 @@ func (b *Base) ForgetPromotion(ctx context.Context, conversation string, id int6
 func (b *Base) forgetPromotions(ctx context.Context, conversation string) error {
 	return b.db.WithContext(ctx).Where("conversation = ?", conversation).Delete(&promotion{}).Error
 }
+
+// ForgetPromotionsExcept deletes the records of the conversations not in
+// live (purged for good), from the app's database db: a conversation
+// whose files all went to the library has no folder left for
+// ForgetConversation to find, so its records are dropped by id. Before the
+// library was first opened there is no table, and nothing to drop.
+func ForgetPromotionsExcept(ctx context.Context, db *gorm.DB, live map[string]bool) (int, error) {
+	if !db.Migrator().HasTable(promotion{}.TableName()) {
+		return 0, nil
+	}
+	var convs []string
+	if err := db.WithContext(ctx).Model(&promotion{}).Distinct("conversation").Pluck("conversation", &convs).Error; err != nil {
+		return 0, fmt.Errorf("list the conversations that added files to the library: %w", err)
+	}
+	var gone []string
+	for _, c := range convs {
+		if !live[c] {
+			gone = append(gone, c)
+		}
+	}
+	if len(gone) == 0 {
+		return 0, nil
+	}
+	res := db.WithContext(ctx).Where("conversation IN ?", gone).Delete(&promotion{})
+	if res.Error != nil {
+		return 0, fmt.Errorf("forget the files purged conversations added to the library: %w", res.Error)
+	}
+	return int(res.RowsAffected), nil
+}

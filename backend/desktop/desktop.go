@@ -120,6 +120,11 @@ func Run(ctx context.Context, o Options) error {
 		}},
 		Bind:           o.Bind,
 		ErrorFormatter: o.ErrorFormatter,
+		// Files dropped on the window reach the page by their paths too
+		// (window.runtime.OnFileDrop), so that the chat attaches them as
+		// the native dialog's files, read by the backend, with no upload
+		// bound; the page's own drop still fires, for where none comes.
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 		Linux: &linux.Options{
 			Icon:                o.Icon,
 			ProgramName:         "wayfinder",

@@ -87,6 +87,26 @@ describe("WailsTransport", () => {
     unsub();
     expect(off).toHaveBeenCalledOnce();
   });
+  it("hears files dropped anywhere on the window by path through runtime.OnFileDrop, and stops", () => {
+    const off = vi.fn();
+    let cb: ((x: number, y: number, paths: string[]) => void) | undefined;
+    const tr = new WailsTransport({
+      runtime: {
+        EventsOn: () => () => {},
+        OnFileDrop: (f, useDropTarget) => {
+          expect(useDropTarget).toBe(false); // every drop: the page says which are its own
+          cb = f;
+        },
+        OnFileDropOff: off,
+      },
+    });
+    const got: unknown[] = [];
+    const unsub = tr.onFileDrop((x, y, paths) => got.push([x, y, paths]));
+    cb!(10, 20, ["/home/you/큰 보고서.pdf"]);
+    expect(got).toEqual([[10, 20, ["/home/you/큰 보고서.pdf"]]]);
+    unsub();
+    expect(off).toHaveBeenCalledOnce();
+  });
 });
 
 describe("HttpTransport", () => {

@@ -10,7 +10,16 @@ export interface Transport {
   call<T>(service: string, method: string, args: unknown[]): Promise<T>;
   /** on subscribes to a backend event; the result unsubscribes. */
   on<T>(event: string, handler: (payload: T) => void): () => void;
+  /**
+   * onFileDrop hears files dropped on the desktop window by their paths,
+   * x and y where in the page; the result unsubscribes. The browser has
+   * none: a page gets a dropped file's content, never its path.
+   */
+  onFileDrop?(handler: FileDropHandler): () => void;
 }
+
+/** FileDropHandler takes where files were dropped in the page, and their paths. */
+export type FileDropHandler = (x: number, y: number, paths: string[]) => void;
 
 type BoundMethod = (...args: unknown[]) => Promise<unknown>;
 
@@ -24,6 +33,9 @@ export interface WailsWindow {
   runtime?: {
     EventsOn(name: string, cb: (...data: unknown[]) => void): () => void;
     BrowserOpenURL?(url: string): void;
+    /** OnFileDrop hears drops by path (desktop.Run enables it); useDropTarget false: anywhere in the page. */
+    OnFileDrop?(cb: (x: number, y: number, paths: string[]) => void, useDropTarget: boolean): void;
+    OnFileDropOff?(): void;
   };
 }
 
@@ -48,6 +60,18 @@ export class WailsTransport implements Transport {
     if (!rt) return () => {};
     const off = rt.EventsOn(event, (payload: unknown) => handler(payload as T));
     return typeof off === "function" ? off : () => {};
+  }
+
+  /**
+   * onFileDrop takes the Wails runtime's drops by path, anywhere in the
+   * page (the handler says whether a drop is its own); the runtime holds
+   * one such handler at a time.
+   */
+  onFileDrop(handler: FileDropHandler): () => void {
+    const rt = this.win.runtime;
+    if (!rt?.OnFileDrop) return () => {};
+    rt.OnFileDrop((x, y, paths) => handler(x, y, paths ?? []), false);
+    return () => rt.OnFileDropOff?.();
   }
 }
 

@@ -59,6 +59,17 @@ export class FakeCore implements Transport {
     return () => set.delete(handler as Handler);
   }
 
+  private drops = new Set<(x: number, y: number, paths: string[]) => void>();
+  /** onFileDrop is the desktop window's drops by path (Transport.onFileDrop). */
+  onFileDrop(handler: (x: number, y: number, paths: string[]) => void): () => void {
+    this.drops.add(handler);
+    return () => this.drops.delete(handler);
+  }
+  /** dropPaths drops files at x, y as the desktop window tells it: by their paths. */
+  dropPaths(x: number, y: number, paths: string[]): void {
+    for (const h of this.drops) h(x, y, paths);
+  }
+
   async call<T>(service: string, method: string, args: unknown[]): Promise<T> {
     this.calls.push({ service, method, args });
     const fn = (this as unknown as Record<string, (...a: unknown[]) => unknown>)[`${service}.${method}`];

@@ -73,7 +73,7 @@ func TestAttachPath(t *testing.T) {
 		return p
 	}
 	// Past the upload bound: a short text, then blank lines.
-	large := filepath.Join(dir, "큰 보고서.md")
+	large := filepath.Join(dir, "큰 보고서.txt")
 	f, err := os.Create(large)
 	if err != nil {
 		t.Fatal(err)

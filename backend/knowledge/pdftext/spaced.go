@@ -55,7 +55,8 @@ const (
 // for the gap before items[i]; nil when the line is no such title. The
 // line is an optional heading's number or list mark (headingMark), then
 // two to maxSpacedSyllables Hangul syllables or Han characters of one
-// size, nothing else but space glyphs, and optionally after a cell's gap
+// size (after the first two, titleSigns too: "수집·이용", "(갑)"),
+// nothing else but space glyphs, and optionally after a cell's gap
 // whatever a form writes beside its label ("성 명" then "홍길동"). The
 // gaps between the title's letters are all the same width L (within
 // spacedSpread; the first two letters set it), at least minSpacedGap (or
@@ -112,7 +113,8 @@ func spacedGaps(items []item, bars [][2]float64) []gapRule {
 	}
 	letter := func(k int) bool { // a title's letter of the title's size
 		it := items[idx[k]]
-		return titleLetter(it.r) && it.h >= 0.9*h && it.h <= 1.1*h
+		in := titleLetter(it.r) || k > mark+1 && strings.ContainsRune(titleSigns, it.r)
+		return in && it.h >= 0.9*h && it.h <= 1.1*h
 	}
 	for k := range mark {
 		// The mark may be set in a Latin font whose boxes are taller
@@ -182,12 +184,18 @@ func titleLetter(r rune) bool {
 	return hangulSyllable(r) || unicode.Is(unicode.Han, r)
 }
 
+// titleSigns are the signs a spaced title may hold after its first two
+// letters, spaced out as its letters are: middle dots between words
+// ("개인정보 수집·이용 동의서", with Hangul's ㆍ and the full-width one) and
+// brackets ("신청서 (갑)").
+const titleSigns = "·ㆍ・‧()[]〈〉《》「」『』"
+
 // listSyllables are the syllables Korean lists count with ("가.", "나)").
 const listSyllables = "가나다라마바사아자차카타파하"
 
 // headingMark is how many of a line's glyphs (spaces aside) are a
 // heading's number or a list's mark before its title: "1.", "1)",
-// "1.2.", "(1)", "가.", "(가)", "①", "Ⅰ.", "□", "제1장" ("제 1 장", with
+// "1.2.", "(1)", "가.", "(가)", "①", "Ⅰ.", "□", "·", "-", "제1장" ("제 1 장", with
 // 절, 조, 편, 관, 항, 부 too); 0 for none.
 func headingMark(rs []rune) int {
 	n := len(rs)
@@ -204,7 +212,7 @@ func headingMark(rs []rune) int {
 		return i
 	}
 	switch r := rs[0]; {
-	case strings.ContainsRune("□■○●◦▪◆◇※▶►•", r):
+	case strings.ContainsRune("□■○●◦▪◆◇※▶►•·ㆍ-–", r):
 		return 1
 	case r >= '①' && r <= '⑳', r >= 'Ⅰ' && r <= 'Ⅻ':
 		return closing(1)

@@ -130,6 +130,13 @@ func TestHostileClasses(t *testing.T) {
 		"junkmiddle.pptx":   {100, salvaged},
 		"lyingoffset.docx":  {1, salvaged},
 		"oneslide.pptx":     {1000, brokeOff},
+		// what a structure says of itself (internal/hostile/more.go)
+		"overlap.xlsx":   {100, limit},
+		"parts.docx":     {20_001, limit},
+		"selfroot.epub":  {1, indexLost},
+		"selfspine.epub": {1, imported},
+		"surrogates.txt": {1000, imported},
+		"field.csv":      {2, imported},
 	}
 	scale := map[string]int{"nested.html": 100_000, "line.html": 2, "string.json": 2, "tiny.jsonl": 10_000, "line.txt": 2,
 		"duplicates.docx": 100, "mixed.txt": 100, "deep.epub": 5000}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
@@ -106,7 +107,7 @@ func TestAttachPath(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep := events.waitFor(t, api.EventImportDone, func(p any) bool { return p.(api.ImportReport).ImportID == id }).(api.ImportReport)
+			rep := importDone(t, events, id)
 			if rep.Conversation != sess.ID || rep.Error != nil {
 				t.Fatalf("report %+v", rep)
 			}
@@ -147,4 +148,20 @@ func TestAttachPath(t *testing.T) {
 			}
 		})
 	}
+}
+
+// importDone waits for the report of import id. Reading 65 MB takes
+// seconds, and under the race detector on a busy two-core machine a
+// minute or more: longer than eventLog.waitFor waits.
+func importDone(t *testing.T, events *eventLog, id string) api.ImportReport {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for _, p := range events.all(api.EventImportDone) {
+			if rep := p.(api.ImportReport); rep.ImportID == id {
+				return rep
+			}
+		}
+	}
+	t.Fatalf("import %s did not end", id)
+	return api.ImportReport{}
 }

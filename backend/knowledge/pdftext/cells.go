@@ -51,9 +51,10 @@ func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRul
 // as a table's columns do. A gap between a title's letters that lines up
 // with none is not counted against the line's other gaps: "구 분 내 용",
 // a table's header of spaced labels, has its cells' gap under the rows'
-// and its letters' gaps over their text; where the letters' gaps line up
-// with a line's that is no title ("갑 을 병" over a row of figures), the
-// line is a table's row.
+// and its letters' gaps over their text; where every one of the letters'
+// gaps lines up with a line's that is no title ("갑 을 병" over a row of
+// figures), the line is a table's row, and where only some do (a title
+// over a table whose column gap falls under one of them), it is not.
 func alignedGaps(gaps [][][2]float64, kinds [][]gapRule, partners [][][2]float64, partnerKinds [][]gapRule) ([][][2]float64, [][]gapRule) {
 	out, outKinds := make([][][2]float64, len(gaps)), make([][]gapRule, len(gaps))
 	partnered := func(g [2]float64, kind gapRule, j int) bool {
@@ -69,12 +70,27 @@ func alignedGaps(gaps [][][2]float64, kinds [][]gapRule, partners [][][2]float64
 		return false
 	}
 	for i := range gaps {
+		aligned := make([]bool, len(gaps[i]))
+		letters, alignedLetters := 0, 0
+		for k, g := range gaps[i] {
+			kind := kinds[i][k]
+			aligned[k] = partnered(g, kind, i-1) || partnered(g, kind, i+1)
+			if kind == joinGap {
+				letters++
+				if aligned[k] {
+					alignedLetters++
+				}
+			}
+		}
 		var kept [][2]float64
 		var keptKinds []gapRule
 		n := 0
 		for k, g := range gaps[i] {
 			kind := kinds[i][k]
-			if partnered(g, kind, i-1) || partnered(g, kind, i+1) {
+			if kind == joinGap && alignedLetters < letters {
+				continue // some of its letters' gaps line up with a table's by chance
+			}
+			if aligned[k] {
 				kept, keptKinds = append(kept, g), append(keptKinds, kind)
 			} else if kind == joinGap {
 				continue

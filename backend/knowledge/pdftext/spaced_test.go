@@ -113,6 +113,7 @@ func TestPageTextLetterSpacedTitle(t *testing.T) {
 		{"two titles stacked", linesOf(spacedAt("신청서", 100, 700, even(2, 10)), spacedAt("위임장", 100, 680, even(2, 10))), "신청서\n위임장"},
 		{"three titles stacked, centred", linesOf(spacedAt("사업계획서", 90, 700, even(4, 10)), spacedAt("신청서", 110, 680, even(2, 10)), spacedAt("1.목차", 115, 660, []float64{0, 3, 10})), "사업계획서\n신청서\n1. 목차"},
 		{"single syllables over figures are a table", linesOf(spacedAt("갑을병", 72, 700, even(2, 15)), spacedAt("123", 74, 686, even(2, 20))), "갑 | 을 | 병\n1 | 2 | 3"},
+		{"a title over a table whose column gap meets one of its letters' gaps", linesOf(spacedAt("신청서", 100, 720, even(2, 10)), spacedAt("가나다라마바사아", 70, 700, []float64{0, 0, 0, 0, 0, 10, 0}), spacedAt("자차카타파하거너", 70, 686, []float64{0, 0, 0, 0, 0, 10, 0})), "신청서\n가나다라마바 | 사아\n자차카타파하 | 거너"},
 		{"a table's header of spaced labels", linesOf(spacedAt("구분내용", 72, 700, []float64{10, 25, 10}), spacedAt("전기적합", 72, 686, []float64{0, 35, 0})), "구분 | 내용\n전기 | 적합"},
 		// A form's labels spaced out to the width of the longest, one
 		// under the other beside their values: each label whole, a bar

@@ -314,6 +314,9 @@ func FuzzOffice(f *testing.F) {
 			if err == nil && (len(docs) != 1 || strings.TrimSpace(docs[0].Parts[0].Text) == "") {
 				t.Fatalf("%s: no error and no text: %+v", name, docs)
 			}
+			if err != nil && !worded(err) { // the person would read a Go error
+				t.Fatalf("%s: err %v: not one the app words", name, err)
+			}
 		}
 	})
 }

@@ -221,5 +221,8 @@ func FuzzRTF(f *testing.F) {
 		if err == nil && (len(docs) != 1 || strings.TrimSpace(docs[0].Parts[0].Text) == "") {
 			t.Fatalf("no error and no text: %+v", docs)
 		}
+		if err != nil && !worded(err) { // the person would read a Go error
+			t.Fatalf("err %v: not one the app words", err)
+		}
 	})
 }

@@ -192,7 +192,7 @@ func TestUploadFailureReasons(t *testing.T) {
 		{"규정.hwp", "HWP Document File V3.00 \x1a\x01\x02\x03\x04\x05" + strings.Repeat("\x00", 100), "legacy_hwp", 0},
 		{"깨진 규정.hwp", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "office_damaged", 0},
 		{"잠긴 규정.hwp", string(hwptest.File(hwptest.Password, nil, hwptest.Para(0, 0, 0, hwptest.UTF16("본문")))), "office_encrypted", 0},
-		{"배포용 규정.hwp", string(hwptest.File(hwptest.Distribution, nil, hwptest.Para(0, 0, 0, hwptest.UTF16("본문")))), "office_encrypted", 0},
+		{"DRM 규정.hwp", string(hwptest.File(hwptest.DRM, nil, hwptest.Para(0, 0, 0, hwptest.UTF16("본문")))), "office_encrypted", 0},
 		{"강의.ppt", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "legacy_ppt", 0},
 		{"locked.docx", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + strings.Repeat("\x00", 600), "office_encrypted", 0},
 		{"broken.hwpx", "PK not really an archive", "office_damaged", 0},

@@ -20,7 +20,8 @@ import (
 // file, read with mscfb (excelize's reader of the same container): a
 // FileHeader stream says whether the others are compressed or protected,
 // DocInfo holds the paragraph styles and shapes, and BodyText/Section0…N
-// hold the body as records in reading order (hwpbody.go). No Go library
+// hold the body as records in reading order (hwpbody.go); a distribution
+// document's are ViewText/Section0…N, encrypted (hwpdist.go). No Go library
 // reads HWP's records, and the text is a small part of them, so they are
 // read here, within the same budget of unpacked bytes as the XML formats:
 // every stream is untrusted, its sizes, counts and nesting bounded.
@@ -63,10 +64,10 @@ var oleMagic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
 
 // readHWP hands the body of the HWP 5.0 file in r to sink as one Markdown
 // document, as readOffice does for the XML formats. Its sections are
-// numbered from 0 without gaps (BodyText/Section0, Section1, …): one
-// missing between them, or one whose records cannot be read, is named in
-// a warning (*MissingParts), the others read; a file none of whose
-// sections can be read is damaged.
+// numbered from 0 without gaps (BodyText/Section0, Section1, …, or
+// ViewText's): one missing between them, or one whose records cannot be
+// read, is named in a warning (*MissingParts), the others read; a file
+// none of whose sections can be read is damaged.
 func readHWP(ctx context.Context, path string, r io.Reader, sink Sink, warn *warnings) error {
 	ra, size, err := readerAt(r)
 	if err != nil {
@@ -92,10 +93,12 @@ func readHWP(ctx context.Context, path string, r io.Reader, sink Sink, warn *war
 	if err != nil {
 		return err
 	}
-	switch {
-	case s.viewText:
-		return fmt.Errorf("%w: a distribution document (배포용 문서) keeps its text encrypted", ErrOfficeEncrypted)
-	case len(s.sections) == 0:
+	// A distribution document's body is its ViewText, encrypted
+	// (hwpdist.go); what BodyText it has is not the text. A file whose
+	// only body is ViewText is read from it whatever its flags say.
+	distributed := len(s.view) > 0 && (flags&hwpDistribution != 0 || len(s.body) == 0)
+	s.padded = distributed && flags&hwpCompressed == 0
+	if s.order(distributed); len(s.sections) == 0 {
 		return fmt.Errorf("%w: no body", ErrOfficeDamaged)
 	}
 	budget := &xmlBudget{left: MaxOfficeXML}
@@ -103,6 +106,9 @@ func readHWP(ctx context.Context, path string, r io.Reader, sink Sink, warn *war
 		// A stream can claim any size and its chain of sectors can loop:
 		// none holds more than the file.
 		var in io.Reader = io.LimitReader(f, min(f.Size, size))
+		if distributed && f != s.docInfo {
+			in = newHWPDistReader(in)
+		}
 		if flags&hwpCompressed != 0 {
 			in = flate.NewReader(in)
 		}
@@ -144,7 +150,7 @@ func (w *mdWriter) hwpSections(ctx context.Context, s hwpStreams, open func(*msc
 		if len(s.sections) > 1 {
 			w.beginPart()
 		}
-		err := budget.judged(w.hwpSection(ctx, open(sec), styles, notes))
+		err := budget.judged(w.hwpSection(ctx, open(sec), s.padded, styles, notes))
 		if off := w.brokeOff(err, len(s.sections)); off != nil {
 			notes.abandon()
 			return off, nil
@@ -152,7 +158,7 @@ func (w *mdWriter) hwpSections(ctx context.Context, s hwpStreams, open func(*msc
 		if unreadable(err) {
 			w.dropPart()
 			notes.abandon()
-			s.missing.unreadable("BodyText/"+sec.Name, err)
+			s.missing.unreadable(s.storage+"/"+sec.Name, err)
 			continue
 		}
 		if err == nil {
@@ -168,61 +174,77 @@ func (w *mdWriter) hwpSections(ctx context.Context, s hwpStreams, open func(*msc
 // hwpStreams are the streams of an HWP file that are read.
 type hwpStreams struct {
 	header, docInfo *mscfb.File
-	sections        []*mscfb.File // in order
-	missing         *MissingParts // the numbers missing between them
-	// viewText: the body is only in ViewText, a distribution document's
-	// encrypted copy.
-	viewText bool
+	// body and view are the sections of BodyText and of ViewText (a
+	// distribution document's encrypted copy), unordered; number their
+	// numbers.
+	body, view []*mscfb.File
+	number     map[*mscfb.File]int
+	// sections are the ones read (set by order), in order, of storage
+	// (BodyText or ViewText); missing, the numbers missing between them.
+	sections []*mscfb.File
+	storage  string
+	missing  *MissingParts
+	// padded: the sections' records are followed by the encryption's
+	// padding to whole blocks (ViewText's, not deflated).
+	padded bool
 }
 
 func hwpStreamsOf(c *mscfb.Reader) (hwpStreams, error) {
-	var s hwpStreams
-	number := map[*mscfb.File]int{}
-	viewText := false
+	s := hwpStreams{number: map[*mscfb.File]int{}}
 	for _, f := range c.File {
 		switch {
 		case len(f.Path) == 0 && f.Name == "FileHeader":
 			s.header = f
 		case len(f.Path) == 0 && f.Name == "DocInfo":
 			s.docInfo = f
-		case len(f.Path) == 1 && f.Path[0] == "BodyText":
+		case len(f.Path) == 1 && (f.Path[0] == "BodyText" || f.Path[0] == "ViewText"):
 			n, ok := strings.CutPrefix(f.Name, "Section")
 			k, err := strconv.Atoi(n)
 			if !ok || err != nil || k < 0 {
 				continue
 			}
-			if len(s.sections) >= maxOfficeParts {
+			list := &s.body
+			if f.Path[0] == "ViewText" {
+				list = &s.view
+			}
+			if len(*list) >= maxOfficeParts {
 				return s, &OfficeLimitError{What: "number of sections"}
 			}
-			number[f] = k
-			s.sections = append(s.sections, f)
-		case len(f.Path) == 1 && f.Path[0] == "ViewText":
-			viewText = true
+			s.number[f] = k
+			*list = append(*list, f)
 		}
 	}
 	if s.header == nil {
 		return s, fmt.Errorf("%w: no FileHeader: not an HWP file", ErrOfficeDamaged)
 	}
-	if len(s.sections) == 0 && viewText {
-		s.viewText = true
+	return s, nil
+}
+
+// order sets the sections read, ViewText's or BodyText's, in their
+// number's order, and counts the numbers missing between them.
+func (s *hwpStreams) order(view bool) {
+	s.sections, s.storage = s.body, "BodyText"
+	if view {
+		s.sections, s.storage = s.view, "ViewText"
 	}
-	slices.SortStableFunc(s.sections, func(a, b *mscfb.File) int { return number[a] - number[b] })
+	slices.SortStableFunc(s.sections, func(a, b *mscfb.File) int { return s.number[a] - s.number[b] })
 	s.missing = &MissingParts{Unit: "section"}
 	next := 0 // the section number expected next
 	for _, f := range s.sections {
-		k := number[f]
+		k := s.number[f]
 		for ; next < k && len(s.missing.Names) < maxNamed; next++ {
-			s.missing.missing("BodyText/Section" + strconv.Itoa(next))
+			s.missing.missing(s.storage + "/Section" + strconv.Itoa(next))
 		}
 		s.missing.Count += max(k-next, 0) // a gap of millions is counted, not walked
 		next = max(next, k+1)
 	}
 	s.missing.Total = next
-	return s, nil
 }
 
 // hwpFlags reads the FileHeader stream: the signature, version 5, and
-// the property flags, refusing a file whose body is protected.
+// the property flags, refusing a file whose body is protected by a
+// password, DRM or a certificate (a distribution document's is not: its
+// key is in the file, hwpdist.go).
 func hwpFlags(f *mscfb.File, size int64) (uint32, error) {
 	var b [40]byte
 	if _, err := io.ReadFull(io.LimitReader(f, min(f.Size, size)), b[:]); err != nil {
@@ -238,8 +260,6 @@ func hwpFlags(f *mscfb.File, size int64) (uint32, error) {
 	switch {
 	case flags&hwpPassword != 0:
 		return 0, fmt.Errorf("%w (HWP)", ErrOfficeEncrypted)
-	case flags&hwpDistribution != 0:
-		return 0, fmt.Errorf("%w: a distribution document (배포용 문서) keeps its text encrypted", ErrOfficeEncrypted)
 	case flags&(hwpDRM|hwpCertCrypt|hwpCertDRM) != 0:
 		return 0, fmt.Errorf("%w: DRM or a certificate (HWP)", ErrOfficeEncrypted)
 	}

@@ -105,8 +105,8 @@ func TestHWPSectionOrder(t *testing.T) {
 	}
 }
 
-// A file that cannot be read says why: saved with a password, DRM or as a
-// distribution document (its text only in encrypted ViewText), HWP 3,
+// A file that cannot be read says why: saved with a password or DRM
+// (a distribution document with a password too), HWP 3,
 // not an HWP file at all, or one whose streams are cut short or do not
 // inflate; records that make no sense do not panic.
 func TestHWPFailures(t *testing.T) {
@@ -133,9 +133,9 @@ func TestHWPFailures(t *testing.T) {
 		says string
 	}{
 		{"password", hwptest.File(hwptest.Password|hwptest.Compressed, nil, para), ErrOfficeEncrypted, "password"},
-		{"distribution", withHeader(hwptest.FileHeader(hwptest.Distribution|hwptest.Compressed), hwptest.Stream{Path: "ViewText/Section0", Data: para}), ErrOfficeEncrypted, "distribution document"},
-		{"distribution with a body", withHeader(hwptest.FileHeader(hwptest.Distribution), section), ErrOfficeEncrypted, "distribution document"},
-		{"ViewText only", withHeader(hwptest.FileHeader(0), hwptest.Stream{Path: "ViewText/Section0", Data: para}), ErrOfficeEncrypted, "distribution document"},
+		{"distribution document, password too", hwptest.File(hwptest.Password|hwptest.Distribution, nil, para), ErrOfficeEncrypted, "password"},
+		// A distribution document's damaged ViewText: TestHWPDistributionDamaged.
+		{"ViewText not encrypted", withHeader(hwptest.FileHeader(hwptest.Distribution), hwptest.Stream{Path: "ViewText/Section0", Data: para}), ErrOfficeDamaged, "does not open with its key record"},
 		{"DRM", hwptest.File(hwptest.DRM, nil, para), ErrOfficeEncrypted, "DRM"},
 		{"HWP 3", []byte("HWP Document File V3.00 \x1a\x01\x02\x03\x04\x05" + strings.Repeat("\x00", 200)), ErrUnsupported, "HWP 3 files"},
 		{"text", []byte("just some text, not an HWP file"), ErrOfficeDamaged, ""},
@@ -196,7 +196,8 @@ func TestHWPOddRecords(t *testing.T) {
 }
 
 // A section that inflates far past MaxOfficeXML (a deflate bomb: 80 MB
-// of records in a few hundred KB) fails on the limit; so do the styles.
+// of records in a few hundred KB) fails on the limit, encrypted in a
+// distribution document too; so do the styles.
 func TestHWPBomb(t *testing.T) {
 	filler := bytes.Repeat(hwptest.Record(hwptest.TagCharShape, 1, make([]byte, 4000)), 256) // 1 MB
 	var b bytes.Buffer
@@ -208,13 +209,15 @@ func TestHWPBomb(t *testing.T) {
 	packed := b.Bytes()
 	for _, tt := range []struct {
 		name    string
+		flags   uint32
 		streams []hwptest.Stream
 	}{
-		{"section", []hwptest.Stream{{Path: "DocInfo", Data: hwptest.Deflate(hwpDocInfo)}, {Path: "BodyText/Section0", Data: packed}}},
-		{"DocInfo", []hwptest.Stream{{Path: "DocInfo", Data: packed}, {Path: "BodyText/Section0", Data: hwptest.Deflate(hwptest.Para(0, 0, 0, u16("본문")))}}},
+		{"section", 0, []hwptest.Stream{{Path: "DocInfo", Data: hwptest.Deflate(hwpDocInfo)}, {Path: "BodyText/Section0", Data: packed}}},
+		{"DocInfo", 0, []hwptest.Stream{{Path: "DocInfo", Data: packed}, {Path: "BodyText/Section0", Data: hwptest.Deflate(hwptest.Para(0, 0, 0, u16("본문")))}}},
+		{"a distribution document's section", hwptest.Distribution, []hwptest.Stream{{Path: "ViewText/Section0", Data: hwptest.Distribute(0xB0B, packed)}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			data := hwptest.CFB(append([]hwptest.Stream{{Path: "FileHeader", Data: hwptest.FileHeader(hwptest.Compressed)}}, tt.streams...))
+			data := hwptest.CFB(append([]hwptest.Stream{{Path: "FileHeader", Data: hwptest.FileHeader(hwptest.Compressed | tt.flags)}}, tt.streams...))
 			_, err := Importer{}.Import(context.Background(), "폭탄.hwp", data)
 			var le *OfficeLimitError
 			if !errors.As(err, &le) || !strings.Contains(err.Error(), "unpacked size") {
@@ -233,6 +236,9 @@ func FuzzHWP(f *testing.F) {
 		join(hwptest.Para(0, 0, 0, hwptest.Control(2, "dces"), u16("개요"), hwptest.Control(17, "  nf"), hwptest.Control(17, "  ne")),
 			hwptest.SectionDef(0, 1, hwptest.NoteShape{Shape: 1, Start: 2, Restart: true}, hwptest.NoteShape{Shape: 0x81, User: '*'}),
 			hwptest.Note(0, false, "각주", "둘째"), hwptest.Note(0, true, "미주"), hwptest.Para(0, 0, 1, u16("번호")))))
+	// distribution documents (배포용 문서): ViewText encrypted, deflated or not
+	f.Add(hwptest.File(hwptest.Distribution|hwptest.Compressed, hwpDocInfo, hwptest.Para(0, 2, 0, u16("배포용 제목")), hwptest.Para(0, 0, 0, u16("본문"))))
+	f.Add(hwptest.File(hwptest.Distribution, nil, hwptest.Table(0, "표", [][][]string{{{"가"}, {"나"}}})))
 	// compound files whose sector chains loop or run past the end
 	f.Add(hostile.HWPLoop(false))
 	f.Add(hostile.HWPLoop(true))

@@ -65,6 +65,10 @@ type hwpRecord struct {
 type recordReader struct {
 	r   *bufio.Reader
 	buf []byte
+	// padded: the stream may end in fewer bytes than a record's header,
+	// which are no record (the padding of an encrypted section to whole
+	// AES blocks; whole headers of padding are empty records of tag 0).
+	padded bool
 }
 
 func newRecordReader(r io.Reader) *recordReader {
@@ -75,7 +79,7 @@ func newRecordReader(r io.Reader) *recordReader {
 func (rr *recordReader) next() (hwpRecord, error) {
 	var b [4]byte
 	if _, err := io.ReadFull(rr.r, b[:]); err != nil {
-		if errors.Is(err, io.EOF) {
+		if errors.Is(err, io.EOF) || rr.padded && errors.Is(err, io.ErrUnexpectedEOF) {
 			return hwpRecord{}, io.EOF
 		}
 		return hwpRecord{}, streamError(err)
@@ -168,7 +172,10 @@ type hwpPara struct {
 // hwpSection reads one section: paragraphs in order, headings from their
 // style or shape, after their numbers; a table's cells joined on their
 // row's line; a note where it stands, after its paragraph (or row).
-func (w *mdWriter) hwpSection(ctx context.Context, r io.Reader, styles *hwpStyles, notes *wordNotes) error {
+//
+// padded says that the section is a distribution document's, not
+// deflated: its records are followed by padding (recordReader.padded).
+func (w *mdWriter) hwpSection(ctx context.Context, r io.Reader, padded bool, styles *hwpStyles, notes *wordNotes) error {
 	var (
 		rr       = newRecordReader(r)
 		tbl      = &tables{w: w}
@@ -178,6 +185,7 @@ func (w *mdWriter) hwpSection(ctx context.Context, r io.Reader, styles *hwpStyle
 		byShape  bool // made a heading only by its shape (hwpStyles.level)
 		para     hwpPara
 	)
+	rr.padded = padded
 	// number counts the paragraph, once, and says its number.
 	number := func() string {
 		if !para.open || para.counted {

@@ -546,8 +546,8 @@ export interface ImportProgress {
  * page_time, pages, page_chars, text_bytes; Page when one page crossed it;
  * Max the limit: "384 MB", a count, or seconds for the times),
  * pdf_encrypted, pdf_no_text, pdf_damaged; office_damaged,
- * office_encrypted (a password, an EPUB's DRM, an HWP distribution
- * document), office_limit (a Word, PowerPoint, Excel, HWP, HWPX, OpenDocument or
+ * office_encrypted (a password, an EPUB's DRM, an HWP file's DRM),
+ * office_limit (a Word, PowerPoint, Excel, HWP, HWPX, OpenDocument or
  * EPUB file that unpacks past Max MB of XML or records, or past its limits
  * of parts, records and nesting);
  * legacy_doc, legacy_hwp, legacy_ppt, legacy_xls (an old binary format:

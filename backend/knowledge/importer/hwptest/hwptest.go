@@ -1,6 +1,7 @@
 // Package hwptest writes small HWP 5.0 files for the tests of the
 // importer and of the library's memory: an OLE compound file holding a
-// FileHeader, DocInfo and BodyText sections of records.
+// FileHeader, DocInfo and BodyText sections of records, or a distribution
+// document's (배포용 문서) ViewText sections, encrypted as Hancom does.
 //
 // It holds its own writer of compound files because the Go ecosystem has
 // none that is kept up (mscfb, which Wayfinder reads them with, only
@@ -14,7 +15,10 @@ package hwptest
 import (
 	"bytes"
 	"compress/flate"
+	"crypto/aes"
+	"crypto/sha1"
 	"encoding/binary"
+	"encoding/hex"
 	"strings"
 	"unicode/utf16"
 )
@@ -234,16 +238,17 @@ func FileHeader(flags uint32) []byte {
 
 // Record tags.
 const (
-	TagNumbering  = 0x10 + 7
-	TagParaShape  = 0x10 + 9
-	TagStyle      = 0x10 + 10
-	TagParaHeader = 0x10 + 50
-	TagParaText   = 0x10 + 51
-	TagCharShape  = 0x10 + 52
-	TagCtrlHeader = 0x10 + 55
-	TagListHeader = 0x10 + 56
-	TagTable      = 0x10 + 61
-	TagNoteShape  = 0x10 + 58
+	TagDistributeDocData = 0x10 + 12
+	TagNumbering         = 0x10 + 7
+	TagParaShape         = 0x10 + 9
+	TagStyle             = 0x10 + 10
+	TagParaHeader        = 0x10 + 50
+	TagParaText          = 0x10 + 51
+	TagCharShape         = 0x10 + 52
+	TagCtrlHeader        = 0x10 + 55
+	TagListHeader        = 0x10 + 56
+	TagTable             = 0x10 + 61
+	TagNoteShape         = 0x10 + 58
 )
 
 // Record is one record: its header (a 32-bit size after it when the size
@@ -497,7 +502,9 @@ func Deflate(data []byte) []byte {
 }
 
 // File is an HWP file of flags whose DocInfo holds docInfo's records and
-// whose sections hold the records given, compressed when flags say so.
+// whose sections hold the records given, compressed when flags say so;
+// with Distribution, the sections are ViewText's, encrypted (Distribute)
+// each with a seed of its own.
 func File(flags uint32, docInfo []byte, sections ...[]byte) []byte {
 	pack := func(b []byte) []byte {
 		if flags&Compressed != 0 {
@@ -505,12 +512,96 @@ func File(flags uint32, docInfo []byte, sections ...[]byte) []byte {
 		}
 		return b
 	}
+	storage := "BodyText/Section"
+	if flags&Distribution != 0 {
+		// DocInfo holds the key record too (not read: each section
+		// holds its own).
+		docInfo = append(DistributeDocData(0x5EED0000, "DocInfo"), docInfo...)
+		storage = "ViewText/Section"
+	}
 	streams := []Stream{{"FileHeader", FileHeader(flags)}, {"DocInfo", pack(docInfo)}}
 	// Sections are listed last first: reading order is their number's.
 	for i := len(sections) - 1; i >= 0; i-- {
-		streams = append(streams, Stream{"BodyText/Section" + itoa(i), pack(sections[i])})
+		data := pack(sections[i])
+		if flags&Distribution != 0 {
+			data = Distribute(0x9E3779B9*uint32(i+1), data)
+		}
+		streams = append(streams, Stream{storage + itoa(i), data})
 	}
 	return CFB(streams)
+}
+
+// Distribute is a section's stream (deflated or not) as a distribution
+// document (배포용 문서) keeps it in ViewText: a DISTRIBUTE_DOC_DATA
+// record hiding the AES-128 key, drawn from seed, then the stream
+// encrypted with it in ECB mode, padded with zeros to whole blocks.
+func Distribute(seed uint32, stream []byte) []byte {
+	out := DistributeDocData(seed, string(stream))
+	block, err := aes.NewCipher(DistKey(out[4:]))
+	if err != nil {
+		panic(err)
+	}
+	data := append([]byte(nil), stream...)
+	data = append(data, make([]byte, (aes.BlockSize-len(data)%aes.BlockSize)%aes.BlockSize)...)
+	for i := 0; i < len(data); i += aes.BlockSize {
+		block.Encrypt(data[i:i+aes.BlockSize], data[i:i+aes.BlockSize])
+	}
+	return append(out, data...)
+}
+
+// DistributeDocData is a DISTRIBUTE_DOC_DATA record as Hancom writes it:
+// 256 bytes, the seed first, then bytes of rand() (MSVC's) among which,
+// from 4 + the seed's low 4 bits, the SHA-1 of what is protected (here
+// of hashed) as 40 hexadecimal digits in UTF-16LE (80 bytes); every byte
+// after the seed XORed with KeyStream(seed).
+func DistributeDocData(seed uint32, hashed string) []byte {
+	data := make([]byte, 256)
+	binary.LittleEndian.PutUint32(data, seed)
+	r := seed ^ 0xA5A5A5A5
+	for i := 4; i < len(data); i++ {
+		r = r*1103515245 + 12345
+		data[i] = byte(r >> 16)
+	}
+	sum := sha1.Sum([]byte(hashed))
+	off := 4 + int(seed&0xF)
+	copy(data[off:], UTF16(hex.EncodeToString(sum[:])))
+	stream := KeyStream(seed)
+	for i := 4; i < len(data); i++ {
+		data[i] ^= stream[i]
+	}
+	return Record(TagDistributeDocData, 0, data)
+}
+
+// KeyStream is the 256 bytes a DISTRIBUTE_DOC_DATA record of seed is
+// XORed with: MSVC's rand() seeded with seed (seed = seed*214013 +
+// 2531011, the value bits 16–30), each byte (a value's low 8 bits)
+// repeated as many times as the next value's low 4 bits plus 1.
+func KeyStream(seed uint32) []byte {
+	rand := func() uint32 {
+		seed = seed*214013 + 2531011
+		return seed >> 16 & 0x7FFF
+	}
+	out := make([]byte, 0, 256)
+	for len(out) < 256 {
+		b := byte(rand())
+		for n := rand()&0xF + 1; n > 0 && len(out) < 256; n-- {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// DistKey is the AES-128 key of a DISTRIBUTE_DOC_DATA record's data: the
+// first 16 bytes of its hash, decoded.
+func DistKey(data []byte) []byte {
+	seed := binary.LittleEndian.Uint32(data)
+	off := 4 + int(seed&0xF)
+	stream := KeyStream(seed)
+	key := make([]byte, 16)
+	for i := range key {
+		key[i] = data[off+i] ^ stream[off+i]
+	}
+	return key
 }
 
 func itoa(i int) string {

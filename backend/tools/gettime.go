@@ -45,7 +45,7 @@ func NewGetTime(now Clock, defaultZone string) *Tool {
 			}
 			at := now().In(loc)
 			return Result{Text: FormatTime(at, args.String("lang")),
-				Said: Said{Code: api.TraceTimeTold, Args: map[string]string{"time": at.Format(time.RFC3339), "zone": loc.String()}}}, nil
+				Said: Said{Code: api.TraceTimeTold, Args: map[string]string{"time": at.Format(time.RFC3339), "zone": zoneName(at)}}}, nil
 		},
 	}
 }
@@ -85,4 +85,14 @@ func FormatTime(t time.Time, lang string) string {
 	}
 	return fmt.Sprintf("%s, %d %s %d, %s (%s, UTC%s) — %s",
 		t.Weekday(), t.Day(), t.Month(), t.Year(), t.Format("15:04:05"), zone, offset, iso)
+}
+
+// zoneName names the zone of t for the trace: its IANA name, or its
+// offset ("UTC+09:00") where the zone is the computer's own, which Go
+// calls "Local".
+func zoneName(t time.Time) string {
+	if name := t.Location().String(); name != "Local" && name != "" {
+		return name
+	}
+	return "UTC" + t.Format("-07:00")
 }

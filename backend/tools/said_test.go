@@ -56,3 +56,26 @@ func TestResultsSayWhatTheyFound(t *testing.T) {
 		})
 	}
 }
+
+// The trace names a time's zone by its IANA name, or by its offset where
+// Go knows it only as the computer's own ("Local") or a bare offset.
+func TestZoneName(t *testing.T) {
+	seoul, err := time.LoadLocation("Asia/Seoul")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 21, 1, 5, 9, 0, time.UTC)
+	for _, tt := range []struct {
+		loc  *time.Location
+		want string
+	}{
+		{seoul, "Asia/Seoul"},
+		{time.FixedZone("", 9*3600), "UTC+09:00"},
+		{time.FixedZone("Local", -5*3600), "UTC-05:00"},
+		{time.UTC, "UTC"},
+	} {
+		if got := zoneName(at.In(tt.loc)); got != tt.want {
+			t.Errorf("%v: %q, want %q", tt.loc, got, tt.want)
+		}
+	}
+}

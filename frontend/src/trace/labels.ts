@@ -112,6 +112,7 @@ function callArgs(text: string): string {
     return text;
   }
   if (!args || typeof args !== "object" || Array.isArray(args)) return text;
+  if (!Object.keys(args).length) return t("trace.noArgs");
   return Object.entries(args)
     .map(([name, value]) => {
       const key = `trace.arg.${name}`;

@@ -50,6 +50,7 @@ describe("knowledge screen", () => {
     expect($(".progress [role=progressbar]").getAttribute("aria-valuenow")).toBe("100");
     expect($("table.docs").textContent).toContain("휴가 규정.pdf");
     expect($("table.docs").textContent).toContain("12");
+    await vi.waitFor(() => expect($(".progress h2").textContent).toBe("Imported"));
   });
 
   it("tells an upload the library has already, one that replaced an earlier version, and warnings", async () => {
@@ -82,6 +83,8 @@ describe("knowledge screen", () => {
     await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-stage='done'] .warn")).not.toBeNull(), { timeout: 5000 });
     expect($(".progress li.file .warn").textContent).toBe("가져왔지만 확인이 필요합니다: 읽을 수 없는 글자 2개를 \uFFFD로 바꿨습니다(3, 7번째 줄).");
     expect(fake.docs).toHaveLength(1);
+    // Nothing is under way any more: the list's heading says what it holds.
+    await vi.waitFor(() => expect($(".progress h2").textContent).toBe("가져온 파일"));
   });
 
   it("stops a slow import's embedding with its Stop button, by keyboard too, in English and Korean", async () => {

@@ -106,7 +106,7 @@ describe("tool approval dialog", () => {
     await vi.waitFor(() => expect(document.querySelector("dialog.tool-approval")).toBeNull());
     expect(fake.decisions).toEqual([]);
     expect($(".tool-pending").textContent).toContain("A tool call is waiting for your decision.");
-    expect(lastReply().querySelector(".tool-card")!.textContent).toContain("Wants to run read_file");
+    expect(lastReply().querySelector(".tool-card")!.textContent).toContain("Wants to run File reader");
     click(".tool-pending button");
     await vi.waitFor(() => expect(document.querySelector("dialog.tool-approval")).not.toBeNull());
   });

@@ -8,6 +8,7 @@
 // TestWindowHasTheLines, holds them together).
 import type { ApprovalAction, Message } from "../api/gotypes.gen";
 import { everyLang, isKey, t, type MessageKey } from "../i18n/i18n.svelte";
+import { toolLabel } from "../trace/labels";
 
 /** The agent's lines without blanks (backend/agent/textkey.go), which words alone identify. */
 const LINE_KEYS = ["plan_intro", "plan_fallback", "plan_again", "cancelled", "no_answer", "empty", "out_of_scope", "remember_failed"] as const;
@@ -72,10 +73,12 @@ export function shownText(m: Message, pending: boolean): string {
   const said = r?.response || m.content;
   let line: string | undefined;
   if (r?.plan && !pending) line = decidedLine(r.plan.decided);
-  else if (r?.tool_call && !pending) line = t("line.tool_decided", { tool: r.tool_call.tool });
+  else if (r?.tool_call && !pending) line = t("line.tool_decided", { tool: toolLabel(r.tool_call.tool) });
   else {
     const found = r?.text_key ? { key: `line.${r.text_key}`, args: r.text_args ?? undefined } : legacyKey(said);
-    if (found && isKey(found.key)) line = t(found.key, found.args);
+    // A built-in tool by its name in words (파일 읽기), as the trace names it.
+    const args = found?.args?.tool ? { ...found.args, tool: toolLabel(found.args.tool) } : found?.args;
+    if (found && isKey(found.key)) line = t(found.key, args);
   }
   if (line === undefined) return m.content;
   if (!m.content || m.content === said) return line;

@@ -110,7 +110,7 @@ describe("a tool call and its result, in the trace", () => {
       "Tool | Memory search | search for: 선호하는 편집 도구\nat most: 5",
       "Result | Memory search | Found 1 memory",
       "Result | Web search | Nothing matched “vrew 가격”",
-      "Result | Read a file | Read /home/a/plan.md",
+      "Result | File reader | Read /home/a/plan.md",
       "Tool | Clock | no arguments",
       "Result | Clock | The time: 28 November 2026, 14:05 (Asia/Seoul)",
       "Result | Wikipedia search | Did not work; the model is told why | no Wikipedia is set up",

@@ -125,6 +125,7 @@ func TestHostileClasses(t *testing.T) {
 		"storedcut.docx":    {1000, salvaged},
 		"storedjunk.docx":   {1, salvaged},
 		"deflatedjunk.docx": {1, salvaged},
+		"storedlying.docx":  {100, cutOff},
 		"junkdir.epub":      {1, salvaged},
 		"cutbook.epub":      {100, cutOff},
 		"junkmiddle.pptx":   {100, salvaged},

@@ -165,9 +165,14 @@ func salvage(ra io.ReaderAt, size int64) (*zip.Reader, *ArchiveSalvaged, error) 
 				used, cut = size-data, true
 			}
 			if keep {
-				if left -= used; left < 0 {
-					return nil, nil, unpackedLimit()
+				if used > left {
+					// Its header gives it more than the budget (a size
+					// that lies, junk kept as its data): it is kept to
+					// the budget and read as cut there, as one whose
+					// descriptor is lost, rather than the file refused.
+					used, cut, found.Short = left, true, false
 				}
+				left -= used
 				stored = max(used, 0)
 			}
 		case method == zip.Store:

@@ -289,7 +289,7 @@ func TestSalvageJunkPastTheBudget(t *testing.T) {
 		body.WriteString(p("", fmt.Sprintf("문단 %d", i)))
 	}
 	doc := `<w:document ` + wordNS + `><w:body>` + body.String() + `</w:body></w:document>`
-	raw := func(method uint16) []byte { // sizes in the local headers
+	raw := func(method uint16) []byte { // sizes in descriptors
 		var b bytes.Buffer
 		zw := zip.NewWriter(&b)
 		for _, p := range []part{{"word/document.xml", doc}, {"docProps/core.xml", `<cp:coreProperties/>`}} {
@@ -314,10 +314,20 @@ func TestSalvageJunkPastTheBudget(t *testing.T) {
 		{"deflated, the directory gone", raw(zip.Deflate), false, false},
 		{"deflated, junk before the directory", raw(zip.Deflate), true, false},
 		{"stored with descriptors, junk before the directory", storedZip(t, part{"word/document.xml", doc}, part{"docProps/core.xml", "<x/>"}), true, false},
+		{"stored, the body's header giving it the junk as its data, the directory gone", nil, false, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			d := tt.data
-			if len(d) == 0 { // the body's descriptor and all after it gone
+			switch {
+			case tt.data == nil: // the body's sizes in its header, the junk after it counted in them
+				le := binary.LittleEndian
+				h := le.AppendUint32(nil, 0x04034b50)
+				h = le.AppendUint16(le.AppendUint16(le.AppendUint16(h, 20), 0), zip.Store)
+				h = append(h, make([]byte, 8)...) // time, date, checksum
+				h = le.AppendUint32(le.AppendUint32(h, uint32(len(doc)+junk)), uint32(len(doc)+junk))
+				h = le.AppendUint16(le.AppendUint16(h, uint16(len("word/document.xml"))), 0)
+				d = append(append(h, "word/document.xml"...), doc...)
+			case len(d) == 0: // the body's descriptor and all after it gone
 				d = storedZip(t, part{"word/document.xml", doc})
 				d = d[:bytes.LastIndex(d, []byte("PK\x07\x08"))]
 			}

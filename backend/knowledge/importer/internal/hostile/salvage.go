@@ -34,6 +34,23 @@ func salvageClasses() []Class {
 			_, err = w.Write(bytes.Repeat([]byte("쓰레기\x00"), max(n, 1)<<20/10))
 			return err
 		}},
+		{"docx: a stored body whose header counts the n MB of junk after it in its size, no directory", "storedlying.docx", 300, func(w io.Writer, n int) error {
+			var body strings.Builder
+			for i := range 100 {
+				fmt.Fprintf(&body, `<w:p><w:r><w:t>문단 %d</w:t></w:r></w:p>`, i)
+			}
+			doc := `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` + body.String() + `</w:body></w:document>`
+			junk := bytes.Repeat([]byte("쓰레기\x00"), max(n, 1)<<20/10)
+			le := binary.LittleEndian
+			h := le.AppendUint32(nil, 0x04034b50)
+			h = le.AppendUint16(le.AppendUint16(le.AppendUint16(h, 20), 0), zip.Store)
+			h = append(h, make([]byte, 8)...) // time, date, checksum
+			size := uint32(len(doc) + len(junk))
+			h = le.AppendUint32(le.AppendUint32(h, size), size)
+			h = le.AppendUint16(le.AppendUint16(h, uint16(len("word/document.xml"))), 0)
+			_, err := w.Write(bytes.Join([][]byte{h, []byte("word/document.xml"), []byte(doc), junk}, nil))
+			return err
+		}},
 		{"docx: deflated parts, then n MB of zeros where its directory was", "deflatedjunk.docx", 300, func(w io.Writer, n int) error {
 			return junkAfterParts(w, n, false, func(w io.Writer) error { return DOCX(w, strings.Repeat("문단 ", 1000)) })
 		}},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -98,12 +99,15 @@ func (b *Base) UploadToConversation(ctx context.Context, conversation, name stri
 // content crosses the bridge in base64 and is bounded there). A path that
 // is not a plain file it can open fails as an import of it would (not
 // found, unreadable, ErrNotRegular: a pipe is not waited on), with its
-// progress ended, before anything of it is kept.
+// progress ended, before anything of it is kept. A file written to, cut
+// short or replaced while it is copied fails with ErrChanged, as an
+// import of it does, and nothing of it is kept: the copy could be half of
+// one version and half of another.
 func (b *Base) AttachFile(ctx context.Context, conversation, path string, onProgress func(Progress)) (UploadResult, error) {
 	if !validConversation(conversation) {
 		return UploadResult{}, fmt.Errorf("%w: %q", ErrConversation, conversation)
 	}
-	f, _, err := openRegular(path)
+	f, info, err := openRegular(path)
 	if err != nil {
 		if onProgress != nil {
 			onProgress(Progress{File: path, FileIndex: 1, FilesTotal: 1, Stage: StageFailed, Error: err.Error(), Err: err})
@@ -111,7 +115,33 @@ func (b *Base) AttachFile(ctx context.Context, conversation, path string, onProg
 		return UploadResult{Outcome: UploadFailed, Report: Report{Failed: []FileError{{Path: path, Err: err}}}}, nil
 	}
 	defer f.Close()
-	return b.upload(ctx, conversation, filepath.Base(path), f, onProgress)
+	attachOpened(f)
+	return b.upload(ctx, conversation, filepath.Base(path), &unchangedReader{r: io.NewSectionReader(f, 0, info.Size()), f: f, then: info}, onProgress)
+}
+
+// attachOpened is called with the file AttachFile opened, before it is
+// copied: the tests change the file there, as a person saving it while
+// it is copied would.
+var attachOpened = func(*os.File) {}
+
+// unchangedReader reads a file as it was opened (its size then, so one
+// that grows is not read without end) and, at its end, fails with
+// ErrChanged if the file is no longer so (changed): what import checks
+// after reading a file, checked after copying one.
+type unchangedReader struct {
+	r    io.Reader
+	f    *os.File
+	then fs.FileInfo
+}
+
+func (u *unchangedReader) Read(p []byte) (int, error) {
+	n, err := u.r.Read(p)
+	if errors.Is(err, io.EOF) {
+		if cerr := changed(u.f, u.then); cerr != nil {
+			return n, cerr
+		}
+	}
+	return n, err
 }
 
 // ConversationDocuments lists the documents of a conversation's own files.

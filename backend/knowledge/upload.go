@@ -137,6 +137,9 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 	}()
 	tmp := filepath.Join(tmpDir, name)
 	hash, err := writeHashed(tmp, content)
+	if errors.Is(err, ErrChanged) {
+		return fail(err) // AttachFile's file, saved while it was copied
+	}
 	if err != nil {
 		return stop(fmt.Errorf("keep the uploaded file: %w", err))
 	}

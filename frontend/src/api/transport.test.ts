@@ -109,6 +109,41 @@ describe("WailsTransport", () => {
   });
 });
 
+describe("WailsTransport drops by path, heard by two screens", () => {
+  // The runtime holds one drop handler and OnFileDropOff drops it whoever
+  // set it: the chat's box leaving must not unhook the Knowledge screen's
+  // drop zone arriving, in whichever order Svelte ends and starts them.
+  it("hears for every handler, and lets go of the runtime only when the last leaves", () => {
+    const off = vi.fn();
+    const set = vi.fn();
+    let cb: ((x: number, y: number, paths: string[]) => void) | undefined;
+    const tr = new WailsTransport({
+      runtime: {
+        EventsOn: () => () => {},
+        OnFileDrop: (f) => {
+          set();
+          cb = f;
+        },
+        OnFileDropOff: off,
+      },
+    });
+    const chat: string[][] = [];
+    const kb: string[][] = [];
+    const offChat = tr.onFileDrop((_x, _y, paths) => chat.push(paths));
+    const offKb = tr.onFileDrop((_x, _y, paths) => kb.push(paths));
+    offChat();
+    offChat(); // twice is once
+    expect(off).not.toHaveBeenCalled();
+    cb!(1, 2, ["/home/you/보고서.pdf"]);
+    expect(chat).toEqual([]);
+    expect(kb).toEqual([["/home/you/보고서.pdf"]]);
+    offKb();
+    expect(off).toHaveBeenCalledOnce();
+    tr.onFileDrop(() => {});
+    expect(set).toHaveBeenCalledTimes(2); // set again once none was left
+  });
+});
+
 describe("HttpTransport", () => {
   it("POSTs the args as a JSON array with the bearer token", async () => {
     const fetch = vi.fn(async () => jsonResponse(200, '{"id":"s1"}'));

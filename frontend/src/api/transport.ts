@@ -62,16 +62,26 @@ export class WailsTransport implements Transport {
     return typeof off === "function" ? off : () => {};
   }
 
+  private drops = new Set<FileDropHandler>();
+
   /**
    * onFileDrop takes the Wails runtime's drops by path, anywhere in the
-   * page (the handler says whether a drop is its own); the runtime holds
-   * one such handler at a time.
+   * page (each handler says whether a drop is its own). The runtime holds
+   * one handler at a time and OnFileDropOff drops it whoever set it, so
+   * this one hears for every handler and lets go only when none is left:
+   * the screen leaving (the chat's box) cannot unhook the one arriving
+   * (the Knowledge screen's drop zone), whichever Svelte ends first.
    */
   onFileDrop(handler: FileDropHandler): () => void {
     const rt = this.win.runtime;
     if (!rt?.OnFileDrop) return () => {};
-    rt.OnFileDrop((x, y, paths) => handler(x, y, paths ?? []), false);
-    return () => rt.OnFileDropOff?.();
+    if (!this.drops.size) rt.OnFileDrop((x, y, paths) => [...this.drops].forEach((h) => h(x, y, paths ?? [])), false);
+    const mine: FileDropHandler = (x, y, paths) => handler(x, y, paths);
+    this.drops.add(mine);
+    return () => {
+      if (!this.drops.delete(mine)) return;
+      if (!this.drops.size) rt.OnFileDropOff?.();
+    };
   }
 }
 

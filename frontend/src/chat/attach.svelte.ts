@@ -355,28 +355,43 @@ export class AttachStore {
   /** attach sends files one by one; each shows its own progress. */
   async attach(sessionID: string, files: Iterable<File>): Promise<void> {
     for (const f of files) {
-      const row: Pending = { key: `${++this.seq}`, session: sessionID, name: f.name, importID: "", progress: null, error: null };
-      // The file again: its own row says how it goes, not an older note
-      // (one that says it is paused would lie: reading it again resumes it).
-      const note = (p: Pending) => p.session === sessionID && p.name === f.name && (p.restored || !!this.meaning(p));
-      this.pending = [...this.pending.filter((p) => !note(p)), row];
-      const live = () => this.pending.find((x) => x.key === row.key);
       if (f.size > MAX_UPLOAD_BYTES) {
         const message = t("attach.tooLarge", { file: f.name, size: formatNumber(Math.round(f.size / 1048576)), max: MAX_UPLOAD_BYTES / 1048576 });
-        Object.assign(live()!, { error: { code: "upload_too_large", message, hint: "" } });
+        this.addRow(sessionID, f.name).error = { code: "upload_too_large", message, hint: "" };
         continue;
       }
-      try {
-        const bytes = new Uint8Array(await f.arrayBuffer());
-        const id = await this.api.attach(sessionID, f.name, toBase64(bytes));
-        const r = live();
-        if (r && !r.importID) r.importID = id;
-      } catch (e) {
-        const r = live();
-        // Said in the person's language: the error's title by its code.
-        const err = parseError(e);
-        if (r) r.error = { ...err, message: t("attach.failed", { file: f.name, reason: errorText(err).title }) };
-      }
+      await this.send(sessionID, f.name, async () => this.api.attach(sessionID, f.name, toBase64(new Uint8Array(await f.arrayBuffer()))));
+    }
+  }
+
+  /**
+   * addRow makes the row of a file being attached: the file again, its
+   * own row says how it goes, not an older note (one that says it is
+   * paused would lie: reading it again resumes it).
+   */
+  private addRow(sessionID: string, name: string): Pending {
+    const row: Pending = { key: `${++this.seq}`, session: sessionID, name, importID: "", progress: null, error: null };
+    const note = (p: Pending) => p.session === sessionID && p.name === name && (p.restored || !!this.meaning(p));
+    this.pending = [...this.pending.filter((p) => !note(p)), row];
+    return this.pending[this.pending.length - 1]!;
+  }
+
+  /**
+   * send attaches one file (start asks the backend, by content or by
+   * path) under its row: the import id it answers, or why it failed, said
+   * in the person's language (the error's title by its code).
+   */
+  private async send(sessionID: string, name: string, start: () => Promise<string>): Promise<void> {
+    const key = this.addRow(sessionID, name).key;
+    const live = () => this.pending.find((x) => x.key === key);
+    try {
+      const id = await start();
+      const r = live();
+      if (r && !r.importID) r.importID = id;
+    } catch (e) {
+      const err = parseError(e);
+      const r = live();
+      if (r) r.error = { ...err, message: t("attach.failed", { file: name, reason: errorText(err).title }) };
     }
   }
 
@@ -404,23 +419,7 @@ export class AttachStore {
    * bound applies, only the importer's own.
    */
   async attachPaths(sessionID: string, paths: string[]): Promise<void> {
-    for (const path of paths) {
-      const name = base(path);
-      const row: Pending = { key: `${++this.seq}`, session: sessionID, name, importID: "", progress: null, error: null };
-      // As in attach: the file's own row replaces an older note of it.
-      const note = (p: Pending) => p.session === sessionID && p.name === name && (p.restored || !!this.meaning(p));
-      this.pending = [...this.pending.filter((p) => !note(p)), row];
-      const live = () => this.pending.find((x) => x.key === row.key);
-      try {
-        const id = await this.api.attachPath(sessionID, path);
-        const r = live();
-        if (r && !r.importID) r.importID = id;
-      } catch (e) {
-        const r = live();
-        const err = parseError(e);
-        if (r) r.error = { ...err, message: t("attach.failed", { file: name, reason: errorText(err).title }) };
-      }
-    }
+    for (const path of paths) await this.send(sessionID, base(path), () => this.api.attachPath(sessionID, path));
   }
 
   /** stop asks the backend to stop a file's import (its Stop button). */

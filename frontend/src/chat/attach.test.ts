@@ -173,6 +173,19 @@ describe("files in chat", () => {
     expect(document.querySelector("[data-testid='attachments']")).toBeNull();
   });
 
+  // The browser sends a file's content in base64, bounded at 64 MB: a
+  // larger one is refused in its row before it is read, and the file
+  // after it still goes.
+  it("refuses in its row a file past the upload bound, sends none of it, and sends the next", async () => {
+    const { fake } = await start();
+    const big = new File(["%PDF-1.7"], "큰 보고서.pdf");
+    Object.defineProperty(big, "size", { value: 65 * 1048576 });
+    attach([big, new File(["# 메모"], "메모.md")]);
+    await vi.waitFor(() => expect(fake.calls.filter((c) => c.method === "Attach").map((c) => c.args[1])).toEqual(["메모.md"]), { timeout: 5000 });
+    const refused = $$("[data-testid='attachments'] .pending li").find((li) => li.textContent!.includes("큰 보고서.pdf"));
+    expect(refused?.textContent).toContain("큰 보고서.pdf is 65 MB; files up to 64 MB can be attached.");
+  });
+
   it("takes dropped files", async () => {
     const { fake } = await start();
     await send("hello");

@@ -137,6 +137,11 @@ func TestAttachPath(t *testing.T) {
 	if docs, _ := k.Documents(); len(docs) != 0 {
 		t.Errorf("the library lists an attached file: %+v", docs)
 	}
+	// A path the person attached is no grant: read_file still reads no
+	// folder of it (the person grants folders in Settings only).
+	if folders := a.settings.Current().Folders; len(folders) != 0 {
+		t.Errorf("attaching by path granted read_file %+v", folders)
+	}
 
 	for _, tc := range []struct{ name, session, path string }{
 		{"an unknown conversation", "no-such-session", filepath.Join(dir, "출장규정.md")},

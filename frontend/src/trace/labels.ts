@@ -74,9 +74,9 @@ void everyCodeSaid;
  * the backend's text when it has no code (tool arguments and results) or a
  * code this build does not know yet.
  */
-export function stepText(s: Pick<TraceStep, "text" | "code" | "args"> & { kind?: TraceKind }): string {
+export function stepText(s: Pick<TraceStep, "text" | "code" | "args"> & { kind?: TraceKind; tool?: string }): string {
   let key = `trace.say.${s.code}`;
-  if (!s.code && s.kind === "tool_selected") return callArgs(s.text);
+  if (!s.code && s.kind === "tool_selected") return callArgs(s.text, s.tool ?? "");
   if (!s.code || !isKey(key)) return s.text;
   // mcp.json not read at all: where it is not JSON, and the servers kept.
   if (s.code === "mcp_unreadable" && isKey(key + unreadableForm(s.args))) key += unreadableForm(s.args);
@@ -101,10 +101,15 @@ export function toolLabel(name: string): string {
 /**
  * callArgs words a tool call's arguments, which the backend sends as the
  * JSON the model wrote ({"query":"서울"}), one "name: value" a line, with
- * the names of the built-in tools' arguments in the UI's language.
- * Text that is not a JSON object (a search's query) is shown as it is.
+ * the names of the arguments in the UI's language: a name that means one
+ * thing for one built-in tool only ("language", search_wikipedia's
+ * edition; "lang", get_time's language of the answer) is worded for that
+ * tool alone ("trace.arg.<tool>.<name>"), since an MCP tool's "language"
+ * may be a program's or a translation's; the common ones ("query",
+ * "path") for any tool. Text that is not a JSON object (a search's query)
+ * is shown as it is.
  */
-function callArgs(text: string): string {
+function callArgs(text: string, tool: string): string {
   let args: unknown;
   try {
     args = JSON.parse(text);
@@ -115,8 +120,8 @@ function callArgs(text: string): string {
   if (!Object.keys(args).length) return t("trace.noArgs");
   return Object.entries(args)
     .map(([name, value]) => {
-      const key = `trace.arg.${name}`;
-      return `${isKey(key) ? t(key) : name}: ${typeof value === "string" ? value : JSON.stringify(value)}`;
+      const key = [`trace.arg.${tool}.${name}`, `trace.arg.${name}`].find(isKey);
+      return `${key ? t(key) : name}: ${typeof value === "string" ? value : JSON.stringify(value)}`;
     })
     .join("\n");
 }

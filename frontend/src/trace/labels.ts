@@ -101,13 +101,13 @@ export function toolLabel(name: string): string {
 /**
  * callArgs words a tool call's arguments, which the backend sends as the
  * JSON the model wrote ({"query":"서울"}), one "name: value" a line, with
- * the names of the arguments in the UI's language: a name that means one
- * thing for one built-in tool only ("language", search_wikipedia's
- * edition; "lang", get_time's language of the answer) is worded for that
- * tool alone ("trace.arg.<tool>.<name>"), since an MCP tool's "language"
- * may be a program's or a translation's; the common ones ("query",
- * "path") for any tool. Text that is not a JSON object (a search's query)
- * is shown as it is.
+ * the names of the arguments in the UI's language: what a name means for
+ * one built-in tool ("language", search_wikipedia's edition; "lang",
+ * get_time's language of the answer; "path", read_file's file) is said
+ * for that tool alone ("trace.arg.<tool>.<name>"), since an MCP tool's
+ * "language" may be a program's and its "path" a folder; the common
+ * words ("query", "path") for any tool. Text that is not a JSON object
+ * (a search's query) is shown as it is.
  */
 function callArgs(text: string, tool: string): string {
   let args: unknown;

@@ -67,7 +67,9 @@ describe("a tool call and its result, in the trace", () => {
     { kind: "tool_selected", tool: "get_time", text: "{}" },
     { kind: "tool_result", tool: "get_time", text: "The time: 2026-11-28T14:05:00+09:00 (Asia/Seoul)", code: "time_told", args: { time: "2026-11-28T14:05:00+09:00", zone: "Asia/Seoul" } },
     { kind: "tool_result", tool: "search_wikipedia", text: "Did not work; the model is told why", code: "tool_failed", args: { error: "no Wikipedia is set up" } },
-    { kind: "tool_selected", tool: "files__write_file", text: '{"path":"a.txt"}' },
+    { kind: "tool_selected", tool: "read_file", text: '{"path":"plan.md"}' },
+    // "path" is a file for read_file only: an MCP tool's may be a folder.
+    { kind: "tool_selected", tool: "files__list_directory", text: '{"path":"/home/a"}' },
     // "language" is the Wikipedia edition for search_wikipedia only: an
     // MCP tool's may be a program's, and keeps its own name.
     { kind: "tool_selected", tool: "search_wikipedia", text: '{"query":"세종","language":"ko"}' },
@@ -102,7 +104,8 @@ describe("a tool call and its result, in the trace", () => {
       "도구 | 시계 | 인자 없음",
       "결과 | 시계 | 현재 시각: 2026년 11월 28일 14:05 (Asia/Seoul)",
       "결과 | 위키백과 검색 | 실패함 — 모델에게 이유를 알림 | no Wikipedia is set up",
-      "도구 | files__write_file | 파일: a.txt",
+      "도구 | 파일 읽기 | 파일: plan.md",
+      "도구 | files__list_directory | 경로: /home/a",
       "도구 | 위키백과 검색 | 검색어: 세종\n위키백과 언어: ko",
       "도구 | code__run | language: python",
       "결과 | 계산기 | 56088",
@@ -120,7 +123,8 @@ describe("a tool call and its result, in the trace", () => {
       "Tool | Clock | no arguments",
       "Result | Clock | The time: 28 November 2026, 14:05 (Asia/Seoul)",
       "Result | Wikipedia search | Did not work; the model is told why | no Wikipedia is set up",
-      "Tool | files__write_file | file: a.txt",
+      "Tool | File reader | file: plan.md",
+      "Tool | files__list_directory | path: /home/a",
       "Tool | Wikipedia search | search for: 세종\nedition: ko",
       "Tool | code__run | language: python",
       "Result | Calculator | 56088",

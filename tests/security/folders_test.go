@@ -116,10 +116,13 @@ func TestInjectedDocumentCannotReadSecrets(t *testing.T) {
 	}
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
-	var shown string
+	var shown, read string
 	for _, ev := range rec.traces {
 		if ev.Tool == "read_file" {
 			shown += ev.Text + "\n"
+		}
+		if ev.Code == api.TraceFileRead {
+			read += ev.Args["path"] + "\n"
 		}
 	}
 	for _, p := range paths {
@@ -127,8 +130,11 @@ func TestInjectedDocumentCannotReadSecrets(t *testing.T) {
 			t.Errorf("the trace does not show read_file's path %s:\n%s", p, shown)
 		}
 	}
-	if !strings.Contains(shown, "File: "+filepath.Join(dir, "notes.md")) {
-		t.Errorf("the trace does not show the full path of the file read:\n%s", shown)
+	// The window words the line by its code (file_read) with the path it
+	// names, so the full path must be that argument and in the English text.
+	full := filepath.Join(dir, "notes.md")
+	if read != full+"\n" || !strings.Contains(shown, full) {
+		t.Errorf("the trace does not show the full path of the file read (%q):\n%s", read, shown)
 	}
 }
 

@@ -193,15 +193,15 @@ func (l line) event(kind api.TraceKind, node string) api.TraceEvent {
 // tool's output) shows its text, cut short.
 func resultEvent(o tools.Outcome, node string) api.TraceEvent {
 	var l line
-	switch r := o.Result; {
+	switch r, titles := o.Result, sourceTitles(o.Result.Sources, 3); {
 	case o.Err != nil:
 		l = say(api.TraceToolFailed, "error", cutRunes(o.Err.Error(), 200))
 	case r.NoMatch != "":
 		l = say(api.TraceNoMatches, "query", cutRunes(r.NoMatch, 120))
 	case r.Said.Code != "":
 		l = line{code: r.Said.Code, args: maps.Clone(r.Said.Args)}
-	case sourceTitles(r.Sources, 3) != "":
-		l = say(api.TraceFoundIn, "titles", sourceTitles(r.Sources, 3))
+	case titles != "":
+		l = say(api.TraceFoundIn, "titles", titles)
 	}
 	ev := api.TraceEvent{Kind: api.TraceToolResult, Node: node, Text: cutRunes(o.Result.Text, 200)}
 	if l.code != "" {

@@ -172,11 +172,15 @@ func (k *KnowledgeService) AddToLibrary(sessionID, source string) (api.LibraryFi
 	}
 	out := api.LibraryFile{Source: to, EmbedPending: left > 0, EmbedPaused: paused, Pending: left, Chunks: chunks, DocIDs: []string{}}
 	// Its record (Promote kept it), which brings its row back after a reload.
-	if ps, err := kb.Promotions(k.app.ctx, sessionID); err == nil {
-		for _, p := range ps {
-			if p.Source == to {
-				out.ID, out.DocIDs = p.ID, p.DocIDs
-			}
+	// The file is in the library whatever this read gives; without the
+	// record its row only does not come back after a reload.
+	ps, err := kb.Promotions(k.app.ctx, sessionID)
+	if err != nil {
+		k.app.log.Warn("read the files a conversation added to the library", "session", sessionID, "err", err)
+	}
+	for _, p := range ps {
+		if p.Source == to {
+			out.ID, out.DocIDs = p.ID, p.DocIDs
 		}
 	}
 	return out, nil

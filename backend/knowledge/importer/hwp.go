@@ -175,8 +175,8 @@ func (w *mdWriter) hwpSections(ctx context.Context, s hwpStreams, open func(*msc
 type hwpStreams struct {
 	header, docInfo *mscfb.File
 	// body and view are the sections of BodyText and of ViewText (a
-	// distribution document's encrypted copy), unordered; number their
-	// numbers.
+	// distribution document's encrypted copy) as the file lists them;
+	// number holds each one's section number (Section3 → 3).
 	body, view []*mscfb.File
 	number     map[*mscfb.File]int
 	// sections are the ones read (set by order), in order, of storage

@@ -289,36 +289,6 @@ func (a *App) forgetPurged(ctx context.Context) error {
 	return err
 }
 
-// forgetAttached deletes, in the background, the attached files (and
-// their documents) of conversations purged for good: the folder exists
-// only once a file was attached, so most starts open no knowledge base.
-func (a *App) forgetAttached(live map[string]bool) {
-	entries, _ := os.ReadDir(filepath.Join(a.uploadDir(), ".conversations"))
-	var gone []string
-	for _, e := range entries {
-		if e.IsDir() && !live[e.Name()] {
-			gone = append(gone, e.Name())
-		}
-	}
-	if len(gone) == 0 {
-		return
-	}
-	a.bg.Go(func() {
-		kb, err := a.library.base(a.ctx)
-		if err != nil {
-			a.log.Warn("the attached files of purged conversations not deleted", "err", err)
-			return
-		}
-		for _, id := range gone {
-			if n, err := kb.ForgetConversation(a.ctx, id); err != nil {
-				a.log.Warn("delete the attached files of a purged conversation", "conversation", id, "err", err)
-			} else {
-				a.log.Info("deleted the attached files of a purged conversation", "conversation", id, "documents", n)
-			}
-		}
-	})
-}
-
 // waitTurns blocks while a chat turn runs, so that background embedding
 // and an import's leave Ollama and the machine to the answer the person
 // waits for; waiting hears that it blocks (an import's row says so).

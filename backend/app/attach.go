@@ -284,3 +284,33 @@ func notAttached(source string) error {
 	return &chat.Error{Info: api.ErrorInfo{Code: api.ErrNotFound, Message: filepath.Base(source) + " is no longer attached to this conversation.", Hint: "Refresh the list.",
 		Args: map[string]string{"case": "attachment", "file": filepath.Base(source)}}}
 }
+
+// forgetAttached deletes, in the background, the attached files (and
+// their documents) of conversations purged for good: the folder exists
+// only once a file was attached, so most starts open no knowledge base.
+func (a *App) forgetAttached(live map[string]bool) {
+	entries, _ := os.ReadDir(filepath.Join(a.uploadDir(), ".conversations"))
+	var gone []string
+	for _, e := range entries {
+		if e.IsDir() && !live[e.Name()] {
+			gone = append(gone, e.Name())
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	a.bg.Go(func() {
+		kb, err := a.library.base(a.ctx)
+		if err != nil {
+			a.log.Warn("the attached files of purged conversations not deleted", "err", err)
+			return
+		}
+		for _, id := range gone {
+			if n, err := kb.ForgetConversation(a.ctx, id); err != nil {
+				a.log.Warn("delete the attached files of a purged conversation", "conversation", id, "err", err)
+			} else {
+				a.log.Info("deleted the attached files of a purged conversation", "conversation", id, "documents", n)
+			}
+		}
+	})
+}

@@ -161,7 +161,7 @@ func decide(ctx context.Context, plan *api.PlanApproval, autoApprove bool, in *l
 // full, and asks whether it may run. With autoApprove (--approve-tools)
 // it runs once at once, for scripts.
 func decideTool(ctx context.Context, tc api.ToolApproval, autoApprove bool, in *lineReader, s stdio, lang int) (api.ApprovalDecision, error) {
-	name := tc.Tool
+	name := toolName(tc.Tool, lang)
 	if tc.Server != "" {
 		name = tc.Server + " / " + tc.Tool
 	}

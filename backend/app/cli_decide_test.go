@@ -197,10 +197,34 @@ func TestDecideToolPrompt(t *testing.T) {
 				t.Fatalf("got %+v, %v", got, err)
 			}
 			shown := errOut.String()
-			if !strings.Contains(shown, "read_file") || !strings.Contains(shown, "Read a text file") ||
+			if !strings.Contains(shown, "the tool File reader.") || !strings.Contains(shown, "Read a text file") ||
 				!strings.Contains(shown, "{\n    \"path\": \"notes/"+long+".md\"\n  }") || !strings.Contains(shown, "steered") {
 				t.Fatalf("call not shown in full:\n%.300s", shown)
 			}
 		})
+	}
+}
+
+// The prompt names a built-in tool as the window does, in the person's
+// language, and an MCP server's tool by its server and its own name.
+func TestDecideToolNamesTheTool(t *testing.T) {
+	for _, c := range []struct {
+		tool, server string
+		lang         int
+		want         string
+	}{
+		{"web_search", "", 1, "어시스턴트가 도구 웹 검색을(를) 실행하려고 합니다."},
+		{"web_search", "", 0, "The assistant wants to run the tool Web search."},
+		{"read_file", "files", 1, "어시스턴트가 도구 files / read_file을(를) 실행하려고 합니다."},
+		{"translate", "", 1, "어시스턴트가 도구 translate을(를) 실행하려고 합니다."},
+	} {
+		var errOut bytes.Buffer
+		tc := api.ToolApproval{ID: "c1", Tool: c.tool, Server: c.server, Arguments: `{}`, Reason: api.ReasonUntrusted}
+		if _, err := decideTool(context.Background(), tc, true, newLineReader(strings.NewReader("")), stdio{err: &errOut, out: io.Discard}, c.lang); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("%s %d: shown\n%s\nwant %q", c.tool, c.lang, errOut.String(), c.want)
+		}
 	}
 }

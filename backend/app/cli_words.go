@@ -54,6 +54,33 @@ var mcpProblemText = map[string][2]string{
 	"mcp.kind.bool":       {"true or false", "true 또는 false"},
 }
 
+// toolWords name the built-in tools as the window's trace does
+// ("trace.tool.*" in frontend/src/i18n; a test holds them equal, key for
+// key), so that a terminal says 도구 목록 검색 where the window does, not
+// the tool's code name search_catalog. An MCP server's tool keeps its own
+// name, as in the window.
+var toolWords = map[string][2]string{
+	"trace.tool.retrieve_docs":    {"Document search", "문서 검색"},
+	"trace.tool.search_catalog":   {"Tool catalog search", "도구 목록 검색"},
+	"trace.tool.calculator":       {"Calculator", "계산기"},
+	"trace.tool.web_search":       {"Web search", "웹 검색"},
+	"trace.tool.search_wikipedia": {"Wikipedia search", "위키백과 검색"},
+	"trace.tool.get_weather":      {"Weather", "날씨"},
+	"trace.tool.get_time":         {"Clock", "시계"},
+	"trace.tool.read_file":        {"File reader", "파일 읽기"},
+	"trace.tool.read_memory":      {"Memory search", "기억 찾기"},
+	"trace.tool.run_python":       {"Python runner", "파이썬 실행"},
+}
+
+// toolName is a tool as a person knows it in language lang (langIndex):
+// a built-in tool's name in that language, another's name as it is.
+func toolName(name string, lang int) string {
+	if w, ok := toolWords["trace.tool."+name]; ok {
+		return w[lang]
+	}
+	return name
+}
+
 // langIndex is a language setting as an index of the [2]string tables.
 func langIndex(lang string) int {
 	if lang == "ko" {

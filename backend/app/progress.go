@@ -208,6 +208,8 @@ func (p *progressPrinter) event(ev api.TraceEvent) {
 		lang = 1
 	}
 	switch key {
+	case "progress.tool": // a built-in tool without its own sentence: its window name
+		args = map[string]string{"tool": toolName(args["tool"], lang)}
 	case "progress.mcpFailed":
 		args = mcpWhy(args, lang)
 	case "progress.retry":

@@ -20,7 +20,7 @@ import (
 func TestProgressTextMatchesTheWindow(t *testing.T) {
 	for i, lang := range []string{"en", "ko"} {
 		catalog := i18ntest.Catalog(t, lang)
-		for _, texts := range []map[string][2]string{progressText, mcpReasonText, retryText, mcpProblemText, reasonText, errorText} {
+		for _, texts := range []map[string][2]string{progressText, mcpReasonText, retryText, mcpProblemText, reasonText, errorText, toolWords} {
 			for key, text := range texts {
 				if catalog[key] != text[i] {
 					t.Errorf("%s %s: Go says %q, %s.json %q", lang, key, text[i], lang, catalog[key])
@@ -256,6 +256,54 @@ func TestProgressLinesNameNoWindowPlace(t *testing.T) {
 			if got := printedAtStart(lang, ev); windowWords.MatchString(got) {
 				t.Errorf("%s %s: %q", lang, reason, got)
 			}
+		}
+	}
+}
+
+// Every built-in tool the window names (trace.tool.* in its catalogs) has
+// its name on the command line too: a tool named in the window and not
+// here would print its code name in a terminal.
+func TestToolNamesAreTheWindows(t *testing.T) {
+	for _, lang := range []string{"en", "ko"} {
+		n := 0
+		for key := range i18ntest.Catalog(t, lang) {
+			if strings.HasPrefix(key, "trace.tool.") {
+				n++
+				if _, ok := toolWords[key]; !ok {
+					t.Errorf("%s: the window names %s, the command line does not", lang, key)
+				}
+			}
+		}
+		if n == 0 {
+			t.Fatalf("%s: the window names no tool (trace.tool.*)", lang)
+		}
+	}
+	if got := toolName("files__read_text_file", 1); got != "files__read_text_file" {
+		t.Errorf("an MCP tool is named %q, want its own name", got)
+	}
+}
+
+// `wayfinder ask` names a built-in tool with no sentence of its own (the
+// tool catalog's search) by the window's name for it, in the person's
+// language, never by its code name.
+func TestAskNamesBuiltInToolsAsTheWindow(t *testing.T) {
+	for _, c := range []struct{ locale, want string }{
+		{"ko_KR.UTF-8", "도구 목록 검색 사용 중…"},
+		{"en_US.UTF-8", "Using Tool catalog search…"},
+	} {
+		fake := ollamatest.New(t)
+		fake.On(ollamatest.HasFormat(), ollamatest.Reply{JSON: map[string]any{"route": "simple", "needs_documents": false, "refers_to_previous": false, "out_of_scope": false, "reason": "question", "memories": []any{}}})
+		fake.Script(
+			ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{{Name: "search_catalog", Args: map[string]any{"query": "video"}}}},
+			ollamatest.Reply{Text: "Vrew"},
+		)
+		t.Setenv("LC_ALL", c.locale)
+		code, out, errOut := wayfinder(t, "--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "ask", "영상 편집 도구?")
+		if code != 0 || !strings.Contains(out, "Vrew") {
+			t.Fatalf("ask: %d\n%s\n%s", code, out, errOut)
+		}
+		if !strings.Contains(errOut, c.want) || strings.Contains(errOut, "search_catalog") {
+			t.Errorf("%s: standard error lacks %q or names search_catalog:\n%s", c.locale, c.want, errOut)
 		}
 	}
 }

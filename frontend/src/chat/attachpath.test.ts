@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync } from "svelte";
 import { $, $$, attachChip, attachRow, attachRows, cleanup, click, start } from "../testing/ui";
+import { FakeBackend } from "../testing/fakeBackend";
 
 const elementFromPoint = document.elementFromPoint;
 afterEach(() => {
@@ -128,6 +129,23 @@ describe("files dropped on the message box", () => {
     fake.dropPaths(400, 700, ["/home/you/회의록.md"]);
     await vi.waitFor(() => expect(calls(fake, "Attach")).toHaveLength(1), { timeout: 300 });
     await new Promise((r) => setTimeout(r, 100));
+    expect(calls(fake, "AttachPath")).toHaveLength(0);
+  });
+
+  it("in the desktop window, a drop still waiting for its paths is not sent to the conversation opened within the half second", async () => {
+    const T = "2026-11-27T22:00:00Z";
+    const fake = new FakeBackend({ settings: { language: "en" }, mode: "desktop" });
+    for (const [id, title] of [["s1", "출장 규정"], ["s2", "회의록"]] as const) {
+      fake.sessions.push({ id, title, created_at: T, updated_at: T, message_count: 0, pending_approval: false, model: "" });
+    }
+    await start({}, fake);
+    click($$(".sidebar li button.open").find((b) => b.textContent!.includes("출장 규정"))!);
+    await vi.waitFor(() => expect($(".sidebar li button.open[aria-current=page]").textContent).toContain("출장 규정"));
+    dropOnBox([new File(["# 회의록"], "회의록.md")]);
+    click($$(".sidebar li button.open").find((b) => b.textContent!.includes("회의록"))!);
+    await vi.waitFor(() => expect($(".sidebar li button.open[aria-current=page]").textContent).toContain("회의록"));
+    await new Promise((r) => setTimeout(r, 700));
+    expect(calls(fake, "Attach")).toHaveLength(0);
     expect(calls(fake, "AttachPath")).toHaveLength(0);
   });
 });

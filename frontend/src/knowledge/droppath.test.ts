@@ -5,7 +5,7 @@
 // contents sent; the browser keeps its uploads.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync } from "svelte";
-import { $, cleanup, openKnowledge, start } from "../testing/ui";
+import { $, cleanup, click, openKnowledge, start } from "../testing/ui";
 
 const elementFromPoint = document.elementFromPoint;
 afterEach(() => {
@@ -80,6 +80,18 @@ describe("files dropped on the Knowledge screen", () => {
     fake.dropPaths(300, 200, ["/home/you/회의록.md"]);
     await vi.waitFor(() => expect(calls(fake, "Upload")).toHaveLength(1), { timeout: 300 });
     await wait(100);
+    expect(calls(fake, "Import")).toHaveLength(0);
+  });
+
+  it("in the desktop window, a drop still waiting for its paths when the screen is left is not uploaded, nor are paths told after", async () => {
+    const { fake } = await startKnowledge("desktop");
+    dropOnZone([new File(["# 회의록"], "회의록.md")]);
+    click(".sidebar button.new");
+    await vi.waitFor(() => expect(document.querySelector("#kb-title")).toBeNull());
+    at($("#composer-input"));
+    fake.dropPaths(300, 200, ["/home/you/회의록.md"]);
+    await wait(700);
+    expect(calls(fake, "Upload")).toHaveLength(0);
     expect(calls(fake, "Import")).toHaveLength(0);
   });
 });

@@ -20,6 +20,10 @@ export const PATHS_WAIT_MS = 500;
 export class PathDrop {
   /** when the window last gave the paths of files dropped on the element */
   private pathsAt = 0;
+  /** the page's drops still waiting for their paths (their timers) */
+  private readonly waiting = new Set<ReturnType<typeof setTimeout>>();
+  /** closed: the element's screen is gone; nothing more is taken */
+  private closed = false;
 
   /**
    * el is the element whose drops are taken (found when a drop comes);
@@ -34,6 +38,7 @@ export class PathDrop {
   /** listen hears the window's drops by path, taking those that land on the element; the result stops. */
   listen(filedrops: FileDrops): () => void {
     return filedrops((x, y, paths) => {
+      if (this.closed) return;
       const el = this.el();
       const at = document.elementFromPoint?.(x, y);
       if (!paths.length || !el || !at || !el.contains(at)) return;
@@ -48,9 +53,31 @@ export class PathDrop {
    * taken; only where none came within PATHS_WAIT_MS are the contents.
    */
   drop(files: File[]): void {
+    if (this.closed) return;
     const at = Date.now();
-    setTimeout(() => {
+    const timer = setTimeout(() => {
+      this.waiting.delete(timer);
       if (this.pathsAt < at - PATHS_WAIT_MS) this.onfiles(files);
     }, PATHS_WAIT_MS);
+    this.waiting.add(timer);
+  }
+
+  /**
+   * cancel forgets the drops still waiting for their paths, so that one
+   * made before the person moved on (another conversation) is not sent
+   * where they went within the half second.
+   */
+  cancel(): void {
+    for (const timer of this.waiting) clearTimeout(timer);
+    this.waiting.clear();
+  }
+
+  /**
+   * close ends the element's drops when its screen goes: the waiting ones
+   * are forgotten, and paths or drops that still arrive take nothing.
+   */
+  close(): void {
+    this.closed = true;
+    this.cancel();
   }
 }

@@ -66,6 +66,12 @@ describe("progress", () => {
     // An MCP server's tool is named as it is.
     applyProgress(p, ev({ kind: "tool_selected", node: "answer_tools", tool: "files__read_text_file", text: "{}" }), 25);
     expect(progressLines(p, 0)[0]!.text).toBe("Using files__read_text_file…");
+    // A built-in tool without a sentence of its own is named as the trace names it.
+    applyProgress(p, ev({ kind: "tool_selected", node: "answer_tools", tool: "search_catalog", text: '{"query":"video"}' }), 27);
+    expect(progressLines(p, 0)[0]!.text).toBe("Using Tool catalog search…");
+    setLang("ko");
+    expect(progressLines(p, 0)[0]!.text).toBe("도구 목록 검색 사용 중…");
+    setLang("en");
     applyProgress(p, finding("s1", 1, 1, "Script"), 30);
     applyProgress(p, ev({ kind: "tool_selected", node: "recommend_tools", tool: "search_catalog" }), 40);
     expect(progressLines(p, 0)[0]!.text).toBe("Step 1 of 1: finding a tool for “Script”…");

@@ -9,6 +9,7 @@
 import type { Recommendation, TraceEvent } from "../api/gotypes.gen";
 import { isKey, t } from "../i18n/i18n.svelte";
 import { mcpReason, unreadableForm } from "../lib/mcpReason";
+import { toolLabel } from "../trace/labels";
 
 /** retryReason words a retried call's error code (model_retry's "error") in the person's language. */
 function retryReason(code: string): string {
@@ -216,9 +217,10 @@ function phaseText(p: Progress): string {
     case "answering":
       return t("progress.answering");
     case "tool": {
-      // A built-in tool says what it does; an MCP server's keeps its name.
+      // A built-in tool says what it does, or else is named as the trace
+      // names it (도구 목록 검색, not search_catalog); an MCP server's keeps its name.
       const key = `progress.using.${p.tool ?? ""}`;
-      return isKey(key) ? t(key) : t("progress.tool", { tool: p.tool ?? "" });
+      return isKey(key) ? t(key) : t("progress.tool", { tool: toolLabel(p.tool ?? "") });
     }
     case "guide":
       return t("progress.guide");

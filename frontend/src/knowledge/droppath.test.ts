@@ -22,6 +22,22 @@ function dropOnZone(files: File[]): void {
   flushSync();
 }
 
+/** drag fires a drag of files of type (dragover, dragleave) on el. */
+function drag(el: Element, type: string): void {
+  const e = new Event(type, { bubbles: true, cancelable: true });
+  Object.defineProperty(e, "dataTransfer", { value: { types: ["Files"], files: [] } });
+  el.dispatchEvent(e);
+  flushSync();
+}
+
+/** dropOn drops files on el as the page sees it: their contents. */
+function dropOn(el: Element, files: File[]): void {
+  const drop = new Event("drop", { bubbles: true, cancelable: true });
+  Object.defineProperty(drop, "dataTransfer", { value: { types: ["Files"], files } });
+  el.dispatchEvent(drop);
+  flushSync();
+}
+
 /** at makes the window's drops by path land on el (happy-dom lays nothing out). */
 function at(el: Element): void {
   document.elementFromPoint = () => el;
@@ -93,5 +109,40 @@ describe("files dropped on the Knowledge screen", () => {
     await wait(700);
     expect(calls(fake, "Upload")).toHaveLength(0);
     expect(calls(fake, "Import")).toHaveLength(0);
+  });
+
+  it("in the desktop window, files dropped anywhere on the screen are imported by path", async () => {
+    const { fake } = await startKnowledge("desktop");
+    const title = $("#kb-title");
+    at(title);
+    dropOn(title, [big()]);
+    fake.dropPaths(300, 40, ["/home/you/큰 보고서.pdf"]);
+    await vi.waitFor(() => expect(calls(fake, "Import")).toHaveLength(1), { timeout: 5000 });
+    await wait(700);
+    expect(calls(fake, "Upload")).toHaveLength(0);
+  });
+
+  it("in the browser, files dropped anywhere on the screen are uploaded", async () => {
+    const { fake } = await startKnowledge("serve");
+    dropOn($("#kb-title"), [new File(["# 회의록"], "회의록.md")]);
+    await vi.waitFor(() => expect(calls(fake, "Upload")).toHaveLength(1), { timeout: 300 });
+  });
+
+  it("files held over the screen light up the drop zone, until they leave the screen", async () => {
+    await startKnowledge("serve");
+    drag($("#kb-title"), "dragover");
+    expect($("[data-testid=dropzone]").classList.contains("dragging")).toBe(true);
+    drag($("[data-testid=knowledge-screen]"), "dragleave");
+    expect($("[data-testid=dropzone]").classList.contains("dragging")).toBe(false);
+  });
+
+  it("text dragged into the search box is left to the browser", async () => {
+    const { fake } = await startKnowledge("serve");
+    const e = new Event("drop", { bubbles: true, cancelable: true });
+    Object.defineProperty(e, "dataTransfer", { value: { types: ["text/plain"], files: [] } });
+    $("#kb-title").dispatchEvent(e);
+    expect(e.defaultPrevented).toBe(false);
+    await wait(50);
+    expect(calls(fake, "Upload")).toHaveLength(0);
   });
 });

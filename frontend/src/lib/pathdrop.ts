@@ -3,8 +3,8 @@
 // and refused past 64 MB), and by their paths through the window
 // (Transport.onFileDrop), read by the backend with no upload bound. A
 // PathDrop takes a drop on one element by its paths where they come, and
-// by its contents only where none came: the chat's message box attaches
-// so, the Knowledge screen's drop zone imports so.
+// by its contents only where none came: the chat view attaches so, the
+// Knowledge screen imports so.
 import type { FileDropHandler } from "../api/transport";
 
 /** FileDrops subscribes to the desktop window's drops by path (Transport.onFileDrop); the result unsubscribes. */

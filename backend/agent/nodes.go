@@ -378,8 +378,11 @@ func (a *Agent) runTools(cfg loopConfig) graph.NodeFunc[State] {
 				rt.Emit(eventTool, o.Call.Name)
 			}
 			t, _ := reg.Lookup(o.Call.Name)
-			rt.Emit(eventToolCall, record(run[k].ID, t, o.Call, verdicts[k], o.Result.Text, o.Err != nil, o.Result.Attachments...))
-			rt.Emit(eventTrace, resultEvent(o, rt.Node()))
+			said := resultEvent(o, rt.Node())
+			rec := record(run[k].ID, t, o.Call, verdicts[k], o.Result.Text, o.Err != nil, o.Result.Attachments...)
+			rec.Code, rec.Args = said.Code, maps.Clone(said.Args) // the Details word it as the trace does
+			rt.Emit(eventToolCall, rec)
+			rt.Emit(eventTrace, said)
 			if len(o.Result.Sources) > 0 {
 				upd = append(upd, a.f.sources.Add(o.Result.Sources...), a.f.subSources.Add(o.Result.Sources...))
 			}

@@ -412,10 +412,15 @@ func TestNoMatchesIsSaidByItsCode(t *testing.T) {
 		}
 		return ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{toolCall("retrieve_docs", map[string]any{"query": query})}}
 	})
-	_, out := turn(t, a, chat.Turn{SessionID: "s1", Text: "내 문서에서 qqxz 찾아 줘"})
+	res, out := turn(t, a, chat.Turn{SessionID: "s1", Text: "내 문서에서 qqxz 찾아 줘"})
 	a.Wait()
 	results := out.kinds(api.TraceToolResult)
 	if len(results) != 1 || results[0].Code != api.TraceNoMatches || results[0].Args["query"] != query || results[0].Text != "Nothing matched “"+query+"”" || results[0].Tool != "retrieve_docs" {
 		t.Fatalf("tool results in the trace = %+v", results)
+	}
+	// The reply's Details carry the same line by its code beside what the
+	// model read, so they word it in the person's language too.
+	if len(res.ToolCalls) != 1 || res.ToolCalls[0].Code != api.TraceNoMatches || res.ToolCalls[0].Args["query"] != query || !strings.Contains(res.ToolCalls[0].Result, "No documents matched") {
+		t.Fatalf("message details: %+v", res.ToolCalls)
 	}
 }

@@ -142,6 +142,13 @@ type ToolCallRecord struct {
 	Result    string `json:"result,omitempty"` // the observation, cut to 2,000 characters
 	Decision  string `json:"decision"`         // ToolDecided*
 	Error     bool   `json:"error,omitempty"`  // the call failed (Result says why)
+	// Code and Args are the live trace's line for the result (tool_failed,
+	// no_matches, found_in, a built-in tool's own), which the window words
+	// in the person's language above Result: Result is what the model
+	// read, in English. Empty for a result no line words (a figure, a
+	// program's or an MCP tool's output).
+	Code TraceCode         `json:"code,omitempty"`
+	Args map[string]string `json:"args,omitempty"`
 	// Attachments are the binary results of the call (an MCP tool's
 	// images, audio, blobs), saved in the data folder.
 	Attachments []Attachment `json:"attachments,omitempty"`

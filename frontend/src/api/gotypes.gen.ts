@@ -167,6 +167,8 @@ export interface ToolCallRecord {
   result?: string; // the observation, cut to 2,000 characters
   decision: string; // ToolDecided*
   error?: boolean; // the call failed (Result says why)
+  code?: TraceCode;
+  args?: Record<string, string>;
   attachments?: Attachment[];
 }
 

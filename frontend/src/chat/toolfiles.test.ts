@@ -79,4 +79,28 @@ describe("the tool calls under Details", () => {
     await vi.waitFor(() => expect($$(".details .calls li")).toHaveLength(2), { timeout: 5000 });
     expect($$(".details .calls li")[1]!.textContent!.trim()).toMatch(/^every \/ every__get-tiny-image · \S[^·]* · failed/);
   });
+
+  it("words a result the trace words, in the UI's language, with what the model read folded under it", async () => {
+    const fake = seeded();
+    const english = "No documents matched \"출장비\". Try other words, or answer from general knowledge and say so.";
+    fake.messages.get("s1")![1]!.result!.tool_calls!.unshift({
+      id: "c0", tool: "retrieve_docs", arguments: '{"query":"출장비"}', result: english, decision: "auto", code: "no_matches", args: { query: "출장비" },
+    });
+    await start({}, fake);
+    click("nav li button.open");
+    await vi.waitFor(() => expect($$(".details .calls li")).toHaveLength(3), { timeout: 5000 });
+    const [worded, plain] = $$(".details .calls li");
+    expect(worded!.querySelector(".said")?.textContent).toBe("Nothing matched “출장비”");
+    const raw = worded!.querySelector("details.raw") as HTMLDetailsElement;
+    expect(raw.open).toBe(false);
+    expect(raw.querySelector("summary")?.textContent).toBe("What the model read");
+    expect(raw.querySelector("pre.result")?.textContent).toBe(english);
+    // A result no line words (an MCP tool's) is shown as it came, not folded.
+    expect(plain!.querySelector(".said")).toBeNull();
+    expect(plain!.querySelector("details.raw")).toBeNull();
+    expect(plain!.querySelector("pre.result")?.textContent).toBe("[image image/png …]");
+    setLang("ko");
+    await vi.waitFor(() => expect(worded!.querySelector(".said")?.textContent).toBe("“출장비”에 맞는 내용이 없음"));
+    expect(raw.querySelector("summary")?.textContent).toBe("모델이 읽은 내용");
+  });
 });

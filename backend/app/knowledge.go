@@ -358,6 +358,8 @@ func reasonOf(err error) *api.FileReason {
 		il  *importer.IndexLost
 		rtl *importer.RecordsTooLarge
 		as  *importer.ArchiveSalvaged
+		rp  *importer.RepeatedParts
+		ci  *importer.CutInPart
 	)
 	switch {
 	case errors.As(err, &mp):
@@ -376,6 +378,8 @@ func reasonOf(err error) *api.FileReason {
 		// One code a kind of unit ("broken_off_sheet"): how many were
 		// imported, and the last of them as the person finds it.
 		return &api.FileReason{Code: "broken_off_" + bo.Unit, Count: int64(bo.Count), Lines: bo.Last}
+	case errors.As(err, &ci):
+		return &api.FileReason{Code: "cut_in_" + ci.Unit, Count: int64(ci.Count), Lines: ci.Part}
 	case errors.As(err, &as):
 		return &api.FileReason{Code: "archive_salvaged", Count: int64(as.Parts), Lines: as.Cut}
 	case errors.As(err, &rtl):
@@ -387,6 +391,10 @@ func reasonOf(err error) *api.FileReason {
 			More: rtl.Count > len(rtl.Lines), Max: strconv.Itoa(importer.MaxRecordMB)}
 	case errors.As(err, &il):
 		return &api.FileReason{Code: "index_lost_" + il.Unit, Count: int64(il.Count), Lines: il.Index}
+	case errors.As(err, &rp):
+		// One code a kind of part ("repeated_chapter"): the repeats left
+		// out, the parts named again.
+		return &api.FileReason{Code: "repeated_" + rp.Unit, Count: int64(rp.Count), Lines: strings.Join(rp.Names, ", "), More: rp.Parts > len(rp.Names)}
 	case errors.As(err, &lk):
 		return &api.FileReason{Code: "link_" + string(lk.Why), Target: lk.Target}
 	case errors.As(err, &rep):

@@ -30,6 +30,12 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 		&importer.RecordsTooLarge{Lines: []int64{2}, Count: 1}, &importer.RecordsTooLarge{Lines: []int64{2, 9}, Count: 2},
 		&importer.RecordsTooLarge{Lines: []int64{1, 2, 3, 4, 5}, Count: 8},
 		&importer.ArchiveSalvaged{Parts: 5, Cut: "word/document.xml"}, &importer.ArchiveSalvaged{Parts: 1})
+	cases = append(cases, &importer.CutInPart{Unit: "chapter", Part: "OEBPS/c1.xhtml", Count: 57, Last: "본 규정은"}, &importer.CutInPart{Unit: "chapter", Part: "c1.xhtml", Count: 1})
+	for _, unit := range []string{"chapter", "slide", "section", "part"} {
+		cases = append(cases, &importer.RepeatedParts{Unit: unit, Names: []string{"c1.xhtml"}, Parts: 1, Count: 1},
+			&importer.RepeatedParts{Unit: unit, Names: []string{"slide 1", "slide 2"}, Parts: 2, Count: 199_999},
+			&importer.RepeatedParts{Unit: unit, Names: []string{"1", "2", "3", "4", "5"}, Parts: 7, Count: 9})
+	}
 	for _, err := range cases {
 		r := reasonOf(errors.Join(errors.New("wrapped"), err))
 		if r == nil {
@@ -62,6 +68,13 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 	}
 	rtl := &importer.RecordsTooLarge{Lines: []int64{2, 9}, Count: 2}
 	if got, want := reasonLine(rtl.Error(), reasonOf(rtl), 0), "2 JSON records larger than 32 MB were left out (lines 2, 9); the others were imported. Split those records to import them."; got != want {
+		t.Errorf("English: %q, want %q", got, want)
+	}
+	rp := &importer.RepeatedParts{Unit: "chapter", Names: []string{"c1.xhtml"}, Parts: 1, Count: 199_999}
+	if got, want := reasonLine(rp.Error(), reasonOf(rp), 1), "책의 장 목록에 같은 장이 여러 번 나옵니다(c1.xhtml). 각 장은 처음 나오는 자리에서 한 번만 가져왔고, 되풀이된 199999번은 뺐습니다."; got != want {
+		t.Errorf("Korean: %q, want %q", got, want)
+	}
+	if got, want := reasonLine(rp.Error(), reasonOf(rp), 0), "The book's list of its chapters names the same chapter more than once (c1.xhtml): each chapter was imported once, where it first comes, and the 199999 repeats were left out."; got != want {
 		t.Errorf("English: %q, want %q", got, want)
 	}
 	one := &importer.MissingParts{Unit: "chapter", Names: []string{"b.xhtml"}, Count: 1, Total: 3}

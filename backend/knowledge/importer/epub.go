@@ -59,9 +59,15 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		cut, short = as.Cut, as.Short
 	}
 	var afterCut []string
+	// A chapter the spine names again is read once, where it first
+	// comes (RepeatedParts); a missing one is named once.
+	again := newRepeats("chapter")
 	for _, id := range spine {
 		it, ok := items[id]
 		if !ok {
+			if !again.first("\x00"+id, id) {
+				continue
+			}
 			lost.Total++
 			lost.missing(id) // a spine entry the manifest lacks
 			continue
@@ -78,7 +84,7 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		// the book lacks is a missing chapter; the package document
 		// itself is none.
 		name := path.Join(path.Dir(opf), href)
-		if name == opf {
+		if name == opf || !again.first(name, href) {
 			continue
 		}
 		if _, err := fs.Stat(z, name); err != nil || !fs.ValidPath(name) {
@@ -132,12 +138,16 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		w.doc.Title, w.titled = title, true
 	}
 	budget := &xmlBudget{left: MaxOfficeXML}
-	broke, err := readChapters(ctx, z, chapters, hrefs, cut, w, budget, lost)
+	broke, cutIn, err := readChapters(ctx, z, chapters, hrefs, cut, w, budget, lost)
 	budget.release()
 	if err != nil {
 		return err
 	}
-	if broke == nil && short && w.paras > 0 && (len(afterCut) > 0 || indexLost != nil) {
+	if cutIn != nil {
+		// Cut in a chapter the spine names before others: what the
+		// cut took besides (chapters after it in the archive) is missing.
+		warn.add(cutIn)
+	} else if broke == nil && short && w.paras > 0 && (len(afterCut) > 0 || indexLost != nil) {
 		// Cut between two parts: what the cut took is said as a break
 		// after the last paragraph read.
 		broke = brokenOff("paragraph", w.paras, w.last, errors.New("the file is cut short after it"))
@@ -157,6 +167,7 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		return lost.damaged()
 	}
 	lost.report(warn)
+	again.report(warn)
 	if indexLost != nil {
 		if err := w.end(); err != nil {
 			return brokenEmpty(err, indexLost)
@@ -215,7 +226,13 @@ func recoveredSpine(pkg opfPackage) []string {
 // there, so that the paragraphs read whole before are kept with the
 // chapters before them. Before, such a book imported the half paragraph
 // and said only that its index was lost (which the cut took along).
-func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, cut string, w *mdWriter, budget *xmlBudget, lost *MissingParts) (broke *BrokenOff, err error) {
+//
+// The chapter cut may come before others in the spine (the archive keeps
+// them in another order): its paragraphs read whole are kept as well,
+// the chapters after it read, and the cut said (cutIn), rather than the
+// chapter left out whole as a damaged one is; one cut before any whole
+// paragraph is left out and named.
+func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, cut string, w *mdWriter, budget *xmlBudget, lost *MissingParts) (broke *BrokenOff, cutIn *CutInPart, err error) {
 	for i, name := range chapters {
 		f, err := z.Open(name)
 		if err != nil {
@@ -225,6 +242,7 @@ func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, 
 		if len(chapters) > 1 {
 			w.beginPart()
 		}
+		before := w.paras
 		var r io.Reader = f
 		parts := len(chapters)
 		if name == cut {
@@ -238,9 +256,13 @@ func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, 
 		f.Close()
 		if off := w.brokeOff(err, parts); off != nil {
 			if err := w.endPart(); err != nil { // what was read of it whole is kept
-				return nil, err
+				return nil, nil, err
 			}
-			return off, nil
+			return off, nil, nil
+		}
+		if name == cut && unreadable(err) && w.paras > before {
+			cutIn = &CutInPart{Unit: "chapter", Part: shortened(hrefs[i], maxNameChars), Count: w.paras - before, Last: shortened(w.last, maxLastChars)}
+			err = nil
 		}
 		if unreadable(err) {
 			w.dropPart()
@@ -251,10 +273,10 @@ func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, 
 			err = w.endPart()
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return nil, nil
+	return nil, cutIn, nil
 }
 
 // cutShort reads a part the file is cut short in: its end is a break,

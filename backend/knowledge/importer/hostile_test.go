@@ -45,6 +45,7 @@ func TestHostileClasses(t *testing.T) {
 		indexLost      // imported from the archive's parts, with an *IndexLost warning
 		salvaged       // imported from the parts' own headers, with an *ArchiveSalvaged warning first
 		cutOff         // salvaged, and broken off where the file was cut: *ArchiveSalvaged, then *BrokenOff
+		repeated       // imported, each part once, with a *RepeatedParts warning
 	)
 	cases := map[string]struct {
 		n    int
@@ -63,7 +64,10 @@ func TestHostileClasses(t *testing.T) {
 		"sheet.docx":           {1, damaged},
 		"app.docx":             {1, damaged},
 		"nested.docx":          {1, damaged},
-		"loop.epub":            {200_000, limit},
+		"loop.epub":            {200_000, repeated},
+		"loop.pptx":            {200_000, repeated},
+		"loop.hwpx":            {200_000, repeated},
+		"loop.odp":             {200_000, repeated},
 		"outside.epub":         {1, damaged},
 		"traversal.docx":       {1, imported},
 		"mixed.txt":            {1000, imported},
@@ -158,12 +162,14 @@ func TestHostileClasses(t *testing.T) {
 			if err := c.Write(&b, n); err != nil {
 				t.Fatal(err)
 			}
-			warns, err := Importer{}.Read(context.Background(), filepath.Join(t.TempDir(), c.File), bytes.NewReader(b.Bytes()), &collector{})
+			var got collector
+			warns, err := Importer{}.Read(context.Background(), filepath.Join(t.TempDir(), c.File), bytes.NewReader(b.Bytes()), &got)
 			t.Logf("%s, %d bytes: %v %v", c.Name, b.Len(), err, warns)
 			var mp *MissingParts
 			var bo *BrokenOff
 			var il *IndexLost
 			var as *ArchiveSalvaged
+			var rp *RepeatedParts
 			var (
 				le  *OfficeLimitError
 				syn *SyntaxError
@@ -189,11 +195,26 @@ func TestHostileClasses(t *testing.T) {
 				t.Fatalf("err %v, warnings %v: want its parts read from their own headers, and that said", err, warns)
 			case strict && tc.want == cutOff && (err != nil || len(warns) != 2 || !errors.As(warns[0], &as) || !errors.As(warns[1], &bo)):
 				t.Fatalf("err %v, warnings %v: want its parts read from their own headers, and where it was cut said", err, warns)
+			case strict && tc.want == repeated && (err != nil || len(warns) != 1 || !errors.As(warns[0], &rp) || rp.Count == 0):
+				t.Fatalf("err %v, warnings %v: want each part read once, and the repeats said", err, warns)
+			case strict && tc.want == repeated && textSize(got.docs) > 64<<10:
+				t.Fatalf("%d bytes of text: want the repeated part's once", textSize(got.docs))
 			case strict && tc.want == anyWorded && err == nil:
 				t.Fatal("imported, want a worded failure")
 			}
 		})
 	}
+}
+
+// textSize is the length of the text of docs.
+func textSize(docs []Document) int {
+	n := 0
+	for _, d := range docs {
+		for _, p := range d.Parts {
+			n += len(p.Text)
+		}
+	}
+	return n
 }
 
 // TestTitlesAreOneLine: a title is shown in lists and in the terminal, and

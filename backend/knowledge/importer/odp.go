@@ -5,8 +5,10 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
@@ -55,6 +57,10 @@ func readODP(ctx context.Context, filePath string, r io.Reader, sink Sink, warn 
 	doc := Document{Title: baseName(filePath), Source: filePath, Kind: KindODP, Unit: UnitSlide, Markdown: true}
 	titled := false
 	var broke error
+	// A slide written again under its name (draw:name, which LibreOffice
+	// keeps distinct), the same XML, is a repeat: read once, where it
+	// first comes (RepeatedParts). Slides are numbered by their place.
+	again, seed, place := newRepeats("slide"), maphash.MakeSeed(), 0
 	for {
 		page, err := nextSlide(d)
 		if errors.Is(err, io.EOF) {
@@ -67,22 +73,26 @@ func readODP(ctx context.Context, filePath string, r io.Reader, sink Sink, warn 
 		if err != nil {
 			return err
 		}
-		if len(doc.Parts) >= maxOfficeParts {
-			return &OfficeLimitError{What: "number of slides"}
+		place++
+		if name := attr(page[0].(xml.StartElement), "name"); name != "" && !again.first(tokensKey(seed, page), "slide "+strconv.Itoa(place)) {
+			continue
 		}
 		text, w, err := tokensText(ctx, &odp, page)
 		if err != nil {
 			return err
-		}
-		if !titled && w.titled {
-			doc.Title, titled = w.doc.Title, true
 		}
 		said, _, err := tokensText(ctx, &odpNotes, subtree(page, "presentation:notes"))
 		if err != nil {
 			return err
 		}
 		text += quoted(said)
-		doc.Parts = append(doc.Parts, chunk.Input{Page: len(doc.Parts) + 1, Text: text})
+		if len(doc.Parts) >= maxOfficeParts {
+			return &OfficeLimitError{What: "number of slides"}
+		}
+		if !titled && w.titled {
+			doc.Title, titled = w.doc.Title, true
+		}
+		doc.Parts = append(doc.Parts, chunk.Input{Page: place, Text: text})
 	}
 	if len(doc.Parts) == 0 {
 		return fmt.Errorf("%w: no slides", ErrOfficeDamaged)
@@ -94,10 +104,34 @@ func readODP(ctx context.Context, filePath string, r io.Reader, sink Sink, warn 
 		return ErrEmpty
 	}
 	if broke != nil {
-		warn.add(brokenOff("slide", len(doc.Parts), "", broke))
+		warn.add(brokenOff("slide", place, "", broke))
 	}
-	doc.Pages = len(doc.Parts)
+	again.report(warn)
+	doc.Pages = doc.Parts[len(doc.Parts)-1].Page
 	return emitAll(sink, []Document{doc})
+}
+
+// tokensKey is a slide's tokens (its name among them) as a key of a few
+// bytes: a slide written again is the same XML, and is known without
+// being read again.
+func tokensKey(seed maphash.Seed, tokens []xml.Token) string {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	for _, tok := range tokens {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			h.WriteString("<" + t.Name.Space + " " + t.Name.Local)
+			for _, a := range t.Attr {
+				h.WriteString(" " + a.Name.Space + " " + a.Name.Local + "=" + a.Value + "\x00")
+			}
+		case xml.EndElement:
+			h.WriteString("</")
+		case xml.CharData:
+			h.WriteString(">")
+			h.Write(t)
+		}
+	}
+	return strconv.FormatUint(h.Sum64(), 16)
 }
 
 // nextSlide returns the tokens of content.xml's next draw:page, itself

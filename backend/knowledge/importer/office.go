@@ -416,6 +416,20 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 	if len(parts) == 0 {
 		return fmt.Errorf("%w: no body", ErrOfficeDamaged)
 	}
+	unit := "part"
+	if kind == KindHWPX {
+		unit = "section"
+	}
+	// A section the spine names again is read once, where it first comes
+	// (RepeatedParts).
+	again := newRepeats(unit)
+	distinct := parts[:0]
+	for _, name := range parts {
+		if again.first(name, name) {
+			distinct = append(distinct, name)
+		}
+	}
+	parts = distinct
 	if len(parts) > maxOfficeParts {
 		return &OfficeLimitError{What: "number of sections"}
 	}
@@ -429,10 +443,7 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 	if notes != nil {
 		w.untitled = notes.unmark // a thesis's title often has a note
 	}
-	lost := &MissingParts{Unit: "part", Total: len(parts)}
-	if kind == KindHWPX {
-		lost.Unit = "section"
-	}
+	lost := &MissingParts{Unit: unit, Total: len(parts)}
 	broke, err := w.parts(ctx, z, f, parts, styles, nums, notes, budget, lost)
 	budget.release()
 	if err != nil {
@@ -445,6 +456,7 @@ func readOffice(ctx context.Context, path string, kind Kind, r io.Reader, sink S
 	if broke != nil {
 		warn.add(broke)
 	}
+	again.report(warn)
 	if kind == KindWord {
 		if notesLost := lostNotes(z, parts[0], notes); notesLost != nil {
 			notesLost.report(warn)

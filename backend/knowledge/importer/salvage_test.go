@@ -443,3 +443,55 @@ func TestCutShortBook(t *testing.T) {
 		})
 	}
 }
+
+// TestCutShortBookOutOfOrder: a book cut short in a chapter the spine
+// names before others (its archive keeps c2, c3, then c1) keeps that
+// chapter's paragraphs read whole, in the spine's place, and the chapters
+// after it, and says where it was cut (*CutInPart); before, the chapter
+// was left out whole as a damaged one. Cut before one whole paragraph,
+// it is named missing.
+func TestCutShortBookOutOfOrder(t *testing.T) {
+	chapter := func(n int) string {
+		var b strings.Builder
+		b.WriteString(`<html xmlns="http://www.w3.org/1999/xhtml"><body>`)
+		for i := range 500 {
+			fmt.Fprintf(&b, "<p>%d장 %d번째 문단의 글</p>", n, i)
+		}
+		return b.String() + `</body></html>`
+	}
+	parts := []part{{"mimetype", "application/epub+zip"}, {"META-INF/container.xml", `<container><rootfiles><rootfile full-path="OEBPS/content.opf"/></rootfiles></container>`},
+		{"OEBPS/content.opf", `<package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>잘린 책</dc:title></metadata><manifest>` +
+			`<item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/><item id="c2" href="c2.xhtml" media-type="application/xhtml+xml"/><item id="c3" href="c3.xhtml" media-type="application/xhtml+xml"/></manifest>` +
+			`<spine><itemref idref="c1"/><itemref idref="c2"/><itemref idref="c3"/></spine></package>`},
+		{"OEBPS/c2.xhtml", chapter(2)}, {"OEBPS/c3.xhtml", chapter(3)}, {"OEBPS/c1.xhtml", chapter(1)}}
+	for _, stored := range []bool{false, true} {
+		data := zipOf(t, parts...)
+		if stored {
+			data = storedZip(t, parts...)
+		}
+		at := bytes.Index(data, []byte("OEBPS/c1.xhtml")) + len("OEBPS/c1.xhtml")
+		end := at + bytes.Index(data[at:], []byte("PK\x01\x02"))
+		var col collector
+		warns, err := Importer{}.Read(context.Background(), "책.epub", bytes.NewReader(data[:(at+end)/2]), &col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var as *ArchiveSalvaged
+		var ci *CutInPart
+		if len(warns) != 2 || !errors.As(warns[0], &as) || as.Cut != "OEBPS/c1.xhtml" || !errors.As(warns[1], &ci) || ci.Part != "c1.xhtml" || ci.Count <= 0 || ci.Count >= 500 {
+			t.Fatalf("stored %v: warnings %v, want the archive salvaged and the first chapter cut", stored, warns)
+		}
+		text := col.docs[0].Parts[0].Text
+		last := fmt.Sprintf("1장 %d번째 문단의 글", ci.Count-1)
+		if !strings.HasPrefix(text, "1장 0번째") || !strings.Contains(text, last+"\n\n2장 0번째") || !strings.HasSuffix(strings.TrimSpace(text), "3장 499번째 문단의 글") || ci.Last != last {
+			t.Errorf("stored %v: text %q…%q, want the first chapter to its paragraph %d (%q), then the others whole", stored, text[:min(80, len(text))], text[max(0, len(text)-80):], ci.Count, ci.Last)
+		}
+		// Cut in the chapter's local header: it is missing.
+		col = collector{}
+		warns, err = Importer{}.Read(context.Background(), "책.epub", bytes.NewReader(data[:at-5]), &col)
+		var mp *MissingParts
+		if err != nil || len(warns) != 2 || !errors.As(warns[1], &mp) || mp.Count != 1 || mp.Names[0] != "c1.xhtml" || strings.Contains(col.docs[0].Parts[0].Text, "1장") {
+			t.Fatalf("stored %v, cut in the header: %v, warnings %v, want the first chapter named missing", stored, err, warns)
+		}
+	}
+}

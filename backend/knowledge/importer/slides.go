@@ -61,13 +61,22 @@ func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink, wa
 	if len(slides) == 0 {
 		return ErrOfficeDamaged
 	}
-	if len(slides) > maxOfficeParts {
-		return &OfficeLimitError{What: "number of slides"}
+	// A slide the list names again is read once, where it first comes,
+	// and keeps that number (RepeatedParts); the slides after the repeats
+	// keep theirs, as after a missing slide.
+	again := newRepeats("slide")
+	refs := make([]slideRef, 0, min(len(slides), maxOfficeParts+1))
+	for i, name := range slides {
+		if name == "" || again.first(name, "slide "+strconv.Itoa(i+1)) { // each missing relationship is a slide of its own
+			if refs = append(refs, slideRef{name: name, page: i + 1}); len(refs) > maxOfficeParts {
+				return &OfficeLimitError{What: "number of slides"}
+			}
+		}
 	}
-	doc := Document{Title: baseName(filePath), Source: filePath, Kind: KindSlides, Unit: UnitSlide, Markdown: true, Pages: len(slides)}
+	doc := Document{Title: baseName(filePath), Source: filePath, Kind: KindSlides, Unit: UnitSlide, Markdown: true, Pages: refs[len(refs)-1].page}
 	budget := &xmlBudget{left: MaxOfficeXML}
-	lost, lostNotes := &MissingParts{Unit: "slide", Total: len(slides)}, &MissingParts{Unit: "speaker's notes"}
-	broke, err := readSlideTexts(ctx, z, slides, budget, &doc, lost, lostNotes)
+	lost, lostNotes := &MissingParts{Unit: "slide", Total: len(refs)}, &MissingParts{Unit: "speaker's notes"}
+	broke, err := readSlideTexts(ctx, z, refs, budget, &doc, lost, lostNotes)
 	budget.release()
 	if err != nil {
 		return err
@@ -80,6 +89,7 @@ func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink, wa
 	if broke != nil {
 		warn.add(broke)
 	}
+	again.report(warn)
 	if !slices.ContainsFunc(doc.Parts, func(p chunk.Input) bool { return strings.TrimSpace(p.Text) != "" }) {
 		return ErrEmpty
 	}
@@ -97,12 +107,13 @@ func readSlides(ctx context.Context, filePath string, r io.Reader, sink Sink, wa
 // part is. In a presentation of several, the slide is one part among
 // others and is left out whole, as a workbook's broken sheet is: half a
 // slide among whole ones would be cited as if it were the slide.
-func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget *xmlBudget, doc *Document, lost, lostNotes *MissingParts) (broke *BrokenOff, err error) {
+func readSlideTexts(ctx context.Context, z *zip.Reader, slides []slideRef, budget *xmlBudget, doc *Document, lost, lostNotes *MissingParts) (broke *BrokenOff, err error) {
 	titled := false
 	notes := pptx
 	notes.shapeHeading = nil
-	for i, name := range slides {
-		number := "slide " + strconv.Itoa(i+1)
+	for _, ref := range slides {
+		name := ref.name
+		number := "slide " + strconv.Itoa(ref.page)
 		if name == "" {
 			lost.missing(number)
 			continue
@@ -137,9 +148,16 @@ func readSlideTexts(ctx context.Context, z *zip.Reader, slides []string, budget 
 			}
 			text += quoted(said)
 		}
-		doc.Parts = append(doc.Parts, chunk.Input{Page: i + 1, Text: text})
+		doc.Parts = append(doc.Parts, chunk.Input{Page: ref.page, Text: text})
 	}
 	return broke, nil
+}
+
+// slideRef is a slide to read: its part ("" when its relationship is
+// missing) and its number, its place in the presentation's list.
+type slideRef struct {
+	name string
+	page int
 }
 
 // slideText reads the part name (a slide, or its notes) as Markdown; ""

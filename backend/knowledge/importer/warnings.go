@@ -274,3 +274,94 @@ func (l *IndexLost) Error() string {
 func damage(err error) string {
 	return strings.TrimPrefix(err.Error(), ErrOfficeDamaged.Error()+": ")
 }
+
+// RepeatedParts is the warning about a container whose index names one
+// part more than once (an EPUB book's spine, a presentation's list of
+// slides, an HWPX file's sections; an OpenDocument presentation's slide
+// written again under its name): no program writes such an index, so the
+// file is damaged or made to cost, as a 40 KB book whose spine named one
+// chapter 200,000 times did, refused before on the limit of parts. Each
+// part is read once, where the index first names it, and the repeats are
+// left out: read again, they would spend the file's budget on no new
+// text and fill the search with copies of one passage.
+type RepeatedParts struct {
+	// Unit is what a part is to the person: "chapter", "slide", "section", "part".
+	Unit string
+	// Names are the first few parts named more than once, as the person
+	// knows them (a chapter's file, "slide 2", a section's part).
+	Names []string
+	Parts int // parts named more than once
+	Count int // repeats left out
+}
+
+func (r *RepeatedParts) Error() string {
+	names := strings.Join(r.Names, ", ")
+	if more := r.Parts - len(r.Names); more > 0 {
+		names += fmt.Sprintf(" and %d more", more)
+	}
+	repeats := fmt.Sprintf("the %d repeats were", r.Count)
+	if r.Count == 1 {
+		repeats = "the repeat was"
+	}
+	return fmt.Sprintf("the file's list of its %ss names the same %s more than once (%s): each was imported once, where it first comes, and %s left out", r.Unit, r.Unit, names, repeats)
+}
+
+// namedAgain finds the parts an index names again (RepeatedParts).
+type namedAgain struct {
+	seen map[string]*sighting
+	r    RepeatedParts
+}
+
+// sighting is a part named: shown as the person knows it where it first
+// came; again once it was named again.
+type sighting struct {
+	shown string
+	again bool
+}
+
+func newRepeats(unit string) *namedAgain {
+	return &namedAgain{seen: map[string]*sighting{}, r: RepeatedParts{Unit: unit}}
+}
+
+// first says whether the part key is named for the first time, there
+// known as shown; a repeat is counted, and the part named as it first
+// came ("slide 2", not the place of its repeat).
+func (p *namedAgain) first(key, shown string) bool {
+	s, ok := p.seen[key]
+	if !ok {
+		p.seen[key] = &sighting{shown: shown}
+		return true
+	}
+	p.r.Count++
+	if !s.again {
+		s.again = true
+		if p.r.Parts++; len(p.r.Names) < maxNamed {
+			p.r.Names = append(p.r.Names, shortened(s.shown, maxNameChars))
+		}
+	}
+	return false
+}
+
+// report adds the warning to w when a part was named again.
+func (p *namedAgain) report(w *warnings) {
+	if p.r.Count > 0 {
+		w.add(&p.r)
+	}
+}
+
+// CutInPart is the warning about a file cut short (its archive salvaged)
+// inside a part that others follow in the file's own order: an EPUB book
+// whose archive keeps its chapters in another order than its spine. The
+// paragraphs of that part read whole before the cut are imported, and the
+// parts after it too; the rest of that part is lost. Where the part cut is
+// the last, the book simply breaks off there (BrokenOff).
+type CutInPart struct {
+	Unit  string // "chapter"
+	Part  string // the part cut, as the person knows it (a chapter's file)
+	Count int    // its paragraphs imported
+	Last  string // the beginning of the last of them
+}
+
+func (c *CutInPart) Error() string {
+	return fmt.Sprintf("the file is cut short in %s %s after its paragraph %d (%q): that %s was imported up to there, and the book's %ss after it as well", c.Unit, c.Part, c.Count, c.Last, c.Unit, c.Unit)
+}

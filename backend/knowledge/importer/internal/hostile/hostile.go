@@ -142,6 +142,12 @@ func Classes() []Class {
 				"Contents/section0.xml": []byte(`<hs:sec xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section" xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph"><hp:p><hp:run><hp:t>` + strings.Repeat("구역 ", 2000) + `</hp:t></hp:run></hp:p></hs:sec>`),
 			})
 		}},
+		{"odp: one slide written n times under its name, then another", "loop.odp", 200_000, func(w io.Writer, n int) error {
+			const page = `<draw:page draw:name="page1"><draw:frame presentation:class="title"><draw:text-box><text:p>되풀이된 슬라이드</text:p></draw:text-box></draw:frame></draw:page>`
+			return zipStream(w, map[string]string{"mimetype": "application/vnd.oasis.opendocument.presentation"}, "content.xml",
+				`<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:presentation>`,
+				page, n, `<draw:page draw:name="page2"><draw:frame><draw:text-box><text:p>마지막 슬라이드</text:p></draw:text-box></draw:frame></draw:page></office:presentation></office:body></office:document-content>`)
+		}},
 		{"html: n nested tags", "nested.html", 1_000_000, func(w io.Writer, n int) error {
 			return repeat(w, "<html><body>", "<div><span>", n, "깊다")
 		}},

@@ -94,7 +94,8 @@ func findGutter(bands []band) (gutter, bool) {
 			continue // a narrow side sharing its baselines: no menu (a table's first column)
 		}
 		g := trimmed(sp, bands, s, left, right, minW, h)
-		if g.to-g.from < minGutterRows || !wide(g) && !flushRight(sp, bands[g.from:g.to], g, h) {
+		if g.to-g.from < minGutterRows || !wide(g) && !flushRight(sp, bands[g.from:g.to], g, h) ||
+			evenlySpaced(sp, bands[g.from:g.to], g, h) {
 			continue
 		}
 		parts := withoutTableRows(sp, bands, g, minW, minColumn*h, &cuts)
@@ -141,6 +142,51 @@ func flushRight(sp *splitter, bands []band, g gutter, h float64) bool {
 	}
 	return 3*at >= 2*len(starts)
 }
+
+// evenlySpaced says whether a strip is only one of the gaps that space
+// out its lines evenly: on most lines with text on both sides, the gap
+// across the strip is no wider than evenGap times the line's other
+// spaces (the gaps between its glyphs wider than a word space and
+// narrower than twice the strip's: a table's cells are further apart). A
+// gutter parts two columns more widely than their words are apart; the
+// letters of a line spaced out (a title or a notice set with wide
+// character spacing, "신 청 서 를  제 출 합 니 다", left-aligned one under
+// another) sit at the same places on every line, and the gaps of loosely
+// justified lines may meet down a few lines by chance, the words after
+// them flush. Either way every gap on the line is as wide as the strip's,
+// and the lines read whole.
+func evenlySpaced(sp *splitter, bands []band, g gutter, h float64) bool {
+	both, even := 0, 0
+	var gaps []float64
+	for _, b := range bands {
+		l, r := sp.sides(b, g)
+		if len(l) == 0 || len(r) == 0 {
+			continue
+		}
+		both++
+		across := r[0].x0 - lastEnd(l)
+		gaps = gaps[:0]
+		for _, side := range [][]item{l, r} {
+			end := side[0].x1
+			for _, it := range side[1:] {
+				// Gaps twice as wide are a table's between its cells.
+				if d := it.x0 - end; d > wordGap*h && d < 2*across {
+					gaps = append(gaps, d)
+				}
+				end = max(end, it.x1)
+			}
+		}
+		if len(gaps) > 0 && across <= evenGap*median(gaps) {
+			even++
+		}
+	}
+	return both >= minGutterRows && 2*even > both
+}
+
+// evenGap is how many times a line's other spaces the gap across a
+// gutter must be: LibreOffice's narrowest gutter, 0.6 font sizes, beside
+// Korean word spaces of 0.25 to 0.45.
+const evenGap = 1.25
 
 // withoutTableRows cuts a strip at the rows of a table: minTableRows lines
 // or more in a row with only narrow cells on both of its sides (see

@@ -35,9 +35,13 @@ const (
 	// maxSpacedSyllables is the longest spaced-out title: longer lines of
 	// single syllables are prose or tables that tracking handles.
 	maxSpacedSyllables = 12
-	// maxMarkGlyphs is the longest heading's number before a title
-	// ("1.2.3.", "제12장").
-	maxMarkGlyphs = 6
+	// maxScanGlyphs is how many glyphs of a line are read for a mark, a
+	// title and a value's first glyph; a heading's number is much shorter
+	// ("1.2.3.4.", "제12장"), and a longer run of digits is no mark.
+	maxScanGlyphs = 48
+	// maxNoteGlyphs is the longest note in brackets set close after a
+	// title, brackets included: "(갑)", "(제1호 서식)".
+	maxNoteGlyphs = 12
 )
 
 // gapRule is how the gap before a glyph of a letter-spaced line is
@@ -75,26 +79,24 @@ const (
 // table's.
 func spacedGaps(items []item, bars [][2]float64) []gapRule {
 	// The glyphs, spaces aside, as far as a mark and a title reach, and
-	// the first of a value after them.
-	const head = maxMarkGlyphs + maxSpacedSyllables + 1
-	var idx []int
-	var spaces []float64
-	more := false
+	// the first of a value after them: the mark's length sets how far
+	// that is, so the glyphs are read up to maxScanGlyphs first (the
+	// spaces with how many glyphs came before each), up to the first
+	// that no title holds (a ruled cell's text, a glyph without text).
+	var idx, spaceAt []int
+	var spaceW []float64
+	stopped := false // a glyph no title holds, or more than maxScanGlyphs, after idx
 	for i := range items {
 		it := &items[i]
-		switch {
-		case len(idx) == head:
-			more = !it.space
-		case it.text != "" || it.r == 0:
-			return nil
-		case it.space:
-			spaces = append(spaces, it.x1-it.x0)
-		default:
-			idx = append(idx, i)
-		}
-		if more {
+		if it.text != "" || it.r == 0 || !it.space && len(idx) == maxScanGlyphs {
+			stopped = true
 			break
 		}
+		if it.space {
+			spaceAt, spaceW = append(spaceAt, len(idx)), append(spaceW, it.x1-it.x0)
+			continue
+		}
+		idx = append(idx, i)
 	}
 	if len(idx) < 2 {
 		return nil
@@ -104,8 +106,17 @@ func spacedGaps(items []item, bars [][2]float64) []gapRule {
 		rs[k] = items[i].r
 	}
 	mark := headingMark(rs)
-	if len(idx)-mark < 2 {
+	head := mark + maxSpacedSyllables + 1
+	if len(idx)-mark < 2 || head > maxScanGlyphs || stopped && len(idx) < head {
 		return nil
+	}
+	more := stopped || len(idx) > head // the line goes on past the head
+	idx = idx[:min(len(idx), head)]
+	var spaces []float64
+	for k, at := range spaceAt {
+		if at < head {
+			spaces = append(spaces, spaceW[k])
+		}
 	}
 	h := items[idx[mark]].h
 	if h <= 0 {
@@ -168,6 +179,8 @@ func spacedGaps(items []item, bars [][2]float64) []gapRule {
 		case k-mark >= 2 && g > l+spacedSpread*h && g >= minGutter*h && (g > 3*l+spacedSpread*h || k+1 < len(idx) && gap(k+1) < least):
 			rule[idx[k]] = valueGap // a form's value beside its label
 			return rule
+		case k-mark >= 2 && g < l-spacedSpread*h && !more && closeNote(rs[k:len(idx)]):
+			return rule // a note in brackets set close after it, "신 청 서(갑)": as drawn
 		default:
 			return nil
 		}
@@ -177,6 +190,34 @@ func spacedGaps(items []item, bars [][2]float64) []gapRule {
 	}
 	return rule
 }
+
+// closeNote says whether a line's last glyphs are one note in brackets,
+// "(갑)", "[별지 제1호 서식]" (its spaces aside), set after a spaced title
+// closer than the title's letters: Hancom and Writer space out a title's
+// letters and leave the note after it as typed.
+func closeNote(rs []rune) bool {
+	n := len(rs)
+	if n < 3 || n > maxNoteGlyphs {
+		return false
+	}
+	i := strings.IndexRune(noteOpen, rs[0])
+	if i < 0 || rs[n-1] != []rune(noteClose)[i] {
+		return false
+	}
+	for _, r := range rs[1 : n-1] {
+		if strings.ContainsRune(noteOpen, r) || strings.ContainsRune(noteClose, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// noteOpen and noteClose are the brackets of a note after a title, a
+// closing one at the same place as its opening one.
+const (
+	noteOpen  = "([〈《「『【"
+	noteClose = ")]〉》」』】"
+)
 
 // titleLetter says whether a spaced title may hold r: a Hangul syllable
 // or a Han character (申 請 書).

@@ -120,6 +120,12 @@ func TestPageTextLetterSpacedTitle(t *testing.T) {
 		// before its value.
 		{"a form's labels beside their values", linesOf(spacedAt("성명홍길동", 30, 700, []float64{20, 40, 0, 0}), spacedAt("주소서울시", 30, 680, []float64{20, 40, 0, 0}), spacedAt("생년월일1990", 30, 660, []float64{0, 0, 0, 30, 0, 0, 0})), "성명 | 홍길동\n주소 | 서울시\n생년월일 | 1990"},
 		{"a title, then a note in brackets far apart", spacedAt("신청서(갑)", 72, 700, []float64{10, 10, 40, 0, 0}), "신청서 (갑)"},
+		{"a note in brackets set close after the title", spacedAt("신청서(갑)", 72, 700, []float64{10, 10, 0, 0, 0}), "신청서(갑)"},
+		{"a note in brackets a word space after the title", spacedAt("신청서(갑)", 72, 700, []float64{10, 10, 3, 0, 0}), "신청서 (갑)"},
+		{"a form's number in brackets after the title", spacedAt("위임장[별지제1호서식]", 72, 700, []float64{10, 10, 0, 0, 0, 3, 0, 0, 3, 0, 0}), "위임장[별지 제1호 서식]"},
+		{"a bracket left open after the title", spacedAt("신청서(갑", 72, 700, []float64{10, 10, 0, 0}), "신 청 서(갑"},
+		{"two notes after the title", spacedAt("신청서(갑)(을)", 72, 700, []float64{10, 10, 0, 0, 0, 0, 0, 0}), "신 청 서(갑)(을)"},
+		{"a four-level number, then twelve syllables", spacedAt("1.2.3.4.개인정보수집이용동의서류", 72, 700, append([]float64{0, 0, 0, 0, 0, 0, 0, 3}, even(11, 10)...)), "1.2.3.4. 개인정보수집이용동의서류"},
 		{"a justified line of one-syllable words, then a word", spacedAt("그집앞에서", 72, 700, []float64{7, 7, 0, 0}), "그 집 앞에서"},
 		{"a word of two syllables among single ones", append(spacedLine("신청", even(1, 10), 0, 0), append([]glyph{{r: ' ', gen: true}}, glyphLine("서류", 102, 700, nil)...)...), "신 청 서류"},
 	}

@@ -21,14 +21,27 @@ func cellGap(p, q item) bool {
 // aside: the white between two glyphs, from the end of one to the start of
 // the next; kinds[k] is how a letter-spaced title writes gap k (spaced,
 // the line's spacedGaps; asDrawn on any other line).
+//
+// On a line spaced out letter by letter that is no title (a notice set
+// with wide character spacing, its letters spacedOut apart or more), a
+// word's gap is two letter gaps and a space wide, as wide as a table's
+// between its cells; two such lines whose words are as long ("제 출 된
+// 서 류 는" over "자 세 한 사 항 은") read as a table's rows. There a cell's
+// gap is measured without the two letter gaps.
 func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRule) {
 	var prev *item
+	spread := 0.0
+	if spaced == nil {
+		if t := tracking(items); t >= spacedOut {
+			spread = 2 * t
+		}
+	}
 	for i := range items {
 		it := &items[i]
 		if it.space {
 			continue
 		}
-		if prev != nil && cellGap(*prev, *it) {
+		if prev != nil && it.x0-prev.x1-spread*max(prev.h, it.h) > minGutter*max(prev.h, it.h) {
 			gaps = append(gaps, [2]float64{prev.x1, it.x0})
 			k := asDrawn
 			if spaced != nil {

@@ -154,10 +154,13 @@ func flushRight(sp *splitter, bands []band, g gutter, h float64) bool {
 // another) sit at the same places on every line, and the gaps of loosely
 // justified lines may meet down a few lines by chance, the words after
 // them flush. Either way every gap on the line is as wide as the strip's,
-// and the lines read whole.
+// and the lines read whole. So it is on a line spaced out letter by
+// letter (most of its letters spacedOut apart), where the strip may
+// cross a word gap, two letter gaps and a space wide, on some lines and a
+// letter gap on others.
 func evenlySpaced(sp *splitter, bands []band, g gutter, h float64) bool {
 	both, even := 0, 0
-	var gaps []float64
+	var gaps, all []float64
 	for _, b := range bands {
 		l, r := sp.sides(b, g)
 		if len(l) == 0 || len(r) == 0 {
@@ -165,23 +168,32 @@ func evenlySpaced(sp *splitter, bands []band, g gutter, h float64) bool {
 		}
 		both++
 		across := r[0].x0 - lastEnd(l)
-		gaps = gaps[:0]
+		gaps, all = gaps[:0], all[:0]
 		for _, side := range [][]item{l, r} {
 			end := side[0].x1
 			for _, it := range side[1:] {
+				d := it.x0 - end
+				all = append(all, d)
 				// Gaps twice as wide are a table's between its cells.
-				if d := it.x0 - end; d > wordGap*h && d < 2*across {
+				if d > wordGap*h && d < 2*across {
 					gaps = append(gaps, d)
 				}
 				end = max(end, it.x1)
 			}
 		}
-		if len(gaps) > 0 && across <= evenGap*median(gaps) {
+		if len(gaps) > 0 && across <= evenGap*median(gaps) || len(all) > 0 && median(all) >= spacedOut*h {
 			even++
 		}
 	}
 	return both >= minGutterRows && 2*even > both
 }
+
+// spacedOut is the gap, in font sizes, between most of a line's letters
+// that spaces it out letter by letter: a title's or a notice's, whose
+// word gaps (a letter gap, a space, a letter gap) line up down the lines
+// at the places its letters share. Justification spaces out syllables
+// by 0.08 to 0.12 (LibreOffice's) and is no such line.
+const spacedOut = 0.3
 
 // evenGap is how many times a line's other spaces the gap across a
 // gutter must be: LibreOffice's narrowest gutter, 0.6 font sizes, beside

@@ -25,12 +25,32 @@ func evenLine(text string, x, base, gap float64, spaces bool) []glyph {
 	return out
 }
 
+// spacedWords lays text out from x as CSS letter-spacing does: gap points
+// after every syllable of 10 pt and after every space of 3 pt (drawn), so
+// two words are a letter gap, a space and a letter gap apart.
+func spacedWords(text string, x, base, gap float64) []glyph {
+	var out []glyph
+	for i, r := range []rune(text) {
+		w := 10.0
+		if r == ' ' {
+			w = 3
+		} else if i > 0 && []rune(text)[i-1] != ' ' {
+			out = append(out, glyph{r: ' ', gen: true})
+		}
+		out = append(out, glyph{r: r, x0: x, x1: x + w, lo: base - 2, hi: base + 8, h: 10})
+		x += w + gap
+	}
+	return out
+}
+
 // TestPageTextEvenlySpacedLines: lines whose every gap is as wide as a
 // narrow gutter (0.6 to 0.9 font sizes) and whose gaps line up down the
 // page are read whole, not as two columns: letters spaced out, set
 // left-aligned one under another, sit at the same places on every line;
 // loosely justified lines whose word gaps meet by chance, the words after
-// them flush. Two columns set that close with word spaces narrower than
+// them flush; a notice's lines spaced out, their words a space and two
+// letter gaps apart, are read as lines and not as a table's rows either.
+// Two columns set that close with word spaces narrower than
 // the gutter are still read apart (TestPageTextNarrowGutter).
 func TestPageTextEvenlySpacedLines(t *testing.T) {
 	src := []rune("가나다라마바사아자차카타파하거너더러머버서어저처커터퍼허고노도로모보소오조초코토포호구누두루무부수우주추쿠투푸후")
@@ -81,6 +101,20 @@ func TestPageTextEvenlySpacedLines(t *testing.T) {
 		want = append(want, strings.Join(line, " "))
 	}
 	tests = append(tests, tc{"justified lines whose word gaps meet by chance", gs, want})
+	// A notice spaced out by CSS or Writer: 7 pt after every letter and
+	// after the 3 pt space between words, so a word's gap is 17 pt, wider
+	// than a gutter. The strip at 199 to 206 crosses a letter gap on the
+	// first line and word gaps below; the second and third lines' words
+	// are as long, and their gaps meet.
+	notice := []string{"공고일부터 신청서를 접수하여 심사한다", "제출된 서류는 반환하지 아니한다", "자세한 사항은 학생처에 문의한다", "접수기간이 지난 신청은 받지 않는다"}
+	gs = nil
+	for i, l := range notice {
+		if i > 0 {
+			gs = append(gs, brk())
+		}
+		gs = append(gs, spacedWords(l, 72, 700-14*float64(i), 7)...)
+	}
+	tests = append(tests, tc{"a notice spaced out, words a space apart", gs, notice})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := strings.Split(nonEmptyLines(pageText(tt.gs)), "\n")

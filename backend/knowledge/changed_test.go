@@ -10,6 +10,20 @@ import (
 	"time"
 )
 
+// appendParagraph writes one more paragraph at the end of the file at
+// path, as an editor saving it does while it is read.
+func appendParagraph(path string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString("\n\n덧붙인 문단\n"); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
 // TestFileChangedWhileRead: a file cut short, or written to, while it is
 // read fails with ErrChanged and leaves nothing, rather than being kept as
 // half of one version (before, a text file truncated in the middle was
@@ -20,17 +34,7 @@ func TestFileChangedWhileRead(t *testing.T) {
 		change func(path string) error
 	}{
 		{"truncated", func(path string) error { return os.Truncate(path, 1000) }},
-		{"appended", func(path string) error {
-			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				return err
-			}
-			if _, err := f.WriteString("\n\n덧붙인 문단\n"); err != nil {
-				f.Close()
-				return err
-			}
-			return f.Close()
-		}},
+		{"appended", appendParagraph},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "바뀌는.txt")
@@ -81,17 +85,7 @@ func TestAttachFileChanged(t *testing.T) {
 	}{
 		{"unchanged", func(string) error { return nil }, nil},
 		{"truncated", func(path string) error { return os.Truncate(path, 10) }, ErrChanged},
-		{"appended", func(path string) error {
-			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				return err
-			}
-			if _, err := f.WriteString("\n\n덧붙인 문단\n"); err != nil {
-				f.Close()
-				return err
-			}
-			return f.Close()
-		}, ErrChanged},
+		{"appended", appendParagraph, ErrChanged},
 		{"rewritten in place, same size", func(path string) error {
 			return os.Chtimes(path, time.Now(), time.Now().Add(time.Minute))
 		}, ErrChanged},

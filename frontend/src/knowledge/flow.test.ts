@@ -383,6 +383,58 @@ describe("knowledge screen", () => {
     expect(fake.calls.filter((c) => c.method === "Span").at(-1)?.args).toEqual(["", "big", 1, 16]);
   });
 
+  it("makes the reader's scroll bar the whole document's: dragged to the end of its track, the end of a long document comes in", async () => {
+    for (const lang of ["en", "ko"] as const) {
+      const { fake } = await start({ settings: { language: lang } });
+      setLang(lang);
+      fake.docs.push({ id: "big", title: "규정집", source: "/data/uploads/rules.md", kind: "markdown", size: 10, pages: 0, chunks: 500, created_at: "", updated_at: "" });
+      // Every chunk 40 px high, laid out under the room of the chunks not held above them.
+      const roomAbove = () => parseFloat(document.querySelector<HTMLElement>("dialog.reader [data-room=above]")?.style.height || "0");
+      fakeReaderLayout((el) => {
+        if (el.matches(".held")) return [roomAbove(), 40 * el.querySelectorAll("[data-seq]").length];
+        const chunk = el.closest<HTMLElement>("[data-seq]");
+        if (chunk !== el) return null;
+        const all = [...el.closest(".held")!.querySelectorAll("[data-seq]")];
+        return [roomAbove() + 40 * all.indexOf(chunk), 40];
+      });
+      click($$(".views button")[0]!);
+      searchKnowledge("휴가");
+      await vi.waitFor(() => expect($$(".hit")).toHaveLength(1));
+      click(".hit button.read-hit");
+      const seqs = () => $$("dialog.reader [data-seq]").map((e) => Number(e.dataset.seq));
+      await vi.waitFor(() => expect(seqs()).toHaveLength(17), { timeout: 5000 });
+      // The 483 chunks not held below take the room they would: the scroll bar's track is the whole document.
+      await vi.waitFor(() => expect(document.querySelector<HTMLElement>("dialog.reader [data-room=below]")?.style.height).toBe(`${483 * 40}px`));
+      expect(document.querySelector("dialog.reader [data-room=above]")).toBeNull();
+      // The thumb dragged to the end of its track: the view at the document's last 100 px.
+      const body = $("dialog.reader [data-testid=reader-body]");
+      body.scrollTop = 500 * 40 - 100;
+      body.dispatchEvent(new Event("scroll"));
+      // The document's end comes in where the view is, not the next 16 chunks after what was held.
+      await vi.waitFor(() => expect(seqs().at(-1)).toBe(499), { timeout: 5000 });
+      expect(fake.calls.filter((c) => c.method === "Span").at(-1)?.args).toEqual(["", "big", 483, 17]);
+      expect(seqs()[0]).toBe(483);
+      expect($("dialog.reader [data-edge=end]").textContent).toBe(lang === "en" ? "End of the document" : "문서의 끝");
+      expect(document.querySelector("dialog.reader [data-room=below]")).toBeNull();
+      expect(roomAbove()).toBe(483 * 40);
+      // The view stays where the thumb was left: chunk 497 (19,900 px down) at its top.
+      expect(body.scrollTop).toBe(483 * 40 + 14 * 40);
+      await vi.waitFor(() => expect($("dialog.reader [data-testid=reader-position]").textContent).toBe(lang === "en" ? "About 100% into the document" : "문서의 약 100% 지점"));
+      // Dragged back to the middle and on to the top while the middle is on its way, where the thumb then stays
+      // (no scroll event comes after): the start comes in, not the middle left behind.
+      body.scrollTop = 250 * 40;
+      body.dispatchEvent(new Event("scroll"));
+      body.scrollTop = 0;
+      await vi.waitFor(() => expect(seqs()[0]).toBe(0), { timeout: 5000 });
+      expect(fake.calls.filter((c) => c.method === "Span").map((c) => c.args[2])).toEqual([0, 483, 242, 0]);
+      expect($("dialog.reader [data-edge=start]").textContent).toBe(lang === "en" ? "Start of the document" : "문서의 처음");
+      expect(document.querySelector("dialog.reader [data-room=above]")).toBeNull();
+      expect(body.scrollTop).toBe(0);
+      cleanup();
+      vi.restoreAllMocks();
+    }
+  });
+
   it("browses the catalog by category", async () => {
     await startKnowledge();
     click("#kb-tab-catalog");

@@ -13,6 +13,13 @@ export const PAGE = 16;
 export const WHOLE = 64;
 /** The most chunks held at once (about 100 KB of text). */
 export const MAX_PARTS = 96;
+/**
+ * The most room, in px, the chunks not held take in the reader on either
+ * side of those held (room): a browser lays out no box much taller than
+ * about 16 million px, so past about 100 px a chunk for a huge document the
+ * chunks are drawn smaller there.
+ */
+export const MAX_ROOM = 4_000_000;
 
 /** SpanLoader reads count chunks of a document from the chunk numbered from. */
 export type SpanLoader = (docID: string, from: number, count: number) => Promise<DocumentSpan>;
@@ -77,6 +84,33 @@ export class ReaderWindow {
   }
 
   /**
+   * jump lets go what is held and loads a page around the chunk seq (the
+   * person dragged the scroll bar far past what is held). It resolves true
+   * when seq is among the parts; nothing happens while a page is on its
+   * way.
+   */
+  async jump(seq: number): Promise<boolean> {
+    if (this.busy || !this.parts.length) return false;
+    const gen = ++this.gen;
+    const from = Math.max(0, Math.min(seq - PAGE / 2, this.total - PAGE - 1));
+    this.busy = seq < this.from ? "above" : "below";
+    this.failed = false;
+    try {
+      const s = await this.load(this.docID, from, PAGE + 1);
+      if (gen !== this.gen) return false;
+      const parts = s.parts ?? [];
+      if (s.total !== this.total || !parts.length || !inOrder(parts, from)) throw new Error("the document changed");
+      this.parts = parts;
+      return parts.some((x) => x.seq === seq);
+    } catch {
+      if (gen === this.gen) this.failed = true;
+      return false;
+    } finally {
+      if (gen === this.gen) this.busy = "";
+    }
+  }
+
+  /**
    * more pages in the text above or below what is held, letting the far
    * end go past MAX_PARTS. Nothing happens at the document's end or while
    * a page is on its way.
@@ -112,6 +146,30 @@ export class ReaderWindow {
     this.busy = "";
     this.failed = false;
   }
+}
+
+/**
+ * chunkRoom is how high a chunk not held is drawn: perChunk, the height of
+ * those held on average, so that the reader's scroll bar stands for the
+ * whole document (its thumb as far down as the view is into the document,
+ * the end of its track the document's end), at most MAX_ROOM for all of
+ * them. 0 until the chunks held are measured.
+ */
+export function chunkRoom(perChunk: number, total: number): number {
+  if (!(perChunk > 0) || total < 1) return 0;
+  return Math.min(perChunk, MAX_ROOM / total);
+}
+
+/**
+ * seqOfRoom is the chunk the view's top is at when it is in the room of
+ * the chunks not held: `past` px beyond the end of those held (`side`
+ * "below"), or before their start ("above"); the view's top is in
+ * the chunk, so above it counts up from the chunk's top.
+ */
+export function seqOfRoom(side: Side, past: number, room: number, from: number, to: number, total: number): number {
+  const n = room > 0 ? past / room : 0;
+  const seq = side === "below" ? to + Math.floor(n) : from - Math.ceil(n);
+  return Math.max(0, Math.min(total - 1, seq));
 }
 
 /** inOrder says whether parts are the chunks from, from+1, ... */

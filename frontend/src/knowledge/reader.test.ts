@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DocumentSpan, Passage } from "../api/gotypes.gen";
-import { MAX_PARTS, PAGE, placeOf, ReaderWindow, sectionsOf, WHOLE } from "./reader.svelte";
+import { chunkRoom, MAX_PARTS, MAX_ROOM, PAGE, placeOf, ReaderWindow, sectionsOf, seqOfRoom, WHOLE } from "./reader.svelte";
 
 /** doc is a loader over a document of total chunks, recording what was asked. */
 function doc(total: number) {
@@ -85,6 +85,59 @@ describe("ReaderWindow", () => {
     d.waiting[3]!.resolve({ doc_id: "d", from: 76, total: 500, parts: [{ seq: 80, text: "gap" }] });
     await third;
     expect([w.failed, w.from]).toEqual([true, 92]);
+  });
+
+  it.each([
+    ["far below what is held", 300, 300 - PAGE / 2, true],
+    ["far above what is held", 10, 2, true],
+    ["at the document's end", 499, 500 - PAGE - 1, true],
+    ["at its start", 0, 0, true],
+  ])("jumps %s: lets what is held go and loads a page around the chunk", async (_name, seq, from, found) => {
+    const d = doc(500);
+    const w = new ReaderWindow(d.load);
+    await w.open(passage(100, 500));
+    expect(await w.jump(seq)).toBe(found);
+    expect(d.asked.at(-1)).toEqual([from, PAGE + 1]);
+    expect([w.from, w.to, w.busy, w.failed]).toEqual([from, from + PAGE + 1, "", false]);
+  });
+
+  it("drops a jump's answer once another document is open, and says when a jump failed", async () => {
+    const d = deferred();
+    const w = new ReaderWindow(d.load);
+    const opened = w.open(passage(100, 500));
+    d.waiting[0]!.resolve({ doc_id: "d", from: 92, total: 500, parts: Array.from({ length: 17 }, (_, i) => ({ seq: 92 + i, text: "x" })) });
+    await opened;
+    const jumped = w.jump(400);
+    expect(w.busy).toBe("below");
+    // Nothing else moves while it is on its way.
+    expect(await w.jump(10)).toBe(false);
+    d.waiting[1]!.reject(new Error("offline"));
+    expect(await jumped).toBe(false);
+    expect([w.failed, w.busy, w.from]).toEqual([true, "", 92]);
+    const stale = w.jump(400);
+    w.close();
+    d.waiting[2]!.resolve({ doc_id: "d", from: 392, total: 500, parts: [{ seq: 392, text: "stale" }] });
+    expect(await stale).toBe(false);
+    expect(w.parts).toEqual([]);
+  });
+
+  it.each([
+    ["a chunk as high as those held", 40, 500, 40],
+    ["not measured yet", 0, 500, 0],
+    ["a huge document, within MAX_ROOM", 40, 1_000_000, MAX_ROOM / 1_000_000],
+  ])("gives the chunks not held room: %s", (_name, perChunk, total, want) => {
+    expect(chunkRoom(perChunk, total)).toBe(want);
+  });
+
+  it.each([
+    ["just below what is held", "below", 10, 117],
+    ["three chunks and a half below", "below", 140, 120],
+    ["past the document's end", "below", 1e9, 499],
+    ["just above", "above", 10, 99],
+    ["three chunks and a half above", "above", 140, 96],
+    ["before its start", "above", 1e9, 0],
+  ] as const)("finds the chunk the view's top is at in the room %s", (_name, side, past, want) => {
+    expect(seqOfRoom(side, past, 40, 100, 117, 500)).toBe(want);
   });
 
   it("labels a part by page and heading when they change", () => {

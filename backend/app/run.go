@@ -86,7 +86,7 @@ type stdio struct {
 
 func commands() []command {
 	return []command{
-		{"serve", "serve [--addr 127.0.0.1:PORT]", "the Wayfinder UI in your browser (loopback only)", runServe},
+		{"serve", "serve [--addr 127.0.0.1:PORT] [--new-token]", "the Wayfinder UI in your browser (loopback only)", runServe},
 		{"ask", `ask [--session ID] [--json] [--approve] [--approve-tools] "message"`, "one turn in the terminal, streaming the reply", runAsk},
 		{"kb", "kb import|list|remove|search|extract", "manage the knowledge base (run `wayfinder kb` for details)", runKB},
 		{"memory", "memory list|add|edit|rm", "see and edit what Wayfinder remembers about you", runMemory},

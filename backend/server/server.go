@@ -4,7 +4,8 @@
 // the frontend needs one transport per shell and nothing else differs.
 //
 // It listens on loopback only, and every API request must carry the random
-// token printed in the URL: other local users and web pages the person visits
+// token printed in the URL (kept in the data folder across restarts,
+// token.go): other local users and web pages the person visits
 // (which can reach 127.0.0.1 too) must not be able to read their chats. A
 // foreign Origin or Host header is refused as well (DNS rebinding).
 //
@@ -16,9 +17,7 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -62,7 +61,8 @@ type Options struct {
 	Services map[string]any
 	// Assets is the built frontend (index.html at its root).
 	Assets fs.FS
-	// Token guards the API; New makes one when empty.
+	// Token guards the API; New makes one when empty. `wayfinder serve`
+	// passes the one kept in the data folder (LoadToken).
 	Token string
 	// Describe turns a method's error into what the person sees (the
 	// desktop shell uses the same function as Wails' ErrorFormatter).
@@ -80,11 +80,11 @@ type Server struct {
 // New returns a Server. It also is the EventSink the services emit to.
 func New(opt Options) (*Server, error) {
 	if opt.Token == "" {
-		b := make([]byte, 24)
-		if _, err := rand.Read(b); err != nil {
-			return nil, fmt.Errorf("make token: %w", err)
+		token, err := newToken()
+		if err != nil {
+			return nil, err
 		}
-		opt.Token = hex.EncodeToString(b)
+		opt.Token = token
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()

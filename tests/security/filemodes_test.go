@@ -99,11 +99,16 @@ func TestDataFilesArePrivate(t *testing.T) {
 			}
 		}
 	}
-	all := []string{"wayfinder.db", "wayfinder.db-wal", "wayfinder.db-shm", "wayfinder.lock", "knowledge/chunks.vec", "uploads/", "memory/"}
+	all := []string{"wayfinder.db", "wayfinder.db-wal", "wayfinder.db-shm", "wayfinder.lock", "knowledge/chunks.vec", "uploads/", "memory/", "serve-token"}
 	run(func(t *testing.T) { wantPrivate(t, all...) })
-	wantPrivate(t, "wayfinder.db", "wayfinder.lock", "knowledge/", "uploads/", "memory/")
+	wantPrivate(t, "wayfinder.db", "wayfinder.lock", "knowledge/", "uploads/", "memory/", "serve-token")
 
-	// As an older version left it: everything readable by others.
+	// As an older version left it: everything readable by others, and no
+	// access token kept (one found readable by others is refused rather
+	// than tightened: TestServeRefusesABadTokenFile).
+	if err := os.Remove(filepath.Join(dir, "serve-token")); err != nil {
+		t.Fatal(err)
+	}
 	if err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -120,8 +120,9 @@ func get(t *testing.T, u string) int {
 
 // serveOptions start the real `wayfinder serve`.
 type serveOptions struct {
-	ollama  string // the fake Ollama's URL
-	dataDir string // "" makes a new one
+	ollama  string   // the fake Ollama's URL
+	dataDir string   // "" makes a new one
+	args    []string // more of serve's arguments (--new-token, --verbose)
 	// launch, when set, turns serve's argv into the command to run
 	// (path, arguments, environment), e.g. under an open-file limit.
 	launch func(argv []string) (string, []string, []string)
@@ -131,6 +132,8 @@ type serveOptions struct {
 type served struct {
 	addr, token string
 	pid         int
+	// log is what it wrote to its standard error so far.
+	log func() string
 	// stop interrupts it (Ctrl+C) and waits until it has exited.
 	stop func()
 }
@@ -143,6 +146,7 @@ func startServe(t *testing.T, o serveOptions) served {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	argv := []string{binary, "--data-dir", o.dataDir, "--ollama-host", o.ollama, "serve", "--addr", "127.0.0.1:" + freePort(t)}
+	argv = append(argv, o.args...)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	if o.launch != nil {
 		path, args, env := o.launch(argv)
@@ -182,7 +186,7 @@ func startServe(t *testing.T, o serveOptions) served {
 		t.Fatalf("serve printed no address with a token; its log:\n%s", cmd.Stderr.(*lockedWriter).String())
 	}
 	go io.Copy(io.Discard, stdout)
-	return served{addr, token, cmd.Process.Pid, stop}
+	return served{addr, token, cmd.Process.Pid, cmd.Stderr.(*lockedWriter).String, stop}
 }
 
 // lockedWriter lets the test read a child's stderr while it still writes.

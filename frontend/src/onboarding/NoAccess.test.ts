@@ -55,5 +55,16 @@ describe("a page serve refuses", () => {
     expect(page.getAttribute("data-access")).toBe("rejected");
     expect(page.textContent).toContain("더 이상 유효하지 않습니다");
     expect(page.textContent).toContain("wayfinder serve");
+    // serve keeps its key across restarts: only a new one, or another data folder, makes a page's stale.
+    expect(page.textContent).toContain("새 키를 만들었거나(wayfinder serve --new-token)");
+    expect(page.textContent).not.toContain("다시 시작했기");
+  });
+
+  it("with a stale token names --new-token, not a restart, as the cause (en)", async () => {
+    await open("old");
+    const page = document.querySelector("[data-access]")!;
+    expect(page.textContent).toContain("it was given a new one (wayfinder serve --new-token), or it uses another data folder");
+    expect(page.textContent).toContain("it prints the address again, with the same key");
+    expect(page.textContent).not.toContain("started again");
   });
 });

@@ -138,16 +138,7 @@ func (k *KnowledgeService) AddToLibrary(sessionID, source string) (api.LibraryFi
 			return api.LibraryFile{}, err
 		}
 	}
-	// Its passages, counted before it moves, for "N of M passages left".
-	chunks := 0
-	if docs, err := kb.ConversationDocuments(k.app.ctx, sessionID); err == nil {
-		for _, d := range docs {
-			if d.Source == source {
-				chunks += d.Chunks
-			}
-		}
-	}
-	to, err := kb.Promote(k.app.ctx, sessionID, source)
+	moved, err := kb.Promote(k.app.ctx, sessionID, source)
 	switch {
 	case errors.Is(err, knowledge.ErrNameTaken):
 		return api.LibraryFile{}, &chat.Error{Info: api.ErrorInfo{Code: api.ErrInvalidInput,
@@ -165,24 +156,15 @@ func (k *KnowledgeService) AddToLibrary(sessionID, source string) (api.LibraryFi
 	// (vector.Index.Relabel moves the pause), and says so.
 	// Other windows are told it is paused under its new name, so that
 	// their Knowledge screen lists it paused, with Resume.
+	to := moved.Source
 	left := k.app.library.pendingSources()[to]
 	paused := left > 0 && k.app.library.pausedSources()[to]
 	if paused {
 		k.app.library.tell(api.EmbedPauseChanged{Source: to, Paused: true})
 	}
-	out := api.LibraryFile{Source: to, EmbedPending: left > 0, EmbedPaused: paused, Pending: left, Chunks: chunks, DocIDs: []string{}}
-	// Its record (Promote kept it), which brings its row back after a reload.
-	// The file is in the library whatever this read gives; without the
-	// record its row only does not come back after a reload.
-	ps, err := kb.Promotions(k.app.ctx, sessionID)
-	if err != nil {
-		k.app.log.Warn("read the files a conversation added to the library", "session", sessionID, "err", err)
-	}
-	for _, p := range ps {
-		if p.Source == to {
-			out.ID, out.DocIDs = p.ID, p.DocIDs
-		}
-	}
+	// Its record's id and documents (Promote kept it), which bring its row
+	// back after a reload; its passages, for "N of M passages left".
+	out := api.LibraryFile{ID: moved.ID, Source: to, EmbedPending: left > 0, EmbedPaused: paused, Pending: left, Chunks: moved.Chunks, DocIDs: moved.DocIDs}
 	return out, nil
 }
 

@@ -214,12 +214,16 @@ func AttachedFiles(uploadDir, conversation string) ([]string, error) {
 // background (embedlater.go) rather than keep the person waiting for
 // minutes, so that Promote waits at most for a file being read — a new
 // version of this very file, say, which it then adds, found by its words.
-func (b *Base) Promote(ctx context.Context, conversation, source string) (string, error) {
+//
+// It returns the conversation's record of the move (Promotions lists it
+// too): where the file is kept now (Source), its id, the documents it
+// became and their passages.
+func (b *Base) Promote(ctx context.Context, conversation, source string) (Promotion, error) {
 	if err := b.writable(); err != nil {
-		return "", err
+		return Promotion{}, err
 	}
 	if !validConversation(conversation) || b.conversationOf(source) != conversation {
-		return "", fmt.Errorf("add %q to the library: %w", source, os.ErrNotExist)
+		return Promotion{}, fmt.Errorf("add %q to the library: %w", source, os.ErrNotExist)
 	}
 	leave := b.embedQ.join()
 	defer leave()
@@ -229,23 +233,23 @@ func (b *Base) Promote(ctx context.Context, conversation, source string) (string
 	defer b.write.Unlock()
 	var docs []Document
 	if err := b.db.WithContext(ctx).Where("source = ? AND NOT staged", source).Find(&docs).Error; err != nil {
-		return "", fmt.Errorf("add %q to the library: %w", source, err)
+		return Promotion{}, fmt.Errorf("add %q to the library: %w", source, err)
 	}
 	if len(docs) == 0 {
-		return "", fmt.Errorf("add %q to the library: %w", source, os.ErrNotExist)
+		return Promotion{}, fmt.Errorf("add %q to the library: %w", source, os.ErrNotExist)
 	}
 	target := filepath.Join(b.opts.UploadDir, filepath.Base(source))
 	var taken int64
 	if err := b.db.WithContext(ctx).Model(&Document{}).Where("source = ?", target).Count(&taken).Error; err != nil {
-		return "", fmt.Errorf("add %q to the library: %w", source, err)
+		return Promotion{}, fmt.Errorf("add %q to the library: %w", source, err)
 	}
 	if _, err := os.Lstat(target); taken > 0 || err == nil {
-		return "", fmt.Errorf("add %s to the library: %w", filepath.Base(source), ErrNameTaken)
+		return Promotion{}, fmt.Errorf("add %s to the library: %w", filepath.Base(source), ErrNameTaken)
 	}
 	// The file moves first: if the database then fails, it goes back, and
 	// the documents still point at it.
 	if err := os.Rename(source, target); err != nil {
-		return "", fmt.Errorf("add %s to the library: %w", filepath.Base(source), err)
+		return Promotion{}, fmt.Errorf("add %s to the library: %w", filepath.Base(source), err)
 	}
 	// Its passages in the vector index move with it, vectors and those
 	// still waiting for theirs alike: the background embedding then
@@ -254,12 +258,14 @@ func (b *Base) Promote(ctx context.Context, conversation, source string) (string
 	// the file where it was.
 	mover, _ := b.opts.Sink.(SourceMover)
 	movedVectors := false
+	var record Promotion
 	err := b.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Model(&Document{}).Where("source = ?", source).Update("source", target).Error; err != nil {
 			return err
 		}
 		// Kept, so that the conversation says where it went after a reload.
-		if err := recordPromotion(tx, conversation, target, docs); err != nil {
+		var err error
+		if record, err = recordPromotion(tx, conversation, target, docs); err != nil {
 			return err
 		}
 		if mover == nil {
@@ -280,13 +286,13 @@ func (b *Base) Promote(ctx context.Context, conversation, source string) (string
 		if rerr := os.Rename(target, source); rerr != nil {
 			b.log.Warn("a promoted file not moved back", "file", target, "err", rerr)
 		}
-		return "", fmt.Errorf("add %s to the library: %w", filepath.Base(source), err)
+		return Promotion{}, fmt.Errorf("add %s to the library: %w", filepath.Base(source), err)
 	}
 	for _, d := range docs {
 		b.docs.add(d.ID, target, d.Kind)
 	}
 	_ = os.Remove(filepath.Dir(source)) // the conversation's folder, if that was its last file
-	return target, nil
+	return record, nil
 }
 
 // ForgetConversation removes a conversation's own files and their

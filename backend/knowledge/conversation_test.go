@@ -93,7 +93,8 @@ func TestConversationFiles(t *testing.T) {
 	if _, err := b.Promote(ctx, other, res.Path); err == nil {
 		t.Fatal("another conversation promoted a's file")
 	}
-	to, err := b.Promote(ctx, a, res.Path)
+	moved, err := b.Promote(ctx, a, res.Path)
+	to := moved.Source
 	if err != nil || to != filepath.Join(dir, "meeting.txt") {
 		t.Fatalf("promote: %q %v", to, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"gorm.io/gorm"
@@ -55,17 +56,25 @@ func promotionsMigration(tx *gorm.DB) error {
 }
 
 // recordPromotion writes, in Promote's transaction, that conversation
-// added the documents to the library as target.
-func recordPromotion(tx *gorm.DB, conversation, target string, docs []Document) error {
+// added the documents to the library as target, and returns the record as
+// Promotions would list it then (all of its documents left), so that
+// Promote's caller need not read them all again to find it.
+func recordPromotion(tx *gorm.DB, conversation, target string, docs []Document) (Promotion, error) {
 	ids := make([]string, len(docs))
+	chunks := 0
 	for i, d := range docs {
 		ids[i] = d.ID
+		chunks += d.Chunks
 	}
 	raw, err := json.Marshal(ids)
 	if err != nil {
-		return err
+		return Promotion{}, err
 	}
-	return tx.Create(&promotion{Conversation: conversation, Source: target, DocIDs: string(raw)}).Error
+	row := promotion{Conversation: conversation, Source: target, DocIDs: string(raw)}
+	if err := tx.Create(&row).Error; err != nil {
+		return Promotion{}, err
+	}
+	return Promotion{ID: row.ID, Conversation: conversation, Source: target, DocIDs: ids, Left: slices.Clone(ids), Chunks: chunks, CreatedAt: row.CreatedAt}, nil
 }
 
 // Promotions lists the files a conversation added to the library, oldest

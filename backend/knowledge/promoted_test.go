@@ -26,11 +26,13 @@ func TestPromotions(t *testing.T) {
 	if _, err := b.UploadToConversation(ctx, conv, "note.md", strings.NewReader("# 메모\n\n회의는 화요일.\n"), nil); err != nil {
 		t.Fatal(err)
 	}
-	to, err := b.Promote(ctx, conv, res.Path)
+	first, err := b.Promote(ctx, conv, res.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Promote(ctx, conv, filepath.Join(dir, conversationsDir, conv, "note.md")); err != nil {
+	to := first.Source
+	second, err := b.Promote(ctx, conv, filepath.Join(dir, conversationsDir, conv, "note.md"))
+	if err != nil {
 		t.Fatal(err)
 	}
 	list := func(conv string) []Promotion {
@@ -44,6 +46,14 @@ func TestPromotions(t *testing.T) {
 	ps := list(conv)
 	if len(ps) != 2 || ps[0].Source != to || len(ps[0].DocIDs) != 3 || !slices.Equal(ps[0].Left, ps[0].DocIDs) || filepath.Base(ps[1].Source) != "note.md" {
 		t.Fatalf("after adding two files: %+v", ps)
+	}
+	// What Promote returned is the record, as listed (AddToLibrary's row
+	// takes its id from it, not from a second read of them all).
+	for i, got := range []Promotion{first, second} {
+		want := ps[i]
+		if got.ID != want.ID || got.ID == 0 || got.Source != want.Source || got.Conversation != conv || !slices.Equal(got.DocIDs, want.DocIDs) || !slices.Equal(got.Left, want.Left) || got.Chunks != want.Chunks || got.Chunks == 0 {
+			t.Fatalf("Promote returned %+v, listed %+v", got, want)
+		}
 	}
 	if got := list(other); len(got) != 0 {
 		t.Fatalf("another conversation's: %+v", got)

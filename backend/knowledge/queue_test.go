@@ -184,8 +184,8 @@ func TestPromoteWhileANewVersionIsRead(t *testing.T) {
 	<-pdf.entered // the new version is being read
 	promoted := make(chan upload, 1)
 	go func() {
-		to, err := b.Promote(ctx, conv, source)
-		promoted <- upload{UploadResult{Path: to}, err}
+		moved, err := b.Promote(ctx, conv, source)
+		promoted <- upload{UploadResult{Path: moved.Source}, err}
 	}()
 	for deadline := time.Now().Add(time.Minute); !b.embedQ.waiting(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) { // fail rather than hang

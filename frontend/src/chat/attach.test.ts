@@ -166,7 +166,7 @@ describe("files in chat", () => {
     await vi.waitFor(() => expect(document.querySelector("[data-testid='attachments'] .files")).toBeNull());
     // Where its chip was, a row says where it went, until dismissed.
     expect($("[data-testid='attachments'] .pending li[data-stage='library']").textContent).toContain("출장규정.md");
-    expect($("[data-testid='attachments'] .pending li[data-stage='library'] .stage").textContent).toBe("Added to your library: every conversation can use it now");
+    expect($("[data-testid='attachments'] .pending li[data-stage='library'] .stage").textContent).toBe("Added to your library: every conversation finds it by its words and by its meaning");
     click("[data-testid='attachments'] .pending li[data-stage='library'] button");
     // The failed row goes when dismissed.
     click("[data-testid='attachments'] .pending li button");

@@ -17,7 +17,7 @@ afterEach(cleanup);
 const words = {
   en: {
     embedding: "Ready for questions · indexing its meaning",
-    added: "Added to your library: every conversation can use it now",
+    added: "Added to your library: every conversation finds it by its words and by its meaning",
     addedPaused: "Added to your library: every conversation finds it by its words now; indexing its meaning is paused — 2 of 4 passages left",
     addedEmbedding: "Added to your library: every conversation finds it by its words now; its meaning is indexed in the background",
     addedRemoved: "Added to your library, then removed from it: no conversation finds it any more",
@@ -26,7 +26,7 @@ const words = {
   },
   ko: {
     embedding: "지금 질문할 수 있습니다 · 의미를 색인하는 중",
-    added: "지식 베이스에 추가했습니다. 이제 모든 대화에서 쓸 수 있습니다",
+    added: "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드와 의미로 찾습니다",
     addedPaused: "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드로 찾고, 의미 색인은 멈춰 두었습니다 — 구절 4개 중 2개 남음",
     addedEmbedding: "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드로 찾고, 의미 색인은 뒤에서 이어서 합니다",
     addedRemoved: "지식 베이스에 추가했다가 지웠습니다. 이제 어느 대화에서도 찾지 않습니다",
@@ -91,6 +91,23 @@ describe("a chat's rows of files it added to the library, after a reload", () =>
       await vi.waitFor(() => expect(asks()).toBeGreaterThan(asked), { timeout: 5000 });
       await new Promise((r) => setTimeout(r, 0));
       expect(rows()).toHaveLength(0);
+    }, 30000);
+
+    it(`of a file added while its meaning was indexed, read the same once it is indexed, before and after a reload (${lang})`, async () => {
+      const { fake } = await start({ settings: { language: lang } });
+      setLang(lang);
+      attach([new File(["# 큰 보고서"], "slow-report.md")]);
+      await vi.waitFor(() => expect(stage().textContent).toBe(say.embedding), { timeout: 5000 });
+      await addChip("slow-report.md");
+      await vi.waitFor(() => expect(stage().textContent).toBe(say.addedEmbedding), { timeout: 5000 });
+      fake.embedLaterDone(); // its meaning indexed in the background, said in this window
+      await vi.waitFor(() => expect(stage().textContent).toBe(say.added), { timeout: 5000 });
+      const sid = fake.sessions[0]!.id;
+
+      await reload(fake, lang, sid);
+      await vi.waitFor(() => expect(rows()).toHaveLength(1), { timeout: 5000 });
+      expect(row().dataset.stage).toBe("library");
+      expect(stage().textContent).toBe(say.added);
     }, 30000);
 
     it(`of a file of three documents, count those removed on the Knowledge screen, and say removed with the last (${lang})`, async () => {

@@ -20,7 +20,7 @@ const words = {
     embedded: "Ready for questions · now found by its meaning too: the background embedding is done",
     addedPaused: "Added to your library: every conversation finds it by its words now; indexing its meaning is paused — 2 of 4 passages left",
     addedEmbedding: "Added to your library: every conversation finds it by its words now; its meaning is indexed in the background",
-    addedEmbedded: "Added to your library: every conversation finds it by its words and, now, by its meaning too",
+    addedEmbedded: "Added to your library: every conversation finds it by its words and by its meaning",
     pausedHelp: "Paused until you resume it, or until Wayfinder next starts",
     resume: "Resume",
     resumeLabel: "Resume indexing the meaning of slow-report.md",

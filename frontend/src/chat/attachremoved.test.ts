@@ -15,14 +15,14 @@ const words = {
   en: {
     embedding: "Ready for questions · indexing its meaning",
     stopped: "Ready for questions · found by its words; indexing its meaning is paused — 2 of 4 passages left",
-    added: "Added to your library: every conversation can use it now",
+    added: "Added to your library: every conversation finds it by its words and by its meaning",
     addedEmbedding: "Added to your library: every conversation finds it by its words now; its meaning is indexed in the background",
     addedRemoved: "Added to your library, then removed from it: no conversation finds it any more",
   },
   ko: {
     embedding: "지금 질문할 수 있습니다 · 의미를 색인하는 중",
     stopped: "지금 질문할 수 있습니다 · 키워드로 찾습니다. 의미 색인은 멈춰 두었습니다 — 구절 4개 중 2개 남음",
-    added: "지식 베이스에 추가했습니다. 이제 모든 대화에서 쓸 수 있습니다",
+    added: "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드와 의미로 찾습니다",
     addedEmbedding: "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드로 찾고, 의미 색인은 뒤에서 이어서 합니다",
     addedRemoved: "지식 베이스에 추가했다가 지웠습니다. 이제 어느 대화에서도 찾지 않습니다",
   },

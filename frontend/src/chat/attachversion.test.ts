@@ -16,7 +16,7 @@ const words = {
     button: "Adds it once the new version is read…",
     help: "The new version of 규정.md is being read; it joins the library once it is in",
     embedding: "Added to your library: every conversation finds it by its words now; its meaning is indexed in the background",
-    embedded: "Added to your library: every conversation finds it by its words and, now, by its meaning too",
+    embedded: "Added to your library: every conversation finds it by its words and by its meaning",
   },
   ko: {
     waiting: "연간 보고서.pdf 읽기가 끝나기를 기다리는 중",

@@ -37,6 +37,7 @@ const (
 	EventEmbedding      = "knowledge.embedding"   // EmbeddingProgress
 	EventEmbedPause     = "knowledge.embed_pause" // EmbedPauseChanged
 	EventRemoved        = "knowledge.removed"     // KnowledgeRemoved
+	EventAddedToLibrary = "knowledge.added"       // AddedToLibrary
 	EventMemories       = "memory.changed"        // SessionsChanged (empty)
 	EventStatusChanged  = "ollama.status"         // OllamaStatus
 )
@@ -144,6 +145,17 @@ type EmbedPauseChanged struct {
 	// Removed: the pause ended because the file was removed (from the
 	// library or its conversation); nothing of it is left to index.
 	Removed bool `json:"removed,omitempty"`
+}
+
+// AddedToLibrary says that a conversation's file joined the library (Add
+// to library), in any window, so that every window with that conversation
+// open makes its row ("Added to your library: …") and drops its chip at
+// once: another window showed neither until it was reloaded.
+type AddedToLibrary struct {
+	SessionID string `json:"session_id"`
+	// File is the record as AddToLibrary returns it and AddedToLibrary
+	// lists it (its id tells the window that added it its own row).
+	File LibraryFile `json:"file"`
 }
 
 // KnowledgeRemoved says that files were removed from the knowledge base

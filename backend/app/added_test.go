@@ -10,6 +10,26 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/api"
 )
 
+// A file added to the library is told to every window (knowledge.added),
+// once, with the record AddToLibrary answers, so that another window with
+// the conversation open makes the same row at once: it showed none until
+// it was reloaded.
+func TestAddedToLibraryIsTold(t *testing.T) {
+	h := attachWhileEmbeddingHangs(t)
+	doc := h.stopped(t)
+	lib, err := h.k.AddToLibrary(h.sess.ID, doc.Source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := h.events.waitFor(t, api.EventAddedToLibrary, func(any) bool { return true }).(api.AddedToLibrary)
+	if got.SessionID != h.sess.ID || got.File.ID != lib.ID || got.File.ID == 0 || got.File.Source != lib.Source || !slices.Equal(got.File.DocIDs, lib.DocIDs) || got.File.EmbedPaused != lib.EmbedPaused || got.File.Pending != lib.Pending || got.File.Chunks != lib.Chunks {
+		t.Fatalf("told %+v; want session %s and %+v", got, h.sess.ID, lib)
+	}
+	if n := h.events.count(api.EventAddedToLibrary, func(any) bool { return true }); n != 1 {
+		t.Fatalf("told %d times; want once", n)
+	}
+}
+
 // A file added to the library from a chat is kept with its conversation:
 // AddedToLibrary lists it as AddToLibrary answered (paused here, its Stop
 // having paused it), then as the library has it (removed on the Knowledge

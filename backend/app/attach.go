@@ -165,6 +165,9 @@ func (k *KnowledgeService) AddToLibrary(sessionID, source string) (api.LibraryFi
 	// Its record's id and documents (Promote kept it), which bring its row
 	// back after a reload; its passages, for "N of M passages left".
 	out := api.LibraryFile{ID: moved.ID, Source: to, EmbedPending: left > 0, EmbedPaused: paused, Pending: left, Chunks: moved.Chunks, DocIDs: moved.DocIDs}
+	// Every window with the conversation open makes its row (the desktop
+	// window and serve's tabs alike: the same events).
+	k.app.events.Emit(api.EventAddedToLibrary, api.AddedToLibrary{SessionID: sessionID, File: out})
 	return out, nil
 }
 

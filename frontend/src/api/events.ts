@@ -3,6 +3,7 @@
 import type { Transport } from "./transport";
 import {
   Events,
+  type AddedToLibrary,
   type ApprovalRequired,
   type EmbedPauseChanged,
   type EmbeddingProgress,
@@ -48,6 +49,7 @@ export interface EventMap {
   [Events.Embedding]: EmbeddingProgress;
   [Events.EmbedPause]: EmbedPauseChanged;
   [Events.Removed]: KnowledgeRemoved;
+  [Events.AddedToLibrary]: AddedToLibrary;
   [Events.Memories]: MemoriesChanged;
   [Reconnected]: null;
 }

@@ -388,6 +388,17 @@ export interface EmbedPauseChanged {
 }
 
 /**
+ * AddedToLibrary says that a conversation's file joined the library (Add
+ * to library), in any window, so that every window with that conversation
+ * open makes its row ("Added to your library: …") and drops its chip at
+ * once: another window showed neither until it was reloaded.
+ */
+export interface AddedToLibrary {
+  session_id: string;
+  file: LibraryFile;
+}
+
+/**
  * KnowledgeRemoved says that files were removed from the knowledge base
  * (a document on the Knowledge screen, a file taken out of its
  * conversation), in any window, so that every window's rows of them say
@@ -885,6 +896,7 @@ export const Events = {
   Embedding: "knowledge.embedding",
   EmbedPause: "knowledge.embed_pause",
   Removed: "knowledge.removed",
+  AddedToLibrary: "knowledge.added",
   Memories: "memory.changed",
   StatusChanged: "ollama.status",
 } as const;

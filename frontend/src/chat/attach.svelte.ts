@@ -241,6 +241,18 @@ export class AttachStore {
         this.pending = this.pending.filter((p) => !(p.session === sid && names.has(p.name) && !p.error && !p.moved));
         if (sid in this.files) void this.load(sid);
       }),
+      // A conversation's file joined the library, in this window or
+      // another: a window with the conversation open makes its row and
+      // drops its chip (the one that added it does the same with the
+      // answer, whichever of the two comes first); one that has not opened
+      // it asks for its rows when it does (loadAdded).
+      subscribe(transport, Events.AddedToLibrary, (ev) => {
+        const sid = ev.session_id;
+        if (!(sid in this.files) && !this.askedAdded.has(sid)) return;
+        if (ev.file.id !== undefined && this.dismissedAdded.has(ev.file.id)) return;
+        this.placeMoved(fromRecord(`m${++this.seq}`, sid, ev.file));
+        if (sid in this.files) void this.load(sid);
+      }),
       subscribe(transport, Reconnected, () => {
         for (const sid of Object.keys(this.files)) void this.settle(sid);
         // Events may have been lost meanwhile: every row of a file added
@@ -615,7 +627,6 @@ export class AttachStore {
     this.error = null;
     this.adding[doc.source] = true;
     const name = base(doc.source);
-    const mine = (p: Pending) => p.session === sessionID && p.name === name && !p.error && !p.moved;
     let added;
     try {
       added = await this.api.addToLibrary(sessionID, doc.source);
@@ -628,12 +639,23 @@ export class AttachStore {
     // The backend says whether its meaning is still being indexed, in the
     // library now: stopped, handed on or left to the background.
     // A file whose embedding the person stopped stays paused there.
-    const moved: Pending = { key: `m${++this.seq}`, session: sessionID, name, importID: "", progress: null, error: null, moved: added.embed_pending ? "embedding" : "added", movedTo: added.source };
-    if (added.embed_paused) moved.movedPaused = { left: added.pending ?? 0, total: added.chunks ?? 0 };
-    if (added.id !== undefined) Object.assign(moved, { movedID: added.id, movedDocs: added.doc_ids ?? [] });
-    this.pending = [...this.pending.filter((p) => !mine(p)), moved];
+    this.placeMoved({ ...fromRecord(`m${++this.seq}`, sessionID, added), name });
     await this.load(sessionID);
     return true;
+  }
+
+  /**
+   * placeMoved puts the row of a file that joined the library in place of
+   * its conversation's rows of it (its progress, its note), unless the
+   * window has the row already: the event (knowledge.added) and the
+   * answer to Add to library both make it, in either order, and the one
+   * made first may have moved on since (its meaning indexed).
+   */
+  private placeMoved(row: Pending): void {
+    const same = (p: Pending) => p.session === row.session && row.movedID !== undefined && p.movedID === row.movedID;
+    const mine = (p: Pending) => p.session === row.session && p.name === row.name && !p.error && !p.moved;
+    const rest = this.pending.filter((p) => !mine(p));
+    this.pending = rest.some(same) ? rest : [...rest, row];
   }
 }
 

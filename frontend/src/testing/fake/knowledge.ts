@@ -308,7 +308,10 @@ export class FakeKnowledge extends FakeChat {
     // Kept with the library, as the backend keeps it, for a reloaded window.
     const record = { id: ++this.promotions, sid, source: to, docIDs: docs.map((d) => d.id) };
     this.promoted.push(record);
-    return { source: to, id: record.id, doc_ids: [...record.docIDs], ...(pending ? { embed_pending: true } : {}), ...(paused ? { embed_paused: true, pending: n, chunks } : {}) };
+    const file: LibraryFile = { source: to, id: record.id, doc_ids: [...record.docIDs], ...(pending ? { embed_pending: true } : {}), ...(paused ? { embed_paused: true, pending: n, chunks } : {}) };
+    // Every window is told, before this one's answer, as the backend may.
+    this.emit("knowledge.added", { session_id: sid, file: { ...file, doc_ids: [...record.docIDs] } });
+    return file;
   }
   /** promoted: the files conversations added to the library, as the backend's records */
   promoted: { id: number; sid: string; source: string; docIDs: string[] }[] = [];

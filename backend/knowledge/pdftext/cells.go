@@ -70,13 +70,25 @@ func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRul
 // over a table whose column gap falls under one of them), it is not.
 func alignedGaps(gaps [][][2]float64, kinds [][]gapRule, partners [][][2]float64, partnerKinds [][]gapRule) ([][][2]float64, [][]gapRule) {
 	out, outKinds := make([][][2]float64, len(gaps)), make([][]gapRule, len(gaps))
-	partnered := func(g [2]float64, kind gapRule, j int) bool {
+	// A white span over or under two of a title's letter gaps, across the
+	// letter between them (a running header's tab before its right part,
+	// a short line's end), is no column's edge lining up with one of them.
+	across := func(p [2]float64, i, k int) bool {
+		for m, o := range gaps[i] {
+			if m != k && kinds[i][m] == joinGap && min(o[1], p[1]) > max(o[0], p[0]) {
+				return true
+			}
+		}
+		return false
+	}
+	partnered := func(g [2]float64, kind gapRule, i, k, j int) bool {
 		if j < 0 || j >= len(gaps) {
 			return false
 		}
 		for m, p := range partners[j] {
 			pk := partnerKinds[j][m]
-			if min(g[1], p[1]) > max(g[0], p[0]) && (kind == asDrawn || pk == asDrawn || kind == valueGap && pk == valueGap) {
+			if min(g[1], p[1]) > max(g[0], p[0]) && (kind == asDrawn || pk == asDrawn || kind == valueGap && pk == valueGap) &&
+				!(kind == joinGap && across(p, i, k)) {
 				return true
 			}
 		}
@@ -87,7 +99,7 @@ func alignedGaps(gaps [][][2]float64, kinds [][]gapRule, partners [][][2]float64
 		letters, alignedLetters := 0, 0
 		for k, g := range gaps[i] {
 			kind := kinds[i][k]
-			aligned[k] = partnered(g, kind, i-1) || partnered(g, kind, i+1)
+			aligned[k] = partnered(g, kind, i, k, i-1) || partnered(g, kind, i, k, i+1)
 			if kind == joinGap {
 				letters++
 				if aligned[k] {

@@ -459,6 +459,9 @@ func (g gutter) leftOf(it item) bool {
 // freeSpans lists the white spans of a line at least minW wide, including
 // the margins up to the region's edges. A punctuation mark takes up only
 // its start: one hung past the column's edge must not close the gutter.
+// An opening bracket or quote is not hung and takes up its whole box: a
+// full-width "「" before a law's name, its ink on its right, opened a
+// white strip an em wide in the middle of a line.
 // The white between the dots of a leader (a contents line's ". . . . 12")
 // is no white: TeX sets every line's leader dots at the same places, so
 // the spaces between them line up down a table of contents and were taken
@@ -484,7 +487,7 @@ func freeSpans(b band, left, right, minW float64) [][2]float64 {
 		if it.x0-edge >= minW {
 			out = append(out, [2]float64{edge, it.x0})
 		}
-		if unicode.IsPunct(it.r) {
+		if unicode.IsPunct(it.r) && !unicode.In(it.r, unicode.Ps, unicode.Pi) {
 			edge = max(edge, it.x0)
 		} else {
 			edge = max(edge, it.x1)

@@ -131,3 +131,48 @@ func TestPageTextEvenlySpacedLines(t *testing.T) {
 		})
 	}
 }
+
+// TestFreeSpansOpeningBracket: an opening bracket takes up its whole box
+// in the search for white strips, where a closing mark hung past a
+// column's edge takes up only its start.
+func TestFreeSpansOpeningBracket(t *testing.T) {
+	at := func(r rune, x0, x1 float64) item { return item{r: r, x0: x0, x1: x1, h: 10} }
+	tests := []struct {
+		name  string
+		items []item
+		want  int
+	}{
+		{"a full-width bracket before a name", []item{at('법', 0, 10), at('「', 10, 20), at('개', 20, 30)}, 0},
+		{"a full-width quote before a name", []item{at('법', 0, 10), at('“', 10, 20), at('개', 20, 30)}, 0},
+		{"a full stop hung into the gap", []item{at('다', 0, 10), at('.', 10, 20), at('개', 20, 30)}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := freeSpans(band{items: tt.items}, 0, 30, 9); len(got) != tt.want {
+				t.Errorf("freeSpans = %v, want %d spans", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestPageTextNumberBroken: a number wrapped after one of its hyphens is
+// written whole, the hyphen kept; a page's number between dashes and a
+// hyphen before a word are not.
+func TestPageTextNumberBroken(t *testing.T) {
+	tests := []struct {
+		name string
+		gs   []glyph
+		want string
+	}{
+		{"a telephone number", stacked("예산담당관실(044-205-", "1234)로 문의하십시오."), "예산담당관실(044-205-1234)로 문의하십시오."},
+		{"a page's number over a year", stacked("- 1 -", "2024년 계획"), "- 1 -\n2024년 계획"},
+		{"a hyphen before a word", stacked("2024-", "하반기 계획"), "2024-\n하반기 계획"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := nonEmptyLines(pageText(tt.gs)); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -494,12 +494,37 @@ func (w *textWriter) lines(bands []band) {
 		// A word hyphenated across lines is joined, as pdftotext does, so
 		// that a search for it finds it.
 		hyphen := w.line(b.items, bars[i])
-		joined = hyphen && i+1 < len(bands)
+		joined = hyphen && i+1 < len(bands) ||
+			i+1 < len(bands) && bars[i] == nil && bars[i+1] == nil && numberBreak(b.items, bands[i+1].items)
 		if hyphen && !joined {
 			w.sb.WriteByte('-')
 		}
 	}
 }
+
+// numberBreak says whether a line ends inside a number at one of its
+// hyphens and the next line goes on with its digits: a telephone number
+// or a code wrapped after its hyphen ("044-205-" over "1234)로"), which
+// LibreOffice and Hancom do; the hyphen stays, the line end goes, and a
+// search finds "044-205-1234".
+func numberBreak(items, next []item) bool {
+	last := len(items) - 1
+	for last >= 0 && items[last].space {
+		last--
+	}
+	first := 0
+	for first < len(next) && next[first].space {
+		first++
+	}
+	if last < 1 || first == len(next) {
+		return false
+	}
+	d, p := items[last], items[last-1]
+	// Set close to its digit: "- 1 -", a page's number, is no number broken.
+	return d.r == '-' && !d.hyphen && isDigit(p.r) && isDigit(next[first].r) && !p.space && d.x0-p.x1 < wordGap*d.h
+}
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
 // line writes one line's glyphs, left to right, with spaces between words
 // and cellSep between cells where a gap overlaps one of bars. A hyphen that

@@ -36,7 +36,7 @@ func TestLibreOfficeLayouts(t *testing.T) {
 	if d := os.Getenv("WAYFINDER_PDF_OUT"); d != "" {
 		dir = d // keep the files
 	}
-	names := []string{"ko", "contents"}
+	names := []string{"ko", "contents", "gov"}
 	var srcs []string
 	for _, n := range names {
 		srcs = append(srcs, filepath.Join("testdata", "libreoffice", n+".fodt"))
@@ -54,7 +54,7 @@ func TestLibreOfficeLayouts(t *testing.T) {
 			var all strings.Builder
 			for n, p := range pages {
 				lines := strings.Split(nonEmptyLines(p.Text), "\n")
-				if lines[0] != "한국대학교 학사 규정집" {
+				if !strings.HasPrefix(lines[0], "한국대학교 학사 규정집") { // gov.fodt's goes on after a tab
 					t.Errorf("page %d: first line %q, want the running header", n+1, lines[0])
 				}
 				if last, want := lines[len(lines)-1], fmt.Sprintf("- %d -", n+1); last != want {
@@ -74,10 +74,13 @@ func TestLibreOfficeLayouts(t *testing.T) {
 			if err != nil {
 				t.Fatalf("pdftotext: %v", err)
 			}
-			r := wordRecall(string(ref), all.String())
-			t.Logf("%d pages, word recall against pdftotext %.4f", len(pages), r)
-			if r < 0.97 {
-				t.Errorf("word recall against pdftotext %.4f < 0.97", r)
+			// gov.fodt's form spaces out its labels ("위 임 인"), which
+			// pdftotext writes a word a syllable: its recall counts them
+			// found where pdftext wrote them whole.
+			r, rj := wordRecall(string(ref), all.String()), wordRecall(spacedJoined(string(ref), all.String()), all.String())
+			t.Logf("%d pages, word recall against pdftotext %.4f (%.4f with its spaced-out syllables found joined)", len(pages), r, rj)
+			if n != "gov" && r < 0.97 || rj < 0.97 {
+				t.Errorf("word recall against pdftotext %.4f (%.4f) < 0.97", r, rj)
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/knowledgetest"
 )
@@ -122,6 +123,38 @@ func wordRecall(ref, cand string) float64 {
 		return 1
 	}
 	return float64(hit) / float64(total)
+}
+
+// spacedJoined rewrites a reference's runs of single Hangul syllables (a
+// title or a form's label spaced out letter by letter, "위 임 장", which
+// pdftotext writes as one word per syllable) as one word where the
+// candidate has that word: pdftext writes such a title whole (spaced.go),
+// and its syllables are not lost. Runs the candidate does not have as a
+// word ("그 집 앞") stay as they are.
+func spacedJoined(ref, cand string) string {
+	have := words(cand)
+	var out []string
+	for _, line := range strings.Split(ref, "\n") {
+		fs := strings.Fields(line)
+		var kept []string
+		for i := 0; i < len(fs); {
+			j := i
+			var run strings.Builder
+			for j < len(fs) && utf8.RuneCountInString(fs[j]) == 1 && hangul([]rune(fs[j])[0]) {
+				run.WriteString(fs[j])
+				j++
+			}
+			if j-i >= 2 && have[run.String()] > 0 {
+				kept = append(kept, run.String())
+				i = j
+				continue
+			}
+			kept = append(kept, fs[i])
+			i++
+		}
+		out = append(out, strings.Join(kept, " "))
+	}
+	return strings.Join(out, "\n")
 }
 
 // joinedWordRecall is wordRecall where two Hangul words of the reference

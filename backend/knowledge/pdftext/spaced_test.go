@@ -126,6 +126,7 @@ func TestPageTextLetterSpacedTitle(t *testing.T) {
 		{"a bracket left open after the title", spacedAt("신청서(갑", 72, 700, []float64{10, 10, 0, 0}), "신 청 서(갑"},
 		{"two notes after the title", spacedAt("신청서(갑)(을)", 72, 700, []float64{10, 10, 0, 0, 0, 0, 0, 0}), "신 청 서(갑)(을)"},
 		{"a four-level number, then twelve syllables", spacedAt("1.2.3.4.개인정보수집이용동의서류", 72, 700, append([]float64{0, 0, 0, 0, 0, 0, 0, 3}, even(11, 10)...)), "1.2.3.4. 개인정보수집이용동의서류"},
+		{"a title under a running header's wide gap", linesOf(spacedAt("업무편람대외비", 72, 720, []float64{0, 0, 0, 200, 0, 0}), spacedAt("위임장(갑)", 150, 700, []float64{10, 10, 0, 0, 0})), "업무편람 대외비\n위임장(갑)"},
 		{"a justified line of one-syllable words, then a word", spacedAt("그집앞에서", 72, 700, []float64{7, 7, 0, 0}), "그 집 앞에서"},
 		{"a word of two syllables among single ones", append(spacedLine("신청", even(1, 10), 0, 0), append([]glyph{{r: ' ', gen: true}}, glyphLine("서류", 102, 700, nil)...)...), "신 청 서류"},
 	}

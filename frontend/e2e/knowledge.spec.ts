@@ -357,3 +357,38 @@ test("stopping imports in Korean: a file added while another embeds does not wai
     await resetFake(w.fake);
   }
 });
+
+test("a list longer than the window scrolls inside the Knowledge screen, never the window itself, in English and Korean", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wf-long-list-"));
+  const files = Array.from({ length: 14 }, (_, i) => {
+    const f = join(dir, `${i + 1}. 2026년도 공공기관 개인정보보호 종합계획 및 세부추진과제 보고서.md`);
+    writeFileSync(f, `# 보고서 ${i + 1}\n\n개인정보보호 세부추진과제 ${i + 1}번입니다.\n`);
+    return f;
+  });
+  for (const locale of ["en-US", "ko-KR"]) {
+    const page = await openPage(w.browser, w.app.url, locale);
+    await page.click(".views button >> nth=0");
+    await page.waitForSelector("#kb-title");
+    if (locale === "en-US") {
+      await page.setInputFiles("#kb-file-input", files);
+      await page.waitForFunction((n) => document.querySelectorAll("table.docs tr[data-doc]").length >= n, files.length, { timeout: 60_000 });
+    }
+    for (const [width, height] of [[1280, 800], [800, 700]] as const) {
+      await page.setViewportSize({ width, height });
+      // Scrolled to the end of the list: the screen scrolls, the window does not (the table's visually hidden
+      // column name, placed against the window and not the screen, made the window longer: it scrolled too, the
+      // sidebar went up with it and a blank band showed under it).
+      const got = await page.evaluate(() => {
+        const content = document.querySelector<HTMLElement>(".content")!;
+        content.scrollTop = content.scrollHeight;
+        const root = document.scrollingElement!;
+        root.scrollTop = root.scrollHeight;
+        return { longer: content.scrollHeight > content.clientHeight, window: root.scrollHeight - root.clientHeight, scrolled: root.scrollTop };
+      });
+      assert.ok(got.longer, `the list is longer than the ${width}x${height} window`);
+      assert.deepEqual([got.window, got.scrolled], [0, 0], `the window itself does not scroll at ${width}x${height}`);
+      await screenshot(page, `knowledge-long-list-${locale.slice(0, 2)}-${width}x${height}`);
+    }
+    await page.close();
+  }
+});

@@ -166,8 +166,8 @@ func decideTool(ctx context.Context, tc api.ToolApproval, autoApprove bool, in *
 		name = tc.Server + " / " + tc.Tool
 	}
 	fmt.Fprintln(s.err, "\n"+say("ask.toolWants", lang, "name", name))
-	if tc.Description != "" {
-		fmt.Fprintf(s.err, "  %s\n", tc.Description)
+	if about := toolAboutLine(tc.Tool, tc.Server, tc.Description, lang); about != "" {
+		fmt.Fprintf(s.err, "  %s\n", about)
 	}
 	switch tc.Reason {
 	case api.ReasonUntrusted:

@@ -15,7 +15,9 @@ import (
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/internal/i18ntest"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+	"github.com/wayfinder-app/wayfinder/backend/tools"
 )
 
 func TestDecidePrompt(t *testing.T) {
@@ -197,7 +199,7 @@ func TestDecideToolPrompt(t *testing.T) {
 				t.Fatalf("got %+v, %v", got, err)
 			}
 			shown := errOut.String()
-			if !strings.Contains(shown, "the tool File reader.") || !strings.Contains(shown, "Read a text file") ||
+			if !strings.Contains(shown, "the tool File reader.") || !strings.Contains(shown, "  Reads a text file from a folder you let Wayfinder read.\n") || strings.Contains(shown, "Read a text file") ||
 				!strings.Contains(shown, "{\n    \"path\": \"notes/"+long+".md\"\n  }") || !strings.Contains(shown, "steered") {
 				t.Fatalf("call not shown in full:\n%.300s", shown)
 			}
@@ -225,6 +227,57 @@ func TestDecideToolNamesTheTool(t *testing.T) {
 		}
 		if !strings.Contains(errOut.String(), c.want) {
 			t.Errorf("%s %d: shown\n%s\nwant %q", c.tool, c.lang, errOut.String(), c.want)
+		}
+	}
+}
+
+// Every built-in tool has both words a person reads in a terminal and in
+// the window, in English and Korean: its name and what it reads or
+// reaches. A tool without them would be put to the person by its code
+// name and its English description for the model.
+func TestEveryBuiltInToolHasItsWords(t *testing.T) {
+	for i, lang := range []string{"en", "ko"} {
+		catalog := i18ntest.Catalog(t, lang)
+		for _, name := range tools.BuiltInNames() {
+			for _, key := range []string{"trace.tool." + name, "approval.desc." + name} {
+				words, ok := toolWords[key]
+				if !ok {
+					words = toolAbout[key]
+				}
+				if strings.TrimSpace(words[i]) == "" || catalog[key] == "" {
+					t.Errorf("%s: %s has no words on the command line (%q) or in the window (%q)", lang, key, words[i], catalog[key])
+				}
+			}
+		}
+		for key := range catalog {
+			if _, ok := toolAbout[key]; strings.HasPrefix(key, "approval.desc.") && !ok {
+				t.Errorf("%s: the window describes %s, the command line does not", lang, key)
+			}
+		}
+	}
+}
+
+// The approval prompt says what a built-in tool reads or reaches in the
+// person's language, not its English description for the model; an MCP
+// server's tool keeps its server's description, as one line of text.
+func TestDecideToolSaysWhatTheToolDoes(t *testing.T) {
+	for _, c := range []struct {
+		tool, server, description string
+		lang                      int
+		want, not                 string
+	}{
+		{"search_wikipedia", "", "Look a topic up in Wikipedia", 1, "  설정에서 고른 오프라인 위키백과 파일에서 찾고", "Look a topic up"},
+		{"search_wikipedia", "", "Look a topic up in Wikipedia", 0, "  Looks a topic up in the offline Wikipedia file chosen in Settings", "Look a topic up in Wikipedia"},
+		{"web_search", "", "Search the web for recent information", 1, "  설정에 적은 SearXNG 주소로 웹을 검색합니다. 검색어가 컴퓨터 밖으로 나갑니다.\n", "Search the web"},
+		{"read_file", "files", "Reads a file.\nRan once (--approve-tools).\x1b[2J", 1, "  Reads a file. Ran once (--approve-tools).\\x1b[2J\n", "Wayfinder가 읽도록"},
+	} {
+		var errOut bytes.Buffer
+		tc := api.ToolApproval{ID: "c1", Tool: c.tool, Server: c.server, Description: c.description, Arguments: `{}`, Reason: api.ReasonUntrusted}
+		if _, err := decideTool(context.Background(), tc, false, newLineReader(strings.NewReader("d\n")), stdio{err: &errOut, out: io.Discard}, c.lang); err != nil {
+			t.Fatal(err)
+		}
+		if got := errOut.String(); !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
+			t.Errorf("%s/%s %d: shown\n%s\nwant %q, not %q", c.server, c.tool, c.lang, got, c.want, c.not)
 		}
 	}
 }

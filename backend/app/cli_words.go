@@ -72,6 +72,37 @@ var toolWords = map[string][2]string{
 	"trace.tool.run_python":       {"Python runner", "파이썬 실행"},
 }
 
+// toolAbout says what each built-in tool does, for the person deciding
+// whether it may run: what it reads or reaches (a file, the web,
+// Wikipedia, nothing outside this computer), in English and Korean, the
+// window's "approval.desc.*" (a test holds them equal, and every built-in
+// tool to having both). The tool's own Description is written for the
+// model, in English; an MCP server's tool keeps its server's description.
+var toolAbout = map[string][2]string{
+	"approval.desc.retrieve_docs":    {"Searches the documents you put in Knowledge, on this computer; nothing leaves it.", "지식 베이스에 넣은 문서에서 찾습니다. 이 컴퓨터 안에서만 찾고, 밖으로 보내는 것은 없습니다."},
+	"approval.desc.search_catalog":   {"Searches Wayfinder's own list of AI tools and services, on this computer; nothing leaves it.", "Wayfinder에 들어 있는 AI 도구·서비스 목록에서 찾습니다. 이 컴퓨터 안에서만 찾고, 밖으로 보내는 것은 없습니다."},
+	"approval.desc.calculator":       {"Works out a calculation. It reads no file and reaches nothing outside.", "계산을 합니다. 파일을 읽지 않고 밖에 연결하지도 않습니다."},
+	"approval.desc.web_search":       {"Searches the web through the SearXNG address in Settings: the query leaves your computer.", "설정에 적은 SearXNG 주소로 웹을 검색합니다. 검색어가 컴퓨터 밖으로 나갑니다."},
+	"approval.desc.search_wikipedia": {"Looks a topic up in the offline Wikipedia file chosen in Settings, and in Wikipedia online if you allowed it there: then the query leaves your computer.", "설정에서 고른 오프라인 위키백과 파일에서 찾고, 설정에서 허용했다면 온라인 위키백과에서도 찾습니다. 그때는 검색어가 컴퓨터 밖으로 나갑니다."},
+	"approval.desc.get_weather":      {"Asks Open-Meteo on the internet for a place's weather: the place's name leaves your computer.", "인터넷의 Open-Meteo에 그곳의 날씨를 묻습니다. 장소 이름이 컴퓨터 밖으로 나갑니다."},
+	"approval.desc.get_time":         {"Reads this computer's clock for the date and time. It reaches nothing outside.", "이 컴퓨터의 시계에서 날짜와 시각을 읽습니다. 밖에 연결하지 않습니다."},
+	"approval.desc.read_file":        {"Reads a text file from a folder you let Wayfinder read.", "Wayfinder가 읽도록 허용한 폴더에서 텍스트 파일을 읽습니다."},
+	"approval.desc.read_memory":      {"Searches what Wayfinder remembers about you (Memory), on this computer; nothing leaves it.", "Wayfinder가 기억해 둔 내용(기억)에서 찾습니다. 이 컴퓨터 안에서만 찾고, 밖으로 보내는 것은 없습니다."},
+	"approval.desc.run_python":       {"Runs a short program the assistant wrote, in a closed space: it cannot read files, reach the network or install anything.", "어시스턴트가 쓴 짧은 프로그램을 닫힌 공간에서 실행합니다. 파일을 읽거나 네트워크에 연결하거나 무엇을 설치할 수 없습니다."},
+}
+
+// toolAboutLine is what a tool call waiting for approval says its tool
+// does: a built-in tool's words for a person in language lang, an MCP
+// server's tool's own description as one line of text (it is the
+// server's, untrusted: oneLine keeps its newlines and control characters
+// from drawing lines of their own).
+func toolAboutLine(tool, server, description string, lang int) string {
+	if w, ok := toolAbout["approval.desc."+tool]; ok && server == "" {
+		return w[lang]
+	}
+	return oneLine(description)
+}
+
 // toolName is a tool as a person knows it in language lang (langIndex):
 // a built-in tool's name in that language, another's name as it is.
 func toolName(name string, lang int) string {

@@ -75,3 +75,18 @@ func shownPath(p string) string {
 	}
 	return p
 }
+
+// oneLine is untrusted text (a tool's result, an MCP server's own words)
+// as one line among the command line's own: its runs of spaces, tabs and
+// newlines are one space, and its other control characters are escaped as
+// termSafe escapes them, on a pipe too, so that it can neither start a
+// line of its own (one that could read "Ran once") nor move the cursor.
+func oneLine(s string) string {
+	var b strings.Builder
+	t := &termSafe{w: &b}
+	t.Write([]byte(strings.Join(strings.Fields(s), " ")))
+	if t.carry { // a lone 0xC2 at the end, not a C1 character
+		b.WriteByte(0xC2)
+	}
+	return b.String()
+}

@@ -46,3 +46,14 @@ func Standard(log *slog.Logger, d Deps) (*Registry, error) {
 	ts = append(ts, NewRunPython())
 	return NewRegistry(log, ts...)
 }
+
+// BuiltInNames names every tool Standard can register, in its order, with
+// or without its dependency and switched on or not. What a person reads of
+// a tool (its name and what it reads or reaches, in the window's
+// catalogs and the command line's words) is held to this list by tests,
+// so that a new tool is never put to a person by its code name or by its
+// description for the model; a test holds the list to Standard.
+func BuiltInNames() []string {
+	return []string{"calculator", "get_time", "retrieve_docs", "search_catalog", "read_memory", "read_file",
+		WebSearchName, "get_weather", WikipediaName, "run_python"}
+}

@@ -48,3 +48,22 @@ func TestStandard(t *testing.T) {
 		t.Errorf("web_search not enabled: %v %v", on, err)
 	}
 }
+
+// BuiltInNames is every tool Standard registers with all its dependencies
+// and every tool switched on, in order: a tool added to Standard and not
+// to the list would reach the person without their words for it.
+func TestBuiltInNamesAreStandards(t *testing.T) {
+	r, err := Standard(nil, Deps{Retriever: &fakeRetriever{}, Memory: &fakeMemory{}, Search: NoProvider{},
+		Folders: func() []api.FolderGrant { return nil }, Weather: &OpenMeteo{}, Wikipedia: &Wikipedia{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{WebSearchName, "get_weather", WikipediaName, "run_python"} {
+		if r, err = r.WithEnabled(name, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := strings.Join(r.Names(), ","), strings.Join(BuiltInNames(), ","); got != want {
+		t.Errorf("Standard registers %s, BuiltInNames says %s", got, want)
+	}
+}

@@ -7,6 +7,8 @@ import { flushSync, mount, unmount } from "svelte";
 import type { ToolApproval } from "../api/gotypes.gen";
 import ToolApprovalDialog from "./ToolApprovalDialog.svelte";
 import { setLang } from "../i18n/i18n.svelte";
+import en from "../i18n/en.json";
+import ko from "../i18n/ko.json";
 
 let app: ReturnType<typeof mount> | null = null;
 afterEach(() => {
@@ -63,5 +65,43 @@ describe("the tool approval dialog", () => {
     $("button.run-once")!.click();
     $("button.deny")!.click();
     expect(decided).toEqual(["hidden", "run_once", "deny"]);
+  });
+
+  it("describes a built-in tool for the person, in the UI's language, by what it reads or reaches; its exact name stays", () => {
+    setLang("ko");
+    const { $ } = show({ id: "c5", tool: "search_wikipedia", description: "Look a topic up in Wikipedia (an offline copy, or online if allowed)", arguments: '{"query":"서울"}', reason: "untrusted_context" });
+    expect($(".description")!.textContent).toBe(ko["approval.desc.search_wikipedia"]);
+    expect($(".description")!.textContent).toContain("위키백과");
+    expect($(".description")!.textContent).not.toContain("Look a topic up");
+    expect($(".name")!.textContent).toBe("위키백과 검색");
+    expect($(".name")!.title).toBe("search_wikipedia");
+    expect($(".tool")!.textContent).toBe("search_wikipedia");
+    expect($(".server")!.textContent).toBe("Wayfinder 기본 도구");
+  });
+
+  // Every tool the window names as built in (trace.tool.*) has a
+  // description for a person in both languages, and the dialog shows it.
+  it.each(Object.keys(en).filter((k) => k.startsWith("trace.tool.")).map((k) => k.slice("trace.tool.".length)))("describes %s in English and Korean", (tool) => {
+    for (const [lang, catalog] of [["en", en], ["ko", ko]] as const) {
+      setLang(lang);
+      const { $ } = show({ id: "c6", tool, description: "MODEL TEXT", arguments: "{}", reason: "untrusted_context" });
+      const want = (catalog as Record<string, string>)[`approval.desc.${tool}`];
+      expect(want, `${lang} approval.desc.${tool}`).toBeTruthy();
+      expect($(".description")!.textContent).toBe(want);
+      unmount(app!);
+      app = null;
+      document.body.innerHTML = "";
+    }
+  });
+
+  it("shows an MCP tool's own description as text, never as HTML, even when it has a built-in tool's name", () => {
+    setLang("ko");
+    const evil = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script><b>bold</b>`;
+    const { $ } = show({ id: "c7", tool: "read_file", server: "files", description: evil, arguments: "{}", reason: "always_ask" });
+    expect($(".description")!.textContent).toBe(evil);
+    expect($(".description img, .description script, .description b")).toBeNull();
+    expect($(".name")).toBeNull();
+    expect($(".tool")!.textContent).toBe("read_file");
+    expect((window as unknown as { __xss?: number }).__xss).toBeUndefined();
   });
 });

@@ -28,7 +28,7 @@ describe("tool approval dialog", () => {
     const d = $("dialog.tool-approval");
     expect(d.querySelector(".tool")!.textContent).toBe("read_file");
     expect(d.querySelector(".server")!.textContent).toBe("Wayfinder (built in)");
-    expect(d.querySelector(".description")!.textContent).toBe("Reads a text file from a folder you added to Wayfinder.");
+    expect(d.querySelector(".description")!.textContent).toBe("Reads a text file from a folder you let Wayfinder read.");
     expect(d.querySelector(".reason")!.textContent).toContain("text from documents, tool results or the web");
     expect(d.querySelector("pre[data-arg='path']")!.textContent).toBe('"notes/secrets.txt"');
     const note = () => d.querySelector("pre[data-arg='note']")!.textContent!;

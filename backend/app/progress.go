@@ -119,7 +119,8 @@ var terminalPlaces = strings.NewReplacer(
 
 // progressKey is the sentence a trace event is shown with, and its blanks;
 // "" for events that are no progress a person waits on (node boundaries,
-// tool results, the answer itself, which streams on standard output).
+// the answer itself, which streams on standard output; a tool's result
+// has lines of its own, resultLines).
 func progressKey(ev api.TraceEvent) (string, map[string]string) {
 	switch ev.Code {
 	case api.TraceRouting:
@@ -173,6 +174,14 @@ func newProgressPrinter(w io.Writer, lang string) *progressPrinter {
 	return &progressPrinter{w: w, ko: lang == "ko", start: time.Now(), now: time.Now}
 }
 
+// lang is the index of the [2]string tables for the printer's language.
+func (p *progressPrinter) lang() int {
+	if p.ko {
+		return 1
+	}
+	return 0
+}
+
 // text notes the reply's text as it streams.
 func (p *progressPrinter) text(s string) {
 	if s == "" {
@@ -183,11 +192,16 @@ func (p *progressPrinter) text(s string) {
 	p.mu.Unlock()
 }
 
-// event prints the line of a trace event, if it has one.
+// event prints the line of a trace event, if it has one, and what a tool
+// call came back with (resultLines), as the window's trace shows it.
 func (p *progressPrinter) event(ev api.TraceEvent) {
 	key, args := progressKey(ev)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if ev.Kind == api.TraceToolResult {
+		p.printResult(ev, p.lang())
+		return
+	}
 	switch key {
 	case "":
 		return
@@ -203,10 +217,7 @@ func (p *progressPrinter) event(ev api.TraceEvent) {
 			key = "progress.using." + args["tool"]
 		}
 	}
-	lang := 0
-	if p.ko {
-		lang = 1
-	}
+	lang := p.lang()
 	switch key {
 	case "progress.tool": // a built-in tool without its own sentence: its window name
 		args = map[string]string{"tool": toolName(args["tool"], lang)}

@@ -2,7 +2,8 @@
 // box of a new chat starts a conversation and goes into its own knowledge
 // with its progress, a file
 // Wayfinder cannot read says why, the Knowledge screen does not list the
-// attached file until it is added to the library — in English and Korean,
+// attached file until it is added to the library, and a second window with
+// the conversation open shows it added at once — in English and Korean,
 // at 1280×800 and 800×700. That only its conversation's searches and
 // retrieve_docs see it is checked in Go (backend/app TestAttachedFiles*,
 // backend/knowledge TestConversationFiles).
@@ -49,6 +50,15 @@ test("attach files to a conversation, see each file's progress, add one to the l
   await screenshotSizes(ko, "attach-2-files-ko");
   await ko.click("[data-testid='attachments'] .files button:has-text('지식 베이스에 추가')");
   await ko.waitForSelector("[data-testid='attachments'] .files", { state: "detached" });
+  // The first window, the conversation still open there, makes the same row
+  // and drops the chip at once, without a reload (knowledge.added on
+  // serve's event stream; it showed neither until reloaded).
+  const added = "[data-testid='attachments'] .pending li[data-stage='library']";
+  await page.waitForSelector(added, { timeout: 10_000 });
+  assert.equal(await page.textContent(`${added} .stage`), "Added to your library: every conversation finds it by its words and by its meaning");
+  assert.equal(await ko.textContent(`${added} .stage`), "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드와 의미로 찾습니다");
+  await page.waitForSelector("[data-testid='attachments'] .files li[data-source$='출장 규정.md']", { state: "detached", timeout: 10_000 });
+  assert.equal(await page.$$eval(added, (lis) => lis.length), 1, "one row");
   assert.ok(existsSync(join(w.app.dataDir, "uploads", "출장 규정.md")));
   await ko.click(".views button >> nth=0");
   await ko.waitForFunction(() => [...document.querySelectorAll("table.docs tr[data-doc]")].some((tr) => tr.textContent?.includes("출장 규정")));

@@ -46,6 +46,7 @@ func TestHostileClasses(t *testing.T) {
 		salvaged       // imported from the parts' own headers, with an *ArchiveSalvaged warning first
 		cutOff         // salvaged, and broken off where the file was cut: *ArchiveSalvaged, then *BrokenOff
 		repeated       // imported, each part once, with a *RepeatedParts warning
+		cutIn          // salvaged, and cut in a part others follow: *ArchiveSalvaged, then *CutInPart
 	)
 	cases := map[string]struct {
 		n    int
@@ -132,6 +133,7 @@ func TestHostileClasses(t *testing.T) {
 		"storedlying.docx":  {100, cutOff},
 		"junkdir.epub":      {1, salvaged},
 		"cutbook.epub":      {100, cutOff},
+		"cutorder.epub":     {100, cutIn},
 		"junkmiddle.pptx":   {100, salvaged},
 		"lyingoffset.docx":  {1, salvaged},
 		"oneslide.pptx":     {1000, brokeOff},
@@ -170,6 +172,7 @@ func TestHostileClasses(t *testing.T) {
 			var il *IndexLost
 			var as *ArchiveSalvaged
 			var rp *RepeatedParts
+			var ci *CutInPart
 			var (
 				le  *OfficeLimitError
 				syn *SyntaxError
@@ -199,6 +202,8 @@ func TestHostileClasses(t *testing.T) {
 				t.Fatalf("err %v, warnings %v: want each part read once, and the repeats said", err, warns)
 			case strict && tc.want == repeated && textSize(got.docs) > 64<<10:
 				t.Fatalf("%d bytes of text: want the repeated part's once", textSize(got.docs))
+			case strict && tc.want == cutIn && (err != nil || len(warns) != 2 || !errors.As(warns[0], &as) || !errors.As(warns[1], &ci) || ci.Count == 0):
+				t.Fatalf("err %v, warnings %v: want its parts read from their own headers, and the chapter cut kept to the cut", err, warns)
 			case strict && tc.want == anyWorded && err == nil:
 				t.Fatal("imported, want a worded failure")
 			}

@@ -146,6 +146,34 @@ func TestHeadingScanPassesBlankLines(t *testing.T) {
 	}
 }
 
+// FuzzHeadingScan: the title found in text fed in three blocks is the one
+// a line at a time finds in it whole (check on every line, the last
+// too), so that passing blank lines over in one run changes nothing.
+func FuzzHeadingScan(f *testing.F) {
+	for _, s := range []string{"\n\n# 제목\n", " \t\r\n  # a\r\n", "```\n\n# b\n```\n# c", "\n\n\n", "\u00a0\n# d", "#\n# \n#  e  #"} {
+		f.Add(s, 1, 2)
+	}
+	f.Fuzz(func(t *testing.T, text string, a, b int) {
+		if len(text) > 4096 {
+			return // a longer line is passed over when it spans blocks
+		}
+		a, b = min(max(a, 0), len(text)), min(max(b, 0), len(text))
+		a, b = min(a, b), max(a, b)
+		var want headingScan
+		for line := range strings.SplitSeq(text, "\n") {
+			if want.found == "" {
+				want.check(line)
+			}
+		}
+		var h headingScan
+		h.scan(text[:a], false)
+		h.scan(text[a:b], false)
+		if got := h.scan(text[b:], true); got != want.found {
+			t.Fatalf("%q cut at %d, %d: %q, want %q", text, a, b, got, want.found)
+		}
+	})
+}
+
 // BenchmarkReadBlankMarkdown and BenchmarkReadBlankText read 65 MB of
 // blank lines as Markdown and as plain text, run side by side: the
 // Markdown reader looks for a title line by line, and took 2.8 s against

@@ -74,6 +74,30 @@ func salvageClasses() []Class {
 			_, err := w.Write(d[:len(d)/2])
 			return err
 		}},
+		{"epub: n chapters the spine names in the reverse of the archive's order, cut halfway into the last in the archive (the spine's first)", "cutorder.epub", 1000, func(w io.Writer, n int) error {
+			n = max(n, 2)
+			spine := make([]string, n)
+			chapters := map[string]string{}
+			for i := range spine {
+				id := fmt.Sprintf("z%04d", i) // after content.opf in the archive
+				spine[n-1-i] = id
+				chapters[id] = fmt.Sprintf("<html><body><p>%d장 첫 문단</p><p>%d장 둘째 문단</p></body></html>", i, i)
+			}
+			var long strings.Builder
+			for i := range 1000 {
+				fmt.Fprintf(&long, "<p>첫 장의 %d번째 문단</p>", i)
+			}
+			chapters[spine[0]] = "<html><body>" + long.String() + "</body></html>"
+			var b bytes.Buffer
+			if err := EPUB(&b, spine, chapters); err != nil {
+				return err
+			}
+			d := b.Bytes()
+			from := bytes.Index(d, []byte("OEBPS/"+spine[0]+".xhtml")) // its local header's name
+			to := from + bytes.Index(d[from:], []byte("PK\x03\x04"))   // the next part's header (mimetype)
+			_, err := w.Write(d[:(from+to)/2])
+			return err
+		}},
 		{"pptx: n slides, junk between the first two, its directory cut off", "junkmiddle.pptx", 1000, func(w io.Writer, n int) error {
 			var b bytes.Buffer
 			if err := deck(&b, max(n, 2)); err != nil {

@@ -31,7 +31,7 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 		&importer.RecordsTooLarge{Lines: []int64{1, 2, 3, 4, 5}, Count: 8},
 		&importer.ArchiveSalvaged{Parts: 5, Cut: "word/document.xml"}, &importer.ArchiveSalvaged{Parts: 1})
 	cases = append(cases, &importer.CutInPart{Unit: "chapter", Part: "OEBPS/c1.xhtml", Count: 57, Last: "본 규정은"}, &importer.CutInPart{Unit: "chapter", Part: "c1.xhtml", Count: 1})
-	for _, unit := range []string{"chapter", "slide", "section", "part"} {
+	for _, unit := range []string{"chapter", "slide", "section", "sheet", "part"} {
 		cases = append(cases, &importer.RepeatedParts{Unit: unit, Names: []string{"c1.xhtml"}, Parts: 1, Count: 1},
 			&importer.RepeatedParts{Unit: unit, Names: []string{"slide 1", "slide 2"}, Parts: 2, Count: 199_999},
 			&importer.RepeatedParts{Unit: unit, Names: []string{"1", "2", "3", "4", "5"}, Parts: 7, Count: 9})

@@ -1,15 +1,19 @@
 package importer
 
 import (
+	"bytes"
 	"errors"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/internal/hostile"
 )
 
 // TestRepeatedPartsAreReadOnce: an index that names a part more than once
-// (an EPUB's spine, a presentation's list of slides, an HWPX file's spine,
-// an OpenDocument presentation's slide written again under its name) has
+// (an EPUB's spine, a presentation's list of slides, a workbook's sheets,
+// an HWPX file's spine, an OpenDocument presentation's slide written
+// again under its name) has
 // each part read once, where it first comes, and the repeats named in a
 // warning (*RepeatedParts); a slide keeps the number of its place. Before,
 // such a file read each repeat again, and one that named a part 200,000
@@ -34,6 +38,14 @@ func TestRepeatedPartsAreReadOnce(t *testing.T) {
 		part{"Contents/content.hpf", `<opf:package xmlns:opf="http://www.idpf.org/2007/opf/"><opf:manifest>` +
 			`<opf:item id="s0" href="Contents/section0.xml" media-type="application/xml"/><opf:item id="s1" href="Contents/section1.xml" media-type="application/xml"/></opf:manifest>` +
 			`<opf:spine><opf:itemref idref="s0"/><opf:itemref idref="s0"/><opf:itemref idref="s1"/><opf:itemref idref="s0"/></opf:spine></opf:package>`})
+	var workbook bytes.Buffer
+	if err := hostile.XLSXBook(&workbook, `<sheet name="수입" sheetId="1" r:id="rId1"/><sheet name="수입 사본" sheetId="2" r:id="rId1"/><sheet name="지출" sheetId="3" r:id="rId2"/><sheet name="또" sheetId="4" r:id="rId1"/>`,
+		`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>`+
+			`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/>`,
+		map[string]string{"xl/worksheets/sheet1.xml": `<worksheet><sheetData><row><c t="inlineStr"><is><t>월급</t></is></c></row></sheetData></worksheet>`,
+			"xl/worksheets/sheet2.xml": `<worksheet><sheetData><row><c t="inlineStr"><is><t>월세</t></is></c></row></sheetData></worksheet>`}); err != nil {
+		t.Fatal(err)
+	}
 	odpSlide := func(name, text string) string {
 		return `<draw:page draw:name="` + name + `">` + frame("title", text) + `</draw:page>`
 	}
@@ -50,6 +62,7 @@ func TestRepeatedPartsAreReadOnce(t *testing.T) {
 			[]string{"첫 슬라이드", "둘째 슬라이드", "셋째 슬라이드"}, []int{1, 2, 3}, 3, []string{"slide 2", "slide 1"}},
 		{"PowerPoint, repeats last", "발표.pptx", deck(t, "", []string{"첫 슬라이드"}, "rId1", "rId1"),
 			[]string{"첫 슬라이드"}, []int{1}, 2, []string{"slide 1"}},
+		{"Excel", "가계부.xlsx", workbook.Bytes(), []string{"수입: 월급", "지출: 월세"}, nil, 2, []string{`"수입"`}},
 		{"HWPX", "문서.hwpx", hancom, []string{"첫 구역", "둘째 구역"}, nil, 2, []string{"Contents/section0.xml"}},
 		// The same name with other text is another slide: LibreOffice
 		// keeps names distinct, but a slide is left out only when it is

@@ -175,6 +175,16 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 	if err != nil {
 		return err
 	}
+	// A sheet's part the workbook names again (under another name) is
+	// read once, under the name it first comes with (RepeatedParts).
+	again := newRepeats("sheet")
+	distinct := sheets[:0]
+	for _, sh := range sheets {
+		if sh.part == "" || again.first(sh.part, strconv.Quote(sh.name)) {
+			distinct = append(distinct, sh)
+		}
+	}
+	sheets = distinct
 	if len(sheets) > maxOfficeParts {
 		return &OfficeLimitError{What: "number of sheets"}
 	}
@@ -262,6 +272,9 @@ func readXLSX(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		return fmt.Errorf("%w: the workbook's only text is in %s, %s (%s)", ErrOfficeDamaged, named.strings, why, book.textCells.named())
 	}
 	book.textCells.report(warn)
+	if err == nil {
+		again.report(warn)
+	}
 	return err
 }
 

@@ -594,9 +594,10 @@ export interface ImportProgress {
  * Lines; More when on later lines too); archive_salvaged (a ZIP-based
  * file cut short or without its directory: Count parts read from their
  * own headers, the last, Lines, up to the cut when it is cut);
- * repeated_chapter, repeated_slide, repeated_section, repeated_part (an
- * index naming a part more than once: each read once, the Count repeats
- * left out, the parts named again in Lines; More when there were more);
+ * repeated_chapter, repeated_slide, repeated_section, repeated_sheet,
+ * repeated_part (an index naming a part more than once: each read once,
+ * the Count repeats left out, the parts named again in Lines; More when
+ * there were more);
  * cut_in_chapter (a book cut short inside the chapter Lines, which others
  * follow: its first Count paragraphs imported, and the chapters after it).
  */

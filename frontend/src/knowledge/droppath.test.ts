@@ -5,7 +5,8 @@
 // contents sent; the browser keeps its uploads.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushSync } from "svelte";
-import { $, cleanup, click, openKnowledge, start } from "../testing/ui";
+import { $, $$, cleanup, click, openKnowledge, start } from "../testing/ui";
+import { setLang } from "../i18n/i18n.svelte";
 
 const elementFromPoint = document.elementFromPoint;
 afterEach(() => {
@@ -47,8 +48,16 @@ const calls = (fake: { calls: { method: string; args: unknown[] }[] }, method: s
 const big = () => new File(["%PDF-1.7"], "큰 보고서.pdf");
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function startKnowledge(mode: string) {
-  const ctx = await start({ mode });
+/** huge is a file of mb megabytes as the page sees it (its size only: nothing is read past 64 MB). */
+function huge(name: string, mb: number): File {
+  const f = new File(["%PDF-1.7"], name);
+  Object.defineProperty(f, "size", { value: mb * 1048576 });
+  return f;
+}
+
+async function startKnowledge(mode: string, language = "en") {
+  const ctx = await start({ mode, settings: { language } });
+  setLang(language as "en" | "ko");
   await openKnowledge();
   await vi.waitFor(() => expect($("[data-testid=dropzone]")).toBeTruthy());
   return ctx;
@@ -87,6 +96,26 @@ describe("files dropped on the Knowledge screen", () => {
     dropOnZone([new File(["# 회의록"], "회의록.md")]);
     await vi.waitFor(() => expect(calls(fake, "Upload")).toHaveLength(1), { timeout: 5000 });
     expect(calls(fake, "Import")).toHaveLength(0);
+  });
+
+  it.each([
+    ["desktop", "en", "The file is too large to upload.", "연간 보고서.pdf is 70 MB; a dropped file is copied in only up to 64 MB.", "Add it with “Add files…”: it is then read from the disk, whatever its size."],
+    ["desktop", "ko", "파일이 너무 커서 올릴 수 없습니다.", "연간 보고서.pdf 파일은 70 MB입니다. 끌어다 놓은 파일은 64 MB까지만 복사해 넣을 수 있습니다.", "“파일 추가…”로 추가하세요. 그러면 크기와 상관없이 디스크에서 바로 읽습니다."],
+    ["serve", "en", "The file is too large to upload.", "연간 보고서.pdf is 70 MB; files up to 64 MB can be uploaded.", "Import it from the desktop window, which reads files from the disk, or split it."],
+    ["serve", "ko", "파일이 너무 커서 올릴 수 없습니다.", "연간 보고서.pdf 파일은 70 MB입니다. 64 MB까지 올릴 수 있습니다.", "파일을 디스크에서 바로 읽는 데스크톱 창에서 가져오거나, 파일을 나누세요."],
+  ])("a dropped file over 64 MB that cannot be sent says why and what to do instead (%s, %s)", async (mode, language, title, detail, hint) => {
+    const { fake } = await startKnowledge(mode, language);
+    // In the desktop window its paths never came: only then are its contents sent.
+    dropOnZone([huge("연간 보고서.pdf", 70), new File(["# 회의록"], "회의록.md")]);
+    await vi.waitFor(() => expect(document.querySelector(".progress li.file[data-state=failed] .banner")).not.toBeNull(), { timeout: 5000 });
+    const banner = $(".progress li.file[data-state=failed] .banner");
+    expect(banner.querySelector(".title")!.textContent).toBe(title);
+    expect(banner.querySelector(".detail")!.textContent).toBe(detail);
+    expect(banner.querySelector(".hint")!.textContent).toBe(hint);
+    // The file under the bound goes in; the large one is never sent.
+    await vi.waitFor(() => expect(calls(fake, "Upload")).toHaveLength(1), { timeout: 5000 });
+    expect(calls(fake, "Upload")[0]!.args[0]).toBe("회의록.md");
+    expect($$(".progress li.file[data-state=failed]")).toHaveLength(1);
   });
 
   it("in the browser is uploaded at once, and no path is taken", async () => {

@@ -220,14 +220,22 @@ export class KnowledgeStore {
     }
   }
 
-  /** upload sends dropped or picked files' contents, one by one. */
-  async upload(files: Iterable<File>): Promise<void> {
+  /**
+   * upload sends dropped or picked files' contents, one by one. dropped:
+   * files dropped on the desktop window whose paths it did not tell, so
+   * a file too large to send is said to be added with "Add files…" (read
+   * from the disk), not from the desktop window the person is in.
+   */
+  async upload(files: Iterable<File>, dropped = false): Promise<void> {
     for (const f of files) {
       const u: Upload = { name: f.name, state: "uploading", error: null };
       this.uploads = [...this.uploads.filter((x) => x.name !== f.name), u];
       const row = () => this.uploads.find((x) => x.name === f.name)!;
       if (f.size > MAX_UPLOAD_BYTES) {
-        Object.assign(row(), { state: "failed", error: { code: "invalid_input", message: `${f.name}: ${Math.round(f.size / 1048576)} MB is too large`, hint: "" } });
+        // Worded where it is shown (errorText), in the language of the moment: the code, the file, its size.
+        const size = String(Math.round(f.size / 1048576));
+        const args: Record<string, string> = { file: f.name, size, max: String(MAX_UPLOAD_BYTES / 1048576), ...(dropped ? { case: "dropped" } : {}) };
+        Object.assign(row(), { state: "failed", error: { code: "upload_too_large", message: `${f.name} is ${size} MB: larger than ${args.max} MB.`, hint: "", args } });
         continue;
       }
       try {

@@ -68,7 +68,13 @@ func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRul
 // gaps lines up with a line's that is no title ("갑 을 병" over a row of
 // figures), the line is a table's row, and where only some do (a title
 // over a table whose column gap falls under one of them), it is not.
-func alignedGaps(gaps [][][2]float64, kinds [][]gapRule, partners [][][2]float64, partnerKinds [][]gapRule) ([][][2]float64, [][]gapRule) {
+//
+// A title's letter gaps and a line's of another size (sizes: the lines'
+// text sizes, apart by more than titleSize) are no partners either: a
+// title set larger over a table's first row whose gaps fall under all of
+// its letters' read as a row ("신 | 청 | 서"); a table's cells share
+// their rows' size.
+func alignedGaps(gaps [][][2]float64, kinds [][]gapRule, sizes []float64, partners [][][2]float64, partnerKinds [][]gapRule) ([][][2]float64, [][]gapRule) {
 	out, outKinds := make([][][2]float64, len(gaps)), make([][]gapRule, len(gaps))
 	// A white span over or under two of a title's letter gaps, across the
 	// letter between them (a running header's tab before its right part,
@@ -87,6 +93,9 @@ func alignedGaps(gaps [][][2]float64, kinds [][]gapRule, partners [][][2]float64
 		}
 		for m, p := range partners[j] {
 			pk := partnerKinds[j][m]
+			if (kind == joinGap || pk == joinGap) && max(sizes[i], sizes[j]) > titleSize*min(sizes[i], sizes[j]) {
+				continue
+			}
 			if min(g[1], p[1]) > max(g[0], p[0]) && (kind == asDrawn || pk == asDrawn || kind == valueGap && pk == valueGap) &&
 				!(kind == joinGap && across(p, i, k)) {
 				return true
@@ -128,6 +137,11 @@ func alignedGaps(gaps [][][2]float64, kinds [][]gapRule, partners [][][2]float64
 	}
 	return out, outKinds
 }
+
+// titleSize is how much larger than a line's text a title's is set
+// apart from it: a form's 16-point title over 10-point cells; a table's
+// header is its rows' size, or a point larger in bold.
+const titleSize = 1.2
 
 // overlapsAny says whether the white span g overlaps one of spans.
 func overlapsAny(g [2]float64, spans [][2]float64) bool {

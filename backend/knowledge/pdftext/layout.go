@@ -473,11 +473,13 @@ func (w *textWriter) lines(bands []band) {
 	// its chance partners to the next one.
 	gaps := make([][][2]float64, len(bands))
 	kinds := make([][]gapRule, len(bands))
+	sizes := make([]float64, len(bands))
 	for i, b := range bands {
 		gaps[i], kinds[i] = cellGaps(b.items, spacedGaps(b.items, nil))
+		sizes[i] = textSize(b.items)
 	}
-	bars, barKinds := alignedGaps(gaps, kinds, gaps, kinds)
-	bars, _ = alignedGaps(gaps, kinds, bars, barKinds)
+	bars, barKinds := alignedGaps(gaps, kinds, sizes, gaps, kinds)
+	bars, _ = alignedGaps(gaps, kinds, sizes, bars, barKinds)
 	for i, b := range bands {
 		if len(bars[i]) == 1 && lineNumber(b.items, bars[i][0]) {
 			bars[i] = nil

@@ -49,6 +49,20 @@ func spacedAt(text string, x, base float64, gaps []float64) []glyph {
 	return out
 }
 
+// bigTitle lays syllables of size pt from x, each size wide and size
+// apart, PDFium's generated space in every gap.
+func bigTitle(text string, x, base, size float64) []glyph {
+	var out []glyph
+	for i, r := range []rune(text) {
+		if i > 0 {
+			out = append(out, glyph{r: ' ', gen: true})
+		}
+		out = append(out, glyph{r: r, x0: x, x1: x + size, lo: base - 0.2*size, hi: base + 0.8*size, h: size})
+		x += 2 * size
+	}
+	return out
+}
+
 // lines joins lines of glyphs with PDFium's line breaks.
 func linesOf(ls ...[]glyph) []glyph {
 	var out []glyph
@@ -127,6 +141,7 @@ func TestPageTextLetterSpacedTitle(t *testing.T) {
 		{"two notes after the title", spacedAt("신청서(갑)(을)", 72, 700, []float64{10, 10, 0, 0, 0, 0, 0, 0}), "신 청 서(갑)(을)"},
 		{"a four-level number, then twelve syllables", spacedAt("1.2.3.4.개인정보수집이용동의서류", 72, 700, append([]float64{0, 0, 0, 0, 0, 0, 0, 3}, even(11, 10)...)), "1.2.3.4. 개인정보수집이용동의서류"},
 		{"a title under a running header's wide gap", linesOf(spacedAt("업무편람대외비", 72, 720, []float64{0, 0, 0, 200, 0, 0}), spacedAt("위임장(갑)", 150, 700, []float64{10, 10, 0, 0, 0})), "업무편람 대외비\n위임장(갑)"},
+		{"a title set larger over a row whose gaps meet all its letters'", linesOf(bigTitle("신청서", 100, 730, 16), spacedAt("102030", 100, 700, []float64{0, 26, 0, 22, 0})), "신청서\n10 20 30"},
 		{"a justified line of one-syllable words, then a word", spacedAt("그집앞에서", 72, 700, []float64{7, 7, 0, 0}), "그 집 앞에서"},
 		{"a word of two syllables among single ones", append(spacedLine("신청", even(1, 10), 0, 0), append([]glyph{{r: ' ', gen: true}}, glyphLine("서류", 102, 700, nil)...)...), "신 청 서류"},
 	}

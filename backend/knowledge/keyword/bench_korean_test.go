@@ -42,8 +42,8 @@ func BenchmarkAddKorean(b *testing.B) {
 // its 4,044 paragraphs, one search per question (b.N counts questions):
 // what a person's search costs with the Korean terms (bigrams, bigrams
 // across spaces, one-syllable stems, action nouns, loan words' Latin
-// spellings). The table of loan words' keys is built once, before the
-// clock.
+// spellings, Latin words' Hangul spellings). The table of loan words' keys
+// is built once, before the clock.
 func BenchmarkKoreanQueries(b *testing.B) {
 	ix := New(DefaultAnalyzer(), DefaultParams())
 	readJSONL(b, "../testdata/ko/corpus.jsonl", func(line []byte) {

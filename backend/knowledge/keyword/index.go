@@ -62,6 +62,10 @@ type Index struct {
 	// when it is out of date.
 	vocab uint64
 	loan  loanTable
+	// hangul counts the terms that begin with a Hangul syllable, so that a
+	// Latin word's Hangul spellings are not looked for in an index without
+	// any (hangulspell.go).
+	hangul int
 }
 
 // loanTable maps the keys of sounds to the Latin terms of the index
@@ -121,6 +125,7 @@ func (ix *Index) Add(id, text string) {
 			pl = &plist{}
 			ix.postings[t] = pl
 			ix.vocab++
+			ix.hangul += hangulTerm(t)
 		}
 		pl.add(doc, n)
 	}
@@ -179,6 +184,7 @@ func (ix *Index) compactLocked() {
 		if out.n == 0 {
 			delete(ix.postings, t)
 			ix.vocab++
+			ix.hangul -= hangulTerm(t)
 		} else {
 			out.b = slices.Clip(out.b)
 			*pl = out
@@ -218,6 +224,9 @@ func (ix *Index) QueryWeight(query string) float64 {
 			if df := ix.liveDF(term); term != "" && df > 0 {
 				idf = max(idf, math.Log(1+(n-df+0.5)/(df+0.5)))
 			}
+		}
+		for _, s := range ix.hangulForms(t, terms) {
+			idf = max(idf, spelledIDF(n, s))
 		}
 		w += idf
 	}
@@ -353,11 +362,13 @@ func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
 		return idf * float64(tf) * (k1 + 1) / (float64(tf) + normBase + normPerTerm*float64(l))
 	}
 	for _, qt := range terms {
-		if alt := ix.postings[qt.alt]; qt.loan != nil || qt.other != "" || alt != nil && alt.n > 0 {
+		spellings := ix.hangulForms(qt, terms)
+		if alt := ix.postings[qt.alt]; spellings != nil || qt.loan != nil || qt.other != "" || alt != nil && alt.n > 0 {
 			// A one-syllable word with a particle, a verb with its
-			// action's noun, a word with its synonym, or a loan word's
-			// Latin spellings: each document counts the best of the
-			// forms, once (see queryTerm).
+			// action's noun, a word with its synonym, a loan word's
+			// Latin spellings or a Latin word's Hangul ones: each
+			// document counts the best of the forms, once (see
+			// queryTerm).
 			best := map[uint32]float64{}
 			for _, t := range ix.forms(qt) {
 				pl := ix.postings[t]
@@ -374,6 +385,12 @@ func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
 					if l := ix.lens[doc]; l != deletedLen {
 						best[doc] = max(best[doc], bm25(idf, tf, l))
 					}
+				}
+			}
+			for _, s := range spellings {
+				idf := qt.scale() * spelledIDF(n, s)
+				for i, doc := range s.docs {
+					best[doc] = max(best[doc], bm25(idf, s.tfs[i], ix.lens[doc]))
 				}
 			}
 			for doc, s := range best {

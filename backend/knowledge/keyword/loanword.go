@@ -250,9 +250,11 @@ func consonants(key string) int {
 // no loan word's spelling.
 const maxLatinLetters = 64
 
-// latinKey is a key of a Latin word and the first letter of each vowel
-// (or run of vowels) it places.
-type latinKey struct{ key, vowels string }
+// latinKey is a key of a Latin word, the first letter of each vowel (or
+// run of vowels) it places, and the letter each of its consonants came
+// from (C for ch, H for th, Z for an s before a vowel), which the other
+// direction spells Hangul with (hangulspell.go, spellInitials).
+type latinKey struct{ key, vowels, cons string }
 
 // latinKeys returns the keys of a lower-case Latin word, with the first
 // letter of each vowel (or run of vowels: "ea", "ou") it places, one for each
@@ -274,7 +276,14 @@ func latinKeys(w string) []latinKey {
 	var sounds [2 * maxLatinLetters][2]byte // x is two sounds
 	var letters [2 * maxLatinLetters]byte
 	n := 0
-	add := func(a, b byte) { sounds[n] = [2]byte{a, b}; n++ }
+	var src byte // the letter of the sound being added
+	add := func(a, b byte) {
+		if a != vowel {
+			letters[n] = src
+		}
+		sounds[n] = [2]byte{a, b}
+		n++
+	}
 	at := func(i int) byte {
 		if i < len(w) {
 			return w[i]
@@ -283,6 +292,14 @@ func latinKeys(w string) []latinKey {
 	}
 	for i := 0; i < len(w); i++ {
 		c, next := w[i], at(i+1)
+		switch src = c; {
+		case c == 'c' && next == 'h':
+			src = 'C'
+		case c == 't' && next == 'h':
+			src = 'H'
+		case c == 's' && isVowel(next):
+			src = 'Z'
+		}
 		switch c {
 		case 'b', 'p', 'f', 'v':
 			add(cP, 0)
@@ -363,8 +380,8 @@ func latinKeys(w string) []latinKey {
 	}
 	keys := make([]latinKey, 0, 1<<len(ambiguous))
 	for v := range 1 << len(ambiguous) {
-		var buf, vowels [2 * maxLatinLetters]byte
-		k, nv := 0, 0
+		var buf, vowels, cons [2 * maxLatinLetters]byte
+		k, nv, nc := 0, 0, 0
 		for i := range n {
 			c := sounds[i][0]
 			for j, a := range ambiguous {
@@ -378,6 +395,9 @@ func latinKeys(w string) []latinKey {
 				if c == vowel {
 					vowels[nv] = letters[i]
 					nv++
+				} else {
+					cons[nc] = letters[i]
+					nc++
 				}
 			}
 		}
@@ -386,10 +406,11 @@ func latinKeys(w string) []latinKey {
 			seen = seen || o.key == string(buf[:k])
 		}
 		if k > 0 && !seen {
-			var both [4 * maxLatinLetters]byte // one allocation for the two
-			copy(both[copy(both[:], buf[:k]):], vowels[:nv])
-			kv := string(both[:k+nv])
-			keys = append(keys, latinKey{kv[:k], kv[k:]})
+			var all [6 * maxLatinLetters]byte // one allocation for the three
+			copy(all[k+nv:], cons[:nc])
+			copy(all[copy(all[:], buf[:k]):], vowels[:nv])
+			kv := string(all[:k+nv+nc])
+			keys = append(keys, latinKey{kv[:k], kv[k : k+nv], kv[k+nv:]})
 		}
 	}
 	return keys

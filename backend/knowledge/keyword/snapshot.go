@@ -240,6 +240,7 @@ func decode(data []byte) (*Index, string, error) {
 		lists[i] = plist{b: start[:used:used], n: uint32(n), last: uint32(doc)}
 		ix.postings[t] = &lists[i]
 		ix.vocab++
+		ix.hangul += hangulTerm(t)
 	}
 	if r.err != nil {
 		return nil, "", r.err

@@ -41,7 +41,7 @@ func TestSpacingTerms(t *testing.T) {
 		{"across a Windows line break", "적\r\n용", []string{"적", m + "적용", "용"}, nil},
 		{"not across a paragraph break, punctuation or two spaces", "제목\n\n본문, 다음  줄\r\n\r\n끝", []string{"제목", "본문", "다음", "줄", "끝"}, nil},
 		{"not across Latin letters or digits", "리브레 Calc 시트 3 장", []string{"리브", "브레", "calc", "시트", "3", "장"}, nil},
-		{"english has none", "Pivot table", []string{"pivot", "tabl"}, []queryTerm{{term: "pivot"}, {term: "tabl"}}},
+		{"english has none", "Pivot table", []string{"pivot", "tabl"}, []queryTerm{{term: "pivot", sounds: "pivot"}, {term: "tabl", sounds: "table"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

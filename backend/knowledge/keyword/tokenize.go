@@ -102,12 +102,17 @@ func (a Analyzer) appendTokens(dst []string, s string, spacing bool) []string {
 // a passage counts the better of the two, once. Documents are indexed as
 // written.
 //
+// A Latin word of a query keeps its letters before stemming (sounds), so
+// that a search may look for the Hangul spellings of its sound
+// (hangulspell.go).
+//
 // A bigram across a space between two Hangul words (space, spacing.go)
 // is a term of a document, not of its words (Tokens leaves it out), and a
 // query's terms may weigh less than one (weight; 0 means 1).
 type queryTerm struct {
 	term, alt string
 	loan      []loanCandidate
+	sounds    string
 	other     string
 	space     bool
 	weight    float64
@@ -168,10 +173,14 @@ func (a Analyzer) appendRun(dst []queryTerm, run string, sc script) []queryTerm 
 		if a.Stopwords && stopwords[w] {
 			return dst
 		}
+		sounds := ""
+		if len(w) >= minLoanKey && len(w) <= maxLatinLetters && isLetters(w) {
+			sounds = w
+		}
 		if a.Stem && isASCII(w) {
 			w = porterStem(w)
 		}
-		return append(dst, queryTerm{term: w})
+		return append(dst, queryTerm{term: w, sounds: sounds})
 	case scriptHangul: // spellings already mapped (appendTerms)
 		first := len(dst)
 		dst = appendBigrams(dst, run)
@@ -231,6 +240,17 @@ func appendBigrams(dst []queryTerm, run string) []queryTerm {
 		dst = append(dst, queryTerm{term: run[idx[i]:idx[i+2]]})
 	}
 	return dst
+}
+
+// isLetters says whether s is lower-case a–z only: a word that may sound
+// like a loan word.
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 func isASCII(s string) bool {

@@ -256,6 +256,10 @@ type spelled struct {
 	word string
 	docs []uint32
 	tfs  []uint32
+	// df is the document count of the word's most written spelling, which
+	// every spelling is weighed by: a rare wrong spelling (배정 for
+	// version, beside 버전) would otherwise weigh most of all.
+	df int
 }
 
 // hangulForms returns the Hangul spellings of a query's Latin word that the
@@ -296,6 +300,9 @@ func (ix *Index) hangulForms(t queryTerm, asked []queryTerm) []spelled {
 	}
 	if float64(most) < ix.liveDF(t.term) {
 		return nil
+	}
+	for i := range out {
+		out[i].df = most
 	}
 	return out
 }
@@ -349,9 +356,10 @@ func (ix *Index) spelledDocs(word string) spelled {
 	return s
 }
 
-// spelledIDF is the idf of a spelling, as if it were a term of its own.
+// spelledIDF is the idf of a Latin word's Hangul spellings, as if its most
+// written one were a term of its own.
 func spelledIDF(n float64, s spelled) float64 {
-	df := float64(len(s.docs))
+	df := float64(s.df)
 	return math.Log(1 + (n-df+0.5)/(df+0.5))
 }
 

@@ -152,6 +152,38 @@ func TestHangulSpellingSearch(t *testing.T) {
 	}
 }
 
+// TestRareSpellingWeighsNoMore: every Hangul spelling of a Latin word
+// weighs as its most written one does, so that a rare wrong spelling
+// (배정 for version, two passages beside 버전's many) does not outrank
+// the passages that write the word as people do.
+func TestRareSpellingWeighsNoMore(t *testing.T) {
+	ix := New(DefaultAnalyzer(), DefaultParams())
+	for i := range 8 {
+		ix.Add("v"+strconv.Itoa(i), "버전 정보를 봅니다")
+	}
+	ix.Add("wrong", "배정 정보를 봅니다")
+	for i := range 30 {
+		ix.Add("o"+strconv.Itoa(i), "다른 문서 "+strconv.Itoa(i))
+	}
+	var words []string
+	for _, qt := range ix.analyzer.queryTerms("version") {
+		for _, s := range ix.hangulForms(qt, nil) {
+			words = append(words, s.word)
+		}
+	}
+	if !slices.Contains(words, "배정") || !slices.Contains(words, "버전") {
+		t.Fatalf("spellings of version: %q, want 배정 and 버전 (the case this test is about)", words)
+	}
+	hits := ix.Search("version", 10, nil)
+	score := map[string]float64{}
+	for _, h := range hits {
+		score[h.ID] = h.Score
+	}
+	if score["wrong"] > score["v0"] || score["v0"] == 0 {
+		t.Errorf("version: 배정's passage scores %v, 버전's %v; want 배정's no higher", score["wrong"], score["v0"])
+	}
+}
+
 // BenchmarkHangulSpellings is what looking for Hangul spellings costs a
 // query's Latin word (b.N counts words): every Latin word of the Korean
 // question set's 547 questions, against its 4,044 paragraphs.

@@ -129,11 +129,14 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	if mode == "desktop" || mode == "serve" {
 		pace = a.waitTurns
 	}
-	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), pace,
+	// A model given with --embed-model is tried for this run: the saved
+	// model's vectors are kept as they are for the next run without it.
+	saved := a.settings.Saved().EmbedModel
+	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, saved, a.models.embedder(cur.EmbedModel), pace,
 		a.events.Emit, false, logger); err != nil {
 		return nil, err
 	}
-	if a.memory, err = memory.OpenInDataDir(ctx, st.DB(), dir, cur.EmbedModel, a.models, logger); err != nil {
+	if a.memory, err = memory.OpenInDataDir(ctx, st.DB(), dir, cur.EmbedModel, saved, a.models, logger); err != nil {
 		return nil, err
 	}
 	// A memory written during a turn ("remember that …") or by reflection
@@ -229,7 +232,7 @@ func openReadOnly(ctx context.Context, g globals, logger *slog.Logger) (_ *App, 
 	if a.models, err = newModelClient(cur, logger, nil); err != nil {
 		return nil, err
 	}
-	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.models.embedder(cur.EmbedModel), nil, nil, true, logger); err != nil {
+	if a.library, err = openLibrary(ctx, st, dir, cur.EmbedModel, a.settings.Saved().EmbedModel, a.models.embedder(cur.EmbedModel), nil, nil, true, logger); err != nil {
 		return nil, err
 	}
 	if a.memory, err = memory.OpenReadOnly(ctx, st.DB(), logger); err != nil {

@@ -48,6 +48,19 @@ type library struct {
 	emit func(name string, payload any)
 }
 
+// The library's vectors: those of the saved embedding model, and those of
+// a model given for one run with --embed-model. A run with another model
+// than the saved one embeds into triedVectors and leaves savedVectors'
+// vectors as they are (vector.Mirror keeps it true to what the run deletes
+// or changes), so that trying a model costs no re-embedding of the whole
+// library, twice, with search by meaning off meanwhile. The next run
+// without the flag removes triedVectors: disk holds the saved model's
+// vectors and at most those of the last model tried.
+const (
+	savedVectors = "chunks.vec"
+	triedVectors = "chunks.override.vec"
+)
+
 // openLibrary opens the knowledge base in the background; readOnly opens
 // it beside the app that owns the data folder (knowledge.OpenReadOnly,
 // vector.ReadOnly: nothing is written, the catalog is not synced). With
@@ -62,7 +75,9 @@ type library struct {
 // each batch's documents with their passages still pending
 // (EventEmbedding), and the files whose embedding was left to the
 // background once all their passages are embedded (EventEmbedded).
-func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel string, embed vector.Embedder, pace vector.Pace, emit func(name string, payload any), readOnly bool, log *slog.Logger) (*library, error) {
+// savedModel is the embedding model saved in Settings: an embedModel
+// other than it is tried for this run only (triedVectors).
+func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel, savedModel string, embed vector.Embedder, pace vector.Pace, emit func(name string, payload any), readOnly bool, log *slog.Logger) (*library, error) {
 	cat, err := catalog.Load()
 	if err != nil {
 		return nil, fmt.Errorf("load the built-in catalog: %w", err)
@@ -97,7 +112,24 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 			vector.WithSettled("source", func(sources []string) { emit(api.EventEmbedded, l.embeddedNow(sources)) }),
 			vector.WithPendingLeft(knowledge.DocOf, func(left map[string]int) { emit(api.EventEmbedding, embeddingProgress(left)) }))
 	}
-	l.vectors = vector.Open(filepath.Join(dir, "chunks.vec"), embedModel, embed, vopts...)
+	path := filepath.Join(dir, savedVectors)
+	tried := embedModel != savedModel && savedModel != ""
+	if tried {
+		path = filepath.Join(dir, triedVectors)
+	}
+	switch {
+	case readOnly:
+	case tried:
+		vopts = append(vopts, vector.Mirror(vector.Open(filepath.Join(dir, savedVectors), savedModel, nil,
+			vector.LoadOnUse(), vector.WithLogger(log))))
+	default:
+		if err := os.Remove(filepath.Join(dir, triedVectors)); err == nil {
+			log.Info("the vectors of an embedding model tried with --embed-model were removed", "file", triedVectors)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			log.Warn("remove the vectors of a tried embedding model", "err", err)
+		}
+	}
+	l.vectors = vector.Open(path, embedModel, embed, vopts...)
 	ctx, l.stop = context.WithCancel(ctx)
 	go func() {
 		defer close(l.ready)

@@ -224,9 +224,13 @@ func OpenReadOnly(ctx context.Context, db *gorm.DB, log *slog.Logger) (*Store, e
 }
 
 // OpenInDataDir opens long-term memory as the app keeps it: the rows in
-// db, the vectors of model in the data folder's "memory" folder.
-func OpenInDataDir(ctx context.Context, db *gorm.DB, dataDir, model string, e Embedder, log *slog.Logger) (*Store, error) {
-	vecs, err := NewChromemVectors(filepath.Join(dataDir, "memory"), model, e, log)
+// db, the vectors of model in the data folder's "memory" folder. saved is
+// the embedding model saved in Settings: when model is another, tried for
+// this run, saved's vectors are kept for the next run rather than deleted,
+// and the collection of a model tried before is deleted by the next run
+// with another model, so the folder holds at most two models' vectors.
+func OpenInDataDir(ctx context.Context, db *gorm.DB, dataDir, model, saved string, e Embedder, log *slog.Logger) (*Store, error) {
+	vecs, err := newVectors(filepath.Join(dataDir, "memory"), model, saved, e, log)
 	if err != nil {
 		return nil, fmt.Errorf("open long-term memory: %w", err)
 	}
@@ -287,7 +291,7 @@ func (s *Store) UseEmbedModel(ctx context.Context, model string) error {
 	if s.vec == nil {
 		return nil
 	}
-	changed, err := s.vec.useModel(model)
+	changed, err := s.vec.useModel(model, "")
 	if err != nil || !changed {
 		return err
 	}

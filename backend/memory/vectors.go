@@ -44,6 +44,12 @@ type Vectors struct {
 
 	mu  sync.RWMutex
 	col *chromem.Collection
+	// kept is the saved embedding model's collection while a run tries
+	// another (--embed-model; nil otherwise): nothing is embedded into it,
+	// but what the run forgets or rewords loses its vector there too, so
+	// that the next run with the saved model embeds only that.
+	kept     *chromem.Collection
+	keptName string
 }
 
 // NewChromemVectors opens (or creates) the memory vectors in dir, a folder
@@ -54,6 +60,13 @@ type Vectors struct {
 // place) is deleted and started afresh rather than disabling vector search
 // for good. What it does is said to log (nil: slog.Default()).
 func NewChromemVectors(dir, model string, e Embedder, log *slog.Logger) (*Vectors, error) {
+	return newVectors(dir, model, "", e, log)
+}
+
+// newVectors is NewChromemVectors keeping the collection of saved, the
+// embedding model saved in Settings, as it is when model is another one
+// tried for this run: the next run with saved finds its vectors there.
+func newVectors(dir, model, saved string, e Embedder, log *slog.Logger) (*Vectors, error) {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -65,16 +78,19 @@ func NewChromemVectors(dir, model string, e Embedder, log *slog.Logger) (*Vector
 		return nil, err
 	}
 	v := &Vectors{db: db, embed: e, log: log}
-	if _, err := v.useModel(model); err != nil {
+	if _, err := v.useModel(model, saved); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
 // useModel makes model's collection the one in use and deletes every other
-// model's vectors, which cannot be compared with its own. It reports
-// whether the model changed; the memories then need embedding again.
-func (v *Vectors) useModel(model string) (changed bool, err error) {
+// model's vectors, which cannot be compared with its own, but those of
+// saved (may be ""), the model saved in Settings when model is tried for
+// one run only: they are kept (v.kept) for the next run with it. It
+// reports whether the model changed; the memories then need embedding
+// again.
+func (v *Vectors) useModel(model, saved string) (changed bool, err error) {
 	if model == "" {
 		return false, errors.New("memory vectors: no embedding model")
 	}
@@ -83,12 +99,15 @@ func (v *Vectors) useModel(model string) (changed bool, err error) {
 	if model == v.model {
 		return false, nil
 	}
-	name := collectionPrefix + model
+	name, keep := collectionPrefix+model, ""
+	if saved != "" && saved != model {
+		keep = collectionPrefix + saved
+	}
 	for old := range v.db.ListCollections() {
-		if old == name || !strings.HasPrefix(old, collectionPrefix) {
+		if old == name || old == keep || !strings.HasPrefix(old, collectionPrefix) {
 			continue
 		}
-		v.log.Info("embedding model changed; memories will be embedded again",
+		v.log.Info("memory vectors of another embedding model deleted",
 			"old", strings.TrimPrefix(old, collectionPrefix), "new", model)
 		if err := v.db.DeleteCollection(old); err != nil {
 			return false, fmt.Errorf("delete memory vectors of %q: %w", old, err)
@@ -99,7 +118,39 @@ func (v *Vectors) useModel(model string) (changed bool, err error) {
 		return false, fmt.Errorf("open memory vector collection: %w", err)
 	}
 	v.model, v.name, v.col = model, name, col
+	v.kept, v.keptName = nil, ""
+	if keep != "" {
+		// Only read and deleted from: an embedding asked of it is refused.
+		v.kept, v.keptName = v.db.GetCollection(keep, refuseEmbedding), keep
+	}
 	return true, nil
+}
+
+// refuseEmbedding is the kept collection's chromem.EmbeddingFunc: nothing
+// is ever embedded into it, and chromem must not fall back to its default.
+func refuseEmbedding(context.Context, string) ([]float32, error) {
+	return nil, errors.New("the saved embedding model's memory vectors are not embedded into while another model is tried")
+}
+
+// dropKept deletes from the kept collection the memories of docs whose
+// text is not the one its vector was made from. Callers hold mu.
+func (v *Vectors) dropKept(ctx context.Context, docs []vecDoc) error {
+	if v.kept == nil {
+		return nil
+	}
+	var ids []string
+	for _, d := range docs {
+		if k, err := v.kept.GetByID(ctx, d.ID); err == nil && k.Content != d.Text {
+			ids = append(ids, d.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	if err := v.kept.Delete(ctx, nil, nil, ids...); err != nil {
+		return fmt.Errorf("delete the saved model's vectors of reworded memories: %w", err)
+	}
+	return nil
 }
 
 // current is the model in use.
@@ -203,7 +254,7 @@ func (v *Vectors) put(ctx context.Context, docs []vecDoc) error {
 			return fmt.Errorf("store vector of memory %s: %w", d.ID, err)
 		}
 	}
-	return nil
+	return v.dropKept(ctx, docs)
 }
 
 // remove deletes the vectors of ids, in memory and on disk; unknown IDs are
@@ -217,14 +268,25 @@ func (v *Vectors) remove(ctx context.Context, ids ...string) error {
 	if err := v.col.Delete(ctx, nil, nil, ids...); err != nil {
 		return fmt.Errorf("delete memory vectors: %w", err)
 	}
+	if v.kept != nil {
+		if err := v.kept.Delete(ctx, nil, nil, ids...); err != nil {
+			return fmt.Errorf("delete the saved model's memory vectors: %w", err)
+		}
+	}
 	return nil
 }
 
 // clear deletes the whole collection, folder and all, and starts an empty
-// one, so no forgotten text stays on disk.
+// one, so no forgotten text stays on disk; the kept collection goes too.
 func (v *Vectors) clear() error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if v.kept != nil {
+		if err := v.db.DeleteCollection(v.keptName); err != nil {
+			return fmt.Errorf("delete the saved model's memory vectors: %w", err)
+		}
+		v.kept, v.keptName = nil, ""
+	}
 	if err := v.db.DeleteCollection(v.name); err != nil {
 		return fmt.Errorf("delete memory vector collection: %w", err)
 	}

@@ -352,6 +352,15 @@ func (s *Store) Current() api.Settings {
 	return s.overrides.apply(s.saved)
 }
 
+// Saved returns the settings as saved, without the overrides: what a run
+// without flags would use. The app keeps the saved embedding model's
+// vectors apart from those of a model given for one run.
+func (s *Store) Saved() api.Settings {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.saved
+}
+
 // Watch calls f after every successful save with the settings in effect.
 func (s *Store) Watch(f func(api.Settings)) {
 	s.mu.Lock()

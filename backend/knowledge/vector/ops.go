@@ -66,6 +66,19 @@ func (ix *Index) add(ctx context.Context, docs []Doc, embed bool, w Watch) error
 		vecs, embErr = ix.embedAll(ctx, emb, docs, w)
 	}
 
+	if err := ix.store(docs, vecs, model); err != nil {
+		return err
+	}
+	ix.mirrored("add", func(kept *Index) error { return kept.dropChanged(ctx, docs) })
+	if embErr != nil {
+		return fmt.Errorf("embed %d documents with %s: %w", len(docs), model, embErr)
+	}
+	return nil
+}
+
+// store puts docs in the index and the file, with the vectors of model
+// that vecs holds (fewer than docs, or none, when embedding failed).
+func (ix *Index) store(docs []Doc, vecs [][]float32, model string) error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.closed {
@@ -93,9 +106,6 @@ func (ix *Index) add(ctx context.Context, docs []Doc, embed bool, w Watch) error
 	}
 	if len(ix.pending) > 0 {
 		ix.wake()
-	}
-	if embErr != nil {
-		return fmt.Errorf("embed %d documents with %s: %w", len(docs), model, embErr)
 	}
 	return nil
 }
@@ -198,8 +208,12 @@ func (ix *Index) Delete(ctx context.Context, ids ...string) error {
 		return err
 	}
 	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	return ix.deleteLocked(ctx, ids)
+	err := ix.deleteLocked(ctx, ids)
+	ix.mu.Unlock()
+	if err == nil {
+		ix.mirrored("delete", func(kept *Index) error { return kept.Delete(ctx, ids...) })
+	}
+	return err
 }
 
 // DeleteWhere removes every document whose metadata has all the key-value
@@ -215,14 +229,18 @@ func (ix *Index) DeleteWhere(ctx context.Context, where map[string]string) (int,
 		return 0, err
 	}
 	ix.mu.Lock()
-	defer ix.mu.Unlock()
 	var ids []string
 	for id, e := range ix.docs {
 		if matches(e.meta, where) {
 			ids = append(ids, id)
 		}
 	}
-	return len(ids), ix.deleteLocked(ctx, ids)
+	err := ix.deleteLocked(ctx, ids)
+	ix.mu.Unlock()
+	if err == nil {
+		ix.mirrored("delete", func(kept *Index) error { _, err := kept.DeleteWhere(ctx, where); return err })
+	}
+	return len(ids), err
 }
 
 func matches(meta, where map[string]string) bool {
@@ -257,6 +275,14 @@ func (ix *Index) deleteLocked(ctx context.Context, ids []string) error {
 // Clear removes every document and rewrites the file empty, so nothing
 // deleted lingers on disk.
 func (ix *Index) Clear(ctx context.Context) error {
+	err := ix.clear(ctx)
+	if err == nil {
+		ix.mirrored("clear", func(kept *Index) error { return kept.Clear(ctx) })
+	}
+	return err
+}
+
+func (ix *Index) clear(ctx context.Context) error {
 	if ix.cfg.readOnly {
 		return ErrReadOnly
 	}
@@ -597,13 +623,17 @@ func (ix *Index) Close() error {
 	ix.wg.Wait()
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	var err error
+	if ix.cfg.mirror != nil && !wasClosed {
+		err = ix.cfg.mirror.Close()
+	}
 	if wasClosed || ix.f == nil {
-		return nil
+		return err
 	}
-	if err := ix.f.Close(); err != nil {
-		return fmt.Errorf("close vector index %q: %w", ix.path, err)
+	if cerr := ix.f.Close(); cerr != nil {
+		return errors.Join(err, fmt.Errorf("close vector index %q: %w", ix.path, cerr))
 	}
-	return nil
+	return err
 }
 
 // IDs lists the stored documents, for reconciling the index with the
@@ -631,6 +661,14 @@ func (ix *Index) IDs(ctx context.Context) ([]string, error) {
 // it is now. The records are written before memory changes, so a failed
 // write changes nothing.
 func (ix *Index) Relabel(ctx context.Context, where map[string]string, key, value string) (int, error) {
+	n, err := ix.relabel(ctx, where, key, value)
+	if err == nil {
+		ix.mirrored("relabel", func(kept *Index) error { _, err := kept.Relabel(ctx, where, key, value); return err })
+	}
+	return n, err
+}
+
+func (ix *Index) relabel(ctx context.Context, where map[string]string, key, value string) (int, error) {
 	if ix.cfg.readOnly {
 		return 0, ErrReadOnly
 	}

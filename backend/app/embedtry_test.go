@@ -1,0 +1,156 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+// settleRun opens the data folder as serve does, waits until the library's
+// passages all have a vector of the run's model (the catalog's too) and
+// closes it again; it returns the /api/embed calls the run made by model.
+func settleRun(t *testing.T, fake *ollamatest.Server, g globals) map[string]int {
+	t.Helper()
+	before := len(fake.EmbedRequests())
+	a, err := openApp(context.Background(), g, "serve", newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-a.library.ready
+	a.library.bg.Wait() // embedMissing: the passages the vectors lack
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		st := a.library.vectors.Status()
+		if st.Loaded && st.Pending == 0 && !st.Reembedding {
+			break
+		}
+		if time.Now().After(deadline) {
+			a.Close()
+			t.Fatalf("the library's vectors did not settle: %+v", st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	a.Close()
+	calls := map[string]int{}
+	for _, r := range fake.EmbedRequests()[before:] {
+		calls[r.Model]++
+	}
+	return calls
+}
+
+// A one-run --embed-model leaves the saved model's vectors as they are:
+// the run embeds into a store of its own, and the next run without the
+// flag embeds nothing again (it used to re-embed every passage and memory
+// twice, once with the tried model and once back, with vector search off
+// meanwhile).
+func TestEmbedModelFlagKeepsSavedVectors(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithModels(
+		ollamatest.Model{Name: "llama3.2:3b", Capabilities: []string{"completion", "tools"}},
+		ollamatest.Model{Name: "bge-m3", Capabilities: []string{"embedding"}},
+		ollamatest.Model{Name: "nomic-embed-text", Capabilities: []string{"embedding"}},
+	))
+	dir := t.TempDir()
+	doc := filepath.Join(t.TempDir(), "trip.md")
+	if err := os.WriteFile(doc, []byte("# 출장비 규정\n\n출장비는 하루 5만 원까지 정산한다.\n\n숙박비는 영수증을 붙여 따로 청구한다.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b"}
+	for _, args := range [][]string{{"kb", "import", doc}, {"memory", "add", "사용자는 무료 도구를 선호한다"}} {
+		if code, _, stderr := wayfinder(t, append(base, args...)...); code != 0 {
+			t.Fatalf("%v: exit %d, %s", args, code, stderr)
+		}
+	}
+	saved := globals{dataDir: dir, ollamaHost: fake.URL(), model: "llama3.2:3b"}
+	settleRun(t, fake, saved) // the catalog's passages too
+	vecFile := filepath.Join(dir, "knowledge", "chunks.vec")
+	before, err := os.ReadFile(vecFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A short command with the flag, alone and beside the open app (read
+	// only): it finds the file by its words, the tried model having no
+	// vectors yet, and leaves the saved model's as they are.
+	search := append(base, "--embed-model", "nomic-embed-text", "kb", "search", "출장비")
+	if code, stdout, stderr := wayfinder(t, search...); code != 0 || !strings.Contains(stdout, "trip.md") {
+		t.Errorf("kb search with the flag: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	open, err := openApp(context.Background(), saved, "serve", newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := wayfinder(t, search...)
+	open.Close()
+	if code != 0 || !strings.Contains(stdout, "trip.md") {
+		t.Errorf("kb search with the flag beside the open app: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if after, err := os.ReadFile(vecFile); err != nil || !bytes.Equal(before, after) {
+		t.Errorf("kb search with the flag rewrote the saved model's vectors (%d bytes, then %d; %v)", len(before), len(after), err)
+	}
+
+	tried := saved
+	tried.embedModel = "nomic-embed-text"
+	calls := settleRun(t, fake, tried)
+	t.Logf("/api/embed calls of the run with --embed-model: %v", calls)
+	if calls["nomic-embed-text"] == 0 {
+		t.Errorf("the run with --embed-model embedded nothing with it: %v", calls)
+	}
+	if calls["bge-m3"] != 0 {
+		t.Errorf("the run with --embed-model called the saved model %d times", calls["bge-m3"])
+	}
+	after, err := os.ReadFile(vecFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Errorf("the run with --embed-model rewrote the saved model's vectors (%d bytes, then %d)", len(before), len(after))
+	}
+
+	triedFile := filepath.Join(dir, "knowledge", "chunks.override.vec")
+	if _, err := os.Stat(triedFile); err != nil {
+		t.Errorf("the tried model's vectors: %v", err)
+	}
+	if n := collections(t, dir); n != 2 {
+		t.Errorf("memory folder after the tried run: %d collections, want the saved model's and the tried one's", n)
+	}
+
+	calls = settleRun(t, fake, saved)
+	t.Logf("/api/embed calls of the next run without it: %v", calls)
+	if len(calls) != 0 {
+		t.Errorf("the run after the flag embedded again: %v /api/embed calls by model, want none", calls)
+	}
+	// Disk holds the saved model's vectors only once a run goes without
+	// the flag.
+	if _, err := os.Stat(triedFile); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the tried model's vectors after a run without the flag: %v, want them removed", err)
+	}
+	if n := collections(t, dir); n != 1 {
+		t.Errorf("memory folder after a run without the flag: %d collections, want the saved model's only", n)
+	}
+}
+
+// collections counts the chromem collections (one folder each) of the
+// memory vectors.
+func collections(t *testing.T, dataDir string) int {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(dataDir, "memory"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if e.IsDir() {
+			n++
+		}
+	}
+	return n
+}

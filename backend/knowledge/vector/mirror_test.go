@@ -1,0 +1,83 @@
+package vector
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+// An index for a model tried for one run (Mirror) never embeds into the
+// saved model's file, yet keeps it true to the documents: what it deletes,
+// relabels, clears or changes is gone from there too, and what it adds as
+// it was keeps its saved vector. Reopened with the saved model, the file
+// needs no embedding at all.
+func TestMirrorKeepsSavedVectors(t *testing.T) {
+	changed := Doc{ID: "leave", Text: "연차 휴가는 20일입니다", Metadata: corpus[0].Metadata}
+	tests := []struct {
+		name   string
+		change func(ctx context.Context, ix *Index) error
+		docs   int    // documents the saved file keeps
+		tagged int    // of them labelled kind=tool
+		gone   string // a document the saved file must not keep
+	}{
+		{"same texts added again", func(ctx context.Context, ix *Index) error { return ix.Add(ctx, corpus, nil) }, 4, 0, ""},
+		{"a text changed", func(ctx context.Context, ix *Index) error {
+			return ix.AddLater(ctx, []Doc{changed})
+		}, 3, 0, "leave"},
+		{"deleted", func(ctx context.Context, ix *Index) error { return ix.Delete(ctx, "coffee") }, 3, 0, "coffee"},
+		{"deleted where", func(ctx context.Context, ix *Index) error {
+			_, err := ix.DeleteWhere(ctx, map[string]string{"source": "policy.pdf"})
+			return err
+		}, 3, 0, "leave"},
+		{"relabelled", func(ctx context.Context, ix *Index) error {
+			_, err := ix.Relabel(ctx, map[string]string{"source": "catalog"}, "kind", "tool")
+			return err
+		}, 4, 2, ""},
+		{"cleared", func(ctx context.Context, ix *Index) error { return ix.Clear(ctx) }, 0, 0, "video"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := t.Context()
+			dir := t.TempDir()
+			path := filepath.Join(dir, "chunks.vec")
+			saved := openReady(t, path, "a", &fakeEmbedder{dim: 16})
+			if err := saved.Add(ctx, corpus, nil); err != nil {
+				t.Fatal(err)
+			}
+			saved.Close()
+
+			tried := &fakeEmbedder{dim: 8}
+			ix := openReady(t, filepath.Join(dir, "chunks.override.vec"), "b", tried,
+				Mirror(Open(path, "a", nil, LoadOnUse())))
+			if err := ix.Add(ctx, corpus, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.change(ctx, ix); err != nil {
+				t.Fatal(err)
+			}
+			if err := ix.Close(); err != nil {
+				t.Fatal(err)
+			}
+
+			again := &fakeEmbedder{dim: 16}
+			back := openReady(t, path, "a", again)
+			if st := back.Status(); st.Docs != tt.docs || st.Embedded != tt.docs || st.Reembedding {
+				t.Errorf("saved file after the tried run: %+v, want %d documents, all embedded", st, tt.docs)
+			}
+			if n := again.texts.Load(); n != 0 {
+				t.Errorf("reopened with the saved model, %d texts were embedded again", n)
+			}
+			if tt.gone != "" && back.HasVectors([]string{tt.gone})[0] {
+				t.Errorf("the saved file still has %q", tt.gone)
+			}
+			if tt.docs > 0 {
+				hits, err := back.QueryVector(ctx, ollamatest.Vector("catalog", 16), 4, map[string]string{"kind": "tool"})
+				if err != nil || len(hits) != tt.tagged {
+					t.Errorf("kind=tool in the saved file: %v %v, want %d", ids(hits), err, tt.tagged)
+				}
+			}
+		})
+	}
+}

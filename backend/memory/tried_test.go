@@ -1,0 +1,119 @@
+package memory
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/wayfinder-app/wayfinder/backend/store"
+)
+
+// A run that tries another embedding model (OpenInDataDir's saved) embeds
+// the memories into a collection of its own and leaves the saved model's
+// as it was, but for what the run rewords or forgets (gone from it at
+// once, so that no forgotten text stays in the folder): the next run with
+// the saved model embeds only the reworded memories, finds the forgotten
+// ones gone from its vectors too, and deletes the tried model's.
+func TestTriedModelKeepsSavedVectors(t *testing.T) {
+	tests := []struct {
+		name    string
+		change  func(ctx context.Context, s *Store, ids []string) error
+		embeds  []string // texts the next run with the saved model embeds
+		vectors int      // memories with a vector then
+		during  int      // collections in the tried run
+		kept    int      // saved model's vectors left in the tried run
+	}{
+		{"nothing changed", func(context.Context, *Store, []string) error { return nil }, nil, 3, 2, 3},
+		{"one reworded", func(ctx context.Context, s *Store, ids []string) error {
+			_, err := s.Edit(ctx, ids[0], "사용자는 녹차를 좋아한다", KindPreference)
+			return err
+		}, []string{"사용자는 녹차를 좋아한다"}, 3, 2, 2},
+		{"one forgotten", func(ctx context.Context, s *Store, ids []string) error { return s.Delete(ctx, ids[1]) }, nil, 2, 2, 2},
+		{"all forgotten", func(ctx context.Context, s *Store, _ []string) error { return s.DeleteAll(ctx) }, nil, 0, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := t.Context()
+			dir := t.TempDir()
+			db, err := store.OpenDB(filepath.Join(dir, "wayfinder.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				if sqlDB, err := db.DB(); err == nil {
+					sqlDB.Close()
+				}
+			})
+			open := func(model string) (*Store, *fakeEmbedder) {
+				t.Helper()
+				f := &fakeEmbedder{dim: 32}
+				s, err := OpenInDataDir(ctx, db, dir, model, "bge-m3", f, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s, f
+			}
+			s, _ := open("bge-m3")
+			var ids []string
+			for _, text := range []string{"사용자는 커피를 좋아한다", "예산은 1억원이다", "Uses Windows and a Mac"} {
+				m, _, err := s.Add(ctx, text, KindFact, ByHand())
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, m.ID)
+			}
+
+			tried, f := open("nomic-embed-text")
+			if len(f.calls) == 0 {
+				t.Fatal("the tried model embedded nothing")
+			}
+			if err := tt.change(ctx, tried, ids); err != nil {
+				t.Fatal(err)
+			}
+			// What the run rewords or forgets is gone from the saved
+			// model's vectors at once, not at its next run: a forgotten
+			// text must not stay in the folder.
+			kept := 0
+			if tried.vec.kept != nil {
+				kept = tried.vec.kept.Count()
+			}
+			if kept != tt.kept {
+				t.Errorf("the saved model's collection holds %d memories in the tried run, want %d", kept, tt.kept)
+			}
+			if n := collections(t, dir); n != tt.during {
+				t.Errorf("%d collections in the tried run, want %d", n, tt.during)
+			}
+
+			back, f := open("bge-m3")
+			var embedded []string
+			for _, c := range f.calls {
+				embedded = append(embedded, c...)
+			}
+			slices.Sort(embedded)
+			if diff := cmp.Diff(tt.embeds, embedded); diff != "" {
+				t.Errorf("embedded by the next run with the saved model (-want +got):\n%s", diff)
+			}
+			if n := back.vec.count(); n != tt.vectors {
+				t.Errorf("%d memories with a vector of the saved model, want %d", n, tt.vectors)
+			}
+			if n := collections(t, dir); n != 1 {
+				t.Errorf("%d collections after the run with the saved model, want 1", n)
+			}
+		})
+	}
+}
+
+// collections counts the chromem collections (a folder each) of the data
+// folder dir.
+func collections(t *testing.T, dir string) int {
+	t.Helper()
+	db, err := openChromem(filepath.Join(dir, "memory"), slog.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(db.ListCollections())
+}

@@ -281,8 +281,8 @@ var cliText = map[string][2]string{
 		"임베딩 중지: 이 파일은 지금 키워드 검색으로 찾을 수 있고, 나머지는 Wayfinder 창이나 `wayfinder serve`가 실행되면 임베딩됩니다."},
 	"kb.embedLater": {"Ollama did not answer the embedding in time: the files are found by their words now and are embedded later, in the background of the Wayfinder window or `wayfinder serve`.",
 		"Ollama가 임베딩에 제때 답하지 않았습니다. 파일은 지금 키워드로 찾을 수 있고, 임베딩은 나중에 Wayfinder 창이나 `wayfinder serve`가 실행되는 동안 뒤에서 합니다."},
-	"kb.embedLaterHint": {"nothing to do now; if it keeps happening, restart Ollama or choose a smaller embedding model with --embed-model.",
-		"지금 할 일은 없습니다. 계속 그러면 Ollama를 다시 시작하거나 --embed-model로 더 작은 임베딩 모델을 고르세요."},
+	"kb.embedLaterHint": {"nothing to do now; if it keeps happening, restart Ollama or choose a smaller embedding model in Settings (--embed-model tries one for a run and keeps the saved model's vectors).",
+		"지금 할 일은 없습니다. 계속 그러면 Ollama를 다시 시작하거나 설정에서 더 작은 임베딩 모델을 고르세요(--embed-model은 한 번 실행에 시험해 보며, 저장된 모델의 벡터는 그대로 둡니다)."},
 	"kb.notImported": {"not imported: {file}: {reason}", "가져오지 못함: {file}: {reason}"},
 	// The kinds named as the window's note on files left out names them
 	// (knowledge.leftOutIgnored; a test holds the two lists equal).

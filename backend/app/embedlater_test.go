@@ -35,8 +35,8 @@ func TestKBImportSaysAHungOllamaOnce(t *testing.T) {
 		want      []string
 		away, not string
 	}{
-		{"en", []string{"Ollama did not answer the embedding in time: the files are found by their words now and are embedded later", "next step: nothing to do now; if it keeps happening, restart Ollama"}, "not embedded: Wayfinder cannot reach Ollama", "임베딩"},
-		{"ko", []string{"Ollama가 임베딩에 제때 답하지 않았습니다. 파일은 지금 키워드로 찾을 수 있고", "다음 단계: 지금 할 일은 없습니다. 계속 그러면 Ollama를 다시 시작하거나"}, "임베딩 안 됨: Wayfinder가 http://127.0.0.1:1의 Ollama에 연결할 수 없습니다", "Ollama did not"},
+		{"en", []string{"Ollama did not answer the embedding in time: the files are found by their words now and are embedded later", "next step: nothing to do now; if it keeps happening, restart Ollama or choose a smaller embedding model in Settings (--embed-model tries one for a run"}, "not embedded: Wayfinder cannot reach Ollama", "임베딩"},
+		{"ko", []string{"Ollama가 임베딩에 제때 답하지 않았습니다. 파일은 지금 키워드로 찾을 수 있고", "다음 단계: 지금 할 일은 없습니다. 계속 그러면 Ollama를 다시 시작하거나 설정에서 더 작은 임베딩 모델을 고르세요(--embed-model은 한 번 실행에 시험해"}, "임베딩 안 됨: Wayfinder가 http://127.0.0.1:1의 Ollama에 연결할 수 없습니다", "Ollama did not"},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
 			var notes embedNotes

@@ -281,6 +281,49 @@ describe("knowledge screen", () => {
     expect(fake.docs).toHaveLength(0);
   });
 
+  it("keeps the focus where a keyboard is when removing: on the question, back on Remove, then on the next row", async () => {
+    const { fake } = await start({ settings: { language: "ko" } });
+    setLang("ko");
+    for (const id of ["d1", "d2"]) fake.docs.push({ id, title: `${id}.md`, source: `${id}.md`, kind: "markdown", size: 10, pages: 0, chunks: 1, created_at: "", updated_at: "" });
+    click($$(".views button")[0]!);
+    await vi.waitFor(() => expect($$("tr[data-doc]")).toHaveLength(2));
+    const active = () => document.activeElement as HTMLElement;
+    // Remove pressed: its button is gone, the focus is on the question's answer, not lost to the page.
+    click("tr[data-doc='d1'] button.remove");
+    await vi.waitFor(() => expect(active().matches("tr[data-doc='d1'] button.confirm-remove")).toBe(true));
+    expect(active().textContent).toBe("삭제");
+    // Escape takes the question back, the focus back on Remove.
+    active().dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }));
+    await vi.waitFor(() => expect(active().matches("tr[data-doc='d1'] button.remove")).toBe(true));
+    expect(document.querySelector("button.confirm-remove")).toBeNull();
+    // So does Cancel.
+    click("tr[data-doc='d1'] button.remove");
+    click("tr[data-doc='d1'] button.cancel-remove");
+    await vi.waitFor(() => expect(active().matches("tr[data-doc='d1'] button.remove")).toBe(true));
+    // Removed: the focus goes on to the next row's Remove; the last one removed, to the list's heading.
+    click("tr[data-doc='d1'] button.remove");
+    click("tr[data-doc='d1'] button.confirm-remove");
+    await vi.waitFor(() => expect(document.querySelector("tr[data-doc='d1']")).toBeNull());
+    await vi.waitFor(() => expect(active().matches("tr[data-doc='d2'] button.remove")).toBe(true));
+    click("tr[data-doc='d2'] button.remove");
+    click("tr[data-doc='d2'] button.confirm-remove");
+    await vi.waitFor(() => expect(active().id).toBe("kb-docs-title"));
+    expect(active().textContent).toBe("내 문서");
+    expect(fake.docs).toHaveLength(0);
+  });
+
+  it("puts the cursor in the search box when the Search tab is picked, and leaves it on the tabs for the arrow keys", async () => {
+    await startKnowledge();
+    click("#kb-tab-search");
+    await vi.waitFor(() => expect(document.activeElement?.id).toBe("kb-search"));
+    click("#kb-tab-docs");
+    $("#kb-tab-docs").focus();
+    $("#kb-tab-docs").dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true, cancelable: true }));
+    await vi.waitFor(() => expect($("#kb-tab-search").getAttribute("aria-selected")).toBe("true"));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(document.activeElement?.id).toBe("kb-tab-search");
+  });
+
   it("searches in Korean and shows document text as text", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     fake.docs.push({ id: "d1", title: "휴가.pdf", source: "휴가.pdf", kind: "pdf", size: 10, pages: 2, chunks: 3, created_at: "", updated_at: "" });

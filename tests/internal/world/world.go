@@ -293,7 +293,7 @@ func Open(ctx context.Context, host string, cfg Config) (*Backend, error) {
 	var mem agent.Memory = cfg.Memory
 	var longTerm *memory.Store
 	if cfg.LongTerm {
-		if longTerm, err = memory.OpenInDataDir(ctx, st.DB(), cfg.DataDir, settings.DefaultEmbedModel, client, nil); err != nil {
+		if longTerm, err = memory.OpenInDataDir(ctx, st.DB(), cfg.DataDir, settings.DefaultEmbedModel, settings.DefaultEmbedModel, client, nil); err != nil {
 			st.Close()
 			return nil, err
 		}

@@ -3,6 +3,7 @@ import { $, $$, cleanup, click, fakeReaderLayout, fill, openKnowledge, pickDocum
 import { progressOf, formatBytes, baseName } from "./progress";
 import { toBase64 } from "../api/knowledge";
 import { setLang } from "../i18n/i18n.svelte";
+import type { DocumentSpan } from "../api/gotypes.gen";
 
 afterEach(() => {
   cleanup();
@@ -373,6 +374,27 @@ describe("knowledge screen", () => {
     // The title opens it too.
     click(".hit button.open-hit");
     await vi.waitFor(() => expect(document.querySelector("dialog.reader[open]")).not.toBeNull());
+  });
+
+  it("shows the hit whole in its document, the words it repeats of the chunk before taken from that one", async () => {
+    const { fake } = await start();
+    // Chunk 1 repeats the end of chunk 0 ("연차 휴가는"): the backend's pages show it once, at the end of chunk 0.
+    fake.texts["d1:0"] = "휴가 규정의 첫 문단입니다. 연차 휴가는";
+    const k = fake as unknown as Record<string, (...a: unknown[]) => DocumentSpan>;
+    const span = k["KnowledgeService.Span"]!.bind(fake);
+    k["KnowledgeService.Span"] = (...a: unknown[]) => {
+      const s = span(...a);
+      return { ...s, parts: s.parts!.map((p) => (p.seq === 1 ? { ...p, text: " 1년에 15일입니다. <img src=x onerror=alert(1)>" } : p)) };
+    };
+    await findLeave(fake, "Leave policy");
+    click(".hit button.read-hit");
+    await vi.waitFor(() => expect($$("dialog.reader [data-seq]")).toHaveLength(3), { timeout: 5000 });
+    // The hit's box holds the words it was found by; the chunk before ends where the hit begins, said once.
+    const passage = $("dialog.reader [data-testid=reader-passage]");
+    await vi.waitFor(() => expect(passage.textContent).toBe("연차 휴가는 1년에 15일입니다. <img src=x onerror=alert(1)>"));
+    expect([...passage.querySelectorAll("mark")].map((m) => m.textContent)).toEqual(["휴가", "15일"]);
+    expect($("dialog.reader [data-seq='0']").textContent).toBe("휴가 규정의 첫 문단입니다.");
+    expect($("dialog.reader [data-testid=reader-body]").textContent!.match(/연차 휴가는/g)).toHaveLength(1);
   });
 
   it("opens a hit taller than the view at its first marked word, in Korean", async () => {

@@ -87,6 +87,7 @@ func TestHostileClasses(t *testing.T) {
 		"styles.xlsx":      {100_000, imported},
 		"samesheet.xlsx":   {100, repeated},
 		"sheets.xlsx":      {10_001, repeated},
+		"manysheets.xlsx":  {10_001, limit},
 		"outside.xlsx":     {1, warned}, // two sheets of three outside: the third is read
 		"bomb.xlsx":        {65, limit},
 		"dates.xlsx":       {1, imported},

@@ -66,6 +66,16 @@ func sheetClasses() []Class {
 			return XLSXBook(w, sheets.String(), `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>`,
 				map[string]string{"xl/worksheets/sheet1.xml": sheetXML(xlsxRow(`<c><v>1</v></c>`))})
 		}},
+		{"xlsx: workbook lists n sheets, each its own part", "manysheets.xlsx", 100_000, func(w io.Writer, n int) error {
+			var sheets, rels strings.Builder
+			parts := make(map[string]string, n)
+			for i := range n {
+				fmt.Fprintf(&sheets, `<sheet name="s%d" sheetId="%d" r:id="rId%d"/>`, i, i+1, i+1)
+				fmt.Fprintf(&rels, `<Relationship Id="rId%d" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet%d.xml"/>`, i+1, i+1)
+				parts[fmt.Sprintf("xl/worksheets/sheet%d.xml", i+1)] = sheetXML(xlsxRow(`<c><v>1</v></c>`))
+			}
+			return XLSXBook(w, sheets.String(), rels.String(), parts)
+		}},
 		{"xlsx: relationships pointing outside the archive (../../etc/passwd, /etc/passwd)", "outside.xlsx", 1, func(w io.Writer, n int) error {
 			return XLSXBook(w, `<sheet name="a" sheetId="1" r:id="rId1"/><sheet name="b" sheetId="2" r:id="rId2"/><sheet name="c" sheetId="3" r:id="rId3"/>`,
 				`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="../../etc/passwd"/>`+

@@ -81,7 +81,7 @@ func alignedGaps(gaps [][][2]float64, kinds [][]gapRule, sizes []float64, partne
 	// a short line's end), is no column's edge lining up with one of them.
 	across := func(p [2]float64, i, k int) bool {
 		for m, o := range gaps[i] {
-			if m != k && kinds[i][m] == joinGap && min(o[1], p[1]) > max(o[0], p[0]) {
+			if m != k && kinds[i][m] == letterGap && min(o[1], p[1]) > max(o[0], p[0]) {
 				return true
 			}
 		}
@@ -93,11 +93,11 @@ func alignedGaps(gaps [][][2]float64, kinds [][]gapRule, sizes []float64, partne
 		}
 		for m, p := range partners[j] {
 			pk := partnerKinds[j][m]
-			if (kind == joinGap || pk == joinGap) && max(sizes[i], sizes[j]) > titleSize*min(sizes[i], sizes[j]) {
+			if (kind == letterGap || pk == letterGap) && max(sizes[i], sizes[j]) > titleSize*min(sizes[i], sizes[j]) {
 				continue
 			}
 			if min(g[1], p[1]) > max(g[0], p[0]) && (kind == asDrawn || pk == asDrawn || kind == valueGap && pk == valueGap) &&
-				!(kind == joinGap && across(p, i, k)) {
+				!(kind == letterGap && across(p, i, k)) {
 				return true
 			}
 		}
@@ -109,7 +109,7 @@ func alignedGaps(gaps [][][2]float64, kinds [][]gapRule, sizes []float64, partne
 		for k, g := range gaps[i] {
 			kind := kinds[i][k]
 			aligned[k] = partnered(g, kind, i, k, i-1) || partnered(g, kind, i, k, i+1)
-			if kind == joinGap {
+			if kind == letterGap {
 				letters++
 				if aligned[k] {
 					alignedLetters++
@@ -121,12 +121,12 @@ func alignedGaps(gaps [][][2]float64, kinds [][]gapRule, sizes []float64, partne
 		n := 0
 		for k, g := range gaps[i] {
 			kind := kinds[i][k]
-			if kind == joinGap && alignedLetters < letters {
+			if kind == letterGap && alignedLetters < letters {
 				continue // some of its letters' gaps line up with a table's by chance
 			}
 			if aligned[k] {
 				kept, keptKinds = append(kept, g), append(keptKinds, kind)
-			} else if kind == joinGap {
+			} else if kind == letterGap {
 				continue
 			}
 			n++

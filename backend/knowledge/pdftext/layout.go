@@ -573,7 +573,7 @@ func (w *textWriter) line(items []item, bars [][2]float64) (hyphen bool) {
 		sep := bars != nil && prev != nil && wrote && cellGap(*prev, *it) && overlapsAny([2]float64{prev.x1, it.x0}, bars)
 		switch {
 		case spaced != nil && spaced[i] != asDrawn:
-			pendingSpace = spaced[i] != joinGap
+			pendingSpace = true // a title's gaps are one space each, however wide
 		case prev != nil && !pendingSpace && wrote:
 			pendingSpace = i == lead || spaceBetween(*prev, *it, track)
 		}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/knowledgetest"
 )
@@ -125,38 +124,6 @@ func wordRecall(ref, cand string) float64 {
 	return float64(hit) / float64(total)
 }
 
-// spacedJoined rewrites a reference's runs of single Hangul syllables (a
-// title or a form's label spaced out letter by letter, "위 임 장", which
-// pdftotext writes as one word per syllable) as one word where the
-// candidate has that word: pdftext writes such a title whole (spaced.go),
-// and its syllables are not lost. Runs the candidate does not have as a
-// word ("그 집 앞") stay as they are.
-func spacedJoined(ref, cand string) string {
-	have := words(cand)
-	var out []string
-	for _, line := range strings.Split(ref, "\n") {
-		fs := strings.Fields(line)
-		var kept []string
-		for i := 0; i < len(fs); {
-			j := i
-			var run strings.Builder
-			for j < len(fs) && utf8.RuneCountInString(fs[j]) == 1 && hangul([]rune(fs[j])[0]) {
-				run.WriteString(fs[j])
-				j++
-			}
-			if j-i >= 2 && have[run.String()] > 0 {
-				kept = append(kept, run.String())
-				i = j
-				continue
-			}
-			kept = append(kept, fs[i])
-			i++
-		}
-		out = append(out, strings.Join(kept, " "))
-	}
-	return strings.Join(out, "\n")
-}
-
 // joinedWordRecall is wordRecall where two Hangul words of the reference
 // count as found when the candidate has them as one word, one the
 // reference has less often, and lacks them apart: a table cell's Korean
@@ -216,20 +183,6 @@ func TestWordRecall(t *testing.T) {
 			t.Errorf("joinedWordRecall(%q, %q) = %v, want %v", tt.ref, tt.cand, got, tt.want)
 		}
 	}
-	spaced := []struct {
-		ref, cand string
-		want      float64
-	}{
-		{"위 임 장\n그 집 앞", "위임장\n그 집 앞", 1},
-		{"위 임 장 제출", "위임장 제출", 1},
-		{"위 임\n장", "위임장", 0},       // a run ends at the line's end
-		{"신 청 서", "신청 서", 1.0 / 3}, // no word 신청서: as written
-	}
-	for _, tt := range spaced {
-		if got := wordRecall(spacedJoined(tt.ref, tt.cand), tt.cand); got != tt.want {
-			t.Errorf("wordRecall(spacedJoined(%q, %q)) = %v, want %v", tt.ref, tt.cand, got, tt.want)
-		}
-	}
 }
 
 func evalPDFs(tb testing.TB) []string {
@@ -275,11 +228,8 @@ func TestRecallAgainstPdftotext(t *testing.T) {
 			// A table cell's Korean broken inside a word is joined
 			// (wrap.go) where pdftotext leaves it cut: the second figure
 			// counts such a word as found.
-			// A title or label spaced out letter by letter is written
-			// whole (spaced.go) where pdftotext writes each syllable: the
-			// third figure counts those syllables as found.
-			t.Logf("%s: %d pages, word recall %.4f (%.4f with a Hangul word pdftotext cuts in two found joined; %.4f with spaced-out syllables found joined)",
-				filepath.Base(f), len(pages), r, joinedWordRecall(string(ref), sb.String()), wordRecall(spacedJoined(string(ref), sb.String()), sb.String()))
+			t.Logf("%s: %d pages, word recall %.4f (%.4f with a Hangul word pdftotext cuts in two found joined)",
+				filepath.Base(f), len(pages), r, joinedWordRecall(string(ref), sb.String()))
 			if r < 0.97 {
 				t.Errorf("word recall %.4f < 0.97", r)
 			}

@@ -9,13 +9,19 @@ import (
 // Korean forms and official documents set a short title letter-spaced,
 // "신 청 서", "위 임 장", "목 차", "申 請 書": with space glyphs between the
 // syllables or with wide character spacing and none, often after a
-// heading's number ("1. 신 청 서", "제 1 장 총 칙"). Written as drawn, the
-// title is not found as a word, and a model reads three syllables. Such a
-// line is told from one-syllable words ("그 집 앞") by its gaps alone: the
-// gaps between the title's letters are all equal and clearly wider than a
-// word space, and a gap between two of its words spans two of them (the
-// letter-spacing on both sides of a word space, or a doubled glue). A gap
-// a space wide could be either, and keeps its space.
+// heading's number ("1. 신 청 서", "제 1 장 총 칙"). The title is written
+// as the page shows it and pdftotext writes it, a syllable a word with one
+// space between ("신 청 서"), however wide the drawn gap: a keyword search
+// still finds "신청서" there, its Hangul bigrams read across single spaces
+// (keyword/spacing.go). What the rule keeps is the line's structure: its
+// wide gaps are a title's letters, not a table's cells or a page's
+// columns, so the title stays one line and one cell, and a form's label
+// stays apart from its value. Such a line is told from one-syllable words
+// ("그 집 앞") by its gaps alone: the gaps between the title's letters are
+// all equal and clearly wider than a word space, and a gap between two of
+// its words spans two of them (the letter-spacing on both sides of a word
+// space, or a doubled glue). A gap a space wide could be either, and keeps
+// its space.
 const (
 	// minSpacedGap is the narrowest gap, in font sizes, that spaces out
 	// letters on a line without space glyphs: a Korean font's word space
@@ -49,10 +55,10 @@ const (
 type gapRule int8
 
 const (
-	asDrawn  gapRule = iota // no rule: the usual space decision
-	joinGap                 // letter-spacing inside a word: no space
-	spaceGap                // between two words, or after a heading's number: one space
-	valueGap                // between a form's label and its value: one space
+	asDrawn   gapRule = iota // no rule: the usual space decision
+	letterGap                // letter-spacing inside a word: one space, as pdftotext writes it
+	spaceGap                 // between two words, or after a heading's number: one space
+	valueGap                 // between a form's label and its value: one space
 )
 
 // spacedGaps says how a letter-spaced title's gaps are written, rule[i]
@@ -70,10 +76,11 @@ const (
 // three of them (CSS and Writer space the word space too: L, a space, L;
 // TeX's \qquad is two \quad); a gap wider than L and a gutter's width
 // after two letters or more, before text not so spaced (or wider than
-// a word's gap), starts the value, whose own gaps are written as drawn. The mark's own gaps are joined
-// where they are L too (the heading spaced as a whole), and written as
-// drawn otherwise ("제 1 장" typed with word spaces keeps them); the gap
-// after it is a space where one is drawn or seen. A gap across a table's
+// a word's gap), starts the value, whose own gaps are written as drawn. The mark's own gaps are the
+// title's letters' where they are L too (the heading spaced as a whole,
+// "제 2 장 학 적"), and written as drawn otherwise ("제 1 장" typed with
+// word spaces keeps them, "제1장" set close stays whole); the gap after it
+// is a space where one is drawn or seen, and as drawn otherwise. A gap across a table's
 // column (bars) parts two cells of spaced labels ("구 분 | 내 용") or the
 // label from its value; a letter's or the mark's gap across one is a
 // table's.
@@ -147,7 +154,7 @@ func spacedGaps(items []item, bars [][2]float64) []gapRule {
 	if !letter(mark) || !letter(mark+1) || l < least || l > maxSpacedGap*h {
 		return nil
 	}
-	letterGap := func(k int) bool { return k < len(idx) && math.Abs(gap(k)-l) <= spacedSpread*h && letter(k) }
+	evenGap := func(k int) bool { return k < len(idx) && math.Abs(gap(k)-l) <= spacedSpread*h && letter(k) }
 	rule := make([]gapRule, len(items))
 	for k := 1; k < len(idx); k++ {
 		p, q := items[idx[k-1]], items[idx[k]]
@@ -161,20 +168,18 @@ func spacedGaps(items []item, bars [][2]float64) []gapRule {
 			}
 			switch {
 			case k < mark && math.Abs(g-l) <= spacedSpread*h && g >= least:
-				rule[idx[k]] = joinGap
+				rule[idx[k]] = letterGap
 			case k == mark && (g > wordGap*h || q.spaceB4 || idx[k]-idx[k-1] > 1):
 				rule[idx[k]] = spaceGap
-			case k == mark:
-				rule[idx[k]] = joinGap
 			}
 		case k-mark >= maxSpacedSyllables:
 			return nil
-		case letterGap(k):
+		case evenGap(k):
 			if barred {
 				return nil // a table's cells, not a title's letters
 			}
-			rule[idx[k]] = joinGap
-		case letter(k) && g >= 2*l-spacedSpread*h && g <= 3*l+spacedSpread*h && (last || letterGap(k+1)):
+			rule[idx[k]] = letterGap
+		case letter(k) && g >= 2*l-spacedSpread*h && g <= 3*l+spacedSpread*h && (last || evenGap(k+1)):
 			rule[idx[k]] = spaceGap // between two words, or two cells of spaced labels
 		case k-mark >= 2 && g > l+spacedSpread*h && g >= minGutter*h && (g > 3*l+spacedSpread*h || k+1 < len(idx) && gap(k+1) < least):
 			rule[idx[k]] = valueGap // a form's value beside its label
@@ -228,7 +233,7 @@ func titleLetter(r rune) bool {
 // titleSigns are the signs a spaced title may hold after its first two
 // letters, spaced out as its letters are: middle dots between words
 // ("개인정보 수집·이용 동의서", with Hangul's ㆍ and the full-width one) and
-// brackets ("신청서 (갑)").
+// brackets ("신 청 서 ( 갑 )").
 const titleSigns = "·ㆍ・‧()[]〈〉《》「」『』"
 
 // listSyllables are the syllables Korean lists count with ("가.", "나)").

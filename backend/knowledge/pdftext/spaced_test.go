@@ -85,73 +85,101 @@ func even(n int, g float64) []float64 {
 
 func TestPageTextLetterSpacedTitle(t *testing.T) {
 	tests := []struct {
-		name string
-		in   []glyph
-		want string
+		name  string
+		in    []glyph
+		want  string
+		title bool // spacedGaps reads the (first) line as a letter-spaced title
 	}{
-		{"three syllables a letter-spacing of one em apart", spacedLine("신청서", even(2, 10), 0, 0), "신청서"},
-		{"two syllables far apart", spacedLine("목차", even(1, 25), 0, 0), "목차"},
-		{"four syllables, two space glyphs in each gap", spacedLine("제출서류", even(3, 6), 2, 3), "제출서류"},
-		{"one space glyph widened by character spacing", spacedLine("위임장", even(2, 8), 1, 3), "위임장"},
-		{"five syllables spaced out", spacedLine("점검한다", even(3, 7), 0, 0), "점검한다"},
+		{"three syllables a letter-spacing of one em apart", spacedLine("신청서", even(2, 10), 0, 0), "신 청 서", true},
+		{"two syllables far apart", spacedLine("목차", even(1, 25), 0, 0), "목 차", true},
+		{"four syllables, two space glyphs in each gap", spacedLine("제출서류", even(3, 6), 2, 3), "제 출 서 류", true},
+		{"one space glyph widened by character spacing", spacedLine("위임장", even(2, 8), 1, 3), "위 임 장", true},
+		{"five syllables spaced out", spacedLine("점검한다", even(3, 7), 0, 0), "점 검 한 다", true},
 		// The gaps a word space wide are words of one syllable.
-		{"one-syllable words, space glyphs", spacedLine("그집앞", even(2, 3), 1, 3), "그 집 앞"},
-		{"one-syllable words, gaps of a half-em space and no space glyphs", spacedLine("그집앞", even(2, 5), 0, 0), "그 집 앞"},
-		{"unequal gaps keep their spaces", spacedLine("신청서", []float64{10, 16}, 0, 0), "신 청 서"},
-		{"a table row's cells keep their spaces", spacedLine("상중하", even(2, 60), 0, 0), "상 중 하"},
+		{"one-syllable words, space glyphs", spacedLine("그집앞", even(2, 3), 1, 3), "그 집 앞", false},
+		{"one-syllable words, gaps of a half-em space and no space glyphs", spacedLine("그집앞", even(2, 5), 0, 0), "그 집 앞", false},
+		{"unequal gaps keep their spaces", spacedLine("신청서", []float64{10, 16}, 0, 0), "신 청 서", false},
+		{"a table row's cells keep their spaces", spacedLine("상중하", even(2, 60), 0, 0), "상 중 하", false},
 		// After a heading's number or a list's mark, whose own gaps
 		// are written as drawn unless the heading is spaced as a whole.
-		{"a list's number, then the title", spacedAt("1.신청서", 72, 700, []float64{0, 3, 10, 10}), "1. 신청서"},
-		{"a list's number spaced with the title", spacedAt("1.신청서", 72, 700, []float64{10, 23, 10, 10}), "1. 신청서"},
-		{"a list's syllable, then the title", spacedAt("가.위임장", 72, 700, []float64{0, 3, 8, 8}), "가. 위임장"},
-		{"a bracketed number, then the title", spacedAt("(2)목차", 72, 700, []float64{0, 0, 3, 15}), "(2) 목차"},
-		{"a circled number, then the title", spacedAt("①신청서", 72, 700, []float64{3, 10, 10}), "① 신청서"},
-		{"a number in a Latin font's boxes, 1.4 font sizes tall", tallDigits(spacedAt("1.신청서", 72, 700, []float64{0, 3, 10, 10})), "1. 신청서"},
-		{"a chapter typed with word spaces, its title spaced", spacedAt("제1장총칙", 72, 700, []float64{3, 3, 3, 10}), "제 1 장 총칙"},
-		{"a chapter spaced as a whole", spacedAt("제1장총칙", 72, 700, []float64{10, 10, 23, 10}), "제1장 총칙"},
-		{"a title of two words spaced by CSS", spacedAt("개인정보동의서", 72, 700, []float64{8, 8, 8, 19, 8, 8}), "개인정보 동의서"},
-		{"a title of two words spaced by TeX's quad and qquad", spacedAt("사업계획", 72, 700, []float64{11, 22, 11}), "사업 계획"},
-		{"a middle dot spaced as the letters", spacedAt("수집·이용동의서", 72, 700, []float64{8, 8, 8, 8, 19, 8, 8}), "수집·이용 동의서"},
-		{"a middle dot in a short title", spacedAt("수집·이용", 72, 700, []float64{8, 8, 8, 8}), "수집·이용"},
-		{"a note in brackets spaced as the letters", spacedAt("신청서(갑)", 72, 700, []float64{10, 10, 23, 10, 10}), "신청서 (갑)"},
-		{"a middle dot as a list's bullet", spacedAt("·신청서", 72, 700, []float64{3, 10, 10}), "· 신청서"},
-		{"a dash as a list's bullet", spacedAt("-신청서", 72, 700, []float64{3, 10, 10}), "- 신청서"},
-		{"Han characters", spacedAt("申請書", 72, 700, []float64{10, 10}), "申請書"},
-		{"Han characters after a number", spacedAt("1.申請書", 72, 700, []float64{0, 3, 12, 12}), "1. 申請書"},
-		{"a chapter and its title in word spaces", spacedAt("제1장총칙", 72, 700, []float64{3, 3, 3, 3}), "제 1 장 총 칙"},
-		{"a list's number, then one-syllable words", spacedAt("1.그집앞", 72, 700, []float64{0, 3, 3, 3}), "1. 그 집 앞"},
-		{"a word gap neither one nor two letter gaps", spacedAt("신청서류", 72, 700, []float64{10, 15, 10}), "신 청 서 류"},
-		{"a figure after the title", spacedAt("신청서2", 72, 700, []float64{10, 10, 3}), "신 청 서 2"},
+		{"a list's number, then the title", spacedAt("1.신청서", 72, 700, []float64{0, 3, 10, 10}), "1. 신 청 서", true},
+		{"a list's number set close to the title", spacedAt("1.신청서", 72, 700, []float64{0, 0, 10, 10}), "1.신 청 서", true},
+		{"a list's number spaced with the title", spacedAt("1.신청서", 72, 700, []float64{10, 23, 10, 10}), "1 . 신 청 서", true},
+		{"a list's syllable, then the title", spacedAt("가.위임장", 72, 700, []float64{0, 3, 8, 8}), "가. 위 임 장", true},
+		{"a bracketed number, then the title", spacedAt("(2)목차", 72, 700, []float64{0, 0, 3, 15}), "(2) 목 차", true},
+		{"a circled number, then the title", spacedAt("①신청서", 72, 700, []float64{3, 10, 10}), "① 신 청 서", true},
+		{"a number in a Latin font's boxes, 1.4 font sizes tall", tallDigits(spacedAt("1.신청서", 72, 700, []float64{0, 3, 10, 10})), "1. 신 청 서", true},
+		{"a chapter typed with word spaces, its title spaced", spacedAt("제1장총칙", 72, 700, []float64{3, 3, 3, 10}), "제 1 장 총 칙", true},
+		{"a chapter spaced as a whole", spacedAt("제1장총칙", 72, 700, []float64{10, 10, 23, 10}), "제 1 장 총 칙", true},
+		{"a title of two words spaced by CSS", spacedAt("개인정보동의서", 72, 700, []float64{8, 8, 8, 19, 8, 8}), "개 인 정 보 동 의 서", true},
+		{"a title of two words spaced by TeX's quad and qquad", spacedAt("사업계획", 72, 700, []float64{11, 22, 11}), "사 업 계 획", true},
+		{"a middle dot spaced as the letters", spacedAt("수집·이용동의서", 72, 700, []float64{8, 8, 8, 8, 19, 8, 8}), "수 집 · 이 용 동 의 서", true},
+		{"a middle dot in a short title", spacedAt("수집·이용", 72, 700, []float64{8, 8, 8, 8}), "수 집 · 이 용", true},
+		{"a note in brackets spaced as the letters", spacedAt("신청서(갑)", 72, 700, []float64{10, 10, 23, 10, 10}), "신 청 서 ( 갑 )", true},
+		{"a middle dot as a list's bullet", spacedAt("·신청서", 72, 700, []float64{3, 10, 10}), "· 신 청 서", true},
+		{"a dash as a list's bullet", spacedAt("-신청서", 72, 700, []float64{3, 10, 10}), "- 신 청 서", true},
+		{"Han characters", spacedAt("申請書", 72, 700, []float64{10, 10}), "申 請 書", true},
+		{"Han characters after a number", spacedAt("1.申請書", 72, 700, []float64{0, 3, 12, 12}), "1. 申 請 書", true},
+		{"a chapter and its title in word spaces", spacedAt("제1장총칙", 72, 700, []float64{3, 3, 3, 3}), "제 1 장 총 칙", false},
+		{"a list's number, then one-syllable words", spacedAt("1.그집앞", 72, 700, []float64{0, 3, 3, 3}), "1. 그 집 앞", false},
+		{"a word gap neither one nor two letter gaps", spacedAt("신청서류", 72, 700, []float64{10, 15, 10}), "신 청 서 류", false},
+		{"a figure after the title", spacedAt("신청서2", 72, 700, []float64{10, 10, 3}), "신 청 서 2", false},
 		// Titles stacked on centred lines: their gaps line up as a
 		// table's columns do, and no bar goes between their letters.
-		{"two titles stacked", linesOf(spacedAt("신청서", 100, 700, even(2, 10)), spacedAt("위임장", 100, 680, even(2, 10))), "신청서\n위임장"},
-		{"three titles stacked, centred", linesOf(spacedAt("사업계획서", 90, 700, even(4, 10)), spacedAt("신청서", 110, 680, even(2, 10)), spacedAt("1.목차", 115, 660, []float64{0, 3, 10})), "사업계획서\n신청서\n1. 목차"},
-		{"single syllables over figures are a table", linesOf(spacedAt("갑을병", 72, 700, even(2, 15)), spacedAt("123", 74, 686, even(2, 20))), "갑 | 을 | 병\n1 | 2 | 3"},
-		{"a title over a table whose column gap meets one of its letters' gaps", linesOf(spacedAt("신청서", 100, 720, even(2, 10)), spacedAt("가나다라마바사아", 70, 700, []float64{0, 0, 0, 0, 0, 10, 0}), spacedAt("자차카타파하거너", 70, 686, []float64{0, 0, 0, 0, 0, 10, 0})), "신청서\n가나다라마바 | 사아\n자차카타파하 | 거너"},
-		{"a table's header of spaced labels", linesOf(spacedAt("구분내용", 72, 700, []float64{10, 25, 10}), spacedAt("전기적합", 72, 686, []float64{0, 35, 0})), "구분 | 내용\n전기 | 적합"},
+		{"two titles stacked", linesOf(spacedAt("신청서", 100, 700, even(2, 10)), spacedAt("위임장", 100, 680, even(2, 10))), "신 청 서\n위 임 장", true},
+		{"three titles stacked, centred", linesOf(spacedAt("사업계획서", 90, 700, even(4, 10)), spacedAt("신청서", 110, 680, even(2, 10)), spacedAt("1.목차", 115, 660, []float64{0, 3, 10})), "사 업 계 획 서\n신 청 서\n1. 목 차", true},
+		{"single syllables over figures are a table", linesOf(spacedAt("갑을병", 72, 700, even(2, 15)), spacedAt("123", 74, 686, even(2, 20))), "갑 | 을 | 병\n1 | 2 | 3", true},
+		{"a title over a table whose column gap meets one of its letters' gaps", linesOf(spacedAt("신청서", 100, 720, even(2, 10)), spacedAt("가나다라마바사아", 70, 700, []float64{0, 0, 0, 0, 0, 10, 0}), spacedAt("자차카타파하거너", 70, 686, []float64{0, 0, 0, 0, 0, 10, 0})), "신 청 서\n가나다라마바 | 사아\n자차카타파하 | 거너", true},
+		{"a table's header of spaced labels", linesOf(spacedAt("구분내용", 72, 700, []float64{10, 25, 10}), spacedAt("전기적합", 72, 686, []float64{0, 35, 0})), "구 분 | 내 용\n전기 | 적합", true},
 		// A form's labels spaced out to the width of the longest, one
 		// under the other beside their values: each label whole, a bar
 		// before its value.
-		{"a form's labels beside their values", linesOf(spacedAt("성명홍길동", 30, 700, []float64{20, 40, 0, 0}), spacedAt("주소서울시", 30, 680, []float64{20, 40, 0, 0}), spacedAt("생년월일1990", 30, 660, []float64{0, 0, 0, 30, 0, 0, 0})), "성명 | 홍길동\n주소 | 서울시\n생년월일 | 1990"},
-		{"a title, then a note in brackets far apart", spacedAt("신청서(갑)", 72, 700, []float64{10, 10, 40, 0, 0}), "신청서 (갑)"},
-		{"a note in brackets set close after the title", spacedAt("신청서(갑)", 72, 700, []float64{10, 10, 0, 0, 0}), "신청서(갑)"},
-		{"a note in brackets a word space after the title", spacedAt("신청서(갑)", 72, 700, []float64{10, 10, 3, 0, 0}), "신청서 (갑)"},
-		{"a form's number in brackets after the title", spacedAt("위임장[별지제1호서식]", 72, 700, []float64{10, 10, 0, 0, 0, 3, 0, 0, 3, 0, 0}), "위임장[별지 제1호 서식]"},
-		{"a bracket left open after the title", spacedAt("신청서(갑", 72, 700, []float64{10, 10, 0, 0}), "신 청 서(갑"},
-		{"two notes after the title", spacedAt("신청서(갑)(을)", 72, 700, []float64{10, 10, 0, 0, 0, 0, 0, 0}), "신 청 서(갑)(을)"},
-		{"a four-level number, then twelve syllables", spacedAt("1.2.3.4.개인정보수집이용동의서류", 72, 700, append([]float64{0, 0, 0, 0, 0, 0, 0, 3}, even(11, 10)...)), "1.2.3.4. 개인정보수집이용동의서류"},
-		{"a title under a running header's wide gap", linesOf(spacedAt("업무편람대외비", 72, 720, []float64{0, 0, 0, 200, 0, 0}), spacedAt("위임장(갑)", 150, 700, []float64{10, 10, 0, 0, 0})), "업무편람 대외비\n위임장(갑)"},
-		{"a title set larger over a row whose gaps meet all its letters'", linesOf(bigTitle("신청서", 100, 730, 16), spacedAt("102030", 100, 700, []float64{0, 26, 0, 22, 0})), "신청서\n10 20 30"},
-		{"a justified line of one-syllable words, then a word", spacedAt("그집앞에서", 72, 700, []float64{7, 7, 0, 0}), "그 집 앞에서"},
-		{"a word of two syllables among single ones", append(spacedLine("신청", even(1, 10), 0, 0), append([]glyph{{r: ' ', gen: true}}, glyphLine("서류", 102, 700, nil)...)...), "신 청 서류"},
+		{"a form's labels beside their values", linesOf(spacedAt("성명홍길동", 30, 700, []float64{20, 40, 0, 0}), spacedAt("주소서울시", 30, 680, []float64{20, 40, 0, 0}), spacedAt("생년월일1990", 30, 660, []float64{0, 0, 0, 30, 0, 0, 0})), "성 명 | 홍길동\n주 소 | 서울시\n생년월일 | 1990", true},
+		{"a title, then a note in brackets far apart", spacedAt("신청서(갑)", 72, 700, []float64{10, 10, 40, 0, 0}), "신 청 서 (갑)", true},
+		{"a note in brackets set close after the title", spacedAt("신청서(갑)", 72, 700, []float64{10, 10, 0, 0, 0}), "신 청 서(갑)", true},
+		{"a note in brackets a word space after the title", spacedAt("신청서(갑)", 72, 700, []float64{10, 10, 3, 0, 0}), "신 청 서 (갑)", true},
+		{"a form's number in brackets after the title", spacedAt("위임장[별지제1호서식]", 72, 700, []float64{10, 10, 0, 0, 0, 3, 0, 0, 3, 0, 0}), "위 임 장[별지 제1호 서식]", true},
+		{"a bracket left open after the title", spacedAt("신청서(갑", 72, 700, []float64{10, 10, 0, 0}), "신 청 서(갑", false},
+		{"two notes after the title", spacedAt("신청서(갑)(을)", 72, 700, []float64{10, 10, 0, 0, 0, 0, 0, 0}), "신 청 서(갑)(을)", false},
+		{"a four-level number, then twelve syllables", spacedAt("1.2.3.4.개인정보수집이용동의서류", 72, 700, append([]float64{0, 0, 0, 0, 0, 0, 0, 3}, even(11, 10)...)), "1.2.3.4. 개 인 정 보 수 집 이 용 동 의 서 류", true},
+		{"a title under a running header's wide gap", linesOf(spacedAt("업무편람대외비", 72, 720, []float64{0, 0, 0, 200, 0, 0}), spacedAt("위임장(갑)", 150, 700, []float64{10, 10, 0, 0, 0})), "업무편람 대외비\n위 임 장(갑)", false},
+		{"a title set larger over a row whose gaps meet all its letters'", linesOf(bigTitle("신청서", 100, 730, 16), spacedAt("102030", 100, 700, []float64{0, 26, 0, 22, 0})), "신 청 서\n10 20 30", true},
+		{"a justified line of one-syllable words, then a word", spacedAt("그집앞에서", 72, 700, []float64{7, 7, 0, 0}), "그 집 앞에서", false},
+		{"a word of two syllables among single ones", append(spacedLine("신청", even(1, 10), 0, 0), append([]glyph{{r: ' ', gen: true}}, glyphLine("서류", 102, 700, nil)...)...), "신 청 서류", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := pageText(tt.in); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
+			// A title's gaps and a line's read as drawn write the same
+			// spaces on one line: what the rule keeps shows in its cells.
+			if title := spacedGaps(firstLineItems(tt.in), nil) != nil; title != tt.title {
+				t.Errorf("read as a letter-spaced title: %v, want %v", title, tt.title)
+			}
 		})
 	}
+}
+
+// firstLineItems is the items of a test's first line, in order, PDFium's
+// generated spaces marked on the glyph after them as pageText marks them.
+func firstLineItems(gs []glyph) []item {
+	var items []item
+	spaceB4 := false
+	for _, g := range gs {
+		switch {
+		case g.gen && (g.r == '\r' || g.r == '\n'):
+			return items
+		case g.gen:
+			spaceB4 = true
+			continue
+		}
+		_, it := toItem(g)
+		it.seq, it.spaceB4 = len(items), spaceB4
+		spaceB4 = it.space
+		items = append(items, it)
+	}
+	return items
 }
 
 // latinSpaced lays Latin text on one baseline, 5 pt a letter at 10 pt,

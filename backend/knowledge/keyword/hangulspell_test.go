@@ -188,18 +188,7 @@ func TestRareSpellingWeighsNoMore(t *testing.T) {
 // query's Latin word (b.N counts words): every Latin word of the Korean
 // question set's 547 questions, against its 4,044 paragraphs.
 func BenchmarkHangulSpellings(b *testing.B) {
-	ix := New(DefaultAnalyzer(), DefaultParams())
-	readJSONL(b, "../testdata/ko/corpus.jsonl", func(line []byte) {
-		var d struct {
-			ID    string `json:"_id"`
-			Title string
-			Text  string
-		}
-		if err := json.Unmarshal(line, &d); err != nil {
-			b.Fatal(err)
-		}
-		ix.Add(d.ID, d.Title+"\n"+d.Text)
-	})
+	ix := koreanSet(b)
 	type word struct {
 		t     queryTerm
 		terms []queryTerm

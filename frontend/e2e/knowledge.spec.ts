@@ -371,7 +371,7 @@ test("a list longer than the window scrolls inside the Knowledge screen, never t
     await page.waitForSelector("#kb-title");
     if (locale === "en-US") {
       await page.setInputFiles("#kb-file-input", files);
-      await page.waitForFunction((n) => document.querySelectorAll("table.docs tr[data-doc]").length >= n, files.length, { timeout: 60_000 });
+      await page.waitForFunction((n) => [...document.querySelectorAll("table.docs tr[data-doc]")].filter((tr) => /보고서 \d/.test(tr.textContent ?? "")).length >= n, files.length, { timeout: 60_000 });
     }
     for (const [width, height] of [[1280, 800], [800, 700]] as const) {
       await page.setViewportSize({ width, height });
@@ -388,6 +388,19 @@ test("a list longer than the window scrolls inside the Knowledge screen, never t
       assert.ok(got.longer, `the list is longer than the ${width}x${height} window`);
       assert.deepEqual([got.window, got.scrolled], [0, 0], `the window itself does not scroll at ${width}x${height}`);
       await screenshot(page, `knowledge-long-list-${locale.slice(0, 2)}-${width}x${height}`);
+      // Remove asks in its row without moving the list: the columns keep their widths and the rows their heights
+      // (two buttons in the last column squeezed the names, which took more lines, at 800 px).
+      const boxes = () => page.$$eval("table.docs tr[data-doc]", (trs) => (trs as HTMLTableRowElement[]).map((tr) => [Math.round(tr.getBoundingClientRect().height), ...[...tr.cells].map((c) => Math.round(c.getBoundingClientRect().width))].join(",")));
+      const before = await boxes();
+      const row = "table.docs tr[data-doc] >> nth=0";
+      await page.click(`${row} >> button.remove`);
+      await page.waitForSelector("table.docs button.confirm-remove");
+      assert.deepEqual(await boxes(), before, `the list stays put while Remove asks at ${width}x${height}: ${JSON.stringify(await boxes())} ${JSON.stringify(before)}`);
+      const [confirm, cancel, cell] = await Promise.all(["button.confirm-remove", "button.cancel-remove", "td.acts"].map((sel) => page.locator(`${row} >> ${sel}`).boundingBox()));
+      assert.ok(confirm && cancel && cell && confirm.x >= 0 && cancel.x + cancel.width <= cell.x + cell.width + 1, `the question is in its row, in view: ${JSON.stringify([confirm, cancel, cell])}`);
+      await screenshot(page, `knowledge-remove-ask-${locale.slice(0, 2)}-${width}x${height}`);
+      await page.click(`${row} >> button.cancel-remove`);
+      await page.waitForSelector("table.docs button.confirm-remove", { state: "detached" });
     }
     await page.close();
   }

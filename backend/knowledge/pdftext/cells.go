@@ -3,7 +3,10 @@ package pdftext
 // Table cells: which wide gaps of a line are the space between a table's
 // cells, written as cellSep, and which are only wide spaces of prose.
 
-import "unicode"
+import (
+	"slices"
+	"unicode"
+)
 
 // cellSep is written between the cells of a table's row, so that a row
 // reads as one line of cells for the model and in a search snippet, where
@@ -156,20 +159,111 @@ func overlapsAny(g [2]float64, spans [][2]float64) bool {
 // lineNumber says whether the white span g follows a line's number and
 // words follow it: "3   for σ ∈ P do" in a numbered listing, whose numbers
 // line up like a table's column but are no cell of a table. A number
-// before a number ("2019   42") still is.
+// before a number ("2019   42") still is, unless the first is a note's or
+// a list's small number (noteDigits at most) and words follow the second:
+// LibreOffice sets a footnote's number a tab before its text, and a note
+// that starts with a date ("2   2022. 6. 30. 이전에 …") under another
+// note lines its gap up with the other's.
 func lineNumber(items []item, g [2]float64) bool {
-	digits := false
-	for _, it := range items {
+	digits := 0
+	for i, it := range items {
 		switch {
 		case it.space:
 		case it.x1 <= g[0]:
 			if !unicode.IsDigit(it.r) {
 				return false
 			}
-			digits = true
+			digits++
+		case !unicode.IsDigit(it.r):
+			return digits > 0
 		default:
-			return digits && !unicode.IsDigit(it.r)
+			return digits > 0 && digits <= noteDigits && slices.ContainsFunc(items[i:], func(q item) bool { return unicode.IsLetter(q.r) })
 		}
 	}
 	return false
 }
+
+// noteDigits is the most digits of a note's or a list's number.
+const noteDigits = 2
+
+// unitJoins says, glyph by glyph, where a line writes no space before a
+// glyph although its gap is a word's: between a number and the Hangul or
+// Han unit after it ("3년", "2건") in a cell, or on a line, whose words are
+// all one glyph long. LibreOffice sets a fifth of a font size between
+// Latin or digits and Korean (its Asian and Western autospacing), wider
+// than a word's gap, and pdftotext writes that gap as a space on a line
+// of longer words ("통산 3 년을") but not where every word is one glyph:
+// there it joins gaps up to 1.3 times the line's narrowest, and at most
+// 0.4 font sizes (poppler's maxWideCharSpacingMul and maxWideCharSpacing),
+// so a table's cell reads "3년" and a search for it finds the cell; "10
+// 년" stays apart, as pdftotext writes it. Cells are split where the line
+// writes cellSep (a gap over one of bars); a drawn space is a word's. nil
+// when no gap is joined.
+func unitJoins(items []item, bars [][2]float64, track float64, lead int) []bool {
+	var join []bool
+	type gap struct {
+		q     int // the glyph after the gap
+		width float64
+	}
+	var gaps []gap
+	single := true // every word of the cell so far is one glyph
+	flush := func() {
+		if single && len(gaps) > 0 {
+			least := gaps[0].width
+			for _, g := range gaps[1:] {
+				least = min(least, g.width)
+			}
+			for _, g := range gaps {
+				if g.width <= maxWideJoin*least {
+					if join == nil {
+						join = make([]bool, len(items))
+					}
+					join[g.q] = true
+				}
+			}
+		}
+		gaps, single = gaps[:0], true
+	}
+	prev := -1
+	drawn := false // a space drawn since prev
+	for i, it := range items {
+		switch {
+		case it.space:
+			drawn = true
+			continue
+		case it.r == 0 || it.text != "":
+			flush()
+			prev, drawn = -1, false
+			continue
+		}
+		if prev >= 0 {
+			p := items[prev]
+			h := max(p.h, it.h)
+			switch {
+			case bars != nil && cellGap(p, it) && overlapsAny([2]float64{p.x1, it.x0}, bars):
+				flush()
+			case drawn || i == lead || it.x0-p.x1 > maxWideGap*h:
+				single = false // a word's space that stays
+			case spaceBetween(p, it, track):
+				if unicode.IsDigit(p.r) && cjk(it.r) {
+					gaps = append(gaps, gap{i, it.x0 - p.x1})
+				} else {
+					single = false
+				}
+			default:
+				single = false // two glyphs of one word
+			}
+		}
+		prev, drawn = i, false
+	}
+	flush()
+	return join
+}
+
+// Poppler's spacing of a line whose words are one glyph each: a gap up to
+// maxWideJoin times the narrowest and maxWideGap font sizes at most is
+// inside a word.
+const (
+	maxWideJoin = 1.3
+	maxWideGap  = 0.4
+)

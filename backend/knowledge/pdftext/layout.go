@@ -546,6 +546,10 @@ func (w *textWriter) line(items []item, bars [][2]float64) (hyphen bool) {
 		track = 0 // the title's spacing is no tracking of its mark
 	}
 	lead := leadingMark(items)
+	var join []bool // a number's unit set apart in a cell ("3년")
+	if spaced == nil {
+		join = unitJoins(items, bars, track, lead)
+	}
 	var prev *item
 	var recent [4]*item // the last glyphs written, to drop copies of them
 	pendingSpace := false
@@ -574,6 +578,8 @@ func (w *textWriter) line(items []item, bars [][2]float64) (hyphen bool) {
 		switch {
 		case spaced != nil && spaced[i] != asDrawn:
 			pendingSpace = true // a title's gaps are one space each, however wide
+		case join != nil && join[i]:
+			pendingSpace = false
 		case prev != nil && !pendingSpace && wrote:
 			pendingSpace = i == lead || spaceBetween(*prev, *it, track)
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -70,6 +71,11 @@ func TestLibreOfficeLayouts(t *testing.T) {
 					t.Errorf("note %q is not whole\n%s", note, all.String())
 				}
 			}
+			for _, want := range wantLines[n] {
+				if !slices.Contains(strings.Split(all.String(), "\n"), want) {
+					t.Errorf("no line %q\n%s", want, all.String())
+				}
+			}
 			ref, err := exec.Command("pdftotext", "-enc", "UTF-8", pdf, "-").Output()
 			if err != nil {
 				t.Fatalf("pdftotext: %v", err)
@@ -81,6 +87,18 @@ func TestLibreOfficeLayouts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// wantLines are lines each fixture reads whole, as the page draws them:
+// a number and its unit that LibreOffice autospaces in a cell are one
+// word ("3년", as pdftotext writes it; see unitJoins), and a footnote's
+// number a tab before a note that starts with a date is no table's cell.
+var wantLines = map[string][]string{
+	"gov": {
+		"민원 처리 기록 | 3년 | 민원처리법 시행령 제 23 조",
+		"출입 기록 | 1년 | 보안업무규정",
+		"2 2022. 6. 30. 이전에 수집한 정보에도 적용한다.",
+	},
 }
 
 // checkContents looks for each contents line (a title and its page

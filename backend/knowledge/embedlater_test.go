@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,25 +20,77 @@ import (
 )
 
 // embedEnv is a Base whose vector half embeds through the real client and
-// the vector index with the fake Ollama at url.
-func embedEnv(t *testing.T, url string) (*Base, *vector.Index) {
+// the vector index with the fake Ollama at url. While cut.hung is set, each
+// embedding request is cut off after 50 ms (hangCut): that is how long the
+// fake's hang lasts, and it always ends as a timeout however loaded the
+// machine is, since the hang never answers. The client's own timeouts are
+// the default ones: an answer is never cut short, so nothing is timed.
+func embedEnv(t *testing.T, url string) (*Base, *vector.Index, *hangCut) {
 	t.Helper()
 	quiet := slog.New(slog.DiscardHandler)
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
-	// The request timeout is only how long the fake's hang lasts here:
-	// nothing is timed.
-	client, err := llm.New(url, llm.WithHTTPClient(&http.Client{Transport: tr}), llm.WithLogger(quiet),
-		llm.WithRetry(3, time.Millisecond), llm.WithTimeouts(llm.Timeouts{Request: 50 * time.Millisecond}))
+	cut := &hangCut{base: tr, batches: make(chan struct{}, 1)}
+	client, err := llm.New(url, llm.WithHTTPClient(&http.Client{Transport: cut}), llm.WithLogger(quiet),
+		llm.WithRetry(3, time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := newPlainEnv(t)
 	ix := vector.Open(filepath.Join(e.dir, "chunks.vec"), "bge-m3", vector.ModelEmbedder(client, "bge-m3"),
-		vector.WithLogger(quiet), vector.WithRetryDelay(10*time.Millisecond))
+		vector.WithLogger(quiet), vector.WithRetryDelay(10*time.Millisecond),
+		vector.WithProgress(func(vector.Progress) { cut.stored() }))
 	t.Cleanup(func() { ix.Close() })
 	v := Vectors{Index: ix}
-	return e.openWith(Options{Sink: v, Vectors: v, Logger: quiet, UploadDir: filepath.Join(e.dir, "uploads")}), ix
+	return e.openWith(Options{Sink: v, Vectors: v, Logger: quiet, UploadDir: filepath.Join(e.dir, "uploads")}), ix, cut
+}
+
+// hangCut is embedEnv's transport. A 50 ms request timeout on the client
+// ended the fake's hang, but it bounded every answer too: under -race on a
+// loaded machine an answer after the fake's Reset could take longer, and
+// the import that was to embed in line timed out instead. hangCut cuts
+// only embedding requests, and only while hung is set. It also tells the
+// test when the vector index's worker stored a batch (batches), so that
+// it waits for that and not for a guessed time: the worker's retry delay
+// doubles while the fake hangs.
+type hangCut struct {
+	base    http.RoundTripper
+	hung    atomic.Bool
+	batches chan struct{}
+}
+
+func (h *hangCut) RoundTrip(r *http.Request) (*http.Response, error) {
+	if !h.hung.Load() || r.URL.Path != ollamatest.PathEmbed {
+		return h.base.RoundTrip(r)
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 50*time.Millisecond)
+	resp, err := h.base.RoundTrip(r.WithContext(ctx))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	resp.Body = cancelOnClose{resp.Body, cancel}
+	return resp, nil
+}
+
+// stored hears the vector index's worker store a batch.
+func (h *hangCut) stored() {
+	select {
+	case h.batches <- struct{}{}:
+	default:
+	}
+}
+
+// cancelOnClose ends a cut request's context once its answer is read.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (c cancelOnClose) Close() error {
+	err := c.ReadCloser.Close()
+	c.cancel()
+	return err
 }
 
 // progressLog keeps every progress event of each file.
@@ -78,7 +132,8 @@ func (l *progressLog) embedded(file string) bool {
 func TestHungEmbeddingDoesNotHoldTheQueue(t *testing.T) {
 	fake := ollamatest.New(t)
 	fake.Fail(ollamatest.PathEmbed, -1, ollamatest.Fault{Kind: ollamatest.FaultHang})
-	b, ix := embedEnv(t, fake.URL())
+	b, ix, cut := embedEnv(t, fake.URL())
+	cut.hung.Store(true)
 	ctx := context.Background()
 	dir := t.TempDir()
 	paths := []string{writeIn(t, dir, "a.md", "# A\n\napricots\n"), writeIn(t, dir, "b.md", "# B\n\n바나나 bananas\n"), writeIn(t, dir, "c.md", "# C\n\ncherries\n")}
@@ -151,7 +206,9 @@ func TestHungEmbeddingDoesNotHoldTheQueue(t *testing.T) {
 
 	// The queue is empty: Ollama answers again, the next import embeds in
 	// line, and the worker embeds what was left.
+	// Reset first: a request made after hung is cleared must not hang.
 	fake.Reset()
+	cut.hung.Store(false)
 	var again progressLog
 	if _, err := b.Import(ctx, []string{writeIn(t, dir, "e.md", "# E\n\nelderberries\n")}, again.add); err != nil {
 		t.Fatal(err)
@@ -159,9 +216,10 @@ func TestHungEmbeddingDoesNotHoldTheQueue(t *testing.T) {
 	if p := again.last["e.md"]; p.EmbedErr != nil || p.Embedded != p.Chunks || !again.embedded("e.md") {
 		t.Errorf("after the queue emptied: %+v, want e.md embedded in line", p)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for ix.Status().Pending > 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
+	// The worker retries until it embeds them (its delay doubled while the
+	// fake hung): wait for each batch it stores, not for a guessed time.
+	for ix.Status().Pending > 0 {
+		<-cut.batches
 	}
 	if st := ix.Status(); st.Pending != 0 || st.Embedded != 5 {
 		t.Errorf("vector index %+v, want the 5 chunks embedded", st)
@@ -172,7 +230,7 @@ func TestHungEmbeddingDoesNotHoldTheQueue(t *testing.T) {
 // and says why at once, and is not left to the background as after a
 // timeout.
 func TestOllamaAwayIsNotAHang(t *testing.T) {
-	b, _ := embedEnv(t, "http://127.0.0.1:1")
+	b, _, _ := embedEnv(t, "http://127.0.0.1:1")
 	dir := t.TempDir()
 	var paths []string
 	for _, name := range []string{"a.md", "b.md"} {

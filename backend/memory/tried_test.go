@@ -117,3 +117,52 @@ func collections(t *testing.T, dir string) int {
 	}
 	return len(db.ListCollections())
 }
+
+// TestTriedModelThatCannotEmbedDropsOldWording: a model tried for one run
+// is the one most likely not to embed (not pulled, Ollama down). A memory
+// reworded then must still lose the saved model's vector of its old
+// wording, on disk, though the tried model made no vector of the new one;
+// a memory put again as it was keeps it.
+func TestTriedModelThatCannotEmbedDropsOldWording(t *testing.T) {
+	tests := []struct {
+		name string
+		text string // what the tried run puts for the memory
+		kept int    // saved model's vectors left, read again from disk
+	}{
+		{"reworded", "사용자는 녹차를 좋아한다", 0},
+		{"unchanged", "사용자는 커피를 좋아한다", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := t.Context()
+			dir := filepath.Join(t.TempDir(), "memory")
+			saved, err := newVectors(dir, "bge-m3", "", &fakeEmbedder{dim: 32}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := saved.put(ctx, []vecDoc{{ID: "m1", Text: "사용자는 커피를 좋아한다"}}); err != nil {
+				t.Fatal(err)
+			}
+			failing := &fakeEmbedder{dim: 32}
+			failing.setFailOn("사용자")
+			tried, err := newVectors(dir, "nomic-embed-text", "bge-m3", failing, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tried.put(ctx, []vecDoc{{ID: "m1", Text: tt.text}}); err == nil {
+				t.Fatal("put with a model that cannot embed succeeded")
+			}
+			again, err := openChromem(dir, slog.Default())
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept := again.GetCollection(collectionPrefix+"bge-m3", refuseEmbedding)
+			if kept == nil {
+				t.Fatal("the saved model's collection is gone")
+			}
+			if n := kept.Count(); n != tt.kept {
+				t.Errorf("the saved model's collection holds %d memories on disk, want %d", n, tt.kept)
+			}
+		})
+	}
+}

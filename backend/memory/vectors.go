@@ -230,10 +230,19 @@ type vecHit struct {
 
 // put embeds docs and stores them, replacing earlier vectors of the same IDs.
 // Vectors made by a model switched away from meanwhile are dropped: the
-// switch embeds everything again.
+// switch embeds everything again. The saved model's vectors of reworded
+// docs (dropKept) go first, before anything is embedded: a model tried for
+// one run is the one most likely not to embed (not pulled, Ollama down),
+// and an old wording must not stay on disk because it failed.
 func (v *Vectors) put(ctx context.Context, docs []vecDoc) error {
 	if len(docs) == 0 {
 		return nil
+	}
+	v.mu.Lock()
+	err := v.dropKept(ctx, docs)
+	v.mu.Unlock()
+	if err != nil {
+		return err
 	}
 	texts := make([]string, len(docs))
 	for i, d := range docs {
@@ -254,7 +263,7 @@ func (v *Vectors) put(ctx context.Context, docs []vecDoc) error {
 			return fmt.Errorf("store vector of memory %s: %w", d.ID, err)
 		}
 	}
-	return v.dropKept(ctx, docs)
+	return nil
 }
 
 // remove deletes the vectors of ids, in memory and on disk; unknown IDs are

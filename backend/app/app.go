@@ -24,6 +24,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/llm"
 	"github.com/wayfinder-app/wayfinder/backend/mcp"
 	"github.com/wayfinder-app/wayfinder/backend/memory"
+	"github.com/wayfinder-app/wayfinder/backend/server"
 	"github.com/wayfinder-app/wayfinder/backend/settings"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
@@ -81,6 +82,11 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	// Everything created from here on is private, and so becomes what an
 	// older version left readable by others (see backend/fileperm).
 	umask := fileperm.Restrict()
+	if dropped, err := server.DropOpenToken(dir); err != nil {
+		logger.Warn("drop an access token others could read", "err", err)
+	} else if dropped {
+		logger.Warn("removed serve's access token: other users could read it; serve makes a new one at its next start")
+	}
 	if err := fileperm.Tighten(dir); err != nil {
 		logger.Warn("make the data folder private", "err", err)
 	}

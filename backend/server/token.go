@@ -93,6 +93,28 @@ func ReadToken(dir string) (string, error) {
 	return token, nil
 }
 
+// DropOpenToken removes the token file when other users may read it, and
+// says whether it did. Every start makes the data folder private
+// (fileperm.Tighten), which would make such a file private too; serve
+// would then go on accepting a token others may have read, having refused
+// it only if it happened to run first. Gone, it is replaced by a new one
+// at serve's next start. Anything else (no file, a private one, a folder
+// or a link, which ReadToken refuses) is left as it is.
+func DropOpenToken(dir string) (bool, error) {
+	path := filepath.Join(dir, TokenFile)
+	info, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && (!info.Mode().IsRegular() || runtime.GOOS == "windows" || info.Mode().Perm()&0o077 == 0) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("check the access token file: %w", err)
+	}
+	if err := os.Remove(path); err != nil {
+		return false, fmt.Errorf("remove the access token file others could read: %w", err)
+	}
+	return true, nil
+}
+
 // NewToken makes a new access token and keeps it in dir (TokenFile), in
 // place of the one there if any, so that every address given before stops
 // working (a shared screen, a copied link): the first start, and

@@ -122,3 +122,46 @@ func mustDo(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// DropOpenToken removes a token file others may read, which any start
+// would otherwise make private and so have serve accept, and leaves every
+// other token file, and a folder or a link in its place, alone.
+func TestDropOpenToken(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no such permission bits on Windows")
+	}
+	const kept = "0123456789abcdef0123456789abcdef0123456789abcdef"
+	tests := []struct {
+		name    string
+		prepare func(t *testing.T, path string) // nil: no file
+		dropped bool
+	}{
+		{"no file", nil, false},
+		{"private", writeFile(kept+"\n", 0o600), false},
+		{"readable by others", writeFile(kept+"\n", 0o644), true},
+		{"writable by the group", writeFile(kept+"\n", 0o620), true},
+		{"a folder in its place", func(t *testing.T, path string) { mustDo(t, os.Mkdir(path, 0o755)) }, false},
+		{"a link in its place", func(t *testing.T, path string) {
+			target := filepath.Join(filepath.Dir(path), "elsewhere")
+			writeFile(kept, 0o644)(t, target)
+			mustDo(t, os.Symlink(target, path))
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, TokenFile)
+			if tt.prepare != nil {
+				tt.prepare(t, path)
+			}
+			dropped, err := DropOpenToken(dir)
+			if err != nil || dropped != tt.dropped {
+				t.Fatalf("DropOpenToken = %v, %v; want %v", dropped, err, tt.dropped)
+			}
+			_, err = os.Lstat(path)
+			if gone := errors.Is(err, os.ErrNotExist); gone != (tt.dropped || tt.prepare == nil) {
+				t.Errorf("file gone %v after DropOpenToken (%v)", gone, err)
+			}
+		})
+	}
+}

@@ -104,8 +104,9 @@ func TestDataFilesArePrivate(t *testing.T) {
 	wantPrivate(t, "wayfinder.db", "wayfinder.lock", "knowledge/", "uploads/", "memory/", "serve-token")
 
 	// As an older version left it: everything readable by others, and no
-	// access token kept (one found readable by others is refused rather
-	// than tightened: TestServeRefusesABadTokenFile).
+	// access token kept (one found readable by others is refused by serve,
+	// and removed rather than tightened by any other start:
+	// TestServeRefusesABadTokenFile, TestOpenTokenIsNotTightenedIntoUse).
 	if err := os.Remove(filepath.Join(dir, "serve-token")); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package security
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"net/http"
 	"os"
@@ -131,5 +132,40 @@ func TestServeRefusesABadTokenFile(t *testing.T) {
 				t.Fatalf("after --new-token: status %d", st)
 			}
 		})
+	}
+}
+
+// TestOpenTokenIsNotTightenedIntoUse: a token file others could read is
+// removed by whatever command opens the data folder next (here `kb list`),
+// not made private along with the folder's other files; serve then starts
+// with a new token and refuses the old one, where it went on accepting a
+// token others may have read unless it happened to run first.
+func TestOpenTokenIsNotTightenedIntoUse(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no such permission bits on Windows")
+	}
+	fake := ollamatest.New(t)
+	dir := t.TempDir()
+	first := startServe(t, serveOptions{ollama: fake.URL(), dataDir: dir})
+	first.stop()
+	path := filepath.Join(dir, "serve-token")
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if out, err := commandContext(ctx, "--data-dir", dir, "--ollama-host", fake.URL(), "kb", "list").CombinedOutput(); err != nil {
+		t.Fatalf("kb list: %v\n%s", err, out)
+	}
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the token file others could read is still there after kb list (%v)", err)
+	}
+	next := startServe(t, serveOptions{ollama: fake.URL(), dataDir: dir})
+	defer next.stop()
+	if next.token == first.token {
+		t.Fatal("serve took up the token others could read")
+	}
+	if st := callAPI(t, next.addr, first.token, "ChatService/ListSessions", nil, ""); st != http.StatusUnauthorized {
+		t.Fatalf("the old token: status %d, want 401", st)
 	}
 }

@@ -27,7 +27,8 @@ const (
 	// 5: text brought to NFKC first (decomposed Hangul, full-width, ﬁ).
 	// 6: bigrams across the spaces between Hangul words (spacing.go).
 	// 7: and across a line break between them.
-	snapshotVersion = 7
+	// 8: a word spaced out letter by letter gives its own bigrams.
+	snapshotVersion = 8
 	maxStringLen    = 1 << 20
 )
 

@@ -45,6 +45,18 @@ func oneBreak(sep string) bool {
 	return sep == " " || sep == "\n" || sep == "\r\n"
 }
 
+// letterSpaced says whether two Hangul words next to each other are one
+// syllable each: a word spaced out letter by letter, as forms and notices
+// set their titles and labels ("위 임 장", "성 명"; PDF text keeps those
+// spaces as the page and pdftotext show them). The bigram across their
+// space is then the word's own bigram, at a word's weight, so that the
+// spaced title is found as the joined word is; in prose two one-syllable
+// words in a row are rare ("이 책", "그 집"), and their bigram is a term of
+// little weight either way.
+func letterSpaced(prev, next string) bool {
+	return utf8.RuneCountInString(prev) == 1 && utf8.RuneCountInString(next) == 1
+}
+
 // spacingTerm returns the marked bigram of the last character of one Hangul
 // word and the first of the next.
 func spacingTerm(prev, next string) string {

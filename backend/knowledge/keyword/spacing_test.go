@@ -38,7 +38,9 @@ func TestSpacingTerms(t *testing.T) {
 		}},
 		{"spellings mapped first", "새 디렉토리", []string{"새", m + "새디", "디렉", "렉터", "터리"}, nil},
 		{"across a line break: a PDF's line may end inside a word", "학생에게 적\n용한다", []string{"학생", "생에", "에게", m + "게적", "적", m + "적용", "용한", "한다"}, nil},
-		{"across a Windows line break", "적\r\n용", []string{"적", m + "적용", "용"}, nil},
+		{"across a Windows line break", "적\r\n용한다", []string{"적", m + "적용", "용한", "한다"}, nil},
+		{"a word spaced out letter by letter gives its own bigrams", "위 임 장", []string{"위", "위임", "임", "임장", "장"}, nil},
+		{"and across a line break", "적\r\n용", []string{"적", "적용", "용"}, nil},
 		{"not across a paragraph break, punctuation or two spaces", "제목\n\n본문, 다음  줄\r\n\r\n끝", []string{"제목", "본문", "다음", "줄", "끝"}, nil},
 		{"not across Latin letters or digits", "리브레 Calc 시트 3 장", []string{"리브", "브레", "calc", "시트", "3", "장"}, nil},
 		{"english has none", "Pivot table", []string{"pivot", "tabl"}, []queryTerm{{term: "pivot", sounds: "pivot"}, {term: "tabl", sounds: "table"}}},
@@ -125,6 +127,23 @@ func TestSpacingLeavesLengthsAlone(t *testing.T) {
 		ix.Add("d", text)
 		if got, want := ix.docs[0].length, uint32(len(ix.analyzer.Tokens(text))); got != want {
 			t.Errorf("%q: length %d, want the words' %d terms", text, got, want)
+		}
+	}
+}
+
+// TestLetterSpacedWord: a title or label spaced out letter by letter, as
+// forms set them and PDF text keeps them ("위 임 장"), is found by the
+// word as typed as strongly as a passage holding part of it beside other
+// words, where its bigrams across spaces counted half and a passage of
+// "위임 … 장" ranked above it.
+func TestLetterSpacedWord(t *testing.T) {
+	ix := New(DefaultAnalyzer(), DefaultParams())
+	ix.Add("form", "위 임 장\n성 명 | 홍길동")
+	ix.Add("partial", "위임 사항을 정리한 장")
+	ix.Add("other", "다른 문서의 글입니다")
+	for q, want := range map[string]string{"위임장": "form", "성명": "form", "위임장 성명": "form"} {
+		if hits := ix.Search(q, 3, nil); len(hits) == 0 || hits[0].ID != want {
+			t.Errorf("%s: %v, want %s first", q, hits, want)
 		}
 	}
 }

@@ -150,7 +150,11 @@ func (a Analyzer) appendTerms(dst []queryTerm, s string) []queryTerm {
 		}
 		run = spellings.Replace(run)
 		if prevEnd >= 0 && oneBreak(s[prevEnd:start]) {
-			dst = append(dst, queryTerm{term: spacingTerm(prevHangul, run), space: true})
+			if letterSpaced(prevHangul, run) {
+				dst = append(dst, queryTerm{term: prevHangul + run})
+			} else {
+				dst = append(dst, queryTerm{term: spacingTerm(prevHangul, run), space: true})
+			}
 		}
 		prevEnd, prevHangul = end, run
 		dst = a.appendRun(dst, run, cur)

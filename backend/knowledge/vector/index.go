@@ -250,6 +250,9 @@ type Index struct {
 	kick   chan struct{}
 	// current mirrors emb for embedOne, which must not take mu.
 	current atomic.Pointer[Embedder]
+	// mirrorLost is set once a change could not be passed to the kept
+	// index of Mirror and its file was removed (mirrored).
+	mirrorLost atomic.Bool
 
 	mu           sync.RWMutex
 	loadErr      error

@@ -2,7 +2,11 @@ package vector
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"maps"
+	"os"
+	"time"
 )
 
 // Mirror keeps kept — the index of the saved embedding model, opened
@@ -14,17 +18,45 @@ import (
 // the saved model's; the next run with that model finds them as they were
 // and embeds only what this run added or changed. kept is read on its
 // first change (LoadOnUse suits it) and closed with this index. Its
-// failures are logged, not returned: this index's change stands.
+// failures are not returned, this index's change stands, but they cost
+// kept its file (mirrored).
 func Mirror(kept *Index) Option { return func(c *config) { c.mirror = kept } }
 
-// mirrored runs f on the kept index of Mirror, if any, and logs its error.
-func (ix *Index) mirrored(what string, f func(kept *Index) error) {
-	if ix.cfg.mirror == nil {
+// mirrorTimeout bounds a change passed to the kept index of Mirror, which
+// runs past its caller's cancellation: it reads and writes a local file.
+const mirrorTimeout = time.Minute
+
+// mirrored runs f on the kept index of Mirror, if any. It runs without the
+// caller's cancellation (bounded by mirrorTimeout): Stop pressed or the
+// app shutting down just after this index changed must not leave kept
+// with a deleted document's text or a stale vector, which the next run
+// with the saved model would trust for good (it looks for missing chunks
+// by id only). If f fails all the same, kept is closed and its file
+// removed, so that the next run with the saved model embeds everything
+// again rather than answer from what this run deleted or changed; nothing
+// is passed to it after that.
+func (ix *Index) mirrored(ctx context.Context, what string, f func(ctx context.Context, kept *Index) error) {
+	kept := ix.cfg.mirror
+	if kept == nil || ix.mirrorLost.Load() {
 		return
 	}
-	if err := f(ix.cfg.mirror); err != nil {
-		ix.cfg.logger.Warn("keep the saved embedding model's vectors in step", "change", what, "path", ix.cfg.mirror.path, "err", err)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), mirrorTimeout)
+	defer cancel()
+	err := f(ctx, kept)
+	if err == nil {
+		return
 	}
+	log := ix.cfg.logger
+	log.Warn("keep the saved embedding model's vectors in step", "change", what, "path", kept.path, "err", err)
+	if !ix.mirrorLost.CompareAndSwap(false, true) {
+		return
+	}
+	cerr := kept.Close()
+	if rerr := os.Remove(kept.path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+		log.Error("remove the saved embedding model's vectors, out of step", "path", kept.path, "err", errors.Join(cerr, rerr))
+		return
+	}
+	log.Warn("the saved embedding model's vectors removed, out of step: the next run with it embeds everything again", "path", kept.path)
 }
 
 // dropChanged deletes the documents of docs whose text or metadata differ

@@ -2,7 +2,11 @@ package vector
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
@@ -77,6 +81,94 @@ func TestMirrorKeepsSavedVectors(t *testing.T) {
 				if err != nil || len(hits) != tt.tagged {
 					t.Errorf("kind=tool in the saved file: %v %v, want %d", ids(hits), err, tt.tagged)
 				}
+			}
+		})
+	}
+}
+
+// cancelledAfterFirst is a context cancelled just after its first use:
+// Stop pressed, or the app shutting down, while the tried index changed.
+// Its Done is never ready the first time it is asked for and always
+// ready after.
+type cancelledAfterFirst struct {
+	context.Context
+	asked atomic.Int32
+}
+
+var closedDone = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+func (c *cancelledAfterFirst) Done() <-chan struct{} {
+	if c.asked.Add(1) == 1 {
+		return nil
+	}
+	return closedDone
+}
+
+func (c *cancelledAfterFirst) Err() error {
+	if c.asked.Load() > 1 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// A change the tried index makes just before its caller's context is
+// cancelled still reaches the saved file, and when it cannot reach it the
+// saved file is removed rather than left holding what the run deleted:
+// the next run with the saved model trusts every chunk id it finds there.
+func TestMirrorOutlivesCancelAndNeverLeavesStale(t *testing.T) {
+	docs := make([]Doc, 24)
+	for i := range docs {
+		docs[i] = Doc{ID: fmt.Sprintf("d%02d", i), Text: fmt.Sprintf("문서 %d의 내용", i), Metadata: map[string]string{"source": "a.pdf"}}
+	}
+	tests := []struct {
+		name      string
+		closeKept bool // the saved index fails every change
+		docs      int  // documents of the saved file after the run; -1: no file
+	}{
+		// Each of the 24 deletes runs with a context cancelled after the
+		// tried index's own wait: without WithoutCancel the saved index's
+		// wait fails about one time in two (select picks among ready cases).
+		{"cancelled after each delete", false, 0},
+		{"saved index failing", true, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := t.Context()
+			dir := t.TempDir()
+			path := filepath.Join(dir, "chunks.vec")
+			saved := openReady(t, path, "a", &fakeEmbedder{dim: 16})
+			if err := saved.Add(ctx, docs, nil); err != nil {
+				t.Fatal(err)
+			}
+			saved.Close()
+
+			kept := Open(path, "a", nil, LoadOnUse())
+			ix := openReady(t, filepath.Join(dir, "chunks.override.vec"), "b", &fakeEmbedder{dim: 8}, Mirror(kept))
+			if err := ix.Add(ctx, docs, nil); err != nil {
+				t.Fatal(err)
+			}
+			if tt.closeKept {
+				kept.Close()
+			}
+			for _, d := range docs {
+				if err := ix.Delete(&cancelledAfterFirst{Context: ctx}, d.ID); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := ix.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(path); tt.docs < 0 {
+				if !errors.Is(err, os.ErrNotExist) {
+					t.Fatalf("the saved file is left after a change failed to reach it (stat: %v)", err)
+				}
+				return
+			} else if err != nil {
+				t.Fatalf("the saved file is gone: %v", err)
+			}
+			back := openReady(t, path, "a", &fakeEmbedder{dim: 16})
+			if st := back.Status(); st.Docs != tt.docs {
+				t.Errorf("saved file after the tried run holds %d documents, want %d", st.Docs, tt.docs)
 			}
 		})
 	}

@@ -169,6 +169,35 @@ func (o Overrides) apply(s api.Settings) api.Settings {
 	return s
 }
 
+// unapply returns in with every field a flag overrides, and in holds as
+// the flag set it, put back to its saved value: the Settings dialog sends
+// back all it shows, the flags' values among them, and a save of another
+// field (the language) must not make them saved (a model tried with
+// --embed-model for one run would become the saved one, and the next run
+// without the flag would embed everything again). A value the person
+// changed is saved; the flag still decides this run.
+func (o Overrides) unapply(in, saved api.Settings) api.Settings {
+	if o.OllamaHost != "" && in.OllamaHost == o.OllamaHost {
+		in.OllamaHost = saved.OllamaHost
+	}
+	if o.ChatModel != "" && in.ChatModel == o.ChatModel {
+		in.ChatModel = saved.ChatModel
+	}
+	if o.EmbedModel != "" && in.EmbedModel == o.EmbedModel {
+		in.EmbedModel = saved.EmbedModel
+	}
+	if o.FallbackModel != "" && in.FallbackModel == o.FallbackModel {
+		in.FallbackModel = saved.FallbackModel
+	}
+	if o.Parallel > 0 && in.ParallelRequests == o.Parallel {
+		in.ParallelRequests = saved.ParallelRequests
+	}
+	if o.WikipediaZIM != "" && in.WikipediaZIM == o.WikipediaZIM && in.WikipediaEnabled {
+		in.WikipediaZIM, in.WikipediaEnabled = saved.WikipediaZIM, saved.WikipediaEnabled
+	}
+	return in
+}
+
 // Validate checks settings before they are saved; its error is an
 // *Invalid that lists every value refused, beside its field.
 func Validate(s api.Settings) (api.Settings, error) {
@@ -371,15 +400,16 @@ func (s *Store) Watch(f func(api.Settings)) {
 // Save validates and stores new settings and returns those in effect. The
 // folder grants are kept as they are: only Grant and Revoke change them.
 func (s *Store) Save(ctx context.Context, in api.Settings) (api.Settings, error) {
-	in, err := Validate(in)
-	if err != nil {
-		return api.Settings{}, Refusal(err)
-	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	s.mu.RLock()
-	in.Folders, in.RevokedImportFolders = s.saved.Folders, s.saved.RevokedImportFolders
+	saved := s.saved
 	s.mu.RUnlock()
+	in, err := Validate(s.overrides.unapply(in, saved))
+	if err != nil {
+		return api.Settings{}, Refusal(err)
+	}
+	in.Folders, in.RevokedImportFolders = saved.Folders, saved.RevokedImportFolders
 	return s.commit(ctx, in)
 }
 

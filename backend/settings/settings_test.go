@@ -351,3 +351,68 @@ func TestCheckStatusWithNoHostUp(t *testing.T) {
 		t.Errorf("with a host up: reachable %v, %d version calls", st.Reachable, versions)
 	}
 }
+
+// TestSaveLeavesFlagsUnsaved: the Settings dialog sends back every value
+// it shows, a flag's among them; saving another field (the language) keeps
+// each overridden field's saved value, so that a run with flags changes
+// nothing saved, while a value the person changed in the dialog is saved.
+func TestSaveLeavesFlagsUnsaved(t *testing.T) {
+	flags := Overrides{OllamaHost: "http://127.0.0.1:9999", ChatModel: "flag-chat", EmbedModel: "flag-embed", FallbackModel: "flag-fallback", Parallel: 3}
+	tests := []struct {
+		name   string
+		change func(s *api.Settings)
+		want   func(saved api.Settings) api.Settings // from the saved settings before
+	}{
+		{"only the language changed", func(s *api.Settings) { s.Language = "ko" }, func(saved api.Settings) api.Settings {
+			saved.Language = "ko"
+			return saved
+		}},
+		{"the chat model changed too", func(s *api.Settings) { s.Language, s.ChatModel = "ko", "picked" }, func(saved api.Settings) api.Settings {
+			saved.Language, saved.ChatModel = "ko", "picked"
+			return saved
+		}},
+		{"the embedding model changed", func(s *api.Settings) { s.EmbedModel = "nomic-embed-text" }, func(saved api.Settings) api.Settings {
+			saved.EmbedModel = "nomic-embed-text"
+			return saved
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			db, err := store.Open(ctx, t.TempDir(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			plain, err := Load(ctx, db, Overrides{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := plain.Current()
+			in.ChatModel, in.FallbackModel, in.ParallelRequests = "saved-chat", "saved-fallback", 2
+			if _, err := plain.Save(ctx, in); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Load(ctx, db, flags)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := s.Saved()
+			shown := s.Current()
+			tt.change(&shown)
+			cur, err := s.Save(ctx, shown)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tt.want(before)
+			got := s.Saved()
+			if got.OllamaHost != want.OllamaHost || got.ChatModel != want.ChatModel || got.EmbedModel != want.EmbedModel ||
+				got.FallbackModel != want.FallbackModel || got.ParallelRequests != want.ParallelRequests || got.Language != want.Language {
+				t.Errorf("saved %+v\nwant  %+v", got, want)
+			}
+			if cur.ChatModel != flags.ChatModel || cur.EmbedModel != flags.EmbedModel {
+				t.Errorf("in effect after the save: chat %q, embedding %q; the flags decide this run", cur.ChatModel, cur.EmbedModel)
+			}
+		})
+	}
+}

@@ -412,10 +412,8 @@ func TestCutShortBook(t *testing.T) {
 					data = zipOf(t, tt.parts...)
 				}
 				// The cut falls halfway into the second chapter's data.
-				at := bytes.Index(data, []byte("OEBPS/c2.xhtml")) + len("OEBPS/c2.xhtml")
-				end := at + bytes.Index(data[at:], []byte("PK\x03\x04"))
 				var col collector
-				warns, err := Importer{}.Read(context.Background(), "책.epub", bytes.NewReader(data[:(at+end)/2]), &col)
+				warns, err := Importer{}.Read(context.Background(), "책.epub", bytes.NewReader(cutHalfwayInto(data, "OEBPS/c2.xhtml", "PK\x03\x04")), &col)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -469,10 +467,8 @@ func TestCutShortBookOutOfOrder(t *testing.T) {
 		if stored {
 			data = storedZip(t, parts...)
 		}
-		at := bytes.Index(data, []byte("OEBPS/c1.xhtml")) + len("OEBPS/c1.xhtml")
-		end := at + bytes.Index(data[at:], []byte("PK\x01\x02"))
 		var col collector
-		warns, err := Importer{}.Read(context.Background(), "책.epub", bytes.NewReader(data[:(at+end)/2]), &col)
+		warns, err := Importer{}.Read(context.Background(), "책.epub", bytes.NewReader(cutHalfwayInto(data, "OEBPS/c1.xhtml", "PK\x01\x02")), &col)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -488,10 +484,20 @@ func TestCutShortBookOutOfOrder(t *testing.T) {
 		}
 		// Cut in the chapter's local header: it is missing.
 		col = collector{}
-		warns, err = Importer{}.Read(context.Background(), "책.epub", bytes.NewReader(data[:at-5]), &col)
+		warns, err = Importer{}.Read(context.Background(), "책.epub", bytes.NewReader(data[:bytes.Index(data, []byte("OEBPS/c1.xhtml"))+len("OEBPS/c1.xhtml")-5]), &col)
 		var mp *MissingParts
 		if err != nil || len(warns) != 2 || !errors.As(warns[1], &mp) || mp.Count != 1 || mp.Names[0] != "c1.xhtml" || strings.Contains(col.docs[0].Parts[0].Text, "1장") {
 			t.Fatalf("stored %v, cut in the header: %v, warnings %v, want the first chapter named missing", stored, err, warns)
 		}
 	}
+}
+
+// cutHalfwayInto returns data cut halfway into the data of the archive
+// entry named name: between its name in the local header and the next
+// record's signature (next: the following local header or the central
+// directory).
+func cutHalfwayInto(data []byte, name, next string) []byte {
+	at := bytes.Index(data, []byte(name)) + len(name)
+	end := at + bytes.Index(data[at:], []byte(next))
+	return data[:(at+end)/2]
 }

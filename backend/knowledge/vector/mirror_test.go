@@ -46,11 +46,7 @@ func TestMirrorKeepsSavedVectors(t *testing.T) {
 			ctx := t.Context()
 			dir := t.TempDir()
 			path := filepath.Join(dir, "chunks.vec")
-			saved := openReady(t, path, "a", &fakeEmbedder{dim: 16})
-			if err := saved.Add(ctx, corpus, nil); err != nil {
-				t.Fatal(err)
-			}
-			saved.Close()
+			writeSaved(t, path, corpus)
 
 			tried := &fakeEmbedder{dim: 8}
 			ix := openReady(t, filepath.Join(dir, "chunks.override.vec"), "b", tried,
@@ -136,11 +132,7 @@ func TestMirrorOutlivesCancelAndNeverLeavesStale(t *testing.T) {
 			ctx := t.Context()
 			dir := t.TempDir()
 			path := filepath.Join(dir, "chunks.vec")
-			saved := openReady(t, path, "a", &fakeEmbedder{dim: 16})
-			if err := saved.Add(ctx, docs, nil); err != nil {
-				t.Fatal(err)
-			}
-			saved.Close()
+			writeSaved(t, path, docs)
 
 			kept := Open(path, "a", nil, LoadOnUse())
 			ix := openReady(t, filepath.Join(dir, "chunks.override.vec"), "b", &fakeEmbedder{dim: 8}, Mirror(kept))
@@ -172,4 +164,15 @@ func TestMirrorOutlivesCancelAndNeverLeavesStale(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeSaved writes docs to a vector file of the saved model "a", as a run
+// without a tried model leaves it.
+func writeSaved(t *testing.T, path string, docs []Doc) {
+	t.Helper()
+	saved := openReady(t, path, "a", &fakeEmbedder{dim: 16})
+	if err := saved.Add(t.Context(), docs, nil); err != nil {
+		t.Fatal(err)
+	}
+	saved.Close()
 }

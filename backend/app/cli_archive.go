@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/atomicfile"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
 )
 
@@ -72,21 +73,12 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	// Written beside the target and renamed into place, so that a failed
 	// export never leaves half a file where a whole one was.
-	tmp, err := os.CreateTemp(filepath.Dir(*outPath), "."+filepath.Base(*outPath)+".*")
-	if err != nil {
-		return archiveFileError(err, *outPath, true, li)
-	}
-	defer os.Remove(tmp.Name())
-	n, err := a.exportTo(ctx, ids, *format, *lang, tmp)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o600) // conversations are private
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), *outPath)
-	}
+	// Conversations are private: 0600.
+	var n int
+	err = atomicfile.WriteWith(*outPath, 0o600, func(w io.Writer) (err error) {
+		n, err = a.exportTo(ctx, ids, *format, *lang, w)
+		return err
+	})
 	if err != nil {
 		return archiveFileError(err, *outPath, true, li)
 	}

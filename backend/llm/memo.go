@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/wayfinder-app/wayfinder/backend/atomicfile"
 )
 
 // ContextMemo keeps the context length /api/show reported of each model
@@ -138,21 +140,7 @@ func (f *ContextFile) write() error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(f.path), ".model-context-*.json")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(append(data, '\n'))
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), f.path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
-	}
-	return err
+	return atomicfile.Write(f.path, append(data, '\n'), 0o600)
 }
 
 // modelKey is a model's name as Ollama resolves it: no tag means ":latest".

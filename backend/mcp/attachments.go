@@ -14,6 +14,7 @@ import (
 	"regexp"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/atomicfile"
 	"github.com/wayfinder-app/wayfinder/backend/tools"
 )
 
@@ -65,7 +66,7 @@ func (m *Manager) attach(ctx context.Context, server, kind, mimeType string, dat
 	err := os.MkdirAll(dir, 0o700)
 	if err == nil {
 		if _, serr := os.Stat(path); serr != nil {
-			err = writePrivate(path, data)
+			err = atomicfile.Write(path, data, 0o600) // a reader never sees half of it
 		}
 	}
 	if err != nil {
@@ -74,28 +75,6 @@ func (m *Manager) attach(ctx context.Context, server, kind, mimeType string, dat
 	}
 	a := api.Attachment{Name: name, Kind: kind, MIME: mimeType, Size: int64(len(data)), Path: path, Server: server}
 	return fmt.Sprintf("[%s %s, %d bytes, saved as attachment %s]", kind, mimeType, len(data), path), a, true
-}
-
-// writePrivate writes a file readable by its owner only, through a
-// temporary file, so a reader never sees half of it.
-func writePrivate(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".part-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil && !errors.Is(err, errors.ErrUnsupported) {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // ReadImage reads an attachment of a conversation for the window to

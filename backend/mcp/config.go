@@ -16,13 +16,14 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/wayfinder-app/wayfinder/backend/atomicfile"
 )
 
 // FileName is the configuration file in the data folder.
@@ -252,23 +253,7 @@ func Save(dir string, c Config) error {
 		return fmt.Errorf("save %s: %w", FileName, problem("", "mcp_save_too_big", []string{"max", strconv.Itoa(maxConfigSize)},
 			"the change would make it larger than %d bytes, which could not be read back, so it was not saved", maxConfigSize))
 	}
-	tmp, err := os.CreateTemp(dir, ".mcp-*.json")
-	if err != nil {
-		return fmt.Errorf("save %s: %w", FileName, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil && !errors.Is(err, errors.ErrUnsupported) {
-		tmp.Close()
-		return fmt.Errorf("save %s: %w", FileName, err)
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save %s: %w", FileName, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save %s: %w", FileName, err)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, FileName)); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, FileName), b, 0o600); err != nil {
 		return fmt.Errorf("save %s: %w", FileName, err)
 	}
 	return nil

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/wayfinder-app/wayfinder/backend/atomicfile"
 )
 
 // TokenFile is where, in the data folder, serve keeps its access token, so
@@ -165,28 +167,7 @@ func writeToken(dir, path, token string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("write the access token file: %w", err)
 	}
-	f, err := os.CreateTemp(dir, TokenFile+".*") // 0600
-	if err != nil {
-		return fmt.Errorf("write the access token file: %w", err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // gone after the rename; left by a failure
-	if err := f.Chmod(0o600); err != nil && runtime.GOOS != "windows" {
-		f.Close()
-		return fmt.Errorf("write the access token file: %w", err)
-	}
-	if _, err := f.WriteString(token + "\n"); err != nil {
-		f.Close()
-		return fmt.Errorf("write the access token file: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("write the access token file: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write the access token file: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.Write(path, []byte(token+"\n"), 0o600); err != nil {
 		return fmt.Errorf("write the access token file: %w", err)
 	}
 	return nil

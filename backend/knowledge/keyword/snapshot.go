@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/wayfinder-app/wayfinder/backend/atomicfile"
 )
 
 // ErrBadSnapshot means a snapshot file is damaged or from another format
@@ -40,23 +42,8 @@ func (ix *Index) Save(path, stamp string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("save keyword index: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	err := atomicfile.WriteWith(path, 0o600, func(w io.Writer) error { return ix.write(w, stamp) })
 	if err != nil {
-		return fmt.Errorf("save keyword index: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if err := ix.write(tmp, stamp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save keyword index %q: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save keyword index %q: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save keyword index %q: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("save keyword index %q: %w", path, err)
 	}
 	return nil

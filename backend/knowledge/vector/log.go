@@ -10,6 +10,8 @@ import (
 	"math"
 	"os"
 	"unsafe"
+
+	"github.com/wayfinder-app/wayfinder/backend/atomicfile"
 )
 
 // The index file is an append-only log of records, so adding one memory or
@@ -240,35 +242,21 @@ func readLog(path string, fn func(record)) (good int64, records int, err error) 
 // writeLog writes recs as a fresh log to path, atomically: a crash leaves
 // either the old file or the new one.
 func writeLog(path string, recs func(yield func(*record) bool)) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-	if err != nil {
-		return fmt.Errorf("rewrite vector index: %w", err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	_, err = w.WriteString(fileMagic)
-	var b []byte
-	for r := range recs {
-		if err != nil {
-			break
+	err := atomicfile.WriteWith(path, 0o600, func(f io.Writer) error {
+		w := bufio.NewWriterSize(f, 1<<20)
+		if _, err := w.WriteString(fileMagic); err != nil {
+			return err
 		}
-		b = r.encode(b[:0])
-		_, err = w.Write(b)
-	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
+		var b []byte
+		for r := range recs {
+			b = r.encode(b[:0])
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+		return w.Flush()
+	})
 	if err != nil {
-		_ = os.Remove(tmp)
 		return fmt.Errorf("rewrite vector index %q: %w", path, err)
 	}
 	return nil

@@ -23,6 +23,7 @@ var progressText = map[string][2]string{
 	"progress.stepMissing": {"Step {number} of {total}: still looking for {missing}…", "{total}단계 중 {number}단계: 더 찾는 중 — {missing}…"},
 	"progress.stepDone":    {"Step {number} of {total}: {tool} for “{step}”", "{total}단계 중 {number}단계: “{step}”에는 {tool}"},
 	"progress.guide":       {"Writing the guide…", "가이드를 쓰는 중…"},
+	"progress.answering":   {"Writing the answer…", "답을 쓰는 중…"},
 	"progress.tool":        {"Using {tool}…", "{tool} 사용 중…"},
 	// A built-in tool says what it does; an MCP server's keeps its name.
 	"progress.using.retrieve_docs":    {"Searching your documents…", "문서에서 찾는 중…"},
@@ -152,6 +153,12 @@ func progressKey(ev api.TraceEvent) (string, map[string]string) {
 	if ev.Kind == api.TraceToolSelected && ev.Tool != "" && ev.Code == "" {
 		return "progress.tool", map[string]string{"tool": ev.Tool}
 	}
+	// The answer's first words can be many seconds away on a local model
+	// (the prompt with the passages found is read first): without this
+	// line the terminal still said "Searching your documents…" meanwhile.
+	if ev.Kind == api.TraceNodeStarted && ev.Node == "answer" {
+		return "progress.answering", nil
+	}
 	return "", nil
 }
 
@@ -166,8 +173,9 @@ type progressPrinter struct {
 	now   func() time.Time
 
 	mu      sync.Mutex
-	midLine bool // the reply's text so far does not end with a newline
-	steps   bool // a sub-task is being recommended: its line says enough
+	midLine bool   // the reply's text so far does not end with a newline
+	steps   bool   // a sub-task is being recommended: its line says enough
+	last    string // the key of the line printed last
 }
 
 func newProgressPrinter(w io.Writer, lang string) *progressPrinter {
@@ -209,6 +217,10 @@ func (p *progressPrinter) event(ev api.TraceEvent) {
 		p.steps = true
 	case "progress.guide":
 		p.steps = false
+	case "progress.answering":
+		if p.last == key || p.midLine { // said already, or the answer is streaming
+			return
+		}
 	case "progress.tool":
 		if p.steps { // the scout's searches: its step's line says what it does
 			return
@@ -231,6 +243,7 @@ func (p *progressPrinter) event(ev api.TraceEvent) {
 		line = strings.ReplaceAll(line, "{"+k+"}", v)
 	}
 	line = terminalPlaces.Replace(line)
+	p.last = key
 	lead := ""
 	if p.midLine {
 		lead, p.midLine = "\n", false

@@ -180,6 +180,30 @@ func TestProgressPrinter(t *testing.T) {
 	}
 }
 
+// Once the search is done the terminal says the answer is being written,
+// where it said "Searching your documents…" until the first words, many
+// seconds later on a local model: once a turn, and not over the answer.
+func TestProgressSaysTheAnswerIsBeingWritten(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgressPrinter(&buf, "en")
+	clock := p.start
+	p.now = func() time.Time { return clock }
+	p.event(api.TraceEvent{Kind: api.TracePlanning, Code: api.TraceRouting})
+	p.event(api.TraceEvent{Kind: api.TraceToolSelected, Tool: "retrieve_docs"})
+	clock = clock.Add(2 * time.Second)
+	p.event(api.TraceEvent{Kind: api.TraceNodeStarted, Node: "answer"})
+	p.event(api.TraceEvent{Kind: api.TraceNodeStarted, Node: "answer"})
+	p.text("The report says")
+	p.event(api.TraceEvent{Kind: api.TraceNodeStarted, Node: "answer"})
+	p.event(api.TraceEvent{Kind: api.TraceNodeStarted, Node: "reflect"})
+	want := "Deciding how to handle your message… 0 s\n" +
+		"Searching your documents… 0 s\n" +
+		"Writing the answer… 2 s\n"
+	if buf.String() != want {
+		t.Fatalf("printed:\n%q\nwant:\n%q", buf.String(), want)
+	}
+}
+
 // An mcp.json that cannot be read at all is said in the person's
 // language: where it is not JSON, or only that it has a mistake, and the
 // servers still in use from before the edit; the mistake's English stays

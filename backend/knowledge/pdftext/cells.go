@@ -197,13 +197,16 @@ const noteDigits = 2
 // 0.4 font sizes (poppler's maxWideCharSpacingMul and maxWideCharSpacing),
 // so a table's cell reads "3년" and a search for it finds the cell; "10
 // 년" stays apart, as pdftotext writes it. Cells are split where the line
-// writes cellSep (a gap over one of bars); a drawn space is a word's. nil
-// when no gap is joined.
+// writes cellSep (a gap over one of bars); a drawn space is a word's, which
+// stays but, as every word's gap, counts towards the narrowest: "3년 6월",
+// two periods of one digit typed with a space, are two words, as in
+// pdftotext. nil when no gap is joined.
 func unitJoins(items []item, bars [][2]float64, track float64, lead int) []bool {
 	var join []bool
 	type gap struct {
 		q     int // the glyph after the gap
 		width float64
+		unit  bool // between a number and its unit, none drawn: may join
 	}
 	var gaps []gap
 	single := true // every word of the cell so far is one glyph
@@ -213,8 +216,15 @@ func unitJoins(items []item, bars [][2]float64, track float64, lead int) []bool 
 			for _, g := range gaps[1:] {
 				least = min(least, g.width)
 			}
+			// Where poppler would join a word's gap too ("제 1 장 총
+			// 칙" typed with narrow spaces reads "제1장총칙" there),
+			// the line is written as drawn.
+			if slices.ContainsFunc(gaps, func(g gap) bool { return !g.unit && g.width <= maxWideJoin*least }) {
+				gaps, single = gaps[:0], true
+				return
+			}
 			for _, g := range gaps {
-				if g.width <= maxWideJoin*least {
+				if g.unit && g.width <= maxWideJoin*least {
 					if join == nil {
 						join = make([]bool, len(items))
 					}
@@ -242,14 +252,13 @@ func unitJoins(items []item, bars [][2]float64, track float64, lead int) []bool 
 			switch {
 			case bars != nil && cellGap(p, it) && overlapsAny([2]float64{p.x1, it.x0}, bars):
 				flush()
-			case drawn || i == lead || it.x0-p.x1 > maxWideGap*h:
-				single = false // a word's space that stays
-			case spaceBetween(p, it, track):
-				if unicode.IsDigit(p.r) && cjk(it.r) {
-					gaps = append(gaps, gap{i, it.x0 - p.x1})
-				} else {
-					single = false
-				}
+			case i == lead:
+				single = false // a note's mark before its text
+			case drawn || it.x0-p.x1 > maxWideGap*h || spaceBetween(p, it, track):
+				// A word's gap: it counts towards the narrowest, as
+				// poppler's do, and only a number's unit set apart by
+				// autospacing joins ("3년 6월", the typed space kept).
+				gaps = append(gaps, gap{i, it.x0 - p.x1, !drawn && it.x0-p.x1 <= maxWideGap*h && unicode.IsDigit(p.r) && cjk(it.r)})
 			default:
 				single = false // two glyphs of one word
 			}

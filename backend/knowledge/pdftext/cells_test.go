@@ -33,6 +33,10 @@ func TestPageTextCells(t *testing.T) {
 		{"number and its unit autospaced in a cell are one word", autospaced(column(
 			[][]string{{"민원 처리 기록", "3년", "민원처리법"}, {"출입 기록", "1년", "보안업무규정"}}, []float64{72, 160, 230})),
 			"민원 처리 기록 | 3년 | 민원처리법\n출입 기록 | 1년 | 보안업무규정"},
+		{"two numbers and their units autospaced in a cell are two words", autospaced(column(
+			[][]string{{"공무상 질병", "3년 6월"}, {"일반 질병", "1년 6월"}}, []float64{72, 160})),
+			"공무상 질병 | 3년 6월\n일반 질병 | 1년 6월"},
+		{"two numbers and their units autospaced alone on a line are two words", autospaced(glyphLine("3년 6월", 72, 700, nil)), "3년 6월"},
 		{"number and its unit autospaced alone on a line are one word", autospaced(glyphLine("5건", 72, 700, nil)), "5건"},
 		{"number of two digits autospaced from its unit stays apart", autospaced(column(
 			[][]string{{"민원 처리 기록", "10년"}, {"출입 기록", "12년"}}, []float64{72, 160})),

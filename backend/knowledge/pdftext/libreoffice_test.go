@@ -37,7 +37,7 @@ func TestLibreOfficeLayouts(t *testing.T) {
 	if d := os.Getenv("WAYFINDER_PDF_OUT"); d != "" {
 		dir = d // keep the files
 	}
-	names := []string{"ko", "contents", "gov"}
+	names := []string{"ko", "contents", "gov", "forms"}
 	var srcs []string
 	for _, n := range names {
 		srcs = append(srcs, filepath.Join("testdata", "libreoffice", n+".fodt"))
@@ -91,13 +91,22 @@ func TestLibreOfficeLayouts(t *testing.T) {
 
 // wantLines are lines each fixture reads whole, as the page draws them:
 // a number and its unit that LibreOffice autospaces in a cell are one
-// word ("3년", as pdftotext writes it; see unitJoins), and a footnote's
+// word ("3년", "3년 6월", as pdftotext writes them; see unitJoins), a
+// form's check boxes and blank stay in their cell and line, and a footnote's
 // number a tab before a note that starts with a date is no table's cell.
 var wantLines = map[string][]string{
 	"gov": {
 		"민원 처리 기록 | 3년 | 민원처리법 시행령 제 23 조",
 		"출입 기록 | 1년 | 보안업무규정",
 		"2 2022. 6. 30. 이전에 수집한 정보에도 적용한다.",
+	},
+	"forms": {
+		"질병 휴직 | 일반 질병 | 1년 6월",
+		"공무상 질병 | 3년 6월",
+		"유학 휴직 | 학위 취득 | 3년 6월",
+		"휴직 종류 | ■ 질병 휴직 □ 육아 휴직 □ 유학 휴직",
+		"신청인 ____________ (서명 또는 인)",
+		"※ 처리 기간: 접수일부터 7 일 이내 · 수수료: 없음",
 	},
 }
 

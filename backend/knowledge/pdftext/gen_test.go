@@ -40,7 +40,7 @@ func advance(r rune) float64 {
 	switch {
 	case r == ' ':
 		return 278
-	case unicode.Is(unicode.Hangul, r), r >= 0x2460 && r <= 0x24ff, r >= 0x3000 && r <= 0x303f, r == '·', r == '○', r == '□':
+	case unicode.Is(unicode.Hangul, r), r >= 0x2460 && r <= 0x24ff, r >= 0x3000 && r <= 0x303f, r == '·', r == '○', r == '□', r == '■', r == '※':
 		return 1000
 	case r >= '0' && r <= '9':
 		return 556

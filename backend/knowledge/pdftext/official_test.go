@@ -1,0 +1,110 @@
+package pdftext
+
+import (
+	"strings"
+	"unicode"
+)
+
+// A Korean official document as Hancom Office exports it: a regulation's
+// articles (조, 항 ①②, 호 1. 2.) with 「」 quotes and middle dots, a 별표
+// table whose first column has a cell merged down two rows, and a form
+// (별지 서식) with check boxes □/■, a blank underlined for a signature and
+// dates "2024. 3. 1." — every glyph but Hangul (digits, Latin, brackets,
+// circled numbers, boxes, dots) in a text object of its own, drawn after
+// the line's Hangul, as Hancom draws its Latin and symbol faces.
+
+// notHangul sends every glyph but Hangul syllables to the second font:
+// Hancom sets digits, punctuation and symbols (「」, ①, □, ·) in faces of
+// their own.
+func notHangul(r rune) bool { return r != ' ' && !unicode.Is(unicode.Hangul, r) }
+
+var koOfficial = []string{
+	"「공무원 복무 규정」 시행규칙",
+	"제1조(목적) 이 규칙은 「공무원 복무 규정」 제3조·제5조에서 위임한 사항과 그 시행에 필요한 사항을 정함을 목적으로 한다.",
+	"제2조(신청) ① 휴직을 하려는 사람은 별지 제1호 서식의 신청서를 소속 기관의 장에게 제출하여야 한다.",
+	"② 제1항에 따른 신청서에는 다음 각 호의 서류를 첨부하여야 한다.",
+	"1. 진단서(질병 휴직의 경우에만 해당한다)",
+	"2. 가족관계증명서·주민등록표 등본",
+	"제3조(기간) 휴직 기간은 별표 1과 같다. <개정 2023. 7. 1., 2024. 3. 1.>",
+	"부칙 <제123호, 2024. 3. 1.> 이 규칙은 2024. 3. 1.부터 시행한다.",
+}
+
+// ruledCell is one cell of a ruled table: its text, the row and column it
+// starts at and the rows and columns it spans.
+type ruledCell struct {
+	text             string
+	row, col         int
+	rowSpan, colSpan int
+}
+
+// ruledTable sets cells with their rules (one rectangle per cell, over
+// all it spans), each cell's text at its left edge and, where it spans
+// rows, halfway down them, as Hancom centres a merged cell's text.
+func ruledTable(s setter, cells []ruledCell, cols []float64, top, pitch float64) ([][]placed, string) {
+	var rules strings.Builder
+	var lines [][]placed
+	for _, c := range cells {
+		rs, cs := max(c.rowSpan, 1), max(c.colSpan, 1)
+		x0, x1 := cols[c.col], cols[c.col+cs]
+		y1 := top - pitch*float64(c.row)
+		y0 := y1 - pitch*float64(rs)
+		rules.WriteString(strings.Join([]string{f2(x0), f2(y0), f2(x1 - x0), f2(y1 - y0), "re S\n"}, " "))
+		base := (y0+y1)/2 - s.size*0.35
+		lines = append(lines, s.line(c.text, x0+6, base, 0, 0))
+	}
+	return lines, rules.String()
+}
+
+// officialDoc is the regulation, its 별표 with a merged cell and its form
+// on one page, and the lines they read as.
+func officialDoc(s setter) genCase {
+	lines, texts := s.column(koOfficial, 72, 790, a4w-144, s.size*1.6, 0)
+	y := 790 - float64(len(texts)+len(koOfficial)/2+3)*s.size*1.6
+	heading := s.line("[별표 1] 휴직의 종류와 기간(제3조 관련)", 72, y, 0, 0)
+	lines = append(lines, heading)
+	texts = append(texts, "[별표 1] 휴직의 종류와 기간(제3조 관련)")
+	table := []ruledCell{
+		{"구분", 0, 0, 1, 1}, {"사유", 0, 1, 1, 1}, {"기간", 0, 2, 1, 1},
+		{"질병 휴직", 1, 0, 2, 1}, {"일반 질병", 1, 1, 1, 1}, {"1년 6월", 1, 2, 1, 1},
+		{"공무상 질병", 2, 1, 1, 1}, {"3년 6월", 2, 2, 1, 1},
+		{"육아 휴직", 3, 0, 1, 1}, {"자녀 양육", 3, 1, 1, 1}, {"3년", 3, 2, 1, 1},
+	}
+	cells, rules := ruledTable(s, table, []float64{72, 200, 380, 523}, y-10, 22)
+	lines = append(lines, cells...)
+	texts = append(texts,
+		"구분 | 사유 | 기간",
+		"질병 휴직 | 일반 질병 | 1년 6월",
+		"공무상 질병 | 3년 6월",
+		"육아 휴직 | 자녀 양육 | 3년")
+	y -= 10 + 4*22 + 40
+	lines = append(lines, s.line("[별지 제1호 서식] 휴직 신청서", 72, y, 0, 0))
+	texts = append(texts, "[별지 제1호 서식] 휴직 신청서")
+	form := []ruledCell{
+		{"성명", 0, 0, 1, 1}, {"홍길동", 0, 1, 1, 1}, {"생년월일", 0, 2, 1, 1}, {"1985. 4. 12.", 0, 3, 1, 1},
+		{"휴직 종류", 1, 0, 1, 1}, {"■ 질병 휴직 □ 육아 휴직 □ 유학 휴직", 1, 1, 1, 3},
+		{"휴직 기간", 2, 0, 1, 1}, {"2024. 3. 1. ~ 2025. 8. 31.", 2, 1, 1, 3},
+	}
+	cells, rules2 := ruledTable(s, form, []float64{72, 160, 300, 390, 523}, y-10, 22)
+	lines = append(lines, cells...)
+	texts = append(texts,
+		"성명 | 홍길동 | 생년월일 | 1985. 4. 12.",
+		"휴직 종류 | ■ 질병 휴직 □ 육아 휴직 □ 유학 휴직",
+		"휴직 기간 | 2024. 3. 1. ~ 2025. 8. 31.")
+	y -= 10 + 3*22 + 30
+	for _, l := range []string{
+		"위와 같이 휴직을 신청합니다.",
+		"2024. 2. 20.",
+		"신청인 ____________ (서명 또는 인)",
+		"※ 처리 기간: 접수일부터 7일 이내 · 수수료: 없음",
+	} {
+		lines = append(lines, s.line(l, 72, y, 0, 0))
+		texts = append(texts, l)
+		y -= s.size * 2.4
+	}
+	return genCase{
+		name:  "ko Hancom: regulation, 별표 with a merged cell, form with check boxes",
+		pdf:   genDoc([]genPage{{w: a4w, h: a4h, content: rules + rules2 + content(lines, s.a, s.b, drawTJ, false)}}, s.a, s.b),
+		lines: texts,
+		exact: []string{"제1조(목적)", "「공무원 복무 규정」", "제3조·제5조에서", "① 휴직을", "2024. 3. 1.부터", "<개정 2023. 7. 1., 2024. 3. 1.>", "1년 6월", "■ 질병 휴직 □ 육아 휴직", "____________ (서명 또는 인)", "7일 이내 · 수수료"},
+	}
+}

@@ -244,10 +244,20 @@ type opfPackage struct {
 	order []string           // the manifest's ids in its order
 	spine []string           // the spine's ids in reading order
 	// broken says the document could not be read to its end (its XML
-	// damaged, or past the megabyte read): its spine may lack entries,
-	// which the reader then looks for in the archive (recoverParts).
+	// damaged, or past the maxPackage read): its manifest and spine may
+	// lack entries, which the reader then looks for in the archive
+	// (recoverParts, an EPUB's archivePages).
 	broken bool
 }
+
+// maxPackage bounds what is read of a package document. A megabyte was
+// too little for a book of a few thousand chapters whose manifest lists
+// its pictures first (calibre sorts images/ before text/: 10,000
+// pictures and 4,000 chapters, 1.1 MB): the chapters past it were lost
+// without a word. Eight megabytes hold a manifest of the 20,000 parts an
+// archive may have, and the spine after it, as the presentation's and
+// the workbook's lists are read (slides.go, sheets.go).
+const maxPackage = 8 << 20
 
 // readPackage reads an OPF package document (EPUB's, and HWPX's
 // content.hpf): its title, its manifest by id and its spine's ids in
@@ -259,7 +269,7 @@ func readPackage(z *zip.Reader, name string) opfPackage {
 		return pkg
 	}
 	defer f.Close()
-	d := newDecoder(io.LimitReader(f, 1<<20))
+	d := newDecoder(io.LimitReader(f, maxPackage))
 	for {
 		tok, err := d.Token()
 		if err != nil {
@@ -273,7 +283,10 @@ func readPackage(z *zip.Reader, name string) opfPackage {
 		switch e.Name.Local {
 		case "item":
 			id := attr(e, "id")
-			if _, seen := pkg.items[id]; !seen && len(pkg.order) < maxOfficeEntries {
+			if _, seen := pkg.items[id]; !seen {
+				if len(pkg.order) >= maxOfficeEntries {
+					continue // more than the archive may hold: names of nothing
+				}
 				pkg.order = append(pkg.order, id)
 			}
 			pkg.items[id] = opfItem{href: attr(e, "href"), mediaType: attr(e, "media-type"), properties: attr(e, "properties")}

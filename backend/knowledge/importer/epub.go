@@ -99,6 +99,11 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		lost.Total++
 		chapters, hrefs = append(chapters, name), append(hrefs, href)
 	}
+	if pkg.broken && len(chapters) > 0 {
+		had := len(chapters)
+		chapters, hrefs = unlisted(z, opf, items, chapters, hrefs)
+		lost.Total += len(chapters) - had
+	}
 	if len(chapters) == 0 { // no chapter at all: none was cut off after another
 		for _, href := range afterCut {
 			lost.Total++
@@ -192,6 +197,35 @@ func archivePages(z *zip.Reader, opf string) (names, hrefs []string) {
 		}
 	}
 	return names, hrefs
+}
+
+// unlisted adds to a book's chapters the archive's web pages that its
+// package document, damaged or past maxPackage, did not get to list, in
+// the archive's order: the manifest's own order holds only what it
+// listed before the damage, and a book whose package document broke
+// after some of its chapters lost the others without a word. A page the
+// manifest lists and the spine leaves out (its table of contents) stays
+// out.
+func unlisted(z *zip.Reader, opf string, items map[string]opfItem, chapters, hrefs []string) ([]string, []string) {
+	listed := make(map[string]bool, len(items)+len(chapters))
+	for _, it := range items {
+		href, err := url.PathUnescape(it.href)
+		if err != nil {
+			href = it.href
+		}
+		listed[path.Join(path.Dir(opf), href)] = true
+	}
+	for _, c := range chapters {
+		listed[c] = true
+	}
+	names, _ := archivePages(z, opf)
+	for _, name := range names {
+		if !listed[name] {
+			chapters = append(chapters, name)
+			hrefs = append(hrefs, strings.TrimPrefix(name, path.Dir(opf)+"/"))
+		}
+	}
+	return chapters, hrefs
 }
 
 // recoveredSpine is the spine of a package document that could not be

@@ -1,11 +1,15 @@
 package importer
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/internal/hostile"
 )
 
 // epubOf is a book whose package document lists chapters in its spine
@@ -120,5 +124,34 @@ func TestMissingPartsAreDamage(t *testing.T) {
 				t.Fatalf("%+v, %v: want %q", docs, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestLongPackageDocument: a book of 4,000 chapters whose manifest lists
+// 10,000 pictures first (1.1 MB, its spine after it) reads every chapter
+// in the spine's order, without a warning: its package document was read
+// to its first megabyte, and the 723 chapters past it were lost without
+// a word.
+func TestLongPackageDocument(t *testing.T) {
+	var b bytes.Buffer
+	if err := hostile.BigPackage(&b, 4000); err != nil {
+		t.Fatal(err)
+	}
+	var col collector
+	warns, err := Importer{}.Read(context.Background(), "큰 책.epub", bytes.NewReader(b.Bytes()), &col)
+	if err != nil || len(warns) != 0 {
+		t.Fatalf("err %v, warnings %v", err, warns)
+	}
+	var text strings.Builder
+	for _, p := range col.docs[0].Parts {
+		text.WriteString(p.Text)
+	}
+	at := 0
+	for i := 1; i <= 4000; i++ {
+		k := strings.Index(text.String()[at:], fmt.Sprintf("# %d장\n\n%d번째 장의 글.", i, i))
+		if k < 0 {
+			t.Fatalf("chapter %d is missing or out of order", i)
+		}
+		at += k + 1
 	}
 }

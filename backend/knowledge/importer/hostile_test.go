@@ -47,6 +47,8 @@ func TestHostileClasses(t *testing.T) {
 		cutOff         // salvaged, and broken off where the file was cut: *ArchiveSalvaged, then *BrokenOff
 		repeated       // imported, each part once, with a *RepeatedParts warning
 		cutIn          // salvaged, and cut in a part others follow: *ArchiveSalvaged, then *CutInPart
+		repeatStop     // the repeats read up to a bound, the rest of the file not: *BrokenOff, then *RepeatedParts
+		htmlLimit      // *HTMLLimitError
 	)
 	cases := map[string]struct {
 		n    int
@@ -145,6 +147,39 @@ func TestHostileClasses(t *testing.T) {
 		"selfspine.epub": {1, imported},
 		"surrogates.txt": {1000, imported},
 		"field.csv":      {2, imported},
+		// tokens a decoder holds whole, entities in every XML format, names,
+		// unannounced encodings (internal/hostile/tokens.go)
+		"comment.docx":   {2, imported},
+		"pi.docx":        {2, imported},
+		"cdata.docx":     {2, imported},
+		"doctype.docx":   {2, imported},
+		"laughs.xlsx":    {10, warned}, // the shared strings unreadable: the other cell is read
+		"laughs.pptx":    {10, damaged},
+		"laughs.odt":     {10, damaged},
+		"laughs.hwpx":    {10, damaged},
+		"laughs.epub":    {10, indexLost}, // the package document unreadable: the archive's pages are read
+		"badnames.docx":  {1, imported},
+		"line.jsonl":     {2, imported},
+		"columns.tsv":    {100_000, imported},
+		"hangul16le.txt": {1000, imported},
+		"hangul16be.txt": {1000, imported},
+		"bigopf.epub":    {100, imported},
+		"comment.html":   {17, htmlLimit},
+		"attr.html":      {17, htmlLimit},
+	}
+	// what must and must not be read of a class's text
+	texts := map[string]struct{ want, gone []string }{
+		"comment.docx":   {[]string{"본문", "끝"}, []string{"주석"}},
+		"pi.docx":        {[]string{"본문", "끝"}, []string{"주석"}},
+		"doctype.docx":   {[]string{"본문"}, []string{"주석"}},
+		"laughs.xlsx":    {[]string{"남은 값"}, []string{"haha"}},
+		"laughs.epub":    {[]string{"첫 장"}, []string{"haha", "root:"}},
+		"badnames.docx":  {[]string{"본문"}, nil},
+		"line.jsonl":     {[]string{"첫 기록", "끝 기록", "긴줄"}, nil},
+		"columns.tsv":    {[]string{"값", "둘째"}, nil},
+		"hangul16le.txt": {[]string{"999번째 줄: 한국어 문장을 적었습니다."}, nil},
+		"hangul16be.txt": {[]string{"999번째 줄: 한국어 문장을 적었습니다."}, nil},
+		"bigopf.epub":    {[]string{"1번째 장의 글", "100번째 장의 글"}, nil},
 	}
 	scale := map[string]int{"nested.html": 100_000, "line.html": 2, "string.json": 2, "tiny.jsonl": 10_000, "line.txt": 2,
 		"duplicates.docx": 100, "mixed.txt": 100, "deep.epub": 5000}
@@ -205,8 +240,30 @@ func TestHostileClasses(t *testing.T) {
 				t.Fatalf("%d bytes of text: want the repeated part's once", textSize(got.docs))
 			case strict && tc.want == cutIn && (err != nil || len(warns) != 2 || !errors.As(warns[0], &as) || !errors.As(warns[1], &ci) || ci.Count == 0):
 				t.Fatalf("err %v, warnings %v: want its parts read from their own headers, and the chapter cut kept to the cut", err, warns)
+			case strict && tc.want == repeatStop && (err != nil || len(warns) != 2 || !errors.As(warns[0], &bo) || !errors.As(warns[1], &rp) || rp.Count != maxOfficeParts):
+				t.Fatalf("err %v, warnings %v: want the repeats read to %d, and the rest of the file said lost", err, warns, maxOfficeParts)
+			case strict && tc.want == htmlLimit && !errors.As(err, new(*HTMLLimitError)):
+				t.Fatalf("err %v, want the page's limit", err)
 			case strict && tc.want == anyWorded && err == nil:
 				t.Fatal("imported, want a worded failure")
+			}
+			if err == nil {
+				var all strings.Builder
+				for _, d := range got.docs {
+					for _, p := range d.Parts {
+						all.WriteString(p.Text)
+					}
+				}
+				for _, w := range texts[c.File].want {
+					if !strings.Contains(all.String(), w) {
+						t.Errorf("%q is not in the text (%.200q…)", w, all.String())
+					}
+				}
+				for _, g := range texts[c.File].gone {
+					if strings.Contains(all.String(), g) {
+						t.Errorf("%q is in the text", g)
+					}
+				}
 			}
 		})
 	}

@@ -406,6 +406,9 @@ func TestDamagedIndexLosesNoPart(t *testing.T) {
 		pages      []int
 	}{
 		{"EPUB", "책.epub", cutIndex(t, epubOf(t, chapters), "OEBPS/content.opf", "<itemref"), []string{"첫 장", "둘째 장", "셋째 장"}, nil},
+		// The manifest cut after its first chapter: the chapters it did not
+		// get to list are the archive's, where only the one listed was read.
+		{"EPUB: its manifest", "책.epub", cutIndex(t, epubOf(t, chapters), "OEBPS/content.opf", `href="text/`), []string{"첫 장", "둘째 장", "셋째 장"}, nil},
 		{"EPUB: its container.xml", "책.epub", cutIndex(t, epubOf(t, chapters), "META-INF/container.xml", "<root"), []string{"첫 장", "둘째 장", "셋째 장"}, nil},
 		{"PowerPoint", "발표.pptx", cutIndex(t, deck(t, "", slides), "ppt/presentation.xml", "<p:sldId "), []string{"첫 슬라이드", "둘째 슬라이드", "셋째 슬라이드"}, []int{1, 2, 3}},
 		{"Excel", "가계부.xlsx", cutIndex(t, xlsxOf(t, "", "", "", sheets...), "xl/workbook.xml", "<sheet "), []string{"수입: 월급", "sheet2: 월세", "sheet3: 적금"}, nil},

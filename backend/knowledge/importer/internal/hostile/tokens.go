@@ -1,0 +1,123 @@
+package hostile
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// laughs is a DOCTYPE declaring the billion laughs, entities l0…ln each
+// ten of the one before, for a root element named root.
+func laughs(root string, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `<?xml version="1.0"?><!DOCTYPE %s [<!ENTITY l0 "ha">`, root)
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, `<!ENTITY l%d "%s">`, i, strings.Repeat(fmt.Sprintf("&l%d;", i-1), 10))
+	}
+	b.WriteString(`]>`)
+	return b.String()
+}
+
+const (
+	odfText = `<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:text>`
+	hwpxSec = `<hs:sec xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section" xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph">`
+)
+
+// tokenClasses are XML tokens other than elements that a decoder builds
+// whole (comments, DOCTYPEs, processing instructions, CDATA), entities in
+// every XML format, names an archive should not hold, and text in an
+// encoding a file does not announce.
+func tokenClasses() []Class {
+	big := func(open, unit, close string) func(w io.Writer, n int) error {
+		return func(w io.Writer, n int) error {
+			return zipStream(w, nil, "word/document.xml", `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>본문</w:t></w:r></w:p>`+open,
+				unit, n, close+`<w:p><w:r><w:t>끝</w:t></w:r></w:p></w:body></w:document>`)
+		}
+	}
+	mb := strings.Repeat("주석 ", 1<<20/7)
+	return []Class{
+		{"docx: a comment of n MB in the body", "comment.docx", 60, big("<!--", mb, "-->")},
+		{"docx: a processing instruction of n MB in the body", "pi.docx", 60, big("<?x ", mb, "?>")},
+		{"docx: a CDATA section of n MB in a run", "cdata.docx", 60, big("<w:p><w:r><w:t><![CDATA[", mb, "]]></w:t></w:r></w:p>")},
+		{"docx: a DOCTYPE of n MB before the document", "doctype.docx", 60, func(w io.Writer, n int) error {
+			return zipStream(w, nil, "word/document.xml", `<?xml version="1.0"?><!DOCTYPE w:document [<!ENTITY x "`, mb, n,
+				`">]>`+string(wordDoc("<w:r><w:t>본문</w:t></w:r>")))
+		}},
+		{"xlsx: billion laughs in the shared strings", "laughs.xlsx", 10, func(w io.Writer, n int) error {
+			return XLSX(w, xlsxRow(`<c t="s"><v>0</v></c><c t="inlineStr"><is><t>남은 값</t></is></c>`),
+				map[string]string{"xl/sharedStrings.xml": laughs("sst", n) + fmt.Sprintf(`<sst><si><t>&l%d;</t></si></sst>`, n)})
+		}},
+		{"pptx: billion laughs in a slide", "laughs.pptx", 10, func(w io.Writer, n int) error {
+			return Zip(w, map[string][]byte{"ppt/slides/slide1.xml": []byte(laughs("p:sld", n) + fmt.Sprintf(`<p:sld xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><p:cSld><p:spTree><p:sp><p:txBody><a:p><a:r><a:t>&l%d;</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>`, n))})
+		}},
+		{"odt: billion laughs in content.xml", "laughs.odt", 10, func(w io.Writer, n int) error {
+			return Zip(w, map[string][]byte{"mimetype": []byte("application/vnd.oasis.opendocument.text"), "content.xml": []byte(laughs("office:document-content", n) + odfText + fmt.Sprintf(`<text:p>&l%d;</text:p></office:text></office:body></office:document-content>`, n))})
+		}},
+		{"hwpx: billion laughs in a section", "laughs.hwpx", 10, func(w io.Writer, n int) error {
+			return Zip(w, map[string][]byte{"mimetype": []byte("application/hwp+zip"), "Contents/section0.xml": []byte(laughs("hs:sec", n) + hwpxSec + fmt.Sprintf(`<hp:p><hp:run><hp:t>&l%d;</hp:t></hp:run></hp:p></hs:sec>`, n))})
+		}},
+		{"epub: billion laughs in the package document and a chapter, an external entity in an SVG chapter", "laughs.epub", 10, func(w io.Writer, n int) error {
+			return EPUBRaw(w, laughs("package", n)+fmt.Sprintf(`<package><metadata><title>&l%d;</title></metadata><manifest><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/><item id="c2" href="c2.svg" media-type="image/svg+xml"/></manifest><spine><itemref idref="c1"/><itemref idref="c2"/></spine></package>`, n),
+				map[string][]byte{
+					"OEBPS/c1.xhtml": []byte(laughs("html", n) + fmt.Sprintf(`<html><body><p>첫 장 &l%d;</p></body></html>`, n)),
+					"OEBPS/c2.svg":   []byte(`<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg"><text>그림 &x;</text></svg>`),
+				})
+		}},
+		{"docx: part names holding a NUL, a newline and an escape sequence", "badnames.docx", 1, func(w io.Writer, n int) error {
+			return Zip(w, map[string][]byte{"word/document.xml\x00.png": []byte("x"), "a\nb\x1b[31m": []byte("x"), "word/document.xml": wordDoc("<w:r><w:t>본문</w:t></w:r>")})
+		}},
+		{"jsonl: a record of one line of n MB between two small ones", "line.jsonl", 50, func(w io.Writer, n int) error {
+			return repeat(w, "{\"id\":\"a\",\"text\":\"첫 기록\"}\n{\"id\":\"b\",\"text\":\"", strings.Repeat("긴줄 ", (1<<20)/7)+"    ", n, "\"}\n{\"id\":\"c\",\"text\":\"끝 기록\"}\n")
+		}},
+		{"tsv: one row of n columns, then a value", "columns.tsv", 1_000_000, func(w io.Writer, n int) error {
+			return repeat(w, "", "\t", n, "값\n둘째\t줄\n")
+		}},
+		{"txt: UTF-16LE without a BOM, n lines of Hangul", "hangul16le.txt", 100_000, func(w io.Writer, n int) error {
+			return hangul16(w, n, false)
+		}},
+		{"txt: UTF-16BE without a BOM, n lines of Hangul", "hangul16be.txt", 100_000, func(w io.Writer, n int) error {
+			return hangul16(w, n, true)
+		}},
+		{"epub: n chapters listed after 10,000 pictures, the package document past a megabyte", "bigopf.epub", 1000, BigPackage},
+		{"html: n MB of one comment never closed", "comment.html", 100, func(w io.Writer, n int) error {
+			return repeat(w, "<html><body><p>앞 글</p><!--", strings.Repeat("주석 ", 1<<18)[:1<<20], n, "")
+		}},
+		{"html: n MB of one attribute value", "attr.html", 100, func(w io.Writer, n int) error {
+			return repeat(w, `<html><body><p>앞 글</p><a href="`, strings.Repeat("a", 1<<20), n, `">뒤</a></body></html>`)
+		}},
+	}
+}
+
+// hangul16 is n lines of Korean in UTF-16 without a byte-order mark.
+func hangul16(w io.Writer, n int, bigEndian bool) error {
+	bw := bufio.NewWriter(w)
+	for i := range n {
+		bw.Write(utf16Bytes(fmt.Sprintf("%d번째 줄: 한국어 문장을 적었습니다.\n", i), bigEndian))
+	}
+	return bw.Flush()
+}
+
+// BigPackage is a book of n chapters whose package document lists 10,000
+// pictures before them, as calibre sorts its manifest (images/ before
+// text/): past a megabyte, with the spine after it. The archive keeps the
+// chapters in the reverse of the spine's order, so a reader that finds
+// them there rather than in the spine reads them backwards.
+func BigPackage(w io.Writer, n int) error {
+	var opf strings.Builder
+	opf.WriteString(`<?xml version="1.0" encoding="utf-8"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata><dc:title xmlns:dc="http://purl.org/dc/elements/1.1/">큰 책</dc:title></metadata><manifest>`)
+	for i := range 10_000 {
+		fmt.Fprintf(&opf, `<item id="img%05d" href="images/figure-%05d.png" media-type="image/png"/>`+"\n", i, i)
+	}
+	files := map[string][]byte{}
+	for i := range n {
+		fmt.Fprintf(&opf, `<item id="ch%05d" href="text/chapter-%05d.xhtml" media-type="application/xhtml+xml"/>`+"\n", i, n-1-i)
+		files[fmt.Sprintf("OEBPS/text/chapter-%05d.xhtml", n-1-i)] = []byte(fmt.Sprintf(`<html><body><h1>%d장</h1><p>%d번째 장의 글.</p></body></html>`, i+1, i+1))
+	}
+	opf.WriteString(`</manifest><spine>`)
+	for i := range n {
+		fmt.Fprintf(&opf, `<itemref idref="ch%05d"/>`, i)
+	}
+	opf.WriteString(`</spine></package>`)
+	return EPUBRaw(w, opf.String(), files)
+}

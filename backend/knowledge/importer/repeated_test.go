@@ -102,3 +102,35 @@ func TestRepeatedPartsAreReadOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestRepeatedSlidesStopTheReading: an OpenDocument presentation that
+// writes one slide again more than maxOfficeParts times is read no
+// further (each repeat costs its XML and gives nothing: 200,000 took
+// 3.6 s), and the slides after are said lost (*BrokenOff) beside the
+// repeats (*RepeatedParts); one repeat fewer reads to the end.
+func TestRepeatedSlidesStopTheReading(t *testing.T) {
+	loop := hostile.Classes()[slices.IndexFunc(hostile.Classes(), func(c hostile.Class) bool { return c.File == "loop.odp" })]
+	for _, tt := range []struct {
+		n       int
+		stopped bool
+	}{{maxOfficeParts, false}, {maxOfficeParts + 1, true}} {
+		var b bytes.Buffer
+		if err := loop.Write(&b, tt.n); err != nil {
+			t.Fatal(err)
+		}
+		docs, warns, err := importWarned("loop.odp", b.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := strings.Contains(docs[0].Parts[len(docs[0].Parts)-1].Text, "마지막 슬라이드")
+		var bo *BrokenOff
+		var rp *RepeatedParts
+		if tt.stopped {
+			if last || len(warns) != 2 || !errors.As(warns[0], &bo) || bo.Count != tt.n || !errors.As(warns[1], &rp) || rp.Count != maxOfficeParts {
+				t.Errorf("%d slides: the last read %v, warnings %v: want the reading stopped after slide %d", tt.n, last, warns, tt.n)
+			}
+		} else if !last || len(warns) != 1 || !errors.As(warns[0], &rp) || rp.Count != tt.n-1 {
+			t.Errorf("%d slides: the last read %v, warnings %v: want it read, %d repeats", tt.n, last, warns, tt.n-1)
+		}
+	}
+}

@@ -154,3 +154,80 @@ func collections(t *testing.T, dataDir string) int {
 	}
 	return n
 }
+
+// Ollama resolves "bge-m3" and "bge-m3:latest" to one model: a run given
+// the saved model's other spelling with --embed-model is no tried run, and
+// that spelling saved in Settings changes no model. Neither embeds a
+// passage or a memory again, nor writes vectors of its own.
+func TestEmbedModelSpellingKeepsVectors(t *testing.T) {
+	tests := []struct {
+		name string
+		run  func(t *testing.T, fake *ollamatest.Server, saved globals) map[string]int
+	}{
+		{"--embed-model", func(t *testing.T, fake *ollamatest.Server, saved globals) map[string]int {
+			g := saved
+			g.embedModel = "bge-m3:latest"
+			return settleRun(t, fake, g)
+		}},
+		{"saved in Settings", func(t *testing.T, fake *ollamatest.Server, saved globals) map[string]int {
+			before := len(fake.EmbedRequests())
+			a, err := openApp(context.Background(), saved, "serve", newLogger(io.Discard, false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			<-a.library.ready
+			a.library.bg.Wait()
+			s := a.settings.Current()
+			s.EmbedModel = "BGE-M3:latest"
+			_, err = (&SettingsService{app: a}).Save(s)
+			st := a.library.vectors.Status()
+			a.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Pending != 0 || st.Reembedding {
+				t.Errorf("after the save: %+v, want every passage's vector kept", st)
+			}
+			calls := map[string]int{}
+			for _, r := range fake.EmbedRequests()[before:] {
+				calls[r.Model]++
+			}
+			// And the next run, with the spelling saved.
+			for m, n := range settleRun(t, fake, saved) {
+				calls[m] += n
+			}
+			return calls
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := ollamatest.New(t, ollamatest.WithModels(
+				ollamatest.Model{Name: "llama3.2:3b", Capabilities: []string{"completion", "tools"}},
+				ollamatest.Model{Name: "bge-m3", Capabilities: []string{"embedding"}},
+			))
+			dir := t.TempDir()
+			doc := filepath.Join(t.TempDir(), "trip.md")
+			if err := os.WriteFile(doc, []byte("# 출장비 규정\n\n출장비는 하루 5만 원까지 정산한다.\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			base := []string{"--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b"}
+			for _, args := range [][]string{{"kb", "import", doc}, {"memory", "add", "사용자는 무료 도구를 선호한다"}} {
+				if code, _, stderr := wayfinder(t, append(base, args...)...); code != 0 {
+					t.Fatalf("%v: exit %d, %s", args, code, stderr)
+				}
+			}
+			saved := globals{dataDir: dir, ollamaHost: fake.URL(), model: "llama3.2:3b"}
+			settleRun(t, fake, saved) // the catalog's passages too
+
+			if calls := tt.run(t, fake, saved); len(calls) != 0 {
+				t.Errorf("embedded again: %v /api/embed calls by model, want none", calls)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "knowledge", "chunks.override.vec")); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("vectors of a tried model written (%v), want none", err)
+			}
+			if n := collections(t, dir); n != 1 {
+				t.Errorf("memory folder: %d collections, want the saved model's only", n)
+			}
+		})
+	}
+}

@@ -76,7 +76,8 @@ const (
 // (EventEmbedding), and the files whose embedding was left to the
 // background once all their passages are embedded (EventEmbedded).
 // savedModel is the embedding model saved in Settings: an embedModel
-// other than it is tried for this run only (triedVectors).
+// other than it is tried for this run only (triedVectors); another
+// spelling of it ("bge-m3:latest" for "bge-m3", api.SameModel) is it.
 func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedModel, savedModel string, embed vector.Embedder, pace vector.Pace, emit func(name string, payload any), readOnly bool, log *slog.Logger) (*library, error) {
 	cat, err := catalog.Load()
 	if err != nil {
@@ -113,7 +114,7 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 			vector.WithPendingLeft(knowledge.DocOf, func(left map[string]int) { emit(api.EventEmbedding, embeddingProgress(left)) }))
 	}
 	path := filepath.Join(dir, savedVectors)
-	tried := embedModel != savedModel && savedModel != ""
+	tried := savedModel != "" && !api.SameModel(embedModel, savedModel) // "bge-m3:latest" is "bge-m3"
 	if tried {
 		path = filepath.Join(dir, triedVectors)
 	}

@@ -94,7 +94,8 @@ func (k *KnowledgeService) ResumeEmbedding(source string) error {
 // worker's batches tell those it embeds, but a paused file waits for its
 // Resume, and its "N of M passages left" would go on saying the old count.
 func (a *App) useEmbedModel(model string) {
-	changed := a.library.vectors.Status().Model != model
+	was := a.library.vectors.Status().Model
+	changed := was != model && !api.SameModel(was, model) // "bge-m3:latest" is "bge-m3"
 	a.library.vectors.SetEmbedder(model, a.models.embedder(model))
 	if changed {
 		a.events.Emit(api.EventEmbedding, embeddingProgress(a.library.pendingDocs()))

@@ -9,9 +9,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
+	wf "github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/atomicfile"
 )
 
@@ -70,7 +70,7 @@ func OpenContextFile(path string, log *slog.Logger) *ContextFile {
 	}
 	for m, n := range lengths {
 		if n > 0 && len(f.lengths) < maxContextModels {
-			f.lengths[modelKey(m)] = n
+			f.lengths[wf.ModelKey(m)] = n
 		}
 	}
 	return f
@@ -103,12 +103,12 @@ func readContextFile(path string) (map[string]int, error) {
 func (f *ContextFile) Recall(model string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.lengths[modelKey(model)]
+	return f.lengths[wf.ModelKey(model)]
 }
 
 // Note implements ContextMemo; the file is written only when n is new.
 func (f *ContextFile) Note(model string, n int) {
-	key := modelKey(model)
+	key := wf.ModelKey(model)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	old, known := f.lengths[key]
@@ -141,13 +141,4 @@ func (f *ContextFile) write() error {
 		return err
 	}
 	return atomicfile.Write(f.path, append(data, '\n'), 0o600)
-}
-
-// modelKey is a model's name as Ollama resolves it: no tag means ":latest".
-func modelKey(s string) string {
-	s = strings.ToLower(strings.TrimSpace(s))
-	if !strings.Contains(s, ":") {
-		s += ":latest"
-	}
-	return s
 }

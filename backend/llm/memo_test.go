@@ -10,14 +10,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	wf "github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 )
 
 // mapMemo is a ContextMemo in memory.
 type mapMemo map[string]int
 
-func (m mapMemo) Recall(model string) int  { return m[modelKey(model)] }
-func (m mapMemo) Note(model string, n int) { m[modelKey(model)] = n }
+func (m mapMemo) Recall(model string) int  { return m[wf.ModelKey(model)] }
+func (m mapMemo) Note(model string, n int) { m[wf.ModelKey(model)] = n }
 
 // downURL is the address of a port nothing listens on: a host that is off
 // or an Ollama not started yet.

@@ -121,7 +121,7 @@ func (c *Client) Models(ctx context.Context) ([]wf.ModelInfo, error) {
 			continue
 		}
 		for _, m := range list.Models {
-			if !slices.ContainsFunc(models, func(o api.ListModelResponse) bool { return sameModel(o.Name, m.Name) }) {
+			if !slices.ContainsFunc(models, func(o api.ListModelResponse) bool { return wf.SameModel(o.Name, m.Name) }) {
 				models = append(models, m)
 			}
 		}

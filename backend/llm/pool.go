@@ -185,7 +185,7 @@ func (p *pool) noteLocked(h *endpoint, model string, err error) {
 		// The listing was stale (the model was deleted there): forget it,
 		// the host answered, so it is up.
 		h.down, h.failures, h.lastErr, h.err = false, 0, "", nil
-		h.models = slices.DeleteFunc(slices.Clone(h.models), func(m string) bool { return sameModel(m, model) })
+		h.models = slices.DeleteFunc(slices.Clone(h.models), func(m string) bool { return wf.SameModel(m, model) })
 	default:
 		// The host answered (a timeout, a bad request, a model that does
 		// not fit): it is up, the call itself failed.
@@ -294,7 +294,7 @@ func (p *pool) choose(model, conversation string) *endpoint {
 			continue
 		}
 		up = append(up, h)
-		if model != "" && slices.ContainsFunc(h.models, func(m string) bool { return sameModel(m, model) }) {
+		if model != "" && slices.ContainsFunc(h.models, func(m string) bool { return wf.SameModel(m, model) }) {
 			withModel = append(withModel, h)
 		}
 	}
@@ -396,7 +396,7 @@ func (p *pool) served(model string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, h := range p.hosts {
-		if !h.down && h.listed && slices.ContainsFunc(h.models, func(m string) bool { return sameModel(m, model) }) {
+		if !h.down && h.listed && slices.ContainsFunc(h.models, func(m string) bool { return wf.SameModel(m, model) }) {
 			return true
 		}
 	}
@@ -446,10 +446,6 @@ func (p *pool) listTags(ctx context.Context, h *endpoint) {
 	close(h.listing)
 	h.listing = nil
 }
-
-// sameModel compares names the way Ollama resolves them: no tag means
-// ":latest".
-func sameModel(a, b string) bool { return modelKey(a) == modelKey(b) }
 
 // HostStates reports each host's state for a person to read (Settings,
 // the first-start page, doctor). It lists the models of each host that is

@@ -166,3 +166,73 @@ func TestTriedModelThatCannotEmbedDropsOldWording(t *testing.T) {
 		})
 	}
 }
+
+// Ollama resolves "bge-m3" and "bge-m3:latest" to one model: a run whose
+// model, or saved model, is another spelling of the one the memories were
+// embedded with (typed so in Settings or with --embed-model) keeps their
+// vectors, embeds nothing and is no tried run; another model is.
+func TestModelSpellingsKeepVectors(t *testing.T) {
+	tests := []struct {
+		name         string
+		model, saved string // the next run's (OpenInDataDir)
+		use          string // then UseEmbedModel with this ("" none)
+		embeds       int    // memories embedded again
+		collections  int
+	}{
+		{"same names", "bge-m3", "bge-m3", "", 0, 1},
+		{"run with :latest", "bge-m3:latest", "bge-m3", "", 0, 1},
+		{"saved with :latest", "BGE-M3", "bge-m3:latest", "", 0, 1},
+		{"both with :latest", "bge-m3:latest", "bge-m3:latest", "", 0, 1},
+		{"Settings saved with :latest", "bge-m3", "bge-m3", "bge-m3:latest", 0, 1},
+		{"another model tried", "nomic-embed-text", "bge-m3:latest", "", 3, 2},
+		{"another model saved", "bge-m3", "bge-m3", "nomic-embed-text", 3, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := t.Context()
+			dir := t.TempDir()
+			db, err := store.OpenDB(filepath.Join(dir, "wayfinder.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				if sqlDB, err := db.DB(); err == nil {
+					sqlDB.Close()
+				}
+			})
+			first, err := OpenInDataDir(ctx, db, dir, "bge-m3", "bge-m3", &fakeEmbedder{dim: 32}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, text := range []string{"사용자는 커피를 좋아한다", "예산은 1억원이다", "Uses Windows and a Mac"} {
+				if _, _, err := first.Add(ctx, text, KindFact, ByHand()); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			f := &fakeEmbedder{dim: 32}
+			next, err := OpenInDataDir(ctx, db, dir, tt.model, tt.saved, f, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.use != "" {
+				if err := next.UseEmbedModel(ctx, tt.use); err != nil {
+					t.Fatal(err)
+				}
+			}
+			embedded := 0
+			for _, c := range f.calls {
+				embedded += len(c)
+			}
+			if embedded != tt.embeds {
+				t.Errorf("%d memories embedded again (%v), want %d", embedded, f.calls, tt.embeds)
+			}
+			if n := next.vec.count(); n != 3 {
+				t.Errorf("%d memories with a vector, want 3", n)
+			}
+			if n := collections(t, dir); n != tt.collections {
+				t.Errorf("%d collections, want %d", n, tt.collections)
+			}
+		})
+	}
+}

@@ -5,12 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
 	chromem "github.com/philippgille/chromem-go"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
 )
 
 // Embedder turns texts into vectors with a named model, one per input, in
@@ -96,12 +100,13 @@ func (v *Vectors) useModel(model, saved string) (changed bool, err error) {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if model == v.model {
+	if api.SameModel(model, v.model) {
+		v.model = model // another spelling of it: the vectors stand
 		return false, nil
 	}
-	name, keep := collectionPrefix+model, ""
-	if saved != "" && saved != model {
-		keep = collectionPrefix + saved
+	name, keep := v.collectionOf(model), ""
+	if saved != "" && !api.SameModel(saved, model) {
+		keep = v.collectionOf(saved)
 	}
 	for old := range v.db.ListCollections() {
 		if old == name || old == keep || !strings.HasPrefix(old, collectionPrefix) {
@@ -124,6 +129,25 @@ func (v *Vectors) useModel(model, saved string) (changed bool, err error) {
 		v.kept, v.keptName = v.db.GetCollection(keep, refuseEmbedding), keep
 	}
 	return true, nil
+}
+
+// collectionOf names model's collection: the one in the folder made by
+// another spelling of model if there is one ("bge-m3" for "bge-m3:latest":
+// one model to Ollama, api.SameModel), so that a name typed otherwise in
+// Settings or with --embed-model finds its vectors rather than delete them
+// and embed every memory again. Callers hold mu.
+func (v *Vectors) collectionOf(model string) string {
+	name := collectionPrefix + model
+	cols := v.db.ListCollections()
+	if _, ok := cols[name]; ok {
+		return name
+	}
+	for _, old := range slices.Sorted(maps.Keys(cols)) {
+		if m, ok := strings.CutPrefix(old, collectionPrefix); ok && api.SameModel(m, model) {
+			return old
+		}
+	}
+	return name
 }
 
 // refuseEmbedding is the kept collection's chromem.EmbeddingFunc: nothing
@@ -255,7 +279,7 @@ func (v *Vectors) put(ctx context.Context, docs []vecDoc) error {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.model != model {
+	if !api.SameModel(v.model, model) {
 		return nil
 	}
 	for i, d := range docs {
@@ -328,7 +352,7 @@ func (v *Vectors) query(ctx context.Context, text string, k int) ([]vecHit, erro
 	q := vecs[0]
 	v.mu.RLock()
 	defer v.mu.RUnlock()
-	if v.model != model { // switched meanwhile: no vectors to compare with yet
+	if !api.SameModel(v.model, model) { // switched meanwhile: no vectors to compare with yet
 		return nil, nil
 	}
 	// chromem refuses nResults above the number of documents.

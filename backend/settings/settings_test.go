@@ -222,17 +222,6 @@ func TestCheckStatus(t *testing.T) {
 	}
 }
 
-func TestSameModel(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want bool
-	}{{"bge-m3", "bge-m3:latest", true}, {"Qwen3:4B", "qwen3:4b", true}, {"qwen3:4b", "qwen3:8b", false}, {"", "", false}} {
-		if got := SameModel(tt.a, tt.b); got != tt.want {
-			t.Errorf("SameModel(%q,%q) = %v", tt.a, tt.b, got)
-		}
-	}
-}
-
 func ptr[T any](v T) *T { return &v }
 
 // A conversation's own settings: each set field checked, 0 is no context

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 )
@@ -63,10 +62,10 @@ func CheckStatus(ctx context.Context, o Ollama, s api.Settings, describe Describ
 		return failed(err)
 	}
 	for _, m := range models {
-		if SameModel(m.Name, s.ChatModel) {
+		if api.SameModel(m.Name, s.ChatModel) {
 			st.ChatModel = api.ModelState{Name: s.ChatModel, Installed: true, Capabilities: m.Capabilities}
 		}
-		if SameModel(m.Name, s.EmbedModel) {
+		if api.SameModel(m.Name, s.EmbedModel) {
 			st.EmbedModel = api.ModelState{Name: s.EmbedModel, Installed: true, Capabilities: m.Capabilities}
 		}
 	}
@@ -87,17 +86,4 @@ func CheckStatus(ctx context.Context, o Ollama, s api.Settings, describe Describ
 		}
 	}
 	return st
-}
-
-// SameModel compares model names the way Ollama resolves them: a name
-// without a tag means ":latest".
-func SameModel(a, b string) bool {
-	norm := func(s string) string {
-		s = strings.ToLower(strings.TrimSpace(s))
-		if !strings.Contains(s, ":") {
-			s += ":latest"
-		}
-		return s
-	}
-	return a != "" && b != "" && norm(a) == norm(b)
 }

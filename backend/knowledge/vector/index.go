@@ -14,8 +14,9 @@
 //
 // The embedding model's name is stored with every vector. Opening the index
 // with another model (or calling SetEmbedder) marks every document as
-// pending; a background worker embeds them again in batches, reporting
-// progress, and vector search comes back when it is done.
+// pending (another spelling of one model, "bge-m3" and "bge-m3:latest", is
+// the same model: api.SameModel); a background worker embeds them again in
+// batches, reporting progress, and vector search comes back when it is done.
 package vector
 
 import (
@@ -28,6 +29,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
 )
 
 // Embedder turns texts into vectors, one per input, in order. Inputs may be
@@ -336,6 +339,11 @@ func (ix *Index) embedOne(ctx context.Context, text string) ([]float32, error) {
 	return normalize(vecs[0])
 }
 
+// sameModel tells whether vectors of model a can be searched with those
+// of b: one model as Ollama resolves names (api.SameModel), or, as
+// before, the same name, "" (no model) included.
+func sameModel(a, b string) bool { return a == b || api.SameModel(a, b) }
+
 // normalize returns v scaled to length 1, as chromem-go's dot-product
 // search requires.
 func normalize(v []float32) ([]float32, error) {
@@ -383,7 +391,7 @@ func (ix *Index) load() {
 		seq++
 		e := &entry{text: r.text, meta: r.meta, seq: seq, from: r.model}
 		docs[r.id] = e
-		if r.model == model && len(r.vec) > 0 && (vecs.dim == 0 || vecs.dim == len(r.vec)) {
+		if sameModel(r.model, model) && len(r.vec) > 0 && (vecs.dim == 0 || vecs.dim == len(r.vec)) {
 			vecs.put(r.id, r.vec, r.meta)
 			e.model = model
 		} else {
@@ -421,7 +429,7 @@ func (ix *Index) load() {
 		}
 		return
 	}
-	if ix.model != model { // SetEmbedder ran while loading
+	if !sameModel(ix.model, model) { // SetEmbedder ran while loading
 		vecs = newFlat()
 		for id, e := range docs {
 			e.model = ""
@@ -431,7 +439,7 @@ func (ix *Index) load() {
 	ix.f, ix.records = f, n
 	ix.docs, ix.pending, ix.vecs, ix.seq = docs, pending, vecs, seq
 	for id := range pending {
-		if from := docs[id].from; from != "" && from != ix.model {
+		if from := docs[id].from; from != "" && !sameModel(from, ix.model) {
 			ix.reembedTotal = len(pending)
 			break
 		}
@@ -512,17 +520,20 @@ func (ix *Index) Count() int {
 	return len(ix.docs)
 }
 
-// SetEmbedder switches the embedding model. With a new model name every
+// SetEmbedder switches the embedding model. With a new model every
 // document is embedded again in the background and vector search returns
-// ErrNotReady until that is done; with the same name only the embedder is
-// replaced (e.g. a new Ollama host).
+// ErrNotReady until that is done; with the same model only the embedder is
+// replaced (e.g. a new Ollama host). Names are compared as Ollama resolves
+// them (api.SameModel): "bge-m3:latest" typed in Settings for "bge-m3"
+// keeps every vector, where it used to make the whole library again.
 func (ix *Index) SetEmbedder(model string, emb Embedder) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.emb = emb
 	ix.current.Store(&emb)
-	if model != ix.model {
-		ix.model = model
+	same := sameModel(model, ix.model)
+	ix.model = model
+	if !same {
 		ix.vecs = newFlat()
 		for id, e := range ix.docs {
 			e.model = ""

@@ -91,7 +91,7 @@ func (ix *Index) store(docs []Doc, vecs [][]float32, model string) error {
 		rec := record{op: opPut, id: d.ID, text: d.Text, meta: e.meta}
 		ix.vecs.remove(d.ID) // an older vector of a replaced document
 		delete(ix.pending, d.ID)
-		if i < len(vecs) && model == ix.model && (ix.vecs.dim == 0 || ix.vecs.dim == len(vecs[i])) {
+		if i < len(vecs) && sameModel(model, ix.model) && (ix.vecs.dim == 0 || ix.vecs.dim == len(vecs[i])) {
 			ix.vecs.put(d.ID, vecs[i], e.meta)
 			e.model, rec.model, rec.vec = model, model, vecs[i]
 		}
@@ -498,7 +498,7 @@ func (ix *Index) applyBatch(model string, ids []string, seqs []uint64, vecs [][]
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	p := Progress{Model: ix.model, Reembedding: ix.reembedTotal > 0}
-	if ix.closed || model != ix.model {
+	if ix.closed || !sameModel(model, ix.model) {
 		return p, nil, nil, nil
 	}
 	var recs []record

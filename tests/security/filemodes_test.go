@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,11 +20,13 @@ import (
 // TestDataFilesArePrivate (issue 22.7): in a data folder that already
 // existed with mode 0755, everything `wayfinder serve` writes — the
 // database and its -wal and -shm, the lock, the document vectors and
-// keyword index, an uploaded file, a memory's vector file — is 0600 and
-// every folder 0700, while it runs and after it stops; a second run
+// keyword index, an uploaded file, a memory's vector file, and with
+// --embed-model the tried model's vectors (chunks.override.vec) — is 0600
+// and every folder 0700, while it runs and after it stops; a later run
 // tightens what an older version left 0644/0755.
 func TestDataFilesArePrivate(t *testing.T) {
-	fake := ollamatest.New(t)
+	fake := ollamatest.New(t, ollamatest.WithModels(append(ollamatest.DefaultModels(),
+		ollamatest.Model{Name: "nomic-embed-text", Capabilities: []string{"embedding"}})...))
 	dir := filepath.Join(t.TempDir(), "data")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -31,8 +34,8 @@ func TestDataFilesArePrivate(t *testing.T) {
 	if err := os.Chmod(dir, 0o755); err != nil { // past the test's umask
 		t.Fatal(err)
 	}
-	run := func(check func(t *testing.T)) {
-		srv := startServe(t, serveOptions{ollama: fake.URL(), dataDir: dir})
+	run := func(check func(t *testing.T), args ...string) {
+		srv := startServe(t, serveOptions{ollama: fake.URL(), dataDir: dir, args: args})
 		addr, token := srv.addr, srv.token
 		var id string
 		note := base64.StdEncoding.EncodeToString([]byte("# 메모\n\n회의록 정리에 쓸 도구를 찾는다."))
@@ -100,8 +103,14 @@ func TestDataFilesArePrivate(t *testing.T) {
 		}
 	}
 	all := []string{"wayfinder.db", "wayfinder.db-wal", "wayfinder.db-shm", "wayfinder.lock", "knowledge/chunks.vec", "uploads/", "memory/", "serve-token"}
+	stopped := []string{"wayfinder.db", "wayfinder.lock", "knowledge/", "uploads/", "memory/", "serve-token"}
 	run(func(t *testing.T) { wantPrivate(t, all...) })
-	wantPrivate(t, "wayfinder.db", "wayfinder.lock", "knowledge/", "uploads/", "memory/", "serve-token")
+	wantPrivate(t, stopped...)
+	// A model tried for one run embeds into a file of its own, kept until
+	// the next run without the flag.
+	tried := append(slices.Clone(all), "knowledge/chunks.override.vec")
+	run(func(t *testing.T) { wantPrivate(t, tried...) }, "--embed-model", "nomic-embed-text")
+	wantPrivate(t, append(stopped, "knowledge/chunks.override.vec")...)
 
 	// As an older version left it: everything readable by others, and no
 	// access token kept (one found readable by others is refused by serve,
@@ -121,5 +130,5 @@ func TestDataFilesArePrivate(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	run(func(t *testing.T) { wantPrivate(t, all...) })
+	run(func(t *testing.T) { wantPrivate(t, tried...) }, "--embed-model", "nomic-embed-text")
 }

@@ -65,7 +65,7 @@ func TestLaTeXLayouts(t *testing.T) {
 		{"pdflatex", 1, 1, nil, nil, wordRecall, "pdflatex"},
 		// Groups headed without a list's mark, set apart by
 		// \addlinespace or \arraystretch.
-		{"groups", 1, 1, joinHangul, nil, joinedWordRecall, ""},
+		{"groups", 2, 1, joinHangul, nil, joinedWordRecall, ""},
 	} {
 		t.Run(fx.name, func(t *testing.T) {
 			src, err := filepath.Abs(filepath.Join("testdata", "latex", fx.name+".tex"))

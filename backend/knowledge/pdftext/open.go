@@ -28,7 +28,9 @@ package pdftext
 // before, as does all text outside it.
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -208,7 +210,10 @@ func partRules(items []item, idx []int, h []rule, lo, hi, top, bottom float64) [
 			continue
 		}
 		across := r.lo-lo <= cmidTrim*fs && hi-r.hi <= cmidTrim*fs
-		if across || besideRule(items, idx, r, fs, true) && besideRule(items, idx, r, fs, false) {
+		side := func(above bool) bool {
+			return besideRule(items, idx, r, fs, above) || cellsAtRule(items, idx, r, fs, above)
+		}
+		if across || side(true) && side(false) {
 			ats = append(ats, r.at)
 		}
 	}
@@ -220,6 +225,36 @@ func partRules(items []item, idx []int, h []rule, lo, hi, top, bottom float64) [
 		}
 	}
 	return out
+}
+
+// cellsAtRule says whether the slab's glyphs above (or below) rule r and
+// within its ends leave a gutter's width of white between them, all of
+// their lines together: cells of two columns over (or under) the rule. A
+// \cmidrule(lr){2-4} between two rows whose first column is empty beside
+// it has no text beyond its ends, but cells along it on both sides (the
+// row above may end in a wrapped cell's line, its other cells on its
+// first); a header cell spanning the rule's columns is one piece, and a
+// caption or prose over another table's rule covers its gutters.
+func cellsAtRule(items []item, idx []int, r rule, fs float64, above bool) bool {
+	var spans [][2]float64
+	for _, i := range idx {
+		it := items[i]
+		d := (it.lo+it.hi)/2 - r.at
+		if !above {
+			d = -d
+		}
+		if cx := (it.x0 + it.x1) / 2; !it.space && d > 0 && cx >= r.lo && cx <= r.hi {
+			spans = append(spans, [2]float64{it.x0, it.x1})
+		}
+	}
+	slices.SortFunc(spans, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
+	for k := 1; k < len(spans); k++ {
+		if spans[k][0]-spans[k-1][1] >= minGutter*fs {
+			return true
+		}
+		spans[k][1] = max(spans[k][1], spans[k-1][1])
+	}
+	return false
 }
 
 // besideRule says whether a glyph within openRuleGap font sizes above

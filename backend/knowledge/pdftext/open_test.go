@@ -224,6 +224,22 @@ func TestOpenRows(t *testing.T) {
 			"전기 설비 절연 저항 점검 | 12 | 양호",
 			"분전반 | 2",
 		}},
+		// A \cmidrule(lr){2-4} between two rows whose first column is
+		// empty beside it: no text beyond its ends, but cells along it
+		// above and below, and the rows are parted (a rule under some
+		// columns that parted nothing made the slab no table).
+		{"rows parted by a \\cmidrule beside an empty first column", lines(
+			"설비", 25, 722, "점검 내용", 85, 722, "결과", 185, 722, "비고", 240, 722,
+			"전기 설비", 25, 700, "절연 저항과 누전", 85, 700, "부적합", 185, 700, "교체", 240, 700,
+			"차단기 작동 여부", 85, 686,
+			"비상 조명 점검", 85, 664, "적합", 185, 664, "양호", 240, 664,
+			"분전반 청소", 85, 642, "적합", 185, 642, "양호", 240, 642,
+		), []rule{hRule(735, 20, 290), hRule(715, 20, 290), hRule(676, 82, 285), hRule(654, 82, 285), hRule(632, 20, 290)}, []string{
+			"설비 | 점검 내용 | 결과 | 비고",
+			"전기 설비 | 절연 저항과 누전 차단기 작동 여부 | 부적합 | 교체",
+			"비상 조명 점검 | 적합 | 양호",
+			"분전반 청소 | 적합 | 양호",
+		}},
 		// A group's heading across the table, over the gutters the rows
 		// leave: a line of its own, the rows read as a table.
 		{"a group's heading across the table", lines(

@@ -71,6 +71,7 @@ func TestHostileClasses(t *testing.T) {
 		"loop.pptx":            {200_000, repeated},
 		"loop.hwpx":            {200_000, repeated},
 		"loop.odp":             {200_000, repeatStop},
+		"loop.ods":             {200_000, repeatStop},
 		"outside.epub":         {1, damaged},
 		"traversal.docx":       {1, imported},
 		"mixed.txt":            {1000, imported},
@@ -181,6 +182,7 @@ func TestHostileClasses(t *testing.T) {
 		"hangul16be.txt": {[]string{"999번째 줄: 한국어 문장을 적었습니다."}, nil},
 		"bigopf.epub":    {[]string{"1번째 장의 글", "100번째 장의 글"}, nil},
 		"loop.odp":       {[]string{"되풀이된 슬라이드"}, []string{"마지막 슬라이드"}},
+		"loop.ods":       {[]string{"되풀이된 표"}, []string{"마지막 표"}},
 	}
 	scale := map[string]int{"nested.html": 100_000, "line.html": 2, "string.json": 2, "tiny.jsonl": 10_000, "line.txt": 2,
 		"duplicates.docx": 100, "mixed.txt": 100, "deep.epub": 5000}

@@ -127,20 +127,26 @@ func tokensKey(seed maphash.Seed, tokens []xml.Token) string {
 	var h maphash.Hash
 	h.SetSeed(seed)
 	for _, tok := range tokens {
-		switch t := tok.(type) {
-		case xml.StartElement:
-			h.WriteString("<" + t.Name.Space + " " + t.Name.Local)
-			for _, a := range t.Attr {
-				h.WriteString(" " + a.Name.Space + " " + a.Name.Local + "=" + a.Value + "\x00")
-			}
-		case xml.EndElement:
-			h.WriteString("</")
-		case xml.CharData:
-			h.WriteString(">")
-			h.Write(t)
-		}
+		hashToken(&h, tok)
 	}
 	return strconv.FormatUint(h.Sum64(), 16)
+}
+
+// hashToken adds tok to h: elements, their attributes and text, so that
+// the same XML gives the same sum.
+func hashToken(h *maphash.Hash, tok xml.Token) {
+	switch t := tok.(type) {
+	case xml.StartElement:
+		h.WriteString("<" + t.Name.Space + " " + t.Name.Local)
+		for _, a := range t.Attr {
+			h.WriteString(" " + a.Name.Space + " " + a.Name.Local + "=" + a.Value + "\x00")
+		}
+	case xml.EndElement:
+		h.WriteString("</")
+	case xml.CharData:
+		h.WriteString(">")
+		h.Write(t)
+	}
 }
 
 // nextSlide returns the tokens of content.xml's next draw:page, itself

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"strconv"
 	"strings"
@@ -22,7 +23,7 @@ func readODS(ctx context.Context, filePath string, r io.Reader, sink Sink, warn 
 	}
 	defer done()
 	s := newSheetWriter(filePath, KindODS, sink)
-	var read odsRead
+	read := odsRead{again: newRepeats("sheet")}
 	err = budget.judged(readODSBody(ctx, d, s, budget, &read))
 	if unreadable(err) && read.sheets > 0 {
 		s.w.dropPart()
@@ -30,12 +31,17 @@ func readODS(ctx context.Context, filePath string, r io.Reader, sink Sink, warn 
 			return brokenEmpty(end, err)
 		}
 		warn.add(brokenOff("sheet", read.sheets, read.last, err))
+		read.again.report(warn)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	return s.w.end()
+	if err := s.w.end(); err != nil {
+		return err
+	}
+	read.again.report(warn)
+	return nil
 }
 
 // brokenEmpty is the error of a body that broke (broke) when what was
@@ -53,6 +59,11 @@ func brokenEmpty(err, broke error) error {
 type odsRead struct {
 	sheets int
 	last   string
+	// again finds a table written again under its name, the same XML: no
+	// program writes one, and read again it would spend the file's
+	// budget on copies of one sheet (RepeatedParts), as an .odp's slide
+	// written again would.
+	again *namedAgain
 }
 
 // readODSBody reads content.xml's tables. A row or cell written once with
@@ -100,9 +111,14 @@ func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter, budget *xm
 			}
 		}
 	}
-	err := eachToken(d, func(tok xml.Token) {
+	var sum maphash.Hash // of the table being read, its name apart
+	sum.SetSeed(maphash.MakeSeed())
+	each := func(tok xml.Token) {
 		if failed != nil {
 			return
+		}
+		if tables > 0 {
+			hashToken(&sum, tok)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -126,6 +142,7 @@ func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter, budget *xm
 				if tables++; tables == 1 { // a table drawn in a sheet is no sheet
 					s.sheet(attr(t, "name"))
 					s.w.beginPart()
+					sum.Reset()
 				}
 			case name == "table:table-row":
 				row, rowRepeat = row[:0], repeats(attr(t, "number-rows-repeated"))
@@ -167,16 +184,34 @@ func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter, budget *xm
 				if tables--; tables > 0 {
 					break
 				}
+				key := s.name + "\x00" + strconv.FormatUint(sum.Sum64(), 16)
+				if s.name != "" && !read.again.first(key, strconv.Quote(s.name)) && s.w.dropPart() {
+					if read.again.r.Count >= maxOfficeParts {
+						// Read no further, as an .odp's slide repeated
+						// (odp.go): what follows is said lost.
+						failed = fmt.Errorf("%w: sheets repeated more than %d times", ErrOfficeDamaged, maxOfficeParts)
+					}
+					break
+				}
 				if failed = s.w.endPart(); failed == nil {
 					read.sheets, read.last = read.sheets+1, s.name
 				}
 			}
 		}
-	})
-	if failed != nil {
-		return failed
 	}
-	return err
+	// Token by token rather than eachToken: a failure ends the reading,
+	// where the rest of content.xml was decoded for nothing.
+	for failed == nil {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return xmlError(err)
+		}
+		each(tok)
+	}
+	return failed
 }
 
 // repeats reads an OpenDocument repeat count, at least 1: a count past

@@ -301,7 +301,7 @@ func FuzzOffice(f *testing.F) {
 	// a part more than once.
 	for _, c := range hostile.Classes() {
 		switch c.File {
-		case "storedcut.docx", "lyingoffset.docx", "oneslide.pptx", "cutorder.epub", "loop.epub", "loop.pptx", "loop.hwpx", "loop.odp":
+		case "storedcut.docx", "lyingoffset.docx", "oneslide.pptx", "cutorder.epub", "loop.epub", "loop.pptx", "loop.hwpx", "loop.odp", "loop.ods", "laughs.epub", "laughs.xlsx":
 			var b bytes.Buffer
 			if err := c.Write(&b, 3); err != nil {
 				f.Fatal(err)

@@ -46,6 +46,10 @@ func TestRepeatedPartsAreReadOnce(t *testing.T) {
 			"xl/worksheets/sheet2.xml": `<worksheet><sheetData><row><c t="inlineStr"><is><t>월세</t></is></c></row></sheetData></worksheet>`}); err != nil {
 		t.Fatal(err)
 	}
+	var sheets bytes.Buffer
+	if err := hostileClass(t, "loop.ods").Write(&sheets, 3); err != nil {
+		t.Fatal(err)
+	}
 	odpSlide := func(name, text string) string {
 		return `<draw:page draw:name="` + name + `">` + frame("title", text) + `</draw:page>`
 	}
@@ -63,6 +67,9 @@ func TestRepeatedPartsAreReadOnce(t *testing.T) {
 		{"PowerPoint, repeats last", "발표.pptx", deck(t, "", []string{"첫 슬라이드"}, "rId1", "rId1"),
 			[]string{"첫 슬라이드"}, []int{1}, 2, []string{"slide 1"}},
 		{"Excel", "가계부.xlsx", workbook.Bytes(), []string{"수입: 월급", "지출: 월세"}, nil, 2, []string{`"수입"`}},
+		// An OpenDocument table written again under its name, the same
+		// XML (LibreOffice keeps names distinct): its rows were read again.
+		{"OpenDocument spreadsheet", "가계부.ods", sheets.Bytes(), []string{"표: 되풀이된 표", "끝: 마지막 표"}, nil, 2, []string{`"표"`}},
 		{"HWPX", "문서.hwpx", hancom, []string{"첫 구역", "둘째 구역"}, nil, 2, []string{"Contents/section0.xml"}},
 		// The same name with other text is another slide: LibreOffice
 		// keeps names distinct, but a slide is left out only when it is
@@ -109,7 +116,7 @@ func TestRepeatedPartsAreReadOnce(t *testing.T) {
 // 3.6 s), and the slides after are said lost (*BrokenOff) beside the
 // repeats (*RepeatedParts); one repeat fewer reads to the end.
 func TestRepeatedSlidesStopTheReading(t *testing.T) {
-	loop := hostile.Classes()[slices.IndexFunc(hostile.Classes(), func(c hostile.Class) bool { return c.File == "loop.odp" })]
+	loop := hostileClass(t, "loop.odp")
 	for _, tt := range []struct {
 		n       int
 		stopped bool
@@ -133,4 +140,15 @@ func TestRepeatedSlidesStopTheReading(t *testing.T) {
 			t.Errorf("%d slides: the last read %v, warnings %v: want it read, %d repeats", tt.n, last, warns, tt.n-1)
 		}
 	}
+}
+
+// hostileClass is the class of package hostile that writes file.
+func hostileClass(t *testing.T, file string) hostile.Class {
+	t.Helper()
+	classes := hostile.Classes()
+	i := slices.IndexFunc(classes, func(c hostile.Class) bool { return c.File == file })
+	if i < 0 {
+		t.Fatalf("no hostile class writes %s", file)
+	}
+	return classes[i]
 }

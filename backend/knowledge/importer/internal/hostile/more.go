@@ -52,6 +52,12 @@ func moreClasses() []Class {
 			}
 			return bw.Flush()
 		}},
+		{"ods: one table written n times under its name, then another", "loop.ods", 200_000, func(w io.Writer, n int) error {
+			const table = `<table:table table:name="표"><table:table-row><table:table-cell><text:p>되풀이된 표</text:p></table:table-cell></table:table-row></table:table>`
+			return zipStream(w, map[string]string{"mimetype": "application/vnd.oasis.opendocument.spreadsheet"}, "content.xml",
+				`<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet>`,
+				table, n, `<table:table table:name="끝"><table:table-row><table:table-cell><text:p>마지막 표</text:p></table:table-cell></table:table-row></table:table></office:spreadsheet></office:body></office:document-content>`)
+		}},
 		{"csv: a header, then one unquoted field of n MB", "field.csv", 100, func(w io.Writer, n int) error {
 			return repeat(w, "이름,내용\n가,", strings.Repeat("글자", 1<<18), n, "\n")
 		}},

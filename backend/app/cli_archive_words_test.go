@@ -14,7 +14,10 @@ import (
 func TestExportAndImportSayWhatIsWrongWithTheFile(t *testing.T) {
 	dir := t.TempDir()
 	base := []string{"--data-dir", dir, "--ollama-host", "http://127.0.0.1:1"}
-	files := t.TempDir()
+	files := filepath.Join(t.TempDir(), "files") // a name whose particle is known: "files는"
+	if err := os.Mkdir(files, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	notExport := filepath.Join(files, "notes.md")
 	if err := os.WriteFile(notExport, []byte("# My chat\n\nhello\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -32,10 +35,10 @@ func TestExportAndImportSayWhatIsWrongWithTheFile(t *testing.T) {
 			"wayfinder: " + filepath.Dir(missing) + " 폴더가 없어 " + missing + "에 쓰지 못했습니다.",
 			"다음 단계: 먼저 폴더를 만들거나(mkdir -p " + filepath.Dir(missing) + ") -o에 있는 폴더의 경로를 적으세요."}},
 		{"en_US.UTF-8", []string{"export", "--all", "-o", files}, []string{"wayfinder: " + files + " is a folder, not a file.", "next step: Give -o the file to write, such as " + files + "/conversations.md."}},
-		{"ko_KR.UTF-8", []string{"export", "--all", "-o", files}, []string{"wayfinder: " + files + "은(는) 파일이 아니라 폴더입니다.", "다음 단계: -o에 쓸 파일을 적으세요"}},
+		{"ko_KR.UTF-8", []string{"export", "--all", "-o", files}, []string{"wayfinder: " + files + "는 파일이 아니라 폴더입니다.", "다음 단계: -o에 쓸 파일을 적으세요"}},
 		{"en_US.UTF-8", []string{"import", missing}, []string{"wayfinder: There is no file " + missing + ".", "next step: Check the path; `wayfinder export --format json -o FILE` makes a file to import."}},
 		{"ko_KR.UTF-8", []string{"import", missing}, []string{"wayfinder: " + missing + " 파일이 없습니다.", "다음 단계: 경로를 확인하세요."}},
-		{"ko_KR.UTF-8", []string{"import", files}, []string{"wayfinder: " + files + "은(는) 파일이 아니라 폴더입니다."}},
+		{"ko_KR.UTF-8", []string{"import", files}, []string{"wayfinder: " + files + "는 파일이 아니라 폴더입니다."}},
 		{"en_US.UTF-8", []string{"import", notExport}, []string{"wayfinder: This file cannot be imported: it is not a Wayfinder conversation export", "next step: Import a JSON file made by `wayfinder export --format json` or by the app's Export"}},
 		{"ko_KR.UTF-8", []string{"import", notExport}, []string{"wayfinder: Wayfinder 대화 내보내기 파일이 아니어서 아무것도 가져오지 않았습니다.",
 			"다음 단계: `wayfinder export --format json`이나 앱의 내보내기로 만든 JSON 파일을 가져오세요. Markdown 내보내기는 읽기용이라 가져올 수 없습니다."}},

@@ -25,7 +25,7 @@ func TestDecideSpeaksTheCommandsLanguage(t *testing.T) {
 			[]string{"\nThe assistant wants to run the tool files / read.\n", "  This tool asks before every call.\n", "  You stopped this call", "Arguments:\n", "[r]un once, [a]lways for this tool, or [d]eny? "},
 			[]string{"the plan stays waiting in the session (use --approve in scripts)", "the call stays waiting in the session (use --approve-tools in scripts)"}, "습니다"},
 		{1, []string{"\n제안된 계획(1번째):\n  1. 대본 작성\n", "승인하신 그대로 다시 제안합니다. 다시 승인하면 바뀌지 않은 단계가 찾은 도구는 그대로 두고 나머지만 진행합니다.", "[a] 승인, [r] 의견을 주고 고치기, [c] 취소? 무엇을 바꿀까요? "},
-			[]string{"\n어시스턴트가 도구 files / read을(를) 실행하려고 합니다.\n", "  이 도구는 호출할 때마다 묻습니다.\n", "  이 호출이 끝나기 전에 멈추셨습니다", "인수:\n", "[r] 한 번 실행, [a] 이 도구는 항상 허용, [d] 거부? "},
+			[]string{"\n어시스턴트가 도구 files / read를 실행하려고 합니다.\n", "  이 도구는 호출할 때마다 묻습니다.\n", "  이 호출이 끝나기 전에 멈추셨습니다", "인수:\n", "[r] 한 번 실행, [a] 이 도구는 항상 허용, [d] 거부? "},
 			[]string{"계획은 대화에서 계속 기다립니다(스크립트에서는 --approve를 쓰세요)", "호출은 대화에서 계속 기다립니다(스크립트에서는 --approve-tools를 쓰세요)"}, "the "},
 	} {
 		var errOut bytes.Buffer

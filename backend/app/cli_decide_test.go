@@ -215,7 +215,7 @@ func TestDecideToolNamesTheTool(t *testing.T) {
 		lang         int
 		want         string
 	}{
-		{"web_search", "", 1, "어시스턴트가 도구 웹 검색을(를) 실행하려고 합니다."},
+		{"web_search", "", 1, "어시스턴트가 도구 웹 검색을 실행하려고 합니다."},
 		{"web_search", "", 0, "The assistant wants to run the tool Web search."},
 		{"read_file", "files", 1, "어시스턴트가 도구 files / read_file을(를) 실행하려고 합니다."},
 		{"translate", "", 1, "어시스턴트가 도구 translate을(를) 실행하려고 합니다."},

@@ -21,7 +21,7 @@ func TestDoctorSpeaksTheCommandsLanguage(t *testing.T) {
 	}{
 		{"en_US.UTF-8", []string{"✓ Data folder ", " is writable\n", "✓ Ollama ", "✓ The chat model llama3.2:3b is ready (",
 			"✗ The embedding model nomic-embed-text is not downloaded\n    fix: ollama pull nomic-embed-text\n"}, "wayfinder: 1 problem found\n", []string{"습니다"}},
-		{"ko_KR.UTF-8", []string{"✓ 데이터 폴더 ", "에 쓸 수 있습니다\n", "의 Ollama ", "이(가) 응답합니다\n", "✓ 대화 모델 llama3.2:3b이(가) 준비되었습니다(",
+		{"ko_KR.UTF-8", []string{"✓ 데이터 폴더 ", "에 쓸 수 있습니다\n", "의 Ollama ", "가 응답합니다\n", "✓ 대화 모델 llama3.2:3b이(가) 준비되었습니다(",
 			"✗ 임베딩 모델 nomic-embed-text을(를) 내려받지 않았습니다\n    고치려면: ollama pull nomic-embed-text\n"}, "wayfinder: 문제 1개를 찾았습니다\n",
 			[]string{"Data folder", "writable", "answers at", "model", "fix:", "found"}},
 	} {
@@ -59,7 +59,7 @@ func TestDoctorHostsInKorean(t *testing.T) {
 	var oks []string
 	var bads [][2]string
 	doctorHosts(hosts, 1, func(key string, kv ...string) { oks = append(oks, say(key, 1, kv...)) }, func(msg, fix string) { bads = append(bads, [2]string{msg, fix}) })
-	if len(oks) != 1 || oks[0] != "Ollama 호스트 http://gpu1:11434이(가) 응답합니다(모델: qwen3:4b)" {
+	if len(oks) != 1 || oks[0] != "Ollama 호스트 http://gpu1:11434가 응답합니다(모델: qwen3:4b)" {
 		t.Errorf("up: %q", oks)
 	}
 	if len(bads) != 2 || !strings.Contains(bads[0][0], "이 주소에서 기다리는 프로그램이 없습니다: connection refused. 호출은 다른 호스트로 가고") ||

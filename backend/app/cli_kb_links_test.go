@@ -42,8 +42,8 @@ func TestKBImportSaysWhatItDidNotRead(t *testing.T) {
 		{"ko_KR.UTF-8", []string{
 			"파일 1개를 가져왔습니다(문서 1개, 청크 1개). 바뀌지 않음 0개, 실패 0개.\n",
 			"폴더에서 읽지 않은 항목 3개(링크, 파일이 아닌 것)와 그 까닭:\n",
-			"  " + filepath.Join(docs, "copy.md") + ": 고른 폴더 안의 " + filepath.Join(docs, "notes.md") + "을(를) 가리키는 링크입니다.",
-			"  " + filepath.Join(docs, "escape.md") + ": 고른 폴더 밖의 " + filepath.Join(top, "secret.md") + "을(를) 가리키는 링크입니다. 고른 폴더 밖은 읽지 않도록 따라가지 않았습니다.",
+			"  " + filepath.Join(docs, "copy.md") + ": 고른 폴더 안의 " + filepath.Join(docs, "notes.md") + "를 가리키는 링크입니다.",
+			"  " + filepath.Join(docs, "escape.md") + ": 고른 폴더 밖의 " + filepath.Join(top, "secret.md") + "를 가리키는 링크입니다. 고른 폴더 밖은 읽지 않도록 따라가지 않았습니다.",
 			"  " + filepath.Join(docs, "pipe.txt") + ": 파일이 아니라 장치, 파이프 또는 소켓이라",
 		}},
 	} {

@@ -129,7 +129,7 @@ func TestBrokenMCPJSONOnTheCommandLine(t *testing.T) {
 			[]string{"has 3 mistakes: those servers do not start, the others do"}},
 		{"list ko", "ko_KR.UTF-8", broken, []string{"mcp", "list"}, 1,
 			[]string{"old (mcp.json): 설정 오류", "  4번째 줄: MCP 서버 old의 전송 방식은 Wayfinder가 지원하지 않습니다: sse\n    \"type\"을 지우거나",
-				"  5번째 줄: MCP 서버 web의 \"args\"은(는) 목록 [ … ]여야 합니다."},
+				"  5번째 줄: MCP 서버 web의 \"args\"는 목록 [ … ]여야 합니다."},
 			[]string{"잘못된 곳이 3개 있습니다"}},
 		{"doctor en", "en_US.UTF-8", broken, []string{"--ollama-host", "http://127.0.0.1:1", "doctor"}, 1,
 			[]string{"✗ " + filepath.Join(dir, "mcp.json") + ": Line 4: The MCP server old asks for a transport",

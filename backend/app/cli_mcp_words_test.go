@@ -34,7 +34,7 @@ func TestMCPCommandsSpeakTheCommandsLanguage(t *testing.T) {
 		{"ko_KR.UTF-8", "오류: ", []step{
 			{[]string{"list"}, 0, "MCP 서버가 없습니다. `wayfinder mcp add 이름 -- 명령 [인수...]`"},
 			{[]string{"add", "files", "--", "/nonexistent/files"}, 1, "files (stdio: /nonexistent/files): 실패\n  오류: "},
-			{[]string{"add", "files", "--", "/nonexistent/files"}, 1, `wayfinder: "files"(이)라는 MCP 서버가 이미 있습니다. 먼저 지우거나 다른 이름을 고르세요`},
+			{[]string{"add", "files", "--", "/nonexistent/files"}, 1, `wayfinder: "files"라는 MCP 서버가 이미 있습니다. 먼저 지우거나 다른 이름을 고르세요`},
 			{[]string{"off", "web"}, 1, `wayfinder: "web"(이)라는 MCP 서버가 없습니다(` + "`wayfinder mcp list`로 확인하세요)"},
 			{[]string{"off", "files"}, 0, "껐습니다: files\n"},
 			{[]string{"list"}, 0, "files (stdio: /nonexistent/files): 꺼짐\n"},

@@ -68,7 +68,7 @@ func TestSessionsListsWhatAskContinues(t *testing.T) {
 		notWanted []string
 	}{
 		{"en_US.UTF-8", []string{`wayfinder: No conversation has an id starting with "0000".`, "next step: `wayfinder sessions` shows them."}, nil},
-		{"ko_KR.UTF-8", []string{`wayfinder: "0000"(으)로 시작하는 ID의 대화가 없습니다.`, "다음 단계: `wayfinder sessions`가 ID를 보여 줍니다."},
+		{"ko_KR.UTF-8", []string{`wayfinder: "0000"으로 시작하는 ID의 대화가 없습니다.`, "다음 단계: `wayfinder sessions`가 ID를 보여 줍니다."},
 			[]string{"no longer exists", "Start a new chat", "next step"}},
 	} {
 		t.Setenv("LC_ALL", tt.lang)

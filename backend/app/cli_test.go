@@ -305,7 +305,7 @@ func TestServeOnABusyPort(t *testing.T) {
 	addr := ln.Addr().String()
 	for _, tc := range []struct{ lang, said, hint string }{
 		{"en_US.UTF-8", "The address " + addr + " is in use", "or --addr 127.0.0.1:0 for a free one. If it is a Wayfinder"},
-		{"ko_KR.UTF-8", "주소 " + addr + "은(는) 이미 쓰이고 있습니다", "--addr 127.0.0.1:0으로 비어 있는 포트를 쓰세요"},
+		{"ko_KR.UTF-8", "주소 " + addr + particle(addr, "은(는)") + " 이미 쓰이고 있습니다", "--addr 127.0.0.1:0으로 비어 있는 포트를 쓰세요"},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
 			t.Setenv("LC_ALL", tc.lang)
@@ -328,9 +328,9 @@ func TestIDPrefixInBothLanguages(t *testing.T) {
 		msg, hint    string
 	}{
 		{"en", "0190aaaa", api.ErrInvalidInput, "\"0190aaaa\" is the start of 2 memories' ids:\n  0190aaaa-1111  title of 1111\n  0190aaaa-2222  title of 2222", "Give more characters of the id (`wayfinder memory list` shows them whole)."},
-		{"ko", "0190aaaa", api.ErrInvalidInput, "\"0190aaaa\"(으)로 시작하는 기억 ID가 2개 있습니다:\n  0190aaaa-1111  title of 1111", "ID를 더 길게 적으세요(`wayfinder memory list`가 전체 ID를 보여 줍니다)."},
+		{"ko", "0190aaaa", api.ErrInvalidInput, "\"0190aaaa\"로 시작하는 기억 ID가 2개 있습니다:\n  0190aaaa-1111  title of 1111", "ID를 더 길게 적으세요(`wayfinder memory list`가 전체 ID를 보여 줍니다)."},
 		{"en", "0190ffff", api.ErrNotFound, "No memory has an id starting with \"0190ffff\".", "`wayfinder memory list` shows them."},
-		{"ko", "0190ffff", api.ErrNotFound, "\"0190ffff\"(으)로 시작하는 ID의 기억이 없습니다.", "`wayfinder memory list`가 ID를 보여 줍니다."},
+		{"ko", "0190ffff", api.ErrNotFound, "\"0190ffff\"로 시작하는 ID의 기억이 없습니다.", "`wayfinder memory list`가 ID를 보여 줍니다."},
 	} {
 		t.Run(tc.lang+" "+tc.prefix, func(t *testing.T) {
 			_, err := byIDPrefix(tc.lang, "memory", "wayfinder memory list", tc.prefix, items, key)

@@ -120,10 +120,13 @@ func langIndex(lang string) int {
 	return 0
 }
 
-var blank = regexp.MustCompile(`\{\w+\}`)
+// blank is a sentence's {blank}, with the closing quotes and the Korean
+// particle written in both forms after it, if any ("“{title}”을(를)").
+var blank = regexp.MustCompile(`\{(\w+)\}([”’"')\]」』]*)(을\(를\)|이\(가\)|은\(는\)|와\(과\)|과\(와\)|\(으\)로|으로\(로\)|\(이\))?`)
 
 // fill puts args into a sentence's {blanks}, in one pass: a value that
-// holds a {blank} of its own (a document's title) is left as it is.
+// holds a {blank} of its own (a document's title) is left as it is. A
+// particle after a blank takes the form its value needs (particle).
 func fill(text string, args map[string]string) string {
 	text, _ = filled(text, args)
 	return text
@@ -133,11 +136,13 @@ func fill(text string, args map[string]string) string {
 func filled(text string, args map[string]string) (string, bool) {
 	all := true
 	text = blank.ReplaceAllStringFunc(text, func(b string) string {
-		if v, ok := args[b[1:len(b)-1]]; ok {
-			return v
+		m := blank.FindStringSubmatch(b)
+		v, ok := args[m[1]]
+		if !ok {
+			all = false
+			return b
 		}
-		all = false
-		return b
+		return v + m[2] + particle(v, m[3])
 	})
 	return text, all
 }

@@ -2,6 +2,7 @@
 // checked by TypeScript (MessageKey) and by i18n.test.ts (parity, usage).
 import en from "./en.json";
 import ko from "./ko.json";
+import { PARTICLE_AFTER, particle } from "./particle";
 
 export type MessageKey = keyof typeof en;
 export type Lang = "en" | "ko";
@@ -29,12 +30,18 @@ export function lang(): Lang {
   return state.lang;
 }
 
-/** format replaces {name} placeholders; unknown placeholders stay visible. */
+const PLACEHOLDER = new RegExp(`\\{(\\w+)\\}${PARTICLE_AFTER}`, "g");
+
+/** format replaces {name} placeholders; unknown placeholders stay visible.
+ * A Korean particle written in both forms after one ("{title}을(를)") takes
+ * the form the value needs (particle). */
 export function format(template: string, params?: Params): string {
   if (!params) return template;
-  return template.replace(/\{(\w+)\}/g, (m, name: string) =>
-    name in params ? String(params[name]) : m,
-  );
+  return template.replace(PLACEHOLDER, (m, name: string, closers: string, form: string | undefined) => {
+    if (!(name in params)) return m;
+    const v = String(params[name]);
+    return v + closers + particle(v, form ?? "");
+  });
 }
 
 /** isKey tells whether a key built at run time is in the catalogs. */

@@ -236,9 +236,9 @@ describe("knowledge screen", () => {
       expect(items[0]).toBe(
         lang === "en"
           ? "escape.md: This is a link to /home/you/.ssh/id_ed25519, outside the folder you chose: Wayfinder does not follow it, so nothing outside that folder is read. Add what it points to on its own if you want it."
-          : "escape.md: 고른 폴더 밖의 /home/you/.ssh/id_ed25519을(를) 가리키는 링크입니다. 고른 폴더 밖은 읽지 않도록 따라가지 않았습니다. 필요하면 링크가 가리키는 것을 직접 추가하세요.",
+          : "escape.md: 고른 폴더 밖의 /home/you/.ssh/id_ed25519를 가리키는 링크입니다. 고른 폴더 밖은 읽지 않도록 따라가지 않았습니다. 필요하면 링크가 가리키는 것을 직접 추가하세요.",
       );
-      expect(items[1]).toContain(lang === "en" ? "a link to /home/you/notes/a.md, inside the folder you chose" : "고른 폴더 안의 /home/you/notes/a.md을(를)");
+      expect(items[1]).toContain(lang === "en" ? "a link to /home/you/notes/a.md, inside the folder you chose" : "고른 폴더 안의 /home/you/notes/a.md를");
       expect(items[2]).toContain(lang === "en" ? "leads back to itself" : "자기 자신으로 돌아오므로");
       expect(items[3]).toContain(lang === "en" ? "not a file but a device, pipe or socket" : "장치, 파이프 또는 소켓");
       expect(box.querySelector("summary")!.textContent).toContain(lang === "en" ? "2 files of other types were left out" : "다른 종류의 파일 2개는 가져오지 않았습니다");

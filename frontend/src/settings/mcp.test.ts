@@ -90,8 +90,8 @@ describe("a broken mcp.json in Settings", () => {
     expect(problems("old-sse")).toEqual(["7번째 줄: MCP 서버 old-sse의 전송 방식은 Wayfinder가 지원하지 않습니다: sse"]);
     expect(problems("web")).toEqual([
       "9번째 줄: http:// 또는 https:// 주소가 아닙니다: ftp://host/mcp",
-      "9번째 줄: MCP 서버 web의 \"args\"은(는) 목록 [ … ]여야 합니다.",
-      "10번째 줄: MCP 서버 web의 \"env\"은(는) 따옴표로 묶은 글을 담은 객체 { \"KEY\": \"…\" }여야 합니다.",
+      "9번째 줄: MCP 서버 web의 \"args\"는 목록 [ … ]여야 합니다.",
+      "10번째 줄: MCP 서버 web의 \"env\"는 따옴표로 묶은 글을 담은 객체 { \"KEY\": \"…\" }여야 합니다.",
     ]);
     expect(problems("twice")).toEqual(["11번째 줄: MCP 서버 twice이(가) mcp.json에 2번 있어 어느 것도 시작하지 않습니다."]);
     expect($("li[data-server='web'] .state").textContent).toBe("설정 오류");

@@ -18,6 +18,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/catalog"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/keyword"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/pdftext"
 	"github.com/wayfinder-app/wayfinder/backend/store"
 )
@@ -484,20 +485,33 @@ func TestExtract(t *testing.T) {
 
 func TestSnippet(t *testing.T) {
 	long := strings.Repeat("앞부분 내용입니다. ", 40) + "핵심 문서를 여기서 찾습니다. " + strings.Repeat("뒷부분 내용. ", 40)
+	// around: a text with an early word that shares a bigram with the query
+	// and, far later, the word itself with spaces in it.
+	around := func(early, late string) string {
+		return early + " " + strings.Repeat("앞부분 내용입니다. ", 40) + late + " " + strings.Repeat("뒷부분 내용. ", 40)
+	}
+	an := keyword.DefaultAnalyzer()
 	tests := []struct {
-		name, text string
-		terms      []string
-		wantHas    string
+		name, text, query, wantHas string
 	}{
-		{"short text whole", "짧은  글\n입니다", nil, "짧은 글 입니다"},
-		{"window around term", long, []string{"문서"}, "핵심 문서를"},
-		{"no term found starts at beginning", long, []string{"없음"}, "앞부분"},
+		{"short text whole", "짧은  글\n입니다", "", "짧은 글 입니다"},
+		{"window around term", long, "문서", "핵심 문서를"},
+		{"no term found starts at beginning", long, "없음", "앞부분"},
 		// Decomposed Hangul (as macOS stores it) is shown composed, and
 		// the window is found around the composed term.
-		{"decomposed hangul", norm.NFD.String(long), []string{"문서"}, "핵심 문서를"},
+		{"decomposed hangul", norm.NFD.String(long), "문서", "핵심 문서를"},
+		// A Korean word whatever the spaces between its syllables, as the
+		// index finds it and the window marks it (marks.go), rather than an
+		// earlier piece of it.
+		{"letter-spaced title", around("위임 사항을", "위 임 장(갑)"), "위임장", "위 임 장(갑)"},
+		{"compound written apart", around("도구를 모아", "도구 모음 표시"), "도구모음", "도구 모음 표시"},
+		{"compound typed apart", around("앞", "도구모음을 엽니다"), "도구 모음", "도구모음을 엽니다"},
+		{"word broken across a line", around("적용 범위", "적\n용한다"), "적용한다", "적 용한다"},
+		{"no whole word: the first bigram, as before", around("위임 사항을", "임장 조사"), "위임장", "위임 사항을"},
+		{"a Latin stem found before the word", around("policies", "the policy"), "policy", "policies"},
 	}
 	for _, tt := range tests {
-		got := snippet(tt.text, tt.terms)
+		got := snippet(tt.text, newMarks(tt.query), an.Tokens(tt.query))
 		if !strings.Contains(got, tt.wantHas) {
 			t.Errorf("%s: snippet %q lacks %q", tt.name, got, tt.wantHas)
 		}

@@ -176,7 +176,7 @@ func (b *Base) Search(ctx context.Context, query string, opts SearchOptions) ([]
 	if err != nil {
 		return nil, fmt.Errorf("search %q: load documents: %w", query, err)
 	}
-	terms := b.keywords.Analyzer().Tokens(query)
+	terms, marks := b.keywords.Analyzer().Tokens(query), newMarks(query)
 	hits := make([]Hit, 0, len(ranked))
 	for _, r := range ranked {
 		c, ok := byID[r.ID]
@@ -186,7 +186,7 @@ func (b *Base) Search(ctx context.Context, query string, opts SearchOptions) ([]
 		}
 		hits = append(hits, Hit{
 			ChunkID: c.ID, DocID: c.DocID, RecordID: m.RecordID, Title: m.Title, Source: m.Source, Kind: m.Kind,
-			Page: c.Page, Unit: string(importer.UnitOf(m.Unit)), Heading: c.Heading, Text: c.Text, Snippet: snippet(c.Text, terms), Score: r.Score,
+			Page: c.Page, Unit: string(importer.UnitOf(m.Unit)), Heading: c.Heading, Text: c.Text, Snippet: snippet(c.Text, marks, terms), Score: r.Score,
 			Words: r.words, Meaning: r.meaning,
 		})
 	}
@@ -348,24 +348,49 @@ func (b *Base) filter(opts SearchOptions) (func(chunkID string) bool, error) {
 // snippetRunes is the length of a snippet: about three lines in the UI.
 const snippetRunes = 240
 
-// snippet cuts a window of the text around the first query term found, so
-// the person sees why the chunk matched.
-func snippet(text string, terms []string) string {
+// snippet cuts a window of the text around the first word the window
+// marks (marks.go), so the person sees why the chunk matched, the word
+// marked, or around an index term of a Latin word found before it (a stem,
+// "polici", finds "policies", which the window does not mark), as before;
+// where neither is found, around a Korean word's first bigram found. The
+// bigrams come last: they are pieces of a word, and an early "위임 사항"
+// would otherwise take the window from the letter-spaced title "위 임 장"
+// the index found.
+func snippet(text string, marks marks, terms []string) string {
 	text = strings.Join(strings.Fields(norm.NFC.String(text)), " ")
 	if utf8.RuneCountInString(text) <= snippetRunes {
 		return text
 	}
+	at, _ := marks.next(text, 0)
+	if at >= 0 {
+		at = utf8.RuneCountInString(text[:at])
+	}
 	lower := strings.ToLower(text)
-	at := -1
-	for _, t := range terms {
-		if i := strings.Index(lower, t); i >= 0 && (at < 0 || i < at) {
-			at = i
+	first := func(hangulTerms bool) int {
+		found := -1
+		for _, t := range terms {
+			if isHangulTerm(t) != hangulTerms {
+				continue
+			}
+			if i := strings.Index(lower, t); i >= 0 && (found < 0 || i < found) {
+				found = i
+			}
 		}
+		if found < 0 {
+			return -1
+		}
+		return utf8.RuneCountInString(lower[:found])
+	}
+	if i := first(false); i >= 0 && (at < 0 || i < at) {
+		at = i
+	}
+	if at < 0 {
+		at = first(true)
 	}
 	r := []rune(text)
 	start := 0
 	if at > 0 {
-		start = max(0, utf8.RuneCountInString(lower[:at])-snippetRunes/4)
+		start = max(0, at-snippetRunes/4)
 	}
 	start = min(start, len(r)-snippetRunes)
 	out := string(r[start : start+snippetRunes])

@@ -1,5 +1,12 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { highlight, terms } from "./highlight";
+
+// The cases the backend's snippet window is tested against too (marks_test.go): both mark the same words.
+const shared: { name: string; query: string; text: string; marks: string[] }[] = JSON.parse(
+  readFileSync(join(__dirname, "../../../backend/knowledge/testdata/marks/cases.json"), "utf8"),
+);
 
 const marked = (text: string, q: string) => highlight(text, q).filter((p) => p.mark).map((p) => p.text);
 
@@ -8,7 +15,11 @@ describe("terms", () => {
     ["leave policy", ["policy", "leave"]],
     ["  Leave, POLICY! ", ["policy", "leave"]],
     ["a b cd", ["cd"]],
-    ["휴가를 며칠", ["휴가를", "휴가", "며칠"]],
+    ["휴가를 며칠", ["휴가를며칠", "휴가를", "휴가", "며칠"]],
+    ["도구 모음을", ["도구모음을", "도구모음", "모음을", "도구", "모음"]],
+    ["시트 탭", ["시트탭", "시트"]],
+    ["이 책", []],
+    ["mp3 파일", ["mp3", "파일"]],
     ["차를", ["차를", "차"]],
     ["", []],
     ["<script>", ["script"]],
@@ -26,6 +37,27 @@ describe("highlight", () => {
     ["regex characters are plain text", "a (b) c.* d", "(b) c.*", []],
   ])("%s", (_name, text, q, want) => {
     expect(marked(text, q)).toEqual(want);
+  });
+
+  it.each(shared.map((c) => [c.name, c] as const))("as the snippet's window: %s", (_name, c) => {
+    expect(marked(c.text, c.query)).toEqual(c.marks);
+  });
+
+  it("reads the shared cases", () => {
+    expect(shared.length).toBeGreaterThanOrEqual(10);
+  });
+
+  // Each place costs at most the query's length, also where nearly every place almost matches: 2 MB of letter-spaced
+  // text or line breaks, a long Korean query, within the test's time (about 0.1 s each here).
+  it.each([
+    ["letter-spaced", "가 나 다 라 마 바 사 "],
+    ["one word", "가나다라마바사아자차카타파"],
+    ["line breaks", "가\n나\r\n"],
+  ])("marks 2 MB of %s text in bounded time", (_name, unit) => {
+    const text = unit.repeat(Math.floor((2 << 20) / unit.length));
+    const pieces = highlight(text, "가나다라마바사아자차카타파하 가나다라 가나 위임장 도구 모음");
+    expect(pieces.some((p) => p.mark)).toBe(true);
+    expect(pieces.map((p) => p.text).join("")).toBe(text);
   });
 
   it("keeps every character of the passage, in order", () => {

@@ -121,8 +121,7 @@ func openLibrary(ctx context.Context, st *store.Store, dataDir string, embedMode
 	switch {
 	case readOnly:
 	case tried:
-		vopts = append(vopts, vector.Mirror(vector.Open(filepath.Join(dir, savedVectors), savedModel, nil,
-			vector.LoadOnUse(), vector.WithLogger(log))))
+		vopts = append(vopts, vector.Mirror(vector.OpenKept(filepath.Join(dir, savedVectors))))
 	default:
 		if err := os.Remove(filepath.Join(dir, triedVectors)); err == nil {
 			log.Info("the vectors of an embedding model tried with --embed-model were removed", "file", triedVectors)

@@ -155,7 +155,7 @@ type config struct {
 	onSettled  func(values []string)
 	leftGroup  func(id string) string
 	onLeft     func(left map[string]int)
-	mirror     *Index
+	mirror     *Kept
 }
 
 // WithBatchSize sets how many texts go to the embedder at once (default 64);

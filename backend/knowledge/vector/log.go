@@ -188,6 +188,12 @@ func littleEndian() bool {
 // the offset just after the last intact one. The record's vector is only
 // valid during the call. A missing file is an empty log.
 func readLog(path string, fn func(record)) (good int64, records int, err error) {
+	return scanLog(path, func(r record, _ int64, _ int) { fn(r) })
+}
+
+// scanLog is readLog telling fn where each record is in the file: its
+// offset and its length, frame included (what OpenKept reads back).
+func scanLog(path string, fn func(r record, off int64, size int)) (good int64, records int, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, 0, nil
@@ -233,7 +239,7 @@ func readLog(path string, fn func(record)) (good int64, records int, err error) 
 		if err != nil {
 			return good, records, nil
 		}
-		fn(rec)
+		fn(rec, good, 8+int(n))
 		records++
 		good += 8 + int64(n)
 	}

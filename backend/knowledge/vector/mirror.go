@@ -4,23 +4,22 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"maps"
 	"os"
 	"time"
 )
 
-// Mirror keeps kept — the index of the saved embedding model, opened
-// without an embedder — true to the documents while this index serves a
-// model chosen for one run (`--embed-model`): what is deleted, relabelled
-// or cleared here is deleted, relabelled or cleared there too, and a
-// document added here with a text or metadata other than kept's loses its
-// vector there. Nothing is ever embedded into kept, so its vectors stay
-// the saved model's; the next run with that model finds them as they were
-// and embeds only what this run added or changed. kept is read on its
-// first change (LoadOnUse suits it) and closed with this index. Its
+// Mirror keeps kept — the saved embedding model's vector file (OpenKept)
+// — true to the documents while this index serves a model chosen for one
+// run (`--embed-model`): what is deleted, relabelled or cleared here is
+// deleted, relabelled or cleared there too, and a document added here
+// with a text or metadata other than kept's loses its vector there.
+// Nothing is ever embedded into kept, so its vectors stay the saved
+// model's; the next run with that model finds them as they were and
+// embeds only what this run added or changed. kept is read on its first
+// change, its vectors left in the file, and closed with this index. Its
 // failures are not returned, this index's change stands, but they cost
 // kept its file (mirrored).
-func Mirror(kept *Index) Option { return func(c *config) { c.mirror = kept } }
+func Mirror(kept *Kept) Option { return func(c *config) { c.mirror = kept } }
 
 // mirrorTimeout bounds a change passed to the kept index of Mirror, which
 // runs past its caller's cancellation: it reads and writes a local file.
@@ -35,7 +34,7 @@ const mirrorTimeout = time.Minute
 // removed, so that the next run with the saved model embeds everything
 // again rather than answer from what this run deleted or changed; nothing
 // is passed to it after that.
-func (ix *Index) mirrored(ctx context.Context, what string, f func(ctx context.Context, kept *Index) error) {
+func (ix *Index) mirrored(ctx context.Context, what string, f func(ctx context.Context, kept *Kept) error) {
 	kept := ix.cfg.mirror
 	if kept == nil || ix.mirrorLost.Load() {
 		return
@@ -57,22 +56,4 @@ func (ix *Index) mirrored(ctx context.Context, what string, f func(ctx context.C
 		return
 	}
 	log.Warn("the saved embedding model's vectors removed, out of step: the next run with it embeds everything again", "path", kept.path)
-}
-
-// dropChanged deletes the documents of docs whose text or metadata differ
-// from what the index holds: their vector no longer says what they say.
-// Documents it holds as they are keep their vectors.
-func (ix *Index) dropChanged(ctx context.Context, docs []Doc) error {
-	if err := ix.Wait(ctx); err != nil {
-		return err
-	}
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	var ids []string
-	for _, d := range docs {
-		if e, ok := ix.docs[d.ID]; ok && (e.text != d.Text || !maps.Equal(e.meta, d.Metadata)) {
-			ids = append(ids, d.ID)
-		}
-	}
-	return ix.deleteLocked(ctx, ids)
 }

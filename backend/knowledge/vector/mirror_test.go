@@ -50,7 +50,7 @@ func TestMirrorKeepsSavedVectors(t *testing.T) {
 
 			tried := &fakeEmbedder{dim: 8}
 			ix := openReady(t, filepath.Join(dir, "chunks.override.vec"), "b", tried,
-				Mirror(Open(path, "a", nil, LoadOnUse())))
+				Mirror(OpenKept(path)))
 			if err := ix.Add(ctx, corpus, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -134,7 +134,7 @@ func TestMirrorOutlivesCancelAndNeverLeavesStale(t *testing.T) {
 			path := filepath.Join(dir, "chunks.vec")
 			writeSaved(t, path, docs)
 
-			kept := Open(path, "a", nil, LoadOnUse())
+			kept := OpenKept(path)
 			ix := openReady(t, filepath.Join(dir, "chunks.override.vec"), "b", &fakeEmbedder{dim: 8}, Mirror(kept))
 			if err := ix.Add(ctx, docs, nil); err != nil {
 				t.Fatal(err)

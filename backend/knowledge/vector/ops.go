@@ -69,7 +69,7 @@ func (ix *Index) add(ctx context.Context, docs []Doc, embed bool, w Watch) error
 	if err := ix.store(docs, vecs, model); err != nil {
 		return err
 	}
-	ix.mirrored(ctx, "add", func(ctx context.Context, kept *Index) error { return kept.dropChanged(ctx, docs) })
+	ix.mirrored(ctx, "add", func(ctx context.Context, kept *Kept) error { return kept.dropChanged(ctx, docs) })
 	if embErr != nil {
 		return fmt.Errorf("embed %d documents with %s: %w", len(docs), model, embErr)
 	}
@@ -211,7 +211,7 @@ func (ix *Index) Delete(ctx context.Context, ids ...string) error {
 	err := ix.deleteLocked(ctx, ids)
 	ix.mu.Unlock()
 	if err == nil {
-		ix.mirrored(ctx, "delete", func(ctx context.Context, kept *Index) error { return kept.Delete(ctx, ids...) })
+		ix.mirrored(ctx, "delete", func(ctx context.Context, kept *Kept) error { return kept.Delete(ctx, ids...) })
 	}
 	return err
 }
@@ -238,7 +238,7 @@ func (ix *Index) DeleteWhere(ctx context.Context, where map[string]string) (int,
 	err := ix.deleteLocked(ctx, ids)
 	ix.mu.Unlock()
 	if err == nil {
-		ix.mirrored(ctx, "delete", func(ctx context.Context, kept *Index) error { _, err := kept.DeleteWhere(ctx, where); return err })
+		ix.mirrored(ctx, "delete", func(ctx context.Context, kept *Kept) error { _, err := kept.DeleteWhere(ctx, where); return err })
 	}
 	return len(ids), err
 }
@@ -277,7 +277,7 @@ func (ix *Index) deleteLocked(ctx context.Context, ids []string) error {
 func (ix *Index) Clear(ctx context.Context) error {
 	err := ix.clear(ctx)
 	if err == nil {
-		ix.mirrored(ctx, "clear", func(ctx context.Context, kept *Index) error { return kept.Clear(ctx) })
+		ix.mirrored(ctx, "clear", func(ctx context.Context, kept *Kept) error { return kept.Clear(ctx) })
 	}
 	return err
 }
@@ -663,7 +663,7 @@ func (ix *Index) IDs(ctx context.Context) ([]string, error) {
 func (ix *Index) Relabel(ctx context.Context, where map[string]string, key, value string) (int, error) {
 	n, err := ix.relabel(ctx, where, key, value)
 	if err == nil {
-		ix.mirrored(ctx, "relabel", func(ctx context.Context, kept *Index) error {
+		ix.mirrored(ctx, "relabel", func(ctx context.Context, kept *Kept) error {
 			_, err := kept.Relabel(ctx, where, key, value)
 			return err
 		})

@@ -36,7 +36,7 @@ type Kept struct {
 	metas  map[string]map[string]string // one map for each distinct metadata
 	last   map[string]string            // the last one shared
 	key    []byte
-	f      *os.File                     // open for appending once loaded
+	f      *os.File // open for appending once loaded
 	buf    []byte
 }
 

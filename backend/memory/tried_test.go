@@ -236,3 +236,50 @@ func TestModelSpellingsKeepVectors(t *testing.T) {
 		})
 	}
 }
+
+// What a tried run forgets or rewords leaves the saved model's collection
+// with a context already cancelled too (Stop pressed, the app shutting
+// down): chromem-go v0.7.0 ignores the context of Delete and GetByID, so
+// the chunk mirror's WithoutCancel (vector.Mirror) is not needed here.
+// This fails first if an upgrade makes them honour it (a check of ctx
+// before each kept Delete fails both cases). Were a change lost all the
+// same, the next run with the saved model would not trust it as chunks
+// would: Open's sync deletes the vectors of memories gone and embeds
+// again those made from other text.
+func TestTriedRunForgetsPastCancel(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(ctx context.Context, v *Vectors) error
+	}{
+		{"forgotten", func(ctx context.Context, v *Vectors) error { return v.remove(ctx, "m1") }},
+		{"reworded", func(ctx context.Context, v *Vectors) error {
+			return v.put(ctx, []vecDoc{{ID: "m1", Text: "사용자는 녹차를 좋아한다"}})
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "memory")
+			saved, err := newVectors(dir, "bge-m3", "", &fakeEmbedder{dim: 32}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := saved.put(t.Context(), []vecDoc{{ID: "m1", Text: "사용자는 커피를 좋아한다"}}); err != nil {
+				t.Fatal(err)
+			}
+			tried, err := newVectors(dir, "nomic-embed-text", "bge-m3", &fakeEmbedder{dim: 32}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
+			_ = tt.change(ctx, tried) // the tried model's own part may fail
+			again, err := openChromem(dir, slog.Default())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := again.GetCollection(collectionPrefix+"bge-m3", refuseEmbedding).Count(); n != 0 {
+				t.Errorf("the saved model's collection keeps %d vectors of the old text on disk", n)
+			}
+		})
+	}
+}

@@ -35,9 +35,16 @@ func TestXMLGuard(t *testing.T) {
 		{"an end tag too long", `<a></a` + strings.Repeat(" ", maxTag) + `>`, true, false},
 		{"NUL in text", "<a>글\x00</a>", false, true},
 		{"a vertical tab in a value", "<a b=\"\x0b\"/>", false, true},
+		// Elements nested maxNest deep are read, one more is past the
+		// limit; empty elements and end tags close what they open.
+		{"nested to the limit", strings.Repeat("<a>", maxNest-1) + strings.Repeat(`<b x="/"/><c/>`, 10) + "<d>글</d>" + strings.Repeat("</a>", maxNest-1), false, false},
+		{"nested past the limit", strings.Repeat("<a>", maxNest) + "<b>글</b>" + strings.Repeat("</a>", maxNest), true, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, chunk := range []int{1, 3, 4096} { // reads cut anywhere
+				if chunk < 4096 && len(tt.doc) > 1<<20 {
+					continue // seconds for a megabyte a byte at a time
+				}
 				d := newDecoder(&chunked{r: strings.NewReader(tt.doc), n: chunk})
 				var err error
 				for err == nil {

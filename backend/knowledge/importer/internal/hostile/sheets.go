@@ -93,7 +93,7 @@ func sheetClasses() []Class {
 			return XLSX(w, xlsxRow(`<c s="0"><v>1e308</v></c><c s="0"><v>NaN</v></c><c s="0"><v>-Inf</v></c><c s="0"><v>-45000</v></c><c s="0"><v>2958465.99999999</v></c><c s="0"><v>45000.5</v></c>`),
 				map[string]string{"xl/styles.xml": `<styleSheet><cellXfs><xf numFmtId="14"/></cellXfs></styleSheet>`})
 		}},
-		{"xlsx: a sheet nested n deep", "deep.xlsx", 100_000, func(w io.Writer, n int) error {
+		{"xlsx: a sheet nested n deep", "deep.xlsx", 3_000_000, func(w io.Writer, n int) error {
 			return XLSX(w, `<row><c t="inlineStr"><is>`+nested("r", n, "<t>깊다</t>")+`</is></c></row>`, nil)
 		}},
 		{"ods: n rows repeated a million times, each of a value repeated a million times", "repeat.ods", 10_000, func(w io.Writer, n int) error {
@@ -103,7 +103,7 @@ func sheetClasses() []Class {
 			open := `<table:table table:name="t"><table:table-row><table:table-cell><text:p>겹</text:p>`
 			return ODS(w, `<table:table-row><table:table-cell>`+strings.Repeat(open, n)+strings.Repeat(`</table:table-cell></table:table-row></table:table>`, n)+`</table:table-cell></table:table-row>`)
 		}},
-		{"ods: content.xml nested n deep", "deep.ods", 100_000, func(w io.Writer, n int) error {
+		{"ods: content.xml nested n deep", "deep.ods", 3_000_000, func(w io.Writer, n int) error {
 			return ODS(w, `<table:table-row><table:table-cell>`+nested("text:span", n, "깊다")+`</table:table-cell></table:table-row>`)
 		}},
 		{"csv: one field of n MB in a quote never closed", "openquote.csv", 200, func(w io.Writer, n int) error {

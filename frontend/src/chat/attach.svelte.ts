@@ -13,7 +13,7 @@ import { MAX_UPLOAD_BYTES } from "../knowledge/store.svelte";
 import { progressOf, type FileProgress } from "../knowledge/progress";
 import { failureText } from "../knowledge/reasons";
 import { errorText } from "../lib/errors";
-import { formatNumber, t } from "../i18n/i18n.svelte";
+import { formatNumber, t, type MessageKey } from "../i18n/i18n.svelte";
 
 /** Pending is one attached file on its way in. */
 export interface Pending {
@@ -97,6 +97,23 @@ export function fromRecord(key: string, session: string, f: LibraryFile): Pendin
 export type Meaning = "later" | "stopped" | "handedOn" | "pending" | "embedded" | "unpaused";
 
 /**
+ * movedWords is what the row of a file that joined the library says (its
+ * paused state aside, which counts its passages). One in and embedded reads
+ * the same whether its indexing ended before it was added ("added") or
+ * after, in this window ("embedded"): a reload, or another window, knows
+ * only that it is in. While search by meaning cannot run (meaningOff: no
+ * embedding model answers, or none is set) a file in, or one whose meaning
+ * waits, is found by its words only, and its row says so: it said "by its
+ * words and by its meaning", or that its meaning was being indexed, where
+ * nothing was.
+ */
+export function movedWords(moved: NonNullable<Pending["moved"]>, meaningOff: boolean): MessageKey {
+  if (moved === "removed") return "attach.addedToLibraryRemoved";
+  if (meaningOff) return "attach.addedToLibraryWords";
+  return moved === "embedding" ? "attach.addedToLibraryEmbedding" : "attach.addedToLibrary";
+}
+
+/**
  * answerable says whether a question sent now can use the file: once it is
  * embedding it is in the knowledge base and found by its words (the
  * backend swaps a file in before it embeds it), and embedding with a local
@@ -124,6 +141,12 @@ export class AttachStore {
   private loads: Record<string, number> = {};
   /** note rows the person dismissed (session and file name), not made again by a reload */
   private dismissed = new Set<string>();
+  /**
+   * meaningOff: search by meaning cannot run now (the backend's status,
+   * onboarding's meaningOff), so the rows of files added to the library
+   * say they are found by their words (movedWords).
+   */
+  meaningOff = $state(false);
   /** onsettled hears that a conversation's file finished importing (or failed). */
   onsettled: ((sessionID: string) => void) | null = null;
 

@@ -38,6 +38,19 @@ export function listUnread(s: OllamaStatus | null): boolean {
   return !!s?.reachable && !!code && code !== "model_missing" && code !== "model_no_tools";
 }
 
+/**
+ * meaningOff says that search by meaning cannot run now, by the backend's
+ * status: no embedding model is set, Ollama does not answer, or its list
+ * was read and lacks the model. Passages are then found by their words
+ * only (the backend falls back to keywords), and nothing embeds; what is
+ * not known (no status yet, a list that could not be read) is not off.
+ */
+export function meaningOff(s: OllamaStatus | null): boolean {
+  if (!s) return false;
+  if (!s.reachable || !s.embed_model?.name) return true;
+  return !s.embed_model.installed && !listUnread(s);
+}
+
 export class StatusStore {
   status = $state<OllamaStatus | null>(null);
   checking = $state(false);

@@ -199,7 +199,9 @@ test("uploads in Korean: the same content once, a changed file replaces it, remo
   await page.press("#kb-search", "Enter");
   await page.waitForSelector(".hit .hit-where");
   const where = await page.$$eval(".hits > li:first-child .hit-where span", (els) => els.map((e) => e.textContent));
-  assert.deepEqual(where, ["출장 규정.md", "출장 규정 › 숙박비"]);
+  // Titled "출장 규정", its file's name: the line under the title does not say "출장 규정.md" again (the title's tooltip does).
+  assert.deepEqual(where, ["출장 규정 › 숙박비"]);
+  assert.match((await page.getAttribute(".hits > li:first-child .open-hit", "title")) ?? "", /출장 규정\.md$/);
   await shots(page, "knowledge-hit-where-ko");
 
   await page.click("#kb-tab-docs");
@@ -250,7 +252,8 @@ test("Word, PowerPoint, HWP, OpenDocument, web pages and EPUB in Korean: listed,
   await page.fill("#kb-search", "등록금은 언제 내나요");
   await page.press("#kb-search", "Enter");
   await page.waitForSelector(".hit .hit-where");
-  const where = await page.$$eval(".hits > li .hit-where", (els) => els.map((e) => e.textContent ?? ""));
+  // Each hit's file (its title's tooltip: a document titled by its file's name is not named again under it) and where-line.
+  const where = await page.$$eval(".hits > li", (lis) => lis.map((li) => `${li.querySelector(".open-hit")?.getAttribute("title") ?? ""} | ${li.querySelector(".hit-where")?.textContent ?? ""}`));
   for (const file of ["학칙.docx", "학칙 사본.odt", "학칙.epub"]) {
     assert.ok(where.some((w) => w.includes(file) && w.includes("제1장 총칙 › 제2조(등록금)")), `${file} under its heading: ${where.join(" | ")}`);
   }
@@ -279,16 +282,15 @@ test("Word, PowerPoint, HWP, OpenDocument, web pages and EPUB in Korean: listed,
   await page.click("#kb-tab-search");
   await page.fill("#kb-search", "복수전공 부전공 이수 신청");
   await page.press("#kb-search", "Enter");
-  await page.waitForFunction(() => document.querySelector(".hits > li .hit-where")?.textContent?.includes("복수전공 신청서.hwp"));
+  await page.waitForFunction(() => document.querySelector(".hits > li .open-hit")?.getAttribute("title")?.endsWith("복수전공 신청서.hwp"));
   const form1 = (await page.textContent(".hits > li:first-child")) ?? "";
-  assert.match(form1, /복수전공 신청서\.hwp/);
   assert.match(form1, /과 정 \| 학과\/전공 \| 학 번 \| 성 명 \| 학생구분/);
   await shots(page, "knowledge-hwp-search-ko");
 
   // The page is named by its <title>; its scripts and menu are not text.
   await page.fill("#kb-search", "휴학 신청 기간");
   await page.press("#kb-search", "Enter");
-  await page.waitForFunction(() => document.querySelector(".hits > li .hit-where")?.textContent?.includes("휴학 안내.html"));
+  await page.waitForFunction(() => document.querySelector(".hits > li .open-hit")?.getAttribute("title")?.endsWith("휴학 안내.html"));
   const first = (await page.textContent(".hits > li:first-child")) ?? "";
   assert.match(first, /휴학 안내 \| 학사지원팀/);
   assert.match(first, /휴학 안내 › 신청 기간/);

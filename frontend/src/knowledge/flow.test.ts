@@ -247,7 +247,7 @@ describe("knowledge screen", () => {
     }
   });
 
-  it("shows where a hit comes from: file, record id, page and heading", async () => {
+  it("shows where a hit comes from: file, record id, page and heading, the file only when the title is not its name", async () => {
     const { fake } = await start({ settings: { language: "ko" } });
     fake.docs.push({ id: "d1", title: "휴가 기록", source: "/data/uploads/records.jsonl", kind: "json", size: 10, pages: 0, chunks: 3, created_at: "", updated_at: "" });
     fake.docs.push({ id: "d2", title: "규정", source: "/home/you/규정.pdf", kind: "pdf", size: 10, pages: 9, chunks: 3, created_at: "", updated_at: "" });
@@ -257,8 +257,10 @@ describe("knowledge screen", () => {
     const where = $$(".hit-where").map((w) => [...w.querySelectorAll("span")].map((s) => s.textContent));
     expect(where).toEqual([
       ["records.jsonl", "ID r-1024", "연차 휴가"],
-      ["규정.pdf", "2쪽", "연차 휴가"],
+      // The PDF is titled by its file's name: the line above says it, the kind beside it says PDF.
+      ["2쪽", "연차 휴가"],
     ]);
+    expect($$(".hit .open-hit").map((b) => b.getAttribute("title"))).toEqual(["/data/uploads/records.jsonl", "/home/you/규정.pdf"]);
     expect($(".hit-where [data-part=file]").getAttribute("title")).toBe("/data/uploads/records.jsonl");
   });
 

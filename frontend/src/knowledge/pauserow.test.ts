@@ -41,6 +41,17 @@ const meaning = () => document.querySelector<HTMLElement>("tr[data-doc] .meaning
 
 describe("a Knowledge screen import whose embedding the person stopped", () => {
   for (const lang of ["en", "ko"] as const) {
+    it(`its Resume and the dot before it are one piece that wraps whole (${lang})`, async () => {
+      await stopped(lang);
+      // A narrow column wraps the row: the dot left alone on a line (800 px, Korean) is kept with Resume instead.
+      const resume = meaning()!.querySelector<HTMLButtonElement>("button.resume")!;
+      const piece = resume.parentElement!;
+      expect(piece.classList.contains("resume-with")).toBe(true);
+      expect(piece.parentElement).toBe(meaning());
+      expect(piece.textContent).toBe(`· ${lang === "en" ? "Resume" : "다시 시작"}`);
+      expect(meaning()!.textContent!.split("·")).toHaveLength(2);
+    });
+
     it(`resumed in the list, its row no longer says it waits for a Resume (${lang})`, async () => {
       await stopped(lang);
       click(meaning()!.querySelector<HTMLButtonElement>("button.resume")!);

@@ -1,0 +1,146 @@
+// The Knowledge screen in daily use, in English and Korean at 1280×800 and
+// 800×700: a file dropped on the screen is imported and listed; a paused
+// file's row keeps "· Resume" together on one line and the list stays
+// inside the screen (no sideways scrolling), the import's row keeping room
+// for the file's name; a hit titled by its file's name does not name the
+// file again under it; the reader's text box, focused from the keyboard,
+// shows a light ring. Screenshots: kbpolish-*.png.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { fail, openPage, resetFake, screenshot, settled, SIZES, withWorld } from "./harness.ts";
+
+const w = withWorld();
+
+/** drop drops a file on the drop zone as a person drags one from the file manager: the page's own drag events. */
+async function drop(page: Page, name: string, text: string): Promise<void> {
+  await page.evaluate(
+    ([name, text]) => {
+      const zone = document.querySelector("[data-testid=dropzone]")!;
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], name, { type: "text/markdown" }));
+      for (const type of ["dragenter", "dragover"]) zone.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    },
+    [name, text],
+  );
+  // The drop zone lights up while files are over it.
+  await page.waitForSelector("[data-testid=dropzone].dragging");
+  await page.evaluate(
+    ([name, text]) => {
+      const zone = document.querySelector("[data-testid=dropzone]")!;
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], name, { type: "text/markdown" }));
+      zone.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+    },
+    [name, text],
+  );
+}
+
+/** overflow is how far the Knowledge screen's content reaches past its box sideways (0: no horizontal scroll bar). */
+const overflow = (page: Page) =>
+  page.evaluate(() => {
+    const c = document.querySelector<HTMLElement>(".content")!;
+    const panel = document.querySelector<HTMLElement>("[role=tabpanel]")!;
+    return Math.max(c.scrollWidth - c.clientWidth, panel.scrollWidth - panel.clientWidth, document.scrollingElement!.scrollWidth - document.scrollingElement!.clientWidth);
+  });
+
+test("files dropped on the Knowledge screen are imported and listed, in English and Korean", async () => {
+  for (const [locale, name] of [["en-US", "dropped-opening-hours.md"], ["ko-KR", "끌어 놓은 영업시간.md"]] as const) {
+    const page = await openPage(w.browser, w.app.url, locale, SIZES[0]);
+    await page.click(".views button >> nth=0");
+    await page.waitForSelector("#kb-title");
+    await drop(page, name, `# ${name}\n\nWeekdays from 8 to 21. 평일 오전 8시부터 오후 9시까지.\n`);
+    await page.waitForSelector("[data-testid=dropzone]:not(.dragging)");
+    await page.waitForFunction((n) => [...document.querySelectorAll(".progress li.file")].some((li) => li.querySelector(".name")?.textContent === n && li.getAttribute("data-stage") === "done"), name, { timeout: 60_000 });
+    await page.waitForSelector(`table.docs tr[data-doc]:has(td.title[title$="${name}"])`);
+    await screenshot(page, `kbpolish-dropped-${locale.slice(0, 2)}-1280`);
+    await page.context().close();
+  }
+});
+
+test("a paused file's row keeps its dot with Resume, its import's row room for its name, and the list stays inside the screen, in English and Korean", async () => {
+  const first = await openPage(w.browser, w.app.url, "en-US", SIZES[1]);
+  await first.click(".views button >> nth=0");
+  await first.waitForSelector("#kb-title");
+  await first.setInputFiles("#kb-file-input", { name: "hours.md", mimeType: "text/markdown", buffer: Buffer.from("# Hours\n\nOpen daily.\n") });
+  await first.waitForSelector(".progress li.file[data-stage=done]", { timeout: 60_000 });
+  await first.context().close();
+  // The catalog's embedding is done before every embedding hangs: the file's is the one held.
+  await settled(w.fake);
+  await fail(w.fake, "/api/embed", -1, { kind: "hang" });
+  const files = { "en-US": "cafe-operations-handbook-2026-revised-final.md", "ko-KR": "카페 운영 안내서 2026년 개정판 최종본.md" };
+  const row = (name: string) => `table.docs tr:has(td.title[title$="${name}"])`;
+  const pages: Page[] = [];
+  try {
+    for (const [locale, name] of Object.entries(files)) {
+      const page = await openPage(w.browser, w.app.url, locale, SIZES[1]);
+      pages.push(page);
+      await page.click(".views button >> nth=0");
+      await page.waitForSelector("#kb-title");
+      await page.setInputFiles("#kb-file-input", { name, mimeType: "text/markdown", buffer: Buffer.from(`# ${name}\n\n` + "평일 오전 8시부터 오후 9시까지, 주말은 오전 10시부터 오후 8시까지 엽니다. Weekdays from 8 to 21. ".repeat(200)) });
+      const stop = `.progress li.file[data-stage="embedding"]:has(.name[title$="${name}"]) button.stop`;
+      await page.waitForSelector(stop, { timeout: 60_000 }).catch(async (e) => {
+        await screenshot(page, `kbpolish-paused-failed-${locale}`);
+        throw e;
+      });
+      await page.click(stop);
+      await page.waitForSelector(`${row(name)} .meaning[data-meaning='paused']`, { timeout: 30_000 });
+      // Its import's row says it is paused, in words that wrap beside the file's name, not over it.
+      const width = await page.$eval(`.progress li.file[data-stage=done]:has(.name[title$="${name}"]) .name`, (e) => e.getBoundingClientRect().width);
+      assert.ok(width >= 100, `the name is ${width} px wide in ${locale} at 800 px`);
+      await screenshot(page, `kbpolish-paused-import-${locale.slice(0, 2)}-800`);
+    }
+  } finally {
+    await resetFake(w.fake);
+  }
+
+  for (const [i, [locale, name]] of Object.entries(files).entries()) {
+    const page = pages[i]!;
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      const at = `${locale.slice(0, 2)}-${size.width}`;
+      // The dot and Resume on one line, the dot just before it.
+      const [dot, resume] = await Promise.all([page.locator(`${row(name)} .meaning span[aria-hidden]`).boundingBox(), page.locator(`${row(name)} button.resume`).boundingBox()]);
+      assert.ok(dot && resume, at);
+      assert.ok(Math.abs(dot.y + dot.height / 2 - (resume.y + resume.height / 2)) < resume.height / 2 && dot.x < resume.x && resume.x - (dot.x + dot.width) < 16, `the dot is with Resume at ${at}: ${JSON.stringify([dot, resume])}`);
+      assert.equal(await overflow(page), 0, `no sideways scrolling at ${at}`);
+      await page.locator(row(name)).scrollIntoViewIfNeeded();
+      await screenshot(page, `kbpolish-paused-${at}`);
+    }
+    await page.context().close();
+  }
+});
+
+test("a hit titled by its file's name does not name it again; the reader's text box shows a light focus ring", async () => {
+  for (const locale of ["en-US", "ko-KR"]) {
+    const page = await openPage(w.browser, w.app.url, locale, SIZES[0]);
+    await page.click(".views button >> nth=0");
+    await page.waitForSelector("#kb-title");
+    if (locale === "en-US") {
+      await page.setInputFiles("#kb-file-input", { name: "lighthouse-notes.txt", mimeType: "text/plain", buffer: Buffer.from("The lighthouse keeper counts forty-two ships every night.\n") });
+      await page.waitForSelector(`table.docs tr[data-doc]:has(td.title[title$="lighthouse-notes.txt"])`, { timeout: 60_000 });
+    }
+    await page.click("#kb-tab-search");
+    await page.fill("#kb-search", "lighthouse keeper ships");
+    await page.press("#kb-search", "Enter");
+    const hit = `.hits > li:has(.open-hit[title$="lighthouse-notes.txt"])`;
+    await page.waitForSelector(hit);
+    assert.equal(await page.textContent(`${hit} .open-hit`), "lighthouse-notes");
+    assert.equal(await page.$(`${hit} .hit-where`), null, "no line repeating the file's name");
+    await screenshot(page, `kbpolish-hit-${locale.slice(0, 2)}-1280`);
+
+    // Opened from the keyboard: the text box has the focus, with a ring of 1 px on its edge.
+    await page.focus(`${hit} button.read-hit`);
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("dialog.reader[open] [data-part=hit]");
+    const ring = await page.$eval("dialog.reader [data-testid=reader-body]", (el) => {
+      const s = getComputedStyle(el);
+      return { focused: document.activeElement === el && el.matches(":focus-visible"), style: s.outlineStyle, width: s.outlineWidth, offset: s.outlineOffset };
+    });
+    assert.deepEqual(ring, { focused: true, style: "solid", width: "1px", offset: "-1px" });
+    await screenshot(page, `kbpolish-reader-focus-${locale.slice(0, 2)}-1280`);
+    await page.setViewportSize(SIZES[1]);
+    await screenshot(page, `kbpolish-reader-focus-${locale.slice(0, 2)}-800`);
+    await page.context().close();
+  }
+});

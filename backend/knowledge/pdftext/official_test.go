@@ -108,3 +108,89 @@ func officialDoc(s setter) genCase {
 		exact: []string{"제1조(목적)", "「공무원 복무 규정」", "제3조·제5조에서", "① 휴직을", "2024. 3. 1.부터", "<개정 2023. 7. 1., 2024. 3. 1.>", "1년 6월", "■ 질병 휴직 □ 육아 휴직", "____________ (서명 또는 인)", "7일 이내 · 수수료"},
 	}
 }
+
+// blankForm is a form whose check boxes are drawn as small squares (a
+// path, not the glyph □) and whose blanks are underlines drawn as rules of
+// one length, one under another, as Hancom and Word draw a form's fields.
+func blankForm(s setter) genCase {
+	var lines [][]placed
+	var texts []string
+	var paths strings.Builder
+	y := 760.0
+	add := func(text string, x float64) {
+		lines = append(lines, s.line(text, x, y, 0, 0))
+	}
+	add("휴직 신청서", 250)
+	texts = append(texts, "휴직 신청서")
+	y -= 40
+	// Check boxes: a square before each option.
+	add("휴직 종류:", 72)
+	opts := []string{"질병 휴직", "육아 휴직", "유학 휴직"}
+	x := 140.0
+	for _, o := range opts {
+		paths.WriteString(strings.Join([]string{f2(x), f2(y - 1), "8 8 re S\n"}, " "))
+		add(o, x+12)
+		x += 12 + s.width(o) + 24
+	}
+	texts = append(texts, "휴직 종류: "+strings.Join(opts, " "))
+	y -= 30
+	// Blanks: a label, then an underline of one length on every line.
+	for _, l := range []string{"성명", "소속", "연락처"} {
+		add(l, 72)
+		paths.WriteString(strings.Join([]string{f2(150), f2(y - 3), "m", f2(330), f2(y - 3), "l S\n"}, " "))
+		texts = append(texts, l)
+		y -= 26
+	}
+	add("위와 같이 휴직을 신청합니다.", 72)
+	texts = append(texts, "위와 같이 휴직을 신청합니다.")
+	y -= 26
+	add("2024. 2. 20.", 400)
+	texts = append(texts, "2024. 2. 20.")
+	y -= 26
+	add("신청인", 300)
+	paths.WriteString(strings.Join([]string{f2(340), f2(y - 3), "m", f2(440), f2(y - 3), "l S\n"}, " "))
+	add("(서명 또는 인)", 445)
+	texts = append(texts, "신청인 (서명 또는 인)")
+	return genCase{
+		name:  "ko Hancom: form with drawn check boxes and underlined blanks",
+		pdf:   genDoc([]genPage{{w: a4w, h: a4h, content: paths.String() + content(lines, s.a, s.b, drawTJ, false)}}, s.a, s.b),
+		lines: texts,
+		exact: []string{"질병 휴직", "2024. 2. 20."},
+	}
+}
+
+// comparisonTable is a 신구조문대비표, the table of an amendment's old and
+// new text that Korean ministries publish: two ruled cells of articles,
+// each justified as Hancom sets a cell by default and wrapped at spaces
+// (어절 단위), so every line but a paragraph's last runs to the cell's
+// edge, as a wrapper by syllable's lines do. Each cell reads as one line,
+// its lines joined by a space, the row's two cells apart.
+func comparisonTable(s setter) genCase {
+	old := []string{
+		"제3조(근무시간) ① 공무원의 1주간 근무시간은 점심시간을 제외하고 44시간으로 하며, 근무시간은 오전 9시부터 오후 6시까지로 한다.",
+		"② 행정기관의 장은 업무의 성질상 필요한 경우에는 근무시간을 달리 정할 수 있다.",
+	}
+	nw := []string{
+		"제3조(근무시간) ① 공무원의 1주간 근무시간은 점심시간을 제외하고 40시간으로 하며, 토요일과 「관공서의 공휴일에 관한 규정」에 따른 공휴일은 쉰다.",
+		"② (현행과 같음)",
+	}
+	cols := []float64{72, 297.5, 523}
+	top := 760.0
+	lines := [][]placed{s.line("현행", 170, top-15, 0, 0), s.line("개정안", 390, top-15, 0, 0)}
+	l1, _ := s.column(old, cols[0]+6, top-36, cols[1]-cols[0]-12, 16, 0)
+	l2, _ := s.column(nw, cols[1]+6, top-36, cols[2]-cols[1]-12, 16, 0)
+	lines = append(append(lines, l1...), l2...)
+	var rules strings.Builder
+	for _, r := range [][4]float64{{72, top - 22, 225.5, 22}, {297.5, top - 22, 225.5, 22}, {72, top - 172, 225.5, 150}, {297.5, top - 172, 225.5, 150}} {
+		rules.WriteString(strings.Join([]string{f2(r[0]), f2(r[1]), f2(r[2]), f2(r[3]), "re S\n"}, " "))
+	}
+	return genCase{
+		name: "ko Hancom: 신구조문대비표, justified cells wrapped at spaces",
+		pdf:  genDoc([]genPage{{w: a4w, h: a4h, content: rules.String() + content(lines, s.a, s.b, drawTJ, false)}}, s.a, s.b),
+		lines: []string{
+			"현행" + cellSep + "개정안",
+			strings.Join(old, " ") + cellSep + strings.Join(nw, " "),
+		},
+		exact: []string{"근무시간은 점심시간을", "「관공서의 공휴일에 관한 규정」"},
+	}
+}

@@ -105,7 +105,8 @@ func syllableWidth(cells [][]band) float64 {
 
 // wordWrapped says whether cells (lines by cell, measured by w) show a
 // wrapper by words: a line that left wordRoom syllables before a line
-// that starts with two syllables.
+// that starts with two syllables, or a line justified by widening its
+// word spaces by wordRoom syllables in all (justifiedRoom).
 func wordWrapped(cells [][]band, idx []int, w cellWrap, syl float64) bool {
 	for _, c := range idx {
 		bands := cells[c]
@@ -115,7 +116,60 @@ func wordWrapped(cells [][]band, idx []int, w cellWrap, syl float64) bool {
 			}
 		}
 	}
-	return false
+	return justifiedRoom(cells, idx) >= wordRoom*syl
+}
+
+// justifiedRoom is the most white a line of the cells idx spreads over its
+// word spaces: the line's typical word gap (the median) less the
+// lower quartile of all their lines' typical gaps (paragraphs' last
+// lines, set as typed; the quartile, not the least, as a line of Latin
+// or figures may set its spaces narrower), times its gaps. Hancom justifies a cell's lines by default
+// and wraps Korean at spaces (어절 단위), so every line but a paragraph's
+// last runs to the cell's edge, as a wrapper by syllable's lines do, and
+// the room the next word needed is spread over the spaces; a wrapper by
+// syllable spreads less than a syllable. 0 where no line has word gaps.
+func justifiedRoom(cells [][]band, idx []int) float64 {
+	type line struct {
+		gap float64
+		n   int
+	}
+	var lines []line
+	var gaps []float64
+	for _, c := range idx {
+		for _, b := range cells[c] {
+			var gs []float64
+			var prev *item
+			for k := range b.items {
+				it := &b.items[k]
+				if it.space || it.r == 0 {
+					continue
+				}
+				if prev != nil {
+					if g := it.x0 - prev.x1; g > wordGap*max(it.h, prev.h) {
+						gs = append(gs, g)
+					}
+				}
+				prev = it
+			}
+			if len(gs) == 0 {
+				continue
+			}
+			sort.Float64s(gs)
+			l := line{gs[len(gs)/2], len(gs)}
+			gaps = append(gaps, l.gap)
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return 0
+	}
+	sort.Float64s(gaps)
+	least := gaps[len(gaps)/4]
+	most := 0.0
+	for _, l := range lines {
+		most = max(most, (l.gap-least)*float64(l.n))
+	}
+	return most
 }
 
 // twoSyllables says whether a line starts with two Hangul syllables, so

@@ -194,3 +194,42 @@ func comparisonTable(s setter) genCase {
 		exact: []string{"근무시간은 점심시간을", "「관공서의 공휴일에 관한 규정」"},
 	}
 }
+
+// stackedLabels is a form whose row groups are labelled down a merged
+// cell one syllable a line ("신" over "청" over "인"), as Hancom forms set
+// "신청인" and "대리인". pdftotext writes such a label a syllable a word,
+// as the page shows it, and so does pdftext ("신 청 인", which the keyword
+// index reads as the word); joined, the form read 0.8 of pdftotext's words.
+func stackedLabels(s setter) genCase {
+	cells := []ruledCell{
+		{"", 0, 0, 3, 1}, {"성명", 0, 1, 1, 1}, {"홍길동", 0, 2, 1, 1}, {"생년월일", 0, 3, 1, 1}, {"1985. 4. 12.", 0, 4, 1, 1},
+		{"주소", 1, 1, 1, 1}, {"서울특별시 종로구 세종대로 209", 1, 2, 1, 3},
+		{"전화번호", 2, 1, 1, 1}, {"010-1234-5678", 2, 2, 1, 3},
+		{"", 3, 0, 2, 1}, {"성명", 3, 1, 1, 1}, {"김영희", 3, 2, 1, 1}, {"관계", 3, 3, 1, 1}, {"배우자", 3, 4, 1, 1},
+		{"주소", 4, 1, 1, 1}, {"서울특별시 강남구 테헤란로 152", 4, 2, 1, 3},
+	}
+	const top, pitch = 760.0, 24.0
+	lines, rules := ruledTable(s, cells, []float64{72, 100, 170, 300, 370, 523}, top, pitch)
+	// Each label centred down the rows its cell spans, 14 pt a syllable.
+	stack := func(label string, row, span int) {
+		rs := []rune(label)
+		mid := top - pitch*(float64(row)+float64(span)/2)
+		for i, r := range rs {
+			y := mid + 14*(float64(len(rs)-1)/2-float64(i)) - s.size*0.35
+			lines = append(lines, s.line(string(r), 81, y, 0, 0))
+		}
+	}
+	stack("신청인", 0, 3)
+	stack("대리인", 3, 2)
+	return genCase{
+		name: "ko Hancom: form with labels written down their cells",
+		pdf:  genDoc([]genPage{{w: a4w, h: a4h, content: rules + content(lines, s.a, s.b, drawTJ, false)}}, s.a, s.b),
+		lines: []string{
+			"신 청 인 | 성명 | 홍길동 | 생년월일 | 1985. 4. 12.",
+			"주소 | 서울특별시 종로구 세종대로 209",
+			"전화번호 | 010-1234-5678",
+			"대 리 인 | 성명 | 김영희 | 관계 | 배우자",
+			"주소 | 서울특별시 강남구 테헤란로 152",
+		},
+	}
+}

@@ -233,6 +233,7 @@ func generatedCases() []genCase {
 		officialDoc(ko(func(s *setter) { s.second = notHangul })),
 		blankForm(ko(func(s *setter) { s.second = notHangul })),
 		comparisonTable(ko(func(s *setter) { s.second = notHangul })),
+		stackedLabels(ko(func(s *setter) { s.second = notHangul })),
 		tableAbove("ko table of figures drawn column by column, two columns under it", koTable, koRegulation, ko(nil), koExact...),
 		tableAbove("en table of figures drawn column by column, two columns under it", enTable, enContract, en(nil), enExact...),
 		offPage("ko: a printer's slug outside the page", koRegulation, ko(nil)),

@@ -227,9 +227,16 @@ func (w cellWrap) insideWord(c int, p, n band) bool {
 	if c >= len(w.syl) || w.syl[c] == 0 {
 		return false
 	}
-	_, last, ok := ends(p)
+	pFirst, last, ok := ends(p)
 	first, _, ok2 := ends(n)
 	if !ok || !ok2 || !hangulSyllable(last.r) || !hangulSyllable(first.r) {
+		return false
+	}
+	if pFirst == last {
+		// A line of one syllable: a label written down its cell ("신" over
+		// "청" over "인"), which pdftotext writes a syllable a word, as
+		// the page shows it; the keyword index reads "신 청 인" as the
+		// word (keyword/spacing.go).
 		return false
 	}
 	if k := len(p.items) - 1; k >= 0 && p.items[k].space && p.items[k].x0 >= last.x1 {

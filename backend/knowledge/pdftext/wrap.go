@@ -120,14 +120,15 @@ func wordWrapped(cells [][]band, idx []int, w cellWrap, syl float64) bool {
 }
 
 // justifiedRoom is the most white a line of the cells idx spreads over its
-// word spaces: the line's typical word gap (the median) less the
-// lower quartile of all their lines' typical gaps (paragraphs' last
-// lines, set as typed; the quartile, not the least, as a line of Latin
-// or figures may set its spaces narrower), times its gaps. Hancom justifies a cell's lines by default
-// and wraps Korean at spaces (어절 단위), so every line but a paragraph's
-// last runs to the cell's edge, as a wrapper by syllable's lines do, and
-// the room the next word needed is spread over the spaces; a wrapper by
-// syllable spreads less than a syllable. 0 where no line has word gaps.
+// word spaces: the line's typical word gap (the median) less the lower
+// quartile of all their lines' typical gaps (paragraphs' last lines, set
+// as typed; the quartile, not the least, as a line of Latin or figures
+// may set its spaces narrower), times its gaps. Hancom justifies a cell's
+// lines by default and wraps Korean at spaces (어절 단위), so every line
+// but a paragraph's last runs to the cell's edge, as a wrapper by
+// syllable's lines do, and the room the next word needed is spread over
+// the spaces; a wrapper by syllable spreads less than a syllable. 0 where
+// no line has word gaps.
 func justifiedRoom(cells [][]band, idx []int) float64 {
 	type line struct {
 		gap float64

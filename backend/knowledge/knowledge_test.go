@@ -426,7 +426,14 @@ func TestRestart(t *testing.T) {
 	// A stale snapshot: the database changed after it was written.
 	b2, db2 := e.open()
 	stale, _ := os.ReadFile(snap)
-	if _, err := b2.Import(ctx, []string{filepath.Join(copyLibrary(t), "guide.md")}, nil); err != nil {
+	// A copy with a line of its own: the same bytes would be one hit (copies_test.go).
+	other := filepath.Join(copyLibrary(t), "guide.md")
+	if f, err := os.OpenFile(other, os.O_APPEND|os.O_WRONLY, 0); err != nil {
+		t.Fatal(err)
+	} else if _, err := f.WriteString("\nA copy kept elsewhere.\n"); err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	if _, err := b2.Import(ctx, []string{other}, nil); err != nil {
 		t.Fatal(err)
 	}
 	closeDB(t, db2)
@@ -436,7 +443,7 @@ func TestRestart(t *testing.T) {
 	b3, db3 := e.open()
 	defer closeDB(t, db3)
 	if hits, _ := b3.Search(ctx, "ollama", SearchOptions{}); len(hits) != 2 {
-		t.Errorf("stale snapshot used: %d hits for a term in two imported copies, want 2", len(hits))
+		t.Errorf("stale snapshot used: %d hits for a term in two imported files, want 2", len(hits))
 	}
 }
 

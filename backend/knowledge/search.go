@@ -215,12 +215,12 @@ func (b *Base) rank(ctx context.Context, query string, k, perDoc int, floor floa
 		kw[i] = match{Ranked: Ranked{ID: h.ID, Score: h.Score}, words: true}
 	}
 	if b.opts.Vectors == nil {
-		return limitPerDoc(kw, k, perDoc)
+		return limitPerDoc(kw, k, perDoc, b.copiesOf(ctx, kw))
 	}
 	vec, err := b.opts.Vectors.SearchChunks(ctx, query, depth)
 	if err != nil {
 		b.log.Debug("vector search unavailable; keyword results only", "err", err)
-		return limitPerDoc(kw, k, perDoc)
+		return limitPerDoc(kw, k, perDoc, b.copiesOf(ctx, kw))
 	}
 	if keep != nil {
 		vec = slices.DeleteFunc(vec, func(r Ranked) bool { return !keep(r.ID) })
@@ -245,29 +245,96 @@ func (b *Base) rank(ctx context.Context, query string, k, perDoc int, floor floa
 		// Ranks says where each list had the chunk (0: not at all).
 		out[i] = match{Ranked: Ranked{ID: f.ID, Score: f.Score}, words: f.Ranks[0] > 0, meaning: f.Ranks[1] > 0}
 	}
-	return limitPerDoc(out, k, perDoc)
+	return limitPerDoc(out, k, perDoc, b.copiesOf(ctx, out))
 }
 
 // limitPerDoc keeps the first k matches, skipping a document's chunks past
 // its first perDoc (perDoc < 0: no limit). Matches are best first, so each
-// document keeps its best chunks.
-func limitPerDoc(ms []match, k, perDoc int) []match {
+// document keeps its best chunks. Copies of one file (copies) count as one
+// document, and a chunk of one is left out where the same chunk of
+// another was kept: the person sees a passage once, not once per name.
+func limitPerDoc(ms []match, k, perDoc int, copies map[string]string) []match {
 	out := make([]match, 0, min(k, len(ms)))
 	seen := map[string]int{}
+	shown := map[string]bool{}
 	for _, m := range ms {
 		if len(out) == k {
 			break
 		}
+		doc, same := docOf(m.ID), ""
+		if c, ok := copies[doc]; ok {
+			doc = c
+			same = c + m.ID[len(docOf(m.ID)):] // the same chunk of any copy: its ":seq"
+			if shown[same] {
+				continue
+			}
+		}
 		if perDoc > 0 {
-			doc := docOf(m.ID)
 			if seen[doc] == perDoc {
 				continue
 			}
 			seen[doc]++
 		}
+		if same != "" {
+			shown[same] = true
+		}
 		out = append(out, m)
 	}
 	return out
+}
+
+// copiesOf maps each document of ms that is a copy of a file (the same
+// bytes under another name or in another folder: "report.pdf" and
+// "report (1).pdf") to a key its copies share: its content hash, kind and,
+// for a record of a JSON file, the record's id and title. A file's
+// documents are read the same way from the same bytes, so the copies'
+// chunks of one seq hold the same text. Records without an id are not
+// keyed: several of one file may share a title. Nothing is stored: a copy
+// removed or changed stops being one at the next search.
+func (b *Base) copiesOf(ctx context.Context, ms []match) map[string]string {
+	if len(ms) < 2 {
+		return nil
+	}
+	ids := make([]string, 0, len(ms))
+	seen := map[string]bool{}
+	for _, m := range ms {
+		if d := docOf(m.ID); !seen[d] {
+			seen[d] = true
+			ids = append(ids, d)
+		}
+	}
+	if len(ids) < 2 {
+		return nil
+	}
+	var docs []Document
+	err := b.db.WithContext(ctx).Select("id", "file_hash", "kind", "record_id", "title").
+		Where("id IN ? AND file_hash <> ''", ids).Find(&docs).Error
+	if err != nil {
+		b.log.Debug("copies not told apart in this search", "err", err)
+		return nil
+	}
+	key := make(map[string]string, len(docs))
+	count := map[string]int{}
+	for _, d := range docs {
+		k := d.FileHash + "\x00" + d.Kind
+		switch {
+		case d.Kind == KindCatalog:
+			continue // one source
+		case d.Kind == string(importer.KindJSON):
+			if d.RecordID == "" {
+				continue
+			}
+			k += "\x00" + d.RecordID + "\x00" + d.Title
+		}
+		key[d.ID] = k
+		count[k]++
+	}
+	for id, k := range key {
+		if count[k] < 2 {
+			delete(key, id) // no copy among the candidates
+		}
+	}
+	return key
 }
 
 func ids(rs []Ranked) []string {

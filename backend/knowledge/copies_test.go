@@ -1,0 +1,130 @@
+package knowledge
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestCopiesAreOneHit: a file imported from a folder under two names with
+// the same bytes ("report.txt" and "report (1).txt") gives its passages
+// once, whichever name ranks first; the other copy still answers once the
+// first is removed, and both answer once one of them changes.
+func TestCopiesAreOneHit(t *testing.T) {
+	ctx := context.Background()
+	b := openSmallChunks(t, 120)
+	var sb strings.Builder
+	for _, team := range []string{"재무팀", "인사팀", "영업팀", "기획팀", "총무팀", "연구팀", "법무팀", "홍보팀"} {
+		sb.WriteString("분기 예산 집행 보고서는 " + team + "이 매월 검토한다. ")
+	}
+	report := sb.String()
+	dir := writeFiles(t, map[string]string{
+		"report.txt":     report,
+		"report (1).txt": report,
+		"memo.txt":       "예산 집행 보고서 검토 회의는 목요일에 열린다.",
+	})
+	if _, err := b.Import(ctx, []string{dir}, nil); err != nil {
+		t.Fatal(err)
+	}
+	search := func(perDoc int) []Hit {
+		t.Helper()
+		hits, err := b.Search(ctx, "예산 집행 보고서 검토", SearchOptions{TopK: 10, PerDoc: perDoc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hits
+	}
+	reports := func(hits []Hit) (names []string) {
+		for _, h := range hits {
+			if n := filepath.Base(h.Source); strings.HasPrefix(n, "report") {
+				names = append(names, n)
+			}
+		}
+		slices.Sort(names)
+		return slices.Compact(names)
+	}
+
+	hits := search(0)
+	if got := reports(hits); len(got) != 1 {
+		t.Fatalf("two copies: reports %v in %v, want one of them", got, hitSources(hits))
+	}
+	if !slices.Contains(hitSources(hits), "memo.txt") {
+		t.Errorf("two copies: %v, want the memo after the report", hitSources(hits))
+	}
+	every := search(-1) // every passage, each once
+	texts := map[string]bool{}
+	for _, h := range every {
+		if texts[h.Text] {
+			t.Errorf("no limit per document: the passage %q twice in %v", h.Text, hitSources(every))
+		}
+		texts[h.Text] = true
+	}
+	if got := reports(every); len(got) != 1 {
+		t.Errorf("no limit per document: reports %v, want passages of one copy", got)
+	}
+	two := search(2)
+	if n := len(two) - 1; n != 2 || len(reports(two)) != 1 {
+		t.Errorf("two per document: %v, want two passages of one copy and the memo", hitSources(two))
+	}
+
+	// The copy shown goes away: the other is found.
+	shown := hits[0].Source
+	if _, err := b.RemoveSource(ctx, shown); err != nil {
+		t.Fatal(err)
+	}
+	if got := reports(search(0)); len(got) != 1 || got[0] == filepath.Base(shown) {
+		t.Fatalf("after removing %s: reports %v, want the other copy", filepath.Base(shown), got)
+	}
+
+	// Imported again, then one changed: two files, two hits.
+	if _, err := b.Import(ctx, []string{dir}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := reports(search(0)); len(got) != 1 {
+		t.Fatalf("imported again: reports %v, want one", got)
+	}
+	writeIn(t, dir, "report (1).txt", report+"\n\n수정: 예산 집행 보고서 검토 일정이 바뀌었다.")
+	if _, err := b.Import(ctx, []string{dir}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := reports(search(0)); len(got) != 2 {
+		t.Errorf("one copy changed: reports %v, want both", got)
+	}
+}
+
+// TestCopiesOfRecords: the records of two copies of a JSON Lines file are
+// paired by their ids; records of one file are never taken for copies of
+// each other, not even with the same title or text.
+func TestCopiesOfRecords(t *testing.T) {
+	tests := []struct {
+		name  string
+		lines string
+		want  int // hits for the query
+	}{
+		{"records with ids: one hit each", `{"id":"a","text":"휴가 신청 절차"}` + "\n" + `{"id":"b","text":"휴가 신청 양식"}` + "\n", 2},
+		{"same title, no id: both", `{"title":"메모","text":"휴가 신청 절차"}` + "\n" + `{"title":"메모","text":"휴가 신청 양식"}` + "\n", 4},
+		{"same title and text, two ids: both", `{"id":"a","title":"메모","text":"휴가 신청 절차"}` + "\n" + `{"id":"b","title":"메모","text":"휴가 신청 절차"}` + "\n", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			b := openSmallChunks(t, 120)
+			dir := writeFiles(t, map[string]string{"notes.jsonl": tt.lines, "notes copy.jsonl": tt.lines})
+			if _, err := b.Import(ctx, []string{dir}, nil); err != nil {
+				t.Fatal(err)
+			}
+			hits, err := b.Search(ctx, "휴가 신청", SearchOptions{TopK: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(hits) != tt.want {
+				t.Errorf("%d hits, want %d:", len(hits), tt.want)
+				for _, h := range hits {
+					t.Logf("  %s %s %q", filepath.Base(h.Source), h.RecordID, h.Text)
+				}
+			}
+		})
+	}
+}

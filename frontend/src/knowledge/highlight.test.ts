@@ -67,6 +67,13 @@ describe("highlight", () => {
     expect(pieces.filter((p) => p.mark).map((p) => p.text)).toEqual(["img", "leave", "policy"]);
   });
 
+  it("finds words in Hangul saved decomposed (NFD), and gives the text composed", () => {
+    const text = "위 임 장(갑) 도구모음".normalize("NFD");
+    expect(marked(text, "위임장 도구 모음")).toEqual(["위 임 장", "도구모음"]);
+    expect(marked("위 임 장", "위임장".normalize("NFD"))).toEqual(["위 임 장"]);
+    expect(highlight(text, "위임장").map((p) => p.text).join("")).toBe(text.normalize("NFC"));
+  });
+
   it("gives the passage unmarked for an empty query", () => {
     expect(highlight("text", "")).toEqual([{ text: "text", mark: false }]);
     expect(highlight("", "x")).toEqual([]);

@@ -83,9 +83,17 @@ function pattern(term: string): string {
   return breaks ? `${spaced}|${exact}` : exact;
 }
 
-/** highlight cuts text into pieces, marking every place a query word occurs. */
+/**
+ * highlight cuts text into pieces, marking every place a query word occurs.
+ * Both are compared composed (NFC), and the pieces hold the composed text,
+ * which looks the same: Hangul saved decomposed, as macOS writes file names
+ * and some of its apps text, is one character a syllable to the search
+ * (keyword/tokenize.go) but three jamo to a regular expression, so "위임장"
+ * typed on a keyboard never matched it.
+ */
 export function highlight(text: string, query: string): Piece[] {
-  const ts = terms(query);
+  text = text.normalize("NFC");
+  const ts = terms(query.normalize("NFC"));
   if (!text || !ts.length) return text ? [{ text, mark: false }] : [];
   const re = new RegExp(ts.map(pattern).join("|"), "giu");
   const out: Piece[] = [];

@@ -206,7 +206,8 @@ type ImportProgress struct {
 // Line), json_invalid (broken at Line), json_unfinished (the record that
 // begins on Line never ends), json_too_deep (the record from Line nests
 // deeper than Max levels), json_record_too_large (a record
-// from Line over Max MB), too_slow (reading took more than Max seconds),
+// from Line over Max MB), json_too_many_values (a record from Line of so
+// many values that parsed it would take over Max MB), too_slow (reading took more than Max seconds),
 // too_large (the file is over Max MB), too_many_chunks (the file would
 // add more than Max chunks), not_regular (a device, pipe or
 // socket, not a file), changed (written to or cut short while it was

@@ -332,6 +332,7 @@ func TestReasonOfLimits(t *testing.T) {
 		{&importer.SyntaxError{Line: 2, Unfinished: true, Err: io.ErrUnexpectedEOF}, api.FileReason{Code: "json_unfinished", Line: 2}},
 		{&importer.SyntaxError{Line: 3, TooDeep: true, Err: errors.New("exceeded max depth")}, api.FileReason{Code: "json_too_deep", Line: 3, Max: "10000"}},
 		{&importer.RecordTooLargeError{Line: 40}, api.FileReason{Code: "json_record_too_large", Line: 40, Max: "32"}},
+		{&importer.TooManyValuesError{Line: 1}, api.FileReason{Code: "json_too_many_values", Line: 1, Max: "300"}},
 		{&knowledge.TooSlowError{Budget: 90 * time.Second, MB: 3}, api.FileReason{Code: "too_slow", Max: "90"}},
 		{&importer.Replaced{Count: 7, Lines: []int64{3, 9}, More: true}, api.FileReason{Code: "replaced", Count: 7, Lines: "3, 9", More: true}},
 		{importer.ErrUnsupported, api.FileReason{Code: "unsupported"}},

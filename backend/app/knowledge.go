@@ -378,6 +378,7 @@ func reasonOf(err error) *api.FileReason {
 		old *importer.LegacyError
 		nt  *importer.NotTextError
 		je  *importer.RecordTooLargeError
+		tv  *importer.TooManyValuesError
 		rep *importer.Replaced
 		ts  *knowledge.TooSlowError
 		tl  *knowledge.TooLargeError
@@ -441,6 +442,8 @@ func reasonOf(err error) *api.FileReason {
 		return &api.FileReason{Code: "encoding", Line: nt.Line}
 	case errors.As(err, &je):
 		return &api.FileReason{Code: "json_record_too_large", Line: je.Line, Max: strconv.Itoa(importer.MaxRecordMB)}
+	case errors.As(err, &tv):
+		return &api.FileReason{Code: "json_too_many_values", Line: tv.Line, Max: strconv.Itoa(importer.MaxParsedMB)}
 	case errors.As(err, &ts):
 		return &api.FileReason{Code: "too_slow", Max: strconv.FormatFloat(ts.Budget.Seconds(), 'f', -1, 64)}
 	case errors.As(err, &ol):

@@ -21,11 +21,12 @@ func worded(err error) bool {
 		old *LegacyError
 		nt  *NotTextError
 		je  *RecordTooLargeError
+		tv  *TooManyValuesError
 		syn *SyntaxError
 	)
 	return errors.Is(err, ErrOfficeDamaged) || errors.Is(err, ErrOfficeEncrypted) || errors.Is(err, ErrEmpty) ||
 		errors.Is(err, ErrUnsupported) || errors.As(err, &ol) || errors.As(err, &hl) || errors.As(err, &old) ||
-		errors.As(err, &nt) || errors.As(err, &je) || errors.As(err, &syn)
+		errors.As(err, &nt) || errors.As(err, &je) || errors.As(err, &tv) || errors.As(err, &syn)
 }
 
 // TestHostileClasses reads every class of hostile file package hostile
@@ -35,20 +36,21 @@ func worded(err error) bool {
 func TestHostileClasses(t *testing.T) {
 	type want int
 	const (
-		anyWorded want = iota
-		limit          // *OfficeLimitError
-		damaged        // ErrOfficeDamaged
-		tooDeep        // *SyntaxError, TooDeep
-		imported       // no error: the attack is ignored, the text read
-		warned         // imported, with a *MissingParts warning naming what was left out
-		brokeOff       // imported up to a break, with a *BrokenOff warning saying where
-		indexLost      // imported from the archive's parts, with an *IndexLost warning
-		salvaged       // imported from the parts' own headers, with an *ArchiveSalvaged warning first
-		cutOff         // salvaged, and broken off where the file was cut: *ArchiveSalvaged, then *BrokenOff
-		repeated       // imported, each part once, with a *RepeatedParts warning
-		cutIn          // salvaged, and cut in a part others follow: *ArchiveSalvaged, then *CutInPart
-		repeatStop     // the repeats read up to a bound, the rest of the file not: *BrokenOff, then *RepeatedParts
-		htmlLimit      // *HTMLLimitError
+		anyWorded  want = iota
+		limit           // *OfficeLimitError
+		damaged         // ErrOfficeDamaged
+		tooDeep         // *SyntaxError, TooDeep
+		imported        // no error: the attack is ignored, the text read
+		warned          // imported, with a *MissingParts warning naming what was left out
+		brokeOff        // imported up to a break, with a *BrokenOff warning saying where
+		indexLost       // imported from the archive's parts, with an *IndexLost warning
+		salvaged        // imported from the parts' own headers, with an *ArchiveSalvaged warning first
+		cutOff          // salvaged, and broken off where the file was cut: *ArchiveSalvaged, then *BrokenOff
+		repeated        // imported, each part once, with a *RepeatedParts warning
+		cutIn           // salvaged, and cut in a part others follow: *ArchiveSalvaged, then *CutInPart
+		repeatStop      // the repeats read up to a bound, the rest of the file not: *BrokenOff, then *RepeatedParts
+		htmlLimit       // *HTMLLimitError
+		tooMany         // *TooManyValuesError, from the line where the record begins
 	)
 	cases := map[string]struct {
 		n    int
@@ -162,12 +164,17 @@ func TestHostileClasses(t *testing.T) {
 		"badnames.docx":  {1, imported},
 		"line.jsonl":     {2, imported},
 		"columns.tsv":    {100_000, imported},
+		"zeros.json":     {4_400_000, tooMany},
+		"empties.jsonl":  {2_200_000, tooMany},
+		"objects.json":   {700_000, tooMany},
 		"hangul16le.txt": {1000, imported},
 		"hangul16be.txt": {1000, imported},
 		"bigopf.epub":    {100, imported},
 		"comment.html":   {17, htmlLimit},
 		"attr.html":      {17, htmlLimit},
 	}
+	// where the record too large begins
+	recordLine := map[string]int64{"zeros.json": 1, "empties.jsonl": 2, "objects.json": 1}
 	// what must and must not be read of a class's text
 	texts := map[string]struct{ want, gone []string }{
 		"comment.docx":   {[]string{"본문", "끝"}, []string{"주석"}},
@@ -215,6 +222,7 @@ func TestHostileClasses(t *testing.T) {
 			var (
 				le  *OfficeLimitError
 				syn *SyntaxError
+				tv  *TooManyValuesError
 			)
 			switch {
 			case err != nil && !worded(err):
@@ -245,6 +253,8 @@ func TestHostileClasses(t *testing.T) {
 				t.Fatalf("err %v, warnings %v: want its parts read from their own headers, and the chapter cut kept to the cut", err, warns)
 			case strict && tc.want == repeatStop && (err != nil || len(warns) != 2 || !errors.As(warns[0], &bo) || !errors.As(warns[1], &rp) || rp.Count != maxOfficeParts):
 				t.Fatalf("err %v, warnings %v: want the repeats read to %d, and the rest of the file said lost", err, warns, maxOfficeParts)
+			case strict && tc.want == tooMany && !(errors.As(err, &tv) && tv.Line == recordLine[c.File]):
+				t.Fatalf("err %v, want too many values from line %d", err, recordLine[c.File])
 			case strict && tc.want == htmlLimit && !errors.As(err, new(*HTMLLimitError)):
 				t.Fatalf("err %v, want the page's limit", err)
 			case strict && tc.want == anyWorded && err == nil:

@@ -366,3 +366,28 @@ func TestJSONStreams(t *testing.T) {
 		})
 	}
 }
+
+// TestParsedSize: what a JSON value takes parsed is counted from its
+// values, keys and objects as the decoder would make them, what is inside
+// a string not counted; so 4.1 million zeros are read, 4.4 million (317
+// MB) refused.
+func TestParsedSize(t *testing.T) {
+	zeros := func(n int) string { return "[0" + strings.Repeat(",0", n-1) + "]" }
+	for _, tt := range []struct {
+		name, raw string
+		want      int64 // 0: past maxParsed
+	}{
+		{"a number", "7", perValue},
+		{"an array of three", "[0,0]", 3 * perValue},
+		{"an object of one key", `{"a":0}`, perObject + perKey + perValue},
+		{"commas, brackets, colons and quotes in strings", `["a,[{:\"b", "c"]`, 3 * perValue},
+		{"4.1 million zeros", zeros(4_100_000), (4_100_000 + 1) * perValue},
+		{"4.4 million zeros", zeros(4_400_000), 0},
+		{"700,000 objects", "[" + strings.Repeat(`{"a":0},`, 700_000) + "0]", 0},
+	} {
+		got := parsedSize([]byte(tt.raw))
+		if tt.want == 0 && got <= maxParsed || tt.want != 0 && got != tt.want {
+			t.Errorf("%s: %d, want %d (0: past %d)", tt.name, got, tt.want, maxParsed)
+		}
+	}
+}

@@ -45,6 +45,106 @@ func (e *RecordTooLargeError) Error() string {
 
 func (e *RecordTooLargeError) Unwrap() error { return errRecordTooLarge }
 
+// maxParsed bounds the memory one JSON record may take parsed (an
+// estimate: parsedSize). A record's bytes are bounded (maxRecord), but
+// its parsed form can be a hundred times larger: 32 MB of zeros
+// ("[0,0,…]", 15 million values) peaked at 957 MiB, and 12 MB of
+// one-key objects ("[{\"a\":0},…]", 1.5 million) at 718 MiB. 300 MB, with
+// the bytes held, keeps a record within the 512 MB a file may cost; it is
+// more than any record a person keeps needs (a file that is an array is
+// read an item at a time).
+const maxParsed = 300 << 20
+
+// MaxParsedMB is maxParsed in MB.
+const MaxParsedMB = maxParsed >> 20
+
+var errTooManyValues = fmt.Errorf("a JSON record holds so many values that it would take more than %d MB parsed", MaxParsedMB)
+
+// TooManyValuesError fails a JSON file whose record starting on Line holds
+// so many values that it would take more than MaxParsedMB parsed.
+type TooManyValuesError struct{ Line int64 }
+
+func (e *TooManyValuesError) Error() string {
+	return fmt.Sprintf("%v (the record starts on line %d)", errTooManyValues, e.Line)
+}
+
+func (e *TooManyValuesError) Unwrap() error { return errTooManyValues }
+
+// decodeValue decodes dec's next value as Decode(&v) would, numbers as
+// json.Number, once what it would cost is known: the decoder's bytes of
+// it are taken first (json.RawMessage), and a record that would take
+// more than maxParsed is refused before it is parsed.
+func decodeValue(dec *json.Decoder) (any, error) {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return nil, err
+	}
+	if len(raw) > maxParsed/perObject && parsedSize(raw) > maxParsed {
+		return nil, &valuesFrom{int64(bytes.Count(raw, []byte("\n")))}
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	err := d.Decode(&v)
+	return v, err
+}
+
+// valuesFrom is errTooManyValues of the value just decoded, which spans
+// lines line breaks: its first line is that many before the line the
+// decoder is at (exact, in the last read).
+type valuesFrom struct{ lines int64 }
+
+func (v *valuesFrom) Error() string { return errTooManyValues.Error() }
+func (v *valuesFrom) Unwrap() error { return errTooManyValues }
+
+// What a value, an object's key and an object cost parsed as any, as
+// measured through kb import (a value boxed in its interface, json.Number
+// or string, a slice's room; a map's entry; a map): four million zeros
+// took 292 MB, 2.4 million keys of one object 260 MB, 1.5 million
+// objects of one key 590 MB. "{}," is three bytes of 362 of memory.
+const (
+	perValue  = 72
+	perKey    = 36
+	perObject = 290 + perValue
+)
+
+// parsedSize is about what the JSON value raw takes parsed as any: its
+// values (one, one more for each array or object opened and each comma),
+// keys (each colon) and objects, outside strings; it stops counting past
+// maxParsed.
+func parsedSize(raw []byte) int64 {
+	size, inString, escaped := int64(perValue), false, false
+	for _, c := range raw {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		case c == '"':
+			inString = true
+			continue
+		case c == ',' || c == '[':
+			size += perValue
+		case c == '{':
+			size += perObject
+		case c == ':':
+			size += perKey
+		default:
+			continue
+		}
+		if size > maxParsed {
+			break
+		}
+	}
+	return size
+}
+
 // RecordsTooLarge is the warning about a JSON Lines file some of whose
 // lines are records larger than MaxRecordMB: they are left out and the
 // others imported, as a container's unreadable part is. Before, one such
@@ -146,8 +246,11 @@ func readJSONWarned(ctx context.Context, path string, tr *TextReader, sink Sink,
 		}
 		opened := 1 + int64(strings.Count(first[:len(first)-len(t)], "\n"))
 		for dec.More() {
-			var v any
-			if err := dec.Decode(&v); err != nil {
+			v, err := decodeValue(dec)
+			if va := (*valuesFrom)(nil); errors.As(err, &va) {
+				return &TooManyValuesError{Line: lr.lineAt(dec.InputOffset()) - va.lines}
+			}
+			if err != nil {
 				return fail(err, true)
 			}
 			if err := emit(v); err != nil {
@@ -164,10 +267,12 @@ func readJSONWarned(ctx context.Context, path string, tr *TextReader, sink Sink,
 		}
 	}
 	for {
-		var v any
-		err := dec.Decode(&v)
+		v, err := decodeValue(dec)
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if va := (*valuesFrom)(nil); errors.As(err, &va) {
+			return &TooManyValuesError{Line: lr.lineAt(dec.InputOffset()) - va.lines}
 		}
 		if lines && errors.Is(err, errRecordTooLarge) && onOneLine(dec.Buffered()) {
 			start := lr.lineAt(dec.InputOffset()) + leadingNewlines(dec.Buffered())

@@ -70,6 +70,15 @@ func tokenClasses() []Class {
 		{"jsonl: a record of one line of n MB between two small ones", "line.jsonl", 50, func(w io.Writer, n int) error {
 			return repeat(w, "{\"id\":\"a\",\"text\":\"첫 기록\"}\n{\"id\":\"b\",\"text\":\"", strings.Repeat("긴줄 ", (1<<20)/7)+"    ", n, "\"}\n{\"id\":\"c\",\"text\":\"끝 기록\"}\n")
 		}},
+		{"json: a record whose text is an array of n zeros", "zeros.json", 15_000_000, func(w io.Writer, n int) error {
+			return repeat(w, `{"text":"본문","v":[0`, ",0", n-1, "]}")
+		}},
+		{"json: a record whose text is an array of n objects of one key", "objects.json", 1_500_000, func(w io.Writer, n int) error {
+			return repeat(w, `{"text":"본문","v":[{"a":0}`, `,{"a":0}`, n-1, "]}")
+		}},
+		{"jsonl: a record of n empty arrays between two small ones", "empties.jsonl", 10_000_000, func(w io.Writer, n int) error {
+			return repeat(w, "{\"text\":\"첫 기록\"}\n{\"v\":[[]", ",[]", n-1, "]}\n{\"text\":\"끝 기록\"}\n")
+		}},
 		{"tsv: one row of n columns, then a value", "columns.tsv", 1_000_000, func(w io.Writer, n int) error {
 			return repeat(w, "", "\t", n, "값\n둘째\t줄\n")
 		}},

@@ -47,20 +47,21 @@ func settleRun(t *testing.T, fake *ollamatest.Server, g globals) map[string]int 
 	return calls
 }
 
-// A one-run --embed-model leaves the saved model's vectors as they are:
-// the run embeds into a store of its own, and the next run without the
-// flag embeds nothing again (it used to re-embed every passage and memory
-// twice, once with the tried model and once back, with vector search off
-// meanwhile).
-func TestEmbedModelFlagKeepsSavedVectors(t *testing.T) {
-	fake := ollamatest.New(t, ollamatest.WithModels(
-		ollamatest.Model{Name: "llama3.2:3b", Capabilities: []string{"completion", "tools"}},
-		ollamatest.Model{Name: "bge-m3", Capabilities: []string{"embedding"}},
-		ollamatest.Model{Name: "nomic-embed-text", Capabilities: []string{"embedding"}},
-	))
+// settledLibrary starts a fake Ollama with llama3.2:3b and the embedding
+// models given, imports a document of text into a new data folder with
+// `kb import`, adds a memory with `memory add` and runs once until every
+// vector is made, so that the test measures only what its own runs embed.
+// It returns the fake and the run's settings, without --embed-model.
+func settledLibrary(t *testing.T, text string, embedModels ...string) (*ollamatest.Server, globals) {
+	t.Helper()
+	models := []ollamatest.Model{{Name: "llama3.2:3b", Capabilities: []string{"completion", "tools"}}}
+	for _, m := range embedModels {
+		models = append(models, ollamatest.Model{Name: m, Capabilities: []string{"embedding"}})
+	}
+	fake := ollamatest.New(t, ollamatest.WithModels(models...))
 	dir := t.TempDir()
 	doc := filepath.Join(t.TempDir(), "trip.md")
-	if err := os.WriteFile(doc, []byte("# 출장비 규정\n\n출장비는 하루 5만 원까지 정산한다.\n\n숙박비는 영수증을 붙여 따로 청구한다.\n"), 0o600); err != nil {
+	if err := os.WriteFile(doc, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	base := []string{"--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b"}
@@ -71,6 +72,19 @@ func TestEmbedModelFlagKeepsSavedVectors(t *testing.T) {
 	}
 	saved := globals{dataDir: dir, ollamaHost: fake.URL(), model: "llama3.2:3b"}
 	settleRun(t, fake, saved) // the catalog's passages too
+	return fake, saved
+}
+
+// A one-run --embed-model leaves the saved model's vectors as they are:
+// the run embeds into a store of its own, and the next run without the
+// flag embeds nothing again (it used to re-embed every passage and memory
+// twice, once with the tried model and once back, with vector search off
+// meanwhile).
+func TestEmbedModelFlagKeepsSavedVectors(t *testing.T) {
+	fake, saved := settledLibrary(t, "# 출장비 규정\n\n출장비는 하루 5만 원까지 정산한다.\n\n숙박비는 영수증을 붙여 따로 청구한다.\n",
+		"bge-m3", "nomic-embed-text")
+	dir := saved.dataDir
+	base := []string{"--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b"}
 	vecFile := filepath.Join(dir, "knowledge", "chunks.vec")
 	before, err := os.ReadFile(vecFile)
 	if err != nil {
@@ -201,23 +215,8 @@ func TestEmbedModelSpellingKeepsVectors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fake := ollamatest.New(t, ollamatest.WithModels(
-				ollamatest.Model{Name: "llama3.2:3b", Capabilities: []string{"completion", "tools"}},
-				ollamatest.Model{Name: "bge-m3", Capabilities: []string{"embedding"}},
-			))
-			dir := t.TempDir()
-			doc := filepath.Join(t.TempDir(), "trip.md")
-			if err := os.WriteFile(doc, []byte("# 출장비 규정\n\n출장비는 하루 5만 원까지 정산한다.\n"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			base := []string{"--data-dir", dir, "--ollama-host", fake.URL(), "--model", "llama3.2:3b"}
-			for _, args := range [][]string{{"kb", "import", doc}, {"memory", "add", "사용자는 무료 도구를 선호한다"}} {
-				if code, _, stderr := wayfinder(t, append(base, args...)...); code != 0 {
-					t.Fatalf("%v: exit %d, %s", args, code, stderr)
-				}
-			}
-			saved := globals{dataDir: dir, ollamaHost: fake.URL(), model: "llama3.2:3b"}
-			settleRun(t, fake, saved) // the catalog's passages too
+			fake, saved := settledLibrary(t, "# 출장비 규정\n\n출장비는 하루 5만 원까지 정산한다.\n", "bge-m3")
+			dir := saved.dataDir
 
 			if calls := tt.run(t, fake, saved); len(calls) != 0 {
 				t.Errorf("embedded again: %v /api/embed calls by model, want none", calls)

@@ -78,7 +78,7 @@ func TestFillChoosesParticles(t *testing.T) {
 		{"{name}(이)라는 서버", map[string]string{"name": "files"}, "files라는 서버"},
 		{"{name}을(를) {other}", map[string]string{"name": "모델"}, "모델을 {other}"},
 		{"{missing}을(를)", nil, "{missing}을(를)"},
-		{"{name} 을(를)", map[string]string{"name": "모델"}, "모델 을(를)"}, // not right after the blank
+		{"{name} 을(를)", map[string]string{"name": "모델"}, "모델 을(를)"},      // not right after the blank
 		{"{a}{b}이(가)", map[string]string{"a": "{b}", "b": "4"}, "{b}4가"}, // one pass
 	}
 	for _, tt := range tests {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"gorm.io/gorm"
 
 	"github.com/wayfinder-app/wayfinder/backend/store"
 )
@@ -39,15 +40,7 @@ func TestTriedModelKeepsSavedVectors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := t.Context()
 			dir := t.TempDir()
-			db, err := store.OpenDB(filepath.Join(dir, "wayfinder.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() {
-				if sqlDB, err := db.DB(); err == nil {
-					sqlDB.Close()
-				}
-			})
+			db := openDB(t, dir)
 			open := func(model string) (*Store, *fakeEmbedder) {
 				t.Helper()
 				f := &fakeEmbedder{dim: 32}
@@ -105,6 +98,22 @@ func TestTriedModelKeepsSavedVectors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openDB opens the database of the data folder dir, closed when the test
+// ends.
+func openDB(t testing.TB, dir string) *gorm.DB {
+	t.Helper()
+	db, err := store.OpenDB(filepath.Join(dir, "wayfinder.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if sqlDB, err := db.DB(); err == nil {
+			sqlDB.Close()
+		}
+	})
+	return db
 }
 
 // collections counts the chromem collections (a folder each) of the data
@@ -191,15 +200,7 @@ func TestModelSpellingsKeepVectors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := t.Context()
 			dir := t.TempDir()
-			db, err := store.OpenDB(filepath.Join(dir, "wayfinder.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() {
-				if sqlDB, err := db.DB(); err == nil {
-					sqlDB.Close()
-				}
-			})
+			db := openDB(t, dir)
 			first, err := OpenInDataDir(ctx, db, dir, "bge-m3", "bge-m3", &fakeEmbedder{dim: 32}, nil)
 			if err != nil {
 				t.Fatal(err)

@@ -67,15 +67,7 @@ func (f *fakeEmbedder) callsWith(s string) int {
 // test moves.
 func openWith(t testing.TB, dir string, f *fakeEmbedder) (*Store, *Vectors, *time.Time) {
 	t.Helper()
-	db, err := store.OpenDB(filepath.Join(dir, "wayfinder.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if sqlDB, err := db.DB(); err == nil {
-			sqlDB.Close()
-		}
-	})
+	db := openDB(t, dir)
 	vec, err := NewChromemVectors(filepath.Join(dir, "memory-vectors"), "bge-m3", f, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,15 @@ const maxTag = 1 << 20
 // about 190 MB.
 const maxNest = 1_000_000
 
+// maxDecls bounds a part's namespace declarations (xmlns, xmlns:p). The
+// decoder keeps those of every open element, and each tag may be 1 MB:
+// sixty Word runs nested, each declaring 65,000 (a 616 KB .docx, 55 MB of
+// XML), imported at 627 MiB, within the nesting of 1,000 and the tag's
+// megabyte. Programs declare namespaces on the root and on a drawing's
+// few elements: 200,000 would be 100,000 pictures, five times the parts
+// an archive may hold, and cost some 36 MB.
+const maxDecls = 200_000
+
 // xmlGuard checks what encoding/xml would take whole before a reader can
 // count it, as the bytes go by:
 //
@@ -42,7 +51,8 @@ const maxNest = 1_000_000
 //     million attributes (`<w:t a="" a="" …>`, a 92 KB Word file) took
 //     1.8 GB and 20 s, namespace declarations 1.5 GB, all within the
 //     64 MB of XML a file may unpack to;
-//   - elements nested more than maxNest deep are past the limit.
+//   - elements nested more than maxNest deep, and more than maxDecls
+//     namespace declarations, are past the limit.
 //
 // Comments, CDATA sections, processing instructions and directives are
 // told apart from tags (a quote or '>' inside them is theirs); a quote
@@ -58,6 +68,8 @@ type xmlGuard struct {
 	depth int     // '<' open in a directive
 	nest  int     // elements open
 	start bool    // the tag open is a start tag (not an end tag)
+	decls int     // namespace declarations
+	nsAt  int     // how much of "xmlns" an attribute's name has matched; -1: none
 }
 
 type guardState uint8
@@ -86,6 +98,8 @@ func (x *xmlGuard) Read(p []byte) (int, error) {
 			x.err = &OfficeLimitError{What: fmt.Sprintf("length of one element's tag (%d MB)", maxTag>>20)}
 		} else if x.nest > maxNest {
 			x.err = &OfficeLimitError{What: "nesting of elements"}
+		} else if x.decls > maxDecls {
+			x.err = &OfficeLimitError{What: "number of namespace declarations"}
 		}
 		if x.err != nil {
 			x.at += int64(i)
@@ -112,7 +126,7 @@ func (x *xmlGuard) step(c byte) bool {
 		case '?':
 			x.state, x.tail = inPI, [2]byte{}
 		default:
-			x.state, x.tag, x.quote = inTag, 2, 0
+			x.state, x.tag, x.quote, x.nsAt = inTag, 2, 0, -1
 			if x.start = c != '/'; x.start {
 				x.nest++
 			} else if x.nest > 0 {
@@ -188,6 +202,28 @@ func (x *xmlGuard) tagByte(c byte) bool {
 		if x.start && x.tail[0] == '/' && x.nest > 0 { // <empty/> closes itself
 			x.nest--
 		}
+	default:
+		x.declByte(c)
 	}
 	return false
+}
+
+// declByte follows c in a tag outside quotes, counting the attributes
+// named xmlns or xmlns:p (white space, then "xmlns", then ':' or '=',
+// white space allowed before the '=').
+func (x *xmlGuard) declByte(c byte) {
+	const name = "xmlns"
+	switch {
+	case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		if x.nsAt != len(name) {
+			x.nsAt = 0
+		}
+	case x.nsAt >= 0 && x.nsAt < len(name) && c == name[x.nsAt]:
+		x.nsAt++
+	case x.nsAt == len(name) && (c == ':' || c == '='):
+		x.decls++
+		x.nsAt = -1
+	default:
+		x.nsAt = -1
+	}
 }

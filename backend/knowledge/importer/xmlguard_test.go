@@ -38,6 +38,10 @@ func TestXMLGuard(t *testing.T) {
 		// Elements nested maxNest deep are read, one more is past the
 		// limit; empty elements and end tags close what they open.
 		{"nested to the limit", strings.Repeat("<a>", maxNest-1) + strings.Repeat(`<b x="/"/><c/>`, 10) + "<d>글</d>" + strings.Repeat("</a>", maxNest-1), false, false},
+		// Namespace declarations, however written, are counted to the
+		// limit; attributes and values that only look like them are not.
+		{"declarations to the limit", "<a" + strings.Repeat(` xmlns:p="u"`, maxDecls/4) + ">" + strings.Repeat(`<b xmlns="u" xmlns:q = 'u'/><c xmlnsx="u" d="xmlns:" e='xmlns='/>`, maxDecls/4) + strings.Repeat(`<f`+"\n\t"+`xmlns:r="u"></f>`, maxDecls/4) + "</a>", false, false},
+		{"declarations past the limit", "<a" + strings.Repeat(` xmlns:p="u"`, maxDecls/4) + ">" + strings.Repeat(`<b xmlns="u" xmlns:q = 'u'/>`, 3*maxDecls/8+1) + "</a>", true, false},
 		{"nested past the limit", strings.Repeat("<a>", maxNest) + "<b>글</b>" + strings.Repeat("</a>", maxNest), true, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -44,6 +44,13 @@ func tokenClasses() []Class {
 			return zipStream(w, nil, "word/document.xml", `<?xml version="1.0"?><!DOCTYPE w:document [<!ENTITY x "`, mb, n,
 				`">]>`+string(wordDoc("<w:r><w:t>본문</w:t></w:r>")))
 		}},
+		{"docx: n runs nested, each declaring 65,000 namespaces (a tag under 1 MB)", "nsmany.docx", 60, func(w io.Writer, n int) error {
+			var decl strings.Builder
+			for i := range 65_000 {
+				fmt.Fprintf(&decl, ` xmlns:n%d="u"`, i%1000)
+			}
+			return DOCX(w, strings.Repeat("<w:r"+decl.String()+">", n)+"<w:t>많다</w:t>"+strings.Repeat("</w:r>", n))
+		}},
 		{"xlsx: billion laughs in the shared strings", "laughs.xlsx", 10, func(w io.Writer, n int) error {
 			return XLSX(w, xlsxRow(`<c t="s"><v>0</v></c><c t="inlineStr"><is><t>남은 값</t></is></c>`),
 				map[string]string{"xl/sharedStrings.xml": laughs("sst", n) + fmt.Sprintf(`<sst><si><t>&l%d;</t></si></sst>`, n)})

@@ -203,7 +203,7 @@ describe("onboarding and Settings", () => {
     click("button[aria-label='Settings']");
     await vi.waitFor(() => expect(document.querySelector("li[data-model='gemma3:1b'] .delete-model")).not.toBeNull());
     click("li[data-model='gemma3:1b'] .delete-model");
-    expect($("li[data-model='gemma3:1b'] .confirm").textContent).toContain("Delete gemma3:1b from this computer (0.8 GB)?");
+    expect($("li[data-model='gemma3:1b'] .confirm").textContent).toContain("Delete gemma3:1b from this computer (800 MB)?");
     click("li[data-model='gemma3:1b'] .delete-no");
     expect(fake.calls.some((c) => c.method === "DeleteModel")).toBe(false);
     click("li[data-model='gemma3:1b'] .delete-model");

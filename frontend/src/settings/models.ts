@@ -4,7 +4,7 @@
 // called an installed model "not installed" while `doctor` said it was
 // ready; the backend's settings.SameModel is the rule both now follow.
 import type { ModelInfo } from "../api/gotypes.gen";
-import { isKey, t } from "../i18n/i18n.svelte";
+import { formatNumber, isKey, t } from "../i18n/i18n.svelte";
 
 /** normalName is a name with the tag Ollama assumes when there is none. */
 function normalName(name: string): string {
@@ -60,4 +60,15 @@ export function chatModels(models: ModelInfo[]): ModelInfo[] {
 export function capLabel(cap: string): string {
   const key = `models.cap.${cap}`;
   return isKey(key) ? t(key) : cap;
+}
+
+/**
+ * modelSize is a model's download size as `ollama list` gives it (decimal
+ * units): gigabytes to one place, and megabytes below one gigabyte, where
+ * an embedding model such as all-minilm (46 MB) read "0 GB".
+ */
+export function modelSize(bytes: number): string {
+  if (!(bytes > 0)) return "";
+  if (bytes >= 1e9) return `${formatNumber(Math.round(bytes / 1e8) / 10)} GB`;
+  return `${formatNumber(Math.max(1, Math.round(bytes / 1e6)))} MB`;
 }

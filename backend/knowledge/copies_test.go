@@ -47,8 +47,8 @@ func TestCopiesAreOneHit(t *testing.T) {
 	}
 
 	hits := search(0)
-	if got := reports(hits); len(got) != 1 {
-		t.Fatalf("two copies: reports %v in %v, want one of them", got, hitSources(hits))
+	if got := reports(hits); len(got) != 1 || got[0] != "report.txt" {
+		t.Fatalf("two copies: reports %v in %v, want report.txt, the name the copy was made from", got, hitSources(hits))
 	}
 	if !slices.Contains(hitSources(hits), "memo.txt") {
 		t.Errorf("two copies: %v, want the memo after the report", hitSources(hits))
@@ -124,6 +124,43 @@ func TestCopiesOfRecords(t *testing.T) {
 				for _, h := range hits {
 					t.Logf("  %s %s %q", filepath.Base(h.Source), h.RecordID, h.Text)
 				}
+			}
+		})
+	}
+}
+
+// TestLimitPerDocShowsTheOriginal: of copies, a hit shows the one
+// copiesOf picks (the shortest name, then the first added) where its same
+// chunk is a candidate too, whichever copy ranked first; else the copy
+// that ranked.
+func TestLimitPerDocShowsTheOriginal(t *testing.T) {
+	copies := copySet{
+		key:   map[string]string{"orig": "K", "copy1": "K", "copy2": "K"},
+		shown: map[string]string{"K": "orig"},
+	}
+	tests := []struct {
+		name   string
+		ranked []string
+		perDoc int
+		want   []string
+	}{
+		{"the copy ranked first", []string{"copy1:0", "orig:0", "memo:0"}, 1, []string{"orig:0", "memo:0"}},
+		{"two passages of the copies", []string{"copy2:1", "copy1:0", "orig:1", "orig:0"}, 2, []string{"orig:1", "orig:0"}},
+		{"the original's chunk not a candidate", []string{"copy1:3", "memo:0"}, 1, []string{"copy1:3", "memo:0"}},
+		{"no copies", []string{"memo:0", "memo:1", "note:0"}, 1, []string{"memo:0", "note:0"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ms := make([]match, len(tt.ranked))
+			for i, id := range tt.ranked {
+				ms[i] = match{Ranked: Ranked{ID: id, Score: float64(len(tt.ranked) - i)}}
+			}
+			var got []string
+			for _, m := range limitPerDoc(ms, 10, tt.perDoc, copies) {
+				got = append(got, m.ID)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
 	}

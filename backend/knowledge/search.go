@@ -252,21 +252,32 @@ func (b *Base) rank(ctx context.Context, query string, k, perDoc int, floor floa
 // its first perDoc (perDoc < 0: no limit). Matches are best first, so each
 // document keeps its best chunks. Copies of one file (copies) count as one
 // document, and a chunk of one is left out where the same chunk of
-// another was kept: the person sees a passage once, not once per name.
-func limitPerDoc(ms []match, k, perDoc int, copies map[string]string) []match {
+// another was kept: the person sees a passage once, not once per name,
+// and under the name copies.shown picks where it is a candidate too.
+func limitPerDoc(ms []match, k, perDoc int, copies copySet) []match {
 	out := make([]match, 0, min(k, len(ms)))
 	seen := map[string]int{}
 	shown := map[string]bool{}
+	var candidate map[string]bool
+	if len(copies.key) > 0 {
+		candidate = make(map[string]bool, len(ms))
+		for _, m := range ms {
+			candidate[m.ID] = true
+		}
+	}
 	for _, m := range ms {
 		if len(out) == k {
 			break
 		}
 		doc, same := docOf(m.ID), ""
-		if c, ok := copies[doc]; ok {
-			doc = c
-			same = c + m.ID[len(docOf(m.ID)):] // the same chunk of any copy: its ":seq"
+		if c, ok := copies.key[doc]; ok {
+			seq := m.ID[len(doc):] // ":seq", the same chunk of any copy
+			doc, same = c, c+seq
 			if shown[same] {
 				continue
+			}
+			if id := copies.shown[c] + seq; candidate[id] {
+				m.ID = id
 			}
 		}
 		if perDoc > 0 {
@@ -283,6 +294,12 @@ func limitPerDoc(ms []match, k, perDoc int, copies map[string]string) []match {
 	return out
 }
 
+// copySet says which candidates of a search are copies of one file.
+type copySet struct {
+	key   map[string]string // a copy's document id → what its copies share
+	shown map[string]string // that → the copy whose name a hit shows
+}
+
 // copiesOf maps each document of ms that is a copy of a file (the same
 // bytes under another name or in another folder: "report.pdf" and
 // "report (1).pdf") to a key its copies share: its content hash, kind and,
@@ -290,10 +307,13 @@ func limitPerDoc(ms []match, k, perDoc int, copies map[string]string) []match {
 // documents are read the same way from the same bytes, so the copies'
 // chunks of one seq hold the same text. Records without an id are not
 // keyed: several of one file may share a title. Nothing is stored: a copy
-// removed or changed stops being one at the next search.
-func (b *Base) copiesOf(ctx context.Context, ms []match) map[string]string {
+// removed or changed stops being one at the next search. A hit shows the
+// copy with the shortest name, then the first added: the one the others
+// were copied from ("report.pdf", not "report (1).pdf", "report - 복사본.pdf"
+// or "Copy of report.pdf"), where it used to be whichever ranked first.
+func (b *Base) copiesOf(ctx context.Context, ms []match) copySet {
 	if len(ms) < 2 {
-		return nil
+		return copySet{}
 	}
 	ids := make([]string, 0, len(ms))
 	seen := map[string]bool{}
@@ -304,17 +324,18 @@ func (b *Base) copiesOf(ctx context.Context, ms []match) map[string]string {
 		}
 	}
 	if len(ids) < 2 {
-		return nil
+		return copySet{}
 	}
 	var docs []Document
-	err := b.db.WithContext(ctx).Select("id", "file_hash", "kind", "record_id", "title").
-		Where("id IN ? AND file_hash <> ''", ids).Find(&docs).Error
+	err := b.db.WithContext(ctx).Select("id", "file_hash", "kind", "record_id", "title", "source", "created_at").
+		Where("id IN ? AND file_hash <> ''", ids).Order("created_at, id").Find(&docs).Error
 	if err != nil {
 		b.log.Debug("copies not told apart in this search", "err", err)
-		return nil
+		return copySet{}
 	}
 	key := make(map[string]string, len(docs))
 	count := map[string]int{}
+	shown := map[string]Document{}
 	for _, d := range docs {
 		k := d.FileHash + "\x00" + d.Kind
 		switch {
@@ -328,13 +349,25 @@ func (b *Base) copiesOf(ctx context.Context, ms []match) map[string]string {
 		}
 		key[d.ID] = k
 		count[k]++
+		if first, ok := shown[k]; !ok || nameLen(d) < nameLen(first) { // docs are oldest first
+			shown[k] = d
+		}
 	}
 	for id, k := range key {
 		if count[k] < 2 {
 			delete(key, id) // no copy among the candidates
 		}
 	}
-	return key
+	set := copySet{key: key, shown: make(map[string]string, len(shown))}
+	for k, d := range shown {
+		set.shown[k] = d.ID
+	}
+	return set
+}
+
+// nameLen is how long a copy's file name is, in characters.
+func nameLen(d Document) int {
+	return utf8.RuneCountInString(filepath.Base(d.Source))
 }
 
 func ids(rs []Ranked) []string {

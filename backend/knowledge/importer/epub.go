@@ -286,7 +286,7 @@ func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, 
 			}
 		}
 		p := &htmlPage{w: w, tables: tables{w: w}}
-		err = budget.judged(p.read(ctx, budgetReader{r: r, b: budget}))
+		err = budget.judged(p.read(ctx, budgetReader{r: &binaryGuard{r: r}, b: budget}))
 		f.Close()
 		if off := w.brokeOff(err, parts); off != nil {
 			if err := w.endPart(); err != nil { // what was read of it whole is kept
@@ -311,6 +311,34 @@ func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, 
 		}
 	}
 	return nil, cutIn, nil
+}
+
+// binaryGuard fails a chapter that is binary data (a picture, or junk,
+// under a web page's name) as unreadable: a web page file so made is
+// refused (its text reader's NotTextError), but a chapter went to the
+// tokenizer as it was, and a book whose chapter was 5 MB of random bytes
+// imported 4,904 chunks of them without a word. Control bytes (below
+// 0x20 but tab, line and form feeds and carriage return; NUL among them)
+// have no place in a web page's text: past 32 of them, and more than one
+// byte in a hundred read, the chapter is left out and named, as one whose
+// compressed data is damaged. A stray few in a real chapter are not.
+type binaryGuard struct {
+	r              io.Reader
+	read, controls int64
+}
+
+func (b *binaryGuard) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	for _, c := range p[:n] {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\f' && c != '\r' {
+			b.controls++
+		}
+	}
+	b.read += int64(n)
+	if b.controls > 32 && b.controls*100 > b.read {
+		return 0, fmt.Errorf("%w: binary data, not a web page (%d control bytes in its first %d)", ErrOfficeDamaged, b.controls, b.read)
+	}
+	return n, err
 }
 
 // cutShort reads a part the file is cut short in: its end is a break,

@@ -155,3 +155,40 @@ func TestLongPackageDocument(t *testing.T) {
 		at += k + 1
 	}
 }
+
+// TestBinaryChapter: a chapter that is binary data is left out and named,
+// where its bytes were imported as text; one whose few stray control bytes
+// are a real page's is read; a book of one binary chapter is damaged.
+func TestBinaryChapter(t *testing.T) {
+	stray := "<p>첫 장\x0b의 글</p>" + strings.Repeat("<p>본문 \x01</p>", 30)
+	junk := "<p>둘째 장</p>" + strings.Repeat("\x00\x01\x02\x03 ", 100)
+	for _, tt := range []struct {
+		name     string
+		chapters []string
+		want     []string
+		lost     int // chapters named unreadable; -1: the book is damaged
+	}{
+		{"stray control bytes", []string{stray, "<p>셋째 장</p>"}, []string{"첫 장", "셋째 장"}, 0},
+		{"a binary chapter", []string{stray, junk, "<p>셋째 장</p>"}, []string{"첫 장", "셋째 장"}, 1},
+		{"one binary chapter", []string{junk}, nil, -1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var col collector
+			warns, err := Importer{}.Read(context.Background(), "책.epub", bytes.NewReader(epubOf(t, tt.chapters)), &col)
+			if tt.lost < 0 {
+				if !errors.Is(err, ErrOfficeDamaged) {
+					t.Fatalf("err %v, want damaged", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mp *MissingParts
+			if got := len(warns); tt.lost == 0 && got != 0 || tt.lost > 0 && (got != 1 || !errors.As(warns[0], &mp) || mp.Count != tt.lost) {
+				t.Fatalf("warnings %v, want %d chapters named", warns, tt.lost)
+			}
+			checkParts(t, col.docs[0], tt.want, []string{"둘째 장"}, nil)
+		})
+	}
+}

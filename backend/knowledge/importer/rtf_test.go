@@ -58,12 +58,26 @@ func TestRTFFailures(t *testing.T) {
 		{"not RTF", "hello", ErrOfficeDamaged},
 		{"no text", `{\rtf1{\fonttbl{\f0 Arial;}}\par}`, ErrEmpty},
 		{"groups nested too deep", `{\rtf1` + strings.Repeat("{", 5000) + "x", &OfficeLimitError{}},
+		// Control bytes outside \bin's data: binary, not a document's text
+		// (it imported as chunks of junk); a stray few, and \bin's, are read.
+		{"a body of control bytes", "{\\rtf1 글\n" + strings.Repeat("\x00\x01\x02 \xc7\xd1", 20) + "}", ErrNotText},
+		{"a few stray control bytes", "{\\rtf1 글" + strings.Repeat("\x01 본문 ", 32) + "}", nil},
+		{"control bytes in binary data", "{\\rtf1 글 {\\pict\\bin400 " + strings.Repeat("\x00\x01\x02\x03", 100) + "}}", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Importer{}.Import(context.Background(), "doc.rtf", []byte(tt.rtf))
 			var limit *OfficeLimitError
-			if errors.As(tt.want, &limit) {
+			var nt *NotTextError
+			if tt.want == nil {
+				if err != nil {
+					t.Errorf("got %v, want it read", err)
+				}
+			} else if errors.Is(tt.want, ErrNotText) {
+				if !errors.As(err, &nt) || !nt.Binary || nt.Line != 2 {
+					t.Errorf("got %v, want binary data from line 2", err)
+				}
+			} else if errors.As(tt.want, &limit) {
 				if !errors.As(err, &limit) {
 					t.Errorf("got %v, want an office limit", err)
 				}

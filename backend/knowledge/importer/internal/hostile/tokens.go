@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 )
 
@@ -96,6 +97,22 @@ func tokenClasses() []Class {
 			return hangul16(w, n, true)
 		}},
 		{"epub: n chapters listed after 10,000 pictures, the package document past a megabyte", "bigopf.epub", 1000, BigPackage},
+		{"epub: two chapters, the second n KB of random bytes", "binchapter.epub", 5000, func(w io.Writer, n int) error {
+			junk := make([]byte, n<<10)
+			_, _ = rand.NewChaCha8([32]byte{1}).Read(junk)
+			return EPUBRaw(w, `<package><metadata><title>책</title></metadata><manifest><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/><item id="c2" href="c2.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c1"/><itemref idref="c2"/></spine></package>`,
+				map[string][]byte{"OEBPS/c1.xhtml": []byte(`<html><body><p>첫 장의 글</p></body></html>`), "OEBPS/c2.xhtml": junk})
+		}},
+		{"rtf: a body of n KB of random bytes, without braces or backslashes", "junkbody.rtf", 3000, func(w io.Writer, n int) error {
+			junk := make([]byte, n<<10)
+			_, _ = rand.NewChaCha8([32]byte{2}).Read(junk)
+			for i, c := range junk {
+				if c == '{' || c == '}' || c == '\\' {
+					junk[i] = ' '
+				}
+			}
+			return repeat(w, `{\rtf1 `+string(junk), "", 0, "}")
+		}},
 		{"html: n MB of one comment never closed", "comment.html", 100, func(w io.Writer, n int) error {
 			return repeat(w, "<html><body><p>앞 글</p><!--", strings.Repeat("주석 ", 1<<18)[:1<<20], n, "")
 		}},

@@ -173,6 +173,7 @@ func TestHostileClasses(t *testing.T) {
 		"bigopf.epub":     {100, imported},
 		"binchapter.epub": {100, warned}, // the binary chapter left out and named
 		"junkbody.rtf":    {100, anyWorded},
+		"bigslide.pptx":   {2, imported},
 		"comment.html":    {17, htmlLimit},
 		"attr.html":       {17, htmlLimit},
 	}

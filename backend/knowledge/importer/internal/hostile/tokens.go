@@ -113,6 +113,10 @@ func tokenClasses() []Class {
 			}
 			return repeat(w, `{\rtf1 `+string(junk), "", 0, "}")
 		}},
+		{"pptx: one slide of n MB of text in one run", "bigslide.pptx", 60, func(w io.Writer, n int) error {
+			return zipStream(w, nil, "ppt/slides/slide1.xml", `<p:sld xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><p:cSld><p:spTree><p:sp><p:txBody><a:p><a:r><a:t>`,
+				strings.Repeat("슬라이드 글 ", (1<<20)/17), n, `</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>`)
+		}},
 		{"html: n MB of one comment never closed", "comment.html", 100, func(w io.Writer, n int) error {
 			return repeat(w, "<html><body><p>앞 글</p><!--", strings.Repeat("주석 ", 1<<18)[:1<<20], n, "")
 		}},

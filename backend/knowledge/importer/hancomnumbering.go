@@ -3,6 +3,7 @@ package importer
 import (
 	"encoding/xml"
 	"strings"
+	"unicode/utf8"
 )
 
 // A Hancom paragraph is numbered by its paragraph shape (HWPX's
@@ -225,7 +226,7 @@ func readHWPXNumbering(d *xml.Decoder) (*hancomNumbering, error) {
 			if list != nil && level >= 0 {
 				l := &list.levels[level]
 				if len(l.text) < maxNumberLabel {
-					l.text += string(t)
+					l.text = cutLabel(l.text + string(t[:min(len(t), utf8.UTFMax*maxNumberLabel)]))
 				}
 			}
 		case xml.EndElement:

@@ -109,3 +109,36 @@ func TestHancomNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestLongNumberLabelsAreCut: a numbering's text (an HWPX level's, an
+// OpenDocument list's prefix and suffix, a Word level's) is cut to
+// maxNumberLabel characters, as it is written before every paragraph it
+// numbers: an HWPX level of 9 MB before a hundred paragraphs made 900 MB
+// of text and allocated 12 GB.
+func TestLongNumberLabelsAreCut(t *testing.T) {
+	long := strings.Repeat("가", 150_000)          // two in a tag stay under maxTag
+	kept := strings.Repeat("가", maxNumberLabel-3) // of the level's text, after "제^1"
+	refs := hwpxStyles + `<hh:numberings itemCnt="1">` + hhNumbering(2, "DIGIT:제^1"+long) + `</hh:numberings>` +
+		`<hh:paraProperties>` + paraPrXML(0, "NONE", 0, 0) + paraPrXML(3, "NUMBER", 2, 0) + `</hh:paraProperties>`
+	hwpx := hwpxWith(t, refs, hpr(0, 0, `<hp:t>본문</hp:t>`)+strings.Repeat(hpr(0, 3, `<hp:t>조문</hp:t>`), 3))
+	content := `<?xml version="1.0" encoding="UTF-8"?><office:document-content ` + odtNS + ` xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0">` +
+		`<office:automatic-styles>` + listStyle("L1", `number style:num-format="1" style:num-prefix="제`+long+`" style:num-suffix="`+long+`"`) + `</office:automatic-styles><office:body><office:text>` +
+		`<text:list text:style-name="L1">` + strings.Repeat(`<text:list-item><text:p>조문</text:p></text:list-item>`, 3) + `</text:list></office:text></office:body></office:document-content>`
+	odt := zipOf(t, part{"mimetype", "application/vnd.oasis.opendocument.text"}, part{"content.xml", content})
+	for _, tt := range []struct {
+		file string
+		data []byte
+		want string
+	}{
+		{"규정.hwpx", hwpx, "본문\n\n제1" + kept + " 조문\n\n제2" + kept + " 조문\n\n제3" + kept + " 조문\n\n"},
+		{"목록.odt", odt, "제" + strings.Repeat("가", maxNumberLabel-1) + "1" + strings.Repeat("가", maxNumberLabel) + " 조문\n\n"},
+	} {
+		docs, err := Importer{}.Import(context.Background(), tt.file, tt.data)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		if got := docs[0].Parts[0].Text; len(got) > 4096 || !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%s: %d bytes of text (%.300q…), want %.300q…", tt.file, len(got), got, tt.want)
+		}
+	}
+}

@@ -174,6 +174,7 @@ func TestHostileClasses(t *testing.T) {
 		"binchapter.epub": {100, warned}, // the binary chapter left out and named
 		"junkbody.rtf":    {100, anyWorded},
 		"bigslide.pptx":   {2, imported},
+		"longlabel.hwpx":  {1, imported},
 		"comment.html":    {17, htmlLimit},
 		"attr.html":       {17, htmlLimit},
 	}
@@ -194,6 +195,7 @@ func TestHostileClasses(t *testing.T) {
 		"bigopf.epub":     {[]string{"1번째 장의 글", "100번째 장의 글"}, nil},
 		"loop.odp":        {[]string{"되풀이된 슬라이드"}, []string{"마지막 슬라이드"}},
 		"binchapter.epub": {[]string{"첫 장의 글"}, []string{"\uFFFD"}},
+		"longlabel.hwpx":  {[]string{"제1000" + strings.Repeat("가", 61) + " 조문"}, []string{strings.Repeat("가", 62)}},
 		"loop.ods":        {[]string{"되풀이된 표"}, []string{"마지막 표"}},
 	}
 	scale := map[string]int{"nested.html": 100_000, "line.html": 2, "string.json": 2, "tiny.jsonl": 10_000, "line.txt": 2,

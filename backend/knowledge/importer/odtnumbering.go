@@ -61,7 +61,7 @@ func (o *odtNumbering) see(e xml.StartElement) {
 			return
 		}
 		o.defining[i] = odtLevel{
-			format: attr(e, "num-format"), prefix: attr(e, "num-prefix"), suffix: attr(e, "num-suffix"),
+			format: attr(e, "num-format"), prefix: cutLabel(attr(e, "num-prefix")), suffix: cutLabel(attr(e, "num-suffix")),
 			start: atoiOr(attr(e, "start-value"), 1), display: atoiOr(attr(e, "display-levels"), 1),
 			bullet: qname(e.Name) != "text:list-level-style-number",
 		}

@@ -117,6 +117,14 @@ func tokenClasses() []Class {
 			return zipStream(w, nil, "ppt/slides/slide1.xml", `<p:sld xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><p:cSld><p:spTree><p:sp><p:txBody><a:p><a:r><a:t>`,
 				strings.Repeat("슬라이드 글 ", (1<<20)/17), n, `</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>`)
 		}},
+		{"hwpx: a numbering whose level's text is n MB, before 1,000 paragraphs", "longlabel.hwpx", 9, func(w io.Writer, n int) error {
+			return Zip(w, map[string][]byte{
+				"mimetype": []byte("application/hwp+zip"),
+				"Contents/header.xml": []byte(`<hh:head xmlns:hh="http://www.hancom.co.kr/hwpml/2011/head"><hh:refList><hh:numberings itemCnt="1"><hh:numbering id="1" start="0"><hh:paraHead start="1" level="1" numFormat="DIGIT">제^1` +
+					strings.Repeat("가", n<<20/3) + `</hh:paraHead></hh:numbering></hh:numberings><hh:paraProperties><hh:paraPr id="1"><hh:heading type="NUMBER" idRef="1" level="0"/></hh:paraPr></hh:paraProperties></hh:refList></hh:head>`),
+				"Contents/section0.xml": []byte(hwpxSec + strings.Repeat(`<hp:p paraPrIDRef="1"><hp:run><hp:t>조문</hp:t></hp:run></hp:p>`, 1000) + `</hs:sec>`),
+			})
+		}},
 		{"html: n MB of one comment never closed", "comment.html", 100, func(w io.Writer, n int) error {
 			return repeat(w, "<html><body><p>앞 글</p><!--", strings.Repeat("주석 ", 1<<18)[:1<<20], n, "")
 		}},

@@ -96,6 +96,7 @@ func TestHostileClasses(t *testing.T) {
 		"outside.xlsx":     {1, warned}, // two sheets of three outside: the third is read
 		"bomb.xlsx":        {65, limit},
 		"dates.xlsx":       {1, imported},
+		"fmttext.xlsx":     {70_000, limit}, // 70 MB of the format's text
 		"deep.xlsx":        {5000, imported},
 		"repeat.ods":       {1, imported},
 		"nestedtables.ods": {1000, imported},

@@ -89,6 +89,13 @@ func sheetClasses() []Class {
 				"xl/_rels/workbook.xml.rels": xlsxRels(`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>`),
 			}, "xl/worksheets/sheet1.xml", `<worksheet><sheetData><row><c><v>`, strings.Repeat("0", 1<<20), n, `</v></c></row></sheetData></worksheet>`)
 		}},
+		{"xlsx: n number cells whose format writes a kilobyte of text before each", "fmttext.xlsx", 300_000, func(w io.Writer, n int) error {
+			var rows strings.Builder
+			for i := range n {
+				fmt.Fprintf(&rows, `<row><c s="1"><v>%d</v></c></row>`, i)
+			}
+			return XLSX(w, rows.String(), map[string]string{"xl/styles.xml": `<styleSheet><numFmts><numFmt numFmtId="200" formatCode="&quot;` + strings.Repeat("가", 330) + `&quot;0"/></numFmts><cellXfs><xf numFmtId="0"/><xf numFmtId="200"/></cellXfs></styleSheet>`})
+		}},
 		{"xlsx: date cells of 1e308, NaN, Inf, negative, 2958465.99999999", "dates.xlsx", 1, func(w io.Writer, n int) error {
 			return XLSX(w, xlsxRow(`<c s="0"><v>1e308</v></c><c s="0"><v>NaN</v></c><c s="0"><v>-Inf</v></c><c s="0"><v>-45000</v></c><c s="0"><v>2958465.99999999</v></c><c s="0"><v>45000.5</v></c>`),
 				map[string]string{"xl/styles.xml": `<styleSheet><cellXfs><xf numFmtId="14"/></cellXfs></styleSheet>`})

@@ -51,6 +51,7 @@ func TestHostileClasses(t *testing.T) {
 		repeatStop      // the repeats read up to a bound, the rest of the file not: *BrokenOff, then *RepeatedParts
 		htmlLimit       // *HTMLLimitError
 		tooMany         // *TooManyValuesError, from the line where the record begins
+		skipped         // imported, a record left out as too large: *RecordsTooLarge, naming line 2
 	)
 	cases := map[string]struct {
 		n    int
@@ -169,6 +170,7 @@ func TestHostileClasses(t *testing.T) {
 		"zeros.json":      {4_400_000, tooMany},
 		"empties.jsonl":   {2_200_000, tooMany},
 		"objects.json":    {700_000, tooMany},
+		"longpath.jsonl":  {40_000, skipped}, // 40 MB of text written out
 		"hangul16le.txt":  {1000, imported},
 		"hangul16be.txt":  {1000, imported},
 		"bigopf.epub":     {100, imported},
@@ -196,6 +198,7 @@ func TestHostileClasses(t *testing.T) {
 		"bigopf.epub":     {[]string{"1번째 장의 글", "100번째 장의 글"}, nil},
 		"loop.odp":        {[]string{"되풀이된 슬라이드"}, []string{"마지막 슬라이드"}},
 		"binchapter.epub": {[]string{"첫 장의 글"}, []string{"\uFFFD"}},
+		"longpath.jsonl":  {[]string{"첫 기록", "끝 기록"}, nil},
 		"longlabel.hwpx":  {[]string{"제1000" + strings.Repeat("가", 61) + " 조문"}, []string{strings.Repeat("가", 62)}},
 		"loop.ods":        {[]string{"되풀이된 표"}, []string{"마지막 표"}},
 	}
@@ -231,6 +234,7 @@ func TestHostileClasses(t *testing.T) {
 				le  *OfficeLimitError
 				syn *SyntaxError
 				tv  *TooManyValuesError
+				rtl *RecordsTooLarge
 			)
 			switch {
 			case err != nil && !worded(err):
@@ -263,6 +267,8 @@ func TestHostileClasses(t *testing.T) {
 				t.Fatalf("err %v, warnings %v: want the repeats read to %d, and the rest of the file said lost", err, warns, maxOfficeParts)
 			case strict && tc.want == tooMany && !(errors.As(err, &tv) && tv.Line == recordLine[c.File]):
 				t.Fatalf("err %v, want too many values from line %d", err, recordLine[c.File])
+			case strict && tc.want == skipped && (err != nil || len(warns) != 1 || !errors.As(warns[0], &rtl) || rtl.Count != 1 || rtl.Lines[0] != 2):
+				t.Fatalf("err %v, warnings %v: want the record on line 2 left out as too large", err, warns)
 			case strict && tc.want == htmlLimit && !errors.As(err, new(*HTMLLimitError)):
 				t.Fatalf("err %v, want the page's limit", err)
 			case strict && tc.want == anyWorded && err == nil:

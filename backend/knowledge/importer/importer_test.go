@@ -3,6 +3,7 @@ package importer
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/text/encoding/unicode"
@@ -389,5 +391,24 @@ func TestParsedSize(t *testing.T) {
 		if tt.want == 0 && got <= maxParsed || tt.want != 0 && got != tt.want {
 			t.Errorf("%s: %d, want %d (0: past %d)", tt.name, got, tt.want, maxParsed)
 		}
+	}
+}
+
+// TestFlattenBounds: a record's values are written after their path of
+// keys, cut at a kilobyte, and a record whose text would pass maxRecord is
+// refused (flatten says so) rather than written: a 1 MB record of 300
+// numbers under a megabyte's path wrote 300 MB and peaked at 2,233 MiB.
+func TestFlattenBounds(t *testing.T) {
+	key := strings.Repeat("키", 1000) // 3,000 bytes
+	text, ok := flatten("", map[string]any{key: map[string]any{"a": json.Number("1")}})
+	if !ok || len(text) > 1100 || !strings.HasSuffix(text, "…: 1\n") || !utf8.ValidString(text) {
+		t.Errorf("long path: %v, %d bytes (%.40q…%q)", ok, len(text), text, text[max(0, len(text)-20):])
+	}
+	many := make([]any, maxRecord/1000)
+	for i := range many {
+		many[i] = json.Number("7")
+	}
+	if text, ok := flatten("", map[string]any{strings.Repeat("k", 2000): many}); ok || text != "" {
+		t.Errorf("%d values under a long path: %v, %d bytes, want it refused", len(many), ok, len(text))
 	}
 }

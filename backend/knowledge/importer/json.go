@@ -74,19 +74,19 @@ func (e *TooManyValuesError) Unwrap() error { return errTooManyValues }
 // json.Number, once what it would cost is known: the decoder's bytes of
 // it are taken first (json.RawMessage), and a record that would take
 // more than maxParsed is refused before it is parsed.
-func decodeValue(dec *json.Decoder) (any, error) {
+func decodeValue(dec *json.Decoder) (any, json.RawMessage, error) {
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(raw) > maxParsed/perObject && parsedSize(raw) > maxParsed {
-		return nil, &valuesFrom{int64(bytes.Count(raw, []byte("\n")))}
+		return nil, nil, &valuesFrom{int64(bytes.Count(raw, []byte("\n")))}
 	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any
 	err := d.Decode(&v)
-	return v, err
+	return v, raw, err
 }
 
 // valuesFrom is errTooManyValues of the value just decoded, which spans
@@ -194,9 +194,9 @@ func readJSONWarned(ctx context.Context, path string, tr *TextReader, sink Sink,
 	lr.dec = dec
 	n := 0
 	emit := func(v any) error {
-		d, ok := record(path, v, n)
-		if !ok {
-			return nil
+		d, ok, err := record(path, v, n)
+		if err != nil || !ok {
+			return err
 		}
 		n++
 		if err := sink.Begin(d); err != nil {
@@ -246,14 +246,16 @@ func readJSONWarned(ctx context.Context, path string, tr *TextReader, sink Sink,
 		}
 		opened := 1 + int64(strings.Count(first[:len(first)-len(t)], "\n"))
 		for dec.More() {
-			v, err := decodeValue(dec)
+			v, raw, err := decodeValue(dec)
 			if va := (*valuesFrom)(nil); errors.As(err, &va) {
 				return &TooManyValuesError{Line: lr.lineAt(dec.InputOffset()) - va.lines}
 			}
 			if err != nil {
 				return fail(err, true)
 			}
-			if err := emit(v); err != nil {
+			if err := emit(v); errors.Is(err, errRecordTooLarge) {
+				return &RecordTooLargeError{Line: lr.lineAt(dec.InputOffset()) - int64(bytes.Count(raw, []byte("\n")))}
+			} else if err != nil {
 				return err
 			}
 			if err := ctx.Err(); err != nil {
@@ -267,7 +269,7 @@ func readJSONWarned(ctx context.Context, path string, tr *TextReader, sink Sink,
 		}
 	}
 	for {
-		v, err := decodeValue(dec)
+		v, raw, err := decodeValue(dec)
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -296,11 +298,24 @@ func readJSONWarned(ctx context.Context, path string, tr *TextReader, sink Sink,
 		}
 		if arr, ok := v.([]any); ok {
 			for _, item := range arr {
-				if err := emit(item); err != nil {
-					return err
+				if err = emit(item); err != nil {
+					break
 				}
 			}
-		} else if err := emit(v); err != nil {
+		} else {
+			err = emit(v)
+		}
+		if errors.Is(err, errRecordTooLarge) {
+			// Its text, written out, is past maxRecord: skipped and
+			// named in a JSON Lines file, as one too large to read is.
+			start := lr.lineAt(dec.InputOffset()) - int64(bytes.Count(raw, []byte("\n")))
+			if !lines {
+				return &RecordTooLargeError{Line: start}
+			}
+			tooLarge.add(start)
+			continue
+		}
+		if err != nil {
 			return err
 		}
 		if err := ctx.Err(); err != nil {
@@ -489,9 +504,11 @@ func (l *lineReader) lineAt(off int64) int64 {
 }
 
 // record makes the document of one JSON value; n counts the documents
-// before it, for names of records without a title or id.
-func record(path string, v any, n int) (Document, bool) {
+// before it, for names of records without a title or id. A record whose
+// text written out is past maxRecord is errRecordTooLarge (flatten).
+func record(path string, v any, n int) (Document, bool, error) {
 	var id, title, text string
+	within := true
 	switch r := v.(type) {
 	case map[string]any:
 		id = scalarString(firstOf(r, "_id", "id"))
@@ -499,7 +516,7 @@ func record(path string, v any, n int) (Document, bool) {
 		if body, ok := firstOf(r, "text", "content").(string); ok {
 			text = body
 		} else if body := firstOf(r, "text", "content"); body != nil {
-			text = flatten("", body)
+			text, within = flatten("", body)
 		} else {
 			rest := map[string]any{}
 			for k, val := range r {
@@ -507,17 +524,20 @@ func record(path string, v any, n int) (Document, bool) {
 					rest[k] = val
 				}
 			}
-			text = flatten("", rest)
+			text, within = flatten("", rest)
 		}
 	case string:
 		text = r
 	case nil:
-		return Document{}, false
+		return Document{}, false, nil
 	default:
-		text = flatten("", r)
+		text, within = flatten("", r)
+	}
+	if !within {
+		return Document{}, false, errRecordTooLarge
 	}
 	if strings.TrimSpace(text) == "" && title == "" {
-		return Document{}, false
+		return Document{}, false, nil
 	}
 	if title == "" && id != "" {
 		title = id
@@ -528,7 +548,7 @@ func record(path string, v any, n int) (Document, bool) {
 	return Document{
 		ID: id, Title: title, Source: path, Kind: KindJSON,
 		Parts: []chunk.Input{{Heading: title, Text: text}},
-	}, true
+	}, true, nil
 }
 
 func firstOf(r map[string]any, keys ...string) any {
@@ -555,10 +575,19 @@ func scalarString(v any) string {
 
 // flatten renders a JSON value as "key: value" lines, nested keys joined
 // with dots, in key order so the same record always gives the same text.
-func flatten(prefix string, v any) string {
+// It says false, and stops, once the text is past maxRecord: each value
+// is written after its whole path of keys, so a 1 MB record whose 300
+// numbers lay under a path of a megabyte (a thousand keys of a thousand
+// letters) wrote 300 MB, imported at 2,233 MiB, and as many more numbers
+// would have taken any memory.
+func flatten(prefix string, v any) (string, bool) {
+	const maxPath = 1 << 10 // bytes of a value's path of keys, past which it is cut
 	var b strings.Builder
 	var walk func(prefix string, v any)
 	walk = func(prefix string, v any) {
+		if b.Len() > maxRecord {
+			return
+		}
 		switch x := v.(type) {
 		case map[string]any:
 			keys := make([]string, 0, len(x))
@@ -569,7 +598,10 @@ func flatten(prefix string, v any) string {
 			for _, k := range keys {
 				p := k
 				if prefix != "" {
-					p = prefix + "." + k
+					p = prefix + "." + k[:min(len(k), maxPath)]
+				}
+				if len(p) > maxPath { // each level's path is held while it is walked
+					p = strings.ToValidUTF8(p[:maxPath], "") + "…"
 				}
 				walk(p, x[k])
 			}
@@ -592,5 +624,8 @@ func flatten(prefix string, v any) string {
 		}
 	}
 	walk(prefix, v)
-	return b.String()
+	if b.Len() > maxRecord {
+		return "", false
+	}
+	return b.String(), true
 }

@@ -115,6 +115,11 @@ var reasonText = map[string][2]string{
 	"knowledge.reason.json_invalid":                {"This file is not valid JSON: the first mistake is on line {line}. Fix it there, then add the file again.", "올바른 JSON 파일이 아닙니다. 처음 잘못된 곳은 {line}번째 줄입니다. 그곳을 고친 뒤 파일을 다시 추가해 주세요."},
 	"knowledge.reason.json_invalid_somewhere":      {"This file is not valid JSON. Fix it, then add the file again.", "올바른 JSON 파일이 아닙니다. 고친 뒤 파일을 다시 추가해 주세요."},
 	"knowledge.reason.json_unfinished":             {"This file is not valid JSON: the record that begins on line {line} never ends (a closing brace, bracket or quote is missing). Fix it there, then add the file again.", "올바른 JSON 파일이 아닙니다. {line}번째 줄에서 시작하는 레코드가 끝나지 않습니다(닫는 괄호나 따옴표가 빠졌습니다). 그곳을 고친 뒤 파일을 다시 추가해 주세요."},
+
+	// records left out of a JSON Lines file, each too many values to parse (json.go)
+	"knowledge.reason.records_too_many_values":      {"{count} JSON records holding so many values that reading each would take more than {max} MB of memory were left out (lines {lines}); the others were imported. Split those records to import them.", "값이 너무 많아 읽으려면 메모리가 {max} MB 넘게 드는 JSON 레코드 {count}개는 빼고 나머지를 가져왔습니다({lines}번째 줄). 그 레코드들을 가져오려면 나누세요."},
+	"knowledge.reason.records_too_many_values.one":  {"1 JSON record holding so many values that reading it would take more than {max} MB of memory was left out (line {lines}); the others were imported. Split it to import it.", "값이 너무 많아 읽으려면 메모리가 {max} MB 넘게 드는 JSON 레코드 1개는 빼고 나머지를 가져왔습니다({lines}번째 줄). 그 레코드를 가져오려면 나누세요."},
+	"knowledge.reason.records_too_many_values.more": {"{count} JSON records holding so many values that reading each would take more than {max} MB of memory were left out (lines {lines} and later); the others were imported. Split those records to import them.", "값이 너무 많아 읽으려면 메모리가 {max} MB 넘게 드는 JSON 레코드 {count}개는 빼고 나머지를 가져왔습니다({lines}번째 줄과 그 뒤). 그 레코드들을 가져오려면 나누세요."},
 }
 
 // errorText words the errors the command line meets most — Ollama or a

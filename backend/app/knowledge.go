@@ -390,6 +390,7 @@ func reasonOf(err error) *api.FileReason {
 		bo  *importer.BrokenOff
 		il  *importer.IndexLost
 		rtl *importer.RecordsTooLarge
+		rtm *importer.RecordsTooManyValues
 		as  *importer.ArchiveSalvaged
 		rp  *importer.RepeatedParts
 		ci  *importer.CutInPart
@@ -422,6 +423,13 @@ func reasonOf(err error) *api.FileReason {
 		}
 		return &api.FileReason{Code: "records_too_large", Count: int64(rtl.Count), Lines: strings.Join(lines, ", "),
 			More: rtl.Count > len(rtl.Lines), Max: strconv.Itoa(importer.MaxRecordMB)}
+	case errors.As(err, &rtm):
+		lines := make([]string, len(rtm.Lines))
+		for i, l := range rtm.Lines {
+			lines[i] = strconv.FormatInt(l, 10)
+		}
+		return &api.FileReason{Code: "records_too_many_values", Count: int64(rtm.Count), Lines: strings.Join(lines, ", "),
+			More: rtm.Count > len(rtm.Lines), Max: strconv.Itoa(importer.MaxParsedMB)}
 	case errors.As(err, &il):
 		return &api.FileReason{Code: "index_lost_" + il.Unit, Count: int64(il.Count), Lines: il.Index}
 	case errors.As(err, &rp):

@@ -29,6 +29,8 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 		&importer.IndexLost{Unit: "chapter", Index: "OEBPS/content.opf", Count: 9}, &importer.IndexLost{Unit: "chapter", Index: "OEBPS/content.opf", Count: 1},
 		&importer.RecordsTooLarge{Lines: []int64{2}, Count: 1}, &importer.RecordsTooLarge{Lines: []int64{2, 9}, Count: 2},
 		&importer.RecordsTooLarge{Lines: []int64{1, 2, 3, 4, 5}, Count: 8},
+		&importer.RecordsTooManyValues{Lines: []int64{2}, Count: 1}, &importer.RecordsTooManyValues{Lines: []int64{2, 9}, Count: 2},
+		&importer.RecordsTooManyValues{Lines: []int64{1, 2, 3, 4, 5}, Count: 8},
 		&importer.ArchiveSalvaged{Parts: 5, Cut: "word/document.xml"}, &importer.ArchiveSalvaged{Parts: 1})
 	cases = append(cases, &importer.CutInPart{Unit: "chapter", Part: "OEBPS/c1.xhtml", Count: 57, Last: "본 규정은"}, &importer.CutInPart{Unit: "chapter", Part: "c1.xhtml", Count: 1})
 	for _, unit := range []string{"chapter", "slide", "section", "sheet", "part"} {
@@ -69,6 +71,10 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 	rtl := &importer.RecordsTooLarge{Lines: []int64{2, 9}, Count: 2}
 	if got, want := reasonLine(rtl.Error(), reasonOf(rtl), 0), "2 JSON records larger than 32 MB were left out (lines 2, 9); the others were imported. Split those records to import them."; got != want {
 		t.Errorf("English: %q, want %q", got, want)
+	}
+	rtm := &importer.RecordsTooManyValues{Lines: []int64{2}, Count: 1}
+	if got, want := reasonLine(rtm.Error(), reasonOf(rtm), 1), "값이 너무 많아 읽으려면 메모리가 300 MB 넘게 드는 JSON 레코드 1개는 빼고 나머지를 가져왔습니다(2번째 줄). 그 레코드를 가져오려면 나누세요."; got != want {
+		t.Errorf("Korean: %q, want %q", got, want)
 	}
 	rp := &importer.RepeatedParts{Unit: "chapter", Names: []string{"c1.xhtml"}, Parts: 1, Count: 199_999}
 	if got, want := reasonLine(rp.Error(), reasonOf(rp), 1), "책의 장 목록에 같은 장이 여러 번 나옵니다(c1.xhtml). 각 장은 처음 나오는 자리에서 한 번만 가져왔고, 되풀이된 199999번은 뺐습니다."; got != want {

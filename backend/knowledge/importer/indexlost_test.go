@@ -171,3 +171,50 @@ func TestJSONLinesRecordTooLarge(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONLinesTooManyValues: a JSON Lines record that would take more
+// than maxParsed parsed (errTooManyValues) is left out and its line named
+// (*RecordsTooManyValues), the file's other records imported, as a line
+// too large is; before, it failed the whole file. A .json file holding
+// one, or a file of nothing but such records, still fails with the reason
+// from the record's line.
+func TestJSONLinesTooManyValues(t *testing.T) {
+	many := `{"v": [` + strings.Repeat("[],", 2_200_000) + `[]]}` // 6.6 MB, some 317 MB parsed
+	small := func(id string) string { return `{"_id": "` + id + `", "text": "본문 ` + id + `"}` }
+	for _, tt := range []struct {
+		name, file, data string
+		ids              []string // imported; nil: fails with TooManyValuesError from line
+		lines            []int64
+	}{
+		{"one record between two", "기록.jsonl", small("a") + "\n" + many + "\n" + small("b") + "\n", []string{"a", "b"}, []int64{2}},
+		{"two, one at the end without a line end", "기록.ndjson", small("a") + "\n" + many + "\n\n" + small("b") + "\n" + many, []string{"a", "b"}, []int64{2, 5}},
+		{"a .json file", "기록.json", small("a") + "\n" + many + "\n" + small("b"), nil, []int64{2}},
+		{"nothing but such records", "기록.jsonl", "\n" + many + "\n" + many, nil, []int64{2}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var col collector
+			warns, err := Importer{}.Read(context.Background(), tt.file, strings.NewReader(tt.data), &col)
+			if tt.ids == nil {
+				var tv *TooManyValuesError
+				if !errors.As(err, &tv) || tv.Line != tt.lines[0] {
+					t.Fatalf("err %v, want too many values from line %d", err, tt.lines[0])
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, d := range col.docs {
+				ids = append(ids, d.ID)
+			}
+			if strings.Join(ids, ",") != strings.Join(tt.ids, ",") {
+				t.Errorf("records %v, want %v", ids, tt.ids)
+			}
+			var tm *RecordsTooManyValues
+			if len(warns) != 1 || !errors.As(warns[0], &tm) || tm.Count != len(tt.lines) || fmt.Sprint(tm.Lines) != fmt.Sprint(tt.lines) {
+				t.Fatalf("warnings %v, want the records on lines %v named", warns, tt.lines)
+			}
+		})
+	}
+}

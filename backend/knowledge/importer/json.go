@@ -169,6 +169,31 @@ func (r *RecordsTooLarge) Error() string {
 	return fmt.Sprintf("%d JSON records larger than %d MB were left out (lines %s); the others were imported", r.Count, MaxRecordMB, strings.Join(lines, ", "))
 }
 
+// RecordsTooManyValues is the warning about a JSON Lines file some of
+// whose records hold so many values that each would take more than
+// MaxParsedMB parsed (errTooManyValues): they are left out and the others
+// imported, as records too large are (RecordsTooLarge). Before, one such
+// record refused the whole file.
+type RecordsTooManyValues struct {
+	Lines []int64 // the first few records' lines
+	Count int     // records left out
+}
+
+func (r *RecordsTooManyValues) add(line int64) {
+	r.Count++
+	if len(r.Lines) < maxNamed {
+		r.Lines = append(r.Lines, line)
+	}
+}
+
+func (r *RecordsTooManyValues) Error() string {
+	lines := make([]string, len(r.Lines))
+	for i, l := range r.Lines {
+		lines[i] = strconv.FormatInt(l, 10)
+	}
+	return fmt.Sprintf("%d JSON records holding so many values that each would take more than %d MB parsed were left out (lines %s); the others were imported", r.Count, MaxParsedMB, strings.Join(lines, ", "))
+}
+
 // readJSON streams records: values one after another, and the items of an
 // array that opens the file one at a time, so a file of any size is read
 // within about maxRecord of memory.
@@ -179,11 +204,14 @@ func readJSON(ctx context.Context, path string, tr *TextReader, sink Sink) error
 // readJSONWarned is readJSON saying in warn what it left out: in a JSON
 // Lines file (.jsonl, .ndjson), a line that is one record larger than
 // maxRecord is skipped and named (*RecordsTooLarge), its bytes read past
-// a buffer at a time, not held.
+// a buffer at a time, not held; a record that would take more than
+// maxParsed parsed is skipped and named too (*RecordsTooManyValues): its
+// bytes were taken whole, and it was not parsed.
 func readJSONWarned(ctx context.Context, path string, tr *TextReader, sink Sink, warn *warnings) error {
 	ext := strings.ToLower(pathExt(path))
 	lines := ext == ".jsonl" || ext == ".ndjson"
 	var tooLarge RecordsTooLarge
+	var tooMany RecordsTooManyValues
 	first, err := tr.Next()
 	if err != nil && !errors.Is(err, io.EOF) {
 		return err
@@ -274,7 +302,14 @@ func readJSONWarned(ctx context.Context, path string, tr *TextReader, sink Sink,
 			break
 		}
 		if va := (*valuesFrom)(nil); errors.As(err, &va) {
-			return &TooManyValuesError{Line: lr.lineAt(dec.InputOffset()) - va.lines}
+			start := lr.lineAt(dec.InputOffset()) - va.lines
+			if !lines {
+				return &TooManyValuesError{Line: start}
+			}
+			// The decoder is past the record (its bytes were taken
+			// whole, then counted): the next one is read on.
+			tooMany.add(start)
+			continue
 		}
 		if lines && errors.Is(err, errRecordTooLarge) && onOneLine(dec.Buffered()) {
 			start := lr.lineAt(dec.InputOffset()) + leadingNewlines(dec.Buffered())
@@ -322,14 +357,20 @@ func readJSONWarned(ctx context.Context, path string, tr *TextReader, sink Sink,
 			return err
 		}
 	}
-	if n == 0 && tooLarge.Count > 0 {
+	if n == 0 && tooLarge.Count > 0 && (tooMany.Count == 0 || tooLarge.Lines[0] < tooMany.Lines[0]) {
 		return &RecordTooLargeError{Line: tooLarge.Lines[0]}
+	}
+	if n == 0 && tooMany.Count > 0 {
+		return &TooManyValuesError{Line: tooMany.Lines[0]}
 	}
 	if n == 0 {
 		return ErrEmpty
 	}
 	if tooLarge.Count > 0 {
 		warn.add(&tooLarge)
+	}
+	if tooMany.Count > 0 {
+		warn.add(&tooMany)
 	}
 	return nil
 }

@@ -592,7 +592,8 @@ export interface ImportProgress {
  * index_lost_sheet, index_lost_chapter (an index of parts missing or
  * useless, Lines naming it: Count parts read from the archive);
  * records_too_large (Count JSON Lines records over Max MB left out, on
- * Lines; More when on later lines too); archive_salvaged (a ZIP-based
+ * Lines; More when on later lines too); records_too_many_values (as
+ * records_too_large, of records over Max MB parsed); archive_salvaged (a ZIP-based
  * file cut short or without its directory: Count parts read from their
  * own headers, the last, Lines, up to the cut when it is cut);
  * repeated_chapter, repeated_slide, repeated_section, repeated_sheet,

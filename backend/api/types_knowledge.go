@@ -234,7 +234,9 @@ type ImportProgress struct {
 // repeated_chapter, repeated_slide, repeated_section, repeated_sheet,
 // repeated_part (an index naming a part more than once: each read once,
 // the Count repeats left out, the parts named again in Lines; More when
-// there were more);
+// there were more); repeated_slide_stopped, repeated_sheet_stopped (as
+// repeated_slide, repeated_sheet, and past Count repeats the file was
+// read no further);
 // cut_in_chapter (a book cut short inside the chapter Lines, which others
 // follow: its first Count paragraphs imported, and the chapters after it).
 type FileReason struct {

@@ -435,7 +435,11 @@ func reasonOf(err error) *api.FileReason {
 	case errors.As(err, &rp):
 		// One code a kind of part ("repeated_chapter"): the repeats left
 		// out, the parts named again.
-		return &api.FileReason{Code: "repeated_" + rp.Unit, Count: int64(rp.Count), Lines: strings.Join(rp.Names, ", "), More: rp.Parts > len(rp.Names)}
+		code := "repeated_" + rp.Unit
+		if rp.Stopped {
+			code += "_stopped"
+		}
+		return &api.FileReason{Code: code, Count: int64(rp.Count), Lines: strings.Join(rp.Names, ", "), More: rp.Parts > len(rp.Names)}
 	case errors.As(err, &lk):
 		return &api.FileReason{Code: "link_" + string(lk.Why), Target: lk.Target}
 	case errors.As(err, &rep):

@@ -38,6 +38,10 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 			&importer.RepeatedParts{Unit: unit, Names: []string{"slide 1", "slide 2"}, Parts: 2, Count: 199_999},
 			&importer.RepeatedParts{Unit: unit, Names: []string{"1", "2", "3", "4", "5"}, Parts: 7, Count: 9})
 	}
+	for _, unit := range []string{"slide", "sheet"} {
+		cases = append(cases, &importer.RepeatedParts{Unit: unit, Names: []string{"slide 1"}, Parts: 1, Count: 10_000, Stopped: true},
+			&importer.RepeatedParts{Unit: unit, Names: []string{"1", "2", "3", "4", "5"}, Parts: 7, Count: 10_000, Stopped: true})
+	}
 	for _, err := range cases {
 		r := reasonOf(errors.Join(errors.New("wrapped"), err))
 		if r == nil {
@@ -75,6 +79,10 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 	rtm := &importer.RecordsTooManyValues{Lines: []int64{2}, Count: 1}
 	if got, want := reasonLine(rtm.Error(), reasonOf(rtm), 1), "값이 너무 많아 읽으려면 메모리가 300 MB 넘게 드는 JSON 레코드 1개는 빼고 나머지를 가져왔습니다(2번째 줄). 그 레코드를 가져오려면 나누세요."; got != want {
 		t.Errorf("Korean: %q, want %q", got, want)
+	}
+	stopped := &importer.RepeatedParts{Unit: "slide", Names: []string{"slide 1"}, Parts: 1, Count: 10_000, Stopped: true}
+	if got, want := reasonLine(stopped.Error(), reasonOf(stopped), 0), "The file writes the same slide again 10000 times (slide 1): each slide was imported once, where it first comes; past that many repeats the file was read no further, so anything after them was not imported."; got != want {
+		t.Errorf("English: %q, want %q", got, want)
 	}
 	rp := &importer.RepeatedParts{Unit: "chapter", Names: []string{"c1.xhtml"}, Parts: 1, Count: 199_999}
 	if got, want := reasonLine(rp.Error(), reasonOf(rp), 1), "책의 장 목록에 같은 장이 여러 번 나옵니다(c1.xhtml). 각 장은 처음 나오는 자리에서 한 번만 가져왔고, 되풀이된 199999번은 뺐습니다."; got != want {

@@ -188,8 +188,10 @@ func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter, budget *xm
 				if s.name != "" && !read.again.first(key, strconv.Quote(s.name)) && s.w.dropPart() {
 					if read.again.r.Count >= maxOfficeParts {
 						// Read no further, as an .odp's slide repeated
-						// (odp.go): what follows is said lost.
-						failed = fmt.Errorf("%w: sheets repeated more than %d times", ErrOfficeDamaged, maxOfficeParts)
+						// (odp.go): what follows is said lost by the
+						// repeats' warning (Stopped), not as damage.
+						read.again.r.Stopped = true
+						failed = errStopped
 					}
 					break
 				}
@@ -211,8 +213,15 @@ func readODSBody(ctx context.Context, d *xml.Decoder, s *sheetWriter, budget *xm
 		}
 		each(tok)
 	}
+	if failed == errStopped {
+		return nil
+	}
 	return failed
 }
+
+// errStopped ends readODSBody's reading after too many repeats of a
+// table, which is no failure (RepeatedParts.Stopped).
+var errStopped = errors.New("read no further")
 
 // repeats reads an OpenDocument repeat count, at least 1: a count past
 // maxRepeat is maxRepeat (the writer bounds what it writes out), not 1.

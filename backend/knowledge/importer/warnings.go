@@ -292,6 +292,12 @@ type RepeatedParts struct {
 	Names []string
 	Parts int // parts named more than once
 	Count int // repeats left out
+	// Stopped: past maxOfficeParts repeats the file was read no further
+	// (an OpenDocument presentation's slides, a spreadsheet's tables), so
+	// whatever came after them was not imported. The repeats are what
+	// stopped it, not damage: no break-off warning is added, whose
+	// "slides 1 to 10001 were imported" would count the repeats as read.
+	Stopped bool
 }
 
 func (r *RepeatedParts) Error() string {
@@ -302,6 +308,9 @@ func (r *RepeatedParts) Error() string {
 	repeats := fmt.Sprintf("the %d repeats were", r.Count)
 	if r.Count == 1 {
 		repeats = "the repeat was"
+	}
+	if r.Stopped {
+		return fmt.Sprintf("the file writes the same %s again %d times (%s): each was imported once, where it first comes; past that many repeats the file was read no further", r.Unit, r.Count, names)
 	}
 	return fmt.Sprintf("the file's list of its %ss names the same %s more than once (%s): each was imported once, where it first comes, and %s left out", r.Unit, r.Unit, names, repeats)
 }

@@ -501,7 +501,8 @@ func TestSnippet(t *testing.T) {
 	tests := []struct {
 		name, text, query, wantHas string
 	}{
-		{"short text whole", "짧은  글\n입니다", "", "짧은 글 입니다"},
+		// A gap wider than one break stays wider (two spaces), so no mark spans it.
+		{"short text whole", "짧은  글\n입니다", "", "짧은  글 입니다"},
 		{"window around term", long, "문서", "핵심 문서를"},
 		{"no term found starts at beginning", long, "없음", "앞부분"},
 		// Decomposed Hangul (as macOS stores it) is shown composed, and
@@ -516,9 +517,15 @@ func TestSnippet(t *testing.T) {
 		{"word broken across a line", around("적용 범위", "적\n용한다"), "적용한다", "적 용한다"},
 		{"no whole word: the first bigram, as before", around("위임 사항을", "임장 조사"), "위임장", "위임 사항을"},
 		{"a Latin stem found before the word", around("policies", "the policy"), "policy", "policies"},
+		// A query pasted from a macOS file name is decomposed: the window
+		// is still around the word, not the earlier bigram.
+		{"decomposed query", around("위임 사항을", "위 임 장(갑)"), norm.NFD.String("위임장"), "위 임 장(갑)"},
+		// Syllables a blank line apart are no word: the window is around
+		// the bigram, and the blank lines do not collapse into "위 임 장".
+		{"blank lines between syllables", around("위임 사항을", "위\n\n임\n\n장"), "위임장", "위임 사항을"},
 	}
 	for _, tt := range tests {
-		got := snippet(tt.text, newMarks(tt.query), an.Tokens(tt.query))
+		got := snippet(tt.text, newMarks(tt.query), an.Tokens(norm.NFC.String(tt.query)))
 		if !strings.Contains(got, tt.wantHas) {
 			t.Errorf("%s: snippet %q lacks %q", tt.name, got, tt.wantHas)
 		}

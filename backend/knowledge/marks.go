@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // The words a search marks in a passage, and where. The window shows them
@@ -99,9 +101,13 @@ func utf16Len(s string) int {
 // a query of up to 2,000 characters (boundQuery) may give thousands.
 type marks map[rune][]string
 
+// newMarks composes the query (NFC) as the text it is matched against is
+// (snippet) and highlight.ts composes both: a query pasted from a macOS file
+// name is decomposed, and its jamo never matched a syllable, so the snippet
+// was cut around a bigram the window does not mark.
 func newMarks(query string) marks {
 	m := marks{}
-	for _, t := range markTerms(query) {
+	for _, t := range markTerms(norm.NFC.String(query)) {
 		r, _ := utf8.DecodeRuneInString(t)
 		m[r] = append(m[r], t) // longest first still
 	}

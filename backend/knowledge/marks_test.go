@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/keyword"
+	"golang.org/x/text/unicode/norm"
 )
 
 // markCase is a case of testdata/marks/cases.json, which highlight.test.ts
@@ -106,6 +107,27 @@ func TestMarksBounded(t *testing.T) {
 		t.Logf("%d bytes, %d marks, %v", len(text), n, took)
 		if n == 0 || took > limit {
 			t.Errorf("%d bytes: %d marks in %v", len(text), n, took)
+		}
+	}
+}
+
+// TestCollapseSpace: a snippet's gaps collapse, but never into the one
+// break a mark may span (breakLen), so the window marks in a snippet only
+// what it would mark in the text.
+func TestCollapseSpace(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"  가 \n", "가"},
+		{"위 임\n장\r\n을", "위 임 장 을"},
+		{"위\n\n임  장\t을\r이\u3000다", "위  임  장  을  이  다"},
+	}
+	for _, tt := range tests {
+		got := collapseSpace(tt.in)
+		if got != tt.want {
+			t.Errorf("collapseSpace(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if want, gotMarks := allMarks(norm.NFC.String(tt.in), newMarks("위임장을이다")), allMarks(got, newMarks("위임장을이다")); len(want) != len(gotMarks) {
+			t.Errorf("%q marks %q, collapsed %q", tt.in, want, gotMarks)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
@@ -457,7 +458,7 @@ const snippetRunes = 240
 // would otherwise take the window from the letter-spaced title "위 임 장"
 // the index found.
 func snippet(text string, marks marks, terms []string) string {
-	text = strings.Join(strings.Fields(norm.NFC.String(text)), " ")
+	text = collapseSpace(norm.NFC.String(text))
 	if utf8.RuneCountInString(text) <= snippetRunes {
 		return text
 	}
@@ -501,6 +502,43 @@ func snippet(text string, marks marks, terms []string) string {
 		out += "…"
 	}
 	return out
+}
+
+// collapseSpace shows text on one line for a snippet, its ends trimmed,
+// without making a mark that the text does not have: a gap of one space or
+// line break (what the marks allow between two syllables, breakLen) becomes
+// one space, and any wider gap — two spaces, a blank line, a tab — two
+// spaces, which no mark spans. Collapsing every gap to one space made "위
+// \n\n임\n\n장" read "위 임 장", marked by the window and cut around as
+// though the text held the word.
+func collapseSpace(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsSpace(r) {
+			b.WriteString(s[i : i+size])
+			i += size
+			continue
+		}
+		j := i
+		for j < len(s) {
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			j += size
+		}
+		switch {
+		case i == 0 || j == len(s):
+		case breakLen(s[i:j]) == j-i:
+			b.WriteByte(' ')
+		default:
+			b.WriteString("  ")
+		}
+		i = j
+	}
+	return b.String()
 }
 
 // Extract writes the text of one file as Wayfinder reads it to w, as it

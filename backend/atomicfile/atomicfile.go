@@ -1,7 +1,9 @@
 // Package atomicfile replaces a file whole: what it writes goes to a
 // temporary file beside the target, which is synced and renamed over it.
 // A crash or a failed write leaves the old file or the new one, never half
-// of one, and never a temporary file behind. Wayfinder keeps its token,
+// of one; a failed write leaves no temporary file behind, and the
+// temporary file a crash left is removed by the next write of the same
+// file (sweep). Wayfinder keeps its token,
 // settings, indexes and exports this way.
 //
 // github.com/google/renameio/v2 does the same on Unix but has no TempFile
@@ -17,7 +19,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 )
+
+// staleAfter is how long a temporary file must have gone unwritten to be
+// taken for a crash's leftover rather than another process's write in
+// progress (every write renames or removes its own within seconds).
+const staleAfter = time.Hour
 
 // Write replaces path with data; see WriteWith.
 func Write(path string, data []byte, perm fs.FileMode) error {
@@ -71,10 +80,33 @@ func WriteWith(path string, perm fs.FileMode, write func(io.Writer) error) (err 
 	if err := os.Rename(tmp, path); err != nil {
 		return err
 	}
+	sweep(dir, base, time.Now())
 	if err := syncDir(dir); err != nil {
 		// The new file is in place; only its survival of a crash is not
 		// sure. Said all the same: the caller asked for a durable write.
 		return fmt.Errorf("sync folder %s: %w", dir, err)
 	}
 	return nil
+}
+
+// sweep removes the temporary files of base in dir that a killed process
+// left (their names are random, so no later write replaces them, and a
+// vector index's can be hundreds of megabytes). A file written to within
+// staleAfter is left alone: it may be another process's write under way.
+// Failures are ignored: the leftovers only take room.
+func sweep(dir, base string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix := "." + base + "."
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, ".tmp") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > staleAfter {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
 }

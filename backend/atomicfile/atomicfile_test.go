@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 )
 
 func TestWriteWith(t *testing.T) {
@@ -127,5 +128,41 @@ func text(s string) func(io.Writer) error {
 	return func(w io.Writer) error {
 		_, err := io.WriteString(w, s)
 		return err
+	}
+}
+
+// A temporary file a killed write left (an hour unwritten) goes at the
+// next write of the same file; one being written, another file's, or a
+// file that only looks alike, stays.
+func TestWriteSweepsWhatACrashLeft(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-2 * staleAfter)
+	files := map[string]bool{ // name → removed by the write of chunks.vec
+		".chunks.vec.123456.tmp":  true,
+		".chunks.vec.999.tmp":     true,
+		".chunks.vec.fresh.tmp":   false, // another process's write under way
+		".memo.json.123.tmp":      false, // another file's
+		"chunks.vec.123.tmp":      false, // not hidden: not ours
+		".chunks.vec.123.tmp.bak": false,
+	}
+	for name := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if name != ".chunks.vec.fresh.tmp" {
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := Write(filepath.Join(dir, "chunks.vec"), []byte("v"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, gone := range files {
+		_, err := os.Stat(filepath.Join(dir, name))
+		if removed := errors.Is(err, fs.ErrNotExist); removed != gone {
+			t.Errorf("%s: removed %v, want %v", name, removed, gone)
+		}
 	}
 }

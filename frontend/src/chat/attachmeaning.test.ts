@@ -18,13 +18,13 @@ const words = {
   en: {
     both: "Added to your library: every conversation finds it by its words and by its meaning",
     embedding: "Added to your library: every conversation finds it by its words now; its meaning is indexed in the background",
-    words: "Added to your library: every conversation finds it by its words; by its meaning too once an embedding model answers",
+    words: "Added to your library: every conversation finds it by its words; by its meaning too once an embedding model is set up and running",
     toLibrary: "Add to library",
   },
   ko: {
     both: "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드와 의미로 찾습니다",
     embedding: "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드로 찾고, 의미 색인은 뒤에서 이어서 합니다",
-    words: "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드로 찾고, 임베딩 모델이 응답하면 의미로도 찾습니다",
+    words: "지식 베이스에 추가했습니다. 이제 모든 대화에서 키워드로 찾고, 임베딩 모델을 설정해 실행하면 의미로도 찾습니다",
     toLibrary: "지식 베이스에 추가",
   },
 } as const;

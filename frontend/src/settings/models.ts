@@ -69,6 +69,8 @@ export function capLabel(cap: string): string {
  */
 export function modelSize(bytes: number): string {
   if (!(bytes > 0)) return "";
-  if (bytes >= 1e9) return `${formatNumber(Math.round(bytes / 1e8) / 10)} GB`;
-  return `${formatNumber(Math.max(1, Math.round(bytes / 1e6)))} MB`;
+  const mb = Math.max(1, Math.round(bytes / 1e6));
+  // The unit is chosen after rounding, as `ollama list` does: 999.7 MB is "1 GB".
+  if (mb >= 1000) return `${formatNumber(Math.round(bytes / 1e8) / 10)} GB`;
+  return `${formatNumber(mb)} MB`;
 }

@@ -29,7 +29,7 @@ test("a Korean word spaced otherwise is marked in the hit's snippet and in the r
     await page.click("#kb-tab-search");
     await page.fill("#kb-search", c.query);
     await page.press("#kb-search", "Enter");
-    const hit = ".hit:has-text('위임-서식.txt')";
+    const hit = ".hit:has-text('위임-서식')";
     await page.waitForSelector(`${hit} .snippet mark`, { timeout: 30_000 });
     const shown = await page.$$eval(`${hit} .snippet mark`, (els) => els.map((e) => e.textContent));
     assert.deepEqual(shown, [c.snippet], `${c.query}: the snippet marks ${JSON.stringify(shown)}`);

@@ -333,6 +333,7 @@ func TestReasonOfLimits(t *testing.T) {
 		{&importer.SyntaxError{Line: 3, TooDeep: true, Err: errors.New("exceeded max depth")}, api.FileReason{Code: "json_too_deep", Line: 3, Max: "10000"}},
 		{&importer.RecordTooLargeError{Line: 40}, api.FileReason{Code: "json_record_too_large", Line: 40, Max: "32"}},
 		{&importer.TooManyValuesError{Line: 1}, api.FileReason{Code: "json_too_many_values", Line: 1, Max: "300"}},
+		{&importer.TextTooLargeError{Line: 1}, api.FileReason{Code: "json_text_too_large", Line: 1, Max: "32"}},
 		{&knowledge.TooSlowError{Budget: 90 * time.Second, MB: 3}, api.FileReason{Code: "too_slow", Max: "90"}},
 		{&importer.Replaced{Count: 7, Lines: []int64{3, 9}, More: true}, api.FileReason{Code: "replaced", Count: 7, Lines: "3, 9", More: true}},
 		{importer.ErrUnsupported, api.FileReason{Code: "unsupported"}},

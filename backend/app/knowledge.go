@@ -379,6 +379,7 @@ func reasonOf(err error) *api.FileReason {
 		nt  *importer.NotTextError
 		je  *importer.RecordTooLargeError
 		tv  *importer.TooManyValuesError
+		tt  *importer.TextTooLargeError
 		rep *importer.Replaced
 		ts  *knowledge.TooSlowError
 		tl  *knowledge.TooLargeError
@@ -391,6 +392,7 @@ func reasonOf(err error) *api.FileReason {
 		il  *importer.IndexLost
 		rtl *importer.RecordsTooLarge
 		rtm *importer.RecordsTooManyValues
+		rtt *importer.RecordsTextTooLarge
 		as  *importer.ArchiveSalvaged
 		rp  *importer.RepeatedParts
 		ci  *importer.CutInPart
@@ -430,6 +432,13 @@ func reasonOf(err error) *api.FileReason {
 		}
 		return &api.FileReason{Code: "records_too_many_values", Count: int64(rtm.Count), Lines: strings.Join(lines, ", "),
 			More: rtm.Count > len(rtm.Lines), Max: strconv.Itoa(importer.MaxParsedMB)}
+	case errors.As(err, &rtt):
+		lines := make([]string, len(rtt.Lines))
+		for i, l := range rtt.Lines {
+			lines[i] = strconv.FormatInt(l, 10)
+		}
+		return &api.FileReason{Code: "records_text_too_large", Count: int64(rtt.Count), Lines: strings.Join(lines, ", "),
+			More: rtt.Count > len(rtt.Lines), Max: strconv.Itoa(importer.MaxTextMB)}
 	case errors.As(err, &il):
 		return &api.FileReason{Code: "index_lost_" + il.Unit, Count: int64(il.Count), Lines: il.Index}
 	case errors.As(err, &rp):
@@ -456,6 +465,8 @@ func reasonOf(err error) *api.FileReason {
 		return &api.FileReason{Code: "json_record_too_large", Line: je.Line, Max: strconv.Itoa(importer.MaxRecordMB)}
 	case errors.As(err, &tv):
 		return &api.FileReason{Code: "json_too_many_values", Line: tv.Line, Max: strconv.Itoa(importer.MaxParsedMB)}
+	case errors.As(err, &tt):
+		return &api.FileReason{Code: "json_text_too_large", Line: tt.Line, Max: strconv.Itoa(importer.MaxTextMB)}
 	case errors.As(err, &ts):
 		return &api.FileReason{Code: "too_slow", Max: strconv.FormatFloat(ts.Budget.Seconds(), 'f', -1, 64)}
 	case errors.As(err, &ol):

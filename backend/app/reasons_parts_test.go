@@ -31,6 +31,8 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 		&importer.RecordsTooLarge{Lines: []int64{1, 2, 3, 4, 5}, Count: 8},
 		&importer.RecordsTooManyValues{Lines: []int64{2}, Count: 1}, &importer.RecordsTooManyValues{Lines: []int64{2, 9}, Count: 2},
 		&importer.RecordsTooManyValues{Lines: []int64{1, 2, 3, 4, 5}, Count: 8},
+		&importer.RecordsTextTooLarge{Lines: []int64{2}, Count: 1}, &importer.RecordsTextTooLarge{Lines: []int64{2, 9}, Count: 2},
+		&importer.RecordsTextTooLarge{Lines: []int64{1, 2, 3, 4, 5}, Count: 8},
 		&importer.ArchiveSalvaged{Parts: 5, Cut: "word/document.xml"}, &importer.ArchiveSalvaged{Parts: 1})
 	cases = append(cases, &importer.CutInPart{Unit: "chapter", Part: "OEBPS/c1.xhtml", Count: 57, Last: "본 규정은"}, &importer.CutInPart{Unit: "chapter", Part: "c1.xhtml", Count: 1})
 	for _, unit := range []string{"chapter", "slide", "section", "sheet", "part"} {
@@ -83,6 +85,13 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 	stopped := &importer.RepeatedParts{Unit: "slide", Names: []string{"slide 1"}, Parts: 1, Count: 10_000, Stopped: true}
 	if got, want := reasonLine(stopped.Error(), reasonOf(stopped), 0), "The file writes the same slide again 10000 times (slide 1): each slide was imported once, where it first comes; past that many repeats the file was read no further, so anything after them was not imported."; got != want {
 		t.Errorf("English: %q, want %q", got, want)
+	}
+	rtt := &importer.RecordsTextTooLarge{Lines: []int64{2}, Count: 1}
+	if got, want := reasonLine(rtt.Error(), reasonOf(rtt), 0), `1 JSON record whose text written out as "key: value" lines would pass 32 MB was left out (line 2); the others were imported. Split it to import it.`; got != want {
+		t.Errorf("English: %q, want %q", got, want)
+	}
+	if got, want := reasonLine(rtt.Error(), reasonOf(rtt), 1), `"키: 값" 줄로 풀어 쓰면 글이 32 MB를 넘는 JSON 레코드 1개는 빼고 나머지를 가져왔습니다(2번째 줄). 그 레코드를 가져오려면 나누세요.`; got != want {
+		t.Errorf("Korean: %q, want %q", got, want)
 	}
 	rp := &importer.RepeatedParts{Unit: "chapter", Names: []string{"c1.xhtml"}, Parts: 1, Count: 199_999}
 	if got, want := reasonLine(rp.Error(), reasonOf(rp), 1), "책의 장 목록에 같은 장이 여러 번 나옵니다(c1.xhtml). 각 장은 처음 나오는 자리에서 한 번만 가져왔고, 되풀이된 199999번은 뺐습니다."; got != want {

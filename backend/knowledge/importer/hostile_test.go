@@ -22,11 +22,12 @@ func worded(err error) bool {
 		nt  *NotTextError
 		je  *RecordTooLargeError
 		tv  *TooManyValuesError
+		tt  *TextTooLargeError
 		syn *SyntaxError
 	)
 	return errors.Is(err, ErrOfficeDamaged) || errors.Is(err, ErrOfficeEncrypted) || errors.Is(err, ErrEmpty) ||
 		errors.Is(err, ErrUnsupported) || errors.As(err, &ol) || errors.As(err, &hl) || errors.As(err, &old) ||
-		errors.As(err, &nt) || errors.As(err, &je) || errors.As(err, &tv) || errors.As(err, &syn)
+		errors.As(err, &nt) || errors.As(err, &je) || errors.As(err, &tv) || errors.As(err, &tt) || errors.As(err, &syn)
 }
 
 // TestHostileClasses reads every class of hostile file package hostile
@@ -51,7 +52,7 @@ func TestHostileClasses(t *testing.T) {
 		repeatStop       // the repeats read up to a bound, the rest of the file not: *RepeatedParts, Stopped, and no *BrokenOff
 		htmlLimit        // *HTMLLimitError
 		tooMany          // *TooManyValuesError, from the line where the record begins
-		skipped          // imported, a record left out as too large: *RecordsTooLarge, naming line 2
+		skipped          // imported, a record left out as its text too large: *RecordsTextTooLarge, naming line 2
 		manySkipped      // imported, a record left out as too many values: *RecordsTooManyValues, naming line 2
 	)
 	cases := map[string]struct {
@@ -171,7 +172,8 @@ func TestHostileClasses(t *testing.T) {
 		"zeros.json":      {4_400_000, tooMany},
 		"empties.jsonl":   {2_200_000, manySkipped},
 		"objects.json":    {700_000, tooMany},
-		"longpath.jsonl":  {40_000, skipped}, // 40 MB of text written out
+		"longpath.jsonl":  {300_000, imported}, // the numbers written once under the cut path: 1.2 MB
+		"longobjs.jsonl":  {40_000, skipped},   // 40 MB of text written out
 		"hangul16le.txt":  {1000, imported},
 		"hangul16be.txt":  {1000, imported},
 		"bigopf.epub":     {100, imported},
@@ -199,7 +201,8 @@ func TestHostileClasses(t *testing.T) {
 		"bigopf.epub":     {[]string{"1번째 장의 글", "100번째 장의 글"}, nil},
 		"loop.odp":        {[]string{"되풀이된 슬라이드"}, []string{"마지막 슬라이드"}},
 		"binchapter.epub": {[]string{"첫 장의 글"}, []string{"\uFFFD"}},
-		"longpath.jsonl":  {[]string{"첫 기록", "끝 기록"}, nil},
+		"longpath.jsonl":  {[]string{"첫 기록", "끝 기록", "…: 0 0 0"}, nil},
+		"longobjs.jsonl":  {[]string{"첫 기록", "끝 기록"}, nil},
 		"empties.jsonl":   {[]string{"첫 기록", "끝 기록"}, nil},
 		"longlabel.hwpx":  {[]string{"제1000" + strings.Repeat("가", 61) + " 조문"}, []string{strings.Repeat("가", 62)}},
 		"loop.ods":        {[]string{"되풀이된 표"}, []string{"마지막 표"}},
@@ -236,7 +239,7 @@ func TestHostileClasses(t *testing.T) {
 				le  *OfficeLimitError
 				syn *SyntaxError
 				tv  *TooManyValuesError
-				rtl *RecordsTooLarge
+				rtl *RecordsTextTooLarge
 				rtm *RecordsTooManyValues
 			)
 			switch {
@@ -271,7 +274,7 @@ func TestHostileClasses(t *testing.T) {
 			case strict && tc.want == tooMany && !(errors.As(err, &tv) && tv.Line == recordLine[c.File]):
 				t.Fatalf("err %v, want too many values from line %d", err, recordLine[c.File])
 			case strict && tc.want == skipped && (err != nil || len(warns) != 1 || !errors.As(warns[0], &rtl) || rtl.Count != 1 || rtl.Lines[0] != 2):
-				t.Fatalf("err %v, warnings %v: want the record on line 2 left out as too large", err, warns)
+				t.Fatalf("err %v, warnings %v: want the record on line 2 left out as its text too large", err, warns)
 			case strict && tc.want == manySkipped && (err != nil || len(warns) != 1 || !errors.As(warns[0], &rtm) || rtm.Count != 1 || rtm.Lines[0] != 2):
 				t.Fatalf("err %v, warnings %v: want the record on line 2 left out as too many values", err, warns)
 			case strict && tc.want == htmlLimit && !errors.As(err, new(*HTMLLimitError)):

@@ -52,7 +52,7 @@ func TestParseJSON(t *testing.T) {
 			name: "single pretty object without text field",
 			data: "{\n  \"id\": \"tool-1\",\n  \"name\": \"Runway\",\n  \"pricing\": {\"model\": \"freemium\", \"from\": 12},\n  \"tags\": [\"video\", \"image\"]\n}",
 			want: []Document{
-				{ID: "tool-1", Title: "tool-1", Source: "c.jsonl", Kind: KindJSON, Parts: []chunk.Input{{Heading: "tool-1", Text: "name: Runway\npricing.from: 12\npricing.model: freemium\ntags: video\ntags: image\n"}}},
+				{ID: "tool-1", Title: "tool-1", Source: "c.jsonl", Kind: KindJSON, Parts: []chunk.Input{{Heading: "tool-1", Text: "name: Runway\npricing.from: 12\npricing.model: freemium\ntags: video, image\n"}}},
 			},
 		},
 		{
@@ -395,20 +395,102 @@ func TestParsedSize(t *testing.T) {
 }
 
 // TestFlattenBounds: a record's values are written after their path of
-// keys, cut at a kilobyte, and a record whose text would pass maxRecord is
-// refused (flatten says so) rather than written: a 1 MB record of 300
-// numbers under a megabyte's path wrote 300 MB and peaked at 2,233 MiB.
+// keys, cut at a kilobyte; an array's plain values once under it, a line
+// wrapped at the path's length at least; and a record whose text would
+// pass maxText is refused (flatten says so) rather than written: a 1 MB
+// record of 300 numbers under a megabyte's path wrote 300 MB and peaked
+// at 2,233 MiB, and one-key objects under a long path still write the
+// path for each.
 func TestFlattenBounds(t *testing.T) {
 	key := strings.Repeat("키", 1000) // 3,000 bytes
 	text, ok := flatten("", map[string]any{key: map[string]any{"a": json.Number("1")}})
 	if !ok || len(text) > 1100 || !strings.HasSuffix(text, "…: 1\n") || !utf8.ValidString(text) {
 		t.Errorf("long path: %v, %d bytes (%.40q…%q)", ok, len(text), text, text[max(0, len(text)-20):])
 	}
-	many := make([]any, maxRecord/1000)
+	many := make([]any, maxText/1000)
 	for i := range many {
 		many[i] = json.Number("7")
 	}
-	if text, ok := flatten("", map[string]any{strings.Repeat("k", 2000): many}); ok || text != "" {
-		t.Errorf("%d values under a long path: %v, %d bytes, want it refused", len(many), ok, len(text))
+	long := strings.Repeat("k", 2000)
+	if text, ok := flatten("", map[string]any{long: many}); !ok || len(text) > 3*len(many)*2 || strings.Count(text, "\n") > len(many)*2/1000+1 {
+		t.Errorf("%d values under a long path: %v, %d bytes, %d lines, want them written on lines of a kilobyte", len(many), ok, len(text), strings.Count(text, "\n"))
+	}
+	objs := make([]any, maxText/1000)
+	for i := range objs {
+		objs[i] = map[string]any{"a": json.Number("7")}
+	}
+	if text, ok := flatten("", map[string]any{long: objs}); ok || text != "" {
+		t.Errorf("%d one-key objects under a long path: %v, %d bytes, want it refused", len(objs), ok, len(text))
+	}
+}
+
+// TestFlattenArrays: an array's plain values are written once under its
+// path, nested arrays' too, strings apart by commas, and lines wrapped
+// each starting with the path; an object in an array ends the line.
+func TestFlattenArrays(t *testing.T) {
+	n := func(s string) json.Number { return json.Number(s) }
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{map[string]any{"c": []any{[]any{n("126.9"), n("37.5")}, []any{n("127"), n("37.6")}}}, "c: 126.9 37.5 127 37.6\n"},
+		{map[string]any{"tags": []any{"a b", "c"}, "z": true}, "tags: a b, c\nz: true\n"},
+		{map[string]any{"v": []any{n("1"), map[string]any{"k": "x"}, n("2"), nil}}, "v: 1\nv.k: x\nv: 2\n"},
+		{[]any{n("1"), n("2")}, "1 2\n"},
+		{map[string]any{"v": []any{}}, ""},
+	} {
+		if got, ok := flatten("", tc.v); !ok || got != tc.want {
+			t.Errorf("flatten(%v) = %q, %v, want %q", tc.v, got, ok, tc.want)
+		}
+	}
+	long := make([]any, 1000)
+	for i := range long {
+		long[i] = n("1.5")
+	}
+	text, _ := flatten("", map[string]any{"p": long})
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "p: 1.5") || len(l) > 210 {
+			t.Fatalf("line %q of %d: want each wrapped line to start with the path", l, len(lines))
+		}
+	}
+	if len(lines) < 10 || strings.Count(text, "1.5") != 1000 {
+		t.Errorf("%d lines, %d values", len(lines), strings.Count(text, "1.5"))
+	}
+}
+
+// TestGeoJSONImports: a FeatureCollection of 350 polygons of 1,500 points
+// (12 MB, one object) imports, its text within a tenth of its size;
+// written a value a line after its path it was 45 MB and refused as a
+// record "larger than 32 MB".
+func TestGeoJSONImports(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"FeatureCollection","features":[`)
+	for f := range 350 {
+		if f > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"type":"Feature","properties":{"name":"구역 %d"},"geometry":{"type":"Polygon","coordinates":[[`, f)
+		for p := range 1500 {
+			if p > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "[%.6f,%.6f]", 126.9+float64(p)/1e4, 37.5+float64(f)/1e3)
+		}
+		b.WriteString("]]}}")
+	}
+	b.WriteString("]}")
+	if b.Len() < 12<<20-1<<20 {
+		t.Fatalf("%d bytes, want about 12 MB", b.Len())
+	}
+	var got collector
+	_, err := Importer{}.Read(context.Background(), "areas.geojson.json", bytes.NewReader(b.Bytes()), &got)
+	if err != nil || len(got.docs) != 1 {
+		t.Fatalf("err %v, %d documents", err, len(got.docs))
+	}
+	text := got.docs[0].Parts[0].Text
+	if len(text) > b.Len()*11/10 || !strings.Contains(text, "features.geometry.coordinates: 126.900000 37.500000 126.900100 37.500000") ||
+		!strings.Contains(text, "features.properties.name: 구역 349") {
+		t.Errorf("%d bytes of text for %d: %.200q", len(text), b.Len(), text)
 	}
 }

@@ -32,6 +32,29 @@ const maxRecord = 32 << 20
 
 var errRecordTooLarge = fmt.Errorf("a JSON record is larger than %d MB", maxRecord>>20)
 
+// maxText bounds a record's text written out as "key: value" lines
+// (flatten), which is held whole before it is chunked: about the record's
+// size for data a person keeps (an array's values are written once under
+// its path), but an object's every value is written after its path of
+// keys (up to a kilobyte), so a small record can write a gigabyte.
+const maxText = 32 << 20
+
+// MaxTextMB is maxText in MB.
+const MaxTextMB = maxText >> 20
+
+var errTextTooLarge = fmt.Errorf("a JSON record's text written out would pass %d MB", MaxTextMB)
+
+// TextTooLargeError fails a JSON file whose record starting on Line would
+// write more than MaxTextMB of text (its values each after its path of
+// keys), though its bytes are within MaxRecordMB.
+type TextTooLargeError struct{ Line int64 }
+
+func (e *TextTooLargeError) Error() string {
+	return fmt.Sprintf("%v (the record starts on line %d)", errTextTooLarge, e.Line)
+}
+
+func (e *TextTooLargeError) Unwrap() error { return errTextTooLarge }
+
 // RecordTooLargeError fails a JSON file whose record starting on Line is
 // larger than MaxRecordMB.
 type RecordTooLargeError struct{ Line int64 }
@@ -194,6 +217,30 @@ func (r *RecordsTooManyValues) Error() string {
 	return fmt.Sprintf("%d JSON records holding so many values that each would take more than %d MB parsed were left out (lines %s); the others were imported", r.Count, MaxParsedMB, strings.Join(lines, ", "))
 }
 
+// RecordsTextTooLarge is the warning about a JSON Lines file some of
+// whose records would each write more than MaxTextMB of text
+// (errTextTooLarge): they are left out and the others imported, as
+// records too large are (RecordsTooLarge).
+type RecordsTextTooLarge struct {
+	Lines []int64 // the first few records' lines
+	Count int     // records left out
+}
+
+func (r *RecordsTextTooLarge) add(line int64) {
+	r.Count++
+	if len(r.Lines) < maxNamed {
+		r.Lines = append(r.Lines, line)
+	}
+}
+
+func (r *RecordsTextTooLarge) Error() string {
+	lines := make([]string, len(r.Lines))
+	for i, l := range r.Lines {
+		lines[i] = strconv.FormatInt(l, 10)
+	}
+	return fmt.Sprintf("%d JSON records whose text written out would each pass %d MB were left out (lines %s); the others were imported", r.Count, MaxTextMB, strings.Join(lines, ", "))
+}
+
 // readJSON streams records: values one after another, and the items of an
 // array that opens the file one at a time, so a file of any size is read
 // within about maxRecord of memory.
@@ -212,6 +259,7 @@ func readJSONWarned(ctx context.Context, path string, tr *TextReader, sink Sink,
 	lines := ext == ".jsonl" || ext == ".ndjson"
 	var tooLarge RecordsTooLarge
 	var tooMany RecordsTooManyValues
+	var tooLong RecordsTextTooLarge
 	first, err := tr.Next()
 	if err != nil && !errors.Is(err, io.EOF) {
 		return err
@@ -281,8 +329,8 @@ func readJSONWarned(ctx context.Context, path string, tr *TextReader, sink Sink,
 			if err != nil {
 				return fail(err, true)
 			}
-			if err := emit(v); errors.Is(err, errRecordTooLarge) {
-				return &RecordTooLargeError{Line: lr.lineAt(dec.InputOffset()) - int64(bytes.Count(raw, []byte("\n")))}
+			if err := emit(v); errors.Is(err, errTextTooLarge) {
+				return &TextTooLargeError{Line: lr.lineAt(dec.InputOffset()) - int64(bytes.Count(raw, []byte("\n")))}
 			} else if err != nil {
 				return err
 			}
@@ -340,14 +388,14 @@ func readJSONWarned(ctx context.Context, path string, tr *TextReader, sink Sink,
 		} else {
 			err = emit(v)
 		}
-		if errors.Is(err, errRecordTooLarge) {
-			// Its text, written out, is past maxRecord: skipped and
+		if errors.Is(err, errTextTooLarge) {
+			// Its text, written out, is past maxText: skipped and
 			// named in a JSON Lines file, as one too large to read is.
 			start := lr.lineAt(dec.InputOffset()) - int64(bytes.Count(raw, []byte("\n")))
 			if !lines {
-				return &RecordTooLargeError{Line: start}
+				return &TextTooLargeError{Line: start}
 			}
-			tooLarge.add(start)
+			tooLong.add(start)
 			continue
 		}
 		if err != nil {
@@ -363,6 +411,9 @@ func readJSONWarned(ctx context.Context, path string, tr *TextReader, sink Sink,
 	if n == 0 && tooMany.Count > 0 {
 		return &TooManyValuesError{Line: tooMany.Lines[0]}
 	}
+	if n == 0 && tooLong.Count > 0 {
+		return &TextTooLargeError{Line: tooLong.Lines[0]}
+	}
 	if n == 0 {
 		return ErrEmpty
 	}
@@ -371,6 +422,9 @@ func readJSONWarned(ctx context.Context, path string, tr *TextReader, sink Sink,
 	}
 	if tooMany.Count > 0 {
 		warn.add(&tooMany)
+	}
+	if tooLong.Count > 0 {
+		warn.add(&tooLong)
 	}
 	return nil
 }
@@ -546,7 +600,7 @@ func (l *lineReader) lineAt(off int64) int64 {
 
 // record makes the document of one JSON value; n counts the documents
 // before it, for names of records without a title or id. A record whose
-// text written out is past maxRecord is errRecordTooLarge (flatten).
+// text written out is past maxText is errTextTooLarge (flatten).
 func record(path string, v any, n int) (Document, bool, error) {
 	var id, title, text string
 	within := true
@@ -575,7 +629,7 @@ func record(path string, v any, n int) (Document, bool, error) {
 		text, within = flatten("", r)
 	}
 	if !within {
-		return Document{}, false, errRecordTooLarge
+		return Document{}, false, errTextTooLarge
 	}
 	if strings.TrimSpace(text) == "" && title == "" {
 		return Document{}, false, nil
@@ -616,21 +670,57 @@ func scalarString(v any) string {
 
 // flatten renders a JSON value as "key: value" lines, nested keys joined
 // with dots, in key order so the same record always gives the same text.
-// It says false, and stops, once the text is past maxRecord: each value
-// is written after its whole path of keys, so a 1 MB record whose 300
-// numbers lay under a path of a megabyte (a thousand keys of a thousand
-// letters) wrote 300 MB, imported at 2,233 MiB, and as many more numbers
-// would have taken any memory.
+// An array's plain values (numbers, strings, booleans; arrays of them
+// too) are written once under its path, on one line wrapped every
+// wrapWidth bytes or the path's length, whichever is more, so its text is
+// about the array's size: written a value a line after the path, a 12 MB
+// GeoJSON of 350 polygons of 1,500 points wrote 45 MB and was refused.
+// It says false, and stops, once the text is past maxText: a value's
+// path of keys is cut at a kilobyte, but an object's every value is still
+// written after it (a record of a million one-key objects under such a
+// path would write a gigabyte; before the cut, 300 numbers under a path
+// of a megabyte wrote 300 MB and imported at 2,233 MiB).
 func flatten(prefix string, v any) (string, bool) {
-	const maxPath = 1 << 10 // bytes of a value's path of keys, past which it is cut
+	const (
+		maxPath   = 1 << 10 // bytes of a value's path of keys, past which it is cut
+		wrapWidth = 200     // bytes of an array's values on a line
+	)
 	var b strings.Builder
-	var walk func(prefix string, v any)
-	walk = func(prefix string, v any) {
-		if b.Len() > maxRecord {
+	open, width, str := false, 0, false // a line of values is open: its values' bytes, the last was a string
+	end := func() {
+		if open {
+			b.WriteByte('\n')
+			open = false
+		}
+	}
+	put := func(prefix, s string, isStr bool) {
+		if open && width >= max(wrapWidth, len(prefix)) {
+			end()
+		}
+		switch {
+		case !open:
+			if prefix != "" {
+				b.WriteString(prefix)
+				b.WriteString(": ")
+			}
+			open, width = true, 0
+		case str || isStr: // strings may hold spaces: a comma tells them apart
+			b.WriteString(", ")
+		default:
+			b.WriteByte(' ')
+		}
+		b.WriteString(s)
+		width += len(s) + 1
+		str = isStr
+	}
+	var walk func(prefix string, v any, inArray bool)
+	walk = func(prefix string, v any, inArray bool) {
+		if b.Len() > maxText {
 			return
 		}
 		switch x := v.(type) {
 		case map[string]any:
+			end()
 			keys := make([]string, 0, len(x))
 			for k := range x {
 				keys = append(keys, k)
@@ -644,11 +734,14 @@ func flatten(prefix string, v any) (string, bool) {
 				if len(p) > maxPath { // each level's path is held while it is walked
 					p = strings.ToValidUTF8(p[:maxPath], "") + "…"
 				}
-				walk(p, x[k])
+				walk(p, x[k], false)
 			}
 		case []any:
 			for _, item := range x {
-				walk(prefix, item)
+				walk(prefix, item, true)
+			}
+			if !inArray {
+				end()
 			}
 		case nil:
 		default:
@@ -656,16 +749,16 @@ func flatten(prefix string, v any) (string, bool) {
 			if s == "" {
 				return
 			}
-			if prefix != "" {
-				b.WriteString(prefix)
-				b.WriteString(": ")
+			_, isStr := x.(string)
+			put(prefix, s, isStr)
+			if !inArray {
+				end()
 			}
-			b.WriteString(s)
-			b.WriteString("\n")
 		}
 	}
-	walk(prefix, v)
-	if b.Len() > maxRecord {
+	walk(prefix, v, false)
+	end()
+	if b.Len() > maxText {
 		return "", false
 	}
 	return b.String(), true

@@ -572,7 +572,8 @@ export interface ImportProgress {
  * begins on Line never ends), json_too_deep (the record from Line nests
  * deeper than Max levels), json_record_too_large (a record
  * from Line over Max MB), json_too_many_values (a record from Line of so
- * many values that parsed it would take over Max MB), too_slow (reading took more than Max seconds),
+ * many values that parsed it would take over Max MB), json_text_too_large (a
+ * record from Line whose text written out as "key: value" lines would pass Max MB), too_slow (reading took more than Max seconds),
  * too_large (the file is over Max MB), too_many_chunks (the file would
  * add more than Max chunks), not_regular (a device, pipe or
  * socket, not a file), changed (written to or cut short while it was
@@ -593,7 +594,8 @@ export interface ImportProgress {
  * useless, Lines naming it: Count parts read from the archive);
  * records_too_large (Count JSON Lines records over Max MB left out, on
  * Lines; More when on later lines too); records_too_many_values (as
- * records_too_large, of records over Max MB parsed); archive_salvaged (a ZIP-based
+ * records_too_large, of records over Max MB parsed); records_text_too_large
+ * (as records_too_large, of records whose text written out is over Max MB); archive_salvaged (a ZIP-based
  * file cut short or without its directory: Count parts read from their
  * own headers, the last, Lines, up to the cut when it is cut);
  * repeated_chapter, repeated_slide, repeated_section, repeated_sheet,

@@ -95,6 +95,17 @@ func tokenClasses() []Class {
 			_, err := io.WriteString(w, b.String())
 			return err
 		}},
+		{"jsonl: a record of n one-key objects under a path of a thousand keys of a thousand letters, between two small ones", "longobjs.jsonl", 300_000, func(w io.Writer, n int) error {
+			key := strings.Repeat("k", 1000)
+			var b strings.Builder
+			b.WriteString("{\"text\":\"첫 기록\"}\n{")
+			for i := range 999 {
+				fmt.Fprintf(&b, `"%s%d":{`, key, i)
+			}
+			b.WriteString(`"` + key + `":[{"a":0}` + strings.Repeat(`,{"a":0}`, n-1) + "]" + strings.Repeat("}", 999) + "}\n{\"text\":\"끝 기록\"}\n")
+			_, err := io.WriteString(w, b.String())
+			return err
+		}},
 		{"jsonl: a record of n empty arrays between two small ones", "empties.jsonl", 10_000_000, func(w io.Writer, n int) error {
 			return repeat(w, "{\"text\":\"첫 기록\"}\n{\"v\":[[]", ",[]", n-1, "]}\n{\"text\":\"끝 기록\"}\n")
 		}},

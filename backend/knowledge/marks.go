@@ -115,8 +115,8 @@ func newMarks(query string) marks {
 }
 
 // next returns the first place at or after byte from where text holds one
-// of the words, trying the longest first at each place, as the window's
-// regular expression does: the byte offsets of the marked text, or -1, -1.
+// of the words, trying the longest first at each place, as the window does
+// (highlight.ts, the same scan): the byte offsets of the marked text, or -1, -1.
 // Each place costs at most the length of the words beginning with its
 // rune, so a whole text costs its length times the query's.
 func (m marks) next(text string, from int) (start, end int) {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { highlight, terms } from "./highlight";
+import { boundQuery, fold, highlight, terms } from "./highlight";
 
 // The cases the backend's snippet window is tested against too (marks_test.go): both mark the same words.
 const shared: { name: string; query: string; text: string; marks: string[] }[] = JSON.parse(
@@ -59,6 +59,54 @@ describe("highlight", () => {
     expect(pieces.some((p) => p.mark)).toBe(true);
     expect(pieces.map((p) => p.text).join("")).toBe(text);
   });
+
+  // The longest query a search takes, a pasted Korean page of some 500 words, over a 1,500-character passage: only the
+  // words beginning with a place's character are tried there (a regular expression of every word took 0.9 s here on
+  // the window's thread), counted, not timed.
+  it("tries at each place only the words beginning with its character", () => {
+    const syl = (i: number) => String.fromCharCode(0xac00 + ((i * 37) % 2000) * 5);
+    const ws = Array.from({ length: 500 }, (_, i) => syl(i) + syl(i + 1) + syl(i + 2));
+    const query = boundQuery(ws.join(" ").repeat(2));
+    expect([...query].length).toBe(2001);
+    expect(terms(query).length).toBeGreaterThan(900);
+    const text = Array.from({ length: 375 }, (_, i) => (i % 25 ? "가나다 " : ws[i]!.split("").join(" ") + " ")).join("");
+    expect(text.length).toBeGreaterThan(1500);
+    const work = { tried: 0 };
+    const pieces = highlight(text, query, work);
+    expect(pieces.map((p) => p.text).join("")).toBe(text);
+    expect(pieces.filter((p) => p.mark).map((p) => p.text)).toEqual(
+      Array.from({ length: 15 }, (_, k) => ws[k * 25]!.split("").join(" ")),
+    );
+    expect(work.tried).toBeGreaterThan(0);
+    expect(work.tried).toBeLessThan(3 * text.length);
+  });
+
+  it("marks the words of the query a search takes: a long one's first and last 1,000 characters", () => {
+    const query = "위임장 " + "x".repeat(3000) + " 도구모음 " + "y".repeat(3000) + " 휴가";
+    expect(boundQuery(query)).toBe("위임장 " + "x".repeat(996) + "\n" + "y".repeat(997) + " 휴가");
+    expect(boundQuery("가".repeat(2000))).toBe("가".repeat(2000));
+    expect(boundQuery("😀".repeat(2000))).toBe("😀".repeat(2000));
+    expect(marked("위임장, 도구모음, 휴가", query)).toEqual(["위임장", "휴가"]);
+  });
+
+  // Characters compare as the regular expression ignoring case that marked them before did: every character with
+  // a case, against every other, matched by /x/iu exactly where they fold alike (about 2 s).
+  it("ignores case as a regular expression does", () => {
+    const cased: string[] = [];
+    for (let cp = 0; cp < 0x110000; cp++) {
+      if (cp >= 0xd800 && cp < 0xe000) continue;
+      const c = String.fromCodePoint(cp);
+      if (c.toLowerCase() !== c || c.toUpperCase() !== c) cased.push(c);
+    }
+    const f = (c: string) => fold(c.codePointAt(0)!);
+    const wrong: string[] = [];
+    for (const a of cased) {
+      const re = new RegExp(`^${a.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "iu");
+      for (const b of cased) if (re.test(b) !== (f(a) === f(b))) wrong.push(a + b);
+    }
+    expect(wrong).toEqual([]);
+    expect(marked("ΟΔΟΣ οδος Straße STRASSE", "οδοσ straße")).toEqual(["ΟΔΟΣ", "οδος", "Straße"]);
+  }, 30_000);
 
   it("keeps every character of the passage, in order", () => {
     const text = "<img src=x onerror=alert(1)> leave <b>policy</b>";

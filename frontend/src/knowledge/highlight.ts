@@ -50,37 +50,112 @@ export function terms(query: string): string[] {
   return [...out].filter((w) => [...w].length >= 2 || HANGUL.test(w)).sort((a, b) => b.length - a.length);
 }
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+// The most of a query a search takes (backend/knowledge search.go's
+// maxQueryRunes): a longer one, a pasted document, is searched by its first
+// and last halves of this, joined by a line break (boundQuery), and the
+// window marks the words of the same.
+const MAX_QUERY = 2000;
+
+/** boundQuery is what of query a search takes: all of it, or its first and last 1,000 characters. */
+export function boundQuery(query: string): string {
+  if (query.length <= MAX_QUERY) return query;
+  const cs = [...query];
+  if (cs.length <= MAX_QUERY) return query;
+  return cs.slice(0, MAX_QUERY / 2).join("") + "\n" + cs.slice(-MAX_QUERY / 2).join("");
 }
 
-// One space or one line break, as the keyword index joins two Hangul words (keyword/spacing.go's oneBreak).
-const BREAK = "(?: |\\r?\\n)?";
+// Characters are compared as a regular expression ignoring case (/iu, the
+// Unicode simple case folding) compares them, as the window did: one
+// character a letter's every case folds to. Its lower case of its upper case
+// gives that fold but for these, which the test checks over every letter.
+const FOLD_EXCEPTIONS: Record<string, string> = { "ı": "ı", "\u1fd3": "\u0390", "\u1fe3": "\u03b0", "\ufb05": "\ufb06" };
+const one = (s: string) => s.length === 1 || (s.length === 2 && s.codePointAt(0)! > 0xffff);
+const folds = new Map<number, number>();
+
+/** fold is the code point a case-ignoring comparison takes for cp. */
+export function fold(cp: number): number {
+  if (cp < 0x80) return cp >= 0x41 && cp <= 0x5a ? cp + 32 : cp;
+  let f = folds.get(cp);
+  if (f === undefined) {
+    const c = String.fromCodePoint(cp);
+    let to = FOLD_EXCEPTIONS[c];
+    if (to === undefined) {
+      const u = c.toUpperCase(), ul = u.toLowerCase(), l = c.toLowerCase();
+      to = one(u) && one(ul) ? ul : one(l) ? l : c;
+    }
+    f = to.codePointAt(0)!;
+    folds.set(cp, f);
+  }
+  return f;
+}
+
+const WORD = /[\p{L}\p{N}]/u;
+const words = new Map<number, boolean>();
+function isWord(cp: number): boolean {
+  if (cp < 0x80) return (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a);
+  let w = words.get(cp);
+  if (w === undefined) words.set(cp, (w = WORD.test(String.fromCodePoint(cp))));
+  return w;
+}
+
+/** A term to find: its characters folded, and after which of them one break may come in the text. */
+interface Term {
+  cps: number[];
+  gap: boolean[]; // gap[k]: one break may come before cps[k] (both it and the one before are Hangul)
+}
+
+function compile(term: string): Term {
+  const cs = [...term];
+  return {
+    cps: cs.map((c) => fold(c.codePointAt(0)!)),
+    gap: cs.map((c, k) => k > 0 && HANGUL.test(cs[k - 1]!) && HANGUL.test(c)),
+  };
+}
+
+// The length of the one space or line break text holds at i (keyword/spacing.go's oneBreak), or 0.
+function breakLen(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c === 0x20 || c === 0x0a) return 1;
+  return c === 0x0d && text.charCodeAt(i + 1) === 0x0a ? 2 : 0;
+}
 
 /**
- * pattern is a term as a regular expression: the term itself, and where it
- * has two Hangul characters in a row and the match begins a word, the term
- * with one break allowed between them. Each place costs at most the term's
- * length (a break is taken or not, never searched for), so a whole text costs
- * its length times the query's.
+ * markAt returns where term's match at i of text ends, or -1: character by
+ * character, case ignored, with one space, "\n" or "\r\n" allowed between
+ * two Hangul characters where the match begins a word (backend marks.go's
+ * markAt). A break is taken or not, never searched for, so a place costs at
+ * most the term's length.
  */
-function pattern(term: string): string {
-  const cs = [...term];
-  let spaced = "";
-  let breaks = false;
-  cs.forEach((c, i) => {
-    if (i > 0 && HANGUL.test(cs[i - 1]!) && HANGUL.test(c)) {
-      spaced += BREAK;
-      breaks = true;
+function markAt(text: string, i: number, t: Term, wordStart: boolean): number {
+  let j = i;
+  for (let k = 0; k < t.cps.length; k++) {
+    if (wordStart && t.gap[k]) {
+      const n = breakLen(text, j);
+      if (n > 0 && j + n < text.length && fold(text.codePointAt(j + n)!) === t.cps[k]) j += n;
     }
-    spaced += escapeRe(c);
-    // Not after a letter or number: checked after the first character, so
-    // that the expression begins with a plain one and the engine can skip
-    // ahead to it (before it, four times slower).
-    if (i === 0) spaced += "(?<![\\p{L}\\p{N}].)";
-  });
-  const exact = escapeRe(term);
-  return breaks ? `${spaced}|${exact}` : exact;
+    if (j >= text.length) return -1;
+    const c = text.codePointAt(j)!;
+    if (fold(c) !== t.cps[k]) return -1;
+    j += c > 0xffff ? 2 : 1;
+  }
+  return j;
+}
+
+// The last query's terms by their first character, longest first: the hit
+// list marks every hit's snippet with the same query.
+let last: { query: string; byFirst: Map<number, Term[]> } | undefined;
+
+function termsByFirst(query: string): Map<number, Term[]> {
+  if (last?.query === query) return last.byFirst;
+  const byFirst = new Map<number, Term[]>();
+  for (const t of terms(boundQuery(query).normalize("NFC"))) {
+    const c = compile(t);
+    const list = byFirst.get(c.cps[0]!);
+    if (list) list.push(c); // longest first still
+    else byFirst.set(c.cps[0]!, [c]);
+  }
+  last = { query, byFirst };
+  return byFirst;
 }
 
 /**
@@ -88,22 +163,44 @@ function pattern(term: string): string {
  * Both are compared composed (NFC), and the pieces hold the composed text,
  * which looks the same: Hangul saved decomposed, as macOS writes file names
  * and some of its apps text, is one character a syllable to the search
- * (keyword/tokenize.go) but three jamo to a regular expression, so "위임장"
- * typed on a keyboard never matched it.
+ * (keyword/tokenize.go) but three jamo otherwise, so "위임장" typed on a
+ * keyboard never matched it.
+ *
+ * The words are found as the backend finds them (marks.go's next): grouped
+ * by their first character, only those beginning with a place's character
+ * are tried there, longest first, so a text costs its length times the
+ * words sharing a first character, not times the query. A regular
+ * expression of every word, the spaced forms in it, took 2 s for a pasted
+ * paragraph over ten snippets (0.9 s for the longest query a search takes
+ * over one passage), on the window's thread. work, if given, counts the
+ * words tried.
  */
-export function highlight(text: string, query: string): Piece[] {
+export function highlight(text: string, query: string, work?: { tried: number }): Piece[] {
   text = text.normalize("NFC");
-  const ts = terms(query.normalize("NFC"));
-  if (!text || !ts.length) return text ? [{ text, mark: false }] : [];
-  const re = new RegExp(ts.map(pattern).join("|"), "giu");
+  const byFirst = termsByFirst(query);
+  if (!text || !byFirst.size) return text ? [{ text, mark: false }] : [];
   const out: Piece[] = [];
   let at = 0;
-  for (const m of text.matchAll(re)) {
-    const i = m.index ?? 0;
-    if (!m[0]) continue;
+  let wordBefore = false;
+  for (let i = 0; i < text.length; ) {
+    const c = text.codePointAt(i)!;
+    const size = c > 0xffff ? 2 : 1;
+    let end = -1;
+    for (const t of byFirst.get(fold(c)) ?? []) {
+      if (work) work.tried++;
+      if ((end = markAt(text, i, t, !wordBefore)) >= 0) break;
+    }
+    if (end < 0) {
+      wordBefore = isWord(c);
+      i += size;
+      continue;
+    }
     if (i > at) out.push({ text: text.slice(at, i), mark: false });
-    out.push({ text: m[0], mark: true });
-    at = i + m[0].length;
+    out.push({ text: text.slice(i, end), mark: true });
+    at = i = end;
+    const prev = text.codePointAt(end - 1)!;
+    const high = end >= 2 ? text.charCodeAt(end - 2) : 0;
+    wordBefore = isWord(prev >= 0xdc00 && prev <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? text.codePointAt(end - 2)! : prev);
   }
   if (at < text.length) out.push({ text: text.slice(at), mark: false });
   return out;

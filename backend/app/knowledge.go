@@ -419,26 +419,11 @@ func reasonOf(err error) *api.FileReason {
 	case errors.As(err, &as):
 		return &api.FileReason{Code: "archive_salvaged", Count: int64(as.Parts), Lines: as.Cut}
 	case errors.As(err, &rtl):
-		lines := make([]string, len(rtl.Lines))
-		for i, l := range rtl.Lines {
-			lines[i] = strconv.FormatInt(l, 10)
-		}
-		return &api.FileReason{Code: "records_too_large", Count: int64(rtl.Count), Lines: strings.Join(lines, ", "),
-			More: rtl.Count > len(rtl.Lines), Max: strconv.Itoa(importer.MaxRecordMB)}
+		return recordsLeftOut("records_too_large", rtl.Lines, rtl.Count, importer.MaxRecordMB)
 	case errors.As(err, &rtm):
-		lines := make([]string, len(rtm.Lines))
-		for i, l := range rtm.Lines {
-			lines[i] = strconv.FormatInt(l, 10)
-		}
-		return &api.FileReason{Code: "records_too_many_values", Count: int64(rtm.Count), Lines: strings.Join(lines, ", "),
-			More: rtm.Count > len(rtm.Lines), Max: strconv.Itoa(importer.MaxParsedMB)}
+		return recordsLeftOut("records_too_many_values", rtm.Lines, rtm.Count, importer.MaxParsedMB)
 	case errors.As(err, &rtt):
-		lines := make([]string, len(rtt.Lines))
-		for i, l := range rtt.Lines {
-			lines[i] = strconv.FormatInt(l, 10)
-		}
-		return &api.FileReason{Code: "records_text_too_large", Count: int64(rtt.Count), Lines: strings.Join(lines, ", "),
-			More: rtt.Count > len(rtt.Lines), Max: strconv.Itoa(importer.MaxTextMB)}
+		return recordsLeftOut("records_text_too_large", rtt.Lines, rtt.Count, importer.MaxTextMB)
 	case errors.As(err, &il):
 		return &api.FileReason{Code: "index_lost_" + il.Unit, Count: int64(il.Count), Lines: il.Index}
 	case errors.As(err, &rp):
@@ -501,6 +486,13 @@ func reasonOf(err error) *api.FileReason {
 		return &api.FileReason{Code: "path_too_long"}
 	}
 	return nil
+}
+
+// recordsLeftOut is the reason of a JSON Lines file some of whose records
+// were left out, each past max MB in its own way (code).
+func recordsLeftOut(code string, lines []int64, count, max int) *api.FileReason {
+	return &api.FileReason{Code: code, Count: int64(count), Lines: importer.LineList(lines),
+		More: count > len(lines), Max: strconv.Itoa(max)}
 }
 
 func newReport(id string) api.ImportReport {

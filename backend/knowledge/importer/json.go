@@ -177,19 +177,10 @@ type RecordsTooLarge struct {
 	Count int     // records left out
 }
 
-func (r *RecordsTooLarge) add(line int64) {
-	r.Count++
-	if len(r.Lines) < maxNamed {
-		r.Lines = append(r.Lines, line)
-	}
-}
+func (r *RecordsTooLarge) add(line int64) { r.Lines, r.Count = leftOut(r.Lines, r.Count, line) }
 
 func (r *RecordsTooLarge) Error() string {
-	lines := make([]string, len(r.Lines))
-	for i, l := range r.Lines {
-		lines[i] = strconv.FormatInt(l, 10)
-	}
-	return fmt.Sprintf("%d JSON records larger than %d MB were left out (lines %s); the others were imported", r.Count, MaxRecordMB, strings.Join(lines, ", "))
+	return fmt.Sprintf("%d JSON records larger than %d MB were left out (lines %s); the others were imported", r.Count, MaxRecordMB, LineList(r.Lines))
 }
 
 // RecordsTooManyValues is the warning about a JSON Lines file some of
@@ -202,19 +193,10 @@ type RecordsTooManyValues struct {
 	Count int     // records left out
 }
 
-func (r *RecordsTooManyValues) add(line int64) {
-	r.Count++
-	if len(r.Lines) < maxNamed {
-		r.Lines = append(r.Lines, line)
-	}
-}
+func (r *RecordsTooManyValues) add(line int64) { r.Lines, r.Count = leftOut(r.Lines, r.Count, line) }
 
 func (r *RecordsTooManyValues) Error() string {
-	lines := make([]string, len(r.Lines))
-	for i, l := range r.Lines {
-		lines[i] = strconv.FormatInt(l, 10)
-	}
-	return fmt.Sprintf("%d JSON records holding so many values that each would take more than %d MB parsed were left out (lines %s); the others were imported", r.Count, MaxParsedMB, strings.Join(lines, ", "))
+	return fmt.Sprintf("%d JSON records holding so many values that each would take more than %d MB parsed were left out (lines %s); the others were imported", r.Count, MaxParsedMB, LineList(r.Lines))
 }
 
 // RecordsTextTooLarge is the warning about a JSON Lines file some of
@@ -226,19 +208,28 @@ type RecordsTextTooLarge struct {
 	Count int     // records left out
 }
 
-func (r *RecordsTextTooLarge) add(line int64) {
-	r.Count++
-	if len(r.Lines) < maxNamed {
-		r.Lines = append(r.Lines, line)
-	}
-}
+func (r *RecordsTextTooLarge) add(line int64) { r.Lines, r.Count = leftOut(r.Lines, r.Count, line) }
 
 func (r *RecordsTextTooLarge) Error() string {
-	lines := make([]string, len(r.Lines))
-	for i, l := range r.Lines {
-		lines[i] = strconv.FormatInt(l, 10)
+	return fmt.Sprintf("%d JSON records whose text written out would each pass %d MB were left out (lines %s); the others were imported", r.Count, MaxTextMB, LineList(r.Lines))
+}
+
+// leftOut counts one more record left out, on line, naming the first
+// maxNamed: the add of each Records… warning.
+func leftOut(lines []int64, count int, line int64) ([]int64, int) {
+	if len(lines) < maxNamed {
+		lines = append(lines, line)
 	}
-	return fmt.Sprintf("%d JSON records whose text written out would each pass %d MB were left out (lines %s); the others were imported", r.Count, MaxTextMB, strings.Join(lines, ", "))
+	return lines, count + 1
+}
+
+// LineList writes the lines a Records… warning names: "2, 9".
+func LineList(lines []int64) string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strconv.FormatInt(l, 10)
+	}
+	return strings.Join(out, ", ")
 }
 
 // readJSON streams records: values one after another, and the items of an

@@ -30,8 +30,13 @@ test("a Korean word spaced otherwise is marked in the hit's snippet and in the r
     await page.fill("#kb-search", c.query);
     await page.press("#kb-search", "Enter");
     const hit = ".hit:has-text('위임-서식')";
-    await page.waitForSelector(`${hit} .snippet mark`, { timeout: 30_000 });
-    const shown = await page.$$eval(`${hit} .snippet mark`, (els) => els.map((e) => e.textContent));
+    const marks = `${hit} .snippet mark`;
+    // The last query's hits stay on the screen until this one's arrive, so wait for this query's marks (or
+    // the timeout) and then compare: waiting for any mark read the last query's "도구 모음" for 적용한다.
+    const shows = ([title, want]: string[]) =>
+      [...document.querySelectorAll(".hit")].some((h) => h.textContent?.includes(title) && [...h.querySelectorAll(".snippet mark")].map((m) => m.textContent).join("|") === want);
+    await page.waitForFunction(shows, ["위임-서식", c.snippet], { timeout: 30_000 }).catch(() => undefined);
+    const shown = await page.$$eval(marks, (els) => els.map((e) => e.textContent));
     assert.deepEqual(shown, [c.snippet], `${c.query}: the snippet marks ${JSON.stringify(shown)}`);
     await page.click(`${hit} button.read-hit`);
     await page.waitForSelector("dialog.reader[open] [data-part=hit] mark");

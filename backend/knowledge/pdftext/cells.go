@@ -5,6 +5,7 @@ package pdftext
 
 import (
 	"slices"
+	"strings"
 	"unicode"
 )
 
@@ -23,7 +24,9 @@ func cellGap(p, q item) bool {
 // cellGaps returns the cell gaps of a line (sorted along it), spaces
 // aside: the white between two glyphs, from the end of one to the start of
 // the next; kinds[k] is how a letter-spaced title writes gap k (spaced,
-// the line's spacedGaps; asDrawn on any other line).
+// the line's spacedGaps; asDrawn on any other line). The white between
+// the options of one check box question ("□ 예   □ 아니오") is no cell
+// gap (options).
 //
 // On a line spaced out letter by letter that is no title (a notice set
 // with wide character spacing, its letters spacedOut apart or more), a
@@ -33,6 +36,7 @@ func cellGap(p, q item) bool {
 // gap is measured without the two letter gaps.
 func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRule) {
 	var prev *item
+	var after []int // the glyph after each gap
 	spread := 0.0
 	if spaced == nil {
 		if t := tracking(items); t >= spacedOut {
@@ -45,7 +49,7 @@ func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRul
 			continue
 		}
 		if prev != nil && it.x0-prev.x1-spread*max(prev.h, it.h) > minGutter*max(prev.h, it.h) {
-			gaps = append(gaps, [2]float64{prev.x1, it.x0})
+			gaps, after = append(gaps, [2]float64{prev.x1, it.x0}), append(after, i)
 			k := asDrawn
 			if spaced != nil {
 				k = spaced[i]
@@ -54,7 +58,68 @@ func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRul
 		}
 		prev = it
 	}
-	return gaps, kinds
+	if len(gaps) == 0 {
+		return gaps, kinds
+	}
+	// The runs of glyphs between the gaps: run k ends at gap k.
+	starts := append([]int{0}, after...)
+	ends := append(slices.Clone(after), len(items))
+	var keptGaps [][2]float64
+	var keptKinds []gapRule
+	for k := range gaps {
+		if options(items[starts[k]:ends[k]], items[starts[k+1]:ends[k+1]]) {
+			continue
+		}
+		keptGaps, keptKinds = append(keptGaps, gaps[k]), append(keptKinds, kinds[k])
+	}
+	return keptGaps, keptKinds
+}
+
+// options says whether two runs of a line, apart by a cell's gap, are two
+// options of one check box question: each a box and its label, the boxes
+// both before or both after their labels ("□ 예   □ 아니오", "☐ yes   ☐
+// no", "예 □   아니오 □"). A form sets a question's options apart by a
+// few spaces or an em in one cell (wkhtmltopdf, Chromium and Writer
+// draw no rule between them), and the options of the rows under one
+// another line their gaps up as a table's columns do, which read "□ 예 |
+// □ 아니오" as if each option were a cell; the page shows one answer's
+// choices. A box alone (a checklist's column of boxes under "적합",
+// "부적합") is a cell, and so is a run whose label is longer than
+// maxOption glyphs: "□" also heads a paragraph of an official document
+// ("□ 추진 배경"), and two of those side by side are two cells.
+func options(a, b []item) bool {
+	ends := func(run []item) (rune, rune, int) {
+		var f, l rune
+		n := 0
+		for _, it := range run {
+			if it.space || it.r == 0 {
+				continue
+			}
+			if f == 0 {
+				f = it.r
+			}
+			l = it.r
+			n++
+		}
+		return f, l, n
+	}
+	af, al, an := ends(a)
+	bf, bl, bn := ends(b)
+	label := func(n int) bool { return n >= 2 && n <= maxOption+1 }
+	if !label(an) || !label(bn) {
+		return false
+	}
+	return checkBox(af) && checkBox(bf) || checkBox(al) && checkBox(bl)
+}
+
+// maxOption is the most glyphs of a check box's label: "동의하지 않음",
+// "I do not agree".
+const maxOption = 16
+
+// checkBox says whether r is drawn as a check box or a radio button, empty
+// or marked.
+func checkBox(r rune) bool {
+	return strings.ContainsRune("□■☐☑☒▢▣◻◼❏❐❑❒○●◯◉◎", r)
 }
 
 // alignedGaps returns, line by line, the gaps that overlap one of

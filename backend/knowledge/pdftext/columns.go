@@ -508,11 +508,14 @@ func freeSpans(b band, left, right, minW float64) [][2]float64 {
 // a page number on the strip's lines does not count.
 func columnsApart(sp *splitter, bands []band, g gutter, minW, h float64) bool {
 	var lcov, rcov, l0s, r1s []float64
-	lcells, rcells, both := 0, 0, 0
+	lcells, rcells, both, answers := 0, 0, 0, 0
 	for _, b := range bands {
 		l, r := sp.sides(b, g)
 		if len(l) > 0 && len(r) > 0 {
 			both++
+			if boxed(r) {
+				answers++
+			}
 		}
 		if len(l) > 0 {
 			lcov, l0s = append(lcov, inked(l, minW)), append(l0s, l[0].x0)
@@ -532,6 +535,9 @@ func columnsApart(sp *splitter, bands []band, g gutter, minW, h float64) bool {
 	}
 	if 2*lcells > len(lcov) && 2*rcells > len(rcov) {
 		return false // pieces apart on most lines of both sides: a table's rows
+	}
+	if answers == len(rcov) {
+		return false // a form's questions, each beside its check boxes
 	}
 	lspan, rspan := g.x0-median(l0s), median(r1s)-g.x1
 	lprose, rprose := prose(lcov, lspan), prose(rcov, rspan)
@@ -553,6 +559,15 @@ func columnsApart(sp *splitter, bands []band, g gutter, minW, h float64) bool {
 	// the prose's lines share a line on a third of them at most, by chance,
 	// where a table's columns share every row.
 	return (lprose && 2*rcells > len(rcov) || rprose && 2*lcells > len(lcov)) && 3*both <= len(bands)
+}
+
+// boxed says whether a line's piece starts or ends with a check box: a
+// form's answer ("□ 예   □ 아니오", "예 □"). A column of them, each
+// beside a line of the other side, is the answers to the questions
+// beside them, read across as a table's rows; a column of prose does not
+// start or end every line so.
+func boxed(its []item) bool {
+	return len(its) > 0 && (checkBox(its[0].r) || checkBox(its[len(its)-1].r))
 }
 
 // minSide is the narrowest column, in font sizes, read apart from a column

@@ -1,0 +1,154 @@
+package pdftext
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/internal/progtest"
+)
+
+// TestPageTextCheckBoxOptions: the options of one check box question in
+// one cell, an em or two apart, are no cells of their own; a checklist's
+// column of boxes is, and so are two paragraphs headed by "□" side by side.
+func TestPageTextCheckBoxOptions(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []glyph
+		want string
+	}{
+		{"Korean options, boxes first", column([][]string{
+			{"수집에 동의합니까?", "□ 예", "□ 아니오"},
+			{"제공에 동의합니까?", "■ 예", "□ 아니오"}}, []float64{72, 200, 240}),
+			"수집에 동의합니까? | □ 예 □ 아니오\n제공에 동의합니까? | ■ 예 □ 아니오"},
+		{"English options, boxes first", column([][]string{
+			{"Do you agree?", "☐ yes", "☐ no"},
+			{"May we write?", "☑ yes", "☐ no"}}, []float64{72, 200, 245}),
+			"Do you agree? | ☐ yes ☐ no\nMay we write? | ☑ yes ☐ no"},
+		{"three options, boxes after their labels", column([][]string{
+			{"수집에 동의합니까?", "예 □", "아니오 □", "모름 □"},
+			{"제공에 동의합니까?", "예 □", "아니오 ■", "모름 □"}}, []float64{72, 200, 240, 290}),
+			"수집에 동의합니까? | 예 □ 아니오 □ 모름 □\n제공에 동의합니까? | 예 □ 아니오 ■ 모름 □"},
+		{"radio buttons", column([][]string{
+			{"Delivery", "○ post", "● e-mail"},
+			{"Language", "● Korean", "○ English"}}, []float64{72, 200, 260}),
+			"Delivery | ○ post ● e-mail\nLanguage | ● Korean ○ English"},
+		{"a checklist's columns of boxes are cells", column([][]string{
+			{"점검 항목", "적합", "부적합"},
+			{"전기 설비", "□", "■"},
+			{"소방 설비", "■", "□"}}, []float64{72, 200, 240}),
+			"점검 항목 | 적합 | 부적합\n전기 설비 | □ | ■\n소방 설비 | ■ | □"},
+		{"two paragraphs headed by a box side by side are cells", column([][]string{
+			{"□ 사업 추진 배경 및 필요성에 관한 검토 결과", "□ 사업 추진 경과 및 향후 추진 계획 보고 사항"},
+			{"□ 예산 편성 현황 및 집행 실적에 관한 분석", "□ 관계 기관 협의 결과 및 조치 계획 보고 사항"}}, []float64{72, 320}),
+			"□ 사업 추진 배경 및 필요성에 관한 검토 결과 | □ 사업 추진 경과 및 향후 추진 계획 보고 사항\n" +
+				"□ 예산 편성 현황 및 집행 실적에 관한 분석 | □ 관계 기관 협의 결과 및 조치 계획 보고 사항"},
+		{"questions beside their options are rows, not two columns", column([][]string{
+			{"개인정보 수집·이용에 동의합니까?", "□ 동의함   □ 동의하지 않음"},
+			{"제3자 제공에 동의합니까?", "□ 동의함   □ 동의하지 않음"},
+			{"마케팅 정보 수신에 동의합니까?", "■ 동의함   □ 동의하지 않음"}}, []float64{72, 330}),
+			"개인정보 수집·이용에 동의합니까? | □ 동의함 □ 동의하지 않음\n제3자 제공에 동의합니까? | □ 동의함 □ 동의하지 않음\n마케팅 정보 수신에 동의합니까? | ■ 동의함 □ 동의하지 않음"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := pageText(tt.in); got != tt.want {
+				t.Errorf("pageText =\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// checkBoxRows are the rows of the check box form the tier prints, as
+// they must read: the question, a bar, its options with no bar between.
+var checkBoxRows = [][2]string{
+	{"개인정보 수집·이용에 동의합니까?", "□ 예 □ 아니오"},
+	{"제3자 제공에 동의합니까?", "■ 예 □ 아니오"},
+	{"마케팅 정보 수신에 동의합니까?", "□ 예 □ 아니오 □ 모름"},
+	{"Do you agree to the collection of personal data?", "☐ yes ☐ no"},
+	{"Do you agree to share it with third parties?", "☑ yes ☐ no"},
+	{"Do you want to receive newsletters?", "☐ yes ☐ no ☐ later"},
+}
+
+// TestCheckBoxForms prints a consent form, a question and its options in
+// two cells of a table without borders, the options apart by a 2em
+// spacer, six no-break spaces or two em spaces, in Korean and English,
+// with wkhtmltopdf and Chromium: each row reads "question | options",
+// where each option after the first read as a cell of its own ("□ 예 | □
+// 아니오").
+func TestCheckBoxForms(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html lang="ko"><head><meta charset="utf-8"><style>
+body { font-family: 'Noto Sans CJK KR', sans-serif; font-size: 11pt }
+table { border-collapse: collapse; width: 100%; margin: 1em 0 }
+td { padding: 4px 6px }
+.g { display: inline-block; width: 2em }
+</style></head><body><p>개인정보 수집·이용 동의서 (Consent form)</p>`)
+	for _, sp := range []string{`<span class="g"></span>`, strings.Repeat("&nbsp;", 6), "&emsp;&emsp;"} {
+		for k, rows := range [][][2]string{checkBoxRows[:3], checkBoxRows[3:]} {
+			b.WriteString([]string{"<p>아래의 각 항목을 읽고 동의 여부를 표시하여 주십시오. 동의하지 않아도 서비스를 이용할 수 있습니다.</p>",
+				"<p>Please read each item below and mark whether you agree. You may use the service without agreeing.</p>"}[k])
+			b.WriteString("<table>")
+			for _, r := range rows {
+				opts := strings.Fields(r[1])
+				var cell []string
+				for i := 0; i < len(opts); i += 2 {
+					cell = append(cell, opts[i]+" "+opts[i+1])
+				}
+				fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td></tr>", r[0], strings.Join(cell, sp))
+			}
+			b.WriteString("</table>")
+		}
+	}
+	b.WriteString("</body></html>")
+	dir := t.TempDir()
+	if d := os.Getenv("WAYFINDER_PDF_OUT"); d != "" {
+		dir = d // keep the files
+	}
+	src := filepath.Join(dir, "checkbox.html")
+	if err := os.WriteFile(src, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	printers := map[string]func(t *testing.T, pdf string) error{
+		"wkhtmltopdf": func(t *testing.T, pdf string) error {
+			bin := progtest.Command(t, "WAYFINDER_WKHTMLTOPDF", "wkhtmltopdf", "wkhtmltopdf, fonts-noto-cjk and poppler-utils", "pdftotext")
+			return run(context.Background(), bin, "-q", src, pdf)
+		},
+		"chromium": func(t *testing.T, pdf string) error {
+			return printPDF(context.Background(), chromium(t), src, pdf)
+		},
+	}
+	for name, print := range printers {
+		t.Run(name, func(t *testing.T) {
+			pdf := filepath.Join(dir, name+".pdf")
+			if err := print(t, pdf); err != nil {
+				t.Fatal(err)
+			}
+			pages, err := newTestExtractor(t).ExtractFile(context.Background(), pdf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []string
+			for _, p := range pages {
+				lines = append(lines, strings.Split(p.Text, "\n")...)
+			}
+			for _, r := range checkBoxRows {
+				row := r[0] + cellSep + r[1]
+				if n := strings.Count(strings.Join(lines, "\n"), r[0]); n != 3 {
+					t.Errorf("%q found %d times, want 3", r[0], n)
+				}
+				for _, l := range lines {
+					if strings.HasPrefix(l, r[0]) && l != row {
+						t.Errorf("row %q, want %q", l, row)
+					}
+				}
+				if !slices.Contains(lines, row) {
+					t.Errorf("no row %q:\n%s", row, strings.Join(lines, "\n"))
+				}
+			}
+		})
+	}
+}

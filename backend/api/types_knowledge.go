@@ -128,6 +128,18 @@ type SearchHit struct {
 	Snippet string  `json:"snippet"`
 	Words   bool    `json:"words"`   // found by shared words
 	Meaning bool    `json:"meaning"` // found by a similar meaning (vectors)
+	// Copies are the other documents the hit stands for, the first added
+	// first: the same file under another name or in another folder (or
+	// the same record of such a copy), whose passage is shown once, here.
+	Copies []SearchCopy `json:"copies,omitempty"`
+}
+
+// SearchCopy is another place a search hit's file is kept: the same bytes
+// as the hit's, imported under another name or from another folder.
+type SearchCopy struct {
+	DocID  string `json:"doc_id"` // the document (Documents lists it)
+	File   string `json:"file"`   // its file's name
+	Source string `json:"source"` // its file's full path
 }
 
 // ImportProgress reports one file of an import.

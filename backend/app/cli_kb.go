@@ -118,6 +118,13 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 				where += ", § " + h.Heading
 			}
 			fmt.Fprintf(s.out, "%d. %s (%s) %s\n   %s\n", i+1, h.Title, where, say("kb.score", lang, "score", fmt.Sprintf("%.4f", h.Score)), h.Snippet)
+			if len(h.Copies) > 0 {
+				paths := make([]string, len(h.Copies))
+				for j, c := range h.Copies {
+					paths[j] = shownPath(c.Source)
+				}
+				fmt.Fprintln(s.out, "   "+say("kb.copies", lang, "paths", strings.Join(paths, ", ")))
+			}
 		}
 		return nil
 	default: // extract
@@ -328,25 +335,31 @@ func unitWord(unit string) string {
 // printSearchJSON prints one object per hit with what a script needs to
 // map it back to its data: the document, the record's own id (JSON `_id`
 // or `id`; "" when the file has none), the file, page (and its unit:
-// "page" or "slide") and heading.
+// "page" or "slide") and heading, and the copies of its file the hit
+// stands for (their documents and files; [] when none), whose passage is
+// not listed again.
 func printSearchJSON(s stdio, hits []api.SearchHit) error {
 	type row struct {
-		ID       string  `json:"id"` // the chunk
-		DocID    string  `json:"doc_id"`
-		RecordID string  `json:"record_id"`
-		File     string  `json:"file"`
-		Source   string  `json:"source"`
-		Title    string  `json:"title"`
-		Kind     string  `json:"kind"`
-		Page     int     `json:"page"`
-		Unit     string  `json:"unit"`
-		Heading  string  `json:"heading"`
-		Score    float64 `json:"score"`
-		Text     string  `json:"text"`
+		ID       string           `json:"id"` // the chunk
+		DocID    string           `json:"doc_id"`
+		RecordID string           `json:"record_id"`
+		File     string           `json:"file"`
+		Source   string           `json:"source"`
+		Title    string           `json:"title"`
+		Kind     string           `json:"kind"`
+		Page     int              `json:"page"`
+		Unit     string           `json:"unit"`
+		Heading  string           `json:"heading"`
+		Score    float64          `json:"score"`
+		Text     string           `json:"text"`
+		Copies   []api.SearchCopy `json:"copies"`
 	}
 	rows := make([]row, len(hits))
 	for i, h := range hits {
-		rows[i] = row{h.ID, h.DocID, h.RecordID, h.File, h.Source, h.Title, h.Kind, h.Page, h.Unit, h.Heading, h.Score, h.Text}
+		rows[i] = row{h.ID, h.DocID, h.RecordID, h.File, h.Source, h.Title, h.Kind, h.Page, h.Unit, h.Heading, h.Score, h.Text, h.Copies}
+		if rows[i].Copies == nil {
+			rows[i].Copies = []api.SearchCopy{} // a list a script can loop over, even empty
+		}
 	}
 	enc := json.NewEncoder(s.out)
 	enc.SetIndent("", "  ")

@@ -298,6 +298,7 @@ var cliText = map[string][2]string{
 	"kb.listHeadings":   {"ID\tTITLE\tKIND\tLENGTH\tCHUNKS\tSOURCE", "ID\t제목\t종류\t분량\t청크\t출처"},
 	"kb.removed":        {"removed {id} ({title})", "지웠습니다: {id} ({title})"},
 	"kb.recordID":       {"id {id}", "ID {id}"},
+	"kb.copies":         {"also: {paths}", "같은 파일: {paths}"},
 	"kb.page":           {"p. {page}", "{page}쪽"},
 	"kb.slide":          {"slide {page}", "슬라이드 {page}"},
 	"kb.score":          {"score {score}", "점수 {score}"},

@@ -28,7 +28,9 @@ import (
 
 // TestSearchJSONMapsBack: every hit of `kb search --json` says which
 // document, record, file, page and heading it came from, so a script can
-// find it in its own data.
+// find it in its own data, and which copies of its file it stands for (the
+// records file is also kept as "records (1).jsonl": its hits are shown
+// once, under the original's name, naming the copy).
 func TestSearchJSONMapsBack(t *testing.T) {
 	fake := ollamatest.New(t)
 	base := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", "bge-m3"}
@@ -39,6 +41,7 @@ func TestSearchJSONMapsBack(t *testing.T) {
 			`{"text": "a record without an id mentions tangerines"}` + "\n",
 		"guide.md": "# Guide\n\nIntro.\n\n## Install\n\nRun the pomegranate installer.\n",
 	}
+	files["records (1).jsonl"] = files["records.jsonl"]
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(docs, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -58,14 +61,19 @@ func TestSearchJSONMapsBack(t *testing.T) {
 		Page     int    `json:"page"`
 		Heading  string `json:"heading"`
 		Text     string `json:"text"`
+		Copies   []struct {
+			DocID  string `json:"doc_id"`
+			File   string `json:"file"`
+			Source string `json:"source"`
+		} `json:"copies"`
 	}
 	tests := []struct {
-		query, record, file, heading, title string
+		query, record, file, heading, title, copy string
 	}{
-		{"cerebral white matter", "4983", "records.jsonl", "Microstructure", "Microstructure"},
-		{"병가는", "77", "records.jsonl", "77", "77"},
-		{"tangerines", "", "records.jsonl", "records #3", "records #3"},
-		{"pomegranate installer", "", "guide.md", "Guide › Install", "Guide"},
+		{"cerebral white matter", "4983", "records.jsonl", "Microstructure", "Microstructure", "records (1).jsonl"},
+		{"병가는", "77", "records.jsonl", "77", "77", "records (1).jsonl"},
+		{"tangerines", "", "records.jsonl", "records #3", "records #3", "records (1).jsonl"},
+		{"pomegranate installer", "", "guide.md", "Guide › Install", "Guide", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
@@ -79,18 +87,35 @@ func TestSearchJSONMapsBack(t *testing.T) {
 				h.Source != filepath.Join(docs, tt.file) || !strings.HasPrefix(h.ID, h.DocID+":") || !strings.Contains(list, h.DocID) {
 				t.Errorf("hit %+v; want record %q, file %q, heading %q, title %q, a document kb list shows", h, tt.record, tt.file, tt.heading, tt.title)
 			}
+			var copies []string
+			for _, c := range h.Copies {
+				copies = append(copies, c.File)
+				if c.Source != filepath.Join(docs, c.File) || c.DocID == h.DocID || !strings.Contains(list, c.DocID) {
+					t.Errorf("copy %+v of %s: want its own document, one kb list shows, and its path", c, h.DocID)
+				}
+			}
+			if got := strings.Join(copies, ","); got != tt.copy {
+				t.Errorf("copies %q, want %q", got, tt.copy)
+			}
 			var raw []map[string]any
 			_ = json.Unmarshal([]byte(out), &raw)
-			for _, key := range []string{"id", "doc_id", "record_id", "file", "source", "title", "kind", "page", "heading", "score", "text"} {
+			for _, key := range []string{"id", "doc_id", "record_id", "file", "source", "title", "kind", "page", "heading", "score", "text", "copies"} {
 				if _, ok := raw[0][key]; !ok {
 					t.Errorf("no %q in %s", key, out)
 				}
 			}
+			if c, ok := raw[0]["copies"].([]any); !ok || len(c) != len(h.Copies) {
+				t.Errorf("copies %v: want a list, [] when none", raw[0]["copies"])
+			}
 		})
 	}
 	code, out, _ := wayfinder(t, append(base, "kb", "search", "cerebral white matter")...)
-	if code != 0 || !strings.Contains(out, "Microstructure ("+filepath.Join(docs, "records.jsonl")+", id 4983)") {
+	if code != 0 || !strings.Contains(out, "Microstructure ("+filepath.Join(docs, "records.jsonl")+", id 4983)") ||
+		!strings.Contains(out, "\n   also: "+filepath.Join(docs, "records (1).jsonl")+"\n") {
 		t.Errorf("text output: %d\n%s", code, out)
+	}
+	if code, out, _ := wayfinder(t, append(base, "kb", "search", "--top", "1", "pomegranate installer")...); code != 0 || !strings.Contains(out, "guide.md") || strings.Contains(out, "also:") {
+		t.Errorf("text output of a file without a copy: %d\n%s", code, out)
 	}
 }
 

@@ -271,6 +271,9 @@ func (l *library) search(ctx context.Context, query string, opts knowledge.Searc
 			ID: h.ChunkID, DocID: h.DocID, RecordID: h.RecordID, File: filepath.Base(h.Source), Title: h.Title, Source: h.Source, Kind: h.Kind, Page: h.Page, Unit: h.Unit,
 			Heading: h.Heading, Score: h.Score, Text: h.Text, Snippet: h.Snippet, Words: h.Words, Meaning: h.Meaning,
 		}
+		for _, c := range h.Copies {
+			out[i].Copies = append(out[i].Copies, api.SearchCopy{DocID: c.DocID, File: filepath.Base(c.Source), Source: c.Source})
+		}
 		if h.Kind == knowledge.KindCatalog {
 			out[i].Source, out[i].File = catalog.SourceName, ""
 			if e, ok := l.byID[h.RecordID]; ok {

@@ -50,6 +50,22 @@ func TestCopiesAreOneHit(t *testing.T) {
 	if got := reports(hits); len(got) != 1 || got[0] != "report.txt" {
 		t.Fatalf("two copies: reports %v in %v, want report.txt, the name the copy was made from", got, hitSources(hits))
 	}
+	for _, h := range hits {
+		want := ""
+		if filepath.Base(h.Source) == "report.txt" {
+			want = filepath.Join(dir, "report (1).txt")
+		}
+		var got string
+		for _, c := range h.Copies {
+			if c.DocID == h.DocID || c.DocID == "" {
+				t.Errorf("%s names itself or no document as its copy: %+v", filepath.Base(h.Source), c)
+			}
+			got += c.Source
+		}
+		if got != want {
+			t.Errorf("two copies: %s names copies %+v, want %q", filepath.Base(h.Source), h.Copies, want)
+		}
+	}
 	if !slices.Contains(hitSources(hits), "memo.txt") {
 		t.Errorf("two copies: %v, want the memo after the report", hitSources(hits))
 	}
@@ -95,17 +111,26 @@ func TestCopiesAreOneHit(t *testing.T) {
 }
 
 // TestCopiesOfRecords: the records of two copies of a JSON Lines file are
-// paired by their ids; records of one file are never taken for copies of
-// each other, not even with the same title or text.
+// paired by their ids, and records without an id by their title (an
+// untitled one's place: "notes #2" and "notes copy #2") and text; each hit
+// names the record's copy. Records of one file are never taken for copies
+// of each other, not even with the same title or text, and where a file
+// repeats a record (its id, or its title and text, twice) its copies are
+// not told apart and all are shown.
 func TestCopiesOfRecords(t *testing.T) {
 	tests := []struct {
-		name  string
-		lines string
-		want  int // hits for the query
+		name   string
+		lines  string
+		want   int // hits for the query
+		copied int // of them, those naming a copy
 	}{
-		{"records with ids: one hit each", `{"id":"a","text":"휴가 신청 절차"}` + "\n" + `{"id":"b","text":"휴가 신청 양식"}` + "\n", 2},
-		{"same title, no id: both", `{"title":"메모","text":"휴가 신청 절차"}` + "\n" + `{"title":"메모","text":"휴가 신청 양식"}` + "\n", 4},
-		{"same title and text, two ids: both", `{"id":"a","title":"메모","text":"휴가 신청 절차"}` + "\n" + `{"id":"b","title":"메모","text":"휴가 신청 절차"}` + "\n", 2},
+		{"records with ids: one hit each", `{"id":"a","text":"휴가 신청 절차"}` + "\n" + `{"id":"b","text":"휴가 신청 양식"}` + "\n", 2, 2},
+		{"same title, no id: by the text", `{"title":"메모","text":"휴가 신청 절차"}` + "\n" + `{"title":"메모","text":"휴가 신청 양식"}` + "\n", 2, 2},
+		{"no title, no id: by the place", `{"text":"휴가 신청 절차"}` + "\n" + `{"text":"휴가 신청 절차"}` + "\n" + `{"body":"휴가 신청 양식"}` + "\n", 3, 3},
+		{"same title and text, no id, twice in the file: all", `{"title":"메모","text":"휴가 신청 절차"}` + "\n" + `{"title":"메모","text":"휴가 신청 절차"}` + "\n", 4, 0},
+		{"one id twice in the file: all", `{"id":"a","text":"휴가 신청 절차"}` + "\n" + `{"id":"a","text":"휴가 신청 양식"}` + "\n", 4, 0},
+		{"no id, longer than maxRecordChunks: not compared", `{"title":"메모","text":"` + strings.Repeat("휴가 신청 절차를 안내합니다. ", 700) + `"}` + "\n", 2, 0},
+		{"same title and text, two ids: both", `{"id":"a","title":"메모","text":"휴가 신청 절차"}` + "\n" + `{"id":"b","title":"메모","text":"휴가 신청 절차"}` + "\n", 2, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,10 +144,20 @@ func TestCopiesOfRecords(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(hits) != tt.want {
-				t.Errorf("%d hits, want %d:", len(hits), tt.want)
+			copied := 0
+			for _, h := range hits {
+				if len(h.Copies) == 0 {
+					continue
+				}
+				copied++
+				if shown, other := filepath.Base(h.Source), filepath.Base(h.Copies[0].Source); len(h.Copies) != 1 || shown != "notes.jsonl" || other != "notes copy.jsonl" {
+					t.Errorf("%s %q: copies %+v, want notes.jsonl naming notes copy.jsonl", shown, h.Title, h.Copies)
+				}
+			}
+			if len(hits) != tt.want || copied != tt.copied {
+				t.Errorf("%d hits, %d naming a copy; want %d, %d:", len(hits), copied, tt.want, tt.copied)
 				for _, h := range hits {
-					t.Logf("  %s %s %q", filepath.Base(h.Source), h.RecordID, h.Text)
+					t.Logf("  %s %s %q %q %v", filepath.Base(h.Source), h.RecordID, h.Title, h.Text, h.Copies)
 				}
 			}
 		})
@@ -135,18 +170,19 @@ func TestCopiesOfRecords(t *testing.T) {
 // that ranked.
 func TestLimitPerDocShowsTheOriginal(t *testing.T) {
 	copies := copySet{
-		key:   map[string]string{"orig": "K", "copy1": "K", "copy2": "K"},
-		shown: map[string]string{"K": "orig"},
+		key:     map[string]string{"orig": "K", "copy1": "K", "copy2": "K"},
+		shown:   map[string]string{"K": "orig"},
+		members: map[string][]string{"K": {"orig", "copy1", "copy2"}},
 	}
 	tests := []struct {
 		name   string
 		ranked []string
 		perDoc int
-		want   []string
+		want   []string // each match, and after "+" the copies it names
 	}{
-		{"the copy ranked first", []string{"copy1:0", "orig:0", "memo:0"}, 1, []string{"orig:0", "memo:0"}},
-		{"two passages of the copies", []string{"copy2:1", "copy1:0", "orig:1", "orig:0"}, 2, []string{"orig:1", "orig:0"}},
-		{"the original's chunk not a candidate", []string{"copy1:3", "memo:0"}, 1, []string{"copy1:3", "memo:0"}},
+		{"the copy ranked first", []string{"copy1:0", "orig:0", "memo:0"}, 1, []string{"orig:0+copy1,copy2", "memo:0"}},
+		{"two passages of the copies", []string{"copy2:1", "copy1:0", "orig:1", "orig:0"}, 2, []string{"orig:1+copy1,copy2", "orig:0+copy1,copy2"}},
+		{"the original's chunk not a candidate", []string{"copy1:3", "memo:0"}, 1, []string{"copy1:3+orig,copy2", "memo:0"}},
 		{"no copies", []string{"memo:0", "memo:1", "note:0"}, 1, []string{"memo:0", "note:0"}},
 	}
 	for _, tt := range tests {
@@ -157,6 +193,9 @@ func TestLimitPerDocShowsTheOriginal(t *testing.T) {
 			}
 			var got []string
 			for _, m := range limitPerDoc(ms, 10, tt.perDoc, copies) {
+				if len(m.copies) > 0 {
+					m.ID += "+" + strings.Join(m.copies, ",")
+				}
 				got = append(got, m.ID)
 			}
 			if !slices.Equal(got, tt.want) {

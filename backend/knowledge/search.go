@@ -95,6 +95,11 @@ type Hit struct {
 	// easily than a fused score.
 	Words   bool `json:"words"`
 	Meaning bool `json:"meaning"`
+	// Copies are the other documents this hit stands for (copiesOf): the
+	// same file under another name or in another folder, whose passage
+	// is shown once, here. Only those the search found are named: those
+	// in its scope and under its filters.
+	Copies []Copy `json:"copies,omitempty"`
 }
 
 // Citation converts a hit to the DTO replies carry.
@@ -188,7 +193,7 @@ func (b *Base) Search(ctx context.Context, query string, opts SearchOptions) ([]
 		hits = append(hits, Hit{
 			ChunkID: c.ID, DocID: c.DocID, RecordID: m.RecordID, Title: m.Title, Source: m.Source, Kind: m.Kind,
 			Page: c.Page, Unit: string(importer.UnitOf(m.Unit)), Heading: c.Heading, Text: c.Text, Snippet: snippet(c.Text, marks, terms), Score: r.Score,
-			Words: r.words, Meaning: r.meaning,
+			Words: r.words, Meaning: r.meaning, Copies: b.copyList(r.copies),
 		})
 	}
 	return hits, nil
@@ -198,6 +203,7 @@ func (b *Base) Search(ctx context.Context, query string, opts SearchOptions) ([]
 type match struct {
 	Ranked
 	words, meaning bool
+	copies         []string // the other documents it stands for (limitPerDoc)
 }
 
 // rank returns the top k chunks, at most perDoc of one document. Both
@@ -254,7 +260,8 @@ func (b *Base) rank(ctx context.Context, query string, k, perDoc int, floor floa
 // document keeps its best chunks. Copies of one file (copies) count as one
 // document, and a chunk of one is left out where the same chunk of
 // another was kept: the person sees a passage once, not once per name,
-// and under the name copies.shown picks where it is a candidate too.
+// under the name copies.shown picks where it is a candidate too, and the
+// match names the other copies.
 func limitPerDoc(ms []match, k, perDoc int, copies copySet) []match {
 	out := make([]match, 0, min(k, len(ms)))
 	seen := map[string]int{}
@@ -280,6 +287,7 @@ func limitPerDoc(ms []match, k, perDoc int, copies copySet) []match {
 			if id := copies.shown[c] + seq; candidate[id] {
 				m.ID = id
 			}
+			m.copies = copies.others(docOf(m.ID))
 		}
 		if perDoc > 0 {
 			if seen[doc] == perDoc {
@@ -293,82 +301,6 @@ func limitPerDoc(ms []match, k, perDoc int, copies copySet) []match {
 		out = append(out, m)
 	}
 	return out
-}
-
-// copySet says which candidates of a search are copies of one file.
-type copySet struct {
-	key   map[string]string // a copy's document id → what its copies share
-	shown map[string]string // that → the copy whose name a hit shows
-}
-
-// copiesOf maps each document of ms that is a copy of a file (the same
-// bytes under another name or in another folder: "report.pdf" and
-// "report (1).pdf") to a key its copies share: its content hash, kind and,
-// for a record of a JSON file, the record's id and title. A file's
-// documents are read the same way from the same bytes, so the copies'
-// chunks of one seq hold the same text. Records without an id are not
-// keyed: several of one file may share a title. Nothing is stored: a copy
-// removed or changed stops being one at the next search. A hit shows the
-// copy with the shortest name, then the first added: the one the others
-// were copied from ("report.pdf", not "report (1).pdf", "report - 복사본.pdf"
-// or "Copy of report.pdf"), where it used to be whichever ranked first.
-func (b *Base) copiesOf(ctx context.Context, ms []match) copySet {
-	if len(ms) < 2 {
-		return copySet{}
-	}
-	ids := make([]string, 0, len(ms))
-	seen := map[string]bool{}
-	for _, m := range ms {
-		if d := docOf(m.ID); !seen[d] {
-			seen[d] = true
-			ids = append(ids, d)
-		}
-	}
-	if len(ids) < 2 {
-		return copySet{}
-	}
-	var docs []Document
-	err := b.db.WithContext(ctx).Select("id", "file_hash", "kind", "record_id", "title", "source", "created_at").
-		Where("id IN ? AND file_hash <> ''", ids).Order("created_at, id").Find(&docs).Error
-	if err != nil {
-		b.log.Debug("copies not told apart in this search", "err", err)
-		return copySet{}
-	}
-	key := make(map[string]string, len(docs))
-	count := map[string]int{}
-	shown := map[string]Document{}
-	for _, d := range docs {
-		k := d.FileHash + "\x00" + d.Kind
-		switch {
-		case d.Kind == KindCatalog:
-			continue // one source
-		case d.Kind == string(importer.KindJSON):
-			if d.RecordID == "" {
-				continue
-			}
-			k += "\x00" + d.RecordID + "\x00" + d.Title
-		}
-		key[d.ID] = k
-		count[k]++
-		if first, ok := shown[k]; !ok || nameLen(d) < nameLen(first) { // docs are oldest first
-			shown[k] = d
-		}
-	}
-	for id, k := range key {
-		if count[k] < 2 {
-			delete(key, id) // no copy among the candidates
-		}
-	}
-	set := copySet{key: key, shown: make(map[string]string, len(shown))}
-	for k, d := range shown {
-		set.shown[k] = d.ID
-	}
-	return set
-}
-
-// nameLen is how long a copy's file name is, in characters.
-func nameLen(d Document) int {
-	return utf8.RuneCountInString(filepath.Base(d.Source))
 }
 
 func ids(rs []Ranked) []string {

@@ -524,6 +524,17 @@ export interface SearchHit {
   snippet: string;
   words: boolean; // found by shared words
   meaning: boolean; // found by a similar meaning (vectors)
+  copies?: SearchCopy[];
+}
+
+/**
+ * SearchCopy is another place a search hit's file is kept: the same bytes
+ * as the hit's, imported under another name or from another folder.
+ */
+export interface SearchCopy {
+  doc_id: string; // the document (Documents lists it)
+  file: string; // its file's name
+  source: string; // its file's full path
 }
 
 /** ImportProgress reports one file of an import. */

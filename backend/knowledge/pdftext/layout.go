@@ -101,8 +101,9 @@ func ruledPageText(gs []glyph, rules []rule) string {
 		groups[0] = openRows(ruledRows(groups[0], rules), rules)
 	}
 	for _, q := range order {
-		var w textWriter
-		w.region(bandsOf(groups[q]))
+		bands := bandsOf(groups[q])
+		w := textWriter{notes: noteMarks(bands)}
+		w.region(bands)
 		if sb.Len() > 0 && w.sb.Len() > 0 {
 			sb.WriteString("\n\n")
 		}
@@ -402,7 +403,8 @@ func sortAlong(items []item) {
 
 // textWriter writes regions of lines as text.
 type textWriter struct {
-	sb strings.Builder
+	sb    strings.Builder
+	notes []noteMark // the page's notes' marks
 }
 
 // region writes lines, split first at the gutter that runs down the most of
@@ -481,7 +483,7 @@ func (w *textWriter) lines(bands []band) {
 	bars, barKinds := alignedGaps(gaps, kinds, sizes, gaps, kinds)
 	bars, _ = alignedGaps(gaps, kinds, sizes, bars, barKinds)
 	for i, b := range bands {
-		if len(bars[i]) == 1 && lineNumber(b.items, bars[i][0]) {
+		if len(bars[i]) == 1 && lineNumber(b.items, bars[i][0]) || bars[i] != nil && footnote(b.items, b.base, w.notes) {
 			bars[i] = nil
 		}
 	}

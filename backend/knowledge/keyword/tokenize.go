@@ -2,6 +2,7 @@ package keyword
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -33,6 +34,15 @@ const (
 )
 
 func scriptOf(r rune) script {
+	if r < utf8.RuneSelf {
+		// ASCII, most of a document's characters even in Korean text:
+		// the tables below are searched for nothing (one in eight of the
+		// CPU seconds of indexing English).
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' {
+			return scriptWord
+		}
+		return scriptNone
+	}
 	switch {
 	case r >= 0xAC00 && r <= 0xD7A3, r >= 0x1100 && r <= 0x11FF, r >= 0x3130 && r <= 0x318F:
 		return scriptHangul
@@ -72,7 +82,9 @@ func (a Analyzer) indexTerms(s string) []string {
 }
 
 func (a Analyzer) appendTokens(dst []string, s string, spacing bool) []string {
-	for _, t := range a.appendTerms(nil, s) {
+	doc := docBufs.Get().(*docAnalysis)
+	terms := a.wordTerms(doc.terms[:0], s, doc)
+	for _, t := range terms {
 		if t.term == "" || t.space && !spacing { // a loan word's lookup: query side only
 			continue
 		}
@@ -81,8 +93,44 @@ func (a Analyzer) appendTokens(dst []string, s string, spacing bool) []string {
 			dst = append(dst, t.alt)
 		}
 	}
+	clear(terms) // holds no text while pooled
+	doc.terms = terms[:0]
+	docBufs.Put(doc)
 	return dst
 }
+
+// docAnalysis is what analysing one document after another reuses: a
+// large import analyses a chunk after another, and a term list of its
+// own for each grew and was dropped each time (a quarter of a 60 MB
+// Korean text's import was spent allocating and clearing them), and the
+// same English words were stemmed again in every chunk (a quarter of a
+// 60 MB English text's).
+type docAnalysis struct {
+	terms []queryTerm
+	// stems holds the Porter stems of words seen, the words copied (they
+	// are cut from a chunk's text, which they would otherwise keep);
+	// emptied when it reaches maxStems, so it stays under about 3 MB.
+	stems map[string]string
+}
+
+// maxStems bounds docAnalysis.stems: English prose uses a few thousand
+// words most of the time, so 32k words keep nearly every one seen twice.
+const maxStems = 1 << 15
+
+// stem is porterStem(w), remembered.
+func (d *docAnalysis) stem(w string) string {
+	if st, ok := d.stems[w]; ok {
+		return st
+	}
+	st := porterStem(w)
+	if len(d.stems) >= maxStems {
+		clear(d.stems)
+	}
+	d.stems[strings.Clone(w)] = st
+	return st
+}
+
+var docBufs = sync.Pool{New: func() any { return &docAnalysis{stems: map[string]string{}} }}
 
 // queryTerm is a term of a query and, for a one-syllable word with a
 // particle, the word without it (alt: "책을" → "책을" or "책"). A document
@@ -135,7 +183,18 @@ func (t queryTerm) scale() float64 {
 // ligatures PDF text is full of (ﬁle), circled and parenthesised numbers.
 // Without it a document in decomposed Hangul matched no query at all.
 func (a Analyzer) appendTerms(dst []queryTerm, s string) []queryTerm {
-	s = norm.NFKC.String(s)
+	return a.wordTerms(dst, s, nil)
+}
+
+// wordTerms is appendTerms; for a document (doc not nil) it leaves out
+// what only a query looks up (a Latin word's letters before stemming, a
+// Hangul word's loan-word keys and its other words), which a document's
+// terms drop anyway (appendTokens): they were most of the time of
+// indexing Korean text, about 11 of 26 CPU seconds for 60 MB
+// (BenchmarkImportLargeText in package knowledge), and stems each word
+// once (docAnalysis.stem).
+func (a Analyzer) wordTerms(dst []queryTerm, s string, doc *docAnalysis) []queryTerm {
+	s = nfkc(s)
 	start, cur := 0, scriptNone
 	prevEnd, prevHangul := -1, "" // the Hangul word before, for a bigram across a space
 	emit := func(end int) {
@@ -145,7 +204,7 @@ func (a Analyzer) appendTerms(dst []queryTerm, s string) []queryTerm {
 		run := s[start:end]
 		if cur != scriptHangul {
 			prevEnd = -1
-			dst = a.appendRun(dst, run, cur)
+			dst = a.appendRun(dst, run, cur, doc)
 			return
 		}
 		run = spellings.Replace(run)
@@ -157,7 +216,7 @@ func (a Analyzer) appendTerms(dst []queryTerm, s string) []queryTerm {
 			}
 		}
 		prevEnd, prevHangul = end, run
-		dst = a.appendRun(dst, run, cur)
+		dst = a.appendRun(dst, run, cur, doc)
 	}
 	for i, r := range s {
 		sc := scriptOf(r)
@@ -170,7 +229,7 @@ func (a Analyzer) appendTerms(dst []queryTerm, s string) []queryTerm {
 	return dst
 }
 
-func (a Analyzer) appendRun(dst []queryTerm, run string, sc script) []queryTerm {
+func (a Analyzer) appendRun(dst []queryTerm, run string, sc script, doc *docAnalysis) []queryTerm {
 	switch sc {
 	case scriptWord:
 		w := strings.ToLower(run)
@@ -178,10 +237,14 @@ func (a Analyzer) appendRun(dst []queryTerm, run string, sc script) []queryTerm 
 			return dst
 		}
 		sounds := ""
-		if len(w) >= minLoanKey && len(w) <= maxLatinLetters && isLetters(w) {
+		if doc == nil && len(w) >= minLoanKey && len(w) <= maxLatinLetters && isLetters(w) {
 			sounds = w
 		}
-		if a.Stem && isASCII(w) {
+		switch {
+		case !a.Stem || !isASCII(w):
+		case doc != nil && len(w) > 2:
+			w = doc.stem(w)
+		default:
 			w = porterStem(w)
 		}
 		return append(dst, queryTerm{term: w, sounds: sounds})
@@ -191,6 +254,9 @@ func (a Analyzer) appendRun(dst []queryTerm, run string, sc script) []queryTerm 
 		// The stem is the alternative of the word's first bigram, the one
 		// that holds it ("집에서": "집에" or "집").
 		dst[first].alt = oneSyllableStem(run)
+		if doc != nil {
+			return dst
+		}
 		if w := actionVerbs.of(run); w != "" {
 			dst[first].other = w
 		} else if w := synonyms.of(run); w != "" {
@@ -219,6 +285,9 @@ var particles = [...]string{
 // oneSyllableStem returns the one-syllable word before a particle ("책을" →
 // "책"), or "".
 func oneSyllableStem(word string) string {
+	if n := utf8.RuneCountInString(word); n < 2 || n > 3 {
+		return "" // a particle is one or two syllables
+	}
 	for _, p := range particles {
 		stem, ok := strings.CutSuffix(word, p)
 		if ok && utf8.RuneCountInString(stem) == 1 {
@@ -226,6 +295,27 @@ func oneSyllableStem(word string) string {
 		}
 	}
 	return ""
+}
+
+// nfkc is norm.NFKC.String(s), without its per-character table lookups
+// for text of nothing but ASCII and precomposed Hangul syllables (English
+// and nearly every Korean paragraph), which NFKC leaves as it is: neither
+// has a compatibility form, and a syllable composes only with a conjoining
+// jamo (U+11A8–U+11C2) after it, which such text does not hold. The lookups
+// were an eighth of the time of indexing Korean text.
+func nfkc(s string) string {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r < 0xAC00 || r > 0xD7A3 {
+			return norm.NFKC.String(s)
+		}
+		i += n
+	}
+	return s
 }
 
 // appendBigrams emits overlapping two-character terms; a run of one or two

@@ -106,6 +106,15 @@ func TestRuledRows(t *testing.T) {
 			"전기 설비 절연 저항, 누전 차단기 작동 여부, 비상 조명 점등 상태"},
 		{"Korean wrapped by words", []string{"전기 설비 절연 저항,", "누전 차단기 작동 점검표", "비상 조명 점등 상태"},
 			"전기 설비 절연 저항, 누전 차단기 작동 점검표 비상 조명 점등 상태"},
+		// A line that ends in a particle ending its word, run to the edge,
+		// broke at a space (particleBreak); one whose next line goes on
+		// with the word ("있는/지") broke inside it.
+		{"Korean broken by syllable at a space after a particle", []string{"전기 설비의 절연 저항을", "누전 차단기 작동 여부, 비", "상 조명 점등 상태"},
+			"전기 설비의 절연 저항을 누전 차단기 작동 여부, 비상 조명 점등 상태"},
+		{"Korean broken by syllable after 할 before a bound noun", []string{"전기 설비 절연을 측정할", "수 있는 차단기의 작동,", "비상 조명 점등 상태"},
+			"전기 설비 절연을 측정할 수 있는 차단기의 작동, 비상 조명 점등 상태"},
+		{"Korean broken by syllable inside a word after 는", []string{"전기 설비의 절연이 있는", "지 누전 차단기 작동 여부,", "비상 조명 점등 상태"},
+			"전기 설비의 절연이 있는지 누전 차단기 작동 여부, 비상 조명 점등 상태"},
 	} {
 		gs, rules := inspectionOf(tc.lines...)
 		want := "점검 항목 | 장소 | 결과 | 비고\n" + tc.cell + " | 본관 | 적합 | -"

@@ -18,7 +18,9 @@ package pdftext
 // cannot tell: a wrapper by syllable that met a space just at the edge
 // ("방수 / 시험") looks the same, and that space is lost ("방수시험"), a
 // smaller harm to a Korean reader and to search (which joins bigrams
-// across spaces) than a space inside most broken words.
+// across spaces) than a space inside most broken words; the words
+// themselves tell where a line ends in a particle that ends its word
+// ("저항을 / 누전", particleBreak), and the space is kept there.
 //
 // Paragraphs outside tables keep their line ends as "\n": a line end
 // claims no space, the keyword index reads a Hangul bigram across it
@@ -28,6 +30,7 @@ package pdftext
 import (
 	"math"
 	"sort"
+	"strings"
 )
 
 // wrapRoom is how many syllables' widths a line may leave at its cell's
@@ -243,5 +246,22 @@ func (w cellWrap) insideWord(c int, p, n band) bool {
 	if k := len(p.items) - 1; k >= 0 && p.items[k].space && p.items[k].x0 >= last.x1 {
 		return false
 	}
+	if particleBreak(last.r, first.r) {
+		return false
+	}
 	return w.room(c, p) < wrapRoom*w.syl[c]
+}
+
+// particleBreak says whether a line that ends in syllable last before a
+// line that starts with first broke at a space although it ran to the
+// cell's edge: last ends a word ("을", "를", "은", "는", "및", and "할",
+// "될" before "수", "것", …) and first does not go on with it ("하는지",
+// "있는데", "않는다", "있는가", "장단점", "할당", "할인"). In the Korean
+// of testdata/ko/corpus.jsonl a space follows such a pair 99.8 % of the
+// time (19,569 of 19,617). A wrapper by syllable meets a space at the
+// edge about one break in three (a space and the syllable after it fit
+// a wider place than a syllable alone); joined there, the space was lost
+// (tables.md).
+func particleBreak(last, first rune) bool {
+	return strings.ContainsRune("을를은는및할될", last) && !strings.ContainsRune("지데다가점당인", first)
 }

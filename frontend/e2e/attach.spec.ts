@@ -41,6 +41,8 @@ test("attach files to a conversation, see each file's progress, add one to the l
   const ko = await openPage(w.browser, w.app.url, "ko-KR");
   await ko.click(".views button >> nth=0");
   await ko.waitForSelector("#kb-title");
+  // Once the list has loaded (its rows, or the line saying there are none): read while it loads, it listed nothing whatever the library held.
+  await ko.waitForFunction(() => !!document.querySelector("table.docs") || [...document.querySelectorAll(".kb p.muted")].some((p) => p.textContent === "아직 문서가 없습니다. 위에서 추가하면 답변에 인용됩니다."));
   assert.equal(await ko.$$eval("table.docs tr[data-doc]", (trs) => trs.filter((tr) => tr.textContent?.includes("출장 규정")).length), 0);
 
   // In Korean: the conversation shows its file; added to the library, it is listed there.

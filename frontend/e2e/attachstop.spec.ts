@@ -201,7 +201,9 @@ test("a file stopped while it embeds stays, and says so; one added to the librar
     assert.equal(await page.locator(chipOf(say.second)).count(), 0);
     assert.ok(await page.isVisible(chipOf(say.big)));
     // The one row left is the file added to the library, kept with it
-    // until dismissed (a reload used to lose it).
+    // until dismissed (a reload used to lose it). Its row comes from a call
+    // of its own (loadAdded), which may answer after the chips'.
+    await page.waitForSelector(`${rowOf(say.second)}[data-stage='library']`, { timeout: 30_000 });
     assert.equal(await page.locator(pending).count(), 1, "no rows left over but the library's");
     assert.equal(await textOf(page, `${rowOf(say.second)}[data-stage='library'] .stage`), say.addedBefore);
     await screenshot(page, `attachstop-6-reopened-${lang}-1280`);

@@ -95,7 +95,8 @@ test("a paused file's row keeps its dot with Resume, its import's row room for i
       await page.click(stop);
       await page.waitForSelector(`${row(name)} .meaning[data-meaning='paused']`, { timeout: 30_000 });
       // Its import's row says it is paused, in words that wrap beside the file's name, not over it.
-      const width = await page.$eval(`.progress li.file[data-stage=done]:has(.name[title$="${name}"]) .name`, (e) => e.getBoundingClientRect().width);
+      // (Its row says so from the import's own event, which may come after the list's reload: waited for, not read at once.)
+      const width = await page.locator(`.progress li.file[data-stage=done]:has(.name[title$="${name}"]) .name`).evaluate((e) => e.getBoundingClientRect().width, undefined, { timeout: 30_000 });
       assert.ok(width >= 100, `the name is ${width} px wide in ${locale} at 800 px`);
       await screenshot(page, `kbpolish-paused-import-${locale.slice(0, 2)}-800`);
     }

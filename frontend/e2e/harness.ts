@@ -147,7 +147,7 @@ export interface World {
   browser: Browser;
   /** api calls a service method of the app, as the window does (callAPI). */
   api(method: string, args: unknown[]): Promise<unknown>;
-  /** settle waits until the fake has used every scripted reply (a turn's reflection included). */
+  /** settle waits until the fake has used every scripted reply (a turn's reflection included), up to 30 s for a busy machine. */
   settle(): Promise<void>;
 }
 
@@ -161,7 +161,7 @@ export function withWorld(scenario = "default", opts: { model?: string } = {}): 
   const w = {
     api: (method: string, args: unknown[]) => callAPI(w.app.url, method, args),
     settle: async () => {
-      for (let i = 0; i < 200 && (await pending(w.fake)) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 600 && (await pending(w.fake)) > 0; i++) await new Promise((r) => setTimeout(r, 50));
       assert.equal(await pending(w.fake), 0, "scripted replies left over");
     },
   } as World;
@@ -249,13 +249,22 @@ export async function screenshotSizes(page: Page, name: string): Promise<void> {
   if (before) await page.setViewportSize(before);
 }
 
-/** send types a message into the composer and presses Enter. */
+/**
+ * send types a message into the composer, presses Enter and waits until the window took it: the box is emptied once
+ * the backend accepted the message, as its reply (streaming) is added. Until then the page still ends with the reply
+ * before it in the same conversation, which lastReply would have read as this message's.
+ */
 export async function send(page: Page, text: string): Promise<void> {
   await page.fill("#composer-input", text);
   await page.press("#composer-input", "Enter");
+  await page
+    .waitForFunction(() => (document.querySelector("#composer-input") as HTMLTextAreaElement | null)?.value === "", undefined, { timeout: 30_000 })
+    .catch(() => {
+      throw new Error(`the message was not sent, the box still holds it: ${text}`);
+    });
 }
 
-/** lastReply waits for the newest assistant message to end and returns it. */
+/** lastReply waits for the newest assistant message on the page to end and returns it. */
 export async function lastReply(page: Page, timeout = 30_000): Promise<{ status: string; text: string }> {
   const sel = "article[data-role='assistant']";
   await page.waitForFunction(

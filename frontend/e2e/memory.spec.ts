@@ -79,7 +79,7 @@ test("“remember that …” in the chat is stored at once and shown in an open
   await screenshot(chatPage, "memory-5-remember-chat");
   // No reload: the event brings it to the open screen, marked as said.
   const said = ".mem .item:has(.text:text-is('I prefer free tools'))";
-  await memoryPage.waitForSelector(`${said} .origin[data-origin='said']`, { timeout: 5_000 });
+  await memoryPage.waitForSelector(`${said} .origin[data-origin='said']`, { timeout: 15_000 });
   assert.equal(await memoryPage.textContent(`${said} .origin`), "You asked to remember this");
   await screenshot(memoryPage, "memory-6-remembered");
 

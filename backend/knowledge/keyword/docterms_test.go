@@ -177,3 +177,76 @@ func TestScriptOfAsBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestRespellAsReplace: respell, which looks for a key before calling the
+// replacer, gives what the replacer gives: on words holding a key at
+// either end or inside, two keys, keys' first syllables without the key,
+// and random words of the keys' syllables.
+func TestRespellAsReplace(t *testing.T) {
+	var syll []rune
+	for i := 0; i < len(spellingPairs); i += 2 {
+		k := spellingPairs[i]
+		if r, _ := utf8.DecodeRuneInString(k); r < 0xAC00 || r > 0xD7A3 {
+			t.Fatalf("key %q does not begin with a Hangul syllable: respell would miss it", k)
+		}
+		syll = append(syll, []rune(k)...)
+	}
+	words := []string{"", "디렉토리", "디렉토리를", "새디렉토리", "메세지와데이타", "디렉", "윈도우즈", "윈도", "쉘스크립트", "ab쉘", "\u1100\u1161쉘"}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 50000 {
+		r := make([]rune, 1+rng.IntN(6))
+		for i := range r {
+			r[i] = syll[rng.IntN(len(syll))]
+		}
+		words = append(words, string(r))
+	}
+	replaced := 0
+	for _, w := range words {
+		got, want := respell(w), spellings.Replace(w)
+		if got != want {
+			t.Fatalf("respell(%q) = %q, want %q", w, got, want)
+		}
+		if want != w {
+			replaced++
+		}
+	}
+	if replaced < 100 {
+		t.Fatalf("only %d of the words held a key: the test tries too few", replaced)
+	}
+}
+
+// TestBigramsAsBefore: appendBigrams, walking the run without a table of
+// its characters' places, makes the same bigrams, invalid bytes counting
+// one character each as before.
+func TestBigramsAsBefore(t *testing.T) {
+	old := func(run string) []string {
+		idx := make([]int, 0, len(run)/3+1)
+		for i := range run {
+			idx = append(idx, i)
+		}
+		idx = append(idx, len(run))
+		n := len(idx) - 1
+		if n <= 2 {
+			return []string{run}
+		}
+		var out []string
+		for i := 0; i+2 <= n; i++ {
+			out = append(out, run[idx[i]:idx[i+2]])
+		}
+		return out
+	}
+	runs := []string{"", "가", "가나", "가나다", "문서를읽습니다", "\xff\xfe가", "가\xff나다", "ab"}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 5000 {
+		runs = append(runs, randomText(rng, rng.IntN(12)))
+	}
+	for _, run := range runs {
+		var got []string
+		for _, qt := range appendBigrams(nil, run) {
+			got = append(got, qt.term)
+		}
+		if want := old(run); !slices.Equal(got, want) {
+			t.Fatalf("appendBigrams(%+q) = %q, want %q", run, got, want)
+		}
+	}
+}

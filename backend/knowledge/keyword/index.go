@@ -107,7 +107,11 @@ func (ix *Index) Len() int {
 // Add indexes text under id, replacing an earlier document with that id.
 func (ix *Index) Add(id, text string) {
 	terms := ix.analyzer.indexTerms(text)
-	tf := make(map[string]uint32, len(terms))
+	tf := tfMaps.Get().(map[string]uint32)
+	defer func() {
+		clear(tf) // holds no text while pooled
+		tfMaps.Put(tf)
+	}()
 	length := uint32(0)
 	for _, t := range terms {
 		tf[t]++
@@ -130,6 +134,10 @@ func (ix *Index) Add(id, text string) {
 		pl.add(doc, n)
 	}
 }
+
+// tfMaps are the term counts Add fills: one map of its own for each
+// chunk of a large import was made, grown and dropped each time.
+var tfMaps = sync.Pool{New: func() any { return map[string]uint32{} }}
 
 func (ix *Index) appendDoc(d docInfo) uint32 {
 	doc := uint32(len(ix.docs))

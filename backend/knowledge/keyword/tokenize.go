@@ -207,7 +207,7 @@ func (a Analyzer) wordTerms(dst []queryTerm, s string, doc *docAnalysis) []query
 			dst = a.appendRun(dst, run, cur, doc)
 			return
 		}
-		run = spellings.Replace(run)
+		run = respell(run)
 		if prevEnd >= 0 && oneBreak(s[prevEnd:start]) {
 			if letterSpaced(prevHangul, run) {
 				dst = append(dst, queryTerm{term: prevHangul + run})
@@ -321,17 +321,15 @@ func nfkc(s string) string {
 // appendBigrams emits overlapping two-character terms; a run of one or two
 // characters is emitted as is.
 func appendBigrams(dst []queryTerm, run string) []queryTerm {
-	idx := make([]int, 0, len(run)/3+1)
-	for i := range run {
-		idx = append(idx, i)
-	}
-	idx = append(idx, len(run))
-	n := len(idx) - 1 // characters
-	if n <= 2 {
+	if utf8.RuneCountInString(run) <= 2 {
 		return append(dst, queryTerm{term: run})
 	}
-	for i := 0; i+2 <= n; i++ {
-		dst = append(dst, queryTerm{term: run[idx[i]:idx[i+2]]})
+	// a and b are where the two characters of the next bigram begin.
+	_, b := utf8.DecodeRuneInString(run)
+	for a := 0; b < len(run); {
+		_, w := utf8.DecodeRuneInString(run[b:])
+		dst = append(dst, queryTerm{term: run[a : b+w]})
+		a, b = b, b+w
 	}
 	return dst
 }

@@ -4,14 +4,19 @@
 //   node e2e/visual.mjs
 //   VISUAL_ONLY=fallback node e2e/visual.mjs   (only the shots whose name matches the pattern)
 import { createServer } from "node:http";
-import { mkdirSync, readFileSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "vite";
 import { chromium } from "playwright-core";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const out = join(root, "node_modules", ".cache", "mock-dist");
+// A build folder of its own each run, removed at exit: one shared by every
+// run was emptied by a second run's build under the first one's server.
+const cache = join(root, "node_modules", ".cache");
+mkdirSync(cache, { recursive: true });
+const out = mkdtempSync(join(cache, "mock-dist-"));
+process.on("exit", () => rmSync(out, { recursive: true, force: true }));
 const shots = process.env.MOCK_ARTIFACTS ?? join(root, "..", "artifacts", "mock");
 mkdirSync(shots, { recursive: true });
 

@@ -53,7 +53,7 @@ xdotool mousemove --window "\$wid" 400 300 click 1
 xdotool key --window "\$wid" shift+Escape
 xdotool type --window "\$wid" --delay 20 "Hello from the desktop smoke test"
 xdotool key --window "\$wid" Return
-for _ in \$(seq 100); do grep -q "turn finished" "$work/app.log" && break; sleep 0.1; done
+for _ in \$(seq 300); do grep -q "turn finished" "$work/app.log" && break; sleep 0.1; done
 sleep 1 # WebKit paints the reply a moment after the turn is logged
 import -window root "$out/chat.png"
 import -window "\$wid" "$out/window-chat.png"
@@ -66,12 +66,12 @@ xdotool mousemove --window "\$wid" 940 22 click 1
 sleep 1
 import -window root "$out/picker-open.png"
 xdotool key Down Return
-for _ in \$(seq 50); do grep -q "conversation model set.*model=qwen3:4b" "$work/app.log" && break; sleep 0.1; done
+for _ in \$(seq 150); do grep -q "conversation model set.*model=qwen3:4b" "$work/app.log" && break; sleep 0.1; done
 grep -q "conversation model set.*model=qwen3:4b" "$work/app.log" || { echo "desktop smoke: the model picker did not switch the conversation to qwen3:4b"; cat "$work/app.log"; kill \$app; exit 1; }
 xdotool key --window "\$wid" shift+Escape
 xdotool type --window "\$wid" --delay 10 "Which model wrote this"
 xdotool key --window "\$wid" Return
-for _ in \$(seq 100); do grep -q "turn finished.*model=qwen3:4b" "$work/app.log" && break; sleep 0.1; done
+for _ in \$(seq 300); do grep -q "turn finished.*model=qwen3:4b" "$work/app.log" && break; sleep 0.1; done
 sleep 0.5
 import -window root "$out/picker.png"
 grep -q "turn finished.*status=complete.*model=qwen3:4b" "$work/app.log" || { echo "desktop smoke: the turn after switching was not written by qwen3:4b"; cat "$work/app.log"; kill \$app; exit 1; }
@@ -83,13 +83,13 @@ xdotool key --window "\$wid" ctrl+n
 xdotool key --window "\$wid" shift+Escape
 xdotool type --window "\$wid" --delay 10 "Help me make a YouTube Shorts video to promote my cafe"
 xdotool key --window "\$wid" Return
-for _ in \$(seq 200); do grep -q "status=awaiting_approval" "$work/app.log" && break; sleep 0.1; done
+for _ in \$(seq 300); do grep -q "status=awaiting_approval" "$work/app.log" && break; sleep 0.1; done
 grep -q "status=awaiting_approval" "$work/app.log" || { echo "desktop smoke: no plan was proposed"; cat "$work/app.log"; kill \$app; exit 1; }
 sleep 3 # the dialog opens on the approval event; give WebKit time to paint it under Xvfb
 import -window root "$out/approval.png"
 import -window "\$wid" "$out/window-plan.png"
 xdotool key --window "\$wid" ctrl+Return
-for _ in \$(seq 300); do [ "\$(grep -c 'turn finished.*status=complete' "$work/app.log")" -ge 3 ] && break; sleep 0.1; done
+for _ in \$(seq 600); do [ "\$(grep -c 'turn finished.*status=complete' "$work/app.log")" -ge 3 ] && break; sleep 0.1; done
 sleep 1
 import -window root "$out/guide.png"
 import -window "\$wid" "$out/window-guide.png"
@@ -144,16 +144,28 @@ sleep 1
 xdotool key --window "\$wid" shift+Escape
 xdotool type --window "\$wid" --delay 10 "Are you still there"
 xdotool key --window "\$wid" Return
-sleep 2
-import -window root "$out/readonly.png"
-warn=\$(convert "$out/readonly.png" -fill black +opaque "#FFF7E0" -fill white -opaque "#FFF7E0" -format "%[fx:mean*w*h]" info:)
+sleep 2 # time for a message sent despite the wait to reach the log (looked for below)
+# The notice's warning colour, looked for until it is on screen (a busy
+# machine paints later), not once after a fixed time.
+warn=0
+for _ in \$(seq 30); do
+  import -window root "$out/readonly.png"
+  warn=\$(convert "$out/readonly.png" -fill black +opaque "#FFF7E0" -fill white -opaque "#FFF7E0" -format "%[fx:mean*w*h]" info:)
+  [ "\${warn%.*}" -gt 2000 ] && break
+  sleep 0.5
+done
 [ "\${warn%.*}" -gt 2000 ] || { echo "desktop smoke: no read-only notice beside the message box (\$warn warning pixels)"; cat "$work/ro.log"; kill \$app; exit 1; }
 if grep -q "turn finished" "$work/ro.log"; then echo "desktop smoke: a message was sent while Ollama was down"; kill \$app; exit 1; fi
 "$work/fake-ollama" --addr "${fake_url#http://}" >"$work/fake2.out" 2>&1 &
 fake2=\$!
-sleep 4 # the window checks again every 3 seconds
-xdotool key --window "\$wid" Return
-for _ in \$(seq 100); do grep -q "turn finished" "$work/ro.log" && break; sleep 0.1; done
+# The window checks again every 3 seconds, and sends nothing until then (a
+# Return while sending waits is ignored, the draft kept): Return until the
+# kept draft goes out, rather than once after a fixed time.
+for _ in \$(seq 60); do
+  xdotool key --window "\$wid" Return
+  for _ in \$(seq 5); do grep -q "turn finished" "$work/ro.log" && break 2; sleep 0.1; done
+done
+for _ in \$(seq 300); do grep -q "turn finished" "$work/ro.log" && break; sleep 0.1; done
 sleep 0.5
 import -window root "$out/readonly-released.png"
 kill \$app \$fake2

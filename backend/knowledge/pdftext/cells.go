@@ -88,28 +88,53 @@ func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRul
 // maxOption glyphs: "□" also heads a paragraph of an official document
 // ("□ 추진 배경"), and two of those side by side are two cells.
 func options(a, b []item) bool {
-	ends := func(run []item) (rune, rune, int) {
-		var f, l rune
-		n := 0
-		for _, it := range run {
-			if it.space || it.r == 0 {
-				continue
-			}
-			if f == 0 {
-				f = it.r
-			}
-			l = it.r
-			n++
+	ra, rb := inkedItems(a), inkedItems(b)
+	// A box and a label of one glyph at least; an empty pair of brackets
+	// is a box of two.
+	label := func(rs []item) bool {
+		n := len(rs)
+		if boxAt(rs, 0) == 2 || boxAt(rs, n-2) == 2 {
+			n--
 		}
-		return f, l, n
+		return n >= 2 && n <= maxOption+1
 	}
-	af, al, an := ends(a)
-	bf, bl, bn := ends(b)
-	label := func(n int) bool { return n >= 2 && n <= maxOption+1 }
-	if !label(an) || !label(bn) {
+	if !label(ra) || !label(rb) {
 		return false
 	}
-	return checkBox(af) && checkBox(bf) || checkBox(al) && checkBox(bl)
+	return boxFirst(ra) && boxFirst(rb) || boxLast(ra) && boxLast(rb)
+}
+
+// boxFirst and boxLast say whether a run (its glyphs with text) starts
+// or ends with a check box.
+func boxFirst(rs []item) bool { return boxAt(rs, 0) > 0 }
+func boxLast(rs []item) bool  { return boxAt(rs, len(rs)-1) == 1 || boxAt(rs, len(rs)-2) == 2 }
+
+// inkedItems is a run's glyphs with text, spaces aside.
+func inkedItems(run []item) []item {
+	var out []item
+	for _, it := range run {
+		if !it.space && it.r != 0 {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// boxAt is how many glyphs a check box at rs[i] takes: one for a box's
+// sign, two for a pair of brackets with a space's white inside ("( )
+// 예", "예 [ ]", as forms typed without a box's sign have it; "f()" has
+// none), 0 where none is.
+func boxAt(rs []item, i int) int {
+	switch {
+	case i < 0 || i >= len(rs):
+		return 0
+	case checkBox(rs[i].r):
+		return 1
+	case i+1 < len(rs) && (rs[i].r == '(' && rs[i+1].r == ')' || rs[i].r == '[' && rs[i+1].r == ']') &&
+		rs[i+1].x0-rs[i].x1 > wordGap*max(rs[i].h, rs[i+1].h):
+		return 2
+	}
+	return 0
 }
 
 // maxOption is the most glyphs of a check box's label: "동의하지 않음",

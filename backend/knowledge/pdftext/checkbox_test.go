@@ -37,6 +37,14 @@ func TestPageTextCheckBoxOptions(t *testing.T) {
 			{"Delivery", "○ post", "● e-mail"},
 			{"Language", "● Korean", "○ English"}}, []float64{72, 200, 260}),
 			"Delivery | ○ post ● e-mail\nLanguage | ● Korean ○ English"},
+		{"brackets as boxes", column([][]string{
+			{"수집에 동의합니까?", "( ) 예", "( ) 아니오"},
+			{"Do you agree?", "[ ] yes", "[ ] no"}}, []float64{72, 200, 245}),
+			"수집에 동의합니까? | ( ) 예 ( ) 아니오\nDo you agree? | [ ] yes [ ] no"},
+		{"a table of calls is no options", column([][]string{
+			{"파일", "open()", "close()"},
+			{"소켓", "listen()", "accept()"}}, []float64{72, 200, 260}),
+			"파일 | open() | close()\n소켓 | listen() | accept()"},
 		{"a checklist's columns of boxes are cells", column([][]string{
 			{"점검 항목", "적합", "부적합"},
 			{"전기 설비", "□", "■"},
@@ -62,15 +70,21 @@ func TestPageTextCheckBoxOptions(t *testing.T) {
 	}
 }
 
-// checkBoxRows are the rows of the check box form the tier prints, as
-// they must read: the question, a bar, its options with no bar between.
-var checkBoxRows = [][2]string{
-	{"개인정보 수집·이용에 동의합니까?", "□ 예 □ 아니오"},
-	{"제3자 제공에 동의합니까?", "■ 예 □ 아니오"},
-	{"마케팅 정보 수신에 동의합니까?", "□ 예 □ 아니오 □ 모름"},
-	{"Do you agree to the collection of personal data?", "☐ yes ☐ no"},
-	{"Do you agree to share it with third parties?", "☑ yes ☐ no"},
-	{"Do you want to receive newsletters?", "☐ yes ☐ no ☐ later"},
+// checkBoxRows are the rows of the check box form the tier prints: a
+// question and its options, which must read "question | options" with no
+// bar between the options.
+var checkBoxRows = []struct {
+	q    string
+	opts []string
+}{
+	{"개인정보 수집·이용에 동의합니까?", []string{"□ 예", "□ 아니오"}},
+	{"제3자 제공에 동의합니까?", []string{"■ 예", "□ 아니오"}},
+	{"마케팅 정보 수신에 동의합니까?", []string{"□ 예", "□ 아니오", "□ 모름"}},
+	{"홍보 문자 수신에 동의합니까?", []string{"( ) 예", "( ) 아니오"}},
+	{"Do you agree to the collection of personal data?", []string{"☐ yes", "☐ no"}},
+	{"Do you agree to share it with third parties?", []string{"☑ yes", "☐ no"}},
+	{"Do you want to receive newsletters?", []string{"☐ yes", "☐ no", "☐ later"}},
+	{"May we call you?", []string{"yes [ ]", "no [ ]"}},
 }
 
 // TestCheckBoxForms prints a consent form, a question and its options in
@@ -88,17 +102,15 @@ td { padding: 4px 6px }
 .g { display: inline-block; width: 2em }
 </style></head><body><p>개인정보 수집·이용 동의서 (Consent form)</p>`)
 	for _, sp := range []string{`<span class="g"></span>`, strings.Repeat("&nbsp;", 6), "&emsp;&emsp;"} {
-		for k, rows := range [][][2]string{checkBoxRows[:3], checkBoxRows[3:]} {
+		for k, rows := range [][]struct {
+			q    string
+			opts []string
+		}{checkBoxRows[:4], checkBoxRows[4:]} {
 			b.WriteString([]string{"<p>아래의 각 항목을 읽고 동의 여부를 표시하여 주십시오. 동의하지 않아도 서비스를 이용할 수 있습니다.</p>",
 				"<p>Please read each item below and mark whether you agree. You may use the service without agreeing.</p>"}[k])
 			b.WriteString("<table>")
 			for _, r := range rows {
-				opts := strings.Fields(r[1])
-				var cell []string
-				for i := 0; i < len(opts); i += 2 {
-					cell = append(cell, opts[i]+" "+opts[i+1])
-				}
-				fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td></tr>", r[0], strings.Join(cell, sp))
+				fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td></tr>", r.q, strings.Join(r.opts, sp))
 			}
 			b.WriteString("</table>")
 		}
@@ -136,12 +148,12 @@ td { padding: 4px 6px }
 				lines = append(lines, strings.Split(p.Text, "\n")...)
 			}
 			for _, r := range checkBoxRows {
-				row := r[0] + cellSep + r[1]
-				if n := strings.Count(strings.Join(lines, "\n"), r[0]); n != 3 {
-					t.Errorf("%q found %d times, want 3", r[0], n)
+				row := r.q + cellSep + strings.Join(r.opts, " ")
+				if n := strings.Count(strings.Join(lines, "\n"), r.q); n != 3 {
+					t.Errorf("%q found %d times, want 3", r.q, n)
 				}
 				for _, l := range lines {
-					if strings.HasPrefix(l, r[0]) && l != row {
+					if strings.HasPrefix(l, r.q) && l != row {
 						t.Errorf("row %q, want %q", l, row)
 					}
 				}

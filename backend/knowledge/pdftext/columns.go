@@ -567,7 +567,7 @@ func columnsApart(sp *splitter, bands []band, g gutter, minW, h float64) bool {
 // beside them, read across as a table's rows; a column of prose does not
 // start or end every line so.
 func boxed(its []item) bool {
-	return len(its) > 0 && (checkBox(its[0].r) || checkBox(its[len(its)-1].r))
+	return boxFirst(its) || boxLast(its) // sides holds no spaces
 }
 
 // minSide is the narrowest column, in font sizes, read apart from a column

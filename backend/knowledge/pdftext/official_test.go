@@ -233,3 +233,38 @@ func stackedLabels(s setter) genCase {
 		},
 	}
 }
+
+// footnotes is a page of a regulation whose provisions carry notes'
+// marks ("{^1)}", raised and smaller, in the second font as Hancom draws
+// them) and, at its foot, the notes in a smaller size, each its number, a
+// date and its words a tab apart, as a provision's history is noted
+// ("1)⇥2022. 6. 30.⇥개정"). The notes' gaps line up as a table's columns
+// do; they read as notes, "1) 2022. 6. 30. 개정", as pdftotext writes them.
+func footnotes(name string, s setter, body []string, notes [][3]string) genCase {
+	lines, texts := s.column(body, 72, 790, a4w-144, s.size*1.6, 0)
+	ns := s
+	ns.size = s.size * 0.9
+	for i, n := range notes {
+		y := 120 - ns.size*1.4*float64(i)
+		lines = append(lines, ns.line(n[0], 72, y, 0, 0), ns.line(n[1], 92, y, 0, 0), ns.line(n[2], 170, y, 0, 0))
+		texts = append(texts, strings.Join(n[:], " "))
+	}
+	return genCase{
+		name:  name,
+		pdf:   genDoc([]genPage{{w: a4w, h: a4h, content: content(lines, s.a, s.b, drawTJ, false)}}, s.a, s.b),
+		lines: texts,
+	}
+}
+
+var (
+	koNoted = []string{
+		"제1조(목적) 이 규정은 학칙{^1)}에서 위임된 사항을 규정함을 목적으로 한다.",
+		"제2조(적용) 이 규정은 모든 학생에게 적용한다.{^2)} 다만, 다른 규정에 특별한 규정이 있는 경우에는 그에 따른다.{^3)}",
+	}
+	koNotes = [][3]string{{"1)", "2022. 6. 30.", "개정"}, {"2)", "2023. 3. 1.", "신설"}, {"3)", "2024. 1. 1.", "이 단서는 2024학년도 입학생부터 적용한다."}}
+	enNoted = []string{
+		"Article 1 (Purpose) These rules set out what the Statutes{^1)} leave to them.",
+		"Article 2 (Scope) These rules apply to every student.{^2)} Other rules prevail where they say so.{^3)}",
+	}
+	enNotes = [][3]string{{"1)", "2021. 9. 1.", "Amended"}, {"2)", "2020. 3. 1.", "Added by the Senate"}, {"3)", "2019. 3. 1.", "In force for students admitted from 2019"}}
+)

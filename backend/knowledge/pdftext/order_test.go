@@ -234,6 +234,8 @@ func generatedCases() []genCase {
 		blankForm(ko(func(s *setter) { s.second = notHangul })),
 		comparisonTable(ko(func(s *setter) { s.second = notHangul })),
 		stackedLabels(ko(func(s *setter) { s.second = notHangul })),
+		footnotes("ko Hancom: notes a tab apart under the marked text", ko(func(s *setter) { s.second = notHangul }), koNoted, koNotes),
+		footnotes("en: notes a tab apart under the marked text", en(nil), enNoted, enNotes),
 		tableAbove("ko table of figures drawn column by column, two columns under it", koTable, koRegulation, ko(nil), koExact...),
 		tableAbove("en table of figures drawn column by column, two columns under it", enTable, enContract, en(nil), enExact...),
 		offPage("ko: a printer's slug outside the page", koRegulation, ko(nil)),

@@ -5,10 +5,13 @@
 // for the file's name; a name longer than its column is cut rather than
 // widening the table past the screen; a hit titled by its file's name does not name the
 // file again under it; the reader's text box, focused from the keyboard,
-// shows a light ring. Screenshots: kbpolish-*.png.
+// shows a light ring; a hit of a file kept in several places (copies imported
+// from two folders) says so quietly under it. Screenshots: kbpolish-*.png.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fail, openPage, repoRoot, resetFake, screenshot, settled, SIZES, withWorld } from "./harness.ts";
 
@@ -188,5 +191,69 @@ test("a hit titled by its file's name does not name it again; the reader's text 
     await page.setViewportSize(SIZES[1]);
     await screenshot(page, `kbpolish-reader-focus-${locale.slice(0, 2)}-800`);
     await page.context().close();
+  }
+});
+
+test("a hit of a file kept in several places names its copies, quietly, in English and Korean at 1280 and 800 px", async () => {
+  // The same bytes three times: beside itself as "(1)" and under the same name in a backup folder.
+  const root = mkdtempSync(join(tmpdir(), "wf-copies-"));
+  const name = "quarterly-budget-review-2026";
+  const text = "# Quarterly budget review\n\nThe marmalade fund was spent on new espresso grinders for the second floor.\n";
+  try {
+    for (const folder of ["Documents", "Backup"]) mkdirSync(join(root, folder));
+    writeFileSync(join(root, "Documents", `${name}.md`), text);
+    writeFileSync(join(root, "Documents", `${name} (1).md`), text);
+    writeFileSync(join(root, "Backup", `${name}.md`), text);
+    const before = ((await w.api("KnowledgeService/Documents", [])) as unknown[]).length;
+    for (const folder of ["Documents", "Backup"]) {
+      const want = before + (folder === "Documents" ? 2 : 3);
+      await w.api("KnowledgeService/Import", [[join(root, folder)]]);
+      for (let i = 0; ((await w.api("KnowledgeService/Documents", [])) as unknown[]).length < want; i++) {
+        assert.ok(i < 600, `the ${folder} folder was not imported`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const said = { "en-US": `also: ${name} (1).md and 1 more`, "ko-KR": `같은 파일: ${name} (1).md 외 1개` };
+    const tip = { "en-US": "The same file is also kept at:", "ko-KR": "같은 파일이 다음 위치에도 있습니다:" };
+    for (const locale of ["en-US", "ko-KR"] as const) {
+      const page = await openPage(w.browser, w.app.url, locale, SIZES[0]);
+      await page.click(".views button >> nth=0");
+      await page.waitForSelector("#kb-title");
+      await page.click("#kb-tab-search");
+      await page.fill("#kb-search", "marmalade fund espresso grinders");
+      await page.press("#kb-search", "Enter");
+      const hit = `.hits > li:has(.open-hit[title$="${name}.md"])`;
+      await page.waitForSelector(`${hit} [data-part=copies]`, { timeout: 30_000 });
+      // One hit for the three files, under the original's name and folder.
+      assert.equal(await page.locator(`.hits > li:has-text("marmalade")`).count(), 1, "one hit for the copies");
+      assert.equal(await page.getAttribute(`${hit} .open-hit`, "title"), join(root, "Documents", `${name}.md`));
+      assert.equal(await page.textContent(`${hit} [data-part=copies]`), said[locale]);
+      assert.equal(await page.getAttribute(`${hit} [data-part=copies]`, "title"), [tip[locale], join(root, "Documents", `${name} (1).md`), join(root, "Backup", `${name}.md`)].join("\n"));
+      for (const size of SIZES) {
+        await page.setViewportSize(size);
+        const at = `${locale.slice(0, 2)}-${size.width}`;
+        assert.equal(await overflow(page), 0, `no sideways scrolling at ${at}`);
+        // Small, as the rest of the line: no larger than the file's name beside it.
+        const [copies, file] = await Promise.all([page.$eval(`${hit} [data-part=copies]`, (e) => parseFloat(getComputedStyle(e).fontSize)), page.$eval(`${hit} [data-part=file]`, (e) => parseFloat(getComputedStyle(e).fontSize))]);
+        assert.ok(copies <= file, `the copies line is ${copies} px, the file's name ${file} px at ${at}`);
+        // Where the line wraps, the copies' words start the next line at its edge: the dot between the parts stays
+        // on the line before (a dot drawn before the words would push them in).
+        const textAt = (part: string) =>
+          page.$eval(`${hit} [data-part=${part}]`, (e) => {
+            const r = document.createRange();
+            r.selectNodeContents(e.firstChild!);
+            return r.getClientRects()[0]!.toJSON() as { x: number; y: number; bottom: number };
+          });
+        const [line, words, fileWords] = await Promise.all([page.locator(`${hit} .hit-where`).boundingBox(), textAt("copies"), textAt("file")]);
+        assert.ok(line, at);
+        if (words.y >= fileWords.bottom - 2) assert.ok(Math.abs(words.x - line.x) < 1, `the wrapped copies start ${words.x - line.x} px into the line at ${at}`);
+        else assert.equal(size.width, 1280, `the copies wrap at ${at}`);
+        await page.locator(hit).scrollIntoViewIfNeeded();
+        await screenshot(page, `kbpolish-copies-${at}`);
+      }
+      await page.context().close();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });

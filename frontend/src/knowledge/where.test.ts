@@ -18,6 +18,9 @@ describe("whereOf", () => {
     { name: "a dot-file is not a name and an extension", hit: hit({ title: "", file: ".notes", source: "/u/.notes" }), title: ".notes", where: [] },
     { name: "a record under its file", hit: hit({ title: "Leave", file: "records.jsonl", record_id: "r-1", source: "/u/records.jsonl" }), title: "Leave", where: ["records.jsonl", "id r-1"] },
     { name: "a heading that is the title is not said twice", hit: hit({ title: "Rules", file: "rules.md", source: "/u/rules.md", heading: "Rules" }), title: "Rules", where: ["rules.md"] },
+    { name: "a copy under another name, by its name", hit: hit({ title: "report", file: "report.pdf", source: "/u/report.pdf", page: 3, copies: [{ doc_id: "c", file: "report (1).pdf", source: "/u/report (1).pdf" }] }), title: "report", where: ["page 3", "also: report (1).pdf"] },
+    { name: "a copy of the same name, by its folder too", hit: hit({ title: "report", file: "report.pdf", source: "/u/Documents/report.pdf", copies: [{ doc_id: "c", file: "report.pdf", source: "/u/Backup/report.pdf" }] }), title: "report", where: ["also: Backup/report.pdf"] },
+    { name: "several copies: the first and how many more", hit: hit({ title: "Leave", file: "notes.jsonl", record_id: "r-1", source: "/u/notes.jsonl", copies: [{ doc_id: "c1", file: "notes copy.jsonl", source: "/u/notes copy.jsonl" }, { doc_id: "c2", file: "notes.jsonl", source: "/old/notes.jsonl" }] }), title: "Leave", where: ["notes.jsonl", "id r-1", "also: notes copy.jsonl and 1 more"] },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -25,4 +28,19 @@ describe("whereOf", () => {
       expect(whereOf(c.hit).map((p) => p.text)).toEqual(c.where);
     });
   }
+
+  it("names every copy's path in the tooltip, in English and Korean", () => {
+    const h = hit({ title: "report", file: "report.pdf", source: "/u/report.pdf", copies: [{ doc_id: "c1", file: "report (1).pdf", source: "/u/report (1).pdf" }, { doc_id: "c2", file: "report.pdf", source: "/b/report.pdf" }] });
+    try {
+      const part = whereOf(h).find((p) => p.key === "copies");
+      expect(part?.title).toBe("The same file is also kept at:\n/u/report (1).pdf\n/b/report.pdf");
+      setLang("ko");
+      const ko = whereOf(h).find((p) => p.key === "copies");
+      expect(ko?.text).toBe("같은 파일: report (1).pdf 외 1개");
+      expect(ko?.title).toBe("같은 파일이 다음 위치에도 있습니다:\n/u/report (1).pdf\n/b/report.pdf");
+      expect(whereOf({ ...h, copies: [h.copies![0]!] }).at(-1)?.text).toBe("같은 파일: report (1).pdf");
+    } finally {
+      setLang("en");
+    }
+  });
 });

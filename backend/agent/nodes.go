@@ -101,16 +101,18 @@ func (a *Agent) router(ctx context.Context, s State, rt *graph.Runtime) (graph.U
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			// Safe default: answer directly, with the documents at hand.
-			d = routeDecision{Route: RouteSimple, NeedsDocuments: true}
-		}
-		pre = preRoute{route: d.Route, needsDocs: d.NeedsDocuments, refersBack: d.RefersToPrevious, reason: "model"}
-		// Refusing a real task costs the person more than answering an odd
-		// one, so a refusal needs the model to say why: a small model that
-		// fills the schema at random (true, with no reason) is not obeyed.
-		if d.OutOfScope && strings.TrimSpace(d.Reason) != "" {
-			pre.route, pre.reason = RouteEnd, "out of scope: "+strings.TrimSpace(d.Reason)
+		switch {
+		case !ok:
+			// Both replies broken: the rules' lean decides (leanRoute).
+			pre = leanRoute(s.Input)
+		default:
+			pre = preRoute{route: d.Route, needsDocs: d.NeedsDocuments, refersBack: d.RefersToPrevious, reason: "model"}
+			// Refusing a real task costs the person more than answering an odd
+			// one, so a refusal needs the model to say why: a small model that
+			// fills the schema at random (true, with no reason) is not obeyed.
+			if d.OutOfScope && strings.TrimSpace(d.Reason) != "" {
+				pre.route, pre.reason = RouteEnd, "out of scope: "+strings.TrimSpace(d.Reason)
+			}
 		}
 	}
 	if pre.route == RouteSimple && !pre.trivial && !pre.needsDocs && a.deps.Attached != nil && len(a.deps.Attached(ctx, s.Session)) > 0 {

@@ -74,6 +74,28 @@ func classify(text string, hasHistory bool) preRoute {
 	return preRoute{}
 }
 
+// leanRoute is the route when the router's model gave no usable reply
+// (its JSON and the repair both broken): what the rules saw, which alone
+// could not decide, leans. A message with a task's words ("만들고 싶어",
+// "help me build") and no question's form is planned: the person sees the
+// plan and approves or edits it before anything runs, where a direct answer
+// would skip the plan the task needed. Anything else is answered directly
+// with the documents at hand, as a question is.
+func leanRoute(text string) preRoute {
+	t := strings.TrimSpace(text)
+	if taskRe.MatchString(t) && !questionRe.MatchString(t) {
+		return preRoute{ok: true, route: RouteComplex, reason: reasonLeanTask}
+	}
+	return preRoute{ok: true, route: RouteSimple, needsDocs: true, reason: reasonLeanAnswer}
+}
+
+// The reasons of leanRoute's routes, worded in the trace
+// (trace.reason.* in the frontend's language files).
+const (
+	reasonLeanTask   = "task words"
+	reasonLeanAnswer = "safe default"
+)
+
 // asksOnward says whether a follow-up asks something new ("그럼 병가는?",
 // "what about the second one?") rather than what was said ("내 이름이
 // 뭐라고 했지?"). Such a question is looked up in the documents as the

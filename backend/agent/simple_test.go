@@ -304,7 +304,8 @@ func TestRepeatedCallRunsOnce(t *testing.T) {
 }
 
 // Broken JSON from the router gets one repair attempt; when that fails
-// too, the safe default (answer directly) is used.
+// too, the rules' lean decides (leanRoute): a task is planned, anything
+// else answered directly.
 func TestRouterBrokenJSON(t *testing.T) {
 	t.Run("repaired", func(t *testing.T) {
 		e := newEnv(t)
@@ -346,6 +347,27 @@ func TestRouterBrokenJSON(t *testing.T) {
 		a.Wait()
 		if len(e.requests(isRouter)) != 2 || res.Response != "Seoul has great food." {
 			t.Fatalf("router calls = %d, result %+v", len(e.requests(isRouter)), res)
+		}
+	})
+	t.Run("fallback plans a task", func(t *testing.T) {
+		e := newEnv(t)
+		a := e.agent(Options{})
+		// Cut in half before "route", twice (the robustness test's case).
+		cut := ollamatest.Reply{Text: `{"needs_documents":false,"out_of_scope":false`}
+		e.fake.On(isRouter, cut, cut)
+		e.fake.On(isPlanner, ollamatest.Reply{JSON: firstPlan()})
+		res, out := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+		if len(e.requests(isRouter)) != 2 || res.Plan == nil || len(res.Plan.SubTasks) != 3 || res.Plan.Task != shortsTask {
+			t.Fatalf("router calls = %d, result %+v", len(e.requests(isRouter)), res)
+		}
+		var reasons []string
+		for _, tr := range out.traces {
+			if tr.Code == api.TraceRouted {
+				reasons = append(reasons, tr.Args["route"]+" "+tr.Args["reason"])
+			}
+		}
+		if want := RouteComplex + " " + reasonLeanTask; len(reasons) != 1 || reasons[0] != want {
+			t.Fatalf("routed traces %q, want %q", reasons, want)
 		}
 	})
 }

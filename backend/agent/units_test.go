@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/internal/i18ntest"
 	"github.com/wayfinder-app/wayfinder/backend/memory"
 )
 
@@ -58,6 +59,50 @@ func TestClassify(t *testing.T) {
 				t.Fatalf("classify(%q, history=%v) = %+v", tt.text, tt.history, got)
 			}
 		})
+	}
+}
+
+// When the router's model gives no usable reply, a task is planned and
+// anything else answered directly: a question, even one with a task's
+// words, is answered as before.
+func TestLeanRoute(t *testing.T) {
+	tests := []struct {
+		text   string
+		route  string
+		reason string
+	}{
+		{"카페 홍보용 유튜브 쇼츠 영상을 만들고 싶어", RouteComplex, reasonLeanTask},
+		{"Make a YouTube Shorts video about my café", RouteComplex, reasonLeanTask},
+		{"  help me build a podcast workflow  ", RouteComplex, reasonLeanTask},
+		{"다음 달 가족 여행 계획 좀 세워줘", RouteComplex, reasonLeanTask},
+		{"How do I build a podcast workflow?", RouteSimple, reasonLeanAnswer},
+		{"What is a good way to plan my week?", RouteSimple, reasonLeanAnswer},
+		{"유튜브 영상 만들 때 뭐가 좋아?", RouteSimple, reasonLeanAnswer},
+		{"My name is Minji and I run a small cafe.", RouteSimple, reasonLeanAnswer},
+		{"내 이름은 철수야", RouteSimple, reasonLeanAnswer},
+		{"", RouteSimple, reasonLeanAnswer},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			got := leanRoute(tt.text)
+			wantDocs := tt.route == RouteSimple // answered with the documents at hand
+			if !got.ok || got.route != tt.route || got.reason != tt.reason || got.needsDocs != wantDocs {
+				t.Fatalf("leanRoute(%q) = %+v, want route %s (%s)", tt.text, got, tt.route, tt.reason)
+			}
+		})
+	}
+}
+
+// The window words leanRoute's reasons (argText: trace.reason.<words>),
+// so the person reads why the route was taken in their language.
+func TestLeanReasonsAreWorded(t *testing.T) {
+	for _, lang := range []string{"en", "ko"} {
+		catalog := i18ntest.Catalog(t, lang)
+		for _, reason := range []string{reasonLeanTask, reasonLeanAnswer} {
+			if key := "trace.reason." + strings.ReplaceAll(reason, " ", "_"); catalog[key] == "" {
+				t.Errorf("%s.json has no %s", lang, key)
+			}
+		}
 	}
 }
 

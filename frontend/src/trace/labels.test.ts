@@ -21,6 +21,16 @@ describe("stepText", () => {
     expect(stepText({ text: "", code: "routed", args: { route: "end", reason: "out of scope: weather" } })).toBe("Route: stop here (out of scope: weather)");
   });
 
+  it.each([
+    ["en", "complex", "task words", "Route: plan first (the model's reply was unreadable; the message reads as a task)"],
+    ["ko", "complex", "task words", "처리 방식: 계획부터 (모델의 응답을 읽을 수 없어 작업 요청으로 판단)"],
+    ["en", "simple", "safe default", "Route: answer directly (the model's reply was unreadable)"],
+    ["ko", "simple", "safe default", "처리 방식: 바로 답변 (모델의 응답을 읽을 수 없음)"],
+  ] as const)("words the route taken when the router's reply was unreadable (%s, %s)", (lang, route, reason, want) => {
+    setLang(lang);
+    expect(stepText({ text: "", code: "routed", args: { route, reason } })).toBe(want);
+  });
+
   it("says a search that found nothing in the person's language, not the model's English", () => {
     const step = { text: 'No documents matched "영업시간". Try other words, or answer from general knowledge and say so.', code: "no_matches" as TraceCode, args: { query: "영업시간" } };
     setLang("ko");

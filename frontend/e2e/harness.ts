@@ -353,16 +353,19 @@ export async function counts(fake: FakeOllama): Promise<Record<string, number>> 
  * default for embeddings: the built-in catalog's, a turn's query; or
  * /api/chat: a turn's reflection), so that a fault set next meets the
  * request a test means. afterReset: the fake was reset since, and no
- * request at all is quiet too.
+ * request at all is quiet too. Stopped is no new request for 2 s: one
+ * second (as it was) can pass between two of the catalog's batches on a
+ * busy machine, and the fault set next would meet the catalog's request.
  */
 export async function settled(fake: FakeOllama, path = "/api/embed", afterReset = false): Promise<void> {
   let last = -1;
-  for (let i = 0; i < 120; i++) {
+  let since = Date.now();
+  for (const until = Date.now() + 120_000; Date.now() < until; ) {
     const n = (await counts(fake))[path] ?? 0;
+    if (n !== last) [last, since] = [n, Date.now()];
     // After resetFake its counts start from 0 again, and may stay there.
-    if ((n > 0 || afterReset) && n === last) return;
-    last = n;
-    await new Promise((r) => setTimeout(r, 1000));
+    else if ((n > 0 || afterReset) && Date.now() - since >= 2000) return;
+    await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`the app kept calling ${path} for two minutes`);
 }

@@ -4,7 +4,7 @@
 // cause, never an English sentence inside a Korean line.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FakeBackend } from "../testing/fakeBackend";
-import { $, cleanup, click, start } from "../testing/ui";
+import { $, $$, cleanup, click, start } from "../testing/ui";
 
 afterEach(cleanup);
 
@@ -45,7 +45,7 @@ describe("a download in Korean", () => {
     expect(banner.querySelector(".cause")!.textContent).toBe(manifest);
     const said = [...banner.querySelectorAll(".title, .detail:not(.cause), .hint")].map((e) => e.textContent).join(" ");
     expect(said).not.toMatch(english);
-    expect($("section.onboarding .progress").textContent).toContain("내려받지 못했습니다.");
+    expect(document.querySelector("section.onboarding .progress")).toBeNull(); // the banner says it, no bar left
   });
 
   it("the held composer: the failure line is Korean, with the cause apart", async () => {
@@ -75,8 +75,8 @@ describe("a download in Korean", () => {
     click("#set-pull + button");
     await vi.waitFor(() => expect($("dialog .pull").textContent).toContain("모델의 파일 목록을 읽는 중…"), { timeout: 5000 });
     fake.emit("models.pull_progress", failed("qwen3:4b"));
-    await vi.waitFor(() => expect($("dialog .pull").textContent).toContain("내려받지 못했습니다."), { timeout: 5000 });
-    expect($("dialog .pull").textContent).not.toContain("준비 완료");
-    expect($("dialog .pull").textContent).not.toMatch(english);
+    await vi.waitFor(() => expect($$("dialog [role=alert]").map((a) => a.textContent).join(" ")).toContain("모델을 내려받지 못했습니다."), { timeout: 5000 });
+    expect(document.querySelector("dialog .pull")).toBeNull(); // no bar, no "ready"
+    expect($("dialog").textContent).not.toContain("준비 완료");
   });
 });

@@ -219,6 +219,37 @@ describe("a download over several hosts", () => {
   }, 20000);
 });
 
+describe("a download that fails", () => {
+  const failure = { model: "qwen3:4b", status: "error", completed: 0, total: 0, done: true, error: { code: "pull_failed" as const, message: "pull model manifest: no such host" } };
+
+  it("shows its error and no bar, on the first-start page and in Settings, in English and Korean", async () => {
+    for (const language of ["en", "ko"]) {
+      // The first-start page; the fake's first figures come before the failure, as Ollama's would.
+      const first = new FakeBackend({ modelInstalled: false, pullStepMs: 60_000, settings: { language, chat_model: "qwen3:4b" } as FakeOptions["settings"] });
+      await start({}, first);
+      await vi.waitFor(() => expect(document.querySelector("section.onboarding button.pull")).not.toBeNull(), { timeout: 5000 });
+      click("section.onboarding button.pull");
+      await vi.waitFor(() => expect($("section.onboarding [role=progressbar]").getAttribute("aria-valuenow")).toBe("20"), { timeout: 5000 });
+      first.emit("models.pull_progress", failure);
+      await vi.waitFor(() => expect($$("section.onboarding [role=alert]")).toHaveLength(1), { timeout: 5000 });
+      expect($$("section.onboarding [role=progressbar]")).toHaveLength(0);
+      expect($("section.onboarding button.pull").hasAttribute("disabled")).toBe(false); // it can be tried again
+      cleanup();
+
+      const fake = new FakeBackend({ pullStepMs: 60_000, settings: { language } as FakeOptions["settings"] });
+      await start({}, fake);
+      await openSettings();
+      fill("#set-pull", "qwen3:4b");
+      click($$(".inline button").find((b) => b.textContent !== "")!);
+      await vi.waitFor(() => expect($(".pull [role=progressbar]").getAttribute("aria-valuenow")).toBe("20"), { timeout: 5000 });
+      fake.emit("models.pull_progress", failure);
+      await vi.waitFor(() => expect($$("[role=alert]").length).toBeGreaterThan(0), { timeout: 5000 });
+      expect($$(".pull [role=progressbar]")).toHaveLength(0);
+      cleanup();
+    }
+  }, 20000);
+});
+
 describe("a host address typed but not saved", () => {
   it("says on a line of its own that Save connects to it", async () => {
     await settingsWith(hosts);

@@ -44,8 +44,11 @@ var ignoreGorm = goleak.IgnoreTopFunction("gorm.io/gorm/internal/lru.NewLRU[...]
 
 // firstToken is the first-token timeout the matrix runs with: the app's
 // default (120 s) would make the slow cell wait minutes; the behaviour is
-// the same at any length.
-const firstToken = 300 * time.Millisecond
+// the same at any length. Every call of every cell runs with it, so it is
+// long enough (1 s, where 300 ms was) that a well-behaved reply of the fake
+// is not taken for a slow one on a busy machine (two cores, -race), which
+// would turn a cell's "✓ answered" into "after 2 calls".
+const firstToken = time.Second
 
 // step is a model-calling node and the turn that reaches it.
 type step struct {

@@ -49,6 +49,12 @@ func TestClassify(t *testing.T) {
 		{"카페 홍보용 유튜브 쇼츠 영상을 만들고 싶어", false, false, "", false, false},
 		{"Make a YouTube Shorts video about my café", false, false, "", false, false},
 		{"How do I build a podcast workflow?", false, false, "", false, false},
+		// A task's word inside an English word is none ("plan" in
+		// "explanation", "build" in "building"); a Korean task noun still
+		// leaves a question to the model.
+		{"What does the explanation in chapter 3 say?", false, true, RouteSimple, true, false},
+		{"What are the building permit rules?", false, true, RouteSimple, true, false},
+		{"사업계획서 마감이 언제야?", false, false, "", false, false},
 		{"내 이름은 철수야", false, false, "", false, false},
 		{"더 자세히", false, false, "", false, false},
 	}
@@ -81,6 +87,39 @@ func TestLeanRoute(t *testing.T) {
 		{"My name is Minji and I run a small cafe.", RouteSimple, reasonLeanAnswer},
 		{"내 이름은 철수야", RouteSimple, reasonLeanAnswer},
 		{"", RouteSimple, reasonLeanAnswer},
+		// Real tasks, in the forms a verb asks them.
+		{"부산 여행 계획 좀 세워줘", RouteComplex, reasonLeanTask},
+		{"help me build a budget spreadsheet", RouteComplex, reasonLeanTask},
+		{"이사 준비를 도와줘", RouteComplex, reasonLeanTask},
+		{"이사 준비 좀 도와줘", RouteComplex, reasonLeanTask},
+		{"주간 식단 짜줘", RouteComplex, reasonLeanTask},
+		{"블로그를 시작하고 싶어", RouteComplex, reasonLeanTask},
+		{"팟캐스트 제작하고 싶어", RouteComplex, reasonLeanTask},
+		{"Plan a three-day trip to Jeju", RouteComplex, reasonLeanTask},
+		{"Create a landing page for my bakery", RouteComplex, reasonLeanTask},
+		{"Set up a newsletter for my shop", RouteComplex, reasonLeanTask},
+		// The main verb decides: the last in Korean, the first in English.
+		{"회의록 정리해서 보고서 만들어줘", RouteComplex, reasonLeanTask},
+		{"내 문서로 발표 자료 만들어줘", RouteComplex, reasonLeanTask},
+		{"Design a logo, then list what it costs", RouteComplex, reasonLeanTask},
+		// A task's word inside a noun, or a task named by a message that asks
+		// to summarise, list, find, explain or translate: answered, with the
+		// documents.
+		{"사업계획서 내용 요약해줘", RouteSimple, reasonLeanAnswer},
+		{"Summarize the explanation in chapter 3", RouteSimple, reasonLeanAnswer},
+		{"Summarize the building permit rules in my documents", RouteSimple, reasonLeanAnswer},
+		{"Translate this paragraph into Korean: the planet is warming", RouteSimple, reasonLeanAnswer},
+		{"The planet is warming faster than the models said", RouteSimple, reasonLeanAnswer},
+		{"List the deadlines in the project plan", RouteSimple, reasonLeanAnswer},
+		{"Find the design guidelines in my files", RouteSimple, reasonLeanAnswer},
+		{"Explain the launch checklist in my notes", RouteSimple, reasonLeanAnswer},
+		{"Make a list of the action items from the meeting notes", RouteSimple, reasonLeanAnswer},
+		{"출시 계획 문서 정리해줘", RouteSimple, reasonLeanAnswer},
+		{"기획안 파일에서 예산 항목 찾아줘", RouteSimple, reasonLeanAnswer},
+		{"제작 일정표를 영어로 번역해줘", RouteSimple, reasonLeanAnswer},
+		{"건축 계획서 파일 요약 부탁해", RouteSimple, reasonLeanAnswer},
+		{"만들어진 보고서 요약해줘", RouteSimple, reasonLeanAnswer},
+		{"준비물 목록 정리해줘", RouteSimple, reasonLeanAnswer},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {

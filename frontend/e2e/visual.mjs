@@ -5,6 +5,7 @@
 //   VISUAL_ONLY=fallback node e2e/visual.mjs   (only the shots whose name matches the pattern)
 import { createServer } from "node:http";
 import { mkdirSync, mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs";
+import { constants } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "vite";
@@ -17,6 +18,11 @@ const cache = join(root, "node_modules", ".cache");
 mkdirSync(cache, { recursive: true });
 const out = mkdtempSync(join(cache, "mock-dist-"));
 process.on("exit", () => rmSync(out, { recursive: true, force: true }));
+// Interrupted (Ctrl+C, a CI job cancelled): a signal ends the process
+// without "exit" unless it is handled, and each run's folder stayed behind.
+// Exiting runs the handler above (and Playwright's, which ends the browser),
+// with the code a shell gives a process the signal ended (130 for Ctrl+C).
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => process.exit(128 + constants.signals[signal]));
 const shots = process.env.MOCK_ARTIFACTS ?? join(root, "..", "artifacts", "mock");
 mkdirSync(shots, { recursive: true });
 

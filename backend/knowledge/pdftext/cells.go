@@ -24,9 +24,10 @@ func cellGap(p, q item) bool {
 // cellGaps returns the cell gaps of a line (sorted along it), spaces
 // aside: the white between two glyphs, from the end of one to the start of
 // the next; kinds[k] is how a letter-spaced title writes gap k (spaced,
-// the line's spacedGaps; asDrawn on any other line). The white between
-// the options of one check box question ("□ 예   □ 아니오") is no cell
-// gap (options).
+// the line's spacedGaps; asDrawn on any other line); opts[k] says
+// whether gap k parts two options of one check box question ("□ 예   □
+// 아니오", options), which is no cell gap where every line with a gap
+// there parts options too (dropOptions).
 //
 // On a line spaced out letter by letter that is no title (a notice set
 // with wide character spacing, its letters spacedOut apart or more), a
@@ -34,7 +35,7 @@ func cellGap(p, q item) bool {
 // between its cells; two such lines whose words are as long ("제 출 된
 // 서 류 는" over "자 세 한 사 항 은") read as a table's rows. There a cell's
 // gap is measured without the two letter gaps.
-func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRule) {
+func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRule, opts []bool) {
 	var prev *item
 	var after []int // the glyph after each gap
 	spread := 0.0
@@ -59,20 +60,69 @@ func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRul
 		prev = it
 	}
 	if len(gaps) == 0 {
-		return gaps, kinds
+		return gaps, kinds, nil
 	}
 	// The runs of glyphs between the gaps: run k ends at gap k.
 	starts := append([]int{0}, after...)
 	ends := append(slices.Clone(after), len(items))
-	var keptGaps [][2]float64
-	var keptKinds []gapRule
+	opts = make([]bool, len(gaps))
 	for k := range gaps {
-		if options(items[starts[k]:ends[k]], items[starts[k+1]:ends[k+1]]) {
-			continue
-		}
-		keptGaps, keptKinds = append(keptGaps, gaps[k]), append(keptKinds, kinds[k])
+		opts[k] = options(items[starts[k]:ends[k]], items[starts[k+1]:ends[k+1]])
 	}
-	return keptGaps, keptKinds
+	return gaps, kinds, opts
+}
+
+// dropOptions takes out of the lines' cell gaps (top to bottom, with
+// their kinds and opts from cellGaps) those between the options of a
+// check box question, column by column: a gap goes only where every gap
+// in its column parts two options. A column is the gaps that overlap one
+// another on lines one under the other (a letter-spaced title's letter
+// gaps aside). A form's options line up down its rows and are one
+// answer's choices; a comparison table's cells that each start with a
+// bullet ("구분 | 현행 | 개선안" over "지원 대상 | ○ 저소득층 가구 | ○
+// 전체 가구") line up under a header whose gap there parts no options,
+// and are its columns.
+func dropOptions(gaps [][][2]float64, kinds [][]gapRule, opts [][]bool) {
+	type at struct{ i, k int }
+	parent := map[at]at{}
+	var find func(a at) at
+	find = func(a at) at {
+		p, ok := parent[a]
+		if !ok || p == a {
+			return a
+		}
+		r := find(p)
+		parent[a] = r
+		return r
+	}
+	for i := 1; i < len(gaps); i++ {
+		for k, g := range gaps[i] {
+			for m, p := range gaps[i-1] {
+				if kinds[i][k] != letterGap && kinds[i-1][m] != letterGap && min(g[1], p[1]) > max(g[0], p[0]) {
+					parent[find(at{i, k})] = find(at{i - 1, m})
+				}
+			}
+		}
+	}
+	cellCol := map[at]bool{} // a column with a gap that parts no options
+	for i := range gaps {
+		for k := range gaps[i] {
+			if !opts[i][k] {
+				cellCol[find(at{i, k})] = true
+			}
+		}
+	}
+	for i := range gaps {
+		var kept [][2]float64
+		var keptKinds []gapRule
+		for k, g := range gaps[i] {
+			if opts[i][k] && !cellCol[find(at{i, k})] {
+				continue
+			}
+			kept, keptKinds = append(kept, g), append(keptKinds, kinds[i][k])
+		}
+		gaps[i], kinds[i] = kept, keptKinds
+	}
 }
 
 // options says whether two runs of a line, apart by a cell's gap, are two

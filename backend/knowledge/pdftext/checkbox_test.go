@@ -60,6 +60,21 @@ func TestPageTextCheckBoxOptions(t *testing.T) {
 			{"제3자 제공에 동의합니까?", "□ 동의함   □ 동의하지 않음"},
 			{"마케팅 정보 수신에 동의합니까?", "■ 동의함   □ 동의하지 않음"}}, []float64{72, 330}),
 			"개인정보 수집·이용에 동의합니까? | □ 동의함 □ 동의하지 않음\n제3자 제공에 동의합니까? | □ 동의함 □ 동의하지 않음\n마케팅 정보 수신에 동의합니까? | ■ 동의함 □ 동의하지 않음"},
+		{"a column of bullets beside prose is a column, in Korean", sideBySide(bulletProseKo, bulletsKo),
+			strings.Join(bulletProseKo, "\n") + "\n\n" + strings.Join(bulletsKo, "\n")},
+		{"a column of bullets beside prose is a column, in English", sideBySide(bulletProseEn, bulletsEn),
+			strings.Join(bulletProseEn, "\n") + "\n\n" + strings.Join(bulletsEn, "\n")},
+		{"a comparison table's options under its header are cells", column([][]string{
+			{"구분", "현행", "개선안"},
+			{"지원 대상", "○ 저소득층 가구", "○ 전체 가구"},
+			{"지원 금액", "○ 월 10만 원", "○ 월 20만 원"},
+			{"신청 방법", "○ 방문 신청", "○ 온라인 신청"}}, []float64{72, 200, 330}),
+			"구분 | 현행 | 개선안\n지원 대상 | ○ 저소득층 가구 | ○ 전체 가구\n지원 금액 | ○ 월 10만 원 | ○ 월 20만 원\n신청 방법 | ○ 방문 신청 | ○ 온라인 신청"},
+		{"a comparison table in English keeps its columns", column([][]string{
+			{"Item", "Now", "Proposed"},
+			{"Who", "● low incomes", "● every home"},
+			{"How much", "● 100 a month", "● 200 a month"}}, []float64{72, 200, 330}),
+			"Item | Now | Proposed\nWho | ● low incomes | ● every home\nHow much | ● 100 a month | ● 200 a month"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,6 +83,49 @@ func TestPageTextCheckBoxOptions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A column of prose beside a column of lines headed by a bullet that
+// checkBox also draws ("○", "●"): two columns, not a form's questions
+// beside their answers.
+var (
+	bulletProseKo = []string{
+		"지방자치단체는 지역의 여건과 주민의 요구를",
+		"반영하여 사업 계획을 수립하고 그 결과를",
+		"매년 공개하여야 하며 필요한 경우 관계",
+		"기관과 협의하여 추진 일정을 조정할 수",
+		"있다. 이 경우 예산의 범위 안에서 지원한다",
+	}
+	bulletsKo = []string{
+		"○ 추진 배경 및 필요성에 관한 검토 결과 보고",
+		"○ 사업 추진 경과 및 향후 일정에 관한 사항",
+		"○ 예산 편성 현황 및 집행 실적에 관한 분석",
+		"○ 관계 기관 협의 결과 및 조치 계획 보고서",
+		"○ 주민 의견 수렴 결과 및 반영 계획 정리함",
+	}
+	bulletProseEn = []string{
+		"The council shall publish its annual plan",
+		"after hearing the residents and shall set",
+		"out the budget for each programme so that",
+		"every resident can follow how the funds are",
+		"spent over the year and report on progress",
+	}
+	bulletsEn = []string{
+		"● Background and need for the programme",
+		"● Progress so far and the next milestones",
+		"● Budget allocated and spending to date",
+		"● Consultation with partner agencies held",
+		"● Residents' views and how they were used",
+	}
+)
+
+// sideBySide sets two columns of lines side by side, line by line.
+func sideBySide(left, right []string) []glyph {
+	var rows [][]string
+	for i := range left {
+		rows = append(rows, []string{left[i], right[i]})
+	}
+	return column(rows, []float64{72, 330})
 }
 
 // checkBoxRows are the rows of the check box form the tier prints: a

@@ -561,13 +561,44 @@ func columnsApart(sp *splitter, bands []band, g gutter, minW, h float64) bool {
 	return (lprose && 2*rcells > len(rcov) || rprose && 2*lcells > len(lcov)) && 3*both <= len(bands)
 }
 
-// boxed says whether a line's piece starts or ends with a check box: a
-// form's answer ("□ 예   □ 아니오", "예 □"). A column of them, each
-// beside a line of the other side, is the answers to the questions
-// beside them, read across as a table's rows; a column of prose does not
-// start or end every line so.
-func boxed(its []item) bool {
-	return boxFirst(its) || boxLast(its) // sides holds no spaces
+// boxed says whether a line's piece is a form's answer: a set of check
+// box options, two at least, the boxes all before or all after their
+// labels and every label maxOption glyphs at most ("□ 예   □ 아니오",
+// "예 □   아니오 □"). A column of them, each beside a line of the other
+// side, is the answers to the questions beside them, read across as a
+// table's rows. One box heading a line is a bullet (Korean official
+// documents' "○ 추진 배경 …", an English list's "● Background …"): a
+// column of such lines beside prose is a column, not a form.
+func boxed(its []item) bool { // sides holds no spaces
+	var at, width []int // each box's first glyph and its glyphs
+	for i := 0; i < len(its); i++ {
+		if n := boxAt(its, i); n > 0 {
+			at, width = append(at, i), append(width, n)
+			i += n - 1
+		}
+	}
+	if len(at) < 2 {
+		return false
+	}
+	short := func(n int) bool { return n >= 1 && n <= maxOption }
+	first, last := at[0] == 0, at[len(at)-1]+width[len(at)-1] == len(its)
+	for k := range at {
+		if first { // a label after each box, up to the next box
+			end := len(its)
+			if k+1 < len(at) {
+				end = at[k+1]
+			}
+			first = short(end - at[k] - width[k])
+		}
+		if last { // a label before each box, from the box before
+			start := 0
+			if k > 0 {
+				start = at[k-1] + width[k-1]
+			}
+			last = short(at[k] - start)
+		}
+	}
+	return first || last
 }
 
 // minSide is the narrowest column, in font sizes, read apart from a column

@@ -476,10 +476,12 @@ func (w *textWriter) lines(bands []band) {
 	gaps := make([][][2]float64, len(bands))
 	kinds := make([][]gapRule, len(bands))
 	sizes := make([]float64, len(bands))
+	opts := make([][]bool, len(bands))
 	for i, b := range bands {
-		gaps[i], kinds[i] = cellGaps(b.items, spacedGaps(b.items, nil))
+		gaps[i], kinds[i], opts[i] = cellGaps(b.items, spacedGaps(b.items, nil))
 		sizes[i] = textSize(b.items)
 	}
+	dropOptions(gaps, kinds, opts)
 	bars, barKinds := alignedGaps(gaps, kinds, sizes, gaps, kinds)
 	bars, _ = alignedGaps(gaps, kinds, sizes, bars, barKinds)
 	for i, b := range bands {

@@ -484,8 +484,9 @@ func (w *textWriter) lines(bands []band) {
 	dropOptions(gaps, kinds, opts)
 	bars, barKinds := alignedGaps(gaps, kinds, sizes, gaps, kinds)
 	bars, _ = alignedGaps(gaps, kinds, sizes, bars, barKinds)
+	notes := noteLines(bands, bars, sizes, w.notes)
 	for i, b := range bands {
-		if len(bars[i]) == 1 && lineNumber(b.items, bars[i][0]) || bars[i] != nil && footnote(b.items, b.base, w.notes) {
+		if len(bars[i]) == 1 && lineNumber(b.items, bars[i][0]) || notes[i] {
 			bars[i] = nil
 		}
 	}

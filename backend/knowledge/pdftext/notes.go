@@ -46,6 +46,50 @@ func raisedAfter(g, it item, size float64) bool {
 	return it.h <= sameMark*size && it.h < g.h*sameMark && it.base >= g.base+0.2*g.h && it.x0-g.x1 <= g.h/3
 }
 
+// noteLines says which of the lines (bands, top to bottom, with their
+// bars and text sizes) are the page's notes, written with no bar: a group
+// of lines one under the other whose bars line up (one at least overlapping
+// one of the next line's) in one size is notes only where every line of it
+// is a note (footnote). A table set smaller than the text, numbered 1, 2,
+// 3, … under marks "¹" and "²", has rows 1 and 2 that look like notes and
+// rows 3 and 4 that do not; its rows keep their bars, all of them, where
+// taking them from rows 1 and 2 alone read "1 서울 1,204" over "3 | 대구
+// | 512".
+func noteLines(bands []band, bars [][][2]float64, sizes []float64, marks []noteMark) []bool {
+	notes := make([]bool, len(bands))
+	if len(marks) == 0 {
+		return notes
+	}
+	for i, b := range bands {
+		notes[i] = bars[i] != nil && footnote(b.items, b.base, marks)
+	}
+	for i := 0; i < len(bands); {
+		j, all := i, notes[i]
+		for j+1 < len(bands) && bars[j] != nil && barsMeet(bars[j], bars[j+1]) &&
+			max(sizes[j], sizes[j+1]) <= min(sizes[j], sizes[j+1])/noteSize {
+			j++
+			all = all && notes[j]
+		}
+		for k := i; k <= j; k++ {
+			notes[k] = notes[k] && all
+		}
+		i = j + 1
+	}
+	return notes
+}
+
+// barsMeet says whether one of a line's bars overlaps one of the next's.
+func barsMeet(a, b [][2]float64) bool {
+	for _, g := range a {
+		for _, p := range b {
+			if min(g[1], p[1]) > max(g[0], p[0]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // footnote says whether a line is one of the page's notes: it starts
 // with the number of a mark raised on a line above it (noteDigits at
 // most, then a bracket, a full stop or a gap), and its text is smaller

@@ -44,6 +44,7 @@ func pieces(size, y float64, parts []string, at []float64) []glyph {
 // note and reads as one.
 func TestPageTextFootnotes(t *testing.T) {
 	at := []float64{72, 90, 165}
+	wide := []float64{72, 110, 200} // a table's columns
 	lines := func(parts ...[]glyph) []glyph {
 		var out []glyph
 		for i, p := range parts {
@@ -86,6 +87,29 @@ func TestPageTextFootnotes(t *testing.T) {
 			marked("이 규정은 학칙에서 위임된 사항을 정한다.", "1", 700),
 			marked("이 규정은 모든 학생에게 적용한다.", "2", 686)),
 			[]string{"1 | 2022. 6. 30. | 개정", "2 | 2023. 3. 1. | 신설"}},
+		{"a smaller table numbered past the marks keeps its bars on every row", lines(body,
+			glyphLine("지역별 현황은 다음 표와 같다.", 72, 660, nil),
+			pieces(9, 640, []string{"1", "서울", "1,204"}, wide),
+			pieces(9, 628, []string{"2", "부산", "876"}, wide),
+			pieces(9, 616, []string{"3", "대구", "512"}, wide),
+			pieces(9, 604, []string{"4", "광주", "430"}, wide)),
+			[]string{"1 | 서울 | 1,204", "2 | 부산 | 876", "3 | 대구 | 512", "4 | 광주 | 430"}},
+		{"a smaller English table numbered past the marks keeps its bars on every row", lines(
+			marked("These rules apply to every student.", "1", 700),
+			marked("Other rules prevail where they say so.", "2", 686),
+			glyphLine("The regions are as follows.", 72, 660, nil),
+			pieces(9, 640, []string{"1", "Seoul", "1,204"}, wide),
+			pieces(9, 628, []string{"2", "Busan", "876"}, wide),
+			pieces(9, 616, []string{"3", "Daegu", "512"}, wide)),
+			[]string{"1 | Seoul | 1,204", "2 | Busan | 876", "3 | Daegu | 512"}},
+		{"notes under a smaller table numbered past the marks are notes", lines(body,
+			pieces(9, 640, []string{"1", "서울", "1,204"}, wide),
+			pieces(9, 628, []string{"2", "부산", "876"}, wide),
+			pieces(9, 616, []string{"3", "대구", "512"}, wide),
+			glyphLine("이 규정은 학칙에서 위임된 사항을 정한다.", 72, 560, nil),
+			pieces(8, 120, []string{"1", "2022. 6. 30.", "개정"}, at),
+			pieces(8, 110, []string{"2", "2023. 3. 1.", "신설"}, at)),
+			[]string{"1 | 서울 | 1,204", "3 | 대구 | 512", "1 2022. 6. 30. 개정", "2 2023. 3. 1. 신설"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

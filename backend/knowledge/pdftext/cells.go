@@ -37,7 +37,8 @@ func cellGap(p, q item) bool {
 // gap is measured without the two letter gaps.
 func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRule, opts []bool) {
 	var prev *item
-	var after []int // the glyph after each gap
+	var after []int     // the glyph after each gap
+	var sizes []float64 // the larger of the two glyphs' sizes beside each gap
 	spread := 0.0
 	if spaced == nil {
 		if t := tracking(items); t >= spacedOut {
@@ -51,6 +52,7 @@ func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRul
 		}
 		if prev != nil && it.x0-prev.x1-spread*max(prev.h, it.h) > minGutter*max(prev.h, it.h) {
 			gaps, after = append(gaps, [2]float64{prev.x1, it.x0}), append(after, i)
+			sizes = append(sizes, max(prev.h, it.h))
 			k := asDrawn
 			if spaced != nil {
 				k = spaced[i]
@@ -67,7 +69,7 @@ func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRul
 	ends := append(slices.Clone(after), len(items))
 	opts = make([]bool, len(gaps))
 	for k := range gaps {
-		opts[k] = options(items[starts[k]:ends[k]], items[starts[k+1]:ends[k+1]])
+		opts[k] = gaps[k][1]-gaps[k][0] <= maxOptionGap*sizes[k] && options(items[starts[k]:ends[k]], items[starts[k+1]:ends[k+1]])
 	}
 	return gaps, kinds, opts
 }
@@ -186,6 +188,13 @@ func boxAt(rs []item, i int) int {
 	}
 	return 0
 }
+
+// maxOptionGap is the widest white between two options of one question,
+// in font sizes: a form sets them an em or a few spaces apart (2 em at
+// most in the forms wkhtmltopdf and Chromium print), where the columns of
+// a table whose cells start with a bullet ("지원 대상 | ○ 저소득층 가구 |
+// ○ 전체 가구", no header over them) are 5 em apart and more.
+const maxOptionGap = 4
 
 // maxOption is the most glyphs of a check box's label: "동의하지 않음",
 // "I do not agree".

@@ -70,6 +70,10 @@ func TestPageTextCheckBoxOptions(t *testing.T) {
 			{"지원 금액", "○ 월 10만 원", "○ 월 20만 원"},
 			{"신청 방법", "○ 방문 신청", "○ 온라인 신청"}}, []float64{72, 200, 330}),
 			"구분 | 현행 | 개선안\n지원 대상 | ○ 저소득층 가구 | ○ 전체 가구\n지원 금액 | ○ 월 10만 원 | ○ 월 20만 원\n신청 방법 | ○ 방문 신청 | ○ 온라인 신청"},
+		{"a comparison table with no header keeps its columns", column([][]string{
+			{"지원 대상", "○ 저소득층 가구", "○ 전체 가구"},
+			{"지원 금액", "○ 월 10만 원", "○ 월 20만 원"}}, []float64{72, 200, 330}),
+			"지원 대상 | ○ 저소득층 가구 | ○ 전체 가구\n지원 금액 | ○ 월 10만 원 | ○ 월 20만 원"},
 		{"a comparison table in English keeps its columns", column([][]string{
 			{"Item", "Now", "Proposed"},
 			{"Who", "● low incomes", "● every home"},

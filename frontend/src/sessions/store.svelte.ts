@@ -60,14 +60,17 @@ export class SessionsStore {
     this.list = this.list.map((x) => (x.id === s.id ? s : x));
   }
 
-  async rename(id: string, title: string): Promise<void> {
+  /** rename titles a conversation; false when the backend refused the title (error says why). */
+  async rename(id: string, title: string): Promise<boolean> {
     const clean = title.trim();
-    if (!clean) return;
+    if (!clean) return true;
     try {
       const s = await this.api.rename(id, clean);
       this.list = this.list.map((x) => (x.id === id ? s : x));
+      return true;
     } catch (e) {
       this.error = parseError(e);
+      return false;
     }
   }
 

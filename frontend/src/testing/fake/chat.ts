@@ -368,6 +368,9 @@ export class FakeChat extends FakeMCP {
   "ChatService.Rename"(id: string, title: string): Session {
     const s = this.sessions.find((x) => x.id === id);
     if (!s) throw new ApiError({ code: "not_found", message: "session not found" });
+    // As store.RenameSession: 200 characters at most, counted after trimming.
+    const n = [...title.trim()].length;
+    if (n > 200) throw new ApiError({ code: "title_too_long", message: `The title is ${n} characters long; at most 200 fit.`, hint: "Shorten it.", args: { n: String(n), max: "200" } });
     s.title = title;
     this.renamed.add(id);
     return { ...s };

@@ -52,6 +52,33 @@ describe("memory screen", () => {
     expect(fake.memories).toHaveLength(0);
   });
 
+  it("opens each question on Cancel, answers it so on Escape, and keeps the focus on the screen", async () => {
+    const { fake } = await openMemory();
+    click("li[data-memory='m2'] button.delete");
+    await vi.waitFor(() => expect(document.activeElement).toBe($("li[data-memory='m2'] button.keep")));
+    key(document.activeElement!, "Escape");
+    await vi.waitFor(() => expect(document.activeElement).toBe($("li[data-memory='m2'] button.delete")));
+    expect($$("button.confirm-delete")).toHaveLength(0);
+
+    click("button.forget-all");
+    await vi.waitFor(() => expect(document.activeElement).toBe($(".mem .confirm button.keep")));
+    key(document.activeElement!, "Escape");
+    await vi.waitFor(() => expect(document.activeElement).toBe($("button.forget-all")));
+    expect($$(".mem .confirm")).toHaveLength(0);
+    expect(fake.memories).toHaveLength(2);
+
+    // An edit ended by Escape or saved gives the focus back to its Edit button.
+    click("li[data-memory='m1'] button.edit");
+    await vi.waitFor(() => expect(document.activeElement).toBe($("#mem-edit-m1")));
+    key($("#mem-edit-m1"), "Escape");
+    await vi.waitFor(() => expect(document.activeElement).toBe($("li[data-memory='m1'] button.edit")));
+    click("li[data-memory='m1'] button.edit");
+    await vi.waitFor(() => expect(document.activeElement).toBe($("#mem-edit-m1")));
+    fill($("#mem-edit-m1"), "Prefers free software");
+    key($("#mem-edit-m1"), "Enter");
+    await vi.waitFor(() => expect(document.activeElement).toBe($("li[data-memory='m1'] button.edit")));
+  });
+
   it("adds a memory", async () => {
     const { fake } = await openMemory();
     fill("#mem-new", "Lives in Busan");

@@ -187,4 +187,28 @@ describe("MCP servers in Settings", () => {
     expect($(".mcp [role=alert] .hint").textContent).toBe("Choose another name, or remove the one there first.");
     expect($(".mcp").textContent).not.toContain("already there");
   });
+
+  it.each([
+    ["en", "Korean words", "파일 서버", "Use 1 to 32 letters, digits, - or _"],
+    ["en", "2,000 characters", "a".repeat(2000), "Use 1 to 32 letters, digits, - or _"],
+    ["ko", "Korean words", "파일 서버", "영문자, 숫자, -, _로 1~32자"],
+    ["ko", "a dash first", " -files", "영문자, 숫자, -, _로 1~32자"],
+  ] as const)("says under the box why a name cannot be one, keeps it, and sends nothing (%s, %s)", async (language, _what, name, rule) => {
+    const { fake } = await start({ settings: { language } });
+    click(`button[aria-label="${language === "ko" ? "설정" : "Settings"}"]`);
+    await vi.waitFor(() => expect($$(".mcp .none")).toHaveLength(1));
+    fill("#mcp-name", name);
+    fill("#mcp-command", "npx -y server");
+    expect($("#mcp-name-error").textContent).toContain(rule);
+    expect($("#mcp-name").getAttribute("aria-invalid")).toBe("true");
+    expect(($(".add-server") as HTMLButtonElement).disabled).toBe(true);
+    key($("#mcp-name"), "Enter");
+    expect(fake.calls.some((c) => c.method === "Add")).toBe(false);
+    expect(($("#mcp-name") as HTMLInputElement).value).toBe(name);
+    // Corrected, the message goes and the server is added.
+    fill("#mcp-name", "files-2");
+    expect($$("#mcp-name-error")).toHaveLength(0);
+    click(".add-server");
+    await vi.waitFor(() => expect(fake.calls.some((c) => c.method === "Add")).toBe(true));
+  });
 });

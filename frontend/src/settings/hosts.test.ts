@@ -76,6 +76,26 @@ describe("Ollama hosts in Settings", () => {
     expect(hangsWhy.getAttribute("title")).toContain("no answer within 2s");
   });
 
+  it.each([
+    ["en", "empty", "", "Enter Ollama's address"],
+    ["en", "only spaces", "   ", "Enter Ollama's address"],
+    ["ko", "2,160 characters of words", "가나다 long words ".repeat(120), "Ollama 주소를 입력하세요."],
+    ["ko", "one of two wrong", "gpu1, ftp://x", "Ollama 주소를 입력하세요."],
+  ])("says under the box why Save is grey for an address that is not one (%s, %s)", async (language, _what, host, said) => {
+    await settingsWith([], language);
+    await vi.waitFor(() => expect($$("#set-host").length).toBe(1), { timeout: 5000 });
+    expect($$("#set-host-invalid")).toHaveLength(0);
+    fill("#set-host", host);
+    expect(($("dialog[open] footer button[type=submit]") as HTMLButtonElement).disabled).toBe(true);
+    expect($("#set-host-invalid").textContent).toContain(said);
+    expect($("#set-host").getAttribute("aria-invalid")).toBe("true");
+    expect($("#set-host").getAttribute("aria-describedby")).toContain("set-host-invalid");
+    expect(($("#set-host") as HTMLInputElement).value).toBe(host);
+    fill("#set-host", "http://127.0.0.1:11434");
+    expect($$("#set-host-invalid")).toHaveLength(0);
+    expect(($("dialog[open] footer button[type=submit]") as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it("shows no list for one host", async () => {
     await settingsWith([]);
     await vi.waitFor(() => expect($$("#set-host-status").length).toBe(1), { timeout: 5000 });

@@ -2,7 +2,8 @@
 // (longer than 200 characters) keeps its box open with every word typed,
 // beside the error that says to shorten it, rather than closing the box
 // and throwing the words away; Enter while an input method is still
-// composing (Korean) does not send a half-typed title.
+// composing (Korean) does not send a half-typed title. A deleted
+// conversation hands the focus to the row that takes its place.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { $, $$, cleanup, click, fill, key, send, start } from "../testing/ui";
 
@@ -47,5 +48,27 @@ describe("renaming a conversation", () => {
     fill(box()!, "회의 준비");
     key(box()!, "Enter");
     await vi.waitFor(() => expect($("nav li .title").textContent).toBe("회의 준비"));
+  });
+});
+
+describe("deleting a conversation", () => {
+  it("gives the focus to the row that takes its place, the one above for the last, New chat for the only one", async () => {
+    await start();
+    for (const text of ["first", "second", "third"]) {
+      click("button.new");
+      await send(text);
+      await vi.waitFor(() => expect($$("nav li .title").map((e) => e.textContent)).toContain(text));
+    }
+    const titles = () => $$("nav li .title").map((e) => e.textContent);
+    expect(titles()).toEqual(["third", "second", "first"]);
+    const del = (i: number) => click($$("nav li")[i]!.querySelector<HTMLElement>("button[title='Delete']")!);
+    del(1); // second: first moves up into its row
+    await vi.waitFor(() => expect(titles()).toEqual(["third", "first"]));
+    await vi.waitFor(() => expect(document.activeElement?.closest("li")?.querySelector(".title")?.textContent).toBe("first"));
+    del(1); // the last row: the one above
+    await vi.waitFor(() => expect(titles()).toEqual(["third"]));
+    await vi.waitFor(() => expect(document.activeElement?.closest("li")?.querySelector(".title")?.textContent).toBe("third"));
+    del(0);
+    await vi.waitFor(() => expect(document.activeElement).toBe($("nav button.new")));
   });
 });

@@ -121,7 +121,8 @@ describe("MCP servers in Settings", () => {
     expect($$("li[data-server='files'] .tools li").map((e) => e.dataset.tool)).toEqual(["files__read_text_file", "files__write_file"]);
     expect($("li[data-server='files'] li[data-tool='files__read_text_file'] .badge").textContent).toBe("read-only");
     const failed = $("li[data-server='weather']");
-    expect(failed.querySelector(".why")!.textContent).toBe("It did not start: it stopped Wayfinder tries again in 4 s.");
+    expect(failed.querySelector(".why")!.textContent).toBe("It did not start: it stopped");
+    expect(failed.querySelector(".retry")!.textContent).toBe("Wayfinder tries again in 4 s.");
     // The error itself is shown apart, as the server or the system gave it.
     expect(failed.querySelector(".error-text")!.textContent).toBe("stopped: the server closed the connection");
     expect(failed.querySelector(".stderr:not(.error-text)")!.textContent).toBe("missing API key: set WEATHER_KEY");
@@ -137,7 +138,8 @@ describe("MCP servers in Settings", () => {
     click(`button[aria-label="설정"]`);
     await vi.waitFor(() => expect($$(".servers > li")).toHaveLength(3), { timeout: 5000 });
     const why = (name: string) => $(`li[data-server='${name}'] .why`).textContent!;
-    await vi.waitFor(() => expect(why("weather")).toBe("시작하지 못했습니다: 실행할 프로그램이 없음: /opt/weather-mcp 4초 뒤에 다시 시도합니다."), { timeout: 5000 });
+    await vi.waitFor(() => expect(why("weather")).toBe("시작하지 못했습니다: 실행할 프로그램이 없음: /opt/weather-mcp"), { timeout: 5000 });
+    expect($("li[data-server='weather'] .retry").textContent).toBe("4초 뒤에 다시 시도합니다.");
     expect(why("odd")).toBe("시작하지 못했습니다.");
     expect($("li[data-server='odd'] .error-text").textContent).toBe("something only Go says");
     expect($("li[data-server='weather'] .error-text").textContent).toContain("no such file or directory");

@@ -45,4 +45,6 @@ test("rename refused, then delete with a long title, in Korean at 800×700", asy
   await screenshotSizes(page, "sidebar-2-deleted-ko");
   await undo.click();
   await page.waitForSelector(".sidebar .list li");
+  // Undo gone with its toast, the focus is on the conversation brought back.
+  await page.waitForFunction(() => document.activeElement?.matches(".sidebar li button.open"));
 });

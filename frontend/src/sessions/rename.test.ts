@@ -3,7 +3,8 @@
 // beside the error that says to shorten it, rather than closing the box
 // and throwing the words away; Enter while an input method is still
 // composing (Korean) does not send a half-typed title. A deleted
-// conversation hands the focus to the row that takes its place.
+// conversation hands the focus to the row that takes its place, and its
+// Undo to the row brought back.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { $, $$, cleanup, click, fill, key, send, start } from "../testing/ui";
 
@@ -52,7 +53,7 @@ describe("renaming a conversation", () => {
 });
 
 describe("deleting a conversation", () => {
-  it("gives the focus to the row that takes its place, the one above for the last, New chat for the only one", async () => {
+  it("gives the focus to the row that takes its place, the one above for the last, New chat for the only one, and on Undo to the one back", async () => {
     await start();
     for (const text of ["first", "second", "third"]) {
       click("button.new");
@@ -70,5 +71,11 @@ describe("deleting a conversation", () => {
     await vi.waitFor(() => expect(document.activeElement?.closest("li")?.querySelector(".title")?.textContent).toBe("third"));
     del(0);
     await vi.waitFor(() => expect(document.activeElement).toBe($("nav button.new")));
+    // Undo: the toast goes, the focus goes to the conversation brought back.
+    const undo = $$(".toast button").find((b) => b.textContent === "Undo")!;
+    undo.focus(); // as a click or Tab gives it
+    click(undo);
+    await vi.waitFor(() => expect(titles()).toEqual(["third"]));
+    await vi.waitFor(() => expect(document.activeElement).toBe($("nav li button.open")));
   });
 });

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -185,17 +186,28 @@ func stored(ctx context.Context, st *store.Store, c archive.Conversation) (bool,
 }
 
 // importError says what was wrong with the file in words the person can
-// act on; nothing was stored.
+// act on; nothing was stored. The English sentence stays the Message; the
+// archive's case and its particulars go in Args, for the window and the
+// command line to word it in the person's language
+// ("error.import_invalid.case.<case>"), the raw words of the JSON decoder
+// only as the muted "reason".
 func importError(err error) error {
+	var args map[string]string
+	if p := (*archive.Problem)(nil); errors.As(err, &p) {
+		args = maps.Clone(p.Args)
+		args["case"] = p.Case
+	}
 	switch {
 	case errors.Is(err, archive.ErrNotArchive):
 		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrImportNotExport,
 			Message: "This file cannot be imported: it is " + strings.Replace(err.Error(), ": it is", ":", 1) + ".",
-			Hint:    "Import a file made by `wayfinder export --format json` or by Export in the window; Markdown exports are for reading and cannot be imported."}}
+			Hint:    "Import a file made by `wayfinder export --format json` or by Export in the window; Markdown exports are for reading and cannot be imported.",
+			Args:    args}}
 	case errors.Is(err, archive.ErrInvalid):
 		return &chat.Error{Info: api.ErrorInfo{Code: api.ErrImportInvalid,
 			Message: "This file cannot be imported: " + strings.TrimPrefix(err.Error(), archive.ErrInvalid.Error()+": ") + ".",
-			Hint:    "Nothing was imported. Export the conversations again, or correct the file where the message says."}}
+			Hint:    "Nothing was imported. Export the conversations again, or correct the file where the message says.",
+			Args:    args}}
 	}
 	return err
 }

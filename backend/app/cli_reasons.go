@@ -191,6 +191,30 @@ var errorText = map[string][2]string{
 	"error.import_invalid":                     {"This conversation export cannot be imported as it is, so nothing was imported.", "이 대화 내보내기 파일은 그대로 가져올 수 없어 아무것도 가져오지 않았습니다."},
 	"error.empty_message":                      {"The message is empty.", "메시지가 비어 있습니다."},
 	"error.empty_message.hint":                 {"Type a question or a task, then send it.", "질문이나 할 일을 적은 뒤 보내세요."},
+
+	// Why a file is not a conversation export, or not one that can be
+	// imported as it is, by the archive's case (archive.Problem).
+	"error.import_not_export.case.empty":                {"The file is empty.", "파일이 비어 있습니다."},
+	"error.import_not_export.case.not_json":             {"The file is not JSON.", "파일이 JSON 형식이 아닙니다."},
+	"error.import_not_export.case.not_object":           {"The file is JSON, but not an object ({…}) as an export is.", "JSON 파일이지만 내보내기 파일처럼 객체({…})로 되어 있지 않습니다."},
+	"error.import_not_export.case.no_format":            {"The file has no \"format\": \"wayfinder.conversations\".", "파일에 \"format\": \"wayfinder.conversations\" 항목이 없습니다."},
+	"error.import_not_export.case.format":               {"The file's \"format\" is {format}, not wayfinder.conversations.", "파일의 \"format\" 값이 wayfinder.conversations가 아니라 {format}입니다."},
+	"error.import_not_export.case.format_not_text":      {"The file's \"format\" is not text.", "파일의 \"format\" 값이 문자열이 아닙니다."},
+	"error.import_not_export.case.no_version":           {"The file has no valid \"version\" (a whole number from 1).", "파일에 올바른 \"version\" 값(1 이상의 정수)이 없습니다."},
+	"error.import_not_export.case.version_not_number":   {"The file's \"version\" is not a whole number.", "파일의 \"version\" 값이 정수가 아닙니다."},
+	"error.import_not_export.case.no_conversations":     {"The file has no \"conversations\" list.", "파일에 \"conversations\" 목록이 없습니다."},
+	"error.import_invalid.case.too_large":               {"Conversation {n} in the file is larger than {mb} MB.", "파일의 {n}번째 대화가 {mb} MB보다 큽니다."},
+	"error.import_invalid.case.json_broken":             {"The JSON is broken at byte {byte} of the file.", "파일의 {byte}번째 바이트에서 JSON 형식이 깨져 있습니다."},
+	"error.import_invalid.case.cut_short":               {"The file ends too soon: it may have been cut short while it was saved or copied.", "파일이 도중에 끝납니다. 저장하거나 복사하는 중에 잘렸을 수 있습니다."},
+	"error.import_invalid.case.newer":                   {"It was made by a newer Wayfinder (format version {version}; this one reads up to {max}): update Wayfinder, then import it again.", "더 새로운 Wayfinder로 만든 파일입니다(형식 버전 {version}, 이 Wayfinder는 {max}까지 읽습니다). Wayfinder를 업데이트한 뒤 다시 가져오세요."},
+	"error.import_invalid.case.not_list":                {"The file's \"conversations\" is not a list.", "파일의 \"conversations\" 값이 목록이 아닙니다."},
+	"error.import_invalid.case.field_type":              {"In conversation {n}, \"{field}\" should be a JSON {want}, not a {got}.", "{n}번째 대화의 \"{field}\" 값은 JSON {want} 형식이어야 하는데 {got} 형식입니다."},
+	"error.import_invalid.case.conversation_type":       {"Conversation {n} is a JSON {got}, not an object.", "{n}번째 대화가 객체가 아니라 JSON {got} 형식입니다."},
+	"error.import_invalid.case.conversation_unreadable": {"Conversation {n} cannot be read: a value in it is not in the form Wayfinder writes.", "{n}번째 대화를 읽을 수 없습니다. Wayfinder가 쓰는 형식과 다른 값이 들어 있습니다."},
+	"error.import_invalid.case.conversation_check":      {"Conversation {n} cannot be stored as it is.", "{n}번째 대화를 그대로 저장할 수 없습니다."},
+	"error.import_invalid.case.settings":                {"The settings of conversation {n} are out of range (temperature, context size).", "{n}번째 대화의 설정 값(온도, 컨텍스트 크기)이 허용 범위를 벗어났습니다."},
+	"error.import_invalid.case.trailing":                {"There is more in the file after the end of the export.", "파일에 내보내기가 끝난 뒤에도 내용이 더 있습니다."},
+	"error.import_invalid.case.unreadable":              {"The file cannot be read as an export.", "파일을 내보내기 파일로 읽을 수 없습니다."},
 }
 
 // importWrap is the "import "<path>": " the Go side wraps a file's error
@@ -254,7 +278,7 @@ var cliHintText = map[string][2]string{
 	"error.import_not_export.hint": {"Import a JSON file made by `wayfinder export --format json` or by the app's Export; Markdown exports are for reading and cannot be imported.",
 		"`wayfinder export --format json`이나 앱의 내보내기로 만든 JSON 파일을 가져오세요. Markdown 내보내기는 읽기용이라 가져올 수 없습니다."},
 	"error.import_invalid.advice": {"Nothing was imported. Export the conversations again, or correct the file where the message says.",
-		"대화를 다시 내보내거나, 괄호 안의 내용이 가리키는 곳을 고치세요."},
+		"대화를 다시 내보내거나, 메시지가 가리키는 곳을 고치세요."},
 }
 
 // errorWords is an error's sentence and what to do about it in language
@@ -282,6 +306,20 @@ func errorWords(info api.ErrorInfo, lang int) (message, hint string) {
 	if words, ok := errorText[key+".detail"]; ok {
 		if text, all := filled(words[lang], args); all {
 			message, worded = text, true
+		}
+	}
+	// An error of another code with a case says its particulars after its
+	// title ("이 대화 내보내기 파일은 …. 파일의 1번째 바이트에서 …"), the
+	// raw cause in brackets after them.
+	if c := info.Args["case"]; !worded && info.Code != api.ErrInvalidInput && c != "" {
+		title, okTitle := errorText[key]
+		if words, ok := errorText[key+".case."+c]; ok && okTitle {
+			if text, all := filled(words[lang], args); all {
+				message, worded = title[lang]+" "+text, true
+				if args["reason"] != "" {
+					message += " (" + args["reason"] + ")"
+				}
+			}
 		}
 	}
 	if title, ok := errorText[key]; ok && !worded && lang == 1 {

@@ -15,6 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -192,6 +194,31 @@ var ErrNotArchive = errors.New("not a Wayfinder conversation export")
 // ErrInvalid: the file is an export, but one the app cannot take as it is.
 var ErrInvalid = errors.New("the conversation export cannot be imported")
 
+// Problem is why a file cannot be imported, as a case the app words in
+// the person's language (Case, with its particulars in Args; "reason"
+// holds the raw words of Go's JSON decoder or of Check, for a bug report
+// only), besides the English sentence Error gives. errors.Is finds its
+// kind (ErrNotArchive or ErrInvalid) and what it wraps.
+type Problem struct {
+	Kind error
+	Case string
+	Args map[string]string
+	err  error // the English particulars, after the kind
+}
+
+func (p *Problem) Error() string   { return p.Kind.Error() + ": " + p.err.Error() }
+func (p *Problem) Unwrap() []error { return []error{p.Kind, p.err} }
+
+// problem makes a Problem of kind and case c; args are its particulars in
+// pairs (name, value), and format and a are its English words.
+func problem(kind error, c string, args []string, format string, a ...any) *Problem {
+	p := &Problem{Kind: kind, Case: c, Args: map[string]string{}, err: fmt.Errorf(format, a...)}
+	for i := 0; i+1 < len(args); i += 2 {
+		p.Args[args[i]] = args[i+1]
+	}
+	return p
+}
+
 // Read decodes an archive from r, calling fn with each conversation in
 // order after checking it (Check); fn's error stops the reading. It
 // returns the number of conversations. The format and version are checked
@@ -212,37 +239,42 @@ func Read(r io.Reader, lim Limits, fn func(Conversation) error) (int, error) {
 	)
 	fail := func(err error) (int, error) {
 		if errors.Is(err, errBudget) {
-			return n, fmt.Errorf("%w: conversation %d is larger than %d MB", ErrInvalid, n+1, lim.ConversationBytes>>20)
+			return n, problem(ErrInvalid, "too_large", []string{"n", strconv.Itoa(n + 1), "mb", strconv.FormatInt(lim.ConversationBytes>>20, 10)},
+				"conversation %d is larger than %d MB", n+1, lim.ConversationBytes>>20)
 		}
 		var se *json.SyntaxError
 		switch {
 		case errors.As(err, &se):
-			return n, fmt.Errorf("%w: the JSON is broken at byte %d: %v", ErrInvalid, se.Offset, se)
+			return n, problem(ErrInvalid, "json_broken", []string{"byte", strconv.FormatInt(se.Offset, 10), "reason", se.Error()},
+				"the JSON is broken at byte %d: %v", se.Offset, se)
 		case errors.Is(err, ErrInvalid), errors.Is(err, ErrNotArchive):
 			return n, err
 		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-			return n, fmt.Errorf("%w: the file ends too soon (cut short?): unexpected EOF", ErrInvalid)
+			return n, problem(ErrInvalid, "cut_short", nil, "the file ends too soon (cut short?): unexpected EOF")
 		}
-		return n, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return n, problem(ErrInvalid, "unreadable", []string{"reason", err.Error()}, "%v", err)
 	}
 	tok, err := dec.Token()
 	if err != nil {
 		if errors.Is(err, io.EOF) {
-			return 0, fmt.Errorf("%w: the file is empty", ErrNotArchive)
+			return 0, problem(ErrNotArchive, "empty", nil, "the file is empty")
 		}
-		return 0, fmt.Errorf("%w: it is not JSON", ErrNotArchive)
+		return 0, problem(ErrNotArchive, "not_json", nil, "it is not JSON")
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return 0, fmt.Errorf("%w: it is not a JSON object", ErrNotArchive)
+		return 0, problem(ErrNotArchive, "not_object", nil, "it is not a JSON object")
 	}
 	header := func() error {
 		switch {
-		case !seenF || format != Format:
-			return fmt.Errorf("%w: its \"format\" is %q, not %q", ErrNotArchive, format, Format)
+		case !seenF || format == "":
+			return problem(ErrNotArchive, "no_format", nil, "its \"format\" is %q, not %q", format, Format)
+		case format != Format:
+			return problem(ErrNotArchive, "format", []string{"format", format}, "its \"format\" is %q, not %q", format, Format)
 		case !seenV || version < 1:
-			return fmt.Errorf("%w: it has no valid \"version\"", ErrNotArchive)
+			return problem(ErrNotArchive, "no_version", nil, "it has no valid \"version\"")
 		case version > Version:
-			return fmt.Errorf("%w: it was made by a newer Wayfinder (format version %d; this one reads up to %d): update Wayfinder", ErrInvalid, version, Version)
+			return problem(ErrInvalid, "newer", []string{"version", strconv.Itoa(version), "max", strconv.Itoa(Version)},
+				"it was made by a newer Wayfinder (format version %d; this one reads up to %d): update Wayfinder", version, Version)
 		}
 		return nil
 	}
@@ -257,7 +289,7 @@ func Read(r io.Reader, lim Limits, fn func(Conversation) error) (int, error) {
 		case "format":
 			seenF = true
 			if err := dec.Decode(&format); err != nil {
-				return fail(fmt.Errorf("%w: \"format\" is not a string", ErrNotArchive))
+				return fail(problem(ErrNotArchive, "format_not_text", nil, "\"format\" is not a string"))
 			}
 			if format != Format {
 				return n, header()
@@ -265,7 +297,7 @@ func Read(r io.Reader, lim Limits, fn func(Conversation) error) (int, error) {
 		case "version":
 			seenV = true
 			if err := dec.Decode(&version); err != nil {
-				return fail(fmt.Errorf("%w: \"version\" is not a whole number", ErrNotArchive))
+				return fail(problem(ErrNotArchive, "version_not_number", nil, "\"version\" is not a whole number"))
 			}
 			if seenF {
 				if err := header(); err != nil {
@@ -277,7 +309,7 @@ func Read(r io.Reader, lim Limits, fn func(Conversation) error) (int, error) {
 			if tok, err := dec.Token(); err != nil {
 				return fail(err)
 			} else if d, ok := tok.(json.Delim); !ok || d != '[' {
-				return n, fmt.Errorf("%w: \"conversations\" is not a list", ErrInvalid)
+				return n, problem(ErrInvalid, "not_list", nil, "\"conversations\" is not a list")
 			}
 			for dec.More() {
 				br.left = lim.ConversationBytes
@@ -287,14 +319,25 @@ func Read(r io.Reader, lim Limits, fn func(Conversation) error) (int, error) {
 					var se *json.SyntaxError
 					switch {
 					case errors.As(err, &te):
-						return n, fmt.Errorf("%w: conversation %d: %q should be %s, not JSON %s", ErrInvalid, n+1, te.Field, te.Type, te.Value)
+						if te.Field == "" {
+							return n, problem(ErrInvalid, "conversation_type", []string{"n", strconv.Itoa(n + 1), "got", te.Value},
+								"conversation %d: %q should be %s, not JSON %s", n+1, te.Field, te.Type, te.Value)
+						}
+						return n, problem(ErrInvalid, "field_type", []string{"n", strconv.Itoa(n + 1), "field", te.Field, "want", jsonKind(te.Type), "got", te.Value},
+							"conversation %d: %q should be %s, not JSON %s", n+1, te.Field, te.Type, te.Value)
 					case errors.As(err, &se), errors.Is(err, errBudget), errors.Is(err, io.ErrUnexpectedEOF):
 						return fail(err)
 					}
-					return n, fmt.Errorf("%w: conversation %d: %v", ErrInvalid, n+1, err)
+					return n, problem(ErrInvalid, "conversation_unreadable", []string{"n", strconv.Itoa(n + 1), "reason", err.Error()},
+						"conversation %d: %v", n+1, err)
 				}
 				if err := Check(&c, lim, ids); err != nil {
-					return n, fmt.Errorf("%w: conversation %d (%s): %w", ErrInvalid, n+1, c.ID, err)
+					kase := "conversation_check"
+					if errors.Is(err, errSettings) {
+						kase = "settings"
+					}
+					return n, problem(ErrInvalid, kase, []string{"n", strconv.Itoa(n + 1), "id", c.ID, "reason", err.Error()},
+						"conversation %d (%s): %w", n+1, c.ID, err)
 				}
 				n++
 				if err := fn(c); err != nil {
@@ -315,15 +358,38 @@ func Read(r io.Reader, lim Limits, fn func(Conversation) error) (int, error) {
 		return fail(err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return n, fmt.Errorf("%w: there is more after the end of the export", ErrInvalid)
+		return n, problem(ErrInvalid, "trailing", nil, "there is more after the end of the export")
 	}
 	if err := header(); err != nil {
 		return n, err
 	}
 	if !conversations {
-		return n, fmt.Errorf("%w: it has no \"conversations\"", ErrNotArchive)
+		return n, problem(ErrNotArchive, "no_conversations", nil, "it has no \"conversations\"")
 	}
 	return n, nil
+}
+
+// errSettings: a conversation's own settings are out of range (Check).
+var errSettings = errors.New("its settings")
+
+// jsonKind is the kind of JSON value a Go type is decoded from, the word
+// a person who edits the file knows ("a list", not "[]archive.Message").
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "bool"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return t.String()
 }
 
 // errBudget stops a decoder that read more than a conversation may hold.
@@ -369,7 +435,7 @@ func Check(c *Conversation, lim Limits, seen map[string]string) error {
 	}
 	if c.Settings != nil {
 		if _, err := settings.ValidateConversation(*c.Settings); err != nil {
-			return fmt.Errorf("its settings: %s", strings.TrimPrefix(err.Error(), settings.ErrInvalid.Error()+": "))
+			return fmt.Errorf("%w: %s", errSettings, strings.TrimPrefix(err.Error(), settings.ErrInvalid.Error()+": "))
 		}
 	}
 	c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()

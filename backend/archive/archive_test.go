@@ -188,11 +188,25 @@ func TestHostileArchives(t *testing.T) {
 		{"bad settings", conv(`{"id":"c1","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","settings":{"temperature":9,"context_tokens":10},"messages":[]}`), ErrInvalid, "its settings: temperature must be between 0 and 2; context size must be between 2048 and 262144 tokens"},
 		{"deep nesting", msg(`{"id":"m1","role":"user","status":"complete","created_at":"2026-01-01T00:00:00Z","result":{"plan":` + strings.Repeat(`{"x":`, 20000) + `1` + strings.Repeat(`}`, 20000) + `}}`), ErrInvalid, "exceeded max depth"},
 	}
+	cases := map[string]string{"empty": "empty", "not JSON": "not_json", "a list": "not_object", "another format": "format", "no format": "no_format",
+		"no version": "no_version", "newer version": "newer", "version text": "version_not_number", "conversations not a list": "not_list",
+		"cut short": "cut_short", "trailing data": "trailing", "wrong type": "field_type", "bad time": "conversation_unreadable",
+		"bad settings": "settings", "deep nesting": "json_broken"}
+	for _, tt := range tests {
+		if _, ok := cases[tt.name]; !ok {
+			cases[tt.name] = "conversation_check"
+		}
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			n, err := Read(strings.NewReader(tt.in), DefaultLimits, func(Conversation) error { return nil })
 			if !errors.Is(err, tt.is) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Read = %d, %v; want %v with %q", n, err, tt.is, tt.want)
+			}
+			// Each refusal is a case the app words in the person's language.
+			var p *Problem
+			if !errors.As(err, &p) || p.Case != cases[tt.name] || p.Kind != tt.is {
+				t.Fatalf("Read = %#v; want the case %q", err, cases[tt.name])
 			}
 		})
 	}

@@ -406,7 +406,7 @@ export class FakeChat extends FakeMCP {
     try {
       doc = JSON.parse(content);
     } catch {
-      throw new ApiError({ code: "import_not_export", message: "This file cannot be imported: it is not a Wayfinder conversation export.", hint: "Import a file made by `wayfinder export --format json` or by Export in the window." });
+      throw new ApiError({ code: "import_not_export", message: "This file cannot be imported: it is not a Wayfinder conversation export: not JSON.", hint: "Import a file made by `wayfinder export --format json` or by Export in the window.", args: { case: "not_json" } });
     }
     if (doc.format !== "wayfinder.conversations" || !Array.isArray(doc.conversations)) {
       throw new ApiError({ code: "import_not_export", message: "This file cannot be imported: it is not a Wayfinder conversation export.", hint: "Import a file made by `wayfinder export --format json` or by Export in the window." });

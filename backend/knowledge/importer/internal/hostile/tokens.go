@@ -85,26 +85,10 @@ func tokenClasses() []Class {
 			return repeat(w, `{"text":"본문","v":[{"a":0}`, `,{"a":0}`, n-1, "]}")
 		}},
 		{"jsonl: a record of n numbers under a path of a thousand keys of a thousand letters, between two small ones", "longpath.jsonl", 300_000, func(w io.Writer, n int) error {
-			key := strings.Repeat("k", 1000)
-			var b strings.Builder
-			b.WriteString("{\"text\":\"첫 기록\"}\n{")
-			for i := range 999 {
-				fmt.Fprintf(&b, `"%s%d":{`, key, i)
-			}
-			b.WriteString(`"` + key + `":[0` + strings.Repeat(",0", n-1) + "]" + strings.Repeat("}", 999) + "}\n{\"text\":\"끝 기록\"}\n")
-			_, err := io.WriteString(w, b.String())
-			return err
+			return underLongPath(w, "0", n)
 		}},
 		{"jsonl: a record of n one-key objects under a path of a thousand keys of a thousand letters, between two small ones", "longobjs.jsonl", 300_000, func(w io.Writer, n int) error {
-			key := strings.Repeat("k", 1000)
-			var b strings.Builder
-			b.WriteString("{\"text\":\"첫 기록\"}\n{")
-			for i := range 999 {
-				fmt.Fprintf(&b, `"%s%d":{`, key, i)
-			}
-			b.WriteString(`"` + key + `":[{"a":0}` + strings.Repeat(`,{"a":0}`, n-1) + "]" + strings.Repeat("}", 999) + "}\n{\"text\":\"끝 기록\"}\n")
-			_, err := io.WriteString(w, b.String())
-			return err
+			return underLongPath(w, `{"a":0}`, n)
 		}},
 		{"jsonl: a record of n empty arrays between two small ones", "empties.jsonl", 10_000_000, func(w io.Writer, n int) error {
 			return repeat(w, "{\"text\":\"첫 기록\"}\n{\"v\":[[]", ",[]", n-1, "]}\n{\"text\":\"끝 기록\"}\n")
@@ -187,4 +171,19 @@ func BigPackage(w io.Writer, n int) error {
 	}
 	opf.WriteString(`</spine></package>`)
 	return EPUBRaw(w, opf.String(), files)
+}
+
+// underLongPath writes a JSON Lines file whose middle record holds an
+// array of n copies of value under a path of a thousand keys of a
+// thousand letters, between two small records.
+func underLongPath(w io.Writer, value string, n int) error {
+	key := strings.Repeat("k", 1000)
+	var b strings.Builder
+	b.WriteString("{\"text\":\"첫 기록\"}\n{")
+	for i := range 999 {
+		fmt.Fprintf(&b, `"%s%d":{`, key, i)
+	}
+	b.WriteString(`"` + key + `":[` + value + strings.Repeat(","+value, n-1) + "]" + strings.Repeat("}", 999) + "}\n{\"text\":\"끝 기록\"}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
 }

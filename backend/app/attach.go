@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/chat"
@@ -60,8 +61,9 @@ func (k *KnowledgeService) AttachPath(sessionID, path string) (string, error) {
 		return "", api.NewError(api.ErrInvalidInput, fmt.Sprintf("%q is not a full path to a file.", path), "Choose the file with the paperclip.")
 	}
 	path = filepath.Clean(path)
+	attached := time.Now() // as startUpload's
 	return k.keep(sessionID, func(ctx context.Context, id string, progress func(api.ImportProgress)) api.ImportReport {
-		return k.app.library.attachFile(ctx, id, sessionID, path, progress)
+		return k.app.library.attachFile(ctx, id, sessionID, path, attached, progress)
 	}), nil
 }
 

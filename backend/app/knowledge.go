@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge"
@@ -362,21 +363,23 @@ func addReport(rep *api.ImportReport, r knowledge.Report) {
 	rep.Documents, rep.Chunks, rep.Pages = rep.Documents+r.Documents, rep.Chunks+r.Chunks, rep.Pages+r.Pages
 }
 
-// upload imports a file given by content (see knowledge.Base.Upload).
-func (l *library) upload(ctx context.Context, id, conversation, name string, content io.Reader, progress func(api.ImportProgress)) api.ImportReport {
+// upload imports a file given by content (see knowledge.Base.Upload),
+// attached at the time given: a conversation lists its files in the order
+// the person attached them.
+func (l *library) upload(ctx context.Context, id, conversation, name string, content io.Reader, attached time.Time, progress func(api.ImportProgress)) api.ImportReport {
 	return l.keep(ctx, id, conversation, name, progress, func(kb *knowledge.Base, onProgress func(knowledge.Progress)) (knowledge.UploadResult, error) {
 		if conversation == "" {
 			return kb.Upload(ctx, name, content, onProgress)
 		}
-		return kb.UploadToConversation(ctx, conversation, name, content, onProgress)
+		return kb.UploadToConversation(ctx, conversation, name, content, attached, onProgress)
 	})
 }
 
 // attachFile imports a file by its path into a conversation's own files
 // (see knowledge.Base.AttachFile).
-func (l *library) attachFile(ctx context.Context, id, conversation, path string, progress func(api.ImportProgress)) api.ImportReport {
+func (l *library) attachFile(ctx context.Context, id, conversation, path string, attached time.Time, progress func(api.ImportProgress)) api.ImportReport {
 	return l.keep(ctx, id, conversation, filepath.Base(path), progress, func(kb *knowledge.Base, onProgress func(knowledge.Progress)) (knowledge.UploadResult, error) {
-		return kb.AttachFile(ctx, conversation, path, onProgress)
+		return kb.AttachFile(ctx, conversation, path, attached, onProgress)
 	})
 }
 

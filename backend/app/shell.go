@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
@@ -124,8 +125,11 @@ func (k *KnowledgeService) startUpload(conversation, name, contentBase64 string)
 	if len(data) > maxUpload {
 		return "", tooLarge
 	}
+	// Taken now, not when its import runs: files attached one after
+	// another import side by side, and the first may end last.
+	attached := time.Now()
 	return k.keep(conversation, func(ctx context.Context, id string, progress func(api.ImportProgress)) api.ImportReport {
-		return k.app.library.upload(ctx, id, conversation, name, bytes.NewReader(data), progress)
+		return k.app.library.upload(ctx, id, conversation, name, bytes.NewReader(data), attached, progress)
 	}), nil
 }
 

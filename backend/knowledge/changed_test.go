@@ -104,7 +104,7 @@ func TestAttachFileChanged(t *testing.T) {
 				}
 			}
 			var last Progress
-			res, err := b.AttachFile(context.Background(), conv, path, func(p Progress) { last = p })
+			res, err := b.AttachFile(context.Background(), conv, path, time.Time{}, func(p Progress) { last = p })
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -84,12 +84,14 @@ func (b *Base) visibleTo(source, conversation string) bool {
 
 // UploadToConversation is Upload into one conversation's own files: the
 // same checks, progress and outcomes, a duplicate only of what that
-// conversation sees (the library or its own files).
-func (b *Base) UploadToConversation(ctx context.Context, conversation, name string, content io.Reader, onProgress func(Progress)) (UploadResult, error) {
+// conversation sees (the library or its own files). attached is when the
+// person attached it (zero: now): AttachedFiles lists a conversation's
+// files in that order, whichever import ends first.
+func (b *Base) UploadToConversation(ctx context.Context, conversation, name string, content io.Reader, attached time.Time, onProgress func(Progress)) (UploadResult, error) {
 	if !validConversation(conversation) {
 		return UploadResult{}, fmt.Errorf("%w: %q", ErrConversation, conversation)
 	}
-	return b.upload(ctx, conversation, name, content, onProgress)
+	return b.upload(ctx, conversation, name, content, attached, onProgress)
 }
 
 // AttachFile is UploadToConversation of a file the person chose by its
@@ -103,7 +105,7 @@ func (b *Base) UploadToConversation(ctx context.Context, conversation, name stri
 // short or replaced while it is copied fails with ErrChanged, as an
 // import of it does, and nothing of it is kept: the copy could be half of
 // one version and half of another.
-func (b *Base) AttachFile(ctx context.Context, conversation, path string, onProgress func(Progress)) (UploadResult, error) {
+func (b *Base) AttachFile(ctx context.Context, conversation, path string, attached time.Time, onProgress func(Progress)) (UploadResult, error) {
 	if !validConversation(conversation) {
 		return UploadResult{}, fmt.Errorf("%w: %q", ErrConversation, conversation)
 	}
@@ -116,7 +118,7 @@ func (b *Base) AttachFile(ctx context.Context, conversation, path string, onProg
 	}
 	defer f.Close()
 	attachOpened(f)
-	return b.upload(ctx, conversation, filepath.Base(path), &unchangedReader{r: io.NewSectionReader(f, 0, info.Size()), f: f, then: info}, onProgress)
+	return b.upload(ctx, conversation, filepath.Base(path), &unchangedReader{r: io.NewSectionReader(f, 0, info.Size()), f: f, then: info}, attached, onProgress)
 }
 
 // attachOpened is called with the file AttachFile opened, before it is
@@ -161,7 +163,8 @@ func (b *Base) ConversationDocuments(ctx context.Context, conversation string) (
 }
 
 // AttachedFiles names the files kept for a conversation under uploadDir,
-// in the order they were attached. It reads the folder, not the database,
+// in the order they were attached: each copy's modification time is when
+// the person attached it (upload), not when its import ended. It reads the folder, not the database,
 // so the conversation list can name a conversation after its files without
 // waiting for the library to open; a file is there only once its import
 // succeeded (an upload is imported from incomingDir and moved in after).

@@ -23,7 +23,7 @@ func TestConversationFiles(t *testing.T) {
 	attach := func(conv, name, content string) UploadResult {
 		t.Helper()
 		var last Progress
-		res, err := b.UploadToConversation(ctx, conv, name, strings.NewReader(content), func(p Progress) { last = p })
+		res, err := b.UploadToConversation(ctx, conv, name, strings.NewReader(content), time.Time{}, func(p Progress) { last = p })
 		if err != nil {
 			t.Fatalf("attach %s: %v", name, err)
 		}
@@ -126,7 +126,7 @@ func TestConversationFiles(t *testing.T) {
 	}
 
 	for _, bad := range []string{"", "../x", "a/b", strings.Repeat("x", 65)} {
-		if _, err := b.UploadToConversation(ctx, bad, "x.md", strings.NewReader("x"), nil); !errors.Is(err, ErrConversation) {
+		if _, err := b.UploadToConversation(ctx, bad, "x.md", strings.NewReader("x"), time.Time{}, nil); !errors.Is(err, ErrConversation) {
 			t.Errorf("conversation %q: %v", bad, err)
 		}
 	}
@@ -150,20 +150,18 @@ func TestAttachedFiles(t *testing.T) {
 	if got := names(); len(got) != 0 {
 		t.Fatalf("before any file: %q", got)
 	}
-	for _, f := range []struct{ name, content string }{
-		{"회의록.md", "# 회의록\n\n다음 주 월요일에 출시합니다.\n"},
-		{"budget.txt", "The budget is 40 million won.\n"},
-		{"broken.json", "{\"name\": \n"},
+	// Listed in the order attached, not the order their imports ended (the
+	// second file attached is read first here) nor by name.
+	attached := time.Now().Add(-time.Hour)
+	for _, f := range []struct {
+		name, content string
+		at            time.Duration
+	}{
+		{"budget.txt", "The budget is 40 million won.\n", time.Minute},
+		{"회의록.md", "# 회의록\n\n다음 주 월요일에 출시합니다.\n", 0},
+		{"broken.json", "{\"name\": \n", 2 * time.Minute},
 	} {
-		if _, err := b.UploadToConversation(ctx, conv, f.name, strings.NewReader(f.content), nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Attached first, listed first, whatever the names.
-	base := time.Now().Add(-time.Hour)
-	for i, name := range []string{"회의록.md", "budget.txt"} {
-		at := base.Add(time.Duration(i) * time.Minute)
-		if err := os.Chtimes(filepath.Join(dir, conversationsDir, conv, name), at, at); err != nil {
+		if _, err := b.UploadToConversation(ctx, conv, f.name, strings.NewReader(f.content), attached.Add(f.at), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -198,7 +196,7 @@ func TestAttachedWhileItEmbeds(t *testing.T) {
 	}
 	out := make(chan result, 1)
 	go func() {
-		res, err := b.UploadToConversation(ctx, conv, "회의록.md", strings.NewReader("# 회의록\n\n다음 주 월요일에 출시합니다.\n"), nil)
+		res, err := b.UploadToConversation(ctx, conv, "회의록.md", strings.NewReader("# 회의록\n\n다음 주 월요일에 출시합니다.\n"), time.Time{}, nil)
 		out <- result{res, err}
 	}()
 	<-sink.held

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
 )
@@ -52,7 +53,7 @@ func TestPassage(t *testing.T) {
 		t.Fatalf("unknown chunk: %v", err)
 	}
 	const conv = "0199a000-0000-7000-8000-00000000000a"
-	if _, err := b.UploadToConversation(ctx, conv, "secret.md", strings.NewReader("# Secret\n\nThe vault code is private.\n"), nil); err != nil {
+	if _, err := b.UploadToConversation(ctx, conv, "secret.md", strings.NewReader("# Secret\n\nThe vault code is private.\n"), time.Time{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	docs, err := b.ConversationDocuments(ctx, conv)
@@ -190,7 +191,7 @@ func TestSpan(t *testing.T) {
 		t.Fatalf("an unknown document: %v", err)
 	}
 	const conv = "0199a000-0000-7000-8000-00000000000b"
-	if _, err := b.UploadToConversation(ctx, conv, "secret.md", strings.NewReader("# Secret\n\nThe vault code is private.\n"), nil); err != nil {
+	if _, err := b.UploadToConversation(ctx, conv, "secret.md", strings.NewReader("# Secret\n\nThe vault code is private.\n"), time.Time{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	mine, err := b.ConversationDocuments(ctx, conv)
@@ -272,7 +273,7 @@ func TestPassageNow(t *testing.T) {
 
 	// A conversation's file, imported again: from its conversation only.
 	const conv = "0199a000-0000-7000-8000-00000000000c"
-	if _, err := b.UploadToConversation(ctx, conv, "secret.md", strings.NewReader("# Secret\n\nThe vault code is private.\n"), nil); err != nil {
+	if _, err := b.UploadToConversation(ctx, conv, "secret.md", strings.NewReader("# Secret\n\nThe vault code is private.\n"), time.Time{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	mine, err := b.ConversationDocuments(ctx, conv)
@@ -280,7 +281,7 @@ func TestPassageNow(t *testing.T) {
 		t.Fatalf("conversation docs %+v %v", mine, err)
 	}
 	old := mine[0].ID + ":0"
-	if _, err := b.UploadToConversation(ctx, conv, "secret.md", strings.NewReader("# Secret\n\nThe vault code changed.\n"), nil); err != nil {
+	if _, err := b.UploadToConversation(ctx, conv, "secret.md", strings.NewReader("# Secret\n\nThe vault code changed.\n"), time.Time{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if p, err := b.PassageNow(ctx, conv, old, mine[0].Source, "The vault code is private."); err != nil || !strings.Contains(p.Chunk.Text, "changed") {

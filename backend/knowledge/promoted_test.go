@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A file a conversation added to the library is kept in its record, which
@@ -19,11 +20,11 @@ func TestPromotions(t *testing.T) {
 	ctx := context.Background()
 	const conv, other = "0199a000-0000-7000-8000-0000000000a1", "0199a000-0000-7000-8000-0000000000a2"
 	records := `{"_id": "r1", "text": "귤은 겨울 과일"}` + "\n" + `{"_id": "r2", "text": "석류는 가을 과일"}` + "\n" + `{"_id": "r3", "text": "수박은 여름 과일"}` + "\n"
-	res, err := b.UploadToConversation(ctx, conv, "fruit.jsonl", strings.NewReader(records), nil)
+	res, err := b.UploadToConversation(ctx, conv, "fruit.jsonl", strings.NewReader(records), time.Time{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.UploadToConversation(ctx, conv, "note.md", strings.NewReader("# 메모\n\n회의는 화요일.\n"), nil); err != nil {
+	if _, err := b.UploadToConversation(ctx, conv, "note.md", strings.NewReader("# 메모\n\n회의는 화요일.\n"), time.Time{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	first, err := b.Promote(ctx, conv, res.Path)

@@ -41,7 +41,7 @@ func TestDuplicateKeepsTheQueue(t *testing.T) {
 	for _, conversation := range []string{"", "conv-1"} {
 		uploaded := make(chan upload, 1)
 		go func() {
-			res, err := b.upload(context.Background(), conversation, "leave copy.md", strings.NewReader(known), log.add)
+			res, err := b.upload(context.Background(), conversation, "leave copy.md", strings.NewReader(known), time.Time{}, log.add)
 			uploaded <- upload{res, err}
 		}()
 		var up upload
@@ -167,7 +167,7 @@ func TestPromoteWhileANewVersionIsRead(t *testing.T) {
 	attach := func(text string) <-chan upload {
 		out := make(chan upload, 1)
 		go func() {
-			res, err := b.UploadToConversation(ctx, conv, "report.pdf", strings.NewReader("%PDF-1.4 "+text), log.add)
+			res, err := b.UploadToConversation(ctx, conv, "report.pdf", strings.NewReader("%PDF-1.4 "+text), time.Time{}, log.add)
 			out <- upload{res, err}
 		}()
 		return out

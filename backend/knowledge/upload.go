@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -65,12 +66,16 @@ var ErrUploadName = errors.New("the file has no usable name")
 // error is only for what stops it (no upload folder, the database,
 // cancellation); a file that cannot be imported is an UploadFailed outcome.
 func (b *Base) Upload(ctx context.Context, name string, content io.Reader, onProgress func(Progress)) (UploadResult, error) {
-	return b.upload(ctx, "", name, content, onProgress)
+	return b.upload(ctx, "", name, content, time.Time{}, onProgress)
 }
 
 // upload is Upload into the library (conversation "") or into one
-// conversation's own files (conversation.go).
-func (b *Base) upload(ctx context.Context, conversation, name string, content io.Reader, onProgress func(Progress)) (UploadResult, error) {
+// conversation's own files (conversation.go), attached at the time given
+// (zero: now), which its copy keeps as its modification time.
+func (b *Base) upload(ctx context.Context, conversation, name string, content io.Reader, attached time.Time, onProgress func(Progress)) (UploadResult, error) {
+	if attached.IsZero() {
+		attached = time.Now()
+	}
 	if onProgress == nil {
 		onProgress = func(Progress) {}
 	}
@@ -208,6 +213,9 @@ func (b *Base) upload(ctx context.Context, conversation, name string, content io
 		placed = true
 		err := os.MkdirAll(folder, 0o700)
 		if err == nil {
+			if cerr := os.Chtimes(tmp, attached, attached); cerr != nil {
+				b.log.Warn("uploaded file keeps the time it was copied; its conversation may list it out of order", "file", target, "err", cerr)
+			}
 			err = os.Rename(tmp, target)
 		}
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,16 +17,41 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/store"
 )
 
+// kbUsage is each kb command's own syntax: its --help and the mistake of
+// leaving out what it needs say that one, where every one of them printed
+// the whole group's line ("wayfinder: wayfinder kb import PATH... | list |
+// remove ID | search [--top N] …" for a search with no words).
+var kbUsage = map[string]string{
+	"import":  "kb import PATH...",
+	"list":    "kb list",
+	"remove":  "kb remove ID",
+	"search":  "kb search [--top N] [--json] [--scope documents|catalog|all] [--per-doc N] [--floor F] QUERY",
+	"extract": "kb extract FILE",
+}
+
+// kbMissing is the mistake of each kb command given the wrong number of
+// arguments: what to give, with an example.
+var kbMissing = map[string]string{
+	"import":  "usage.kbImport",
+	"remove":  "usage.kbRemove",
+	"search":  "usage.kbSearch",
+	"extract": "usage.kbExtract",
+}
+
 func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 	const usage = "kb import PATH... | list | remove ID | search [--top N] [--json] [--scope documents|catalog|all] [--per-doc N] [--floor F] QUERY | extract FILE"
 	if err := helpFor(args, usage, s); err != nil {
 		return err
 	}
 	if len(args) == 0 {
-		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
+		return usageMistake("usage.kbWhich")
 	}
 	sub, args := args[0], args[1:]
-	fs := subFlags("kb "+sub, usage, &g, s)
+	own, known := kbUsage[sub]
+	if !known {
+		return usageMistake("usage.unknownSub", "group", "kb", "sub", strconv.Quote(sub), "usage", usage)
+	}
+	fs := subFlags("kb "+sub, own, &g, s)
 	top := 5
 	asJSON := false
 	scope, perDoc, floor := "", 0, 0.0
@@ -40,13 +66,21 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		return err
 	}
 	args = fs.Args()
-	need := map[string]int{"import": -1, "list": 0, "remove": 1, "search": -1, "extract": 1}
-	n, known := need[sub]
+	// A query of spaces alone searches for nothing: it is a mistake, not
+	// "Nothing found for “ ”".
+	if sub == "search" && strings.TrimSpace(strings.Join(args, "")) == "" {
+		args = nil
+	}
+	need := map[string]int{"import": -1, "list": 0, "remove": 1, "search": -1, "extract": 1}[sub]
 	switch {
-	case !known:
-		return usageMistake("usage.unknownSub", "group", "kb", "sub", strconv.Quote(sub), "usage", usage)
-	case n >= 0 && len(args) != n, n < 0 && len(args) == 0:
-		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
+	case sub == "list" && len(args) > 0:
+		return usageMistake("usage.noArguments", "command", "kb list", "args", quotedList(args))
+	case need >= 0 && len(args) != need, need < 0 && len(args) == 0:
+		return usageMistake(kbMissing[sub])
+	}
+	sc, err := knowledge.ParseScope(scope)
+	if sub == "search" && err != nil {
+		return usageMistake("usage.scope", "scope", strconv.Quote(scope))
 	}
 	a, err := openCLI(ctx, g, s, sub != "import" && sub != "remove")
 	if err != nil {
@@ -91,10 +125,6 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		fmt.Fprintln(s.out, say("kb.removed", lang, "id", doc.ID, "title", doc.Title))
 		return nil
 	case "search":
-		sc, err := knowledge.ParseScope(scope)
-		if err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
-		}
 		query := strings.Join(args, " ")
 		hits, err := a.library.search(ctx, query, knowledge.SearchOptions{TopK: max(top, 1), Scope: sc, PerDoc: perDoc, Floor: floor})
 		if err != nil {
@@ -375,6 +405,9 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
 	}
 	sub, args := args[0], args[1:]
+	if !slices.Contains([]string{"list", "add", "edit", "rm"}, sub) {
+		return usageMistake("usage.unknownSub", "group", "memory", "sub", strconv.Quote(sub), "usage", usage)
+	}
 	fs := subFlags("memory "+sub, usage, &g, s)
 	kind := fs.String("kind", "fact", "preference, fact or feedback")
 	all := fs.Bool("all", false, "with rm: forget every memory (asks first in a terminal)")

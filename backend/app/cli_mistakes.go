@@ -22,6 +22,12 @@ var mistakeText = map[string][2]string{
 	"usage.exportWhich":    {"choose one conversation with --session ID, or --all", "--session ID로 대화 하나를 고르거나 --all을 쓰세요"},
 	"usage.format":         {"unknown format {format}: use md or json", "알 수 없는 형식입니다: {format}. md나 json을 쓰세요"},
 	"usage.importFile":     {"give the file to import (made by wayfinder export --format json)", "가져올 파일을 적으세요(wayfinder export --format json으로 만든 파일)"},
+	"usage.kbWhich":        {"give a kb command: import, list, remove, search or extract", "kb 명령을 적으세요: import, list, remove, search, extract 중 하나"},
+	"usage.kbImport":       {"give the files or folders to import, e.g. wayfinder kb import ~/Documents", "가져올 파일이나 폴더를 적으세요. 예: wayfinder kb import ~/Documents"},
+	"usage.kbSearch":       {`give the words to search for, e.g. wayfinder kb search "annual leave"`, `찾을 낱말을 적으세요. 예: wayfinder kb search "연차 휴가"`},
+	"usage.kbRemove":       {"give one document's id, as `wayfinder kb list` shows it: wayfinder kb remove ID", "`wayfinder kb list`가 보여 주는 문서 ID를 하나 적으세요: wayfinder kb remove ID"},
+	"usage.kbExtract":      {"give one file to read the text of: wayfinder kb extract FILE", "글을 읽어 낼 파일을 하나 적으세요: wayfinder kb extract FILE"},
+	"usage.scope":          {"unknown search scope {scope}: use documents, catalog or all", "알 수 없는 검색 범위입니다: {scope}. documents, catalog, all 중 하나를 쓰세요"},
 	// The flag package's own mistakes, read back from its English.
 	"usage.unknownFlag": {"flag provided but not defined: {flag}", "없는 플래그입니다: {flag}"},
 	"usage.needsValue":  {"flag needs an argument: {flag}", "플래그 {flag}에 값이 필요합니다"},

@@ -32,6 +32,10 @@ func TestHelpAndMistakes(t *testing.T) {
 		{"help", []string{"help"}, 0, []string{"Usage:", "wayfinder ask"}, nil},
 		{"ask --help", []string{"ask", "--help"}, 0, []string{"Usage: wayfinder ask", "-session", "-data-dir"}, nil},
 		{"kb --help", []string{"kb", "--help"}, 0, []string{"Usage: wayfinder kb import PATH..."}, nil},
+		// A kb command's --help gives its own syntax, not the group's line.
+		{"kb search --help", []string{"kb", "search", "--help"}, 0, []string{"Usage: wayfinder kb search [--top N] [--json] [--scope documents|catalog|all] [--per-doc N] [--floor F] QUERY\n", "-top"}, nil},
+		{"kb import --help", []string{"kb", "import", "--help"}, 0, []string{"Usage: wayfinder kb import PATH...\n"}, nil},
+		{"kb remove --help", []string{"kb", "remove", "--help"}, 0, []string{"Usage: wayfinder kb remove ID\n"}, nil},
 		{"memory help", []string{"memory", "help"}, 0, []string{"Usage: wayfinder memory list"}, nil},
 		{"unknown flag", []string{"--nope"}, 2, nil, []string{"wayfinder: flag provided but not defined: -nope", "Run `wayfinder --help` for usage."}},
 		{"unknown flag of a command", []string{"ask", "--frob", "hi"}, 2, nil, []string{"wayfinder: flag provided but not defined: -frob", "Run `wayfinder ask --help` for usage."}},

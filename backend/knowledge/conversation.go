@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -146,7 +147,9 @@ func (u *unchangedReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// ConversationDocuments lists the documents of a conversation's own files.
+// ConversationDocuments lists the documents of a conversation's own files,
+// in the order they were attached (AttachedFiles), so that the list under
+// the composer keeps the order of the title and of the person's choice.
 func (b *Base) ConversationDocuments(ctx context.Context, conversation string) ([]Document, error) {
 	if !validConversation(conversation) {
 		return nil, fmt.Errorf("%w: %q", ErrConversation, conversation)
@@ -159,6 +162,17 @@ func (b *Base) ConversationDocuments(ctx context.Context, conversation string) (
 	if err != nil {
 		return nil, fmt.Errorf("list the files of conversation %s: %w", conversation, err)
 	}
+	attached := map[string]time.Time{} // by source; a file gone meanwhile sorts first, as the database has it
+	for _, d := range docs {
+		if _, ok := attached[d.Source]; !ok {
+			if info, err := os.Stat(d.Source); err == nil {
+				attached[d.Source] = info.ModTime()
+			} else {
+				attached[d.Source] = time.Time{}
+			}
+		}
+	}
+	slices.SortStableFunc(docs, func(x, y Document) int { return attached[x.Source].Compare(attached[y.Source]) })
 	return docs, nil
 }
 

@@ -168,6 +168,17 @@ func TestAttachedFiles(t *testing.T) {
 	if got := names(); !slices.Equal(got, []string{"회의록.md", "budget.txt"}) {
 		t.Fatalf("attached files %q, want 회의록.md, budget.txt (broken.json failed)", got)
 	}
+	docs, err := b.ConversationDocuments(ctx, conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, d := range docs {
+		listed = append(listed, filepath.Base(d.Source))
+	}
+	if !slices.Equal(listed, []string{"회의록.md", "budget.txt"}) {
+		t.Fatalf("the conversation's documents are listed %q, want the order attached: 회의록.md, budget.txt", listed)
+	}
 	if _, err := b.Promote(ctx, conv, filepath.Join(dir, conversationsDir, conv, "budget.txt")); err != nil {
 		t.Fatal(err)
 	}

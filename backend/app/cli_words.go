@@ -331,6 +331,9 @@ var cliText = map[string][2]string{
 	// Wayfinder, a question before what cannot be undone.
 	"cli.readOnly": {"(An open Wayfinder is using this data folder: showing what it has saved, read-only.)",
 		"(열려 있는 Wayfinder가 이 데이터 폴더를 쓰고 있어, 저장된 내용을 읽기 전용으로 보여 줍니다.)"},
+	"cli.dataDirBusy": {"another Wayfinder is using the data folder {dir} (a Wayfinder window, `wayfinder serve` or `wayfinder ask`)",
+		"다른 Wayfinder(Wayfinder 창, `wayfinder serve`, `wayfinder ask`)가 데이터 폴더 {dir}을(를) 쓰고 있습니다"},
+	"cli.dataDirBusy.hint": {"Close it first, or choose another folder with --data-dir.", "먼저 그것을 닫거나, --data-dir로 다른 폴더를 고르세요."},
 	"cli.notTerminal": {"standard input is not a terminal, so nobody can confirm; add --yes to go ahead without asking",
 		"표준 입력이 터미널이 아니어서 확인할 수 없습니다. 묻지 않고 진행하려면 --yes를 붙이세요"},
 	"cli.nothingChanged": {"nothing was changed", "아무것도 바꾸지 않았습니다"},

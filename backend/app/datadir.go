@@ -27,7 +27,22 @@ func lockDataDir(dir string) (*flock.Flock, error) {
 		return nil, fmt.Errorf("lock the data folder %s: %w", dir, err)
 	}
 	if !ok {
-		return nil, fmt.Errorf("%w %s (a Wayfinder window, `wayfinder serve` or `wayfinder ask`): close it first, or choose another folder with --data-dir", errDataDirBusy, dir)
+		return nil, busyError{dir}
 	}
 	return l, nil
+}
+
+// busyError is errDataDirBusy for the folder dir. The command line says
+// it in its language (words), where a Korean terminal read it in
+// English; the log and the desktop's start page take Error.
+type busyError struct{ dir string }
+
+func (e busyError) Error() string {
+	return fmt.Sprintf("%v %s (a Wayfinder window, `wayfinder serve` or `wayfinder ask`): close it first, or choose another folder with --data-dir", errDataDirBusy, e.dir)
+}
+
+func (e busyError) Is(target error) bool { return target == errDataDirBusy }
+
+func (e busyError) words(lang int) (message, hint string) {
+	return say("cli.dataDirBusy", lang, "dir", e.dir), say("cli.dataDirBusy.hint", lang)
 }

@@ -280,6 +280,13 @@ func (fs *flagSet) Arg(i int) string {
 	return ""
 }
 
+// wordedError is an error of the command line's own that says itself in
+// the command's language (an index of cliText's): what happened and the
+// next step.
+type wordedError interface {
+	words(lang int) (message, hint string)
+}
+
 // report prints an error the way a person can act on it; cmd is the
 // command that ran ("" for none), for the help hint after a mistake, and
 // lang the language of the words report adds (an index of cliText's).
@@ -303,6 +310,13 @@ func report(w io.Writer, cmd string, lang func() int, err error) int {
 		}
 		fmt.Fprintln(w, say("report.usage", lang(), "command", "wayfinder "+cmd+"--help"))
 		return 2
+	}
+	var own wordedError
+	if errors.As(err, &own) {
+		message, hint := own.words(lang())
+		fmt.Fprintln(w, "wayfinder:", message)
+		fmt.Fprintln(w, " ", say("report.nextStep", lang()), hint)
+		return 1
 	}
 	info := describe(err)
 	// In Korean the errors the window words (Ollama away, a model

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -134,28 +135,9 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 			return printSearchJSON(s, hits)
 		}
 		if len(hits) == 0 {
-			fmt.Fprintln(s.out, say("kb.noHits", lang, "query", query))
+			fmt.Fprintln(s.out, say("kb.noHits", lang, "query", clipped(query, echoColumns)))
 		}
-		for i, h := range hits {
-			where := shownPath(h.Source)
-			if h.RecordID != "" && h.RecordID != h.Title {
-				where += ", " + say("kb.recordID", lang, "id", h.RecordID)
-			}
-			if h.Page > 0 {
-				where += ", " + say("kb."+unitWord(h.Unit), lang, "page", strconv.Itoa(h.Page))
-			}
-			if h.Heading != "" && h.Heading != h.Title {
-				where += ", § " + h.Heading
-			}
-			fmt.Fprintf(s.out, "%d. %s (%s) %s\n   %s\n", i+1, h.Title, where, say("kb.score", lang, "score", fmt.Sprintf("%.4f", h.Score)), h.Snippet)
-			if len(h.Copies) > 0 {
-				paths := make([]string, len(h.Copies))
-				for j, c := range h.Copies {
-					paths[j] = shownPath(c.Source)
-				}
-				fmt.Fprintln(s.out, "   "+say("kb.copies", lang, "paths", strings.Join(paths, ", ")))
-			}
-		}
+		printHits(s.out, hits, lang, columns(s.out))
 		return nil
 	default: // extract
 		kb, err := a.library.base(ctx)
@@ -174,6 +156,37 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 			fmt.Fprintln(s.err, say("kb.warning", lang, "text", w))
 		}
 		return nil
+	}
+}
+
+// printHits prints search hits for a person: each one's title, where it
+// is and its score, then its passage, indented. On a terminal width
+// columns wide each is wrapped at spaces to fit (wrapped), where a
+// passage was one line the terminal cut wherever its edge fell; width 0
+// keeps each on one line.
+func printHits(w io.Writer, hits []api.SearchHit, lang, width int) {
+	const indent = "   "
+	for i, h := range hits {
+		where := shownPath(h.Source)
+		if h.RecordID != "" && h.RecordID != h.Title {
+			where += ", " + say("kb.recordID", lang, "id", h.RecordID)
+		}
+		if h.Page > 0 {
+			where += ", " + say("kb."+unitWord(h.Unit), lang, "page", strconv.Itoa(h.Page))
+		}
+		if h.Heading != "" && h.Heading != h.Title {
+			where += ", § " + h.Heading
+		}
+		head := fmt.Sprintf("%s (%s) %s", h.Title, where, say("kb.score", lang, "score", fmt.Sprintf("%.4f", h.Score)))
+		fmt.Fprintln(w, wrapped(head, width, strconv.Itoa(i+1)+". ", indent))
+		fmt.Fprintln(w, wrapped(h.Snippet, width, indent, indent))
+		if len(h.Copies) > 0 {
+			paths := make([]string, len(h.Copies))
+			for j, c := range h.Copies {
+				paths[j] = shownPath(c.Source)
+			}
+			fmt.Fprintln(w, wrapped(say("kb.copies", lang, "paths", strings.Join(paths, ", ")), width, indent, indent))
+		}
 	}
 }
 

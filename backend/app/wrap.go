@@ -1,0 +1,81 @@
+package app
+
+import (
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/term"
+)
+
+// echoColumns is how much of a person's own words (a search query) a
+// sentence echoes: a pasted page of text said back whole filled the
+// terminal with it under "Nothing found for".
+const echoColumns = 60
+
+// clipped is s on one line, at most cols columns wide (shownWidth), its
+// end cut off and marked with "…" when it is wider.
+func clipped(s string, cols int) string {
+	s = oneLine(s)
+	if shownWidth(s) <= cols {
+		return s
+	}
+	var b strings.Builder
+	w := 0
+	for _, r := range s {
+		rw := shownWidth(string(r))
+		if w+rw > cols-1 {
+			break
+		}
+		b.WriteRune(r)
+		w += rw
+	}
+	return strings.TrimRight(b.String(), " ") + "…"
+}
+
+// wrapped is text broken at spaces into lines of at most width columns
+// (shownWidth, so a Hangul syllable counts two), the first line after
+// first and the others after indent, so that a terminal of 80 columns
+// does not cut a word in two at its edge ("sc" / "ientific"). A word wider
+// than a line has a line of its own, whole: a path is not cut either.
+// Width 0 (not a terminal: a pipe, a file) leaves text on one line, as a
+// script reads it.
+func wrapped(text string, width int, first, indent string) string {
+	if width <= 0 {
+		return first + text
+	}
+	var b strings.Builder
+	b.WriteString(first)
+	at, empty := shownWidth(first), true
+	for _, word := range strings.Fields(text) {
+		ww := shownWidth(word)
+		if !empty && at+1+ww > width {
+			b.WriteString("\n" + indent)
+			at, empty = shownWidth(indent), true
+		}
+		if !empty {
+			b.WriteByte(' ')
+			at++
+		}
+		b.WriteString(word)
+		at += ww
+		empty = false
+	}
+	return b.String()
+}
+
+// columns is the width of the terminal w writes to, 0 when it is not one.
+func columns(w io.Writer) int {
+	if t, ok := w.(*termSafe); ok {
+		w = t.w
+	}
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return 0
+	}
+	cols, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return cols
+}

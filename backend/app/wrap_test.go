@@ -1,0 +1,99 @@
+package app
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+)
+
+func TestClipped(t *testing.T) {
+	for _, tt := range []struct {
+		name, in string
+		cols     int
+		want     string
+	}{
+		{"short stays", "leave policy", 60, "leave policy"},
+		{"exactly the width stays", "abcdef", 6, "abcdef"},
+		{"long English is cut with a mark", "annual leave policy for contractors", 12, "annual leav…"},
+		{"the space before the mark goes", "annual leave policy", 8, "annual…"},
+		{"Hangul counts two columns", "연차 휴가 규정", 9, "연차 휴…"},
+		{"newlines become spaces", "leave\npolicy", 60, "leave policy"},
+		{"a pasted page", strings.Repeat("사과 ", 3000), 60, strings.TrimSpace(strings.Repeat("사과 ", 12)) + "…"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := clipped(tt.in, tt.cols)
+			if got != tt.want || shownWidth(got) > tt.cols {
+				t.Errorf("clipped(%.40q…, %d) = %q (%d columns), want %q", tt.in, tt.cols, got, shownWidth(got), tt.want)
+			}
+		})
+	}
+}
+
+func TestWrapped(t *testing.T) {
+	for _, tt := range []struct {
+		name, text    string
+		width         int
+		first, indent string
+		want          string
+	}{
+		{"not a terminal: one line", "a b c d e f", 0, "1. ", "   ", "1. a b c d e f"},
+		{"fits", "a b c", 20, "   ", "   ", "   a b c"},
+		{"breaks at spaces", "aaa bbb ccc ddd", 10, "   ", "   ", "   aaa bbb\n   ccc ddd"},
+		{"Hangul by its width", "가나다 라마바 사아자", 12, "", "  ", "가나다\n  라마바\n  사아자"},
+		{"a word wider than a line is whole", "see /a/very/long/path/name.pdf now", 12, "", "", "see\n/a/very/long/path/name.pdf\nnow"},
+		{"doubled spaces", "Table 1:  Current   models", 80, "", "", "Table 1: Current models"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := wrapped(tt.text, tt.width, tt.first, tt.indent); got != tt.want {
+				t.Errorf("wrapped(%q, %d) =\n%s\nwant\n%s", tt.text, tt.width, got, tt.want)
+			}
+		})
+	}
+}
+
+// kb search's results fit a terminal of 80 columns (and of 120) line by
+// line, in English and Korean, every word whole; printed to a pipe each
+// passage stays on one line.
+func TestPrintHitsFitsTheTerminal(t *testing.T) {
+	hits := []api.SearchHit{
+		{Title: "unstructured_layout-parser-paper-with-table", Source: "/work/shared/eval/pdfs/en/unstructured_layout-parser-paper-with-table.pdf", Page: 1, Unit: "page", Score: 11.3955,
+			Snippet: "LayoutParser: A Unified Toolkit for DL-Based DIA 5  Table 1: Current layout detection models in the LayoutParser model zoo Dataset | Base Model1 | Large Model | Notes  PubLayNet [38] | F / M M F F F / M | M - - F - | Layouts of modern scien…"},
+		{Title: "KorQuAD_2.0_paper", Source: "/work/shared/eval/pdfs/ko/KorQuAD_2.0_paper.pdf", Page: 3, Unit: "page", Heading: "3.1 데이터 수집", Score: 4.886,
+			Snippet: "KorQuAD 2.0은 위키백과 문서 전체를 대상으로 하며, 표와 목록을 포함한 HTML 구조의 문서에서 질문에 대한 답을 찾도록 만든 한국어 기계독해 데이터셋입니다. 답은 문단, 표, 목록 등 다양한 형태로 주어집니다."},
+	}
+	for _, lang := range []int{0, 1} {
+		for _, width := range []int{80, 120} {
+			var out bytes.Buffer
+			printHits(&out, hits, lang, width)
+			for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+				if shownWidth(line) > width && !strings.Contains(line, "/work/shared/eval/pdfs/en/unstructured_layout-parser-paper-with-table.pdf") {
+					t.Errorf("lang %d, %d columns: a line of %d columns:\n%s", lang, width, shownWidth(line), line)
+				}
+			}
+			if !strings.Contains(strings.Join(strings.Fields(out.String()), " "), "Layouts of modern scien…") || !strings.Contains(out.String(), "\n   ") {
+				t.Errorf("lang %d, %d columns: words cut or not indented:\n%s", lang, width, out.String())
+			}
+		}
+		var pipe bytes.Buffer
+		printHits(&pipe, hits, lang, 0)
+		if lines := strings.Split(strings.TrimSuffix(pipe.String(), "\n"), "\n"); len(lines) != 4 || lines[1] != "   "+hits[0].Snippet {
+			t.Errorf("lang %d, not a terminal: want two lines a hit, the passage as it is:\n%s", lang, pipe.String())
+		}
+	}
+}
+
+// Nothing found says back a long query's start, not the whole of it.
+func TestNoHitsClipsTheQuery(t *testing.T) {
+	query := strings.Repeat("apple ", 2000)
+	for _, env := range []string{"en_US.UTF-8", "ko_KR.UTF-8"} {
+		t.Run(env[:2], func(t *testing.T) {
+			t.Setenv("LC_ALL", env)
+			code, out, errOut := wayfinder(t, "--data-dir", t.TempDir(), "--ollama-host", "http://127.0.0.1:1", "kb", "search", query)
+			if code != 0 || strings.Count(out, "\n") != 1 || shownWidth(out) > 200 || !strings.Contains(out, "apple apple…") {
+				t.Errorf("exit %d, %d columns, stdout:\n%s\nstderr: %s", code, shownWidth(out), out, errOut)
+			}
+		})
+	}
+}

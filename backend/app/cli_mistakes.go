@@ -28,6 +28,8 @@ var mistakeText = map[string][2]string{
 	"usage.kbRemove":       {"give one document's id, as `wayfinder kb list` shows it: wayfinder kb remove ID", "`wayfinder kb list`가 보여 주는 문서 ID를 하나 적으세요: wayfinder kb remove ID"},
 	"usage.kbExtract":      {"give one file to read the text of: wayfinder kb extract FILE", "글을 읽어 낼 파일을 하나 적으세요: wayfinder kb extract FILE"},
 	"usage.scope":          {"unknown search scope {scope}: use documents, catalog or all", "알 수 없는 검색 범위입니다: {scope}. documents, catalog, all 중 하나를 쓰세요"},
+	"usage.notLoopback":    {"wayfinder serve listens on loopback only: use 127.0.0.1:PORT, not {addr} (another address would expose your chats to the network)", "wayfinder serve는 이 컴퓨터 안(루프백)에서만 받습니다: {addr} 대신 127.0.0.1:PORT를 쓰세요(다른 주소는 대화를 네트워크에 드러냅니다)"},
+	"usage.listenAddr":     {"{addr} is not an address to listen on: use 127.0.0.1:PORT, e.g. --addr 127.0.0.1:8080", "{addr}은(는) 받을 주소가 아닙니다. 127.0.0.1:PORT 형식으로 쓰세요. 예: --addr 127.0.0.1:8080"},
 	// The flag package's own mistakes, read back from its English.
 	"usage.unknownFlag": {"flag provided but not defined: {flag}", "없는 플래그입니다: {flag}"},
 	"usage.needsValue":  {"flag needs an argument: {flag}", "플래그 {flag}에 값이 필요합니다"},

@@ -37,6 +37,8 @@ func TestMistakesAreSaidInTheCommandsLanguage(t *testing.T) {
 		{[]string{"export", "--all", "a", "b"}, `export takes no arguments, got ["a" "b"] (use --session ID or --all)`, `export에는 인수를 적지 않습니다. 적은 것: ["a" "b"] (--session ID나 --all을 쓰세요)`},
 		{[]string{"export", "--all", "--format", "pdf"}, `unknown format "pdf": use md or json`, `알 수 없는 형식입니다: "pdf". md나 json을 쓰세요`},
 		{[]string{"import"}, "give the file to import (made by wayfinder export --format json)", "가져올 파일을 적으세요(wayfinder export --format json으로 만든 파일)"},
+		{[]string{"serve", "--addr", "0.0.0.0:8080"}, `wayfinder serve listens on loopback only: use 127.0.0.1:PORT, not "0.0.0.0:8080" (another address`, `wayfinder serve는 이 컴퓨터 안(루프백)에서만 받습니다: "0.0.0.0:8080" 대신 127.0.0.1:PORT를 쓰세요`},
+		{[]string{"serve", "--addr", "8080"}, `"8080" is not an address to listen on: use 127.0.0.1:PORT, e.g. --addr 127.0.0.1:8080`, `"8080"은 받을 주소가 아닙니다. 127.0.0.1:PORT 형식으로 쓰세요. 예: --addr 127.0.0.1:8080`},
 		{[]string{"serve", "extra"}, `serve takes no arguments, got ["extra"]`, `serve에는 인수를 적지 않습니다. 적은 것: ["extra"]`},
 	} {
 		for _, l := range []struct{ env, want, usage string }{

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"syscall"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
@@ -75,8 +76,11 @@ func runServe(ctx context.Context, g globals, args []string, s stdio) error {
 // is said in lang (cliLanguage), as `ask` says its progress.
 func listenError(addr string, err error, lang string) error {
 	var op *net.OpError
-	if !errors.As(err, &op) {
-		return fmt.Errorf("%w: %v", errUsage, err) // not loopback, or not HOST:PORT
+	switch {
+	case errors.Is(err, server.ErrNotLoopback):
+		return usageMistake("usage.notLoopback", "addr", strconv.Quote(addr))
+	case !errors.As(err, &op):
+		return usageMistake("usage.listenAddr", "addr", strconv.Quote(addr)) // not HOST:PORT
 	}
 	li := langIndex(lang)
 	key := "serve.cannotListen"

@@ -78,6 +78,9 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return usageMistake("usage.noArguments", "command", "doctor", "args", quotedList(fs.Args()))
+	}
 	// lang: the data folder's Language setting (read without opening
 	// it), else the system's, as report's words.
 	lang := langIndex(cliLanguage(settingsLanguage(ctx, g)))

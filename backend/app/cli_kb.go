@@ -415,7 +415,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 		return err
 	}
 	if len(args) == 0 {
-		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
+		return usageMistake("usage.memoryWhich")
 	}
 	sub, args := args[0], args[1:]
 	if !slices.Contains([]string{"list", "add", "edit", "rm"}, sub) {
@@ -429,9 +429,15 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 		return err
 	}
 	args = fs.Args()
-	ok := map[string]bool{"list": len(args) == 0, "add": len(args) > 0, "edit": len(args) > 1, "rm": (len(args) == 1) != *all}[sub]
-	if !ok {
-		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
+	// Each command given the wrong arguments says what it takes, as kb's
+	// do, not memory's whole syntax.
+	ok := map[string]bool{"list": len(args) == 0, "add": strings.TrimSpace(strings.Join(args, "")) != "", "edit": len(args) > 1, "rm": (len(args) == 1) != *all}[sub]
+	switch {
+	case ok:
+	case sub == "list":
+		return usageMistake("usage.noArguments", "command", "memory list", "args", quotedList(args))
+	default:
+		return usageMistake("usage.memory" + strings.ToUpper(sub[:1]) + sub[1:])
 	}
 	a, err := openCLI(ctx, g, s, sub == "list")
 	if err != nil {

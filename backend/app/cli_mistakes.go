@@ -30,6 +30,12 @@ var mistakeText = map[string][2]string{
 	"usage.scope":          {"unknown search scope {scope}: use documents, catalog or all", "알 수 없는 검색 범위입니다: {scope}. documents, catalog, all 중 하나를 쓰세요"},
 	"usage.notLoopback":    {"wayfinder serve listens on loopback only: use 127.0.0.1:PORT, not {addr} (another address would expose your chats to the network)", "wayfinder serve는 이 컴퓨터 안(루프백)에서만 받습니다: {addr} 대신 127.0.0.1:PORT를 쓰세요(다른 주소는 대화를 네트워크에 드러냅니다)"},
 	"usage.listenAddr":     {"{addr} is not an address to listen on: use 127.0.0.1:PORT, e.g. --addr 127.0.0.1:8080", "{addr}은(는) 받을 주소가 아닙니다. 127.0.0.1:PORT 형식으로 쓰세요. 예: --addr 127.0.0.1:8080"},
+	"usage.memoryWhich":    {"give a memory command: list, add, edit or rm", "memory 명령을 적으세요: list, add, edit, rm 중 하나"},
+	"usage.memoryAdd":      {`give what to remember, e.g. wayfinder memory add "I prefer short answers"`, `기억할 내용을 적으세요. 예: wayfinder memory add "답은 짧게 해 주세요"`},
+	"usage.memoryEdit":     {"give the memory's id and its new text: wayfinder memory edit [--kind K] ID TEXT", "기억의 ID와 새 내용을 적으세요: wayfinder memory edit [--kind K] ID TEXT"},
+	"usage.memoryRm":       {"give one memory's id, as `wayfinder memory list` shows it, or --all: wayfinder memory rm ID", "`wayfinder memory list`가 보여 주는 기억 ID를 하나 적거나 --all을 쓰세요: wayfinder memory rm ID"},
+	"usage.foldersWhich":   {"give a folders command: list, add or remove", "folders 명령을 적으세요: list, add, remove 중 하나"},
+	"usage.foldersPath":    {"give one folder's path: wayfinder folders {command} PATH", "폴더 경로를 하나 적으세요: wayfinder folders {command} PATH"},
 	// The flag package's own mistakes, read back from its English.
 	"usage.unknownFlag": {"flag provided but not defined: {flag}", "없는 플래그입니다: {flag}"},
 	"usage.needsValue":  {"flag needs an argument: {flag}", "플래그 {flag}에 값이 필요합니다"},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 )
@@ -54,9 +55,12 @@ func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
 		return err
 	}
 	if len(args) == 0 {
-		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
+		return usageMistake("usage.foldersWhich")
 	}
 	sub, args := args[0], args[1:]
+	if sub != "list" && sub != "add" && sub != "remove" {
+		return usageMistake("usage.unknownSub", "group", "folders", "sub", strconv.Quote(sub), "usage", usage)
+	}
 	fs := subFlags("folders "+sub, usage, &g, s)
 	hidden := fs.Bool("hidden", false, "with add: let read_file read hidden files and folders (.name) there too")
 	secrets := fs.Bool("secrets", false, "with add: let read_file read files that usually hold secrets (.env, keys, .git, .ssh; see README) there too")
@@ -65,8 +69,11 @@ func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
 		return err
 	}
 	args = fs.Args()
-	if ok := map[string]bool{"list": len(args) == 0, "add": len(args) == 1, "remove": len(args) == 1}[sub]; !ok {
-		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
+	switch {
+	case sub == "list" && len(args) > 0:
+		return usageMistake("usage.noArguments", "command", "folders list", "args", quotedList(args))
+	case sub != "list" && len(args) != 1:
+		return usageMistake("usage.foldersPath", "command", sub)
 	}
 	a, err := openApp(ctx, g, "cli", cliLogger(s, g.verbose))
 	if err != nil {

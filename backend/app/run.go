@@ -105,6 +105,9 @@ func runVersion(_ context.Context, g globals, args []string, s stdio) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return usageMistake("usage.noArguments", "command", "version", "args", quotedList(fs.Args()))
+	}
 	fmt.Fprint(s.out, version.Current())
 	return nil
 }

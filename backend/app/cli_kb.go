@@ -195,6 +195,11 @@ func printHits(w io.Writer, hits []api.SearchHit, lang, width int) {
 // failure and warning as the window words it (reasonLine).
 func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 	lang := a.lang()
+	// On a terminal every line is wrapped to its width at spaces, the
+	// lines after the first indented under it, where the three sentences
+	// of why a file was not embedded ran past the edge.
+	cols := columns(s.out)
+	say1 := func(first, indent, text string) { fmt.Fprintln(s.out, wrapped(text, cols, first, indent)) }
 	var notes embedNotes
 	rep := a.library.importPaths(ctx, store.NewID(), paths, func(p api.ImportProgress) {
 		at := fmt.Sprintf("[%d/%d] %s:", p.FileIndex, p.FilesTotal, shownPath(p.File))
@@ -205,31 +210,31 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 				parts = append(parts, counted(p.Pages, lang, unitWord(p.Unit)))
 			}
 			parts = append(parts, counted(p.Chunks, lang, "chunk"), say("kb.embedded", lang, "n", strconv.Itoa(p.Embedded)))
-			fmt.Fprintln(s.out, at, strings.Join(parts, ", "))
+			say1("", "  ", at+" "+strings.Join(parts, ", "))
 			for _, l := range notes.lines(p, lang) {
-				fmt.Fprintln(s.out, " ", l)
+				say1("  ", "    ", l)
 			}
 			for i, w := range p.Warnings {
 				var r *api.FileReason
 				if i < len(p.WarningReasons) {
 					r = &p.WarningReasons[i]
 				}
-				fmt.Fprintln(s.out, " ", say("kb.warning", lang, "text", reasonLine(w, r, lang)))
+				say1("  ", "    ", say("kb.warning", lang, "text", reasonLine(w, r, lang)))
 			}
 		case "skipped":
-			fmt.Fprintln(s.out, at, say("kb.skipped", lang))
+			say1("", "  ", at+" "+say("kb.skipped", lang))
 		case "failed":
-			fmt.Fprintln(s.out, at, say("kb.failed", lang, "reason", reasonLine(p.Error, p.Reason, lang)))
+			say1("", "  ", at+" "+say("kb.failed", lang, "reason", reasonLine(p.Error, p.Reason, lang)))
 		}
 	})
 	if rep.Error != nil {
 		return &chat.Error{Info: *rep.Error}
 	}
-	fmt.Fprintln(s.out, say("kb.imported", lang, "files", counted(len(rep.Imported), lang, "file"),
+	say1("", "  ", say("kb.imported", lang, "files", counted(len(rep.Imported), lang, "file"),
 		"documents", counted(rep.Documents, lang, "document"), "chunks", counted(rep.Chunks, lang, "chunk"),
 		"skipped", strconv.Itoa(len(rep.Skipped)), "failed", strconv.Itoa(len(rep.Failed))))
 	for _, f := range rep.Failed {
-		fmt.Fprintln(s.out, " ", say("kb.notImported", lang, "file", shownPath(f.File), "reason", reasonLine(f.Error, f.Reason, lang)))
+		say1("  ", "    ", say("kb.notImported", lang, "file", shownPath(f.File), "reason", reasonLine(f.Error, f.Reason, lang)))
 	}
 	// Every entry of the folders that was not read is said, with why:
 	// a link out of the folder was not followed, one inside was read
@@ -237,7 +242,7 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 	if n := len(rep.LeftOut); n > 0 {
 		fmt.Fprintln(s.out, say("kb.notRead", lang, "entries", counted(n, lang, "entry")))
 		for _, f := range rep.LeftOut {
-			fmt.Fprintf(s.out, "  %s: %s\n", shownPath(f.File), reasonLine(f.Error, f.Reason, lang))
+			say1("  ", "    ", shownPath(f.File)+": "+reasonLine(f.Error, f.Reason, lang))
 		}
 	}
 	if n := len(rep.Ignored); n > 0 {
@@ -246,7 +251,7 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 		for _, f := range rep.Ignored[:min(n, shown)] {
 			// An old .doc or .hwp says what to save it as, as an upload does.
 			if r := reasonOf(importer.Unsupported(f)); r != nil && r.Code != "unsupported" {
-				fmt.Fprintf(s.out, "  %s: %s\n", shownPath(f), reasonLine("", r, lang))
+				say1("  ", "    ", shownPath(f)+": "+reasonLine("", r, lang))
 				continue
 			}
 			fmt.Fprintf(s.out, "  %s\n", shownPath(f))

@@ -293,21 +293,32 @@ type wordedError interface {
 // report prints an error the way a person can act on it; cmd is the
 // command that ran ("" for none), for the help hint after a mistake, and
 // lang the language of the words report adds (an index of cliText's).
+//
+// On a terminal each sentence is wrapped at spaces to its width, the lines
+// after the first indented under it (wrapped), where a next step of three
+// sentences ran past the edge and the terminal cut its words in two.
 func report(w io.Writer, cmd string, lang func() int, err error) int {
+	cols := columns(w)
+	say1 := func(text string) { fmt.Fprintln(w, wrapped(text, cols, "wayfinder: ", "  ")) }
+	next := func(hint string) {
+		if hint != "" {
+			fmt.Fprintln(w, wrapped(hint, cols, "  "+say("report.nextStep", lang())+" ", "    "))
+		}
+	}
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.Is(err, errStopped):
-		fmt.Fprintln(w, "wayfinder:", strings.TrimPrefix(err.Error(), errStopped.Error()+": "))
+		say1(strings.TrimPrefix(err.Error(), errStopped.Error()+": "))
 		return 130 // as a shell reports a command ended by Ctrl+C
 	case errors.Is(err, errUsage):
 		text := strings.TrimPrefix(err.Error(), errUsage.Error()+": ")
 		if m := (mistake{}); errors.As(err, &m) {
 			text = m.in(lang())
 		}
-		fmt.Fprintln(w, "wayfinder:", text)
+		say1(text)
 		if cmd != "" {
 			cmd += " "
 		}
@@ -317,8 +328,8 @@ func report(w io.Writer, cmd string, lang func() int, err error) int {
 	var own wordedError
 	if errors.As(err, &own) {
 		message, hint := own.words(lang())
-		fmt.Fprintln(w, "wayfinder:", message)
-		fmt.Fprintln(w, " ", say("report.nextStep", lang()), hint)
+		say1(message)
+		next(hint)
 		return 1
 	}
 	info := describe(err)
@@ -330,10 +341,8 @@ func report(w io.Writer, cmd string, lang func() int, err error) int {
 	if lang() == 0 {
 		message = info.Message
 	}
-	fmt.Fprintln(w, "wayfinder:", message)
-	if hint != "" {
-		fmt.Fprintln(w, " ", say("report.nextStep", lang()), hint)
-	}
+	say1(message)
+	next(hint)
 	return 1
 }
 

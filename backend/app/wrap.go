@@ -45,29 +45,38 @@ func wrapped(text string, width int, first, indent string) string {
 		return first + text
 	}
 	var b strings.Builder
-	b.WriteString(first)
-	at, empty := shownWidth(first), true
-	for _, word := range strings.Fields(text) {
-		ww := shownWidth(word)
-		if !empty && at+1+ww > width {
-			b.WriteString("\n" + indent)
-			at, empty = shownWidth(indent), true
+	// A line break in text is kept: each line is wrapped on its own, the
+	// ones after the first indented too.
+	for i, line := range strings.Split(text, "\n") {
+		lead := first
+		if i > 0 {
+			b.WriteByte('\n')
+			lead = indent
 		}
-		if !empty {
-			b.WriteByte(' ')
-			at++
+		b.WriteString(lead)
+		at, empty := shownWidth(lead), true
+		for _, word := range strings.Fields(line) {
+			ww := shownWidth(word)
+			if !empty && at+1+ww > width {
+				b.WriteString("\n" + indent)
+				at, empty = shownWidth(indent), true
+			}
+			if !empty {
+				b.WriteByte(' ')
+				at++
+			}
+			b.WriteString(word)
+			at += ww
+			empty = false
 		}
-		b.WriteString(word)
-		at += ww
-		empty = false
 	}
 	return b.String()
 }
 
 // columns is the width of the terminal w writes to, 0 when it is not one.
 func columns(w io.Writer) int {
-	if t, ok := w.(*termSafe); ok {
-		w = t.w
+	if c, ok := w.(interface{ columns() int }); ok {
+		return c.columns()
 	}
 	f, ok := w.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
@@ -79,3 +88,6 @@ func columns(w io.Writer) int {
 	}
 	return cols
 }
+
+// columns is the width of the terminal behind t.
+func (t *termSafe) columns() int { return columns(t.w) }

@@ -2,6 +2,10 @@ package app
 
 import (
 	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -43,6 +47,7 @@ func TestWrapped(t *testing.T) {
 		{"breaks at spaces", "aaa bbb ccc ddd", 10, "   ", "   ", "   aaa bbb\n   ccc ddd"},
 		{"Hangul by its width", "가나다 라마바 사아자", 12, "", "  ", "가나다\n  라마바\n  사아자"},
 		{"a word wider than a line is whole", "see /a/very/long/path/name.pdf now", 12, "", "", "see\n/a/very/long/path/name.pdf\nnow"},
+		{"a line break is kept, the next line indented", "first error\nsecond one here", 12, "w: ", "  ", "w: first\n  error\n  second one\n  here"},
 		{"doubled spaces", "Table 1:  Current   models", 80, "", "", "Table 1: Current models"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,5 +100,55 @@ func TestNoHitsClipsTheQuery(t *testing.T) {
 				t.Errorf("exit %d, %d columns, stdout:\n%s\nstderr: %s", code, shownWidth(out), out, errOut)
 			}
 		})
+	}
+}
+
+// sized is a writer that says it is a terminal cols columns wide.
+type sized struct {
+	io.Writer
+	cols int
+}
+
+func (s sized) columns() int { return s.cols }
+
+// On a terminal of 80 columns (and 120) what kb import says of each file
+// and why it was not embedded, and an error's sentence and next step, are
+// wrapped at spaces, each line within the width and its words whole (the
+// same words as printed to a pipe), in English and Korean.
+func TestTerminalLinesFitTheWidth(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "휴가 규정.md")
+	if err := os.WriteFile(doc, []byte("# 휴가 규정\n\n연차 휴가는 1년에 15일입니다. Annual leave is fifteen days a year.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, env := range []string{"en_US.UTF-8", "ko_KR.UTF-8"} {
+		for _, args := range [][]string{{"kb", "import", doc}, {"ask", "hello"}} {
+			run := func(cols int) (code int, out, errOut string) {
+				t.Helper()
+				var o, e bytes.Buffer
+				code = Main(context.Background(), append([]string{"--data-dir", t.TempDir(), "--ollama-host", "http://127.0.0.1:1"}, args...), strings.NewReader(""), sized{&o, cols}, sized{&e, cols}, testShells)
+				return code, o.String(), e.String()
+			}
+			t.Run(env[:2]+" "+args[0], func(t *testing.T) {
+				t.Setenv("LC_ALL", env)
+				_, pipeOut, pipeErr := run(0)
+				if !strings.Contains(pipeOut+pipeErr, "127.0.0.1:1") {
+					t.Fatalf("Ollama away is not said:\n%s%s", pipeOut, pipeErr)
+				}
+				for _, cols := range []int{80, 120} {
+					_, out, errOut := run(cols)
+					for _, line := range strings.Split(strings.TrimSuffix(out+errOut, "\n"), "\n") {
+						if shownWidth(line) > cols {
+							t.Errorf("%d columns: a line of %d:\n%s", cols, shownWidth(line), line)
+						}
+					}
+					if got, want := strings.Fields(out+errOut), strings.Fields(pipeOut+pipeErr); strings.Join(got, " ") != strings.Join(want, " ") {
+						t.Errorf("%d columns: the words changed:\n%s%s\nwant, unwrapped:\n%s%s", cols, out, errOut, pipeOut, pipeErr)
+					}
+					if !strings.Contains(out+errOut, "\n    ") {
+						t.Errorf("%d columns: no line indented under the one it continues:\n%s%s", cols, out, errOut)
+					}
+				}
+			})
+		}
 	}
 }

@@ -4,6 +4,7 @@ package pdftext
 // cells, written as cellSep, and which are only wide spaces of prose.
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"unicode"
@@ -75,16 +76,21 @@ func cellGaps(items []item, spaced []gapRule) (gaps [][2]float64, kinds []gapRul
 }
 
 // dropOptions takes out of the lines' cell gaps (top to bottom, with
-// their kinds and opts from cellGaps) those between the options of a
-// check box question, column by column: a gap goes only where every gap
-// in its column parts two options. A column is the gaps that overlap one
-// another on lines one under the other (a letter-spaced title's letter
-// gaps aside). A form's options line up down its rows and are one
-// answer's choices; a comparison table's cells that each start with a
-// bullet ("구분 | 현행 | 개선안" over "지원 대상 | ○ 저소득층 가구 | ○
-// 전체 가구") line up under a header whose gap there parts no options,
-// and are its columns.
-func dropOptions(gaps [][][2]float64, kinds [][]gapRule, opts [][]bool) {
+// their kinds and opts from cellGaps, and the lines' text sizes) those
+// between the options of a check box question, column by column: a gap
+// goes unless a gap in its column that parts no options ends where it
+// ends (within optionAlign font sizes), the cells after both starting at
+// one place. A column is the gaps that overlap one another on lines one
+// under the other (a letter-spaced title's letter gaps aside). A form's
+// options line up down its rows and are one answer's choices; a
+// comparison table's cells that each start with a bullet ("구분 | 현행 |
+// 개선안" over "지원 대상 | ○ 저소득층 가구 | ○ 전체 가구") line up under
+// a header whose gap there parts no options, and are its columns. A
+// question set in a paragraph under a form's table ("동의합니까? ☐ 예
+// ☐ 아니오") has its options' gap under the table's gap between its
+// questions and their options, which ends elsewhere, and is no column
+// of that table.
+func dropOptions(gaps [][][2]float64, kinds [][]gapRule, opts [][]bool, sizes []float64) {
 	type at struct{ i, k int }
 	parent := map[at]at{}
 	var find func(a at) at
@@ -106,11 +112,12 @@ func dropOptions(gaps [][][2]float64, kinds [][]gapRule, opts [][]bool) {
 			}
 		}
 	}
-	cellCol := map[at]bool{} // a column with a gap that parts no options
+	cellEnds := map[at][]float64{} // where a column's gaps that part no options end
 	for i := range gaps {
-		for k := range gaps[i] {
+		for k, g := range gaps[i] {
 			if !opts[i][k] {
-				cellCol[find(at{i, k})] = true
+				r := find(at{i, k})
+				cellEnds[r] = append(cellEnds[r], g[1])
 			}
 		}
 	}
@@ -118,7 +125,9 @@ func dropOptions(gaps [][][2]float64, kinds [][]gapRule, opts [][]bool) {
 		var kept [][2]float64
 		var keptKinds []gapRule
 		for k, g := range gaps[i] {
-			if opts[i][k] && !cellCol[find(at{i, k})] {
+			if opts[i][k] && !slices.ContainsFunc(cellEnds[find(at{i, k})], func(e float64) bool {
+				return math.Abs(e-g[1]) <= optionAlign*sizes[i]
+			}) {
 				continue
 			}
 			kept, keptKinds = append(kept, g), append(keptKinds, kinds[i][k])
@@ -138,9 +147,21 @@ func dropOptions(gaps [][][2]float64, kinds [][]gapRule, opts [][]bool) {
 // choices. A box alone (a checklist's column of boxes under "적합",
 // "부적합") is a cell, and so is a run whose label is longer than
 // maxOption glyphs: "□" also heads a paragraph of an official document
-// ("□ 추진 배경"), and two of those side by side are two cells.
+// ("□ 추진 배경"), and two of those side by side are two cells. The
+// first run may start with the question ("동의합니까? □ 예").
 func options(a, b []item) bool {
 	ra, rb := inkedItems(a), inkedItems(b)
+	// A question set before its options on their line, a space apart
+	// ("동의합니까? ☐ 예   ☐ 아니오", a paragraph's form): the first option
+	// is the run from its last box on.
+	if boxFirst(rb) {
+		for i := len(ra) - 1; i > 0; i-- {
+			if boxAt(ra, i) > 0 {
+				ra = ra[i:]
+				break
+			}
+		}
+	}
 	// A box and a label of one glyph at least; an empty pair of brackets
 	// is a box of two.
 	label := func(rs []item) bool {
@@ -188,6 +209,10 @@ func boxAt(rs []item, i int) int {
 	}
 	return 0
 }
+
+// optionAlign is how far apart, in font sizes, the starts of two cells
+// one under the other may be and still be one column's (dropOptions).
+const optionAlign = 1.0
 
 // maxOptionGap is the widest white between two options of one question,
 // in font sizes: a form sets them an em or a few spaces apart (2 em at

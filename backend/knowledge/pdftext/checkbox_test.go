@@ -41,6 +41,11 @@ func TestPageTextCheckBoxOptions(t *testing.T) {
 			{"수집에 동의합니까?", "( ) 예", "( ) 아니오"},
 			{"Do you agree?", "[ ] yes", "[ ] no"}}, []float64{72, 200, 245}),
 			"수집에 동의합니까? | ( ) 예 ( ) 아니오\nDo you agree? | [ ] yes [ ] no"},
+		{"a question in a paragraph under a form's table", slices.Concat(column([][]string{
+			{"수집에 동의합니까?", "□ 예", "□ 아니오"},
+			{"제공에 동의합니까?", "■ 예", "□ 아니오"}}, []float64{72, 200, 240}),
+			[]glyph{brk()}, glyphLine("동의합니까? □ 예", 72, 672, nil), glyphLine("□ 아니오", 175, 672, nil)),
+			"수집에 동의합니까? | □ 예 □ 아니오\n제공에 동의합니까? | ■ 예 □ 아니오\n동의합니까? □ 예 □ 아니오"},
 		{"a table of calls is no options", column([][]string{
 			{"파일", "open()", "close()"},
 			{"소켓", "listen()", "accept()"}}, []float64{72, 200, 260}),

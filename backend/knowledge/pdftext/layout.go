@@ -481,7 +481,7 @@ func (w *textWriter) lines(bands []band) {
 		gaps[i], kinds[i], opts[i] = cellGaps(b.items, spacedGaps(b.items, nil))
 		sizes[i] = textSize(b.items)
 	}
-	dropOptions(gaps, kinds, opts)
+	dropOptions(gaps, kinds, opts, sizes)
 	bars, barKinds := alignedGaps(gaps, kinds, sizes, gaps, kinds)
 	bars, _ = alignedGaps(gaps, kinds, sizes, bars, barKinds)
 	notes := noteLines(bands, bars, sizes, w.notes)

@@ -110,7 +110,7 @@ func officialDoc(s setter) genCase {
 }
 
 // blankForm is a form whose check boxes are drawn as small squares (a
-// path, not the glyph □) and whose blanks are underlines drawn as rules of
+// path, not the glyph □), read as "☐", and whose blanks are underlines drawn as rules of
 // one length, one under another, as Hancom and Word draw a form's fields.
 func blankForm(s setter) genCase {
 	var lines [][]placed
@@ -132,7 +132,8 @@ func blankForm(s setter) genCase {
 		add(o, x+12)
 		x += 12 + s.width(o) + 24
 	}
-	texts = append(texts, "휴직 종류: "+strings.Join(opts, " "))
+	// The drawn boxes read as the glyph of a box (boxes.go).
+	texts = append(texts, "휴직 종류: ☐ "+strings.Join(opts, " ☐ "))
 	y -= 30
 	// Blanks: a label, then an underline of one length on every line.
 	for _, l := range []string{"성명", "소속", "연락처"} {

@@ -374,11 +374,11 @@ func (p *pdfium) pageText(ctx context.Context, doc, index uint32) (string, error
 	if err != nil {
 		return "", err
 	}
-	rules, err := p.pageRules(ctx, page)
+	rules, marks, err := p.pageRules(ctx, page)
 	if err != nil {
 		return "", err
 	}
-	return ruledPageText(gs, rules), nil
+	return ruledPageText(withBoxes(gs, checkBoxes(gs, marks)), rules), nil
 }
 
 func gunzip(b []byte) ([]byte, error) {

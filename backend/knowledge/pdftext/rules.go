@@ -82,39 +82,42 @@ type ruleReader struct {
 	// segOver: maxPathSegments ran out.
 	segRules []rule
 	segOver  bool
+	// marks are the small square paths that may draw check boxes (boxes.go).
+	marks []mark
 }
 
-// pageRules returns a page's horizontal and vertical rules, joined, or
-// none when the page has too many paths to look at (see the budgets).
-func (p *pdfium) pageRules(ctx context.Context, page uint32) ([]rule, error) {
+// pageRules returns a page's horizontal and vertical rules, joined, and
+// the small square paths that may be check boxes, or none when the page
+// has too many paths to look at (see the budgets).
+func (p *pdfium) pageRules(ctx context.Context, page uint32) ([]rule, []mark, error) {
 	n, err := p.call(ctx, "FPDFPage_CountObjects", uint64(page))
 	if err != nil || int32(n) <= 0 {
-		return nil, err
+		return nil, nil, err
 	}
 	if n > maxPageObjects {
-		return nil, nil
+		return nil, nil, nil
 	}
 	r := ruleReader{p: p}
 	for i := uint32(0); i < n && !r.over; i++ {
 		obj, err := p.call(ctx, "FPDFPage_GetObject", uint64(page), uint64(i))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := r.object(ctx, obj, identity, 0); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if r.over {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if !r.segOver {
 		r.rules = append(r.rules, r.segRules...)
 	}
 	rules := joinRules(r.rules)
 	if len(rules) > maxRules {
-		return nil, nil
+		return nil, r.marks, nil
 	}
-	return rules, nil
+	return rules, r.marks, nil
 }
 
 // object reads one page object whose coordinates m takes to page space.
@@ -175,6 +178,13 @@ func (r *ruleReader) path(ctx context.Context, obj uint32, m matrix) error {
 	}
 	b := transformBox(m, box{p.f32(0), p.f32(4), p.f32(8), p.f32(12)})
 	w, h := b.x1-b.x0, b.y1-b.y0
+	if small(b) && len(r.marks) < maxMarks {
+		mk, err := p.markOf(ctx, obj, b)
+		if err != nil {
+			return err
+		}
+		r.marks = append(r.marks, mk)
+	}
 	switch {
 	case !(w >= 0 && h >= 0) || math.IsInf(w, 0) || math.IsInf(h, 0):
 		return nil

@@ -1,0 +1,307 @@
+package pdftext
+
+// Check boxes drawn as paths. An HTML form's <input type="checkbox"> and
+// <input type="radio">, printed by Chromium, are small squares with
+// rounded corners and circles of Bézier curves, not glyphs; so are the
+// boxes Hancom and Word draw before a form's options. The text layer then
+// holds only the labels, and a question's options, an em or two apart,
+// lined their gaps up down the form's rows as a table's columns do:
+// "동의합니까? | 예 | 아니오". Each such box beside a label is read as the
+// glyph of a box ("☐", "☑", "○", "◉"), so the options read as the glyph
+// boxes do (cells.go): "동의합니까? | ☐ 예 ☑ 아니오", and the page shows
+// which option was marked.
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+	"unicode"
+)
+
+// mark is a small path of a page, about square, that may draw a check
+// box or a radio button, or a part of one (its white ground, its outline,
+// the tick or the dot inside).
+type mark struct {
+	b      box
+	shape  bool // a square or a circle, not an icon's outline or a tick
+	round  bool // a circle
+	inked  bool // filled with a colour other than white: a box marked
+	stroke bool // its outline drawn
+}
+
+// Bounds of a mark: a check box is at least a few points wide (Chromium
+// draws 13 px, 9.75 pt, at any font size) and about square.
+const (
+	minMarkSide = 4.0  // narrowest box, in points
+	maxMarkSide = 24.0 // widest box, in points
+	markSquare  = 0.2  // its sides differ by this share of the longer at most
+	maxMarks    = 200  // paths read as marks on a page, at most
+	// A circle of Bézier curves takes 3 segments a curve: Chromium draws
+	// a radio button's ring with 32 curves.
+	maxMarkSegments = 160
+	roundCorner     = 0.12 // see shapeOf
+	shapeSlack      = 0.08 // see shapeOf
+	// A box stands beside its label: the label's glyph starts (or ends)
+	// within maxLabelGap font sizes of it (Chromium sets 3 px of margin
+	// and a space, about half an em), and the box is minBoxSize to
+	// maxBoxSize font sizes tall.
+	maxLabelGap = 1.2
+	minBoxSize  = 0.5
+	maxBoxSize  = 1.5
+)
+
+// shapeOf says what a path's points draw: a circle (every point within
+// shapeSlack of its side from the circle its bounds hold; a Bézier's
+// control points stand a little outside), a square (every point that
+// near an edge of its bounds, and its corners reached, rounded or not:
+// Chromium rounds 2 px on 13), or neither (an icon, a glyph drawn as a
+// path, a tick).
+func shapeOf(pts [][2]float64) (square, circle bool) {
+	if len(pts) < 4 {
+		return false, false
+	}
+	b := box{x0: math.Inf(1), y0: math.Inf(1), x1: math.Inf(-1), y1: math.Inf(-1)}
+	for _, q := range pts {
+		b.x0, b.x1 = min(b.x0, q[0]), max(b.x1, q[0])
+		b.y0, b.y1 = min(b.y0, q[1]), max(b.y1, q[1])
+	}
+	w, h := b.x1-b.x0, b.y1-b.y0
+	side := max(w, h)
+	if !(side > 0) || math.Abs(w-h) > shapeSlack*side {
+		return false, false
+	}
+	cx, cy, r := (b.x0+b.x1)/2, (b.y0+b.y1)/2, side/2
+	square, circle = true, true
+	for _, q := range pts {
+		if math.Abs(math.Hypot(q[0]-cx, q[1]-cy)-r) > shapeSlack*side {
+			circle = false
+		}
+		edge := min(q[0]-b.x0, b.x1-q[0], q[1]-b.y0, b.y1-q[1])
+		if edge > shapeSlack*side {
+			square = false
+		}
+	}
+	for _, c := range [][2]float64{{b.x0, b.y0}, {b.x0, b.y1}, {b.x1, b.y0}, {b.x1, b.y1}} {
+		near := math.Inf(1)
+		for _, q := range pts {
+			near = min(near, math.Hypot(q[0]-c[0], q[1]-c[1]))
+		}
+		if near > roundCorner*side {
+			square = false
+		}
+	}
+	return square && !circle, circle
+}
+
+// small says whether a path's bounds in page space may be a mark.
+func small(b box) bool {
+	w, h := b.x1-b.x0, b.y1-b.y0
+	return w >= minMarkSide && h >= minMarkSide && w <= maxMarkSide && h <= maxMarkSide &&
+		math.Abs(w-h) <= markSquare*max(w, h)
+}
+
+// markOf reads what a small path draws: whether its segments are all
+// curves, whether it is stroked, and whether it is filled with ink.
+func (p *pdfium) markOf(ctx context.Context, obj uint32, b box) (mark, error) {
+	m := mark{b: b}
+	s := uint64(p.scratch)
+	n, err := p.call(ctx, "FPDFPath_CountSegments", uint64(obj))
+	if err != nil || int32(n) <= 0 || n > maxMarkSegments {
+		return m, err
+	}
+	// The points, in the path's own space: a circle's stay away from the
+	// corners of its bounds, a square's (rounded or not) reach them.
+	var pts [][2]float64
+	for i := uint32(0); i < n; i++ {
+		seg, err := p.call(ctx, "FPDFPath_GetPathSegment", uint64(obj), uint64(i))
+		if err != nil || seg == 0 {
+			return m, err
+		}
+		if ok, err := p.call(ctx, "FPDFPathSegment_GetPoint", uint64(seg), s, s+4); err != nil || ok == 0 {
+			return m, err
+		}
+		pts = append(pts, [2]float64{p.f32(0), p.f32(4)})
+	}
+	sq, circle := shapeOf(pts)
+	m.shape, m.round = sq || circle, circle
+	ok, err := p.call(ctx, "FPDFPath_GetDrawMode", uint64(obj), s, s+4)
+	if err != nil || ok == 0 {
+		return m, err
+	}
+	fill, _ := p.m.Memory().ReadUint32Le(p.scratch)
+	stroke, _ := p.m.Memory().ReadUint32Le(p.scratch + 4)
+	m.stroke = stroke != 0
+	if int32(fill) != fillModeNone {
+		ok, err := p.call(ctx, "FPDFPageObj_GetFillColor", uint64(obj), s, s+4, s+8, s+12)
+		if err != nil {
+			return m, err
+		}
+		if ok != 0 {
+			mem := p.m.Memory()
+			r, _ := mem.ReadUint32Le(p.scratch)
+			g, _ := mem.ReadUint32Le(p.scratch + 4)
+			bl, _ := mem.ReadUint32Le(p.scratch + 8)
+			a, _ := mem.ReadUint32Le(p.scratch + 12)
+			m.inked = a > 0 && min(r, g, bl) < 230
+		}
+	}
+	return m, nil
+}
+
+// checkBoxes returns the glyphs of the check boxes among a page's marks:
+// a box (its parts, drawn one over another, taken together) that is
+// visible (outlined or inked), stands on a line of upright text, as tall
+// as its glyphs or a little less or more, has no glyph over it, and has a
+// label's glyph within maxLabelGap font sizes after it or before it. A
+// legend's swatch, a bullet or a drawing's dot has no such label or is
+// no part of boxes drawn one over another.
+func checkBoxes(gs []glyph, marks []mark) []glyph {
+	if len(marks) == 0 {
+		return nil
+	}
+	// The boxes: the marks no other mark holds, each with the marks inside.
+	holds := func(a, b box) bool {
+		const slack = 1.0
+		return b.x0 >= a.x0-slack && b.x1 <= a.x1+slack && b.y0 >= a.y0-slack && b.y1 <= a.y1+slack
+	}
+	var found []foundBox
+	for i, m := range marks {
+		outer := m.shape
+		for j, o := range marks {
+			if j != i && holds(o.b, m.b) && (!holds(m.b, o.b) || j < i) {
+				outer = false
+				break
+			}
+		}
+		if !outer {
+			continue
+		}
+		// A box is an outline with nothing or white inside (a box left
+		// empty), or drawn in parts one over another: a white ground and
+		// its outline, a ground inked when marked, a tick or a dot inside.
+		// One path both inked and outlined is a chart's marker; one inked
+		// and not outlined, a swatch or a bullet.
+		parts := 0
+		inked, stroke := false, false
+		for _, o := range marks {
+			if holds(m.b, o.b) {
+				parts++
+				inked = inked || o.inked || !o.shape
+				stroke = stroke || o.stroke
+			}
+		}
+		if parts == 1 && (m.inked || !m.stroke) || parts > 1 && !stroke && !inked {
+			continue
+		}
+		if g, before, after, ok := boxGlyph(gs, m.b); ok {
+			switch {
+			case m.round && inked:
+				g.r = '◉'
+			case m.round:
+				g.r = '○'
+			case inked:
+				g.r = '☑'
+			default:
+				g.r = '☐'
+			}
+			found = append(found, foundBox{g: g, before: before, after: after})
+		}
+	}
+	return optionBoxes(found)
+}
+
+// foundBox is a box found beside a label: the glyphs nearest before it
+// and after it, nil where none is near.
+type foundBox struct {
+	g             glyph
+	before, after *glyph
+}
+
+// optionBoxes keeps the boxes that are a question's options: two or more
+// on one line, of one kind and size, each beside a label of its own, all
+// before their labels or all after them, the label between two boxes.
+// A box alone may be a drawing's part beside a caption (a contents page's
+// icons before their page numbers), and stays unread as before.
+func optionBoxes(found []foundBox) []glyph {
+	slices.SortFunc(found, func(a, b foundBox) int { return cmp.Compare(a.g.x0, b.g.x0) })
+	keep := make([]bool, len(found))
+	for i, a := range found {
+		for j := i + 1; j < len(found); j++ {
+			b := found[j]
+			sa, sb := a.g.x1-a.g.x0, b.g.x1-b.g.x0
+			if min(a.g.hi, b.g.hi)-max(a.g.lo, b.g.lo) < 0.5*min(a.g.h, b.g.h) {
+				continue // another line
+			}
+			if radio(a.g.r) != radio(b.g.r) || math.Abs(sa-sb) > 0.15*max(sa, sb) {
+				continue // a check box beside a radio button, or a bigger box
+			}
+			// Boxes first: the first box's label lies between the boxes,
+			// and the second has one after it. Boxes after their labels:
+			// the second's label lies between them, the first has one.
+			if a.after != nil && b.after != nil && a.after.x1 <= b.g.x0 ||
+				a.before != nil && b.before != nil && b.before.x0 >= a.g.x1 {
+				keep[i], keep[j] = true, true
+			}
+			break
+		}
+	}
+	var out []glyph
+	for i, f := range found {
+		if keep[i] {
+			out = append(out, f.g)
+		}
+	}
+	return out
+}
+
+// boxGlyph places a box on its line, the line its middle falls in: it
+// takes the height of its labels' glyphs, the nearest upright glyphs on
+// that line after it and before it within maxLabelGap font sizes.
+func boxGlyph(gs []glyph, b box) (g glyph, before, after *glyph, ok bool) {
+	cy, side := (b.y0+b.y1)/2, max(b.x1-b.x0, b.y1-b.y0)
+	nearB, nearA := math.Inf(1), math.Inf(1)
+	for i := range gs {
+		g := &gs[i]
+		if g.gen || g.off || g.q != 0 || unicode.IsSpace(g.r) || g.r == 0 || g.h <= 0 || cy < g.lo || cy > g.hi {
+			continue
+		}
+		if g.x1 > b.x0 && g.x0 < b.x1 {
+			return glyph{}, nil, nil, false // text over the box: a frame, not a box
+		}
+		if side < minBoxSize*g.h || side > maxBoxSize*g.h {
+			continue
+		}
+		if d := g.x0 - b.x1; d >= 0 && d <= maxLabelGap*g.h && d < nearA {
+			nearA, after = d, g
+		}
+		if d := b.x0 - g.x1; d >= 0 && d <= maxLabelGap*g.h && d < nearB {
+			nearB, before = d, g
+		}
+	}
+	label := after
+	if label == nil {
+		label = before
+	}
+	if label == nil {
+		return glyph{}, nil, nil, false
+	}
+	return glyph{x0: b.x0, x1: b.x1, lo: label.lo, hi: label.hi, h: label.h}, before, after, true
+}
+
+// radio says whether a box's glyph is a radio button's.
+func radio(r rune) bool { return r == '○' || r == '◉' }
+
+// withBoxes adds the check boxes' glyphs to a page's, each after a line
+// break of PDFium's, so that no space decision of PDFium's joins it to
+// the glyph read before it.
+func withBoxes(gs []glyph, boxes []glyph) []glyph {
+	if len(boxes) == 0 {
+		return gs
+	}
+	out := slices.Grow(slices.Clip(gs), 2*len(boxes))
+	for _, b := range boxes {
+		out = append(out, glyph{r: '\n', gen: true}, b)
+	}
+	return out
+}

@@ -1,0 +1,217 @@
+package pdftext
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-app/wayfinder/backend/internal/progtest"
+)
+
+// TestShapeOf: a square (sharp or with Chromium's rounded corners) and a
+// circle of Bézier curves are boxes' shapes; an icon's outline is neither.
+func TestShapeOf(t *testing.T) {
+	circle := func(n int) [][2]float64 {
+		var pts [][2]float64
+		for i := 0; i <= n; i++ {
+			a := 2 * math.Pi * float64(i) / float64(n)
+			pts = append(pts, [2]float64{10 + 6*math.Cos(a), 10 + 6*math.Sin(a)})
+		}
+		return pts
+	}
+	// Chromium's 13 px box with 2 px corners, a corner's curve as its
+	// end points and control points.
+	rounded := [][2]float64{{0, 2}, {0, 11}, {0, 12.1}, {0.9, 13}, {2, 13}, {11, 13}, {12.1, 13}, {13, 12.1},
+		{13, 11}, {13, 2}, {13, 0.9}, {12.1, 0}, {11, 0}, {2, 0}, {0.9, 0}, {0, 0.9}, {0, 2}}
+	tests := []struct {
+		name           string
+		pts            [][2]float64
+		square, circle bool
+	}{
+		{"square", [][2]float64{{0, 0}, {8, 0}, {8, 8}, {0, 8}, {0, 0}}, true, false},
+		{"rounded square", rounded, true, false},
+		{"circle of 32 curves", circle(32), false, true},
+		{"circle of 4 curves' points", circle(4 * 3), false, true},
+		{"a rectangle twice as wide", [][2]float64{{0, 0}, {16, 0}, {16, 8}, {0, 8}, {0, 0}}, false, false},
+		{"a leaf's outline", [][2]float64{{0, 0}, {4, 9}, {10, 10}, {9, 4}, {0, 0}, {5, 5}}, false, false},
+		{"a tick", [][2]float64{{0, 5}, {3, 0}, {9, 9}}, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sq, c := shapeOf(tt.pts)
+			if sq != tt.square || c != tt.circle {
+				t.Errorf("shapeOf = square %v, circle %v; want %v, %v", sq, c, tt.square, tt.circle)
+			}
+		})
+	}
+}
+
+// TestCheckBoxPathsLayout: boxes drawn as paths before (or after) a
+// question's options, apart by a cell's gap, read as the glyph boxes do,
+// "☐ 예 ☐ 아니오" in the question's row; what is not a form's options
+// stays unread.
+func TestCheckBoxPathsLayout(t *testing.T) {
+	rows := column([][]string{
+		{"수집에 동의합니까?", "예", "아니오"},
+		{"제공에 동의합니까?", "예", "아니오"}}, []float64{72, 200, 240})
+	const y0, y1 = 700, 686 // the rows' baselines (column)
+	// outline is an empty box, ground and ink a marked one (Chromium: a
+	// white ground, then the box inked), dot a radio button's.
+	outline := func(x, base float64, round bool) []mark {
+		return []mark{{b: box{x, base - 1, x + 8, base + 7}, shape: true, round: round, stroke: true}}
+	}
+	marked := func(x, base float64, round bool) []mark {
+		b := box{x, base - 1, x + 8, base + 7}
+		if round {
+			return []mark{{b: b, shape: true, round: true, stroke: true}, {b: box{x + 2, base + 1, x + 6, base + 5}, shape: true, round: true, inked: true}}
+		}
+		return []mark{{b: b, shape: true}, {b: b, shape: true, inked: true}}
+	}
+	join := func(ms ...[]mark) []mark { return slices.Concat(ms...) }
+	tests := []struct {
+		name  string
+		gs    []glyph
+		marks []mark
+		want  string
+	}{
+		{"check boxes before their labels", rows, join(outline(188, y0, false), marked(228, y0, false), marked(188, y1, false), outline(228, y1, false)),
+			"수집에 동의합니까? | ☐ 예 ☑ 아니오\n제공에 동의합니까? | ☑ 예 ☐ 아니오"},
+		{"radio buttons", rows, join(outline(188, y0, true), marked(228, y0, true), outline(188, y1, true), outline(228, y1, true)),
+			"수집에 동의합니까? | ○ 예 ◉ 아니오\n제공에 동의합니까? | ○ 예 ○ 아니오"},
+		{"boxes after their labels", rows, join(outline(212, y0, false), outline(272, y0, false), outline(212, y1, false), marked(272, y1, false)),
+			"수집에 동의합니까? | 예 ☐ 아니오 ☐\n제공에 동의합니까? | 예 ☐ 아니오 ☑"},
+		{"a lone box is no option", rows, outline(188, y0, false),
+			"수집에 동의합니까? | 예 | 아니오\n제공에 동의합니까? | 예 | 아니오"},
+		{"a chart's markers, inked and outlined, are no boxes", rows,
+			[]mark{{b: box{188, y0 - 1, 196, y0 + 7}, shape: true, round: true, inked: true, stroke: true}, {b: box{228, y0 - 1, 236, y0 + 7}, shape: true, round: true, inked: true, stroke: true}},
+			"수집에 동의합니까? | 예 | 아니오\n제공에 동의합니까? | 예 | 아니오"},
+		{"an icon's outlines are no boxes", rows,
+			[]mark{{b: box{188, y0 - 1, 196, y0 + 7}, stroke: true}, {b: box{228, y0 - 1, 236, y0 + 7}, stroke: true}},
+			"수집에 동의합니까? | 예 | 아니오\n제공에 동의합니까? | 예 | 아니오"},
+		{"frames round letters are no boxes", rows, []mark{
+			{b: box{71.5, y0 - 2, 82.5, y0 + 9}, shape: true, stroke: true}, {b: box{106.5, y0 - 2, 117.5, y0 + 9}, shape: true, stroke: true}},
+			"수집에 동의합니까? | 예 | 아니오\n제공에 동의합니까? | 예 | 아니오"},
+		{"a check box beside a radio button is no pair", rows, join(outline(188, y0, false), outline(228, y0, true)),
+			"수집에 동의합니까? | 예 | 아니오\n제공에 동의합니까? | 예 | 아니오"},
+		{"boxes on no line of text are no options", rows, join(outline(188, 600, false), outline(228, 600, false)),
+			"수집에 동의합니까? | 예 | 아니오\n제공에 동의합니까? | 예 | 아니오"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := pageText(withBoxes(tt.gs, checkBoxes(tt.gs, tt.marks))); got != tt.want {
+				t.Errorf("pageText =\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// htmlBoxRows are the questions of the HTML form TestCheckBoxInputs
+// prints, with the options' labels and which is checked, and the row each
+// must read as.
+var htmlBoxRows = []struct {
+	q, kind string
+	opts    []string
+	checked int // the option checked, -1 for none
+	want    string
+}{
+	{"개인정보 수집·이용에 동의합니까?", "checkbox", []string{"예", "아니오"}, -1, "☐ 예 ☐ 아니오"},
+	{"제3자 제공에 동의합니까?", "checkbox", []string{"예", "아니오"}, 0, "☑ 예 ☐ 아니오"},
+	{"연락 받을 방법을 고르십시오.", "radio", []string{"우편", "전자우편", "문자"}, 2, "○ 우편 ○ 전자우편 ◉ 문자"},
+	{"Do you agree to the collection of personal data?", "checkbox", []string{"yes", "no"}, 1, "☐ yes ☑ no"},
+	{"How should we write to you?", "radio", []string{"post", "e-mail"}, -1, "○ post ○ e-mail"},
+}
+
+// TestCheckBoxInputs prints an HTML form whose options are
+// <input type="checkbox"> and <input type="radio"> (drawn as paths, not
+// glyphs) with Chromium and wkhtmltopdf, in Korean and English, the
+// options apart by a 2em spacer, six no-break spaces or two em spaces: in
+// a table's cells each row reads "question | ☐ 예 ☐ 아니오", where the
+// options read "예 | 아니오" as cells of their own; in a paragraph,
+// "question ☐ 예 ☐ 아니오" on one line.
+func TestCheckBoxInputs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html lang="ko"><head><meta charset="utf-8"><style>
+body { font-family: 'Noto Sans CJK KR', sans-serif; font-size: 11pt }
+table { border-collapse: collapse; width: 100%; margin: 1em 0 }
+td { padding: 4px 6px }
+.g { display: inline-block; width: 2em }
+</style></head><body><p>개인정보 수집·이용 동의서 (Consent form)</p>`)
+	form := 0 // each question's radio buttons a group of their own
+	options := func(k int, sp string) string {
+		form++
+		r := htmlBoxRows[k]
+		var opts []string
+		for i, o := range r.opts {
+			c := ""
+			if i == r.checked {
+				c = " checked"
+			}
+			opts = append(opts, fmt.Sprintf(`<label><input type="%s" name="q%d"%s> %s</label>`, r.kind, form, c, o))
+		}
+		return strings.Join(opts, sp)
+	}
+	for _, sp := range []string{`<span class="g"></span>`, strings.Repeat("&nbsp;", 6), "&emsp;&emsp;"} {
+		b.WriteString("<p>아래의 각 항목을 읽고 동의 여부를 표시하여 주십시오. Please mark whether you agree.</p><table>")
+		for k, r := range htmlBoxRows {
+			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td></tr>", r.q, options(k, sp))
+		}
+		b.WriteString("</table>")
+		for k, r := range htmlBoxRows {
+			fmt.Fprintf(&b, "<p>%s %s</p>", r.q, options(k, sp))
+		}
+	}
+	b.WriteString("</body></html>")
+	dir := t.TempDir()
+	if d := os.Getenv("WAYFINDER_PDF_OUT"); d != "" {
+		dir = d // keep the files
+	}
+	src := filepath.Join(dir, "inputs.html")
+	if err := os.WriteFile(src, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	printers := map[string]func(t *testing.T, pdf string) error{
+		"wkhtmltopdf": func(t *testing.T, pdf string) error {
+			bin := progtest.Command(t, "WAYFINDER_WKHTMLTOPDF", "wkhtmltopdf", "wkhtmltopdf, fonts-noto-cjk and poppler-utils", "pdftotext")
+			return run(context.Background(), bin, "-q", src, pdf)
+		},
+		"chromium": func(t *testing.T, pdf string) error {
+			return printPDF(context.Background(), chromium(t), src, pdf)
+		},
+	}
+	for name, print := range printers {
+		t.Run(name, func(t *testing.T) {
+			pdf := filepath.Join(dir, "inputs-"+name+".pdf")
+			if err := print(t, pdf); err != nil {
+				t.Fatal(err)
+			}
+			pages, err := newTestExtractor(t).ExtractFile(context.Background(), pdf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []string
+			for _, p := range pages {
+				lines = append(lines, strings.Split(p.Text, "\n")...)
+			}
+			text := strings.Join(lines, "\n")
+			for _, r := range htmlBoxRows {
+				cell, para := r.q+cellSep+r.want, r.q+" "+r.want
+				if n := strings.Count(text, r.q); n != 6 {
+					t.Errorf("%q found %d times, want 6", r.q, n)
+				}
+				for _, l := range lines {
+					if strings.HasPrefix(l, r.q) && l != cell && l != para {
+						t.Errorf("row %q, want %q or %q", l, cell, para)
+					}
+				}
+				if !slices.Contains(lines, cell) || !slices.Contains(lines, para) {
+					t.Errorf("no row %q or no line %q:\n%s", cell, para, text)
+				}
+			}
+		})
+	}
+}

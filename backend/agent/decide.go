@@ -177,6 +177,9 @@ func (a *Agent) describeWait(result *api.TurnResult, res graph.Result[State]) er
 		intro, key := msgPlanIntro.in(lang), keyPlanIntro
 		if req.Note != "" {
 			intro, key = strings.TrimSpace(req.Note+" "+intro), keyPlanFallback
+			if req.Note == msgPlanRecovered.in(lang) {
+				key = keyPlanRecovered
+			}
 		}
 		if plan.Again != "" {
 			intro, key = msgPlanAgain.in(lang), keyPlanAgain

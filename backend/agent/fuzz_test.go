@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -54,6 +55,55 @@ func FuzzValidateEdited(f *testing.F) {
 		}
 		if len(out) == 0 || len(out) > maxEditSteps {
 			t.Fatalf("accepted %d steps", len(out))
+		}
+	})
+}
+
+// The router's broken replies are the model's text, anything at all:
+// reading them never panics, and reads a route of the graph or nothing.
+func FuzzRouteFromBroken(f *testing.F) {
+	for _, s := range []string{`{"route": "comp`, `{"route":"sim`, `{'route': 'simple', 'x`, `{"route": "co`, `{"route": "`, `"route":`, `{"route": "chat"}`, "\x00\xff", ""} {
+		f.Add(s, `{"route": "compl`)
+		f.Add(s, "")
+	}
+	f.Fuzz(func(t *testing.T, first, repair string) {
+		got, ok := routeFromBroken([]string{first, repair})
+		if ok != (got != "") || ok && got != RouteSimple && got != RouteComplex {
+			t.Fatalf("routeFromBroken(%q, %q) = %q, %v", first, repair, got, ok)
+		}
+	})
+}
+
+// The planner's broken replies are untrusted text: reading them never
+// panics, and what it keeps is a plan a person could be shown — 2 to 7
+// steps, each titled in one line of at most maxTitleRunes, with a short
+// detail and an id that is a short word or none. Checking a mended plan
+// against its reply never panics either.
+func FuzzPlanFromBroken(f *testing.F) {
+	for _, s := range []string{
+		`{"sub_tasks":[{"id":"s1","title":"대본 작성","detail":"30초"},{"id":"s2","title":"영상 편집"},{"id":"s3","title":"썸`,
+		`{"sub_tasks": ["a", "b", "c`, "```json\n[{\"title\": \"a\"}, {\"title\": \"b\"}, {",
+		"1. 대본 작성: 30초\n2. **영상 편집** — 세로\n3. 썸", "1단계: a\n2단계: b\n", "Step 1: a - x\nStep 2: b\n",
+		"① a\n② b\n", "- a\n  - x\n- b\n- c", "1. a\n2. b\n1. c\n", "1. a\u0007\u200b\n2. \t\n3. c\n", "", "\xff\xfe",
+	} {
+		f.Add(s, "")
+		f.Add(s, "1. x\n2. y\n")
+	}
+	f.Fuzz(func(t *testing.T, first, repair string) {
+		steps := planFromBroken([]string{first, repair})
+		if steps != nil && (len(steps) < minPlanSteps || len(steps) > maxPlanSteps) {
+			t.Fatalf("kept %d steps", len(steps))
+		}
+		for _, st := range steps {
+			if st.Title == "" || st.Title != strings.TrimSpace(st.Title) || strings.ContainsAny(st.Title, "\n\r\t\x00") ||
+				!utf8.ValidString(st.Title) || utf8.RuneCountInString(st.Title) > maxTitleRunes ||
+				utf8.RuneCountInString(st.Detail) > maxDetailRunes+1 || len(st.ID) > maxStepIDLetters || st.ID != "" && !stepIDRe.MatchString(st.ID) {
+				t.Fatalf("kept %+v", st)
+			}
+		}
+		var p planOut
+		if mended, err := llmRepairJSON(first); err == nil && json.Unmarshal([]byte(mended), &p) == nil {
+			_ = p.checkMended(first)
 		}
 	})
 }

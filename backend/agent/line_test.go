@@ -17,6 +17,7 @@ func TestLineWordsEveryKey(t *testing.T) {
 		}{
 			{keyPlanIntro, nil, msgPlanIntro.in(lang)},
 			{keyPlanFallback, nil, msgPlanFallback.in(lang) + " " + msgPlanIntro.in(lang)},
+			{keyPlanRecovered, nil, msgPlanRecovered.in(lang) + " " + msgPlanIntro.in(lang)},
 			{keyPlanAgain, nil, msgPlanAgain.in(lang)},
 			{keyPlanFailed, nil, msgPlanFailed.in(lang)},
 			{keyPlanStoppedNone, nil, msgPlanStoppedNone.in(lang)},

@@ -250,9 +250,23 @@ func (c *call) do(ctx context.Context, send func(m Model, name string) (llm.Resp
 // structured asks for JSON of type T (a *T with a Validate method refuses
 // replies that parse but make no sense, such as an empty plan). A malformed reply gets one repair
 // attempt with the validation error sent back (llm.RepairMessages); when
-// that fails too, ok is false and the caller uses its safe fallback. Only
-// a failure to reach the model is an error.
+// that fails too, ok is false, the trace says a safe default is used and
+// the caller uses its safe fallback. Only a failure to reach the model is
+// an error.
 func structured[T any](ctx context.Context, c *call, msgs []ollama.Message) (out T, ok bool, err error) {
+	out, ok, _, err = structuredOr[T](ctx, c, msgs)
+	if err == nil && !ok {
+		c.trace(api.TraceRetry, say(api.TraceJSONDefault))
+	}
+	return out, ok, err
+}
+
+// structuredOr is structured for a caller that can still read something
+// from the two unusable replies (the router's cut route, the planner's
+// complete steps): broken holds their raw text, the first reply then its
+// repair, when ok is false, and the caller says in the trace what it did
+// instead.
+func structuredOr[T any](ctx context.Context, c *call, msgs []ollama.Message) (out T, ok bool, broken []string, err error) {
 	req := llm.ChatRequest{Messages: msgs, Options: c.a.opt.StructuredOptions, NumCtx: c.a.tuned(ctx).numCtx,
 		Conversation: wtools.ConversationOf(ctx)}
 	for attempt := 0; attempt < 2; attempt++ {
@@ -260,26 +274,43 @@ func structured[T any](ctx context.Context, c *call, msgs []ollama.Message) (out
 		_, name, err := c.do(ctx, func(m Model, name string) (llm.Response, error) {
 			v = *new(T)
 			req.Model = name
-			return m.Structured(ctx, req, nil, &v)
+			resp, err := m.Structured(ctx, req, nil, &v)
+			if mc, ok := any(&v).(mendChecker); ok && err == nil && resp.Repaired {
+				if why := mc.checkMended(resp.Message.Content); why != nil {
+					err = &llm.Error{Kind: llm.ErrMalformedOutput, Op: "structured", Model: name, Raw: resp.Message.Content, Err: why}
+				}
+			}
+			return resp, err
 		}, func() bool { return false })
 		if err := stored(ctx); err != nil {
-			return out, false, err
+			return out, false, nil, err
 		}
 		if err == nil {
-			return v, true, nil
+			return v, true, nil, nil
 		}
 		repair := llm.RepairMessages(err)
 		if repair == nil {
-			return out, false, fmt.Errorf("%s: ask %s: %w", c.node, name, err)
+			return out, false, nil, fmt.Errorf("%s: ask %s: %w", c.node, name, err)
 		}
 		c.a.log.Warn("malformed structured output", "node", c.node, "attempt", attempt+1, "err", err)
+		var bad *llm.Error
+		if errors.As(err, &bad) {
+			broken = append(broken, bad.Raw) // the reply as the model wrote it
+		}
 		if attempt == 0 {
 			c.trace(api.TraceRetry, say(api.TraceJSONRepair))
 			req.Messages = append(append([]ollama.Message(nil), req.Messages...), repair...)
 		}
 	}
-	c.trace(api.TraceRetry, say(api.TraceJSONDefault))
-	return out, false, nil
+	return out, false, broken, nil
+}
+
+// mendChecker is a structured output that can refuse what backend/llm
+// mended from a broken reply (llm.Response.Repaired), seeing the reply as
+// the model wrote it: a refusal is a malformed reply, repaired or read as
+// any other (structuredOr).
+type mendChecker interface {
+	checkMended(raw string) error
 }
 
 // toOllama converts conversation and scratch messages for a request.

@@ -97,13 +97,20 @@ func (a *Agent) router(ctx context.Context, s State, rt *graph.Runtime) (graph.U
 	pre := classify(s.Input, len(s.History) > 0)
 	if !pre.ok {
 		c.trace(api.TracePlanning, say(api.TraceRouting))
-		d, ok, err := structured[routeDecision](ctx, c, append(roleSystem(routerPrompt()), user(routerUser(s))))
+		d, ok, broken, err := structuredOr[routeDecision](ctx, c, append(roleSystem(routerPrompt()), user(routerUser(s))))
 		if err != nil {
 			return nil, err
 		}
-		switch {
+		switch route, read := routeFromBroken(broken); {
+		case !ok && read:
+			// Both replies broken, the route still written in them (cut
+			// short after "comp"): the model's route, with the documents
+			// looked in first for an answer, as the lean answers.
+			pre = preRoute{route: route, needsDocs: route == RouteSimple, reason: reasonBrokenReply}
 		case !ok:
-			// Both replies broken: the rules' lean decides (leanRoute).
+			// Both replies broken, no route in them: the rules' lean
+			// decides (leanRoute).
+			c.trace(api.TraceRetry, say(api.TraceJSONDefault))
 			pre = leanRoute(s.Input)
 		default:
 			pre = preRoute{route: d.Route, needsDocs: d.NeedsDocuments, refersBack: d.RefersToPrevious, reason: "model"}

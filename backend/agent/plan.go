@@ -46,6 +46,20 @@ func (p *planOut) Validate() error {
 	return nil
 }
 
+// checkMended refuses a plan mended from a reply cut short inside a step:
+// closing the cut text would offer a step cut mid-word ("썸" for "썸네일
+// 제작") or its detail cut mid-sentence. The model is asked again, and if
+// that breaks too the steps that came through whole are kept
+// (planFromBroken). A reply mended otherwise (prose around it, a missing
+// last bracket, single quotes) is whole.
+func (p *planOut) checkMended(raw string) error {
+	whole, ok := stepElements(raw, len(p.SubTasks))
+	if ok && len(whole) < len(p.SubTasks) {
+		return fmt.Errorf("the reply was cut short after %d whole sub-tasks", len(whole))
+	}
+	return nil
+}
+
 // planner splits the task into sub-tasks; on a re-plan it sees its previous
 // plan and the person's feedback (seed 004's user_feedback).
 func (a *Agent) planner(ctx context.Context, s State, rt *graph.Runtime) (graph.Update, error) {
@@ -62,9 +76,22 @@ func (a *Agent) planner(ctx context.Context, s State, rt *graph.Runtime) (graph.
 	} else {
 		c.trace(api.TracePlanning, say(api.TracePlanSplitting))
 	}
-	out, ok, err := structured[planOut](ctx, c, withPersona(plannerMessages(s), a.tuned(ctx).systemPrompt))
+	out, ok, broken, err := structuredOr[planOut](ctx, c, withPersona(plannerMessages(s), a.tuned(ctx).systemPrompt))
 	if err != nil {
 		return nil, err
+	}
+	note := ""
+	if !ok {
+		// Both replies broken: the steps that came through whole, which
+		// the person sees, edits and approves as any plan, and is told
+		// where they came from (planFromBroken).
+		out.SubTasks = planFromBroken(broken)
+		if len(out.SubTasks) > 0 {
+			c.trace(api.TraceRetry, say(api.TracePlanRecovered, "count", strconv.Itoa(len(out.SubTasks))))
+			note = msgPlanRecovered.in(s.Lang)
+		} else {
+			c.trace(api.TraceRetry, say(api.TraceJSONDefault))
+		}
 	}
 	var steps []api.SubTask
 	for _, st := range out.SubTasks {
@@ -72,8 +99,7 @@ func (a *Agent) planner(ctx context.Context, s State, rt *graph.Runtime) (graph.
 			steps = append(steps, api.SubTask{ID: strings.TrimSpace(st.ID), Title: strings.TrimSpace(st.Title), Detail: strings.TrimSpace(st.Detail)})
 		}
 	}
-	note := ""
-	if !ok || len(steps) == 0 {
+	if len(steps) == 0 {
 		// Safe fallback: the task as one step, which the person can edit.
 		steps = []api.SubTask{{ID: "s1", Title: cutRunes(s.Task, 80)}}
 		if steps[0].Title != s.Task {

@@ -464,6 +464,12 @@ var (
 		ko: "작업을 단계로 자동으로 나누지 못했어요. 단계를 직접 고치거나 이대로 승인해 주세요.",
 		en: "I couldn't split this into steps automatically. Edit the steps, or approve the plan as it is.",
 	}
+	// A plan read from the planner's broken replies (planFromBroken): the
+	// person checks it before approving, as any plan.
+	msgPlanRecovered = phrases{
+		ko: "모델이 보낸 계획이 깨져 있어서 온전하게 온 단계만 살렸어요. 빠진 단계가 있을 수 있어요.",
+		en: "The model's plan came back broken, so these are only the steps that came through whole; some may be missing.",
+	}
 	msgCancelled = phrases{
 		ko: "알겠어요, 계획을 취소했어요. 다른 도움이 필요하면 말씀해 주세요.",
 		en: "Okay, I cancelled the plan. Tell me if there is anything else I can do.",

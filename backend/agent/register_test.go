@@ -13,7 +13,7 @@ import (
 func TestTheAssistantSpeaksOneRegister(t *testing.T) {
 	hamnida := regexp.MustCompile(`[가-힣]*니다([.!…,:;)(\]\s"”’—]|$)`)
 	for name, p := range map[string]phrases{
-		"msgEmpty": msgEmpty, "msgOutOfScope": msgOutOfScope, "msgPlanIntro": msgPlanIntro, "msgPlanFallback": msgPlanFallback,
+		"msgEmpty": msgEmpty, "msgOutOfScope": msgOutOfScope, "msgPlanIntro": msgPlanIntro, "msgPlanFallback": msgPlanFallback, "msgPlanRecovered": msgPlanRecovered,
 		"msgCancelled": msgCancelled, "msgGuard": msgGuard, "msgGuardNothing": msgGuardNothing, "msgRecGuard": msgRecGuard,
 		"msgEditProblem": msgEditProblem, "msgToolAsk": msgToolAsk, "msgToolAgain": msgToolAgain, "msgToolStopped": msgToolStopped, "msgPlanAgain": msgPlanAgain,
 		"msgPlanFailed": msgPlanFailed, "msgPlanStopped": msgPlanStopped, "msgPlanStoppedNone": msgPlanStoppedNone, "msgPlanStoppedGuide": msgPlanStoppedGuide,

@@ -128,11 +128,14 @@ func asksAnswer(t string) bool {
 	return answers[0][0] <= tasks[0][0]
 }
 
-// The reasons of leanRoute's routes, worded in the trace
+// The router's reasons when its model gave no usable reply: leanRoute's,
+// and the route read from the broken replies; worded in the trace
 // (trace.reason.* in the frontend's language files).
 const (
 	reasonLeanTask   = "task words"
 	reasonLeanAnswer = "safe default"
+	// The route read from the model's broken replies (routeFromBroken).
+	reasonBrokenReply = "broken reply"
 )
 
 // asksOnward says whether a follow-up asks something new ("그럼 병가는?",

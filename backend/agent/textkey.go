@@ -11,8 +11,10 @@ import "strings"
 const (
 	keyPlanIntro    = "plan_intro"
 	keyPlanFallback = "plan_fallback"
-	keyPlanAgain    = "plan_again"
-	keyPlanFailed   = "plan_failed"
+	// A plan recovered from the planner's broken replies.
+	keyPlanRecovered = "plan_recovered"
+	keyPlanAgain     = "plan_again"
+	keyPlanFailed    = "plan_failed"
 	// A plan the person stopped while it ran: some steps done, none, or
 	// all of them (the guide was cut).
 	keyPlanStopped      = "plan_stopped"
@@ -84,6 +86,9 @@ func Line(key string, args map[string]string, lang string) (line string, ok bool
 		// The note that the plan is the task as one step, then the
 		// introduction (decide.go).
 		return msgPlanFallback.in(lang) + " " + msgPlanIntro.in(lang), true
+	case key == keyPlanRecovered:
+		// The note that the plan was recovered, then the introduction.
+		return msgPlanRecovered.in(lang) + " " + msgPlanIntro.in(lang), true
 	}
 	return "", false
 }

@@ -46,6 +46,7 @@ func TestWindowHasTheLines(t *testing.T) {
 	want := map[string]phrases{
 		keyPlanIntro:        msgPlanIntro,
 		keyPlanFallback:     {ko: msgPlanFallback.ko + " " + msgPlanIntro.ko, en: msgPlanFallback.en + " " + msgPlanIntro.en},
+		keyPlanRecovered:    {ko: msgPlanRecovered.ko + " " + msgPlanIntro.ko, en: msgPlanRecovered.en + " " + msgPlanIntro.en},
 		keyPlanAgain:        msgPlanAgain,
 		keyPlanFailed:       msgPlanFailed,
 		keyPlanStopped:      msgPlanStopped,

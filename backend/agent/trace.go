@@ -50,6 +50,8 @@ func english(code api.TraceCode) string {
 		return "The model's JSON could not be used; asking it to repair the reply"
 	case api.TraceJSONDefault:
 		return "The model's JSON could not be repaired; using a safe default"
+	case api.TracePlanRecovered:
+		return "The model's JSON could not be repaired; the plan is the {count} complete steps recovered from its broken reply"
 	case api.TracePlanSplitting:
 		return "Splitting the task into steps"
 	case api.TracePlanRevising:

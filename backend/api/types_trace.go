@@ -32,6 +32,7 @@ const (
 	TraceModelRetry     TraceCode = "model_retry"
 	TraceJSONRepair     TraceCode = "json_repair"
 	TraceJSONDefault    TraceCode = "json_default"
+	TracePlanRecovered  TraceCode = "plan_recovered"
 	TracePlanSplitting  TraceCode = "plan_splitting"
 	TracePlanRevising   TraceCode = "plan_revising"
 	TracePlanApproved   TraceCode = "plan_approved"

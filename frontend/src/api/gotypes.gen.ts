@@ -855,7 +855,7 @@ export type TraceKind = "node_started" | "node_finished" | "planning" | "tool_se
  * the person's language ("trace.say.<code>" in frontend/src/i18n, with
  * TraceEvent.Args filling its {placeholders}).
  */
-export type TraceCode = "routing" | "routed" | "memories_recalled" | "repeated_call" | "empty_reply" | "model_retry" | "json_repair" | "json_default" | "plan_splitting" | "plan_revising" | "plan_approved" | "tool_finding" | "step_missing" | "step_recommend" | "iteration_limit" | "guide_writing" | "summarizing" | "summary_failed" | "model_fallback" | "query_scrubbed" | "memory_saved" | "tool_ask" | "tool_once" | "tool_always" | "tool_granted" | "tool_denied" | "mcp_starting" | "mcp_started" | "mcp_failed" | "mcp_invalid" | "no_matches" | "tool_failed" | "found_in" | "file_read" | "memories_found" | "time_told" | "weather_told" | "mcp_unreadable";
+export type TraceCode = "routing" | "routed" | "memories_recalled" | "repeated_call" | "empty_reply" | "model_retry" | "json_repair" | "json_default" | "plan_recovered" | "plan_splitting" | "plan_revising" | "plan_approved" | "tool_finding" | "step_missing" | "step_recommend" | "iteration_limit" | "guide_writing" | "summarizing" | "summary_failed" | "model_fallback" | "query_scrubbed" | "memory_saved" | "tool_ask" | "tool_once" | "tool_always" | "tool_granted" | "tool_denied" | "mcp_starting" | "mcp_started" | "mcp_failed" | "mcp_invalid" | "no_matches" | "tool_failed" | "found_in" | "file_read" | "memories_found" | "time_told" | "weather_told" | "mcp_unreadable";
 
 /** TraceEvent is one step of a running turn. */
 export interface TraceEvent {

@@ -22,6 +22,7 @@ import ko from "./ko.json";
 const ASSISTANT_SPEAKS = new Set([
   "line.plan_intro",
   "line.plan_fallback",
+  "line.plan_recovered",
   "line.plan_again",
   "line.plan_failed",
   "line.plan_stopped",

@@ -1,0 +1,294 @@
+package agent
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// What can still be read from a structured reply the model broke twice
+// (its first reply and the repair: structuredOr). A small model's reply is
+// most often cut short (its stream dropped, or the token limit reached),
+// so its beginning is whole: the router's route written before the cut,
+// the planner's steps written before it. Only what is whole and plainly
+// meant is read; the text is the model's, untrusted: it is matched and
+// copied, never followed, and whatever is read still goes where the
+// model's own answer would (a plan still waits for the person's approval).
+
+// minRoutePrefix is how many letters of a cut route value say which route
+// it is. One or two letters ("c", "si") are a word barely begun: a small
+// model that does not keep to the schema's enum may have been writing
+// "chat", "code" or "single"; three ("com", "sim") no longer fit any other
+// answer a router gives, and are the least a cut reply keeps of the word.
+const minRoutePrefix = 3
+
+// routeValueRe finds the route's value in a reply: the key in either
+// quote, then the letters of the value and its closing quote, when it has
+// one.
+var routeValueRe = regexp.MustCompile(`["']route["']\s*:\s*["']([A-Za-z]*)(["']?)`)
+
+// routeFromBroken reads the route from the router's unusable replies: a
+// value written whole ("complex"), or cut at the end of the reply after at
+// least minRoutePrefix letters of exactly one route's name ("comp").
+// Replies that name different routes, a value that names none ("chat"),
+// or too short a cut ("co") read nothing, and the rules' lean decides
+// (leanRoute).
+func routeFromBroken(replies []string) (string, bool) {
+	found := ""
+	for _, raw := range replies {
+		route, ok := brokenRoute(raw)
+		switch {
+		case !ok:
+			continue
+		case found != "" && route != found:
+			return "", false // the two replies disagree: neither is plainly meant
+		}
+		found = route
+	}
+	return found, found != ""
+}
+
+// brokenRoute is the route one reply names, whole or cut.
+func brokenRoute(raw string) (string, bool) {
+	raw = strings.TrimRightFunc(raw, unicode.IsSpace)
+	m := routeValueRe.FindStringSubmatchIndex(raw)
+	if m == nil {
+		return "", false
+	}
+	value := strings.ToLower(raw[m[2]:m[3]])
+	closed := m[4] < m[5]
+	routes := []string{RouteSimple, RouteComplex}
+	if closed {
+		for _, r := range routes {
+			if value == r {
+				return r, true
+			}
+		}
+		return "", false
+	}
+	if m[1] != len(raw) || len(value) < minRoutePrefix {
+		return "", false // more followed the open value: not a cut, or cut too soon
+	}
+	match := ""
+	for _, r := range routes {
+		if strings.HasPrefix(r, value) {
+			if match != "" {
+				return "", false
+			}
+			match = r
+		}
+	}
+	return match, match != ""
+}
+
+// Bounds on what is read from a broken plan: the reply (a model that
+// rambles is not read to its end), the detail kept of a step, and a step
+// id (the model's "s1"; anything else is replaced, assignIDs).
+const (
+	maxBrokenReply   = 16 << 10
+	maxDetailRunes   = 500
+	maxStepIDLetters = 16
+)
+
+var stepIDRe = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// planFromBroken reads the planner's unusable replies for the steps that
+// came through whole: the complete elements of a "sub_tasks" array cut
+// mid-way, or the items of a numbered or bulleted list the model wrote
+// instead of JSON ("1. 대본 작성: 30초 분량", "- Edit the video"). Of the
+// two replies, the one with more such steps is read (the repair on a
+// tie). A plan needs minPlanSteps to maxPlanSteps steps, as the model's
+// own must have (planOut.Validate): one step is no split of the task —
+// the task itself as one step says more — and a longer list is something
+// other than a plan. Nothing usable returns nil, and the planner falls
+// back to the task as one step.
+func planFromBroken(replies []string) []planStep {
+	var best []planStep
+	for _, raw := range replies {
+		if steps := brokenPlan(raw); len(steps) >= len(best) && len(steps) > 0 {
+			best = steps
+		}
+	}
+	if len(best) < minPlanSteps || len(best) > maxPlanSteps {
+		return nil
+	}
+	return best
+}
+
+// brokenPlan is the complete, sane steps of one reply: its JSON array's
+// when it has one, else its list's.
+func brokenPlan(raw string) []planStep {
+	if len(raw) > maxBrokenReply {
+		raw = strings.ToValidUTF8(raw[:maxBrokenReply], "")
+	}
+	if steps, ok := jsonSteps(raw); ok {
+		return steps
+	}
+	return listSteps(raw)
+}
+
+// jsonSteps reads the complete elements of the reply's step array
+// (stepElements) as steps: a step object, or a plain string (its title);
+// reading stops at the first element that is neither. ok is false when
+// the reply has no such array.
+func jsonSteps(raw string) ([]planStep, bool) {
+	els, ok := stepElements(raw, maxPlanSteps+1)
+	var steps []planStep
+	for _, el := range els {
+		var st planStep
+		var title string
+		switch {
+		case json.Unmarshal(el, &st) == nil:
+		case json.Unmarshal(el, &title) == nil:
+			st = planStep{Title: title}
+		default:
+			return steps, ok
+		}
+		if st, sane := saneStep(st); sane {
+			steps = append(steps, st)
+		}
+	}
+	return steps, ok
+}
+
+// stepElements is the first n complete elements of the reply's step
+// array: the array after a "sub_tasks" key, or an array that is the whole
+// reply (prose or a fence before it). Reading stops at the first element
+// cut short. ok is false when the reply has no such array.
+func stepElements(raw string, n int) (els []json.RawMessage, ok bool) {
+	start := -1
+	if k := strings.Index(raw, `"sub_tasks"`); k >= 0 {
+		if i := strings.IndexByte(raw[k:], '['); i >= 0 {
+			start = k + i
+		}
+	} else if i := strings.IndexAny(raw, "{["); i >= 0 && raw[i] == '[' {
+		start = i
+	}
+	if start < 0 {
+		return nil, false
+	}
+	dec := json.NewDecoder(strings.NewReader(raw[start:]))
+	if _, err := dec.Token(); err != nil { // the array's '['
+		return nil, false
+	}
+	for dec.More() && len(els) < n {
+		var el json.RawMessage
+		if err := dec.Decode(&el); err != nil {
+			break // cut short inside this element
+		}
+		els = append(els, el)
+	}
+	return els, true
+}
+
+// numberedRe and bulletRe are one item of a list: a number ("1.", "2)", "3단계:",
+// "Step 4:", "①") or a bullet ("-", "*", "•", "·") before its text.
+var (
+	numberedRe = regexp.MustCompile(`^\s*(?:(\d{1,2})\s*[.)]|(\d{1,2})\s*단계\s*[:.)]?|(?i:step)\s*(\d{1,2})\s*[:.)]|([①-⑩]))\s*(.+)$`)
+	bulletRe   = regexp.MustCompile(`^(\s*)[-*•·]\s+(.+)$`)
+)
+
+// listSteps reads the items of a list: the numbered items, counting up
+// from 1 (a second list that starts again is not read), or else the
+// bullets of the outermost level. The last line is read only when the
+// reply went on after it (a newline, or more text): a line the reply ends
+// on may be cut mid-word.
+func listSteps(raw string) []planStep {
+	lines := strings.Split(raw, "\n")
+	if !strings.HasSuffix(raw, "\n") {
+		lines = lines[:len(lines)-1] // the last line may be cut short
+	}
+	var numbered, bullets []planStep
+	next, indent := 1, -1
+	for _, l := range lines {
+		l = strings.ReplaceAll(l, "**", "") // "**1단계:** 대본 작성"
+		if m := numberedRe.FindStringSubmatch(l); m != nil {
+			n := 0
+			for _, g := range m[1:4] {
+				if g != "" {
+					n, _ = strconv.Atoi(g)
+				}
+			}
+			if m[4] != "" {
+				n = int([]rune(m[4])[0]-'①') + 1
+			}
+			if n != next {
+				if next > 1 {
+					break // another list begins: the plan was the first
+				}
+				continue
+			}
+			next++
+			if st, ok := saneStep(itemStep(m[5])); ok {
+				numbered = append(numbered, st)
+			}
+			continue
+		}
+		if m := bulletRe.FindStringSubmatch(l); m != nil {
+			switch depth := len(m[1]); {
+			case indent < 0 || depth < indent:
+				indent, bullets = depth, nil // an outer level: its items are the steps
+				fallthrough
+			case depth == indent:
+				if st, ok := saneStep(itemStep(m[2])); ok {
+					bullets = append(bullets, st)
+				}
+			}
+		}
+	}
+	if len(numbered) > 0 {
+		return numbered
+	}
+	return bullets
+}
+
+// itemSepRe parts a list item's title from its detail: "대본 작성: 30초
+// 분량", "Edit — vertical", "Script - 30 seconds"; not the colon inside a
+// time or an address ("10:30", "https://vrew.ai").
+var itemSepRe = regexp.MustCompile(`\s*(?:[:：]\s|\s[-–—]\s)\s*`)
+
+// itemStep is a list item's text as a step: the title, then what follows
+// a colon or a dash as its detail, Markdown's emphasis taken off.
+func itemStep(text string) planStep {
+	text = strings.NewReplacer("**", "", "__", "", "`", "").Replace(text)
+	title, detail := text, ""
+	if loc := itemSepRe.FindStringIndex(text); loc != nil && loc[0] > 0 {
+		title, detail = text[:loc[0]], text[loc[1]:]
+	}
+	return planStep{Title: title, Detail: detail}
+}
+
+// saneStep cleans a step read from a broken reply (control characters
+// out, spaces collapsed) and keeps it only when its title is a title:
+// not empty, not longer than a person's edit may make one
+// (maxTitleRunes). Its detail is cut at maxDetailRunes; an id other than
+// a short word is dropped.
+func saneStep(st planStep) (planStep, bool) {
+	st.Title, st.Detail = cleanText(st.Title), cutRunes(cleanText(st.Detail), maxDetailRunes)
+	st.ID = strings.TrimSpace(st.ID)
+	if len(st.ID) > maxStepIDLetters || !stepIDRe.MatchString(st.ID) {
+		st.ID = ""
+	}
+	if st.Title == "" || utf8.RuneCountInString(st.Title) > maxTitleRunes {
+		return planStep{}, false
+	}
+	return st, true
+}
+
+// cleanText is text with its control and format characters taken out
+// and its runs of spaces made one.
+func cleanText(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case unicode.IsSpace(r):
+			return ' '
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), r == utf8.RuneError:
+			return -1
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,303 @@
+package agent
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kaptinlin/jsonrepair"
+
+	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/chat"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
+)
+
+// A route cut mid-word is read when at least three letters of it are
+// there and they begin one route's name alone; anything less plain reads
+// nothing (leanRoute decides).
+func TestRouteFromBroken(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		replies []string
+		want    string // "": nothing read
+	}{
+		{"cut after four letters", []string{`{"route": "comp`, `{"route": "comp`}, RouteComplex},
+		{"cut after three letters", []string{`{"route":"sim`, `no JSON at all`}, RouteSimple},
+		{"only the repair has it", []string{`I think complex`, `{"route": "compl`}, RouteComplex},
+		{"cut with spaces after", []string{"{\"route\": \"simpl  \n", ""}, RouteSimple},
+		{"single quotes", []string{`{'route': 'comple`}, RouteComplex},
+		{"capitals", []string{`{"route": "Compl`}, RouteComplex},
+		{"in a fence, after prose", []string{"Sure:\n```json\n{\"route\": \"compl"}, RouteComplex},
+		{"whole value, the rest broken", []string{`{"route": "complex", "needs_documents": maybe`}, RouteComplex},
+		{"whole route, cut after it", []string{`{"route": "simple", "needs_doc`}, RouteSimple},
+		{"the whole name, still open", []string{`{"route": "complex`}, RouteComplex},
+
+		{"two letters", []string{`{"route": "co`, `{"route": "co`}, ""},
+		{"one letter", []string{`{"route": "s`}, ""},
+		{"nothing of the value", []string{`{"route": "`}, ""},
+		{"no route key", []string{`{"needs_documents":false,"out_of_scope":false`}, ""},
+		{"a word of no route", []string{`{"route": "chat", "reason": "x"}`}, ""},
+		{"a cut word of no route", []string{`{"route": "conver`}, ""},
+		{"longer than a route", []string{`{"route": "simpler`}, ""},
+		{"a closed prefix is not a route", []string{`{"route": "comp", "needs`}, ""},
+		{"the open value is not at the end", []string{"{\"route\": \"comp\n}"}, ""},
+		{"the replies disagree", []string{`{"route": "simp`, `{"route": "compl`}, ""},
+		{"no replies", nil, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := routeFromBroken(tt.replies)
+			if got != tt.want || ok != (tt.want != "") {
+				t.Fatalf("routeFromBroken(%q) = %q, %v; want %q", tt.replies, got, ok, tt.want)
+			}
+		})
+	}
+}
+
+// The steps that came through whole are read from a broken plan: a JSON
+// array cut mid-way, or a list, in Korean or English; what is cut, empty
+// or too long is left out, and fewer than two steps or more than seven
+// read nothing (the task as one step stands).
+func TestPlanFromBroken(t *testing.T) {
+	long := strings.Repeat("가", maxTitleRunes+1)
+	for _, tt := range []struct {
+		name    string
+		replies []string
+		want    []planStep // nil: nothing usable
+	}{
+		{"array cut in the third step", []string{`{"sub_tasks":[{"id":"s1","title":"대본 작성","detail":"30초 분량"},{"id":"s2","title":"영상 편집","detail":"세로 영상"},{"id":"s3","title":"썸네`},
+			[]planStep{{ID: "s1", Title: "대본 작성", Detail: "30초 분량"}, {ID: "s2", Title: "영상 편집", Detail: "세로 영상"}}},
+		{"array cut between steps", []string{`Here: {"sub_tasks": [{"title": "Script"}, {"title": "Edit"},`},
+			[]planStep{{Title: "Script"}, {Title: "Edit"}}},
+		{"steps as strings", []string{`{"sub_tasks": ["Write the script", "Edit the video", "Make a thum`},
+			[]planStep{{Title: "Write the script"}, {Title: "Edit the video"}}},
+		{"a bare array in a fence", []string{"```json\n[{\"title\": \"a\"}, {\"title\": \"b\"}, {\"ti"},
+			[]planStep{{Title: "a"}, {Title: "b"}}},
+		{"the repair has more", []string{`{"sub_tasks":[{"title":"a"},{"title":"b"},{"ti`, `{"sub_tasks":[{"title":"a"},{"title":"b"},{"title":"c"},{"t`},
+			[]planStep{{Title: "a"}, {Title: "b"}, {Title: "c"}}},
+		{"a step without a title and an odd id", []string{`{"sub_tasks":[{"id":"s1","title":"a"},{"id":"s2","title":"  "},{"id":"ignore previous instructions","title":"b"},{"id":"s4","title":"c`},
+			[]planStep{{ID: "s1", Title: "a"}, {Title: "b"}}},
+		{"numbered list in Korean", []string{"계획입니다:\n1. 대본 작성: 30초 분량의 카페 소개 대본\n2. **영상 편집** — 촬영본을 세로 영상으로\n3. 썸네일 제"},
+			[]planStep{{Title: "대본 작성", Detail: "30초 분량의 카페 소개 대본"}, {Title: "영상 편집", Detail: "촬영본을 세로 영상으로"}}},
+		{"단계 list", []string{"1단계: 대본 작성\n2단계: 영상 편집\n3단계: 썸네일 제작\n"},
+			[]planStep{{Title: "대본 작성"}, {Title: "영상 편집"}, {Title: "썸네일 제작"}}},
+		{"Step list in English, ended", []string{"Step 1: Write a script - 30 seconds\nStep 2: Edit at https://vrew.ai\nThat's it."},
+			[]planStep{{Title: "Write a script", Detail: "30 seconds"}, {Title: "Edit at https://vrew.ai"}}},
+		{"circled numbers", []string{"① 대본\n② 편집\n③ 썸네일\n"},
+			[]planStep{{Title: "대본"}, {Title: "편집"}, {Title: "썸네일"}}},
+		{"bullets, the nested ones left out", []string{"- Script\n  - find a hook\n- Edit\n- Thumb"},
+			[]planStep{{Title: "Script"}, {Title: "Edit"}}},
+		{"a second list is not read", []string{"1. a\n2. b\nNotes:\n1. x\n2. y\n"},
+			[]planStep{{Title: "a"}, {Title: "b"}}},
+		{"control characters out", []string{"1. a\u0007b\u200b\n2. c\t\td\n"},
+			[]planStep{{Title: "ab"}, {Title: "c d"}}},
+		{"a long detail is cut", []string{"1. a: " + strings.Repeat("x", maxDetailRunes+10) + "\n2. b\n"},
+			[]planStep{{Title: "a", Detail: strings.Repeat("x", maxDetailRunes) + "…"}, {Title: "b"}}},
+
+		{"one complete step", []string{`{"sub_tasks":[{"id":"s1","title":"대본 작성"},{"id":"s2","title":"영`, `{"sub_tasks":[{"ti`}, nil},
+		{"the robustness test's half", []string{`{"sub_tasks":[{"detail":"30초 분량의 카페 소개 대본","id":"s1","title":"대본 작성"},{"detail":"촬영본을 세로 `}, nil},
+		{"list on one line, cut", []string{"1. write a script 2. edit"}, nil},
+		{"the last line may be cut", []string{"1. Script\n2. Ed"}, nil},
+		{"a title too long", []string{"1. " + long + "\n2. b\n"}, nil},
+		{"too many steps", []string{"1. a\n2. b\n3. c\n4. d\n5. e\n6. f\n7. g\n8. h\n"}, nil},
+		{"too many in JSON", []string{`{"sub_tasks":["a","b","c","d","e","f","g","h","i","j"]}`}, nil},
+		{"prose", []string{"I would split this task into a few steps.", "Sorry, I cannot."}, nil},
+		{"a list that does not start at 1", []string{"3. c\n4. d\n"}, nil},
+		{"JSON with no complete step beats a list after it", []string{`{"sub_tasks": [{"title": "a", "detail": "1. x` + "\n2. y\n"}, nil},
+		{"an object that is not a step ends the reading", []string{`{"sub_tasks":[{"title":"a"},7,{"title":"b"},{"title":"c"}]}`}, nil},
+		{"nothing", nil, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := planFromBroken(tt.replies)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Fatalf("planFromBroken(%q) (-want +got):\n%s", tt.replies, diff)
+			}
+		})
+	}
+}
+
+// A router whose two replies are cut inside the route goes the way the
+// cut word goes, and the trace says it was read from the broken reply
+// (in the person's language: trace.reason.broken_reply); cut too soon,
+// the lean decides as before.
+func TestRouterReadsACutRoute(t *testing.T) {
+	for _, tt := range []struct {
+		name, cut, text string
+		plan            bool
+		reason          string
+	}{
+		// A question the lean would answer directly is planned: the
+		// model said complex.
+		{"complex read", `{"route": "comp`, "Opening a small cafe in Seoul next spring", true, reasonBrokenReply},
+		// A task the lean would plan is answered: the model said simple.
+		{"simple read", `{"route": "simp`, "I want to make a short video for my cafe", false, reasonBrokenReply},
+		{"too short: the lean answers", `{"route": "co`, "Opening a small cafe in Seoul next spring", false, reasonLeanAnswer},
+		{"too short: the lean plans", `{"route": "si`, "I want to make a short video for my cafe", true, reasonLeanTask},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			a := e.agent(Options{})
+			cut := ollamatest.Reply{Text: tt.cut}
+			e.fake.On(isRouter, cut, cut)
+			e.fake.On(isPlanner, ollamatest.Reply{JSON: firstPlan()})
+			e.fake.On(isAnswer, ollamatest.Reply{Text: "Here is how."})
+			e.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
+			res, out := turn(t, a, chat.Turn{SessionID: "s1", Text: tt.text})
+			a.Wait()
+			if len(e.requests(isRouter)) != 2 || (res.Plan != nil) != tt.plan {
+				t.Fatalf("router calls %d, plan %+v, response %q", len(e.requests(isRouter)), res.Plan, res.Response)
+			}
+			var reasons []string
+			defaults := 0
+			for _, tr := range out.traces {
+				switch tr.Code {
+				case api.TraceRouted:
+					reasons = append(reasons, tr.Args["reason"])
+				case api.TraceJSONDefault:
+					defaults++
+				}
+			}
+			if len(reasons) != 1 || reasons[0] != tt.reason {
+				t.Fatalf("routed reasons %q, want %q", reasons, tt.reason)
+			}
+			// "Using a safe default" is said only when the lean decides.
+			if want := map[bool]int{true: 0, false: 1}[tt.reason == reasonBrokenReply]; defaults != want {
+				t.Fatalf("%d json_default lines, want %d", defaults, want)
+			}
+		})
+	}
+}
+
+// A planner whose two replies are broken offers the steps that came
+// through whole, says so in the trace and in the approval's introduction
+// (its own key, so the window words it in the person's language), and the
+// person approves them as any plan; with nothing usable, the task is the
+// one step, as before.
+func TestPlannerRecoversBrokenPlan(t *testing.T) {
+	cutJSON := `{"sub_tasks":[{"id":"s1","title":"대본 작성","detail":"30초 분량"},{"id":"s2","title":"영상 편집","detail":"세로 영상"},{"id":"s3","title":"썸`
+	for _, tt := range []struct {
+		name    string
+		replies []ollamatest.Reply
+		titles  []string
+		key     string
+	}{
+		{"cut JSON", []ollamatest.Reply{{Text: cutJSON}, {Text: cutJSON}}, []string{"대본 작성", "영상 편집"}, keyPlanRecovered},
+		{"a Korean list, then a cut array", []ollamatest.Reply{{Text: "1. 대본 작성\n2. 영상 편집\n3. 썸네일 제작\n"}, {Text: `{"sub_tasks":[{"title":"대본`}},
+			[]string{"대본 작성", "영상 편집", "썸네일 제작"}, keyPlanRecovered},
+		{"nothing usable", []ollamatest.Reply{{Text: "계획을 세워 볼게요"}, {Text: `{"sub_tasks":[{"title":"대본 작성"},{"ti`}}, []string{shortsTask}, keyPlanFallback},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			a := e.agent(Options{})
+			e.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteComplex}})
+			e.fake.On(isPlanner, tt.replies...)
+			res, out := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+			if len(e.requests(isPlanner)) != 2 || res.Plan == nil {
+				t.Fatalf("planner calls %d, result %+v", len(e.requests(isPlanner)), res)
+			}
+			var titles []string
+			for _, st := range res.Plan.SubTasks {
+				titles = append(titles, st.Title)
+			}
+			if diff := cmp.Diff(tt.titles, titles); diff != "" || res.TextKey != tt.key {
+				t.Fatalf("titles (-want +got):\n%s\nkey %q", diff, res.TextKey)
+			}
+			note := map[string]phrases{keyPlanRecovered: msgPlanRecovered, keyPlanFallback: msgPlanFallback}[tt.key]
+			if want := note.ko + " " + msgPlanIntro.ko; res.Response != want {
+				t.Fatalf("response %q, want %q", res.Response, want)
+			}
+			var said []api.TraceEvent
+			for _, tr := range out.kinds(api.TraceRetry) {
+				if tr.Code == api.TracePlanRecovered || tr.Code == api.TraceJSONDefault {
+					said = append(said, tr)
+				}
+			}
+			switch {
+			case len(said) != 1:
+				t.Fatalf("trace %+v", said)
+			case tt.key == keyPlanRecovered && (said[0].Code != api.TracePlanRecovered || said[0].Args["count"] != strconv.Itoa(len(tt.titles))):
+				t.Fatalf("trace %+v, want plan_recovered with %d", said[0], len(tt.titles))
+			case tt.key == keyPlanFallback && said[0].Code != api.TraceJSONDefault:
+				t.Fatalf("trace %+v, want json_default", said[0])
+			}
+		})
+	}
+	// The recovered plan waits for the person, and runs as approved.
+	t.Run("approved", func(t *testing.T) {
+		e := newEnv(t)
+		a := e.agent(Options{})
+		e.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteComplex}})
+		e.fake.On(isPlanner, ollamatest.Reply{Text: cutJSON}, ollamatest.Reply{Text: cutJSON})
+		e.fake.On(isScout, ollamatest.Reply{Text: "Found it."})
+		e.fake.On(isReviewer, ollamatest.Reply{JSON: review{Sufficient: true, Tool: "Vrew", Why: "자막"}})
+		e.fake.On(isGuide, ollamatest.Reply{Text: "# Guide"})
+		e.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
+		plan, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+		if plan.Plan == nil || len(e.requests(isScout)) != 0 {
+			t.Fatalf("ran before the approval: %+v", plan)
+		}
+		res, _ := turn(t, a, chat.Turn{SessionID: "s1", Decision: &api.ApprovalDecision{Action: api.ActionApprove, Version: plan.Plan.Version}})
+		a.Wait()
+		if len(res.Recommendations) != 2 || res.Recommendations[1].SubTaskID != "s2" {
+			t.Fatalf("recommendations %+v", res.Recommendations)
+		}
+	})
+}
+
+// A plan backend/llm mended from a reply cut inside a step is refused, so
+// the model is asked again; one mended otherwise is whole and stands.
+func TestCheckMended(t *testing.T) {
+	for _, tt := range []struct {
+		name, raw string
+		cut       bool
+	}{
+		{"cut inside the third title", `{"sub_tasks":[{"title":"a"},{"title":"b"},{"title":"썸`, true},
+		{"cut inside a detail", `{"sub_tasks":[{"title":"a"},{"title":"b","detail":"세로 영`, true},
+		{"the last brace missing", `{"sub_tasks":[{"title":"a"},{"title":"b"}]`, false},
+		{"the brackets missing", `{"sub_tasks":[{"title":"a"},{"title":"b"}`, false},
+		{"prose before", "Sure! Here is the JSON you asked for:\n" + `{"sub_tasks":[{"title":"a"},{"title":"b"}]}`, false},
+		{"single quotes", `{'sub_tasks':[{'title':'a'},{'title':'b'}]}`, false},
+		{"a trailing comma", `{"sub_tasks":[{"title":"a"},{"title":"b"},]}`, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var p planOut
+			mended, err := llmRepairJSON(tt.raw)
+			if err != nil {
+				t.Fatalf("not mendable: %v", err)
+			}
+			if err := json.Unmarshal([]byte(mended), &p); err != nil {
+				t.Fatalf("mended %q: %v", mended, err)
+			}
+			if err := p.checkMended(tt.raw); (err != nil) != tt.cut {
+				t.Fatalf("checkMended(%q) = %v, want cut %v", tt.raw, err, tt.cut)
+			}
+		})
+	}
+}
+
+// A plan cut inside a step that backend/llm could mend is not offered
+// with its cut step: the model is asked again, and its whole plan is used.
+func TestPlannerAsksAgainForAMendedCut(t *testing.T) {
+	e := newEnv(t)
+	a := e.agent(Options{})
+	e.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: RouteComplex}})
+	e.fake.On(isPlanner, ollamatest.Reply{Text: `{"sub_tasks":[{"id":"s1","title":"대본 작성"},{"id":"s2","title":"영상 편집"},{"id":"s3","title":"썸`}, ollamatest.Reply{JSON: firstPlan()})
+	res, _ := turn(t, a, chat.Turn{SessionID: "s1", Text: shortsTask})
+	reqs := e.requests(isPlanner)
+	if len(reqs) != 2 || !strings.Contains(lastMessage(reqs[1]).Content, "cut short after 2 whole sub-tasks") {
+		t.Fatalf("planner calls %d", len(reqs))
+	}
+	if res.Plan == nil || len(res.Plan.SubTasks) != 3 || res.Plan.SubTasks[2].Title != firstPlan().SubTasks[2].Title || res.TextKey != keyPlanIntro {
+		t.Fatalf("plan %+v, key %q", res.Plan, res.TextKey)
+	}
+}
+
+// llmRepairJSON mends a reply as backend/llm does before decoding it
+// (repairJSON there): prose before the value cut, the rest to jsonrepair.
+func llmRepairJSON(text string) (string, error) {
+	if i := strings.IndexAny(text, "{["); i > 0 {
+		text = text[i:]
+	}
+	return jsonrepair.Repair(text)
+}

@@ -113,6 +113,12 @@ func TestRuledRows(t *testing.T) {
 			"전기 설비의 절연 저항을 누전 차단기 작동 여부, 비상 조명 점등 상태"},
 		{"Korean broken by syllable after 할 before a bound noun", []string{"전기 설비 절연을 측정할", "수 있는 차단기의 작동,", "비상 조명 점등 상태"},
 			"전기 설비 절연을 측정할 수 있는 차단기의 작동, 비상 조명 점등 상태"},
+		{"Korean broken by syllable after 된 at a space", []string{"전기 설비 절연이 확인된", "누전 차단기 작동 여부, 비", "상 조명 점등 상태"},
+			"전기 설비 절연이 확인된 누전 차단기 작동 여부, 비상 조명 점등 상태"},
+		{"Korean broken by syllable between 수 and 있", []string{"전기 설비 절연 측정할 수", "있는 차단기의 작동 여부,", "비상 조명 점등 상태"},
+			"전기 설비 절연 측정할 수 있는 차단기의 작동 여부, 비상 조명 점등 상태"},
+		{"Korean broken by syllable between 해야 and 한다", []string{"전기설비 절연을 점검해야", "한다. 누전 차단기 작동,", "비상 조명 점등 상태"},
+			"전기설비 절연을 점검해야 한다. 누전 차단기 작동, 비상 조명 점등 상태"},
 		{"Korean broken by syllable inside a word after 는", []string{"전기 설비의 절연이 있는", "지 누전 차단기 작동 여부,", "비상 조명 점등 상태"},
 			"전기 설비의 절연이 있는지 누전 차단기 작동 여부, 비상 조명 점등 상태"},
 	} {

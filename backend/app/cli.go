@@ -23,7 +23,7 @@ import (
 
 func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	fs := subFlags("ask", `ask [--session ID] [--json] [--approve] [--approve-tools] "message"`, &g, s)
-	session := fs.String("session", "", "continue this conversation (its id, or the first characters of it: `wayfinder sessions` lists them); a plan or tool call waiting in it is shown to decide first")
+	session := fs.String("session", "", "continue this conversation: its `ID`, or the first characters of it (wayfinder sessions lists them); a plan or tool call waiting in it is shown to decide first")
 	asJSON := fs.Bool("json", false, "print the turn's result as JSON instead of streaming the reply")
 	approve := fs.Bool("approve", false, "approve the first proposed plan without asking (for scripts)")
 	approveTools := fs.Bool("approve-tools", false, "run every tool call that asks for approval, once each, without asking (for scripts)")

@@ -21,7 +21,7 @@ const exportUsage = "export [--format md|json] [--session ID | --all] [-o FILE]"
 func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 	fs := subFlags("export", exportUsage, &g, s)
 	format := fs.String("format", "", "md (Markdown, to read) or json (everything, to import again); default: from -o's extension, else md")
-	session := fs.String("session", "", "the conversation to export (its id, or the first characters of it: `wayfinder sessions` lists them)")
+	session := fs.String("session", "", "the conversation to export: its `ID`, or the first characters of it (wayfinder sessions lists them)")
 	all := fs.Bool("all", false, "export every conversation")
 	outPath := fs.String("o", "", "write to this file instead of standard output")
 	lang := fs.String("lang", "", "the language of the Markdown's headings: en or ko (default: the language the command speaks)")

@@ -88,12 +88,12 @@ func commands() []command {
 	return []command{
 		{"serve", "serve [--addr 127.0.0.1:PORT] [--new-token]", "the Wayfinder UI in your browser (loopback only)", runServe},
 		{"ask", `ask [--session ID] [--json] [--approve] [--approve-tools] "message"`, "one turn in the terminal, streaming the reply", runAsk},
-		{"kb", "kb import|list|remove|search|extract", "manage the knowledge base (run `wayfinder kb` for details)", runKB},
+		{"kb", "kb import|list|remove|search|extract", "manage the knowledge base (run `wayfinder kb --help` for details)", runKB},
 		{"memory", "memory list|add|edit|rm", "see and edit what Wayfinder remembers about you", runMemory},
 		{"sessions", sessionsUsage, "the conversations, newest first, with the ids ask --session and export --session take", runSessions},
 		{"export", exportUsage, "conversations as Markdown (to read) or JSON (to import again)", runExport},
 		{"import", "import FILE", "conversations from a JSON export", runImport},
-		{"mcp", "mcp list|add|remove|on|off", "connect MCP servers whose tools the assistant may call, always asking you first (run `wayfinder mcp` for details)", runMCP},
+		{"mcp", "mcp list|add|remove|on|off", "connect MCP servers whose tools the assistant may call, always asking you first (run `wayfinder mcp --help` for details)", runMCP},
 		{"folders", "folders list|add|remove", "the folders the read_file tool may read: grant, list, revoke", runFolders},
 		{"doctor", "doctor", "check Ollama, the models and the data folder, and say how to fix each problem", runDoctor},
 		{"version", "version", "print the version, commit and build date (also --version)", runVersion},
@@ -148,26 +148,25 @@ func Main(ctx context.Context, args []string, in io.Reader, out, errOut io.Write
 		}
 	}
 	if rest[0] == "help" {
-		rootUsage(root.FlagSet, out)
+		rootUsage(root.FlagSet, out, helpLang(&g))
 		return 0
 	}
 	return report(errOut, "", lang, usageMistake("usage.unknownCommand", "command", strconv.Quote(rest[0])))
 }
 
-// rootUsage is `wayfinder --help`: each command's syntax on a line of its
-// own and what it does under it, indented, so that a long syntax (`kb`'s,
-// `export`'s) does not push its sentence out of line with the others, as
-// one padded column did.
-func rootUsage(fs *flag.FlagSet, w io.Writer) {
-	fmt.Fprintf(w, "Wayfinder %s — a local-first assistant that plans your tasks with local models.\n\n", version.Current().Version)
-	fmt.Fprintln(w, "Usage:\n  wayfinder [flags]\n      open the desktop window")
+// rootUsage is `wayfinder --help` in language lang (helpText): each
+// command's syntax on a line of its own and what it does under it,
+// indented, so that a long syntax (`kb`'s, `export`'s) does not push its
+// sentence out of line with the others, as one padded column did.
+func rootUsage(fs *flag.FlagSet, w io.Writer, lang int) {
+	fmt.Fprintf(w, "Wayfinder %s — %s\n\n", version.Current().Version, helpText("a local-first assistant that plans your tasks with local models.", lang))
+	fmt.Fprintf(w, "%s\n  wayfinder [flags]\n      %s\n", helpText("Usage:", lang), helpText("open the desktop window", lang))
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  wayfinder %s\n      %s\n", c.usage, c.summary)
+		fmt.Fprintf(w, "  wayfinder %s\n      %s\n", c.usage, helpText(c.summary, lang))
 	}
-	fmt.Fprintln(w, "\nFlags (accepted by every command):")
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fmt.Fprintln(w, "\nRun `wayfinder COMMAND --help` for a command's own flags.")
+	fmt.Fprintln(w, "\n"+helpText("Flags (accepted by every command):", lang))
+	printFlags(fs, w, lang)
+	fmt.Fprintln(w, "\n"+helpText("Run `wayfinder COMMAND --help` for a command's own flags.", lang))
 }
 
 // flagSet is a flag.FlagSet that prints its help to standard output (it
@@ -194,12 +193,12 @@ func subFlags(name, usage string, g *globals, s stdio) *flagSet {
 	fs.Usage = func() {}
 	g.register(fs.FlagSet)
 	fs.usage = func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: wayfinder %s\n\nFlags:\n", usage)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
+		lang := helpLang(g)
+		fmt.Fprintf(w, "%s %s\n\n%s\n", helpText("Usage: wayfinder", lang), usage, helpText("Flags:", lang))
+		printFlags(fs.FlagSet, w, lang)
 	}
 	if usage == "" {
-		fs.usage = func(w io.Writer) { rootUsage(fs.FlagSet, w) }
+		fs.usage = func(w io.Writer) { rootUsage(fs.FlagSet, w, helpLang(g)) }
 	} else {
 		fs.anywhere = true
 	}
@@ -394,7 +393,12 @@ func newLogger(w io.Writer, verbose bool) *slog.Logger {
 // argument is a subcommand.
 func helpFor(args []string, usage string, s stdio) error {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
-		fmt.Fprintf(s.out, "Usage: wayfinder %s\n\nRun `wayfinder --help` for the flags every command accepts.\n", usage)
+		var g *globals
+		if s.flags != nil {
+			g = *s.flags
+		}
+		lang := helpLang(g)
+		fmt.Fprintf(s.out, "%s %s\n\n%s\n", helpText("Usage: wayfinder", lang), usage, helpText("Run `wayfinder --help` for the flags every command accepts.", lang))
 		return flag.ErrHelp
 	}
 	return nil

@@ -80,6 +80,8 @@ describe("model picker", () => {
     click("#composer-held button.use");
     await vi.waitFor(() => expect(document.querySelector("#composer-held")).toBeNull());
     expect(fake.calls.find((c) => c.method === "SetModel")!.args).toEqual(["old", "llama3.2:3b"]);
+    // The pressed button is gone: the message box has the focus, so typing goes somewhere.
+    await vi.waitFor(() => expect(document.activeElement?.id).toBe("composer-input"));
   });
 });
 
@@ -183,6 +185,7 @@ describe("onboarding and Settings", () => {
     await vi.waitFor(() => expect(document.querySelector("section.onboarding")).toBeNull());
     expect(fake.settings.chat_model).toBe("llama3.2:3b");
     expect(document.querySelector("#empty-title")).not.toBeNull();
+    await vi.waitFor(() => expect(document.activeElement?.id).toBe("composer-input"));
   });
 
   it("cancels a download", async () => {

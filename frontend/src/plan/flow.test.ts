@@ -148,6 +148,21 @@ describe("plan approval dialog", () => {
     expect(titles()[0]).toBe("Write the script (free tools)");
   });
 
+  it("Ctrl+Enter in a feedback box with words re-plans with them; elsewhere, or with the box empty, it approves", async () => {
+    const cases: Array<{ where: string; feedback: string; want: object }> = [
+      { where: "#plan-feedback", feedback: "Use only free tools", want: { action: "revise", feedback: "Use only free tools" } },
+      { where: "#plan-feedback", feedback: "  ", want: { action: "approve" } },
+      { where: "dialog.plan li[data-step='0'] input.title", feedback: "", want: { action: "approve" } },
+    ];
+    for (const c of cases) {
+      const { fake } = await openPlan();
+      fill("#plan-feedback", c.feedback);
+      key($(c.where), "Enter", { ctrlKey: true });
+      await vi.waitFor(() => expect(fake.decisions).toEqual([expect.objectContaining(c.want)]));
+      cleanup();
+    }
+  });
+
   it("keeps edits when put aside, and a refused decision keeps the dialog", async () => {
     const { fake } = await openPlan();
     fill("dialog.plan li[data-step='0'] input.title", "내 대본");

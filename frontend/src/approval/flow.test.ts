@@ -111,6 +111,30 @@ describe("tool approval dialog", () => {
     await vi.waitFor(() => expect(document.querySelector("dialog.tool-approval")).not.toBeNull());
   });
 
+  it("gives the focus back to the message box once the call is decided or put aside", async () => {
+    const cases: Array<{ name: string; decide: () => void }> = [
+      { name: "run once", decide: () => click("dialog.tool-approval button.run-once") },
+      { name: "deny", decide: () => click("dialog.tool-approval button.deny") },
+      {
+        name: "Escape",
+        decide: () => {
+          $("dialog.tool-approval").dispatchEvent(new Event("cancel", { cancelable: true }));
+          flushSync();
+        },
+      },
+    ];
+    for (const c of cases) {
+      await start(tooly);
+      $("#composer-input").focus();
+      await send("Summarise my notes");
+      await vi.waitFor(() => expect(document.activeElement?.closest("dialog.tool-approval")).not.toBeNull());
+      c.decide();
+      await vi.waitFor(() => expect(document.querySelector("dialog.tool-approval")).toBeNull());
+      await vi.waitFor(() => expect(document.activeElement?.id, c.name).toBe("composer-input"));
+      cleanup();
+    }
+  });
+
   it("speaks Korean", async () => {
     await start({ ...tooly, settings: { language: "ko" } });
     setLang("ko");

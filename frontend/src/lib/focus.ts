@@ -20,3 +20,24 @@ export function keepTabInside(e: KeyboardEvent, dialog: HTMLElement): void {
     first.focus();
   }
 }
+
+/**
+ * focusBack remembers where the focus is as a dialog opens (the message box,
+ * usually, where Enter sent the task) and returns a function that gives it
+ * back once the dialog is gone. A decision removes the dialog from the page,
+ * and a removed dialog leaves the focus on the page's body: the next words
+ * typed went nowhere. The focus is given back only when it was lost that
+ * way, to the element it came from or, when that is gone too, to the
+ * message box.
+ */
+export function focusBack(): () => void {
+  const from = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  return () => {
+    setTimeout(() => {
+      const now = document.activeElement;
+      if (now && now !== document.body && now.isConnected) return;
+      const to = from?.isConnected && from !== document.body ? from : document.getElementById("composer-input");
+      to?.focus();
+    });
+  };
+}

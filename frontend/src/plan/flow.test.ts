@@ -163,6 +163,30 @@ describe("plan approval dialog", () => {
     }
   });
 
+  it("gives the focus back to the message box once the plan is approved, cancelled or put aside", async () => {
+    const cases: Array<{ name: string; decide: () => void }> = [
+      { name: "approve", decide: () => click("dialog.plan button.approve") },
+      {
+        name: "cancel",
+        decide: () => {
+          click("dialog.plan button.cancel-plan");
+          click("dialog.plan button.confirm-cancel");
+        },
+      },
+      { name: "later", decide: () => click("dialog.plan button.hide") },
+    ];
+    for (const c of cases) {
+      await start(complex);
+      $("#composer-input").focus();
+      await send("Make a YouTube Shorts video");
+      await vi.waitFor(() => expect(document.activeElement?.closest("dialog.plan")).not.toBeNull());
+      c.decide();
+      await vi.waitFor(() => expect(document.querySelector("dialog.plan")).toBeNull());
+      await vi.waitFor(() => expect(document.activeElement?.id, c.name).toBe("composer-input"));
+      cleanup();
+    }
+  });
+
   it("keeps edits when put aside, and a refused decision keeps the dialog", async () => {
     const { fake } = await openPlan();
     fill("dialog.plan li[data-step='0'] input.title", "내 대본");

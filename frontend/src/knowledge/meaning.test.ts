@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { $, $$, cleanup, click, openKnowledge, start } from "../testing/ui";
 import { setLang } from "../i18n/i18n.svelte";
+import { FakeBackend } from "../testing/fakeBackend";
 
 afterEach(cleanup);
 
@@ -118,6 +119,40 @@ describe("knowledge screen, a document whose meaning is indexed in the backgroun
     fake.emit("knowledge.embed_pause", { source: "/data/uploads/출장규정.md", paused: false, removed: true });
     await vi.waitFor(() => expect(document.querySelector("tr[data-doc='d1']")).toBeNull(), { timeout: 5000 });
   });
+});
+
+describe("knowledge screen, a document waiting for an embedding model that does not answer", () => {
+  const off = {
+    en: "Found by its words; by its meaning too once an embedding model is set up in Settings and running",
+    ko: "키워드로 찾을 수 있습니다. 설정에서 임베딩 모델을 고르고 실행하면 의미로도 찾습니다",
+  } as const;
+  // It said "meaning being indexed — 0 of 74 passages" with a bar that never moved, with the
+  // embedding model missing from Ollama, or none chosen in Settings ("None (keyword search only)").
+  const cases = [
+    { name: "the model is not installed", lang: "en", embed: { name: "bge-m3", installed: false } },
+    { name: "no embedding model is set", lang: "ko", embed: { name: "", installed: false } },
+  ] as const;
+  for (const c of cases) {
+    it(`says it is found by its words and what makes its meaning searchable, with no bar: ${c.name} (${c.lang})`, async () => {
+      const fake = new FakeBackend({ settings: { language: c.lang } });
+      fake.status.embed_model = { ...fake.status.embed_model, ...c.embed };
+      fake.status.error = { code: "model_missing", message: "bge-m3 is not installed" };
+      const now = new Date().toISOString();
+      fake.docs.push({ id: "d1", title: "출장 규정", source: "/data/uploads/출장규정.md", kind: "markdown", size: 10, pages: 0, chunks: 74, pending: 74, created_at: now, updated_at: now });
+      await start({}, fake);
+      setLang(c.lang);
+      click($$(".views button")[0]!);
+      await vi.waitFor(() => expect(meaning("d1")?.dataset.meaning).toBe("off"), { timeout: 5000 });
+      expect(meaning("d1")!.textContent!.trim()).toBe(off[c.lang]);
+      expect(meaning("d1")!.querySelector("progress")).toBeNull();
+      // The model comes: the count is shown again.
+      fake.status.embed_model = { name: "bge-m3", installed: true, capabilities: ["embedding"] };
+      delete fake.status.error;
+      fake.emit("ollama.status", structuredClone(fake.status));
+      await vi.waitFor(() => expect(meaning("d1")?.dataset.meaning).toBe("pending"), { timeout: 5000 });
+      cleanup();
+    });
+  }
 });
 
 describe("knowledge screen, a document removed in another window", () => {

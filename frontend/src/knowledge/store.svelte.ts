@@ -50,6 +50,13 @@ export class KnowledgeStore {
    * their meaning too, rather than going quiet
    */
   meaningDone = $state<Record<string, boolean>>({});
+  /**
+   * meaningOff: search by meaning cannot run now (no embedding model set,
+   * or it is not installed, or Ollama is away: onboarding's meaningOff, set
+   * by App). A document's passages waiting to be embedded then wait for the
+   * model, not for a count that moves: its row says so, with no bar.
+   */
+  meaningOff = $state(false);
 
   query = $state("");
   hits = $state<SearchHit[]>([]);

@@ -229,10 +229,17 @@ func OpenReadOnly(ctx context.Context, db *gorm.DB, log *slog.Logger) (*Store, e
 // this run, saved's vectors are kept for the next run rather than deleted,
 // and the collection of a model tried before is deleted by the next run
 // with another model, so the folder holds at most two models' vectors.
+//
+// No model (Settings' "None (keyword search only)") opens the memories
+// without vectors, searched by their words: Settings offers it, and it is no
+// reason for Wayfinder not to start.
 func OpenInDataDir(ctx context.Context, db *gorm.DB, dataDir, model, saved string, e Embedder, log *slog.Logger) (*Store, error) {
-	vecs, err := newVectors(filepath.Join(dataDir, "memory"), model, saved, e, log)
-	if err != nil {
-		return nil, fmt.Errorf("open long-term memory: %w", err)
+	var vecs *Vectors
+	if strings.TrimSpace(model) != "" {
+		var err error
+		if vecs, err = newVectors(filepath.Join(dataDir, "memory"), model, saved, e, log); err != nil {
+			return nil, fmt.Errorf("open long-term memory: %w", err)
+		}
 	}
 	s, err := Open(ctx, db, vecs, log)
 	if err != nil {

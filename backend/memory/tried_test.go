@@ -284,3 +284,56 @@ func TestTriedRunForgetsPastCancel(t *testing.T) {
 		})
 	}
 }
+
+// Settings' "None (keyword search only)" saves no embedding model: the next
+// start opens the memories without vectors and finds them by their words,
+// where it failed ("open memory vectors: no embedding model") and
+// Wayfinder did not start at all. Memories embedded before stay searchable.
+func TestOpenWithoutEmbedModel(t *testing.T) {
+	tests := []struct {
+		name         string
+		model, saved string
+		before       bool // a run with bge-m3 added the memories (else this one does)
+	}{
+		{"none saved, memories embedded before", "", "", true},
+		{"none saved, a first run", "", "", false},
+		{"spaces only", "  ", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := t.Context()
+			dir := t.TempDir()
+			db := openDB(t, dir)
+			texts := []string{"사용자는 커피를 좋아한다", "Uses Windows and a Mac"}
+			add := func(s *Store) {
+				for _, text := range texts {
+					if _, _, err := s.Add(ctx, text, KindFact, ByHand()); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if tt.before {
+				first, err := OpenInDataDir(ctx, db, dir, "bge-m3", "bge-m3", &fakeEmbedder{dim: 32}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				add(first)
+			}
+			f := &fakeEmbedder{dim: 32}
+			s, err := OpenInDataDir(ctx, db, dir, tt.model, tt.saved, f, nil)
+			if err != nil {
+				t.Fatalf("open with no embedding model: %v", err)
+			}
+			if !tt.before {
+				add(s)
+			}
+			hits, err := s.Search(ctx, "커피", 1)
+			if err != nil || len(hits) != 1 || hits[0].Text != texts[0] {
+				t.Errorf("search by words: %v, %v", hits, err)
+			}
+			if len(f.calls) != 0 {
+				t.Errorf("embedded %v with no embedding model", f.calls)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 
 	"github.com/wayfinder-app/wayfinder/backend/agent"
@@ -107,4 +108,13 @@ func (m *modelClient) EmbedOnce(ctx context.Context, model string, inputs []stri
 }
 
 // embedder binds Embed (and EmbedOnce) to one model.
-func (m *modelClient) embedder(model string) vector.Embedder { return vector.ModelEmbedder(m, model) }
+func (m *modelClient) embedder(model string) vector.Embedder {
+	// No model (Settings' "None (keyword search only)"): no embedder, so the
+	// index keeps the passages for keyword search and embeds nothing, where
+	// one for "" asked Ollama for a model named "" at every import and again
+	// every minute (404s in the log, passages "pending" for good).
+	if strings.TrimSpace(model) == "" {
+		return nil
+	}
+	return vector.ModelEmbedder(m, model)
+}

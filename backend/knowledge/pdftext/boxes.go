@@ -28,6 +28,43 @@ type mark struct {
 	round  bool // a circle
 	inked  bool // filled with a colour other than white: a box marked
 	stroke bool // its outline drawn
+	form   bool // drawn inside a form field's tag (Chromium's /Form)
+}
+
+// formTag is the name of the marked content Chromium draws a form's
+// field in (a tagged PDF's structure type Form), in UTF-16LE with its
+// terminating zero, as FPDFPageObjMark_GetName writes it.
+var formTag = []byte{'F', 0, 'o', 0, 'r', 0, 'm', 0, 0, 0}
+
+// formTagged says whether a page object is drawn inside marked content
+// tagged /Form: a form field's drawing, which a tagged PDF (Chromium's)
+// marks so, where wkhtmltopdf and most producers tag nothing.
+func (p *pdfium) formTagged(ctx context.Context, obj uint32) (bool, error) {
+	n, err := p.call(ctx, "FPDFPageObj_CountMarks", uint64(obj))
+	if err != nil || int32(n) <= 0 {
+		return false, err
+	}
+	for i := uint32(0); i < min(n, 8); i++ {
+		mk, err := p.call(ctx, "FPDFPageObj_GetMark", uint64(obj), uint64(i))
+		if err != nil || mk == 0 {
+			return false, err
+		}
+		// The name's room: the scratch past its first 16 bytes, the
+		// length written at its start.
+		s := uint64(p.scratch)
+		ok, err := p.call(ctx, "FPDFPageObjMark_GetName", uint64(mk), s+16, scratchSize-16, s)
+		if err != nil {
+			return false, err
+		}
+		size, _ := p.m.Memory().ReadUint32Le(p.scratch)
+		if ok == 0 || int(size) != len(formTag) {
+			continue
+		}
+		if name, _ := p.m.Memory().Read(p.scratch+16, size); string(name) == string(formTag) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // Bounds of a mark: a check box is at least a few points wide (Chromium
@@ -106,6 +143,11 @@ func small(b box) bool {
 func (p *pdfium) markOf(ctx context.Context, obj uint32, b box) (mark, error) {
 	m := mark{b: b}
 	s := uint64(p.scratch)
+	form, err := p.formTagged(ctx, obj)
+	if err != nil {
+		return m, err
+	}
+	m.form = form
 	n, err := p.call(ctx, "FPDFPath_CountSegments", uint64(obj))
 	if err != nil || int32(n) <= 0 || n > maxMarkSegments {
 		return m, err
@@ -183,12 +225,13 @@ func checkBoxes(gs []glyph, marks []mark) []glyph {
 		// One path both inked and outlined is a chart's marker; one inked
 		// and not outlined, a swatch or a bullet.
 		parts := 0
-		inked, stroke := false, false
+		inked, stroke, form := false, false, false
 		for _, o := range marks {
 			if holds(m.b, o.b) {
 				parts++
 				inked = inked || o.inked || !o.shape
 				stroke = stroke || o.stroke
+				form = form || o.form
 			}
 		}
 		if parts == 1 && (m.inked || !m.stroke) || parts > 1 && !stroke && !inked {
@@ -205,7 +248,7 @@ func checkBoxes(gs []glyph, marks []mark) []glyph {
 			default:
 				g.r = '☐'
 			}
-			found = append(found, foundBox{g: g, before: before, after: after})
+			found = append(found, foundBox{g: g, before: before, after: after, form: form})
 		}
 	}
 	return optionBoxes(found)
@@ -216,13 +259,16 @@ func checkBoxes(gs []glyph, marks []mark) []glyph {
 type foundBox struct {
 	g             glyph
 	before, after *glyph
+	form          bool // tagged as a form field's drawing
 }
 
 // optionBoxes keeps the boxes that are a question's options: two or more
 // on one line, of one kind and size, each beside a label of its own, all
 // before their labels or all after them, the label between two boxes.
 // A box alone may be a drawing's part beside a caption (a contents page's
-// icons before their page numbers), and stays unread as before.
+// icons before their page numbers), and stays unread as before, unless
+// it is tagged as a form field's drawing: Chromium's one check box
+// before "I agree" or a checklist's boxes, one a line.
 func optionBoxes(found []foundBox) []glyph {
 	slices.SortFunc(found, func(a, b foundBox) int { return cmp.Compare(a.g.x0, b.g.x0) })
 	keep := make([]bool, len(found))
@@ -248,7 +294,7 @@ func optionBoxes(found []foundBox) []glyph {
 	}
 	var out []glyph
 	for i, f := range found {
-		if keep[i] {
+		if keep[i] || f.form {
 			out = append(out, f.g)
 		}
 	}

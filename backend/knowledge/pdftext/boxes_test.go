@@ -87,6 +87,8 @@ func TestCheckBoxPathsLayout(t *testing.T) {
 			"수집에 동의합니까? | 예 ☐ 아니오 ☐\n제공에 동의합니까? | 예 ☐ 아니오 ☑"},
 		{"a lone box is no option", rows, outline(188, y0, false),
 			"수집에 동의합니까? | 예 | 아니오\n제공에 동의합니까? | 예 | 아니오"},
+		{"a lone box tagged as a form's field is one", rows, []mark{{b: box{188, y0 - 1, 196, y0 + 7}, shape: true, stroke: true, form: true}},
+			"수집에 동의합니까? | ☐ 예 | 아니오\n제공에 동의합니까? | 예 | 아니오"},
 		{"a chart's markers, inked and outlined, are no boxes", rows,
 			[]mark{{b: box{188, y0 - 1, 196, y0 + 7}, shape: true, round: true, inked: true, stroke: true}, {b: box{228, y0 - 1, 236, y0 + 7}, shape: true, round: true, inked: true, stroke: true}},
 			"수집에 동의합니까? | 예 | 아니오\n제공에 동의합니까? | 예 | 아니오"},
@@ -126,13 +128,25 @@ var htmlBoxRows = []struct {
 	{"How should we write to you?", "radio", []string{"post", "e-mail"}, -1, "○ post ○ e-mail"},
 }
 
+// htmlOneBox are check boxes one a line (an "I agree" box, a checklist).
+var htmlOneBox = []struct {
+	label   string
+	checked bool
+}{
+	{"위 내용을 모두 읽었으며 이에 동의합니다", true},
+	{"I have read the terms and agree to them", false},
+	{"신분증 사본", true},
+	{"재직 증명서", false},
+}
+
 // TestCheckBoxInputs prints an HTML form whose options are
 // <input type="checkbox"> and <input type="radio"> (drawn as paths, not
 // glyphs) with Chromium and wkhtmltopdf, in Korean and English, the
 // options apart by a 2em spacer, six no-break spaces or two em spaces: in
 // a table's cells each row reads "question | ☐ 예 ☐ 아니오", where the
 // options read "예 | 아니오" as cells of their own; in a paragraph,
-// "question ☐ 예 ☐ 아니오" on one line.
+// "question ☐ 예 ☐ 아니오" on one line. A box alone on its line reads
+// "☑ 동의합니다" where Chromium tags it as a form's field.
 func TestCheckBoxInputs(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`<!doctype html><html lang="ko"><head><meta charset="utf-8"><style>
@@ -164,6 +178,13 @@ td { padding: 4px 6px }
 		for k, r := range htmlBoxRows {
 			fmt.Fprintf(&b, "<p>%s %s</p>", r.q, options(k, sp))
 		}
+	}
+	for _, l := range htmlOneBox {
+		c := ""
+		if l.checked {
+			c = " checked"
+		}
+		fmt.Fprintf(&b, `<p><label><input type="checkbox"%s> %s</label></p>`, c, l.label)
 	}
 	b.WriteString("</body></html>")
 	dir := t.TempDir()
@@ -210,6 +231,18 @@ td { padding: 4px 6px }
 				}
 				if !slices.Contains(lines, cell) || !slices.Contains(lines, para) {
 					t.Errorf("no row %q or no line %q:\n%s", cell, para, text)
+				}
+			}
+			// One box a line, a checklist's: Chromium tags its boxes as a
+			// form's fields, wkhtmltopdf does not, and a lone box untagged
+			// stays unread.
+			for _, l := range htmlOneBox {
+				want := l.label
+				if name == "chromium" {
+					want = map[bool]string{false: "☐ ", true: "☑ "}[l.checked] + l.label
+				}
+				if !slices.Contains(lines, want) {
+					t.Errorf("no line %q:\n%s", want, text)
 				}
 			}
 		})

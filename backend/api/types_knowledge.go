@@ -146,10 +146,11 @@ type SearchCopy struct {
 type ImportProgress struct {
 	ImportID string `json:"import_id"`
 	File     string `json:"file"`
-	Stage    string `json:"stage"` // waiting, reading, chunking, embedding, done, skipped, duplicate, failed, stopped (CancelImport: nothing of the file was added)
+	Stage    string `json:"stage"` // waiting, reading, chunking, indexing, embedding, done, skipped, duplicate, failed, stopped (CancelImport: nothing of the file was added)
 	Pages    int    `json:"pages"`
 	Unit     string `json:"unit,omitempty"` // what Pages counts: "page" or "slide"
 	Chunks   int    `json:"chunks"`
+	Indexed  int    `json:"indexed,omitempty"` // in stage "indexing": how many of Chunks have their words indexed for keyword search
 	Embedded int    `json:"embedded"`
 	Error    string `json:"error,omitempty"`
 	// Reason is Error in parts, when the window can word it.

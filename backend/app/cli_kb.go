@@ -201,9 +201,14 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 	cols := columns(s.out)
 	say1 := func(first, indent, text string) { fmt.Fprintln(s.out, wrapped(text, cols, first, indent)) }
 	var notes embedNotes
+	var indexing indexNotes
 	rep := a.library.importPaths(ctx, store.NewID(), paths, func(p api.ImportProgress) {
 		at := fmt.Sprintf("[%d/%d] %s:", p.FileIndex, p.FilesTotal, shownPath(p.File))
 		switch p.Stage {
+		case "indexing":
+			if l := indexing.line(p, lang); l != "" {
+				fmt.Fprintln(s.out, at, l)
+			}
 		case "done":
 			var parts []string
 			if p.Pages > 0 {
@@ -278,6 +283,34 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 type embedNotes struct {
 	said  string // the last reason said
 	later bool   // the hung Ollama was said
+}
+
+// indexNotes says how far a large file's words are indexed, after its
+// chunks are stored: seconds of CPU for tens of megabytes of text, which
+// the terminal otherwise spent without a word (Ctrl+C stops it, and
+// nothing of the file is kept). A file of one page of chunks is indexed
+// in well under a second and says nothing; a larger one says it at the
+// start and at each quarter, not at each page of 1,000.
+type indexNotes struct {
+	file    string
+	quarter int // the last quarter said of file
+}
+
+// indexSaid is the most chunks a file may have for its indexing to go
+// unsaid: one page of the backend's progress.
+const indexSaid = 1000
+
+// line is what to say of p, a file in stage "indexing"; "" for nothing.
+func (n *indexNotes) line(p api.ImportProgress, lang int) string {
+	if p.Chunks <= indexSaid {
+		return ""
+	}
+	q := 4 * p.Indexed / p.Chunks
+	if p.File == n.file && q <= n.quarter || q >= 4 {
+		return "" // said already, or done: the file's own line follows
+	}
+	n.file, n.quarter = p.File, q
+	return say("kb.indexing", lang, "n", strconv.Itoa(p.Indexed), "chunks", counted(p.Chunks, lang, "chunk"))
 }
 
 // lines are what to say after the file of p is done, each to be indented.

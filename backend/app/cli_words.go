@@ -275,6 +275,7 @@ var cliText = map[string][2]string{
 	"count.document.many": {"{n} documents", "문서 {n}개"},
 	"kb.embedded":         {"{n} embedded", "{n}개 임베딩"},
 	"kb.skipped":          {"unchanged, skipped", "바뀌지 않아 건너뜀"},
+	"kb.indexing":         {"indexing words: {n} of {chunks}", "단어 색인 중: {chunks} 중 {n}개"},
 	"kb.failed":           {"failed: {reason}", "실패: {reason}"},
 	"kb.notEmbedded":      {"not embedded: {reason}", "임베딩 안 됨: {reason}"},
 	"kb.keywordsMeanwhile": {"Keyword search finds them now; they are embedded when the Wayfinder window or `wayfinder serve` runs with the embedding model reachable.",

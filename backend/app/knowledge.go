@@ -314,7 +314,7 @@ func (l *library) documents(ctx context.Context) ([]api.KBDocument, error) {
 // progressOf is the DTO of an import event.
 func progressOf(id string, p knowledge.Progress) api.ImportProgress {
 	ev := api.ImportProgress{
-		ImportID: id, File: p.File, Stage: string(p.Stage), Pages: p.Pages, Unit: p.Unit, Chunks: p.Chunks,
+		ImportID: id, File: p.File, Stage: string(p.Stage), Pages: p.Pages, Unit: p.Unit, Chunks: p.Chunks, Indexed: p.Indexed,
 		Embedded: p.Embedded, Error: p.Error, Reason: reasonOf(p.Err), FileIndex: p.FileIndex, FilesTotal: p.FilesTotal, Warnings: p.Warnings,
 		Replaced: p.Replaced, DuplicateOf: p.DuplicateOf, Waiting: p.Waiting, WaitingFor: p.WaitingFor,
 	}

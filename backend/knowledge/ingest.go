@@ -26,6 +26,7 @@ const (
 	StageWaiting   Stage = "waiting" // another import or removal holds the library; this one starts after it
 	StageReading   Stage = "reading"
 	StageChunking  Stage = "chunking"
+	StageIndexing  Stage = "indexing" // the passages are stored; their words are indexed (Progress.Indexed, indexing.go)
 	StageEmbedding Stage = "embedding"
 	StageDone      Stage = "done"
 	StageSkipped   Stage = "skipped"   // unchanged since the last import
@@ -44,6 +45,7 @@ type Progress struct {
 	Pages    int    `json:"pages,omitempty"`
 	Unit     string `json:"unit,omitempty"` // what Pages counts: "page" or "slide"
 	Chunks   int    `json:"chunks,omitempty"`
+	Indexed  int    `json:"indexed,omitempty"` // in StageIndexing: how many of Chunks have their words indexed
 	Embedded int    `json:"embedded,omitempty"`
 	Error    string `json:"error,omitempty"`
 	// Err is what Error says, for callers that word it themselves.

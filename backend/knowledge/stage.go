@@ -12,6 +12,7 @@ import (
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/keyword"
 )
 
 // stageBatch is how many chunks go to the database in one transaction.
@@ -193,10 +194,12 @@ func (s *stager) flush() error {
 	return nil
 }
 
-// finish ends the import: on failure (err, or no text at all), or when
-// the import was stopped before now, it deletes the staged rows, and an
-// earlier version of the file stays as it was; otherwise it swaps them in,
-// indexes the new chunks for keywords and hands them to the sink.
+// finish ends the import: it indexes the staged chunks' words apart
+// (indexStaged); on failure (err, or no text at all), or when the import
+// was stopped before the swap, indexing included, it deletes the staged
+// rows and drops their postings, and an earlier version of the file stays
+// as it was; otherwise it swaps them in, moves their postings into the
+// keyword index and hands them to the sink.
 //
 // The swap comes before embedding, so the file is found by its words as
 // soon as it is read: embedding is most of an import's time with a local
@@ -213,6 +216,14 @@ func (s *stager) finish(ctx context.Context, err error) (fileResult, error) {
 	}
 	// The file's rows are dropped or swapped in whole, whatever ctx does now.
 	keep := context.WithoutCancel(ctx)
+	var batch *keyword.Index
+	var newDocs []newDoc
+	if err == nil {
+		// Its words are indexed before the swap, apart from the live
+		// index (indexing.go): a stop meanwhile drops the rows and the
+		// batch, and leaves nothing of the file anywhere.
+		batch, newDocs, err = s.indexStaged(ctx)
+	}
 	if err != nil {
 		start := time.Now()
 		if cerr := s.b.dropStaged(keep, "source = ?", s.source); cerr != nil {
@@ -241,18 +252,13 @@ func (s *stager) finish(ctx context.Context, err error) (fileResult, error) {
 	}
 	s.b.forget(keep, oldDocs, oldChunks)
 	res := fileResult{docs: s.nDocs, chunks: s.nChunks, pages: s.pages, unit: s.unit}
-	s.index(keep)
+	s.b.keywords.Merge(batch)
+	s.p.Indexed = 0
+	for _, d := range newDocs {
+		s.b.docs.add(d.id, s.source, d.kind)
+	}
 	res.embedded, res.embedErr = s.embedNew(ctx)
 	return res, nil
-}
-
-// index adds the swapped-in chunks to the keyword index and the document
-// list, a page at a time read back from the database.
-func (s *stager) index(ctx context.Context) {
-	s.eachNew(ctx, func(rows []Chunk, docs map[string]Document) error {
-		s.b.addLive(rows, docs)
-		return nil
-	})
 }
 
 // embedNew hands the swapped-in chunks to the sink. The first failure, or
@@ -436,19 +442,6 @@ func (b *Base) chunksAfter(ctx context.Context, after int64, n int) ([]Chunk, in
 		out = append(out, c)
 	}
 	return out, after, rows.Err()
-}
-
-// addLive puts chunks of live documents into the keyword index and their
-// documents into the list search filters by.
-func (b *Base) addLive(chunks []Chunk, docs map[string]Document) {
-	for _, c := range chunks {
-		if _, ok := docs[c.DocID]; ok {
-			b.keywords.Add(c.ID, indexText(c))
-		}
-	}
-	for _, d := range docs {
-		b.docs.add(d.ID, d.Source, d.Kind)
-	}
 }
 
 // docsOf loads the live documents of the chunks.

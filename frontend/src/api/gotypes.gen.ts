@@ -541,10 +541,11 @@ export interface SearchCopy {
 export interface ImportProgress {
   import_id: string;
   file: string;
-  stage: string; // waiting, reading, chunking, embedding, done, skipped, duplicate, failed, stopped (CancelImport: nothing of the file was added)
+  stage: string; // waiting, reading, chunking, indexing, embedding, done, skipped, duplicate, failed, stopped (CancelImport: nothing of the file was added)
   pages: number;
   unit?: string; // what Pages counts: "page" or "slide"
   chunks: number;
+  indexed?: number; // in stage "indexing": how many of Chunks have their words indexed for keyword search
   embedded: number;
   error?: string;
   reason?: FileReason | null;

@@ -170,7 +170,7 @@ export class AttachStore {
         if (!row) return;
         if (r.stopped?.length) {
           // Stopped by the person: the row says nothing was added until dismissed.
-          const base = row.progress ?? { key: row.key, importID: r.import_id, file: row.name, pages: 0, unit: "page", chunks: 0, error: "", reason: null, replaced: false, embedStopped: false, embedLater: false, embedHandedOn: false, caughtUp: false, waiting: false, waitingFor: "", filesTotal: 1, duplicateOf: "", warnings: [], warningReasons: [] };
+          const base = row.progress ?? { key: row.key, importID: r.import_id, file: row.name, pages: 0, unit: "page", chunks: 0, indexed: 0, error: "", reason: null, replaced: false, embedStopped: false, embedLater: false, embedHandedOn: false, caughtUp: false, waiting: false, waitingFor: "", filesTotal: 1, duplicateOf: "", warnings: [], warningReasons: [] };
           row.progress = { ...base, stage: "stopped", finished: true, percent: 0 };
           this.onsettled?.(row.session);
           return;

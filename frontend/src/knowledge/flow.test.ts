@@ -154,7 +154,7 @@ describe("knowledge screen", () => {
       fake.emit("knowledge.import", ev(true, 64));
       await vi.waitFor(() => expect(stage()).toBe(lang === "en" ? "Waiting for your question to finish · chunks: 128" : "질문에 답하는 동안 잠시 멈춤 · 조각 128개"), { timeout: 5000 });
       // Its bar keeps where it was, and it can still be stopped.
-      expect($(".progress li.file[data-stage='embedding'] .bar").getAttribute("aria-valuenow")).toBe("63");
+      expect($(".progress li.file[data-stage='embedding'] .bar").getAttribute("aria-valuenow")).toBe("68");
       expect($(".progress li.file[data-stage='embedding'] button.stop")).toBeTruthy();
       fake.emit("knowledge.import", ev(false, 128));
       await vi.waitFor(() => expect(stage()).toBe(lang === "en" ? "Indexing · chunks: 128" : "색인하는 중 · 조각 128개"), { timeout: 5000 });
@@ -516,8 +516,8 @@ describe("import progress", () => {
   it.each([
     ["reading", 0, 0, 10, false],
     ["chunking", 10, 0, 30, false],
-    ["embedding", 10, 5, 63, false],
-    ["embedding", 0, 0, 30, false],
+    ["embedding", 10, 5, 68, false],
+    ["embedding", 0, 0, 40, false],
     ["done", 10, 10, 100, true],
     ["failed", 0, 0, 100, true],
     ["skipped", 0, 0, 100, true],

@@ -1,5 +1,5 @@
 // How far one file of an import is, for its progress bar. Stages come from
-// the backend (waiting, reading, chunking, embedding, done, skipped,
+// the backend (waiting, reading, chunking, indexing, embedding, done, skipped,
 // duplicate, failed, stopped: the person stopped its import, and nothing of
 // the file was added).
 import type { FileReason, ImportProgress } from "../api/gotypes.gen";
@@ -17,6 +17,8 @@ export interface FileProgress {
   /** what pages counts: "page", or "slide" for a presentation */
   unit: string;
   chunks: number;
+  /** in stage "indexing": how many of chunks have their words indexed */
+  indexed: number;
   error: string;
   /** error in parts the view words in the person's language (reasons.ts) */
   reason: FileReason | null;
@@ -56,8 +58,11 @@ export function progressOf(p: ImportProgress): FileProgress {
     case "chunking":
       percent = 30;
       break;
+    case "indexing": // a large file's words take seconds to index
+      percent = 30 + (p.chunks > 0 ? Math.min(1, (p.indexed ?? 0) / p.chunks) * 10 : 0);
+      break;
     case "embedding":
-      percent = 30 + (p.chunks > 0 ? Math.min(1, p.embedded / p.chunks) * 65 : 0);
+      percent = 40 + (p.chunks > 0 ? Math.min(1, p.embedded / p.chunks) * 55 : 0);
       break;
     case "stopped":
       percent = 0; // nothing of the file was added
@@ -80,6 +85,7 @@ export function progressOf(p: ImportProgress): FileProgress {
     pages: p.pages,
     unit: p.unit ?? "page",
     chunks: p.chunks,
+    indexed: p.indexed ?? 0,
     error: p.error ?? "",
     reason: p.reason ?? null,
     finished: FINISHED.has(p.stage),

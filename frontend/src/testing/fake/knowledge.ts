@@ -24,7 +24,12 @@ export class FakeKnowledge extends FakeChat {
     const stop = this.held[id];
     delete this.held[id];
     stop?.("stopped");
+    const stopIndexing = this.heldIndexing[id];
+    delete this.heldIndexing[id];
+    stopIndexing?.();
   }
+  /** heldIndexing: attached files held while their words are indexed ("words…"), until CancelImport. */
+  heldIndexing: Record<string, () => void> = {};
   /** handOn ends the held imports' embedding, as a file added behind them does. */
   private handOn(): void {
     for (const [id, end] of Object.entries(this.held)) {
@@ -147,11 +152,17 @@ export class FakeKnowledge extends FakeChat {
     // does not answer in time, with an earlier file of the queue: it is
     // left to the background at once, found by its words (embed_later).
     const hung = /^hung/i.test(name);
+    // A file whose name starts with "words" is large: it stops while its
+    // words are indexed (stage "indexing") until CancelImport, which ends
+    // it as the backend does: nothing of it is kept.
+    const words = /^words/i.test(name);
     const waits = this.waitsFor.map((f) => p("waiting", { waiting_for: f }));
     this.waitsFor = [];
     const steps = [...waits, ...(bad
       ? [p("reading"), p("failed", { error: "this kind of file is not supported", reason: { code: "unsupported" } })]
-      : hung
+      : words
+        ? [p("reading"), p("chunking", { chunks: 34796 }), p("indexing", { chunks: 34796, indexed: 8000 })]
+        : hung
         ? [p("reading"), p("chunking", { chunks: 4 }), p("done", { chunks: 4, embedded: 0, embed_later: true })]
         : [p("reading"), p("chunking", { chunks: 4 }), p("embedding", { chunks: 4, embedded: 2 }), p("done", { chunks: 4, embedded: 4 })])];
     let i = 0;
@@ -185,6 +196,13 @@ export class FakeKnowledge extends FakeChat {
       const ready = step.stage === "embedding" && !added;
       if (ready) add();
       this.emit("knowledge.import", step);
+      if (step.stage === "indexing") {
+        this.heldIndexing[id] = () => {
+          this.emit("knowledge.import", { ...step, stage: "stopped", chunks: 0, indexed: 0 });
+          this.emit("knowledge.import_done", { import_id: id, conversation: sid, imported: [], skipped: [], failed: [], warnings: [], replaced: [], duplicates: [], ignored: [], stopped: [name], documents: 0, chunks: 0, pages: 0 });
+        };
+        return;
+      }
       if (step.stage === "waiting") {
         this.paused.push(() => setTimeout(tick, 0));
         return;

@@ -91,7 +91,13 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 		}
 	}
 	if msg.Status == api.StatusInterrupted {
-		return errors.New(say("ask.interrupted", lang))
+		// Ctrl+C ends the command as a shell reports it (130), as kb
+		// import stopped does, where it was 1, a failure; a reply cut
+		// off otherwise still fails.
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w: %s", errStopped, say("ask.interrupted", lang, "id", msg.SessionID))
+		}
+		return errors.New(say("ask.interrupted", lang, "id", msg.SessionID))
 	}
 	if *asJSON {
 		// The work after the answer (summary, reflection) adds its model

@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
@@ -67,6 +68,37 @@ func TestAskSaysTheSessionInTheCommandsLanguage(t *testing.T) {
 			code, out, errOut := wayfinder(t, "--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "ask", "안녕")
 			if code != 0 || !strings.Contains(out, "안녕하세요") || !strings.Contains(errOut, want) {
 				t.Fatalf("ask: %d\n%s\n%s", code, out, errOut)
+			}
+		})
+	}
+}
+
+// Ctrl+C while the reply streams ends ask with the shell's code for it
+// (130), as kb import stopped does, saying in the command's language that
+// what came is saved and how to go on with it; it ended with 1, as if it
+// had failed, and the session's id was not said.
+func TestAskStoppedByCtrlC(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: strings.Repeat("word ", 200), ChunkDelay: 20 * time.Millisecond}))
+	for _, c := range []struct{ env, want string }{
+		{"en_US.UTF-8", "wayfinder: stopped before the reply was complete; the partial reply is saved in the session (continue it with: wayfinder ask --session "},
+		{"ko_KR.UTF-8", "wayfinder: 답이 끝나기 전에 멈췄습니다. 여기까지의 답은 대화에 저장되어 있습니다(이어서 하려면: wayfinder ask --session "},
+	} {
+		t.Run(c.env[:2], func(t *testing.T) {
+			t.Setenv("LC_ALL", c.env)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var out, errOut lockedBuffer
+			stopped := make(chan int)
+			go func() {
+				stopped <- Main(ctx, []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b", "--embed-model", "bge-m3", "ask", "hello"}, strings.NewReader(""), &out, &errOut, testShells)
+			}()
+			for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "word word") && time.Now().Before(deadline); {
+				time.Sleep(20 * time.Millisecond)
+			}
+			cancel()
+			code := <-stopped
+			if code != 130 || !strings.Contains(errOut.String(), c.want) {
+				t.Errorf("exit %d, want 130 and %q in stderr:\n%s", code, c.want, errOut.String())
 			}
 		})
 	}

@@ -96,7 +96,50 @@ test("the live trace opens and closes at 800 px", async () => {
     });
     assert.ok(on, `${sel} is not under the panel`);
   }
+  await legible(page);
   await screenshot(page, "trace-800-en");
   await page.click("#trace-panel header button");
   assert.equal(await page.locator("#trace-panel").count(), 0);
+});
+
+/**
+ * legible: the trace's drawing is not scaled down to its panel (its labels
+ * were about 7 px): every label is at least 11 px on the screen, inside its
+ * node, and the drawing no wider than the panel.
+ */
+async function legible(page: Page): Promise<void> {
+  const got = await page.$eval("#trace-panel figure", (fig) => {
+    const svg = fig.querySelector("svg")!;
+    const scale = svg.getScreenCTM()!.a;
+    const nodes = [...svg.querySelectorAll("g.node")].map((g) => {
+      const box = g.querySelector("rect")!.getBoundingClientRect();
+      const text = g.querySelector("text")!;
+      const t = text.getBoundingClientRect();
+      return {
+        id: g.getAttribute("data-node"),
+        px: parseFloat(getComputedStyle(text).fontSize) * scale,
+        inside: t.left >= box.left - 0.5 && t.right <= box.right + 0.5 && t.top >= box.top - 0.5 && t.bottom <= box.bottom + 0.5,
+      };
+    });
+    return { nodes, scrolls: fig.scrollWidth > fig.clientWidth + 1 };
+  });
+  assert.ok(got.nodes.length >= 10, `the drawing has the workflow's nodes: ${got.nodes.length}`);
+  for (const n of got.nodes) {
+    assert.ok(n.px >= 11, `${n.id}: its label is ${n.px.toFixed(1)} px`);
+    assert.ok(n.inside, `${n.id}: its label goes out of its node`);
+  }
+  assert.equal(got.scrolls, false, "the drawing is wider than the panel");
+}
+
+test("the trace's drawing is legible beside the chat and over it, in English and Korean", async () => {
+  for (const [locale, width, height] of [["en-US", 1280, 800], ["ko-KR", 1280, 800], ["en-US", 800, 700], ["ko-KR", 800, 700]] as const) {
+    const page = await openPage(w.browser, w.app.url, locale, { width, height });
+    // Beside the chat the button starts pressed with no turn to show: a
+    // second press opens it.
+    for (let i = 0; i < 2 && !(await page.$("#trace-panel")); i++) await page.click("button.trace-toggle");
+    await page.waitForSelector("#trace-panel g.node");
+    await legible(page);
+    await screenshot(page, `trace-drawing-${locale.slice(0, 2)}-${width}`);
+    await page.context().close();
+  }
 });

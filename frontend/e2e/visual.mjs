@@ -179,12 +179,20 @@ await shot("plan-empty-title", "scenario=complex", async (p) => {
   await p.click("dialog.plan button.approve");
   await p.waitForSelector("dialog.plan .problems");
 });
-await shot("trace-running", "scenario=complex&step=400&delay=60", async (p) => {
-  await planOpen(p);
-  await p.click("dialog.plan button.approve");
-  await p.waitForSelector(".trace [data-active='1']");
-  await p.waitForSelector("[data-testid=trace-steps] li:nth-child(4)");
-});
+// The live trace beside the chat (1280×800) and over it (800×700, opened
+// by its button), in English and Korean: its drawing's labels at their
+// own size (VISUAL_ONLY=^trace-).
+for (const [lang, locale, text] of [["en", "en-US", undefined], ["ko", "ko-KR", "카페 홍보용 쇼츠 영상 만들기"]]) {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 800, height: 700 }]) {
+    await shot(`trace-running-${lang}-${viewport.width}`, `scenario=complex&step=400&delay=60&lang=${lang}`, async (p) => {
+      await planOpen(p, text);
+      await p.click("dialog.plan button.approve");
+      if (!(await p.$("#trace-panel"))) await p.click("button.trace-toggle");
+      await p.waitForSelector(".trace [data-active='1']");
+      await p.waitForSelector("[data-testid=trace-steps] li:nth-child(4)");
+    }, { viewport, locale });
+  }
+}
 const guide = async (p, text) => {
   await planOpen(p, text);
   await p.click("dialog.plan button.approve");

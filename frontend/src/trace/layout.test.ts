@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { layout } from "./layout";
+import { FAKE_WORKFLOW } from "../testing/fake/settings";
+import { setLang } from "../i18n/i18n.svelte";
+import { nodeLabel } from "./labels";
+import { FONT, layout, lines, textWidth, WIDTH } from "./layout";
 
 const wf = {
   nodes: [
@@ -44,7 +47,7 @@ describe("workflow layout", () => {
   it("places nodes of a layer side by side without overlap", () => {
     const a = node("answer"), p = node("planner");
     expect(a.y).toBe(p.y);
-    expect(Math.abs(a.x - p.x)).toBeGreaterThanOrEqual(104);
+    expect(Math.abs(a.x - p.x)).toBeGreaterThanOrEqual(a.w);
   });
 
   it("marks loops as back edges and keeps ports", () => {
@@ -57,5 +60,52 @@ describe("workflow layout", () => {
 
   it("copes with an empty workflow", () => {
     expect(layout({ nodes: [], edges: [] }).nodes).toEqual([]);
+  });
+
+});
+
+// The drawing is laid out for the panel's width and never scaled down, so
+// its labels keep FONT px (they were drawn 104 px wide and shrunk to about
+// 7 px): the app's workflow, in English and Korean, in the panel beside the
+// chat (WIDTH, 1280×800) and over it (312 px inside at 800×700).
+describe("the workflow drawing in the trace panel", () => {
+  it.each([
+    ["en", WIDTH],
+    ["en", 312],
+    ["ko", WIDTH],
+    ["ko", 312],
+  ] as const)("%s at %i px: as wide as the panel at most, every label whole inside its node", (lang, width) => {
+    setLang(lang);
+    const l = layout(FAKE_WORKFLOW, { width, label: nodeLabel });
+    setLang("en");
+    expect(FONT).toBeGreaterThanOrEqual(11);
+    expect(l.width).toBeLessThanOrEqual(width);
+    for (const n of l.nodes) {
+      expect(n.lines.join(" ")).toBe(n.label);
+      for (const line of n.lines) expect(textWidth(line), `${n.id}: ${line}`).toBeLessThanOrEqual(n.w - 8);
+      expect(n.x).toBeGreaterThanOrEqual(0);
+      expect(n.x + n.w).toBeLessThanOrEqual(l.width);
+    }
+    // Nodes of a row do not overlap, nor do rows.
+    const byRow = new Map<number, typeof l.nodes>();
+    for (const n of l.nodes) byRow.set(n.layer, [...(byRow.get(n.layer) ?? []), n]);
+    for (const row of byRow.values()) for (let i = 1; i < row.length; i++) expect(row[i]!.x).toBeGreaterThanOrEqual(row[i - 1]!.x + row[i - 1]!.w);
+    expect(l.height).toBeLessThanOrEqual(byRow.size * (l.nodeH + 14) + 8);
+  });
+
+  it("breaks a long name on two lines, and cuts one that is longer still", () => {
+    expect(lines("Your approval", 60)).toEqual(["Your", "approval"]);
+    expect(lines("Recommend", 200)).toEqual(["Recommend"]);
+    const cut = lines("a_custom_node_with_a_very_long_name", 60);
+    expect(cut).toHaveLength(2);
+    expect(cut[1]).toMatch(/…$/);
+    for (const line of cut) expect(textWidth(line)).toBeLessThanOrEqual(60);
+  });
+
+  it("a row too wide for the panel keeps the labels' size and is wider than the panel (it scrolls)", () => {
+    const wide = { nodes: [{ id: "start", type: "start" }, ...Array.from({ length: 8 }, (_, i) => ({ id: `n${i}`, type: "custom" }))], edges: Array.from({ length: 8 }, (_, i) => ({ source: "start", target: `n${i}` })) };
+    const l = layout(wide, { width: WIDTH });
+    expect(l.width).toBeGreaterThan(WIDTH);
+    expect(Math.min(...l.nodes.map((n) => n.w))).toBeGreaterThanOrEqual(52);
   });
 });

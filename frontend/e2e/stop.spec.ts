@@ -25,6 +25,28 @@ test("Escape stops a streaming reply and keeps the partial text", async () => {
   assert.equal(await page.isEnabled("button.send"), true);
 });
 
+test("Escape after a click in the live trace hides the trace only; the reply runs on, and a second Escape stops it", async () => {
+  for (const [locale, width, height] of [["en-US", 1280, 800], ["ko-KR", 800, 700]] as const) {
+    const page = await openPage(w.browser, w.app.url, locale, { width, height });
+    await page.click("button.new");
+    await send(page, "Tell me a long story");
+    await page.waitForSelector("article[data-role='assistant'][data-status='streaming']", { timeout: 20_000 });
+    // Beside the chat at 1280 px it opens by itself; at 800 px when asked.
+    if (!(await page.$("#trace-panel"))) await page.click("button.trace-toggle");
+    // A click on its title, text no Tab stops at, as a person reading it does.
+    await page.click("#trace-panel h2");
+    await page.keyboard.press("Escape");
+    await page.waitForSelector("#trace-panel", { state: "detached" });
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("trace-toggle")), true, "the focus is on the trace button");
+    assert.equal(await page.getAttribute("article[data-role='assistant']:last-of-type", "data-status"), "streaming", "Escape in the trace stopped the reply");
+    await screenshot(page, `trace-escape-${locale.slice(0, 2)}-${width}`);
+    // The trace hidden, Escape is the window's again: it stops the reply.
+    await page.keyboard.press("Escape");
+    assert.equal((await lastReply(page)).status, "interrupted");
+    await page.context().close();
+  }
+});
+
 test("Stop while an approved plan runs says once what was done and what was not; approving it again runs only the rest", async () => {
   const review = (tool: string) => ({ json: { sufficient: true, missing: "", tool, why: `${tool} fits this step`, url: "https://example.com", pricing: "free", alternatives: [] } });
   for (const [locale, width, height] of [["en-US", 1280, 800], ["ko-KR", 800, 700]] as const) {

@@ -3,6 +3,7 @@ package app
 import (
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 )
@@ -215,6 +216,37 @@ var errorText = map[string][2]string{
 	"error.import_invalid.case.settings":                {"The settings of conversation {n} are out of range (temperature, context size).", "{n}번째 대화의 설정 값(온도, 컨텍스트 크기)이 허용 범위를 벗어났습니다."},
 	"error.import_invalid.case.trailing":                {"There is more in the file after the end of the export.", "파일에 내보내기가 끝난 뒤에도 내용이 더 있습니다."},
 	"error.import_invalid.case.unreadable":              {"The file cannot be read as an export.", "파일을 내보내기 파일로 읽을 수 없습니다."},
+
+	// What Check refused, by the case's check (archive.CheckError), and
+	// the particulars that are words: where in a conversation, JSON kinds.
+	"error.import_invalid.where.message":                                {"message {msg}", "{msg}번째 메시지"},
+	"error.import_invalid.where.variant":                                {"other answer {variant} of message {msg}", "{msg}번째 메시지의 {variant}번째 다른 답변"},
+	"error.import_invalid.json.array":                                   {"array", "배열"},
+	"error.import_invalid.json.object":                                  {"object", "객체"},
+	"error.import_invalid.json.string":                                  {"string", "문자열"},
+	"error.import_invalid.json.number":                                  {"number", "숫자"},
+	"error.import_invalid.json.bool":                                    {"true or false", "참/거짓"},
+	"error.import_invalid.case.conversation_check.id_length":            {"The id of conversation {n} must be 1 to 64 characters long.", "{n}번째 대화의 id는 1~64자여야 합니다."},
+	"error.import_invalid.case.conversation_check.id_letters":           {"The id of conversation {n} ({id}) may hold only letters, digits, -, _, . and :.", "{n}번째 대화의 id({id})에는 영문자, 숫자, -, _, ., :만 쓸 수 있습니다."},
+	"error.import_invalid.case.conversation_check.title_long":           {"The title of conversation {n} is {length} characters long; the limit is {limit}.", "{n}번째 대화의 제목이 {length}자입니다. {limit}자까지 가져올 수 있습니다."},
+	"error.import_invalid.case.conversation_check.no_times":             {"Conversation {n} has no created_at or updated_at.", "{n}번째 대화에 created_at이나 updated_at 값이 없습니다."},
+	"error.import_invalid.case.conversation_check.too_many":             {"Conversation {n} has {count} messages; the limit is {limit}.", "{n}번째 대화의 메시지가 {count}개입니다. {limit}개까지 가져올 수 있습니다."},
+	"error.import_invalid.case.conversation_check.too_many_answers":     {"Conversation {n} has {count} messages with the other answers kept; the limit is {limit}.", "{n}번째 대화의 메시지가 보관된 다른 답변까지 {count}개입니다. {limit}개까지 가져올 수 있습니다."},
+	"error.import_invalid.case.conversation_check.message_id_length":    {"In conversation {n}, the id of {where} must be 1 to 64 characters long.", "{n}번째 대화에서 {where}의 id는 1~64자여야 합니다."},
+	"error.import_invalid.case.conversation_check.message_id_letters":   {"In conversation {n}, the id of {where} may hold only letters, digits, -, _, . and :.", "{n}번째 대화에서 {where}의 id에는 영문자, 숫자, -, _, ., :만 쓸 수 있습니다."},
+	"error.import_invalid.case.conversation_check.id_taken":             {"In conversation {n}, {where} has the id {message_id}, which a message of conversation {other} has too.", "{n}번째 대화에서 {where}의 id({message_id})가 대화 {other}에 있는 메시지의 id와 같습니다."},
+	"error.import_invalid.case.conversation_check.role":                 {"In conversation {n}, {where} has the role {role}: Wayfinder knows only user and assistant.", "{n}번째 대화에서 {where}의 역할(role)이 {role}입니다. Wayfinder는 user와 assistant만 압니다."},
+	"error.import_invalid.case.conversation_check.status":               {"In conversation {n}, {where} has the status {status}, which Wayfinder does not know.", "{n}번째 대화에서 {where}의 상태(status)가 {status}입니다. Wayfinder가 모르는 값입니다."},
+	"error.import_invalid.case.conversation_check.no_time":              {"In conversation {n}, {where} has no created_at.", "{n}번째 대화에서 {where}에 created_at 값이 없습니다."},
+	"error.import_invalid.case.conversation_check.message_long":         {"In conversation {n}, {where} is {length} characters long; the limit is {limit}.", "{n}번째 대화에서 {where}의 길이가 {length}자입니다. {limit}자까지 가져올 수 있습니다."},
+	"error.import_invalid.case.conversation_check.order":                {"In conversation {n}, the messages are not in the order of their ids (at message {msg}).", "{n}번째 대화의 메시지가 id 순서대로 있지 않습니다({msg}번째 메시지)."},
+	"error.import_invalid.case.conversation_check.variants_of_question": {"In conversation {n}, message {msg} is not an answer, yet it has other answers (variants).", "{n}번째 대화에서 {msg}번째 메시지는 답변이 아닌데 다른 답변(variants)이 있습니다."},
+	"error.import_invalid.case.conversation_check.variant_role":         {"In conversation {n}, {where} has the role {role}: an other answer is always assistant.", "{n}번째 대화에서 {where}의 역할(role)이 {role}입니다. 다른 답변의 역할은 assistant여야 합니다."},
+	"error.import_invalid.case.conversation_check.variant_variants":     {"In conversation {n}, {where} has other answers of its own, which an other answer cannot have.", "{n}번째 대화에서 {where}에 또 다른 답변이 있습니다. 다른 답변에는 다른 답변이 있을 수 없습니다."},
+	"error.import_invalid.case.conversation_check.variant_order":        {"In conversation {n}, the other answers of message {msg} are not oldest first.", "{n}번째 대화에서 {msg}번째 메시지의 다른 답변이 오래된 순서로 있지 않습니다."},
+	"error.import_invalid.case.settings.temperature":                    {"The temperature of conversation {n} must be between 0 and {max}.", "{n}번째 대화의 온도는 0에서 {max} 사이여야 합니다."},
+	"error.import_invalid.case.settings.context":                        {"The context size of conversation {n} must be between {min} and {max} tokens.", "{n}번째 대화의 컨텍스트 크기는 {min}에서 {max} 토큰 사이여야 합니다."},
+	"error.import_invalid.case.settings.prompt_too_long":                {"The system prompt of conversation {n} is {length} characters long; the limit is {max}.", "{n}번째 대화의 시스템 프롬프트가 {length}자입니다. {max}자까지 쓸 수 있습니다."},
 }
 
 // importWrap is the "import "<path>": " the Go side wraps a file's error
@@ -313,7 +345,18 @@ func errorWords(info api.ErrorInfo, lang int) (message, hint string) {
 	// raw cause in brackets after them.
 	if c := info.Args["case"]; !worded && info.Code != api.ErrInvalidInput && c != "" {
 		title, okTitle := errorText[key]
-		if words, ok := errorText[key+".case."+c]; ok && okTitle {
+		if info.Code == api.ErrImportInvalid {
+			importParticulars(args, lang)
+		}
+		words, ok := errorText[key+".case."+c]
+		// A case with a check says which of its checks failed, where
+		// there are words for it.
+		if check, okCheck := errorText[key+".case."+c+"."+args["check"]]; okCheck && args["check"] != "" {
+			if _, all := filled(check[lang], args); all {
+				words, ok = check, true
+			}
+		}
+		if ok && okTitle {
 			if text, all := filled(words[lang], args); all {
 				message, worded = title[lang]+" "+text, true
 				if args["reason"] != "" {
@@ -351,3 +394,25 @@ func errorWords(info api.ErrorInfo, lang int) (message, hint string) {
 // "report.doctor" instead, so that no code, worded or not, leaves the
 // command line pointing nowhere.
 var windowWords = regexp.MustCompile(`Settings|in the window|설정 화면|설정에서|설정 ›|설정 →|설정이나|창의 |창에서`)
+
+// importParticulars words the particulars of a refused import that are
+// words themselves, in language lang: where in a conversation (msg, and
+// variant for an other answer) as "where", and the kinds of JSON value
+// (want, got) — as the window's importParticulars (frontend/src/lib/errors.ts).
+func importParticulars(args map[string]string, lang int) {
+	if args["msg"] != "" && args["where"] == "" {
+		key := "error.import_invalid.where.message"
+		if args["variant"] != "" {
+			key = "error.import_invalid.where.variant"
+		}
+		if where, all := filled(errorText[key][lang], args); all {
+			args["where"] = where
+		}
+	}
+	for _, k := range []string{"want", "got"} {
+		kind, rest, _ := strings.Cut(args[k], " ")
+		if words, ok := errorText["error.import_invalid.json."+kind]; ok && kind != "" {
+			args[k] = strings.TrimSpace(words[lang] + " " + rest)
+		}
+	}
+}

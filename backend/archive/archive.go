@@ -332,12 +332,7 @@ func Read(r io.Reader, lim Limits, fn func(Conversation) error) (int, error) {
 						"conversation %d: %v", n+1, err)
 				}
 				if err := Check(&c, lim, ids); err != nil {
-					kase := "conversation_check"
-					if errors.Is(err, errSettings) {
-						kase = "settings"
-					}
-					return n, problem(ErrInvalid, kase, []string{"n", strconv.Itoa(n + 1), "id", c.ID, "reason", err.Error()},
-						"conversation %d (%s): %w", n+1, c.ID, err)
+					return n, checkProblem(n+1, c.ID, err)
 				}
 				n++
 				if err := fn(c); err != nil {
@@ -371,6 +366,69 @@ func Read(r io.Reader, lim Limits, fn func(Conversation) error) (int, error) {
 
 // errSettings: a conversation's own settings are out of range (Check).
 var errSettings = errors.New("its settings")
+
+// CheckError is why Check refused a conversation, as a check the app words
+// in the person's language (Check, its particulars in Args: msg and
+// variant say which message, or which other answer of it), besides the
+// English words Error gives.
+type CheckError struct {
+	Check string
+	Args  map[string]string
+	err   error
+}
+
+func (e *CheckError) Error() string { return e.err.Error() }
+func (e *CheckError) Unwrap() error { return e.err }
+
+// refuse makes a CheckError: args in pairs (name, value), format and a its
+// English words.
+func refuse(check string, args []string, format string, a ...any) *CheckError {
+	e := &CheckError{Check: check, Args: map[string]string{}, err: fmt.Errorf(format, a...)}
+	for i := 0; i+1 < len(args); i += 2 {
+		e.Args[args[i]] = args[i+1]
+	}
+	return e
+}
+
+// checkProblem is conversation n refused by Check: the case settings (a
+// value out of range) or conversation_check, with the check and its
+// particulars as Args, so the window and the command line word all of it;
+// Check's English words are the Problem's English only, where they were
+// also its "reason", shown in English under the worded sentence.
+func checkProblem(n int, id string, err error) *Problem {
+	if r := []rune(id); len(r) > 64 {
+		id = string(r[:64]) + "…" // a refused id may be as long as the file
+	}
+	kase := "conversation_check"
+	if errors.Is(err, errSettings) {
+		kase = "settings"
+	}
+	p := problem(ErrInvalid, kase, []string{"n", strconv.Itoa(n), "id", id}, "conversation %d (%s): %w", n, id, err)
+	var ce *CheckError
+	if errors.As(err, &ce) {
+		for k, v := range ce.Args {
+			p.Args[k] = v
+		}
+		p.Args["check"] = ce.Check
+	} else {
+		p.Args["reason"] = err.Error()
+	}
+	return p
+}
+
+// at is where a message is, as Args: msg, and variant for an answer kept
+// behind it (0: the message itself).
+func at(msg, variant int) []string {
+	if variant == 0 {
+		return []string{"msg", strconv.Itoa(msg)}
+	}
+	return []string{"msg", strconv.Itoa(msg), "variant", strconv.Itoa(variant)}
+}
+
+// with is args followed by more pairs.
+func with(args []string, more ...string) []string {
+	return append(append([]string(nil), args...), more...)
+}
 
 // jsonKind is the kind of JSON value a Go type is decoded from, the word
 // a person who edits the file knows ("a list", not "[]archive.Message").
@@ -421,21 +479,23 @@ func (b *budgetReader) Read(p []byte) (int, error) {
 // being written when it was exported becomes interrupted, as it does when
 // the app stops mid-reply.
 func Check(c *Conversation, lim Limits, seen map[string]string) error {
-	if err := checkID(c.ID); err != nil {
-		return fmt.Errorf("its id: %w", err)
+	if code, err := checkID(c.ID); err != nil {
+		return refuse(code, nil, "its id: %w", err)
 	}
 	if n := len([]rune(c.Title)); n > lim.TitleRunes {
-		return fmt.Errorf("the title is %d characters long; the limit is %d", n, lim.TitleRunes)
+		return refuse("title_long", []string{"length", strconv.Itoa(n), "limit", strconv.Itoa(lim.TitleRunes)},
+			"the title is %d characters long; the limit is %d", n, lim.TitleRunes)
 	}
 	if c.CreatedAt.IsZero() || c.UpdatedAt.IsZero() {
-		return errors.New("created_at and updated_at are required")
+		return refuse("no_times", nil, "created_at and updated_at are required")
 	}
 	if len(c.Messages) > lim.Messages {
-		return fmt.Errorf("it has %d messages; the limit is %d", len(c.Messages), lim.Messages)
+		return refuse("too_many", []string{"count", strconv.Itoa(len(c.Messages)), "limit", strconv.Itoa(lim.Messages)},
+			"it has %d messages; the limit is %d", len(c.Messages), lim.Messages)
 	}
 	if c.Settings != nil {
 		if _, err := settings.ValidateConversation(*c.Settings); err != nil {
-			return fmt.Errorf("%w: %s", errSettings, strings.TrimPrefix(err.Error(), settings.ErrInvalid.Error()+": "))
+			return settingsError(err)
 		}
 	}
 	c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
@@ -443,77 +503,99 @@ func Check(c *Conversation, lim Limits, seen map[string]string) error {
 	for i := range c.Messages {
 		m := &c.Messages[i]
 		where := fmt.Sprintf("message %d", i+1)
-		if err := checkMessage(m, where, c.ID, lim, seen); err != nil {
+		if err := checkMessage(m, where, at(i+1, 0), c.ID, lim, seen); err != nil {
 			return err
 		}
 		if i > 0 && m.ID <= c.Messages[i-1].ID {
-			return fmt.Errorf("%s: the messages are not in the order of their ids", where)
+			return refuse("order", at(i+1, 0), "%s: the messages are not in the order of their ids", where)
 		}
 		if len(m.Variants) > 0 && m.Role != api.RoleAssistant {
-			return fmt.Errorf("%s: only an answer has other answers (variants)", where)
+			return refuse("variants_of_question", at(i+1, 0), "%s: only an answer has other answers (variants)", where)
 		}
 		if total += len(m.Variants); total > lim.Messages {
-			return fmt.Errorf("it has %d messages with the other answers; the limit is %d", total, lim.Messages)
+			return refuse("too_many_answers", []string{"count", strconv.Itoa(total), "limit", strconv.Itoa(lim.Messages)},
+				"it has %d messages with the other answers; the limit is %d", total, lim.Messages)
 		}
 		for j := range m.Variants {
 			v := &m.Variants[j]
 			vwhere := fmt.Sprintf("%s, other answer %d", where, j+1)
-			if err := checkMessage(v, vwhere, c.ID, lim, seen); err != nil {
+			if err := checkMessage(v, vwhere, at(i+1, j+1), c.ID, lim, seen); err != nil {
 				return err
 			}
 			switch {
 			case v.Role != api.RoleAssistant:
-				return fmt.Errorf("%s: role %q is not assistant", vwhere, v.Role)
+				return refuse("variant_role", with(at(i+1, j+1), "role", strconv.Quote(string(v.Role))), "%s: role %q is not assistant", vwhere, v.Role)
 			case len(v.Variants) > 0:
-				return fmt.Errorf("%s: an other answer has no other answers of its own", vwhere)
+				return refuse("variant_variants", at(i+1, j+1), "%s: an other answer has no other answers of its own", vwhere)
 			case j > 0 && v.CreatedAt.Before(m.Variants[j-1].CreatedAt):
-				return fmt.Errorf("%s: the other answers are not oldest first", vwhere)
+				return refuse("variant_order", at(i+1, 0), "%s: the other answers are not oldest first", vwhere)
 			}
 		}
 	}
 	return nil
 }
 
+// settingsError is a conversation's settings refused, by the first value
+// out of range (its code in package settings: temperature, context,
+// prompt_too_long, and its bounds); the English names them all.
+func settingsError(err error) error {
+	text := fmt.Errorf("%w: %s", errSettings, strings.TrimPrefix(err.Error(), settings.ErrInvalid.Error()+": "))
+	var inv *settings.Invalid
+	if !errors.As(err, &inv) || len(inv.Fields()) == 0 {
+		return text
+	}
+	f := inv.Fields()[0]
+	ce := &CheckError{Check: f.Code, Args: map[string]string{}, err: text}
+	for k, v := range f.Args {
+		if k == "n" { // the prompt's length, not the conversation's number
+			k = "length"
+		}
+		ce.Args[k] = v
+	}
+	return ce
+}
+
 // checkMessage checks one message (or an answer kept as a variant), where
-// names it in an error.
-func checkMessage(m *Message, where, conv string, lim Limits, seen map[string]string) error {
-	if err := checkID(m.ID); err != nil {
-		return fmt.Errorf("%s: its id: %w", where, err)
+// names it in an error and pos in its Args.
+func checkMessage(m *Message, where string, pos []string, conv string, lim Limits, seen map[string]string) error {
+	if code, err := checkID(m.ID); err != nil {
+		return refuse("message_"+code, pos, "%s: its id: %w", where, err)
 	}
 	if other, dup := seen[m.ID]; dup {
-		return fmt.Errorf("%s: its id %s is also a message of conversation %s", where, m.ID, other)
+		return refuse("id_taken", with(pos, "message_id", m.ID, "other", other), "%s: its id %s is also a message of conversation %s", where, m.ID, other)
 	}
 	seen[m.ID] = conv
 	if m.Role != api.RoleUser && m.Role != api.RoleAssistant {
-		return fmt.Errorf("%s: role %q is not user or assistant", where, m.Role)
+		return refuse("role", with(pos, "role", strconv.Quote(string(m.Role))), "%s: role %q is not user or assistant", where, m.Role)
 	}
 	switch m.Status {
 	case api.StatusComplete, api.StatusInterrupted, api.StatusError, api.StatusAwaitingApproval:
 	case api.StatusStreaming:
 		m.Status = api.StatusInterrupted
 	default:
-		return fmt.Errorf("%s: status %q is not one Wayfinder knows", where, m.Status)
+		return refuse("status", with(pos, "status", strconv.Quote(string(m.Status))), "%s: status %q is not one Wayfinder knows", where, m.Status)
 	}
 	if m.CreatedAt.IsZero() {
-		return fmt.Errorf("%s: created_at is required", where)
+		return refuse("no_time", pos, "%s: created_at is required", where)
 	}
 	m.CreatedAt = m.CreatedAt.UTC()
 	if n := len([]rune(m.Content)); n > lim.MessageRunes {
-		return fmt.Errorf("%s is %d characters long; the limit is %d", where, n, lim.MessageRunes)
+		return refuse("message_long", with(pos, "length", strconv.Itoa(n), "limit", strconv.Itoa(lim.MessageRunes)),
+			"%s is %d characters long; the limit is %d", where, n, lim.MessageRunes)
 	}
 	return nil
 }
 
 // checkID accepts the ids Wayfinder makes (UUIDs) and other short plain
 // ones; an id goes into file names and URLs nowhere, but stays printable.
-func checkID(id string) error {
+func checkID(id string) (code string, err error) {
 	if id == "" || len(id) > 64 {
-		return fmt.Errorf("%q must be 1 to 64 characters", id)
+		return "id_length", fmt.Errorf("%q must be 1 to 64 characters", id)
 	}
 	if strings.IndexFunc(id, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' || r == ':')
 	}) >= 0 {
-		return fmt.Errorf("%q may hold only letters, digits and - _ . :", id)
+		return "id_letters", fmt.Errorf("%q may hold only letters, digits and - _ . :", id)
 	}
-	return nil
+	return "", nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -192,6 +193,10 @@ func TestHostileArchives(t *testing.T) {
 		"no version": "no_version", "newer version": "newer", "version text": "version_not_number", "conversations not a list": "not_list",
 		"cut short": "cut_short", "trailing data": "trailing", "wrong type": "field_type", "bad time": "conversation_unreadable",
 		"bad settings": "settings", "deep nesting": "json_broken"}
+	checks := map[string]string{"no id": "id_length", "id with a path": "id_letters", "no times": "no_times", "bad role": "role",
+		"bad status": "status", "same message twice": "id_taken", "out of order": "order", "variant of a question": "variants_of_question",
+		"variant not an answer": "variant_role", "variant with variants": "variant_variants", "variant id taken": "id_taken",
+		"variant bad status": "status", "variants out of order": "variant_order", "bad settings": "temperature"}
 	for _, tt := range tests {
 		if _, ok := cases[tt.name]; !ok {
 			cases[tt.name] = "conversation_check"
@@ -207,6 +212,13 @@ func TestHostileArchives(t *testing.T) {
 			var p *Problem
 			if !errors.As(err, &p) || p.Case != cases[tt.name] || p.Kind != tt.is {
 				t.Fatalf("Read = %#v; want the case %q", err, cases[tt.name])
+			}
+			// What Check refused is a check of its own, worded whole: its
+			// English words are no reason shown beside it.
+			if want, ok := checks[tt.name]; ok || p.Case == "conversation_check" {
+				if p.Args["check"] != want || p.Args["reason"] != "" {
+					t.Fatalf("Args = %v; want the check %q and no reason", p.Args, want)
+				}
 			}
 		})
 	}
@@ -374,5 +386,53 @@ func TestFilesNotInJSON(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "leave.md") {
 		t.Fatalf("the JSON holds the files:\n%s", b.String())
+	}
+}
+
+// A refusal of Check names what and where in Args, for the app's words:
+// the message and the other answer, the value found, the limit.
+func TestCheckSaysWhatAndWhere(t *testing.T) {
+	lim := Limits{ConversationBytes: 1 << 20, Messages: 3, MessageRunes: 10, TitleRunes: 5}
+	const when = `"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"`
+	conv := func(body string) string {
+		return `{"format":"wayfinder.conversations","version":2,"conversations":[{"id":"c1",` + when + `,` + body + `}]}`
+	}
+	for _, tt := range []struct {
+		name, in string
+		want     map[string]string
+	}{
+		{"role", conv(`"messages":[{"id":"m1","role":"system","status":"complete","created_at":"2026-01-01T00:00:00Z"}]`),
+			map[string]string{"case": "conversation_check", "n": "1", "id": "c1", "check": "role", "msg": "1", "role": `"system"`}},
+		{"no role", conv(`"messages":[{"id":"m1","status":"complete","created_at":"2026-01-01T00:00:00Z"}]`),
+			map[string]string{"case": "conversation_check", "n": "1", "id": "c1", "check": "role", "msg": "1", "role": `""`}},
+		{"other answer's status", conv(`"messages":[{"id":"m1","role":"assistant","status":"complete","created_at":"2026-01-01T00:00:00Z","variants":[{"id":"m2","role":"assistant","status":"done","created_at":"2026-01-01T00:00:00Z"}]}]`),
+			map[string]string{"case": "conversation_check", "n": "1", "id": "c1", "check": "status", "msg": "1", "variant": "1", "status": `"done"`}},
+		{"long title", conv(`"title":"일곱 글자 제목","messages":[]`),
+			map[string]string{"case": "conversation_check", "n": "1", "id": "c1", "check": "title_long", "length": "8", "limit": "5"}},
+		{"long message", conv(`"messages":[{"id":"m1","role":"user","status":"complete","created_at":"2026-01-01T00:00:00Z","content":"열한 글자의 메시지입니다"}]`),
+			map[string]string{"case": "conversation_check", "n": "1", "id": "c1", "check": "message_long", "msg": "1", "length": "13", "limit": "10"}},
+		{"temperature", conv(`"settings":{"temperature":9},"messages":[]`),
+			map[string]string{"case": "settings", "n": "1", "id": "c1", "check": "temperature", "max": "2"}},
+		{"context", conv(`"settings":{"context_tokens":10},"messages":[]`),
+			map[string]string{"case": "settings", "n": "1", "id": "c1", "check": "context", "min": "2048", "max": "262144"}},
+		{"prompt", conv(`"settings":{"system_prompt":"` + strings.Repeat("가", 4001) + `"},"messages":[]`),
+			map[string]string{"case": "settings", "n": "1", "id": "c1", "check": "prompt_too_long", "length": "4001", "max": "4000"}},
+		{"a long id is cut", `{"format":"wayfinder.conversations","version":2,"conversations":[{"id":"` + strings.Repeat("x", 100) + `",` + when + `,"messages":[]}]}`,
+			map[string]string{"case": "conversation_check", "n": "1", "id": strings.Repeat("x", 64) + "…", "check": "id_length"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Read(strings.NewReader(tt.in), lim, func(Conversation) error { return nil })
+			var p *Problem
+			if !errors.As(err, &p) {
+				t.Fatalf("Read = %v; want a Problem", err)
+			}
+			got := map[string]string{"case": p.Case}
+			for k, v := range p.Args {
+				got[k] = v
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("Args = %v\nwant %v", got, tt.want)
+			}
+		})
 	}
 }

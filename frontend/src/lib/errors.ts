@@ -114,8 +114,12 @@ export function errorText(info: ErrorInfo): ErrorText {
   // A refused Save counts the values marked beside their fields.
   if (info.fields?.length) args.count = String(info.fields.length);
   const title = t(key);
+  if (info.code === "import_invalid") importParticulars(args);
   const caseKey = args.case ? `${key}.case.${args.case}` : "";
-  const worded = (caseKey && filled(caseKey, args)) || filled(`${key}.detail`, args);
+  // A case with a check says which of its checks failed ("the role of
+  // message 1"), where it has words for it; else the case's own sentence.
+  const checkKey = caseKey && args.check ? `${caseKey}.${args.check}` : "";
+  const worded = (checkKey && filled(checkKey, args)) || (caseKey && filled(caseKey, args)) || filled(`${key}.detail`, args);
   const hinted = (caseKey && filled(`${caseKey}.hint`, args)) || filled(`${key}.hint`, args);
   const hint = hinted || filled(`${key}.advice`, args) || info.hint || "";
   const cause = args.reason && args.reason !== info.message ? args.reason : "";
@@ -131,4 +135,20 @@ export function errorText(info: ErrorInfo): ErrorText {
   // A message that is only the title in English says nothing more.
   const detail = everyLang(key as MessageKey).includes(info.message.trim()) ? "" : info.message;
   return { title, detail, hint, cause: "" };
+}
+
+/**
+ * importParticulars words the particulars of a refused import that are
+ * words themselves: where in a conversation (message 3, or other answer 2
+ * of message 3: args.msg, args.variant) and the kinds of JSON value
+ * (want, got: "array", "number 1.5") in the person's language, as
+ * backend/app/cli_reasons.go's importParticulars does for the terminal.
+ */
+function importParticulars(args: Record<string, string>): void {
+  if (args.msg && !args.where) args.where = filled(args.variant ? "error.import_invalid.where.variant" : "error.import_invalid.where.message", args);
+  for (const k of ["want", "got"]) {
+    const [kind = "", ...rest] = (args[k] ?? "").split(" ");
+    const word = kind && filled(`error.import_invalid.json.${kind}`, {});
+    if (word) args[k] = [word, ...rest].join(" ");
+  }
 }

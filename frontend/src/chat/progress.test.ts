@@ -207,11 +207,13 @@ describe("progress in the reply", () => {
     expect($("#trace-panel").dataset.outcome).toBe("failed");
   });
 
-  it("opens the trace from its button even before anything ran", async () => {
+  it("opens the trace from its button even before anything ran, at the first press", async () => {
     await start();
     expect(document.querySelector("#trace-panel")).toBeNull();
-    click("button.trace-toggle"); // shown already (wide window): hide
+    // Not pressed while there is no panel; one press shows it.
+    expect($("button.trace-toggle").getAttribute("aria-pressed")).toBe("false");
     click("button.trace-toggle");
+    expect($("button.trace-toggle").getAttribute("aria-pressed")).toBe("true");
     expect($("#trace-panel .state").textContent).toContain("Steps appear here while Wayfinder works.");
     click("#trace-panel header button");
     expect(document.querySelector("#trace-panel")).toBeNull();

@@ -319,12 +319,14 @@ func Read(r io.Reader, lim Limits, fn func(Conversation) error) (int, error) {
 					var se *json.SyntaxError
 					switch {
 					case errors.As(err, &te):
+						// In words a person who edits the file knows: JSON's
+						// kinds, not Go's types ("[]archive.Message").
 						if te.Field == "" {
 							return n, problem(ErrInvalid, "conversation_type", []string{"n", strconv.Itoa(n + 1), "got", te.Value},
-								"conversation %d: %q should be %s, not JSON %s", n+1, te.Field, te.Type, te.Value)
+								"conversation %d is a JSON %s, not an object", n+1, te.Value)
 						}
 						return n, problem(ErrInvalid, "field_type", []string{"n", strconv.Itoa(n + 1), "field", te.Field, "want", jsonKind(te.Type), "got", te.Value},
-							"conversation %d: %q should be %s, not JSON %s", n+1, te.Field, te.Type, te.Value)
+							"conversation %d: %q should be a JSON %s, not a %s", n+1, te.Field, jsonKind(te.Type), te.Value)
 					case errors.As(err, &se), errors.Is(err, errBudget), errors.Is(err, io.ErrUnexpectedEOF):
 						return fail(err)
 					}

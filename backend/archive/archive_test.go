@@ -171,7 +171,7 @@ func TestHostileArchives(t *testing.T) {
 		{"conversations not a list", `{"format":"wayfinder.conversations","version":1,"conversations":{}}`, ErrInvalid, `"conversations" is not a list`},
 		{"cut short", good[:len(good)/2], ErrInvalid, "unexpected EOF"},
 		{"trailing data", good + `{"more":1}`, ErrInvalid, "more after the end"},
-		{"wrong type", conv(`{"id":"c1","messages":"hello"}`), ErrInvalid, `conversation 1: "messages" should be []archive.Message`},
+		{"wrong type", conv(`{"id":"c1","messages":"hello"}`), ErrInvalid, `conversation 1: "messages" should be a JSON array, not a string`},
 		{"no id", conv(`{"title":"t","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","messages":[]}`), ErrInvalid, "its id"},
 		{"id with a path", conv(`{"id":"../../etc","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","messages":[]}`), ErrInvalid, "may hold only letters"},
 		{"no times", conv(`{"id":"c1","messages":[]}`), ErrInvalid, "created_at and updated_at are required"},

@@ -98,6 +98,20 @@ test("export a conversation and every one, import them elsewhere, refuse a bad f
     assert.ok(bar && page && err && err.y >= bar.y + bar.height && err.y + err.height <= page.y, `the error covers the header or the page: ${JSON.stringify({ bar, page, err })}`);
     await screenshotSizes(ko, "transfer-5-refused-ko");
     assert.equal(await ko.locator(".sidebar li").count(), 1, "the refused file added nothing");
+
+    // An export edited by hand, a role Wayfinder does not know: what and
+    // where in Korean, and no English under it (it was Check's own words).
+    const edited = JSON.parse(json.text);
+    edited.conversations[0].messages[0].role = "system";
+    const editedFile = join(tmpdir(), `wayfinder-e2e-${process.pid}-role.json`);
+    writeFileSync(editedFile, JSON.stringify(edited));
+    await ko.setInputFiles("[data-testid='import-conversations']", editedFile);
+    const roleSaid = '1번째 대화에서 1번째 메시지의 역할(role)이 "system"입니다. Wayfinder는 user와 assistant만 압니다.';
+    await ko.waitForFunction((s) => [...document.querySelectorAll(".toast.error")].some((t) => t.textContent?.includes(s)), roleSaid);
+    const roleToast = (await ko.locator(".toast.error", { hasText: "역할(role)" }).textContent()) ?? "";
+    assert.doesNotMatch(roleToast, /cannot be imported|is not user or assistant|message 1|conversation 1/);
+    await screenshotSizes(ko, "transfer-6-refused-role-ko");
+    assert.equal(await ko.locator(".sidebar li").count(), 1, "the refused file added nothing");
   } finally {
     await other.stop();
   }

@@ -247,6 +247,9 @@ var errorText = map[string][2]string{
 	"error.import_invalid.case.settings.temperature":                    {"The temperature of conversation {n} must be between 0 and {max}.", "{n}번째 대화의 온도는 0에서 {max} 사이여야 합니다."},
 	"error.import_invalid.case.settings.context":                        {"The context size of conversation {n} must be between {min} and {max} tokens.", "{n}번째 대화의 컨텍스트 크기는 {min}에서 {max} 토큰 사이여야 합니다."},
 	"error.import_invalid.case.settings.prompt_too_long":                {"The system prompt of conversation {n} is {length} characters long; the limit is {max}.", "{n}번째 대화의 시스템 프롬프트가 {length}자입니다. {max}자까지 쓸 수 있습니다."},
+	"error.import_invalid.case.json_broken.char":                        {"The JSON is broken at byte {byte} of the file: {char} cannot come there.", "파일의 {byte}번째 바이트에서 JSON 형식이 깨져 있습니다. 그 자리에는 {char} 문자가 올 수 없습니다."},
+	"error.import_invalid.case.json_broken.depth":                       {"The JSON of the file is nested too deeply (at byte {byte}).", "파일의 JSON이 너무 깊게 중첩되어 있습니다({byte}번째 바이트)."},
+	"error.import_invalid.case.conversation_unreadable.time":            {"In conversation {n}, the time {value} is not in the form Wayfinder writes, such as 2026-01-01T09:30:00Z.", "{n}번째 대화의 시각 값이 Wayfinder가 쓰는 형식(예: 2026-01-01T09:30:00Z)이 아닙니다: {value}"},
 }
 
 // importWrap is the "import "<path>": " the Go side wraps a file's error

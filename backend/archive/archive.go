@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -245,7 +246,7 @@ func Read(r io.Reader, lim Limits, fn func(Conversation) error) (int, error) {
 		var se *json.SyntaxError
 		switch {
 		case errors.As(err, &se):
-			return n, problem(ErrInvalid, "json_broken", []string{"byte", strconv.FormatInt(se.Offset, 10), "reason", se.Error()},
+			return n, problem(ErrInvalid, "json_broken", append([]string{"byte", strconv.FormatInt(se.Offset, 10)}, syntaxCheck(se)...),
 				"the JSON is broken at byte %d: %v", se.Offset, se)
 		case errors.Is(err, ErrInvalid), errors.Is(err, ErrNotArchive):
 			return n, err
@@ -330,7 +331,12 @@ func Read(r io.Reader, lim Limits, fn func(Conversation) error) (int, error) {
 					case errors.As(err, &se), errors.Is(err, errBudget), errors.Is(err, io.ErrUnexpectedEOF):
 						return fail(err)
 					}
-					return n, problem(ErrInvalid, "conversation_unreadable", []string{"n", strconv.Itoa(n + 1), "reason", err.Error()},
+					why := []string{"reason", err.Error()}
+					// A time not in RFC 3339 is said in words, with the value.
+					if pe := (*time.ParseError)(nil); errors.As(err, &pe) {
+						why = []string{"check", "time", "value", strconv.Quote(cut(pe.Value, 64))}
+					}
+					return n, problem(ErrInvalid, "conversation_unreadable", append([]string{"n", strconv.Itoa(n + 1)}, why...),
 						"conversation %d: %v", n+1, err)
 				}
 				if err := Check(&c, lim, ids); err != nil {
@@ -366,6 +372,31 @@ func Read(r io.Reader, lim Limits, fn func(Conversation) error) (int, error) {
 	return n, nil
 }
 
+// invalidChar finds the character Go's JSON scanner did not expect, as it
+// quotes it ('x', '\”, '"').
+var invalidChar = regexp.MustCompile(`^invalid character ('(?:\\'|[^']+)') `)
+
+// syntaxCheck is broken JSON said in parts the app words (check "char",
+// the character that cannot come there; "depth", nested too deeply), or
+// the scanner's English as the reason when it is none of them.
+func syntaxCheck(se *json.SyntaxError) []string {
+	if strings.HasSuffix(se.Error(), "exceeded max depth") {
+		return []string{"check", "depth"}
+	}
+	if m := invalidChar.FindStringSubmatch(se.Error()); m != nil {
+		return []string{"check", "char", "char", m[1]}
+	}
+	return []string{"reason", se.Error()}
+}
+
+// cut is s at most n characters long, "…" after it when cut.
+func cut(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
 // errSettings: a conversation's own settings are out of range (Check).
 var errSettings = errors.New("its settings")
 
@@ -398,9 +429,7 @@ func refuse(check string, args []string, format string, a ...any) *CheckError {
 // Check's English words are the Problem's English only, where they were
 // also its "reason", shown in English under the worded sentence.
 func checkProblem(n int, id string, err error) *Problem {
-	if r := []rune(id); len(r) > 64 {
-		id = string(r[:64]) + "…" // a refused id may be as long as the file
-	}
+	id = cut(id, 64) // a refused id may be as long as the file
 	kase := "conversation_check"
 	if errors.Is(err, errSettings) {
 		kase = "settings"

@@ -196,7 +196,8 @@ func TestHostileArchives(t *testing.T) {
 	checks := map[string]string{"no id": "id_length", "id with a path": "id_letters", "no times": "no_times", "bad role": "role",
 		"bad status": "status", "same message twice": "id_taken", "out of order": "order", "variant of a question": "variants_of_question",
 		"variant not an answer": "variant_role", "variant with variants": "variant_variants", "variant id taken": "id_taken",
-		"variant bad status": "status", "variants out of order": "variant_order", "bad settings": "temperature"}
+		"variant bad status": "status", "variants out of order": "variant_order", "bad settings": "temperature",
+		"deep nesting": "depth", "bad time": "time"}
 	for _, tt := range tests {
 		if _, ok := cases[tt.name]; !ok {
 			cases[tt.name] = "conversation_check"
@@ -417,6 +418,10 @@ func TestCheckSaysWhatAndWhere(t *testing.T) {
 			map[string]string{"case": "settings", "n": "1", "id": "c1", "check": "context", "min": "2048", "max": "262144"}},
 		{"prompt", conv(`"settings":{"system_prompt":"` + strings.Repeat("가", 4001) + `"},"messages":[]`),
 			map[string]string{"case": "settings", "n": "1", "id": "c1", "check": "prompt_too_long", "length": "4001", "max": "4000"}},
+		{"a character out of place", `{"format":"wayfinder.conversations","version":2,"conversations":[{"id":'c1'}]}`,
+			map[string]string{"case": "json_broken", "byte": "65", "check": "char", "char": `'\''`}},
+		{"a time in other words", conv(`"messages":[{"id":"m1","role":"user","status":"complete","created_at":"yesterday"}]`),
+			map[string]string{"case": "conversation_unreadable", "n": "1", "check": "time", "value": `"yesterday"`}},
 		{"a long id is cut", `{"format":"wayfinder.conversations","version":2,"conversations":[{"id":"` + strings.Repeat("x", 100) + `",` + when + `,"messages":[]}]}`,
 			map[string]string{"case": "conversation_check", "n": "1", "id": strings.Repeat("x", 64) + "…", "check": "id_length"}},
 	} {

@@ -54,8 +54,9 @@ function banner(error: ErrorInfo): { said: string; cause: string; detail: string
 }
 
 // Every check of a conversation (archive.CheckError) and of its settings,
-// with its particulars as backend/archive's TestCheckSaysWhatAndWhere has
-// them: each worded in both languages, "where" and the JSON kinds too.
+// broken JSON's and a time's, with their particulars as backend/archive's
+// TestCheckSaysWhatAndWhere has them: each worded in both languages,
+// "where" and the JSON kinds too, and no English cause under it.
 const checks: [args: Record<string, string>, english: string, korean: string][] = [
   [{ case: "conversation_check", check: "id_length" }, "The id of conversation 1 must be 1 to 64 characters long.", "1번째 대화의 id는 1~64자여야 합니다."],
   [{ case: "conversation_check", check: "id_letters", id: "../etc" }, "The id of conversation 1 (../etc) may hold only letters, digits, -, _, . and :.", "1번째 대화의 id(../etc)에는 영문자, 숫자, -, _, ., :만 쓸 수 있습니다."],
@@ -75,6 +76,9 @@ const checks: [args: Record<string, string>, english: string, korean: string][] 
   [{ case: "conversation_check", check: "variant_role", msg: "1", variant: "1", role: '"user"' }, 'In conversation 1, other answer 1 of message 1 has the role "user": an other answer is always assistant.', '1번째 대화에서 1번째 메시지의 1번째 다른 답변의 역할(role)이 "user"입니다. 다른 답변의 역할은 assistant여야 합니다.'],
   [{ case: "conversation_check", check: "variant_variants", msg: "1", variant: "1" }, "In conversation 1, other answer 1 of message 1 has other answers of its own, which an other answer cannot have.", "1번째 대화에서 1번째 메시지의 1번째 다른 답변에 또 다른 답변이 있습니다. 다른 답변에는 다른 답변이 있을 수 없습니다."],
   [{ case: "conversation_check", check: "variant_order", msg: "1" }, "In conversation 1, the other answers of message 1 are not oldest first.", "1번째 대화에서 1번째 메시지의 다른 답변이 오래된 순서로 있지 않습니다."],
+  [{ case: "json_broken", check: "char", byte: "65", char: "'}'" }, "The JSON is broken at byte 65 of the file: '}' cannot come there.", "파일의 65번째 바이트에서 JSON 형식이 깨져 있습니다. 그 자리에는 '}' 문자가 올 수 없습니다."],
+  [{ case: "json_broken", check: "depth", byte: "10059" }, "The JSON of the file is nested too deeply (at byte 10059).", "파일의 JSON이 너무 깊게 중첩되어 있습니다(10059번째 바이트)."],
+  [{ case: "conversation_unreadable", check: "time", value: '"yesterday"' }, 'In conversation 1, the time "yesterday" is not in the form Wayfinder writes, such as 2026-01-01T09:30:00Z.', '1번째 대화의 시각 값이 Wayfinder가 쓰는 형식(예: 2026-01-01T09:30:00Z)이 아닙니다: "yesterday"'],
   [{ case: "settings", check: "temperature", max: "2" }, "The temperature of conversation 1 must be between 0 and 2.", "1번째 대화의 온도는 0에서 2 사이여야 합니다."],
   [{ case: "settings", check: "context", min: "2048", max: "262144" }, "The context size of conversation 1 must be between 2048 and 262144 tokens.", "1번째 대화의 컨텍스트 크기는 2048에서 262144 토큰 사이여야 합니다."],
   [{ case: "settings", check: "prompt_too_long", length: "4001", max: "4000" }, "The system prompt of conversation 1 is 4001 characters long; the limit is 4000.", "1번째 대화의 시스템 프롬프트가 4001자입니다. 4000자까지 쓸 수 있습니다."],

@@ -15,12 +15,19 @@ import (
 // Korean heading or title does not push the columns after it out of line
 // (tabwriter counts every character as one). Write what would go to a
 // tabwriter, then Flush.
+//
+// On a terminal narrower than the table (cols, columns(out)), the last
+// column, the long one (a path, a title, a memory's text), goes on a line
+// of its own under its row, indented, and leaves the heading: at 80
+// columns the id and a path made every row of `kb list` two lines the
+// terminal broke in the middle of a column.
 type table struct {
-	out io.Writer
-	buf bytes.Buffer
+	out  io.Writer
+	buf  bytes.Buffer
+	cols int
 }
 
-func newTable(out io.Writer) *table { return &table{out: out} }
+func newTable(out io.Writer) *table { return &table{out: out, cols: columns(out)} }
 
 func (t *table) Write(p []byte) (int, error) { return t.buf.Write(p) }
 
@@ -43,18 +50,71 @@ func (t *table) Flush() error {
 		}
 		rows = append(rows, cells)
 	}
+	under := false // the last column under each row
+	if t.cols > 0 {
+		for _, cells := range rows {
+			w := shownWidth(cells[len(cells)-1])
+			for i := range cells[:len(cells)-1] {
+				w += widths[i] + 2
+			}
+			under = under || w > t.cols
+		}
+	}
+	if under {
+		t.clip(rows, widths)
+	}
 	var b strings.Builder
-	for _, cells := range rows {
-		for i, c := range cells {
+	for r, cells := range rows {
+		last := len(cells) - 1
+		if under && last > 0 {
+			last--
+		}
+		for i, c := range cells[:last+1] {
 			b.WriteString(c)
-			if i < len(cells)-1 {
+			if i < last {
 				b.WriteString(strings.Repeat(" ", widths[i]-shownWidth(c)+2))
 			}
+		}
+		if under && len(cells) > 1 && r > 0 {
+			b.WriteString("\n    " + cells[len(cells)-1])
 		}
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(t.out, b.String())
 	return err
+}
+
+// clip narrows the widest column but the first (the id a command takes)
+// and the last (under its row) until a row fits t.cols, its cells cut with
+// "…" (clipped), at 8 columns at least: a long title beside an id still
+// ran past 80 columns with its path under it, and the path under it names
+// the file whole.
+func (t *table) clip(rows [][]string, widths []int) {
+	n := len(widths) // the columns left on the row (widths has all but the last)
+	if n < 2 {
+		return
+	}
+	row := 0
+	for _, w := range widths[:n] {
+		row += w + 2
+	}
+	row -= 2
+	k := 1
+	for i := 2; i < n; i++ {
+		if widths[i] > widths[k] {
+			k = i
+		}
+	}
+	over := row - t.cols
+	if over <= 0 {
+		return
+	}
+	widths[k] = max(widths[k]-over, 8)
+	for _, cells := range rows {
+		if k < len(cells)-1 {
+			cells[k] = clipped(cells[k], widths[k])
+		}
+	}
 }
 
 // shownWidth is how many columns a terminal gives s: two for each wide

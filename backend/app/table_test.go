@@ -63,3 +63,51 @@ func TestShownWidth(t *testing.T) {
 		}
 	}
 }
+
+// On a terminal narrower than the table the last column goes under its
+// row, indented, every line within the width; a table that fits, or one
+// not on a terminal, is laid out as before.
+func TestTableFitsTheTerminal(t *testing.T) {
+	const text = "ID\t제목\t종류\t출처\n01a22276-0b01-7e93-aabb-34808e58411c\tunstructured_reliance\tPDF\t/work/shared/eval/pdfs/en/unstructured_reliance.pdf\n01a22276-0965-75c1-a486-fadef6832f6b\t휴가 정책\t마크다운\t/docs/leave.md\n"
+	for _, tt := range []struct {
+		name string
+		cols int
+		want string
+	}{
+		{"not a terminal", 0, "ID                                    제목                   종류      출처\n" +
+			"01a22276-0b01-7e93-aabb-34808e58411c  unstructured_reliance  PDF       /work/shared/eval/pdfs/en/unstructured_reliance.pdf\n" +
+			"01a22276-0965-75c1-a486-fadef6832f6b  휴가 정책              마크다운  /docs/leave.md\n"},
+		{"a wide terminal", 160, "ID                                    제목                   종류      출처\n" +
+			"01a22276-0b01-7e93-aabb-34808e58411c  unstructured_reliance  PDF       /work/shared/eval/pdfs/en/unstructured_reliance.pdf\n" +
+			"01a22276-0965-75c1-a486-fadef6832f6b  휴가 정책              마크다운  /docs/leave.md\n"},
+		{"80 columns", 80, "ID                                    제목                   종류\n" +
+			"01a22276-0b01-7e93-aabb-34808e58411c  unstructured_reliance  PDF\n" +
+			"    /work/shared/eval/pdfs/en/unstructured_reliance.pdf\n" +
+			"01a22276-0965-75c1-a486-fadef6832f6b  휴가 정책              마크다운\n" +
+			"    /docs/leave.md\n"},
+		// A title that leaves no room beside the id is cut; its file's
+		// name is whole in the path under it.
+		{"56 columns", 56, "ID                                    제목      종류\n" +
+			"01a22276-0b01-7e93-aabb-34808e58411c  unstruc…  PDF\n" +
+			"    /work/shared/eval/pdfs/en/unstructured_reliance.pdf\n" +
+			"01a22276-0965-75c1-a486-fadef6832f6b  휴가 정…  마크다운\n" +
+			"    /docs/leave.md\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			tb := newTable(sized{&b, tt.cols})
+			fmt.Fprint(tb, text)
+			if err := tb.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s", b.String(), tt.want)
+			}
+			for _, line := range strings.Split(b.String(), "\n") {
+				if tt.cols > 0 && shownWidth(line) > tt.cols {
+					t.Errorf("a line of %d columns: %s", shownWidth(line), line)
+				}
+			}
+		})
+	}
+}

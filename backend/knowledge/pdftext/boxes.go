@@ -198,7 +198,7 @@ func (p *pdfium) markOf(ctx context.Context, obj uint32, b box) (mark, error) {
 // label's glyph within maxLabelGap font sizes after it or before it. A
 // legend's swatch, a bullet or a drawing's dot has no such label or is
 // no part of boxes drawn one over another.
-func checkBoxes(gs []glyph, marks []mark) []glyph {
+func checkBoxes(gs []glyph, marks []mark) []placedBox {
 	if len(marks) == 0 {
 		return nil
 	}
@@ -251,14 +251,14 @@ func checkBoxes(gs []glyph, marks []mark) []glyph {
 			found = append(found, foundBox{g: g, before: before, after: after, form: form})
 		}
 	}
-	return optionBoxes(found)
+	return optionBoxes(gs, found)
 }
 
 // foundBox is a box found beside a label: the glyphs nearest before it
-// and after it, nil where none is near.
+// and after it.
 type foundBox struct {
 	g             glyph
-	before, after *glyph
+	before, after int  // places in the page's glyphs, -1 for none
 	form          bool // tagged as a form field's drawing
 }
 
@@ -269,9 +269,9 @@ type foundBox struct {
 // icons before their page numbers), and stays unread as before, unless
 // it is tagged as a form field's drawing: Chromium's one check box
 // before "I agree" or a checklist's boxes, one a line.
-func optionBoxes(found []foundBox) []glyph {
+func optionBoxes(gs []glyph, found []foundBox) []placedBox {
 	slices.SortFunc(found, func(a, b foundBox) int { return cmp.Compare(a.g.x0, b.g.x0) })
-	keep := make([]bool, len(found))
+	place := make([]*placedBox, len(found))
 	for i, a := range found {
 		for j := i + 1; j < len(found); j++ {
 			b := found[j]
@@ -285,69 +285,105 @@ func optionBoxes(found []foundBox) []glyph {
 			// Boxes first: the first box's label lies between the boxes,
 			// and the second has one after it. Boxes after their labels:
 			// the second's label lies between them, the first has one.
-			if a.after != nil && b.after != nil && a.after.x1 <= b.g.x0 ||
-				a.before != nil && b.before != nil && b.before.x0 >= a.g.x1 {
-				keep[i], keep[j] = true, true
+			switch {
+			case a.after >= 0 && b.after >= 0 && gs[a.after].x1 <= b.g.x0:
+				place[i] = &placedBox{g: a.g, at: a.after, first: true}
+				place[j] = &placedBox{g: b.g, at: b.after, first: true}
+			case a.before >= 0 && b.before >= 0 && gs[b.before].x0 >= a.g.x1:
+				place[i] = &placedBox{g: a.g, at: a.before}
+				place[j] = &placedBox{g: b.g, at: b.before}
 			}
 			break
 		}
 	}
-	var out []glyph
+	var out []placedBox
 	for i, f := range found {
-		if keep[i] || f.form {
-			out = append(out, f.g)
+		switch {
+		case place[i] != nil:
+			out = append(out, *place[i])
+		case f.form && f.after >= 0:
+			out = append(out, placedBox{g: f.g, at: f.after, first: true})
+		case f.form:
+			out = append(out, placedBox{g: f.g, at: f.before})
 		}
 	}
 	return out
 }
 
+// radio says whether a box's glyph is a radio button's.
+func radio(r rune) bool { return r == '○' || r == '◉' }
+
 // boxGlyph places a box on its line, the line its middle falls in: it
 // takes the height of its labels' glyphs, the nearest upright glyphs on
-// that line after it and before it within maxLabelGap font sizes.
-func boxGlyph(gs []glyph, b box) (g glyph, before, after *glyph, ok bool) {
+// that line after it and before it within maxLabelGap font sizes (their
+// places in gs, -1 where none is near).
+func boxGlyph(gs []glyph, b box) (g glyph, before, after int, ok bool) {
 	cy, side := (b.y0+b.y1)/2, max(b.x1-b.x0, b.y1-b.y0)
 	nearB, nearA := math.Inf(1), math.Inf(1)
+	before, after = -1, -1
 	for i := range gs {
 		g := &gs[i]
 		if g.gen || g.off || g.q != 0 || unicode.IsSpace(g.r) || g.r == 0 || g.h <= 0 || cy < g.lo || cy > g.hi {
 			continue
 		}
 		if g.x1 > b.x0 && g.x0 < b.x1 {
-			return glyph{}, nil, nil, false // text over the box: a frame, not a box
+			return glyph{}, -1, -1, false // text over the box: a frame, not a box
 		}
 		if side < minBoxSize*g.h || side > maxBoxSize*g.h {
 			continue
 		}
 		if d := g.x0 - b.x1; d >= 0 && d <= maxLabelGap*g.h && d < nearA {
-			nearA, after = d, g
+			nearA, after = d, i
 		}
 		if d := b.x0 - g.x1; d >= 0 && d <= maxLabelGap*g.h && d < nearB {
-			nearB, before = d, g
+			nearB, before = d, i
 		}
 	}
 	label := after
-	if label == nil {
+	if label < 0 {
 		label = before
 	}
-	if label == nil {
-		return glyph{}, nil, nil, false
+	if label < 0 {
+		return glyph{}, -1, -1, false
 	}
-	return glyph{x0: b.x0, x1: b.x1, lo: label.lo, hi: label.hi, h: label.h}, before, after, true
+	l := gs[label]
+	return glyph{x0: b.x0, x1: b.x1, lo: l.lo, hi: l.hi, h: l.h}, before, after, true
 }
 
-// radio says whether a box's glyph is a radio button's.
-func radio(r rune) bool { return r == '○' || r == '◉' }
+// placedBox is a check box's glyph and where it goes in PDFium's order
+// of the page's glyphs: next to its label's first glyph (before it when
+// the box comes first, after it otherwise), so that box and label read
+// as one run of text, as a box's glyph drawn before its label does.
+type placedBox struct {
+	g     glyph
+	at    int  // the label's glyph in gs
+	first bool // the box before its label
+}
 
-// withBoxes adds the check boxes' glyphs to a page's, each after a line
-// break of PDFium's, so that no space decision of PDFium's joins it to
-// the glyph read before it.
-func withBoxes(gs []glyph, boxes []glyph) []glyph {
+// withBoxes adds the check boxes' glyphs to a page's, each beside its
+// label's glyph with a space of PDFium's between them (and one after a
+// box that follows its label).
+func withBoxes(gs []glyph, boxes []placedBox) []glyph {
 	if len(boxes) == 0 {
 		return gs
 	}
-	out := slices.Grow(slices.Clip(gs), 2*len(boxes))
-	for _, b := range boxes {
-		out = append(out, glyph{r: '\n', gen: true}, b)
+	slices.SortStableFunc(boxes, func(a, b placedBox) int { return cmp.Compare(a.at, b.at) })
+	space := glyph{r: ' ', gen: true}
+	out := make([]glyph, 0, len(gs)+3*len(boxes))
+	k := 0
+	for i, g := range gs {
+		var after []placedBox
+		for ; k < len(boxes) && boxes[k].at == i; k++ {
+			if boxes[k].first {
+				out = append(out, boxes[k].g, space)
+			} else {
+				after = append(after, boxes[k])
+			}
+		}
+		out = append(out, g)
+		for _, b := range after {
+			out = append(out, space, b.g, space)
+		}
 	}
 	return out
 }

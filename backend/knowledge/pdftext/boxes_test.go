@@ -128,6 +128,11 @@ var htmlBoxRows = []struct {
 	{"How should we write to you?", "radio", []string{"post", "e-mail"}, -1, "○ post ○ e-mail"},
 }
 
+// htmlSmallRows are the questions of a form set in 8 points, each with
+// three check boxes, the second checked.
+var htmlSmallRows = []string{"질문 하나에 동의합니까?", "질문 둘에 동의합니까?", "질문 셋에 동의합니까?", "질문 넷에 동의합니까?",
+	"질문 다섯에 동의합니까?", "질문 여섯에 동의합니까?", "질문 일곱에 동의합니까?", "질문 여덟에 동의합니까?"}
+
 // htmlOneBox are check boxes one a line (an "I agree" box, a checklist).
 var htmlOneBox = []struct {
 	label   string
@@ -145,7 +150,8 @@ var htmlOneBox = []struct {
 // options apart by a 2em spacer, six no-break spaces or two em spaces: in
 // a table's cells each row reads "question | ☐ 예 ☐ 아니오", where the
 // options read "예 | 아니오" as cells of their own; in a paragraph,
-// "question ☐ 예 ☐ 아니오" on one line. A box alone on its line reads
+// "question ☐ 예 ☐ 아니오" on one line; and in 8 points too, where the
+// boxes set the options' baseline apart from the question's. A box alone on its line reads
 // "☑ 동의합니다" where Chromium tags it as a form's field.
 func TestCheckBoxInputs(t *testing.T) {
 	var b strings.Builder
@@ -186,6 +192,18 @@ td { padding: 4px 6px }
 		}
 		fmt.Fprintf(&b, `<p><label><input type="checkbox"%s> %s</label></p>`, c, l.label)
 	}
+	// A form in 8 points: Chromium's box, 13 px at any size, is taller
+	// than the line and sets the options' baseline apart from the
+	// question's. It stands alone on its page, where its options passed
+	// for two columns.
+	b.WriteString(`<table style="font-size: 8pt; width: auto; page-break-before: always"><tr><td style="padding: 0 4px">`)
+	for i, q := range htmlSmallRows {
+		if i > 0 {
+			b.WriteString(`</td></tr><tr><td style="padding: 0 4px">`)
+		}
+		fmt.Fprintf(&b, `%s</td><td style="padding: 0 4px"><label><input type="checkbox"> 예</label>&emsp;&emsp;<label><input type="checkbox" checked> 아니오</label>&emsp;&emsp;<label><input type="checkbox"> 모름</label>`, q)
+	}
+	b.WriteString("</td></tr></table>")
 	b.WriteString("</body></html>")
 	dir := t.TempDir()
 	if d := os.Getenv("WAYFINDER_PDF_OUT"); d != "" {
@@ -231,6 +249,14 @@ td { padding: 4px 6px }
 				}
 				if !slices.Contains(lines, cell) || !slices.Contains(lines, para) {
 					t.Errorf("no row %q or no line %q:\n%s", cell, para, text)
+				}
+			}
+			// wkhtmltopdf sets that form's questions and options on lines
+			// of their own (as before the boxes were read) and its cells
+			// closer than a cell's gap.
+			for _, q := range htmlSmallRows[:map[string]int{"chromium": len(htmlSmallRows)}[name]] {
+				if want := q + cellSep + "☐ 예 ☑ 아니오 ☐ 모름"; !slices.Contains(lines, want) {
+					t.Errorf("no row %q:\n%s", want, text)
 				}
 			}
 			// One box a line, a checklist's: Chromium tags its boxes as a

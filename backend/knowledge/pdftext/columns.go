@@ -508,13 +508,16 @@ func freeSpans(b band, left, right, minW float64) [][2]float64 {
 // a page number on the strip's lines does not count.
 func columnsApart(sp *splitter, bands []band, g gutter, minW, h float64) bool {
 	var lcov, rcov, l0s, r1s []float64
-	lcells, rcells, both, answers := 0, 0, 0, 0
+	lcells, rcells, both, answers, parted := 0, 0, 0, 0, 0
 	for _, b := range bands {
 		l, r := sp.sides(b, g)
 		if len(l) > 0 && len(r) > 0 {
 			both++
 			if boxed(r) {
 				answers++
+			}
+			if options(l, r) {
+				parted++
 			}
 		}
 		if len(l) > 0 {
@@ -538,6 +541,13 @@ func columnsApart(sp *splitter, bands []band, g gutter, minW, h float64) bool {
 	}
 	if answers == len(rcov) {
 		return false // a form's questions, each beside its check boxes
+	}
+	if both > 0 && parted == both && g.x1-g.x0 <= maxOptionGap*h {
+		// A strip between a question's options on every line ("질문 ☐ 예",
+		// then "☑ 아니오"): Chromium's check box, taller than an 8-point
+		// line, sets the options' baseline apart from the question's, and
+		// the two sides passed for separate flows.
+		return false
 	}
 	lspan, rspan := g.x0-median(l0s), median(r1s)-g.x1
 	lprose, rprose := prose(lcov, lspan), prose(rcov, rspan)

@@ -235,6 +235,16 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 	if rep.Error != nil {
 		return &chat.Error{Info: *rep.Error}
 	}
+	// Folders with nothing in them to read: said as such, a failure,
+	// where it read "Imported 0 files (0 documents, 0 chunks); 0
+	// unchanged, 0 failed." and ended well.
+	if len(rep.Imported)+len(rep.Skipped)+len(rep.Failed)+len(rep.Ignored)+len(rep.LeftOut)+len(rep.Stopped) == 0 {
+		shown := make([]string, len(paths))
+		for i, p := range paths {
+			shown[i] = shownPath(p)
+		}
+		return errors.New(say("kb.nothingToImport", lang, "paths", strings.Join(shown, ", ")))
+	}
 	say1("", "  ", say("kb.imported", lang, "files", counted(len(rep.Imported), lang, "file"),
 		"documents", counted(rep.Documents, lang, "document"), "chunks", counted(rep.Chunks, lang, "chunk"),
 		"skipped", strconv.Itoa(len(rep.Skipped)), "failed", strconv.Itoa(len(rep.Failed))))

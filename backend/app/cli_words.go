@@ -120,9 +120,10 @@ func langIndex(lang string) int {
 	return 0
 }
 
-// blank is a sentence's {blank}, with the closing quotes and the Korean
+// blank is a sentence's {blank}, with the closing quotes (or a command's
+// closing backquote: "`wayfinder mcp remove {name}`(으)로") and the Korean
 // particle written in both forms after it, if any ("“{title}”을(를)").
-var blank = regexp.MustCompile(`\{(\w+)\}([”’"')\]」』]*)(을\(를\)|이\(가\)|은\(는\)|와\(과\)|과\(와\)|\(으\)로|으로\(로\)|\(이\))?`)
+var blank = regexp.MustCompile(`\{(\w+)\}([”’"')\]」』]*\x60?)(을\(를\)|이\(가\)|은\(는\)|와\(과\)|과\(와\)|\(으\)로|으로\(로\)|\(이\))?`)
 
 // fill puts args into a sentence's {blanks}, in one pass: a value that
 // holds a {blank} of its own (a document's title) is left as it is. A
@@ -209,7 +210,7 @@ var cliText = map[string][2]string{
 	"mcp.stillMistakes": {"{path} still has {count}, kept as you wrote them: those servers do not start. `wayfinder mcp list` says each.",
 		"{path}에 아직 잘못된 곳이 {count}개 있고, 적으신 그대로 두었습니다. 그 서버들은 시작하지 않습니다. `wayfinder mcp list`가 각각을 알려 줍니다."},
 	"mcp.brokenSwitch": {"{name} has mistakes in mcp.json, so it does not start and cannot be switched; correct them there as `wayfinder mcp list` says, or `wayfinder mcp remove {name}`.",
-		"{name}은(는) mcp.json에 잘못된 곳이 있어 시작하지 않고, 켜거나 끌 수도 없습니다. `wayfinder mcp list`가 알려 주는 대로 그곳을 고치거나 `wayfinder mcp remove {name}`으로 지우세요."},
+		"{name}은(는) mcp.json에 잘못된 곳이 있어 시작하지 않고, 켜거나 끌 수도 없습니다. `wayfinder mcp list`가 알려 주는 대로 그곳을 고치거나 `wayfinder mcp remove {name}`(으)로 지우세요."},
 	// What `wayfinder mcp` says of the servers and of its changes. A
 	// state's English is its name in --json; Korean is the window's.
 	"mcp.none": {"No MCP servers. Add one with `wayfinder mcp add NAME -- COMMAND [ARGS...]` or `wayfinder mcp add NAME --url URL`, or paste an \"mcpServers\" block into {file}.",
@@ -219,7 +220,7 @@ var cliText = map[string][2]string{
 	"mcp.unknown": {"no MCP server named {name} (see `wayfinder mcp list`)", "{name}(이)라는 MCP 서버가 없습니다(`wayfinder mcp list`로 확인하세요)"},
 	"mcp.added":   {"Added {name}. Every call of its tools asks you first.", "{name}을(를) 추가했습니다. 이 서버의 도구는 부를 때마다 먼저 묻습니다."},
 	"mcp.addedNotStarted": {"added {name}, but it did not start; fix its command and try `wayfinder mcp list`, or `wayfinder mcp remove {name}`",
-		"{name}을(를) 추가했지만 시작하지 않았습니다. 명령을 고친 뒤 `wayfinder mcp list`로 확인하거나 `wayfinder mcp remove {name}`으로 지우세요"},
+		"{name}을(를) 추가했지만 시작하지 않았습니다. 명령을 고친 뒤 `wayfinder mcp list`로 확인하거나 `wayfinder mcp remove {name}`(으)로 지우세요"},
 	"mcp.removeDone": {"Removed: {what}", "지웠습니다: {what}"},
 	"mcp.onDone":     {"Switched on: {what}", "켰습니다: {what}"},
 	"mcp.offDone":    {"Switched off: {what}", "껐습니다: {what}"},

@@ -78,6 +78,11 @@ func TestFillChoosesParticles(t *testing.T) {
 		{"{name}(이)라는 서버", map[string]string{"name": "files"}, "files라는 서버"},
 		{"{name}을(를) {other}", map[string]string{"name": "모델"}, "모델을 {other}"},
 		{"{missing}을(를)", nil, "{missing}을(를)"},
+		// After a command in backquotes, as the blank's value ends it.
+		{"`wayfinder mcp remove {name}`(으)로 지우세요", map[string]string{"name": "fs"}, "`wayfinder mcp remove fs`로 지우세요"},
+		{"`wayfinder mcp remove {name}`(으)로 지우세요", map[string]string{"name": "드라이브"}, "`wayfinder mcp remove 드라이브`로 지우세요"},
+		{"`wayfinder mcp remove {name}`(으)로 지우세요", map[string]string{"name": "github"}, "`wayfinder mcp remove github`(으)로 지우세요"},
+		{"`wayfinder mcp remove {name}`(으)로 지우세요", map[string]string{"name": "mcp2"}, "`wayfinder mcp remove mcp2`로 지우세요"},
 		{"{name} 을(를)", map[string]string{"name": "모델"}, "모델 을(를)"},      // not right after the blank
 		{"{a}{b}이(가)", map[string]string{"a": "{b}", "b": "4"}, "{b}4가"}, // one pass
 	}

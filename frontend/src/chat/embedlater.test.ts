@@ -96,6 +96,40 @@ describe("the row of a file whose embedding went to the background", () => {
     }
   });
 
+  it("says what makes its meaning searchable while no embedding model answers, not that it comes later", async () => {
+    const off = {
+      en: "Ready for questions · found by its words; by its meaning too once an embedding model is set up in Settings and running",
+      ko: "지금 질문할 수 있습니다 · 키워드로 찾습니다. 설정에서 임베딩 모델을 고르고 실행하면 의미로도 찾습니다",
+    } as const;
+    for (const lang of ["en", "ko"] as const) {
+      const { fake } = await start({ settings: { language: lang } });
+      setLang(lang);
+      attach([new File(["# 메모"], "hung-메모.md")]);
+      await vi.waitFor(() => expect(note().dataset.meaning).toBe("later"), { timeout: 5000 });
+      const sid = fake.sessions[0]!.id;
+      await vi.waitFor(() => expect(fake.attached[sid]).toHaveLength(1), { timeout: 5000 });
+
+      // Reloaded, with the embedding model gone from Ollama (or None chosen in Settings).
+      stop();
+      window.history.replaceState(null, "", `/#s=${sid}`);
+      const again = new FakeBackend({ settings: { language: lang } });
+      again.sessions = fake.sessions;
+      again.attached = fake.attached;
+      again.status.embed_model = { ...again.status.embed_model, installed: false };
+      again.status.error = { code: "model_missing", message: "bge-m3 is not installed" };
+      await start({}, again);
+      setLang(lang);
+      await vi.waitFor(() => expect(note().dataset.meaning).toBe("pending"), { timeout: 5000 });
+      await vi.waitFor(() => expect(note().querySelector(".stage")!.textContent).toBe(off[lang]), { timeout: 5000 });
+      // The model comes back: its meaning comes later, in the background, again.
+      again.status.embed_model = { ...again.status.embed_model, installed: true };
+      delete again.status.error;
+      again.emit("ollama.status", structuredClone(again.status));
+      await vi.waitFor(() => expect(note().querySelector(".stage")!.textContent).toBe(words[lang].pending), { timeout: 5000 });
+      cleanup();
+    }
+  });
+
   it("once dismissed, is not made again when the conversation's files are loaded again", async () => {
     const { fake } = await start({ settings: { language: "en" } });
     attach([new File(["# 메모"], "hung-메모.md")]);

@@ -165,7 +165,8 @@ func (s *Store) ListSessions(ctx context.Context, query string) ([]api.Session, 
 	return out, nil
 }
 
-// RenameSession sets a session's title.
+// RenameSession sets a session's title, the person's from now on
+// (title_renamed: no automatic title replaces it).
 func (s *Store) RenameSession(ctx context.Context, id, title string) (api.Session, error) {
 	title = strings.TrimSpace(title)
 	switch n := utf8.RuneCountInString(title); {
@@ -175,8 +176,16 @@ func (s *Store) RenameSession(ctx context.Context, id, title string) (api.Sessio
 		return api.Session{}, api.NewError(api.ErrTitleTooLong, fmt.Sprintf("The title is %d characters long; at most %d fit.", n, MaxTitleLen), "Shorten it.").
 			With("n", strconv.Itoa(n), "max", strconv.Itoa(MaxTitleLen))
 	}
-	if err := s.update(ctx, id, map[string]any{"title": title, "title_renamed": true}); err != nil {
-		return api.Session{}, fmt.Errorf("rename session: %w", err)
+	// A new name is no activity: updated_at, which orders the sidebar and
+	// is the time it shows, stays (as for SetSessionModel), where a rename
+	// moved the conversation to the top and dated it now.
+	res := s.db.WithContext(ctx).Model(&session{}).Where("id = ? AND deleted_at IS NULL", id).
+		UpdateColumns(map[string]any{"title": title, "title_renamed": true})
+	if res.Error != nil {
+		return api.Session{}, fmt.Errorf("rename session %q: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return api.Session{}, fmt.Errorf("rename session: %w", sessionNotFound(id))
 	}
 	return s.Session(ctx, id)
 }

@@ -534,3 +534,34 @@ func TestDecisionOnAnUnreadableReply(t *testing.T) {
 		t.Fatalf("the reply that asked is %q (%v), want complete", status, err)
 	}
 }
+
+// A new name is no activity: a renamed conversation keeps its time and its
+// place in the list, where a rename dated it now and moved it to the top.
+func TestRenameKeepsActivityTime(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, t.TempDir())
+	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	for i, id := range []string{"older", "newer"} {
+		if err := s.ImportSession(ctx, api.Session{ID: id, Title: id, CreatedAt: at, UpdatedAt: at.Add(time.Duration(i) * time.Hour)}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.RenameSession(ctx, "older", "이름을 바꾼 대화")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.UpdatedAt.Equal(at) || got.Title != "이름을 바꾼 대화" {
+		t.Errorf("renamed: %q at %v, want its time %v", got.Title, got.UpdatedAt, at)
+	}
+	list, err := s.ListSessions(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, x := range list {
+		order = append(order, x.ID)
+	}
+	if !cmp.Equal(order, []string{"newer", "older"}) {
+		t.Errorf("order after the rename: %v, want newer then older", order)
+	}
+}

@@ -90,6 +90,8 @@ describe("keyboard", { timeout: 30_000 }, () => {
     key(input, "Enter");
     expect(dialog.open).toBe(false);
     await vi.waitFor(() => expect(openTitle()).toBe("budget for the trip"));
+    // Typing goes on in the conversation opened: the message box has the focus.
+    await vi.waitFor(() => expect(document.activeElement?.id).toBe("composer-input"));
   });
 
   it("Ctrl+Shift+F focuses the conversation search, also with the sidebar hidden (Ctrl+B)", async () => {

@@ -192,3 +192,35 @@ func TestReportSpeaksTheCommandsLanguage(t *testing.T) {
 		})
 	}
 }
+
+// The start that finds the data folder in use speaks the language chosen
+// in Settings, not only the system's: Korean chosen on an English system,
+// the window said "Wayfinder is already open" in English.
+func TestDesktopStartErrorSpeaksSettingsLanguage(t *testing.T) {
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANG", "en_US.UTF-8")
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
+	args := []string{"--data-dir", t.TempDir(), "--ollama-host", fake.URL(), "--model", "llama3.2:3b"}
+	var page []byte
+	sh := testShells
+	sh.Window = func(ctx context.Context, a *App) error {
+		s := a.settings.Current()
+		s.Language = "ko"
+		if _, err := (&SettingsService{app: a}).Save(s); err != nil {
+			return err
+		}
+		Main(ctx, args, strings.NewReader(""), io.Discard, io.Discard, sh) // a second start while this one is open
+		return nil
+	}
+	sh.ErrorWindow = func(_ context.Context, p []byte, _ string) error {
+		page = p
+		return nil
+	}
+	if code := Main(context.Background(), args, strings.NewReader(""), io.Discard, io.Discard, sh); code != 0 {
+		t.Fatalf("desktop start: exit %d", code)
+	}
+	if !strings.Contains(string(page), "Wayfinder가 이미 열려 있습니다") || !strings.Contains(string(page), `lang="ko"`) {
+		t.Errorf("error window, Korean chosen in Settings on an English system:\n%s", page)
+	}
+}

@@ -25,7 +25,10 @@ func runDesktop(ctx context.Context, g globals, s stdio) error {
 		if dir, derr := g.resolvedDataDir(); derr == nil && errors.Is(err, errDataDirBusy) {
 			instance = instanceID(dir)
 		}
-		page, perr := startupErrorPage(osLocale(), err)
+		// In the language chosen in Settings, as the command line speaks
+		// (cliLanguage): read from the data folder even while another
+		// Wayfinder has it open; the system's when it cannot be read.
+		page, perr := startupErrorPage(cliLanguage(settingsLanguage(ctx, g)), err)
 		if perr != nil {
 			return errors.Join(err, perr)
 		}

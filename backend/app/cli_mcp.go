@@ -257,6 +257,23 @@ func toggle(off []string, name string, switchOff bool) []string {
 	return out
 }
 
+// mcpReason is why srv failed in language lang, as the window and ask's
+// progress line say it ("실행할 프로그램이 없음: /x"), when its reason is
+// known and has its particulars; printServer puts the system's own words
+// in brackets under it, where a Korean terminal read only "오류: run /x:
+// fork/exec /x: no such file or directory".
+func mcpReason(srv api.MCPServer, lang int) (string, bool) {
+	if _, known := mcpReasonText["mcp.reason."+srv.Reason]; !known || srv.Reason == "failed" || srv.Error == "" {
+		return "", false
+	}
+	args := map[string]string{"reason": srv.Reason}
+	for k, v := range srv.ReasonArgs {
+		args[k] = v
+	}
+	why := mcpWhy(args, lang)["error"]
+	return why, why != mcpReasonText["mcp.reason.failed"][lang]
+}
+
 // printServer says a server, its state and its tools in language lang;
 // its error and standard error are the server's or the system's own
 // words, under a label.
@@ -270,7 +287,9 @@ func printServer(w io.Writer, srv api.MCPServer, lang int) {
 		state = words[lang]
 	}
 	fmt.Fprintf(w, "%s (%s: %s): %s\n", srv.Name, srv.Transport, where, state)
-	if srv.Error != "" {
+	if why, ok := mcpReason(srv, lang); ok {
+		fmt.Fprintf(w, "  %s\n    (%s)\n", say("mcp.error", lang, "error", why), srv.Error)
+	} else if srv.Error != "" {
 		fmt.Fprintln(w, " ", say("mcp.error", lang, "error", srv.Error))
 	}
 	if srv.Stderr != "" {

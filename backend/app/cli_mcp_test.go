@@ -279,3 +279,39 @@ func TestMCPRemoveWhileWayfinderIsOpen(t *testing.T) {
 		})
 	}
 }
+
+// A server that did not start says why in the command's language where
+// its reason is known, the system's words in brackets under it; an
+// unknown reason keeps the system's words alone.
+func TestPrintServerSaysWhyItFailed(t *testing.T) {
+	failed := func(reason string, args map[string]string) api.MCPServer {
+		return api.MCPServer{Name: "fs", Transport: "stdio", Command: "/no/such/bin", State: api.MCPFailed,
+			Error: "run /no/such/bin: fork/exec /no/such/bin: no such file or directory", Reason: reason, ReasonArgs: args}
+	}
+	for _, tt := range []struct {
+		name string
+		srv  api.MCPServer
+		lang int
+		want string
+	}{
+		{"missing, en", failed("command_missing", map[string]string{"command": "/no/such/bin"}), 0,
+			"  error: program not found: /no/such/bin\n    (run /no/such/bin: fork/exec /no/such/bin: no such file or directory)\n"},
+		{"missing, ko", failed("command_missing", map[string]string{"command": "/no/such/bin"}), 1,
+			"  오류: 실행할 프로그램이 없음: /no/such/bin\n    (run /no/such/bin: fork/exec /no/such/bin: no such file or directory)\n"},
+		{"timeout, ko", failed("timeout", map[string]string{"seconds": "30"}), 1,
+			"  오류: 30초 안에 응답 없음\n    (run /no/such/bin: fork/exec /no/such/bin: no such file or directory)\n"},
+		{"a particular missing", failed("command_missing", nil), 1,
+			"  오류: run /no/such/bin: fork/exec /no/such/bin: no such file or directory\n"},
+		{"an unknown reason", failed("something_new", nil), 1,
+			"  오류: run /no/such/bin: fork/exec /no/such/bin: no such file or directory\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			printServer(&b, tt.srv, tt.lang)
+			_, got, _ := strings.Cut(b.String(), "\n") // after the server's own line
+			if got != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}

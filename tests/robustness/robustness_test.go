@@ -23,6 +23,10 @@ import (
 var (
 	runs = flag.Int("runs", 200, "scenario runs")
 	seed = flag.Int64("seed", 0, "corruption seed (0: from the clock, printed)")
+	// The fake cuts a reply in its middle unless told to cut anywhere
+	// (ollamatest.WithCutAnywhere): inside a route's value or a plan's
+	// step, which the middle of the scripted replies never is.
+	cutAnywhere = flag.Bool("cut-anywhere", false, "cut a reply cut short at a seeded point anywhere, not in its middle")
 )
 
 func TestMain(m *testing.M) {
@@ -30,10 +34,34 @@ func TestMain(m *testing.M) {
 }
 
 // scenario is one seed scenario: it runs on a fresh backend and says what
-// went wrong, or "" when it completed.
+// went wrong, or "" when it completed; a plan it was offered is counted in
+// plans by its kind (planKind).
 type scenario struct {
 	name string
-	run  func(ctx context.Context, b *world.Backend) string
+	run  func(ctx context.Context, b *world.Backend, plans map[string]int) string
+}
+
+// planKind says what plan the complex scenario was offered: the planner's
+// whole ("whole"), one with a step cut short ("cut step": a reply cut
+// inside a step and mended by closing it), the steps recovered from two
+// broken replies ("recovered"), or the task as one step ("one step").
+func planKind(res *api.TurnResult) string {
+	whole := map[api.SubTask]bool{}
+	for _, st := range world.Plan["sub_tasks"].([]map[string]string) {
+		whole[api.SubTask{ID: st["id"], Title: st["title"], Detail: st["detail"]}] = true
+	}
+	switch res.TextKey {
+	case "plan_recovered":
+		return "recovered"
+	case "plan_fallback":
+		return "one step"
+	}
+	for _, st := range res.Plan.SubTasks {
+		if !whole[st] {
+			return "cut step"
+		}
+	}
+	return "whole"
 }
 
 func complete(msg api.Message, err error) string {
@@ -49,29 +77,32 @@ func complete(msg api.Message, err error) string {
 }
 
 var scenarios = []scenario{
-	{"simple chat", func(ctx context.Context, b *world.Backend) string {
+	{"simple chat", func(ctx context.Context, b *world.Backend, _ map[string]int) string {
 		return complete(b.Chat.Ask(ctx, "", "What is a good way to plan my week?", nil))
 	}},
-	{"calculator", func(ctx context.Context, b *world.Backend) string {
+	{"calculator", func(ctx context.Context, b *world.Backend, _ map[string]int) string {
 		return complete(b.Chat.Ask(ctx, "", "123*456은 얼마야?", nil))
 	}},
-	{"rag", func(ctx context.Context, b *world.Backend) string {
+	{"rag", func(ctx context.Context, b *world.Backend, _ map[string]int) string {
 		return complete(b.Chat.Ask(ctx, "", "회사 휴가 정책에서 연차는 며칠이야?", nil))
 	}},
-	{"follow-up", func(ctx context.Context, b *world.Backend) string {
+	{"follow-up", func(ctx context.Context, b *world.Backend, _ map[string]int) string {
 		msg, err := b.Chat.Ask(ctx, "", "My name is Minji and I run a small cafe.", nil)
 		if why := complete(msg, err); why != "" {
 			return "first turn: " + why
 		}
 		return complete(b.Chat.Ask(ctx, msg.SessionID, "What did I say my business was?", nil))
 	}},
-	{"complex plan, approve, guide", func(ctx context.Context, b *world.Backend) string {
+	{"complex plan, approve, guide", func(ctx context.Context, b *world.Backend, plans map[string]int) string {
 		msg, err := b.Chat.Ask(ctx, "", world.ComplexTask, nil)
 		if why := complete(msg, err); why != "" && msg.Status != api.StatusAwaitingApproval {
 			return why
 		}
 		if msg.Status != api.StatusAwaitingApproval {
 			return pathMissed + ": answered directly instead of proposing a plan"
+		}
+		if msg.Result != nil && msg.Result.Plan != nil {
+			plans[planKind(msg.Result)]++
 		}
 		msg, err = b.Chat.AskDecision(ctx, msg.SessionID, api.ApprovalDecision{Action: api.ActionApprove, Version: msg.Result.Plan.Version}, nil)
 		if why := complete(msg, err); why != "" {
@@ -110,13 +141,18 @@ func runAll(t *testing.T) (ok, onPath int) {
 	ctx := context.Background()
 	corrupted := 0
 	failures := map[string][]string{}
+	plans := map[string]int{}
 	for i := range *runs {
 		sc := scenarios[i%len(scenarios)]
-		fake := ollamatest.New(t, ollamatest.WithCorruption(base+int64(i), 0.3))
+		opts := []ollamatest.Option{ollamatest.WithCorruption(base+int64(i), 0.3)}
+		if *cutAnywhere {
+			opts = append(opts, ollamatest.WithCutAnywhere())
+		}
+		fake := ollamatest.New(t, opts...)
 		world.ScriptComplex(fake, world.Pace{})
 		b := world.New(t, fake.URL(), world.Config{DataDir: t.TempDir()})
 		runCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		why := sc.run(runCtx, b)
+		why := sc.run(runCtx, b, plans)
 		cancel()
 		b.Close()
 		fake.Close()
@@ -135,6 +171,9 @@ func runAll(t *testing.T) (ok, onPath int) {
 	t.Logf("robustness: %d/%d runs completed (%.1f%%), %d/%d on the intended path (%.1f%%), %d structured replies corrupted",
 		ok, *runs, 100*rate, onPath, *runs, 100*float64(onPath)/float64(*runs), corrupted)
 	fmt.Fprintf(os.Stderr, "ROBUSTNESS completed=%d on_path=%d runs=%d rate=%.3f corrupted=%d seed=%d\n", ok, onPath, *runs, rate, corrupted, base)
+	t.Logf("plans offered: %d whole, %d with a step cut short, %d recovered from broken replies, %d the task as one step",
+		plans["whole"], plans["cut step"], plans["recovered"], plans["one step"])
+	fmt.Fprintf(os.Stderr, "PLANS whole=%d cut_step=%d recovered=%d one_step=%d seed=%d\n", plans["whole"], plans["cut step"], plans["recovered"], plans["one step"], base)
 	for name, fs := range failures {
 		for _, f := range fs[:min(5, len(fs))] {
 			t.Logf("%s: %s", name, f)

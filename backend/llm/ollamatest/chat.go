@@ -277,7 +277,7 @@ func (s *Server) content(req api.ChatRequest, r Reply) string {
 	defer s.mu.Unlock()
 	if s.cfg.corruptP > 0 && s.rng.Float64() < s.cfg.corruptP {
 		s.corruptions++
-		return corrupt(text, s.rng)
+		return corrupt(text, s.rng, s.cfg.cutAnywhere)
 	}
 	return text
 }

@@ -78,11 +78,15 @@ func instanceOf(schema map[string]any, depth int) any {
 	}
 }
 
-// corrupt breaks a structured reply the ways small models do: cut short,
-// missing the closing brace, wrapped in prose, or single-quoted.
-func corrupt(text string, rng *rand.Rand) string {
+// corrupt breaks a structured reply the ways small models do: cut short
+// (in the middle, or anywhere), missing the closing brace, wrapped in
+// prose, or single-quoted.
+func corrupt(text string, rng *rand.Rand, anywhere bool) string {
 	switch rng.Intn(4) {
 	case 0:
+		if anywhere && len(text) > 1 {
+			return text[:1+rng.Intn(len(text)-1)]
+		}
 		return text[:len(text)/2]
 	case 1:
 		if n := len(text); n > 0 {

@@ -23,11 +23,22 @@ func TestMinimalInstance(t *testing.T) {
 }
 
 func TestCorruptAlwaysBreaksJSON(t *testing.T) {
-	rng := rand.New(rand.NewSource(1))
-	for range 200 {
-		got := corrupt(`{"route":"simple","steps":["a"]}`, rng)
-		if json.Valid([]byte(got)) {
-			t.Fatalf("corrupt left valid JSON: %s", got)
+	const reply = `{"route":"simple","steps":["a"]}`
+	for _, anywhere := range []bool{false, true} {
+		rng := rand.New(rand.NewSource(1))
+		cuts := map[int]bool{} // the lengths of the replies cut short, but for the last brace
+		for range 400 {
+			got := corrupt(reply, rng, anywhere)
+			if json.Valid([]byte(got)) {
+				t.Fatalf("corrupt (anywhere %v) left valid JSON: %s", anywhere, got)
+			}
+			if len(got) < len(reply)-1 {
+				cuts[len(got)] = true
+			}
+		}
+		// Cut anywhere ends at many points; in the middle, at one.
+		if n := len(cuts); anywhere && n < 20 || !anywhere && n != 1 {
+			t.Fatalf("anywhere %v: the cuts end at %d points", anywhere, n)
 		}
 	}
 }

@@ -84,6 +84,7 @@ type config struct {
 	pullDelay    time.Duration
 	pullFailures map[string]string
 	corruptP     float64
+	cutAnywhere  bool
 	seed         int64
 	profile      *Profile
 	tokenizer    Tokenizer
@@ -131,6 +132,12 @@ func WithPullFailure(model, message string) Option {
 func WithCorruption(seed int64, p float64) Option {
 	return func(c *config) { c.seed, c.corruptP = seed, p }
 }
+
+// WithCutAnywhere makes a corrupted reply that is cut short (one in four,
+// WithCorruption) end at a seeded point anywhere in it instead of its
+// middle, as a dropped stream or a token limit ends it: inside a value, a
+// step or a key.
+func WithCutAnywhere() Option { return func(c *config) { c.cutAnywhere = true } }
 
 // WithProfile runs every chat call through a model server's latency
 // model (Profile): slots, prefix cache, prefill and generation time.

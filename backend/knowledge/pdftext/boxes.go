@@ -73,7 +73,14 @@ const (
 	minMarkSide = 4.0  // narrowest box, in points
 	maxMarkSide = 24.0 // widest box, in points
 	markSquare  = 0.2  // its sides differ by this share of the longer at most
-	maxMarks    = 200  // paths read as marks on a page, at most
+	// A page's marks are read within maxMarks paths and maxMarkPoints
+	// segments in all: a form of 40 rows of three Chromium boxes (two or
+	// three paths each, a radio button's ring 97 segments) takes about
+	// 300 paths and 15,000 segments, read in about 50 ms of CPU (each
+	// point one call into PDFium); a chart's thousands of markers stop
+	// there.
+	maxMarks      = 1000
+	maxMarkPoints = 40000
 	// A circle of Bézier curves takes 3 segments a curve: Chromium draws
 	// a radio button's ring with 32 curves.
 	maxMarkSegments = 160
@@ -139,18 +146,19 @@ func small(b box) bool {
 }
 
 // markOf reads what a small path draws: whether its segments are all
-// curves, whether it is stroked, and whether it is filled with ink.
-func (p *pdfium) markOf(ctx context.Context, obj uint32, b box) (mark, error) {
+// curves, whether it is stroked, and whether it is filled with ink; and
+// how many segments it read.
+func (p *pdfium) markOf(ctx context.Context, obj uint32, b box) (mark, int, error) {
 	m := mark{b: b}
 	s := uint64(p.scratch)
 	form, err := p.formTagged(ctx, obj)
 	if err != nil {
-		return m, err
+		return m, 0, err
 	}
 	m.form = form
 	n, err := p.call(ctx, "FPDFPath_CountSegments", uint64(obj))
 	if err != nil || int32(n) <= 0 || n > maxMarkSegments {
-		return m, err
+		return m, 0, err
 	}
 	// The points, in the path's own space: a circle's stay away from the
 	// corners of its bounds, a square's (rounded or not) reach them.
@@ -158,10 +166,10 @@ func (p *pdfium) markOf(ctx context.Context, obj uint32, b box) (mark, error) {
 	for i := uint32(0); i < n; i++ {
 		seg, err := p.call(ctx, "FPDFPath_GetPathSegment", uint64(obj), uint64(i))
 		if err != nil || seg == 0 {
-			return m, err
+			return m, 0, err
 		}
 		if ok, err := p.call(ctx, "FPDFPathSegment_GetPoint", uint64(seg), s, s+4); err != nil || ok == 0 {
-			return m, err
+			return m, 0, err
 		}
 		pts = append(pts, [2]float64{p.f32(0), p.f32(4)})
 	}
@@ -169,7 +177,7 @@ func (p *pdfium) markOf(ctx context.Context, obj uint32, b box) (mark, error) {
 	m.shape, m.round = sq || circle, circle
 	ok, err := p.call(ctx, "FPDFPath_GetDrawMode", uint64(obj), s, s+4)
 	if err != nil || ok == 0 {
-		return m, err
+		return m, len(pts), err
 	}
 	fill, _ := p.m.Memory().ReadUint32Le(p.scratch)
 	stroke, _ := p.m.Memory().ReadUint32Le(p.scratch + 4)
@@ -177,7 +185,7 @@ func (p *pdfium) markOf(ctx context.Context, obj uint32, b box) (mark, error) {
 	if int32(fill) != fillModeNone {
 		ok, err := p.call(ctx, "FPDFPageObj_GetFillColor", uint64(obj), s, s+4, s+8, s+12)
 		if err != nil {
-			return m, err
+			return m, len(pts), err
 		}
 		if ok != 0 {
 			mem := p.m.Memory()
@@ -188,7 +196,7 @@ func (p *pdfium) markOf(ctx context.Context, obj uint32, b box) (mark, error) {
 			m.inked = a > 0 && min(r, g, bl) < 230
 		}
 	}
-	return m, nil
+	return m, len(pts), nil
 }
 
 // checkBoxes returns the glyphs of the check boxes among a page's marks:

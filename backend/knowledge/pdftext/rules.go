@@ -82,8 +82,10 @@ type ruleReader struct {
 	// segOver: maxPathSegments ran out.
 	segRules []rule
 	segOver  bool
-	// marks are the small square paths that may draw check boxes (boxes.go).
-	marks []mark
+	// marks are the small square paths that may draw check boxes
+	// (boxes.go), markPoints the segments read for them.
+	marks      []mark
+	markPoints int
 }
 
 // pageRules returns a page's horizontal and vertical rules, joined, and
@@ -178,12 +180,12 @@ func (r *ruleReader) path(ctx context.Context, obj uint32, m matrix) error {
 	}
 	b := transformBox(m, box{p.f32(0), p.f32(4), p.f32(8), p.f32(12)})
 	w, h := b.x1-b.x0, b.y1-b.y0
-	if small(b) && len(r.marks) < maxMarks {
-		mk, err := p.markOf(ctx, obj, b)
+	if small(b) && len(r.marks) < maxMarks && r.markPoints < maxMarkPoints {
+		mk, n, err := p.markOf(ctx, obj, b)
 		if err != nil {
 			return err
 		}
-		r.marks = append(r.marks, mk)
+		r.marks, r.markPoints = append(r.marks, mk), r.markPoints+n
 	}
 	switch {
 	case !(w >= 0 && h >= 0) || math.IsInf(w, 0) || math.IsInf(h, 0):

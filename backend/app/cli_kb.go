@@ -513,7 +513,14 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 		// what you wrote), edited (written or corrected by you).
 		fmt.Fprintln(w, say("memory.listHeadings", lang))
 		for _, x := range ms {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", x.ID, x.Kind, x.Origin, x.UpdatedAt.Local().Format("2006-01-02 15:04"), x.Text)
+			kind, origin := string(x.Kind), string(x.Origin)
+			if words, ok := cliText["memory.kind."+kind]; ok {
+				kind = words[lang]
+			}
+			if words, ok := cliText["memory.origin."+origin]; ok {
+				origin = words[lang]
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", x.ID, kind, origin, x.UpdatedAt.Local().Format("2006-01-02 15:04"), x.Text)
 		}
 		return w.Flush()
 	case "add":

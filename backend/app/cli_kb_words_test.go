@@ -3,6 +3,7 @@ package app
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -212,7 +213,7 @@ func TestMemoryAndFoldersSpeakTheCommandsLanguage(t *testing.T) {
 		{"ko_KR.UTF-8", "기억했습니다: ", "고쳤습니다: ", "잊었습니다: ", []string{"ID", "종류", "출처", "고친", "때", "내용"},
 			"기억 1개를 잊었습니다.\n", "잊을 기억이 없습니다.\n",
 			"이제 read_file이 읽을 수 있습니다: ", "폴더", "이제 read_file이 읽을 수 없습니다: ",
-			[]string{"remembered", "updated", "forgot", "Forgot", "KIND", "memories", "may now", "FOLDER", "no longer", "hidden"}},
+			[]string{"remembered", "updated", "forgot", "Forgot", "KIND", "memories", "may now", "FOLDER", "no longer", "hidden", "fact", "edited"}},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
 			t.Setenv("LC_ALL", tc.lang)
@@ -234,6 +235,9 @@ func TestMemoryAndFoldersSpeakTheCommandsLanguage(t *testing.T) {
 			id := strings.TrimSpace(strings.TrimPrefix(out, tc.remembered))
 			run(tc.updated+id, "memory", "edit", id, "홍차를 좋아한다")
 			out = run("홍차를 좋아한다", "memory", "list")
+			if kind := map[string]string{"en_US.UTF-8": "fact", "ko_KR.UTF-8": "사실"}[tc.lang]; !regexp.MustCompile(kind + `\s+(edited|직접 씀)\s`).MatchString(out) {
+				t.Errorf("memory list: want the kind %q and who wrote it in this language:\n%s", kind, out)
+			}
 			if got := strings.Fields(strings.SplitN(out, "\n", 2)[0]); strings.Join(got, " ") != strings.Join(tc.list, " ") {
 				t.Errorf("memory list headings %q, want %q", got, tc.list)
 			}

@@ -308,15 +308,24 @@ var cliText = map[string][2]string{
 	"kb.noHits":         {"Nothing found for “{query}”. Try other words, or see what is imported with `wayfinder kb list`.", "“{query}”에 맞는 구절이 없습니다. 다른 낱말로 찾아보거나 `wayfinder kb list`로 가져온 문서를 확인하세요."},
 	// memory's lines; the kinds and origins in the list stay as --kind
 	// takes them.
-	"count.memory.one":    {"1 memory", "기억 1개"},
-	"count.memory.many":   {"{n} memories", "기억 {n}개"},
-	"memory.listHeadings": {"ID\tKIND\tFROM\tUPDATED\tTEXT", "ID\t종류\t출처\t고친 때\t내용"},
-	"memory.remembered":   {"remembered {id}", "기억했습니다: {id}"},
-	"memory.updated":      {"updated {id}", "고쳤습니다: {id}"},
-	"memory.forgot":       {"forgot {id} ({text})", "잊었습니다: {id} ({text})"},
-	"memory.none":         {"There are no memories to forget.", "잊을 기억이 없습니다."},
-	"memory.confirmAll":   {"Forget all {memories}? This cannot be undone.", "{memories}를 모두 잊을까요? 되돌릴 수 없습니다."},
-	"memory.forgotAll":    {"Forgot {memories}.", "{memories}를 잊었습니다."},
+	"count.memory.one":  {"1 memory", "기억 1개"},
+	"count.memory.many": {"{n} memories", "기억 {n}개"},
+	// memory list's KIND and FROM in the command's language: the kinds
+	// as the window names them (memory.kind*), where a Korean table read
+	// "fact  edited"; English keeps the words --kind takes.
+	"memory.kind.preference":   {"preference", "선호"},
+	"memory.kind.fact":         {"fact", "사실"},
+	"memory.kind.feedback":     {"feedback", "피드백"},
+	"memory.origin.said":       {"said", "기억 요청"},
+	"memory.origin.reflection": {"reflection", "대화에서 앎"},
+	"memory.origin.edited":     {"edited", "직접 씀"},
+	"memory.listHeadings":      {"ID\tKIND\tFROM\tUPDATED\tTEXT", "ID\t종류\t출처\t고친 때\t내용"},
+	"memory.remembered":        {"remembered {id}", "기억했습니다: {id}"},
+	"memory.updated":           {"updated {id}", "고쳤습니다: {id}"},
+	"memory.forgot":            {"forgot {id} ({text})", "잊었습니다: {id} ({text})"},
+	"memory.none":              {"There are no memories to forget.", "잊을 기억이 없습니다."},
+	"memory.confirmAll":        {"Forget all {memories}? This cannot be undone.", "{memories}를 모두 잊을까요? 되돌릴 수 없습니다."},
+	"memory.forgotAll":         {"Forgot {memories}.", "{memories}를 잊었습니다."},
 	// folders' lines: what read_file may read.
 	"folders.added":        {"read_file may now read {path} ({allows})", "이제 read_file이 읽을 수 있습니다: {path} ({allows})"},
 	"folders.removed":      {"read_file may no longer read {path}", "이제 read_file이 읽을 수 없습니다: {path}"},

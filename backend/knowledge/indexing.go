@@ -12,6 +12,11 @@ import (
 // felt at once, and a look costs nothing beside indexing 128 passages.
 const indexCheck = 128
 
+// passageIndexed is called after each passage's words are added to the
+// batch: the tests stop an import there, inside a page, where the
+// progress callback (between pages) cannot.
+var passageIndexed = func() {}
+
 // newDoc is a document of the file, for the search filters' list once it
 // is swapped in.
 type newDoc struct{ id, kind string }
@@ -59,6 +64,7 @@ func (s *stager) indexStaged(ctx context.Context) (*keyword.Index, []newDoc, err
 				docs = append(docs, newDoc{c.DocID, kind})
 			}
 			batch.Add(c.ID, indexText(c))
+			passageIndexed()
 		}
 		s.p.Indexed += len(rows)
 		s.onProgress(s.p)

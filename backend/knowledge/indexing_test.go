@@ -26,15 +26,18 @@ func manyChunks(n int) string {
 }
 
 // TestStopWhileIndexing: an import or upload stopped while its file's
-// words are indexed (StageIndexing, as it begins and after its first
-// page) ends StageStopped and leaves nothing of the file: no rows, staged
-// or not, no passage in the keyword index (searches do not find its words
-// and the index holds the documents it held before), no uploaded copy;
-// an earlier version of the file stays, found as before. Before, indexing
-// came after the swap and ran to its end whatever Stop said.
+// words are indexed (StageIndexing, as it begins, after its first page,
+// and inside its second page, 300 passages in) ends StageStopped and
+// leaves nothing of the file: no rows, staged or not, no passage in the
+// keyword index (searches do not find its words and the index holds the
+// documents it held before), no uploaded copy; an earlier version of the
+// file stays, found as before. A stop inside a page is felt within
+// indexCheck passages, not at the page's end. Before, indexing came after
+// the swap and ran to its end whatever Stop said.
 func TestStopWhileIndexing(t *testing.T) {
 	for _, how := range []string{"import", "import over an earlier version", "upload"} {
-		for _, at := range []int{0, 1000} {
+		for _, at := range []int{0, 1000, 1300} {
+			inPage := at%1000 != 0
 			t.Run(fmt.Sprintf("%s, stopped at %d indexed", how, at), func(t *testing.T) {
 				e := newPlainEnv(t)
 				uploads := filepath.Join(e.dir, "uploads")
@@ -56,11 +59,26 @@ func TestStopWhileIndexing(t *testing.T) {
 				var mu sync.Mutex
 				var stages []Stage
 				stoppedAt := -1
+				added, addedAfter := 0, 0
+				if inPage {
+					hook := passageIndexed
+					t.Cleanup(func() { passageIndexed = hook })
+					passageIndexed = func() {
+						mu.Lock()
+						defer mu.Unlock()
+						if added++; stoppedAt >= 0 {
+							addedAfter++
+						} else if added == at {
+							stoppedAt = at
+							cancel()
+						}
+					}
+				}
 				onProgress := func(p Progress) {
 					mu.Lock()
 					defer mu.Unlock()
 					stages = append(stages, p.Stage)
-					if p.Stage == StageIndexing && p.Indexed >= at && stoppedAt < 0 {
+					if p.Stage == StageIndexing && p.Indexed >= at && stoppedAt < 0 && !inPage {
 						stoppedAt = p.Indexed
 						cancel()
 					}
@@ -83,6 +101,9 @@ func TestStopWhileIndexing(t *testing.T) {
 
 				if stoppedAt < 0 {
 					t.Fatalf("no indexing progress: stages %v", stages)
+				}
+				if addedAfter > indexCheck {
+					t.Errorf("%d passages indexed after the stop at %d, want at most %d", addedAfter, stoppedAt, indexCheck)
 				}
 				if last := stages[len(stages)-1]; last != StageStopped {
 					t.Errorf("last stage %s, want stopped (stages %v)", last, slices.Compact(stages))

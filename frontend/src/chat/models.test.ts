@@ -162,6 +162,12 @@ describe("a model list that cannot be read", () => {
     // The failed turn makes the window check at once: sending waits, with the fix.
     await vi.waitFor(() => expect($("#composer-held").dataset.problem).toBe("unreachable"), { timeout: 2000 });
     expect($("#composer-held").textContent).toContain("ollama serve");
+    expect(banner.querySelector("button")).toBeNull();
+    // Ollama is back: the failed reply says so beside its Try again, where it only went on saying it cannot be reached.
+    fake.status.reachable = true;
+    fake.emit("ollama.status", structuredClone(fake.status));
+    await vi.waitFor(() => expect(banner.querySelector("button")?.textContent).toBe("다시 시도"), { timeout: 5000 });
+    expect(banner.querySelector(".again")!.textContent).toBe("Ollama가 다시 응답합니다.");
   });
 
   it("still holds sending when the status says the model is missing and no fallback model is named", async () => {

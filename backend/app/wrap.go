@@ -4,6 +4,8 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 )
@@ -37,7 +39,9 @@ func clipped(s string, cols int) string {
 // (shownWidth, so a Hangul syllable counts two), the first line after
 // first and the others after indent, so that a terminal of 80 columns
 // does not cut a word in two at its edge ("sc" / "ientific"). A word wider
-// than a line has a line of its own, whole: a path is not cut either.
+// than a line has a line of its own, whole: a path is not cut either, nor
+// a command in backquotes ("`wayfinder doctor`로"), which a person copies
+// and which broken across lines copies broken.
 // Width 0 (not a terminal: a pipe, a file) leaves text on one line, as a
 // script reads it.
 func wrapped(text string, width int, first, indent string) string {
@@ -55,7 +59,7 @@ func wrapped(text string, width int, first, indent string) string {
 		}
 		b.WriteString(lead)
 		at, empty := shownWidth(lead), true
-		for _, word := range strings.Fields(line) {
+		for _, word := range words(line) {
 			ww := shownWidth(word)
 			if !empty && at+1+ww > width {
 				b.WriteString("\n" + indent)
@@ -71,6 +75,35 @@ func wrapped(text string, width int, first, indent string) string {
 		}
 	}
 	return b.String()
+}
+
+// words is line split at spaces as strings.Fields does, but for a
+// backquoted span, which stays within its word whole, spaces and all. A
+// backquote with no other after it on the line is a mark like another.
+func words(line string) []string {
+	var out []string
+	start := -1
+	for i := 0; i < len(line); {
+		r, n := utf8.DecodeRuneInString(line[i:])
+		if r == '`' {
+			if j := strings.IndexByte(line[i+1:], '`'); j >= 0 {
+				n = j + 2
+			}
+		}
+		if unicode.IsSpace(r) {
+			if start >= 0 {
+				out = append(out, line[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+		i += n
+	}
+	if start >= 0 {
+		out = append(out, line[start:])
+	}
+	return out
 }
 
 // columns is the width of the terminal w writes to, 0 when it is not one.

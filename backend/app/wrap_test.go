@@ -49,6 +49,12 @@ func TestWrapped(t *testing.T) {
 		{"a word wider than a line is whole", "see /a/very/long/path/name.pdf now", 12, "", "", "see\n/a/very/long/path/name.pdf\nnow"},
 		{"a line break is kept, the next line indented", "first error\nsecond one here", 12, "w: ", "  ", "w: first\n  error\n  second one\n  here"},
 		{"doubled spaces", "Table 1:  Current   models", 80, "", "", "Table 1: Current models"},
+		{"a backquoted command is whole", "next step: run `wayfinder doctor` to check.", 26, "", "  ", "next step: run\n  `wayfinder doctor` to\n  check."},
+		{"a backquoted command is whole, Korean", "다음 단계: `wayfinder doctor`로 확인할 수 있습니다.", 30, "", "  ", "다음 단계:\n  `wayfinder doctor`로 확인할\n  수 있습니다."},
+		{"a backquoted command wider than a line", "run `ollama pull nomic-embed-text` then", 20, "", "", "run\n`ollama pull nomic-embed-text`\nthen"},
+		{"spaces in backquotes are kept", "run `a  b` now", 80, "", "", "run `a  b` now"},
+		{"two spans on a line", "`a b` or `c d`", 6, "", "", "`a b`\nor\n`c d`"},
+		{"a lone backquote is a mark", "it's `a b c", 6, "", "", "it's\n`a b c"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := wrapped(tt.text, tt.width, tt.first, tt.indent); got != tt.want {

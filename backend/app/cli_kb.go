@@ -214,7 +214,7 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 			if p.Pages > 0 {
 				parts = append(parts, counted(p.Pages, lang, unitWord(p.Unit)))
 			}
-			parts = append(parts, counted(p.Chunks, lang, "chunk"), say("kb.embedded", lang, "n", strconv.Itoa(p.Embedded)))
+			parts = append(parts, counted(p.Chunks, lang, "chunk"), say("kb.embedded", lang, "n", grouped(p.Embedded)))
 			say1("", "  ", at+" "+strings.Join(parts, ", "))
 			for _, l := range notes.lines(p, lang) {
 				say1("  ", "    ", l)
@@ -320,7 +320,7 @@ func (n *indexNotes) line(p api.ImportProgress, lang int) string {
 		return "" // said already, or done: the file's own line follows
 	}
 	n.file, n.quarter = p.File, q
-	return say("kb.indexing", lang, "n", strconv.Itoa(p.Indexed), "chunks", counted(p.Chunks, lang, "chunk"))
+	return say("kb.indexing", lang, "n", grouped(p.Indexed), "chunks", counted(p.Chunks, lang, "chunk"))
 }
 
 // lines are what to say after the file of p is done, each to be indented.

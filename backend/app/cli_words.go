@@ -422,11 +422,29 @@ func mistakes(n, lang int) string {
 	return count(n, "mistake", "mistakes")
 }
 
-// counted is "1 file", "2 files" ("파일 2개") in language lang: what is
-// "count.<what>.one" or ".many" in cliText.
+// counted is "1 file", "2 files" ("파일 2개", "청크 34,796개") in
+// language lang: what is "count.<what>.one" or ".many" in cliText.
 func counted(n, lang int, what string) string {
 	if n == 1 {
 		return say("count."+what+".one", lang)
 	}
-	return say("count."+what+".many", lang, "n", strconv.Itoa(n))
+	return say("count."+what+".many", lang, "n", grouped(n))
+}
+
+// grouped is n with its thousands set apart by commas, "34,796", as the
+// window writes a count in English and Korean alike (Intl.NumberFormat
+// of en-US and ko-KR), so that the terminal and the window say the same
+// number the same way.
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	digits := strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	b.WriteString(s[:len(s)-len(digits)])
+	for i, d := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	return b.String()
 }

@@ -95,6 +95,11 @@ const (
 
 var stepIDRe = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
+// idTitleRe is a title that is a step's id or number and nothing else
+// ("s1", "3", "Step 2", "2단계"): a model cut short, or writing ids where
+// titles go, says nothing to do in it.
+var idTitleRe = regexp.MustCompile(`(?i)^(?:(?:s|step|task)[\s_#-]*)?\d+[.)]?$|^\d+\s*단계$`)
+
 // planFromBroken reads the planner's unusable replies for the steps that
 // came through whole: the complete elements of a "sub_tasks" array cut
 // mid-way, or the items of a numbered or bulleted list the model wrote
@@ -147,6 +152,9 @@ func jsonSteps(raw string) ([]planStep, bool) {
 		default:
 			return steps, ok
 		}
+		if isQuestion(st.Title) {
+			return nil, ok // questions to the person, not steps: no plan
+		}
 		if st, sane := saneStep(st); sane {
 			steps = append(steps, st)
 		}
@@ -195,15 +203,21 @@ var (
 // from 1 (a second list that starts again is not read), or else the
 // bullets of the outermost level. The last line is read only when the
 // reply went on after it (a newline, or more text): a line the reply ends
-// on may be cut mid-word.
+// on may be cut mid-word. A list is read only when it is plainly a plan
+// (plainList): a refusal's reasons or a request's questions are lists
+// too, and under `ask --approve` whatever is read here could run.
 func listSteps(raw string) []planStep {
-	lines := strings.Split(raw, "\n")
+	all := strings.Split(raw, "\n")
+	lines := all
 	if !strings.HasSuffix(raw, "\n") {
 		lines = lines[:len(lines)-1] // the last line may be cut short
 	}
 	var numbered, bullets []planStep
+	var items []string // the chosen list's items as written, for isQuestion
+	var numItems, bulletItems []string
+	numFirst, numLast, bulletFirst, bulletLast := -1, -1, -1, -1
 	next, indent := 1, -1
-	for _, l := range lines {
+	for i, l := range lines {
 		l = strings.ReplaceAll(l, "**", "") // "**1단계:** 대본 작성"
 		if m := numberedRe.FindStringSubmatch(l); m != nil {
 			n := 0
@@ -222,6 +236,11 @@ func listSteps(raw string) []planStep {
 				continue
 			}
 			next++
+			if numFirst < 0 {
+				numFirst = i
+			}
+			numLast = i
+			numItems = append(numItems, m[5])
 			if st, ok := saneStep(itemStep(m[5])); ok {
 				numbered = append(numbered, st)
 			}
@@ -230,19 +249,111 @@ func listSteps(raw string) []planStep {
 		if m := bulletRe.FindStringSubmatch(l); m != nil {
 			switch depth := len(m[1]); {
 			case indent < 0 || depth < indent:
-				indent, bullets = depth, nil // an outer level: its items are the steps
+				indent, bullets, bulletItems, bulletFirst = depth, nil, nil, i // an outer level: its items are the steps
 				fallthrough
 			case depth == indent:
+				bulletLast = i
+				bulletItems = append(bulletItems, m[2])
 				if st, ok := saneStep(itemStep(m[2])); ok {
 					bullets = append(bullets, st)
 				}
 			}
 		}
 	}
+	steps, first, last := bullets, bulletFirst, bulletLast
+	items = bulletItems
 	if len(numbered) > 0 {
-		return numbered
+		steps, first, last, items = numbered, numFirst, numLast, numItems
 	}
-	return bullets
+	if len(steps) == 0 || !plainList(all, first, last, items) {
+		return nil
+	}
+	return steps
+}
+
+// Bounds on the prose around a list read as a plan: a lead-in of at most
+// two short lines ("계획입니다:", "Here is the plan:"), and at most one
+// short line right after the list ("That's it."). More is a reply about
+// something, with a list in it, not a plan.
+const (
+	maxLeadLines = 2
+	maxLeadRunes = 120
+	maxTailRunes = 80
+)
+
+// notPlanRe is the words of a lead-in (or a closing line) that introduce
+// a list of something other than steps: a refusal ("죄송하지만 … 할 수
+// 없습니다"), its reasons ("이유는 다음과 같습니다", "because"), or
+// questions for the person ("I need more information", "알려 주세요"),
+// and the warnings or problems a model lists.
+var notPlanRe = regexp.MustCompile(`(?i)\b(?:sorry|apologi[sz]e|cannot|can ?not|can't|unable|won't|not able|refuse|reasons?|because|why|questions?|clarif\w*|more (?:information|info|details?|context)|need to know|could you|can you|please (?:tell|provide|answer|share|let me know)|concerns?|risks?|warnings?|issues?|problems?)\b|죄송|미안|수 없|어렵|불가|이유|때문|왜냐|질문|궁금|정보가 (?:더 )?필요|알려 ?주|확인이 필요|문제|주의|위험|우려`)
+
+// plainList reports whether the list whose items are lines[first..last]
+// is plainly a plan: no item is a question, the text before it, if any,
+// is a short lead-in that does not introduce reasons, questions or a
+// refusal, and nothing but one short closing line follows it, with no
+// blank line between (a paragraph after the list is prose the list is
+// part of). List lines before or after it (a nested level, a second
+// list) are not prose.
+func plainList(lines []string, first, last int, items []string) bool {
+	for _, it := range items {
+		if isQuestion(it) {
+			return false
+		}
+	}
+	var lead []string
+	leadRunes := 0
+	for _, l := range lines[:first] {
+		if l = proseLine(l); l != "" {
+			lead = append(lead, l)
+			leadRunes += utf8.RuneCountInString(l)
+		}
+	}
+	if len(lead) > maxLeadLines || leadRunes > maxLeadRunes {
+		return false
+	}
+	var tail []string
+	blank := false
+	for _, l := range lines[last+1:] {
+		if strings.TrimSpace(l) == "" {
+			blank = blank || len(tail) == 0
+		} else if l = proseLine(l); l != "" {
+			tail = append(tail, l)
+		}
+	}
+	switch {
+	case len(tail) > 1, len(tail) == 1 && (blank || utf8.RuneCountInString(tail[0]) > maxTailRunes):
+		return false
+	}
+	for _, l := range append(lead, tail...) {
+		if notPlanRe.MatchString(l) || isQuestion(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// proseLine is l trimmed when it is prose: "" for a blank line, a code
+// fence, or a line of a list.
+func proseLine(l string) string {
+	l = strings.TrimSpace(strings.ReplaceAll(l, "**", ""))
+	if strings.HasPrefix(l, "```") || listLine(l) {
+		return ""
+	}
+	return l
+}
+
+// listLine reports whether l is an item of a list, numbered or bulleted.
+func listLine(l string) bool {
+	l = strings.ReplaceAll(l, "**", "")
+	return numberedRe.MatchString(l) || bulletRe.MatchString(l)
+}
+
+// isQuestion reports whether text asks something ("What is the
+// deadline?", "마감은 언제인가요？"): a step is something to do.
+func isQuestion(text string) bool {
+	text = strings.TrimRightFunc(strings.ReplaceAll(text, "**", ""), unicode.IsSpace)
+	return strings.HasSuffix(text, "?") || strings.HasSuffix(text, "？")
 }
 
 // itemSepRe parts a list item's title from its detail: "대본 작성: 30초
@@ -263,8 +374,8 @@ func itemStep(text string) planStep {
 
 // saneStep cleans a step read from a broken reply (control characters
 // out, spaces collapsed) and keeps it only when its title is a title:
-// not empty, not longer than a person's edit may make one
-// (maxTitleRunes). Its detail is cut at maxDetailRunes; an id other than
+// not empty, not a step's id or number (idTitleRe), not longer than a
+// person's edit may make one (maxTitleRunes). Its detail is cut at maxDetailRunes; an id other than
 // a short word is dropped.
 func saneStep(st planStep) (planStep, bool) {
 	st.Title, st.Detail = cleanText(st.Title), cutRunes(cleanText(st.Detail), maxDetailRunes)
@@ -272,7 +383,7 @@ func saneStep(st planStep) (planStep, bool) {
 	if len(st.ID) > maxStepIDLetters || !stepIDRe.MatchString(st.ID) {
 		st.ID = ""
 	}
-	if st.Title == "" || utf8.RuneCountInString(st.Title) > maxTitleRunes {
+	if st.Title == "" || idTitleRe.MatchString(st.Title) || utf8.RuneCountInString(st.Title) > maxTitleRunes {
 		return planStep{}, false
 	}
 	return st, true

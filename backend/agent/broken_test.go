@@ -55,10 +55,19 @@ func TestRouteFromBroken(t *testing.T) {
 	}
 }
 
+// A refusal with its reasons listed, and a request for details with its
+// questions listed: replies a planner gives instead of a plan, whose
+// lists are no steps (the reviewer's reproductions of 417c369).
+const (
+	koRefusal   = "죄송하지만 이 작업은 도와드릴 수 없습니다. 이유는 다음과 같습니다:\n1. 요청에 개인정보가 포함되어 있습니다\n2. 저작권이 있는 자료를 복제하게 됩니다\n\n다른 방법이 있다면 말씀해 주세요."
+	enQuestions = "I need more information before planning:\n- What is the deadline?\n- Who is the audience?\nPlease answer these."
+)
+
 // The steps that came through whole are read from a broken plan: a JSON
-// array cut mid-way, or a list, in Korean or English; what is cut, empty
-// or too long is left out, and fewer than two steps or more than seven
-// read nothing (the task as one step stands).
+// array cut mid-way, or a list, in Korean or English; what is cut, empty,
+// an id or too long is left out, fewer than two steps or more than seven
+// read nothing (the task as one step stands), and so does a list that is
+// not plainly a plan: questions, a refusal's reasons, a list inside prose.
 func TestPlanFromBroken(t *testing.T) {
 	long := strings.Repeat("가", maxTitleRunes+1)
 	for _, tt := range []struct {
@@ -94,6 +103,16 @@ func TestPlanFromBroken(t *testing.T) {
 			[]planStep{{Title: "ab"}, {Title: "c d"}}},
 		{"a long detail is cut", []string{"1. a: " + strings.Repeat("x", maxDetailRunes+10) + "\n2. b\n"},
 			[]planStep{{Title: "a", Detail: strings.Repeat("x", maxDetailRunes) + "…"}, {Title: "b"}}},
+		{"steps with only an id are dropped", []string{`{"sub_tasks":[{"id":"s1"},{"id":"s2","title":"대본 작성"},{"id":"s3","title":"영상 편집"},{"id":"s4"},{"id":"s5","ti`},
+			[]planStep{{ID: "s2", Title: "대본 작성"}, {ID: "s3", Title: "영상 편집"}}},
+		{"titles that are ids or numbers are no steps", []string{`{"sub_tasks":[{"id":"s1","title":"s1"},{"title":"2"},{"title":"Step 3"},{"title":"Script"},{"title":"Edit"}]}`},
+			[]planStep{{Title: "Script"}, {Title: "Edit"}}},
+		{"bullets under a lead-in, in a fence", []string{"Here is the plan:\n```\n- Write the script\n- Edit the video\n- Post it\n```\n"},
+			[]planStep{{Title: "Write the script"}, {Title: "Edit the video"}, {Title: "Post it"}}},
+		{"a heading and a lead-in", []string{"## 계획\n다음 순서로 하세요:\n1. 대본 작성\n2. 영상 편집\n"},
+			[]planStep{{Title: "대본 작성"}, {Title: "영상 편집"}}},
+		{"a line under an item", []string{"1. 대본 작성\n2. 영상 편집\n   세로 영상으로\n"},
+			[]planStep{{Title: "대본 작성"}, {Title: "영상 편집"}}},
 
 		{"one complete step", []string{`{"sub_tasks":[{"id":"s1","title":"대본 작성"},{"id":"s2","title":"영`, `{"sub_tasks":[{"ti`}, nil},
 		{"the robustness test's half", []string{`{"sub_tasks":[{"detail":"30초 분량의 카페 소개 대본","id":"s1","title":"대본 작성"},{"detail":"촬영본을 세로 `}, nil},
@@ -106,6 +125,23 @@ func TestPlanFromBroken(t *testing.T) {
 		{"a list that does not start at 1", []string{"3. c\n4. d\n"}, nil},
 		{"JSON with no complete step beats a list after it", []string{`{"sub_tasks": [{"title": "a", "detail": "1. x` + "\n2. y\n"}, nil},
 		{"an object that is not a step ends the reading", []string{`{"sub_tasks":[{"title":"a"},7,{"title":"b"},{"title":"c"}]}`}, nil},
+		// A list in a reply about something else is no plan: a refusal's
+		// reasons, questions for the person, warnings.
+		{"a refusal's reasons", []string{koRefusal, koRefusal}, nil},
+		{"questions for the person", []string{enQuestions, enQuestions}, nil},
+		{"items that are questions, no lead-in", []string{"1. 마감은 언제인가요?\n2. 대상은 누구인가요？\n"}, nil},
+		{"one question among steps", []string{"1. Write the script\n2. Deadline: when is it?\n3. Edit the video\n"}, nil},
+		{"a question as a JSON title", []string{`{"sub_tasks":[{"title":"What is the deadline?"},{"title":"Who is the audience?"},{"ti`}, nil},
+		{"ids as titles", []string{`{"sub_tasks": ["s1", "s2", "s3"`}, nil},
+		{"numbers as titles", []string{"1. 1\n2. 2\n3. 3\n"}, nil},
+		{"reasons, in English", []string{"This cannot be planned, for these reasons:\n1. It needs your account\n2. It copies a paid course\n"}, nil},
+		{"a lead-in that asks", []string{"Which of these do you mean?\n- A video for the cafe\n- A video for the menu\n"}, nil},
+		{"a long lead-in", []string{strings.Repeat("카페 영상을 만들려면 준비할 것이 많습니다. ", 6) + "\n1. 대본 작성\n2. 영상 편집\n"}, nil},
+		{"three lines before the list", []string{"계획:\n순서대로:\n아래처럼:\n1. 대본 작성\n2. 영상 편집\n"}, nil},
+		{"a paragraph after the list", []string{"1. Write the script\n2. Edit the video\n\nLet me know if you want changes.\n"}, nil},
+		{"two lines after the list", []string{"1. Write the script\n2. Edit the video\nThat is the plan.\nGood luck.\n"}, nil},
+		{"a closing line that refuses", []string{"1. 개인정보가 들어 있음\n2. 저작권 자료를 복제함\n위 이유로 도와드릴 수 없습니다.\n"}, nil},
+		{"warnings", []string{"주의할 점:\n- 개인정보를 올리지 마세요\n- 저작권을 확인하세요\n"}, nil},
 		{"nothing", nil, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -186,6 +222,8 @@ func TestPlannerRecoversBrokenPlan(t *testing.T) {
 		{"a Korean list, then a cut array", []ollamatest.Reply{{Text: "1. 대본 작성\n2. 영상 편집\n3. 썸네일 제작\n"}, {Text: `{"sub_tasks":[{"title":"대본`}},
 			[]string{"대본 작성", "영상 편집", "썸네일 제작"}, keyPlanRecovered},
 		{"nothing usable", []ollamatest.Reply{{Text: "계획을 세워 볼게요"}, {Text: `{"sub_tasks":[{"title":"대본 작성"},{"ti`}}, []string{shortsTask}, keyPlanFallback},
+		{"a refusal's reasons", []ollamatest.Reply{{Text: koRefusal}, {Text: koRefusal}}, []string{shortsTask}, keyPlanFallback},
+		{"questions for the person", []ollamatest.Reply{{Text: enQuestions}, {Text: enQuestions}}, []string{shortsTask}, keyPlanFallback},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)

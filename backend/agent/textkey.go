@@ -8,6 +8,12 @@ import "strings"
 // person switches, and a plan's introduction can stop asking once the plan
 // was decided. A line that is not one of these (the model's words) has no
 // key and is shown as stored.
+// TextKeyPlanRecovered is the key of a plan recovered from the planner's
+// broken replies (keyPlanRecovered): the model's words read back, some
+// steps possibly missing, so `wayfinder ask --approve` puts it to the
+// person instead of approving it unseen.
+const TextKeyPlanRecovered = keyPlanRecovered
+
 const (
 	keyPlanIntro    = "plan_intro"
 	keyPlanFallback = "plan_fallback"

@@ -25,7 +25,7 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	fs := subFlags("ask", `ask [--session ID] [--json] [--approve] [--approve-tools] "message"`, &g, s)
 	session := fs.String("session", "", "continue this conversation: its `ID`, or the first characters of it (wayfinder sessions lists them); a plan or tool call waiting in it is shown to decide first")
 	asJSON := fs.Bool("json", false, "print the turn's result as JSON instead of streaming the reply")
-	approve := fs.Bool("approve", false, "approve the first proposed plan without asking (for scripts)")
+	approve := fs.Bool("approve", false, "approve the first proposed plan without asking (for scripts; not one recovered from a broken reply)")
 	approveTools := fs.Bool("approve-tools", false, "run every tool call that asks for approval, once each, without asking (for scripts)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -43,7 +43,7 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 	// window shows the same in the reply); the reply to standard output.
 	progress := newProgressPrinter(s.err, cliLanguage(a.settings.Current().Language))
 	lang := a.lang()
-	t := asker{a: a, s: s, lang: lang, approve: *approve, approveTools: *approveTools, in: newLineReader(s.in), onText: progress.text, follow: chat.WithTrace(progress.event), printed: !*asJSON}
+	t := asker{a: a, s: s, lang: lang, approve: *approve, terminal: isTerminal(s.in), approveTools: *approveTools, in: newLineReader(s.in), onText: progress.text, follow: chat.WithTrace(progress.event), printed: !*asJSON}
 	if !*asJSON {
 		t.onText = func(txt string) {
 			fmt.Fprint(s.out, txt)
@@ -141,6 +141,9 @@ type asker struct {
 	printed bool           // the reply goes to standard output (not --json)
 	lang    int            // the language ask speaks (cliLanguage)
 	approve bool           // --approve: the first plan
+	// terminal: standard input is a terminal a person answers at
+	// (approvesAtOnce asks there about a plan --approve does not take).
+	terminal bool
 	// approveTools (--approve-tools) runs every tool call that asks, once.
 	approveTools bool
 	in           *lineReader
@@ -165,7 +168,11 @@ func (t asker) decideAll(ctx context.Context, msg api.Message) (api.Message, err
 			what = "ask.stillWaitingTool"
 			d, err = decideTool(ctx, *msg.Result.ToolCall, t.approveTools, t.in, t.s, t.lang)
 		} else {
-			d, err = decide(ctx, msg.Result.Plan, t.approve, t.in, t.s, t.lang)
+			var auto bool
+			if auto, err = approvesAtOnce(msg.Result, t.approve, t.terminal, msg.SessionID, t.s, t.lang); err != nil {
+				return msg, err
+			}
+			d, err = decide(ctx, msg.Result.Plan, auto, t.in, t.s, t.lang)
 		}
 		if ctx.Err() != nil {
 			fmt.Fprintln(t.s.err)

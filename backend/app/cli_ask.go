@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
 )
 
@@ -33,7 +35,11 @@ var askText = map[string][2]string{
 	"ask.plan":        {"Proposed plan (round {round}):", "제안된 계획({round}번째):"},
 	"ask.planAgain": {"The work on this plan stopped before it finished; it is offered again as you approved it. Approved again, it keeps the tools its unchanged steps found and runs only the rest.",
 		"이 계획의 작업이 끝나기 전에 멈췄습니다. 승인하신 그대로 다시 제안합니다. 다시 승인하면 바뀌지 않은 단계가 찾은 도구는 그대로 두고 나머지만 진행합니다."},
-	"ask.approved":   {"Approved (--approve).", "승인했습니다(--approve)."},
+	"ask.approved": {"Approved (--approve).", "승인했습니다(--approve)."},
+	"ask.recoveredAsk": {"This plan was recovered from the model's broken reply and may miss steps, so --approve does not approve it: decide it yourself.",
+		"모델이 보낸 깨진 답에서 살린 계획이라 빠진 단계가 있을 수 있어 --approve로 승인하지 않습니다. 직접 결정해 주세요."},
+	"ask.recoveredRefused": {"not approved: this plan was recovered from the model's broken reply and may miss steps, so --approve does not run it unseen; decide it with: wayfinder ask --session {id}",
+		"승인하지 않았습니다. 모델이 보낸 깨진 답에서 살린 계획이라 빠진 단계가 있을 수 있어 --approve로 보지 않고 실행하지 않습니다. 결정하려면: wayfinder ask --session {id}"},
 	"ask.planPrompt": {"[a]pprove, [r]evise with feedback, or [c]ancel?", "[a] 승인, [r] 의견을 주고 고치기, [c] 취소?"},
 	"ask.whatChange": {"What should change?", "무엇을 바꿀까요?"},
 	"ask.noAnswerPlan": {"no answer on standard input; the plan stays waiting in the session (use --approve in scripts)",
@@ -106,9 +112,26 @@ func sizeText(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// decide shows a proposed plan and asks what to do with it. With
-// autoApprove it approves at once, for scripts.
-func decide(ctx context.Context, plan *api.PlanApproval, autoApprove bool, in *lineReader, s stdio, lang int) (api.ApprovalDecision, error) {
+// approvesAtOnce reports whether --approve (approve) answers the plan res
+// waits on without asking. A plan recovered from the model's broken
+// replies (agent.TextKeyPlanRecovered) is its words read back, some steps
+// possibly missing: it never runs unseen. On a terminal it is asked about
+// instead, saying why; without one (a script) it is refused, shown and
+// left waiting in the session, and the command fails.
+func approvesAtOnce(res *api.TurnResult, approve, terminal bool, sessionID string, s stdio, lang int) (bool, error) {
+	if !approve || res == nil || res.TextKey != agent.TextKeyPlanRecovered {
+		return approve, nil
+	}
+	if !terminal {
+		showPlan(res.Plan, s, lang)
+		return false, errors.New(say("ask.recoveredRefused", lang, "id", sessionID))
+	}
+	fmt.Fprintln(s.err, "\n"+say("ask.recoveredAsk", lang))
+	return false, nil
+}
+
+// showPlan prints a proposed plan, its steps numbered.
+func showPlan(plan *api.PlanApproval, s stdio, lang int) {
 	fmt.Fprintln(s.err, "\n"+say("ask.plan", lang, "round", strconv.Itoa(plan.Round)))
 	for i, st := range plan.SubTasks {
 		fmt.Fprintf(s.err, "  %d. %s", i+1, st.Title)
@@ -120,6 +143,12 @@ func decide(ctx context.Context, plan *api.PlanApproval, autoApprove bool, in *l
 	if plan.Again != "" {
 		fmt.Fprintln(s.err, say("ask.planAgain", lang))
 	}
+}
+
+// decide shows a proposed plan and asks what to do with it. With
+// autoApprove it approves at once, for scripts.
+func decide(ctx context.Context, plan *api.PlanApproval, autoApprove bool, in *lineReader, s stdio, lang int) (api.ApprovalDecision, error) {
+	showPlan(plan, s, lang)
 	// The decision names the plan it answers: if the plan changed
 	// meanwhile (another window decided), it is refused, not misapplied.
 	v := plan.Version

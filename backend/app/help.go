@@ -55,9 +55,9 @@ var helpKo = map[string]string{
 
 	// ask
 	"continue this conversation: its `ID`, or the first characters of it (wayfinder sessions lists them); a plan or tool call waiting in it is shown to decide first": "이 대화를 이어 갑니다: 대화 `ID`나 그 앞부분(wayfinder sessions가 보여 줍니다). 결정을 기다리는 계획이나 도구 호출이 있으면 먼저 보여 줍니다",
-	"print the turn's result as JSON instead of streaming the reply":                      "답을 쓰는 대로 보여 주는 대신 결과를 JSON으로 출력합니다",
-	"approve the first proposed plan without asking (for scripts)":                        "처음 제안된 계획을 묻지 않고 승인합니다(스크립트용)",
-	"run every tool call that asks for approval, once each, without asking (for scripts)": "승인을 묻는 도구 호출을 묻지 않고 한 번씩 실행합니다(스크립트용)",
+	"print the turn's result as JSON instead of streaming the reply":                                      "답을 쓰는 대로 보여 주는 대신 결과를 JSON으로 출력합니다",
+	"approve the first proposed plan without asking (for scripts; not one recovered from a broken reply)": "처음 제안된 계획을 묻지 않고 승인합니다(스크립트용, 깨진 답에서 살린 계획은 제외)",
+	"run every tool call that asks for approval, once each, without asking (for scripts)":                 "승인을 묻는 도구 호출을 묻지 않고 한 번씩 실행합니다(스크립트용)",
 	// export
 	"md (Markdown, to read) or json (everything, to import again); default: from -o's extension, else md": "md(Markdown, 읽기용) 또는 json(전부, 다시 가져오기용). 기본: -o 파일의 확장자, 없으면 md",
 	"the conversation to export: its `ID`, or the first characters of it (wayfinder sessions lists them)": "내보낼 대화: 대화 `ID`나 그 앞부분(wayfinder sessions가 보여 줍니다)",

@@ -26,9 +26,27 @@ type mark struct {
 	b      box
 	shape  bool // a square or a circle, not an icon's outline or a tick
 	round  bool // a circle
-	inked  bool // filled with a colour other than white: a box marked
+	inked  bool // filled with a colour other than white
 	stroke bool // its outline drawn
 	form   bool // drawn inside a form field's tag (Chromium's /Form)
+	fill   rgb  // the fill's colour, when inked
+	line   rgb  // the outline's colour, when stroked
+}
+
+// rgb is a path's colour.
+type rgb [3]uint8
+
+// ink says whether a fill is in the colour of ink, as a box filled to
+// mark it is (black or a dark grey, or the colour of the box's outline),
+// not a chart's colour: a legend's swatch is a square of colour in an
+// outline (#c33, #36c, a light grey #999), where a box marked in colour
+// has something drawn inside (Chromium's white tick on its blue).
+func (c rgb) ink(line rgb, lined bool) bool {
+	if lined && c == line {
+		return true
+	}
+	hi, lo := max(c[0], c[1], c[2]), min(c[0], c[1], c[2])
+	return hi < maxInkLevel && hi-lo <= maxInkTint
 }
 
 // formTag is the name of the marked content Chromium draws a form's
@@ -93,6 +111,15 @@ const (
 	maxLabelGap = 1.2
 	minBoxSize  = 0.5
 	maxBoxSize  = 1.5
+	// A dot marks a radio button or a box when it is at most maxDotShare
+	// of the box's side (Chromium's 5.9 pt in 10.7, wkhtmltopdf's 6.0 in
+	// 8.9); a legend's swatch fills its outline (8.2 pt in 9.0).
+	maxDotShare = 0.8
+	// A fill is ink's colour (ink) when no channel reaches maxInkLevel
+	// and they differ by maxInkTint at most: black, #333, #555, not
+	// #999 nor a colour.
+	maxInkLevel = 128
+	maxInkTint  = 24
 )
 
 // shapeOf says what a path's points draw: a circle (every point within
@@ -194,6 +221,20 @@ func (p *pdfium) markOf(ctx context.Context, obj uint32, b box) (mark, int, erro
 			bl, _ := mem.ReadUint32Le(p.scratch + 8)
 			a, _ := mem.ReadUint32Le(p.scratch + 12)
 			m.inked = a > 0 && min(r, g, bl) < 230
+			m.fill = rgb{uint8(min(r, 255)), uint8(min(g, 255)), uint8(min(bl, 255))}
+		}
+	}
+	if m.stroke {
+		ok, err := p.call(ctx, "FPDFPageObj_GetStrokeColor", uint64(obj), s, s+4, s+8, s+12)
+		if err != nil {
+			return m, len(pts), err
+		}
+		if ok != 0 {
+			mem := p.m.Memory()
+			r, _ := mem.ReadUint32Le(p.scratch)
+			g, _ := mem.ReadUint32Le(p.scratch + 4)
+			bl, _ := mem.ReadUint32Le(p.scratch + 8)
+			m.line = rgb{uint8(min(r, 255)), uint8(min(g, 255)), uint8(min(bl, 255))}
 		}
 	}
 	return m, len(pts), nil
@@ -229,29 +270,54 @@ func checkBoxes(gs []glyph, marks []mark) []placedBox {
 		}
 		// A box is an outline with nothing or white inside (a box left
 		// empty), or drawn in parts one over another: a white ground and
-		// its outline, a ground inked when marked, a tick or a dot inside.
-		// One path both inked and outlined is a chart's marker; one inked
-		// and not outlined, a swatch or a bullet.
-		parts := 0
-		inked, stroke, form := false, false, false
+		// its outline, and when marked something inside: a tick or a
+		// cross (Chromium's white tick on its blue ground, wkhtmltopdf's
+		// two strokes), a dot smaller than the box, or a fill in ink's
+		// colour. One path both inked and outlined is a chart's marker;
+		// one inked and not outlined, a swatch or a bullet; a square of
+		// colour filling its outline, with nothing inside, a legend's
+		// swatch ("■ 매출 ■ 영업이익" of a chart printed by Chromium).
+		parts, side := 0, 0.0
+		var inside []mark
+		stroke, form := false, false
+		var line rgb
 		for _, o := range marks {
 			if holds(m.b, o.b) {
 				parts++
-				inked = inked || o.inked || !o.shape
+				inside = append(inside, o)
+				side = max(side, o.b.x1-o.b.x0, o.b.y1-o.b.y0)
 				stroke = stroke || o.stroke
+				if o.stroke && o.shape {
+					line = o.line // the outline's, not a tick's
+				}
 				form = form || o.form
 			}
 		}
-		if parts == 1 && (m.inked || !m.stroke) || parts > 1 && !stroke && !inked {
+		marked, swatch := false, false
+		for _, o := range inside {
+			switch {
+			case !o.shape:
+				marked = true // a tick or a cross
+			case !o.inked:
+				// a white ground or an outline
+			case max(o.b.x1-o.b.x0, o.b.y1-o.b.y0) <= maxDotShare*side:
+				marked = true // a dot
+			case o.fill.ink(line, stroke):
+				marked = true // the box filled with ink
+			default:
+				swatch = true
+			}
+		}
+		if parts == 1 && (m.inked || !m.stroke) || parts > 1 && !stroke && !marked || swatch && !marked {
 			continue
 		}
 		if g, before, after, ok := boxGlyph(gs, m.b); ok {
 			switch {
-			case m.round && inked:
+			case m.round && marked:
 				g.r = '◉'
 			case m.round:
 				g.r = '○'
-			case inked:
+			case marked:
 				g.r = '☑'
 			default:
 				g.r = '☐'

@@ -60,17 +60,42 @@ func TestCheckBoxPathsLayout(t *testing.T) {
 		{"수집에 동의합니까?", "예", "아니오"},
 		{"제공에 동의합니까?", "예", "아니오"}}, []float64{72, 200, 240})
 	const y0, y1 = 700, 686 // the rows' baselines (column)
-	// outline is an empty box, ground and ink a marked one (Chromium: a
-	// white ground, then the box inked), dot a radio button's.
+	// outline is an empty box; marked a checked one as Chromium draws
+	// it (a white ground, the box filled blue, a white tick over it) or
+	// a radio button's ring with its dot; swatch a chart legend's square
+	// of colour in an outline of #333.
+	blue, grey := rgb{0, 117, 255}, rgb{51, 51, 51}
 	outline := func(x, base float64, round bool) []mark {
 		return []mark{{b: box{x, base - 1, x + 8, base + 7}, shape: true, round: round, stroke: true}}
 	}
 	marked := func(x, base float64, round bool) []mark {
 		b := box{x, base - 1, x + 8, base + 7}
 		if round {
-			return []mark{{b: b, shape: true, round: true, stroke: true}, {b: box{x + 2, base + 1, x + 6, base + 5}, shape: true, round: true, inked: true}}
+			return []mark{{b: b, shape: true, round: true, stroke: true, line: blue},
+				{b: box{x + 2, base + 1, x + 6, base + 5}, shape: true, round: true, inked: true, fill: blue}}
 		}
-		return []mark{{b: b, shape: true}, {b: b, shape: true, inked: true}}
+		return []mark{{b: b, shape: true}, {b: b, shape: true, inked: true, fill: blue},
+			{b: box{x + 0.5, base, x + 7.5, base + 6}, stroke: true, line: rgb{255, 255, 255}}}
+	}
+	swatch := func(x, base float64, fill rgb) []mark {
+		return []mark{{b: box{x + 0.4, base - 0.6, x + 7.6, base + 6.6}, shape: true, inked: true, fill: fill},
+			{b: box{x, base - 1, x + 8, base + 7}, shape: true, stroke: true, line: grey}}
+	}
+	// filled is a box marked by filling it with its outline's colour or
+	// black, crossed one marked by two strokes (wkhtmltopdf).
+	filled := func(x, base float64, fill rgb) []mark {
+		b := box{x, base - 1, x + 8, base + 7}
+		return []mark{{b: b, shape: true, stroke: true, line: grey}, {b: b, shape: true, inked: true, fill: fill}}
+	}
+	// dotted is a box or a ring of grey with a dot of colour inside.
+	dotted := func(x, base float64, round bool) []mark {
+		return []mark{{b: box{x, base - 1, x + 8, base + 7}, shape: true, round: round, stroke: true, line: grey},
+			{b: box{x + 2, base + 1, x + 6, base + 5}, shape: true, round: true, inked: true, fill: blue}}
+	}
+	crossed := func(x, base float64) []mark {
+		b := box{x, base - 1, x + 8, base + 7}
+		return []mark{{b: b, shape: true, stroke: true}, {b: box{x + 0.3, base - 0.7, x + 7.7, base + 6.7}, stroke: true},
+			{b: box{x + 0.3, base - 0.7, x + 7.7, base + 6.7}, stroke: true}}
 	}
 	join := func(ms ...[]mark) []mark { return slices.Concat(ms...) }
 	tests := []struct {
@@ -89,6 +114,13 @@ func TestCheckBoxPathsLayout(t *testing.T) {
 			"수집에 동의합니까? | 예 | 아니오\n제공에 동의합니까? | 예 | 아니오"},
 		{"a lone box tagged as a form's field is one", rows, []mark{{b: box{188, y0 - 1, 196, y0 + 7}, shape: true, stroke: true, form: true}},
 			"수집에 동의합니까? | ☐ 예 | 아니오\n제공에 동의합니까? | 예 | 아니오"},
+		{"boxes filled with ink or crossed are marked", rows, join(filled(188, y0, rgb{}), crossed(228, y0), filled(188, y1, grey), outline(228, y1, false)),
+			"수집에 동의합니까? | ☑ 예 ☑ 아니오\n제공에 동의합니까? | ☑ 예 ☐ 아니오"},
+		{"a dot of colour marks a box or a radio button", rows, join(dotted(188, y0, true), outline(228, y0, true), outline(188, y1, false), dotted(228, y1, false)),
+			"수집에 동의합니까? | ◉ 예 ○ 아니오\n제공에 동의합니까? | ☐ 예 ☑ 아니오"},
+		{"a legend's squares of colour in outlines are no boxes", rows,
+			join(swatch(188, y0, rgb{204, 51, 51}), swatch(228, y0, rgb{51, 102, 204}), swatch(188, y1, rgb{153, 153, 153}), swatch(228, y1, rgb{51, 170, 51})),
+			"수집에 동의합니까? | 예 | 아니오\n제공에 동의합니까? | 예 | 아니오"},
 		{"a chart's markers, inked and outlined, are no boxes", rows,
 			[]mark{{b: box{188, y0 - 1, 196, y0 + 7}, shape: true, round: true, inked: true, stroke: true}, {b: box{228, y0 - 1, 236, y0 + 7}, shape: true, round: true, inked: true, stroke: true}},
 			"수집에 동의합니까? | 예 | 아니오\n제공에 동의합니까? | 예 | 아니오"},
@@ -144,6 +176,19 @@ var htmlOneBox = []struct {
 	{"재직 증명서", false},
 }
 
+// htmlLegends are a chart's legends, squares of colour before their
+// labels (a 1 px outline of #333 or none, in a paragraph and in a table's
+// cell), and the line each reads, as it did before boxes were read
+// (236403e^, the same page): a legend's square is no check box.
+var htmlLegends = []struct{ html, want string }{
+	{`<p><span class="k" style="background:#c33"></span>매출 &nbsp;&nbsp;<span class="k" style="background:#36c"></span>영업이익 &nbsp;&nbsp;<span class="k" style="background:#999"></span>순이익</p>`,
+		"매출 영업이익 순이익"},
+	{`<p><span class="s" style="background:#c33"></span>수도권 &nbsp;&nbsp;<span class="s" style="background:#36c"></span>비수도권</p>`,
+		"수도권 비수도권"},
+	{`<table style="width:auto; border-collapse:collapse"><tr><td style="border:1px solid #999">지역별 판매</td><td style="border:1px solid #999"><span class="k" style="background:#c33"></span>서울 <span class="k" style="background:#36c"></span>부산</td></tr></table>`,
+		"지역별 판매 서울 부산"},
+}
+
 // TestCheckBoxInputs prints an HTML form whose options are
 // <input type="checkbox"> and <input type="radio"> (drawn as paths, not
 // glyphs) with Chromium and wkhtmltopdf, in Korean and English, the
@@ -152,7 +197,8 @@ var htmlOneBox = []struct {
 // options read "예 | 아니오" as cells of their own; in a paragraph,
 // "question ☐ 예 ☐ 아니오" on one line; and in 8 points too, where the
 // boxes set the options' baseline apart from the question's. A box alone on its line reads
-// "☑ 동의합니다" where Chromium tags it as a form's field.
+// "☑ 동의합니다" where Chromium tags it as a form's field. A chart's
+// legend of squares of colour reads as before, with no boxes.
 func TestCheckBoxInputs(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`<!doctype html><html lang="ko"><head><meta charset="utf-8"><style>
@@ -160,6 +206,8 @@ body { font-family: 'Noto Sans CJK KR', sans-serif; font-size: 11pt }
 table { border-collapse: collapse; width: 100%; margin: 1em 0 }
 td { padding: 4px 6px }
 .g { display: inline-block; width: 2em }
+.k { display: inline-block; width: 9px; height: 9px; border: 1px solid #333; margin-right: 4px }
+.s { display: inline-block; width: 9px; height: 9px; margin-right: 4px }
 </style></head><body><p>개인정보 수집·이용 동의서 (Consent form)</p>`)
 	form := 0 // each question's radio buttons a group of their own
 	options := func(k int, sp string) string {
@@ -204,6 +252,10 @@ td { padding: 4px 6px }
 		fmt.Fprintf(&b, `%s</td><td style="padding: 0 4px"><label><input type="checkbox"> 예</label>&emsp;&emsp;<label><input type="checkbox" checked> 아니오</label>&emsp;&emsp;<label><input type="checkbox"> 모름</label>`, q)
 	}
 	b.WriteString("</td></tr></table>")
+	b.WriteString(`<p style="page-break-before: always">2024년 분기별 실적 그래프</p>`)
+	for _, l := range htmlLegends {
+		b.WriteString(l.html)
+	}
 	b.WriteString("</body></html>")
 	dir := t.TempDir()
 	if d := os.Getenv("WAYFINDER_PDF_OUT"); d != "" {
@@ -257,6 +309,11 @@ td { padding: 4px 6px }
 			for _, q := range htmlSmallRows[:map[string]int{"chromium": len(htmlSmallRows)}[name]] {
 				if want := q + cellSep + "☐ 예 ☑ 아니오 ☐ 모름"; !slices.Contains(lines, want) {
 					t.Errorf("no row %q:\n%s", want, text)
+				}
+			}
+			for _, l := range htmlLegends {
+				if !slices.Contains(lines, l.want) {
+					t.Errorf("no legend %q:\n%s", l.want, text)
 				}
 			}
 			// One box a line, a checklist's: Chromium tags its boxes as a

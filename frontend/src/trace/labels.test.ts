@@ -104,3 +104,21 @@ describe("stepPlace", () => {
     expect(stepPlace({ kind: "node_started", node: "start" })).toBe("Start");
   });
 });
+
+describe("stepText of a failed model call", () => {
+  afterEach(() => setLang("en"));
+
+  it.each([
+    ["en", "model_retry", { error: "stream_dropped", attempt: "2" }, "The model call failed (the reply was cut off); attempt 2"],
+    ["ko", "model_retry", { error: "stream_dropped", attempt: "2" }, "모델 호출 실패(응답이 중간에 끊김), 2번째 시도"],
+    ["en", "model_retry", { error: "something_new", attempt: "3" }, "The model call failed (an error); attempt 3"],
+    ["ko", "model_retry", { error: "something_new", attempt: "3" }, "모델 호출 실패(오류), 3번째 시도"],
+    ["en", "model_fallback", { model: "qwen3", fallback: "llama3.2", reason: "timeout" }, "qwen3 failed (it took too long to answer); continuing with llama3.2"],
+    ["ko", "model_fallback", { model: "qwen3", fallback: "llama3.2", reason: "timeout" }, "qwen3 모델 실패(응답이 너무 오래 걸림): llama3.2 모델로 계속함"],
+  ] as const)("words the cause, never the raw code (%s, %s, %o)", (lang, code, args, want) => {
+    setLang(lang);
+    const text = stepText({ text: "", code: code as TraceCode, args: { ...args } });
+    expect(text).toBe(want);
+    expect(text).not.toMatch(/[a-z]+_[a-z]+/);
+  });
+});

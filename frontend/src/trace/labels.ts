@@ -86,7 +86,21 @@ export function stepText(s: Pick<TraceStep, "text" | "code" | "args"> & { kind?:
   // the backend's English error (which the step's detail keeps).
   if (s.code === "mcp_failed") args.error = mcpReason(s.args?.reason, s.args) || t("mcp.reason.failed");
   if (s.code === "time_told") args.time = clockTime(s.args?.time ?? "");
+  // A failed model call's cause comes as an error code (stream_dropped):
+  // worded, never the code itself on screen.
+  if (s.code === "model_retry") args.error = failWhy(s.args?.error);
+  if (s.code === "model_fallback") args.reason = failWhy(s.args?.reason);
   return t(key as MessageKey, args);
+}
+
+/**
+ * failWhy words the error code of a failed model call ("the reply was cut
+ * off" for stream_dropped), or says "an error" for a code without words,
+ * so that no raw code reaches the screen.
+ */
+function failWhy(code: string | undefined): string {
+  const key = `trace.why.${code ?? ""}`;
+  return t(isKey(key) ? key : "trace.why.other");
 }
 
 /**

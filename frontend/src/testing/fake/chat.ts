@@ -442,6 +442,11 @@ export class FakeChat extends FakeMCP {
     }
     const user = this.messages.get(sid)!.at(-2)!;
     this.emit("chat.turn_started", { session_id: sid, turn_id: turn, user_message: user, assistant_message_id: asst.id });
+    // As the backend: the chosen model's failure, by its error code, before the fallback answers.
+    if (this.opts.fallbackFrom && this.settings.fallback_model) {
+      const args = { model: this.opts.fallbackFrom, fallback: this.settings.fallback_model, reason: "stream_dropped" };
+      this.trace(sid, turn, "retry", "answer", { text: `${args.model} failed (stream_dropped); continuing with ${args.fallback}`, code: "model_fallback", args });
+    }
     const parts = text.match(/.{1,12}/gs) ?? [];
     let i = 0;
     const next = () => {

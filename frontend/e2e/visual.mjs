@@ -267,6 +267,10 @@ await shot("settings-full", "scenario=chat&mode=desktop&delay=300", async (p) =>
   await p.click("text=Pull");
   await p.waitForSelector("dialog[open] .pull [role=progressbar]");
 });
+// The model picker at 800 px: its words end in "…" where they do not fit.
+for (const lang of ["en", "ko"]) {
+  await shot(`picker-narrow-${lang}`, `scenario=chat&lang=${lang}`, (p) => p.waitForSelector("[data-testid='model-picker-face']"), { locale: lang === "ko" ? "ko-KR" : "en-US", viewport: { width: 800, height: 700 } });
+}
 // The fallback model: chosen in Settings, named in a reply's Details.
 await shot("settings-fallback-ko", "scenario=chat&lang=ko&fallback=llama3.2:3b", async (p) => {
   await p.click("button[aria-label='설정']");

@@ -221,3 +221,22 @@ describe("onboarding and Settings", () => {
     expect(fake.calls.find((c) => c.method === "DeleteModel")!.args).toEqual(["gemma3:1b"]);
   });
 });
+
+describe("model picker, in a narrow header", () => {
+  // A select cuts its own text without "…" ("tools (defaul" at 800 px):
+  // the words are drawn over it, ellipsed by CSS, and kept whole in its tooltip.
+  it.each([
+    ["en", "llama3.2:3b · tools (default)"],
+    ["ko", "llama3.2:3b · 도구 (기본)"],
+  ] as const)("shows the chosen model's words in a face of their own, whole in the tooltip (%s)", async (language, first) => {
+    await start({}, new FakeBackend({ settings: { language } }));
+    const sel = $("#model-picker") as HTMLSelectElement;
+    const face = $("[data-testid='model-picker-face']");
+    await vi.waitFor(() => expect(face.textContent).toBe(first));
+    expect(face.getAttribute("aria-hidden")).toBe("true");
+    expect(sel.title.split("\n")[0]).toBe(first);
+    pick("gemma3:1b");
+    expect(face.textContent).toBe(sel.selectedOptions[0]!.textContent);
+    expect(sel.title.split("\n")[0]).toBe(face.textContent);
+  });
+});

@@ -172,6 +172,22 @@ func small(b box) bool {
 		math.Abs(w-h) <= markSquare*max(w, h)
 }
 
+// colorOf reads an object's fill or stroke colour (get, the PDFium
+// function) and its alpha; ok is false when the object has none.
+func (p *pdfium) colorOf(ctx context.Context, get string, obj uint32) (c rgb, alpha uint32, ok bool, err error) {
+	s := uint64(p.scratch)
+	found, err := p.call(ctx, get, uint64(obj), s, s+4, s+8, s+12)
+	if err != nil || found == 0 {
+		return rgb{}, 0, false, err
+	}
+	mem := p.m.Memory()
+	r, _ := mem.ReadUint32Le(p.scratch)
+	g, _ := mem.ReadUint32Le(p.scratch + 4)
+	b, _ := mem.ReadUint32Le(p.scratch + 8)
+	alpha, _ = mem.ReadUint32Le(p.scratch + 12)
+	return rgb{uint8(min(r, 255)), uint8(min(g, 255)), uint8(min(b, 255))}, alpha, true, nil
+}
+
 // markOf reads what a small path draws: whether its segments are all
 // curves, whether it is stroked, and whether it is filled with ink; and
 // how many segments it read.
@@ -210,31 +226,22 @@ func (p *pdfium) markOf(ctx context.Context, obj uint32, b box) (mark, int, erro
 	stroke, _ := p.m.Memory().ReadUint32Le(p.scratch + 4)
 	m.stroke = stroke != 0
 	if int32(fill) != fillModeNone {
-		ok, err := p.call(ctx, "FPDFPageObj_GetFillColor", uint64(obj), s, s+4, s+8, s+12)
+		c, a, ok, err := p.colorOf(ctx, "FPDFPageObj_GetFillColor", obj)
 		if err != nil {
 			return m, len(pts), err
 		}
-		if ok != 0 {
-			mem := p.m.Memory()
-			r, _ := mem.ReadUint32Le(p.scratch)
-			g, _ := mem.ReadUint32Le(p.scratch + 4)
-			bl, _ := mem.ReadUint32Le(p.scratch + 8)
-			a, _ := mem.ReadUint32Le(p.scratch + 12)
-			m.inked = a > 0 && min(r, g, bl) < 230
-			m.fill = rgb{uint8(min(r, 255)), uint8(min(g, 255)), uint8(min(bl, 255))}
+		if ok {
+			m.inked = a > 0 && min(c[0], c[1], c[2]) < 230
+			m.fill = c
 		}
 	}
 	if m.stroke {
-		ok, err := p.call(ctx, "FPDFPageObj_GetStrokeColor", uint64(obj), s, s+4, s+8, s+12)
+		c, _, ok, err := p.colorOf(ctx, "FPDFPageObj_GetStrokeColor", obj)
 		if err != nil {
 			return m, len(pts), err
 		}
-		if ok != 0 {
-			mem := p.m.Memory()
-			r, _ := mem.ReadUint32Le(p.scratch)
-			g, _ := mem.ReadUint32Le(p.scratch + 4)
-			bl, _ := mem.ReadUint32Le(p.scratch + 8)
-			m.line = rgb{uint8(min(r, 255)), uint8(min(g, 255)), uint8(min(bl, 255))}
+		if ok {
+			m.line = c
 		}
 	}
 	return m, len(pts), nil

@@ -1,16 +1,11 @@
 package pdftext
 
 import (
-	"context"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/wayfinder-app/wayfinder/backend/internal/progtest"
 )
 
 // TestShapeOf: a square (sharp or with Chromium's rounded corners) and a
@@ -257,77 +252,46 @@ td { padding: 4px 6px }
 		b.WriteString(l.html)
 	}
 	b.WriteString("</body></html>")
-	dir := t.TempDir()
-	if d := os.Getenv("WAYFINDER_PDF_OUT"); d != "" {
-		dir = d // keep the files
-	}
-	src := filepath.Join(dir, "inputs.html")
-	if err := os.WriteFile(src, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	printers := map[string]func(t *testing.T, pdf string) error{
-		"wkhtmltopdf": func(t *testing.T, pdf string) error {
-			bin := progtest.Command(t, "WAYFINDER_WKHTMLTOPDF", "wkhtmltopdf", "wkhtmltopdf, fonts-noto-cjk and poppler-utils", "pdftotext")
-			return run(context.Background(), bin, "-q", src, pdf)
-		},
-		"chromium": func(t *testing.T, pdf string) error {
-			return printPDF(context.Background(), chromium(t), src, pdf)
-		},
-	}
-	for name, print := range printers {
-		t.Run(name, func(t *testing.T) {
-			pdf := filepath.Join(dir, "inputs-"+name+".pdf")
-			if err := print(t, pdf); err != nil {
-				t.Fatal(err)
+	withEachPrinter(t, "inputs", b.String(), func(t *testing.T, name string, lines []string) {
+		text := strings.Join(lines, "\n")
+		for _, r := range htmlBoxRows {
+			cell, para := r.q+cellSep+r.want, r.q+" "+r.want
+			if n := strings.Count(text, r.q); n != 6 {
+				t.Errorf("%q found %d times, want 6", r.q, n)
 			}
-			pages, err := newTestExtractor(t).ExtractFile(context.Background(), pdf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var lines []string
-			for _, p := range pages {
-				lines = append(lines, strings.Split(p.Text, "\n")...)
-			}
-			text := strings.Join(lines, "\n")
-			for _, r := range htmlBoxRows {
-				cell, para := r.q+cellSep+r.want, r.q+" "+r.want
-				if n := strings.Count(text, r.q); n != 6 {
-					t.Errorf("%q found %d times, want 6", r.q, n)
-				}
-				for _, l := range lines {
-					if strings.HasPrefix(l, r.q) && l != cell && l != para {
-						t.Errorf("row %q, want %q or %q", l, cell, para)
-					}
-				}
-				if !slices.Contains(lines, cell) || !slices.Contains(lines, para) {
-					t.Errorf("no row %q or no line %q:\n%s", cell, para, text)
+			for _, l := range lines {
+				if strings.HasPrefix(l, r.q) && l != cell && l != para {
+					t.Errorf("row %q, want %q or %q", l, cell, para)
 				}
 			}
-			// wkhtmltopdf sets that form's questions and options on lines
-			// of their own (as before the boxes were read) and its cells
-			// closer than a cell's gap.
-			for _, q := range htmlSmallRows[:map[string]int{"chromium": len(htmlSmallRows)}[name]] {
-				if want := q + cellSep + "☐ 예 ☑ 아니오 ☐ 모름"; !slices.Contains(lines, want) {
-					t.Errorf("no row %q:\n%s", want, text)
-				}
+			if !slices.Contains(lines, cell) || !slices.Contains(lines, para) {
+				t.Errorf("no row %q or no line %q:\n%s", cell, para, text)
 			}
-			for _, l := range htmlLegends {
-				if !slices.Contains(lines, l.want) {
-					t.Errorf("no legend %q:\n%s", l.want, text)
-				}
+		}
+		// wkhtmltopdf sets that form's questions and options on lines
+		// of their own (as before the boxes were read) and its cells
+		// closer than a cell's gap.
+		for _, q := range htmlSmallRows[:map[string]int{"chromium": len(htmlSmallRows)}[name]] {
+			if want := q + cellSep + "☐ 예 ☑ 아니오 ☐ 모름"; !slices.Contains(lines, want) {
+				t.Errorf("no row %q:\n%s", want, text)
 			}
-			// One box a line, a checklist's: Chromium tags its boxes as a
-			// form's fields, wkhtmltopdf does not, and a lone box untagged
-			// stays unread.
-			for _, l := range htmlOneBox {
-				want := l.label
-				if name == "chromium" {
-					want = map[bool]string{false: "☐ ", true: "☑ "}[l.checked] + l.label
-				}
-				if !slices.Contains(lines, want) {
-					t.Errorf("no line %q:\n%s", want, text)
-				}
+		}
+		for _, l := range htmlLegends {
+			if !slices.Contains(lines, l.want) {
+				t.Errorf("no legend %q:\n%s", l.want, text)
 			}
-		})
-	}
+		}
+		// One box a line, a checklist's: Chromium tags its boxes as a
+		// form's fields, wkhtmltopdf does not, and a lone box untagged
+		// stays unread.
+		for _, l := range htmlOneBox {
+			want := l.label
+			if name == "chromium" {
+				want = map[bool]string{false: "☐ ", true: "☑ "}[l.checked] + l.label
+			}
+			if !slices.Contains(lines, want) {
+				t.Errorf("no line %q:\n%s", want, text)
+			}
+		}
+	})
 }

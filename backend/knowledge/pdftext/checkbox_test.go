@@ -1,15 +1,10 @@
 package pdftext
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/wayfinder-app/wayfinder/backend/internal/progtest"
 )
 
 // TestPageTextCheckBoxOptions: the options of one check box question in
@@ -183,51 +178,20 @@ td { padding: 4px 6px }
 		}
 	}
 	b.WriteString("</body></html>")
-	dir := t.TempDir()
-	if d := os.Getenv("WAYFINDER_PDF_OUT"); d != "" {
-		dir = d // keep the files
-	}
-	src := filepath.Join(dir, "checkbox.html")
-	if err := os.WriteFile(src, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	printers := map[string]func(t *testing.T, pdf string) error{
-		"wkhtmltopdf": func(t *testing.T, pdf string) error {
-			bin := progtest.Command(t, "WAYFINDER_WKHTMLTOPDF", "wkhtmltopdf", "wkhtmltopdf, fonts-noto-cjk and poppler-utils", "pdftotext")
-			return run(context.Background(), bin, "-q", src, pdf)
-		},
-		"chromium": func(t *testing.T, pdf string) error {
-			return printPDF(context.Background(), chromium(t), src, pdf)
-		},
-	}
-	for name, print := range printers {
-		t.Run(name, func(t *testing.T) {
-			pdf := filepath.Join(dir, name+".pdf")
-			if err := print(t, pdf); err != nil {
-				t.Fatal(err)
+	withEachPrinter(t, "checkbox", b.String(), func(t *testing.T, _ string, lines []string) {
+		for _, r := range checkBoxRows {
+			row := r.q + cellSep + strings.Join(r.opts, " ")
+			if n := strings.Count(strings.Join(lines, "\n"), r.q); n != 3 {
+				t.Errorf("%q found %d times, want 3", r.q, n)
 			}
-			pages, err := newTestExtractor(t).ExtractFile(context.Background(), pdf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var lines []string
-			for _, p := range pages {
-				lines = append(lines, strings.Split(p.Text, "\n")...)
-			}
-			for _, r := range checkBoxRows {
-				row := r.q + cellSep + strings.Join(r.opts, " ")
-				if n := strings.Count(strings.Join(lines, "\n"), r.q); n != 3 {
-					t.Errorf("%q found %d times, want 3", r.q, n)
-				}
-				for _, l := range lines {
-					if strings.HasPrefix(l, r.q) && l != row {
-						t.Errorf("row %q, want %q", l, row)
-					}
-				}
-				if !slices.Contains(lines, row) {
-					t.Errorf("no row %q:\n%s", row, strings.Join(lines, "\n"))
+			for _, l := range lines {
+				if strings.HasPrefix(l, r.q) && l != row {
+					t.Errorf("row %q, want %q", l, row)
 				}
 			}
-		})
-	}
+			if !slices.Contains(lines, row) {
+				t.Errorf("no row %q:\n%s", row, strings.Join(lines, "\n"))
+			}
+		}
+	})
 }

@@ -66,6 +66,48 @@ func printPDF(ctx context.Context, browser, src, out string) error {
 	return nil
 }
 
+// withEachPrinter prints the page html with wkhtmltopdf and with
+// Chromium, the two that print the forms people fill in, and runs check
+// on the lines each PDF reads as, one subtest a printer (named to check). The files go to
+// WAYFINDER_PDF_OUT when it is set, to be looked at.
+func withEachPrinter(t *testing.T, name, page string, check func(t *testing.T, printer string, lines []string)) {
+	t.Helper()
+	dir := t.TempDir()
+	if d := os.Getenv("WAYFINDER_PDF_OUT"); d != "" {
+		dir = d
+	}
+	src := filepath.Join(dir, name+".html")
+	if err := os.WriteFile(src, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	printers := map[string]func(t *testing.T, pdf string) error{
+		"wkhtmltopdf": func(t *testing.T, pdf string) error {
+			bin := progtest.Command(t, "WAYFINDER_WKHTMLTOPDF", "wkhtmltopdf", "wkhtmltopdf, fonts-noto-cjk and poppler-utils", "pdftotext")
+			return run(context.Background(), bin, "-q", src, pdf)
+		},
+		"chromium": func(t *testing.T, pdf string) error {
+			return printPDF(context.Background(), chromium(t), src, pdf)
+		},
+	}
+	for printer, print := range printers {
+		t.Run(printer, func(t *testing.T) {
+			pdf := filepath.Join(dir, name+"-"+printer+".pdf")
+			if err := print(t, pdf); err != nil {
+				t.Fatal(err)
+			}
+			pages, err := newTestExtractor(t).ExtractFile(context.Background(), pdf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []string
+			for _, p := range pages {
+				lines = append(lines, strings.Split(p.Text, "\n")...)
+			}
+			check(t, printer, lines)
+		})
+	}
+}
+
 // block is a paragraph, a heading, a list item, a caption or a table row
 // of a fixture.
 type block struct {

@@ -122,7 +122,7 @@ xdotool key --window "\$wid2" Escape
 for _ in \$(seq 50); do kill -0 \$second 2>/dev/null || break; sleep 0.1; done
 if kill \$second 2>/dev/null; then echo "desktop smoke: Escape did not close the startup error window"; kill \$app; exit 1; fi
 wait \$second || true
-grep -q "another Wayfinder is using the data folder" "$work/second.log" || { echo "desktop smoke: the second start did not say why"; cat "$work/second.log"; kill \$app; exit 1; }
+grep -q "가 데이터 폴더 .*[을를] 쓰고 있습니다" "$work/second.log" || { echo "desktop smoke: the second start did not say why, in Korean"; cat "$work/second.log"; kill \$app; exit 1; }
 kill -0 \$app || { echo "desktop smoke: the first window did not survive a second start"; exit 1; }
 kill \$app
 wait \$app 2>/dev/null || true

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -248,5 +249,34 @@ func (p *progressPrinter) event(ev api.TraceEvent) {
 	if p.midLine {
 		lead, p.midLine = "\n", false
 	}
-	fmt.Fprintf(p.w, "%s%s %d s\n", lead, line, int(p.now().Sub(p.start).Seconds()))
+	fmt.Fprintf(p.w, "%s%s %s\n", lead, line, durationText(p.now().Sub(p.start), lang))
+}
+
+// durationText says how long something has taken, in whole seconds, in
+// language lang: "12 s", "1 min 5 s", "1 h 2 min" ("12초", "1분 5초",
+// "1시간 2분"), the units the window's "chat.detailsSeconds" writes. A
+// Korean terminal read "0 s" after its Korean sentence, and a long turn
+// counted "754 s" in both languages.
+func durationText(d time.Duration, lang int) string {
+	units := [2][3]string{{"h", "min", "s"}, {"시간", "분", "초"}}[lang]
+	sep := [2]string{" ", ""}[lang]
+	s := max(int(d/time.Second), 0)
+	h, m, sec := s/3600, s/60%60, s%60
+	var parts []string
+	add := func(n int, unit string) { parts = append(parts, strconv.Itoa(n)+sep+unit) }
+	switch {
+	case h > 0:
+		add(h, units[0])
+		if m > 0 {
+			add(m, units[1])
+		}
+	case m > 0:
+		add(m, units[1])
+		if sec > 0 {
+			add(sec, units[2])
+		}
+	default:
+		add(sec, units[2])
+	}
+	return strings.Join(parts, " ")
 }

@@ -42,10 +42,10 @@ func TestAskSaysWhyAServerDidNotStart(t *testing.T) {
 		args map[string]string
 		want string
 	}{
-		{"ko", ev.Args, "MCP 서버 files 시작 실패(실행할 프로그램이 없음: npx) — 이 서버의 도구 없이 계속합니다 0 s\n"},
+		{"ko", ev.Args, "MCP 서버 files 시작 실패(실행할 프로그램이 없음: npx) — 이 서버의 도구 없이 계속합니다 0초\n"},
 		{"en", ev.Args, "MCP server files did not start (program not found: npx); going on without its tools 0 s\n"},
-		{"ko", map[string]string{"server": "files", "error": "some English error"}, "MCP 서버 files 시작 실패(오류 — `wayfinder mcp list`로 확인) — 이 서버의 도구 없이 계속합니다 0 s\n"},
-		{"ko", map[string]string{"server": "files", "error": "x", "reason": "timeout"}, "MCP 서버 files 시작 실패(오류 — `wayfinder mcp list`로 확인) — 이 서버의 도구 없이 계속합니다 0 s\n"},
+		{"ko", map[string]string{"server": "files", "error": "some English error"}, "MCP 서버 files 시작 실패(오류 — `wayfinder mcp list`로 확인) — 이 서버의 도구 없이 계속합니다 0초\n"},
+		{"ko", map[string]string{"server": "files", "error": "x", "reason": "timeout"}, "MCP 서버 files 시작 실패(오류 — `wayfinder mcp list`로 확인) — 이 서버의 도구 없이 계속합니다 0초\n"},
 	} {
 		if got := printedAtStart(c.lang, api.TraceEvent{Kind: ev.Kind, Code: ev.Code, Args: c.args}); got != c.want {
 			t.Errorf("%s %v:\n got %q\nwant %q", c.lang, c.args, got, c.want)
@@ -70,7 +70,7 @@ func TestAskSaysAnEntryWithMistakesDidNotStart(t *testing.T) {
 	ev := api.TraceEvent{Kind: api.TraceToolSelected, Code: api.TraceMCPInvalid, Args: map[string]string{
 		"server": "web", "error": `server "web": url "ftp://h" must be an http:// or https:// address`}}
 	for lang, want := range map[string]string{
-		"ko": "MCP 서버 web 시작 안 함(mcp.json의 항목에 잘못된 곳이 있음 — `wayfinder mcp list`로 확인) — 이 서버의 도구 없이 계속합니다 0 s\n",
+		"ko": "MCP 서버 web 시작 안 함(mcp.json의 항목에 잘못된 곳이 있음 — `wayfinder mcp list`로 확인) — 이 서버의 도구 없이 계속합니다 0초\n",
 		"en": "MCP server web not started (its entry in mcp.json has mistakes; see `wayfinder mcp list`); going on without its tools 0 s\n",
 	} {
 		if got := printedAtStart(lang, ev); got != want {
@@ -94,9 +94,9 @@ func TestAskWithABrokenMCPEntry(t *testing.T) {
 // error code.
 func TestAskSaysWhyACallIsRetried(t *testing.T) {
 	for _, c := range []struct{ lang, code, want string }{
-		{"ko", "timeout", "모델 호출이 실패해 다시 시도하는 중… (모델의 응답이 너무 오래 걸렸습니다) 0 s\n"},
+		{"ko", "timeout", "모델 호출이 실패해 다시 시도하는 중… (모델의 응답이 너무 오래 걸렸습니다) 0초\n"},
 		{"en", "stream_dropped", "The model call failed (The reply was cut off before it finished); trying again… 0 s\n"},
-		{"ko", "something_new", "모델 호출이 실패해 다시 시도하는 중… (something_new) 0 s\n"},
+		{"ko", "something_new", "모델 호출이 실패해 다시 시도하는 중… (something_new) 0초\n"},
 	} {
 		if got := printedAtStart(c.lang, api.TraceEvent{Kind: api.TraceRetry, Code: api.TraceModelRetry, Args: map[string]string{"error": c.code, "attempt": "2"}}); got != c.want {
 			t.Errorf("%s %s:\n got %q\nwant %q", c.lang, c.code, got, c.want)
@@ -171,12 +171,55 @@ func TestProgressPrinter(t *testing.T) {
 	p.event(api.TraceEvent{Kind: api.TracePlanning, Code: api.TraceToolFinding, Args: map[string]string{"number": "1", "total": "2", "step": "대본"}})
 	p.event(api.TraceEvent{Kind: api.TraceToolSelected, Tool: "search_catalog"})
 	p.event(api.TraceEvent{Kind: api.TraceNodeStarted, Node: "evaluate"})
-	want := "files__read_text_file 사용 중… 0 s\n" +
-		"계산하는 중… 0 s\n" +
-		"\n모델 호출이 실패해 다시 시도하는 중… (모델의 응답이 너무 오래 걸렸습니다) 3 s\n" +
-		"2단계 중 1단계: “대본”에 맞는 도구를 찾는 중… 3 s\n"
+	want := "files__read_text_file 사용 중… 0초\n" +
+		"계산하는 중… 0초\n" +
+		"\n모델 호출이 실패해 다시 시도하는 중… (모델의 응답이 너무 오래 걸렸습니다) 3초\n" +
+		"2단계 중 1단계: “대본”에 맞는 도구를 찾는 중… 3초\n"
 	if buf.String() != want {
 		t.Fatalf("printed:\n%q\nwant:\n%q", buf.String(), want)
+	}
+}
+
+// The time since the command started is said in the terminal's language,
+// in minutes past a minute: "0초" after a Korean sentence, where it was
+// "0 s", and "12 min 34 s" where it was "754 s".
+func TestDurationText(t *testing.T) {
+	for _, tc := range []struct {
+		d      time.Duration
+		en, ko string
+	}{
+		{0, "0 s", "0초"},
+		{-time.Second, "0 s", "0초"},
+		{999 * time.Millisecond, "0 s", "0초"},
+		{12 * time.Second, "12 s", "12초"},
+		{59*time.Second + 900*time.Millisecond, "59 s", "59초"},
+		{time.Minute, "1 min", "1분"},
+		{65 * time.Second, "1 min 5 s", "1분 5초"},
+		{754 * time.Second, "12 min 34 s", "12분 34초"},
+		{time.Hour + 2*time.Minute + 3*time.Second, "1 h 2 min", "1시간 2분"},
+		{2 * time.Hour, "2 h", "2시간"},
+	} {
+		t.Run(tc.en, func(t *testing.T) {
+			if got := durationText(tc.d, 0); got != tc.en {
+				t.Errorf("en: %q, want %q", got, tc.en)
+			}
+			if got := durationText(tc.d, 1); got != tc.ko {
+				t.Errorf("ko: %q, want %q", got, tc.ko)
+			}
+		})
+	}
+	// As ask prints it: after the sentence, in the printer's language.
+	for _, tc := range []struct{ lang, want string }{
+		{"ko", "답을 쓰는 중… 1분 5초\n"},
+		{"en", "Writing the answer… 1 min 5 s\n"},
+	} {
+		var buf bytes.Buffer
+		p := newProgressPrinter(&buf, tc.lang)
+		p.now = func() time.Time { return p.start.Add(65 * time.Second) }
+		p.event(api.TraceEvent{Kind: api.TraceNodeStarted, Node: "answer"})
+		if buf.String() != tc.want {
+			t.Errorf("%s: printed %q, want %q", tc.lang, buf.String(), tc.want)
+		}
 	}
 }
 
@@ -218,11 +261,11 @@ func TestAskSaysMCPFileCannotBeRead(t *testing.T) {
 		args map[string]string
 		want string
 	}{
-		{"ko", syntax, "MCP 서버 설정을 읽지 못함(mcp.json의 3번째 줄 7번째 글자에서 JSON 형식이 잘못됨 — `wayfinder mcp list`로 확인) — MCP 서버의 도구 없이 계속합니다 0 s\n"},
+		{"ko", syntax, "MCP 서버 설정을 읽지 못함(mcp.json의 3번째 줄 7번째 글자에서 JSON 형식이 잘못됨 — `wayfinder mcp list`로 확인) — MCP 서버의 도구 없이 계속합니다 0초\n"},
 		{"en", syntax, "MCP servers could not be read (mcp.json is not valid JSON at line 3, column 7; see `wayfinder mcp list`); going on without their tools 0 s\n"},
-		{"ko", kept, "mcp.json을 다시 읽지 못함(3번째 줄 7번째 글자에서 JSON 형식이 잘못됨 — `wayfinder mcp list`로 확인) — 고치기 전 설정대로 MCP 서버를 계속 실행합니다: files, web 0 s\n"},
+		{"ko", kept, "mcp.json을 다시 읽지 못함(3번째 줄 7번째 글자에서 JSON 형식이 잘못됨 — `wayfinder mcp list`로 확인) — 고치기 전 설정대로 MCP 서버를 계속 실행합니다: files, web 0초\n"},
 		{"en", kept, "mcp.json could not be read again (it is not valid JSON at line 3, column 7; see `wayfinder mcp list`); the MCP servers as set up before the edit keep running: files, web 0 s\n"},
-		{"ko", big, "MCP 서버 설정을 읽지 못함(mcp.json에 잘못된 곳이 있음 — `wayfinder mcp list`로 확인) — MCP 서버의 도구 없이 계속합니다 0 s\n"},
+		{"ko", big, "MCP 서버 설정을 읽지 못함(mcp.json에 잘못된 곳이 있음 — `wayfinder mcp list`로 확인) — MCP 서버의 도구 없이 계속합니다 0초\n"},
 		{"en", bigKept, "mcp.json could not be read again (it has a mistake; see `wayfinder mcp list`); the MCP servers as set up before the edit keep running: files 0 s\n"},
 	} {
 		if got := printedAtStart(c.lang, api.TraceEvent{Kind: api.TraceToolSelected, Code: api.TraceMCPUnreadable, Args: c.args}); got != c.want {

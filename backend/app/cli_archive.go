@@ -114,14 +114,14 @@ func runImport(ctx context.Context, g globals, args []string, s stdio) error {
 // importSummary says what an import did in one sentence, in language
 // lang.
 func importSummary(r api.ImportResult, lang int) string {
-	parts := []string{say("archive.new", lang, "n", strconv.Itoa(r.Added))}
+	parts := []string{say("archive.new", lang, "n", grouped(r.Added))}
 	if r.Copies == 1 {
 		parts = append(parts, say("archive.copy", lang))
 	} else if r.Copies > 1 {
-		parts = append(parts, say("archive.copies", lang, "n", strconv.Itoa(r.Copies)))
+		parts = append(parts, say("archive.copies", lang, "n", grouped(r.Copies)))
 	}
 	if r.Unchanged > 0 {
-		parts = append(parts, say("archive.unchanged", lang, "n", strconv.Itoa(r.Unchanged)))
+		parts = append(parts, say("archive.unchanged", lang, "n", grouped(r.Unchanged)))
 	}
 	return say("archive.imported", lang, "conversations", counted(r.Conversations, lang, "conversation"), "parts", strings.Join(parts, ", "))
 }

@@ -245,9 +245,7 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 		}
 		return errors.New(say("kb.nothingToImport", lang, "paths", strings.Join(shown, ", ")))
 	}
-	say1("", "  ", say("kb.imported", lang, "files", counted(len(rep.Imported), lang, "file"),
-		"documents", counted(rep.Documents, lang, "document"), "chunks", counted(rep.Chunks, lang, "chunk"),
-		"skipped", strconv.Itoa(len(rep.Skipped)), "failed", strconv.Itoa(len(rep.Failed))))
+	say1("", "  ", kbSummary(rep, lang))
 	for _, f := range rep.Failed {
 		say1("  ", "    ", say("kb.notImported", lang, "file", shownPath(f.File), "reason", reasonLine(f.Error, f.Reason, lang)))
 	}
@@ -284,6 +282,15 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 		return errors.New(say("kb.couldNotImport", lang, "files", counted(len(rep.Failed), lang, "file")))
 	}
 	return nil
+}
+
+// kbSummary is kb import's sentence in sum, every count with its
+// thousands set apart (grouped), where "unchanged" and "failed" read
+// "1234" beside "파일 1,234개".
+func kbSummary(rep api.ImportReport, lang int) string {
+	return say("kb.imported", lang, "files", counted(len(rep.Imported), lang, "file"),
+		"documents", counted(rep.Documents, lang, "document"), "chunks", counted(rep.Chunks, lang, "chunk"),
+		"skipped", grouped(len(rep.Skipped)), "failed", grouped(len(rep.Failed)))
 }
 
 // embedNotes says why a file's chunks were not embedded. Each reason is

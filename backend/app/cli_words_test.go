@@ -22,12 +22,41 @@ func TestImportSummaryInBothLanguages(t *testing.T) {
 		{api.ImportResult{Conversations: 2, Copies: 2},
 			"Imported 2 conversations: 0 new, 2 as copies under new ids (a different conversation had the id).",
 			"대화 2개를 가져왔습니다: 새 대화 0개, 2개는 다른 대화가 같은 ID를 써서 새 ID로 복사."},
+		{api.ImportResult{Conversations: 4500, Added: 1200, Copies: 1300, Unchanged: 2000},
+			"Imported 4,500 conversations: 1,200 new, 1,300 as copies under new ids (a different conversation had the id), 2,000 already here, unchanged.",
+			"대화 4,500개를 가져왔습니다: 새 대화 1,200개, 1,300개는 다른 대화가 같은 ID를 써서 새 ID로 복사, 2,000개는 이미 있어 그대로."},
 	} {
 		for i, want := range []string{tc.en, tc.ko} {
 			if got := importSummary(tc.r, i); got != want {
 				t.Errorf("lang %d %+v:\n got %q\nwant %q", i, tc.r, got, want)
 			}
 		}
+	}
+}
+
+// kb import's summary sets every count's thousands apart, "unchanged"
+// and "failed" as well as the files, documents and chunks.
+func TestKBSummaryGroupsEveryCount(t *testing.T) {
+	many := func(n int) []string { return make([]string, n) }
+	for _, tc := range []struct {
+		name   string
+		rep    api.ImportReport
+		en, ko string
+	}{
+		{"small", api.ImportReport{Imported: many(2), Skipped: many(3), Failed: make([]api.ImportFailure, 1), Documents: 2, Chunks: 40},
+			"Imported 2 files (2 documents, 40 chunks); 3 unchanged, 1 failed.",
+			"파일 2개를 가져왔습니다(문서 2개, 청크 40개). 바뀌지 않음 3개, 실패 1개."},
+		{"thousands", api.ImportReport{Imported: many(1500), Skipped: many(2345), Failed: make([]api.ImportFailure, 1001), Documents: 1500, Chunks: 34796},
+			"Imported 1,500 files (1,500 documents, 34,796 chunks); 2,345 unchanged, 1,001 failed.",
+			"파일 1,500개를 가져왔습니다(문서 1,500개, 청크 34,796개). 바뀌지 않음 2,345개, 실패 1,001개."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for i, want := range []string{tc.en, tc.ko} {
+				if got := kbSummary(tc.rep, i); got != want {
+					t.Errorf("lang %d:\n got %q\nwant %q", i, got, want)
+				}
+			}
+		})
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 	"github.com/wayfinder-app/wayfinder/backend/chat"
 )
 
-const exportUsage = "export [--format md|json] [--session ID | --all] [-o FILE]"
+const exportUsage = "export [--format md|json] [--session ID | --all] [-o FILE [--force]]"
 
 func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 	fs := subFlags("export", exportUsage, &g, s)
@@ -24,6 +24,7 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 	session := fs.String("session", "", "the conversation to export: its `ID`, or the first characters of it (wayfinder sessions lists them)")
 	all := fs.Bool("all", false, "export every conversation")
 	outPath := fs.String("o", "", "write to this file instead of standard output")
+	force := fs.Bool("force", false, "with -o: replace FILE if it exists, without asking (needed when standard input is not a terminal)")
 	lang := fs.String("lang", "", "the language of the Markdown's headings: en or ko (default: the language the command speaks)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -70,6 +71,10 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 	li := a.lang()
 	if st, err := os.Stat(*outPath); err == nil && st.IsDir() {
 		return archiveFileError(errIsFolder, *outPath, true, li)
+	} else if err == nil && st.Mode().IsRegular() && !*force {
+		if err := mayReplace(ctx, s, *outPath, li); err != nil {
+			return err
+		}
 	}
 	// Written beside the target and renamed into place, so that a failed
 	// export never leaves half a file where a whole one was.
@@ -84,6 +89,18 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	fmt.Fprintln(s.err, say("archive.exported", li, "conversations", counted(n, li, "conversation"), "path", *outPath))
 	return nil
+}
+
+// mayReplace asks before export replaces a file that is there, as
+// memory rm --all asks before it forgets: on a terminal a question whose
+// no (or Enter, or Ctrl+C) writes nothing; elsewhere (a script, a pipe)
+// a refusal that names --force, exit code 2. export used to write over
+// the file without a word.
+func mayReplace(ctx context.Context, s stdio, path string, lang int) error {
+	if !isTerminal(s.in) {
+		return usageMistake("usage.exportExists", "path", path)
+	}
+	return confirm(ctx, s, say("archive.replace", lang, "path", path), lang)
 }
 
 func runImport(ctx context.Context, g globals, args []string, s stdio) error {

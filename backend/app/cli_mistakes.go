@@ -20,6 +20,7 @@ var mistakeText = map[string][2]string{
 	"usage.noArguments":    {"{command} takes no arguments, got {args}", "{command}에는 인수를 적지 않습니다. 적은 것: {args}"},
 	"usage.exportArgs":     {"export takes no arguments, got {args} (use --session ID or --all)", "export에는 인수를 적지 않습니다. 적은 것: {args} (--session ID나 --all을 쓰세요)"},
 	"usage.exportWhich":    {"choose one conversation with --session ID, or --all", "--session ID로 대화 하나를 고르거나 --all을 쓰세요"},
+	"usage.exportExists":   {"{path} already exists: add --force to replace it, or give -o another file", "{path}이(가) 이미 있습니다. 바꿔 쓰려면 --force를 붙이고, 아니면 -o에 다른 파일을 적으세요"},
 	"usage.format":         {"unknown format {format}: use md or json", "알 수 없는 형식입니다: {format}. md나 json을 쓰세요"},
 	"usage.importFile":     {"give the file to import (made by wayfinder export --format json)", "가져올 파일을 적으세요(wayfinder export --format json으로 만든 파일)"},
 	"usage.kbWhich":        {"give a kb command: import, list, remove, search or extract", "kb 명령을 적으세요: import, list, remove, search, extract 중 하나"},

@@ -364,6 +364,7 @@ var cliText = map[string][2]string{
 	"archive.noFolder.hint":    {"Create the folder first (mkdir -p {dir}), or give -o a path in a folder that exists.", "먼저 폴더를 만들거나(mkdir -p {dir}) -o에 있는 폴더의 경로를 적으세요."},
 	"archive.cannotWrite":      {"Wayfinder may not write in the folder {dir}.", "Wayfinder가 {dir} 폴더에 쓸 권한이 없습니다."},
 	"archive.cannotWrite.hint": {"Give -o a path in a folder you can write to, such as your home folder.", "-o에 쓸 수 있는 폴더(예: 홈 폴더)의 경로를 적으세요."},
+	"archive.replace":          {"{path} already exists. Replace it?", "{path}이(가) 이미 있습니다. 바꿔 쓸까요?"},
 	"archive.outIsFolder":      {"{path} is a folder, not a file.", "{path}은(는) 파일이 아니라 폴더입니다."},
 	"archive.outIsFolder.hint": {"Give -o the file to write, such as {path}/conversations.md.", "-o에 쓸 파일을 적으세요(예: {path}/conversations.md)."},
 	"archive.noFile":           {"There is no file {path}.", "{path} 파일이 없습니다."},

@@ -63,6 +63,7 @@ var helpKo = map[string]string{
 	"the conversation to export: its `ID`, or the first characters of it (wayfinder sessions lists them)": "내보낼 대화: 대화 `ID`나 그 앞부분(wayfinder sessions가 보여 줍니다)",
 	"export every conversation":                     "모든 대화를 내보냅니다",
 	"write to this file instead of standard output": "표준 출력 대신 이 파일에 씁니다",
+	"with -o: replace FILE if it exists, without asking (needed when standard input is not a terminal)": "-o와 함께: FILE이 이미 있으면 묻지 않고 바꿔 씁니다(표준 입력이 터미널이 아닐 때 필요)",
 	"the language of the Markdown's headings: en or ko (default: the language the command speaks)": "Markdown 제목의 언어: en 또는 ko(기본: 명령이 쓰는 언어)",
 	// kb search
 	"how many passages to show":                                                                                             "보여 줄 구절 수",

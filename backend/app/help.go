@@ -64,7 +64,7 @@ var helpKo = map[string]string{
 	"export every conversation":                     "모든 대화를 내보냅니다",
 	"write to this file instead of standard output": "표준 출력 대신 이 파일에 씁니다",
 	"with -o: replace FILE if it exists, without asking (needed when standard input is not a terminal)": "-o와 함께: FILE이 이미 있으면 묻지 않고 바꿔 씁니다(표준 입력이 터미널이 아닐 때 필요)",
-	"the language of the Markdown's headings: en or ko (default: the language the command speaks)": "Markdown 제목의 언어: en 또는 ko(기본: 명령이 쓰는 언어)",
+	"the language of the Markdown's headings: en or ko (default: the language the command speaks)":      "Markdown 제목의 언어: en 또는 ko(기본: 명령이 쓰는 언어)",
 	// kb search
 	"how many passages to show":                                                                                             "보여 줄 구절 수",
 	"print JSON: id, source, page, unit, score, text":                                                                       "JSON으로 출력합니다: id, source, page, unit, score, text",

@@ -108,9 +108,24 @@ func helpLang(g *globals) int {
 	return langIndex(cliLanguage(settingsLanguage(context.Background(), *g)))
 }
 
+// valueKindKo names in Korean the kinds of value the flag package shows
+// after a flag ("-top int"), which a Korean --help left in English
+// beside its Korean descriptions. A value named in a description's back
+// quotes (`ID`) is a placeholder as typed, like FILE and PATH in the
+// usage lines, and stays.
+var valueKindKo = map[string]string{
+	"string":   "문자열",
+	"int":      "정수",
+	"uint":     "정수",
+	"float":    "실수",
+	"duration": "기간",
+	"value":    "값",
+}
+
 // printFlags is fs.PrintDefaults in language lang: the flag package's
 // own layout in English; in Korean each description and its default
-// said in Korean, the flag and its kind of value as typed.
+// said in Korean, and the kind of value the flag takes (valueKindKo),
+// the flag itself as typed.
 func printFlags(fs *flag.FlagSet, w io.Writer, lang int) {
 	fs.SetOutput(w)
 	if lang == 0 {
@@ -121,6 +136,9 @@ func printFlags(fs *flag.FlagSet, w io.Writer, lang int) {
 		ko := *f
 		ko.Usage = helpText(f.Usage, lang)
 		name, usage := flag.UnquoteUsage(&ko)
+		if k, ok := valueKindKo[name]; ok {
+			name = k
+		}
 		line := "  -" + f.Name
 		if name != "" {
 			line += " " + name

@@ -272,29 +272,48 @@ func listSteps(raw string) []planStep {
 }
 
 // Bounds on the prose around a list read as a plan: a lead-in of at most
-// two short lines ("계획입니다:", "Here is the plan:"), and at most one
-// short line right after the list ("That's it."). More is a reply about
-// something, with a list in it, not a plan.
+// two short lines ("계획입니다:", "Here is the plan:"), and a closing of
+// at most two sentences, short, after it ("Let me know if you want
+// changes.", "이대로 진행할까요?"), the offer or sign-off a small model
+// ends a plan with. More is a reply about something, with a list in it,
+// not a plan.
 const (
-	maxLeadLines = 2
-	maxLeadRunes = 120
-	maxTailRunes = 80
+	maxLeadLines     = 2
+	maxLeadRunes     = 120
+	maxTailSentences = 2
+	maxTailRunes     = 160
 )
 
-// notPlanRe is the words of a lead-in (or a closing line) that introduce
-// a list of something other than steps: a refusal ("죄송하지만 … 할 수
-// 없습니다"), its reasons ("이유는 다음과 같습니다", "because"), or
-// questions for the person ("I need more information", "알려 주세요"),
-// and the warnings or problems a model lists.
-var notPlanRe = regexp.MustCompile(`(?i)\b(?:sorry|apologi[sz]e|cannot|can ?not|can't|unable|won't|not able|refuse|reasons?|because|why|questions?|clarif\w*|more (?:information|info|details?|context)|need to know|could you|can you|please (?:tell|provide|answer|share|let me know)|concerns?|risks?|warnings?|issues?|problems?)\b|죄송|미안|수 없|어렵|불가|이유|때문|왜냐|질문|궁금|정보가 (?:더 )?필요|알려 ?주|확인이 필요|문제|주의|위험|우려`)
+// The words that say a list is not a plan. A lead-in is held to all of
+// them; a closing is held to refusalRe and choiceRe always, and to askRe
+// only where it asks outright: "Let me know if you have any questions"
+// and "수정할 부분이 있으면 알려 주세요" are offers (offerRe), "Please
+// answer these" and "위 내용을 알려 주세요" ask for the list's items.
+var (
+	// refusalRe is a refusal ("죄송하지만 … 할 수 없습니다") or its reasons
+	// ("이유는 다음과 같습니다", "because"): the list is why not.
+	refusalRe = regexp.MustCompile(`(?i)\b(?:sorry|apologi[sz]e|cannot|can ?not|can't|unable|won't|not able|refuse|reasons?|because|why)\b|죄송|미안|수 없|어렵|불가|이유|때문|왜냐`)
+	// choiceRe asks the person to choose among the items ("Which one do
+	// you prefer?", "어느 쪽이 좋으세요?"): the list is options, not steps
+	// done one after another. A closing question is otherwise allowed
+	// ("Shall I proceed?"), so this one kind is named.
+	choiceRe = regexp.MustCompile(`(?i)\b(?:which|either|options?|alternatives?|choose|choices?)\b|어느|어떤 (?:것|쪽|걸|게)|중에서|중 하나|고르|선택`)
+	// askRe is questions for the person ("I need more information",
+	// "알려 주세요") and the warnings or problems a model lists.
+	askRe = regexp.MustCompile(`(?i)\b(?:questions?|clarif\w*|more (?:information|info|details?|context)|need to know|could you|can you|please (?:tell|provide|answer|share|let me know)|concerns?|risks?|warnings?|issues?|problems?)\b|질문|궁금|정보가 (?:더 )?필요|알려 ?주|확인이 필요|문제|주의|위험|우려`)
+	// offerRe is a sentence that offers rather than asks: a condition
+	// ("if", "whether", a Korean verb ending in -면: "있으면", "원하시면")
+	// or leave to ask ("feel free", "언제든").
+	offerRe = regexp.MustCompile(`(?i)\b(?:if|whether|feel free|any ?time)\b|[가-힣]면(?:[\s,]|$)|언제든|편하게`)
+	// sentenceEndRe ends a sentence: its mark and the space after it.
+	sentenceEndRe = regexp.MustCompile(`[.!?。！？]+(?:\s+|$)`)
+)
 
 // plainList reports whether the list whose items are lines[first..last]
 // is plainly a plan: no item is a question, the text before it, if any,
-// is a short lead-in that does not introduce reasons, questions or a
-// refusal, and nothing but one short closing line follows it, with no
-// blank line between (a paragraph after the list is prose the list is
-// part of). List lines before or after it (a nested level, a second
-// list) are not prose.
+// is a short lead-in that does not introduce reasons, questions, options
+// or a refusal, and what follows it is at most a closing (closing). List
+// lines before or after it (a nested level, a second list) are not prose.
 func plainList(lines []string, first, last int, items []string) bool {
 	for _, it := range items {
 		if isQuestion(it) {
@@ -312,25 +331,56 @@ func plainList(lines []string, first, last int, items []string) bool {
 	if len(lead) > maxLeadLines || leadRunes > maxLeadRunes {
 		return false
 	}
+	for _, l := range lead {
+		if refusalRe.MatchString(l) || choiceRe.MatchString(l) || askRe.MatchString(l) || isQuestion(l) {
+			return false
+		}
+	}
 	var tail []string
-	blank := false
 	for _, l := range lines[last+1:] {
-		if strings.TrimSpace(l) == "" {
-			blank = blank || len(tail) == 0
-		} else if l = proseLine(l); l != "" {
+		if l = proseLine(l); l != "" {
 			tail = append(tail, l)
 		}
 	}
-	switch {
-	case len(tail) > 1, len(tail) == 1 && (blank || utf8.RuneCountInString(tail[0]) > maxTailRunes):
+	return closing(tail)
+}
+
+// closing reports whether the prose lines after a list are no more than
+// the closing a model adds to a plan: an offer, a question about going on
+// or changing it, a sign-off. It is told by its shape, at most
+// maxTailSentences sentences in maxTailRunes, blank lines before it or
+// not; a paragraph is prose the list is part of. Its words are held to
+// refusalRe and choiceRe, and to askRe unless the sentence offers
+// (offerRe).
+func closing(tail []string) bool {
+	var sentences []string
+	runes := 0
+	for _, l := range tail {
+		runes += utf8.RuneCountInString(l)
+		sentences = append(sentences, sentencesOf(l)...)
+	}
+	if runes > maxTailRunes || len(sentences) > maxTailSentences {
 		return false
 	}
-	for _, l := range append(lead, tail...) {
-		if notPlanRe.MatchString(l) || isQuestion(l) {
+	for _, s := range sentences {
+		if refusalRe.MatchString(s) || choiceRe.MatchString(s) || askRe.MatchString(s) && !offerRe.MatchString(s) {
 			return false
 		}
 	}
 	return true
+}
+
+// sentencesOf is the sentences of one line: its parts between sentence
+// ends that have a letter in them ("Good luck! 🎉" is one), the line's
+// end ending one too.
+func sentencesOf(l string) []string {
+	var out []string
+	for _, s := range sentenceEndRe.Split(l, -1) {
+		if strings.IndexFunc(s, unicode.IsLetter) >= 0 {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // proseLine is l trimmed when it is prose: "" for a blank line, a code

@@ -111,6 +111,8 @@ func TestPlanFromBroken(t *testing.T) {
 			[]planStep{{Title: "Write the script"}, {Title: "Edit the video"}, {Title: "Post it"}}},
 		{"a heading and a lead-in", []string{"## 계획\n다음 순서로 하세요:\n1. 대본 작성\n2. 영상 편집\n"},
 			[]planStep{{Title: "대본 작성"}, {Title: "영상 편집"}}},
+		{"two lines after the list", []string{"1. Write the script\n2. Edit the video\nThat is the plan.\nGood luck.\n"},
+			[]planStep{{Title: "Write the script"}, {Title: "Edit the video"}}},
 		{"a line under an item", []string{"1. 대본 작성\n2. 영상 편집\n   세로 영상으로\n"},
 			[]planStep{{Title: "대본 작성"}, {Title: "영상 편집"}}},
 
@@ -138,8 +140,7 @@ func TestPlanFromBroken(t *testing.T) {
 		{"a lead-in that asks", []string{"Which of these do you mean?\n- A video for the cafe\n- A video for the menu\n"}, nil},
 		{"a long lead-in", []string{strings.Repeat("카페 영상을 만들려면 준비할 것이 많습니다. ", 6) + "\n1. 대본 작성\n2. 영상 편집\n"}, nil},
 		{"three lines before the list", []string{"계획:\n순서대로:\n아래처럼:\n1. 대본 작성\n2. 영상 편집\n"}, nil},
-		{"a paragraph after the list", []string{"1. Write the script\n2. Edit the video\n\nLet me know if you want changes.\n"}, nil},
-		{"two lines after the list", []string{"1. Write the script\n2. Edit the video\nThat is the plan.\nGood luck.\n"}, nil},
+		{"a paragraph after the list", []string{"1. Write the script\n2. Edit the video\n\nA video needs its script first.\nEditing takes the longest, so start early.\nPosting is quick.\n"}, nil},
 		{"a closing line that refuses", []string{"1. 개인정보가 들어 있음\n2. 저작권 자료를 복제함\n위 이유로 도와드릴 수 없습니다.\n"}, nil},
 		{"warnings", []string{"주의할 점:\n- 개인정보를 올리지 마세요\n- 저작권을 확인하세요\n"}, nil},
 		{"nothing", nil, nil},
@@ -148,6 +149,55 @@ func TestPlanFromBroken(t *testing.T) {
 			got := planFromBroken(tt.replies)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Fatalf("planFromBroken(%q) (-want +got):\n%s", tt.replies, diff)
+			}
+		})
+	}
+}
+
+// A plan list followed by the closing a small model adds (an offer, a
+// question about going on or changing it, a sign-off: at most two short
+// sentences, blank line before or not) is read, in English and Korean;
+// a closing that refuses, gives reasons, asks to choose among the items
+// or asks for them outright, or is a paragraph, is not (the task as one
+// step stands). The replies are as small models write them.
+func TestPlanClosings(t *testing.T) {
+	party := []planStep{{Title: "Set a budget", Detail: "Decide how much to spend."}, {Title: "Book a venue", Detail: "Reserve a place for 20 people."}, {Title: "Send invitations"}}
+	shorts := []planStep{{Title: "대본 작성"}, {Title: "영상 촬영"}, {Title: "편집 및 업로드"}}
+	partyEN := "Here's a plan for your birthday party:\n\n1. **Set a budget**: Decide how much to spend.\n2. **Book a venue**: Reserve a place for 20 people.\n3. **Send invitations**\n\n"
+	shortsKO := "1단계: 대본 작성\n2단계: 영상 촬영\n3단계: 편집 및 업로드\n\n"
+	for _, tt := range []struct {
+		name, reply string
+		want        []planStep // nil: nothing usable
+	}{
+		{"an offer", partyEN + "Let me know if you want changes.", party},
+		{"asking to proceed", partyEN + "Shall I proceed?\n", party},
+		{"a question and an offer", partyEN + "Does this look good? Please let me know if you'd like me to adjust anything!", party},
+		{"a sign-off and leave to ask", partyEN + "I hope this helps! Feel free to ask any questions. 🎉", party},
+		{"no blank line, cut mid-word", partyEN[:len(partyEN)-2] + "\nLet me know if you'd like any chan", party},
+		{"수정 제안", shortsKO + "수정할 부분이 있으면 말씀해 주세요.", shorts},
+		{"진행 질문", shortsKO + "진행할까요?", shorts},
+		{"질문과 제안", shortsKO + "이대로 진행해도 될까요? 수정이 필요하면 알려 주세요.\n", shorts},
+		{"궁금하면 물어보라", shortsKO + "궁금한 점이 있으시면 언제든지 물어보세요! 😊", shorts},
+		{"인사", "계획입니다:\n- 대본 작성\n- 영상 촬영\n- 편집 및 업로드\n좋은 결과 있기를 바랍니다!", shorts},
+
+		{"three sentences", partyEN + "A party needs a budget first. The venue books out fast. Send the invitations early.", nil},
+		{"too long", partyEN + "Let me know if you want changes, " + strings.Repeat("or if you would like more about any of the steps, ", 3) + "and I will help.", nil},
+		{"asking to choose", "1. Rent a hall downtown\n2. Host it at home\n\nWhich one do you prefer?", nil},
+		{"asking for the items", "- Your budget\n- The date\n- How many guests\n\nPlease share these so I can plan.", nil},
+		{"reasons, said after", "1. It needs your bank login\n2. It copies a paid course\n\nThat is why I can't plan this.", nil},
+		{"a refusal in a condition", partyEN + "If you need the venue booked, sorry, I cannot do that.", nil},
+		{"options in the lead-in", "Here are some options:\n1. Rent a hall\n2. Host it at home\n", nil},
+		{"어느 쪽", "1. 호텔 연회장 대여\n2. 집에서 파티\n\n어느 쪽이 좋으세요?", nil},
+		{"둘 중에서, 조건이어도", "1. 호텔 연회장 대여\n2. 집에서 파티\n\n둘 중에서 마음에 드는 것이 있으면 말씀해 주세요.", nil},
+		{"항목을 알려 달라", "- 예산\n- 날짜\n- 인원\n\n위 정보를 알려 주세요.", nil},
+		{"이유를 뒤에", "1. 개인정보가 들어 있음\n2. 저작권 자료를 복제함\n\n그래서 진행하기 어렵습니다.", nil},
+		{"세 문장", shortsKO + "대본이 먼저입니다. 촬영은 하루면 됩니다. 편집이 가장 오래 걸립니다.", nil},
+		{"선택지 소개", "몇 가지 선택지가 있어요:\n- 호텔 연회장\n- 집에서 파티\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := planFromBroken([]string{tt.reply, tt.reply})
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Fatalf("planFromBroken(%q) (-want +got):\n%s", tt.reply, diff)
 			}
 		})
 	}
@@ -220,6 +270,8 @@ func TestPlannerRecoversBrokenPlan(t *testing.T) {
 	}{
 		{"cut JSON", []ollamatest.Reply{{Text: cutJSON}, {Text: cutJSON}}, []string{"대본 작성", "영상 편집"}, keyPlanRecovered},
 		{"a Korean list, then a cut array", []ollamatest.Reply{{Text: "1. 대본 작성\n2. 영상 편집\n3. 썸네일 제작\n"}, {Text: `{"sub_tasks":[{"title":"대본`}},
+			[]string{"대본 작성", "영상 편집", "썸네일 제작"}, keyPlanRecovered},
+		{"a Korean list and a closing question", []ollamatest.Reply{{Text: "1. 대본 작성\n2. 영상 편집\n3. 썸네일 제작\n\n진행할까요?"}, {Text: "1. 대본 작성\n2. 영상 편집\n\n수정할 부분이 있으면 말씀해 주세요."}},
 			[]string{"대본 작성", "영상 편집", "썸네일 제작"}, keyPlanRecovered},
 		{"nothing usable", []ollamatest.Reply{{Text: "계획을 세워 볼게요"}, {Text: `{"sub_tasks":[{"title":"대본 작성"},{"ti`}}, []string{shortsTask}, keyPlanFallback},
 		{"a refusal's reasons", []ollamatest.Reply{{Text: koRefusal}, {Text: koRefusal}}, []string{shortsTask}, keyPlanFallback},

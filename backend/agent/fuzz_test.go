@@ -85,6 +85,8 @@ func FuzzPlanFromBroken(f *testing.F) {
 		`{"sub_tasks": ["a", "b", "c`, "```json\n[{\"title\": \"a\"}, {\"title\": \"b\"}, {",
 		"1. 대본 작성: 30초\n2. **영상 편집** — 세로\n3. 썸", "1단계: a\n2단계: b\n", "Step 1: a - x\nStep 2: b\n",
 		"① a\n② b\n", "- a\n  - x\n- b\n- c", "1. a\n2. b\n1. c\n", "1. a\u0007\u200b\n2. \t\n3. c\n", "", "\xff\xfe",
+		"1. a\n2. b\n\nLet me know if you want changes.", "1단계: a\n2단계: b\n\n진행할까요? 수정할 부분이 있으면 말씀해 주세요.",
+		"1. a\n2. b\n\nWhich one? ...!? 。", "- a\n- b\n\n어느 쪽이 좋으세요?면",
 	} {
 		f.Add(s, "")
 		f.Add(s, "1. x\n2. y\n")

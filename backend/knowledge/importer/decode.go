@@ -24,7 +24,11 @@ var ErrNotText = errors.New("not readable as text")
 // so these heuristics are ours). Everything is decided on a window of
 // sniffWindow bytes, so a file is read once, as a stream:
 //
-//  1. A byte-order mark names the encoding: UTF-8, UTF-16 LE/BE, UTF-32 LE/BE.
+//  0. The first bytes of a binary format (a gzip, an image) are binary
+//     data, whatever follows (binaryFormat).
+//  1. A byte-order mark names the encoding: UTF-8, UTF-16 LE/BE, UTF-32 LE/BE;
+//     without one, UTF-32 is told by its units (utf32Order), and a whole
+//     file under 64 bytes as UTF-16 by shortUTF16.
 //  2. NUL bytes mostly at odd offsets (or mostly at even ones) are the high
 //     bytes of ASCII characters in UTF-16 LE (BE): accepted when at least
 //     1 pair in 50 has one, ten times more often at that parity than the
@@ -40,7 +44,8 @@ var ErrNotText = errors.New("not readable as text")
 //     the window decodes without an error and at least half of its
 //     two-byte characters are in the EUC-KR rows (both bytes ≥ 0xA1), as
 //     Korean text mostly is; Latin-1 text read as CP949 lands in the
-//     extension instead, so it is not mistaken for Korean.
+//     extension instead, so it is not mistaken for Korean. Text dense in
+//     the extension's syllables is accepted too (extensionHangul).
 //  6. Otherwise the file is read as UTF-8 and its bad bytes are junk.
 //  7. A window whose first line is ASCII and whose UTF-16 NULs come after
 //     it is read as ASCII: a header; and where junk begins in any of
@@ -116,6 +121,9 @@ func NewTextReader(r io.Reader) (*TextReader, error) {
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, err
 	}
+	if f := binaryFormat(head); f != "" {
+		return nil, &NotTextError{Binary: true, Format: f, Line: 1}
+	}
 	if enc, name, bom := byBOM(head); enc != nil {
 		_, _ = t.src.Discard(bom)
 		t.use(enc, name)
@@ -156,6 +164,15 @@ func (t *TextReader) use(enc encoding.Encoding, name string) {
 	t.mode, t.enc = modeDecoded, enc
 }
 
+// use16 reads UTF-16 in the given byte order.
+func (t *TextReader) use16(bigEndian bool) {
+	if bigEndian {
+		t.use(unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "UTF-16BE")
+	} else {
+		t.use(unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "UTF-16LE")
+	}
+}
+
 func kindOf(name string) kind {
 	switch name {
 	case "UTF-16LE":
@@ -188,6 +205,24 @@ func (t *TextReader) decide(w []byte, atEOF, utf16OK bool) error {
 	}
 	pairs := len(w) / 2
 	le, be := textualShare(w, false), textualShare(w, true)
+	if be32, ok := utf32Order(w, atEOF); ok && utf16OK {
+		if be32 {
+			t.use(utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM), "UTF-32BE")
+		} else {
+			t.use(utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM), "UTF-32LE")
+		}
+		return nil
+	}
+	// A whole file under 64 bytes is too short for rules 2 and 4 (ten
+	// NULs; 64 bytes): "안녕하세요" or "Hi" in UTF-16 (shortUTF16).
+	var short16BE, short16 bool
+	if utf16OK && atEOF && len(w) < 64 {
+		short16BE, short16 = shortUTF16(w)
+	}
+	if short16 && nulEven+nulOdd > 0 {
+		t.use16(short16BE)
+		return nil
+	}
 	if asciiLineFirst(w) {
 		t.use(encoding.Nop, "ASCII") // what follows the header is read where it begins
 		return nil
@@ -208,11 +243,9 @@ func (t *TextReader) decide(w []byte, atEOF, utf16OK bool) error {
 	case validUTF8(w, atEOF):
 		t.use(encoding.Nop, "UTF-8")
 	case utf16OK && len(w) >= 64 && max(le, be) >= 0.95 && distinctUnits(w) >= min(16, pairs/4) && !cp949(w, atEOF):
-		if be > le {
-			t.use(unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "UTF-16BE")
-		} else {
-			t.use(unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "UTF-16LE")
-		}
+		t.use16(be > le)
+	case short16 && !cp949(w, atEOF):
+		t.use16(short16BE)
 	case cp949(w, atEOF):
 		t.use(korean.EUCKR, "EUC-KR/CP949")
 	default:
@@ -270,7 +303,7 @@ func incompleteTail(b []byte) int {
 // cp949 reports whether w decodes as CP949 without error and looks like
 // Korean rather than Latin-1 read as CP949 (see the heuristics above).
 func cp949(w []byte, atEOF bool) bool {
-	inRows, double := 0, 0
+	inRows, double, highTrail := 0, 0, 0
 	for i := 0; i < len(w); {
 		c := w[i]
 		if c < 0x80 {
@@ -287,13 +320,15 @@ func cp949(w []byte, atEOF bool) bool {
 		double++
 		if c >= 0xA1 && d >= 0xA1 {
 			inRows++
+		} else if d >= 0x81 {
+			highTrail++
 		}
 		i += 2
 	}
 	if double == 0 {
 		return false
 	}
-	if inRows*2 < double {
+	if inRows*2 < double && !extensionHangul(double, inRows, highTrail) {
 		return false
 	}
 	// The table has holes the byte ranges above do not show.
@@ -520,14 +555,19 @@ func (t *TextReader) clean(dst, raw []byte, atEOF bool) []byte {
 // NotTextError is ErrNotText with its parts, so that the window can say it
 // in the person's language: Binary when the junk is mostly control bytes
 // (binary data), else invalid sequences of an encoding Wayfinder does not
-// read; Junk of the first Runes characters, the first on Line.
+// read; Junk of the first Runes characters, the first on Line. Format
+// names a binary format known by its first bytes (binaryFormat).
 type NotTextError struct {
 	Binary      bool
+	Format      string
 	Junk, Runes int64
 	Line        int64
 }
 
 func (e *NotTextError) Error() string {
+	if e.Format != "" {
+		return fmt.Sprintf("%v: it is binary data (%s, by its first bytes)", ErrNotText, e.Format)
+	}
 	if e.Binary {
 		return fmt.Sprintf("%v: it looks like binary data (%d control or invalid bytes in the first %d characters, the first on line %d)",
 			ErrNotText, e.Junk, e.Runes, e.Line)

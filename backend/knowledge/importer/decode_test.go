@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -98,6 +99,23 @@ func TestTextEncodings(t *testing.T) {
 		{"Latin-1 is not read as Korean", []byte("Caf\xe9 au lait, cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade and more plain words to read here.\n"), "UTF-8",
 			"Caf\uFFFD au lait, cr\uFFFDme br\uFFFDl\uFFFDe, na\uFFFDve fa\uFFFDade and more plain words to read here.\n", "6 invalid characters"},
 		{"ANSI colours in a log", []byte("\x1b[31merror\x1b[0m: disk full\n"), "ASCII", "\x1b[31merror\x1b[0m: disk full\n", ""},
+		// whole files too short for rules 2 and 4 (shortUTF16)
+		{"utf-16le without BOM, one short Korean line", encode(t, le, "안녕하세요 반갑습니다"), "UTF-16LE", "안녕하세요 반갑습니다", ""},
+		{"utf-16be without BOM, one short Korean line", encode(t, be, "안녕하세요 반갑습니다"), "UTF-16BE", "안녕하세요 반갑습니다", ""},
+		{"utf-16le without BOM, one Korean word", encode(t, le, "안녕"), "UTF-16LE", "안녕", ""},
+		{"utf-16be without BOM, one Korean word", encode(t, be, "안녕하세요"), "UTF-16BE", "안녕하세요", ""},
+		{"utf-16le without BOM, 가가 (both orders textual: the Korean one)", encode(t, le, "가가"), "UTF-16LE", "가가", ""},
+		{"utf-16le without BOM, one short English line", encode(t, le, "Hi\n"), "UTF-16LE", "Hi\n", ""},
+		{"utf-16be without BOM, one short English line", encode(t, be, "Hello world\n"), "UTF-16BE", "Hello world\n", ""},
+		{"short EUC-KR is not UTF-16", encode(t, korean.EUCKR, "안녕하세요"), "EUC-KR/CP949", "안녕하세요", ""},
+		{"utf-32le without BOM", encode(t, utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM), korean1), "UTF-32LE", korean1, ""},
+		{"utf-32be without BOM", encode(t, utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM), korean1), "UTF-32BE", korean1, ""},
+		{"utf-32be without BOM, English", encode(t, utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM), "Plain English.\n"), "UTF-32BE", "Plain English.\n", ""},
+		// CP949 dense in the extension's syllables (extensionHangul)
+		{"cp949, every Hangul syllable", encode(t, korean.EUCKR, everySyllable(false)), "EUC-KR/CP949", everySyllable(false), ""},
+		{"cp949, the extension's syllables only", encode(t, korean.EUCKR, everySyllable(true)), "EUC-KR/CP949", everySyllable(true), ""},
+		{"cp949, a line of extension syllables", encode(t, korean.EUCKR, strings.Repeat(extLine, 5)), "EUC-KR/CP949", strings.Repeat(extLine, 5), ""},
+		{"bytes FF FE in a UTF-8 line are junk, not UTF-16", []byte("줄 1\n줄 2\n깨진 \xff\xfe\xc0\x80 문장\n줄 4\n"), "UTF-8", "줄 1\n줄 2\n깨진 \uFFFD\uFFFD\uFFFD\uFFFD 문장\n줄 4\n", "4 invalid characters replaced with \uFFFD (line 3)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,6 +134,28 @@ func TestTextEncodings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// extLine is Korean with the Unified Hangul Code extension's syllables
+// (똠, 햏, 뷁, 쌰, 펲, 뢔, 갂…) more often than KS X 1001's, 2 in 10 of
+// them with a trail byte above ASCII.
+const extLine = "똠방각하 햏햏 뷁 쌰 똠얌꿍 펲 햐 뢔 갂 갃 갅\n"
+
+// everySyllable is every Hangul syllable (or only those KS X 1001 lacks),
+// a hundred to a line.
+func everySyllable(extOnly bool) string {
+	var b strings.Builder
+	n := 0
+	for r := rune(0xAC00); r <= 0xD7A3; r++ {
+		if e, _ := korean.EUCKR.NewEncoder().String(string(r)); extOnly && e[0] >= 0xA1 && e[1] >= 0xA1 {
+			continue
+		}
+		b.WriteRune(r)
+		if n++; n%100 == 0 {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 func head(s string) string {
@@ -143,6 +183,17 @@ func TestNotText(t *testing.T) {
 		{"1 MB of text, then 1 MB of random bytes", textThenJunk, "the first on line 10001"},
 		{"a repeated byte pair", append([]byte("\x00\x01\x02junk\xff\xfe"), bytes.Repeat([]byte("\x00\x9f"), 500)...), "not readable as text"},
 		{"UTF-16 of random code units", append([]byte{0xFF, 0xFE}, randomBytes(5, 1<<16, true)...), "not readable as text"},
+		// binary formats by their first bytes (binaryFormat)
+		{"a gzip of text", gzipped(t, strings.Repeat(korean1, 100)), "binary data (gzip, by its first bytes)"},
+		{"a gzip of 40 bytes", gzipped(t, "짧은 글"), "binary data (gzip, by its first bytes)"},
+		{"a JPEG", append([]byte("\xff\xd8\xff\xe0\x00\x10JFIF\x00"), randomBytes(6, 3000, true)...), "binary data (JPEG, by its first bytes)"},
+		{"a GIF", append([]byte("GIF89a\x10\x00\x10\x00"), randomBytes(7, 300, true)...), "binary data (GIF, by its first bytes)"},
+		{"a ZIP", append([]byte("PK\x03\x04\x14\x00"), randomBytes(8, 300, true)...), "binary data (ZIP, by its first bytes)"},
+		{"an ELF program", append([]byte("\x7fELF\x02\x01\x01"), make([]byte, 50)...), "binary data (ELF, by its first bytes)"},
+		{"a zstd frame", append([]byte("\x28\xb5\x2f\xfd"), []byte("mostly text after the magic, as a short frame is")...), "binary data (zstd, by its first bytes)"},
+		// Latin-1 and cp1252 are still not read as Korean (extensionHangul)
+		{"cp1252 with curly quotes", []byte(strings.Repeat("\x93Quoted\x94 words \x96 and \x91single\x92 ones, \x84German\x93 too.\n", 20)), "Wayfinder reads UTF-8, UTF-16 and EUC-KR/CP949"},
+		{"Latin-1 capitals before letters", []byte(strings.Repeat("\xc4rger \xc5ngstr\xf6m \xc6sop \xc0la \xc1gua \xc2me \xc3o\n", 20)), "Wayfinder reads UTF-8, UTF-16 and EUC-KR/CP949"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,6 +203,18 @@ func TestNotText(t *testing.T) {
 			}
 		})
 	}
+}
+
+func gzipped(t testing.TB, s string) []byte {
+	var b bytes.Buffer
+	z := gzip.NewWriter(&b)
+	if _, err := z.Write([]byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 // TestRandomBytesAreNeverText: whatever the seed, random data is refused,

@@ -75,7 +75,7 @@ func allowedControl(c rune) bool {
 
 // firstJunk is the offset in w of the first character that is junk in
 // the encoding read (a control character, an invalid sequence), or -1.
-// UTF-32 is only ever named by its byte-order mark and is not looked in.
+// UTF-32 is not looked in: nothing is appended to it in practice.
 func (t *TextReader) firstJunk(w []byte) int {
 	switch t.kind {
 	case kindUTF16LE, kindUTF16BE:
@@ -236,7 +236,7 @@ func switchTo(w []byte, now kind) (encoding.Encoding, string, int) {
 		{[]byte{0xFF, 0xFE}, "UTF-16LE", unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)},
 		{[]byte{0xFE, 0xFF}, "UTF-16BE", unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)},
 	} {
-		if bytes.HasPrefix(w, b.bom) && kindOf(b.name) != now {
+		if bytes.HasPrefix(w, b.bom) && kindOf(b.name) != now && bomFollowed(w[len(b.bom):], b.name == "UTF-16BE") {
 			return b.enc, b.name, len(b.bom)
 		}
 	}
@@ -321,4 +321,14 @@ func breaks16(w []byte, bigEndian bool) int {
 		}
 	}
 	return n
+}
+
+// bomFollowed is whether the bytes after a byte-order mark found part way
+// read as UTF-16 text (90% of the code units of its first 4 KB textual):
+// the bytes FF FE are junk in UTF-8 and CP949 too, and a damaged line
+// (FF FE C0 80 in UTF-8) switched to UTF-16 on them, reading the junk
+// after them as a CJK ideograph without a word.
+func bomFollowed(w []byte, bigEndian bool) bool {
+	w = w[:min(len(w), 4096)]
+	return len(w) >= 2 && textualShare(w, bigEndian) >= 0.90
 }

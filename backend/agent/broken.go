@@ -288,7 +288,8 @@ const (
 // them; a closing is held to refusalRe and choiceRe always, and to askRe
 // only where it asks outright: "Let me know if you have any questions"
 // and "수정할 부분이 있으면 알려 주세요" are offers (offerRe), "Please
-// answer these" and "위 내용을 알려 주세요" ask for the list's items.
+// answer these", "위 내용을 알려 주세요" and "알려 주시면 계획을 세워
+// 드릴게요" ask for the list's items (askedForRe).
 var (
 	// refusalRe is a refusal ("죄송하지만 … 할 수 없습니다") or its reasons
 	// ("이유는 다음과 같습니다", "because"): the list is why not.
@@ -300,11 +301,16 @@ var (
 	choiceRe = regexp.MustCompile(`(?i)\b(?:which|either|options?|alternatives?|choose|choices?)\b|어느|어떤 (?:것|쪽|걸|게)|중에서|중 하나|고르|선택`)
 	// askRe is questions for the person ("I need more information",
 	// "알려 주세요") and the warnings or problems a model lists.
-	askRe = regexp.MustCompile(`(?i)\b(?:questions?|clarif\w*|more (?:information|info|details?|context)|need to know|could you|can you|please (?:tell|provide|answer|share|let me know)|concerns?|risks?|warnings?|issues?|problems?)\b|질문|궁금|정보가 (?:더 )?필요|알려 ?주|확인이 필요|문제|주의|위험|우려`)
+	askRe = regexp.MustCompile(`(?i)\b(?:questions?|clarif\w*|more (?:information|info|details?|context)|need to know|could you|can you|let me know|tell me|please (?:provide|answer|share)|concerns?|risks?|warnings?|issues?|problems?)\b|질문|궁금|정보가 (?:더 )?필요|(?:알려|말씀해) ?주|확인이 필요|문제|주의|위험|우려`)
 	// offerRe is a sentence that offers rather than asks: a condition
-	// ("if", "whether", a Korean verb ending in -면: "있으면", "원하시면")
-	// or leave to ask ("feel free", "언제든").
-	offerRe = regexp.MustCompile(`(?i)\b(?:if|whether|feel free|any ?time)\b|[가-힣]면(?:[\s,]|$)|언제든|편하게`)
+	// ("if", "whether", a Korean verb ending in -면: "있으면", "원하시면"),
+	// leave to ask ("feel free", "언제든"), or asking what the person
+	// thinks of it.
+	offerRe = regexp.MustCompile(`(?i)\b(?:if|whether|feel free|any ?time|what you think)\b|[가-힣]면(?:[\s,]|$)|언제든|편하게`)
+	// askedForRe is a condition that is itself the ask: the person telling
+	// or giving something ("If you can share these, …", "알려 주시면 …"),
+	// which the list then is.
+	askedForRe = regexp.MustCompile(`(?i)\bif you (?:could |can |would )?(?:tell|share|provide|give|send|answer)\b|(?:알려|말씀해) ?주시면|알려 ?주면`)
 	// sentenceEndRe ends a sentence: its mark and the space after it.
 	sentenceEndRe = regexp.MustCompile(`[.!?。！？]+(?:\s+|$)`)
 )
@@ -350,8 +356,8 @@ func plainList(lines []string, first, last int, items []string) bool {
 // or changing it, a sign-off. It is told by its shape, at most
 // maxTailSentences sentences in maxTailRunes, blank lines before it or
 // not; a paragraph is prose the list is part of. Its words are held to
-// refusalRe and choiceRe, and to askRe unless the sentence offers
-// (offerRe).
+// refusalRe, choiceRe and askedForRe, and to askRe unless the sentence
+// offers (offerRe).
 func closing(tail []string) bool {
 	var sentences []string
 	runes := 0
@@ -363,7 +369,7 @@ func closing(tail []string) bool {
 		return false
 	}
 	for _, s := range sentences {
-		if refusalRe.MatchString(s) || choiceRe.MatchString(s) || askRe.MatchString(s) && !offerRe.MatchString(s) {
+		if refusalRe.MatchString(s) || choiceRe.MatchString(s) || askedForRe.MatchString(s) || askRe.MatchString(s) && !offerRe.MatchString(s) {
 			return false
 		}
 	}

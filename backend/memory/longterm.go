@@ -145,9 +145,23 @@ const (
 // removes any such vector all the same. It is safe for concurrent use.
 type Store struct {
 	db     *gorm.DB
-	vec    *Vectors // nil: keyword search only
 	logger *slog.Logger
 	now    func() time.Time
+
+	// vec is the memory vectors once opened (nil: none yet), replaced
+	// only by UseEmbedModel, under switching; vectors says whether they
+	// are in use.
+	vec atomic.Pointer[Vectors]
+	// none: the embedding model is "None (keyword search only)" since the
+	// vectors were opened; they are not searched or embedded into, but a
+	// memory forgotten or reworded loses its vector there all the same.
+	none atomic.Bool
+	// vecDir and embed open the vectors when an embedding model is chosen
+	// after a start without one (OpenInDataDir; "": never, as Open and
+	// OpenReadOnly).
+	vecDir    string
+	embed     Embedder
+	switching sync.Mutex // serialises UseEmbedModel
 
 	mu        sync.Mutex // serialises writes so two restatements cannot both be added
 	healAfter time.Time  // under mu: no embedding retry before this
@@ -180,7 +194,10 @@ func Open(ctx context.Context, db *gorm.DB, vec *Vectors, log *slog.Logger) (*St
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Store{db: db, vec: vec, logger: log, now: func() time.Time { return time.Now().UTC() }}
+	s := &Store{db: db, logger: log, now: func() time.Time { return time.Now().UTC() }}
+	if vec != nil {
+		s.vec.Store(vec)
+	}
 	rows, err := s.rows(ctx, "")
 	if err != nil {
 		return nil, err
@@ -191,7 +208,7 @@ func Open(ctx context.Context, db *gorm.DB, vec *Vectors, log *slog.Logger) (*St
 	}
 	s.all.Store(&all)
 	if vec != nil {
-		stale, err := s.staleVectors(ctx)
+		stale, err := s.staleVectors(ctx, vec)
 		if err != nil {
 			return nil, fmt.Errorf("reconcile memory vectors: %w", err)
 		}
@@ -245,12 +262,22 @@ func OpenInDataDir(ctx context.Context, db *gorm.DB, dataDir, model, saved strin
 	if err != nil {
 		return nil, fmt.Errorf("open long-term memory: %w", err)
 	}
+	s.vecDir, s.embed = filepath.Join(dataDir, "memory"), e
 	return s, nil
+}
+
+// vectors are the memory vectors in use: nil when there are none (no
+// embedding model) or the model is now none, and search is by words.
+func (s *Store) vectors() *Vectors {
+	if s.none.Load() {
+		return nil
+	}
+	return s.vec.Load()
 }
 
 // staleVectors deletes the vectors of memories that no longer exist and
 // returns the memories whose vector is missing or out of date.
-func (s *Store) staleVectors(ctx context.Context) ([]vecDoc, error) {
+func (s *Store) staleVectors(ctx context.Context, vec *Vectors) ([]vecDoc, error) {
 	rows, err := s.rows(ctx, "")
 	if err != nil {
 		return nil, err
@@ -259,7 +286,7 @@ func (s *Store) staleVectors(ctx context.Context) ([]vecDoc, error) {
 	for _, r := range rows {
 		want[r.ID] = r.Text
 	}
-	ids, err := s.vec.sync(ctx, want)
+	ids, err := vec.sync(ctx, want)
 	if err != nil {
 		return nil, err
 	}
@@ -276,12 +303,13 @@ func (s *Store) staleVectors(ctx context.Context) ([]vecDoc, error) {
 func (s *Store) heal(ctx context.Context) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.now().Before(s.healAfter) {
+	vec := s.vectors()
+	if vec == nil || s.now().Before(s.healAfter) {
 		return
 	}
-	stale, err := s.staleVectors(ctx)
+	stale, err := s.staleVectors(ctx, vec)
 	if err == nil {
-		err = s.vec.put(ctx, stale)
+		err = vec.put(ctx, stale)
 	}
 	if err != nil {
 		s.healAfter = s.now().Add(healRetry)
@@ -294,13 +322,38 @@ func (s *Store) heal(ctx context.Context) {
 // models' vectors cannot be compared, and every memory is embedded again
 // (a failure is logged, and Search retries later). Until then search ranks
 // by keywords alone.
+//
+// The change takes effect at once in both directions, where it waited for
+// a restart: a model chosen after a start with "None (keyword search
+// only)" opens the vectors now (those a model left in the folder are
+// reused as at a start); "" (None) stops searching and embedding them,
+// and the next model embeds only what changed meanwhile.
 func (s *Store) UseEmbedModel(ctx context.Context, model string) error {
-	if s.vec == nil {
+	s.switching.Lock()
+	defer s.switching.Unlock()
+	if strings.TrimSpace(model) == "" {
+		s.none.Store(true)
 		return nil
 	}
-	changed, err := s.vec.useModel(model, "")
-	if err != nil || !changed {
-		return err
+	var changed bool
+	if vec := s.vec.Load(); vec != nil {
+		var err error
+		if changed, err = vec.useModel(model, ""); err != nil {
+			return err
+		}
+	} else {
+		if s.vecDir == "" {
+			return nil // opened without a data folder's vectors: keyword search only
+		}
+		vec, err := newVectors(s.vecDir, model, "", s.embed, s.logger)
+		if err != nil {
+			return fmt.Errorf("open memory vectors: %w", err)
+		}
+		s.vec.Store(vec)
+		changed = true
+	}
+	if wasNone := s.none.Swap(false); !changed && !wasNone {
+		return nil
 	}
 	s.mu.Lock()
 	s.healAfter = time.Time{}
@@ -392,8 +445,8 @@ func (s *Store) findDuplicate(ctx context.Context, text string) (*memoryRow, err
 	if len(same) > 0 {
 		return &same[0], nil
 	}
-	if s.vec != nil {
-		hits, err := s.vec.query(ctx, text, 1)
+	if vec := s.vectors(); vec != nil {
+		hits, err := vec.query(ctx, text, 1)
 		if err == nil {
 			if len(hits) > 0 && hits[0].Score >= DuplicateCosine {
 				return s.row(ctx, hits[0].ID)
@@ -441,16 +494,19 @@ func (s *Store) changed(r *memoryRow, gone string) {
 // putVector stores the memory's vector. A failure is logged, not returned:
 // the row is the memory, and Search embeds it later (heal).
 func (s *Store) putVector(ctx context.Context, r memoryRow) {
-	if s.vec == nil {
+	vec := s.vectors()
+	if vec != nil {
+		err := vec.put(ctx, []vecDoc{{ID: r.ID, Text: r.Text}})
+		if err == nil {
+			return
+		}
+		s.logger.Warn("embed memory", "id", r.ID, "err", err)
+	} else if vec = s.vec.Load(); vec == nil {
 		return
 	}
-	err := s.vec.put(ctx, []vecDoc{{ID: r.ID, Text: r.Text}})
-	if err == nil {
-		return
-	}
-	s.logger.Warn("embed memory", "id", r.ID, "err", err)
-	// A vector of the old wording must not keep answering for the new one.
-	if err := s.vec.remove(ctx, r.ID); err != nil {
+	// A vector of the old wording must not keep answering for the new
+	// one, nor stay on disk while the model is none.
+	if err := vec.remove(ctx, r.ID); err != nil {
 		s.logger.Warn("delete outdated memory vector", "id", r.ID, "err", err)
 	}
 }
@@ -528,8 +584,8 @@ func (s *Store) Edit(ctx context.Context, id, text string, kind Kind) (Memory, e
 func (s *Store) Delete(ctx context.Context, id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.vec != nil {
-		if err := s.vec.remove(ctx, id); err != nil {
+	if vec := s.vec.Load(); vec != nil { // in use or not: a forgotten text leaves the folder
+		if err := vec.remove(ctx, id); err != nil {
 			return fmt.Errorf("delete vector of memory %s: %w", id, err)
 		}
 	}
@@ -549,8 +605,8 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 func (s *Store) DeleteAll(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.vec != nil {
-		if err := s.vec.clear(); err != nil {
+	if vec := s.vec.Load(); vec != nil {
+		if err := vec.clear(); err != nil {
 			return fmt.Errorf("delete all memory vectors: %w", err)
 		}
 	}
@@ -582,8 +638,8 @@ func (s *Store) Search(ctx context.Context, query string, k int) ([]Memory, erro
 		byID[m.row.ID] = m.row
 	}
 	lists := [][]string{keywordRanking(query, all)}
-	if s.vec != nil {
-		hits, err := s.vec.query(ctx, query, k)
+	if vec := s.vectors(); vec != nil {
+		hits, err := vec.query(ctx, query, k)
 		switch {
 		case err == nil:
 			var ids []string
@@ -593,7 +649,7 @@ func (s *Store) Search(ctx context.Context, query string, k int) ([]Memory, erro
 				}
 			}
 			lists = append(lists, ids)
-			if s.vec.count() < len(all) {
+			if vec.count() < len(all) {
 				s.heal(ctx)
 			}
 		case ctx.Err() != nil:

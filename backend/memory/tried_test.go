@@ -71,8 +71,8 @@ func TestTriedModelKeepsSavedVectors(t *testing.T) {
 			// model's vectors at once, not at its next run: a forgotten
 			// text must not stay in the folder.
 			kept := 0
-			if tried.vec.kept != nil {
-				kept = tried.vec.kept.Count()
+			if tried.vec.Load().kept != nil {
+				kept = tried.vec.Load().kept.Count()
 			}
 			if kept != tt.kept {
 				t.Errorf("the saved model's collection holds %d memories in the tried run, want %d", kept, tt.kept)
@@ -90,7 +90,7 @@ func TestTriedModelKeepsSavedVectors(t *testing.T) {
 			if diff := cmp.Diff(tt.embeds, embedded); diff != "" {
 				t.Errorf("embedded by the next run with the saved model (-want +got):\n%s", diff)
 			}
-			if n := back.vec.count(); n != tt.vectors {
+			if n := back.vec.Load().count(); n != tt.vectors {
 				t.Errorf("%d memories with a vector of the saved model, want %d", n, tt.vectors)
 			}
 			if n := collections(t, dir); n != 1 {
@@ -228,7 +228,7 @@ func TestModelSpellingsKeepVectors(t *testing.T) {
 			if embedded != tt.embeds {
 				t.Errorf("%d memories embedded again (%v), want %d", embedded, f.calls, tt.embeds)
 			}
-			if n := next.vec.count(); n != 3 {
+			if n := next.vec.Load().count(); n != 3 {
 				t.Errorf("%d memories with a vector, want 3", n)
 			}
 			if n := collections(t, dir); n != tt.collections {

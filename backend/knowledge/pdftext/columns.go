@@ -19,7 +19,7 @@ type gutter struct {
 
 // findGutter finds the gutter that runs down the most lines and separates
 // two columns of full lines.
-func findGutter(bands []band) (gutter, bool) {
+func findGutter(bands []band, stop *halt) (gutter, bool) {
 	if len(bands) < minGutterRows {
 		return gutter{}, false
 	}
@@ -44,7 +44,7 @@ func findGutter(bands []band) (gutter, bool) {
 	// first: testing is the costly part.
 	var strips []gutter
 	var cuts []sectionCut // section breaks found in the strips tested so far
-	sp := &splitter{}
+	sp := &splitter{stop: stop}
 	keep := func(c cand, to int) {
 		g := gutter{x0: c.x0, x1: c.x1, from: c.from, to: to}
 		// One side may be as narrow as a menu's column (minSide) beside a
@@ -57,6 +57,7 @@ func findGutter(bands []band) (gutter, bool) {
 	}
 	var active []cand
 	for k, b := range bands {
+		stop.check()
 		free := freeSpans(b, left, right, narrowW)
 		var next []cand
 		for _, c := range active {
@@ -88,6 +89,7 @@ func findGutter(bands []band) (gutter, bool) {
 	}
 	sort.SliceStable(strips, func(i, j int) bool { return longer(strips[i], strips[j]) })
 	for len(strips) > 0 {
+		stop.check()
 		s := strips[0]
 		strips = strips[1:]
 		if min(s.x0-left, right-s.x1) < minColumn*h && !apartFlows(sp, bands[s.from:s.to], s, h) {
@@ -395,11 +397,15 @@ func onlyCells(items []item, minW, narrow float64) bool {
 // splitter splits lines at a gutter into buffers of its own, reused from
 // line to line: a page of tables has thousands of white strips to test,
 // and a fresh pair of slices per line and strip took most of the time.
-type splitter struct{ l, r []item }
+type splitter struct {
+	l, r []item
+	stop *halt // checked at each line split: the costly tests split every line of a strip
+}
 
 // sides splits a line's inked glyphs at a gutter. They are good until the
 // next call.
 func (sp *splitter) sides(b band, g gutter) (l, r []item) {
+	sp.stop.often()
 	l, r = sp.l[:0], sp.r[:0]
 	for _, it := range b.items {
 		if it.space || it.r == 0 {

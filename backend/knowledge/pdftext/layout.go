@@ -72,7 +72,10 @@ func pageText(gs []glyph) string { return ruledPageText(gs, nil) }
 
 // ruledPageText returns a page's text in reading order, the rows of its
 // ruled tables read cell by cell (ruled.go).
-func ruledPageText(gs []glyph, rules []rule) string {
+func ruledPageText(gs []glyph, rules []rule) string { return layOut(nil, gs, rules) }
+
+// layOut is ruledPageText, stopped by stop (halt.go).
+func layOut(stop *halt, gs []glyph, rules []rule) string {
 	gs = shown(gs)
 	groups := map[int][]item{}
 	var order []int
@@ -101,8 +104,9 @@ func ruledPageText(gs []glyph, rules []rule) string {
 		groups[0] = openRows(ruledRows(groups[0], rules), rules)
 	}
 	for _, q := range order {
-		bands := bandsOf(groups[q])
-		w := textWriter{notes: noteMarks(bands)}
+		bands := bandsWithin(stop, groups[q])
+		stop.check()
+		w := textWriter{notes: noteMarks(bands), stop: stop}
 		w.region(bands)
 		if sb.Len() > 0 && w.sb.Len() > 0 {
 			sb.WriteString("\n\n")
@@ -164,7 +168,11 @@ type band struct {
 // whatever line it touched above (a note in a frame beside the
 // paragraph), and was read apart from its word when the frame turned out
 // to be a column of its own ("학사 운영에 / 1 / 필요한 사항을").
-func bandsOf(items []item) []band {
+func bandsOf(items []item) []band { return bandsWithin(nil, items) }
+
+// bandsWithin is bandsOf, stopped by stop (halt.go): a band that grows by
+// many runs is merged again at each.
+func bandsWithin(stop *halt, items []item) []band {
 	runs := runsOf(items) // in PDFium's order
 	marks := markRuns(runs)
 	if marks != nil {
@@ -183,6 +191,7 @@ func bandsOf(items []item) []band {
 	}
 	var bands []band
 	for i, r := range runs {
+		stop.check()
 		if marks != nil && marks[i] != 0 {
 			continue
 		}
@@ -214,6 +223,7 @@ func bandsOf(items []item) []band {
 	}
 	n := len(bands)
 	for i, r := range runs {
+		stop.check()
 		if marks[i] == 0 {
 			continue
 		}
@@ -405,6 +415,7 @@ func sortAlong(items []item) {
 type textWriter struct {
 	sb    strings.Builder
 	notes []noteMark // the page's notes' marks
+	stop  *halt      // ends the layout when the page's time is up
 }
 
 // region writes lines, split first at the gutter that runs down the most of
@@ -413,7 +424,8 @@ func (w *textWriter) region(bands []band) {
 	if len(bands) == 0 {
 		return
 	}
-	g, ok := findGutter(bands)
+	w.stop.check()
+	g, ok := findGutter(bands, w.stop)
 	if !ok {
 		w.lines(bands)
 		return
@@ -478,6 +490,7 @@ func (w *textWriter) lines(bands []band) {
 	sizes := make([]float64, len(bands))
 	opts := make([][]bool, len(bands))
 	for i, b := range bands {
+		w.stop.check()
 		gaps[i], kinds[i], opts[i] = cellGaps(b.items, spacedGaps(b.items, nil))
 		sizes[i] = textSize(b.items)
 	}
@@ -492,6 +505,7 @@ func (w *textWriter) lines(bands []band) {
 	}
 	joined := false
 	for i, b := range bands {
+		w.stop.check()
 		if i > 0 && !joined {
 			w.sb.WriteByte('\n')
 			if d := (bands[i-1].base - b.base) / b.h; pitch > 0 && d > paraGap*pitch && !(rowBand(bands[i-1]) && rowBand(b)) {

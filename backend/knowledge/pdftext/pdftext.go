@@ -378,7 +378,7 @@ func (p *pdfium) pageText(ctx context.Context, doc, index uint32) (string, error
 	if err != nil {
 		return "", err
 	}
-	return ruledPageText(withBoxes(gs, checkBoxes(gs, marks)), rules), nil
+	return layoutPage(ctx, withBoxes(gs, checkBoxes(gs, marks)), rules)
 }
 
 func gunzip(b []byte) ([]byte, error) {

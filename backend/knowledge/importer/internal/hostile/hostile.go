@@ -225,7 +225,7 @@ func Classes() []Class {
 		{"pdf: page tree that loops", "treeloop.pdf", 1, func(w io.Writer, n int) error { return PDFTreeLoop(w) }},
 		{"pdf: xref chain that loops (Prev to itself)", "xrefloop.pdf", 1, func(w io.Writer, n int) error { return PDFXrefLoop(w) }},
 		{"pdf: one page of n glyphs", "glyphs.pdf", 1_000_000, func(w io.Writer, n int) error { return PDFGlyphs(w, n) }},
-	}, append(append(append(append(sheetClasses(), partClasses()...), brokenClasses()...), salvageClasses()...), append(append(moreClasses(), tokenClasses()...), pdfClasses()...)...)...)
+	}, append(append(append(append(sheetClasses(), partClasses()...), brokenClasses()...), salvageClasses()...), append(append(moreClasses(), tokenClasses()...), append(pdfClasses(), pdfBudgetClasses()...)...)...)...)
 }
 
 // utf16LE and utf16BE are s in UTF-16 without a byte-order mark.

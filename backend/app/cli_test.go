@@ -3,7 +3,9 @@ package app
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -393,19 +395,7 @@ func TestReadingBesideTheApp(t *testing.T) {
 	if _, err := (&MemoryService{a}).Add("무료 도구를 선호한다", api.MemoryPreference); err != nil {
 		t.Fatal(err)
 	}
-	// Every file of the data folder but SQLite's shared-memory index, which
-	// readers of a WAL database use too.
-	files := func() map[string]string {
-		out := map[string]string{}
-		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && !strings.HasSuffix(p, "-shm") {
-				info, _ := d.Info()
-				out[p] = fmt.Sprint(info.Size(), info.ModTime())
-			}
-			return nil
-		})
-		return out
-	}
+	files := func() map[string]fileState { return dataFiles(t, dir) }
 	base := []string{"--data-dir", dir, "--ollama-host", fake.URL(), "--embed-model", "bge-m3"}
 	note := "(An open Wayfinder is using this data folder: showing what it has saved, read-only.)\n"
 	reads := []struct {
@@ -417,20 +407,29 @@ func TestReadingBesideTheApp(t *testing.T) {
 		{[]string{"kb", "search", "--json", "연차"}, `"source": "` + filepath.Join(docs, "leave.md")},
 		{[]string{"memory", "list"}, "무료 도구를 선호한다"},
 	}
-	read := func() {
+	// read runs each reader; still (the app writes nothing meanwhile) checks
+	// after each that the data folder is as it was, and says which command
+	// changed which file how.
+	read := func(still bool) {
 		t.Helper()
+		var before map[string]fileState
+		if still {
+			before = files()
+		}
 		for _, c := range reads {
 			code, out, errOut := wayfinder(t, append(base, c.args...)...)
 			if code != 0 || !strings.Contains(out, c.want) || errOut != note {
 				t.Fatalf("%v beside the app: exit %d\nstdout: %s\nstderr: %q", c.args, code, out, errOut)
 			}
+			if !still {
+				continue
+			}
+			if diff := cmp.Diff(before, files()); diff != "" {
+				t.Fatalf("%v beside the app changed the data folder (-before +after):\n%s", c.args, diff)
+			}
 		}
 	}
-	before := files()
-	read()
-	if diff := cmp.Diff(before, files()); diff != "" {
-		t.Fatalf("the readers changed the data folder (-before +after):\n%s", diff)
-	}
+	read(true)
 
 	// More files arrive in the app while the commands read.
 	more := t.TempDir()
@@ -439,7 +438,7 @@ func TestReadingBesideTheApp(t *testing.T) {
 	}
 	imported := make(chan api.ImportReport, 1)
 	go func() { imported <- a.library.importPaths(ctx, "2", []string{more}, func(api.ImportProgress) {}) }()
-	read()
+	read(false)
 	if rep := <-imported; len(rep.Imported) != 30 {
 		t.Fatalf("the app's import beside the readers: %+v", rep)
 	}
@@ -455,6 +454,51 @@ func TestReadingBesideTheApp(t *testing.T) {
 	if ms, _ := (&MemoryService{a}).List(); len(ms) != 1 {
 		t.Fatalf("memories after the readers: %+v", ms)
 	}
+}
+
+// fileState is what TestReadingBesideTheApp compares of a file: a change
+// of any is a write, and the failure shows which and how.
+type fileState struct {
+	Size    int64
+	Mode    fs.FileMode
+	ModTime string // with nanoseconds: two writes within a second differ
+	SHA256  string
+}
+
+// dataFiles is every file under dir, by its path inside dir, but
+// SQLite's shared-memory index, which readers of a WAL database use too.
+func dataFiles(t *testing.T, dir string) map[string]fileState {
+	t.Helper()
+	out := map[string]fileState{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || strings.HasSuffix(p, "-shm") {
+			return nil
+		}
+		info, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // gone since the folder was listed: not there
+		}
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = fileState{info.Size(), info.Mode(), info.ModTime().Format(time.RFC3339Nano), fmt.Sprintf("%x", sha256.Sum256(data))}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("read the data folder: %v", err)
+	}
+	return out
 }
 
 // doctor tells a host that hangs from one where nothing listens, with a

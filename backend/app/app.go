@@ -80,8 +80,15 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 		return nil, err
 	}
 	// Everything created from here on is private, and so becomes what an
-	// older version left readable by others (see backend/fileperm).
+	// older version left readable by others (see backend/fileperm), once
+	// the folder is this process's: a command that finds it held goes on
+	// to read it beside its holder (openReadOnly), and must not remove or
+	// chmod a thing in it.
 	umask := fileperm.Restrict()
+	lock, err := lockDataDir(dir)
+	if err != nil {
+		return nil, err
+	}
 	if dropped, err := server.DropOpenToken(dir); err != nil {
 		logger.Warn("drop an access token others could read", "err", err)
 	} else if dropped {
@@ -89,10 +96,6 @@ func openApp(ctx context.Context, g globals, mode string, logger *slog.Logger) (
 	}
 	if err := fileperm.Tighten(dir); err != nil {
 		logger.Warn("make the data folder private", "err", err)
-	}
-	lock, err := lockDataDir(dir)
-	if err != nil {
-		return nil, err
 	}
 	st, err := store.Open(ctx, dir, logger)
 	if err != nil {

@@ -115,7 +115,8 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 		printAttachments(s, msg.Result.ToolCalls, lang)
 	}
 	// On standard error, so that standard output stays the reply.
-	fmt.Fprintln(s.err, "\n"+say("ask.session", lang, "id", msg.SessionID))
+	fmt.Fprintln(s.err)
+	sayLine(s.err, "", "  ", say("ask.session", lang, "id", msg.SessionID))
 	return nil
 }
 

@@ -85,10 +85,19 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 	// it), else the system's, as report's words.
 	lang := langIndex(cliLanguage(settingsLanguage(ctx, g)))
 	problems := 0
-	ok := func(key string, kv ...string) { fmt.Fprintln(s.out, "✓", say(key, lang, kv...)) }
+	// Each check on a terminal is wrapped to its width (sayLine), the
+	// lines under a problem (its hosts, its fix) indented deeper.
+	ok := func(key string, kv ...string) { sayLine(s.out, "✓ ", "  ", say(key, lang, kv...)) }
 	bad := func(msg, fix string) {
 		problems++
-		fmt.Fprintf(s.out, "✗ %s\n    %s\n", msg, say("doctor.fix", lang, "fix", fix))
+		for i, line := range strings.Split(msg, "\n") {
+			if i == 0 {
+				sayLine(s.out, "✗ ", "  ", line)
+			} else {
+				sayLine(s.out, "    ", "      ", strings.TrimSpace(line))
+			}
+		}
+		sayLine(s.out, "    ", "      ", say("doctor.fix", lang, "fix", fix))
 	}
 	found := func() error {
 		return errors.New(say("doctor.found", lang, "problems", counted(problems, lang, "problem")))

@@ -101,7 +101,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 			return enc.Encode(servers)
 		}
 		if len(servers) == 0 {
-			fmt.Fprintln(s.out, say("mcp.none", lang, "file", mcp.FileName))
+			sayLine(s.out, "", "  ", say("mcp.none", lang, "file", mcp.FileName))
 			return nil
 		}
 		n := 0

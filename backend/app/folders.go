@@ -91,7 +91,7 @@ func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
 		abs, _ := filepath.Abs(args[0])
 		for _, f := range cur.Folders {
 			if f.Path == abs {
-				fmt.Fprintln(s.out, say("folders.added", lang, "path", f.Path, "allows", allows(f, lang)))
+				sayLine(s.out, "", "  ", say("folders.added", lang, "path", f.Path, "allows", allows(f, lang)))
 			}
 		}
 		return nil
@@ -112,7 +112,7 @@ func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
 		}{append([]api.FolderGrant{}, cur.Folders...), append([]string{}, cur.RevokedImportFolders...)})
 	}
 	if len(cur.Folders) == 0 {
-		fmt.Fprintln(s.out, say("folders.none", lang))
+		sayLine(s.out, "", "  ", say("folders.none", lang))
 	} else {
 		w := newTable(s.out)
 		fmt.Fprintln(w, say("folders.listHeadings", lang))

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -75,6 +76,15 @@ func wrapped(text string, width int, first, indent string) string {
 		}
 	}
 	return b.String()
+}
+
+// sayLine prints text on w as one sentence: on a terminal wrapped at
+// spaces to its width, the lines after the first indented under it
+// (wrapped), where a sentence that ran past the edge of a 60- or
+// 80-column terminal was cut in the middle of a word ("wayfin" / "der
+// folders add"); elsewhere on one line, as before.
+func sayLine(w io.Writer, first, indent, text string) {
+	fmt.Fprintln(w, wrapped(text, columns(w), first, indent))
 }
 
 // words is line split at spaces as strings.Fields does, but for a

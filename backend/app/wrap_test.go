@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
+	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
 )
 
 func TestClipped(t *testing.T) {
@@ -152,6 +153,52 @@ func TestTerminalLinesFitTheWidth(t *testing.T) {
 					}
 					if !strings.Contains(out+errOut, "\n    ") {
 						t.Errorf("%d columns: no line indented under the one it continues:\n%s%s", cols, out, errOut)
+					}
+				}
+			})
+		}
+	}
+}
+
+// What doctor, mcp list, folders list and ask's last line say fits a
+// terminal of 60 and of 80 columns, wrapped at spaces in English and
+// Korean, where a 60-column terminal cut "wayfin" / "der folders add" and
+// "(completion, too" / "ls)"; a word wider than a line (a path, a
+// backquoted command) has a line of its own, whole. To a pipe the words
+// are the same, each sentence on one line.
+func TestNarrowTerminalLinesFitTheWidth(t *testing.T) {
+	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
+	for _, env := range []string{"en_US.UTF-8", "ko_KR.UTF-8"} {
+		for _, tc := range []struct {
+			args []string
+			host string
+			same bool // the same words each run (ask's session id is new)
+		}{
+			{[]string{"doctor"}, "http://127.0.0.1:1", true},
+			{[]string{"doctor", "--model", "llama3.2:3b"}, fake.URL(), true},
+			{[]string{"mcp", "list"}, "http://127.0.0.1:1", true},
+			{[]string{"folders", "list"}, "http://127.0.0.1:1", true},
+			{[]string{"ask", "--model", "llama3.2:3b", "hello"}, fake.URL(), false},
+		} {
+			dir := t.TempDir()
+			run := func(cols int) (out string) {
+				t.Helper()
+				var o, e bytes.Buffer
+				Main(context.Background(), append([]string{"--data-dir", dir, "--ollama-host", tc.host, "--embed-model", "bge-m3"}, tc.args...), strings.NewReader(""), sized{&o, cols}, sized{&e, cols}, testShells)
+				return o.String() + e.String()
+			}
+			t.Run(env[:2]+" "+strings.Join(tc.args, " "), func(t *testing.T) {
+				t.Setenv("LC_ALL", env)
+				pipe := run(0)
+				for _, cols := range []int{60, 80} {
+					out := run(cols)
+					for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+						if shownWidth(line) > cols && len(strings.Fields(line)) > 1 {
+							t.Errorf("%d columns: a line of %d:\n%s\nin:\n%s", cols, shownWidth(line), line, out)
+						}
+					}
+					if tc.same && strings.Join(strings.Fields(out), " ") != strings.Join(strings.Fields(pipe), " ") {
+						t.Errorf("%d columns: the words changed:\n%s\nwant, unwrapped:\n%s", cols, out, pipe)
 					}
 				}
 			})

@@ -1,6 +1,10 @@
 package app
 
 import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -30,6 +34,50 @@ func TestHelpListsEachCommandAlike(t *testing.T) {
 		_, own, _ := wayfinder(t, c.name, "--help")
 		if first, _, _ := strings.Cut(own, "\n"); first != "Usage: wayfinder "+c.usage {
 			t.Errorf("%s --help says %q; wayfinder --help says %q", c.name, first, c.usage)
+		}
+	}
+}
+
+// A command group's --help (kb, memory, mcp, folders) lists each
+// subcommand's syntax on a line of its own, as `wayfinder --help` lists
+// the commands, where one line of up to 150 columns was cut wherever the
+// terminal's edge fell; at 60 columns a long one is wrapped at spaces,
+// indented under its start, in English and Korean.
+func TestGroupHelpHasALinePerSubcommand(t *testing.T) {
+	for _, tc := range []struct {
+		group string
+		subs  []string // the start of each line, after "wayfinder "
+	}{
+		{"kb", []string{"kb import PATH...", "kb list", "kb remove ID", "kb search [--top N]", "kb extract FILE"}},
+		{"memory", []string{"memory list", "memory add [--kind K] TEXT", "memory edit [--kind K] ID TEXT", "memory rm ID", "memory rm --all [--yes]"}},
+		{"mcp", []string{"mcp list [--json]", "mcp add NAME [--env KEY=VALUE]... -- COMMAND", "mcp add NAME --url URL", "mcp remove NAME", "mcp on|off NAME [TOOL]"}},
+		{"folders", []string{"folders list [--json]", "folders add [--hidden] [--secrets] PATH", "folders remove PATH"}},
+	} {
+		for _, env := range []string{"en_US.UTF-8", "ko_KR.UTF-8"} {
+			for _, cols := range []int{0, 60} {
+				t.Run(fmt.Sprintf("%s %s %d", tc.group, env[:2], cols), func(t *testing.T) {
+					t.Setenv("LC_ALL", env)
+					var out bytes.Buffer
+					Main(context.Background(), []string{"--data-dir", t.TempDir(), tc.group, "--help"}, strings.NewReader(""), sized{&out, cols}, io.Discard, testShells)
+					var starts []string
+					for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+						if rest, ok := strings.CutPrefix(line, "  wayfinder "); ok {
+							starts = append(starts, rest)
+						}
+						if cols > 0 && shownWidth(line) > cols && len(strings.Fields(line)) > 1 {
+							t.Errorf("a line of %d columns:\n%s", shownWidth(line), line)
+						}
+					}
+					if len(starts) != len(tc.subs) {
+						t.Fatalf("%d syntax lines, want %d:\n%s", len(starts), len(tc.subs), out.String())
+					}
+					for i, want := range tc.subs {
+						if !strings.HasPrefix(starts[i], want) {
+							t.Errorf("line %d: %q, want it to start %q", i+1, starts[i], want)
+						}
+					}
+				})
+			}
 		}
 	}
 }

@@ -398,8 +398,29 @@ func helpFor(args []string, usage string, s stdio) error {
 			g = *s.flags
 		}
 		lang := helpLang(g)
-		fmt.Fprintf(s.out, "%s %s\n\n%s\n", helpText("Usage: wayfinder", lang), usage, helpText("Run `wayfinder --help` for the flags every command accepts.", lang))
+		fmt.Fprintln(s.out, helpText("Usage:", lang))
+		cols := columns(s.out)
+		for _, line := range subUsages(usage) {
+			fmt.Fprintln(s.out, wrapped("wayfinder "+line, cols, "  ", "      "))
+		}
+		fmt.Fprintln(s.out)
+		fmt.Fprintln(s.out, wrapped(helpText("Run `wayfinder --help` for the flags every command accepts.", lang), cols, "", ""))
 		return flag.ErrHelp
 	}
 	return nil
+}
+
+// subUsages is a command group's usage ("kb import PATH... | list |
+// remove ID") a line for each subcommand ("kb import PATH...", "kb list",
+// "kb remove ID"), as `wayfinder --help` lists the commands: on one line
+// `kb --help` ran to 150 columns, cut wherever the terminal's edge fell
+// ("sea" / "rch"). A "|" inside a part (on|off, md|json) is one of its
+// values and stays.
+func subUsages(usage string) []string {
+	parts := strings.Split(usage, " | ")
+	group, _, _ := strings.Cut(parts[0], " ")
+	for i := 1; i < len(parts); i++ {
+		parts[i] = group + " " + parts[i]
+	}
+	return parts
 }

@@ -604,13 +604,15 @@ func record(path string, v any, n int) (Document, bool, error) {
 		} else if body := firstOf(r, "text", "content"); body != nil {
 			text, within = flatten("", body)
 		} else {
-			rest := map[string]any{}
-			for k, val := range r {
-				if k != "_id" && k != "id" && k != "title" {
-					rest[k] = val
-				}
-			}
-			text, within = flatten("", rest)
+			// The other keys are the text. They are taken out of the
+			// record, which is the decoder's and read no more, rather
+			// than copied into another map: the copy doubled what a
+			// record costs parsed, past what parsedSize charges it (a
+			// record of 1.7 million keys, 30 MB, peaked at 527 MiB).
+			delete(r, "_id")
+			delete(r, "id")
+			delete(r, "title")
+			text, within = flatten("", r)
 		}
 	case string:
 		text = r

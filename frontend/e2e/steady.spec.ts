@@ -60,3 +60,35 @@ for (const locale of ["en-US", "ko-KR"] as const) {
     await page.context().close();
   });
 }
+
+// The memory screen's box moved down 21 px when the first memory was added.
+// It is measured with none, one and none again, in both languages and sizes.
+for (const locale of ["en-US", "ko-KR"] as const) {
+  test(`the memory screen's box stays where it is as the first memory comes and goes (${locale})`, async () => {
+    await w.api("MemoryService/DeleteAll", []);
+    const page = await openPage(w.browser, w.app.url, locale);
+    const lang = locale.slice(0, 2);
+    await page.click(".views button >> nth=1");
+    await page.waitForSelector(".mem .empty");
+    const top = () => page.$eval("#mem-new", (el) => el.getBoundingClientRect().top);
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await frames(page);
+      const empty = await top();
+      await screenshot(page, `steady-memory-none-${lang}-${size.width}`);
+      await page.fill("#mem-new", lang === "ko" ? "무료 도구를 선호함" : "Prefers free tools");
+      await page.click("form.add button[type=submit]");
+      await page.waitForSelector(".mem .item");
+      await frames(page);
+      const one = await top();
+      await screenshot(page, `steady-memory-one-${lang}-${size.width}`);
+      assert.equal(one, empty, `${size.width} px: the box moved from ${empty} to ${one} px`);
+      await page.click(".mem .item button.delete");
+      await page.click(".mem .item button.confirm-delete");
+      await page.waitForSelector(".mem .empty");
+      await frames(page);
+      assert.equal(await top(), empty, `${size.width} px: the box moved back`);
+    }
+    await page.context().close();
+  });
+}

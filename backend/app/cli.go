@@ -69,9 +69,9 @@ func runAsk(ctx context.Context, g globals, args []string, s stdio) error {
 			if waiting.Result.ToolCall != nil {
 				what = "ask.waitingTool"
 			}
-			fmt.Fprintln(s.err, say(what, lang))
+			sayLine(s.err, "", "  ", say(what, lang))
 			if text != "" {
-				fmt.Fprintln(s.err, say("ask.sentAfter", lang))
+				sayLine(s.err, "", "  ", say("ask.sentAfter", lang))
 			}
 			if msg, err = t.decideAll(ctx, waiting); err != nil {
 				return err
@@ -323,7 +323,7 @@ func openCLI(ctx context.Context, g globals, s stdio, reads bool) (*App, error) 
 	if a, err = openReadOnly(ctx, g, cliLogger(s, g.verbose)); err != nil {
 		return nil, err
 	}
-	fmt.Fprintln(s.err, say("cli.readOnly", a.lang()))
+	sayLine(s.err, "", "  ", say("cli.readOnly", a.lang()))
 	return a, nil
 }
 

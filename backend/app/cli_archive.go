@@ -87,7 +87,7 @@ func runExport(ctx context.Context, g globals, args []string, s stdio) error {
 	if err != nil {
 		return archiveFileError(err, *outPath, true, li)
 	}
-	fmt.Fprintln(s.err, say("archive.exported", li, "conversations", counted(n, li, "conversation"), "path", *outPath))
+	sayLine(s.err, "", "  ", say("archive.exported", li, "conversations", counted(n, li, "conversation"), "path", *outPath))
 	return nil
 }
 
@@ -124,7 +124,7 @@ func runImport(ctx context.Context, g globals, args []string, s stdio) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(s.out, importSummary(res, a.lang()))
+	sayLine(s.out, "", "  ", importSummary(res, a.lang()))
 	return nil
 }
 

@@ -66,7 +66,8 @@ func printSources(s stdio, srcs []api.Source, lang int) {
 	if len(srcs) == 0 {
 		return
 	}
-	fmt.Fprintln(s.out, "\n"+say("ask.sources", lang))
+	fmt.Fprintln(s.out)
+	sayLine(s.out, "", "  ", say("ask.sources", lang))
 	for i, src := range srcs {
 		parts := []string{src.Title}
 		if src.Source != "" && src.Source != src.Title {
@@ -95,7 +96,8 @@ func printAttachments(s stdio, calls []api.ToolCallRecord, lang int) {
 	if len(lines) == 0 {
 		return
 	}
-	fmt.Fprintln(s.out, "\n"+say("ask.attachments", lang))
+	fmt.Fprintln(s.out)
+	sayLine(s.out, "", "  ", say("ask.attachments", lang))
 	for _, l := range lines {
 		fmt.Fprintln(s.out, l)
 	}
@@ -126,13 +128,15 @@ func approvesAtOnce(res *api.TurnResult, approve, terminal bool, sessionID strin
 		showPlan(res.Plan, s, lang)
 		return false, errors.New(say("ask.recoveredRefused", lang, "id", sessionID))
 	}
-	fmt.Fprintln(s.err, "\n"+say("ask.recoveredAsk", lang))
+	fmt.Fprintln(s.err)
+	sayLine(s.err, "", "  ", say("ask.recoveredAsk", lang))
 	return false, nil
 }
 
 // showPlan prints a proposed plan, its steps numbered.
 func showPlan(plan *api.PlanApproval, s stdio, lang int) {
-	fmt.Fprintln(s.err, "\n"+say("ask.plan", lang, "round", strconv.Itoa(plan.Round)))
+	fmt.Fprintln(s.err)
+	sayLine(s.err, "", "  ", say("ask.plan", lang, "round", strconv.Itoa(plan.Round)))
 	for i, st := range plan.SubTasks {
 		fmt.Fprintf(s.err, "  %d. %s", i+1, st.Title)
 		if st.Detail != "" {
@@ -141,7 +145,7 @@ func showPlan(plan *api.PlanApproval, s stdio, lang int) {
 		fmt.Fprintln(s.err)
 	}
 	if plan.Again != "" {
-		fmt.Fprintln(s.err, say("ask.planAgain", lang))
+		sayLine(s.err, "", "  ", say("ask.planAgain", lang))
 	}
 }
 
@@ -153,7 +157,7 @@ func decide(ctx context.Context, plan *api.PlanApproval, autoApprove bool, in *l
 	// meanwhile (another window decided), it is refused, not misapplied.
 	v := plan.Version
 	if autoApprove {
-		fmt.Fprintln(s.err, say("ask.approved", lang))
+		sayLine(s.err, "", "  ", say("ask.approved", lang))
 		return api.ApprovalDecision{Action: api.ActionApprove, Version: v}, nil
 	}
 	for {
@@ -194,7 +198,8 @@ func decideTool(ctx context.Context, tc api.ToolApproval, autoApprove bool, in *
 	if tc.Server != "" {
 		name = tc.Server + " / " + tc.Tool
 	}
-	fmt.Fprintln(s.err, "\n"+say("ask.toolWants", lang, "name", name))
+	fmt.Fprintln(s.err)
+	sayLine(s.err, "", "  ", say("ask.toolWants", lang, "name", name))
 	if about := toolAboutLine(tc.Tool, tc.Server, tc.Description, lang); about != "" {
 		fmt.Fprintf(s.err, "  %s\n", about)
 	}
@@ -214,7 +219,7 @@ func decideTool(ctx context.Context, tc api.ToolApproval, autoApprove bool, in *
 	fmt.Fprintf(s.err, "%s\n%s\n", say("ask.arguments", lang), prettyJSON(tc.Arguments))
 	v := tc.ID
 	if autoApprove {
-		fmt.Fprintln(s.err, say("ask.ranOnce", lang))
+		sayLine(s.err, "", "  ", say("ask.ranOnce", lang))
 		return api.ApprovalDecision{Action: api.ActionRunOnce, Version: v}, nil
 	}
 	for {

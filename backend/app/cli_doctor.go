@@ -175,7 +175,7 @@ func runDoctor(ctx context.Context, g globals, args []string, s stdio) error {
 	if problems > 0 {
 		return found()
 	}
-	fmt.Fprintln(s.out, say("doctor.ready", lang))
+	sayLine(s.out, "", "  ", say("doctor.ready", lang))
 	return nil
 }
 

@@ -123,7 +123,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 		if err := kb.Remove(ctx, doc.ID); err != nil {
 			return err
 		}
-		fmt.Fprintln(s.out, say("kb.removed", lang, "id", doc.ID, "title", doc.Title))
+		sayLine(s.out, "", "  ", say("kb.removed", lang, "id", doc.ID, "title", doc.Title))
 		return nil
 	case "search":
 		query := strings.Join(args, " ")
@@ -135,7 +135,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 			return printSearchJSON(s, hits)
 		}
 		if len(hits) == 0 {
-			fmt.Fprintln(s.out, say("kb.noHits", lang, "query", clipped(query, echoColumns)))
+			sayLine(s.out, "", "  ", say("kb.noHits", lang, "query", clipped(query, echoColumns)))
 		}
 		printHits(s.out, hits, lang, columns(s.out))
 		return nil
@@ -153,7 +153,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 			return fmt.Errorf("extract %s: %w", filepath.Base(args[0]), err)
 		}
 		for _, w := range warnings {
-			fmt.Fprintln(s.err, say("kb.warning", lang, "text", w))
+			sayLine(s.err, "", "  ", say("kb.warning", lang, "text", w))
 		}
 		return nil
 	}
@@ -253,13 +253,13 @@ func kbImport(ctx context.Context, a *App, paths []string, s stdio) error {
 	// a link out of the folder was not followed, one inside was read
 	// where it leads, a pipe is not a file.
 	if n := len(rep.LeftOut); n > 0 {
-		fmt.Fprintln(s.out, say("kb.notRead", lang, "entries", counted(n, lang, "entry")))
+		sayLine(s.out, "", "  ", say("kb.notRead", lang, "entries", counted(n, lang, "entry")))
 		for _, f := range rep.LeftOut {
 			say1("  ", "    ", shownPath(f.File)+": "+reasonLine(f.Error, f.Reason, lang))
 		}
 	}
 	if n := len(rep.Ignored); n > 0 {
-		fmt.Fprintln(s.out, say("kb.leftOut", lang, "files", counted(n, lang, "file")))
+		sayLine(s.out, "", "  ", say("kb.leftOut", lang, "files", counted(n, lang, "file")))
 		const shown = 10
 		for _, f := range rep.Ignored[:min(n, shown)] {
 			// An old .doc or .hwp says what to save it as, as an upload does.
@@ -535,7 +535,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(s.out, say("memory.remembered", lang, "id", x.ID))
+		sayLine(s.out, "", "  ", say("memory.remembered", lang, "id", x.ID))
 	case "edit":
 		x, err := pick(args[0])
 		if err != nil {
@@ -544,7 +544,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 		if x, err = m.Edit(x.ID, strings.Join(args[1:], " "), api.MemoryKind(*kind)); err != nil {
 			return err
 		}
-		fmt.Fprintln(s.out, say("memory.updated", lang, "id", x.ID))
+		sayLine(s.out, "", "  ", say("memory.updated", lang, "id", x.ID))
 	default: // rm
 		if *all {
 			ms, err := m.List()
@@ -552,7 +552,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 				return err
 			}
 			if len(ms) == 0 {
-				fmt.Fprintln(s.out, say("memory.none", lang))
+				sayLine(s.out, "", "  ", say("memory.none", lang))
 				return nil
 			}
 			if !*yes {
@@ -563,7 +563,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 			if err := m.DeleteAll(); err != nil {
 				return err
 			}
-			fmt.Fprintln(s.out, say("memory.forgotAll", lang, "memories", counted(len(ms), lang, "memory")))
+			sayLine(s.out, "", "  ", say("memory.forgotAll", lang, "memories", counted(len(ms), lang, "memory")))
 			return nil
 		}
 		x, err := pick(args[0])
@@ -573,7 +573,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 		if err := m.Delete(x.ID); err != nil {
 			return err
 		}
-		fmt.Fprintln(s.out, say("memory.forgot", lang, "id", x.ID, "text", x.Text))
+		sayLine(s.out, "", "  ", say("memory.forgot", lang, "id", x.ID, "text", x.Text))
 	}
 	return nil
 }

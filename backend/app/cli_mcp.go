@@ -152,7 +152,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 				}
 			}
 		}
-		fmt.Fprintln(s.out, say("mcp.added", lang, "name", name))
+		sayLine(s.out, "", "  ", say("mcp.added", lang, "name", name))
 		return nil
 	case "remove", "on", "off":
 		if len(args) < 1 || len(args) > 2 || (sub == "remove" && len(args) != 1) {
@@ -182,7 +182,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		})
 		if err != nil && unknown && sub == "remove" {
 			if n, _ := revokeLeftGrants(ctx, dir, name, logger); n > 0 {
-				fmt.Fprintln(s.out, say("mcp.tookBack", lang, "grants", counted(n, lang, "grant")))
+				sayLine(s.out, "", "  ", say("mcp.tookBack", lang, "grants", counted(n, lang, "grant")))
 				return nil
 			}
 		}
@@ -194,7 +194,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		if len(args) == 2 {
 			what = name + " " + args[1]
 		}
-		fmt.Fprintln(s.out, say("mcp."+sub+"Done", lang, "what", what))
+		sayLine(s.out, "", "  ", say("mcp."+sub+"Done", lang, "what", what))
 		if sub == "remove" {
 			return revokeServerGrants(ctx, dir, name, s, lang, logger)
 		}
@@ -224,7 +224,7 @@ func stillMistaken(m *mcp.Manager, dir string, s stdio, lang int) {
 	if !errors.As(m.Err(), &fe) || fe.Whole {
 		return
 	}
-	fmt.Fprintln(s.err, say("mcp.stillMistakes", lang, "path", filepath.Join(dir, mcp.FileName), "count", mistakes(len(fe.Problems), lang)))
+	sayLine(s.err, "", "  ", say("mcp.stillMistakes", lang, "path", filepath.Join(dir, mcp.FileName), "count", mistakes(len(fe.Problems), lang)))
 }
 
 // settingsLanguage is the language setting, read without opening the
@@ -325,14 +325,14 @@ func firstLine(s string, n int) string {
 func revokeServerGrants(ctx context.Context, dir, name string, s stdio, lang int, logger *slog.Logger) error {
 	n, err := revokeGrants(ctx, dir, name, logger)
 	if errors.Is(err, errDataDirBusy) {
-		fmt.Fprintln(s.err, say("mcp.grantsStay", lang, "name", name))
+		sayLine(s.err, "", "  ", say("mcp.grantsStay", lang, "name", name))
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	if n > 0 {
-		fmt.Fprintln(s.out, say("mcp.tookBack", lang, "grants", counted(n, lang, "grant")))
+		sayLine(s.out, "", "  ", say("mcp.tookBack", lang, "grants", counted(n, lang, "grant")))
 	}
 	return nil
 }

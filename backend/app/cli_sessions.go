@@ -49,10 +49,10 @@ func runSessions(ctx context.Context, g globals, args []string, s stdio) error {
 	lang := langIndex(langName)
 	switch {
 	case len(list) == 0 && query != "":
-		fmt.Fprintln(s.out, say("sessions.noMatch", lang, "query", clipped(query, echoColumns)))
+		sayLine(s.out, "", "  ", say("sessions.noMatch", lang, "query", clipped(query, echoColumns)))
 		return nil
 	case len(list) == 0:
-		fmt.Fprintln(s.out, say("sessions.none", lang))
+		sayLine(s.out, "", "  ", say("sessions.none", lang))
 		return nil
 	}
 	w := newTable(s.out)

@@ -99,7 +99,7 @@ func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
 		if _, err := svc.RevokeFolder(args[0]); err != nil {
 			return err
 		}
-		fmt.Fprintln(s.out, say("folders.removed", lang, "path", args[0]))
+		sayLine(s.out, "", "  ", say("folders.removed", lang, "path", args[0]))
 		return nil
 	}
 	cur := a.settings.Current()
@@ -124,11 +124,12 @@ func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
 		}
 	}
 	if len(cur.RevokedImportFolders) > 0 {
-		fmt.Fprintln(s.out, "\n"+say("folders.revokedImports", lang))
+		fmt.Fprintln(s.out)
+		sayLine(s.out, "", "  ", say("folders.revokedImports", lang))
 		for _, p := range cur.RevokedImportFolders {
 			fmt.Fprintln(s.out, "  "+p)
 		}
-		fmt.Fprintln(s.out, say("folders.grantAgain", lang))
+		sayLine(s.out, "", "  ", say("folders.grantAgain", lang))
 	}
 	return nil
 }

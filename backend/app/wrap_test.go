@@ -160,8 +160,8 @@ func TestTerminalLinesFitTheWidth(t *testing.T) {
 	}
 }
 
-// What doctor, mcp list, folders list and ask's last line say fits a
-// terminal of 60 and of 80 columns, wrapped at spaces in English and
+// What doctor, mcp list, folders list, ask's last line, export, kb
+// search, sessions and memory say fits a terminal of 60 and of 80 columns, wrapped at spaces in English and
 // Korean, where a 60-column terminal cut "wayfin" / "der folders add" and
 // "(completion, too" / "ls)"; a word wider than a line (a path, a
 // backquoted command) has a line of its own, whole. To a pipe the words
@@ -179,6 +179,10 @@ func TestNarrowTerminalLinesFitTheWidth(t *testing.T) {
 			{[]string{"mcp", "list"}, "http://127.0.0.1:1", true},
 			{[]string{"folders", "list"}, "http://127.0.0.1:1", true},
 			{[]string{"ask", "--model", "llama3.2:3b", "hello"}, fake.URL(), false},
+			{[]string{"export", "--all", "--force", "-o", filepath.Join(t.TempDir(), "conversations-of-the-whole-year.md")}, "http://127.0.0.1:1", true},
+			{[]string{"kb", "search", "annual leave carried over"}, "http://127.0.0.1:1", true},
+			{[]string{"sessions", "annual leave carried over"}, "http://127.0.0.1:1", true},
+			{[]string{"memory", "list"}, "http://127.0.0.1:1", true},
 		} {
 			dir := t.TempDir()
 			run := func(cols int) (out string) {

@@ -136,7 +136,30 @@ const (
 	reasonLeanAnswer = "safe default"
 	// The route read from the model's broken replies (routeFromBroken).
 	reasonBrokenReply = "broken reply"
+	// The lean's routes where the model gave a route with no reason for it
+	// (unexplainedRoute).
+	reasonUnexplainedTask   = "unexplained task"
+	reasonUnexplainedAnswer = "unexplained"
 )
+
+// unexplainedRoute is the route when the router's model chose one without
+// the reason its schema asks for (routeDecision.Reason, a required field):
+// a model that fills the schema without reading the message, as the tiny
+// test model does, sending "Plan a birthday party for 20 people next
+// Saturday" to a direct answer as often as not. Where the rules' lean
+// agrees, the model's route stands (ok is false); where it disagrees, the
+// lean decides, as for a reply that cannot be read, so a task's verb with
+// no question's form is planned and a question answered. After earlier
+// turns the lean does not plan: "Make it shorter" has a task's verb and
+// edits the last reply, which the lean cannot tell from a new task.
+func unexplainedRoute(route, text string, hasHistory bool) (preRoute, bool) {
+	lean := leanRoute(text)
+	if lean.route == route || hasHistory && lean.route == RouteComplex {
+		return preRoute{}, false
+	}
+	lean.reason = map[string]string{RouteComplex: reasonUnexplainedTask, RouteSimple: reasonUnexplainedAnswer}[lean.route]
+	return lean, true
+}
 
 // asksOnward says whether a follow-up asks something new ("그럼 병가는?",
 // "what about the second one?") rather than what was said ("내 이름이

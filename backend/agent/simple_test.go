@@ -372,6 +372,58 @@ func TestRouterBrokenJSON(t *testing.T) {
 	})
 }
 
+// A route the router's model gives with no reason is a schema filled, not
+// the message read (the tiny test model's): where the rules' lean
+// disagrees, it decides, so a plainly multi-step request is planned and a
+// question answered, in English and Korean; a route with a reason, one
+// the lean agrees with, and a task's verb after earlier turns keep the
+// model's route.
+func TestRouterUnexplainedRoute(t *testing.T) {
+	for _, tt := range []struct {
+		name, text string
+		history    bool
+		model, why string // the model's route and reason
+		plan       bool
+		reason     string // the routed trace's
+	}{
+		{"a task answered", "Plan a birthday party for 20 people next Saturday", false, RouteSimple, "", true, reasonUnexplainedTask},
+		{"a Korean task answered", "다음 주 토요일 20명 생일 파티 계획 세워줘", false, RouteSimple, "", true, reasonUnexplainedTask},
+		{"a question planned", "What is a good way to plan my week?", false, RouteComplex, "", false, reasonUnexplainedAnswer},
+		{"a Korean question planned", "유튜브 영상 만들 때 뭐가 좋아?", false, RouteComplex, "", false, reasonUnexplainedAnswer},
+		{"a reason given", "Plan a birthday party for 20 people next Saturday", false, RouteSimple, "A party plan fits in one reply.", false, "model"},
+		{"a Korean reason given", "유튜브 영상 만들 때 뭐가 좋아?", false, RouteComplex, "영상 제작 전 과정을 계획해야 함", true, "model"},
+		{"the lean agrees", "Plan a birthday party for 20 people next Saturday", false, RouteComplex, "", true, "model"},
+		{"an edit of the last reply", "Make it shorter", true, RouteSimple, "", false, "model"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			a := e.agent(Options{})
+			e.fake.On(isRouter, ollamatest.Reply{JSON: routeDecision{Route: tt.model, Reason: tt.why}})
+			e.fake.On(isPlanner, ollamatest.Reply{JSON: firstPlan()})
+			e.fake.On(isAnswer, ollamatest.Reply{Text: "Here is how."})
+			e.fake.On(isMemory, ollamatest.Reply{JSON: memoryOut{}})
+			var history []api.Message
+			if tt.history {
+				history = msgs("Write a short poem about spring", "Spring rain on the roofs…")
+			}
+			res, out := turn(t, a, chat.Turn{SessionID: "s1", History: history, Text: tt.text})
+			a.Wait()
+			if len(e.requests(isRouter)) != 1 || (res.Plan != nil) != tt.plan {
+				t.Fatalf("router calls %d, plan %+v, response %q", len(e.requests(isRouter)), res.Plan, res.Response)
+			}
+			var reasons []string
+			for _, tr := range out.traces {
+				if tr.Code == api.TraceRouted {
+					reasons = append(reasons, tr.Args["reason"])
+				}
+			}
+			if len(reasons) != 1 || reasons[0] != tt.reason {
+				t.Fatalf("routed reasons %q, want %q", reasons, tt.reason)
+			}
+		})
+	}
+}
+
 // Ollama dying in the middle of a streamed answer ends the turn with a
 // clear, classified error and the text streamed so far.
 func TestOllamaDiesMidStream(t *testing.T) {

@@ -137,7 +137,7 @@ func TestLeanRoute(t *testing.T) {
 func TestLeanReasonsAreWorded(t *testing.T) {
 	for _, lang := range []string{"en", "ko"} {
 		catalog := i18ntest.Catalog(t, lang)
-		for _, reason := range []string{reasonLeanTask, reasonLeanAnswer, reasonBrokenReply} {
+		for _, reason := range []string{reasonLeanTask, reasonLeanAnswer, reasonBrokenReply, reasonUnexplainedTask, reasonUnexplainedAnswer} {
 			if key := "trace.reason." + strings.ReplaceAll(reason, " ", "_"); catalog[key] == "" {
 				t.Errorf("%s.json has no %s", lang, key)
 			}

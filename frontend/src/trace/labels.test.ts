@@ -26,7 +26,11 @@ describe("stepText", () => {
     ["ko", "complex", "task words", "처리 방식: 계획부터 (모델의 응답을 읽을 수 없어 작업 요청으로 판단)"],
     ["en", "simple", "safe default", "Route: answer directly (the model's reply was unreadable)"],
     ["ko", "simple", "safe default", "처리 방식: 바로 답변 (모델의 응답을 읽을 수 없음)"],
-  ] as const)("words the route taken when the router's reply was unreadable (%s, %s)", (lang, route, reason, want) => {
+    ["en", "complex", "unexplained task", "Route: plan first (the model gave no reason for its route; the message reads as a task)"],
+    ["ko", "complex", "unexplained task", "처리 방식: 계획부터 (모델이 처리 방식의 이유를 대지 않았고 작업 요청으로 보임)"],
+    ["en", "simple", "unexplained", "Route: answer directly (the model gave no reason for its route)"],
+    ["ko", "simple", "unexplained", "처리 방식: 바로 답변 (모델이 처리 방식의 이유를 대지 않음)"],
+  ] as const)("words the route taken when the router's reply was unreadable or unexplained (%s, %s)", (lang, route, reason, want) => {
     setLang(lang);
     expect(stepText({ text: "", code: "routed", args: { route, reason } })).toBe(want);
   });

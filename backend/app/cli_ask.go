@@ -79,7 +79,9 @@ func printSources(s stdio, srcs []api.Source, lang int) {
 		if src.URL != "" {
 			parts = append(parts, src.URL)
 		}
-		fmt.Fprintf(s.out, "[%d] %s\n", i+1, strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), " — "))
+		// Wrapped at spaces on a terminal, a long address on a line of
+		// its own, where the terminal cut it ("https://invideo" / ".io").
+		sayLine(s.out, fmt.Sprintf("[%d] ", i+1), "    ", strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), " — "))
 	}
 }
 

@@ -177,6 +177,7 @@ type progressPrinter struct {
 	midLine bool   // the reply's text so far does not end with a newline
 	steps   bool   // a sub-task is being recommended: its line says enough
 	last    string // the key of the line printed last
+	said    string // the sentence printed last, "" after a tool's result
 }
 
 func newProgressPrinter(w io.Writer, lang string) *progressPrinter {
@@ -244,12 +245,20 @@ func (p *progressPrinter) event(ev api.TraceEvent) {
 		line = strings.ReplaceAll(line, "{"+k+"}", v)
 	}
 	line = terminalPlaces.Replace(line)
-	p.last = key
+	// The same sentence again at once says nothing new: a step still
+	// looking for what it misses printed "Step 2 of 2: still looking
+	// for …" once for each search; a retry is a new attempt and is said.
+	if line == p.said && key != "progress.retry" {
+		return
+	}
+	p.last, p.said = key, line
 	lead := ""
 	if p.midLine {
 		lead, p.midLine = "\n", false
 	}
-	fmt.Fprintf(p.w, "%s%s %s\n", lead, line, durationText(p.now().Sub(p.start), lang))
+	// On a terminal wrapped at spaces to its width, the lines after the
+	// first indented, as the other sentences of the command are.
+	fmt.Fprintln(p.w, lead+wrapped(line+" "+durationText(p.now().Sub(p.start), lang), columns(p.w), "", "  "))
 }
 
 // durationText says how long something has taken, in whole seconds, in

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -376,5 +377,71 @@ func TestAskNamesBuiltInToolsAsTheWindow(t *testing.T) {
 		if !strings.Contains(errOut, c.want) || strings.Contains(strings.Join(lines, "\n"), "search_catalog") {
 			t.Errorf("%s: standard error lacks %q or names search_catalog:\n%s", c.locale, c.want, errOut)
 		}
+	}
+}
+
+// A progress line that says again what the line before it said is not
+// printed again: a step still looking for what it misses printed "2단계
+// 중 2단계: 더 찾는 중 — …" once per search, three lines alike; a retry is
+// a new attempt and is said each time, and a line after a tool's result
+// is said again under it.
+func TestProgressSaysALineOnce(t *testing.T) {
+	missing := api.TraceEvent{Kind: api.TracePlanning, Code: api.TraceStepMissing, Args: map[string]string{"number": "2", "total": "2", "missing": "가격"}}
+	retry := api.TraceEvent{Kind: api.TraceRetry, Code: api.TraceModelRetry, Args: map[string]string{"error": "timeout"}}
+	result := api.TraceEvent{Kind: api.TraceToolResult, Tool: "calculator", Text: "4"}
+	for _, tc := range []struct {
+		name   string
+		events []api.TraceEvent
+		want   string
+	}{
+		{"the same step three times", []api.TraceEvent{missing, missing, missing}, "2단계 중 2단계: 더 찾는 중 — 가격… 0초\n"},
+		{"retries", []api.TraceEvent{retry, retry}, strings.Repeat("모델 호출이 실패해 다시 시도하는 중… (모델의 응답이 너무 오래 걸렸습니다) 0초\n", 2)},
+		{"a result between", []api.TraceEvent{missing, result, missing}, "2단계 중 2단계: 더 찾는 중 — 가격… 0초\n  계산기: 4\n2단계 중 2단계: 더 찾는 중 — 가격… 0초\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			p := newProgressPrinter(&buf, "ko")
+			p.now = func() time.Time { return p.start }
+			for _, ev := range tc.events {
+				p.event(ev)
+			}
+			if buf.String() != tc.want {
+				t.Errorf("printed:\n%q\nwant:\n%q", buf.String(), tc.want)
+			}
+		})
+	}
+}
+
+// On a terminal of 60 columns a progress line and a source with its
+// address are wrapped at spaces, the lines after the first indented,
+// where the terminal cut them mid-word ("https://invideo" / ".io"); to a
+// pipe each stays on one line.
+func TestProgressAndSourcesFitTheWidth(t *testing.T) {
+	ev := api.TraceEvent{Kind: api.TracePlanning, Code: api.TraceStepMissing, Args: map[string]string{"number": "2", "total": "2", "missing": "이 단계에 쓸 구체적인 도구와 그 링크, 가격"}}
+	src := []api.Source{{Title: "invideo AI", Source: "Wayfinder AI tool catalog", URL: "https://invideo.io/make/youtube-shorts-maker/"}}
+	for _, tc := range []struct {
+		cols       int
+		progress   string
+		sourceLine string
+	}{
+		{0, "2단계 중 2단계: 더 찾는 중 — 이 단계에 쓸 구체적인 도구와 그 링크, 가격… 0초\n",
+			"[1] invideo AI — Wayfinder AI tool catalog — https://invideo.io/make/youtube-shorts-maker/\n"},
+		{60, "2단계 중 2단계: 더 찾는 중 — 이 단계에 쓸 구체적인 도구와 그\n  링크, 가격… 0초\n",
+			"[1] invideo AI — Wayfinder AI tool catalog —\n    https://invideo.io/make/youtube-shorts-maker/\n"},
+	} {
+		t.Run(strconv.Itoa(tc.cols), func(t *testing.T) {
+			var buf bytes.Buffer
+			p := newProgressPrinter(sized{&buf, tc.cols}, "ko")
+			p.now = func() time.Time { return p.start }
+			p.event(ev)
+			if buf.String() != tc.progress {
+				t.Errorf("progress:\n%q\nwant:\n%q", buf.String(), tc.progress)
+			}
+			var out bytes.Buffer
+			printSources(stdio{out: sized{&out, tc.cols}}, src, 0)
+			if !strings.HasSuffix(out.String(), tc.sourceLine) {
+				t.Errorf("sources:\n%q\nwant them to end with:\n%q", out.String(), tc.sourceLine)
+			}
+		})
 	}
 }

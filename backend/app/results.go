@@ -118,4 +118,5 @@ func (p *progressPrinter) printResult(ev api.TraceEvent, lang int) {
 		lead, p.midLine = "\n", false
 	}
 	fmt.Fprintf(p.w, "%s%s\n", lead, strings.Join(resultLines(ev, lang), "\n"))
+	p.said = ""
 }

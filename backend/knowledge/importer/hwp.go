@@ -81,6 +81,9 @@ func readHWP(ctx context.Context, path string, r io.Reader, sink Sink, warn *war
 	case !bytes.HasPrefix(head[:n], oleMagic):
 		return fmt.Errorf("%w: not an HWP 5.0 file", ErrOfficeDamaged)
 	}
+	if err := checkCompoundDirectory(ra, size); err != nil {
+		return err
+	}
 	c, err := mscfb.New(ra)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrOfficeDamaged, err)

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/internal/hostile"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/hwptest"
+	"github.com/wayfinder-app/wayfinder/backend/knowledge/importer/internal/hostile"
 )
 
 // TestCompoundDirectoryIsBounded: an HWP file whose compound-file

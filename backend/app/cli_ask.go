@@ -42,6 +42,10 @@ var askText = map[string][2]string{
 		"승인하지 않았습니다. 모델이 보낸 깨진 답에서 살린 계획이라 빠진 단계가 있을 수 있어 --approve로 보지 않고 실행하지 않습니다. 결정하려면: wayfinder ask --session {id}"},
 	"ask.planPrompt": {"[a]pprove, [r]evise with feedback, or [c]ancel?", "[a] 승인, [r] 의견을 주고 고치기, [c] 취소?"},
 	"ask.whatChange": {"What should change?", "무엇을 바꿀까요?"},
+	// An answer that is none of the choices says which they are, where
+	// the question came again without a word.
+	"ask.answerPlan": {"Type a, r or c.", "a, r, c 중 하나를 입력하세요."},
+	"ask.answerTool": {"Type r, a or d.", "r, a, d 중 하나를 입력하세요."},
 	"ask.noAnswerPlan": {"no answer on standard input; the plan stays waiting in the session (use --approve in scripts)",
 		"표준 입력에 답이 없습니다. 계획은 대화에서 계속 기다립니다(스크립트에서는 --approve를 쓰세요)"},
 	"ask.noFeedback": {"no feedback on standard input; the plan stays waiting in the session", "표준 입력에 의견이 없습니다. 계획은 대화에서 계속 기다립니다"},
@@ -188,6 +192,9 @@ func decide(ctx context.Context, plan *api.PlanApproval, autoApprove bool, in *l
 			if err != nil {
 				return api.ApprovalDecision{}, fmt.Errorf("%w: %s", errUsage, say("ask.noFeedback", lang))
 			}
+		case "":
+		default:
+			fmt.Fprintln(s.err, say("ask.answerPlan", lang))
 		}
 	}
 }
@@ -240,6 +247,9 @@ func decideTool(ctx context.Context, tc api.ToolApproval, autoApprove bool, in *
 			return api.ApprovalDecision{Action: api.ActionAlways, Version: v}, nil
 		case "d", "deny", "n", "no":
 			return api.ApprovalDecision{Action: api.ActionDeny, Version: v}, nil
+		case "":
+		default:
+			fmt.Fprintln(s.err, say("ask.answerTool", lang))
 		}
 	}
 }

@@ -30,7 +30,8 @@ func TestDecidePrompt(t *testing.T) {
 	}{
 		{"auto", "", true, api.ApprovalDecision{Action: api.ActionApprove}, ""},
 		{"approve", "a\n", false, api.ApprovalDecision{Action: api.ActionApprove}, ""},
-		{"cancel after nonsense", "what\ncancel\n", false, api.ApprovalDecision{Action: api.ActionCancel}, ""},
+		{"Enter asks again", "\na\n", false, api.ApprovalDecision{Action: api.ActionApprove}, ""},
+		{"cancel after nonsense", "what\ncancel\n", false, api.ApprovalDecision{Action: api.ActionCancel}, "? Type a, r or c.\n[a]pprove"},
 		{"revise", "r\n더 짧게\n", false, api.ApprovalDecision{Action: api.ActionRevise, Feedback: "더 짧게"}, ""},
 		{"revise needs feedback", "r\n\na\n", false, api.ApprovalDecision{Action: api.ActionApprove}, ""},
 		{"no stdin", "", false, api.ApprovalDecision{}, "--approve"},
@@ -39,11 +40,17 @@ func TestDecidePrompt(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var errOut bytes.Buffer
 			got, err := decide(context.Background(), plan, tt.auto, newLineReader(strings.NewReader(tt.input)), stdio{err: &errOut, out: io.Discard}, 0)
-			if tt.err != "" {
+			if tt.err != "" && !strings.HasPrefix(tt.err, "? ") {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err = %v", err)
 				}
 				return
+			}
+			// An answer that is none of the choices says which they are
+			// (err "? …": what is said after the question); Enter alone
+			// asks again without a word.
+			if said := strings.Contains(errOut.String(), "Type a, r or c."); said != (tt.err != "") || tt.err != "" && !strings.Contains(errOut.String(), tt.err) {
+				t.Errorf("after the answers %q:\n%s", tt.input, errOut.String())
 			}
 			if err != nil || got.Action != tt.want.Action || got.Feedback != tt.want.Feedback || got.Version != "v7" {
 				t.Fatalf("got %+v, %v", got, err)
@@ -181,7 +188,7 @@ func TestDecideToolPrompt(t *testing.T) {
 	}{
 		{"auto", "", true, api.ActionRunOnce, ""},
 		{"once", "r\n", false, api.ActionRunOnce, ""},
-		{"always after nonsense", "maybe\nalways\n", false, api.ActionAlways, ""},
+		{"always after nonsense", "maybe\nalways\n", false, api.ActionAlways, "? Type r, a or d.\n[r]un once"},
 		{"deny", "d\n", false, api.ActionDeny, ""},
 		{"no stdin", "", false, "", "--approve-tools"},
 	}
@@ -189,7 +196,10 @@ func TestDecideToolPrompt(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var errOut bytes.Buffer
 			got, err := decideTool(context.Background(), tc, tt.auto, newLineReader(strings.NewReader(tt.input)), stdio{err: &errOut, out: io.Discard}, 0)
-			if tt.err != "" {
+			if said := strings.Contains(errOut.String(), "Type r, a or d."); said != strings.HasPrefix(tt.err, "? ") || said && !strings.Contains(errOut.String(), tt.err) {
+				t.Errorf("after the answers %q:\n%s", tt.input, errOut.String())
+			}
+			if tt.err != "" && !strings.HasPrefix(tt.err, "? ") {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err = %v", err)
 				}

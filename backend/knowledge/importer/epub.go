@@ -288,6 +288,17 @@ func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, 
 		p := &htmlPage{w: w, tables: tables{w: w}}
 		err = budget.judged(p.read(ctx, budgetReader{r: &binaryGuard{r: r}, b: budget}))
 		f.Close()
+		if hl := (*HTMLLimitError)(nil); errors.As(err, &hl) && len(chapters) > 1 {
+			// One tag or run of text past the tokenizer's bound (a
+			// script of 20 MB, a paragraph of 24) is the chapter's, as
+			// binary data is: it is left out and named, and the other
+			// chapters read. The tokenizer held at most maxHTMLToken of
+			// it, and its bytes count in the book's 64 MB. Before, the
+			// whole book failed, "a run of text in this page".
+			w.dropPart()
+			lost.unreadable(hrefs[i], err)
+			continue
+		}
 		if off := w.brokeOff(err, parts); off != nil {
 			if err := w.endPart(); err != nil { // what was read of it whole is kept
 				return nil, nil, err

@@ -107,6 +107,7 @@ func TestTextEncodings(t *testing.T) {
 		{"utf-16le without BOM, 가가 (both orders textual: the Korean one)", encode(t, le, "가가"), "UTF-16LE", "가가", ""},
 		{"utf-16le without BOM, one short English line", encode(t, le, "Hi\n"), "UTF-16LE", "Hi\n", ""},
 		{"utf-16be without BOM, one short English line", encode(t, be, "Hello world\n"), "UTF-16BE", "Hello world\n", ""},
+		{"two CP949 extension syllables are not UTF-16", encode(t, korean.EUCKR, "똠햏"), "UTF-8", "\uFFFDc\uFFFDd", "2 invalid characters"},
 		{"short EUC-KR is not UTF-16", encode(t, korean.EUCKR, "안녕하세요"), "EUC-KR/CP949", "안녕하세요", ""},
 		{"utf-32le without BOM", encode(t, utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM), korean1), "UTF-32LE", korean1, ""},
 		{"utf-32be without BOM", encode(t, utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM), korean1), "UTF-32BE", korean1, ""},

@@ -115,17 +115,21 @@ func hangulUnits(w []byte, bigEndian bool) int {
 // one NUL, "Hi" two): every code unit textual, and none of two printable
 // ASCII bytes (its high byte a NUL or control, or above ASCII, as ASCII,
 // Latin, Greek, Cyrillic and Hangul are), so that ASCII text with a stray
-// NUL is not read as CJK ideographs. Of the two byte orders the one that
+// NUL is not read as CJK ideographs. Without a NUL (no ASCII character)
+// every unit must be a Hangul syllable: CP949 has no NUL either, and its
+// extension's syllables read as UTF-16 are CJK ideographs ("똠햏" was
+// read as "豣셤"). Of the two byte orders the one that
 // passes, or that reads as more Hangul; ok false when neither (or both,
 // equally) do.
 func shortUTF16(w []byte) (bigEndian, ok bool) {
 	if len(w) < 4 || len(w)%2 != 0 {
 		return false, false
 	}
+	nul := bytes.IndexByte(w, 0) >= 0
 	passes := func(be bool) bool {
 		for i := 0; i+1 < len(w); i += 2 {
 			u := unit16(w[i:], be)
-			if hi := u >> 8; hi >= 0x20 && hi < 0x80 || !textual(u) {
+			if hi := u >> 8; hi >= 0x20 && hi < 0x80 || !textual(u) || !nul && (u < 0xAC00 || u > 0xD7A3) {
 				return false
 			}
 		}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -64,6 +65,42 @@ func TestMistakesAreSaidInTheCommandsLanguage(t *testing.T) {
 				lines := strings.Split(strings.TrimSpace(errOut), "\n")
 				if code != 2 || out != "" || len(lines) != 2 || !strings.HasPrefix(lines[0], "wayfinder: "+l.want) || !strings.HasPrefix(lines[1], l.usage) {
 					t.Errorf("exit %d, want 2 and\nwayfinder: %s\n%s…\ngot:\n%s", code, l.want, l.usage, errOut)
+				}
+			})
+		}
+	}
+}
+
+// A mistake says where the help with the flags of the command that was
+// mistyped is: a kb, memory, mcp or folders command's own (`wayfinder kb
+// search --help` has -top), where it named the group's, which lists only
+// the syntax; a mistake before any of its commands names the group's.
+func TestMistakesPointAtTheCommandsHelp(t *testing.T) {
+	base := []string{"--data-dir", t.TempDir(), "--ollama-host", "http://127.0.0.1:1"}
+	for _, tt := range []struct {
+		args []string
+		help string
+	}{
+		{[]string{"kb", "search", "--top", "x", "q"}, "wayfinder kb search --help"},
+		{[]string{"kb", "search"}, "wayfinder kb search --help"},
+		{[]string{"kb", "frob"}, "wayfinder kb --help"},
+		{[]string{"kb"}, "wayfinder kb --help"},
+		{[]string{"memory", "edit", "a1b2"}, "wayfinder memory edit --help"},
+		{[]string{"memory", "rm"}, "wayfinder memory rm --help"},
+		{[]string{"mcp", "add", "--nope"}, "wayfinder mcp add --help"},
+		{[]string{"folders", "add"}, "wayfinder folders add --help"},
+		{[]string{"ask", "--nope", "hi"}, "wayfinder ask --help"},
+		{[]string{"export", "--all", "--format", "pdf"}, "wayfinder export --help"},
+		{[]string{"--nope"}, "wayfinder --help"},
+	} {
+		for _, l := range []struct{ env, words string }{
+			{"en_US.UTF-8", "Run `%s` for usage."}, {"ko_KR.UTF-8", "사용법은 `%s`로 볼 수 있습니다."},
+		} {
+			t.Run(l.env[:2]+" "+strings.Join(tt.args, " "), func(t *testing.T) {
+				t.Setenv("LC_ALL", l.env)
+				code, _, errOut := wayfinder(t, append(append([]string{}, base...), tt.args...)...)
+				if want := fmt.Sprintf(l.words, tt.help); code != 2 || !strings.HasSuffix(errOut, "\n"+want+"\n") {
+					t.Errorf("exit %d, want 2 ending with %q:\n%s", code, want, errOut)
 				}
 			})
 		}

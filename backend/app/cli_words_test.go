@@ -116,8 +116,8 @@ func TestReportWordsKnownErrorsInKorean(t *testing.T) {
 // Too short a start of an id is said in the command's language too.
 func TestShortIDPrefixInBothLanguages(t *testing.T) {
 	for lang, want := range map[string]string{
-		"ko_KR.UTF-8": "wayfinder: 문서 ID를 4자 이상 적으세요(`wayfinder kb list`가 보여 줍니다)\n사용법은 `wayfinder kb --help`로 볼 수 있습니다.\n",
-		"en_US.UTF-8": "wayfinder: give at least 4 characters of the document's id (`wayfinder kb list` shows them)\nRun `wayfinder kb --help` for usage.\n",
+		"ko_KR.UTF-8": "wayfinder: 문서 ID를 4자 이상 적으세요(`wayfinder kb list`가 보여 줍니다)\n사용법은 `wayfinder kb remove --help`로 볼 수 있습니다.\n",
+		"en_US.UTF-8": "wayfinder: give at least 4 characters of the document's id (`wayfinder kb list` shows them)\nRun `wayfinder kb remove --help` for usage.\n",
 	} {
 		t.Setenv("LC_ALL", lang)
 		if code, _, errOut := wayfinder(t, "--data-dir", t.TempDir(), "kb", "remove", "abc"); code != 2 || errOut != want {

@@ -82,6 +82,10 @@ type stdio struct {
 	// words a failure in the language the command speaks: the data
 	// folder's Language setting, else the system's (cliLanguage).
 	flags **globals
+	// command, when set, is pointed by subFlags at the name of the
+	// command whose flags were parsed last ("kb search"), so that a
+	// mistake points at the help that has its flags.
+	command *string
 }
 
 func commands() []command {
@@ -125,7 +129,8 @@ func Main(ctx context.Context, args []string, in io.Reader, out, errOut io.Write
 	g := globals{dataDir: os.Getenv("WAYFINDER_DATA_DIR"), workflow: os.Getenv("WAYFINDER_WORKFLOW")}
 	used := &g
 	out, errOut = forTerminal(out), forTerminal(errOut)
-	s := stdio{in, out, errOut, shells, &used}
+	var running string
+	s := stdio{in, out, errOut, shells, &used, &running}
 	// lang is the language of what report says itself ("next step:", where
 	// the usage is), read only when there is something to say.
 	lang := func() int { return langIndex(cliLanguage(settingsLanguage(ctx, *used))) }
@@ -144,7 +149,14 @@ func Main(ctx context.Context, args []string, in io.Reader, out, errOut io.Write
 	}
 	for _, c := range commands() {
 		if c.name == rest[0] {
-			return report(errOut, c.name, lang, c.run(ctx, g, rest[1:], s))
+			err := c.run(ctx, g, rest[1:], s)
+			// A mistake in a group's command (kb search --top x)
+			// points at that command's help, which has its flags,
+			// where `kb --help` lists only the group's syntax.
+			if running == "" {
+				running = c.name
+			}
+			return report(errOut, running, lang, err)
 		}
 	}
 	if rest[0] == "help" {
@@ -188,6 +200,9 @@ func subFlags(name, usage string, g *globals, s stdio) *flagSet {
 	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), out: s.out}
 	if s.flags != nil {
 		*s.flags = g
+	}
+	if s.command != nil && usage != "" {
+		*s.command = name
 	}
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}

@@ -39,7 +39,7 @@ func TestHelpAndMistakes(t *testing.T) {
 		{"memory help", []string{"memory", "help"}, 0, []string{"Usage:\n  wayfinder memory list\n"}, nil},
 		{"unknown flag", []string{"--nope"}, 2, nil, []string{"wayfinder: flag provided but not defined: -nope", "Run `wayfinder --help` for usage."}},
 		{"unknown flag of a command", []string{"ask", "--frob", "hi"}, 2, nil, []string{"wayfinder: flag provided but not defined: -frob", "Run `wayfinder ask --help` for usage."}},
-		{"bad flag value", []string{"kb", "search", "--top", "many", "x"}, 2, nil, []string{`wayfinder: invalid value "many" for flag -top: parse error`, "Run `wayfinder kb --help` for usage."}},
+		{"bad flag value", []string{"kb", "search", "--top", "many", "x"}, 2, nil, []string{`wayfinder: invalid value "many" for flag -top: parse error`, "Run `wayfinder kb search --help` for usage."}},
 		{"unknown command", []string{"frobnicate"}, 2, nil, []string{`wayfinder: unknown command "frobnicate"`, "Run `wayfinder --help` for usage."}},
 	}
 	for _, tt := range tests {

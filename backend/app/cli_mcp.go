@@ -286,11 +286,14 @@ func printServer(w io.Writer, srv api.MCPServer, lang int) {
 	if words, ok := cliText["mcp.state."+state]; ok {
 		state = words[lang]
 	}
-	fmt.Fprintf(w, "%s (%s: %s): %s\n", srv.Name, srv.Transport, where, state)
+	// On a terminal the server's line and its error are wrapped to its
+	// width (sayLine), where "no such file or dir" / "ectory" was cut.
+	sayLine(w, "", "  ", fmt.Sprintf("%s (%s: %s): %s", srv.Name, srv.Transport, where, state))
 	if why, ok := mcpReason(srv, lang); ok {
-		fmt.Fprintf(w, "  %s\n    (%s)\n", say("mcp.error", lang, "error", why), srv.Error)
+		sayLine(w, "  ", "    ", say("mcp.error", lang, "error", why))
+		sayLine(w, "    ", "     ", "("+srv.Error+")")
 	} else if srv.Error != "" {
-		fmt.Fprintln(w, " ", say("mcp.error", lang, "error", srv.Error))
+		sayLine(w, "  ", "    ", say("mcp.error", lang, "error", srv.Error))
 	}
 	if srv.Stderr != "" {
 		fmt.Fprintf(w, "  %s\n    %s\n", say("mcp.stderr", lang), strings.ReplaceAll(srv.Stderr, "\n", "\n    "))

@@ -170,21 +170,26 @@ func TestNarrowTerminalLinesFitTheWidth(t *testing.T) {
 	fake := ollamatest.New(t, ollamatest.WithDefaultReply(ollamatest.Reply{Text: fakeReply}))
 	for _, env := range []string{"en_US.UTF-8", "ko_KR.UTF-8"} {
 		for _, tc := range []struct {
-			args []string
-			host string
-			same bool // the same words each run (ask's session id is new)
+			args   []string
+			host   string
+			same   bool     // the same words each run (ask's session id is new)
+			before []string // run first, to a pipe
 		}{
-			{[]string{"doctor"}, "http://127.0.0.1:1", true},
-			{[]string{"doctor", "--model", "llama3.2:3b"}, fake.URL(), true},
-			{[]string{"mcp", "list"}, "http://127.0.0.1:1", true},
-			{[]string{"folders", "list"}, "http://127.0.0.1:1", true},
-			{[]string{"ask", "--model", "llama3.2:3b", "hello"}, fake.URL(), false},
-			{[]string{"export", "--all", "--force", "-o", filepath.Join(t.TempDir(), "conversations-of-the-whole-year.md")}, "http://127.0.0.1:1", true},
-			{[]string{"kb", "search", "annual leave carried over"}, "http://127.0.0.1:1", true},
-			{[]string{"sessions", "annual leave carried over"}, "http://127.0.0.1:1", true},
-			{[]string{"memory", "list"}, "http://127.0.0.1:1", true},
+			{[]string{"doctor"}, "http://127.0.0.1:1", true, nil},
+			{[]string{"doctor", "--model", "llama3.2:3b"}, fake.URL(), true, nil},
+			{[]string{"mcp", "list"}, "http://127.0.0.1:1", true, nil},
+			{[]string{"folders", "list"}, "http://127.0.0.1:1", true, nil},
+			{[]string{"ask", "--model", "llama3.2:3b", "hello"}, fake.URL(), false, nil},
+			{[]string{"export", "--all", "--force", "-o", filepath.Join(t.TempDir(), "conversations-of-the-whole-year.md")}, "http://127.0.0.1:1", true, nil},
+			{[]string{"kb", "search", "annual leave carried over"}, "http://127.0.0.1:1", true, nil},
+			{[]string{"sessions", "annual leave carried over"}, "http://127.0.0.1:1", true, nil},
+			{[]string{"memory", "list"}, "http://127.0.0.1:1", true, nil},
+			{[]string{"mcp", "list"}, "http://127.0.0.1:1", true, []string{"mcp", "add", "files", "--", "/nonexistent/wayfinder-mcp-server", "--root", "/tmp/a/folder/of/notes"}},
 		} {
 			dir := t.TempDir()
+			if tc.before != nil {
+				Main(context.Background(), append([]string{"--data-dir", dir, "--ollama-host", tc.host}, tc.before...), strings.NewReader(""), io.Discard, io.Discard, testShells)
+			}
 			run := func(cols int) (out string) {
 				t.Helper()
 				var o, e bytes.Buffer

@@ -27,6 +27,10 @@ var (
 	// (ollamatest.WithCutAnywhere): inside a route's value or a plan's
 	// step, which the middle of the scripted replies never is.
 	cutAnywhere = flag.Bool("cut-anywhere", false, "cut a reply cut short at a seeded point anywhere, not in its middle")
+	// A small model asked for JSON often writes the plan as a list, with a
+	// closing line (ollamatest.WithListPlans): read by agent.planFromBroken
+	// when the repair is broken too.
+	listPlans = flag.Bool("list-plans", false, "write a corrupted plan reply as a numbered list with a closing line, not broken JSON")
 )
 
 func TestMain(m *testing.M) {
@@ -147,6 +151,9 @@ func runAll(t *testing.T) (ok, onPath int) {
 		opts := []ollamatest.Option{ollamatest.WithCorruption(base+int64(i), 0.3)}
 		if *cutAnywhere {
 			opts = append(opts, ollamatest.WithCutAnywhere())
+		}
+		if *listPlans {
+			opts = append(opts, ollamatest.WithListPlans())
 		}
 		fake := ollamatest.New(t, opts...)
 		world.ScriptComplex(fake, world.Pace{})

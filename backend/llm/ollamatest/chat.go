@@ -277,6 +277,11 @@ func (s *Server) content(req api.ChatRequest, r Reply) string {
 	defer s.mu.Unlock()
 	if s.cfg.corruptP > 0 && s.rng.Float64() < s.cfg.corruptP {
 		s.corruptions++
+		if s.cfg.listPlans {
+			if list, ok := asList(text, s.rng); ok {
+				return list
+			}
+		}
 		return corrupt(text, s.rng, s.cfg.cutAnywhere)
 	}
 	return text

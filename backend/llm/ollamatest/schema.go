@@ -2,7 +2,9 @@ package ollamatest
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand"
+	"strings"
 )
 
 // minimalInstance answers a structured request the way the real tiny model
@@ -107,4 +109,38 @@ func corrupt(text string, rng *rand.Rand, anywhere bool) string {
 		}
 		return string(out)
 	}
+}
+
+// listClosings end a plan written as a list (WithListPlans): nothing, or
+// the offer or question small models end a plan with, in English and
+// Korean, after a blank line.
+var listClosings = []string{
+	"",
+	"\nLet me know if you want changes.",
+	"\nShall I proceed?",
+	"\n수정할 부분이 있으면 말씀해 주세요.",
+	"\n진행할까요?",
+	"\n이대로 진행해도 될까요? 수정이 필요하면 알려 주세요.",
+}
+
+// asList writes a reply that holds a plan (a "sub_tasks" array) as the
+// list a small model writes when it answers in prose instead of JSON: a
+// lead-in, "N. title: detail" for each step, and a closing from
+// listClosings. ok is false for a reply that holds no plan.
+func asList(text string, rng *rand.Rand) (string, bool) {
+	var p struct {
+		SubTasks []struct {
+			Title  string `json:"title"`
+			Detail string `json:"detail"`
+		} `json:"sub_tasks"`
+	}
+	if json.Unmarshal([]byte(text), &p) != nil || len(p.SubTasks) == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteString("계획입니다:\n\n")
+	for i, st := range p.SubTasks {
+		fmt.Fprintf(&b, "%d. %s: %s\n", i+1, st.Title, st.Detail)
+	}
+	return b.String() + listClosings[rng.Intn(len(listClosings))], true
 }

@@ -3,6 +3,7 @@ package ollamatest
 import (
 	"encoding/json"
 	"math/rand"
+	"strings"
 	"testing"
 )
 
@@ -52,4 +53,28 @@ func FuzzMinimalInstance(f *testing.F) {
 			t.Fatalf("invalid JSON %q for schema %q", got, schema)
 		}
 	})
+}
+
+// A plan's reply is written as a list with a lead-in and a closing, in
+// every closing, and is no longer JSON; a reply with no plan is left to
+// corrupt.
+func TestAsList(t *testing.T) {
+	const plan = `{"sub_tasks":[{"id":"s1","title":"대본 작성","detail":"30초 대본"},{"id":"s2","title":"영상 편집","detail":"세로 영상"}]}`
+	rng := rand.New(rand.NewSource(1))
+	ends := map[string]bool{}
+	for range 200 {
+		got, ok := asList(plan, rng)
+		if !ok || json.Valid([]byte(got)) || !strings.HasPrefix(got, "계획입니다:\n\n1. 대본 작성: 30초 대본\n2. 영상 편집: 세로 영상\n") {
+			t.Fatalf("asList = %q, %v", got, ok)
+		}
+		ends[got[strings.Index(got, "세로 영상\n")+len("세로 영상\n"):]] = true
+	}
+	if len(ends) != len(listClosings) {
+		t.Fatalf("%d closings used of %d", len(ends), len(listClosings))
+	}
+	for _, reply := range []string{`{"route":"simple"}`, `{"sub_tasks":[]}`, "not JSON"} {
+		if got, ok := asList(reply, rng); ok {
+			t.Fatalf("asList(%q) = %q", reply, got)
+		}
+	}
 }

@@ -85,6 +85,7 @@ type config struct {
 	pullFailures map[string]string
 	corruptP     float64
 	cutAnywhere  bool
+	listPlans    bool
 	seed         int64
 	profile      *Profile
 	tokenizer    Tokenizer
@@ -138,6 +139,12 @@ func WithCorruption(seed int64, p float64) Option {
 // middle, as a dropped stream or a token limit ends it: inside a value, a
 // step or a key.
 func WithCutAnywhere() Option { return func(c *config) { c.cutAnywhere = true } }
+
+// WithListPlans makes a corrupted reply that holds a plan (WithCorruption)
+// the numbered list a small model writes instead of JSON, with a lead-in
+// and often a closing line ("진행할까요?", "Let me know if you want
+// changes."), where it is broken as other replies are.
+func WithListPlans() Option { return func(c *config) { c.listPlans = true } }
 
 // WithProfile runs every chat call through a model server's latency
 // model (Profile): slots, prefix cache, prefill and generation time.

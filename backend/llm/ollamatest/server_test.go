@@ -436,6 +436,36 @@ func TestCorruptionIsSeededAndOnlyStructured(t *testing.T) {
 	}
 }
 
+// With WithListPlans a corrupted reply holding a plan is the list a small
+// model writes; without it the same reply is broken as JSON, and a reply
+// with no plan is broken as JSON either way.
+func TestListPlansOnlyWithTheOption(t *testing.T) {
+	plan := map[string]any{"sub_tasks": []map[string]string{{"title": "a", "detail": "x"}, {"title": "b", "detail": "y"}}}
+	for _, tt := range []struct {
+		name  string
+		opts  []Option
+		reply any
+		list  bool
+	}{
+		{"a plan, listed", []Option{WithCorruption(7, 1), WithListPlans()}, plan, true},
+		{"a plan, without the option", []Option{WithCorruption(7, 1)}, plan, false},
+		{"no plan", []Option{WithCorruption(7, 1), WithListPlans()}, map[string]any{"route": "simple"}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := New(t, tt.opts...)
+			srv.On(func(api.ChatRequest) bool { return true }, Reply{JSON: tt.reply})
+			got, err := collect(t, client(t, srv), &api.ChatRequest{Model: "llama3.2:3b", Messages: userMsg("x"), Format: json.RawMessage(`"json"`), Stream: ptr(false)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := got[0].Message.Content
+			if list := strings.Contains(text, "\n1. a: x\n2. b: y\n"); list != tt.list || json.Valid([]byte(text)) {
+				t.Fatalf("reply %q, want a list %v", text, tt.list)
+			}
+		})
+	}
+}
+
 func TestControlEndpoints(t *testing.T) {
 	srv := New(t)
 	post := func(path, body string) int {

@@ -60,6 +60,9 @@ func (t *table) Flush() error {
 			under = under || w > t.cols
 		}
 	}
+	if under && t.tooNarrow(widths) {
+		return t.stacked(rows, widths)
+	}
 	if under {
 		t.clip(rows, widths)
 	}
@@ -115,6 +118,63 @@ func (t *table) clip(rows [][]string, widths []int) {
 			cells[k] = clipped(cells[k], widths[k])
 		}
 	}
+}
+
+// tooNarrow reports whether a row does not fit t.cols even with its
+// widest column but the first cut to 8 (clip): at 60 columns the id
+// alone takes 36, and `kb list` and `memory list` ran past the edge,
+// the terminal breaking a heading in two ("분" / "량").
+func (t *table) tooNarrow(widths []int) bool {
+	n := len(widths)
+	if n < 3 {
+		return false
+	}
+	row, widest := -2, 0
+	for i, w := range widths {
+		row += w + 2
+		if i > 0 {
+			widest = max(widest, w)
+		}
+	}
+	return row-widest+min(widest, 8) > t.cols
+}
+
+// stacked writes each row as the first cell (the id a command takes,
+// whole) on a line of its own and the cells after it on the next,
+// indented, lined up as a table of their own (cut as clip cuts them if
+// they still do not fit), the last cell under them as before.
+func (t *table) stacked(rows [][]string, widths []int) error {
+	rest := make([][]string, len(rows))
+	for r, cells := range rows {
+		rest[r] = append([]string{""}, cells[1:]...)
+	}
+	// clip counts the empty first cell's two spaces: the indent is four.
+	inner := &table{cols: t.cols - 4 + 2}
+	w := append([]int{0}, widths[1:]...)
+	inner.clip(rest, w)
+	var b strings.Builder
+	for r, cells := range rows {
+		b.WriteString(cells[0])
+		line := rest[r][1:]
+		if len(line) == 0 {
+			b.WriteByte('\n')
+			continue
+		}
+		b.WriteString("\n    ")
+		last := len(line) - 1 // the last cell: under the row, not in the heading
+		for i, c := range line[:last] {
+			b.WriteString(c)
+			if i < last-1 {
+				b.WriteString(strings.Repeat(" ", w[i+1]-shownWidth(c)+2))
+			}
+		}
+		if r > 0 {
+			b.WriteString("\n    " + line[last])
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(t.out, b.String())
+	return err
 }
 
 // shownWidth is how many columns a terminal gives s: two for each wide

@@ -64,6 +64,21 @@ func TestShownWidth(t *testing.T) {
 	}
 }
 
+// A row of one cell among wider ones is written as it is when the rows
+// are stacked, not lost (nor a panic).
+func TestStackedTableKeepsAShortRow(t *testing.T) {
+	var b bytes.Buffer
+	tb := newTable(sized{&b, 40})
+	fmt.Fprint(tb, "ID\tTITLE\tKIND\tSOURCE\n01a22276-0b01-7e93-aabb-34808e58411c\tLeave policy\tMarkdown\t/docs/leave.md\nalone\n")
+	if err := tb.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := "ID\n    TITLE         KIND\n01a22276-0b01-7e93-aabb-34808e58411c\n    Leave policy  Markdown\n    /docs/leave.md\nalone\n"
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
 // On a terminal narrower than the table the last column goes under its
 // row, indented, every line within the width; a table that fits, or one
 // not on a terminal, is laid out as before.
@@ -92,6 +107,26 @@ func TestTableFitsTheTerminal(t *testing.T) {
 			"    /work/shared/eval/pdfs/en/unstructured_reliance.pdf\n" +
 			"01a22276-0965-75c1-a486-fadef6832f6b  휴가 정…  마크다운\n" +
 			"    /docs/leave.md\n"},
+		// Narrower than the id and the other columns cut to 8, each row
+		// is the id on a line of its own, the cells after it under it,
+		// lined up, the last under them; where they were one line the
+		// terminal broke.
+		{"50 columns", 50, "ID\n" +
+			"    제목                   종류\n" +
+			"01a22276-0b01-7e93-aabb-34808e58411c\n" +
+			"    unstructured_reliance  PDF\n" +
+			"    /work/shared/eval/pdfs/en/unstructured_reliance.pdf\n" +
+			"01a22276-0965-75c1-a486-fadef6832f6b\n" +
+			"    휴가 정책              마크다운\n" +
+			"    /docs/leave.md\n"},
+		{"30 columns", 30, "ID\n" +
+			"    제목              종류\n" +
+			"01a22276-0b01-7e93-aabb-34808e58411c\n" +
+			"    unstructured_re…  PDF\n" +
+			"    /work/shared/eval/pdfs/en/unstructured_reliance.pdf\n" +
+			"01a22276-0965-75c1-a486-fadef6832f6b\n" +
+			"    휴가 정책         마크다운\n" +
+			"    /docs/leave.md\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
@@ -104,7 +139,7 @@ func TestTableFitsTheTerminal(t *testing.T) {
 				t.Errorf("got:\n%s\nwant:\n%s", b.String(), tt.want)
 			}
 			for _, line := range strings.Split(b.String(), "\n") {
-				if tt.cols > 0 && shownWidth(line) > tt.cols {
+				if tt.cols > 0 && shownWidth(line) > tt.cols && len(strings.Fields(line)) > 1 {
 					t.Errorf("a line of %d columns: %s", shownWidth(line), line)
 				}
 			}

@@ -466,7 +466,17 @@ func (t *TextReader) Next() (string, error) {
 			continue
 		}
 		if j := t.firstJunk(w[:n]); j >= 0 && t.pos+int64(j) >= t.recheck {
-			if at, ok := t.findSwitch(w[:j]); !ok {
+			at, ok := t.findSwitch(w[:j])
+			// findSwitch peeks a window ahead, which may slide the
+			// reader's buffer under w: w is taken again, at the same
+			// place (nothing was read). Before, the text up to a change
+			// of encoding was read from bytes further on (a file of
+			// UTF-8 and EUC-KR in turn, once past 40 KB, read UTF-8 lines
+			// as EUC-KR and was refused).
+			if w, err = t.src.Peek(len(t.block)); err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+				return "", err
+			}
+			if !ok {
 				t.recheck = t.pos + sniffWindow // junk of this encoding
 			} else if at > 0 {
 				n = at // the text before the change, first

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,6 +45,15 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		return fmt.Errorf("%w: wayfinder %s", errUsage, usage)
 	}
 	sub, args := args[0], args[1:]
+	// A command that is not one names the group's help (`mcp --help`,
+	// not `mcp frob --help`); the flags after it are read all the same,
+	// for the language the mistake is said in (--data-dir).
+	if !slices.Contains([]string{"list", "add", "remove", "on", "off"}, sub) {
+		if err := subFlags("mcp", usage, &g, s).Parse(args); errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageMistake("usage.unknownSub", "group", "mcp", "sub", strconv.Quote(sub), "usage", usage)
+	}
 	fs := subFlags("mcp "+sub, usage, &g, s)
 	asJSON := false
 	url := ""

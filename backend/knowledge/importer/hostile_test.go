@@ -339,6 +339,29 @@ func TestTitlesAreOneLine(t *testing.T) {
 	}
 }
 
+// TestTitlesFromNamesNotUTF8: a file's name that is not UTF-8 names its
+// document in valid UTF-8: Korean in CP949 (a ZIP archive made on Korean
+// Windows, unpacked here) read as Korean, where "한글.txt" was titled
+// "\uFFFDѱ\uFFFD", anything else its bytes replaced; a UTF-8 name stays.
+func TestTitlesFromNamesNotUTF8(t *testing.T) {
+	for _, tt := range []struct{ path, want string }{
+		{"dir/\xc7\xd1\xb1\xdb.txt", "한글"},
+		{"\xc8\xb8\xc0\xc7\xb7\xcf 2024.md", "회의록 2024"},
+		{"\x8c\x63\xb9\xe6\xb0\xa2\xc7\xcf.txt", "똠방각하"},
+		{"caf\xe9.txt", "caf\uFFFD"},
+		{"\xff\xfe.txt", "\uFFFD"}, // a run of such bytes is one
+		{"한글.txt", "한글"},
+	} {
+		docs, err := Importer{}.Import(context.Background(), tt.path, []byte("본문"))
+		if err != nil {
+			t.Fatalf("%q: %v", tt.path, err)
+		}
+		if docs[0].Title != tt.want {
+			t.Errorf("%q: title %q, want %q", tt.path, docs[0].Title, tt.want)
+		}
+	}
+}
+
 // TestTitlesAreShort: a title the file chose is cut to MaxTitle characters,
 // whatever the format; before, a JSON record's 30 MB title was stored,
 // indexed and printed whole.

@@ -24,6 +24,9 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/korean"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/pdftext"
@@ -533,8 +536,23 @@ func (h *headingScan) check(line string) {
 	}
 }
 
+// baseName is the file's name without its extension, the title of a
+// document that names none.
+//
+// A name that is not UTF-8 is most often Korean in CP949: a ZIP archive
+// made on Korean Windows and unpacked here keeps its names' bytes
+// ("한글.txt" is C7 D1 B1 DB .txt), which named the document "\uFFFDѱ\uFFFD"
+// in lists and search results. It is read as CP949 when it reads as
+// Korean text does (rule 5 of decode.go), else its bytes that are no
+// UTF-8 are U+FFFD (oneLine).
 func baseName(path string) string {
-	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if !utf8.ValidString(name) && cp949([]byte(name), true) {
+		if ko, err := korean.EUCKR.NewDecoder().String(name); err == nil {
+			return ko
+		}
+	}
+	return name
 }
 
 // oneLineTitles is a Sink whose documents' titles are one short line: a title
@@ -576,6 +594,7 @@ const MaxTitle = 300
 // paragraph separator and bidirectional override a space, runs of spaces
 // made one, cut to MaxTitle characters (the last an ellipsis).
 func oneLine(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD") // a file's name need not be UTF-8
 	cut := false
 	if len(s) > 4*MaxTitle { // no need to look further than that
 		s, cut = strings.ToValidUTF8(s[:4*MaxTitle], ""), true

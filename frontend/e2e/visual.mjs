@@ -121,6 +121,15 @@ await shot("turn-failed-ko", "scenario=failed&lang=ko", async (p) => {
   await p.press("#composer-input", "Enter");
   await p.waitForSelector("article[data-role='assistant'][data-status='error'] [role=alert]");
 }, { locale: "ko-KR" });
+for (const [lang, width, height] of [["en", 1280, 800], ["en", 800, 700], ["ko", 1280, 800], ["ko", 800, 700]]) {
+  // Ollama stopped while a reply was written: one message says so, by the box.
+  await shot(`turn-away-${lang}-${width}`, `scenario=away&lang=${lang}`, async (p) => {
+    await p.fill("#composer-input", lang === "ko" ? "내 카페 쇼츠 영상 만들기" : "Make a YouTube Shorts video about my café");
+    await p.press("#composer-input", "Enter");
+    await p.waitForSelector("article[data-role='assistant'][data-status='error'] .away");
+    await p.waitForSelector("#composer-held[data-problem='unreachable']");
+  }, { locale: lang === "ko" ? "ko-KR" : "en-US", viewport: { width, height } });
+}
 await shot("onboarding-unreachable", "scenario=unreachable");
 await shot("onboarding-model-missing", "scenario=model_missing&delay=300", async (p) => {
   await p.click("text=Pull model");

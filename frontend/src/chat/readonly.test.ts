@@ -12,6 +12,11 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+const awayForReply = {
+  en: "Wayfinder couldn’t reach Ollama for this reply. How to start it is below; once it answers, Try again appears here.",
+  ko: "이 답을 쓰는 데 필요한 Ollama에 연결할 수 없었습니다. 실행하는 방법은 아래에 있고, Ollama가 응답하면 여기에 ‘다시 시도’가 나타납니다.",
+};
+
 /** withConversation is a fake with one stored conversation of two messages. */
 function withConversation(opts: ConstructorParameters<typeof FakeBackend>[0] = {}): FakeBackend {
   const fake = new FakeBackend({ settings: { language: "en" }, ...opts });
@@ -72,6 +77,13 @@ describe("read-only mode", () => {
     expect($("#composer-held").textContent).toContain(said);
     expect(($("button.send") as HTMLButtonElement).disabled).toBe(true);
     expect(checks).toBe(1);
+    // One message says Ollama is away, with what to do: the banner by the
+    // box. The reply says only that Ollama was away for it and that Try again
+    // comes back (a red card said "cannot reach Ollama, start it" at once).
+    const reply = $("article[data-role='assistant'][data-status='error']");
+    expect(reply.querySelector("[role=alert]")).toBeNull();
+    expect(reply.querySelector(".away")!.textContent).toBe(awayForReply[language]);
+    expect(document.querySelectorAll("[role=alert]")).toHaveLength(0);
   });
 
   // A reply that broke off (or stalled) while Ollama still took a

@@ -1,6 +1,6 @@
 // Entry of the visual harness (e2e/mock.html): the real App on the
 // in-memory FakeBackend, so screens can be looked at without the Go side.
-// ?scenario=chat|empty|unreachable|model_missing|xss|long|tool (every message asks to run read_file)  &lang=ko  &theme=dark
+// ?scenario=chat|empty|unreachable|away|model_missing|xss|long|tool (every message asks to run read_file)  &lang=ko  &theme=dark
 // &fallback=MODEL (the chosen model qwen3:4b is not installed: MODEL answers)
 // &revoked=1 (folders an older version had made readable on import)
 // &listfails=1 (Ollama answers, its model list does not: the picker can't check the model)
@@ -38,7 +38,9 @@ const fake = new FakeBackend({
   failWith:
     scenario === "failed"
       ? { code: "stream_dropped", message: "ollama closed the connection after 212 tokens", hint: "Check that `ollama serve` is still running, then try again." }
-      : undefined,
+      : scenario === "away"
+        ? { code: "ollama_unreachable", message: "ollama is not reachable", hint: "ollama serve", args: { host: "http://127.0.0.1:11434" } }
+        : undefined,
   settings: {
     language: q.get("lang") ?? "",
     theme: q.get("theme") ?? "system",
@@ -61,6 +63,17 @@ const fake = new FakeBackend({
 });
 
 if (q.get("listfails")) fake.status.error = { ...LIST_FAILS };
+// "away": Ollama stops while a reply is written, so the turn fails and the
+// check after it finds Ollama gone (the failed reply and the banner by the box).
+if (scenario === "away") {
+  const calls = fake as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const send = calls["ChatService.Send"]!.bind(fake);
+  calls["ChatService.Send"] = (...args) => {
+    const ack = send(...args);
+    fake.status.reachable = false;
+    return ack;
+  };
+}
 const day = (d: number) => new Date(Date.now() - d * 86400_000).toISOString();
 fake.docs.push(
   { id: "doc-1", title: "휴가 규정.pdf", source: "/home/you/docs/휴가 규정.pdf", kind: "pdf", size: 482_113, pages: 12, chunks: 57, created_at: day(3), updated_at: day(3) },

@@ -3,6 +3,10 @@ package pdftext
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -22,7 +26,8 @@ func hostilePage(n int, size float64, place func(i int) (x, y float64)) []glyph 
 }
 
 // hostileLayouts are pages whose glyphs are placed to make the layout
-// work hard; each takes seconds or more to lay out whole.
+// work hard; each takes seconds or more to lay out whole (half a million
+// glyphs at one point, or one a line, take a fraction of a second).
 var hostileLayouts = []struct {
 	name string
 	gs   func() []glyph
@@ -32,12 +37,6 @@ var hostileLayouts = []struct {
 			line, col := i/16, i/16/60
 			return 2 + float64(col)*1.2 + float64(i%16)*0.0556, 780 - float64(line%60)*0.12
 		})
-	}},
-	{"all at one point", func() []glyph {
-		return hostilePage(250_000, 1, func(int) (float64, float64) { return 300, 400 })
-	}},
-	{"each on a line of its own", func() []glyph {
-		return hostilePage(250_000, 1, func(i int) (float64, float64) { return 300, 780 - float64(i)*0.003 })
 	}},
 	{"scattered", func() []glyph {
 		return hostilePage(100_000, 1, func(i int) (float64, float64) {
@@ -60,7 +59,7 @@ func TestLayoutStopsAtDeadline(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 			defer cancel()
 			start := time.Now()
-			text, err := layoutPage(ctx, gs, nil)
+			text, err := layoutPage(ctx, 0, gs, nil)
 			took := time.Since(start)
 			t.Logf("%d glyphs: stopped after %v", len(gs), took)
 			if !errors.Is(err, context.DeadlineExceeded) || text != "" {
@@ -68,6 +67,77 @@ func TestLayoutStopsAtDeadline(t *testing.T) {
 			}
 			if took > 2*time.Second {
 				t.Errorf("the layout went on for %v after a deadline of 100ms", took)
+			}
+		})
+	}
+}
+
+// TestLayoutStopsAtItsMemory: the layout of a page stops with
+// errPageMemory when the Go heap grows past what the file's budget leaves
+// it (heapMax, halt.go): narrow columns side by side, whose regions copy
+// the glyphs at each split, cost 745 bytes a glyph, twice what scattered
+// ones do. With room, a page is read.
+func TestLayoutStopsAtItsMemory(t *testing.T) {
+	gs := hostileLayouts[0].gs()
+	runtime.GC()
+	text, err := layoutPage(context.Background(), heapLive()+1<<20, gs, nil)
+	if !errors.Is(err, errPageMemory) || text != "" {
+		t.Fatalf("layoutPage = %d bytes, %v; want errPageMemory", len(text), err)
+	}
+	small := stacked("a page that fits", "in the room it has")
+	if text, err := layoutPage(context.Background(), heapLive()+64<<20, small, nil); err != nil || text != ruledPageText(small, nil) {
+		t.Errorf("a small page with room: %q, %v", text, err)
+	}
+}
+
+// TestPageChargedWithItsLayout: a page is not read when its glyphs, at
+// glyphCost each, would not fit beside PDFium's memory and the text kept
+// in the file's budget; the same page is read with room enough.
+func TestPageChargedWithItsLayout(t *testing.T) {
+	cache := filepath.Join(os.TempDir(), "wayfinder-pdftext-test-cache")
+	var content strings.Builder
+	// One line on the page, 100,000 glyphs beside it, off the page: they
+	// are read from PDFium (and charged) but not laid out, so only the
+	// charge can refuse the page.
+	content.WriteString("BT /F1 12 Tf 72 700 Td (on the page) Tj ET BT /F1 1 Tf 5000 780 Td ")
+	for range 100 {
+		content.WriteString("(" + strings.Repeat("abcd ", 200) + ") Tj 0 -1.2 Td\n")
+	}
+	content.WriteString("ET")
+	data := buildPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+		pdfStream(content.String()),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}, "")
+	for _, tt := range []struct {
+		name     string
+		limits   Limits
+		tooLarge bool
+	}{
+		// 100,000 characters cost 37.5 MB: 64 MB, less PDFium's few MB
+		// and the Go runtime's 32, leave too little room, 128 MB enough.
+		{"too little room", Limits{Memory: 64 << 20, TextBytes: 1 << 20}, true},
+		{"room enough", Limits{Memory: 128 << 20, TextBytes: 1 << 20}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := New(context.Background(), cache, WithLimits(tt.limits))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close(context.Background())
+			pages, err := e.Extract(context.Background(), data)
+			if !tt.tooLarge {
+				if err != nil || len(pages) != 1 || strings.TrimSpace(pages[0].Text) != "on the page" {
+					t.Fatalf("Extract = %d pages, %v; want the page", len(pages), err)
+				}
+				return
+			}
+			var le *LimitError
+			if !errors.As(err, &le) || !errors.Is(err, ErrTooLarge) || le.Limit != LimitMemory ||
+				err.Error() != "this PDF expands to more than 64 MB in memory; it looks damaged or hostile" {
+				t.Fatalf("Extract = %v; want the memory limit", err)
 			}
 		})
 	}

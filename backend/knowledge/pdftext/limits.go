@@ -66,8 +66,9 @@ type Limits struct {
 // DefaultLimits leave room for any document people write (the largest page
 // of the evaluation set needs ≈20 MB and reads in well under a second; a
 // 20,000-page Korean book holds ≈60 MB of text) and keep a hostile one
-// within the 512 MB a single file may cost: PDFium's memory and the text
-// kept while the pages are read add up to at most 480 MB.
+// within the 512 MB a single file may cost: PDFium's memory, the page
+// being laid out and the text kept while the pages are read add up to at
+// most 480 MB (pageText's room).
 var DefaultLimits = Limits{
 	Memory:    384 << 20,
 	OpenTime:  30 * time.Second,

@@ -22,6 +22,9 @@ type pdfium struct {
 	stack  []uint64
 	// scratch is guest memory for out-parameters (boxes, origins, matrices).
 	scratch uint32
+	// kept is the text of the pages read so far, in bytes: it is held
+	// until the file is done and counts in the file's memory (pageText).
+	kept int
 }
 
 // scratchSize holds the largest out-parameter set: four doubles.

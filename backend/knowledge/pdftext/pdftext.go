@@ -314,11 +314,14 @@ func (p *pdfium) extract(ctx context.Context) ([]Page, error) {
 		switch {
 		case errors.Is(err, errDeadline):
 			return nil, limitError(ErrTooSlow, LimitPageTime, int(i)+1, p.limits.PageTime.String(), "this PDF takes more than %s to read")
+		case errors.Is(err, errPageMemory):
+			return nil, limitError(ErrTooLarge, LimitMemory, 0, megabytes(p.limits.Memory), "this PDF expands to more than %s in memory")
 		case errors.Is(err, errTooManyChars):
 			return nil, limitError(ErrTooLarge, LimitPageChars, int(i)+1, strconv.Itoa(p.limits.PageChars), "this PDF has more than %s characters")
 		case err != nil:
 			return nil, fmt.Errorf("page %d: %w", i+1, err)
 		}
+		p.kept += len(text)
 		if total += len(text); total > p.limits.TextBytes {
 			return nil, limitError(ErrTooLarge, LimitTextBytes, 0, megabytes(uint64(p.limits.TextBytes)), "this PDF holds more than %s of text")
 		}
@@ -341,6 +344,30 @@ func (p *pdfium) within(ctx context.Context, d time.Duration, f func(context.Con
 }
 
 var errTooManyChars = errors.New("too many characters on a page")
+
+// errPageMemory: the page's glyphs, laid out, would take the file past its
+// memory (glyphCost).
+var errPageMemory = errors.New("a page's layout would pass the file's memory")
+
+// glyphCost is what one character of a page costs the process while the
+// page is read and laid out, beside PDFium's own memory, at the least:
+// its glyph and item, the layout's copies, wazero's allocations for the
+// calls that read it, and the garbage the collector has not yet taken.
+// Measured through kb import on pages of 470,000–490,000 glyphs (the
+// process's peak less its idle size and PDFium's memory): 375–745 bytes,
+// by how they are placed. PDFium's memory, the page's layout and the text
+// kept are held at once, so they share Limits.Memory and Limits.TextBytes
+// (480 MB): a page whose glyphs at this cost do not fit is not read, and
+// one whose layout grows the heap past what is left is stopped (halt.go).
+// Before, a page of 490,000 glyphs after a page whose content inflated to
+// 170 MB (PDFium's memory does not shrink) peaked 588 MiB above the idle
+// process, past the 512 MB any one file may cost.
+const glyphCost = 375
+
+// goOverhead is what the Go runtime holds beside its heap's objects while
+// a large page is laid out: a page of 490,000 glyphs, one a line, peaked
+// 292 MB above PDFium's memory with its heap held within 273 MB.
+const goOverhead = 32 << 20
 
 func (p *pdfium) pageText(ctx context.Context, doc, index uint32) (string, error) {
 	page, err := p.call(ctx, "FPDF_LoadPage", uint64(doc), uint64(index))
@@ -366,6 +393,20 @@ func (p *pdfium) pageText(ctx context.Context, doc, index uint32) (string, error
 	if int(count) > p.limits.PageChars {
 		return "", errTooManyChars
 	}
+	// What the page may add to the process: the file's budget less
+	// PDFium's memory, the text kept and what the Go runtime holds beyond
+	// its heap's objects (spans part used, the collector's own memory).
+	room := int64(p.limits.Memory) + int64(p.limits.TextBytes) - int64(p.m.Memory().Size()) - int64(p.kept) - goOverhead
+	if int64(count)*glyphCost > room {
+		return "", errPageMemory
+	}
+	heapMax := heapLive() + uint64(room)
+	// The collector lets the heap grow to twice what it kept at its last
+	// collection before it collects again: a page of 470,000 glyphs in
+	// narrow columns peaked at 682 MiB so, the live heap within its room.
+	// Told the room, it collects sooner (and a page that needs more is
+	// stopped by heapMax or the page's time).
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(goMemory()) + room))
 	view, err := p.pageBox(ctx, page)
 	if err != nil {
 		return "", err
@@ -378,7 +419,7 @@ func (p *pdfium) pageText(ctx context.Context, doc, index uint32) (string, error
 	if err != nil {
 		return "", err
 	}
-	return layoutPage(ctx, withBoxes(gs, checkBoxes(gs, marks)), rules)
+	return layoutPage(ctx, heapMax, withBoxes(gs, checkBoxes(gs, marks)), rules)
 }
 
 func gunzip(b []byte) ([]byte, error) {

@@ -43,6 +43,9 @@ func pdfBudgetClasses() []Class {
 			}
 			return PDFSharedContent(w, n, c.Bytes())
 		}},
+		{"pdf: a page whose content inflates to n MiB of blanks, then a page of 490,000 glyphs at one point", "fullwasm.pdf", 300, func(w io.Writer, n int) error {
+			return PDFFullThenGlyphs(w, n)
+		}},
 		{"pdf: a content stream saving the graphics state n times, never restoring it", "saves.pdf", 10_000_000, func(w io.Writer, n int) error {
 			return PDFSharedContent(w, 1, append(bytes.Repeat([]byte("q "), n), "BT /F1 12 Tf 72 700 Td (saved) Tj ET"...))
 		}},
@@ -296,5 +299,26 @@ func PDFType3Text(w io.Writer) error {
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << /Font << /T3 3 0 R >> >> >>",
 		pdfStream("BT /T3 12 Tf 72 700 Td (ABABBA ABBA) Tj ET"),
 		pdfStream("1000 0 0 0 1000 1000 d1 100 100 800 800 re f"),
+	}, "", false)
+}
+
+// PDFFullThenGlyphs is a PDF of two pages: the first's content inflates to
+// mib MiB of zero bytes (blanks to a content parser), which PDFium holds
+// while it reads the page and then frees (its memory stays the process's),
+// the second draws 490,000 glyphs at one point.
+func PDFFullThenGlyphs(w io.Writer, mib int) error {
+	z := zlibZeros(mib)
+	var c bytes.Buffer
+	if err := placedGlyphs(&c, 490_000, 1, func(int) (float64, float64) { return 300, 400 }); err != nil {
+		return err
+	}
+	return pdf(w, []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [5 0 R 6 0 R] /Count 2 >>",
+		pdfFont,
+		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", len(z), z),
+		pdfPage(4),
+		pdfPage(7),
+		flateStream(c.Bytes()),
 	}, "", false)
 }

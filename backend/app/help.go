@@ -24,8 +24,9 @@ var helpKo = map[string]string{
 	"open the desktop window":            "데스크톱 창을 엽니다",
 	"Flags (accepted by every command):": "플래그(모든 명령에 쓸 수 있음):",
 	"Flags:":                             "플래그:",
-	"Run `wayfinder COMMAND --help` for a command's own flags.":   "명령마다 따로 있는 플래그는 `wayfinder 명령 --help`로 볼 수 있습니다.",
-	"Run `wayfinder --help` for the flags every command accepts.": "모든 명령에 쓸 수 있는 플래그는 `wayfinder --help`로 볼 수 있습니다.",
+	"Run `wayfinder COMMAND --help` for a command's own flags.":       "명령마다 따로 있는 플래그는 `wayfinder 명령 --help`로 볼 수 있습니다.",
+	"Run `wayfinder --help` for the flags every command accepts.":     "모든 명령에 쓸 수 있는 플래그는 `wayfinder --help`로 볼 수 있습니다.",
+	"Run `wayfinder GROUP COMMAND --help` for a command's own flags.": "명령마다 따로 있는 플래그는 `wayfinder GROUP 명령 --help`로 볼 수 있습니다.",
 	"default": "기본값",
 
 	// The commands (commands()).

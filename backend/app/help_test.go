@@ -68,6 +68,11 @@ func TestGroupHelpHasALinePerSubcommand(t *testing.T) {
 							t.Errorf("a line of %d columns:\n%s", shownWidth(line), line)
 						}
 					}
+					// Where each command's own flags are, in the help's language.
+					own := map[string]string{"en": "Run `wayfinder " + tc.group + " COMMAND --help` for a command's own flags.", "ko": "`wayfinder " + tc.group + " 명령 --help`로 볼 수 있습니다."}[env[:2]]
+					if !strings.Contains(strings.Join(strings.Fields(out.String()), " "), own) {
+						t.Errorf("want %q in:\n%s", own, out.String())
+					}
 					if len(starts) != len(tc.subs) {
 						t.Fatalf("%d syntax lines, want %d:\n%s", len(starts), len(tc.subs), out.String())
 					}

@@ -419,6 +419,11 @@ func helpFor(args []string, usage string, s stdio) error {
 			fmt.Fprintln(s.out, wrapped("wayfinder "+line, cols, "  ", "      "))
 		}
 		fmt.Fprintln(s.out)
+		// Where each command's own flags are (kb search's -top): the
+		// lines above give only their syntax.
+		group, _, _ := strings.Cut(usage, " ")
+		own := strings.ReplaceAll(helpText("Run `wayfinder GROUP COMMAND --help` for a command's own flags.", lang), "GROUP", group)
+		fmt.Fprintln(s.out, wrapped(own, cols, "", ""))
 		fmt.Fprintln(s.out, wrapped(helpText("Run `wayfinder --help` for the flags every command accepts.", lang), cols, "", ""))
 		return flag.ErrHelp
 	}

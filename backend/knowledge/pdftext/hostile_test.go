@@ -329,6 +329,46 @@ func TestLibraryFiles(t *testing.T) {
 	}
 }
 
+// TestBrokenStructure: files whose structure is broken or empty fail with
+// the error that tells the person what is wrong, or are read as far as
+// they can be.
+func TestBrokenStructure(t *testing.T) {
+	e := newTestExtractor(t)
+	page := "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 3 0 R >> >> >>"
+	font := "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+	whole := buildPDF([]string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [5 0 R] /Count 1 >>", font,
+		pdfStream("BT /F1 12 Tf 72 700 Td (whole) Tj ET"), page}, "")
+	for _, tt := range []struct {
+		name string
+		data []byte
+		want error  // nil: read
+		text string // what the first page reads, when read
+	}{
+		{"a page tree without pages", buildPDF([]string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>"}, ""), ErrCorrupt, ""},
+		{"a catalog without a page tree", buildPDF([]string{"<< /Type /Catalog >>"}, ""), ErrCorrupt, ""},
+		{"a page tree whose /Count says 10^8 over one page", buildPDF([]string{"<< /Type /Catalog /Pages 2 0 R >>",
+			"<< /Type /Pages /Kids [5 0 R] /Count 100000000 >>", font, pdfStream("BT /F1 12 Tf 72 700 Td (one page) Tj ET"), page}, ""), nil, "one page"},
+		{"cut short before its xref", whole[:bytes.LastIndex(whole, []byte("xref"))], nil, "whole"},
+		{"a header, then junk", append([]byte("%PDF-1.7\n"), bytes.Repeat([]byte{0x9c, 0x01, 'x', 0xff}, 4096)...), ErrCorrupt, ""},
+		{"a page without contents", buildPDF([]string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+			"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"}, ""), ErrNoText, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			pages, err := e.Extract(context.Background(), tt.data)
+			if tt.want == nil {
+				if err != nil || len(pages) == 0 || strings.TrimSpace(pages[0].Text) != tt.text {
+					t.Fatalf("Extract = %+v, %v; want %q", pages, err, tt.text)
+				}
+				return
+			}
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("Extract = %+v, %v; want %v", pages, err, tt.want)
+			}
+			oneLine(t, err)
+		})
+	}
+}
+
 // FuzzExtract feeds arbitrary bytes to PDFium through the extractor: it
 // must not panic, and any error must be one of the package's, in one line.
 func FuzzExtract(f *testing.F) {

@@ -302,6 +302,12 @@ func (p *pdfium) extract(ctx context.Context) ([]Page, error) {
 	if int(n) > p.limits.Pages {
 		return nil, limitError(ErrTooLarge, LimitPages, 0, strconv.Itoa(p.limits.Pages), "this PDF has more than %s pages")
 	}
+	if n == 0 {
+		// An empty page tree, or one PDFium could not follow: the file
+		// is broken, not a scan (ErrNoText would tell the person to OCR
+		// it).
+		return nil, fmt.Errorf("no pages: %w", ErrCorrupt)
+	}
 	pages := make([]Page, 0, n)
 	total := 0
 	for i := uint32(0); i < n; i++ {

@@ -31,7 +31,7 @@ func worded(err error) bool {
 }
 
 // TestHostileClasses reads every class of hostile file package hostile
-// writes (but PDF's, which pdftext's tests read), at a scale small enough
+// writes (but PDF's, which TestHostilePDFClasses reads through PDFium), at a scale small enough
 // for a test: each imports or fails with a worded reason, and the classes
 // that must fail fail with theirs.
 func TestHostileClasses(t *testing.T) {

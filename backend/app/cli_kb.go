@@ -50,7 +50,7 @@ func runKB(ctx context.Context, g globals, args []string, s stdio) error {
 	sub, args := args[0], args[1:]
 	own, known := kbUsage[sub]
 	if !known {
-		return usageMistake("usage.unknownSub", "group", "kb", "sub", strconv.Quote(sub), "usage", usage)
+		return unknownSub("kb", sub, usage)
 	}
 	fs := subFlags("kb "+sub, own, &g, s)
 	top := 5
@@ -474,7 +474,7 @@ func runMemory(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	sub, args := args[0], args[1:]
 	if !slices.Contains([]string{"list", "add", "edit", "rm"}, sub) {
-		return usageMistake("usage.unknownSub", "group", "memory", "sub", strconv.Quote(sub), "usage", usage)
+		return unknownSub("memory", sub, usage)
 	}
 	fs := subFlags("memory "+sub, usage, &g, s)
 	kind := fs.String("kind", "fact", "preference, fact or feedback")

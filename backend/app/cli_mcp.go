@@ -52,7 +52,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		if err := subFlags("mcp", usage, &g, s).Parse(args); errors.Is(err, flag.ErrHelp) {
 			return err
 		}
-		return usageMistake("usage.unknownSub", "group", "mcp", "sub", strconv.Quote(sub), "usage", usage)
+		return unknownSub("mcp", sub, usage)
 	}
 	fs := subFlags("mcp "+sub, usage, &g, s)
 	asJSON := false
@@ -211,7 +211,7 @@ func runMCP(ctx context.Context, g globals, args []string, s stdio) error {
 		}
 		return nil
 	}
-	return usageMistake("usage.unknownSub", "group", "mcp", "sub", strconv.Quote(sub), "usage", usage)
+	return unknownSub("mcp", sub, usage)
 }
 
 // refused words a change of mcp.json refused for a mistake of its own (a

@@ -3,7 +3,9 @@ package app
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // mistakeText words the command line's mistakes (exit code 2) in English
@@ -14,7 +16,7 @@ import (
 // command "bogus"" over "사용법은 … 볼 수 있습니다.".
 var mistakeText = map[string][2]string{
 	"usage.unknownCommand": {"unknown command {command}", "알 수 없는 명령입니다: {command}"},
-	"usage.unknownSub":     {"unknown {group} command {sub}; use wayfinder {usage}", "알 수 없는 {group} 명령입니다: {sub}. 이렇게 쓰세요: wayfinder {usage}"},
+	"usage.unknownSub":     {"unknown {group} command {sub}: use one of {subs}", "알 수 없는 {group} 명령입니다: {sub}. {subs} 중 하나를 쓰세요"},
 	"usage.askMessage":     {`give the message to send, e.g. wayfinder ask "123 * 456"`, `보낼 메시지를 적으세요. 예: wayfinder ask "123 * 456"`},
 	"usage.nothingWaiting": {"no plan or tool call is waiting in this conversation: give the message to send", "이 대화에서 결정을 기다리는 계획이나 도구 호출이 없습니다. 보낼 메시지를 적으세요"},
 	"usage.noArguments":    {"{command} takes no arguments, got {args}", "{command}에는 인수를 적지 않습니다. 적은 것: {args}"},
@@ -59,6 +61,25 @@ func (m mistake) Is(target error) bool { return target == errUsage }
 
 // in is the mistake's sentence in language lang.
 func (m mistake) in(lang int) string { return say(m.key, lang, m.kv...) }
+
+// unknownSub is the mistake of a command group given a command it does
+// not have: its commands by name ("list, add, remove, on, off"), where
+// the sentence held the group's whole syntax, four lines at 60 columns.
+func unknownSub(group, sub, usage string) error {
+	var subs []string
+	for _, line := range subUsages(usage) {
+		fields := strings.Fields(line)
+		if len(fields) < 2 {
+			continue
+		}
+		for _, name := range strings.Split(fields[1], "|") {
+			if !slices.Contains(subs, name) {
+				subs = append(subs, name)
+			}
+		}
+	}
+	return usageMistake("usage.unknownSub", "group", group, "sub", strconv.Quote(sub), "subs", strings.Join(subs, ", "))
+}
 
 // quotedList is arguments as %q prints a []string: ["a" "b"].
 func quotedList(args []string) string {

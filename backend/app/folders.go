@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"strconv"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
 )
@@ -59,7 +58,7 @@ func runFolders(ctx context.Context, g globals, args []string, s stdio) error {
 	}
 	sub, args := args[0], args[1:]
 	if sub != "list" && sub != "add" && sub != "remove" {
-		return usageMistake("usage.unknownSub", "group", "folders", "sub", strconv.Quote(sub), "usage", usage)
+		return unknownSub("folders", sub, usage)
 	}
 	fs := subFlags("folders "+sub, usage, &g, s)
 	hidden := fs.Bool("hidden", false, "with add: let read_file read hidden files and folders (.name) there too")

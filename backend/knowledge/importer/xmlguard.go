@@ -7,9 +7,10 @@ import (
 )
 
 // newDecoder is an XML decoder of r for the readers of office parts,
-// behind xmlGuard.
+// behind xmlGuard, in whatever encoding the part is (xmlcharset.go).
 func newDecoder(r io.Reader) *xml.Decoder {
-	d := xml.NewDecoder(&xmlGuard{r: r})
+	d := xml.NewDecoder(&xmlGuard{r: xmlUTF8(r)})
+	d.CharsetReader = xmlCharset // xmlcharset.go
 	d.Strict = true
 	return d
 }

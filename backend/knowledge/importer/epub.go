@@ -286,7 +286,7 @@ func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, 
 			}
 		}
 		p := &htmlPage{w: w, tables: tables{w: w}}
-		err = budget.judged(p.read(ctx, budgetReader{r: &binaryGuard{r: r}, b: budget}))
+		err = budget.judged(p.read(ctx, budgetReader{r: &binaryGuard{r: chapterText(r)}, b: budget}))
 		f.Close()
 		if hl := (*HTMLLimitError)(nil); errors.As(err, &hl) && len(chapters) > 1 {
 			// One tag or run of text past the tokenizer's bound (a

@@ -174,11 +174,17 @@ type progressPrinter struct {
 	now   func() time.Time
 
 	mu      sync.Mutex
-	midLine bool   // the reply's text so far does not end with a newline
-	steps   bool   // a sub-task is being recommended: its line says enough
-	last    string // the key of the line printed last
-	said    string // the sentence printed last, "" after a tool's result
+	midLine bool      // the reply's text so far does not end with a newline
+	steps   bool      // a sub-task is being recommended: its line says enough
+	last    string    // the key of the line printed last
+	said    string    // the sentence printed last, "" after a tool's result
+	saidAt  time.Time // when it was printed
 }
+
+// sayAgainAfter is how long a sentence said already stays unsaid when it
+// comes again: then it is printed again with the time it has taken, so a
+// person waiting on a step that searches for minutes sees it is alive.
+const sayAgainAfter = 30 * time.Second
 
 func newProgressPrinter(w io.Writer, lang string) *progressPrinter {
 	return &progressPrinter{w: w, ko: lang == "ko", start: time.Now(), now: time.Now}
@@ -248,17 +254,19 @@ func (p *progressPrinter) event(ev api.TraceEvent) {
 	// The same sentence again at once says nothing new: a step still
 	// looking for what it misses printed "Step 2 of 2: still looking
 	// for …" once for each search; a retry is a new attempt and is said.
-	if line == p.said && key != "progress.retry" {
+	// Said sayAgainAfter ago or more, it is said again with its new time.
+	now := p.now()
+	if line == p.said && key != "progress.retry" && now.Sub(p.saidAt) < sayAgainAfter {
 		return
 	}
-	p.last, p.said = key, line
+	p.last, p.said, p.saidAt = key, line, now
 	lead := ""
 	if p.midLine {
 		lead, p.midLine = "\n", false
 	}
 	// On a terminal wrapped at spaces to its width, the lines after the
 	// first indented, as the other sentences of the command are.
-	fmt.Fprintln(p.w, lead+wrapped(line+" "+durationText(p.now().Sub(p.start), lang), columns(p.w), "", "  "))
+	fmt.Fprintln(p.w, lead+wrapped(line+" "+durationText(now.Sub(p.start), lang), columns(p.w), "", "  "))
 }
 
 // durationText says how long something has taken, in whole seconds, in

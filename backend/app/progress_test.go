@@ -381,10 +381,11 @@ func TestAskNamesBuiltInToolsAsTheWindow(t *testing.T) {
 }
 
 // A progress line that says again what the line before it said is not
-// printed again: a step still looking for what it misses printed "2단계
-// 중 2단계: 더 찾는 중 — …" once per search, three lines alike; a retry is
-// a new attempt and is said each time, and a line after a tool's result
-// is said again under it.
+// printed again at once: a step still looking for what it misses printed
+// "2단계 중 2단계: 더 찾는 중 — …" once per search, three lines alike; a
+// retry is a new attempt and is said each time, and a line after a tool's
+// result is said again under it. Printed 30 s ago or more, it is printed
+// again with its time, or a step searching for minutes looked stuck.
 func TestProgressSaysALineOnce(t *testing.T) {
 	missing := api.TraceEvent{Kind: api.TracePlanning, Code: api.TraceStepMissing, Args: map[string]string{"number": "2", "total": "2", "missing": "가격"}}
 	retry := api.TraceEvent{Kind: api.TraceRetry, Code: api.TraceModelRetry, Args: map[string]string{"error": "timeout"}}
@@ -392,17 +393,28 @@ func TestProgressSaysALineOnce(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		events []api.TraceEvent
+		at     []time.Duration // when each event comes, after the start (nil: all at once)
 		want   string
 	}{
-		{"the same step three times", []api.TraceEvent{missing, missing, missing}, "2단계 중 2단계: 더 찾는 중 — 가격… 0초\n"},
-		{"retries", []api.TraceEvent{retry, retry}, strings.Repeat("모델 호출이 실패해 다시 시도하는 중… (모델의 응답이 너무 오래 걸렸습니다) 0초\n", 2)},
-		{"a result between", []api.TraceEvent{missing, result, missing}, "2단계 중 2단계: 더 찾는 중 — 가격… 0초\n  계산기: 4\n2단계 중 2단계: 더 찾는 중 — 가격… 0초\n"},
+		{"the same step three times", []api.TraceEvent{missing, missing, missing}, nil, "2단계 중 2단계: 더 찾는 중 — 가격… 0초\n"},
+		{"retries", []api.TraceEvent{retry, retry}, nil, strings.Repeat("모델 호출이 실패해 다시 시도하는 중… (모델의 응답이 너무 오래 걸렸습니다) 0초\n", 2)},
+		{"a result between", []api.TraceEvent{missing, result, missing}, nil, "2단계 중 2단계: 더 찾는 중 — 가격… 0초\n  계산기: 4\n2단계 중 2단계: 더 찾는 중 — 가격… 0초\n"},
+		// A step searching for minutes: its line again each 30 s or more
+		// since it was last printed, with the time; the repeats between
+		// stay unsaid.
+		{"a long step", []api.TraceEvent{missing, missing, missing, missing, missing, missing, missing},
+			[]time.Duration{0, 10 * time.Second, 29 * time.Second, 30 * time.Second, 45 * time.Second, 59 * time.Second, 65 * time.Second},
+			"2단계 중 2단계: 더 찾는 중 — 가격… 0초\n2단계 중 2단계: 더 찾는 중 — 가격… 30초\n2단계 중 2단계: 더 찾는 중 — 가격… 1분 5초\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			p := newProgressPrinter(&buf, "ko")
-			p.now = func() time.Time { return p.start }
-			for _, ev := range tc.events {
+			var at time.Duration
+			p.now = func() time.Time { return p.start.Add(at) }
+			for i, ev := range tc.events {
+				if tc.at != nil {
+					at = tc.at[i]
+				}
 				p.event(ev)
 			}
 			if buf.String() != tc.want {

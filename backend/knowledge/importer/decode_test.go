@@ -93,6 +93,7 @@ func TestTextEncodings(t *testing.T) {
 		{"ASCII for 100 KB, then EUC-KR", encode(t, korean.EUCKR, asciiHead+korean1), "EUC-KR/CP949", asciiHead + korean1, ""},
 		{"ASCII for 100 KB, then UTF-8", []byte(asciiHead + korean1), "UTF-8", asciiHead + korean1, ""},
 		{"ASCII only", []byte("just ASCII\n"), "ASCII", "just ASCII\n", ""},
+		{"a note beginning %PDF- without a version", []byte("%PDF-X is what we call it\n"), "ASCII", "%PDF-X is what we call it\n", ""},
 		{"odd byte at the end of UTF-16", append(encode(t, le, korean1), 'x'), "UTF-16LE", korean1 + "\uFFFD", "line 3"},
 		{"invalid bytes reported by line", []byte("one\ntwo \xff\nthree\nfour \xc3\x28 \xe0\n"), "UTF-8", "one\ntwo \uFFFD\nthree\nfour \uFFFD( \uFFFD\n", "3 invalid characters replaced with \uFFFD (lines 2, 4)"},
 		{"junk on many lines", []byte(strings.Repeat("x\xff\n", 7) + strings.Repeat("clean line of text\n", 50)), "UTF-8", strings.Repeat("x\uFFFD\n", 7) + strings.Repeat("clean line of text\n", 50), "7 invalid characters replaced with \uFFFD (lines 1, 2, 3, 4, 5 and later)"},
@@ -192,6 +193,7 @@ func TestNotText(t *testing.T) {
 		{"a GIF", append([]byte("GIF89a\x10\x00\x10\x00"), randomBytes(7, 300, true)...), "binary data (GIF, by its first bytes)"},
 		{"a ZIP", append([]byte("PK\x03\x04\x14\x00"), randomBytes(8, 300, true)...), "binary data (ZIP, by its first bytes)"},
 		{"an ELF program", append([]byte("\x7fELF\x02\x01\x01"), make([]byte, 50)...), "binary data (ELF, by its first bytes)"},
+		{"a PDF of ASCII only", []byte("%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n"), "binary data (PDF, by its first bytes)"},
 		{"a zstd frame", append([]byte("\x28\xb5\x2f\xfd"), []byte("mostly text after the magic, as a short frame is")...), "binary data (zstd, by its first bytes)"},
 		// Latin-1 and cp1252 are still not read as Korean (extensionHangul)
 		{"cp1252 with curly quotes", []byte(strings.Repeat("\x93Quoted\x94 words \x96 and \x91single\x92 ones, \x84German\x93 too.\n", 20)), "Wayfinder reads UTF-8, UTF-16 and EUC-KR/CP949"},

@@ -42,11 +42,14 @@ var binaryFormats = []struct {
 	{"\x1a\x45\xdf\xa3", "Matroska"},
 	{"ID3\x03", "MP3"},
 	{"ID3\x04", "MP3"},
+	{"%PDF-", "PDF"},
 }
 
 // binaryFormat names the format whose signature head begins with, or "".
 // GIF's signature is ASCII, so it counts only with a control byte after it
-// (its size), as an image has and a note beginning "GIF89a" has not.
+// (its size), as an image has and a note beginning "GIF89a" has not; PDF's
+// with its version, "%PDF-1.4" (a PDF named .txt whose streams are not
+// compressed imported its syntax as text).
 func binaryFormat(head []byte) string {
 	for _, f := range binaryFormats {
 		if !bytes.HasPrefix(head, []byte(f.magic)) {
@@ -54,6 +57,9 @@ func binaryFormat(head []byte) string {
 		}
 		if f.name == "GIF" && !(len(head) > 10 && bytes.ContainsFunc(head[6:10], func(r rune) bool { return r < 0x20 || r == utf8.RuneError })) {
 			continue
+		}
+		if f.name == "PDF" && !(len(head) > 7 && '1' <= head[5] && head[5] <= '2' && head[6] == '.') {
+			continue // "%PDF-1.7" and "%PDF-2.0" only: a PDF's streams may all be ASCII
 		}
 		return f.name
 	}

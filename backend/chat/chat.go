@@ -636,6 +636,10 @@ func (s *Service) run(t *turn) {
 	if serr := s.store.EndTurn(saveCtx, *reply, waiting, t.decision != nil); serr != nil {
 		s.opt.Logger.Error("save reply", "session", t.ack.SessionID, "err", serr)
 	}
+	// The session takes another turn before anyone hears this one ended: a
+	// window that sends, answers again or decides as soon as it is told
+	// would otherwise be refused as busy now and then.
+	s.finish(t.ack.SessionID)
 	if reply.Status == api.StatusAwaitingApproval {
 		s.announceAwaiting(t.ack.TurnID, *reply)
 	}

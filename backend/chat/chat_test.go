@@ -537,3 +537,67 @@ func TestRegenerateAndEditLast(t *testing.T) {
 		t.Fatalf("messages = %q", got)
 	}
 }
+
+// busySink tells, for each event that ends a turn, whether the session
+// was still taken when the event went out.
+type busySink struct {
+	*recorder
+	svc  func() *Service
+	busy map[string]bool
+}
+
+func (b *busySink) Emit(name string, payload any) {
+	switch p := payload.(type) {
+	case api.TurnFinished:
+		b.mark(name, p.SessionID)
+	case api.TurnFailed:
+		b.mark(name, p.SessionID)
+	case api.ApprovalRequired:
+		b.mark(name, p.SessionID)
+	}
+	b.recorder.Emit(name, payload)
+}
+
+func (b *busySink) mark(name, sessionID string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.busy[name] = b.svc().Busy(sessionID)
+}
+
+// A turn's end is announced only once its session takes another turn, so
+// a window that sends or decides the moment it hears is never refused as
+// busy.
+func TestSessionIsFreeWhenTheTurnEndIsAnnounced(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		event  string
+		result api.TurnResult
+		err    error
+	}{
+		{"finished", api.EventTurnFinished, api.TurnResult{}, nil},
+		{"failed", api.EventTurnFailed, api.TurnResult{}, errors.New("model went away")},
+		{"awaiting a plan", api.EventApproval, api.TurnResult{Plan: &api.PlanApproval{Task: "g", SubTasks: []api.SubTask{{ID: "1", Title: "step"}}}}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, err := store.Open(context.Background(), t.TempDir(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var svc *Service
+			sink := &busySink{recorder: newRecorder(), svc: func() *Service { return svc }, busy: map[string]bool{}}
+			svc = New(st, responderFunc(func(context.Context, Turn, Output) (api.TurnResult, error) {
+				return tc.result, tc.err
+			}), sink, Options{})
+			t.Cleanup(func() { svc.Shutdown(); _ = st.Close() })
+			if _, err := svc.Send(context.Background(), "", "hi"); err != nil {
+				t.Fatal(err)
+			}
+			sink.wait(t, tc.event)
+			sink.mu.Lock()
+			defer sink.mu.Unlock()
+			if busy, ok := sink.busy[tc.event]; !ok || busy {
+				t.Fatalf("%s went out with the session still taken (seen %v)", tc.event, ok)
+			}
+		})
+	}
+}

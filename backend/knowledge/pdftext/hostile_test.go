@@ -149,14 +149,31 @@ func TestInflateBombMemory(t *testing.T) {
 		memoryChild(t, os.Getenv(childEnv))
 		return
 	}
+	idle, peak, after, msg := inChild(t, "TestInflateBombMemory", bombPDF(t, 1<<30))
+	if peak-idle > 512<<10 {
+		t.Errorf("peak is %d MB above idle, want at most 512 MB", (peak-idle)>>10)
+	}
+	if after-idle > 64<<10 {
+		t.Errorf("after the file the process holds %d MB more than idle: memory not given back", (after-idle)>>10)
+	}
+	if want := "this PDF expands to more than 384 MB in memory; it looks damaged or hostile"; msg != want {
+		t.Errorf("child's error %q, want %q", msg, want)
+	}
+}
+
+// inChild writes data to a file, reads it in a child process running the
+// test named (which calls memoryChild or layoutChild) and returns the
+// child's memory figures in kB (idle, peak, after the file) and its error.
+func inChild(t *testing.T, test string, data []byte) (idle, peak, after int64, msg string) {
+	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc/self/status")
 	}
-	path := filepath.Join(t.TempDir(), "bomb.pdf")
-	if err := os.WriteFile(path, bombPDF(t, 1<<30), 0o600); err != nil {
+	path := filepath.Join(t.TempDir(), "child.pdf")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestInflateBombMemory$", "-test.v")
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.v")
 	cmd.Env = append(os.Environ(), childEnv+"="+path)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -182,26 +199,20 @@ func TestInflateBombMemory(t *testing.T) {
 		}
 		return v
 	}
-	idle, peak, after := kb("idle_kb"), kb("peak_kb"), kb("after_kb")
+	idle, peak, after = kb("idle_kb"), kb("peak_kb"), kb("after_kb")
 	t.Logf("idle %d MB, peak %d MB (+%d MB), after %d MB (+%d MB); error: %s",
 		idle>>10, peak>>10, (peak-idle)>>10, after>>10, (after-idle)>>10, got["error"])
-	if peak-idle > 512<<10 {
-		t.Errorf("peak is %d MB above idle, want at most 512 MB", (peak-idle)>>10)
-	}
-	if after-idle > 64<<10 {
-		t.Errorf("after the file the process holds %d MB more than idle: memory not given back", (after-idle)>>10)
-	}
-	if want := "this PDF expands to more than 384 MB in memory; it looks damaged or hostile"; got["error"] != want {
-		t.Errorf("child's error %q, want %q", got["error"], want)
-	}
+	return idle, peak, after, got["error"]
 }
 
-func memoryChild(t *testing.T, path string) {
+// childFigures reads the file at path with e in the child process, after
+// a warm-up file, and prints the memory figures and the error inChild
+// reads.
+func childFigures(t *testing.T, e *Extractor, path string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := bombExtractor(t)
 	// Warm up: the compiled module is loaded and one file read, so that
 	// "idle" is the process ready to import.
 	if _, err := e.Extract(context.Background(), textPDF("warm up")); err != nil {
@@ -220,6 +231,12 @@ func memoryChild(t *testing.T, path string) {
 	after := knowledgetest.StatusKB(t, "VmRSS")
 	fmt.Printf("MEMORY idle_kb=%d peak_kb=%d after_kb=%d\n", idle, peak, after)
 	fmt.Printf("ERROR %v\n", xerr)
+	return xerr
+}
+
+func memoryChild(t *testing.T, path string) {
+	e := bombExtractor(t)
+	xerr := childFigures(t, e, path)
 	if !errors.Is(xerr, ErrTooLarge) {
 		t.Errorf("Extract = %v, want ErrTooLarge", xerr)
 	} else {

@@ -25,6 +25,9 @@ type pdfium struct {
 	// kept is the text of the pages read so far, in bytes: it is held
 	// until the file is done and counts in the file's memory (pageText).
 	kept int
+	// chars counts the characters of the pages read, for giving the heap
+	// their layout took back when the file is done (extract).
+	chars int
 }
 
 // scratchSize holds the largest out-parameter set: four doubles.

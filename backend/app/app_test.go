@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creack/pty"
+
 	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
 	"github.com/wayfinder-app/wayfinder/backend/llm/ollamatest"
@@ -31,6 +33,25 @@ func wayfinder(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code = Main(context.Background(), args, strings.NewReader(""), &out, &errOut, testShells)
+	return code, out.String(), errOut.String()
+}
+
+// inTerminal runs the command line in-process as wayfinder does, with
+// standard input a pseudo-terminal where answer was typed, so the command
+// asks its question as it asks a person.
+func inTerminal(t *testing.T, answer string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	if _, err := ptmx.Write([]byte(answer)); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code = Main(context.Background(), args, tty, &out, &errOut, testShells)
 	return code, out.String(), errOut.String()
 }
 

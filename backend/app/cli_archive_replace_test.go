@@ -1,14 +1,10 @@
 package app
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/creack/pty"
 )
 
 // export -o does not write over a file that is there without asking: a
@@ -29,20 +25,6 @@ func TestExportAsksBeforeReplacingAFile(t *testing.T) {
 	kept := func() bool {
 		b, err := os.ReadFile(out)
 		return err == nil && string(b) == mine
-	}
-	inTerminal := func(answer string, args ...string) (int, string) {
-		ptmx, tty, err := pty.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ptmx.Close()
-		defer tty.Close()
-		if _, err := ptmx.Write([]byte(answer)); err != nil {
-			t.Fatal(err)
-		}
-		var stdout, stderr bytes.Buffer
-		code := Main(context.Background(), append(append([]string{}, base...), args...), tty, &stdout, &stderr, testShells)
-		return code, stderr.String()
 	}
 	for _, tc := range []struct {
 		name, lang string
@@ -66,11 +48,11 @@ func TestExportAsksBeforeReplacingAFile(t *testing.T) {
 			var code int
 			var stderr string
 			args := append([]string{"-o", out}, tc.args...)
-			if tc.answer == "" && !strings.HasPrefix(tc.name, "terminal") {
-				code, _, stderr = wayfinder(t, append(append([]string{}, base...), args...)...)
-			} else {
-				code, stderr = inTerminal(tc.answer, args...)
+			run := wayfinder
+			if tc.answer != "" || strings.HasPrefix(tc.name, "terminal") {
+				run = func(t *testing.T, args ...string) (int, string, string) { return inTerminal(t, tc.answer, args...) }
 			}
+			code, _, stderr = run(t, append(append([]string{}, base...), args...)...)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d:\n%s", code, tc.code, stderr)
 			}

@@ -5,11 +5,8 @@ package app
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
-
-	"github.com/creack/pty"
 
 	"github.com/wayfinder-app/wayfinder/backend/agent"
 	"github.com/wayfinder-app/wayfinder/backend/api"
@@ -86,20 +83,10 @@ func TestAskApproveRefusesARecoveredPlanUnseen(t *testing.T) {
 		t.Fatalf("the recovered plan ran: pending %v, %d scout calls", sess.PendingApproval, scouted())
 	}
 
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ptmx.Close()
-	defer tty.Close()
-	if _, err := ptmx.Write([]byte("a\n")); err != nil {
-		t.Fatal(err)
-	}
-	var out, errBuf bytes.Buffer
-	code = Main(context.Background(), append(base, "ask", "--approve", "--session", sess.ID), tty, &out, &errBuf, testShells)
-	if code != 0 || !strings.Contains(errBuf.String(), "--approve does not approve it: decide it yourself.") ||
-		!strings.Contains(errBuf.String(), "[a]pprove") || strings.Contains(errBuf.String(), "Approved (--approve)") {
-		t.Fatalf("ask --approve on a terminal: exit %d\n%s", code, errBuf.String())
+	code, _, errOut = inTerminal(t, "a\n", append(base, "ask", "--approve", "--session", sess.ID)...)
+	if code != 0 || !strings.Contains(errOut, "--approve does not approve it: decide it yourself.") ||
+		!strings.Contains(errOut, "[a]pprove") || strings.Contains(errOut, "Approved (--approve)") {
+		t.Fatalf("ask --approve on a terminal: exit %d\n%s", code, errOut)
 	}
 	if onlySession(t, dir).PendingApproval || scouted() == 0 {
 		t.Fatalf("approved at the terminal, yet not run: %d scout calls", scouted())

@@ -18,7 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/wayfinder-app/wayfinder/backend/api"
@@ -109,25 +108,12 @@ func TestForgetEverythingAsksFirst(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "add --yes") || left() != 2 {
 		t.Fatalf("rm --all from a pipe: exit %d, %d left, %s", code, left(), errOut)
 	}
-	inTerminal := func(answer string) (int, string, string) {
-		ptmx, tty, err := pty.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ptmx.Close()
-		defer tty.Close()
-		if _, err := ptmx.Write([]byte(answer)); err != nil {
-			t.Fatal(err)
-		}
-		var out, errOut bytes.Buffer
-		code := Main(context.Background(), append(base, "memory", "rm", "--all"), tty, &out, &errOut, testShells)
-		return code, out.String(), errOut.String()
-	}
-	code, _, errOut = inTerminal("n\n")
+	rmAll := append(base[:len(base):len(base)], "memory", "rm", "--all")
+	code, _, errOut = inTerminal(t, "n\n", rmAll...)
 	if code != 1 || !strings.Contains(errOut, "Forget all 2 memories? This cannot be undone. [y/N]") || !strings.Contains(errOut, "nothing was changed") || left() != 2 {
 		t.Fatalf("answering no: exit %d, %d left\n%s", code, left(), errOut)
 	}
-	code, out, errOut := inTerminal("y\n")
+	code, out, errOut := inTerminal(t, "y\n", rmAll...)
 	if code != 0 || !strings.Contains(out, "Forgot 2 memories.") || left() != 0 {
 		t.Fatalf("answering yes: exit %d, %d left\n%s\n%s", code, left(), out, errOut)
 	}

@@ -416,6 +416,14 @@ func (p *pdfium) pageText(ctx context.Context, doc, index uint32) (string, error
 	// narrow columns peaked at 682 MiB so, the live heap within its room.
 	// Told the room, it collects sooner (and a page that needs more is
 	// stopped by heapMax or the page's time).
+	// The limit is the whole process's, for up to the page's time (30 s).
+	// That is safe: extractions run one at a time (maxConcurrent = 1, one
+	// Extractor in the app), so no other page sets it meanwhile or restores
+	// a stale value, and nothing else in the process sets it. Everything
+	// else running meanwhile (a chat turn, embedding, other files' import,
+	// the window's server) is under it too; the limit is soft, so they are
+	// refused nothing, the collector just runs for them sooner as well
+	// (its CPU is capped at about half), and the old limit is back after.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(goMemory()) + room))
 	view, err := p.pageBox(ctx, page)
 	if err != nil {

@@ -28,7 +28,8 @@ var ErrNotText = errors.New("not readable as text")
 //     data, whatever follows (binaryFormat).
 //  1. A byte-order mark names the encoding: UTF-8, UTF-16 LE/BE, UTF-32 LE/BE;
 //     without one, UTF-32 is told by its units (utf32Order), and a whole
-//     file under 64 bytes as UTF-16 by shortUTF16.
+//     file under 64 bytes as UTF-16 by shortUTF16, unless it reads as
+//     Korean in CP949 (hangulCP949).
 //  2. NUL bytes mostly at odd offsets (or mostly at even ones) are the high
 //     bytes of ASCII characters in UTF-16 LE (BE): accepted when at least
 //     1 pair in 50 has one, ten times more often at that parity than the
@@ -244,9 +245,12 @@ func (t *TextReader) decide(w []byte, atEOF, utf16OK bool) error {
 		t.use(encoding.Nop, "UTF-8")
 	case utf16OK && len(w) >= 64 && max(le, be) >= 0.95 && distinctUnits(w) >= min(16, pairs/4) && !cp949(w, atEOF):
 		t.use16(be > le)
-	case short16 && !cp949(w, atEOF):
+	case short16 && !cp949(w, atEOF) && !hangulCP949(w):
 		t.use16(short16BE)
-	case cp949(w, atEOF):
+	case cp949(w, atEOF) || short16:
+		// short16 here: the file reads as Korean in CP949 too
+		// (hangulCP949), which is far more often written without a
+		// byte-order mark than UTF-16 is.
 		t.use(korean.EUCKR, "EUC-KR/CP949")
 	default:
 		t.use(encoding.Nop, "UTF-8") // with junk, counted as it is read

@@ -97,7 +97,7 @@ generate:
 # NO_RACE_TESTS skip themselves under -race (its shadow memory is in every
 # memory figure; SciFact through the importer takes minutes with it), so
 # they run once more without it.
-NO_RACE_TESTS := TestLargeTextMemory|TestLongRecordMemory|TestOfficeBombMemory|TestWordNotesBombMemory|TestHWPBombMemory|TestAgainstReferenceBM25
+NO_RACE_TESTS := TestLargeTextMemory|TestLongRecordMemory|TestOfficeBombMemory|TestWordNotesBombMemory|TestHWPBombMemory|TestAgainstReferenceBM25|TestLayoutMemoryGivenBack
 
 # Where the Go tests find the real third-party parts they run against.
 GO_TEST_ENV := WAYFINDER_MCP_SERVERS=$(MCP_SERVERS) WAYFINDER_HWP_SAMPLES=$(HWP_SAMPLES) WAYFINDER_CHROMIUM=chromium WAYFINDER_SOFFICE=soffice WAYFINDER_XELATEX=xelatex WAYFINDER_WEASYPRINT=weasyprint WAYFINDER_WKHTMLTOPDF=wkhtmltopdf WAYFINDER_QWEN_TOKENIZER=$$(scripts/qwen-tokenizer.sh)
@@ -110,14 +110,14 @@ GO_TEST_TIMEOUT := 30m
 test: deps-test deps-mcp deps-hwp build
 	go vet -tags $(GO_TAGS) ./...
 	$(GO_TEST_ENV) go test -race -count=1 -timeout $(GO_TEST_TIMEOUT) ./...
-	go test -count=1 -timeout $(GO_TEST_TIMEOUT) -run '$(NO_RACE_TESTS)' ./backend/knowledge/
+	go test -count=1 -timeout $(GO_TEST_TIMEOUT) -run '$(NO_RACE_TESTS)' ./backend/knowledge/ ./backend/knowledge/pdftext/
 	$(MAKE) --no-print-directory test-frontend test-e2e test-desktop test-package
 	$(if $(OLLAMA_REAL),$(MAKE) --no-print-directory test-ollama,@echo "real-Ollama tier skipped: ../shared/tools/ollama-real not found")
 
 test-go: deps deps-mcp deps-hwp $(DIST)
 	@scripts/apt-ensure.sh $(DEB_GO_TEST)
 	$(GO_TEST_ENV) go test -race -count=1 -timeout $(GO_TEST_TIMEOUT) ./...
-	go test -count=1 -timeout $(GO_TEST_TIMEOUT) -run '$(NO_RACE_TESTS)' ./backend/knowledge/
+	go test -count=1 -timeout $(GO_TEST_TIMEOUT) -run '$(NO_RACE_TESTS)' ./backend/knowledge/ ./backend/knowledge/pdftext/
 
 test-frontend: $(NODE_STAMP)
 	cd frontend && npm run check && npm test

@@ -284,35 +284,21 @@ const (
 	maxTailRunes     = 160
 )
 
-// The words that say a list is not a plan. A lead-in is held to all of
-// them; a closing is held to refusalRe and choiceRe always, and to askRe
-// only where it asks outright: "Let me know if you have any questions"
-// and "수정할 부분이 있으면 알려 주세요" are offers (offerRe), "Please
-// answer these", "위 내용을 알려 주세요" and "알려 주시면 계획을 세워
-// 드릴게요" ask for the list's items (askedForRe).
+// The words of a lead-in that say the list after it is not a plan. A
+// closing is read by what it is (closingKinds), not by these; refusalRe
+// and choiceRe still veto a closing sentence that an allowed kind only
+// partly covers ("I hope this helps, but I can't book it.").
 var (
 	// refusalRe is a refusal ("죄송하지만 … 할 수 없습니다") or its reasons
 	// ("이유는 다음과 같습니다", "because"): the list is why not.
 	refusalRe = regexp.MustCompile(`(?i)\b(?:sorry|apologi[sz]e|cannot|can ?not|can't|unable|won't|not able|refuse|reasons?|because|why)\b|죄송|미안|수 없|어렵|불가|이유|때문|왜냐`)
-	// choiceRe asks the person to choose among the items ("Which one do
-	// you prefer?", "어느 쪽이 좋으세요?"): the list is options, not steps
-	// done one after another. A closing question is otherwise allowed
-	// ("Shall I proceed?"), so this one kind is named.
+	// choiceRe asks the person to choose among the items ("Here are some
+	// options:", "어느 쪽이 좋으세요?"): the list is options, not steps done
+	// one after another.
 	choiceRe = regexp.MustCompile(`(?i)\b(?:which|either|options?|alternatives?|choose|choices?)\b|어느|어떤 (?:것|쪽|걸|게)|중에서|중 하나|고르|선택`)
 	// askRe is questions for the person ("I need more information",
 	// "알려 주세요") and the warnings or problems a model lists.
 	askRe = regexp.MustCompile(`(?i)\b(?:questions?|clarif\w*|more (?:information|info|details?|context)|need to know|could you|can you|let me know|tell me|please (?:provide|answer|share)|concerns?|risks?|warnings?|issues?|problems?)\b|질문|궁금|정보가 (?:더 )?필요|(?:알려|말씀해) ?주|확인이 필요|문제|주의|위험|우려`)
-	// offerRe is a sentence that offers rather than asks: a condition
-	// ("if", "whether", a Korean verb ending in -면: "있으면", "원하시면"),
-	// leave to ask ("feel free", "언제든"), or asking what the person
-	// thinks of it.
-	offerRe = regexp.MustCompile(`(?i)\b(?:if|whether|feel free|any ?time|what you think)\b|[가-힣]면(?:[\s,]|$)|언제든|편하게`)
-	// askedForRe is a condition that is itself the ask: the person telling
-	// or giving something ("If you can share these, …", "알려 주시면 …"),
-	// which the list then is.
-	askedForRe = regexp.MustCompile(`(?i)\bif you (?:could |can |would )?(?:tell|share|provide|give|send|answer)\b|(?:알려|말씀해) ?주시면|알려 ?주면`)
-	// sentenceEndRe ends a sentence: its mark and the space after it.
-	sentenceEndRe = regexp.MustCompile(`[.!?。！？]+(?:\s+|$)`)
 )
 
 // plainList reports whether the list whose items are lines[first..last]
@@ -338,55 +324,53 @@ func plainList(lines []string, first, last int, items []string) bool {
 		return false
 	}
 	for _, l := range lead {
-		if refusalRe.MatchString(l) || choiceRe.MatchString(l) || askRe.MatchString(l) || isQuestion(l) {
+		if !leadIn(l) {
 			return false
 		}
 	}
 	var tail []string
-	for _, l := range lines[last+1:] {
-		if l = proseLine(l); l != "" {
-			tail = append(tail, l)
+	under := true // lines indented right under the last item are its own
+	after := lines[last+1:]
+	for i, l := range after {
+		if under && strings.TrimSpace(l) != "" && l != strings.TrimLeft(l, " \t") {
+			continue
 		}
+		under = false
+		if l = proseLine(l); l == "" {
+			continue
+		}
+		if listHeading(l, after[i+1:]) {
+			// "Notes:" over a second list, which is not read: a lead-in
+			// to it, held to a lead-in's words, not a closing.
+			if !leadIn(l) || utf8.RuneCountInString(l) > maxLeadRunes {
+				return false
+			}
+			continue
+		}
+		tail = append(tail, l)
 	}
 	return closing(tail)
 }
 
-// closing reports whether the prose lines after a list are no more than
-// the closing a model adds to a plan: an offer, a question about going on
-// or changing it, a sign-off. It is told by its shape, at most
-// maxTailSentences sentences in maxTailRunes, blank lines before it or
-// not; a paragraph is prose the list is part of. Its words are held to
-// refusalRe, choiceRe and askedForRe, and to askRe unless the sentence
-// offers (offerRe).
-func closing(tail []string) bool {
-	var sentences []string
-	runes := 0
-	for _, l := range tail {
-		runes += utf8.RuneCountInString(l)
-		sentences = append(sentences, sentencesOf(l)...)
-	}
-	if runes > maxTailRunes || len(sentences) > maxTailSentences {
-		return false
-	}
-	for _, s := range sentences {
-		if refusalRe.MatchString(s) || choiceRe.MatchString(s) || askedForRe.MatchString(s) || askRe.MatchString(s) && !offerRe.MatchString(s) {
-			return false
-		}
-	}
-	return true
+// leadIn reports whether a line before a list may introduce a plan: it
+// introduces no refusal or reasons, options, questions or warnings.
+func leadIn(l string) bool {
+	return !refusalRe.MatchString(l) && !choiceRe.MatchString(l) && !askRe.MatchString(l) && !isQuestion(l)
 }
 
-// sentencesOf is the sentences of one line: its parts between sentence
-// ends that have a letter in them ("Good luck! 🎉" is one), the line's
-// end ending one too.
-func sentencesOf(l string) []string {
-	var out []string
-	for _, s := range sentenceEndRe.Split(l, -1) {
-		if strings.IndexFunc(s, unicode.IsLetter) >= 0 {
-			out = append(out, s)
+// listHeading reports whether l is a label over the list that follows it
+// ("Notes:" then "1. x"): it ends in a colon and the next line that is
+// not blank is a list's.
+func listHeading(l string, rest []string) bool {
+	if !strings.HasSuffix(l, ":") && !strings.HasSuffix(l, "：") {
+		return false
+	}
+	for _, r := range rest {
+		if strings.TrimSpace(r) != "" {
+			return listLine(r)
 		}
 	}
-	return out
+	return false
 }
 
 // proseLine is l trimmed when it is prose: "" for a blank line, a code

@@ -142,6 +142,7 @@ func TestPlanFromBroken(t *testing.T) {
 		{"three lines before the list", []string{"계획:\n순서대로:\n아래처럼:\n1. 대본 작성\n2. 영상 편집\n"}, nil},
 		{"a paragraph after the list", []string{"1. Write the script\n2. Edit the video\n\nA video needs its script first.\nEditing takes the longest, so start early.\nPosting is quick.\n"}, nil},
 		{"a closing line that refuses", []string{"1. 개인정보가 들어 있음\n2. 저작권 자료를 복제함\n위 이유로 도와드릴 수 없습니다.\n"}, nil},
+		{"a second list of reasons", []string{"1. a\n2. b\nReasons I can't:\n1. x\n2. y\n"}, nil},
 		{"warnings", []string{"주의할 점:\n- 개인정보를 올리지 마세요\n- 저작권을 확인하세요\n"}, nil},
 		{"nothing", nil, nil},
 	} {
@@ -154,12 +155,14 @@ func TestPlanFromBroken(t *testing.T) {
 	}
 }
 
-// A plan list followed by the closing a small model adds (an offer, a
-// question about going on or changing it, a sign-off: at most two short
-// sentences, blank line before or not) is read, in English and Korean;
-// a closing that refuses, gives reasons, asks to choose among the items
-// or asks for them outright, or is a paragraph, is not (the task as one
-// step stands). The replies are as small models write them.
+// A plan list followed by the closing a small model adds (an offer to
+// change it, a question whether to proceed, an invitation for thoughts on
+// it, a sign-off or a wish: at most two short sentences, blank line
+// before or not) is read, in English and Korean; a closing with any other
+// sentence (a refusal or its reasons, a request for the items however
+// conditioned, a choice among options, a sentence not recognised) or a
+// paragraph is not, and the task as one step stands. The replies are as
+// small models write them.
 func TestPlanClosings(t *testing.T) {
 	party := []planStep{{Title: "Set a budget", Detail: "Decide how much to spend."}, {Title: "Book a venue", Detail: "Reserve a place for 20 people."}, {Title: "Send invitations"}}
 	shorts := []planStep{{Title: "대본 작성"}, {Title: "영상 촬영"}, {Title: "편집 및 업로드"}}
@@ -181,6 +184,15 @@ func TestPlanClosings(t *testing.T) {
 		{"what the person thinks", partyEN + "Let me know what you think!", party},
 		{"피드백 제안", shortsKO + "피드백 주시면 반영할게요.", shorts},
 		{"인사", "계획입니다:\n- 대본 작성\n- 영상 촬영\n- 편집 및 업로드\n좋은 결과 있기를 바랍니다!", shorts},
+		{"thoughts", partyEN + "Let me know your thoughts!", party},
+		{"how it looks", partyEN + "Let me know how it looks.", party},
+		{"what to change", partyEN + "Tell me what you’d like to change.", party},
+		{"a wish", partyEN + "Good luck, and I hope it goes without any problems!", party},
+		{"proceed and a wish", partyEN + "Would you like me to get started? Have fun!", party},
+		{"계획에 대한 의견", shortsKO + "이 계획에 대한 의견을 알려 주세요.", shorts},
+		{"어떻게 생각하는지", shortsKO + "어떻게 생각하시는지 말씀해 주세요!", shorts},
+		{"화이팅", shortsKO + "화이팅! 도움이 되길 바랍니다.", shorts},
+		{"이대로 괜찮은지", shortsKO + "이대로 괜찮으세요?", shorts},
 
 		{"three sentences", partyEN + "A party needs a budget first. The venue books out fast. Send the invitations early.", nil},
 		{"too long", partyEN + "Let me know if you want changes, " + strings.Repeat("or if you would like more about any of the steps, ", 3) + "and I will help.", nil},
@@ -198,6 +210,21 @@ func TestPlanClosings(t *testing.T) {
 		{"항목을 말해 달라", "1. 예산\n2. 날짜\n3. 인원\n\n위 내용을 말씀해 주세요.", nil},
 		{"이유를 뒤에", "1. 개인정보가 들어 있음\n2. 저작권 자료를 복제함\n\n그래서 진행하기 어렵습니다.", nil},
 		{"세 문장", shortsKO + "대본이 먼저입니다. 촬영은 하루면 됩니다. 편집이 가장 오래 걸립니다.", nil},
+		{"a refusal, said after", "1. It needs your bank login\n2. It copies a paid course\n\nThat's not something I'll help with.", nil},
+		{"거절, 뒤에", "1. It needs your bank login\n2. It copies a paid course\n\n그래서 도와드릴 수가 없네요.", nil},
+		{"진행 거절", "1. 개인정보가 들어 있음\n2. 저작권 자료를 복제함\n\n따라서 이 요청은 진행하지 않겠습니다.", nil},
+		{"options, preferred", "1. Rent a hall\n2. Host it at home\n\nWhat would you prefer?", nil},
+		{"뭐가 더 좋은지", "1. 호텔 연회장 대여\n2. 집에서 파티\n\n뭐가 더 좋으세요?", nil},
+		{"골라 달라", "1. 호텔 연회장 대여\n2. 집에서 파티\n\n원하시는 걸로 골라 주세요.", nil},
+		{"the items, if you can", "- Your budget\n- The date\n- How many guests\n\nPlease provide these details if you can.", nil},
+		{"the items, if possible", "- Your budget\n- The date\n- How many guests\n\nCould you confirm these if possible?", nil},
+		{"the items, then the plan", "- Your budget\n- The date\n- How many guests\n\nOnce I have these, I'll draft the plan.", nil},
+		{"the items, and an offer", "- Your budget\n- The date\n\nPlease share these. Let me know if you need help!", nil},
+		{"가능하면 알려 달라", "1. 예산\n2. 날짜\n3. 참석 인원\n\n가능하면 위 내용을 알려 주세요.", nil},
+		{"괜찮으시면 알려 달라", "1. 예산\n2. 날짜\n3. 참석 인원\n\n괜찮으시면 위 정보를 알려 주세요.", nil},
+		{"정보를 받으면", "1. 예산\n2. 날짜\n3. 참석 인원\n\n이 정보를 받으면 계획을 세워 드릴게요.", nil},
+		{"a wish, then a refusal", partyEN + "I hope this helps, but I can't book the venue.", nil},
+		{"a sentence not known", partyEN + "The venue matters most.", nil},
 		{"선택지 소개", "몇 가지 선택지가 있어요:\n- 호텔 연회장\n- 집에서 파티\n", nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -87,6 +87,7 @@ func FuzzPlanFromBroken(f *testing.F) {
 		"① a\n② b\n", "- a\n  - x\n- b\n- c", "1. a\n2. b\n1. c\n", "1. a\u0007\u200b\n2. \t\n3. c\n", "", "\xff\xfe",
 		"1. a\n2. b\n\nLet me know if you want changes.", "1단계: a\n2단계: b\n\n진행할까요? 수정할 부분이 있으면 말씀해 주세요.",
 		"1. a\n2. b\n\nWhich one? ...!? 。", "- a\n- b\n\n어느 쪽이 좋으세요?면",
+		"1. a\n2. b\n   c\nNotes:\n1. x\n", "1. a\n2. b\n\nThat's it. 화이팅! 🎉", "- a\n- b\n\n’'’ if you'd like : \n- c",
 	} {
 		f.Add(s, "")
 		f.Add(s, "1. x\n2. y\n")

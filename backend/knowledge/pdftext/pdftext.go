@@ -413,7 +413,7 @@ func (p *pdfium) pageText(ctx context.Context, doc, index uint32) (string, error
 	heapMax := heapLive() + uint64(room)
 	// The collector lets the heap grow to twice what it kept at its last
 	// collection before it collects again: a page of 470,000 glyphs in
-	// narrow columns peaked at 682 MiB so, the live heap within its room.
+	// narrow columns peaked at 667 MiB so, the live heap within its room.
 	// Told the room, it collects sooner (and a page that needs more is
 	// stopped by heapMax or the page's time).
 	// The limit is the whole process's, for up to the page's time (30 s).

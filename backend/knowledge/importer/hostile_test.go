@@ -342,14 +342,21 @@ func TestTitlesAreOneLine(t *testing.T) {
 // TestTitlesFromNamesNotUTF8: a file's name that is not UTF-8 names its
 // document in valid UTF-8: Korean in CP949 (a ZIP archive made on Korean
 // Windows, unpacked here) read as Korean, where "한글.txt" was titled
-// "\uFFFDѱ\uFFFD", anything else its bytes replaced; a UTF-8 name stays.
+// "\uFFFDѱ\uFFFD"; Latin-1 as Windows-1252, where since 616f672 it was
+// read as CP949 Hanja ("Größe" as "Gr秤e"); a UTF-8 name stays.
 func TestTitlesFromNamesNotUTF8(t *testing.T) {
 	for _, tt := range []struct{ path, want string }{
 		{"dir/\xc7\xd1\xb1\xdb.txt", "한글"},
 		{"\xc8\xb8\xc0\xc7\xb7\xcf 2024.md", "회의록 2024"},
 		{"\x8c\x63\xb9\xe6\xb0\xa2\xc7\xcf.txt", "똠방각하"},
-		{"caf\xe9.txt", "caf\uFFFD"},
-		{"\xff\xfe.txt", "\uFFFD"}, // a run of such bytes is one
+		{"\xb0\xa1 \xa1\xa4 \xa3\xc1.txt", "가 · Ａ"}, // punctuation and full-width letters
+		// Latin-1 and Windows-1252, which read as CP949 make Hanja
+		{"caf\xe9.txt", "café"},
+		{"Gr\xf6\xdfe.txt", "Größe"},              // CP949 "Gr秤e"
+		{"\xc4\xd6\xdc\xe4\xf6\xfc.md", "ÄÖÜäöü"}, // CP949 "켯俸琢"
+		{"\x93Zitat\x94 \x96 na\xefve.txt", "“Zitat” – naïve"},
+		{"\xc7\xd1\xd7\xd6.txt", "ÇÑ×Ö"},     // CP949 "한" and a Hanja
+		{"\x81\x9d x.txt", "\uFFFD\uFFFD x"}, // bytes Windows-1252 leaves undefined
 		{"한글.txt", "한글"},
 	} {
 		docs, err := Importer{}.Import(context.Background(), tt.path, []byte("본문"))

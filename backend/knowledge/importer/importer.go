@@ -26,6 +26,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/korean"
 
 	"github.com/wayfinder-app/wayfinder/backend/knowledge/chunk"
@@ -543,16 +544,48 @@ func (h *headingScan) check(line string) {
 // made on Korean Windows and unpacked here keeps its names' bytes
 // ("한글.txt" is C7 D1 B1 DB .txt), which named the document "\uFFFDѱ\uFFFD"
 // in lists and search results. It is read as CP949 when it reads as
-// Korean text does (rule 5 of decode.go), else its bytes that are no
-// UTF-8 are U+FFFD (oneLine).
+// Korean (koreanName), else as Windows-1252, the Latin-1 of Western
+// Windows, where "Größe.txt" (F6 DF) read as CP949 is "Gr秤e" and
+// "ÄÖÜäöü" "켯俸琢": its ASCII is kept whatever the bytes, and the five
+// bytes Windows-1252 leaves undefined are U+FFFD.
 func baseName(path string) string {
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	if !utf8.ValidString(name) && cp949([]byte(name), true) {
-		if ko, err := korean.EUCKR.NewDecoder().String(name); err == nil {
-			return ko
+	if utf8.ValidString(name) {
+		return name
+	}
+	if ko, ok := koreanName(name); ok {
+		return ko
+	}
+	if latin, err := charmap.Windows1252.NewDecoder().String(name); err == nil {
+		return latin
+	}
+	return name // oneLine replaces what is not UTF-8
+}
+
+// koreanName is name read as CP949 when it reads as a Korean name: rule 5
+// of decode.go, at least one Hangul syllable, and no Hanja, kana, Greek,
+// Cyrillic or other letter CP949 has rows of. Latin-1 letters read as
+// CP949 make Hanja as often as Hangul (most pairs of them land in the
+// Hanja rows C9-FD), a name in Korean rarely mixes them.
+func koreanName(name string) (string, bool) {
+	if !cp949([]byte(name), true) {
+		return "", false
+	}
+	ko, err := korean.EUCKR.NewDecoder().String(name)
+	if err != nil {
+		return "", false
+	}
+	hangul := false
+	for _, r := range ko {
+		switch {
+		case 0xAC00 <= r && r <= 0xD7A3:
+			hangul = true
+		case r < utf8.RuneSelf, 0x3130 <= r && r <= 0x318F, 0xFF01 <= r && r <= 0xFF5E:
+		case r == utf8.RuneError, unicode.IsLetter(r):
+			return "", false
 		}
 	}
-	return name
+	return ko, hangul
 }
 
 // oneLineTitles is a Sink whose documents' titles are one short line: a title

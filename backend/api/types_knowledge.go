@@ -223,7 +223,8 @@ type ImportProgress struct {
 // many values that parsed it would take over Max MB), json_text_too_large (a
 // record from Line whose text written out as "key: value" lines would pass Max MB), too_slow (reading took more than Max seconds),
 // too_large (the file is over Max MB), too_many_chunks (the file would
-// add more than Max chunks), not_regular (a device, pipe or
+// add more than Max chunks), too_many_words (the file's passages hold
+// more than Max different words), not_regular (a device, pipe or
 // socket, not a file), changed (written to or cut short while it was
 // read), not_found (no such file, or a link to nothing), unreadable (no
 // permission, or links that loop), path_too_long (a path longer than the

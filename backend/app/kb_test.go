@@ -368,6 +368,7 @@ func TestReasonOfLimits(t *testing.T) {
 		{knowledge.ErrNotRegular, api.FileReason{Code: "not_regular"}},
 		{knowledge.ErrChanged, api.FileReason{Code: "changed"}},
 		{&knowledge.TooManyChunksError{Max: 500000}, api.FileReason{Code: "too_many_chunks", Max: "500000"}},
+		{&knowledge.TooManyTermsError{Max: 2000000}, api.FileReason{Code: "too_many_words", Max: "2000000"}},
 		{&fs.PathError{Op: "stat", Path: "/x/y.pdf", Err: syscall.ENOENT}, api.FileReason{Code: "not_found"}},
 		{&fs.PathError{Op: "stat", Path: "/x/y.pdf", Err: syscall.ELOOP}, api.FileReason{Code: "unreadable"}},
 		{&fs.PathError{Op: "open", Path: "/x/y.pdf", Err: syscall.EACCES}, api.FileReason{Code: "unreadable"}},

@@ -58,6 +58,7 @@ func reasonOf(err error) *api.FileReason {
 		ts  *knowledge.TooSlowError
 		tl  *knowledge.TooLargeError
 		tm  *knowledge.TooManyChunksError
+		tw  *knowledge.TooManyTermsError
 		lk  *knowledge.LinkError
 		mp  *importer.MissingParts
 		cs  *importer.CutShort
@@ -144,6 +145,8 @@ func reasonOf(err error) *api.FileReason {
 		return &api.FileReason{Code: "too_large", Max: strconv.FormatInt(tl.Max, 10)}
 	case errors.As(err, &tm):
 		return &api.FileReason{Code: "too_many_chunks", Max: strconv.Itoa(tm.Max)}
+	case errors.As(err, &tw):
+		return &api.FileReason{Code: "too_many_words", Max: strconv.Itoa(tw.Max)}
 	case errors.Is(err, importer.ErrEmpty):
 		return &api.FileReason{Code: "empty"}
 	}

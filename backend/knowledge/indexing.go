@@ -32,6 +32,10 @@ type newDoc struct{ id, kind string }
 // searches meanwhile rank as before the import.
 func (s *stager) indexStaged(ctx context.Context) (*keyword.Index, []newDoc, error) {
 	batch := s.b.keywords.NewBatch()
+	maxTerms := maxFileTerms
+	if s.b.opts.FileTerms > 0 {
+		maxTerms = s.b.opts.FileTerms
+	}
 	var docs []newDoc
 	s.p.Stage, s.p.Chunks, s.p.Indexed = StageIndexing, s.nChunks, 0
 	s.onProgress(s.p)
@@ -64,6 +68,11 @@ func (s *stager) indexStaged(ctx context.Context) (*keyword.Index, []newDoc, err
 				docs = append(docs, newDoc{c.DocID, kind})
 			}
 			batch.Add(c.ID, indexText(c))
+			// Looked at after each passage: one adds a few thousand
+			// terms at most, so the batch stops just past the bound.
+			if batch.Terms() > maxTerms {
+				return nil, nil, &TooManyTermsError{Max: maxTerms}
+			}
 			passageIndexed()
 		}
 		s.p.Indexed += len(rows)

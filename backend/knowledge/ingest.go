@@ -134,7 +134,25 @@ const (
 	// peaked at 608 MiB). 512 MB of prose makes about 250,000; a JSON
 	// Lines file of 512 MB, records of 1 KB, 500,000.
 	maxFileChunks = 500_000
+	// maxFileTerms bounds the different words (index terms) of one file:
+	// each costs about 90 bytes in the file's keyword batch whatever its
+	// passages, and a file of 28 MB of random words (3.4 million of them)
+	// peaked at 586 MiB, over the 512 MB a file may cost. Real documents
+	// hold far fewer: SciFact's 8 MB of abstracts 32,291 terms, the Korean
+	// question set's 1.3 MB 24,250 (bigrams and bigrams across spaces
+	// included); even growing as the square root of their size, as
+	// vocabularies do, 64 MB of them would hold about 100,000 and 170,000.
+	maxFileTerms = 2_000_000
 )
+
+// TooManyTermsError fails a file whose passages hold more than Max
+// different words: generated data (random words, a dictionary's keys),
+// not a document, whose index would pass the memory a file may take.
+type TooManyTermsError struct{ Max int }
+
+func (e *TooManyTermsError) Error() string {
+	return fmt.Sprintf("the file holds more than %d different words; it looks like generated data, not a document", e.Max)
+}
 
 // TooManyChunksError fails a file that would add more than Max chunks.
 type TooManyChunksError struct{ Max int }

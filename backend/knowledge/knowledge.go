@@ -188,6 +188,9 @@ type Options struct {
 	// FileChunks is the most chunks one file may add; zero means
 	// maxFileChunks.
 	FileChunks int
+	// FileTerms is the most different words one file's passages may
+	// hold; zero means maxFileTerms.
+	FileTerms int
 	// UploadDir is the folder where uploads are kept (see upload.go);
 	// absolute. Upload fails without it.
 	UploadDir string

@@ -104,6 +104,16 @@ func (ix *Index) Len() int {
 	return ix.live
 }
 
+// Terms returns the number of different terms the index holds. Each costs
+// about 90 bytes in memory whatever its documents (a map entry, the term's
+// text, its posting list), so a file's batch is bounded by its terms as
+// well as by its passages (knowledge's maxFileTerms).
+func (ix *Index) Terms() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return len(ix.postings)
+}
+
 // Add indexes text under id, replacing an earlier document with that id.
 func (ix *Index) Add(id, text string) {
 	terms := ix.analyzer.indexTerms(text)

@@ -113,12 +113,7 @@ func (a *Agent) router(ctx context.Context, s State, rt *graph.Runtime) (graph.U
 			c.trace(api.TraceRetry, say(api.TraceJSONDefault))
 			pre = leanRoute(s.Input)
 		default:
-			pre = preRoute{route: d.Route, needsDocs: d.NeedsDocuments, refersBack: d.RefersToPrevious, reason: "model"}
-			if strings.TrimSpace(d.Reason) == "" {
-				if lean, ok := unexplainedRoute(d.Route, s.Input, len(s.History) > 0); ok {
-					pre = lean // a route with no reason: a schema filled, not the message read
-				}
-			}
+			pre = modelRoute(d, s.Input, len(s.History) > 0)
 			// Refusing a real task costs the person more than answering an odd
 			// one, so a refusal needs the model to say why: a small model that
 			// fills the schema at random (true, with no reason) is not obeyed.

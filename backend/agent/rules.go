@@ -142,23 +142,78 @@ const (
 	reasonUnexplainedAnswer = "unexplained"
 )
 
-// unexplainedRoute is the route when the router's model chose one without
-// the reason its schema asks for (routeDecision.Reason, a required field):
-// a model that fills the schema without reading the message, as the tiny
-// test model does, sending "Plan a birthday party for 20 people next
-// Saturday" to a direct answer as often as not. Where the rules' lean
-// agrees, the model's route stands (ok is false); where it disagrees, the
-// lean decides, as for a reply that cannot be read, so a task's verb with
-// no question's form is planned and a question answered. After earlier
-// turns the lean does not plan: "Make it shorter" has a task's verb and
-// edits the last reply, which the lean cannot tell from a new task.
-func unexplainedRoute(route, text string, hasHistory bool) (preRoute, bool) {
-	lean := leanRoute(text)
-	if lean.route == route || hasHistory && lean.route == RouteComplex {
-		return preRoute{}, false
+// modelRoute is the route the router's model gave, what it said of the
+// message (refers to earlier turns, needs the documents) kept as it said
+// it. A route given without the reason its schema asks for
+// (routeDecision.Reason, a required field) is a schema filled rather than
+// the message read, as the tiny test model fills it, sending "Plan a
+// birthday party for 20 people next Saturday" to a direct answer as often
+// as not; such a route yields to the rules where they are sure
+// (unexplainedRoute).
+func modelRoute(d routeDecision, text string, hasHistory bool) preRoute {
+	pre := preRoute{route: d.Route, needsDocs: d.NeedsDocuments, refersBack: d.RefersToPrevious, reason: "model"}
+	if strings.TrimSpace(d.Reason) == "" {
+		if route, reason, ok := unexplainedRoute(d.Route, text, hasHistory); ok {
+			// Only the route: the model's refersBack and needsDocs stand, so
+			// a follow-up sent to an answer is still looked up with the
+			// message it follows.
+			pre.route, pre.reason = route, reason
+		}
 	}
-	lean.reason = map[string]string{RouteComplex: reasonUnexplainedTask, RouteSimple: reasonUnexplainedAnswer}[lean.route]
-	return lean, true
+	return pre
+}
+
+// unexplainedRoute is the route, and the reason for it, when the router's
+// model chose one with no reason and the rules' lean (leanRoute) disagrees
+// with it plainly enough to decide; ok is false where the model's route
+// stands. A plan asked of a direct answer costs the person an approval for
+// what one reply does ("Create a short bio for my LinkedIn", "자기소개
+// 만들어줘"), so an answer is made a plan only when the message asks for
+// one outright (strongTask: a plan, steps, a schedule, several tasks in a
+// row), never after earlier turns ("Make it shorter" has a task's verb and
+// edits the last reply). A plan made an answer is what the lean answers
+// anyway, a question ("What is a good way to plan my week?").
+func unexplainedRoute(route, text string, hasHistory bool) (string, string, bool) {
+	lean := leanRoute(text)
+	switch {
+	case lean.route == route:
+		return "", "", false
+	case lean.route == RouteComplex && (hasHistory || !strongTask(text)):
+		return "", "", false
+	case lean.route == RouteComplex:
+		return RouteComplex, reasonUnexplainedTask, true
+	}
+	return lean.route, reasonUnexplainedAnswer, true
+}
+
+var (
+	// planAskRe names what a plan is: a plan, steps, a schedule ("Plan a
+	// party", "Give me a step-by-step schedule", "계획 세워줘", "일정 짜줘",
+	// "단계별로"); not the document "사업계획서", which one reply writes.
+	planAskRe = regexp.MustCompile(`(?i)\b(?:plan|planning|schedule|itinerary|roadmap|timeline|steps|step[- ]by[- ]step|workflows?)\b|계획(?:[^서]|$)|일정|단계|로드맵|스케줄|절차|워크플로`)
+	// stepVerbRe is an English verb of one task among several; two of them
+	// ("Write a script, film it and upload it") are several tasks.
+	stepVerbRe = regexp.MustCompile(`(?i)\b(?:write|make|create|build|design|draft|edit|record|film|shoot|upload|post|publish|launch|research|find|book|send|buy|order|prepare|organi[sz]e|set up|automate|produce|deploy|invite|compare|collect)\b`)
+	// thenRe puts one task after another: "then", "after that"; a Korean
+	// verb joined to the next by -고 ("대본 쓰고 영상 찍고", not "하고 싶어"
+	// or "찾고 있어") or "-한 다음", "그 다음".
+	thenRe = regexp.MustCompile(`(?i)\b(?:then|after that|afterwards)\b|(?:하|쓰|만들|찍|올리|짜|세우|보내|사|찾)고\s+[^싶있\s]|(?:한|든|쓴|찍은) ?(?:다음|뒤|후)(?:에|\s|,|$)|하고 나서|그 ?다음`)
+)
+
+// strongTask says whether a message asks for a plan outright: it names a
+// plan, steps or a schedule (planAskRe), or sets out several tasks, two
+// verbs of a task or one after another (stepVerbRe, thenRe). A request one
+// reply fulfils names one thing to make ("Make a shopping list for tacos",
+// "Build a packing list for a weekend trip").
+func strongTask(t string) bool {
+	if planAskRe.MatchString(t) || thenRe.MatchString(t) {
+		return true
+	}
+	verbs := map[string]bool{}
+	for _, v := range stepVerbRe.FindAllString(t, -1) {
+		verbs[strings.ToLower(v)] = true
+	}
+	return len(verbs) >= 2
 }
 
 // asksOnward says whether a follow-up asks something new ("그럼 병가는?",

@@ -374,10 +374,11 @@ func TestRouterBrokenJSON(t *testing.T) {
 
 // A route the router's model gives with no reason is a schema filled, not
 // the message read (the tiny test model's): where the rules' lean
-// disagrees, it decides, so a plainly multi-step request is planned and a
-// question answered, in English and Korean; a route with a reason, one
-// the lean agrees with, and a task's verb after earlier turns keep the
-// model's route.
+// disagrees, it decides, so a request for a plan or several tasks is
+// planned and a question answered, in English and Korean; a route with a
+// reason, one the lean agrees with, a task's verb after earlier turns and
+// a request one reply fulfils keep the model's route (modelRoute's table
+// is TestModelRoute).
 func TestRouterUnexplainedRoute(t *testing.T) {
 	for _, tt := range []struct {
 		name, text string
@@ -394,6 +395,9 @@ func TestRouterUnexplainedRoute(t *testing.T) {
 		{"a Korean reason given", "유튜브 영상 만들 때 뭐가 좋아?", false, RouteComplex, "영상 제작 전 과정을 계획해야 함", true, "model"},
 		{"the lean agrees", "Plan a birthday party for 20 people next Saturday", false, RouteComplex, "", true, "model"},
 		{"an edit of the last reply", "Make it shorter", true, RouteSimple, "", false, "model"},
+		{"one reply's request", "Create a short bio for my LinkedIn", false, RouteSimple, "", false, "model"},
+		{"한 번에 답할 요청", "자기소개 만들어줘", false, RouteSimple, "", false, "model"},
+		{"several tasks answered", "Create a logo and build a landing page for my bakery", false, RouteSimple, "", true, reasonUnexplainedTask},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)

@@ -358,3 +358,59 @@ func TestToolTokens(t *testing.T) {
 		t.Fatalf("toolTokens = %d, the JSON takes %d", got, json)
 	}
 }
+
+// A route the router's model gives with no reason yields to the rules only
+// where they are sure: an answer is made a plan when the message asks for
+// a plan, steps or a schedule or sets out several tasks, never for a
+// request one reply fulfils or after earlier turns; a plan is made an
+// answer when the message is a question. Either way the model's
+// refers-back and needs-documents stand, in English and Korean.
+func TestModelRoute(t *testing.T) {
+	for _, tt := range []struct {
+		text               string
+		history            bool
+		d                  routeDecision
+		route, reason      string
+		needsDocs, refBack bool
+	}{
+		// A direct answer that stands: one reply makes it.
+		{"Create a short bio for my LinkedIn", false, routeDecision{Route: RouteSimple}, RouteSimple, "model", false, false},
+		{"Make a shopping list for tacos", false, routeDecision{Route: RouteSimple}, RouteSimple, "model", false, false},
+		{"Build a packing list for a weekend trip", false, routeDecision{Route: RouteSimple}, RouteSimple, "model", false, false},
+		{"Design a logo for my bakery", false, routeDecision{Route: RouteSimple, NeedsDocuments: true}, RouteSimple, "model", true, false},
+		{"자기소개 만들어줘", false, routeDecision{Route: RouteSimple}, RouteSimple, "model", false, false},
+		{"사업계획서 만들어줘", false, routeDecision{Route: RouteSimple}, RouteSimple, "model", false, false},
+		{"카페 홍보 문구 만들고 싶어", false, routeDecision{Route: RouteSimple}, RouteSimple, "model", false, false},
+		// A direct answer made a plan: the message asks for one.
+		{"Plan a birthday party for 20 people next Saturday", false, routeDecision{Route: RouteSimple}, RouteComplex, reasonUnexplainedTask, false, false},
+		{"Make a weekly workout schedule", false, routeDecision{Route: RouteSimple}, RouteComplex, reasonUnexplainedTask, false, false},
+		{"Create the steps to launch my online store", false, routeDecision{Route: RouteSimple}, RouteComplex, reasonUnexplainedTask, false, false},
+		{"Create a logo and build a landing page for my bakery", false, routeDecision{Route: RouteSimple}, RouteComplex, reasonUnexplainedTask, false, false},
+		{"Make a logo, then build the landing page", false, routeDecision{Route: RouteSimple}, RouteComplex, reasonUnexplainedTask, false, false},
+		{"다음 주 토요일 20명 생일 파티 계획 세워줘", false, routeDecision{Route: RouteSimple}, RouteComplex, reasonUnexplainedTask, false, false},
+		{"제주도 3박 4일 일정 짜줘", false, routeDecision{Route: RouteSimple}, RouteComplex, reasonUnexplainedTask, false, false},
+		{"온라인 쇼핑몰 창업 단계별로 준비해줘", false, routeDecision{Route: RouteSimple}, RouteComplex, reasonUnexplainedTask, false, false},
+		{"대본 쓰고 영상 찍고 유튜브에 올리는 것까지 만들어줘", false, routeDecision{Route: RouteSimple}, RouteComplex, reasonUnexplainedTask, false, false},
+		{"로고 만든 다음 홈페이지 만들어줘", false, routeDecision{Route: RouteSimple}, RouteComplex, reasonUnexplainedTask, false, false},
+		// Never after earlier turns.
+		{"Make a plan for it", true, routeDecision{Route: RouteSimple, RefersToPrevious: true}, RouteSimple, "model", false, true},
+		{"그걸로 일정 짜줘", true, routeDecision{Route: RouteSimple, RefersToPrevious: true}, RouteSimple, "model", false, true},
+		// A plan made an answer, what the model said of the message kept.
+		{"What is a good way to plan my week?", false, routeDecision{Route: RouteComplex}, RouteSimple, reasonUnexplainedAnswer, false, false},
+		{"유튜브 영상 만들 때 뭐가 좋아?", false, routeDecision{Route: RouteComplex, NeedsDocuments: true}, RouteSimple, reasonUnexplainedAnswer, true, false},
+		{"And how long would the second step take?", true, routeDecision{Route: RouteComplex, RefersToPrevious: true, NeedsDocuments: true}, RouteSimple, reasonUnexplainedAnswer, true, true},
+		{"그럼 두 번째 단계는 얼마나 걸려?", true, routeDecision{Route: RouteComplex, RefersToPrevious: true}, RouteSimple, reasonUnexplainedAnswer, false, true},
+		// A reason given, or the lean agreeing: the model's route.
+		{"Plan a birthday party for 20 people next Saturday", false, routeDecision{Route: RouteSimple, Reason: "One reply lists it."}, RouteSimple, "model", false, false},
+		{"유튜브 영상 만들 때 뭐가 좋아?", false, routeDecision{Route: RouteComplex, Reason: "전 과정을 계획해야 함"}, RouteComplex, "model", false, false},
+		{"제주도 3박 4일 일정 짜줘", false, routeDecision{Route: RouteComplex, NeedsDocuments: true}, RouteComplex, "model", true, false},
+	} {
+		t.Run(tt.text, func(t *testing.T) {
+			got := modelRoute(tt.d, tt.text, tt.history)
+			if got.route != tt.route || got.reason != tt.reason || got.needsDocs != tt.needsDocs || got.refersBack != tt.refBack {
+				t.Fatalf("modelRoute(%+v, %q, history=%v) = %+v, want %s (%s), needsDocs %v, refersBack %v",
+					tt.d, tt.text, tt.history, got, tt.route, tt.reason, tt.needsDocs, tt.refBack)
+			}
+		})
+	}
+}

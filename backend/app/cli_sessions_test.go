@@ -27,7 +27,8 @@ func TestSessionsListsWhatAskContinues(t *testing.T) {
 		t.Fatalf("sessions with none: exit %d\n%s\n%s", code, out, errOut)
 	}
 	// A question: the fake fills the router's schema with no reason, so a
-	// task would be planned (agent.unexplainedRoute) and wait for approval.
+	// task that asks for a plan would be planned (agent.modelRoute) and
+	// wait for approval.
 	code, out, errOut := run("ask", "--json", "카페 홍보 영상은 어떻게 만들어?")
 	var first api.TurnResult
 	if code != 0 || json.Unmarshal([]byte(out), &first) != nil || first.SessionID == "" {

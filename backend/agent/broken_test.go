@@ -193,6 +193,12 @@ func TestPlanClosings(t *testing.T) {
 		{"어떻게 생각하는지", shortsKO + "어떻게 생각하시는지 말씀해 주세요!", shorts},
 		{"화이팅", shortsKO + "화이팅! 도움이 되길 바랍니다.", shorts},
 		{"이대로 괜찮은지", shortsKO + "이대로 괜찮으세요?", shorts},
+		{"more closings", partyEN + "I hope this plan helps you have a great party! Would you like me to make any changes?", party},
+		{"what do you think", partyEN + "Does this plan work for you? What do you think?", party},
+		{"anything else", partyEN + "Let me know if there's anything else I can help with. Have a great time!", party},
+		{"더 필요한 것", shortsKO + "더 필요한 것이 있으면 말씀해 주세요. 도움이 되셨으면 좋겠습니다!", shorts},
+		{"수정할 내용", shortsKO + "수정이나 추가할 내용이 있나요? 좋은 영상 만드시길 바랍니다!", shorts},
+		{"성공을 빕니다", shortsKO + "성공을 빕니다!", shorts},
 
 		{"three sentences", partyEN + "A party needs a budget first. The venue books out fast. Send the invitations early.", nil},
 		{"too long", partyEN + "Let me know if you want changes, " + strings.Repeat("or if you would like more about any of the steps, ", 3) + "and I will help.", nil},
@@ -224,6 +230,8 @@ func TestPlanClosings(t *testing.T) {
 		{"괜찮으시면 알려 달라", "1. 예산\n2. 날짜\n3. 참석 인원\n\n괜찮으시면 위 정보를 알려 주세요.", nil},
 		{"정보를 받으면", "1. 예산\n2. 날짜\n3. 참석 인원\n\n이 정보를 받으면 계획을 세워 드릴게요.", nil},
 		{"a wish, then a refusal", partyEN + "I hope this helps, but I can't book the venue.", nil},
+		{"items, asked as a wish", "1. 예산\n2. 날짜\n\n위 정보를 알려 주시길 바랍니다.", nil},
+		{"items, then anything else", "- Your budget\n- The date\n\nI need these first. Let me know if there's anything else.", nil},
 		{"a sentence not known", partyEN + "The venue matters most.", nil},
 		{"선택지 소개", "몇 가지 선택지가 있어요:\n- 호텔 연회장\n- 집에서 파티\n", nil},
 	} {

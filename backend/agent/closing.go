@@ -25,10 +25,11 @@ var closingKinds = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\b(?:let me know|tell me|just say|just ask)\b.*\bif you(?:'d| would)? (?:like|want|need|have (?:any )?(?:questions|changes|feedback|suggestions))\b` +
 		`|\bif you(?:'d| would)? (?:like|want|need)\b.*\b(?:chang|adjust|modif|tweak|edit|revis|alter|help)` +
 		`|\b(?:i can|i could|i'd be happy to|i would be happy to|happy to|i'm happy to)\b.*\b(?:change|adjust|modify|tweak|refine|revise|update)\b` +
-		`|\bfeel free to (?:ask|reach out|let me know|tell me|suggest|change|adjust)\b` +
+		`|\bfeel free to (?:ask|reach out|let me know|tell me|suggest|change|adjust)\b|\blet me know if (?:there's|there is) anything\b|\bany (?:changes|adjustments|edits)\b` +
+		`|\b(?:would you like|do you want|want) me to (?:make (?:any )?changes|change|adjust|modify|tweak|revise|go into more detail|expand|elaborate)\b` +
 		`|\b(?:what|anything) you(?:'d| would)? (?:like|want) to (?:change|adjust|modify|add|remove|edit)\b` +
-		`|(?:수정|변경|조정|조절|보완|바꾸|바꿔|바꿀)[^.?!]*(?:있으면|있으시면|필요하면|필요하시면|원하면|원하시면|싶으시면|말씀|알려|반영)` +
-		`|궁금한 (?:점|것|사항)|언제든지? (?:말씀|물어|문의|알려)`),
+		`|(?:수정|변경|조정|조절|보완|바꾸|바꿔|바꿀)[^.?!]*(?:있으면|있으시면|있나요|있으신가요|필요하면|필요하시면|원하면|원하시면|싶으시면|말씀|알려|반영)` +
+		`|궁금한 (?:점|것|사항)|언제든지? (?:말씀|물어|문의|알려)|(?:더|다른) 필요한 (?:것|게|사항|부분)이? 있으(?:시)?면`),
 	// A question whether to proceed or start: "Shall I proceed?", "Would
 	// you like me to get started?", "진행할까요?", "이대로 진행해도 될까요?"
 	regexp.MustCompile(`(?i)\b(?:shall|should|can|may) (?:i|we) (?:proceed|start|begin|go ahead|continue|get started)\b` +
@@ -39,15 +40,16 @@ var closingKinds = []*regexp.Regexp{
 	// thoughts!", "Does this look good?", "이 계획에 대한 의견을 알려
 	// 주세요.", "어떻게 생각하시는지 말씀해 주세요!"
 	regexp.MustCompile(`(?i)\b(?:your (?:thoughts|feedback|opinion)|what you think|how (?:it|this|that|the plan) looks|any feedback|feedback is welcome)\b` +
-		`|\b(?:does|do) (?:this|that|it|the plan) (?:look|sound|seem|work)\b|\bhow (?:does|do) (?:this|that|it|the plan) (?:look|sound)\b` +
+		`|\b(?:does|do) (?:this|that|it|the plan|this plan) (?:look|sound|seem|work)\b|\bhow (?:does|do) (?:this|that|it|the plan|this plan) (?:look|sound)\b|\bwhat do you think\b|\b(?:this|that|it|the plan|this plan) works? for you\b` +
 		`|\bis (?:this|that|the plan) (?:ok|okay|alright|all right|good|fine)\b|\bsounds? good\b` +
 		`|의견|피드백|어떻게 생각|(?:이 계획|계획|이대로|이렇게)[^.?!]*(?:마음에 드|괜찮|어떠|어때|좋을까요|좋으세요|좋으신가요)`),
 	// A sign-off or a wish: "Good luck!", "I hope this helps!", "That is the
 	// plan.", "That's it.", "화이팅!", "도움이 되길 바랍니다.", "좋은 결과 있기를 바랍니다!"
-	regexp.MustCompile(`(?i)\b(?:good luck|best of luck|all the best|hope (?:this|it|that) (?:helps|goes|works|is helpful|turns out)|hope you (?:have|enjoy)|enjoy|have fun|happy planning|you(?:'ve| have) got this|cheers)\b` +
+	regexp.MustCompile(`(?i)\b(?:good luck|best of luck|all the best|hope (?:this|it|that)(?: plan)? (?:helps|goes|works|is helpful|turns out)|hope you (?:have|enjoy)|enjoy|have fun|have a (?:great|good|wonderful|fun|nice)|happy to help|happy planning|you(?:'ve| have) got this|cheers)\b` +
 		`|^(?:(?:that's|that is|this is|here's|here is) (?:the|my|your|our) plan|that's (?:it|all)|that is (?:it|all))$` +
 		`|화이팅|파이팅|행운을 빕|응원(?:합니다|할게요|해요)` +
-		`|(?:있기를|있길|되기를|되길|되시길|되시기를|하시길|하시기를|보내시길|이루시길) ?(?:바랍니다|바라요|바래요|기원합니다|빕니다)` +
+		`|(?:있기를|있길|되기를|되길|(?:만드|하|되|보내|이루|즐기)시(?:길|기를)) ?(?:바랍니다|바라요|바래요|기원합니다|빕니다)` +
+		`|도움이 (?:되|됐|되셨)(?:으면|길|기를)|(?:성공|행운|건승)을 (?:빕니다|기원합니다|바랍니다)` +
 		`|(?:즐거운|좋은|멋진|행복한|성공적인) [^.?!]*(?:되세요|보내세요)`),
 }
 

@@ -71,6 +71,8 @@ func reasonOf(err error) *api.FileReason {
 		as  *importer.ArchiveSalvaged
 		rp  *importer.RepeatedParts
 		ci  *importer.CutInPart
+		ls  *importer.LongSkipped
+		pr  *importer.PartlyRead
 	)
 	switch {
 	case errors.As(err, &mp):
@@ -89,6 +91,12 @@ func reasonOf(err error) *api.FileReason {
 		// One code a kind of unit ("broken_off_sheet"): how many were
 		// imported, and the last of them as the person finds it.
 		return &api.FileReason{Code: "broken_off_" + bo.Unit, Count: int64(bo.Count), Lines: bo.Last}
+	case errors.As(err, &ls) && ls.What == "":
+		return &api.FileReason{Code: "long_text_" + ls.Unit, Lines: ls.Part, Max: strconv.Itoa(importer.MaxHTMLTokenMB)}
+	case errors.As(err, &ls):
+		return &api.FileReason{Code: "long_token_" + ls.Unit, Lines: ls.Part, Target: ls.What, Max: strconv.Itoa(importer.MaxHTMLTokenMB)}
+	case errors.As(err, &pr):
+		return &api.FileReason{Code: "partly_" + pr.Unit, Lines: pr.Part}
 	case errors.As(err, &ci):
 		return &api.FileReason{Code: "cut_in_" + ci.Unit, Count: int64(ci.Count), Lines: ci.Part}
 	case errors.As(err, &as):

@@ -143,7 +143,7 @@ func readEPUB(ctx context.Context, filePath string, r io.Reader, sink Sink, warn
 		w.doc.Title, w.titled = title, true
 	}
 	budget := &xmlBudget{left: MaxOfficeXML}
-	broke, cutIn, err := readChapters(ctx, z, chapters, hrefs, cut, w, budget, lost)
+	broke, cutIn, err := readChapters(ctx, z, chapters, hrefs, cut, w, budget, lost, warn)
 	budget.release()
 	if err != nil {
 		return err
@@ -266,7 +266,8 @@ func recoveredSpine(pkg opfPackage) []string {
 // the chapters after it read, and the cut said (cutIn), rather than the
 // chapter left out whole as a damaged one is; one cut before any whole
 // paragraph is left out and named.
-func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, cut string, w *mdWriter, budget *xmlBudget, lost *MissingParts) (broke *BrokenOff, cutIn *CutInPart, err error) {
+func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, cut string, w *mdWriter, budget *xmlBudget, lost *MissingParts, warn *warnings) (broke *BrokenOff, cutIn *CutInPart, err error) {
+	var long *LongSkipped
 	for i, name := range chapters {
 		f, err := z.Open(name)
 		if err != nil {
@@ -285,20 +286,17 @@ func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, 
 				parts = 1 // the body the book is, up to the cut
 			}
 		}
-		p := &htmlPage{w: w, tables: tables{w: w}}
+		p := &htmlPage{w: w, tables: tables{w: w}, long: func(what string) {
+			// One token past the tokenizer's bound (a script of 20 MB, a
+			// data: URI, a paragraph of 24) is skipped, not the chapter.
+			if long == nil {
+				long = &LongSkipped{Unit: "chapter", Part: shortened(hrefs[i], maxNameChars), What: what}
+				warn.add(long)
+			}
+			long.Count++
+		}}
 		err = budget.judged(p.read(ctx, budgetReader{r: &binaryGuard{r: chapterText(r)}, b: budget}))
 		f.Close()
-		if hl := (*HTMLLimitError)(nil); errors.As(err, &hl) && len(chapters) > 1 {
-			// One tag or run of text past the tokenizer's bound (a
-			// script of 20 MB, a paragraph of 24) is the chapter's, as
-			// binary data is: it is left out and named, and the other
-			// chapters read. The tokenizer held at most maxHTMLToken of
-			// it, and its bytes count in the book's 64 MB. Before, the
-			// whole book failed, "a run of text in this page".
-			w.dropPart()
-			lost.unreadable(hrefs[i], err)
-			continue
-		}
 		if off := w.brokeOff(err, parts); off != nil {
 			if err := w.endPart(); err != nil { // what was read of it whole is kept
 				return nil, nil, err
@@ -310,7 +308,12 @@ func readChapters(ctx context.Context, z *zip.Reader, chapters, hrefs []string, 
 			err = nil
 		}
 		if unreadable(err) {
-			w.dropPart()
+			if !w.dropPart() && len(chapters) > 1 {
+				// Past maxPartHeld some of it was handed on and stays:
+				// not "not imported".
+				warn.add(&PartlyRead{Unit: "chapter", Part: shortened(hrefs[i], maxNameChars)})
+				continue
+			}
 			lost.unreadable(hrefs[i], err)
 			continue
 		}

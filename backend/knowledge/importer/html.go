@@ -60,6 +60,8 @@ func readHTML(ctx context.Context, path string, tr *TextReader, sink Sink) error
 func (p *htmlPage) read(ctx context.Context, r io.Reader) error {
 	z := html.NewTokenizer(r)
 	z.SetMaxBuf(maxHTMLToken)
+	rawIn := ""             // the raw-text element whose content comes next, or came
+	var last html.TokenType // the token before
 	for n := 0; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -70,14 +72,32 @@ func (p *htmlPage) read(ctx context.Context, r io.Reader) error {
 			switch {
 			case errors.Is(err, io.EOF):
 				return p.close()
+			case errors.Is(err, html.ErrBufferExceeded) && p.long != nil:
+				what, rest, err := skipLong(ctx, z, r, rawIn, last) // htmllong.go
+				if err != nil {
+					return err
+				}
+				p.long(what)
+				r, rawIn = rest, ""
+				z = html.NewTokenizer(r)
+				z.SetMaxBuf(maxHTMLToken)
+				continue
 			case errors.Is(err, html.ErrBufferExceeded):
 				return &HTMLLimitError{}
 			}
 			return err // the text's own error (not text, unreadable), a limit, or the context's
 		}
+		p.opened = ""
 		if err := p.token(tt, z); err != nil {
 			return err
 		}
+		switch {
+		case tt == html.StartTagToken && rawTextTags[p.opened]:
+			rawIn = p.opened
+		case tt != html.TextToken:
+			rawIn = ""
+		}
+		last = tt
 	}
 }
 
@@ -91,7 +111,11 @@ type htmlPage struct {
 	level  int // of the heading being read; 0: body text
 	pre    int // open <pre>, whose spaces and lines are kept
 	tables tables
-	deeper int // tables open past maxHTMLTables, read as text of the cell around them
+	deeper int    // tables open past maxHTMLTables, read as text of the cell around them
+	opened string // the tag the last token opened
+	// long, when set, is told of a token past maxHTMLToken, which is
+	// skipped (skipLong); when not, such a token fails the page.
+	long func(what string)
 }
 
 func (p *htmlPage) token(tt html.TokenType, z *html.Tokenizer) error {
@@ -117,7 +141,8 @@ func (p *htmlPage) token(tt html.TokenType, z *html.Tokenizer) error {
 		}
 	case html.StartTagToken, html.SelfClosingTagToken:
 		name, _ := z.TagName()
-		return p.start(string(name), tt == html.SelfClosingTagToken)
+		p.opened = string(name)
+		return p.start(p.opened, tt == html.SelfClosingTagToken)
 	case html.EndTagToken:
 		name, _ := z.TagName()
 		return p.end(string(name))

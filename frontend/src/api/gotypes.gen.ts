@@ -618,7 +618,12 @@ export interface ImportProgress {
  * repeated_slide, repeated_sheet, and past Count repeats the file was
  * read no further);
  * cut_in_chapter (a book cut short inside the chapter Lines, which others
- * follow: its first Count paragraphs imported, and the chapters after it).
+ * follow: its first Count paragraphs imported, and the chapters after it);
+ * long_token_chapter (a book's chapter Lines holding Target, a <script>,
+ * <style>, tag or data: URI, over Max MB: it is left out, the rest read);
+ * long_text_chapter (as long_token_chapter, of a run of text: past its
+ * first Max MB left out); partly_chapter (the chapter Lines could not be
+ * read to its end, what was read of it before imported).
  */
 export interface FileReason {
   code: string;

@@ -281,8 +281,8 @@ func reasonLine(errText string, r *api.FileReason, lang int) string {
 		}
 		if words, ok := reasonText[key]; ok {
 			text, all := filled(words[lang], map[string]string{
-				"page": strconv.Itoa(r.Page), "max": r.Max, "line": strconv.FormatInt(r.Line, 10),
-				"count": strconv.FormatInt(r.Count, 10), "lines": r.Lines, "target": shownPath(r.Target),
+				"page": strconv.Itoa(r.Page), "max": groupedDigits(r.Max), "line": strconv.FormatInt(r.Line, 10),
+				"count": grouped(int(r.Count)), "lines": r.Lines, "target": shownPath(r.Target),
 			})
 			if all {
 				return text
@@ -422,4 +422,14 @@ func importParticulars(args map[string]string, lang int) {
 			args[k] = strings.TrimSpace(words[lang] + " " + rest)
 		}
 	}
+}
+
+// groupedDigits is a limit written as a count ("2000000") with its
+// thousands set apart, as the window shows it; other limits ("384 MB")
+// are left as they are.
+func groupedDigits(s string) string {
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 {
+		return grouped(n)
+	}
+	return s
 }

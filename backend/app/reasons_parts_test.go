@@ -83,7 +83,7 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 		t.Errorf("Korean: %q, want %q", got, want)
 	}
 	stopped := &importer.RepeatedParts{Unit: "slide", Names: []string{"slide 1"}, Parts: 1, Count: 10_000, Stopped: true}
-	if got, want := reasonLine(stopped.Error(), reasonOf(stopped), 0), "The file writes the same slide again 10000 times (slide 1): each slide was imported once, where it first comes; past that many repeats the file was read no further, so anything after them was not imported."; got != want {
+	if got, want := reasonLine(stopped.Error(), reasonOf(stopped), 0), "The file writes the same slide again 10,000 times (slide 1): each slide was imported once, where it first comes; past that many repeats the file was read no further, so anything after them was not imported."; got != want {
 		t.Errorf("English: %q, want %q", got, want)
 	}
 	rtt := &importer.RecordsTextTooLarge{Lines: []int64{2}, Count: 1}

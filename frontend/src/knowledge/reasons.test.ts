@@ -19,8 +19,8 @@ describe("failureText", () => {
     ],
     [
       { code: "pdf_limit", limit: "page_chars", page: 1, max: "500000" },
-      "Page 1 of this PDF has more than 500000 characters; it looks damaged or hostile, so it was not imported.",
-      "이 PDF의 1쪽에는 글자가 500000자 넘게 있습니다. 손상되었거나 악의적으로 만든 파일로 보여 가져오지 않았습니다.",
+      "Page 1 of this PDF has more than 500,000 characters; it looks damaged or hostile, so it was not imported.",
+      "이 PDF의 1쪽에는 글자가 500,000자 넘게 있습니다. 손상되었거나 악의적으로 만든 파일로 보여 가져오지 않았습니다.",
     ],
     [
       { code: "pdf_encrypted" },
@@ -69,13 +69,18 @@ describe("failureText", () => {
     ],
     [
       { code: "too_many_chunks", max: "500000" },
-      "This file holds more than 500000 passages (records or paragraphs), the most Wayfinder keeps from one file; split it, then add the parts.",
-      "이 파일에는 Wayfinder가 한 파일에서 담는 최대치인 500000개보다 많은 구절(레코드나 문단)이 있습니다. 나눈 뒤 나눈 파일들을 추가하세요.",
+      "This file holds more than 500,000 passages (records or paragraphs), the most Wayfinder keeps from one file; split it, then add the parts.",
+      "이 파일에는 Wayfinder가 한 파일에서 담는 최대치인 500,000개보다 많은 구절(레코드나 문단)이 있습니다. 나눈 뒤 나눈 파일들을 추가하세요.",
+    ],
+    [
+      { code: "replaced", count: 12345, lines: "3" },
+      "12,345 unreadable characters were replaced with � (line numbers: 3).",
+      "읽을 수 없는 글자 12,345개를 �로 바꿨습니다(3번째 줄).",
     ],
     [
       { code: "json_too_deep", line: 3, max: "10000" },
-      "A JSON record starting on line 3 nests more than 10000 levels deep, more than Wayfinder reads; it looks damaged or hostile, so it was not imported.",
-      "3번째 줄에서 시작하는 JSON 레코드가 10000단계보다 깊게 중첩되어 Wayfinder가 읽지 않습니다. 손상되었거나 악의적으로 만든 파일로 보여 가져오지 않았습니다.",
+      "A JSON record starting on line 3 nests more than 10,000 levels deep, more than Wayfinder reads; it looks damaged or hostile, so it was not imported.",
+      "3번째 줄에서 시작하는 JSON 레코드가 10,000단계보다 깊게 중첩되어 Wayfinder가 읽지 않습니다. 손상되었거나 악의적으로 만든 파일로 보여 가져오지 않았습니다.",
     ],
     [
       { code: "path_too_long" },

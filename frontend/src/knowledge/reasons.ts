@@ -6,7 +6,7 @@
 // sentence, without the "import "<path>": " the Go side wraps it in (the
 // file's name is shown beside it, and an upload's path is a temporary one).
 import type { FileReason } from "../api/gotypes.gen";
-import { isKey, t } from "../i18n/i18n.svelte";
+import { formatNumber, isKey, t } from "../i18n/i18n.svelte";
 
 export function failureText(error: string, reason?: FileReason | null): string {
   if (reason) {
@@ -14,10 +14,15 @@ export function failureText(error: string, reason?: FileReason | null): string {
     if (reason.code === "json_invalid" && !reason.line) key = "knowledge.reason.json_invalid_somewhere";
     if (reason.more && isKey(`${key}.more`)) key += ".more";
     if (isKey(key)) {
-      return t(key, { page: reason.page ?? 0, max: reason.max ?? "", line: reason.line ?? 0, count: reason.count ?? 0, lines: reason.lines ?? "", target: reason.target ?? "" });
+      return t(key, { page: reason.page ?? 0, max: grouped(reason.max ?? ""), line: reason.line ?? 0, count: formatNumber(reason.count ?? 0), lines: reason.lines ?? "", target: reason.target ?? "" });
     }
   }
   return error.replace(/^import ".*?": /, "");
+}
+
+/** grouped is a limit written as a count ("2000000") with its thousands set apart, as every other count on screen; "384 MB" stays as it is. */
+function grouped(max: string): string {
+  return /^\d+$/.test(max) ? formatNumber(Number(max)) : max;
 }
 
 /** warningText is one of a file's warnings (what was imported but not as it was), in the person's language. */

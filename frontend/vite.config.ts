@@ -42,6 +42,11 @@ export default defineConfig({
     environment: "happy-dom",
     include: ["src/**/*.test.ts"],
     setupFiles: ["src/testing/waitfor.ts"],
+    // A test may wait 5 s for each of several renders (waitfor.ts); under
+    // the load of Go builds and browsers on two cores the first test of a
+    // file, which also compiles its components, took 5.5 s of vitest's
+    // default 5 s where alone it takes 0.4 s. A test that hangs still fails.
+    testTimeout: 20000,
   },
   resolve: process.env.VITEST ? { conditions: ["browser"] } : undefined,
 });

@@ -270,7 +270,7 @@ func TestSavedClosesAfterTheReplyIsStored(t *testing.T) {
 // once the last one ends; it says that it waits only when it does.
 func TestWaitIdle(t *testing.T) {
 	release := make(chan struct{})
-	svc, _, rec := newService(t, responderFunc(func(ctx context.Context, _ Turn, out Output) (api.TurnResult, error) {
+	svc, st, _ := newService(t, responderFunc(func(ctx context.Context, _ Turn, out Output) (api.TurnResult, error) {
 		<-release
 		out.Text("ok")
 		return api.TurnResult{}, nil
@@ -281,10 +281,13 @@ func TestWaitIdle(t *testing.T) {
 	if err := svc.WaitIdle(ctx, waiting); err != nil || said != 0 {
 		t.Fatalf("idle service: %v, said it waits %d times", err, said)
 	}
+	var sessions []string
 	for range 2 {
-		if _, err := svc.Send(ctx, "", "hi"); err != nil {
+		ack, err := svc.Send(ctx, "", "hi")
+		if err != nil {
 			t.Fatal(err)
 		}
+		sessions = append(sessions, ack.SessionID)
 	}
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
@@ -295,16 +298,14 @@ func TestWaitIdle(t *testing.T) {
 	if err := svc.WaitIdle(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	rec.mu.Lock()
-	finished := 0
-	for _, e := range rec.events {
-		if e.name == api.EventTurnFinished {
-			finished++
+	// Both turns ended: their replies are stored whole and their sessions
+	// take turns again (their events follow at once; see
+	// TestSessionIsFreeWhenTheTurnEndIsAnnounced).
+	for _, id := range sessions {
+		msgs, err := st.Messages(ctx, id)
+		if err != nil || len(msgs) != 2 || msgs[1].Status != api.StatusComplete || svc.Busy(id) {
+			t.Errorf("WaitIdle returned before the turn of %s ended: %+v, %v, busy %v", id, msgs, err, svc.Busy(id))
 		}
-	}
-	rec.mu.Unlock()
-	if finished != 2 {
-		t.Errorf("WaitIdle returned after %d of 2 turns finished", finished)
 	}
 }
 

@@ -94,10 +94,10 @@ func TestPartsWarningsAreWorded(t *testing.T) {
 		t.Errorf("Korean: %q, want %q", got, want)
 	}
 	rp := &importer.RepeatedParts{Unit: "chapter", Names: []string{"c1.xhtml"}, Parts: 1, Count: 199_999}
-	if got, want := reasonLine(rp.Error(), reasonOf(rp), 1), "책의 장 목록에 같은 장이 여러 번 나옵니다(c1.xhtml). 각 장은 처음 나오는 자리에서 한 번만 가져왔고, 되풀이된 199999번은 뺐습니다."; got != want {
+	if got, want := reasonLine(rp.Error(), reasonOf(rp), 1), "책의 장 목록에 같은 장이 여러 번 나옵니다(c1.xhtml). 각 장은 처음 나오는 자리에서 한 번만 가져왔고, 되풀이된 199,999번은 뺐습니다."; got != want {
 		t.Errorf("Korean: %q, want %q", got, want)
 	}
-	if got, want := reasonLine(rp.Error(), reasonOf(rp), 0), "The book's list of its chapters names the same chapter more than once (c1.xhtml): each chapter was imported once, where it first comes, and the 199999 repeats were left out."; got != want {
+	if got, want := reasonLine(rp.Error(), reasonOf(rp), 0), "The book's list of its chapters names the same chapter more than once (c1.xhtml): each chapter was imported once, where it first comes, and the 199,999 repeats were left out."; got != want {
 		t.Errorf("English: %q, want %q", got, want)
 	}
 	one := &importer.MissingParts{Unit: "chapter", Names: []string{"b.xhtml"}, Count: 1, Total: 3}

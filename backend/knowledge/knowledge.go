@@ -254,6 +254,11 @@ func Open(ctx context.Context, db *gorm.DB, dir string, opts Options) (*Base, er
 // ErrReadOnly refuses a change to a library opened with OpenReadOnly.
 var ErrReadOnly = errors.New("the knowledge base is open read-only: another Wayfinder owns the data folder")
 
+// ownerSetUp is how long a reader waits for the open app to set up its
+// knowledge base's tables, which it does in the background as it starts
+// (milliseconds, seconds on a loaded machine).
+const ownerSetUp = 10 * time.Second
+
 // OpenReadOnly opens the library for searching and listing while another
 // process (the open app) owns it and may be importing: no migration, no
 // clean-up of an unfinished import (its rows stay hidden, as they are
@@ -266,6 +271,9 @@ func OpenReadOnly(ctx context.Context, db *gorm.DB, dir string, opts Options) (*
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	b := &Base{db: db, dir: dir, opts: opts, log: opts.Logger, docs: newDocSet(), found: newFoundCache(), readOnly: true}
+	if err := store.AwaitMigrated(ctx, db, MigrationSet, Migrations(), ownerSetUp); err != nil {
+		return nil, fmt.Errorf("open knowledge base: %w", err)
+	}
 	if err := b.loadDocMeta(ctx); err != nil {
 		return nil, fmt.Errorf("open knowledge base: %w", err)
 	}

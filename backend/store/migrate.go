@@ -70,3 +70,28 @@ func Migrate(ctx context.Context, db *gorm.DB, set string, ms []Migration) error
 	}
 	return nil
 }
+
+// AwaitMigrated waits, up to patience, until the owner of the database has
+// run every migration of set, for a reader beside it (a read-only
+// connection cannot migrate): the open app sets up some of its tables in
+// the background as it starts, and a command run in that moment would
+// otherwise fail on a table not there yet. It returns without error when
+// patience runs out too, so the reader goes on and says what it finds.
+func AwaitMigrated(ctx context.Context, db *gorm.DB, set string, ms []Migration, patience time.Duration) error {
+	db = db.WithContext(ctx)
+	deadline := time.Now().Add(patience)
+	for {
+		var n int64
+		// Before the owner's first migration the table is not there: that
+		// error is only a "not yet".
+		err := db.Model(&schemaMigration{}).Where("`set` = ?", set).Count(&n).Error
+		if err == nil && n >= int64(len(ms)) || time.Now().After(deadline) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

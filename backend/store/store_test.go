@@ -565,3 +565,43 @@ func TestRenameKeepsActivityTime(t *testing.T) {
 		t.Errorf("order after the rename: %v, want newer then older", order)
 	}
 }
+
+// A reader beside an owner that is still setting up a set of tables
+// waits for the set's migrations, and gives up waiting after its
+// patience without an error (it then reads what is there).
+func TestAwaitMigrated(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	owner := open(t, dir)
+	ms := []Migration{
+		{Version: 1, Name: "things", Up: func(tx *gorm.DB) error { return tx.Exec("CREATE TABLE things (id TEXT)").Error }},
+		{Version: 2, Name: "more things", Up: func(tx *gorm.DB) error { return tx.Exec("ALTER TABLE things ADD COLUMN name TEXT").Error }},
+	}
+	r, err := OpenReadOnly(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+
+	start := time.Now()
+	if err := AwaitMigrated(ctx, r.DB(), "late", ms, 100*time.Millisecond); err != nil || time.Since(start) < 100*time.Millisecond {
+		t.Fatalf("nothing migrated: %v after %v; want nil after its patience", err, time.Since(start))
+	}
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		if err := Migrate(ctx, owner.DB(), "late", ms); err != nil {
+			t.Error(err)
+		}
+	}()
+	if err := AwaitMigrated(ctx, r.DB(), "late", ms, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if !r.DB().Migrator().HasColumn("things", "name") {
+		t.Fatal("AwaitMigrated returned before the owner's last migration")
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := AwaitMigrated(cancelled, r.DB(), "never", ms, time.Minute); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled wait: %v", err)
+	}
+}

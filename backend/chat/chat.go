@@ -473,7 +473,7 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, newModel, text
 			}
 		}
 		if err != nil {
-			s.finish(sessionID)
+			s.finish(t)
 			cancel()
 			close(t.stored) // refused, for a decision waiting on this turn
 			close(t.done)
@@ -484,7 +484,7 @@ func (s *Service) start(ctx context.Context, sessionID, newTitle, newModel, text
 	if again {
 		i := lastFrom(t.history, api.RoleUser)
 		if i < 0 {
-			s.finish(sessionID)
+			s.finish(t)
 			cancel()
 			close(t.stored)
 			close(t.done)
@@ -557,13 +557,16 @@ func (s *Service) claim(sessionID string, t *turn) *turn {
 	return nil
 }
 
-func (s *Service) finish(sessionID string) {
+// finish gives t's session back. Only t's own claim is given back: run
+// frees the session before it announces the turn's end and again as it
+// returns, and by then the next turn may hold the session.
+func (s *Service) finish(t *turn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.running[sessionID]; !ok {
+	if s.running[t.ack.SessionID] != t {
 		return
 	}
-	delete(s.running, sessionID)
+	delete(s.running, t.ack.SessionID)
 	if len(s.running) == 0 {
 		close(s.idle)
 	}
@@ -573,7 +576,7 @@ func (s *Service) finish(sessionID string) {
 // messages were not stored ends without a trace.
 func (s *Service) run(t *turn) {
 	defer close(t.done)
-	defer s.finish(t.ack.SessionID)
+	defer s.finish(t)
 	defer t.cancel()
 	saved := make(chan struct{})
 	defer close(saved)
@@ -639,7 +642,7 @@ func (s *Service) run(t *turn) {
 	// The session takes another turn before anyone hears this one ended: a
 	// window that sends, answers again or decides as soon as it is told
 	// would otherwise be refused as busy now and then.
-	s.finish(t.ack.SessionID)
+	s.finish(t)
 	if reply.Status == api.StatusAwaitingApproval {
 		s.announceAwaiting(t.ack.TurnID, *reply)
 	}

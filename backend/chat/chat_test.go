@@ -602,3 +602,68 @@ func TestSessionIsFreeWhenTheTurnEndIsAnnounced(t *testing.T) {
 		})
 	}
 }
+
+// hookSink calls on for every event, as it goes out, before keeping it.
+type hookSink struct {
+	*recorder
+	on func(name string, payload any)
+}
+
+func (h *hookSink) Emit(name string, payload any) {
+	h.on(name, payload)
+	h.recorder.Emit(name, payload)
+}
+
+// A turn gives its session back once: the next turn, started the moment
+// the first one's end is announced, keeps the session until it ends
+// itself, though the first turn's run ends after it began.
+func TestNextTurnKeepsTheSession(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, release := make(chan struct{}), make(chan struct{})
+	second := make(chan error, 1)
+	var svc *Service
+	sink := &hookSink{recorder: newRecorder(), on: func(_ string, payload any) {
+		if f, ok := payload.(api.TurnFinished); ok && f.Message.Content == "first" {
+			_, err := svc.Send(ctx, f.SessionID, "second")
+			second <- err
+		}
+	}}
+	svc = New(st, responderFunc(func(ctx context.Context, turn Turn, out Output) (api.TurnResult, error) {
+		if turn.Text == "second" {
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return api.TurnResult{}, ctx.Err()
+			}
+			out.Text("second")
+		} else {
+			<-first
+			out.Text("first")
+		}
+		return api.TurnResult{}, nil
+	}), sink, Options{})
+	t.Cleanup(func() { svc.Shutdown(); _ = st.Close() })
+
+	ack, err := svc.Send(ctx, "", "first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.mu.Lock()
+	firstTurn := svc.running[ack.SessionID]
+	svc.mu.Unlock()
+	close(first)
+	if err := <-second; err != nil {
+		t.Fatalf("the next turn, sent as the first one's end was announced: %v", err)
+	}
+	<-firstTurn.done
+	busy := svc.Busy(ack.SessionID)
+	close(release)
+	if !busy {
+		t.Fatal("the first turn's end gave back the session the next turn holds")
+	}
+	waitIdle(t, svc, ack.SessionID)
+}

@@ -12,7 +12,7 @@ const openTitle = (page: Page) => page.evaluate(() => document.querySelector("na
 
 test("switch conversations with Ctrl+arrows and the Ctrl+K palette; the help overlay lists the keys", async () => {
   const page = await openPage(w.browser, w.app.url);
-  await send(page, "Plan a trip to Busan");
+  await send(page, "Ideas for a trip to Busan");
   assert.equal((await lastReply(page)).text, GREETING);
   await page.keyboard.press("Control+n");
   await send(page, "Edit a video with subtitles");
@@ -21,7 +21,7 @@ test("switch conversations with Ctrl+arrows and the Ctrl+K palette; the help ove
   assert.equal(await openTitle(page), "Edit a video with subtitles");
 
   await page.keyboard.press("Control+ArrowDown");
-  await page.waitForFunction(() => document.querySelector("nav li [aria-current='page'] .title")?.textContent === "Plan a trip to Busan");
+  await page.waitForFunction(() => document.querySelector("nav li [aria-current='page'] .title")?.textContent === "Ideas for a trip to Busan");
   await page.keyboard.press("Control+ArrowUp");
   await page.waitForFunction(() => document.querySelector("nav li [aria-current='page'] .title")?.textContent === "Edit a video with subtitles");
 
@@ -31,7 +31,7 @@ test("switch conversations with Ctrl+arrows and the Ctrl+K palette; the help ove
   await page.waitForFunction(() => document.querySelectorAll("dialog.palette [role=option]").length === 1);
   await screenshotSizes(page, "keyboard-palette-en");
   await page.keyboard.press("Enter");
-  await page.waitForFunction(() => document.querySelector("nav li [aria-current='page'] .title")?.textContent === "Plan a trip to Busan");
+  await page.waitForFunction(() => document.querySelector("nav li [aria-current='page'] .title")?.textContent === "Ideas for a trip to Busan");
 
   await page.keyboard.press("Control+b");
   await page.waitForFunction(() => !document.querySelector("nav #session-search"));

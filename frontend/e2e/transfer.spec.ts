@@ -21,7 +21,7 @@ async function download(page: Page, click: () => Promise<void>): Promise<{ name:
 
 test("export a conversation and every one, import them elsewhere, refuse a bad file", async () => {
   const page = await openPage(w.browser, w.app.url);
-  await send(page, "Plan a café video");
+  await send(page, "Ideas for a café video");
   assert.equal((await lastReply(page)).text, GREETING);
   await page.waitForSelector(".sidebar li.current");
   // A second answer: the export keeps both (‹ 1/2 ›).
@@ -38,8 +38,8 @@ test("export a conversation and every one, import them elsewhere, refuse a bad f
   await page.waitForSelector(".sidebar li.current .menu[role='menu']");
   await screenshotSizes(page, "transfer-1-menu-en");
   const md = await download(page, () => page.click(".sidebar li.current .menu button:has-text('As Markdown')"));
-  assert.equal(md.name, "Plan-a-café-video.md");
-  assert.match(md.text, /^# Plan a café video\n/);
+  assert.equal(md.name, "Ideas-for-a-café-video.md");
+  assert.match(md.text, /^# Ideas for a café video\n/);
   assert.ok(md.text.includes("## You · ") && md.text.includes("## Wayfinder · ") && md.text.includes(GREETING), md.text);
   assert.ok(md.text.includes(" · answer 2 of 2\n") && md.text.includes("### Other answers") && md.text.includes("#### Answer 1 of 2 · "), md.text);
   await page.waitForSelector("[data-testid='sessions-notice']");
@@ -67,7 +67,7 @@ test("export a conversation and every one, import them elsewhere, refuse a bad f
     await ko.waitForFunction(() => document.querySelector("article[data-role='assistant'] .variants .count")?.textContent === "2/2");
     await ko.click(".variants .prev-variant");
     await ko.waitForFunction((g) => document.querySelector("article[data-role='assistant'] .bubble")?.textContent?.includes(g), GREETING);
-    assert.ok((await ko.textContent(".sidebar li.current"))?.includes("Plan a café video"));
+    assert.ok((await ko.textContent(".sidebar li.current"))?.includes("Ideas for a café video"));
     await screenshotSizes(ko, "transfer-3-imported-ko");
 
     await ko.click(".transfer > button");

@@ -35,7 +35,7 @@ test("tune the replies in Settings and for one conversation", async () => {
   await page.click("dialog[open] button[type='submit']");
   await page.waitForSelector("dialog[open]", { state: "detached" });
 
-  await send(page, "Plan a café video");
+  await send(page, "Ideas for a café video");
   assert.equal((await lastReply(page)).text, GREETING);
 
   // One conversation's own: it follows Settings until told otherwise.

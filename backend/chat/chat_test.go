@@ -539,32 +539,6 @@ func TestRegenerateAndEditLast(t *testing.T) {
 	}
 }
 
-// busySink tells, for each event that ends a turn, whether the session
-// was still taken when the event went out.
-type busySink struct {
-	*recorder
-	svc  func() *Service
-	busy map[string]bool
-}
-
-func (b *busySink) Emit(name string, payload any) {
-	switch p := payload.(type) {
-	case api.TurnFinished:
-		b.mark(name, p.SessionID)
-	case api.TurnFailed:
-		b.mark(name, p.SessionID)
-	case api.ApprovalRequired:
-		b.mark(name, p.SessionID)
-	}
-	b.recorder.Emit(name, payload)
-}
-
-func (b *busySink) mark(name, sessionID string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.busy[name] = b.svc().Busy(sessionID)
-}
-
 // A turn's end is announced only once its session takes another turn, so
 // a window that sends or decides the moment it hears is never refused as
 // busy.
@@ -585,7 +559,25 @@ func TestSessionIsFreeWhenTheTurnEndIsAnnounced(t *testing.T) {
 				t.Fatal(err)
 			}
 			var svc *Service
-			sink := &busySink{recorder: newRecorder(), svc: func() *Service { return svc }, busy: map[string]bool{}}
+			var mu sync.Mutex
+			busy := map[string]bool{} // each ending event: was the session taken as it went out
+			sink := &hookSink{recorder: newRecorder(), on: func(name string, payload any) {
+				var id string
+				switch p := payload.(type) {
+				case api.TurnFinished:
+					id = p.SessionID
+				case api.TurnFailed:
+					id = p.SessionID
+				case api.ApprovalRequired:
+					id = p.SessionID
+				default:
+					return
+				}
+				taken := svc.Busy(id)
+				mu.Lock()
+				busy[name] = taken
+				mu.Unlock()
+			}}
 			svc = New(st, responderFunc(func(context.Context, Turn, Output) (api.TurnResult, error) {
 				return tc.result, tc.err
 			}), sink, Options{})
@@ -594,9 +586,9 @@ func TestSessionIsFreeWhenTheTurnEndIsAnnounced(t *testing.T) {
 				t.Fatal(err)
 			}
 			sink.wait(t, tc.event)
-			sink.mu.Lock()
-			defer sink.mu.Unlock()
-			if busy, ok := sink.busy[tc.event]; !ok || busy {
+			mu.Lock()
+			defer mu.Unlock()
+			if busy, ok := busy[tc.event]; !ok || busy {
 				t.Fatalf("%s went out with the session still taken (seen %v)", tc.event, ok)
 			}
 		})
